@@ -1,0 +1,108 @@
+"""Actions every rule system understands, and the base all actions share.
+
+An action says who sent it (`by`), which combatant acts (`actor`, when there is
+one) and any dice or cards entered by hand. Its class variables tell the engine
+which checks apply, so the order of checks lives in one place (engine.apply).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from .model import Actor, Value
+
+
+class Action(Value):
+    kind: ClassVar[str] = "action"
+    gm_only: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = True  # refused before round 1
+    on_turn: ClassVar[bool] = True  # the actor must be one whose turn it is
+    answers_pending: ClassVar[bool] = False  # allowed while a choice is open
+
+    by: Actor
+    actor: str | None = None
+    dice: tuple[int, ...] = ()
+    cards: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        return f"/{self.kind.replace('_', ' ')}"
+
+
+class AddCombatants(Action):
+    """A player's character joins, or the GM adds NPCs (a count makes a group)."""
+
+    kind: ClassVar[str] = "initiative_add"
+    needs_running: ClassVar[bool] = False
+    on_turn: ClassVar[bool] = False
+
+    name: str
+    sheet: dict[str, Any] = Field(default_factory=dict)
+    count: int = 1
+    side: str | None = None
+    npc: bool = True
+    hidden: bool = False
+    controller_id: int | None = None
+    character_id: int | None = None
+    surprised: bool = False
+
+
+class RemoveCombatant(Action):
+    kind: ClassVar[str] = "initiative_remove"
+    gm_only: ClassVar[bool] = True
+    needs_running: ClassVar[bool] = False
+    on_turn: ClassVar[bool] = False
+    target: str
+
+
+class NextTurn(Action):
+    """Begin round 1, or end the current turn (its controller or the GM)."""
+
+    kind: ClassVar[str] = "initiative_next"
+    needs_running: ClassVar[bool] = False
+    on_turn: ClassVar[bool] = False
+
+
+class EndTurn(Action):
+    """The End-turn button: bound to one turn, so a late double click is harmless."""
+
+    kind: ClassVar[str] = "end_turn"
+    on_turn: ClassVar[bool] = False
+    turn_no: int
+
+
+class DelayTurn(Action):
+    """Step out of the order now; run again later to come back in."""
+
+    kind: ClassVar[str] = "initiative_delay"
+    on_turn: ClassVar[bool] = False
+
+
+class Choose(Action):
+    """Answer the choice the encounter is waiting on."""
+
+    kind: ClassVar[str] = "choose"
+    on_turn: ClassVar[bool] = False
+    answers_pending: ClassVar[bool] = True
+    needs_running: ClassVar[bool] = False
+    pending_id: int
+    option: str
+    timed_out: bool = False
+
+
+class EndEncounter(Action):
+    kind: ClassVar[str] = "encounter_end"
+    gm_only: ClassVar[bool] = True
+    needs_running: ClassVar[bool] = False
+    on_turn: ClassVar[bool] = False
+    answers_pending: ClassVar[bool] = True
+
+
+class Note(Action):
+    """A narrative ruling: logged, not adjudicated."""
+
+    kind: ClassVar[str] = "note"
+    needs_running: ClassVar[bool] = False
+    on_turn: ClassVar[bool] = False
+    text: str

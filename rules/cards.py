@@ -1,0 +1,57 @@
+"""Playing cards for flip-based systems: a 52-card deck, no jokers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import InvalidInput
+
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS = ("C", "D", "H", "S")
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+_VALUES = {rank: index + 2 for index, rank in enumerate(RANKS)}
+_CARD = re.compile(r"^(10|[2-9JQKA])([CDHS♣♦♥♠])$", re.IGNORECASE)
+_SYMBOL_SUITS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    rank: str
+    suit: str
+
+    @property
+    def value(self) -> int:
+        return _VALUES[self.rank]
+
+    @property
+    def heart(self) -> bool:
+        return self.suit == "H"
+
+    @property
+    def code(self) -> str:
+        return f"{self.rank}{self.suit}"
+
+    def __str__(self) -> str:
+        return f"{self.rank}{SUIT_SYMBOLS[self.suit]}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        match = _CARD.match(text.strip())
+        if not match:
+            raise InvalidInput(
+                f"`{text[:20]}` is not a card: write rank then suit, e.g. `KH`, `10S`, `4C`."
+            )
+        rank, suit = match.group(1).upper(), match.group(2).upper()
+        return cls(rank, _SYMBOL_SUITS.get(suit, suit))
+
+
+def full_deck() -> list[str]:
+    return [f"{rank}{suit}" for suit in SUITS for rank in RANKS]
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
+    if len(parts) > 52:
+        raise InvalidInput("At most 52 cards can be entered.")
+    return tuple(Card.parse(p) for p in parts)

@@ -1,0 +1,124 @@
+"""Handlers for the actions every system shares: joining, removing, turns,
+delays, answering choices, ending the encounter, notes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import AddCombatants, Choose, DelayTurn, EndEncounter, EndTurn, NextTurn, Note, RemoveCombatant
+from .errors import InvalidInput, NotAllowed
+from .model import Encounter, Event
+
+if TYPE_CHECKING:
+    from .randomness import Chance
+    from .system import System
+
+MAX_COMBATANTS = 200
+MAX_GROUP = 50
+MAX_NAME = 60
+
+
+def handlers(system: "System"):
+    turns = system.turns
+
+    def add(enc: Encounter, action: AddCombatants, chance: "Chance"):
+        by = action.by
+        if not by.is_gm:
+            if action.npc or action.count != 1 or action.controller_id != by.user_id or action.hidden:
+                raise NotAllowed("Players can only join with their own character; the GM adds NPCs.")
+        name = " ".join((action.name or "").split())
+        if not name:
+            raise InvalidInput("A combatant needs a name.")
+        if len(name) > MAX_NAME:
+            raise InvalidInput(f"Names are limited to {MAX_NAME} characters.")
+        if not 1 <= action.count <= MAX_GROUP:
+            raise InvalidInput(f"Count must be between 1 and {MAX_GROUP}.")
+        if len(enc.combatants) + action.count > MAX_COMBATANTS:
+            raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
+        names = [name] if action.count == 1 else _numbered(enc, name, action.count)
+        for candidate in names:
+            if enc.maybe(candidate):
+                raise InvalidInput(f"There is already a combatant called {candidate}.")
+        if not action.npc and action.character_id is not None:
+            if any(c.character_id == action.character_id and not c.out for c in enc.combatants):
+                raise InvalidInput(f"{name} is already in this encounter.")
+        new_ids = []
+        for candidate in names:
+            cid = f"c{enc.next_id}"
+            combatant = system.make_combatant(enc, action, cid, candidate)
+            enc = enc.but(combatants=enc.combatants + (combatant,), next_id=enc.next_id + 1)
+            new_ids.append(cid)
+        enc, events = turns.enter(system, enc, new_ids, chance)
+        verb = "joins" if len(names) == 1 else "join"
+        return enc, [Event(kind="info", text=f"{', '.join(names)} {verb} the encounter.")] + events
+
+    def remove(enc: Encounter, action: RemoveCombatant, chance: "Chance"):
+        combatant = enc.find(action.target)
+        enc, events = turns.leave(system, enc, combatant.id, chance)
+        enc = enc.but(combatants=tuple(c for c in enc.combatants if c.id != combatant.id))
+        if enc.pending and enc.pending.chooser == combatant.id:
+            enc = enc.but(pending=None)
+        return enc, [Event(kind="info", text=f"{combatant.name} leaves the encounter.")] + events
+
+    def next_turn(enc: Encounter, action: NextTurn, chance: "Chance"):
+        if enc.status == "setup":
+            if not action.by.is_gm:
+                raise NotAllowed("Only the GM begins the fight.")
+            return turns.begin(system, enc, chance)
+        turns.may_end_turn(enc, action.by.user_id, action.by.is_gm)
+        return turns.end_turn(system, enc, chance)
+
+    def end_turn(enc: Encounter, action: EndTurn, chance: "Chance"):
+        if action.turn_no != enc.turn_no:
+            raise InvalidInput("That turn is already over.")
+        turns.may_end_turn(enc, action.by.user_id, action.by.is_gm)
+        return turns.end_turn(system, enc, chance)
+
+    def delay(enc: Encounter, action: DelayTurn, chance: "Chance"):
+        return turns.delay(system, enc, enc.find(action.actor).id, chance)
+
+    def choose(enc: Encounter, action: Choose, chance: "Chance"):
+        pending = enc.pending
+        if pending is None or pending.id != action.pending_id:
+            raise InvalidInput("That choice has already been made.")
+        if not action.by.is_gm and action.by.user_id not in pending.users:
+            raise NotAllowed("This choice is not yours to make.")
+        option = next((o for o in pending.options if o.casefold() == action.option.strip().casefold()), None)
+        if option is None:
+            raise InvalidInput(f"Choose one of: {', '.join(pending.options)}.")
+        enc = enc.but(pending=None)
+        how = " (no answer in time: the default applies)" if action.timed_out else ""
+        enc, events = system.resume(enc, pending, option, chance)
+        return enc, [Event(kind="info", text=f"Chosen: {option}{how}.")] + events
+
+    def end(enc: Encounter, action: EndEncounter, chance: "Chance"):
+        return enc.but(status="ended", pending=None), [Event(kind="end", text="The encounter is over.")]
+
+    def note(enc: Encounter, action: Note, chance: "Chance"):
+        text = " ".join(action.text.split())[:500]
+        if not text:
+            raise InvalidInput("The note is empty.")
+        return enc, [Event(kind="info", text=f"📝 {text}")]
+
+    return {
+        AddCombatants: add,
+        RemoveCombatant: remove,
+        NextTurn: next_turn,
+        EndTurn: end_turn,
+        DelayTurn: delay,
+        Choose: choose,
+        EndEncounter: end,
+        Note: note,
+    }
+
+
+def _numbered(enc: Encounter, name: str, count: int) -> list[str]:
+    """`Zombie` ×3 → Zombie 1, Zombie 2, Zombie 3, continuing past existing numbers."""
+    taken = {c.name.casefold() for c in enc.combatants}
+    names, n = [], 1
+    while len(names) < count:
+        candidate = f"{name} {n}"
+        if candidate.casefold() not in taken:
+            names.append(candidate)
+        n += 1
+    return names

@@ -1,0 +1,257 @@
+"""Dice expressions, parsed by d20 and rolled with the encounter's generator.
+
+d20 supplies the grammar (keep/drop, rerolls, explosions, sets); the rolling is
+ours so that every die comes from the encounter's own generator or from values
+a player entered by hand. Bounds are checked before anything is rolled, so a
+dice bomb is refused at once instead of hanging the bot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import d20
+from d20 import diceast as ast
+
+from .errors import DiceError
+
+MAX_DICE = 100
+MAX_FACES = 1_000_000
+MAX_LENGTH = 200
+MAX_DEPTH = 20
+# Rerolls and explosions add dice after the bounds check; this caps them too.
+MAX_ROLLED = 1_000
+
+
+@dataclass(frozen=True, slots=True)
+class RollResult:
+    expression: str
+    total: int
+    text: str
+    dice: tuple[int, ...]
+    kept: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.text} = {self.total}"
+
+
+def check_expression(expr: str) -> ast.Expression:
+    """Parse and bound-check an expression without rolling it."""
+    expr = (expr or "").strip()
+    if not expr:
+        raise DiceError("The dice expression is empty.")
+    if len(expr) > MAX_LENGTH:
+        raise DiceError(f"Dice expressions are limited to {MAX_LENGTH} characters.")
+    depth = 0
+    for char in expr:
+        depth += char == "("
+        depth -= char == ")"
+        if depth > MAX_DEPTH:
+            raise DiceError(f"Dice expressions may nest at most {MAX_DEPTH} parentheses deep.")
+    try:
+        tree = d20.parse(expr)
+    except d20.RollSyntaxError:
+        raise DiceError(f"`{_quote(expr)}` is not a dice expression (try `2d6+3` or `4d6kh3`).") from None
+    except (RecursionError, ValueError, TypeError):
+        raise DiceError(f"`{_quote(expr)}` is not a dice expression (try `2d6+3` or `4d6kh3`).") from None
+    count = 0
+    for node in _walk(tree):
+        if isinstance(node, ast.Dice):
+            if node.size == "%":
+                node.size = 100
+            if node.size < 1:
+                raise DiceError("A die needs at least one face.")
+            if node.size > MAX_FACES:
+                raise DiceError(f"Dice may have at most {MAX_FACES:,} faces.")
+            count += node.num
+            if count > MAX_DICE:
+                raise DiceError(f"At most {MAX_DICE} dice can be rolled at once.")
+        elif isinstance(node, ast.BinOp) and node.op in ("==", ">=", "<=", "!=", "<", ">"):
+            raise DiceError("Comparisons are not allowed in dice expressions.")
+    return tree
+
+
+def _quote(text: str) -> str:
+    return text[:40].replace("`", "'")
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(getattr(current, "children", []) or [])
+
+
+class _Evaluator:
+    """Rolls a parsed expression, drawing each face from `draw(size)`."""
+
+    def __init__(self, draw: Callable[[int], int]) -> None:
+        self.draw = draw
+        self.rolled: list[int] = []
+        self.kept: list[int] = []
+
+    def die(self, size: int) -> int:
+        if len(self.rolled) >= MAX_ROLLED:
+            raise DiceError("That expression rerolls or explodes too many dice.")
+        value = self.draw(size)
+        self.rolled.append(value)
+        return value
+
+    def eval(self, node) -> tuple[float, str]:
+        if isinstance(node, ast.Expression):
+            return self.eval(node.roll)
+        if isinstance(node, ast.AnnotatedNumber):
+            return self.eval(node.value)
+        if isinstance(node, ast.Literal):
+            return node.value, str(node.value)
+        if isinstance(node, ast.Parenthetical):
+            value, text = self.eval(node.value)
+            return value, f"({text})"
+        if isinstance(node, ast.UnOp):
+            value, text = self.eval(node.value)
+            return (-value if node.op == "-" else value), f"{node.op}{text}"
+        if isinstance(node, ast.BinOp):
+            return self._binop(node)
+        if isinstance(node, ast.OperatedDice):
+            return self._dice(node.value, node.operations)
+        if isinstance(node, ast.Dice):
+            return self._dice(node, [])
+        if isinstance(node, ast.OperatedSet):
+            return self._set(node.value, node.operations)
+        if isinstance(node, ast.NumberSet):
+            return self._set(node, [])
+        raise DiceError("That dice expression uses something the bot cannot roll.")
+
+    def _binop(self, node) -> tuple[float, str]:
+        left, ltext = self.eval(node.left)
+        right, rtext = self.eval(node.right)
+        op = node.op
+        if op in ("/", "//", "%") and right == 0:
+            raise DiceError("Division by zero in the dice expression.")
+        if op == "+":
+            value = left + right
+        elif op == "-":
+            value = left - right
+        elif op == "*":
+            value = left * right
+            if abs(value) > 10**12:
+                raise DiceError("That dice expression's result is too large.")
+        elif op == "/":
+            value = left / right
+        elif op == "//":
+            value = left // right
+        elif op == "%":
+            value = left % right
+        else:
+            raise DiceError("Comparisons are not allowed in dice expressions.")
+        return value, f"{ltext} {op} {rtext}"
+
+    def _dice(self, dice, operations) -> tuple[float, str]:
+        size = dice.size
+        values = [self.die(size) for _ in range(dice.num)]
+        kept = [True] * len(values)
+        for operation in operations:
+            values, kept = self._operate(operation, values, kept, size)
+        shown = ", ".join(str(v) if k else f"~~{v}~~" for v, k in zip(values, kept))
+        kept_values = [v for v, k in zip(values, kept) if k]
+        self.kept.extend(kept_values)
+        label = str(dice) + "".join(str(op) for op in operations)
+        return sum(kept_values), f"{label} ({shown})"
+
+    def _set(self, number_set, operations) -> tuple[float, str]:
+        parts = [self.eval(child) for child in number_set.values]
+        values = [value for value, _ in parts]
+        kept = [True] * len(values)
+        for operation in operations:
+            if operation.op not in ("k", "p"):
+                raise DiceError(f"`{operation.op}` only works on dice, not on sets.")
+            values, kept = self._operate(operation, values, kept, None)
+        shown = ", ".join(text if k else f"~~{text}~~" for (_, text), k in zip(parts, kept))
+        return sum(v for v, k in zip(values, kept) if k), f"({shown})"
+
+    def _select(self, selector, values, kept) -> set[int]:
+        live = [i for i, k in enumerate(kept) if k]
+        cat, num = selector.cat, selector.num
+        if cat is None:
+            return {i for i in live if values[i] == num}
+        if cat == "h":
+            return set(sorted(live, key=lambda i: values[i], reverse=True)[:num])
+        if cat == "l":
+            return set(sorted(live, key=lambda i: values[i])[:num])
+        if cat == ">":
+            return {i for i in live if values[i] > num}
+        if cat == "<":
+            return {i for i in live if values[i] < num}
+        raise DiceError("Unknown selector in the dice expression.")
+
+    def _operate(self, operation, values, kept, size):
+        op = operation.op
+        chosen: set[int] = set()
+        for selector in operation.sels:
+            chosen |= self._select(selector, values, kept)
+        if op == "k":
+            kept = [k and i in chosen for i, k in enumerate(kept)]
+        elif op == "p":
+            kept = [k and i not in chosen for i, k in enumerate(kept)]
+        elif op in ("rr", "ro", "ra", "e"):
+            values, kept = list(values), list(kept)
+            self._reroll(op, operation, values, kept, size, chosen)
+        elif op in ("mi", "ma"):
+            bound = operation.sels[0].num
+            values = [max(v, bound) if op == "mi" else min(v, bound) for v in values]
+        return values, kept
+
+    def _reroll(self, op, operation, values, kept, size, chosen):
+        if op == "rr":
+            pending = sorted(chosen)
+            while pending:
+                for index in pending:
+                    kept[index] = False
+                    values.append(self.die(size))
+                    kept.append(True)
+                fresh = range(len(values) - len(pending), len(values))
+                pending = [i for i in fresh if any(i in self._select(s, values, kept) for s in operation.sels)]
+        elif op == "ro":
+            for index in sorted(chosen):
+                kept[index] = False
+                values.append(self.die(size))
+                kept.append(True)
+        elif op == "ra":
+            if chosen:
+                values.append(self.die(size))
+                kept.append(True)
+        elif op == "e":
+            pending = sorted(chosen)
+            while pending:
+                start = len(values)
+                for _ in pending:
+                    values.append(self.die(size))
+                    kept.append(True)
+                fresh = range(start, len(values))
+                pending = [i for i in fresh if any(i in self._select(s, values, kept) for s in operation.sels)]
+
+
+def evaluate(expr: str, draw: Callable[[int], int]) -> RollResult:
+    tree = check_expression(expr)
+    evaluator = _Evaluator(draw)
+    value, text = evaluator.eval(tree)
+    total = int(value) if float(value).is_integer() else int(value // 1)
+    return RollResult(expr.strip(), total, text, tuple(evaluator.rolled), tuple(evaluator.kept))
+
+
+def parse_entered(text: str | None) -> tuple[int, ...]:
+    """Hand-entered dice: `"4 6 2"`, `"4,6,2"` or a single number."""
+    if text is None:
+        return ()
+    parts = [p for p in str(text).replace(",", " ").split() if p]
+    if len(parts) > MAX_DICE:
+        raise DiceError(f"At most {MAX_DICE} dice can be entered at once.")
+    values = []
+    for part in parts:
+        try:
+            values.append(int(part))
+        except ValueError:
+            raise DiceError(f"`{_quote(part)}` is not a die result: enter whole numbers such as `4 6 2`.") from None
+    return tuple(values)

@@ -1,0 +1,62 @@
+"""The one pure transition: apply(state, action, chance) -> Outcome.
+
+Checks run in a fixed order, as a reducer's would: the action is known to the
+system → the encounter is in a state that allows it → no choice is pending →
+the sender may give it → the actor may act now → apply. A refused action
+raises a RulesError and the state is untouched (it is immutable anyway).
+"""
+
+from __future__ import annotations
+
+from . import registry
+from .actions import Action
+from .cards import parse_cards
+from .errors import AwaitingChoice, NotAllowed, NotRunning, NotYourTurn
+from .model import Encounter, Outcome
+from .randomness import Chance
+
+
+def chance_for(state: Encounter, action: Action) -> Chance:
+    cards = parse_cards(" ".join(action.cards)) if action.cards else ()
+    return Chance(state.rng_state, state.deck, action.dice, cards)
+
+
+def apply(state: Encounter, action: Action, chance: Chance | None = None) -> Outcome:
+    system = registry.get(state.system)
+    handler = system.handler(action)
+    if state.status == "ended":
+        raise NotRunning("This encounter has ended: start a new one with /encounter start.")
+    if action.needs_running and state.status != "running":
+        raise NotRunning("The fight has not begun: the GM uses /initiative next to start round 1.")
+    if state.pending is not None and not action.answers_pending:
+        pending = state.pending
+        raise AwaitingChoice(f"Waiting for a choice first: {pending.prompt}")
+    if action.gm_only and not action.by.is_gm:
+        raise NotAllowed("Only the GM can do that.")
+    action = _resolve_actor(system, state, action)
+    chance = chance or chance_for(state, action)
+    new_state, events = handler(state, action, chance)
+    chance.finish()
+    new_state = new_state.but(rng_state=chance.rng_state, deck=tuple(chance.deck))
+    summary = next((e.text for e in events if e.kind != "turn"), action.describe())
+    return Outcome(new_state, tuple(events), summary[:200])
+
+
+def _resolve_actor(system, state: Encounter, action: Action) -> Action:
+    """Fill in and check who acts: the sender's own combatant, on its turn."""
+    if "actor" not in type(action).model_fields:
+        return action
+    acting = system.turns.acting(state) if state.status == "running" else ()
+    if action.actor is None:
+        if not action.on_turn:
+            return action
+        mine = [c for c in acting if action.by.is_gm or state.get(c).controller_id == action.by.user_id]
+        if not mine:
+            raise NotYourTurn("It is not your turn.")
+        return action.but(actor=state.get(mine[0]).name)
+    combatant = state.find(action.actor)
+    if not action.by.is_gm and combatant.controller_id != action.by.user_id:
+        raise NotAllowed(f"{combatant.name} is not your character.")
+    if action.on_turn and combatant.id not in acting:
+        raise NotYourTurn(f"It is not {combatant.name}'s turn.")
+    return action.but(actor=combatant.name)

@@ -1,0 +1,144 @@
+"""Value objects shared by every rule system.
+
+An encounter is one immutable value: its combatants, its turn structure's
+state, any choice it is waiting on, and its generator and deck. Rule systems
+subclass `Combatant` and `Encounter` to add their own fields, so everything a
+system tracks is typed, validated and serialised the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .errors import UnknownCombatant
+
+
+class Value(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def but(self, **changes: Any):
+        """A copy with some fields changed (like dataclasses.replace)."""
+        return self.model_copy(update=changes)
+
+
+class Actor(Value):
+    """Who sent a command: the rules check permissions against this."""
+
+    user_id: int
+    is_gm: bool = False
+
+
+class Combatant(Value):
+    id: str
+    name: str
+    controller_id: int | None = None  # the player; None means the GM runs it
+    side: str = "threats"
+    npc: bool = True
+    hidden: bool = False
+    character_id: int | None = None
+    out: bool = False  # dead, destroyed or fled: kept for the log, skipped by turns
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+
+class Pending(Value):
+    """An action waiting for a named person's decision."""
+
+    id: int
+    kind: str  # which system handler resumes it
+    prompt: str
+    options: tuple[str, ...]
+    default: str
+    chooser: str | None = None  # the combatant whose controller decides
+    users: tuple[int, ...] = ()  # who may answer besides the GM
+    context: dict[str, Any] = Field(default_factory=dict)
+
+
+class Event(Value):
+    """Something that happened, for the channel to see."""
+
+    kind: str  # "info", "roll", "turn", "round", "choice", "warning", "end"
+    text: str
+    ping: tuple[int, ...] = ()  # user ids this event means to ping
+
+
+class TurnState(Value):
+    structure: str
+
+
+class Encounter(Value):
+    system: str
+    status: Literal["setup", "running", "ended"] = "setup"
+    gm_id: int
+    round: int = 0
+    turn_no: int = 0
+    combatants: tuple[Combatant, ...] = ()
+    turns: TurnState
+    pending: Pending | None = None
+    rng_state: int
+    deck: tuple[str, ...] = ()
+    next_id: int = 1
+    next_pending: int = 1
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    # lookups ------------------------------------------------------------
+    def get(self, cid: str) -> Combatant:
+        for combatant in self.combatants:
+            if combatant.id == cid:
+                return combatant
+        raise UnknownCombatant(f"No combatant `{cid}` in this encounter.")
+
+    def find(self, name: str) -> Combatant:
+        key = (name or "").strip().casefold()
+        for combatant in self.combatants:
+            if combatant.name.casefold() == key or combatant.id == key:
+                return combatant
+        shown = (name or "").strip()[:40].replace("`", "'")
+        raise UnknownCombatant(f"There is no combatant called `{shown}` in this encounter.")
+
+    def maybe(self, name: str | None) -> Combatant | None:
+        if not name:
+            return None
+        try:
+            return self.find(name)
+        except UnknownCombatant:
+            return None
+
+    def with_combatant(self, combatant: Combatant):
+        combatants = tuple(combatant if c.id == combatant.id else c for c in self.combatants)
+        return self.but(combatants=combatants)
+
+    def update(self, cid: str, **changes: Any):
+        return self.with_combatant(self.get(cid).but(**changes))
+
+    def active(self) -> tuple[Combatant, ...]:
+        return tuple(c for c in self.combatants if not c.out)
+
+    def controllers(self, cids) -> tuple[int, ...]:
+        """Users to ping for these combatants: their players, else the GM."""
+        users: list[int] = []
+        for cid in cids:
+            combatant = self.get(cid)
+            user = combatant.controller_id if combatant.controller_id is not None else self.gm_id
+            if user not in users:
+                users.append(user)
+        return tuple(users)
+
+
+E = TypeVar("E", bound=Encounter)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    state: Encounter
+    events: tuple[Event, ...]
+    summary: str
+
+
+def info(text: str, *ping: int) -> Event:
+    return Event(kind="info", text=text, ping=tuple(ping))

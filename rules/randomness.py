@@ -1,0 +1,92 @@
+"""Where an action's chance comes from: the encounter's generator and deck,
+or the dice and cards a player entered by hand.
+
+An action gets one `Chance`. Every die it rolls takes the next entered value if
+there is one, else the generator; every card it flips takes the next entered
+card, else the top of the encounter's deck. Entered values that the action did
+not need are an error, so a typo cannot silently change the outcome.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Iterable, Sequence
+
+from . import dice as dicemod
+from .cards import Card, full_deck
+from .errors import DiceError, InvalidInput
+from .rng import Rng
+
+
+class Chance:
+    def __init__(
+        self,
+        rng_state: int,
+        deck: Sequence[str] = (),
+        entered_dice: Iterable[int] = (),
+        entered_cards: Iterable[Card] = (),
+    ) -> None:
+        self.rng = Rng(rng_state)
+        self.deck = list(deck)
+        self._dice = deque(entered_dice)
+        self._cards = deque(entered_cards)
+        self.entered_any = bool(self._dice or self._cards)
+        self.reshuffled = False
+
+    @property
+    def rng_state(self) -> int:
+        return self.rng.state
+
+    # dice ---------------------------------------------------------------
+    def die(self, sides: int) -> int:
+        if self._dice:
+            value = self._dice.popleft()
+            if not 1 <= value <= sides:
+                raise DiceError(f"{value} cannot be rolled on a d{sides}.")
+            return value
+        return self.rng.randint(1, sides)
+
+    def roll(self, expr: str) -> dicemod.RollResult:
+        return dicemod.evaluate(expr, self.die)
+
+    def pool(self, count: int, sides: int = 6) -> tuple[int, ...]:
+        if count > dicemod.MAX_DICE:
+            raise DiceError(f"At most {dicemod.MAX_DICE} dice can be rolled at once.")
+        return tuple(self.die(sides) for _ in range(max(0, count)))
+
+    def entered_dice_left(self) -> int:
+        return len(self._dice)
+
+    # cards --------------------------------------------------------------
+    def flip(self, count: int) -> tuple[Card, ...]:
+        if count > 52:
+            raise InvalidInput("At most 52 cards can be flipped at once.")
+        return tuple(self._next_card() for _ in range(max(0, count)))
+
+    def _next_card(self) -> Card:
+        if self._cards:
+            return self._cards.popleft()
+        if not self.deck:
+            self.deck = full_deck()
+            self.rng.shuffle(self.deck)
+            self.reshuffled = True
+        return Card.parse(self.deck.pop())
+
+    def shuffled_deck(self) -> list[str]:
+        deck = full_deck()
+        self.rng.shuffle(deck)
+        return deck
+
+    # --------------------------------------------------------------------
+    def finish(self) -> None:
+        """Refuse leftovers: an entered value the action never used."""
+        if self._dice:
+            raise DiceError(
+                f"{len(self._dice)} entered dice were not needed by this action: "
+                "enter exactly the dice it rolls."
+            )
+        if self._cards:
+            raise InvalidInput(
+                f"{len(self._cards)} entered cards were not needed by this action: "
+                "enter exactly the cards it flips."
+            )

@@ -1,0 +1,56 @@
+"""The rule systems the bot knows, by key (like python-chess's variants).
+
+Modules are imported on first use, so one system's import cost or failure
+never touches a channel playing another.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from .errors import InvalidInput
+from .system import System
+
+MODULES: dict[str, str] = {
+    "rotted-capes": "rules.systems.rotted_capes",
+    "fightin-words": "rules.systems.fightin_words",
+    "factions": "rules.systems.factions",
+    "99-towers": "rules.systems.towers",
+    "frozen-lands": "rules.systems.frozen_lands",
+}
+
+_extra: dict[str, System] = {}
+
+
+def register(system: System) -> System:
+    """Make a system available under its key (tests add toy systems this way)."""
+    _extra[system.key] = system
+    return system
+
+
+@cache
+def _load(key: str) -> System:
+    module = importlib.import_module(MODULES[key])
+    return module.SYSTEM
+
+
+def get(key: str) -> System:
+    if key in _extra:
+        return _extra[key]
+    if key not in MODULES:
+        raise InvalidInput(f"Unknown rule system `{(key or '')[:30]}`. Known: {', '.join(MODULES)}.")
+    return _load(key)
+
+
+def available() -> list[str]:
+    """Keys of the systems whose module is present."""
+    keys = []
+    for key, module in MODULES.items():
+        try:
+            importlib.util.find_spec(module)
+        except ModuleNotFoundError:
+            continue
+        if importlib.util.find_spec(module) is not None:
+            keys.append(key)
+    return keys

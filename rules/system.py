@@ -1,0 +1,195 @@
+"""What a rule system plugs into the engine.
+
+A system names its encounter and combatant types, its turn structure, its
+character sheet, its own actions with their handlers, and hooks the turn
+structures call (initiative, start and end of turns and rounds, answers to
+pending choices). Everything here is pure: state in, state and events out.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, ClassVar
+
+from pydantic import ValidationError
+
+from .actions import Action, AddCombatants
+from .errors import InvalidInput, UnknownAction
+from .model import Actor, Combatant, Encounter, Event, Pending, Value
+from .randomness import Chance
+from .turns.base import TurnStructure
+
+Handler = Callable[[Encounter, Action, Chance], tuple[Encounter, list[Event]]]
+InitiativeKey = tuple[float, ...]
+
+_PAIR = re.compile(r'([A-Za-z_][\w-]*)\s*[=:]\s*("[^"]*"|\'[^\']*\'|[^\s]+)')
+
+
+class Option(Value):
+    """A campaign setting a system reads, with its default and a help line."""
+
+    default: Any
+    help: str
+
+
+class System:
+    key: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    encounter_type: ClassVar[type[Encounter]] = Encounter
+    combatant_type: ClassVar[type[Combatant]] = Combatant
+    sheet_type: ClassVar[type[Value]]
+    turns: ClassVar[TurnStructure]
+    sides: ClassVar[tuple[str, ...]] = ("heroes", "threats")
+    player_side: ClassVar[str] = "heroes"
+    options: ClassVar[dict[str, Option]] = {}
+
+    def __init__(self) -> None:
+        self._handlers: dict[type[Action], Handler] = {}
+        from . import common  # generic actions shared by every system
+
+        self._handlers.update(common.handlers(self))
+        self._handlers.update(self.turns.handlers(self))
+        self._handlers.update(self.handlers())
+
+    # --- registration ---------------------------------------------------
+    def handlers(self) -> dict[type[Action], Handler]:
+        """This system's own actions."""
+        return {}
+
+    def handler(self, action: Action) -> Handler:
+        try:
+            return self._handlers[type(action)]
+        except KeyError:
+            raise UnknownAction(f"`{action.describe()}` does not exist in {self.name}.") from None
+
+    def actions(self) -> tuple[type[Action], ...]:
+        return tuple(self._handlers)
+
+    # --- encounters and sheets -----------------------------------------------
+    def default_options(self) -> dict[str, Any]:
+        return {name: option.default for name, option in self.options.items()}
+
+    def new_encounter(self, gm_id: int, rng_state: int, options: dict[str, Any] | None = None) -> Encounter:
+        merged = self.default_options() | dict(options or {})
+        return self.encounter_type(
+            system=self.key,
+            gm_id=gm_id,
+            turns=self.turns.initial(),
+            rng_state=rng_state,
+            options=merged,
+        )
+
+    def load(self, data: dict[str, Any]) -> Encounter:
+        return self.encounter_type.model_validate(data)
+
+    def parse_sheet(self, text: str | dict[str, Any] | None) -> dict[str, Any]:
+        """`dex=3 avoidance=15 dr="fire:10"` → validated sheet values."""
+        if isinstance(text, dict):
+            raw = dict(text)
+        else:
+            text = text or ""
+            raw = {}
+            consumed = _PAIR.sub("", text).strip()
+            if consumed:
+                raise InvalidInput(
+                    f"Could not read `{consumed[:40]}`: write stats as `name=value`, e.g. "
+                    f"{self.sheet_example()}."
+                )
+            for key, value in _PAIR.findall(text):
+                raw[key.lower().replace("-", "_")] = value.strip("\"'")
+        fields = self.sheet_type.model_fields
+        unknown = [key for key in raw if key not in fields]
+        if unknown:
+            raise InvalidInput(
+                f"Unknown stat `{unknown[0][:30]}` for {self.name}. Known stats: "
+                + ", ".join(sorted(fields)) + "."
+            )
+        try:
+            return self.sheet_type.model_validate(raw).model_dump(mode="json")
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ())) or "sheet"
+            raise InvalidInput(f"Stat `{where}`: {first.get('msg', 'invalid value')}.") from None
+
+    def sheet_example(self) -> str:
+        return "`" + " ".join(f"{name}=…" for name in list(self.sheet_type.model_fields)[:3]) + "`"
+
+    def make_combatant(self, enc: Encounter, action: AddCombatants, cid: str, name: str) -> Combatant:
+        sheet = self.parse_sheet(action.sheet)
+        side = action.side or (self.player_side if not action.npc else self.sides[-1])
+        if side not in self.sides and self.sides:
+            raise InvalidInput(f"Side must be one of: {', '.join(self.sides)}.")
+        return self.combatant_type(
+            id=cid,
+            name=name,
+            controller_id=action.controller_id,
+            side=side,
+            npc=action.npc,
+            hidden=action.hidden,
+            character_id=action.character_id,
+            **self.combatant_fields(sheet, action),
+        )
+
+    def combatant_fields(self, sheet: dict[str, Any], action: AddCombatants) -> dict[str, Any]:
+        """Extra fields of this system's combatant type, from a validated sheet."""
+        return {"sheet": sheet} if "sheet" in self.combatant_type.model_fields else {}
+
+    # --- slash commands ----------------------------------------------------
+    def command(self, name: str, by: "Actor", options: dict[str, Any]) -> Action:
+        """Map a shared slash command (`attack`, `act`, `damage`…) to an action."""
+        raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {self.name}.")
+
+    def act_choices(self) -> list[tuple[str, str]]:
+        """(value, label) pairs offered by `/act`'s autocomplete."""
+        return []
+
+    # --- hooks the turn structures call -------------------------------------
+    def roll_initiative(self, enc: Encounter, combatant: Combatant, chance: Chance) -> tuple[InitiativeKey, str]:
+        raise NotImplementedError
+
+    def order_ties(self, enc: Encounter, tied: list[Any], chance: Chance) -> tuple[list[Any], list[list[str]], list[Event]]:
+        """Order entries whose keys are equal: returns (entries, slots, events)."""
+        return tied, [[entry.cid] for entry in tied], []
+
+    def can_act(self, enc: Encounter, combatant: Combatant) -> bool:
+        return not combatant.out
+
+    def on_turn_start(self, enc: Encounter, cid: str, chance: Chance) -> tuple[Encounter, list[Event]]:
+        return enc, []
+
+    def on_turn_end(self, enc: Encounter, cid: str, chance: Chance) -> tuple[Encounter, list[Event]]:
+        return enc, []
+
+    def on_round_start(self, enc: Encounter, chance: Chance) -> tuple[Encounter, list[Event]]:
+        return enc, []
+
+    def on_round_end(self, enc: Encounter, chance: Chance) -> tuple[Encounter, list[Event]]:
+        return enc, []
+
+    def on_phase(self, enc: Encounter, phase: int, chance: Chance) -> tuple[Encounter, list[Event]]:
+        """Start of a clock phase (only for systems on the phase clock)."""
+        return enc, []
+
+    def on_seconds(self, enc: Encounter, cid: str, seconds: int, chance: Chance) -> tuple[Encounter, list[Event]]:
+        """Seconds a combatant just spent (only for systems with a time budget)."""
+        return enc, []
+
+    def resume(self, enc: Encounter, pending: Pending, option: str, chance: Chance) -> tuple[Encounter, list[Event]]:
+        """Carry on an action that waited for a choice."""
+        resume = getattr(self, f"resume_{pending.kind}", None)
+        if resume is None:
+            return self.turns.resume(self, enc, pending, option, chance)
+        return resume(enc, pending, option, chance)
+
+    # --- what people see ---------------------------------------------------
+    def status_line(self, enc: Encounter, combatant: Combatant, *, reveal: bool) -> str:
+        """One tracker line; `reveal` is False for hidden NPCs shown to players."""
+        return ""
+
+    def turn_summary(self, enc: Encounter, cid: str) -> list[str]:
+        """What is left of this combatant's turn, for the turn message."""
+        return []
+
+    def help_text(self) -> str:
+        return self.summary

@@ -1,0 +1,131 @@
+"""What every turn structure offers the engine, and the shared turn start."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
+
+from ..errors import InvalidInput, NotAllowed
+from ..model import Encounter, Event, Pending, TurnState
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..randomness import Chance
+    from ..system import System
+
+Result = tuple[Encounter, list[Event]]
+
+# A runaway loop (everyone skipped forever) must end; no real round needs more.
+MAX_STEPS = 1_000
+
+
+@dataclass(frozen=True, slots=True)
+class OrderLine:
+    """One line of the tracker: a label (initiative, phase…) and who stands there."""
+
+    label: str
+    cids: tuple[str, ...]
+    current: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """Whom the encounter waits for now: shown and pinged by the turn message."""
+
+    title: str
+    cids: tuple[str, ...]
+    users: tuple[int, ...]
+
+
+class TurnStructure:
+    key: ClassVar[str]
+    state_type: ClassVar[type[TurnState]]
+
+    def initial(self) -> TurnState:
+        return self.state_type(structure=self.key)
+
+    def handlers(self, system: "System") -> dict[type["Action"], Callable[..., Result]]:
+        """Actions this structure adds to every system using it."""
+        return {}
+
+    # membership
+    def enter(self, system: "System", enc: Encounter, cids: list[str], chance: "Chance") -> Result:
+        raise NotImplementedError
+
+    def leave(self, system: "System", enc: Encounter, cid: str, chance: "Chance") -> Result:
+        raise NotImplementedError
+
+    # flow
+    def begin(self, system: "System", enc: Encounter, chance: "Chance") -> Result:
+        raise NotImplementedError
+
+    def acting(self, enc: Encounter) -> tuple[str, ...]:
+        """Combatants who may take their turn's actions right now."""
+        raise NotImplementedError
+
+    def waiting(self, enc: Encounter) -> Waiting:
+        cids = self.acting(enc)
+        names = ", ".join(enc.get(c).name for c in cids) or "nobody"
+        return Waiting(f"{names}'s turn", cids, enc.controllers(cids))
+
+    def end_turn(self, system: "System", enc: Encounter, chance: "Chance") -> Result:
+        raise NotImplementedError
+
+    def may_end_turn(self, enc: Encounter, user_id: int, is_gm: bool) -> None:
+        """Refuse an End turn from someone who controls none of the acting combatants."""
+        if is_gm:
+            return
+        acting = self.acting(enc)
+        if not any(enc.get(c).controller_id == user_id for c in acting):
+            raise NotAllowed("Only the acting combatant's player or the GM can end this turn.")
+
+    def delay(self, system: "System", enc: Encounter, cid: str, chance: "Chance") -> Result:
+        raise InvalidInput(f"{system.name} has no delayed turns.")
+
+    def lines(self, system: "System", enc: Encounter) -> list[OrderLine]:
+        raise NotImplementedError
+
+    def resume(self, system: "System", enc: Encounter, pending: Pending, option: str, chance: "Chance") -> Result:
+        raise InvalidInput("Nothing is waiting for that choice.")
+
+
+def start_turn(system: "System", enc: Encounter, cids, chance: "Chance", *, fresh: bool = True) -> tuple[Encounter, list[Event], list[str]]:
+    """Open a turn for these combatants: start-of-turn effects, then the ping.
+
+    Returns the combatants still able to act after their start-of-turn effects
+    (ongoing damage can take someone out before they act).
+    """
+    enc = enc.but(turn_no=enc.turn_no + 1)
+    events: list[Event] = []
+    if fresh:
+        for cid in cids:
+            enc, more = system.on_turn_start(enc, cid, chance)
+            events.extend(more)
+    live = [cid for cid in cids if system.can_act(enc, enc.get(cid))]
+    if live:
+        names = " and ".join(enc.get(c).name for c in live)
+        suffix = "'s turn" if fresh else "'s turn continues"
+        events.append(Event(kind="turn", text=f"{names}{suffix}", ping=enc.controllers(live)))
+    return enc, events, live
+
+
+def end_turns(system: "System", enc: Encounter, cids, chance: "Chance") -> Result:
+    events: list[Event] = []
+    for cid in cids:
+        enc, more = system.on_turn_end(enc, cid, chance)
+        events.extend(more)
+    return enc, events
+
+
+def new_round(system: "System", enc: Encounter, chance: "Chance") -> Result:
+    events: list[Event] = []
+    if enc.round >= 1:
+        enc, more = system.on_round_end(enc, chance)
+        events.extend(more)
+    enc = enc.but(round=enc.round + 1)
+    events.append(Event(kind="round", text=f"Round {enc.round}"))
+    enc, more = system.on_round_start(enc, chance)
+    events.extend(more)
+    return enc, events
+

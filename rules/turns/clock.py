@@ -1,0 +1,243 @@
+"""The phase clock: everyone stands on a phase; acting moves you forward.
+
+Phases run 0, 1, 2, …; ten phases make a round. The clock jumps to the next
+occupied phase, firing each phase passed on the way (start-of-phase effects,
+zero phases). In one phase, combatants act in their tie order; a zero-cost
+action sends the actor to the back of the phase. A held combatant leaves the
+clock and steps back in just before or after someone, never in the phase the
+hold began.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from ..actions import Action
+from ..errors import InvalidInput, NotYourTurn
+from ..model import Encounter, Event, TurnState, Value
+from .base import MAX_STEPS, OrderLine, Result, TurnStructure, end_turns, start_turn
+
+if TYPE_CHECKING:
+    from ..randomness import Chance
+    from ..system import System
+
+PHASES_PER_ROUND = 10
+
+
+class ClockEntry(Value):
+    cid: str
+    phase: int
+    key: tuple[float, ...]
+    tiebreak: tuple[float, ...] = ()
+    back: float = 0  # raised by zero-cost actions: later in the same phase
+    held_since: int | None = None
+    text: str = ""
+
+    def order(self) -> tuple:
+        return (self.phase, self.back, tuple(-k for k in self.key), tuple(-k for k in self.tiebreak))
+
+
+class ClockState(TurnState):
+    structure: Literal["clock"] = "clock"
+    phase: int = 0
+    entries: tuple[ClockEntry, ...] = ()
+    current: str | None = None
+    backs: int = 0
+
+
+class Hold(Action):
+    kind: ClassVar[str] = "hold"
+
+
+class Release(Action):
+    """A held combatant steps in just before or after `target`."""
+
+    kind: ClassVar[str] = "release"
+    on_turn: ClassVar[bool] = False
+    target: str
+    before: bool = True
+
+
+def round_of(phase: int) -> int:
+    return phase // PHASES_PER_ROUND + 1
+
+
+class Clock(TurnStructure):
+    key = "clock"
+    state_type = ClockState
+
+    def handlers(self, system: "System"):
+        return {
+            Hold: lambda enc, a, ch: self.hold(system, enc, enc.find(a.actor), ch),
+            Release: lambda enc, a, ch: self.release(system, enc, a, ch),
+        }
+
+    def entry(self, enc: Encounter, cid: str) -> ClockEntry:
+        for entry in enc.turns.entries:
+            if entry.cid == cid:
+                return entry
+        raise InvalidInput(f"{enc.get(cid).name} is not on the clock.")
+
+    def _with_entry(self, enc: Encounter, entry: ClockEntry) -> Encounter:
+        entries = tuple(entry if e.cid == entry.cid else e for e in enc.turns.entries)
+        return enc.but(turns=enc.turns.but(entries=entries))
+
+    # --- membership ----------------------------------------------------------
+    def enter(self, system, enc, cids, chance) -> Result:
+        events: list[Event] = []
+        entries = list(enc.turns.entries)
+        for cid in cids:
+            (phase, *key), text = system.roll_initiative(enc, enc.get(cid), chance)
+            if enc.status == "running":
+                phase = max(int(phase), enc.turns.phase)
+            entry = ClockEntry(cid=cid, phase=int(phase), key=tuple(key), text=text)
+            tied = [e for e in entries if e.key == entry.key]
+            if tied:
+                settled, _, more = system.order_ties(enc, tied + [entry], chance)
+                events.extend(more)
+                settled_by = {e.cid: e for e in settled}
+                entries = [settled_by.get(e.cid, e) for e in entries]
+                entry = settled_by[cid]
+            entries.append(entry)
+            events.append(Event(kind="roll", text=f"{enc.get(cid).name}: {text}"))
+        return enc.but(turns=enc.turns.but(entries=tuple(entries))), events
+
+    def leave(self, system, enc, cid, chance) -> Result:
+        state: ClockState = enc.turns
+        enc = enc.but(turns=state.but(entries=tuple(e for e in state.entries if e.cid != cid)))
+        if state.current == cid and enc.status == "running":
+            return self._next(system, enc, chance)
+        return enc, []
+
+    # --- flow -------------------------------------------------------------------
+    def begin(self, system, enc, chance) -> Result:
+        if not enc.turns.entries:
+            raise InvalidInput("Nobody is on the clock yet: add combatants first.")
+        enc = enc.but(status="running", round=1, turns=enc.turns.but(phase=0, current=None))
+        enc, events = system.on_round_start(enc, chance)
+        events = [Event(kind="round", text="Round 1")] + list(events)
+        enc, more = system.on_phase(enc, 0, chance)
+        events.extend(more)
+        enc, more = self._next(system, enc, chance)
+        return enc, events + more
+
+    def queue(self, enc: Encounter) -> list[ClockEntry]:
+        return sorted(
+            (e for e in enc.turns.entries if e.held_since is None),
+            key=ClockEntry.order,
+        )
+
+    def _next(self, system, enc, chance) -> Result:
+        """Run the clock to the next combatant who can act and open their turn."""
+        events: list[Event] = []
+        for _ in range(MAX_STEPS):
+            queue = [e for e in self.queue(enc) if system.can_act(enc, enc.get(e.cid))]
+            if not queue:
+                return enc.but(turns=enc.turns.but(current=None)), events + [
+                    Event(kind="info", text="Nobody is left on the clock who can act.")
+                ]
+            nxt = queue[0]
+            while enc.turns.phase < nxt.phase:
+                enc, more = self._tick(system, enc, chance)
+                events.extend(more)
+            nxt = self.queue(enc)[0] if self.queue(enc) else nxt
+            if not system.can_act(enc, enc.get(nxt.cid)):
+                continue
+            enc = enc.but(turns=enc.turns.but(current=nxt.cid))
+            enc, more, live = start_turn(system, enc, [nxt.cid], chance)
+            events.extend(more)
+            if live:
+                return enc, events
+            enc = enc.but(turns=enc.turns.but(current=None))
+        raise InvalidInput("The clock is stuck: nobody can act.")
+
+    def _tick(self, system, enc, chance) -> Result:
+        phase = enc.turns.phase + 1
+        events: list[Event] = []
+        if phase % PHASES_PER_ROUND == 0:
+            enc, more = system.on_round_end(enc, chance)
+            events.extend(more)
+            enc = enc.but(round=round_of(phase))
+            events.append(Event(kind="round", text=f"Round {enc.round}"))
+            enc, more = system.on_round_start(enc, chance)
+            events.extend(more)
+        enc = enc.but(turns=enc.turns.but(phase=phase))
+        enc, more = system.on_phase(enc, phase, chance)
+        return enc, events + list(more)
+
+    def acting(self, enc: Encounter) -> tuple[str, ...]:
+        current = enc.turns.current
+        return (current,) if current else ()
+
+    def advance(self, system, enc: Encounter, cid: str, cost: int, chance, *, what: str = "") -> Result:
+        """The actor spends `cost` phases; the clock moves on to whoever is next."""
+        state: ClockState = enc.turns
+        entry = self.entry(enc, cid)
+        if cost < 0:
+            raise InvalidInput("An action cannot cost fewer than 0 phases.")
+        if cost == 0:
+            entry = entry.but(back=state.backs + 1)
+            enc = enc.but(turns=state.but(backs=state.backs + 1))
+            text = f"{enc.get(cid).name} goes to the back of phase {state.phase}"
+        else:
+            entry = entry.but(phase=state.phase + cost, back=0)
+            text = f"{enc.get(cid).name} next acts in phase {state.phase + cost}"
+        enc = self._with_entry(enc, entry)
+        events = [Event(kind="info", text=f"{what}: {text}." if what else f"{text}.")]
+        enc, more = end_turns(system, enc, [cid], chance)
+        events.extend(more)
+        enc, more = self._next(system, enc, chance)
+        return enc, events + more
+
+    def end_turn(self, system, enc, chance) -> Result:
+        """Ending a turn without an action waits one phase."""
+        current = enc.turns.current
+        if current is None:
+            raise InvalidInput("Nobody is acting on the clock.")
+        return self.advance(system, enc, current, 1, chance, what=f"{enc.get(current).name} waits")
+
+    def hold(self, system, enc, combatant, chance) -> Result:
+        state: ClockState = enc.turns
+        if state.current != combatant.id:
+            raise NotYourTurn(f"{combatant.name} can only hold on their own turn.")
+        entry = self.entry(enc, combatant.id).but(held_since=state.phase)
+        enc = self._with_entry(enc, entry).but(turns=enc.turns.but(current=None))
+        events = [Event(kind="info", text=f"{combatant.name} holds (from phase {state.phase}): "
+                        "release before or after someone in a later phase.")]
+        enc, more = self._next(system, enc, chance)
+        return enc, events + more
+
+    def release(self, system, enc, action: Release, chance) -> Result:
+        state: ClockState = enc.turns
+        holder = enc.find(action.actor or "")
+        entry = self.entry(enc, holder.id)
+        if entry.held_since is None:
+            raise InvalidInput(f"{holder.name} is not holding.")
+        if entry.held_since == state.phase:
+            raise InvalidInput(f"{holder.name} began holding in phase {state.phase}: release in a later phase.")
+        target = enc.find(action.target)
+        if state.current != target.id:
+            raise InvalidInput(f"Release when {target.name} is about to act (it is their turn).")
+        target_entry = self.entry(enc, target.id)
+        back = target_entry.back - 0.5 if action.before else target_entry.back + 0.5
+        entry = entry.but(held_since=None, phase=state.phase, back=back, key=target_entry.key, tiebreak=target_entry.tiebreak)
+        enc = self._with_entry(enc, entry)
+        where = "before" if action.before else "after"
+        events = [Event(kind="info", text=f"{holder.name} stops holding and acts {where} {target.name}.")]
+        if action.before:
+            enc = enc.but(turns=enc.turns.but(current=holder.id))
+            enc, more, live = start_turn(system, enc, [holder.id], chance)
+            events.extend(more)
+        return enc, events
+
+    def lines(self, system, enc) -> list[OrderLine]:
+        state: ClockState = enc.turns
+        lines = [
+            OrderLine(f"phase {e.phase}", (e.cid,), current=e.cid == state.current)
+            for e in self.queue(enc)
+        ]
+        lines += [
+            OrderLine("holding", (e.cid,), note=f"since phase {e.held_since}")
+            for e in state.entries if e.held_since is not None
+        ]
+        return lines

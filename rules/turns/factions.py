@@ -1,0 +1,274 @@
+"""Faction alternation: sides take turns activating one character or passing.
+
+The faction holding the initiative moves first each round (or hands the first
+move to another faction before anyone acts). Each character acts once a round.
+A faction with nobody left to act passes automatically. The round ends when
+every faction has passed in a row.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from ..actions import Action
+from ..errors import InvalidInput, NotAllowed, NotYourTurn
+from ..model import Encounter, Event, TurnState
+from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn
+
+if TYPE_CHECKING:
+    from ..randomness import Chance
+    from ..system import System
+
+
+class FactionState(TurnState):
+    structure: Literal["factions"] = "factions"
+    holder: str | None = None
+    moving: str | None = None
+    active: str | None = None
+    acted: tuple[str, ...] = ()
+    passes: int = 0
+
+
+class TakeTurn(Action):
+    """The moving faction activates one of its characters."""
+
+    kind: ClassVar[str] = "turn_take"
+    on_turn: ClassVar[bool] = False
+
+
+class PassMove(Action):
+    kind: ClassVar[str] = "turn_pass"
+    on_turn: ClassVar[bool] = False
+
+
+class FirstMove(Action):
+    """The initiative holder hands the round's first move to another faction."""
+
+    kind: ClassVar[str] = "turn_first"
+    on_turn: ClassVar[bool] = False
+    faction: str
+
+
+class HoldInitiative(Action):
+    """Before round 1: which faction started the fight and holds the initiative."""
+
+    kind: ClassVar[str] = "turn_initiative"
+    gm_only: ClassVar[bool] = True
+    needs_running: ClassVar[bool] = False
+    on_turn: ClassVar[bool] = False
+    faction: str
+
+
+class Factions(TurnStructure):
+    key = "factions"
+    state_type = FactionState
+
+    def handlers(self, system: "System"):
+        return {
+            TakeTurn: lambda enc, a, ch: self.take(system, enc, a, ch),
+            PassMove: lambda enc, a, ch: self.pass_move(system, enc, a, ch),
+            FirstMove: lambda enc, a, ch: self.first_move(system, enc, a),
+            HoldInitiative: lambda enc, a, ch: self.hold_initiative(enc, a),
+        }
+
+    # --- factions present --------------------------------------------------
+    def factions(self, enc: Encounter) -> list[str]:
+        seen: list[str] = []
+        for combatant in enc.combatants:
+            if not combatant.out and combatant.side not in seen:
+                seen.append(combatant.side)
+        holder = enc.turns.holder
+        if holder in seen:
+            seen.remove(holder)
+            seen.insert(0, holder)
+        return seen
+
+    def ready(self, system: "System", enc: Encounter, faction: str) -> list[str]:
+        acted = enc.turns.acted
+        return [c.id for c in enc.combatants if c.side == faction and c.id not in acted and system.can_act(enc, c)]
+
+    def faction_users(self, enc: Encounter, faction: str) -> tuple[int, ...]:
+        return enc.controllers([c.id for c in enc.combatants if c.side == faction and not c.out])
+
+    # --- membership --------------------------------------------------------------
+    def enter(self, system, enc, cids, chance) -> Result:
+        names = ", ".join(f"{enc.get(c).name} ({enc.get(c).side})" for c in cids)
+        return enc, [Event(kind="info", text=f"Joins the fight: {names}.")]
+
+    def leave(self, system, enc, cid, chance) -> Result:
+        state: FactionState = enc.turns
+        if state.active == cid:
+            enc = enc.but(turns=state.but(active=None))
+            return self._next_faction(system, enc, chance, passed=False)
+        return enc, []
+
+    # --- flow --------------------------------------------------------------------
+    def begin(self, system, enc, chance) -> Result:
+        factions = self.factions(enc)
+        if len(factions) < 2:
+            raise InvalidInput("A fight needs at least two factions: add combatants on both sides.")
+        events: list[Event] = []
+        holder = enc.turns.holder
+        if holder not in factions:
+            holder = chance.rng.choice(sorted(factions))
+            events.append(Event(kind="info", text=f"Nobody clearly started the fight: {holder} hold the initiative (drawn at random)."))
+        enc = enc.but(status="running", turns=enc.turns.but(holder=holder))
+        enc, more = self._new_round(system, enc, chance)
+        return enc, events + more
+
+    def _new_round(self, system, enc, chance) -> Result:
+        enc = enc.but(turns=enc.turns.but(acted=(), passes=0, active=None, moving=enc.turns.holder))
+        enc, events = new_round(system, enc, chance)
+        enc, more = self._open_move(system, enc, chance)
+        return enc, events + more
+
+    def _open_move(self, system, enc, chance) -> Result:
+        """Announce the moving faction, passing for it when nobody can act."""
+        events: list[Event] = []
+        for _ in range(MAX_STEPS):
+            state: FactionState = enc.turns
+            if state.moving not in self.factions(enc):
+                enc = enc.but(turns=state.but(moving=self._after(enc, state.moving)))
+                continue
+            if self.ready(system, enc, state.moving):
+                enc = enc.but(turn_no=enc.turn_no + 1)
+                waiting = self.waiting(enc)
+                events.append(Event(kind="turn", text=waiting.title, ping=waiting.users))
+                return enc, events
+            events.append(Event(kind="info", text=f"{state.moving} must pass: nobody left to act."))
+            enc, more, ended = self._count_pass(system, enc, chance)
+            events.extend(more)
+            if ended:
+                return enc, events
+        raise InvalidInput("The round is stuck: no faction can act.")
+
+    def _after(self, enc: Encounter, faction: str | None) -> str:
+        factions = self.factions(enc)
+        if faction not in factions:
+            return factions[0]
+        return factions[(factions.index(faction) + 1) % len(factions)]
+
+    def _count_pass(self, system, enc, chance):
+        state: FactionState = enc.turns
+        passes = state.passes + 1
+        if passes >= len(self.factions(enc)):
+            enc = enc.but(turns=state.but(passes=passes))
+            enc, events = self._new_round(system, enc, chance)
+            return enc, [Event(kind="info", text="Every faction passed in a row: the round ends.")] + events, True
+        enc = enc.but(turns=state.but(passes=passes, moving=self._after(enc, state.moving)))
+        return enc, [], False
+
+    def _next_faction(self, system, enc, chance, passed: bool) -> Result:
+        state: FactionState = enc.turns
+        enc = enc.but(turns=state.but(active=None, moving=self._after(enc, state.moving)))
+        return self._open_move(system, enc, chance)
+
+    def acting(self, enc: Encounter) -> tuple[str, ...]:
+        active = enc.turns.active
+        return (active,) if active else ()
+
+    def waiting(self, enc: Encounter) -> Waiting:
+        state: FactionState = enc.turns
+        if state.active:
+            return Waiting(f"{enc.get(state.active).name}'s turn", (state.active,), enc.controllers([state.active]))
+        ready = [c.id for c in enc.combatants if c.side == state.moving and c.id not in state.acted and not c.out]
+        names = ", ".join(enc.get(c).name for c in ready) or "nobody"
+        return Waiting(f"{state.moving} to move: take a turn with {names}, or pass", tuple(ready), enc.controllers(ready))
+
+    def may_move(self, enc: Encounter, user_id: int, is_gm: bool) -> None:
+        if is_gm:
+            return
+        if user_id not in self.faction_users(enc, enc.turns.moving) or enc.turns.moving is None:
+            raise NotYourTurn(f"It is {enc.turns.moving}'s move, not yours.")
+
+    def take(self, system, enc, action: TakeTurn, chance) -> Result:
+        state: FactionState = enc.turns
+        if state.active:
+            raise NotYourTurn(f"{enc.get(state.active).name} is still taking a turn: end it first.")
+        combatant = enc.find(action.actor or "")
+        if combatant.side != state.moving:
+            raise NotYourTurn(f"It is {state.moving}'s move; {combatant.name} is with {combatant.side}.")
+        if combatant.id in state.acted:
+            raise InvalidInput(f"{combatant.name} has already acted this round.")
+        if not system.can_act(enc, combatant):
+            raise InvalidInput(f"{combatant.name} cannot act.")
+        if not action.by.is_gm and combatant.controller_id != action.by.user_id:
+            raise NotAllowed(f"{combatant.name} is not your character.")
+        enc = enc.but(turns=state.but(active=combatant.id, acted=state.acted + (combatant.id,), passes=0))
+        enc, events, live = start_turn(system, enc, [combatant.id], chance)
+        if not live:
+            enc, more = self._next_faction(system, enc, chance, passed=False)
+            events.extend(more)
+        return enc, events
+
+    def end_turn(self, system, enc, chance) -> Result:
+        state: FactionState = enc.turns
+        if not state.active:
+            raise InvalidInput("Nobody is taking a turn: take a turn with a character or pass.")
+        enc, events = end_turns(system, enc, [state.active], chance)
+        enc, more = self._next_faction(system, enc, chance, passed=False)
+        return enc, events + more
+
+    def may_end_turn(self, enc: Encounter, user_id: int, is_gm: bool) -> None:
+        if enc.turns.active is None:
+            raise InvalidInput("Nobody is taking a turn: take a turn with a character or pass.")
+        super().may_end_turn(enc, user_id, is_gm)
+
+    def pass_move(self, system, enc, action: PassMove, chance) -> Result:
+        state: FactionState = enc.turns
+        if state.active:
+            raise NotYourTurn(f"{enc.get(state.active).name} is taking a turn: end it before passing.")
+        self.may_move(enc, action.by.user_id, action.by.is_gm)
+        events = [Event(kind="info", text=f"{state.moving} pass.")]
+        enc, more, ended = self._count_pass(system, enc, chance)
+        events.extend(more)
+        if not ended:
+            enc, more = self._open_move(system, enc, chance)
+            events.extend(more)
+        return enc, events
+
+    def first_move(self, system, enc, action: FirstMove) -> Result:
+        state: FactionState = enc.turns
+        if state.acted or state.passes or state.active:
+            raise InvalidInput("The first move can only be handed over before anyone acts this round.")
+        if not action.by.is_gm and action.by.user_id not in self.faction_users(enc, state.holder):
+            raise NotAllowed(f"Only {state.holder}, who hold the initiative, choose who moves first.")
+        faction = _match(action.faction, self.factions(enc))
+        enc = enc.but(turns=state.but(moving=faction), turn_no=enc.turn_no + 1)
+        waiting = self.waiting(enc)
+        return enc, [Event(kind="info", text=f"{state.holder} let {faction} move first."),
+                     Event(kind="turn", text=waiting.title, ping=waiting.users)]
+
+    def hold_initiative(self, enc, action: HoldInitiative) -> Result:
+        if enc.status != "setup":
+            raise InvalidInput("The initiative is settled once the fight has begun.")
+        faction = _match(action.faction, self.factions(enc))
+        return enc.but(turns=enc.turns.but(holder=faction)), [
+            Event(kind="info", text=f"{faction} started the fight and hold the initiative.")
+        ]
+
+    def spend_reaction(self, enc: Encounter, cid: str) -> Encounter:
+        """A reaction uses up the character's turn for the round."""
+        state: FactionState = enc.turns
+        if cid in state.acted:
+            raise InvalidInput(f"{enc.get(cid).name} has already acted this round and cannot react.")
+        return enc.but(turns=state.but(acted=state.acted + (cid,)))
+
+    def lines(self, system, enc) -> list[OrderLine]:
+        state: FactionState = enc.turns
+        lines = []
+        for faction in self.factions(enc):
+            members = tuple(c.id for c in enc.combatants if c.side == faction and not c.out)
+            note = ("holds the initiative; " if faction == state.holder else "") + (
+                "to move" if faction == state.moving else ""
+            )
+            lines.append(OrderLine(faction, members, current=faction == state.moving, note=note.strip("; ")))
+        return lines
+
+
+def _match(name: str, factions: list[str]) -> str:
+    key = (name or "").strip().casefold()
+    for faction in factions:
+        if faction.casefold() == key:
+            return faction
+    raise InvalidInput(f"No faction called `{(name or '')[:30]}`: factions are {', '.join(factions)}.")
