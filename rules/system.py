@@ -140,6 +140,10 @@ class System:
         """Map a shared slash command (`attack`, `act`, `damage`…) to an action."""
         raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {self.name}.")
 
+    def report(self, name: str, enc: Encounter, options: dict[str, Any]) -> str:
+        """Read-only commands (`plotpoint_show`…): text built from the state."""
+        raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {self.name}.")
+
     def act_choices(self) -> list[tuple[str, str]]:
         """(value, label) pairs offered by `/act`'s autocomplete."""
         return []

@@ -32,9 +32,19 @@ class ClockEntry(Value):
     back: float = 0  # raised by zero-cost actions: later in the same phase
     held_since: int | None = None
     text: str = ""
+    # A released holder borrows the rank of whoever they step in beside, for
+    # this phase only, so they sit right next to them and not after everyone.
+    beside: tuple[tuple[float, ...], ...] | None = None
+    anchor: float = 0
+
+    def rank(self) -> tuple[tuple[float, ...], ...]:
+        return (tuple(-k for k in self.key), tuple(-k for k in self.tiebreak))
 
     def order(self) -> tuple:
-        return (self.phase, self.back, tuple(-k for k in self.key), tuple(-k for k in self.tiebreak))
+        return (self.phase, self.back, self.beside or self.rank(), self.anchor)
+
+    def moved(self, phase: int, back: float = 0) -> "ClockEntry":
+        return self.but(phase=phase, back=back, beside=None, anchor=0)
 
 
 class ClockState(TurnState):
@@ -50,11 +60,13 @@ class Hold(Action):
 
 
 class Release(Action):
-    """A held combatant steps in just before or after `target`."""
+    """A held combatant steps in just before or after `target` (the one
+    acting now); without a target, right after whoever is acting, or at once
+    when nobody is."""
 
     kind: ClassVar[str] = "release"
     on_turn: ClassVar[bool] = False
-    target: str
+    target: str | None = None
     before: bool = True
 
 
@@ -65,6 +77,12 @@ def round_of(phase: int) -> int:
 class Clock(TurnStructure):
     key = "clock"
     state_type = ClockState
+
+    def __init__(self, idle_cost: int = 1, idle_what: str = "waits") -> None:
+        # What ending a turn without an action costs: systems name their own
+        # "waste the turn" action here.
+        self.idle_cost = idle_cost
+        self.idle_what = idle_what
 
     def handlers(self, system: "System"):
         return {
@@ -140,9 +158,11 @@ class Clock(TurnStructure):
             while enc.turns.phase < nxt.phase:
                 enc, more = self._tick(system, enc, chance)
                 events.extend(more)
-            nxt = self.queue(enc)[0] if self.queue(enc) else nxt
-            if not system.can_act(enc, enc.get(nxt.cid)):
+            # Start-of-phase effects may have changed who is first or who can act.
+            live = [e for e in self.queue(enc) if system.can_act(enc, enc.get(e.cid))]
+            if not live or live[0].phase > enc.turns.phase:
                 continue
+            nxt = live[0]
             enc = enc.but(turns=enc.turns.but(current=nxt.cid))
             enc, more, live = start_turn(system, enc, [nxt.cid], chance)
             events.extend(more)
@@ -176,11 +196,11 @@ class Clock(TurnStructure):
         if cost < 0:
             raise InvalidInput("An action cannot cost fewer than 0 phases.")
         if cost == 0:
-            entry = entry.but(back=state.backs + 1)
+            entry = entry.moved(state.phase, back=state.backs + 1)
             enc = enc.but(turns=state.but(backs=state.backs + 1))
             text = f"{enc.get(cid).name} goes to the back of phase {state.phase}"
         else:
-            entry = entry.but(phase=state.phase + cost, back=0)
+            entry = entry.moved(state.phase + cost)
             text = f"{enc.get(cid).name} next acts in phase {state.phase + cost}"
         enc = self._with_entry(enc, entry)
         events = [Event(kind="info", text=f"{what}: {text}." if what else f"{text}.")]
@@ -189,44 +209,81 @@ class Clock(TurnStructure):
         enc, more = self._next(system, enc, chance)
         return enc, events + more
 
+    def push(self, enc: Encounter, cid: str, phases: int) -> Encounter:
+        """Move someone who is not acting later on the clock (an interrupt's cost)."""
+        entry = self.entry(enc, cid)
+        return self._with_entry(enc, entry.moved(entry.phase + phases))
+
     def end_turn(self, system, enc, chance) -> Result:
-        """Ending a turn without an action waits one phase."""
+        """Ending a turn without an action costs the structure's idle cost."""
         current = enc.turns.current
         if current is None:
             raise InvalidInput("Nobody is acting on the clock.")
-        return self.advance(system, enc, current, 1, chance, what=f"{enc.get(current).name} waits")
+        name = enc.get(current).name
+        return self.advance(system, enc, current, self.idle_cost, chance, what=f"{name} {self.idle_what}")
 
     def hold(self, system, enc, combatant, chance) -> Result:
         state: ClockState = enc.turns
         if state.current != combatant.id:
             raise NotYourTurn(f"{combatant.name} can only hold on their own turn.")
         entry = self.entry(enc, combatant.id).but(held_since=state.phase)
-        enc = self._with_entry(enc, entry).but(turns=enc.turns.but(current=None))
+        enc = self._with_entry(enc, entry)
+        enc = enc.but(turns=enc.turns.but(current=None))
         events = [Event(kind="info", text=f"{combatant.name} holds (from phase {state.phase}): "
                         "release before or after someone in a later phase.")]
         enc, more = self._next(system, enc, chance)
         return enc, events + more
 
+    def holders(self, enc: Encounter) -> list[ClockEntry]:
+        return [e for e in enc.turns.entries if e.held_since is not None]
+
+    def _holder(self, enc: Encounter, action: Release):
+        if action.actor:
+            return enc.find(action.actor)
+        mine = [
+            enc.get(e.cid) for e in self.holders(enc)
+            if action.by.is_gm or enc.get(e.cid).controller_id == action.by.user_id
+        ]
+        if len(mine) != 1:
+            raise InvalidInput("Name who stops holding (actor:)." if mine else "None of your combatants is holding.")
+        return mine[0]
+
     def release(self, system, enc, action: Release, chance) -> Result:
-        state: ClockState = enc.turns
-        holder = enc.find(action.actor or "")
+        holder = self._holder(enc, action)
         entry = self.entry(enc, holder.id)
         if entry.held_since is None:
             raise InvalidInput(f"{holder.name} is not holding.")
+        events: list[Event] = []
+        if action.target is None and enc.turns.current is None:
+            # Nobody left to step in beside: the clock moves on to the next phase.
+            while enc.turns.phase <= entry.held_since:
+                enc, more = self._tick(system, enc, chance)
+                events.extend(more)
+        state: ClockState = enc.turns
         if entry.held_since == state.phase:
             raise InvalidInput(f"{holder.name} began holding in phase {state.phase}: release in a later phase.")
-        target = enc.find(action.target)
+        if action.target is None and state.current is None:
+            entry = entry.moved(state.phase).but(held_since=None)
+            enc = self._with_entry(enc, entry).but(turns=state.but(current=holder.id))
+            events.append(Event(kind="info", text=f"{holder.name} stops holding and acts in phase {state.phase}."))
+            enc, more, _ = start_turn(system, enc, [holder.id], chance)
+            return enc, events + more
+        target = enc.find(action.target) if action.target else enc.get(state.current)
         if state.current != target.id:
             raise InvalidInput(f"Release when {target.name} is about to act (it is their turn).")
+        before = action.before and action.target is not None
         target_entry = self.entry(enc, target.id)
-        back = target_entry.back - 0.5 if action.before else target_entry.back + 0.5
-        entry = entry.but(held_since=None, phase=state.phase, back=back, key=target_entry.key, tiebreak=target_entry.tiebreak)
+        entry = entry.moved(state.phase, back=target_entry.back).but(
+            held_since=None,
+            beside=target_entry.beside or target_entry.rank(),
+            anchor=target_entry.anchor + (-0.5 if before else 0.5),
+        )
         enc = self._with_entry(enc, entry)
-        where = "before" if action.before else "after"
-        events = [Event(kind="info", text=f"{holder.name} stops holding and acts {where} {target.name}.")]
-        if action.before:
+        where = "before" if before else "after"
+        events.append(Event(kind="info", text=f"{holder.name} stops holding and acts {where} {target.name}."))
+        if before:
             enc = enc.but(turns=enc.turns.but(current=holder.id))
-            enc, more, live = start_turn(system, enc, [holder.id], chance)
+            enc, more, _ = start_turn(system, enc, [holder.id], chance)
             events.extend(more)
         return enc, events
 

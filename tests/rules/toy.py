@@ -59,8 +59,18 @@ class ToyBase(System):
         return f"{combatant.hp} hp" if reveal else ""
 
 
+def encounter_for(turns):
+    """An encounter type typed for this structure's state, as real systems declare."""
+    return type(
+        f"ToyEncounter_{turns.key}",
+        (Encounter,),
+        {"__annotations__": {"combatants": tuple[ToyCombatant, ...], "turns": turns.state_type}, "combatants": ()},
+    )
+
+
 def make(key: str, turns, **extra):
-    cls = type(f"Toy_{key}", (ToyBase,), {"key": key, "name": f"Toy {key}", "turns": turns, **extra})
+    attrs = {"key": key, "name": f"Toy {key}", "turns": turns, "encounter_type": encounter_for(turns), **extra}
+    cls = type(f"Toy_{key}", (ToyBase,), attrs)
     system = cls()
     registry.register(system)
     return system

@@ -1,0 +1,59 @@
+"""`python -m bot` runs Turnkeeper; `python -m bot backup PATH` backs up SQLite."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from .config import Settings
+
+NO_TOKEN = """\
+No DISCORD_TOKEN is configured, so Turnkeeper cannot connect to Discord.
+
+To get one:
+  1. Open https://discord.com/developers/applications and create an application.
+  2. Under "Bot", press "Reset Token" and copy the token.
+  3. Put it in a file named .env next to pyproject.toml:  DISCORD_TOKEN=your-token
+     (see .env.example for every setting), then run `python -m bot` again.
+The README explains how to invite the bot to your server.
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Turnkeeper, a Discord combat tracker")
+    sub = parser.add_subparsers(dest="command")
+    backup = sub.add_parser("backup", help="Copy the SQLite database safely while the bot runs")
+    backup.add_argument("path")
+    restore = sub.add_parser("restore", help="Replace the SQLite database with a backup (stop the bot first)")
+    restore.add_argument("path")
+    args = parser.parse_args(argv)
+    settings = Settings()
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    if args.command == "backup":
+        from .backup import backup as do_backup
+
+        asyncio.run(do_backup(settings.database_url, args.path))
+        print(f"Backed up to {args.path}")
+        return 0
+    if args.command == "restore":
+        from .backup import restore as do_restore
+
+        do_restore(args.path, settings.database_url)
+        print(f"Restored from {args.path}")
+        return 0
+
+    if settings.discord_token is None:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    from .app import create_bot
+
+    bot = create_bot(settings)
+    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""The Discord client: start-up, cogs, persistent buttons, the error handler."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from rules.errors import RulesError
+
+from .buttons import ChoiceButton, EndTurnButton
+from .config import Settings
+from .core import Core
+from .db import create_engine, upgrade_schema
+from .repository import Repository
+
+log = logging.getLogger(__name__)
+
+COGS = (
+    "cogs.campaign",
+    "cogs.character",
+    "cogs.encounter",
+    "cogs.initiative",
+    "cogs.play",
+    "cogs.help",
+)
+
+
+class TurnkeeperBot(commands.AutoShardedBot):
+    def __init__(self, settings: Settings, **options) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False
+        sharding = {}
+        if settings.shard_count:
+            sharding["shard_count"] = settings.shard_count
+        if settings.shard_ids:
+            sharding["shard_ids"] = settings.shard_ids
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+            **sharding,
+            **options,
+        )
+        self.settings = settings
+        self.core: Core | None = None
+        self.engine = None
+        self.tracker_locks: dict[int, object] = {}
+        self._campaign_roles: dict[int, int | None] = {}
+        self.tree.on_error = self.on_app_command_error
+
+    async def setup_hook(self) -> None:
+        self.engine = create_engine(self.settings.database_url)
+        await upgrade_schema(self.engine)
+        self.core = Core(Repository(self.engine))
+        for name in COGS:
+            await self.load_extension(name)
+        self.add_dynamic_items(EndTurnButton, ChoiceButton)
+        await self.sync_commands()
+        from .reminders import Reminders
+
+        self.reminders = Reminders(self)
+        self.reminders.start()
+
+    async def sync_commands(self) -> None:
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def close(self) -> None:
+        reminders = getattr(self, "reminders", None)
+        if reminders:
+            reminders.stop()
+        await super().close()
+        if self.engine is not None:
+            await self.engine.dispose()
+
+    # --- who is the GM --------------------------------------------------------
+    async def gm_role(self, guild_id: int) -> int | None:
+        if guild_id not in self._campaign_roles:
+            campaign = await self.core.repo.get_campaign(guild_id)
+            self._campaign_roles[guild_id] = campaign.gm_role_id if campaign else None
+        return self._campaign_roles[guild_id]
+
+    def forget_campaign(self, guild_id: int) -> None:
+        self._campaign_roles.pop(guild_id, None)
+
+    async def is_gm(self, interaction: discord.Interaction) -> bool:
+        member = interaction.user
+        if interaction.guild_id is None or not isinstance(member, discord.Member):
+            return False
+        if member.guild_permissions.manage_guild:
+            return True
+        role = await self.gm_role(interaction.guild_id)
+        return role is not None and any(r.id == role for r in member.roles)
+
+    # --- one error handler for every command ------------------------------------
+    async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        from .interact import refuse
+
+        original = getattr(error, "original", error)
+        if isinstance(original, RulesError):
+            await refuse(interaction, original)
+            return
+        if isinstance(error, app_commands.NoPrivateMessage):
+            await refuse(interaction, ValueError("Turnkeeper commands work in a server's channels, not in direct messages."))
+            return
+        if isinstance(error, app_commands.CheckFailure):
+            await refuse(interaction, ValueError("You are not allowed to use this command here."))
+            return
+        if isinstance(error, app_commands.TransformerError):
+            await refuse(interaction, ValueError(f"`{str(error.value)[:40]}` is not a valid value for that option."))
+            return
+        log.error("command failed", exc_info=original)
+        try:
+            await refuse(interaction, ValueError("Something went wrong on our side; nothing was changed. Please try again."))
+        except discord.HTTPException:
+            pass
+
+
+def create_bot(settings: Settings | None = None, **options) -> TurnkeeperBot:
+    return TurnkeeperBot(settings or Settings(), **options)

@@ -1,0 +1,259 @@
+"""The async facade over the rules: one channel at a time, nothing lost.
+
+Every command on an encounter runs lock → load → apply → save → events. The
+per-channel lock orders commands inside one process; the encounter's version
+column orders them across processes (a stale save raises VersionConflict and
+the command is re-run on the fresh state). State and event are saved in one
+transaction, so an acknowledged command is never half-applied.
+
+Nothing here touches Discord: cogs call it and render what it returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any, Callable
+from weakref import WeakValueDictionary
+
+from rules import registry
+from rules.actions import Action, Choose
+from rules.engine import apply
+from rules.errors import InvalidInput, NotAllowed, NotRunning, RulesError
+from rules.model import Actor, Encounter, Event
+from rules.rng import seed_from
+from rules.system import System
+
+from .repository import (
+    CampaignRecord,
+    EncounterExists,
+    EncounterRecord,
+    NewEvent,
+    Repository,
+    VersionConflict,
+)
+
+Build = Callable[[System, Encounter], Action]
+
+MAX_RETRIES = 50
+UNDO = "/encounter undo"
+START = "/encounter start"
+MAX_REMINDERS = 3
+
+# Campaign settings every system shares; systems add their own (rules Option).
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "reminder_minutes": 10,  # idle-turn reminder interval; 0 turns reminders off
+    "choice_timeout_seconds": 120,  # a pending choice takes its default after this
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What a command did: the new state and what the channel should see."""
+
+    encounter_id: int
+    version: int
+    before: Encounter | None
+    state: Encounter
+    events: tuple[Event, ...]
+    summary: str
+    record: EncounterRecord | None = None
+
+    @property
+    def turn_changed(self) -> bool:
+        return self.before is None or self.before.turn_no != self.state.turn_no
+
+    @property
+    def pending_opened(self) -> bool:
+        new = self.state.pending
+        return new is not None and (self.before is None or self.before.pending != new)
+
+
+class Core:
+    def __init__(self, repo: Repository, *, now=utcnow) -> None:
+        self.repo = repo
+        self.now = now
+        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+        # Parsed states by (encounter id, version): skips re-validating the JSON
+        # of the encounter this process saved last.
+        self._cache: dict[int, tuple[int, Encounter]] = {}
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[channel_id] = lock
+        return lock
+
+    # --- campaigns ---------------------------------------------------------
+    async def campaign(self, guild_id: int) -> CampaignRecord | None:
+        return await self.repo.get_campaign(guild_id)
+
+    async def settings(self, guild_id: int) -> tuple[str | None, dict[str, Any]]:
+        campaign = await self.repo.get_campaign(guild_id)
+        if campaign is None:
+            return None, dict(DEFAULT_SETTINGS)
+        return campaign.system, DEFAULT_SETTINGS | campaign.settings
+
+    # --- loading -------------------------------------------------------------
+    def _load(self, record: EncounterRecord) -> Encounter:
+        cached = self._cache.get(record.id)
+        if cached and cached[0] == record.version:
+            return cached[1]
+        return registry.get(record.system).load(record.state)
+
+    async def current(self, channel_id: int) -> tuple[EncounterRecord, Encounter]:
+        record = await self.repo.active_encounter(channel_id)
+        if record is None:
+            raise NotRunning("There is no encounter in this channel: the GM starts one with /encounter start.")
+        return record, self._load(record)
+
+    async def peek(self, channel_id: int) -> tuple[EncounterRecord, Encounter] | None:
+        record = await self.repo.active_encounter(channel_id)
+        return None if record is None else (record, self._load(record))
+
+    # --- starting ------------------------------------------------------------
+    async def start(self, guild_id: int, channel_id: int, by: Actor, *, system: str | None = None, seed: int | None = None) -> Result:
+        if not by.is_gm:
+            raise NotAllowed("Only the GM starts an encounter.")
+        campaign_system, settings = await self.settings(guild_id)
+        key = system or campaign_system
+        if key is None:
+            raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first (or names a system).")
+        rules_system = registry.get(key)
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "little")
+        options = {k: v for k, v in settings.items() if k in rules_system.options or k in DEFAULT_SETTINGS}
+        state = rules_system.new_encounter(by.user_id, seed_from(seed), options)
+        data = state.model_dump(mode="json")
+        async with self.lock(channel_id):
+            try:
+                record = await self.repo.create_encounter(guild_id, channel_id, key, data)
+            except EncounterExists:
+                raise InvalidInput("This channel already has an encounter: /encounter end it first.") from None
+        event = Event(kind="info", text=f"A {rules_system.name} encounter begins. Add combatants with /initiative join and /initiative add; the GM starts round 1 with /initiative next.")
+        self._cache[record.id] = (record.version, state)
+        return Result(record.id, record.version, None, state, (event,), event.text, record)
+
+    # --- acting --------------------------------------------------------------
+    async def act(self, channel_id: int, action: Action | Build, command: str) -> Result:
+        """Apply an action (or build one from the channel's system and state)."""
+        async with self.lock(channel_id):
+            for _ in range(MAX_RETRIES):
+                record, state = await self.current(channel_id)
+                todo = action if isinstance(action, Action) else action(registry.get(record.system), state)
+                outcome = apply(state, todo)
+                new_state = outcome.state
+                data = new_state.model_dump(mode="json")
+                meta = self._timers(record, state, new_state)
+                status = "ended" if new_state.status == "ended" else None
+                event = NewEvent(todo.by.user_id, command[:200], outcome.summary, record.state)
+                try:
+                    version = await self.repo.commit(record.id, record.version, state=data, events=[event], status=status, meta=meta)
+                except VersionConflict:
+                    self._cache.pop(record.id, None)
+                    continue
+                self._cache[record.id] = (version, new_state)
+                return Result(record.id, version, state, new_state, outcome.events, outcome.summary, record)
+        raise InvalidInput("The channel is very busy: please try again.")
+
+    def _timers(self, record: EncounterRecord, before: Encounter, after: Encounter) -> dict[str, Any]:
+        """Reminder and choice deadlines that follow from a state change."""
+        meta: dict[str, Any] = {}
+        now = self.now()
+        if after.status != "running":
+            return {"reminder_due": None, "reminders_sent": 0, "pending_deadline": None}
+        if after.turn_no != before.turn_no:
+            minutes = after.options.get("reminder_minutes", DEFAULT_SETTINGS["reminder_minutes"])
+            meta["reminder_due"] = now + timedelta(minutes=minutes) if minutes else None
+            meta["reminders_sent"] = 0
+        if after.pending != before.pending:
+            seconds = after.options.get("choice_timeout_seconds", DEFAULT_SETTINGS["choice_timeout_seconds"])
+            meta["pending_deadline"] = now + timedelta(seconds=seconds) if after.pending and seconds else None
+        return meta
+
+    async def answer_default(self, record: EncounterRecord) -> Result | None:
+        """A pending choice whose time ran out takes its default."""
+        state = self._load(record)
+        pending = state.pending
+        if pending is None:
+            await self.repo.set_meta(record.id, pending_deadline=None)
+            return None
+        action = Choose(by=Actor(user_id=state.gm_id, is_gm=True), pending_id=pending.id, option=pending.default, timed_out=True)
+        try:
+            return await self.act(record.channel_id, action, "(choice timed out)")
+        except RulesError:
+            await self.repo.set_meta(record.id, pending_deadline=None)
+            return None
+
+    # --- undo and log ----------------------------------------------------------
+    async def undo(self, channel_id: int, by: Actor, count: int) -> Result:
+        if not by.is_gm:
+            raise NotAllowed("Only the GM can undo.")
+        if not 1 <= count <= 50:
+            raise InvalidInput("Undo between 1 and 50 actions at a time.")
+        async with self.lock(channel_id):
+            for _ in range(MAX_RETRIES):
+                record, current = await self.current(channel_id)
+                recent = await self.repo.last_events(record.id, count + 200)
+                undoable = [e for e in recent if e.command not in (UNDO, START)][:count]
+                if not undoable:
+                    raise InvalidInput("There is nothing to undo.")
+                target = undoable[-1]
+                system = registry.get(record.system)
+                restored = system.load(target.state_before)
+                summary = f"Undid {len(undoable)} action{'s' * (len(undoable) > 1)}: " + "; ".join(
+                    f"{e.command}" for e in reversed(undoable)
+                )
+                event = NewEvent(by.user_id, UNDO, summary[:200], record.state)
+                status = "active" if restored.status != "ended" else None
+                try:
+                    version = await self.repo.commit(
+                        record.id, record.version, state=target.state_before, events=[event],
+                        undo_seqs=[e.seq for e in undoable], meta=self._timers(record, current, restored),
+                    )
+                except VersionConflict:
+                    continue
+                self._cache[record.id] = (version, restored)
+                return Result(record.id, version, current, restored, (Event(kind="info", text=summary),), summary, record)
+        raise InvalidInput("The channel is very busy: please try again.")
+
+    async def log_markdown(self, channel_id: int) -> tuple[str, str]:
+        record, state = await self.current(channel_id)
+        events = await self.repo.events(record.id)
+        system = registry.get(record.system)
+        lines = [
+            f"# {system.name} encounter #{record.id}",
+            "",
+            f"Started {record.created_at:%Y-%m-%d %H:%M} UTC · round {state.round} · {len(state.combatants)} combatants",
+            "",
+            "| # | when (UTC) | who | command | what happened |",
+            "|---|---|---|---|---|",
+        ]
+        for event in events:
+            mark = "~~" if event.undone else ""
+            summary = event.summary.replace("|", "\\|").replace("\n", " ")
+            command = event.command.replace("|", "\\|")
+            lines.append(
+                f"| {event.seq} | {event.created_at:%H:%M:%S} | <@{event.user_id}> | {mark}{command}{mark} | {mark}{summary}{mark} |"
+            )
+        if any(e.undone for e in events):
+            lines += ["", "Struck-through lines were undone."]
+        return f"encounter-{record.id}-log.md", "\n".join(lines) + "\n"
+
+    # --- reminders ---------------------------------------------------------------
+    async def due(self, guild_ids=None) -> list[EncounterRecord]:
+        return await self.repo.due_encounters(self.now(), guild_ids=guild_ids)
+
+    async def reminder_sent(self, record: EncounterRecord) -> None:
+        state = self._load(record)
+        sent = record.reminders_sent + 1
+        minutes = state.options.get("reminder_minutes", DEFAULT_SETTINGS["reminder_minutes"])
+        due = self.now() + timedelta(minutes=minutes) if sent < MAX_REMINDERS and minutes else None
+        await self.repo.set_meta(record.id, reminders_sent=sent, reminder_due=due)

@@ -1,0 +1,88 @@
+"""Idle-turn reminders and choice timeouts, driven from the database.
+
+Deadlines live in the encounter row (reminder_due, pending_deadline), so they
+survive a restart: a fresh process simply finds them due. Each shard looks only
+at its own guilds, so a reminder fires once even with several processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from rules import registry
+
+from . import render
+from .interact import announce
+
+if TYPE_CHECKING:
+    from .app import TurnkeeperBot
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 5.0
+
+
+class Reminders:
+    def __init__(self, bot: "TurnkeeperBot", poll: float = POLL_SECONDS) -> None:
+        self.bot = bot
+        self.poll = poll
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name="turnkeeper-reminders")
+
+    def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+
+    async def _loop(self) -> None:
+        await self.bot.wait_until_ready()
+        while not self.bot.is_closed():
+            try:
+                await self.tick()
+            except Exception:  # a bad row must not stop every other reminder
+                log.exception("reminder pass failed")
+            await asyncio.sleep(self.poll)
+
+    def _guild_ids(self):
+        if self.bot.shard_count in (None, 1) and not self.bot.shard_ids:
+            return None
+        return [guild.id for guild in self.bot.guilds]
+
+    async def tick(self) -> int:
+        core = self.bot.core
+        now = core.now()
+        done = 0
+        for record in await core.due(self._guild_ids()):
+            channel = self.bot.get_channel(record.channel_id)
+            if channel is None:
+                continue
+            if record.pending_deadline and record.pending_deadline <= now:
+                result = await core.answer_default(record)
+                if result is not None:
+                    await channel.send(render.fit(render.event_lines(result.events)), allowed_mentions=render.NOBODY)
+                    await announce(self.bot, channel, result)
+                done += 1
+            if record.reminder_due and record.reminder_due <= now:
+                await self.remind(channel, record)
+                done += 1
+        return done
+
+    async def remind(self, channel, record) -> None:
+        system = registry.get(record.system)
+        state = system.load(record.state)
+        waiting = system.turns.waiting(state)
+        if state.status != "running" or not waiting.users:
+            await self.bot.core.repo.set_meta(record.id, reminder_due=None)
+            return
+        text = f"{render.mention(waiting.users)} ⏰ Still waiting: **{render.clean(waiting.title)}**."
+        try:
+            await channel.send(render.fit(text), allowed_mentions=render.allowed(waiting.users))
+        except discord.HTTPException:
+            log.warning("could not send a reminder to channel %s", record.channel_id)
+            return
+        await self.bot.core.reminder_sent(record)

@@ -1,0 +1,142 @@
+"""How encounters look in Discord: texts, embeds, buttons and who gets pinged.
+
+Every message the bot sends goes through `allowed(...)`: only the users a rule
+means to ping are pingable, never @everyone, @here or a role, whatever text a
+player typed into a name.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from rules.model import Encounter, Event
+from rules.system import System
+
+CONTENT_LIMIT = 2000
+DESCRIPTION_LIMIT = 4000
+LINES_PER_PAGE = 20
+NOBODY = discord.AllowedMentions.none()
+
+
+def allowed(users) -> discord.AllowedMentions:
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(id=u) for u in users]
+    )
+
+
+def clean(text: str) -> str:
+    """Player-typed text shown as typed, but never as a mention or markup trick."""
+    text = discord.utils.escape_mentions(text)
+    return text.replace("@", "@\u200b")
+
+
+def mention(users) -> str:
+    return " ".join(f"<@{u}>" for u in users)
+
+
+def fit(text: str, limit: int = CONTENT_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def event_lines(events, *, skip_turns: bool = True) -> str:
+    lines = []
+    for event in events:
+        if skip_turns and event.kind == "turn":
+            continue
+        prefix = {"round": "🔔 **", "roll": "🎲 ", "warning": "⚠️ ", "end": "🏁 "}.get(event.kind, "")
+        suffix = "**" if event.kind == "round" else ""
+        lines.append(f"{prefix}{clean(event.text)}{suffix}")
+    return "\n".join(lines)
+
+
+def pings_of(events) -> list[int]:
+    users: list[int] = []
+    for event in events:
+        if event.kind == "turn":
+            continue
+        for user in event.ping:
+            if user not in users:
+                users.append(user)
+    return users
+
+
+def result_content(events) -> tuple[str, discord.AllowedMentions]:
+    """The public answer to a command, pinging whoever an event asks for."""
+    users = pings_of(events)
+    text = event_lines(events) or "Done."
+    if users:
+        text = f"{mention(users)}\n{text}"
+    return fit(text), allowed(users)
+
+
+def _combatant_line(system: System, state: Encounter, cid: str, reveal_all: bool) -> str:
+    combatant = state.get(cid)
+    reveal = reveal_all or not combatant.hidden
+    status = system.status_line(state, combatant, reveal=reveal)
+    owner = f" (<@{combatant.controller_id}>)" if combatant.controller_id else ""
+    dead = "~~" if combatant.out else ""
+    return f"{dead}{clean(combatant.name)}{dead}{owner}" + (f" — {clean(status)}" if status else "")
+
+
+def tracker_pages(system: System, state: Encounter, *, reveal: bool = False) -> list[str]:
+    lines = []
+    for line in system.turns.lines(system, state):
+        marker = "▶️" if line.current else "▫️"
+        names = "; ".join(_combatant_line(system, state, c, reveal) for c in line.cids) or "—"
+        note = f" *({clean(line.note)})*" if line.note else ""
+        lines.append(f"{marker} `{line.label:>8}` {names}{note}")
+    if not lines:
+        lines = ["Nobody yet: /initiative join (players) and /initiative add (GM)."]
+    pages, page = [], []
+    for line in lines:
+        if len(page) >= LINES_PER_PAGE or len("\n".join(page + [line])) > DESCRIPTION_LIMIT:
+            pages.append("\n".join(page))
+            page = []
+        page.append(fit(line, 300))
+    pages.append("\n".join(page))
+    return pages
+
+
+def tracker_embed(system: System, state: Encounter, encounter_id: int, *, page: int = 1, reveal: bool = False) -> discord.Embed:
+    pages = tracker_pages(system, state, reveal=reveal)
+    page = max(1, min(page, len(pages)))
+    status = {"setup": "setting up", "running": f"round {state.round}", "ended": "ended"}[state.status]
+    embed = discord.Embed(title=f"{system.name} — {status}", description=pages[page - 1], colour=discord.Colour.dark_teal())
+    footer = f"Encounter #{encounter_id}"
+    if len(pages) > 1:
+        footer += f" · page {page}/{len(pages)} (/encounter status page:N)"
+    if state.pending:
+        embed.add_field(name="Waiting for a choice", value=fit(clean(state.pending.prompt), 1000), inline=False)
+    embed.set_footer(text=footer)
+    return embed
+
+
+def turn_message(system: System, state: Encounter, encounter_id: int):
+    """The ping for whoever acts now, with what is left of the turn and an End turn button."""
+    from .buttons import EndTurnButton  # buttons import render for their replies
+
+    waiting = system.turns.waiting(state)
+    content = fit(f"{mention(waiting.users)} **{clean(waiting.title)}** · round {state.round}")
+    embed = discord.Embed(colour=discord.Colour.gold())
+    for cid in waiting.cids[:10]:
+        combatant = state.get(cid)
+        lines = [system.status_line(state, combatant, reveal=not combatant.hidden)]
+        lines += system.turn_summary(state, cid)
+        value = "\n".join(clean(line) for line in lines if line) or "—"
+        embed.add_field(name=fit(clean(combatant.name), 250), value=fit(value, 1000), inline=False)
+    view = discord.ui.View(timeout=None)
+    if state.turns.structure != "factions" or system.turns.acting(state):
+        view.add_item(EndTurnButton(encounter_id, state.turn_no))
+    return content, embed, view, allowed(waiting.users)
+
+
+def choice_message(state: Encounter, encounter_id: int):
+    from .buttons import ChoiceButton
+
+    pending = state.pending
+    users = list(pending.users) or [state.gm_id]
+    content = fit(f"{mention(users)} {clean(pending.prompt)} *(default if nobody answers: {clean(pending.default)})*")
+    view = discord.ui.View(timeout=None)
+    for index, option in enumerate(pending.options[:25]):
+        view.add_item(ChoiceButton(encounter_id, pending.id, index, label=option))
+    return content, view, allowed(users)

@@ -1,0 +1,84 @@
+"""/encounter: start, end, status, undo, log, note."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import render
+from bot.interact import actor_of, announce, refuse, reply, run
+from rules import registry
+from rules.actions import EndEncounter, Note
+from rules.errors import RulesError
+
+from .campaign import SYSTEM_CHOICES
+
+
+@app_commands.guild_only()
+class Encounter(commands.GroupCog, group_name="encounter", group_description="The fight in this channel"):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start", description="GM: start an encounter in this channel")
+    @app_commands.describe(system="Rule system (default: the campaign's)")
+    @app_commands.choices(system=SYSTEM_CHOICES)
+    async def start(self, interaction: discord.Interaction, system: app_commands.Choice[str] | None = None) -> None:
+        try:
+            by = await actor_of(interaction)
+            result = await self.bot.core.start(interaction.guild_id, interaction.channel_id, by, system=system.value if system else None)
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        content, mentions = render.result_content(result.events)
+        await reply(interaction, content, allowed=mentions)
+        await announce(self.bot, interaction.channel, result)
+
+    @app_commands.command(name="end", description="GM: end the encounter in this channel")
+    async def end(self, interaction: discord.Interaction) -> None:
+        await run(interaction, lambda by, system, state: EndEncounter(by=by), "/encounter end")
+
+    @app_commands.command(name="status", description="Show the turn order and everyone's state")
+    @app_commands.describe(page="Page of a long tracker")
+    async def status(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100] = 1) -> None:
+        try:
+            by = await actor_of(interaction)
+            record, state = await self.bot.core.current(interaction.channel_id)
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        system = registry.get(record.system)
+        embed = render.tracker_embed(system, state, record.id, page=page, reveal=by.is_gm)
+        await reply(interaction, "", embed=embed, ephemeral=True)
+
+    @app_commands.command(name="undo", description="GM: undo the last actions, dice and cards included")
+    @app_commands.describe(count="How many actions to undo (default 1)")
+    async def undo(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 1) -> None:
+        try:
+            by = await actor_of(interaction)
+            result = await self.bot.core.undo(interaction.channel_id, by, count)
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        await reply(interaction, f"↩️ {render.clean(result.summary)}")
+        await announce(self.bot, interaction.channel, result)
+
+    @app_commands.command(name="log", description="Post the encounter's log as a Markdown file")
+    async def log(self, interaction: discord.Interaction) -> None:
+        try:
+            filename, text = await self.bot.core.log_markdown(interaction.channel_id)
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        file = discord.File(io.BytesIO(text.encode()), filename=filename)
+        await reply(interaction, "📜 The encounter log:", file=file)
+
+    @app_commands.command(name="note", description="Log a narrative ruling or event (not adjudicated)")
+    async def note(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 500]) -> None:
+        await run(interaction, lambda by, system, state: Note(by=by, text=text), "/encounter note")
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Encounter(bot))

@@ -1,0 +1,170 @@
+"""Commands shared by every rule system; each system maps them to its actions.
+
+The cog only gathers options: `system.command(name, by, options)` decides what
+they mean in the channel's system (and refuses commands the system lacks).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.interact import refuse, reply, run
+from rules import registry
+from rules.errors import RulesError
+from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
+
+from . import autocomplete
+
+ROLL = "Your die result, if you rolled physical dice"
+DICE = 'Die results in the order rolled, e.g. "14 3 5"'
+CARDS = 'Cards flipped by hand, e.g. "KH 4C"'
+OPTIONS = 'Extra options, e.g. "adv cover=half range=9" (see /help)'
+
+
+def forward(name: str, options: dict[str, Any]):
+    clean = {k: v for k, v in options.items() if v is not None}
+    return lambda by, system, state: system.command(name, by, clean)
+
+
+class Play(commands.Cog):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="attack", description="Attack a target under this channel's rules")
+    @app_commands.guild_only()
+    @app_commands.describe(target="Who is attacked", actor="Attacker (default: your acting combatant)", weapon="Weapon name",
+                           modifier="Attack modifier", damage='Damage dice, e.g. "2d6+3"', damage_type="Damage type",
+                           defense="Defense to roll against", options=OPTIONS, roll=ROLL, dice=DICE, cards=CARDS)
+    @app_commands.autocomplete(target=autocomplete.combatants, actor=autocomplete.combatants)
+    async def attack(self, interaction: discord.Interaction, target: str, actor: str | None = None, weapon: str | None = None,
+                     modifier: app_commands.Range[int, -100, 100] | None = None, damage: str | None = None,
+                     damage_type: str | None = None, defense: str | None = None, options: str | None = None,
+                     roll: int | None = None, dice: str | None = None, cards: str | None = None) -> None:
+        await run(interaction, forward("attack", dict(target=target, actor=actor, weapon=weapon, modifier=modifier, damage=damage,
+                  damage_type=damage_type, defense=defense, options=options, roll=roll, dice=dice, cards=cards)), "/attack")
+
+    @app_commands.command(name="act", description="Take one of your system's actions (Dodge, Aim, Shift Position…)")
+    @app_commands.guild_only()
+    @app_commands.describe(action="The action", actor="Who acts (default: your acting combatant)", target="Target, if any",
+                           options=OPTIONS, roll=ROLL, dice=DICE, cards=CARDS)
+    @app_commands.autocomplete(action=autocomplete.acts, actor=autocomplete.combatants, target=autocomplete.combatants)
+    async def act(self, interaction: discord.Interaction, action: str, actor: str | None = None, target: str | None = None,
+                  options: str | None = None, roll: int | None = None, dice: str | None = None, cards: str | None = None) -> None:
+        await run(interaction, forward("act", dict(action=action, actor=actor, target=target, options=options, roll=roll,
+                  dice=dice, cards=cards)), f"/act {action[:40]}")
+
+    @app_commands.command(name="damage", description="GM: apply damage outside an attack")
+    @app_commands.guild_only()
+    @app_commands.describe(target="Who takes it", amount='A number or dice, e.g. "2d6"', damage_type="Damage type",
+                           options=OPTIONS, roll=ROLL, dice=DICE, cards=CARDS)
+    @app_commands.autocomplete(target=autocomplete.combatants)
+    async def damage(self, interaction: discord.Interaction, target: str, amount: str, damage_type: str | None = None,
+                     options: str | None = None, roll: int | None = None, dice: str | None = None, cards: str | None = None) -> None:
+        await run(interaction, forward("damage", dict(target=target, amount=amount, damage_type=damage_type, options=options,
+                  roll=roll, dice=dice, cards=cards)), "/damage")
+
+    @app_commands.command(name="heal", description="GM: restore health, stamina or the like")
+    @app_commands.guild_only()
+    @app_commands.describe(target="Who is healed", amount='A number or dice', options=OPTIONS)
+    @app_commands.autocomplete(target=autocomplete.combatants)
+    async def heal(self, interaction: discord.Interaction, target: str, amount: str, options: str | None = None) -> None:
+        await run(interaction, forward("heal", dict(target=target, amount=amount, options=options)), "/heal")
+
+    @app_commands.command(name="save", description="Roll a save or check for a combatant")
+    @app_commands.guild_only()
+    @app_commands.describe(kind='What is rolled, e.g. "con", "agi", "dying"', actor="Who rolls (default: your acting combatant)",
+                           dc="Difficulty, if the rules do not set it", options=OPTIONS, roll=ROLL, dice=DICE)
+    @app_commands.autocomplete(actor=autocomplete.combatants)
+    async def save(self, interaction: discord.Interaction, kind: str, actor: str | None = None,
+                   dc: app_commands.Range[int, -100, 100] | None = None, options: str | None = None,
+                   roll: int | None = None, dice: str | None = None) -> None:
+        await run(interaction, forward("save", dict(kind=kind, actor=actor, dc=dc, options=options, roll=roll, dice=dice)), "/save")
+
+    condition = app_commands.Group(name="condition", description="Conditions on combatants", guild_only=True)
+
+    @condition.command(name="add", description="Put a condition on a combatant")
+    @app_commands.describe(target="Who", condition="Condition name", duration='"3 rounds", "end of <name>\'s next turn", "save", "scene"',
+                           tags='Free tags, e.g. "Lesser Fire"', options=OPTIONS)
+    @app_commands.autocomplete(target=autocomplete.combatants)
+    async def condition_add(self, interaction: discord.Interaction, target: str, condition: str, duration: str | None = None,
+                            tags: str | None = None, options: str | None = None) -> None:
+        await run(interaction, forward("condition_add", dict(target=target, condition=condition, duration=duration, tags=tags,
+                  options=options)), "/condition add")
+
+    @condition.command(name="remove", description="Remove a condition from a combatant")
+    @app_commands.autocomplete(target=autocomplete.combatants)
+    async def condition_remove(self, interaction: discord.Interaction, target: str, condition: str) -> None:
+        await run(interaction, forward("condition_remove", dict(target=target, condition=condition)), "/condition remove")
+
+    @condition.command(name="list", description="Everyone's conditions")
+    async def condition_list(self, interaction: discord.Interaction) -> None:
+        await self._report(interaction, "condition_list", {})
+
+    turn = app_commands.Group(name="turn", description="Faction turns: take a turn with a character, or pass", guild_only=True)
+
+    @turn.command(name="take", description="Your faction activates one of its characters")
+    @app_commands.autocomplete(character=autocomplete.combatants)
+    async def turn_take(self, interaction: discord.Interaction, character: str) -> None:
+        await run(interaction, lambda by, system, state: TakeTurn(by=by, actor=character), "/turn take")
+
+    @turn.command(name="pass", description="Your faction passes its move")
+    async def turn_pass(self, interaction: discord.Interaction) -> None:
+        await run(interaction, lambda by, system, state: PassMove(by=by), "/turn pass")
+
+    @turn.command(name="first", description="The faction holding the initiative lets another faction move first this round")
+    async def turn_first(self, interaction: discord.Interaction, faction: str) -> None:
+        await run(interaction, lambda by, system, state: FirstMove(by=by, faction=faction), "/turn first")
+
+    @turn.command(name="initiative", description="GM, before round 1: the faction that started the fight")
+    async def turn_initiative(self, interaction: discord.Interaction, faction: str) -> None:
+        await run(interaction, lambda by, system, state: HoldInitiative(by=by, faction=faction), "/turn initiative")
+
+    plotpoint = app_commands.Group(name="plotpoint", description="Rotted Capes: Plot Points", guild_only=True)
+
+    @plotpoint.command(name="show", description="Every hero's Plot Points and the Editor-in-Chief's pool")
+    async def plotpoint_show(self, interaction: discord.Interaction) -> None:
+        await self._report(interaction, "plotpoint_show", {})
+
+    @plotpoint.command(name="spend", description="Spend a Plot Point")
+    @app_commands.describe(use="What for", actor="Whose point (default: yours)", target="Ally, if the use names one",
+                           text="Your words, for narrative uses")
+    @app_commands.choices(use=[app_commands.Choice(name=n, value=v) for n, v in (
+        ("Reroll the last d20 check or damage roll", "reroll"), ("Give the attacker disadvantage", "disadvantage"),
+        ("Help an ally escape death", "escape_death"), ("Ignore a failed wound-recovery roll", "ignore_recovery"),
+        ("Aid another (give a point to an ally)", "aid"), ("Narrative: alter a scene, endure, influence…", "narrative"))])
+    @app_commands.autocomplete(actor=autocomplete.combatants, target=autocomplete.combatants)
+    async def plotpoint_spend(self, interaction: discord.Interaction, use: app_commands.Choice[str], actor: str | None = None,
+                              target: str | None = None, text: str | None = None, dice: str | None = None) -> None:
+        await run(interaction, forward("plotpoint_spend", dict(use=use.value, actor=actor, target=target, text=text, dice=dice)),
+                  "/plotpoint spend")
+
+    @plotpoint.command(name="award", description="GM: award Plot Points to a hero")
+    @app_commands.autocomplete(target=autocomplete.combatants)
+    async def plotpoint_award(self, interaction: discord.Interaction, target: str, amount: app_commands.Range[int, 1, 10] = 1,
+                              text: str | None = None) -> None:
+        await run(interaction, forward("plotpoint_award", dict(target=target, amount=amount, text=text)), "/plotpoint award")
+
+    @plotpoint.command(name="pool", description="GM: spend from the Editor-in-Chief's pool")
+    async def plotpoint_pool(self, interaction: discord.Interaction, text: str, amount: app_commands.Range[int, 1, 10] = 1) -> None:
+        await run(interaction, forward("plotpoint_pool", dict(text=text, amount=amount)), "/plotpoint pool")
+
+    @plotpoint.command(name="issue", description="GM: a new Issue — every hero back to the starting Plot Points")
+    async def plotpoint_issue(self, interaction: discord.Interaction) -> None:
+        await run(interaction, forward("plotpoint_issue", {}), "/plotpoint issue")
+
+    async def _report(self, interaction: discord.Interaction, name: str, options: dict) -> None:
+        try:
+            record, state = await self.bot.core.current(interaction.channel_id)
+            text = registry.get(record.system).report(name, state, options)
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        await reply(interaction, text, ephemeral=True)
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Play(bot))

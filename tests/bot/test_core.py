@@ -1,0 +1,141 @@
+"""The async facade: serialised channels, optimistic saves, undo, timeouts."""
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+
+from bot.core import Core
+from bot.db import create_engine, upgrade_schema
+from bot.repository import Repository
+from rules.actions import AddCombatants, NextTurn
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Actor
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
+import toy  # noqa: E402
+from test_turns import ASK  # noqa: E402
+
+GM = Actor(user_id=1, is_gm=True)
+ALICE = Actor(user_id=2)
+CHANNEL = 555
+
+
+async def started(core: Core, system="toy-initiative", channel=CHANNEL):
+    await core.start(9, channel, GM, system=system, seed=1)
+    await core.act(channel, AddCombatants(by=GM, name="Orc", dice=(15,)), "/initiative add")
+    await core.act(channel, AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)), "/initiative join")
+    await core.act(channel, NextTurn(by=GM), "/initiative next")
+
+
+async def test_undo_restores_the_exact_state_generator_included(repo):
+    core = Core(repo)
+    await started(core)
+    before = (await core.current(CHANNEL))[1]
+    first = await core.act(CHANNEL, toy.Hit(by=GM, target="Alice", damage="3d6"), "/attack")
+    await core.act(CHANNEL, NextTurn(by=GM), "/initiative next")
+    undone = await core.undo(CHANNEL, GM, 2)
+    assert undone.state == before
+    assert (await core.current(CHANNEL))[1].model_dump() == before.model_dump()
+    # Same generator state → the same attack rolls the same dice again.
+    again = await core.act(CHANNEL, toy.Hit(by=GM, target="Alice", damage="3d6"), "/attack")
+    assert again.state == first.state
+    events = await repo.events(undone.encounter_id)
+    assert [e.undone for e in events][-4:] == [True, True, False, False]
+
+
+async def test_undo_is_for_the_gm_and_needs_something_to_undo(repo):
+    core = Core(repo)
+    await core.start(9, CHANNEL, GM, system="toy-initiative", seed=1)
+    with pytest.raises(NotAllowed):
+        await core.undo(CHANNEL, ALICE, 1)
+    with pytest.raises(InvalidInput):
+        await core.undo(CHANNEL, GM, 1)
+
+
+async def test_a_refused_action_changes_nothing(repo):
+    core = Core(repo)
+    await started(core)
+    record, state = await core.current(CHANNEL)
+    with pytest.raises(NotAllowed):
+        await core.act(CHANNEL, toy.Hit(by=ALICE, actor="Orc", target="Alice"), "/attack")
+    after, state_after = await core.current(CHANNEL)
+    assert (after.version, state_after) == (record.version, state)
+    assert len(await repo.events(record.id)) == 3
+
+
+async def test_100_concurrent_commands_leave_100_events_and_a_consistent_state(repo):
+    core = Core(repo)
+    await core.start(9, CHANNEL, GM, system="toy-initiative", seed=1)
+    await asyncio.gather(*(
+        core.act(CHANNEL, AddCombatants(by=GM, name=f"Goblin {i}", dice=(i % 20 + 1,)), "/initiative add") for i in range(100)
+    ))
+    record, state = await core.current(CHANNEL)
+    events = await repo.events(record.id)
+    assert len(events) == 100 and [e.seq for e in events] == list(range(1, 101))
+    assert len(state.combatants) == 100 and len(state.turns.entries) == 100
+    assert len({c.id for c in state.combatants}) == 100
+
+
+async def test_two_engine_instances_on_one_database_never_lose_an_update(database_url):
+    engines = [create_engine(database_url) for _ in range(2)]
+    try:
+        await upgrade_schema(engines[0])
+        cores = [Core(Repository(e)) for e in engines]
+        await cores[0].start(9, CHANNEL, GM, system="toy-initiative", seed=1)
+        jobs = [
+            cores[i % 2].act(CHANNEL, AddCombatants(by=GM, name=f"Imp {i}", dice=(7,)), "/initiative add")
+            for i in range(60)
+        ]
+        await asyncio.gather(*jobs)
+        record, state = await cores[1].current(CHANNEL)
+        assert len(state.combatants) == 60
+        assert len(await cores[0].repo.events(record.id)) == 60
+    finally:
+        for engine in engines:
+            await engine.dispose()
+
+
+async def test_an_unanswered_choice_takes_its_default_after_the_timeout(repo):
+    clock = [None]
+    core = Core(repo)
+    await started(core, system="toy-ask")
+    result = await core.act(CHANNEL, toy.Hit(by=GM, target="Alice"), "/attack")
+    assert result.pending_opened
+    record, _ = await core.current(CHANNEL)
+    assert record.pending_deadline is not None
+    assert await core.due() == []
+    core.now = lambda: record.pending_deadline + timedelta(seconds=1)
+    due = await core.due()
+    assert [r.id for r in due] == [record.id]
+    answered = await core.answer_default(due[0])
+    assert answered.state.pending is None and answered.state.find("Alice").out
+    record, _ = await core.current(CHANNEL)
+    assert record.pending_deadline is None
+
+
+async def test_turn_change_schedules_a_reminder_at_most_three_times(repo):
+    core = Core(repo)
+    await started(core)
+    record, _ = await core.current(CHANNEL)
+    assert record.reminder_due is not None and record.reminders_sent == 0
+    for sent in range(1, 4):
+        core.now = lambda r=record: r.reminder_due + timedelta(seconds=1)
+        (due,) = await core.due()
+        await core.reminder_sent(due)
+        record, _ = await core.current(CHANNEL)
+        assert record.reminders_sent == sent
+    assert record.reminder_due is None
+
+
+async def test_the_log_is_markdown_with_every_event(repo):
+    core = Core(repo)
+    await started(core)
+    await core.act(CHANNEL, toy.Hit(by=GM, target="Alice", damage="1"), "/attack")
+    await core.undo(CHANNEL, GM, 1)
+    name, text = await core.log_markdown(CHANNEL)
+    assert name.endswith(".md") and text.startswith("# Toy toy-initiative encounter")
+    assert "~~/attack~~" in text and "/encounter undo" in text and text.count("\n| ") == 6
