@@ -35,6 +35,10 @@ def _load(key: str) -> System:
     return module.SYSTEM
 
 
+def unregister(key: str) -> None:
+    _extra.pop(key, None)
+
+
 def get(key: str) -> System:
     if key in _extra:
         return _extra[key]

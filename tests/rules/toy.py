@@ -48,6 +48,13 @@ class ToyBase(System):
     def handlers(self):
         return {Hit: self.hit}
 
+    def command(self, name, by, options):
+        from rules.commands import base_fields
+
+        if name != "attack":
+            return super().command(name, by, options)
+        return Hit(target=options["target"], damage=options.get("damage") or "1d6", **base_fields(by, options))
+
     def hit(self, enc, action, chance):
         target = enc.find(action.target)
         roll = chance.roll(action.damage)

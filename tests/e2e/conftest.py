@@ -1,0 +1,45 @@
+"""The real bot against the local Discord stand-in, in the test's event loop."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.app import create_bot
+from bot.config import Settings
+from bot.standin.harness import running_client, running_standin
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
+
+
+@contextlib.asynccontextmanager
+async def turnkeeper(standin, database_url: str):
+    settings = Settings(discord_token="standin.bot.token", database_url=database_url)
+
+    def factory():
+        bot = create_bot(settings, guild_ready_timeout=0.05)
+        return bot
+
+    async with running_client(standin, factory) as bot:
+        yield bot
+
+
+@pytest.fixture
+async def standin():
+    async with running_standin() as server:
+        yield server
+
+
+@pytest.fixture
+async def bot(standin, database_url):
+    async with turnkeeper(standin, database_url) as client:
+        yield client
+
+
+async def say(standin, user, command, **options):
+    """Run a command and return the bot's visible answer."""
+    handle = await standin.invoke(user, command, **options)
+    return await handle.response()

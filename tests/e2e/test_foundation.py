@@ -1,0 +1,102 @@
+"""A whole small fight through real discord.py, with a toy system on every
+turn structure: pings, the tracker, buttons, refusals, restarts."""
+
+import pytest
+
+import toy
+from rules import registry
+from tests.e2e.conftest import say, turnkeeper
+
+KEY = "rotted-capes"  # a real key so the command choices accept it; the toy stands in
+
+
+@pytest.fixture(autouse=True)
+def toy_system():
+    system = type("E2EToy", (toy.ToyBase,), {"key": KEY, "name": "Toy", "turns": toy.Initiative(),
+                                              "encounter_type": toy.encounter_for(toy.Initiative())})()
+    registry.register(system)
+    yield system
+    registry.unregister(KEY)
+
+
+def ids(standin):
+    world = standin.world
+    return {name: world.user(name).id for name in ("gm", "alice", "bob", "carol")}
+
+
+async def setup_fight(standin):
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(standin, "alice", "/character add", name="Silver Star", stats="init=2 hp=12")
+    await say(standin, "bob", "/character add", name="Bulwark", stats="init=1")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Silver Star", roll=15)
+    await say(standin, "bob", "/initiative join", character="Bulwark", roll=3)
+    await say(standin, "gm", "/initiative add", name="Zombie", count=2, stats="init=0", dice="10 9")
+
+
+async def test_a_fight_pings_exactly_the_acting_player_and_keeps_one_pinned_tracker(standin, bot):
+    who = ids(standin)
+    await setup_fight(standin)
+    start = await say(standin, "gm", "/initiative next")
+    assert "Round 1" in start.content
+    turn = await standin.wait_for(lambda: next((m for m in reversed(standin.messages()) if "turn" in m.content and m.components), None))
+    assert set(turn.pings.user_ids) == {who["alice"]} and not turn.pings.everyone
+    assert "Silver Star" in turn.content
+    # Only Alice or the GM may end her turn; Bob's click is refused, ephemeral.
+    refused = await (await standin.click("bob", "End turn", message=turn)).response()
+    assert refused.ephemeral and "Only the acting" in refused.content
+    await (await standin.click("alice", "End turn", message=turn)).response()
+    zombie_turn = await standin.wait_for(lambda: next((m for m in reversed(standin.messages()) if "Zombie 1's turn" in m.content), None))
+    assert set(zombie_turn.pings.user_ids) == {who["gm"]}
+    # The old button is now stale.
+    stale = await (await standin.click("alice", "End turn", message=turn)).response()
+    assert stale.ephemeral and "already over" in stale.content
+    pinned = [m for m in standin.messages() if m.pinned]
+    assert len(pinned) == 1 and pinned[0].embeds and "Zombie 1" in pinned[0].embeds[0]["description"]
+    assert standin.unknown_routes == []
+
+
+async def test_refusals_are_ephemeral_and_change_nothing(standin, bot):
+    await setup_fight(standin)
+    await say(standin, "gm", "/initiative next")
+    answer = await say(standin, "bob", "/attack", target="Silver Star")
+    assert answer.ephemeral and "not your turn" in answer.content.lower()
+    answer = await say(standin, "alice", "/initiative add", name="Dragon")
+    assert answer.ephemeral and "Only the GM" in answer.content
+    answer = await say(standin, "bob", "/encounter undo")
+    assert answer.ephemeral
+    answer = await say(standin, "alice", "/initiative join", character="Bulwark")
+    assert answer.ephemeral and "another player" in answer.content
+
+
+async def test_a_name_like_everyone_pings_nobody(standin, bot):
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(standin, "gm", "/encounter start")
+    answer = await say(standin, "gm", "/initiative add", name="@everyone <@&1>", roll=5)
+    assert not answer.pings.everyone and not answer.pings.role_ids and not answer.pings.user_ids
+
+
+async def test_undo_and_log_through_discord(standin, bot):
+    await setup_fight(standin)
+    await say(standin, "gm", "/initiative next")
+    undo = await say(standin, "gm", "/encounter undo", count=2)
+    assert "Undid 2 actions" in undo.content
+    log = await say(standin, "gm", "/encounter log")
+    (attachment,) = log.attachments
+    assert attachment.filename.endswith(".md")
+    text = attachment.data.decode()
+    assert "~~/initiative next~~" in text and "/encounter undo" in text
+
+
+async def test_a_restarted_bot_carries_on_the_encounter_and_its_button(standin, database_url):
+    async with turnkeeper(standin, database_url):
+        await setup_fight(standin)
+        await say(standin, "gm", "/initiative next")
+    turn = next(m for m in reversed(standin.messages()) if "Silver Star's turn" in m.content)
+    async with turnkeeper(standin, database_url):
+        clicked = await (await standin.click("alice", "End turn", message=turn)).response()
+        assert not clicked.ephemeral
+        nxt = await standin.wait_for(lambda: next((m for m in reversed(standin.messages()) if "Zombie 1's turn" in m.content), None))
+        assert nxt is not None
+        pinned = [m for m in standin.messages() if m.pinned]
+        assert len(pinned) == 1
