@@ -1,0 +1,151 @@
+"""Engine construction and schema upgrades."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+# Execution option asking the SQLite "begin" hook for BEGIN IMMEDIATE. Writers take
+# the write lock up front so the busy timeout queues them; a deferred transaction
+# that reads first and then writes fails at once with SQLITE_BUSY instead.
+SQLITE_IMMEDIATE = "turnkeeper_sqlite_immediate"
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+# Any constant works; it only has to be the same in every process of this app.
+_PG_MIGRATION_LOCK = 0x7475726E  # "turn"
+
+
+def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
+    """Async engine for ``url`` (``sqlite+aiosqlite`` or ``postgresql+asyncpg``)."""
+    backend = make_url(url).get_backend_name()
+    if backend == "postgresql":
+        options: dict[str, Any] = {
+            "pool_size": 10,
+            "max_overflow": 10,
+            "pool_timeout": 30,
+            # Recycling beats pre-ping here: pre-ping costs a round trip per checkout.
+            "pool_recycle": 1800,
+            "connect_args": {"server_settings": {"application_name": "turnkeeper"}},
+        }
+        options.update(kwargs)
+        return create_async_engine(url, **options)
+    engine = create_async_engine(url, **kwargs)
+    if backend == "sqlite":
+        _configure_sqlite(engine)
+    return engine
+
+
+def _configure_sqlite(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Take transaction control away from the sqlite3 module (it would begin
+        # lazily and never for SELECT); the "begin" hook below emits BEGIN itself.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        # busy_timeout first, so switching to WAL waits instead of failing.
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        # Safe in WAL mode: a power cut can lose the last commits, never corrupt.
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        immediate = conn.get_execution_options().get(SQLITE_IMMEDIATE)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def alembic_config(url: str | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if url is not None:
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+@cache
+def head_revision() -> str | None:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+async def upgrade_schema(engine: AsyncEngine) -> None:
+    """Run the alembic migrations up to head in one transaction.
+
+    Safe to call from several processes at once: PostgreSQL serialises them with an
+    advisory lock, SQLite with BEGIN IMMEDIATE (alembic re-reads the revision once it
+    holds the lock). When already at head it costs one query.
+    """
+    async with engine.connect() as conn:
+        await conn.execution_options(**{SQLITE_IMMEDIATE: True})
+        await conn.run_sync(_upgrade)
+        await conn.commit()
+
+
+def _upgrade(conn: Connection) -> None:
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_MIGRATION_LOCK})")
+    current = MigrationContext.configure(conn).get_current_revision()
+    if current is not None and current == head_revision():
+        return
+    from alembic import command  # deferred: only needed when there is work to do
+
+    config = alembic_config(conn.engine.url.render_as_string(hide_password=False))
+    config.attributes["connection"] = conn
+    with foreign_keys_suspended(conn):
+        command.upgrade(config, "head")
+        check_foreign_keys(conn)
+        conn.commit()
+
+
+@contextmanager
+def foreign_keys_suspended(conn: Connection) -> Iterator[None]:
+    """On SQLite, run the block with foreign keys off, checking them before it commits.
+
+    SQLite alters a table by copying it and dropping the original; with foreign keys
+    on, dropping ``encounter`` would cascade-delete every event. The pragma is ignored
+    inside a transaction, hence the rollback first and raw DBAPI calls. The block
+    should call ``check_foreign_keys`` and commit; anything uncommitted is rolled back.
+    """
+    if conn.dialect.name != "sqlite":
+        yield
+        return
+    conn.rollback()
+    _raw_sqlite(conn, "PRAGMA foreign_keys = OFF")
+    try:
+        # Begun here so alembic joins this transaction rather than committing its own
+        # before the foreign key check.
+        conn.begin()
+        yield
+    finally:
+        conn.rollback()
+        _raw_sqlite(conn, "PRAGMA foreign_keys = ON")
+
+
+def check_foreign_keys(conn: Connection) -> None:
+    if conn.dialect.name != "sqlite":
+        return  # PostgreSQL never lets them break
+    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+    if broken:
+        raise RuntimeError(f"migration left broken foreign keys: {broken[:5]}")
+
+
+def _raw_sqlite(conn: Connection, sql: str) -> None:
+    # Straight to the driver: Connection.exec_driver_sql would autobegin a transaction.
+    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(sql)
+    finally:
+        cursor.close()

@@ -1,0 +1,505 @@
+"""Persistence for campaigns, characters and encounters.
+
+Every public method is one transaction and returns plain dataclass records. SQLAlchemy
+Core is used instead of the ORM: no identity map or change tracking to pay for, and
+most methods are a single statement.
+
+Encounters use optimistic concurrency: ``commit`` only succeeds against the version
+the caller read, so concurrent writers (shards, processes) cannot lose an update.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.db import SQLITE_IMMEDIATE
+from bot.tables import (
+    ACTIVE,
+    ENDED,
+    campaign_table as CT,
+    character_table as CH,
+    encounter_table as EN,
+    event_table as EV,
+    utcnow,
+)
+
+META_FIELDS = frozenset(
+    {"tracker_message_id", "turn_message_id", "reminder_due", "reminders_sent", "pending_deadline"}
+)
+STATUSES = frozenset({ACTIVE, ENDED})
+
+
+class RepositoryError(Exception):
+    pass
+
+
+class DuplicateName(RepositoryError, ValueError):
+    """A character with this (case-insensitive) name already exists in the guild."""
+
+
+class EncounterExists(RepositoryError):
+    """The channel already has an active encounter."""
+
+
+class VersionConflict(RepositoryError):
+    """The encounter changed since it was read; reload and retry."""
+
+    def __init__(self, encounter_id: int, expected: int, current: int | None) -> None:
+        self.encounter_id = encounter_id
+        self.expected = expected
+        self.current = current  # None: the encounter does not exist
+        super().__init__(
+            f"encounter {encounter_id}: expected version {expected}, found {current}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignRecord:
+    guild_id: int
+    system: str
+    gm_role_id: int | None
+    settings: dict[str, Any]
+    state: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterRecord:
+    id: int
+    guild_id: int
+    owner_id: int
+    name: str
+    name_key: str
+    system: str
+    sheet: dict[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    system: str
+    status: str
+    state: dict[str, Any]
+    version: int
+    tracker_message_id: int | None
+    turn_message_id: int | None
+    reminder_due: datetime | None
+    reminders_sent: int
+    pending_deadline: datetime | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    id: int
+    encounter_id: int
+    seq: int
+    user_id: int
+    command: str
+    summary: str
+    state_before: dict[str, Any]
+    undone: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    user_id: int
+    command: str
+    summary: str
+    state_before: dict[str, Any]
+
+
+def name_key(name: str) -> str:
+    """Comparison key for character names: NFKC, trimmed, casefolded."""
+    return unicodedata.normalize("NFKC", name).strip().casefold()
+
+
+def _require_aware(value: datetime | None, what: str) -> None:
+    # Checked here too, not only in UTCDateTime, so callers get a plain ValueError
+    # instead of SQLAlchemy's StatementError wrapper.
+    if value is not None and value.tzinfo is None:
+        raise ValueError(f"{what} must be timezone-aware (UTC), got naive {value!r}")
+
+
+def _check_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = set(meta) - META_FIELDS
+    if unknown:
+        raise ValueError(f"unknown encounter meta field(s): {sorted(unknown)}")
+    _require_aware(meta.get("reminder_due"), "reminder_due")
+    _require_aware(meta.get("pending_deadline"), "pending_deadline")
+    return dict(meta)
+
+
+_OPTIONAL_SET = META_FIELDS | {"status"}
+
+
+@functools.cache
+def _commit_statement(optional: tuple[str, ...]) -> sa.Update:
+    """The compare-and-set UPDATE of ``commit``, built once per set of optional columns.
+
+    Prebuilt statements with bind parameters skip SQLAlchemy's per-call construction
+    and cache-key work, a large share of a commit's cost.
+    """
+    eid = sa.bindparam("eid", type_=EN.c.id.type)
+    values: dict[str, Any] = {
+        "state": sa.bindparam("state", type_=EN.c.state.type),
+        "version": EN.c.version + 1,
+        "updated_at": sa.bindparam("now", type_=EN.c.updated_at.type),
+    }
+    values.update({name: sa.bindparam(name, type_=EN.c[name].type) for name in optional})
+    # The max(seq) subquery is safe in RETURNING: event rows are only written while
+    # holding this encounter row (PostgreSQL row lock / SQLite write lock), and a
+    # writer that had to wait for that lock fails the version check anyway.
+    # It is bound to the id, not correlated: SQLite renders RETURNING unqualified,
+    # so a correlated "encounter.id" would silently become "event.id".
+    max_seq = (
+        sa.select(sa.func.coalesce(sa.func.max(EV.c.seq), 0))
+        .where(EV.c.encounter_id == eid)
+        .scalar_subquery()
+    )
+    return (
+        sa.update(EN)
+        .where(EN.c.id == eid, EN.c.version == sa.bindparam("expected", type_=EN.c.version.type))
+        .values(values)
+        .returning(EN.c.version, max_seq)
+    )
+
+
+_INSERT_EVENT = sa.insert(EV)
+_UNDO_EVENTS = (
+    sa.update(EV)
+    .where(
+        EV.c.encounter_id == sa.bindparam("eid", type_=EV.c.encounter_id.type),
+        EV.c.seq.in_(sa.bindparam("seqs", expanding=True)),
+    )
+    .values(undone=True)
+)
+_ACTIVE_IN_CHANNEL = sa.select(EN).where(
+    EN.c.channel_id == sa.bindparam("channel_id", type_=EN.c.channel_id.type),
+    EN.c.status == ACTIVE,
+)
+_ENCOUNTER_BY_ID = sa.select(EN).where(EN.c.id == sa.bindparam("eid", type_=EN.c.id.type))
+
+# Earliest of the two deadlines, NULL-safe on both backends (SQLite's min() and
+# PostgreSQL's least() disagree about NULLs).
+_NEXT_DUE = sa.case(
+    (EN.c.reminder_due.is_(None), EN.c.pending_deadline),
+    (EN.c.pending_deadline.is_(None), EN.c.reminder_due),
+    (EN.c.reminder_due < EN.c.pending_deadline, EN.c.reminder_due),
+    else_=EN.c.pending_deadline,
+)
+
+
+class Repository:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._dialect = engine.dialect.name
+        if self._dialect == "postgresql":
+            # A single statement is atomic by itself; autocommit saves the BEGIN and
+            # COMMIT round trips (asyncpg toggles this client-side, no extra query).
+            self._reader = self._single = engine.execution_options(isolation_level="AUTOCOMMIT")
+            self._tx = engine
+        else:
+            self._reader = engine
+            self._single = self._tx = engine.execution_options(**{SQLITE_IMMEDIATE: True})
+
+    # -- helpers -------------------------------------------------------------------
+
+    async def _fetch(
+        self, stmt: sa.Executable, params: Mapping[str, Any] | None = None
+    ) -> list[sa.Row[Any]]:
+        async with self._reader.connect() as conn:
+            return list((await conn.execute(stmt, params)).all())
+
+    async def _write_row(self, stmt: sa.Executable) -> sa.Row[Any]:
+        """Run one INSERT/UPDATE ... RETURNING and return its single row."""
+        async with self._single.begin() as conn:
+            return (await conn.execute(stmt)).one()
+
+    async def _write_count(self, stmt: sa.Executable) -> int:
+        """Run one UPDATE/DELETE and return how many rows it touched."""
+        async with self._single.begin() as conn:
+            return (await conn.execute(stmt)).rowcount
+
+    def _upsert(self, table: sa.Table) -> Any:
+        return (pg_insert if self._dialect == "postgresql" else sqlite_insert)(table)
+
+    # -- campaigns -----------------------------------------------------------------
+
+    async def get_campaign(self, guild_id: int) -> CampaignRecord | None:
+        rows = await self._fetch(sa.select(CT).where(CT.c.guild_id == guild_id))
+        return CampaignRecord(**rows[0]._mapping) if rows else None
+
+    async def save_campaign(
+        self,
+        guild_id: int,
+        *,
+        system: str,
+        gm_role_id: int | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> CampaignRecord:
+        """Create or replace the campaign's system, GM role and settings (state is kept)."""
+        now = utcnow()
+        stmt = self._upsert(CT).values(
+            guild_id=guild_id,
+            system=system,
+            gm_role_id=gm_role_id,
+            settings=settings or {},
+            state={},
+            created_at=now,
+            updated_at=now,
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[CT.c.guild_id],
+            set_={
+                "system": stmt.excluded.system,
+                "gm_role_id": stmt.excluded.gm_role_id,
+                "settings": stmt.excluded.settings,
+                "updated_at": stmt.excluded.updated_at,
+            },
+        ).returning(*CT.c)
+        return CampaignRecord(**(await self._write_row(stmt))._mapping)
+
+    async def update_campaign_state(self, guild_id: int, state: dict[str, Any]) -> bool:
+        """Replace the campaign state; False if the guild has no campaign."""
+        stmt = (
+            sa.update(CT)
+            .where(CT.c.guild_id == guild_id)
+            .values(state=state, updated_at=utcnow())
+        )
+        return await self._write_count(stmt) > 0
+
+    # -- characters ----------------------------------------------------------------
+
+    async def add_character(
+        self, guild_id: int, owner_id: int, name: str, system: str, sheet: dict[str, Any]
+    ) -> CharacterRecord:
+        name = name.strip()
+        stmt = (
+            sa.insert(CH)
+            .values(
+                guild_id=guild_id,
+                owner_id=owner_id,
+                name=name,
+                name_key=name_key(name),
+                system=system,
+                sheet=sheet,
+                created_at=utcnow(),
+            )
+            .returning(*CH.c)
+        )
+        try:
+            row = await self._write_row(stmt)
+        except IntegrityError as exc:
+            raise DuplicateName(f"a character named {name!r} already exists here") from exc
+        return CharacterRecord(**row._mapping)
+
+    async def get_character(self, guild_id: int, name: str) -> CharacterRecord | None:
+        rows = await self._fetch(
+            sa.select(CH).where(CH.c.guild_id == guild_id, CH.c.name_key == name_key(name))
+        )
+        return CharacterRecord(**rows[0]._mapping) if rows else None
+
+    async def list_characters(
+        self,
+        guild_id: int,
+        *,
+        owner_id: int | None = None,
+        prefix: str | None = None,
+        limit: int = 25,
+    ) -> list[CharacterRecord]:
+        stmt = sa.select(CH).where(CH.c.guild_id == guild_id)
+        if owner_id is not None:
+            stmt = stmt.where(CH.c.owner_id == owner_id)
+        if prefix:
+            stmt = stmt.where(CH.c.name_key.startswith(name_key(prefix), autoescape=True))
+        stmt = stmt.order_by(CH.c.name_key).limit(limit)
+        return [CharacterRecord(**row._mapping) for row in await self._fetch(stmt)]
+
+    async def remove_character(self, guild_id: int, name: str) -> bool:
+        stmt = sa.delete(CH).where(CH.c.guild_id == guild_id, CH.c.name_key == name_key(name))
+        return await self._write_count(stmt) > 0
+
+    async def update_character_sheet(self, character_id: int, sheet: dict[str, Any]) -> bool:
+        stmt = sa.update(CH).where(CH.c.id == character_id).values(sheet=sheet)
+        return await self._write_count(stmt) > 0
+
+    # -- encounters ----------------------------------------------------------------
+
+    async def get_encounter(self, encounter_id: int) -> EncounterRecord | None:
+        rows = await self._fetch(_ENCOUNTER_BY_ID, {"eid": encounter_id})
+        return EncounterRecord(**rows[0]._mapping) if rows else None
+
+    async def active_encounter(self, channel_id: int) -> EncounterRecord | None:
+        rows = await self._fetch(_ACTIVE_IN_CHANNEL, {"channel_id": channel_id})
+        return EncounterRecord(**rows[0]._mapping) if rows else None
+
+    async def create_encounter(
+        self, guild_id: int, channel_id: int, system: str, state: dict[str, Any]
+    ) -> EncounterRecord:
+        now = utcnow()
+        stmt = (
+            sa.insert(EN)
+            .values(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                system=system,
+                status=ACTIVE,
+                state=state,
+                version=1,
+                reminders_sent=0,
+                created_at=now,
+                updated_at=now,
+            )
+            .returning(*EN.c)
+        )
+        try:
+            row = await self._write_row(stmt)
+        except IntegrityError as exc:
+            raise EncounterExists(f"channel {channel_id} already has an active encounter") from exc
+        return EncounterRecord(**row._mapping)
+
+    async def commit(
+        self,
+        encounter_id: int,
+        expected_version: int,
+        *,
+        state: dict[str, Any],
+        events: Iterable[NewEvent] = (),
+        undo_seqs: Collection[int] = (),
+        status: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Save a new state if the encounter is still at ``expected_version``.
+
+        Appends ``events`` (seq continuing after the current maximum), marks
+        ``undo_seqs`` undone and returns the new version. Raises VersionConflict,
+        changing nothing, if someone else committed first.
+        """
+        params: dict[str, Any] = {
+            "eid": encounter_id,
+            "expected": expected_version,
+            "state": state,
+            "now": utcnow(),
+        }
+        if status is not None:
+            if status not in STATUSES:
+                raise ValueError(f"unknown status {status!r}")
+            params["status"] = status
+        if meta:
+            params.update(_check_meta(meta))
+        update = _commit_statement(tuple(sorted(k for k in params if k in _OPTIONAL_SET)))
+        new_events = list(events)
+        async with self._tx.begin() as conn:
+            try:
+                row = (await conn.execute(update, params)).first()
+            except IntegrityError as exc:
+                # Only the one-active-per-channel index can refuse this UPDATE: the
+                # caller re-activated an ended encounter whose channel has a new one.
+                raise EncounterExists(
+                    f"encounter {encounter_id}: its channel already has an active encounter"
+                ) from exc
+            if row is None:
+                current = await conn.scalar(sa.select(EN.c.version).where(EN.c.id == encounter_id))
+                raise VersionConflict(encounter_id, expected_version, current)
+            new_version, last_seq = row
+            if new_events:
+                now = params["now"]
+                await conn.execute(
+                    _INSERT_EVENT,
+                    [
+                        {
+                            "encounter_id": encounter_id,
+                            "seq": last_seq + i,
+                            "user_id": e.user_id,
+                            "command": e.command,
+                            "summary": e.summary,
+                            "state_before": e.state_before,
+                            "undone": False,
+                            "created_at": now,
+                        }
+                        for i, e in enumerate(new_events, 1)
+                    ],
+                )
+            if undo_seqs:
+                await conn.execute(_UNDO_EVENTS, {"eid": encounter_id, "seqs": list(undo_seqs)})
+        return int(new_version)
+
+    async def end_encounter(
+        self,
+        encounter_id: int,
+        expected_version: int,
+        *,
+        state: dict[str, Any],
+        events: Iterable[NewEvent] = (),
+    ) -> int:
+        return await self.commit(
+            encounter_id, expected_version, state=state, events=events, status=ENDED
+        )
+
+    async def set_meta(self, encounter_id: int, **meta: Any) -> bool:
+        """Update message ids / reminder fields without bumping the version."""
+        if not meta:
+            return False
+        stmt = sa.update(EN).where(EN.c.id == encounter_id).values(_check_meta(meta))
+        return await self._write_count(stmt) > 0
+
+    async def events(self, encounter_id: int, *, include_undone: bool = True) -> list[EventRecord]:
+        stmt = sa.select(EV).where(EV.c.encounter_id == encounter_id)
+        if not include_undone:
+            stmt = stmt.where(EV.c.undone.is_(False))
+        stmt = stmt.order_by(EV.c.seq)
+        return [EventRecord(**row._mapping) for row in await self._fetch(stmt)]
+
+    async def last_events(
+        self, encounter_id: int, n: int, *, undone: bool = False
+    ) -> list[EventRecord]:
+        """Newest first; ``undone=True`` lists undone events instead (for redo)."""
+        stmt = (
+            sa.select(EV)
+            .where(EV.c.encounter_id == encounter_id, EV.c.undone.is_(undone))
+            .order_by(EV.c.seq.desc())
+            .limit(n)
+        )
+        return [EventRecord(**row._mapping) for row in await self._fetch(stmt)]
+
+    async def due_encounters(
+        self, now: datetime, *, guild_ids: Collection[int] | None = None, limit: int = 100
+    ) -> list[EncounterRecord]:
+        """Active encounters with a reminder or pending deadline at or before ``now``,
+        earliest first. ``guild_ids`` restricts to this shard's guilds."""
+        _require_aware(now, "now")
+        if guild_ids is not None and not guild_ids:
+            return []
+        stmt = sa.select(EN).where(
+            EN.c.status == ACTIVE,
+            sa.or_(EN.c.reminder_due <= now, EN.c.pending_deadline <= now),
+        )
+        if guild_ids is not None:
+            stmt = stmt.where(EN.c.guild_id.in_(list(guild_ids)))
+        stmt = stmt.order_by(_NEXT_DUE, EN.c.id).limit(limit)
+        return [EncounterRecord(**row._mapping) for row in await self._fetch(stmt)]
+
+    async def count_encounters(self, *, status: str | None = None) -> int:
+        stmt = sa.select(sa.func.count()).select_from(EN)
+        if status is not None:
+            stmt = stmt.where(EN.c.status == status)
+        rows = await self._fetch(stmt)
+        return int(rows[0][0])

@@ -1,0 +1,218 @@
+"""Schema migrations, SQLite connection setup, and backup/restore."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import alembic.command
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+
+import bot.db
+from bot.backup import BackupError, backup, restore
+from bot.db import create_engine, head_revision, upgrade_schema
+from bot.repository import NewEvent, Repository
+from bot.tables import metadata
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLES = {"campaign", "character", "encounter", "event"}
+
+
+async def _tables(engine) -> set[str]:
+    async with engine.connect() as conn:
+        return set(await conn.run_sync(lambda c: sa.inspect(c).get_table_names()))
+
+
+async def _revision(engine) -> str | None:
+    async with engine.connect() as conn:
+        return await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
+
+
+async def test_upgrade_creates_schema_then_is_a_no_op(database_url: str, monkeypatch) -> None:
+    engine = create_engine(database_url)
+    try:
+        assert await _tables(engine) == set()
+        await upgrade_schema(engine)
+        assert await _tables(engine) == TABLES | {"alembic_version"}
+        assert await _revision(engine) == head_revision() == "0001"
+
+        repo = Repository(engine)
+        await repo.save_campaign(1, system="dnd5e")
+
+        def must_not_run(*args, **kwargs):
+            raise AssertionError("upgrade_schema re-ran migrations although already at head")
+
+        monkeypatch.setattr(alembic.command, "upgrade", must_not_run)
+        await upgrade_schema(engine)
+        assert await _revision(engine) == "0001"
+        assert (await repo.get_campaign(1)).system == "dnd5e"
+    finally:
+        await engine.dispose()
+
+
+async def test_migrated_schema_matches_the_models(engine) -> None:
+    def diff(conn):
+        return compare_metadata(MigrationContext.configure(conn), metadata)
+
+    async with engine.connect() as conn:
+        assert await conn.run_sync(diff) == []
+
+
+async def test_concurrent_upgrades_of_a_new_database(database_url: str) -> None:
+    engines = [create_engine(database_url) for _ in range(3)]
+    try:
+        await asyncio.gather(*(upgrade_schema(e) for e in engines))
+        assert await _revision(engines[0]) == "0001"
+        assert await _tables(engines[1]) == TABLES | {"alembic_version"}
+    finally:
+        for e in engines:
+            await e.dispose()
+
+
+async def test_alembic_command_line(database_url: str) -> None:
+    env = {**os.environ, "DATABASE_URL": database_url}
+
+    def alembic(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "alembic", "-c", "bot/migrations/alembic.ini", *args],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout + done.stderr
+
+    await asyncio.to_thread(alembic, "upgrade", "head")
+    engine = create_engine(database_url)
+    try:
+        assert await _revision(engine) == "0001"
+        await asyncio.to_thread(alembic, "downgrade", "base")
+        assert await _tables(engine) == {"alembic_version"}
+        assert "0001" in await asyncio.to_thread(alembic, "history")
+        await upgrade_schema(engine)  # programmatic path after the CLI one
+        assert await _tables(engine) == TABLES | {"alembic_version"}
+    finally:
+        await engine.dispose()
+
+
+async def test_sqlite_connection_settings(engine, db_backend: str) -> None:
+    if db_backend != "sqlite":
+        pytest.skip("SQLite only")
+    async with engine.connect() as conn:
+        pragma = lambda name: conn.exec_driver_sql(f"PRAGMA {name}")  # noqa: E731
+        assert (await pragma("journal_mode")).scalar() == "wal"
+        assert (await pragma("synchronous")).scalar() == 1  # NORMAL
+        assert (await pragma("foreign_keys")).scalar() == 1
+        assert (await pragma("busy_timeout")).scalar() >= 1000
+
+
+async def test_deleting_an_encounter_cascades_to_its_events(repo: Repository) -> None:
+    enc = await repo.create_encounter(1, 2, "dnd5e", {})
+    await repo.commit(enc.id, 1, state={}, events=[NewEvent(1, "a", "b", {})])
+    async with repo.engine.begin() as conn:
+        await conn.execute(sa.text("DELETE FROM encounter WHERE id = :id"), {"id": enc.id})
+    assert await repo.events(enc.id) == []
+
+
+# -- backup ------------------------------------------------------------------------
+
+
+async def test_backup_of_a_live_database_and_restore(
+    engine, database_url: str, tmp_path: Path, db_backend: str
+) -> None:
+    if db_backend != "sqlite":
+        pytest.skip("SQLite only; PostgreSQL uses pg_dump")
+    repo = Repository(engine)
+    await repo.save_campaign(2**62, system="dnd5e", settings={"x": 1})
+    enc = await repo.create_encounter(2**62, 5, "dnd5e", {"n": 0})
+    stop = asyncio.Event()
+
+    async def keep_writing() -> int:
+        version = enc.version
+        while not stop.is_set():
+            version = await repo.commit(
+                enc.id, version, state={"n": version}, events=[NewEvent(1, "inc", "", {})]
+            )
+            await asyncio.sleep(0)
+        return version
+
+    writer = asyncio.create_task(keep_writing())
+    await asyncio.sleep(0.05)
+    target = await backup(database_url, tmp_path / "copy.db")
+    await asyncio.sleep(0.05)
+    stop.set()
+    final_version = await writer
+
+    with sqlite3.connect(target) as copy:
+        assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert copy.execute("SELECT system FROM campaign WHERE guild_id = ?", (2**62,)).fetchone() == ("dnd5e",)
+        version, state = copy.execute("SELECT version, state FROM encounter").fetchone()
+        (events,) = copy.execute("SELECT count(*) FROM event").fetchone()
+    # A consistent snapshot: every commit wrote exactly one event.
+    assert 1 < version < final_version
+    assert events == version - 1
+    assert not Path(str(target) + "-wal").exists()
+
+    await repo.add_character(2**62, 1, "After Backup", "dnd5e", {})
+    await engine.dispose()  # "stop the bot"
+    restore(target, database_url)
+
+    restored = Repository(create_engine(database_url))
+    try:
+        assert await restored.get_character(2**62, "after backup") is None
+        assert (await restored.get_encounter(enc.id)).version == version
+    finally:
+        await restored.engine.dispose()
+
+
+async def test_backup_refuses_postgresql_and_memory(tmp_path: Path) -> None:
+    with pytest.raises(BackupError, match="pg_dump"):
+        await backup("postgresql+asyncpg://u@localhost/db", tmp_path / "x")
+    with pytest.raises(BackupError):
+        await backup("sqlite+aiosqlite:///:memory:", tmp_path / "x")
+    with pytest.raises(BackupError):
+        await backup(f"sqlite+aiosqlite:///{tmp_path / 'missing.db'}", tmp_path / "x")
+    with pytest.raises(BackupError):
+        restore(tmp_path / "missing.db", f"sqlite+aiosqlite:///{tmp_path / 'db.db'}")
+
+
+async def test_sqlite_table_rebuild_keeps_child_rows(
+    engine, tmp_path: Path, monkeypatch, db_backend: str
+) -> None:
+    """A future migration that makes SQLite copy-and-drop ``encounter`` must not
+    cascade-delete its events (upgrade_schema suspends foreign keys around it)."""
+    if db_backend != "sqlite":
+        pytest.skip("SQLite only")
+    repo = Repository(engine)
+    enc = await repo.create_encounter(1, 2, "dnd5e", {})
+    await repo.commit(enc.id, 1, state={}, events=[NewEvent(1, "a", "b", {})])
+
+    scripts = tmp_path / "migrations"
+    shutil.copytree(bot.db.MIGRATIONS_DIR, scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    (scripts / "versions" / "0002_rebuild.py").write_text(
+        'revision = "0002"\n'
+        'down_revision = "0001"\n'
+        "import sqlalchemy as sa\n"
+        "from alembic import op\n"
+        "def upgrade():\n"
+        '    with op.batch_alter_table("encounter", recreate="always") as batch:\n'
+        '        batch.add_column(sa.Column("extra", sa.Integer(), nullable=True))\n'
+    )
+    monkeypatch.setattr(bot.db, "MIGRATIONS_DIR", scripts)
+    bot.db.head_revision.cache_clear()
+    try:
+        await upgrade_schema(engine)
+        assert await _revision(engine) == "0002"
+    finally:
+        monkeypatch.undo()
+        bot.db.head_revision.cache_clear()
+
+    assert len(await repo.events(enc.id)) == 1
+    async with engine.connect() as conn:
+        assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1

@@ -1,0 +1,318 @@
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from bot.db import create_engine
+from bot.repository import (
+    DuplicateName,
+    EncounterExists,
+    NewEvent,
+    Repository,
+    VersionConflict,
+)
+
+BIG = 2**63 - 1  # largest Discord snowflake we could ever see
+GUILD = 1_234_567_890_123_456_789
+CHANNEL = 987_654_321_098_765_432
+
+
+def ev(command: str = "attack", user_id: int = 42, before: dict | None = None) -> NewEvent:
+    return NewEvent(
+        user_id=user_id, command=command, summary=f"did {command}", state_before=before or {}
+    )
+
+
+# -- campaigns ---------------------------------------------------------------------
+
+
+async def test_campaign_upsert_keeps_state_and_created_at(repo: Repository) -> None:
+    assert await repo.get_campaign(GUILD) is None
+    first = await repo.save_campaign(GUILD, system="dnd5e", gm_role_id=BIG, settings={"crit": "max"})
+    assert (first.system, first.gm_role_id, first.settings, first.state) == ("dnd5e", BIG, {"crit": "max"}, {})
+
+    assert await repo.update_campaign_state(GUILD, {"plot_points": {"42": 3}})
+    second = await repo.save_campaign(GUILD, system="savage", gm_role_id=None, settings={})
+
+    assert second.system == "savage" and second.gm_role_id is None and second.settings == {}
+    assert second.state == {"plot_points": {"42": 3}}
+    assert second.created_at == first.created_at
+    assert second.updated_at >= first.updated_at
+    assert await repo.get_campaign(GUILD) == second
+
+
+async def test_campaign_state_for_unknown_guild(repo: Repository) -> None:
+    assert not await repo.update_campaign_state(GUILD, {"x": 1})
+    assert await repo.get_campaign(GUILD) is None
+
+
+# -- characters --------------------------------------------------------------------
+
+
+async def test_character_names_unique_case_insensitively_per_guild(repo: Repository) -> None:
+    alice = await repo.add_character(GUILD, 7, "Alice", "dnd5e", {"hp": 12})
+    assert alice.name_key == "alice" and alice.sheet == {"hp": 12}
+
+    for clash in ("alice", "ALICE", "  Alice "):
+        with pytest.raises(DuplicateName):
+            await repo.add_character(GUILD, 8, clash, "dnd5e", {})
+    other_guild = await repo.add_character(GUILD + 1, 8, "ALICE", "dnd5e", {})
+    assert other_guild.guild_id == GUILD + 1
+
+    found = await repo.get_character(GUILD, "aLiCe")
+    assert found is not None and found.id == alice.id and found.name == "Alice"
+    assert isinstance(DuplicateName("x"), ValueError)
+
+
+async def test_character_listing_prefix_owner_and_limit(repo: Repository) -> None:
+    for owner, name in [(1, "Bob"), (1, "bertha"), (2, "Brienne"), (2, "Anna"), (1, "50%_off")]:
+        await repo.add_character(GUILD, owner, name, "pf2e", {})
+    await repo.add_character(GUILD + 1, 1, "Bruno", "pf2e", {})
+
+    names = lambda rs: [r.name for r in rs]  # noqa: E731
+    assert names(await repo.list_characters(GUILD)) == ["50%_off", "Anna", "bertha", "Bob", "Brienne"]
+    assert names(await repo.list_characters(GUILD, prefix="B")) == ["bertha", "Bob", "Brienne"]
+    assert names(await repo.list_characters(GUILD, prefix="bo")) == ["Bob"]
+    assert names(await repo.list_characters(GUILD, owner_id=2)) == ["Anna", "Brienne"]
+    assert names(await repo.list_characters(GUILD, owner_id=1, prefix="b")) == ["bertha", "Bob"]
+    assert names(await repo.list_characters(GUILD, limit=2)) == ["50%_off", "Anna"]
+    # LIKE wildcards in user input are literal.
+    assert names(await repo.list_characters(GUILD, prefix="50%_")) == ["50%_off"]
+    assert names(await repo.list_characters(GUILD, prefix="5_")) == []
+
+
+async def test_character_sheet_update_and_removal(repo: Repository) -> None:
+    c = await repo.add_character(GUILD, 7, "Cleric", "dnd5e", {"hp": 8})
+    assert await repo.update_character_sheet(c.id, {"hp": 3, "nested": {"slots": [1, 2]}})
+    assert (await repo.get_character(GUILD, "cleric")).sheet == {"hp": 3, "nested": {"slots": [1, 2]}}
+    assert not await repo.update_character_sheet(c.id + 999, {})
+
+    assert await repo.remove_character(GUILD, "CLERIC")
+    assert not await repo.remove_character(GUILD, "cleric")
+    assert await repo.get_character(GUILD, "cleric") is None
+    await repo.add_character(GUILD, 7, "cleric", "dnd5e", {})  # the name is free again
+
+
+async def test_64_bit_ids_round_trip(repo: Repository) -> None:
+    await repo.save_campaign(BIG, system="dnd5e", gm_role_id=BIG - 1, settings={})
+    assert (await repo.get_campaign(BIG)).gm_role_id == BIG - 1
+
+    c = await repo.add_character(BIG, BIG, "Huge", "dnd5e", {})
+    assert (c.guild_id, c.owner_id) == (BIG, BIG)
+    assert [r.owner_id for r in await repo.list_characters(BIG, owner_id=BIG)] == [BIG]
+
+    enc = await repo.create_encounter(BIG, BIG, "dnd5e", {})
+    await repo.commit(enc.id, enc.version, state={}, events=[ev(user_id=BIG)])
+    await repo.set_meta(enc.id, tracker_message_id=BIG, turn_message_id=BIG - 2)
+    got = await repo.active_encounter(BIG)
+    assert (got.guild_id, got.channel_id, got.tracker_message_id, got.turn_message_id) == (
+        BIG, BIG, BIG, BIG - 2,
+    )
+    assert (await repo.events(enc.id))[0].user_id == BIG
+
+
+# -- encounters --------------------------------------------------------------------
+
+
+async def test_one_active_encounter_per_channel(repo: Repository) -> None:
+    first = await repo.create_encounter(GUILD, CHANNEL, "dnd5e", {"round": 1})
+    assert (first.status, first.version, first.state) == ("active", 1, {"round": 1})
+    assert first.created_at.tzinfo is not None
+
+    with pytest.raises(EncounterExists):
+        await repo.create_encounter(GUILD, CHANNEL, "dnd5e", {})
+    elsewhere = await repo.create_encounter(GUILD, CHANNEL + 1, "dnd5e", {})
+    assert (await repo.active_encounter(CHANNEL)).id == first.id
+
+    await repo.end_encounter(first.id, first.version, state={"over": True})
+    assert await repo.active_encounter(CHANNEL) is None
+    ended = await repo.get_encounter(first.id)
+    assert (ended.status, ended.version, ended.state) == ("ended", 2, {"over": True})
+
+    second = await repo.create_encounter(GUILD, CHANNEL, "pf2e", {})
+    assert second.id not in (first.id, elsewhere.id)
+    # Re-opening the old fight would make two active ones in the channel.
+    with pytest.raises(EncounterExists):
+        await repo.commit(first.id, ended.version, state={}, status="active")
+    assert await repo.count_encounters(status="active") == 2
+
+
+async def test_commit_bumps_version_and_appends_consecutive_events(repo: Repository) -> None:
+    enc = await repo.create_encounter(GUILD, CHANNEL, "dnd5e", {"hp": 10})
+    v2 = await repo.commit(enc.id, 1, state={"hp": 7}, events=[ev("attack", before={"hp": 10})])
+    v3 = await repo.commit(
+        enc.id, v2, state={"hp": 2}, events=[ev("attack", before={"hp": 7}), ev("damage", before={"hp": 5})]
+    )
+    v4 = await repo.commit(enc.id, v3, state={"hp": 2})  # a commit with no events
+    assert (v2, v3, v4) == (2, 3, 4)
+
+    events = await repo.events(enc.id)
+    assert [e.seq for e in events] == [1, 2, 3]
+    assert [e.command for e in events] == ["attack", "attack", "damage"]
+    assert [e.state_before for e in events] == [{"hp": 10}, {"hp": 7}, {"hp": 5}]
+    assert not any(e.undone for e in events)
+    got = await repo.get_encounter(enc.id)
+    assert (got.version, got.state) == (4, {"hp": 2})
+    assert got.updated_at >= enc.updated_at
+
+    # seq numbering is per encounter
+    other = await repo.create_encounter(GUILD, CHANNEL + 1, "dnd5e", {})
+    await repo.commit(other.id, 1, state={}, events=[ev()])
+    assert [e.seq for e in await repo.events(other.id)] == [1]
+
+
+async def test_stale_version_raises_and_changes_nothing(repo: Repository) -> None:
+    enc = await repo.create_encounter(GUILD, CHANNEL, "dnd5e", {"n": 0})
+    await repo.commit(enc.id, 1, state={"n": 1}, events=[ev()])
+    before = await repo.get_encounter(enc.id)
+
+    with pytest.raises(VersionConflict) as info:
+        await repo.commit(
+            enc.id, 1, state={"n": 99}, events=[ev("lost")], undo_seqs=[1],
+            status="ended", meta={"reminders_sent": 5},
+        )
+    assert (info.value.expected, info.value.current) == (1, 2)
+    assert await repo.get_encounter(enc.id) == before
+    assert [(e.seq, e.command, e.undone) for e in await repo.events(enc.id)] == [(1, "attack", False)]
+
+    with pytest.raises(VersionConflict) as info:
+        await repo.commit(enc.id + 1000, 1, state={})
+    assert info.value.current is None
+
+
+async def test_commit_meta_status_and_set_meta(repo: Repository) -> None:
+    enc = await repo.create_encounter(GUILD, CHANNEL, "dnd5e", {})
+    due = datetime(2030, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
+    v = await repo.commit(
+        enc.id, 1, state={}, meta={"reminder_due": due, "reminders_sent": 2, "turn_message_id": 5}
+    )
+    got = await repo.get_encounter(enc.id)
+    assert (got.reminder_due, got.reminders_sent, got.turn_message_id) == (due, 2, 5)
+    assert got.reminder_due.tzinfo is not None
+
+    assert await repo.set_meta(enc.id, tracker_message_id=11, reminder_due=None, pending_deadline=due)
+    got = await repo.get_encounter(enc.id)
+    assert got.version == v, "set_meta must not bump the version"
+    assert (got.tracker_message_id, got.reminder_due, got.pending_deadline) == (11, None, due)
+    assert not await repo.set_meta(enc.id + 1000, reminders_sent=1)
+
+    with pytest.raises(ValueError):
+        await repo.set_meta(enc.id, version=99)
+    with pytest.raises(ValueError):
+        await repo.commit(enc.id, v, state={}, meta={"state": {}})
+    with pytest.raises(ValueError):
+        await repo.commit(enc.id, v, state={}, status="paused")
+    with pytest.raises(ValueError):  # naive datetimes are ambiguous
+        await repo.set_meta(enc.id, reminder_due=datetime(2030, 1, 1))
+
+    # Non-UTC aware input is normalised to UTC.
+    local = datetime(2030, 1, 1, 12, 0, tzinfo=UTC).astimezone(timezone(timedelta(hours=5)))
+    await repo.set_meta(enc.id, reminder_due=local)
+    got = await repo.get_encounter(enc.id)
+    assert got.reminder_due == local and got.reminder_due.utcoffset() == timedelta(0)
+
+
+async def test_undo_marks_events(repo: Repository) -> None:
+    enc = await repo.create_encounter(GUILD, CHANNEL, "dnd5e", {"n": 0})
+    v = enc.version
+    for i in range(1, 5):
+        v = await repo.commit(enc.id, v, state={"n": i}, events=[ev(f"c{i}", before={"n": i - 1})])
+
+    last = await repo.last_events(enc.id, 2)
+    assert [e.seq for e in last] == [4, 3]
+    v = await repo.commit(
+        enc.id, v, state=last[-1].state_before, events=[ev("undo")], undo_seqs=[e.seq for e in last]
+    )
+
+    assert [(e.seq, e.undone) for e in await repo.events(enc.id)] == [
+        (1, False), (2, False), (3, True), (4, True), (5, False),
+    ]
+    assert [e.seq for e in await repo.events(enc.id, include_undone=False)] == [1, 2, 5]
+    assert [e.seq for e in await repo.last_events(enc.id, 10)] == [5, 2, 1]
+    assert [e.seq for e in await repo.last_events(enc.id, 1, undone=True)] == [4]
+    assert (await repo.get_encounter(enc.id)).state == {"n": 2}
+
+
+async def test_due_encounters(repo: Repository) -> None:
+    now = datetime.now(UTC)
+    past, future = now - timedelta(minutes=5), now + timedelta(minutes=5)
+
+    async def make(channel: int, guild: int = GUILD, **meta) -> int:
+        enc = await repo.create_encounter(guild, channel, "dnd5e", {})
+        if meta:
+            await repo.set_meta(enc.id, **meta)
+        return enc.id
+
+    reminder = await make(1, reminder_due=past)
+    deadline = await make(2, pending_deadline=now - timedelta(minutes=10))
+    both = await make(3, reminder_due=future, pending_deadline=past - timedelta(minutes=1))
+    exactly_now = await make(4, reminder_due=now)
+    await make(5, reminder_due=future, pending_deadline=future)
+    await make(6)
+    other_guild = await make(7, guild=GUILD + 1, reminder_due=past)
+    ended = await make(8, reminder_due=past)
+    enc = await repo.get_encounter(ended)
+    await repo.end_encounter(ended, enc.version, state={})
+
+    due = await repo.due_encounters(now)
+    # earliest deadline first
+    assert [e.id for e in due] == [deadline, both, reminder, other_guild, exactly_now]
+    assert {e.id for e in await repo.due_encounters(now, guild_ids=[GUILD])} == {
+        reminder, deadline, both, exactly_now,
+    }
+    assert [e.id for e in await repo.due_encounters(now, guild_ids={GUILD + 1})] == [other_guild]
+    assert await repo.due_encounters(now, guild_ids=[]) == []
+    assert len(await repo.due_encounters(now, limit=2)) == 2
+    assert await repo.due_encounters(now - timedelta(hours=1)) == []
+
+
+# -- concurrency -------------------------------------------------------------------
+
+
+async def test_two_repositories_never_lose_an_update(database_url: str, engine) -> None:
+    """Two engines on one database stand in for two bot processes."""
+    second_engine = create_engine(database_url)
+    repos = [Repository(engine), Repository(second_engine)]
+    try:
+        enc = await repos[0].create_encounter(GUILD, CHANNEL, "dnd5e", {"counter": 0})
+        conflicts = 0
+        # All 100 tasks start together; capping how many are mid-attempt at once keeps
+        # plenty of conflicts while sparing the run a retry storm (one winner per round).
+        in_flight = asyncio.Semaphore(10)
+
+        async def increment(repo: Repository) -> None:
+            async with in_flight:
+                await attempt_until_committed(repo)
+
+        async def attempt_until_committed(repo: Repository) -> None:
+            nonlocal conflicts
+            for attempt in itertools.count(1):
+                current = await repo.get_encounter(enc.id)
+                state = {"counter": current.state["counter"] + 1}
+                try:
+                    await repo.commit(
+                        enc.id, current.version, state=state,
+                        events=[ev("inc", before=current.state)],
+                    )
+                    return
+                except VersionConflict:
+                    conflicts += 1
+                    # Growing random backoff, as a real caller should: spreads the retries out.
+                    await asyncio.sleep(random.uniform(0, 0.01) * min(attempt, 20))
+
+        await asyncio.gather(*(increment(repos[i % 2]) for i in range(100)))
+
+        final = await repos[1].get_encounter(enc.id)
+        assert final.state == {"counter": 100}
+        assert final.version == 101
+        events = await repos[0].events(enc.id)
+        assert [e.seq for e in events] == list(range(1, 101))
+        # Each event saw the state its commit replaced: no two commits shared a base.
+        assert sorted(e.state_before["counter"] for e in events) == list(range(100))
+        assert conflicts > 0, "the test should actually exercise conflicts"
+    finally:
+        await second_engine.dispose()

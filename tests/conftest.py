@@ -1,0 +1,79 @@
+"""Database fixtures.
+
+``database_url`` is a fresh SQLite file per test, or, when TEST_DATABASE_URL is set
+(``postgresql+asyncpg://user[:password]@host:port/anydb``), a fresh PostgreSQL
+database per test, created through the server's ``postgres`` database and dropped
+afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.db import create_engine, upgrade_schema
+from bot.repository import Repository
+
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
+
+
+def _backend() -> str:
+    return make_url(TEST_DATABASE_URL).get_backend_name() if TEST_DATABASE_URL else "sqlite"
+
+
+async def _pg_admin(url: str):  # -> asyncpg.Connection
+    import asyncpg
+
+    u = make_url(url)
+    return await asyncpg.connect(
+        user=u.username,
+        password=u.password,
+        host=u.host or "127.0.0.1",
+        port=u.port or 5432,
+        database="postgres",
+    )
+
+
+@pytest.fixture
+def db_backend() -> str:
+    """'sqlite' or 'postgresql': which backend this run's databases use."""
+    return _backend()
+
+
+@pytest.fixture
+async def database_url(tmp_path: Path) -> AsyncIterator[str]:
+    if not TEST_DATABASE_URL:
+        yield f"sqlite+aiosqlite:///{tmp_path / 'turnkeeper.db'}"
+        return
+    if _backend() != "postgresql":
+        raise pytest.UsageError(f"TEST_DATABASE_URL must be a PostgreSQL URL: {TEST_DATABASE_URL}")
+    name = f"tk_test_{uuid.uuid4().hex[:16]}"
+    admin = await _pg_admin(TEST_DATABASE_URL)
+    try:
+        # Plain CREATE DATABASE (template1, WAL_LOG strategy on 15+) measured fastest: ~15 ms.
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        yield make_url(TEST_DATABASE_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+@pytest.fixture
+async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
+    eng = create_engine(database_url)
+    await upgrade_schema(eng)
+    try:
+        yield eng
+    finally:
+        await eng.dispose()
+
+
+@pytest.fixture
+def repo(engine: AsyncEngine) -> Repository:
+    return Repository(engine)
