@@ -1,0 +1,217 @@
+"""What simulated users do: run slash commands, type into autocomplete, click
+buttons, pick select options, submit modals, chat.  Mixed into ``StandIn``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+from . import interactions as ix
+from .commands import CommandPath, CommandRegistry, InvalidInvocation
+from .interactions import InteractionHandle, base_payload
+from .messages import MessageBody, MessageBook
+from .options import OptionBuilder, describe_invocation, nest_options
+from .records import RecordedMessage
+from .waiting import StandInTimeout
+from .world import Channel, User, UserRef, World
+
+if TYPE_CHECKING:
+    from .gateway import Gateway
+    from .waiting import Notifier
+
+ChannelRef = Union[Channel, str, int, None]
+
+
+class NoBotSession(StandInTimeout):
+    """No connected bot session serves the guild an interaction was aimed at."""
+
+
+class UserActions:
+    """Simulated users' side of ``StandIn``; every action returns an ``InteractionHandle``
+    (or the recorded message for ``say``) without waiting for the bot."""
+
+    world: World
+    commands: CommandRegistry
+    book: MessageBook
+    gateway: "Gateway"
+    notifier: "Notifier"
+    interactions: list[InteractionHandle]
+    interactions_by_id: dict[int, InteractionHandle]
+    interactions_by_token: dict[str, InteractionHandle]
+
+    def channel(self, ref: ChannelRef = None) -> Channel:
+        return self.world.channel(ref)
+
+    def _send_interaction(
+        self, type: int, user: User, channel: Channel, data: dict[str, Any], label: str, **extra: Any
+    ) -> InteractionHandle:
+        guild = self.world.guild_of_channel(channel)
+        session = self.gateway.session_for_guild(guild.id)
+        if session is None:
+            raise NoBotSession(f"no live bot gateway session serves guild {guild.name!r} (shard math: id >> 22)")
+        iid = self.world.ids.next()
+        token = f"standin-interaction-token-{iid}"
+        payload = base_payload(self.world, id=iid, token=token, type=type, user=user, guild=guild, channel=channel)
+        payload["data"] = data
+        if extra.get("source_message") is not None:
+            payload["message"] = extra["source_message"].payload(self.world)
+        handle = InteractionHandle(
+            self.notifier, id=iid, token=token, type=type, user=user, guild=guild, channel=channel,
+            payload=payload, label=label, **extra,
+        )
+        handle.session = session
+        self.interactions.append(handle)
+        self.interactions_by_id[iid] = handle
+        self.interactions_by_token[token] = handle
+        if type != ix.AUTOCOMPLETE:
+            self.book.log_interaction(handle)
+        session.dispatch("INTERACTION_CREATE", payload)
+        return handle
+
+    def _command_data(
+        self, user: User, channel: Channel, command: str, values: dict[str, Any], focused: Optional[str] = None
+    ) -> tuple[CommandPath, dict[str, Any]]:
+        guild = self.world.guild_of_channel(channel)
+        cmd = self.commands.resolve(command, guild.id)
+        builder = OptionBuilder(self.world, guild, channel)
+        leaf = builder.build(cmd, values, focused=focused)
+        data: dict[str, Any] = {"id": cmd.top["id"], "name": cmd.top["name"], "type": 1, "options": nest_options(cmd, leaf)}
+        if builder.resolved:
+            data["resolved"] = builder.resolved
+        if cmd.guild_id is not None:
+            data["guild_id"] = str(cmd.guild_id)
+        return cmd, data
+
+    async def invoke(
+        self,
+        user: UserRef,
+        command: str,
+        options: Optional[dict[str, Any]] = None,
+        /,
+        *,
+        in_channel: ChannelRef = None,
+        **option_values: Any,
+    ) -> InteractionHandle:
+        """A user runs a slash command: ``await standin.invoke("alice", "/initiative add", name="Orc")``.
+
+        Options are validated against the synced schema (``InvalidInvocation`` if
+        Discord's client would refuse); users/roles/channels may be names or objects.
+        """
+        u, channel = self.world.user(user), self.channel(in_channel)
+        values = {**(options or {}), **option_values}
+        cmd, data = self._command_data(u, channel, command, values)
+        label = describe_invocation(u.name, cmd.path, values, self.world, cmd, self.world.guild_of_channel(channel))
+        return self._send_interaction(ix.APPLICATION_COMMAND, u, channel, data, label, command=cmd, options=values)
+
+    async def autocomplete(
+        self,
+        user: UserRef,
+        command: str,
+        focused: str,
+        options: Optional[dict[str, Any]] = None,
+        /,
+        *,
+        in_channel: ChannelRef = None,
+        **option_values: Any,
+    ) -> InteractionHandle:
+        """A user types into an autocomplete option; ``await handle.choices()`` gives the answer."""
+        u, channel = self.world.user(user), self.channel(in_channel)
+        values = {**(options or {}), **option_values}
+        cmd, data = self._command_data(u, channel, command, values, focused=focused)
+        label = f"{u.name}: {cmd.path} (autocomplete {focused})"
+        return self._send_interaction(ix.AUTOCOMPLETE, u, channel, data, label, command=cmd, options=values)
+
+    def _visible_to(self, msg: RecordedMessage, user: User) -> bool:
+        return not msg.ephemeral or (msg.interaction is not None and msg.interaction.user.id == user.id)
+
+    def find_message_with(
+        self, user: UserRef, *, label: Optional[str] = None, custom_id: Optional[str] = None, in_channel: ChannelRef = None
+    ) -> RecordedMessage:
+        """Newest message in the channel the user can see that has this component."""
+        u, channel = self.world.user(user), self.channel(in_channel)
+        for msg in reversed(self.book.in_channel(channel, include_ephemeral=True)):
+            if self._visible_to(msg, u) and msg.has_component(label=label, custom_id=custom_id):
+                return msg
+        raise InvalidInvocation(f"{u.name} sees no message in #{channel.name} with component label={label!r} custom_id={custom_id!r}")
+
+    async def click(
+        self,
+        user: UserRef,
+        label: Optional[str] = None,
+        *,
+        custom_id: Optional[str] = None,
+        message: Optional[RecordedMessage] = None,
+        in_channel: ChannelRef = None,
+    ) -> InteractionHandle:
+        """A user clicks a button (by label or custom_id) on ``message`` or the newest one showing it."""
+        u = self.world.user(user)
+        if message is None:
+            message = self.find_message_with(u, label=label, custom_id=custom_id, in_channel=in_channel)
+        elif message.deleted or not self._visible_to(message, u):
+            raise InvalidInvocation(f"{u.name} cannot see message {message.id}")
+        comp = message.find_component(label=label, custom_id=custom_id)
+        if comp.get("type") != 2 or not comp.get("custom_id"):
+            raise InvalidInvocation(f"component {label or custom_id!r} is not a clickable button")
+        if comp.get("disabled"):
+            raise InvalidInvocation(f"button {label or custom_id!r} is disabled")
+        data = {"custom_id": comp["custom_id"], "component_type": 2}
+        if comp.get("id") is not None:
+            data["id"] = comp["id"]
+        text = f'{u.name}: click "{comp.get("label") or comp["custom_id"]}"'
+        channel = self.world.channels[message.channel_id]
+        return self._send_interaction(
+            ix.MESSAGE_COMPONENT, u, channel, data, text, source_message=message, custom_id=comp["custom_id"]
+        )
+
+    async def select(
+        self,
+        user: UserRef,
+        values: list[str],
+        *,
+        label: Optional[str] = None,
+        custom_id: Optional[str] = None,
+        message: Optional[RecordedMessage] = None,
+        in_channel: ChannelRef = None,
+    ) -> InteractionHandle:
+        """A user picks ``values`` in a string select menu (found by placeholder or custom_id)."""
+        u = self.world.user(user)
+        if message is None:
+            message = self.find_message_with(u, label=label, custom_id=custom_id, in_channel=in_channel)
+        comp = message.find_component(label=label, custom_id=custom_id)
+        if comp.get("type") != 3:
+            raise InvalidInvocation("only string select menus (type 3) are supported")
+        offered = [o["value"] for o in comp.get("options") or []]
+        bad = [v for v in values if v not in offered]
+        lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
+        if bad or not lo <= len(values) <= hi:
+            raise InvalidInvocation(f"select {comp['custom_id']!r}: values {values} invalid (offered {offered}, {lo}..{hi})")
+        data = {"custom_id": comp["custom_id"], "component_type": 3, "values": list(values)}
+        text = f"{u.name}: select {comp.get('placeholder') or comp['custom_id']!r} {values}"
+        channel = self.world.channels[message.channel_id]
+        return self._send_interaction(ix.MESSAGE_COMPONENT, u, channel, data, text, source_message=message, custom_id=comp["custom_id"])
+
+    async def submit_modal(self, user: UserRef, opened_by: InteractionHandle, values: dict[str, str]) -> InteractionHandle:
+        """A user fills and submits the modal the bot opened in answer to ``opened_by``."""
+        u = self.world.user(user)
+        modal = opened_by.modal
+        if modal is None:
+            raise InvalidInvocation(f"{opened_by.label!r} did not open a modal")
+
+        def fill(comp: dict[str, Any]) -> dict[str, Any]:
+            if comp.get("type") == 4:
+                return {"type": 4, "custom_id": comp["custom_id"], "value": values.get(comp["custom_id"], comp.get("value") or "")}
+            if comp.get("type") == 18:
+                return {"type": 18, "id": comp.get("id"), "component": fill(comp["component"])}
+            if comp.get("type") == 1:
+                return {"type": 1, "components": [fill(c) for c in comp.get("components") or []]}
+            return {"type": comp.get("type"), "id": comp.get("id")}
+
+        data = {"custom_id": modal["custom_id"], "components": [fill(c) for c in modal.get("components") or []]}
+        text = f"{u.name}: submit {modal.get('title') or modal['custom_id']!r}"
+        return self._send_interaction(
+            ix.MODAL_SUBMIT, u, opened_by.channel, data, text, source_message=opened_by.source_message, custom_id=modal["custom_id"]
+        )
+
+    async def say(self, user: UserRef, content: str, *, in_channel: ChannelRef = None) -> RecordedMessage:
+        """A user posts a plain message (dispatched as MESSAGE_CREATE)."""
+        u, channel = self.world.user(user), self.channel(in_channel)
+        return self.book.create(channel, u.id, MessageBody({"content": content}))

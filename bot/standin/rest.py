@@ -1,0 +1,260 @@
+"""Bot-authenticated REST routes: login, gateway discovery, command sync, guilds,
+channels, messages and pins."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from aiohttp import web
+
+from .payloads import (
+    application_payload,
+    channel_payload,
+    guild_payload,
+    me_payload,
+    member_payload,
+    role_payload,
+    user_payload,
+)
+from .records import RecordedMessage
+from .rest_core import HTTPFailure, RestCall, Router, error, json_response, no_content, not_found
+from .snowflakes import iso_time
+from .world import Channel, Guild
+
+router = Router()
+route = router.route
+
+
+# -- lookups that answer Discord's own 404 codes ------------------------------
+def _channel(call: RestCall) -> Channel:
+    channel = call.standin.world.channels.get(call.int_param("channel_id"))
+    if channel is None:
+        raise HTTPFailure(not_found("Channel", 10003))
+    return channel
+
+
+def _guild(call: RestCall) -> Guild:
+    guild = call.standin.world.guilds.get(call.int_param("guild_id"))
+    if guild is None:
+        raise HTTPFailure(not_found("Guild", 10004))
+    return guild
+
+
+def _message(call: RestCall, channel: Channel) -> RecordedMessage:
+    msg = call.standin.book.get(call.int_param("message_id"))
+    # Ephemeral messages are invisible to the channel endpoints, as on Discord.
+    if msg is None or msg.channel_id != channel.id or msg.deleted or msg.ephemeral:
+        raise HTTPFailure(not_found("Message", 10008))
+    return msg
+
+
+def _check_app(call: RestCall) -> None:
+    if call.int_param("application_id") != call.standin.world.application_id:
+        raise HTTPFailure(error(403, 50001, "Missing Access"))
+
+
+# -- login & discovery ---------------------------------------------------------
+@route("GET", "/users/@me")
+async def get_me(call: RestCall) -> web.Response:
+    return json_response(me_payload(call.standin.world.bot))
+
+
+@route("GET", "/users/{user_id}")
+async def get_user(call: RestCall) -> web.Response:
+    user = call.standin.world.users.get(call.int_param("user_id"))
+    return json_response(user_payload(user)) if user else not_found("User", 10013)
+
+
+@route("GET", "/oauth2/applications/@me")
+async def get_application(call: RestCall) -> web.Response:
+    return json_response(application_payload(call.standin.world))
+
+
+@route("GET", "/applications/@me")
+async def get_application_alias(call: RestCall) -> web.Response:
+    return json_response(application_payload(call.standin.world))
+
+
+@route("GET", "/gateway")
+async def get_gateway(call: RestCall) -> web.Response:
+    return json_response({"url": call.standin.gateway_url})
+
+
+@route("GET", "/gateway/bot")
+async def get_gateway_bot(call: RestCall) -> web.Response:
+    limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 16}
+    return json_response({"url": call.standin.gateway_url, "shards": 1, "session_start_limit": limit})
+
+
+# -- command sync --------------------------------------------------------------
+@route("PUT", "/applications/{application_id}/commands")
+async def put_global_commands(call: RestCall) -> web.Response:
+    _check_app(call)
+    return json_response(call.standin.commands.replace(None, await call.json()))
+
+
+@route("GET", "/applications/{application_id}/commands")
+async def get_global_commands(call: RestCall) -> web.Response:
+    _check_app(call)
+    return json_response(call.standin.commands.list(None))
+
+
+@route("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
+async def put_guild_commands(call: RestCall) -> web.Response:
+    _check_app(call)
+    guild = _guild(call)
+    return json_response(call.standin.commands.replace(guild.id, await call.json()))
+
+
+@route("GET", "/applications/{application_id}/guilds/{guild_id}/commands")
+async def get_guild_commands(call: RestCall) -> web.Response:
+    _check_app(call)
+    return json_response(call.standin.commands.list(_guild(call).id))
+
+
+# -- guilds --------------------------------------------------------------------
+@route("GET", "/guilds/{guild_id}")
+async def get_guild(call: RestCall) -> web.Response:
+    guild = _guild(call)
+    data = guild_payload(guild, full=False)
+    if call.query.get("with_counts") in ("true", "1"):
+        data["approximate_member_count"] = len(guild.members)
+        data["approximate_presence_count"] = len(guild.members)
+    return json_response(data)
+
+
+@route("GET", "/guilds/{guild_id}/channels")
+async def get_guild_channels(call: RestCall) -> web.Response:
+    return json_response([channel_payload(c) for c in _guild(call).channels.values()])
+
+
+@route("GET", "/guilds/{guild_id}/roles")
+async def get_guild_roles(call: RestCall) -> web.Response:
+    return json_response([role_payload(r) for r in _guild(call).roles.values()])
+
+
+@route("GET", "/guilds/{guild_id}/members/{user_id}")
+async def get_member(call: RestCall) -> web.Response:
+    member = _guild(call).members.get(call.int_param("user_id"))
+    return json_response(member_payload(member)) if member else not_found("Member", 10007)
+
+
+@route("GET", "/guilds/{guild_id}/members")
+async def list_members(call: RestCall) -> web.Response:
+    limit = int(call.query.get("limit", 1))
+    after = int(call.query.get("after", 0))
+    members = sorted((m for m in _guild(call).members.values() if m.id > after), key=lambda m: m.id)
+    return json_response([member_payload(m) for m in members[:limit]])
+
+
+# -- channels & messages -------------------------------------------------------
+@route("GET", "/channels/{channel_id}")
+async def get_channel(call: RestCall) -> web.Response:
+    channel = _channel(call)
+    visible = call.standin.book.in_channel(channel)
+    return json_response(channel_payload(channel, last_message_id=visible[-1].id if visible else None))
+
+
+@route("POST", "/channels/{channel_id}/typing")
+async def trigger_typing(call: RestCall) -> web.Response:
+    call.standin.typing.append(_channel(call).id)
+    return no_content()
+
+
+@route("POST", "/channels/{channel_id}/messages")
+async def create_message(call: RestCall) -> web.Response:
+    channel = _channel(call)
+    body = await call.body()
+    msg = call.standin.create_bot_message(channel, body)
+    return json_response(msg.payload(call.standin.world))
+
+
+@route("GET", "/channels/{channel_id}/messages")
+async def list_messages(call: RestCall) -> web.Response:
+    channel = _channel(call)
+    limit = min(int(call.query.get("limit", 50)), 100)
+    msgs = call.standin.book.in_channel(channel)
+    if "before" in call.query:
+        msgs = [m for m in msgs if m.id < int(call.query["before"])]
+    if "after" in call.query:
+        msgs = [m for m in msgs if m.id > int(call.query["after"])][:limit]
+    newest_first = list(reversed(msgs))[:limit]
+    return json_response([m.payload(call.standin.world) for m in newest_first])
+
+
+def _pin_list(call: RestCall, channel: Channel) -> list[RecordedMessage]:
+    pins = sorted(call.standin.book.pinned_in(channel), key=lambda m: m.pinned_id or 0, reverse=True)
+    if "before" in call.query:
+        # The new pins endpoint pages by pin timestamp; our pin ids are ordered alike.
+        pins = [m for m in pins if iso_time(m.pinned_id or 0) < call.query["before"]]
+    return pins[: int(call.query.get("limit", 50))]
+
+
+@route("GET", "/channels/{channel_id}/messages/pins")
+async def list_pins(call: RestCall) -> web.Response:
+    channel = _channel(call)
+    items = [{"pinned_at": iso_time(m.pinned_id or m.id), "message": m.payload(call.standin.world)} for m in _pin_list(call, channel)]
+    return json_response({"items": items, "has_more": False})
+
+
+async def _set_pin(call: RestCall, pinned: bool) -> web.Response:
+    channel = _channel(call)
+    msg = _message(call, channel)
+    if pinned and len(call.standin.book.pinned_in(channel)) >= 250 and not msg.pinned:
+        return error(400, 30003, "Maximum number of pins reached (250)")
+    call.standin.book.set_pinned(msg, pinned)
+    return no_content()
+
+
+@route("PUT", "/channels/{channel_id}/messages/pins/{message_id}")
+async def pin_message(call: RestCall) -> web.Response:
+    return await _set_pin(call, True)
+
+
+@route("DELETE", "/channels/{channel_id}/messages/pins/{message_id}")
+async def unpin_message(call: RestCall) -> web.Response:
+    return await _set_pin(call, False)
+
+
+@route("GET", "/channels/{channel_id}/pins")
+async def list_pins_legacy(call: RestCall) -> web.Response:
+    channel = _channel(call)
+    return json_response([m.payload(call.standin.world) for m in _pin_list(call, channel)])
+
+
+@route("PUT", "/channels/{channel_id}/pins/{message_id}")
+async def pin_message_legacy(call: RestCall) -> web.Response:
+    return await _set_pin(call, True)
+
+
+@route("DELETE", "/channels/{channel_id}/pins/{message_id}")
+async def unpin_message_legacy(call: RestCall) -> web.Response:
+    return await _set_pin(call, False)
+
+
+@route("GET", "/channels/{channel_id}/messages/{message_id}")
+async def get_message(call: RestCall) -> web.Response:
+    channel = _channel(call)
+    return json_response(_message(call, channel).payload(call.standin.world))
+
+
+@route("PATCH", "/channels/{channel_id}/messages/{message_id}")
+async def edit_message(call: RestCall) -> web.Response:
+    channel = _channel(call)
+    msg = _message(call, channel)
+    if msg.author_id != call.standin.world.bot.id:
+        return error(403, 50005, "Cannot edit a message authored by another user")
+    msg = call.standin.edit_message(msg, await call.body())
+    return json_response(msg.payload(call.standin.world))
+
+
+@route("DELETE", "/channels/{channel_id}/messages/{message_id}")
+async def delete_message(call: RestCall) -> web.Response:
+    channel = _channel(call)
+    call.standin.book.delete(_message(call, channel))
+    return no_content()
+
+
+def bot_routes_need_auth(template: Optional[str]) -> bool:
+    """Webhook and interaction-callback routes authenticate by token in the URL."""
+    return template is not None and not template.startswith(("/webhooks/", "/interactions/"))

@@ -1,0 +1,172 @@
+"""Routes the bot uses to answer interactions: the callback and the interaction webhook
+(original response, followups).  Registered on the same router as ``rest``, after it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from . import interactions as ix
+from .interactions import InteractionHandle
+from .messages import MessageBody
+from .records import CHAT_INPUT_COMMAND, EPHEMERAL, RecordedMessage
+from .rest import router
+from .rest_core import HTTPFailure, RestCall, error, json_response, no_content, not_found
+
+route = router.route
+
+# Which callback types Discord accepts for each interaction type.
+ALLOWED_CALLBACKS = {
+    ix.APPLICATION_COMMAND: {ix.CHANNEL_MESSAGE, ix.DEFERRED_CHANNEL_MESSAGE, ix.MODAL},
+    ix.MESSAGE_COMPONENT: {
+        ix.CHANNEL_MESSAGE,
+        ix.DEFERRED_CHANNEL_MESSAGE,
+        ix.DEFERRED_UPDATE_MESSAGE,
+        ix.UPDATE_MESSAGE,
+        ix.MODAL,
+    },
+    ix.AUTOCOMPLETE: {ix.AUTOCOMPLETE_RESULT},
+    ix.MODAL_SUBMIT: {ix.CHANNEL_MESSAGE, ix.DEFERRED_CHANNEL_MESSAGE, ix.DEFERRED_UPDATE_MESSAGE, ix.UPDATE_MESSAGE},
+}
+
+
+def _callback_message(call: RestCall, handle: InteractionHandle, kind: int, body: MessageBody) -> None:
+    standin = call.standin
+    if kind == ix.CHANNEL_MESSAGE:
+        mtype = CHAT_INPUT_COMMAND if handle.type == ix.APPLICATION_COMMAND else 0
+        handle.original = standin.create_bot_message(handle.channel, body, interaction=handle, type=mtype)
+    elif kind == ix.DEFERRED_CHANNEL_MESSAGE:
+        flags = int(body.payload.get("flags") or 0) & EPHEMERAL
+        mtype = CHAT_INPUT_COMMAND if handle.type == ix.APPLICATION_COMMAND else 0
+        handle.original = standin.book.create(
+            handle.channel, standin.world.bot.id, MessageBody({"flags": flags}), interaction=handle, type=mtype, loading=True
+        )
+    elif kind in (ix.DEFERRED_UPDATE_MESSAGE, ix.UPDATE_MESSAGE):
+        if handle.source_message is None:
+            raise HTTPFailure(error(400, 40004, "Interaction has no message to update"))
+        handle.original = handle.source_message
+        if kind == ix.UPDATE_MESSAGE:
+            standin.edit_message(handle.source_message, body)
+
+
+@route("POST", "/interactions/{interaction_id}/{token}/callback")
+async def interaction_callback(call: RestCall) -> web.Response:
+    standin = call.standin
+    handle = standin.interactions_by_id.get(call.int_param("interaction_id"))
+    if handle is None or handle.token != call.params["token"]:
+        return not_found("interaction", 10062)
+    if handle.callbacks:
+        return error(400, 40060, "Interaction has already been acknowledged.")
+    body = await call.body()
+    kind = int(body.payload.get("type", 0))
+    data: dict[str, Any] = body.payload.get("data") or {}
+    if kind not in ALLOWED_CALLBACKS.get(handle.type, set()):
+        return error(400, 50035, f"Invalid Form Body: callback type {kind} not allowed for interaction type {handle.type}")
+    _callback_message(call, handle, kind, MessageBody(data, body.files))
+    if kind == ix.AUTOCOMPLETE_RESULT:
+        choices = data.get("choices") or []
+        if len(choices) > 25:
+            return error(400, 50035, "Invalid Form Body: more than 25 autocomplete choices")
+        handle.choices_result = choices
+    elif kind == ix.MODAL:
+        handle.modal = data
+    handle.record_callback(kind, data)
+    standin.notifier.notify()
+
+    if call.query.get("with_response") not in ("1", "true", "True"):
+        return no_content()
+    summary: dict[str, Any] = {
+        "id": str(handle.id),
+        "type": handle.type,
+        "response_message_loading": kind == ix.DEFERRED_CHANNEL_MESSAGE,
+        "response_message_ephemeral": bool(handle.original and handle.original.ephemeral),
+    }
+    resource: dict[str, Any] = {"type": kind}
+    if handle.original is not None and kind in (ix.CHANNEL_MESSAGE, ix.DEFERRED_CHANNEL_MESSAGE, ix.UPDATE_MESSAGE):
+        summary["response_message_id"] = str(handle.original.id)
+        resource["message"] = handle.original.payload(standin.world)
+    return json_response({"interaction": summary, "resource": resource})
+
+
+# -- interaction webhook ---------------------------------------------------------
+def _handle(call: RestCall) -> InteractionHandle:
+    handle = call.standin.interactions_by_token.get(call.params["token"])
+    if handle is None or call.int_param("application_id") != call.standin.world.application_id:
+        raise HTTPFailure(not_found("Webhook", 10015))
+    return handle
+
+
+def _original(call: RestCall) -> tuple[InteractionHandle, RecordedMessage]:
+    handle = _handle(call)
+    if handle.original is None or handle.original.deleted:
+        raise HTTPFailure(not_found("Message", 10008))
+    return handle, handle.original
+
+
+def _owned(call: RestCall) -> tuple[InteractionHandle, RecordedMessage]:
+    handle = _handle(call)
+    msg = call.standin.book.get(call.int_param("message_id"))
+    if msg is None or msg.deleted or msg not in handle.messages:
+        raise HTTPFailure(not_found("Message", 10008))
+    return handle, msg
+
+
+@route("GET", "/webhooks/{application_id}/{token}/messages/@original")
+async def get_original(call: RestCall) -> web.Response:
+    _, msg = _original(call)
+    return json_response(msg.payload(call.standin.world))
+
+
+@route("PATCH", "/webhooks/{application_id}/{token}/messages/@original")
+async def edit_original(call: RestCall) -> web.Response:
+    _, msg = _original(call)
+    msg = call.standin.edit_message(msg, await call.body())
+    return json_response(msg.payload(call.standin.world))
+
+
+@route("DELETE", "/webhooks/{application_id}/{token}/messages/@original")
+async def delete_original(call: RestCall) -> web.Response:
+    _, msg = _original(call)
+    call.standin.book.delete(msg)
+    return no_content()
+
+
+@route("POST", "/webhooks/{application_id}/{token}")
+async def create_followup(call: RestCall) -> web.Response:
+    handle = _handle(call)
+    if not handle.callbacks:
+        return not_found("Webhook", 10015)
+    body = await call.body()
+    original = handle.original
+    if handle.response_type == ix.DEFERRED_CHANNEL_MESSAGE and original is not None and original.loading:
+        # Discord turns the first followup after a deferred response into the edit of
+        # the "thinking…" placeholder (keeping its ephemerality).
+        msg = call.standin.edit_message(original, body)
+    else:
+        msg = call.standin.create_bot_message(handle.channel, body, interaction=handle, followup=True)
+        handle.followups.append(msg)
+        call.standin.notifier.notify()
+    if call.query.get("wait") in ("1", "true", "True"):
+        return json_response(msg.payload(call.standin.world))
+    return no_content()
+
+
+@route("GET", "/webhooks/{application_id}/{token}/messages/{message_id}")
+async def get_followup(call: RestCall) -> web.Response:
+    _, msg = _owned(call)
+    return json_response(msg.payload(call.standin.world))
+
+
+@route("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}")
+async def edit_followup(call: RestCall) -> web.Response:
+    _, msg = _owned(call)
+    msg = call.standin.edit_message(msg, await call.body())
+    return json_response(msg.payload(call.standin.world))
+
+
+@route("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}")
+async def delete_followup(call: RestCall) -> web.Response:
+    _, msg = _owned(call)
+    call.standin.book.delete(msg)
+    return no_content()
