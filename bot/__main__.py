@@ -28,6 +28,10 @@ def main(argv: list[str] | None = None) -> int:
     backup.add_argument("path")
     restore = sub.add_parser("restore", help="Replace the SQLite database with a backup (stop the bot first)")
     restore.add_argument("path")
+    sandbox = sub.add_parser("sandbox", help="Try the bot offline against a local Discord stand-in")
+    sandbox.add_argument("--system", choices=sorted(__import__("rules.registry", fromlist=["MODULES"]).MODULES))
+    sandbox.add_argument("--seed", type=int, default=1)
+    sandbox.add_argument("script", nargs="?", help="A file of lines such as: alice: /initiative join character:Ann")
     args = parser.parse_args(argv)
     settings = Settings()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -45,9 +49,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Restored from {args.path}")
         return 0
 
+    if args.command == "sandbox":
+        from .sandbox import main as sandbox_main
+
+        logging.disable(logging.INFO)
+        return sandbox_main(args)
+
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr)
-        return 2
+        print("Starting the offline sandbox instead (python -m bot sandbox).\n", file=sys.stderr)
+        from .sandbox import main as sandbox_main
+
+        logging.disable(logging.INFO)
+        return sandbox_main(argparse.Namespace(script=None, system=None, seed=1))
     from .app import create_bot
 
     bot = create_bot(settings)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 
 import discord
@@ -29,7 +31,7 @@ COGS = (
 
 
 class TurnkeeperBot(commands.AutoShardedBot):
-    def __init__(self, settings: Settings, **options) -> None:
+    def __init__(self, settings: Settings, *, seed: int | None = None, **options) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
         sharding = {}
@@ -46,6 +48,10 @@ class TurnkeeperBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
+        self.seed = seed
+        self.busy = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
         self.core: Core | None = None
         self.engine = None
         self.tracker_locks: dict[int, object] = {}
@@ -55,7 +61,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self.engine = create_engine(self.settings.database_url)
         await upgrade_schema(self.engine)
-        self.core = Core(Repository(self.engine))
+        self.core = Core(Repository(self.engine), seed=self.seed)
         for name in COGS:
             await self.load_extension(name)
         self.add_dynamic_items(EndTurnButton, ChoiceButton)
@@ -80,6 +86,18 @@ class TurnkeeperBot(commands.AutoShardedBot):
         await super().close()
         if self.engine is not None:
             await self.engine.dispose()
+
+    @contextlib.asynccontextmanager
+    async def working(self):
+        """Marks a command in progress, so the sandbox can wait until the bot is quiet."""
+        self.busy += 1
+        self.idle.clear()
+        try:
+            yield
+        finally:
+            self.busy -= 1
+            if not self.busy:
+                self.idle.set()
 
     # --- who is the GM --------------------------------------------------------
     async def gm_role(self, guild_id: int) -> int | None:

@@ -76,9 +76,11 @@ class Result:
 
 
 class Core:
-    def __init__(self, repo: Repository, *, now=utcnow) -> None:
+    def __init__(self, repo: Repository, *, now=utcnow, seed: int | None = None) -> None:
         self.repo = repo
         self.now = now
+        # A fixed seed makes every encounter replay the same (the sandbox uses it).
+        self.seed = seed
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         # Parsed states by (encounter id, version): skips re-validating the JSON
         # of the encounter this process saved last.
@@ -127,6 +129,8 @@ class Core:
         if key is None:
             raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first (or names a system).")
         rules_system = registry.get(key)
+        if seed is None and self.seed is not None:
+            seed = self.seed + channel_id
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "little")
         options = {k: v for k, v in settings.items() if k in rules_system.options or k in DEFAULT_SETTINGS}

@@ -50,6 +50,11 @@ async def refuse(interaction: discord.Interaction, error: Exception) -> None:
 
 async def run(interaction: discord.Interaction, build: BuildWithActor, command: str) -> Result | None:
     bot: TurnkeeperBot = interaction.client  # type: ignore[assignment]
+    async with bot.working():
+        return await _run(bot, interaction, build, command)
+
+
+async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, command: str) -> Result | None:
     try:
         by = await actor_of(interaction)
         result = await bot.core.act(interaction.channel_id, lambda system, state: build(by, system, state), command)

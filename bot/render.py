@@ -63,7 +63,8 @@ def pings_of(events) -> list[int]:
 def result_content(events) -> tuple[str, discord.AllowedMentions]:
     """The public answer to a command, pinging whoever an event asks for."""
     users = pings_of(events)
-    text = event_lines(events) or "Done."
+    turns = [e.text for e in events if e.kind == "turn"]
+    text = event_lines(events) or (f"➡️ {clean(turns[-1])}" if turns else "Done.")
     if users:
         text = f"{mention(users)}\n{text}"
     return fit(text), allowed(users)

@@ -40,13 +40,13 @@ async def test_a_fight_pings_exactly_the_acting_player_and_keeps_one_pinned_trac
     start = await say(standin, "gm", "/initiative next")
     assert "Round 1" in start.content
     turn = await standin.wait_for(lambda: next((m for m in reversed(standin.messages()) if "turn" in m.content and m.components), None))
-    assert set(turn.pings.user_ids) == {who["alice"]} and not turn.pings.everyone
+    assert set(turn.pings.user_ids) == {who["alice"]} and not turn.pings.everyone, (turn.content, who)
     assert "Silver Star" in turn.content
     # Only Alice or the GM may end her turn; Bob's click is refused, ephemeral.
     refused = await (await standin.click("bob", "End turn", message=turn)).response()
     assert refused.ephemeral and "Only the acting" in refused.content
     await (await standin.click("alice", "End turn", message=turn)).response()
-    zombie_turn = await standin.wait_for(lambda: next((m for m in reversed(standin.messages()) if "Zombie 1's turn" in m.content), None))
+    zombie_turn = await standin.wait_for(lambda: next((m for m in reversed(standin.messages()) if "Zombie 1's turn" in m.content and m.components), None))
     assert set(zombie_turn.pings.user_ids) == {who["gm"]}
     # The old button is now stale.
     stale = await (await standin.click("alice", "End turn", message=turn)).response()
