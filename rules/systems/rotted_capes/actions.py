@@ -1,0 +1,149 @@
+"""The actions Rotted Capes adds to the shared ones. Each docstring gives
+the order in which hand-entered dice are used."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from ...actions import Action
+
+
+class Attack(Action):
+    """d20 (two with advantage or disadvantage), then the damage dice.
+    On the actor's turn it uses the Action (`bonus`: the Bonus Action);
+    otherwise it needs `reaction` (opportunity attack, readied action)."""
+
+    kind: ClassVar[str] = "attack"
+    on_turn: ClassVar[bool] = False
+    target: str
+    weapon: str = ""
+    modifier: int | None = None
+    damage: str | None = None
+    damage_type: str | None = None
+    defense: str = "avoidance"
+    flags: dict[str, Any] = Field(default_factory=dict)
+
+
+class Act(Action):
+    """One of the eight actions or a combat-mode command; see `act_choices`."""
+
+    kind: ClassVar[str] = "act"
+    on_turn: ClassVar[bool] = False
+    action: str
+    target: str | None = None
+    flags: dict[str, Any] = Field(default_factory=dict)
+
+
+class Swap(Action):
+    """Tied heroes agree on their order (also before round 1)."""
+
+    kind: ClassVar[str] = "initiative_swap"
+    on_turn: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = False
+    target: str
+
+
+class Damage(Action):
+    """GM damage outside an attack: the amount's dice."""
+
+    kind: ClassVar[str] = "damage"
+    gm_only: ClassVar[bool] = True
+    on_turn: ClassVar[bool] = False
+    target: str
+    amount: str
+    damage_type: str = "kinetic"
+    flags: dict[str, Any] = Field(default_factory=dict)
+
+
+class Heal(Action):
+    """Stamina back (`temp`: temporary Stamina, `wounds`: Wounds back)."""
+
+    kind: ClassVar[str] = "heal"
+    gm_only: ClassVar[bool] = True
+    on_turn: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = False
+    target: str
+    amount: str
+    flags: dict[str, Any] = Field(default_factory=dict)
+
+
+class Save(Action):
+    """d20 (two with advantage or disadvantage)."""
+
+    kind: ClassVar[str] = "save"
+    on_turn: ClassVar[bool] = False
+    save: str = "con"
+    dc: int | None = None
+    flags: dict[str, Any] = Field(default_factory=dict)
+
+
+class AddCondition(Action):
+    kind: ClassVar[str] = "condition_add"
+    on_turn: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = False
+    target: str
+    condition: str
+    duration: str | None = None
+    tags: str | None = None
+    flags: dict[str, Any] = Field(default_factory=dict)
+
+
+class RemoveCondition(Action):
+    kind: ClassVar[str] = "condition_remove"
+    on_turn: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = False
+    target: str
+    condition: str
+
+
+class ListConditions(Action):
+    kind: ClassVar[str] = "condition_list"
+    on_turn: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = False
+    target: str | None = None
+
+
+class PlotShow(Action):
+    kind: ClassVar[str] = "plotpoint_show"
+    on_turn: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = False
+
+
+class PlotSpend(Action):
+    """`reroll`: the new d20 (two with advantage), then damage dice if it hits;
+    `reroll damage`: the damage dice."""
+
+    kind: ClassVar[str] = "plotpoint_spend"
+    on_turn: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = False
+    use: str = "narrative"
+    target: str | None = None
+    text: str = ""
+
+
+class PlotAward(Action):
+    kind: ClassVar[str] = "plotpoint_award"
+    gm_only: ClassVar[bool] = True
+    on_turn: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = False
+    target: str
+    amount: int = 1
+    text: str = ""
+
+
+class PlotPool(Action):
+    kind: ClassVar[str] = "plotpoint_pool"
+    gm_only: ClassVar[bool] = True
+    on_turn: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = False
+    amount: int = 1
+    text: str = ""
+
+
+class PlotIssue(Action):
+    kind: ClassVar[str] = "plotpoint_issue"
+    gm_only: ClassVar[bool] = True
+    on_turn: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = False

@@ -1,0 +1,211 @@
+"""`/act`: the eight actions besides Attack, movement, and the GM's combat
+modes. Hand-entered dice: Hide rolls one d20 (two with advantage or
+disadvantage); Second wind rolls 1d4; the rest roll nothing."""
+
+from __future__ import annotations
+
+from ...errors import InvalidInput, NotAllowed
+from ...model import Event
+from . import conditions as cond
+from . import economy, modes
+from .model import Condition, Demanding, RCEncounter
+from .rolls import mode_for, reasons, roll_d20
+
+CHOICES = [
+    ("assist", "Assist (Action): an ally gains advantage on their next roll"),
+    ("dash", "Dash (Action): move twice your Pace"),
+    ("demanding", 'Demanding (Action): options what="…" [interruptible]'),
+    ("disengage", "Disengage (Action): no opportunity attacks this turn"),
+    ("dodge", "Dodge (Action): attacks vs your Avoidance at disadvantage"),
+    ("hide", "Hide (Action): Dexterity vs the observers' result, options dc=N"),
+    ("ready", 'Ready (Action): options trigger="…"'),
+    ("trigger", "Readied action goes off (Reaction)"),
+    ("move", "Move: options areas=N"),
+    ("stand", "Stand up from Prone (half your Pace)"),
+    ("prone", "Drop prone (free)"),
+    ("swap", "Swap places with a tied hero (target)"),
+    ("second wind", "Unleashed second wind (Action): 1d4 Wounds back"),
+    ("horde", "GM: form a Horde (target: names or a group name)"),
+    ("unleash", "GM: Unleash a villain (target)"),
+    ("danger zone", "GM: the environment takes turns (options middle end)"),
+    ("end scene", "GM: end the scene: Stamina back, scene limits reset"),
+]
+GM_MODES = ("horde", "unleash", "danger zone", "end scene")
+
+
+def act(system, enc: RCEncounter, action, chance):
+    what = " ".join(action.action.lower().replace("_", " ").split())
+    if what in GM_MODES:
+        if not action.by.is_gm:
+            raise NotAllowed("Only the GM changes combat modes.")
+        return _mode(system, enc, what, action, chance)
+    handler = _ACTIONS.get(what)
+    if handler is None:
+        raise InvalidInput("Unknown action. Choose one of: " + ", ".join(v for v, _ in CHOICES) + ".")
+    c = economy.actor_of(enc, action)
+    return handler(enc, c, action, chance)
+
+
+def _mode(system, enc, what, action, chance):
+    if what == "end scene":
+        return modes.end_scene(enc)
+    if what == "danger zone":
+        spots = [k for k in ("middle", "end") if action.flags.get(k)] or ["middle"]
+        return modes.danger_zone(system, enc, spots, chance)
+    if not action.target:
+        raise InvalidInput(f"{what.capitalize()} needs a `target`.")
+    if what == "unleash":
+        return modes.unleash(system, enc, enc.find(action.target), chance)
+    names = [n.strip() for n in action.target.split(",") if n.strip()]
+    if len(names) == 1:
+        base = names[0].casefold()
+        names = [c.name for c in enc.active() if c.name.casefold().rsplit(" ", 1)[0] == base and not c.horde]
+    title = str(action.flags.get("name") or f"{action.target.split(',')[0].strip()} Horde")[:60]
+    if enc.maybe(title):
+        title = f"{title} {enc.next_id}"
+    return modes.form_horde(system, enc, names, title, chance)
+
+
+def _assist(enc, c, action, chance):
+    if not action.target:
+        raise InvalidInput("Assist needs a `target`: the ally you help.")
+    ally = economy.real(enc, enc.find(action.target))
+    if ally.id == c.id:
+        raise InvalidInput("Assist helps someone else.")
+    enc = economy.spend(enc, c, "action")
+    enc = enc.update(ally.id, assisted_by=ally.assisted_by + (c.id,))
+    return enc, [Event(kind="info", text=f"{c.name} assists {ally.name}: advantage on their next attack roll or check before the start of {c.name}'s next turn.")]
+
+
+def _dash(enc, c, action, chance):
+    enc = economy.spend(enc, c, "action")
+    c = enc.get(c.id)
+    extra = 1 if c.demanding else cond.pace(c)
+    e = c.economy
+    enc = enc.update(c.id, economy=e.but(pace=e.pace + extra if not c.demanding else min(e.pace + extra, 1), dashed=True))
+    return enc, [Event(kind="info", text=f"{c.name} dashes: {enc.get(c.id).economy.pace} areas of movement left.")]
+
+
+def _demanding(enc, c, action, chance):
+    what = str(action.flags.get("what") or action.target or "a demanding action")[:80]
+    if c.demanding:
+        raise NotAllowed(f"{c.name} is already performing {c.demanding.what}.")
+    moved = cond.pace(c) - c.economy.pace
+    if moved > 1 and not c.economy.dashed:
+        raise NotAllowed(f"{c.name} already moved {moved} areas: a demanding action allows at most 1.")
+    enc = economy.spend(enc, c, "action")
+    c = enc.get(c.id)
+    interruptible = bool(action.flags.get("interruptible"))
+    e = c.economy
+    enc = enc.update(c.id, demanding=Demanding(what=what, interruptible=interruptible, since_turn=enc.turn_no),
+                     economy=e.but(pace=max(0, min(e.pace, 1 - max(0, moved))), bonus=False))
+    kind = "an interruptible demanding action" if interruptible else "a demanding action"
+    return enc, [Event(kind="info", text=f"{c.name} begins {kind}: {what}. It resolves at the start of their next turn; until then attackers have advantage and {c.name} takes no reactions.")]
+
+
+def _disengage(enc, c, action, chance):
+    enc = economy.spend(enc, c, "action")
+    enc = enc.update(c.id, economy=enc.get(c.id).economy.but(disengaged=True))
+    return enc, [Event(kind="info", text=f"{c.name} disengages: moving this turn provokes no opportunity attacks.")]
+
+
+def _dodge(enc, c, action, chance):
+    enc = economy.spend(enc, c, "action")
+    enc = enc.update(c.id, dodging=True)
+    return enc, [Event(kind="info", text=f"{c.name} dodges: attacks against their Avoidance have disadvantage until their next turn.")]
+
+
+def _hide(enc, c, action, chance):
+    dc = action.flags.get("dc")
+    if dc in (None, True):
+        raise InvalidInput("Hide is a face-off: give the observers' result as `dc=` in the options.")
+    try:
+        dc = int(dc)
+    except ValueError:
+        raise InvalidInput("`dc` must be a whole number.") from None
+    enc = economy.spend(enc, c, "action")
+    c = enc.get(c.id)
+    adv, dis = cond.save_sources(c)
+    adv += ["advantage"] if action.flags.get("adv") else []
+    dis += ["disadvantage"] if action.flags.get("dis") else []
+    d20 = roll_d20(chance, mode_for(adv, dis, enc.options.get("advantage", "cancel")))
+    mod = c.sheet.dex - cond.wound_penalty(c)
+    total = d20.natural + mod
+    ok = total > dc
+    enc = enc.update(c.id, assisted_by=())
+    text = f"{c.name} tries to hide: {d20.text()} {'+' if mod >= 0 else '−'} {abs(mod)} = {total} vs {dc}{reasons(adv, dis)}: "
+    if ok:
+        enc = enc.with_combatant(cond.add(enc.get(c.id), Condition(name="Hidden", since_turn=enc.turn_no)))
+        text += "hidden (advantage on attacks; attacking reveals them)"
+    else:
+        text += "spotted"
+    return enc, [Event(kind="roll", text=text)]
+
+
+def _ready(enc, c, action, chance):
+    trigger = str(action.flags.get("trigger") or action.target or "")[:120]
+    if not trigger:
+        raise InvalidInput('Ready needs a trigger: options trigger="if the zombies come through the arch, I drop the doors".')
+    enc = economy.spend(enc, c, "action")
+    enc = enc.update(c.id, ready=trigger)
+    return enc, [Event(kind="info", text=f"{c.name} readies: {trigger} (goes off as a reaction before their next turn).")]
+
+
+def _trigger(enc, c, action, chance):
+    if not c.ready:
+        raise InvalidInput(f"{c.name} has no readied action.")
+    enc = economy.spend(enc, c, "reaction")
+    enc = enc.update(c.id, ready="")
+    return enc, [Event(kind="info", text=f"{c.name}'s readied action goes off: {c.ready}.")]
+
+
+def _areas(action) -> int:
+    raw = action.flags.get("areas", action.target or 1)
+    try:
+        areas = int(raw)
+    except (TypeError, ValueError):
+        raise InvalidInput("Give the areas moved as `areas=N`.") from None
+    if not 1 <= areas <= 50:
+        raise InvalidInput("Move between 1 and 50 areas.")
+    return areas
+
+
+def _move(enc, c, action, chance):
+    if not economy.acting(enc, c.id):
+        raise NotAllowed(f"{c.name} moves on their own turn.")
+    areas = _areas(action)
+    e = c.economy
+    if areas > e.pace:
+        raise NotAllowed(f"{c.name} has only {e.pace} area{'s' if e.pace != 1 else ''} of Pace left.")
+    enc = enc.update(c.id, economy=e.but(pace=e.pace - areas))
+    return enc, [Event(kind="info", text=f"{c.name} moves {areas} area{'s' if areas != 1 else ''} ({e.pace - areas} left).")]
+
+
+def _stand(enc, c, action, chance):
+    if not c.has("Prone"):
+        raise InvalidInput(f"{c.name} is not Prone.")
+    if not economy.acting(enc, c.id):
+        raise NotAllowed(f"{c.name} stands up on their own turn.")
+    cost = (cond.pace(c) + 1) // 2
+    e = c.economy
+    if cost > e.pace:
+        raise NotAllowed(f"Standing up costs {cost} areas of Pace; {c.name} has {e.pace}.")
+    enc = enc.with_combatant(cond.remove(c, "Prone").but(economy=e.but(pace=e.pace - cost)))
+    return enc, [Event(kind="info", text=f"{c.name} stands up ({cost} areas of Pace; {e.pace - cost} left).")]
+
+
+def _prone(enc, c, action, chance):
+    enc = enc.with_combatant(cond.add(c, Condition(name="Prone", since_turn=enc.turn_no)))
+    return enc, [Event(kind="info", text=f"{c.name} drops prone.")]
+
+
+def _second_wind(enc, c, action, chance):
+    enc = economy.spend(enc, c, "action") if c.unleashed and not c.second_wind_used else enc
+    return modes.second_wind(enc, enc.get(c.id), chance)
+
+
+_ACTIONS = {
+    "assist": _assist, "dash": _dash, "demanding": _demanding, "disengage": _disengage, "dodge": _dodge,
+    "hide": _hide, "ready": _ready, "trigger": _trigger, "move": _move, "stand": _stand, "stand up": _stand,
+    "prone": _prone, "second wind": _second_wind,
+}

@@ -1,0 +1,218 @@
+"""`/attack`: the roll against a defense, advantage from tracked state,
+natural 20 and 1, damage, and the choices an attack can open."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...dice import check_expression
+from ...errors import InvalidInput, NotAllowed
+from ...model import Event, Pending
+from . import conditions as cond
+from . import damage as dmg
+from . import economy, modes
+from .model import DAMAGE_TYPES, LastRoll, RCEncounter
+from .rolls import D20, Queued, drain, mode_for, reasons, roll_d20
+
+DEFENSES = ("avoidance", "fortitude", "willpower")
+PLOT_DIS = "Spend a Plot Point: disadvantage"
+PLOT_NO = "No"
+_FLAG_DIS = {
+    "dis": "disadvantage", "cover": "partial cover", "same_area": "ranged at a target in your area",
+    "beyond_range": "beyond range", "in_melee": "target engaged in melee", "unseen": "unseen target",
+    "squeezed": "squeezed", "dark": "darkness",
+}
+
+
+def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list[Event]]:
+    attacker = economy.actor_of(enc, action)
+    target = economy.real(enc, enc.find(action.target))
+    flags = action.flags
+    if target.out or target.environment:
+        raise InvalidInput(f"{target.name} cannot be attacked.")
+    if target.id == attacker.id:
+        raise InvalidInput("A combatant cannot attack itself.")
+    defense = (action.defense or "avoidance").strip().lower()
+    if defense not in DEFENSES:
+        raise InvalidInput("Defense must be Avoidance, Fortitude or Willpower.")
+    charm = attacker.condition("Charmed")
+    if charm and charm.source and charm.source.casefold() == target.name.casefold():
+        raise NotAllowed(f"{attacker.name} is Charmed by {target.name} and cannot attack them.")
+    if str(flags.get("cover", "")).lower() == "total":
+        raise NotAllowed(f"{target.name} has total cover: they cannot be targeted directly.")
+    damage_type = (action.damage_type or attacker.sheet.damage_type).strip().lower()
+    if damage_type not in DAMAGE_TYPES:
+        raise InvalidInput(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
+    ranged = bool(flags.get("ranged"))
+    adv, dis, flat = cond.attack_sources(enc, attacker, target, melee=not ranged, defense=defense)
+    for key, why in _FLAG_DIS.items():
+        off = str(flags.get(key, "")).lower() in ("", "none", "no", "false")
+        if not off and (ranged or key not in ("same_area", "beyond_range", "in_melee")):
+            dis.append(why)
+    if flags.get("shadowy"):
+        flat -= 2  # shadowy light: −2 where clear vision matters
+    if flags.get("adv"):
+        adv.append("advantage")
+    if flags.get("unaware"):
+        adv.append("target cannot see the attacker")
+    if flags.get("unleashed"):
+        if not attacker.unleashed:
+            raise NotAllowed(f"{attacker.name} is not Unleashed.")
+        if attacker.unleashed_adv_round == enc.round:
+            raise NotAllowed(f"{attacker.name} already used this round's Unleashed advantage.")
+        adv.append("Unleashed")
+        enc = enc.update(attacker.id, unleashed_adv_round=enc.round)
+    split = flags.get("split")
+    members = len(attacker.horde)
+    if split is not None:
+        if not attacker.horde:
+            raise InvalidInput("Only a Horde splits its attack.")
+        members = _int(split, "split", 1, members)
+    horde_bonus = 2 * (members - 1) if attacker.horde else 0
+    cost = "reaction" if flags.get("reaction") or not economy.acting(enc, attacker.id) else "bonus" if flags.get("bonus") else "action"
+    if attacker.blaze:
+        cost = "blaze"
+    else:
+        enc = economy.spend(enc, enc.get(attacker.id), cost)
+    if cost == "reaction":
+        enc = enc.update(attacker.id, ready="")
+    changes: dict[str, Any] = {"assisted_by": ()}
+    if attacker.has("Hidden"):
+        changes["conditions"] = tuple(c for c in enc.get(attacker.id).conditions if c.name != "Hidden")
+    enc = enc.update(attacker.id, **changes)
+    modifier = attacker.sheet.attack if action.modifier is None else action.modifier
+    same_area = not ranged or bool(flags.get("same_area"))
+    spec = {
+        "attacker": attacker.id, "target": target.id, "weapon": action.weapon[:40],
+        "modifier": modifier, "flat": flat, "horde": horde_bonus,
+        "damage": action.damage or attacker.sheet.damage, "type": damage_type, "defense": defense,
+        "adv": adv, "dis": dis, "ap": bool(flags.get("ap")), "same_area": same_area,
+        "blaze": attacker.blaze, "rule": enc.options.get("advantage", "cancel"), "plot": False,
+    }
+    check_expression(spec["damage"])
+    if _offer_plot(enc, attacker, target, spec):
+        return _ask_plot(enc, spec, chance)
+    return resolve(system, enc, spec, chance)
+
+
+def _int(value, name, low, high) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"`{name}` must be a whole number.") from None
+    if not low <= number <= high:
+        raise InvalidInput(f"`{name}` must be between {low} and {high}.")
+    return number
+
+
+def _offer_plot(enc, attacker, target, spec) -> bool:
+    if not enc.options.get("offer_plot_disadvantage", True) or spec["blaze"]:
+        return False
+    if not target.is_hero or attacker.is_hero or target.plot_points <= 0:
+        return False
+    return mode_for(spec["adv"], spec["dis"], spec["rule"]) != "dis"
+
+
+def _ask_plot(enc, spec, chance):
+    target = enc.get(spec["target"])
+    attacker = enc.get(spec["attacker"])
+    users = enc.controllers([target.id])
+    prompt = f"{attacker.name} attacks {target.name}: spend a Plot Point to give the attack disadvantage?"
+    context = {"spec": spec, "dice": drain(chance)}
+    pending = Pending(id=enc.next_pending, kind="plot_disadvantage", prompt=prompt, options=(PLOT_DIS, PLOT_NO),
+                      default=PLOT_NO, chooser=target.id, users=users, context=context)
+    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
+    return enc, [Event(kind="info", text=f"🎲 {prompt} ({target.plot_points} left)", ping=users)]
+
+
+def resume_plot(system, enc, pending, option, chance):
+    spec = dict(pending.context["spec"])
+    events = []
+    if option == PLOT_DIS:
+        target = enc.get(spec["target"])
+        if target.plot_points <= 0:
+            raise NotAllowed(f"{target.name} has no Plot Points left.")
+        enc = enc.update(target.id, plot_points=target.plot_points - 1).but(pool=enc.pool + 1)
+        spec["dis"] = list(spec["dis"]) + ["Plot Point"]
+        spec["plot"] = True
+        events.append(Event(kind="info", text=f"{target.name} spends a Plot Point: the attack has disadvantage ({target.plot_points - 1} left; the Editor-in-Chief's pool: {enc.pool})."))
+    queued = Queued(pending.context.get("dice", ()), chance)
+    enc, more = resolve(system, enc, spec, queued)
+    queued.finish()
+    return enc, events + more
+
+
+def _kept(rolled: tuple[int, ...], mode: str) -> D20:
+    """The d20 of a roll whose damage alone is rerolled."""
+    if len(rolled) == 1:
+        return D20(rolled[0], rolled, "")
+    return D20(max(rolled) if mode == "adv" else min(rolled), rolled, mode)
+
+
+def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int, ...] | None = None) -> tuple[RCEncounter, list[Event]]:
+    """Roll and apply one attack; `keep_d20` rerolls only the damage."""
+    before, turns_before = enc.combatants, enc.turns
+    attacker, target = enc.get(spec["attacker"]), enc.get(spec["target"])
+    mode = mode_for(spec["adv"], spec["dis"], spec["rule"])
+    penalty = cond.wound_penalty(attacker)
+    bonus = spec["modifier"] + spec["flat"] + spec["horde"] - penalty
+    defense_value = getattr(target.sheet, spec["defense"]) - cond.weakened(target, spec["defense"])
+    label = spec["defense"].capitalize()
+    weapon = f" ({spec['weapon']})" if spec["weapon"] else ""
+    head = f"{attacker.name} attacks {target.name}{weapon}: "
+    if spec["blaze"]:
+        natural, rolled, text = 20, (), "blaze of glory: automatic critical"
+        critical, hit = True, True
+    else:
+        d20 = _kept(keep_d20, mode) if keep_d20 else roll_d20(chance, mode)
+        natural, rolled = d20.natural, d20.rolled
+        total = natural + bonus
+        parts = [d20.text()]
+        for value, name in ((spec["modifier"], None), (spec["horde"], "horde"), (spec["flat"], "situation"), (-penalty, "wounds/exhaustion")):
+            if value:
+                parts.append(f"{'+' if value > 0 else '−'} {abs(value)}{f' {name}' if name else ''}")
+        text = " ".join(parts) + f" = {total} vs {label} {defense_value}"
+        critical = natural == 20
+        hit = natural != 1 and (critical or total >= defense_value)
+        if natural == 1:
+            text += ": natural 1, miss"
+        elif critical:
+            text += ": natural 20, critical hit"
+        else:
+            text += ": hit" if hit else ": miss"
+        if hit and not critical and target.has("Unconscious") and spec["same_area"]:
+            critical = True
+            text += " (Unconscious in the same area: critical)"
+    text += reasons(spec["adv"], spec["dis"])
+    events: list[Event] = []
+    damage_dice: tuple[int, ...] = ()
+    report = None
+    if hit:
+        roll = chance.roll(spec["damage"])
+        damage_dice = roll.dice
+        amount = roll.total + spec["horde"]
+        horde = f" + {spec['horde']} horde" if spec["horde"] else ""
+        text += f"; {roll.text}{horde} = {amount}"
+        was_horde = bool(target.horde)
+        enc, more, report = dmg.harm(enc, target.id, dmg.Harm(amount, spec["type"], critical=critical, armor_piercing=spec["ap"], hit=True))
+        text += more
+        if was_horde and report.taken_out:
+            enc, horde_events = modes.member_down(system, enc, target.id, chance)
+            text += horde_events.pop(0).text if horde_events else ""
+            events.extend(horde_events)
+            report.dying, report.interrupt_dc = False, None
+        t = enc.get(target.id)
+        if not t.zombie or not t.out:
+            text += f" ({t.name}: {dmg.status(t)})"
+    events.insert(0, Event(kind="roll", text=head + text))
+    if spec["blaze"]:
+        enc = enc.update(attacker.id, blaze=False, dead=True, out=True)
+        events.append(Event(kind="info", text=f"🔥 {attacker.name} goes out in a blaze of glory."))
+    if not spec["blaze"]:
+        enc = enc.but(last_roll=LastRoll(kind="attack", roller=attacker.id, turn_no=enc.turn_no,
+                                         spec=spec | {"rolled": list(rolled)}, d20=natural, damage=damage_dice,
+                                         before=before, turns_before=turns_before, plot_spent=bool(spec.get("plot"))))
+    if report is not None:
+        enc, more = dmg.follow_up(enc, target.id, report)
+        events.extend(more)
+    return enc, events

@@ -1,0 +1,232 @@
+"""`/damage`, `/heal`, `/save` and `/condition`: effects outside an attack."""
+
+from __future__ import annotations
+
+from ...dice import check_expression
+from ...errors import InvalidInput, NotAllowed
+from ...model import Event
+from . import conditions as cond
+from . import damage as dmg
+from . import economy, modes
+from .hooks import roll_save
+from .model import DAMAGE_TYPES, Condition, LastRoll, RCEncounter
+
+
+def _flag_int(flags, key, low, high):
+    if key not in flags or flags[key] is True:
+        return None
+    try:
+        value = int(flags[key])
+    except (TypeError, ValueError):
+        raise InvalidInput(f"`{key}` must be a whole number.") from None
+    if not low <= value <= high:
+        raise InvalidInput(f"`{key}` must be between {low} and {high}.")
+    return value
+
+
+def damage(system, enc: RCEncounter, action, chance):
+    """Dice of `amount`; `crit` adds the critical Wound, `wounds=N` deals Wounds
+    directly, `ongoing` counts towards the continuous-damage total, `ap` ignores DR."""
+    target = economy.real(enc, enc.find(action.target))
+    if target.out or target.environment:
+        raise InvalidInput(f"{target.name} cannot take damage.")
+    damage_type = (action.damage_type or "kinetic").strip().lower()
+    if damage_type not in DAMAGE_TYPES:
+        raise InvalidInput(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
+    flags = action.flags
+    roll = chance.roll(action.amount)
+    wounds = _flag_int(flags, "wounds", 0, 20) or 0
+    harm = dmg.Harm(max(0, roll.total), damage_type, critical=bool(flags.get("crit")), armor_piercing=bool(flags.get("ap")),
+                    ongoing=bool(flags.get("ongoing")), wounds=wounds)
+    was_horde = bool(target.horde)
+    enc, text, report = dmg.harm(enc, target.id, harm)
+    events = []
+    if was_horde and report.taken_out:
+        enc, more = modes.member_down(system, enc, target.id, chance)
+        text += more.pop(0).text
+        events.extend(more)
+        report.dying, report.interrupt_dc = False, None
+    t = enc.get(target.id)
+    tail = "" if t.out else f" ({t.name}: {dmg.status(t)})"
+    events.insert(0, Event(kind="roll", text=f"{target.name} takes {damage_type} damage: {roll.text} = {roll.total}{text}{tail}"))
+    enc, more = dmg.follow_up(enc, target.id, report)
+    return enc, events + more
+
+
+def heal(enc: RCEncounter, action, chance):
+    """Dice of `amount`: Stamina (`temp`: temporary Stamina, replacing any; `wounds`: Wounds)."""
+    target = economy.real(enc, enc.find(action.target))
+    if target.out:
+        raise InvalidInput(f"{target.name} is out of the fight.")
+    roll = chance.roll(action.amount)
+    amount = max(0, roll.total)
+    if action.flags.get("temp"):
+        t = target.but(temp_stamina=amount)
+        what = f"{amount} temporary Stamina (replacing {target.temp_stamina})" if target.temp_stamina else f"{amount} temporary Stamina"
+    elif action.flags.get("wounds"):
+        gained = min(amount, target.max_wounds - target.wounds)
+        t = target.but(wounds=target.wounds + gained)
+        what = f"{gained} Wound{'s' if gained != 1 else ''}"
+    else:
+        if target.zombie:
+            raise InvalidInput("Zombies have no Stamina to recover.")
+        gained = min(amount, target.max_stamina - target.stamina)
+        t = target.but(stamina=target.stamina + gained)
+        what = f"{gained} Stamina"
+    t, more = dmg.settle(t)
+    enc = enc.with_combatant(t)
+    return enc, [Event(kind="roll", text=f"{t.name} recovers {what}: {roll.text} = {roll.total} ({dmg.status(t)}).")]
+
+
+def save(enc: RCEncounter, action, chance):
+    c = economy.actor_of(enc, action)
+    kind = (action.save or "con").strip().lower()
+    condition = _condition_for(c, kind)
+    dc = action.dc if action.dc is not None else (condition.dc if condition else None)
+    if dc is None:
+        raise InvalidInput("Give the save's `dc`.")
+    if not 1 <= dc <= 60:
+        raise InvalidInput("A DC is between 1 and 60.")
+    flags = action.flags
+    if c.has("Unconscious") and kind[:3] in ("avo", "wil"):
+        return enc, [Event(kind="roll", text=f"{c.name} is Unconscious: the {kind.capitalize()} check fails automatically.")]
+    if flags.get("auto"):
+        return _unleashed_save(enc, c, kind, dc, condition)
+    spec = {"who": c.id, "kind": kind, "dc": dc, "adv": ["advantage"] if flags.get("adv") else [],
+            "dis": ["disadvantage"] if flags.get("dis") else [], "condition": condition.name if condition else ""}
+    enc = enc.update(c.id, assisted_by=())
+    return resolve_save(enc, spec, chance, assisted=bool(c.assisted_by))
+
+
+def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
+    before, turns_before = enc.combatants, enc.turns
+    c = enc.get(spec["who"])
+    adv = list(spec["adv"]) + (["assisted"] if assisted else [])
+    spec = spec | {"adv": adv}
+    save_kind = spec["kind"] if not spec["condition"] else (c.condition(spec["condition"]).save if c.condition(spec["condition"]) else "con")
+    ok, text = roll_save(enc, c.id, save_kind, spec["dc"], chance, adv, spec["dis"])
+    events = [Event(kind="roll", text=f"{c.name} {save_kind.upper()} save: {text}")]
+    if ok and spec["condition"] and c.has(spec["condition"]):
+        enc = enc.update(c.id, conditions=tuple(x for x in c.conditions if x.name != spec["condition"]))
+        events.append(Event(kind="info", text=f"{c.name} shakes off {spec['condition']}."))
+    last = LastRoll(kind="save", roller=c.id, turn_no=enc.turn_no, spec=spec, d20=0, before=before, turns_before=turns_before)
+    return enc.but(last_roll=last), events
+
+
+def _unleashed_save(enc, c, kind, dc, condition):
+    if not c.unleashed:
+        raise NotAllowed(f"Only an Unleashed villain can succeed automatically; {c.name} is not Unleashed.")
+    if c.unleashed_save_round == enc.round:
+        raise NotAllowed(f"{c.name} already used this round's automatic save.")
+    if enc.pool <= 0:
+        raise NotAllowed("The Editor-in-Chief's pool has no Plot Point to spend.")
+    conditions = tuple(x for x in c.conditions if not condition or x.name != condition.name)
+    enc = enc.update(c.id, unleashed_save_round=enc.round, conditions=conditions).but(pool=enc.pool - 1)
+    return enc, [Event(kind="info", text=f"{c.name} spends a Plot Point from the pool: the {kind.upper()} save (DC {dc}) succeeds automatically (pool {enc.pool}).")]
+
+
+def _condition_for(c, kind: str):
+    try:
+        name, _ = cond.canonical(kind)
+    except InvalidInput:
+        return None
+    found = c.condition(name)
+    return found if found and (found.until == "save" or found.dc is not None) else None
+
+
+def resume_interrupt(enc: RCEncounter, pending, option, chance):
+    cid, dc = pending.context["cid"], pending.context["dc"]
+    c = enc.get(cid)
+    if c.demanding is None:
+        return enc, [Event(kind="info", text=f"{c.name} is no longer performing a demanding action.")]
+    ok, text = roll_save(enc, cid, "con", dc, chance)
+    what = c.demanding.what
+    if ok:
+        return enc, [Event(kind="roll", text=f"{c.name} CON save to keep {what}: {text} — still going.")]
+    enc = enc.update(cid, demanding=None)
+    return enc, [Event(kind="roll", text=f"{c.name} CON save to keep {what}: {text} — the action is disrupted (no Burnout is paid; it can be tried again).")]
+
+
+# --- conditions --------------------------------------------------------------
+def may_change(enc: RCEncounter, action) -> None:
+    if action.by.is_gm:
+        return
+    if enc.status != "running" or not any(enc.get(c).controller_id == action.by.user_id for c in enc.turns.acting):
+        raise NotAllowed("Players apply conditions on their own turn; otherwise ask the GM.")
+
+
+def add_condition(enc: RCEncounter, action, chance):
+    may_change(enc, action)
+    target = economy.real(enc, enc.find(action.target))
+    name, level = cond.canonical(action.condition)
+    if name in cond.DERIVED and name != "Unconscious":
+        raise InvalidInput(f"{name} follows from Wounds and Stamina: the bot sets it by itself.")
+    flags = action.flags
+    fields = cond.parse_duration(action.duration, enc, target)
+    tags = cond.parse_tags(action.tags)
+    level = _flag_int(flags, "level", 1, 6) or level
+    extra = {}
+    dc = _flag_int(flags, "dc", 1, 60)
+    if name == "Ongoing Damage":
+        amount = str(flags.get("damage") or "")
+        if not amount:
+            raise InvalidInput('Ongoing Damage needs `damage=` in the options, e.g. `damage=1d6 type=fire dc=12`.')
+        check_expression(amount)
+        kind = str(flags.get("type", "kinetic")).lower()
+        if kind not in DAMAGE_TYPES:
+            raise InvalidInput(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
+        extra = {"damage": amount, "damage_type": kind, "at": "end" if flags.get("end") else "start"}
+        dc = dc if dc is not None else int(enc.options.get("ongoing_dc", 10))
+        if fields["until"] == "none":
+            fields = {"until": "save"}
+    if fields["until"] == "save" and dc is None:
+        raise InvalidInput("A condition that lasts until saved needs `dc=` in the options.")
+    source = str(flags.get("source") or flags.get("by") or "")[:60]
+    if name == "Unconscious" and not source:
+        source = "imposed"  # so Stamina changes do not wake them
+    condition = Condition(name=name, tags=tags, level=level, dc=dc, save=str(flags.get("save", "con"))[:10].lower(),
+                          since_turn=enc.turn_no, source=source, **fields, **extra)
+    t = cond.add(target, condition)
+    events = []
+    if name == "Exhaustion" and t.condition("Exhaustion").level >= 6:
+        t = t.but(dead=True, out=True)
+        events.append(Event(kind="info", text=f"☠️ {t.name} reaches Exhaustion 6 and dies."))
+    if name == "Unconscious":
+        t = t.but(demanding=None, dodging=False)
+    enc = enc.with_combatant(t)
+    label = t.condition(name).label() if t.condition(name) else name
+    return enc, [Event(kind="info", text=f"{t.name} is {label} ({_describe(condition, enc)}).")] + events
+
+
+def _describe(c: Condition, enc) -> str:
+    if c.until == "rounds":
+        return f"{c.turns_left} round{'s' if c.turns_left != 1 else ''}"
+    if c.until == "turn_end":
+        return f"until the end of {enc.get(c.owner).name + chr(39) + 's' if c.owner else 'their'} next turn"
+    if c.until == "save":
+        return f"until a DC {c.dc} {c.save.upper()} save at the end of their turn"
+    if c.until == "scene":
+        return "until the end of the scene"
+    return "until removed"
+
+
+def remove_condition(enc: RCEncounter, action, chance):
+    may_change(enc, action)
+    target = economy.real(enc, enc.find(action.target))
+    name, _ = cond.canonical(action.condition)
+    if not target.has(name):
+        raise InvalidInput(f"{target.name} is not {name}.")
+    if name in cond.DERIVED:
+        raise InvalidInput(f"{name} follows from Wounds and Stamina: heal them instead.")
+    enc = enc.with_combatant(cond.remove(target, name))
+    return enc, [Event(kind="info", text=f"{target.name} is no longer {name}.")]
+
+
+def conditions_text(enc: RCEncounter, target: str | None = None) -> str:
+    people = [enc.find(target)] if target else [c for c in enc.active() if c.conditions]
+    lines = [f"{c.name}: " + (", ".join(f"{x.label()} ({_describe(x, enc)})" for x in c.conditions) or "none") for c in people]
+    return "; ".join(lines) or "Nobody has a condition."
+
+
+def list_conditions(enc: RCEncounter, action, chance):
+    return enc, [Event(kind="info", text=conditions_text(enc, action.target))]

@@ -1,0 +1,227 @@
+"""Damage through DR into temporary Stamina, Stamina and Wounds: massive
+damage, criticals, zombies, continuous damage, and what follows (Unconscious,
+Incapacitated, death, an interrupted demanding action)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...model import Event, Pending
+from . import conditions as cond
+from .model import ENERGY, PHYSICAL, Condition, RCCombatant, RCEncounter, parse_dr
+
+DEATH_FLAW = "Accept a physical flaw"
+DEATH_BLAZE = "Blaze of glory"
+DEATH_OWN = "Spend own Plot Point"
+INTERRUPT_ROLL = "Roll the Constitution save"
+
+
+@dataclass(frozen=True, slots=True)
+class Harm:
+    amount: int
+    damage_type: str = "kinetic"
+    critical: bool = False
+    armor_piercing: bool = False
+    ongoing: bool = False
+    wounds: int = 0  # Wounds dealt directly (falls, GM rulings)
+    hit: bool = False  # an attack hit: interrupts even at 0 damage
+
+
+@dataclass(slots=True)
+class Report:
+    after_dr: int = 0
+    wounds: int = 0
+    destroyed: bool = False
+    dying: bool = False
+    taken_out: bool = False
+    interrupt_dc: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def best_dr(c: RCCombatant, damage_type: str) -> tuple[int, str]:
+    """Only the highest applicable DR counts; psychic damage ignores any DR
+    that does not name psychic."""
+    table = parse_dr(c.sheet.dr)
+    if damage_type == "psychic":
+        keys = ("psychic",)
+    else:
+        category = "energy" if damage_type in ENERGY else "physical" if damage_type in PHYSICAL else None
+        keys = tuple(k for k in (damage_type, category, "all") if k)
+    best, label = 0, ""
+    for key in keys:
+        if table.get(key, 0) > best:
+            best, label = table[key], key
+    if best:
+        best = max(0, best - cond.dr_penalty(c))
+    return best, label
+
+
+def fortitude(c: RCCombatant) -> int:
+    return c.sheet.fortitude - cond.weakened(c, "fortitude")
+
+
+def harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report]:
+    """Apply one instance of damage; the text continues a roll's total.
+    A Horde's damage lands on one member, named in the text."""
+    t = enc.get(cid)
+    if not t.horde:
+        return _harm(enc, cid, h)
+    enc, text, report = _harm(enc.update(cid, name=t.horde[0]), cid, h)
+    return enc.update(cid, name=t.name), text, report
+
+
+def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report]:
+    t: RCCombatant = enc.get(cid)
+    report = Report()
+    dr, dr_key = (0, "") if h.armor_piercing else best_dr(t, h.damage_type)
+    after = max(0, h.amount - dr)
+    report.after_dr = after
+    text = f" − DR {dr} ({dr_key}) = {after}" if dr else ""
+    if t.zombie and h.damage_type == "psychic":
+        return enc, " psychic: no effect on zombies", report
+    massive, why = False, ""
+    total = t.ongoing_total
+    if h.ongoing:
+        total += after
+        if total > t.stamina_defense:
+            massive, why = True, f"; continuous total {total} > Stamina Defense {t.stamina_defense} → massive (total resets)"
+            total = 0
+        else:
+            why = f" (continuous total {total}/{t.stamina_defense})"
+    elif after > fortitude(t):
+        massive, why = True, f"; {after} > Fortitude {fortitude(t)} → massive"
+    t = t.but(ongoing_total=total)
+    if t.zombie:
+        text += why
+        if massive and t.lesser_zombie:
+            t = t.but(wounds=0, dead=True, out=True)
+            report.destroyed = report.taken_out = True
+            enc = enc.with_combatant(t)
+            return enc, text + f": {t.name} is destroyed", report
+        dealt = int(h.critical) + int(massive) + h.wounds
+        if not dealt:
+            return enc.with_combatant(t), text + ": no effect (zombies are hurt only by massive damage and criticals)", report
+        t = t.but(wounds=max(0, t.wounds - dealt))
+        report.wounds = dealt
+        text += wound_text(dealt, h.critical, massive)
+        if t.wounds == 0:
+            t = t.but(dead=True, out=True)
+            report.destroyed = report.taken_out = True
+            text += f"; {t.name} is destroyed"
+        return enc.with_combatant(t), text, report
+    text = (text + " Stamina") if text else f" Stamina"
+    absorbed = min(t.temp_stamina, after)
+    if absorbed:
+        text += f" ({absorbed} absorbed by temporary Stamina)"
+    stamina = max(0, t.stamina - (after - absorbed))
+    t = t.but(temp_stamina=t.temp_stamina - absorbed, stamina=stamina)
+    text += why
+    dealt = int(h.critical) + int(massive) + h.wounds
+    if dealt:
+        text += wound_text(dealt, h.critical, massive)
+        t = t.but(wounds=max(0, t.wounds - dealt))
+        report.wounds = dealt
+    t, more = settle(t)
+    text += more
+    enc = enc.with_combatant(t)
+    if t.wounds == 0 and t.stamina == 0:
+        if t.is_hero and not t.dead:
+            report.dying = True
+        else:
+            enc = enc.with_combatant(t.but(dead=True, out=True))
+            text += f"; {t.name} dies"
+        report.taken_out = True
+    elif cond.helpless(t):
+        report.taken_out = True
+    if t.demanding and t.demanding.interruptible and not report.taken_out and (h.hit or after or dealt):
+        report.interrupt_dc = 25 if dealt else max(10, after // 2)
+    return enc, text, report
+
+
+def wound_text(dealt: int, critical: bool, massive: bool) -> str:
+    plural = "s" if dealt > 1 else ""
+    if critical and massive:
+        return f", critical + massive: {dealt} Wound{plural}"
+    if massive:
+        return f": {dealt} Wound{plural}"
+    if critical:
+        return f"; critical: {dealt} Wound{plural}"
+    return f"; {dealt} Wound{plural}"
+
+
+def settle(t: RCCombatant) -> tuple[RCCombatant, str]:
+    """Derived conditions from Stamina and Wounds (and Exhaustion 6)."""
+    text = ""
+    had = {name: t.has(name) for name in cond.DERIVED}
+    imposed = t.condition("Unconscious")
+    imposed = imposed if imposed and imposed.source else None  # a power or a knockout, not Stamina
+    for name in cond.DERIVED:
+        t = cond.remove(t, name)
+    if imposed:
+        t = cond.add(t, imposed)
+    elif t.stamina == 0:
+        t = cond.add(t, Condition(name="Unconscious"))
+    if t.wounds < t.max_wounds and not t.zombie:
+        t = cond.add(t, Condition(name="Wounded"))
+    if t.wounds == 0 and t.stamina > 0:
+        t = cond.add(t, Condition(name="Incapacitated"))
+    for name in ("Unconscious", "Incapacitated"):
+        if t.has(name) and not had[name]:
+            text += f"; {t.name} is {name}"
+    if cond.helpless(t) and t.demanding:
+        text += f"; {t.demanding.what} is lost"
+        t = t.but(demanding=None)
+    if cond.helpless(t):
+        t = t.but(dodging=False)
+    return t, text
+
+
+def status(c: RCCombatant) -> str:
+    if c.environment:
+        return "environment"
+    if c.horde:
+        return f"{len(c.horde)} members, each " + status(c.but(horde=()))
+    if c.zombie:
+        base = f"{c.wounds}/{c.max_wounds} Wounds"
+    else:
+        temp = f" +{c.temp_stamina} temp" if c.temp_stamina else ""
+        base = f"{c.stamina}/{c.max_stamina} Stamina{temp}, {c.wounds}/{c.max_wounds} Wounds"
+    return base
+
+
+def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
+    """Ask the dying hero's player (and allies) how they escape death."""
+    t = enc.get(cid)
+    allies = [a for a in enc.active() if a.is_hero and a.id != cid and a.plot_points > 0 and not a.echo_of]
+    options = [DEATH_OWN] if t.plot_points > 0 else []
+    options += [f"{a.name} spends a Plot Point" for a in allies]
+    options += [DEATH_FLAW, DEATH_BLAZE]
+    users = enc.controllers([cid] + [a.id for a in allies])
+    users = tuple(u for u in users if u != enc.gm_id) or (enc.gm_id,)
+    default = options[0] if options[0] != DEATH_FLAW and len(options) > 2 else DEATH_FLAW
+    prompt = f"{t.name} is at 0 Wounds and 0 Stamina: spend a Plot Point, accept a physical flaw, or go out in a blaze of glory?"
+    pending = Pending(id=enc.next_pending, kind="death", prompt=prompt, options=tuple(options[:5]),
+                      default=default, chooser=cid, users=users, context={"cid": cid})
+    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
+    return enc, Event(kind="info", text=f"☠️ {prompt}", ping=users)
+
+
+def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter, Event]:
+    t = enc.get(cid)
+    prompt = f"{t.name}: Constitution save DC {dc} to keep {t.demanding.what} going."
+    users = enc.controllers([cid])
+    pending = Pending(id=enc.next_pending, kind="interrupt", prompt=prompt, options=(INTERRUPT_ROLL,),
+                      default=INTERRUPT_ROLL, chooser=cid, users=users, context={"cid": cid, "dc": dc})
+    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
+    return enc, Event(kind="warning", text=prompt, ping=users)
+
+
+def follow_up(enc: RCEncounter, cid: str, report: Report) -> tuple[RCEncounter, list[Event]]:
+    """The choice a harm leaves open: a death to escape or a demanding action to hold."""
+    if report.dying:
+        enc, event = death_pending(enc, cid)
+        return enc, [event]
+    if report.interrupt_dc is not None and enc.pending is None:
+        enc, event = interrupt_pending(enc, cid, report.interrupt_dc)
+        return enc, [event]
+    return enc, []

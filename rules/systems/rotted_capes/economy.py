@@ -1,0 +1,88 @@
+"""Who is acting, and spending the turn's Action, Bonus Action, Reaction and Pace."""
+
+from __future__ import annotations
+
+from ...errors import InvalidInput, NotAllowed, NotYourTurn
+from . import conditions as cond
+from .model import RCCombatant, RCEncounter
+
+
+def real(enc: RCEncounter, c: RCCombatant) -> RCCombatant:
+    """An Unleashed villain's extra turn acts as the villain itself."""
+    return enc.get(c.echo_of) if c.echo_of else c
+
+
+def acting(enc: RCEncounter, cid: str) -> bool:
+    if enc.status != "running":
+        return False
+    return any(a == cid or enc.get(a).echo_of == cid for a in enc.turns.acting)
+
+
+def actor_of(enc: RCEncounter, action) -> RCCombatant:
+    """The named actor, else the sender's combatant whose turn it is."""
+    if action.actor:
+        return real(enc, enc.find(action.actor))
+    mine = [c for c in enc.turns.acting if action.by.is_gm or enc.get(c).controller_id == action.by.user_id]
+    if not mine:
+        raise NotYourTurn("It is not your turn: name the actor (`actor:`) for a reaction.")
+    return real(enc, enc.get(mine[0]))
+
+
+def spend(enc: RCEncounter, c: RCCombatant, what: str) -> RCEncounter:
+    """Use the Action, Bonus Action or a Reaction, refusing clearly if it is gone."""
+    if c.out:
+        raise NotAllowed(f"{c.name} is out of the fight.")
+    if cond.helpless(c) and not c.blaze:
+        raise NotAllowed(f"{c.name} is {'Unconscious' if c.has('Unconscious') else 'Incapacitated'} and cannot act.")
+    e = c.economy
+    if what == "reaction":
+        if c.blaze:
+            return enc
+        if c.demanding:
+            raise NotAllowed(f"{c.name} cannot take reactions while performing a demanding action.")
+        if c.has("Stunned"):
+            raise NotAllowed(f"{c.name} is Stunned and cannot take reactions.")
+        if e.reactions <= 0:
+            raise NotAllowed(f"{c.name} has no reaction left before their next turn.")
+        return enc.update(c.id, economy=e.but(reactions=e.reactions - 1))
+    if not acting(enc, c.id):
+        raise NotYourTurn(f"It is not {c.name}'s turn: off-turn, only an /attack (as a reaction) or a readied action works.")
+    if what == "action":
+        if not e.action:
+            raise NotAllowed(f"{c.name} has already used their Action this turn.")
+        return enc.update(c.id, economy=e.but(action=False))
+    if what == "bonus":
+        if not e.bonus:
+            raise NotAllowed(f"{c.name} has already used their Bonus Action this turn.")
+        if c.demanding:
+            raise NotAllowed("A Bonus Action may only come before a demanding action begins.")
+        return enc.update(c.id, economy=e.but(bonus=False))
+    raise InvalidInput(f"Unknown action cost `{what}`.")
+
+
+def fresh(c: RCCombatant) -> RCCombatant:
+    """A new turn: Pace, Action, Bonus Action and reactions come back."""
+    reactions = 2 if c.unleashed else 1
+    return c.but(economy=c.economy.but(pace=cond.pace(c), action=True, bonus=True, reactions=reactions,
+                                       dashed=False, disengaged=False))
+
+
+def _tick(ok: bool) -> str:
+    return "✅" if ok else "❌"
+
+
+def summary(c: RCCombatant) -> list[str]:
+    e = c.economy
+    lines = [f"Pace {e.pace} area{'s' if e.pace != 1 else ''} left · Action {_tick(e.action)} · "
+             f"Bonus Action {_tick(e.bonus)} · Reaction {_tick(e.reactions > 0)}"]
+    if c.demanding:
+        lines.append(f"Demanding: {c.demanding.what}{' (interruptible)' if c.demanding.interruptible else ''} — resolves at the start of the next turn; max 1 area, no reactions")
+    if c.dodging:
+        lines.append("Dodging: attacks against Avoidance at disadvantage")
+    if c.ready:
+        lines.append(f"Ready: {c.ready}")
+    if c.assisted_by:
+        lines.append("Assisted: advantage on the next roll")
+    if c.blaze:
+        lines.append("Blaze of glory: one last attack, an automatic critical")
+    return lines

@@ -1,0 +1,155 @@
+"""Start and end of turns: the turn economy, demanding actions resolving,
+Ongoing Damage, saves, and condition durations running out."""
+
+from __future__ import annotations
+
+from ...model import Event
+from . import conditions as cond
+from . import damage as dmg
+from . import economy
+from .model import RCEncounter, parse_saves
+from .rolls import mode_for, reasons, roll_d20
+
+
+def save_modifier(c, kind: str) -> int:
+    kind = kind.lower()[:3]
+    if kind == "dex":
+        return c.sheet.dex
+    if kind == "con":
+        return c.sheet.con
+    return parse_saves(c.sheet.saves).get(kind, 0)
+
+
+def roll_save(enc: RCEncounter, cid: str, kind: str, dc: int, chance, extra_adv=(), extra_dis=()) -> tuple[bool, str]:
+    c = enc.get(cid)
+    adv, dis = cond.save_sources(c)
+    adv, dis = adv + list(extra_adv), dis + list(extra_dis)
+    d20 = roll_d20(chance, mode_for(adv, dis, enc.options.get("advantage", "cancel")))
+    mod = save_modifier(c, kind) - cond.weakened(c, kind)
+    penalty = cond.wound_penalty(c)
+    total = d20.natural + mod - penalty
+    ok = total >= dc
+    text = f"{d20.text()} {'+' if mod >= 0 else '−'} {abs(mod)}"
+    if penalty:
+        text += f" − {penalty} wounds/exhaustion"
+    text += f" = {total} vs DC {dc}: {'success' if ok else 'failure'}{reasons(adv, dis)}"
+    return ok, text
+
+
+def tick(enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter, list[Event]]:
+    c = enc.get(cid)
+    ongoing = c.condition("Ongoing Damage")
+    if not ongoing or not ongoing.damage:
+        return enc, []
+    roll = chance.roll(ongoing.damage)
+    enc, text, report = dmg.harm(enc, cid, dmg.Harm(roll.total, ongoing.damage_type, ongoing=True))
+    t = enc.get(cid)
+    tail = "" if t.out else f" ({dmg.status(t)})"
+    events = [Event(kind="roll", text=f"🔥 {c.name} takes Ongoing Damage ({ongoing.label()}): {roll.text} = {roll.total}{text}{tail}")]
+    enc, more = dmg.follow_up(enc, cid, report)
+    return enc, events + more
+
+
+def turn_start(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter, list[Event]]:
+    c = enc.get(cid)
+    if c.echo_of:
+        villain = enc.get(c.echo_of)
+        enc = enc.with_combatant(economy.fresh(villain).but(dodging=False))
+        return enc, [Event(kind="info", text=f"{villain.name} takes an Unleashed extra turn.")]
+    if c.environment:
+        return enc, [Event(kind="info", text=f"{c.name}: the environment strikes (GM: describe it, then /damage or /condition add).")]
+    events: list[Event] = []
+    others = []
+    for o in enc.combatants:
+        if cid in o.assisted_by:
+            o = o.but(assisted_by=tuple(a for a in o.assisted_by if a != cid))
+        others.append(o)
+    enc = enc.but(combatants=tuple(others))
+    c = economy.fresh(enc.get(cid)).but(dodging=False)
+    if c.ready:
+        events.append(Event(kind="info", text=f"{c.name}'s readied action ({c.ready}) was never triggered and is lost."))
+        c = c.but(ready="")
+    if c.demanding and c.demanding.since_turn < enc.turn_no:
+        events.append(Event(kind="info", text=f"✨ {c.name}'s demanding action resolves now: {c.demanding.what}.",
+                            ping=enc.controllers([cid])))
+        c = c.but(demanding=None)
+    enc = enc.with_combatant(c)
+    ongoing = c.condition("Ongoing Damage")
+    if ongoing and ongoing.at == "start":
+        enc, more = tick(enc, cid, chance)
+        events.extend(more)
+    c = enc.get(cid)
+    if not c.out and (cond.helpless(c) and not c.blaze) and enc.pending is None:
+        enc, more = turn_end(system, enc, cid, chance, skip_tick=False)
+        events.extend(more)
+        enc = enc.update(cid, passing=True)
+        events.append(Event(kind="info", text=f"{c.name} is {'Unconscious' if c.has('Unconscious') else 'Incapacitated'}: the turn passes."))
+    return enc, events
+
+
+def turn_end(system, enc: RCEncounter, cid: str, chance, skip_tick: bool = False) -> tuple[RCEncounter, list[Event]]:
+    c = enc.get(cid)
+    if c.echo_of or c.environment or c.out:
+        return _expire_only(enc, cid, with_state=True)
+    events: list[Event] = []
+    ongoing = c.condition("Ongoing Damage")
+    if ongoing and ongoing.at == "end" and not skip_tick:
+        enc, more = tick(enc, cid, chance)
+        events.extend(more)
+    c = enc.get(cid)
+    for condition in c.conditions:
+        if condition.until == "save" or (condition.name == "Ongoing Damage" and condition.dc is not None):
+            if condition.dc is None or c.out:
+                continue
+            ok, text = roll_save(enc, cid, condition.save, condition.dc, chance)
+            events.append(Event(kind="roll", text=f"{c.name} saves against {condition.label()}: {text}" + (" — it ends." if ok else ".")))
+            if ok:
+                enc = enc.update(cid, conditions=tuple(x for x in enc.get(cid).conditions if x.name != condition.name))
+    kept = []
+    for condition in enc.get(cid).conditions:
+        if condition.until == "rounds" and condition.since_turn < enc.turn_no:
+            condition = condition.but(turns_left=condition.turns_left - 1)
+            if condition.turns_left <= 0:
+                events.append(Event(kind="info", text=f"{c.name} is no longer {condition.label()}."))
+                continue
+        kept.append(condition)
+    enc = enc.update(cid, conditions=tuple(kept))
+    enc, more = _expire_only(enc, cid, with_state=True)
+    return enc, events + more
+
+
+def _expire_only(enc: RCEncounter, cid: str, with_state: bool = False):
+    """Conditions lasting until the end of `cid`'s next turn end now."""
+    events: list[Event] = []
+    combatants = []
+    for o in enc.combatants:
+        kept = []
+        for condition in o.conditions:
+            owner = condition.owner or o.id
+            if condition.until == "turn_end" and owner == cid and condition.since_turn < enc.turn_no:
+                events.append(Event(kind="info", text=f"{o.name} is no longer {condition.label()}."))
+                continue
+            kept.append(condition)
+        combatants.append(o.but(conditions=tuple(kept)))
+    enc = enc.but(combatants=tuple(combatants))
+    return (enc, events) if with_state else events
+
+
+def round_start(enc: RCEncounter) -> RCEncounter:
+    return enc.but(combatants=tuple(c.but(passing=False) for c in enc.combatants))
+
+
+def round_end(enc: RCEncounter) -> tuple[RCEncounter, list[Event]]:
+    """A condition timed on the turn of someone who will never act again ends with the round."""
+    gone = {c.id for c in enc.combatants if c.out}
+    events: list[Event] = []
+    combatants = []
+    for o in enc.combatants:
+        kept = []
+        for condition in o.conditions:
+            if condition.until == "turn_end" and condition.owner in gone:
+                events.append(Event(kind="info", text=f"{o.name} is no longer {condition.label()}."))
+                continue
+            kept.append(condition)
+        combatants.append(o.but(conditions=tuple(kept)))
+    return enc.but(combatants=tuple(combatants)), events

@@ -1,0 +1,231 @@
+"""Rotted Capes state: the character sheet, a combatant's live status and
+the encounter-wide pools (the Editor-in-Chief's Plot Points, the last roll a
+Plot Point may reroll)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import field_validator
+
+from ...model import Combatant, Encounter, Value
+from ...turns.initiative import InitiativeState
+
+ENERGY = ("cold", "cosmic", "electricity", "fire", "radioactive", "sonic")
+PHYSICAL = ("acid", "ballistic", "kinetic", "piercing", "slashing")
+DAMAGE_TYPES = ENERGY + PHYSICAL + ("poison", "psychic")
+# Greek order: strongest first. "Epsilon or below" means this index or later.
+ZOMBIE_LEVELS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "omega")
+EPSILON = ZOMBIE_LEVELS.index("epsilon")
+PACE_CAP = 5
+
+_DR_PAIR = re.compile(r"^([a-z]+)[:=](\d{1,3})$")
+
+
+def parse_dr(text: str) -> dict[str, int]:
+    """`"fire:10 energy:5 all:2"` → {"fire": 10, "energy": 5, "all": 2}."""
+    result: dict[str, int] = {}
+    for part in (text or "").replace(",", " ").lower().split():
+        match = _DR_PAIR.match(part)
+        if not match:
+            raise ValueError(f"DR `{part[:20]}` must look like `fire:10` (type, category or `all`)")
+        key = match.group(1)
+        if key not in DAMAGE_TYPES + ("energy", "physical", "all"):
+            raise ValueError(f"`{key[:20]}` is not a damage type, `energy`, `physical` or `all`")
+        result[key] = int(match.group(2))
+    return result
+
+
+def parse_saves(text: str) -> dict[str, int]:
+    result: dict[str, int] = {}
+    for part in (text or "").replace(",", " ").lower().split():
+        match = re.match(r"^([a-z]+)[:=]([+-]?\d{1,2})$", part)
+        if not match:
+            raise ValueError(f"save bonus `{part[:20]}` must look like `wis:2`")
+        result[match.group(1)] = int(match.group(2))
+    return result
+
+
+class RCSheet(Value):
+    """Every stat `/character add stats:"…"` accepts, with its default."""
+
+    dex: int = 0  # Dexterity modifier (initiative, Dexterity saves)
+    con: int = 0  # Constitution modifier (interruptible and ongoing-damage saves)
+    init: int = 0  # initiative bonus on top of Dexterity
+    saves: str = ""  # other save modifiers, e.g. "wis:2 str:1"
+    avoidance: int = 10
+    fortitude: int = 10
+    willpower: int = 10
+    stamina: int = 10
+    wounds: int = 3
+    stamina_defense: int | None = None  # None: the Fortitude defense
+    dr: str = ""  # e.g. "fire:10 energy:5 psychic:2 all:1"
+    rank: int = 1
+    zombie: bool = False
+    zombie_level: str = "epsilon"
+    brute: bool = False  # Unleashed brutes do not double their Stamina
+    pace: int = 4
+    attack: int = 0  # default attack modifier
+    damage: str = "1d6"  # default damage expression
+    damage_type: str = "kinetic"
+    plot_points: int | None = None  # a hero's balance from the campaign; None: the starting number
+
+    @field_validator("dr")
+    @classmethod
+    def _dr(cls, value: str) -> str:
+        parse_dr(value)
+        return value
+
+    @field_validator("saves")
+    @classmethod
+    def _saves(cls, value: str) -> str:
+        parse_saves(value)
+        return value
+
+    @field_validator("zombie_level")
+    @classmethod
+    def _level(cls, value: str) -> str:
+        value = value.strip().lower()
+        if value not in ZOMBIE_LEVELS:
+            raise ValueError("zombie level must be one of " + ", ".join(ZOMBIE_LEVELS))
+        return value
+
+    @field_validator("damage_type")
+    @classmethod
+    def _type(cls, value: str) -> str:
+        value = value.strip().lower()
+        if value not in DAMAGE_TYPES:
+            raise ValueError("damage type must be one of " + ", ".join(DAMAGE_TYPES))
+        return value
+
+    @field_validator("stamina", "wounds", "pace", "avoidance", "fortitude", "willpower")
+    @classmethod
+    def _non_negative(cls, value: int) -> int:
+        if not 0 <= value <= 1000:
+            raise ValueError("must be between 0 and 1000")
+        return value
+
+
+class Condition(Value):
+    """A core condition with its tags and how it ends.
+
+    `until`: "rounds" (`turns_left` of the bearer's turns), "turn_end" (end of
+    `owner`'s next turn), "save" (a save against `dc` at the end of each of the
+    bearer's turns), "scene" or "none" (removed by hand or by the rules).
+    """
+
+    name: str
+    tags: tuple[str, ...] = ()
+    until: Literal["rounds", "turn_end", "save", "scene", "none"] = "none"
+    turns_left: int = 0
+    owner: str | None = None  # whose turn end counts; None: the bearer
+    since_turn: int = 0  # encounter turn number when applied
+    dc: int | None = None
+    save: str = "con"
+    level: int = 1  # Exhaustion level
+    damage: str = ""  # Ongoing Damage per tick
+    damage_type: str = "kinetic"
+    at: Literal["start", "end"] = "start"  # when Ongoing Damage ticks
+    source: str = ""  # who imposed it (the charmer, the frightening foe)
+
+    def label(self) -> str:
+        name = f"{self.name} {self.level}" if self.name == "Exhaustion" else self.name
+        return f"{name} ({', '.join(self.tags)})" if self.tags else name
+
+    def tagged(self, word: str) -> bool:
+        word = word.casefold()
+        return any(word in tag.casefold() for tag in self.tags)
+
+
+class Demanding(Value):
+    what: str
+    interruptible: bool = False
+    since_turn: int = 0
+
+
+class Economy(Value):
+    """What is left of a turn; reset at the start of the combatant's own turn."""
+
+    pace: int = 0
+    action: bool = True
+    bonus: bool = True
+    reactions: int = 1
+    dashed: bool = False
+    disengaged: bool = False
+
+
+class RCCombatant(Combatant):
+    sheet: RCSheet = RCSheet()
+    stamina: int = 10
+    max_stamina: int = 10
+    temp_stamina: int = 0
+    wounds: int = 3
+    max_wounds: int = 3
+    flaws: int = 0  # physical flaws accepted to escape death
+    conditions: tuple[Condition, ...] = ()
+    economy: Economy = Economy()
+    demanding: Demanding | None = None
+    dodging: bool = False
+    assisted_by: tuple[str, ...] = ()  # advantage on the next roll, from these helpers
+    ready: str = ""
+    ongoing_total: int = 0  # continuous damage taken this scene, towards Stamina Defense
+    plot_points: int = 0
+    aided_this_scene: bool = False
+    blaze: bool = False  # one last action: an automatic critical, then death
+    dead: bool = False
+    passing: bool = False  # helpless this round: the turn is skipped
+    horde: tuple[str, ...] = ()  # member names while this combatant is a Horde
+    horde_name: str = ""
+    unleashed: bool = False
+    unleashed_adv_round: int = 0
+    unleashed_save_round: int = 0
+    second_wind_used: bool = False
+    echo_of: str | None = None  # the Unleashed extra turn acts for this combatant
+    environment: bool = False  # a Danger Zone's turn
+    fixed_init: float | None = None
+
+    @property
+    def is_hero(self) -> bool:
+        return self.side == "heroes"
+
+    @property
+    def zombie(self) -> bool:
+        return self.sheet.zombie
+
+    @property
+    def lesser_zombie(self) -> bool:
+        return self.sheet.zombie and ZOMBIE_LEVELS.index(self.sheet.zombie_level) >= EPSILON
+
+    @property
+    def stamina_defense(self) -> int:
+        sd = self.sheet.stamina_defense
+        return self.sheet.fortitude if sd is None else sd
+
+    def has(self, name: str) -> bool:
+        return any(c.name == name for c in self.conditions)
+
+    def condition(self, name: str) -> Condition | None:
+        return next((c for c in self.conditions if c.name == name), None)
+
+
+class LastRoll(Value):
+    """The newest d20 check or damage roll, so a Plot Point can reroll it."""
+
+    kind: Literal["attack", "save"]
+    roller: str
+    turn_no: int
+    spec: dict[str, Any]
+    d20: int
+    damage: tuple[int, ...] = ()
+    before: tuple[RCCombatant, ...]
+    turns_before: InitiativeState
+    plot_spent: bool = False
+
+
+class RCEncounter(Encounter):
+    combatants: tuple[RCCombatant, ...] = ()
+    turns: InitiativeState
+    pool: int = 0  # the Editor-in-Chief's Plot Points
+    last_roll: LastRoll | None = None
+    plot_log: tuple[str, ...] = ()

@@ -1,0 +1,162 @@
+"""Combat modes (Horde, Unleashed, Danger Zone) and the end of a scene."""
+
+from __future__ import annotations
+
+from ...errors import InvalidInput, NotAllowed
+from ...model import Event
+from ...turns.initiative import Entry
+from . import conditions as cond
+from . import damage as dmg
+from .model import Condition, RCCombatant, RCEncounter
+
+HORDE_MIN = 5
+
+
+def _entry(enc: RCEncounter, cid: str) -> Entry:
+    return next(e for e in enc.turns.entries if e.cid == cid)
+
+
+def _full(c: RCCombatant) -> RCCombatant:
+    """A fresh member of a horde: whole Stamina and Wounds, no derived conditions."""
+    c = c.but(stamina=c.max_stamina, wounds=c.max_wounds, temp_stamina=0, dead=False, out=False, ongoing_total=0)
+    for name in cond.DERIVED:
+        c = cond.remove(c, name)
+    return c
+
+
+def form_horde(system, enc: RCEncounter, names: list[str], title: str, chance) -> tuple[RCEncounter, list[Event]]:
+    members = [enc.find(n) for n in names]
+    members = [m for m in members if not m.out and not m.horde]
+    if len({m.id for m in members}) < HORDE_MIN:
+        raise InvalidInput(f"A Horde needs at least {HORDE_MIN} identical creatures that are still in the fight.")
+    if len({m.sheet for m in members}) != 1:
+        raise InvalidInput("A Horde is made of identical creatures: these stat blocks differ.")
+    lowest = min(members, key=lambda m: _entry(enc, m.id).sort_key)
+    for m in members:
+        if m.id != lowest.id:
+            enc, _ = system.turns.leave(system, enc, m.id, chance)
+            enc = enc.but(combatants=tuple(c for c in enc.combatants if c.id != m.id))
+    horde = _full(enc.get(lowest.id)).but(name=title, horde=tuple(m.name for m in members), horde_name=title)
+    enc = enc.with_combatant(horde)
+    bonus = 2 * (len(members) - 1)
+    return enc, [Event(kind="info", text=f"{len(members)} creatures form {title} at {lowest.name}'s initiative: +{bonus} to hit and damage.")]
+
+
+def member_down(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter, list[Event]]:
+    """An attack took out one member: the Horde shrinks, below 5 it splits."""
+    horde = enc.get(cid)
+    gone, rest = horde.horde[0], horde.horde[1:]
+    enc = enc.with_combatant(_full(horde).but(horde=rest))
+    text = f"; {len(rest)} left in the horde"
+    if len(rest) >= HORDE_MIN:
+        return enc, [Event(kind="info", text=text)]
+    enc, more = split(enc, cid)
+    return enc, [Event(kind="info", text=text)] + more
+
+
+def split(enc: RCEncounter, cid: str) -> tuple[RCEncounter, list[Event]]:
+    """Back to individuals on the horde's own initiative (one shared slot)."""
+    horde = enc.get(cid)
+    names = horde.horde
+    if not names:
+        return enc.with_combatant(horde.but(out=True, dead=True)), [Event(kind="info", text=f"{horde.name} is wiped out.")]
+    first = horde.but(name=names[0], horde=(), horde_name="")
+    enc = enc.with_combatant(first)
+    entry = _entry(enc, cid)
+    state = enc.turns
+    slots = [list(s) for s in state.slots]
+    slot = next(s for s in slots if cid in s)
+    entries = list(state.entries)
+    combatants = list(enc.combatants)
+    next_id = enc.next_id
+    for name in names[1:]:
+        new = first.but(id=f"c{next_id}", name=name)
+        next_id += 1
+        combatants.append(new)
+        entries.append(entry.but(cid=new.id))
+        slot.append(new.id)
+    state = state.but(entries=tuple(entries), slots=tuple(tuple(s) for s in slots))
+    enc = enc.but(combatants=tuple(combatants), turns=state, next_id=next_id)
+    return enc, [Event(kind="info", text=f"The horde breaks up: {', '.join(names)} act on its initiative.")]
+
+
+def unleash(system, enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncounter, list[Event]]:
+    if c.unleashed:
+        raise InvalidInput(f"{c.name} is already Unleashed.")
+    if c.is_hero:
+        raise NotAllowed("Only villains are Unleashed.")
+    if c.zombie:
+        c = c.but(wounds=c.wounds + 2, max_wounds=c.max_wounds + 2)
+        boost = "+2 Wounds"
+    elif c.sheet.brute:
+        boost = "no Stamina change (brute)"
+    else:
+        c = c.but(stamina=c.stamina * 2, max_stamina=c.max_stamina * 2)
+        boost = "Stamina doubled"
+    c = c.but(unleashed=True, economy=c.economy.but(reactions=c.economy.reactions + 1))
+    enc = enc.with_combatant(c)
+    key = _entry(enc, c.id).key[0] - 10
+    echo = type(c)(id=f"c{enc.next_id}", name=f"{c.name} (Unleashed)", controller_id=c.controller_id, side=c.side,
+                   npc=c.npc, hidden=c.hidden, echo_of=c.id, fixed_init=key, sheet=c.sheet)
+    enc = enc.but(combatants=enc.combatants + (echo,), next_id=enc.next_id + 1)
+    enc, events = system.turns.enter(system, enc, [echo.id], chance)
+    text = (f"💥 {c.name} is Unleashed: an extra turn at initiative {key:g}, an extra reaction, {boost}, "
+            "once-per-round advantage (`unleashed` option), a second wind once per encounter.")
+    return enc, [Event(kind="info", text=text)] + events
+
+
+def second_wind(enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncounter, list[Event]]:
+    """1d4 Wounds back, once per encounter, as the Action."""
+    if not c.unleashed:
+        raise NotAllowed(f"Only an Unleashed villain has a second wind; {c.name} is not Unleashed.")
+    if c.second_wind_used:
+        raise NotAllowed(f"{c.name} has already used their second wind.")
+    roll = chance.roll("1d4")
+    healed = min(roll.total, c.max_wounds - c.wounds)
+    c, _ = dmg.settle(c.but(wounds=c.wounds + healed, second_wind_used=True))
+    enc = enc.with_combatant(c)
+    return enc, [Event(kind="roll", text=f"{c.name} catches a second wind: 1d4 ({roll.total}) → {healed} Wound{'s' if healed != 1 else ''} back ({dmg.status(c)}).")]
+
+
+def danger_zone(system, enc: RCEncounter, where: list[str], chance) -> tuple[RCEncounter, list[Event]]:
+    keys = sorted((e.key[0] for e in enc.turns.entries), reverse=True)
+    if not keys:
+        raise InvalidInput("Roll initiative for everyone first: the Danger Zone goes in the middle and/or at the end.")
+    events = [Event(kind="warning", text="Danger Zone: the environment takes turns as a threat.")]
+    for spot in where:
+        if spot == "middle":
+            upper = (len(keys) - 1) // 2
+            key = (keys[upper] + keys[upper + 1]) / 2 if len(keys) > 1 else keys[0] - 0.5
+        elif spot == "end":
+            key = keys[-1] - 1
+        else:
+            raise InvalidInput("A Danger Zone acts in the `middle` and/or at the `end` of the round.")
+        env = system.combatant_type(id=f"c{enc.next_id}", name=f"Danger Zone ({spot})", side="threats", npc=True,
+                                    environment=True, fixed_init=key)
+        enc = enc.but(combatants=enc.combatants + (env,), next_id=enc.next_id + 1)
+        enc, more = system.turns.enter(system, enc, [env.id], chance)
+        events.extend(more)
+    return enc, events
+
+
+def end_scene(enc: RCEncounter) -> tuple[RCEncounter, list[Event]]:
+    """All Stamina back (half if Unconscious); scene effects and limits reset."""
+    lines = []
+    combatants = []
+    for c in enc.combatants:
+        if c.out or c.environment or c.echo_of or c.zombie:
+            combatants.append(c.but(aided_this_scene=False, ongoing_total=0))
+            continue
+        stamina = c.max_stamina // 2 if c.has("Unconscious") else c.max_stamina
+        kept = tuple(x for x in c.conditions if x.until != "scene")
+        c = c.but(stamina=max(c.stamina, stamina), temp_stamina=0, conditions=kept, aided_this_scene=False,
+                  ongoing_total=0, demanding=None, dodging=False, ready="", assisted_by=())
+        c, _ = dmg.settle(c)
+        combatants.append(c)
+        lines.append(f"{c.name} {dmg.status(c)}")
+    enc = enc.but(combatants=tuple(combatants))
+    return enc, [Event(kind="info", text="🎬 End of scene: Stamina recovers (half if Unconscious); once-per-scene limits reset. " + "; ".join(lines))]
+
+
+def surprise() -> Condition:
+    return Condition(name="Stunned", tags=("Lesser", "Surprise"), until="turn_end", owner=None, since_turn=0)

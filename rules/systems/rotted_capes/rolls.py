@@ -1,0 +1,79 @@
+"""The d20 roll with advantage and disadvantage, and dice carried across a
+pending choice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...dice import MAX_FACES, evaluate
+from ...errors import DiceError
+
+
+@dataclass(frozen=True, slots=True)
+class D20:
+    natural: int
+    rolled: tuple[int, ...]
+    mode: str  # "", "adv", "dis"
+
+    def text(self) -> str:
+        if len(self.rolled) == 1:
+            return f"d20 {self.natural}"
+        word = "adv" if self.mode == "adv" else "dis"
+        return f"d20 {word} ({', '.join(map(str, self.rolled))}) {self.natural}"
+
+
+def mode_for(adv: list[str], dis: list[str], rule: str = "cancel") -> str:
+    """Any advantage plus any disadvantage is a straight roll (campaign rule
+    `advantage=count` nets the reasons instead)."""
+    if rule == "count":
+        net = len(adv) - len(dis)
+        return "adv" if net > 0 else "dis" if net < 0 else ""
+    if adv and dis:
+        return ""
+    return "adv" if adv else "dis" if dis else ""
+
+
+def roll_d20(chance, mode: str) -> D20:
+    if not mode:
+        value = chance.die(20)
+        return D20(value, (value,), "")
+    a, b = chance.die(20), chance.die(20)
+    return D20(max(a, b) if mode == "adv" else min(a, b), (a, b), mode)
+
+
+def reasons(adv: list[str], dis: list[str]) -> str:
+    parts = [f"adv: {', '.join(adv)}"] if adv else []
+    parts += [f"dis: {', '.join(dis)}"] if dis else []
+    return f" [{'; '.join(parts)}]" if parts else ""
+
+
+def drain(chance) -> list[int]:
+    """Take the dice a user entered so they can wait for a pending choice."""
+    return [chance.die(MAX_FACES) for _ in range(chance.entered_dice_left())]
+
+
+class Queued:
+    """A chance that first uses dice saved from an earlier action."""
+
+    def __init__(self, saved, chance) -> None:
+        self.saved = list(saved)
+        self.chance = chance
+        self.rng = chance.rng
+
+    def die(self, sides: int) -> int:
+        if self.saved:
+            value = self.saved.pop(0)
+            if not 1 <= value <= sides:
+                raise DiceError(f"{value} cannot be rolled on a d{sides}.")
+            return value
+        return self.chance.die(sides)
+
+    def roll(self, expr: str):
+        return evaluate(expr, self.die)
+
+    def entered_dice_left(self) -> int:
+        return len(self.saved) + self.chance.entered_dice_left()
+
+    def finish(self) -> None:
+        if self.saved:
+            raise DiceError(f"{len(self.saved)} entered dice were not needed by this action: enter exactly the dice it rolls.")

@@ -1,0 +1,463 @@
+"""Rotted Capes: initiative, turns, attacks, damage and death, with hand-entered rolls."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.actions import AddCombatants, Choose, NextTurn
+from rules.engine import apply
+from rules.errors import NotAllowed, NotYourTurn, RulesError, UnknownAction
+from rules.model import Actor
+from rules.systems.rotted_capes import SYSTEM
+
+GM = Actor(user_id=1, is_gm=True)
+ALICE = Actor(user_id=11)
+BOB = Actor(user_id=12)
+PLAYERS = {"Nova": ALICE, "Bolt": BOB, "Stepaside": ALICE}
+
+
+def new(**options):
+    return SYSTEM.new_encounter(1, 99, {"offer_plot_disadvantage": False} | options)
+
+
+def join(enc, name, roll, count=1, surprised=False, **stats):
+    player = PLAYERS.get(name)
+    sheet = {k: str(v) for k, v in stats.items()}
+    if player:
+        action = AddCombatants(by=player, name=name, sheet=sheet, npc=False, controller_id=player.user_id,
+                               dice=(roll,), surprised=surprised)
+    else:
+        rolls = roll if isinstance(roll, tuple) else (roll,) * count
+        action = AddCombatants(by=GM, name=name, sheet=sheet, count=count, dice=rolls, surprised=surprised)
+    return apply(enc, action).state
+
+
+def cmd(enc, name, by=GM, **options):
+    return apply(enc, SYSTEM.command(name, by, options))
+
+
+def run(enc, name, by=GM, **options):
+    return cmd(enc, name, by, **options).state
+
+
+def texts(outcome):
+    return [e.text for e in outcome.events]
+
+
+def begin(enc):
+    return apply(enc, NextTurn(by=GM)).state
+
+
+def end_turn(enc, by=GM, dice=()):
+    return apply(enc, NextTurn(by=by, dice=dice))
+
+
+def who(enc, name):
+    return enc.find(name)
+
+
+def acting(enc):
+    return [enc.get(c).name for c in enc.turns.acting]
+
+
+def duel(**hero):
+    """Nova (hero) acts first against a Brute (threat)."""
+    enc = new()
+    enc = join(enc, "Nova", 15, **({"avoidance": 15, "fortitude": 6, "stamina": 20, "wounds": 3, "attack": 5} | hero))
+    enc = join(enc, "Brute", 5, avoidance=15, fortitude=4, stamina=20, wounds=3, dr="energy:5", attack=4, damage="1d8")
+    return begin(enc)
+
+
+# --- initiative ----------------------------------------------------------------
+def test_initiative_is_d20_plus_dex_plus_bonus_highest_first():
+    enc = new()
+    enc = join(enc, "Nova", 10, dex=3, init=2)
+    enc = join(enc, "Brute", 14)
+    out = apply(enc, AddCombatants(by=GM, name="Rat", sheet={"dex": "-1"}, dice=(3,)))
+    assert "Rat initiative: d20 3 − 1 = 2" in texts(out)
+    enc = begin(out.state)
+    assert [[enc.get(c).name for c in s] for s in enc.turns.slots] == [["Nova"], ["Brute"], ["Rat"]]
+    assert [e.key for e in enc.turns.entries] == [(15,), (14,), (2,)]
+
+
+def test_ties_heroes_first_and_tied_threats_share_one_turn():
+    enc = new()
+    enc = join(enc, "Zombie", 12, count=2)
+    enc = join(enc, "Nova", 12)
+    enc = join(enc, "Bolt", 12)
+    slots = [[enc.get(c).name for c in s] for s in enc.turns.slots]
+    assert slots == [["Nova"], ["Bolt"], ["Zombie 1", "Zombie 2"]]
+    enc = begin(enc)
+    enc = end_turn(enc, ALICE).state
+    out = end_turn(enc, BOB)
+    assert acting(out.state) == ["Zombie 1", "Zombie 2"]
+    turn = [e for e in out.events if e.kind == "turn"][-1]
+    assert turn.text == "Zombie 1 and Zombie 2's turn" and turn.ping == (1,)
+
+
+def test_tied_heroes_may_swap_before_acting_but_not_after():
+    enc = new()
+    enc = join(enc, "Nova", 12)
+    enc = join(enc, "Bolt", 12)
+    enc = run(enc, "act", BOB, actor="Bolt", action="swap", target="Nova")
+    assert [enc.get(s[0]).name for s in enc.turns.slots] == ["Bolt", "Nova"]
+    enc = begin(enc)
+    assert acting(enc) == ["Bolt"]
+    with pytest.raises(NotAllowed):
+        cmd(enc, "act", ALICE, actor="Nova", action="swap", target="Bolt")
+    with pytest.raises(NotAllowed, match="not your character"):
+        cmd(begin(join(join(new(), "Nova", 12), "Bolt", 12)), "act", BOB, actor="Nova", action="swap", target="Bolt")
+
+
+def test_untied_heroes_cannot_swap():
+    enc = join(join(new(), "Nova", 12), "Bolt", 11)
+    with pytest.raises(RulesError, match="not tied"):
+        cmd(enc, "act", BOB, actor="Bolt", action="swap", target="Nova")
+
+
+def test_joining_mid_combat_rolls_and_inserts():
+    enc = duel()
+    enc = join(enc, "Bolt", 9, dex=1)
+    assert [enc.get(s[0]).name for s in enc.turns.slots] == ["Nova", "Bolt", "Brute"]
+    enc = end_turn(enc, ALICE).state
+    assert acting(enc) == ["Bolt"]
+
+
+def test_surprised_are_stunned_until_the_end_of_their_first_turn():
+    enc = new()
+    enc = join(enc, "Nova", 15, surprised=True, attack=5)
+    enc = join(enc, "Brute", 5, avoidance=15)
+    assert who(enc, "Nova").condition("Stunned").label() == "Stunned (Lesser, Surprise)"
+    enc = begin(enc)
+    # Stunned: disadvantage on all rolls, no reactions
+    out = cmd(enc, "attack", ALICE, target="Brute", dice="18 4", damage="1d6")
+    assert "d20 dis (18, 4) 4 + 5 = 9 vs Avoidance 15: miss [dis: stunned]" in texts(out)[0]
+    out = end_turn(out.state, ALICE)
+    assert "Nova is no longer Stunned (Lesser, Surprise)." in texts(out)
+    assert not who(out.state, "Nova").has("Stunned")
+
+
+# --- turn economy -------------------------------------------------------------------
+def test_turn_summary_shows_pace_action_bonus_reaction_and_resets():
+    enc = duel(pace=6)
+    cid = who(enc, "Nova").id
+    assert SYSTEM.turn_summary(enc, cid) == ["Pace 5 areas left · Action ✅ · Bonus Action ✅ · Reaction ✅"]
+    enc = run(enc, "act", ALICE, action="move", options="areas=2")
+    enc = run(enc, "act", ALICE, action="dodge")
+    assert SYSTEM.turn_summary(enc, cid)[0] == "Pace 3 areas left · Action ❌ · Bonus Action ✅ · Reaction ✅"
+    with pytest.raises(NotAllowed, match="already used their Action"):
+        cmd(enc, "act", ALICE, action="dash")
+    with pytest.raises(NotAllowed, match="only 3 areas"):
+        cmd(enc, "act", ALICE, action="move", options="areas=4")
+    enc = end_turn(enc, ALICE).state
+    enc = end_turn(enc, GM).state
+    assert SYSTEM.turn_summary(enc, cid)[0].startswith("Pace 5 areas left · Action ✅")
+
+
+def test_dash_doubles_pace_and_reactions_are_between_turns():
+    enc = duel()
+    enc = run(enc, "act", ALICE, action="dash")
+    assert who(enc, "Nova").economy.pace == 8
+    enc = end_turn(enc, ALICE).state
+    # an opportunity attack off-turn uses the one reaction
+    enc = run(enc, "attack", ALICE, actor="Nova", target="Brute", options="reaction", dice="2")
+    with pytest.raises(NotAllowed, match="no reaction left"):
+        cmd(enc, "attack", ALICE, actor="Nova", target="Brute", options="reaction", dice="2")
+    with pytest.raises(NotYourTurn):
+        cmd(enc, "act", ALICE, actor="Nova", action="dodge")
+
+
+# --- attacks and damage ----------------------------------------------------------------
+def test_issue_example_hit_dr_and_massive_damage():
+    enc = duel()
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="2d6+3", damage_type="fire", dice="14 4 4")
+    assert texts(out)[0] == ("Nova attacks Brute: d20 14 + 5 = 19 vs Avoidance 15: hit; 2d6 (4, 4) + 3 = 11 − DR 5 (energy) "
+                             "= 6 Stamina; 6 > Fortitude 4 → massive: 1 Wound (Brute: 14/20 Stamina, 2/3 Wounds)")
+    brute = who(out.state, "Brute")
+    assert (brute.stamina, brute.wounds) == (14, 2)
+    assert brute.has("Wounded")
+
+
+def test_seed_example_only_the_highest_dr_applies():
+    enc = duel()
+    enc = enc.update(who(enc, "Brute").id, sheet=who(enc, "Brute").sheet.but(dr="energy:5 fire:10", fortitude=30))
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="15", damage_type="fire", roll=15)
+    assert "15 = 15 − DR 10 (fire) = 5 Stamina" in texts(out)[0]
+    assert who(out.state, "Brute").stamina == 15
+
+
+def test_psychic_ignores_dr_unless_it_names_psychic():
+    enc = duel()
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="3", damage_type="psychic", roll=15)
+    assert who(out.state, "Brute").stamina == 17
+    brute = who(enc, "Brute")
+    enc = enc.update(brute.id, sheet=brute.sheet.but(dr="all:9 psychic:2"))
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="3", damage_type="psychic", roll=15)
+    assert "3 = 3 − DR 2 (psychic) = 1 Stamina" in texts(out)[0]
+
+
+def test_natural_one_misses_and_natural_twenty_is_a_critical():
+    enc = duel(attack=30)
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=1)
+    assert "d20 1 + 30 = 31 vs Avoidance 15: natural 1, miss" in texts(out)[0]
+    enc = duel(attack=-10)
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="2", roll=20)
+    assert "natural 20, critical hit; 2 = 2 Stamina; critical: 1 Wound" in texts(out)[0]
+    assert (who(out.state, "Brute").stamina, who(out.state, "Brute").wounds) == (18, 2)
+
+
+def test_critical_that_also_beats_fortitude_deals_two_wounds():
+    enc = duel()
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1d6", dice="20 6")
+    assert "6 > Fortitude 4 → massive, critical + massive: 2 Wounds" in texts(out)[0]
+    assert who(out.state, "Brute").wounds == 1
+
+
+def test_temporary_stamina_absorbs_first_and_never_stacks():
+    enc = duel()
+    enc = run(enc, "heal", target="Brute", amount="5", options="temp")
+    enc = run(enc, "heal", target="Brute", amount="3", options="temp")
+    assert who(enc, "Brute").temp_stamina == 3
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="4", roll=15)
+    assert "4 = 4 Stamina (3 absorbed by temporary Stamina)" in texts(out)[0]
+    brute = who(out.state, "Brute")
+    assert (brute.temp_stamina, brute.stamina, brute.wounds) == (0, 19, 3)
+
+
+def test_zero_stamina_unconscious_zero_wounds_incapacitated_both_dead_for_threats():
+    enc = duel()
+    out = cmd(enc, "damage", target="Brute", amount="20", options="ap")
+    assert who(out.state, "Brute").has("Unconscious")
+    assert "Brute is Unconscious" in texts(out)[0]
+    enc = duel()
+    enc = run(enc, "damage", target="Brute", amount="0", options="wounds=3")
+    brute = who(enc, "Brute")
+    assert brute.has("Incapacitated") and not brute.has("Unconscious") and not brute.out
+    out = cmd(enc, "damage", target="Brute", amount="25", options="ap")
+    assert who(out.state, "Brute").out and who(out.state, "Brute").dead
+    assert texts(out)[0].endswith("; Brute dies")
+
+
+def test_wound_penalty_applies_to_attacks_and_does_not_stack_with_exhaustion():
+    enc = duel()
+    enc = run(enc, "damage", target="Nova", amount="0", options="wounds=2")
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=10)
+    assert "d20 10 + 5 − 2 wounds/exhaustion = 13" in texts(out)[0]
+    enc = run(enc, "condition_add", target="Nova", condition="Exhaustion 3")
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=10)
+    assert "d20 10 + 5 − 3 wounds/exhaustion = 12" in texts(out)[0]
+
+
+def test_unconscious_target_in_the_same_area_takes_critical_hits():
+    enc = duel()
+    enc = run(enc, "condition_add", target="Brute", condition="Unconscious")
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=12)
+    assert "(Unconscious in the same area: critical)" in texts(out)[0]
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=12, options="ranged")
+    assert "critical" not in texts(out)[0]
+
+
+# --- advantage from tracked state --------------------------------------------------------
+def test_dodge_gives_disadvantage_against_avoidance_only():
+    enc = duel()
+    enc = run(enc, "act", ALICE, action="dodge")
+    enc = end_turn(enc, ALICE).state
+    out = cmd(enc, "attack", GM, target="Nova", damage="1", dice="17 3")
+    assert "d20 dis (17, 3) 3 + 4 = 7 vs Avoidance 15: miss [dis: target dodging]" in texts(out)[0]
+    out = cmd(enc, "attack", GM, target="Nova", damage="1", defense="fortitude", dice="17")
+    assert "d20 17 + 4 = 21 vs Fortitude 6: hit" in texts(out)[0]
+    enc = end_turn(enc, GM).state
+    assert not who(enc, "Nova").dodging
+
+
+def test_advantage_and_disadvantage_cancel_to_a_straight_roll():
+    enc = duel()
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=9, options="adv cover=half")
+    assert "d20 9 + 5 = 14 vs Avoidance 15: miss [adv: advantage; dis: partial cover]" in texts(out)[0]
+    enc2 = new(advantage="count")
+    enc2 = begin(join(join(enc2, "Nova", 15, attack=5), "Brute", 5, avoidance=15))
+    enc2 = run(enc2, "condition_add", target="Brute", condition="Prone")
+    out = cmd(enc2, "attack", ALICE, target="Brute", damage="1", dice="3 12", options="adv cover=half")
+    assert "d20 adv (3, 12) 12" in texts(out)[0]
+
+
+def test_prone_helps_melee_not_ranged_and_hampers_a_prone_attacker():
+    enc = duel()
+    enc = run(enc, "condition_add", target="Brute", condition="prone")
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="4 16")
+    assert "d20 adv (4, 16) 16" in texts(out)[0]
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=16, options="ranged")
+    assert "d20 16 + 5" in texts(out)[0]
+    enc = run(enc, "condition_add", target="Nova", condition="Prone")
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="4 16", options="ranged in_melee")
+    assert "[dis: target engaged in melee]" in texts(out)[0]
+
+
+def test_assist_gives_advantage_once():
+    enc = new()
+    enc = join(enc, "Bolt", 18)
+    enc = join(enc, "Nova", 15, attack=5)
+    enc = join(enc, "Brute", 5, avoidance=15)
+    enc = begin(enc)
+    enc = run(enc, "act", BOB, action="assist", target="Nova")
+    enc = end_turn(enc, BOB).state
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="2 11", options="bonus")
+    assert "d20 adv (2, 11) 11 + 5 = 16 vs Avoidance 15: hit" in texts(out)[0]
+    out = cmd(out.state, "attack", ALICE, target="Brute", damage="1", roll=2)
+    assert "d20 2 + 5" in texts(out)[0]
+
+
+def test_hidden_attacker_has_advantage_and_is_revealed():
+    enc = duel(dex=2)
+    out = cmd(enc, "act", ALICE, action="hide", options="dc=12", roll=11)
+    assert texts(out)[0] == "Nova tries to hide: d20 11 + 2 = 13 vs 12: hidden (advantage on attacks; attacking reveals them)"
+    enc = out.state
+    enc = end_turn(enc, ALICE).state
+    out = cmd(enc, "attack", GM, target="Nova", damage="1", dice="19 2")
+    assert "[dis: target hidden]" in texts(out)[0]
+    enc = end_turn(out.state, GM).state
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="3 15")
+    assert "[adv: attacker hidden]" in texts(out)[0]
+    assert not who(out.state, "Nova").has("Hidden")
+
+
+def test_partial_blindness_is_plus_two():
+    enc = duel()
+    enc = run(enc, "condition_add", target="Brute", condition="Blinded", tags="Partial, Flash")
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=8)
+    assert "d20 8 + 5 + 2 situation = 15 vs Avoidance 15: hit" in texts(out)[0]
+
+
+def test_charmed_cannot_attack_the_charmer_and_total_cover_blocks():
+    enc = duel()
+    enc = run(enc, "condition_add", target="Nova", condition="Charmed", options="source=Brute")
+    with pytest.raises(NotAllowed, match="Charmed by Brute"):
+        cmd(enc, "attack", ALICE, target="Brute", roll=10)
+    enc = duel()
+    with pytest.raises(NotAllowed, match="total cover"):
+        cmd(enc, "attack", ALICE, target="Brute", roll=10, options="cover=total")
+
+
+# --- zombies ---------------------------------------------------------------------------
+def zombies(level="epsilon", wounds=1):
+    enc = new()
+    enc = join(enc, "Nova", 15, attack=5)
+    enc = join(enc, "Zombie", 5, zombie="true", zombie_level=level, avoidance=10, fortitude=8, wounds=wounds)
+    return begin(enc)
+
+
+def test_epsilon_zombie_is_destroyed_by_massive_damage():
+    enc = zombies(wounds=3)
+    out = cmd(enc, "attack", ALICE, target="Zombie", damage="9", roll=12)
+    assert texts(out)[0].endswith("9 = 9; 9 > Fortitude 8 → massive: Zombie is destroyed")
+    assert who(out.state, "Zombie").out
+
+
+def test_a_plain_hit_that_does_not_beat_fortitude_does_nothing_to_a_zombie():
+    enc = zombies(wounds=3)
+    out = cmd(enc, "attack", ALICE, target="Zombie", damage="8", roll=12)
+    assert "no effect (zombies are hurt only by massive damage and criticals)" in texts(out)[0]
+    z = who(out.state, "Zombie")
+    assert (z.wounds, z.out) == (3, False)
+
+
+def test_psychic_does_nothing_to_zombies():
+    enc = zombies()
+    out = cmd(enc, "attack", ALICE, target="Zombie", damage="30", damage_type="psychic", roll=12)
+    assert "psychic: no effect on zombies" in texts(out)[0]
+    assert not who(out.state, "Zombie").out
+
+
+def test_delta_zombies_take_wounds_without_penalties_and_die_at_zero():
+    enc = zombies("delta", wounds=3)
+    out = cmd(enc, "attack", ALICE, target="Zombie", damage="9", dice="20")
+    assert "critical + massive: 2 Wounds" in texts(out)[0]
+    z = who(out.state, "Zombie")
+    assert z.wounds == 1 and not z.has("Wounded")
+    from rules.systems.rotted_capes.conditions import wound_penalty
+    assert wound_penalty(z) == 0
+    out = cmd(out.state, "attack", ALICE, target="Zombie", damage="1", options="bonus", roll=20)
+    assert texts(out)[0].endswith("critical: 1 Wound; Zombie is destroyed")
+
+
+# --- death -------------------------------------------------------------------------------
+def dying_hero(points=1, **options):
+    enc = new(**options)
+    enc = join(enc, "Nova", 15, stamina=5, wounds=1, fortitude=4, plot_points=points, attack=5)
+    enc = join(enc, "Bolt", 12, plot_points=2)
+    enc = join(enc, "Brute", 5, avoidance=15, fortitude=4, wounds=2)
+    enc = begin(enc)
+    return cmd(enc, "damage", target="Nova", amount="6")
+
+
+def test_death_asks_the_hero_and_allies_with_buttons():
+    out = dying_hero()
+    pending = out.state.pending
+    assert pending.kind == "death"
+    assert pending.options == ("Spend own Plot Point", "Bolt spends a Plot Point", "Accept a physical flaw", "Blaze of glory")
+    assert pending.users == (11, 12)
+    assert out.events[-1].ping == (11, 12)
+
+
+def test_a_plot_point_saves_the_hero_at_one_wound_unconscious():
+    enc = dying_hero().state
+    out = apply(enc, Choose(by=ALICE, pending_id=enc.pending.id, option="Spend own Plot Point"))
+    nova = who(out.state, "Nova")
+    assert (nova.wounds, nova.stamina, nova.plot_points, nova.out) == (1, 0, 0, False)
+    assert nova.has("Unconscious") and out.state.pool == 1
+
+
+def test_an_ally_may_spend_the_plot_point():
+    enc = dying_hero().state
+    out = apply(enc, Choose(by=BOB, pending_id=enc.pending.id, option="Bolt spends a Plot Point"))
+    assert who(out.state, "Bolt").plot_points == 1 and who(out.state, "Nova").wounds == 1
+
+
+def test_accepting_a_flaw_lowers_max_wounds():
+    enc = new()
+    enc = join(enc, "Nova", 15, stamina=5, wounds=3, plot_points=0)
+    enc = begin(join(enc, "Brute", 5))
+    out = cmd(enc, "damage", target="Nova", amount="6", options="wounds=3")
+    assert out.state.pending.options == ("Accept a physical flaw", "Blaze of glory")
+    out = apply(out.state, Choose(by=ALICE, pending_id=out.state.pending.id, option="Accept a physical flaw"))
+    nova = who(out.state, "Nova")
+    assert (nova.max_wounds, nova.wounds, nova.flaws) == (2, 1, 1)
+
+
+def test_blaze_of_glory_is_an_automatic_critical_then_death():
+    enc = dying_hero().state
+    enc = apply(enc, Choose(by=ALICE, pending_id=enc.pending.id, option="Blaze of glory")).state
+    out = cmd(enc, "attack", ALICE, actor="Nova", target="Brute", damage="5")
+    assert "blaze of glory: automatic critical; 5 = 5 Stamina; 5 > Fortitude 4 → massive, critical + massive: 2 Wounds" in texts(out)[0]
+    assert who(out.state, "Nova").dead and who(out.state, "Nova").out
+    assert who(out.state, "Brute").wounds == 0
+
+
+# --- commands -----------------------------------------------------------------------------
+def test_commands_map_options_and_refuse_unknown_ones():
+    action = SYSTEM.command("attack", GM, {"target": "Nova", "modifier": 3, "options": "adv cover=half", "dice": "4 5"})
+    assert action.flags == {"adv": True, "cover": "half"} and action.modifier == 3 and action.dice == (4, 5)
+    with pytest.raises(UnknownAction):
+        SYSTEM.command("spell", GM, {})
+    with pytest.raises(RulesError, match="`target` is required"):
+        SYSTEM.command("attack", GM, {})
+    assert [v for v, _ in SYSTEM.act_choices()][:7] == ["assist", "dash", "demanding", "disengage", "dodge", "hide", "ready"]
+
+
+def test_status_line_reveals_or_hides():
+    enc = duel()
+    enc = run(enc, "damage", target="Brute", amount="12", options="ap")
+    brute = who(enc, "Brute")
+    assert SYSTEM.status_line(enc, brute, reveal=True) == "8/20 Stamina, 2/3 Wounds · Wounded"
+    assert SYSTEM.status_line(enc, brute, reveal=False) == "bloodied"
+
+
+def test_light_and_the_unconscious_failing_avoidance_and_willpower():
+    enc = duel()
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=12, options="shadowy")
+    assert "d20 12 + 5 − 2 situation = 15 vs Avoidance 15: hit" in texts(out)[0]
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="12 3", options="dark")
+    assert "[dis: darkness]" in texts(out)[0]
+    enc = run(enc, "damage", target="Brute", amount="25", options="ap")
+    out = cmd(enc, "save", actor="Brute", kind="willpower", dc=10)
+    assert texts(out) == ["Brute is Unconscious: the Willpower check fails automatically."]

@@ -1,0 +1,523 @@
+"""Rotted Capes: demanding actions, conditions and Ongoing Damage, Plot Points,
+combat modes and the end of a scene, with hand-entered rolls."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.actions import Choose
+from rules.engine import apply
+from rules.errors import InvalidInput, NotAllowed
+
+from tests.rules.test_rotted_capes import ALICE, BOB, GM, begin, cmd, end_turn, join, new, run, texts, who, acting
+
+
+def stepaside(**options):
+    """The seed's example: Stepaside begins Geospatial Shift; Flaming Fist acts next."""
+    enc = new(**options)
+    enc = join(enc, "Stepaside", 15, con=1, stamina=30, fortitude=12)
+    enc = join(enc, "Flaming Fist", 10, attack=6)
+    enc = begin(enc)
+    enc = run(enc, "act", ALICE, action="move", options="areas=1")
+    out = cmd(enc, "act", ALICE, action="demanding", options='what="Geospatial Shift" interruptible')
+    assert "Stepaside begins an interruptible demanding action: Geospatial Shift." in texts(out)[0]
+    return end_turn(out.state, ALICE).state
+
+
+# --- demanding actions -------------------------------------------------------------------
+def test_seed_example_ten_stamina_damage_asks_for_dc_ten():
+    enc = stepaside()
+    out = cmd(enc, "attack", GM, target="Stepaside", damage="10", damage_type="fire", dice="3 15")
+    assert "d20 adv (3, 15) 15 + 6 = 21 vs Avoidance 10: hit [adv: target busy with a demanding action]" in texts(out)[0]
+    pending = out.state.pending
+    assert pending.kind == "interrupt" and pending.context["dc"] == 10
+    assert pending.prompt == "Stepaside: Constitution save DC 10 to keep Geospatial Shift going."
+    assert out.events[-1].ping == (11,)
+
+
+def test_a_wound_on_an_interruptible_actor_asks_for_dc_25_and_failure_disrupts():
+    enc = stepaside()
+    out = cmd(enc, "attack", GM, target="Stepaside", damage="13", damage_type="fire", dice="3 15")
+    assert out.state.pending.context["dc"] == 25
+    out = apply(out.state, Choose(by=ALICE, pending_id=out.state.pending.id, option="Roll the Constitution save", dice=(20,)))
+    assert "d20 20 + 1 − 1 wounds/exhaustion = 20 vs DC 25: failure — the action is disrupted" in texts(out)[1]
+    assert who(out.state, "Stepaside").demanding is None
+
+
+def test_half_the_stamina_damage_sets_a_higher_dc_and_success_keeps_the_action():
+    enc = stepaside()
+    out = cmd(enc, "damage", target="Stepaside", amount="12")
+    assert out.state.pending.context["dc"] == 10
+    enc = stepaside()
+    enc = enc.update(who(enc, "Stepaside").id, sheet=who(enc, "Stepaside").sheet.but(fortitude=30))
+    out = cmd(enc, "damage", target="Stepaside", amount="24")
+    assert out.state.pending.context["dc"] == 12
+    out = apply(out.state, Choose(by=ALICE, pending_id=out.state.pending.id, option="Roll the Constitution save", dice=(11,)))
+    assert "d20 11 + 1 = 12 vs DC 12: success — still going." in texts(out)[1]
+    enc = end_turn(out.state, GM).state
+    assert who(enc, "Stepaside").demanding is None
+
+
+def test_demanding_resolves_at_the_start_of_the_next_turn_with_a_ping():
+    enc = stepaside()
+    out = end_turn(enc, GM)
+    resolve = [e for e in out.events if "resolves now" in e.text][0]
+    assert resolve.text == "✨ Stepaside's demanding action resolves now: Geospatial Shift." and resolve.ping == (11,)
+    assert who(out.state, "Stepaside").demanding is None
+
+
+def test_demanding_limits_movement_and_forbids_reactions():
+    enc = new()
+    enc = join(enc, "Nova", 15)
+    enc = begin(join(enc, "Brute", 5))
+    enc = run(enc, "act", ALICE, action="move", options="areas=2")
+    with pytest.raises(NotAllowed, match="at most 1"):
+        cmd(enc, "act", ALICE, action="demanding")
+    enc = stepaside()
+    assert who(enc, "Stepaside").economy.pace == 0
+    with pytest.raises(NotAllowed, match="no reactions|cannot take reactions"):
+        cmd(enc, "attack", ALICE, actor="Stepaside", target="Flaming Fist", roll=10)
+
+
+# --- Ready ----------------------------------------------------------------------------------
+def test_ready_goes_off_as_a_reaction_or_is_lost():
+    enc = stepaside()
+    enc = end_turn(enc, GM).state
+    enc = run(enc, "act", ALICE, action="ready", options='trigger="if the merc charges, I blast him"')
+    enc = end_turn(enc, ALICE).state
+    out = cmd(enc, "act", ALICE, actor="Stepaside", action="trigger")
+    assert texts(out) == ["Stepaside's readied action goes off: if the merc charges, I blast him."]
+    assert who(out.state, "Stepaside").economy.reactions == 0
+    out = end_turn(enc, GM)
+    assert "Stepaside's readied action (if the merc charges, I blast him) was never triggered and is lost." in texts(out)
+
+
+# --- conditions ---------------------------------------------------------------------------------
+def test_rounds_count_the_bearers_turns():
+    enc = new()
+    enc = join(enc, "Nova", 15)
+    enc = begin(join(enc, "Brute", 5))
+    enc = run(enc, "condition_add", target="Brute", condition="Frightened", duration="2 rounds", tags="Specific Target")
+    enc = end_turn(enc, ALICE).state
+    enc = end_turn(enc, GM).state  # Brute's first turn
+    assert who(enc, "Brute").has("Frightened")
+    enc = end_turn(enc, ALICE).state
+    out = end_turn(enc, GM)
+    assert "Brute is no longer Frightened (Specific Target)." in texts(out)
+
+
+def test_until_the_end_of_someones_next_turn():
+    enc = new()
+    enc = join(enc, "Nova", 15)
+    enc = begin(join(enc, "Brute", 5))
+    enc = run(enc, "condition_add", ALICE, target="Brute", condition="Stunned", duration="end of Nova's next turn", tags="Greater, Sonic")
+    enc = end_turn(enc, ALICE).state  # applied during this turn: does not count
+    assert who(enc, "Brute").has("Stunned")
+    out = cmd(enc, "attack", GM, target="Nova", roll=5, damage="1", dice="2")
+    assert "[dis: stunned]" in texts(out)[0]
+    enc = end_turn(enc, GM).state
+    out = end_turn(enc, ALICE)
+    assert "Brute is no longer Stunned (Greater, Sonic)." in texts(out)
+
+
+def test_until_saved_rolls_at_the_end_of_the_bearers_turn():
+    enc = new()
+    enc = join(enc, "Nova", 15)
+    enc = begin(join(enc, "Brute", 5, saves="wis:2"))
+    enc = run(enc, "condition_add", target="Brute", condition="Charmed", duration="save", options="dc=14 save=wis source=Nova")
+    enc = end_turn(enc, ALICE).state
+    out = end_turn(enc, GM, dice=(11,))
+    assert "Brute saves against Charmed: d20 11 + 2 = 13 vs DC 14: failure." in texts(out)
+    enc = end_turn(out.state, ALICE).state
+    out = end_turn(enc, GM, dice=(12,))
+    assert "Brute saves against Charmed: d20 12 + 2 = 14 vs DC 14: success — it ends." in texts(out)
+
+
+def test_save_command_can_shake_off_a_condition():
+    enc = new()
+    enc = join(enc, "Nova", 15, con=2)
+    enc = begin(join(enc, "Brute", 5))
+    enc = run(enc, "condition_add", target="Nova", condition="Restrained", duration="save", options="dc=12 save=con")
+    out = cmd(enc, "save", ALICE, kind="restrained", roll=10)
+    assert texts(out) == ["Nova CON save: d20 10 + 2 = 12 vs DC 12: success", "Nova shakes off Restrained."]
+
+
+def test_condition_list_remove_and_refusals():
+    enc = new()
+    enc = begin(join(join(enc, "Nova", 15), "Brute", 5))
+    enc = run(enc, "condition_add", target="Nova", condition="Grappled", tags="Cable")
+    assert texts(cmd(enc, "condition_list")) == ["Nova: Grappled (Cable) (until removed)"]
+    with pytest.raises(InvalidInput, match="not a Rotted Capes condition"):
+        cmd(enc, "condition_add", target="Nova", condition="Petrified")
+    with pytest.raises(InvalidInput, match="Wounds and Stamina"):
+        cmd(enc, "condition_add", target="Nova", condition="Wounded")
+    with pytest.raises(NotAllowed):
+        cmd(enc, "condition_add", BOB, target="Nova", condition="Prone")
+    assert who(enc, "Nova").economy.pace == 4  # the turn began before the grapple
+    enc = run(enc, "condition_remove", target="Nova", condition="grappled")
+    assert not who(enc, "Nova").conditions
+
+
+def test_exhaustion_stacks_and_six_is_death():
+    enc = begin(join(join(new(), "Nova", 15), "Brute", 5))
+    enc = run(enc, "condition_add", target="Brute", condition="Exhaustion 2")
+    enc = run(enc, "condition_add", target="Brute", condition="Exhaustion 3")
+    assert who(enc, "Brute").condition("Exhaustion").level == 5
+    out = cmd(enc, "condition_add", target="Brute", condition="Exhaustion")
+    assert who(out.state, "Brute").dead and "Exhaustion 6 and dies" in texts(out)[-1]
+
+
+# --- Ongoing Damage ----------------------------------------------------------------------------
+def burning(**stats):
+    enc = new()
+    enc = join(enc, "Nova", 15)
+    enc = join(enc, "Brute", 5, **({"stamina": 40, "stamina_defense": 8, "con": 1} | stats))
+    enc = begin(enc)
+    return run(enc, "condition_add", target="Brute", condition="Ongoing Damage", tags="Engulfed – Fire",
+               options="damage=1d6 type=fire dc=12")
+
+
+def test_ongoing_damage_ticks_at_start_adds_up_to_massive_and_saves_at_end():
+    enc = end_turn(burning(), ALICE, dice=(5,))
+    out = enc
+    assert "🔥 Brute takes Ongoing Damage (Ongoing Damage (Engulfed – Fire)): 1d6 (5) = 5 Stamina (continuous total 5/8) (35/40 Stamina, 3/3 Wounds)" in texts(out)
+    out = end_turn(out.state, GM, dice=(4,))
+    assert "Brute saves against Ongoing Damage (Engulfed – Fire): d20 4 + 1 = 5 vs DC 12: failure." in texts(out)
+    out = end_turn(out.state, ALICE, dice=(4,))
+    assert "1d6 (4) = 4 Stamina; continuous total 9 > Stamina Defense 8 → massive (total resets): 1 Wound" in texts(out)[0]
+    brute = who(out.state, "Brute")
+    assert (brute.stamina, brute.wounds, brute.ongoing_total) == (31, 2, 0)
+    # engulfed in fire: disadvantage on attacks
+    hit = cmd(out.state, "attack", GM, target="Nova", damage="1", dice="9 3")
+    assert "[dis: engulfed in fire]" in texts(hit)[0]
+    out = end_turn(out.state, GM, dice=(12,))
+    assert "Brute saves against Ongoing Damage (Engulfed – Fire): d20 12 + 1 − 1 wounds/exhaustion = 12 vs DC 12: success — it ends." in texts(out)
+
+
+def test_zombie_continuous_damage_past_stamina_defense_destroys_a_common_z():
+    enc = burning(zombie="true", zombie_level="epsilon", wounds=1)
+    out = end_turn(enc, ALICE, dice=(6,))
+    assert who(out.state, "Brute").ongoing_total == 6
+    out = end_turn(out.state, GM, dice=(1,))
+    out = end_turn(out.state, ALICE, dice=(3,))
+    assert "continuous total 9 > Stamina Defense 8 → massive (total resets): Brute is destroyed" in texts(out)[0]
+    assert who(out.state, "Brute").out
+
+
+# --- Plot Points ----------------------------------------------------------------------------------
+def plotted():
+    enc = SYSTEM_NEW()
+    enc = join(enc, "Nova", 15, avoidance=12, attack=5)
+    enc = join(enc, "Bolt", 12)
+    enc = join(enc, "Brute", 5, attack=4, avoidance=10)
+    return begin(enc)
+
+
+def SYSTEM_NEW():
+    return new(offer_plot_disadvantage=True)
+
+
+def test_spending_a_plot_point_gives_the_attacker_disadvantage():
+    enc = plotted()
+    enc = end_turn(enc, ALICE).state
+    enc = end_turn(enc, BOB).state
+    out = cmd(enc, "attack", GM, target="Nova", damage="1d6", dice="18 3")
+    pending = out.state.pending
+    assert pending.kind == "plot_disadvantage" and pending.users == (11,) and out.events[0].ping == (11,)
+    out = apply(out.state, Choose(by=ALICE, pending_id=pending.id, option="Spend a Plot Point: disadvantage"))
+    assert "d20 dis (18, 3) 3 + 4 = 7 vs Avoidance 12: miss [dis: Plot Point]" in texts(out)[-1]
+    assert who(out.state, "Nova").plot_points == 0 and out.state.pool == 1
+    asked = cmd(enc, "attack", GM, target="Nova", damage="1d6", dice="18 5").state
+    out2 = apply(asked, Choose(by=ALICE, pending_id=asked.pending.id, option="No"))
+    assert "d20 18 + 4 = 22 vs Avoidance 12: hit; 1d6 (5) = 5 Stamina" in texts(out2)[-1]
+
+
+def test_reroll_replaces_the_last_roll_once():
+    enc = plotted()
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1d6", dice="2")
+    assert "miss" in texts(out)[0]
+    out = cmd(out.state, "plotpoint_spend", ALICE, use="reroll", dice="15 4")
+    assert texts(out)[0] == "🎭 Nova spends a Plot Point to reroll the d20 (pool 1)."
+    assert "d20 15 + 5 = 20 vs Avoidance 10: hit; 1d6 (4) = 4 Stamina" in texts(out)[1]
+    assert who(out.state, "Brute").stamina == 6 and who(out.state, "Nova").plot_points == 0
+    with pytest.raises(NotAllowed, match="only one per die roll"):
+        cmd(run(out.state, "plotpoint_award", target="Nova"), "plotpoint_spend", ALICE, use="reroll damage", dice="6")
+
+
+def test_reroll_damage_keeps_the_d20_and_undoes_the_old_damage():
+    enc = plotted()
+    enc = run(enc, "attack", ALICE, target="Brute", damage="1d6", dice="15 1")
+    assert who(enc, "Brute").stamina == 9
+    out = cmd(enc, "plotpoint_spend", ALICE, use="reroll damage", dice="6")
+    assert "d20 15 + 5 = 20 vs Avoidance 10: hit; 1d6 (6) = 6 Stamina" in texts(out)[1]
+    assert who(out.state, "Brute").stamina == 4
+
+
+def test_aid_another_once_per_scene_and_narrative_uses():
+    enc = plotted()
+    enc = run(enc, "plotpoint_spend", ALICE, use="aid", target="Bolt")
+    assert (who(enc, "Nova").plot_points, who(enc, "Bolt").plot_points) == (0, 2)
+    enc = run(enc, "plotpoint_spend", BOB, use="aid", target="Nova")
+    with pytest.raises(NotAllowed, match="already given"):
+        cmd(run(enc, "plotpoint_award", target="Bolt"), "plotpoint_spend", BOB, use="aid", target="Nova")
+    out = cmd(enc, "plotpoint_spend", BOB, use="alter scene", text="the floor gives out under the Brute")
+    assert texts(out) == ["🎭 Bolt spends a Plot Point to alter a scene: the floor gives out under the Brute (0 left; pool 1)."]
+    with pytest.raises(NotAllowed, match="no Plot Points"):
+        cmd(out.state, "plotpoint_spend", BOB, use="endure")
+
+
+def test_award_pool_show_and_new_issue():
+    enc = plotted()
+    enc = run(enc, "plotpoint_spend", ALICE, use="negate flaw")
+    enc = run(enc, "plotpoint_award", target="Bolt", amount=2, text="tagline")
+    assert texts(cmd(enc, "plotpoint_show")) == ["🎭 Plot Points: Nova 0, Bolt 3; the Editor-in-Chief's pool: 1."]
+    enc = run(enc, "plotpoint_pool", amount=1, text="the Brute shrugs it off")
+    assert enc.pool == 0
+    with pytest.raises(NotAllowed, match="pool holds 0"):
+        cmd(enc, "plotpoint_pool", amount=1)
+    with pytest.raises(NotAllowed):
+        cmd(enc, "plotpoint_award", ALICE, target="Nova")
+    enc = run(enc, "plotpoint_issue")
+    assert (who(enc, "Nova").plot_points, who(enc, "Bolt").plot_points) == (1, 1)
+
+
+# --- Horde -------------------------------------------------------------------------------------------
+def horde(count=6):
+    enc = new()
+    enc = join(enc, "Nova", 15, avoidance=25, fortitude=40, stamina=40)
+    enc = join(enc, "Zombie", (9, 7, 12, 3, 8, 11)[:count], count=count, zombie="true", attack=1, damage="1d6", fortitude=5, wounds=1)
+    enc = begin(enc)
+    return run(enc, "act", action="horde", target="Zombie")
+
+
+def test_a_horde_of_six_attacks_at_plus_ten_at_its_lowest_members_initiative():
+    enc = horde()
+    zh = who(enc, "Zombie Horde")
+    assert len(zh.horde) == 6
+    assert [[enc.get(c).name for c in s] for s in enc.turns.slots] == [["Nova"], ["Zombie Horde"]]
+    assert [e.key for e in enc.turns.entries] == [(15,), (3,)]
+    enc = end_turn(enc, ALICE).state
+    out = cmd(enc, "attack", GM, target="Nova", dice="9")
+    assert "d20 9 + 1 + 10 horde = 20 vs Avoidance 25: miss" in texts(out)[0]
+    out = cmd(enc, "attack", GM, target="Nova", dice="14 2")
+    assert "d20 14 + 1 + 10 horde = 25 vs Avoidance 25: hit; 1d6 (2) + 10 horde = 12 Stamina" in texts(out)[0]
+    out = cmd(enc, "attack", GM, target="Nova", dice="14", options="split=3")
+    assert "d20 14 + 1 + 4 horde = 19 vs Avoidance 25: miss" in texts(out)[0]
+
+
+def test_attacks_against_a_horde_take_out_one_member_and_it_splits_below_five():
+    enc = horde()
+    out = cmd(enc, "attack", ALICE, target="Zombie Horde", damage="6", roll=15)
+    assert texts(out)[0] == ("Nova attacks Zombie Horde: d20 15 = 15 vs Avoidance 10: hit; 6 = 6; 6 > Fortitude 5 → massive: "
+                             "Zombie 1 is destroyed; 5 left in the horde (Zombie Horde: 5 members, each 1/1 Wounds)")
+    enc = out.state
+    enc = end_turn(enc, ALICE).state
+    enc = end_turn(enc, GM).state
+    out = cmd(enc, "attack", ALICE, target="Zombie Horde", damage="6", roll=15)
+    assert "The horde breaks up: Zombie 3, Zombie 4, Zombie 5, Zombie 6 act on its initiative." in texts(out)
+    enc = out.state
+    assert [[enc.get(c).name for c in s] for s in enc.turns.slots] == [["Nova"], ["Zombie 3", "Zombie 4", "Zombie 5", "Zombie 6"]]
+    enc = end_turn(enc, ALICE).state
+    assert acting(enc) == ["Zombie 3", "Zombie 4", "Zombie 5", "Zombie 6"]
+
+
+def test_a_horde_needs_five_identical_members():
+    enc = new()
+    enc = join(enc, "Nova", 15)
+    enc = begin(join(enc, "Zombie", 5, count=4))
+    with pytest.raises(InvalidInput, match="at least 5"):
+        cmd(enc, "act", action="horde", target="Zombie")
+    with pytest.raises(NotAllowed):
+        cmd(enc, "act", ALICE, action="horde", target="Zombie")
+
+
+# --- Unleashed, Danger Zone, end of scene ---------------------------------------------------
+def villain(**stats):
+    enc = new()
+    enc = join(enc, "Nova", 15, attack=5)
+    enc = join(enc, "Dr Rot", 18, **({"stamina": 30, "wounds": 3, "avoidance": 12} | stats))
+    enc = begin(enc)
+    return run(enc, "act", action="unleash", target="Dr Rot")
+
+
+def test_unleashed_gets_an_extra_turn_at_initiative_minus_ten_and_double_stamina():
+    enc = villain()
+    rot = who(enc, "Dr Rot")
+    assert (rot.stamina, rot.max_stamina, rot.economy.reactions) == (60, 60, 2)
+    assert [[enc.get(c).name for c in s] for s in enc.turns.slots] == [["Dr Rot"], ["Nova"], ["Dr Rot (Unleashed)"]]
+    assert [e.key for e in enc.turns.entries] == [(18,), (15,), (8,)]
+    enc = end_turn(enc, GM).state
+    enc = end_turn(enc, ALICE).state
+    assert acting(enc) == ["Dr Rot (Unleashed)"]
+    assert SYSTEM_STATUS(enc, "Dr Rot (Unleashed)") == "extra turn of Dr Rot"
+    out = cmd(enc, "attack", GM, target="Nova", dice="3 17", options="unleashed", damage="1d4")
+    assert "d20 adv (3, 17) 17" in texts(out)[0]
+    with pytest.raises(NotAllowed, match="already used this round"):
+        cmd(out.state, "attack", GM, actor="Dr Rot", target="Nova", dice="3 17", options="unleashed reaction", damage="1d4")
+
+
+def SYSTEM_STATUS(enc, name):
+    from rules.systems.rotted_capes import SYSTEM
+    return SYSTEM.status_line(enc, enc.find(name), reveal=True)
+
+
+def test_unleashed_zombie_gains_two_wounds_and_a_second_wind():
+    enc = villain(zombie="true", zombie_level="alpha", wounds=4)
+    assert who(enc, "Dr Rot").wounds == 6
+    enc = run(enc, "damage", target="Dr Rot", amount="0", options="wounds=4")
+    out = cmd(enc, "act", action="second wind", roll=3)
+    assert texts(out) == ["Dr Rot catches a second wind: 1d4 (3) → 3 Wounds back (5/6 Wounds)."]
+    with pytest.raises(NotAllowed, match="already used"):
+        cmd(out.state, "act", actor="Dr Rot", action="second wind", roll=3)
+
+
+def test_danger_zone_takes_turns_in_the_middle_and_at_the_end():
+    enc = new()
+    enc = join(enc, "Nova", 15)
+    enc = join(enc, "Bolt", 10)
+    enc = join(enc, "Brute", 5)
+    enc = begin(enc)
+    out = cmd(enc, "act", action="danger zone", options="middle end")
+    enc = out.state
+    assert [enc.get(s[0]).name for s in enc.turns.slots] == ["Nova", "Bolt", "Danger Zone (middle)", "Brute", "Danger Zone (end)"]
+    enc = end_turn(end_turn(enc, ALICE).state, BOB).state
+    assert acting(enc) == ["Danger Zone (middle)"]
+    with pytest.raises(InvalidInput):
+        cmd(enc, "attack", ALICE, actor="Nova", target="Danger Zone (middle)", roll=5)
+
+
+def test_end_of_scene_restores_stamina_half_if_unconscious_and_resets_limits():
+    enc = plotted()
+    enc = run(enc, "damage", target="Nova", amount="20")
+    enc = run(enc, "damage", target="Bolt", amount="4")
+    enc = run(enc, "plotpoint_spend", BOB, use="aid", target="Nova")
+    enc = run(enc, "condition_add", target="Brute", condition="Frightened", duration="scene")
+    out = cmd(enc, "act", action="end scene")
+    nova, bolt = who(out.state, "Nova"), who(out.state, "Bolt")
+    assert (nova.stamina, nova.has("Unconscious")) == (5, False)
+    assert bolt.stamina == 10 and not bolt.aided_this_scene
+    assert not who(out.state, "Brute").conditions
+
+
+def test_unconscious_combatants_pass_their_turn():
+    enc = plotted()
+    enc = run(enc, "damage", target="Bolt", amount="10")
+    out = end_turn(enc, ALICE)
+    assert "Bolt is Unconscious: the turn passes." not in texts(out)
+    assert acting(out.state) == ["Brute"]
+
+
+# --- smaller rules -------------------------------------------------------------------------------
+def test_seed_example_standing_up_costs_half_the_pace():
+    enc = new()
+    enc = join(enc, "Nova", 15, pace=4)
+    enc = begin(join(enc, "Brute", 5))
+    enc = run(enc, "act", ALICE, action="prone")
+    out = cmd(enc, "act", ALICE, action="stand")
+    assert texts(out) == ["Nova stands up (2 areas of Pace; 2 left)."]
+    with pytest.raises(InvalidInput, match="not Prone"):
+        cmd(out.state, "act", ALICE, action="stand")
+
+
+def test_grappled_pace_is_zero_and_a_dodger_without_pace_loses_the_benefit():
+    enc = new()
+    enc = join(enc, "Nova", 15, avoidance=15)
+    enc = begin(join(enc, "Brute", 5, attack=4))
+    enc = run(enc, "act", ALICE, action="dodge")
+    enc = run(enc, "condition_add", target="Nova", condition="Grappled", tags="Tentacle")
+    enc = end_turn(enc, ALICE).state
+    out = cmd(enc, "attack", GM, target="Nova", damage="1", roll=12)
+    assert "d20 12 + 4 = 16 vs Avoidance 15: hit" in texts(out)[0]
+    enc = end_turn(enc, GM).state
+    assert who(enc, "Nova").economy.pace == 0
+
+
+def test_weakened_defense_and_exhaustion_pace():
+    enc = new()
+    enc = join(enc, "Nova", 15, attack=5, pace=5)
+    enc = begin(join(enc, "Brute", 5, avoidance=15))
+    enc = run(enc, "condition_add", target="Brute", condition="Weakened", tags="Avoidance, Severe")
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=6)
+    assert "d20 6 + 5 = 11 vs Avoidance 11: hit" in texts(out)[0]
+    enc = run(enc, "condition_add", target="Nova", condition="Exhaustion 2")
+    enc = end_turn(end_turn(enc, ALICE).state, GM).state
+    assert who(enc, "Nova").economy.pace == 3
+
+
+def test_a_hit_absorbed_by_dr_still_interrupts_at_dc_ten():
+    enc = stepaside()
+    enc = enc.update(who(enc, "Stepaside").id, sheet=who(enc, "Stepaside").sheet.but(dr="all:20"))
+    out = cmd(enc, "attack", GM, target="Stepaside", damage="5", dice="3 15")
+    assert "5 = 5 − DR 20 (all) = 0 Stamina" in texts(out)[0]
+    assert out.state.pending.context["dc"] == 10
+
+
+def test_healing_wakes_and_wounds_heal_the_wounded_condition():
+    enc = begin(join(join(new(), "Nova", 15, stamina=10, fortitude=4), "Brute", 5))
+    enc = run(enc, "damage", target="Nova", amount="12")
+    nova = who(enc, "Nova")
+    assert nova.has("Unconscious") and nova.has("Wounded")
+    enc = run(enc, "heal", target="Nova", amount="1d4", roll=3)
+    assert not who(enc, "Nova").has("Unconscious") and who(enc, "Nova").stamina == 3
+    out = cmd(enc, "heal", target="Nova", amount="5", options="wounds")
+    assert texts(out) == ["Nova recovers 1 Wound: 5 = 5 (3/10 Stamina, 3/3 Wounds)."]
+    assert not who(out.state, "Nova").has("Wounded")
+
+
+def test_an_incapacitated_hero_with_ongoing_damage_takes_it_and_passes():
+    enc = new()
+    enc = join(enc, "Nova", 15)
+    enc = join(enc, "Bolt", 12, stamina=30, fortitude=40)
+    enc = begin(join(enc, "Brute", 5))
+    enc = run(enc, "damage", target="Bolt", amount="0", options="wounds=3")
+    enc = run(enc, "condition_add", target="Bolt", condition="Ongoing Damage", options="damage=2 type=acid dc=15")
+    out = end_turn(enc, ALICE, dice=(3,))
+    assert "Bolt saves against Ongoing Damage: d20 3 + 0 − 3 wounds/exhaustion = 0 vs DC 15: failure." in texts(out)
+    assert "Bolt is Incapacitated: the turn passes." in texts(out)
+    assert acting(out.state) == ["Brute"] and who(out.state, "Bolt").stamina == 28
+
+
+def test_unleashed_brute_keeps_its_stamina_and_may_auto_save_with_the_pool():
+    enc = villain(brute="true")
+    assert who(enc, "Dr Rot").stamina == 30
+    with pytest.raises(NotAllowed, match="pool has no Plot Point"):
+        cmd(enc, "save", actor="Dr Rot", kind="con", dc=15, options="auto")
+    enc = enc.but(pool=1)
+    out = cmd(enc, "save", actor="Dr Rot", kind="con", dc=15, options="auto")
+    assert texts(out) == ["Dr Rot spends a Plot Point from the pool: the CON save (DC 15) succeeds automatically (pool 0)."]
+    with pytest.raises(NotAllowed, match="already used this round"):
+        cmd(out.state.but(pool=1), "save", actor="Dr Rot", kind="con", dc=15, options="auto")
+
+
+def test_a_save_can_be_rerolled_with_a_plot_point():
+    enc = begin(join(join(new(), "Nova", 15, con=1), "Brute", 5))
+    enc = run(enc, "condition_add", target="Nova", condition="Stunned", duration="save", options="dc=13", tags="Lesser")
+    out = cmd(enc, "save", ALICE, kind="stunned", dice="4 9")
+    assert "d20 dis (4, 9) 4 + 1 = 5 vs DC 13: failure" in texts(out)[0]
+    out = cmd(out.state, "plotpoint_spend", ALICE, use="reroll", dice="17 15")
+    assert texts(out)[1:] == ["Nova CON save: d20 dis (17, 15) 15 + 1 = 16 vs DC 13: success [dis: stunned]", "Nova shakes off Stunned."]
+
+
+def test_bad_sheets_are_refused_with_a_clear_message():
+    with pytest.raises(InvalidInput, match="dr"):
+        join(new(), "Brute", 5, dr="lasers:5")
+    with pytest.raises(InvalidInput, match="Unknown stat"):
+        join(new(), "Brute", 5, strength=5)
+    with pytest.raises(InvalidInput, match="zombie level"):
+        join(new(), "Brute", 5, zombie_level="kappa")
+
+
+def test_read_only_reports_and_the_spend_menu_values():
+    from rules.systems.rotted_capes import SYSTEM
+
+    enc = plotted()
+    assert SYSTEM.report("plotpoint_show", enc, {}) == "🎭 Plot Points: Nova 1, Bolt 1; the Editor-in-Chief's pool: 0."
+    enc = run(enc, "condition_add", target="Brute", condition="Prone")
+    assert SYSTEM.report("condition_list", enc, {}) == "Brute: Prone (until removed)"
+    out = cmd(enc, "plotpoint_spend", ALICE, use="ignore_recovery")
+    assert texts(out) == ["🎭 Nova spends a Plot Point to ignore a failed Wound Recovery roll (0 left; pool 1)."]
+    with pytest.raises(InvalidInput, match="buttons"):
+        cmd(enc, "plotpoint_spend", ALICE, use="escape_death")
+    enc = run(enc, "attack", ALICE, target="Brute", damage="1d6", dice="15 1")
+    out = cmd(enc, "plotpoint_spend", ALICE, use="reroll", text="the damage", dice="5")
+    assert "1d6 (5) = 5 Stamina" in texts(out)[1]
