@@ -2,8 +2,15 @@
 
 Actions cost seconds. An action longer than the time left uses it all and the
 rest is owed by the actor's next turn (carry-over); a turn whose seconds are
-all spent ends by itself. Systems count down their own timed effects through
-the `on_seconds` hook, on the actor's own seconds.
+all spent ends by itself. Time can also be taken from a turn before the actor
+gets to use it (stunned, steering a mount): the system books it with `lose`.
+Systems count down their own timed effects through the `on_seconds` hook, on
+the actor's own seconds, and may give a combatant a smaller budget through an
+optional `seconds_budget(enc, cid)` method.
+
+A delaying combatant may step back in before their next turn, even in the
+middle of someone else's turn: the interrupted combatant then finishes their
+turn with the seconds they had left instead of starting a new one.
 """
 
 from __future__ import annotations
@@ -12,8 +19,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ..actions import Action
 from ..errors import InvalidInput, NotYourTurn
-from ..model import Encounter, Event
-from .base import Result, start_turn
+from ..model import Encounter, Event, Value
+from .base import MAX_STEPS, Result, new_round, start_turn
 from .initiative import Initiative, InitiativeState
 
 if TYPE_CHECKING:
@@ -21,12 +28,25 @@ if TYPE_CHECKING:
     from ..system import System
 
 DEFAULT_BUDGET = 6
+MAX_COST = 60
+
+
+class Lost(Value):
+    """Seconds taken from a combatant's next turn before they can use them."""
+
+    cid: str
+    seconds: int
+    why: str
 
 
 class SecondsState(InitiativeState):
     structure: Literal["initiative", "seconds"] = "seconds"
     left: dict[str, int] = {}
     owed: dict[str, int] = {}
+    busy: dict[str, str] = {}  # what the owed seconds are for ("casting")
+    full: dict[str, int] = {}  # this turn's budget, to tell an untouched turn
+    lost: tuple[Lost, ...] = ()
+    interrupted: tuple[str, ...] = ()
 
 
 class Spend(Action):
@@ -50,64 +70,155 @@ class Seconds(Initiative):
     def left(self, enc: Encounter, cid: str) -> int:
         return enc.turns.left.get(cid, 0)
 
+    def owed(self, enc: Encounter, cid: str) -> int:
+        return enc.turns.owed.get(cid, 0)
+
+    def budget_of(self, system: "System", enc: Encounter, cid: str) -> int:
+        hook = getattr(system, "seconds_budget", None)
+        return max(0, min(self.budget, hook(enc, cid))) if hook else self.budget
+
+    def untouched(self, enc: Encounter, cid: str) -> bool:
+        """True while the acting combatant has not used any second of this turn."""
+        state: SecondsState = enc.turns
+        return cid in state.acting and state.left.get(cid, 0) == state.full.get(cid, self.budget) > 0
+
+    # --- opening turns ---------------------------------------------------------
     def _advance(self, system, enc, chance, wrap: bool = True) -> Result:
-        """Open turns as Initiative does, then set each new actor's seconds."""
-        enc, events = super()._advance(system, enc, chance, wrap)
-        return self._fill(system, enc, chance, events)
+        """Like Initiative, but an interrupted turn resumes and a delay lasts
+        until the delayer's own slot comes round again, even into the next round."""
+        events: list[Event] = []
+        for _ in range(MAX_STEPS):
+            state: SecondsState = enc.turns
+            index = state.index + 1
+            if index >= len(state.slots):
+                if not any(system.can_act(enc, c) for c in enc.combatants):
+                    return enc.but(turns=state.but(acting=(), interrupted=())), events + [
+                        Event(kind="info", text="Nobody is left who can act.")
+                    ]
+                enc = enc.but(turns=state.but(index=-1, acting=()))
+                enc, more = new_round(system, enc, chance)
+                events.extend(more)
+                continue
+            slot = state.slots[index]
+            if state.interrupted and set(slot) & set(state.interrupted):
+                return self._resume_interrupted(system, enc, index, chance, events)
+            lapsed = tuple(c for c in state.delayed if c in slot)
+            delayed = tuple(c for c in state.delayed if c not in slot)
+            enc = enc.but(turns=state.but(index=index, acting=(), delayed=delayed))
+            for cid in lapsed:
+                events.append(Event(kind="info", text=f"{enc.get(cid).name}'s delay runs out: their next turn has come."))
+            live = [c for c in slot if system.can_act(enc, enc.get(c))]
+            if not live:
+                continue
+            enc, more, live = start_turn(system, enc, live, chance)
+            events.extend(more)
+            if live:
+                enc = enc.but(turns=enc.turns.but(acting=tuple(live)))
+                return self._fill(system, enc, chance, events)
+        raise InvalidInput("The turn order is stuck: nobody can take a turn.")
+
+    def _resume_interrupted(self, system, enc, index, chance, events) -> Result:
+        state: SecondsState = enc.turns
+        back = [c for c in state.interrupted if c in state.slots[index] and system.can_act(enc, enc.get(c))]
+        enc = enc.but(turns=state.but(index=index, interrupted=(), acting=()))
+        if not back:
+            return self._advance(system, enc, chance)
+        enc, more, live = start_turn(system, enc, back, chance, fresh=False)
+        events.extend(more)
+        enc = enc.but(turns=enc.turns.but(acting=tuple(live)))
+        if all(enc.turns.left.get(c, 0) == 0 for c in live):
+            enc, more = self.end_turn(system, enc, chance)
+            events.extend(more)
+        return enc, events
 
     def _fill(self, system, enc, chance, events) -> Result:
-        state: SecondsState = enc.turns
-        left = dict(state.left)
-        owed = dict(state.owed)
-        exhausted = []
-        for cid in state.acting:
-            debt = owed.pop(cid, 0)
-            spent = min(debt, self.budget)
-            if debt > self.budget:
-                owed[cid] = debt - self.budget
-            left[cid] = self.budget - spent
+        """Give each new actor their budget, minus carried and lost seconds."""
+        for cid in enc.turns.acting:
+            budget = self.budget_of(system, enc, cid)
+            state: SecondsState = enc.turns
+            enc = enc.but(turns=state.but(left=dict(state.left) | {cid: budget}, full=dict(state.full) | {cid: budget}))
+            debt = enc.turns.owed.get(cid, 0)
             if debt:
-                events.append(Event(kind="info", text=f"{enc.get(cid).name} is still busy for {spent} s from last turn."))
-                enc = enc.but(turns=state.but(left=left, owed=owed))
-                enc, more = system.on_seconds(enc, cid, spent, chance)
+                busy = enc.turns.busy.get(cid, "")
+                enc, more = self._take(system, enc, cid, debt, chance, carried=True)
+                spent = debt - enc.turns.owed.get(cid, 0)
+                doing = f" ({busy})" if busy else ""
+                events.append(Event(kind="info", text=f"{enc.get(cid).name} is still busy{doing} for {spent} s from last turn."))
                 events.extend(more)
-                state = enc.turns
-                left, owed = dict(state.left), dict(state.owed)
-            if left[cid] == 0:
-                exhausted.append(cid)
-        enc = enc.but(turns=state.but(left=left, owed=owed))
-        if exhausted and len(exhausted) == len(state.acting):
+            for lost in [item for item in enc.turns.lost if item.cid == cid]:
+                enc = enc.but(turns=enc.turns.but(lost=tuple(i for i in enc.turns.lost if i is not lost)))
+                before = enc.turns.left.get(cid, 0)
+                enc, more = self._take(system, enc, cid, lost.seconds, chance, carried=False, why=lost.why)
+                used = before - enc.turns.left.get(cid, 0)
+                events.append(Event(kind="info", text=f"{enc.get(cid).name} loses {used} s ({lost.why})."))
+                events.extend(more)
+        state = enc.turns
+        if state.acting and all(state.left.get(c, 0) == 0 for c in state.acting):
             events.append(Event(kind="info", text="No seconds left this turn."))
             enc, more = self.end_turn(system, enc, chance)
             events.extend(more)
         return enc, events
 
-    def _come_back(self, system, enc, cid, chance) -> Result:
-        enc, events = super()._come_back(system, enc, cid, chance)
-        return self._fill(system, enc, chance, events)
+    def _take(self, system, enc, cid, seconds, chance, *, carried: bool, why: str = "") -> Result:
+        """Use up to `seconds` of the turn; what does not fit waits for the next one."""
+        state: SecondsState = enc.turns
+        left = state.left.get(cid, 0)
+        used = min(seconds, left)
+        rest = seconds - used
+        owed = dict(state.owed)
+        lost = state.lost
+        if carried:
+            owed.pop(cid, None)
+            if rest:
+                owed[cid] = rest
+        elif rest:
+            lost = lost + (Lost(cid=cid, seconds=rest, why=why),)
+        busy = dict(state.busy) if cid in owed else {k: v for k, v in state.busy.items() if k != cid}
+        enc = enc.but(turns=state.but(left=dict(state.left) | {cid: left - used}, owed=owed, lost=lost, busy=busy))
+        if used:
+            return system.on_seconds(enc, cid, used, chance)
+        return enc, []
 
-    def spend(self, system: "System", enc: Encounter, cid: str, seconds: int, chance: "Chance", *, what: str = "acts") -> Result:
+    # --- spending ----------------------------------------------------------
+    def spend(self, system: "System", enc: Encounter, cid: str, seconds: int, chance: "Chance", *, what: str = "acts", busy: str = "") -> Result:
         """Spend seconds; an overrun carries into the next turn and ends this one."""
         state: SecondsState = enc.turns
         name = enc.get(cid).name
         if cid not in state.acting:
             raise NotYourTurn(f"It is not {name}'s turn.")
-        if seconds < 0 or seconds > 60:
-            raise InvalidInput("An action costs between 0 and 60 seconds.")
+        if seconds < 0 or seconds > MAX_COST:
+            raise InvalidInput(f"An action costs between 0 and {MAX_COST} seconds.")
         left = state.left.get(cid, 0)
         used = min(seconds, left)
         owed = seconds - used
-        new_left = dict(state.left) | {cid: left - used}
         new_owed = dict(state.owed)
+        new_busy = dict(state.busy)
         if owed:
             new_owed[cid] = new_owed.get(cid, 0) + owed
-        enc = enc.but(turns=state.but(left=new_left, owed=new_owed))
+            new_busy[cid] = busy or what
+        enc = enc.but(turns=state.but(left=dict(state.left) | {cid: left - used}, owed=new_owed, busy=new_busy))
         text = f"{name} {what} ({seconds} s): {left - used} s left"
         if owed:
             text += f", {owed} s carry into the next turn"
         events = [Event(kind="info", text=text + ".")]
-        enc, more = system.on_seconds(enc, cid, used, chance)
-        events.extend(more)
+        if used:
+            enc, more = system.on_seconds(enc, cid, used, chance)
+            events.extend(more)
+        if enc.turns.left.get(cid, 0) == 0 and cid in enc.turns.acting:
+            enc, more = self.end_turn(system, enc, chance)
+            events.extend(more)
+        return enc, events
+
+    def lose(self, system: "System", enc: Encounter, cid: str, seconds: int, why: str, chance: "Chance") -> Result:
+        """Take seconds from a combatant: from this turn if they are acting, else their next."""
+        if seconds <= 0:
+            return enc, []
+        if cid not in enc.turns.acting:
+            return enc.but(turns=enc.turns.but(lost=enc.turns.lost + (Lost(cid=cid, seconds=seconds, why=why),))), []
+        before = enc.turns.left.get(cid, 0)
+        enc, events = self._take(system, enc, cid, seconds, chance, carried=False, why=why)
+        used = before - enc.turns.left.get(cid, 0)
+        events.insert(0, Event(kind="info", text=f"{enc.get(cid).name} loses {used} s ({why})."))
         if enc.turns.left.get(cid, 0) == 0 and cid in enc.turns.acting:
             enc, more = self.end_turn(system, enc, chance)
             events.extend(more)
@@ -124,3 +235,50 @@ class Seconds(Initiative):
                 events.extend(more)
         enc, more = super().end_turn(system, enc, chance)
         return enc, events + more
+
+    # --- delaying ------------------------------------------------------------
+    def delay(self, system: "System", enc: Encounter, cid: str, chance: "Chance") -> Result:
+        state: SecondsState = enc.turns
+        if cid not in state.delayed and cid in state.acting and not self.untouched(enc, cid):
+            raise InvalidInput(
+                f"{enc.get(cid).name} has already used part of this turn: only an untouched turn can be delayed."
+            )
+        return super().delay(system, enc, cid, chance)
+
+    def _come_back(self, system, enc, cid, chance) -> Result:
+        """Step in before whoever is acting; they finish their turn afterwards."""
+        state: SecondsState = enc.turns
+        interrupted = tuple(c for c in state.acting if c != cid)
+        slots = [tuple(c for c in s if c != cid) for s in state.slots]
+        removed_before = sum(1 for i, s in enumerate(state.slots) if cid in s and len(s) == 1 and i < state.index)
+        slots = [s for s in slots if s]
+        index = max(state.index - removed_before, 0)
+        slots.insert(index, (cid,))
+        state = state.but(
+            slots=tuple(slots),
+            index=index,
+            delayed=tuple(c for c in state.delayed if c != cid),
+            interrupted=interrupted,
+            acting=(),
+        )
+        enc = enc.but(turns=state)
+        names = ", ".join(enc.get(c).name for c in interrupted)
+        text = f"{enc.get(cid).name} steps back in" + (f", interrupting {names}" if names else "") + "."
+        events = [Event(kind="info", text=text, ping=enc.controllers(interrupted))]
+        enc, more, live = start_turn(system, enc, [cid], chance)
+        events.extend(more)
+        enc = enc.but(turns=enc.turns.but(acting=tuple(live)))
+        if not live:
+            enc, more = self._advance(system, enc, chance)
+            return enc, events + more
+        return self._fill(system, enc, chance, events)
+
+    def leave(self, system: "System", enc: Encounter, cid: str, chance: "Chance") -> Result:
+        state: SecondsState = enc.turns
+        enc = enc.but(turns=state.but(
+            interrupted=tuple(c for c in state.interrupted if c != cid),
+            lost=tuple(i for i in state.lost if i.cid != cid),
+            owed={k: v for k, v in state.owed.items() if k != cid},
+        ))
+        return super().leave(system, enc, cid, chance)
+

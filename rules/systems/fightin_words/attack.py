@@ -1,0 +1,264 @@
+"""`/attack`: single attacks and combos.
+
+1. Attack roll per attack: d6 + attack bonus (skill − scale) + X vs Target
+   (4 − scale, + called-shot, cover, crouch/prone, concealment, invisibility,
+   speed). Melee against a helpless target hits without a roll.
+2. Each defender who can defend picks Block, Dodge, Parry or no defence (a
+   pending choice; the GM answers for NPCs): d6 + bonus (−1 flanked, −1 dodging
+   while held) vs 4 + the attacker's attack bonus without scale + Y, per hit.
+3. Hits that get through roll nothing more: their damage was rolled with the
+   attack, all dice at once, and each is compared with the Toughness the
+   defender had before the attack.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rules.actions import Action
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Event, Pending
+from rules.randomness import Chance
+
+from . import wounds
+from .state import Fighter, Weapon
+from .stats import can_defend, has, helpless, melee_bonus_damage, skill, weapon
+from .tables import ATTACK_SECONDS, COVER, INVISIBLE_TARGET, LOCATIONS, SPEED_SQUARES, range_penalty
+
+DEFENCES = ("Block", "Dodge", "Parry")
+NONE = "No defence"
+
+
+class Attack(Action):
+    """One attack, or a combo when several targets are listed (one entry per attack).
+
+    Hand-entered dice, in order: the attacker's d6 for each attack (none for a
+    melee attack on a helpless target), then the damage dice of each hit in the
+    order of the attacks. Dice for the defence (a d6 per hit) and for called-shot
+    Fortitude checks come with the defender's answer; when nobody can defend,
+    the Fortitude dice follow the damage dice.
+    """
+
+    kind: ClassVar[str] = "attack"
+    targets: tuple[str, ...]
+    weapon: str | None = None
+    x: int = 0  # the +X of a +X/+Y modifier: to the attack roll
+    y: int = 0  # the +Y: to the defence DC
+    damage: str | None = None  # replaces the weapon's damage (melee still adds Strength and scale)
+    called: str | None = None
+    distance: int | None = None  # metres, for ranged weapons
+    cover: str = "none"
+    concealed: bool = False
+    invisible: bool = False
+    speed: int = 0  # squares the target moved this turn
+    flanked: bool = False
+    flat_footed: bool = False  # the target was caught by surprise
+    cost: int | None = None
+    nonlethal: bool = False
+
+
+def target_score(attacker: Fighter, target: Fighter, w: Weapon, action: Attack) -> tuple[int, str]:
+    score = 4 - target.sheet.scale
+    parts = [f"4 − scale {target.sheet.scale}" if target.sheet.scale else "4"]
+    if action.called:
+        spot = LOCATIONS[action.called]
+        score += spot.target
+        parts.append(f"{action.called} {spot.target:+d}")
+    step = {"crouching": 1, "prone": 2}.get(target.posture, 0)
+    cover = COVER[action.cover]
+    if cover and step and cover < COVER["total"]:
+        cover = min(COVER["total"], cover + step)
+        parts.append(f"{target.posture} behind cover")
+    elif step:
+        sign = 1 if w.ranged else -1
+        score += sign * step
+        parts.append(f"{target.posture} {sign * step:+d}")
+    if cover >= COVER["total"] or action.invisible:
+        score += INVISIBLE_TARGET
+        parts.append(f"invisible +{INVISIBLE_TARGET}")
+    elif cover:
+        score += cover
+        parts.append(f"cover +{cover}")
+    if action.concealed and not action.invisible and cover < COVER["total"]:
+        score += 1
+        parts.append("concealed +1")
+    if action.speed >= SPEED_SQUARES:
+        score += action.speed // SPEED_SQUARES
+        parts.append(f"speed +{action.speed // SPEED_SQUARES}")
+    return score, " ".join(parts)
+
+
+def to_hit_bonus(attacker: Fighter, w: Weapon, action: Attack) -> tuple[int, list[str]]:
+    """Attack bonus (skill − scale) + X + range penalty (eased by aiming)."""
+    base = skill(attacker, w) - attacker.sheet.scale
+    parts = [f"{base:+d}"]
+    bonus = base + action.x
+    if action.x:
+        parts.append(f"{action.x:+d}")
+    if w.ranged and action.distance is not None:
+        steps = range_penalty(action.distance, w.increment)
+        if steps is None:
+            raise InvalidInput(
+                f"{action.distance} m is beyond the {w.name}'s reach: four range increments "
+                f"({w.increment * 16} m) at most."
+            )
+        if steps and attacker.aimed and not w.magic:
+            steps -= 1
+            parts.append("aimed")
+        if steps:
+            bonus -= steps
+            parts.append(f"range −{steps}")
+    return bonus, parts
+
+
+def attack(system, enc, action: Attack, chance: Chance):
+    me: Fighter = enc.find(action.actor)
+    w = weapon(me, action.weapon)
+    if not action.targets:
+        raise InvalidInput("Name a target to attack.")
+    if len(action.targets) > 10:
+        raise InvalidInput("A combo holds at most 10 attacks.")
+    if action.called and action.called not in LOCATIONS:
+        raise InvalidInput(f"Called shots aim at one of: {', '.join(LOCATIONS)}.")
+    if action.cover not in COVER:
+        raise InvalidInput(f"Cover is one of: {', '.join(COVER)}.")
+    combo = len(action.targets) > 1
+    if combo and has(me, "disabled"):
+        raise NotAllowed(f"{me.name} is Disabled: single attacks only, no combos.")
+    if w.magic and has(me, "raging"):
+        raise NotAllowed(f"{me.name} is raging and cannot focus on a spell.")
+    targets = [enc.find(name) for name in action.targets]
+    for t in targets:
+        if t.id == me.id:
+            raise InvalidInput(f"{me.name} cannot attack themselves.")
+        if t.dead:
+            raise InvalidInput(f"{t.name} is already dead.")
+    bonus, bonus_parts = to_hit_bonus(me, w, action)
+    rolls, hits = [], []
+    for i, t in enumerate(targets):
+        score, score_text = target_score(me, t, w, action)
+        if not w.ranged and helpless(t):
+            rolls.append(f"{t.name} is helpless: melee hits automatically")
+            hits.append({"i": i, "target": t.id})
+            continue
+        die = chance.die(6)
+        total = die + bonus
+        hit = total >= score
+        rolls.append(f"d6 {die} {' '.join(bonus_parts)} = {total} vs {t.name}'s Target {score}"
+                     f"{f' ({score_text})' if score_text != '4' else ''}: {'hit' if hit else 'miss'}")
+        if hit:
+            hits.append({"i": i, "target": t.id})
+    extra = melee_bonus_damage(me) if not w.ranged and not w.magic else 0
+    expr = action.damage or w.damage
+    for hit in hits:
+        roll = chance.roll(expr)
+        amount = roll.total + extra
+        text = f"{roll.text} {'+' if extra >= 0 else '−'} {abs(extra)} = {amount}" if extra else str(roll)
+        hit.update(amount=amount, text=text)
+    how = f"a combo of {len(targets)} attacks" if combo else "an attack"
+    head = f"{me.name} makes {how} with {w.name}: " + "; ".join(rolls) + "."
+    events = [Event(kind="roll", text=head)]
+    defenders = []
+    for hit in hits:
+        if hit["target"] not in defenders:
+            defenders.append(hit["target"])
+    context = {
+        "attacker": me.id,
+        "weapon": w.name,
+        "skill": skill(me, w),
+        "y": action.y,
+        "hits": hits,
+        "defenders": defenders,
+        "called": action.called,
+        "flanked": action.flanked,
+        "flat_footed": action.flat_footed,
+        "nonlethal": action.nonlethal,
+        "cost": ATTACK_SECONDS if action.cost is None else action.cost,
+        "what": "uses a combo" if combo else f"attacks {targets[0].name}",
+        "ranged": w.ranged,
+    }
+    enc = enc.update(me.id, aimed=False)
+    return proceed(system, enc, context, chance, events)
+
+
+def proceed(system, enc, context: dict, chance: Chance, events: list[Event]):
+    """Ask the next defender, or settle hits nobody can defend, then spend the time."""
+    while context["defenders"]:
+        cid = context["defenders"][0]
+        t: Fighter = enc.get(cid)
+        hits = [h for h in context["hits"] if h["target"] == cid]
+        why = "flat-footed" if context["flat_footed"] else can_defend(t)
+        if why:
+            events.append(Event(kind="info", text=f"{t.name} cannot defend ({why})."))
+            enc, more = _land(enc, cid, hits, context, chance)
+            events.extend(more)
+            context = context | {"defenders": context["defenders"][1:]}
+            continue
+        return _ask(enc, t, hits, context, events)
+    attacker = enc.get(context["attacker"])
+    if attacker.id in enc.turns.acting:
+        enc, more = system.turns.spend(system, enc, attacker.id, context["cost"], chance, what=context["what"])
+        events.extend(more)
+    return enc, events
+
+
+def _options(t: Fighter) -> tuple[str, ...]:
+    return ("Dodge", NONE) if has(t, "held") else DEFENCES + (NONE,)
+
+
+def _bonus(t: Fighter, option: str) -> int:
+    return {"Block": t.sheet.block, "Dodge": t.sheet.dodge, "Parry": t.sheet.parry}.get(option, 0)
+
+
+def _ask(enc, t: Fighter, hits, context, events):
+    dc = 4 + context["skill"] + context["y"]
+    attacker = enc.get(context["attacker"])
+    options = _options(t)
+    best = max((o for o in options if o != NONE), key=lambda o: _bonus(t, o))
+    bonuses = ", ".join(f"{o} {_bonus(t, o):+d}" for o in options if o != NONE)
+    count = f"{len(hits)} hits" if len(hits) > 1 else "a hit"
+    flanked = " (flanked: −1)" if context["flanked"] else ""
+    prompt = f"{t.name}: defend against {count} from {attacker.name} (DC {dc}){flanked}? {bonuses}"
+    users = (t.controller_id,) if t.controller_id is not None else ()
+    pending = Pending(
+        id=enc.next_pending, kind="defence", prompt=prompt, options=options, default=best,
+        chooser=t.id, users=users, context=context | {"dc": dc},
+    )
+    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
+    events.append(Event(kind="info", text=f"🛡️ {prompt}", ping=enc.controllers([t.id])))
+    return enc, events
+
+
+def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
+    """Dice: the defender's d6 for each hit (none for No defence), then any Fortitude d6."""
+    context = dict(pending.context)
+    cid = context["defenders"][0]
+    t: Fighter = enc.get(cid)
+    hits = [h for h in context["hits"] if h["target"] == cid]
+    events: list[Event] = []
+    through = hits
+    if option != NONE:
+        bonus = _bonus(t, option) - (1 if context["flanked"] else 0) - (1 if option == "Dodge" and has(t, "held") else 0)
+        dc = context["dc"]
+        parts, through = [], []
+        for hit in hits:
+            die = chance.die(6)
+            total = die + bonus
+            ok = total >= dc
+            parts.append(f"d6 {die} {bonus:+d} = {total} vs DC {dc}: {'negated' if ok else 'fails'}")
+            if not ok:
+                through.append(hit)
+        verb = {"Block": "blocks", "Dodge": "dodges", "Parry": "parries"}[option]
+        events.append(Event(kind="roll", text=f"{t.name} {verb}: " + "; ".join(parts) + "."))
+    if through:
+        enc, more = _land(enc, cid, through, context, chance)
+        events.extend(more)
+    elif hits:
+        events.append(Event(kind="info", text=f"{t.name} takes no damage."))
+    context["defenders"] = context["defenders"][1:]
+    return proceed(system, enc, context, chance, events)
+
+
+def _land(enc, cid, hits, context, chance):
+    landed = [wounds.Hit(h["amount"], h["text"]) for h in hits]
+    return wounds.land(enc, cid, landed, chance, location=context["called"], nonlethal=context["nonlethal"])

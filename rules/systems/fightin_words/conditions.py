@@ -1,0 +1,152 @@
+"""Conditions and their per-turn and per-round mechanics.
+
+Staggered: each turn, d6 seconds stunned (seconds taken from the turn).
+Stunned: N seconds taken from the turn. Confused: a d20 on the seed's chart at
+the start of each turn, posted for everyone. Rounds-based durations tick down
+at the end of each round.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.errors import InvalidInput
+from rules.model import Event
+from rules.randomness import Chance
+
+from .state import Condition, Fighter
+from .tables import CONFUSION
+
+KNOWN = {
+    "flat-footed": "cannot make defence rolls",
+    "confused": "rolls on the confusion chart every turn",
+    "panicked": "flees the source of fear as fast as possible; may still defend",
+    "raging": "attacks the source of rage; −1 to Dexterity and Intelligence skills; cannot cast or concentrate",
+    "stunned": "loses that many seconds (can still defend)",
+    "staggered": "stunned for d6 seconds every turn",
+    "disabled": "only 3 seconds a turn; crawls (4 s a square); no combos",
+    "broken": "gives up: helpless",
+    "helpless": "melee attacks hit automatically; no defence rolls",
+    "unconscious": "helpless",
+    "sleeping": "helpless; −6 Perception",
+    "held": "no block or parry; dodge at −1",
+    "mobility penalty": "−1 Acrobatics, Athletics, Wrestle, Stealth and ½ square of speed each",
+    "lucid": "confusion paused: in control",
+}
+ALIASES = {"flatfooted": "flat-footed", "flat_footed": "flat-footed", "surprised": "flat-footed", "rage": "raging",
+           "panic": "panicked", "stun": "stunned", "stagger": "staggered", "asleep": "sleeping",
+           "mobility": "mobility penalty", "mobility_penalty": "mobility penalty", "confusion": "confused"}
+SPECIAL = ("dying", "stable", "prone", "crouching", "wound", "morale penalty")
+
+
+def canonical(name: str) -> str:
+    key = " ".join((name or "").strip().casefold().replace("_", " ").split())
+    key = ALIASES.get(key.replace(" ", "_"), ALIASES.get(key, key))
+    if key in KNOWN or key in SPECIAL:
+        return key
+    known = ", ".join(sorted(KNOWN) + list(SPECIAL))
+    raise InvalidInput(f"Unknown condition `{(name or '')[:30]}`. Fightin' Words knows: {known}.")
+
+
+def rounds_of(duration: str | None) -> int | None:
+    """`3 rounds` / `3` → 3; empty, `scene` or `save` → until removed."""
+    text = (duration or "").strip().casefold()
+    if not text or text in ("scene", "save", "until removed"):
+        return None
+    match = re.fullmatch(r"(\d+)\s*(rounds?|r)?", text)
+    if not match:
+        raise InvalidInput("Give the duration as a number of rounds (`3 rounds`), or leave it empty for 'until removed'.")
+    return max(1, min(100, int(match.group(1))))
+
+
+def seconds_of(duration: str | None) -> int:
+    match = re.fullmatch(r"\s*(\d+)\s*(s|sec|secs|seconds?)?\s*", duration or "")
+    if not match:
+        raise InvalidInput("Stunned needs a number of seconds, e.g. duration `3 seconds`.")
+    return max(1, min(60, int(match.group(1))))
+
+
+def with_condition(f: Fighter, condition: Condition) -> Fighter:
+    rest = tuple(c for c in f.conditions if c.name != condition.name)
+    return f.but(conditions=rest + (condition,))
+
+
+def without(f: Fighter, name: str) -> Fighter:
+    return f.but(conditions=tuple(c for c in f.conditions if c.name != name))
+
+
+def confusion(f: Fighter, chance: Chance) -> tuple[Fighter, str]:
+    """Roll the chart; 1 rerolls (no more 1s) and adds d6 rounds, 6 rerolls (no 5s) screaming."""
+    parts, ignore, scream = [], set(), False
+    for _ in range(20):
+        roll = chance.die(20)
+        parts.append(str(roll))
+        if roll in ignore:
+            continue
+        if roll == 1:
+            extra = chance.die(6)
+            parts.append(f"+{extra} rounds (d6)")
+            current = next((c for c in f.conditions if c.name == "confused"), None)
+            if current and current.rounds is not None:
+                f = with_condition(f, current.but(rounds=current.rounds + extra))
+            ignore.add(1)
+            continue
+        if roll == 6 and not scream:
+            scream = True
+            ignore.update((5, 6))
+            continue
+        result = CONFUSION[roll]
+        if roll == 19:
+            lucid = chance.die(6)
+            parts.append(f"d6 {lucid}")
+            f = with_condition(f, Condition(name="lucid", rounds=lucid))
+            result = f"regains control for {lucid} rounds"
+        elif roll == 20:
+            f = with_condition(f, Condition(name="lucid", rounds=10))
+        if scream:
+            result += ", screaming as loudly as they can"
+        return f, f"d20 {', '.join(parts)}: {f.name} {result}"
+    return f, f"d20 {', '.join(parts)}: the GM decides what {f.name} does"
+
+
+def tick(f: Fighter) -> tuple[Fighter, list[str]]:
+    """End of a round: durations fall by one; expired conditions go."""
+    kept, gone = [], []
+    for c in f.conditions:
+        if c.rounds is None:
+            kept.append(c)
+        elif c.rounds <= 1:
+            gone.append(c.name)
+        else:
+            kept.append(c.but(rounds=c.rounds - 1))
+    return f.but(conditions=tuple(kept)), gone
+
+
+def turn_start(system, enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
+    f: Fighter = enc.get(cid)
+    events: list[Event] = []
+    surprise = next((c for c in f.conditions if c.name == "flat-footed" and c.note == "surprised"), None)
+    if surprise:
+        f = without(f, "flat-footed")
+        events.append(Event(kind="info", text=f"{f.name} is no longer flat-footed."))
+    enc = enc.with_combatant(f)
+    if f.mounted:
+        enc, more = system.turns.lose(system, enc, cid, 2, "steering the mount", chance)
+        events.extend(more)
+    if any(c.name == "staggered" for c in f.conditions):
+        stunned = chance.die(6)
+        events.append(Event(kind="roll", text=f"{f.name} is Staggered: d6 {stunned} → stunned {stunned} s."))
+        enc, more = system.turns.lose(system, enc, cid, stunned, f"stunned, staggered d6 {stunned}", chance)
+        events.extend(more)
+    f = enc.get(cid)
+    if any(c.name == "confused" for c in f.conditions):
+        if any(c.name == "lucid" for c in f.conditions):
+            events.append(Event(kind="info", text=f"{f.name} is confused but in control this round."))
+        else:
+            f, text = confusion(f, chance)
+            enc = enc.with_combatant(f)
+            events.append(Event(kind="roll", text=f"🌀 Confusion: {text}.", ping=enc.controllers([cid])))
+    for name in ("panicked", "raging"):
+        if any(c.name == name for c in f.conditions):
+            events.append(Event(kind="info", text=f"{f.name} is {name.capitalize()}: {KNOWN[name]}."))
+    return enc, events

@@ -1,0 +1,234 @@
+"""GM tools: damage and morale damage outside an attack (falls included),
+healing, checks, and conditions put on or taken off by hand."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rules.actions import Action
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Event
+from rules.randomness import Chance
+
+from . import conditions as cond
+from . import morale, wounds
+from .state import Condition, Fighter
+from .stats import toughness, will
+from .tables import LOCATIONS, SURFACES, fall_bonus
+
+MORALE_KINDS = ("fear", "insanity", "rage", "morale")
+
+
+class Damage(Action):
+    """Damage (or morale damage) from outside an attack. Dice: those of `amount`
+    (or the falling d6), then any called-shot Fortitude d6."""
+
+    kind: ClassVar[str] = "damage"
+    gm_only: ClassVar[bool] = True
+    on_turn: ClassVar[bool] = False
+    target: str
+    amount: str = ""
+    type: str | None = None  # fear / insanity / rage / morale → morale damage
+    called: str | None = None
+    nonlethal: bool = False
+    height: int | None = None  # metres fallen
+    surface: str = "hard"
+
+
+def falling(f: Fighter, height: int, surface: str) -> str:
+    """1d6 + 3×scale + 1 per 5 m (up to 60 m) + the surface's modifier."""
+    key = surface.strip().casefold().replace(" ", "_").replace("-", "_")
+    if key not in SURFACES:
+        raise InvalidInput(f"Unknown surface `{surface[:20]}`. Known: {', '.join(SURFACES)}.")
+    if not 0 <= height <= 100_000:
+        raise InvalidInput("The height is in metres, from 0 up.")
+    bonus = fall_bonus(height) + 3 * f.sheet.scale + SURFACES[key]
+    return f"1d6{bonus:+d}" if bonus else "1d6"
+
+
+def damage(system, enc, action: Damage, chance: Chance):
+    f: Fighter = enc.find(action.target)
+    if f.dead:
+        raise InvalidInput(f"{f.name} is already dead.")
+    if action.called and action.called not in LOCATIONS:
+        raise InvalidInput(f"Called shots aim at one of: {', '.join(LOCATIONS)}.")
+    kind = (action.type or "").casefold() or None
+    if action.height is not None:
+        expr = falling(f, action.height, action.surface)
+        where = f"falls {action.height} m onto {action.surface.replace('_', ' ')}: "
+    else:
+        expr = action.amount.strip()
+        where = ""
+        if not expr:
+            raise InvalidInput("Give an amount (a number or dice like `1d6+2`), or a fall with `height=`.")
+    roll = chance.roll(expr)
+    text = f"{roll}" if roll.dice else str(roll.total)
+    if kind in MORALE_KINDS:
+        return morale.take(enc, f.id, roll.total, None if kind == "morale" else kind, text)
+    enc, events = wounds.land(enc, f.id, [wounds.Hit(roll.total, where + text)], chance,
+                              location=action.called, nonlethal=action.nonlethal)
+    return enc, events
+
+
+class Heal(Action):
+    """Remove wounds (or morale penalties with `morale`). No dice."""
+
+    kind: ClassVar[str] = "heal"
+    gm_only: ClassVar[bool] = True
+    on_turn: ClassVar[bool] = False
+    target: str
+    amount: int = 1
+    morale: bool = False
+
+
+def heal(system, enc, action: Heal, chance: Chance):
+    f: Fighter = enc.find(action.target)
+    if f.dead:
+        raise InvalidInput(f"{f.name} is dead: only a timely Resuscitate (Medicine) brings them back; "
+                           "the GM can re-add them.")
+    if action.amount < 1:
+        raise InvalidInput("Heal at least 1.")
+    if action.morale:
+        if not f.morale_penalties:
+            raise InvalidInput(f"{f.name} has no morale penalty.")
+        return morale.recover(enc, f.id, action.amount)
+    if not f.wounds:
+        raise InvalidInput(f"{f.name} has no wound.")
+    count = min(action.amount, f.wounds)
+    f = f.but(wounds=f.wounds - count)
+    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} heals {count} wound{'s' if count > 1 else ''}: "
+                                                          f"Toughness {toughness(f)}/{toughness(f) - 6}.")]
+
+
+STATS = ("reflex", "dex", "strength", "endurance", "spirit", "fortitude", "will")
+
+
+class Check(Action):
+    """A d6 check: d6 + stat (Fortitude adds scale; Will uses the Will score) vs DC. Dice: one d6."""
+
+    kind: ClassVar[str] = "check"
+    on_turn: ClassVar[bool] = False
+    stat: str
+    dc: int | None = None
+    bonus: int = 0
+
+
+def check(system, enc, action: Check, chance: Chance):
+    if action.actor:
+        f: Fighter = enc.find(action.actor)
+    else:
+        mine = [c for c in enc.combatants if c.controller_id == action.by.user_id and not c.out]
+        if not mine:
+            raise InvalidInput("Say who makes the check (`actor`).")
+        f = mine[0]
+    stat = action.stat.strip().casefold()
+    stat = {"dexterity": "dex", "end": "endurance", "str": "strength", "fort": "fortitude", "ref": "reflex"}.get(stat, stat)
+    if stat not in STATS:
+        raise InvalidInput(f"Checks use one of: {', '.join(STATS)}.")
+    if stat == "will":
+        base = will(f)
+    elif stat == "fortitude":
+        base = f.sheet.fortitude + f.sheet.scale
+    else:
+        base = getattr(f.sheet, stat)
+    die = chance.die(6)
+    total = die + base + action.bonus
+    text = f"{f.name} {stat.capitalize()} check: d6 {die} {base:+d}"
+    text += f" {action.bonus:+d}" if action.bonus else ""
+    text += f" = {total}"
+    if action.dc is not None:
+        text += f" vs DC {action.dc}: {'success' if total >= action.dc else 'failure'}"
+    return enc, [Event(kind="roll", text=text + ".")]
+
+
+class AddCondition(Action):
+    """Put a condition on. Dice: a d6 for Staggered's rounds when no duration is given."""
+
+    kind: ClassVar[str] = "condition_add"
+    gm_only: ClassVar[bool] = True
+    on_turn: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = False
+    target: str
+    condition: str
+    duration: str | None = None
+
+
+def add_condition(system, enc, action: AddCondition, chance: Chance):
+    f: Fighter = enc.find(action.target)
+    name = cond.canonical(action.condition)
+    if f.dead:
+        raise InvalidInput(f"{f.name} is dead.")
+    if name == "dying":
+        f = f.but(dying=True, stable=False, dying_dc=4)
+        return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} is Dying (DC 4).")]
+    if name == "stable":
+        if not f.dying:
+            raise InvalidInput(f"{f.name} is not dying.")
+        f = f.but(dying=False, stable=True)
+        return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} is stabilised (still unconscious).")]
+    if name in ("prone", "crouching"):
+        return enc.with_combatant(f.but(posture=name)), [Event(kind="info", text=f"{f.name} is {name}.")]
+    if name == "wound":
+        return wounds.land(enc, f.id, [wounds.Hit(toughness(f) - 1, "a wound (GM)")], chance)
+    if name == "morale penalty":
+        f = f.but(morale_penalties=min(morale.max_penalties(f), f.morale_penalties + 1))
+        enc = enc.with_combatant(f)
+        enc, more = morale.check_broken(enc, f.id)
+        return enc, [Event(kind="info", text=f"{f.name} takes a morale penalty: Will {will(f)}/{will(f) - 6}.")] + more
+    if name == "stunned":
+        seconds = cond.seconds_of(action.duration)
+        acting = f.id in enc.turns.acting
+        enc, events = system.turns.lose(system, enc, f.id, seconds, "stunned", chance)
+        if not acting:
+            events = [Event(kind="info", text=f"{f.name} is stunned: loses {seconds} s of their next turn.")]
+        return enc, events
+    events: list[Event] = []
+    rounds = cond.rounds_of(action.duration)
+    if name == "staggered" and rounds is None:
+        rounds = chance.die(6)
+        events.append(Event(kind="roll", text=f"Staggered lasts d6 {rounds} rounds."))
+    if name == "broken":
+        f = f.but(broken_dc=morale.BROKEN_DC)
+    f = cond.with_condition(f, Condition(name=name, rounds=rounds))
+    lasting = f"{rounds} round{'s' if rounds != 1 else ''}" if rounds else "until removed"
+    events.insert(0, Event(kind="info", text=f"{f.name} is {name} ({lasting}): {cond.KNOWN[name]}."))
+    return enc.with_combatant(f), events
+
+
+class RemoveCondition(Action):
+    kind: ClassVar[str] = "condition_remove"
+    gm_only: ClassVar[bool] = True
+    on_turn: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = False
+    target: str
+    condition: str
+
+
+def remove_condition(system, enc, action: RemoveCondition, chance: Chance):
+    f: Fighter = enc.find(action.target)
+    name = cond.canonical(action.condition)
+    if name == "dying":
+        if not f.dying:
+            raise InvalidInput(f"{f.name} is not dying.")
+        f = f.but(dying=False, stable=True)
+        return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} is stabilised (still unconscious).")]
+    if name in ("stable", "unconscious"):
+        if f.dying:
+            raise NotAllowed(f"{f.name} is dying: stabilise them first (remove `dying`).")
+        f = cond.without(f.but(stable=False), "unconscious")
+        f = cond.with_condition(f, Condition(name="flat-footed", rounds=1))
+        return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} wakes up (flat-footed for one round).")]
+    if name in ("prone", "crouching"):
+        return enc.with_combatant(f.but(posture="standing")), [Event(kind="info", text=f"{f.name} is standing.")]
+    if name == "wound":
+        if not f.wounds:
+            raise InvalidInput(f"{f.name} has no wound.")
+        return heal(system, enc, Heal(by=action.by, target=f.name, amount=1), chance)
+    if name == "morale penalty":
+        if not f.morale_penalties:
+            raise InvalidInput(f"{f.name} has no morale penalty.")
+        return morale.recover(enc, f.id, 1)
+    if not any(c.name == name for c in f.conditions):
+        raise InvalidInput(f"{f.name} is not {name}.")
+    f = cond.without(f, name)
+    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} is no longer {name}.")]

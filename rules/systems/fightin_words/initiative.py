@@ -1,0 +1,82 @@
+"""Initiative: a Reflex check plus Dexterity; tied characters roll again
+among themselves until the tie is broken, every reroll shown."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from rules.model import Event
+from rules.randomness import Chance
+
+from .state import Fighter
+
+MAX_REROLLS = 50  # a tie that survives this many rerolls keeps the list order
+
+
+def check(f: Fighter, chance: Chance) -> tuple[int, str]:
+    die = chance.die(6)
+    total = die + f.sheet.reflex + f.sheet.dex
+    return total, f"d6 {die} + Reflex {f.sheet.reflex} + Dex {f.sheet.dex} = {total}"
+
+
+def break_ties(enc, tied: list, chance: Chance):
+    """Order entries with equal initiative: reroll, and reroll again among any still tied.
+
+    A tie settled earlier stays settled: characters joining it later (late
+    arrivals, or additions during setup) roll off into the existing order.
+    """
+    settled = [e for e in tied if e.tiebreak]
+    if settled:
+        ordered, events = settled, []
+        for newcomer in (e for e in tied if not e.tiebreak):
+            ordered, more = _slot_in(enc, ordered, newcomer, chance)
+            events.extend(more)
+        return ordered, [[e.cid] for e in ordered], events
+    events: list[Event] = []
+    results: dict[str, tuple[int, ...]] = {e.cid: () for e in tied}
+
+    def settle(group: list, depth: int) -> None:
+        if len(group) < 2 or depth >= MAX_REROLLS:
+            return
+        parts = []
+        for entry in group:
+            total, _ = check(enc.get(entry.cid), chance)
+            results[entry.cid] += (total,)
+            parts.append(f"{enc.get(entry.cid).name} {total}")
+        events.append(Event(kind="roll", text=f"Initiative tie at {_n(group[0].key[0])}: reroll " + ", ".join(parts) + "."))
+        ranked = sorted(group, key=lambda e: results[e.cid], reverse=True)
+        for _, sub in groupby(ranked, key=lambda e: results[e.cid]):
+            settle(list(sub), depth + 1)
+
+    settle(list(tied), 0)
+    ordered = sorted((e.but(tiebreak=results[e.cid]) for e in tied), key=lambda e: e.tiebreak, reverse=True)
+    names = " → ".join(enc.get(e.cid).name for e in ordered)
+    events.append(Event(kind="info", text=f"Tie broken: {names}."))
+    return ordered, [[e.cid] for e in ordered], events
+
+
+def _slot_in(enc, standing: list, newcomer, chance: Chance):
+    """Roll off against each settled character from the top; go before the
+    first one beaten. The order of the others is left alone."""
+    events: list[Event] = []
+    position = len(standing)
+    results: tuple[int, ...] = ()
+    me = enc.get(newcomer.cid)
+    for i, entry in enumerate(standing):
+        other = enc.get(entry.cid)
+        for _ in range(MAX_REROLLS):
+            mine, _t = check(me, chance)
+            theirs, _t = check(other, chance)
+            results += (mine,)
+            events.append(Event(kind="roll", text=f"Initiative tie at {_n(newcomer.key[0])}: {me.name} {mine} vs {other.name} {theirs}."))
+            if mine != theirs:
+                break
+        if mine > theirs:
+            position = i
+            break
+    newcomer = newcomer.but(tiebreak=results)
+    return standing[:position] + [newcomer] + standing[position:], events
+
+
+def _n(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"

@@ -1,0 +1,90 @@
+"""Morale damage against Will, and the Broken state.
+
+More than Minimum Will: a morale penalty (Will −1). More than Will: by type,
+Fear → Panicked, Insanity → Confused (until a penalty is removed), Rage →
+raging, untyped → two penalties instead. Will 0 → Broken: helpless, a Spirit
+check each round against DC 10 that falls by 1 on every failure.
+"""
+
+from __future__ import annotations
+
+from rules.model import Event
+from rules.randomness import Chance
+
+from .state import Condition, Fighter
+from .stats import minimum_will, will
+
+KINDS = {"fear": "panicked", "insanity": "confused", "rage": "raging"}
+BROKEN_DC = 10
+
+
+def max_penalties(f: Fighter) -> int:
+    return max(0, f.sheet.spirit + 6 + f.sheet.will_bonus)
+
+
+def take(enc, cid: str, amount: int, kind: str | None, text: str) -> tuple[object, list[Event]]:
+    f: Fighter = enc.get(cid)
+    w, least = will(f), minimum_will(f)
+    label = (kind or "untyped").capitalize()
+    head = f"{f.name}: {label} morale damage {text} vs Will {w}/{least}"
+    penalties, condition = 0, None
+    if amount > w:
+        if kind in KINDS:
+            penalties, condition = 1, KINDS[kind]
+            head += f": Will beaten → morale penalty and {condition.capitalize()}"
+        else:
+            penalties = 2
+            head += ": Will beaten → two morale penalties"
+    elif amount > least:
+        penalties = 1
+        head += ": morale penalty"
+    else:
+        head += ": no effect"
+    events = [Event(kind="roll", text=head + ".")]
+    conditions = list(f.conditions)
+    if condition and not any(c.name == condition for c in conditions):
+        note = "until a morale penalty is removed" if condition == "confused" else ""
+        conditions.append(Condition(name=condition, note=note))
+    f = f.but(morale_penalties=min(max_penalties(f), f.morale_penalties + penalties), conditions=tuple(conditions))
+    enc = enc.with_combatant(f)
+    if penalties:
+        events.append(Event(kind="info", text=f"{f.name}'s Will is now {will(f)}/{minimum_will(f)}."))
+    enc, more = check_broken(enc, cid)
+    return enc, events + more
+
+
+def check_broken(enc, cid: str) -> tuple[object, list[Event]]:
+    f: Fighter = enc.get(cid)
+    if will(f) > 0 or any(c.name == "broken" for c in f.conditions):
+        return enc, []
+    f = f.but(conditions=f.conditions + (Condition(name="broken"),), broken_dc=BROKEN_DC)
+    return enc.with_combatant(f), [Event(kind="info", text=(
+        f"{f.name} is Broken: gives up, helpless, no actions or defence; a Spirit check each round (DC {BROKEN_DC}).")
+    )]
+
+
+def recover(enc, cid: str, count: int) -> tuple[object, list[Event]]:
+    """Remove morale penalties; insanity's confusion ends with the first one."""
+    f: Fighter = enc.get(cid)
+    count = min(count, f.morale_penalties)
+    if count <= 0:
+        return enc, []
+    conditions = tuple(c for c in f.conditions
+                       if not (c.name == "confused" and c.note.startswith("until a morale"))
+                       and not (c.name == "broken"))
+    f = f.but(morale_penalties=f.morale_penalties - count, conditions=conditions)
+    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} recovers {count} morale penalt{'y' if count == 1 else 'ies'}: Will {will(f)}/{minimum_will(f)}.")]
+
+
+def broken_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
+    f: Fighter = enc.get(cid)
+    die = chance.die(6)
+    total = die + f.sheet.spirit
+    text = f"{f.name} (Broken): Spirit d6 {die} + {f.sheet.spirit} = {total} vs DC {f.broken_dc}"
+    if total >= f.broken_dc:
+        enc, more = recover(enc, cid, 1)
+        f = enc.get(cid)
+        f = f.but(conditions=tuple(c for c in f.conditions if c.name != "broken"), broken_dc=BROKEN_DC)
+        return enc.with_combatant(f), [Event(kind="roll", text=text + ": no longer Broken.")] + more
+    dc = max(1, f.broken_dc - 1)
+    return enc.with_combatant(f.but(broken_dc=dc)), [Event(kind="roll", text=text + f": still Broken; DC falls to {dc}.")]

@@ -1,0 +1,126 @@
+"""What a Fightin' Words character sheet holds and what the bot tracks live."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import field_validator
+
+from rules.errors import InvalidInput
+from rules.model import Combatant, Encounter, Value
+from rules.turns.seconds import SecondsState
+
+REACHES = ("close", "standard", "long")
+
+
+class Weapon(Value):
+    name: str
+    damage: str
+    reach: str = "standard"  # melee weapons
+    increment: int | None = None  # ranged weapons: metres per range increment
+    magic: bool = False
+
+    @property
+    def ranged(self) -> bool:
+        return self.increment is not None
+
+
+UNARMED = Weapon(name="unarmed", damage="1d4", reach="close")
+
+
+def parse_weapons(text: str) -> tuple[Weapon, ...]:
+    """`arming sword:1d8; heavy crossbow:1d10:15; firebolt:2d6:20:magic`."""
+    weapons = []
+    for part in re.split(r"[;|]", text or ""):
+        bits = [b.strip() for b in part.split(":")]
+        if not bits or not bits[0]:
+            continue
+        if len(bits) < 2 or not bits[1]:
+            raise InvalidInput(
+                f"Weapon `{bits[0][:30]}` needs a damage expression: write `name:damage[:reach or range in m][:magic]`, "
+                "e.g. `weapons=\"arming sword:1d8;heavy crossbow:1d10:15\"`."
+            )
+        weapon = {"name": bits[0], "damage": bits[1]}
+        for extra in bits[2:]:
+            word = extra.lower()
+            if word == "magic":
+                weapon["magic"] = True
+            elif word.rstrip("m").isdigit():
+                weapon["increment"] = max(1, int(word.rstrip("m")))
+            elif word and word.split()[0] in REACHES:
+                weapon["reach"] = word
+            elif word:
+                raise InvalidInput(f"`{extra[:20]}` in weapon `{bits[0][:30]}` is neither a reach (close, standard, long N), "
+                                   "a range increment in metres, nor `magic`.")
+        weapons.append(Weapon(**weapon))
+    return tuple(weapons)
+
+
+class Sheet(Value):
+    reflex: int = 0
+    dex: int = 0
+    strength: int = 3
+    endurance: int = 3
+    spirit: int = 3
+    scale: int = 0
+    defence: int = 0  # best Defence bonus (armour, natural, durability…): they do not stack
+    will_bonus: int = 0  # Discipline and other Will modifiers
+    weapon_skill: int = 0
+    ranged_skill: int = 0
+    magic_skill: int = 0
+    block: int = 0
+    dodge: int = 0
+    parry: int = 0
+    fortitude: int = 0
+    weapons: str = ""
+
+    @field_validator("weapons")
+    @classmethod
+    def _weapons(cls, value: str) -> str:
+        parse_weapons(value)
+        return value
+
+    @field_validator("scale")
+    @classmethod
+    def _scale(cls, value: int) -> int:
+        if not -1 <= value <= 10:
+            raise ValueError("scale runs from -1 (cat) to 10")
+        return value
+
+
+class Condition(Value):
+    name: str
+    rounds: int | None = None  # None: until removed (or until its own rule ends it)
+    note: str = ""
+
+
+class DelayedEffect(Value):
+    """Something that goes off after a number of its owner's own seconds."""
+
+    what: str
+    seconds: int  # still to run, counting the casting seconds not yet spent
+    delay: int
+    target: str | None = None
+
+
+class Fighter(Combatant):
+    sheet: Sheet = Sheet()
+    wounds: int = 0
+    morale_penalties: int = 0
+    dying: bool = False
+    dying_dc: int = 4
+    stable: bool = False  # stabilised: unconscious, no longer dying
+    dead: bool = False
+    broken_dc: int = 10
+    posture: Literal["standing", "crouching", "prone"] = "standing"
+    aimed: bool = False
+    mounted: bool = False
+    conditions: tuple[Condition, ...] = ()
+    effects: tuple[DelayedEffect, ...] = ()
+    notes: tuple[str, ...] = ()  # lasting called-shot effects the GM applies (speed, grip…)
+
+
+class FightEncounter(Encounter):
+    combatants: tuple[Fighter, ...] = ()
+    turns: SecondsState

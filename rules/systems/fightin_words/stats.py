@@ -1,0 +1,88 @@
+"""Numbers derived from a sheet and a fighter's wounds and conditions."""
+
+from __future__ import annotations
+
+from rules.errors import InvalidInput
+
+from .state import UNARMED, Fighter, Weapon, parse_weapons
+
+HELPLESS = ("helpless", "unconscious", "sleeping", "broken", "paralyzed")
+
+
+def toughness(f: Fighter) -> int:
+    """6 + 3×scale + Endurance + Defence, −1 per wound; Defence never below +0
+    (natural armour takes over from a 'negative' armour)."""
+    s = f.sheet
+    return 6 + 3 * s.scale + s.endurance + max(0, s.defence) - f.wounds
+
+
+def minimum_toughness(f: Fighter) -> int:
+    return toughness(f) - 6
+
+
+def will(f: Fighter) -> int:
+    """Spirit + 6 + modifiers, −1 per morale penalty; never below 0."""
+    s = f.sheet
+    return max(0, s.spirit + 6 + s.will_bonus - f.morale_penalties)
+
+
+def minimum_will(f: Fighter) -> int:
+    return will(f) - 6
+
+
+def has(f: Fighter, name: str) -> bool:
+    return any(c.name == name for c in f.conditions)
+
+
+def unconscious(f: Fighter) -> bool:
+    return f.dying or f.stable or has(f, "unconscious")
+
+
+def helpless(f: Fighter) -> bool:
+    return unconscious(f) or any(has(f, name) for name in HELPLESS)
+
+
+def can_defend(f: Fighter) -> str:
+    """Why this fighter cannot make defence rolls now, or '' if they can."""
+    if f.dead:
+        return "dead"
+    if helpless(f):
+        return "helpless"
+    if has(f, "flat-footed"):
+        return "flat-footed"
+    return ""
+
+
+def can_act(f: Fighter) -> bool:
+    return not f.out and not f.dead and not helpless(f)
+
+
+def weapons(f: Fighter) -> tuple[Weapon, ...]:
+    return parse_weapons(f.sheet.weapons)
+
+
+def weapon(f: Fighter, name: str | None) -> Weapon:
+    known = weapons(f)
+    if not name:
+        return known[0] if known else UNARMED
+    key = name.strip().casefold()
+    for candidate in known + (UNARMED,):
+        if candidate.name.casefold() == key:
+            return candidate
+    for candidate in known:
+        if candidate.name.casefold().startswith(key):
+            return candidate
+    listed = ", ".join(w.name for w in known + (UNARMED,))
+    raise InvalidInput(f"{f.name} has no weapon called `{name[:30]}`. Their weapons: {listed}.")
+
+
+def skill(f: Fighter, w: Weapon) -> int:
+    s = f.sheet
+    if w.magic:
+        return s.magic_skill
+    return s.ranged_skill if w.ranged else s.weapon_skill
+
+
+def melee_bonus_damage(f: Fighter) -> int:
+    """Melee damage adds Strength and three times the wielder's scale."""
+    return f.sheet.strength + 3 * f.sheet.scale
