@@ -3,7 +3,8 @@
 The faction holding the initiative moves first each round (or hands the first
 move to another faction before anyone acts). Each character acts once a round.
 A faction with nobody left to act passes automatically. The round ends when
-every faction has passed in a row.
+every faction has passed in a row. Characters a system names for a bonus
+round (an ambush) act alone in round 0, before round 1.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class FactionState(TurnState):
     active: str | None = None
     acted: tuple[str, ...] = ()
     passes: int = 0
+    bonus: tuple[str, ...] = ()  # who plays the bonus round before round 1
 
 
 class TakeTurn(Action):
@@ -84,8 +86,12 @@ class Factions(TurnStructure):
         return seen
 
     def ready(self, system: "System", enc: Encounter, faction: str) -> list[str]:
-        acted = enc.turns.acted
-        return [c.id for c in enc.combatants if c.side == faction and c.id not in acted and system.can_act(enc, c)]
+        state: FactionState = enc.turns
+        return [
+            c.id for c in enc.combatants
+            if c.side == faction and c.id not in state.acted and system.can_act(enc, c)
+            and (not state.bonus or c.id in state.bonus)
+        ]
 
     def faction_users(self, enc: Encounter, faction: str) -> tuple[int, ...]:
         return enc.controllers([c.id for c in enc.combatants if c.side == faction and not c.out])
@@ -113,11 +119,18 @@ class Factions(TurnStructure):
             holder = chance.rng.choice(sorted(factions))
             events.append(Event(kind="info", text=f"Nobody clearly started the fight: {holder} hold the initiative (drawn at random)."))
         enc = enc.but(status="running", turns=enc.turns.but(holder=holder))
+        bonus = tuple(getattr(system, "bonus_round", lambda enc: ())(enc))
+        if bonus:
+            names = ", ".join(enc.get(c).name for c in bonus)
+            enc = enc.but(turns=enc.turns.but(bonus=bonus, moving=holder))
+            events.append(Event(kind="round", text=f"Bonus round: only {names} can act"))
+            enc, more = self._open_move(system, enc, chance)
+            return enc, events + more
         enc, more = self._new_round(system, enc, chance)
         return enc, events + more
 
     def _new_round(self, system, enc, chance) -> Result:
-        enc = enc.but(turns=enc.turns.but(acted=(), passes=0, active=None, moving=enc.turns.holder))
+        enc = enc.but(turns=enc.turns.but(acted=(), passes=0, active=None, moving=enc.turns.holder, bonus=()))
         enc, events = new_round(system, enc, chance)
         enc, more = self._open_move(system, enc, chance)
         return enc, events + more
@@ -168,12 +181,15 @@ class Factions(TurnStructure):
         return (active,) if active else ()
 
     def waiting(self, enc: Encounter) -> Waiting:
+        from .. import registry  # the system decides who can act (down, grabbed…)
+
         state: FactionState = enc.turns
         if state.active:
             return Waiting(f"{enc.get(state.active).name}'s turn", (state.active,), enc.controllers([state.active]))
-        ready = [c.id for c in enc.combatants if c.side == state.moving and c.id not in state.acted and not c.out]
+        ready = self.ready(registry.get(enc.system), enc, state.moving) if state.moving else []
         names = ", ".join(enc.get(c).name for c in ready) or "nobody"
-        return Waiting(f"{state.moving} to move: take a turn with {names}, or pass", tuple(ready), enc.controllers(ready))
+        users = self.faction_users(enc, state.moving) if state.moving else ()
+        return Waiting(f"{state.moving} to move: take a turn with {names}, or pass", tuple(ready), users)
 
     def may_move(self, enc: Encounter, user_id: int, is_gm: bool) -> None:
         if is_gm:
@@ -192,6 +208,9 @@ class Factions(TurnStructure):
             raise InvalidInput(f"{combatant.name} has already acted this round.")
         if not system.can_act(enc, combatant):
             raise InvalidInput(f"{combatant.name} cannot act.")
+        if state.bonus and combatant.id not in state.bonus:
+            names = ", ".join(enc.get(c).name for c in state.bonus)
+            raise InvalidInput(f"Only {names} act in the bonus round.")
         if not action.by.is_gm and combatant.controller_id != action.by.user_id:
             raise NotAllowed(f"{combatant.name} is not your character.")
         enc = enc.but(turns=state.but(active=combatant.id, acted=state.acted + (combatant.id,), passes=0))

@@ -1,0 +1,157 @@
+"""The actions of a factions fight, beyond the generic ones.
+
+Each docstring lists the order of the dice the action rolls, so players can
+enter them by hand (`dice:"5 4"`).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from rules.actions import Action
+
+
+class Attack(Action):
+    """A main action: damage, or a non-lethal disarm, shove or grapple.
+
+    Dice, in order: the attacker's WIT save to hit when one is needed (unseen
+    target; ranged beyond half range or while moving); a missed ranged blast
+    then rolls d<neighbours> for the zone it lands in. When nobody can react,
+    the damage follows at once: for each target, the attacker's damage dice
+    (a blast rolls once for every target). Otherwise the damage is rolled
+    when the reaction is chosen (see the reaction choice)."""
+
+    kind: ClassVar[str] = "attack"
+    targets: tuple[str, ...]
+    weapon: str | None = None
+    mode: Literal["damage", "disarm", "shove", "grapple"] = "damage"
+    zones: int = 0  # distance to the target; 0 is nearby
+    unseen: bool = False
+    moving: bool = False
+    cover: bool = False
+    impaired: bool = False
+    enhanced: bool = False
+    unaware: bool = False
+    death_blow: bool = False
+    landed: bool = False  # a deviated blast resolved where it fell: no save to hit
+    neighbours: int = 6
+    split: tuple[int, ...] = ()  # dice per target when a larger attacker spreads a melee attack
+    stunt: str | None = None
+    take: str | None = None  # disarm: which of the target's weapons
+
+    def describe(self) -> str:
+        return "/attack"
+
+
+class OpportunityAttack(Attack):
+    """A reaction against a nearby enemy moving away: spends the attacker's turn
+    for the round. Dice as for an attack."""
+
+    kind: ClassVar[str] = "opportunity_attack"
+    on_turn: ClassVar[bool] = False
+
+
+class Move(Action):
+    """Move some zones: 2 in a turn (4 sprinting), or 1 (2) with actions."""
+
+    kind: ClassVar[str] = "move"
+    zones: int = 1
+    sprint: bool = False
+
+
+class BonusAction(Action):
+    """Pick up, draw, open a door, say a few words…"""
+
+    kind: ClassVar[str] = "bonus_action"
+    text: str = ""
+
+
+class MainAction(Action):
+    """Any other main action: distract, intimidate, use a medicine box…"""
+
+    kind: ClassVar[str] = "main_action"
+    text: str = ""
+
+
+class PickUp(Action):
+    """A bonus action: take back a weapon dropped to a disarm."""
+
+    kind: ClassVar[str] = "pick_up"
+    weapon: str | None = None
+
+
+class BreakFree(Action):
+    """A grabbed character spends its whole turn on a STR save. Dice: d20."""
+
+    kind: ClassVar[str] = "break_free"
+
+
+class FreeAlly(Action):
+    """A main action: a STR save to free a grabbed ally. Dice: d20."""
+
+    kind: ClassVar[str] = "free_ally"
+    target: str
+
+
+class Release(Action):
+    """Let go of the character one is holding."""
+
+    kind: ClassVar[str] = "release"
+
+
+class Surrender(Action):
+    """Throw the weapons away: spends the character's turn (its current turn,
+    or, if it has not acted this round, its turn for the round)."""
+
+    kind: ClassVar[str] = "surrender"
+    on_turn: ClassVar[bool] = False
+
+
+class Reveal(Action):
+    """A concealed character is seen (noise, moving in the open…)."""
+
+    kind: ClassVar[str] = "reveal"
+    on_turn: ClassVar[bool] = False
+
+
+class RollSave(Action):
+    """A STR, AGI or WIT save the GM asks for. Dice: d20."""
+
+    kind: ClassVar[str] = "save"
+    on_turn: ClassVar[bool] = False
+    attribute: Literal["str", "agi", "wit"]
+    why: str = ""
+
+
+class ApplyDamage(Action):
+    """The GM deals damage outside an attack. Dice: the amount's expression."""
+
+    kind: ClassVar[str] = "damage"
+    gm_only: ClassVar[bool] = True
+    on_turn: ClassVar[bool] = False
+    target: str
+    amount: str
+    direct: bool = False
+    cover: bool = False
+
+
+class Heal(Action):
+    kind: ClassVar[str] = "heal"
+    gm_only: ClassVar[bool] = True
+    on_turn: ClassVar[bool] = False
+    target: str
+    amount: str
+    grit: bool = False  # restore grit instead of health
+
+
+class SetCondition(Action):
+    """The GM marks or clears incapacitated, concealed, surrendered, grabbed, immune."""
+
+    kind: ClassVar[str] = "condition"
+    gm_only: ClassVar[bool] = True
+    needs_running: ClassVar[bool] = False
+    on_turn: ClassVar[bool] = False
+    target: str
+    condition: str
+    on: bool = True
+    by_whom: str | None = None  # grabbed: who holds the target

@@ -1,0 +1,139 @@
+"""Handlers for the turn's own actions: moving, bonus and main actions,
+surrendering, saves, and the GM's damage, healing and conditions."""
+
+from __future__ import annotations
+
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Event
+from rules.randomness import Chance
+
+from . import economy
+from .actions import ApplyDamage, BonusAction, Heal, MainAction, Move, PickUp, Reveal, RollSave, SetCondition, Surrender
+from .harm import harm, release_holds
+from .manoeuvres import release_if_busy
+from .saves import save
+from .state import TURNS, FactionsEncounter, Fighter
+
+CONDITIONS = ("incapacitated", "concealed", "surrendered", "grabbed", "immune")
+
+
+def free_hands(fighter: Fighter) -> None:
+    if fighter.grabbed_by:
+        raise NotAllowed(f"{fighter.name} is grabbed and can only try to break free (`/act break_free`).")
+
+
+def move(enc: FactionsEncounter, action: Move, chance: Chance):
+    fighter: Fighter = enc.find(action.actor)
+    free_hands(fighter)
+    enc = economy.spend_move(enc, fighter, action.zones, action.sprint)
+    held = [c.name for c in enc.combatants if c.grabbed_by == fighter.id]
+    dragging = f", dragging {', '.join(held)}" if held else ""
+    how = " (sprinting)" if action.sprint else ""
+    return enc, [Event(kind="info", text=f"{fighter.name} moves {action.zones} zone(s){how}{dragging}.")]
+
+
+def bonus_action(enc: FactionsEncounter, action: BonusAction, chance: Chance):
+    fighter: Fighter = enc.find(action.actor)
+    free_hands(fighter)
+    enc = release_if_busy(economy.spend_bonus(enc, fighter), fighter)
+    what = " ".join(action.text.split())[:200] or "a bonus action"
+    return enc, [Event(kind="info", text=f"{fighter.name}: {what}.")]
+
+
+def main_action(enc: FactionsEncounter, action: MainAction, chance: Chance):
+    fighter: Fighter = enc.find(action.actor)
+    free_hands(fighter)
+    enc = release_if_busy(economy.spend_main(enc, fighter), fighter)
+    what = " ".join(action.text.split())[:200] or "a main action"
+    return enc, [Event(kind="info", text=f"{fighter.name}: {what}.")]
+
+
+def pick_up(enc: FactionsEncounter, action: PickUp, chance: Chance):
+    fighter: Fighter = enc.find(action.actor)
+    free_hands(fighter)
+    if not fighter.dropped:
+        raise InvalidInput(f"{fighter.name} has dropped nothing.")
+    name = next((w for w in fighter.dropped if action.weapon and w.casefold() == action.weapon.strip().casefold()), None)
+    if action.weapon and name is None:
+        raise InvalidInput(f"{fighter.name} dropped only: {', '.join(fighter.dropped)}.")
+    name = name or fighter.dropped[0]
+    enc = economy.spend_bonus(enc, fighter)
+    enc = enc.update(fighter.id, dropped=tuple(w for w in fighter.dropped if w != name))
+    return enc, [Event(kind="info", text=f"{fighter.name} picks up the {name}.")]
+
+
+def surrender(system, enc: FactionsEncounter, action: Surrender, chance: Chance):
+    fighter: Fighter = enc.find(action.actor)
+    if fighter.surrendered or not fighter.standing:
+        raise InvalidInput(f"{fighter.name} is not fighting.")
+    active = enc.turns.active == fighter.id
+    if not active:
+        enc = TURNS.spend_reaction(enc, fighter.id)
+    enc = release_holds(enc.update(fighter.id, surrendered=True), fighter.id)
+    events = [Event(kind="info", text=f"{fighter.name} surrenders, throwing their weapons away and raising their hands.")]
+    if active:
+        enc, more = TURNS.end_turn(system, enc, chance)
+        events.extend(more)
+    return enc, events
+
+
+def reveal(enc: FactionsEncounter, action: Reveal, chance: Chance):
+    fighter: Fighter = enc.find(action.actor)
+    if not fighter.concealed:
+        raise InvalidInput(f"{fighter.name} is not concealed.")
+    return enc.update(fighter.id, concealed=False), [Event(kind="info", text=f"{fighter.name} is revealed.")]
+
+
+def roll_save(enc: FactionsEncounter, action: RollSave, chance: Chance):
+    fighter: Fighter = enc.find(action.actor)
+    result = save(enc, fighter, action.attribute, chance, " ".join(action.why.split())[:80])
+    return enc, [Event(kind="roll", text=result.text + ".")]
+
+
+def apply_damage(enc: FactionsEncounter, action: ApplyDamage, chance: Chance):
+    target: Fighter = enc.find(action.target)
+    if target.out:
+        raise InvalidInput(f"{target.name} is out of the fight.")
+    roll = chance.roll(action.amount)
+    hit = harm(enc, target.id, int(roll.total), chance, cover=action.cover, direct=action.direct,
+               source=f"({roll})" if roll.dice else "", by_enemy=False)
+    return hit.enc, hit.events
+
+
+def heal(enc: FactionsEncounter, action: Heal, chance: Chance):
+    target: Fighter = enc.find(action.target)
+    if target.dead:
+        raise InvalidInput(f"{target.name} is dead.")
+    roll = chance.roll(action.amount)
+    amount = max(0, int(roll.total))
+    if action.grit:
+        grit = min(target.max_grit, target.grit + amount)
+        enc = enc.update(target.id, grit=grit)
+        text = f"{target.name} recovers grit: {target.grit} → {grit}/{target.max_grit}."
+    else:
+        health = min(target.max_health, target.health + amount)
+        enc = enc.update(target.id, health=health)
+        text = f"{target.name} heals: health {target.health} → {health}/{target.max_health}."
+    return enc, [Event(kind="info", text=text)]
+
+
+def set_condition(enc: FactionsEncounter, action: SetCondition, chance: Chance):
+    target: Fighter = enc.find(action.target)
+    condition = action.condition.strip().casefold()
+    if condition not in CONDITIONS:
+        raise InvalidInput(f"Conditions here: {', '.join(CONDITIONS)}.")
+    if condition == "grabbed":
+        holder = enc.find(action.by_whom) if action.on else None
+        if action.on and holder is None:
+            raise InvalidInput("Say who holds them: `by=<name>`.")
+        enc = enc.update(target.id, grabbed_by=holder.id if holder else None)
+    elif condition == "immune":
+        enc = enc.update(target.id, morale_immune=action.on)
+    elif condition == "incapacitated":
+        enc = enc.update(target.id, incapacitated=action.on)
+        if action.on:
+            enc = release_holds(enc.update(target.id, grabbed_by=None), target.id)
+    else:
+        enc = enc.update(target.id, **{condition: action.on})
+    verb = "is now" if action.on else "is no longer"
+    return enc, [Event(kind="info", text=f"{target.name} {verb} {condition}.")]

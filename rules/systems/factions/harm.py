@@ -1,0 +1,107 @@
+"""What damage does once it lands: armour, grit, critical damage, death.
+
+Armour (plus 1 for cover, never above 3) reduces each hit; grit soaks what
+is left first; anything that reaches health is critical damage and
+incapacitates (a campaign may allow a STR save to shrug it off); health 0
+kills. Direct damage skips armour and grit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.model import Event
+from rules.randomness import Chance
+
+from .saves import save
+from .state import FactionsEncounter, Fighter
+
+MAX_ARMOUR = 3
+
+
+def armour_of(target: Fighter, cover: bool) -> int:
+    return min(MAX_ARMOUR, target.armour + (1 if cover else 0))
+
+
+def after_armour(target: Fighter, amount: int, *, cover: bool = False, direct: bool = False) -> int:
+    """The damage a hit deals once armour has had its say (used to order counters)."""
+    return max(0, amount) if direct else max(0, amount - armour_of(target, cover))
+
+
+@dataclass(frozen=True, slots=True)
+class Harm:
+    enc: FactionsEncounter
+    events: list[Event]
+    knocked_out: bool  # now incapacitated or dead: a counter it owed never lands
+
+
+def harm(
+    enc: FactionsEncounter,
+    cid: str,
+    amount: int,
+    chance: Chance,
+    *,
+    cover: bool = False,
+    direct: bool = False,
+    source: str = "",
+    by_enemy: bool = True,
+) -> Harm:
+    target: Fighter = enc.get(cid)
+    steps: list[str] = [f"{amount} damage{' ' + source if source else ''}"]
+    if direct:
+        dealt = max(0, amount)
+        steps.append("direct")
+    else:
+        armour = armour_of(target, cover)
+        dealt = max(0, amount - armour)
+        if armour:
+            steps.append(f"− armour {armour}{' (cover)' if cover else ''} = {dealt}")
+    grit, health = target.grit, target.health
+    if not direct and grit and dealt:
+        soaked = min(grit, dealt)
+        grit -= soaked
+        steps.append(f"grit soaks {soaked} (grit {grit}/{target.max_grit})")
+        to_health = dealt - soaked
+    else:
+        to_health = dealt
+    changes: dict = {"grit": grit}
+    if by_enemy and target.surrendered and dealt:
+        changes["surrendered"] = False
+        steps.append("harmed while surrendering: fights on")
+    events: list[Event] = []
+    knocked_out = False
+    if to_health > 0:
+        health = max(0, health - to_health)
+        changes["health"] = health
+        steps.append(f"health {target.health} → {health}")
+        if health == 0:
+            changes.update(dead=True, out=True, incapacitated=False, grabbed_by=None)
+            steps.append("dead")
+            knocked_out = True
+        elif not target.incapacitated:
+            resisted = None
+            if enc.options.get("critical_str_save"):
+                resisted = save(enc, target, "str", chance, "against critical damage")
+            if resisted is not None and resisted.passed:
+                steps.append(f"critical damage resisted ({resisted.text})")
+            else:
+                if resisted is not None:
+                    steps.append(resisted.text)
+                changes.update(incapacitated=True)
+                steps.append("critical damage: incapacitated")
+                knocked_out = True
+    elif dealt == 0:
+        steps.append("no harm")
+    enc = enc.update(cid, **changes)
+    if knocked_out:
+        enc = release_holds(enc, cid)
+    events.append(Event(kind="roll", text=f"{target.name}: " + "; ".join(steps) + "."))
+    return Harm(enc, events, knocked_out)
+
+
+def release_holds(enc: FactionsEncounter, cid: str) -> FactionsEncounter:
+    """A grabber who goes down lets go of whoever it held."""
+    for other in enc.combatants:
+        if other.grabbed_by == cid:
+            enc = enc.update(other.id, grabbed_by=None)
+    return enc

@@ -1,0 +1,116 @@
+"""Non-lethal attacks and holds: disarm, shove, grapple, breaking free.
+
+The target resists with a STR save, except that a smaller target cannot
+resist a larger attacker at all (it may still dodge or counter).
+"""
+
+from __future__ import annotations
+
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Event
+from rules.randomness import Chance
+
+from . import economy
+from .harm import harm
+from .saves import save
+from .state import FactionsEncounter, Fighter
+
+
+def _resists(enc, attacker: Fighter, target: Fighter, chance: Chance, events: list[Event]) -> bool:
+    if target.size_rank < attacker.size_rank:
+        events.append(Event(kind="info", text=f"{target.name} is smaller than {attacker.name} and cannot resist with a STR save."))
+        return False
+    resist = save(enc, target, "str", chance, "to resist")
+    events.append(Event(kind="roll", text=resist.text + "."))
+    return resist.passed
+
+
+def apply_manoeuvre(enc: FactionsEncounter, mode: str, attacker_id: str, target_id: str, take: str | None, chance: Chance):
+    """Dice: the target's STR save (none if it is smaller); a larger shover's d4 direct damage."""
+    attacker: Fighter = enc.get(attacker_id)
+    target: Fighter = enc.get(target_id)
+    events: list[Event] = []
+    if _resists(enc, attacker, target, chance, events):
+        events.append(Event(kind="info", text=f"{target.name} resists the {mode}."))
+        return enc, events
+    if mode == "disarm":
+        held = [w for w in target.weapons if w.name not in target.dropped]
+        if not held:
+            events.append(Event(kind="info", text=f"{target.name} holds no weapon to drop."))
+            return enc, events
+        chosen = next((w for w in held if take and w.name.casefold() == take.strip().casefold()), None)
+        if take and chosen is None:
+            chosen = held[0]
+            events.append(Event(kind="warning", text=f"{target.name} holds no `{take[:30]}`: the {chosen.name} falls instead."))
+        chosen = chosen or held[0]
+        enc = enc.update(target.id, dropped=target.dropped + (chosen.name,))
+        events.append(Event(kind="info", text=(
+            f"{target.name} drops the {chosen.name} ({attacker.name} may grab it with a free hand)."
+        )))
+    elif mode == "shove":
+        steps = attacker.size_rank - target.size_rank
+        if steps > 0:
+            zones = 2 ** (steps - 1)
+            bruise = chance.die(4)
+            events.append(Event(kind="info", text=f"{attacker.name} hurls {target.name} {zones} zone(s) away (into any hazard there)."))
+            hit = harm(enc, target.id, bruise, chance, direct=True, source="(d4, shoved by a larger foe)")
+            enc = hit.enc
+            events.extend(hit.events)
+        else:
+            events.append(Event(kind="info", text=f"{attacker.name} shoves {target.name} half a zone (into any hazard there)."))
+    else:
+        enc = enc.update(target.id, grabbed_by=attacker.id)
+        events.append(Event(kind="info", text=(
+            f"{attacker.name} grabs {target.name}, who cannot act except to try to break free."
+        )))
+    return enc, events
+
+
+def break_free(enc: FactionsEncounter, action, chance: Chance):
+    """The grabbed character's whole turn: a STR save. Dice: d20."""
+    fighter: Fighter = enc.find(action.actor)
+    if not fighter.grabbed_by:
+        raise InvalidInput(f"{fighter.name} is not held by anyone.")
+    if fighter.mains or fighter.bonuses or fighter.moved:
+        raise InvalidInput(f"Breaking free takes {fighter.name}'s whole turn.")
+    holder: Fighter = enc.get(fighter.grabbed_by)
+    if fighter.size_rank < holder.size_rank:
+        raise NotAllowed(f"{fighter.name} is smaller than {holder.name} and cannot break free with a STR save: an ally may help.")
+    attempt = save(enc, fighter, "str", chance, f"to break free of {holder.name}")
+    events = [Event(kind="roll", text=attempt.text + (": free!" if attempt.passed else ": still held."))]
+    if attempt.passed:
+        enc = enc.update(fighter.id, grabbed_by=None)
+    return enc, events
+
+
+def free_ally(enc: FactionsEncounter, action, chance: Chance):
+    """A main action: the helper's STR save frees a grabbed ally. Dice: d20."""
+    helper: Fighter = enc.find(action.actor)
+    ally: Fighter = enc.find(action.target)
+    if ally.side != helper.side or ally.id == helper.id:
+        raise InvalidInput("Free an ally of the same faction.")
+    if not ally.grabbed_by:
+        raise InvalidInput(f"{ally.name} is not held by anyone.")
+    enc = economy.spend_main(enc, helper)
+    attempt = save(enc, helper, "str", chance, f"to free {ally.name}")
+    if attempt.passed:
+        enc = enc.update(ally.id, grabbed_by=None)
+    return enc, [Event(kind="roll", text=attempt.text + (f": {ally.name} is free." if attempt.passed else f": {ally.name} is still held."))]
+
+
+def release(enc: FactionsEncounter, action, chance: Chance):
+    fighter: Fighter = enc.find(action.actor)
+    held = [c for c in enc.combatants if c.grabbed_by == fighter.id]
+    if not held:
+        raise InvalidInput(f"{fighter.name} holds nobody.")
+    for victim in held:
+        enc = enc.update(victim.id, grabbed_by=None)
+    return enc, [Event(kind="info", text=f"{fighter.name} lets go of {', '.join(v.name for v in held)}.")]
+
+
+def release_if_busy(enc: FactionsEncounter, fighter: Fighter) -> FactionsEncounter:
+    """Any other action frees whoever a same-size or smaller grabber holds."""
+    for victim in enc.combatants:
+        if victim.grabbed_by == fighter.id and fighter.size_rank <= victim.size_rank:
+            enc = enc.update(victim.id, grabbed_by=None)
+    return enc

@@ -1,0 +1,106 @@
+"""Morale at the end of the round, and surrendering.
+
+A group reduced in this round to half or fewer of its numbers, or a lone
+character reduced in this round to half or less of its max health, makes a
+group WIT save: those who fail surrender or flee (their controller chooses),
+those who pass are immune for the rest of the fight. The fearless are immune.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from rules.model import Event, Pending
+from rules.randomness import Chance
+
+from .harm import release_holds
+from .saves import save
+from .state import FactionsEncounter
+
+SURRENDER = "Surrender"
+FLEE = "Flee"
+
+
+def factions(enc: FactionsEncounter) -> list[str]:
+    seen: list[str] = []
+    for fighter in enc.combatants:
+        if fighter.side not in seen:
+            seen.append(fighter.side)
+    return seen
+
+
+def mark_round_start(enc: FactionsEncounter) -> FactionsEncounter:
+    """Remember numbers and health; round 1 counts from full strength, so an
+    ambush's bonus round weighs on the first morale check."""
+    first = enc.round <= 1
+    standing = {f: len(enc.members(f)) if first else enc.standing_count(f) for f in factions(enc)}
+    fighters = tuple(c.but(health_at_round_start=c.max_health if first else c.health) for c in enc.combatants)
+    return enc.but(standing_at_round_start=standing, combatants=fighters)
+
+
+def shaken(enc: FactionsEncounter) -> list[str]:
+    """Factions whose morale must be checked this round end."""
+    due = []
+    for faction in factions(enc):
+        members = enc.members(faction)
+        total = len(members)
+        if total == 1:
+            lone = members[0]
+            if lone.standing and 2 * lone.health <= lone.max_health < 2 * lone.health_at_round_start:
+                due.append(faction)
+        else:
+            before = enc.standing_at_round_start.get(faction, total)
+            if 2 * enc.standing_count(faction) <= total < 2 * before:
+                due.append(faction)
+    return due
+
+
+def check(enc: FactionsEncounter, chance: Chance):
+    """Dice: one d20 per member making the save, faction by faction, in tracker order."""
+    events: list[Event] = []
+    failed: list[str] = []
+    for faction in shaken(enc):
+        saving = [c for c in enc.members(faction) if c.standing and not c.fearless and not c.morale_immune]
+        if not saving:
+            continue
+        events.append(Event(kind="info", text=f"Morale check for {faction}: a group WIT save."))
+        for fighter in saving:
+            result = save(enc, fighter, "wit", chance, "(morale)")
+            events.append(Event(kind="roll", text=result.text + (": immune to morale for the rest of the fight." if result.passed else ": breaks.")))
+            if result.passed:
+                enc = enc.update(fighter.id, morale_immune=True)
+            else:
+                failed.append(fighter.id)
+    if failed:
+        enc, more = ask(enc, failed)
+        events.extend(more)
+    return enc, events
+
+
+def ask(enc: FactionsEncounter, queue: list[str]):
+    fighter = enc.get(queue[0])
+    users = enc.controllers([fighter.id])
+    pending = Pending(
+        id=enc.next_pending, kind="morale",
+        prompt=f"{fighter.name} failed the morale check: surrender or flee?",
+        options=(SURRENDER, FLEE), default=SURRENDER, chooser=fighter.id, users=users,
+        context={"queue": list(queue)},
+    )
+    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
+    return enc, [Event(kind="choice", text=pending.prompt, ping=users)]
+
+
+def resume(enc: FactionsEncounter, pending: Pending, option: str, chance: Chance):
+    queue = copy.deepcopy(pending.context["queue"])
+    fighter = enc.get(queue.pop(0))
+    if option == FLEE:
+        enc = release_holds(enc.update(fighter.id, fled=True, out=True, grabbed_by=None), fighter.id)
+        events = [Event(kind="info", text=f"{fighter.name} flees the fight.")]
+    else:
+        enc = release_holds(enc.update(fighter.id, surrendered=True), fighter.id)
+        events = [Event(kind="info", text=f"{fighter.name} surrenders, throwing their weapons away.")]
+    live = [cid for cid in queue if not enc.get(cid).out]
+    if live:
+        enc, more = ask(enc, live)
+        events.extend(more)
+    return enc, events

@@ -1,0 +1,112 @@
+"""Landing an attack once every reaction is chosen: damage rolls, counters
+settled by who suffers more, and the non-lethal manoeuvres (resolved last)."""
+
+from __future__ import annotations
+
+import math
+
+from rules.model import Event
+from rules.randomness import Chance
+
+from .harm import after_armour, harm
+from .manoeuvres import apply_manoeuvre
+from .sheet import Weapon
+from .sizing import damage_die
+from .state import Fighter
+
+
+def _roll(chance: Chance, dice: int, die: int, halve: int) -> tuple[int, str]:
+    faces = chance.pool(dice, die)
+    total = sum(faces)
+    text = f"{dice if dice > 1 else ''}d{die} ({', '.join(map(str, faces))})" if dice > 1 else f"d{die} {faces[0]}"
+    if halve:
+        reduced = math.ceil(total / 2**halve)
+        text += f" halved{' ×' + str(halve) if halve > 1 else ''} (smaller attacker) {total} → {reduced}"
+        total = reduced
+    return total, text
+
+
+def _counter_roll(chance: Chance, counterer: Fighter, attacker: Fighter, weapon: Weapon) -> tuple[int, str]:
+    steps = counterer.size_rank - attacker.size_rank
+    dice, halve = (2**steps, 0) if steps >= 0 else (1, -steps)
+    return _roll(chance, dice, damage_die(weapon, False, False), halve)
+
+
+def resolve(enc, ctx, chance: Chance):
+    attacker: Fighter = enc.get(ctx["attacker"])
+    weapon = Weapon(**ctx["weapon"])
+    entries = sorted(ctx["targets"], key=lambda e: "counter" not in e)  # a counter settles first
+    events: list[Event] = []
+    blast_roll = None
+    if weapon.blast and ctx["mode"] == "damage" and any(not e.get("dodged") for e in entries):
+        blast_roll = _roll(chance, 1, ctx["die"], 0)
+    for entry in entries:
+        target: Fighter = enc.get(entry["cid"])
+        if entry.get("dodged"):
+            continue
+        if not enc.get(attacker.id).standing:
+            events.append(Event(kind="info", text=f"{attacker.name} is down: the attack on {target.name} never lands."))
+            continue
+        if ctx["mode"] != "damage":
+            enc, more = _manoeuvre(enc, ctx, entry, chance)
+            events.extend(more)
+            continue
+        amount, text = blast_roll if blast_roll else _roll(chance, entry["dice"], ctx["die"], entry["halve"])
+        if "counter" in entry:
+            enc, more = _exchange(enc, ctx, entry, amount, text, chance)
+            events.extend(more)
+            continue
+        events.append(Event(kind="roll", text=f"{attacker.name} → {target.name}: {text}."))
+        hit = harm(enc, target.id, amount, chance, cover=ctx["cover"])
+        enc = hit.enc
+        events.extend(hit.events)
+    return enc, events
+
+
+def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance):
+    """Both roll at once; whoever suffers more after armour is hit first, and a
+    blow that takes its victim down stops the other; a tie lands both."""
+    attacker: Fighter = enc.get(ctx["attacker"])
+    target: Fighter = enc.get(entry["cid"])
+    counter_weapon = Weapon(**entry["counter"])
+    back, back_text = _counter_roll(chance, target, attacker, counter_weapon)
+    to_target = after_armour(target, amount, cover=ctx["cover"])
+    to_attacker = after_armour(attacker, back)
+    events = [Event(kind="roll", text=(
+        f"{attacker.name} rolls {text} → {to_target} after armour for {target.name}; "
+        f"{target.name} counters with {back_text} → {to_attacker} after armour for {attacker.name}."
+    ))]
+    blows = [(target.id, amount, ctx["cover"]), (attacker.id, back, False)]
+    if to_attacker > to_target:
+        blows.reverse()
+    tie = to_target == to_attacker
+    first_name = enc.get(blows[0][0]).name
+    events.append(Event(kind="info", text="A tie: both are hit at once." if tie else f"{first_name} suffers more and is hit first."))
+    hits = [harm(enc, blows[0][0], blows[0][1], chance, cover=blows[0][2])]
+    enc = hits[0].enc
+    events.extend(hits[0].events)
+    if tie or not hits[0].knocked_out:
+        second = harm(enc, blows[1][0], blows[1][1], chance, cover=blows[1][2])
+        enc = second.enc
+        events.extend(second.events)
+    else:
+        events.append(Event(kind="info", text=f"{enc.get(blows[1][0]).name} suffers no damage at all."))
+    return enc, events
+
+
+def _manoeuvre(enc, ctx, entry, chance: Chance):
+    """A non-lethal attack resolves after any counter's damage."""
+    events: list[Event] = []
+    attacker: Fighter = enc.get(ctx["attacker"])
+    target: Fighter = enc.get(entry["cid"])
+    if "counter" in entry:
+        back, back_text = _counter_roll(chance, target, attacker, Weapon(**entry["counter"]))
+        events.append(Event(kind="roll", text=f"{target.name} counters first (non-lethal attacks resolve last): {back_text}."))
+        hit = harm(enc, attacker.id, back, chance)
+        enc = hit.enc
+        events.extend(hit.events)
+        if hit.knocked_out:
+            events.append(Event(kind="info", text=f"{attacker.name} is down: the {ctx['mode']} fails."))
+            return enc, events
+    enc, more = apply_manoeuvre(enc, ctx["mode"], attacker.id, target.id, ctx.get("take"), chance)
+    return enc, events + more

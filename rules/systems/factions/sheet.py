@@ -1,0 +1,106 @@
+"""A character sheet: three roll-under attributes, health, grit, armour,
+size and the weapons a character carries.
+
+Weapons are written on one line so that `/character add` can take them:
+`weapons="sword:d6, bow:d6:8, firebomb:d6:2:blast, greataxe:d8:great"` —
+name, damage die, then in any order a range (a number of zones; none means
+melee), `blast`, and `great` for a two-handed weapon.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+
+from pydantic import Field, field_validator
+
+from rules.errors import InvalidInput
+from rules.model import Value
+
+SIZES = ("tiny", "small", "medium", "large", "massive")
+
+_DIE = re.compile(r"^d(4|6|8|10|12|20)$")
+
+
+class Weapon(Value):
+    name: builtins.str
+    die: int = 6
+    range: int = 0  # 0: a melee weapon
+    blast: bool = False
+    great: bool = False  # needs both hands: a grabbing character cannot wield it
+
+    @property
+    def ranged(self) -> bool:
+        return self.range > 0
+
+    def describe(self) -> builtins.str:
+        extras = [f"range {self.range}"] if self.ranged else []
+        extras += ["blast"] if self.blast else []
+        extras += ["great"] if self.great else []
+        return f"{self.name} (d{self.die}{', ' + ', '.join(extras) if extras else ''})"
+
+
+UNARMED = Weapon(name="unarmed", die=4)
+
+
+def parse_weapons(text: builtins.str) -> tuple[Weapon, ...]:
+    weapons: list[Weapon] = []
+    for chunk in (text or "").replace(";", ",").split(","):
+        parts = [p.strip() for p in chunk.split(":") if p.strip()]
+        if not parts:
+            continue
+        name = parts[0]
+        if len(name) > 30:
+            raise InvalidInput(f"Weapon names are limited to 30 characters (`{name[:30]}…`).")
+        die, rng, blast, great = 6, 0, False, False
+        for part in parts[1:]:
+            low = part.lower()
+            if _DIE.match(low):
+                die = int(low[1:])
+            elif low.isdigit():
+                rng = int(low)
+            elif low == "blast":
+                blast = True
+            elif low == "great":
+                great = True
+            else:
+                raise InvalidInput(
+                    f"Could not read `{part[:20]}` in weapon `{name}`: write e.g. `bow:d6:8` "
+                    "(name, damage die, range in zones, then `blast` or `great`)."
+                )
+        if rng > 100:
+            raise InvalidInput(f"{name}: a range is at most 100 zones.")
+        weapons.append(Weapon(name=name, die=die, range=rng, blast=blast, great=great))
+    if len(weapons) > 10:
+        raise InvalidInput("A character carries at most 10 weapons.")
+    return tuple(weapons)
+
+
+class FactionsSheet(Value):
+    str: int = Field(10, ge=1, le=20)
+    agi: int = Field(10, ge=1, le=20)
+    wit: int = Field(10, ge=1, le=20)
+    health: int = Field(8, ge=1, le=999)
+    grit: int = Field(0, ge=0, le=999)
+    armour: int = Field(0, ge=0, le=3)
+    size: builtins.str = "medium"
+    weapons: builtins.str = ""
+    fearless: bool = False  # immune to fear, hence to morale
+    concealed: bool = False  # launched an ambush: plays the bonus round
+
+    @field_validator("size")
+    @classmethod
+    def _size(cls, value: builtins.str) -> builtins.str:
+        value = value.strip().lower()
+        if value not in SIZES:
+            raise ValueError(f"size must be one of {', '.join(SIZES)}")
+        return value
+
+    @field_validator("weapons")
+    @classmethod
+    def _weapons(cls, value: builtins.str) -> builtins.str:
+        try:
+            parse_weapons(value)
+        except InvalidInput as error:
+            raise ValueError(str(error)) from None
+        return value

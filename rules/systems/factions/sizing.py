@@ -1,0 +1,62 @@
+"""Size and reach: who can strike how far, and with how many dice.
+
+Massive characters strike in melee up to one zone away. Against a target of
+another size a ranged weapon's range halves (smaller target) or doubles
+(larger) per size step; a larger attacker doubles its damage dice per step
+and may share them among smaller targets; a smaller attacker halves its
+damage per step. Blasts ignore size.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules.errors import InvalidInput
+
+from .sheet import UNARMED, Weapon
+from .state import Fighter
+
+
+def reach(fighter: Fighter) -> int:
+    """Massive characters strike up to one zone away; others only nearby."""
+    return 1 if fighter.size == "massive" else 0
+
+
+def effective_range(weapon: Weapon, attacker: Fighter, target: Fighter) -> int:
+    if weapon.blast:
+        return weapon.range
+    steps = target.size_rank - attacker.size_rank
+    return weapon.range * 2**steps if steps >= 0 else weapon.range // 2 ** (-steps)
+
+
+def damage_die(weapon: Weapon, impaired: bool, enhanced: bool) -> int:
+    if impaired or weapon is UNARMED or weapon.name == UNARMED.name:
+        return 4
+    return 12 if enhanced else weapon.die
+
+
+def dice_shares(attacker: Fighter, weapon: Weapon, targets: list[Fighter], split: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(dice, halvings) per target. Larger attackers roll 2^steps dice against a
+    smaller target and may spread them (as fractions of each target's pool);
+    smaller attackers halve the damage per step. Blasts ignore size."""
+    if weapon.blast:
+        return [(1, 0)] * len(targets)
+    steps = [attacker.size_rank - t.size_rank for t in targets]
+    if len(targets) == 1:
+        s = steps[0]
+        return [(2**s, 0)] if s >= 0 else [(1, -s)]
+    pools = [2**s for s in steps]
+    split = list(split)
+    if not split:
+        if any(p % len(targets) for p in pools):
+            raise InvalidInput("Say how many dice each target takes, e.g. `split=1/2` (in the order of the targets).")
+        split = [p // len(targets) for p in pools]
+    if len(split) != len(targets) or any(n < 1 for n in split):
+        raise InvalidInput("`split` needs one number of dice (at least 1) per target, in order.")
+    if sum(Fraction(n, p) for n, p in zip(split, pools)) != 1:
+        pool_text = ", ".join(f"{t.name} {p}" for t, p in zip(targets, pools))
+        raise InvalidInput(
+            f"The dice must share out the whole attack: each target's dice divided by its full pool "
+            f"({pool_text}) must add up to 1."
+        )
+    return [(n, 0) for n in split]

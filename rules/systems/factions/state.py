@@ -1,0 +1,81 @@
+"""The typed state of a factions fight: characters and the encounter."""
+
+from __future__ import annotations
+
+from rules.errors import InvalidInput
+from rules.model import Combatant, Encounter
+from rules.turns.factions import Factions, FactionState
+
+from .sheet import SIZES, UNARMED, Weapon
+
+
+class Fighter(Combatant):
+    strength: int = 10
+    agility: int = 10
+    wits: int = 10
+    health: int = 8
+    max_health: int = 8
+    grit: int = 0
+    max_grit: int = 0
+    armour: int = 0
+    size: str = "medium"
+    weapons: tuple[Weapon, ...] = ()
+    dropped: tuple[str, ...] = ()  # weapons lost to a disarm until picked up
+    fearless: bool = False
+    concealed: bool = False
+    incapacitated: bool = False
+    dead: bool = False
+    fled: bool = False
+    surrendered: bool = False
+    morale_immune: bool = False
+    grabbed_by: str | None = None
+    health_at_round_start: int = 8
+    # what the current turn has used
+    moved: int = 0
+    sprinting: bool = False
+    mains: int = 0
+    bonuses: int = 0
+
+    @property
+    def size_rank(self) -> int:
+        return SIZES.index(self.size)
+
+    @property
+    def standing(self) -> bool:
+        """Still fighting: neither gone, nor down, nor surrendered."""
+        return not self.out and not self.incapacitated and not self.surrendered
+
+    def weapon(self, name: str | None) -> Weapon:
+        """The named weapon in hand; no name means the first one, else unarmed."""
+        held = [w for w in self.weapons if w.name not in self.dropped]
+        if not name:
+            return held[0] if held else UNARMED
+        key = name.strip().casefold()
+        if key in ("unarmed", "fist", "fists"):
+            return UNARMED
+        for weapon in self.weapons:
+            if weapon.name.casefold() == key:
+                if weapon.name in self.dropped:
+                    raise InvalidInput(f"{self.name} dropped the {weapon.name}: pick it up first (`/act pick_up`).")
+                return weapon
+        known = ", ".join(w.name for w in held) or "none"
+        raise InvalidInput(f"{self.name} has no weapon called `{name[:30]}` (weapons: {known}; or `unarmed`).")
+
+    def held(self) -> tuple[Weapon, ...]:
+        return tuple(w for w in self.weapons if w.name not in self.dropped) + (UNARMED,)
+
+
+class FactionsEncounter(Encounter):
+    combatants: tuple[Fighter, ...] = ()
+    turns: FactionState = FactionState()
+    standing_at_round_start: dict[str, int] = {}
+
+    def members(self, faction: str) -> list[Fighter]:
+        return [c for c in self.combatants if c.side == faction]
+
+    def standing_count(self, faction: str) -> int:
+        return sum(1 for c in self.members(faction) if c.standing)
+
+
+# One stateless instance: the system's turn structure, also used to spend reactions.
+TURNS = Factions()

@@ -1,0 +1,194 @@
+"""Declaring an attack: checks of reach, range and size, the WIT save to hit
+when one is needed, death blows, and a missed ranged blast's deviation.
+What follows (stunt, reactions, damage) lives in `reactions` and `resolution`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Event
+from rules.randomness import Chance
+
+from . import economy
+from .actions import Attack, OpportunityAttack
+from .harm import release_holds
+from .reactions import advance, ask_stunt
+from .saves import save
+from .sheet import Weapon
+from .sizing import damage_die, dice_shares, effective_range, reach
+from .state import TURNS, FactionsEncounter, Fighter
+
+
+def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
+    if not action.actor:
+        raise InvalidInput("Name the character who attacks (the `actor` option).")
+    attacker: Fighter = enc.find(action.actor)
+    opportunity = isinstance(action, OpportunityAttack)
+    if attacker.grabbed_by:
+        raise NotAllowed(f"{attacker.name} is grabbed and can only try to break free (`/act break_free`).")
+    if not attacker.standing:
+        raise NotAllowed(f"{attacker.name} cannot attack now.")
+    weapon = attacker.weapon(action.weapon)
+    if any(enc.find(name).concealed for name in action.targets):
+        action = action.but(unseen=True)  # a concealed target is not visible
+    targets = _targets(enc, attacker, action, weapon)
+    if opportunity:
+        enc = TURNS.spend_reaction(enc, attacker.id)
+    else:
+        enc = economy.spend_main(enc, attacker)
+        enc = _keep_or_release_hold(enc, attacker, action, weapon, targets)
+    label = f"{attacker.name} {'makes an opportunity attack on' if opportunity else 'attacks'} " + \
+        ", ".join(t.name for t in targets) + f" with {weapon.describe()}"
+    events: list[Event] = []
+    if action.death_blow:
+        return _death_blow(enc, attacker, targets, label)
+    needed = _save_needed(attacker, weapon, targets, action)
+    if needed:
+        wit = save(enc, attacker, "wit", chance, f"to hit ({needed})")
+        events.append(Event(kind="roll", text=f"{label}: {wit.text}."))
+        if not wit.passed:
+            return _missed(enc, attacker, weapon, action, chance, events)
+    else:
+        events.append(Event(kind="info", text=f"{label}."))
+    ctx = _context(enc, attacker, weapon, targets, action)
+    enc = _reveal(enc, attacker, events)
+    if action.stunt:
+        return ask_stunt(enc, ctx, events)
+    enc, more = advance(enc, ctx, chance)
+    return enc, events + more
+
+
+def _targets(enc: FactionsEncounter, attacker: Fighter, action: Attack, weapon: Weapon) -> list[Fighter]:
+    if not action.targets:
+        raise InvalidInput("Name a target.")
+    targets: list[Fighter] = []
+    for name in action.targets:
+        target = enc.find(name)
+        if target.out:
+            raise InvalidInput(f"{target.name} is out of the fight.")
+        if target.id in (t.id for t in targets):
+            raise InvalidInput(f"{target.name} is named twice.")
+        if target.id == attacker.id and not (weapon.blast and weapon.ranged):
+            raise InvalidInput(f"{attacker.name} cannot attack itself.")
+        targets.append(target)
+    if action.zones < 0 or action.zones > 1000:
+        raise InvalidInput("The distance must be between 0 and 1000 zones.")
+    if action.stunt and len(targets) != 1:
+        raise InvalidInput("An attack stunt is proposed to one target.")
+    if action.death_blow:
+        if len(targets) != 1 or not targets[0].incapacitated:
+            raise InvalidInput("A death blow needs one incapacitated target.")
+        if action.zones > reach(attacker):
+            raise InvalidInput("A death blow needs the target nearby.")
+        return targets
+    if action.mode != "damage":
+        _check_manoeuvre(attacker, targets, action)
+    if weapon.blast:
+        if not weapon.ranged and action.zones:
+            raise InvalidInput("A melee blast hits the attacker's own zone: leave the distance at 0.")
+    elif len(targets) > 1:
+        if weapon.ranged or action.mode != "damage":
+            raise InvalidInput("Only blasts and a larger attacker's melee attacks can hit several targets.")
+        if any(t.size_rank >= attacker.size_rank for t in targets):
+            raise InvalidInput("A melee attack can be spread only among targets smaller than the attacker.")
+    if not weapon.ranged:
+        if action.zones > reach(attacker):
+            raise InvalidInput(f"{weapon.name} is a melee weapon: the target must be nearby.")
+    else:
+        for target in targets:
+            limit = effective_range(weapon, attacker, target)
+            if action.zones > limit:
+                raise InvalidInput(f"{target.name} is beyond the {weapon.name}'s range ({limit} zones).")
+            if action.unseen and not weapon.blast:
+                raise InvalidInput(f"A ranged attack cannot target {target.name}, who cannot be seen.")
+            if action.moving and 2 * action.zones > limit:
+                raise InvalidInput("Nobody beyond half range can be targeted while moving.")
+    return targets
+
+
+def _check_manoeuvre(attacker: Fighter, targets: list[Fighter], action: Attack) -> None:
+    if len(targets) != 1:
+        raise InvalidInput(f"A {action.mode} targets one character.")
+    target = targets[0]
+    if action.zones > reach(attacker):
+        raise InvalidInput(f"A {action.mode} needs the target nearby.")
+    if target.size_rank > attacker.size_rank:
+        raise InvalidInput(f"{target.name} is larger than {attacker.name}: it cannot be disarmed, shoved or grabbed.")
+    if action.mode == "grapple" and target.grabbed_by == attacker.id:
+        raise InvalidInput(f"{attacker.name} already holds {target.name}.")
+
+
+def _keep_or_release_hold(enc, attacker: Fighter, action: Attack, weapon: Weapon, targets) -> FactionsEncounter:
+    """Holding on allows a one-handed weapon, unarmed blows or a disarm; a larger
+    grabber needs only one hand and keeps hold whatever it does."""
+    held = [c for c in enc.combatants if c.grabbed_by == attacker.id]
+    if not held:
+        return enc
+    keeps = action.mode == "disarm" or (action.mode == "damage" and not weapon.great and not weapon.blast)
+    for victim in held:
+        if not keeps and attacker.size_rank <= victim.size_rank:
+            enc = enc.update(victim.id, grabbed_by=None)
+    return enc
+
+
+def _save_needed(attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: Attack) -> str:
+    if action.landed or (weapon.blast and not weapon.ranged):
+        return ""
+    if not weapon.ranged:
+        return "target unseen" if action.unseen else ""
+    if action.moving:
+        return "shooting while moving"
+    if any(2 * action.zones > effective_range(weapon, attacker, t) for t in targets):
+        return "beyond half range"
+    return ""
+
+
+def _missed(enc, attacker: Fighter, weapon: Weapon, action: Attack, chance: Chance, events):
+    if weapon.blast and weapon.ranged:
+        sides = max(2, min(20, action.neighbours))
+        zone = chance.die(sides)
+        events.append(Event(kind="roll", text=(
+            f"The blast deviates: d{sides} {zone} → it lands in neighbouring zone {zone}. "
+            f"The GM resolves it there with `/attack` and the option `landed`."
+        )))
+    else:
+        events.append(Event(kind="info", text=f"{attacker.name} misses."))
+    return _reveal(enc, attacker, events), events
+
+
+def _reveal(enc, attacker: Fighter, events: list[Event]) -> FactionsEncounter:
+    if enc.get(attacker.id).concealed:
+        events.append(Event(kind="info", text=f"{attacker.name} is revealed by the attack."))
+        return enc.update(attacker.id, concealed=False)
+    return enc
+
+
+def _death_blow(enc, attacker: Fighter, targets: list[Fighter], label: str):
+    target = targets[0]
+    enc = enc.update(target.id, dead=True, out=True, incapacitated=False, health=0, grabbed_by=None)
+    enc = release_holds(enc, target.id)
+    events = [Event(kind="info", text=f"{label}: {target.name} is incapacitated and nearby — a death blow kills them.")]
+    return _reveal(enc, attacker, events), events
+
+
+def _context(enc, attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: Attack) -> dict[str, Any]:
+    shares = dice_shares(attacker, weapon, targets, action.split)
+    return {
+        "attacker": attacker.id,
+        "weapon": weapon.model_dump(mode="json"),
+        "mode": action.mode,
+        "die": damage_die(weapon, action.impaired, action.enhanced),
+        "zones": action.zones,
+        "cover": action.cover,
+        "surprise": attacker.concealed,
+        "stunt": action.stunt,
+        "take": action.take,
+        "targets": [
+            {"cid": t.id, "dice": n, "halve": h, "unaware": action.unaware} for t, (n, h) in zip(targets, shares)
+        ],
+        "asking": 0,
+        "reacted": [],
+        "countered": False,
+    }

@@ -1,0 +1,297 @@
+"""The factions system: alternating factions, automatic hits, roll-under d20 saves."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rules.actions import AddCombatants
+from rules.commands import base_fields, flags, integer
+from rules.errors import InvalidInput, UnknownAction
+from rules.model import Event
+from rules.system import Option, System
+from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
+
+from . import economy, handlers, manoeuvres, morale, reactions, strike
+from .actions import (
+    ApplyDamage, Attack, BonusAction, BreakFree, FreeAlly, Heal, MainAction, Move, OpportunityAttack,
+    PickUp, Release, Reveal, RollSave, SetCondition, Surrender,
+)
+from .sheet import FactionsSheet, parse_weapons
+from .state import TURNS, FactionsEncounter, Fighter
+
+_FACTION = re.compile(r"^[\w][\w' -]{0,29}$")
+
+ACTS = [
+    ("move", "Move (options: zones=1 sprint)"),
+    ("bonus", "Bonus action (options: text=\"opens the door\")"),
+    ("main", "Other main action (options: text=\"intimidates\")"),
+    ("disarm", "Disarm a nearby character (target; options: take=<weapon>)"),
+    ("shove", "Shove a nearby character (target)"),
+    ("grapple", "Grab a nearby character (target)"),
+    ("death_blow", "Death blow on a nearby incapacitated character (target)"),
+    ("opportunity", "Opportunity attack (reaction; target; options: weapon=<name>)"),
+    ("break_free", "Try to break free (a STR save; ends the turn)"),
+    ("free", "Free a grabbed ally (target; a STR save)"),
+    ("release", "Let go of whoever you hold"),
+    ("pick_up", "Pick up a dropped weapon (options: weapon=<name>)"),
+    ("surrender", "Surrender (spends the turn)"),
+    ("reveal", "A concealed character is revealed"),
+]
+
+TRUTHY = {"1", "true", "yes", "on"}
+
+
+def _flag(opts: dict, *names: str) -> bool:
+    return any(opts.get(n) is True or str(opts.get(n, "")).lower() in TRUTHY for n in names)
+
+
+class FactionsSystem(System):
+    key = "factions"
+    name = "Factions (alternating turns, roll-under saves)"
+    summary = (
+        "Factions alternate: on its move a faction takes a turn with one character who has not acted "
+        "this round (`/turn take`) or passes (`/turn pass`); the round ends when every faction passes in a row. "
+        "The faction that started the fight holds the initiative (else drawn at random) and may let another move first.\n"
+        "Attacks hit automatically; a WIT save (d20 ≤ WIT, a natural 20 fails) is needed against an unseen target "
+        "or for a ranged attack beyond half range or while moving. Damage − armour (cover +1, max 3) goes to grit "
+        "first; damage that reaches health is critical and incapacitates; health 0 kills.\n"
+        "Defaults where the seed is silent: impaired damage rolls d4, enhanced d12; mooks have 0 grit; "
+        "sheets default to STR/AGI/WIT 10, health 8, armour 0, medium size; counters use weapons (not manoeuvres); "
+        "a smaller attacker's halved damage rounds up (3 → 2); reaction and guard choices default to no reaction; "
+        "a morale failure defaults to surrender; a grabber keeps hold while moving, disarming or striking with a "
+        "one-handed weapon, and lets go on any other action (a larger grabber never has to)."
+    )
+    encounter_type = FactionsEncounter
+    combatant_type = Fighter
+    sheet_type = FactionsSheet
+    turns = TURNS
+    sides = ("players", "gm")
+    player_side = "players"
+    options = {
+        "nat20_fails": Option(default=True, help="A natural 20 fails every save."),
+        "critical_str_save": Option(default=False, help="A STR save shrugs off critical damage (no incapacitation)."),
+    }
+
+    def handlers(self):
+        return {
+            Attack: strike.declare,
+            OpportunityAttack: strike.declare,
+            Move: handlers.move,
+            BonusAction: handlers.bonus_action,
+            MainAction: handlers.main_action,
+            PickUp: handlers.pick_up,
+            BreakFree: self._break_free,
+            FreeAlly: self._free_ally,
+            Release: manoeuvres.release,
+            Surrender: lambda enc, a, ch: handlers.surrender(self, enc, self._own(enc, a), ch),
+            Reveal: lambda enc, a, ch: handlers.reveal(enc, self._own(enc, a), ch),
+            RollSave: lambda enc, a, ch: handlers.roll_save(enc, self._own(enc, a), ch),
+            ApplyDamage: handlers.apply_damage,
+            Heal: handlers.heal,
+            SetCondition: handlers.set_condition,
+        }
+
+    def _own(self, enc, action):
+        """Off-turn actions without a named actor mean the sender's acting character."""
+        if action.actor:
+            return action
+        active = enc.turns.active
+        if active and (action.by.is_gm or enc.get(active).controller_id == action.by.user_id):
+            return action.but(actor=enc.get(active).name)
+        raise InvalidInput("Name the character (the `actor` option).")
+
+    def _break_free(self, enc, action, chance):
+        enc, events = manoeuvres.break_free(enc, action, chance)
+        enc, more = TURNS.end_turn(self, enc, chance)
+        return enc, events + more
+
+    def _free_ally(self, enc, action, chance):
+        manoeuvres_actor = enc.find(action.actor)
+        handlers.free_hands(manoeuvres_actor)
+        enc, events = manoeuvres.free_ally(enc, action, chance)
+        return manoeuvres.release_if_busy(enc, enc.get(manoeuvres_actor.id)), events
+
+    # --- characters -----------------------------------------------------------
+    def make_combatant(self, enc, action: AddCombatants, cid, name):
+        side = (action.side or (self.player_side if not action.npc else "gm")).strip()
+        if not _FACTION.match(side):
+            raise InvalidInput("A faction name is 1–30 letters, digits, spaces, ' or -.")
+        if side.casefold() in self.sides:
+            side = side.casefold()
+        # Any faction name the GM gives is a faction of its own (bandits, wolves…).
+        return self.combatant_type(
+            id=cid, name=name, controller_id=action.controller_id, side=side, npc=action.npc,
+            hidden=action.hidden, character_id=action.character_id,
+            **self.combatant_fields(self.parse_sheet(action.sheet), action),
+        )
+
+    def combatant_fields(self, sheet: dict[str, Any], action: AddCombatants) -> dict[str, Any]:
+        return {
+            "strength": sheet["str"], "agility": sheet["agi"], "wits": sheet["wit"],
+            "health": sheet["health"], "max_health": sheet["health"], "health_at_round_start": sheet["health"],
+            "grit": sheet["grit"], "max_grit": sheet["grit"], "armour": sheet["armour"], "size": sheet["size"],
+            "weapons": parse_weapons(sheet["weapons"]), "fearless": sheet["fearless"], "concealed": sheet["concealed"],
+        }
+
+    # --- hooks ------------------------------------------------------------------
+    def can_act(self, enc, combatant: Fighter) -> bool:
+        return combatant.standing
+
+    def bonus_round(self, enc) -> list[str]:
+        return [c.id for c in enc.combatants if c.concealed and c.standing]
+
+    def on_turn_start(self, enc, cid, chance):
+        return enc.update(cid, moved=0, sprinting=False, mains=0, bonuses=0), []
+
+    def on_round_start(self, enc, chance):
+        return morale.mark_round_start(enc), []
+
+    def on_round_end(self, enc, chance):
+        enc, events = morale.check(enc, chance)
+        fighting = {c.side for c in enc.combatants if c.standing}
+        if len(fighting) <= 1:
+            who = next(iter(fighting), "nobody")
+            events.append(Event(kind="warning", text=f"Only {who} still fight: the GM may end the encounter."))
+        return enc, events
+
+    def resume_reaction(self, enc, pending, option, chance):
+        return reactions.resume_reaction(enc, pending, option, chance)
+
+    def resume_stunt(self, enc, pending, option, chance):
+        return reactions.resume_stunt(enc, pending, option, chance)
+
+    def resume_morale(self, enc, pending, option, chance):
+        return morale.resume(enc, pending, option, chance)
+
+    # --- what people see ---------------------------------------------------------
+    def status_line(self, enc, combatant: Fighter, *, reveal: bool) -> str:
+        states = []
+        if combatant.dead:
+            states.append("dead")
+        if combatant.fled:
+            states.append("fled")
+        if combatant.incapacitated:
+            states.append("incapacitated")
+        if combatant.surrendered:
+            states.append("surrendered")
+        if combatant.grabbed_by:
+            states.append(f"grabbed by {enc.get(combatant.grabbed_by).name}")
+        if combatant.concealed:
+            states.append("concealed")
+        if combatant.id in enc.turns.acted:
+            states.append("acted")
+        if not reveal:
+            if not states:
+                hurt = combatant.health < combatant.max_health
+                states.append("wounded" if hurt else "unhurt")
+            return ", ".join(s for s in states if s != "concealed")
+        numbers = f"health {combatant.health}/{combatant.max_health}"
+        if combatant.max_grit:
+            numbers += f" · grit {combatant.grit}/{combatant.max_grit}"
+        numbers += f" · armour {combatant.armour}"
+        if combatant.size != "medium":
+            numbers += f" · {combatant.size}"
+        if combatant.dropped:
+            numbers += f" · dropped {', '.join(combatant.dropped)}"
+        return numbers + (f" · {', '.join(states)}" if states else "")
+
+    def turn_summary(self, enc, cid) -> list[str]:
+        fighter: Fighter = enc.get(cid)
+        weapons = ", ".join(w.describe() for w in fighter.held())
+        return economy.summary(fighter) + [f"Weapons: {weapons}"]
+
+    # --- slash commands ---------------------------------------------------------
+    def act_choices(self):
+        return list(ACTS)
+
+    def command(self, name: str, by, options: dict[str, Any]):
+        opts = flags(options.get("options"))
+        base = base_fields(by, options)
+        if name == "attack":
+            return self._attack_command(base, options, opts)
+        if name == "act":
+            return self._act_command(base, options, opts)
+        if name == "damage":
+            return ApplyDamage(**base, target=_required(options, "target"), amount=str(_required(options, "amount")),
+                               direct=_flag(opts, "direct"), cover=_flag(opts, "cover"))
+        if name == "heal":
+            return Heal(**base, target=_required(options, "target"), amount=str(_required(options, "amount")),
+                        grit=_flag(opts, "grit"))
+        if name == "save":
+            kind = str(_required(options, "kind")).strip().lower()[:3]
+            if kind not in ("str", "agi", "wit"):
+                raise InvalidInput("Saves here are `str`, `agi` or `wit`.")
+            return RollSave(**base, attribute=kind, why=str(opts.get("why", "")) if opts.get("why") is not True else "")
+        if name in ("condition_add", "condition_remove"):
+            holder = opts.get("by")
+            return SetCondition(**base, target=_required(options, "target"), condition=str(_required(options, "condition")),
+                                on=name == "condition_add", by_whom=str(holder) if holder and holder is not True else None)
+        if name == "turn_take":
+            return TakeTurn(**base)
+        if name == "turn_pass":
+            return PassMove(**base)
+        if name == "turn_first":
+            return FirstMove(**base, faction=str(_required(options, "faction")))
+        if name == "turn_initiative":
+            return HoldInitiative(**base, faction=str(_required(options, "faction")))
+        return super().command(name, by, options)
+
+    def _attack_command(self, base, options, opts):
+        targets = tuple(t.strip() for t in str(_required(options, "target")).split(",") if t.strip())
+        mode = next((m for m in ("disarm", "shove", "grapple") if _flag(opts, m)), "damage")
+        return self._attack(base, targets, options.get("weapon") or opts.get("weapon"), mode, opts,
+                            opportunity=_flag(opts, "opportunity"))
+
+    def _attack(self, base, targets, weapon, mode, opts, *, opportunity=False, death_blow=False):
+        split = ()
+        if opts.get("split") and opts["split"] is not True:
+            parts = re.split(r"[,/+ ]+", str(opts["split"]).strip())
+            split = tuple(integer(p, "split", 1, 100) for p in parts if p)
+        stunt = opts.get("stunt")
+        cls = OpportunityAttack if opportunity else Attack
+        return cls(
+            **base, targets=targets, weapon=str(weapon) if weapon and weapon is not True else None, mode=mode,
+            zones=integer(opts.get("zones", opts.get("distance", 0)), "zones", 0, 1000),
+            unseen=_flag(opts, "unseen", "dark"), moving=_flag(opts, "moving"), cover=_flag(opts, "cover"),
+            impaired=_flag(opts, "impaired"), enhanced=_flag(opts, "enhanced"), unaware=_flag(opts, "unaware"),
+            death_blow=death_blow or _flag(opts, "death_blow", "deathblow"), landed=_flag(opts, "landed"),
+            neighbours=integer(opts.get("neighbours", 6), "neighbours", 2, 20), split=split,
+            stunt=str(stunt)[:200] if stunt and stunt is not True else None,
+            take=str(opts["take"]) if opts.get("take") and opts["take"] is not True else None,
+        )
+
+    def _act_command(self, base, options, opts):
+        act = str(_required(options, "action")).strip().lower().replace(" ", "_").replace("-", "_")
+        target = options.get("target")
+        text = str(opts.get("text", "")) if opts.get("text") is not True else ""
+        if act in ("disarm", "shove", "grapple", "death_blow", "opportunity"):
+            if not target:
+                raise InvalidInput(f"`{act}` needs a target.")
+            mode = act if act in ("disarm", "shove", "grapple") else "damage"
+            return self._attack(base, (str(target),), opts.get("weapon"), mode, opts,
+                                opportunity=act == "opportunity", death_blow=act == "death_blow")
+        simple = {"break_free": BreakFree, "release": Release, "surrender": Surrender, "reveal": Reveal}
+        if act in simple:
+            return simple[act](**base)
+        if act == "move":
+            return Move(**base, zones=integer(opts.get("zones", 1), "zones", 1, 8), sprint=_flag(opts, "sprint"))
+        if act == "bonus":
+            return BonusAction(**base, text=text)
+        if act == "main":
+            return MainAction(**base, text=text)
+        if act == "pick_up":
+            weapon = opts.get("weapon")
+            return PickUp(**base, weapon=str(weapon) if weapon and weapon is not True else None)
+        if act == "free":
+            if not target:
+                raise InvalidInput("Name the ally to free (the `target` option).")
+            return FreeAlly(**base, target=str(target))
+        raise UnknownAction(f"`{act[:30]}` is not an action here. Try: {', '.join(a for a, _ in ACTS)}.")
+
+
+def _required(options: dict[str, Any], key: str) -> Any:
+    value = options.get(key)
+    if value is None or value == "":
+        raise InvalidInput(f"The `{key}` option is required.")
+    return value

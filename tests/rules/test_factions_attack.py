@@ -1,0 +1,197 @@
+"""Attacks: automatic hits, WIT saves to hit, armour, grit, critical damage, death blows."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.engine import apply
+from rules.errors import DiceError, InvalidInput, NotYourTurn
+from rules.systems.factions.actions import ApplyDamage, Attack, Heal, MainAction, Move
+from test_factions_helpers import (
+    BALTHASAR_ID, GM, SYBILLA_ID, THEOBALD_ID, end, give_turn, mark_acted, pass_move, player, seed_cast, start,
+    take, texts,
+)
+
+BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
+
+
+def everyone_acted(enc, but):
+    """Nobody left to react or guard: each attack resolves at once."""
+    return mark_acted(enc, *[c.name for c in enc.combatants if c.name != but])
+
+
+def attack(enc, by, target, weapon=None, dice=(), **extra):
+    targets = tuple(target) if isinstance(target, (list, tuple)) else (target,)
+    return apply(enc, Attack(by=by, targets=targets, weapon=weapon, dice=dice, **extra))
+
+
+def test_balthasars_sword_incapacitates_a_bandit_and_sybilla_delivers_the_death_blow():
+    enc = start(seed_cast()).state
+    enc = end(take(enc, "Bandit 1").state).state  # the bandit has acted: he cannot react
+    enc = take(enc, "Balthasar", by=BALTHASAR).state
+    enc = mark_acted(enc, "Bandit Leader", "Bandit 2", "Bandit 3")  # and nobody guards him
+    out = attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(4,))
+    bandit = out.state.find("Bandit 1")
+    assert (bandit.health, bandit.incapacitated, bandit.dead) == (4, True, False)
+    assert "Bandit 1: 4 damage; health 8 → 4; critical damage: incapacitated." in texts(out)
+    assert out.state.find("Balthasar").mains == 1
+
+    enc = end(out.state, by=BALTHASAR).state
+    enc = take(enc, "Sybilla", by=SYBILLA).state
+    out = attack(enc, SYBILLA, "Bandit 1", "dagger", death_blow=True)
+    bandit = out.state.find("Bandit 1")
+    assert bandit.dead and bandit.out and bandit.health == 0
+    assert "death blow kills" in texts(out)[0]
+
+
+def test_a_death_blow_needs_an_incapacitated_nearby_target():
+    enc = everyone_acted(give_turn(start(seed_cast()).state, "Sybilla"), "Sybilla")
+    with pytest.raises(InvalidInput):
+        attack(enc, SYBILLA, "Bandit 1", "dagger", death_blow=True)
+    enc = enc.update(enc.find("Bandit 1").id, incapacitated=True)
+    with pytest.raises(InvalidInput):
+        attack(enc, SYBILLA, "Bandit 1", "dagger", death_blow=True, zones=1)
+
+
+def test_the_bow_at_five_zones_needs_a_wit_save_5_passes_20_misses():
+    enc = start(seed_cast()).state
+    enc = everyone_acted(give_turn(enc, "Bandit 2"), "Bandit 2")
+    out = attack(enc, GM, "Balthasar", "bow", dice=(5, 4), zones=5)
+    lines = texts(out)
+    assert lines[0].endswith("Bandit 2 WIT save to hit (beyond half range): d20 5 vs WIT 10 → pass.")
+    assert "Bandit 2 → Balthasar: d6 4." in lines
+    balthasar = out.state.find("Balthasar")
+    assert (balthasar.grit, balthasar.health, balthasar.incapacitated) == (0, 11, True)
+
+    out = attack(enc, GM, "Balthasar", "bow", dice=(20,), zones=5)
+    assert "natural 20: fail" in texts(out)[0] and "Bandit 2 misses." in texts(out)
+    assert out.state.find("Balthasar") == enc.find("Balthasar")
+
+
+def test_within_half_range_the_bow_hits_without_a_save():
+    enc = everyone_acted(give_turn(start(seed_cast()).state, "Bandit 2"), "Bandit 2")
+    out = attack(enc, GM, "Balthasar", "bow", dice=(2,), zones=4)
+    assert out.state.find("Balthasar").grit == 1
+    with pytest.raises(DiceError):  # a save is not rolled, so a second die is refused
+        attack(enc, GM, "Balthasar", "bow", dice=(2, 3), zones=4)
+
+
+def test_ranged_limits_beyond_range_unseen_and_moving():
+    enc = everyone_acted(give_turn(start(seed_cast()).state, "Bandit 2"), "Bandit 2")
+    with pytest.raises(InvalidInput, match="beyond"):
+        attack(enc, GM, "Balthasar", "bow", zones=9)
+    with pytest.raises(InvalidInput, match="cannot be seen"):
+        attack(enc, GM, "Balthasar", "bow", zones=2, unseen=True)
+    with pytest.raises(InvalidInput, match="half range"):
+        attack(enc, GM, "Balthasar", "bow", zones=5, moving=True)
+    out = attack(enc, GM, "Balthasar", "bow", zones=2, moving=True, dice=(3, 1))
+    assert "while moving" in texts(out)[0]
+    with pytest.raises(InvalidInput, match="nearby"):
+        attack(enc, GM, "Balthasar", "axe", zones=1)
+
+
+def test_theobald_in_complete_darkness_rolls_20_and_misses():
+    enc = everyone_acted(give_turn(start(seed_cast()).state, "Theobald"), "Theobald")
+    out = attack(enc, THEOBALD, "Bandit 1", "sword", dice=(20,), unseen=True)
+    assert "(target unseen): d20 20 vs WIT 10 → natural 20: fail" in texts(out)[0]
+    assert out.state.find("Bandit 1").health == 8
+
+
+def test_armour_cover_and_grit_reduce_damage_in_that_order():
+    enc = everyone_acted(give_turn(start(seed_cast()).state, "Bandit 1"), "Bandit 1")
+    out = attack(enc, GM, "Theobald", "axe", dice=(6,), cover=True)
+    theobald = out.state.find("Theobald")
+    assert (theobald.grit, theobald.health) == (0, 12)  # 6 − armour 3 (2 + cover) = 3, all soaked by grit
+    assert "Theobald: 6 damage; − armour 3 (cover) = 3; grit soaks 3 (grit 0/3)." in texts(out)
+
+
+def test_armour_with_cover_never_exceeds_3():
+    enc = everyone_acted(give_turn(start(seed_cast()).state, "Bandit 1"), "Bandit 1")
+    enc = enc.update(enc.find("Theobald").id, armour=3, grit=0)
+    out = attack(enc, GM, "Theobald", "axe", dice=(5,), cover=True)
+    assert out.state.find("Theobald").health == 10
+
+
+def test_health_zero_is_death_and_impaired_or_unarmed_attacks_roll_d4():
+    enc = everyone_acted(give_turn(start(seed_cast()).state, "Bandit 1"), "Bandit 1")
+    enc = enc.update(enc.find("Sybilla").id, grit=0, health=3)
+    with pytest.raises(DiceError):
+        attack(enc, GM, "Sybilla", "axe", dice=(5,), impaired=True)  # 5 cannot come from a d4
+    out = attack(enc, GM, "Sybilla", "axe", dice=(4,), impaired=True)
+    sybilla = out.state.find("Sybilla")
+    assert sybilla.dead and sybilla.out and sybilla.health == 0
+    out = attack(enc, GM, "Sybilla", "unarmed", dice=(2,))
+    assert out.state.find("Sybilla").health == 1
+
+
+def test_enhanced_damage_rolls_d12():
+    enc = everyone_acted(give_turn(start(seed_cast()).state, "Bandit 1"), "Bandit 1")
+    out = attack(enc, GM, "Balthasar", "axe", dice=(11,), enhanced=True)
+    assert "d12 11" in " ".join(texts(out))
+    assert out.state.find("Balthasar").health == 4
+
+
+def test_critical_damage_can_be_resisted_with_a_str_save_as_a_campaign_option():
+    enc = start(seed_cast(critical_str_save=True)).state
+    enc = everyone_acted(give_turn(enc, "Balthasar"), "Balthasar")
+    out = attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(4, 7))
+    bandit = out.state.find("Bandit 1")
+    assert bandit.health == 4 and not bandit.incapacitated
+    assert "critical damage resisted" in texts(out)[-1]
+    out = attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(4, 15))
+    assert out.state.find("Bandit 1").incapacitated
+
+
+def test_one_main_action_a_turn_and_half_a_move_with_it():
+    enc = everyone_acted(give_turn(start(seed_cast()).state, "Balthasar"), "Balthasar")
+    enc = apply(enc, Move(by=BALTHASAR, zones=1)).state
+    enc = attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(1,)).state
+    with pytest.raises(InvalidInput, match="main action"):
+        attack(enc, BALTHASAR, "Bandit 2", "sword", dice=(1,))
+    with pytest.raises(InvalidInput, match="more zone"):
+        apply(enc, Move(by=BALTHASAR, zones=1))
+    fresh = everyone_acted(give_turn(start(seed_cast()).state, "Balthasar"), "Balthasar")
+    moved = apply(fresh, Move(by=BALTHASAR, zones=2)).state
+    with pytest.raises(InvalidInput, match="full speed"):
+        apply(moved, MainAction(by=BALTHASAR, text="intimidates"))
+    sprint = apply(fresh, Move(by=BALTHASAR, zones=2, sprint=True)).state
+    assert apply(sprint, MainAction(by=BALTHASAR, text="taunts")).state.find("Balthasar").mains == 1
+
+
+def test_only_the_acting_character_attacks():
+    enc = start(seed_cast()).state
+    enc = take(enc, "Bandit 1").state
+    with pytest.raises(NotYourTurn):
+        attack(enc, GM.model_copy(), "Balthasar", actor="Bandit 2")
+
+
+def test_gm_damage_direct_skips_armour_and_grit_and_heal_restores():
+    enc = start(seed_cast()).state
+    out = apply(enc, ApplyDamage(by=GM, target="Theobald", amount="d4", direct=True, dice=(3,)))
+    theobald = out.state.find("Theobald")
+    assert (theobald.grit, theobald.health, theobald.incapacitated) == (3, 9, True)
+    healed = apply(out.state, Heal(by=GM, target="Theobald", amount="5")).state.find("Theobald")
+    assert healed.health == 12
+
+
+def test_surrendering_characters_fight_on_when_harmed():
+    enc = everyone_acted(give_turn(start(seed_cast()).state, "Balthasar"), "Balthasar")
+    enc = enc.update(enc.find("Bandit 1").id, surrendered=True)
+    out = attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(2,))
+    assert not out.state.find("Bandit 1").surrendered
+
+
+def test_a_passing_faction_cannot_attack_out_of_turn():
+    enc = start(seed_cast()).state
+    enc = pass_move(enc).state
+    with pytest.raises(NotYourTurn):
+        attack(enc, GM, "Balthasar", "axe", actor="Bandit 1")
+
+
+def test_a_concealed_target_cannot_be_shot_and_needs_a_wit_save_in_melee():
+    enc = everyone_acted(give_turn(start(seed_cast()).state, "Bandit 1"), "Bandit 1")
+    enc = enc.update(enc.find("Sybilla").id, concealed=True)
+    with pytest.raises(InvalidInput, match="cannot be seen"):
+        attack(enc, GM, "Sybilla", "bow", zones=2)
+    out = attack(enc, GM, "Sybilla", "axe", dice=(11,))
+    assert "(target unseen): d20 11 vs WIT 10 → fail" in texts(out)[0]

@@ -1,0 +1,101 @@
+"""A whole fight through the engine: passes, a guard, a counter, a morale
+check that makes a group surrender, the right faction pinged at every move;
+and the slash commands mapped to actions."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import InvalidInput, UnknownAction
+from rules.systems.factions import SYSTEM
+from rules.systems.factions.actions import Attack, Move, OpportunityAttack
+from rules.actions import NextTurn
+from rules.engine import apply
+from test_factions_helpers import (
+    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, choose, end, pass_move, player, seed_cast, start, take, texts,
+)
+
+BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
+PLAYERS = (BALTHASAR_ID, SYBILLA_ID, THEOBALD_ID)
+
+
+def pinged(out):
+    return [e for e in out.events if e.kind == "turn"][-1].ping
+
+
+def act(enc, by, **fields):
+    return apply(enc, Attack(by=by, **fields))
+
+
+def test_a_whole_fight():
+    out = start(seed_cast())
+    assert pinged(out) == (GM_ID,)
+    enc = take(out.state, "Bandit 1").state
+    # Bandit 1 swings at Sybilla; Theobald steps in to guard her.
+    out = act(enc, GM, targets=("Sybilla",), weapon="axe")
+    assert out.state.pending.users == (SYBILLA_ID, BALTHASAR_ID, THEOBALD_ID)
+    out = choose(out.state, "Guard: Theobald", by=THEOBALD, dice=(5,))
+    assert out.state.find("Theobald").grit == 0 and out.state.find("Sybilla").grit == 2
+    out = end(out.state)
+    assert pinged(out) == PLAYERS
+
+    # Balthasar attacks Bandit 2, who counters: 6 against 2, the bandit falls first.
+    enc = take(out.state, "Balthasar", by=BALTHASAR).state
+    out = act(enc, BALTHASAR, targets=("Bandit 2",), weapon="sword")
+    out = choose(out.state, "Counter: axe", dice=(6, 2))
+    assert out.state.find("Bandit 2").incapacitated and out.state.find("Balthasar").grit == 3
+    out = end(out.state, by=BALTHASAR)
+    assert pinged(out) == (GM_ID,)
+
+    enc = take(out.state, "Bandit 3").state
+    out = act(enc, GM, targets=("Balthasar",), weapon="axe")
+    assert out.state.pending.options == ("No reaction", "Guard: Sybilla")  # Balthasar has acted
+    out = end(choose(out.state, "No reaction", by=BALTHASAR, dice=(1,)).state)
+    assert pinged(out) == PLAYERS
+
+    enc = take(out.state, "Sybilla", by=SYBILLA).state
+    out = act(enc, SYBILLA, targets=("Bandit Leader",), weapon="musket")
+    out = choose(out.state, "No reaction", dice=(8,))
+    assert out.state.find("Bandit Leader").incapacitated
+    # Sybilla ends her turn: nobody is left on either side, the round ends and the bandits,
+    # down to half their numbers, check morale: both fail and surrender.
+    out = apply(out.state, NextTurn(by=SYBILLA, dice=(17, 12)))
+    lines = texts(out)
+    assert lines.index("gm must pass: nobody left to act.") < lines.index("Morale check for gm: a group WIT save.")
+    assert out.state.round == 2 and out.state.pending.kind == "morale"
+    enc = choose(out.state, "Surrender").state
+    enc = choose(enc, "Surrender").state
+    assert enc.find("Bandit 1").surrendered and enc.find("Bandit 3").surrendered
+    out = pass_move(enc)
+    assert pinged(out) == PLAYERS
+    assert SYSTEM.status_line(out.state, out.state.find("Bandit 1"), reveal=False) == "surrendered"
+
+
+def test_commands_map_to_actions():
+    attack = SYSTEM.command("attack", GM, {
+        "actor": "Bandit 1", "target": "Knight, Squire", "weapon": "bite",
+        "options": 'zones=1 cover split=1/1 stunt="drops the shield"', "dice": "3 4",
+    })
+    assert isinstance(attack, Attack) and attack.targets == ("Knight", "Squire") and attack.split == (1, 1)
+    assert attack.zones == 1 and attack.cover and attack.stunt == "drops the shield" and attack.dice == (3, 4)
+    grapple = SYSTEM.command("act", GM, {"action": "grapple", "target": "Bandit 1"})
+    assert grapple.mode == "grapple"
+    opportunity = SYSTEM.command("attack", GM, {"actor": "Bandit 1", "target": "Sybilla", "options": "opportunity"})
+    assert isinstance(opportunity, OpportunityAttack)
+    move = SYSTEM.command("act", GM, {"action": "move", "options": "zones=2 sprint"})
+    assert isinstance(move, Move) and move.zones == 2 and move.sprint
+    assert SYSTEM.command("save", GM, {"actor": "Sybilla", "kind": "AGI", "roll": 4}).attribute == "agi"
+    with pytest.raises(UnknownAction):
+        SYSTEM.command("act", GM, {"action": "fly"})
+    with pytest.raises(InvalidInput):
+        SYSTEM.command("save", GM, {"kind": "luck"})
+
+
+def test_a_sheet_rejects_bad_stats():
+    with pytest.raises(InvalidInput):
+        SYSTEM.parse_sheet("armour=4")
+    with pytest.raises(InvalidInput):
+        SYSTEM.parse_sheet("weapons='bow:d7'")
+    with pytest.raises(InvalidInput):
+        SYSTEM.parse_sheet("size=huge")
+    assert SYSTEM.parse_sheet("str=14 weapons='bow:d6:8'")["str"] == 14

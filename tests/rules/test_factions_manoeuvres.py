@@ -1,0 +1,201 @@
+"""Non-lethal attacks, holds, blasts and size: the seed's grapple and wyrm examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.engine import apply
+from rules.errors import InvalidInput, NotAllowed
+from rules.systems.factions.actions import Attack, BreakFree, FreeAlly, Move, PickUp
+from test_factions_helpers import (
+    BALTHASAR_ID, GM, SYBILLA_ID, THEOBALD_ID, add, choose, end, give_turn, mark_acted, new, pass_move, player,
+    seed_cast, start, take, texts,
+)
+
+BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
+
+
+def attack(enc, by, target, weapon=None, dice=(), **extra):
+    targets = tuple(target) if isinstance(target, (list, tuple)) else (target,)
+    return apply(enc, Attack(by=by, targets=targets, weapon=weapon, dice=dice, **extra))
+
+
+def test_the_grapple_example():
+    enc = seed_cast()
+    enc = start(enc.update(enc.find("Bandit 1").id, grit=3, max_grit=3)).state
+    enc = end(take(enc, "Bandit Leader").state).state
+    enc = take(enc, "Theobald", by=THEOBALD).state
+    # Theobald attempts to grab a bandit; the bandit counters with his axe and rolls a 1: just a scratch.
+    out = attack(enc, THEOBALD, "Bandit 1", mode="grapple")
+    out = choose(out.state, "Counter: axe", dice=(1, 15))
+    lines = texts(out)
+    assert "Theobald: 1 damage; − armour 2 = 0; no harm." in lines
+    # Theobald is still standing: the bandit's STR save fails and he is grabbed.
+    assert "Bandit 1 STR save to resist: d20 15 vs STR 10 → fail." in lines
+    enc = out.state
+    assert enc.find("Bandit 1").grabbed_by == enc.find("Theobald").id
+    assert enc.find("Theobald").health == 12
+
+    # The round plays out; on his next turn Theobald stabs the held bandit with a dagger.
+    enc = end(enc, by=THEOBALD).state
+    enc = end(take(enc, "Bandit 2").state).state
+    enc = pass_move(enc, by=BALTHASAR).state
+    out = end(take(enc, "Bandit 3").state)
+    enc = pass_move(out.state, by=BALTHASAR).state  # the GM must pass too: round 2
+    assert enc.round == 2
+    enc = pass_move(enc).state
+    enc = take(enc, "Theobald", by=THEOBALD).state
+    out = attack(enc, THEOBALD, "Bandit 1", "dagger")
+    # the bandit cannot react since he is grabbed; only his allies could guard him
+    assert not {"Dodge", "Counter: axe"} & set(out.state.pending.options)
+    out = choose(out.state, "No reaction", dice=(2,))
+    bandit = out.state.find("Bandit 1")
+    assert (bandit.grit, bandit.health, bandit.incapacitated) == (1, 8, False)
+    assert bandit.grabbed_by == out.state.find("Theobald").id  # a dagger is one-handed: the hold stays
+
+    # On his turn the bandit can only try to break free: he passes, and his turn is spent.
+    enc = end(out.state, by=THEOBALD).state
+    enc = take(enc, "Bandit 1").state
+    with pytest.raises(NotAllowed):
+        attack(enc, GM, "Theobald", "axe")
+    with pytest.raises(NotAllowed):
+        apply(enc, Move(by=GM, zones=1))
+    out = apply(enc, BreakFree(by=GM, dice=(6,)))
+    assert "Bandit 1 STR save to break free of Theobald: d20 6 vs STR 10 → pass: free!" in texts(out)
+    assert out.state.find("Bandit 1").grabbed_by is None
+    assert out.state.turns.active is None and out.state.turns.moving == "players"
+
+
+def test_an_ally_frees_a_grabbed_character_with_a_str_save():
+    enc = start(seed_cast()).state
+    enc = enc.update(enc.find("Sybilla").id, grabbed_by=enc.find("Bandit 1").id)
+    enc = give_turn(enc, "Balthasar")
+    out = apply(enc, FreeAlly(by=BALTHASAR, target="Sybilla", dice=(3,)))
+    assert out.state.find("Sybilla").grabbed_by is None and out.state.find("Balthasar").mains == 1
+
+
+def test_disarm_drops_a_weapon_until_picked_up():
+    enc = mark_acted(give_turn(start(seed_cast()).state, "Balthasar"), "Bandit 2", "Bandit 3", "Bandit Leader")
+    enc = mark_acted(enc, "Bandit 1")
+    out = attack(enc, BALTHASAR, "Bandit 1", mode="disarm", take="bow", dice=(18,))
+    bandit = out.state.find("Bandit 1")
+    assert bandit.dropped == ("bow",)
+    with pytest.raises(InvalidInput, match="dropped the bow"):
+        bandit.weapon("bow")
+    enc = give_turn(out.state, "Bandit 1")
+    picked = apply(enc, PickUp(by=GM, weapon="bow")).state
+    assert picked.find("Bandit 1").dropped == () and picked.find("Bandit 1").bonuses == 1
+
+
+def test_a_shove_moves_half_a_zone_and_a_larger_shover_deals_d4_direct_damage():
+    enc = add(seed_cast(), "Ogre", "size=large health=20 weapons='club:d8:great'")
+    enc = start(enc).state
+    enc = mark_acted(give_turn(enc, "Balthasar"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader", "Ogre")
+    out = attack(enc, BALTHASAR, "Bandit 1", mode="shove", dice=(11,))
+    assert "half a zone" in texts(out)[-1]
+    with pytest.raises(InvalidInput, match="larger"):
+        attack(enc, BALTHASAR, "Ogre", mode="shove")
+    enc = mark_acted(give_turn(out.state, "Ogre"), "Sybilla", "Theobald")
+    out = attack(enc, GM, "Balthasar", mode="shove", dice=(3,))
+    assert "cannot resist with a STR save" in texts(out)[1]
+    assert "hurls Balthasar 1 zone(s)" in texts(out)[2]
+    balthasar = out.state.find("Balthasar")
+    assert (balthasar.grit, balthasar.health, balthasar.incapacitated) == (3, 9, True)
+
+
+def wyrm_fight():
+    enc = new()
+    enc = add(enc, "Wyrm", "size=large health=40 grit=10 weapons='bite:d8, breath:d6:blast'")
+    enc = add(enc, "Knight", "health=30", user=BALTHASAR_ID)
+    enc = add(enc, "Squire", "health=30", user=SYBILLA_ID)
+    enc = add(enc, "Halfling", "size=small health=30", user=THEOBALD_ID)
+    enc = add(enc, "Gnome", "size=small health=30", user=THEOBALD_ID + 1)
+    enc = add(enc, "Sprite", "size=small health=30", user=THEOBALD_ID + 2)
+    enc = add(enc, "Hunter", "weapons='sword:d6, bow:d6:8, firebomb:d6:2:blast' health=30", user=THEOBALD_ID + 3)
+    enc = start(enc).state
+    everyone = [c.name for c in enc.combatants]
+    return enc, everyone
+
+
+def lost(out, name):
+    return 30 - out.state.find(name).health
+
+
+def test_the_wyrms_bite_doubles_its_dice_per_size_and_splits_among_smaller_targets():
+    enc, everyone = wyrm_fight()
+    enc = mark_acted(give_turn(enc, "Wyrm"), *everyone)
+    out = attack(enc, GM, "Knight", "bite", dice=(3, 5))  # 2d8 against a medium character
+    assert lost(out, "Knight") == 8
+    out = attack(enc, GM, "Halfling", "bite", dice=(1, 2, 3, 4))  # 4d8 against a small one
+    assert lost(out, "Halfling") == 10
+    out = attack(enc, GM, ["Knight", "Squire"], "bite", dice=(7, 6))  # two medium: d8 each
+    assert (lost(out, "Knight"), lost(out, "Squire")) == (7, 6)
+    out = attack(enc, GM, ["Halfling", "Gnome", "Sprite"], "bite", split=(1, 1, 2), dice=(1, 2, 3, 4))
+    assert (lost(out, "Halfling"), lost(out, "Gnome"), lost(out, "Sprite")) == (1, 2, 7)
+    out = attack(enc, GM, ["Knight", "Halfling"], "bite", split=(1, 2), dice=(8, 2, 2))
+    assert (lost(out, "Knight"), lost(out, "Halfling")) == (8, 4)
+    with pytest.raises(InvalidInput, match="add up to 1"):
+        attack(enc, GM, ["Knight", "Halfling"], "bite", split=(2, 2))
+    with pytest.raises(InvalidInput, match="split"):
+        attack(enc, GM, ["Halfling", "Gnome", "Sprite"], "bite")
+
+
+def test_the_wyrms_fire_breath_is_a_blast_unmodified_by_size():
+    enc, everyone = wyrm_fight()
+    enc = mark_acted(give_turn(enc, "Wyrm"), *everyone)
+    out = attack(enc, GM, ["Knight", "Halfling", "Hunter"], "breath", dice=(4,))
+    assert (lost(out, "Knight"), lost(out, "Halfling"), lost(out, "Hunter")) == (4, 4, 4)
+
+
+def test_a_human_against_the_wyrm_halves_damage_doubles_range_and_blasts_stay_whole():
+    enc, everyone = wyrm_fight()
+    enc = mark_acted(give_turn(enc, "Hunter"), *everyone)
+    out = attack(enc, GM, "Wyrm", "sword", dice=(3,))
+    assert out.state.find("Wyrm").grit == 8  # a roll of 3 only inflicts 2
+    out = attack(enc, GM, "Wyrm", "bow", zones=16, dice=(7, 3))  # range 8 doubled to 16, beyond half: WIT save
+    assert out.state.find("Wyrm").grit == 8
+    with pytest.raises(InvalidInput, match="range"):
+        attack(enc, GM, "Wyrm", "bow", zones=17)
+    out = attack(enc, GM, "Wyrm", "firebomb", zones=1, dice=(5,))
+    assert out.state.find("Wyrm").grit == 5
+
+
+def test_a_missed_ranged_blast_lands_in_a_random_neighbouring_zone():
+    enc, everyone = wyrm_fight()
+    enc = mark_acted(give_turn(enc, "Hunter"), *everyone)
+    out = attack(enc, GM, "Wyrm", "firebomb", zones=2, neighbours=4, dice=(15, 3))
+    assert "lands in neighbouring zone 3" in texts(out)[-1]
+    assert out.state.find("Wyrm").grit == 10
+    landed = attack(enc, GM, "Knight", "firebomb", zones=2, landed=True, dice=(2,))
+    assert lost(landed, "Knight") == 2
+
+
+def test_smaller_characters_cannot_grab_larger_ones_and_larger_grabbers_keep_hold():
+    enc, everyone = wyrm_fight()
+    enc = mark_acted(give_turn(enc, "Knight"), *everyone)
+    with pytest.raises(InvalidInput, match="larger"):
+        attack(enc, BALTHASAR, "Wyrm", mode="grapple")
+    enc = mark_acted(give_turn(enc, "Wyrm"), *everyone)
+    out = attack(enc, GM, "Knight", mode="grapple")
+    assert out.state.find("Knight").grabbed_by == out.state.find("Wyrm").id
+    held = give_turn(out.state, "Knight")
+    with pytest.raises(NotAllowed, match="cannot break free"):
+        apply(held, BreakFree(by=BALTHASAR, dice=(1,)))
+
+
+def test_any_other_action_frees_the_held_character_but_a_dagger_keeps_hold():
+    from rules.systems.factions.actions import BonusAction
+
+    enc = start(seed_cast()).state
+    enc = enc.update(enc.find("Bandit 1").id, grabbed_by=enc.find("Theobald").id)
+    enc = mark_acted(give_turn(enc, "Theobald"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
+    kept = attack(enc, THEOBALD, "Bandit 2", "dagger", dice=(1,)).state
+    assert kept.find("Bandit 1").grabbed_by == kept.find("Theobald").id
+    freed = apply(enc, BonusAction(by=THEOBALD, text="opens the door")).state
+    assert freed.find("Bandit 1").grabbed_by is None
+    great = add(seed_cast(), "Brute", "weapons='maul:d10:great'", user=THEOBALD_ID + 5)
+    great = start(great).state
+    great = great.update(great.find("Bandit 1").id, grabbed_by=great.find("Brute").id)
+    great = mark_acted(give_turn(great, "Brute"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
+    swung = attack(great, GM, "Bandit 2", "maul", dice=(2,)).state
+    assert swung.find("Bandit 1").grabbed_by is None

@@ -1,0 +1,112 @@
+"""Morale at the end of the round, surrendering, and the ambush's bonus round."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.engine import apply
+from rules.errors import InvalidInput
+from rules.systems.factions import SYSTEM
+from rules.systems.factions.actions import Attack, SetCondition, Surrender
+from rules.turns.factions import PassMove
+from test_factions_helpers import (
+    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, add, choose, end, pass_move, player, seed_cast, start, take,
+    texts,
+)
+
+BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
+
+
+def down(enc, *names):
+    for name in names:
+        enc = apply(enc, SetCondition(by=GM, target=name, condition="incapacitated")).state
+    return enc
+
+
+def test_a_group_at_half_its_numbers_checks_morale_and_the_failures_surrender_or_flee():
+    enc = start(seed_cast()).state
+    enc = down(enc, "Bandit 1", "Bandit 2")
+    enc = pass_move(enc).state  # gm pass
+    out = apply(enc, PassMove(by=SYBILLA, dice=(15, 4)))  # players pass: the round ends, morale is checked
+    lines = texts(out)
+    assert "Morale check for gm: a group WIT save." in lines
+    assert "Bandit Leader WIT save (morale): d20 15 vs WIT 10 → fail: breaks." in lines
+    assert "Bandit 3 WIT save (morale): d20 4 vs WIT 10 → pass: immune to morale for the rest of the fight." in lines
+    assert lines.index("Morale check for gm: a group WIT save.") < lines.index("Round 2")
+    enc = out.state
+    assert enc.pending.kind == "morale" and enc.pending.users == (GM_ID,)
+    assert enc.find("Bandit 3").morale_immune
+    fled = choose(enc, "Flee").state
+    assert fled.find("Bandit Leader").fled and fled.find("Bandit Leader").out
+    surrendered = choose(enc, "Surrender").state
+    leader = surrendered.find("Bandit Leader")
+    assert leader.surrendered and not SYSTEM.can_act(surrendered, leader)
+
+
+def test_no_check_when_the_group_was_already_at_half_when_the_round_began():
+    enc = start(seed_cast()).state
+    enc = down(enc, "Bandit 1", "Bandit 2")
+    enc = pass_move(enc).state
+    enc = apply(enc, PassMove(by=SYBILLA, dice=(15, 4))).state
+    enc = choose(enc, "Surrender").state
+    enc = pass_move(enc).state
+    out = pass_move(enc, by=SYBILLA)
+    assert not any("Morale" in t for t in texts(out))
+
+
+def test_a_lone_character_at_half_health_checks_morale_and_the_fearless_never_do():
+    enc = add(seed_cast(), "Wolf", "weapons='bite:d6' health=8 wit=6", side="wolves")
+    enc = start(enc).state
+    enc = enc.update(enc.find("Wolf").id, health=4)
+    enc = pass_move(enc).state
+    enc = pass_move(enc, by=SYBILLA).state
+    out = apply(enc, PassMove(by=GM, dice=(9,)))
+    assert "Wolf WIT save (morale): d20 9 vs WIT 6 → fail: breaks." in texts(out)
+    fearless = add(seed_cast(), "Golem", "health=8 fearless=true", side="golems")
+    fearless = start(fearless).state
+    fearless = fearless.update(fearless.find("Golem").id, health=3)
+    fearless = pass_move(pass_move(fearless).state, by=SYBILLA).state
+    out = pass_move(fearless)
+    assert not any("Morale" in t for t in texts(out))
+
+
+def test_surrender_spends_the_turn_on_turn_or_off_it():
+    enc = start(seed_cast()).state
+    enc = take(enc, "Bandit 1").state
+    out = apply(enc, Surrender(by=GM))
+    assert out.state.find("Bandit 1").surrendered and out.state.turns.active is None
+    assert out.state.turns.moving == "players"
+    off = apply(out.state, Surrender(by=GM, actor="Bandit 2"))
+    assert off.state.find("Bandit 2").id in off.state.turns.acted
+    with pytest.raises(InvalidInput):
+        apply(off.state, Surrender(by=GM, actor="Bandit 2"))
+
+
+def test_concealed_characters_play_a_bonus_round_and_their_targets_cannot_react():
+    enc = seed_cast()
+    enc = add(enc, "Shade", "weapons='knife:d4' concealed=true", user=THEOBALD_ID + 1)
+    out = start(enc)
+    assert "Bonus round: only Shade can act" in texts(out)
+    assert "gm must pass: nobody left to act." in texts(out)
+    enc = out.state
+    assert enc.round == 0 and enc.turns.moving == "players"
+    with pytest.raises(InvalidInput):
+        take(enc, "Sybilla", by=SYBILLA)
+    shade = player(THEOBALD_ID + 1)
+    enc = take(enc, "Shade", by=shade).state
+    out = apply(enc, Attack(by=shade, targets=("Bandit 1",), dice=(3,)))
+    assert out.state.pending is None and out.state.find("Bandit 1").health == 5
+    assert not out.state.find("Shade").concealed
+    out = end(out.state, by=shade)
+    assert "Round 1" in texts(out) and out.state.round == 1 and out.state.turns.moving == "gm"
+
+
+def test_status_line_and_turn_summary():
+    enc = start(seed_cast()).state
+    enc = take(enc, "Bandit 1").state
+    theobald = enc.find("Theobald")
+    assert SYSTEM.status_line(enc, theobald, reveal=True) == "health 12/12 · grit 3/3 · armour 2"
+    assert SYSTEM.status_line(enc, enc.find("Bandit 1"), reveal=False) == "acted"
+    assert SYSTEM.turn_summary(enc, enc.find("Bandit 1").id)[:2] == [
+        "Move: 2 zone(s) left (0 moved)", "Main action: ready · bonus actions left: 2",
+    ]

@@ -1,0 +1,172 @@
+"""Reactions: dodge, counter, hide behind someone, guard, opportunity attacks, stunts."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.engine import apply
+from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
+from rules.systems.factions.actions import Attack, OpportunityAttack
+from test_factions_helpers import (
+    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, choose, give_turn, mark_acted, player, seed_cast, start,
+    texts,
+)
+
+BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
+
+
+def attack(enc, by, target, weapon=None, dice=(), **extra):
+    targets = tuple(target) if isinstance(target, (list, tuple)) else (target,)
+    return apply(enc, Attack(by=by, targets=targets, weapon=weapon, dice=dice, **extra))
+
+
+def alone(enc, attacker, target):
+    """Only the target may react: every other character has acted."""
+    return mark_acted(give_turn(enc, attacker), *[c.name for c in enc.combatants if c.name not in (attacker, target)])
+
+
+def test_the_bandit_dodges_sybillas_musket_with_a_2_against_agi_8():
+    enc = alone(start(seed_cast()).state, "Sybilla", "Bandit 1")
+    out = attack(enc, SYBILLA, "Bandit 1", "musket")
+    pending = out.state.pending
+    assert pending.kind == "reaction" and pending.users == (GM_ID,)
+    assert pending.options == ("No reaction", "Dodge", "Counter: axe", "Counter: bow", "Counter: unarmed",
+                               "Hide behind: Bandit Leader", "Hide behind: Bandit 2", "Hide behind: Bandit 3")
+    assert out.events[-1].ping == (GM_ID,)
+    with pytest.raises(AwaitingChoice):
+        attack(out.state, SYBILLA, "Bandit 2", "musket")
+    with pytest.raises(NotAllowed):
+        choose(out.state, "Dodge", by=SYBILLA, dice=(2,))
+    out = choose(out.state, "Dodge", dice=(2,))
+    assert "Bandit 1 AGI save to dodge: d20 2 vs AGI 8 → pass: the attack misses." in texts(out)
+    bandit = out.state.find("Bandit 1")
+    assert bandit.health == 8 and bandit.id in out.state.turns.acted  # the dodge spent his turn
+
+
+def test_a_failed_dodge_is_hit_anyway():
+    enc = alone(start(seed_cast()).state, "Sybilla", "Bandit 1")
+    out = choose(attack(enc, SYBILLA, "Bandit 1", "musket").state, "Dodge", dice=(9, 3))
+    assert out.state.find("Bandit 1").health == 5
+
+
+def test_theobalds_counter_armour_2_makes_the_bandit_leader_hit_first():
+    enc = alone(start(seed_cast()).state, "Theobald", "Bandit Leader")
+    out = attack(enc, THEOBALD, "Bandit Leader", "spear")
+    assert "Counter: battleaxe" in out.state.pending.options
+    out = choose(out.state, "Counter: battleaxe", dice=(4, 5))
+    lines = texts(out)
+    assert ("Theobald rolls d6 4 → 4 after armour for Bandit Leader; Bandit Leader counters with d8 5 → 3 "
+            "after armour for Theobald.") in lines
+    assert "Bandit Leader suffers more and is hit first." in lines
+    assert "Theobald suffers no damage at all." in lines
+    leader, theobald = out.state.find("Bandit Leader"), out.state.find("Theobald")
+    assert (leader.health, leader.incapacitated) == (6, True)
+    assert (theobald.health, theobald.grit) == (12, 3)
+    assert leader.id in out.state.turns.acted
+
+
+def test_a_counter_that_hurts_more_lands_first_and_a_survivor_still_strikes_back():
+    enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
+    out = choose(attack(enc, BALTHASAR, "Bandit 1", "sword").state, "Counter: axe", dice=(2, 6))
+    balthasar, bandit = out.state.find("Balthasar"), out.state.find("Bandit 1")
+    assert "Balthasar suffers more and is hit first." in texts(out)
+    assert (balthasar.grit, balthasar.health, balthasar.incapacitated) == (0, 9, True)
+    assert bandit.health == 8  # Balthasar went down before his blow landed
+
+
+def test_a_tie_hits_both_at_once():
+    enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
+    out = choose(attack(enc, BALTHASAR, "Bandit 1", "sword").state, "Counter: axe", dice=(3, 3))
+    assert "A tie: both are hit at once." in texts(out)
+    assert out.state.find("Balthasar").grit == 0 and out.state.find("Bandit 1").health == 5
+
+
+def test_hiding_behind_a_willing_ally_makes_them_the_target_and_they_may_react():
+    enc = start(seed_cast()).state
+    enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader", "Theobald")
+    out = attack(enc, GM, "Balthasar", "axe")
+    assert out.state.pending.users == (BALTHASAR_ID, SYBILLA_ID)
+    assert "Guard: Sybilla" in out.state.pending.options
+    out = choose(out.state, "Hide behind: Sybilla", by=BALTHASAR)
+    assert out.state.pending.chooser == out.state.find("Sybilla").id
+    assert "Hide behind: Balthasar" in out.state.pending.options  # willing allies, even if they acted
+    out = choose(out.state, "Dodge", by=SYBILLA, dice=(4,))
+    acted = out.state.turns.acted
+    assert out.state.find("Balthasar").id in acted and out.state.find("Sybilla").id in acted
+    assert out.state.find("Sybilla").health == 10 and out.state.find("Balthasar").health == 12
+
+
+def test_a_nearby_ally_guards_and_takes_the_blow_without_dodging():
+    enc = start(seed_cast()).state
+    enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader", "Balthasar")
+    out = attack(enc, GM, "Sybilla", "axe")
+    assert out.state.pending.options[-1] == "Guard: Theobald"
+    assert out.state.pending.users == (SYBILLA_ID, THEOBALD_ID)
+    out = choose(out.state, "Guard: Theobald", by=THEOBALD, dice=(5,))
+    assert "Theobald guards Sybilla and becomes the target." in texts(out)
+    assert out.state.find("Theobald").grit == 0 and out.state.find("Sybilla").grit == 2
+    assert out.state.find("Theobald").id in out.state.turns.acted
+    assert out.state.pending is None
+
+
+def test_unaware_targets_cannot_react_and_concealed_attackers_allow_no_reaction():
+    enc = alone(start(seed_cast()).state, "Sybilla", "Bandit 1")
+    out = attack(enc, SYBILLA, "Bandit 1", "musket", unaware=True, dice=(3,))
+    assert out.state.pending is None and out.state.find("Bandit 1").health == 5
+    enc = give_turn(start(seed_cast()).state, "Sybilla")
+    enc = enc.update(enc.find("Sybilla").id, concealed=True)
+    out = attack(enc, SYBILLA, "Bandit 1", "musket", dice=(3,))
+    assert out.state.pending is None
+    assert "Sybilla is revealed by the attack." in texts(out)
+    assert not out.state.find("Sybilla").concealed
+
+
+def test_a_character_who_has_acted_is_hit_at_once():
+    enc = mark_acted(give_turn(start(seed_cast()).state, "Theobald"),
+                     "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = attack(enc, THEOBALD, "Bandit 2", "spear", dice=(1,))
+    assert out.state.pending is None and out.state.find("Bandit 2").health == 7
+
+
+def test_an_opportunity_attack_spends_the_attackers_turn():
+    enc = start(seed_cast()).state
+    enc = mark_acted(give_turn(enc, "Balthasar"), "Sybilla", "Theobald", "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = apply(enc, OpportunityAttack(by=GM, actor="Bandit 1", targets=("Balthasar",), weapon="axe", dice=(2,)))
+    assert "opportunity attack" in texts(out)[0]
+    assert out.state.find("Bandit 1").id in out.state.turns.acted
+    assert out.state.find("Balthasar").grit == 1
+    with pytest.raises(InvalidInput, match="already acted"):
+        apply(out.state, OpportunityAttack(by=GM, actor="Bandit 1", targets=("Balthasar",), weapon="axe", dice=(2,)))
+
+
+def test_an_attack_stunt_accepted_replaces_the_attack():
+    enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
+    enc = enc.update(enc.find("Bandit 1").id, health=3)
+    out = attack(enc, BALTHASAR, "Bandit 1", "sword", stunt="disarmed and incapacitated until the end of the stretch")
+    assert out.state.pending.kind == "stunt" and out.state.pending.options == ("Accept", "Take the attack")
+    accepted = choose(out.state, "Accept")
+    assert accepted.state.pending is None and accepted.state.find("Bandit 1").health == 3
+    assert "accepts: disarmed and incapacitated" in texts(accepted)[1]
+    refused = choose(out.state, "Take the attack")
+    assert refused.state.pending.kind == "reaction"
+    hit = choose(refused.state, "No reaction", dice=(2,))
+    assert hit.state.find("Bandit 1").health == 1
+
+
+def test_nobody_reacts_twice_to_one_attack_and_only_one_target_counters_a_blast():
+    enc = seed_cast()
+    from test_factions_helpers import add
+    enc = add(enc, "Alchemist", "weapons='firebomb:d6:2:blast'")
+    enc = start(enc).state
+    enc = mark_acted(give_turn(enc, "Alchemist"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb")
+    out = choose(out.state, "Counter: sword", by=BALTHASAR)
+    assert out.state.pending.chooser == out.state.find("Sybilla").id
+    assert not any(o.startswith("Counter") for o in out.state.pending.options)
+    assert not any(o.endswith("Balthasar") for o in out.state.pending.options)
+    out = choose(out.state, "No reaction", by=SYBILLA, dice=(5, 1))
+    # one blast roll (5) for both, then Balthasar's counter (1): he suffers more, is hit first and goes down
+    balthasar, sybilla = out.state.find("Balthasar"), out.state.find("Sybilla")
+    assert (balthasar.grit, balthasar.health, balthasar.incapacitated) == (0, 10, True)
+    assert (sybilla.grit, sybilla.health, sybilla.incapacitated) == (0, 7, True)
+    assert out.state.find("Alchemist").health == 8
