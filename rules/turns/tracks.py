@@ -3,21 +3,28 @@
 Players are ordered by their rolls, enemies by their fixed initiative scores.
 The GM side goes first only when its roll beats every player's. The track
 alternates player and GM; whoever is left over (usually enemies) acts at the
-end of the round. The order is settled once, at the start of the fight;
-newcomers are placed where their value belongs.
+end of the round. Players tied on their roll decide their order themselves
+(a choice offered to the tied players before round 1). The order is settled
+once, at the start of the fight; newcomers are placed where their value belongs.
+
+Between turns, a combatant may step in for a single action: *now*, pausing
+the acting turn until it is done (an out-of-turn action), or *after* the
+current turn ends (a delayed action released later in the round).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from ..errors import InvalidInput
-from ..model import Encounter, Event, TurnState, Value
+from ..errors import InvalidInput, NotAllowed
+from ..model import Encounter, Event, Pending, TurnState, Value
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, end_turns, new_round, start_turn
 
 if TYPE_CHECKING:
     from ..randomness import Chance
     from ..system import System
+
+TIE_CHOICE = "track_tie"
 
 
 class TrackEntry(Value):
@@ -36,6 +43,10 @@ class TrackState(TurnState):
     track: tuple[str, ...] = ()
     index: int = -1
     acting: tuple[str, ...] = ()
+    # "now": `acting` interrupted `interrupted`; "after": a released delayed action.
+    interjection: Literal["", "now", "after"] = ""
+    interrupted: tuple[str, ...] = ()
+    queued: tuple[str, ...] = ()
 
 
 def build_track(entries: list[TrackEntry], gm_first: bool) -> list[str]:
@@ -57,6 +68,18 @@ def build_track(entries: list[TrackEntry], gm_first: bool) -> list[str]:
     return track[: 2 * pairs] + (first[pairs:] + second[pairs:])
 
 
+def tied_players(entries) -> list[TrackEntry]:
+    """The first group of players sharing one roll that nobody has ordered yet."""
+    groups: dict[tuple[float, float], list[TrackEntry]] = {}
+    for entry in entries:
+        if entry.player:
+            groups.setdefault((entry.value, entry.tiebreak), []).append(entry)
+    for key in sorted(groups, reverse=True):
+        if len(groups[key]) > 1:
+            return groups[key]
+    return []
+
+
 class Tracks(TurnStructure):
     key = "tracks"
     state_type = TrackState
@@ -70,7 +93,9 @@ class Tracks(TurnStructure):
             (value, *rest), text = system.roll_initiative(enc, combatant, chance)
             entry = TrackEntry(cid=cid, player=not combatant.npc, value=value, text=text)
             tied = [e for e in entries if e.player and entry.player and e.value == entry.value]
-            if tied:
+            # Before the fight the tied players choose (at begin); a latecomer's tie
+            # is settled by the system's rule so the running track never waits.
+            if tied and enc.status == "running":
                 settled, _, more = system.order_ties(enc, tied + [entry], chance)
                 events.extend(more)
                 by_cid = {e.cid: e for e in settled}
@@ -79,10 +104,10 @@ class Tracks(TurnStructure):
             entries.append(entry)
             events.append(Event(kind="roll", text=f"{combatant.name} initiative: {text}"))
         state = state.but(entries=tuple(entries))
-        if enc.status == "running":
+        if enc.status == "running" and state.track:
             current = state.acting
             track = build_track(entries, state.gm_first)
-            index = track.index(current[0]) if current else state.index
+            index = track.index(current[0]) if current and current[0] in track else state.index
             state = state.but(track=tuple(track), index=index)
         return enc.but(turns=state), events
 
@@ -96,11 +121,15 @@ class Tracks(TurnStructure):
             entries=tuple(e for e in state.entries if e.cid != cid),
             track=tuple(c for c in state.track if c != cid),
             acting=tuple(c for c in state.acting if c != cid),
+            interrupted=tuple(c for c in state.interrupted if c != cid),
+            queued=tuple(c for c in state.queued if c != cid),
             index=index,
         )
         enc = enc.but(turns=state)
-        if was_acting and enc.status == "running":
-            return self._advance(system, enc, chance)
+        if was_acting and enc.status == "running" and not state.acting:
+            if state.interjection:
+                return self._after_interjection(system, enc, chance)
+            return self._after_turn(system, enc, chance)
         return enc, []
 
     def gm_roll(self, enc: Encounter, chance: "Chance") -> tuple[int, str]:
@@ -117,18 +146,114 @@ class Tracks(TurnStructure):
         gm_first = roll > best_player
         events = [Event(kind="roll", text=f"GM initiative: {text}; "
                         + ("beats every player: the GM side goes first." if gm_first else "players go first."))]
-        state = state.but(gm_roll=roll, gm_first=gm_first, track=tuple(build_track(list(state.entries), gm_first)), index=-1)
+        state = state.but(gm_roll=roll, gm_first=gm_first, index=-1)
         enc = enc.but(status="running", turns=state)
-        enc, more = new_round(system, enc, chance)
-        events.extend(more)
+        enc, more = self._settle_ties(system, enc, chance)
+        return enc, events + more
+
+    def _settle_ties(self, system, enc, chance) -> Result:
+        """Ask tied players for their order, one pick at a time; then start round 1."""
+        state: TrackState = enc.turns
+        tied = tied_players(state.entries)
+        if tied:
+            names = [enc.get(e.cid).name for e in tied]
+            users = enc.controllers([e.cid for e in tied])
+            prompt = f"{', '.join(names)} tied on initiative {tied[0].value:g}: who goes first?"
+            pending = Pending(
+                id=enc.next_pending, kind=TIE_CHOICE, prompt=prompt, options=tuple(names),
+                default=names[0], chooser=tied[0].cid, users=users,
+                context={"cids": [e.cid for e in tied]},
+            )
+            enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
+            return enc, [Event(kind="info", text=f"{prompt} (the tied players choose)", ping=users)]
+        state = state.but(track=tuple(build_track(list(state.entries), state.gm_first)), index=-1)
+        enc = enc.but(turns=state)
+        enc, events = new_round(system, enc, chance)
         enc, more = self._advance(system, enc, chance)
         return enc, events + more
+
+    def resume(self, system, enc, pending, option, chance) -> Result:
+        if pending.kind != TIE_CHOICE:
+            return super().resume(system, enc, pending, option, chance)
+        state: TrackState = enc.turns
+        group = [c for c in pending.context["cids"] if any(e.cid == c for e in state.entries)]
+        chosen = next((c for c in group if enc.get(c).name == option), None)
+        if chosen is None:
+            return self._settle_ties(system, enc, chance)
+        # The first pick of n rises by n, the next by n-1…: picks keep their order.
+        entries = tuple(e.but(tiebreak=e.tiebreak + len(group)) if e.cid == chosen else e for e in state.entries)
+        enc = enc.but(turns=state.but(entries=entries))
+        enc, events = self._settle_ties(system, enc, chance)
+        return enc, [Event(kind="info", text=f"{option} goes first among the tied players.")] + events
 
     def acting(self, enc: Encounter) -> tuple[str, ...]:
         return enc.turns.acting
 
     def end_turn(self, system, enc, chance) -> Result:
-        enc, events = end_turns(system, enc, enc.turns.acting, chance)
+        state: TrackState = enc.turns
+        if state.interjection:
+            return self._after_interjection(system, enc, chance)
+        enc, events = end_turns(system, enc, state.acting, chance)
+        enc, more = self._after_turn(system, enc, chance)
+        return enc, events + more
+
+    # --- stepping in between turns ------------------------------------------------
+    def interject_now(self, system, enc, cid: str) -> Result:
+        """`cid` acts at once; the acting turn waits until that action is done."""
+        state: TrackState = enc.turns
+        name = enc.get(cid).name
+        if state.interjection:
+            busy = ", ".join(enc.get(c).name for c in state.acting)
+            raise NotAllowed(f"{busy} is already acting out of turn: wait until that action is done.")
+        if cid in state.acting:
+            raise NotAllowed(f"It is already {name}'s turn.")
+        if not state.acting:
+            raise NotAllowed("Nobody is acting right now, so there is no turn to interrupt.")
+        interrupted = state.acting
+        enc = enc.but(turn_no=enc.turn_no + 1,
+                      turns=state.but(acting=(cid,), interrupted=interrupted, interjection="now"))
+        names = ", ".join(enc.get(c).name for c in interrupted)
+        return enc, [Event(kind="turn", text=f"{name} acts out of turn, interrupting {names}: one action",
+                           ping=enc.controllers([cid]))]
+
+    def queue_after(self, system, enc, cid: str) -> Result:
+        """`cid` takes one action as soon as the current turn ends."""
+        state: TrackState = enc.turns
+        name = enc.get(cid).name
+        if cid in state.queued:
+            raise NotAllowed(f"{name}'s delayed action is already waiting for this turn to end.")
+        if cid in state.acting:
+            raise NotAllowed(f"{name} is acting now: the delayed action comes after a turn, so end this one first.")
+        enc = enc.but(turns=state.but(queued=state.queued + (cid,)))
+        current = ", ".join(enc.get(c).name for c in state.acting) or "the current turn"
+        return enc, [Event(kind="info", text=f"{name}'s delayed action happens right after {current}'s turn.")]
+
+    def _after_interjection(self, system, enc, chance) -> Result:
+        state: TrackState = enc.turns
+        if state.interjection == "now":
+            back = tuple(c for c in state.interrupted if system.can_act(enc, enc.get(c)))
+            enc = enc.but(turns=state.but(acting=back, interrupted=(), interjection=""))
+            if back:
+                enc = enc.but(turn_no=enc.turn_no + 1)
+                names = " and ".join(enc.get(c).name for c in back)
+                return enc, [Event(kind="turn", text=f"{names}'s turn continues", ping=enc.controllers(back))]
+            return self._after_turn(system, enc, chance)
+        enc = enc.but(turns=state.but(acting=(), interjection=""))
+        return self._after_turn(system, enc, chance)
+
+    def _after_turn(self, system, enc, chance) -> Result:
+        """Released delayed actions first, then the next place on the track."""
+        events: list[Event] = []
+        state: TrackState = enc.turns
+        while state.queued:
+            cid, rest = state.queued[0], state.queued[1:]
+            enc = enc.but(turns=state.but(queued=rest))
+            state = enc.turns
+            if system.can_act(enc, enc.get(cid)):
+                enc = enc.but(turn_no=enc.turn_no + 1, turns=state.but(acting=(cid,), interjection="after"))
+                events.append(Event(kind="turn", text=f"{enc.get(cid).name} takes the delayed action",
+                                    ping=enc.controllers([cid])))
+                return enc, events
         enc, more = self._advance(system, enc, chance)
         return enc, events + more
 
@@ -157,7 +282,7 @@ class Tracks(TurnStructure):
     def lines(self, system, enc) -> list[OrderLine]:
         state: TrackState = enc.turns
         by_cid = {e.cid: e for e in state.entries}
-        cids = state.track or tuple(e.cid for e in sorted(state.entries, key=lambda e: e.value, reverse=True))
+        cids = state.track or tuple(e.cid for e in sorted(state.entries, key=lambda e: (e.value, e.tiebreak), reverse=True))
         return [
             OrderLine(f"{by_cid[c].value:g}", (c,), current=c in state.acting, note="" if by_cid[c].player else "GM")
             for c in cids

@@ -1,0 +1,276 @@
+"""Attacks: the attack pool, ranged modifiers, damage, and defense rolls."""
+
+from __future__ import annotations
+
+from ...errors import InvalidInput, NotAllowed
+from ...model import Event, Pending
+from ...randomness import Chance
+from . import health, pools, weapons
+from .actions import Attack
+from .economy import spend
+from .model import FrozenCombatant, FrozenEncounter
+from .weapons import RANGES, Weapon
+
+RANGE_MODIFIER = {"close": -3, "short": 0, "medium": -1, "long": -2, "distant": -3}
+AIM = 2
+BEYOND_RANGE = -3  # the footnoted total for one category past the weapon's range
+LIGHT = {"dim": ("dim light", -1), "dark": ("darkness", -3), "darkness": ("darkness", -3)}
+DIM_ZONE = -2
+DEFEND = "defend"
+NO_REACTION = "No reaction"
+
+
+def ranged_modifiers(weapon: Weapon, range_name: str, *, aimed: bool, size: int = 0,
+                     light: str | None = None, dim_zone: bool = False) -> list[tuple[str, int]]:
+    """The seed's ranged table: range, Aim, target size, light."""
+    wanted, reach = weapons.range_index(range_name), weapons.range_index(weapon.reach)
+    name = RANGES[wanted]
+    if wanted > reach + 1:
+        raise NotAllowed(f"{name.capitalize()} is out of reach for a {weapon.name}: it shoots up to {weapon.reach} range, "
+                         "and only one category farther with Aim.")
+    if wanted == reach + 1:
+        if not aimed:
+            raise NotAllowed(f"A {name} shot is beyond a {weapon.name}'s {weapon.reach} range: it needs an Aim action "
+                             f"first (then the attack has a total {BEYOND_RANGE}).")
+        parts = [(f"{name} range with Aim", BEYOND_RANGE)]
+    else:
+        parts = [(f"{name} range", RANGE_MODIFIER[name])] if RANGE_MODIFIER[name] else []
+        if aimed:
+            parts.append(("Aim", AIM))
+    if size:
+        parts.append(("large target" if size > 0 else "small target", size))
+    if light:
+        key = light.strip().casefold()
+        if key not in LIGHT:
+            raise InvalidInput("Light must be `dim` or `dark`.")
+        parts.append(LIGHT[key])
+    elif dim_zone:
+        parts.append(("dimly lit zone", DIM_ZONE))
+    return parts
+
+
+def _weapon(attacker: FrozenCombatant, action: Attack) -> Weapon:
+    sheet = attacker.sheet
+    if action.thrown:
+        return weapons.find(action.weapon or sheet.weapon, thrown=True)
+    if action.weapon:
+        return weapons.find(action.weapon, ranged=action.ranged)
+    main = weapons.find(sheet.weapon)
+    # Naming a range the melee weapon cannot reach means shooting with the sheet's ranged weapon.
+    beyond = action.range is not None and weapons.range_index(action.range) > weapons.range_index(main.reach)
+    if action.ranged or (beyond and sheet.ranged):
+        if not sheet.ranged:
+            raise InvalidInput(f"{attacker.name} has no ranged weapon on the sheet: name one with weapon:.")
+        return weapons.find(sheet.ranged, ranged=True)
+    return main
+
+
+def _dual_wield_ok(attacker: FrozenCombatant, weapon: Weapon) -> bool:
+    """A second Attack in the turn with the other of two one-handed melee weapons, one Light."""
+    sheet = attacker.sheet
+    if not sheet.offhand or weapon.ranged or len(attacker.attacked_with) != 1:
+        return False
+    try:
+        main, off = weapons.find(sheet.weapon), weapons.find(sheet.offhand)
+    except InvalidInput:
+        return False
+    pair = {main.name, off.name}
+    if main.ranged or off.ranged or not (main.one_handed and off.one_handed) or len(pair) != 2:
+        return False
+    if not (main.has("Light") or off.has("Light")):
+        return False
+    return weapon.name in pair and weapon.name not in attacker.attacked_with
+
+
+def attack(enc: FrozenEncounter, action: Attack, chance: Chance):
+    attacker = enc.find(action.actor)
+    target = enc.find(action.target)
+    if target.out:
+        raise NotAllowed(f"{target.name} is out of the fight.")
+    if target.id == attacker.id:
+        raise InvalidInput("A combatant cannot attack itself.")
+    if attacker.enemy:
+        return enemy_attack(enc, attacker, target, action, chance)
+    return character_attack(enc, attacker, target, action, chance)
+
+
+def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, action: Attack, chance: Chance):
+    weapon = _weapon(attacker, action)
+    if weapon.has("Heavy") and enc.feature(attacker, "cramped"):
+        raise NotAllowed(f"{attacker.zone} is cramped: heavy weapons like the {weapon.name} cannot be used there.")
+    dual = "attack" in attacker.used and not attacker.talent_allows("attack") and _dual_wield_ok(attacker, weapon)
+    parts: list[tuple[str, int]]
+    if weapon.ranged:
+        if action.split is not None:
+            raise InvalidInput("Only melee attacks split the pool (dual wielding).")
+        if weapon.has("Reload") and not attacker.loaded:
+            raise NotAllowed(f"{attacker.name}'s {weapon.name} is not loaded: Reload first (an action).")
+        range_name = action.range or ("close" if target.id in attacker.engaged else "short")
+        size = action.size if action.size is not None else target.sheet.size if target.enemy else 0
+        parts = [("Marksmanship", attacker.sheet.marksmanship), (weapon.name, weapon.bonus)]
+        parts += ranged_modifiers(weapon, range_name, aimed=attacker.aimed, size=size, light=action.light,
+                                  dim_zone=enc.feature(attacker, "dim"))
+        attribute = "agility"
+    else:
+        range_name = (action.range or "close").casefold()
+        if weapons.range_index(range_name) > weapons.range_index(weapon.reach):
+            raise NotAllowed(f"A {weapon.name} only reaches {weapon.reach} range.")
+        skill = attacker.sheet.melee
+        if dual:
+            skill = attacker.split_rest if attacker.split_rest is not None else 0
+            label = "Melee (rest of the split)"
+        elif action.split is not None:
+            if not 0 <= action.split <= skill:
+                raise InvalidInput(f"Split must be between 0 and {attacker.name}'s Melee {skill}.")
+            label, skill = f"Melee (split {action.split}/{skill})", action.split
+        else:
+            label = "Melee"
+        parts = [(label, skill), (weapon.name, weapon.bonus)]
+        attribute = "body"
+    if action.modifier:
+        parts.append(("modifier", action.modifier))
+    paid = spend(enc, attacker, "attack", repeat_ok=dual)
+    pool = pools.Pool(tuple(parts), attribute)
+    result = pools.roll(enc, paid, pool, chance)
+    paid, notes, broke = pools.settle_stress(paid, result, attribute)
+    rest = None
+    if not weapon.ranged and not dual and action.split is not None:
+        rest = attacker.sheet.melee - action.split
+    paid = paid.but(
+        attacked_with=paid.attacked_with + (weapon.name,),
+        split_rest=rest if not dual else None,
+        aimed=False if weapon.ranged else paid.aimed,
+        loaded=False if weapon.has("Reload") else paid.loaded,
+    )
+    if not weapon.ranged:
+        paid = paid.but(engaged=_add(paid.engaged, target.id))
+    enc = enc.with_combatant(paid)
+    if not weapon.ranged:
+        enc = enc.update(target.id, engaged=_add(enc.get(target.id).engaged, attacker.id))
+    how = "throws" if action.thrown else "shoots" if weapon.ranged else "attacks"
+    text = f"{attacker.name} {how} {target.name} with {weapon.name}: {result.text(pool)}"
+    text += "".join(f"; {n}" for n in notes)
+    events: list[Event] = []
+    ping: tuple[int, ...] = ()
+    if broke:
+        enc, more = break_and_injure(enc, paid.id)
+        text += more
+        ping = (enc.gm_id,)
+    if result.successes < 1:
+        events.append(Event(kind="roll", text=text + "; no success: miss.", ping=ping))
+        return enc, events
+    damage = result.successes + weapon.damage
+    text += f"; hit: {result.successes} + {weapon.name} damage {weapon.damage} = {damage}"
+    if target.enemy:
+        enc, more, _ = _damage_enemy(enc, enc.get(target.id), damage)
+        events.append(Event(kind="roll", text=text + more, ping=ping))
+        return enc, events
+    events.append(Event(kind="roll", text=text, ping=ping))
+    enc, more = incoming(enc, enc.get(paid.id), enc.get(target.id), damage)
+    return enc, events + more
+
+
+def enemy_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, action: Attack, chance: Chance):
+    damage = action.damage if action.damage is not None else attacker.sheet.damage
+    if damage < 0:
+        raise InvalidInput("Damage cannot be negative.")
+    if not action.ranged:
+        enc = enc.update(attacker.id, engaged=_add(attacker.engaged, target.id))
+        enc = enc.update(target.id, engaged=_add(target.engaged, attacker.id))
+    text = f"{attacker.name} attacks {target.name}: {damage} damage"
+    if target.enemy:
+        enc, more, _ = _damage_enemy(enc, enc.get(target.id), damage)
+        return enc, [Event(kind="roll", text=text + more)]
+    return incoming(enc, enc.get(attacker.id), enc.get(target.id), damage, lead=text)
+
+
+def incoming(enc, attacker: FrozenCombatant, target: FrozenCombatant, damage: int, lead: str = ""):
+    """A hit on a character: offer a reaction, else armour alone reduces it."""
+    if target.broken or target.reactions_left <= 0:
+        why = "broken: no reaction" if target.broken else "no reactions left"
+        enc, text, ping = _damage_character(enc, target, damage, [])
+        prefix = f"{lead}; " if lead else f"{target.name} takes {damage}: "
+        return enc, [Event(kind="roll", text=f"{prefix}{why}; {text}", ping=ping)]
+    options = ["Dodge"]
+    if can_block(target):
+        options.append("Block")
+    options.append(NO_REACTION)
+    users = enc.controllers([target.id])
+    left = target.reactions_left
+    prompt = (f"{attacker.name} hits {target.name} for {damage}: spend a reaction ({left} left) on a defense roll? "
+              "Dodge rolls Mobility" + (", Block rolls Melee" if "Block" in options else "") + ".")
+    pending = Pending(
+        id=enc.next_pending, kind=DEFEND, prompt=prompt, options=tuple(options), default=NO_REACTION,
+        chooser=target.id, users=users, context={"attacker": attacker.id, "target": target.id, "damage": damage},
+    )
+    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
+    ask = f"{target.name} may spend a reaction on a defense roll ({left} left)."
+    return enc, [Event(kind="info", text=f"{lead}; {ask}" if lead else f"{target.name} is hit for {damage}; {ask}", ping=users)]
+
+
+def can_block(combatant: FrozenCombatant) -> bool:
+    if combatant.sheet.shield:
+        return True
+    for name in (combatant.sheet.weapon, combatant.sheet.offhand):
+        if name and weapons.known(name) and weapons.find(name).has("Parrying"):
+            return True
+    return False
+
+
+def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: Chance):
+    """The defense roll's dice (then stress dice) are entered with the answer."""
+    context = pending.context
+    target = enc.get(context["target"])
+    damage = int(context["damage"])
+    notes: list[str] = []
+    ping: tuple[int, ...] = ()
+    if option != NO_REACTION and target.reactions_left > 0 and not target.out:
+        if option == "Block":
+            pool = pools.Pool((("Melee", target.sheet.melee),), "body")
+        else:
+            pool = pools.Pool((("Mobility", target.sheet.mobility),), "agility")
+        target = target.but(reactions_left=target.reactions_left - 1)
+        result = pools.roll(enc, target, pool, chance)
+        target, stress_notes, broke = pools.settle_stress(target, result, pool.attribute)
+        reduced = min(damage, result.successes)
+        notes.append(f"{option}: {result.text(pool)}" + "".join(f"; {n}" for n in stress_notes)
+                     + f" → damage {damage} − {reduced} = {damage - reduced}")
+        damage -= reduced
+        enc = enc.with_combatant(target)
+        if broke:
+            enc, more = break_and_injure(enc, target.id)
+            notes.append(more.lstrip("; "))
+            ping = (enc.gm_id,)
+    enc, text, more_ping = _damage_character(enc, enc.get(target.id), damage, notes)
+    return enc, [Event(kind="roll", text=f"{target.name}: {text}", ping=tuple(dict.fromkeys(ping + more_ping)))]
+
+
+def _damage_character(enc, target: FrozenCombatant, damage: int, notes: list[str]):
+    armour = target.sheet.armour
+    after = max(0, damage - armour)
+    target, text, wounded = health.hurt(target, after)
+    enc = enc.with_combatant(target)
+    parts = notes + [f"armour {armour}: {damage} − {armour} = {after}" if armour else f"{damage} damage", text]
+    ping: tuple[int, ...] = ()
+    if wounded:
+        parts.append(health.INJURY_HINT)
+        ping = (enc.gm_id,)
+    return enc, "; ".join(parts), ping
+
+
+def _damage_enemy(enc, target: FrozenCombatant, damage: int):
+    defense = target.sheet.defense
+    after = max(0, damage - defense)
+    target, text, _ = health.hurt(target, after)
+    enc = enc.with_combatant(target)
+    shown = f" − defense {defense} = {after}" if defense else ""
+    return enc, f"{shown}; {text}", after
+
+
+def break_and_injure(enc, cid: str):
+    enc = enc.with_combatant(health.break_with_injury(enc.get(cid)))
+    return enc, f"; {enc.get(cid).name} is broken (Stamina 0) and suffers a critical injury (Wounds {enc.get(cid).wounds}); {health.INJURY_HINT}"
+
+
+def _add(cids: tuple[str, ...], cid: str) -> tuple[str, ...]:
+    return cids if cid in cids else cids + (cid,)

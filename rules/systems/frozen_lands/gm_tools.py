@@ -1,0 +1,180 @@
+"""The GM's tools: zones, placing, closing in, checks, damage, healing, conditions."""
+
+from __future__ import annotations
+
+from ...errors import InvalidInput, NotAllowed
+from ...model import Event
+from ...randomness import Chance
+from . import health, pools
+from .actions import AddCondition, Check, Damage, Engage, Heal, Place, RemoveCondition, SetZone
+from .combat import break_and_injure
+from .model import MAX_LEVEL, FrozenEncounter, Zone
+from .tactics import named, skill_pool
+
+LEVELLED = ("exhaustion", "dazed", "fear")
+CONDITION_NAMES = {"exhausted": "exhaustion", "exhaustion": "exhaustion", "dazed": "dazed", "fear": "fear",
+                   "afraid": "fear", "prone": "prone", "injury": "injury", "critical": "injury", "wound": "injury"}
+
+
+def set_zone(enc: FrozenEncounter, action: SetZone, chance: Chance):
+    name = " ".join(action.name.split())[:40]
+    if not name:
+        raise InvalidInput("A zone needs a name: options:\"name=Hall cluttered dim\".")
+    zone = Zone(name=name, features=action.features)
+    zones = tuple(z for z in enc.zones if z.name.casefold() != name.casefold()) + (zone,)
+    shown = ", ".join(action.features) or "no features"
+    return enc.but(zones=zones), [Event(kind="info", text=f"Zone {name}: {shown}.")]
+
+
+def place(enc: FrozenEncounter, action: Place, chance: Chance):
+    combatant = enc.find(action.target)
+    zone = enc.zone(action.zone)
+    if enc.zones and zone is None:
+        raise InvalidInput(f"There is no zone called {action.zone[:30]}: add it with /act action:zone first.")
+    name = zone.name if zone else " ".join(action.zone.split())[:40]
+    for other in combatant.engaged:
+        if any(c.id == other for c in enc.combatants):
+            enc = enc.update(other, engaged=tuple(c for c in enc.get(other).engaged if c != combatant.id))
+    enc = enc.update(combatant.id, zone=name, engaged=())
+    return enc, [Event(kind="info", text=f"{combatant.name} is in {name}.")]
+
+
+def engage(enc: FrozenEncounter, action: Engage, chance: Chance, *, apart: bool = False):
+    first = named(enc, action.actor)
+    second = enc.find(action.target)
+    if first.id == second.id:
+        raise InvalidInput("Name two different combatants.")
+    if apart:
+        enc = enc.update(first.id, engaged=tuple(c for c in first.engaged if c != second.id))
+        enc = enc.update(second.id, engaged=tuple(c for c in second.engaged if c != first.id))
+        return enc, [Event(kind="info", text=f"{first.name} and {second.name} are no longer at close range.")]
+    enc = enc.update(first.id, engaged=tuple(dict.fromkeys(first.engaged + (second.id,))))
+    enc = enc.update(second.id, engaged=tuple(dict.fromkeys(second.engaged + (first.id,))))
+    return enc, [Event(kind="info", text=f"{first.name} and {second.name} are at close range.")]
+
+
+def check(enc: FrozenEncounter, action: Check, chance: Chance):
+    combatant = named(enc, action.actor)
+    if combatant.enemy:
+        raise NotAllowed("Enemies have no skills to roll: the GM decides.")
+    if action.need < 1:
+        raise InvalidInput("A roll needs at least 1 success.")
+    pool, attribute = skill_pool(enc, combatant, action.skill, action.modifier)
+    result = pools.roll(enc, combatant, pool, chance)
+    combatant, notes, broke = pools.settle_stress(combatant, result, attribute)
+    passed = result.successes >= action.need
+    text = (f"{combatant.name} rolls {result.text(pool)}, needs {action.need} → {'success' if passed else 'failure'}"
+            + "".join(f"; {n}" for n in notes))
+    enc = enc.with_combatant(combatant)
+    if broke:
+        enc, more = break_and_injure(enc, combatant.id)
+        return enc, [Event(kind="roll", text=text + more, ping=(enc.gm_id,))]
+    return enc, [Event(kind="roll", text=text + ".")]
+
+
+def damage(enc: FrozenEncounter, action: Damage, chance: Chance):
+    target = enc.find(action.target)
+    rolled = chance.roll(action.amount)
+    amount = max(0, rolled.total)
+    shown = str(amount) if rolled.text.strip() == str(rolled.total) else f"{rolled.text} = {amount}"
+    if action.stress:
+        if target.enemy:
+            raise NotAllowed("Enemies do not take Stress.")
+        target = target.but(stress=target.stress + amount)
+        return enc.with_combatant(target), [Event(kind="info", text=f"{target.name} takes {shown} Stress (Stress {target.stress}).")]
+    reduce = 0 if action.direct else (target.sheet.defense if target.enemy else target.sheet.armour)
+    label = "defense" if target.enemy else "armour"
+    after = max(0, amount - reduce)
+    target, text, wounded = health.hurt(target, after)
+    enc = enc.with_combatant(target)
+    line = f"{target.name} takes {shown}" + (f" − {label} {reduce} = {after}" if reduce else "") + f": {text}"
+    if wounded:
+        return enc, [Event(kind="roll", text=f"{line}; {health.INJURY_HINT}", ping=(enc.gm_id,))]
+    return enc, [Event(kind="roll", text=line + ".")]
+
+
+def heal(enc: FrozenEncounter, action: Heal, chance: Chance):
+    target = enc.find(action.target)
+    if action.amount < 0 or action.wounds < 0:
+        raise InvalidInput("Healing cannot be negative.")
+    parts = []
+    if action.amount:
+        target = health.heal(target, action.amount)
+        if target.enemy and target.stamina > 0:
+            target = target.but(out=False)
+        parts.append(f"Stamina {target.stamina}/{target.stamina_max}")
+    if action.wounds:
+        healed = min(action.wounds, target.wounds)
+        wounds = target.wounds - healed
+        target = target.but(wounds=wounds, injuries=target.injuries[:wounds])
+        parts.append(f"{healed} Wound{'s' if healed != 1 else ''} healed (Wounds {wounds})")
+    if action.rest:
+        target = target.but(stress=0)
+        parts.append("rested: Stress 0")
+    if not parts:
+        raise InvalidInput("Give an amount of Stamina, wounds=N, or rest.")
+    return enc.with_combatant(target), [Event(kind="info", text=f"{target.name}: " + "; ".join(parts) + ".")]
+
+
+def _condition(name: str) -> str:
+    key = name.strip().casefold()
+    if key not in CONDITION_NAMES:
+        raise InvalidInput("Conditions: exhaustion, dazed, fear (with a level), prone, injury (the GM's critical-injury result).")
+    return CONDITION_NAMES[key]
+
+
+def add_condition(enc: FrozenEncounter, action: AddCondition, chance: Chance):
+    target = enc.find(action.target)
+    condition = _condition(action.condition)
+    text = " ".join(action.text.split())[:200]
+    if condition == "prone":
+        return enc.update(target.id, prone=True), [Event(kind="info", text=f"{target.name} is prone.")]
+    if target.enemy:
+        raise NotAllowed("Enemies only take the prone condition; the rest belong to characters.")
+    if condition == "injury":
+        if not text:
+            raise InvalidInput("Write the critical-injury result in tags:, e.g. tags:\"broken ribs\".")
+        if not target.unrecorded_injuries:
+            raise NotAllowed(f"{target.name} has no Wound waiting for a critical injury.")
+        target = target.but(injuries=target.injuries + (text,))
+        return enc.with_combatant(target), [Event(kind="info", text=f"{target.name}'s critical injury: {text}.")]
+    level = getattr(target, condition)
+    try:
+        new = int(text) if text else level + 1
+    except ValueError:
+        raise InvalidInput("The level goes in tags:, e.g. tags:2.") from None
+    if new < 0:
+        raise InvalidInput("A level cannot be negative.")
+    if new > MAX_LEVEL:
+        enc = enc.with_combatant(target.but(**{condition: MAX_LEVEL}))
+        enc, more = break_and_injure(enc, target.id)
+        return enc, [Event(kind="info", text=f"{target.name}: {condition.capitalize()} above level {MAX_LEVEL}{more}", ping=(enc.gm_id,))]
+    return _set_level(enc, target, condition, new)
+
+
+def _set_level(enc, target, condition, new):
+    delta = new - getattr(target, condition)
+    target = target.but(**{condition: new})
+    if condition == "exhaustion":
+        target = target.but(actions_left=max(0, min(target.max_actions(), target.actions_left - delta)))
+    elif condition == "dazed":
+        target = target.but(reactions_left=max(0, min(target.max_reactions(), target.reactions_left - delta)))
+    return enc.with_combatant(target), [Event(kind="info", text=f"{target.name}: {condition.capitalize()} {new}.")]
+
+
+def remove_condition(enc: FrozenEncounter, action: RemoveCondition, chance: Chance):
+    target = enc.find(action.target)
+    condition = _condition(action.condition)
+    if condition == "prone":
+        return enc.update(target.id, prone=False), [Event(kind="info", text=f"{target.name} is no longer prone.")]
+    if condition == "injury":
+        if not target.injuries:
+            raise NotAllowed(f"{target.name} has no recorded critical injury.")
+        gone = target.injuries[-1]
+        target = target.but(injuries=target.injuries[:-1], wounds=max(0, target.wounds - 1))
+        return enc.with_combatant(target), [Event(kind="info", text=f"{target.name} recovers from {gone} (Wounds {target.wounds}).")]
+    if getattr(target, condition) == 0:
+        raise NotAllowed(f"{target.name} has no {condition}.")
+    # Clearing a condition does not hand back actions or reactions already lost this round.
+    target = target.but(**{condition: 0})
+    return enc.with_combatant(target), [Event(kind="info", text=f"{target.name}: {condition.capitalize()} removed.")]

@@ -1,0 +1,122 @@
+"""Frozen Lands state: the sheet, the combatant, zones and the encounter."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from ...model import Combatant, Encounter, Value
+from ...turns.tracks import TrackState
+
+ATTRIBUTES = ("body", "agility", "mind", "awareness", "soul")
+# Which attribute a skill rests on decides the condition its stress dice give.
+SKILLS = {
+    "melee": "body", "athletics": "body", "mobility": "agility", "marksmanship": "agility",
+    "stealth": "agility", "perception": "awareness", "survival": "awareness",
+    "lore": "mind", "healing": "mind", "persuasion": "soul",
+}
+CONDITIONS = {"body": "exhaustion", "agility": "exhaustion", "mind": "dazed", "awareness": "dazed", "soul": "fear"}
+ACTIONS_PER_ROUND = 3
+MAX_LEVEL = 3
+
+
+class Sheet(Value):
+    # characters
+    body: int = Field(2, ge=0, le=10)
+    agility: int = Field(2, ge=0, le=10)
+    mind: int = Field(2, ge=0, le=10)
+    awareness: int = Field(2, ge=0, le=10)
+    soul: int = Field(2, ge=0, le=10)
+    melee: int = Field(0, ge=0, le=20)
+    marksmanship: int = Field(0, ge=0, le=20)
+    mobility: int = Field(0, ge=0, le=20)
+    athletics: int = Field(0, ge=0, le=20)
+    perception: int = Field(0, ge=0, le=20)
+    stealth: int = Field(0, ge=0, le=20)
+    survival: int = Field(0, ge=0, le=20)
+    lore: int = Field(0, ge=0, le=20)
+    healing: int = Field(0, ge=0, le=20)
+    persuasion: int = Field(0, ge=0, le=20)
+    class_stamina: int = Field(4, ge=0, le=50)
+    armour: int = Field(0, ge=0, le=20)
+    weapon: str = "Unarmed"
+    offhand: str = ""
+    ranged: str = ""
+    shield: bool = False
+    loaded: bool = False
+    talents: str = ""  # actions this character may repeat in one turn, e.g. "attack,move"
+    stress: int = Field(0, ge=0, le=50)
+    wp: int = Field(0, ge=0, le=99)
+    wounds: int = Field(0, ge=0, le=50)
+    # enemies
+    initiative: int = Field(0, ge=0, le=20)
+    damage: int = Field(1, ge=0, le=50)
+    defense: int = Field(0, ge=0, le=20)
+    stamina: int = Field(4, ge=1, le=200)
+    size: int = Field(0, ge=-2, le=2)
+
+
+class Zone(Value):
+    name: str
+    features: tuple[str, ...] = ()  # cluttered, dim, cramped
+
+
+class FrozenCombatant(Combatant):
+    sheet: Sheet = Sheet()
+    enemy: bool = False
+    stamina: int = 0
+    stamina_max: int = 0
+    wounds: int = 0
+    injuries: tuple[str, ...] = ()  # the GM's critical-injury results, one per recorded Wound
+    stress: int = 0
+    wp: int = 0
+    exhaustion: int = 0
+    dazed: int = 0
+    fear: int = 0
+    prone: bool = False
+    actions_left: int = ACTIONS_PER_ROUND
+    reactions_left: int = 0
+    used: tuple[str, ...] = ()  # actions taken this turn
+    attacked_with: tuple[str, ...] = ()  # weapons attacked with this turn (dual wielding)
+    split_rest: int | None = None  # Melee dice kept back for the off-hand attack
+    out_of_turn_tried: bool = False
+    held: bool = False  # an action delayed this round
+    releasing: bool = False  # the delayed action is being taken now
+    interject_spent: bool = False
+    aimed: bool = False
+    loaded: bool = False
+    zone: str = ""
+    engaged: tuple[str, ...] = ()  # combatants at close range with this one
+
+    @property
+    def broken(self) -> bool:
+        return not self.enemy and self.stamina <= 0
+
+    @property
+    def unrecorded_injuries(self) -> int:
+        return max(0, self.wounds - len(self.injuries))
+
+    def talent_allows(self, action: str) -> bool:
+        return action in {t.strip().casefold() for t in self.sheet.talents.split(",")}
+
+    def max_actions(self) -> int:
+        return max(0, ACTIONS_PER_ROUND - self.exhaustion)
+
+    def max_reactions(self) -> int:
+        return max(0, self.sheet.agility - 1 - self.dazed)
+
+    def stress_dice(self) -> int:
+        return max(0, self.stress - self.sheet.soul)
+
+
+class FrozenEncounter(Encounter):
+    combatants: tuple[FrozenCombatant, ...] = ()
+    turns: TrackState
+    zones: tuple[Zone, ...] = ()
+
+    def zone(self, name: str) -> Zone | None:
+        key = (name or "").strip().casefold()
+        return next((z for z in self.zones if z.name.casefold() == key), None)
+
+    def feature(self, combatant: FrozenCombatant, feature: str) -> bool:
+        zone = self.zone(combatant.zone)
+        return bool(zone and feature in zone.features)

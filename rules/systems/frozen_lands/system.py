@@ -1,0 +1,306 @@
+"""Frozen Lands: d6 pools, three actions a round, reactions and Stress."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...actions import AddCombatants
+from ...commands import base_fields, flags, integer
+from ...errors import InvalidInput, UnknownAction
+from ...model import Event
+from ...system import Option, System
+from ...turns.tracks import Tracks
+from . import combat, gm_tools, movement, tactics, weapons
+from .actions import (AddCondition, Aim, Attack, Check, Damage, Delay, Engage, Heal, Interrupt, Move, Other, Place,
+                      Release, Reload, RemoveCondition, SetZone, StandUp)
+from .economy import fresh_turn, refresh_round
+from .model import FrozenCombatant, FrozenEncounter, Sheet
+
+SUMMARY = """Frozen Lands — pools of d6, each 6 a success; a modifier of ±N adds or removes N dice.
+Initiative: each player rolls 1d6 (tied players pick their order); the GM rolls players+1 d6 and goes first only if the highest beats every player. Enemies use their fixed `initiative` score; the track alternates player/GM, leftovers act at the end of the round.
+Characters: 3 actions a round (−1 per Exhaustion), the same action once a turn (sheet `talents="attack"` allows repeats); reactions = AGILITY − 1 (−1 per Dazed), restored each round.
+Attack: Melee or Marksmanship + weapon bonus (+ range, Aim +2, size, light); hit = successes + weapon damage − enemy defense. One range category past the weapon needs Aim and has a total −3. Ranged range defaults to short (close if engaged).
+Enemy attacks deal fixed damage; the defender may spend a reaction (Dodge = Mobility, Block = Melee with a shield or parrying weapon, default: no reaction); successes reduce it, then armour.
+Stamina = class (default 4) + BODY; 0 → broken (cannot act); each later hit = 1 Wound (the overflow of the breaking hit is not one); the GM records the critical injury.
+Stress above SOUL adds stress dice to every roll: a 6 gives 1 WP instead of a success, a 1 is a critical failure (setting: any failure) → Exhaustion (BODY/AGILITY), Dazed (MIND/AWARENESS), Fear (SOUL, −1 success) when the failures exceed the level, else +1 Stress; above level 3 → broken + critical injury. Rest resets Stress.
+Out of turn: once a round an AWARENESS roll (1 success); failure = 1 Stress. Bows and slings reload in the turn they shoot; crossbows stay loaded. Aim lasts until the next ranged attack or the round's end."""
+
+ACT_CHOICES = [
+    ("move", "Move to a zone (to=<zone> close=N jump)"),
+    ("stand", "Stand up"),
+    ("aim", "Aim (+2 on the next ranged attack)"),
+    ("reload", "Reload"),
+    ("delay", "Delay an action"),
+    ("release", "Release the delayed action"),
+    ("interrupt", "Act out of turn (AWARENESS roll)"),
+    ("other", "Another action (label=… skill=…)"),
+    ("engage", "Come to close range with the target"),
+    ("part", "No longer at close range with the target"),
+    ("zone", "GM: define a zone (name=… cluttered dim cramped)"),
+    ("place", "GM: put the target in a zone (zone=…)"),
+]
+
+
+class FrozenLands(System):
+    key = "frozen-lands"
+    name = "Frozen Lands"
+    summary = SUMMARY
+    encounter_type = FrozenEncounter
+    combatant_type = FrozenCombatant
+    sheet_type = Sheet
+    turns = Tracks()
+    sides = ("heroes", "threats")
+    player_side = "heroes"
+    options = {
+        "any_failure_critical": Option(default=False, help="Every non-6 on a stress die is a critical failure (the seed's letter), not only a 1."),
+    }
+
+    # --- combatants -----------------------------------------------------------
+    def combatant_fields(self, sheet: dict[str, Any], action: AddCombatants) -> dict[str, Any]:
+        stats = Sheet(**sheet)
+        for field in ("weapon", "offhand", "ranged"):
+            name = getattr(stats, field)
+            if name and not weapons.known(name):
+                weapons.find(name)  # raises the list of known weapons
+        enemy = action.npc
+        stamina = stats.stamina if enemy else stats.class_stamina + stats.body
+        fields = dict(sheet=stats, enemy=enemy, stamina=stamina, stamina_max=stamina)
+        if not enemy:
+            fields |= dict(wounds=stats.wounds, stress=stats.stress, wp=stats.wp, loaded=stats.loaded,
+                           reactions_left=max(0, stats.agility - 1))
+        return fields
+
+    def roll_initiative(self, enc, combatant: FrozenCombatant, chance):
+        if combatant.enemy:
+            score = combatant.sheet.initiative
+            return (score,), f"fixed score {score}"
+        value = chance.die(6)
+        return (value,), f"1d6 ({value})"
+
+    def can_act(self, enc, combatant: FrozenCombatant) -> bool:
+        return not combatant.out and not combatant.broken
+
+    # --- rounds and turns -----------------------------------------------------------
+    def on_round_start(self, enc, chance):
+        combatants = tuple(refresh_round(c) if not c.enemy else c for c in enc.combatants)
+        return enc.but(combatants=combatants), []
+
+    def on_round_end(self, enc, chance):
+        lost = [c.name for c in enc.combatants if c.held and not c.out]
+        if not lost:
+            return enc, []
+        return enc, [Event(kind="info", text=f"Delayed action not taken, lost: {', '.join(lost)}.")]
+
+    def on_turn_start(self, enc, cid, chance):
+        return enc.with_combatant(fresh_turn(enc.get(cid))), []
+
+    def on_turn_end(self, enc, cid, chance):
+        combatant = enc.get(cid)
+        if combatant.loaded and combatant.sheet.ranged and weapons.known(combatant.sheet.ranged):
+            weapon = weapons.find(combatant.sheet.ranged, ranged=True)
+            if not weapons.keeps_load(weapon):
+                return enc.update(cid, loaded=False), [Event(kind="info", text=f"{combatant.name}'s {weapon.name} is no longer loaded: bows and slings shoot in the turn they are loaded.")]
+        return enc, []
+
+    # --- actions ----------------------------------------------------------------------
+    def handlers(self):
+        def through(handler):
+            return lambda enc, action, chance: self._one_action_out_of_turn(handler(enc, action, chance), action, chance)
+
+        return {
+            Attack: through(combat.attack),
+            Move: through(movement.move),
+            StandUp: through(movement.stand),
+            Aim: through(tactics.aim),
+            Reload: through(tactics.reload),
+            Delay: tactics.delay,
+            Release: lambda enc, a, ch: tactics.release(self, enc, a, ch),
+            Interrupt: lambda enc, a, ch: tactics.interrupt(self, enc, a, ch),
+            Other: through(tactics.other),
+            Engage: lambda enc, a, ch: gm_tools.engage(enc, a, ch, apart=a.apart),
+            SetZone: gm_tools.set_zone,
+            Place: gm_tools.place,
+            Check: gm_tools.check,
+            Damage: gm_tools.damage,
+            Heal: gm_tools.heal,
+            AddCondition: gm_tools.add_condition,
+            RemoveCondition: gm_tools.remove_condition,
+        }
+
+    def _one_action_out_of_turn(self, result, action, chance):
+        """An out-of-turn or delayed action is one action: then the track moves on."""
+        enc, events = result
+        if not enc.turns.interjection or not action.actor:
+            return enc, events
+        combatant = enc.find(action.actor)
+        if combatant.id not in enc.turns.acting or not combatant.interject_spent:
+            return enc, events
+        enc = enc.update(combatant.id, interject_spent=False)
+        enc, more = self.turns.end_turn(self, enc, chance)
+        return enc, events + more
+
+    def resume_defend(self, enc, pending, option, chance):
+        return combat.resume_defend(enc, pending, option, chance)
+
+    # --- what people see ------------------------------------------------------------------
+    def status_line(self, enc, combatant: FrozenCombatant, *, reveal: bool) -> str:
+        if combatant.enemy:
+            if not reveal:
+                if combatant.out or combatant.stamina <= 0:
+                    return "defeated"
+                return "unhurt" if combatant.stamina == combatant.stamina_max else "hurt" if combatant.stamina * 2 > combatant.stamina_max else "badly hurt"
+            line = f"Stamina {combatant.stamina}/{combatant.stamina_max} · dmg {combatant.sheet.damage} · def {combatant.sheet.defense}"
+        else:
+            line = (f"Stamina {combatant.stamina}/{combatant.stamina_max} · Wounds {combatant.wounds} · "
+                    f"Stress {combatant.stress}/{combatant.sheet.soul} · WP {combatant.wp}")
+            for condition in ("exhaustion", "dazed", "fear"):
+                if getattr(combatant, condition):
+                    line += f" · {condition.capitalize()} {getattr(combatant, condition)}"
+            if combatant.broken:
+                line += " · broken"
+            if combatant.unrecorded_injuries:
+                line += f" · {combatant.unrecorded_injuries} injury to record"
+        if combatant.prone:
+            line += " · prone"
+        if combatant.zone:
+            line += f" · {combatant.zone}"
+        return line
+
+    def turn_summary(self, enc, cid: str) -> list[str]:
+        combatant: FrozenCombatant = enc.get(cid)
+        if combatant.enemy:
+            return [f"Attack: {combatant.sheet.damage} damage · defense {combatant.sheet.defense}"]
+        lines = []
+        if enc.turns.interjection and cid in enc.turns.acting:
+            lines.append("Delayed action: one action (already paid)" if combatant.releasing
+                         else "Out of turn: one action, then the interrupted turn goes on")
+        used = f" (used: {', '.join(combatant.used)})" if combatant.used else ""
+        lines.append(f"Actions left: {combatant.actions_left} of {combatant.max_actions()}{used}")
+        lines.append(f"Reactions left: {combatant.reactions_left} of {combatant.max_reactions()}")
+        extras = []
+        if combatant.held and not combatant.releasing:
+            extras.append("a delayed action held")
+        if combatant.aimed:
+            extras.append("aiming")
+        if combatant.loaded:
+            extras.append("loaded")
+        if combatant.prone:
+            extras.append("prone")
+        if combatant.stress_dice():
+            extras.append(f"{combatant.stress_dice()} stress {'die' if combatant.stress_dice() == 1 else 'dice'}")
+        if not combatant.out_of_turn_tried:
+            extras.append("out-of-turn try available")
+        if extras:
+            lines.append(", ".join(extras).capitalize())
+        return lines
+
+    # --- slash commands -----------------------------------------------------------------
+    def act_choices(self):
+        return list(ACT_CHOICES)
+
+    def command(self, name: str, by, options: dict[str, Any]):
+        base = base_fields(by, options)
+        extra = flags(options.get("options"))
+        if name == "attack":
+            return Attack(**base, **attack_fields(options, extra))
+        if name == "act":
+            return act_command(str(options.get("action") or ""), base, options, extra)
+        if name == "damage":
+            return Damage(**base, target=_required(options, "target"), amount=str(_required(options, "amount")),
+                          stress=str(options.get("damage_type") or "").casefold() == "stress" or bool(extra.get("stress")),
+                          direct=bool(extra.get("direct")))
+        if name == "heal":
+            return Heal(**base, target=_required(options, "target"),
+                        amount=integer(options.get("amount") or 0, "amount", 0, 200), rest=bool(extra.get("rest")),
+                        wounds=integer(extra.get("wounds", 0), "wounds", 0, 50))
+        if name == "save":
+            return Check(**base, skill=str(_required(options, "kind")),
+                         need=integer(options.get("dc") or 1, "dc", 1, 20),
+                         modifier=integer(extra.get("mod", extra.get("modifier", 0)), "mod", -20, 20))
+        if name == "condition_add":
+            return AddCondition(**base, target=_required(options, "target"), condition=str(_required(options, "condition")),
+                                text=str(options.get("tags") or extra.get("level") or ""))
+        if name == "condition_remove":
+            return RemoveCondition(**base, target=_required(options, "target"), condition=str(_required(options, "condition")))
+        raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {self.name}.")
+
+
+def _required(options: dict[str, Any], key: str):
+    value = options.get(key)
+    if value is None or value == "":
+        raise InvalidInput(f"`{key}` is required.")
+    return value
+
+
+RANGE_WORDS = ("close", "short", "medium", "long", "distant")
+SIZE_WORDS = {"large": 1, "huge": 2, "small": -1, "tiny": -2}
+
+
+def attack_fields(options: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    fields: dict[str, Any] = {"target": _required(options, "target")}
+    if options.get("weapon"):
+        fields["weapon"] = str(options["weapon"])
+    if options.get("modifier") is not None:
+        fields["modifier"] = integer(options["modifier"], "modifier", -20, 20)
+    if options.get("damage") is not None and str(options["damage"]).strip():
+        fields["damage"] = integer(options["damage"], "damage", 0, 100)
+    ranges = [w for w in RANGE_WORDS if extra.get(w) is True]
+    if extra.get("range"):
+        fields["range"] = str(extra["range"])
+    elif ranges:
+        fields["range"] = ranges[0]
+    sizes = [SIZE_WORDS[w] for w in SIZE_WORDS if extra.get(w) is True]
+    if extra.get("size") not in (None, True):
+        size = str(extra["size"]).casefold()
+        fields["size"] = SIZE_WORDS[size] if size in SIZE_WORDS else integer(size, "size", -2, 2)
+    elif sizes:
+        fields["size"] = sizes[0]
+    if extra.get("light"):
+        fields["light"] = str(extra["light"])
+    elif extra.get("dim") or extra.get("dark"):
+        fields["light"] = "dim" if extra.get("dim") else "dark"
+    if extra.get("split") is not None:
+        fields["split"] = integer(extra["split"], "split", 0, 20)
+    fields["thrown"] = bool(extra.get("throw") or extra.get("thrown"))
+    fields["ranged"] = bool(extra.get("ranged") or extra.get("shoot"))
+    return fields
+
+
+def act_command(choice: str, base: dict[str, Any], options: dict[str, Any], extra: dict[str, Any]):
+    choice = choice.strip().casefold()
+    target = options.get("target")
+    if choice == "move":
+        destination = extra.get("to") or target
+        if not destination or destination is True:
+            raise InvalidInput("Say where to move: options:\"to=<zone>\".")
+        jump = extra.get("jump")
+        return Move(**base, to=str(destination),
+                    close=integer(extra["close"], "close", 0, 20) if extra.get("close") not in (None, True) else None,
+                    jump=("athletics" if jump is True else str(jump)) if jump else None)
+    simple = {"stand": StandUp, "aim": Aim, "reload": Reload, "delay": Delay, "release": Release, "interrupt": Interrupt}
+    if choice in simple:
+        return simple[choice](**base)
+    if choice == "other":
+        label = extra.get("label") or extra.get("name")
+        if not label or label is True:
+            raise InvalidInput("Name the action: options:\"label=Intimidate skill=persuasion\".")
+        skill = extra.get("skill")
+        return Other(**base, label=str(label), skill=str(skill) if skill and skill is not True else None,
+                     modifier=integer(extra.get("mod", 0), "mod", -20, 20))
+    if choice in ("engage", "part"):
+        return Engage(**base, target=_required(options, "target"), apart=choice == "part")
+    if choice == "zone":
+        name = extra.get("name") or target
+        if not name or name is True:
+            raise InvalidInput("Name the zone: options:\"name=Hall cluttered dim\".")
+        words = [k for k, v in extra.items() if v is True] + str(extra.get("features") or "").split()
+        return SetZone(**base, name=str(name), features=movement.parse_features(" ".join(words)))
+    if choice == "place":
+        zone = extra.get("zone")
+        if not zone or zone is True:
+            raise InvalidInput("Say which zone: options:\"zone=Hall\".")
+        return Place(**base, target=_required(options, "target"), zone=str(zone))
+    raise InvalidInput(f"Unknown action `{choice[:20]}`. Actions: {', '.join(v for v, _ in ACT_CHOICES)}.")
+
+
+SYSTEM = FrozenLands()

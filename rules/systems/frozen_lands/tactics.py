@@ -1,0 +1,135 @@
+"""Aim, reload, delayed and out-of-turn actions, and other named actions."""
+
+from __future__ import annotations
+
+from ...errors import InvalidInput, NotAllowed
+from ...model import Event
+from ...randomness import Chance
+from . import pools, weapons
+from .actions import Aim, Delay, Interrupt, Other, Release, Reload
+from .economy import spend
+from .model import SKILLS, FrozenEncounter
+
+
+def named(enc: FrozenEncounter, actor: str | None):
+    if not actor:
+        raise InvalidInput("Name the character with actor:.")
+    return enc.find(actor)
+
+
+def aim(enc: FrozenEncounter, action: Aim, chance: Chance):
+    combatant = enc.find(action.actor)
+    if combatant.aimed:
+        raise NotAllowed(f"{combatant.name} is already aiming: the +2 applies to the next ranged attack.")
+    combatant = spend(enc, combatant, "aim").but(aimed=True)
+    return enc.with_combatant(combatant), [Event(kind="info", text=f"{combatant.name} aims: +2 on the next ranged attack this round.")]
+
+
+def reload(enc: FrozenEncounter, action: Reload, chance: Chance):
+    combatant = enc.find(action.actor)
+    if not combatant.sheet.ranged:
+        raise InvalidInput(f"{combatant.name} has no ranged weapon on the sheet to reload.")
+    weapon = weapons.find(combatant.sheet.ranged, ranged=True)
+    if not weapon.has("Reload"):
+        raise NotAllowed(f"A {weapon.name} needs no reloading.")
+    if combatant.loaded:
+        raise NotAllowed(f"{combatant.name}'s {weapon.name} is already loaded.")
+    combatant = spend(enc, combatant, "reload").but(loaded=True)
+    when = "stays loaded until it shoots" if weapons.keeps_load(weapon) else "must shoot this turn"
+    return enc.with_combatant(combatant), [Event(kind="info", text=f"{combatant.name} reloads the {weapon.name} ({when}).")]
+
+
+def delay(enc: FrozenEncounter, action: Delay, chance: Chance):
+    combatant = enc.find(action.actor)
+    if combatant.enemy:
+        raise NotAllowed("Enemies do not hold actions; the GM simply acts on their turn.")
+    if combatant.held:
+        raise NotAllowed(f"{combatant.name} already holds a delayed action this round.")
+    if enc.turns.interjection:
+        raise NotAllowed("An action can only be delayed on the character's own turn.")
+    combatant = spend(enc, combatant, "delay").but(held=True)
+    return enc.with_combatant(combatant), [Event(kind="info", text=(
+        f"{combatant.name} delays an action: release it with /act action:release any time before the round ends; "
+        "it happens after the turn going on then."))]
+
+
+def release(system, enc: FrozenEncounter, action: Release, chance: Chance):
+    combatant = named(enc, action.actor)
+    if not combatant.held:
+        raise NotAllowed(f"{combatant.name} holds no delayed action this round.")
+    if combatant.broken:
+        raise NotAllowed(f"{combatant.name} is broken and cannot act.")
+    enc, events = system.turns.queue_after(system, enc, combatant.id)
+    return enc.update(combatant.id, releasing=True), events
+
+
+def interrupt(system, enc: FrozenEncounter, action: Interrupt, chance: Chance):
+    """Once a round: an AWARENESS roll; success acts at once, failure is 1 Stress."""
+    combatant = named(enc, action.actor)
+    if combatant.enemy:
+        raise NotAllowed("Only characters act out of turn.")
+    if combatant.out_of_turn_tried:
+        raise NotAllowed(f"{combatant.name} has already tried an out-of-turn action this round.")
+    if combatant.broken:
+        raise NotAllowed(f"{combatant.name} is broken and cannot act.")
+    if combatant.actions_left < 1:
+        raise NotAllowed(f"{combatant.name} has no actions left this round: an out-of-turn action is one of the 3.")
+    state = enc.turns
+    if combatant.id in state.acting:
+        raise NotAllowed(f"It is already {combatant.name}'s turn.")
+    if state.interjection or not state.acting:
+        raise NotAllowed("There is no turn to interrupt right now.")
+    pool = pools.Pool((("AWARENESS", combatant.sheet.awareness),), "awareness")
+    result = pools.roll(enc, combatant, pool, chance)
+    combatant, notes, broke = pools.settle_stress(combatant.but(out_of_turn_tried=True), result, "awareness")
+    text = f"{combatant.name} tries to act out of turn: {result.text(pool)}" + "".join(f"; {n}" for n in notes)
+    if broke:
+        from .combat import break_and_injure
+
+        enc, more = break_and_injure(enc.with_combatant(combatant), combatant.id)
+        return enc, [Event(kind="roll", text=text + more, ping=(enc.gm_id,))]
+    if result.successes < 1:
+        combatant = combatant.but(stress=combatant.stress + 1)
+        return enc.with_combatant(combatant), [Event(kind="roll", text=f"{text}; failure: +1 Stress ({combatant.stress}).")]
+    enc, events = system.turns.interject_now(system, enc.with_combatant(combatant), combatant.id)
+    return enc, [Event(kind="roll", text=f"{text}; success: acts now (one of the 3 actions).")] + events
+
+
+def other(enc: FrozenEncounter, action: Other, chance: Chance):
+    combatant = enc.find(action.actor)
+    label = " ".join(action.label.split())[:40]
+    if not label:
+        raise InvalidInput("Name the action with options:\"label=First Aid\".")
+    paid = spend(enc, combatant, label.casefold())
+    text = f"{combatant.name}: {label}"
+    if action.skill:
+        pool, attribute = skill_pool(enc, combatant, action.skill, action.modifier)
+        result = pools.roll(enc, paid, pool, chance)
+        paid, notes, broke = pools.settle_stress(paid, result, attribute)
+        text += f" — {result.text(pool)}" + "".join(f"; {n}" for n in notes)
+        if broke:
+            from .combat import break_and_injure
+
+            enc, more = break_and_injure(enc.with_combatant(paid), paid.id)
+            return enc, [Event(kind="roll", text=text + more, ping=(enc.gm_id,))]
+    return enc.with_combatant(paid), [Event(kind="roll" if action.skill else "info", text=text + ".")]
+
+
+def skill_pool(enc: FrozenEncounter, combatant, name: str, modifier: int = 0):
+    """A skill's dice, or an attribute's for an attribute check."""
+    from .model import ATTRIBUTES
+
+    key = name.strip().casefold()
+    if key in SKILLS:
+        parts = [(key.capitalize(), getattr(combatant.sheet, key))]
+        attribute = SKILLS[key]
+    elif key in ATTRIBUTES:
+        parts = [(key.upper(), getattr(combatant.sheet, key))]
+        attribute = key
+    else:
+        raise InvalidInput(f"Unknown skill `{name[:20]}`. Skills: {', '.join(SKILLS)}; attributes: {', '.join(ATTRIBUTES)}.")
+    if key == "perception" and enc.feature(combatant, "dim"):
+        parts.append(("dimly lit zone", -2))
+    if modifier:
+        parts.append(("modifier", modifier))
+    return pools.Pool(tuple(parts), attribute), attribute

@@ -1,0 +1,126 @@
+"""The seed's weapon tables, and range categories."""
+
+from __future__ import annotations
+
+from ...errors import InvalidInput
+from ...model import Value
+
+RANGES = ("close", "short", "medium", "long", "distant")
+
+
+class Weapon(Value):
+    name: str
+    ranged: bool
+    bonus: int
+    damage: int
+    reach: str = "close"  # the farthest range category it attacks at
+    features: tuple[str, ...] = ()
+    types: str = ""
+
+    def has(self, feature: str) -> bool:
+        return feature in self.features
+
+    @property
+    def one_handed(self) -> bool:
+        return not self.has("Two-handed")
+
+
+def _table(ranged: bool, rows: str) -> dict[str, Weapon]:
+    table = {}
+    for row in rows.strip().splitlines():
+        name, bonus, damage, reach, features = (part.strip() for part in row.split("|"))
+        types, *rest = [f.strip() for f in features.split(",")]
+        table[name.casefold()] = Weapon(
+            name=name, ranged=ranged, bonus=0 if bonus == "-" else int(bonus), damage=int(damage),
+            reach="close" if reach == "-" else reach.lower(), features=tuple(rest), types=types,
+        )
+    return table
+
+
+MELEE = _table(False, """
+Unarmed          | -  | 1 | -     | B
+Knife            | +1 | 1 | -     | S, Light, Throw
+Dagger           | +1 | 1 | -     | S/P, Light, Throw
+Falchion         | +1 | 2 | -     | S/P
+Shortsword       | +2 | 1 | -     | S/P, Parrying
+Broadsword       | +2 | 2 | -     | S/P, Parrying
+Longsword        | +2 | 2 | -     | S/P, Heavy, Parrying
+Two-Handed Sword | +2 | 3 | -     | S/P, Heavy, Two-handed, Parrying
+Scimitar         | +1 | 2 | -     | S/P, Parrying
+Handaxe          | +2 | 2 | -     | S, Throw
+Battleaxe        | +2 | 2 | -     | S, Heavy
+Two-Handed Axe   | +2 | 3 | -     | S, Heavy, Two-handed
+Mace             | +2 | 1 | -     | B
+Morningstar      | +2 | 2 | -     | B
+Warhammer        | +2 | 2 | -     | B
+Flail            | +1 | 2 | Short | B
+Wooden club      | +1 | 1 | -     | B
+Large Wooden club| +1 | 2 | -     | B, Heavy, Two-handed
+Heavy Warhammer  | +2 | 3 | -     | B, Heavy, Two-handed
+Staff            | +1 | 1 | Short | B, Two-handed, Parrying
+Short Spear      | +1 | 1 | Short | P, Throw
+Long Spear       | +2 | 1 | Short | P, Two-handed
+Pike             | +2 | 2 | Short | P, Heavy, Two-handed
+Halberd          | +1 | 2 | Short | S/P, Heavy, Two-handed
+Trident          | +1 | 2 | Short | P, Two-handed
+""")
+
+RANGED = _table(True, """
+Rock             | -  | 1 | Medium | B
+Knife/Dagger     | +1 | 1 | Medium | S/P
+Axe              | +1 | 2 | Medium | S
+Spear            | +2 | 1 | Medium | P
+Sling            | +1 | 1 | Medium | B, Reload
+Short Bow        | +2 | 1 | Medium | P, Reload, Two-handed
+Long Bow         | +2 | 1 | Long   | P, Reload, Two-handed
+Light Crossbow   | +1 | 2 | Long   | P, Reload, Two-handed
+Heavy Crossbow   | +1 | 3 | Long   | P, Reload, Two-handed, Heavy
+""")
+
+# A thrown melee weapon uses its row of the ranged table.
+THROWN = {"knife": "knife/dagger", "dagger": "knife/dagger", "handaxe": "axe", "short spear": "spear"}
+ALIASES = {"knife": "knife/dagger", "dagger": "knife/dagger", "shortbow": "short bow", "longbow": "long bow"}
+
+# Bows and slings must be reloaded in the turn they shoot; crossbows stay loaded.
+KEEPS_LOAD = ("crossbow",)
+
+
+def _key(name: str) -> str:
+    return " ".join((name or "").replace("_", " ").split()).casefold()
+
+
+def known(name: str) -> bool:
+    key = _key(name)
+    return key in MELEE or key in RANGED or ALIASES.get(key, "") in RANGED
+
+
+def find(name: str, *, ranged: bool = False, thrown: bool = False) -> Weapon:
+    """A weapon by name: melee table first unless shooting or throwing."""
+    key = _key(name)
+    if thrown:
+        if key not in THROWN and key not in RANGED:
+            raise InvalidInput(f"{name} cannot be thrown: only weapons with Throw (knife, dagger, handaxe, short spear) or the ranged table's rock, axe and spear.")
+        return RANGED[THROWN.get(key, key)]
+    if ranged and key in RANGED:
+        return RANGED[key]
+    if key in MELEE and not ranged:
+        return MELEE[key]
+    if key in RANGED:
+        return RANGED[key]
+    if ALIASES.get(key) in RANGED:
+        return RANGED[ALIASES[key]]
+    if key in MELEE:
+        return MELEE[key]
+    names = ", ".join(w.name for w in list(MELEE.values()) + list(RANGED.values()))
+    raise InvalidInput(f"Unknown weapon `{(name or '')[:30]}`. Known weapons: {names}.")
+
+
+def keeps_load(weapon: Weapon) -> bool:
+    return any(word in weapon.name.casefold() for word in KEEPS_LOAD)
+
+
+def range_index(name: str) -> int:
+    key = (name or "").strip().casefold()
+    if key not in RANGES:
+        raise InvalidInput(f"Range must be one of: {', '.join(RANGES)}.")
+    return RANGES.index(key)

@@ -1,0 +1,169 @@
+"""Frozen Lands: initiative, the alternating track, actions and reactions."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import AwaitingChoice, DiceError, NotAllowed
+from test_frozen_lands_support import (ASTRID, BJORN, GM, act, begin, choose, current, end_turn, enemy, fl, get,
+                                       hero, names, new, outcome, party)
+
+
+def four_of_them():
+    s = new()
+    s = hero(s, "Astrid", 5)
+    s = hero(s, "Bjorn", 3)
+    s = enemy(s, "Wolf", 4)
+    s = enemy(s, "Bear", 2)
+    return enemy(s, "Raven", 6)
+
+
+def test_gm_rolls_players_plus_one_dice_and_goes_first_only_when_it_beats_every_player():
+    s = begin(four_of_them(), 6, 1, 1)
+    assert s.turns.gm_roll == 6 and s.turns.gm_first
+    assert names(s, s.turns.track) == ["Raven", "Astrid", "Wolf", "Bjorn", "Bear"]
+    assert current(s) == ["Raven"]
+    s = begin(four_of_them(), 5, 2, 1)  # equal to Astrid's 5: not beating her
+    assert s.turns.gm_roll == 5 and not s.turns.gm_first
+    assert names(s, s.turns.track) == ["Astrid", "Raven", "Bjorn", "Wolf", "Bear"]
+    text = outcome(four_of_them(), fl_next(6, 1, 1)).events[0].text
+    assert text == "GM initiative: 3d6 (6, 1, 1) → 6; beats every player: the GM side goes first."
+    with pytest.raises(DiceError):  # two players: exactly three GM dice
+        begin(four_of_them(), 6, 1, 1, 1)
+
+
+def fl_next(*dice):
+    from rules.actions import NextTurn
+
+    return NextTurn(by=GM, dice=dice)
+
+
+def test_track_alternates_and_leftover_enemies_act_at_the_end_of_the_round():
+    s = begin(four_of_them(), 2, 1, 1)
+    seen = []
+    for _ in range(5):
+        seen.append((s.round, current(s)[0]))
+        s = end_turn(s)
+    assert seen == [(1, "Astrid"), (1, "Raven"), (1, "Bjorn"), (1, "Wolf"), (1, "Bear")]
+    assert s.round == 2 and current(s) == ["Astrid"]
+
+
+def test_tied_players_choose_their_order_before_round_one():
+    s = new()
+    s = hero(s, "Astrid", 4)
+    s = hero(s, "Bjorn", 4)
+    s = enemy(s, "Wolf", 3)
+    o = outcome(s, fl_next(1, 2, 3))
+    s = o.state
+    assert s.pending.kind == "track_tie" and s.pending.options == ("Astrid", "Bjorn")
+    assert set(s.pending.users) == {10, 11} and s.round == 0
+    assert o.events[-1].ping == (10, 11)
+    with pytest.raises(AwaitingChoice):
+        act(s, fl.Aim(by=ASTRID))
+    s = choose(s, "Bjorn", by=BJORN)
+    assert names(s, s.turns.track) == ["Bjorn", "Wolf", "Astrid"]
+    assert s.round == 1 and current(s) == ["Bjorn"]
+
+
+def test_a_fourth_action_in_a_round_is_refused_and_actions_refresh_each_round():
+    s = party(astrid={"loaded": False})
+    s = act(s, fl.Aim(by=ASTRID))
+    s = act(s, fl.Reload(by=ASTRID))
+    s = act(s, fl.Attack(by=ASTRID, target="Wolf", ranged=True, range="short", dice=(6, 1, 1, 1, 1, 1, 1)))
+    assert get(s, "Astrid").actions_left == 0
+    with pytest.raises(NotAllowed, match="0 actions left this round"):
+        act(s, fl.Move(by=ASTRID, to="Hall"))
+    for _ in range(4):
+        s = end_turn(s)
+    assert s.round == 2 and current(s) == ["Astrid"]
+    assert get(s, "Astrid").actions_left == 3
+
+
+def test_the_same_action_only_once_a_turn_unless_a_talent_allows_it():
+    s = party()
+    s = act(s, fl.Attack(by=ASTRID, target="Wolf", dice=(1, 1, 1, 1)))
+    with pytest.raises(NotAllowed, match="already used attack this turn"):
+        act(s, fl.Attack(by=ASTRID, target="Wolf", dice=(1, 1, 1, 1)))
+    s = party(astrid={"talents": "attack"})
+    s = act(s, fl.Attack(by=ASTRID, target="Wolf", dice=(1, 1, 1, 1)))
+    s = act(s, fl.Attack(by=ASTRID, target="Wolf", dice=(1, 1, 1, 1)))
+    assert get(s, "Astrid").actions_left == 1
+
+
+def test_turn_summary_shows_actions_and_reactions_left():
+    s = party()
+    s = act(s, fl.Aim(by=ASTRID))
+    lines = fl_summary(s, "Astrid")
+    assert lines[0] == "Actions left: 2 of 3 (used: aim)"
+    assert lines[1] == "Reactions left: 2 of 2"
+
+
+def fl_summary(s, name):
+    from rules.systems.frozen_lands import SYSTEM
+
+    return SYSTEM.turn_summary(s, get(s, name).id)
+
+
+def test_reactions_are_agility_minus_one_spent_on_defense_and_restored_each_round():
+    s = party()  # Astrid AGILITY 3 → 2 reactions; Bjorn AGILITY 2 → 1
+    assert get(s, "Astrid").reactions_left == 2 and get(s, "Bjorn").reactions_left == 1
+    s = end_turn(s)  # the Wolf's turn
+    s = act(s, fl.Attack(by=GM, target="Bjorn"))
+    assert s.pending.options == ("Dodge", "Block", "No reaction")
+    s = choose(s, "Block", 6, 2, 3, by=BJORN)  # Melee 3: one success
+    bjorn = get(s, "Bjorn")
+    assert bjorn.reactions_left == 0 and bjorn.stamina == 9  # 3 − 1 block − 2 armour = 0
+    s = act(s, fl.Attack(by=GM, target="Bjorn", damage=5))  # no reaction left: armour only, no choice
+    assert s.pending is None and get(s, "Bjorn").stamina == 6
+    for _ in range(3):
+        s = end_turn(s)
+    assert s.round == 2
+    assert get(s, "Astrid").reactions_left == 2 and get(s, "Bjorn").reactions_left == 1
+
+
+def test_dazed_costs_a_reaction_and_exhaustion_an_action_each_round():
+    s = party(astrid={"stress": 0})
+    s = act(s, fl.AddCondition(by=GM, target="Astrid", condition="dazed", text="1"))
+    s = act(s, fl.AddCondition(by=GM, target="Astrid", condition="exhaustion", text="2"))
+    astrid = get(s, "Astrid")
+    assert (astrid.actions_left, astrid.reactions_left) == (1, 1)
+    for _ in range(4):
+        s = end_turn(s)
+    astrid = get(s, "Astrid")
+    assert (astrid.actions_left, astrid.reactions_left) == (1, 1)
+
+
+def test_removing_a_combatant_mid_interruption_hands_the_turn_back():
+    from rules.actions import RemoveCombatant
+
+    s = end_turn(party())  # the Wolf's turn
+    s = act(s, fl.Interrupt(by=ASTRID, actor="Astrid", dice=(6, 1, 1)))
+    assert current(s) == ["Astrid"]
+    s = act(s, RemoveCombatant(by=GM, target="Astrid"))
+    assert current(s) == ["Wolf"] and s.turns.interjection == ""
+    s = end_turn(s)
+    assert current(s) == ["Bjorn"]
+
+
+def test_a_queued_delayed_action_of_a_removed_combatant_is_dropped():
+    from rules.actions import RemoveCombatant
+
+    s = act(party(), fl.Delay(by=ASTRID))
+    s = end_turn(s)
+    s = act(s, fl.Release(by=ASTRID, actor="Astrid"))
+    s = act(s, RemoveCombatant(by=GM, target="Astrid"))
+    s = end_turn(s)
+    assert current(s) == ["Bjorn"] and s.turns.queued == ()
+
+
+def test_release_and_interrupt_are_refused_when_they_make_no_sense():
+    s = party()
+    with pytest.raises(NotAllowed, match="holds no delayed action"):
+        act(s, fl.Release(by=ASTRID, actor="Astrid"))
+    s = act(s, fl.Delay(by=ASTRID))
+    with pytest.raises(NotAllowed, match="end this one first"):
+        act(s, fl.Release(by=ASTRID, actor="Astrid"))
+    with pytest.raises(NotAllowed, match="already Astrid's turn"):
+        act(s, fl.Interrupt(by=ASTRID, actor="Astrid", dice=(6, 6, 6)))
+    with pytest.raises(NotAllowed, match="not your character"):
+        act(s, fl.Interrupt(by=BJORN, actor="Astrid", dice=(6, 6, 6)))
