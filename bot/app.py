@@ -68,7 +68,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         await self.sync_commands()
         from .reminders import Reminders
 
-        self.reminders = Reminders(self)
+        self.reminders = Reminders(self, poll=self.settings.reminder_poll_seconds)
         self.reminders.start()
 
     async def sync_commands(self) -> None:

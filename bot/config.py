@@ -19,6 +19,8 @@ class Settings(BaseSettings):
     shard_ids: Annotated[list[int] | None, NoDecode] = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    # How often due reminders and choice deadlines are looked for, in seconds.
+    reminder_poll_seconds: float = 5.0
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -72,9 +72,7 @@ async def announce(bot: "TurnkeeperBot", channel, result: Result) -> None:
     system = registry.get(result.state.system)
     state = result.state
     try:
-        if state.status == "running" and result.turn_changed and system.turns.acting(state) or (
-            state.status == "running" and result.turn_changed and state.turns.structure == "factions"
-        ):
+        if state.status == "running" and result.turn_changed:
             content, embed, view, mentions = render.turn_message(system, state, result.encounter_id)
             message = await channel.send(content, embed=embed, view=view, allowed_mentions=mentions)
             await bot.core.repo.set_meta(result.encounter_id, turn_message_id=message.id)

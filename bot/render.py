@@ -126,7 +126,7 @@ def turn_message(system: System, state: Encounter, encounter_id: int):
         value = "\n".join(clean(line) for line in lines if line) or "—"
         embed.add_field(name=fit(clean(combatant.name), 250), value=fit(value, 1000), inline=False)
     view = discord.ui.View(timeout=None)
-    if state.turns.structure != "factions" or system.turns.acting(state):
+    if system.turns.acting(state):  # a faction choosing whom to activate has no turn to end yet
         view.add_item(EndTurnButton(encounter_id, state.turn_no))
     return content, embed, view, allowed(waiting.users)
 

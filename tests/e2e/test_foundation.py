@@ -1,6 +1,8 @@
 """A whole small fight through real discord.py, with a toy system on every
 turn structure: pings, the tracker, buttons, refusals, restarts."""
 
+from datetime import timedelta
+
 import pytest
 
 import toy
@@ -100,3 +102,19 @@ async def test_a_restarted_bot_carries_on_the_encounter_and_its_button(standin, 
         assert nxt is not None
         pinned = [m for m in standin.messages() if m.pinned]
         assert len(pinned) == 1
+
+
+async def test_a_due_reminder_fires_after_a_restart_and_pings_only_the_idle_player(standin, database_url):
+    async with turnkeeper(standin, database_url):
+        await setup_fight(standin)
+        await say(standin, "gm", "/initiative next")
+    async with turnkeeper(standin, database_url) as bot:
+        record = await bot.core.repo.active_encounter(standin.channel("combat").id)
+        assert record.reminder_due is not None
+        bot.core.now = lambda: record.reminder_due + timedelta(seconds=1)
+        assert await bot.reminders.tick() == 1
+        reminder = standin.messages()[-1]
+        assert "Still waiting" in reminder.content
+        assert set(reminder.pings.user_ids) == {standin.world.user("alice").id}
+        again = await bot.core.repo.active_encounter(record.channel_id)
+        assert again.reminders_sent == 1 and again.reminder_due > record.reminder_due
