@@ -30,12 +30,23 @@ class Action(Value):
         return f"/{self.kind.replace('_', ' ')}"
 
 
-class AddCombatants(Action):
+class Anytime(Action):
+    """An action not tied to the actor's turn (reactions, bookkeeping, checks)."""
+
+    on_turn: ClassVar[bool] = False
+    needs_running: ClassVar[bool] = False
+
+
+class GmAction(Anytime):
+    """A GM tool: damage, healing, conditions, settings of the fight."""
+
+    gm_only: ClassVar[bool] = True
+
+
+class AddCombatants(Anytime):
     """A player's character joins, or the GM adds NPCs (a count makes a group)."""
 
     kind: ClassVar[str] = "initiative_add"
-    needs_running: ClassVar[bool] = False
-    on_turn: ClassVar[bool] = False
 
     name: str
     sheet: dict[str, Any] = Field(default_factory=dict)
@@ -48,11 +59,8 @@ class AddCombatants(Action):
     surprised: bool = False
 
 
-class RemoveCombatant(Action):
+class RemoveCombatant(GmAction):
     kind: ClassVar[str] = "initiative_remove"
-    gm_only: ClassVar[bool] = True
-    needs_running: ClassVar[bool] = False
-    on_turn: ClassVar[bool] = False
     target: str
 
 
@@ -79,30 +87,23 @@ class DelayTurn(Action):
     on_turn: ClassVar[bool] = False
 
 
-class Choose(Action):
+class Choose(Anytime):
     """Answer the choice the encounter is waiting on."""
 
     kind: ClassVar[str] = "choose"
-    on_turn: ClassVar[bool] = False
     answers_pending: ClassVar[bool] = True
-    needs_running: ClassVar[bool] = False
     pending_id: int
     option: str
     timed_out: bool = False
 
 
-class EndEncounter(Action):
+class EndEncounter(GmAction):
     kind: ClassVar[str] = "encounter_end"
-    gm_only: ClassVar[bool] = True
-    needs_running: ClassVar[bool] = False
-    on_turn: ClassVar[bool] = False
     answers_pending: ClassVar[bool] = True
 
 
-class Note(Action):
+class Note(Anytime):
     """A narrative ruling: logged, not adjudicated."""
 
     kind: ClassVar[str] = "note"
-    needs_running: ClassVar[bool] = False
-    on_turn: ClassVar[bool] = False
     text: str
