@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
@@ -41,6 +42,7 @@ MAX_RETRIES = 50
 UNDO = "/encounter undo"
 START = "/encounter start"
 MAX_REMINDERS = 3
+CACHE_SIZE = 512
 
 # Campaign settings every system shares; systems add their own (rules Option).
 DEFAULT_SETTINGS: dict[str, Any] = {
@@ -82,9 +84,9 @@ class Core:
         # A fixed seed makes every encounter replay the same (the sandbox uses it).
         self.seed = seed
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
-        # Parsed states by (encounter id, version): skips re-validating the JSON
-        # of the encounter this process saved last.
-        self._cache: dict[int, tuple[int, Encounter]] = {}
+        # Parsed states by encounter id with their version: skips re-validating
+        # the JSON of encounters this process saved last. Bounded, oldest out.
+        self._cache: OrderedDict[int, tuple[int, Encounter]] = OrderedDict()
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -109,6 +111,12 @@ class Core:
         if cached and cached[0] == record.version:
             return cached[1]
         return registry.get(record.system).load(record.state)
+
+    def _remember(self, encounter_id: int, version: int, state: Encounter) -> None:
+        self._cache[encounter_id] = (version, state)
+        self._cache.move_to_end(encounter_id)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
 
     async def current(self, channel_id: int) -> tuple[EncounterRecord, Encounter]:
         record = await self.repo.active_encounter(channel_id)
@@ -142,7 +150,7 @@ class Core:
             except EncounterExists:
                 raise InvalidInput("This channel already has an encounter: /encounter end it first.") from None
         event = Event(kind="info", text=f"A {rules_system.name} encounter begins. Add combatants with /initiative join and /initiative add; the GM starts round 1 with /initiative next.")
-        self._cache[record.id] = (record.version, state)
+        self._remember(record.id, record.version, state)
         return Result(record.id, record.version, None, state, (event,), event.text, record)
 
     # --- acting --------------------------------------------------------------
@@ -163,7 +171,7 @@ class Core:
                 except VersionConflict:
                     self._cache.pop(record.id, None)
                     continue
-                self._cache[record.id] = (version, new_state)
+                self._remember(record.id, version, new_state)
                 return Result(record.id, version, state, new_state, outcome.events, outcome.summary, record)
         raise InvalidInput("The channel is very busy: please try again.")
 
@@ -216,7 +224,6 @@ class Core:
                     f"{e.command}" for e in reversed(undoable)
                 )
                 event = NewEvent(by.user_id, UNDO, summary[:200], record.state)
-                status = "active" if restored.status != "ended" else None
                 try:
                     version = await self.repo.commit(
                         record.id, record.version, state=target.state_before, events=[event],
@@ -224,7 +231,7 @@ class Core:
                     )
                 except VersionConflict:
                     continue
-                self._cache[record.id] = (version, restored)
+                self._remember(record.id, version, restored)
                 return Result(record.id, version, current, restored, (Event(kind="info", text=summary),), summary, record)
         raise InvalidInput("The channel is very busy: please try again.")
 
