@@ -82,7 +82,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
     async def close(self) -> None:
         reminders = getattr(self, "reminders", None)
         if reminders:
-            reminders.stop()
+            await reminders.stop()
         await super().close()
         if self.engine is not None:
             await self.engine.dispose()

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, event
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -68,7 +67,9 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
-def alembic_config(url: str | None = None) -> Config:
+def alembic_config(url: str | None = None) -> "Config":
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     if url is not None:
@@ -76,9 +77,25 @@ def alembic_config(url: str | None = None) -> Config:
     return config
 
 
+_REVISION = re.compile(r"^(down_revision|revision)\b[^=]*=\s*(?:['\"]([^'\"]+)['\"]|None)", re.MULTILINE)
+
+
 @cache
 def head_revision() -> str | None:
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    """The newest migration, read from the scripts' text.
+
+    Importing alembic costs more than the rest of start-up; reading two lines per
+    script lets a process whose schema is already at head skip it entirely.
+    """
+    revisions, parents = set(), set()
+    for script in (MIGRATIONS_DIR / "versions").glob("*.py"):
+        found = dict((key, value) for key, value in _REVISION.findall(script.read_text(encoding="utf-8")))
+        if found.get("revision"):
+            revisions.add(found["revision"])
+        if found.get("down_revision"):
+            parents.add(found["down_revision"])
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
 
 
 async def upgrade_schema(engine: AsyncEngine) -> None:
@@ -97,8 +114,7 @@ async def upgrade_schema(engine: AsyncEngine) -> None:
 def _upgrade(conn: Connection) -> None:
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_MIGRATION_LOCK})")
-    current = MigrationContext.configure(conn).get_current_revision()
-    if current is not None and current == head_revision():
+    if _current_revision(conn) == head_revision() is not None:
         return
     from alembic import command  # deferred: only needed when there is work to do
 
@@ -108,6 +124,13 @@ def _upgrade(conn: Connection) -> None:
         command.upgrade(config, "head")
         check_foreign_keys(conn)
         conn.commit()
+
+
+def _current_revision(conn: Connection) -> str | None:
+    if not sa_inspect(conn).has_table("alembic_version"):
+        return None
+    rows = conn.exec_driver_sql("SELECT version_num FROM alembic_version").all()
+    return rows[0][0] if len(rows) == 1 else None
 
 
 @contextmanager

@@ -8,6 +8,7 @@ at its own guilds, so a reminder fires once even with several processes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import TYPE_CHECKING
 
@@ -35,9 +36,12 @@ class Reminders:
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="turnkeeper-reminders")
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
+        """Stop polling and wait for it, so no query is cut off while the engine closes."""
         if self._task:
             self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
 
     async def _loop(self) -> None:
         await self.bot.wait_until_ready()

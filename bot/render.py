@@ -136,7 +136,10 @@ def choice_message(state: Encounter, encounter_id: int):
 
     pending = state.pending
     users = list(pending.users) or [state.gm_id]
-    content = fit(f"{mention(users)} {clean(pending.prompt)} *(default if nobody answers: {clean(pending.default)})*")
+    content = fit(
+        f"{mention(users)} {clean(pending.prompt)} *(default if nobody answers: {clean(pending.default)}; "
+        "to enter your own dice, use /choose with dice:)*"
+    )
     view = discord.ui.View(timeout=None)
     for index, option in enumerate(pending.options[:25]):
         view.add_item(ChoiceButton(encounter_id, pending.id, index, label=option))

@@ -38,3 +38,12 @@ async def acts(interaction: discord.Interaction, current: str) -> list[app_comma
     key = (current or "").casefold()
     choices = [(v, label) for v, label in registry.get(record.system).act_choices() if key in label.casefold() or key in v]
     return [app_commands.Choice(name=label[:100], value=value[:100]) for value, label in choices[:25]]
+
+
+async def pending_options(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    found = await interaction.client.core.peek(interaction.channel_id)
+    if not found or found[1].pending is None:
+        return []
+    key = (current or "").casefold()
+    options = [o for o in found[1].pending.options if key in o.casefold()]
+    return [app_commands.Choice(name=o[:100], value=o[:100]) for o in options[:25]]

@@ -76,8 +76,11 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
         await reply(interaction, "", embed=embed)
 
     @app_commands.command(name="next", description="End the current turn (GM: begin round 1)")
-    async def next(self, interaction: discord.Interaction) -> None:
-        await run(interaction, lambda by, system, state: NextTurn(by=by), "/initiative next")
+    @app_commands.describe(roll=ROLL, dice="Dice for what the new turn or round rolls (e.g. the GM's initiative)", cards=CARDS)
+    async def next(self, interaction: discord.Interaction, roll: int | None = None, dice: str | None = None,
+                   cards: str | None = None) -> None:
+        options = {"roll": roll, "dice": dice, "cards": cards}
+        await run(interaction, lambda by, system, state: NextTurn(by=by, **entered(options)), "/initiative next")
 
     @app_commands.command(name="delay", description="Step out of the order now; use again to step back in")
     @app_commands.describe(combatant="Who delays (default: your acting combatant)")

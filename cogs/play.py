@@ -14,7 +14,9 @@ from discord.ext import commands
 
 from bot.interact import refuse, reply, run
 from rules import registry
-from rules.errors import RulesError
+from rules.actions import Choose
+from rules.commands import entered
+from rules.errors import InvalidInput, RulesError
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 
 from . import autocomplete
@@ -83,6 +85,21 @@ class Play(commands.Cog):
                    dc: app_commands.Range[int, -100, 100] | None = None, options: str | None = None,
                    roll: int | None = None, dice: str | None = None) -> None:
         await run(interaction, forward("save", dict(kind=kind, actor=actor, dc=dc, options=options, roll=roll, dice=dice)), "/save")
+
+    @app_commands.command(name="choose", description="Answer the choice the fight waits on, with your own dice if you like")
+    @app_commands.guild_only()
+    @app_commands.describe(option="One of the offered choices (the buttons' labels)", roll=ROLL, dice=DICE, cards=CARDS)
+    @app_commands.autocomplete(option=autocomplete.pending_options)
+    async def choose(self, interaction: discord.Interaction, option: str, roll: int | None = None, dice: str | None = None,
+                     cards: str | None = None) -> None:
+        entered_values = entered({"roll": roll, "dice": dice, "cards": cards})
+
+        def build(by, system, state):
+            if state.pending is None:
+                raise InvalidInput("Nothing is waiting for a choice.")
+            return Choose(by=by, pending_id=state.pending.id, option=option, **entered_values)
+
+        await run(interaction, build, "/choose")
 
     condition = app_commands.Group(name="condition", description="Conditions on combatants", guild_only=True)
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-import d20
-from d20 import diceast as ast
+from types import SimpleNamespace
 
 from .errors import DiceError
 
@@ -22,6 +21,20 @@ MAX_LENGTH = 200
 MAX_DEPTH = 20
 # Rerolls and explosions add dice after the bounds check; this caps them too.
 MAX_ROLLED = 1_000
+
+
+# d20 builds its grammar when imported, which is most of the rules' import time;
+# it is loaded on the first roll instead.
+ast = SimpleNamespace()
+
+
+def _parser():
+    import d20
+    from d20 import diceast
+
+    if not vars(ast):
+        vars(ast).update({name: getattr(diceast, name) for name in dir(diceast) if not name.startswith("_")})
+    return d20
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +49,7 @@ class RollResult:
         return f"{self.text} = {self.total}"
 
 
-def check_expression(expr: str) -> ast.Expression:
+def check_expression(expr: str):
     """Parse and bound-check an expression without rolling it."""
     expr = (expr or "").strip()
     if not expr:
@@ -49,6 +62,7 @@ def check_expression(expr: str) -> ast.Expression:
         depth -= char == ")"
         if depth > MAX_DEPTH:
             raise DiceError(f"Dice expressions may nest at most {MAX_DEPTH} parentheses deep.")
+    d20 = _parser()
     try:
         tree = d20.parse(expr)
     except d20.RollSyntaxError:
