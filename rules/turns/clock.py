@@ -109,6 +109,7 @@ class Clock(TurnStructure):
             if enc.status == "running":
                 phase = max(int(phase), enc.turns.phase)
             entry = ClockEntry(cid=cid, phase=int(phase), key=tuple(key), text=text)
+            events.append(Event(kind="roll", text=f"{enc.get(cid).name}: {text}"))
             tied = [e for e in entries if e.key == entry.key]
             if tied:
                 settled, _, more = system.order_ties(enc, tied + [entry], chance)
@@ -117,7 +118,6 @@ class Clock(TurnStructure):
                 entries = [settled_by.get(e.cid, e) for e in entries]
                 entry = settled_by[cid]
             entries.append(entry)
-            events.append(Event(kind="roll", text=f"{enc.get(cid).name}: {text}"))
         return enc.but(turns=enc.turns.but(entries=tuple(entries))), events
 
     def leave(self, system, enc, cid, chance) -> Result:
@@ -208,6 +208,17 @@ class Clock(TurnStructure):
         events.extend(more)
         enc, more = self._next(system, enc, chance)
         return enc, events + more
+
+    def settle(self, system, enc: Encounter, chance) -> Result:
+        """After something out of turn (an interrupt, GM damage): if whoever was
+        acting can no longer act, the clock moves on to the next."""
+        current = enc.turns.current
+        if enc.status != "running" or current is None or system.can_act(enc, enc.get(current)):
+            return enc, []
+        enc, events = end_turns(system, enc, [current], chance)
+        enc = enc.but(turns=enc.turns.but(current=None))
+        enc, more = self._next(system, enc, chance)
+        return enc, list(events) + more
 
     def push(self, enc: Encounter, cid: str, phases: int) -> Encounter:
         """Move someone who is not acting later on the clock (an interrupt's cost)."""

@@ -1,0 +1,135 @@
+"""The Combat Clock as a picture for the turn message.
+
+A 10×10 grid of phases — this round's ten phases on the first row, the
+following rounds below — with each combatant's token on the phase where they
+will next act, and the current phase outlined. The same encounter always
+gives the same bytes, so messages can be compared and cached.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from rules import registry
+from rules.model import Encounter
+
+SIZE = 600
+GRID = 10
+CELL = 54
+LEFT = 40  # room for the round labels
+TOP = 40  # room for the title
+BACKGROUND = (250, 248, 240)
+LINE = (170, 165, 150)
+TEXT = (40, 40, 40)
+FAINT = (150, 145, 135)
+CURRENT_FILL = (255, 236, 160)
+CURRENT_EDGE = (214, 150, 0)
+DOWN = (150, 150, 150)
+SIDE_COLOURS = {"heroes": (46, 94, 170), "threats": (185, 45, 45)}
+OTHER_COLOURS = ((40, 140, 80), (140, 70, 160), (200, 120, 30), (30, 140, 150))
+MAX_TOKENS = 4  # per cell; more are counted as "+n"
+
+
+@cache
+def _font(size: int):
+    return ImageFont.load_default(size=size)
+
+
+def initials(name: str) -> str:
+    words = name.split()
+    if len(words) == 1:
+        return words[0][:2].title()
+    return (words[0][0] + words[-1][0]).upper()
+
+
+def side_colour(side: str, sides: tuple[str, ...]) -> tuple[int, int, int]:
+    if side in SIDE_COLOURS:
+        return SIDE_COLOURS[side]
+    others = sorted(s for s in sides if s not in SIDE_COLOURS)
+    index = others.index(side) if side in others else 0
+    return OTHER_COLOURS[index % len(OTHER_COLOURS)]
+
+
+def _can_act(enc: Encounter, combatant) -> bool:
+    try:
+        return registry.get(enc.system).can_act(enc, combatant)
+    except Exception:  # a system missing from this build: draw everyone as able
+        return not combatant.out
+
+
+def _cell_box(index: int) -> tuple[int, int, int, int]:
+    row, col = divmod(index, GRID)
+    x, y = LEFT + col * CELL, TOP + row * CELL
+    return x, y, x + CELL, y + CELL
+
+
+def _tokens_at(enc: Encounter, first: int) -> tuple[dict[int, list], list]:
+    """Entries by grid cell, in acting order; holders apart."""
+    from rules.turns.clock import ClockEntry
+
+    cells: dict[int, list] = {}
+    holding = []
+    for entry in sorted(enc.turns.entries, key=ClockEntry.order):
+        combatant = enc.get(entry.cid)
+        if combatant.out:
+            continue
+        if entry.held_since is not None:
+            holding.append(combatant)
+            continue
+        index = max(entry.phase, enc.turns.phase) - first
+        if 0 <= index < GRID * GRID:
+            cells.setdefault(index, []).append(combatant)
+    return cells, holding
+
+
+def _token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, combatant, colour, ring: bool) -> None:
+    x, y = centre
+    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour,
+                 outline=(255, 255, 255) if ring else (60, 60, 60), width=3 if ring else 1)
+    draw.text((x, y), initials(combatant.name), fill=(255, 255, 255), font=_font(11), anchor="mm")
+
+
+def render_clock(enc: Encounter) -> bytes:
+    """A PNG of the phase grid for a clock encounter (`enc.turns` is a ClockState)."""
+    state = enc.turns
+    first = (state.phase // GRID) * GRID
+    image = Image.new("RGB", (SIZE, SIZE), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.text((LEFT, TOP // 2), f"Combat Clock - round {max(enc.round, 1)}, phase {state.phase}",
+              fill=TEXT, font=_font(16), anchor="lm")
+
+    current_index = state.phase - first
+    for index in range(GRID * GRID):
+        box = _cell_box(index)
+        fill = CURRENT_FILL if index == current_index else None
+        draw.rectangle(box, fill=fill, outline=LINE)
+        draw.text((box[0] + 3, box[1] + 2), str(first + index), fill=FAINT, font=_font(9))
+    for row in range(GRID):
+        y = TOP + row * CELL + CELL // 2
+        draw.text((LEFT // 2, y), f"R{first // GRID + row + 1}", fill=TEXT, font=_font(11), anchor="mm")
+    x0, y0, x1, y1 = _cell_box(current_index)
+    draw.rectangle((x0, y0, x1, y1), outline=CURRENT_EDGE, width=3)
+
+    sides = tuple(sorted({c.side for c in enc.combatants}))
+    cells, holding = _tokens_at(enc, first)
+    for index, occupants in cells.items():
+        x0, y0, _, _ = _cell_box(index)
+        shown = occupants[:MAX_TOKENS] if len(occupants) <= MAX_TOKENS else occupants[: MAX_TOKENS - 1]
+        for slot, combatant in enumerate(shown):
+            row, col = divmod(slot, 2)
+            centre = (x0 + 15 + col * 24, y0 + 21 + row * 21)
+            colour = side_colour(combatant.side, sides) if _can_act(enc, combatant) else DOWN
+            _token(draw, centre, 11, combatant, colour, combatant.id == state.current)
+        if len(occupants) > len(shown):
+            draw.text((x0 + 39, y0 + 41), f"+{len(occupants) - len(shown)}", fill=TEXT, font=_font(11), anchor="mm")
+
+    if holding:
+        names = ", ".join(c.name for c in holding)
+        draw.text((LEFT, TOP + GRID * CELL + 10), f"Holding: {names}"[:90], fill=TEXT, font=_font(11), anchor="lm")
+
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()

@@ -1,0 +1,274 @@
+"""Attacks: the attacker's flip, each defender's flip, then damage.
+
+A player character's defence flip waits for that player (a pending choice:
+they press the button, or enter the cards they flipped); NPCs flip at once.
+The attacker's clock moves only when every defender has flipped, so the turn
+ping comes after the result.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Event, Pending, Value
+
+from .costs import ACTIONS, OPPORTUNITY_DELAY, SHIFT_ADDED
+from .damage import Harm, dealt, take
+from .flips import Flip, card_count, described, flip
+from .modifiers import attack_mods, defense_mods
+from .senders import own_combatant
+from .sheet import UNARMED, Weapon, words
+from .state import TowersCombatant, TowersEncounter
+
+if TYPE_CHECKING:
+    from rules.randomness import Chance
+
+    from .actions import Attack
+    from .system import TowersSystem
+
+POWER_DAMAGE = 2
+LABELS = {"attack": "Attack", "power attack": "Power Attack", "charge": "Charge", "aid": "Aid",
+          "opportunity attack": "Opportunity Attack"}
+
+
+class Plan(Value):
+    """An attack in progress, kept in a pending choice while a player flips."""
+
+    style: str
+    attacker: str
+    remaining: tuple[str, ...]
+    weapon: Weapon
+    damage: int
+    category: str
+    dtype: str
+    defense: str  # pd or id
+    flags: dict[str, Any]
+    cost: int
+    attack: Flip
+    ally: str | None = None
+    area: bool = False
+
+    @property
+    def label(self) -> str:
+        return LABELS.get(self.style, self.style.title())
+
+
+def pick_weapon(attacker: TowersCombatant, name: str | None) -> Weapon:
+    if not name:
+        return attacker.weapons[0] if attacker.weapons else UNARMED
+    key = name.strip().casefold()
+    if key in ("unarmed", "fist", "fists"):
+        return UNARMED
+    for weapon in attacker.weapons:
+        if weapon.name.casefold() == key:
+            return weapon
+    matches = [w for w in attacker.weapons if w.name.casefold().startswith(key)]
+    if len(matches) == 1:
+        return matches[0]
+    known = ", ".join(w.name for w in attacker.weapons) or "none (unarmed only)"
+    raise InvalidInput(f"{attacker.name} has no weapon `{name[:30]}`. Weapons: {known}.")
+
+
+def damage_kind(weapon: Weapon, text: str | None) -> tuple[str, str]:
+    if not text:
+        return weapon.category, weapon.dtype
+    category, dtype = weapon.category, ""
+    for word in words(text):
+        if word in ("physical", "arcane"):
+            category = word
+        elif word in ("none", "untyped"):
+            category = "none"
+        else:
+            dtype = word
+    return category, dtype
+
+
+def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance: "Chance"):
+    attacker = own_combatant(enc, action, "attacks")
+    if not action.targets:
+        raise InvalidInput("Name a target.")
+    defenders = []
+    for name in action.targets:
+        target = enc.find(name)
+        if target.id == attacker.id:
+            raise InvalidInput(f"{attacker.name} cannot attack themselves.")
+        if target.out:
+            raise InvalidInput(f"{target.name} is dead.")
+        if target.id in [d.id for d in defenders]:
+            raise InvalidInput(f"{target.name} is named twice.")
+        defenders.append(target)
+    style = action.style
+    flags = dict(action.flags)
+    if attacker.leaping and style != "opportunity attack":
+        raise NotAllowed(f"{attacker.name} is mid Running Leap: finish it first with /act action:running leap.")
+    weapon = pick_weapon(attacker, action.weapon or _text(flags.get("weapon")))
+    if style == "opportunity attack":
+        if attacker.flat_footed:
+            raise NotAllowed(f"{attacker.name} has not acted yet (flat-footed) and cannot make opportunity attacks.")
+        if not system.can_act(enc, attacker):
+            raise NotAllowed(f"{attacker.name} cannot act now.")
+        if len(defenders) != 1:
+            raise InvalidInput("An opportunity attack is a single attack on one target.")
+        if not weapon.melee:
+            weapon = UNARMED  # the butt of the rifle: ranged attacks are not allowed here
+    if style == "charge" and not weapon.melee:
+        raise InvalidInput(f"A Charge ends in a melee attack: {weapon.name} is a ranged weapon.")
+    ally = None
+    if style == "aid":
+        ally_name = _text(flags.get("ally") or flags.get("aid"))
+        if not ally_name:
+            raise InvalidInput("Aid needs the ally you help: options:\"ally=Name\".")
+        ally = enc.find(ally_name)
+        if ally.id in (attacker.id, defenders[0].id):
+            raise InvalidInput("Aid helps a third person against your foe.")
+        if len(defenders) != 1:
+            raise InvalidInput("Aid works against one foe.")
+    kind = ACTIONS[style]
+    cost = kind.cost
+    moved = bool(flags.get("shift_position") or flags.get("step"))
+    if moved:
+        if not kind.can_add_shift:
+            raise InvalidInput(f"Shift Position cannot be added to {kind.label}.")
+        cost += SHIFT_ADDED
+    enc, spent = spend_mana(enc, attacker, flags)
+    attacker = enc.get(attacker.id)
+
+    base = action.damage if action.damage is not None else weapon.base_damage(attacker.sheet.px, attacker.sheet.hs)
+    if style == "power attack":
+        base += POWER_DAMAGE
+    category, dtype = damage_kind(weapon, action.damage_type)
+    defense = (action.defense or ("id" if weapon.stat == "sa" else "pd")).casefold()
+    if defense not in ("pd", "id"):
+        raise InvalidInput("defense must be PD or ID.")
+
+    mods = attack_mods(attacker, weapon, style, flags, action.modifier)
+    stat_value = getattr(attacker.sheet, weapon.stat)
+    result = flip(chance, stat_value, mods)
+    enc = enc.update(attacker.id, flat_footed=False)
+    plan = Plan(
+        style=style, attacker=attacker.id, remaining=tuple(d.id for d in defenders), weapon=weapon,
+        damage=base, category=category, dtype=dtype, defense=defense, flags=flags, cost=cost,
+        attack=result, ally=ally.id if ally else None, area=len(defenders) > 1,
+    )
+    against = " and ".join(d.name for d in defenders)
+    lead = f"{attacker.name}: {plan.label}{' + Shift Position' if moved else ''} with {weapon.name} on {against}"
+    if spent:
+        lead += f" ({spent})"
+    line = f"{lead} — {described(weapon.stat.upper(), stat_value, mods, result)}"
+    if result.hearts:
+        line += f" ({result.hearts}♥)"
+    return proceed(system, enc, plan, chance, [Event(kind="roll", text=line)], answered=False)
+
+
+def spend_mana(enc: TowersEncounter, combatant: TowersCombatant, flags: dict) -> tuple[TowersEncounter, str]:
+    if "mana" not in flags:
+        return enc, ""
+    from rules.commands import integer
+
+    cost = integer(flags["mana"], "mana", 0, 100)
+    if cost > combatant.mana:
+        raise InvalidInput(f"{combatant.name} has {combatant.mana} mana, not {cost}.")
+    enc = enc.update(combatant.id, mana=combatant.mana - cost)
+    return enc, f"{cost} mana, {combatant.mana - cost} left"
+
+
+def _text(value) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def asks(system: "TowersSystem", enc: TowersEncounter, defender: TowersCombatant) -> bool:
+    return (
+        enc.options.get("defender_flips", "players") == "players"
+        and not defender.npc
+        and defender.controller_id is not None
+        and not defender.unconscious
+    )
+
+
+def proceed(system, enc: TowersEncounter, plan: Plan, chance, events: list[Event], *, answered: bool):
+    while plan.remaining:
+        defender = enc.get(plan.remaining[0])
+        if not answered and asks(system, enc, defender):
+            return ask(enc, plan, defender, events)
+        answered = False
+        enc, more = defend(enc, plan, defender, chance)
+        events.extend(more)
+        plan = plan.but(remaining=plan.remaining[1:])
+    return finish(system, enc, plan, chance, events)
+
+
+def defense_base(defender: TowersCombatant, stat: str) -> tuple[int, str]:
+    value = getattr(defender.sheet, stat)
+    if stat == "pd" and defender.flat_footed and defender.sheet.ss:
+        # Flat-footed: no Soft Strength bonus to PD.
+        return max(0, value - defender.sheet.ss), f"PD {value} − SS {defender.sheet.ss} flat-footed ="
+    return value, stat.upper()
+
+
+def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: list[Event]):
+    attacker = enc.get(plan.attacker)
+    base, label = defense_base(defender, plan.defense)
+    mods = defense_mods(defender, attacker, plan.weapon, plan.flags)
+    why = f" ({mods.text()})" if mods.notes else ""
+    count = card_count(base, mods)
+    prompt = (
+        f"{defender.name}: {attacker.name}'s {plan.weapon.name} comes in at {plan.attack.total}. "
+        f"Flip {label} {base}{why}: {count} card{'s' if count != 1 else ''}."
+    )[:300]
+    pending = Pending(
+        id=enc.next_pending, kind="defense", prompt=prompt, options=("Flip",), default="Flip",
+        chooser=defender.id, users=(defender.controller_id,), context={"plan": plan.model_dump(mode="json")},
+    )
+    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
+    events.append(Event(kind="info", text=prompt, ping=(defender.controller_id,)))
+    return enc, events
+
+
+def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) -> tuple[TowersEncounter, list[Event]]:
+    attacker = enc.get(plan.attacker)
+    if defender.unconscious:
+        total, line = 0, f"{defender.name} is unconscious: defence 0"
+    else:
+        base, label = defense_base(defender, plan.defense)
+        mods = defense_mods(defender, attacker, plan.weapon, plan.flags)
+        result = flip(chance, base, mods)
+        total, line = result.total, f"{defender.name} {described(label, base, mods, result)}"
+    if defender.aided_for == attacker.id:
+        enc = enc.update(defender.id, aided_for=None)
+    hit = plan.attack.total >= total
+    critical = hit and plan.attack.hearts > 0
+    verdict = f"{plan.attack.total} vs {total}: " + ("critical hit" if critical else "hit" if hit else "miss")
+    events = [Event(kind="roll", text=f"{line} → {verdict}")]
+    if not hit:
+        return enc, events
+    defender = enc.get(defender.id)
+    if plan.style == "aid":
+        ally = enc.get(plan.ally)
+        enc = enc.update(defender.id, aided_for=ally.id)
+        text = f"{defender.name} defends at (flip−1) on the next flip against {ally.name}."
+        events.append(Event(kind="info", text=text))
+        return enc, events
+    harm = Harm(base=plan.damage, hearts=plan.attack.hearts, category=plan.category, dtype=plan.dtype)
+    amount = dealt(harm, defender)
+    after, state = take(defender, amount.stun, amount.lethal)
+    enc = enc.with_combatant(after)
+    events.append(Event(kind="info", text=f"{amount.text} → {state}"))
+    return enc, events
+
+
+def finish(system, enc: TowersEncounter, plan: Plan, chance, events: list[Event]):
+    attacker = enc.get(plan.attacker)
+    changes: dict[str, Any] = {"aim": 0}
+    if plan.style == "power attack":
+        changes["power_attacked"] = True
+    enc = enc.update(attacker.id, **changes)
+    if plan.style == "opportunity attack":
+        enc = system.turns.push(enc, attacker.id, OPPORTUNITY_DELAY)
+        phase = system.turns.entry(enc, attacker.id).phase
+        text = f"{attacker.name}'s opportunity attack costs 3 phases: next acts in phase {phase}."
+        events.append(Event(kind="info", text=text))
+        enc, more = system.turns.settle(system, enc, chance)
+        return enc, events + more
+    enc, more = system.turns.advance(system, enc, attacker.id, plan.cost, chance, what=f"{plan.label} ({plan.cost})")
+    return enc, events + more

@@ -1,0 +1,120 @@
+"""STUN and LETHAL: how much a hit does, and what it does to the target.
+
+STUN = base + Hearts − Resilience (ER physical, IR arcane, none untyped), at
+least 1; susceptibility doubles STUN after Resilience and doubles LETHAL;
+immunity stops both. LETHAL = Hearts, never reduced, never more than the STUN
+the hit does. Temporary STUN and LETHAL are lost first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.model import Value
+
+from .state import TowersCombatant
+
+
+class Harm(Value):
+    """Damage before the target's Resilience and damage types."""
+
+    base: int
+    hearts: int = 0
+    extra_lethal: int = 0  # LETHAL a GM names outright, on top of Hearts
+    category: str = "none"  # physical, arcane or none
+    dtype: str = ""
+    minimum: bool = True  # a hit always does at least 1 STUN
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    stun: int
+    lethal: int
+    text: str
+
+
+def resilience(target: TowersCombatant, category: str) -> tuple[int, str]:
+    if category == "physical":
+        return target.sheet.er, "ER"
+    if category == "arcane":
+        return target.sheet.ir, "IR"
+    return 0, ""
+
+
+def dealt(harm: Harm, target: TowersCombatant) -> Dealt:
+    kind = f" ({harm.dtype})" if harm.dtype else ""
+    if target.immune_to(harm.dtype):
+        return Dealt(0, 0, f"{target.name} is immune to {harm.dtype}: no damage")
+    raw = harm.base + harm.hearts
+    steps = f"{harm.base}" + (f" + {harm.hearts}♥ = {raw}" if harm.hearts else "")
+    resist, label = resilience(target, harm.category)
+    stun = raw - resist
+    if resist:
+        steps += f" − {label} {resist} = {stun}"
+    if harm.minimum and stun < 1:
+        stun = 1
+        steps += " → minimum 1"
+    lethal = harm.hearts + harm.extra_lethal
+    if target.susceptible_to(harm.dtype):
+        stun, lethal = stun * 2, lethal * 2
+        steps += f" ×2 susceptible = {stun}"
+    stun = max(0, stun)
+    text = f"{steps} {harm.category if harm.category != 'none' else ''}{kind} STUN".replace("  ", " ")
+    if lethal:
+        capped = min(lethal, stun)
+        text += f", {lethal} LETHAL" + (f" → {capped} (no more than the STUN)" if capped < lethal else "")
+        lethal = capped
+    return Dealt(stun, lethal, text)
+
+
+def take(target: TowersCombatant, stun: int, lethal: int) -> tuple[TowersCombatant, str]:
+    """Apply STUN and LETHAL, temporary first; report the new state."""
+    from_temp = min(target.temp_stun, stun)
+    new_stun = max(0, target.stun - (stun - from_temp))
+    temp_lethal_used = min(target.temp_lethal, lethal)
+    new_lethal = target.lethal - (lethal - temp_lethal_used)
+    after = target.but(
+        stun=new_stun,
+        temp_stun=target.temp_stun - from_temp,
+        lethal=new_lethal,
+        temp_lethal=target.temp_lethal - temp_lethal_used,
+    )
+    if after.unconscious and not target.unconscious:
+        after = after.but(prone=True)
+    if after.health <= after.death_at:
+        after = after.but(out=True)
+    return after, condition_text(target, after)
+
+
+def condition_text(before: TowersCombatant, after: TowersCombatant) -> str:
+    parts = [f"{after.name}: STUN {before.stun} → {after.stun}/{after.sheet.stun}"]
+    if before.temp_stun != after.temp_stun:
+        parts[0] += f" (temporary {before.temp_stun} → {after.temp_stun})"
+    if before.lethal != after.lethal or before.temp_lethal != after.temp_lethal:
+        line = f"LETHAL {before.lethal} → {after.lethal}/{after.sheet.lethal}"
+        if before.temp_lethal != after.temp_lethal:
+            line += f" (temporary {before.temp_lethal} → {after.temp_lethal})"
+        parts.append(line)
+    new = [s for s in after.states() if s not in before.states()]
+    if after.out and not before.out:
+        new = [f"dead (LETHAL {after.health} ≤ -2 × Endurance {after.sheet.endurance})"]
+    elif "unconscious" in new:
+        new = ["unconscious and prone" if s == "unconscious" else s for s in new if s != "prone"]
+    text = ", ".join(parts)
+    if new:
+        text += " — " + ", ".join(new)
+    return text
+
+
+def heal(target: TowersCombatant, stun: int = 0, lethal: int = 0) -> tuple[TowersCombatant, str]:
+    """Healing never restores temporary values and never passes the maximum."""
+    after = target.but(
+        stun=max(target.stun, min(target.sheet.stun, target.stun + stun)),
+        lethal=max(target.lethal, min(target.sheet.lethal, target.lethal + lethal)),
+    )
+    text = f"{target.name}: STUN {target.stun} → {after.stun}/{after.sheet.stun}"
+    if lethal:
+        text += f", LETHAL {target.lethal} → {after.lethal}/{after.sheet.lethal}"
+    if target.unconscious and not after.unconscious:
+        text += " — conscious again (still prone)"
+    return after, text

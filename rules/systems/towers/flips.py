@@ -1,0 +1,84 @@
+"""Card flips: turn N cards, keep the highest, shift the kept value.
+
+(flip±X) changes how many cards are turned (never fewer than one);
+(shift±X) is added to the kept card. Every flip keeps all its cards, because
+Hearts count over every card turned, not only the kept one.
+"""
+
+from __future__ import annotations
+
+from rules.cards import Card
+from rules.model import Value
+from rules.randomness import Chance
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+class Mods(Value):
+    """Flip and shift modifiers, with the reasons shown to players."""
+
+    flip: int = 0
+    shift: int = 0
+    notes: tuple[str, ...] = ()
+
+    def plus(self, flip: int = 0, shift: int = 0, why: str = "") -> "Mods":
+        if not flip and not shift:
+            return self
+        parts = []
+        if flip:
+            parts.append(f"flip{signed(flip)}")
+        if shift:
+            parts.append(f"shift{signed(shift)}")
+        note = f"{why} ({', '.join(parts)})" if why else ", ".join(parts)
+        return Mods(flip=self.flip + flip, shift=self.shift + shift, notes=self.notes + (note,))
+
+    def __add__(self, other: "Mods") -> "Mods":
+        return Mods(flip=self.flip + other.flip, shift=self.shift + other.shift, notes=self.notes + other.notes)
+
+    def text(self) -> str:
+        return "; ".join(self.notes)
+
+
+class Flip(Value):
+    cards: tuple[str, ...]  # card codes, e.g. "KH"
+    kept: str
+    shift: int = 0
+
+    @property
+    def value(self) -> int:
+        return Card.parse(self.kept).value
+
+    @property
+    def total(self) -> int:
+        return self.value + self.shift
+
+    @property
+    def hearts(self) -> int:
+        return sum(1 for code in self.cards if Card.parse(code).heart)
+
+    def text(self) -> str:
+        shown = " ".join(str(Card.parse(code)) for code in self.cards)
+        kept = Card.parse(self.kept)
+        line = f"{shown} → keep {kept.rank} = {kept.value}"
+        if self.shift:
+            line += f" {'+' if self.shift > 0 else '−'} {abs(self.shift)} = {self.total}"
+        return line
+
+
+def card_count(base: int, mods: Mods) -> int:
+    return max(1, base + mods.flip)
+
+
+def flip(chance: Chance, base: int, mods: Mods = Mods()) -> Flip:
+    """Turn `base` cards adjusted by the flip modifiers; keep the highest."""
+    cards = chance.flip(card_count(base, mods))
+    kept = max(cards, key=lambda card: card.value)
+    return Flip(cards=tuple(c.code for c in cards), kept=kept.code, shift=mods.shift)
+
+
+def described(label: str, base: int, mods: Mods, result: Flip) -> str:
+    """`PA 3 (aim: flip+1): K♥ 4♣ 2♦ 7♠ → keep K = 13`."""
+    why = f" ({mods.text()})" if mods.notes else ""
+    return f"{label} {base}{why}: {result.text()}"

@@ -1,0 +1,69 @@
+"""Calculated Initiative, the first phase, and the tie order.
+
+Flip Initiative ⟨N⟩ cards, keep the highest, add N: the Calculated Initiative
+(CI), fixed for the encounter. First phase = 20 − CI (CI 20 or more: phase 0),
++10 when surprised. Ties in a phase: higher CI, higher N, higher Soft
+Strength, then a flip-off whose result holds for the whole encounter.
+"""
+
+from __future__ import annotations
+
+from rules.model import Event
+
+from .flips import flip
+from .state import TowersCombatant, TowersEncounter
+
+START = 20
+MAX_FLIPOFF_ROUNDS = 20
+
+
+def calculated(enc: TowersEncounter, combatant: TowersCombatant, chance) -> tuple[tuple[float, ...], str]:
+    n = combatant.sheet.init
+    result = flip(chance, n)
+    ci = result.value + n
+    offset = START - min(ci, START)
+    text = f"Initiative ⟨{n}⟩: {result.text()} + N {n} = CI {ci} → phase {offset}"
+    if combatant.surprised:
+        delay = int(enc.options.get("surprise_phases", 10))
+        offset += delay
+        text += f", surprised +{delay} → phase {offset}"
+    phase = offset
+    if enc.status == "running":
+        # Joining a running fight: the first phase counts from now.
+        phase = enc.turns.phase + offset
+        text += f" from now (phase {enc.turns.phase}) → phase {phase}"
+    return (phase, ci, n, combatant.sheet.ss), text
+
+
+def settle_ties(enc: TowersEncounter, tied: list, chance) -> tuple[list, list[Event]]:
+    """Flip-off: whoever still shares a result with someone turns another card.
+
+    Earlier results are kept and only extended, so an order once settled
+    holds for the encounter even when a newcomer ties with it.
+    """
+    entries = {e.cid: e for e in tied}
+    lines: list[str] = []
+    for _ in range(MAX_FLIPOFF_ROUNDS):
+        unsettled = [
+            e for e in entries.values()
+            if not e.tiebreak or any(
+                o.cid != e.cid and o.tiebreak[: len(e.tiebreak)] == e.tiebreak for o in entries.values()
+            )
+        ]
+        if not unsettled:
+            break
+        drawn = []
+        for entry in unsettled:
+            card = chance.flip(1)[0]
+            entries[entry.cid] = entry.but(tiebreak=entry.tiebreak + (float(card.value),))
+            drawn.append(f"{enc.get(entry.cid).name} {card}")
+        lines.append(", ".join(drawn))
+    ordered = sorted(entries.values(), key=lambda e: tuple(-k for k in e.tiebreak))
+    names = " then ".join(enc.get(e.cid).name for e in ordered)
+    text = f"Tie at CI {_n(tied[0].key[0])}, N {_n(tied[0].key[1])}, SS {_n(tied[0].key[2])}: flip-off " \
+        + "; ".join(lines) + f" → {names} for this encounter."
+    return [entries[e.cid] for e in tied], [Event(kind="roll", text=text)]
+
+
+def _n(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)

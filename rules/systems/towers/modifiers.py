@@ -1,0 +1,114 @@
+"""The seed's combat modifiers, from the attack's flags and tracked state."""
+
+from __future__ import annotations
+
+import math
+
+from rules.commands import integer
+from rules.errors import InvalidInput
+
+from .flips import Mods
+from .sheet import Weapon
+from .state import TowersCombatant
+
+MAX_INCREMENTS = 4
+
+
+def range_mods(weapon: Weapon, spaces: int) -> Mods:
+    """Range increments: 1 none, 2 (shift−1), 3 (flip−1), 4 both, beyond impossible."""
+    if weapon.perception or weapon.melee:
+        return Mods()
+    if weapon.stat == "sa":
+        if spaces > weapon.range:
+            raise InvalidInput(f"{weapon.name} reaches at most {weapon.range} spaces ({spaces} asked).")
+        return Mods()
+    increments = max(1, math.ceil(spaces / weapon.range))
+    if increments > MAX_INCREMENTS:
+        raise InvalidInput(
+            f"{spaces} spaces is beyond {weapon.name}'s reach: {MAX_INCREMENTS} range increments of "
+            f"{weapon.range} = {MAX_INCREMENTS * weapon.range} spaces."
+        )
+    flip = -1 if increments >= 3 else 0
+    shift = -1 if increments in (2, 4) else 0
+    return Mods().plus(flip, shift, f"range {spaces} = increment {increments}")
+
+
+def size_shift(combatant: TowersCombatant) -> int:
+    """Size modifiers are the inverse of the size rank."""
+    return -combatant.sheet.size
+
+
+def outnumber_mods(value: str | bool) -> Mods:
+    text = str(value)
+    friends, _, enemies = text.partition(":")
+    ours = integer(friends, "outnumber", 0, 100)
+    theirs = integer(enemies or 1, "outnumber", 1, 100)
+    if ours >= 2 * theirs:
+        return Mods().plus(flip=1, why=f"outnumbering {ours}:{theirs}")
+    if ours > theirs:
+        return Mods().plus(shift=1, why=f"outnumbering {ours}:{theirs}")
+    return Mods()
+
+
+def cover_mods(value: str | bool) -> Mods:
+    kind = str(value).casefold()
+    if kind in ("soft", "half", "true"):
+        return Mods().plus(shift=1, why="soft cover")
+    if kind in ("hard", "three-quarters", "heavy"):
+        return Mods().plus(flip=1, shift=1, why="hard cover")
+    if kind == "total":
+        raise InvalidInput("The target has total cover: there is no line to attack along.")
+    raise InvalidInput("cover must be soft, hard or total.")
+
+
+def user_mods(flags: dict, flip_key: str, shift_key: str, why: str) -> Mods:
+    mods = Mods()
+    if flip_key in flags:
+        mods = mods.plus(flip=integer(flags[flip_key], flip_key, -20, 20), why=why)
+    if shift_key in flags and flags[shift_key] is not True:
+        mods = mods.plus(shift=integer(flags[shift_key], shift_key, -20, 20), why=why)
+    return mods
+
+
+def attack_mods(attacker: TowersCombatant, weapon: Weapon, style: str, flags: dict, modifier: int) -> Mods:
+    mods = Mods()
+    if weapon.cards:
+        mods = mods.plus(flip=weapon.cards, why=weapon.name)
+    if attacker.aim and attacker.aim_stat == weapon.stat:
+        mods = mods.plus(flip=attacker.aim, why="aim")
+    if style == "aid":
+        mods = mods.plus(flip=1, why="aid")
+    if style == "power attack":
+        mods = mods.plus(flip=-1, why="power attack")
+    if "range" in flags:
+        mods = mods + range_mods(weapon, integer(flags["range"], "range", 0, 10_000))
+    if not weapon.perception and attacker.sheet.size:
+        mods = mods.plus(shift=size_shift(attacker), why=f"size {attacker.sheet.size:+d}")
+    if "outnumber" in flags:
+        mods = mods + outnumber_mods(flags["outnumber"])
+    if any(flags.get(k) for k in ("unaware", "concealed", "concealment", "hidden")):
+        mods = mods.plus(flip=1, why="target unaware")
+    if any(flags.get(k) for k in ("high", "elevation", "high_ground", "higher")):
+        mods = mods.plus(shift=1, why="high ground")
+    if flags.get("offhand") or flags.get("off_hand"):
+        mods = mods.plus(flip=-1, why="off hand")
+    if modifier:
+        mods = mods.plus(shift=modifier, why="modifier")
+    return mods + user_mods(flags, "flip", "shift", "GM")
+
+
+def defense_mods(defender: TowersCombatant, attacker: TowersCombatant, weapon: Weapon, flags: dict) -> Mods:
+    mods = Mods()
+    if not weapon.perception and defender.sheet.size:
+        mods = mods.plus(shift=size_shift(defender), why=f"size {defender.sheet.size:+d}")
+    if "cover" in flags and not weapon.perception:
+        mods = mods + cover_mods(flags["cover"])
+    if defender.full_defense:
+        mods = mods.plus(shift=1, why="full defense")
+    if defender.reckless:
+        mods = mods.plus(flip=-1, why="reckless move")
+    if defender.power_attacked:
+        mods = mods.plus(flip=-1, why="after a power attack")
+    if defender.aided_for == attacker.id:
+        mods = mods.plus(flip=-1, why="aided against")
+    return mods + user_mods(flags, "dflip", "dshift", "GM")

@@ -1,0 +1,14 @@
+"""Whose combatant an out-of-turn action means when it names nobody."""
+
+from __future__ import annotations
+
+from rules.errors import InvalidInput
+
+
+def own_combatant(enc, action, what: str):
+    if action.actor:
+        return enc.find(action.actor)
+    mine = [c for c in enc.active() if c.controller_id == action.by.user_id]
+    if len(mine) == 1 and not action.by.is_gm:
+        return mine[0]
+    raise InvalidInput(f"Name who {what} with actor:.")

@@ -1,0 +1,147 @@
+"""A 99 Towers character sheet: Combat Values, Aspects, weapons, damage types.
+
+Weapons are written on one line, `;` between weapons, the name before `:` and
+free-order words after it, e.g.
+`Heavy Rifle: 7 r12 two-handed; Longblade: 4+px +1pa melee; Bolt of Fire: 6 sa arcane fire`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import field_validator
+
+from rules.model import Value
+
+DAMAGE_TYPES = ("acid", "cold", "electricity", "fire", "poison", "psychic", "lightning", "sonic", "necrotic", "holy")
+MAX_WEAPONS = 12
+
+_DAMAGE = re.compile(r"^(\d+)?(?:\+?(px|hs))?(?:\+(\d+))?$")
+_CARDS = re.compile(r"^(?:\+?(\d+)\+?(pa|sa)|(pa|sa)\+(\d+)|(pa|sa))$")
+_RANGE = re.compile(r"^(?:r|range=?|max=?)(\d+)$")
+
+
+class Weapon(Value):
+    name: str
+    damage: int = 0
+    adds: Literal["", "px", "hs"] = ""  # melee weapons add the wielder's PX; improvised ones Hard Strength
+    cards: int = 0  # a profile's `1+PA`: that many more attack cards
+    stat: Literal["pa", "sa"] = "pa"
+    category: Literal["physical", "arcane", "none"] = "physical"
+    dtype: str = ""
+    range: int = 0  # PA weapons: range increment in spaces; SA: maximum range; 0 = melee
+    keywords: tuple[str, ...] = ()
+
+    @property
+    def melee(self) -> bool:
+        return self.range == 0
+
+    @property
+    def perception(self) -> bool:
+        return "perception" in self.keywords
+
+    def base_damage(self, px: int, hs: int) -> int:
+        return self.damage + {"px": px, "hs": hs, "": 0}[self.adds]
+
+    def profile(self) -> str:
+        parts = [str(self.damage) + (f"+{self.adds.upper()}" if self.adds else "")]
+        parts.append(self.category if not self.dtype else f"{self.category} ({self.dtype})")
+        if self.range:
+            parts.append(f"range {'increment ' if self.stat == 'pa' else ''}{self.range}")
+        return f"{self.name} [{', '.join(parts)}]"
+
+
+UNARMED = Weapon(name="Unarmed", adds="hs", keywords=("unarmed",))
+
+
+def parse_weapon(text: str) -> Weapon:
+    name, _, rest = text.partition(":")
+    name = " ".join(name.split())
+    if not name:
+        raise ValueError(f"a weapon needs a name before `:` (got `{text.strip()[:30]}`)")
+    fields: dict = {"name": name[:40]}
+    keywords: list[str] = []
+    for word in rest.lower().split():
+        if (m := _DAMAGE.match(word)) and any(m.groups()):
+            fields["damage"] = int(m.group(1) or 0) + int(m.group(3) or 0)
+            fields["adds"] = m.group(2) or ""
+        elif m := _CARDS.match(word):
+            if m.group(5):
+                fields["stat"] = m.group(5)
+            else:
+                fields["stat"] = m.group(2) or m.group(3)
+                fields["cards"] = int(m.group(1) or m.group(4))
+        elif m := _RANGE.match(word):
+            fields["range"] = int(m.group(1))
+        elif word in ("physical", "arcane"):
+            fields["category"] = word
+        elif word in ("untyped", "none"):
+            fields["category"] = "none"
+        elif word.startswith("type="):
+            fields["dtype"] = word[5:]
+        elif word in DAMAGE_TYPES:
+            fields["dtype"] = word
+        elif word != "melee":
+            keywords.append(word)
+    fields["keywords"] = tuple(keywords)
+    return Weapon(**fields)
+
+
+def parse_weapons(text: str) -> tuple[Weapon, ...]:
+    parts = [p for p in (text or "").split(";") if p.strip()]
+    if len(parts) > MAX_WEAPONS:
+        raise ValueError(f"at most {MAX_WEAPONS} weapons")
+    return tuple(parse_weapon(p) for p in parts)
+
+
+def words(text: str) -> tuple[str, ...]:
+    return tuple(w for w in re.split(r"[\s,;]+", (text or "").lower()) if w)
+
+
+class TowersSheet(Value):
+    init: int = 1  # Initiative ⟨N⟩
+    ss: int = 1  # Soft Strength
+    hs: int = 1  # Hard Strength
+    pa: int = 2
+    sa: int = 0
+    pd: int = 2
+    id: int = 2  # Intangible Defense
+    px: int = 0
+    er: int = 0
+    ir: int = 0
+    endurance: int = 1  # External Endurance
+    stun: int = 10
+    lethal: int = 5
+    size: int = 0  # size rank, −4 minuscule … 4 colossal
+    mana: int = 0
+    weapons: str = ""
+    immune: str = ""
+    susceptible: str = ""
+
+    @field_validator("init", "ss", "hs", "pa", "sa", "pd", "id", "px", "er", "ir", "endurance", "mana")
+    @classmethod
+    def _rank(cls, value: int) -> int:
+        if not 0 <= value <= 30:
+            raise ValueError("must be between 0 and 30")
+        return value
+
+    @field_validator("stun", "lethal")
+    @classmethod
+    def _pool(cls, value: int) -> int:
+        if not 1 <= value <= 500:
+            raise ValueError("must be between 1 and 500")
+        return value
+
+    @field_validator("size")
+    @classmethod
+    def _size(cls, value: int) -> int:
+        if not -4 <= value <= 4:
+            raise ValueError("size rank must be between -4 (minuscule) and 4 (colossal)")
+        return value
+
+    @field_validator("weapons")
+    @classmethod
+    def _weapons(cls, value: str) -> str:
+        parse_weapons(value)
+        return value

@@ -1,0 +1,91 @@
+"""What a 99 Towers encounter tracks about each combatant."""
+
+from __future__ import annotations
+
+from rules.model import Combatant, Encounter, Value
+from rules.turns.clock import ClockState
+
+from .sheet import TowersSheet, Weapon, words
+
+
+class Condition(Value):
+    name: str
+    minor: bool = False
+    until_phase: int | None = None  # ends at the start of this phase
+    ongoing: int = 0  # STUN at the start of every zero phase
+    category: str = "none"
+    dtype: str = ""
+
+
+class TowersCombatant(Combatant):
+    sheet: TowersSheet = TowersSheet()
+    weapons: tuple[Weapon, ...] = ()
+    surprised: bool = False
+    stun: int = 10
+    lethal: int = 5
+    temp_stun: int = 0
+    temp_lethal: int = 0
+    mana: int = 0
+    flat_footed: bool = True
+    prone: bool = False
+    aim: int = 0
+    aim_stat: str = "pa"
+    aided_for: str | None = None  # an ally this combatant defends against at (flip−1), once
+    full_defense: bool = False
+    reckless: bool = False
+    power_attacked: bool = False
+    leaping: bool = False
+    conditions: tuple[Condition, ...] = ()
+
+    # derived states -------------------------------------------------------
+    @property
+    def health(self) -> int:
+        """LETHAL with temporary LETHAL: what decides disabled and dying."""
+        return self.lethal + self.temp_lethal
+
+    @property
+    def unconscious(self) -> bool:
+        return self.stun <= 0
+
+    @property
+    def dying(self) -> bool:
+        return self.health < 0 and not self.out
+
+    @property
+    def disabled(self) -> bool:
+        return self.health == 0
+
+    @property
+    def wounded(self) -> bool:
+        return 0 < self.health < self.sheet.lethal
+
+    @property
+    def death_at(self) -> int:
+        return -2 * self.sheet.endurance
+
+    def immune_to(self, dtype: str) -> bool:
+        return bool(dtype) and dtype in words(self.sheet.immune)
+
+    def susceptible_to(self, dtype: str) -> bool:
+        return bool(dtype) and dtype in words(self.sheet.susceptible)
+
+    def states(self) -> list[str]:
+        found = []
+        if self.out:
+            found.append("dead")
+        elif self.dying:
+            found.append("dying")
+        elif self.disabled:
+            found.append("disabled")
+        elif self.wounded:
+            found.append("wounded")
+        if self.unconscious and not self.out:
+            found.append("unconscious")
+        if self.prone and not self.out:
+            found.append("prone")
+        return found
+
+
+class TowersEncounter(Encounter):
+    combatants: tuple[TowersCombatant, ...] = ()
+    turns: ClockState = ClockState()

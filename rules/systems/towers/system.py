@@ -1,0 +1,285 @@
+"""99 Towers: the Combat Clock, card flips, STUN and LETHAL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.cards import Card
+from rules.errors import InvalidInput
+from rules.model import Event
+from rules.system import Option, System
+from rules.turns.clock import Clock, PHASES_PER_ROUND
+
+from . import attack as attacks
+from . import commands, moves
+from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
+from .costs import action_type
+from .damage import Harm, dealt, heal, take
+from .flips import Mods, described, flip
+from .initiative import calculated, settle_ties
+from .senders import own_combatant
+from .sheet import TowersSheet, parse_weapons
+from .state import Condition, TowersCombatant, TowersEncounter
+
+FALL_STUN_PER_5FT = 5
+FALL_FLIPS_PER_5FT = 2
+
+
+class TowersSystem(System):
+    key = "99-towers"
+    name = "99 Towers"
+    summary = (
+        "Cards, not dice: a flip turns cards from the encounter's 52-card deck (reshuffled when empty) and "
+        "keeps the highest (2–10, J 11, Q 12, K 13, A 14); flip±X turns X more/fewer cards (at least one), "
+        "shift±X adds to the kept card. Initiative: flip ⟨N⟩ cards + N = CI; first phase 20 − CI (+10 surprised; "
+        "joining later: counted from the current phase); ties: CI, N, Soft Strength, then a flip-off kept for "
+        "the encounter. Acting moves you on by the action's cost; End turn = Forced Delay (5). Attack: PA (or SA) "
+        "vs PD (SA weapons: ID), hit on ≥; every ♥ flipped adds 1 STUN and 1 LETHAL, a ♥ on a hit is critical. "
+        "Defaults: player characters flip their own defence (a button); unconscious defenders defend at 0; "
+        "flat-footed PD loses SS cards; Full Defense = shift+1 on defence; weapon `1+PA` = one more card; "
+        "unarmed = Hard Strength physical; area attacks use the one attack flip's ♥ "
+        "for everyone; Grapple Tests flip both sides at once; dying characters cannot act, disabled ones can; ongoing damage hits at each zero phase; "
+        "mana +1 per zero phase; falls round down to 5 feet."
+    )
+    encounter_type = TowersEncounter
+    combatant_type = TowersCombatant
+    sheet_type = TowersSheet
+    turns = Clock(idle_cost=5, idle_what="takes a Forced Delay")
+    options = {
+        "surprise_phases": Option(default=10, help="Phases a surprised combatant loses before first acting."),
+        "mana_per_zero_phase": Option(default=1, help="Mana each caster regains at the start of each zero phase."),
+        "defender_flips": Option(default="players", help="`players`: player characters flip their own defence "
+                                 "(a choice with a button); `auto`: the bot flips every defence at once."),
+        "disabled_can_act": Option(default=True, help="Characters at exactly 0 LETHAL (disabled) may still act."),
+    }
+
+    # --- characters ----------------------------------------------------------------
+    def combatant_fields(self, sheet: dict[str, Any], action) -> dict[str, Any]:
+        values = TowersSheet(**sheet)
+        return {
+            "sheet": values,
+            "weapons": parse_weapons(values.weapons),
+            "surprised": bool(action.surprised),
+            "stun": values.stun,
+            "lethal": values.lethal,
+            "mana": values.mana,
+        }
+
+    def roll_initiative(self, enc, combatant, chance):
+        return calculated(enc, combatant, chance)
+
+    def order_ties(self, enc, tied, chance):
+        settled, events = settle_ties(enc, tied, chance)
+        return settled, [[e.cid] for e in settled], events
+
+    def can_act(self, enc, combatant) -> bool:
+        if combatant.out or combatant.unconscious or combatant.dying:
+            return False
+        return not (combatant.disabled and not enc.options.get("disabled_can_act", True))
+
+    # --- the clock -----------------------------------------------------------------
+    def on_turn_start(self, enc, cid, chance):
+        me = enc.get(cid)
+        ended = [label for flag, label in (("full_defense", "Full Defense"), ("reckless", "Reckless Move penalty"),
+                                           ("power_attacked", "Power Attack penalty")) if getattr(me, flag)]
+        enc = enc.update(cid, full_defense=False, reckless=False, power_attacked=False)
+        events = [Event(kind="info", text=f"{me.name}: {', '.join(ended)} ends.")] if ended else []
+        return enc, events
+
+    def on_phase(self, enc, phase, chance):
+        events: list[Event] = []
+        for combatant in enc.active():
+            ending = [c for c in combatant.conditions if c.until_phase is not None and c.until_phase <= phase]
+            if ending:
+                left = tuple(c for c in combatant.conditions if c not in ending)
+                enc = enc.update(combatant.id, conditions=left)
+                events.append(Event(kind="info", text=f"Phase {phase}: {combatant.name}'s "
+                                    f"{', '.join(c.name for c in ending)} ends."))
+        if phase % PHASES_PER_ROUND == 0:
+            enc, more = self.zero_phase(enc, phase)
+            events.extend(more)
+        return enc, events
+
+    def zero_phase(self, enc, phase):
+        events: list[Event] = []
+        regain = int(enc.options.get("mana_per_zero_phase", 1))
+        for combatant in enc.active():
+            for condition in combatant.conditions:
+                if condition.ongoing:
+                    current = enc.get(combatant.id)
+                    if current.out:
+                        break
+                    harm = Harm(base=condition.ongoing, category=condition.category, dtype=condition.dtype)
+                    amount = dealt(harm, current)
+                    after, state = take(current, amount.stun, amount.lethal)
+                    enc = enc.with_combatant(after)
+                    events.append(Event(kind="info", text=f"Phase {phase}: {condition.name}: {amount.text} → {state}"))
+            current = enc.get(combatant.id)
+            if current.dying:
+                after, state = take(current, 0, 1)
+                enc = enc.with_combatant(after)
+                events.append(Event(kind="info", text=f"Phase {phase} (zero phase): {current.name} is dying and "
+                                    f"loses 1 LETHAL. {state}"))
+            current = enc.get(combatant.id)
+            if current.sheet.mana and current.mana < current.sheet.mana and regain and not current.out:
+                mana = min(current.sheet.mana, current.mana + regain)
+                enc = enc.update(current.id, mana=mana)
+                events.append(Event(kind="info", text=f"Phase {phase} (zero phase): {current.name} regains mana: "
+                                    f"{current.mana} → {mana}/{current.sheet.mana}."))
+        return enc, events
+
+    # --- actions ---------------------------------------------------------------------
+    def handlers(self):
+        return {
+            Act: self.act,
+            Attack: lambda enc, a, ch: attacks.start(self, enc, a, ch),
+            OpportunityAttack: lambda enc, a, ch: attacks.start(self, enc, a, ch),
+            Damage: self.damage,
+            Heal: self.heal,
+            AddCondition: self.add_condition,
+            RemoveCondition: self.remove_condition,
+            Check: self.check,
+        }
+
+    def act(self, enc, action: Act, chance):
+        kind = action_type(action.what)
+        if kind.attack:
+            raise InvalidInput(f"Use /attack (or /act action:{kind.key} with a target) for {kind.label}.")
+        if kind.key == "release":
+            raise InvalidInput("Release a hold with /act action:release target:<who is acting now>.")
+        return moves.act(self, enc, action, chance)
+
+    def resume_defense(self, enc, pending, option, chance):
+        plan = attacks.Plan.model_validate(pending.context["plan"])
+        return attacks.proceed(self, enc, plan, chance, [], answered=True)
+
+    def damage(self, enc, action: Damage, chance):
+        target = enc.find(action.target)
+        if target.out:
+            raise InvalidInput(f"{target.name} is already dead.")
+        base, flips, lead = action.stun, action.flips, ""
+        if action.fall_feet:
+            steps = action.fall_feet // 5
+            base = steps * FALL_STUN_PER_5FT
+            flips += steps * FALL_FLIPS_PER_5FT
+            lead = f"Fall of {action.fall_feet} feet: {base} physical STUN and {flips} damage flips"
+        hearts = 0
+        if flips:
+            result = flip(chance, flips)
+            hearts = result.hearts
+            shown = " ".join(str(Card.parse(code)) for code in result.cards)
+            lead = (lead or f"{base} STUN and {flips} damage flips") + f": {shown} → {hearts}♥"
+        harm = Harm(base=base, hearts=hearts, extra_lethal=action.lethal, category=action.category,
+                    dtype=action.dtype, minimum=base + hearts > 0)
+        amount = dealt(harm, target)
+        after, state = take(target, amount.stun, amount.lethal)
+        enc = enc.with_combatant(after)
+        text = f"{lead}. " if lead else ""
+        events = [Event(kind="roll" if flips else "info", text=f"{text}{target.name} takes {amount.text} → {state}")]
+        enc, more = self.turns.settle(self, enc, chance)
+        return enc, events + more
+
+    def heal(self, enc, action: Heal, chance):
+        target = enc.find(action.target)
+        if target.out:
+            raise InvalidInput(f"{target.name} is dead.")
+        if action.temporary:
+            field = "temp_lethal" if action.lethal else "temp_stun"
+            old = getattr(target, field)
+            kept = max(old, action.amount)  # temporary values never stack: the better one stays
+            enc = enc.update(target.id, **{field: kept})
+            label = "LETHAL" if action.lethal else "STUN"
+            how = "kept (temporary values never stack)" if kept == old and old else "gained"
+            return enc, [Event(kind="info", text=f"{target.name}: temporary {label} {kept} {how}.")]
+        if action.lethal:
+            after, text = heal(target, lethal=action.amount)
+        else:
+            after, text = heal(target, stun=action.amount)
+        return enc.with_combatant(after), [Event(kind="info", text=f"Healing: {text}")]
+
+    def add_condition(self, enc, action: AddCondition, chance):
+        target = enc.find(action.target)
+        if not action.name:
+            raise InvalidInput("Name the condition.")
+        if action.name.casefold() == "prone":
+            return enc.update(target.id, prone=True), [Event(kind="info", text=f"{target.name} is prone.")]
+        until = enc.turns.phase + action.phases if action.phases else None
+        condition = Condition(name=action.name, minor=action.minor, until_phase=until, ongoing=action.ongoing,
+                              category=action.category, dtype=action.dtype)
+        kept = tuple(c for c in target.conditions if c.name.casefold() != action.name.casefold())
+        enc = enc.update(target.id, conditions=kept + (condition,))
+        text = f"{target.name}: {action.name}{' (minor)' if action.minor else ''}"
+        if until is not None:
+            text += f" until the start of phase {until}"
+        if action.ongoing:
+            text += f"; {action.ongoing} {action.category if action.category != 'none' else ''} STUN at each zero phase"
+        return enc, [Event(kind="info", text=" ".join(text.split()) + ".")]
+
+    def remove_condition(self, enc, action: RemoveCondition, chance):
+        target = enc.find(action.target)
+        if action.name.strip().casefold() == "prone":
+            return enc.update(target.id, prone=False), [Event(kind="info", text=f"{target.name} is no longer prone.")]
+        left = tuple(c for c in target.conditions if c.name.casefold() != action.name.strip().casefold())
+        if len(left) == len(target.conditions):
+            raise InvalidInput(f"{target.name} has no condition `{action.name[:30]}`.")
+        return enc.update(target.id, conditions=left), [Event(kind="info", text=f"{target.name}: {action.name} ends.")]
+
+    def check(self, enc, action: Check, chance):
+        me = own_combatant(enc, action, "resists")
+        against = flip(chance, action.against)
+        value = getattr(me.sheet, action.stat)
+        mine = flip(chance, value, Mods())
+        resisted = mine.total > against.total
+        theirs = described(action.stat.upper(), value, Mods(), mine)
+        text = f"Attack {action.against}: {against.text()} vs {me.name} {theirs} → {'resisted' if resisted else 'affected'}"
+        return enc, [Event(kind="roll", text=text)]
+
+    # --- commands --------------------------------------------------------------------
+    def command(self, name, by, options):
+        return commands.command(name, by, options)
+
+    def act_choices(self):
+        return commands.act_choices()
+
+    # --- what people see ------------------------------------------------------------------
+    def status_line(self, enc, combatant, *, reveal):
+        if not reveal:
+            if combatant.out:
+                return "dead"
+            if combatant.unconscious or combatant.dying:
+                return "down"
+            hurt = combatant.stun < combatant.sheet.stun or combatant.lethal < combatant.sheet.lethal
+            return "hurt" if hurt else "unhurt"
+        c = combatant
+        parts = [f"STUN {c.stun}/{c.sheet.stun}" + (f" +{c.temp_stun}" if c.temp_stun else ""),
+                 f"LETHAL {c.lethal}/{c.sheet.lethal}" + (f" +{c.temp_lethal}" if c.temp_lethal else "")]
+        if combatant.sheet.mana:
+            parts.append(f"mana {combatant.mana}/{combatant.sheet.mana}")
+        entry = next((e for e in enc.turns.entries if e.cid == combatant.id), None)
+        if entry is not None:
+            parts.append(f"CI {int(entry.key[0])}")
+        states = combatant.states() + [c.name for c in combatant.conditions]
+        if combatant.flat_footed and not combatant.out:
+            states.append("flat-footed")
+        if states:
+            parts.append(", ".join(states))
+        return " · ".join(parts)
+
+    def turn_summary(self, enc, cid):
+        me = enc.get(cid)
+        lines = [f"Phase {enc.turns.phase} (round {enc.round})"]
+        if me.leaping:
+            lines.append("Mid Running Leap: the leap comes now (/act action:running leap, 5).")
+        if me.flat_footed:
+            lines.append("Flat-footed until acting: PD without Soft Strength, no opportunity attacks.")
+        if me.aim:
+            limit = getattr(me.sheet, me.aim_stat) // 2
+            lines.append(f"Aiming: (flip+{me.aim}) on the next {me.aim_stat.upper()} attack (at most +{limit}).")
+        if me.prone:
+            lines.append("Prone: Stand from Prone costs 4.")
+        lines.append("Attack 5 · Power Attack 7 · Charge 8 · Aim 5 · Move 5 · Shift Position 3 (+2 added) · "
+                     "Full Defense 10 · Recover 5 · Hold · End turn = Forced Delay 5")
+        return lines
+
+
+SYSTEM = TowersSystem()

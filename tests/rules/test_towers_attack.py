@@ -1,0 +1,242 @@
+"""99 Towers attacks: flips, modifiers, defenders' choices, damage and states."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
+
+from test_towers_helpers import PLAYER, add, begin, choose, command, new, phase_of, texts, who
+
+HERO = ("init=2 ss=2 hs=3 pa=4 pd=3 id=2 er=1 stun=12 lethal=6 endurance=2 px=2 "
+        "weapons=\"Longblade: 4+px +1pa; Pistol: 5 r6\"")
+BANDIT = "init=1 ss=1 hs=2 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1 weapons=\"Club: 2+hs\""
+MAGE = "init=2 ss=1 sa=4 pd=2 id=3 mana=6 stun=8 lethal=4 weapons=\"Bolt of Fire: 6 sa arcane fire r10\""
+
+
+def fight(hero_player=False, hero_cards="KH 4C", bandit_cards="9D"):
+    """Hero CI 15 (phase 5), Bandit CI 10 (phase 10)."""
+    enc = add(new(), "Hero", hero_cards, HERO, player=hero_player).state
+    enc = add(enc, "Bandit", bandit_cards, BANDIT).state
+    return begin(enc).state
+
+
+def test_an_npc_defends_at_once_and_a_miss_does_nothing():
+    enc = fight()
+    # Longblade: PA 4 + 1 = 5 cards, best 8; bandit flat-footed: PD 2 − SS 1 = 1 card: J.
+    out = command(enc, "attack", target="Bandit", weapon="long", cards="2C 3C 8S 5D 6D JC")
+    lines = texts(out)
+    assert lines[0] == ("Hero: Attack with Longblade on Bandit — PA 4 (Longblade (flip+1)): "
+                        "2♣ 3♣ 8♠ 5♦ 6♦ → keep 8 = 8")
+    assert lines[1] == "Bandit PD 2 − SS 1 flat-footed = 1: J♣ → keep J = 11 → 8 vs 11: miss"
+    assert out.state.find("Bandit").stun == 10
+    assert phase_of(out.state, "Hero") == 10
+
+
+def test_a_hit_without_hearts_does_weapon_damage_minus_er_and_no_lethal():
+    enc = fight()
+    out = command(enc, "attack", target="Bandit", weapon="longblade", cards="2C 3C QS 5D 6D JC")
+    bandit = out.state.find("Bandit")
+    assert bandit.stun == 10 - (4 + 2 - 1) and bandit.lethal == 5
+    assert "4+2" not in texts(out)[2] and "6 − ER 1 = 5 physical STUN" in texts(out)[2]
+
+
+def test_a_player_character_flips_their_own_defence():
+    enc = fight(hero_player=True, hero_cards="2H 3C", bandit_cards="QD")  # Bandit CI 13 → 7, Hero CI 5 → 15
+    assert who(enc) == "Bandit"
+    out = command(enc, "attack", target="Hero", cards="10H 4C 2S")
+    enc = out.state
+    assert enc.pending is not None and enc.pending.kind == "defense"
+    assert enc.pending.users == (PLAYER.user_id,)
+    assert out.events[-1].ping == (PLAYER.user_id,)
+    assert "Flip PD 3 − SS 2 flat-footed = 1: 1 card" in enc.pending.prompt
+    with pytest.raises(AwaitingChoice):
+        command(enc, "act", action="aim")
+    out = choose(enc, cards="9C")
+    enc = out.state
+    hero = enc.find("Hero")
+    # Club 2 + HS 2 + 1♥ = 5 − ER 1 = 4 STUN, 1 LETHAL: a critical.
+    assert (hero.stun, hero.lethal) == (8, 5)
+    assert any("10 vs 9: critical hit" in t for t in texts(out))
+    assert phase_of(enc, "Bandit") == 12 and who(enc) == "Bandit"
+
+
+def test_flat_footed_ends_when_a_character_first_acts():
+    enc = fight()
+    assert enc.find("Hero").flat_footed
+    enc = command(enc, "act", action="shift position").state
+    assert not enc.find("Hero").flat_footed
+
+
+def test_full_defense_shifts_defence_until_the_next_activation():
+    enc = fight()
+    enc = command(enc, "act", action="full defense").state  # Hero → 15
+    assert who(enc) == "Bandit"
+    out = command(enc, "attack", target="Hero", cards="9C 2C 3C 8D 4D 2S")
+    assert "Hero PD 3 (full defense (shift+1)): 8♦ 4♦ 2♠ → keep 8 = 8 + 1 = 9 → 9 vs 9: hit" in texts(out)[1]
+    enc = out.state
+    assert who(enc) == "Hero"  # phase 15: the hero's next activation ends Full Defense
+    assert not enc.find("Hero").full_defense
+    assert "Hero: Full Defense ends." in texts(out)
+
+
+def test_power_attack_flips_one_fewer_adds_two_damage_and_leaves_the_attacker_open():
+    enc = fight()
+    out = command(enc, "act", action="power attack", target="Bandit", options="weapon=longblade",
+                  cards="2C 3C QS 5D JC")  # 5 − 1 = 4 cards; bandit 1 card
+    assert "PA 4 (Longblade (flip+1); power attack (flip−1)): 2♣ 3♣ Q♠ 5♦ → keep Q = 12" in texts(out)[0]
+    assert out.state.find("Bandit").stun == 10 - (4 + 2 + 2 - 1)
+    enc = out.state
+    assert phase_of(enc, "Hero") == 12 and enc.find("Hero").power_attacked
+    out = command(enc, "attack", target="Hero", cards="9C 2C 3C 8D 4D")  # Hero PD 3 − 1 flip = 2 cards
+    assert "Hero PD 3 (after a power attack (flip−1)): 8♦ 4♦ → keep 8 = 8 → 9 vs 8: hit" in texts(out)[1]
+
+
+def test_reckless_move_costs_7_and_flips_one_fewer_on_defence():
+    enc = fight()
+    enc = command(enc, "act", action="reckless move").state
+    assert phase_of(enc, "Hero") == 12 and enc.find("Hero").reckless
+    out = command(enc, "attack", target="Hero", cards="9C 2C 3C 8D 4D")
+    assert "reckless move (flip−1)" in texts(out)[1]
+
+
+def test_opportunity_attack_costs_the_attacker_3_phases_and_interrupts():
+    enc = fight()
+    with pytest.raises(NotAllowed, match="flat-footed"):
+        command(enc, "attack", actor="Bandit", target="Hero", options="opportunity")
+    enc = command(enc, "act", action="shift position").state  # Hero → 8
+    enc = command(enc, "act", action="combat move").state  # Hero 8 → 13; Bandit acts in 10
+    enc = command(enc, "act", action="aim").state  # Bandit 10 → 15
+    assert who(enc) == "Hero" and phase_of(enc, "Bandit") == 15
+    out = command(enc, "act", action="opportunity attack", actor="Bandit", target="Hero",
+                  cards="9C 2C 3C 8D 4D 2S")
+    enc = out.state
+    assert phase_of(enc, "Bandit") == 18 and who(enc) == "Hero"
+    assert "Bandit's opportunity attack costs 3 phases: next acts in phase 18." in texts(out)
+    assert enc.find("Bandit").aim == 0
+
+
+def test_opportunity_attacks_use_melee_weapons_only():
+    enc = fight()
+    enc = command(enc, "act", action="shift position").state  # Hero → 8, no longer flat-footed
+    out = command(enc, "attack", actor="Hero", target="Bandit", weapon="pistol", options="oa",
+                  cards="9C 2C 3C 8D 2D")
+    assert "with Unarmed" in texts(out)[0]
+
+
+def test_charge_costs_8_and_needs_a_melee_weapon():
+    enc = fight()
+    with pytest.raises(InvalidInput, match="ranged"):
+        command(enc, "act", action="charge", target="Bandit", options="weapon=pistol")
+    out = command(enc, "act", action="charge", target="Bandit", options="weapon=longblade",
+                  cards="2C 3C QS 5D 6D JC")
+    assert phase_of(out.state, "Hero") == 13
+
+
+def test_attack_with_shift_position_added_costs_7():
+    enc = fight()
+    out = command(enc, "attack", target="Bandit", options="shift-position", cards="2C 3C QS 5D 6D JC")
+    assert phase_of(out.state, "Hero") == 12
+    assert "Attack + Shift Position" in texts(out)[0]
+
+
+def test_aid_makes_the_foe_defend_worse_against_the_ally_once():
+    enc = add(new(), "Hero", "KH 4C", HERO).state
+    enc = add(enc, "Friend", "2S", "init=1 pa=3").state
+    enc = add(enc, "Bandit", "9D", BANDIT).state
+    enc = begin(enc).state
+    out = command(enc, "act", action="aid", target="Bandit", options="ally=Friend", cards="2C 3C QS 5D 6D 7D JC")
+    assert "aid (flip+1)" in texts(out)[0]
+    assert out.state.find("Bandit").aided_for == out.state.find("Friend").id
+    assert out.state.find("Bandit").stun == 10 and phase_of(out.state, "Hero") == 8
+
+
+def test_modifiers_from_the_seed():
+    enc = add(new(), "Hero", "KH 4C", HERO).state
+    enc = add(enc, "Giant", "9D", BANDIT.replace("init=1", "init=1 size=1")).state
+    enc = begin(enc).state
+    out = command(enc, "attack", target="Giant", weapon="longblade",
+                  options="outnumber=2:1 unaware high cover=hard",
+                  cards="2C 3C 4S 5D 6D 7D 8D 9S 10S")
+    line, defence = texts(out)[0], texts(out)[1]
+    assert "outnumbering 2:1 (flip+1)" in line and "target unaware (flip+1)" in line and "high ground (shift+1)" in line
+    assert "size +1 (shift−1)" in defence and "hard cover (flip+1, shift+1)" in defence
+
+
+def test_total_cover_and_dead_targets_cannot_be_attacked():
+    enc = fight()
+    with pytest.raises(InvalidInput, match="total cover"):
+        command(enc, "attack", target="Bandit", options="cover=total", cards="2C 3C QS 5D 6D")
+    enc = command(enc, "damage", target="Bandit", amount="10", options="lethal=7").state
+    with pytest.raises(InvalidInput, match="dead"):
+        command(enc, "attack", target="Bandit")
+
+
+def test_an_unconscious_defender_defends_at_0_and_can_take_lethal():
+    enc = fight()
+    enc = command(enc, "damage", target="Bandit", amount="10").state
+    out = command(enc, "attack", target="Bandit", cards="2H 3C 4S 5D 6D")
+    bandit = out.state.find("Bandit")
+    assert "Bandit is unconscious: defence 0 → 6 vs 0: critical hit" in texts(out)[1]
+    assert bandit.lethal == 4 and bandit.stun == 0
+
+
+def test_area_attack_one_flip_against_each_defence_and_the_same_hearts_for_all():
+    enc = add(new(), "Mage", "KH 4C", MAGE).state
+    enc = add(enc, "Bandit 1", "9D", BANDIT).state
+    enc = add(enc, "Bandit 2", "8D", BANDIT + " ir=2").state
+    enc = begin(enc).state
+    out = command(enc, "attack", target="Bandit 1, Bandit 2", options="mana=2",
+                  cards="JH 3H 4C 5S 2C 2D 2S 3S")
+    enc = out.state
+    lines = texts(out)
+    assert "Mage: Attack with Bolt of Fire on Bandit 1 and Bandit 2 (2 mana, 4 left) — SA 4: J♥ 3♥ 4♣ 5♠ → keep J = 11 (2♥)" == lines[0]
+    # SA weapons strike ID: ID 2, two cards each.
+    assert lines[1].startswith("Bandit 1 ID 2: 2♣ 2♦")
+    b1, b2 = enc.find("Bandit 1"), enc.find("Bandit 2")
+    assert (b1.stun, b1.lethal) == (10 - 8, 3)  # 6 + 2♥ = 8 arcane (fire), IR 0
+    assert (b2.stun, b2.lethal) == (10 - 6, 3)  # IR 2
+    assert enc.find("Mage").mana == 5  # 4 left, +1 at zero phase 10 on the way to its next turn
+
+
+def test_area_attack_waits_for_each_player_defender_in_turn():
+    enc = add(new(), "Mage", "KH 4C", MAGE).state
+    enc = add(enc, "Hero", "2D 3D", HERO, player=True).state
+    enc = add(enc, "Bandit", "9D", BANDIT).state
+    enc = begin(enc).state
+    out = command(enc, "attack", target="Hero, Bandit", cards="JH 3C 4C 5S")
+    assert out.state.pending is not None and out.state.find("Bandit").stun == 10
+    # The hero's ID 2 (K♣ 2♣), then the bandit's ID 2 flipped at once after it (2♠ 3♠).
+    out = choose(out.state, cards="KC 2C 2S 3S")
+    enc = out.state
+    assert enc.pending is None
+    assert enc.find("Hero").stun == 12  # K beat J
+    assert (enc.find("Bandit").stun, enc.find("Bandit").lethal) == (10 - 7, 4)  # 6 + 1♥ arcane, IR 0
+    assert phase_of(enc, "Mage") == 10
+
+
+def test_sa_weapons_need_mana_when_asked():
+    enc = add(new(), "Mage", "KH 4C", MAGE).state
+    enc = add(enc, "Bandit", "9D", BANDIT).state
+    enc = begin(enc).state
+    with pytest.raises(InvalidInput, match="6 mana, not 7"):
+        command(enc, "attack", target="Bandit", options="mana=7")
+
+
+def test_unknown_weapons_are_named_in_the_refusal():
+    enc = fight()
+    with pytest.raises(InvalidInput, match="Weapons: Longblade, Pistol"):
+        command(enc, "attack", target="Bandit", weapon="axe")
+
+
+def test_an_opportunity_attack_by_a_player_means_their_own_character():
+    enc = fight(hero_player=True, hero_cards="2H 3C", bandit_cards="QD")  # Bandit phase 7, Hero 15
+    enc = command(enc, "act", action="aim").state  # Bandit → 12
+    enc = command(enc, "act", action="combat move").state  # Bandit → 17; Hero's turn at 15
+    assert who(enc) == "Hero"
+    enc = command(enc, "act", PLAYER, action="shift position").state  # Hero → 18; the bandit acts at 17
+    out = command(enc, "attack", PLAYER, target="Bandit", options="oa", cards="9C 2C 3C 8D 2D 4D 5D")
+    assert "Hero: Opportunity Attack with Longblade" in texts(out)[0]
+    assert phase_of(out.state, "Hero") == 21
+    with pytest.raises(InvalidInput, match="actor"):
+        command(enc, "attack", target="Bandit", options="oa")  # the GM must say who
