@@ -73,8 +73,9 @@ async def announce(bot: "TurnkeeperBot", channel, result: Result) -> None:
     state = result.state
     try:
         if state.status == "running" and result.turn_changed:
-            content, embed, view, mentions = render.turn_message(system, state, result.encounter_id)
-            message = await channel.send(content, embed=embed, view=view, allowed_mentions=mentions)
+            content, embed, view, mentions, picture = render.turn_message(system, state, result.encounter_id)
+            files = [picture] if picture else []
+            message = await channel.send(content, embed=embed, view=view, allowed_mentions=mentions, files=files)
             await bot.core.repo.set_meta(result.encounter_id, turn_message_id=message.id)
         if state.pending is not None and result.pending_opened:
             content, view, mentions = render.choice_message(state, result.encounter_id)

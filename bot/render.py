@@ -7,6 +7,8 @@ player typed into a name.
 
 from __future__ import annotations
 
+import io
+
 import discord
 
 from rules.model import Encounter, Event
@@ -112,6 +114,15 @@ def tracker_embed(system: System, state: Encounter, encounter_id: int, *, page: 
     return embed
 
 
+def clock_picture(state: Encounter) -> discord.File | None:
+    """The phase clock as an image, for systems whose turns run on the clock."""
+    if state.turns.structure != "clock":
+        return None
+    from .clock_image import render_clock
+
+    return discord.File(io.BytesIO(render_clock(state)), filename="clock.png")
+
+
 def turn_message(system: System, state: Encounter, encounter_id: int):
     """The ping for whoever acts now, with what is left of the turn and an End turn button."""
     from .buttons import EndTurnButton  # buttons import render for their replies
@@ -125,10 +136,13 @@ def turn_message(system: System, state: Encounter, encounter_id: int):
         lines += system.turn_summary(state, cid)
         value = "\n".join(clean(line) for line in lines if line) or "—"
         embed.add_field(name=fit(clean(combatant.name), 250), value=fit(value, 1000), inline=False)
+    picture = clock_picture(state)
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture.filename}")
     view = discord.ui.View(timeout=None)
     if system.turns.acting(state):  # a faction choosing whom to activate has no turn to end yet
         view.add_item(EndTurnButton(encounter_id, state.turn_no))
-    return content, embed, view, allowed(waiting.users)
+    return content, embed, view, allowed(waiting.users), picture
 
 
 def choice_message(state: Encounter, encounter_id: int):
