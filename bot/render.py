@@ -84,7 +84,7 @@ def _combatant_line(system: System, state: Encounter, cid: str, reveal_all: bool
 def tracker_pages(system: System, state: Encounter, *, reveal: bool = False) -> list[str]:
     lines = []
     for line in system.turns.lines(system, state):
-        marker = "▶️" if line.current else "▫️"
+        marker = "▶️" if line.current and state.status == "running" else "▫️"
         names = "; ".join(_combatant_line(system, state, c, reveal) for c in line.cids) or "—"
         note = f" *({clean(line.note)})*" if line.note else ""
         lines.append(f"{marker} `{line.label:>8}` {names}{note}")

@@ -54,7 +54,8 @@ def render_embed(embed: dict[str, Any], world: World) -> list[str]:
     if embed.get("description"):
         lines.extend(render_content(embed["description"], world).splitlines())
     for f in embed.get("fields") or []:
-        lines.append(f"{render_content(f.get('name', ''), world)}: {render_content(f.get('value', ''), world)}")
+        field = f"{render_content(f.get('name', ''), world)}: {render_content(f.get('value', ''), world)}"
+        lines.extend(field.splitlines())
     footer = (embed.get("footer") or {}).get("text")
     if footer:
         lines.append(f"— {render_content(footer, world)}")
@@ -112,6 +113,8 @@ def render_message(msg: RecordedMessage, world: World, *, revision: Optional[Rev
 
 def _snippet(msg: RecordedMessage, world: World) -> str:
     text = render_content(msg.content, world).replace("\n", " ")
+    if not text and msg.embeds:
+        text = render_content(msg.embeds[0].get("title") or "", world)
     return text if len(text) <= 40 else text[:39] + "…"
 
 

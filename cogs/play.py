@@ -78,7 +78,7 @@ class Play(commands.Cog):
 
     @app_commands.command(name="save", description="Roll a save or check for a combatant")
     @app_commands.guild_only()
-    @app_commands.describe(kind='What is rolled, e.g. "con", "agi", "dying"', actor="Who rolls (default: your acting combatant)",
+    @app_commands.describe(kind='What is rolled, e.g. "con", "agi", "perception" (see /help)', actor="Who rolls (default: your acting combatant)",
                            dc="Difficulty, if the rules do not set it", options=OPTIONS, roll=ROLL, dice=DICE)
     @app_commands.autocomplete(actor=autocomplete.combatants)
     async def save(self, interaction: discord.Interaction, kind: str, actor: str | None = None,
