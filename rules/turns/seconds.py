@@ -6,7 +6,8 @@ all spent ends by itself. Time can also be taken from a turn before the actor
 gets to use it (stunned, steering a mount): the system books it with `lose`.
 Systems count down their own timed effects through the `on_seconds` hook, on
 the actor's own seconds, and may give a combatant a smaller budget through an
-optional `seconds_budget(enc, cid)` method.
+optional `seconds_budget(enc, cid)` method, and say why a combatant's turn
+passes with an optional `cannot_act_reason(enc, combatant)`.
 
 A delaying combatant may step back in before their next turn, even in the
 middle of someone else's turn: the interrupted combatant then finishes their
@@ -108,6 +109,7 @@ class Seconds(Initiative):
             for cid in lapsed:
                 events.append(Event(kind="info", text=f"{enc.get(cid).name}'s delay runs out: their next turn has come."))
             live = [c for c in slot if system.can_act(enc, enc.get(c))]
+            events.extend(self._skipped(system, enc, [c for c in slot if c not in live]))
             if not live:
                 continue
             enc, more, live = start_turn(system, enc, live, chance)
@@ -116,6 +118,20 @@ class Seconds(Initiative):
                 enc = enc.but(turns=enc.turns.but(acting=tuple(live)))
                 return self._fill(system, enc, chance, events)
         raise InvalidInput("The turn order is stuck: nobody can take a turn.")
+
+    @staticmethod
+    def _skipped(system, enc, cids) -> list[Event]:
+        """Say whose turn passes by, so nobody waits for someone who is down;
+        combatants who left the fight pass silently."""
+        why = getattr(system, "cannot_act_reason", None)
+        events = []
+        for cid in cids:
+            combatant = enc.get(cid)
+            if combatant.out:
+                continue
+            reason = why(enc, combatant) if why else ""
+            events.append(Event(kind="info", text=f"{combatant.name}'s turn passes" + (f" ({reason})." if reason else ".")))
+        return events
 
     def _resume_interrupted(self, system, enc, index, chance, events) -> Result:
         state: SecondsState = enc.turns

@@ -130,7 +130,7 @@ def test_a_4_second_cast_with_an_11_second_delay_fires_after_the_first_second_of
     fight.next()  # Dummy
     assert fight.acting() == ["Mira"] and "takes effect" not in fight.text()
     fight.act("move")
-    assert "✨ Mira's Fireball takes effect now, after second 1 of Mira's turn (11 s delay)." in fight.text()
+    assert "✨ Mira's Fireball takes effect now, after second 1 of Mira's turn (11 s delay): GM, apply what it does." in fight.text()
     assert fight.f("Mira").effects == ()
 
 
@@ -143,7 +143,7 @@ def test_the_2_second_delay_leaves_two_seconds_to_move_before_the_spell():
     fight.act("move")
     assert "takes effect" not in fight.text()
     fight.act("move")
-    assert "Mira's Blast takes effect now, after second 6 of Mira's turn (2 s delay)." in fight.text()
+    assert "Mira's Blast takes effect now, after second 6 of Mira's turn (2 s delay): GM, apply what it does." in fight.text()
 
 
 @pytest.mark.parametrize("metres, penalty", [(15, 0), (16, 1), (30, 1), (31, 2), (60, 2), (61, 3), (120, 3), (121, 4), (240, 4)])
@@ -198,8 +198,8 @@ def test_ties_reroll_among_themselves_until_broken_every_reroll_shown():
     fight.do(AddCombatants(by=GM, name="Zombie", count=3, sheet={}, dice=(4, 4, 4, 2, 5, 2, 3, 1)))
     assert fight.order() == ["Zombie 2", "Zombie 1", "Zombie 3"]
     text = fight.text()
-    assert "Initiative tie at 4: reroll Zombie 1 2, Zombie 2 5, Zombie 3 2." in text
-    assert "Initiative tie at 4: reroll Zombie 1 3, Zombie 3 1." in text
+    assert "Initiative tie at 4: reroll Zombie 1 d6 2, Zombie 2 d6 5, Zombie 3 d6 2." in text
+    assert "Initiative tie at 4: reroll Zombie 1 d6 3, Zombie 3 d6 1." in text
     ties = {fight.enc.get(e.cid).name: e.tiebreak for e in fight.enc.turns.entries}
     assert ties == {"Zombie 2": (5,), "Zombie 1": (2, 3), "Zombie 3": (2, 1)}
 
@@ -219,11 +219,11 @@ def test_a_late_arrival_is_inserted_by_its_roll_and_rolls_off_a_tie():
     # Bat: 6 + 1 = 7 ties Mauve: both reroll, 4 vs 4, again, 8 vs 3
     fight.do(AddCombatants(by=GM, name="Bat", sheet={"reflex": 1}, dice=(6, 1, 3, 5, 2)))
     assert fight.order() == ["Mauve", "Bat", "Wolf", "Goblin"]
-    assert "Initiative tie at 7: reroll Mauve 4, Bat 4." in fight.text()
-    assert "Initiative tie at 7: reroll Mauve 8, Bat 3." in fight.text()
+    assert "Initiative tie at 7: reroll Mauve d6 1 + 3 = 4, Bat d6 3 + 1 = 4." in fight.text()
+    assert "Initiative tie at 7: reroll Mauve d6 5 + 3 = 8, Bat d6 2 + 1 = 3." in fight.text()
     # Owl ties the settled pair: rolls off from the top, 6 vs Mauve's 4, and goes first
     fight.do(AddCombatants(by=GM, name="Owl", sheet={"reflex": 1}, dice=(6, 5, 1)))
-    assert "Initiative tie at 7: Owl 6 vs Mauve 4." in fight.text()
+    assert "Initiative tie at 7: Owl d6 5 + 1 = 6 vs Mauve d6 1 + 3 = 4." in fight.text()
     assert fight.order() == ["Owl", "Mauve", "Bat", "Wolf", "Goblin"]
     assert fight.acting() == ["Mauve"]
     fight.next()
@@ -437,7 +437,7 @@ def test_aiming_eases_the_range_penalty_by_one():
     fight = duel(ranged_skill=1, weapons="heavy crossbow:1d10:15")
     fight.act("aim")
     fight.command("attack", target="Goblin", options="range=40", dice="1")
-    assert "d6 1 +1 aimed range −1 = 1" in fight.text()
+    assert "d6 1 +1 range −2 aimed +1 = 1" in fight.text()
 
 
 def test_a_called_shot_to_the_head_is_harder_to_hit_and_easier_to_hurt():
@@ -495,7 +495,7 @@ def test_dying_checks_each_round_with_rising_dc_then_stabilising_on_a_10():
     fight.command("attack", target="Goblin", dice="6 8")
     fight.choose("No defence")
     fight.next(3, 1)  # round 2: d10 3, Endurance d6 1 + 3 − 1 = 3 < 4 → DC 5
-    assert "Goblin dying: d10 3 (no 10); Endurance d6 1 + 2 = 3 vs DC 4: fails → DC 5." in fight.text()
+    assert "Goblin dying: d10 3 (no 10); Endurance d6 1 + 3 − 1 wound = 3 vs DC 4: fails → DC 5." in fight.text()
     assert fight.f("Goblin").dying_dc == 5 and fight.acting() == ["Mauve"]
     fight.next(5, 3)  # Mauve ends; round 3: 3 + 2 = 5 ≥ 5 holds
     assert "holds on" in fight.text()
@@ -711,16 +711,16 @@ def test_a_full_fight_carry_over_delayed_spell_combo_parry_dying_stabilised_and_
         "Round 1",
         "Mauve makes a combo of 2 attacks with arming sword: d6 5 +3 = 8 vs Goblin's Target 4: hit; "
         "d6 4 +3 = 7 vs Goblin's Target 4: hit.",
-        "🛡️ Goblin: defend against 2 hits from Mauve (DC 7)? Block +0, Dodge +0, Parry +1",
+        "🛡️ Goblin may defend against 2 hits (DC 7): waiting for the choice.",
         "Goblin parries: d6 6 +1 = 7 vs DC 7: negated; d6 1 +1 = 2 vs DC 7: fails.",
-        "Goblin: 1d8 (2) + 3 = 5 vs Toughness 9/3: > Minimum: wound.",
+        "Goblin: 1d8 (2) + Strength 3 = 5 vs Toughness 9/3: > Minimum: wound.",
         "Mauve uses a combo (4 s): 2 s left.",
-        "Goblin: 1d8 (8) + 3 = 11 vs Toughness 8/2: ≥ Toughness: wound and Dying.",
+        "Goblin: 1d8 (8) + Strength 3 = 11 vs Toughness 8/2: ≥ Toughness: wound and Dying.",
         "Mauve attacks Goblin (4 s): 0 s left, 2 s carry into the next turn.",
         "Mira casts Fireball at Orc (4 s): 0 s left, 2 s carry into the next turn.",
         "Orc: Untyped morale damage 7 vs Will 6/0: Will beaten → two morale penalties.",
-        "Orc: Fear morale damage 3 vs Will 2/-4: Will beaten → morale penalty and Panicked.",
-        "Orc: Untyped morale damage 1 vs Will 1/-5: morale penalty.",
+        "Orc: Fear morale damage 3 vs Will 2/−4: Will beaten → morale penalty and Panicked.",
+        "Orc: Untyped morale damage 1 vs Will 1/−5: morale penalty.",
         "Orc is Broken: gives up, helpless, no actions or defence; a Spirit check each round (DC 10).",
         "Round 2",
         "Goblin dying: d10 10 → stabilises (still unconscious).",
@@ -729,7 +729,7 @@ def test_a_full_fight_carry_over_delayed_spell_combo_parry_dying_stabilised_and_
         "Mira is still busy (casts Fireball at Orc) for 2 s from last turn.",
         "Round 3",
         "Round 4",
-        "✨ Mira's Fireball on Orc takes effect now, after second 1 of Mira's turn (11 s delay).",
+        "✨ Mira's Fireball on Orc takes effect now, after second 1 of Mira's turn (11 s delay): GM, apply what it does.",
         "Orc: 2d6 (4, 5) = 9 vs Toughness 9/3: ≥ Toughness: wound and Dying.",
     ]
     position = 0

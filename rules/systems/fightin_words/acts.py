@@ -84,7 +84,7 @@ def act(system, enc, action: Act, chance: Chance):
             changes["effects"] = me.effects + (effect,)
             events.append(Event(kind="info", text=f"✨ {spell} will take effect {action.delay} s after the casting ends, "
                                                   f"counted on {me.name}'s own seconds."))
-    elif action.target:
+    elif action.target and not action.what:
         verb += f" ({enc.find(action.target).name})"
     if changes:
         enc = enc.update(me.id, **changes)
@@ -111,7 +111,8 @@ def countdown(enc, cid: str, seconds: int):
         events.append(Event(
             kind="info",
             text=f"✨ {f.name}'s {effect.what}{on} takes effect now, after second {moment} of "
-                 f"{f.name}'s turn ({effect.delay} s delay).",
-            ping=enc.controllers([cid]),
+                 f"{f.name}'s turn ({effect.delay} s delay): GM, apply what it does.",
+            # The GM resolves what the effect does (/damage, /condition…).
+            ping=(enc.gm_id,),
         ))
     return enc.with_combatant(f.but(effects=tuple(kept))), events

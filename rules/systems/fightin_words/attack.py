@@ -102,12 +102,12 @@ def to_hit_bonus(attacker: Fighter, w: Weapon, action: Attack) -> tuple[int, lis
                 f"{action.distance} m is beyond the {w.name}'s reach: four range increments "
                 f"({w.increment * 16} m) at most."
             )
-        if steps and attacker.aimed and not w.magic:
-            steps -= 1
-            parts.append("aimed")
         if steps:
             bonus -= steps
             parts.append(f"range −{steps}")
+            if attacker.aimed and not w.magic:
+                bonus += 1
+                parts.append("aimed +1")
     return bonus, parts
 
 
@@ -148,12 +148,14 @@ def attack(system, enc, action: Attack, chance: Chance):
                      f"{f' ({score_text})' if score_text != '4' else ''}: {'hit' if hit else 'miss'}")
         if hit:
             hits.append({"i": i, "target": t.id})
-    extra = melee_bonus_damage(me) if not w.ranged and not w.magic else 0
+    melee = not w.ranged and not w.magic
+    extra = melee_bonus_damage(me) if melee else 0
+    added = _added(me) if melee else ""
     expr = action.damage or w.damage
     for hit in hits:
         roll = chance.roll(expr)
         amount = roll.total + extra
-        text = f"{roll.text} {'+' if extra >= 0 else '−'} {abs(extra)} = {amount}" if extra else str(roll)
+        text = f"{roll.text}{added} = {amount}" if added else str(roll)
         hit.update(amount=amount, text=text)
     how = f"a combo of {len(targets)} attacks" if combo else "an attack"
     head = f"{me.name} makes {how} with {w.name}: " + "; ".join(rolls) + "."
@@ -179,6 +181,15 @@ def attack(system, enc, action: Attack, chance: Chance):
     }
     enc = enc.update(me.id, aimed=False)
     return proceed(system, enc, context, chance, events)
+
+
+def _added(f: Fighter) -> str:
+    """What melee adds to the damage roll, named: ` + Strength 3 + 3×scale 3`."""
+    parts = []
+    for label, value in (("Strength", f.sheet.strength), ("3×scale", 3 * f.sheet.scale)):
+        if value:
+            parts.append(f" {'+' if value > 0 else '−'} {label} {abs(value)}")
+    return "".join(parts)
 
 
 def proceed(system, enc, context: dict, chance: Chance, events: list[Event]):
@@ -217,15 +228,17 @@ def _ask(enc, t: Fighter, hits, context, events):
     best = max((o for o in options if o != NONE), key=lambda o: _bonus(t, o))
     bonuses = ", ".join(f"{o} {_bonus(t, o):+d}" for o in options if o != NONE)
     count = f"{len(hits)} hits" if len(hits) > 1 else "a hit"
-    flanked = " (flanked: −1)" if context["flanked"] else ""
-    prompt = f"{t.name}: defend against {count} from {attacker.name} (DC {dc}){flanked}? {bonuses}"
+    flanked = ", flanked: −1" if context["flanked"] else ""
+    prompt = f"{t.name}: defend against {count} from {attacker.name} (DC {dc}{flanked})? {bonuses}"
     users = (t.controller_id,) if t.controller_id is not None else ()
     pending = Pending(
         id=enc.next_pending, kind="defence", prompt=prompt, options=options, default=best,
         chooser=t.id, users=users, context=context | {"dc": dc},
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
-    events.append(Event(kind="info", text=f"🛡️ {prompt}", ping=enc.controllers([t.id])))
+    # The choice message that follows pings the defender's player (the GM for
+    # NPCs) with the buttons; this line only records that the attack waits.
+    events.append(Event(kind="info", text=f"🛡️ {t.name} may defend against {count} (DC {dc}{flanked}): waiting for the choice."))
     return enc, events
 
 

@@ -3,6 +3,7 @@ healing, checks, and conditions put on or taken off by hand."""
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from rules.actions import Action
@@ -13,7 +14,7 @@ from rules.randomness import Chance
 from . import conditions as cond
 from . import morale, wounds
 from .state import Condition, Fighter
-from .stats import toughness, will
+from .stats import minimum_toughness, minimum_will, pair, toughness, will
 from .tables import LOCATIONS, SURFACES, fall_bonus
 
 MORALE_KINDS = ("fear", "insanity", "rage", "morale")
@@ -97,14 +98,23 @@ def heal(system, enc, action: Heal, chance: Chance):
     count = min(action.amount, f.wounds)
     f = f.but(wounds=f.wounds - count)
     return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} heals {count} wound{'s' if count > 1 else ''}: "
-                                                          f"Toughness {toughness(f)}/{toughness(f) - 6}.")]
+                                                          f"Toughness {pair(toughness(f), minimum_toughness(f))}.")]
 
 
 STATS = ("reflex", "dex", "strength", "endurance", "spirit", "fortitude", "will")
+SKILL = re.compile(r"[a-z][a-z -]{1,29}")
+# Checks the bot makes by itself, which must not pass for a skill check.
+ROLLED_BY_THE_BOT = {
+    "dying": "The dying check rolls itself as each round opens. To stabilise with Medicine: "
+             "`/save kind:medicine options:\"bonus=N\"`, then `/condition remove condition:dying`.",
+    "broken": "The Broken Spirit check rolls itself as each round opens.",
+    "initiative": "Initiative is rolled when a combatant joins (enter it with `roll:`).",
+}
 
 
 class Check(Action):
-    """A d6 check: d6 + stat (Fortitude adds scale; Will uses the Will score) vs DC. Dice: one d6."""
+    """A d6 check: d6 + stat (Fortitude adds scale; Will uses the Will score) vs DC, or
+    d6 + a skill's bonus (`bonus`) for skills, which the sheet does not hold. Dice: one d6."""
 
     kind: ClassVar[str] = "check"
     on_turn: ClassVar[bool] = False
@@ -121,21 +131,32 @@ def check(system, enc, action: Check, chance: Chance):
         if not mine:
             raise InvalidInput("Say who makes the check (`actor`).")
         f = mine[0]
-    stat = action.stat.strip().casefold()
+    stat = " ".join(action.stat.strip().casefold().replace("_", " ").split())
     stat = {"dexterity": "dex", "end": "endurance", "str": "strength", "fort": "fortitude", "ref": "reflex"}.get(stat, stat)
-    if stat not in STATS:
-        raise InvalidInput(f"Checks use one of: {', '.join(STATS)}.")
-    if stat == "will":
-        base = will(f)
-    elif stat == "fortitude":
-        base = f.sheet.fortitude + f.sheet.scale
-    else:
-        base = getattr(f.sheet, stat)
+    if stat in ROLLED_BY_THE_BOT:
+        raise InvalidInput(ROLLED_BY_THE_BOT[stat])
     die = chance.die(6)
+    parts = [f"d6 {die}"]
+    if stat in STATS:
+        if stat == "will":
+            base = will(f)
+        elif stat == "fortitude":
+            base = f.sheet.fortitude + f.sheet.scale
+        else:
+            base = getattr(f.sheet, stat)
+        parts.append(f"{base:+d}")
+        label = stat.capitalize()
+    elif SKILL.fullmatch(stat):
+        # Skills are not on the sheet: the GM or player gives the skill's bonus.
+        base = 0
+        label = f"{stat.capitalize()} (skill)"
+    else:
+        raise InvalidInput(f"Checks use a stat ({', '.join(STATS)}) or a skill with its bonus, "
+                           "e.g. `kind:medicine options:\"bonus=2\"`.")
+    if action.bonus or stat not in STATS:
+        parts.append(f"{action.bonus:+d}")
     total = die + base + action.bonus
-    text = f"{f.name} {stat.capitalize()} check: d6 {die} {base:+d}"
-    text += f" {action.bonus:+d}" if action.bonus else ""
-    text += f" = {total}"
+    text = f"{f.name} {label} check: {' '.join(parts)} = {total}"
     if action.dc is not None:
         text += f" vs DC {action.dc}: {'success' if total >= action.dc else 'failure'}"
     return enc, [Event(kind="roll", text=text + ".")]
@@ -174,7 +195,7 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
         f = f.but(morale_penalties=min(morale.max_penalties(f), f.morale_penalties + 1))
         enc = enc.with_combatant(f)
         enc, more = morale.check_broken(enc, f.id)
-        return enc, [Event(kind="info", text=f"{f.name} takes a morale penalty: Will {will(f)}/{will(f) - 6}.")] + more
+        return enc, [Event(kind="info", text=f"{f.name} takes a morale penalty: Will {pair(will(f), minimum_will(f))}.")] + more
     if name == "stunned":
         seconds = cond.seconds_of(action.duration)
         acting = f.id in enc.turns.acting

@@ -19,6 +19,14 @@ def check(f: Fighter, chance: Chance) -> tuple[int, str]:
     return total, f"d6 {die} + Reflex {f.sheet.reflex} + Dex {f.sheet.dex} = {total}"
 
 
+def reroll(f: Fighter, chance: Chance) -> tuple[int, str]:
+    """A tie-breaking roll, short enough to list several on one line: `Goblin d6 2 + 3 = 5`."""
+    total, _ = check(f, chance)
+    mods = f.sheet.reflex + f.sheet.dex
+    sign = "+" if mods >= 0 else "−"
+    return total, f"{f.name} d6 {total - mods}" + (f" {sign} {abs(mods)} = {total}" if mods else "")
+
+
 def break_ties(enc, tied: list, chance: Chance):
     """Order entries with equal initiative: reroll, and reroll again among any still tied.
 
@@ -40,9 +48,9 @@ def break_ties(enc, tied: list, chance: Chance):
             return
         parts = []
         for entry in group:
-            total, _ = check(enc.get(entry.cid), chance)
+            total, text = reroll(enc.get(entry.cid), chance)
             results[entry.cid] += (total,)
-            parts.append(f"{enc.get(entry.cid).name} {total}")
+            parts.append(text)
         events.append(Event(kind="roll", text=f"Initiative tie at {_n(group[0].key[0])}: reroll " + ", ".join(parts) + "."))
         ranked = sorted(group, key=lambda e: results[e.cid], reverse=True)
         for _, sub in groupby(ranked, key=lambda e: results[e.cid]):
@@ -65,10 +73,10 @@ def _slot_in(enc, standing: list, newcomer, chance: Chance):
     for i, entry in enumerate(standing):
         other = enc.get(entry.cid)
         for _ in range(MAX_REROLLS):
-            mine, _t = check(me, chance)
-            theirs, _t = check(other, chance)
+            mine, my_text = reroll(me, chance)
+            theirs, their_text = reroll(other, chance)
             results += (mine,)
-            events.append(Event(kind="roll", text=f"Initiative tie at {_n(newcomer.key[0])}: {me.name} {mine} vs {other.name} {theirs}."))
+            events.append(Event(kind="roll", text=f"Initiative tie at {_n(newcomer.key[0])}: {my_text} vs {their_text}."))
             if mine != theirs:
                 break
         if mine > theirs:

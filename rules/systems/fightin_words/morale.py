@@ -12,7 +12,7 @@ from rules.model import Event
 from rules.randomness import Chance
 
 from .state import Condition, Fighter
-from .stats import minimum_will, will
+from .stats import minimum_will, pair, will
 
 KINDS = {"fear": "panicked", "insanity": "confused", "rage": "raging"}
 BROKEN_DC = 10
@@ -26,7 +26,7 @@ def take(enc, cid: str, amount: int, kind: str | None, text: str) -> tuple[objec
     f: Fighter = enc.get(cid)
     w, least = will(f), minimum_will(f)
     label = (kind or "untyped").capitalize()
-    head = f"{f.name}: {label} morale damage {text} vs Will {w}/{least}"
+    head = f"{f.name}: {label} morale damage {text} vs Will {pair(w, least)}"
     penalties, condition = 0, None
     if amount > w:
         if kind in KINDS:
@@ -48,7 +48,7 @@ def take(enc, cid: str, amount: int, kind: str | None, text: str) -> tuple[objec
     f = f.but(morale_penalties=min(max_penalties(f), f.morale_penalties + penalties), conditions=tuple(conditions))
     enc = enc.with_combatant(f)
     if penalties:
-        events.append(Event(kind="info", text=f"{f.name}'s Will is now {will(f)}/{minimum_will(f)}."))
+        events.append(Event(kind="info", text=f"{f.name}'s Will is now {pair(will(f), minimum_will(f))}."))
     enc, more = check_broken(enc, cid)
     return enc, events + more
 
@@ -73,14 +73,15 @@ def recover(enc, cid: str, count: int) -> tuple[object, list[Event]]:
                        if not (c.name == "confused" and c.note.startswith("until a morale"))
                        and not (c.name == "broken"))
     f = f.but(morale_penalties=f.morale_penalties - count, conditions=conditions)
-    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} recovers {count} morale penalt{'y' if count == 1 else 'ies'}: Will {will(f)}/{minimum_will(f)}.")]
+    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} recovers {count} morale penalt{'y' if count == 1 else 'ies'}: Will {pair(will(f), minimum_will(f))}.")]
 
 
 def broken_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     f: Fighter = enc.get(cid)
     die = chance.die(6)
     total = die + f.sheet.spirit
-    text = f"{f.name} (Broken): Spirit d6 {die} + {f.sheet.spirit} = {total} vs DC {f.broken_dc}"
+    spirit = f"+ {f.sheet.spirit}" if f.sheet.spirit >= 0 else f"− {-f.sheet.spirit}"
+    text = f"{f.name} (Broken): Spirit d6 {die} {spirit} = {total} vs DC {f.broken_dc}"
     if total >= f.broken_dc:
         enc, more = recover(enc, cid, 1)
         f = enc.get(cid)

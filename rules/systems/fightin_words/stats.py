@@ -30,6 +30,11 @@ def minimum_will(f: Fighter) -> int:
     return will(f) - 6
 
 
+def pair(score: int, minimum: int) -> str:
+    """`9/3`, or `4/−2` with a minimum below zero, as Toughness and Will are written."""
+    return f"{score}/{minimum}" if minimum >= 0 else f"{score}/−{-minimum}"
+
+
 def has(f: Fighter, name: str) -> bool:
     return any(c.name == name for c in f.conditions)
 

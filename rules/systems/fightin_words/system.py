@@ -8,20 +8,20 @@ from rules.turns.seconds import Seconds
 
 from . import acts, attack, commands, conditions, gm, initiative, morale, wounds
 from .state import Condition, FightEncounter, Fighter, Sheet
-from .stats import can_act, has, helpless, minimum_toughness, minimum_will, toughness, will
+from .stats import HELPLESS, can_act, has, helpless, minimum_toughness, minimum_will, pair, toughness, will
 from .tables import ACTIONS, DISABLED_SECONDS, TURN_SECONDS
 
+# The whole /help text: with the shared part above it, it must stay within
+# one 2,000-character Discord message.
 SUMMARY = """\
-d6 system in six-second rounds: every action costs seconds (/act lists the seed's table; attacks and combos 4 s). \
-Longer actions carry into the next turn; the turn ends by itself when no second is left. \
-Initiative 1d6 + Reflex + Dex, ties reroll among themselves. \
-/attack: d6 + skill − scale + X vs Target; the defender picks Block/Dodge/Parry (d6 + bonus vs 4 + skill + Y); \
-damage vs Toughness (6 + 3×scale + Endurance + Defence) and Minimum (−6).
-Defaults where the seed is silent: rolls succeed on meeting the number; a combo asks each defender once and \
-rolls one defence per hit; unarmed is 1d4 + Strength, close reach; melee adds Strength + 3×scale to damage; \
-dying and Broken checks at the start of each round (d10 for stabilising first, then the d6); standing from prone \
-is 4 s (the time table); a delayed spell's countdown starts when its casting ends; surprised characters are \
-flat-footed until their first turn; a delay may last until one's next turn, into the next round."""
+Stats: reflex dex strength endurance spirit scale defence fortitude weapon_skill ranged_skill magic_skill block dodge parry, weapons="sword:1d8;crossbow:1d10:15". Toughness = 6+3×scale+Endurance+Defence, Will = Spirit+6.
+Initiative d6+Reflex+Dex, ties reroll. `/initiative delay` on an untouched turn, again later to interrupt.
+**Seconds**: `/act action:` move 1, run 3, draw 1, grab 2, aim 2, crouch/prone 1, stand 1 (4 from prone), cast 4, reload 4, talk 0, mount (2 s a turn), `spend options:"seconds=3 what='…'"`. Overruns carry into the next turn; 0 s left ends the turn. `cast options:"spell=Fireball delay=11"` pings the GM when it goes off.
+**/attack** (4 s): d6+skill−scale vs Target 4; options combo=3 (target:"A, B" splits) mod=+X/+Y range=30 cover=light called=head flanked surprised; dice: attack d6s, then damage.
+**Defence**: the defender's player (GM for NPCs) picks Block/Dodge/Parry: d6+bonus vs 4+skill+Y per hit; own dice: `/choose option:Parry dice:"5 2"`. Damage > T−6 → wound; ≥ T → wound + Dying.
+**GM**: `/damage amount:2d6` (`amount:fall options:"height=20"`; `damage_type:fear|insanity|rage|morale`), `/heal`, `/save kind:will|medicine dc:5 options:"bonus=2"`, `/condition add|remove` dying (remove = stabilise), staggered, stunned, confused, disabled…
+Rounds open with dying checks (d10 10 stabilises, else Endurance vs DC 4 rising) and Broken ones (Spirit vs DC 10 falling).
+Defaults: meeting the number succeeds; melee adds Strength+3×scale; a spell's delay starts after its casting; the surprised are flat-footed until their turn."""
 
 
 class FightinWords(System):
@@ -65,6 +65,16 @@ class FightinWords(System):
 
     def can_act(self, enc, combatant):
         return can_act(combatant)
+
+    def cannot_act_reason(self, enc, combatant):
+        f: Fighter = combatant
+        if f.dying:
+            return "dying"
+        if f.stable:
+            return "stable but unconscious"
+        if has(f, "broken"):
+            return "Broken"
+        return next((c.name for c in f.conditions if c.name in HELPLESS), "helpless")
 
     def seconds_budget(self, enc, cid):
         return DISABLED_SECONDS if has(enc.get(cid), "disabled") else TURN_SECONDS
@@ -114,17 +124,20 @@ class FightinWords(System):
             if helpless(f):
                 return "down"
             return "wounded" if f.wounds else "unhurt"
-        parts = [f"T {toughness(f)}/{minimum_toughness(f)}", f"Will {will(f)}/{minimum_will(f)}"]
+        parts = [f"T {pair(toughness(f), minimum_toughness(f))}", f"Will {pair(will(f), minimum_will(f))}"]
         if f.wounds:
             parts.append(f"{f.wounds} wound{'s' if f.wounds > 1 else ''}")
         if f.morale_penalties:
-            parts.append(f"{f.morale_penalties} morale")
+            parts.append(f"{f.morale_penalties} morale penalt{'y' if f.morale_penalties == 1 else 'ies'}")
         if f.dead:
             parts.append("dead")
         elif f.dying:
             parts.append(f"dying (DC {f.dying_dc})")
         elif f.stable:
             parts.append("stable, unconscious")
+        owed = enc.turns.owed.get(f.id, 0)
+        if owed:
+            parts.append(f"↪ {owed} s owed to the next turn")
         if f.posture != "standing":
             parts.append(f.posture)
         if f.mounted:
@@ -134,7 +147,8 @@ class FightinWords(System):
         for c in f.conditions:
             parts.append(c.name + (f" {c.rounds}r" if c.rounds else ""))
         for e in f.effects:
-            parts.append(f"✨ {e.what} in {e.seconds} s")
+            on = f" on {e.target}" if e.target else ""
+            parts.append(f"✨ {e.what}{on} in {e.seconds} of {f.name}'s seconds")
         return " · ".join(parts)
 
     def turn_summary(self, enc, cid):
@@ -144,9 +158,6 @@ class FightinWords(System):
         owed = state.owed.get(cid, 0)
         if owed:
             lines.append(f"↪ {owed} s carry into the next turn ({state.busy.get(cid, 'busy')})")
-        for e in f.effects:
-            on = f" on {e.target}" if e.target else ""
-            lines.append(f"✨ {e.what}{on}: goes off after {e.seconds} more of {f.name}'s seconds")
         if f.mounted:
             lines.append("🐎 steering the mount: 2 s every turn")
         return lines

@@ -12,7 +12,7 @@ from rules.model import Event
 from rules.randomness import Chance
 
 from .state import Condition, Fighter
-from .stats import minimum_toughness, toughness
+from .stats import minimum_toughness, pair, toughness
 from .tables import LOCATIONS
 
 
@@ -78,7 +78,7 @@ def land(enc, cid: str, hits: list[Hit], chance: Chance, *, location: str | None
                     conditions.append(Condition(name="staggered", rounds=1))
         else:
             verdict = "≤ Minimum: no wound"
-        parts.append(f"{hit.text} vs Toughness {full}/{least}{where}: {verdict}")
+        parts.append(f"{hit.text} vs Toughness {pair(full, least)}{where}: {verdict}")
     events = [Event(kind="roll", text=f"{target.name}: " + "; ".join(parts) + ".")]
     was_dying = target.dying
     target = target.but(wounds=target.wounds + wounds, conditions=tuple(conditions), notes=tuple(notes[-6:]), posture=posture)
@@ -94,7 +94,7 @@ def land(enc, cid: str, hits: list[Hit], chance: Chance, *, location: str | None
         extra.append(f"{target.name} is Dying: unconscious, an Endurance check each round (DC 4, −1 per wound).")
     if wounds:
         extra.insert(0, f"{target.name}: {wounds} wound{'s' if wounds != 1 else ''} → {target.wounds} in all, "
-                        f"Toughness {toughness(target)}/{minimum_toughness(target)}.")
+                        f"Toughness {pair(toughness(target), minimum_toughness(target))}.")
     enc = enc.with_combatant(target)
     events += [Event(kind="info", text=line) for line in extra]
     return enc, events
@@ -117,7 +117,9 @@ def dying_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     die = chance.die(6)
     bonus = f.sheet.endurance - f.wounds
     total = die + bonus
-    text = f"{f.name} dying: d10 {d10} (no 10); Endurance d6 {die} {_signed(bonus)} = {total} vs DC {f.dying_dc}"
+    hurt = f" − {f.wounds} wound{'s' if f.wounds != 1 else ''}" if f.wounds else ""
+    text = (f"{f.name} dying: d10 {d10} (no 10); Endurance d6 {die} {_signed(f.sheet.endurance)}{hurt} = {total} "
+            f"vs DC {f.dying_dc}")
     if total >= f.dying_dc:
         return enc, [Event(kind="roll", text=text + ": holds on.")]
     dc = f.dying_dc + 1

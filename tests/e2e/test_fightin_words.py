@@ -1,0 +1,144 @@
+"""Them's Fightin' Words through real discord.py and the stand-in: the seconds
+in the turn message, carry-over, the defence buttons going to the defender's
+player (the GM for NPCs), delayed spells and interruptions pinging the right
+person, and refusals that only the sender sees."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import say
+
+SYSTEM = "fightin-words"
+
+
+def ids(standin):
+    return {name: standin.world.user(name).id for name in ("gm", "alice", "bob", "carol")}
+
+
+async def setup_fight(standin):
+    """Mauve (alice, initiative 9), Mira (bob, 6), then the Goblin (GM, 4); round 1 begins."""
+    await say(standin, "gm", "/campaign setup", system=SYSTEM)
+    await say(standin, "alice", "/character add", name="Mauve",
+              stats="reflex=3 weapon_skill=3 parry=2 block=1 weapons='arming sword:1d8'")
+    await say(standin, "bob", "/character add", name="Mira", stats="reflex=2 magic_skill=2 dodge=1")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Mauve", roll=6)
+    await say(standin, "bob", "/initiative join", character="Mira", roll=4)
+    await say(standin, "gm", "/initiative add", name="Goblin", stats="weapon_skill=2 parry=1 weapons='spear:1d6'", roll=4)
+    await say(standin, "gm", "/initiative next")
+
+
+async def turn_message(standin, name, *, after=None):
+    """The newest turn message for `name` (it carries the End turn button),
+    waiting for one posted after the message `after` if given."""
+    return await standin.wait_for(lambda: next(
+        (m for m in reversed(standin.messages()) if f"{name}'s turn" in m.content and m.components
+         and (after is None or m.id > after.id)), None
+    ), what=f"{name}'s turn message")
+
+
+async def choice_message(standin, defender):
+    return await standin.wait_for(lambda: next(
+        (m for m in reversed(standin.messages()) if m.content.count(f"{defender}: defend against") and m.components), None
+    ), what=f"{defender}'s defence choice")
+
+
+def field(message, name):
+    (embed,) = message.embeds
+    return next(f["value"] for f in embed["fields"] if f["name"] == name)
+
+
+async def test_the_turn_message_shows_the_seconds_and_an_overrun_carries_into_the_next_turn(standin, bot):
+    who = ids(standin)
+    await setup_fight(standin)
+    first = await turn_message(standin, "Mauve")
+    assert set(first.pings.user_ids) == {who["alice"]}
+    assert "⏱ 6 of 6 s left" in field(first, "Mauve")
+
+    ran = await say(standin, "alice", "/act", action="run")
+    assert "Mauve runs (3 s): 3 s left." in ran.content
+    # 4 s with 3 left: the attack (a miss, 1 + 3 against cover) takes the rest and owes 1 s.
+    swing = await say(standin, "alice", "/attack", target="Goblin", options="cover=medium", dice="1")
+    assert "miss" in swing.content and "0 s left, 1 s carry into the next turn" in swing.content
+
+    mira = await turn_message(standin, "Mira")
+    assert set(mira.pings.user_ids) == {who["bob"]}
+    await (await standin.click("bob", "End turn", message=mira)).response()
+    goblin = await turn_message(standin, "Goblin")
+    assert set(goblin.pings.user_ids) == {who["gm"]}
+    await (await standin.click("gm", "End turn", message=goblin)).response()
+
+    second = await turn_message(standin, "Mauve", after=first)
+    assert "round 2" in second.content
+    assert "⏱ 5 of 6 s left" in field(second, "Mauve")
+    assert any("Mauve is still busy (attacks Goblin) for 1 s from last turn." in m.content for m in standin.messages())
+
+
+async def test_the_defence_buttons_go_to_the_defenders_player_and_the_gm_answers_for_npcs(standin, bot):
+    who = ids(standin)
+    await setup_fight(standin)
+    # Mauve hits the Goblin (5 + 3 = 8 vs 4): the GM chooses for the NPC.
+    hit = await say(standin, "alice", "/attack", target="Goblin", dice="5 3")
+    assert "Goblin may defend" in hit.content and not hit.pings.user_ids
+    ask = await choice_message(standin, "Goblin")
+    assert set(ask.pings.user_ids) == {who["gm"]}
+    refused = await (await standin.click("alice", "Block", message=ask)).response()
+    assert refused.ephemeral and "not yours" in refused.content
+    await (await standin.click("gm", "No defence", message=ask)).response()
+    await (await standin.click("alice", "End turn", message=await turn_message(standin, "Mauve"))).response()
+    await (await standin.click("bob", "End turn", message=await turn_message(standin, "Mira"))).response()
+
+    # The Goblin stabs Mauve (6 + 2 = 8 vs 4): Alice, and only Alice, gets the buttons.
+    await say(standin, "gm", "/attack", target="Mauve", dice="6 2")
+    ask = await choice_message(standin, "Mauve")
+    assert set(ask.pings.user_ids) == {who["alice"]}
+    labels = [c["label"] for row in ask.components for c in row["components"]]
+    assert labels == ["Block", "Dodge", "Parry", "No defence"]
+    refused = await (await standin.click("bob", "Parry", message=ask)).response()
+    assert refused.ephemeral and "not yours" in refused.content
+    parried = await (await standin.click("alice", "Parry", message=ask)).response()
+    assert not parried.ephemeral and "Chosen: Parry." in parried.content and "Mauve parries: d6" in parried.content
+    assert "vs DC 6" in parried.content  # 4 + the Goblin's weapon skill 2
+
+
+async def test_a_delayed_spell_going_off_pings_the_gm_and_a_delayer_stepping_in_pings_the_interrupted(standin, bot):
+    who = ids(standin)
+    await setup_fight(standin)
+    await say(standin, "alice", "/initiative delay")  # an untouched turn: Mauve steps out
+    mira = await turn_message(standin, "Mira")
+    assert set(mira.pings.user_ids) == {who["bob"]}
+    cast = await say(standin, "bob", "/act", action="cast", target="Goblin", options="spell=Blast delay=1")
+    assert "Mira casts Blast at Goblin (4 s): 2 s left." in cast.content and not cast.pings.user_ids
+    went_off = await say(standin, "bob", "/act", action="move")
+    assert "✨ Mira's Blast on Goblin takes effect now, after second 5 of Mira's turn (1 s delay)" in went_off.content
+    assert set(went_off.pings.user_ids) == {who["gm"]}
+
+    back = await say(standin, "alice", "/initiative delay")  # Mauve interrupts Mira's last second
+    assert "Mauve steps back in, interrupting Mira." in back.content
+    assert set(back.pings.user_ids) == {who["bob"]}
+    mauve = await turn_message(standin, "Mauve", after=mira)
+    assert set(mauve.pings.user_ids) == {who["alice"]} and "⏱ 6 of 6 s left" in field(mauve, "Mauve")
+
+
+async def test_refusals_are_ephemeral_and_change_nothing(standin, bot):
+    await setup_fight(standin)
+    not_yours = await say(standin, "bob", "/act", action="run")
+    assert not_yours.ephemeral and "not your turn" in not_yours.content.lower()
+    unknown = await say(standin, "alice", "/act", action="juggle")
+    assert unknown.ephemeral and "Unknown action" in unknown.content
+    no_cost = await say(standin, "alice", "/act", action="spend")
+    assert no_cost.ephemeral and "seconds=N" in no_cost.content
+    gm_only = await say(standin, "alice", "/damage", target="Goblin", amount="5")
+    assert gm_only.ephemeral and "Only the GM" in gm_only.content
+    too_many = await say(standin, "alice", "/attack", target="Goblin", dice="1 2 3")
+    assert too_many.ephemeral and "not needed" in too_many.content
+    # Nothing was spent: the whole turn is still there.
+    ran = await say(standin, "alice", "/act", action="run")
+    assert not ran.ephemeral and "Mauve runs (3 s): 3 s left." in ran.content
+
+
+async def test_help_fits_one_message_and_names_what_a_gm_needs(standin, bot):
+    answer = await say(standin, "gm", "/help", system=SYSTEM)
+    assert answer.ephemeral and len(answer.content) <= 2000 and not answer.content.endswith("…")
+    for needed in ("/act action:", "spend options:", "delay=11", "/attack", "combo=3", "mod=+X/+Y", "Block/Dodge/Parry",
+                   "/choose option:Parry", "/damage", "damage_type:fear", "/condition add|remove", "Broken"):
+        assert needed in answer.content, needed
