@@ -137,7 +137,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
             return
         log.error("command failed", exc_info=original)
         try:
-            await refuse(interaction, ValueError("Something went wrong on our side; nothing was changed. Please try again."))
+            await refuse(interaction, ValueError("Something went wrong on our side. Check /encounter status before trying again."))
         except discord.HTTPException:
             pass
 

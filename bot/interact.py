@@ -61,7 +61,9 @@ async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, com
     except RulesError as error:
         await refuse(interaction, error)
         return None
-    content, mentions = render.result_content(result.events)
+    pending = result.state.pending
+    asked = (pending.users or (result.state.gm_id,)) if result.pending_opened else ()
+    content, mentions = render.result_content(result.events, leave_out=asked)
     await reply(interaction, content, allowed=mentions)
     await announce(bot, interaction.channel, result)
     return result

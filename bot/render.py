@@ -62,9 +62,12 @@ def pings_of(events) -> list[int]:
     return users
 
 
-def result_content(events) -> tuple[str, discord.AllowedMentions]:
-    """The public answer to a command, pinging whoever an event asks for."""
-    users = pings_of(events)
+def result_content(events, *, leave_out=()) -> tuple[str, discord.AllowedMentions]:
+    """The public answer to a command, pinging whoever an event asks for.
+
+    `leave_out`: users another message pings anyway (a new choice pings its choosers).
+    """
+    users = [u for u in pings_of(events) if u not in leave_out]
     turns = [e.text for e in events if e.kind == "turn"]
     text = event_lines(events) or (f"➡️ {clean(turns[-1])}" if turns else "Done.")
     if users:
@@ -103,7 +106,8 @@ def tracker_pages(system: System, state: Encounter, *, reveal: bool = False) -> 
 def tracker_embed(system: System, state: Encounter, encounter_id: int, *, page: int = 1, reveal: bool = False) -> discord.Embed:
     pages = tracker_pages(system, state, reveal=reveal)
     page = max(1, min(page, len(pages)))
-    status = {"setup": "setting up", "running": f"round {state.round}", "ended": "ended"}[state.status]
+    running = f"round {state.round}" if state.round else "choosing the order"
+    status = {"setup": "setting up", "running": running, "ended": "ended"}[state.status]
     embed = discord.Embed(title=f"{system.name} — {status}", description=pages[page - 1], colour=discord.Colour.dark_teal())
     footer = f"Encounter #{encounter_id}"
     if len(pages) > 1:
