@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidInput, NotAllowed
 from ..model import Encounter, Event, Pending, TurnState, Value
-from .base import MAX_STEPS, OrderLine, Result, TurnStructure, end_turns, new_round, start_turn
+from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn
 
 if TYPE_CHECKING:
     from ..randomness import Chance
@@ -78,6 +78,12 @@ def tied_players(entries) -> list[TrackEntry]:
         if len(groups[key]) > 1:
             return groups[key]
     return []
+
+
+def why_idle(system, enc, combatant) -> str:
+    """Why someone still in the fight cannot take their turn (a system may say more)."""
+    explain = getattr(system, "cannot_act_reason", None)
+    return explain(enc, combatant) if explain else "cannot act"
 
 
 class Tracks(TurnStructure):
@@ -189,6 +195,20 @@ class Tracks(TurnStructure):
     def acting(self, enc: Encounter) -> tuple[str, ...]:
         return enc.turns.acting
 
+    def waiting(self, enc: Encounter) -> Waiting:
+        """The turn message says when someone steps in, so nobody mistakes it for their own turn."""
+        state: TrackState = enc.turns
+        if not state.interjection:
+            return super().waiting(enc)
+        cids = state.acting
+        names = ", ".join(enc.get(c).name for c in cids) or "nobody"
+        if state.interjection == "now":
+            paused = ", ".join(enc.get(c).name for c in state.interrupted)
+            title = f"{names} acts out of turn" + (f", interrupting {paused}" if paused else "")
+        else:
+            title = f"{names}'s delayed action"
+        return Waiting(title, cids, enc.controllers(cids))
+
     def end_turn(self, system, enc, chance) -> Result:
         state: TrackState = enc.turns
         if state.interjection:
@@ -271,7 +291,10 @@ class Tracks(TurnStructure):
                 continue
             cid = state.track[index]
             enc = enc.but(turns=state.but(index=index, acting=()))
-            if not system.can_act(enc, enc.get(cid)):
+            combatant = enc.get(cid)
+            if not system.can_act(enc, combatant):
+                if not combatant.out:
+                    events.append(Event(kind="info", text=f"{combatant.name}'s turn is skipped: {why_idle(system, enc, combatant)}."))
                 continue
             enc, more, live = start_turn(system, enc, [cid], chance)
             events.extend(more)

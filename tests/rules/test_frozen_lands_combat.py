@@ -161,7 +161,8 @@ def test_stamina_zero_breaks_and_each_further_hit_is_a_wound_with_the_gms_injury
     s = end_turn(party())
     s = act(s, fl.Attack(by=GM, target="Astrid", damage=10))
     o = outcome(s, Choose(by=ASTRID, pending_id=s.pending.id, option="No reaction"))
-    assert o.events[-1].text.endswith("armour 1: 10 − 1 = 9; 9 damage → Stamina 0/7: broken")
+    assert o.events[-1].text.endswith(
+        "armour 1: 10 − 1 = 9; 9 damage → Stamina 0/7: broken (cannot act until healed; every further hit is a Wound)")
     s = o.state
     astrid = get(s, "Astrid")
     assert astrid.broken and astrid.wounds == 0
@@ -201,3 +202,13 @@ def test_bjorns_block_with_a_shield():
     s = act(s, fl.Attack(by=GM, target="Bjorn", damage=6))
     s = choose(s, "Block", 6, 6, 1, by=BJORN)  # Melee 3: two successes
     assert get(s, "Bjorn").stamina == 7  # 6 − 2 − armour 2 = 2
+
+
+def test_the_defense_prompt_says_how_many_dice_each_reaction_rolls():
+    s = end_turn(party(astrid={"stress": 3}))
+    s = act(s, fl.Attack(by=GM, target="Astrid"))
+    assert s.pending.prompt == ("Wolf hits Astrid for 3: spend a reaction (2 left) on a defense roll? "
+                                "Dodge rolls Mobility (2 dice), Block rolls Melee (2 dice) (+ 1 stress die).")
+    s = choose(s, "Dodge", 6, 6, 1, by=ASTRID)  # the stress die last: a 1 on AGILITY's Mobility
+    astrid = get(s, "Astrid")
+    assert astrid.stamina == 7 and astrid.exhaustion == 1  # 3 − 2 − armour 1 = 0: no damage

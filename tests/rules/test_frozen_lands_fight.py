@@ -51,12 +51,13 @@ def test_a_full_fight_with_out_of_turn_and_delayed_actions_a_block_a_broken_char
     assert s.round == 2 and current(s) == ["Bjorn"]
     s = act(s, fl.Damage(by=GM, target="Bjorn", amount="1", stress=True))  # Stress 3 > SOUL 2: one stress die
     o = outcome(s, fl.Attack(by=BJORN, target="Bandit", dice=(6, 2, 2, 2, 2, 1)))
-    assert "+ stress 1d6 (1)" in o.events[0].text and "→ Exhaustion 1 (BODY)" in o.events[0].text
+    assert "+ stress 1d6 (1)" in o.events[0].text and "→ Exhaustion 1 (BODY: −1 action a round)" in o.events[0].text
     s = o.state
     bjorn = get(s, "Bjorn")
     assert bjorn.exhaustion == 1 and bjorn.actions_left == 1 and get(s, "Bandit").stamina == 1
     assert SYSTEM.turn_summary(s, bjorn.id)[:2] == ["Actions left: 1 of 2 (used: attack)", "Reactions left: 1 of 1"]
-    assert SYSTEM.status_line(s, get(s, "Astrid"), reveal=True) == "Stamina 0/7 · Wounds 1 · Stress 0/2 · WP 0 · broken"
+    assert SYSTEM.status_line(s, get(s, "Astrid"), reveal=True) == "Stamina 0/7 · Wounds 1 · Stress 0 · WP 0 · broken"
+    assert SYSTEM.status_line(s, bjorn, reveal=True) == "Stamina 9/9 · Wounds 0 · Stress 3 (1 stress die) · WP 0 · Exhaustion 1"
     assert SYSTEM.status_line(s, get(s, "Bandit"), reveal=False) == "badly hurt"
 
 

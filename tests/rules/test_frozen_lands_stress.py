@@ -35,7 +35,7 @@ def test_a_critical_failure_on_a_stress_die_raises_the_attributes_condition_by_t
     s = o.state
     assert get(s, "Astrid").exhaustion == 1 and get(s, "Astrid").stress == 4
     o = roll(s, "mobility", 2, 2, 1, 1)  # now two stress dice, both 1: 2 > 1
-    assert o.events[0].text.endswith("2 critical failures > Exhaustion 1 → Exhaustion 2 (AGILITY).")
+    assert o.events[0].text.endswith("2 critical failures > Exhaustion 1 → Exhaustion 2 (AGILITY: −1 action a round).")
     s = o.state
     assert get(s, "Astrid").exhaustion == 2 and get(s, "Astrid").actions_left == 1
     s = roll(s, "awareness", 2, 2, 2, 1, 5).state  # AWARENESS: Dazed

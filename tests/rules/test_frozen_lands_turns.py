@@ -167,3 +167,50 @@ def test_release_and_interrupt_are_refused_when_they_make_no_sense():
         act(s, fl.Interrupt(by=ASTRID, actor="Astrid", dice=(6, 6, 6)))
     with pytest.raises(NotAllowed, match="not your character"):
         act(s, fl.Interrupt(by=BJORN, actor="Astrid", dice=(6, 6, 6)))
+
+
+def test_the_turn_message_names_an_out_of_turn_or_delayed_action_and_what_it_costs():
+    from rules.systems.frozen_lands import SYSTEM
+
+    s = act(party(), fl.Aim(by=ASTRID))
+    s = act(s, fl.Delay(by=ASTRID))
+    s = end_turn(s)  # the Wolf's turn
+    s = act(s, fl.Interrupt(by=BJORN, dice=(6, 1)))  # no actor: Bjorn's player has one character
+    assert SYSTEM.turns.waiting(s).title == "Bjorn acts out of turn, interrupting Wolf"
+    assert SYSTEM.turns.waiting(s).users == (11,)
+    assert fl_summary(s, "Bjorn")[:2] == ["Out of turn: one action (one of the 3), then Wolf's turn goes on",
+                                          "Actions left: 3 of 3"]
+    s = act(s, fl.Aim(by=BJORN))
+    assert SYSTEM.turns.waiting(s).title == "Wolf's turn"
+    s = act(s, fl.Release(by=ASTRID))
+    s = end_turn(s)
+    assert SYSTEM.turns.waiting(s).title == "Astrid's delayed action"
+    # What Astrid used belongs to her own turn, not to the delayed action.
+    assert fl_summary(s, "Astrid")[:2] == ["Delayed action: one action, already paid when it was held",
+                                           "Actions left: 1 of 3"]
+
+
+def test_a_broken_character_is_skipped_with_a_word_saying_why():
+    s = end_turn(party())  # the Wolf's turn
+    s = act(s, fl.Attack(by=GM, target="Bjorn", damage=20))
+    s = choose(s, "No reaction", by=BJORN)
+    o = outcome(s, fl_end(s))
+    assert "Bjorn's turn is skipped: broken (0 Stamina) until healed." in [e.text for e in o.events]
+    assert current(o.state) == ["Bandit"]
+
+
+def fl_end(s):
+    from rules.actions import EndTurn
+
+    return EndTurn(by=GM, turn_no=s.turn_no)
+
+
+def test_an_enemy_turn_says_how_it_attacks_without_revealing_a_hidden_enemys_numbers():
+    from rules.actions import AddCombatants
+    from rules.systems.frozen_lands import SYSTEM
+
+    s = end_turn(party())  # the Wolf's turn
+    assert fl_summary(s, "Wolf") == ["Attacks with /attack target:… for 3 damage"]
+    s = act(s, AddCombatants(by=GM, name="Shade", hidden=True, sheet={"initiative": 1, "damage": 7}))
+    assert fl_summary(s, "Shade") == ["Attacks with /attack target:… for its damage"]
+    assert SYSTEM.status_line(s, get(s, "Shade"), reveal=False) == "unhurt"

@@ -197,8 +197,12 @@ def incoming(enc, attacker: FrozenCombatant, target: FrozenCombatant, damage: in
     options.append(NO_REACTION)
     users = enc.controllers([target.id])
     left = target.reactions_left
+    rolls = [f"{option} rolls {pool.parts[0][0]} ({_dice(pool.size)})"
+             for option, pool in ((o, defense_pool(target, o)) for o in options[:-1])]
+    stress = target.stress_dice()
+    extra = f" (+ {_dice(stress, 'stress ')})" if stress else ""
     prompt = (f"{attacker.name} hits {target.name} for {damage}: spend a reaction ({left} left) on a defense roll? "
-              "Dodge rolls Mobility" + (", Block rolls Melee" if "Block" in options else "") + ".")
+              f"{', '.join(rolls)}{extra}.")
     pending = Pending(
         id=enc.next_pending, kind=DEFEND, prompt=prompt, options=tuple(options), default=NO_REACTION,
         chooser=target.id, users=users, context={"attacker": attacker.id, "target": target.id, "damage": damage},
@@ -217,6 +221,16 @@ def can_block(combatant: FrozenCombatant) -> bool:
     return False
 
 
+def _dice(count: int, kind: str = "") -> str:
+    return f"{count} {kind}{'die' if count == 1 else 'dice'}"
+
+
+def defense_pool(target: FrozenCombatant, option: str) -> pools.Pool:
+    if option == "Block":
+        return pools.Pool((("Melee", target.sheet.melee),), "body")
+    return pools.Pool((("Mobility", target.sheet.mobility),), "agility")
+
+
 def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: Chance):
     """The defense roll's dice (then stress dice) are entered with the answer."""
     context = pending.context
@@ -224,11 +238,10 @@ def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: C
     damage = int(context["damage"])
     notes: list[str] = []
     ping: tuple[int, ...] = ()
-    if option != NO_REACTION and target.reactions_left > 0 and not target.out:
-        if option == "Block":
-            pool = pools.Pool((("Melee", target.sheet.melee),), "body")
-        else:
-            pool = pools.Pool((("Mobility", target.sheet.mobility),), "agility")
+    if option == NO_REACTION:
+        notes.append("no reaction")
+    elif target.reactions_left > 0 and not target.out:
+        pool = defense_pool(target, option)
         target = target.but(reactions_left=target.reactions_left - 1)
         result = pools.roll(enc, target, pool, chance)
         target, stress_notes, broke = pools.settle_stress(target, result, pool.attribute)
@@ -253,7 +266,7 @@ def _damage_character(enc, target: FrozenCombatant, damage: int, notes: list[str
     parts = notes + [f"armour {armour}: {damage} − {armour} = {after}" if armour else f"{damage} damage", text]
     ping: tuple[int, ...] = ()
     if wounded:
-        parts.append(health.INJURY_HINT)
+        parts.append(health.injury_hint(target.name))
         ping = (enc.gm_id,)
     return enc, "; ".join(parts), ping
 
@@ -269,7 +282,8 @@ def _damage_enemy(enc, target: FrozenCombatant, damage: int):
 
 def break_and_injure(enc, cid: str):
     enc = enc.with_combatant(health.break_with_injury(enc.get(cid)))
-    return enc, f"; {enc.get(cid).name} is broken (Stamina 0) and suffers a critical injury (Wounds {enc.get(cid).wounds}); {health.INJURY_HINT}"
+    name = enc.get(cid).name
+    return enc, f"; {name} is {health.BROKEN} and suffers a critical injury (Wounds {enc.get(cid).wounds}); {health.injury_hint(name)}"
 
 
 def _add(cids: tuple[str, ...], cid: str) -> tuple[str, ...]:

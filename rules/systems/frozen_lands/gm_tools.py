@@ -40,7 +40,7 @@ def place(enc: FrozenEncounter, action: Place, chance: Chance):
 
 
 def engage(enc: FrozenEncounter, action: Engage, chance: Chance, *, apart: bool = False):
-    first = named(enc, action.actor)
+    first = named(enc, action)
     second = enc.find(action.target)
     if first.id == second.id:
         raise InvalidInput("Name two different combatants.")
@@ -54,7 +54,7 @@ def engage(enc: FrozenEncounter, action: Engage, chance: Chance, *, apart: bool 
 
 
 def check(enc: FrozenEncounter, action: Check, chance: Chance):
-    combatant = named(enc, action.actor)
+    combatant = named(enc, action)
     if combatant.enemy:
         raise NotAllowed("Enemies have no skills to roll: the GM decides.")
     if action.need < 1:
@@ -89,7 +89,7 @@ def damage(enc: FrozenEncounter, action: Damage, chance: Chance):
     enc = enc.with_combatant(target)
     line = f"{target.name} takes {shown}" + (f" − {label} {reduce} = {after}" if reduce else "") + f": {text}"
     if wounded:
-        return enc, [Event(kind="roll", text=f"{line}; {health.INJURY_HINT}", ping=(enc.gm_id,))]
+        return enc, [Event(kind="roll", text=f"{line}; {health.injury_hint(target.name)}", ping=(enc.gm_id,))]
     return enc, [Event(kind="roll", text=line + ".")]
 
 

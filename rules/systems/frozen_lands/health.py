@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from .model import FrozenCombatant
 
-INJURY_HINT = "GM: roll on your critical injuries table and record it with /condition add condition:injury tags:\"<result>\""
+BROKEN = "broken (cannot act until healed; every further hit is a Wound)"
+
+
+def injury_hint(name: str) -> str:
+    return f"GM: roll on your critical injuries table and record it with /condition add target:\"{name}\" condition:injury tags:\"<result>\""
 
 
 def hurt(combatant: FrozenCombatant, amount: int) -> tuple[FrozenCombatant, str, bool]:
@@ -23,7 +27,7 @@ def hurt(combatant: FrozenCombatant, amount: int) -> tuple[FrozenCombatant, str,
     if combatant.stamina > 0:
         stamina = max(0, combatant.stamina - amount)
         combatant = combatant.but(stamina=stamina)
-        return combatant, f"{amount} damage → Stamina {stamina}/{combatant.stamina_max}" + (": broken" if stamina == 0 else ""), False
+        return combatant, f"{amount} damage → Stamina {stamina}/{combatant.stamina_max}" + (f": {BROKEN}" if stamina == 0 else ""), False
     combatant = combatant.but(wounds=combatant.wounds + 1)
     return combatant, f"already broken: 1 Wound (Wounds {combatant.wounds})", True
 

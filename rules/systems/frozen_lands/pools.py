@@ -8,6 +8,7 @@ from ...randomness import Chance
 from .model import CONDITIONS, MAX_LEVEL, FrozenCombatant
 
 SUCCESS = 6
+EFFECTS = {"exhaustion": "−1 action a round", "dazed": "−1 reaction a round", "fear": "−1 success on every roll"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,5 +100,5 @@ def settle_stress(combatant: FrozenCombatant, result: PoolRoll, attribute: str) 
         combatant = combatant.but(actions_left=max(0, combatant.actions_left - 1))
     elif condition == "dazed":
         combatant = combatant.but(reactions_left=max(0, combatant.reactions_left - 1))
-    notes.append(f"{crits} critical failure{plural} > {label} {level} → {label} {level + 1} ({attribute.upper()})")
+    notes.append(f"{crits} critical failure{plural} > {label} {level} → {label} {level + 1} ({attribute.upper()}: {EFFECTS[condition]})")
     return combatant, notes, False

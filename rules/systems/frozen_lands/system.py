@@ -16,14 +16,15 @@ from .actions import (AddCondition, Aim, Attack, Check, Damage, Delay, Engage, H
 from .economy import fresh_turn, refresh_round
 from .model import FrozenCombatant, FrozenEncounter, Sheet
 
-SUMMARY = """Frozen Lands — pools of d6, each 6 a success; a modifier of ±N adds or removes N dice.
-Initiative: each player rolls 1d6 (tied players pick their order); the GM rolls players+1 d6 and goes first only if the highest beats every player. Enemies use their fixed `initiative` score; the track alternates player/GM, leftovers act at the end of the round.
-Characters: 3 actions a round (−1 per Exhaustion), the same action once a turn (sheet `talents="attack"` allows repeats); reactions = AGILITY − 1 (−1 per Dazed), restored each round.
-Attack: Melee or Marksmanship + weapon bonus (+ range, Aim +2, size, light); hit = successes + weapon damage − enemy defense. One range category past the weapon needs Aim and has a total −3. Ranged range defaults to short (close if engaged).
-Enemy attacks deal fixed damage; the defender may spend a reaction (Dodge = Mobility, Block = Melee with a shield or parrying weapon, default: no reaction); successes reduce it, then armour.
-Stamina = class (default 4) + BODY; 0 → broken (cannot act); each later hit = 1 Wound (the overflow of the breaking hit is not one); the GM records the critical injury.
-Stress above SOUL adds stress dice to every roll: a 6 gives 1 WP instead of a success, a 1 is a critical failure (setting: any failure) → Exhaustion (BODY/AGILITY), Dazed (MIND/AWARENESS), Fear (SOUL, −1 success) when the failures exceed the level, else +1 Stress; above level 3 → broken + critical injury. Rest resets Stress.
-Out of turn: once a round an AWARENESS roll (1 success); failure = 1 Stress. Bows and slings reload in the turn they shoot; crossbows stay loaded. Aim lasts until the next ranged attack or the round's end."""
+# /help shows this after the general lines: both must fit one 2,000-character Discord message.
+SUMMARY = """d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:"6 4 1"` (pool, then stress dice).
+**Sheets** `stats:"body=3 agility=3 mind=2 awareness=3 soul=2 melee=2 mobility=2 armour=1 weapon=Shortsword"` + marksmanship, athletics, perception…, `ranged= offhand= shield=true class_stamina=4 stress= talents=attack`. Enemies: `stats:"initiative=4 damage=3 defense=1 stamina=6"`.
+**Initiative** players roll 1d6 on joining; `/initiative next` rolls players+1 d6: enemies first only if it beats every player. Tied players pick by buttons.
+**Turn** 3 actions a round, each once a turn: `/attack target:` (`options:"shoot long"`; close…distant, large, small, dim, dark), `/act action:aim|reload|move|stand|other` (`options:"to=Hall"`: 1 Mobility success per close enemy).
+**Out of turn** `/act action:interrupt` (AWARENESS, once a round, fail +1 Stress). **Delay** `/act action:delay`, then `/act action:release`: it follows the current turn.
+**Enemy attacks** `/attack target:Astrid`: the player picks Dodge/Block/No reaction (AGILITY−1 a round); successes then armour cut it. Own dice: `/choose option:Block dice:"6 2 1"`.
+**Health** 0 Stamina: broken; each later hit 1 Wound: `/condition add condition:injury tags:"broken arm"`. Stress over SOUL adds stress dice: 6 = +1 WP; 1 = Exhaustion (BODY/AGILITY), Dazed (MIND/AWARENESS) or Fear (SOUL) if the 1s exceed its level, else +1 Stress; past 3: broken (`any_failure_critical=true`: any non-6).
+**GM** `/damage amount:2 damage_type:stress`, `/heal amount:3 options:"rest wounds=1"`, `/act action:zone options:"name=Hall cluttered dim"`."""
 
 ACT_CHOICES = [
     ("move", "Move to a zone (to=<zone> close=N jump)"),
@@ -79,6 +80,9 @@ class FrozenLands(System):
 
     def can_act(self, enc, combatant: FrozenCombatant) -> bool:
         return not combatant.out and not combatant.broken
+
+    def cannot_act_reason(self, enc, combatant: FrozenCombatant) -> str:
+        return "broken (0 Stamina) until healed" if combatant.broken else "cannot act"
 
     # --- rounds and turns -----------------------------------------------------------
     def on_round_start(self, enc, chance):
@@ -151,8 +155,9 @@ class FrozenLands(System):
                 return "unhurt" if combatant.stamina == combatant.stamina_max else "hurt" if combatant.stamina * 2 > combatant.stamina_max else "badly hurt"
             line = f"Stamina {combatant.stamina}/{combatant.stamina_max} · dmg {combatant.sheet.damage} · def {combatant.sheet.defense}"
         else:
-            line = (f"Stamina {combatant.stamina}/{combatant.stamina_max} · Wounds {combatant.wounds} · "
-                    f"Stress {combatant.stress}/{combatant.sheet.soul} · WP {combatant.wp}")
+            dice = combatant.stress_dice()
+            stress = f"Stress {combatant.stress}" + (f" ({dice} stress {'die' if dice == 1 else 'dice'})" if dice else "")
+            line = f"Stamina {combatant.stamina}/{combatant.stamina_max} · Wounds {combatant.wounds} · {stress} · WP {combatant.wp}"
             for condition in ("exhaustion", "dazed", "fear"):
                 if getattr(combatant, condition):
                     line += f" · {condition.capitalize()} {getattr(combatant, condition)}"
@@ -169,12 +174,19 @@ class FrozenLands(System):
     def turn_summary(self, enc, cid: str) -> list[str]:
         combatant: FrozenCombatant = enc.get(cid)
         if combatant.enemy:
-            return [f"Attack: {combatant.sheet.damage} damage · defense {combatant.sheet.defense}"]
+            # The turn message is public: a hidden enemy's numbers stay with the GM.
+            damage = "its damage" if combatant.hidden else f"{combatant.sheet.damage} damage"
+            return [f"Attacks with /attack target:… for {damage}"]
         lines = []
-        if enc.turns.interjection and cid in enc.turns.acting:
-            lines.append("Delayed action: one action (already paid)" if combatant.releasing
-                         else "Out of turn: one action, then the interrupted turn goes on")
-        used = f" (used: {', '.join(combatant.used)})" if combatant.used else ""
+        stepping_in = bool(enc.turns.interjection) and cid in enc.turns.acting
+        if stepping_in and combatant.releasing:
+            lines.append("Delayed action: one action, already paid when it was held")
+        elif stepping_in:
+            paused = ", ".join(enc.get(c).name for c in enc.turns.interrupted)
+            goes_on = f"{paused}'s turn goes on" if paused else "the track goes on"
+            lines.append(f"Out of turn: one action (one of the 3), then {goes_on}")
+        # What was used belongs to the character's own turn, not to a step-in.
+        used = f" (used: {', '.join(combatant.used)})" if combatant.used and not stepping_in else ""
         lines.append(f"Actions left: {combatant.actions_left} of {combatant.max_actions()}{used}")
         lines.append(f"Reactions left: {combatant.reactions_left} of {combatant.max_reactions()}")
         extras = []

@@ -11,10 +11,15 @@ from .economy import spend
 from .model import SKILLS, FrozenEncounter
 
 
-def named(enc: FrozenEncounter, actor: str | None):
-    if not actor:
-        raise InvalidInput("Name the character with actor:.")
-    return enc.find(actor)
+def named(enc: FrozenEncounter, action):
+    """The combatant named by `actor:`, or else the sender's only character in the fight."""
+    if action.actor:
+        return enc.find(action.actor)
+    if not action.by.is_gm:
+        mine = [c for c in enc.combatants if c.controller_id == action.by.user_id and not c.out]
+        if len(mine) == 1:
+            return mine[0]
+    raise InvalidInput("Name the character with actor:.")
 
 
 def aim(enc: FrozenEncounter, action: Aim, chance: Chance):
@@ -49,12 +54,12 @@ def delay(enc: FrozenEncounter, action: Delay, chance: Chance):
         raise NotAllowed("An action can only be delayed on the character's own turn.")
     combatant = spend(enc, combatant, "delay").but(held=True)
     return enc.with_combatant(combatant), [Event(kind="info", text=(
-        f"{combatant.name} delays an action: release it with /act action:release any time before the round ends; "
-        "it happens after the turn going on then."))]
+        f"{combatant.name} holds a delayed action: /act action:release any time before the round ends, "
+        "and it happens right after the turn going on then; unreleased, it is lost at the round's end."))]
 
 
 def release(system, enc: FrozenEncounter, action: Release, chance: Chance):
-    combatant = named(enc, action.actor)
+    combatant = named(enc, action)
     if not combatant.held:
         raise NotAllowed(f"{combatant.name} holds no delayed action this round.")
     if combatant.broken:
@@ -65,7 +70,7 @@ def release(system, enc: FrozenEncounter, action: Release, chance: Chance):
 
 def interrupt(system, enc: FrozenEncounter, action: Interrupt, chance: Chance):
     """Once a round: an AWARENESS roll; success acts at once, failure is 1 Stress."""
-    combatant = named(enc, action.actor)
+    combatant = named(enc, action)
     if combatant.enemy:
         raise NotAllowed("Only characters act out of turn.")
     if combatant.out_of_turn_tried:
