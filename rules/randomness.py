@@ -81,12 +81,14 @@ class Chance:
     def finish(self) -> None:
         """Refuse leftovers: an entered value the action never used."""
         if self._dice:
+            count = len(self._dice)
             raise DiceError(
-                f"{len(self._dice)} entered dice were not needed by this action: "
+                f"{count} entered {'die was' if count == 1 else 'dice were'} not needed by this action: "
                 "enter exactly the dice it rolls."
             )
         if self._cards:
+            count = len(self._cards)
             raise InvalidInput(
-                f"{len(self._cards)} entered cards were not needed by this action: "
+                f"{count} entered {'card was' if count == 1 else 'cards were'} not needed by this action: "
                 "enter exactly the cards it flips."
             )

@@ -104,10 +104,15 @@ def start_turn(system: "System", enc: Encounter, cids, chance: "Chance", *, fres
             events.extend(more)
     live = [cid for cid in cids if system.can_act(enc, enc.get(cid))]
     if live:
-        names = " and ".join(enc.get(c).name for c in live)
+        names = join_names([enc.get(c).name for c in live])
         suffix = "'s turn" if fresh else "'s turn continues"
         events.append(Event(kind="turn", text=f"{names}{suffix}", ping=enc.controllers(live)))
     return enc, events, live
+
+
+def join_names(names: list[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def end_turns(system: "System", enc: Encounter, cids, chance: "Chance") -> Result:
