@@ -273,7 +273,7 @@ def test_dodge_gives_disadvantage_against_avoidance_only():
 def test_advantage_and_disadvantage_cancel_to_a_straight_roll():
     enc = duel()
     out = cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=9, options="adv cover=half")
-    assert "d20 9 + 5 = 14 vs Avoidance 15: miss [adv: advantage; dis: partial cover]" in texts(out)[0]
+    assert "d20 9 + 5 = 14 vs Avoidance 15: miss [adv: advantage; dis: partial cover; they cancel: one d20]" in texts(out)[0]
     enc2 = new(advantage="count")
     enc2 = begin(join(join(enc2, "Nova", 15, attack=5), "Brute", 5, avoidance=15))
     enc2 = run(enc2, "condition_add", target="Brute", condition="Prone")
@@ -396,7 +396,8 @@ def test_death_asks_the_hero_and_allies_with_buttons():
     assert pending.kind == "death"
     assert pending.options == ("Spend own Plot Point", "Bolt spends a Plot Point", "Accept a physical flaw", "Blaze of glory")
     assert pending.users == (11, 12)
-    assert out.events[-1].ping == (11, 12)
+    # the choice message pings them; the result line does not ping a second time
+    assert out.events[-1].text.startswith("☠️ Nova is at 0 Wounds and 0 Stamina") and out.events[-1].ping == ()
 
 
 def test_a_plot_point_saves_the_hero_at_one_wound_unconscious():

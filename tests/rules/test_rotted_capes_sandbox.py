@@ -1,6 +1,7 @@
-"""A whole Rotted Capes fight, as a golden transcript: heroes against a Horde
-and an Unleashed super-zombie, with Plot Points, a demanding action, expiring
-conditions and a death averted; every turn ping lands on the right player."""
+"""A whole Rotted Capes fight at the rules level: heroes against a Horde and an
+Unleashed super-zombie, with Plot Points, a demanding action, expiring
+conditions and a death averted; every turn ping lands on the right player.
+(tests/golden/rotted-capes.script plays a longer fight through Discord.)"""
 
 from __future__ import annotations
 
@@ -65,18 +66,17 @@ def test_golden_encounter():
     # Round 1 — Bolt hits the horde and blinds Dr Rot for a round
     assert t.cmd("attack", BOB, target="Zombie Horde", dice="15 6")[0] == (
         "Bolt attacks Zombie Horde: d20 15 + 5 = 20 vs Avoidance 10: hit; 1d8 (6) + 2 = 8; 8 > Fortitude 5 → massive: "
-        "Zombie 1 is destroyed; 5 left in the horde (Zombie Horde: 5 members, each 1/1 Wounds)")
+        "Zombie 1 is destroyed; 5 left in the horde, now +8 to hit and damage")
     t.cmd("condition_add", BOB, target="Dr Rot", condition="Blinded", duration="1 round", tags="Flash")
     t.do(NextTurn(by=BOB))
     # Nova begins an interruptible demanding action
     t.cmd("act", ALICE, action="demanding", options='what="Solar Flare" interruptible')
     t.do(NextTurn(by=ALICE))
-    # Dr Rot attacks the busy Nova; she spends a Plot Point for disadvantage
-    asked = t.cmd("attack", GM, target="Nova", dice="15 2 3")
-    assert asked[0].startswith("🎲 Dr Rot attacks Nova: spend a Plot Point")
-    lines = t.choose(ALICE, "Spend a Plot Point: disadvantage")
-    assert lines[-2] == ("Dr Rot attacks Nova: d20 15 + 7 = 22 vs Avoidance 14: hit [adv: target busy with a demanding action; "
-                         "dis: attacker blinded, Plot Point]; 2d8 (2, 3) = 5 Stamina (Nova: 15/20 Stamina, 3/3 Wounds)")
+    # Dr Rot attacks the busy Nova while blinded: advantage and disadvantage already cancel,
+    # so a Plot Point would change nothing and none is offered
+    lines = t.cmd("attack", GM, target="Nova", dice="15 2 3")
+    assert lines[0] == ("Dr Rot attacks Nova: d20 15 + 7 = 22 vs Avoidance 14: hit [adv: target busy with a demanding action; "
+                        "dis: attacker blinded; they cancel: one d20]; 2d8 (2, 3) = 5 Stamina (Nova: 15/20 Stamina, 3/3 Wounds)")
     assert t.enc.pending.kind == "interrupt" and t.enc.pending.context["dc"] == 10
     assert t.choose(ALICE, "Roll the Constitution save", dice=(12,))[-1] == "Nova CON save to keep Solar Flare: d20 12 + 1 = 13 vs DC 10: success — still going."
     assert t.do(NextTurn(by=GM))[0] == "Dr Rot is no longer Blinded (Flash)."
@@ -90,19 +90,19 @@ def test_golden_encounter():
     lines = t.choose(BOB, "No")
     assert "(Unconscious in the same area: critical)" in lines[1] and "critical: 1 Wound" in lines[1]
     death = t.enc.pending
-    assert death.kind == "death" and death.options == ("Spend own Plot Point", "Accept a physical flaw", "Blaze of glory")
-    assert t.choose(BOB, "Spend own Plot Point")[-1] == "🎭 A Plot Point saves Bolt from death: 1 Wound, Unconscious (pool 2)."
+    assert death.kind == "death" and death.options == ("Spend own Plot Point", "Nova spends a Plot Point", "Accept a physical flaw", "Blaze of glory")
+    assert t.choose(BOB, "Spend own Plot Point")[-1] == "🎭 A Plot Point saves Bolt from death: 1 Wound, Unconscious (pool 1)."
     t.do(NextTurn(by=GM))
 
     # Round 2 — the demanding action resolves; Bolt is down and passes
-    assert "✨ Nova's demanding action resolves now: Solar Flare." in t.log
+    assert any(line.startswith("✨ Nova's demanding action resolves now: Solar Flare.") for line in t.log)
     assert t.enc.round == 2 and [t.enc.get(c).name for c in t.enc.turns.acting] == ["Nova"]
     line = t.cmd("attack", ALICE, target="Dr Rot", dice="20 8")[0]
     assert line.endswith("1d8 (8) + 4 = 12; 12 > Fortitude 10 → massive, critical + massive: 2 Wounds (Dr Rot: 3/5 Wounds)")
     t.cmd("plotpoint_award", target="Nova", text="tagline")
     t.do(NextTurn(by=ALICE))
     assert t.cmd("act", action="second wind", roll=2)[0] == "Dr Rot catches a second wind: 1d4 (2) → 2 Wounds back (5/5 Wounds)."
-    assert t.cmd("plotpoint_show")[0] == "🎭 Plot Points: Nova 1, Bolt 0; the Editor-in-Chief's pool: 2."
+    assert t.cmd("plotpoint_show")[0] == "🎭 Plot Points: Nova 2, Bolt 0; the Editor-in-Chief's pool: 1."
     t.do(NextTurn(by=GM))
     t.do(EndEncounter(by=GM))
 

@@ -133,7 +133,7 @@ def _hide(enc, c, action, chance):
     total = d20.natural + mod
     ok = total > dc
     enc = enc.update(c.id, assisted_by=())
-    text = f"{c.name} tries to hide: {d20.text()} {'+' if mod >= 0 else '−'} {abs(mod)} = {total} vs {dc}{reasons(adv, dis)}: "
+    text = f"{c.name} tries to hide: {d20.text()} {'+' if mod >= 0 else '−'} {abs(mod)} = {total} vs {dc}{reasons(adv, dis, d20.mode)}: "
     if ok:
         enc = enc.with_combatant(cond.add(enc.get(c.id), Condition(name="Hidden", since_turn=enc.turn_no)))
         text += "hidden (advantage on attacks; attacking reveals them)"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from d20 import diceast
+
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event, Pending
@@ -72,6 +74,10 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
     cost = "reaction" if flags.get("reaction") or not economy.acting(enc, attacker.id) else "bonus" if flags.get("bonus") else "action"
     if attacker.blaze:
         cost = "blaze"
+    elif flags.get("free"):
+        # the effect of a demanding action resolving, or a power the GM rules costs no action
+        economy.may_act(enc.get(attacker.id))
+        cost = "free"
     else:
         enc = economy.spend(enc, enc.get(attacker.id), cost)
     if cost == "reaction":
@@ -87,12 +93,22 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
         "modifier": modifier, "flat": flat, "horde": horde_bonus,
         "damage": action.damage or attacker.sheet.damage, "type": damage_type, "defense": defense,
         "adv": adv, "dis": dis, "ap": bool(flags.get("ap")), "same_area": same_area,
-        "blaze": attacker.blaze, "rule": enc.options.get("advantage", "cancel"), "plot": False,
+        "blaze": attacker.blaze, "rule": enc.options.get("advantage", "cancel"), "plot": False, "free": cost == "free",
     }
     check_expression(spec["damage"])
     if _offer_plot(enc, attacker, target, spec):
         return _ask_plot(enc, spec, chance)
     return resolve(system, enc, spec, chance)
+
+
+def _dice_in(expr: str) -> int:
+    tree = check_expression(expr)
+    stack, count = [tree], 0
+    while stack:
+        node = stack.pop()
+        count += node.num if isinstance(node, diceast.Dice) else 0
+        stack.extend(getattr(node, "children", []) or [])
+    return count
 
 
 def _int(value, name, low, high) -> int:
@@ -110,7 +126,10 @@ def _offer_plot(enc, attacker, target, spec) -> bool:
         return False
     if not target.is_hero or attacker.is_hero or target.plot_points <= 0:
         return False
-    return mode_for(spec["adv"], spec["dis"], spec["rule"]) != "dis"
+    # only when the point changes the roll: under the cancel rule an attack that
+    # already has both advantage and disadvantage would waste it
+    now = mode_for(spec["adv"], spec["dis"], spec["rule"])
+    return mode_for(spec["adv"], spec["dis"] + ["Plot Point"], spec["rule"]) != now
 
 
 def _ask_plot(enc, spec, chance):
@@ -122,7 +141,10 @@ def _ask_plot(enc, spec, chance):
     pending = Pending(id=enc.next_pending, kind="plot_disadvantage", prompt=prompt, options=(PLOT_DIS, PLOT_NO),
                       default=PLOT_NO, chooser=target.id, users=users, context=context)
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
-    return enc, [Event(kind="info", text=f"🎲 {prompt} ({target.plot_points} left)", ping=users)]
+    # the choice message that follows pings the player; this line only tells the channel why the roll waits
+    waiting = (f"⏳ {attacker.name} attacks {target.name}: the roll waits while {target.name}'s player decides "
+               f"whether to spend a Plot Point ({target.plot_points} left) for disadvantage.")
+    return enc, [Event(kind="info", text=waiting)]
 
 
 def resume_plot(system, enc, pending, option, chance):
@@ -135,7 +157,7 @@ def resume_plot(system, enc, pending, option, chance):
         enc = enc.update(target.id, plot_points=target.plot_points - 1).but(pool=enc.pool + 1)
         spec["dis"] = list(spec["dis"]) + ["Plot Point"]
         spec["plot"] = True
-        events.append(Event(kind="info", text=f"{target.name} spends a Plot Point: the attack has disadvantage ({target.plot_points - 1} left; the Editor-in-Chief's pool: {enc.pool})."))
+        events.append(Event(kind="info", text=f"🎭 {target.name} spends a Plot Point: the attack has disadvantage ({target.plot_points - 1} left; pool {enc.pool})."))
     queued = Queued(pending.context.get("dice", ()), chance)
     enc, more = resolve(system, enc, spec, queued)
     queued.finish()
@@ -158,7 +180,8 @@ def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int
     bonus = spec["modifier"] + spec["flat"] + spec["horde"] - penalty
     defense_value = getattr(target.sheet, spec["defense"]) - cond.weakened(target, spec["defense"])
     label = spec["defense"].capitalize()
-    weapon = f" ({spec['weapon']})" if spec["weapon"] else ""
+    notes = [n for n in (spec["weapon"], "no Action spent" if spec.get("free") else "") if n]
+    weapon = f" ({', '.join(notes)})" if notes else ""
     head = f"{attacker.name} attacks {target.name}{weapon}: "
     if spec["blaze"]:
         natural, rolled, text = 20, (), "blaze of glory: automatic critical"
@@ -183,7 +206,9 @@ def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int
         if hit and not critical and target.has("Unconscious") and spec["same_area"]:
             critical = True
             text += " (Unconscious in the same area: critical)"
-    text += reasons(spec["adv"], spec["dis"])
+    text += reasons(spec["adv"], spec["dis"], mode)
+    if not hit and 0 < chance.entered_dice_left() <= _dice_in(spec["damage"]):
+        drain(chance)  # players often roll damage with the d20: on a miss those dice are simply not used
     events: list[Event] = []
     damage_dice: tuple[int, ...] = ()
     report = None
@@ -202,17 +227,19 @@ def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int
             events.extend(horde_events)
             report.dying, report.interrupt_dc = False, None
         t = enc.get(target.id)
-        if not t.zombie or not t.out:
+        member_gone = was_horde and report.taken_out  # the horde's own line says what is left
+        if (not t.zombie or not t.out) and not member_gone:
             text += f" ({t.name}: {dmg.status(t)})"
     events.insert(0, Event(kind="roll", text=head + text))
     if spec["blaze"]:
         enc = enc.update(attacker.id, blaze=False, dead=True, out=True)
         events.append(Event(kind="info", text=f"🔥 {attacker.name} goes out in a blaze of glory."))
-    if not spec["blaze"]:
-        enc = enc.but(last_roll=LastRoll(kind="attack", roller=attacker.id, turn_no=enc.turn_no,
-                                         spec=spec | {"rolled": list(rolled)}, d20=natural, damage=damage_dice,
-                                         before=before, turns_before=turns_before, plot_spent=bool(spec.get("plot"))))
     if report is not None:
         enc, more = dmg.follow_up(enc, target.id, report)
         events.extend(more)
+    if not spec["blaze"]:
+        enc = enc.but(last_roll=LastRoll(kind="attack", roller=attacker.id, turn_no=enc.turn_no,
+                                         spec=spec | {"rolled": list(rolled)}, d20=natural, damage=damage_dice,
+                                         before=before, turns_before=turns_before, after=enc.combatants,
+                                         plot_spent=bool(spec.get("plot"))))
     return enc, events

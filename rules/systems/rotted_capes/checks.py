@@ -47,7 +47,7 @@ def damage(system, enc: RCEncounter, action, chance):
         events.extend(more)
         report.dying, report.interrupt_dc = False, None
     t = enc.get(target.id)
-    tail = "" if t.out else f" ({t.name}: {dmg.status(t)})"
+    tail = "" if t.out or (was_horde and report.taken_out) else f" ({t.name}: {dmg.status(t)})"
     events.insert(0, Event(kind="roll", text=f"{target.name} takes {damage_type} damage: {roll.text} = {roll.total}{text}{tail}"))
     enc, more = dmg.follow_up(enc, target.id, report)
     return enc, events + more
@@ -109,7 +109,8 @@ def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
     if ok and spec["condition"] and c.has(spec["condition"]):
         enc = enc.update(c.id, conditions=tuple(x for x in c.conditions if x.name != spec["condition"]))
         events.append(Event(kind="info", text=f"{c.name} shakes off {spec['condition']}."))
-    last = LastRoll(kind="save", roller=c.id, turn_no=enc.turn_no, spec=spec, d20=0, before=before, turns_before=turns_before)
+    last = LastRoll(kind="save", roller=c.id, turn_no=enc.turn_no, spec=spec, d20=0, before=before, turns_before=turns_before,
+                    after=enc.combatants)
     return enc.but(last_roll=last), events
 
 
@@ -122,7 +123,9 @@ def _unleashed_save(enc, c, kind, dc, condition):
         raise NotAllowed("The Editor-in-Chief's pool has no Plot Point to spend.")
     conditions = tuple(x for x in c.conditions if not condition or x.name != condition.name)
     enc = enc.update(c.id, unleashed_save_round=enc.round, conditions=conditions).but(pool=enc.pool - 1)
-    return enc, [Event(kind="info", text=f"{c.name} spends a Plot Point from the pool: the {kind.upper()} save (DC {dc}) succeeds automatically (pool {enc.pool}).")]
+    what = f"{condition.save.upper()} save against {condition.label()}" if condition else f"{kind.upper()} save"
+    ends = f"; {condition.name} ends" if condition else ""
+    return enc, [Event(kind="info", text=f"🎭 The Editor-in-Chief spends a Plot Point from the pool: {c.name}'s {what} (DC {dc}) succeeds automatically{ends} (pool {enc.pool}).")]
 
 
 def _condition_for(c, kind: str):
@@ -194,17 +197,25 @@ def add_condition(enc: RCEncounter, action, chance):
     if name == "Unconscious":
         t = t.but(demanding=None, dodging=False)
     enc = enc.with_combatant(t)
-    label = t.condition(name).label() if t.condition(name) else name
-    return enc, [Event(kind="info", text=f"{t.name} is {label} ({_describe(condition, enc)}).")] + events
+    now = t.condition(name) or condition
+    return enc, [Event(kind="info", text=f"{t.name} {_state(now)} {_describe(now, enc, added=True)}.")] + events
 
 
-def _describe(c: Condition, enc) -> str:
+def _state(c: Condition) -> str:
+    if c.name == "Ongoing Damage":
+        when = "start" if c.at == "start" else "end"
+        return f"takes Ongoing Damage ({', '.join(c.tags) + ': ' if c.tags else ''}{c.damage} {c.damage_type} at the {when} of each of their turns)"
+    return f"{'has' if c.name == 'Exhaustion' else 'is'} {c.label()}"
+
+
+def _describe(c: Condition, enc, *, added: bool = False) -> str:
     if c.until == "rounds":
-        return f"{c.turns_left} round{'s' if c.turns_left != 1 else ''}"
+        rounds = f"{c.turns_left} round{'s' if c.turns_left != 1 else ''}"
+        return f"for {rounds}" if added else f"{rounds} left"
     if c.until == "turn_end":
         return f"until the end of {enc.get(c.owner).name + chr(39) + 's' if c.owner else 'their'} next turn"
     if c.until == "save":
-        return f"until a DC {c.dc} {c.save.upper()} save at the end of their turn"
+        return f"until a DC {c.dc} {c.save.upper()} save at the end of one of their turns"
     if c.until == "scene":
         return "until the end of the scene"
     return "until removed"
@@ -224,8 +235,15 @@ def remove_condition(enc: RCEncounter, action, chance):
 
 def conditions_text(enc: RCEncounter, target: str | None = None) -> str:
     people = [enc.find(target)] if target else [c for c in enc.active() if c.conditions]
-    lines = [f"{c.name}: " + (", ".join(f"{x.label()} ({_describe(x, enc)})" for x in c.conditions) or "none") for c in people]
-    return "; ".join(lines) or "Nobody has a condition."
+    lines = [f"**{c.name}**: " + ("; ".join(_listed(x, enc) for x in c.conditions) or "none") for c in people]
+    return "\n".join(lines) or "Nobody has a condition."
+
+
+def _listed(c: Condition, enc) -> str:
+    if c.name in cond.DERIVED and not c.source:
+        return c.label()  # follows from Stamina and Wounds: no duration to show
+    extra = f"{c.damage} {c.damage_type}, " if c.name == "Ongoing Damage" else ""
+    return f"{c.label()} — {extra}{_describe(c, enc)}"
 
 
 def list_conditions(enc: RCEncounter, action, chance):

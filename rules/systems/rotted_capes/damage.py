@@ -99,6 +99,8 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
             enc = enc.with_combatant(t)
             return enc, text + f": {t.name} is destroyed", report
         dealt = int(h.critical) + int(massive) + h.wounds
+        if not dealt and h.ongoing:
+            return enc.with_combatant(t), text + ": no Wound until the total passes its Stamina Defense", report
         if not dealt:
             return enc.with_combatant(t), text + ": no effect (zombies are hurt only by massive damage and criticals)", report
         t = t.but(wounds=max(0, t.wounds - dealt))
@@ -203,7 +205,8 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
     pending = Pending(id=enc.next_pending, kind="death", prompt=prompt, options=tuple(options[:5]),
                       default=default, chooser=cid, users=users, context={"cid": cid})
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
-    return enc, Event(kind="info", text=f"☠️ {prompt}", ping=users)
+    # the choice message pings the players; the result line only tells the channel
+    return enc, Event(kind="info", text=f"☠️ {prompt}")
 
 
 def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter, Event]:
@@ -213,7 +216,7 @@ def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter,
     pending = Pending(id=enc.next_pending, kind="interrupt", prompt=prompt, options=(INTERRUPT_ROLL,),
                       default=INTERRUPT_ROLL, chooser=cid, users=users, context={"cid": cid, "dc": dc})
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
-    return enc, Event(kind="warning", text=prompt, ping=users)
+    return enc, Event(kind="warning", text=prompt)
 
 
 def follow_up(enc: RCEncounter, cid: str, report: Report) -> tuple[RCEncounter, list[Event]]:

@@ -28,12 +28,16 @@ def actor_of(enc: RCEncounter, action) -> RCCombatant:
     return real(enc, enc.get(mine[0]))
 
 
-def spend(enc: RCEncounter, c: RCCombatant, what: str) -> RCEncounter:
-    """Use the Action, Bonus Action or a Reaction, refusing clearly if it is gone."""
+def may_act(c: RCCombatant) -> None:
     if c.out:
         raise NotAllowed(f"{c.name} is out of the fight.")
     if cond.helpless(c) and not c.blaze:
         raise NotAllowed(f"{c.name} is {'Unconscious' if c.has('Unconscious') else 'Incapacitated'} and cannot act.")
+
+
+def spend(enc: RCEncounter, c: RCCombatant, what: str) -> RCEncounter:
+    """Use the Action, Bonus Action or a Reaction, refusing clearly if it is gone."""
+    may_act(c)
     e = c.economy
     if what == "reaction":
         if c.blaze:
@@ -73,8 +77,10 @@ def _tick(ok: bool) -> str:
 
 def summary(c: RCCombatant) -> list[str]:
     e = c.economy
+    blocked = " (Stunned)" if c.has("Stunned") else " (demanding)" if c.demanding else ""
+    reaction = f"{_tick(False)}{blocked}" if blocked else _tick(e.reactions > 0) + (f" ×{e.reactions}" if e.reactions > 1 else "")
     lines = [f"Pace {e.pace} area{'s' if e.pace != 1 else ''} left · Action {_tick(e.action)} · "
-             f"Bonus Action {_tick(e.bonus)} · Reaction {_tick(e.reactions > 0)}"]
+             f"Bonus Action {_tick(e.bonus)} · Reaction {reaction}"]
     if c.demanding:
         lines.append(f"Demanding: {c.demanding.what}{' (interruptible)' if c.demanding.interruptible else ''} — resolves at the start of the next turn; max 1 area, no reactions")
     if c.dodging:

@@ -32,7 +32,7 @@ def roll_save(enc: RCEncounter, cid: str, kind: str, dc: int, chance, extra_adv=
     text = f"{d20.text()} {'+' if mod >= 0 else '−'} {abs(mod)}"
     if penalty:
         text += f" − {penalty} wounds/exhaustion"
-    text += f" = {total} vs DC {dc}: {'success' if ok else 'failure'}{reasons(adv, dis)}"
+    text += f" = {total} vs DC {dc}: {'success' if ok else 'failure'}{reasons(adv, dis, d20.mode)}"
     return ok, text
 
 
@@ -44,8 +44,9 @@ def tick(enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter, list[Event]]:
     roll = chance.roll(ongoing.damage)
     enc, text, report = dmg.harm(enc, cid, dmg.Harm(roll.total, ongoing.damage_type, ongoing=True))
     t = enc.get(cid)
-    tail = "" if t.out else f" ({dmg.status(t)})"
-    events = [Event(kind="roll", text=f"🔥 {c.name} takes Ongoing Damage ({ongoing.label()}): {roll.text} = {roll.total}{text}{tail}")]
+    tail = "" if t.out else f" ({t.name}: {dmg.status(t)})"
+    tags = f" ({', '.join(ongoing.tags)})" if ongoing.tags else ""
+    events = [Event(kind="roll", text=f"{c.name} takes {ongoing.damage_type} Ongoing Damage{tags}: {roll.text} = {roll.total}{text}{tail}")]
     enc, more = dmg.follow_up(enc, cid, report)
     return enc, events + more
 
@@ -70,8 +71,9 @@ def turn_start(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter,
         events.append(Event(kind="info", text=f"{c.name}'s readied action ({c.ready}) was never triggered and is lost."))
         c = c.but(ready="")
     if c.demanding and c.demanding.since_turn < enc.turn_no:
-        events.append(Event(kind="info", text=f"✨ {c.name}'s demanding action resolves now: {c.demanding.what}.",
-                            ping=enc.controllers([cid])))
+        # no ping of its own: the turn message that follows pings the same player
+        events.append(Event(kind="info", text=f"✨ {c.name}'s demanding action resolves now: {c.demanding.what}. "
+                                              "Apply its effect (`/attack … options:free` spends no Action)."))
         c = c.but(demanding=None)
     enc = enc.with_combatant(c)
     ongoing = c.condition("Ongoing Damage")

@@ -220,6 +220,7 @@ class LastRoll(Value):
     damage: tuple[int, ...] = ()
     before: tuple[RCCombatant, ...]
     turns_before: InitiativeState
+    after: tuple[RCCombatant, ...] = ()  # right after the roll: a reroll refuses if anything but Plot Points changed since
     plot_spent: bool = False
 
 

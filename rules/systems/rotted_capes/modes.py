@@ -47,11 +47,10 @@ def member_down(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter
     horde = enc.get(cid)
     gone, rest = horde.horde[0], horde.horde[1:]
     enc = enc.with_combatant(_full(horde).but(horde=rest))
-    text = f"; {len(rest)} left in the horde"
     if len(rest) >= HORDE_MIN:
-        return enc, [Event(kind="info", text=text)]
+        return enc, [Event(kind="info", text=f"; {len(rest)} left in the horde, now +{2 * (len(rest) - 1)} to hit and damage")]
     enc, more = split(enc, cid)
-    return enc, [Event(kind="info", text=text)] + more
+    return enc, [Event(kind="info", text=f"; {len(rest)} left, too few for a horde")] + more
 
 
 def split(enc: RCEncounter, cid: str) -> tuple[RCEncounter, list[Event]]:
@@ -77,7 +76,7 @@ def split(enc: RCEncounter, cid: str) -> tuple[RCEncounter, list[Event]]:
         slot.append(new.id)
     state = state.but(entries=tuple(entries), slots=tuple(tuple(s) for s in slots))
     enc = enc.but(combatants=tuple(combatants), turns=state, next_id=next_id)
-    return enc, [Event(kind="info", text=f"The horde breaks up: {', '.join(names)} act on its initiative.")]
+    return enc, [Event(kind="info", text=f"The horde breaks up: {', '.join(names)} act on its initiative, together.")]
 
 
 def unleash(system, enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncounter, list[Event]]:

@@ -107,11 +107,17 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
         raise NotAllowed("A Plot Point was already spent on that roll: only one per die roll.")
     if damage_only and not last.damage:
         raise InvalidInput("The last roll dealt no damage to reroll.")
-    # the reroll replaces the old result: go back to just before it
-    enc = enc.but(combatants=last.before, turns=last.turns_before)
+    if _without_points(enc.combatants) != _without_points(last.after):
+        raise NotAllowed("Something else happened since the last roll: a Plot Point reroll has to come right after it "
+                         "(only other Plot Points may be spent in between).")
+    # the reroll replaces the old result: go back to just before it, keeping the Plot Points spent or given since
+    points = {c.id: c for c in enc.combatants}
+    restored = tuple(c.but(plot_points=points[c.id].plot_points, aided_this_scene=points[c.id].aided_this_scene)
+                     if c.id in points else c for c in last.before)
+    enc = enc.but(combatants=restored, turns=last.turns_before)
     enc = _pay(enc, enc.get(hero.id))
     what = "damage roll" if damage_only else "d20"
-    head = Event(kind="info", text=f"🎭 {hero.name} spends a Plot Point to reroll the {what} (pool {enc.pool}).")
+    head = Event(kind="info", text=f"🎭 {hero.name} spends a Plot Point to reroll the {what} ({enc.get(hero.id).plot_points} left; pool {enc.pool}).")
     spec = dict(last.spec)
     spec["plot"] = True
     if last.kind == "attack":
@@ -126,6 +132,10 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
     return enc, [head] + events
 
 
+def _without_points(combatants) -> tuple:
+    return tuple(c.but(plot_points=0, aided_this_scene=False) for c in combatants)
+
+
 def award(enc: RCEncounter, action, chance):
     hero = enc.find(action.target)
     if not hero.is_hero:
@@ -134,7 +144,7 @@ def award(enc: RCEncounter, action, chance):
         raise InvalidInput("Award between 1 and 10 Plot Points.")
     enc = enc.update(hero.id, plot_points=hero.plot_points + action.amount)
     why = " ".join((action.text or "").split())[:200]
-    text = f"🎭 {hero.name} earns {action.amount} Plot Point{'s' if action.amount > 1 else ''}" + (f" ({why})" if why else "") + f": {hero.plot_points + action.amount}."
+    text = f"🎭 {hero.name} earns {action.amount} Plot Point{'s' if action.amount > 1 else ''}" + (f" ({why})" if why else "") + f": now {hero.plot_points + action.amount}."
     return enc, [Event(kind="info", text=text, ping=enc.controllers([hero.id]))]
 
 

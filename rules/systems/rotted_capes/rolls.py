@@ -41,9 +41,12 @@ def roll_d20(chance, mode: str) -> D20:
     return D20(max(a, b) if mode == "adv" else min(a, b), (a, b), mode)
 
 
-def reasons(adv: list[str], dis: list[str]) -> str:
+def reasons(adv: list[str], dis: list[str], mode: str | None = None) -> str:
+    """Why a d20 was rolled twice; `mode` (what was rolled) says when both sides cancelled out."""
     parts = [f"adv: {', '.join(adv)}"] if adv else []
     parts += [f"dis: {', '.join(dis)}"] if dis else []
+    if adv and dis and mode == "":
+        parts.append("they cancel: one d20")
     return f" [{'; '.join(parts)}]" if parts else ""
 
 
@@ -76,4 +79,5 @@ class Queued:
 
     def finish(self) -> None:
         if self.saved:
-            raise DiceError(f"{len(self.saved)} entered dice were not needed by this action: enter exactly the dice it rolls.")
+            n = len(self.saved)
+            raise DiceError(f"{n} entered {'die was' if n == 1 else 'dice were'} not needed by this action: enter exactly the dice it rolls.")

@@ -18,10 +18,16 @@ from .actions import (Act, AddCondition, Attack, Damage, Heal, ListConditions, P
                       PlotShow, PlotSpend, RemoveCondition, Save, Swap)
 from .model import RCCombatant, RCEncounter, RCSheet
 
-SUMMARY = """Rotted Capes (the GM is the Editor-in-Chief). Initiative: d20 + dex + init, fixed for the encounter; ties: heroes first (tied heroes may `/act action:swap`), tied threats share one turn. Surprised combatants are Stunned (Lesser, Surprise) until the end of their first turn.
-Each turn: Pace (max 5 areas), one Action (/attack or /act assist, dash, demanding, disengage, dodge, hide, ready), one Bonus Action (`bonus` option), one Reaction between turns (an /attack off your turn is a reaction). /attack: d20 + modifier vs Avoidance (or `defense:` Fortitude/Willpower); natural 20 = critical (+1 Wound), natural 1 = miss. Advantage/disadvantage come from tracked state (Dodge, Assist, Demanding, Prone, Blinded, Restrained, Stunned, Frightened, Hidden, Unconscious) plus options: adv, dis, ranged, cover=half, cover=total, same_area, beyond_range, in_melee, unseen, unaware, dark, shadowy (−2), ap (ignores DR), split=N (horde), unleashed.
-Damage − the highest applicable DR (psychic ignores DR that does not name psychic, and does nothing to zombies); temporary Stamina absorbs first; damage after DR > Fortitude = massive (1 Wound; critical + massive = 2). Zombies take only massive damage and criticals; Epsilon or lower are destroyed by massive damage. A hero at 0 Wounds and 0 Stamina chooses: a Plot Point, a physical flaw, or a blaze of glory.
-Defaults where the book is silent: any advantage plus any disadvantage = a straight roll (setting `advantage=count` nets them); Stamina Defense = Fortitude unless set; massive damage compares damage after DR, before temporary Stamina; Ongoing Damage ticks at the start of the victim's turn (`end` option: at its end) with a DC 10 CON save at the end of each of their turns; Wounded and Exhaustion penalties also apply to saves; "N rounds" counts the bearer's own turns; heroes start an Issue with 1 Plot Point; a new Issue leaves the Editor-in-Chief's pool as it is; the Danger Zone's middle turn sits halfway down the order, its end turn after the lowest initiative."""
+# /help sends this after the general text in one message of at most 2,000 characters:
+# every word has to earn its place (the README has the long version).
+SUMMARY = """Stats: dex con init avoidance fortitude willpower stamina wounds dr (fire:10) attack damage damage_type pace zombie zombie_level.
+**Initiative** d20+dex+init; ties: heroes first (/act action:swap), tied threats share a turn.
+**Turn**: Pace, Action, Bonus Action, 1 Reaction (off-turn attack). /act action: dodge, dash, disengage, assist target:X, hide, ready, demanding, move, stand, prone; options: hide dc=N, ready trigger="…", demanding what="X" interruptible, move areas=N.
+**/attack** target:X [modifier damage damage_type defense:fortitude|willpower] options: adv dis ranged cover same_area beyond_range in_melee unseen unaware dark shadowy ap bonus free unleashed split=N. State adds adv/dis itself. Nat 20: critical, +1 Wound; damage after DR > Fortitude: massive, +1 Wound; zombies take only these. Dice by hand: d20(s), then damage.
+**GM**: /damage, /heal (temp, wounds), /save kind:con dc:N, /condition add duration "2 rounds" | "end of X's next turn" | save | scene; Ongoing Damage: options "damage=1d6 type=fire dc=12".
+**Plot Points**: /plotpoint show, spend use:reroll|aid|narrative; buttons offer disadvantage and escape from death.
+**Modes** (GM /act action:): horde target:Zombie, unleash target:X, "second wind", "danger zone" (middle end), "end scene".
+**Defaults**: adv+dis = one d20 (setting advantage=count nets them); Stamina Defense = Fortitude; massive: after DR, before temp Stamina; Ongoing Damage at turn start, DC 10 CON save at turn end; wound penalty on saves too; "N rounds" = bearer's turns; 1 Plot Point per Issue, pool kept; Danger Zone mid-order/after last."""
 
 
 class RottedCapes(System):
@@ -92,7 +98,12 @@ class RottedCapes(System):
         return hooks.turn_end(self, enc, cid, chance)
 
     def on_round_start(self, enc, chance):
-        return hooks.round_start(enc), []
+        enc = hooks.round_start(enc)
+        # the turn order skips them without a word: say so once a round
+        skipped = [c for c in enc.combatants if not c.out and not c.echo_of and not c.environment and not self.can_act(enc, c)]
+        events = [Event(kind="info", text=f"💤 {c.name} is {'Unconscious' if c.has('Unconscious') else 'Incapacitated'}: "
+                                          "their turns are skipped until they recover.") for c in skipped]
+        return enc, events
 
     def on_round_end(self, enc, chance):
         return hooks.round_end(enc)
@@ -162,7 +173,7 @@ class RottedCapes(System):
             return "down" if c.stamina == 0 else "bloodied" if c.stamina * 2 <= c.max_stamina or c.wounds < c.max_wounds else "unhurt"
         parts = ["dead" if c.dead else dmg.status(c)]
         if c.horde:
-            parts.append(f"horde of {len(c.horde)} (+{2 * (len(c.horde) - 1)})")
+            parts.append(f"+{2 * (len(c.horde) - 1)} to hit and damage")
         if c.conditions:
             parts.append(", ".join(x.label() for x in c.conditions))
         if c.is_hero:
@@ -177,7 +188,11 @@ class RottedCapes(System):
         c = enc.get(cid)
         if c.environment:
             return ["The environment acts: describe the hazard, then /damage or /condition add."]
-        return economy.summary(economy.real(enc, c))
+        if c.echo_of:
+            villain = enc.get(c.echo_of)
+            # the extra turn's own line says only whose turn it is: show the villain as they stand
+            return [f"{villain.name}: {self.status_line(enc, villain, reveal=not villain.hidden)}"] + economy.summary(villain)
+        return economy.summary(c)
 
     def report(self, name: str, enc, options: dict[str, Any]) -> str:
         """Read-only answers: nothing changes, so they need no action."""

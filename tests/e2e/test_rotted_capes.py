@@ -1,0 +1,140 @@
+"""Rotted Capes through real discord.py and the stand-in: attack results with
+every step, Plot Point buttons reaching the right player, the death choice,
+read-only reports and refusals, and a /help that fits one message."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import say
+
+KEY = "rotted-capes"
+NOVA = "dex=2 con=1 avoidance=14 fortitude=8 stamina=20 wounds=3 attack=5 damage=2d6+3 damage_type=kinetic"
+BOLT = "dex=3 avoidance=15 fortitude=6 stamina=12 wounds=1 attack=5 damage=1d8+2"
+BRUTE = "avoidance=15 fortitude=4 stamina=20 wounds=3 dr='energy:5' attack=4 damage=2d6"
+
+
+def ids(standin):
+    return {name: standin.world.user(name).id for name in ("gm", "alice", "bob", "carol")}
+
+
+def newest(standin, text):
+    """The newest message in #combat containing `text`, or None (for wait_for)."""
+    return next((m for m in reversed(standin.messages()) if text in m.content), None)
+
+
+async def turn_of(standin, name):
+    """The turn message (with its End turn button) of `name`."""
+    return await standin.wait_for(lambda: next((m for m in reversed(standin.messages())
+                                                if f"**{name}'s turn**" in m.content and m.buttons()), None))
+
+
+async def buttons_with(standin, label):
+    """The newest message offering a button `label` (choice messages follow the command's answer)."""
+    return await standin.wait_for(lambda: next((m for m in reversed(standin.messages())
+                                                if any(b.get("label") == label for b in m.buttons())), None))
+
+
+async def fight(standin):
+    """Nova (alice, 16) and Bolt (bob, 13) against a Brute (10); round 1 begins on Nova."""
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
+    await say(standin, "bob", "/character add", name="Bolt", stats=BOLT)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Nova", roll=14)
+    await say(standin, "bob", "/initiative join", character="Bolt", roll=10)
+    await say(standin, "gm", "/initiative add", name="Brute", stats=BRUTE, roll=10)
+    await say(standin, "gm", "/initiative next")
+    return await turn_of(standin, "Nova")
+
+
+async def to_the_brutes_turn(standin):
+    await (await standin.click("alice", "End turn", message=await turn_of(standin, "Nova"))).response()
+    await (await standin.click("bob", "End turn", message=await turn_of(standin, "Bolt"))).response()
+    return await turn_of(standin, "Brute")
+
+
+async def test_an_attack_shows_every_step_and_each_turn_pings_its_player(standin, bot):
+    who = ids(standin)
+    turn = await fight(standin)
+    assert set(turn.pings.user_ids) == {who["alice"]}
+    fields = {f["name"]: f["value"] for f in turn.embeds[0]["fields"]}
+    assert "Pace 4 areas left · Action ✅ · Bonus Action ✅ · Reaction ✅" in fields["Nova"]
+    answer = await say(standin, "alice", "/attack", target="Brute", damage_type="fire", dice="14 5 6")
+    assert not answer.ephemeral
+    assert answer.content == ("🎲 Nova attacks Brute: d20 14 + 5 = 19 vs Avoidance 15: hit; 2d6 (5, 6) + 3 = 14 − DR 5 (energy) = 9 "
+                              "Stamina; 9 > Fortitude 4 → massive: 1 Wound (Brute: 11/20 Stamina, 2/3 Wounds)")
+    brute_turn = await to_the_brutes_turn(standin)
+    assert set(brute_turn.pings.user_ids) == {who["gm"]}
+    assert set((await turn_of(standin, "Bolt")).pings.user_ids) == {who["bob"]}
+
+
+async def test_the_plot_point_offer_reaches_the_defender_alone_and_changes_the_roll(standin, bot):
+    who = ids(standin)
+    await fight(standin)
+    await to_the_brutes_turn(standin)
+    waiting = await say(standin, "gm", "/attack", target="Nova", dice="18 3 4 4")
+    assert waiting.content.startswith("⏳ Brute attacks Nova: the roll waits") and not waiting.pings.user_ids
+    offer = await buttons_with(standin, "Spend a Plot Point: disadvantage")
+    assert set(offer.pings.user_ids) == {who["alice"]}
+    refused = await (await standin.click("bob", "Spend a Plot Point: disadvantage", message=offer)).response()
+    assert refused.ephemeral and "not yours" in refused.content
+    chosen = await (await standin.click("alice", "Spend a Plot Point: disadvantage", message=offer)).response()
+    assert "🎭 Nova spends a Plot Point: the attack has disadvantage (0 left; pool 1)." in chosen.content
+    assert "Brute attacks Nova: d20 dis (18, 3) 3 + 4 = 7 vs Avoidance 14: miss [dis: Plot Point]" in chosen.content
+    shown = await say(standin, "bob", "/plotpoint show")
+    assert shown.ephemeral and shown.content == "🎭 Plot Points: Nova 0, Bolt 1; the Editor-in-Chief's pool: 1."
+
+
+async def test_a_dying_hero_and_allies_get_the_death_buttons(standin, bot):
+    who = ids(standin)
+    await fight(standin)
+    await to_the_brutes_turn(standin)
+    await say(standin, "gm", "/damage", target="Bolt", amount="20")
+    offer = await buttons_with(standin, "Blaze of glory")
+    assert set(offer.pings.user_ids) == {who["bob"], who["alice"]}
+    labels = [b.get("label") for b in offer.buttons()]
+    assert labels == ["Spend own Plot Point", "Nova spends a Plot Point", "Accept a physical flaw", "Blaze of glory"]
+    saved = await (await standin.click("alice", "Nova spends a Plot Point", message=offer)).response()
+    assert "🎭 A Plot Point from Nova saves Bolt from death: 1 Wound, Unconscious (pool 1)." in saved.content
+    listed = await say(standin, "carol", "/condition list")
+    assert listed.ephemeral and listed.content == "**Bolt**: Unconscious"
+
+
+async def test_an_interrupted_demanding_action_takes_the_players_own_die(standin, bot):
+    await fight(standin)
+    begun = await say(standin, "alice", "/act", action="demanding", options='what="Solar Flare" interruptible')
+    assert "Nova begins an interruptible demanding action: Solar Flare." in begun.content
+    await to_the_brutes_turn(standin)
+    await say(standin, "gm", "/attack", target="Nova", dice="12 6 2 3")
+    await (await standin.click("alice", "No", message=await buttons_with(standin, "No"))).response()
+    ask = await buttons_with(standin, "Roll the Constitution save")
+    assert "Nova: Constitution save DC 10 to keep Solar Flare going." in ask.content
+    assert set(ask.pings.user_ids) == {ids(standin)["alice"]}
+    saved = await say(standin, "alice", "/choose", option="Roll the Constitution save", roll=9)
+    assert "Nova CON save to keep Solar Flare: d20 9 + 1 = 10 vs DC 10: success — still going." in saved.content
+    await (await standin.click("gm", "End turn", message=await turn_of(standin, "Brute"))).response()
+    resolved = await standin.wait_for(lambda: newest(standin, "resolves now"))
+    assert "✨ Nova's demanding action resolves now: Solar Flare." in resolved.content and not resolved.pings.user_ids
+
+
+async def test_refusals_are_ephemeral_and_say_why(standin, bot):
+    await fight(standin)
+    cases = [
+        ("bob", "/attack", {"target": "Brute"}, "not your turn"),
+        ("alice", "/plotpoint award", {"target": "Nova"}, "Only the GM"),
+        ("alice", "/act", {"action": "horde", "target": "Brute"}, "Only the GM changes combat modes"),
+        ("alice", "/plotpoint spend", {"use": "reroll"}, "no roll to reroll"),
+        ("alice", "/attack", {"target": "Brute", "options": "cover=total"}, "total cover"),
+        ("alice", "/condition add", {"target": "Brute", "condition": "Petrified"}, "not a Rotted Capes condition"),
+    ]
+    for user, command, options, why in cases:
+        answer = await say(standin, user, command, **options)
+        assert answer.ephemeral and why in answer.content, (command, answer.content)
+    assert standin.unknown_routes == []
+
+
+async def test_help_fits_one_message_and_names_the_tools(standin, bot):
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    answer = await say(standin, "alice", "/help")
+    assert answer.ephemeral and len(answer.content) <= 2000 and not answer.content.endswith("…")
+    for needed in ("/attack", "/plotpoint", "/condition add", "horde", "unleash", "**Defaults**", "advantage=count"):
+        assert needed in answer.content, needed
