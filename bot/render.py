@@ -106,7 +106,7 @@ def tracker_pages(system: System, state: Encounter, *, reveal: bool = False) -> 
 def tracker_embed(system: System, state: Encounter, encounter_id: int, *, page: int = 1, reveal: bool = False) -> discord.Embed:
     pages = tracker_pages(system, state, reveal=reveal)
     page = max(1, min(page, len(pages)))
-    running = f"round {state.round}" if state.round else "choosing the order"
+    running = system.turns.round_label(state)
     status = {"setup": "setting up", "running": running, "ended": "ended"}[state.status]
     embed = discord.Embed(title=f"{system.name} — {status}", description=pages[page - 1], colour=discord.Colour.dark_teal())
     footer = f"Encounter #{encounter_id}"
@@ -132,7 +132,7 @@ def turn_message(system: System, state: Encounter, encounter_id: int):
     from .buttons import EndTurnButton  # buttons import render for their replies
 
     waiting = system.turns.waiting(state)
-    content = fit(f"{mention(waiting.users)} **{clean(waiting.title)}** · round {state.round}")
+    content = fit(f"{mention(waiting.users)} **{clean(waiting.title)}** · {system.turns.round_label(state)}")
     embed = discord.Embed(colour=discord.Colour.gold())
     for cid in waiting.cids[:10]:
         combatant = state.get(cid)

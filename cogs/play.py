@@ -129,8 +129,10 @@ class Play(commands.Cog):
         await run(interaction, lambda by, system, state: TakeTurn(by=by, actor=character), "/turn take")
 
     @turn.command(name="pass", description="Your faction passes its move")
-    async def turn_pass(self, interaction: discord.Interaction) -> None:
-        await run(interaction, lambda by, system, state: PassMove(by=by), "/turn pass")
+    @app_commands.describe(dice="Dice for what the pass sets off (e.g. end-of-round morale saves)")
+    async def turn_pass(self, interaction: discord.Interaction, dice: str | None = None) -> None:
+        entered_values = entered({"dice": dice})
+        await run(interaction, lambda by, system, state: PassMove(by=by, **entered_values), "/turn pass")
 
     @turn.command(name="first", description="The faction holding the initiative lets another faction move first this round")
     async def turn_first(self, interaction: discord.Interaction, faction: str) -> None:

@@ -86,6 +86,9 @@ def handlers(system: "System"):
         option = next((o for o in pending.options if o.casefold() == action.option.strip().casefold()), None)
         if option is None:
             raise InvalidInput(f"Choose one of: {', '.join(pending.options)}.")
+        owners = pending.owners.get(option)
+        if owners is not None and not action.by.is_gm and action.by.user_id not in owners:
+            raise NotAllowed(f"“{option}” is another player's call.")
         enc = enc.but(pending=None)
         how = " (no answer in time: the default applies)" if action.timed_out else ""
         enc, events = system.resume(enc, pending, option, chance)

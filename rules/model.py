@@ -56,6 +56,8 @@ class Pending(Value):
     default: str
     chooser: str | None = None  # the combatant whose controller decides
     users: tuple[int, ...] = ()  # who may answer besides the GM
+    # Options only some of those users may pick (a guard is the guarding ally's call).
+    owners: dict[str, tuple[int, ...]] = Field(default_factory=dict)
     context: dict[str, Any] = Field(default_factory=dict)
 
 

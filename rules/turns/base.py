@@ -80,6 +80,9 @@ class TurnStructure:
         if not any(enc.get(c).controller_id == user_id for c in acting):
             raise NotAllowed("Only the acting combatant's player or the GM can end this turn.")
 
+    def round_label(self, enc: Encounter) -> str:
+        return f"round {enc.round}" if enc.round else "choosing the order"
+
     def delay(self, system: "System", enc: Encounter, cid: str, chance: "Chance") -> Result:
         raise InvalidInput(f"{system.name} has no delayed turns.")
 

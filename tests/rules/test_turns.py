@@ -310,3 +310,15 @@ def test_pending_choice_blocks_other_actions_and_only_the_chooser_or_gm_answers(
     assert out.state.pending is None and "dodged" in [e.text for e in out.events]
     timed = apply(s, Choose(by=GM, pending_id=s.pending.id, option=s.pending.default, timed_out=True))
     assert timed.state.find("Alice").out
+
+
+def test_an_option_owned_by_one_player_is_refused_to_the_others():
+    s = ASK.new_encounter(1, 5)
+    s = run(s, AddCombatants(by=GM, name="Orc", dice=(15,)),
+            AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)), NextTurn(by=GM))
+    s = run(s, toy.Hit(by=GM, target="Alice"))
+    s = s.but(pending=s.pending.but(users=(2, 3), owners={"Dodge": (2,)}))
+    with pytest.raises(NotAllowed, match="another player's call"):
+        apply(s, Choose(by=BOB, pending_id=s.pending.id, option="Dodge"))
+    assert apply(s, Choose(by=BOB, pending_id=s.pending.id, option="Take it")).state.find("Alice").out
+    assert apply(s, Choose(by=ALICE, pending_id=s.pending.id, option="Dodge")).state.pending is None
