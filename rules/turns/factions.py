@@ -2,9 +2,13 @@
 
 The faction holding the initiative moves first each round (or hands the first
 move to another faction before anyone acts). Each character acts once a round.
-A faction with nobody left to act passes automatically. The round ends when
-every faction has passed in a row. Characters a system names for a bonus
-round (an ambush) act alone in round 0, before round 1.
+A faction with nobody left to act this round passes automatically; a faction
+with nobody able to act at all (everyone down or surrendered) is left out of
+the alternation until someone can act again. The round ends when every
+faction still in play has passed in a row. Characters a system names for a
+bonus round (an ambush) act alone in round 0, before round 1. A choice left
+open at the end of a round (morale) is settled before the next round's first
+move is announced, since it decides who is still fighting.
 """
 
 from __future__ import annotations
@@ -69,12 +73,13 @@ class Factions(TurnStructure):
         return {
             TakeTurn: lambda enc, a, ch: self.take(system, enc, a, ch),
             PassMove: lambda enc, a, ch: self.pass_move(system, enc, a, ch),
-            FirstMove: lambda enc, a, ch: self.first_move(system, enc, a),
+            FirstMove: lambda enc, a, ch: self.first_move(system, enc, a, ch),
             HoldInitiative: lambda enc, a, ch: self.hold_initiative(enc, a),
         }
 
     # --- factions present --------------------------------------------------
     def factions(self, enc: Encounter) -> list[str]:
+        """Every side still on the field, the initiative holder first."""
         seen: list[str] = []
         for combatant in enc.combatants:
             if not combatant.out and combatant.side not in seen:
@@ -85,6 +90,11 @@ class Factions(TurnStructure):
             seen.insert(0, holder)
         return seen
 
+    def in_play(self, system: "System", enc: Encounter) -> list[str]:
+        """Factions that take moves: someone in them can act (this round or a later one)."""
+        able = {c.side for c in enc.combatants if system.can_act(enc, c)}
+        return [f for f in self.factions(enc) if f in able]
+
     def ready(self, system: "System", enc: Encounter, faction: str) -> list[str]:
         state: FactionState = enc.turns
         return [
@@ -93,20 +103,22 @@ class Factions(TurnStructure):
             and (not state.bonus or c.id in state.bonus)
         ]
 
-    def faction_users(self, enc: Encounter, faction: str) -> tuple[int, ...]:
+    def faction_users(self, enc: Encounter, faction: str | None) -> tuple[int, ...]:
         return enc.controllers([c.id for c in enc.combatants if c.side == faction and not c.out])
 
     # --- membership --------------------------------------------------------------
     def enter(self, system, enc, cids, chance) -> Result:
-        names = ", ".join(f"{enc.get(c).name} ({enc.get(c).side})" for c in cids)
-        return enc, [Event(kind="info", text=f"Joins the fight: {names}.")]
+        sides = list(dict.fromkeys(enc.get(c).side for c in cids))
+        return enc, [Event(kind="info", text=f"Faction: {', '.join(sides)}.")]
 
     def leave(self, system, enc, cid, chance) -> Result:
         state: FactionState = enc.turns
         if state.active == cid:
             enc = enc.but(turns=state.but(active=None))
             return self._next_faction(system, enc, chance, passed=False)
-        return enc, []
+        # The moving faction may have lost the last character it could take a turn with.
+        rest = enc.but(combatants=tuple(c for c in enc.combatants if c.id != cid))
+        return self.settle(system, rest, chance)
 
     # --- flow --------------------------------------------------------------------
     def begin(self, system, enc, chance) -> Result:
@@ -132,16 +144,39 @@ class Factions(TurnStructure):
     def _new_round(self, system, enc, chance) -> Result:
         enc = enc.but(turns=enc.turns.but(acted=(), passes=0, active=None, moving=enc.turns.holder, bonus=()))
         enc, events = new_round(system, enc, chance)
+        if enc.pending is not None:
+            return enc, events  # the system calls open_round once the choice is made
         enc, more = self._open_move(system, enc, chance)
         return enc, events + more
+
+    def open_round(self, system: "System", enc: Encounter, chance: "Chance") -> Result:
+        """Announce the round's first move, held back while a round-end choice was open."""
+        return self._open_move(system, enc, chance)
+
+    def settle(self, system: "System", enc: Encounter, chance: "Chance") -> Result:
+        """Pass for the moving faction if nobody in it can act any more (someone in
+        it surrendered or reacted between turns)."""
+        state: FactionState = enc.turns
+        if enc.status != "running" or state.active or enc.pending is not None:
+            return enc, []
+        if state.moving in self.in_play(system, enc) and self.ready(system, enc, state.moving):
+            return enc, []
+        return self._open_move(system, enc, chance)
 
     def _open_move(self, system, enc, chance) -> Result:
         """Announce the moving faction, passing for it when nobody can act."""
         events: list[Event] = []
         for _ in range(MAX_STEPS):
             state: FactionState = enc.turns
-            if state.moving not in self.factions(enc):
-                enc = enc.but(turns=state.but(moving=self._after(enc, state.moving)))
+            playing = self.in_play(system, enc)
+            if not playing:
+                enc = enc.but(turns=state.but(moving=None))
+                return enc, events + [Event(kind="warning", text=(
+                    "Nobody is able to act: the GM ends the fight (/encounter end), or changes a condition "
+                    "and passes (/turn pass)."
+                ))]
+            if state.moving not in playing:
+                enc = enc.but(turns=state.but(moving=self._after(system, enc, state.moving)))
                 continue
             if self.ready(system, enc, state.moving):
                 enc = enc.but(turn_no=enc.turn_no + 1)
@@ -155,26 +190,34 @@ class Factions(TurnStructure):
                 return enc, events
         raise InvalidInput("The round is stuck: no faction can act.")
 
-    def _after(self, enc: Encounter, faction: str | None) -> str:
-        factions = self.factions(enc)
-        if faction not in factions:
-            return factions[0]
-        return factions[(factions.index(faction) + 1) % len(factions)]
+    def _after(self, system, enc: Encounter, faction: str | None) -> str | None:
+        """The next faction in play after this one, in the tracker's order."""
+        order = self.factions(enc)
+        playing = self.in_play(system, enc)
+        if not playing:
+            return None
+        if faction not in order:
+            return playing[0]
+        start = order.index(faction)
+        return next(f for step in range(1, len(order) + 1) if (f := order[(start + step) % len(order)]) in playing)
 
     def _count_pass(self, system, enc, chance):
         state: FactionState = enc.turns
         passes = state.passes + 1
-        if passes >= len(self.factions(enc)):
+        if passes >= len(self.in_play(system, enc)):
             enc = enc.but(turns=state.but(passes=passes))
             enc, events = self._new_round(system, enc, chance)
             return enc, [Event(kind="info", text="Every faction passed in a row: the round ends.")] + events, True
-        enc = enc.but(turns=state.but(passes=passes, moving=self._after(enc, state.moving)))
+        enc = enc.but(turns=state.but(passes=passes, moving=self._after(system, enc, state.moving)))
         return enc, [], False
 
     def _next_faction(self, system, enc, chance, passed: bool) -> Result:
         state: FactionState = enc.turns
-        enc = enc.but(turns=state.but(active=None, moving=self._after(enc, state.moving)))
+        enc = enc.but(turns=state.but(active=None, moving=self._after(system, enc, state.moving)))
         return self._open_move(system, enc, chance)
+
+    def round_label(self, enc: Encounter) -> str:
+        return "bonus round (ambush)" if enc.turns.bonus else super().round_label(enc)
 
     def acting(self, enc: Encounter) -> tuple[str, ...]:
         active = enc.turns.active
@@ -186,16 +229,21 @@ class Factions(TurnStructure):
         state: FactionState = enc.turns
         if state.active:
             return Waiting(f"{enc.get(state.active).name}'s turn", (state.active,), enc.controllers([state.active]))
-        ready = self.ready(registry.get(enc.system), enc, state.moving) if state.moving else []
+        if state.moving is None:
+            return Waiting("Nobody is able to act", (), ())
+        ready = self.ready(registry.get(enc.system), enc, state.moving)
         names = ", ".join(enc.get(c).name for c in ready) or "nobody"
-        users = self.faction_users(enc, state.moving) if state.moving else ()
+        users = self.faction_users(enc, state.moving)
         return Waiting(f"{state.moving} to move: take a turn with {names}, or pass", tuple(ready), users)
 
     def may_move(self, enc: Encounter, user_id: int, is_gm: bool) -> None:
         if is_gm:
             return
-        if user_id not in self.faction_users(enc, enc.turns.moving) or enc.turns.moving is None:
-            raise NotYourTurn(f"It is {enc.turns.moving}'s move, not yours.")
+        moving = enc.turns.moving
+        if moving is None:
+            raise NotYourTurn("Nobody is able to act: only the GM can pass now.")
+        if user_id not in self.faction_users(enc, moving):
+            raise NotYourTurn(f"Not your move: the move is with {moving}.")
 
     def take(self, system, enc, action: TakeTurn, chance) -> Result:
         state: FactionState = enc.turns
@@ -203,7 +251,7 @@ class Factions(TurnStructure):
             raise NotYourTurn(f"{enc.get(state.active).name} is still taking a turn: end it first.")
         combatant = enc.find(action.actor or "")
         if combatant.side != state.moving:
-            raise NotYourTurn(f"It is {state.moving}'s move; {combatant.name} is with {combatant.side}.")
+            raise NotYourTurn(f"The move is with {state.moving or 'nobody'}, not {combatant.side} ({combatant.name}'s faction).")
         if combatant.id in state.acted:
             raise InvalidInput(f"{combatant.name} has already acted this round.")
         if not system.can_act(enc, combatant):
@@ -246,24 +294,23 @@ class Factions(TurnStructure):
             events.extend(more)
         return enc, events
 
-    def first_move(self, system, enc, action: FirstMove) -> Result:
+    def first_move(self, system, enc, action: FirstMove, chance) -> Result:
         state: FactionState = enc.turns
         if state.acted or state.passes or state.active:
             raise InvalidInput("The first move can only be handed over before anyone acts this round.")
         if not action.by.is_gm and action.by.user_id not in self.faction_users(enc, state.holder):
             raise NotAllowed(f"Only {state.holder}, who hold the initiative, choose who moves first.")
-        faction = _match(action.faction, self.factions(enc))
-        enc = enc.but(turns=state.but(moving=faction), turn_no=enc.turn_no + 1)
-        waiting = self.waiting(enc)
-        return enc, [Event(kind="info", text=f"{state.holder} let {faction} move first."),
-                     Event(kind="turn", text=waiting.title, ping=waiting.users)]
+        faction = _match(action.faction, self.in_play(system, enc))
+        enc = enc.but(turns=state.but(moving=faction))
+        enc, events = self._open_move(system, enc, chance)
+        return enc, [Event(kind="info", text=f"{state.holder} let {faction} move first.")] + events
 
     def hold_initiative(self, enc, action: HoldInitiative) -> Result:
         if enc.status != "setup":
             raise InvalidInput("The initiative is settled once the fight has begun.")
         faction = _match(action.faction, self.factions(enc))
         return enc.but(turns=enc.turns.but(holder=faction)), [
-            Event(kind="info", text=f"{faction} started the fight and hold the initiative.")
+            Event(kind="info", text=f"Initiative: {faction} (they started the fight).")
         ]
 
     def spend_reaction(self, enc: Encounter, cid: str) -> Encounter:
@@ -274,14 +321,20 @@ class Factions(TurnStructure):
         return enc.but(turns=state.but(acted=state.acted + (cid,)))
 
     def lines(self, system, enc) -> list[OrderLine]:
+        """One line per character, faction by faction, marking who acts now (or,
+        at a faction's move, whom it can take a turn with, once no choice is
+        open); the dead and fled stay listed, struck out."""
         state: FactionState = enc.turns
         lines = []
         for faction in self.factions(enc):
-            members = tuple(c.id for c in enc.combatants if c.side == faction and not c.out)
-            note = ("holds the initiative; " if faction == state.holder else "") + (
-                "to move" if faction == state.moving else ""
-            )
-            lines.append(OrderLine(faction, members, current=faction == state.moving, note=note.strip("; ")))
+            members = [c for c in enc.combatants if c.side == faction]
+            members.sort(key=lambda c: c.out)
+            note = "holds the initiative" if faction == state.holder else ""
+            moving = enc.status == "running" and enc.pending is None and faction == state.moving
+            ready = self.ready(system, enc, faction) if moving and not state.active else ()
+            for index, member in enumerate(members):
+                current = enc.status == "running" and member.id == state.active or member.id in ready
+                lines.append(OrderLine(faction, (member.id,), current=current, note=note if index == 0 else ""))
         return lines
 
 

@@ -49,8 +49,10 @@ def test_a_whole_fight():
 
     enc = take(out.state, "Bandit 3").state
     out = act(enc, GM, targets=("Balthasar",), weapon="axe")
-    assert out.state.pending.options == ("No reaction", "Guard: Sybilla")  # Balthasar has acted
-    out = end(choose(out.state, "No reaction", by=BALTHASAR, dice=(1,)).state)
+    # Balthasar has acted: only Sybilla, who could guard him, is asked.
+    assert out.state.pending.options == ("No reaction", "Guard: Sybilla")
+    assert out.state.pending.users == (SYBILLA_ID,)
+    out = end(choose(out.state, "No reaction", by=SYBILLA, dice=(1,)).state)
     assert pinged(out) == PLAYERS
 
     enc = take(out.state, "Sybilla", by=SYBILLA).state
@@ -58,17 +60,26 @@ def test_a_whole_fight():
     out = choose(out.state, "No reaction", dice=(8,))
     assert out.state.find("Bandit Leader").incapacitated
     # Sybilla ends her turn: nobody is left on either side, the round ends and the bandits,
-    # down to half their numbers, check morale: both fail and surrender.
+    # down to half their numbers, check morale: both fail. The first move of round 2
+    # waits for their choices.
     out = apply(out.state, NextTurn(by=SYBILLA, dice=(17, 12)))
     lines = texts(out)
     assert lines.index("gm must pass: nobody left to act.") < lines.index("Morale check for gm: a group WIT save.")
     assert out.state.round == 2 and out.state.pending.kind == "morale"
+    assert not [e for e in out.events if e.kind == "turn"]
     enc = choose(out.state, "Surrender").state
-    enc = choose(enc, "Surrender").state
+    out = choose(enc, "Surrender")
+    enc = out.state
     assert enc.find("Bandit 1").surrendered and enc.find("Bandit 3").surrendered
-    out = pass_move(enc)
-    assert pinged(out) == PLAYERS
-    assert SYSTEM.status_line(out.state, out.state.find("Bandit 1"), reveal=False) == "surrendered"
+    # Nobody among the bandits can act any more: they drop out of the alternation, and the
+    # move goes straight to the players without anyone passing by hand.
+    assert "The fight is decided: only players still fight. The GM may end it with /encounter end." in texts(out)
+    assert pinged(out) == PLAYERS and enc.turns.moving == "players"
+    assert SYSTEM.status_line(enc, enc.find("Bandit 1"), reveal=False) == "surrendered"
+    # The players pass: as the only faction in play, their pass ends the round.
+    out = pass_move(enc, by=SYBILLA)
+    assert "Every faction passed in a row: the round ends." in texts(out) and out.state.round == 3
+    assert not any("gm must pass" in t for t in texts(out))
 
 
 def test_commands_map_to_actions():

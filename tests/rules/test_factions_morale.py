@@ -10,8 +10,8 @@ from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import Attack, SetCondition, Surrender
 from rules.turns.factions import PassMove
 from test_factions_helpers import (
-    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, add, choose, end, pass_move, player, seed_cast, start, take,
-    texts,
+    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, add, choose, end, mark_acted, pass_move, player, seed_cast,
+    start, take, texts,
 )
 
 BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
@@ -80,6 +80,8 @@ def test_surrender_spends_the_turn_on_turn_or_off_it():
     assert off.state.find("Bandit 2").id in off.state.turns.acted
     with pytest.raises(InvalidInput):
         apply(off.state, Surrender(by=GM, actor="Bandit 2"))
+    with pytest.raises(InvalidInput, match="waits for the next round"):
+        apply(mark_acted(off.state, "Bandit 3"), Surrender(by=GM, actor="Bandit 3"))
 
 
 def test_concealed_characters_play_a_bonus_round_and_their_targets_cannot_react():
@@ -106,7 +108,12 @@ def test_status_line_and_turn_summary():
     enc = take(enc, "Bandit 1").state
     theobald = enc.find("Theobald")
     assert SYSTEM.status_line(enc, theobald, reveal=True) == "health 12/12 · grit 3/3 · armour 2"
-    assert SYSTEM.status_line(enc, enc.find("Bandit 1"), reveal=False) == "acted"
-    assert SYSTEM.turn_summary(enc, enc.find("Bandit 1").id)[:2] == [
+    assert SYSTEM.status_line(enc, enc.find("Bandit 1"), reveal=False) == "acting"
+    assert SYSTEM.turn_summary(enc, enc.find("Bandit 1").id) == [
         "Move: 2 zone(s) left (0 moved)", "Main action: ready · bonus actions left: 2",
+        "Weapons: axe (d6), bow (d6, range 8), unarmed (d4)",
     ]
+    # At a faction's move, the turn message lists what each ready character carries, nothing more.
+    assert SYSTEM.turn_summary(enc, theobald.id) == ["Weapons: spear (d6), sword (d6), dagger (d4), unarmed (d4)"]
+    enc = end(enc).state
+    assert SYSTEM.status_line(enc, enc.find("Bandit 1"), reveal=False) == "acted"

@@ -16,10 +16,11 @@ class Attack(Action):
 
     Dice, in order: the attacker's WIT save to hit when one is needed (unseen
     target; ranged beyond half range or while moving); a missed ranged blast
-    then rolls d<neighbours> for the zone it lands in. When nobody can react,
-    the damage follows at once: for each target, the attacker's damage dice
-    (a blast rolls once for every target). Otherwise the damage is rolled
-    when the reaction is chosen (see the reaction choice)."""
+    then rolls d<neighbours> for the zone it lands in. Then the damage dice,
+    target by target (a blast rolls once for every target). When nobody can
+    react, everything follows at once, a manoeuvre's STR save included;
+    when a reaction is asked, the damage dice entered here wait for it and
+    the reacting side's rolls are made when it is chosen."""
 
     kind: ClassVar[str] = "attack"
     targets: tuple[str, ...]
@@ -32,6 +33,7 @@ class Attack(Action):
     impaired: bool = False
     enhanced: bool = False
     unaware: bool = False
+    alone: bool = False  # no ally stands near the target: nobody is offered the guard
     death_blow: bool = False
     landed: bool = False  # a deviated blast resolved where it fell: no save to hit
     neighbours: int = 6

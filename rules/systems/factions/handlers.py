@@ -68,6 +68,8 @@ def surrender(system, enc: FactionsEncounter, action: Surrender, chance: Chance)
         raise InvalidInput(f"{fighter.name} is not fighting.")
     active = enc.turns.active == fighter.id
     if not active:
+        if fighter.id in enc.turns.acted:
+            raise InvalidInput(f"{fighter.name} has already acted this round: surrendering takes a turn, so it waits for the next round.")
         enc = TURNS.spend_reaction(enc, fighter.id)
     enc = release_holds(enc.update(fighter.id, surrendered=True), fighter.id)
     events = [Event(kind="info", text=f"{fighter.name} surrenders, throwing their weapons away and raising their hands.")]

@@ -25,8 +25,10 @@ def _resists(enc, attacker: Fighter, target: Fighter, chance: Chance, events: li
     return resist.passed
 
 
-def apply_manoeuvre(enc: FactionsEncounter, mode: str, attacker_id: str, target_id: str, take: str | None, chance: Chance):
-    """Dice: the target's STR save (none if it is smaller); a larger shover's d4 direct damage."""
+def apply_manoeuvre(enc: FactionsEncounter, mode: str, attacker_id: str, target_id: str, take: str | None,
+                    chance: Chance, own=None):
+    """Dice: the target's STR save (none if it is smaller); a larger shover's d4
+    direct damage, from the attacker's own dice (`own`) when it has some."""
     attacker: Fighter = enc.get(attacker_id)
     target: Fighter = enc.get(target_id)
     events: list[Event] = []
@@ -51,7 +53,7 @@ def apply_manoeuvre(enc: FactionsEncounter, mode: str, attacker_id: str, target_
         steps = attacker.size_rank - target.size_rank
         if steps > 0:
             zones = 2 ** (steps - 1)
-            bruise = chance.die(4)
+            bruise = (own or chance).die(4)
             events.append(Event(kind="info", text=f"{attacker.name} hurls {target.name} {zones} zone(s) away (into any hazard there)."))
             hit = harm(enc, target.id, bruise, chance, direct=True, source="(d4, shoved by a larger foe)")
             enc = hit.enc

@@ -87,7 +87,7 @@ def ask(enc: FactionsEncounter, queue: list[str]):
         context={"queue": list(queue)},
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
-    return enc, [Event(kind="choice", text=pending.prompt, ping=users)]
+    return enc, [Event(kind="choice", text=f"{fighter.name} failed the morale check: surrender or flee (see the buttons).")]
 
 
 def resume(enc: FactionsEncounter, pending: Pending, option: str, chance: Chance):

@@ -4,15 +4,22 @@ A target who has not acted this round, is aware, standing and not grabbed may
 dodge (AGI save), counter with a weapon that reaches the attacker (only one
 target of an attack may counter), or hide behind a willing ally or an enemy
 it holds (who becomes the target and may react in turn). A nearby ally who
-has not acted may guard instead and takes the blow. Each reaction spends the
-reacting character's turn; nobody reacts twice to one attack. An attack stunt
-is offered to its target before any reaction.
+has not acted may guard instead and takes the blow; the bot does not know who
+stands near whom, so every ally who could is offered the guard unless the
+attack says the target is `alone`. Each reaction spends the reacting
+character's turn; nobody reacts twice to one attack. An attack stunt is
+offered to its target before any reaction.
+
+Dice entered with the attack beyond its WIT save are the attacker's: they
+wait in the choice for the damage roll, while the reacting side's rolls
+(dodge, counter, saves) are rolled when the choice is made.
 """
 
 from __future__ import annotations
 
 import copy
 
+from rules.errors import DiceError
 from rules.model import Event, Pending
 from rules.randomness import Chance
 
@@ -41,7 +48,7 @@ def ask_stunt(enc, ctx, events):
         options=(ACCEPT, REFUSE), default=REFUSE, chooser=target.id, users=users, context=ctx,
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
-    return enc, events + [Event(kind="choice", text=pending.prompt, ping=users)]
+    return enc, events + [Event(kind="choice", text=f"{target.name} accepts the stunt or takes the attack: see the buttons.")]
 
 
 def resume_stunt(enc, pending: Pending, option: str, chance: Chance):
@@ -63,13 +70,13 @@ def may_react(enc, ctx, fighter: Fighter) -> bool:
 
 
 def _guards(enc, ctx, target: Fighter) -> list[Fighter]:
-    if ctx["surprise"]:
+    if ctx["surprise"] or ctx.get("alone"):
         return []
     busy = {t["cid"] for t in ctx["targets"]} | {ctx["attacker"]}
     return [c for c in enc.combatants if c.side == target.side and c.id not in busy and may_react(enc, ctx, c)]
 
 
-def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[list[str], list[Fighter]]:
+def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[list[str], list[Fighter], bool]:
     options = [NO_REACTION]
     reacting = may_react(enc, ctx, target) and not entry["unaware"]
     if reacting:
@@ -91,7 +98,7 @@ def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[list[str], list
                 options.append(HIDE + other.name)
     guards = _guards(enc, ctx, target)
     options += [GUARD + g.name for g in guards]
-    return options[:MAX_OPTIONS], guards
+    return options[:MAX_OPTIONS], guards, reacting
 
 
 def advance(enc, ctx, chance: Chance, events: list[Event] | None = None):
@@ -101,34 +108,75 @@ def advance(enc, ctx, chance: Chance, events: list[Event] | None = None):
         entry = ctx["targets"][ctx["asking"]]
         target: Fighter = enc.get(entry["cid"])
         if not entry.get("guarded") and not entry.get("dodged"):
-            options, guards = _reaction_options(enc, ctx, entry, target)
+            options, guards, reacting = _reaction_options(enc, ctx, entry, target)
             if len(options) > 1:
-                return _ask_reaction(enc, ctx, target, options, guards, events)
+                return _ask_reaction(enc, ctx, target, options, guards, reacting, events)
         ctx["asking"] += 1
     enc, more = resolve(enc, ctx, chance)
     return enc, events + more
 
 
-def _ask_reaction(enc, ctx, target: Fighter, options, guards, events):
+def _ask_reaction(enc, ctx, target: Fighter, options, guards, reacting: bool, events):
+    """Ask the target's player, and the players of allies who could guard; a
+    target who cannot react is not asked at all."""
     attacker = enc.get(ctx["attacker"])
-    users = enc.controllers([target.id] + [g.id for g in guards])
+    users = enc.controllers(([target.id] if reacting else []) + [g.id for g in guards])
     what = {"damage": "attacks", "disarm": "tries to disarm", "shove": "tries to shove", "grapple": "tries to grab"}[ctx["mode"]]
-    prompt = (
-        f"{attacker.name} {what} {target.name} ({ctx['weapon']['name']}). React? "
-        "A reaction spends the reacting character's turn this round."
-    )
+    if reacting:
+        ask = "React?" + (" Or a nearby ally guards." if guards else "")
+        short = f"{target.name} may react{' or be guarded' if guards else ''}: see the buttons."
+    else:
+        ask = f"{target.name} cannot react; a nearby ally may guard and become the target."
+        short = f"An ally of {target.name} may guard: see the buttons."
+    prompt = f"{attacker.name} {what} {target.name} ({ctx['weapon']['name']}). {ask} A reaction spends that character's turn this round."
+    # Each guard is its own ally's call; the target's reactions are the target's.
+    owners = {GUARD + g.name: enc.controllers([g.id]) for g in guards}
+    own = enc.controllers([target.id])
+    owners |= {o: own for o in options if o not in owners and o != NO_REACTION}
     pending = Pending(
         id=enc.next_pending, kind="reaction", prompt=prompt, options=tuple(options),
-        default=NO_REACTION, chooser=target.id, users=users, context=ctx,
+        default=NO_REACTION, chooser=target.id, users=users, owners=owners, context=ctx,
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
-    return enc, events + [Event(kind="choice", text=prompt, ping=users)]
+    return enc, events + [Event(kind="choice", text=short)]
+
+
+def keep_attacker_dice(enc, chance: Chance):
+    """Park the dice entered with an attack that now waits for a choice: they are
+    the attacker's damage dice (or a larger shover's d4), rolled at resolution."""
+    left = chance.entered_dice_left()
+    if not left or enc.pending is None:
+        return enc
+    ctx = copy.deepcopy(enc.pending.context)
+    faces = attacker_faces(enc, ctx)
+    if left > len(faces):
+        after = f"{len(faces)} die" if len(faces) == 1 else f"{len(faces)} dice"
+        raise DiceError(
+            f"Too many dice: after any WIT save to hit, this attack rolls {after} of its own "
+            "(the target's rolls come with its reaction)."
+        )
+    ctx["dice"] = [chance.die(sides) for sides in faces[:left]]
+    return enc.but(pending=enc.pending.but(context=ctx))
+
+
+def attacker_faces(enc, ctx) -> list[int]:
+    """The attacker's own dice as things stand: damage dice per target, one roll
+    for a blast, or the d4 of a larger character's shove."""
+    if ctx["mode"] == "damage":
+        if ctx["weapon"].get("blast"):
+            return [ctx["die"]]
+        return [ctx["die"]] * sum(t["dice"] for t in ctx["targets"])
+    if ctx["mode"] == "shove":
+        attacker = enc.get(ctx["attacker"])
+        return [4] * sum(1 for t in ctx["targets"] if enc.get(t["cid"]).size_rank < attacker.size_rank)
+    return []
 
 
 def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
     """Dice, in order: a dodge's AGI save; then, once every reaction is chosen,
-    the damage as in /attack, each counter's damage dice right after the
-    attacker's dice for that target, then the STR save of a manoeuvre."""
+    the attacker's damage as in /attack (unless entered with the attack),
+    each counter's damage dice right after the attacker's dice for that
+    target, then the STR save of a manoeuvre."""
     ctx = copy.deepcopy(pending.context)
     entry = ctx["targets"][ctx["asking"]]
     target: Fighter = enc.get(entry["cid"])

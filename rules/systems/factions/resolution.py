@@ -26,6 +26,21 @@ def _roll(chance: Chance, dice: int, die: int, halve: int) -> tuple[int, str]:
     return total, text
 
 
+class AttackerDice:
+    """The attacker's rolls: first the dice entered with the attack and parked
+    while a reaction was chosen, then the action's own chance."""
+
+    def __init__(self, saved, chance: Chance) -> None:
+        self.saved = list(saved or ())
+        self.chance = chance
+
+    def die(self, sides: int) -> int:
+        return self.saved.pop(0) if self.saved else self.chance.die(sides)
+
+    def pool(self, count: int, sides: int) -> tuple[int, ...]:
+        return tuple(self.die(sides) for _ in range(count))
+
+
 def _counter_roll(chance: Chance, counterer: Fighter, attacker: Fighter, weapon: Weapon) -> tuple[int, str]:
     steps = counterer.size_rank - attacker.size_rank
     dice, halve = (2**steps, 0) if steps >= 0 else (1, -steps)
@@ -37,9 +52,10 @@ def resolve(enc, ctx, chance: Chance):
     weapon = Weapon(**ctx["weapon"])
     entries = sorted(ctx["targets"], key=lambda e: "counter" not in e)  # a counter settles first
     events: list[Event] = []
+    own = AttackerDice(ctx.get("dice"), chance)
     blast_roll = None
     if weapon.blast and ctx["mode"] == "damage" and any(not e.get("dodged") for e in entries):
-        blast_roll = _roll(chance, 1, ctx["die"], 0)
+        blast_roll = _roll(own, 1, ctx["die"], 0)
     for entry in entries:
         target: Fighter = enc.get(entry["cid"])
         if entry.get("dodged"):
@@ -48,10 +64,10 @@ def resolve(enc, ctx, chance: Chance):
             events.append(Event(kind="info", text=f"{attacker.name} is down: the attack on {target.name} never lands."))
             continue
         if ctx["mode"] != "damage":
-            enc, more = _manoeuvre(enc, ctx, entry, chance)
+            enc, more = _manoeuvre(enc, ctx, entry, chance, own)
             events.extend(more)
             continue
-        amount, text = blast_roll if blast_roll else _roll(chance, entry["dice"], ctx["die"], entry["halve"])
+        amount, text = blast_roll if blast_roll else _roll(own, entry["dice"], ctx["die"], entry["halve"])
         if "counter" in entry:
             enc, more = _exchange(enc, ctx, entry, amount, text, chance)
             events.extend(more)
@@ -94,7 +110,7 @@ def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance):
     return enc, events
 
 
-def _manoeuvre(enc, ctx, entry, chance: Chance):
+def _manoeuvre(enc, ctx, entry, chance: Chance, own: AttackerDice):
     """A non-lethal attack resolves after any counter's damage."""
     events: list[Event] = []
     attacker: Fighter = enc.get(ctx["attacker"])
@@ -108,5 +124,5 @@ def _manoeuvre(enc, ctx, entry, chance: Chance):
         if hit.knocked_out:
             events.append(Event(kind="info", text=f"{attacker.name} is down: the {ctx['mode']} fails."))
             return enc, events
-    enc, more = apply_manoeuvre(enc, ctx["mode"], attacker.id, target.id, ctx.get("take"), chance)
+    enc, more = apply_manoeuvre(enc, ctx["mode"], attacker.id, target.id, ctx.get("take"), chance, own)
     return enc, events + more

@@ -14,7 +14,7 @@ from rules.randomness import Chance
 from . import economy
 from .actions import Attack, OpportunityAttack
 from .harm import release_holds
-from .reactions import advance, ask_stunt
+from .reactions import advance, ask_stunt, keep_attacker_dice
 from .saves import save
 from .sheet import Weapon
 from .sizing import damage_die, dice_shares, effective_range, reach
@@ -55,9 +55,11 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
     ctx = _context(enc, attacker, weapon, targets, action)
     enc = _reveal(enc, attacker, events)
     if action.stunt:
-        return ask_stunt(enc, ctx, events)
-    enc, more = advance(enc, ctx, chance)
-    return enc, events + more
+        enc, events = ask_stunt(enc, ctx, events)
+    else:
+        enc, more = advance(enc, ctx, chance)
+        events += more
+    return keep_attacker_dice(enc, chance), events
 
 
 def _targets(enc: FactionsEncounter, attacker: Fighter, action: Attack, weapon: Weapon) -> list[Fighter]:
@@ -183,6 +185,7 @@ def _context(enc, attacker: Fighter, weapon: Weapon, targets: list[Fighter], act
         "zones": action.zones,
         "cover": action.cover,
         "surprise": attacker.concealed,
+        "alone": action.alone,
         "stunt": action.stunt,
         "take": action.take,
         "targets": [

@@ -48,19 +48,26 @@ def _flag(opts: dict, *names: str) -> bool:
 
 class FactionsSystem(System):
     key = "factions"
-    name = "Factions (alternating turns, roll-under saves)"
+    name = "Factions"
     summary = (
-        "Factions alternate: on its move a faction takes a turn with one character who has not acted "
-        "this round (`/turn take`) or passes (`/turn pass`); the round ends when every faction passes in a row. "
-        "The faction that started the fight holds the initiative (else drawn at random) and may let another move first.\n"
-        "Attacks hit automatically; a WIT save (d20 ≤ WIT, a natural 20 fails) is needed against an unseen target "
-        "or for a ranged attack beyond half range or while moving. Damage − armour (cover +1, max 3) goes to grit "
-        "first; damage that reaches health is critical and incapacitates; health 0 kills.\n"
-        "Defaults where the seed is silent: impaired damage rolls d4, enhanced d12; mooks have 0 grit; "
-        "sheets default to STR/AGI/WIT 10, health 8, armour 0, medium size; counters use weapons (not manoeuvres); "
-        "a smaller attacker's halved damage rounds up (3 → 2); reaction and guard choices default to no reaction; "
-        "a morale failure defaults to surrender; a grabber keeps hold while moving, disarming or striking with a "
-        "one-handed weapon, and lets go on any other action (a larger grabber never has to)."
+        "Factions alternate moves, no initiative roll. Players are faction `players`, NPCs `gm` or the `side:` the GM names.\n"
+        "**Stats**: `str agi wit` (d20 roll-under, 10), `health` (8), `grit` (0), `armour` 0–3, `size` "
+        "tiny…massive, `fearless`, `concealed`, `weapons=\"sword:d6, bow:d6:8, bomb:d6:2:blast, maul:d10:great\"`.\n"
+        "**Round**: `/turn initiative faction:bandits` (who started it, else random), `/initiative next`. "
+        "The faction to move (pinged) does `/turn take character:X` or `/turn pass`; all passing in a row "
+        "ends the round. `/turn first faction:X`: the holder lets X open a round.\n"
+        "**Turn**: 2 zones, or 1 plus a main and a bonus action: `/act action:move options:\"zones=1 sprint\"`, "
+        "`bonus`, `main`, `grapple`, `shove`, `death_blow`, `break_free`, `surrender`…; then End turn.\n"
+        "**Attack**: `/attack target:X weapon:bow options:\"zones=5\"` hits; a WIT save if `unseen`, "
+        "`moving` or beyond half range. Also `cover impaired enhanced unaware stunt=\"…\"`; a blast names "
+        "all targets. Damage − armour (max 3) hits grit, then health: critical = incapacitated, 0 = dead.\n"
+        "**Reactions** (target not yet acted; spends its turn): buttons Dodge, Counter, Hide behind, or an ally "
+        "Guards (`alone`: nobody near). `/act action:opportunity actor:X target:Y`.\n"
+        "**Dice by hand**: `/attack dice:\"<WIT save> <damage>\"`; `/choose option:Dodge dice:2` for reactions.\n"
+        "**Morale** after a round leaving a group at half its numbers or a loner at half health: WIT saves; "
+        "failures Surrender or Flee.\n"
+        "Defaults: natural 20 fails (`nat20_fails`); `critical_str_save` off; impaired d4, enhanced d12; "
+        "halving rounds up; unanswered: no reaction, surrender."
     )
     encounter_type = FactionsEncounter
     combatant_type = Fighter
@@ -84,13 +91,22 @@ class FactionsSystem(System):
             BreakFree: self._break_free,
             FreeAlly: self._free_ally,
             Release: manoeuvres.release,
-            Surrender: lambda enc, a, ch: handlers.surrender(self, enc, self._own(enc, a), ch),
+            Surrender: self._settling(lambda enc, a, ch: handlers.surrender(self, enc, self._own(enc, a), ch)),
             Reveal: lambda enc, a, ch: handlers.reveal(enc, self._own(enc, a), ch),
             RollSave: lambda enc, a, ch: handlers.roll_save(enc, self._own(enc, a), ch),
-            ApplyDamage: handlers.apply_damage,
-            Heal: handlers.heal,
-            SetCondition: handlers.set_condition,
+            ApplyDamage: self._settling(handlers.apply_damage),
+            Heal: self._settling(handlers.heal),
+            SetCondition: self._settling(handlers.set_condition),
         }
+
+    def _settling(self, handler):
+        """Between turns, whoever can move may change: the move passes on if the
+        moving faction has nobody left, or reopens if nobody could act before."""
+        def run(enc, action, chance):
+            enc, events = handler(enc, action, chance)
+            enc, more = TURNS.settle(self, enc, chance)
+            return enc, events + more
+        return run
 
     def _own(self, enc, action):
         """Off-turn actions without a named actor mean the sender's acting character."""
@@ -149,10 +165,8 @@ class FactionsSystem(System):
 
     def on_round_end(self, enc, chance):
         enc, events = morale.check(enc, chance)
-        fighting = {c.side for c in enc.combatants if c.standing}
-        if len(fighting) <= 1:
-            who = next(iter(fighting), "nobody")
-            events.append(Event(kind="warning", text=f"Only {who} still fight: the GM may end the encounter."))
+        if enc.pending is None:
+            events += _last_side_standing(enc)
         return enc, events
 
     def resume_reaction(self, enc, pending, option, chance):
@@ -162,7 +176,13 @@ class FactionsSystem(System):
         return reactions.resume_stunt(enc, pending, option, chance)
 
     def resume_morale(self, enc, pending, option, chance):
-        return morale.resume(enc, pending, option, chance)
+        """The round's first move waits for the last morale choice."""
+        enc, events = morale.resume(enc, pending, option, chance)
+        if enc.pending is None:
+            events += _last_side_standing(enc)
+            enc, more = TURNS.open_round(self, enc, chance)
+            events += more
+        return enc, events
 
     # --- what people see ---------------------------------------------------------
     def status_line(self, enc, combatant: Fighter, *, reveal: bool) -> str:
@@ -179,7 +199,9 @@ class FactionsSystem(System):
             states.append(f"grabbed by {enc.get(combatant.grabbed_by).name}")
         if combatant.concealed:
             states.append("concealed")
-        if combatant.id in enc.turns.acted:
+        if combatant.id == enc.turns.active:
+            states.append("acting")
+        elif combatant.id in enc.turns.acted:
             states.append("acted")
         if not reveal:
             if not states:
@@ -197,9 +219,12 @@ class FactionsSystem(System):
         return numbers + (f" · {', '.join(states)}" if states else "")
 
     def turn_summary(self, enc, cid) -> list[str]:
+        """The acting character's move and actions left; at a faction's move, who carries what."""
         fighter: Fighter = enc.get(cid)
-        weapons = ", ".join(w.describe() for w in fighter.held())
-        return economy.summary(fighter) + [f"Weapons: {weapons}"]
+        weapons = f"Weapons: {', '.join(w.describe() for w in fighter.held())}"
+        if enc.turns.active != cid:
+            return [weapons]
+        return economy.summary(fighter) + [weapons]
 
     # --- slash commands ---------------------------------------------------------
     def act_choices(self):
@@ -255,6 +280,7 @@ class FactionsSystem(System):
             zones=integer(opts.get("zones", opts.get("distance", 0)), "zones", 0, 1000),
             unseen=_flag(opts, "unseen", "dark"), moving=_flag(opts, "moving"), cover=_flag(opts, "cover"),
             impaired=_flag(opts, "impaired"), enhanced=_flag(opts, "enhanced"), unaware=_flag(opts, "unaware"),
+            alone=_flag(opts, "alone"),
             death_blow=death_blow or _flag(opts, "death_blow", "deathblow"), landed=_flag(opts, "landed"),
             neighbours=integer(opts.get("neighbours", 6), "neighbours", 2, 20), split=split,
             stunt=str(stunt)[:200] if stunt and stunt is not True else None,
@@ -288,6 +314,14 @@ class FactionsSystem(System):
                 raise InvalidInput("Name the ally to free (the `target` option).")
             return FreeAlly(**base, target=str(target))
         raise UnknownAction(f"`{act[:30]}` is not an action here. Try: {', '.join(a for a, _ in ACTS)}.")
+
+
+def _last_side_standing(enc) -> list[Event]:
+    fighting = list(dict.fromkeys(c.side for c in enc.combatants if c.standing))
+    if len(fighting) > 1:
+        return []
+    who = f"only {fighting[0]} still fight" if fighting else "nobody is still fighting"
+    return [Event(kind="warning", text=f"The fight is decided: {who}. The GM may end it with /encounter end.")]
 
 
 def _required(options: dict[str, Any], key: str) -> Any:

@@ -1,0 +1,147 @@
+"""Factions through real discord.py and the stand-in: only the moving faction
+takes a turn or passes, turn messages ping exactly its players, reaction
+buttons reach the target's player, refusals stay private, and /help fits."""
+
+from __future__ import annotations
+
+from bot.sandbox import settle
+from tests.e2e.conftest import say
+
+CAST = (
+    ("alice", "Balthasar", "health=12 grit=3 weapons='sword:d6'"),
+    ("bob", "Sybilla", "health=10 grit=2 weapons='dagger:d4, musket:d8:6'"),
+    ("carol", "Theobald", "health=12 grit=3 armour=2 weapons='spear:d6, dagger:d4'"),
+)
+
+
+def ids(standin):
+    return {name: standin.world.user(name).id for name in ("gm", "alice", "bob", "carol")}
+
+
+async def begin_fight(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="factions")
+    for user, name, stats in CAST:
+        await say(standin, user, "/character add", name=name, stats=stats)
+    await say(standin, "gm", "/encounter start")
+    for user, name, _ in CAST:
+        await say(standin, user, "/initiative join", character=name)
+    await say(standin, "gm", "/initiative add", name="Bandit", count=3, side="bandits", stats="agi=8 weapons='axe:d6'")
+    await say(standin, "gm", "/turn initiative", faction="bandits")
+    await say(standin, "gm", "/initiative next")
+    await settle(standin, bot)
+
+
+async def act(standin, bot, user, command, **options):
+    """Run a command, wait until the bot has posted everything it leads to, and
+    return the answer with the messages that followed it."""
+    start = len(standin.messages())
+    answer = await say(standin, user, command, **options)
+    await settle(standin, bot)
+    return answer, [m for m in standin.messages()[start:] if m is not answer]
+
+
+async def click(standin, bot, user, label, message=None):
+    start = len(standin.messages())
+    answer = await (await standin.click(user, label, message=message)).response()
+    await settle(standin, bot)
+    return answer, [m for m in standin.messages()[start:] if m is not answer]
+
+
+def turn_message(messages):
+    (message,) = [m for m in messages if "· round" in m.content and not m.ephemeral]
+    return message
+
+
+def pinged(message):
+    return set(message.pings.user_ids)
+
+
+def refused(answer, text):
+    assert answer.ephemeral and answer.content.startswith("⛔") and text in answer.content, answer.content
+    assert not answer.pings.user_ids
+
+
+async def test_only_the_moving_faction_takes_a_turn_or_passes_and_its_players_are_pinged(standin, bot):
+    who = ids(standin)
+    await begin_fight(standin, bot)
+    opening = next(m for m in reversed(standin.messages()) if "bandits to move" in m.content)
+    assert pinged(opening) == {who["gm"]} and not opening.pings.everyone
+    assert not opening.components  # a faction's move has no End turn: it takes a turn or passes
+
+    answer, after = await act(standin, bot, "alice", "/turn take", character="Balthasar")
+    refused(answer, "The move is with bandits")
+    assert after == []
+    refused((await act(standin, bot, "alice", "/turn pass"))[0], "Not your move")
+
+    answer, after = await act(standin, bot, "gm", "/turn pass")
+    assert not answer.ephemeral and "bandits pass." in answer.content
+    players_move = turn_message(after)
+    assert "players to move: take a turn with Balthasar, Sybilla, Theobald, or pass" in players_move.content
+    assert pinged(players_move) == {who["alice"], who["bob"], who["carol"]}
+
+    refused((await act(standin, bot, "gm", "/turn take", character="Bandit 1"))[0], "The move is with players")
+    refused((await act(standin, bot, "bob", "/turn take", character="Balthasar"))[0], "not your character")
+
+    answer, after = await act(standin, bot, "alice", "/turn take", character="Balthasar")
+    turn = turn_message(after)
+    assert "Balthasar's turn" in turn.content and pinged(turn) == {who["alice"]}
+    refused((await click(standin, bot, "bob", "End turn", message=turn))[0], "Only the acting")
+
+    answer, after = await click(standin, bot, "alice", "End turn", message=turn)
+    bandits = turn_message(after)
+    assert "bandits to move: take a turn with Bandit 1, Bandit 2, Bandit 3, or pass" in bandits.content
+    assert pinged(bandits) == {who["gm"]}
+    assert standin.unknown_routes == []
+
+
+async def test_reaction_buttons_go_to_the_targets_player_and_guards_to_the_allies(standin, bot):
+    who = ids(standin)
+    await begin_fight(standin, bot)
+    await act(standin, bot, "gm", "/turn take", character="Bandit 1")
+
+    # Sybilla has not acted: she may react, and her friends may guard her.
+    answer, after = await act(standin, bot, "gm", "/attack", target="Sybilla", weapon="axe", dice="3")
+    assert "Sybilla may react or be guarded" in answer.content and not answer.pings.user_ids
+    (choice,) = [m for m in after if m.components]
+    assert pinged(choice) == {who["bob"], who["alice"], who["carol"]}
+    assert choice.has_component(label="Dodge") and choice.has_component(label="Guard: Theobald")
+    answer, _ = await click(standin, bot, "carol", "Guard: Theobald", message=choice)
+    assert "Theobald guards Sybilla and becomes the target." in answer.content
+    assert "Theobald: 3 damage; − armour 2 = 1; grit soaks 1 (grit 2/3)." in answer.content
+    await act(standin, bot, "gm", "/initiative next")
+    await act(standin, bot, "bob", "/turn pass")
+
+    # Theobald spent his turn guarding: he cannot react, so only the allies who could guard are asked.
+    await act(standin, bot, "gm", "/turn take", character="Bandit 2")
+    answer, after = await act(standin, bot, "gm", "/attack", target="Theobald", weapon="axe", dice="1")
+    assert "An ally of Theobald may guard" in answer.content
+    (choice,) = [m for m in after if m.components]
+    assert pinged(choice) == {who["alice"], who["bob"]}
+    refused((await click(standin, bot, "carol", "No reaction", message=choice))[0], "not yours")
+    answer, _ = await click(standin, bot, "bob", "No reaction", message=choice)
+    assert "Theobald: 1 damage; − armour 2 = 0; no harm." in answer.content
+    await act(standin, bot, "gm", "/initiative next")
+    await act(standin, bot, "alice", "/turn take", character="Balthasar")
+    await act(standin, bot, "alice", "/initiative next")
+
+    # A target `alone` has nobody to guard it: the buttons go to its player only.
+    await act(standin, bot, "gm", "/turn take", character="Bandit 3")
+    answer, after = await act(standin, bot, "gm", "/attack", target="Sybilla", weapon="axe", options="alone", dice="3")
+    (choice,) = [m for m in after if m.components]
+    assert pinged(choice) == {who["bob"]} and not choice.has_component(label="Guard: Balthasar")
+    refused((await click(standin, bot, "alice", "Dodge", message=choice))[0], "not yours")
+    refused((await act(standin, bot, "alice", "/attack", target="Bandit 2"))[0], "Waiting for a choice")
+    answer, _ = await act(standin, bot, "bob", "/choose", option="Dodge", dice="2")
+    assert "Sybilla AGI save to dodge: d20 2 vs AGI 10 → pass: the attack misses." in answer.content
+    refused((await click(standin, bot, "bob", "No reaction", message=choice))[0], "already been made")
+    assert standin.unknown_routes == []
+
+
+async def test_help_lets_a_gm_run_the_fight_in_one_message(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="factions")
+    answer = await say(standin, "gm", "/help")
+    text = answer.content
+    assert answer.ephemeral and len(text) <= 2000 and not text.endswith("…")
+    for needed in ("/turn initiative", "/turn take", "/turn pass", "/turn first", "/attack", "Dodge", "Counter",
+                   "Guards", "alone", "Morale", "/choose", "weapons=", "Defaults"):
+        assert needed in text, needed
