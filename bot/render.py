@@ -156,7 +156,7 @@ def choice_message(state: Encounter, encounter_id: int):
     users = list(pending.users) or [state.gm_id]
     content = fit(
         f"{mention(users)} {clean(pending.prompt)} *(default if nobody answers: {clean(pending.default)}; "
-        "to enter your own dice, use /choose with dice:)*"
+        "to enter your own roll, use /choose with dice: or cards:)*"
     )
     view = discord.ui.View(timeout=None)
     for index, option in enumerate(pending.options[:25]):

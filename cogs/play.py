@@ -79,12 +79,13 @@ class Play(commands.Cog):
     @app_commands.command(name="save", description="Roll a save or check for a combatant")
     @app_commands.guild_only()
     @app_commands.describe(kind='What is rolled, e.g. "con", "agi", "perception" (see /help)', actor="Who rolls (default: your acting combatant)",
-                           dc="Difficulty, if the rules do not set it", options=OPTIONS, roll=ROLL, dice=DICE)
+                           dc="Difficulty, if the rules do not set it", options=OPTIONS, roll=ROLL, dice=DICE, cards=CARDS)
     @app_commands.autocomplete(actor=autocomplete.combatants)
     async def save(self, interaction: discord.Interaction, kind: str, actor: str | None = None,
                    dc: app_commands.Range[int, -100, 100] | None = None, options: str | None = None,
-                   roll: int | None = None, dice: str | None = None) -> None:
-        await run(interaction, forward("save", dict(kind=kind, actor=actor, dc=dc, options=options, roll=roll, dice=dice)), "/save")
+                   roll: int | None = None, dice: str | None = None, cards: str | None = None) -> None:
+        await run(interaction, forward("save", dict(kind=kind, actor=actor, dc=dc, options=options, roll=roll, dice=dice,
+                  cards=cards)), "/save")
 
     @app_commands.command(name="choose", description="Answer the choice the fight waits on, with your own dice if you like")
     @app_commands.guild_only()

@@ -72,6 +72,9 @@ class Chance:
             self.reshuffled = True
         return Card.parse(self.deck.pop())
 
+    def entered_cards_left(self) -> int:
+        return len(self._cards)
+
     def shuffled_deck(self) -> list[str]:
         deck = full_deck()
         self.rng.shuffle(deck)
