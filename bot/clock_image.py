@@ -2,13 +2,15 @@
 
 A 10×10 grid of phases — this round's ten phases on the first row, the
 following rounds below — with each combatant's token on the phase where they
-will next act, and the current phase outlined. The same encounter always
-gives the same bytes, so messages can be compared and cached.
+will next act, the current phase outlined, and a legend naming the tokens.
+The same encounter always gives the same bytes, so messages can be compared
+and cached.
 """
 
 from __future__ import annotations
 
 import io
+import unicodedata
 from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -18,9 +20,13 @@ from rules.model import Encounter
 
 SIZE = 600
 GRID = 10
-CELL = 54
+CELL = 52
 LEFT = 40  # room for the round labels
-TOP = 40  # room for the title
+TOP = 36  # room for the title
+LEGEND_TOP = TOP + GRID * CELL + 6
+LEGEND_LINE = 17
+LEGEND_LINES = 2
+TOKEN_RADIUS = 9.5
 BACKGROUND = (250, 248, 240)
 LINE = (170, 165, 150)
 TEXT = (40, 40, 40)
@@ -38,11 +44,37 @@ def _font(size: int):
     return ImageFont.load_default(size=size)
 
 
+def plain(text: str) -> str:
+    """The built-in font has ASCII only: accents dropped, other letters as `?`."""
+    folded = unicodedata.normalize("NFKD", text)
+    kept = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    return "".join(ch if ch.isascii() and ch.isprintable() else "?" for ch in kept)
+
+
 def initials(name: str) -> str:
-    words = name.split()
+    words = plain(name).split()
+    if not words:
+        return "?"
     if len(words) == 1:
         return words[0][:2].title()
     return (words[0][0] + words[-1][0]).upper()
+
+
+def token_labels(enc: Encounter) -> dict[str, str]:
+    """Initials, made unique: a clash falls back to the first letter and the
+    combatant's place in the encounter (or the place alone, if even that is taken)."""
+    first = {c.id: initials(c.name) for c in enc.combatants}
+    counts: dict[str, int] = {}
+    for label in first.values():
+        counts[label] = counts.get(label, 0) + 1
+    labels = {cid: label for cid, label in first.items() if counts[label] == 1}
+    used = set(labels.values())
+    for index, c in enumerate(enc.combatants, start=1):
+        if c.id not in labels:
+            label = f"{first[c.id][0]}{index}"
+            labels[c.id] = label if label not in used else str(index)
+            used.add(labels[c.id])
+    return labels
 
 
 def side_colour(side: str, sides: tuple[str, ...]) -> tuple[int, int, int]:
@@ -67,7 +99,8 @@ def _cell_box(index: int) -> tuple[int, int, int, int]:
 
 
 def _tokens_at(enc: Encounter, first: int) -> tuple[dict[int, list], list]:
-    """Entries by grid cell, in acting order; holders apart."""
+    """Entries by grid cell, in acting order; holders apart. Someone whose
+    phase has passed (down, waiting to be healed) stands on the current phase."""
     from rules.turns.clock import ClockEntry
 
     cells: dict[int, list] = {}
@@ -82,14 +115,43 @@ def _tokens_at(enc: Encounter, first: int) -> tuple[dict[int, list], list]:
         index = max(entry.phase, enc.turns.phase) - first
         if 0 <= index < GRID * GRID:
             cells.setdefault(index, []).append(combatant)
+    for occupants in cells.values():
+        occupants.sort(key=lambda c: not _can_act(enc, c))  # stable: acting order first, the fallen after
     return cells, holding
 
 
-def _token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, combatant, colour, ring: bool) -> None:
+def _token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, colour, ring: bool) -> None:
     x, y = centre
-    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour,
+    r = TOKEN_RADIUS
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=colour,
                  outline=(255, 255, 255) if ring else (60, 60, 60), width=3 if ring else 1)
-    draw.text((x, y), initials(combatant.name), fill=(255, 255, 255), font=_font(11), anchor="mm")
+    draw.text((x, y), label, fill=(255, 255, 255), font=_font(10), anchor="mm")
+
+
+def _legend(enc: Encounter, labels: dict[str, str], holding: list) -> list[str]:
+    held = {c.id for c in holding}
+    names = [
+        f"{labels[c.id]} = {plain(c.name)}" + (" (holding)" if c.id in held else "")
+        for c in enc.combatants if not c.out and any(e.cid == c.id for e in enc.turns.entries)
+    ]
+    return names + ["grey: cannot act", "white ring: acting now"]
+
+
+def _wrap(draw: ImageDraw.ImageDraw, parts: list[str], width: int, lines: int) -> list[str]:
+    font = _font(11)
+    rows: list[str] = []
+    row = ""
+    for part in parts:
+        candidate = f"{row}   ·   {part}" if row else part
+        if row and draw.textlength(candidate, font=font) > width:
+            rows.append(row)
+            row = part
+        else:
+            row = candidate
+    rows.append(row)
+    if len(rows) > lines:
+        rows = rows[: lines - 1] + [rows[lines - 1] + " …"]
+    return rows
 
 
 def render_clock(enc: Encounter) -> bytes:
@@ -98,7 +160,7 @@ def render_clock(enc: Encounter) -> bytes:
     first = (state.phase // GRID) * GRID
     image = Image.new("RGB", (SIZE, SIZE), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.text((LEFT, TOP // 2), f"Combat Clock - round {max(enc.round, 1)}, phase {state.phase}",
+    draw.text((LEFT, TOP // 2), f"Combat Clock · round {max(enc.round, 1)} · phase {state.phase}",
               fill=TEXT, font=_font(16), anchor="lm")
 
     current_index = state.phase - first
@@ -106,7 +168,7 @@ def render_clock(enc: Encounter) -> bytes:
         box = _cell_box(index)
         fill = CURRENT_FILL if index == current_index else None
         draw.rectangle(box, fill=fill, outline=LINE)
-        draw.text((box[0] + 3, box[1] + 2), str(first + index), fill=FAINT, font=_font(9))
+        draw.text((box[0] + 3, box[1] + 1), str(first + index), fill=FAINT, font=_font(9))
     for row in range(GRID):
         y = TOP + row * CELL + CELL // 2
         draw.text((LEFT // 2, y), f"R{first // GRID + row + 1}", fill=TEXT, font=_font(11), anchor="mm")
@@ -114,21 +176,22 @@ def render_clock(enc: Encounter) -> bytes:
     draw.rectangle((x0, y0, x1, y1), outline=CURRENT_EDGE, width=3)
 
     sides = tuple(sorted({c.side for c in enc.combatants}))
+    labels = token_labels(enc)
     cells, holding = _tokens_at(enc, first)
     for index, occupants in cells.items():
         x0, y0, _, _ = _cell_box(index)
         shown = occupants[:MAX_TOKENS] if len(occupants) <= MAX_TOKENS else occupants[: MAX_TOKENS - 1]
         for slot, combatant in enumerate(shown):
             row, col = divmod(slot, 2)
-            centre = (x0 + 15 + col * 24, y0 + 21 + row * 21)
+            centre = (x0 + 14 + col * 24, y0 + 22 + row * 19)
             colour = side_colour(combatant.side, sides) if _can_act(enc, combatant) else DOWN
-            _token(draw, centre, 11, combatant, colour, combatant.id == state.current)
+            _token(draw, centre, labels[combatant.id], colour, combatant.id == state.current)
         if len(occupants) > len(shown):
-            draw.text((x0 + 39, y0 + 41), f"+{len(occupants) - len(shown)}", fill=TEXT, font=_font(11), anchor="mm")
+            draw.text((x0 + 38, y0 + 41), f"+{len(occupants) - len(shown)}", fill=TEXT, font=_font(11), anchor="mm")
 
-    if holding:
-        names = ", ".join(c.name for c in holding)
-        draw.text((LEFT, TOP + GRID * CELL + 10), f"Holding: {names}"[:90], fill=TEXT, font=_font(11), anchor="lm")
+    rows = _wrap(draw, _legend(enc, labels, holding), SIZE - 2 * LEFT, LEGEND_LINES)
+    for number, text in enumerate(rows):
+        draw.text((LEFT, LEGEND_TOP + number * LEGEND_LINE), text, fill=TEXT, font=_font(11), anchor="la")
 
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ..actions import Action
 from ..errors import InvalidInput, NotYourTurn
 from ..model import Encounter, Event, TurnState, Value
-from .base import MAX_STEPS, OrderLine, Result, TurnStructure, end_turns, start_turn
+from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, start_turn
 
 if TYPE_CHECKING:
     from ..randomness import Chance
@@ -189,6 +189,13 @@ class Clock(TurnStructure):
         current = enc.turns.current
         return (current,) if current else ()
 
+    def waiting(self, enc: Encounter) -> Waiting:
+        # The phase in the title: on a clock, "whose turn" alone does not say when.
+        waiting = super().waiting(enc)
+        if not waiting.cids:
+            return waiting
+        return Waiting(f"{waiting.title} — phase {enc.turns.phase}", waiting.cids, waiting.users)
+
     def advance(self, system, enc: Encounter, cid: str, cost: int, chance, *, what: str = "") -> Result:
         """The actor spends `cost` phases; the clock moves on to whoever is next."""
         state: ClockState = enc.turns
@@ -215,10 +222,12 @@ class Clock(TurnStructure):
         current = enc.turns.current
         if enc.status != "running" or current is None or system.can_act(enc, enc.get(current)):
             return enc, []
+        name = enc.get(current).name
         enc, events = end_turns(system, enc, [current], chance)
+        events = [Event(kind="info", text=f"{name} can no longer act: the clock moves on.")] + list(events)
         enc = enc.but(turns=enc.turns.but(current=None))
         enc, more = self._next(system, enc, chance)
-        return enc, list(events) + more
+        return enc, events + more
 
     def push(self, enc: Encounter, cid: str, phases: int) -> Encounter:
         """Move someone who is not acting later on the clock (an interrupt's cost)."""
@@ -231,7 +240,8 @@ class Clock(TurnStructure):
         if current is None:
             raise InvalidInput("Nobody is acting on the clock.")
         name = enc.get(current).name
-        return self.advance(system, enc, current, self.idle_cost, chance, what=f"{name} {self.idle_what}")
+        what = f"{name} {self.idle_what} ({self.idle_cost})"
+        return self.advance(system, enc, current, self.idle_cost, chance, what=what)
 
     def hold(self, system, enc, combatant, chance) -> Result:
         state: ClockState = enc.turns
@@ -240,8 +250,8 @@ class Clock(TurnStructure):
         entry = self.entry(enc, combatant.id).but(held_since=state.phase)
         enc = self._with_entry(enc, entry)
         enc = enc.but(turns=enc.turns.but(current=None))
-        events = [Event(kind="info", text=f"{combatant.name} holds (from phase {state.phase}): "
-                        "release before or after someone in a later phase.")]
+        events = [Event(kind="info", text=f"{combatant.name} holds (from phase {state.phase}): on someone's "
+                        "turn in a later phase, release to act just before them (or after).")]
         enc, more = self._next(system, enc, chance)
         return enc, events + more
 
@@ -299,13 +309,16 @@ class Clock(TurnStructure):
         return enc, events
 
     def lines(self, system, enc) -> list[OrderLine]:
+        """Who acts when; those who cannot act last, without the phase they
+        no longer keep (it would read as a turn to come)."""
         state: ClockState = enc.turns
-        lines = [
-            OrderLine(f"phase {e.phase}", (e.cid,), current=e.cid == state.current)
-            for e in self.queue(enc)
-        ]
-        lines += [
-            OrderLine("holding", (e.cid,), note=f"since phase {e.held_since}")
-            for e in state.entries if e.held_since is not None
-        ]
-        return lines
+        able, holding, down = [], [], []
+        for e in self.queue(enc) + self.holders(enc):
+            combatant = enc.get(e.cid)
+            if enc.status != "setup" and not system.can_act(enc, combatant):
+                down.append(OrderLine("dead" if combatant.out else "down", (e.cid,)))
+            elif e.held_since is not None:
+                holding.append(OrderLine("holding", (e.cid,), note=f"since phase {e.held_since}"))
+            else:
+                able.append(OrderLine(f"phase {e.phase}", (e.cid,), current=e.cid == state.current))
+        return able + holding + down

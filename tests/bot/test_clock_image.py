@@ -10,8 +10,10 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "rules"))
 
-from bot.clock_image import CELL, CURRENT_EDGE, LEFT, SIDE_COLOURS, SIZE, TOP, initials, render_clock  # noqa: E402
-from test_towers_helpers import full_fight  # noqa: E402
+from bot.clock_image import (  # noqa: E402
+    CELL, CURRENT_EDGE, DOWN, LEFT, SIDE_COLOURS, SIZE, TOP, initials, plain, render_clock, token_labels,
+)
+from test_towers_helpers import add, full_fight, new  # noqa: E402
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -29,6 +31,10 @@ def cell_pixels(image: Image.Image, index: int) -> set:
     return {image.getpixel((x + dx, y + dy)) for dx in range(4, CELL - 4) for dy in range(4, CELL - 4)}
 
 
+def states():
+    return [out.state for _, out in full_fight()]
+
+
 def test_every_turn_message_gets_a_valid_png_of_the_right_size():
     turns = 0
     for label, out in full_fight():
@@ -41,30 +47,47 @@ def test_every_turn_message_gets_a_valid_png_of_the_right_size():
 
 
 def test_tokens_sit_on_their_phase_in_their_side_colour_and_the_current_phase_is_marked():
-    states = [out.state for _, out in full_fight()]
-    begun = states[3]  # Round 1 begins: Tony (a hero) in phase 5, Boss 6, Bandit 10
+    begun = states()[4]  # Round 1 begins: Tony (a hero) in phase 5, Boss 6, Mira 8, Bandit 10
     image = opened(render_clock(begun))
     assert SIDE_COLOURS["heroes"] in cell_pixels(image, 5)
     assert SIDE_COLOURS["threats"] in cell_pixels(image, 6)
+    assert SIDE_COLOURS["heroes"] in cell_pixels(image, 8)
     assert SIDE_COLOURS["threats"] in cell_pixels(image, 10)
     assert SIDE_COLOURS["threats"] not in cell_pixels(image, 7)
     assert image.getpixel((LEFT + 5 * CELL + 1, TOP + CELL // 2)) == CURRENT_EDGE
     assert image.getpixel((LEFT + 6 * CELL + 1, TOP + CELL // 2)) != CURRENT_EDGE
 
 
-def test_the_grid_starts_at_the_current_round():
-    last = [out.state for _, out in full_fight()][-1]  # phase 34: the grid begins at phase 30
+def test_the_grid_starts_at_the_current_round_and_the_fallen_stand_grey_on_the_current_phase():
+    last = states()[-1]  # phase 25: the grid begins at phase 20; Mira acts, Tony next at 29
+    assert last.turns.phase == 25
     image = opened(render_clock(last))
-    tony_cell = 34 - 30
-    assert SIDE_COLOURS["heroes"] in cell_pixels(image, tony_cell)
+    assert SIDE_COLOURS["heroes"] in cell_pixels(image, 25 - 20)
+    assert SIDE_COLOURS["heroes"] in cell_pixels(image, 29 - 20)
+    # The dying Bandit and the unconscious Boss cannot act: grey, beside Mira.
+    assert DOWN in cell_pixels(image, 25 - 20)
+    assert SIDE_COLOURS["threats"] not in set().union(*(cell_pixels(image, i) for i in range(100)))
+
+
+def test_a_holder_leaves_the_grid_and_a_dead_combatant_is_not_drawn():
+    held = states()[5]  # Tony holds from phase 5; the Boss acts in 6
+    image = opened(render_clock(held))
+    assert SIDE_COLOURS["heroes"] not in cell_pixels(image, 5)
+    assert SIDE_COLOURS["heroes"] not in cell_pixels(image, 6)
+    dead = held.update(held.find("Bandit").id, out=True)
+    assert SIDE_COLOURS["threats"] not in cell_pixels(opened(render_clock(dead)), 10)
 
 
 def test_the_same_encounter_always_draws_the_same_bytes():
-    state = [out.state for _, out in full_fight()][8]
+    state = states()[8]
     assert render_clock(state) == render_clock(state)
 
 
-def test_initials():
+def test_initials_are_unique_tokens_and_names_are_drawable():
     assert initials("Tony Wright") == "TW"
     assert initials("Bandit 2") == "B2"
     assert initials("Boss") == "Bo"
+    assert plain("Éowyn ♥") == "Eowyn ?"
+    enc = add(add(add(new(), "Bandit 1", "9D").state, "Boss 1", "8D").state, "Tony", "7D").state
+    labels = token_labels(enc)
+    assert sorted(labels.values()) == ["B1", "B2", "To"]

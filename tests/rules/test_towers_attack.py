@@ -48,7 +48,10 @@ def test_a_player_character_flips_their_own_defence():
     enc = out.state
     assert enc.pending is not None and enc.pending.kind == "defense"
     assert enc.pending.users == (PLAYER.user_id,)
-    assert out.events[-1].ping == (PLAYER.user_id,)
+    # Only the choice message pings the player, so they are not pinged twice.
+    assert out.events[-1].text == "Hero flips PD 3 − SS 2 flat-footed = 1 (1 card): see the Flip button."
+    assert not any(e.ping for e in out.events)
+    assert '/choose option:Flip cards:"…"' in enc.pending.prompt
     assert "Flip PD 3 − SS 2 flat-footed = 1: 1 card" in enc.pending.prompt
     with pytest.raises(AwaitingChoice):
         command(enc, "act", action="aim")
@@ -121,7 +124,9 @@ def test_opportunity_attacks_use_melee_weapons_only():
     enc = command(enc, "act", action="shift position").state  # Hero → 8, no longer flat-footed
     out = command(enc, "attack", actor="Hero", target="Bandit", weapon="pistol", options="oa",
                   cards="9C 2C 3C 8D 2D")
-    assert "with Unarmed" in texts(out)[0]
+    assert "Opportunity Attack with Pistol butt (unarmed) on Bandit" in texts(out)[0]
+    # The butt of the gun strikes unarmed: Hard Strength 3, not the pistol's 5.
+    assert texts(out)[2].startswith("Pistol butt (unarmed) HS 3 − ER 1 = 2 physical STUN")
 
 
 def test_charge_costs_8_and_needs_a_melee_weapon():
@@ -137,7 +142,8 @@ def test_attack_with_shift_position_added_costs_7():
     enc = fight()
     out = command(enc, "attack", target="Bandit", options="shift-position", cards="2C 3C QS 5D 6D JC")
     assert phase_of(out.state, "Hero") == 12
-    assert "Attack + Shift Position" in texts(out)[0]
+    assert texts(out)[0].startswith("Hero: Shift Position + Attack with Longblade on Bandit")
+    assert "Shift Position + Attack (7): Hero next acts in phase 12." in texts(out)
 
 
 def test_aid_makes_the_foe_defend_worse_against_the_ally_once():

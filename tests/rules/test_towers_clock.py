@@ -8,6 +8,7 @@ from rules.actions import EndTurn
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, NotYourTurn
 
+from rules.systems.towers import SYSTEM
 from test_towers_helpers import GM, add, begin, command, new, phase_of, texts, who
 
 FIGHTER = "init=2 ss=2 hs=3 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons=\"Longblade: 4+px +1pa; Pistol: 5 r6\" px=2"
@@ -119,7 +120,7 @@ def test_end_turn_is_a_forced_delay_of_5():
     enc = duel()
     out = apply(enc, EndTurn(by=GM, turn_no=enc.turn_no))
     assert phase_of(out.state, "Fighter") == 10
-    assert "Fighter takes a Forced Delay: Fighter next acts in phase 10." in texts(out)
+    assert "Fighter takes a Forced Delay (5): Fighter next acts in phase 10." in texts(out)
 
 
 def test_hold_then_release_after_a_named_character_in_a_later_phase():
@@ -223,7 +224,8 @@ def test_zero_phase_bleeds_the_dying_and_restores_mana():
     assert enc.find("Victim").lethal == -1 and enc.find("Victim").dying
     out = command(enc, "act", action="interact inventory")  # Mage 10 → 20; the dying victim cannot act
     joined = " | ".join(texts(out))
-    assert "Phase 20 (zero phase): Victim is dying and loses 1 LETHAL. Victim: STUN 6 → 6/10, LETHAL -1 → -2/3" in joined
+    assert ("Phase 20 (zero phase): Victim is dying and loses 1 LETHAL. "
+            "Victim: LETHAL -1 → -2/3 — still dying (dies at LETHAL -4)") in joined
     assert "Phase 20 (zero phase): Mage regains mana: 3 → 4/5." in joined
     assert out.state.find("Victim").lethal == -2
 
@@ -302,3 +304,29 @@ def test_grapple_test_is_pa_plus_size_against_pd_plus_size_and_escape_needs_a_hi
     assert out.state.find("Bandit").conditions == ()
     with pytest.raises(InvalidInput, match="not grappled"):
         command(out.state, "act", action="escape", actor="Fighter")
+
+
+def test_the_tracker_puts_those_who_cannot_act_last_without_a_stale_phase():
+    enc = duel()
+    enc = command(enc, "damage", target="Bandit", amount="10", options="lethal=6").state  # LETHAL -1: dying
+    lines = SYSTEM.turns.lines(SYSTEM, enc)
+    assert [(line.label, enc.get(line.cids[0]).name) for line in lines] == [("phase 5", "Fighter"), ("down", "Bandit")]
+    enc = command(enc, "damage", target="Bandit", amount="1", options="lethal=2").state  # -3 ≤ -2: dead
+    assert [line.label for line in SYSTEM.turns.lines(SYSTEM, enc)] == ["phase 5", "dead"]
+
+
+def test_the_turn_title_names_the_phase():
+    enc = duel()
+    assert SYSTEM.turns.waiting(enc).title == "Fighter's turn — phase 5"
+    enc = command(enc, "act", action="shift position").state  # 5 → 8, the Bandit still at 10
+    assert SYSTEM.turns.waiting(enc).title == "Fighter's turn — phase 8"
+
+
+def test_whoever_drops_on_their_own_turn_hands_the_clock_on_with_a_word():
+    enc = duel()
+    enc = command(enc, "act", action="forced delay").state  # Fighter 5 → 10, ahead of the Bandit (CI)
+    enc = command(enc, "act", action="zero cost").state  # to the back of phase 10: the Bandit's turn
+    assert who(enc) == "Bandit"
+    out = command(enc, "damage", target="Bandit", amount="10", options="lethal=6")
+    assert "Bandit can no longer act: the clock moves on." in texts(out)
+    assert who(out.state) == "Fighter"

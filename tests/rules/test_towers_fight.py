@@ -1,18 +1,24 @@
-"""A whole 99 Towers fight, three rounds and more, checked line by line.
+"""A whole 99 Towers fight, three rounds, checked line by line: the story of
+tests/golden/99-towers.script without Discord.
 
-Tony (a player character) holds and steps in before the Boss, lands a critical
-on the Bandit, flips his own defences, cuts the fleeing Bandit down with an
-opportunity attack, and the Bandit bleeds out at the zero phase of round 3.
+Tony (a player character) holds and steps in before the Boss, lands the seed's
+critical on the Bandit, flips real cards for his defence, and strikes the fleeing
+Bandit with the butt of his rifle (an opportunity attack); Mira (another
+player) trades blows with the Boss; the dying Bandit bleeds at the zero phase of
+round 3; Tony's aimed shot from the second range increment drops the Boss.
 """
 
 from __future__ import annotations
 
-from test_towers_helpers import full_fight, phase_of, who
+from test_towers_helpers import BOB, GM, PLAYER, full_fight, phase_of, who
 
 GOLDEN = """\
 ## Tony joins
 info: Tony joins the encounter.
 roll: Tony: Initiative ⟨2⟩: K♥ 4♣ → keep K = 13 + N 2 = CI 15 → phase 5
+## Mira joins
+info: Mira joins the encounter.
+roll: Mira: Initiative ⟨1⟩: J♦ → keep J = 11 + N 1 = CI 12 → phase 8
 ## Bandit joins
 info: Bandit joins the encounter.
 roll: Bandit: Initiative ⟨1⟩: 9♦ → keep 9 = 9 + N 1 = CI 10 → phase 10
@@ -23,7 +29,7 @@ roll: Boss: Initiative ⟨2⟩: Q♠ 5♦ → keep Q = 12 + N 2 = CI 14 → phas
 round: Round 1
 turn: Tony's turn @2
 ## Tony holds
-info: Tony holds (from phase 5): release before or after someone in a later phase.
+info: Tony holds (from phase 5): on someone's turn in a later phase, release to act just before them (or after).
 turn: Boss's turn @1
 ## Tony steps in before the Boss
 info: Tony stops holding and acts before Boss.
@@ -31,69 +37,73 @@ turn: Tony's turn @2
 ## Tony shoots the Bandit: a critical
 roll: Tony: Attack with Heavy Rifle on Bandit — PA 4: K♥ 9♥ 3♣ 5♠ → keep K = 13 (2♥)
 roll: Bandit PD 2 − SS 1 flat-footed = 1: 7♦ → keep 7 = 7 → 13 vs 7: critical hit
-info: 7 + 2♥ = 9 − ER 1 = 8 physical STUN, 2 LETHAL → Bandit: STUN 10 → 2/10, LETHAL 3 → 1/3 — wounded
+info: Heavy Rifle 7 + 2♥ = 9 − ER 1 = 8 physical STUN, 2 LETHAL → Bandit: STUN 10 → 2/10, LETHAL 3 → 1/3 — wounded
 info: Attack (5): Tony next acts in phase 11.
-turn: Boss's turn @1
-## the Boss swings at Tony
-roll: Boss: Attack with Axe on Tony — PA 4: 10♣ 4♣ 3♦ 2♠ → keep 10 = 10
-info: Tony: Boss's Axe comes in at 10. Flip PD 3: 3 cards. @2
-## Tony flips his defence
-info: Chosen: Flip.
-roll: Tony PD 3: Q♣ 5♥ 2♦ → keep Q = 12 → 10 vs 12: miss
-info: Attack (5): Boss next acts in phase 11.
-round: Round 2
-turn: Bandit's turn @1
-## Tony's opportunity attack on the fleeing Bandit
-roll: Tony: Opportunity Attack with Knife on Bandit — PA 4: A♥ 2♥ 3♣ 4♣ → keep A = 14 (2♥)
-roll: Bandit PD 2 − SS 1 flat-footed = 1: 5♦ → keep 5 = 5 → 14 vs 5: critical hit
-info: 3 + 2♥ = 5 − ER 1 = 4 physical STUN, 2 LETHAL → Bandit: STUN 2 → 0/10, LETHAL 1 → -1/3 — dying, unconscious and prone
-info: Tony's opportunity attack costs 3 phases: next acts in phase 14.
 turn: Boss's turn @1
 ## the Boss power-attacks Tony
 roll: Boss: Power Attack with Axe on Tony — PA 4 (power attack (flip−1)): J♥ 4♦ 2♣ → keep J = 11 (1♥)
-info: Tony: Boss's Axe comes in at 11. Flip PD 3: 3 cards. @2
-## Tony flips his defence
+info: Tony flips PD 3 (3 cards): see the Flip button.
+## Tony flips real cards
 info: Chosen: Flip.
 roll: Tony PD 3: 9♣ 3♠ 2♥ → keep 9 = 9 → 11 vs 9: critical hit
-info: 9 + 1♥ = 10 − ER 1 = 9 physical STUN, 1 LETHAL → Tony: STUN 12 → 3/12, LETHAL 6 → 5/6 — wounded
-info: Power Attack (7): Boss next acts in phase 18.
-turn: Tony's turn @2
-## Tony recovers
-info: Tony: Recover: STUN +2 (Endurance). Tony: STUN 3 → 5/12
-info: Recover (5): Tony next acts in phase 19.
+info: Axe 4 + PX 2 + Power Attack 2 = 8 + 1♥ = 9 − ER 1 = 8 physical STUN, 1 LETHAL → Tony: STUN 12 → 4/12, LETHAL 6 → 5/6 — wounded
+info: Power Attack (7): Boss next acts in phase 13.
+turn: Mira's turn @3
+## Mira cuts the Boss
+roll: Mira: Attack with Longblade on Boss — PA 3 (Longblade (flip+1)): 10♠ 8♥ 2♣ 3♦ → keep 10 = 10 (1♥)
+roll: Boss PD 3 (after a power attack (flip−1)): 7♣ 5♠ → keep 7 = 7 → 10 vs 7: critical hit
+info: Longblade 4 + PX 1 = 5 + 1♥ = 6 − ER 1 = 5 physical STUN, 1 LETHAL → Boss: STUN 14 → 9/14, LETHAL 5 → 4/5 — wounded
+info: Attack (5): Mira next acts in phase 13.
+round: Round 2
+turn: Bandit's turn @1
+## Tony's opportunity attack on the fleeing Bandit
+roll: Tony: Opportunity Attack with Heavy Rifle butt (unarmed) on Bandit — PA 4: A♥ 2♥ 3♣ 4♣ → keep A = 14 (2♥)
+roll: Bandit PD 2 − SS 1 flat-footed = 1: 5♦ → keep 5 = 5 → 14 vs 5: critical hit
+info: Heavy Rifle butt (unarmed) HS 2 + 2♥ = 4 − ER 1 = 3 physical STUN, 2 LETHAL → Bandit: STUN 2 → 0/10, LETHAL 1 → -1/3 — dying (dies at LETHAL -4), unconscious and prone
+info: Tony's opportunity attack costs 3 phases: next acts in phase 14.
+info: Bandit can no longer act: the clock moves on.
 info: Boss: Power Attack penalty ends.
 turn: Boss's turn @1
-## the Boss attacks again
-roll: Boss: Attack with Axe on Tony — PA 4: 5♣ 4♣ 3♣ 2♣ → keep 5 = 5
-info: Tony: Boss's Axe comes in at 5. Flip PD 3: 3 cards. @2
-## Tony flips his defence
+## the Boss attacks Mira
+roll: Boss: Attack with Axe on Mira — PA 4: K♥ 9♣ 3♠ 2♦ → keep K = 13 (1♥)
+info: Mira flips PD 3 (3 cards): see the Flip button.
+## the bot flips Mira's defence
 info: Chosen: Flip.
-roll: Tony PD 3: K♣ 2♦ 3♦ → keep K = 13 → 5 vs 13: miss
-info: Attack (5): Boss next acts in phase 23.
+roll: Mira PD 3: 3♠ Q♥ 7♣ → keep Q = 12 → 13 vs 12: critical hit
+info: Axe 4 + PX 2 = 6 + 1♥ = 7 − ER 1 = 6 physical STUN, 1 LETHAL → Mira: STUN 14 → 8/14, LETHAL 7 → 6/7 — wounded
+info: Attack (5): Boss next acts in phase 18.
+turn: Mira's turn @3
+## Mira steps and attacks
+roll: Mira: Shift Position + Attack with Longblade on Boss — PA 3 (Longblade (flip+1)): 6♠ 4♥ 3♣ 2♣ → keep 6 = 6 (1♥)
+roll: Boss PD 3: 8♦ 2♦ 9♣ → keep 9 = 9 → 6 vs 9: miss
+info: Shift Position + Attack (7): Mira next acts in phase 20.
 turn: Tony's turn @2
-## Tony shoots the Boss
-roll: Tony: Attack with Heavy Rifle on Boss — PA 4: Q♥ 10♠ 4♠ 3♦ → keep Q = 12 (1♥)
-roll: Boss PD 3: 8♣ 7♣ 6♣ → keep 8 = 8 → 12 vs 8: critical hit
-info: 7 + 1♥ = 8 − ER 1 = 7 physical STUN, 1 LETHAL → Boss: STUN 12 → 5/12, LETHAL 5 → 4/5 — wounded
-info: Attack (5): Tony next acts in phase 24.
-round: Round 3
-info: Phase 20 (zero phase): Bandit is dying and loses 1 LETHAL. Bandit: STUN 0 → 0/10, LETHAL -1 → -2/3 — dead (LETHAL -2 ≤ -2 × Endurance 1)
+## Tony recovers
+info: Tony recovers STUN = Endurance 2: STUN 4 → 6/12.
+info: Recover (5): Tony next acts in phase 19.
 turn: Boss's turn @1
 ## the Boss goes on Full Defense
-info: Boss: goes on Full Defense: +1 (shift+1) on defence flips until next acting.
-info: Full Defense (10): Boss next acts in phase 33.
+info: Boss goes on Full Defense: +1 (shift+1) on defence flips until next acting.
+info: Full Defense (10): Boss next acts in phase 28.
 turn: Tony's turn @2
 ## Tony aims
-info: Tony: aims: (flip+1) on the next PA attack.
-info: Aim (5): Tony next acts in phase 29.
+info: Tony aims: (flip+1) on the next PA attack.
+info: Aim (5): Tony next acts in phase 24.
+round: Round 3
+info: Phase 20 (zero phase): Bandit is dying and loses 1 LETHAL. Bandit: LETHAL -1 → -2/3 — still dying (dies at LETHAL -4)
+turn: Mira's turn @3
+## Mira attacks the defending Boss
+roll: Mira: Attack with Longblade on Boss — PA 3 (Longblade (flip+1)): Q♦ 5♣ 4♠ 3♠ → keep Q = 12
+roll: Boss PD 3 (full defense (shift+1)): 9♥ 8♠ 7♠ → keep 9 = 9 + 1 = 10 → 12 vs 10: hit
+info: Longblade 4 + PX 1 = 5 − ER 1 = 4 physical STUN → Boss: STUN 9 → 5/14
+info: Attack (5): Mira next acts in phase 25.
 turn: Tony's turn @2
-## Tony fires at the defending Boss
-roll: Tony: Attack with Heavy Rifle on Boss — PA 4 (aim (flip+1)): A♠ 2♣ 3♣ 4♣ 5♣ → keep A = 14
-roll: Boss PD 3 (full defense (shift+1)): 9♦ 8♦ 7♦ → keep 9 = 9 + 1 = 10 → 14 vs 10: hit
-info: 7 − ER 1 = 6 physical STUN → Boss: STUN 5 → 0/12 — unconscious and prone
-info: Attack (5): Tony next acts in phase 34.
-round: Round 4
-turn: Tony's turn @2
+## Tony fires from 14 spaces
+roll: Tony: Attack with Heavy Rifle on Boss — PA 4 (aim (flip+1); range 14 = increment 2 (shift−1)): A♠ 2♣ 3♣ 4♣ 5♣ → keep A = 14 − 1 = 13
+roll: Boss PD 3 (full defense (shift+1)): J♦ 8♦ 7♦ → keep J = 11 + 1 = 12 → 13 vs 12: hit
+info: Heavy Rifle 7 − ER 1 = 6 physical STUN → Boss: STUN 5 → 0/14 — unconscious and prone
+info: Attack (5): Tony next acts in phase 29.
+turn: Mira's turn @3
 """
 
 
@@ -114,18 +124,24 @@ def test_the_fight_matches_the_golden_transcript():
 def test_the_fight_ends_as_the_story_says():
     *_, (label, last) = full_fight()
     enc = last.state
-    assert enc.round == 4 and enc.turns.phase == 34 and who(enc) == "Tony"
-    tony, bandit, boss = enc.find("Tony"), enc.find("Bandit"), enc.find("Boss")
-    assert (tony.stun, tony.lethal) == (5, 5)
-    assert bandit.out and bandit.lethal == -2
+    assert enc.round == 3 and enc.turns.phase == 25 and who(enc) == "Mira"
+    tony, mira, bandit, boss = (enc.find(n) for n in ("Tony", "Mira", "Bandit", "Boss"))
+    assert (tony.stun, tony.lethal) == (6, 5)
+    assert (mira.stun, mira.lethal) == (8, 6)
+    assert bandit.dying and not bandit.out and bandit.lethal == -2 and bandit.death_at == -4
     assert boss.unconscious and boss.prone and (boss.stun, boss.lethal) == (0, 4)
-    assert phase_of(enc, "Boss") == 33
+    assert phase_of(enc, "Tony") == 29
 
 
-def test_every_turn_pings_only_the_one_who_acts():
+def test_every_turn_pings_only_the_one_who_acts_and_nothing_else_pings():
+    owners = {"Tony": PLAYER.user_id, "Mira": BOB.user_id}
+    turns = 0
     for label, out in full_fight():
         for event in out.events:
             if event.kind == "turn":
+                turns += 1
                 name = event.text.split("'s turn")[0]
-                expected = (2,) if name == "Tony" else (1,)
-                assert event.ping == expected, label
+                assert event.ping == (owners.get(name, GM.user_id),), label
+            else:
+                assert not event.ping, (label, event.text)
+    assert turns == 14

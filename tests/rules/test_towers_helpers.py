@@ -54,17 +54,26 @@ def phase_of(enc, name):
     return next(e.phase for e in enc.turns.entries if e.cid == cid)
 
 
-# --- a whole fight, for the golden transcript and the clock pictures -------------------
-TONY = ("init=2 ss=2 hs=3 pa=4 pd=3 id=2 er=1 px=1 stun=12 lethal=6 endurance=2 "
-        "weapons=\"Heavy Rifle: 7 r12 two-handed; Knife: 2+px\"")
-BANDIT = "init=1 ss=1 hs=2 pa=3 pd=2 er=1 stun=10 lethal=3 endurance=1 weapons=\"Club: 2+hs\""
-BOSS = "init=2 ss=2 hs=3 pa=4 pd=3 er=1 stun=12 lethal=5 endurance=2 weapons=\"Axe: 4+hs\""
+# --- a whole fight: the story of tests/golden/99-towers.script, step for step -----------
+BOB = Actor(user_id=3)
+TONY = "init=2 ss=2 hs=2 pa=4 pd=3 id=2 px=1 er=1 endurance=2 stun=12 lethal=6 weapons=\"Heavy Rifle: 7 r12 two-handed\""
+MIRA = ("init=1 ss=2 hs=3 pa=3 pd=3 id=2 px=1 er=1 endurance=3 stun=14 lethal=7 "
+        "weapons=\"Longblade: 4+px +1pa knight blade\"")
+BANDIT = "init=1 ss=1 hs=2 pa=3 pd=2 er=1 endurance=2 stun=10 lethal=3 weapons=\"Club: 2+hs\""
+BOSS = "init=2 ss=2 hs=3 pa=4 pd=3 px=2 er=1 endurance=2 stun=14 lethal=5 weapons=\"Axe: 4+px\""
+
+
+def join(enc, name, cards, stats, player):
+    action = AddCombatants(by=player, name=name, sheet=SYSTEM.parse_sheet(stats), npc=False,
+                           controller_id=player.user_id, cards=tuple(cards.split()))
+    return apply(enc, action)
 
 
 def fight_steps():
     """(label, step) pairs; a step takes the encounter and returns an Outcome."""
     return [
-        ("Tony joins", lambda e: add(e, "Tony", "KH 4C", TONY, player=True)),
+        ("Tony joins", lambda e: join(e, "Tony", "KH 4C", TONY, PLAYER)),
+        ("Mira joins", lambda e: join(e, "Mira", "JD", MIRA, BOB)),
         ("Bandit joins", lambda e: add(e, "Bandit", "9D", BANDIT)),
         ("Boss joins", lambda e: add(e, "Boss", "QS 5D", BOSS)),
         ("begin", begin),
@@ -72,23 +81,23 @@ def fight_steps():
         ("Tony steps in before the Boss", lambda e: command(e, "act", PLAYER, action="release", target="Boss")),
         ("Tony shoots the Bandit: a critical", lambda e: command(
             e, "attack", PLAYER, target="Bandit", options="range=10", cards="KH 9H 3C 5S 7D")),
-        ("the Boss swings at Tony", lambda e: command(e, "attack", target="Tony", cards="10C 4C 3D 2S")),
-        ("Tony flips his defence", lambda e: choose(e, cards="QC 5H 2D")),
-        ("Tony's opportunity attack on the fleeing Bandit", lambda e: command(
-            e, "act", PLAYER, action="opportunity attack", actor="Tony", target="Bandit",
-            options="weapon=knife", cards="AH 2H 3C 4C 5D")),
         ("the Boss power-attacks Tony", lambda e: command(e, "act", action="power attack", target="Tony",
                                                           cards="JH 4D 2C")),
-        ("Tony flips his defence", lambda e: choose(e, cards="9C 3S 2H")),
+        ("Tony flips real cards", lambda e: choose(e, cards="9C 3S 2H")),
+        ("Mira cuts the Boss", lambda e: command(e, "attack", BOB, target="Boss", cards="10S 8H 2C 3D 7C 5S")),
+        ("Tony's opportunity attack on the fleeing Bandit", lambda e: command(
+            e, "act", PLAYER, action="oa", target="Bandit", cards="AH 2H 3C 4C 5D")),
+        ("the Boss attacks Mira", lambda e: command(e, "attack", target="Mira", cards="KH 9C 3S 2D")),
+        ("the bot flips Mira's defence", lambda e: choose(e, by=BOB)),
+        ("Mira steps and attacks", lambda e: command(e, "attack", BOB, target="Boss", options="step",
+                                                     cards="6S 4H 3C 2C 8D 2D 9C")),
         ("Tony recovers", lambda e: command(e, "act", PLAYER, action="recover")),
-        ("the Boss attacks again", lambda e: command(e, "attack", target="Tony", cards="5C 4C 3C 2C")),
-        ("Tony flips his defence", lambda e: choose(e, cards="KC 2D 3D")),
-        ("Tony shoots the Boss", lambda e: command(
-            e, "attack", PLAYER, target="Boss", options="range=3", cards="QH 10S 4S 3D 8C 7C 6C")),
         ("the Boss goes on Full Defense", lambda e: command(e, "act", action="full defense")),
         ("Tony aims", lambda e: command(e, "act", PLAYER, action="aim")),
-        ("Tony fires at the defending Boss", lambda e: command(
-            e, "attack", PLAYER, target="Boss", options="range=3", cards="AS 2C 3C 4C 5C 9D 8D 7D")),
+        ("Mira attacks the defending Boss", lambda e: command(
+            e, "attack", BOB, target="Boss", cards="QD 5C 4S 3S 9H 8S 7S")),
+        ("Tony fires from 14 spaces", lambda e: command(
+            e, "attack", PLAYER, target="Boss", options="range=14", cards="AS 2C 3C 4C 5C JD 8D 7D")),
     ]
 
 

@@ -136,6 +136,12 @@ def test_poison_check_flips_attack_5_against_endurance_2():
     assert "vs Tony ENDURANCE 2: K♠ 2♠ → keep K = 13 → resisted" in texts(out)[0]
 
 
+def test_save_takes_real_cards_in_its_options_since_save_has_no_cards_field():
+    enc = add(new(), "Tony", "KH 4C", TONY).state
+    out = command(enc, "save", actor="Tony", kind="endurance", dc=5, options="cards='2C 3C 4C 5C 9D KS 2S'")
+    assert "vs Tony ENDURANCE 2: K♠ 2♠ → keep K = 13 → resisted" in texts(out)[0]
+
+
 def test_flip_keeps_highest_and_shifts():
     from rules.randomness import Chance
     from rules.cards import parse_cards
@@ -159,5 +165,5 @@ def test_longblade_does_four_plus_px_plus_hearts():
     enc = add(enc, "Bandit", "2D", "init=1 pd=1 ss=0 er=0 stun=20").state
     enc = begin(enc).state
     out = command(enc, "attack", target="Bandit", cards="9H 5C 2C 3S 8D")  # PA 3 + 1 = 4 cards
-    assert texts(out)[2].startswith("6 + 1♥ = 7 physical STUN, 1 LETHAL")
+    assert texts(out)[2].startswith("Longblade 4 + PX 2 = 6 + 1♥ = 7 physical STUN, 1 LETHAL")
     assert out.state.find("Bandit").stun == 13

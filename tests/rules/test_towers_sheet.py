@@ -60,8 +60,8 @@ def test_joining_a_running_fight_counts_the_first_phase_from_now():
 def test_turn_summary_lists_what_matters():
     enc = begin(add(new(), "Tony", "KH 4C", HERO).state).state
     lines = SYSTEM.turn_summary(enc, enc.find("Tony").id)
-    assert lines[0] == "Phase 5 (round 1)"
-    assert any("Flat-footed" in line for line in lines)
+    assert lines[0] == "Flat-footed until acting: PD without Soft Strength, no opportunity attacks."
+    assert not any("Phase" in line for line in lines)  # the turn message's title carries the phase
     enc = command(enc, "act", action="aim").state
     assert any("Aiming: (flip+1)" in line for line in SYSTEM.turn_summary(enc, enc.find("Tony").id))
 

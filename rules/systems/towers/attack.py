@@ -48,10 +48,13 @@ class Plan(Value):
     attack: Flip
     ally: str | None = None
     area: bool = False
+    shifted: bool = False  # Shift Position added (+2)
+    damage_text: str = ""  # where `damage` comes from, e.g. "Axe 4 + PX 2 = 6"
 
     @property
     def label(self) -> str:
-        return LABELS.get(self.style, self.style.title())
+        label = LABELS.get(self.style, self.style.title())
+        return f"Shift Position + {label}" if self.shifted else label
 
 
 def pick_weapon(attacker: TowersCombatant, name: str | None) -> Weapon:
@@ -111,7 +114,8 @@ def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance
         if len(defenders) != 1:
             raise InvalidInput("An opportunity attack is a single attack on one target.")
         if not weapon.melee:
-            weapon = UNARMED  # the butt of the rifle: ranged attacks are not allowed here
+            # No shooting here: the seed lets the butt of the gun strike, unarmed.
+            weapon = UNARMED.but(name=f"{weapon.name} butt (unarmed)")
     if style == "charge" and not weapon.melee:
         raise InvalidInput(f"A Charge ends in a melee attack: {weapon.name} is a ranged weapon.")
     ally = None
@@ -137,6 +141,7 @@ def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance
     base = action.damage if action.damage is not None else weapon.base_damage(attacker.sheet.px, attacker.sheet.hs)
     if style == "power attack":
         base += POWER_DAMAGE
+    shown = damage_source(attacker, weapon, style, base) if action.damage is None else f"{base}"
     category, dtype = damage_kind(weapon, action.damage_type)
     defense = (action.defense or ("id" if weapon.stat == "sa" else "pd")).casefold()
     if defense not in ("pd", "id"):
@@ -149,16 +154,26 @@ def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance
     plan = Plan(
         style=style, attacker=attacker.id, remaining=tuple(d.id for d in defenders), weapon=weapon,
         damage=base, category=category, dtype=dtype, defense=defense, flags=flags, cost=cost,
-        attack=result, ally=ally.id if ally else None, area=len(defenders) > 1,
+        attack=result, ally=ally.id if ally else None, area=len(defenders) > 1, shifted=moved, damage_text=shown,
     )
     against = " and ".join(d.name for d in defenders)
-    lead = f"{attacker.name}: {plan.label}{' + Shift Position' if moved else ''} with {weapon.name} on {against}"
+    lead = f"{attacker.name}: {plan.label} with {weapon.name} on {against}"
     if spent:
         lead += f" ({spent})"
     line = f"{lead} — {described(weapon.stat.upper(), stat_value, mods, result)}"
     if result.hearts:
         line += f" ({result.hearts}♥)"
     return proceed(system, enc, plan, chance, [Event(kind="roll", text=line)], answered=False)
+
+
+def damage_source(attacker: TowersCombatant, weapon: Weapon, style: str, base: int) -> str:
+    """`Axe 4 + PX 2 + Power Attack 2 = 8`: the base damage with its parts."""
+    parts = [str(weapon.damage)] if weapon.damage or not weapon.adds else []
+    if weapon.adds:
+        parts.append(f"{weapon.adds.upper()} {getattr(attacker.sheet, weapon.adds)}")
+    if style == "power attack":
+        parts.append(f"Power Attack {POWER_DAMAGE}")
+    return f"{weapon.name} " + " + ".join(parts) + (f" = {base}" if len(parts) > 1 else "")
 
 
 def spend_mana(enc: TowersEncounter, combatant: TowersCombatant, flags: dict) -> tuple[TowersEncounter, str]:
@@ -212,16 +227,19 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
     mods = defense_mods(defender, attacker, plan.weapon, plan.flags)
     why = f" ({mods.text()})" if mods.notes else ""
     count = card_count(base, mods)
+    cards = f"{count} card{'s' if count != 1 else ''}"
     prompt = (
-        f"{defender.name}: {attacker.name}'s {plan.weapon.name} comes in at {plan.attack.total}. "
-        f"Flip {label} {base}{why}: {count} card{'s' if count != 1 else ''}."
+        f"{defender.name}: {attacker.name}'s {plan.weapon.name} comes in at {plan.attack.total} (hits on a tie). "
+        f"Flip {label} {base}{why}: {cards}. Press Flip, or enter the cards you flipped: "
+        f"/choose option:Flip cards:\"…\"."
     )[:300]
     pending = Pending(
         id=enc.next_pending, kind="defense", prompt=prompt, options=("Flip",), default="Flip",
         chooser=defender.id, users=(defender.controller_id,), context={"plan": plan.model_dump(mode="json")},
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
-    events.append(Event(kind="info", text=prompt, ping=(defender.controller_id,)))
+    # The choice message pings the defender's player; the result only says what it waits for.
+    events.append(Event(kind="info", text=f"{defender.name} flips {label} {base} ({cards}): see the Flip button."))
     return enc, events
 
 
@@ -249,7 +267,8 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
         text = f"{defender.name} defends at (flip−1) on the next flip against {ally.name}."
         events.append(Event(kind="info", text=text))
         return enc, events
-    harm = Harm(base=plan.damage, hearts=plan.attack.hearts, category=plan.category, dtype=plan.dtype)
+    harm = Harm(base=plan.damage, hearts=plan.attack.hearts, category=plan.category, dtype=plan.dtype,
+                shown=plan.damage_text)
     amount = dealt(harm, defender)
     after, state = take(defender, amount.stun, amount.lethal)
     enc = enc.with_combatant(after)

@@ -129,8 +129,11 @@ def check(by: Actor, options: dict[str, Any]) -> Check:
         raise InvalidInput(f"Resist with one of: {', '.join(SAVE_STATS)}.")
     if options.get("dc") is None:
         raise InvalidInput("dc: the effect's Attack value (how many cards it flips).")
-    return Check(**base_fields(by, options), stat=stat, against=integer(options["dc"], "dc", 1, 30),
-                 flags=flags(options.get("options")))
+    opts = flags(options.get("options"))
+    if isinstance(opts.get("cards"), str) and not options.get("cards"):
+        # /save has no cards: field, so flips entered by hand ride in the options.
+        options = options | {"cards": opts.pop("cards")}
+    return Check(**base_fields(by, options), stat=stat, against=integer(options["dc"], "dc", 1, 30), flags=opts)
 
 
 def condition_add(by: Actor, options: dict[str, Any]) -> AddCondition:

@@ -24,6 +24,7 @@ class Harm(Value):
     category: str = "none"  # physical, arcane or none
     dtype: str = ""
     minimum: bool = True  # a hit always does at least 1 STUN
+    shown: str = ""  # the base as players should read it, e.g. "Axe 4 + PX 2 = 6"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +47,7 @@ def dealt(harm: Harm, target: TowersCombatant) -> Dealt:
     if target.immune_to(harm.dtype):
         return Dealt(0, 0, f"{target.name} is immune to {harm.dtype}: no damage")
     raw = harm.base + harm.hearts
-    steps = f"{harm.base}" + (f" + {harm.hearts}♥ = {raw}" if harm.hearts else "")
+    steps = (harm.shown or f"{harm.base}") + (f" + {harm.hearts}♥ = {raw}" if harm.hearts else "")
     resist, label = resilience(target, harm.category)
     stun = raw - resist
     if resist:
@@ -87,10 +88,15 @@ def take(target: TowersCombatant, stun: int, lethal: int) -> tuple[TowersCombata
 
 
 def condition_text(before: TowersCombatant, after: TowersCombatant) -> str:
-    parts = [f"{after.name}: STUN {before.stun} → {after.stun}/{after.sheet.stun}"]
-    if before.temp_stun != after.temp_stun:
-        parts[0] += f" (temporary {before.temp_stun} → {after.temp_stun})"
-    if before.lethal != after.lethal or before.temp_lethal != after.temp_lethal:
+    parts = []
+    stun_changed = before.stun != after.stun or before.temp_stun != after.temp_stun
+    lethal_changed = before.lethal != after.lethal or before.temp_lethal != after.temp_lethal
+    if stun_changed or not lethal_changed:
+        line = f"STUN {before.stun} → {after.stun}/{after.sheet.stun}"
+        if before.temp_stun != after.temp_stun:
+            line += f" (temporary {before.temp_stun} → {after.temp_stun})"
+        parts.append(line)
+    if lethal_changed:
         line = f"LETHAL {before.lethal} → {after.lethal}/{after.sheet.lethal}"
         if before.temp_lethal != after.temp_lethal:
             line += f" (temporary {before.temp_lethal} → {after.temp_lethal})"
@@ -98,9 +104,17 @@ def condition_text(before: TowersCombatant, after: TowersCombatant) -> str:
     new = [s for s in after.states() if s not in before.states()]
     if after.out and not before.out:
         new = [f"dead (LETHAL {after.health} ≤ -2 × Endurance {after.sheet.endurance})"]
-    elif "unconscious" in new:
-        new = ["unconscious and prone" if s == "unconscious" else s for s in new if s != "prone"]
-    text = ", ".join(parts)
+    else:
+        if "unconscious" in new:
+            new = ["unconscious and prone" if s == "unconscious" else s for s in new if s != "prone"]
+        if after.dying:
+            # A dying character's table needs the line they must not cross.
+            where = f"dies at LETHAL {after.death_at}"
+            if "dying" in new:
+                new = [f"dying ({where})" if s == "dying" else s for s in new]
+            else:
+                new = [f"still dying ({where})"] + new
+    text = f"{after.name}: " + ", ".join(parts)
     if new:
         text += " — " + ", ".join(new)
     return text

@@ -46,7 +46,9 @@ def act(system: "TowersSystem", enc: "TowersEncounter", action: "Act", chance: "
         label = "Running Leap, the leap" if me.leaping else "Running Leap, the run"
     if flags.get("shift_position") or flags.get("step"):
         label = f"Shift Position + {label}"
-    events = [Event(kind="info", text=f"{me.name}: {text}")] if text else []
+    # "Tony aims: …" for a verb, "Tony: Grapple Test: …" for a labelled result.
+    joined = f"{me.name} {text}" if text[:1].islower() else f"{me.name}: {text}"
+    events = [Event(kind="info", text=joined)] if text else []
     enc, more = system.turns.advance(system, enc, me.id, cost, chance, what=f"{label} ({cost})")
     return enc, events + more
 
@@ -86,8 +88,11 @@ def _aim(enc, me: "TowersCombatant", action):
 
 
 def _recover(enc, me, action):
-    after, text = heal(me, stun=me.sheet.endurance)
-    return enc.with_combatant(after), f"Recover: STUN +{me.sheet.endurance} (Endurance). {text}"
+    after, _ = heal(me, stun=me.sheet.endurance)
+    text = f"recovers STUN = Endurance {me.sheet.endurance}: STUN {me.stun} → {after.stun}/{me.sheet.stun}"
+    if after.stun - me.stun < me.sheet.endurance:
+        text += " (the maximum)"
+    return enc.with_combatant(after), text + "."
 
 
 def _drop_prone(enc, me, action):

@@ -16,6 +16,7 @@ from .actions import Act, AddCondition, Attack, Check, Damage, Heal, Opportunity
 from .costs import action_type
 from .damage import Harm, dealt, heal, take
 from .flips import Mods, described, flip
+from .help import HELP
 from .initiative import calculated, settle_ties
 from .senders import own_combatant
 from .sheet import TowersSheet, parse_weapons
@@ -28,19 +29,7 @@ FALL_FLIPS_PER_5FT = 2
 class TowersSystem(System):
     key = "99-towers"
     name = "99 Towers"
-    summary = (
-        "Cards, not dice: a flip turns cards from the encounter's 52-card deck (reshuffled when empty) and "
-        "keeps the highest (2–10, J 11, Q 12, K 13, A 14); flip±X turns X more/fewer cards (at least one), "
-        "shift±X adds to the kept card. Initiative: flip ⟨N⟩ cards + N = CI; first phase 20 − CI (+10 surprised; "
-        "joining later: counted from the current phase); ties: CI, N, Soft Strength, then a flip-off kept for "
-        "the encounter. Acting moves you on by the action's cost; End turn = Forced Delay (5). Attack: PA (or SA) "
-        "vs PD (SA weapons: ID), hit on ≥; every ♥ flipped adds 1 STUN and 1 LETHAL, a ♥ on a hit is critical. "
-        "Defaults: player characters flip their own defence (a button); unconscious defenders defend at 0; "
-        "flat-footed PD loses SS cards; Full Defense = shift+1 on defence; weapon `1+PA` = one more card; "
-        "unarmed = Hard Strength physical; area attacks use the one attack flip's ♥ "
-        "for everyone; Grapple Tests flip both sides at once; dying characters cannot act, disabled ones can; ongoing damage hits at each zero phase; "
-        "mana +1 per zero phase; falls round down to 5 feet."
-    )
+    summary = HELP
     encounter_type = TowersEncounter
     combatant_type = TowersCombatant
     sheet_type = TowersSheet
@@ -259,7 +248,7 @@ class TowersSystem(System):
         if entry is not None:
             parts.append(f"CI {int(entry.key[0])}")
         states = combatant.states() + [c.name for c in combatant.conditions]
-        if combatant.flat_footed and not combatant.out:
+        if combatant.flat_footed and self.can_act(enc, combatant):
             states.append("flat-footed")
         if states:
             parts.append(", ".join(states))
@@ -267,7 +256,7 @@ class TowersSystem(System):
 
     def turn_summary(self, enc, cid):
         me = enc.get(cid)
-        lines = [f"Phase {enc.turns.phase} (round {enc.round})"]
+        lines = []  # the phase is in the message's title
         if me.leaping:
             lines.append("Mid Running Leap: the leap comes now (/act action:running leap, 5).")
         if me.flat_footed:

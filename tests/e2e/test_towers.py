@@ -1,0 +1,188 @@
+"""99 Towers through real discord.py and the stand-in: the golden fight with
+the clock picture on every turn message, the defender's Flip button going to
+the defender's player, real cards entered with /choose, and a hold released
+just before someone else's turn."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import struct
+from pathlib import Path
+
+from PIL import Image
+
+from bot.app import create_bot
+from bot.clock_image import SIZE
+from bot.config import Settings
+from bot.sandbox import settle
+from bot.sandbox_text import parse_script_line, run_script_line
+from bot.standin.harness import running_client
+from tests.e2e.conftest import say
+
+SYSTEM = "99-towers"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "99-towers.script"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+TONY = "init=2 ss=2 hs=2 pa=4 pd=3 id=2 px=1 er=1 endurance=2 stun=12 lethal=6 weapons='Heavy Rifle: 7 r12'"
+MIRA = "init=1 ss=2 hs=3 pa=3 pd=3 id=2 px=1 er=1 endurance=3 stun=14 lethal=7 weapons='Longblade: 4+px +1pa'"
+BOSS = "init=2 ss=2 hs=3 pa=4 pd=3 px=2 er=1 endurance=2 stun=14 lethal=5 weapons='Axe: 4+px'"
+
+
+@contextlib.asynccontextmanager
+async def seeded_bot(standin, database_url: str, seed: int = 1):
+    """The bot as the golden test runs it: the same seed, so the same deck."""
+    settings = Settings(discord_token="standin.bot.token", database_url=database_url)
+    async with running_client(standin, lambda: create_bot(settings, seed=seed, guild_ready_timeout=0.05)) as bot:
+        yield bot
+
+
+def ids(standin):
+    return {name: standin.world.user(name).id for name in ("gm", "alice", "bob", "carol")}
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from the IHDR chunk, which a PNG must open with."""
+    assert data[:8] == PNG_SIGNATURE
+    length, kind = struct.unpack(">I4s", data[8:16])
+    assert (length, kind) == (13, b"IHDR")
+    return struct.unpack(">II", data[16:24])
+
+
+def turn_messages(standin):
+    return [m for m in standin.messages() if "'s turn — phase" in m.content and m.components]
+
+
+async def newest(standin, needle: str, *, after=None):
+    return await standin.wait_for(lambda: next(
+        (m for m in reversed(standin.messages())
+         if needle in m.content and m.components and (after is None or m.id > after.id)), None
+    ), what=needle)
+
+
+async def test_every_turn_message_of_the_golden_fight_carries_the_clock_as_a_png_of_the_right_size(standin, database_url):
+    who = ids(standin)
+    async with seeded_bot(standin, database_url) as bot:
+        await say(standin, "gm", "/campaign setup", system=SYSTEM)
+        channel = standin.channel("combat")
+        for number, raw in enumerate(GOLDEN.read_text(encoding="utf-8").splitlines(), start=1):
+            line = parse_script_line(raw, standin.commands, channel.guild_id, number)
+            if line is not None:
+                answers = await run_script_line(standin, line, in_channel=channel, timeout=10)
+                assert not any(a.ephemeral for a in answers), (raw, [a.content for a in answers])
+                await settle(standin, bot)
+
+    turns = turn_messages(standin)
+    assert len(turns) == 14  # every turn of the three rounds, each with its own picture
+    pictures = []
+    for message in turns:
+        (attachment,) = message.attachments
+        assert attachment.filename == "clock.png" and attachment.content_type == "image/png"
+        assert png_size(attachment.data) == (SIZE, SIZE) == (600, 600)
+        image = Image.open(io.BytesIO(attachment.data))
+        image.verify()  # a whole, uncorrupted PNG, not just a valid header
+        (embed,) = message.embeds
+        assert embed["image"]["url"] == "attachment://clock.png"
+        pictures.append(attachment.data)
+    assert len(set(pictures)) == len(pictures)  # the clock moves, so every picture differs
+
+    # The pings follow the clock: the player for a player character, the GM for NPCs.
+    owner = {"Tony": who["alice"], "Mira": who["bob"], "Bandit": who["gm"], "Boss": who["gm"]}
+    for message in turns:
+        name = message.content.split("**")[1].split("'s turn")[0]
+        assert set(message.pings.user_ids) == {owner[name]}, message.content
+    titles = [m.content.split("**")[1] for m in turns]
+    assert titles[:3] == ["Tony's turn — phase 5", "Boss's turn — phase 6", "Tony's turn — phase 6"]
+    assert "Mira's turn — phase 20" in titles and titles[-1] == "Mira's turn — phase 25"
+
+    # Alice's real cards for Tony's defence, and the Bandit bleeding at the zero phase.
+    texts = [m.content for m in standin.messages()]
+    assert any("Tony PD 3: 9♣ 3♠ 2♥ → keep 9 = 9 → 11 vs 9: critical hit" in t for t in texts)
+    assert any("Phase 20 (zero phase): Bandit is dying and loses 1 LETHAL." in t for t in texts)
+    assert standin.unknown_routes == []
+
+
+async def setup_duel(standin):
+    """Tony (alice, phase 5), the Boss (GM, phase 6), Mira (bob, phase 8); round 1 begins."""
+    await say(standin, "gm", "/campaign setup", system=SYSTEM)
+    await say(standin, "alice", "/character add", name="Tony", stats=TONY)
+    await say(standin, "bob", "/character add", name="Mira", stats=MIRA)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Tony", cards="KH 4C")
+    await say(standin, "bob", "/initiative join", character="Mira", cards="JD")
+    await say(standin, "gm", "/initiative add", name="Boss", stats=BOSS, cards="QS 5D")
+    await say(standin, "gm", "/initiative next")
+
+
+async def test_the_flip_button_goes_to_the_defenders_player_only(standin, bot):
+    who = ids(standin)
+    await setup_duel(standin)
+    tony = await newest(standin, "Tony's turn — phase 5")
+    ended = await (await standin.click("alice", "End turn", message=tony)).response()
+    assert "Tony takes a Forced Delay (5): Tony next acts in phase 10." in ended.content
+    boss = await newest(standin, "Boss's turn — phase 6")
+    assert set(boss.pings.user_ids) == {who["gm"]}
+
+    swing = await say(standin, "gm", "/attack", target="Mira", cards="KH 9C 3S 2D")
+    assert "Mira flips PD 3" in swing.content and not swing.pings.user_ids
+    ask = await newest(standin, "Mira: Boss's Axe comes in at 13")
+    assert set(ask.pings.user_ids) == {who["bob"]}
+    assert '/choose option:Flip cards:"…"' in ask.content
+    labels = [c["label"] for row in ask.components for c in row["components"]]
+    assert labels == ["Flip"]
+    refused = await (await standin.click("alice", "Flip", message=ask)).response()
+    assert refused.ephemeral and "not yours" in refused.content
+    flipped = await (await standin.click("bob", "Flip", message=ask)).response()
+    assert not flipped.ephemeral and "Chosen: Flip." in flipped.content
+    assert "Mira PD 3 − SS 2 flat-footed = 1: " in flipped.content  # she has not acted yet
+    assert "Attack (5): Boss next acts in phase 11." in flipped.content
+
+    # Real cards instead of the button: /choose with cards:, refused for anyone but the defender.
+    mira = await newest(standin, "Mira's turn — phase 8")
+    await (await standin.click("bob", "End turn", message=mira)).response()
+    await newest(standin, "Tony's turn — phase 10")
+    await say(standin, "alice", "/act", action="aim")
+    await newest(standin, "Boss's turn — phase 11")
+    await say(standin, "gm", "/attack", target="Tony", cards="10C 4C 3D 2S")
+    ask = await newest(standin, "Tony: Boss's Axe comes in at 10")
+    assert set(ask.pings.user_ids) == {who["alice"]}
+    not_hers = await say(standin, "bob", "/choose", option="Flip", cards="AS KS QS")
+    assert not_hers.ephemeral and "not yours" in not_hers.content
+    chosen = await say(standin, "alice", "/choose", option="Flip", cards="QC 5H 2D")
+    assert "Tony PD 3: Q♣ 5♥ 2♦ → keep Q = 12 → 10 vs 12: miss" in chosen.content
+    await settle(standin, bot)  # let the last turn message go out before the bot stops
+
+
+async def test_a_hold_is_released_just_before_the_next_in_a_later_phase(standin, bot):
+    who = ids(standin)
+    await setup_duel(standin)
+    await newest(standin, "Tony's turn — phase 5")
+    held = await say(standin, "alice", "/act", action="hold")
+    assert "Tony holds (from phase 5)" in held.content
+    boss = await newest(standin, "Boss's turn — phase 6")
+    assert set(boss.pings.user_ids) == {who["gm"]}
+    tracker = await standin.wait_for(lambda: next(
+        (m for m in standin.messages() if m.pinned and "holding" in m.embeds[0]["description"]), None
+    ), what="the tracker showing the hold")
+    assert "since phase 5" in tracker.embeds[0]["description"]
+
+    not_holding = await say(standin, "bob", "/act", action="release", target="Boss")
+    assert not_holding.ephemeral and "None of your combatants is holding" in not_holding.content
+    released = await say(standin, "alice", "/act", action="release", target="Boss")
+    assert "Tony stops holding and acts before Boss." in released.content
+    tony = await newest(standin, "Tony's turn — phase 6", after=boss)
+    assert set(tony.pings.user_ids) == {who["alice"]}
+    shot = await say(standin, "alice", "/attack", target="Boss", options="range=3", cards="2C 3C 4C 5C 6D")
+    assert "Boss PD 3 − SS 2 flat-footed = 1: 6♦" in shot.content and "Attack (5): Tony next acts in phase 11." in shot.content
+    again = await newest(standin, "Boss's turn — phase 6", after=tony)  # the Boss's own turn, as before
+    assert set(again.pings.user_ids) == {who["gm"]}
+    await settle(standin, bot)
+
+
+async def test_help_fits_one_message_and_lets_a_gm_run_the_fight(standin, bot):
+    answer = await say(standin, "gm", "/help", system=SYSTEM)
+    assert answer.ephemeral and len(answer.content) <= 2000 and not answer.content.endswith("…")
+    for needed in ('cards:"KH 4C"', "20−CI", "surprised:true", "/act action:", "hold", "release target:",
+                   "options:after", "/attack target:", "range=", "cover=", "target:\"A, B\"", "action:oa",
+                   "/choose option:Flip cards:", "/damage", "/heal", "/condition add", "/save",
+                   "defender_flips=auto", "Forced Delay"):
+        assert needed in answer.content, needed
