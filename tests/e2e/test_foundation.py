@@ -118,3 +118,15 @@ async def test_a_due_reminder_fires_after_a_restart_and_pings_only_the_idle_play
         assert set(reminder.pings.user_ids) == {standin.world.user("alice").id}
         again = await bot.core.repo.active_encounter(record.channel_id)
         assert again.reminders_sent == 1 and again.reminder_due > record.reminder_due
+
+
+async def test_autocomplete_offers_the_servers_characters_and_the_channels_combatants(standin, bot):
+    await setup_fight(standin)
+    mine = await (await standin.autocomplete("alice", "/initiative join", "character", character="")).choices()
+    assert [c["value"] for c in mine] == ["Silver Star"]
+    everyone = await (await standin.autocomplete("gm", "/character show", "name", name="bu")).choices()
+    assert [c["value"] for c in everyone] == ["Bulwark"]
+    targets = await (await standin.autocomplete("bob", "/attack", "target", target="zom")).choices()
+    assert [c["value"] for c in targets] == ["Zombie 1", "Zombie 2"]
+    elsewhere = await (await standin.autocomplete("bob", "/attack", "target", target="", in_channel="combat-2")).choices()
+    assert elsewhere == []
