@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from rules.actions import Action
+from rules.actions import Action, GmAction
 
 
 class Attack(Action):
@@ -146,13 +146,10 @@ class Heal(Action):
     grit: bool = False  # restore grit instead of health
 
 
-class SetCondition(Action):
+class SetCondition(GmAction):
     """The GM marks or clears incapacitated, concealed, surrendered, grabbed, immune."""
 
     kind: ClassVar[str] = "condition"
-    gm_only: ClassVar[bool] = True
-    needs_running: ClassVar[bool] = False
-    on_turn: ClassVar[bool] = False
     target: str
     condition: str
     on: bool = True

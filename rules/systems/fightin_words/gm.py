@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from rules.actions import Action
+from rules.actions import Action, GmAction
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
@@ -162,13 +162,10 @@ def check(system, enc, action: Check, chance: Chance):
     return enc, [Event(kind="roll", text=text + ".")]
 
 
-class AddCondition(Action):
+class AddCondition(GmAction):
     """Put a condition on. Dice: a d6 for Staggered's rounds when no duration is given."""
 
     kind: ClassVar[str] = "condition_add"
-    gm_only: ClassVar[bool] = True
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
     condition: str
     duration: str | None = None
@@ -216,11 +213,8 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
     return enc.with_combatant(f), events
 
 
-class RemoveCondition(Action):
+class RemoveCondition(GmAction):
     kind: ClassVar[str] = "condition_remove"
-    gm_only: ClassVar[bool] = True
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
     condition: str
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...actions import Action
+from ...actions import Action, Anytime, GmAction
 
 
 class Attack(Action):
@@ -88,30 +88,22 @@ class Engage(Action):
     apart: bool = False
 
 
-class SetZone(Action):
+class SetZone(GmAction):
     kind: ClassVar[str] = "zone"
-    gm_only: ClassVar[bool] = True
-    needs_running: ClassVar[bool] = False
-    on_turn: ClassVar[bool] = False
     name: str
     features: tuple[str, ...] = ()
 
 
-class Place(Action):
+class Place(GmAction):
     kind: ClassVar[str] = "place"
-    gm_only: ClassVar[bool] = True
-    needs_running: ClassVar[bool] = False
-    on_turn: ClassVar[bool] = False
     target: str
     zone: str
 
 
-class Check(Action):
+class Check(Anytime):
     """A roll the GM asks for. Dice: the pool, then stress dice."""
 
     kind: ClassVar[str] = "save"
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     skill: str
     need: int = 1
     modifier: int = 0
@@ -129,31 +121,22 @@ class Damage(Action):
     direct: bool = False  # armour or defense does not apply
 
 
-class Heal(Action):
+class Heal(GmAction):
     kind: ClassVar[str] = "heal"
-    gm_only: ClassVar[bool] = True
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
     amount: int = 0
     rest: bool = False
     wounds: int = 0
 
 
-class AddCondition(Action):
+class AddCondition(GmAction):
     kind: ClassVar[str] = "condition_add"
-    gm_only: ClassVar[bool] = True
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
     condition: str
     text: str = ""
 
 
-class RemoveCondition(Action):
+class RemoveCondition(GmAction):
     kind: ClassVar[str] = "condition_remove"
-    gm_only: ClassVar[bool] = True
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
     condition: str

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from ...actions import Action
+from ...actions import Action, Anytime, GmAction
 
 
 class Attack(Action):
@@ -36,12 +36,10 @@ class Act(Action):
     flags: dict[str, Any] = Field(default_factory=dict)
 
 
-class Swap(Action):
+class Swap(Anytime):
     """Tied heroes agree on their order (also before round 1)."""
 
     kind: ClassVar[str] = "initiative_swap"
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
 
 
@@ -57,13 +55,10 @@ class Damage(Action):
     flags: dict[str, Any] = Field(default_factory=dict)
 
 
-class Heal(Action):
+class Heal(GmAction):
     """Stamina back (`temp`: temporary Stamina, `wounds`: Wounds back)."""
 
     kind: ClassVar[str] = "heal"
-    gm_only: ClassVar[bool] = True
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
     amount: str
     flags: dict[str, Any] = Field(default_factory=dict)
@@ -79,10 +74,8 @@ class Save(Action):
     flags: dict[str, Any] = Field(default_factory=dict)
 
 
-class AddCondition(Action):
+class AddCondition(Anytime):
     kind: ClassVar[str] = "condition_add"
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
     condition: str
     duration: str | None = None
@@ -90,60 +83,43 @@ class AddCondition(Action):
     flags: dict[str, Any] = Field(default_factory=dict)
 
 
-class RemoveCondition(Action):
+class RemoveCondition(Anytime):
     kind: ClassVar[str] = "condition_remove"
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
     condition: str
 
 
-class ListConditions(Action):
+class ListConditions(Anytime):
     kind: ClassVar[str] = "condition_list"
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str | None = None
 
 
-class PlotShow(Action):
+class PlotShow(Anytime):
     kind: ClassVar[str] = "plotpoint_show"
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
 
 
-class PlotSpend(Action):
+class PlotSpend(Anytime):
     """`reroll`: the new d20 (two with advantage), then damage dice if it hits;
     `reroll damage`: the damage dice."""
 
     kind: ClassVar[str] = "plotpoint_spend"
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     use: str = "narrative"
     target: str | None = None
     text: str = ""
 
 
-class PlotAward(Action):
+class PlotAward(GmAction):
     kind: ClassVar[str] = "plotpoint_award"
-    gm_only: ClassVar[bool] = True
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
     amount: int = 1
     text: str = ""
 
 
-class PlotPool(Action):
+class PlotPool(GmAction):
     kind: ClassVar[str] = "plotpoint_pool"
-    gm_only: ClassVar[bool] = True
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     amount: int = 1
     text: str = ""
 
 
-class PlotIssue(Action):
+class PlotIssue(GmAction):
     kind: ClassVar[str] = "plotpoint_issue"
-    gm_only: ClassVar[bool] = True
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from rules.actions import Action
+from rules.actions import Action, Anytime, GmAction
 
 
 class Act(Action):
@@ -44,13 +44,10 @@ class OpportunityAttack(Attack):
     style: str = "opportunity attack"
 
 
-class Damage(Action):
+class Damage(GmAction):
     """GM damage: STUN with optional LETHAL, damage flips (cards) and falls."""
 
     kind: ClassVar[str] = "damage"
-    gm_only: ClassVar[bool] = True
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
     stun: int = 0
     lethal: int = 0
@@ -60,22 +57,16 @@ class Damage(Action):
     dtype: str = ""
 
 
-class Heal(Action):
+class Heal(GmAction):
     kind: ClassVar[str] = "heal"
-    gm_only: ClassVar[bool] = True
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
     amount: int
     lethal: bool = False
     temporary: bool = False
 
 
-class AddCondition(Action):
+class AddCondition(GmAction):
     kind: ClassVar[str] = "condition_add"
-    gm_only: ClassVar[bool] = True
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
     name: str
     phases: int | None = None
@@ -85,24 +76,19 @@ class AddCondition(Action):
     dtype: str = ""
 
 
-class RemoveCondition(Action):
+class RemoveCondition(GmAction):
     kind: ClassVar[str] = "condition_remove"
-    gm_only: ClassVar[bool] = True
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     target: str
     name: str
 
 
-class Check(Action):
+class Check(Anytime):
     """An opposed flip outside an attack (a poison's Attack 5 vs Endurance…).
 
     Cards: the attacking value's flip, then the actor's.
     """
 
     kind: ClassVar[str] = "save"
-    on_turn: ClassVar[bool] = False
-    needs_running: ClassVar[bool] = False
     stat: str
     against: int
     flags: dict[str, str | bool] = Field(default_factory=dict)
