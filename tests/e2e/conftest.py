@@ -31,6 +31,8 @@ async def turnkeeper(standin, database_url: str):
 async def standin():
     async with running_standin() as server:
         yield server
+        # The bot must only use routes Discord has (and the stand-in knows).
+        assert server.unknown_routes == [], f"the bot used unknown routes: {server.unknown_routes}"
 
 
 @pytest.fixture
