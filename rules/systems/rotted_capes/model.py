@@ -70,6 +70,7 @@ class RCSheet(Value):
     damage: str = "1d6"  # default damage expression
     damage_type: str = "kinetic"
     plot_points: int | None = None  # a hero's balance from the campaign; None: the starting number
+    companion_of: str = ""  # a pet, summon or controlled mount: acts in this combatant's slot
 
     @field_validator("dr")
     @classmethod
@@ -184,6 +185,7 @@ class RCCombatant(Combatant):
     echo_of: str | None = None  # the Unleashed extra turn acts for this combatant
     environment: bool = False  # a Danger Zone's turn
     fixed_init: float | None = None
+    companion_of: str | None = None  # the controller whose initiative slot this one shares
 
     @property
     def is_hero(self) -> bool:

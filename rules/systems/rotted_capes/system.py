@@ -56,12 +56,21 @@ class RottedCapes(System):
 
     def make_combatant(self, enc, action, cid, name):
         c = super().make_combatant(enc, action, cid, name)
+        if c.sheet.companion_of:
+            owner = enc.find(c.sheet.companion_of)
+            c = c.but(companion_of=owner.id, side=owner.side)
         if c.is_hero:
             points = c.sheet.plot_points
             c = c.but(plot_points=plot.starting(enc) if points is None else points)
         return c
 
     def roll_initiative(self, enc, combatant, chance):
+        if combatant.companion_of:
+            owner = enc.get(combatant.companion_of)
+            entry = next((e for e in enc.turns.entries if e.cid == owner.id), None)
+            if entry is None:
+                raise InvalidInput(f"{owner.name} must be in the initiative order before their companion.")
+            return entry.key, f"acts in {owner.name}'s turn"
         if combatant.fixed_init is not None:
             return (combatant.fixed_init,), f"fixed at {combatant.fixed_init:g}"
         die = chance.die(20)
@@ -74,6 +83,7 @@ class RottedCapes(System):
         threats = [e for e in tied if not enc.get(e.cid).is_hero]
         ordered = [e.but(tiebreak=(1, -i)) for i, e in enumerate(heroes)] + [e.but(tiebreak=(0, 0)) for e in threats]
         slots = [[e.cid] for e in heroes] + ([[e.cid for e in threats]] if threats else [])
+        ordered, slots = _with_companions(enc, ordered, slots)
         events = []
         newest = enc.combatants[-1].id if enc.combatants else None
         if len(heroes) > 1 and any(e.cid == newest for e in heroes):
@@ -256,3 +266,16 @@ def _required(options: dict[str, Any], key: str) -> str:
     if value is None or str(value).strip() == "":
         raise InvalidInput(f"`{key}` is required.")
     return str(value).strip()
+
+
+def _with_companions(enc, entries, slots):
+    """Pets, summons and controlled mounts act in their controller's slot."""
+    tiebreak = {e.cid: e.tiebreak for e in entries}
+    moved = {e.cid: enc.get(e.cid).companion_of for e in entries if enc.get(e.cid).companion_of in tiebreak}
+    if not moved:
+        return entries, slots
+    slots = [[c for c in slot if c not in moved] for slot in slots]
+    for companion, owner in moved.items():
+        next(slot for slot in slots if owner in slot).append(companion)
+    entries = [e.but(tiebreak=tiebreak[moved[e.cid]]) if e.cid in moved else e for e in entries]
+    return entries, [slot for slot in slots if slot]
