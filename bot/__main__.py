@@ -36,17 +36,18 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-    if args.command == "backup":
-        from .backup import backup as do_backup
+    if args.command in ("backup", "restore"):
+        from .backup import BackupError, backup as do_backup, restore as do_restore
 
-        asyncio.run(do_backup(settings.database_url, args.path))
-        print(f"Backed up to {args.path}")
-        return 0
-    if args.command == "restore":
-        from .backup import restore as do_restore
-
-        do_restore(args.path, settings.database_url)
-        print(f"Restored from {args.path}")
+        try:
+            if args.command == "backup":
+                asyncio.run(do_backup(settings.database_url, args.path))
+            else:
+                do_restore(args.path, settings.database_url)
+        except BackupError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+        print(f"{'Backed up to' if args.command == 'backup' else 'Restored from'} {args.path}")
         return 0
 
     if args.command == "sandbox":

@@ -69,42 +69,74 @@ async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, com
     return result
 
 
+SERVER_ERROR_TRIES = 3
+
+
+async def persist(call, *args, **kwargs):
+    """discord.py retries 500, 502 and 504 itself, but gives up at once on 503,
+    which Discord answers now and then; a turn ping must not be lost to it."""
+    for attempt in range(1, SERVER_ERROR_TRIES + 1):
+        try:
+            return await call(*args, **kwargs)
+        except discord.DiscordServerError:
+            if attempt == SERVER_ERROR_TRIES:
+                raise
+            await asyncio.sleep(attempt)
+
+
 async def announce(bot: "TurnkeeperBot", channel, result: Result) -> None:
-    """Turn pings, choices and the pinned tracker after a committed change."""
+    """Turn pings, choices and the pinned tracker after a committed change.
+
+    Each is tried on its own: a failed ping must not also cost the tracker edit."""
     system = registry.get(result.state.system)
     state = result.state
-    try:
-        if state.status == "running" and result.turn_changed:
-            content, embed, view, mentions, picture = render.turn_message(system, state, result.encounter_id)
-            files = [picture] if picture else []
-            message = await channel.send(content, embed=embed, view=view, allowed_mentions=mentions, files=files)
-            await bot.core.repo.set_meta(result.encounter_id, turn_message_id=message.id)
-        if state.pending is not None and result.pending_opened:
-            content, view, mentions = render.choice_message(state, result.encounter_id)
-            await channel.send(content, view=view, allowed_mentions=mentions)
-        await update_tracker(bot, channel, result)
-    except discord.HTTPException:
-        # The change is saved; a failed ping or edit must not turn into an error reply.
-        log.exception("could not announce encounter %s", result.encounter_id)
+
+    async def turn_message() -> None:
+        content, embed, view, mentions, picture = render.turn_message(system, state, result.encounter_id)
+        files = [picture] if picture else []
+        message = await persist(channel.send, content, embed=embed, view=view, allowed_mentions=mentions, files=files)
+        await bot.core.repo.set_meta(result.encounter_id, turn_message_id=message.id)
+
+    async def choice_message() -> None:
+        content, view, mentions = render.choice_message(state, result.encounter_id)
+        await persist(channel.send, content, view=view, allowed_mentions=mentions)
+
+    steps = []
+    if state.status == "running" and result.turn_changed:
+        steps.append(turn_message)
+    if state.pending is not None and result.pending_opened:
+        steps.append(choice_message)
+    steps.append(lambda: update_tracker(bot, channel, result))
+    for step in steps:
+        try:
+            await step()
+        except discord.HTTPException:
+            # The change is saved; a failed ping or edit must not turn into an error reply.
+            log.exception("could not announce encounter %s", result.encounter_id)
 
 
 async def update_tracker(bot: "TurnkeeperBot", channel, result: Result) -> None:
     """Edit the one pinned tracker message; post and pin it the first time."""
     system = registry.get(result.state.system)
-    embed = render.tracker_embed(system, result.state, result.encounter_id)
     lock = bot.tracker_locks.setdefault(result.encounter_id, asyncio.Lock())
     async with lock:
         record = await bot.core.repo.get_encounter(result.encounter_id)
-        message_id = record.tracker_message_id if record else None
+        if record is None:
+            return
+        # Concurrent commands reach this lock in any order, not in commit order:
+        # render the newest saved state, never an older result over a newer one.
+        state = result.state if record.version == result.version else system.load(record.state)
+        embed = render.tracker_embed(system, state, result.encounter_id)
+        message_id = record.tracker_message_id
         if message_id:
             try:
-                await channel.get_partial_message(message_id).edit(embed=embed, allowed_mentions=render.NOBODY)
+                await persist(channel.get_partial_message(message_id).edit, embed=embed, allowed_mentions=render.NOBODY)
                 return
             except discord.NotFound:
                 pass
-        if result.state.status == "ended":
+        if state.status == "ended":
             return
-        message = await channel.send(embed=embed, allowed_mentions=render.NOBODY)
+        message = await persist(channel.send, embed=embed, allowed_mentions=render.NOBODY)
         try:
             await message.pin()
         except discord.HTTPException:

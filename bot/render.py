@@ -17,6 +17,7 @@ from rules.system import System
 CONTENT_LIMIT = 2000
 DESCRIPTION_LIMIT = 4000
 LINES_PER_PAGE = 20
+LINE_LIMIT = 300
 NOBODY = discord.AllowedMentions.none()
 
 
@@ -88,9 +89,16 @@ def tracker_pages(system: System, state: Encounter, *, reveal: bool = False) -> 
     lines = []
     for line in system.turns.lines(system, state):
         marker = "▶️" if line.current and state.status == "running" else "▫️"
-        names = "; ".join(_combatant_line(system, state, c, reveal) for c in line.cids) or "—"
+        entries = [_combatant_line(system, state, c, reveal) for c in line.cids] or ["—"]
         note = f" *({clean(line.note)})*" if line.note else ""
-        lines.append(f"{marker} `{line.label:>8}` {names}{note}")
+        text = f"{marker} `{line.label:>8}` {'; '.join(entries)}{note}"
+        if len(text) <= LINE_LIMIT:
+            lines.append(text)
+            continue
+        # A long shared turn gets a line per combatant: cut at LINE_LIMIT, one line
+        # would hide everyone after the cut.
+        lines.append(f"{marker} `{line.label:>8}` {entries[0]}{note}")
+        lines += [f"{marker} `{'':>8}` {entry}" for entry in entries[1:]]
     if not lines:
         lines = ["Nobody yet: /initiative join (players) and /initiative add (GM)."]
     pages, page = [], []
@@ -98,7 +106,7 @@ def tracker_pages(system: System, state: Encounter, *, reveal: bool = False) -> 
         if len(page) >= LINES_PER_PAGE or len("\n".join(page + [line])) > DESCRIPTION_LIMIT:
             pages.append("\n".join(page))
             page = []
-        page.append(fit(line, 300))
+        page.append(fit(line, LINE_LIMIT))
     pages.append("\n".join(page))
     return pages
 
