@@ -1,0 +1,57 @@
+"""Fixtures of the reliability tests, and the closing figures CI prints."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+
+import pytest
+from sqlalchemy.engine import make_url
+
+from .support import FIGURES, ErrorLog
+
+
+@pytest.fixture
+def errors():
+    """ERROR log records while the test runs; tests assert there are none."""
+    log = ErrorLog()
+    with log.installed():
+        yield log
+
+
+@pytest.fixture(scope="module")
+def module_database_url(tmp_path_factory):
+    """Like ``database_url``, for one bot shared by a whole module: a SQLite file,
+    or a PostgreSQL database of its own when TEST_DATABASE_URL is set."""
+    server = os.environ.get("TEST_DATABASE_URL", "").strip()
+    if not server:
+        yield f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'turnkeeper.db'}"
+        return
+    name = f"tk_reliability_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_postgres(server, f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(server).set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(_postgres(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+async def _postgres(server: str, sql: str) -> None:
+    import asyncpg
+
+    url = make_url(server)
+    conn = await asyncpg.connect(user=url.username, password=url.password, host=url.host or "127.0.0.1",
+                                 port=url.port or 5432, database="postgres")
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    # Written to the terminal reporter, so the figures show whatever -s or -q says.
+    if not FIGURES:
+        return
+    terminalreporter.section("reliability figures")
+    for name, value in sorted(FIGURES.items()):
+        terminalreporter.write_line(f"{name}: {value}")
