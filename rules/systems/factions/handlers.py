@@ -32,20 +32,21 @@ def move(enc: FactionsEncounter, action: Move, chance: Chance):
     return enc, [Event(kind="info", text=f"{fighter.name} moves {action.zones} zone(s){how}{dragging}.")]
 
 
-def bonus_action(enc: FactionsEncounter, action: BonusAction, chance: Chance):
+def _narrated(enc: FactionsEncounter, action, spend, default: str):
+    """An action the rules only count (the player's words say what it is)."""
     fighter: Fighter = enc.find(action.actor)
     free_hands(fighter)
-    enc = release_if_busy(economy.spend_bonus(enc, fighter), fighter)
-    what = " ".join(action.text.split())[:200] or "a bonus action"
+    enc = release_if_busy(spend(enc, fighter), fighter)
+    what = " ".join(action.text.split())[:200] or default
     return enc, [Event(kind="info", text=f"{fighter.name}: {what}.")]
+
+
+def bonus_action(enc: FactionsEncounter, action: BonusAction, chance: Chance):
+    return _narrated(enc, action, economy.spend_bonus, "a bonus action")
 
 
 def main_action(enc: FactionsEncounter, action: MainAction, chance: Chance):
-    fighter: Fighter = enc.find(action.actor)
-    free_hands(fighter)
-    enc = release_if_busy(economy.spend_main(enc, fighter), fighter)
-    what = " ".join(action.text.split())[:200] or "a main action"
-    return enc, [Event(kind="info", text=f"{fighter.name}: {what}.")]
+    return _narrated(enc, action, economy.spend_main, "a main action")
 
 
 def pick_up(enc: FactionsEncounter, action: PickUp, chance: Chance):
