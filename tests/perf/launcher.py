@@ -1,0 +1,129 @@
+"""Runs one bot process against a stand-in that lives in another process.
+
+    python -m tests.perf.launcher [turnkeeper|echo]
+
+The bot is the unchanged Turnkeeper (``create_bot(Settings())``, configured by the
+usual DISCORD_TOKEN, DATABASE_URL, SHARD_COUNT, SHARD_IDS) or the echo baseline.
+Only discord.py's endpoints are redirected, from these variables:
+
+- ``STANDIN_API``: value for ``discord.http.Route.BASE``
+- ``STANDIN_GATEWAY``: value for ``DiscordWebSocket.DEFAULT_GATEWAY``
+- ``LAUNCHER_NAME`` (optional): sent as the ``X-Launcher`` header of every request,
+  interaction callbacks and the gateway connection included, so the stand-in can
+  tell which process sent what
+- ``LAUNCHER_REMINDER_POLL`` (optional): seconds between reminder passes (Turnkeeper
+  has no setting for it; its default is 5 s)
+- ``LAUNCHER_PROFILE`` (optional): write a pyinstrument report of the whole run there
+
+Prints ``ready`` on stdout once the gateway session is ready; SIGTERM closes the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+
+import aiohttp
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+# discord.py waits this long after the last GUILD_CREATE before "ready" (2 s default).
+GUILD_READY_TIMEOUT = 0.05
+
+
+def point_at_standin() -> None:
+    Route.BASE = os.environ["STANDIN_API"]
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["STANDIN_GATEWAY"])
+
+
+def name_tag(name: str) -> aiohttp.TraceConfig:
+    """Adds ``X-Launcher: name`` to every request of the client's HTTP session."""
+    trace = aiohttp.TraceConfig()
+
+    async def tag(_session, _context, params: aiohttp.TraceRequestStartParams) -> None:
+        params.headers["X-Launcher"] = name  # aiohttp sends these headers after the hook
+
+    trace.on_request_start.append(tag)
+    return trace
+
+
+def build(kind: str):
+    options = {"guild_ready_timeout": GUILD_READY_TIMEOUT}
+    name = os.environ.get("LAUNCHER_NAME")
+    if name:
+        options["http_trace"] = name_tag(name)
+    if kind == "echo":
+        from .echo_bot import EchoBot
+
+        return EchoBot(**options)
+    from bot.app import create_bot
+    from bot.config import Settings
+
+    settings = Settings()
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    bot = create_bot(settings, **options)
+    poll = os.environ.get("LAUNCHER_REMINDER_POLL")
+    if poll:
+        set_reminder_poll(bot, float(poll))
+    return bot
+
+
+def set_reminder_poll(bot, seconds: float) -> None:
+    original = bot.setup_hook
+
+    async def setup_hook() -> None:
+        await original()
+        # The loop re-reads the interval before every sleep, and has not slept yet.
+        bot.reminders.poll = seconds
+
+    bot.setup_hook = setup_hook
+
+
+async def serve(kind: str) -> int:
+    bot = build(kind)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(os.environ.get("DISCORD_TOKEN", "standin.bot.token")))
+    while not bot.is_ready():
+        if runner.done():
+            runner.result()
+            return 1
+        await asyncio.sleep(0.002)
+    print("ready", flush=True)
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    await bot.close()
+    stopping.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await asyncio.wait_for(runner, 5)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    kind = args[0] if args else "turnkeeper"
+    point_at_standin()
+    report = os.environ.get("LAUNCHER_PROFILE")
+    if not report:
+        return asyncio.run(serve(kind))
+    from pyinstrument import Profiler
+
+    profiler = Profiler(interval=0.001, async_mode="disabled")
+    profiler.start()
+    try:
+        return asyncio.run(serve(kind))
+    finally:
+        profiler.stop()
+        with open(report, "w", encoding="utf-8") as out:
+            out.write(profiler.output_text(unicode=True, show_all=False))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

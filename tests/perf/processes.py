@@ -1,0 +1,102 @@
+"""Bot processes for the benchmark and the scale-out test (see ``launcher``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Optional
+
+from bot.standin import StandIn
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class BotProcess:
+    """``python -m tests.perf.launcher KIND`` in the repository root, aimed at ``standin``."""
+
+    def __init__(self, standin: StandIn, kind: str = "turnkeeper", *, env: Optional[dict[str, str]] = None,
+                 name: str = "") -> None:
+        self.standin = standin
+        self.kind = kind
+        self.name = name or kind
+        self.extra_env = dict(env or {})
+        self.proc: Optional[asyncio.subprocess.Process] = None
+        self.started_at = 0.0
+        self.ready_at = 0.0
+        self._log = tempfile.NamedTemporaryFile(prefix=f"tk-{self.name}-", suffix=".log", delete=False)
+
+    @property
+    def startup_seconds(self) -> float:
+        return self.ready_at - self.started_at
+
+    def environment(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("SHARD_", "DEV_GUILD", "DATABASE_URL"))}
+        env.update(
+            STANDIN_API=self.standin.api_base,
+            STANDIN_GATEWAY=self.standin.gateway_url,
+            DISCORD_TOKEN=self.standin.token,
+            LAUNCHER_NAME=self.name,
+            LOG_LEVEL="WARNING",
+            PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
+        )
+        env.update(self.extra_env)
+        return env
+
+    async def start(self, timeout: float = 60.0) -> "BotProcess":
+        self.started_at = time.perf_counter()
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.perf.launcher", self.kind,
+            cwd=ROOT, env=self.environment(), stdout=asyncio.subprocess.PIPE, stderr=self._log,
+        )
+        try:
+            line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
+        except asyncio.TimeoutError:
+            line = b""
+        if line.strip() != b"ready":
+            await self.stop()
+            raise RuntimeError(f"bot process {self.name} did not become ready:\n{self.log()[-3000:]}")
+        self.ready_at = time.perf_counter()
+        return self
+
+    def rss_mb(self) -> float:
+        """Resident memory of the bot process now, in MiB."""
+        return self._status_mb("VmRSS:")
+
+    def peak_rss_mb(self) -> float:
+        """The most resident memory the bot process has had, in MiB."""
+        return self._status_mb("VmHWM:")
+
+    def _status_mb(self, field: str) -> float:
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith(field):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError(f"no {field} in /proc/{self.proc.pid}/status")
+
+    def log(self) -> str:
+        return Path(self._log.name).read_text(errors="replace")
+
+    async def stop(self, timeout: float = 10.0) -> None:
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        if "LAUNCHER_PROFILE" in self.extra_env:
+            timeout = max(timeout, 120.0)  # writing the report takes a while
+        self.proc.terminate()
+        try:
+            await asyncio.wait_for(self.proc.wait(), timeout)
+        except asyncio.TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+
+    async def __aenter__(self) -> "BotProcess":
+        return await self.start()
+
+    async def __aexit__(self, *exc) -> None:
+        await self.stop()
+        with contextlib.suppress(OSError):
+            if not exc[0]:
+                os.unlink(self._log.name)
