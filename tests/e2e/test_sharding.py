@@ -48,7 +48,7 @@ async def two_processes(database_url: str):
     await standin.start()
     bots = [
         BotProcess(standin, env={"DATABASE_URL": database_url, "SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard),
-                                 "LAUNCHER_REMINDER_POLL": str(POLL)}, name=f"shard-{shard}")
+                                 "REMINDER_POLL_SECONDS": str(POLL)}, name=f"shard-{shard}")
         for shard in range(SHARDS)
     ]
     try:

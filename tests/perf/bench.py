@@ -168,7 +168,8 @@ async def database_section(report: Report, fights: list[Fight], url: str, rules:
 
 async def scale_section(report: Report, fights: list[Fight], args: argparse.Namespace, workdir: Path) -> None:
     empty = scale.Side("empty", f"sqlite+aiosqlite:///{workdir / 'empty.db'}")
-    big = scale.Side(f"{args.encounters // 1000}k", f"sqlite+aiosqlite:///{workdir / 'big.db'}")
+    name = f"{args.encounters // 1000}k" if args.encounters % 1000 == 0 else str(args.encounters)
+    big = scale.Side(name, f"sqlite+aiosqlite:///{workdir / 'big.db'}")
     report.section(f"Scale: {args.encounters:,} stored encounters and {args.characters:,} characters vs an empty database")
     await scale.migrate(empty.url)
     started = time.perf_counter()

@@ -11,8 +11,6 @@ Only discord.py's endpoints are redirected, from these variables:
 - ``LAUNCHER_NAME`` (optional): sent as the ``X-Launcher`` header of every request,
   interaction callbacks and the gateway connection included, so the stand-in can
   tell which process sent what
-- ``LAUNCHER_REMINDER_POLL`` (optional): seconds between reminder passes (Turnkeeper
-  has no setting for it; its default is 5 s)
 - ``LAUNCHER_PROFILE`` (optional): write a pyinstrument report of the whole run there
 
 Prints ``ready`` on stdout once the gateway session is ready; SIGTERM closes the bot.
@@ -66,22 +64,7 @@ def build(kind: str):
 
     settings = Settings()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    bot = create_bot(settings, **options)
-    poll = os.environ.get("LAUNCHER_REMINDER_POLL")
-    if poll:
-        set_reminder_poll(bot, float(poll))
-    return bot
-
-
-def set_reminder_poll(bot, seconds: float) -> None:
-    original = bot.setup_hook
-
-    async def setup_hook() -> None:
-        await original()
-        # The loop re-reads the interval before every sleep, and has not slept yet.
-        bot.reminders.poll = seconds
-
-    bot.setup_hook = setup_hook
+    return create_bot(settings, **options)
 
 
 async def serve(kind: str) -> int:

@@ -35,12 +35,15 @@ class BotProcess:
         return self.ready_at - self.started_at
 
     def environment(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("SHARD_", "DEV_GUILD", "DATABASE_URL"))}
+        # The bot's own settings come from here alone, not from this shell's environment.
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("SHARD_", "DEV_GUILD", "DATABASE_URL", "REMINDER_POLL", "DISCORD_TOKEN"))}
         env.update(
             STANDIN_API=self.standin.api_base,
             STANDIN_GATEWAY=self.standin.gateway_url,
             DISCORD_TOKEN=self.standin.token,
             LAUNCHER_NAME=self.name,
+            DEV_GUILD_ID="",  # blank overrides a developer's .env: commands sync globally
             LOG_LEVEL="WARNING",
             PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
         )
@@ -58,8 +61,9 @@ class BotProcess:
         except asyncio.TimeoutError:
             line = b""
         if line.strip() != b"ready":
+            problem = f"bot process {self.name} did not become ready:\n{self.log()[-3000:]}"
             await self.stop()
-            raise RuntimeError(f"bot process {self.name} did not become ready:\n{self.log()[-3000:]}")
+            raise RuntimeError(problem)
         self.ready_at = time.perf_counter()
         return self
 
@@ -81,22 +85,22 @@ class BotProcess:
         return Path(self._log.name).read_text(errors="replace")
 
     async def stop(self, timeout: float = 10.0) -> None:
-        if self.proc is None or self.proc.returncode is not None:
-            return
-        if "LAUNCHER_PROFILE" in self.extra_env:
-            timeout = max(timeout, 120.0)  # writing the report takes a while
-        self.proc.terminate()
-        try:
-            await asyncio.wait_for(self.proc.wait(), timeout)
-        except asyncio.TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
+        """End the process (SIGTERM, then SIGKILL) and delete its log."""
+        if self.proc is not None and self.proc.returncode is None:
+            if "LAUNCHER_PROFILE" in self.extra_env:
+                timeout = max(timeout, 120.0)  # writing the report takes a while
+            self.proc.terminate()
+            try:
+                await asyncio.wait_for(self.proc.wait(), timeout)
+            except asyncio.TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+        self._log.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self._log.name)
 
     async def __aenter__(self) -> "BotProcess":
         return await self.start()
 
     async def __aexit__(self, *exc) -> None:
         await self.stop()
-        with contextlib.suppress(OSError):
-            if not exc[0]:
-                os.unlink(self._log.name)
