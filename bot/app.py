@@ -55,6 +55,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.core: Core | None = None
         self.engine = None
         self.tracker_locks: dict[int, object] = {}
+        self.tracker_stale: set[int] = set()  # encounters changed while their tracker was being edited
         self._campaign_roles: dict[int, int | None] = {}
         self.tree.on_error = self.on_app_command_error
 
@@ -84,6 +85,8 @@ class TurnkeeperBot(commands.AutoShardedBot):
         if reminders:
             await reminders.stop()
         await super().close()
+        if self.core is not None:
+            self.core.repo.close()
         if self.engine is not None:
             await self.engine.dispose()
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 from weakref import WeakValueDictionary
@@ -87,6 +87,11 @@ class Core:
         # Parsed states by encounter id with their version: skips re-validating
         # the JSON of encounters this process saved last. Bounded, oldest out.
         self._cache: OrderedDict[int, tuple[int, Encounter]] = OrderedDict()
+        # Each channel's encounter as this process last saved it. A shard serves its
+        # channels alone, so acting on it saves a read per command; if another process
+        # wrote in between, the save fails its version check and the command re-runs
+        # on a fresh read.
+        self._latest: OrderedDict[int, EncounterRecord] = OrderedDict()
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -117,6 +122,20 @@ class Core:
         self._cache.move_to_end(encounter_id)
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
+
+    def _saved(self, channel_id: int, record: EncounterRecord | None) -> None:
+        """What the channel's encounter is now, as this process wrote it (None: no encounter)."""
+        self._latest.pop(channel_id, None)
+        if record is not None:
+            self._latest[channel_id] = record
+            while len(self._latest) > CACHE_SIZE:
+                self._latest.popitem(last=False)
+
+    async def _acting_on(self, channel_id: int) -> tuple[EncounterRecord, Encounter]:
+        record = self._latest.get(channel_id)
+        if record is None:
+            return await self.current(channel_id)
+        return record, self._load(record)
 
     async def current(self, channel_id: int) -> tuple[EncounterRecord, Encounter]:
         record = await self.repo.active_encounter(channel_id)
@@ -151,6 +170,7 @@ class Core:
                 raise InvalidInput("This channel already has an encounter: /encounter end it first.") from None
         event = Event(kind="info", text=f"A {rules_system.name} encounter begins. Add combatants with /initiative join and /initiative add; the GM starts round 1 with /initiative next.")
         self._remember(record.id, record.version, state)
+        self._saved(channel_id, record)
         return Result(record.id, record.version, None, state, (event,), event.text, record)
 
     # --- acting --------------------------------------------------------------
@@ -158,9 +178,16 @@ class Core:
         """Apply an action (or build one from the channel's system and state)."""
         async with self.lock(channel_id):
             for _ in range(MAX_RETRIES):
-                record, state = await self.current(channel_id)
-                todo = action if isinstance(action, Action) else action(registry.get(record.system), state)
-                outcome = apply(state, todo)
+                remembered = channel_id in self._latest
+                record, state = await self._acting_on(channel_id)
+                try:
+                    todo = action if isinstance(action, Action) else action(registry.get(record.system), state)
+                    outcome = apply(state, todo)
+                except RulesError:
+                    if not remembered:
+                        raise
+                    self._latest.pop(channel_id, None)  # a refusal must hold against the stored state
+                    continue
                 new_state = outcome.state
                 data = new_state.model_dump(mode="json")
                 meta = self._timers(record, state, new_state)
@@ -170,8 +197,10 @@ class Core:
                     version = await self.repo.commit(record.id, record.version, state=data, events=[event], status=status, meta=meta)
                 except VersionConflict:
                     self._cache.pop(record.id, None)
+                    self._latest.pop(channel_id, None)
                     continue
                 self._remember(record.id, version, new_state)
+                self._saved(channel_id, None if status == "ended" else replace(record, state=data, version=version))
                 return Result(record.id, version, state, new_state, outcome.events, outcome.summary, record)
         raise InvalidInput("The channel is very busy: please try again.")
 
@@ -232,6 +261,7 @@ class Core:
                 except VersionConflict:
                     continue
                 self._remember(record.id, version, restored)
+                self._saved(channel_id, None)  # re-read next time: undo may revive an ended encounter
                 return Result(record.id, version, current, restored, (Event(kind="info", text=summary),), summary, record)
         raise InvalidInput("The channel is very busy: please try again.")
 

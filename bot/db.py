@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection, Engine, event
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -20,6 +20,9 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 # the write lock up front so the busy timeout queues them; a deferred transaction
 # that reads first and then writes fails at once with SQLITE_BUSY instead.
 SQLITE_IMMEDIATE = "turnkeeper_sqlite_immediate"
+# Execution option for single-statement reads: no BEGIN at all. A lone SELECT is
+# consistent by itself, and BEGIN costs a round trip to the driver's thread.
+SQLITE_NO_BEGIN = "turnkeeper_sqlite_no_begin"
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 # Any constant works; it only has to be the same in every process of this app.
@@ -47,7 +50,12 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:
-    @event.listens_for(engine.sync_engine, "connect")
+    configure_sqlite(engine.sync_engine)
+
+
+def configure_sqlite(engine: Engine) -> None:
+    """Connection settings and BEGIN handling for every SQLite connection, async or not."""
+    @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Take transaction control away from the sqlite3 module (it would begin
         # lazily and never for SELECT); the "begin" hook below emits BEGIN itself.
@@ -61,10 +69,12 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 
-    @event.listens_for(engine.sync_engine, "begin")
+    @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        immediate = conn.get_execution_options().get(SQLITE_IMMEDIATE)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        options = conn.get_execution_options()
+        if options.get(SQLITE_NO_BEGIN):
+            return
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if options.get(SQLITE_IMMEDIATE) else "BEGIN")
 
 
 def alembic_config(url: str | None = None) -> "Config":

@@ -92,10 +92,11 @@ async def announce(bot: "TurnkeeperBot", channel, result: Result) -> None:
     state = result.state
 
     async def turn_message() -> None:
-        content, embed, view, mentions, picture = render.turn_message(system, state, result.encounter_id)
+        # Drawn in a thread: tens of milliseconds that would stall every other channel.
+        picture = await asyncio.to_thread(render.clock_picture, state)
+        content, embed, view, mentions, picture = render.turn_message(system, state, result.encounter_id, picture)
         files = [picture] if picture else []
-        message = await persist(channel.send, content, embed=embed, view=view, allowed_mentions=mentions, files=files)
-        await bot.core.repo.set_meta(result.encounter_id, turn_message_id=message.id)
+        await persist(channel.send, content, embed=embed, view=view, allowed_mentions=mentions, files=files)
 
     async def choice_message() -> None:
         content, view, mentions = render.choice_message(state, result.encounter_id)
@@ -116,29 +117,46 @@ async def announce(bot: "TurnkeeperBot", channel, result: Result) -> None:
 
 
 async def update_tracker(bot: "TurnkeeperBot", channel, result: Result) -> None:
-    """Edit the one pinned tracker message; post and pin it the first time."""
-    system = registry.get(result.state.system)
-    lock = bot.tracker_locks.setdefault(result.encounter_id, asyncio.Lock())
+    """Edit the one pinned tracker message; post and pin it the first time.
+
+    Changes saved while an edit is under way queue no edits of their own: the edit
+    under way is followed by one more, of the newest saved state. A burst of
+    commands in a channel costs two edits instead of one each.
+    """
+    eid = result.encounter_id
+    lock = bot.tracker_locks.setdefault(eid, asyncio.Lock())
+    if lock.locked():
+        bot.tracker_stale.add(eid)
+        return
     async with lock:
-        record = await bot.core.repo.get_encounter(result.encounter_id)
-        if record is None:
-            return
-        # Concurrent commands reach this lock in any order, not in commit order:
-        # render the newest saved state, never an older result over a newer one.
-        state = result.state if record.version == result.version else system.load(record.state)
-        embed = render.tracker_embed(system, state, result.encounter_id)
-        message_id = record.tracker_message_id
-        if message_id:
-            try:
-                await persist(channel.get_partial_message(message_id).edit, embed=embed, allowed_mentions=render.NOBODY)
+        while True:
+            bot.tracker_stale.discard(eid)
+            await _show_tracker(bot, channel, result)
+            if eid not in bot.tracker_stale:
                 return
-            except discord.NotFound:
-                pass
-        if state.status == "ended":
-            return
-        message = await persist(channel.send, embed=embed, allowed_mentions=render.NOBODY)
+
+
+async def _show_tracker(bot: "TurnkeeperBot", channel, result: Result) -> None:
+    system = registry.get(result.state.system)
+    record = await bot.core.repo.get_encounter(result.encounter_id)
+    if record is None:
+        return
+    # Concurrent commands reach this lock in any order, not in commit order:
+    # render the newest saved state, never an older result over a newer one.
+    state = result.state if record.version == result.version else system.load(record.state)
+    embed = render.tracker_embed(system, state, result.encounter_id)
+    message_id = record.tracker_message_id
+    if message_id:
         try:
-            await message.pin()
-        except discord.HTTPException:
-            log.warning("could not pin the tracker in channel %s", channel.id)
-        await bot.core.repo.set_meta(result.encounter_id, tracker_message_id=message.id)
+            await persist(channel.get_partial_message(message_id).edit, embed=embed, allowed_mentions=render.NOBODY)
+            return
+        except discord.NotFound:
+            pass
+    if state.status == "ended":
+        return
+    message = await persist(channel.send, embed=embed, allowed_mentions=render.NOBODY)
+    try:
+        await message.pin()
+    except discord.HTTPException:
+        log.warning("could not pin the tracker in channel %s", channel.id)
+    await bot.core.repo.set_meta(result.encounter_id, tracker_message_id=message.id)

@@ -64,6 +64,10 @@ class Reminders:
         for record in await core.due(self._guild_ids()):
             channel = self.bot.get_channel(record.channel_id)
             if channel is None:
+                # A channel this bot no longer sees (server left, channel deleted). Left
+                # due, a hundred such rows fill the query's limit and every other
+                # reminder and choice deadline waits behind them for ever.
+                await core.repo.set_meta(record.id, reminder_due=None, pending_deadline=None)
                 continue
             if record.pending_deadline and record.pending_deadline <= now:
                 result = await core.answer_default(record)
@@ -87,6 +91,7 @@ class Reminders:
         try:
             await channel.send(render.fit(text), allowed_mentions=render.allowed(waiting.users))
         except discord.HTTPException:
+            # Counted as sent all the same: retried every pass, the row would stay due
+            # for ever and crowd out the others (see tick).
             log.warning("could not send a reminder to channel %s", record.channel_id)
-            return
         await self.bot.core.reminder_sent(record)

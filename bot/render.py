@@ -135,8 +135,9 @@ def clock_picture(state: Encounter) -> discord.File | None:
     return discord.File(io.BytesIO(render_clock(state)), filename="clock.png")
 
 
-def turn_message(system: System, state: Encounter, encounter_id: int):
-    """The ping for whoever acts now, with what is left of the turn and an End turn button."""
+def turn_message(system: System, state: Encounter, encounter_id: int, picture: discord.File | None = None):
+    """The ping for whoever acts now, with what is left of the turn and an End turn button
+    (``picture``: the clock from ``clock_picture``, for systems on the phase clock)."""
     from .buttons import EndTurnButton  # buttons import render for their replies
 
     waiting = system.turns.waiting(state)
@@ -148,7 +149,6 @@ def turn_message(system: System, state: Encounter, encounter_id: int):
         lines += system.turn_summary(state, cid)
         value = "\n".join(clean(line) for line in lines if line) or "—"
         embed.add_field(name=fit(clean(combatant.name), 250), value=fit(value, 1000), inline=False)
-    picture = clock_picture(state)
     if picture is not None:
         embed.set_image(url=f"attachment://{picture.filename}")
     view = discord.ui.View(timeout=None)

@@ -10,9 +10,12 @@ the caller read, so concurrent writers (shards, processes) cannot lose an update
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import unicodedata
-from collections.abc import Collection, Iterable, Mapping
+import weakref
+from collections.abc import Callable, Collection, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -23,7 +26,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.db import SQLITE_IMMEDIATE
+from bot.db import SQLITE_IMMEDIATE, SQLITE_NO_BEGIN, configure_sqlite
 from bot.tables import (
     ACTIVE,
     ENDED,
@@ -207,6 +210,72 @@ _NEXT_DUE = sa.case(
 )
 
 
+class SqliteWriter:
+    """Runs this process's SQLite write transactions in one thread of their own.
+
+    Through aiosqlite each statement costs several hops to the driver's thread and
+    back (cursor, execute, fetch, close), a dozen for a commit; here the whole
+    transaction is one hop. A single thread also queues the writers in order, where
+    SQLite's busy handler would make them poll with sleeps of up to 100 ms (and
+    starve one past the busy timeout under a burst: "database is locked").
+    """
+
+    def __init__(self, url: sa.URL) -> None:
+        self._engine = sa.create_engine(url.set(drivername="sqlite"))
+        configure_sqlite(self._engine)
+        self._immediate = self._engine.execution_options(**{SQLITE_IMMEDIATE: True})
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        weakref.finalize(self, self._thread.shutdown, wait=False)
+
+    async def run(self, body: Callable[..., Any], *args: Any) -> Any:
+        """``body(connection, *args)`` inside BEGIN IMMEDIATE … COMMIT, in the writer thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self._transaction, body, args)
+
+    def _transaction(self, body: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        with self._immediate.begin() as conn:
+            return body(conn, *args)
+
+    def close(self) -> None:
+        self._thread.submit(self._engine.dispose).result()
+        self._thread.shutdown()
+
+
+def _commit_body(conn: sa.Connection, update: sa.Update, params: dict[str, Any], new_events: list[NewEvent],
+                 undo_seqs: Collection[int]) -> int:
+    encounter_id, expected_version = params["eid"], params["expected"]
+    try:
+        row = conn.execute(update, params).first()
+    except IntegrityError as exc:
+        # Only the one-active-per-channel index can refuse this UPDATE: the
+        # caller re-activated an ended encounter whose channel has a new one.
+        raise EncounterExists(f"encounter {encounter_id}: its channel already has an active encounter") from exc
+    if row is None:
+        current = conn.scalar(sa.select(EN.c.version).where(EN.c.id == encounter_id))
+        raise VersionConflict(encounter_id, expected_version, current)
+    new_version, last_seq = row
+    if new_events:
+        now = params["now"]
+        conn.execute(
+            _INSERT_EVENT,
+            [
+                {
+                    "encounter_id": encounter_id,
+                    "seq": last_seq + i,
+                    "user_id": e.user_id,
+                    "command": e.command,
+                    "summary": e.summary,
+                    "state_before": e.state_before,
+                    "undone": False,
+                    "created_at": now,
+                }
+                for i, e in enumerate(new_events, 1)
+            ],
+        )
+    if undo_seqs:
+        conn.execute(_UNDO_EVENTS, {"eid": encounter_id, "seqs": list(undo_seqs)})
+    return int(new_version)
+
+
 class Repository:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -217,8 +286,15 @@ class Repository:
             self._reader = self._single = engine.execution_options(isolation_level="AUTOCOMMIT")
             self._tx = engine
         else:
-            self._reader = engine
+            self._reader = engine.execution_options(**{SQLITE_NO_BEGIN: True})
             self._single = self._tx = engine.execution_options(**{SQLITE_IMMEDIATE: True})
+        database = engine.url.database
+        on_disk = self._dialect == "sqlite" and database not in (None, "", ":memory:")
+        self._writer = SqliteWriter(engine.url) if on_disk else None
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
 
     # -- helpers -------------------------------------------------------------------
 
@@ -230,11 +306,15 @@ class Repository:
 
     async def _write_row(self, stmt: sa.Executable) -> sa.Row[Any]:
         """Run one INSERT/UPDATE ... RETURNING and return its single row."""
+        if self._writer is not None:
+            return await self._writer.run(lambda conn: conn.execute(stmt).one())
         async with self._single.begin() as conn:
             return (await conn.execute(stmt)).one()
 
     async def _write_count(self, stmt: sa.Executable) -> int:
         """Run one UPDATE/DELETE and return how many rows it touched."""
+        if self._writer is not None:
+            return await self._writer.run(lambda conn: conn.execute(stmt).rowcount)
         async with self._single.begin() as conn:
             return (await conn.execute(stmt)).rowcount
 
@@ -407,40 +487,10 @@ class Repository:
             params.update(_check_meta(meta))
         update = _commit_statement(tuple(sorted(k for k in params if k in _OPTIONAL_SET)))
         new_events = list(events)
+        if self._writer is not None:
+            return await self._writer.run(_commit_body, update, params, new_events, undo_seqs)
         async with self._tx.begin() as conn:
-            try:
-                row = (await conn.execute(update, params)).first()
-            except IntegrityError as exc:
-                # Only the one-active-per-channel index can refuse this UPDATE: the
-                # caller re-activated an ended encounter whose channel has a new one.
-                raise EncounterExists(
-                    f"encounter {encounter_id}: its channel already has an active encounter"
-                ) from exc
-            if row is None:
-                current = await conn.scalar(sa.select(EN.c.version).where(EN.c.id == encounter_id))
-                raise VersionConflict(encounter_id, expected_version, current)
-            new_version, last_seq = row
-            if new_events:
-                now = params["now"]
-                await conn.execute(
-                    _INSERT_EVENT,
-                    [
-                        {
-                            "encounter_id": encounter_id,
-                            "seq": last_seq + i,
-                            "user_id": e.user_id,
-                            "command": e.command,
-                            "summary": e.summary,
-                            "state_before": e.state_before,
-                            "undone": False,
-                            "created_at": now,
-                        }
-                        for i, e in enumerate(new_events, 1)
-                    ],
-                )
-            if undo_seqs:
-                await conn.execute(_UNDO_EVENTS, {"eid": encounter_id, "seqs": list(undo_seqs)})
-        return int(new_version)
+            return await conn.run_sync(_commit_body, update, params, new_events, undo_seqs)
 
     async def end_encounter(
         self,
