@@ -12,6 +12,7 @@ import io
 import discord
 
 from rules.model import Encounter, Event
+from rules.secrets import conceal, has_secrets, reveal
 from rules.system import System
 
 CONTENT_LIMIT = 2000
@@ -27,9 +28,11 @@ def allowed(users) -> discord.AllowedMentions:
     )
 
 
-def clean(text: str) -> str:
-    """Player-typed text shown as typed, but never as a mention or markup trick."""
-    text = discord.utils.escape_mentions(text)
+def clean(text: str, *, gm: bool = False) -> str:
+    """Player-typed text shown as typed, but never as a mention or markup trick.
+
+    A hidden NPC's numbers in it show as "?" unless the text is for the GM alone."""
+    text = discord.utils.escape_mentions(reveal(text) if gm else conceal(text))
     return text.replace("@", "@\u200b")
 
 
@@ -41,15 +44,22 @@ def fit(text: str, limit: int = CONTENT_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def event_lines(events, *, skip_turns: bool = True) -> str:
+def event_lines(events, *, skip_turns: bool = True, gm: bool = False) -> str:
     lines = []
     for event in events:
         if skip_turns and event.kind == "turn":
             continue
         prefix = {"round": "🔔 **", "roll": "🎲 ", "warning": "⚠️ ", "end": "🏁 "}.get(event.kind, "")
         suffix = "**" if event.kind == "round" else ""
-        lines.append(f"{prefix}{clean(event.text)}{suffix}")
+        lines.append(f"{prefix}{clean(event.text, gm=gm)}{suffix}")
     return "\n".join(lines)
+
+
+def gm_view(events) -> str | None:
+    """The events with a hidden NPC's numbers shown, for the GM alone; None when nothing was hidden."""
+    if not any(has_secrets(event.text) for event in events):
+        return None
+    return fit(f"🔒 Only you see this: the hidden numbers.\n{event_lines(events, gm=True)}")
 
 
 def pings_of(events) -> list[int]:
@@ -82,7 +92,7 @@ def _combatant_line(system: System, state: Encounter, cid: str, reveal_all: bool
     status = system.status_line(state, combatant, reveal=reveal)
     owner = f" (<@{combatant.controller_id}>)" if combatant.controller_id else ""
     dead = "~~" if combatant.out else ""
-    return f"{dead}{clean(combatant.name)}{dead}{owner}" + (f" — {clean(status)}" if status else "")
+    return f"{dead}{clean(combatant.name)}{dead}{owner}" + (f" — {clean(status, gm=reveal_all)}" if status else "")
 
 
 def tracker_pages(system: System, state: Encounter, *, reveal: bool = False) -> list[str]:
@@ -90,14 +100,15 @@ def tracker_pages(system: System, state: Encounter, *, reveal: bool = False) -> 
     for line in system.turns.lines(system, state):
         marker = "▶️" if line.current and state.status == "running" else "▫️"
         entries = [_combatant_line(system, state, c, reveal) for c in line.cids] or ["—"]
-        note = f" *({clean(line.note)})*" if line.note else ""
-        text = f"{marker} `{line.label:>8}` {'; '.join(entries)}{note}"
+        note = f" *({clean(line.note, gm=reveal)})*" if line.note else ""
+        label = clean(line.label, gm=reveal)
+        text = f"{marker} `{label:>8}` {'; '.join(entries)}{note}"
         if len(text) <= LINE_LIMIT:
             lines.append(text)
             continue
         # A long shared turn gets a line per combatant: cut at LINE_LIMIT, one line
         # would hide everyone after the cut.
-        lines.append(f"{marker} `{line.label:>8}` {entries[0]}{note}")
+        lines.append(f"{marker} `{label:>8}` {entries[0]}{note}")
         lines += [f"{marker} `{'':>8}` {entry}" for entry in entries[1:]]
     if not lines:
         lines = ["Nobody yet: /initiative join (players) and /initiative add (GM)."]
@@ -168,5 +179,5 @@ def choice_message(state: Encounter, encounter_id: int):
     )
     view = discord.ui.View(timeout=None)
     for index, option in enumerate(pending.options[:25]):
-        view.add_item(ChoiceButton(encounter_id, pending.id, index, label=option))
+        view.add_item(ChoiceButton(encounter_id, pending.id, index, label=conceal(option)))
     return content, view, allowed(users)

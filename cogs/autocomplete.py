@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from rules import registry
+from rules.secrets import conceal
 
 
 async def characters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -45,5 +46,5 @@ async def pending_options(interaction: discord.Interaction, current: str) -> lis
     if not found or found[1].pending is None:
         return []
     key = (current or "").casefold()
-    options = [o for o in found[1].pending.options if key in o.casefold()]
-    return [app_commands.Choice(name=o[:100], value=o[:100]) for o in options[:25]]
+    options = [o for o in found[1].pending.options if key in conceal(o).casefold()]
+    return [app_commands.Choice(name=conceal(o)[:100], value=o[:100]) for o in options[:25]]

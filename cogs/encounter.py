@@ -13,6 +13,7 @@ from bot.interact import actor_of, announce, refuse, reply, run
 from rules import registry
 from rules.actions import EndEncounter, Note
 from rules.errors import RulesError
+from rules.secrets import conceal, reveal
 
 from .campaign import SYSTEM_CHOICES
 
@@ -72,8 +73,11 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
         except RulesError as error:
             await refuse(interaction, error)
             return
-        file = discord.File(io.BytesIO(text.encode()), filename=filename)
-        await reply(interaction, "📜 The encounter log:", file=file)
+        public = conceal(text)
+        await reply(interaction, "📜 The encounter log:", file=discord.File(io.BytesIO(public.encode()), filename=filename))
+        if public != reveal(text) and (await actor_of(interaction)).is_gm:
+            await reply(interaction, "🔒 Only you see this: the log with the hidden numbers.", ephemeral=True,
+                        file=discord.File(io.BytesIO(reveal(text).encode()), filename=filename))
 
     @app_commands.command(name="note", description="Log a narrative ruling or event (not adjudicated)")
     async def note(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 500]) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from .actions import AddCombatants, Choose, DelayTurn, EndEncounter, EndTurn, NextTurn, Note, RemoveCombatant
 from .errors import InvalidInput, NotAllowed
 from .model import Encounter, Event
+from .secrets import conceal, scrub
 
 if TYPE_CHECKING:
     from .randomness import Chance
@@ -26,7 +27,7 @@ def handlers(system: "System"):
         if not by.is_gm:
             if action.npc or action.count != 1 or action.controller_id != by.user_id or action.hidden:
                 raise NotAllowed("Players can only join with their own character; the GM adds NPCs.")
-        name = " ".join((action.name or "").split())
+        name = " ".join(scrub(action.name or "").split())
         if not name:
             raise InvalidInput("A combatant needs a name.")
         if len(name) > MAX_NAME:
@@ -83,7 +84,9 @@ def handlers(system: "System"):
             raise InvalidInput("That choice has already been made.")
         if not action.by.is_gm and action.by.user_id not in pending.users:
             raise NotAllowed("This choice is not yours to make.")
-        option = next((o for o in pending.options if o.casefold() == action.option.strip().casefold()), None)
+        typed = action.option.strip().casefold()
+        # A player types what they were shown: an option with a hidden number reads "?" to them.
+        option = next((o for o in pending.options if typed in (o.casefold(), conceal(o).casefold())), None)
         if option is None:
             raise InvalidInput(f"Choose one of: {', '.join(pending.options)}.")
         owners = pending.owners.get(option)
@@ -98,7 +101,7 @@ def handlers(system: "System"):
         return enc.but(status="ended", pending=None), [Event(kind="end", text="The encounter is over.")]
 
     def note(enc: Encounter, action: Note, chance: "Chance"):
-        text = " ".join(action.text.split())[:500]
+        text = " ".join(scrub(action.text).split())[:500]
         if not text:
             raise InvalidInput("The note is empty.")
         return enc, [Event(kind="info", text=f"📝 {text}")]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidInput, NotYourTurn
 from ..model import Encounter, Event, TurnState, Value
+from ..secrets import secret
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, end_turns, new_round, start_turn
 
 if TYPE_CHECKING:
@@ -214,7 +215,8 @@ class Initiative(TurnStructure):
         lines = []
         for i, slot in enumerate(state.slots):
             entry = by_cid[slot[0]]
-            label = "/".join(_number(k) for k in entry.key[:1])
+            # A slot of hidden NPCs alone keeps its initiative total from players.
+            label = secret("/".join(_number(k) for k in entry.key[:1]), all(enc.get(c).hidden for c in slot))
             note = "delayed" if all(c in state.delayed for c in slot) else ""
             lines.append(OrderLine(label, tuple(slot), current=bool(set(slot) & set(state.acting)), note=note))
         return lines

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidInput, NotAllowed
 from ..model import Encounter, Event, Pending, TurnState, Value
+from ..secrets import secret
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn
 
 if TYPE_CHECKING:
@@ -307,7 +308,7 @@ class Tracks(TurnStructure):
         by_cid = {e.cid: e for e in state.entries}
         cids = state.track or tuple(e.cid for e in sorted(state.entries, key=lambda e: (e.value, e.tiebreak), reverse=True))
         return [
-            OrderLine(f"{by_cid[c].value:g}", (c,), current=c in state.acting, note="" if by_cid[c].player else "GM")
+            OrderLine(secret(f"{by_cid[c].value:g}", enc.get(c)), (c,), current=c in state.acting, note="" if by_cid[c].player else "GM")
             for c in cids
         ]
 

@@ -212,5 +212,9 @@ def test_an_enemy_turn_says_how_it_attacks_without_revealing_a_hidden_enemys_num
     s = end_turn(party())  # the Wolf's turn
     assert fl_summary(s, "Wolf") == ["Attacks with /attack target:… for 3 damage"]
     s = act(s, AddCombatants(by=GM, name="Shade", hidden=True, sheet={"initiative": 1, "damage": 7}))
-    assert fl_summary(s, "Shade") == ["Attacks with /attack target:… for its damage"]
+    from rules.secrets import conceal, reveal
+
+    shade = fl_summary(s, "Shade")
+    assert [conceal(line) for line in shade] == ["Attacks with /attack target:… for ? damage"]
+    assert [reveal(line) for line in shade] == ["Attacks with /attack target:… for 7 damage"]  # the GM still reads it
     assert SYSTEM.status_line(s, get(s, "Shade"), reveal=False) == "unhurt"

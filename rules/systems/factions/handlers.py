@@ -6,6 +6,7 @@ from __future__ import annotations
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
+from rules.secrets import secret
 
 from . import economy
 from .actions import ApplyDamage, BonusAction, Heal, MainAction, Move, PickUp, Reveal, RollSave, SetCondition, Surrender
@@ -112,11 +113,13 @@ def heal(enc: FactionsEncounter, action: Heal, chance: Chance):
     if action.grit:
         grit = min(target.max_grit, target.grit + amount)
         enc = enc.update(target.id, grit=grit)
-        text = f"{target.name} recovers grit: {target.grit} → {grit}/{target.max_grit}."
+        text = (f"{target.name} recovers grit: {secret(target.grit, target)} → {secret(grit, target)}"
+                f"/{secret(target.max_grit, target)}.")
     else:
         health = min(target.max_health, target.health + amount)
         enc = enc.update(target.id, health=health)
-        text = f"{target.name} heals: health {target.health} → {health}/{target.max_health}."
+        text = (f"{target.name} heals: health {secret(target.health, target)} → {secret(health, target)}"
+                f"/{secret(target.max_health, target)}.")
     return enc, [Event(kind="info", text=text)]
 
 

@@ -4,6 +4,10 @@ Armour (plus 1 for cover, never above 3) reduces each hit; grit soaks what
 is left first; anything that reaches health is critical damage and
 incapacitates (a campaign may allow a STR save to shrug it off); health 0
 kills. Direct damage skips armour and grit.
+
+A hidden target's armour, grit and health are secret, and so is what is left of
+a hit after its armour; its steps are always written out (armour 0, no grit),
+so that a missing step does not tell either.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from dataclasses import dataclass
 
 from rules.model import Event
 from rules.randomness import Chance
+from rules.secrets import secret
 
 from .saves import save
 from .state import FactionsEncounter, Fighter
@@ -47,6 +52,11 @@ def harm(
     by_enemy: bool = True,
 ) -> Harm:
     target: Fighter = enc.get(cid)
+    hidden = target.hidden
+
+    def shown(value: int) -> str:
+        return secret(value, target)
+
     steps: list[str] = [f"{amount} damage{' ' + source if source else ''}"]
     if direct:
         dealt = max(0, amount)
@@ -54,13 +64,13 @@ def harm(
     else:
         armour = armour_of(target, cover)
         dealt = max(0, amount - armour)
-        if armour:
-            steps.append(f"− armour {armour}{' (cover)' if cover else ''} = {dealt}")
+        if armour or hidden:
+            steps.append(f"− armour {shown(armour)}{' (cover)' if cover else ''} = {shown(dealt)}")
     grit, health = target.grit, target.health
-    if not direct and grit and dealt:
+    if not direct and dealt and (grit or hidden):
         soaked = min(grit, dealt)
         grit -= soaked
-        steps.append(f"grit soaks {soaked} (grit {grit}/{target.max_grit})")
+        steps.append(f"grit soaks {shown(soaked)} (grit {shown(grit)}/{shown(target.max_grit)})")
         to_health = dealt - soaked
     else:
         to_health = dealt
@@ -73,7 +83,7 @@ def harm(
     if to_health > 0:
         health = max(0, health - to_health)
         changes["health"] = health
-        steps.append(f"health {target.health} → {health}")
+        steps.append(f"health {shown(target.health)} → {shown(health)}")
         if health == 0:
             changes.update(dead=True, out=True, incapacitated=False, grabbed_by=None)
             steps.append("dead")

@@ -22,6 +22,7 @@ import copy
 from rules.errors import DiceError
 from rules.model import Event, Pending
 from rules.randomness import Chance
+from rules.secrets import secret
 
 from .resolution import resolve
 from .saves import save
@@ -150,7 +151,9 @@ def keep_attacker_dice(enc, chance: Chance):
     ctx = copy.deepcopy(enc.pending.context)
     faces = attacker_faces(enc, ctx)
     if left > len(faces):
-        after = f"{len(faces)} die" if len(faces) == 1 else f"{len(faces)} dice"
+        # How many dice depends on the targets' sizes: a hidden target's is secret.
+        hidden = any(enc.get(t["cid"]).hidden is True for t in ctx["targets"])
+        after = f"{secret(len(faces), hidden)} {'die' if len(faces) == 1 and not hidden else 'dice'}"
         raise DiceError(
             f"Too many dice: after any WIT save to hit, this attack rolls {after} of its own "
             "(the target's rolls come with its reaction)."

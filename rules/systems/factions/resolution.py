@@ -1,5 +1,10 @@
 """Landing an attack once every reaction is chosen: damage rolls, counters
-settled by who suffers more, and the non-lethal manoeuvres (resolved last)."""
+settled by who suffers more, and the non-lethal manoeuvres (resolved last).
+
+When a hidden character wields the weapon, its sheet's damage die is secret;
+when a hidden character is on either side of a blow, the number of dice and
+the halvings (they come from its size) are secret. The faces rolled are not.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import math
 
 from rules.model import Event
 from rules.randomness import Chance
+from rules.secrets import secret
 
 from .harm import after_armour, harm
 from .manoeuvres import apply_manoeuvre
@@ -15,15 +21,30 @@ from .sizing import damage_die
 from .state import Fighter
 
 
-def _roll(chance: Chance, dice: int, die: int, halve: int) -> tuple[int, str]:
+def _roll(chance: Chance, dice: int, die: int, halve: int, *, shown_die: str | None = None,
+          sized: bool = False) -> tuple[int, str]:
+    """`shown_die`: the die as written (a hidden wielder's is secret); `sized`: a hidden
+    character's size set the number of dice and halvings, which are then secret."""
     faces = chance.pool(dice, die)
     total = sum(faces)
-    text = f"{dice if dice > 1 else ''}d{die} ({', '.join(map(str, faces))})" if dice > 1 else f"d{die} {faces[0]}"
+    shown_die = shown_die or str(die)
+    if sized:
+        text = f"{secret(dice, True)}d{shown_die} ({', '.join(map(str, faces))})"
+    elif dice > 1:
+        text = f"{dice}d{shown_die} ({', '.join(map(str, faces))})"
+    else:
+        text = f"d{shown_die} {faces[0]}"
     if halve:
         reduced = math.ceil(total / 2**halve)
-        text += f" halved{' ×' + str(halve) if halve > 1 else ''} (smaller attacker) {total} → {reduced}"
+        times = f" ×{secret(halve, True)}" if sized else (f" ×{halve}" if halve > 1 else "")
+        text += f" halved{times} (smaller attacker) {total} → {reduced}"
         total = reduced
     return total, text
+
+
+def _sized(*fighters: Fighter) -> bool:
+    """A hidden character on either side of a blow: its size is secret."""
+    return any(f.hidden is True for f in fighters)
 
 
 class AttackerDice:
@@ -44,7 +65,8 @@ class AttackerDice:
 def _counter_roll(chance: Chance, counterer: Fighter, attacker: Fighter, weapon: Weapon) -> tuple[int, str]:
     steps = counterer.size_rank - attacker.size_rank
     dice, halve = (2**steps, 0) if steps >= 0 else (1, -steps)
-    return _roll(chance, dice, damage_die(weapon, False, False), halve)
+    die = damage_die(weapon, False, False)
+    return _roll(chance, dice, die, halve, shown_die=weapon.die_shown(die, counterer), sized=_sized(counterer, attacker))
 
 
 def resolve(enc, ctx, chance: Chance):
@@ -54,8 +76,9 @@ def resolve(enc, ctx, chance: Chance):
     events: list[Event] = []
     own = AttackerDice(ctx.get("dice"), chance)
     blast_roll = None
+    shown_die = weapon.die_shown(ctx["die"], attacker)
     if weapon.blast and ctx["mode"] == "damage" and any(not e.get("dodged") for e in entries):
-        blast_roll = _roll(own, 1, ctx["die"], 0)
+        blast_roll = _roll(own, 1, ctx["die"], 0, shown_die=shown_die)  # a blast ignores size
     for entry in entries:
         target: Fighter = enc.get(entry["cid"])
         if entry.get("dodged"):
@@ -67,7 +90,8 @@ def resolve(enc, ctx, chance: Chance):
             enc, more = _manoeuvre(enc, ctx, entry, chance, own)
             events.extend(more)
             continue
-        amount, text = blast_roll if blast_roll else _roll(own, entry["dice"], ctx["die"], entry["halve"])
+        amount, text = blast_roll if blast_roll else _roll(
+            own, entry["dice"], ctx["die"], entry["halve"], shown_die=shown_die, sized=_sized(attacker, target))
         if "counter" in entry:
             enc, more = _exchange(enc, ctx, entry, amount, text, chance)
             events.extend(more)
@@ -89,8 +113,8 @@ def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance):
     to_target = after_armour(target, amount, cover=ctx["cover"])
     to_attacker = after_armour(attacker, back)
     events = [Event(kind="roll", text=(
-        f"{attacker.name} rolls {text} → {to_target} after armour for {target.name}; "
-        f"{target.name} counters with {back_text} → {to_attacker} after armour for {attacker.name}."
+        f"{attacker.name} rolls {text} → {secret(to_target, target)} after armour for {target.name}; "
+        f"{target.name} counters with {back_text} → {secret(to_attacker, attacker)} after armour for {attacker.name}."
     ))]
     blows = [(target.id, amount, ctx["cover"]), (attacker.id, back, False)]
     if to_attacker > to_target:

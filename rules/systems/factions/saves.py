@@ -1,10 +1,13 @@
-"""Roll-under d20 saves: a save passes when the d20 is at most the attribute."""
+"""Roll-under d20 saves: a save passes when the d20 is at most the attribute.
+
+A hidden character's attribute (the target it rolls under) is secret; the d20 is not."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from rules.randomness import Chance
+from rules.secrets import secret
 
 from .state import FactionsEncounter, Fighter
 
@@ -26,5 +29,5 @@ def save(enc: FactionsEncounter, fighter: Fighter, attribute: str, chance: Chanc
     passed = roll <= value and not natural_fail
     verdict = "pass" if passed else ("natural 20: fail" if natural_fail else "fail")
     label = f"{attribute.upper()} save"
-    text = f"{fighter.name} {label}{' ' + why if why else ''}: d20 {roll} vs {attribute.upper()} {value} → {verdict}"
+    text = f"{fighter.name} {label}{' ' + why if why else ''}: d20 {roll} vs {attribute.upper()} {secret(value, fighter)} → {verdict}"
     return Save(roll, value, passed, text)

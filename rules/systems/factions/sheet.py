@@ -16,6 +16,7 @@ from pydantic import Field, field_validator
 
 from rules.errors import InvalidInput
 from rules.model import Value
+from rules.secrets import secret
 
 SIZES = ("tiny", "small", "medium", "large", "massive")
 
@@ -33,11 +34,18 @@ class Weapon(Value):
     def ranged(self) -> bool:
         return self.range > 0
 
-    def describe(self) -> builtins.str:
-        extras = [f"range {self.range}"] if self.ranged else []
+    def describe(self, hidden: object = False) -> builtins.str:
+        """`hidden`: the wielder, whose sheet's die and range are secret if it is hidden."""
+        extras = [f"range {secret(self.range, hidden)}"] if self.ranged else []
         extras += ["blast"] if self.blast else []
         extras += ["great"] if self.great else []
-        return f"{self.name} (d{self.die}{', ' + ', '.join(extras) if extras else ''})"
+        return f"{self.name} (d{self.die_shown(self.die, hidden)}{', ' + ', '.join(extras) if extras else ''})"
+
+    def die_shown(self, die: int, hidden: object = False) -> builtins.str:
+        """The die rolled with this weapon: secret when it is the hidden wielder's own
+        sheet die (unarmed, or an impaired d4 or enhanced d12 that differs, is no secret)."""
+        own = die == self.die and self.name != "unarmed"
+        return secret(die, hidden) if own else builtins.str(die)
 
 
 UNARMED = Weapon(name="unarmed", die=4)

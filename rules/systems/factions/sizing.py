@@ -12,6 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.errors import InvalidInput
+from rules.secrets import secret
 
 from .sheet import UNARMED, Weapon
 from .state import Fighter
@@ -54,7 +55,7 @@ def dice_shares(attacker: Fighter, weapon: Weapon, targets: list[Fighter], split
     if len(split) != len(targets) or any(n < 1 for n in split):
         raise InvalidInput("`split` needs one number of dice (at least 1) per target, in order.")
     if sum(Fraction(n, p) for n, p in zip(split, pools)) != 1:
-        pool_text = ", ".join(f"{t.name} {p}" for t, p in zip(targets, pools))
+        pool_text = ", ".join(f"{t.name} {secret(p, t)}" for t, p in zip(targets, pools))  # a hidden target's size is secret
         raise InvalidInput(
             f"The dice must share out the whole attack: each target's dice divided by its full pool "
             f"({pool_text}) must add up to 1."

@@ -10,6 +10,7 @@ from typing import Any
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
+from rules.secrets import secret
 
 from . import economy
 from .actions import Attack, OpportunityAttack
@@ -40,7 +41,7 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
         enc = economy.spend_main(enc, attacker)
         enc = _keep_or_release_hold(enc, attacker, action, weapon, targets)
     label = f"{attacker.name} {'makes an opportunity attack on' if opportunity else 'attacks'} " + \
-        ", ".join(t.name for t in targets) + f" with {weapon.describe()}"
+        ", ".join(t.name for t in targets) + f" with {weapon.describe(attacker)}"
     events: list[Event] = []
     if action.death_blow:
         return _death_blow(enc, attacker, targets, label)
@@ -102,7 +103,8 @@ def _targets(enc: FactionsEncounter, attacker: Fighter, action: Attack, weapon: 
         for target in targets:
             limit = effective_range(weapon, attacker, target)
             if action.zones > limit:
-                raise InvalidInput(f"{target.name} is beyond the {weapon.name}'s range ({limit} zones).")
+                # The range against a hidden target depends on its size: secret.
+                raise InvalidInput(f"{target.name} is beyond the {weapon.name}'s range ({secret(limit, target)} zones).")
             if action.unseen and not weapon.blast:
                 raise InvalidInput(f"A ranged attack cannot target {target.name}, who cannot be seen.")
             if action.moving and 2 * action.zones > limit:

@@ -9,6 +9,7 @@ from rules.actions import AddCombatants
 from rules.commands import base_fields, flags, integer
 from rules.errors import InvalidInput, UnknownAction
 from rules.model import Event
+from rules.secrets import secret
 from rules.system import Option, System
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 
@@ -208,12 +209,17 @@ class FactionsSystem(System):
                 hurt = combatant.health < combatant.max_health
                 states.append("wounded" if hurt else "unhurt")
             return ", ".join(s for s in states if s != "concealed")
-        numbers = f"health {combatant.health}/{combatant.max_health}"
+        # Revealed lines are the GM's (or a visible character's); a hidden NPC's
+        # numbers stay marked in case such a line is ever shown to the channel.
+        def shown(value) -> str:
+            return secret(value, combatant)
+
+        numbers = f"health {shown(combatant.health)}/{shown(combatant.max_health)}"
         if combatant.max_grit:
-            numbers += f" · grit {combatant.grit}/{combatant.max_grit}"
-        numbers += f" · armour {combatant.armour}"
+            numbers += f" · grit {shown(combatant.grit)}/{shown(combatant.max_grit)}"
+        numbers += f" · armour {shown(combatant.armour)}"
         if combatant.size != "medium":
-            numbers += f" · {combatant.size}"
+            numbers += f" · {shown(combatant.size)}"
         if combatant.dropped:
             numbers += f" · dropped {', '.join(combatant.dropped)}"
         return numbers + (f" · {', '.join(states)}" if states else "")
@@ -221,7 +227,7 @@ class FactionsSystem(System):
     def turn_summary(self, enc, cid) -> list[str]:
         """The acting character's move and actions left; at a faction's move, who carries what."""
         fighter: Fighter = enc.get(cid)
-        weapons = f"Weapons: {', '.join(w.describe() for w in fighter.held())}"
+        weapons = f"Weapons: {', '.join(w.describe(fighter) for w in fighter.held())}"  # a hidden NPC's dice are secret
         if enc.turns.active != cid:
             return [weapons]
         return economy.summary(fighter) + [weapons]

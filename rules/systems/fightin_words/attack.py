@@ -19,6 +19,7 @@ from rules.actions import Action
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event, Pending
 from rules.randomness import Chance
+from rules.secrets import secret
 
 from . import wounds
 from .state import Fighter, Weapon
@@ -58,8 +59,13 @@ class Attack(Action):
 
 
 def target_score(attacker: Fighter, target: Fighter, w: Weapon, action: Attack) -> tuple[int, str]:
+    """The Target score and how it was made: `2 (4 − scale 2)`, or just `4`.
+
+    The score and its base (4 − the target's scale) are a hidden target's secret;
+    the called shot, cover, posture and speed are public."""
     score = 4 - target.sheet.scale
-    parts = [f"4 − scale {target.sheet.scale}" if target.sheet.scale else "4"]
+    base = f"4 − scale {target.sheet.scale}" if target.sheet.scale else "4"
+    parts = []
     if action.called:
         spot = LOCATIONS[action.called]
         score += spot.target
@@ -85,13 +91,19 @@ def target_score(attacker: Fighter, target: Fighter, w: Weapon, action: Attack) 
     if action.speed >= SPEED_SQUARES:
         score += action.speed // SPEED_SQUARES
         parts.append(f"speed +{action.speed // SPEED_SQUARES}")
-    return score, " ".join(parts)
+    if not parts:
+        # Score and base in one secret, so that "(4 − scale 2)" or its absence tells nothing.
+        return score, secret(f"{score} ({base})" if base != "4" else score, target)
+    return score, f"{secret(score, target)} ({' '.join([secret(base, target)] + parts)})"
 
 
 def to_hit_bonus(attacker: Fighter, w: Weapon, action: Attack) -> tuple[int, list[str]]:
-    """Attack bonus (skill − scale) + X + range penalty (eased by aiming)."""
+    """Attack bonus (skill − scale) + X + range penalty (eased by aiming).
+
+    A hidden attacker's skill − scale is secret, and so is the range penalty,
+    which tells its weapon's range increment."""
     base = skill(attacker, w) - attacker.sheet.scale
-    parts = [f"{base:+d}"]
+    parts = [secret(f"{base:+d}", attacker)]
     bonus = base + action.x
     if action.x:
         parts.append(f"{action.x:+d}")
@@ -104,7 +116,7 @@ def to_hit_bonus(attacker: Fighter, w: Weapon, action: Attack) -> tuple[int, lis
             )
         if steps:
             bonus -= steps
-            parts.append(f"range −{steps}")
+            parts.append(f"range −{secret(steps, attacker)}")
             if attacker.aimed and not w.magic:
                 bonus += 1
                 parts.append("aimed +1")
@@ -136,7 +148,7 @@ def attack(system, enc, action: Attack, chance: Chance):
     bonus, bonus_parts = to_hit_bonus(me, w, action)
     rolls, hits = [], []
     for i, t in enumerate(targets):
-        score, score_text = target_score(me, t, w, action)
+        score, shown = target_score(me, t, w, action)
         if not w.ranged and helpless(t):
             rolls.append(f"{t.name} is helpless: melee hits automatically")
             hits.append({"i": i, "target": t.id})
@@ -144,8 +156,8 @@ def attack(system, enc, action: Attack, chance: Chance):
         die = chance.die(6)
         total = die + bonus
         hit = total >= score
-        rolls.append(f"d6 {die} {' '.join(bonus_parts)} = {total} vs {t.name}'s Target {score}"
-                     f"{f' ({score_text})' if score_text != '4' else ''}: {'hit' if hit else 'miss'}")
+        rolls.append(f"d6 {die} {' '.join(bonus_parts)} = {secret(total, me)} vs {t.name}'s Target {shown}: "
+                     f"{'hit' if hit else 'miss'}")
         if hit:
             hits.append({"i": i, "target": t.id})
     melee = not w.ranged and not w.magic
@@ -155,8 +167,9 @@ def attack(system, enc, action: Attack, chance: Chance):
     for hit in hits:
         roll = chance.roll(expr)
         amount = roll.total + extra
-        text = f"{roll.text}{added} = {amount}" if added else str(roll)
-        hit.update(amount=amount, text=text)
+        # Strength and scale are a hidden attacker's secret, and so the total they make.
+        text = f"{roll.text} {secret(f'{added[1:]} = {amount}', me)}" if added else str(roll)
+        hit.update(amount=amount, text=text, hidden=bool(added) and me.hidden)
     how = f"a combo of {len(targets)} attacks" if combo else "an attack"
     head = f"{me.name} makes {how} with {w.name}: " + "; ".join(rolls) + "."
     events = [Event(kind="roll", text=head)]
@@ -226,10 +239,11 @@ def _ask(enc, t: Fighter, hits, context, events):
     attacker = enc.get(context["attacker"])
     options = _options(t)
     best = max((o for o in options if o != NONE), key=lambda o: _bonus(t, o))
-    bonuses = ", ".join(f"{o} {_bonus(t, o):+d}" for o in options if o != NONE)
+    bonuses = ", ".join(f"{o} {secret(f'{_bonus(t, o):+d}', t)}" for o in options if o != NONE)
     count = f"{len(hits)} hits" if len(hits) > 1 else "a hit"
     flanked = ", flanked: −1" if context["flanked"] else ""
-    prompt = f"{t.name}: defend against {count} from {attacker.name} (DC {dc}{flanked})? {bonuses}"
+    shown = secret(dc, attacker)  # 4 + the attacker's skill + Y
+    prompt = f"{t.name}: defend against {count} from {attacker.name} (DC {shown}{flanked})? {bonuses}"
     users = (t.controller_id,) if t.controller_id is not None else ()
     pending = Pending(
         id=enc.next_pending, kind="defence", prompt=prompt, options=options, default=best,
@@ -238,7 +252,7 @@ def _ask(enc, t: Fighter, hits, context, events):
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # The choice message that follows pings the defender's player (the GM for
     # NPCs) with the buttons; this line only records that the attack waits.
-    events.append(Event(kind="info", text=f"🛡️ {t.name} may defend against {count} (DC {dc}{flanked}): waiting for the choice."))
+    events.append(Event(kind="info", text=f"🛡️ {t.name} may defend against {count} (DC {shown}{flanked}): waiting for the choice."))
     return enc, events
 
 
@@ -253,12 +267,14 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
     if option != NONE:
         bonus = _bonus(t, option) - (1 if context["flanked"] else 0) - (1 if option == "Dodge" and has(t, "held") else 0)
         dc = context["dc"]
+        attacker = enc.get(context["attacker"])
         parts, through = [], []
         for hit in hits:
             die = chance.die(6)
             total = die + bonus
             ok = total >= dc
-            parts.append(f"d6 {die} {bonus:+d} = {total} vs DC {dc}: {'negated' if ok else 'fails'}")
+            parts.append(f"d6 {die} {secret(f'{bonus:+d}', t)} = {secret(total, t)} vs DC {secret(dc, attacker)}: "
+                         f"{'negated' if ok else 'fails'}")
             if not ok:
                 through.append(hit)
         verb = {"Block": "blocks", "Dodge": "dodges", "Parry": "parries"}[option]
@@ -273,5 +289,5 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
 
 
 def _land(enc, cid, hits, context, chance):
-    landed = [wounds.Hit(h["amount"], h["text"]) for h in hits]
+    landed = [wounds.Hit(h["amount"], h["text"], hidden=h.get("hidden", False)) for h in hits]
     return wounds.land(enc, cid, landed, chance, location=context["called"], nonlethal=context["nonlethal"])

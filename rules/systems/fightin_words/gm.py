@@ -10,6 +10,7 @@ from rules.actions import Action, GmAction
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
+from rules.secrets import secret
 
 from . import conditions as cond
 from . import morale, wounds
@@ -64,9 +65,15 @@ def damage(system, enc, action: Damage, chance: Chance):
             raise InvalidInput("Give an amount (a number or dice like `1d6+2`), or a fall with `height=`.")
     roll = chance.roll(expr)
     text = f"{roll}" if roll.dice else str(roll.total)
+    # A fall adds 3×scale of the one falling: for a hidden one, all but the die is secret.
+    hidden = action.height is not None and f.hidden
+    if hidden:
+        face = roll.text[: roll.text.index(")") + 1]  # `1d6 (4)`
+        rest = roll.text[len(face):].strip()
+        text = f"{face} {secret(f'{rest} = {roll.total}'.strip(), f)}"
     if kind in MORALE_KINDS:
         return morale.take(enc, f.id, roll.total, None if kind == "morale" else kind, text)
-    enc, events = wounds.land(enc, f.id, [wounds.Hit(roll.total, where + text)], chance,
+    enc, events = wounds.land(enc, f.id, [wounds.Hit(roll.total, where + text, hidden=hidden)], chance,
                               location=action.called, nonlethal=action.nonlethal)
     return enc, events
 
@@ -95,10 +102,11 @@ def heal(system, enc, action: Heal, chance: Chance):
         return morale.recover(enc, f.id, action.amount)
     if not f.wounds:
         raise InvalidInput(f"{f.name} has no wound.")
-    count = min(action.amount, f.wounds)
+    count = min(action.amount, f.wounds)  # tells how many wounds there were
     f = f.but(wounds=f.wounds - count)
-    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} heals {count} wound{'s' if count > 1 else ''}: "
-                                                          f"Toughness {pair(toughness(f), minimum_toughness(f))}.")]
+    healed = secret(f"{count} wound{'s' if count > 1 else ''}", f)
+    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} heals {healed}: "
+                                                          f"Toughness {secret(pair(toughness(f), minimum_toughness(f)), f)}.")]
 
 
 STATS = ("reflex", "dex", "strength", "endurance", "spirit", "fortitude", "will")
@@ -156,7 +164,8 @@ def check(system, enc, action: Check, chance: Chance):
     if action.bonus or stat not in STATS:
         parts.append(f"{action.bonus:+d}")
     total = die + base + action.bonus
-    text = f"{f.name} {label} check: {' '.join(parts)} = {total}"
+    # A hidden fighter's stat, skill bonus and total are secret; the die and the DC are not.
+    text = f"{f.name} {label} check: {parts[0]} {secret(' '.join(parts[1:]), f)} = {secret(total, f)}"
     if action.dc is not None:
         text += f" vs DC {action.dc}: {'success' if total >= action.dc else 'failure'}"
     return enc, [Event(kind="roll", text=text + ".")]
@@ -192,7 +201,7 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
         f = f.but(morale_penalties=min(morale.max_penalties(f), f.morale_penalties + 1))
         enc = enc.with_combatant(f)
         enc, more = morale.check_broken(enc, f.id)
-        return enc, [Event(kind="info", text=f"{f.name} takes a morale penalty: Will {pair(will(f), minimum_will(f))}.")] + more
+        return enc, [Event(kind="info", text=f"{f.name} takes a morale penalty: Will {secret(pair(will(f), minimum_will(f)), f)}.")] + more
     if name == "stunned":
         seconds = cond.seconds_of(action.duration)
         acting = f.id in enc.turns.acting

@@ -7,6 +7,7 @@ from itertools import groupby
 
 from rules.model import Event
 from rules.randomness import Chance
+from rules.secrets import secret
 
 from .state import Fighter
 
@@ -16,7 +17,7 @@ MAX_REROLLS = 50  # a tie that survives this many rerolls keeps the list order
 def check(f: Fighter, chance: Chance) -> tuple[int, str]:
     die = chance.die(6)
     total = die + f.sheet.reflex + f.sheet.dex
-    return total, f"d6 {die} + Reflex {f.sheet.reflex} + Dex {f.sheet.dex} = {total}"
+    return total, f"d6 {die} + Reflex {secret(f.sheet.reflex, f)} + Dex {secret(f.sheet.dex, f)} = {secret(total, f)}"
 
 
 def reroll(f: Fighter, chance: Chance) -> tuple[int, str]:
@@ -24,6 +25,8 @@ def reroll(f: Fighter, chance: Chance) -> tuple[int, str]:
     total, _ = check(f, chance)
     mods = f.sheet.reflex + f.sheet.dex
     sign = "+" if mods >= 0 else "−"
+    if f.hidden:  # one secret, so that a missing "+ 0" tells nothing either
+        return total, f"{f.name} d6 {total - mods} " + secret(f"{sign} {abs(mods)} = {total}" if mods else f"= {total}", f)
     return total, f"{f.name} d6 {total - mods}" + (f" {sign} {abs(mods)} = {total}" if mods else "")
 
 
@@ -51,7 +54,7 @@ def break_ties(enc, tied: list, chance: Chance):
             total, text = reroll(enc.get(entry.cid), chance)
             results[entry.cid] += (total,)
             parts.append(text)
-        events.append(Event(kind="roll", text=f"Initiative tie at {_n(group[0].key[0])}: reroll " + ", ".join(parts) + "."))
+        events.append(Event(kind="roll", text=f"Initiative tie at {_tie(enc, tied)}: reroll " + ", ".join(parts) + "."))
         ranked = sorted(group, key=lambda e: results[e.cid], reverse=True)
         for _, sub in groupby(ranked, key=lambda e: results[e.cid]):
             settle(list(sub), depth + 1)
@@ -76,7 +79,7 @@ def _slot_in(enc, standing: list, newcomer, chance: Chance):
             mine, my_text = reroll(me, chance)
             theirs, their_text = reroll(other, chance)
             results += (mine,)
-            events.append(Event(kind="roll", text=f"Initiative tie at {_n(newcomer.key[0])}: {my_text} vs {their_text}."))
+            events.append(Event(kind="roll", text=f"Initiative tie at {_tie(enc, [newcomer] + standing)}: {my_text} vs {their_text}."))
             if mine != theirs:
                 break
         if mine > theirs:
@@ -84,6 +87,12 @@ def _slot_in(enc, standing: list, newcomer, chance: Chance):
             break
     newcomer = newcomer.but(tiebreak=results)
     return standing[:position] + [newcomer] + standing[position:], events
+
+
+def _tie(enc, entries) -> str:
+    """The tied initiative: a hidden fighter's total, so secret if any of them is hidden."""
+    hidden = any(enc.get(e.cid).hidden for e in entries)
+    return secret(_n(entries[0].key[0]), hidden)
 
 
 def _n(value: float) -> str:

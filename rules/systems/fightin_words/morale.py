@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rules.model import Event
 from rules.randomness import Chance
+from rules.secrets import secret
 
 from .state import Condition, Fighter
 from .stats import minimum_will, pair, will
@@ -26,7 +27,7 @@ def take(enc, cid: str, amount: int, kind: str | None, text: str) -> tuple[objec
     f: Fighter = enc.get(cid)
     w, least = will(f), minimum_will(f)
     label = (kind or "untyped").capitalize()
-    head = f"{f.name}: {label} morale damage {text} vs Will {pair(w, least)}"
+    head = f"{f.name}: {label} morale damage {text} vs Will {secret(pair(w, least), f)}"
     penalties, condition = 0, None
     if amount > w:
         if kind in KINDS:
@@ -48,7 +49,7 @@ def take(enc, cid: str, amount: int, kind: str | None, text: str) -> tuple[objec
     f = f.but(morale_penalties=min(max_penalties(f), f.morale_penalties + penalties), conditions=tuple(conditions))
     enc = enc.with_combatant(f)
     if penalties:
-        events.append(Event(kind="info", text=f"{f.name}'s Will is now {pair(will(f), minimum_will(f))}."))
+        events.append(Event(kind="info", text=f"{f.name}'s Will is now {secret(pair(will(f), minimum_will(f)), f)}."))
     enc, more = check_broken(enc, cid)
     return enc, events + more
 
@@ -66,14 +67,15 @@ def check_broken(enc, cid: str) -> tuple[object, list[Event]]:
 def recover(enc, cid: str, count: int) -> tuple[object, list[Event]]:
     """Remove morale penalties; insanity's confusion ends with the first one."""
     f: Fighter = enc.get(cid)
-    count = min(count, f.morale_penalties)
+    count = min(count, f.morale_penalties)  # tells how many there were
     if count <= 0:
         return enc, []
     conditions = tuple(c for c in f.conditions
                        if not (c.name == "confused" and c.note.startswith("until a morale"))
                        and not (c.name == "broken"))
     f = f.but(morale_penalties=f.morale_penalties - count, conditions=conditions)
-    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} recovers {count} morale penalt{'y' if count == 1 else 'ies'}: Will {pair(will(f), minimum_will(f))}.")]
+    recovered = secret(f"{count} morale penalt{'y' if count == 1 else 'ies'}", f)
+    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} recovers {recovered}: Will {secret(pair(will(f), minimum_will(f)), f)}.")]
 
 
 def broken_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
@@ -81,7 +83,8 @@ def broken_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     die = chance.die(6)
     total = die + f.sheet.spirit
     spirit = f"+ {f.sheet.spirit}" if f.sheet.spirit >= 0 else f"− {-f.sheet.spirit}"
-    text = f"{f.name} (Broken): Spirit d6 {die} {spirit} = {total} vs DC {f.broken_dc}"
+    # The Broken DC is public (10, −1 a failure); Spirit and the total are not.
+    text = f"{f.name} (Broken): Spirit d6 {die} {secret(spirit, f)} = {secret(total, f)} vs DC {f.broken_dc}"
     if total >= f.broken_dc:
         enc, more = recover(enc, cid, 1)
         f = enc.get(cid)

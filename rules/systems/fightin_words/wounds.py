@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rules.model import Event
 from rules.randomness import Chance
+from rules.secrets import secret
 
 from .state import Condition, Fighter
 from .stats import minimum_toughness, pair, toughness
@@ -17,22 +18,30 @@ from .tables import LOCATIONS
 
 
 class Hit:
-    """One damage roll landing: its amount and how it was rolled."""
+    """One damage roll landing: its amount and how it was rolled.
 
-    __slots__ = ("amount", "text")
+    `hidden`: the amount is a secret (a hidden attacker's Strength is in it);
+    `text` then already hides it."""
 
-    def __init__(self, amount: int, text: str) -> None:
+    __slots__ = ("amount", "hidden", "text")
+
+    def __init__(self, amount: int, text: str, hidden: bool = False) -> None:
         self.amount = amount
         self.text = text
+        self.hidden = hidden
 
 
-def fortitude(f: Fighter, dc: int, chance: Chance) -> tuple[bool, str]:
-    """Fortitude check: d6 + Fortitude + scale (scale is added to fortitude)."""
+def fortitude(f: Fighter, dc: int, chance: Chance, *, secret_dc: bool = False) -> tuple[bool, str]:
+    """Fortitude check: d6 + Fortitude + scale (scale is added to fortitude).
+
+    A hidden fighter's bonus and total are secret; `secret_dc` when the DC is
+    (a hidden attacker's damage)."""
     die = chance.die(6)
     bonus = f.sheet.fortitude + f.sheet.scale
     total = die + bonus
     ok = total >= dc
-    return ok, f"Fortitude d6 {die} {_signed(bonus)} = {total} vs DC {dc}: {'passes' if ok else 'fails'}"
+    return ok, (f"Fortitude d6 {die} {secret(_signed(bonus), f)} = {secret(total, f)} vs DC {secret(dc, secret_dc)}: "
+                f"{'passes' if ok else 'fails'}")
 
 
 def land(enc, cid: str, hits: list[Hit], chance: Chance, *, location: str | None = None,
@@ -59,7 +68,7 @@ def land(enc, cid: str, hits: list[Hit], chance: Chance, *, location: str | None
                 verdict += f": wound; {spot.full}" if spot.full else ": wound"
                 notes.append(f"{location}: {spot.full}")
                 if spot.full_check:
-                    ok, text = fortitude(target, hit.amount, chance)
+                    ok, text = fortitude(target, hit.amount, chance, secret_dc=hit.hidden)
                     verdict += f"; {text}" + ("" if ok else f" → {spot.full_check}")
                     if not ok and spot.full_check == "fall prone":
                         posture = "prone"
@@ -72,13 +81,13 @@ def land(enc, cid: str, hits: list[Hit], chance: Chance, *, location: str | None
                 verdict += f"; {spot.minimum}"
                 notes.append(f"{location}: {spot.minimum}")
             if spot and spot.minimum_check:
-                ok, text = fortitude(target, hit.amount, chance)
+                ok, text = fortitude(target, hit.amount, chance, secret_dc=hit.hidden)
                 verdict += f"; {text}" + ("" if ok else f" → {spot.minimum_check}")
                 if not ok and spot.minimum_check.startswith("be Staggered"):
                     conditions.append(Condition(name="staggered", rounds=1))
         else:
             verdict = "≤ Minimum: no wound"
-        parts.append(f"{hit.text} vs Toughness {pair(full, least)}{where}: {verdict}")
+        parts.append(f"{hit.text} vs Toughness {secret(pair(full, least), target)}{where}: {verdict}")
     events = [Event(kind="roll", text=f"{target.name}: " + "; ".join(parts) + ".")]
     was_dying = target.dying
     target = target.but(wounds=target.wounds + wounds, conditions=tuple(conditions), notes=tuple(notes[-6:]), posture=posture)
@@ -93,8 +102,9 @@ def land(enc, cid: str, hits: list[Hit], chance: Chance, *, location: str | None
         target = target.but(dying=True, stable=False, dying_dc=4)
         extra.append(f"{target.name} is Dying: unconscious, an Endurance check each round (DC 4, −1 per wound).")
     if wounds:
-        extra.insert(0, f"{target.name}: {wounds} wound{'s' if wounds != 1 else ''} → {target.wounds} in all, "
-                        f"Toughness {pair(toughness(target), minimum_toughness(target))}.")
+        # How many wounds this did is public (each hit's verdict says so); the total and Toughness are not.
+        extra.insert(0, f"{target.name}: {wounds} wound{'s' if wounds != 1 else ''} → {secret(target.wounds, target)} in all, "
+                        f"Toughness {secret(pair(toughness(target), minimum_toughness(target)), target)}.")
     enc = enc.with_combatant(target)
     events += [Event(kind="info", text=line) for line in extra]
     return enc, events
@@ -118,8 +128,9 @@ def dying_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     bonus = f.sheet.endurance - f.wounds
     total = die + bonus
     hurt = f" − {f.wounds} wound{'s' if f.wounds != 1 else ''}" if f.wounds else ""
-    text = (f"{f.name} dying: d10 {d10} (no 10); Endurance d6 {die} {_signed(f.sheet.endurance)}{hurt} = {total} "
-            f"vs DC {f.dying_dc}")
+    # The dying DC is public (4, +1 a failure); Endurance, the wounds and the total are not.
+    text = (f"{f.name} dying: d10 {d10} (no 10); Endurance d6 {die} {secret(_signed(f.sheet.endurance) + hurt, f)} "
+            f"= {secret(total, f)} vs DC {f.dying_dc}")
     if total >= f.dying_dc:
         return enc, [Event(kind="roll", text=text + ": holds on.")]
     dc = f.dying_dc + 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event, Pending
 from ...randomness import Chance
+from ...secrets import secret
 from . import health, pools, weapons
 from .actions import Attack
 from .economy import spend
@@ -148,7 +149,7 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
     if not weapon.ranged:
         enc = enc.update(target.id, engaged=_add(enc.get(target.id).engaged, attacker.id))
     how = "throws" if action.thrown else "shoots" if weapon.ranged else "attacks"
-    text = f"{attacker.name} {how} {target.name} with {weapon.name}: {result.text(pool)}"
+    text = f"{attacker.name} {how} {target.name} with {weapon.name}: {result.text(pool, attacker)}"
     text += "".join(f"; {n}" for n in notes)
     events: list[Event] = []
     ping: tuple[int, ...] = ()
@@ -160,9 +161,10 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
         events.append(Event(kind="roll", text=text + "; no success: miss.", ping=ping))
         return enc, events
     damage = result.successes + weapon.damage
-    text += f"; hit: {result.successes} + {weapon.name} damage {weapon.damage} = {damage}"
+    text += (f"; hit: {result.successes} + {weapon.name} damage {secret(weapon.damage, attacker)} "
+             f"= {secret(damage, attacker)}")
     if target.enemy:
-        enc, more, _ = _damage_enemy(enc, enc.get(target.id), damage)
+        enc, more, _ = _damage_enemy(enc, enc.get(target.id), damage, secret_damage=attacker.hidden)
         events.append(Event(kind="roll", text=text + more, ping=ping))
         return enc, events
     events.append(Event(kind="roll", text=text, ping=ping))
@@ -177,19 +179,22 @@ def enemy_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, action
     if not action.ranged:
         enc = enc.update(attacker.id, engaged=_add(attacker.engaged, target.id))
         enc = enc.update(target.id, engaged=_add(target.engaged, attacker.id))
-    text = f"{attacker.name} attacks {target.name}: {damage} damage"
+    # A hidden enemy's damage (its own or the GM's number for this attack) is the GM's alone.
+    text = f"{attacker.name} attacks {target.name}: {secret(damage, attacker)} damage"
     if target.enemy:
-        enc, more, _ = _damage_enemy(enc, enc.get(target.id), damage)
+        enc, more, _ = _damage_enemy(enc, enc.get(target.id), damage, secret_damage=attacker.hidden)
         return enc, [Event(kind="roll", text=text + more)]
     return incoming(enc, enc.get(attacker.id), enc.get(target.id), damage, lead=text)
 
 
 def incoming(enc, attacker: FrozenCombatant, target: FrozenCombatant, damage: int, lead: str = ""):
     """A hit on a character: offer a reaction, else armour alone reduces it."""
+    hidden = attacker.hidden  # a hidden attacker's damage is the GM's alone
+    shown = secret(damage, hidden)
     if target.broken or target.reactions_left <= 0:
         why = "broken: no reaction" if target.broken else "no reactions left"
-        enc, text, ping = _damage_character(enc, target, damage, [])
-        prefix = f"{lead}; " if lead else f"{target.name} takes {damage}: "
+        enc, text, ping = _damage_character(enc, target, damage, [], secret_damage=hidden)
+        prefix = f"{lead}; " if lead else f"{target.name} takes {shown}: "
         return enc, [Event(kind="roll", text=f"{prefix}{why}; {text}", ping=ping)]
     options = ["Dodge"]
     if can_block(target):
@@ -197,19 +202,22 @@ def incoming(enc, attacker: FrozenCombatant, target: FrozenCombatant, damage: in
     options.append(NO_REACTION)
     users = enc.controllers([target.id])
     left = target.reactions_left
-    rolls = [f"{option} rolls {pool.parts[0][0]} ({_dice(pool.size)})"
+    rolls = [f"{option} rolls {pool.parts[0][0]} ({_dice(pool.size, hidden=target.hidden)})"
              for option, pool in ((o, defense_pool(target, o)) for o in options[:-1])]
     stress = target.stress_dice()
-    extra = f" (+ {_dice(stress, 'stress ')})" if stress else ""
-    prompt = (f"{attacker.name} hits {target.name} for {damage}: spend a reaction ({left} left) on a defense roll? "
+    extra = f" (+ {_dice(stress, 'stress ', hidden=target.hidden)})" if stress else ""
+    prompt = (f"{attacker.name} hits {target.name} for {shown}: spend a reaction ({left} left) on a defense roll? "
               f"{', '.join(rolls)}{extra}.")
+    context = {"attacker": attacker.id, "target": target.id, "damage": damage}
+    if hidden:
+        context["hidden"] = True  # the attacker's damage stays secret even if it leaves the fight
     pending = Pending(
         id=enc.next_pending, kind=DEFEND, prompt=prompt, options=tuple(options), default=NO_REACTION,
-        chooser=target.id, users=users, context={"attacker": attacker.id, "target": target.id, "damage": damage},
+        chooser=target.id, users=users, context=context,
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     ask = f"{target.name} may spend a reaction on a defense roll ({left} left)."
-    return enc, [Event(kind="info", text=f"{lead}; {ask}" if lead else f"{target.name} is hit for {damage}; {ask}", ping=users)]
+    return enc, [Event(kind="info", text=f"{lead}; {ask}" if lead else f"{target.name} is hit for {shown}; {ask}", ping=users)]
 
 
 def can_block(combatant: FrozenCombatant) -> bool:
@@ -221,7 +229,10 @@ def can_block(combatant: FrozenCombatant) -> bool:
     return False
 
 
-def _dice(count: int, kind: str = "") -> str:
+def _dice(count: int, kind: str = "", *, hidden: bool = False) -> str:
+    """"2 dice"; a hidden combatant's count is secret (and always "dice", so 1 does not show)."""
+    if hidden:
+        return f"{secret(count, True)} {kind}dice"
     return f"{count} {kind}{'die' if count == 1 else 'dice'}"
 
 
@@ -236,6 +247,8 @@ def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: C
     context = pending.context
     target = enc.get(context["target"])
     damage = int(context["damage"])
+    attacker = next((c for c in enc.combatants if c.id == context.get("attacker")), None)
+    hidden = bool(context.get("hidden")) or bool(attacker and attacker.hidden)
     notes: list[str] = []
     ping: tuple[int, ...] = ()
     if option == NO_REACTION:
@@ -246,24 +259,33 @@ def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: C
         result = pools.roll(enc, target, pool, chance)
         target, stress_notes, broke = pools.settle_stress(target, result, pool.attribute)
         reduced = min(damage, result.successes)
-        notes.append(f"{option}: {result.text(pool)}" + "".join(f"; {n}" for n in stress_notes)
-                     + f" → damage {damage} − {reduced} = {damage - reduced}")
+        # The cut is the successes, unless a hidden attacker's smaller damage caps it.
+        notes.append(f"{option}: {result.text(pool, target)}" + "".join(f"; {n}" for n in stress_notes)
+                     + f" → damage {secret(damage, hidden)} − {secret(reduced, hidden)} = {secret(damage - reduced, hidden)}")
         damage -= reduced
         enc = enc.with_combatant(target)
         if broke:
             enc, more = break_and_injure(enc, target.id)
             notes.append(more.lstrip("; "))
             ping = (enc.gm_id,)
-    enc, text, more_ping = _damage_character(enc, enc.get(target.id), damage, notes)
+    enc, text, more_ping = _damage_character(enc, enc.get(target.id), damage, notes, secret_damage=hidden)
     return enc, [Event(kind="roll", text=f"{target.name}: {text}", ping=tuple(dict.fromkeys(ping + more_ping)))]
 
 
-def _damage_character(enc, target: FrozenCombatant, damage: int, notes: list[str]):
+def _damage_character(enc, target: FrozenCombatant, damage: int, notes: list[str], *, secret_damage: bool = False):
+    """Armour cuts the damage. `secret_damage`: a hidden attacker's damage, for the GM only."""
     armour = target.sheet.armour
     after = max(0, damage - armour)
-    target, text, wounded = health.hurt(target, after)
+    target, text, wounded = health.hurt(target, after, secret_amount=secret_damage)
     enc = enc.with_combatant(target)
-    parts = notes + [f"armour {armour}: {damage} − {armour} = {after}" if armour else f"{damage} damage", text]
+    # A hidden character's armour is shown (as "?") even at 0, so that its absence tells nothing.
+    shown_armour = secret(armour, target)
+    if armour or target.hidden:
+        cut = (f"armour {shown_armour}: {secret(damage, secret_damage)} − {shown_armour} "
+               f"= {secret(after, secret_damage or target.hidden)}")
+    else:
+        cut = f"{secret(damage, secret_damage)} damage"
+    parts = notes + [cut, text]
     ping: tuple[int, ...] = ()
     if wounded:
         parts.append(health.injury_hint(target.name))
@@ -271,19 +293,23 @@ def _damage_character(enc, target: FrozenCombatant, damage: int, notes: list[str
     return enc, "; ".join(parts), ping
 
 
-def _damage_enemy(enc, target: FrozenCombatant, damage: int):
+def _damage_enemy(enc, target: FrozenCombatant, damage: int, *, secret_damage: bool = False):
+    """Defense cuts the damage. `secret_damage`: a hidden attacker's damage, for the GM only."""
     defense = target.sheet.defense
     after = max(0, damage - defense)
-    target, text, _ = health.hurt(target, after)
+    target, text, _ = health.hurt(target, after, secret_amount=secret_damage)
     enc = enc.with_combatant(target)
-    shown = f" − defense {defense} = {after}" if defense else ""
+    # A hidden enemy's defense is shown (as "?") even at 0, so that its absence tells nothing.
+    shown = (f" − defense {secret(defense, target)} = {secret(after, secret_damage or target.hidden)}"
+             if defense or target.hidden else "")
     return enc, f"{shown}; {text}", after
 
 
 def break_and_injure(enc, cid: str):
     enc = enc.with_combatant(health.break_with_injury(enc.get(cid)))
     name = enc.get(cid).name
-    return enc, f"; {name} is {health.BROKEN} and suffers a critical injury (Wounds {enc.get(cid).wounds}); {health.injury_hint(name)}"
+    wounds = secret(enc.get(cid).wounds, enc.get(cid))
+    return enc, f"; {name} is {health.BROKEN} and suffers a critical injury (Wounds {wounds}); {health.injury_hint(name)}"
 
 
 def _add(cids: tuple[str, ...], cid: str) -> tuple[str, ...]:

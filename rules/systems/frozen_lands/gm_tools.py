@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
+from ...secrets import secret
 from . import health, pools
 from .actions import AddCondition, Check, Damage, Engage, Heal, Place, RemoveCondition, SetZone
 from .combat import break_and_injure
@@ -63,7 +64,7 @@ def check(enc: FrozenEncounter, action: Check, chance: Chance):
     result = pools.roll(enc, combatant, pool, chance)
     combatant, notes, broke = pools.settle_stress(combatant, result, attribute)
     passed = result.successes >= action.need
-    text = (f"{combatant.name} rolls {result.text(pool)}, needs {action.need} → {'success' if passed else 'failure'}"
+    text = (f"{combatant.name} rolls {result.text(pool, combatant)}, needs {action.need} → {'success' if passed else 'failure'}"
             + "".join(f"; {n}" for n in notes))
     enc = enc.with_combatant(combatant)
     if broke:
@@ -81,13 +82,15 @@ def damage(enc: FrozenEncounter, action: Damage, chance: Chance):
         if target.enemy:
             raise NotAllowed("Enemies do not take Stress.")
         target = target.but(stress=target.stress + amount)
-        return enc.with_combatant(target), [Event(kind="info", text=f"{target.name} takes {shown} Stress (Stress {target.stress}).")]
+        return enc.with_combatant(target), [Event(kind="info", text=f"{target.name} takes {shown} Stress (Stress {secret(target.stress, target)}).")]
     reduce = 0 if action.direct else (target.sheet.defense if target.enemy else target.sheet.armour)
     label = "defense" if target.enemy else "armour"
     after = max(0, amount - reduce)
     target, text, wounded = health.hurt(target, after)
     enc = enc.with_combatant(target)
-    line = f"{target.name} takes {shown}" + (f" − {label} {reduce} = {after}" if reduce else "") + f": {text}"
+    # A hidden target's defense or armour is shown (as "?") even at 0, so that its absence tells nothing.
+    cut = f" − {label} {secret(reduce, target)} = {secret(after, target)}" if reduce or (target.hidden and not action.direct) else ""
+    line = f"{target.name} takes {shown}{cut}: {text}"
     if wounded:
         return enc, [Event(kind="roll", text=f"{line}; {health.injury_hint(target.name)}", ping=(enc.gm_id,))]
     return enc, [Event(kind="roll", text=line + ".")]
@@ -102,12 +105,14 @@ def heal(enc: FrozenEncounter, action: Heal, chance: Chance):
         target = health.heal(target, action.amount)
         if target.enemy and target.stamina > 0:
             target = target.but(out=False)
-        parts.append(f"Stamina {target.stamina}/{target.stamina_max}")
+        parts.append(health.stamina_text(target))
     if action.wounds:
         healed = min(action.wounds, target.wounds)
         wounds = target.wounds - healed
         target = target.but(wounds=wounds, injuries=target.injuries[:wounds])
-        parts.append(f"{healed} Wound{'s' if healed != 1 else ''} healed (Wounds {wounds})")
+        # How many were healed is capped by the Wounds there were: a hidden target's count is secret.
+        parts.append(f"{secret(healed, target)} Wound{'s' if healed != 1 or target.hidden else ''} healed "
+                     f"(Wounds {secret(wounds, target)})")
     if action.rest:
         target = target.but(stress=0)
         parts.append("rested: Stress 0")
@@ -159,7 +164,7 @@ def _set_level(enc, target, condition, new):
         target = target.but(actions_left=max(0, min(target.max_actions(), target.actions_left - delta)))
     elif condition == "dazed":
         target = target.but(reactions_left=max(0, min(target.max_reactions(), target.reactions_left - delta)))
-    return enc.with_combatant(target), [Event(kind="info", text=f"{target.name}: {condition.capitalize()} {new}.")]
+    return enc.with_combatant(target), [Event(kind="info", text=f"{target.name}: {condition.capitalize()} {secret(new, target)}.")]
 
 
 def remove_condition(enc: FrozenEncounter, action: RemoveCondition, chance: Chance):
@@ -172,7 +177,7 @@ def remove_condition(enc: FrozenEncounter, action: RemoveCondition, chance: Chan
             raise NotAllowed(f"{target.name} has no recorded critical injury.")
         gone = target.injuries[-1]
         target = target.but(injuries=target.injuries[:-1], wounds=max(0, target.wounds - 1))
-        return enc.with_combatant(target), [Event(kind="info", text=f"{target.name} recovers from {gone} (Wounds {target.wounds}).")]
+        return enc.with_combatant(target), [Event(kind="info", text=f"{target.name} recovers from {gone} (Wounds {secret(target.wounds, target)}).")]
     if getattr(target, condition) == 0:
         raise NotAllowed(f"{target.name} has no {condition}.")
     # Clearing a condition does not hand back actions or reactions already lost this round.

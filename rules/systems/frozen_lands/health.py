@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...secrets import secret
 from .model import FrozenCombatant
 
 BROKEN = "broken (cannot act until healed; every further hit is a Wound)"
@@ -11,25 +12,33 @@ def injury_hint(name: str) -> str:
     return f"GM: roll on your critical injuries table and record it with /condition add target:\"{name}\" condition:injury tags:\"<result>\""
 
 
-def hurt(combatant: FrozenCombatant, amount: int) -> tuple[FrozenCombatant, str, bool]:
+def stamina_text(combatant: FrozenCombatant) -> str:
+    """"Stamina 3/6", each number the GM's alone when the combatant is hidden."""
+    return f"Stamina {secret(combatant.stamina, combatant)}/{secret(combatant.stamina_max, combatant)}"
+
+
+def hurt(combatant: FrozenCombatant, amount: int, *, secret_amount: bool = False) -> tuple[FrozenCombatant, str, bool]:
     """Apply damage already reduced by armour or defense.
 
     Returns (combatant, text, wounded). A character at 0 Stamina is broken and
     each further hit is 1 Wound; the overflow of the hit that breaks them is
-    not a Wound. An enemy at 0 Stamina is defeated.
+    not a Wound. An enemy at 0 Stamina is defeated. The amount is secret when
+    it would give away a hidden combatant's numbers: the target's defense or
+    armour, or (`secret_amount`) a hidden attacker's damage.
     """
     if amount <= 0:
         return combatant, "no damage", False
+    shown = secret(amount, secret_amount or combatant.hidden)
     if combatant.enemy:
         stamina = max(0, combatant.stamina - amount)
         combatant = combatant.but(stamina=stamina, out=stamina == 0)
-        return combatant, f"{amount} damage → Stamina {stamina}/{combatant.stamina_max}" + (": defeated" if stamina == 0 else ""), False
+        return combatant, f"{shown} damage → {stamina_text(combatant)}" + (": defeated" if stamina == 0 else ""), False
     if combatant.stamina > 0:
         stamina = max(0, combatant.stamina - amount)
         combatant = combatant.but(stamina=stamina)
-        return combatant, f"{amount} damage → Stamina {stamina}/{combatant.stamina_max}" + (f": {BROKEN}" if stamina == 0 else ""), False
+        return combatant, f"{shown} damage → {stamina_text(combatant)}" + (f": {BROKEN}" if stamina == 0 else ""), False
     combatant = combatant.but(wounds=combatant.wounds + 1)
-    return combatant, f"already broken: 1 Wound (Wounds {combatant.wounds})", True
+    return combatant, f"already broken: 1 Wound (Wounds {secret(combatant.wounds, combatant)})", True
 
 
 def break_with_injury(combatant: FrozenCombatant) -> FrozenCombatant:

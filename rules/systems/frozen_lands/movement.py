@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
+from ...secrets import secret
 from . import pools
 from .actions import Move, StandUp
 from .economy import spend
@@ -25,7 +26,7 @@ def _check(enc, mover, skill: str, need: int, chance: Chance, label: str):
     result = pools.roll(enc, mover, pool, chance)
     mover, notes, broke = pools.settle_stress(mover, result, pool.attribute)
     passed = result.successes >= need
-    text = f"{label}: {result.text(pool)}, needs {need} → {'success' if passed else 'failure'}"
+    text = f"{label}: {result.text(pool, mover)}, needs {need} → {'success' if passed else 'failure'}"
     return mover, passed, text + "".join(f"; {n}" for n in notes), broke
 
 
@@ -53,7 +54,7 @@ def move(enc: FrozenEncounter, action: Move, chance: Chance):
         texts.append(text)
         if not passed:
             mover = mover.but(stress=mover.stress + 1)
-            texts.append(f"+1 Stress ({mover.stress})")
+            texts.append(f"+1 Stress ({secret(mover.stress, mover)})")
             if mover.actions_left < 1:
                 texts.append("no action left for the extra move: stays put")
                 return _stay(enc, mover, texts, broke)

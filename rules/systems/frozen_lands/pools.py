@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...randomness import Chance
+from ...secrets import secret
 from .model import CONDITIONS, MAX_LEVEL, FrozenCombatant
 
 SUCCESS = 6
@@ -20,8 +21,9 @@ class Pool:
     def size(self) -> int:
         return max(0, sum(n for _, n in self.parts))
 
-    def describe(self) -> str:
-        shown = [f"{label} {n}" if i == 0 else f"{'+' if n >= 0 else '−'} {label} {abs(n)}"
+    def describe(self, hidden=False) -> str:
+        """The parts; `hidden` (a hidden roller) keeps their numbers for the GM."""
+        shown = [f"{label} {secret(n, hidden)}" if i == 0 else f"{'+' if n >= 0 else '−'} {label} {secret(abs(n), hidden)}"
                  for i, (label, n) in enumerate(self.parts) if n or i == 0]
         return " ".join(shown)
 
@@ -49,13 +51,20 @@ class PoolRoll:
     def criticals(self) -> int:
         return sum(1 for d in self.stress if d in self.crit_faces)
 
-    def text(self, pool: Pool) -> str:
-        text = f"{pool.describe()} = {len(self.dice)}d6 ({', '.join(map(str, self.dice)) or '–'})"
+    def text(self, pool: Pool, hidden=False) -> str:
+        """The roll; `hidden` (a hidden roller, or True) keeps its pool, dice and Fear for the GM.
+
+        The successes stay public: they are the roll's outcome, not the roller's numbers.
+        """
+        text = (f"{pool.describe(hidden)} = {secret(len(self.dice), hidden)}d6 "
+                f"({secret(', '.join(map(str, self.dice)) or '–', hidden)})")
         if self.stress:
-            text += f" + stress {len(self.stress)}d6 ({', '.join(map(str, self.stress))})"
-        text += f" → {self.sixes} success{'es' if self.sixes != 1 else ''}"
-        if self.fear and self.sixes:
-            text += f" − Fear {self.fear} = {self.successes}"
+            text += f" + stress {secret(len(self.stress), hidden)}d6 ({secret(', '.join(map(str, self.stress)), hidden)})"
+        fear = bool(self.fear and self.sixes)
+        # With Fear shown, the sixes before it would give its level away.
+        text += f" → {secret(self.sixes, hidden) if fear else self.sixes} success{'es' if self.sixes != 1 else ''}"
+        if fear:
+            text += f" − Fear {secret(self.fear, hidden)} = {self.successes}"
         return text
 
 
@@ -78,9 +87,10 @@ def settle_stress(combatant: FrozenCombatant, result: PoolRoll, attribute: str) 
     level 3, so the character is broken and suffers a critical injury.
     """
     notes: list[str] = []
+    hidden = combatant.hidden
     if result.wp:
         combatant = combatant.but(wp=combatant.wp + result.wp)
-        notes.append(f"stress success → +{result.wp} WP")
+        notes.append(f"stress success → +{secret(result.wp, hidden)} WP")
     if not result.criticals:
         return combatant, notes, False
     condition = CONDITIONS[attribute]
@@ -88,17 +98,19 @@ def settle_stress(combatant: FrozenCombatant, result: PoolRoll, attribute: str) 
     crits = result.criticals
     label = condition.capitalize()
     plural = "s" if crits != 1 else ""
+    count, shown = secret(crits, hidden), secret(level, hidden)
     if crits <= level:
         combatant = combatant.but(stress=combatant.stress + 1)
-        notes.append(f"{crits} critical failure{plural} ≤ {label} {level} → +1 Stress ({combatant.stress})")
+        notes.append(f"{count} critical failure{plural} ≤ {label} {shown} → +1 Stress ({secret(combatant.stress, hidden)})")
         return combatant, notes, False
     if level + 1 > MAX_LEVEL:
-        notes.append(f"{crits} critical failure{plural} > {label} {level} → above level {MAX_LEVEL}: broken and a critical injury")
+        notes.append(f"{count} critical failure{plural} > {label} {shown} → above level {MAX_LEVEL}: broken and a critical injury")
         return combatant, notes, True
     combatant = combatant.but(**{condition: level + 1})
     if condition == "exhaustion":
         combatant = combatant.but(actions_left=max(0, combatant.actions_left - 1))
     elif condition == "dazed":
         combatant = combatant.but(reactions_left=max(0, combatant.reactions_left - 1))
-    notes.append(f"{crits} critical failure{plural} > {label} {level} → {label} {level + 1} ({attribute.upper()}: {EFFECTS[condition]})")
+    notes.append(f"{count} critical failure{plural} > {label} {shown} → {label} {secret(level + 1, hidden)} "
+                 f"({attribute.upper()}: {EFFECTS[condition]})")
     return combatant, notes, False

@@ -8,6 +8,7 @@ from ...actions import AddCombatants
 from ...commands import base_fields, flags, integer
 from ...errors import InvalidInput, UnknownAction
 from ...model import Event
+from ...secrets import secret
 from ...system import Option, System
 from ...turns.tracks import Tracks
 from . import combat, gm_tools, movement, tactics, weapons
@@ -74,7 +75,7 @@ class FrozenLands(System):
     def roll_initiative(self, enc, combatant: FrozenCombatant, chance):
         if combatant.enemy:
             score = combatant.sheet.initiative
-            return (score,), f"fixed score {score}"
+            return (score,), f"fixed score {secret(score, combatant)}"
         value = chance.die(6)
         return (value,), f"1d6 ({value})"
 
@@ -175,8 +176,7 @@ class FrozenLands(System):
         combatant: FrozenCombatant = enc.get(cid)
         if combatant.enemy:
             # The turn message is public: a hidden enemy's numbers stay with the GM.
-            damage = "its damage" if combatant.hidden else f"{combatant.sheet.damage} damage"
-            return [f"Attacks with /attack target:… for {damage}"]
+            return [f"Attacks with /attack target:… for {secret(combatant.sheet.damage, combatant)} damage"]
         lines = []
         stepping_in = bool(enc.turns.interjection) and cid in enc.turns.acting
         if stepping_in and combatant.releasing:
@@ -187,8 +187,9 @@ class FrozenLands(System):
             lines.append(f"Out of turn: one action (one of the 3), then {goes_on}")
         # What was used belongs to the character's own turn, not to a step-in.
         used = f" (used: {', '.join(combatant.used)})" if combatant.used and not stepping_in else ""
-        lines.append(f"Actions left: {combatant.actions_left} of {combatant.max_actions()}{used}")
-        lines.append(f"Reactions left: {combatant.reactions_left} of {combatant.max_reactions()}")
+        # What is left is public; the most a round gives away a hidden character's AGILITY and conditions.
+        lines.append(f"Actions left: {combatant.actions_left} of {secret(combatant.max_actions(), combatant)}{used}")
+        lines.append(f"Reactions left: {combatant.reactions_left} of {secret(combatant.max_reactions(), combatant)}")
         extras = []
         if combatant.held and not combatant.releasing:
             extras.append("a delayed action held")
@@ -199,7 +200,8 @@ class FrozenLands(System):
         if combatant.prone:
             extras.append("prone")
         if combatant.stress_dice():
-            extras.append(f"{combatant.stress_dice()} stress {'die' if combatant.stress_dice() == 1 else 'dice'}")
+            count = combatant.stress_dice()
+            extras.append(f"{secret(count, combatant)} stress {'die' if count == 1 and not combatant.hidden else 'dice'}")
         if not combatant.out_of_turn_tried:
             extras.append("out-of-turn try available")
         if extras:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
+from ...secrets import secret
 from . import pools, weapons
 from .actions import Aim, Delay, Interrupt, Other, Release, Reload
 from .economy import spend
@@ -87,7 +88,7 @@ def interrupt(system, enc: FrozenEncounter, action: Interrupt, chance: Chance):
     pool = pools.Pool((("AWARENESS", combatant.sheet.awareness),), "awareness")
     result = pools.roll(enc, combatant, pool, chance)
     combatant, notes, broke = pools.settle_stress(combatant.but(out_of_turn_tried=True), result, "awareness")
-    text = f"{combatant.name} tries to act out of turn: {result.text(pool)}" + "".join(f"; {n}" for n in notes)
+    text = f"{combatant.name} tries to act out of turn: {result.text(pool, combatant)}" + "".join(f"; {n}" for n in notes)
     if broke:
         from .combat import break_and_injure
 
@@ -95,7 +96,7 @@ def interrupt(system, enc: FrozenEncounter, action: Interrupt, chance: Chance):
         return enc, [Event(kind="roll", text=text + more, ping=(enc.gm_id,))]
     if result.successes < 1:
         combatant = combatant.but(stress=combatant.stress + 1)
-        return enc.with_combatant(combatant), [Event(kind="roll", text=f"{text}; failure: +1 Stress ({combatant.stress}).")]
+        return enc.with_combatant(combatant), [Event(kind="roll", text=f"{text}; failure: +1 Stress ({secret(combatant.stress, combatant)}).")]
     enc, events = system.turns.interject_now(system, enc.with_combatant(combatant), combatant.id)
     return enc, [Event(kind="roll", text=f"{text}; success: acts now (one of the 3 actions).")] + events
 
@@ -111,7 +112,7 @@ def other(enc: FrozenEncounter, action: Other, chance: Chance):
         pool, attribute = skill_pool(enc, combatant, action.skill, action.modifier)
         result = pools.roll(enc, paid, pool, chance)
         paid, notes, broke = pools.settle_stress(paid, result, attribute)
-        text += f" — {result.text(pool)}" + "".join(f"; {n}" for n in notes)
+        text += f" — {result.text(pool, paid)}" + "".join(f"; {n}" for n in notes)
         if broke:
             from .combat import break_and_injure
 

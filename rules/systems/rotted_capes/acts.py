@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
+from ...secrets import secret
 from . import conditions as cond
 from . import economy, modes
 from .model import Condition, Demanding, RCEncounter
-from .rolls import mode_for, reasons, roll_d20
+from .rolls import masked_bonus, mode_for, reasons, roll_d20
 
 CHOICES = [
     ("assist", "Assist (Action): an ally gains advantage on their next roll"),
@@ -83,7 +84,7 @@ def _dash(enc, c, action, chance):
     extra = 1 if c.demanding else cond.pace(c)
     e = c.economy
     enc = enc.update(c.id, economy=e.but(pace=e.pace + extra if not c.demanding else min(e.pace + extra, 1), dashed=True))
-    return enc, [Event(kind="info", text=f"{c.name} dashes: {enc.get(c.id).economy.pace} areas of movement left.")]
+    return enc, [Event(kind="info", text=f"{c.name} dashes: {secret(enc.get(c.id).economy.pace, c)} areas of movement left.")]
 
 
 def _demanding(enc, c, action, chance):
@@ -133,7 +134,8 @@ def _hide(enc, c, action, chance):
     total = d20.natural + mod
     ok = total > dc
     enc = enc.update(c.id, assisted_by=())
-    text = f"{c.name} tries to hide: {d20.text()} {'+' if mod >= 0 else '−'} {abs(mod)} = {total} vs {dc}{reasons(adv, dis, d20.mode)}: "
+    bonus = masked_bonus(mod, c) if c.hidden else f"{'+' if mod >= 0 else '−'} {abs(mod)}"
+    text = f"{c.name} tries to hide: {d20.text()} {bonus} = {secret(total, c)} vs {dc}{reasons(adv, dis, d20.mode)}: "
     if ok:
         enc = enc.with_combatant(cond.add(enc.get(c.id), Condition(name="Hidden", since_turn=enc.turn_no)))
         text += "hidden (advantage on attacks; attacking reveals them)"
@@ -178,7 +180,7 @@ def _move(enc, c, action, chance):
     if areas > e.pace:
         raise NotAllowed(f"{c.name} has only {e.pace} area{'s' if e.pace != 1 else ''} of Pace left.")
     enc = enc.update(c.id, economy=e.but(pace=e.pace - areas))
-    return enc, [Event(kind="info", text=f"{c.name} moves {areas} area{'s' if areas != 1 else ''} ({e.pace - areas} left).")]
+    return enc, [Event(kind="info", text=f"{c.name} moves {areas} area{'s' if areas != 1 else ''} ({secret(e.pace - areas, c)} left).")]
 
 
 def _stand(enc, c, action, chance):
@@ -191,7 +193,7 @@ def _stand(enc, c, action, chance):
     if cost > e.pace:
         raise NotAllowed(f"Standing up costs {cost} areas of Pace; {c.name} has {e.pace}.")
     enc = enc.with_combatant(cond.remove(c, "Prone").but(economy=e.but(pace=e.pace - cost)))
-    return enc, [Event(kind="info", text=f"{c.name} stands up ({cost} areas of Pace; {e.pace - cost} left).")]
+    return enc, [Event(kind="info", text=f"{c.name} stands up ({secret(cost, c)} areas of Pace; {secret(e.pace - cost, c)} left).")]
 
 
 def _prone(enc, c, action, chance):

@@ -10,11 +10,12 @@ from d20 import diceast
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event, Pending
+from ...secrets import secret
 from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
 from .model import DAMAGE_TYPES, LastRoll, RCEncounter
-from .rolls import D20, Queued, drain, mode_for, reasons, roll_d20
+from .rolls import D20, Queued, drain, mode_for, reasons, masked_bonus, roll_d20, secret_constants
 
 DEFENSES = ("avoidance", "fortitude", "willpower")
 PLOT_DIS = "Spend a Plot Point: disadvantage"
@@ -143,7 +144,7 @@ def _ask_plot(enc, spec, chance):
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # the choice message that follows pings the player; this line only tells the channel why the roll waits
     waiting = (f"⏳ {attacker.name} attacks {target.name}: the roll waits while {target.name}'s player decides "
-               f"whether to spend a Plot Point ({target.plot_points} left) for disadvantage.")
+               f"whether to spend a Plot Point ({secret(target.plot_points, target)} left) for disadvantage.")
     return enc, [Event(kind="info", text=waiting)]
 
 
@@ -157,7 +158,7 @@ def resume_plot(system, enc, pending, option, chance):
         enc = enc.update(target.id, plot_points=target.plot_points - 1).but(pool=enc.pool + 1)
         spec["dis"] = list(spec["dis"]) + ["Plot Point"]
         spec["plot"] = True
-        events.append(Event(kind="info", text=f"🎭 {target.name} spends a Plot Point: the attack has disadvantage ({target.plot_points - 1} left; pool {enc.pool})."))
+        events.append(Event(kind="info", text=f"🎭 {target.name} spends a Plot Point: the attack has disadvantage ({secret(target.plot_points - 1, target)} left; pool {enc.pool})."))
     queued = Queued(pending.context.get("dice", ()), chance)
     enc, more = resolve(system, enc, spec, queued)
     queued.finish()
@@ -191,10 +192,14 @@ def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int
         natural, rolled = d20.natural, d20.rolled
         total = natural + bonus
         parts = [d20.text()]
-        for value, name in ((spec["modifier"], None), (spec["horde"], "horde"), (spec["flat"], "situation"), (-penalty, "wounds/exhaustion")):
+        if attacker.hidden:
+            # a hidden attacker's modifier and wounds stay secret, and so does any total they are in
+            parts.append(masked_bonus(spec["modifier"], attacker, penalty))
+        for value, name in ((0 if attacker.hidden else spec["modifier"], None), (spec["horde"], "horde"),
+                            (spec["flat"], "situation"), (0 if attacker.hidden else -penalty, "wounds/exhaustion")):
             if value:
                 parts.append(f"{'+' if value > 0 else '−'} {abs(value)}{f' {name}' if name else ''}")
-        text = " ".join(parts) + f" = {total} vs {label} {defense_value}"
+        text = " ".join(parts) + f" = {secret(total, attacker)} vs {label} {secret(defense_value, target)}"
         critical = natural == 20
         hit = natural != 1 and (critical or total >= defense_value)
         if natural == 1:
@@ -217,7 +222,8 @@ def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int
         damage_dice = roll.dice
         amount = roll.total + spec["horde"]
         horde = f" + {spec['horde']} horde" if spec["horde"] else ""
-        text += f"; {roll.text}{horde} = {amount}"
+        # a hidden attacker's damage bonus and total are its own numbers: only the dice show
+        text += f"; {secret_constants(roll.text, attacker)}{horde} = {secret(amount, attacker)}"
         was_horde = bool(target.horde)
         enc, more, report = dmg.harm(enc, target.id, dmg.Harm(amount, spec["type"], critical=critical, armor_piercing=spec["ap"], hit=True))
         text += more

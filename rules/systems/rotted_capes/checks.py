@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
+from ...secrets import secret
 from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
@@ -62,17 +63,19 @@ def heal(enc: RCEncounter, action, chance):
     amount = max(0, roll.total)
     if action.flags.get("temp"):
         t = target.but(temp_stamina=amount)
-        what = f"{amount} temporary Stamina (replacing {target.temp_stamina})" if target.temp_stamina else f"{amount} temporary Stamina"
+        what = (f"{amount} temporary Stamina (replacing {secret(target.temp_stamina, target)})" if target.temp_stamina
+                else f"{amount} temporary Stamina")
     elif action.flags.get("wounds"):
         gained = min(amount, target.max_wounds - target.wounds)
         t = target.but(wounds=target.wounds + gained)
-        what = f"{gained} Wound{'s' if gained != 1 else ''}"
+        # how much was gained tells how much was missing
+        what = f"{secret(gained, target)} Wound{'s' if gained != 1 or target.hidden else ''}"
     else:
         if target.zombie:
             raise InvalidInput("Zombies have no Stamina to recover.")
         gained = min(amount, target.max_stamina - target.stamina)
         t = target.but(stamina=target.stamina + gained)
-        what = f"{gained} Stamina"
+        what = f"{secret(gained, target)} Stamina"
     t, more = dmg.settle(t)
     enc = enc.with_combatant(t)
     return enc, [Event(kind="roll", text=f"{t.name} recovers {what}: {roll.text} = {roll.total} ({dmg.status(t)}).")]
@@ -142,7 +145,7 @@ def resume_interrupt(enc: RCEncounter, pending, option, chance):
     c = enc.get(cid)
     if c.demanding is None:
         return enc, [Event(kind="info", text=f"{c.name} is no longer performing a demanding action.")]
-    ok, text = roll_save(enc, cid, "con", dc, chance)
+    ok, text = roll_save(enc, cid, "con", dc, chance, own_dc=True)
     what = c.demanding.what
     if ok:
         return enc, [Event(kind="roll", text=f"{c.name} CON save to keep {what}: {text} — still going.")]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...model import Event, Pending
+from ...secrets import secret
 from . import conditions as cond
 from .model import ENERGY, PHYSICAL, Condition, RCCombatant, RCEncounter, parse_dr
 
@@ -76,7 +77,9 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
     dr, dr_key = (0, "") if h.armor_piercing else best_dr(t, h.damage_type)
     after = max(0, h.amount - dr)
     report.after_dr = after
-    text = f" − DR {dr} ({dr_key}) = {after}" if dr else ""
+    # a hidden target shows the step even without DR, or its absence would tell
+    shown_dr = f"{dr} ({dr_key})" if dr else str(dr)
+    text = f" − DR {secret(shown_dr, t)} = {secret(after, t)}" if dr or (t.hidden and not h.armor_piercing) else ""
     if t.zombie and h.damage_type == "psychic":
         return enc, " psychic: no effect on zombies", report
     massive, why = False, ""
@@ -84,12 +87,13 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
     if h.ongoing:
         total += after
         if total > t.stamina_defense:
-            massive, why = True, f"; continuous total {total} > Stamina Defense {t.stamina_defense} → massive (total resets)"
+            massive, why = True, (f"; continuous total {secret(total, t)} > Stamina Defense "
+                                  f"{secret(t.stamina_defense, t)} → massive (total resets)")
             total = 0
         else:
-            why = f" (continuous total {total}/{t.stamina_defense})"
+            why = f" (continuous total {secret(total, t)}/{secret(t.stamina_defense, t)})"
     elif after > fortitude(t):
-        massive, why = True, f"; {after} > Fortitude {fortitude(t)} → massive"
+        massive, why = True, f"; {secret(after, t)} > Fortitude {secret(fortitude(t), t)} → massive"
     t = t.but(ongoing_total=total)
     if t.zombie:
         text += why
@@ -114,7 +118,7 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
     text = (text + " Stamina") if text else f" Stamina"
     absorbed = min(t.temp_stamina, after)
     if absorbed:
-        text += f" ({absorbed} absorbed by temporary Stamina)"
+        text += f" ({secret(absorbed, t)} absorbed by temporary Stamina)"
     stamina = max(0, t.stamina - (after - absorbed))
     t = t.but(temp_stamina=t.temp_stamina - absorbed, stamina=stamina)
     text += why
@@ -183,12 +187,11 @@ def status(c: RCCombatant) -> str:
         return "environment"
     if c.horde:
         return f"{len(c.horde)} members, each " + status(c.but(horde=()))
+    wounds = f"{secret(c.wounds, c)}/{secret(c.max_wounds, c)} Wounds"
     if c.zombie:
-        base = f"{c.wounds}/{c.max_wounds} Wounds"
-    else:
-        temp = f" +{c.temp_stamina} temp" if c.temp_stamina else ""
-        base = f"{c.stamina}/{c.max_stamina} Stamina{temp}, {c.wounds}/{c.max_wounds} Wounds"
-    return base
+        return wounds
+    temp = f" +{secret(c.temp_stamina, c)} temp" if c.temp_stamina else ""
+    return f"{secret(c.stamina, c)}/{secret(c.max_stamina, c)} Stamina{temp}, {wounds}"
 
 
 def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
@@ -211,7 +214,8 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
 
 def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter, Event]:
     t = enc.get(cid)
-    prompt = f"{t.name}: Constitution save DC {dc} to keep {t.demanding.what} going."
+    # the DC comes from the damage after the bearer's DR
+    prompt = f"{t.name}: Constitution save DC {secret(dc, t)} to keep {t.demanding.what} going."
     users = enc.controllers([cid])
     pending = Pending(id=enc.next_pending, kind="interrupt", prompt=prompt, options=(INTERRUPT_ROLL,),
                       default=INTERRUPT_ROLL, chooser=cid, users=users, context={"cid": cid, "dc": dc})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed, NotYourTurn
+from ...secrets import secret
 from . import conditions as cond
 from .model import RCCombatant, RCEncounter
 
@@ -79,7 +80,7 @@ def summary(c: RCCombatant) -> list[str]:
     e = c.economy
     blocked = " (Stunned)" if c.has("Stunned") else " (demanding)" if c.demanding else ""
     reaction = f"{_tick(False)}{blocked}" if blocked else _tick(e.reactions > 0) + (f" ×{e.reactions}" if e.reactions > 1 else "")
-    lines = [f"Pace {e.pace} area{'s' if e.pace != 1 else ''} left · Action {_tick(e.action)} · "
+    lines = [f"Pace {secret(e.pace, c)} area{'s' if e.pace != 1 or c.hidden else ''} left · Action {_tick(e.action)} · "
              f"Bonus Action {_tick(e.bonus)} · Reaction {reaction}"]
     if c.demanding:
         lines.append(f"Demanding: {c.demanding.what}{' (interruptible)' if c.demanding.interruptible else ''} — resolves at the start of the next turn; max 1 area, no reactions")

@@ -4,11 +4,12 @@ Ongoing Damage, saves, and condition durations running out."""
 from __future__ import annotations
 
 from ...model import Event
+from ...secrets import secret
 from . import conditions as cond
 from . import damage as dmg
 from . import economy
 from .model import RCEncounter, parse_saves
-from .rolls import mode_for, reasons, roll_d20
+from .rolls import masked_bonus, mode_for, reasons, roll_d20
 
 
 def save_modifier(c, kind: str) -> int:
@@ -20,7 +21,9 @@ def save_modifier(c, kind: str) -> int:
     return parse_saves(c.sheet.saves).get(kind, 0)
 
 
-def roll_save(enc: RCEncounter, cid: str, kind: str, dc: int, chance, extra_adv=(), extra_dis=()) -> tuple[bool, str]:
+def roll_save(enc: RCEncounter, cid: str, kind: str, dc: int, chance, extra_adv=(), extra_dis=(),
+              *, own_dc: bool = False) -> tuple[bool, str]:
+    """`own_dc`: the DC comes from the saver's own numbers (its damage after DR)."""
     c = enc.get(cid)
     adv, dis = cond.save_sources(c)
     adv, dis = adv + list(extra_adv), dis + list(extra_dis)
@@ -29,10 +32,14 @@ def roll_save(enc: RCEncounter, cid: str, kind: str, dc: int, chance, extra_adv=
     penalty = cond.wound_penalty(c)
     total = d20.natural + mod - penalty
     ok = total >= dc
-    text = f"{d20.text()} {'+' if mod >= 0 else '−'} {abs(mod)}"
-    if penalty:
-        text += f" − {penalty} wounds/exhaustion"
-    text += f" = {total} vs DC {dc}: {'success' if ok else 'failure'}{reasons(adv, dis, d20.mode)}"
+    if c.hidden:
+        # its save bonus and wounds are its own numbers, and so is the total
+        text = f"{d20.text()} {masked_bonus(mod, c, penalty)}"
+    else:
+        text = f"{d20.text()} {'+' if mod >= 0 else '−'} {abs(mod)}"
+        if penalty:
+            text += f" − {penalty} wounds/exhaustion"
+    text += f" = {secret(total, c)} vs DC {secret(dc, c) if own_dc else dc}: {'success' if ok else 'failure'}{reasons(adv, dis, d20.mode)}"
     return ok, text
 
 

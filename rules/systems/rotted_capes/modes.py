@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
+from ...secrets import secret
 from ...turns.initiative import Entry
 from . import conditions as cond
 from . import damage as dmg
@@ -99,7 +100,8 @@ def unleash(system, enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncount
                    npc=c.npc, hidden=c.hidden, echo_of=c.id, fixed_init=key, sheet=c.sheet)
     enc = enc.but(combatants=enc.combatants + (echo,), next_id=enc.next_id + 1)
     enc, events = system.turns.enter(system, enc, [echo.id], chance)
-    text = (f"💥 {c.name} is Unleashed: an extra turn at initiative {key:g}, an extra reaction, {boost}, "
+    # the extra turn's place is the villain's initiative − 10
+    text = (f"💥 {c.name} is Unleashed: an extra turn at initiative {secret(f'{key:g}', c)}, an extra reaction, {boost}, "
             "once-per-round advantage (`unleashed` option), a second wind once per encounter.")
     return enc, [Event(kind="info", text=text)] + events
 
@@ -114,7 +116,7 @@ def second_wind(enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncounter, 
     healed = min(roll.total, c.max_wounds - c.wounds)
     c, _ = dmg.settle(c.but(wounds=c.wounds + healed, second_wind_used=True))
     enc = enc.with_combatant(c)
-    return enc, [Event(kind="roll", text=f"{c.name} catches a second wind: 1d4 ({roll.total}) → {healed} Wound{'s' if healed != 1 else ''} back ({dmg.status(c)}).")]
+    return enc, [Event(kind="roll", text=f"{c.name} catches a second wind: 1d4 ({roll.total}) → {secret(healed, c)} Wound{'s' if healed != 1 or c.hidden else ''} back ({dmg.status(c)}).")]
 
 
 def danger_zone(system, enc: RCEncounter, where: list[str], chance) -> tuple[RCEncounter, list[Event]]:

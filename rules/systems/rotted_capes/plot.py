@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
+from ...secrets import secret
 from . import attack as atk
 from . import damage as dmg
 from .checks import resolve_save
@@ -52,7 +53,7 @@ ALIASES = {"ignore recovery": "wound recovery", "escape death": "escape death", 
 
 
 def balances(enc: RCEncounter) -> str:
-    lines = [f"{c.name} {c.plot_points}" for c in heroes(enc)]
+    lines = [f"{c.name} {secret(c.plot_points, c)}" for c in heroes(enc)]
     return "🎭 Plot Points: " + (", ".join(lines) or "no heroes yet") + f"; the Editor-in-Chief's pool: {enc.pool}."
 
 
@@ -76,7 +77,7 @@ def spend(system, enc: RCEncounter, action, chance):
     if use == "aid":
         return _aid(enc, hero, action)
     enc = _pay(enc, hero)
-    text = f"🎭 {hero.name} spends a Plot Point to {USES[use]}" + (f": {note}" if note else "") + f" ({hero.plot_points - 1} left; pool {enc.pool})."
+    text = f"🎭 {hero.name} spends a Plot Point to {USES[use]}" + (f": {note}" if note else "") + f" ({secret(hero.plot_points - 1, hero)} left; pool {enc.pool})."
     return enc.but(plot_log=(enc.plot_log + (text,))[-20:]), [Event(kind="info", text=text)]
 
 
@@ -96,7 +97,7 @@ def _aid(enc, hero, action):
         raise NotAllowed(f"{hero.name} has already given a Plot Point this scene.")
     enc = enc.update(hero.id, plot_points=hero.plot_points - 1, aided_this_scene=True)
     enc = enc.update(ally.id, plot_points=ally.plot_points + 1)
-    return enc, [Event(kind="info", text=f"🎭 {hero.name} gives a Plot Point to {ally.name} ({hero.name} {hero.plot_points - 1}, {ally.name} {ally.plot_points + 1}).")]
+    return enc, [Event(kind="info", text=f"🎭 {hero.name} gives a Plot Point to {ally.name} ({hero.name} {secret(hero.plot_points - 1, hero)}, {ally.name} {secret(ally.plot_points + 1, ally)}).")]
 
 
 def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
@@ -117,7 +118,7 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
     enc = enc.but(combatants=restored, turns=last.turns_before)
     enc = _pay(enc, enc.get(hero.id))
     what = "damage roll" if damage_only else "d20"
-    head = Event(kind="info", text=f"🎭 {hero.name} spends a Plot Point to reroll the {what} ({enc.get(hero.id).plot_points} left; pool {enc.pool}).")
+    head = Event(kind="info", text=f"🎭 {hero.name} spends a Plot Point to reroll the {what} ({secret(enc.get(hero.id).plot_points, hero)} left; pool {enc.pool}).")
     spec = dict(last.spec)
     spec["plot"] = True
     if last.kind == "attack":
@@ -144,7 +145,7 @@ def award(enc: RCEncounter, action, chance):
         raise InvalidInput("Award between 1 and 10 Plot Points.")
     enc = enc.update(hero.id, plot_points=hero.plot_points + action.amount)
     why = " ".join((action.text or "").split())[:200]
-    text = f"🎭 {hero.name} earns {action.amount} Plot Point{'s' if action.amount > 1 else ''}" + (f" ({why})" if why else "") + f": now {hero.plot_points + action.amount}."
+    text = f"🎭 {hero.name} earns {action.amount} Plot Point{'s' if action.amount > 1 else ''}" + (f" ({why})" if why else "") + f": now {secret(hero.plot_points + action.amount, hero)}."
     return enc, [Event(kind="info", text=text, ping=enc.controllers([hero.id]))]
 
 
@@ -175,7 +176,7 @@ def resume_death(system, enc: RCEncounter, pending, option, chance):
         hero = hero.but(max_wounds=hero.max_wounds - 1, flaws=hero.flaws + 1, wounds=1)
         hero, _ = dmg.settle(hero)
         enc = enc.with_combatant(hero)
-        return enc, [Event(kind="info", text=f"{hero.name} escapes death by accepting a physical flaw: maximum Wounds now {hero.max_wounds}; 1 Wound, Unconscious.")]
+        return enc, [Event(kind="info", text=f"{hero.name} escapes death by accepting a physical flaw: maximum Wounds now {secret(hero.max_wounds, hero)}; 1 Wound, Unconscious.")]
     giver = hero if option == dmg.DEATH_OWN else enc.find(option.removesuffix(" spends a Plot Point"))
     if giver.plot_points <= 0:
         raise NotAllowed(f"{giver.name} has no Plot Points left.")

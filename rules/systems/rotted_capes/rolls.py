@@ -3,10 +3,16 @@ pending choice."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ...dice import MAX_FACES, evaluate
 from ...errors import DiceError
+from ...secrets import secret
+
+# a die group in a roll's text: "2d6kh1 (5, ~~2~~)"
+_DICE_GROUP = re.compile(r"\d*d(?:\d+|%)[^\s(]*\s\([^()]*\)")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,3 +87,25 @@ class Queued:
         if self.saved:
             n = len(self.saved)
             raise DiceError(f"{n} entered {'die was' if n == 1 else 'dice were'} not needed by this action: enter exactly the dice it rolls.")
+
+
+def masked_bonus(value: int, who, penalty: int = 0) -> str:
+    """A hidden combatant's own modifier (and wound penalty) after a d20: `+ ?` to players."""
+    inner = str(value) if value >= 0 else f"−{abs(value)}"
+    if penalty:
+        inner += f" − {penalty} wounds/exhaustion"
+    return f"+ {secret(inner, who)}"
+
+
+def secret_constants(text: str, who) -> str:
+    """A roll's text with the numbers outside its dice marked secret when `who` is hidden:
+    `1d8 (5) + 4` shows the die face, not the bonus."""
+    if getattr(who, "hidden", who) is not True:
+        return text
+    out, last = [], 0
+    for match in _DICE_GROUP.finditer(text):
+        out.append(_NUMBER.sub(lambda m: secret(m.group(), who), text[last:match.start()]))
+        out.append(match.group())
+        last = match.end()
+    out.append(_NUMBER.sub(lambda m: secret(m.group(), who), text[last:]))
+    return "".join(out)

@@ -8,6 +8,7 @@ from typing import Any
 from ...commands import base_fields, flags, integer
 from ...errors import InvalidInput, NotAllowed, UnknownAction
 from ...model import Event
+from ...secrets import secret
 from ...system import Option, System
 from ...turns.initiative import Initiative
 from . import acts, attack, checks, hooks, modes, plot
@@ -17,6 +18,7 @@ from . import economy
 from .actions import (Act, AddCondition, Attack, Damage, Heal, ListConditions, PlotAward, PlotIssue, PlotPool,
                       PlotShow, PlotSpend, RemoveCondition, Save, Swap)
 from .model import RCCombatant, RCEncounter, RCSheet
+from .rolls import masked_bonus
 
 # /help sends this after the general text in one message of at most 2,000 characters:
 # every word has to earn its place (the README has the long version).
@@ -72,10 +74,12 @@ class RottedCapes(System):
                 raise InvalidInput(f"{owner.name} must be in the initiative order before their companion.")
             return entry.key, f"acts in {owner.name}'s turn"
         if combatant.fixed_init is not None:
-            return (combatant.fixed_init,), f"fixed at {combatant.fixed_init:g}"
+            # an Unleashed extra turn sits at the villain's initiative − 10
+            return (combatant.fixed_init,), f"fixed at {secret(f'{combatant.fixed_init:g}', combatant)}"
         die = chance.die(20)
         bonus = combatant.sheet.dex + combatant.sheet.init
-        return (die + bonus,), f"d20 {die} {'+' if bonus >= 0 else '−'} {abs(bonus)} = {die + bonus}"
+        shown = masked_bonus(bonus, combatant) if combatant.hidden else f"{'+' if bonus >= 0 else '−'} {abs(bonus)}"
+        return (die + bonus,), f"d20 {die} {shown} = {secret(die + bonus, combatant)}"
 
     def order_ties(self, enc, tied, chance):
         """Heroes before threats, each hero its own turn; tied threats act together."""
@@ -187,7 +191,7 @@ class RottedCapes(System):
         if c.conditions:
             parts.append(", ".join(x.label() for x in c.conditions))
         if c.is_hero:
-            parts.append(f"PP {c.plot_points}")
+            parts.append(f"PP {secret(c.plot_points, c)}")
         if c.unleashed:
             parts.append("Unleashed")
         if c.demanding:

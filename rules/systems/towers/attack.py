@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event, Pending, Value
+from rules.secrets import secret
 
 from .costs import ACTIONS, OPPORTUNITY_DELAY, SHIFT_ADDED
 from .damage import Harm, dealt, take
@@ -141,7 +142,7 @@ def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance
     base = action.damage if action.damage is not None else weapon.base_damage(attacker.sheet.px, attacker.sheet.hs)
     if style == "power attack":
         base += POWER_DAMAGE
-    shown = damage_source(attacker, weapon, style, base) if action.damage is None else f"{base}"
+    shown = damage_source(attacker, weapon, style, base) if action.damage is None else secret(base, attacker)
     category, dtype = damage_kind(weapon, action.damage_type)
     defense = (action.defense or ("id" if weapon.stat == "sa" else "pd")).casefold()
     if defense not in ("pd", "id"):
@@ -160,20 +161,23 @@ def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance
     lead = f"{attacker.name}: {plan.label} with {weapon.name} on {against}"
     if spent:
         lead += f" ({spent})"
-    line = f"{lead} — {described(weapon.stat.upper(), stat_value, mods, result)}"
+    line = f"{lead} — {described(weapon.stat.upper(), secret(stat_value, attacker), mods, result)}"
     if result.hearts:
         line += f" ({result.hearts}♥)"
     return proceed(system, enc, plan, chance, [Event(kind="roll", text=line)], answered=False)
 
 
 def damage_source(attacker: TowersCombatant, weapon: Weapon, style: str, base: int) -> str:
-    """`Axe 4 + PX 2 + Power Attack 2 = 8`: the base damage with its parts."""
-    parts = [str(weapon.damage)] if weapon.damage or not weapon.adds else []
+    """`Axe 4 + PX 2 + Power Attack 2 = 8`: the base damage with its parts.
+
+    A hidden attacker's weapon damage, PX or HS and the total are secret."""
+    parts = [secret(weapon.damage, attacker)] if weapon.damage or not weapon.adds else []
     if weapon.adds:
-        parts.append(f"{weapon.adds.upper()} {getattr(attacker.sheet, weapon.adds)}")
+        parts.append(f"{weapon.adds.upper()} {secret(getattr(attacker.sheet, weapon.adds), attacker)}")
     if style == "power attack":
         parts.append(f"Power Attack {POWER_DAMAGE}")
-    return f"{weapon.name} " + " + ".join(parts) + (f" = {base}" if len(parts) > 1 else "")
+    total = f" = {secret(base, attacker)}" if len(parts) > 1 else ""
+    return f"{weapon.name} " + " + ".join(parts) + total
 
 
 def spend_mana(enc: TowersEncounter, combatant: TowersCombatant, flags: dict) -> tuple[TowersEncounter, str]:
@@ -185,7 +189,7 @@ def spend_mana(enc: TowersEncounter, combatant: TowersCombatant, flags: dict) ->
     if cost > combatant.mana:
         raise InvalidInput(f"{combatant.name} has {combatant.mana} mana, not {cost}.")
     enc = enc.update(combatant.id, mana=combatant.mana - cost)
-    return enc, f"{cost} mana, {combatant.mana - cost} left"
+    return enc, f"{cost} mana, {secret(combatant.mana - cost, combatant)} left"
 
 
 def _text(value) -> str | None:
@@ -214,10 +218,12 @@ def proceed(system, enc: TowersEncounter, plan: Plan, chance, events: list[Event
 
 
 def defense_base(defender: TowersCombatant, stat: str) -> tuple[int, str]:
+    """The defence's cards and its label; shown, the base goes through `secret(base, defender)`."""
     value = getattr(defender.sheet, stat)
     if stat == "pd" and defender.flat_footed and defender.sheet.ss:
         # Flat-footed: no Soft Strength bonus to PD.
-        return max(0, value - defender.sheet.ss), f"PD {value} − SS {defender.sheet.ss} flat-footed ="
+        label = f"PD {secret(value, defender)} − SS {secret(defender.sheet.ss, defender)} flat-footed ="
+        return max(0, value - defender.sheet.ss), label
     return value, stat.upper()
 
 
@@ -227,10 +233,10 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
     mods = defense_mods(defender, attacker, plan.weapon, plan.flags)
     why = f" ({mods.text()})" if mods.notes else ""
     count = card_count(base, mods)
-    cards = f"{count} card{'s' if count != 1 else ''}"
+    cards = f"{secret(count, defender)} card{'s' if count != 1 else ''}"
     prompt = (
         f"{defender.name}: {attacker.name}'s {plan.weapon.name} comes in at {plan.attack.total} (hits on a tie). "
-        f"Flip {label} {base}{why}: {cards}. Press Flip, or enter the cards you flipped: "
+        f"Flip {label} {secret(base, defender)}{why}: {cards}. Press Flip, or enter the cards you flipped: "
         f"/choose option:Flip cards:\"…\"."
     )[:300]
     pending = Pending(
@@ -239,7 +245,8 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # The choice message pings the defender's player; the result only says what it waits for.
-    events.append(Event(kind="info", text=f"{defender.name} flips {label} {base} ({cards}): see the Flip button."))
+    shown = f"{defender.name} flips {label} {secret(base, defender)} ({cards}): see the Flip button."
+    events.append(Event(kind="info", text=shown))
     return enc, events
 
 
@@ -251,7 +258,7 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
         base, label = defense_base(defender, plan.defense)
         mods = defense_mods(defender, attacker, plan.weapon, plan.flags)
         result = flip(chance, base, mods)
-        total, line = result.total, f"{defender.name} {described(label, base, mods, result)}"
+        total, line = result.total, f"{defender.name} {described(label, secret(base, defender), mods, result)}"
     if defender.aided_for == attacker.id:
         enc = enc.update(defender.id, aided_for=None)
     hit = plan.attack.total >= total
@@ -268,7 +275,7 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
         events.append(Event(kind="info", text=text))
         return enc, events
     harm = Harm(base=plan.damage, hearts=plan.attack.hearts, category=plan.category, dtype=plan.dtype,
-                shown=plan.damage_text)
+                shown=plan.damage_text, secret_base=attacker.hidden)
     amount = dealt(harm, defender)
     after, state = take(defender, amount.stun, amount.lethal)
     enc = enc.with_combatant(after)

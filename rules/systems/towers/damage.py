@@ -4,6 +4,9 @@ STUN = base + Hearts − Resilience (ER physical, IR arcane, none untyped), at
 least 1; susceptibility doubles STUN after Resilience and doubles LETHAL;
 immunity stops both. LETHAL = Hearts, never reduced, never more than the STUN
 the hit does. Temporary STUN and LETHAL are lost first.
+
+A hidden combatant's Resilience, its STUN and LETHAL and whatever they reveal
+are marked `secret`: players read "?", the GM the number.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.model import Value
+from rules.secrets import secret
 
 from .state import TowersCombatant
 
@@ -25,6 +29,7 @@ class Harm(Value):
     dtype: str = ""
     minimum: bool = True  # a hit always does at least 1 STUN
     shown: str = ""  # the base as players should read it, e.g. "Axe 4 + PX 2 = 6"
+    secret_base: bool = False  # the base comes from a hidden attacker's sheet: its totals are secret
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,23 +52,37 @@ def dealt(harm: Harm, target: TowersCombatant) -> Dealt:
     if target.immune_to(harm.dtype):
         return Dealt(0, 0, f"{target.name} is immune to {harm.dtype}: no damage")
     raw = harm.base + harm.hearts
-    steps = (harm.shown or f"{harm.base}") + (f" + {harm.hearts}♥ = {raw}" if harm.hearts else "")
+    base = harm.shown or secret(harm.base, harm.secret_base)
+    steps = base + (f" + {harm.hearts}♥ = {secret(raw, harm.secret_base)}" if harm.hearts else "")
     resist, label = resilience(target, harm.category)
     stun = raw - resist
-    if resist:
-        steps += f" − {label} {resist} = {stun}"
-    if harm.minimum and stun < 1:
-        stun = 1
-        steps += " → minimum 1"
+    if target.hidden and label:
+        # Always the step, the minimum inside its secret: neither a missing step
+        # (0) nor "minimum 1" may tell players anything about the hidden Resilience.
+        after = f"{stun}"
+        if harm.minimum and stun < 1:
+            stun = 1
+            after += " → minimum 1"
+        steps += f" − {label} {secret(resist, target)} = {secret(after, target)}"
+    else:
+        if resist:
+            steps += f" − {label} {resist} = {stun}"
+        if harm.minimum and stun < 1:
+            stun = 1
+            steps += " → minimum 1"
     lethal = harm.hearts + harm.extra_lethal
     if target.susceptible_to(harm.dtype):
         stun, lethal = stun * 2, lethal * 2
-        steps += f" ×2 susceptible = {stun}"
+        steps += f" ×2 susceptible = {secret(stun, target)}"
     stun = max(0, stun)
     text = f"{steps} {harm.category if harm.category != 'none' else ''}{kind} STUN".replace("  ", " ")
     if lethal:
         capped = min(lethal, stun)
-        text += f", {lethal} LETHAL" + (f" → {capped} (no more than the STUN)" if capped < lethal else "")
+        if target.hidden:
+            # Capped or not would tell how the LETHAL compares with the secret STUN.
+            text += f", {secret(f'{lethal} → {capped}' if capped < lethal else lethal, target)} LETHAL"
+        else:
+            text += f", {lethal} LETHAL" + (f" → {capped} (no more than the STUN)" if capped < lethal else "")
         lethal = capped
     return Dealt(stun, lethal, text)
 
@@ -88,28 +107,31 @@ def take(target: TowersCombatant, stun: int, lethal: int) -> tuple[TowersCombata
 
 
 def condition_text(before: TowersCombatant, after: TowersCombatant) -> str:
+    def n(value: int) -> str:
+        return secret(value, after)
+
     parts = []
     stun_changed = before.stun != after.stun or before.temp_stun != after.temp_stun
     lethal_changed = before.lethal != after.lethal or before.temp_lethal != after.temp_lethal
     if stun_changed or not lethal_changed:
-        line = f"STUN {before.stun} → {after.stun}/{after.sheet.stun}"
+        line = f"STUN {n(before.stun)} → {n(after.stun)}/{n(after.sheet.stun)}"
         if before.temp_stun != after.temp_stun:
-            line += f" (temporary {before.temp_stun} → {after.temp_stun})"
+            line += f" (temporary {n(before.temp_stun)} → {n(after.temp_stun)})"
         parts.append(line)
     if lethal_changed:
-        line = f"LETHAL {before.lethal} → {after.lethal}/{after.sheet.lethal}"
+        line = f"LETHAL {n(before.lethal)} → {n(after.lethal)}/{n(after.sheet.lethal)}"
         if before.temp_lethal != after.temp_lethal:
-            line += f" (temporary {before.temp_lethal} → {after.temp_lethal})"
+            line += f" (temporary {n(before.temp_lethal)} → {n(after.temp_lethal)})"
         parts.append(line)
     new = [s for s in after.states() if s not in before.states()]
     if after.out and not before.out:
-        new = [f"dead (LETHAL {after.health} ≤ -2 × Endurance {after.sheet.endurance})"]
+        new = [f"dead (LETHAL {n(after.health)} ≤ -2 × Endurance {n(after.sheet.endurance)})"]
     else:
         if "unconscious" in new:
             new = ["unconscious and prone" if s == "unconscious" else s for s in new if s != "prone"]
         if after.dying:
             # A dying character's table needs the line they must not cross.
-            where = f"dies at LETHAL {after.death_at}"
+            where = f"dies at LETHAL {n(after.death_at)}"
             if "dying" in new:
                 new = [f"dying ({where})" if s == "dying" else s for s in new]
             else:
@@ -126,9 +148,12 @@ def heal(target: TowersCombatant, stun: int = 0, lethal: int = 0) -> tuple[Tower
         stun=max(target.stun, min(target.sheet.stun, target.stun + stun)),
         lethal=max(target.lethal, min(target.sheet.lethal, target.lethal + lethal)),
     )
-    text = f"{target.name}: STUN {target.stun} → {after.stun}/{after.sheet.stun}"
+    def n(value: int) -> str:
+        return secret(value, target)
+
+    text = f"{target.name}: STUN {n(target.stun)} → {n(after.stun)}/{n(after.sheet.stun)}"
     if lethal:
-        text += f", LETHAL {target.lethal} → {after.lethal}/{after.sheet.lethal}"
+        text += f", LETHAL {n(target.lethal)} → {n(after.lethal)}/{n(after.sheet.lethal)}"
     if target.unconscious and not after.unconscious:
         text += " — conscious again (still prone)"
     return after, text

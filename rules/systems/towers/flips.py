@@ -78,7 +78,9 @@ def flip(chance: Chance, base: int, mods: Mods = Mods()) -> Flip:
     return Flip(cards=tuple(c.code for c in cards), kept=kept.code, shift=mods.shift)
 
 
-def described(label: str, base: int, mods: Mods, result: Flip) -> str:
-    """`PA 3 (aim: flip+1): K♥ 4♣ 2♦ 7♠ → keep K = 13`."""
+def described(label: str, base: int | str, mods: Mods, result: Flip) -> str:
+    """`PA 3 (aim: flip+1): K♥ 4♣ 2♦ 7♠ → keep K = 13`.
+
+    `base` may come marked secret (a hidden combatant's value): the cards stay shown."""
     why = f" ({mods.text()})" if mods.notes else ""
     return f"{label} {base}{why}: {result.text()}"

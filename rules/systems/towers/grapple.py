@@ -8,6 +8,7 @@ by flipping higher. Size ranks add to the flips as shifts.
 from __future__ import annotations
 
 from rules.errors import InvalidInput
+from rules.secrets import secret
 
 from .attack import defense_base
 from .flips import Mods, described, flip
@@ -24,8 +25,8 @@ def _contest(chance, grappler: TowersCombatant, victim: TowersCombatant) -> tupl
     defense = flip(chance, base, defense_mods)
     won = attack.total >= defense.total
     return won, [
-        f"{grappler.name} {described('PA', grappler.sheet.pa, attack_mods, attack)}",
-        f"{victim.name} {described(label, base, defense_mods, defense)}",
+        f"{grappler.name} {described('PA', secret(grappler.sheet.pa, grappler), attack_mods, attack)}",
+        f"{victim.name} {described(label, secret(base, victim), defense_mods, defense)}",
         f"{attack.total} vs {defense.total}",
     ]
 

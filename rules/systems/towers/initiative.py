@@ -9,6 +9,7 @@ Strength, then a flip-off whose result holds for the whole encounter.
 from __future__ import annotations
 
 from rules.model import Event
+from rules.secrets import secret
 
 from .flips import flip
 from .state import TowersCombatant, TowersEncounter
@@ -22,7 +23,9 @@ def calculated(enc: TowersEncounter, combatant: TowersCombatant, chance) -> tupl
     result = flip(chance, n)
     ci = result.value + n
     offset = START - min(ci, START)
-    text = f"Initiative ⟨{n}⟩: {result.text()} + N {n} = CI {ci} → phase {offset}"
+    # A hidden combatant's N and CI are secret; its cards and its phase (the clock) are not.
+    shown_n, shown_ci = secret(n, combatant), secret(ci, combatant)
+    text = f"Initiative ⟨{shown_n}⟩: {result.text()} + N {shown_n} = CI {shown_ci} → phase {offset}"
     if combatant.surprised:
         delay = int(enc.options.get("surprise_phases", 10))
         offset += delay
@@ -60,7 +63,10 @@ def settle_ties(enc: TowersEncounter, tied: list, chance) -> tuple[list, list[Ev
         lines.append(", ".join(drawn))
     ordered = sorted(entries.values(), key=lambda e: tuple(-k for k in e.tiebreak))
     names = " then ".join(enc.get(e.cid).name for e in ordered)
-    text = f"Tie at CI {_n(tied[0].key[0])}, N {_n(tied[0].key[1])}, SS {_n(tied[0].key[2])}: flip-off " \
+    # The tied values are everyone's in the tie: a hidden combatant's among them makes them secret.
+    hidden = any(enc.get(e.cid).hidden for e in tied)
+    key = [secret(_n(value), hidden) for value in tied[0].key[:3]]
+    text = f"Tie at CI {key[0]}, N {key[1]}, SS {key[2]}: flip-off " \
         + "; ".join(lines) + f" → {names} for this encounter."
     return [entries[e.cid] for e in tied], [Event(kind="roll", text=text)]
 

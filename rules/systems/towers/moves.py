@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rules.commands import integer
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
+from rules.secrets import secret
 
 from .attack import spend_mana
 from .costs import FREE, SHIFT_ADDED, VARIES, ActionType, action_type
@@ -89,7 +90,12 @@ def _aim(enc, me: "TowersCombatant", action):
 
 def _recover(enc, me, action):
     after, _ = heal(me, stun=me.sheet.endurance)
-    text = f"recovers STUN = Endurance {me.sheet.endurance}: STUN {me.stun} → {after.stun}/{me.sheet.stun}"
+
+    def n(value: int) -> str:
+        return secret(value, me)
+
+    text = (f"recovers STUN = Endurance {n(me.sheet.endurance)}: "
+            f"STUN {n(me.stun)} → {n(after.stun)}/{n(me.sheet.stun)}")
     if after.stun - me.stun < me.sheet.endurance:
         text += " (the maximum)"
     return enc.with_combatant(after), text + "."

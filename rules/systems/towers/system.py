@@ -7,6 +7,7 @@ from typing import Any
 from rules.cards import Card
 from rules.errors import InvalidInput
 from rules.model import Event
+from rules.secrets import secret
 from rules.system import Option, System
 from rules.turns.clock import Clock, PHASES_PER_ROUND
 
@@ -113,8 +114,9 @@ class TowersSystem(System):
             if current.sheet.mana and current.mana < current.sheet.mana and regain and not current.out:
                 mana = min(current.sheet.mana, current.mana + regain)
                 enc = enc.update(current.id, mana=mana)
+                was, now, most = (secret(value, current) for value in (current.mana, mana, current.sheet.mana))
                 events.append(Event(kind="info", text=f"Phase {phase} (zero phase): {current.name} regains mana: "
-                                    f"{current.mana} → {mana}/{current.sheet.mana}."))
+                                    f"{was} → {now}/{most}."))
         return enc, events
 
     # --- actions ---------------------------------------------------------------------
@@ -179,7 +181,8 @@ class TowersSystem(System):
             enc = enc.update(target.id, **{field: kept})
             label = "LETHAL" if action.lethal else "STUN"
             how = "kept (temporary values never stack)" if kept == old and old else "gained"
-            return enc, [Event(kind="info", text=f"{target.name}: temporary {label} {kept} {how}.")]
+            shown = secret(kept, target)
+            return enc, [Event(kind="info", text=f"{target.name}: temporary {label} {shown} {how}.")]
         if action.lethal:
             after, text = heal(target, lethal=action.amount)
         else:
@@ -219,7 +222,7 @@ class TowersSystem(System):
         value = getattr(me.sheet, action.stat)
         mine = flip(chance, value, Mods())
         resisted = mine.total > against.total
-        theirs = described(action.stat.upper(), value, Mods(), mine)
+        theirs = described(action.stat.upper(), secret(value, me), Mods(), mine)
         text = f"Attack {action.against}: {against.text()} vs {me.name} {theirs} → {'resisted' if resisted else 'affected'}"
         return enc, [Event(kind="roll", text=text)]
 
@@ -263,7 +266,8 @@ class TowersSystem(System):
             lines.append("Flat-footed until acting: PD without Soft Strength, no opportunity attacks.")
         if me.aim:
             limit = getattr(me.sheet, me.aim_stat) // 2
-            lines.append(f"Aiming: (flip+{me.aim}) on the next {me.aim_stat.upper()} attack (at most +{limit}).")
+            lines.append(f"Aiming: (flip+{me.aim}) on the next {me.aim_stat.upper()} attack "
+                         f"(at most +{secret(limit, me)}).")
         if me.prone:
             lines.append("Prone: Stand from Prone costs 4.")
         lines.append("Attack 5 · Power Attack 7 · Charge 8 · Aim 5 · Move 5 · Shift Position 3 (+2 added) · "
