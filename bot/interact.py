@@ -44,8 +44,9 @@ async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bo
         await interaction.response.send_message(content, ephemeral=ephemeral, allowed_mentions=allowed, **kwargs)
 
 
-async def refuse(interaction: discord.Interaction, error: Exception) -> None:
-    await reply(interaction, f"⛔ {render.clean(str(error))}", ephemeral=True)
+async def refuse(interaction: discord.Interaction, error: Exception, *, gm: bool = False) -> None:
+    """An ephemeral refusal; `gm`: it goes to the GM, who may read hidden NPCs' numbers in it."""
+    await reply(interaction, f"⛔ {render.clean(str(error), gm=gm)}", ephemeral=True)
 
 
 async def run(interaction: discord.Interaction, build: BuildWithActor, command: str) -> Result | None:
@@ -54,19 +55,59 @@ async def run(interaction: discord.Interaction, build: BuildWithActor, command: 
         return await _run(bot, interaction, build, command)
 
 
+# Discord drops an interaction not answered within 3 seconds. A command still
+# waiting for its channel's lock by then (a burst of commands in one channel) is
+# acknowledged first, privately, so a refusal can still be private too.
+ANSWER_WITHIN_SECONDS = 2.0
+
+
 async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, command: str) -> Result | None:
+    by = await actor_of(interaction)
+    work = asyncio.ensure_future(
+        bot.core.act(interaction.channel_id, lambda system, state: build(by, system, state), command))
+    deferred = await defer_if_slow(interaction, work)
     try:
-        by = await actor_of(interaction)
-        result = await bot.core.act(interaction.channel_id, lambda system, state: build(by, system, state), command)
+        result = await work
     except RulesError as error:
-        await refuse(interaction, error)
+        await refuse(interaction, error, gm=by.is_gm)
         return None
     pending = result.state.pending
     asked = (pending.users or (result.state.gm_id,)) if result.pending_opened else ()
     content, mentions = render.result_content(result.events, leave_out=asked)
-    await reply(interaction, content, allowed=mentions)
+    if deferred:
+        await reply(interaction, "✅ Done: the result is in the channel.", ephemeral=True)
+        await persist(interaction.channel.send, content, allowed_mentions=mentions)
+    else:
+        await reply(interaction, content, allowed=mentions)
+    if by.is_gm:
+        await show_gm(interaction, result)
     await announce(bot, interaction.channel, result)
     return result
+
+
+async def show_gm(interaction: discord.Interaction, result: Result) -> None:
+    """The GM, who answered a command whose public result hides an NPC's numbers,
+    reads them in a message only they see."""
+    details = render.gm_view(result.events)
+    if details is None:
+        return
+    try:
+        await reply(interaction, details, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not show the GM the hidden numbers in channel %s", interaction.channel_id)
+
+
+async def defer_if_slow(interaction: discord.Interaction, work: asyncio.Future) -> bool:
+    """Acknowledge the interaction privately if `work` is not done in time; True if it was."""
+    done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN_SECONDS)
+    if done:
+        return False
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    except discord.HTTPException:
+        log.warning("could not acknowledge a slow command in channel %s", interaction.channel_id)
+        return False
+    return True
 
 
 SERVER_ERROR_TRIES = 3

@@ -64,9 +64,12 @@ class Reminders:
         for record in await core.due(self._guild_ids()):
             channel = self.bot.get_channel(record.channel_id)
             if channel is None:
-                # A channel this bot no longer sees (server left, channel deleted). Left
-                # due, a hundred such rows fill the query's limit and every other
-                # reminder and choice deadline waits behind them for ever.
+                guild = self.bot.get_guild(record.guild_id)
+                if guild is not None and guild.unavailable:
+                    continue  # a Discord outage: the channel comes back with its server
+                # A server the bot left or a deleted channel. Left due, a hundred such
+                # rows fill the query's limit and every other reminder and choice
+                # deadline waits behind them for ever.
                 await core.repo.set_meta(record.id, reminder_due=None, pending_deadline=None)
                 continue
             if record.pending_deadline and record.pending_deadline <= now:

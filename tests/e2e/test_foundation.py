@@ -1,6 +1,7 @@
 """A whole small fight through real discord.py, with a toy system on every
 turn structure: pings, the tracker, buttons, refusals, restarts."""
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -130,3 +131,30 @@ async def test_autocomplete_offers_the_servers_characters_and_the_channels_comba
     assert [c["value"] for c in targets] == ["Zombie 1", "Zombie 2"]
     elsewhere = await (await standin.autocomplete("bob", "/attack", "target", target="", in_channel="combat-2")).choices()
     assert elsewhere == []
+
+
+async def test_a_command_stuck_behind_others_is_acknowledged_in_time_and_refusals_stay_private(standin, bot, monkeypatch):
+    from bot import interact
+
+    await setup_fight(standin)
+    await say(standin, "gm", "/initiative next")
+    monkeypatch.setattr(interact, "ANSWER_WITHIN_SECONDS", 0.05)
+    act = bot.core.act
+
+    async def slow_act(*args, **kwargs):
+        await asyncio.sleep(0.3)  # as if queued behind a burst of commands in this channel
+        return await act(*args, **kwargs)
+
+    monkeypatch.setattr(bot.core, "act", slow_act)
+    before = len(standin.messages())
+    handle = await standin.invoke("alice", "/encounter note", text="the lights go out")
+    assert await handle.acknowledged() == 5  # deferred, before the work is done
+    answer = await handle.response()
+    assert answer.ephemeral and "Done" in answer.content
+    posted = await standin.wait_for(lambda: next((m for m in standin.messages()[before:] if "the lights go out" in m.content), None))
+    assert not posted.ephemeral and not posted.pings.user_ids
+
+    refused = await say(standin, "bob", "/attack", target="Silver Star")
+    assert refused.ephemeral and refused.content.startswith("⛔")
+    assert not any("⛔" in m.content for m in standin.messages() if not m.ephemeral)
+    await bot.idle.wait()

@@ -175,9 +175,13 @@ class Sent:
 
     @property
     def applied(self) -> bool:
-        """The bot answered publicly: the command went through (refusals are ephemeral)."""
+        """The bot answered and did not refuse (refusals are ephemeral ⛔ messages; a command
+        acknowledged late says privately that it is done and posts its result in the channel)."""
         messages = self.handle.messages
-        return self.acknowledged and bool(messages) and not messages[0].ephemeral
+        if not (self.acknowledged and messages):
+            return False
+        first = messages[0]
+        return not (first.ephemeral and first.content.startswith("⛔"))
 
     def action(self, system: System, state: Encounter):
         if self.command.startswith("/act "):

@@ -1,0 +1,49 @@
+"""The reminder pass: a channel the bot can no longer see must not block the others."""
+
+from datetime import timedelta
+from types import SimpleNamespace
+
+from bot.core import Core
+from bot.reminders import Reminders
+from tests.bot.test_core import CHANNEL, started
+
+GONE = 777
+
+
+class SeenChannel:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send(self, content, **kwargs) -> None:
+        self.sent.append(content)
+
+
+def bot_seeing(core: Core, channels: dict, unavailable_guilds=()):
+    return SimpleNamespace(
+        core=core, shard_count=None, shard_ids=None, guilds=[],
+        get_channel=channels.get,
+        get_guild=lambda gid: SimpleNamespace(unavailable=True) if gid in unavailable_guilds else None,
+    )
+
+
+async def test_a_vanished_channel_stops_being_due_and_a_seen_one_is_reminded(repo):
+    core = Core(repo)
+    await started(core)
+    await started(core, channel=GONE)
+    gone, _ = await core.current(GONE)
+    core.now = lambda: gone.reminder_due + timedelta(minutes=1)
+    seen = SeenChannel()
+    done = await Reminders(bot_seeing(core, {CHANNEL: seen})).tick()
+    assert done == 1 and len(seen.sent) == 1 and "Still waiting" in seen.sent[0]
+    assert [r.channel_id for r in await core.due()] == []
+    gone, _ = await core.current(GONE)
+    assert gone.reminder_due is None and gone.pending_deadline is None
+
+
+async def test_a_server_in_an_outage_keeps_its_reminders(repo):
+    core = Core(repo)
+    await started(core)
+    record, _ = await core.current(CHANNEL)
+    core.now = lambda: record.reminder_due + timedelta(minutes=1)
+    await Reminders(bot_seeing(core, {}, unavailable_guilds={record.guild_id})).tick()
+    assert [r.channel_id for r in await core.due()] == [CHANNEL]
