@@ -48,10 +48,15 @@ ACTIONS: dict[str, ActionType] = {a.key: a for a in (
     ActionType("reckless move", "Reckless Move", 7),
     ActionType("recover", "Recover", 5),
     ActionType("reload", "Reload a Weapon", 5),
+    ActionType("restrain", "Restrain", 5),
+    ActionType("reverse grapple", "Reverse the Grapple", 5),
     ActionType("running leap", "Running Leap (each half)", 5),
     ActionType("shake condition", "Shake Minor Condition", 5),
     ActionType("shift position", "Shift Position", 3, can_add_shift=False),
+    ActionType("slam", "Slam", 5),
+    ActionType("squeeze", "Squeeze", 5),
     ActionType("stand", "Stand from Prone", 4),
+    ActionType("throw", "Throw", 5),
     ActionType("use item", "Use an Item", 5),
     ActionType("use skill", "Use a Skill", VARIES),
     ActionType("zero cost", "Zero-cost action", 0, can_add_shift=False),
@@ -78,6 +83,8 @@ ALIASES = {
     "zero-cost": "zero cost", "free": "speak", "oa": "opportunity attack", "opportunity": "opportunity attack",
     "reckless": "reckless move", "power": "power attack", "unhold": "release",
     "discard chip to heal": "discard chip", "shake minor": "shake condition",
+    "maintain": "restrain", "maintain hold": "restrain", "reverse": "reverse grapple",
+    "reversal": "reverse grapple", "reverse the grapple": "reverse grapple",
 }
 
 

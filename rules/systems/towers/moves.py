@@ -12,7 +12,7 @@ from rules.secrets import secret
 from .attack import spend_mana
 from .costs import FREE, SHIFT_ADDED, VARIES, ActionType, action_type
 from .damage import heal
-from .grapple import escape, initiate
+from .grapple import escape, initiate, restrain, reverse, slam, squeeze, throw
 
 if TYPE_CHECKING:
     from rules.randomness import Chance
@@ -158,6 +158,26 @@ def _escape(enc, me, action, chance):
     return escape(enc, me, chance)
 
 
+def _restrain(enc, me, action, chance):
+    return restrain(enc, me, action.target)
+
+
+def _squeeze(enc, me, action, chance):
+    return squeeze(enc, me, action.target, chance)
+
+
+def _slam(enc, me, action, chance):
+    return slam(enc, me, action.target, chance)
+
+
+def _throw(enc, me, action, chance):
+    return throw(enc, me, action.target, action.flags, chance)
+
+
+def _reverse(enc, me, action, chance):
+    return reverse(enc, me, chance)
+
+
 def _cast(enc, me, action):
     enc, spent = spend_mana(enc, me, action.flags)
     detail = action.flags.get("spell") or action.target
@@ -177,4 +197,7 @@ EFFECTS = {
     "shake condition": _shake,
     "cast": _cast,
 }
-CONTESTS = {"initiate grapple": _grapple, "escape": _escape}
+CONTESTS = {
+    "initiate grapple": _grapple, "escape": _escape, "restrain": _restrain, "squeeze": _squeeze,
+    "slam": _slam, "throw": _throw, "reverse grapple": _reverse,
+}

@@ -12,7 +12,7 @@ from rules.system import Option, System
 from rules.turns.clock import Clock, PHASES_PER_ROUND
 
 from . import attack as attacks
-from . import commands, moves
+from . import commands, grapple, moves
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
 from .costs import action_type
 from .damage import Harm, dealt, heal, take
@@ -131,6 +131,21 @@ class TowersSystem(System):
             RemoveCondition: self.remove_condition,
             Check: self.check,
         }
+
+    def handler(self, action):
+        """Every action, then any grapple whose grappler has dropped to 0 STUN or LETHAL breaks."""
+        inner = super().handler(action)
+
+        def checked(enc, action, chance):
+            enc, events = inner(enc, action, chance)
+            enc, broke = grapple.broken(enc)
+            if not broke:
+                return enc, events
+            events = list(events)
+            at = next((i for i, e in enumerate(events) if e.kind in ("turn", "round")), len(events))
+            return enc, events[:at] + broke + events[at:]
+
+        return checked
 
     def act(self, enc, action: Act, chance):
         kind = action_type(action.what)

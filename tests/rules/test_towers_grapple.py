@@ -1,0 +1,208 @@
+"""99 Towers grappling after the hold: Restrain, Squeeze, Slam, Throw, Reverse the Grapple,
+and the grapple breaking when the grappler drops to 0 STUN or LETHAL (seed: Grappling)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.actions import AddCombatants
+from rules.engine import apply
+from rules.errors import InvalidInput
+from rules.secrets import conceal, reveal
+from rules.systems.towers import SYSTEM
+from test_towers_helpers import GM, add, begin, command, new, phase_of, texts, who
+
+FIGHTER = "init=2 ss=2 hs=3 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 size=1"
+BANDIT = "init=1 ss=1 hs=2 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1"
+GUARD = "init=0 ss=1 hs=2 pa=2 pd=2 er=0 stun=8 lethal=4 endurance=1"
+
+
+def fight(guard=False, hidden_fighter=False):
+    """Fighter CI 15 (phase 5, size 1); Bandit CI 10 (phase 10); Guard CI 2 (phase 18)."""
+    enc = new()
+    enc = apply(enc, AddCombatants(by=GM, name="Fighter", sheet=SYSTEM.parse_sheet(FIGHTER), npc=True,
+                                   hidden=hidden_fighter, cards=("KH", "4C"))).state
+    enc = add(enc, "Bandit", "9D", BANDIT).state
+    if guard:
+        enc = add(enc, "Guard", "2S", GUARD).state
+    return begin(enc).state
+
+
+def grappled(guard=False, hidden_fighter=False):
+    """The Fighter holds the Bandit; the Fighter acts again first in phase 10."""
+    enc = fight(guard, hidden_fighter)
+    # PA 4 (size shift+1): 9♣ → 10; flat-footed Bandit PD 2 − SS 1 = 1 card: 9♦ → 10 vs 9.
+    out = command(enc, "act", action="grapple", target="Bandit", cards="9C 2C 3C 4C 9D")
+    assert "Bandit is grappled" in texts(out)[0]
+    assert who(out.state) == "Fighter" and out.state.turns.phase == 10
+    return out.state
+
+
+def conditions(enc, name):
+    return [c.name for c in enc.find(name).conditions]
+
+
+def test_restrain_gives_shift_plus_one_on_the_next_grapple_test_not_cumulative():
+    enc = grappled()
+    out = command(enc, "act", action="restrain")
+    assert texts(out)[0] == "Fighter restrains Bandit: (shift+1) on the next Grapple Test in this grapple."
+    assert conditions(out.state, "Bandit") == ["grappled by Fighter (restrained)"]
+    assert phase_of(out.state, "Fighter") == 15  # an Attack action: 5 phases
+    enc = out.state
+    assert who(enc) == "Bandit"
+    # Fighter PA 4 (size +1, restrain +1): 8♣ → 10; Bandit PD 2: 10♦ 2♦ → 10: a tie, the hold stays.
+    out = command(enc, "act", action="escape", cards="8C 2C 3C 4C 10D 2D")
+    assert texts(out)[0] == (
+        "Bandit: Escape: Fighter PA 4 (size (shift+1); restrain (shift+1)): 8♣ 2♣ 3♣ 4♣ → keep 8 = 8 + 2 = 10; "
+        "Bandit PD 2: 10♦ 2♦ → keep 10 = 10; 10 vs 10: Fighter keeps hold.")
+    # The bonus is spent: the next Grapple Test is plain again.
+    assert conditions(out.state, "Bandit") == ["grappled by Fighter"]
+
+
+def test_restraining_again_does_not_stack():
+    enc = grappled()
+    enc = command(enc, "act", action="maintain").state
+    enc = command(enc, "act", action="forced delay", actor="Bandit").state
+    assert who(enc) == "Fighter"
+    out = command(enc, "act", action="restrain", target="Bandit")
+    assert texts(out)[0] == ("Fighter keeps restraining Bandit: still (shift+1) on the next Grapple Test "
+                             "(not cumulative).")
+    assert conditions(out.state, "Bandit") == ["grappled by Fighter (restrained)"]
+
+
+def test_squeeze_is_a_damage_flip_of_hard_strength_plus_size_and_keeps_the_grapple():
+    enc = grappled()
+    out = command(enc, "act", action="squeeze", cards="7H")
+    # HS 3 + size 1 − Bandit's size 0 (counted only above medium) = 4; 7♥ = 1♥: 5 − ER 1 = 4 STUN, 1 LETHAL.
+    assert texts(out)[0] == (
+        "Fighter: Squeeze Bandit: damage flip 7♥ → 1♥: HS 3 + size 1 = 4 + 1♥ = 5 − ER 1 = 4 physical STUN, "
+        "1 LETHAL → Bandit: STUN 10 → 6/10, LETHAL 5 → 4/5 — wounded; the grapple holds.")
+    assert "Squeeze (5): Fighter next acts in phase 15." in texts(out)[1]
+    assert conditions(out.state, "Bandit") == ["grappled by Fighter"]
+
+
+def test_squeeze_subtracts_a_larger_victims_size_and_ignores_a_small_grapplers():
+    enc = new()
+    enc = add(enc, "Imp", "KH 4C", "init=2 hs=3 pa=4 size=-1").state
+    enc = add(enc, "Ogre", "9D", "init=1 hs=4 pd=0 ss=0 er=0 size=2 stun=20").state
+    enc = begin(enc).state
+    # PA 4 (size shift−1): K♣ → 12; Ogre PD 0 = 1 card (size shift+2): 2♦ → 4.
+    out = command(enc, "act", action="grapple", target="Ogre", cards="KC 2C 3C 4C 2D")
+    assert "Ogre is grappled" in texts(out)[0]
+    assert who(out.state) == "Imp"
+    out = command(out.state, "act", action="squeeze", cards="3C")
+    assert texts(out)[0].startswith(
+        "Imp: Squeeze Ogre: damage flip 3♣ → 0♥: HS 3 − Ogre's size 2 = 1 physical STUN → Ogre: STUN 20 → 19/20;")
+
+
+def test_slam_does_the_same_damage_knocks_the_victim_prone_and_ends_the_grapple():
+    enc = grappled()
+    out = command(enc, "act", action="slam", cards="5S")
+    assert texts(out)[0] == (
+        "Fighter: Slam Bandit: damage flip 5♠ → 0♥: HS 3 + size 1 = 4 − ER 1 = 3 physical STUN → "
+        "Bandit: STUN 10 → 7/10; Bandit is knocked prone and the grapple ends.")
+    bandit = out.state.find("Bandit")
+    assert bandit.prone and bandit.conditions == ()
+
+
+def test_throw_at_someone_hits_and_knocks_both_prone():
+    enc = grappled(guard=True)
+    # A PA attack flip: size modifiers are the inverse of the rank, so PA 4 (shift−1): J♣ → 11 − 1 = 10;
+    # the flat-footed Guard PD 2 − SS 1 = 1 card: 6♦ → 6.
+    out = command(enc, "act", action="throw", target="Guard", cards="JC 2C 3C 4C 6D")
+    assert texts(out)[0] == (
+        "Fighter: Throw Bandit: Fighter PA 4 (size +1 (shift−1)): J♣ 2♣ 3♣ 4♣ → keep J = 11 − 1 = 10; "
+        "Guard PD 2 − SS 1 flat-footed = 1: 6♦ → keep 6 = 6: 10 vs 6: hit: Bandit and Guard are knocked prone "
+        "(the thrown foe lands in a random direction from the target); the grapple ends.")
+    assert out.state.find("Bandit").prone and out.state.find("Guard").prone
+    assert out.state.find("Bandit").conditions == ()
+
+
+def test_a_missed_throw_leaves_only_the_thrown_foe_prone():
+    enc = grappled(guard=True)
+    out = command(enc, "act", action="throw", target="Guard", cards="2C 3C 4C 5C KD")
+    assert texts(out)[0].endswith(
+        "4 vs 13: miss: Bandit is prone in a random adjacent space; Guard is unharmed; the grapple ends.")
+    assert out.state.find("Bandit").prone and not out.state.find("Guard").prone
+
+
+def test_a_throw_into_an_empty_space_is_against_defence_0_and_a_willing_ally_stays_up():
+    enc = grappled()
+    out = command(enc, "act", action="throw", cards="2C 3C 4C 5C")
+    assert "an empty space: defence 0: 4 vs 0: hit: Bandit lands prone in the space" in texts(out)[0]
+    enc = grappled()
+    out = command(enc, "act", action="throw", options="willing", cards="2C 3C 4C 5C")
+    assert "hit: Bandit (willing) lands on their feet" in texts(out)[0]
+    assert not out.state.find("Bandit").prone and out.state.find("Bandit").conditions == ()
+
+
+def test_follow_ups_are_refused_without_a_hold():
+    enc = fight(guard=True)
+    for what in ("restrain", "squeeze", "slam", "throw"):
+        with pytest.raises(InvalidInput, match="Fighter is not grappling anyone"):
+            command(enc, "act", action=what, target="Bandit")
+    with pytest.raises(InvalidInput, match="Fighter is not grappled: only a grappled character can reverse"):
+        command(enc, "act", action="reverse")
+    enc = grappled(guard=True)
+    with pytest.raises(InvalidInput, match="Fighter is not grappling Guard"):
+        command(enc, "act", action="squeeze", target="Guard")
+    with pytest.raises(InvalidInput, match="Throw Bandit at someone else"):
+        command(enc, "act", action="throw", target="Bandit")
+    enc = command(enc, "act", action="forced delay").state
+    assert who(enc) == "Bandit"
+    with pytest.raises(InvalidInput, match="Bandit is not grappling anyone"):
+        command(enc, "act", action="squeeze", target="Fighter")
+
+
+def test_reverse_the_grapple_swaps_the_roles_on_a_higher_flip():
+    enc = command(grappled(), "act", action="forced delay").state
+    assert who(enc) == "Bandit"
+    # Bandit HS 2 at flip−1 = 1 card: K♦ → 13; Fighter HS 3 (size shift+1): 5♣ 4♣ 3♣ → 6.
+    out = command(enc, "act", action="reverse", cards="KD 5C 4C 3C")
+    assert texts(out)[0] == (
+        "Bandit: Reverse the Grapple: Bandit HS 2 (reversing (flip−1)): K♦ → keep K = 13; "
+        "Fighter HS 3 (size (shift+1)): 5♣ 4♣ 3♣ → keep 5 = 5 + 1 = 6; 13 vs 6: "
+        "Bandit reverses the grapple: Fighter is grappled by Bandit.")
+    assert "Reverse the Grapple (5): Bandit next acts in phase 15." in texts(out)[1]
+    assert conditions(out.state, "Bandit") == []
+    assert conditions(out.state, "Fighter") == ["grappled by Bandit"]
+
+
+def test_a_failed_reversal_leaves_the_hold_and_ties_go_to_the_grappler():
+    enc = command(grappled(), "act", action="forced delay").state
+    # Bandit: 6♦ → 6; Fighter: 5♣ 4♣ 3♣ → 5 + 1 = 6: a tie.
+    out = command(enc, "act", action="reverse the grapple", cards="6D 5C 4C 3C")
+    assert texts(out)[0].endswith("6 vs 6: Fighter keeps hold.")
+    assert conditions(out.state, "Bandit") == ["grappled by Fighter"]
+    assert conditions(out.state, "Fighter") == []
+
+
+def test_the_grapple_breaks_when_the_grappler_drops_to_0_stun():
+    enc = grappled()
+    out = command(enc, "damage", target="Fighter", amount="12")
+    assert "Fighter (0 STUN) lets go: the grapple on Bandit breaks." in texts(out)
+    assert out.state.find("Bandit").conditions == ()
+
+
+def test_the_grapple_breaks_when_the_grappler_drops_to_0_lethal():
+    enc = grappled()
+    out = command(enc, "damage", target="Fighter", amount="6", options="lethal=6")
+    assert "Fighter (0 LETHAL) lets go: the grapple on Bandit breaks." in texts(out)
+    assert out.state.find("Bandit").conditions == ()
+
+
+def test_a_hurt_grappler_keeps_hold():
+    enc = grappled()
+    out = command(enc, "damage", target="Fighter", amount="5")
+    assert conditions(out.state, "Bandit") == ["grappled by Fighter"]
+
+
+def test_a_hidden_grapplers_numbers_are_secret():
+    enc = grappled(hidden_fighter=True)
+    out = command(enc, "act", action="squeeze", cards="7H")
+    line = texts(out)[0]
+    assert reveal(line).startswith("Fighter: Squeeze Bandit: damage flip 7♥ → 1♥: HS 3 + size 1 = 4 + 1♥ = 5")
+    assert conceal(line).startswith("Fighter: Squeeze Bandit: damage flip 7♥ → 1♥: HS ? + size ? = ? + 1♥ = ?")
+    enc = command(grappled(hidden_fighter=True), "act", action="forced delay").state
+    out = command(enc, "damage", target="Fighter", amount="12")
+    assert "Fighter (?) lets go: the grapple on Bandit breaks." in [conceal(t) for t in texts(out)]
