@@ -81,8 +81,16 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
         cost = "free"
     else:
         enc = economy.spend(enc, enc.get(attacker.id), cost)
+    opportunity = 0
     if cost == "reaction":
         enc = enc.update(attacker.id, ready="")
+        if attacker.horde:
+            # one opportunity attack per member; each after the first loses one member's bonus
+            made = attacker.economy.opportunity
+            horde_bonus = max(0, horde_bonus - 2 * made)
+            opportunity = made + 1
+            e = enc.get(attacker.id).economy
+            enc = enc.update(attacker.id, economy=e.but(opportunity=opportunity))
     changes: dict[str, Any] = {"assisted_by": ()}
     if attacker.has("Hidden"):
         changes["conditions"] = tuple(c for c in enc.get(attacker.id).conditions if c.name != "Hidden")
@@ -96,10 +104,18 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
         "adv": adv, "dis": dis, "ap": bool(flags.get("ap")), "same_area": same_area,
         "blaze": attacker.blaze, "rule": enc.options.get("advantage", "cancel"), "plot": False, "free": cost == "free",
     }
+    if opportunity:
+        spec["opportunity"] = opportunity
+    if flags.get("area"):
+        spec["area"] = True  # against a Horde: the damage lands on every member
     check_expression(spec["damage"])
     if _offer_plot(enc, attacker, target, spec):
         return _ask_plot(enc, spec, chance)
     return resolve(system, enc, spec, chance)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _dice_in(expr: str) -> int:
@@ -195,7 +211,8 @@ def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int
         if attacker.hidden:
             # a hidden attacker's modifier and wounds stay secret, and so does any total they are in
             parts.append(masked_bonus(spec["modifier"], attacker, penalty))
-        for value, name in ((0 if attacker.hidden else spec["modifier"], None), (spec["horde"], "horde"),
+        horde_name = f"horde ({_ordinal(spec['opportunity'])} opportunity attack)" if spec.get("opportunity") else "horde"
+        for value, name in ((0 if attacker.hidden else spec["modifier"], None), (spec["horde"], horde_name),
                             (spec["flat"], "situation"), (0 if attacker.hidden else -penalty, "wounds/exhaustion")):
             if value:
                 parts.append(f"{'+' if value > 0 else '−'} {abs(value)}{f' {name}' if name else ''}")
@@ -225,15 +242,22 @@ def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int
         # a hidden attacker's damage bonus and total are its own numbers: only the dice show
         text += f"; {secret_constants(roll.text, attacker)}{horde} = {secret(amount, attacker)}"
         was_horde = bool(target.horde)
-        enc, more, report = dmg.harm(enc, target.id, dmg.Harm(amount, spec["type"], critical=critical, armor_piercing=spec["ap"], hit=True))
-        text += more
-        if was_horde and report.taken_out:
+        harm = dmg.Harm(amount, spec["type"], critical=critical, armor_piercing=spec["ap"], hit=True)
+        area_gone = False
+        if was_horde and spec.get("area"):
+            enc, more, horde_events, report, area_gone = modes.area_harm(system, enc, target.id, harm, chance)
+            text += more
+            events.extend(horde_events)
+        else:
+            enc, more, report = dmg.harm(enc, target.id, harm)
+            text += more
+        if was_horde and report.taken_out and not spec.get("area"):
             enc, horde_events = modes.member_down(system, enc, target.id, chance)
             text += horde_events.pop(0).text if horde_events else ""
             events.extend(horde_events)
             report.dying, report.interrupt_dc = False, None
         t = enc.get(target.id)
-        member_gone = was_horde and report.taken_out  # the horde's own line says what is left
+        member_gone = was_horde and (area_gone if spec.get("area") else report.taken_out)  # the horde's own line says what is left
         if (not t.zombie or not t.out) and not member_gone:
             text += f" ({t.name}: {dmg.status(t)})"
     events.insert(0, Event(kind="roll", text=head + text))

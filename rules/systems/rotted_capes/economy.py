@@ -67,8 +67,9 @@ def spend(enc: RCEncounter, c: RCCombatant, what: str) -> RCEncounter:
 
 def fresh(c: RCCombatant) -> RCCombatant:
     """A new turn: Pace, Action, Bonus Action and reactions come back."""
-    reactions = 2 if c.unleashed else 1
-    return c.but(economy=c.economy.but(pace=cond.pace(c), action=True, bonus=True, reactions=reactions,
+    # a Horde may make one opportunity attack per member
+    reactions = (len(c.horde) if c.horde else 1) + (1 if c.unleashed else 0)
+    return c.but(economy=c.economy.but(pace=cond.pace(c), action=True, bonus=True, reactions=reactions, opportunity=0,
                                        dashed=False, disengaged=False))
 
 
@@ -79,7 +80,13 @@ def _tick(ok: bool) -> str:
 def summary(c: RCCombatant) -> list[str]:
     e = c.economy
     blocked = " (Stunned)" if c.has("Stunned") else " (demanding)" if c.demanding else ""
-    reaction = f"{_tick(False)}{blocked}" if blocked else _tick(e.reactions > 0) + (f" ×{e.reactions}" if e.reactions > 1 else "")
+    if blocked:
+        reaction = f"{_tick(False)}{blocked}"
+    elif c.horde:
+        # one per member, as the member count says; once some are used, how many are left
+        reaction = _tick(e.reactions > 0) + (f" ×{e.reactions} left" if e.opportunity and e.reactions else "")
+    else:
+        reaction = _tick(e.reactions > 0) + (f" ×{e.reactions}" if e.reactions > 1 else "")
     lines = [f"Pace {secret(e.pace, c)} area{'s' if e.pace != 1 or c.hidden else ''} left · Action {_tick(e.action)} · "
              f"Bonus Action {_tick(e.bonus)} · Reaction {reaction}"]
     if c.demanding:

@@ -152,6 +152,7 @@ class Economy(Value):
     action: bool = True
     bonus: bool = True
     reactions: int = 1
+    opportunity: int = 0  # a Horde's opportunity attacks since its last turn
     dashed: bool = False
     disengaged: bool = False
 
@@ -178,6 +179,7 @@ class RCCombatant(Combatant):
     passing: bool = False  # helpless this round: the turn is skipped
     horde: tuple[str, ...] = ()  # member names while this combatant is a Horde
     horde_name: str = ""
+    horde_wear: tuple[int, ...] = ()  # (Stamina, temp, Wounds, continuous total) area attacks left the other members at
     unleashed: bool = False
     unleashed_adv_round: int = 0
     unleashed_save_round: int = 0

@@ -38,6 +38,8 @@ def form_horde(system, enc: RCEncounter, names: list[str], title: str, chance) -
             enc, _ = system.turns.leave(system, enc, m.id, chance)
             enc = enc.but(combatants=tuple(c for c in enc.combatants if c.id != m.id))
     horde = _full(enc.get(lowest.id)).but(name=title, horde=tuple(m.name for m in members), horde_name=title)
+    # one opportunity attack per member
+    horde = horde.but(horde_wear=(), economy=horde.economy.but(reactions=len(members), opportunity=0))
     enc = enc.with_combatant(horde)
     bonus = 2 * (len(members) - 1)
     return enc, [Event(kind="info", text=f"{len(members)} creatures form {title} at {lowest.name}'s initiative: +{bonus} to hit and damage.")]
@@ -47,11 +49,61 @@ def member_down(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter
     """An attack took out one member: the Horde shrinks, below 5 it splits."""
     horde = enc.get(cid)
     gone, rest = horde.horde[0], horde.horde[1:]
-    enc = enc.with_combatant(_full(horde).but(horde=rest))
+    enc = enc.with_combatant(_next(horde).but(horde=rest))
     if len(rest) >= HORDE_MIN:
         return enc, [Event(kind="info", text=f"; {len(rest)} left in the horde, now +{2 * (len(rest) - 1)} to hit and damage")]
     enc, more = split(enc, cid)
     return enc, [Event(kind="info", text=f"; {len(rest)} left, too few for a horde")] + more
+
+
+def _next(horde: RCCombatant) -> RCCombatant:
+    """The member stepping forward: whole, or as worn as an area attack left the others."""
+    c = _full(horde)
+    if horde.horde_wear:
+        stamina, temp, wounds, total = horde.horde_wear
+        c, _ = dmg.settle(c.but(stamina=stamina, temp_stamina=temp, wounds=wounds, ongoing_total=total))
+    return c
+
+
+def _member_text(name: str, text: str) -> str:
+    text = text.strip()
+    return f"{name}: {text[2:] if text.startswith('; ') else text}"
+
+
+def area_harm(system, enc: RCEncounter, cid: str, h: dmg.Harm, chance) -> tuple[RCEncounter, str, list[Event], dmg.Report, bool]:
+    """An area attack on a Horde: the same damage on every member, each against
+    its own Fortitude and Wounds. The horde tracks its front member; the others
+    are identical, so one result stands for each of them. Returns the text, the
+    events of a break-up, the front member's report and whether any member fell."""
+    horde = enc.get(cid)
+    names = horde.horde
+    other_before = _next(horde).but(horde=())
+    enc, text, report = dmg.harm(enc, cid, h)
+    parts = [_member_text(names[0], text)]
+    gone = [names[0]] if report.taken_out else []
+    front = enc.get(cid)
+    other = None
+    for name in names[1:]:
+        scratch = enc.with_combatant(other_before.but(name=name))
+        scratch, text, r = dmg.harm(scratch, cid, h)
+        parts.append(_member_text(name, text))
+        if r.taken_out:
+            gone.append(name)
+        else:
+            other = scratch.get(cid)
+    summary = "; area, every member: " + " · ".join(parts)
+    wear = (other.stamina, other.temp_stamina, other.wounds, other.ongoing_total) if other else ()
+    if not gone:
+        enc = enc.with_combatant(front.but(horde_wear=wear))
+        return enc, summary, [], report, False
+    rest = tuple(n for n in names if n not in gone)
+    state = front if names[0] not in gone else (other or _full(horde))
+    enc = enc.with_combatant(state.but(name=horde.name, horde=rest, horde_wear=wear))
+    report.dying, report.interrupt_dc = False, None
+    if len(rest) >= HORDE_MIN:
+        return enc, summary + f"; {len(rest)} left in the horde, now +{2 * (len(rest) - 1)} to hit and damage", [], report, True
+    enc, more = split(enc, cid)
+    return enc, summary + (f"; {len(rest)} left, too few for a horde" if rest else ""), more, report, True
 
 
 def split(enc: RCEncounter, cid: str) -> tuple[RCEncounter, list[Event]]:
@@ -60,7 +112,9 @@ def split(enc: RCEncounter, cid: str) -> tuple[RCEncounter, list[Event]]:
     names = horde.horde
     if not names:
         return enc.with_combatant(horde.but(out=True, dead=True)), [Event(kind="info", text=f"{horde.name} is wiped out.")]
-    first = horde.but(name=names[0], horde=(), horde_name="")
+    # individuals again: one reaction each, no more per member
+    economy = horde.economy.but(reactions=min(horde.economy.reactions, 1), opportunity=0)
+    first = horde.but(name=names[0], horde=(), horde_name="", horde_wear=(), economy=economy)
     enc = enc.with_combatant(first)
     entry = _entry(enc, cid)
     state = enc.turns
@@ -149,6 +203,8 @@ def end_scene(enc: RCEncounter) -> tuple[RCEncounter, list[Event]]:
             combatants.append(c.but(aided_this_scene=False, ongoing_total=0))
             continue
         stamina = c.max_stamina // 2 if c.has("Unconscious") else c.max_stamina
+        if c.horde_wear:
+            c = c.but(horde_wear=(c.max_stamina, 0, c.horde_wear[2], 0))
         kept = tuple(x for x in c.conditions if x.until != "scene")
         c = c.but(stamina=max(c.stamina, stamina), temp_stamina=0, conditions=kept, aided_this_scene=False,
                   ongoing_total=0, demanding=None, dodging=False, ready="", assisted_by=())
