@@ -15,7 +15,7 @@ from rules.errors import AwaitingChoice, InvalidInput, NotAllowed, RulesError
 from rules.model import Actor
 from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.gm import falling
-from rules.systems.fightin_words.stats import minimum_toughness, toughness, will
+from rules.systems.fightin_words.sheet import minimum_toughness, toughness, will
 from rules.systems.fightin_words.tables import range_penalty
 
 GM = Actor(user_id=1, is_gm=True)

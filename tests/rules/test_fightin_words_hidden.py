@@ -25,7 +25,7 @@ from rules.randomness import Chance
 from rules.secrets import CLOSE, OPEN, conceal, has_secrets, reveal
 from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.initiative import reroll
-from rules.systems.fightin_words.state import Fighter, Sheet
+from rules.systems.fightin_words.model import Fighter, Sheet
 from tests.rules.test_fightin_words import GM, PLAYER, PLAYER_ID, Fight
 
 # Toughness 389/383, Will 276/270, Fortitude +701, initiative +930, melee

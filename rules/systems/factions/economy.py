@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rules.errors import InvalidInput
 
-from .state import FactionsEncounter, Fighter
+from .model import FactionsEncounter, Fighter
 
 SPEED = 2
 

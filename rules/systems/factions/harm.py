@@ -19,7 +19,7 @@ from rules.randomness import Chance
 from rules.secrets import secret
 
 from .saves import save
-from .state import FactionsEncounter, Fighter
+from .model import FactionsEncounter, Fighter
 
 MAX_ARMOUR = 3
 

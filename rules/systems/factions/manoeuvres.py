@@ -13,7 +13,7 @@ from rules.randomness import Chance
 from . import economy
 from .harm import harm
 from .saves import save
-from .state import FactionsEncounter, Fighter
+from .model import FactionsEncounter, Fighter
 
 
 def _resists(enc, attacker: Fighter, target: Fighter, chance: Chance, events: list[Event]) -> bool:

@@ -15,7 +15,7 @@ from rules.randomness import Chance
 
 from .harm import release_holds
 from .saves import save
-from .state import FactionsEncounter
+from .model import FactionsEncounter
 
 SURRENDER = "Surrender"
 FLEE = "Flee"

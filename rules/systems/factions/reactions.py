@@ -28,7 +28,7 @@ from .resolution import resolve
 from .saves import save
 from .sheet import Weapon
 from .sizing import dice_shares, effective_range, reach
-from .state import TURNS, Fighter
+from .model import TURNS, Fighter
 NO_REACTION = "No reaction"
 DODGE = "Dodge"
 COUNTER = "Counter: "

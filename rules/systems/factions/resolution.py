@@ -18,7 +18,7 @@ from .harm import after_armour, harm
 from .manoeuvres import apply_manoeuvre
 from .sheet import Weapon
 from .sizing import damage_die
-from .state import Fighter
+from .model import Fighter
 
 
 def _roll(chance: Chance, dice: int, die: int, halve: int, *, shown_die: str | None = None,

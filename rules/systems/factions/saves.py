@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from rules.randomness import Chance
 from rules.secrets import secret
 
-from .state import FactionsEncounter, Fighter
+from .model import FactionsEncounter, Fighter
 
 ATTRIBUTES = {"str": "strength", "agi": "agility", "wit": "wits"}
 

@@ -15,7 +15,7 @@ from rules.errors import InvalidInput
 from rules.secrets import secret
 
 from .sheet import UNARMED, Weapon
-from .state import Fighter
+from .model import Fighter
 
 
 def reach(fighter: Fighter) -> int:

@@ -19,7 +19,7 @@ from .reactions import advance, ask_stunt, keep_attacker_dice
 from .saves import save
 from .sheet import Weapon
 from .sizing import damage_die, dice_shares, effective_range, reach
-from .state import TURNS, FactionsEncounter, Fighter
+from .model import TURNS, FactionsEncounter, Fighter
 
 
 def declare(enc: FactionsEncounter, action: Attack, chance: Chance):

@@ -13,13 +13,13 @@ from rules.secrets import secret
 from rules.system import Option, System
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 
-from . import economy, handlers, manoeuvres, morale, reactions, strike
+from . import economy, manoeuvres, morale, moves, reactions, strike
 from .actions import (
     ApplyDamage, Attack, BonusAction, BreakFree, FreeAlly, Heal, MainAction, Move, OpportunityAttack,
     PickUp, Release, Reveal, RollSave, SetCondition, Surrender,
 )
 from .sheet import FactionsSheet, parse_weapons
-from .state import TURNS, FactionsEncounter, Fighter
+from .model import TURNS, FactionsEncounter, Fighter
 
 _FACTION = re.compile(r"^[\w][\w' -]{0,29}$")
 
@@ -85,19 +85,19 @@ class FactionsSystem(System):
         return {
             Attack: strike.declare,
             OpportunityAttack: strike.declare,
-            Move: handlers.move,
-            BonusAction: handlers.bonus_action,
-            MainAction: handlers.main_action,
-            PickUp: handlers.pick_up,
+            Move: moves.move,
+            BonusAction: moves.bonus_action,
+            MainAction: moves.main_action,
+            PickUp: moves.pick_up,
             BreakFree: self._break_free,
             FreeAlly: self._free_ally,
             Release: manoeuvres.release,
-            Surrender: self._settling(lambda enc, a, ch: handlers.surrender(self, enc, self._own(enc, a), ch)),
-            Reveal: lambda enc, a, ch: handlers.reveal(enc, self._own(enc, a), ch),
-            RollSave: lambda enc, a, ch: handlers.roll_save(enc, self._own(enc, a), ch),
-            ApplyDamage: self._settling(handlers.apply_damage),
-            Heal: self._settling(handlers.heal),
-            SetCondition: self._settling(handlers.set_condition),
+            Surrender: self._settling(lambda enc, a, ch: moves.surrender(self, enc, self._own(enc, a), ch)),
+            Reveal: lambda enc, a, ch: moves.reveal(enc, self._own(enc, a), ch),
+            RollSave: lambda enc, a, ch: moves.roll_save(enc, self._own(enc, a), ch),
+            ApplyDamage: self._settling(moves.apply_damage),
+            Heal: self._settling(moves.heal),
+            SetCondition: self._settling(moves.set_condition),
         }
 
     def _settling(self, handler):
@@ -125,7 +125,7 @@ class FactionsSystem(System):
 
     def _free_ally(self, enc, action, chance):
         manoeuvres_actor = enc.find(action.actor)
-        handlers.free_hands(manoeuvres_actor)
+        moves.free_hands(manoeuvres_actor)
         enc, events = manoeuvres.free_ally(enc, action, chance)
         return manoeuvres.release_if_busy(enc, enc.get(manoeuvres_actor.id)), events
 

@@ -22,8 +22,8 @@ from rules.randomness import Chance
 from rules.secrets import secret
 
 from . import wounds
-from .state import Fighter, Weapon
-from .stats import can_defend, has, helpless, melee_bonus_damage, skill, weapon
+from .model import Fighter, Weapon
+from .sheet import can_defend, has, helpless, melee_bonus_damage, skill, weapon
 from .tables import ATTACK_SECONDS, COVER, INVISIBLE_TARGET, LOCATIONS, SPEED_SQUARES, range_penalty
 
 DEFENCES = ("Block", "Dodge", "Parry")

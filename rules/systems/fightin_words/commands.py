@@ -10,7 +10,7 @@ from rules.commands import base_fields, flags, integer
 from rules.errors import InvalidInput, UnknownAction
 from rules.model import Actor
 
-from .acts import Act
+from .moves import Act
 from .attack import Attack
 from .gm import AddCondition, Check, Damage, Heal, RemoveCondition
 from .tables import ACTIONS

@@ -14,7 +14,7 @@ from rules.errors import InvalidInput
 from rules.model import Event
 from rules.randomness import Chance
 
-from .state import Condition, Fighter
+from .model import Condition, Fighter
 from .tables import CONFUSION
 
 KNOWN = {

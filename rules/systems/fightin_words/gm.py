@@ -14,8 +14,8 @@ from rules.secrets import secret
 
 from . import conditions as cond
 from . import morale, wounds
-from .state import Condition, Fighter
-from .stats import minimum_toughness, minimum_will, pair, toughness, will
+from .model import Condition, Fighter
+from .sheet import minimum_toughness, minimum_will, pair, toughness, will
 from .tables import LOCATIONS, SURFACES, fall_bonus
 
 MORALE_KINDS = ("fear", "insanity", "rage", "morale")

@@ -9,7 +9,7 @@ from rules.model import Event
 from rules.randomness import Chance
 from rules.secrets import secret
 
-from .state import Fighter
+from .model import Fighter
 
 MAX_REROLLS = 50  # a tie that survives this many rerolls keeps the list order
 

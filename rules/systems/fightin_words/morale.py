@@ -12,8 +12,8 @@ from rules.model import Event
 from rules.randomness import Chance
 from rules.secrets import secret
 
-from .state import Condition, Fighter
-from .stats import minimum_will, pair, will
+from .model import Condition, Fighter
+from .sheet import minimum_will, pair, will
 
 KINDS = {"fear": "panicked", "insanity": "confused", "rage": "raging"}
 BROKEN_DC = 10

@@ -6,9 +6,9 @@ from rules.model import Event
 from rules.system import System
 from rules.turns.seconds import Seconds
 
-from . import acts, attack, commands, conditions, gm, initiative, morale, wounds
-from .state import Condition, FightEncounter, Fighter, Sheet
-from .stats import HELPLESS, can_act, has, helpless, minimum_toughness, minimum_will, pair, toughness, will
+from . import attack, commands, conditions, gm, initiative, morale, moves, wounds
+from .model import Condition, FightEncounter, Fighter, Sheet
+from .sheet import HELPLESS, can_act, has, helpless, minimum_toughness, minimum_will, pair, toughness, will
 from .tables import ACTIONS, DISABLED_SECONDS, TURN_SECONDS
 
 # The whole /help text: with the shared part above it, it must stay within
@@ -38,7 +38,7 @@ class FightinWords(System):
     def handlers(self):
         return {
             attack.Attack: lambda enc, a, ch: attack.attack(self, enc, a, ch),
-            acts.Act: lambda enc, a, ch: acts.act(self, enc, a, ch),
+            moves.Act: lambda enc, a, ch: moves.act(self, enc, a, ch),
             gm.Damage: lambda enc, a, ch: gm.damage(self, enc, a, ch),
             gm.Heal: lambda enc, a, ch: gm.heal(self, enc, a, ch),
             gm.Check: lambda enc, a, ch: gm.check(self, enc, a, ch),
@@ -84,7 +84,7 @@ class FightinWords(System):
         return conditions.turn_start(self, enc, cid, chance)
 
     def on_seconds(self, enc, cid, seconds, chance):
-        return acts.countdown(enc, cid, seconds)
+        return moves.countdown(enc, cid, seconds)
 
     def on_round_start(self, enc, chance):
         """Dying and Broken checks, once a round, from round 2 on."""

@@ -12,8 +12,8 @@ from rules.model import Event
 from rules.randomness import Chance
 from rules.secrets import secret
 
-from .state import Condition, Fighter
-from .stats import minimum_toughness, pair, toughness
+from .model import Condition, Fighter
+from .sheet import minimum_toughness, pair, toughness
 from .tables import LOCATIONS
 
 

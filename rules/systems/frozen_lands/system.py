@@ -11,7 +11,7 @@ from ...model import Event
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.tracks import Tracks
-from . import combat, gm_tools, movement, tactics, weapons
+from . import combat, gm, movement, moves, weapons
 from .actions import (AddCondition, Aim, Attack, Check, Damage, Delay, Engage, Heal, Interrupt, Move, Other, Place,
                       Release, Reload, RemoveCondition, SetZone, StandUp)
 from .economy import fresh_turn, refresh_round
@@ -116,20 +116,20 @@ class FrozenLands(System):
             Attack: through(combat.attack),
             Move: through(movement.move),
             StandUp: through(movement.stand),
-            Aim: through(tactics.aim),
-            Reload: through(tactics.reload),
-            Delay: tactics.delay,
-            Release: lambda enc, a, ch: tactics.release(self, enc, a, ch),
-            Interrupt: lambda enc, a, ch: tactics.interrupt(self, enc, a, ch),
-            Other: through(tactics.other),
-            Engage: lambda enc, a, ch: gm_tools.engage(enc, a, ch, apart=a.apart),
-            SetZone: gm_tools.set_zone,
-            Place: gm_tools.place,
-            Check: gm_tools.check,
-            Damage: gm_tools.damage,
-            Heal: gm_tools.heal,
-            AddCondition: gm_tools.add_condition,
-            RemoveCondition: gm_tools.remove_condition,
+            Aim: through(moves.aim),
+            Reload: through(moves.reload),
+            Delay: moves.delay,
+            Release: lambda enc, a, ch: moves.release(self, enc, a, ch),
+            Interrupt: lambda enc, a, ch: moves.interrupt(self, enc, a, ch),
+            Other: through(moves.other),
+            Engage: lambda enc, a, ch: gm.engage(enc, a, ch, apart=a.apart),
+            SetZone: gm.set_zone,
+            Place: gm.place,
+            Check: gm.check,
+            Damage: gm.damage,
+            Heal: gm.heal,
+            AddCondition: gm.add_condition,
+            RemoveCondition: gm.remove_condition,
         }
 
     def _one_action_out_of_turn(self, result, action, chance):

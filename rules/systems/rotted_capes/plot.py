@@ -8,7 +8,7 @@ from ...model import Event
 from ...secrets import secret
 from . import attack as atk
 from . import damage as dmg
-from .checks import resolve_save
+from .gm import resolve_save
 from .model import RCCombatant, RCEncounter
 
 USES = {

@@ -11,7 +11,7 @@ from ...model import Event
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.initiative import Initiative
-from . import acts, attack, checks, hooks, modes, plot
+from . import attack, gm, hooks, modes, moves, plot
 from . import conditions as cond
 from . import damage as dmg
 from . import economy
@@ -129,20 +129,20 @@ class RottedCapes(System):
         return plot.resume_death(self, enc, pending, option, chance)
 
     def resume_interrupt(self, enc, pending, option, chance):
-        return checks.resume_interrupt(enc, pending, option, chance)
+        return gm.resume_interrupt(enc, pending, option, chance)
 
     # --- actions --------------------------------------------------------------
     def handlers(self):
         return {
             Attack: lambda e, a, c: attack.declare(self, e, a, c),
-            Act: lambda e, a, c: acts.act(self, e, a, c),
+            Act: lambda e, a, c: moves.act(self, e, a, c),
             Swap: self.swap,
-            Damage: lambda e, a, c: checks.damage(self, e, a, c),
-            Heal: checks.heal,
-            Save: checks.save,
-            AddCondition: checks.add_condition,
-            RemoveCondition: checks.remove_condition,
-            ListConditions: checks.list_conditions,
+            Damage: lambda e, a, c: gm.damage(self, e, a, c),
+            Heal: gm.heal,
+            Save: gm.save,
+            AddCondition: gm.add_condition,
+            RemoveCondition: gm.remove_condition,
+            ListConditions: gm.list_conditions,
             PlotShow: plot.show,
             PlotSpend: lambda e, a, c: plot.spend(self, e, a, c),
             PlotAward: plot.award,
@@ -213,11 +213,11 @@ class RottedCapes(System):
         if name == "plotpoint_show":
             return plot.balances(enc)
         if name == "condition_list":
-            return checks.conditions_text(enc, options.get("target") or None)
+            return gm.conditions_text(enc, options.get("target") or None)
         return super().report(name, enc, options)
 
     def act_choices(self):
-        return list(acts.CHOICES)
+        return list(moves.CHOICES)
 
     # --- slash commands -------------------------------------------------------
     def command(self, name: str, by, options: dict[str, Any]):

@@ -20,7 +20,7 @@ from .flips import Flip, card_count, described, flip
 from .modifiers import attack_mods, defense_mods
 from .senders import own_combatant
 from .sheet import UNARMED, Weapon, words
-from .state import TowersCombatant, TowersEncounter
+from .model import TowersCombatant, TowersEncounter
 
 if TYPE_CHECKING:
     from rules.randomness import Chance

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from rules.model import Value
 from rules.secrets import secret
 
-from .state import TowersCombatant
+from .model import TowersCombatant
 
 
 class Harm(Value):

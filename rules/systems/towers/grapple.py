@@ -30,7 +30,7 @@ from .damage import Harm, dealt, take
 from .flips import Mods, described, flip
 from .modifiers import attack_mods, defense_mods
 from .sheet import Weapon
-from .state import Condition, TowersCombatant
+from .model import Condition, TowersCombatant
 
 PREFIX = "grappled by "
 RESTRAINED = " (restrained)"

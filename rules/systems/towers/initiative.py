@@ -12,7 +12,7 @@ from rules.model import Event
 from rules.secrets import secret
 
 from .flips import flip
-from .state import TowersCombatant, TowersEncounter
+from .model import TowersCombatant, TowersEncounter
 
 START = 20
 MAX_FLIPOFF_ROUNDS = 20

@@ -9,7 +9,7 @@ from rules.errors import InvalidInput
 
 from .flips import Mods
 from .sheet import Weapon
-from .state import TowersCombatant
+from .model import TowersCombatant
 
 MAX_INCREMENTS = 4
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from rules.randomness import Chance
 
     from .actions import Act
-    from .state import TowersCombatant, TowersEncounter
+    from .model import TowersCombatant, TowersEncounter
     from .system import TowersSystem
 
 

@@ -21,7 +21,7 @@ from .help import HELP
 from .initiative import calculated, settle_ties
 from .senders import own_combatant
 from .sheet import TowersSheet, parse_weapons
-from .state import Condition, TowersCombatant, TowersEncounter
+from .model import Condition, TowersCombatant, TowersEncounter
 
 FALL_STUN_PER_5FT = 5
 FALL_FLIPS_PER_5FT = 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.errors import InvalidInput
 
-from .state import UNARMED, Fighter, Weapon, parse_weapons
+from .model import UNARMED, Fighter, Weapon, parse_weapons
 
 HELPLESS = ("helpless", "unconscious", "sleeping", "broken", "paralyzed")
 

@@ -10,8 +10,8 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
 
-from .state import DelayedEffect, Fighter
-from .stats import has
+from .model import DelayedEffect, Fighter
+from .sheet import has
 from .tables import ACTIONS, STAND_FROM_PRONE
 
 MOVING = ("move", "run", "stand", "crouch", "prone", "crawl")

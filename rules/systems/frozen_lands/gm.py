@@ -10,7 +10,7 @@ from . import health, pools
 from .actions import AddCondition, Check, Damage, Engage, Heal, Place, RemoveCondition, SetZone
 from .combat import break_and_injure
 from .model import MAX_LEVEL, FrozenEncounter, Zone
-from .tactics import named, skill_pool
+from .moves import named, skill_pool
 
 LEVELLED = ("exhaustion", "dazed", "fear")
 CONDITION_NAMES = {"exhausted": "exhaustion", "exhaustion": "exhaustion", "dazed": "dazed", "fear": "fear",

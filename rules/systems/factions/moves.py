@@ -13,7 +13,7 @@ from .actions import ApplyDamage, BonusAction, Heal, MainAction, Move, PickUp, R
 from .harm import harm, release_holds
 from .manoeuvres import release_if_busy
 from .saves import save
-from .state import TURNS, FactionsEncounter, Fighter
+from .model import TURNS, FactionsEncounter, Fighter
 
 CONDITIONS = ("incapacitated", "concealed", "surrendered", "grabbed", "immune")
 
