@@ -32,6 +32,32 @@ class Option(Value):
     help: str
 
 
+class Rest(Value):
+    """A kind of time between fights a GM can apply (`/campaign rest kind:…`)."""
+
+    key: str
+    label: str
+    rule: str  # the seed's rule this rest applies, in a sentence
+
+
+class Resting(Value):
+    """A stored character as time between fights sees it."""
+
+    name: str
+    owner_id: int
+    sheet: dict[str, Any]
+    lasting: dict[str, Any]
+
+
+class RestOutcome(Value):
+    """What a rest did: every character's new lasting state, the campaign's
+    system-level state (e.g. the Editor-in-Chief's pool) and what to say."""
+
+    characters: tuple[Resting, ...]
+    campaign: dict[str, Any]
+    events: tuple[Event, ...]
+
+
 class System:
     key: ClassVar[str]
     name: ClassVar[str]
@@ -197,3 +223,24 @@ class System:
 
     def help_text(self) -> str:
         return self.summary
+
+    # --- between fights ------------------------------------------------------
+    # A stored character's lasting state is plain JSON whose keys the system owns
+    # (SYSTEMS.md, "Between fights"): written when an encounter ends, read when
+    # the character joins the next one, changed by rests and GM adjustments.
+    def lasting(self, enc: Encounter, combatant: Combatant) -> dict[str, Any]:
+        """What this combatant carries out of the fight."""
+        return {}
+
+    def carry_in(self, combatant: Combatant, lasting: dict[str, Any]) -> Combatant:
+        """A joining character starts from its lasting state instead of its fresh sheet."""
+        return combatant
+
+    def rests(self) -> dict[str, Rest]:
+        """The kinds of rest this system's seed describes, by key."""
+        return {}
+
+    def rest(self, kind: str, characters: tuple[Resting, ...], campaign: dict[str, Any],
+             options: dict[str, Any], chance: Chance) -> RestOutcome:
+        """Apply one kind of rest to the given characters (pure; dice from `chance`)."""
+        raise UnknownAction(f"{self.name} has no rest called `{kind}`.")
