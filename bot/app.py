@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from rules.errors import RulesError
 
+from . import lengths, paging
 from .buttons import ChoiceButton, EndTurnButton
 from .config import Settings
 from .core import Core
@@ -58,6 +59,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.tracker_stale: set[int] = set()  # encounters changed while their tracker was being edited
         self._campaign_roles: dict[int, int | None] = {}
         self.tree.on_error = self.on_app_command_error
+        self.tree.interaction_check = self.within_limits
 
     async def setup_hook(self) -> None:
         self.engine = create_engine(self.settings.database_url)
@@ -65,7 +67,8 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.core = Core(Repository(self.engine), seed=self.seed)
         for name in COGS:
             await self.load_extension(name)
-        self.add_dynamic_items(EndTurnButton, ChoiceButton)
+        lengths.declare(self.tree.get_commands())
+        self.add_dynamic_items(EndTurnButton, ChoiceButton, *paging.DYNAMIC_ITEMS)
         await self.sync_commands()
         from .reminders import Reminders
 
@@ -120,6 +123,19 @@ class TurnkeeperBot(commands.AutoShardedBot):
             return True
         role = await self.gm_role(interaction.guild_id)
         return role is not None and any(r.id == role for r in member.roles)
+
+    # --- the bot's own length limits, for every command -------------------------
+    async def within_limits(self, interaction: discord.Interaction) -> bool:
+        """Discord's client enforces declared lengths, a modified client does not."""
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        problem = lengths.too_long(lengths.typed_options(interaction.data))
+        if problem is None:
+            return True
+        from .interact import refuse
+
+        await refuse(interaction, ValueError(problem))
+        return False
 
     # --- one error handler for every command ------------------------------------
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:

@@ -16,7 +16,9 @@ from functools import cache, lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from rules import registry
+from rules import usertext
 from rules.model import Encounter
+from rules.secrets import conceal
 
 SIZE = 600
 GRID = 10
@@ -45,8 +47,10 @@ def _font(size: int):
 
 
 def plain(text: str) -> str:
-    """The built-in font has ASCII only: accents dropped, other letters as `?`."""
-    folded = unicodedata.normalize("NFKD", text)
+    """The built-in font has ASCII only: accents dropped, other letters as `?`.
+
+    An image shows no markup, so a name is drawn exactly as typed (marks removed)."""
+    folded = unicodedata.normalize("NFKD", usertext.plain(conceal(text)))
     kept = "".join(ch for ch in folded if not unicodedata.combining(ch))
     return "".join(ch if ch.isascii() and ch.isprintable() else "?" for ch in kept)
 

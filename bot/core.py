@@ -265,10 +265,14 @@ class Core:
                 return Result(record.id, version, current, restored, (Event(kind="info", text=summary),), summary, record)
         raise InvalidInput("The channel is very busy: please try again.")
 
-    async def log_markdown(self, channel_id: int) -> tuple[str, str]:
+    async def log_markdown(self, channel_id: int, who: dict[int, str] | None = None) -> tuple[str, str]:
+        """The encounter's log as a Markdown table; `who`: readable names for user ids."""
+        from .render import log_cell
+
         record, state = await self.current(channel_id)
         events = await self.repo.events(record.id)
         system = registry.get(record.system)
+        who = who or {}
         lines = [
             f"# {system.name} encounter #{record.id}",
             "",
@@ -279,14 +283,18 @@ class Core:
         ]
         for event in events:
             mark = "~~" if event.undone else ""
-            summary = event.summary.replace("|", "\\|").replace("\n", " ")
-            command = event.command.replace("|", "\\|")
+            person = log_cell(who.get(event.user_id) or f"user {event.user_id}", typed=True)
+            command, summary = log_cell(event.command), log_cell(event.summary)
             lines.append(
-                f"| {event.seq} | {event.created_at:%H:%M:%S} | <@{event.user_id}> | {mark}{command}{mark} | {mark}{summary}{mark} |"
+                f"| {event.seq} | {event.created_at:%H:%M:%S} | {person} | {mark}{command}{mark} | {mark}{summary}{mark} |"
             )
         if any(e.undone for e in events):
             lines += ["", "Struck-through lines were undone."]
         return f"encounter-{record.id}-log.md", "\n".join(lines) + "\n"
+
+    async def log_users(self, channel_id: int) -> list[int]:
+        record, _ = await self.current(channel_id)
+        return list(dict.fromkeys(e.user_id for e in await self.repo.events(record.id)))
 
     # --- reminders ---------------------------------------------------------------
     async def due(self, guild_ids=None) -> list[EncounterRecord]:

@@ -37,11 +37,21 @@ async def actor_of(interaction: discord.Interaction) -> Actor:
 
 async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bool = False,
                 allowed: discord.AllowedMentions = render.NOBODY, **kwargs) -> None:
-    content = render.fit(content)
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=ephemeral, allowed_mentions=allowed, **kwargs)
-    else:
-        await interaction.response.send_message(content, ephemeral=ephemeral, allowed_mentions=allowed, **kwargs)
+    """Answer the interaction; a long answer goes out as several messages, never cut
+    (embeds, files and buttons ride on the last)."""
+    chunks = render.split(content)
+    for number, chunk in enumerate(chunks, start=1):
+        extra = kwargs if number == len(chunks) else {}
+        if interaction.response.is_done():
+            await interaction.followup.send(chunk, ephemeral=ephemeral, allowed_mentions=allowed, **extra)
+        else:
+            await interaction.response.send_message(chunk, ephemeral=ephemeral, allowed_mentions=allowed, **extra)
+
+
+async def post(channel, content: str, *, allowed_mentions: discord.AllowedMentions = render.NOBODY) -> None:
+    """A message to the channel, split like `reply` when it is long."""
+    for chunk in render.split(content):
+        await persist(channel.send, chunk, allowed_mentions=allowed_mentions)
 
 
 async def refuse(interaction: discord.Interaction, error: Exception, *, gm: bool = False) -> None:
@@ -63,6 +73,7 @@ ANSWER_WITHIN_SECONDS = 2.0
 
 async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, command: str) -> Result | None:
     by = await actor_of(interaction)
+    command = render.command_line(interaction, command)
     work = asyncio.ensure_future(
         bot.core.act(interaction.channel_id, lambda system, state: build(by, system, state), command))
     deferred = await defer_if_slow(interaction, work)
@@ -76,7 +87,7 @@ async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, com
     content, mentions = render.result_content(result.events, leave_out=asked)
     if deferred:
         await reply(interaction, "✅ Done: the result is in the channel.", ephemeral=True)
-        await persist(interaction.channel.send, content, allowed_mentions=mentions)
+        await post(interaction.channel, content, allowed_mentions=mentions)
     else:
         await reply(interaction, content, allowed=mentions)
     if by.is_gm:

@@ -17,7 +17,7 @@ import discord
 from rules import registry
 
 from . import render
-from .interact import announce
+from .interact import announce, post
 
 if TYPE_CHECKING:
     from .app import TurnkeeperBot
@@ -75,7 +75,7 @@ class Reminders:
             if record.pending_deadline and record.pending_deadline <= now:
                 result = await core.answer_default(record)
                 if result is not None:
-                    await channel.send(render.fit(render.event_lines(result.events)), allowed_mentions=render.NOBODY)
+                    await post(channel, render.event_lines(result.events))
                     await announce(self.bot, channel, result)
                 done += 1
             if record.reminder_due and record.reminder_due <= now:

@@ -1,25 +1,52 @@
 """How encounters look in Discord: texts, embeds, buttons and who gets pinged.
 
-Every message the bot sends goes through `allowed(...)`: only the users a rule
-means to ping are pingable, never @everyone, @here or a role, whatever text a
-player typed into a name.
+This is the one place that turns what the rules say into what Discord shows:
+
+- Every message goes through `allowed(...)`: only the users a rule means to ping
+  are pingable, never @everyone, @here or a role, whatever a player typed.
+- User-typed text (names, notes, weapon names, option text) is shown literally:
+  the rules mark it (`rules.usertext`) and `clean` escapes what lies between the
+  marks; links, URLs, code fences, block quotes and headings are neutralised in
+  any reposted text, marked or not, since the rules' own lines never use them.
+- A result that came from dice or cards entered by hand carries ✍️ (`ENTERED`).
+- Texts stay inside Discord's limits: long replies are split (`split`), long
+  lists paged (`bot.paging`), embeds and labels cut to size (`fit_embed`, `label`).
 """
 
 from __future__ import annotations
 
 import io
+import re
 
 import discord
 
+from rules import usertext
 from rules.model import Encounter, Event
 from rules.secrets import conceal, has_secrets, reveal
+from rules.secrets import reveal as reveal_text
 from rules.system import System
 
-CONTENT_LIMIT = 2000
+from .lengths import BUTTON_LABEL, CONTENT_LIMIT, EMBED_DESCRIPTION, FIELD_NAME, FIELD_VALUE, SELECT_LABEL
+
 DESCRIPTION_LIMIT = 4000
 LINES_PER_PAGE = 20
 LINE_LIMIT = 300
 NOBODY = discord.AllowedMentions.none()
+ENTERED = "✍️"  # beside a result that came from dice or cards entered by hand
+
+# Markup that the rules' own lines never use, neutralised wherever text is reposted:
+# masked links and URLs (a disguised "Free Nitro"), code fences, block quotes,
+# headings, subtext, spoilers, underline, and <#channel> / <t:…> / <:emoji:…> tags.
+_NET = [
+    (re.compile(r"\[(?=[^\]]*\]\()"), r"\["),
+    (re.compile(r"(?<=[A-Za-z])://"), r"\://"),
+    (re.compile(r"```"), r"\`\`\`"),
+    (re.compile(r"\|\|"), r"\|\|"),
+    (re.compile(r"__"), r"\_\_"),
+    (re.compile(r"^(\s*)(>|#{1,3}\s|-#\s)", re.MULTILINE), r"\1\\\2"),
+    (re.compile(r"<(?=[#:/]|a:|t:)"), r"\\<"),
+]
+_LITERAL = re.compile(r"([\\*_~|`>#\[\]()<:\-])")
 
 
 def allowed(users) -> discord.AllowedMentions:
@@ -28,12 +55,41 @@ def allowed(users) -> discord.AllowedMentions:
     )
 
 
-def clean(text: str, *, gm: bool = False) -> str:
-    """Player-typed text shown as typed, but never as a mention or markup trick.
+def literal(text: str) -> str:
+    """User-typed text shown exactly as typed: every markup character escaped."""
+    return _LITERAL.sub(r"\\\1", text)
 
-    A hidden NPC's numbers in it show as "?" unless the text is for the GM alone."""
-    text = discord.utils.escape_mentions(reveal(text) if gm else conceal(text))
+
+def neutralise(text: str) -> str:
+    for pattern, replacement in _NET:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def clean(text: str, *, gm: bool = False) -> str:
+    """Text the rules (or a user) wrote, safe to repost: user-typed spans literal, no link,
+    fence or block markup, never a mention. A hidden NPC's numbers show as "?" unless the
+    text is for the GM alone."""
+    text = reveal(text) if gm else conceal(text)
+    text = usertext.spans(text, literal, neutralise)
+    text = discord.utils.escape_mentions(text)
     return text.replace("@", "@\u200b")
+
+
+def shown_name(name: str) -> str:
+    """A name a user typed, as it appears inside a message: literal, never a mention."""
+    return clean(usertext.mark(name))
+
+
+def label(text: str, limit: int = BUTTON_LABEL) -> str:
+    """Text for a place that shows no markup (a button, a select option, an image):
+    plain characters, hidden numbers concealed, cut to `limit`."""
+    shown = usertext.plain(conceal(text)).strip() or "?"
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def select_label(text: str) -> str:
+    return label(text, SELECT_LABEL)
 
 
 def mention(users) -> str:
@@ -41,7 +97,48 @@ def mention(users) -> str:
 
 
 def fit(text: str, limit: int = CONTENT_LIMIT) -> str:
+    """Cut to `limit`: only for parts of a message (a field, a line), never a whole reply."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def split(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
+    """A long text as several messages, cut between lines (inside a line only when it
+    is longer than a message), so that nothing is lost."""
+    chunks: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                chunks.append(current)
+                current = ""
+            cut = line.rfind(" ", 0, limit)
+            cut = cut if cut > limit // 2 else limit
+            chunks.append(line[:cut])
+            line = line[cut:].lstrip(" ")
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            chunks.append(current)
+            candidate = line
+        current = candidate
+    if current or not chunks:
+        chunks.append(current)
+    return chunks
+
+
+def fit_embed(embed: discord.Embed) -> discord.Embed:
+    """Keep an embed inside Discord's limits (title 256, description 4096, 25 fields of
+    256/1024, 6000 in all): cut parts rather than have Discord refuse the message."""
+    if embed.title:
+        embed.title = fit(embed.title, 256)
+    if embed.description:
+        embed.description = fit(embed.description, EMBED_DESCRIPTION)
+    fields = embed.fields[:25]
+    embed.clear_fields()
+    for item in fields:
+        embed.add_field(name=fit(item.name or "—", FIELD_NAME), value=fit(item.value or "—", FIELD_VALUE), inline=item.inline)
+    while len(embed) > 6000 and embed.fields:
+        embed.remove_field(len(embed.fields) - 1)
+    return embed
 
 
 def event_lines(events, *, skip_turns: bool = True, gm: bool = False) -> str:
@@ -51,7 +148,8 @@ def event_lines(events, *, skip_turns: bool = True, gm: bool = False) -> str:
             continue
         prefix = {"round": "🔔 **", "roll": "🎲 ", "warning": "⚠️ ", "end": "🏁 "}.get(event.kind, "")
         suffix = "**" if event.kind == "round" else ""
-        lines.append(f"{prefix}{clean(event.text, gm=gm)}{suffix}")
+        mark = f"{ENTERED} " if event.entered else ""
+        lines.append(f"{prefix}{mark}{clean(event.text, gm=gm)}{suffix}")
     return "\n".join(lines)
 
 
@@ -59,7 +157,7 @@ def gm_view(events) -> str | None:
     """The events with a hidden NPC's numbers shown, for the GM alone; None when nothing was hidden."""
     if not any(has_secrets(event.text) for event in events):
         return None
-    return fit(f"🔒 Only you see this: the hidden numbers.\n{event_lines(events, gm=True)}")
+    return f"🔒 Only you see this: the hidden numbers.\n{event_lines(events, gm=True)}"
 
 
 def pings_of(events) -> list[int]:
@@ -83,7 +181,7 @@ def result_content(events, *, leave_out=()) -> tuple[str, discord.AllowedMention
     text = event_lines(events) or (f"➡️ {clean(turns[-1])}" if turns else "Done.")
     if users:
         text = f"{mention(users)}\n{text}"
-    return fit(text), allowed(users)
+    return text, allowed(users)  # a long one is split when sent, never cut
 
 
 def _combatant_line(system: System, state: Encounter, cid: str, reveal_all: bool) -> str:
@@ -92,38 +190,68 @@ def _combatant_line(system: System, state: Encounter, cid: str, reveal_all: bool
     status = system.status_line(state, combatant, reveal=reveal)
     owner = f" (<@{combatant.controller_id}>)" if combatant.controller_id else ""
     dead = "~~" if combatant.out else ""
-    return f"{dead}{clean(combatant.name)}{dead}{owner}" + (f" — {clean(status, gm=reveal_all)}" if status else "")
+    return f"{dead}{shown_name(combatant.name)}{dead}{owner}" + (f" — {clean(status, gm=reveal_all)}" if status else "")
 
 
-def tracker_pages(system: System, state: Encounter, *, reveal: bool = False) -> list[str]:
-    lines = []
+def tracker_lines(system: System, state: Encounter, *, reveal: bool = False) -> tuple[list[str], int | None]:
+    """The tracker's lines, and the index of the first line of the current turn (None between turns)."""
+    lines: list[str] = []
+    current = None
     for line in system.turns.lines(system, state):
         marker = "▶️" if line.current and state.status == "running" else "▫️"
+        if marker == "▶️" and current is None:
+            current = len(lines)
         entries = [_combatant_line(system, state, c, reveal) for c in line.cids] or ["—"]
         note = f" *({clean(line.note, gm=reveal)})*" if line.note else ""
-        label = clean(line.label, gm=reveal)
-        text = f"{marker} `{label:>8}` {'; '.join(entries)}{note}"
+        slot = usertext.plain(reveal_text(line.label) if reveal else conceal(line.label)).replace("`", "'")
+        text = f"{marker} `{slot:>8}` {'; '.join(entries)}{note}"
         if len(text) <= LINE_LIMIT:
             lines.append(text)
             continue
         # A long shared turn gets a line per combatant: cut at LINE_LIMIT, one line
         # would hide everyone after the cut.
-        lines.append(f"{marker} `{label:>8}` {entries[0]}{note}")
+        lines.append(f"{marker} `{slot:>8}` {entries[0]}{note}")
         lines += [f"{marker} `{'':>8}` {entry}" for entry in entries[1:]]
     if not lines:
         lines = ["Nobody yet: /initiative join (players) and /initiative add (GM)."]
-    pages, page = [], []
+    return [fit(line, LINE_LIMIT) for line in lines], current
+
+
+def page_lines(lines: list[str], *, per_page: int = LINES_PER_PAGE, limit: int = DESCRIPTION_LIMIT) -> list[list[str]]:
+    """Lines grouped into pages of at most `per_page` lines and `limit` characters."""
+    pages: list[list[str]] = []
+    page: list[str] = []
     for line in lines:
-        if len(page) >= LINES_PER_PAGE or len("\n".join(page + [line])) > DESCRIPTION_LIMIT:
-            pages.append("\n".join(page))
+        if page and (len(page) >= per_page or len("\n".join(page + [line])) > limit):
+            pages.append(page)
             page = []
-        page.append(fit(line, LINE_LIMIT))
-    pages.append("\n".join(page))
+        page.append(line)
+    pages.append(page)
     return pages
 
 
-def tracker_embed(system: System, state: Encounter, encounter_id: int, *, page: int = 1, reveal: bool = False) -> discord.Embed:
+def tracker_pages(system: System, state: Encounter, *, reveal: bool = False) -> list[str]:
+    return ["\n".join(page) for page in page_lines(tracker_lines(system, state, reveal=reveal)[0])]
+
+
+def current_page(system: System, state: Encounter) -> int:
+    """The page (from 1) that shows whose turn it is: the ▶️ never falls off the tracker."""
+    lines, current = tracker_lines(system, state)
+    if current is None:
+        return 1
+    seen = 0
+    for number, page in enumerate(page_lines(lines), start=1):
+        seen += len(page)
+        if current < seen:
+            return number
+    return 1
+
+
+def tracker_embed(system: System, state: Encounter, encounter_id: int, *, page: int | None = None,
+                  reveal: bool = False) -> discord.Embed:
+    """One page of the tracker; without `page`, the page with the current turn."""
     pages = tracker_pages(system, state, reveal=reveal)
+    page = current_page(system, state) if page is None else page
     page = max(1, min(page, len(pages)))
     running = system.turns.round_label(state)
     status = {"setup": "setting up", "running": running, "ended": "ended"}[state.status]
@@ -134,7 +262,7 @@ def tracker_embed(system: System, state: Encounter, encounter_id: int, *, page: 
     if state.pending:
         embed.add_field(name="Waiting for a choice", value=fit(clean(state.pending.prompt), 1000), inline=False)
     embed.set_footer(text=footer)
-    return embed
+    return fit_embed(embed)
 
 
 def clock_picture(state: Encounter) -> discord.File | None:
@@ -152,16 +280,17 @@ def turn_message(system: System, state: Encounter, encounter_id: int, picture: d
     from .buttons import EndTurnButton  # buttons import render for their replies
 
     waiting = system.turns.waiting(state)
-    content = fit(f"{mention(waiting.users)} **{clean(waiting.title)}** · {system.turns.round_label(state)}")
+    content = fit(f"{mention(waiting.users)} **{clean(waiting.title)}** · {clean(system.turns.round_label(state))}")
     embed = discord.Embed(colour=discord.Colour.gold())
     for cid in waiting.cids[:10]:
         combatant = state.get(cid)
         lines = [system.status_line(state, combatant, reveal=not combatant.hidden)]
         lines += system.turn_summary(state, cid)
         value = "\n".join(clean(line) for line in lines if line) or "—"
-        embed.add_field(name=fit(clean(combatant.name), 250), value=fit(value, 1000), inline=False)
+        embed.add_field(name=fit(shown_name(combatant.name), 250), value=fit(value, 1000), inline=False)
     if picture is not None:
         embed.set_image(url=f"attachment://{picture.filename}")
+    fit_embed(embed)
     view = discord.ui.View(timeout=None)
     if system.turns.acting(state):  # a faction choosing whom to activate has no turn to end yet
         view.add_item(EndTurnButton(encounter_id, state.turn_no))
@@ -179,5 +308,55 @@ def choice_message(state: Encounter, encounter_id: int):
     )
     view = discord.ui.View(timeout=None)
     for index, option in enumerate(pending.options[:25]):
-        view.add_item(ChoiceButton(encounter_id, pending.id, index, label=conceal(option)))
+        view.add_item(ChoiceButton(encounter_id, pending.id, index, label=label(option)))
     return content, view, allowed(users)
+
+
+# --- the encounter log ---------------------------------------------------------------
+def command_line(interaction: discord.Interaction, fallback: str) -> str:
+    """The slash command as typed, options included, for the log (`/initiative add name:Goblin count:2`).
+
+    Option values are the user's text: marked, so that the log shows them literally."""
+    data = interaction.data or {}
+    if interaction.type is not discord.InteractionType.application_command or "name" not in data:
+        return fallback
+    parts = [f"/{data['name']}"]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # subcommand (group)
+        parts.append(options[0]["name"])
+        options = options[0].get("options") or []
+    users = (data.get("resolved") or {}).get("users") or {}
+    for option in options:
+        value = option.get("value")
+        if option.get("type") == 6 and str(value) in users:
+            user = users[str(value)]
+            value = "@" + (user.get("global_name") or user.get("username") or str(value))
+        text = str(value).replace("\n", " ")
+        if isinstance(option.get("value"), str) and (not text or " " in text):
+            text = f'"{text}"'
+        parts.append(f"{option['name']}:{usertext.mark(text)}")
+    return " ".join(parts)
+
+
+def log_cell(text: str, *, typed: bool = False) -> str:
+    """Text for a cell of the Markdown log: user-typed parts literal, one line, pipes escaped."""
+    text = text.replace("\r", " ").replace("\n", " ")
+    if typed:
+        return literal(usertext.scrub(text))
+    return usertext.spans(text, literal, lambda part: neutralise(part.replace("|", "\\|")))
+
+
+async def readable_names(interaction: discord.Interaction, user_ids) -> dict[int, str]:
+    """Display names for the log's "who" column (the user id when Discord does not know them)."""
+    names: dict[int, str] = {}
+    guild = interaction.guild
+    for user_id in user_ids:
+        member = guild.get_member(user_id) if guild else None
+        if member is None and guild is not None:
+            try:
+                member = await guild.fetch_member(user_id)
+            except discord.HTTPException:
+                member = None
+        if member is not None:
+            names[user_id] = member.display_name
+    return names

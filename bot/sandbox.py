@@ -38,7 +38,18 @@ async def settle(standin, bot, quiet: float = 0.05) -> None:
         await asyncio.sleep(quiet)
 
 
+def quiet_voice() -> None:
+    """discord.py warns that voice needs PyNaCl and davey when a client is made; the bot
+    never speaks, and a sandbox user never asked for voice."""
+    import discord
+
+    discord.VoiceClient.warn_nacl = False
+    if hasattr(discord.VoiceClient, "warn_dave"):
+        discord.VoiceClient.warn_dave = False
+
+
 async def sandbox(script: str | None, *, system: str | None, seed: int, out=sys.stdout, prompt=input) -> int:
+    quiet_voice()
     with tempfile.TemporaryDirectory(prefix="turnkeeper-sandbox-") as tmp:
         database = f"sqlite+aiosqlite:///{Path(tmp) / 'sandbox.db'}"
         async with running_standin(default_world()) as standin:

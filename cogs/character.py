@@ -6,10 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
+from bot import paging, render
 from bot.interact import actor_of, refuse, reply
 from bot.repository import DuplicateName
 from rules import registry
+from rules.usertext import mark
 from rules.errors import InvalidInput, NotAllowed, RulesError
 
 from . import autocomplete
@@ -37,33 +38,34 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
                 raise InvalidInput("A character needs a name.")
             await self.bot.core.repo.add_character(interaction.guild_id, interaction.user.id, clean_name, system.key, sheet)
         except DuplicateName:
-            await refuse(interaction, InvalidInput(f"There is already a character called {render.clean(name)} on this server."))
+            await refuse(interaction, InvalidInput(f"There is already a character called {mark(name)} on this server."))
             return
         except RulesError as error:
             await refuse(interaction, error)
             return
-        await reply(interaction, f"✅ **{render.clean(clean_name)}** is stored for <@{interaction.user.id}> ({system.name}).")
+        await reply(interaction, f"✅ **{render.shown_name(clean_name)}** is stored for <@{interaction.user.id}> ({system.name}).")
 
     @app_commands.command(name="list", description="List the server's characters")
     @app_commands.describe(mine="Only your own characters")
     async def list_(self, interaction: discord.Interaction, mine: bool = False) -> None:
         owner = interaction.user.id if mine else None
-        records = await self.bot.core.repo.list_characters(interaction.guild_id, owner_id=owner, limit=200)
+        records = await self.bot.core.repo.list_characters(interaction.guild_id, owner_id=owner, limit=1000)
         if not records:
             await reply(interaction, "No characters yet: `/character add`.", ephemeral=True)
             return
-        lines = [f"• **{render.clean(r.name)}** — <@{r.owner_id}> ({r.system})" for r in records]
-        await reply(interaction, render.fit("\n".join(lines)), ephemeral=True)
+        content, view = paging.character_page(records, owner)
+        await reply(interaction, content, ephemeral=True, **({"view": view} if view else {}))
 
     @app_commands.command(name="show", description="Show a character's sheet")
     @app_commands.autocomplete(name=autocomplete.characters)
     async def show(self, interaction: discord.Interaction, name: str) -> None:
         record = await self.bot.core.repo.get_character(interaction.guild_id, name)
         if record is None:
-            await refuse(interaction, InvalidInput(f"No character called {render.clean(name[:60])} on this server."))
+            await refuse(interaction, InvalidInput(f"No character called {mark(name[:60])} on this server."))
             return
         stats = "\n".join(f"`{k}` = {render.clean(str(v))}" for k, v in record.sheet.items()) or "—"
-        embed = discord.Embed(title=record.name, description=render.fit(stats, 4000), colour=discord.Colour.green())
+        embed = discord.Embed(title=render.fit(render.shown_name(record.name), 256), description=render.fit(stats, 4000),
+                              colour=discord.Colour.green())
         embed.set_footer(text=f"{record.system}")
         await reply(interaction, f"Owner: <@{record.owner_id}>", embed=embed, ephemeral=True)
 
@@ -74,14 +76,14 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
             by = await actor_of(interaction)
             record = await self.bot.core.repo.get_character(interaction.guild_id, name)
             if record is None:
-                raise InvalidInput(f"No character called {name[:60]} on this server.")
+                raise InvalidInput(f"No character called {mark(name[:60])} on this server.")
             if record.owner_id != by.user_id and not by.is_gm:
-                raise NotAllowed(f"{record.name} belongs to another player.")
+                raise NotAllowed(f"{mark(record.name)} belongs to another player.")
             await self.bot.core.repo.remove_character(interaction.guild_id, record.name)
         except RulesError as error:
             await refuse(interaction, error)
             return
-        await reply(interaction, f"🗑️ **{render.clean(record.name)}** was removed.")
+        await reply(interaction, f"🗑️ **{render.shown_name(record.name)}** was removed.")
 
 
 async def setup(bot) -> None:

@@ -27,6 +27,10 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
     @app_commands.describe(system="Rule system (default: the campaign's)")
     @app_commands.choices(system=SYSTEM_CHOICES)
     async def start(self, interaction: discord.Interaction, system: app_commands.Choice[str] | None = None) -> None:
+        async with self.bot.working():  # the sandbox waits for the tracker too, not only the reply
+            await self._start(interaction, system)
+
+    async def _start(self, interaction: discord.Interaction, system: app_commands.Choice[str] | None) -> None:
         try:
             by = await actor_of(interaction)
             result = await self.bot.core.start(interaction.guild_id, interaction.channel_id, by, system=system.value if system else None)
@@ -69,7 +73,8 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
     @app_commands.command(name="log", description="Post the encounter's log as a Markdown file")
     async def log(self, interaction: discord.Interaction) -> None:
         try:
-            filename, text = await self.bot.core.log_markdown(interaction.channel_id)
+            who = await render.readable_names(interaction, await self.bot.core.log_users(interaction.channel_id))
+            filename, text = await self.bot.core.log_markdown(interaction.channel_id, who)
         except RulesError as error:
             await refuse(interaction, error)
             return

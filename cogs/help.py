@@ -1,6 +1,13 @@
-"""/help: how to play each system with the bot."""
+"""/help: how to play each system with the bot, one section at a time.
+
+The answer is an embed with a select menu of sections (getting started, then each
+**Section** of the system's help text), so a system's help can grow past the 2,000
+characters of a plain message.
+"""
 
 from __future__ import annotations
+
+import re
 
 import discord
 from discord import app_commands
@@ -8,6 +15,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.interact import reply
+from bot.lengths import SELECT_OPTIONS
 from rules import registry
 from rules.errors import RulesError
 
@@ -17,8 +25,76 @@ GENERAL = (
     "**Turnkeeper** runs the fight in this channel.\n"
     "GM: `/campaign setup`, `/encounter start`, `/initiative add`, `/initiative next` (round 1), "
     "`/encounter undo`, `/encounter end`. Players: `/character add`, `/initiative join`, then act on your turn "
-    "(`/attack`, `/act`, …) and press **End turn**. Any roll can be entered by hand with `roll:`/`dice:`/`cards:`."
+    "(`/attack`, `/act`, …) and press **End turn**. Any roll can be entered by hand with `roll:`/`dice:`/`cards:`; "
+    "a result that used entered dice or cards is marked ✍️."
 )
+NO_SYSTEM = "general"
+_TITLE = re.compile(r"^\*\*(?P<title>[^*]{1,60})\*\*:?\s*")
+
+
+def sections(key: str | None) -> list[tuple[str, str]]:
+    """(title, text) of each help section: getting started, then the system's own."""
+    found = [("Getting started", GENERAL)]
+    if not key:
+        return found
+    try:
+        system = registry.get(key)
+    except (RulesError, ImportError):
+        return found + [("Not available", f"{key} is not available yet.")]
+    current_title, current = "Overview", []
+    for line in system.help_text().splitlines():
+        match = _TITLE.match(line)
+        if match and current:
+            found.append((current_title, "\n".join(current)))
+            current = []
+        if match:
+            current_title = match["title"].strip()
+        current.append(line)
+    if current:
+        found.append((current_title, "\n".join(current)))
+    return found[:SELECT_OPTIONS]
+
+
+def help_message(key: str | None, index: int = 0):
+    """(embed, view) showing section `index` of the help for system `key`."""
+    parts = sections(key)
+    index = max(0, min(index, len(parts) - 1))
+    title, text = parts[index]
+    name = NO_SYSTEM
+    heading = "Turnkeeper"
+    if key and len(parts) > 1:
+        try:
+            heading = f"Turnkeeper · {registry.get(key).name}"
+            name = key
+        except (RulesError, ImportError):
+            pass
+    embed = discord.Embed(title=render.fit(f"{heading} — {title}", 256), description=text,
+                          colour=discord.Colour.blurple())
+    embed.set_footer(text=f"Section {index + 1}/{len(parts)} · pick another below")
+    view = discord.ui.View(timeout=None)
+    if len(parts) > 1:
+        view.add_item(SectionSelect(name, parts, index))
+    return render.fit_embed(embed), view
+
+
+class SectionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tk:help:(?P<key>[a-z0-9-]+)"):
+    def __init__(self, key: str, parts=(), index: int = 0) -> None:
+        options = [
+            discord.SelectOption(label=render.select_label(title), value=str(number), default=number == index)
+            for number, (title, _) in enumerate(parts)
+        ] or [discord.SelectOption(label="Getting started", value="0")]
+        super().__init__(discord.ui.Select(custom_id=f"tk:help:{key}", options=options, placeholder="Section…"))
+        self.key = key
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(match["key"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or ["0"]
+        key = None if self.key == NO_SYSTEM else self.key
+        embed, view = help_message(key, int(values[0]) if values[0].isdigit() else 0)
+        await interaction.response.edit_message(embed=embed, view=view)
 
 
 class Help(commands.Cog):
@@ -31,15 +107,10 @@ class Help(commands.Cog):
         key = system.value if system else None
         if key is None and interaction.guild_id:
             key, _ = await self.bot.core.settings(interaction.guild_id)
-        text = GENERAL
-        if key:
-            try:
-                rules_system = registry.get(key)
-                text += f"\n\n__**{rules_system.name}**__\n{rules_system.help_text()}"
-            except (RulesError, ImportError):
-                text += f"\n\n{key} is not available yet."
-        await reply(interaction, render.fit(text), ephemeral=True)
+        embed, view = help_message(key)
+        await reply(interaction, "", embed=embed, view=view, ephemeral=True)
 
 
 async def setup(bot) -> None:
+    bot.add_dynamic_items(SectionSelect)
     await bot.add_cog(Help(bot))

@@ -6,11 +6,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
+from bot import paging
 from bot.interact import refuse, reply, run
 from rules import registry
 from rules.actions import AddCombatants, DelayTurn, NextTurn, RemoveCombatant
 from rules.commands import entered
+from rules.usertext import mark
 from rules.errors import InvalidInput, NotAllowed, RulesError
 
 from . import autocomplete
@@ -32,15 +33,15 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
                    dice: str | None = None, cards: str | None = None, surprised: bool = False) -> None:
         record = await self.bot.core.repo.get_character(interaction.guild_id, character)
         if record is None:
-            await refuse(interaction, InvalidInput(f"No character called {character[:60]} here: store one with /character add."))
+            await refuse(interaction, InvalidInput(f"No character called {mark(character[:60])} here: store one with /character add."))
             return
         options = {"roll": roll, "dice": dice, "cards": cards}
 
         def build(by, system, state):
             if record.owner_id != by.user_id:
-                raise NotAllowed(f"{record.name} belongs to another player.")
+                raise NotAllowed(f"{mark(record.name)} belongs to another player.")
             if record.system != system.key:
-                raise InvalidInput(f"{record.name} is a {record.system} character; this fight is {system.name}.")
+                raise InvalidInput(f"{mark(record.name)} is a {record.system} character; this fight is {system.name}.")
             return AddCombatants(by=by, name=record.name, sheet=record.sheet, npc=False, controller_id=by.user_id,
                                  character_id=record.id, surprised=surprised, **entered(options))
 
@@ -72,8 +73,8 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
         except RulesError as error:
             await refuse(interaction, error)
             return
-        embed = render.tracker_embed(registry.get(record.system), state, record.id)
-        await reply(interaction, "", embed=embed)
+        embed, view = paging.tracker_page(registry.get(record.system), state, record.id)
+        await reply(interaction, "", embed=embed, **({"view": view} if view else {}))
 
     @app_commands.command(name="next", description="End the current turn (GM: begin round 1)")
     @app_commands.describe(roll=ROLL, dice="Dice for what the new turn or round rolls (e.g. the GM's initiative)", cards=CARDS)

@@ -9,6 +9,7 @@ from .actions import AddCombatants, Choose, DelayTurn, EndEncounter, EndTurn, Ne
 from .errors import InvalidInput, NotAllowed
 from .model import Encounter, Event
 from .secrets import conceal, scrub
+from .usertext import mark
 
 if TYPE_CHECKING:
     from .randomness import Chance
@@ -39,7 +40,7 @@ def handlers(system: "System"):
         names = [name] if action.count == 1 else _numbered(enc, name, action.count)
         for candidate in names:
             if enc.maybe(candidate):
-                raise InvalidInput(f"There is already a combatant called {candidate}.")
+                raise InvalidInput(f"There is already a combatant called {mark(candidate)}.")
         if not action.npc and action.character_id is not None:
             if any(c.character_id == action.character_id and not c.out for c in enc.combatants):
                 raise InvalidInput(f"{name} is already in this encounter.")
@@ -51,10 +52,18 @@ def handlers(system: "System"):
             new_ids.append(cid)
         enc, events = turns.enter(system, enc, new_ids, chance)
         verb = "joins" if len(names) == 1 else "join"
-        return enc, [Event(kind="info", text=f"{', '.join(names)} {verb} the encounter.")] + events
+        joined = Event(kind="info", text=f"{', '.join(mark(n) for n in names)} {verb} the encounter.")
+        return enc, [joined] + events + _entered_note(chance, names)
 
     def remove(enc: Encounter, action: RemoveCombatant, chance: "Chance"):
         combatant = enc.find(action.target)
+        if enc.status == "running" and not any(c.id != combatant.id and not c.out for c in enc.combatants):
+            # The last one out: there is no next turn to find, so the fight waits for newcomers.
+            left, events = turns.leave(system, enc.but(status="setup"), combatant.id, chance)
+            enc = left.but(status="running", combatants=tuple(c for c in left.combatants if c.id != combatant.id))
+            return enc, [Event(kind="info", text=f"{combatant.name} leaves the encounter."), Event(
+                kind="warning", text="Nobody is left in the fight: add combatants with /initiative add or "
+                "/initiative join and the GM goes on with /initiative next, or /encounter end.")] + events
         enc, events = turns.leave(system, enc, combatant.id, chance)
         enc = enc.but(combatants=tuple(c for c in enc.combatants if c.id != combatant.id))
         if enc.pending and enc.pending.chooser == combatant.id:
@@ -104,7 +113,7 @@ def handlers(system: "System"):
         text = " ".join(scrub(action.text).split())[:500]
         if not text:
             raise InvalidInput("The note is empty.")
-        return enc, [Event(kind="info", text=f"📝 {text}")]
+        return enc, [Event(kind="info", text=f"📝 {mark(text)}")]
 
     return {
         AddCombatants: add,
@@ -116,6 +125,15 @@ def handlers(system: "System"):
         EndEncounter: end,
         Note: note,
     }
+
+
+def _entered_note(chance: "Chance", names: list[str]) -> list[Event]:
+    """Entered dice go to the first newcomers' rolls only: say that the bot rolled the rest."""
+    if len(names) < 2 or not chance.entered_any or not chance.drawn_by_bot:
+        return []
+    return [Event(kind="info", text=(
+        f"The entered values went to the first rolls ({mark(names[0])} first, marked ✍️); the bot rolled the rest. "
+        f"To enter every roll, give dice: one result per roll, e.g. dice:\"5 12\" for two."))]
 
 
 def _numbered(enc: Encounter, name: str, count: int) -> list[str]:

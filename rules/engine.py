@@ -35,11 +35,25 @@ def apply(state: Encounter, action: Action, chance: Chance | None = None) -> Out
         raise NotAllowed("Only the GM can do that.")
     action = _resolve_actor(system, state, action)
     chance = chance or chance_for(state, action)
-    new_state, events = handler(state, action, chance)
+    with chance.reporting():
+        new_state, events = handler(state, action, chance)
     chance.finish()
+    events = _mark_entered(events, chance)
     new_state = new_state.but(rng_state=chance.rng_state, deck=tuple(chance.deck))
-    summary = next((e.text for e in events if e.kind != "turn"), action.describe())
+    first = next((e for e in events if e.kind != "turn"), None)
+    summary = (("✍️ " if first.entered else "") + first.text) if first else action.describe()
     return Outcome(new_state, tuple(events), summary[:200])
+
+
+def _mark_entered(events, chance: Chance) -> list:
+    """An entered value whose result no roll line claimed marks the first line of the outcome."""
+    events = list(events)
+    if chance.unreported:
+        for index, event in enumerate(events):
+            if event.kind != "turn":
+                events[index] = event.but(entered=True)
+                break
+    return events
 
 
 def _resolve_actor(system, state: Encounter, action: Action) -> Action:

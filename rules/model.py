@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .errors import UnknownCombatant
+from .randomness import claim_entered
+from .usertext import Typed
 
 
 class Value(BaseModel):
@@ -33,7 +35,7 @@ class Actor(Value):
 
 class Combatant(Value):
     id: str
-    name: str
+    name: Typed  # as typed; marked for the renderer wherever the rules repost it
     controller_id: int | None = None  # the player; None means the GM runs it
     side: str = "threats"
     npc: bool = True
@@ -67,6 +69,15 @@ class Event(Value):
     kind: str  # "info", "roll", "turn", "round", "choice", "warning", "end"
     text: str
     ping: tuple[int, ...] = ()  # user ids this event means to ping
+    entered: bool = False  # the result came from dice or cards entered by hand
+
+    @model_validator(mode="before")
+    @classmethod
+    def _hand_entered(cls, data: Any) -> Any:
+        # A roll's result line made while its action runs learns whether it used entered values.
+        if isinstance(data, dict) and data.get("kind") == "roll" and "entered" not in data and claim_entered():
+            return {**data, "entered": True}
+        return data
 
 
 class TurnState(Value):

@@ -5,17 +5,35 @@ An action gets one `Chance`. Every die it rolls takes the next entered value if
 there is one, else the generator; every card it flips takes the next entered
 card, else the top of the encounter's deck. Entered values that the action did
 not need are an error, so a typo cannot silently change the outcome.
+
+Players and the GM see which results came from entered values (a ✍️ beside
+them): while an action runs (`Chance.reporting`), the first "roll" event made
+after an entered die or card was used claims that fact (`claim_entered`).
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
+from contextvars import ContextVar
 from typing import Iterable, Sequence
 
 from . import dice as dicemod
 from .cards import Card, full_deck
 from .errors import DiceError, InvalidInput
 from .rng import Rng
+
+
+_REPORTING: ContextVar["Chance | None"] = ContextVar("reporting", default=None)
+
+
+def claim_entered() -> bool:
+    """True once for each result that used entered dice or cards (see the module text)."""
+    chance = _REPORTING.get()
+    if chance is None or not chance.unreported:
+        return False
+    chance.unreported = False
+    return True
 
 
 class Chance:
@@ -32,6 +50,16 @@ class Chance:
         self._cards = deque(entered_cards)
         self.entered_any = bool(self._dice or self._cards)
         self.reshuffled = False
+        self.unreported = False  # an entered value was used and no result has shown it yet
+        self.drawn_by_bot = 0  # dice and cards the generator supplied
+
+    @contextlib.contextmanager
+    def reporting(self):
+        token = _REPORTING.set(self)
+        try:
+            yield self
+        finally:
+            _REPORTING.reset(token)
 
     @property
     def rng_state(self) -> int:
@@ -43,7 +71,9 @@ class Chance:
             value = self._dice.popleft()
             if not 1 <= value <= sides:
                 raise DiceError(f"{value} cannot be rolled on a d{sides}.")
+            self.unreported = True
             return value
+        self.drawn_by_bot += 1
         return self.rng.randint(1, sides)
 
     def roll(self, expr: str) -> dicemod.RollResult:
@@ -65,7 +95,9 @@ class Chance:
 
     def _next_card(self) -> Card:
         if self._cards:
+            self.unreported = True
             return self._cards.popleft()
+        self.drawn_by_bot += 1
         if not self.deck:
             self.deck = full_deck()
             self.rng.shuffle(self.deck)

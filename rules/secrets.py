@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import usertext
+
 OPEN = "\ue000"
 CLOSE = "\ue001"
 HIDDEN = "?"
@@ -27,26 +29,31 @@ def secret(value: Any, hidden: Any) -> str:
     """`value` as text, marked secret when `hidden` is true or is a hidden combatant."""
     text = str(value)
     if getattr(hidden, "hidden", hidden) is True:
-        return f"{OPEN}{scrub(text)}{CLOSE}"
+        return f"{OPEN}{_unmark(text)}{CLOSE}"
     return text
 
 
 def conceal(text: str) -> str:
     """The text as players see it: each secret becomes "?" (a cut-off one hides the rest)."""
     if OPEN not in text:
-        return scrub(text)
-    return scrub(_SPAN.sub(HIDDEN, text))
+        return _unmark(text)
+    return _unmark(_SPAN.sub(HIDDEN, text))
 
 
 def reveal(text: str) -> str:
     """The text as the GM sees it: every number shown, the marks gone."""
-    return scrub(text)
+    return _unmark(text)
 
 
 def has_secrets(text: str) -> bool:
     return OPEN in text
 
 
-def scrub(text: str) -> str:
-    """Remove the marks, e.g. from text a user typed."""
+def _unmark(text: str) -> str:
+    # Only the secret marks: the marks of user-typed text (rules.usertext) are for the renderer.
     return _MARKS.sub("", text) if (OPEN in text or CLOSE in text) else text
+
+
+def scrub(text: str) -> str:
+    """Remove every mark, secret or user-text, from text a user typed."""
+    return usertext.scrub(_unmark(text))

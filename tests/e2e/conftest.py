@@ -45,3 +45,17 @@ async def say(standin, user, command, **options):
     """Run a command and return the bot's visible answer."""
     handle = await standin.invoke(user, command, **options)
     return await handle.response()
+
+
+async def help_sections(standin, user, **options):
+    """/help and every section of its select menu: (answer, the whole help as one text)."""
+    answer = await say(standin, user, "/help", **options)
+    (embed,) = answer.embeds
+    texts = [embed["description"]]
+    select = [c for row in answer.components for c in row.get("components", []) if c.get("type") == 3]
+    if select:
+        for option in select[0]["options"][1:]:
+            shown = await (await standin.select(user, [option["value"]], custom_id=select[0]["custom_id"],
+                                                message=answer)).response()
+            texts.append(shown.embeds[0]["description"])
+    return answer, "\n".join(texts)

@@ -1,0 +1,77 @@
+"""Discord's size limits and the bot's own limits on what users type.
+
+Discord's client enforces an option's declared `max_length`, but a client can be
+bypassed: the bot checks every text option against the same numbers itself
+(`too_long`, called for every command in one place, `bot.app`), and declares them
+on every text option when the commands are registered (`declare`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+CONTENT_LIMIT = 2000
+EMBED_DESCRIPTION = 4096
+FIELD_NAME = 256
+FIELD_VALUE = 1024
+BUTTON_LABEL = 80
+SELECT_LABEL = 100
+SELECT_OPTIONS = 25
+
+NAME = 64
+NOTE = 500
+STATS = 1000
+ENTERED = 400
+OTHER = 200
+
+# Option name → longest accepted text. Anything not listed is "other text".
+LIMITS = {
+    "name": NAME, "character": NAME, "combatant": NAME, "actor": NAME, "side": NAME, "faction": NAME,
+    "weapon": NAME, "condition": NAME,
+    "text": NOTE, "note": NOTE, "reason": NOTE,
+    "stats": STATS, "options": STATS, "settings": STATS,
+    "dice": ENTERED, "cards": ENTERED, "amount": ENTERED, "damage": ENTERED,
+    # "target" may name several ("A, B, C" for an area): other text, 200.
+}
+
+
+def limit_for(option: str) -> int:
+    return LIMITS.get(option, OTHER)
+
+
+def too_long(options: Iterable[tuple[str, Any]]) -> str | None:
+    """The refusal for the first text option longer than its limit, or None."""
+    for name, value in options:
+        if isinstance(value, str) and len(value) > limit_for(name):
+            return f"`{name}` is limited to {limit_for(name)} characters (you sent {len(value)})."
+    return None
+
+
+def declare(commands) -> None:
+    """Declare every text option's `max_length` (when it has none or a larger one), so
+    Discord's client counts down the same limit the bot enforces."""
+    from discord import AppCommandOptionType, app_commands
+
+    for command in commands:
+        if isinstance(command, app_commands.Group):
+            declare(command.commands)
+            continue
+        if not isinstance(command, app_commands.Command):
+            continue
+        # discord.py has no public setter; for a text option min/max_value are its lengths.
+        for parameter in command._params.values():
+            if parameter.type is AppCommandOptionType.string and not parameter.choices:
+                limit = limit_for(parameter.name)
+                if parameter.max_value is None or parameter.max_value > limit:
+                    parameter.max_value = limit
+
+
+def typed_options(data: dict[str, Any] | None) -> list[tuple[str, Any]]:
+    """(name, value) of every option in an interaction's data, subcommands included."""
+    found: list[tuple[str, Any]] = []
+    for option in (data or {}).get("options", []) or []:
+        if "options" in option:
+            found += typed_options(option)
+        elif "value" in option and not option.get("focused"):
+            found.append((option["name"], option["value"]))
+    return found
