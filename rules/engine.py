@@ -38,7 +38,9 @@ def apply(state: Encounter, action: Action, chance: Chance | None = None) -> Out
     with chance.reporting():
         new_state, events = handler(state, action, chance)
     chance.finish()
-    events = _mark_entered(events, chance)
+    if new_state.pending is None or new_state.pending == state.pending:
+        # (an action waiting on a choice shows its roll, and the mark, once the choice is made)
+        events = _mark_entered(events, chance)
     new_state = new_state.but(rng_state=chance.rng_state, deck=tuple(chance.deck))
     first = next((e for e in events if e.kind != "turn"), None)
     summary = (("✍️ " if first.entered else "") + first.text) if first else action.describe()

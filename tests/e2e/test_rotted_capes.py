@@ -60,7 +60,7 @@ async def test_an_attack_shows_every_step_and_each_turn_pings_its_player(standin
     assert "Pace 4 areas left · Action ✅ · Bonus Action ✅ · Reaction ✅" in fields["Nova"]
     answer = await say(standin, "alice", "/attack", target="Brute", damage_type="fire", dice="14 5 6")
     assert not answer.ephemeral
-    assert answer.content == ("🎲 Nova attacks Brute: d20 14 + 5 = 19 vs Avoidance 15: hit; 2d6 (5, 6) + 3 = 14 − DR 5 (energy) = 9 "
+    assert answer.content == ("🎲 ✍️ Nova attacks Brute: d20 14 + 5 = 19 vs Avoidance 15: hit; 2d6 (5, 6) + 3 = 14 − DR 5 (energy) = 9 "
                               "Stamina; 9 > Fortitude 4 → massive: 1 Wound (Brute: 11/20 Stamina, 2/3 Wounds)")
     brute_turn = await to_the_brutes_turn(standin)
     assert set(brute_turn.pings.user_ids) == {who["gm"]}
