@@ -104,7 +104,9 @@ def handlers(system: "System"):
         enc = enc.but(pending=None)
         how = " (no answer in time: the default applies)" if action.timed_out else ""
         enc, events = system.resume(enc, pending, option, chance)
-        return enc, [Event(kind="info", text=f"Chosen: {option}{how}.")] + events
+        from .engine import mark_resumed  # the engine imports these handlers' module
+
+        return enc, [Event(kind="info", text=f"Chosen: {option}{how}.")] + mark_resumed(events, pending)
 
     def end(enc: Encounter, action: EndEncounter, chance: "Chance"):
         return enc.but(status="ended", pending=None), [Event(kind="end", text="The encounter is over.")]

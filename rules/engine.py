@@ -39,12 +39,31 @@ def apply(state: Encounter, action: Action, chance: Chance | None = None) -> Out
         new_state, events = handler(state, action, chance)
     chance.finish()
     if new_state.pending is None or new_state.pending == state.pending:
-        # (an action waiting on a choice shows its roll, and the mark, once the choice is made)
         events = _mark_entered(events, chance)
+    elif chance.unreported:
+        # An action waiting on a choice shows its roll, and the mark, once the choice is made.
+        pending = new_state.pending
+        new_state = new_state.but(pending=pending.but(context={**pending.context, HAND_ENTERED: True}))
     new_state = new_state.but(rng_state=chance.rng_state, deck=tuple(chance.deck))
     first = next((e for e in events if e.kind != "turn"), None)
     summary = (("✍️ " if first.entered else "") + first.text) if first else action.describe()
     return Outcome(new_state, tuple(events), summary[:200])
+
+
+HAND_ENTERED = "hand_entered"
+
+
+def mark_resumed(events, pending) -> list:
+    """The result of a choice whose action used entered values carries the mark."""
+    if not pending.context.get(HAND_ENTERED) or any(e.entered for e in events):
+        return list(events)
+    events = list(events)
+    for kinds in (("roll",), ("info", "warning", "round", "end", "choice")):
+        for index, event in enumerate(events):
+            if event.kind in kinds:
+                events[index] = event.but(entered=True)
+                return events
+    return events
 
 
 def _mark_entered(events, chance: Chance) -> list:
