@@ -1,0 +1,250 @@
+"""The presentation seam: user-typed text literal everywhere, ✍️ on hand-entered
+results, long text split or paged and never cut, every part inside Discord's limits."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot import lengths, paging, render
+from rules import registry, usertext
+from rules.actions import AddCombatants, NextTurn, Note, RemoveCombatant
+from rules.engine import apply
+from rules.model import Actor, Event
+from rules.rng import seed_from
+from rules.secrets import secret
+
+GM = Actor(user_id=1, is_gm=True)
+LINK = "[Free Nitro](https://evil.example/x)"
+HOSTILE = [
+    LINK, "**Bold** ||spoiler||", "```py\nboom\n```", "# Heading", "> quote", "-# small", "__under__ ~~gone~~",
+    "<#123456789012345678>", "<t:0:R>", "<:custom:123456789012345678>", "https://evil.example", "`tick`", "a_b_c",
+    "\\*escaped\\*", "*" * 30,
+]
+
+
+def renders_markup(text: str) -> list[str]:
+    """What Discord would turn into markup in `text` (escaped characters are plain)."""
+    plain = re.sub(r"\\.", "·", text)  # an escaped character shows as itself
+    found = []
+    if re.search(r"\[[^\]]*\]\([^)]*\)", plain):
+        found.append("masked link")
+    if re.search(r"[A-Za-z]+://", plain):
+        found.append("url")
+    if "```" in plain:
+        found.append("code fence")
+    if "||" in plain:
+        found.append("spoiler")
+    if "__" in plain:
+        found.append("underline")
+    if re.search(r"(?m)^\s*(#{1,3}\s|>|-#\s)", plain):
+        found.append("block markup")
+    if re.search(r"<(#|t:|a?:|/)", plain):
+        found.append("tag")
+    return found
+
+
+def fight(system: str = "rotted-capes", names=("Hero",)):
+    sys_ = registry.get(system)
+    state = sys_.new_encounter(GM.user_id, seed_from(7))
+    for name in names:
+        state = apply(state, AddCombatants(by=GM, name=name, sheet={})).state
+    return sys_, state
+
+
+# --- escaping ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_hostile_name_is_literal_in_every_line_the_rules_write(name):
+    system, state = fight(names=(name, "Ogre"))
+    state = apply(state, NextTurn(by=GM)).state
+    stored = state.combatants[0].name  # whitespace collapsed, as typed otherwise
+    outcome = apply(state, RemoveCombatant(by=GM, target=stored))
+    for line in render.event_lines(outcome.events).splitlines():
+        assert renders_markup(line) == [], line
+    for page in render.tracker_pages(system, state, reveal=True):
+        assert renders_markup(page) == [], page
+    content, embed, view, _, _ = render.turn_message(system, state, 3)
+    for text in [content, *(f["name"] for f in embed.to_dict().get("fields", []))]:
+        assert renders_markup(text) == [], text
+
+
+def test_the_disguised_link_shows_its_characters_and_is_no_link():
+    shown = render.shown_name(LINK)
+    assert renders_markup(shown) == []
+    # Discord drops each backslash before a punctuation mark: the reader sees the name as typed.
+    assert re.sub(r"\\(.)", r"\1", shown) == LINK
+
+
+@given(st.text(st.characters(exclude_categories=("Cs",)), max_size=60))
+def test_any_typed_name_reads_back_exactly_as_typed(name):
+    name = usertext.scrub(name)
+    shown = render.literal(name)
+    assert re.sub(r"\\(.)", r"\1", shown) == name
+
+
+def test_a_plain_name_formats_as_plain_text():
+    assert f"{usertext.user_text('Dr Rot (Unleashed)')} attacks" == "Dr Rot (Unleashed) attacks"
+    assert usertext.OPEN in f"{usertext.user_text('**Boss**')} attacks"
+
+
+def test_typed_marks_cannot_open_or_close_a_span():
+    typed = f"{usertext.CLOSE}**x**{usertext.OPEN}"
+    system, state = fight(names=(typed,))
+    (combatant,) = state.combatants
+    assert usertext.OPEN not in combatant.name and usertext.CLOSE not in combatant.name
+    assert renders_markup(render.event_lines([Event(kind="info", text=f"{combatant.name} waits")])) == []
+
+
+def test_notes_and_mentions_in_names_stay_inert():
+    system, state = fight()
+    outcome = apply(state, Note(by=GM, text=f"{LINK} @everyone <@&5>"))
+    line = render.event_lines(outcome.events)
+    assert renders_markup(line) == [] and "@everyone" not in line and "<@&5>" not in line
+
+
+def test_a_secret_inside_a_name_line_stays_hidden_and_the_name_literal():
+    line = Event(kind="info", text=f"{usertext.user_text('**Shade**')} has {secret(87, True)} Stamina")
+    public = render.event_lines([line])
+    assert "87" not in public and "?" in public and renders_markup(public) == []
+    assert "87" in render.event_lines([line], gm=True)
+
+
+def test_labels_are_plain_text_within_discords_sizes():
+    text = f"Guard: {usertext.user_text('**' + 'x' * 200)}"
+    assert len(render.label(text)) == lengths.BUTTON_LABEL and usertext.OPEN not in render.label(text)
+    assert render.label(text).startswith("Guard: **xx") and render.label(text).endswith("…")
+    assert len(render.select_label(text)) == lengths.SELECT_LABEL
+    assert render.label(f"PD {secret(3, True)}") == "PD ?"
+
+
+def test_the_log_shows_typed_text_literally_in_its_table():
+    cell = render.log_cell(f"/initiative add name:{usertext.mark(LINK + ' | x')}")
+    assert renders_markup(cell) == [] and " | " not in cell.replace("\\|", "")
+    assert render.log_cell("Bob's | turn") == "Bob's \\| turn"
+
+
+# --- marks ------------------------------------------------------------------------------
+def test_an_entered_roll_carries_the_mark_and_a_generated_one_does_not():
+    system, state = fight(names=())
+    entered = apply(state, AddCombatants(by=GM, name="Zombie", count=3, dice=(5,), sheet={}))
+    rolls = [e for e in entered.events if e.kind == "roll"]
+    assert [e.entered for e in rolls] == [True, False, False]
+    shown = render.event_lines(entered.events)
+    assert shown.count(render.ENTERED) == 2  # the first roll, and the note saying who rolled the rest
+    assert "the bot rolled the rest" in shown
+    rolled = apply(state, AddCombatants(by=GM, name="Ghoul", count=2, sheet={}))
+    assert render.ENTERED not in render.event_lines(rolled.events)
+    every = apply(state, AddCombatants(by=GM, name="Ghoul", count=2, dice=(4, 9), sheet={}))
+    assert "the bot rolled" not in render.event_lines(every.events)
+    assert render.event_lines(every.events).count(render.ENTERED) == 2
+
+
+def test_the_log_summary_carries_the_mark():
+    system, state = fight(names=())
+    outcome = apply(state, AddCombatants(by=GM, name="Zombie", dice=(5,), sheet={}))
+    assert not outcome.summary.startswith(render.ENTERED)  # "Zombie joins" used no die
+    first_roll = next(e for e in outcome.events if e.kind == "roll")
+    assert first_roll.entered
+
+
+# --- splitting and paging -----------------------------------------------------------------
+def test_split_keeps_every_character_and_every_line():
+    lines = [f"🎲 Zombie {n} initiative: d20 {n % 20 + 1} + 0 = {n % 20 + 1}" for n in range(1, 201)]
+    text = "\n".join(lines)
+    chunks = render.split(text)
+    assert len(chunks) > 1 and all(len(c) <= lengths.CONTENT_LIMIT for c in chunks)
+    assert "\n".join(chunks) == text
+
+
+def test_split_cuts_an_overlong_line_without_losing_it():
+    line = "word " * 1000
+    chunks = render.split(line.strip())
+    assert all(len(c) <= lengths.CONTENT_LIMIT for c in chunks)
+    assert " ".join(chunks).split() == line.split()
+
+
+def test_sixty_combatants_the_tracker_opens_on_the_current_turn():
+    # Fightin' Words rerolls ties: sixty combatants, sixty lines.
+    system, state = fight("fightin-words", names=[f"Brute {n}" for n in range(60)])
+    state = apply(state, NextTurn(by=GM)).state
+    pages = render.tracker_pages(system, state)
+    assert len(pages) >= 3
+    for _ in range(45):
+        state = apply(state, NextTurn(by=GM)).state
+    embed = render.tracker_embed(system, state, 1)
+    assert "▶️" in embed.description
+    page = render.current_page(system, state)
+    assert page > 1 and f"page {page}/" in embed.footer.text
+    assert len(embed) <= 6000 and all(len(p) <= lengths.EMBED_DESCRIPTION for p in pages)
+
+
+def test_initiative_order_pages_with_buttons():
+    system, state = fight("fightin-words", names=[f"Brute {n}" for n in range(60)])
+    embed, view = paging.tracker_page(system, state, 9, 2)
+    ids = [item.custom_id for item in view.children]
+    assert ids[0] == "tk:page:order:9:1" and ids[-1] == "tk:page:order:9:3"
+    assert "page 2/" in embed.footer.text
+
+
+class Record:
+    def __init__(self, name, owner=5):
+        self.name, self.owner_id, self.system = name, owner, "rotted-capes"
+
+
+def test_a_long_name_never_hides_the_characters_after_it():
+    records = [Record("x" * 4000), *(Record(f"Hero {n}") for n in range(40))]
+    shown = []
+    content, view = paging.character_page(records, None, 1)
+    pages = int(re.search(r"Page 1/(\d+)", content).group(1))
+    for page in range(1, pages + 1):
+        content, _ = paging.character_page(records, None, page)
+        assert len(content) <= lengths.CONTENT_LIMIT
+        shown += re.findall(r"Hero \d+", content)
+    assert shown == [f"Hero {n}" for n in range(40)]
+
+
+# --- limits --------------------------------------------------------------------------------
+def test_embeds_are_cut_to_discords_limits():
+    embed = discord.Embed(title="t" * 300, description="d" * 5000)
+    for n in range(30):
+        embed.add_field(name="n" * 300, value="v" * 2000)
+    render.fit_embed(embed)
+    assert len(embed.title) <= 256 and len(embed.description) <= 4096 and len(embed.fields) <= 25
+    assert all(len(f.name) <= 256 and len(f.value) <= 1024 for f in embed.fields) and len(embed) <= 6000
+
+
+def test_the_bot_checks_text_lengths_itself():
+    assert lengths.too_long([("name", "x" * 64), ("text", "y" * 500), ("stats", "z" * 1000)]) is None
+    problem = lengths.too_long([("name", "x" * 65)])
+    assert problem and "64" in problem
+    assert lengths.too_long([("dice", "1 " * 201)]) and lengths.too_long([("whatever", "w" * 201)])
+    nested = {"options": [{"type": 1, "name": "add", "options": [{"name": "name", "value": "x" * 4000}]}]}
+    assert lengths.too_long(lengths.typed_options(nested))
+
+
+async def test_every_text_option_declares_its_limit():
+    from bot.app import COGS, create_bot
+    from bot.config import Settings
+
+    bot = create_bot(Settings(discord_token="x", database_url="sqlite+aiosqlite:///:memory:"))
+    for name in COGS:
+        await bot.load_extension(name)
+    lengths.declare(bot.tree.get_commands())
+    missing = []
+
+    def walk(options, path):
+        for option in options:
+            if option["type"] in (1, 2):
+                walk(option.get("options", []), f"{path} {option['name']}")
+            elif option["type"] == 3 and not option.get("choices"):
+                if option.get("max_length") is None or option["max_length"] > lengths.limit_for(option["name"]):
+                    missing.append(f"{path} {option['name']}")
+
+    for command in bot.tree.get_commands():
+        data = command.to_dict(bot.tree)
+        walk(data.get("options", []), f"/{data['name']}")
+    assert missing == []
