@@ -17,6 +17,7 @@ from rules.engine import apply
 from rules.model import Actor, Event
 from rules.rng import seed_from
 from rules.secrets import secret
+from tests.markup import renders_markup
 
 GM = Actor(user_id=1, is_gm=True)
 LINK = "[Free Nitro](https://evil.example/x)"
@@ -25,27 +26,6 @@ HOSTILE = [
     "<#123456789012345678>", "<t:0:R>", "<:custom:123456789012345678>", "https://evil.example", "`tick`", "a_b_c",
     "\\*escaped\\*", "*" * 30,
 ]
-
-
-def renders_markup(text: str) -> list[str]:
-    """What Discord would turn into markup in `text` (escaped characters are plain)."""
-    plain = re.sub(r"\\.", "·", text)  # an escaped character shows as itself
-    found = []
-    if re.search(r"\[[^\]]*\]\([^)]*\)", plain):
-        found.append("masked link")
-    if re.search(r"[A-Za-z]+://", plain):
-        found.append("url")
-    if "```" in plain:
-        found.append("code fence")
-    if "||" in plain:
-        found.append("spoiler")
-    if "__" in plain:
-        found.append("underline")
-    if re.search(r"(?m)^\s*(#{1,3}\s|>|-#\s)", plain):
-        found.append("block markup")
-    if re.search(r"<(#|t:|a?:|/)", plain):
-        found.append("tag")
-    return found
 
 
 def fight(system: str = "rotted-capes", names=("Hero",)):

@@ -1,0 +1,158 @@
+"""The presentation seam through real discord.py and the stand-in: user-typed text is
+literal in every kind of message, hand-entered results carry ✍️, long replies are
+split and long lists paged (never cut), and the bot enforces its own length limits."""
+
+from __future__ import annotations
+
+import re
+
+from bot.standin import interactions as ix
+from tests.e2e.conftest import say
+from tests.markup import markup_in
+
+LINK = "[Free Nitro](https://evil.example/x)"
+FENCE = "```py boom``` **Boss** ||x||"
+NOVA = "dex=2 con=1 avoidance=14 fortitude=8 stamina=20 wounds=3 attack=5 damage=2d6+3"
+
+
+def unescaped(text: str) -> str:
+    """What a reader sees: Discord drops the backslash before an escaped character."""
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+async def test_hostile_names_and_notes_are_literal_in_every_message(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    stored = await say(standin, "alice", "/character add", name=LINK, stats=NOVA)
+    assert unescaped(LINK) in unescaped(stored.content)
+    await say(standin, "gm", "/encounter start")
+    joined = await say(standin, "alice", "/initiative join", character=LINK, roll=14)
+    assert LINK in unescaped(joined.content)
+    await say(standin, "gm", "/initiative add", name=FENCE, roll=3, stats="stamina=5")
+    await say(standin, "gm", "/encounter note", text=f"{LINK} said `hi` > to <#1> __all__")
+    await say(standin, "gm", "/initiative next")
+    await say(standin, "alice", "/attack", target=FENCE, dice="15 3 4")
+    await say(standin, "alice", "/character list")
+    await say(standin, "gm", "/encounter status")
+    await say(standin, "gm", "/initiative order")
+    log = await say(standin, "gm", "/encounter log")
+    await bot.idle.wait()
+    rows = log.attachments[0].data.decode()
+    assert "[Free Nitro]" not in rows.replace("\\[", "") and "<@" not in rows  # readable "who", literal names
+    assert "/initiative add name:" in rows and "roll:3" in rows  # the command with its options
+    assert markup_in(standin.messages()) == []
+    tracker = standin.book.pinned_in(standin.channel("combat"))[0]
+    assert LINK in unescaped(tracker.embeds[0]["description"])
+    turn = next(m for m in standin.messages() if "turn**" in m.content and m.buttons())
+    assert "Free Nitro" in turn.content
+
+
+async def test_hand_entered_results_carry_the_mark(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    await say(standin, "gm", "/encounter start")
+    entered = await say(standin, "gm", "/initiative add", name="Zombie", count=2, roll=5)
+    lines = entered.content.splitlines()
+    assert "🎲 ✍️ Zombie 1 initiative: d20 5" in entered.content
+    assert any(line.startswith("🎲 Zombie 2 initiative") for line in lines)  # the bot rolled this one
+    assert "the bot rolled the rest" in entered.content
+    rolled = await say(standin, "gm", "/initiative add", name="Ghoul")
+    assert "✍️" not in rolled.content
+
+
+async def test_twenty_rolls_are_split_never_cut(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="fightin-words")
+    await say(standin, "gm", "/encounter start")
+    name = "Ogre of the Very Long and Extremely Tedious Name"
+    handle = await standin.invoke("gm", "/initiative add", name=name, count=20)
+    await handle.response()
+    await bot.idle.wait()
+    messages = handle.messages
+    text = "\n".join(m.content for m in messages)
+    assert len(messages) >= 1 and all(len(m.content) <= 2000 for m in messages)
+    assert all(f"{name} {n} initiative" in text for n in range(1, 21)), text
+    assert "…" not in text
+
+
+async def test_sixty_combatants_page_and_the_turn_marker_never_vanishes(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="fightin-words")
+    await say(standin, "gm", "/encounter start")
+    for group in ("Brute", "Ghoul", "Imp"):
+        await say(standin, "gm", "/initiative add", name=group, count=20)
+    await say(standin, "gm", "/initiative next")
+    for _ in range(45):
+        answer = await say(standin, "gm", "/initiative next")
+        assert not answer.ephemeral, answer.content
+    await bot.idle.wait()
+    tracker = standin.book.pinned_in(standin.channel("combat"))[0]
+    assert "▶️" in tracker.embeds[0]["description"]
+    page = int(re.search(r"page (\d+)/(\d+)", tracker.embeds[0]["footer"]["text"]).group(1))
+    assert page > 1
+
+    order = await say(standin, "alice", "/initiative order")
+    assert "▶️" in order.embeds[0]["description"]
+    pages = int(re.search(r"page \d+/(\d+)", order.embeds[0]["footer"]["text"]).group(1))
+    seen = set()
+    message = order
+    for _ in range(pages):  # back to page 1, then forward through all of them
+        if message.has_component(label="◀") and not message.find_component(label="◀").get("disabled"):
+            message = await (await standin.click("bob", "◀", message=message)).response()
+    for number in range(1, pages + 1):
+        assert f"page {number}/{pages}" in message.embeds[0]["footer"]["text"]
+        seen.update(re.findall(r"(?:Brute|Ghoul|Imp) \d+", message.embeds[0]["description"]))
+        if number < pages:
+            message = await (await standin.click("bob", "▶", message=message)).response()
+    assert len(seen) == 60
+
+
+async def test_the_character_list_pages(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    for n in range(40):
+        await say(standin, "alice" if n % 2 else "bob", "/character add", name=f"Hero {n:02} " + "x" * 50, stats=NOVA)
+    listing = await say(standin, "alice", "/character list")
+    pages = int(re.search(r"Page 1/(\d+)", listing.content).group(1))
+    seen = re.findall(r"Hero (\d\d)", listing.content)
+    message = listing
+    for _ in range(pages - 1):
+        message = await (await standin.click("alice", "▶", message=message)).response()
+        seen += re.findall(r"Hero (\d\d)", message.content)
+    assert sorted(seen) == [f"{n:02}" for n in range(40)]
+
+
+async def test_the_bot_refuses_text_longer_than_its_limits_even_from_a_modified_client(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    commands = await standin.wait_for_commands(global_=True)
+    add = next(c for c in commands if c["name"] == "character")
+    option = next(o for o in add["options"] if o["name"] == "add")
+    name_option = next(o for o in option["options"] if o["name"] == "name")
+    assert name_option["max_length"] <= 64
+    # A client that ignores max_length: the same command with a 4,000-character name.
+    user, channel = standin.world.user("alice"), standin.channel("combat")
+    _, data = standin._command_data(user, channel, "/character add", {"name": "Short"})
+    data["options"][0]["options"][0]["value"] = "N" * 4000
+    handle = standin._send_interaction(ix.APPLICATION_COMMAND, user, channel, data, "alice: /character add (long)")
+    refusal = await handle.response()
+    assert refusal.ephemeral and "limited to" in refusal.content
+    listing = await say(standin, "alice", "/character list")
+    assert "NNNN" not in listing.content
+
+
+async def test_removing_the_last_combatant_is_answered_sensibly(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative add", name="Ghoul")
+    await say(standin, "gm", "/initiative next")
+    answer = await say(standin, "gm", "/initiative remove", combatant="Ghoul")
+    assert not answer.ephemeral and "stuck" not in answer.content and "Nobody is left" in answer.content
+    back = await say(standin, "gm", "/initiative add", name="Wight")
+    assert not back.ephemeral
+    again = await say(standin, "gm", "/initiative next")
+    assert not again.ephemeral, again.content
+
+
+async def test_help_is_an_embed_with_a_section_menu(standin, bot):
+    answer = await say(standin, "gm", "/help", system="99-towers")
+    (select,) = [c for row in answer.components for c in row["components"] if c["type"] == 3]
+    assert 2 < len(select["options"]) <= 25 and all(len(o["label"]) <= 100 for o in select["options"])
+    shown = await (await standin.select("gm", [select["options"][2]["value"]], custom_id=select["custom_id"],
+                                        message=answer)).response()
+    assert shown.embeds[0]["title"].endswith(select["options"][2]["label"])
+    assert len(shown.embeds[0]["description"]) <= 4096
