@@ -66,7 +66,7 @@ class TurnStructure:
 
     def waiting(self, enc: Encounter) -> Waiting:
         cids = self.acting(enc)
-        names = ", ".join(enc.get(c).name for c in cids) or "nobody"
+        names = ", ".join(f"{enc.get(c).name}" for c in cids) or "nobody"
         return Waiting(f"{names}'s turn", cids, enc.controllers(cids))
 
     def end_turn(self, system: "System", enc: Encounter, chance: "Chance") -> Result:
@@ -114,7 +114,8 @@ def start_turn(system: "System", enc: Encounter, cids, chance: "Chance", *, fres
 
 
 def join_names(names: list[str]) -> str:
-    """"A", "A and B", "A, B and C"."""
+    """"A", "A and B", "A, B and C" (each name formatted, so typed names stay marked)."""
+    names = [f"{name}" for name in names]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 

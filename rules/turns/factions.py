@@ -133,7 +133,7 @@ class Factions(TurnStructure):
         enc = enc.but(status="running", turns=enc.turns.but(holder=holder))
         bonus = tuple(getattr(system, "bonus_round", lambda enc: ())(enc))
         if bonus:
-            names = ", ".join(enc.get(c).name for c in bonus)
+            names = ", ".join(f"{enc.get(c).name}" for c in bonus)
             enc = enc.but(turns=enc.turns.but(bonus=bonus, moving=holder))
             events.append(Event(kind="round", text=f"Bonus round: only {names} can act"))
             enc, more = self._open_move(system, enc, chance)
@@ -232,7 +232,7 @@ class Factions(TurnStructure):
         if state.moving is None:
             return Waiting("Nobody is able to act", (), ())
         ready = self.ready(registry.get(enc.system), enc, state.moving)
-        names = ", ".join(enc.get(c).name for c in ready) or "nobody"
+        names = ", ".join(f"{enc.get(c).name}" for c in ready) or "nobody"
         users = self.faction_users(enc, state.moving)
         return Waiting(f"{state.moving} to move: take a turn with {names}, or pass", tuple(ready), users)
 
@@ -257,7 +257,7 @@ class Factions(TurnStructure):
         if not system.can_act(enc, combatant):
             raise InvalidInput(f"{combatant.name} cannot act.")
         if state.bonus and combatant.id not in state.bonus:
-            names = ", ".join(enc.get(c).name for c in state.bonus)
+            names = ", ".join(f"{enc.get(c).name}" for c in state.bonus)
             raise InvalidInput(f"Only {names} act in the bonus round.")
         if not action.by.is_gm and combatant.controller_id != action.by.user_id:
             raise NotAllowed(f"{combatant.name} is not your character.")

@@ -202,7 +202,7 @@ class Initiative(TurnStructure):
         slots.insert(max(index, 0), (cid,))
         state = state.but(slots=tuple(slots), index=max(index, 0), delayed=tuple(c for c in state.delayed if c != cid))
         enc = enc.but(turns=state)
-        names = ", ".join(enc.get(c).name for c in interrupted)
+        names = ", ".join(f"{enc.get(c).name}" for c in interrupted)
         events = [Event(kind="info", text=f"{enc.get(cid).name} steps back in" + (f", interrupting {names}" if names else "") + ".",
                         ping=enc.controllers(interrupted))]
         enc, more, live = start_turn(system, enc, [cid], chance)

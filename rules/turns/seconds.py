@@ -278,7 +278,7 @@ class Seconds(Initiative):
             acting=(),
         )
         enc = enc.but(turns=state)
-        names = ", ".join(enc.get(c).name for c in interrupted)
+        names = ", ".join(f"{enc.get(c).name}" for c in interrupted)
         text = f"{enc.get(cid).name} steps back in" + (f", interrupting {names}" if names else "") + "."
         events = [Event(kind="info", text=text, ping=enc.controllers(interrupted))]
         enc, more, live = start_turn(system, enc, [cid], chance)

@@ -165,7 +165,7 @@ class Tracks(TurnStructure):
         if tied:
             names = [enc.get(e.cid).name for e in tied]
             users = enc.controllers([e.cid for e in tied])
-            prompt = f"{', '.join(names)} tied on initiative {tied[0].value:g}: who goes first?"
+            prompt = f"{', '.join(f'{n}' for n in names)} tied on initiative {tied[0].value:g}: who goes first?"
             pending = Pending(
                 id=enc.next_pending, kind=TIE_CHOICE, prompt=prompt, options=tuple(names),
                 default=names[0], chooser=tied[0].cid, users=users,
@@ -202,9 +202,9 @@ class Tracks(TurnStructure):
         if not state.interjection:
             return super().waiting(enc)
         cids = state.acting
-        names = ", ".join(enc.get(c).name for c in cids) or "nobody"
+        names = ", ".join(f"{enc.get(c).name}" for c in cids) or "nobody"
         if state.interjection == "now":
-            paused = ", ".join(enc.get(c).name for c in state.interrupted)
+            paused = ", ".join(f"{enc.get(c).name}" for c in state.interrupted)
             title = f"{names} acts out of turn" + (f", interrupting {paused}" if paused else "")
         else:
             title = f"{names}'s delayed action"
@@ -224,7 +224,7 @@ class Tracks(TurnStructure):
         state: TrackState = enc.turns
         name = enc.get(cid).name
         if state.interjection:
-            busy = ", ".join(enc.get(c).name for c in state.acting)
+            busy = ", ".join(f"{enc.get(c).name}" for c in state.acting)
             raise NotAllowed(f"{busy} is already acting out of turn: wait until that action is done.")
         if cid in state.acting:
             raise NotAllowed(f"It is already {name}'s turn.")
@@ -233,7 +233,7 @@ class Tracks(TurnStructure):
         interrupted = state.acting
         enc = enc.but(turn_no=enc.turn_no + 1,
                       turns=state.but(acting=(cid,), interrupted=interrupted, interjection="now"))
-        names = ", ".join(enc.get(c).name for c in interrupted)
+        names = ", ".join(f"{enc.get(c).name}" for c in interrupted)
         return enc, [Event(kind="turn", text=f"{name} acts out of turn, interrupting {names}: one action",
                            ping=enc.controllers([cid]))]
 
@@ -246,7 +246,7 @@ class Tracks(TurnStructure):
         if cid in state.acting:
             raise NotAllowed(f"{name} is acting now: the delayed action comes after a turn, so end this one first.")
         enc = enc.but(turns=state.but(queued=state.queued + (cid,)))
-        current = ", ".join(enc.get(c).name for c in state.acting) or "the current turn"
+        current = ", ".join(f"{enc.get(c).name}" for c in state.acting) or "the current turn"
         return enc, [Event(kind="info", text=f"{name}'s delayed action happens right after {current}'s turn.")]
 
     def _after_interjection(self, system, enc, chance) -> Result:
@@ -256,7 +256,7 @@ class Tracks(TurnStructure):
             enc = enc.but(turns=state.but(acting=back, interrupted=(), interjection=""))
             if back:
                 enc = enc.but(turn_no=enc.turn_no + 1)
-                names = " and ".join(enc.get(c).name for c in back)
+                names = " and ".join(f"{enc.get(c).name}" for c in back)
                 return enc, [Event(kind="turn", text=f"{names}'s turn continues", ping=enc.controllers(back))]
             return self._after_turn(system, enc, chance)
         enc = enc.but(turns=state.but(acting=(), interjection=""))

@@ -228,3 +228,25 @@ async def test_every_text_option_declares_its_limit():
         data = command.to_dict(bot.tree)
         walk(data.get("options", []), f"/{data['name']}")
     assert missing == []
+
+
+@pytest.mark.parametrize("system", ["rotted-capes", "fightin-words", "factions", "99-towers", "frozen-lands"])
+def test_emphasis_in_a_name_is_escaped_in_the_turn_ping_and_tracker(system):
+    rules_system, state = fight(system, names=("**Boss** _x_",))
+    state = apply(state, AddCombatants(by=GM, name="Hero", sheet={}, npc=False, controller_id=2)).state
+    state = apply(state, NextTurn(by=GM)).state
+    content, embed, *_ = render.turn_message(rules_system, state, 1)
+    tracker = render.tracker_embed(rules_system, state, 1).description
+    for text in (tracker, *(f["name"] for f in embed.to_dict().get("fields", []) if "Boss" in f["name"])):
+        assert "\\*\\*Boss\\*\\* \\_x\\_" in text, text
+    if "Boss" in content:
+        assert "\\*\\*Boss\\*\\*" in content, content
+
+
+def test_joined_names_stay_marked():
+    from rules.turns.base import join_names
+
+    names = [usertext.user_text("**A**"), usertext.user_text("B"), usertext.user_text("[C](https://x.y)")]
+    shown = render.clean(f"{join_names(names)}'s turn")
+    assert "\\*\\*A\\*\\*" in shown and renders_markup(shown) == []
+    assert render.clean(f"{join_names(names[:1])}'s turn") == "\\*\\*A\\*\\*'s turn"

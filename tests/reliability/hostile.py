@@ -29,6 +29,8 @@ MARKUP = [
     "**bold** __under__ ~~gone~~ ||spoiler|| `code`", "```py\nimport os\n```", "> quoted\n>>> all", "# Heading", "-# small",
     "[click](https://example.com)", "<https://example.com>", ":skull: <:custom:123456789012345678>", "<t:0:R>",
     "\\@everyone", "\\", "\"", "'", "`", "|", "||", "~~~~", "*" * 100,
+    "[Free Nitro](https://evil.example/x)", "[Nova](<https://evil.example>)", "https://evil.example/x",
+    "<#123456789012345678>", "</help:123456789012345678>", "<a:dance:123456789012345678>", "__**x**__",
 ]
 UNICODE = [
     "Ω≈ç√∫˜µ≤", "🧟\u200d♂️🧟\u200d♀️", "\u202eevil\u202c", "zero\u200bwidth", "Z̵̡̢̛̙̼̟̭͍͑̅a̷̢̬̍l̸̞̈g̵͉̀o̵̧̚", "مرحبا", "日本語のキャラクター",
@@ -79,7 +81,9 @@ def text_for(option: dict[str, Any], pool: list[str]) -> st.SearchStrategy[str]:
     names = st.sampled_from(known_names())
     free = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), max_size=80)
     joined = st.lists(pieces, min_size=2, max_size=4).map(" ".join)
-    return st.one_of(pieces, names, names, free, joined).map(lambda v: _fit(v, option))
+    # Markdown and links around a name that exists, so that some get through to the rules.
+    marked = st.tuples(st.sampled_from(MARKUP), names).map(lambda pair: f"{pair[1]} {pair[0]}")
+    return st.one_of(pieces, names, names, free, joined, marked, st.sampled_from(MARKUP)).map(lambda v: _fit(v, option))
 
 
 def integer_for(option: dict[str, Any]) -> st.SearchStrategy[int]:

@@ -3,7 +3,8 @@ stand-in with hostile option values by the GM, players and a member of another
 server. Whatever comes in: no unhandled exception, exactly one answer, every
 refusal an ephemeral message that says what is wrong and changes nothing, no
 ping for anyone the rules did not mean, every message within Discord's limits
-(a 60-combatant fight keeps the tracker and the replies big)."""
+(a 60-combatant fight keeps the tracker and the replies big), and no typed
+markdown or link rendered as markup in any message, embed, label or file."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from hypothesis import strategies as st
 
 from bot.app import COGS, create_bot
 from bot.config import Settings
+
+from tests.markup import markup_in
 
 from .hostile import options_for
 from .livebot import LiveBot, without_versions
@@ -166,6 +169,7 @@ async def run_case(live: LiveBot, case: Case) -> str:
     else:
         TALLY.accepted += 1
     problems += ping_problems(live, before, after, first_message, first_event)
+    problems += markup_problems(live, first_message, first_event)
     live.current = after
     if without_versions(after) != without_versions(live.baseline):
         await live.restore(live.baseline)
@@ -189,6 +193,14 @@ def ping_problems(live: LiveBot, before, after, first_message: int, first_event:
         if "@everyone" in text or "@here" in text or f"<@{carol}>" in text or f"<@!{carol}>" in text:
             problems.append(f"an unescaped mention reached the channel: {text[:200]!r}")
     return problems
+
+
+def markup_problems(live: LiveBot, first_message: int, first_event: int) -> list[str]:
+    """No message, edit, embed, label or file the command produced renders typed text as markup."""
+    book = live.standin.book
+    touched = {id(m): m for m in book.messages[first_message:]}
+    touched.update({id(e.message): e.message for e in book.events[first_event:] if e.message is not None})
+    return [f"typed text rendered as markup: {problem}" for problem in markup_in(touched.values())]
 
 
 # --- the properties ----------------------------------------------------------------------
