@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import render
 from bot.interact import refuse, reply, run
 from rules import registry
 from rules.actions import Choose
@@ -183,7 +184,7 @@ class Play(commands.Cog):
         except RulesError as error:
             await refuse(interaction, error)
             return
-        await reply(interaction, text, ephemeral=True)
+        await reply(interaction, render.clean(text), ephemeral=True)
 
 
 async def setup(bot) -> None:
