@@ -285,9 +285,8 @@ class Core:
             mark = "~~" if event.undone else ""
             person = log_cell(who.get(event.user_id) or f"user {event.user_id}", typed=True)
             command, summary = log_cell(event.command), log_cell(event.summary)
-            lines.append(
-                f"| {event.seq} | {event.created_at:%H:%M:%S} | {person} | {mark}{command}{mark} | {mark}{summary}{mark} |"
-            )
+            when = f"{event.created_at:%H:%M:%S}"
+            lines.append(f"| {event.seq} | {when} | {person} | {mark}{command}{mark} | {mark}{summary}{mark} |")
         if any(e.undone for e in events):
             lines += ["", "Struck-through lines were undone."]
         return f"encounter-{record.id}-log.md", "\n".join(lines) + "\n"

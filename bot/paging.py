@@ -74,7 +74,8 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button],
         if self.kind == "order":
             found = await bot.core.peek(interaction.channel_id)
             if found is None or found[0].id != int(self.key):
-                await refuse(interaction, ValueError("That encounter is over: /initiative order shows the current one."))
+                over = "That encounter is over: /initiative order shows the current one."
+                await refuse(interaction, ValueError(over))
                 return
             record, state = found
             embed, view = tracker_page(registry.get(record.system), state, record.id, self.page)

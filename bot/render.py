@@ -21,7 +21,7 @@ import re
 import discord
 
 from rules import usertext
-from rules.model import Encounter, Event
+from rules.model import Encounter
 from rules.secrets import conceal, has_secrets, reveal
 from rules.secrets import reveal as reveal_text
 from rules.system import System
@@ -135,7 +135,8 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
     fields = embed.fields[:25]
     embed.clear_fields()
     for item in fields:
-        embed.add_field(name=fit(item.name or "—", FIELD_NAME), value=fit(item.value or "—", FIELD_VALUE), inline=item.inline)
+        name, value = fit(item.name or "—", FIELD_NAME), fit(item.value or "—", FIELD_VALUE)
+        embed.add_field(name=name, value=value, inline=item.inline)
     while len(embed) > 6000 and embed.fields:
         embed.remove_field(len(embed.fields) - 1)
     return embed
@@ -190,7 +191,8 @@ def _combatant_line(system: System, state: Encounter, cid: str, reveal_all: bool
     status = system.status_line(state, combatant, reveal=reveal)
     owner = f" (<@{combatant.controller_id}>)" if combatant.controller_id else ""
     dead = "~~" if combatant.out else ""
-    return f"{dead}{shown_name(combatant.name)}{dead}{owner}" + (f" — {clean(status, gm=reveal_all)}" if status else "")
+    shown = f"{dead}{shown_name(combatant.name)}{dead}{owner}"
+    return shown + (f" — {clean(status, gm=reveal_all)}" if status else "")
 
 
 def tracker_lines(system: System, state: Encounter, *, reveal: bool = False) -> tuple[list[str], int | None]:
@@ -255,7 +257,8 @@ def tracker_embed(system: System, state: Encounter, encounter_id: int, *, page: 
     page = max(1, min(page, len(pages)))
     running = system.turns.round_label(state)
     status = {"setup": "setting up", "running": running, "ended": "ended"}[state.status]
-    embed = discord.Embed(title=f"{system.name} — {status}", description=pages[page - 1], colour=discord.Colour.dark_teal())
+    embed = discord.Embed(title=f"{system.name} — {status}", description=pages[page - 1],
+                          colour=discord.Colour.dark_teal())
     footer = f"Encounter #{encounter_id}"
     if len(pages) > 1:
         footer += f" · page {page}/{len(pages)} (/encounter status page:N)"

@@ -10,8 +10,8 @@ from bot import paging, render
 from bot.interact import actor_of, refuse, reply
 from bot.repository import DuplicateName
 from rules import registry
-from rules.usertext import mark
 from rules.errors import InvalidInput, NotAllowed, RulesError
+from rules.usertext import mark
 
 from . import autocomplete
 

@@ -11,8 +11,8 @@ from bot.interact import refuse, reply, run
 from rules import registry
 from rules.actions import AddCombatants, DelayTurn, NextTurn, RemoveCombatant
 from rules.commands import entered
-from rules.usertext import mark
 from rules.errors import InvalidInput, NotAllowed, RulesError
+from rules.usertext import mark
 
 from . import autocomplete
 

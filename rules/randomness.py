@@ -23,7 +23,6 @@ from .cards import Card, full_deck
 from .errors import DiceError, InvalidInput
 from .rng import Rng
 
-
 _REPORTING: ContextVar["Chance | None"] = ContextVar("reporting", default=None)
 
 
