@@ -22,7 +22,7 @@ import discord
 
 from rules import usertext
 from rules.model import Encounter
-from rules.secrets import conceal, has_secrets, reveal
+from rules.secrets import conceal, has_secrets, reveal, secret
 from rules.secrets import reveal as reveal_text
 from rules.system import System
 
@@ -316,6 +316,9 @@ def choice_message(state: Encounter, encounter_id: int):
 
 
 # --- the encounter log ---------------------------------------------------------------
+SECRET_OPTIONS = ("stats",)
+
+
 def command_line(interaction: discord.Interaction, fallback: str) -> str:
     """The slash command as typed, options included, for the log (`/initiative add name:Goblin count:2`).
 
@@ -329,6 +332,7 @@ def command_line(interaction: discord.Interaction, fallback: str) -> str:
         parts.append(options[0]["name"])
         options = options[0].get("options") or []
     users = (data.get("resolved") or {}).get("users") or {}
+    hidden = any(option.get("name") == "hidden" and option.get("value") is True for option in options)
     for option in options:
         value = option.get("value")
         if option.get("type") == 6 and str(value) in users:
@@ -337,7 +341,10 @@ def command_line(interaction: discord.Interaction, fallback: str) -> str:
         text = str(value).replace("\n", " ")
         if isinstance(option.get("value"), str) and (not text or " " in text):
             text = f'"{text}"'
-        parts.append(f"{option['name']}:{usertext.mark(text)}")
+        shown = usertext.mark(text)
+        if hidden and option["name"] in SECRET_OPTIONS:
+            shown = secret(shown, True)  # a hidden NPC's sheet: "?" in the public log, the GM's shows it
+        parts.append(f"{option['name']}:{shown}")
     return " ".join(parts)
 
 

@@ -250,3 +250,25 @@ def test_joined_names_stay_marked():
     shown = render.clean(f"{join_names(names)}'s turn")
     assert "\\*\\*A\\*\\*" in shown and renders_markup(shown) == []
     assert render.clean(f"{join_names(names[:1])}'s turn") == "\\*\\*A\\*\\*'s turn"
+
+
+class Interaction:
+    type = discord.InteractionType.application_command
+
+    def __init__(self, data):
+        self.data = data
+
+
+def test_the_logged_command_keeps_its_options_and_hides_a_hidden_npcs_sheet():
+    options = [{"name": "name", "type": 3, "value": "Shade"}, {"name": "hidden", "type": 5, "value": True},
+               {"name": "stats", "type": 3, "value": "stamina=737 fortitude=19"}, {"name": "roll", "type": 4, "value": 7}]
+    data = {"name": "initiative", "options": [{"type": 1, "name": "add", "options": options}]}
+    line = render.command_line(Interaction(data), "/initiative add")
+    public, gm = render.log_cell(line), render.log_cell(line)
+    from rules.secrets import conceal, reveal
+
+    assert conceal(public) == "/initiative add name:Shade hidden:True stats:? roll:7"
+    assert "stamina=737" in reveal(gm)
+    shown = render.command_line(Interaction({"name": "encounter", "options": [
+        {"type": 1, "name": "note", "options": [{"name": "text", "type": 3, "value": LINK}]}]}), "/encounter note")
+    assert renders_markup(conceal(render.log_cell(shown))) == []

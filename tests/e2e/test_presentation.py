@@ -156,3 +156,20 @@ async def test_help_is_an_embed_with_a_section_menu(standin, bot):
                                         message=answer)).response()
     assert shown.embeds[0]["title"].endswith(select["options"][2]["label"])
     assert len(shown.embeds[0]["description"]) <= 4096
+
+
+async def test_the_sandbox_does_not_talk_about_voice(caplog):
+    import io
+
+    import discord
+
+    from bot.sandbox import sandbox
+
+    # As on a machine without PyNaCl and davey: discord.py warns once per process, at the first client.
+    discord.VoiceClient.warn_nacl = True
+    discord.VoiceClient.warn_dave = True
+    out = io.StringIO()
+    with caplog.at_level("WARNING"):
+        code = await sandbox("gm: /help", system="rotted-capes", seed=1, out=out)
+    assert code == 0
+    assert "voice" not in caplog.text and "voice" not in out.getvalue()

@@ -292,7 +292,9 @@ async def check_replay(repo: Repository, channel_id: int, sent: list[Sent], *, a
 
 def _match(system, event: EventRecord, before: Encounter, after: Encounter, pool: list[Sent], used: set[int],
            allow_unacknowledged: bool) -> Sent:
-    candidates = [s for s in pool if id(s) not in used and s.user_id == event.user_id and s.command == event.command]
+    # The log records the command with its options ("/heal target:Brute amount:1d4").
+    candidates = [s for s in pool if id(s) not in used and s.user_id == event.user_id
+                  and (event.command == s.command or event.command.startswith(s.command + " "))]
     # Commands the bot confirmed first: a lookalike that was never answered must not take their place.
     candidates.sort(key=lambda s: not s.applied)
     for s in candidates:
