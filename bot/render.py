@@ -22,7 +22,7 @@ import discord
 
 from rules import usertext
 from rules.model import Encounter
-from rules.secrets import conceal, has_secrets, reveal, secret
+from rules.secrets import conceal, has_secrets, reveal
 from rules.secrets import reveal as reveal_text
 from rules.system import System
 
@@ -341,10 +341,9 @@ def command_line(interaction: discord.Interaction, fallback: str) -> str:
         text = str(value).replace("\n", " ")
         if isinstance(option.get("value"), str) and (not text or " " in text):
             text = f'"{text}"'
-        shown = usertext.mark(text)
         if hidden and option["name"] in SECRET_OPTIONS:
-            shown = secret(shown, True)  # a hidden NPC's sheet: "?" in the public log, the GM's shows it
-        parts.append(f"{option['name']}:{shown}")
+            text = "(hidden)"  # a hidden NPC's sheet stays out of the log that players read
+        parts.append(f"{option['name']}:{usertext.mark(text)}")
     return " ".join(parts)
 
 
