@@ -46,6 +46,11 @@ async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bo
             await interaction.followup.send(chunk, ephemeral=ephemeral, allowed_mentions=allowed, **extra)
         else:
             await interaction.response.send_message(chunk, ephemeral=ephemeral, allowed_mentions=allowed, **extra)
+    view = kwargs.get("view")
+    if view is not None:
+        # Every button and menu is a DynamicItem, answered by its custom id after any restart:
+        # the view object needs no listening (and no 15-minute timer discord.py gives ephemeral views).
+        view.stop()
 
 
 async def post(channel, content: str, *, allowed_mentions: discord.AllowedMentions = render.NOBODY) -> None:
