@@ -30,7 +30,6 @@ def tony_and_bandit():
     return begin(enc).state
 
 
-@pytest.mark.xfail(strict=True, reason="End turn bypasses where actions clear Aiming")
 def test_a_forced_delay_after_aiming_loses_the_aim():
     # "If you take any non-Free action other than Aiming before attacking, you lose the benefits of
     # Aiming." Ending the turn is the Forced Delay of the Action List: a non-Free action.
@@ -46,7 +45,6 @@ def test_a_forced_delay_after_aiming_loses_the_aim():
     assert texts(out)[0].endswith("PA 4: 9♣ 5♣ 2♣ 3♠ → keep 9 = 9")
 
 
-@pytest.mark.xfail(strict=True, reason="End turn bypasses where actions end flat-footed")
 def test_a_forced_delay_is_acting_and_ends_flat_footed():
     # "Until a character acts in combat, he is flat-footed": a Forced Delay is acting.
     enc = add(new(), "Bandit", "KD", BANDIT).state  # CI 14: phase 6

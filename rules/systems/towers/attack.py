@@ -14,6 +14,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event, Pending, Value
 from rules.secrets import secret
 
+from .acting import acted
 from .costs import ACTIONS, OPPORTUNITY_DELAY, SHIFT_ADDED
 from .damage import Harm, dealt, take
 from .flips import Flip, card_count, described, flip
@@ -285,10 +286,9 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
 
 def finish(system, enc: TowersEncounter, plan: Plan, chance, events: list[Event]):
     attacker = enc.get(plan.attacker)
-    changes: dict[str, Any] = {"aim": 0}
+    enc = acted(enc, attacker.id, plan.style)
     if plan.style == "power attack":
-        changes["power_attacked"] = True
-    enc = enc.update(attacker.id, **changes)
+        enc = enc.update(attacker.id, power_attacked=True)
     if plan.style == "opportunity attack":
         enc = system.turns.push(enc, attacker.id, OPPORTUNITY_DELAY)
         phase = system.turns.entry(enc, attacker.id).phase

@@ -13,6 +13,7 @@ from rules.turns.clock import Clock, PHASES_PER_ROUND
 
 from . import attack as attacks
 from . import commands, grapple, moves
+from .acting import acted
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
 from .costs import action_type
 from .damage import Harm, dealt, heal, take
@@ -75,6 +76,12 @@ class TowersSystem(System):
         enc = enc.update(cid, full_defense=False, reckless=False, power_attacked=False)
         events = [Event(kind="info", text=f"{me.name}: {', '.join(ended)} ends.")] if ended else []
         return enc, events
+
+    def on_idle_turn(self, enc, cid, chance):
+        """End turn is the Forced Delay: an action, so it ends flat-footed and loses Aiming."""
+        me = enc.get(cid)
+        events = [Event(kind="info", text=f"{me.name} loses the benefits of Aiming.")] if me.aim else []
+        return acted(enc, cid, "forced delay"), events
 
     def on_phase(self, enc, phase, chance):
         events: list[Event] = []
