@@ -75,7 +75,6 @@ def grappled_bandit():
     return enc
 
 
-@pytest.mark.xfail(strict=True, reason="grappled attacks are not restricted yet")
 def test_a_grappled_attack_is_at_flip_minus_1_with_hard_strength_halved():
     # "If he attempts an attack, he will be at a (flip-1) to his attack, and his Hard Strength will be
     # considered halved for purposes of damage calculations."
@@ -84,13 +83,12 @@ def test_a_grappled_attack_is_at_flip_minus_1_with_hard_strength_halved():
     out = command(enc, "attack", target="Fighter", cards="KH 2C 2D 3D 4D")
     lines = texts(out)
     assert "grappled (flip−1)" in lines[0]
-    assert lines[0].endswith("K♥ 2♣ → keep K = 13")
+    assert lines[0].endswith("PA 3 (grappled (flip−1)): K♥ 2♣ → keep K = 13 (1♥)")
     # Club 2 + HS 2 halved = 1 → 3, + 1♥ = 4 − ER 1 = 3.
-    assert lines[2].startswith("Club 2 + HS 2 halved = 1 = 3 + 1♥ = 4 − ER 1 = 3 physical STUN, 1 LETHAL")
+    assert lines[2].startswith("Club 2 + HS 1 (halved: grappled) = 3 + 1♥ = 4 − ER 1 = 3 physical STUN, 1 LETHAL")
     assert out.state.find("Fighter").stun == 12 - 3
 
 
-@pytest.mark.xfail(strict=True, reason="grappled attacks are not restricted yet")
 def test_a_grappled_character_attacks_only_in_melee():
     # "the grappled target may attempt a restricted melee attack"
     enc = grappled_bandit()

@@ -72,7 +72,7 @@ def fight_steps():
             e, "act", PLAYER, action="initiate grapple", target="Wraith", cards="AH " + low(3) + " " + low(26))),
         # Phase 20, a zero phase: the Burning, the mana; then the aimed Wraith's turn.
         ("the Wraith claws the Hero", lambda e: command(
-            e, "attack", actor="Wraith", target="Hero", weapon="claws", cards="AH " + low(24))),
+            e, "attack", actor="Wraith", target="Hero", weapon="claws", cards="AH " + low(23))),  # grappled: flip−1
         ("the Hero flips PD", lambda e: choose(e, cards="9C 3C 4D")),
         ("the GM hurts the Wraith", lambda e: command(
             e, "damage", target="Wraith", amount="60", damage_type="physical", options="lethal=45 flips=2",
@@ -178,7 +178,7 @@ def test_each_result_line_hides_what_it_must():
     assert line("the Hero grapples", "Phase 20 (zero phase)") == "Phase 20 (zero phase): Wraith regains mana: ? → ?/?."
     assert line("the Hero grapples", "Aiming") == "Aiming: (flip+1) on the next PA attack (at most +?)."
     assert line("the Wraith claws the Hero", "Wraith: Attack") == (
-        f"Wraith: Attack with Claws on Hero — PA ? (aim (flip+1)): A♥ {twos(24)} → keep A = 14 (1♥)")
+        f"Wraith: Attack with Claws on Hero — PA ? (aim (flip+1); grappled (flip−1)): A♥ {twos(23)} → keep A = 14 (1♥)")
     # The Hero's own numbers stay: the STUN he loses is his to know.
     assert line("the Hero flips PD", "Claws") == (
         "Claws ? + PX ? = ? + 1♥ = ? − ER 12 = 14 physical STUN, 1 LETHAL → Hero: STUN 56 → 42/60, LETHAL 5 → 4/6")

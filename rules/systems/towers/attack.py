@@ -118,6 +118,14 @@ def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance
         if not weapon.melee:
             # No shooting here: the seed lets the butt of the gun strike, unarmed.
             weapon = UNARMED.but(name=f"{weapon.name} butt (unarmed)")
+    if attacker.grappled:
+        # "Using the Attack action, the grappled target may attempt a restricted melee attack."
+        if style != "attack":
+            raise NotAllowed(f"{attacker.name} is grappled: only a restricted melee Attack, Escape or "
+                             "Reverse the Grapple.")
+        if not weapon.melee:
+            raise InvalidInput(f"{attacker.name} is grappled: only a restricted melee attack, "
+                               f"not with {weapon.name}.")
     if style == "charge" and not weapon.melee:
         raise InvalidInput(f"A Charge ends in a melee attack: {weapon.name} is a ranged weapon.")
     ally = None
@@ -140,7 +148,7 @@ def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance
     enc, spent = spend_mana(enc, attacker, flags)
     attacker = enc.get(attacker.id)
 
-    base = action.damage if action.damage is not None else weapon.base_damage(attacker.sheet.px, attacker.sheet.hs)
+    base = action.damage if action.damage is not None else weapon.base_damage(attacker.sheet.px, hard_strength(attacker))
     if style == "power attack":
         base += POWER_DAMAGE
     shown = damage_source(attacker, weapon, style, base) if action.damage is None else secret(base, attacker)
@@ -173,12 +181,19 @@ def damage_source(attacker: TowersCombatant, weapon: Weapon, style: str, base: i
 
     A hidden attacker's weapon damage, PX or HS and the total are secret."""
     parts = [secret(weapon.damage, attacker)] if weapon.damage or not weapon.adds else []
-    if weapon.adds:
+    if weapon.adds == "hs" and attacker.grappled:
+        parts.append(f"HS {secret(hard_strength(attacker), attacker)} (halved: grappled)")
+    elif weapon.adds:
         parts.append(f"{weapon.adds.upper()} {secret(getattr(attacker.sheet, weapon.adds), attacker)}")
     if style == "power attack":
         parts.append(f"Power Attack {POWER_DAMAGE}")
     total = f" = {secret(base, attacker)}" if len(parts) > 1 else ""
     return f"{weapon.name} " + " + ".join(parts) + total
+
+
+def hard_strength(attacker: TowersCombatant) -> int:
+    """HS for damage: "his Hard Strength will be considered halved" while grappled (rounded down)."""
+    return attacker.sheet.hs // 2 if attacker.grappled else attacker.sheet.hs
 
 
 def spend_mana(enc: TowersEncounter, combatant: TowersCombatant, flags: dict) -> tuple[TowersEncounter, str]:

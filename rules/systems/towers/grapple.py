@@ -30,9 +30,9 @@ from .damage import Harm, dealt, take
 from .flips import Mods, described, flip
 from .modifiers import attack_mods, defense_mods
 from .sheet import Weapon
-from .model import Condition, TowersCombatant
+from .model import GRAPPLED_BY, Condition, TowersCombatant
 
-PREFIX = "grappled by "
+PREFIX = GRAPPLED_BY
 RESTRAINED = " (restrained)"
 RESTRAIN_SHIFT = 1
 THROW = Weapon(name="Throw", adds="hs", keywords=("unarmed",))
