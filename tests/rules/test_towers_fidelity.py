@@ -124,7 +124,6 @@ def test_too_few_entered_cards_are_refused_by_the_flip():
         chance.flip(3)
 
 
-@pytest.mark.xfail(strict=True, reason="the immunity line repeats the name and adds a state")
 def test_immunity_is_said_once_plainly():
     enc = add(new(), "Berhardt", "2D", "ir=2 stun=20 immune=fire").state
     out = command(enc, "damage", target="Berhardt", amount="8", damage_type="arcane fire")

@@ -164,8 +164,7 @@ def test_each_result_line_hides_what_it_must():
     assert line("the Hero's Bolt", "Bolt") == (
         "Bolt 6 + 1♥ = 7 − IR ? = ? ×2 susceptible = ? arcane (fire) STUN, ? LETHAL "
         "→ Wraith: STUN ? → ?/?, LETHAL ? → ?/?")
-    assert line("acid does nothing", "Wraith takes") == (
-        "Wraith takes Wraith is immune to acid: no damage → Wraith: STUN ? → ?/?")
+    assert line("acid does nothing", "Wraith is immune") == "Wraith is immune to acid: no damage."
     assert line("a fall", "Fall") == ("Fall of 10 feet: 10 physical STUN and 4 damage flips: 2♣ 2♣ 2♣ 2♣ → 0♥. "
                                       "Wraith takes 10 − ER ? = ? physical STUN → Wraith: STUN ? → ?/?")
     assert line("the Wraith resists a poison", "Attack 5") == (

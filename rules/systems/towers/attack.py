@@ -295,7 +295,7 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
     amount = dealt(harm, defender)
     after, state = take(defender, amount.stun, amount.lethal)
     enc = enc.with_combatant(after)
-    events.append(Event(kind="info", text=f"{amount.text} → {state}"))
+    events.append(Event(kind="info", text=amount.result(state)))
     return enc, events
 
 

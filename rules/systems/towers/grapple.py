@@ -166,7 +166,7 @@ def _crush(enc, me: TowersCombatant, victim: TowersCombatant, chance) -> tuple[o
     harm = Harm(base=base, hearts=result.hearts, category="physical", shown=shown, secret_base=hidden)
     amount = dealt(harm, victim)
     after, state = take(victim, amount.stun, amount.lethal)
-    return enc.with_combatant(after), f"damage flip {cards} → {result.hearts}♥: {amount.text} → {state}"
+    return enc.with_combatant(after), f"damage flip {cards} → {result.hearts}♥: {amount.result(state)}"
 
 
 def squeeze(enc, me: TowersCombatant, target_name: str | None, chance):

@@ -110,7 +110,7 @@ class TowersSystem(System):
                     amount = dealt(harm, current)
                     after, state = take(current, amount.stun, amount.lethal)
                     enc = enc.with_combatant(after)
-                    events.append(Event(kind="info", text=f"Phase {phase}: {condition.name}: {amount.text} → {state}"))
+                    events.append(Event(kind="info", text=f"Phase {phase}: {condition.name}: {amount.result(state)}"))
             current = enc.get(combatant.id)
             if current.dying:
                 after, state = take(current, 0, 1)
@@ -188,7 +188,8 @@ class TowersSystem(System):
         after, state = take(target, amount.stun, amount.lethal)
         enc = enc.with_combatant(after)
         text = f"{lead}. " if lead else ""
-        events = [Event(kind="roll" if flips else "info", text=f"{text}{target.name} takes {amount.text} → {state}")]
+        took = amount.result(state) if amount.immune else f"{target.name} takes {amount.result(state)}"
+        events = [Event(kind="roll" if flips else "info", text=f"{text}{took}")]
         enc, more = self.turns.settle(self, enc, chance)
         return enc, events + more
 
