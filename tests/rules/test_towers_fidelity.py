@@ -48,7 +48,7 @@ def test_a_forced_delay_after_aiming_loses_the_aim():
 def test_a_forced_delay_is_acting_and_ends_flat_footed():
     # "Until a character acts in combat, he is flat-footed": a Forced Delay is acting.
     enc = add(new(), "Bandit", "KD", BANDIT).state  # CI 14: phase 6
-    enc = add(enc, "Tony", "2H", TONY).state  # CI 4: phase 16
+    enc = add(enc, "Tony", "2H 3C", TONY).state  # CI 5: phase 15
     enc = begin(enc).state
     assert who(enc) == "Bandit" and enc.find("Bandit").flat_footed
     enc = end_turn(enc).state
@@ -96,28 +96,24 @@ def test_a_grappled_character_attacks_only_in_melee():
         command(enc, "attack", target="Fighter", weapon="Bow", options="range=3")
 
 
-@pytest.mark.xfail(strict=True, reason="missing entered cards are drawn from the deck")
 def test_too_few_entered_cards_are_refused_not_topped_up_from_the_deck():
     enc = tony_and_bandit()
     with pytest.raises(InvalidInput, match="entered"):
         command(enc, "attack", target="Bandit", cards="9C 5C 2C 3S")  # the Bandit's card is missing
 
 
-@pytest.mark.xfail(strict=True, reason="a card entered twice is accepted")
 def test_the_same_card_cannot_be_entered_twice_in_one_flip():
     enc = tony_and_bandit()
     with pytest.raises(InvalidInput, match="twice"):
         command(enc, "attack", target="Bandit", cards="9C 9C 2C 3S 8D")
 
 
-@pytest.mark.xfail(strict=True, reason="missing entered dice are rolled")
 def test_too_few_entered_dice_are_refused():
     chance = Chance(1, (), entered_dice=[4])
     with pytest.raises(DiceError, match="entered"):
         chance.pool(2, 6)
 
 
-@pytest.mark.xfail(strict=True, reason="missing entered cards are drawn from the deck")
 def test_too_few_entered_cards_are_refused_by_the_flip():
     chance = Chance(1, (), entered_cards=parse_cards("KH 4C"))
     with pytest.raises(InvalidInput, match="entered"):

@@ -15,7 +15,8 @@ from rules.engine import apply
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.towers import SYSTEM
 
-from test_towers_helpers import GM, PLAYER, begin, choose, command, new, who
+from test_towers_helpers import GM, PLAYER, begin, new, who
+from test_towers_helpers import choose as _choose, command as _command
 
 HERO = ("init=2 ss=2 hs=3 pa=4 sa=3 pd=3 id=2 px=2 er=12 ir=1 endurance=2 stun=60 lethal=6 mana=6 "
         "weapons=\"Longblade: 4+px +1pa; Bolt: 6 sa arcane fire r10\"")
@@ -33,12 +34,26 @@ def low(count: int) -> str:
     return " ".join(["2C"] * count)
 
 
+def stacked(enc, cards: str):
+    """The deck stacked with these cards on top, in order. Entered cards could not repeat 2♣ (a
+    deck has one of each), and these flips need dozens of cards that keep 2 and hold no Heart."""
+    return enc.but(deck=tuple(enc.deck) + tuple(reversed(cards.split())))
+
+
+def command(enc, name, by=GM, *, cards="", **options):
+    return _command(stacked(enc, cards), name, by, **options)
+
+
+def choose(enc, option="Flip", cards="", by=PLAYER):
+    return _choose(stacked(enc, cards), option, "", by)
+
+
 def add(enc, name, cards, stats, *, hidden=False, player=False, surprised=False):
     action = AddCombatants(
         by=GM, name=name, sheet=SYSTEM.parse_sheet(stats), npc=not player, hidden=hidden,
-        controller_id=PLAYER.user_id if player else None, surprised=surprised, cards=tuple(cards.split()),
+        controller_id=PLAYER.user_id if player else None, surprised=surprised,
     )
-    return apply(enc, action)
+    return apply(stacked(enc, cards), action)
 
 
 def fight_steps():
