@@ -66,7 +66,6 @@ def test_damage_dice_entered_with_an_attack_that_is_dodged_are_said_not_used():
     assert out.state.find("Bandit 1").health == 8
 
 
-@pytest.mark.xfail(strict=True, reason="the attack line names the weapon's die, not the die rolled")
 def test_the_attack_line_names_the_die_actually_rolled():
     enc = mark_acted(give_turn(start(seed_cast()).state, "Bandit 1"), *[
         n for n in ("Balthasar", "Sybilla", "Theobald", "Bandit 2", "Bandit 3", "Bandit Leader")])
@@ -76,7 +75,6 @@ def test_the_attack_line_names_the_die_actually_rolled():
     assert texts(out)[0] == "Bandit 1 attacks Balthasar with axe (enhanced: d12)."
 
 
-@pytest.mark.xfail(strict=True, reason="a grapple is announced as an attack with the weapon's die")
 def test_a_grapple_is_announced_as_a_grab_not_an_attack_with_a_weapon():
     enc = mark_acted(give_turn(start(seed_cast()).state, "Theobald"), *[
         n for n in ("Balthasar", "Sybilla", "Bandit 2", "Bandit 3", "Bandit Leader")])

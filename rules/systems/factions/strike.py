@@ -40,8 +40,7 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
     else:
         enc = economy.spend_main(enc, attacker)
         enc = _keep_or_release_hold(enc, attacker, action, weapon, targets)
-    label = f"{attacker.name} {'makes an opportunity attack on' if opportunity else 'attacks'} " + \
-        ", ".join(t.name for t in targets) + f" with {weapon.describe(attacker)}"
+    label = _label(attacker, weapon, targets, action, opportunity)
     events: list[Event] = []
     if action.death_blow:
         return _death_blow(enc, attacker, targets, label)
@@ -61,6 +60,23 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
         enc, more = advance(enc, ctx, chance)
         events += more
     return keep_attacker_dice(enc, chance), events
+
+
+MANOEUVRES = {"grapple": "tries to grab", "shove": "tries to shove", "disarm": "tries to disarm"}
+
+
+def _label(attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: Attack, opportunity: bool) -> str:
+    """`Bandit 1 attacks Balthasar with axe (impaired: d4)`: the die actually rolled; a
+    non-lethal attack names what it tries, not a weapon it does not use."""
+    names = ", ".join(t.name for t in targets)
+    if action.mode in MANOEUVRES and not action.death_blow:
+        return f"{attacker.name} {MANOEUVRES[action.mode]} {names}"
+    verb = "makes an opportunity attack on" if opportunity else "attacks"
+    die = damage_die(weapon, action.impaired, action.enhanced)
+    if die == weapon.die:
+        return f"{attacker.name} {verb} {names} with {weapon.describe(attacker)}"
+    why = "impaired" if action.impaired else "enhanced" if action.enhanced else "unarmed"
+    return f"{attacker.name} {verb} {names} with {weapon.name} ({why}: d{die})"
 
 
 def _targets(enc: FactionsEncounter, attacker: Fighter, action: Attack, weapon: Weapon) -> list[Fighter]:
