@@ -55,6 +55,12 @@ class Chance:
             )
         return self.rng.randint(1, sides)
 
+    def bots_die(self, sides: int) -> int:
+        """A die of someone other than whoever sent this action, who did not enter it when
+        it was theirs to enter (an attacker's damage rolled once the target has chosen its
+        reaction): the bot rolls it, never taking it from the sender's entered dice."""
+        return self.rng.randint(1, sides)
+
     def roll(self, expr: str) -> dicemod.RollResult:
         return dicemod.evaluate(expr, self.die)
 

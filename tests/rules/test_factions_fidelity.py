@@ -24,7 +24,6 @@ def blast_at_balthasar_and_sybilla():
     return mark_acted(give_turn(enc, "Alchemist"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
 
 
-@pytest.mark.xfail(strict=True, reason="a counter's dice are taken only from the last choice of the attack")
 def test_each_target_of_a_blast_answers_its_own_choice_with_its_own_dice():
     # "A counter: both roll damage" — Balthasar rolls his counter's die himself, when he chooses it.
     enc = blast_at_balthasar_and_sybilla()
@@ -39,7 +38,6 @@ def test_each_target_of_a_blast_answers_its_own_choice_with_its_own_dice():
     assert out.state.find("Alchemist").health == 8
 
 
-@pytest.mark.xfail(strict=True, reason="the last chooser's entered dice are taken for the others' rolls")
 def test_the_last_chooser_enters_only_their_own_dice():
     enc = blast_at_balthasar_and_sybilla()
     out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb")  # the bot rolls the Alchemist's blast
@@ -48,7 +46,6 @@ def test_the_last_chooser_enters_only_their_own_dice():
     assert "Sybilla AGI save to dodge: d20 3" in " ".join(texts(out))
 
 
-@pytest.mark.xfail(strict=True, reason="damage dice are refused after a missed WIT save")
 def test_damage_dice_entered_with_an_attack_that_misses_its_wit_save_are_accepted_and_not_used():
     enc = mark_acted(give_turn(start(seed_cast()).state, "Sybilla"), "Bandit 2", "Bandit 3", "Bandit Leader")
     out = attack(enc, SYBILLA, "Bandit 1", "musket", dice=(20, 6), zones=4)  # beyond half range: WIT save
@@ -58,7 +55,6 @@ def test_damage_dice_entered_with_an_attack_that_misses_its_wit_save_are_accepte
     assert out.state.find("Bandit 1").health == 8
 
 
-@pytest.mark.xfail(strict=True, reason="damage dice entered with the attack vanish silently after a dodge")
 def test_damage_dice_entered_with_an_attack_that_is_dodged_are_said_not_used():
     enc = mark_acted(give_turn(start(seed_cast()).state, "Sybilla"), "Bandit 2", "Bandit 3", "Bandit Leader")
     out = choose(attack(enc, SYBILLA, "Bandit 1", "musket", dice=(8,)).state, "Dodge", dice=(2,))

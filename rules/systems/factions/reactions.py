@@ -11,8 +11,10 @@ character's turn; nobody reacts twice to one attack. An attack stunt is
 offered to its target before any reaction.
 
 Dice entered with the attack beyond its WIT save are the attacker's: they
-wait in the choice for the damage roll, while the reacting side's rolls
-(dodge, counter, saves) are rolled when the choice is made.
+wait in the choice for the damage roll (if none were entered, the bot rolls
+them: the player answering the last choice enters only their own). Each
+reacting character's player enters their own rolls with their own choice: a
+dodge's AGI save, a counter's damage dice (kept until the blows land).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from rules.model import Event, Pending
 from rules.randomness import Chance
 from rules.secrets import secret
 
-from .resolution import resolve
+from .resolution import counter_faces, resolve
 from .saves import save
 from .sheet import Weapon
 from .sizing import dice_shares, effective_range, reach
@@ -56,7 +58,12 @@ def resume_stunt(enc, pending: Pending, option: str, chance: Chance):
     ctx = copy.deepcopy(pending.context)
     target = enc.get(ctx["targets"][0]["cid"])
     if option == ACCEPT:
-        return enc, [Event(kind="info", text=f"{target.name} accepts: {ctx['stunt']}. No damage, no reaction.")]
+        events = [Event(kind="info", text=f"{target.name} accepts: {ctx['stunt']}. No damage, no reaction.")]
+        if ctx.get("dice"):
+            attacker = enc.get(ctx["attacker"])
+            events.append(Event(kind="info", text=f"{attacker.name}'s damage dice {', '.join(map(str, ctx['dice']))} "
+                                "are not used: the stunt was accepted."))
+        return enc, events
     return advance(enc, ctx, chance, [Event(kind="info", text=f"{target.name} refuses the stunt: the attack goes on.")])
 
 
@@ -145,10 +152,14 @@ def _ask_reaction(enc, ctx, target: Fighter, options, guards, reacting: bool, ev
 def keep_attacker_dice(enc, chance: Chance):
     """Park the dice entered with an attack that now waits for a choice: they are
     the attacker's damage dice (or a larger shover's d4), rolled at resolution."""
-    left = chance.entered_dice_left()
-    if not left or enc.pending is None:
+    if enc.pending is None:
         return enc
+    left = chance.entered_dice_left()
     ctx = copy.deepcopy(enc.pending.context)
+    if not left:
+        # Parked, though empty: once someone else answers, these dice are the bot's to roll.
+        ctx["dice"] = []
+        return enc.but(pending=enc.pending.but(context=ctx))
     faces = attacker_faces(enc, ctx)
     if left > len(faces):
         # How many dice depends on the targets' sizes: a hidden target's is secret.
@@ -158,7 +169,7 @@ def keep_attacker_dice(enc, chance: Chance):
             f"Too many dice: after any WIT save to hit, this attack rolls {after} of its own "
             "(the target's rolls come with its reaction)."
         )
-    ctx["dice"] = [chance.die(sides) for sides in faces[:left]]
+    ctx["dice"] = [chance.die(sides) for sides in faces]  # too few entered: refused like elsewhere
     return enc.but(pending=enc.pending.but(context=ctx))
 
 
@@ -196,7 +207,10 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
     elif option.startswith(COUNTER):
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
-        entry["counter"] = target.weapon(option[len(COUNTER):]).model_dump(mode="json")
+        weapon = target.weapon(option[len(COUNTER):])
+        entry["counter"] = weapon.model_dump(mode="json")
+        # The counterer's own damage dice, entered with this choice or rolled now.
+        entry["counter_dice"] = [chance.die(sides) for sides in counter_faces(target, enc.get(ctx["attacker"]), weapon)]
         ctx["countered"] = True
         events.append(Event(kind="info", text=f"{target.name} counters with the {option[len(COUNTER):]}: both roll damage."))
         ctx["asking"] += 1

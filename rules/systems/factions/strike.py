@@ -15,7 +15,7 @@ from rules.secrets import secret
 from . import economy
 from .actions import Attack, OpportunityAttack
 from .harm import release_holds
-from .reactions import advance, ask_stunt, keep_attacker_dice
+from .reactions import advance, ask_stunt, attacker_faces, keep_attacker_dice
 from .saves import save
 from .sheet import Weapon
 from .sizing import damage_die, dice_shares, effective_range, reach
@@ -49,7 +49,8 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
         wit = save(enc, attacker, "wit", chance, f"to hit ({needed})")
         events.append(Event(kind="roll", text=f"{label}: {wit.text}."))
         if not wit.passed:
-            return _missed(enc, attacker, weapon, action, chance, events)
+            faces = attacker_faces(enc, _context(enc, attacker, weapon, targets, action))
+            return _missed(enc, attacker, weapon, action, chance, events, faces)
     else:
         events.append(Event(kind="info", text=f"{label}."))
     ctx = _context(enc, attacker, weapon, targets, action)
@@ -165,7 +166,15 @@ def _save_needed(attacker: Fighter, weapon: Weapon, targets: list[Fighter], acti
     return ""
 
 
-def _missed(enc, attacker: Fighter, weapon: Weapon, action: Attack, chance: Chance, events):
+def _missed(enc, attacker: Fighter, weapon: Weapon, action: Attack, chance: Chance, events, faces: list[int]):
+    """A missed WIT save. Damage dice entered with the attack are accepted and said unused,
+    as after a dodge (a ranged blast's next die is its deviation instead)."""
+    if not (weapon.blast and weapon.ranged) and 0 < chance.entered_dice_left() <= len(faces):
+        unused = [chance.die(sides) for sides in faces[:chance.entered_dice_left()]]
+        which = f"damage die {unused[0]} is" if len(unused) == 1 else f"damage dice {', '.join(map(str, unused))} are"
+        events.append(Event(kind="info", text=f"{attacker.name} misses."))
+        events.append(Event(kind="info", text=f"{attacker.name}'s {which} not used: the attack missed."))
+        return _reveal(enc, attacker, events), events
     if weapon.blast and weapon.ranged:
         sides = max(2, min(20, action.neighbours))
         zone = chance.die(sides)
