@@ -7,7 +7,7 @@ import pytest
 from rules.engine import apply
 from rules.systems.factions.actions import Attack
 from test_factions_helpers import (
-    BALTHASAR_ID, GM, SYBILLA_ID, THEOBALD_ID, add, choose, give_turn, mark_acted, player, seed_cast, start, texts,
+    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, add, choose, give_turn, mark_acted, player, seed_cast, start, texts,
 )
 
 BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
@@ -77,3 +77,26 @@ def test_a_grapple_is_announced_as_a_grab_not_an_attack_with_a_weapon():
     out = attack(enc, THEOBALD, "Bandit 1", "spear", mode="grapple")
     assert texts(out)[0].startswith("Theobald tries to grab Bandit 1")
     assert "spear" not in texts(out)[0]
+
+
+@pytest.mark.xfail(strict=True, reason="morale dice can be entered only on the command that ends the round")
+def test_the_gm_enters_morale_dice_when_a_players_pass_ends_the_round():
+    # "At the end of the round, you must make morale checks if necessary": a player's /turn pass ends
+    # it, and the GM rolls the bandits' group WIT save with their own dice, as a choice.
+    from test_factions_helpers import pass_move
+    from rules.systems.factions.actions import SetCondition
+
+    enc = start(seed_cast()).state
+    for name in ("Bandit 1", "Bandit 2"):
+        enc = apply(enc, SetCondition(by=GM, target=name, condition="incapacitated")).state
+    enc = pass_move(enc).state  # the GM passes
+    out = pass_move(enc, by=SYBILLA)  # the players pass: the round ends
+    pending = out.state.pending
+    assert pending is not None and pending.kind == "morale_roll"
+    assert pending.users == (GM_ID,) and pending.options == ("Roll",)
+    assert not any("WIT save (morale)" in line for line in texts(out))
+    out = choose(out.state, "Roll", dice=(15, 4))
+    lines = texts(out)
+    assert "Bandit Leader WIT save (morale): d20 15 vs WIT 10 → fail: breaks." in lines
+    assert "Bandit 3 WIT save (morale): d20 4 vs WIT 10 → pass: immune to morale for the rest of the fight." in lines
+    assert out.state.pending.kind == "morale" and out.state.pending.users == (GM_ID,)
