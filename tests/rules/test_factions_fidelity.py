@@ -79,7 +79,6 @@ def test_a_grapple_is_announced_as_a_grab_not_an_attack_with_a_weapon():
     assert "spear" not in texts(out)[0]
 
 
-@pytest.mark.xfail(strict=True, reason="morale dice can be entered only on the command that ends the round")
 def test_the_gm_enters_morale_dice_when_a_players_pass_ends_the_round():
     # "At the end of the round, you must make morale checks if necessary": a player's /turn pass ends
     # it, and the GM rolls the bandits' group WIT save with their own dice, as a choice.

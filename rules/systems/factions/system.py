@@ -176,9 +176,13 @@ class FactionsSystem(System):
     def resume_stunt(self, enc, pending, option, chance):
         return reactions.resume_stunt(enc, pending, option, chance)
 
-    def resume_morale(self, enc, pending, option, chance):
+    def resume_morale_roll(self, enc, pending, option, chance):
+        """The morale saves rolled (or entered) when the round-end choice is answered."""
+        return self.resume_morale(enc, pending, option, chance, rolled=morale.resume_roll)
+
+    def resume_morale(self, enc, pending, option, chance, rolled=None):
         """The round's first move waits for the last morale choice."""
-        enc, events = morale.resume(enc, pending, option, chance)
+        enc, events = (rolled or morale.resume)(enc, pending, option, chance)
         if enc.pending is None:
             events += _last_side_standing(enc)
             enc, more = TURNS.open_round(self, enc, chance)
