@@ -99,3 +99,17 @@ def test_the_gm_enters_morale_dice_when_a_players_pass_ends_the_round():
     assert "Bandit Leader WIT save (morale): d20 15 vs WIT 10 → fail: breaks." in lines
     assert "Bandit 3 WIT save (morale): d20 4 vs WIT 10 → pass: immune to morale for the rest of the fight." in lines
     assert out.state.pending.kind == "morale" and out.state.pending.users == (GM_ID,)
+
+
+@pytest.mark.xfail(strict=True, reason="every ally who has not acted is offered the guard and pinged")
+def test_the_gm_names_who_is_near_the_target_and_only_their_players_are_asked():
+    # "A nearby ally may guard": positions are not tracked, so the attack names who is near.
+    enc = mark_acted(give_turn(start(seed_cast()).state, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = attack(enc, GM, "Sybilla", "axe", near=("Theobald",))
+    pending = out.state.pending
+    assert pending.users == (SYBILLA_ID, THEOBALD_ID)
+    assert "Guard: Theobald" in pending.options and "Guard: Balthasar" not in pending.options
+    assert "Hide behind: Balthasar" not in pending.options and "Hide behind: Theobald" in pending.options
+    command = __import__("rules.systems.factions", fromlist=["SYSTEM"]).SYSTEM.command(
+        "attack", GM, {"target": "Sybilla", "weapon": "axe", "options": "near='Theobald'"})
+    assert command.near == ("Theobald",)
