@@ -62,3 +62,38 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:choo
             return Choose(by=by, pending_id=pending_id, option=pending.options[index])
 
         await run(interaction, build, "choice (button)")
+
+
+class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tk:pick:(?P<eid>\d+):(?P<pid>\d+)"):
+    """A choice with more options than a row of buttons holds (a dozen guards…): one menu."""
+
+    def __init__(self, encounter_id: int, pending_id: int, labels: tuple[str, ...] = ()) -> None:
+        options = [discord.SelectOption(label=label[:100] or "?", value=str(i)) for i, label in enumerate(labels[:25])]
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Choose…", custom_id=f"tk:pick:{encounter_id}:{pending_id}",
+                options=options or [discord.SelectOption(label="?", value="0")],
+            )
+        )
+        self.pending_id = pending_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["eid"]), int(match["pid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from .interact import run
+
+        pending_id = self.pending_id
+        picked = (interaction.data or {}).get("values") or ["-1"]
+        index = int(picked[0]) if str(picked[0]).isdigit() else -1
+
+        def build(by, system, state):
+            pending = state.pending
+            if pending is None or pending.id != pending_id or not 0 <= index < len(pending.options):
+                from rules.errors import InvalidInput
+
+                raise InvalidInput("That choice has already been made.")
+            return Choose(by=by, pending_id=pending_id, option=pending.options[index])
+
+        await run(interaction, build, "choice (menu)")
