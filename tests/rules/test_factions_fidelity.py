@@ -101,7 +101,6 @@ def test_the_gm_enters_morale_dice_when_a_players_pass_ends_the_round():
     assert out.state.pending.kind == "morale" and out.state.pending.users == (GM_ID,)
 
 
-@pytest.mark.xfail(strict=True, reason="every ally who has not acted is offered the guard and pinged")
 def test_the_gm_names_who_is_near_the_target_and_only_their_players_are_asked():
     # "A nearby ally may guard": positions are not tracked, so the attack names who is near.
     enc = mark_acted(give_turn(start(seed_cast()).state, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader")

@@ -6,7 +6,8 @@ target of an attack may counter), or hide behind a willing ally or an enemy
 it holds (who becomes the target and may react in turn). A nearby ally who
 has not acted may guard instead and takes the blow; the bot does not know who
 stands near whom, so every ally who could is offered the guard unless the
-attack says the target is `alone`. Each reaction spends the reacting
+attack says the target is `alone` or names who is `near` it (then only their
+players are asked). Each reaction spends the reacting
 character's turn; nobody reacts twice to one attack. An attack stunt is
 offered to its target before any reaction.
 
@@ -77,11 +78,17 @@ def may_react(enc, ctx, fighter: Fighter) -> bool:
     )
 
 
+def _near(ctx, other: Fighter) -> bool:
+    """Whether `other` stands near the target: anyone, unless the attack named who does."""
+    return ctx.get("near") is None or other.id in ctx["near"]
+
+
 def _guards(enc, ctx, target: Fighter) -> list[Fighter]:
     if ctx["surprise"] or ctx.get("alone"):
         return []
     busy = {t["cid"] for t in ctx["targets"]} | {ctx["attacker"]}
-    return [c for c in enc.combatants if c.side == target.side and c.id not in busy and may_react(enc, ctx, c)]
+    return [c for c in enc.combatants
+            if c.side == target.side and c.id not in busy and _near(ctx, c) and may_react(enc, ctx, c)]
 
 
 def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[list[str], list[Fighter], bool]:
@@ -101,7 +108,7 @@ def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[list[str], list
         for other in enc.combatants:
             if other.id in busy or other.out:
                 continue
-            ally = other.side == target.side and other.standing
+            ally = other.side == target.side and other.standing and _near(ctx, other) and not ctx.get("alone")
             if ally or other.grabbed_by == target.id:
                 options.append(HIDE + other.name)
     guards = _guards(enc, ctx, target)

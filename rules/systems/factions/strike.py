@@ -213,6 +213,7 @@ def _context(enc, attacker: Fighter, weapon: Weapon, targets: list[Fighter], act
         "cover": action.cover,
         "surprise": attacker.concealed,
         "alone": action.alone,
+        "near": [enc.find(name).id for name in action.near] if action.near else None,
         "stunt": action.stunt,
         "take": action.take,
         "targets": [

@@ -47,6 +47,13 @@ def _flag(opts: dict, *names: str) -> bool:
     return any(opts.get(n) is True or str(opts.get(n, "")).lower() in TRUTHY for n in names)
 
 
+def _names(value) -> tuple[str, ...]:
+    """`near="Theobald, Sybilla"` → the names, in order."""
+    if not value or value is True:
+        return ()
+    return tuple(n.strip() for n in str(value).split(",") if n.strip())[:20]
+
+
 class FactionsSystem(System):
     key = "factions"
     name = "Factions"
@@ -63,7 +70,7 @@ class FactionsSystem(System):
         "`moving` or beyond half range. Also `cover impaired enhanced unaware stunt=\"…\"`; a blast names "
         "all targets. Damage − armour (max 3) hits grit, then health: critical = incapacitated, 0 = dead.\n"
         "**Reactions** (target not yet acted; spends its turn): buttons Dodge, Counter, Hide behind, or an ally "
-        "Guards (`alone`: nobody near). `/act action:opportunity actor:X target:Y`.\n"
+        "Guards (`alone`: nobody near; `near=\"A, B\"`: only they). `/act action:opportunity actor:X target:Y`.\n"
         "**Dice by hand**: `/attack dice:\"<WIT save> <damage>\"`; `/choose option:Dodge dice:2` for reactions.\n"
         "**Morale** after a round leaving a group at half its numbers or a loner at half health: WIT saves; "
         "failures Surrender or Flee.\n"
@@ -290,7 +297,7 @@ class FactionsSystem(System):
             zones=integer(opts.get("zones", opts.get("distance", 0)), "zones", 0, 1000),
             unseen=_flag(opts, "unseen", "dark"), moving=_flag(opts, "moving"), cover=_flag(opts, "cover"),
             impaired=_flag(opts, "impaired"), enhanced=_flag(opts, "enhanced"), unaware=_flag(opts, "unaware"),
-            alone=_flag(opts, "alone"),
+            alone=_flag(opts, "alone"), near=_names(opts.get("near")),
             death_blow=death_blow or _flag(opts, "death_blow", "deathblow"), landed=_flag(opts, "landed"),
             neighbours=integer(opts.get("neighbours", 6), "neighbours", 2, 20), split=split,
             stunt=str(stunt)[:200] if stunt and stunt is not True else None,
