@@ -70,7 +70,7 @@ class FactionsSystem(System):
         "`moving` or beyond half range. Also `cover impaired enhanced unaware stunt=\"…\"`; a blast names "
         "all targets. Damage − armour (max 3) hits grit, then health: critical = incapacitated, 0 = dead.\n"
         "**Reactions** (target not yet acted; spends its turn): buttons Dodge, Counter, Hide behind, or an ally "
-        "Guards (`alone`: nobody near; `near=\"A, B\"`: only they). `/act action:opportunity actor:X target:Y`.\n"
+        "Guards (`alone`: nobody near). `/act action:opportunity actor:X target:Y`.\n"
         "**Dice by hand**: `/attack dice:\"<WIT save> <damage>\"`; `/choose option:Dodge dice:2` for reactions.\n"
         "**Morale** after a round leaving a group at half its numbers or a loner at half health: WIT saves; "
         "failures Surrender or Flee.\n"
