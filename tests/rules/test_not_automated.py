@@ -29,7 +29,14 @@ def test_each_system_lists_what_is_not_automated_with_the_gms_command(key):
     text = section(key)
     assert "**Not automated**" in text
     listed = text.split("**Not automated**", 1)[1]
-    items = [line for line in listed.splitlines() if line.startswith("- ")]
+    items: list[str] = []
+    for line in listed.splitlines():
+        if line.startswith("- "):
+            items.append(line)
+        elif line.startswith("  ") and items:
+            items[-1] += line  # an item continued on the next line
+        elif items:
+            break
     assert len(items) >= 3
     assert all("`/" in item or "`" in item or "call" in item for item in items)
 
