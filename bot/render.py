@@ -182,8 +182,9 @@ def choice_message(state: Encounter, encounter_id: int):
     )
     view = discord.ui.View(timeout=None)
     if len(pending.options) > MAX_CHOICE_BUTTONS:  # a dozen buttons read badly: one menu instead
-        view.add_item(ChoiceSelect(encounter_id, pending.id, tuple(conceal(o) for o in pending.options)))
+        labels = tuple(conceal(o) for o in pending.options)
+        view.add_item(ChoiceSelect(encounter_id, pending.id, labels, signature=pending.signature))
         return content, view, allowed(users)
     for index, option in enumerate(pending.options[:25]):
-        view.add_item(ChoiceButton(encounter_id, pending.id, index, label=conceal(option)))
+        view.add_item(ChoiceButton(encounter_id, pending.id, index, label=conceal(option), signature=pending.signature))
     return content, view, allowed(users)
