@@ -27,3 +27,17 @@ def test_a_charging_mount_adds_3_damage_entered_by_the_gm():
     fight.command("attack", target="Goblin", dice="6 5", damage="1d8+3")
     fight.choose("No defence")
     assert "Goblin: 1d8 (5) + 3 + Strength 3 = 11 vs Toughness 9/3" in fight.text()
+
+
+def test_on_the_exhale_plus_1_over_0_and_shoot_from_the_hip_minus_1_over_minus_1():
+    # "the Ranged Skill technique On the Exhale grants an attack bonus of +1/0, meaning that a +1 bonus is
+    # added to attack rolls, but there is no change to the DC to defend against. Conversely, the technique
+    # Shoot from the Hip imposes a -1/-1 penalty". Mauve: skill 3, so the DC is 4 + 3 + Y.
+    fight = duel()
+    fight.command("attack", target="Goblin", options="mod=+1/0", dice="2 5")
+    assert "d6 2 +3 +1 = 6 vs Goblin's Target 4: hit." in fight.text()
+    assert "(DC 7)" in fight.text()
+    fight = duel()
+    fight.command("attack", target="Goblin", options="mod=-1/-1", dice="3 5")
+    assert "d6 3 +3 -1 = 5 vs Goblin's Target 4: hit." in fight.text()
+    assert "(DC 6)" in fight.text()
