@@ -7,7 +7,8 @@ import pytest
 from rules.engine import apply
 from rules.systems.factions.actions import Attack
 from test_factions_helpers import (
-    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, add, choose, give_turn, mark_acted, player, seed_cast, start, texts,
+    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, add, choose, give_turn, mark_acted, player, seed_cast, start,
+    texts,
 )
 
 BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)

@@ -90,8 +90,12 @@ def check(enc: FactionsEncounter, chance: Chance):
 
 
 def resume_roll(enc: FactionsEncounter, pending: Pending, option: str, chance: Chance):
-    checks = [(faction, [cid for cid in members if not enc.get(cid).out]) for faction, members in pending.context["checks"]]
-    return roll(enc, [(f, m) for f, m in checks if m], chance)
+    checks = []
+    for faction, members in pending.context["checks"]:
+        left = [cid for cid in members if not enc.get(cid).out]  # someone fled or died meanwhile
+        if left:
+            checks.append((faction, left))
+    return roll(enc, checks, chance)
 
 
 def roll(enc: FactionsEncounter, checks: list[tuple[str, list[str]]], chance: Chance):

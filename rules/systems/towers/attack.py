@@ -148,7 +148,9 @@ def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance
     enc, spent = spend_mana(enc, attacker, flags)
     attacker = enc.get(attacker.id)
 
-    base = action.damage if action.damage is not None else weapon.base_damage(attacker.sheet.px, hard_strength(attacker))
+    base = action.damage
+    if base is None:
+        base = weapon.base_damage(attacker.sheet.px, hard_strength(attacker))
     if style == "power attack":
         base += POWER_DAMAGE
     shown = damage_source(attacker, weapon, style, base) if action.damage is None else secret(base, attacker)
