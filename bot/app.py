@@ -13,7 +13,7 @@ from discord.ext import commands
 from rules.errors import RulesError
 
 from . import lengths, paging
-from .buttons import ChoiceButton, EndEncounterButton, EndTurnButton
+from .buttons import ChoiceButton, ChoiceSelect, EndEncounterButton, EndTurnButton
 from .config import Settings
 from .core import Core
 from .db import create_engine, upgrade_schema
@@ -68,7 +68,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         for name in COGS:
             await self.load_extension(name)
         lengths.declare(self.tree.get_commands())
-        self.add_dynamic_items(EndTurnButton, ChoiceButton, EndEncounterButton, *paging.DYNAMIC_ITEMS)
+        self.add_dynamic_items(EndTurnButton, ChoiceButton, ChoiceSelect, EndEncounterButton, *paging.DYNAMIC_ITEMS)
         await self.sync_commands()
         from .reminders import Reminders
 

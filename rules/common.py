@@ -44,16 +44,20 @@ def handlers(system: "System"):
         if not action.npc and action.character_id is not None:
             if any(c.character_id == action.character_id and not c.out for c in enc.combatants):
                 raise InvalidInput(f"{name} is already in this encounter.")
+        if action.lasting is not None and action.count != 1:
+            raise InvalidInput("Only a single combatant can start from a lasting state.")
         new_ids = []
         for candidate in names:
             cid = f"c{enc.next_id}"
             combatant = system.make_combatant(enc, action, cid, candidate)
+            if action.lasting is not None:
+                combatant = system.carry_in(combatant, action.lasting)
             enc = enc.but(combatants=enc.combatants + (combatant,), next_id=enc.next_id + 1)
             new_ids.append(cid)
         enc, events = turns.enter(system, enc, new_ids, chance)
         verb = "joins" if len(names) == 1 else "join"
         joined = Event(kind="info", text=f"{', '.join(mark(n) for n in names)} {verb} the encounter.")
-        return enc, [joined] + events + _entered_note(chance, names)
+        return enc, [joined] + events
 
     def remove(enc: Encounter, action: RemoveCombatant, chance: "Chance"):
         combatant = enc.find(action.target)
@@ -134,15 +138,6 @@ def handlers(system: "System"):
         EndEncounter: end,
         Note: note,
     }
-
-
-def _entered_note(chance: "Chance", names: list[str]) -> list[Event]:
-    """Entered dice go to the first newcomers' rolls only: say that the bot rolled the rest."""
-    if len(names) < 2 or not chance.entered_any or not chance.drawn_by_bot:
-        return []
-    return [Event(kind="info", text=(
-        f"The entered values went to the first rolls ({mark(names[0])} first, marked ✍️); the bot rolled the rest. "
-        f"To enter every roll, give dice: one result per roll, e.g. dice:\"5 12\" for two."))]
 
 
 def _numbered(enc: Encounter, name: str, count: int) -> list[str]:

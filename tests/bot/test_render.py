@@ -110,17 +110,13 @@ def test_the_log_shows_typed_text_literally_in_its_table():
 # --- marks ------------------------------------------------------------------------------
 def test_an_entered_roll_carries_the_mark_and_a_generated_one_does_not():
     system, state = fight(names=())
-    entered = apply(state, AddCombatants(by=GM, name="Zombie", count=3, dice=(5,), sheet={}))
-    rolls = [e for e in entered.events if e.kind == "roll"]
-    assert [e.entered for e in rolls] == [True, False, False]
+    entered = apply(state, AddCombatants(by=GM, name="Zombie", count=3, dice=(5, 7, 9), sheet={}))
+    assert [e.entered for e in entered.events if e.kind == "roll"] == [True, True, True]
     shown = render.event_lines(entered.events)
-    assert shown.count(render.ENTERED) == 2  # the first roll, and the note saying who rolled the rest
-    assert "the bot rolled the rest" in shown
+    assert shown.count(render.ENTERED) == 3 and "🎲 ✍️ Zombie 1 initiative" in shown
     rolled = apply(state, AddCombatants(by=GM, name="Ghoul", count=2, sheet={}))
     assert render.ENTERED not in render.event_lines(rolled.events)
-    every = apply(state, AddCombatants(by=GM, name="Ghoul", count=2, dice=(4, 9), sheet={}))
-    assert "the bot rolled" not in render.event_lines(every.events)
-    assert render.event_lines(every.events).count(render.ENTERED) == 2
+    assert not any(e.entered for e in rolled.events)
 
 
 def test_the_log_summary_carries_the_mark():

@@ -49,13 +49,17 @@ async def test_hostile_names_and_notes_are_literal_in_every_message(standin, bot
 async def test_hand_entered_results_carry_the_mark(standin, bot):
     await say(standin, "gm", "/campaign setup", system="rotted-capes")
     await say(standin, "gm", "/encounter start")
-    entered = await say(standin, "gm", "/initiative add", name="Zombie", count=2, roll=5)
-    lines = entered.content.splitlines()
+    entered = await say(standin, "gm", "/initiative add", name="Zombie", count=2, dice="5 12")
     assert "🎲 ✍️ Zombie 1 initiative: d20 5" in entered.content
-    assert any(line.startswith("🎲 Zombie 2 initiative") for line in lines)  # the bot rolled this one
-    assert "the bot rolled the rest" in entered.content
+    assert "🎲 ✍️ Zombie 2 initiative: d20 12" in entered.content
+    short = await say(standin, "gm", "/initiative add", name="Wight", count=2, roll=5)
+    assert short.ephemeral and "Too few dice" in short.content  # never half entered, half rolled
     rolled = await say(standin, "gm", "/initiative add", name="Ghoul")
     assert "✍️" not in rolled.content
+    await say(standin, "gm", "/initiative next")
+    log = await say(standin, "gm", "/encounter log")
+    rows = log.attachments[0].data.decode()
+    assert "✍️ Zombie 1, Zombie 2 join" not in rows  # the joining line used no die
 
 
 async def test_twenty_rolls_are_split_never_cut(standin, bot):
