@@ -15,8 +15,7 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from rules import registry
-from rules import usertext
+from rules import registry, usertext
 from rules.model import Encounter
 from rules.secrets import conceal
 

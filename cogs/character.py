@@ -43,7 +43,8 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
         except RulesError as error:
             await refuse(interaction, error)
             return
-        await reply(interaction, f"✅ **{render.shown_name(clean_name)}** is stored for <@{interaction.user.id}> ({system.name}).")
+        stored = f"✅ **{render.shown_name(clean_name)}** is stored for <@{interaction.user.id}> ({system.name})."
+        await reply(interaction, stored)
 
     @app_commands.command(name="list", description="List the server's characters")
     @app_commands.describe(mine="Only your own characters")
@@ -64,8 +65,8 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
             await refuse(interaction, InvalidInput(f"No character called {mark(name[:60])} on this server."))
             return
         stats = "\n".join(f"`{k}` = {render.clean(str(v))}" for k, v in record.sheet.items()) or "—"
-        embed = discord.Embed(title=render.fit(render.shown_name(record.name), 256), description=render.fit(stats, 4000),
-                              colour=discord.Colour.green())
+        embed = discord.Embed(title=render.fit(render.shown_name(record.name), 256),
+                              description=render.fit(stats, 4000), colour=discord.Colour.green())
         embed.set_footer(text=f"{record.system}")
         await reply(interaction, f"Owner: <@{record.owner_id}>", embed=embed, ephemeral=True)
 

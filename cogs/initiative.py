@@ -33,7 +33,8 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
                    dice: str | None = None, cards: str | None = None, surprised: bool = False) -> None:
         record = await self.bot.core.repo.get_character(interaction.guild_id, character)
         if record is None:
-            await refuse(interaction, InvalidInput(f"No character called {mark(character[:60])} here: store one with /character add."))
+            missing = f"No character called {mark(character[:60])} here: store one with /character add."
+            await refuse(interaction, InvalidInput(missing))
             return
         options = {"roll": roll, "dice": dice, "cards": cards}
 
