@@ -15,6 +15,7 @@ from rules.engine import apply
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.towers import SYSTEM
 
+from tests.rules.derive import changes, derivable
 from test_towers_helpers import GM, PLAYER, begin, choose, command, new, who
 
 HERO = ("init=2 ss=2 hs=3 pa=4 sa=3 pd=3 id=2 px=2 er=12 ir=1 endurance=2 stun=60 lethal=6 mana=6 "
@@ -278,3 +279,33 @@ def test_no_resistance_is_a_secret_too():
             assert reveal(text) == "Longblade 4 + PX 2 = 6 − ER 0 = 6 physical STUN → Shade: STUN 50 → 44/50"
         else:
             assert text == "Longblade 4 + PX 2 = 6 physical STUN → Shade: STUN 50 → 44/50"
+
+
+def derivations() -> tuple[set[int], set[int]]:
+    """What the players can compute from the public lines (each step with what the Hero lost or regained),
+    and the totals the Wraith's blows land on the Hero with."""
+    enc, lines = new(), []
+    for _, step in fight_steps():
+        before, out = enc, step(enc)
+        enc = out.state
+        shown = [e.text for e in out.events] + [out.summary]
+        if enc.pending is not None:
+            shown += [enc.pending.prompt, *enc.pending.options]
+        if enc.turns.current:
+            shown += SYSTEM.turn_summary(enc, enc.turns.current)
+        moved = changes([before, enc], "stun", "lethal", "temp_stun", "temp_lethal", "mana")
+        lines += [(conceal(text), moved) for text in shown]
+    return derivable(lines), {4, 5, 25, 26}
+
+
+def test_players_cannot_derive_a_hidden_number():
+    """The Wraith's sheet stays out of reach of any sum, difference or margin of the public lines.
+
+    One thing cannot be hidden in 99 Towers: a hidden attacker's damage against a visible hero. The hero's
+    tracker shows what it lost, its resistance is its own, and the Hearts flipped (the extra damage and
+    LETHAL) lie face up: Hex 4 (+ 1♥ = 5) and Claws + PX = 25 (+ 1♥ = 26) follow, whatever the line prints.
+    What it hides stays hidden: how the Claws' 25 splits into the weapon's 3 and PX 22."""
+    derived, weapon_totals = derivations()
+    assert weapon_totals <= derived  # the check sees them: it can fail
+    assert not (derived - weapon_totals) & SECRETS, sorted((derived - weapon_totals) & SECRETS)
+    assert 22 not in derived
