@@ -30,6 +30,7 @@ from test_factions_helpers import (
 )
 
 from rules.actions import AddCombatants, Choose
+from tests.rules.derive import derivable
 from rules.engine import apply
 from rules.errors import RulesError
 from rules.secrets import conceal, has_secrets, reveal
@@ -305,6 +306,14 @@ def test_players_never_read_the_hidden_gorgons_numbers(name):
         public = conceal(text)
         leaked = {n for n in numbers | SHEET_NUMBERS if shows(n, public)}
         assert not leaked, f"{sorted(leaked)} shown to the channel in: {public!r}"
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_players_cannot_derive_a_hidden_number(name):
+    """No sum, difference or margin of the public lines gives one of the Gorgon's numbers away."""
+    texts, numbers = play(name, hidden=True)
+    derived = {str(n) for n in derivable([conceal(t) for t in texts])}
+    assert not derived & (numbers | SHEET_NUMBERS), sorted(derived & (numbers | SHEET_NUMBERS))
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

@@ -26,6 +26,7 @@ from rules.secrets import CLOSE, OPEN, conceal, has_secrets, reveal
 from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.initiative import reroll
 from rules.systems.fightin_words.model import Fighter, Sheet
+from tests.rules.derive import derivable
 from tests.rules.test_fightin_words import GM, PLAYER, PLAYER_ID, Fight
 
 # Toughness 389/383, Will 276/270, Fortitude +701, initiative +930, melee
@@ -267,6 +268,15 @@ def test_players_read_none_of_the_hidden_npcs_numbers(runs):
         assert fragment in shown
     for fragment in only_the_gm_reads:
         assert fragment not in shown
+
+
+def test_players_cannot_derive_a_hidden_number(runs):
+    """No sum, difference or margin of the public lines gives one of Nemesis's big numbers away."""
+    hidden, _, _ = runs
+    public = [conceal(text) for text in hidden]
+    secret = set().union(*(big_numbers(reveal(t)) for t in hidden)) - set().union(*map(big_numbers, public)) - PUBLIC
+    derived = derivable(public)
+    assert not derived & secret, sorted(derived & secret)
 
 
 def test_the_open_fight_shows_those_numbers_so_the_check_can_fail(runs):
