@@ -8,6 +8,8 @@ and 23 − 3 = 20. This module reads public lines the way a player with a calcul
   operator, asserted equal to what follows each "="); labels between numbers ("DR", "horde",
   "Stamina", "(kinetic)") are ignored; dice read as the sum of their faces (`2d6 (3, 4)` is 7), or as the kept
   face when one follows (`d20 adv (10, 4) 10`), or as the pool size right after "=" (`= 4d6 (…)`);
+- a hidden count next to what it counts is no secret: `?d? (1, 1)` rolls two dice, and
+  "PD ?: 2♣ 2♣ 2♣ → keep 2" flips three cards;
 - "?" is an unknown, a new one each time; a "?" right after a number with no operator between
   them (`d6 4 ?`) is a hidden signed bonus;
 - comparisons (`>`, `<`, `≥`, `≤`, `vs`) and arrows (`→`) give bounds only and end a chain, except
@@ -31,6 +33,8 @@ from rules.secrets import HIDDEN
 
 MINUS = "−"
 _DICE = re.compile(r"(?P<count>\d*|\?)d(?P<sides>\d+|\?)(?:\s+(?:adv|dis))?\s*\((?P<faces>[^()]*)\)(?P<kept>\s+(?:\d+|\?))?")
+_CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
+_COUNTED_CARDS = re.compile(r"\?[)⟩]*:\s*((?:(?:10|[2-9AJQK])[♠♥♦♣]\s*)+)")
 _LABEL = re.compile(r"[(\[][^()\[\]\d?]*[)\]]")  # "(kinetic)", "[dis: frightened]": words only, part of no sum
 _TOKEN = re.compile(r"(?P<dice>D[\d?]*\|\d+)|(?P<num>\d+)|(?P<unknown>\?)|(?P<op>[+=×−]|-(?=\s)|(?<=\s)-(?=\d))"
                     r"|(?P<cmp>[<>≥≤→]|\bvs\b)|(?P<by>\bby\b)|(?P<stop>[;:,()\[\]/]|\.(?:\s|$))|(?P<word>[^\s\d?]+)")
@@ -51,6 +55,7 @@ class System:
     equations: list[dict] = field(default_factory=list)
     totals: dict[int, int] = field(default_factory=dict)  # unknowns right after "=": the line they are in
     margins: list[tuple[dict, dict]] = field(default_factory=list)  # "by N": a − b = N or b − a = N
+    counted: set[int] = field(default_factory=set)  # hidden counts shown by what they count
 
     def solve(self, fixed: dict[int, Fraction], extra=()) -> dict[int, Fraction]:
         values = dict(fixed)
@@ -88,6 +93,8 @@ class _Reader:
         self.system.equations.append(eq)
 
     def line(self, text: str) -> None:
+        for cards in _COUNTED_CARDS.finditer(text):  # "PD ?: 2♣ 2♣ 2♣ → keep 2": one card per point
+            self.system.counted.add(len(_CARD.findall(cards.group(1))))
         text = _LABEL.sub(" ", _DICE.sub(self._dice, text))
         tokens = [(m.lastgroup, m.group()) for m in _TOKEN.finditer(text)]
         chains = self._chains(tokens)
@@ -105,6 +112,8 @@ class _Reader:
 
     def _dice(self, match: re.Match) -> str:
         faces = match.group("faces")
+        if match.group("count") == HIDDEN and HIDDEN not in faces:  # "?d? (1, 1)": two dice
+            self.system.counted.add(len(re.findall(r"\d+", faces)))
         kept = match.group("kept")
         if kept:
             return f" {kept.strip()} "
@@ -228,7 +237,7 @@ def derivable(lines, known=()) -> set[int]:
             for number in set(known if with_line is None else with_line):
                 values = system.solve({total: Fraction(number)}, extra)
                 found |= {v for k, v in values.items() if k != total}
-    return {int(v) for v in found if v.denominator == 1}
+    return {int(v) for v in found if v.denominator == 1} | system.counted
 
 
 def changes(states, *fields: str) -> set[int]:

@@ -151,17 +151,17 @@ def test_each_result_line_hides_what_it_must():
         return " ".join(["2♣"] * count)
 
     assert line("the Wraith lurks", "Wraith: Initiative") == (
-        f"Wraith: Initiative ⟨?⟩: {twos(21)} → keep 2 = 2 + N ? = CI ? → phase 0, surprised +10 → phase 10")
+        "Wraith: Initiative ⟨?⟩: ? + N ? = CI ? → phase 0, surprised +10 → phase 10")  # 21 cards would tell N
     assert line("the Hero cuts the Wraith", "Wraith PD") == (
-        f"Wraith PD ? − SS ? flat-footed = ?: {twos(8)} → keep 2 = 2 → 14 vs 2: critical hit")
+        "Wraith PD ? − SS ? flat-footed = ?: ? → keep 2 = 2 → 14 vs 2: critical hit")
     assert line("the Hero cuts the Wraith", "Longblade") == (
         "Longblade 4 + PX 2 = 6 + 1♥ = 7 − ER ? = ? physical STUN, ? LETHAL "
         "→ Wraith: STUN ? → ?/?, LETHAL ? → ?/? — wounded")
     assert line("the Wraith hexes the Hero", "Wraith: Attack") == (
-        f"Wraith: Attack with Hex on Hero (3 mana, ? left) — SA ?: A♥ {twos(27)} → keep A = 14 (1♥)")
+        "Wraith: Attack with Hex on Hero (3 mana, ? left) — SA ?: ? → keep A = 14 (1♥)")
     assert line("the Hero flips ID", "Hex") == (
         "Hex ? + 1♥ = ? − IR 1 = 4 arcane (cold) STUN, 1 LETHAL → Hero: STUN 60 → 56/60, LETHAL 6 → 5/6 — wounded")
-    assert line("the Hero's Bolt", "Wraith ID") == f"Wraith ID ?: {twos(28)} → keep 2 = 2 → 14 vs 2: critical hit"
+    assert line("the Hero's Bolt", "Wraith ID") == "Wraith ID ?: ? → keep 2 = 2 → 14 vs 2: critical hit"
     assert line("the Hero's Bolt", "Bolt") == (
         "Bolt 6 + 1♥ = 7 − IR ? = ? ×2 susceptible = ? arcane (fire) STUN, ? LETHAL "
         "→ Wraith: STUN ? → ?/?, LETHAL ? → ?/?")
@@ -170,16 +170,16 @@ def test_each_result_line_hides_what_it_must():
     assert line("a fall", "Fall") == ("Fall of 10 feet: 10 physical STUN and 4 damage flips: 2♣ 2♣ 2♣ 2♣ → 0♥. "
                                       "Wraith takes 10 − ER ? = ? physical STUN → Wraith: STUN ? → ?/?")
     assert line("the Wraith resists a poison", "Attack 5") == (
-        f"Attack 5: {twos(5)} → keep 2 = 2 vs Wraith ENDURANCE ?: A♣ {twos(18)} → keep A = 14 → resisted")
+        f"Attack 5: {twos(5)} → keep 2 = 2 vs Wraith ENDURANCE ?: ? → keep A = 14 → resisted")
     assert line("the Hero grapples", "Hero: Grapple Test") == (
-        f"Hero: Grapple Test: Hero PA 4: A♥ 2♣ 2♣ 2♣ → keep A = 14; Wraith PD ?: {twos(26)} → keep 2 = 2; "
+        "Hero: Grapple Test: Hero PA 4: A♥ 2♣ 2♣ 2♣ → keep A = 14; Wraith PD ?: ? → keep 2 = 2; "
         "14 vs 2: Wraith is grappled.")
     assert line("the Hero grapples", "Phase 20: Burning") == (
         "Phase 20: Burning: 3 ×2 susceptible = ? (fire) STUN → Wraith: STUN ? → ?/?")
     assert line("the Hero grapples", "Phase 20 (zero phase)") == "Phase 20 (zero phase): Wraith regains mana: ? → ?/?."
     assert line("the Hero grapples", "Aiming") == "Aiming: (flip+1) on the next PA attack (at most +?)."
     assert line("the Wraith claws the Hero", "Wraith: Attack") == (
-        f"Wraith: Attack with Claws on Hero — PA ? (aim (flip+1)): A♥ {twos(24)} → keep A = 14 (1♥)")
+        "Wraith: Attack with Claws on Hero — PA ? (aim (flip+1)): ? → keep A = 14 (1♥)")
     # The Hero's own numbers stay: the STUN he loses is his to know.
     assert line("the Hero flips PD", "Claws") == (
         "Claws ? + PX ? = ? + 1♥ = ? − ER 12 = 14 physical STUN, 1 LETHAL → Hero: STUN 56 → 42/60, LETHAL 5 → 4/6")

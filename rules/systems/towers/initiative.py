@@ -23,9 +23,11 @@ def calculated(enc: TowersEncounter, combatant: TowersCombatant, chance) -> tupl
     result = flip(chance, n)
     ci = result.value + n
     offset = START - min(ci, START)
-    # A hidden combatant's N and CI are secret; its cards and its phase (the clock) are not.
+    # A hidden combatant's N and CI are secret; its phase (the clock) is not, and tells CI below 20:
+    # so its cards are secret too, or their number (N) and the kept one (CI − N) would tell N.
     shown_n, shown_ci = secret(n, combatant), secret(ci, combatant)
-    text = f"Initiative ⟨{shown_n}⟩: {result.text()} + N {shown_n} = CI {shown_ci} → phase {offset}"
+    cards = secret(result.text(), combatant)
+    text = f"Initiative ⟨{shown_n}⟩: {cards} + N {shown_n} = CI {shown_ci} → phase {offset}"
     if combatant.surprised:
         delay = int(enc.options.get("surprise_phases", 10))
         offset += delay
