@@ -179,9 +179,10 @@ def test_players_never_read_a_hidden_combatants_numbers(fight, secrets):
 def test_players_cannot_derive_a_hidden_number(fight, secrets):
     """No sum, difference or margin of the public lines, nor what a visible combatant lost, gives one away.
 
-    Except what cannot be hidden: the damage a hidden attacker lands on a visible player. The player's
-    Stamina shows the loss, the armour and the defence successes are the player's own, so the damage
-    before armour (Bjorn's 27) follows, and from it the Shade's 29 (27 + Bjorn's 2 successes)."""
+    Except what cannot be hidden (rules/secrets.py): the damage a hidden attacker lands on a visible one.
+    Bjorn's Stamina shows his loss, his armour and his defence successes are his own, so the damage before
+    armour (27) follows, and from it the Shade's 29 (27 + his 2 successes; the check does not tie the
+    hidden cut to the successes it equals, a player would)."""
     log = fight(True)
     derived = {str(n) for n in derivable([(conceal(t), known) for t, known in zip(log.texts, log.known, strict=True)])}
     landed = {"27"} if fight is shade_fight else set()
