@@ -9,7 +9,7 @@ and 23 − 3 = 20. This module reads public lines the way a player with a calcul
   "Stamina", "(kinetic)") are ignored; dice read as the sum of their faces (`2d6 (3, 4)` is 7), or as the kept
   face when one follows (`d20 adv (10, 4) 10`), or as the pool size right after "=" (`= 4d6 (…)`);
 - a hidden count next to what it counts is no secret: `?d? (1, 1)` rolls two dice, and
-  "PD ?: 2♣ 2♣ 2♣ → keep 2" flips three cards;
+  "PD ?: 2♣ 2♣ 2♣ → keep 2" flips three cards, and "halved ×? 6 → 3" halves once;
 - "?" is an unknown, a new one each time; a "?" right after a number with no operator between
   them (`d6 4 ?`) is a hidden signed bonus;
 - comparisons (`>`, `<`, `≥`, `≤`, `vs`) and arrows (`→`) give bounds only and end a chain, except
@@ -33,6 +33,7 @@ from rules.secrets import HIDDEN
 
 MINUS = "−"
 _DICE = re.compile(r"(?P<count>\d*|\?)d(?P<sides>\d+|\?)(?:\s+(?:adv|dis))?\s*\((?P<faces>[^()]*)\)(?P<kept>\s+(?:\d+|\?))?")
+_HALVED = re.compile(r"halved ×\?[^→]*?(\d+) → (\d+)")
 _CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 _COUNTED_CARDS = re.compile(r"\?[)⟩]*:\s*((?:(?:10|[2-9AJQK])[♠♥♦♣]\s*)+)")
 _LABEL = re.compile(r"[(\[][^()\[\]\d?]*[)\]]")  # "(kinetic)", "[dis: frightened]": words only, part of no sum
@@ -93,6 +94,9 @@ class _Reader:
         self.system.equations.append(eq)
 
     def line(self, text: str) -> None:
+        for halved in _HALVED.finditer(text):  # "halved ×? … 6 → 3": once
+            before, after = int(halved.group(1)), int(halved.group(2))
+            self.system.counted |= {n for n in range(1, 8) if -(-before // 2**n) == after}
         for cards in _COUNTED_CARDS.finditer(text):  # "PD ?: 2♣ 2♣ 2♣ → keep 2": one card per point
             self.system.counted.add(len(_CARD.findall(cards.group(1))))
         text = _LABEL.sub(" ", _DICE.sub(self._dice, text))

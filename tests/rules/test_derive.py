@@ -19,6 +19,7 @@ from tests.rules.derive import derivable
     (["Nova attacks: 12 + 3 = 15 vs Avoidance ?: misses by 4"], set(), 19),
     (["Gorgon rolls ?d? (1, 1) → 2 after armour"], set(), 2),
     (["Wraith PD ?: 2♣ 2♣ 2♣ → keep 2 = 2"], set(), 3),
+    (["Balthasar → Gorgon: ?d6 (6, 5, 1) halved ×? (smaller attacker) 12 → 3."], set(), 2),
 ])
 def test_it_derives_what_a_player_can(lines, known, found):
     assert found in derivable(lines, known)
