@@ -32,7 +32,8 @@ from itertools import count
 from rules.secrets import HIDDEN
 
 MINUS = "−"
-_DICE = re.compile(r"(?P<count>\d*|\?)d(?P<sides>\d+|\?)(?:\s+(?:adv|dis))?\s*\((?P<faces>[^()]*)\)(?P<kept>\s+(?:\d+|\?))?")
+_DICE = re.compile(r"(?P<count>\d*|\?)d(?P<sides>\d+|\?)(?:\s+(?:adv|dis))?\s*"
+                   r"\((?P<faces>[^()]*)\)(?P<kept>\s+(?:\d+|\?))?")
 _HALVED = re.compile(r"halved ×\?[^→]*?(\d+) → (\d+)")
 _CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 _COUNTED_CARDS = re.compile(r"\?[)⟩]*:\s*((?:(?:10|[2-9AJQK])[♠♥♦♣]\s*)+)")

@@ -29,7 +29,8 @@ def test_it_derives_what_a_player_can(lines, known, found):
     (["Shade attacks Nova: d20 12 + ? = ? vs Avoidance 15: hit; 1d6 (?) + ? = 70 Stamina"], {70}, {53, 65, 67}),
     (["Claws ? + PX ? = ? − ER 12 = 14 physical STUN"], {14}, {3, 22}),
     (["Nemesis: 381 + Strength 3 = 384 vs Toughness ? (hand): > Minimum"], set(), {400}),
-    (["Wraith PD ?: ? → keep 2 = 2", "Ghost rolls Mobility ? = ?d6 (?) + stress ?d6 (?) → 0 successes"], set(), {26, 5}),
+    (["Wraith PD ?: ? → keep 2 = 2", "Ghost rolls Mobility ? = ?d6 (?) + stress ?d6 (?) → 0 successes"], set(),
+     {26, 5}),
 ])
 def test_it_derives_no_hidden_number_it_cannot(lines, known, hidden):
     assert not hidden & derivable(lines, known)

@@ -260,7 +260,8 @@ def shade_hits_through_armour(hidden):
     f.cmd("attack", target="Bulwark", damage="2d6+61", dice="11 6 2", options="free")  # 11 + 53 = 64; 6 + 2 + 61 = 69
     f.public |= {70, 63, 69, 62}  # what Bulwark lost, and the totals it follows from
     f.extra |= {65, 64, 61}
-    expected = {"1d6 (3) + 67 = 70 − DR 7 (kinetic) = 63 Stamina; 63 > Fortitude 30 → massive", "2d6 (6, 2) + 61 = 69 − DR 7 (kinetic) = 62"}
+    expected = {"1d6 (3) + 67 = 70 − DR 7 (kinetic) = 63 Stamina; 63 > Fortitude 30 → massive",
+                "2d6 (6, 2) + 61 = 69 − DR 7 (kinetic) = 62"}
     return f, expected
 
 
@@ -311,8 +312,8 @@ def test_a_hidden_attacker_shows_its_d20_and_hides_its_bonus_and_the_damage_dice
     f.next()
     f.next(ALICE)
     out = f.cmd("attack", target="Nova", dice="12 3")
-    assert conceal(out.events[0].text) == ("Shade attacks Nova: d20 12 + ? = ? vs Avoidance 15: hit; 1d6 (?) + ? = 70 Stamina "
-                                           "(Nova: 330/400 Stamina, 3/3 Wounds)")
+    assert conceal(out.events[0].text) == ("Shade attacks Nova: d20 12 + ? = ? vs Avoidance 15: hit; "
+                                           "1d6 (?) + ? = 70 Stamina (Nova: 330/400 Stamina, 3/3 Wounds)")
     assert reveal(out.events[0].text) == ("Shade attacks Nova: d20 12 + 53 = 65 vs Avoidance 15: hit; 1d6 (3) + 67 = 70 Stamina "
                                           "(Nova: 330/400 Stamina, 3/3 Wounds)")
 
