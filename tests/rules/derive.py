@@ -27,11 +27,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import count
+from itertools import count, pairwise
 
 from rules.secrets import HIDDEN
 
-MINUS = "−"
 _DICE = re.compile(r"(?P<count>\d*|\?)d(?P<sides>\d+|\?)(?:\s+(?:adv|dis))?\s*"
                    r"\((?P<faces>[^()]*)\)(?P<kept>\s+(?:\d+|\?))?")
 _HALVED = re.compile(r"halved ×\?[^→]*?(\d+) → (\d+)")
@@ -90,8 +89,6 @@ class _Reader:
         eq = dict(left)
         key = right.var
         eq[key] = eq.get(key, 0) - (1 if key is not None else right.value)
-        if right.var is None:
-            eq[None] = eq.get(None, 0)
         self.system.equations.append(eq)
 
     def line(self, text: str) -> None:
@@ -128,7 +125,8 @@ class _Reader:
         return f" D{match.group('count')}|{sum(map(int, numbers))} "
 
     def _chains(self, tokens):
-        """Yield (value before a comparison, value after it, margin) for each comparison; record equations."""
+        """Record the equations of each chain; return (value before, value after, margin or None) for each
+        comparison, to read a margin from."""
         results = []
         running = None  # {var or None: coefficient}
         op = None
@@ -142,9 +140,7 @@ class _Reader:
                 results.append((compared, running, margin))
             compared, margin, running = None, None, None
 
-        i = 0
-        while i < len(tokens):
-            kind, text = tokens[i]
+        for kind, text in tokens:
             if kind in ("num", "unknown", "dice"):
                 term = self._read_term(kind, text, op)
                 if expect_margin:  # "misses by N": the last comparison's margin
@@ -160,7 +156,8 @@ class _Reader:
                     elif running is None:
                         running = self._add({}, term, 1)
                     else:  # two numbers with no operator: a new chain
-                        close() if compared is None else None
+                        if compared is None:
+                            close()
                         running = self._add({}, term, 1)
                 elif op == "=":
                     if term.var is not None:
@@ -186,7 +183,6 @@ class _Reader:
             elif kind == "stop":
                 close()
                 op = None
-            i += 1
         close()
         return results
 
@@ -249,7 +245,7 @@ def changes(states, *fields: str) -> set[int]:
     """How far each visible combatant's `fields` moved from one state to the next: its line in the
     tracker shows what it lost or gained, so a player knows these numbers whatever the texts hide."""
     moved = set()
-    for before, after in zip(states, states[1:]):
+    for before, after in pairwise(states):
         old = {c.id: c for c in before.combatants if not c.hidden}
         for c in after.combatants:
             if c.id in old:

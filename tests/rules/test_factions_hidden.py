@@ -30,7 +30,6 @@ from test_factions_helpers import (
 )
 
 from rules.actions import AddCombatants, Choose
-from tests.rules.derive import changes, derivable, equations
 from rules.engine import apply
 from rules.errors import RulesError
 from rules.secrets import conceal, has_secrets, reveal
@@ -46,6 +45,7 @@ from rules.systems.factions.actions import (
     SetCondition,
 )
 from rules.turns.factions import PassMove
+from tests.rules.derive import changes, derivable, equations
 
 BRUTE_ID = THEOBALD_ID + 1
 BALTHASAR, SYBILLA, BRUTE = player(BALTHASAR_ID), player(SYBILLA_ID), player(BRUTE_ID)
