@@ -16,7 +16,8 @@ subtract, and count. The rule every system follows:
 - a hidden number of dice or cards hides what was rolled or flipped too, or
   counting them tells it (99 Towers: one card per point of the stat);
 - a comparison of a hidden number with a visible one (`vs`, `>`) shows only a bound
-  and may stay, but an equality or a margin ("misses by 3") must not.
+  and may stay, but an equality (a tie with a visible combatant) or a margin
+  ("misses by 3") must not.
 Where the luck lies face up by the rules (99 Towers' Hearts, which also count as
 LETHAL; a Frozen Lands player's own defence successes) or there is none (a fixed
 damage), a hidden attacker's damage against a visible target follows from what the

@@ -251,10 +251,10 @@ def test_a_tie_with_a_hidden_npc_keeps_its_initiative_secret():
         enc = add(new(), "Wraith", low(21), WRAITH, hidden=hidden).state
         out = add(enc, "Twin", low(21) + " KD 3C", twin)
         tie = out.events[-1].text
-        assert tie.startswith("Tie at CI ")
-        if hidden:
-            assert conceal(tie).startswith("Tie at CI ?, N ?, SS ?: flip-off Wraith K♦, Twin 3♣")
-            assert reveal(tie).startswith("Tie at CI 23, N 21, SS 18: flip-off")
+        if hidden:  # the Twin's N 21 is public: "tie" would tell the Wraith's too, and its SS
+            assert conceal(tie) == "? → Wraith then Twin for this encounter."
+            assert reveal(tie) == ("Tie at CI 23, N 21, SS 18: flip-off Wraith K♦, Twin 3♣ "
+                                   "→ Wraith then Twin for this encounter.")
         else:
             assert not has_secrets(tie) and tie.startswith("Tie at CI 23, N 21, SS 18: flip-off")
 

@@ -65,11 +65,12 @@ def settle_ties(enc: TowersEncounter, tied: list, chance) -> tuple[list, list[Ev
         lines.append(", ".join(drawn))
     ordered = sorted(entries.values(), key=lambda e: tuple(-k for k in e.tiebreak))
     names = " then ".join(enc.get(e.cid).name for e in ordered)
-    # The tied values are everyone's in the tie: a hidden combatant's among them makes them secret.
+    # A tie is an equality: with a hidden combatant in it, even "?" for the tied values would tell its
+    # CI, N and SS to whoever knows another's in the tie. Only the order it settles shows then.
     hidden = any(enc.get(e.cid).hidden for e in tied)
-    key = [secret(_n(value), hidden) for value in tied[0].key[:3]]
-    text = f"Tie at CI {key[0]}, N {key[1]}, SS {key[2]}: flip-off " \
-        + "; ".join(lines) + f" → {names} for this encounter."
+    key = [_n(value) for value in tied[0].key[:3]]
+    tie = f"Tie at CI {key[0]}, N {key[1]}, SS {key[2]}: flip-off " + "; ".join(lines)
+    text = f"{secret(tie, hidden)} → {names} for this encounter."
     return [entries[e.cid] for e in tied], [Event(kind="roll", text=text)]
 
 
