@@ -17,7 +17,8 @@ subtract, and count. The rule every system follows:
   counting them tells it (99 Towers: one card per point of the stat);
 - a comparison of a hidden number with a visible one (`vs`, `>`) shows only a bound
   and may stay, but an equality (a tie with a visible combatant) or a margin
-  ("misses by 3") must not.
+  ("misses by 3") must not, unless only a sum of hidden numbers follows from it
+  (a Fightin' Words initiative tie with a hero tells Reflex + Dex, never either).
 Where the luck lies face up by the rules (99 Towers' Hearts, which also count as
 LETHAL; a Frozen Lands player's own defence successes) or there is none (a fixed
 damage), a hidden attacker's damage against a visible target follows from what the
