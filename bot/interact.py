@@ -49,10 +49,49 @@ async def refuse(interaction: discord.Interaction, error: Exception, *, gm: bool
     await reply(interaction, f"⛔ {render.clean(str(error), gm=gm)}", ephemeral=True)
 
 
+async def answer_error(interaction: discord.Interaction, error: Exception) -> None:
+    """The one place an error becomes an answer, always private. A refusal by the
+    rules changed nothing; the GM may read hidden NPCs' numbers in theirs."""
+    from discord import app_commands
+
+    original = getattr(error, "original", error)
+    if isinstance(original, RulesError):
+        await refuse(interaction, original, gm=await _is_gm(interaction))
+    elif isinstance(error, app_commands.NoPrivateMessage):
+        await refuse(interaction, ValueError("Turnkeeper commands work in a server's channels, not in direct messages."))
+    elif isinstance(error, app_commands.CheckFailure):
+        await refuse(interaction, ValueError("You are not allowed to use this command here."))
+    elif isinstance(error, app_commands.TransformerError):
+        await refuse(interaction, ValueError(f"`{str(error.value)[:40]}` is not a valid value for that option."))
+    else:
+        log.error("command failed", exc_info=original)
+        try:
+            await refuse(interaction, ValueError("Something went wrong on our side. Check /encounter status before "
+                                                 "trying again."))
+        except discord.HTTPException:
+            pass
+
+
+async def _is_gm(interaction: discord.Interaction) -> bool:
+    try:
+        return (await actor_of(interaction)).is_gm
+    except Exception:  # an unreadable role must not cost the refusal: it is shown as to a player
+        log.warning("could not tell whether the sender is a GM in channel %s", interaction.channel_id)
+        return False
+
+
 async def run(interaction: discord.Interaction, build: BuildWithActor, command: str) -> Result | None:
+    """Apply what `build` makes of the command; a refusal raises RulesError, which the
+    command tree's error handler answers (buttons have no tree: they are answered here)."""
     bot: TurnkeeperBot = interaction.client  # type: ignore[assignment]
     async with bot.working():
-        return await _run(bot, interaction, build, command)
+        try:
+            return await _run(bot, interaction, build, command)
+        except RulesError as error:
+            if interaction.type == discord.InteractionType.application_command:
+                raise
+            await answer_error(interaction, error)
+            return None
 
 
 # Discord drops an interaction not answered within 3 seconds. A command still
@@ -66,11 +105,7 @@ async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, com
     work = asyncio.ensure_future(
         bot.core.act(interaction.channel_id, lambda system, state: build(by, system, state), command))
     deferred = await defer_if_slow(interaction, work)
-    try:
-        result = await work
-    except RulesError as error:
-        await refuse(interaction, error, gm=by.is_gm)
-        return None
+    result = await work
     pending = result.state.pending
     asked = (pending.users or (result.state.gm_id,)) if result.pending_opened else ()
     content, mentions = render.result_content(result.events, leave_out=asked)
