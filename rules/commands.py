@@ -273,6 +273,28 @@ def not_used(name: str, system_name: str) -> UnknownAction:
     return UnknownAction(f"/{name.replace('_', ' ')} is not used in {system_name}.")
 
 
+# --- commands on a whole encounter: the core runs them, these are their checks -------
+MAX_UNDO = 50
+
+
+def check_start(by: Actor, system_key: str | None) -> str:
+    """`/encounter start`: the GM, and a rule system named or set for the campaign."""
+    if not by.is_gm:
+        raise NotAllowed("Only the GM starts an encounter.")
+    if system_key is None:
+        raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first (or names a system).")
+    return system_key
+
+
+def check_undo(by: Actor, count: int) -> int:
+    """`/encounter undo count:N`: the GM, a sane number of actions."""
+    if not by.is_gm:
+        raise NotAllowed("Only the GM can undo.")
+    if not 1 <= count <= MAX_UNDO:
+        raise InvalidInput(f"Undo between 1 and {MAX_UNDO} actions at a time.")
+    return count
+
+
 # --- the commands every system shares -----------------------------------------------
 @dataclass(frozen=True)
 class Stored:
