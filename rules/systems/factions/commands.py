@@ -15,6 +15,7 @@ from .actions import (
 
 ACTS = (
     ("move", "Move (options: zones=1 sprint)"),
+    ("sprint", "Sprint: move at double speed (options: zones=N, default 4)"),
     ("bonus", "Bonus action (options: text=\"opens the door\")"),
     ("main", "Other main action (options: text=\"intimidates\")"),
     ("disarm", "Disarm a nearby character (target; options: take=<weapon>)"),
@@ -124,6 +125,8 @@ COMMANDS = Commands(
             "reveal": simple(Reveal),
             "move": lambda given: Move(**given.base(), zones=integer(given.flags.get("zones", 1), "zones", 1, 8),
                                        sprint=given.flag("sprint")),
+            "sprint": lambda given: Move(**given.base(), zones=integer(given.flags.get("zones", 4), "zones", 1, 8),
+                                         sprint=True),
             "bonus": lambda given: BonusAction(**given.base(), text=given.word("text") or ""),
             "main": lambda given: MainAction(**given.base(), text=given.word("text") or ""),
             "pick_up": lambda given: PickUp(**given.base(), weapon=given.word("weapon")),
