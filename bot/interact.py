@@ -58,7 +58,8 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
     if isinstance(original, RulesError):
         await refuse(interaction, original, gm=await _is_gm(interaction))
     elif isinstance(error, app_commands.NoPrivateMessage):
-        await refuse(interaction, ValueError("Turnkeeper commands work in a server's channels, not in direct messages."))
+        await refuse(interaction, ValueError("Turnkeeper commands work in a server's channels, "
+                                             "not in direct messages."))
     elif isinstance(error, app_commands.CheckFailure):
         await refuse(interaction, ValueError("You are not allowed to use this command here."))
     elif isinstance(error, app_commands.TransformerError):

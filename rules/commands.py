@@ -77,6 +77,14 @@ def integer(value: Any, name: str, low: int = -1000, high: int = 1000) -> int:
     return number
 
 
+def flag_number(opts: Mapping[str, Any], name: str, low: int, high: int) -> int | None:
+    """`name=N` from read options as a whole number in range; None if missing or a bare word."""
+    value = opts.get(name)
+    if value is None or value is True:
+        return None
+    return integer(value, name, low, high)
+
+
 def amount(text: Any, name: str = "amount", high: int = 1000, *, zero: bool = False) -> str:
     """A positive amount, as a number or dice (`7`, `2d6+3`): zero, negative
     numbers and dice that cannot give more than 0 would post and record a no-op.
@@ -222,14 +230,17 @@ class Given:
 
     def number(self, name: str, low: int, high: int, default: int | None = None) -> int | None:
         """`name=N` as a whole number in range; a bare `name` counts as not given."""
-        value = self.flags.get(name)
-        if value is None or value is True:
-            return default
-        return integer(value, name, low, high)
+        number = flag_number(self.flags, name, low, high)
+        return default if number is None else number
 
 
 Builder = Callable[[Given], Action]
 Report = Callable[[Encounter, Given], str]
+
+
+def plain(action: type[Action]) -> Builder:
+    """A builder for actions with no fields of their own."""
+    return lambda given: action(**given.base())
 
 
 def _normal(name: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from rules.commands import Acts, Commands, Given, integer
+from rules.commands import Acts, Commands, Given, integer, plain
 from rules.errors import InvalidInput, UnknownAction
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 
@@ -96,10 +96,6 @@ def condition(on: bool):
     return build
 
 
-def simple(action):
-    return lambda given: action(**given.base())
-
-
 COMMANDS = Commands(
     build={
         "attack": attack,
@@ -121,8 +117,8 @@ COMMANDS = Commands(
         build=unknown,
         own={
             **{act: manoeuvre(act) for act in ("disarm", "shove", "grapple", "death_blow", "opportunity")},
-            "break_free": simple(BreakFree), "release": simple(Release), "surrender": simple(Surrender),
-            "reveal": simple(Reveal),
+            "break_free": plain(BreakFree), "release": plain(Release), "surrender": plain(Surrender),
+            "reveal": plain(Reveal),
             "move": lambda given: Move(**given.base(), zones=integer(given.flags.get("zones", 1), "zones", 1, 8),
                                        sprint=given.flag("sprint")),
             "sprint": lambda given: Move(**given.base(), zones=integer(given.flags.get("zones", 4), "zones", 1, 8),

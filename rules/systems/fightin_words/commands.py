@@ -31,7 +31,8 @@ def _targets(text: str, repeat: int | None) -> tuple[str, ...]:
         raise InvalidInput("Name a target.")
     if repeat:
         if len(names) != 1:
-            raise InvalidInput("`combo=N` repeats one target N times; to split a combo, list the targets, one per attack.")
+            raise InvalidInput("`combo=N` repeats one target N times; "
+                               "to split a combo, list the targets, one per attack.")
         names = names * repeat
     return names
 
@@ -102,7 +103,8 @@ COMMANDS = Commands(
         "attack": attack,
         "damage": damage,
         "heal": lambda given: Heal(**given.base(), target=given.text("target"),
-                                   amount=given.count("amount", 100, default=1), morale=bool(given.flags.get("morale"))),
+                                   amount=given.count("amount", 100, default=1),
+                                   morale=bool(given.flags.get("morale"))),
         "save": lambda given: Check(**given.base(), stat=given.text("kind"), dc=given.integer("dc", -20, 100),
                                     bonus=given.number("bonus", -20, 20) or 0),
         "condition_add": lambda given: AddCondition(**given.base(), target=given.text("target"),

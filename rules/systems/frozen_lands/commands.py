@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...commands import Acts, Commands, Given, integer
+from ...commands import Acts, Commands, Given, integer, plain
 from ...errors import InvalidInput
 from . import movement
 from .actions import (AddCondition, Aim, Attack, Check, Damage, Delay, Engage, Heal, Interrupt, Move, Other, Place,
@@ -93,10 +93,6 @@ def heal(given: Given) -> Heal:
     return Heal(**given.base(), target=given.required("target"), amount=stamina, rest=rest, wounds=wounds)
 
 
-def simple(action):
-    return lambda given: action(**given.base())
-
-
 ACT_CHOICES = (
     ("move", "Move to a zone (to=<zone> close=N jump)"),
     ("stand", "Stand up"),
@@ -136,8 +132,8 @@ COMMANDS = Commands(
         build=unknown,
         own={
             "move": move,
-            "stand": simple(StandUp), "aim": simple(Aim), "reload": simple(Reload), "delay": simple(Delay),
-            "release": simple(Release), "interrupt": simple(Interrupt),
+            "stand": plain(StandUp), "aim": plain(Aim), "reload": plain(Reload), "delay": plain(Delay),
+            "release": plain(Release), "interrupt": plain(Interrupt),
             "other": other,
             "engage": lambda given: Engage(**given.base(), target=given.required("target"), apart=False),
             "part": lambda given: Engage(**given.base(), target=given.required("target"), apart=True),

@@ -15,6 +15,12 @@ def attack(given: Given) -> Attack:
                   flags=given.flags)
 
 
+def damage(given: Given) -> Damage:
+    wounding = given.flag("crit") or bool(given.number("wounds", 0, 20))  # Wounds even with an amount of 0
+    return Damage(**given.base(), target=given.required("target"), amount=given.amount(zero=wounding),
+                  damage_type=given.text("damage_type", "kinetic"), flags=given.flags)
+
+
 def act(given: Given) -> Act:
     return Act(**given.base(), action=given.required("action"), target=given.optional("target"), flags=given.flags)
 
@@ -22,10 +28,7 @@ def act(given: Given) -> Act:
 COMMANDS = Commands(
     build={
         "attack": attack,
-        # `wounds=N` and `crit` deal Wounds even with an amount of 0
-        "damage": lambda given: Damage(**given.base(), target=given.required("target"),
-                                       amount=given.amount(zero=given.flag("crit") or bool(given.number("wounds", 0, 20))),
-                                       damage_type=given.text("damage_type", "kinetic"), flags=given.flags),
+        "damage": damage,
         "heal": lambda given: Heal(**given.base(), target=given.required("target"), amount=given.amount(),
                                    flags=given.flags),
         "save": lambda given: Save(**given.base(), save=given.required("kind"), dc=given.integer("dc", 1, 60),
