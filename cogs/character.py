@@ -10,7 +10,8 @@ from bot import render
 from bot.interact import actor_of, refuse, reply
 from bot.repository import DuplicateName
 from rules import registry
-from rules.errors import InvalidInput, NotAllowed
+from rules.commands import check_owner_or_gm
+from rules.errors import InvalidInput
 
 from . import autocomplete
 
@@ -71,8 +72,7 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
         record = await self.bot.core.repo.get_character(interaction.guild_id, name)
         if record is None:
             raise InvalidInput(f"No character called {name[:60]} on this server.")
-        if record.owner_id != by.user_id and not by.is_gm:
-            raise NotAllowed(f"{record.name} belongs to another player.")
+        check_owner_or_gm(by, record)
         await self.bot.core.repo.remove_character(interaction.guild_id, record.name)
         await reply(interaction, f"🗑️ **{render.clean(record.name)}** was removed.")
 

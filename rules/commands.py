@@ -306,6 +306,12 @@ def check_undo(by: Actor, count: int) -> int:
     return count
 
 
+def check_owner_or_gm(by: Actor, character: Any) -> None:
+    """Changing a stored character (anything with a `name` and an `owner_id`): its owner, or the GM."""
+    if character.owner_id != by.user_id and not by.is_gm:
+        raise NotAllowed(f"{character.name} belongs to another player.")
+
+
 # --- the commands every system shares -----------------------------------------------
 @dataclass(frozen=True)
 class Stored:
