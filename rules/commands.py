@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from .actions import Action, AddCombatants, Choose, DelayTurn, EndEncounter, NextTurn, Note, RemoveCombatant
+from .actions import Action, AddCombatants, Choose, DelayTurn, NextTurn, Note, RemoveCombatant
 from .dice import check_expression, parse_entered
 from .errors import InvalidInput, NotAllowed, UnknownAction
 from .model import Actor, Encounter
@@ -357,7 +357,6 @@ SHARED: dict[str, Builder] = {
     "initiative_next": lambda given: NextTurn(by=given.by, **given.entered()),
     "initiative_delay": lambda given: DelayTurn(by=given.by, actor=given.optional("combatant")),
     "initiative_remove": lambda given: RemoveCombatant(by=given.by, target=given.text("combatant")),
-    "encounter_end": lambda given: EndEncounter(by=given.by),
     "encounter_note": lambda given: Note(by=given.by, text=given.text("text")),
     "choose": _choose,
 }
