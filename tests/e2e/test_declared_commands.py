@@ -19,7 +19,7 @@ async def test_act_autocomplete_comes_from_the_channels_declarations(standin, bo
 
 async def test_refusals_from_every_kind_of_command_are_private(standin, bot):
     no_encounter = await say(standin, "alice", "/encounter log")
-    assert no_encounter.ephemeral and no_encounter.content.startswith("⛔ There is no encounter")
+    assert no_encounter.ephemeral and no_encounter.content.startswith("⛔ This channel has had no encounter")
     await say(standin, "gm", "/campaign setup", system="99-towers")
     no_character = await say(standin, "alice", "/initiative join", character="Nobody")
     assert no_character.ephemeral and "No character called Nobody" in no_character.content
