@@ -10,7 +10,7 @@ from ...model import Event
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.initiative import Initiative
-from . import attack, gm, hooks, modes, moves, plot
+from . import attack, between, gm, hooks, modes, moves, plot
 from . import conditions as cond
 from . import damage as dmg
 from . import economy
@@ -208,6 +208,34 @@ class RottedCapes(System):
             # the extra turn's own line says only whose turn it is: show the villain as they stand
             return [f"{villain.name}: {self.status_line(enc, villain, reveal=not villain.hidden)}"] + economy.summary(villain)
         return economy.summary(c)
+
+    # --- between fights (between.py) -------------------------------------------
+    def lasting(self, enc, combatant):
+        return between.lasting(enc, combatant)
+
+    def carry_in(self, combatant, lasting):
+        return between.carry_in(combatant, lasting)
+
+    def campaign_out(self, enc):
+        return between.campaign_out(enc)
+
+    def campaign_in(self, enc, campaign):
+        return between.campaign_in(enc, campaign)
+
+    def rests(self):
+        return dict(between.RESTS)
+
+    def rest(self, kind, characters, campaign, options, chance, settings=None):
+        return between.rest(self, kind, characters, campaign, options, chance, settings)
+
+    def adjustable(self):
+        return dict(between.ADJUSTABLE)
+
+    def adjust(self, sheet, lasting, key, value):
+        return between.adjust(sheet, lasting, key, value)
+
+    def lasting_lines(self, sheet, lasting):
+        return between.lines(sheet, lasting)
 
 
 def _with_companions(enc, entries, slots):
