@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .buttons import ChoiceButton, EndEncounterButton, EndTurnButton
+from .buttons import ChoiceButton, ChoiceSelect, EndEncounterButton, EndTurnButton
 from .config import Settings
 from .core import Core
 from .db import create_engine, upgrade_schema
@@ -61,7 +61,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.core = Core(Repository(self.engine), seed=self.seed)
         for name in COGS:
             await self.load_extension(name)
-        self.add_dynamic_items(EndTurnButton, ChoiceButton, EndEncounterButton)
+        self.add_dynamic_items(EndTurnButton, ChoiceButton, ChoiceSelect, EndEncounterButton)
         await self.sync_commands()
         from .reminders import Reminders
 

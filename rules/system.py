@@ -216,6 +216,11 @@ class System:
     def on_turn_end(self, enc: Encounter, cid: str, chance: Chance) -> tuple[Encounter, list[Event]]:
         return enc, []
 
+    def on_idle_turn(self, enc: Encounter, cid: str, chance: Chance) -> tuple[Encounter, list[Event]]:
+        """A turn ended without an action. Where the seed makes that an action of
+        its own (99 Towers' Forced Delay), the system applies what acting does."""
+        return enc, []
+
     def on_round_start(self, enc: Encounter, chance: Chance) -> tuple[Encounter, list[Event]]:
         return enc, []
 

@@ -356,7 +356,7 @@ def test_unleashed_gets_an_extra_turn_at_initiative_minus_ten_and_double_stamina
     enc = end_turn(enc, ALICE).state
     assert acting(enc) == ["Dr Rot (Unleashed)"]
     assert SYSTEM_STATUS(enc, "Dr Rot (Unleashed)") == "extra turn of Dr Rot"
-    out = cmd(enc, "attack", GM, target="Nova", dice="3 17", options="unleashed", damage="1d4")
+    out = cmd(enc, "attack", GM, target="Nova", dice="3 17 2", options="unleashed", damage="1d4")
     assert "d20 adv (3, 17) 17" in texts(out)[0]
     with pytest.raises(NotAllowed, match="already used this round"):
         cmd(out.state, "attack", GM, actor="Dr Rot", target="Nova", dice="3 17", options="unleashed reaction", damage="1d4")
@@ -524,6 +524,6 @@ def test_read_only_reports_and_the_spend_menu_values():
     assert texts(out) == ["🎭 Nova spends a Plot Point to ignore a failed Wound Recovery roll (0 left; pool 1)."]
     with pytest.raises(InvalidInput, match="buttons"):
         cmd(enc, "plotpoint_spend", ALICE, use="escape_death")
-    enc = run(enc, "attack", ALICE, target="Brute", damage="1d6", dice="15 1")
+    enc = run(enc, "attack", ALICE, target="Brute", damage="1d6", dice="15 1 3")  # advantage (prone): two d20s, then the 1d6
     out = cmd(enc, "plotpoint_spend", ALICE, use="reroll", text="the damage", dice="5")
     assert "1d6 (5) = 5 Stamina" in texts(out)[1]

@@ -32,6 +32,13 @@ ACTS = (
 )
 
 
+def _names(value) -> tuple[str, ...]:
+    """`near="Theobald, Sybilla"` → the names, in order."""
+    if not value or value is True:
+        return ()
+    return tuple(n.strip() for n in str(value).split(",") if n.strip())[:20]
+
+
 def _attack(given: Given, targets, weapon, mode, *, opportunity=False, death_blow=False):
     split = ()
     if given.word("split"):
@@ -43,7 +50,7 @@ def _attack(given: Given, targets, weapon, mode, *, opportunity=False, death_blo
         zones=integer(given.flags.get("zones", given.flags.get("distance", 0)), "zones", 0, 1000),
         unseen=given.flag("unseen", "dark"), moving=given.flag("moving"), cover=given.flag("cover"),
         impaired=given.flag("impaired"), enhanced=given.flag("enhanced"), unaware=given.flag("unaware"),
-        alone=given.flag("alone"),
+        alone=given.flag("alone"), near=_names(given.flags.get("near")),
         death_blow=death_blow or given.flag("death_blow", "deathblow"), landed=given.flag("landed"),
         neighbours=integer(given.flags.get("neighbours", 6), "neighbours", 2, 20), split=split,
         stunt=given.word("stunt")[:200] if given.word("stunt") else None,

@@ -27,10 +27,10 @@ class FactionsSystem(System):
     key = "factions"
     name = "Factions"
     summary = (
-        "Factions alternate moves, no initiative roll. Players are faction `players`, NPCs `gm` or the `side:` the GM names.\n"
+        "Factions alternate moves, no initiative roll. Sides: `players`, `gm` or a `side:`.\n"
         "**Stats**: `str agi wit` (d20 roll-under, 10), `health` (8), `grit` (0), `armour` 0–3, `size` "
         "tiny…massive, `fearless`, `concealed`, `weapons=\"sword:d6, bow:d6:8, bomb:d6:2:blast, maul:d10:great\"`.\n"
-        "**Round**: `/turn initiative faction:bandits` (who started it, else random), `/initiative next`. "
+        "**Round**: `/turn initiative faction:bandits` (else random), `/initiative next`. "
         "The faction to move (pinged) does `/turn take character:X` or `/turn pass`; all passing in a row "
         "ends the round. `/turn first faction:X`: the holder lets X open a round.\n"
         "**Turn**: 2 zones, or 1 plus a main and a bonus action: `/act action:move options:\"zones=1 sprint\"`, "
@@ -39,12 +39,14 @@ class FactionsSystem(System):
         "`moving` or beyond half range. Also `cover impaired enhanced unaware stunt=\"…\"`; a blast names "
         "all targets. Damage − armour (max 3) hits grit, then health: critical = incapacitated, 0 = dead.\n"
         "**Reactions** (target not yet acted; spends its turn): buttons Dodge, Counter, Hide behind, or an ally "
-        "Guards (`alone`: nobody near). `/act action:opportunity actor:X target:Y`.\n"
+        "Guards (`alone`/`near=A,B`). `/act action:opportunity actor:X target:Y`.\n"
         "**Dice by hand**: `/attack dice:\"<WIT save> <damage>\"`; `/choose option:Dodge dice:2` for reactions.\n"
-        "**Morale** after a round leaving a group at half its numbers or a loner at half health: WIT saves; "
+        "**Morale** after a round halving a group or a loner's health: WIT saves; "
         "failures Surrender or Flee.\n"
-        "Defaults: natural 20 fails (`nat20_fails`); `critical_str_save` off; impaired d4, enhanced d12; "
-        "halving rounds up; unanswered: no reaction, surrender."
+        "Defaults: natural 20 fails (`nat20_fails`); `critical_str_save` off; "
+        "unanswered: no reaction, surrender.\n"
+        "**GM's call** (README): positions in a zone, stunts' effects, vehicles → "
+        "`/condition add`, `/encounter note`."
     )
     encounter_type = FactionsEncounter
     combatant_type = Fighter
@@ -154,9 +156,13 @@ class FactionsSystem(System):
     def resume_stunt(self, enc, pending, option, chance):
         return reactions.resume_stunt(enc, pending, option, chance)
 
-    def resume_morale(self, enc, pending, option, chance):
+    def resume_morale_roll(self, enc, pending, option, chance):
+        """The morale saves rolled (or entered) when the round-end choice is answered."""
+        return self.resume_morale(enc, pending, option, chance, rolled=morale.resume_roll)
+
+    def resume_morale(self, enc, pending, option, chance, rolled=None):
         """The round's first move waits for the last morale choice."""
-        enc, events = morale.resume(enc, pending, option, chance)
+        enc, events = (rolled or morale.resume)(enc, pending, option, chance)
         if enc.pending is None:
             events += _last_side_standing(enc)
             enc, more = TURNS.open_round(self, enc, chance)

@@ -22,14 +22,15 @@ from .rolls import masked_bonus
 
 # /help sends this after the general text in one message of at most 2,000 characters:
 # every word has to earn its place (the README has the long version).
-SUMMARY = """Stats: dex con init avoidance fortitude willpower stamina wounds dr (fire:10) attack damage damage_type pace zombie zombie_level.
+SUMMARY = """Stats: dex con init avoidance fortitude willpower stamina wounds dr (fire:10) attack damage damage_type pace zombie(_level).
 **Initiative** d20+dex+init; ties: heroes first (/act action:swap), tied threats share a turn.
 **Turn**: Pace, Action, Bonus Action, 1 Reaction (off-turn attack). /act action: dodge, dash, disengage, assist target:X, hide, ready, demanding, move, stand, prone; options: hide dc=N, ready trigger="…", demanding what="X" interruptible, move areas=N.
-**/attack** target:X [modifier damage damage_type defense:fortitude|willpower] options: adv dis ranged cover same_area beyond_range in_melee unseen unaware dark shadowy ap area bonus free unleashed split=N. State adds adv/dis itself. Nat 20: critical, +1 Wound; damage after DR > Fortitude: massive, +1 Wound; zombies take only these. Dice by hand: d20(s), then damage.
+**/attack** target:X [modifier damage damage_type defense:fortitude|willpower] options: adv dis ranged cover same_area beyond_range in_melee unseen unaware dark shadowy ap area bonus free unleashed split=N. Nat 20: critical, +1 Wound; damage after DR > Fortitude: massive, +1 Wound; zombies take only these. Dice by hand: d20(s), then damage.
 **GM**: /damage, /heal (temp, wounds), /save kind:con dc:N, /condition add duration "2 rounds" | "end of X's next turn" | save | scene; Ongoing Damage: options "damage=1d6 type=fire dc=12".
 **Plot Points**: /plotpoint show, spend use:reroll|aid|narrative; buttons offer disadvantage and escape from death.
 **Modes** (GM /act action:): horde target:Zombie, unleash target:X, "second wind", "danger zone" (middle end), "end scene".
-**Defaults**: adv+dis = one d20 (setting advantage=count nets them); Stamina Defense = Fortitude; massive: after DR, before temp Stamina; Ongoing Damage at turn start, DC 10 CON save at turn end; wound penalty on saves too; "N rounds" = bearer's turns; 1 Plot Point per Issue, pool kept; Danger Zone mid-order/after last."""
+**Defaults**: adv+dis = one d20 (advantage=count nets); Stamina Defense = Fortitude; massive: after DR, before temp Stamina; Ongoing Damage at turn start, DC 10 CON save at turn end; 1 Plot Point per Issue, pool kept; Danger Zone mid-order/after last.
+**GM's call** (README): positions, terrain, knockback, vehicles → adv/dis, /encounter note."""
 
 
 class RottedCapes(System):

@@ -13,6 +13,7 @@ from rules.turns.clock import Clock, PHASES_PER_ROUND
 
 from . import attack as attacks
 from . import between, grapple, moves
+from .acting import acted
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
 from .commands import COMMANDS
 from .costs import action_type
@@ -78,6 +79,12 @@ class TowersSystem(System):
         events = [Event(kind="info", text=f"{me.name}: {', '.join(ended)} ends.")] if ended else []
         return enc, events
 
+    def on_idle_turn(self, enc, cid, chance):
+        """End turn is the Forced Delay: an action, so it ends flat-footed and loses Aiming."""
+        me = enc.get(cid)
+        events = [Event(kind="info", text=f"{me.name} loses the benefits of Aiming.")] if me.aim else []
+        return acted(enc, cid, "forced delay"), events
+
     def on_phase(self, enc, phase, chance):
         events: list[Event] = []
         for combatant in enc.active():
@@ -105,7 +112,7 @@ class TowersSystem(System):
                     amount = dealt(harm, current)
                     after, state = take(current, amount.stun, amount.lethal)
                     enc = enc.with_combatant(after)
-                    events.append(Event(kind="info", text=f"Phase {phase}: {condition.name}: {amount.text} → {state}"))
+                    events.append(Event(kind="info", text=f"Phase {phase}: {condition.name}: {amount.result(state)}"))
             current = enc.get(combatant.id)
             if current.dying:
                 after, state = take(current, 0, 1)
@@ -183,7 +190,8 @@ class TowersSystem(System):
         after, state = take(target, amount.stun, amount.lethal)
         enc = enc.with_combatant(after)
         text = f"{lead}. " if lead else ""
-        events = [Event(kind="roll" if flips else "info", text=f"{text}{target.name} takes {amount.text} → {state}")]
+        took = amount.result(state) if amount.immune else f"{target.name} takes {amount.result(state)}"
+        events = [Event(kind="roll" if flips else "info", text=f"{text}{took}")]
         enc, more = self.turns.settle(self, enc, chance)
         return enc, events + more
 
