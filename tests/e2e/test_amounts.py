@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.sandbox import settle
 from rules.registry import MODULES
 from tests.e2e.conftest import say
 
@@ -35,6 +36,7 @@ async def test_bad_amounts_are_refused_privately_and_change_nothing(standin, bot
     await say(standin, "gm", "/initiative next")
     hit = await say(standin, "gm", "/damage", target="Goblin", amount=good_damage(key))
     assert not hit.ephemeral and "⛔" not in hit.content  # the control: a real amount is a public result
+    await settle(standin, bot)  # its tracker edit and any turn message are out
     record, events = await recorded(bot, standin)
     state_before = (await bot.core.repo.get_encounter(record.id)).state
     seen = len(public(standin))
@@ -44,7 +46,8 @@ async def test_bad_amounts_are_refused_privately_and_change_nothing(standin, bot
         assert answer.ephemeral, (command, bad)
         assert answer.content.startswith("⛔") and "amount" in answer.content, (command, bad, answer.content)
 
-    assert len(public(standin)) == seen  # no public message
+    await settle(standin, bot)
+    assert [m.content for m in public(standin)[seen:]] == []  # no public message
     assert (await recorded(bot, standin))[1] == events  # no event recorded
     assert (await bot.core.repo.get_encounter(record.id)).state == state_before
     undone = await say(standin, "gm", "/encounter undo")
