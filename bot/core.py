@@ -22,7 +22,8 @@ from weakref import WeakValueDictionary
 from rules import registry
 from rules.actions import Action, Choose
 from rules.engine import apply
-from rules.errors import InvalidInput, NotAllowed, NotRunning, RulesError, Stale
+from rules.commands import check_start, check_undo
+from rules.errors import InvalidInput, NotRunning, RulesError, Stale
 from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
 from rules.system import System
@@ -150,12 +151,8 @@ class Core:
 
     # --- starting ------------------------------------------------------------
     async def start(self, guild_id: int, channel_id: int, by: Actor, *, system: str | None = None, seed: int | None = None) -> Result:
-        if not by.is_gm:
-            raise NotAllowed("Only the GM starts an encounter.")
         campaign_system, settings = await self.settings(guild_id)
-        key = system or campaign_system
-        if key is None:
-            raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first (or names a system).")
+        key = check_start(by, system or campaign_system)
         rules_system = registry.get(key)
         if seed is None and self.seed is not None:
             seed = self.seed + channel_id
@@ -249,10 +246,7 @@ class Core:
 
     # --- undo and log ----------------------------------------------------------
     async def undo(self, channel_id: int, by: Actor, count: int) -> Result:
-        if not by.is_gm:
-            raise NotAllowed("Only the GM can undo.")
-        if not 1 <= count <= 50:
-            raise InvalidInput("Undo between 1 and 50 actions at a time.")
+        count = check_undo(by, count)
         async with self.lock(channel_id):
             for _ in range(MAX_RETRIES):
                 record, current = await self.current(channel_id)

@@ -9,6 +9,7 @@ from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
 
+from rules.systems.rotted_capes import SYSTEM
 from tests.rules.test_rotted_capes import ALICE, BOB, GM, begin, cmd, end_turn, join, new, run, texts, who, acting
 
 
@@ -149,7 +150,7 @@ def test_condition_list_remove_and_refusals():
     enc = new()
     enc = begin(join(join(enc, "Nova", 15), "Brute", 5))
     enc = run(enc, "condition_add", target="Nova", condition="Grappled", tags="Cable")
-    assert texts(cmd(enc, "condition_list")) == ["**Nova**: Grappled (Cable) — until removed"]
+    assert SYSTEM.report("condition_list", enc, {}) == "**Nova**: Grappled (Cable) — until removed"
     with pytest.raises(InvalidInput, match="not a Rotted Capes condition"):
         cmd(enc, "condition_add", target="Nova", condition="Petrified")
     with pytest.raises(InvalidInput, match="Wounds and Stamina"):
@@ -274,7 +275,7 @@ def test_award_pool_show_and_new_issue():
     enc = plotted()
     enc = run(enc, "plotpoint_spend", ALICE, use="negate flaw")
     enc = run(enc, "plotpoint_award", target="Bolt", amount=2, text="tagline")
-    assert texts(cmd(enc, "plotpoint_show")) == ["🎭 Plot Points: Nova 0, Bolt 3; the Editor-in-Chief's pool: 1."]
+    assert SYSTEM.report("plotpoint_show", enc, {}) == "🎭 Plot Points: Nova 0, Bolt 3; the Editor-in-Chief's pool: 1."
     enc = run(enc, "plotpoint_pool", amount=1, text="the Brute shrugs it off")
     assert enc.pool == 0
     with pytest.raises(NotAllowed, match="pool holds 0"):

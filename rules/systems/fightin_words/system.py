@@ -6,10 +6,11 @@ from rules.model import Event
 from rules.system import System
 from rules.turns.seconds import Seconds
 
-from . import attack, between, commands, conditions, gm, initiative, morale, moves, wounds
+from . import attack, between, conditions, gm, initiative, morale, moves, wounds
+from .commands import COMMANDS
 from .model import Condition, FightEncounter, Fighter, Sheet
 from .sheet import HELPLESS, can_act, has, helpless, minimum_toughness, minimum_will, pair, toughness, will
-from .tables import ACTIONS, DISABLED_SECONDS, TURN_SECONDS
+from .tables import DISABLED_SECONDS, TURN_SECONDS
 
 # The whole /help text: with the shared part above it, it must stay within
 # one 2,000-character Discord message.
@@ -33,6 +34,7 @@ class FightinWords(System):
     combatant_type = Fighter
     sheet_type = Sheet
     turns = Seconds(TURN_SECONDS)
+    commands = COMMANDS
     sides = ("heroes", "threats")
     player_side = "heroes"
 
@@ -162,13 +164,6 @@ class FightinWords(System):
         if f.mounted:
             lines.append("🐎 steering the mount: 2 s every turn")
         return lines
-
-    # --- commands ----------------------------------------------------------------
-    def command(self, name, by, options):
-        return commands.command(self.name, name, by, options)
-
-    def act_choices(self):
-        return [(key, timed.label) for key, timed in ACTIONS.items()]
 
     # --- between fights (between.py) ------------------------------------------------
     def lasting(self, enc, combatant):

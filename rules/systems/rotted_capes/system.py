@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...commands import base_fields, flags, integer
-from ...errors import InvalidInput, NotAllowed, UnknownAction
+from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...secrets import secret
 from ...system import Option, System
@@ -17,6 +16,7 @@ from . import damage as dmg
 from . import economy
 from .actions import (Act, AddCondition, Attack, Damage, Heal, ListConditions, PlotAward, PlotIssue, PlotPool,
                       PlotShow, PlotSpend, RemoveCondition, Save, Swap)
+from .commands import COMMANDS
 from .model import RCCombatant, RCEncounter, RCSheet
 from .rolls import masked_bonus
 
@@ -41,6 +41,7 @@ class RottedCapes(System):
     combatant_type = RCCombatant
     sheet_type = RCSheet
     turns = Initiative()
+    commands = COMMANDS
     options = {
         "starting_plot_points": Option(default=1, help="Plot Points each hero starts an Issue with."),
         "offer_plot_disadvantage": Option(default=True, help="Ask a hero with Plot Points, when a threat attacks them, whether to spend one for disadvantage."),
@@ -209,62 +210,6 @@ class RottedCapes(System):
             return [f"{villain.name}: {self.status_line(enc, villain, reveal=not villain.hidden)}"] + economy.summary(villain)
         return economy.summary(c)
 
-    def report(self, name: str, enc, options: dict[str, Any]) -> str:
-        """Read-only answers: nothing changes, so they need no action."""
-        if name == "plotpoint_show":
-            return plot.balances(enc)
-        if name == "condition_list":
-            return gm.conditions_text(enc, options.get("target") or None)
-        return super().report(name, enc, options)
-
-    def act_choices(self):
-        return list(moves.CHOICES)
-
-    # --- slash commands -------------------------------------------------------
-    def command(self, name: str, by, options: dict[str, Any]):
-        base = base_fields(by, options)
-        opts = flags(options.get("options"))
-        if name == "attack":
-            modifier = integer(options["modifier"], "modifier", -50, 100) if options.get("modifier") is not None else None
-            return Attack(**base, target=_required(options, "target"), weapon=str(options.get("weapon") or ""),
-                          modifier=modifier, damage=options.get("damage") or None,
-                          damage_type=options.get("damage_type") or None,
-                          defense=str(options.get("defense") or "avoidance"), flags=opts)
-        if name == "act":
-            what = _required(options, "action")
-            if what.strip().lower() == "swap":
-                return Swap(**base, target=_required(options, "target"))
-            return Act(**base, action=what, target=options.get("target") or None, flags=opts)
-        if name == "damage":
-            return Damage(**base, target=_required(options, "target"), amount=str(_required(options, "amount")),
-                          damage_type=str(options.get("damage_type") or "kinetic"), flags=opts)
-        if name == "heal":
-            return Heal(**base, target=_required(options, "target"), amount=str(_required(options, "amount")), flags=opts)
-        if name == "save":
-            dc = integer(options["dc"], "dc", 1, 60) if options.get("dc") is not None else None
-            return Save(**base, save=str(_required(options, "kind")), dc=dc, flags=opts)
-        if name == "condition_add":
-            return AddCondition(**base, target=_required(options, "target"), condition=_required(options, "condition"),
-                                duration=options.get("duration"), tags=options.get("tags"), flags=opts)
-        if name == "condition_remove":
-            return RemoveCondition(**base, target=_required(options, "target"), condition=_required(options, "condition"))
-        if name == "condition_list":
-            return ListConditions(**base, target=options.get("target") or None)
-        if name == "plotpoint_show":
-            return PlotShow(**base)
-        if name == "plotpoint_spend":
-            return PlotSpend(**base, use=str(options.get("use") or "narrative"), target=options.get("target") or None,
-                             text=str(options.get("text") or ""))
-        if name == "plotpoint_award":
-            amount = integer(options.get("amount", 1), "amount", 1, 10)
-            return PlotAward(**base, target=_required(options, "target"), amount=amount, text=str(options.get("text") or ""))
-        if name == "plotpoint_pool":
-            amount = integer(options.get("amount", 1), "amount", 1, 100)
-            return PlotPool(**base, amount=amount, text=str(options.get("text") or ""))
-        if name == "plotpoint_issue":
-            return PlotIssue(**base)
-        raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {self.name}.")
-
     # --- between fights (between.py) -------------------------------------------
     def lasting(self, enc, combatant):
         return between.lasting(enc, combatant)
@@ -292,13 +237,6 @@ class RottedCapes(System):
 
     def lasting_lines(self, sheet, lasting):
         return between.lines(sheet, lasting)
-
-
-def _required(options: dict[str, Any], key: str) -> str:
-    value = options.get(key)
-    if value is None or str(value).strip() == "":
-        raise InvalidInput(f"`{key}` is required.")
-    return str(value).strip()
 
 
 def _with_companions(enc, entries, slots):

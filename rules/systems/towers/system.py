@@ -12,9 +12,10 @@ from rules.system import Option, System
 from rules.turns.clock import Clock, PHASES_PER_ROUND
 
 from . import attack as attacks
-from . import between, commands, grapple, moves
+from . import between, grapple, moves
 from .acting import acted
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
+from .commands import COMMANDS
 from .costs import action_type
 from .damage import Harm, dealt, heal, take
 from .flips import Mods, described, flip
@@ -36,6 +37,7 @@ class TowersSystem(System):
     combatant_type = TowersCombatant
     sheet_type = TowersSheet
     turns = Clock(idle_cost=5, idle_what="takes a Forced Delay")
+    commands = COMMANDS
     options = {
         "surprise_phases": Option(default=10, help="Phases a surprised combatant loses before first acting."),
         "mana_per_zero_phase": Option(default=1, help="Mana each caster regains at the start of each zero phase."),
@@ -248,13 +250,6 @@ class TowersSystem(System):
         theirs = described(action.stat.upper(), secret(value, me), Mods(), mine)
         text = f"Attack {action.against}: {against.text()} vs {me.name} {theirs} → {'resisted' if resisted else 'affected'}"
         return enc, [Event(kind="roll", text=text)]
-
-    # --- commands --------------------------------------------------------------------
-    def command(self, name, by, options):
-        return commands.command(name, by, options)
-
-    def act_choices(self):
-        return commands.act_choices()
 
     # --- what people see ------------------------------------------------------------------
     def status_line(self, enc, combatant, *, reveal):
