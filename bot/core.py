@@ -27,10 +27,13 @@ from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
 from rules.system import System
 
+from .between import Between
+from .places import Places
 from .repository import (
     CampaignRecord,
     EncounterExists,
     EncounterRecord,
+    NewChange,
     NewEvent,
     Repository,
     VersionConflict,
@@ -83,6 +86,8 @@ class Core:
         self.now = now
         # A fixed seed makes every encounter replay the same (the sandbox uses it).
         self.seed = seed
+        self.between = Between(repo, seed=seed)
+        self.places = Places(repo)
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         # Parsed states by encounter id with their version: skips re-validating
         # the JSON of encounters this process saved last. Bounded, oldest out.
@@ -148,10 +153,12 @@ class Core:
         return None if record is None else (record, self._load(record))
 
     # --- starting ------------------------------------------------------------
-    async def start(self, guild_id: int, channel_id: int, by: Actor, *, system: str | None = None, seed: int | None = None) -> Result:
+    async def start(self, guild_id: int, channel_id: int, by: Actor, *, system: str | None = None, seed: int | None = None,
+                    campaign: int | None = None) -> Result:
+        """``campaign``: the key of the campaign the channel belongs to (default: the server's)."""
         if not by.is_gm:
             raise NotAllowed("Only the GM starts an encounter.")
-        campaign_system, settings = await self.settings(guild_id)
+        campaign_system, settings = await self.settings(guild_id if campaign is None else campaign)
         key = system or campaign_system
         if key is None:
             raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first (or names a system).")
@@ -193,8 +200,12 @@ class Core:
                 meta = self._timers(record, state, new_state)
                 status = "ended" if new_state.status == "ended" else None
                 event = NewEvent(todo.by.user_id, command[:200], outcome.summary, record.state)
+                lasting, change = (None, None)
+                if status and state.status != "ended":
+                    lasting, change = await self._lasting(record, new_state, todo.by)
                 try:
-                    version = await self.repo.commit(record.id, record.version, state=data, events=[event], status=status, meta=meta)
+                    version = await self.repo.commit(record.id, record.version, state=data, events=[event], status=status,
+                                                     meta=meta, lasting=lasting, change=change)
                 except VersionConflict:
                     self._cache.pop(record.id, None)
                     self._latest.pop(channel_id, None)
@@ -203,6 +214,23 @@ class Core:
                 self._saved(channel_id, None if status == "ended" else replace(record, state=data, version=version))
                 return Result(record.id, version, state, new_state, outcome.events, outcome.summary, record)
         raise InvalidInput("The channel is very busy: please try again.")
+
+    async def _lasting(self, record: EncounterRecord, state: Encounter, by: Actor):
+        """What each stored character carries out of an ending fight, saved with the end.
+
+        Only combatants tied to a stored character count: NPCs the GM added are
+        forgotten unless added with keep:true (which stores them as characters)."""
+        system = registry.get(record.system)
+        fought = {c.character_id: c for c in state.combatants if c.character_id is not None}
+        stored = [r for r in await self.repo.characters_by_ids(fought) if r.system == record.system]
+        if not stored:
+            return None, None
+        lasting = {r.id: system.lasting(state, fought[r.id]) for r in stored}
+        names = ", ".join(r.name for r in stored)
+        change = NewChange(stored[0].guild_id, by.user_id, f"/encounter end (encounter #{record.id})",
+                           f"Saved from the fight: {names}",
+                           {"characters": {str(r.id): r.lasting for r in stored}, "campaign": None})
+        return lasting, change
 
     def _timers(self, record: EncounterRecord, before: Encounter, after: Encounter) -> dict[str, Any]:
         """Reminder and choice deadlines that follow from a state change."""

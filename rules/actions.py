@@ -57,6 +57,7 @@ class AddCombatants(Anytime):
     controller_id: int | None = None
     character_id: int | None = None
     surprised: bool = False
+    lasting: dict[str, Any] | None = None  # a stored character's state from its last fight (System.carry_in)
 
 
 class RemoveCombatant(GmAction):

@@ -47,6 +47,8 @@ def handlers(system: "System"):
         for candidate in names:
             cid = f"c{enc.next_id}"
             combatant = system.make_combatant(enc, action, cid, candidate)
+            if action.lasting:  # a stored character starts where its last fight left it
+                combatant = system.carry_in(combatant, action.lasting)
             enc = enc.but(combatants=enc.combatants + (combatant,), next_id=enc.next_id + 1)
             new_ids.append(cid)
         enc, events = turns.enter(system, enc, new_ids, chance)

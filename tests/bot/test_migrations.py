@@ -23,7 +23,7 @@ from bot.repository import NewEvent, Repository
 from bot.tables import metadata
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = {"campaign", "character", "encounter", "event"}
+TABLES = {"campaign", "character", "encounter", "event", "npc", "campaign_change", "campaign_place"}
 
 
 async def _tables(engine) -> set[str]:
@@ -42,7 +42,7 @@ async def test_upgrade_creates_schema_then_is_a_no_op(database_url: str, monkeyp
         assert await _tables(engine) == set()
         await upgrade_schema(engine)
         assert await _tables(engine) == TABLES | {"alembic_version"}
-        assert await _revision(engine) == head_revision() == "0001"
+        assert await _revision(engine) == head_revision() == "0002"
 
         repo = Repository(engine)
         await repo.save_campaign(1, system="dnd5e")
@@ -52,7 +52,7 @@ async def test_upgrade_creates_schema_then_is_a_no_op(database_url: str, monkeyp
 
         monkeypatch.setattr(alembic.command, "upgrade", must_not_run)
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0001"
+        assert await _revision(engine) == "0002"
         assert (await repo.get_campaign(1)).system == "dnd5e"
     finally:
         await engine.dispose()
@@ -70,7 +70,7 @@ async def test_concurrent_upgrades_of_a_new_database(database_url: str) -> None:
     engines = [create_engine(database_url) for _ in range(3)]
     try:
         await asyncio.gather(*(upgrade_schema(e) for e in engines))
-        assert await _revision(engines[0]) == "0001"
+        assert await _revision(engines[0]) == "0002"
         assert await _tables(engines[1]) == TABLES | {"alembic_version"}
     finally:
         for e in engines:
@@ -91,7 +91,7 @@ async def test_alembic_command_line(database_url: str) -> None:
     await asyncio.to_thread(alembic, "upgrade", "head")
     engine = create_engine(database_url)
     try:
-        assert await _revision(engine) == "0001"
+        assert await _revision(engine) == "0002"
         await asyncio.to_thread(alembic, "downgrade", "base")
         assert await _tables(engine) == {"alembic_version"}
         assert "0001" in await asyncio.to_thread(alembic, "history")
