@@ -26,6 +26,7 @@ COGS = (
     "cogs.encounter",
     "cogs.initiative",
     "cogs.play",
+    "cogs.npc",
     "cogs.help",
 )
 

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.interact import actor_of, announce, refuse, reply, run
+from bot.places import campaign_key
 from rules import registry
 from rules.actions import EndEncounter, Note
 from rules.errors import RulesError
@@ -29,7 +30,8 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
     async def start(self, interaction: discord.Interaction, system: app_commands.Choice[str] | None = None) -> None:
         try:
             by = await actor_of(interaction)
-            result = await self.bot.core.start(interaction.guild_id, interaction.channel_id, by, system=system.value if system else None)
+            result = await self.bot.core.start(interaction.guild_id, interaction.channel_id, by, system=system.value if system else None,
+                                               campaign=await campaign_key(interaction))
         except RulesError as error:
             await refuse(interaction, error)
             return

@@ -7,10 +7,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.interact import refuse, reply, run
+from bot.interact import actor_of, refuse, reply, run
+from bot.places import campaign_key
 from rules import registry
 from rules.actions import AddCombatants, DelayTurn, NextTurn, RemoveCombatant
-from rules.commands import entered
+from rules.commands import entered, flags
 from rules.errors import InvalidInput, NotAllowed, RulesError
 
 from . import autocomplete
@@ -27,12 +28,13 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
 
     @app_commands.command(name="join", description="Bring your character into the fight (rolls initiative)")
     @app_commands.describe(character="Your stored character", roll=ROLL, dice=DICE, cards=CARDS, surprised="Caught by surprise")
-    @app_commands.autocomplete(character=autocomplete.my_characters)
+    @app_commands.autocomplete(character=autocomplete.my_campaign_characters)
     async def join(self, interaction: discord.Interaction, character: str, roll: int | None = None,
                    dice: str | None = None, cards: str | None = None, surprised: bool = False) -> None:
-        record = await self.bot.core.repo.get_character(interaction.guild_id, character)
-        if record is None:
-            await refuse(interaction, InvalidInput(f"No character called {character[:60]} here: store one with /character add."))
+        try:
+            record = await autocomplete.resolve_character(interaction, await campaign_key(interaction), character)
+        except RulesError as error:
+            await refuse(interaction, error)
             return
         options = {"roll": roll, "dice": dice, "cards": cards}
 
@@ -41,27 +43,48 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
                 raise NotAllowed(f"{record.name} belongs to another player.")
             if record.system != system.key:
                 raise InvalidInput(f"{record.name} is a {record.system} character; this fight is {system.name}.")
+            # A stored character starts from what it carried out of its last fight.
             return AddCombatants(by=by, name=record.name, sheet=record.sheet, npc=False, controller_id=by.user_id,
-                                 character_id=record.id, surprised=surprised, **entered(options))
+                                 character_id=record.id, surprised=surprised, lasting=record.lasting or None,
+                                 **entered(options))
 
         await run(interaction, build, "/initiative join")
 
     @app_commands.command(name="add", description="GM: add NPCs (a count makes a numbered group)")
     @app_commands.describe(name="Name (a count names them Name 1..n)", stats='Stats as name=value', count="How many",
                            side="Side or faction", hidden="Hide their numbers from players", roll=ROLL, dice=DICE,
-                           cards=CARDS, surprised="Caught by surprise", player="Give control to this player")
-    async def add(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], stats: str | None = None,
+                           cards=CARDS, surprised="Caught by surprise", player="Give control to this player",
+                           template="A stat block from the NPC library (stats given here override it)",
+                           keep="Store this NPC so it carries its state into later fights")
+    @app_commands.autocomplete(template=autocomplete.npcs)
+    async def add(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60] | None = None,
+                  stats: str | None = None,
                   count: app_commands.Range[int, 1, 50] = 1, side: str | None = None, hidden: bool = False,
                   roll: int | None = None, dice: str | None = None, cards: str | None = None,
-                  surprised: bool = False, player: discord.Member | None = None) -> None:
+                  surprised: bool = False, player: discord.Member | None = None,
+                  template: app_commands.Range[str, 1, 60] | None = None, keep: bool = False) -> None:
         options = {"roll": roll, "dice": dice, "cards": cards}
+        try:
+            key = await campaign_key(interaction)
+            npc = await npc_template(interaction, key, template)
+            kept = await keep_npc(interaction, key, name or (npc.name if npc else None), stats, npc, count) if keep else None
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
 
         def build(by, system, state):
             if not by.is_gm:
                 raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
-            return AddCombatants(by=by, name=name, sheet=system.parse_sheet(stats or ""), count=count, side=side,
+            if npc is not None and npc.system != system.key:
+                raise InvalidInput(f"{npc.name} is a {npc.system} stat block; this fight is {system.name}.")
+            sheet = merged_sheet(system, npc, stats)
+            label = name or (npc.name if npc else None)
+            if not label:
+                raise InvalidInput("Give the NPC a name, or a template from the NPC library.")
+            return AddCombatants(by=by, name=label, sheet=sheet, count=count, side=side,
                                  hidden=hidden, npc=player is None, controller_id=player.id if player else None,
-                                 surprised=surprised, **entered(options))
+                                 surprised=surprised, character_id=kept.id if kept else None,
+                                 lasting=(kept.lasting or None) if kept else None, **entered(options))
 
         await run(interaction, build, "/initiative add")
 
@@ -103,6 +126,55 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
     @app_commands.autocomplete(combatant=autocomplete.combatants)
     async def remove(self, interaction: discord.Interaction, combatant: str) -> None:
         await run(interaction, lambda by, system, state: RemoveCombatant(by=by, target=combatant), "/initiative remove")
+
+
+# --- NPC library templates and kept NPCs --------------------------------------------
+
+async def npc_template(interaction: discord.Interaction, key: int, template: str | None):
+    if template is None:
+        return None
+    if not (await actor_of(interaction)).is_gm:
+        raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
+    record = await interaction.client.core.repo.get_npc(key, template)
+    if record is None:
+        raise InvalidInput(f"The NPC library has no {template[:60]}: /npc list shows it.")
+    return record
+
+
+def merged_sheet(system, npc, stats: str | None) -> dict:
+    """The template's stat block with the stats given on this add on top of it."""
+    if npc is None:
+        return system.parse_sheet(stats or "")
+    overrides = flags(stats)
+    bare = [k for k, v in overrides.items() if v is True]
+    if bare:
+        raise InvalidInput(f"Write stats as `name=value` (`{bare[0][:30]}` has no value).")
+    return system.parse_sheet(dict(npc.sheet) | overrides)
+
+
+async def keep_npc(interaction: discord.Interaction, key: int, name: str | None, stats, npc, count: int):
+    """keep:true stores the NPC as the GM's character, so the fight's end saves its lasting state."""
+    from bot.repository import DuplicateName
+
+    by = await actor_of(interaction)
+    if not by.is_gm:
+        raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
+    if count != 1:
+        raise InvalidInput("keep:true stores one NPC at a time (count 1).")
+    if not name:
+        raise InvalidInput("Give the NPC a name, or a template from the NPC library.")
+    campaign = await interaction.client.core.campaign(key)
+    if campaign is None:
+        raise InvalidInput("keep:true needs a campaign: the GM runs /campaign setup first.")
+    repo = interaction.client.core.repo
+    existing = await repo.get_character(key, name, owner_id=by.user_id)
+    if existing is not None:
+        return existing  # kept before: it comes back as it left
+    sheet = merged_sheet(registry.get(campaign.system), npc, stats)
+    try:
+        return await repo.add_character(key, by.user_id, " ".join(name.split()), campaign.system, sheet)
+    except DuplicateName:
+        raise InvalidInput(f"You already have a character called {name[:60]}.") from None
 
 
 async def setup(bot) -> None:
