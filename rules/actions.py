@@ -57,7 +57,8 @@ class AddCombatants(Anytime):
     controller_id: int | None = None
     character_id: int | None = None
     surprised: bool = False
-    lasting: dict[str, Any] | None = None  # a stored character's state from its last fight (System.carry_in)
+    # a stored character's lasting state from earlier fights (System.carry_in); None: fresh from the sheet
+    lasting: dict[str, Any] | None = None
 
 
 class RemoveCombatant(GmAction):

@@ -43,11 +43,13 @@ def handlers(system: "System"):
         if not action.npc and action.character_id is not None:
             if any(c.character_id == action.character_id and not c.out for c in enc.combatants):
                 raise InvalidInput(f"{name} is already in this encounter.")
+        if action.lasting is not None and action.count != 1:
+            raise InvalidInput("Only a single combatant can start from a lasting state.")
         new_ids = []
         for candidate in names:
             cid = f"c{enc.next_id}"
             combatant = system.make_combatant(enc, action, cid, candidate)
-            if action.lasting:  # a stored character starts where its last fight left it
+            if action.lasting is not None:
                 combatant = system.carry_in(combatant, action.lasting)
             enc = enc.but(combatants=enc.combatants + (combatant,), next_id=enc.next_id + 1)
             new_ids.append(cid)

@@ -11,7 +11,7 @@ from ...model import Event
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.initiative import Initiative
-from . import attack, gm, hooks, modes, moves, plot
+from . import attack, between, gm, hooks, modes, moves, plot
 from . import conditions as cond
 from . import damage as dmg
 from . import economy
@@ -263,6 +263,34 @@ class RottedCapes(System):
         if name == "plotpoint_issue":
             return PlotIssue(**base)
         raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {self.name}.")
+
+    # --- between fights (between.py) -------------------------------------------
+    def lasting(self, enc, combatant):
+        return between.lasting(enc, combatant)
+
+    def carry_in(self, combatant, lasting):
+        return between.carry_in(combatant, lasting)
+
+    def campaign_out(self, enc):
+        return between.campaign_out(enc)
+
+    def campaign_in(self, enc, campaign):
+        return between.campaign_in(enc, campaign)
+
+    def rests(self):
+        return dict(between.RESTS)
+
+    def rest(self, kind, characters, campaign, options, chance, settings=None):
+        return between.rest(self, kind, characters, campaign, options, chance, settings)
+
+    def adjustable(self):
+        return dict(between.ADJUSTABLE)
+
+    def adjust(self, sheet, lasting, key, value):
+        return between.adjust(sheet, lasting, key, value)
+
+    def lasting_lines(self, sheet, lasting):
+        return between.lines(sheet, lasting)
 
 
 def _required(options: dict[str, Any], key: str) -> str:
