@@ -27,7 +27,7 @@ from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
 from rules.system import System
 
-from .between import Between
+from .between import SYSTEM_STATE, Between
 from .places import Places
 from .repository import (
     CampaignRecord,
@@ -158,7 +158,9 @@ class Core:
         """``campaign``: the key of the campaign the channel belongs to (default: the server's)."""
         if not by.is_gm:
             raise NotAllowed("Only the GM starts an encounter.")
-        campaign_system, settings = await self.settings(guild_id if campaign is None else campaign)
+        key_of_campaign = guild_id if campaign is None else campaign
+        campaign_record = await self.repo.get_campaign(key_of_campaign)
+        campaign_system, settings = await self.settings(key_of_campaign)
         key = system or campaign_system
         if key is None:
             raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first (or names a system).")
@@ -169,10 +171,14 @@ class Core:
             seed = int.from_bytes(os.urandom(8), "little")
         options = {k: v for k, v in settings.items() if k in rules_system.options or k in DEFAULT_SETTINGS}
         state = rules_system.new_encounter(by.user_id, seed_from(seed), options)
+        if campaign_record is not None and campaign_record.system == key:
+            # Campaign-level state, e.g. the Editor-in-Chief's pool, carries into the fight.
+            state = rules_system.campaign_in(state, dict(campaign_record.state.get(SYSTEM_STATE) or {}))
         data = state.model_dump(mode="json")
         async with self.lock(channel_id):
             try:
-                record = await self.repo.create_encounter(guild_id, channel_id, key, data)
+                record = await self.repo.create_encounter(guild_id, channel_id, key, data,
+                                                          campaign_key=None if key_of_campaign == guild_id else key_of_campaign)
             except EncounterExists:
                 raise InvalidInput("This channel already has an encounter: /encounter end it first.") from None
         event = Event(kind="info", text=f"A {rules_system.name} encounter begins. Add combatants with /initiative join and /initiative add; the GM starts round 1 with /initiative next.")
@@ -200,12 +206,13 @@ class Core:
                 meta = self._timers(record, state, new_state)
                 status = "ended" if new_state.status == "ended" else None
                 event = NewEvent(todo.by.user_id, command[:200], outcome.summary, record.state)
-                lasting, change = (None, None)
+                lasting, change, campaign_state = (None, None, None)
                 if status and state.status != "ended":
-                    lasting, change = await self._lasting(record, new_state, todo.by)
+                    lasting, change, campaign_state = await self._lasting(record, new_state, todo.by)
                 try:
                     version = await self.repo.commit(record.id, record.version, state=data, events=[event], status=status,
-                                                     meta=meta, lasting=lasting, change=change)
+                                                     meta=meta, lasting=lasting, change=change,
+                                                     campaign_state=campaign_state)
                 except VersionConflict:
                     self._cache.pop(record.id, None)
                     self._latest.pop(channel_id, None)
@@ -216,21 +223,28 @@ class Core:
         raise InvalidInput("The channel is very busy: please try again.")
 
     async def _lasting(self, record: EncounterRecord, state: Encounter, by: Actor):
-        """What each stored character carries out of an ending fight, saved with the end.
+        """What an ending fight hands to its campaign, saved in the same transaction as the end:
+        each stored character's lasting state, and the system's campaign-level state.
 
         Only combatants tied to a stored character count: NPCs the GM added are
-        forgotten unless added with keep:true (which stores them as characters)."""
+        forgotten unless added with keep:true (which stores them as the GM's characters)."""
         system = registry.get(record.system)
+        key = record.campaign_key if record.campaign_key is not None else record.guild_id
         fought = {c.character_id: c for c in state.combatants if c.character_id is not None}
-        stored = [r for r in await self.repo.characters_by_ids(fought) if r.system == record.system]
-        if not stored:
-            return None, None
+        stored = [r for r in await self.repo.characters_by_ids(fought) if r.system == record.system and r.guild_id == key]
         lasting = {r.id: system.lasting(state, fought[r.id]) for r in stored}
-        names = ", ".join(r.name for r in stored)
-        change = NewChange(stored[0].guild_id, by.user_id, f"/encounter end (encounter #{record.id})",
-                           f"Saved from the fight: {names}",
-                           {"characters": {str(r.id): r.lasting for r in stored}, "campaign": None})
-        return lasting, change
+        handed_back = system.campaign_out(state)
+        campaign = await self.repo.get_campaign(key) if handed_back else None
+        campaign_state = None
+        if campaign is not None and campaign.system == record.system:
+            campaign_state = campaign.state | {SYSTEM_STATE: dict(campaign.state.get(SYSTEM_STATE) or {}) | handed_back}
+        if not lasting and campaign_state is None:
+            return None, None, None
+        names = ", ".join(r.name for r in stored) or "no stored characters"
+        change = NewChange(key, by.user_id, f"/encounter end (encounter #{record.id})", f"Saved from the fight: {names}",
+                           {"characters": {str(r.id): r.lasting for r in stored},
+                            "campaign": campaign.state if campaign_state is not None else None})
+        return lasting, change, campaign_state
 
     def _timers(self, record: EncounterRecord, before: Encounter, after: Encounter) -> dict[str, Any]:
         """Reminder and choice deadlines that follow from a state change."""

@@ -140,6 +140,7 @@ class EncounterRecord:
     status: str
     state: dict[str, Any]
     version: int
+    campaign_key: int | None
     tracker_message_id: int | None
     turn_message_id: int | None
     reminder_due: datetime | None
@@ -283,7 +284,7 @@ class SqliteWriter:
 
 def _commit_body(conn: sa.Connection, update: sa.Update, params: dict[str, Any], new_events: list[NewEvent],
                  undo_seqs: Collection[int], lasting: Mapping[int, dict[str, Any]] | None = None,
-                 change: NewChange | None = None) -> int:
+                 change: NewChange | None = None, campaign_state: dict[str, Any] | None = None) -> int:
     encounter_id, expected_version = params["eid"], params["expected"]
     try:
         row = conn.execute(update, params).first()
@@ -315,8 +316,8 @@ def _commit_body(conn: sa.Connection, update: sa.Update, params: dict[str, Any],
         )
     if undo_seqs:
         conn.execute(_UNDO_EVENTS, {"eid": encounter_id, "seqs": list(undo_seqs)})
-    if lasting:
-        _write_lasting(conn, lasting, change)
+    if change is not None:
+        _write_lasting(conn, lasting or {}, change, campaign_state)
     return int(new_version)
 
 
@@ -618,7 +619,7 @@ class Repository:
         return EncounterRecord(**rows[0]._mapping) if rows else None
 
     async def create_encounter(
-        self, guild_id: int, channel_id: int, system: str, state: dict[str, Any]
+        self, guild_id: int, channel_id: int, system: str, state: dict[str, Any], *, campaign_key: int | None = None
     ) -> EncounterRecord:
         now = utcnow()
         stmt = (
@@ -627,6 +628,7 @@ class Repository:
                 guild_id=guild_id,
                 channel_id=channel_id,
                 system=system,
+                campaign_key=campaign_key,
                 status=ACTIVE,
                 state=state,
                 version=1,
@@ -654,6 +656,7 @@ class Repository:
         meta: Mapping[str, Any] | None = None,
         lasting: Mapping[int, dict[str, Any]] | None = None,
         change: NewChange | None = None,
+        campaign_state: dict[str, Any] | None = None,
     ) -> int:
         """Save a new state if the encounter is still at ``expected_version``.
 
@@ -677,9 +680,11 @@ class Repository:
         update = _commit_statement(tuple(sorted(k for k in params if k in _OPTIONAL_SET)))
         new_events = list(events)
         if self._writer is not None:
-            return await self._writer.run(_commit_body, update, params, new_events, undo_seqs, lasting, change)
+            return await self._writer.run(_commit_body, update, params, new_events, undo_seqs, lasting, change,
+                                          campaign_state)
         async with self._tx.begin() as conn:
-            return await conn.run_sync(_commit_body, update, params, new_events, undo_seqs, lasting, change)
+            return await conn.run_sync(_commit_body, update, params, new_events, undo_seqs, lasting, change,
+                                       campaign_state)
 
     async def end_encounter(
         self,

@@ -156,6 +156,8 @@ class Encounter(SQLModel, table=True):
     guild_id: int = _snowflake(index=True)
     channel_id: int = _snowflake(index=True)
     system: str
+    # The campaign the fight belongs to; None: the server's default campaign (guild_id).
+    campaign_key: int | None = _snowflake(default=None, nullable=True)
     status: str = Field(default=ACTIVE)
     state: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
     version: int = Field(default=1)

@@ -130,4 +130,15 @@ async def rests(interaction: discord.Interaction, current: str) -> list[app_comm
         return []
     key = (current or "").casefold()
     found = [r for r in registry.get(campaign.system).rests().values() if key in r.label.casefold() or key in r.key]
-    return [app_commands.Choice(name=f"{r.label} — {r.rule}"[:100], value=r.key[:100]) for r in found[:25]]
+    return [app_commands.Choice(name=r.label[:100], value=r.key[:100]) for r in found[:25]]
+
+
+async def adjustable(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    from bot.places import campaign_key
+
+    campaign = await interaction.client.core.campaign(await campaign_key(interaction))
+    if campaign is None:
+        return []
+    key = (current or "").casefold()
+    found = [a for a in registry.get(campaign.system).adjustable().values() if key in a.key or key in a.help.casefold()]
+    return [app_commands.Choice(name=f"{a.key} — {a.help}"[:100], value=a.key[:100]) for a in found[:25]]

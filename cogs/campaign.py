@@ -10,7 +10,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render, transfer
-from bot.between import describe
 from bot.core import DEFAULT_SETTINGS
 from bot.interact import actor_of, refuse, reply
 from bot.places import campaign_key, own_key
@@ -92,28 +91,30 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
     # --- between fights -------------------------------------------------------------
     @app_commands.command(name="rest", description="GM: time passes between fights (the system's recovery rules)")
     @app_commands.describe(kind="What kind of rest", character="Only this character (default: everyone)",
-                           dice='Dice rolled by hand, in order, e.g. "14 3"')
+                           dice='Dice rolled by hand, in order, e.g. "14 3"',
+                           options='The rest\'s options, e.g. medic="Nova, Max" (see /help)')
     @app_commands.autocomplete(kind=autocomplete.rests, character=autocomplete.campaign_characters)
     async def rest(self, interaction: discord.Interaction, kind: app_commands.Range[str, 1, 100],
                    character: app_commands.Range[str, 1, 100] | None = None,
-                   dice: app_commands.Range[str, 1, 200] | None = None) -> None:
+                   dice: app_commands.Range[str, 1, 200] | None = None,
+                   options: app_commands.Range[str, 1, 300] | None = None) -> None:
         try:
             by = await actor_of(interaction)
             key = await campaign_key(interaction)
             if not by.is_gm:
                 raise NotAllowed("Only the GM decides when the characters rest.")
             record = await autocomplete.resolve_character(interaction, key, character) if character else None
-            summary, lines = await self.bot.core.between.rest(key, by, kind, character=record, dice=dice)
+            label, lines = await self.bot.core.between.rest(key, by, kind, character=record, dice=dice, options=options)
         except RulesError as error:
             await refuse(interaction, error)
             return
         body = "\n".join(f"• {render.clean(line)}" for line in lines) or "Nothing changed."
-        await reply(interaction, f"🛏️ **{render.clean(summary.split(':')[0])}**\n{body}")
+        await reply(interaction, f"🛏️ **{render.clean(label)}**\n{body}")
 
     @app_commands.command(name="adjust", description="GM: set a value a character carries between fights")
     @app_commands.describe(character="The stored character", key="What to change (see /character show)",
                            value="The new value")
-    @app_commands.autocomplete(character=autocomplete.campaign_characters)
+    @app_commands.autocomplete(character=autocomplete.campaign_characters, key=autocomplete.adjustable)
     async def adjust(self, interaction: discord.Interaction, character: app_commands.Range[str, 1, 100],
                      key: app_commands.Range[str, 1, 60], value: app_commands.Range[str, 1, 200]) -> None:
         try:

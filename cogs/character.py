@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.between import describe, lasting_of
+from bot.between import describe
 from bot.interact import actor_of, refuse, reply
 from bot.places import campaign_key
 from bot.repository import DuplicateName
@@ -73,10 +73,7 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
                               colour=discord.Colour.green())
         # Lasting state is the owner's and the GM's to read, as the numbers are in a fight.
         if by.is_gm or record.owner_id == by.user_id:
-            try:
-                carried = describe(lasting_of(registry.get(record.system), record))
-            except KeyError:
-                carried = "unknown system"
+            carried = "\n".join(describe(registry.get(record.system), record))
             embed.add_field(name="Between fights", value=render.fit(render.clean(carried), 1000), inline=False)
         embed.set_footer(text=f"{record.system}")
         await reply(interaction, f"Owner: <@{record.owner_id}>", embed=embed, ephemeral=True)

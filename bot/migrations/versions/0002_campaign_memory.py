@@ -32,6 +32,8 @@ def upgrade() -> None:
         batch.drop_constraint("uq_character_guild_name", type_="unique")
         batch.create_unique_constraint("uq_character_owner_name", ["guild_id", "owner_id", "name_key"])
     op.create_index("ix_character_guild_name", "character", ["guild_id", "name_key"])
+    # The campaign a fight belongs to (NULL: the server's default campaign, as every fight before this revision).
+    op.add_column("encounter", sa.Column("campaign_key", ID, nullable=True))
     op.create_table(
         "npc",
         sa.Column("id", sa.Integer(), primary_key=True),
@@ -71,6 +73,8 @@ def downgrade() -> None:
     op.drop_index("ix_campaign_change_guild_id", "campaign_change")
     op.drop_table("campaign_change")
     op.drop_table("npc")
+    with op.batch_alter_table("encounter") as batch:
+        batch.drop_column("campaign_key")
     op.drop_index("ix_character_guild_name", "character")
     with op.batch_alter_table("character") as batch:
         batch.drop_constraint("uq_character_owner_name", type_="unique")
