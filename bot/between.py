@@ -68,7 +68,7 @@ class Between:
         return seed_from(int.from_bytes(os.urandom(8), "little"))
 
     async def rest(self, key: int, by: Actor, kind: str, *, character: CharacterRecord | None = None,
-                   dice: str | None = None, options: str | None = None) -> tuple[str, list[str]]:
+                   dice: str | None = None, options: str | None = None, by_name: str | None = None) -> tuple[str, list[str]]:
         """Apply one kind of rest to every stored character (or one); returns the summary and event lines."""
         if not by.is_gm:
             raise NotAllowed("Only the GM decides when the characters rest.")
@@ -95,11 +95,12 @@ class Between:
         new_state = state | {"rng": chance.rng_state, SYSTEM_STATE: dict(outcome.campaign)}
         before = {"characters": {str(r.id): r.lasting for r in records}, "campaign": campaign.state}
         target = f" character:{character.name}" if character else ""
-        change = NewChange(key, by.user_id, f"/campaign rest kind:{rest.key}{target}", summary, before)
+        change = NewChange(key, by.user_id, f"/campaign rest kind:{rest.key}{target}", summary, before, by_name)
         await self.repo.save_lasting(after, change, new_state)
         return rest.label, lines
 
-    async def adjust(self, key: int, by: Actor, record: CharacterRecord, what: str, value: str) -> str:
+    async def adjust(self, key: int, by: Actor, record: CharacterRecord, what: str, value: str,
+                     by_name: str | None = None) -> str:
         if not by.is_gm:
             raise NotAllowed("Only the GM adjusts what a character carries between fights.")
         _, system = await self._campaign(key)
@@ -115,18 +116,18 @@ class Between:
         shown = "; ".join(system.lasting_lines(record.sheet, new))[:300]
         summary = f"{record.name}: {what} set to {value.strip()[:40]} ({shown})" if shown else f"{record.name}: {what} set to {value.strip()[:40]}"
         change = NewChange(key, by.user_id, f"/campaign adjust character:{record.name} {what}",
-                           summary, {"characters": {str(record.id): record.lasting}, "campaign": None})
+                           summary, {"characters": {str(record.id): record.lasting}, "campaign": None}, by_name)
         await self.repo.save_lasting({record.id: new}, change)
         return summary
 
-    async def undo(self, key: int, by: Actor) -> str:
+    async def undo(self, key: int, by: Actor, by_name: str | None = None) -> str:
         if not by.is_gm:
             raise NotAllowed("Only the GM can undo between-fight changes.")
         for change in await self.repo.changes(key, limit=200):
             if change.undone or not change.command.startswith(UNDOABLE):
                 continue
             summary = f"Undid {change.command}: {change.summary}"[:500]
-            log = NewChange(key, by.user_id, UNDO, summary, {})
+            log = NewChange(key, by.user_id, UNDO, summary, {}, by_name)
             if await self.repo.undo_change(change.id, log):
                 return summary
         raise InvalidInput("There is no rest or adjustment to undo.")

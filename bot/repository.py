@@ -87,6 +87,7 @@ class CharacterRecord:
     id: int
     guild_id: int
     owner_id: int
+    owner_name: str | None
     name: str
     name_key: str
     system: str
@@ -112,6 +113,7 @@ class ChangeRecord:
     id: int
     guild_id: int
     user_id: int
+    user_name: str | None
     command: str
     summary: str
     before: dict[str, Any]
@@ -129,6 +131,7 @@ class NewChange:
     command: str
     summary: str
     before: dict[str, Any]
+    user_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,7 +334,7 @@ def _write_lasting(conn: sa.Connection, lasting: Mapping[int, dict[str, Any]], c
                      .values(state=campaign_state, updated_at=utcnow()))
     if change is not None:
         conn.execute(sa.insert(CC).values(
-            guild_id=change.guild_id, user_id=change.user_id, command=change.command[:200],
+            guild_id=change.guild_id, user_id=change.user_id, user_name=change.user_name, command=change.command[:200],
             summary=change.summary[:1000], before=change.before, undone=False, created_at=utcnow()))
 
 
@@ -428,7 +431,8 @@ class Repository:
     # -- characters ----------------------------------------------------------------
 
     async def add_character(
-        self, guild_id: int, owner_id: int, name: str, system: str, sheet: dict[str, Any]
+        self, guild_id: int, owner_id: int, name: str, system: str, sheet: dict[str, Any], *,
+        owner_name: str | None = None,
     ) -> CharacterRecord:
         name = name.strip()
         stmt = (
@@ -436,6 +440,7 @@ class Repository:
             .values(
                 guild_id=guild_id,
                 owner_id=owner_id,
+                owner_name=owner_name,
                 name=name,
                 name_key=name_key(name),
                 system=system,
@@ -594,13 +599,15 @@ class Repository:
             conn.execute(sa.delete(CH).where(CH.c.guild_id == key))
             conn.execute(sa.delete(NP).where(NP.c.guild_id == key))
             for c in characters:
-                conn.execute(sa.insert(CH).values(guild_id=key, owner_id=c["owner_id"], name=c["name"],
+                conn.execute(sa.insert(CH).values(guild_id=key, owner_id=c["owner_id"], owner_name=c.get("owner_name"),
+                                                  name=c["name"],
                                                   name_key=name_key(c["name"]), system=system, sheet=c["sheet"],
                                                   lasting=c["lasting"], created_at=now))
             for n in npcs:
                 conn.execute(sa.insert(NP).values(guild_id=key, name=n["name"], name_key=name_key(n["name"]),
                                                   system=system, sheet=n["sheet"], notes=n["notes"], created_at=now))
-            conn.execute(sa.insert(CC).values(guild_id=key, user_id=change.user_id, command=change.command,
+            conn.execute(sa.insert(CC).values(guild_id=key, user_id=change.user_id, user_name=change.user_name,
+                                              command=change.command,
                                               summary=change.summary[:1000], before={}, undone=False, created_at=now))
 
         try:

@@ -79,6 +79,7 @@ class Character(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int = _snowflake()
     owner_id: int = _snowflake()
+    owner_name: str | None = None  # as it was when stored: whose "Max" is whose, without asking Discord
     name: str
     name_key: str
     system: str
@@ -115,6 +116,7 @@ class CampaignChange(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int = _snowflake(index=True)  # the campaign's key
     user_id: int = _snowflake()
+    user_name: str | None = None
     command: str
     summary: str
     # {"characters": {id: lasting}, "campaign": state or null}

@@ -45,7 +45,8 @@ def export(campaign, characters, npcs) -> dict[str, Any]:
         "settings": campaign.settings,
         "state": campaign.state,
         "characters": [
-            {"name": c.name, "owner_id": str(c.owner_id), "sheet": c.sheet, "lasting": c.lasting}
+            {"name": c.name, "owner_id": str(c.owner_id), "owner_name": c.owner_name, "sheet": c.sheet,
+             "lasting": c.lasting}
             for c in sorted(characters, key=lambda c: (c.name_key, c.owner_id))
         ],
         "npcs": [{"name": n.name, "sheet": n.sheet, "notes": n.notes} for n in sorted(npcs, key=lambda n: n.name_key)],
@@ -116,7 +117,11 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
         if key in seen:
             raise InvalidInput(f"The file lists {name} twice for the same player.")
         seen.add(key)
-        characters.append({"name": name, "owner_id": owner, "sheet": sheet, "lasting": lasting})
+        owner_name = item.get("owner_name")
+        if owner_name is not None and (not isinstance(owner_name, str) or len(owner_name) > 100):
+            raise InvalidInput(f"Character {name}'s owner name is not text of at most 100 characters.")
+        characters.append({"name": name, "owner_id": owner, "owner_name": owner_name, "sheet": sheet,
+                           "lasting": lasting})
     npcs, seen_npcs = [], set()
     for item in _list(data.get("npcs", []), "npcs"):
         item = _dict(item, "NPC")

@@ -54,18 +54,22 @@ async def pending_options(interaction: discord.Interaction, current: str) -> lis
 # Names are unique per owner, so two players may both have a "Max": the choices show
 # the owner and carry the character's id ("#12"), which `resolve_character` reads.
 
-def _owner(interaction: discord.Interaction, owner_id: int) -> str:
-    if owner_id == interaction.user.id:
-        return "yours"
-    member = interaction.guild.get_member(owner_id) if interaction.guild else None
-    return member.display_name if member else f"player …{str(owner_id)[-4:]}"
+def _owner(interaction: discord.Interaction, record) -> str:
+    member = interaction.guild.get_member(record.owner_id) if interaction.guild else None
+    if member is not None:
+        return member.display_name
+    return record.owner_name or f"player …{str(record.owner_id)[-4:]}"
 
 
 def _character_choices(interaction, records) -> list[app_commands.Choice[str]]:
+    # A name only one player uses is its own value (readable in logs); a shared one
+    # needs the id. Same-named characters share a prefix, so they are listed together.
+    shared = {k for k in (r.name_key for r in records) if sum(r.name_key == k for r in records) > 1}
     choices = []
     for r in records[:25]:
-        label = f"{r.name} — {_owner(interaction, r.owner_id)}"
-        choices.append(app_commands.Choice(name=label[:100], value=f"#{r.id}"))
+        label = f"{r.name} — {_owner(interaction, r)}"
+        value = f"#{r.id}" if r.name_key in shared or len(r.name) > 100 else r.name
+        choices.append(app_commands.Choice(name=label[:100], value=value))
     return choices
 
 

@@ -104,7 +104,8 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
             if not by.is_gm:
                 raise NotAllowed("Only the GM decides when the characters rest.")
             record = await autocomplete.resolve_character(interaction, key, character) if character else None
-            label, lines = await self.bot.core.between.rest(key, by, kind, character=record, dice=dice, options=options)
+            label, lines = await self.bot.core.between.rest(key, by, kind, character=record, dice=dice, options=options,
+                                                           by_name=interaction.user.display_name)
         except RulesError as error:
             await refuse(interaction, error)
             return
@@ -123,7 +124,7 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
                 raise NotAllowed("Only the GM adjusts what a character carries between fights.")
             ckey = await campaign_key(interaction)
             record = await autocomplete.resolve_character(interaction, ckey, character)
-            summary = await self.bot.core.between.adjust(ckey, by, record, key, value)
+            summary = await self.bot.core.between.adjust(ckey, by, record, key, value, interaction.user.display_name)
         except RulesError as error:
             await refuse(interaction, error)
             return
@@ -133,7 +134,7 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
     async def undo(self, interaction: discord.Interaction) -> None:
         try:
             by = await actor_of(interaction)
-            summary = await self.bot.core.between.undo(await campaign_key(interaction), by)
+            summary = await self.bot.core.between.undo(await campaign_key(interaction), by, interaction.user.display_name)
         except RulesError as error:
             await refuse(interaction, error)
             return
@@ -148,7 +149,7 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
         lines = ["# Between fights", "", "| when (UTC) | who | command | what changed |", "|---|---|---|---|"]
         for change in reversed(changes):
             mark = "~~" if change.undone else ""
-            who = _member_name(interaction, change.user_id)
+            who = change.user_name or _member_name(interaction, change.user_id)
             cells = [_cell(who), _cell(change.command), _cell(change.summary)]
             lines.append(f"| {change.created_at:%Y-%m-%d %H:%M} | {cells[0]} | {mark}{cells[1]}{mark} | {mark}{cells[2]}{mark} |")
         if any(c.undone for c in changes):
@@ -253,7 +254,8 @@ class ConfirmImport(discord.ui.View):
                 self.key, system=incoming.system, gm_role_id=self.current.gm_role_id if self.current else None,
                 settings=incoming.settings, state=incoming.state, characters=incoming.characters, npcs=incoming.npcs,
                 change=NewChange(self.key, self.user_id, "/campaign import",
-                                 f"Imported {len(incoming.characters)} characters and {len(incoming.npcs)} NPCs", {}))
+                                 f"Imported {len(incoming.characters)} characters and {len(incoming.npcs)} NPCs", {},
+                                 interaction.user.display_name))
         except DuplicateName as error:
             await interaction.response.edit_message(content=f"⛔ {render.clean(str(error))}. Nothing was changed.", view=None)
             return

@@ -38,7 +38,8 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
             clean_name = " ".join(name.split())
             if not clean_name:
                 raise InvalidInput("A character needs a name.")
-            await self.bot.core.repo.add_character(key, interaction.user.id, clean_name, system.key, sheet)
+            await self.bot.core.repo.add_character(key, interaction.user.id, clean_name, system.key, sheet,
+                                                   owner_name=interaction.user.display_name)
         except DuplicateName:
             await refuse(interaction, InvalidInput(f"You already have a character called {render.clean(name)} here."))
             return

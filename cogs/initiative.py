@@ -172,7 +172,8 @@ async def keep_npc(interaction: discord.Interaction, key: int, name: str | None,
         return existing  # kept before: it comes back as it left
     sheet = merged_sheet(registry.get(campaign.system), npc, stats)
     try:
-        return await repo.add_character(key, by.user_id, " ".join(name.split()), campaign.system, sheet)
+        return await repo.add_character(key, by.user_id, " ".join(name.split()), campaign.system, sheet,
+                                        owner_name=interaction.user.display_name)
     except DuplicateName:
         raise InvalidInput(f"You already have a character called {name[:60]}.") from None
 

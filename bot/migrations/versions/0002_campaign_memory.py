@@ -29,6 +29,9 @@ def upgrade() -> None:
     # begins from the fresh sheet, exactly as before this revision.
     with op.batch_alter_table("character") as batch:
         batch.add_column(sa.Column("lasting", sa.JSON(), nullable=False, server_default=EMPTY))
+        # The owner's name as it was when the character was stored: lists show whose "Max" is whose
+        # without asking Discord for every member.
+        batch.add_column(sa.Column("owner_name", sa.String(), nullable=True))
         batch.drop_constraint("uq_character_guild_name", type_="unique")
         batch.create_unique_constraint("uq_character_owner_name", ["guild_id", "owner_id", "name_key"])
     op.create_index("ix_character_guild_name", "character", ["guild_id", "name_key"])
@@ -51,6 +54,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column("guild_id", ID, nullable=False),
         sa.Column("user_id", ID, nullable=False),
+        sa.Column("user_name", sa.String(), nullable=True),
         sa.Column("command", sa.String(), nullable=False),
         sa.Column("summary", sa.String(), nullable=False),
         sa.Column("before", sa.JSON(), nullable=False),
@@ -79,4 +83,5 @@ def downgrade() -> None:
     with op.batch_alter_table("character") as batch:
         batch.drop_constraint("uq_character_owner_name", type_="unique")
         batch.create_unique_constraint("uq_character_guild_name", ["guild_id", "name_key"])
+        batch.drop_column("owner_name")
         batch.drop_column("lasting")
