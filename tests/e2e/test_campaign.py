@@ -209,3 +209,107 @@ async def test_campaign_settings_are_checked_and_a_refusal_changes_nothing(stand
     assert answer.ephemeral and refusal in answer.content, answer.content
     stored = await bot.core.repo.get_campaign(standin.world.default_guild.id)
     assert stored.settings == {"reminder_minutes": 7}
+
+
+async def exported(standin, user, channel=None):
+    answer = await say(standin, user, "/campaign export", in_channel=channel)
+    assert answer.ephemeral and answer.attachments, answer.content
+    return answer.attachments[0]
+
+
+async def test_export_then_import_into_a_fresh_server_gives_the_same_campaign(standin, bot):
+    await campaign(standin, reminder_minutes=5, settings="starting_plot_points=2")
+    await fight_and_end(standin, bot, "25")
+    await say(standin, "gm", "/campaign rest", kind="end_scene")
+    await say(standin, "gm", "/npc add", name="Zombie", stats=ZOMBIE, notes="slow")
+    assert (await say(standin, "alice", "/campaign export")).ephemeral and not standin.messages()[-1].attachments
+    original = await exported(standin, "gm")
+    data = json.loads(original.data)
+    assert data["format"] == "turnkeeper-campaign" and data["version"] == 1 and data["system"] == KEY
+    assert [c["name"] for c in data["characters"]] == ["Bolt", "Nova"] and data["npcs"][0]["notes"] == "slow"
+    # A player of Far Keep cannot import; its owner sees what will change and confirms.
+    assert (await say(standin, "alice", "/campaign import", in_channel="far-hall", file=original)).ephemeral
+    preview = await say(standin, "carol", "/campaign import", in_channel="far-hall", file=original)
+    assert preview.ephemeral and "2 characters (Bolt, Nova)" in preview.content and "1 NPCs" in preview.content
+    assert await bot.core.repo.get_campaign(standin.world.guild("Far Keep").id) is None  # nothing before the click
+    done = await (await standin.click("carol", "Import", message=preview)).response()
+    assert "Imported" in done.content
+    again = json.loads((await exported(standin, "carol", "far-hall")).data)
+    assert again == data
+    # The copy lives on by itself: Far Keep's Nova joins its fights with the carried state.
+    far = standin.world.guild("Far Keep").id
+    assert (await bot.core.repo.get_character(far, "Nova")).lasting == data["characters"][1]["lasting"]
+
+
+@pytest.mark.parametrize("content, refusal", [
+    (b"not json", "not valid JSON"),
+    (b'{"format": "something-else"}', "not a Turnkeeper campaign"),
+    (b'{"format": "turnkeeper-campaign", "version": 99}', "version"),
+    (json.dumps({"format": "turnkeeper-campaign", "version": 1, "system": "factions", "settings": {},
+                 "characters": [], "npcs": []}).encode(), "factions campaign"),
+    (json.dumps({"format": "turnkeeper-campaign", "version": 1, "system": KEY,
+                 "characters": [{"name": "X", "owner_id": "1", "sheet": {"nonsense": 1}}]}).encode(), "Unknown stat"),
+    (b" " * 1_000_001, "larger than"),
+])
+async def test_a_bad_import_is_refused_and_changes_nothing(standin, bot, content, refusal):
+    await campaign(standin)
+    before = json.loads((await exported(standin, "gm")).data)
+    answer = await say(standin, "gm", "/campaign import", file=standin.upload("campaign.json", content))
+    assert answer.ephemeral and refusal in answer.content and not answer.buttons(), answer.content
+    assert json.loads((await exported(standin, "gm")).data) == before
+
+
+async def test_a_cancelled_import_changes_nothing_and_only_the_asker_confirms(standin, bot):
+    await campaign(standin)
+    before = await exported(standin, "gm")
+    await say(standin, "alice", "/character add", name="Extra", stats=BOLT)
+    preview = await say(standin, "gm", "/campaign import", file=before)
+    assert "Characters not in the file are deleted: Extra" in preview.content
+    cancelled = await (await standin.click("gm", "Cancel", message=preview)).response()
+    assert "nothing was changed" in cancelled.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Extra") is not None
+
+
+async def test_a_player_cannot_read_another_servers_campaign(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/npc add", name="Zombie", stats=ZOMBIE)
+    nova_id = (await nova(bot, standin)).id
+    # alice is also a member of Far Keep, which has no campaign: nothing of the sandbox's shows there.
+    shown = await say(standin, "alice", "/character show", name=f"#{nova_id}", in_channel="far-hall")
+    assert shown.ephemeral and "No such character" in shown.content
+    listed = await say(standin, "alice", "/character list", in_channel="far-hall")
+    assert "Nova" not in listed.content
+    choices = await (await standin.autocomplete("alice", "/character show", "name", name="", in_channel="far-hall")).choices()
+    assert choices == []
+    assert "Campaign" not in (await say(standin, "alice", "/campaign show", in_channel="far-hall")).content
+    assert (await say(standin, "carol", "/npc list", in_channel="far-hall")).ephemeral
+    log = await say(standin, "alice", "/campaign log", in_channel="far-hall")
+    assert not log.attachments
+
+
+async def test_several_campaigns_in_one_server(standin, bot):
+    await campaign(standin)  # the server's default: Rotted Capes
+    assert (await say(standin, "alice", "/campaign bind", place="combat-2")).ephemeral
+    bound = await say(standin, "gm", "/campaign bind", place="combat-2")
+    assert not bound.ephemeral, bound.content
+    # combat-2 has a campaign of its own: its own system, characters and NPCs.
+    await say(standin, "gm", "/campaign setup", system="99-towers", in_channel="combat-2")
+    await say(standin, "alice", "/character add", name="Nova", stats="init=2", in_channel="combat-2")
+    await say(standin, "gm", "/npc add", name="Goblin", stats="init=1", in_channel="combat-2")
+    shown = await say(standin, "gm", "/campaign show", in_channel="combat-2")
+    assert "99 Towers" in shown.embeds[0]["title"]
+    assert "Rotted Capes" in (await say(standin, "gm", "/campaign show")).embeds[0]["title"]
+    assert [c["name"] for c in json.loads((await exported(standin, "gm", "combat-2")).data)["characters"]] == ["Nova"]
+    default = json.loads((await exported(standin, "gm")).data)
+    assert [c["name"] for c in default["characters"]] == ["Bolt", "Nova"] and default["npcs"] == []
+    # A fight in combat-2 plays its campaign's system with its characters.
+    started = await say(standin, "gm", "/encounter start", in_channel="combat-2")
+    assert "99 Towers" in started.content, started.content
+    joined = await say(standin, "alice", "/initiative join", character="Nova", in_channel="combat-2")
+    assert not joined.ephemeral, joined.content
+    # The existing commands work unchanged for the server's default campaign elsewhere.
+    await fight_and_end(standin, bot, "5")
+    assert (await nova(bot, standin)).lasting["stamina"] == 15
+    # Unbinding hands the channel back to the default campaign; the bound one is kept.
+    await say(standin, "gm", "/campaign unbind", place="combat-2")
+    assert "Rotted Capes" in (await say(standin, "gm", "/campaign show", in_channel="combat-2")).embeds[0]["title"]
