@@ -1,8 +1,10 @@
 """Buttons that keep working after a restart: their custom ids carry all they need.
 
-Custom ids name the encounter and the turn (or choice) they belong to, so a
-click on an old message is refused by the rules ("That turn is already over")
-instead of acting on a newer turn.
+A custom id names the encounter and the turn (or the exact question) it was made
+for. Turn numbers and choice numbers restart in every encounter and after an undo,
+so a click is applied only to that encounter, and a choice only to the question
+whose signature it carries; anything else is refused privately and the stale
+message loses its buttons.
 """
 
 from __future__ import annotations
@@ -30,35 +32,31 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:end
         from .interact import run
 
         turn_no = self.turn_no
-        await run(interaction, lambda by, system, state: EndTurn(by=by, turn_no=turn_no), "End turn (button)")
+        await run(interaction, lambda by, system, state: EndTurn(by=by, turn_no=turn_no), "End turn (button)",
+                  encounter_id=self.encounter_id)
 
 
-class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:choose:(?P<eid>\d+):(?P<pid>\d+):(?P<idx>\d+)"):
-    def __init__(self, encounter_id: int, pending_id: int, index: int, label: str = "?") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80], style=discord.ButtonStyle.secondary,
-                custom_id=f"tk:choose:{encounter_id}:{pending_id}:{index}",
-            )
-        )
+class ChoiceButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    # Buttons posted before choices carried a signature have none: they still answer by number.
+    template=r"tk:choose:(?P<eid>\d+):(?P<pid>\d+):(?P<idx>\d+)(?::(?P<sig>[0-9a-f]{8}))?",
+):
+    def __init__(self, encounter_id: int, pending_id: int, index: int, label: str = "?",
+                 signature: str | None = None) -> None:
+        custom_id = f"tk:choose:{encounter_id}:{pending_id}:{index}" + (f":{signature}" if signature else "")
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary, custom_id=custom_id))
+        self.encounter_id = encounter_id
         self.pending_id = pending_id
         self.index = index
+        self.signature = signature
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(int(match["eid"]), int(match["pid"]), int(match["idx"]))
+        return cls(int(match["eid"]), int(match["pid"]), int(match["idx"]), signature=match["sig"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from .interact import run
 
-        pending_id, index = self.pending_id, self.index
-
-        def build(by, system, state):
-            pending = state.pending
-            if pending is None or pending.id != pending_id or index >= len(pending.options):
-                from rules.errors import InvalidInput
-
-                raise InvalidInput("That choice has already been made.")
-            return Choose(by=by, pending_id=pending_id, option=pending.options[index])
-
-        await run(interaction, build, "choice (button)")
+        choose = dict(pending_id=self.pending_id, index=self.index, signature=self.signature)
+        await run(interaction, lambda by, system, state: Choose(by=by, **choose), "choice (button)",
+                  encounter_id=self.encounter_id)

@@ -22,7 +22,7 @@ from weakref import WeakValueDictionary
 from rules import registry
 from rules.actions import Action, Choose
 from rules.engine import apply
-from rules.errors import InvalidInput, NotAllowed, NotRunning, RulesError
+from rules.errors import InvalidInput, NotAllowed, NotRunning, RulesError, Stale
 from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
 from rules.system import System
@@ -46,6 +46,7 @@ UNDO = "/encounter undo"
 START = "/encounter start"
 MAX_REMINDERS = 3
 CACHE_SIZE = 512
+ENDED_ENCOUNTER = "That button belongs to an encounter that is over."
 
 # Campaign settings every system shares; systems add their own (rules Option).
 DEFAULT_SETTINGS: dict[str, Any] = {
@@ -187,12 +188,25 @@ class Core:
         return Result(record.id, record.version, None, state, (event,), event.text, record)
 
     # --- acting --------------------------------------------------------------
-    async def act(self, channel_id: int, action: Action | Build, command: str) -> Result:
-        """Apply an action (or build one from the channel's system and state)."""
+    async def act(self, channel_id: int, action: Action | Build, command: str, *,
+                  encounter_id: int | None = None) -> Result:
+        """Apply an action (or build one from the channel's system and state).
+
+        `encounter_id`: the encounter a button was made for; any other is refused."""
         async with self.lock(channel_id):
             for _ in range(MAX_RETRIES):
                 remembered = channel_id in self._latest
-                record, state = await self._acting_on(channel_id)
+                try:
+                    record, state = await self._acting_on(channel_id)
+                except NotRunning:
+                    if encounter_id is None:
+                        raise
+                    raise Stale(ENDED_ENCOUNTER) from None
+                if encounter_id is not None and record.id != encounter_id:
+                    if remembered:  # this process's copy may be older than the button
+                        self._latest.pop(channel_id, None)
+                        continue
+                    raise Stale(ENDED_ENCOUNTER)
                 try:
                     todo = action if isinstance(action, Action) else action(registry.get(record.system), state)
                     outcome = apply(state, todo)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable
 import discord
 
 from rules import registry
-from rules.errors import RulesError
+from rules.errors import RulesError, Stale
 from rules.model import Actor, Encounter
 from rules.system import System
 
@@ -49,10 +49,27 @@ async def refuse(interaction: discord.Interaction, error: Exception, *, gm: bool
     await reply(interaction, f"⛔ {render.clean(str(error), gm=gm)}", ephemeral=True)
 
 
-async def run(interaction: discord.Interaction, build: BuildWithActor, command: str) -> Result | None:
+async def refuse_stale(interaction: discord.Interaction, error: Stale) -> None:
+    """A click on a message whose turn, question or encounter is over: refused
+    privately, and the message loses its buttons so nobody clicks it again.
+    Both go through the interaction, which costs no REST budget."""
+    if interaction.message is None or interaction.response.is_done():
+        await refuse(interaction, error)
+        return
+    await interaction.response.defer()  # a component's deferred update: the message stays as it is for now
+    await interaction.followup.send(f"⛔ {render.clean(str(error))}", ephemeral=True, allowed_mentions=render.NOBODY)
+    try:
+        await interaction.edit_original_response(view=None)
+    except discord.HTTPException:
+        log.info("could not take the buttons off a stale message in channel %s", interaction.channel_id)
+
+
+async def run(interaction: discord.Interaction, build: BuildWithActor, command: str, *,
+              encounter_id: int | None = None) -> Result | None:
+    """`encounter_id`: the encounter a button was made for (clicks on any other are refused)."""
     bot: TurnkeeperBot = interaction.client  # type: ignore[assignment]
     async with bot.working():
-        return await _run(bot, interaction, build, command)
+        return await _run(bot, interaction, build, command, encounter_id)
 
 
 # Discord drops an interaction not answered within 3 seconds. A command still
@@ -61,13 +78,17 @@ async def run(interaction: discord.Interaction, build: BuildWithActor, command: 
 ANSWER_WITHIN_SECONDS = 2.0
 
 
-async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, command: str) -> Result | None:
+async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, command: str,
+               encounter_id: int | None) -> Result | None:
     by = await actor_of(interaction)
-    work = asyncio.ensure_future(
-        bot.core.act(interaction.channel_id, lambda system, state: build(by, system, state), command))
+    work = asyncio.ensure_future(bot.core.act(
+        interaction.channel_id, lambda system, state: build(by, system, state), command, encounter_id=encounter_id))
     deferred = await defer_if_slow(interaction, work)
     try:
         result = await work
+    except Stale as error:
+        await refuse_stale(interaction, error)
+        return None
     except RulesError as error:
         await refuse(interaction, error, gm=by.is_gm)
         return None

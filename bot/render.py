@@ -179,5 +179,5 @@ def choice_message(state: Encounter, encounter_id: int):
     )
     view = discord.ui.View(timeout=None)
     for index, option in enumerate(pending.options[:25]):
-        view.add_item(ChoiceButton(encounter_id, pending.id, index, label=conceal(option)))
+        view.add_item(ChoiceButton(encounter_id, pending.id, index, label=conceal(option), signature=pending.signature))
     return content, view, allowed(users)

@@ -95,7 +95,10 @@ class Choose(Anytime):
     kind: ClassVar[str] = "choose"
     answers_pending: ClassVar[bool] = True
     pending_id: int
-    option: str
+    option: str = ""
+    # A button answers by position, bound to the exact question it was made for.
+    index: int | None = None
+    signature: str | None = None
     timed_out: bool = False
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import AddCombatants, Choose, DelayTurn, EndEncounter, EndTurn, NextTurn, Note, RemoveCombatant
-from .errors import InvalidInput, NotAllowed
+from .errors import InvalidInput, NotAllowed, Stale
 from .model import Encounter, Event
 from .secrets import conceal, scrub
 
@@ -75,7 +75,7 @@ def handlers(system: "System"):
 
     def end_turn(enc: Encounter, action: EndTurn, chance: "Chance"):
         if action.turn_no != enc.turn_no:
-            raise InvalidInput("That turn is already over.")
+            raise Stale("That turn is already over.")
         turns.may_end_turn(enc, action.by.user_id, action.by.is_gm)
         return turns.end_turn(system, enc, chance)
 
@@ -85,12 +85,19 @@ def handlers(system: "System"):
     def choose(enc: Encounter, action: Choose, chance: "Chance"):
         pending = enc.pending
         if pending is None or pending.id != action.pending_id:
-            raise InvalidInput("That choice has already been made.")
+            raise Stale("That choice has already been made.")
+        if action.signature is not None and action.signature != pending.signature:
+            raise Stale("That question is no longer asked: answer the one the fight waits on now.")
         if not action.by.is_gm and action.by.user_id not in pending.users:
             raise NotAllowed("This choice is not yours to make.")
-        typed = action.option.strip().casefold()
-        # A player types what they were shown: an option with a hidden number reads "?" to them.
-        option = next((o for o in pending.options if typed in (o.casefold(), conceal(o).casefold())), None)
+        if action.index is not None:
+            if not 0 <= action.index < len(pending.options):
+                raise Stale("That question is no longer asked: answer the one the fight waits on now.")
+            option = pending.options[action.index]
+        else:
+            typed = action.option.strip().casefold()
+            # A player types what they were shown: an option with a hidden number reads "?" to them.
+            option = next((o for o in pending.options if typed in (o.casefold(), conceal(o).casefold())), None)
         if option is None:
             raise InvalidInput(f"Choose one of: {', '.join(pending.options)}.")
         owners = pending.owners.get(option)

@@ -262,7 +262,10 @@ class System:
     # fresh character. The campaign's system-level state (`campaign`) is one
     # JSON dict per campaign, e.g. the Editor-in-Chief's Plot Point pool.
     def lasting(self, enc: Encounter, combatant: Combatant) -> dict[str, Any]:
-        """What this combatant carries out of the fight."""
+        """What this combatant carries out of the fight (JSON-ready).
+
+        The caller stores `stored | lasting(enc, c)`: keys the fight does not
+        own (a hiatus count, attribute losses) are kept from the stored state."""
         return {}
 
     def carry_in(self, combatant: Combatant, lasting: dict[str, Any]) -> Combatant:

@@ -12,6 +12,7 @@ from rules.model import Actor
 from rules.randomness import Chance
 from rules.system import Resting
 from rules.systems.rotted_capes import SYSTEM
+from rules.systems.rotted_capes.actions import AddCondition, Damage, PlotSpend
 
 GM = Actor(user_id=1, is_gm=True)
 ALICE = Actor(user_id=11)
@@ -29,8 +30,8 @@ def join(enc, name="Nova", lasting=None, roll=10, sheet=SHEET):
     return apply(enc, action).state
 
 
-def run(enc, name, **options):
-    return apply(enc, SYSTEM.command(name, GM, options)).state
+def gm(enc, action):
+    return apply(enc, action).state
 
 
 def resting(lasting, name="Nova", sheet=SHEET):
@@ -50,11 +51,11 @@ def texts(outcome):
 
 def test_wounds_plot_points_and_the_pool_carry_into_the_next_fight():
     enc = apply(join(new()), NextTurn(by=GM)).state
-    enc = run(enc, "damage", target="Nova", amount="12")  # 12 > Fortitude 10: massive, 1 Wound
-    enc = run(enc, "plotpoint_spend", use="narrative", actor="Nova", text="a lucky break")
-    enc = run(enc, "condition_add", target="Nova", condition="Weakened", tags="Strength")
-    enc = run(enc, "condition_add", target="Nova", condition="Exhaustion 2")
-    enc = run(enc, "condition_add", target="Nova", condition="Prone")
+    enc = gm(enc, Damage(by=GM, target="Nova", amount="12"))  # 12 > Fortitude 10: massive, 1 Wound
+    enc = gm(enc, PlotSpend(by=ALICE, use="narrative", actor="Nova", text="a lucky break"))
+    enc = gm(enc, AddCondition(by=GM, target="Nova", condition="Weakened", tags="Strength"))
+    enc = gm(enc, AddCondition(by=GM, target="Nova", condition="Exhaustion 2"))
+    enc = gm(enc, AddCondition(by=GM, target="Nova", condition="Prone"))
     nova = enc.find("Nova")
     assert (nova.wounds, nova.stamina, nova.plot_points, enc.pool) == (2, 8, 0, 1)
     enc = apply(enc, EndEncounter(by=GM)).state

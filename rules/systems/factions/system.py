@@ -13,7 +13,7 @@ from rules.secrets import secret
 from rules.system import Option, System
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 
-from . import economy, manoeuvres, morale, moves, reactions, strike
+from . import between, economy, manoeuvres, morale, moves, reactions, strike
 from .actions import (
     ApplyDamage, Attack, BonusAction, BreakFree, FreeAlly, Heal, MainAction, Move, OpportunityAttack,
     PickUp, Release, Reveal, RollSave, SetCondition, Surrender,
@@ -79,6 +79,7 @@ class FactionsSystem(System):
     options = {
         "nat20_fails": Option(default=True, help="A natural 20 fails every save."),
         "critical_str_save": Option(default=False, help="A STR save shrugs off critical damage (no incapacitation)."),
+        **between.OPTIONS,
     }
 
     def handlers(self):
@@ -320,6 +321,28 @@ class FactionsSystem(System):
                 raise InvalidInput("Name the ally to free (the `target` option).")
             return FreeAlly(**base, target=str(target))
         raise UnknownAction(f"`{act[:30]}` is not an action here. Try: {', '.join(a for a, _ in ACTS)}.")
+
+    # --- between fights (between.py) ------------------------------------------------
+    def lasting(self, enc, combatant):
+        return between.lasting(enc, combatant)
+
+    def carry_in(self, combatant, lasting):
+        return between.carry_in(combatant, lasting)
+
+    def rests(self):
+        return dict(between.RESTS)
+
+    def rest(self, kind, characters, campaign, options, chance, settings=None):
+        return between.rest(self, kind, characters, campaign, options, chance, settings)
+
+    def adjustable(self):
+        return dict(between.ADJUSTABLE)
+
+    def adjust(self, sheet, lasting, key, value):
+        return between.adjust(sheet, lasting, key, value)
+
+    def lasting_lines(self, sheet, lasting):
+        return between.lines(sheet, lasting)
 
 
 def _last_side_standing(enc) -> list[Event]:

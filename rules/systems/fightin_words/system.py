@@ -6,7 +6,7 @@ from rules.model import Event
 from rules.system import System
 from rules.turns.seconds import Seconds
 
-from . import attack, commands, conditions, gm, initiative, morale, moves, wounds
+from . import attack, between, commands, conditions, gm, initiative, morale, moves, wounds
 from .model import Condition, FightEncounter, Fighter, Sheet
 from .sheet import HELPLESS, can_act, has, helpless, minimum_toughness, minimum_will, pair, toughness, will
 from .tables import ACTIONS, DISABLED_SECONDS, TURN_SECONDS
@@ -168,6 +168,28 @@ class FightinWords(System):
 
     def act_choices(self):
         return [(key, timed.label) for key, timed in ACTIONS.items()]
+
+    # --- between fights (between.py) ------------------------------------------------
+    def lasting(self, enc, combatant):
+        return between.lasting(enc, combatant)
+
+    def carry_in(self, combatant, lasting):
+        return between.carry_in(combatant, lasting)
+
+    def rests(self):
+        return dict(between.RESTS)
+
+    def rest(self, kind, characters, campaign, options, chance, settings=None):
+        return between.rest(self, kind, characters, campaign, options, chance, settings)
+
+    def adjustable(self):
+        return dict(between.ADJUSTABLE)
+
+    def adjust(self, sheet, lasting, key, value):
+        return between.adjust(sheet, lasting, key, value)
+
+    def lasting_lines(self, sheet, lasting):
+        return between.lines(sheet, lasting)
 
 
 SYSTEM = FightinWords()

@@ -11,7 +11,7 @@ from ...model import Event
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.tracks import Tracks
-from . import combat, gm, movement, moves, weapons
+from . import between, combat, gm, movement, moves, weapons
 from .actions import (AddCondition, Aim, Attack, Check, Damage, Delay, Engage, Heal, Interrupt, Move, Other, Place,
                       Release, Reload, RemoveCondition, SetZone, StandUp)
 from .economy import fresh_turn, refresh_round
@@ -237,6 +237,28 @@ class FrozenLands(System):
         if name == "condition_remove":
             return RemoveCondition(**base, target=_required(options, "target"), condition=str(_required(options, "condition")))
         raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {self.name}.")
+
+    # --- between fights (between.py) ------------------------------------------------
+    def lasting(self, enc, combatant):
+        return between.lasting(enc, combatant)
+
+    def carry_in(self, combatant, lasting):
+        return between.carry_in(combatant, lasting)
+
+    def rests(self):
+        return dict(between.RESTS)
+
+    def rest(self, kind, characters, campaign, options, chance, settings=None):
+        return between.rest(self, kind, characters, campaign, options, chance, settings)
+
+    def adjustable(self):
+        return dict(between.ADJUSTABLE)
+
+    def adjust(self, sheet, lasting, key, value):
+        return between.adjust(sheet, lasting, key, value)
+
+    def lasting_lines(self, sheet, lasting):
+        return between.lines(sheet, lasting)
 
 
 def _required(options: dict[str, Any], key: str):

@@ -177,7 +177,11 @@ def resume_plot(system, enc, pending, option, chance):
         events.append(Event(kind="info", text=f"🎭 {target.name} spends a Plot Point: the attack has disadvantage ({secret(target.plot_points - 1, target)} left; pool {enc.pool})."))
     queued = Queued(pending.context.get("dice", ()), chance)
     enc, more = resolve(system, enc, spec, queued)
-    queued.finish()
+    unused = queued.unused()
+    if unused:
+        dice = ", ".join(map(str, unused))
+        more.append(Event(kind="info", text=f"✍️ Entered {'die' if len(unused) == 1 else 'dice'} not needed after "
+                                            f"“{option}”: {dice} (not used)."))
     return enc, events + more
 
 

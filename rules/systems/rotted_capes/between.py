@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...between import split_entries
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...system import Adjustable, Rest, RestOption, RestOutcome, chosen_names, whole_number, yes_no
@@ -306,7 +307,7 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
     if spec.kind == "bool":
         return state | {key: yes_no(key, value)}
     if spec.kind == "list":
-        entries = [e.strip() for e in _split(str(value)) if e.strip()][:20]
+        entries = split_entries(value)
         if key == "conditions":
             return state | {key: [_condition_entry(e) for e in entries]}
         if key == "attribute_losses":
@@ -325,20 +326,6 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
     if key == "stamina":
         new["unconscious"] = number == 0
     return new
-
-
-def _split(text: str) -> list[str]:
-    """Commas separate entries, except inside parentheses (a condition's tags)."""
-    parts, depth, current = [], 0, ""
-    for ch in text:
-        depth += ch == "("
-        depth -= ch == ")"
-        if ch == "," and depth <= 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += ch
-    return parts + [current]
 
 
 def _condition_entry(text: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from rules.system import Option, System
 from rules.turns.clock import Clock, PHASES_PER_ROUND
 
 from . import attack as attacks
-from . import commands, grapple, moves
+from . import between, commands, grapple, moves
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
 from .costs import action_type
 from .damage import Harm, dealt, heal, take
@@ -288,6 +288,28 @@ class TowersSystem(System):
         lines.append("Attack 5 · Power Attack 7 · Charge 8 · Aim 5 · Move 5 · Shift Position 3 (+2 added) · "
                      "Full Defense 10 · Recover 5 · Hold · End turn = Forced Delay 5")
         return lines
+
+    # --- between fights (between.py) ------------------------------------------------
+    def lasting(self, enc, combatant):
+        return between.lasting(enc, combatant)
+
+    def carry_in(self, combatant, lasting):
+        return between.carry_in(combatant, lasting)
+
+    def rests(self):
+        return dict(between.RESTS)
+
+    def rest(self, kind, characters, campaign, options, chance, settings=None):
+        return between.rest(self, kind, characters, campaign, options, chance, settings)
+
+    def adjustable(self):
+        return dict(between.ADJUSTABLE)
+
+    def adjust(self, sheet, lasting, key, value):
+        return between.adjust(sheet, lasting, key, value)
+
+    def lasting_lines(self, sheet, lasting):
+        return between.lines(sheet, lasting)
 
 
 SYSTEM = TowersSystem()
