@@ -109,8 +109,8 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
         except RulesError as error:
             await refuse(interaction, error)
             return
-        body = "\n".join(f"• {render.clean(line)}" for line in lines) or "Nothing changed."
-        await reply(interaction, f"🛏️ **{render.clean(label)}**\n{body}")
+        body = "\n".join(render.clean(line) for line in lines) or f"{render.clean(label)}: nothing changed."
+        await reply(interaction, body)
 
     @app_commands.command(name="adjust", description="GM: set a value a character carries between fights")
     @app_commands.describe(character="The stored character", key="What to change (see /character show)",

@@ -80,7 +80,7 @@ async def test_rests_apply_the_seed_and_only_the_gm_rests(standin, bot):
     choices = await (await standin.autocomplete("gm", "/campaign rest", "kind", kind="")).choices()
     assert [c["value"] for c in choices] == ["end_scene", "hiatus", "new_issue"]
     rested = await say(standin, "gm", "/campaign rest", kind="end_scene")
-    assert not rested.ephemeral and "End of scene" in rested.content
+    assert not rested.ephemeral and "End of scene" in rested.content and "half" in rested.content
     after = (await nova(bot, standin)).lasting
     assert after["stamina"] == 10, after  # Unconscious from Stamina loss: half of 20
     # Dice entered by hand must all be used, or nothing changes.
