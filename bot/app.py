@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from rules.errors import RulesError
 
-from .buttons import ChoiceButton, EndTurnButton
+from .buttons import ChoiceButton, EndEncounterButton, EndTurnButton
 from .config import Settings
 from .core import Core
 from .db import create_engine, upgrade_schema
@@ -66,7 +66,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.core = Core(Repository(self.engine), seed=self.seed)
         for name in COGS:
             await self.load_extension(name)
-        self.add_dynamic_items(EndTurnButton, ChoiceButton)
+        self.add_dynamic_items(EndTurnButton, ChoiceButton, EndEncounterButton)
         await self.sync_commands()
         from .reminders import Reminders
 

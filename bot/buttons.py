@@ -13,7 +13,7 @@ import re
 
 import discord
 
-from rules.actions import Choose, EndTurn
+from rules.actions import Choose, EndEncounter, EndTurn
 
 
 class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:end:(?P<eid>\d+):(?P<turn>\d+)"):
@@ -59,4 +59,23 @@ class ChoiceButton(
 
         choose = dict(pending_id=self.pending_id, index=self.index, signature=self.signature)
         await run(interaction, lambda by, system, state: Choose(by=by, **choose), "choice (button)",
+                  encounter_id=self.encounter_id)
+
+
+class EndEncounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:endenc:(?P<eid>\d+)"):
+    """The GM's confirmation of /encounter end, on the private question it asks."""
+
+    def __init__(self, encounter_id: int) -> None:
+        super().__init__(discord.ui.Button(label="End the encounter", style=discord.ButtonStyle.danger,
+                                           custom_id=f"tk:endenc:{encounter_id}"))
+        self.encounter_id = encounter_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["eid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from .interact import run
+
+        await run(interaction, lambda by, system, state: EndEncounter(by=by), "/encounter end",
                   encounter_id=self.encounter_id)

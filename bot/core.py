@@ -321,12 +321,35 @@ class Core:
                 return Result(record.id, version, current, restored, (Event(kind="info", text=summary),), summary, record)
         raise InvalidInput("The channel is very busy: please try again.")
 
-    async def log_markdown(self, channel_id: int) -> tuple[str, str]:
+    async def trial(self, channel_id: int, action: Action) -> EncounterRecord:
+        """Would the rules take this action now? Raises their refusal; saves nothing.
+        For commands that ask the user to confirm before they act."""
         record, state = await self.current(channel_id)
+        apply(state, action)
+        return record
+
+    async def logged_encounter(self, channel_id: int, number: int | None = None) -> tuple[int, EncounterRecord]:
+        """The channel's `number`th encounter (1 = its first); by default the running
+        one, else the last that ended. Returns (number, record)."""
+        ids = await self.repo.channel_encounter_ids(channel_id)
+        if not ids:
+            raise NotRunning("This channel has had no encounter yet: the GM starts one with /encounter start.")
+        if number is None:
+            active = await self.repo.active_encounter(channel_id)
+            number = ids.index(active.id) + 1 if active is not None else len(ids)
+        if not 1 <= number <= len(ids):
+            raise InvalidInput(f"This channel has had {len(ids)} encounter{'s' * (len(ids) != 1)}: "
+                               f"choose a number from 1 to {len(ids)}.")
+        record = await self.repo.get_encounter(ids[number - 1])
+        return number, record
+
+    async def log_markdown(self, channel_id: int, number: int | None = None) -> tuple[str, str]:
+        number, record = await self.logged_encounter(channel_id, number)
+        state = self._load(record)
         events = await self.repo.events(record.id)
         system = registry.get(record.system)
         lines = [
-            f"# {system.name} encounter #{record.id}",
+            f"# {system.name} encounter {number} of this channel (#{record.id}, {record.status})",
             "",
             f"Started {record.created_at:%Y-%m-%d %H:%M} UTC · round {state.round} · {len(state.combatants)} combatants",
             "",

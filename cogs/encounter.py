@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
+from bot.buttons import EndEncounterButton
 from bot.interact import actor_of, announce, refuse, reply, run
 from bot.places import campaign_key
 from rules import registry
@@ -17,6 +18,9 @@ from rules.errors import RulesError
 from rules.secrets import conceal, reveal
 
 from .campaign import SYSTEM_CHOICES
+
+CONFIRM_END = ("⚠️ End the encounter in this channel? The fight stops for everyone and its turn order cannot be "
+               "resumed; its log stays readable with /encounter log. Dismiss this message to keep playing.")
 
 
 @app_commands.guild_only()
@@ -39,9 +43,13 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
         await reply(interaction, content, allowed=mentions)
         await announce(self.bot, interaction.channel, result)
 
-    @app_commands.command(name="end", description="GM: end the encounter in this channel")
+    @app_commands.command(name="end", description="GM: end the encounter in this channel (asks to confirm)")
     async def end(self, interaction: discord.Interaction) -> None:
-        await run(interaction, lambda by, system, state: EndEncounter(by=by), "/encounter end")
+        by = await actor_of(interaction)
+        record = await self.bot.core.trial(interaction.channel_id, EndEncounter(by=by))
+        view = discord.ui.View(timeout=None)
+        view.add_item(EndEncounterButton(record.id))
+        await reply(interaction, CONFIRM_END, ephemeral=True, view=view)
 
     @app_commands.command(name="status", description="Show the turn order and everyone's state")
     @app_commands.describe(page="Page of a long tracker")
@@ -68,13 +76,10 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
         await reply(interaction, f"↩️ {render.clean(result.summary)}")
         await announce(self.bot, interaction.channel, result)
 
-    @app_commands.command(name="log", description="Post the encounter's log as a Markdown file")
-    async def log(self, interaction: discord.Interaction) -> None:
-        try:
-            filename, text = await self.bot.core.log_markdown(interaction.channel_id)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+    @app_commands.command(name="log", description="Post an encounter's log as a Markdown file (also after it ended)")
+    @app_commands.describe(number="Which of this channel's encounters: 1 is the first (default: the current or last one)")
+    async def log(self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 100000] | None = None) -> None:
+        filename, text = await self.bot.core.log_markdown(interaction.channel_id, number)
         public = conceal(text)
         await reply(interaction, "📜 The encounter log:", file=discord.File(io.BytesIO(public.encode()), filename=filename))
         if public != reveal(text) and (await actor_of(interaction)).is_gm:

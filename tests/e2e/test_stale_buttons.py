@@ -56,6 +56,11 @@ async def setup_campaign(standin):
     await say(standin, "bob", "/character add", name="Bulwark", stats="init=1")
 
 
+async def end_encounter(standin):
+    await say(standin, "gm", "/encounter end")
+    await (await standin.click("gm", "End the encounter")).response()
+
+
 def newest(standin, predicate):
     return standin.wait_for(lambda: next((m for m in reversed(standin.messages()) if predicate(m)), None))
 
@@ -82,7 +87,7 @@ async def test_an_end_turn_button_from_an_ended_encounter_does_not_end_a_turn_in
     await setup_campaign(standin)
     await new_fight(standin)
     old_turn = await newest(standin, lambda m: "Silver Star's turn" in m.content and m.components)
-    await say(standin, "gm", "/encounter end")
+    await end_encounter(standin)
     await new_fight(standin)
     current = await newest(standin, lambda m: "Silver Star's turn" in m.content and m.components and m is not old_turn)
     events_before = len(standin.messages())
@@ -100,7 +105,7 @@ async def test_an_old_choice_button_does_not_answer_a_new_question_in_the_next_e
     await new_fight(standin)
     await say(standin, "alice", "/attack", target="Bulwark", damage="ask:fire,ice")
     old_choice = await newest(standin, lambda m: m.components and "which one" in m.content)
-    await say(standin, "gm", "/encounter end")
+    await end_encounter(standin)
     await new_fight(standin)
     await say(standin, "alice", "/attack", target="Bulwark", damage="ask:left,right")
     await newest(standin, lambda m: m.components and "which one" in m.content and m is not old_choice)
