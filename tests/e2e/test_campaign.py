@@ -43,8 +43,15 @@ async def fight_and_end(standin, bot, damage: str):
     await say(standin, "gm", "/initiative next")
     hit = await say(standin, "gm", "/damage", target="Nova", amount=damage)
     assert not hit.ephemeral, hit.content
-    ended = await say(standin, "gm", "/encounter end")
-    assert not ended.ephemeral, ended.content
+    ended = await end_fight(standin)
+    assert "over" in ended.content, ended.content
+
+
+async def end_fight(standin, channel=None):
+    """/encounter end asks to confirm; the GM presses the button."""
+    question = await say(standin, "gm", "/encounter end", in_channel=channel)
+    assert question.ephemeral and question.buttons(), question.content
+    return await (await standin.click("gm", "End the encounter", message=question)).response()
 
 
 async def nova(bot, standin):
@@ -156,7 +163,7 @@ async def test_npcs_are_forgotten_unless_kept(standin, bot):
     assert not kept.ephemeral, kept.content
     await say(standin, "gm", "/initiative next")
     await say(standin, "gm", "/damage", target="Doctor Vile", amount="5")
-    await say(standin, "gm", "/encounter end")
+    await end_fight(standin)
     guild = standin.world.default_guild.id
     assert await bot.core.repo.get_character(guild, "Mook") is None
     vile = await bot.core.repo.get_character(guild, "Doctor Vile")
