@@ -3,7 +3,10 @@ adjustments, their log and undo; export and import; campaigns bound to channels.
 
 from __future__ import annotations
 
+import asyncio
 import io
+
+import aiohttp
 
 import discord
 from discord import app_commands
@@ -23,7 +26,6 @@ from . import autocomplete
 MAX_REMINDER_MINUTES = 1440
 MAX_CHOICE_SECONDS = 86400
 MAX_TEXT_SETTING = 100
-IMPORT_SECONDS = 300
 
 SYSTEM_CHOICES = [app_commands.Choice(name=key, value=key) for key in registry.MODULES]
 
@@ -191,12 +193,12 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
                 raise InvalidInput(f"The file is larger than {transfer.MAX_BYTES // 1000} KB: that is not a Turnkeeper campaign.")
             key = await campaign_key(interaction)
             current = await self.bot.core.campaign(key)
-            incoming = transfer.read(await file.read(), expected_system=current.system if current else None)
+            incoming = transfer.read(await _download(file), expected_system=current.system if current else None)
             repo = self.bot.core.repo
             characters = await repo.list_characters(key, limit=transfer.MAX_ITEMS) if current else []
             npcs = await repo.list_npcs(key, limit=transfer.MAX_ITEMS) if current else []
-        except (RulesError, discord.HTTPException) as error:
-            await refuse(interaction, error if isinstance(error, RulesError) else InvalidInput("The file could not be read."))
+        except RulesError as error:
+            await refuse(interaction, error)
             return
         view = ConfirmImport(self.bot, by.user_id, key, incoming, current)
         await reply(interaction, render.clean(transfer.preview(incoming, current, characters, npcs)),
@@ -236,7 +238,8 @@ class ConfirmImport(discord.ui.View):
     """The GM who asked confirms the import; nothing changes before the click."""
 
     def __init__(self, bot, user_id: int, key: int, incoming: transfer.CampaignFile, current) -> None:
-        super().__init__(timeout=IMPORT_SECONDS)
+        # No timeout task: it would outlive a bot that stops; an unanswered preview just stays unused.
+        super().__init__(timeout=None)
         self.bot, self.user_id, self.key, self.incoming, self.current = bot, user_id, key, incoming, current
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
@@ -268,6 +271,13 @@ class ConfirmImport(discord.ui.View):
     async def cancel(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         self.stop()
         await interaction.response.edit_message(content="Import cancelled: nothing was changed.", view=None)
+
+
+async def _download(file: discord.Attachment) -> bytes:
+    try:
+        return await file.read()
+    except (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError):
+        raise InvalidInput("The file could not be downloaded from Discord: attach it again.") from None
 
 
 def _manager(interaction: discord.Interaction) -> None:

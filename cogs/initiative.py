@@ -67,7 +67,10 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
         try:
             key = await campaign_key(interaction)
             npc = await npc_template(interaction, key, template)
-            kept = await keep_npc(interaction, key, name or (npc.name if npc else None), stats, npc, count) if keep else None
+            kept, stored_now = (None, False)
+            if keep:
+                kept, stored_now = await keep_npc(interaction, key, name or (npc.name if npc else None), stats, npc,
+                                                  count, options)
         except RulesError as error:
             await refuse(interaction, error)
             return
@@ -86,7 +89,10 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
                                  surprised=surprised, character_id=kept.id if kept else None,
                                  lasting=(kept.lasting or None) if kept else None, **entered(options))
 
-        await run(interaction, build, "/initiative add")
+        result = await run(interaction, build, "/initiative add")
+        if result is None and stored_now:
+            # The fight refused the NPC: a refused command leaves nothing behind.
+            await self.bot.core.repo.remove_character_id(key, kept.id)
 
     @app_commands.command(name="order", description="Show the turn order")
     async def order(self, interaction: discord.Interaction) -> None:
@@ -152,8 +158,10 @@ def merged_sheet(system, npc, stats: str | None) -> dict:
     return system.parse_sheet(dict(npc.sheet) | overrides)
 
 
-async def keep_npc(interaction: discord.Interaction, key: int, name: str | None, stats, npc, count: int):
-    """keep:true stores the NPC as the GM's character, so the fight's end saves its lasting state."""
+async def keep_npc(interaction: discord.Interaction, key: int, name: str | None, stats, npc, count: int,
+                   options: dict):
+    """keep:true stores the NPC as the GM's character, so the fight's end saves its lasting state.
+    Returns the character and whether it was stored just now (to take back if the fight refuses it)."""
     from bot.repository import DuplicateName
 
     by = await actor_of(interaction)
@@ -169,13 +177,17 @@ async def keep_npc(interaction: discord.Interaction, key: int, name: str | None,
     repo = interaction.client.core.repo
     existing = await repo.get_character(key, name, owner_id=by.user_id)
     if existing is not None:
-        return existing  # kept before: it comes back as it left
+        return existing, False  # kept before: it comes back as it left
+    clean = " ".join(name.split())
+    if not clean or len(clean) > 60:
+        raise InvalidInput("A kept NPC's name has 1 to 60 characters.")
+    entered(options)  # entered dice and cards are checked before anything is stored
     sheet = merged_sheet(registry.get(campaign.system), npc, stats)
     try:
-        return await repo.add_character(key, by.user_id, " ".join(name.split()), campaign.system, sheet,
-                                        owner_name=interaction.user.display_name)
+        return await repo.add_character(key, by.user_id, clean, campaign.system, sheet,
+                                        owner_name=interaction.user.display_name), True
     except DuplicateName:
-        raise InvalidInput(f"You already have a character called {name[:60]}.") from None
+        raise InvalidInput(f"You already have a character called {clean}.") from None
 
 
 async def setup(bot) -> None:
