@@ -50,14 +50,16 @@ def texts(out):
 
 def test_wounds_where_they_landed_and_morale_penalties_carry_into_the_next_fight():
     enc = apply(join(new()), NextTurn(by=GM)).state
-    enc = gm(enc, Damage(by=GM, target="Jack", amount="8", called="arm"))  # ≥ 8 (arm: Toughness −1): wound, arm useless
+    # ≥ 8 (the arm's Toughness is 1 lower): a wound, and the arm is useless
+    enc = gm(enc, Damage(by=GM, target="Jack", amount="8", called="arm"))
     enc = gm(enc, Damage(by=GM, target="Jack", amount="5"))  # > 3: wound
     enc = gm(enc, Damage(by=GM, target="Jack", amount="4", type="fear"))  # > Minimum Will 3: a morale penalty
     enc = gm(enc, AddCondition(by=GM, target="Jack", condition="mobility penalty"))
     enc = apply(enc, EndEncounter(by=GM)).state
     kept = SYSTEM.lasting(enc, enc.find("Jack"))
     assert kept["wounds"] == 2 and kept["morale_penalties"] == 1
-    assert kept["locations"] == ["arm: the arm cannot carry objects, weapons or shields, nor attack unarmed, until healed"]
+    assert kept["locations"] == [
+        "arm: the arm cannot carry objects, weapons or shields, nor attack unarmed, until healed"]
     assert kept["conditions"] == ["mobility penalty"]
 
     jack = join(new(), lasting=kept).find("Jack")
@@ -90,8 +92,8 @@ def test_a_day_bedridden_heals_endurance_wounds():
 
 
 def test_nothing_to_heal_infection_and_death():
-    out = rest("sleep", resting({}), resting({"wounds": 1}, name="Sick"), resting({"wounds": 3, "dead": True}, name="Gone"),
-               infected="Sick")
+    out = rest("sleep", resting({}), resting({"wounds": 1}, name="Sick"),
+               resting({"wounds": 3, "dead": True}, name="Gone"), infected="Sick")
     assert texts(out)[1:] == ["Jack has no wounds to heal.",
                               "Sick's poison or disease afflicts wounds: no wound heals (1 wound).",
                               "Gone is dead: rest changes nothing."]

@@ -128,7 +128,8 @@ def test_failing_by_five_or_more_rolls_on_the_wound_recovery_table():
     assert state["wounds"] == 2 and state["attribute_losses"] == ["Constitution"]
     assert "failure (failed by 10): no Wound recovered, and a random attribute score is permanently reduced by 1: " \
            "d6 3 → Constitution" in texts(out)[1]
-    assert "Attribute scores lowered for good: Constitution −1" in SYSTEM.lasting_lines(out.characters[0].sheet, state)
+    shown = SYSTEM.lasting_lines(out.characters[0].sheet, state)
+    assert "Attribute scores lowered for good: Constitution −1" in shown
 
 
 def test_a_natural_one_costs_a_wound_and_at_zero_the_hero_dies():

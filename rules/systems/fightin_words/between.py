@@ -37,7 +37,8 @@ ADJUSTABLE = {
     "wounds": Adjustable(key="wounds", help="wounds (each: Toughness −1)", minimum=0, maximum=50),
     "locations": Adjustable(key="locations", kind="list",
                             help="what located wounds still do, e.g. `arm: cannot carry objects`"),
-    "morale_penalties": Adjustable(key="morale_penalties", help="morale penalties (each: Will −1)", minimum=0, maximum=30),
+    "morale_penalties": Adjustable(key="morale_penalties", help="morale penalties (each: Will −1)",
+                                   minimum=0, maximum=30),
     "conditions": Adjustable(key="conditions", kind="list", help="lasting conditions: " + ", ".join(LASTING)),
     "dying": Adjustable(key="dying", kind="bool", help="dying (yes/no)"),
     "stable": Adjustable(key="stable", kind="bool", help="stabilised but unconscious (yes/no)"),
@@ -123,7 +124,8 @@ def _calm(r) -> tuple[dict[str, Any], str]:
     conditions = list(state.get("conditions", ()))
     state["conditions"] = [c for c in conditions if c != "confused"]
     f = _fighter(r.sheet, state)
-    text = f"{r.name} removes {plural(had, 'morale penalty', 'morale penalties')}: Will {pair(will(f), minimum_will(f))}"
+    removed = plural(had, "morale penalty", "morale penalties")
+    text = f"{r.name} removes {removed}: Will {pair(will(f), minimum_will(f))}"
     if "confused" in conditions:
         text += "; no longer Confused"
     return state, text + "."

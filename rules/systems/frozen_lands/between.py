@@ -18,7 +18,8 @@ CONDITIONS = ("exhaustion", "dazed", "fear")
 RESTS = {
     "rest": Rest(
         key="rest", label="Resting",
-        rule="“After resting, Stress always resets to 0.” “Stamina is usually recovered by resting or healing […]” "
+        rule="“After resting, Stress always resets to 0.” "
+             "“Stamina is usually recovered by resting or healing […]” "
              "“Wounds require longer periods of resting or magical healing to be restored”: the GM removes them "
              "by hand (`wounds`, `injuries`)."),
 }
@@ -90,7 +91,8 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
             text += f" ({missing} critical injur{'y' if missing == 1 else 'ies'} not recorded)"
         out.append(text)
     extra = max(0, v["stress"] - v["soul"])
-    out.append(f"Stress {v['stress']} (SOUL {v['soul']}" + (f"; {extra} stress dice)" if extra else ")") + f", WP {v['wp']}")
+    dice = f"; {extra} stress dice" if extra else ""
+    out.append(f"Stress {v['stress']} (SOUL {v['soul']}{dice}), WP {v['wp']}")
     found = [f"{name.capitalize()} {v[name]}" for name in CONDITIONS if v[name]]
     if found:
         out.append("Conditions: " + ", ".join(found))

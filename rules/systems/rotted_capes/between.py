@@ -31,7 +31,8 @@ RESTS = {
              "you regain half your total Stamina instead.”"),
     "hiatus": Rest(
         key="hiatus", label="Hiatus",
-        rule="“You must take one hiatus per Wound you currently have before attempting to recover. […] After which, "
+        rule="“You must take one hiatus per Wound you currently have before attempting to recover. […] "
+             "After which, "
              "you must make a successful Routine (DC: 15) Constitution saving throw to recover 1 wound; if you fail "
              "this check by 5 or more, things get worse […] roll on the Wound Recovery table […] If someone is "
              "treating you with an appropriate skill set […], you gain advantage on this saving throw.” "
@@ -54,7 +55,8 @@ RESTS = {
 
 ADJUSTABLE = {
     "stamina": Adjustable(key="stamina", help="Stamina left (up to the sheet's Stamina)", minimum=0, maximum=1000),
-    "wounds": Adjustable(key="wounds", help="Wounds left (up to the sheet's Wounds less flaws; 0 with no Stamina is death)",
+    "wounds": Adjustable(key="wounds",
+                         help="Wounds left (up to the sheet's Wounds less flaws; 0 with no Stamina is death)",
                          minimum=0, maximum=1000),
     "flaws": Adjustable(key="flaws", help="physical flaws accepted to escape death (each: maximum Wounds −1)",
                         minimum=0, maximum=20),
@@ -152,7 +154,8 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
         results = [_end_scene(r) for r in characters]
     elif chosen.key == "new_issue":
         n = int(settings.get("starting_plot_points", 1))
-        results = [(r.lasting | {"plot_points": n}, f"{r.name} has {n} Plot Point{'s' if n != 1 else ''}") for r in characters]
+        points = f"{n} Plot Point{'s' if n != 1 else ''}"
+        results = [(r.lasting | {"plot_points": n}, f"{r.name} has {points}.") for r in characters]
         head = f"📰 A new Issue: every hero's Plot Points reset to {n}; the Editor-in-Chief's pool is emptied " \
                f"(it held {int(campaign.get('pool', 0))})."
         campaign["pool"] = 0
@@ -221,7 +224,8 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
     penalty = max(taken, int(state.get("exhaustion", 0)))
     total = d20.natural + v["con"] - penalty
     sign = "+" if v["con"] >= 0 else "−"
-    roll = f"{name} CON save (Wound Recovery, {taken} Hiatus{'es' if taken != 1 else ''} taken): {d20.text()} {sign} {abs(v['con'])}"
+    hiatuses = f"{taken} Hiatus{'es' if taken != 1 else ''}"
+    roll = f"{name} CON save (Wound Recovery, {hiatuses} taken): {d20.text()} {sign} {abs(v['con'])}"
     roll += f" − {penalty} wounds/exhaustion" if penalty else ""
     roll += f" = {total} vs DC {RECOVERY_DC}"
     roll += " [adv: medic]" if medic else ""
@@ -248,7 +252,8 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
         state["wounds"] = wounds - 1
         if wounds - 1 <= 0:
             state["dead"] = True
-            return state, f"{roll}: natural 1: an additional Wound; at 0 Wounds {name} succumbs to their injuries and dies.", 0
+            return state, (f"{roll}: natural 1: an additional Wound; at 0 Wounds {name} succumbs to their "
+                           "injuries and dies."), 0
         return state, (f"{roll}: natural 1: an additional Wound as their condition worsens "
                        f"({wounds - 1}/{max_wounds} Wounds)" + _also(notes) + "."), 0
     die = chance.die(6)
@@ -270,7 +275,8 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
     if v["dead"]:
         out.append("Dead.")
     if not v["zombie"]:
-        out.append(f"Stamina {v['stamina']}/{v['max_stamina']}" + (", Unconscious" if v["unconscious"] and v["stamina"] == 0 else ""))
+        down = ", Unconscious" if v["unconscious"] and v["stamina"] == 0 else ""
+        out.append(f"Stamina {v['stamina']}/{v['max_stamina']}{down}")
     taken = v["max_wounds"] - v["wounds"]
     wounds = f"Wounds {v['wounds']}/{v['max_wounds']}"
     if taken:

@@ -51,7 +51,8 @@ def carry_in(c: TowersCombatant, state: dict[str, Any]) -> TowersCombatant:
     if state.get("dead"):
         raise NotAllowed(f"{c.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
     v = _view(c.sheet, state)
-    conditions = tuple(Condition(name=x["name"], minor=bool(x.get("minor", False))) for x in state.get("conditions", ()))
+    conditions = tuple(Condition(name=x["name"], minor=bool(x.get("minor", False)))
+                       for x in state.get("conditions", ()))
     c = c.but(lethal=v["lethal"], stun=v["stun"], mana=v["mana"], conditions=c.conditions + conditions)
     return c.but(prone=True) if c.unconscious else c
 
