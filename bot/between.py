@@ -68,7 +68,8 @@ class Between:
         return seed_from(int.from_bytes(os.urandom(8), "little"))
 
     async def rest(self, key: int, by: Actor, kind: str, *, character: CharacterRecord | None = None,
-                   dice: str | None = None, options: str | None = None, by_name: str | None = None) -> tuple[str, list[str]]:
+                   dice: str | None = None, options: str | None = None,
+                   by_name: str | None = None) -> tuple[str, list[str]]:
         """Apply one kind of rest to every stored character (or one); returns the summary and event lines."""
         if not by.is_gm:
             raise NotAllowed("Only the GM decides when the characters rest.")
@@ -114,7 +115,7 @@ class Between:
         if new == record.lasting:
             raise InvalidInput(f"That is what {record.name} already carries: nothing changed.")
         shown = "; ".join(system.lasting_lines(record.sheet, new))[:300]
-        summary = f"{record.name}: {what} set to {value.strip()[:40]} ({shown})" if shown else f"{record.name}: {what} set to {value.strip()[:40]}"
+        summary = f"{record.name}: {what} set to {value.strip()[:40]}" + (f" ({shown})" if shown else "")
         change = NewChange(key, by.user_id, f"/campaign adjust character:{record.name} {what}",
                            summary, {"characters": {str(record.id): record.lasting}, "campaign": None}, by_name)
         await self.repo.save_lasting({record.id: new}, change)

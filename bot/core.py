@@ -154,8 +154,8 @@ class Core:
         return None if record is None else (record, self._load(record))
 
     # --- starting ------------------------------------------------------------
-    async def start(self, guild_id: int, channel_id: int, by: Actor, *, system: str | None = None, seed: int | None = None,
-                    campaign: int | None = None) -> Result:
+    async def start(self, guild_id: int, channel_id: int, by: Actor, *, system: str | None = None,
+                    seed: int | None = None, campaign: int | None = None) -> Result:
         """``campaign``: the key of the campaign the channel belongs to (default: the server's)."""
         if not by.is_gm:
             raise NotAllowed("Only the GM starts an encounter.")
@@ -178,8 +178,8 @@ class Core:
         data = state.model_dump(mode="json")
         async with self.lock(channel_id):
             try:
-                record = await self.repo.create_encounter(guild_id, channel_id, key, data,
-                                                          campaign_key=None if key_of_campaign == guild_id else key_of_campaign)
+                bound = None if key_of_campaign == guild_id else key_of_campaign
+                record = await self.repo.create_encounter(guild_id, channel_id, key, data, campaign_key=bound)
             except EncounterExists:
                 raise InvalidInput("This channel already has an encounter: /encounter end it first.") from None
         event = Event(kind="info", text=f"A {rules_system.name} encounter begins. Add combatants with /initiative join and /initiative add; the GM starts round 1 with /initiative next.")

@@ -30,14 +30,28 @@ from bot.db import SQLITE_IMMEDIATE, SQLITE_NO_BEGIN, configure_sqlite
 from bot.tables import (
     ACTIVE,
     ENDED,
-    campaign_table as CT,
-    character_table as CH,
-    encounter_table as EN,
-    event_table as EV,
-    change_table as CC,
-    npc_table as NP,
-    place_table as PL,
     utcnow,
+)
+from bot.tables import (
+    campaign_table as CT,
+)
+from bot.tables import (
+    change_table as CC,
+)
+from bot.tables import (
+    character_table as CH,
+)
+from bot.tables import (
+    encounter_table as EN,
+)
+from bot.tables import (
+    event_table as EV,
+)
+from bot.tables import (
+    npc_table as NP,
+)
+from bot.tables import (
+    place_table as PL,
 )
 
 META_FIELDS = frozenset(
@@ -577,7 +591,8 @@ class Repository:
 
     async def bind_place(self, guild_id: int, place_id: int, campaign_key: int) -> None:
         stmt = self._upsert(PL).values(place_id=place_id, guild_id=guild_id, campaign_key=campaign_key)
-        stmt = stmt.on_conflict_do_update(index_elements=[PL.c.place_id], set_={"campaign_key": stmt.excluded.campaign_key})
+        stmt = stmt.on_conflict_do_update(index_elements=[PL.c.place_id],
+                                          set_={"campaign_key": stmt.excluded.campaign_key})
         await self._transaction(lambda conn: conn.execute(stmt))
 
     async def unbind_place(self, guild_id: int, place_id: int) -> bool:

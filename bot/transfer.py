@@ -91,7 +91,8 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidInput("The file is not a Turnkeeper campaign export.")
     if data.get("version") != VERSION:
-        raise InvalidInput(f"The file is format version {str(data.get('version'))[:10]}; this bot reads version {VERSION}.")
+        raise InvalidInput(f"The file is format version {str(data.get('version'))[:10]}; "
+                           f"this bot reads version {VERSION}.")
     system_key = data.get("system")
     if system_key not in registry.MODULES:
         raise InvalidInput(f"The file is for an unknown rule system `{str(system_key)[:30]}`.")
@@ -100,7 +101,8 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
                            "Nothing was changed (set the campaign up for that system first to replace it).")
     system = registry.get(system_key)
     settings = _dict(data.get("settings", {}), "settings")
-    unknown = [k for k in settings if k not in system.options and k not in ("reminder_minutes", "choice_timeout_seconds")]
+    shared = ("reminder_minutes", "choice_timeout_seconds")
+    unknown = [k for k in settings if k not in system.options and k not in shared]
     if unknown:
         raise InvalidInput(f"The file has an unknown setting `{str(unknown[0])[:30]}`.")
     characters, seen = [], set()

@@ -93,9 +93,8 @@ async def my_campaign_characters(interaction: discord.Interaction, current: str)
 async def resolve_character(interaction: discord.Interaction, key: int, text: str):
     """The stored character an option names: an id from the choices, or a name (the
     caller's own first). Refuses a name several players share."""
-    from rules.errors import InvalidInput
-
     from bot import render
+    from rules.errors import InvalidInput
 
     repo = interaction.client.core.repo
     text = (text or "").strip()

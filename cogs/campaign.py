@@ -3,11 +3,9 @@ adjustments, their log and undo; export and import; campaigns bound to channels.
 
 from __future__ import annotations
 
-import asyncio
 import io
 
 import aiohttp
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -136,7 +134,8 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
     async def undo(self, interaction: discord.Interaction) -> None:
         try:
             by = await actor_of(interaction)
-            summary = await self.bot.core.between.undo(await campaign_key(interaction), by, interaction.user.display_name)
+            key = await campaign_key(interaction)
+            summary = await self.bot.core.between.undo(key, by, interaction.user.display_name)
         except RulesError as error:
             await refuse(interaction, error)
             return
@@ -153,7 +152,8 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
             mark = "~~" if change.undone else ""
             who = change.user_name or _member_name(interaction, change.user_id)
             cells = [_cell(who), _cell(change.command), _cell(change.summary)]
-            lines.append(f"| {change.created_at:%Y-%m-%d %H:%M} | {cells[0]} | {mark}{cells[1]}{mark} | {mark}{cells[2]}{mark} |")
+            when = f"{change.created_at:%Y-%m-%d %H:%M}"
+            lines.append(f"| {when} | {cells[0]} | {mark}{cells[1]}{mark} | {mark}{cells[2]}{mark} |")
         if any(c.undone for c in changes):
             lines += ["", "Struck-through lines were undone."]
         text = "\n".join(lines) + "\n"
@@ -179,7 +179,8 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
             return
         name = f"campaign-{campaign.system}.json"
         await reply(interaction, f"📦 The {registry.get(campaign.system).name} campaign "
-                    f"({len(data['characters'])} characters, {len(data['npcs'])} NPCs), format version {transfer.VERSION}.",
+                    f"({len(data['characters'])} characters, {len(data['npcs'])} NPCs), "
+                    f"format version {transfer.VERSION}.",
                     ephemeral=True, file=discord.File(io.BytesIO(transfer.dumps(data)), filename=name))
 
     @app_commands.command(name="import", description="GM: replace this campaign with an exported file (asks first)")
@@ -190,7 +191,8 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
             if not by.is_gm:
                 raise NotAllowed("Only the GM imports a campaign.")
             if file.size > transfer.MAX_BYTES:
-                raise InvalidInput(f"The file is larger than {transfer.MAX_BYTES // 1000} KB: that is not a Turnkeeper campaign.")
+                raise InvalidInput(f"The file is larger than {transfer.MAX_BYTES // 1000} KB: "
+                                   "that is not a Turnkeeper campaign.")
             key = await campaign_key(interaction)
             current = await self.bot.core.campaign(key)
             incoming = transfer.read(await _download(file), expected_system=current.system if current else None)
@@ -221,7 +223,8 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
         whose = f"the campaign of <#{same_as.id}>" if same_as else "a campaign of its own (run /campaign setup there)"
         await reply(interaction, f"🔗 <#{place.id}> now plays {whose}.")
 
-    @app_commands.command(name="unbind", description="Manage Server: a channel or category goes back to the server's campaign")
+    @app_commands.command(name="unbind",
+                          description="Manage Server: a channel or category goes back to the server's campaign")
     async def unbind(self, interaction: discord.Interaction, place: discord.abc.GuildChannel) -> None:
         try:
             _manager(interaction)
@@ -260,11 +263,13 @@ class ConfirmImport(discord.ui.View):
                                  f"Imported {len(incoming.characters)} characters and {len(incoming.npcs)} NPCs", {},
                                  interaction.user.display_name))
         except DuplicateName as error:
-            await interaction.response.edit_message(content=f"⛔ {render.clean(str(error))}. Nothing was changed.", view=None)
+            await interaction.response.edit_message(content=f"⛔ {render.clean(str(error))}. Nothing was changed.",
+                                                    view=None)
             return
         self.bot.forget_campaign(self.key)
         await interaction.response.edit_message(
-            content=f"✅ Imported the {registry.get(incoming.system).name} campaign: {len(incoming.characters)} characters, "
+            content=f"✅ Imported the {registry.get(incoming.system).name} campaign: "
+                    f"{len(incoming.characters)} characters, "
                     f"{len(incoming.npcs)} NPCs.", view=None)
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
@@ -276,7 +281,7 @@ class ConfirmImport(discord.ui.View):
 async def _download(file: discord.Attachment) -> bytes:
     try:
         return await file.read()
-    except (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError):
+    except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError):
         raise InvalidInput("The file could not be downloaded from Discord: attach it again.") from None
 
 

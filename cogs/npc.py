@@ -49,7 +49,8 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
             sheet = system.parse_sheet(stats or "")
             await self.bot.core.repo.add_npc(key, clean_name, system.key, sheet, notes or "")
         except DuplicateName:
-            await refuse(interaction, InvalidInput(f"The library already has {render.clean(name)}: /npc remove it first."))
+            refusal = f"The library already has {render.clean(name)}: /npc remove it first."
+            await refuse(interaction, InvalidInput(refusal))
             return
         except RulesError as error:
             await refuse(interaction, error)
@@ -67,7 +68,8 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
         if not records:
             await reply(interaction, "The NPC library is empty: `/npc add`.", ephemeral=True)
             return
-        lines = [f"• **{render.clean(r.name)}**" + (f" — {render.clean(r.notes[:80])}" if r.notes else "") for r in records]
+        lines = [f"• **{render.clean(r.name)}**" + (f" — {render.clean(r.notes[:80])}" if r.notes else "")
+                 for r in records]
         await reply(interaction, render.fit("\n".join(lines)), ephemeral=True)
 
     @app_commands.command(name="show", description="GM: one stat block")

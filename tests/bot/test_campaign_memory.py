@@ -8,7 +8,13 @@ from types import SimpleNamespace
 import pytest
 
 from bot.places import Places, candidates, own_key
-from bot.repository import DuplicateName, NewChange, NewEvent, Repository
+from bot.repository import (
+    DuplicateName,
+    NewChange,
+    NewEvent,
+    Repository,
+    VersionConflict,
+)
 
 GUILD = 10**18
 
@@ -29,7 +35,8 @@ async def test_lasting_state_is_saved_with_its_log_entry_and_undone_exactly(repo
     assert (await repo.character_by_id(GUILD, nova.id)).lasting == {"wounds": 2}
     assert (await repo.character_by_id(GUILD, bolt.id)).lasting == {}
     assert (await repo.get_campaign(GUILD)).state == {}
-    assert [c.command for c in await repo.changes(GUILD)] == ["/campaign undo", "/campaign rest kind:x", "/encounter end"]
+    commands = [c.command for c in await repo.changes(GUILD)]
+    assert commands == ["/campaign undo", "/campaign rest kind:x", "/encounter end"]
 
 
 async def test_an_encounters_end_and_the_lasting_state_commit_together(repo: Repository) -> None:
@@ -37,7 +44,7 @@ async def test_an_encounters_end_and_the_lasting_state_commit_together(repo: Rep
     enc = await repo.create_encounter(GUILD, 5, "rotted-capes", {})
     await repo.commit(enc.id, 1, state={"x": 1}, events=[NewEvent(1, "/a", "a", {})])
     # A stale end (someone committed first) must save no lasting state either.
-    with pytest.raises(Exception):
+    with pytest.raises(VersionConflict):
         await repo.commit(enc.id, 1, state={}, status="ended", lasting={nova.id: {"wounds": 0}},
                           change=NewChange(GUILD, 1, "/encounter end", "x", {}))
     assert (await repo.character_by_id(GUILD, nova.id)).lasting == {} and await repo.changes(GUILD) == []

@@ -240,15 +240,17 @@ async def test_0002_carries_a_filled_0001_database_forward(database_url: str) ->
         stamp = datetime(2026, 11, 20, 10, tzinfo=UTC)
         async with engine.begin() as conn:
             for sql, params in [
-                ("INSERT INTO campaign (guild_id, system, gm_role_id, settings, state, created_at, updated_at) "
-                 "VALUES (:g, 'rotted-capes', :r, :s, '{}', :t, :t)", {"g": 2**62, "r": 2**61, "s": '{"reminder_minutes": 5}'}),
-                ("INSERT INTO character (guild_id, owner_id, name, name_key, system, sheet, created_at) "
-                 "VALUES (:g, 7, 'Nova', 'nova', 'rotted-capes', :sheet, :t)", {"g": 2**62, "sheet": '{"stamina": 20}'}),
-                ("INSERT INTO encounter (guild_id, channel_id, system, status, state, version, reminders_sent, "
-                 "created_at, updated_at) VALUES (:g, 5, 'rotted-capes', 'active', '{\"round\": 2}', 3, 0, :t, :t)",
+                (("INSERT INTO campaign (guild_id, system, gm_role_id, settings, state, created_at, updated_at) "
+                  "VALUES (:g, 'rotted-capes', :r, :s, '{}', :t, :t)"),
+                 {"g": 2**62, "r": 2**61, "s": '{"reminder_minutes": 5}'}),
+                (("INSERT INTO character (guild_id, owner_id, name, name_key, system, sheet, created_at) "
+                  "VALUES (:g, 7, 'Nova', 'nova', 'rotted-capes', :sheet, :t)"),
+                 {"g": 2**62, "sheet": '{"stamina": 20}'}),
+                (("INSERT INTO encounter (guild_id, channel_id, system, status, state, version, reminders_sent, "
+                  "created_at, updated_at) VALUES (:g, 5, 'rotted-capes', 'active', '{\"round\": 2}', 3, 0, :t, :t)"),
                  {"g": 2**62}),
-                ("INSERT INTO event (encounter_id, seq, user_id, command, summary, state_before, undone, created_at) "
-                 "VALUES (1, 1, 7, '/attack', 'hit', '{}', false, :t)", {}),
+                (("INSERT INTO event (encounter_id, seq, user_id, command, summary, state_before, undone, created_at) "
+                  "VALUES (1, 1, 7, '/attack', 'hit', '{}', false, :t)"), {}),
             ]:
                 statement = sa.text(sql).bindparams(sa.bindparam("t", type_=UTCDateTime()))
                 await conn.execute(statement, {"t": stamp, **params})
@@ -256,7 +258,8 @@ async def test_0002_carries_a_filled_0001_database_forward(database_url: str) ->
         assert await _revision(engine) == "0002"
         repo = Repository(engine)
         campaign = await repo.get_campaign(2**62)
-        assert (campaign.system, campaign.gm_role_id, campaign.settings) == ("rotted-capes", 2**61, {"reminder_minutes": 5})
+        expected = ("rotted-capes", 2**61, {"reminder_minutes": 5})
+        assert (campaign.system, campaign.gm_role_id, campaign.settings) == expected
         nova = await repo.get_character(2**62, "NOVA")
         assert (nova.owner_id, nova.sheet, nova.lasting) == (7, {"stamina": 20}, {})
         encounter = await repo.active_encounter(5)

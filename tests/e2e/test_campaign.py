@@ -10,8 +10,9 @@ import json
 import pytest
 
 from bot.standin import running_standin
+from bot.standin.commands import InvalidInvocation
 from bot.standin.world import default_world
-from tests.e2e.conftest import say, turnkeeper
+from tests.e2e.conftest import say
 
 KEY = "rotted-capes"
 NOVA = "dex=2 con=1 avoidance=14 fortitude=8 stamina=20 wounds=3 attack=5 damage=2d6+3"
@@ -210,7 +211,7 @@ async def test_campaign_settings_are_checked_and_a_refusal_changes_nothing(stand
     await say(standin, "gm", "/campaign setup", system=KEY, reminder_minutes=7)
     try:
         answer = await say(standin, "gm", "/campaign setup", system=KEY, **options)
-    except Exception as error:  # the stand-in enforces declared ranges as Discord's client does
+    except InvalidInvocation as error:  # the stand-in enforces declared ranges as Discord's client does
         assert "min_value" in str(error) or "max_value" in str(error)
         return
     assert answer.ephemeral and refusal in answer.content, answer.content
@@ -286,7 +287,8 @@ async def test_a_player_cannot_read_another_servers_campaign(standin, bot):
     assert shown.ephemeral and "No such character" in shown.content
     listed = await say(standin, "alice", "/character list", in_channel="far-hall")
     assert "Nova" not in listed.content
-    choices = await (await standin.autocomplete("alice", "/character show", "name", name="", in_channel="far-hall")).choices()
+    typing = await standin.autocomplete("alice", "/character show", "name", name="", in_channel="far-hall")
+    choices = await typing.choices()
     assert choices == []
     assert "Campaign" not in (await say(standin, "alice", "/campaign show", in_channel="far-hall")).content
     assert (await say(standin, "carol", "/npc list", in_channel="far-hall")).ephemeral

@@ -18,10 +18,10 @@ from sqlalchemy.engine import make_url
 
 from bot.standin import StandIn, World, running_standin
 from bot.tables import campaign_table as CT
+from bot.tables import change_table as CC
 from bot.tables import character_table as CH
 from bot.tables import encounter_table as EN
 from bot.tables import event_table as EV
-from bot.tables import change_table as CC
 from bot.tables import npc_table as NP
 from bot.tables import place_table as PL
 
