@@ -79,3 +79,34 @@ class EndEncounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"t
 
         await run(interaction, lambda by, system, state: EndEncounter(by=by), "/encounter end",
                   encounter_id=self.encounter_id)
+
+
+class ChoiceSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"tk:pick:(?P<eid>\d+):(?P<pid>\d+)(?::(?P<sig>[0-9a-f]{8}))?",
+):
+    """A choice with more options than a row of buttons holds (a dozen guards…): one menu,
+    bound like the buttons to the exact question it was made for."""
+
+    def __init__(self, encounter_id: int, pending_id: int, labels: tuple[str, ...] = (),
+                 signature: str | None = None) -> None:
+        options = [discord.SelectOption(label=label[:100] or "?", value=str(i)) for i, label in enumerate(labels[:25])]
+        custom_id = f"tk:pick:{encounter_id}:{pending_id}" + (f":{signature}" if signature else "")
+        super().__init__(discord.ui.Select(placeholder="Choose…", custom_id=custom_id,
+                                           options=options or [discord.SelectOption(label="?", value="0")]))
+        self.encounter_id = encounter_id
+        self.pending_id = pending_id
+        self.signature = signature
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["eid"]), int(match["pid"]), signature=match["sig"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from .interact import run
+
+        picked = str(((interaction.data or {}).get("values") or ["x"])[0])
+        index = int(picked) if picked.isdigit() else 999  # out of range: refused as a stale choice
+        choose = dict(pending_id=self.pending_id, index=index, signature=self.signature)
+        await run(interaction, lambda by, system, state: Choose(by=by, **choose), "choice (menu)",
+                  encounter_id=self.encounter_id)

@@ -21,8 +21,9 @@ from weakref import WeakValueDictionary
 
 from rules import registry
 from rules.actions import Action, Choose
+from rules.commands import check_start, check_undo
 from rules.engine import apply
-from rules.errors import InvalidInput, NotAllowed, NotRunning, RulesError, Stale
+from rules.errors import InvalidInput, NotRunning, RulesError, Stale
 from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
 from rules.system import System
@@ -157,14 +158,10 @@ class Core:
     async def start(self, guild_id: int, channel_id: int, by: Actor, *, system: str | None = None,
                     seed: int | None = None, campaign: int | None = None) -> Result:
         """``campaign``: the key of the campaign the channel belongs to (default: the server's)."""
-        if not by.is_gm:
-            raise NotAllowed("Only the GM starts an encounter.")
         key_of_campaign = guild_id if campaign is None else campaign
         campaign_record = await self.repo.get_campaign(key_of_campaign)
         campaign_system, settings = await self.settings(key_of_campaign)
-        key = system or campaign_system
-        if key is None:
-            raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first (or names a system).")
+        key = check_start(by, system or campaign_system)
         rules_system = registry.get(key)
         if seed is None and self.seed is not None:
             seed = self.seed + channel_id
@@ -291,10 +288,7 @@ class Core:
 
     # --- undo and log ----------------------------------------------------------
     async def undo(self, channel_id: int, by: Actor, count: int) -> Result:
-        if not by.is_gm:
-            raise NotAllowed("Only the GM can undo.")
-        if not 1 <= count <= 50:
-            raise InvalidInput("Undo between 1 and 50 actions at a time.")
+        count = check_undo(by, count)
         async with self.lock(channel_id):
             for _ in range(MAX_RETRIES):
                 record, current = await self.current(channel_id)

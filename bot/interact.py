@@ -51,25 +51,67 @@ async def refuse(interaction: discord.Interaction, error: Exception, *, gm: bool
 
 async def refuse_stale(interaction: discord.Interaction, error: Stale) -> None:
     """A click on a message whose turn, question or encounter is over: refused
-    privately, and the message loses its buttons so nobody clicks it again.
-    Both go through the interaction, which costs no REST budget."""
-    if interaction.message is None or interaction.response.is_done():
-        await refuse(interaction, error)
-        return
-    await interaction.response.defer()  # a component's deferred update: the message stays as it is for now
-    await interaction.followup.send(f"⛔ {render.clean(str(error))}", ephemeral=True, allowed_mentions=render.NOBODY)
+    privately, then the message loses its buttons so nobody clicks it again. The
+    refusal is the interaction's one answer, so a crash between the two steps
+    leaves at worst a button that is refused again."""
+    await refuse(interaction, error)
+    message = interaction.message
+    if message is None or message.flags.ephemeral:
+        return  # a private question (confirm /encounter end) cannot be edited by the bot; it fades by itself
     try:
-        await interaction.edit_original_response(view=None)
+        await message.edit(view=None)
     except discord.HTTPException:
         log.info("could not take the buttons off a stale message in channel %s", interaction.channel_id)
 
 
+async def answer_error(interaction: discord.Interaction, error: Exception) -> None:
+    """The one place an error becomes an answer, always private. A refusal by the
+    rules changed nothing; the GM may read hidden NPCs' numbers in theirs."""
+    from discord import app_commands
+
+    original = getattr(error, "original", error)
+    if isinstance(original, Stale):
+        await refuse_stale(interaction, original)
+    elif isinstance(original, RulesError):
+        await refuse(interaction, original, gm=await _is_gm(interaction))
+    elif isinstance(error, app_commands.NoPrivateMessage):
+        await refuse(interaction, ValueError("Turnkeeper commands work in a server's channels, "
+                                             "not in direct messages."))
+    elif isinstance(error, app_commands.CheckFailure):
+        await refuse(interaction, ValueError("You are not allowed to use this command here."))
+    elif isinstance(error, app_commands.TransformerError):
+        await refuse(interaction, ValueError(f"`{str(error.value)[:40]}` is not a valid value for that option."))
+    else:
+        log.error("command failed", exc_info=original)
+        try:
+            await refuse(interaction, ValueError("Something went wrong on our side. Check /encounter status before "
+                                                 "trying again."))
+        except discord.HTTPException:
+            pass
+
+
+async def _is_gm(interaction: discord.Interaction) -> bool:
+    try:
+        return (await actor_of(interaction)).is_gm
+    except Exception:  # an unreadable role must not cost the refusal: it is shown as to a player
+        log.warning("could not tell whether the sender is a GM in channel %s", interaction.channel_id)
+        return False
+
+
 async def run(interaction: discord.Interaction, build: BuildWithActor, command: str, *,
               encounter_id: int | None = None) -> Result | None:
-    """`encounter_id`: the encounter a button was made for (clicks on any other are refused)."""
+    """Apply what `build` makes of the command; a refusal raises RulesError, which the
+    command tree's error handler answers (buttons have no tree: they are answered here).
+    `encounter_id`: the encounter a button was made for (clicks on any other are refused)."""
     bot: TurnkeeperBot = interaction.client  # type: ignore[assignment]
     async with bot.working():
-        return await _run(bot, interaction, build, command, encounter_id)
+        try:
+            return await _run(bot, interaction, build, command, encounter_id)
+        except RulesError as error:
+            if interaction.type == discord.InteractionType.application_command:
+                raise
+            await answer_error(interaction, error)
+            return None
 
 
 # Discord drops an interaction not answered within 3 seconds. A command still
@@ -84,14 +126,7 @@ async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, com
     work = asyncio.ensure_future(bot.core.act(
         interaction.channel_id, lambda system, state: build(by, system, state), command, encounter_id=encounter_id))
     deferred = await defer_if_slow(interaction, work)
-    try:
-        result = await work
-    except Stale as error:
-        await refuse_stale(interaction, error)
-        return None
-    except RulesError as error:
-        await refuse(interaction, error, gm=by.is_gm)
-        return None
+    result = await work
     pending = result.state.pending
     asked = (pending.users or (result.state.gm_id,)) if result.pending_opened else ()
     content, mentions = render.result_content(result.events, leave_out=asked)

@@ -12,7 +12,8 @@ from bot.interact import actor_of, refuse, reply
 from bot.places import campaign_key
 from bot.repository import DuplicateName
 from rules import registry
-from rules.errors import InvalidInput, NotAllowed, RulesError
+from rules.commands import check_owner_or_gm
+from rules.errors import InvalidInput, RulesError
 
 from . import autocomplete
 
@@ -42,9 +43,6 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
                                                    owner_name=interaction.user.display_name)
         except DuplicateName:
             await refuse(interaction, InvalidInput(f"You already have a character called {render.clean(name)} here."))
-            return
-        except RulesError as error:
-            await refuse(interaction, error)
             return
         await reply(interaction, f"✅ **{render.clean(clean_name)}** is stored for <@{interaction.user.id}> ({system.name}).")
 
@@ -82,16 +80,11 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
     @app_commands.command(name="remove", description="Delete a stored character (its owner or the GM)")
     @app_commands.autocomplete(name=autocomplete.campaign_characters)
     async def remove(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
-        try:
-            by = await actor_of(interaction)
-            key = await campaign_key(interaction)
-            record = await autocomplete.resolve_character(interaction, key, name)
-            if record.owner_id != by.user_id and not by.is_gm:
-                raise NotAllowed(f"{record.name} belongs to another player.")
-            await self.bot.core.repo.remove_character_id(key, record.id)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        key = await campaign_key(interaction)
+        record = await autocomplete.resolve_character(interaction, key, name)
+        check_owner_or_gm(by, record)
+        await self.bot.core.repo.remove_character_id(key, record.id)
         await reply(interaction, f"🗑️ **{render.clean(record.name)}** was removed.")
 
 async def setup(bot) -> None:

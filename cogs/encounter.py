@@ -10,14 +10,14 @@ from discord.ext import commands
 
 from bot import render
 from bot.buttons import EndEncounterButton
-from bot.interact import actor_of, announce, refuse, reply, run
+from bot.interact import actor_of, announce, reply, run
 from bot.places import campaign_key
 from rules import registry
-from rules.actions import EndEncounter, Note
-from rules.errors import RulesError
+from rules.actions import EndEncounter
 from rules.secrets import conceal, reveal
 
 from .campaign import SYSTEM_CHOICES
+from .play import forward
 
 CONFIRM_END = ("⚠️ End the encounter in this channel? The fight stops for everyone and its turn order cannot be "
                "resumed; its log stays readable with /encounter log. Dismiss this message to keep playing.")
@@ -32,13 +32,10 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
     @app_commands.describe(system="Rule system (default: the campaign's)")
     @app_commands.choices(system=SYSTEM_CHOICES)
     async def start(self, interaction: discord.Interaction, system: app_commands.Choice[str] | None = None) -> None:
-        try:
-            by = await actor_of(interaction)
-            result = await self.bot.core.start(interaction.guild_id, interaction.channel_id, by, system=system.value if system else None,
-                                               campaign=await campaign_key(interaction))
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        result = await self.bot.core.start(interaction.guild_id, interaction.channel_id, by,
+                                           system=system.value if system else None,
+                                           campaign=await campaign_key(interaction))
         content, mentions = render.result_content(result.events)
         await reply(interaction, content, allowed=mentions)
         await announce(self.bot, interaction.channel, result)
@@ -54,12 +51,8 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
     @app_commands.command(name="status", description="Show the turn order and everyone's state")
     @app_commands.describe(page="Page of a long tracker")
     async def status(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100] = 1) -> None:
-        try:
-            by = await actor_of(interaction)
-            record, state = await self.bot.core.current(interaction.channel_id)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        record, state = await self.bot.core.current(interaction.channel_id)
         system = registry.get(record.system)
         embed = render.tracker_embed(system, state, record.id, page=page, reveal=by.is_gm)
         await reply(interaction, "", embed=embed, ephemeral=True)
@@ -67,12 +60,8 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
     @app_commands.command(name="undo", description="GM: undo the last actions, dice and cards included")
     @app_commands.describe(count="How many actions to undo (default 1)")
     async def undo(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 1) -> None:
-        try:
-            by = await actor_of(interaction)
-            result = await self.bot.core.undo(interaction.channel_id, by, count)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        result = await self.bot.core.undo(interaction.channel_id, by, count)
         await reply(interaction, f"↩️ {render.clean(result.summary)}")
         await announce(self.bot, interaction.channel, result)
 
@@ -88,7 +77,7 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
 
     @app_commands.command(name="note", description="Log a narrative ruling or event (not adjudicated)")
     async def note(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 500]) -> None:
-        await run(interaction, lambda by, system, state: Note(by=by, text=text), "/encounter note")
+        await run(interaction, forward("encounter_note", dict(text=text)), "/encounter note")
 
 
 async def setup(bot) -> None:

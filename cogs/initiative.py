@@ -7,14 +7,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.interact import actor_of, refuse, reply, run
+from bot.interact import actor_of, reply, run
 from bot.places import campaign_key
 from rules import registry
-from rules.actions import AddCombatants, DelayTurn, NextTurn, RemoveCombatant
-from rules.commands import entered, flags
-from rules.errors import InvalidInput, NotAllowed, RulesError
+from rules.commands import Stored, entered, flags
+from rules.errors import InvalidInput, NotAllowed
 
 from . import autocomplete
+from .play import forward
 
 ROLL = "Your die result, if you rolled physical dice"
 DICE = 'Several die results, e.g. "4 6 2"'
@@ -31,24 +31,12 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
     @app_commands.autocomplete(character=autocomplete.my_campaign_characters)
     async def join(self, interaction: discord.Interaction, character: str, roll: int | None = None,
                    dice: str | None = None, cards: str | None = None, surprised: bool = False) -> None:
-        try:
-            record = await autocomplete.resolve_character(interaction, await campaign_key(interaction), character)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
-        options = {"roll": roll, "dice": dice, "cards": cards}
-
-        def build(by, system, state):
-            if record.owner_id != by.user_id:
-                raise NotAllowed(f"{record.name} belongs to another player.")
-            if record.system != system.key:
-                raise InvalidInput(f"{record.name} is a {record.system} character; this fight is {system.name}.")
-            # A stored character starts from what it carried out of its last fight.
-            return AddCombatants(by=by, name=record.name, sheet=record.sheet, npc=False, controller_id=by.user_id,
-                                 character_id=record.id, surprised=surprised, lasting=record.lasting or None,
-                                 **entered(options))
-
-        await run(interaction, build, "/initiative join")
+        record = await autocomplete.resolve_character(interaction, await campaign_key(interaction), character)
+        # A stored character starts from what it carried out of its last fight.
+        stored = Stored(id=record.id, name=record.name, owner_id=record.owner_id, system=record.system,
+                        sheet=record.sheet, lasting=record.lasting or None)
+        await run(interaction, forward("initiative_join", dict(character=stored, roll=roll, dice=dice, cards=cards,
+                                                               surprised=surprised)), "/initiative join")
 
     @app_commands.command(name="add", description="GM: add NPCs (a count makes a numbered group)")
     @app_commands.describe(name="Name (a count names them Name 1..n)", stats='Stats as name=value', count="How many",
@@ -63,44 +51,26 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
                   roll: int | None = None, dice: str | None = None, cards: str | None = None,
                   surprised: bool = False, player: discord.Member | None = None,
                   template: app_commands.Range[str, 1, 60] | None = None, keep: bool = False) -> None:
-        options = {"roll": roll, "dice": dice, "cards": cards}
-        try:
-            key = await campaign_key(interaction)
-            npc = await npc_template(interaction, key, template)
-            kept, stored_now = (None, False)
-            if keep:
-                kept, stored_now = await keep_npc(interaction, key, name or (npc.name if npc else None), stats, npc,
-                                                  count, options)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
-
-        def build(by, system, state):
-            if not by.is_gm:
-                raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
-            if npc is not None and npc.system != system.key:
-                raise InvalidInput(f"{npc.name} is a {npc.system} stat block; this fight is {system.name}.")
-            sheet = merged_sheet(system, npc, stats)
-            label = name or (npc.name if npc else None)
-            if not label:
-                raise InvalidInput("Give the NPC a name, or a template from the NPC library.")
-            return AddCombatants(by=by, name=label, sheet=sheet, count=count, side=side,
-                                 hidden=hidden, npc=player is None, controller_id=player.id if player else None,
-                                 surprised=surprised, character_id=kept.id if kept else None,
-                                 lasting=(kept.lasting or None) if kept else None, **entered(options))
-
-        result = await run(interaction, build, "/initiative add")
+        key = await campaign_key(interaction)
+        npc = await npc_template(interaction, key, template)
+        label = name or (npc.name if npc else None)
+        kept, stored_now = (None, False)
+        if keep:
+            kept, stored_now = await keep_npc(interaction, key, label, stats, npc, count,
+                                              {"roll": roll, "dice": dice, "cards": cards})
+        result = await run(interaction, forward("initiative_add", dict(
+            name=label, stats=stats, count=count, side=side, hidden=hidden, roll=roll, dice=dice, cards=cards,
+            surprised=surprised, player=player.id if player else None,
+            template=(npc.system, npc.name, npc.sheet) if npc else None,
+            kept=Stored(id=kept.id, name=kept.name, owner_id=kept.owner_id, system=kept.system, sheet=kept.sheet,
+                        lasting=kept.lasting or None) if kept else None)), "/initiative add")
         if result is None and stored_now:
             # The fight refused the NPC: a refused command leaves nothing behind.
             await self.bot.core.repo.remove_character_id(key, kept.id)
 
     @app_commands.command(name="order", description="Show the turn order")
     async def order(self, interaction: discord.Interaction) -> None:
-        try:
-            record, state = await self.bot.core.current(interaction.channel_id)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        record, state = await self.bot.core.current(interaction.channel_id)
         embed = render.tracker_embed(registry.get(record.system), state, record.id)
         await reply(interaction, "", embed=embed)
 
@@ -108,30 +78,18 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
     @app_commands.describe(roll=ROLL, dice="Dice for what the new turn or round rolls (e.g. the GM's initiative)", cards=CARDS)
     async def next(self, interaction: discord.Interaction, roll: int | None = None, dice: str | None = None,
                    cards: str | None = None) -> None:
-        options = {"roll": roll, "dice": dice, "cards": cards}
-        await run(interaction, lambda by, system, state: NextTurn(by=by, **entered(options)), "/initiative next")
+        await run(interaction, forward("initiative_next", dict(roll=roll, dice=dice, cards=cards)), "/initiative next")
 
     @app_commands.command(name="delay", description="Step out of the order now; use again to step back in")
     @app_commands.describe(combatant="Who delays (default: your acting combatant)")
     @app_commands.autocomplete(combatant=autocomplete.combatants)
     async def delay(self, interaction: discord.Interaction, combatant: str | None = None) -> None:
-        def build(by, system, state):
-            name = combatant
-            if name is None:
-                acting = [c for c in system.turns.acting(state) if by.is_gm or state.get(c).controller_id == by.user_id]
-                delayed = [c for c in getattr(state.turns, "delayed", ()) if state.get(c).controller_id == by.user_id]
-                pick = acting or delayed
-                if not pick:
-                    raise InvalidInput("Name the combatant who delays.")
-                name = state.get(pick[0]).name
-            return DelayTurn(by=by, actor=name)
-
-        await run(interaction, build, "/initiative delay")
+        await run(interaction, forward("initiative_delay", dict(combatant=combatant)), "/initiative delay")
 
     @app_commands.command(name="remove", description="GM: take a combatant out of the encounter")
     @app_commands.autocomplete(combatant=autocomplete.combatants)
     async def remove(self, interaction: discord.Interaction, combatant: str) -> None:
-        await run(interaction, lambda by, system, state: RemoveCombatant(by=by, target=combatant), "/initiative remove")
+        await run(interaction, forward("initiative_remove", dict(combatant=combatant)), "/initiative remove")
 
 
 # --- NPC library templates and kept NPCs --------------------------------------------

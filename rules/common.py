@@ -80,7 +80,16 @@ def handlers(system: "System"):
         return turns.end_turn(system, enc, chance)
 
     def delay(enc: Encounter, action: DelayTurn, chance: "Chance"):
-        return turns.delay(system, enc, enc.find(action.actor).id, chance)
+        if action.actor is not None:
+            return turns.delay(system, enc, enc.find(action.actor).id, chance)
+        # No name: the sender's acting combatant steps out, or their delayed one steps back in.
+        by = action.by
+        acting = [c for c in turns.acting(enc) if by.is_gm or enc.get(c).controller_id == by.user_id]
+        delayed = [c for c in getattr(enc.turns, "delayed", ()) if enc.get(c).controller_id == by.user_id]
+        pick = acting or delayed
+        if not pick:
+            raise InvalidInput("Name the combatant who delays.")
+        return turns.delay(system, enc, pick[0], chance)
 
     def choose(enc: Encounter, action: Choose, chance: "Chance"):
         pending = enc.pending

@@ -8,12 +8,12 @@ pending choices). Everything here is pure: state in, state and events out.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, ClassVar, Literal
 
 from pydantic import ValidationError
 
 from .actions import Action, AddCombatants
+from .commands import Commands, Given, not_used, pairs
 from .errors import InvalidInput, UnknownAction
 from .model import Actor, Combatant, Encounter, Event, Pending, Value
 from .randomness import Chance
@@ -21,8 +21,6 @@ from .turns.base import TurnStructure
 
 Handler = Callable[[Encounter, Action, Chance], tuple[Encounter, list[Event]]]
 InitiativeKey = tuple[float, ...]
-
-_PAIR = re.compile(r'([A-Za-z_][\w-]*)\s*[=:]\s*("[^"]*"|\'[^\']*\'|[^\s]+)')
 
 
 class Option(Value):
@@ -141,19 +139,7 @@ class System:
 
     def parse_sheet(self, text: str | dict[str, Any] | None) -> dict[str, Any]:
         """`dex=3 avoidance=15 dr="fire:10"` → validated sheet values."""
-        if isinstance(text, dict):
-            raw = dict(text)
-        else:
-            text = text or ""
-            raw = {}
-            consumed = _PAIR.sub("", text).strip()
-            if consumed:
-                raise InvalidInput(
-                    f"Could not read `{consumed[:40]}`: write stats as `name=value`, e.g. "
-                    f"{self.sheet_example()}."
-                )
-            for key, value in _PAIR.findall(text):
-                raw[key.lower().replace("-", "_")] = value.strip("\"'")
+        raw = dict(text) if isinstance(text, dict) else pairs(text, self.sheet_example())
         fields = self.sheet_type.model_fields
         unknown = [key for key in raw if key not in fields]
         if unknown:
@@ -192,17 +178,26 @@ class System:
         return {"sheet": sheet} if "sheet" in self.combatant_type.model_fields else {}
 
     # --- slash commands ----------------------------------------------------
-    def command(self, name: str, by: "Actor", options: dict[str, Any]) -> Action:
-        """Map a shared slash command (`attack`, `act`, `damage`…) to an action."""
-        raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {self.name}.")
+    # Declared as data in each system's `commands` module; this is the one dispatcher.
+    commands: ClassVar[Commands] = Commands()
 
-    def report(self, name: str, enc: Encounter, options: dict[str, Any]) -> str:
+    def command(self, name: str, by: Actor, options: dict[str, Any], state: Encounter | None = None) -> Action:
+        """Map a slash command (`attack`, `act`, `damage`, `initiative_join`…) to an action."""
+        build = self.commands.builder(name)
+        if build is None:
+            raise not_used(name, self.name)
+        return build(Given(by, options, state, self))
+
+    def report(self, name: str, enc: Encounter, options: dict[str, Any], by: Actor | None = None) -> str:
         """Read-only commands (`plotpoint_show`…): text built from the state."""
-        raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {self.name}.")
+        report = self.commands.reports.get(name)
+        if report is None:
+            raise not_used(name, self.name)
+        return report(enc, Given(by or Actor(user_id=0), options, enc, self))
 
     def act_choices(self) -> list[tuple[str, str]]:
         """(value, label) pairs offered by `/act`'s autocomplete."""
-        return []
+        return self.commands.act_choices()
 
     # --- hooks the turn structures call -------------------------------------
     def roll_initiative(self, enc: Encounter, combatant: Combatant, chance: Chance) -> tuple[InitiativeKey, str]:
@@ -219,6 +214,11 @@ class System:
         return enc, []
 
     def on_turn_end(self, enc: Encounter, cid: str, chance: Chance) -> tuple[Encounter, list[Event]]:
+        return enc, []
+
+    def on_idle_turn(self, enc: Encounter, cid: str, chance: Chance) -> tuple[Encounter, list[Event]]:
+        """A turn ended without an action. Where the seed makes that an action of
+        its own (99 Towers' Forced Delay), the system applies what acting does."""
         return enc, []
 
     def on_round_start(self, enc: Encounter, chance: Chance) -> tuple[Encounter, list[Event]]:

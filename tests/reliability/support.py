@@ -23,7 +23,6 @@ from bot.app import TurnkeeperBot, create_bot
 from bot.config import Settings
 from bot.repository import EventRecord, Repository
 from bot.standin import InteractionHandle, StandIn, World, default_world, running_client
-from bot.standin.interactions import DEFERRED_UPDATE_MESSAGE
 from rules import registry
 from rules.actions import AddCombatants, Choose, EndTurn, NextTurn, Note
 from rules.commands import entered
@@ -232,13 +231,8 @@ class Replay:
 
 
 def answered_once(handle: InteractionHandle) -> bool:
-    """One callback and one visible message: not answered twice, not left hanging. A click on
-    a stale button is a deferred update of its message (losing the button) and one private followup."""
-    if len(handle.callbacks) != 1:
-        return False
-    if handle.response_type == DEFERRED_UPDATE_MESSAGE:
-        return len(handle.followups) == 1
-    return handle.original is not None and not handle.followups
+    """One callback and one visible message: not answered twice, not left hanging."""
+    return len(handle.callbacks) == 1 and handle.original is not None and not handle.followups
 
 
 def _undo_target(events: list[EventRecord], index: int, after: dict[str, Any]) -> bool:

@@ -7,15 +7,16 @@ from typing import Any
 
 from d20 import diceast
 
+from ...commands import integer
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event, Pending
-from ...secrets import secret
+from ...secrets import lands_in_sight, secret
 from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
 from .model import DAMAGE_TYPES, LastRoll, RCEncounter
-from .rolls import D20, Queued, drain, mode_for, reasons, masked_bonus, roll_d20, secret_constants
+from .rolls import D20, Queued, drain, mode_for, reasons, masked_bonus, roll_d20, secret_constants, secret_faces
 
 DEFENSES = ("avoidance", "fortitude", "willpower")
 PLOT_DIS = "Spend a Plot Point: disadvantage"
@@ -70,7 +71,7 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
     if split is not None:
         if not attacker.horde:
             raise InvalidInput("Only a Horde splits its attack.")
-        members = _int(split, "split", 1, members)
+        members = integer(split, "split", 1, members)
     horde_bonus = 2 * (members - 1) if attacker.horde else 0
     cost = "reaction" if flags.get("reaction") or not economy.acting(enc, attacker.id) else "bonus" if flags.get("bonus") else "action"
     if attacker.blaze:
@@ -126,16 +127,6 @@ def _dice_in(expr: str) -> int:
         count += node.num if isinstance(node, diceast.Dice) else 0
         stack.extend(getattr(node, "children", []) or [])
     return count
-
-
-def _int(value, name, low, high) -> int:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"`{name}` must be a whole number.") from None
-    if not low <= number <= high:
-        raise InvalidInput(f"`{name}` must be between {low} and {high}.")
-    return number
 
 
 def _offer_plot(enc, attacker, target, spec) -> bool:
@@ -243,8 +234,12 @@ def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int
         damage_dice = roll.dice
         amount = roll.total + spec["horde"]
         horde = f" + {spec['horde']} horde" if spec["horde"] else ""
-        # a hidden attacker's damage bonus and total are its own numbers: only the dice show
-        text += f"; {secret_constants(roll.text, attacker)}{horde} = {secret(amount, attacker)}"
+        # a hidden attacker's damage bonus and total are its own numbers: only the dice show; but a
+        # visible target's tracker tells the total, so then the dice hide instead (rules/secrets.py)
+        if lands_in_sight(attacker, target):
+            text += f"; {secret_faces(roll.text, attacker)}{horde} = {amount}"
+        else:
+            text += f"; {secret_constants(roll.text, attacker)}{horde} = {secret(amount, attacker)}"
         was_horde = bool(target.horde)
         harm = dmg.Harm(amount, spec["type"], critical=critical, armor_piercing=spec["ap"], hit=True)
         area_gone = False
