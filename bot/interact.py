@@ -47,9 +47,9 @@ async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bo
         else:
             await interaction.response.send_message(chunk, ephemeral=ephemeral, allowed_mentions=allowed, **extra)
     view = kwargs.get("view")
-    if view is not None:
-        # Every button and menu is a DynamicItem, answered by its custom id after any restart:
-        # the view object needs no listening (and no 15-minute timer discord.py gives ephemeral views).
+    if view is not None and view.children and all(isinstance(i, discord.ui.DynamicItem) for i in view.children):
+        # Buttons and menus that are DynamicItems are answered by their custom id after any restart:
+        # their view object needs no listening (nor the 15-minute timer discord.py gives ephemeral views).
         view.stop()
 
 

@@ -81,8 +81,10 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button],
             embed, view = tracker_page(registry.get(record.system), state, record.id, self.page)
             await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=render.NOBODY)
             return
+        from .places import campaign_key
+
         owner = int(self.key) or None
-        records = await bot.core.repo.list_characters(interaction.guild_id, owner_id=owner, limit=1000)
+        records = await bot.core.repo.list_characters(await campaign_key(interaction), owner_id=owner, limit=1000)
         content, view = character_page(records, owner, self.page)
         await interaction.response.edit_message(content=content or "No characters.", view=view,
                                                 allowed_mentions=render.NOBODY)

@@ -37,14 +37,15 @@ ENTERED = "✍️"  # beside a result that came from dice or cards entered by ha
 # Markup that the rules' own lines never use, neutralised wherever text is reposted:
 # masked links and URLs (a disguised "Free Nitro"), code fences, block quotes,
 # headings, subtext, spoilers, underline, and <#channel> / <t:…> / <:emoji:…> tags.
+# Idempotent: text that was cleaned once (a refusal quoting a name) is not broken open again.
 _NET = [
-    (re.compile(r"\[(?=[^\]]*\]\()"), r"\["),
+    (re.compile(r"(?<!\\)\[(?=[^\]]*\]\()"), r"\["),
     (re.compile(r"(?<=[A-Za-z])://"), r"\://"),
     (re.compile(r"```"), r"\`\`\`"),
     (re.compile(r"\|\|"), r"\|\|"),
     (re.compile(r"__"), r"\_\_"),
     (re.compile(r"^(\s*)(>|#{1,3}\s|-#\s)", re.MULTILINE), r"\1\\\2"),
-    (re.compile(r"<(?=[#:/]|a:|t:)"), r"\\<"),
+    (re.compile(r"(?<!\\)<(?=[#:/]|a:|t:)"), r"\\<"),
 ]
 _LITERAL = re.compile(r"([\\*_~|`>#\[\]()<:\-])")
 

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot import render
 from bot.buttons import EndEncounterButton
 from bot.interact import actor_of, announce, reply, run
+from bot.places import campaign_key
 from rules import registry
 from rules.actions import EndEncounter
 from rules.secrets import conceal, reveal
@@ -36,8 +37,9 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
 
     async def _start(self, interaction: discord.Interaction, system: app_commands.Choice[str] | None) -> None:
         by = await actor_of(interaction)
-        key = system.value if system else None
-        result = await self.bot.core.start(interaction.guild_id, interaction.channel_id, by, system=key)
+        result = await self.bot.core.start(interaction.guild_id, interaction.channel_id, by,
+                                           system=system.value if system else None,
+                                           campaign=await campaign_key(interaction))
         content, mentions = render.result_content(result.events)
         await reply(interaction, content, allowed=mentions)
         await announce(self.bot, interaction.channel, result)
@@ -70,8 +72,7 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
     @app_commands.command(name="log", description="Post an encounter's log as a Markdown file (also after it ended)")
     @app_commands.describe(number="Which of this channel's encounters: 1 is the first (default: the current or last one)")
     async def log(self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 100000] | None = None) -> None:
-        who = await render.readable_names(interaction, await self.bot.core.log_users(interaction.channel_id, number))
-        filename, text = await self.bot.core.log_markdown(interaction.channel_id, number, who)
+        filename, text = await self.bot.core.log_markdown(interaction.channel_id, number)
         public = conceal(text)
         await reply(interaction, "📜 The encounter log:", file=discord.File(io.BytesIO(public.encode()), filename=filename))
         if public != reveal(text) and (await actor_of(interaction)).is_gm:

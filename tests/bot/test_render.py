@@ -266,3 +266,9 @@ def test_the_logged_command_keeps_its_options_and_hides_a_hidden_npcs_sheet():
     shown = render.command_line(Interaction({"name": "encounter", "options": [
         {"type": 1, "name": "note", "options": [{"name": "text", "type": 3, "value": LINK}]}]}), "/encounter note")
     assert renders_markup(conceal(render.log_cell(shown))) == []
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_cleaning_twice_changes_nothing_more(text):
+    once = render.clean(text)
+    assert render.clean(once) == once and renders_markup(once) == []
