@@ -63,7 +63,15 @@ def _components(components) -> Iterator[dict[str, Any]]:
         yield from _components(comp.get("components") or [])
 
 
-def markup_in(messages) -> list[str]:
-    """Every place in `messages` where Discord would render markup."""
+def markup_in(messages, channels=()) -> list[str]:
+    """Every place in `messages` where Discord would render markup; `channels`: ids the bot
+    itself names with a channel mention (a /campaign bind answer), not typed text."""
+    own = [f"<#{channel}>" for channel in channels]
+
+    def typed(text: str) -> str:
+        for mention in own:
+            text = text.replace(mention, "#channel")
+        return text
+
     return [f"{where}: {kinds} in {text[:200]!r}" for message in messages for where, text in texts_of(message)
-            if (kinds := renders_markup(text))]
+            if (kinds := renders_markup(typed(text)))]

@@ -200,7 +200,8 @@ def markup_problems(live: LiveBot, first_message: int, first_event: int) -> list
     book = live.standin.book
     touched = {id(m): m for m in book.messages[first_message:]}
     touched.update({id(e.message): e.message for e in book.events[first_event:] if e.message is not None})
-    return [f"typed text rendered as markup: {problem}" for problem in markup_in(touched.values())]
+    channels = list(live.world.channels)  # the bot names real channels itself (/campaign bind)
+    return [f"typed text rendered as markup: {problem}" for problem in markup_in(touched.values(), channels)]
 
 
 # --- the properties ----------------------------------------------------------------------
