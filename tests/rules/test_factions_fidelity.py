@@ -47,10 +47,6 @@ def test_the_last_chooser_enters_only_their_own_dice():
     assert "Sybilla AGI save to dodge: d20 3" in " ".join(texts(out))
 
 
-ITEM_6 = "each target's player enters its own STR save against critical damage with its own choice"
-
-
-@pytest.mark.xfail(strict=True, reason=ITEM_6)
 def test_each_target_of_a_blast_enters_its_own_str_save_against_critical_damage():
     # "Critical damage ... a STR save" (campaign option): each target's player rolls their own save.
     enc = blast_at_balthasar_and_sybilla(critical_str_save=True)
@@ -63,7 +59,6 @@ def test_each_target_of_a_blast_enters_its_own_str_save_against_critical_damage(
     assert not out.state.find("Balthasar").incapacitated and out.state.find("Sybilla").incapacitated
 
 
-@pytest.mark.xfail(strict=True, reason=ITEM_6)
 def test_a_target_who_enters_no_str_save_gets_the_bots_roll_not_the_last_choosers_dice():
     enc = blast_at_balthasar_and_sybilla(critical_str_save=True)
     out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb", dice=(5,))
@@ -74,7 +69,18 @@ def test_a_target_who_enters_no_str_save_gets_the_bots_roll_not_the_last_chooser
     assert not any(line.startswith("Balthasar:") and "d20 18" in line for line in lines)
 
 
-@pytest.mark.xfail(strict=True, reason=ITEM_6)
+def test_a_counterer_enters_its_str_save_after_its_counter_die_and_the_attacker_gets_the_bots():
+    enc = blast_at_balthasar_and_sybilla(critical_str_save=True)
+    out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb", dice=(5,))
+    out = choose(out.state, "Counter: sword", by=BALTHASAR, dice=(6, 2))  # his counter's d6, then his STR save
+    out = choose(out.state, "No reaction", by=SYBILLA, dice=(19,))
+    lines = texts(out)
+    alchemist = next(line for line in lines if line.startswith("Alchemist:"))
+    assert "STR save against critical damage" in alchemist  # the bot's roll: not Balthasar's 2, nor Sybilla's 19
+    assert any(line.startswith("Balthasar:") and "d20 2 vs STR 10 → pass" in line for line in lines)
+    assert any(line.startswith("Sybilla:") and "d20 19 vs STR 10 → fail" in line for line in lines)
+
+
 def test_a_str_save_entered_with_a_dodge_that_succeeds_is_said_not_used():
     enc = blast_at_balthasar_and_sybilla(critical_str_save=True)
     out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb", dice=(5,))
