@@ -146,9 +146,6 @@ def test_the_gm_enters_morale_dice_when_a_players_pass_ends_the_round():
     assert out.state.pending.kind == "morale" and out.state.pending.users == (GM_ID,)
 
 
-ITEM_10 = "a player's dice never roll the GM's morale saves"
-
-
 def shaken_bandits_and_players():
     """Bandits 1 and 2 down (half the bandits), Balthasar and Theobald down (Sybilla alone saves)."""
     from rules.systems.factions.actions import SetCondition
@@ -160,7 +157,6 @@ def shaken_bandits_and_players():
     return pass_move(enc).state  # the GM passes; the players' pass ends the round
 
 
-@pytest.mark.xfail(strict=True, reason=ITEM_10)
 def test_a_players_dice_on_a_pass_that_ends_the_round_roll_only_their_own_characters_morale():
     from rules.turns.factions import PassMove
 
@@ -175,7 +171,6 @@ def test_a_players_dice_on_a_pass_that_ends_the_round_roll_only_their_own_charac
     assert out.state.find("Sybilla").morale_immune
 
 
-@pytest.mark.xfail(strict=True, reason=ITEM_10)
 def test_a_players_dice_for_the_gms_morale_saves_are_refused():
     from rules.errors import DiceError
     from rules.turns.factions import PassMove
