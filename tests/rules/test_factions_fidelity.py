@@ -81,6 +81,28 @@ def test_a_counterer_enters_its_str_save_after_its_counter_die_and_the_attacker_
     assert any(line.startswith("Sybilla:") and "d20 19 vs STR 10 → fail" in line for line in lines)
 
 
+def test_a_str_save_entered_when_refusing_a_stunt_is_kept_for_the_blow():
+    enc = start(seed_cast(critical_str_save=True)).state
+    others = [c.name for c in enc.combatants if c.name not in ("Balthasar", "Bandit 1")]
+    enc = mark_acted(give_turn(enc, "Balthasar"), *others)
+    enc = enc.update(enc.find("Bandit 1").id, health=3)
+    out = attack(enc, BALTHASAR, "Bandit 1", "sword", stunt="drops the axe", dice=(2,))
+    out = choose(out.state, "Take the attack", dice=(4,))  # the GM's STR save for the bandit
+    out = choose(out.state, "No reaction")
+    assert "Bandit 1: 2 damage; health 3 → 1; critical damage resisted (Bandit 1 STR save against critical damage: " \
+        "d20 4 vs STR 10 → pass)." in texts(out)
+
+
+def test_a_guard_enters_its_own_str_save_with_the_guard():
+    enc = start(seed_cast(critical_str_save=True)).state
+    enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = attack(enc, GM, "Sybilla", "axe", dice=(6,), near=("Theobald",))
+    out = choose(out.state, "Guard: Theobald", by=THEOBALD, dice=(17,))
+    assert ("Theobald: 6 damage; − armour 2 = 4; grit soaks 3 (grit 0/3); health 12 → 11; "
+            "Theobald STR save against critical damage: d20 17 vs STR 10 → fail; critical damage: incapacitated."
+            ) in texts(out)
+
+
 def test_a_str_save_entered_with_a_dodge_that_succeeds_is_said_not_used():
     enc = blast_at_balthasar_and_sybilla(critical_str_save=True)
     out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb", dice=(5,))

@@ -68,6 +68,7 @@ def resume_stunt(enc, pending: Pending, option: str, chance: Chance):
             events.append(Event(kind="info", text=f"{attacker.name}'s damage dice {', '.join(map(str, ctx['dice']))} "
                                 "are not used: the stunt was accepted."))
         return enc, events
+    _keep_save_die(enc, ctx, ctx["targets"][0], chance)  # the target's own answer, as with a reaction
     return advance(enc, ctx, chance, [Event(kind="info", text=f"{target.name} refuses the stunt: the attack goes on.")])
 
 
@@ -252,8 +253,9 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
 def _keep_save_die(enc, ctx, entry, chance: Chance) -> None:
     """Park the STR save die the answering character's player entered after their reaction's own
     dice; an empty list says it was theirs to enter, so the bot rolls it if it is needed."""
-    owed = str_saves_owed(enc, ctx, enc.get(entry["cid"]))
-    entry["save_dice"] = [chance.die(20) for _ in range(min(owed, chance.entered_dice_left()))]
+    kept = entry.get("save_dice", [])  # entered with the stunt's answer, before the reaction
+    owed = str_saves_owed(enc, ctx, enc.get(entry["cid"])) - len(kept)
+    entry["save_dice"] = kept + [chance.die(20) for _ in range(min(owed, chance.entered_dice_left()))]
 
 
 def str_saves_owed(enc, ctx, target: Fighter) -> int:
@@ -271,5 +273,6 @@ def str_saves_owed(enc, ctx, target: Fighter) -> int:
 def _retarget(enc, ctx, entry, new: Fighter) -> None:
     """The new target stands where the old one was; it knows it is attacked."""
     entry["cid"], entry["unaware"] = new.id, False
+    entry.pop("save_dice", None)  # the old target's, who is no longer hit
     if len(ctx["targets"]) == 1:
         (entry["dice"], entry["halve"]), = dice_shares(enc.get(ctx["attacker"]), Weapon(**ctx["weapon"]), [new], ())
