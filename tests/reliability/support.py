@@ -46,7 +46,7 @@ def reliability_world(*, extra_channels: int = 0) -> World:
     faye, where eve is a plain member: a stranger to the sandbox."""
     world = default_world(extra_channels=extra_channels)
     world.add_user("faye")
-    far = world.add_guild("Far Keep", owner="faye", channels=("far-hall",))
+    far = world.add_guild("Far Keep", owner="faye", channels=("far-hall", "general"))
     world.add_member(far, "eve")
     return world
 
