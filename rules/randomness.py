@@ -36,6 +36,9 @@ class Chance:
         self._dice_entered = bool(self._dice)
         self._cards_entered = bool(self._cards)
         self.reshuffled = False
+        # Who entered the dice, for a system whose rolls may fall to someone other than the sender
+        # (a round's end reached by anyone's command); None: not told.
+        self.entered_by = None
 
     @property
     def rng_state(self) -> int:
