@@ -51,6 +51,9 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
         view = discord.ui.View(timeout=None)
         view.add_item(EndEncounterButton(record.id))
         await reply(interaction, CONFIRM_END, ephemeral=True, view=view)
+        # The button is a dynamic item, found by its id on any message: the view need not be kept
+        # (discord.py would otherwise keep a private message's view with a 15-minute timer).
+        view.stop()
 
     @app_commands.command(name="status", description="Show the turn order and everyone's state")
     @app_commands.describe(page="Page of a long tracker")

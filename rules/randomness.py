@@ -54,6 +54,9 @@ class Chance:
         self._cards_entered = bool(self._cards)
         self.reshuffled = False
         self.unreported = False  # an entered value was used and no result has shown it yet
+        # Who entered the dice, for a system whose rolls may fall to someone other than the sender
+        # (a round's end reached by anyone's command); None: not told.
+        self.entered_by = None
 
     @contextlib.contextmanager
     def reporting(self):

@@ -163,3 +163,25 @@ async def test_help_lets_a_gm_run_the_fight_in_one_message(standin, bot):
     for needed in ("/turn initiative", "/turn take", "/turn pass", "/turn first", "/attack", "Dodge", "Counter",
                    "Guards", "alone", "Morale", "/choose", "weapons=", "Defaults"):
         assert needed in text, needed
+
+
+async def test_a_players_pass_that_ends_the_round_leaves_the_bandits_morale_dice_to_the_gm(standin, bot):
+    who = ids(standin)
+    await begin_fight(standin, bot)
+    for name in ("Bandit 1", "Bandit 2"):
+        await act(standin, bot, "gm", "/condition add", target=name, condition="incapacitated")
+    await act(standin, bot, "gm", "/turn pass")
+
+    # Bob's pass ends the round: his dice cannot roll the bandits' morale, and nothing changes.
+    answer, after = await act(standin, bot, "bob", "/turn pass", dice="3")
+    refused(answer, "your own characters")
+    assert after == []
+    answer, after = await act(standin, bot, "bob", "/turn pass")
+    assert "Every faction passed in a row: the round ends." in answer.content
+    (choice,) = [m for m in after if m.has_component(label="Roll")]
+    assert pinged(choice) == {who["gm"]}
+    refused((await click(standin, bot, "bob", "Roll", message=choice))[0], "not yours")
+    answer, _ = await act(standin, bot, "gm", "/choose", option="Roll", dice="3")
+    assert "Bandit 3 WIT save (morale): d20 3 vs WIT 10 → pass: immune to morale for the rest of the fight." in (
+        answer.content)
+    assert standin.unknown_routes == []

@@ -19,8 +19,8 @@ def attack(enc, by, target, weapon=None, dice=(), **extra):
     return apply(enc, Attack(by=by, targets=targets, weapon=weapon, dice=dice, **extra))
 
 
-def blast_at_balthasar_and_sybilla():
-    enc = add(seed_cast(), "Alchemist", "weapons='firebomb:d6:2:blast'")
+def blast_at_balthasar_and_sybilla(**options):
+    enc = add(seed_cast(**options), "Alchemist", "weapons='firebomb:d6:2:blast'")
     enc = start(enc).state
     return mark_acted(give_turn(enc, "Alchemist"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
 
@@ -45,6 +45,72 @@ def test_the_last_chooser_enters_only_their_own_dice():
     out = choose(out.state, "No reaction", by=BALTHASAR)
     out = choose(out.state, "Dodge", by=SYBILLA, dice=(3,))  # her AGI save only
     assert "Sybilla AGI save to dodge: d20 3" in " ".join(texts(out))
+
+
+def test_each_target_of_a_blast_enters_its_own_str_save_against_critical_damage():
+    # "Critical damage ... a STR save" (campaign option): each target's player rolls their own save.
+    enc = blast_at_balthasar_and_sybilla(critical_str_save=True)
+    out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb", dice=(5,))
+    out = choose(out.state, "No reaction", by=BALTHASAR, dice=(3,))  # his STR save
+    out = choose(out.state, "No reaction", by=SYBILLA, dice=(18,))  # hers
+    lines = " ".join(texts(out))
+    assert "Balthasar STR save against critical damage: d20 3 vs STR 10 → pass" in lines
+    assert "Sybilla STR save against critical damage: d20 18 vs STR 10 → fail" in lines
+    assert not out.state.find("Balthasar").incapacitated and out.state.find("Sybilla").incapacitated
+
+
+def test_a_target_who_enters_no_str_save_gets_the_bots_roll_not_the_last_choosers_dice():
+    enc = blast_at_balthasar_and_sybilla(critical_str_save=True)
+    out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb", dice=(5,))
+    out = choose(out.state, "No reaction", by=BALTHASAR)  # Balthasar's player enters nothing
+    out = choose(out.state, "No reaction", by=SYBILLA, dice=(18,))
+    lines = texts(out)
+    assert any(line.startswith("Sybilla:") and "STR save against critical damage: d20 18" in line for line in lines)
+    assert not any(line.startswith("Balthasar:") and "d20 18" in line for line in lines)
+
+
+def test_a_counterer_enters_its_str_save_after_its_counter_die_and_the_attacker_gets_the_bots():
+    enc = blast_at_balthasar_and_sybilla(critical_str_save=True)
+    out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb", dice=(5,))
+    out = choose(out.state, "Counter: sword", by=BALTHASAR, dice=(6, 2))  # his counter's d6, then his STR save
+    out = choose(out.state, "No reaction", by=SYBILLA, dice=(19,))
+    lines = texts(out)
+    alchemist = next(line for line in lines if line.startswith("Alchemist:"))
+    assert "STR save against critical damage" in alchemist  # the bot's roll: not Balthasar's 2, nor Sybilla's 19
+    assert any(line.startswith("Balthasar:") and "d20 2 vs STR 10 → pass" in line for line in lines)
+    assert any(line.startswith("Sybilla:") and "d20 19 vs STR 10 → fail" in line for line in lines)
+
+
+def test_a_str_save_entered_when_refusing_a_stunt_is_kept_for_the_blow():
+    enc = start(seed_cast(critical_str_save=True)).state
+    others = [c.name for c in enc.combatants if c.name not in ("Balthasar", "Bandit 1")]
+    enc = mark_acted(give_turn(enc, "Balthasar"), *others)
+    enc = enc.update(enc.find("Bandit 1").id, health=3)
+    out = attack(enc, BALTHASAR, "Bandit 1", "sword", stunt="drops the axe", dice=(2,))
+    out = choose(out.state, "Take the attack", dice=(4,))  # the GM's STR save for the bandit
+    out = choose(out.state, "No reaction")
+    assert "Bandit 1: 2 damage; health 3 → 1; critical damage resisted (Bandit 1 STR save against critical damage: " \
+        "d20 4 vs STR 10 → pass)." in texts(out)
+
+
+def test_a_guard_enters_its_own_str_save_with_the_guard():
+    enc = start(seed_cast(critical_str_save=True)).state
+    enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = attack(enc, GM, "Sybilla", "axe", dice=(6,), near=("Theobald",))
+    out = choose(out.state, "Guard: Theobald", by=THEOBALD, dice=(17,))
+    assert ("Theobald: 6 damage; − armour 2 = 4; grit soaks 3 (grit 0/3); health 12 → 11; "
+            "Theobald STR save against critical damage: d20 17 vs STR 10 → fail; critical damage: incapacitated."
+            ) in texts(out)
+
+
+def test_a_str_save_entered_with_a_dodge_that_succeeds_is_said_not_used():
+    enc = blast_at_balthasar_and_sybilla(critical_str_save=True)
+    out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb", dice=(5,))
+    out = choose(out.state, "Dodge", by=BALTHASAR, dice=(2, 7))  # AGI save passes: the STR save is not needed
+    out = choose(out.state, "No reaction", by=SYBILLA, dice=(4,))
+    lines = texts(out)
+    assert "Balthasar's STR save die 7 is not used: no critical damage." in lines
+    assert any(line.startswith("Sybilla:") and "d20 4 vs STR 10 → pass" in line for line in lines)
 
 
 def test_damage_dice_entered_with_an_attack_that_misses_its_wit_save_are_accepted_and_not_used():
@@ -100,6 +166,54 @@ def test_the_gm_enters_morale_dice_when_a_players_pass_ends_the_round():
     assert "Bandit Leader WIT save (morale): d20 15 vs WIT 10 → fail: breaks." in lines
     assert "Bandit 3 WIT save (morale): d20 4 vs WIT 10 → pass: immune to morale for the rest of the fight." in lines
     assert out.state.pending.kind == "morale" and out.state.pending.users == (GM_ID,)
+
+
+def shaken_bandits_and_players():
+    """Bandits 1 and 2 down (half the bandits), Balthasar and Theobald down (Sybilla alone saves)."""
+    from rules.systems.factions.actions import SetCondition
+    from test_factions_helpers import pass_move
+
+    enc = start(seed_cast()).state
+    for name in ("Bandit 1", "Bandit 2", "Balthasar", "Theobald"):
+        enc = apply(enc, SetCondition(by=GM, target=name, condition="incapacitated")).state
+    return pass_move(enc).state  # the GM passes; the players' pass ends the round
+
+
+def test_a_players_dice_on_a_pass_that_ends_the_round_roll_only_their_own_characters_morale():
+    from rules.turns.factions import PassMove
+
+    out = apply(shaken_bandits_and_players(), PassMove(by=SYBILLA, dice=(3,)))
+    lines = texts(out)
+    assert "Sybilla WIT save (morale): d20 3 vs WIT 10 → pass: immune to morale for the rest of the fight." in lines
+    assert not any("Bandit" in line and "WIT save (morale)" in line for line in lines)
+    pending = out.state.pending
+    assert pending.kind == "morale_roll" and pending.users == (GM_ID,)
+    out = choose(out.state, "Roll", dice=(15, 4))
+    assert "Bandit Leader WIT save (morale): d20 15 vs WIT 10 → fail: breaks." in texts(out)
+    assert out.state.find("Sybilla").morale_immune
+
+
+def test_a_players_dice_for_the_gms_morale_saves_are_refused():
+    from rules.errors import DiceError
+    from rules.turns.factions import PassMove
+    from rules.systems.factions.actions import SetCondition
+    from test_factions_helpers import pass_move
+
+    enc = start(seed_cast()).state
+    for name in ("Bandit 1", "Bandit 2"):
+        enc = apply(enc, SetCondition(by=GM, target=name, condition="incapacitated")).state
+    enc = pass_move(enc).state
+    with pytest.raises(DiceError, match="your own characters"):
+        apply(enc, PassMove(by=SYBILLA, dice=(15, 4)))
+
+
+def test_the_gms_dice_on_the_command_that_ends_the_round_roll_every_morale_save_as_before():
+    from rules.turns.factions import PassMove
+
+    out = apply(shaken_bandits_and_players(), PassMove(by=GM, dice=(3, 15, 4)))  # the GM passes for the players
+    lines = texts(out)
+    assert "Bandit Leader WIT save (morale): d20 15 vs WIT 10 → fail: breaks." in lines
+    assert "Sybilla WIT save (morale): d20 3 vs WIT 10 → pass: immune to morale for the rest of the fight." in lines
 
 
 def test_the_gm_names_who_is_near_the_target_and_only_their_players_are_asked():

@@ -62,9 +62,12 @@ def test_a_whole_fight():
     # Sybilla ends her turn: nobody is left on either side, the round ends and the bandits,
     # down to half their numbers, check morale: both fail. The first move of round 2
     # waits for their choices.
-    out = apply(out.state, NextTurn(by=SYBILLA, dice=(17, 12)))
-    lines = texts(out)
-    assert lines.index("gm must pass: nobody left to act.") < lines.index("Morale check for gm: a group WIT save.")
+    out = apply(out.state, NextTurn(by=SYBILLA))
+    assert "gm must pass: nobody left to act." in texts(out)
+    # Her command ends the round, but the bandits' morale dice are the GM's: a Roll choice.
+    assert out.state.pending.kind == "morale_roll" and out.state.pending.users == (GM_ID,)
+    out = choose(out.state, "Roll", dice=(17, 12))
+    assert "Morale check for gm: a group WIT save." in texts(out)
     assert out.state.round == 2 and out.state.pending.kind == "morale"
     assert not [e for e in out.events if e.kind == "turn"]
     enc = choose(out.state, "Surrender").state

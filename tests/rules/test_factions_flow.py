@@ -101,7 +101,7 @@ def test_when_the_moving_faction_surrenders_to_morale_the_move_passes_by_itself(
     enc = start(seed_cast()).state
     enc = bandits_down(enc, "Bandit 1", "Bandit 2")
     enc = pass_move(enc).state
-    out = apply(enc, PassMove(by=SYBILLA, dice=(15, 16)))  # the round ends: both standing bandits break
+    out = apply(enc, PassMove(by=GM, dice=(15, 16)))  # the GM passes for the players: both standing bandits break
     assert out.state.round == 2 and out.state.pending.kind == "morale"
     assert turn_events(out) == []  # round 2's first move waits for the choices
     assert "Round 2" in texts(out)
@@ -118,7 +118,7 @@ def test_when_morale_leaves_the_initiative_holder_standing_it_moves_first():
     enc = start(seed_cast()).state
     enc = bandits_down(enc, "Bandit 1", "Bandit 2")
     enc = pass_move(enc).state
-    out = choose(apply(enc, PassMove(by=SYBILLA, dice=(15, 4))).state, "Flee")
+    out = choose(apply(enc, PassMove(by=GM, dice=(15, 4))).state, "Flee")  # the GM passes for the players
     assert out.state.turns.moving == "gm"
     (turn,) = turn_events(out)
     assert turn.ping == (GM_ID,) and "take a turn with Bandit 3" in turn.text
@@ -192,7 +192,7 @@ def test_the_tracker_marks_nobody_while_morale_is_open_or_once_the_fight_is_over
     enc = start(seed_cast()).state
     enc = bandits_down(enc, "Bandit 1", "Bandit 2")
     enc = pass_move(enc).state
-    waiting = apply(enc, PassMove(by=SYBILLA, dice=(15, 16))).state
+    waiting = apply(enc, PassMove(by=GM, dice=(15, 16))).state  # the GM passes for the players
     assert waiting.pending is not None
     assert not any(line.current for line in SYSTEM.turns.lines(SYSTEM, waiting))
     over = apply(enc, EndEncounter(by=GM)).state

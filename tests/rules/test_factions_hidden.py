@@ -255,12 +255,12 @@ def manoeuvres(log, hidden):
 def morale(log, hidden):
     enc = apply(fight(hidden), SetCondition(by=GM, target="Cultist", condition="incapacitated")).state
     enc = pass_move(enc).state
-    out = log(enc, PassMove(by=SYBILLA, dice=(20,)))  # the round ends: the Gorgon's morale breaks
+    out = log(enc, PassMove(by=GM, dice=(20,)))  # the GM passes for the players: the Gorgon's morale breaks
     assert out.state.pending.kind == "morale"
     out = log.choose(out.state, "Flee")
     assert out.state.find("Gorgon").fled
     enc = apply(fight(hidden), SetCondition(by=GM, target="Cultist", condition="incapacitated")).state
-    out = log(pass_move(enc).state, PassMove(by=SYBILLA, dice=(9,)))
+    out = log(pass_move(enc).state, PassMove(by=GM, dice=(9,)))  # the GM passes for the players
     assert out.state.find("Gorgon").morale_immune
     return {"18"}
 

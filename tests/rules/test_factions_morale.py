@@ -27,7 +27,7 @@ def test_a_group_at_half_its_numbers_checks_morale_and_the_failures_surrender_or
     enc = start(seed_cast()).state
     enc = down(enc, "Bandit 1", "Bandit 2")
     enc = pass_move(enc).state  # gm pass
-    out = apply(enc, PassMove(by=SYBILLA, dice=(15, 4)))  # players pass: the round ends, morale is checked
+    out = apply(enc, PassMove(by=GM, dice=(15, 4)))  # the GM passes for the players: the round ends, morale is checked
     lines = texts(out)
     assert "Morale check for gm: a group WIT save." in lines
     assert "Bandit Leader WIT save (morale): d20 15 vs WIT 10 → fail: breaks." in lines
@@ -47,7 +47,7 @@ def test_no_check_when_the_group_was_already_at_half_when_the_round_began():
     enc = start(seed_cast()).state
     enc = down(enc, "Bandit 1", "Bandit 2")
     enc = pass_move(enc).state
-    enc = apply(enc, PassMove(by=SYBILLA, dice=(15, 4))).state
+    enc = apply(enc, PassMove(by=GM, dice=(15, 4))).state  # the GM passes for the players
     enc = choose(enc, "Surrender").state
     enc = pass_move(enc).state
     out = pass_move(enc, by=SYBILLA)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 
+from rules.errors import DiceError
 from rules.model import Event, Pending
 from rules.randomness import Chance
 
@@ -69,21 +70,48 @@ def due(enc: FactionsEncounter) -> list[tuple[str, list[str]]]:
 
 
 def check(enc: FactionsEncounter, chance: Chance):
-    """At the round's end. Dice entered with the command that ends the round are the saves;
-    without them, whoever rolls the saves (the GM for NPCs) gets a choice: press Roll or enter
-    the d20s, whichever command ended the round (a player's pass too)."""
+    """At the round's end. Dice entered with the command that ends the round are the saves when
+    the GM sent it; a player's dice roll only their own characters' saves. Saves without dice get
+    a choice for whoever rolls them (the GM for NPCs): press Roll or enter the d20s, whichever
+    command ended the round."""
     checks = due(enc)
     if not checks:
         return enc, []
-    if chance.entered_dice_left():
+    sender = getattr(chance, "entered_by", None)
+    if not chance.entered_dice_left():
+        return _ask_roll(enc, checks, [])
+    if sender is None or sender.is_gm:
         return roll(enc, checks, chance)
+    mine = _only(checks, lambda cid: enc.get(cid).controller_id == sender.user_id)
+    others = _only(checks, lambda cid: enc.get(cid).controller_id != sender.user_id)
+    if not mine or (others and chance.entered_dice_left() > sum(len(m) for _, m in mine)):
+        raise DiceError(
+            "Morale dice roll only your own characters' saves: the others' players (the GM for NPCs) "
+            "roll theirs with the Roll button or `/choose option:Roll dice:…`."
+        )
+    enc, events, failed = _roll(enc, mine, chance)
+    if others:
+        enc, more = _ask_roll(enc, others, failed)
+        return enc, events + more
+    enc, more = _ask_failed(enc, failed)
+    return enc, events + more
+
+
+def _only(checks, keep) -> list[tuple[str, list[str]]]:
+    kept = [(faction, [cid for cid in members if keep(cid)]) for faction, members in checks]
+    return [(faction, members) for faction, members in kept if members]
+
+
+def _ask_roll(enc: FactionsEncounter, checks, failed: list[str]):
+    """The saves nobody entered dice for wait for their roller; `failed`: who already broke."""
     saving = [cid for _, members in checks for cid in members]
     names = "; ".join(f"{faction}: " + ", ".join(enc.get(c).name for c in members) for faction, members in checks)
     prompt = (f"Morale check at the round's end, a group WIT save ({names}): {len(saving)} d20. Press Roll, or "
               f"enter the dice: /choose option:Roll dice:\"…\".")[:300]
     pending = Pending(
         id=enc.next_pending, kind="morale_roll", prompt=prompt, options=(ROLL,), default=ROLL,
-        chooser=saving[0], users=enc.controllers(saving), context={"checks": [[f, m] for f, m in checks]},
+        chooser=saving[0], users=enc.controllers(saving),
+        context={"checks": [[f, m] for f, m in checks], "failed": list(failed)},
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     return enc, [Event(kind="choice", text=f"Morale check due ({names}): see the Roll button.")]
@@ -95,10 +123,19 @@ def resume_roll(enc: FactionsEncounter, pending: Pending, option: str, chance: C
         left = [cid for cid in members if not enc.get(cid).out]  # someone fled or died meanwhile
         if left:
             checks.append((faction, left))
-    return roll(enc, checks, chance)
+    broke = [cid for cid in pending.context.get("failed", []) if not enc.get(cid).out]
+    enc, events, failed = _roll(enc, checks, chance)
+    enc, more = _ask_failed(enc, broke + failed)
+    return enc, events + more
 
 
 def roll(enc: FactionsEncounter, checks: list[tuple[str, list[str]]], chance: Chance):
+    enc, events, failed = _roll(enc, checks, chance)
+    enc, more = _ask_failed(enc, failed)
+    return enc, events + more
+
+
+def _roll(enc: FactionsEncounter, checks: list[tuple[str, list[str]]], chance: Chance):
     """Dice: one d20 per member making the save, faction by faction, in tracker order."""
     events: list[Event] = []
     failed: list[str] = []
@@ -112,10 +149,11 @@ def roll(enc: FactionsEncounter, checks: list[tuple[str, list[str]]], chance: Ch
                 enc = enc.update(fighter.id, morale_immune=True)
             else:
                 failed.append(fighter.id)
-    if failed:
-        enc, more = ask(enc, failed)
-        events.extend(more)
-    return enc, events
+    return enc, events, failed
+
+
+def _ask_failed(enc: FactionsEncounter, failed: list[str]):
+    return ask(enc, failed) if failed else (enc, [])
 
 
 def ask(enc: FactionsEncounter, queue: list[str]):

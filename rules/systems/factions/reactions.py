@@ -15,7 +15,10 @@ Dice entered with the attack beyond its WIT save are the attacker's: they
 wait in the choice for the damage roll (if none were entered, the bot rolls
 them: the player answering the last choice enters only their own). Each
 reacting character's player enters their own rolls with their own choice: a
-dodge's AGI save, a counter's damage dice (kept until the blows land).
+dodge's AGI save, a counter's damage dice, then the one STR save the attack may
+call for (a manoeuvre's, or against critical damage when the campaign allows
+it), kept until the blows land. A character whose player entered no such die
+gets the bot's roll, never the dice of whoever answered the last choice.
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ def resume_stunt(enc, pending: Pending, option: str, chance: Chance):
             events.append(Event(kind="info", text=f"{attacker.name}'s damage dice {', '.join(map(str, ctx['dice']))} "
                                 "are not used: the stunt was accepted."))
         return enc, events
+    _keep_save_die(enc, ctx, ctx["targets"][0], chance)  # the target's own answer, as with a reaction
     return advance(enc, ctx, chance, [Event(kind="info", text=f"{target.name} refuses the stunt: the attack goes on.")])
 
 
@@ -202,6 +206,12 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
     entry = ctx["targets"][ctx["asking"]]
     target: Fighter = enc.get(entry["cid"])
     events: list[Event] = []
+    # Whose player answered for the character now targeted: a target who cannot react did not
+    # (an ally declined to guard it); one who hides leaves the answer to whoever shields it.
+    if option == NO_REACTION:
+        own = may_react(enc, ctx, target) and not entry["unaware"]
+    else:
+        own = not option.startswith(HIDE)
     if option == NO_REACTION:
         ctx["asking"] += 1
     elif option == DODGE:
@@ -235,11 +245,34 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
         entry["guarded"] = True
         events.append(Event(kind="info", text=f"{guard.name} guards {target.name} and becomes the target."))
         ctx["asking"] += 1
+    if own:
+        _keep_save_die(enc, ctx, entry, chance)
     return advance(enc, ctx, chance, events)
+
+
+def _keep_save_die(enc, ctx, entry, chance: Chance) -> None:
+    """Park the STR save die the answering character's player entered after their reaction's own
+    dice; an empty list says it was theirs to enter, so the bot rolls it if it is needed."""
+    kept = entry.get("save_dice", [])  # entered with the stunt's answer, before the reaction
+    owed = str_saves_owed(enc, ctx, enc.get(entry["cid"])) - len(kept)
+    entry["save_dice"] = kept + [chance.die(20) for _ in range(min(owed, chance.entered_dice_left()))]
+
+
+def str_saves_owed(enc, ctx, target: Fighter) -> int:
+    """How many STR saves the attack may call on the target for: a manoeuvre's (unless the target
+    is smaller), or one against critical damage where the campaign allows it (a larger foe's shove
+    deals a d4)."""
+    attacker = enc.get(ctx["attacker"])
+    critical = 1 if enc.options.get("critical_str_save") else 0
+    smaller = target.size_rank < attacker.size_rank
+    if ctx["mode"] == "damage" or (ctx["mode"] == "shove" and smaller):
+        return critical
+    return 0 if smaller else 1
 
 
 def _retarget(enc, ctx, entry, new: Fighter) -> None:
     """The new target stands where the old one was; it knows it is attacked."""
     entry["cid"], entry["unaware"] = new.id, False
+    entry.pop("save_dice", None)  # the old target's, who is no longer hit
     if len(ctx["targets"]) == 1:
         (entry["dice"], entry["halve"]), = dice_shares(enc.get(ctx["attacker"]), Weapon(**ctx["weapon"]), [new], ())

@@ -91,7 +91,36 @@ def _not_used(attacker: Fighter, dice: list[int], why: str) -> Event:
     return Event(kind="info", text=f"{attacker.name}'s {which} not used: {why}.")
 
 
+def _savers(ctx, chance: Chance) -> dict[str, AttackerDice]:
+    """Whose die each STR save takes. Resolved within the attack itself, the sender's entered
+    dice as for every roll; after a choice, the die each target's player entered with their own
+    choice, else the bot's (the attacker's too, hit by a counter): never another player's dice."""
+    chosen = "dice" in ctx  # parked when the attack waited for a choice
+    savers = {ctx["attacker"]: AttackerDice([] if chosen else None, chance)}
+    for entry in ctx["targets"]:
+        savers[entry["cid"]] = AttackerDice(entry.get("save_dice", []) if chosen else None, chance)
+    return savers
+
+
+def _unused_saves(enc, ctx, savers: dict[str, AttackerDice]) -> list[Event]:
+    why = "no critical damage" if ctx["mode"] == "damage" else "no STR save was needed"
+    events = []
+    for cid, saver in savers.items():
+        if saver.saved:
+            which = "die" if len(saver.saved) == 1 else "dice"
+            events.append(Event(kind="info", text=(
+                f"{enc.get(cid).name}'s STR save {which} {', '.join(map(str, saver.saved))} "
+                f"{'is' if len(saver.saved) == 1 else 'are'} not used: {why}.")))
+    return events
+
+
 def resolve(enc, ctx, chance: Chance):
+    savers = _savers(ctx, chance)
+    enc, events = _resolve(enc, ctx, chance, savers)
+    return enc, events + _unused_saves(enc, ctx, savers)
+
+
+def _resolve(enc, ctx, chance: Chance, savers: dict[str, AttackerDice]):
     attacker: Fighter = enc.get(ctx["attacker"])
     weapon = Weapon(**ctx["weapon"])
     entries = sorted(ctx["targets"], key=lambda e: "counter" not in e)  # a counter settles first
@@ -114,23 +143,23 @@ def resolve(enc, ctx, chance: Chance):
             events.append(Event(kind="info", text=f"{attacker.name} is down: the attack on {target.name} never lands."))
             continue
         if ctx["mode"] != "damage":
-            enc, more = _manoeuvre(enc, ctx, entry, chance, own)
+            enc, more = _manoeuvre(enc, ctx, entry, chance, own, savers)
             events.extend(more)
             continue
         amount, text = blast_roll if blast_roll else _roll(
             own, entry["dice"], ctx["die"], entry["halve"], shown_die=shown_die, sized=_sized(attacker, target))
         if "counter" in entry:
-            enc, more = _exchange(enc, ctx, entry, amount, text, chance)
+            enc, more = _exchange(enc, ctx, entry, amount, text, chance, savers)
             events.extend(more)
             continue
         events.append(Event(kind="roll", text=f"{attacker.name} → {target.name}: {text}."))
-        hit = harm(enc, target.id, amount, chance, cover=ctx["cover"])
+        hit = harm(enc, target.id, amount, savers[target.id], cover=ctx["cover"])
         enc = hit.enc
         events.extend(hit.events)
     return enc, events
 
 
-def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance):
+def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance, savers: dict[str, AttackerDice]):
     """Both roll at once; whoever suffers more after armour is hit first, and a
     blow that takes its victim down stops the other; a tie lands both."""
     attacker: Fighter = enc.get(ctx["attacker"])
@@ -149,11 +178,11 @@ def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance):
     tie = to_target == to_attacker
     first_name = enc.get(blows[0][0]).name
     events.append(Event(kind="info", text="A tie: both are hit at once." if tie else f"{first_name} suffers more and is hit first."))
-    hits = [harm(enc, blows[0][0], blows[0][1], chance, cover=blows[0][2])]
+    hits = [harm(enc, blows[0][0], blows[0][1], savers[blows[0][0]], cover=blows[0][2])]
     enc = hits[0].enc
     events.extend(hits[0].events)
     if tie or not hits[0].knocked_out:
-        second = harm(enc, blows[1][0], blows[1][1], chance, cover=blows[1][2])
+        second = harm(enc, blows[1][0], blows[1][1], savers[blows[1][0]], cover=blows[1][2])
         enc = second.enc
         events.extend(second.events)
     else:
@@ -161,7 +190,7 @@ def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance):
     return enc, events
 
 
-def _manoeuvre(enc, ctx, entry, chance: Chance, own: AttackerDice):
+def _manoeuvre(enc, ctx, entry, chance: Chance, own: AttackerDice, savers: dict[str, AttackerDice]):
     """A non-lethal attack resolves after any counter's damage."""
     events: list[Event] = []
     attacker: Fighter = enc.get(ctx["attacker"])
@@ -169,11 +198,11 @@ def _manoeuvre(enc, ctx, entry, chance: Chance, own: AttackerDice):
     if "counter" in entry:
         back, back_text = _counter_roll(chance, entry, target, attacker, Weapon(**entry["counter"]))
         events.append(Event(kind="roll", text=f"{target.name} counters first (non-lethal attacks resolve last): {back_text}."))
-        hit = harm(enc, attacker.id, back, chance)
+        hit = harm(enc, attacker.id, back, savers[attacker.id])
         enc = hit.enc
         events.extend(hit.events)
         if hit.knocked_out:
             events.append(Event(kind="info", text=f"{attacker.name} is down: the {ctx['mode']} fails."))
             return enc, events
-    enc, more = apply_manoeuvre(enc, ctx["mode"], attacker.id, target.id, ctx.get("take"), chance, own)
+    enc, more = apply_manoeuvre(enc, ctx["mode"], attacker.id, target.id, ctx.get("take"), savers[target.id], own)
     return enc, events + more

@@ -80,6 +80,16 @@ class FactionsSystem(System):
             SetCondition: self._settling(moves.set_condition),
         }
 
+    def handler(self, action):
+        """Every action's chance knows who sent it: whichever command ends the round, its
+        dice roll the morale saves of the sender's characters only (the GM's: anyone's)."""
+        run = super().handler(action)
+
+        def sent(enc, act, chance):
+            chance.entered_by = act.by
+            return run(enc, act, chance)
+        return sent
+
     def _settling(self, handler):
         """Between turns, whoever can move may change: the move passes on if the
         moving faction has nobody left, or reopens if nobody could act before."""
