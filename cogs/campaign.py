@@ -17,7 +17,7 @@ from bot.places import campaign_key, own_key
 from bot.repository import DuplicateName, NewChange
 from rules import registry
 from rules.commands import flags
-from rules.errors import InvalidInput, NotAllowed, RulesError
+from rules.errors import InvalidInput, NotAllowed
 
 from . import autocomplete
 
@@ -45,32 +45,28 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
     async def setup(self, interaction: discord.Interaction, system: app_commands.Choice[str], gm_role: discord.Role | None = None,
                     reminder_minutes: app_commands.Range[int, 0, 1440] | None = None,
                     choice_timeout: app_commands.Range[int, 0, 86400] | None = None, settings: str | None = None) -> None:
-        try:
-            by = await actor_of(interaction)
-            if not by.is_gm:
-                raise NotAllowed("Only someone with Manage Server or the GM role can set up the campaign.")
-            key = await campaign_key(interaction)
-            rules_system = registry.get(system.value)
-            current = await self.bot.core.campaign(key)
-            merged = dict(current.settings) if current and current.system == system.value else {}
-            # Discord's client enforces the declared ranges; a crafted request does not.
-            if reminder_minutes is not None:
-                merged["reminder_minutes"] = _bounded(reminder_minutes, "reminder_minutes", 0, MAX_REMINDER_MINUTES)
-            if choice_timeout is not None:
-                merged["choice_timeout_seconds"] = _bounded(choice_timeout, "choice_timeout", 0, MAX_CHOICE_SECONDS)
-            for name, value in flags(settings).items():
-                if name not in rules_system.options:
-                    known = ", ".join(rules_system.options) or "none"
-                    raise InvalidInput(f"{rules_system.name} has no setting `{name[:30]}` (settings: {known}).")
-                if value is True:
-                    raise InvalidInput(f"Give `{name}` a value: `{name}=…`.")
-                merged[name] = _typed(value, rules_system.options[name].default, name)
-            role_id = gm_role.id if gm_role else (current.gm_role_id if current else None)
-            await self.bot.core.repo.save_campaign(key, system=system.value, gm_role_id=role_id, settings=merged)
-            self.bot.forget_campaign(key)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        if not by.is_gm:
+            raise NotAllowed("Only someone with Manage Server or the GM role can set up the campaign.")
+        key = await campaign_key(interaction)
+        rules_system = registry.get(system.value)
+        current = await self.bot.core.campaign(key)
+        merged = dict(current.settings) if current and current.system == system.value else {}
+        # Discord's client enforces the declared ranges; a crafted request does not.
+        if reminder_minutes is not None:
+            merged["reminder_minutes"] = _bounded(reminder_minutes, "reminder_minutes", 0, MAX_REMINDER_MINUTES)
+        if choice_timeout is not None:
+            merged["choice_timeout_seconds"] = _bounded(choice_timeout, "choice_timeout", 0, MAX_CHOICE_SECONDS)
+        for name, value in flags(settings).items():
+            if name not in rules_system.options:
+                known = ", ".join(rules_system.options) or "none"
+                raise InvalidInput(f"{rules_system.name} has no setting `{name[:30]}` (settings: {known}).")
+            if value is True:
+                raise InvalidInput(f"Give `{name}` a value: `{name}=…`.")
+            merged[name] = _typed(value, rules_system.options[name].default, name)
+        role_id = gm_role.id if gm_role else (current.gm_role_id if current else None)
+        await self.bot.core.repo.save_campaign(key, system=system.value, gm_role_id=role_id, settings=merged)
+        self.bot.forget_campaign(key)
         role = f"<@&{role_id}>" if role_id else "Manage Server holders"
         await reply(interaction, f"✅ This server plays **{rules_system.name}**. GMs: {role}.", allowed=render.NOBODY)
 
@@ -98,17 +94,13 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
                    character: app_commands.Range[str, 1, 100] | None = None,
                    dice: app_commands.Range[str, 1, 200] | None = None,
                    options: app_commands.Range[str, 1, 300] | None = None) -> None:
-        try:
-            by = await actor_of(interaction)
-            key = await campaign_key(interaction)
-            if not by.is_gm:
-                raise NotAllowed("Only the GM decides when the characters rest.")
-            record = await autocomplete.resolve_character(interaction, key, character) if character else None
-            label, lines = await self.bot.core.between.rest(key, by, kind, character=record, dice=dice, options=options,
-                                                           by_name=interaction.user.display_name)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        key = await campaign_key(interaction)
+        if not by.is_gm:
+            raise NotAllowed("Only the GM decides when the characters rest.")
+        record = await autocomplete.resolve_character(interaction, key, character) if character else None
+        label, lines = await self.bot.core.between.rest(key, by, kind, character=record, dice=dice, options=options,
+                                                       by_name=interaction.user.display_name)
         body = "\n".join(render.clean(line) for line in lines) or f"{render.clean(label)}: nothing changed."
         await reply(interaction, body)
 
@@ -118,27 +110,19 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
     @app_commands.autocomplete(character=autocomplete.campaign_characters, key=autocomplete.adjustable)
     async def adjust(self, interaction: discord.Interaction, character: app_commands.Range[str, 1, 100],
                      key: app_commands.Range[str, 1, 60], value: app_commands.Range[str, 1, 200]) -> None:
-        try:
-            by = await actor_of(interaction)
-            if not by.is_gm:
-                raise NotAllowed("Only the GM adjusts what a character carries between fights.")
-            ckey = await campaign_key(interaction)
-            record = await autocomplete.resolve_character(interaction, ckey, character)
-            summary = await self.bot.core.between.adjust(ckey, by, record, key, value, interaction.user.display_name)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        if not by.is_gm:
+            raise NotAllowed("Only the GM adjusts what a character carries between fights.")
+        ckey = await campaign_key(interaction)
+        record = await autocomplete.resolve_character(interaction, ckey, character)
+        summary = await self.bot.core.between.adjust(ckey, by, record, key, value, interaction.user.display_name)
         await reply(interaction, f"✏️ {render.clean(summary)}")
 
     @app_commands.command(name="undo", description="GM: undo the last rest or adjustment")
     async def undo(self, interaction: discord.Interaction) -> None:
-        try:
-            by = await actor_of(interaction)
-            key = await campaign_key(interaction)
-            summary = await self.bot.core.between.undo(key, by, interaction.user.display_name)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        key = await campaign_key(interaction)
+        summary = await self.bot.core.between.undo(key, by, interaction.user.display_name)
         await reply(interaction, f"↩️ {render.clean(summary)}")
 
     @app_commands.command(name="log", description="Between-fight changes: rests, adjustments, fights' ends, imports")
@@ -163,20 +147,16 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
     # --- export and import ------------------------------------------------------------
     @app_commands.command(name="export", description="GM: the whole campaign as one JSON file")
     async def export(self, interaction: discord.Interaction) -> None:
-        try:
-            by = await actor_of(interaction)
-            if not by.is_gm:
-                raise NotAllowed("Only the GM exports the campaign (it holds the NPC library).")
-            key = await campaign_key(interaction)
-            campaign = await self.bot.core.campaign(key)
-            if campaign is None:
-                raise InvalidInput("There is no campaign here to export.")
-            repo = self.bot.core.repo
-            data = transfer.export(campaign, await repo.list_characters(key, limit=transfer.MAX_ITEMS),
-                                   await repo.list_npcs(key, limit=transfer.MAX_ITEMS))
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        if not by.is_gm:
+            raise NotAllowed("Only the GM exports the campaign (it holds the NPC library).")
+        key = await campaign_key(interaction)
+        campaign = await self.bot.core.campaign(key)
+        if campaign is None:
+            raise InvalidInput("There is no campaign here to export.")
+        repo = self.bot.core.repo
+        data = transfer.export(campaign, await repo.list_characters(key, limit=transfer.MAX_ITEMS),
+                               await repo.list_npcs(key, limit=transfer.MAX_ITEMS))
         name = f"campaign-{campaign.system}.json"
         await reply(interaction, f"📦 The {registry.get(campaign.system).name} campaign "
                     f"({len(data['characters'])} characters, {len(data['npcs'])} NPCs), "
@@ -186,22 +166,18 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
     @app_commands.command(name="import", description="GM: replace this campaign with an exported file (asks first)")
     @app_commands.describe(file="A file made by /campaign export")
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
-        try:
-            by = await actor_of(interaction)
-            if not by.is_gm:
-                raise NotAllowed("Only the GM imports a campaign.")
-            if file.size > transfer.MAX_BYTES:
-                raise InvalidInput(f"The file is larger than {transfer.MAX_BYTES // 1000} KB: "
-                                   "that is not a Turnkeeper campaign.")
-            key = await campaign_key(interaction)
-            current = await self.bot.core.campaign(key)
-            incoming = transfer.read(await _download(file), expected_system=current.system if current else None)
-            repo = self.bot.core.repo
-            characters = await repo.list_characters(key, limit=transfer.MAX_ITEMS) if current else []
-            npcs = await repo.list_npcs(key, limit=transfer.MAX_ITEMS) if current else []
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        if not by.is_gm:
+            raise NotAllowed("Only the GM imports a campaign.")
+        if file.size > transfer.MAX_BYTES:
+            raise InvalidInput(f"The file is larger than {transfer.MAX_BYTES // 1000} KB: "
+                               "that is not a Turnkeeper campaign.")
+        key = await campaign_key(interaction)
+        current = await self.bot.core.campaign(key)
+        incoming = transfer.read(await _download(file), expected_system=current.system if current else None)
+        repo = self.bot.core.repo
+        characters = await repo.list_characters(key, limit=transfer.MAX_ITEMS) if current else []
+        npcs = await repo.list_npcs(key, limit=transfer.MAX_ITEMS) if current else []
         view = ConfirmImport(self.bot, by.user_id, key, incoming, current)
         await reply(interaction, render.clean(transfer.preview(incoming, current, characters, npcs)),
                     ephemeral=True, view=view)
@@ -211,29 +187,21 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
     @app_commands.describe(place="The channel or category", same_as="Share this other channel's campaign instead")
     async def bind(self, interaction: discord.Interaction, place: discord.abc.GuildChannel,
                    same_as: discord.abc.GuildChannel | None = None) -> None:
-        try:
-            _manager(interaction)
-            places = self.bot.core.places
-            key = await places.key(interaction.guild_id, same_as) if same_as else own_key(place.id)
-            await self.bot.core.repo.bind_place(interaction.guild_id, place.id, key)
-            places.forget(interaction.guild_id)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        _manager(interaction)
+        places = self.bot.core.places
+        key = await places.key(interaction.guild_id, same_as) if same_as else own_key(place.id)
+        await self.bot.core.repo.bind_place(interaction.guild_id, place.id, key)
+        places.forget(interaction.guild_id)
         whose = f"the campaign of <#{same_as.id}>" if same_as else "a campaign of its own (run /campaign setup there)"
         await reply(interaction, f"🔗 <#{place.id}> now plays {whose}.")
 
     @app_commands.command(name="unbind",
                           description="Manage Server: a channel or category goes back to the server's campaign")
     async def unbind(self, interaction: discord.Interaction, place: discord.abc.GuildChannel) -> None:
-        try:
-            _manager(interaction)
-            if not await self.bot.core.repo.unbind_place(interaction.guild_id, place.id):
-                raise InvalidInput(f"<#{place.id}> is not bound to a campaign of its own.")
-            self.bot.core.places.forget(interaction.guild_id)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        _manager(interaction)
+        if not await self.bot.core.repo.unbind_place(interaction.guild_id, place.id):
+            raise InvalidInput(f"<#{place.id}> is not bound to a campaign of its own.")
+        self.bot.core.places.forget(interaction.guild_id)
         await reply(interaction, f"🔗 <#{place.id}> plays the server's campaign again (its own campaign is kept).")
 
 

@@ -8,12 +8,12 @@ from discord.ext import commands
 
 from bot import paging, render
 from bot.between import describe
-from bot.interact import actor_of, refuse, reply
+from bot.interact import actor_of, reply
 from bot.places import campaign_key
 from bot.repository import DuplicateName
 from rules import registry
 from rules.commands import check_owner_or_gm
-from rules.errors import InvalidInput, RulesError
+from rules.errors import InvalidInput
 
 from . import autocomplete
 
@@ -42,8 +42,7 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
             await self.bot.core.repo.add_character(key, interaction.user.id, clean_name, system.key, sheet,
                                                    owner_name=interaction.user.display_name)
         except DuplicateName:
-            await refuse(interaction, InvalidInput(f"You already have a character called {render.clean(name)} here."))
-            return
+            raise InvalidInput(f"You already have a character called {render.clean(name)} here.") from None
         stored = f"✅ **{render.shown_name(clean_name)}** is stored for <@{interaction.user.id}> ({system.name})."
         await reply(interaction, stored)
 
@@ -61,17 +60,18 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
     @app_commands.command(name="show", description="Show a character's sheet and what it carries between fights")
     @app_commands.autocomplete(name=autocomplete.campaign_characters)
     async def show(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
-        try:
-            by = await actor_of(interaction)
-            key = await campaign_key(interaction)
-            record = await autocomplete.resolve_character(interaction, key, name)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
-        stats = "\n".join(f"`{k}` = {render.clean(str(v))}" for k, v in record.sheet.items()) or "—"
-        embed = discord.Embed(title=render.fit(render.shown_name(record.name), 256), description=render.fit(stats, 3000),
+        by = await actor_of(interaction)
+        key = await campaign_key(interaction)
+        record = await autocomplete.resolve_character(interaction, key, name)
+        # A sheet and what it carries between fights are its owner's and the GM's to read, as the
+        # numbers are in a fight: an NPC the GM kept may have fought hidden.
+        if by.is_gm or record.owner_id == by.user_id:
+            stats = "\n".join(f"`{k}` = {render.clean(str(v))}" for k, v in record.sheet.items()) or "—"
+        else:
+            stats = "Only its owner and the GM read its sheet."
+        embed = discord.Embed(title=render.fit(render.shown_name(record.name), 256),
+                              description=render.fit(stats, 3000),
                               colour=discord.Colour.green())
-        # Lasting state is the owner's and the GM's to read, as the numbers are in a fight.
         if by.is_gm or record.owner_id == by.user_id:
             carried = "\n".join(describe(registry.get(record.system), record))
             embed.add_field(name="Between fights", value=render.fit(render.clean(carried), 1000), inline=False)

@@ -8,11 +8,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.interact import actor_of, refuse, reply
+from bot.interact import actor_of, reply
 from bot.places import campaign_key
 from bot.repository import DuplicateName
 from rules import registry
-from rules.errors import InvalidInput, NotAllowed, RulesError
+from rules.errors import InvalidInput, NotAllowed
 
 from . import autocomplete
 
@@ -49,21 +49,12 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
             sheet = system.parse_sheet(stats or "")
             await self.bot.core.repo.add_npc(key, clean_name, system.key, sheet, notes or "")
         except DuplicateName:
-            refusal = f"The library already has {render.clean(name)}: /npc remove it first."
-            await refuse(interaction, InvalidInput(refusal))
-            return
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+            raise InvalidInput(f"The library already has {render.clean(name)}: /npc remove it first.") from None
         await reply(interaction, f"📚 **{render.clean(clean_name)}** is in the NPC library.", ephemeral=True)
 
     @app_commands.command(name="list", description="GM: the NPC library")
     async def list_(self, interaction: discord.Interaction) -> None:
-        try:
-            key, _ = await self._gm(interaction)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        key, _ = await self._gm(interaction)
         records = await self.bot.core.repo.list_npcs(key, limit=1000)
         if not records:
             await reply(interaction, "The NPC library is empty: `/npc add`.", ephemeral=True)
@@ -75,14 +66,10 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
     @app_commands.command(name="show", description="GM: one stat block")
     @app_commands.autocomplete(name=autocomplete.npcs)
     async def show(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]) -> None:
-        try:
-            key, _ = await self._gm(interaction)
-            record = await self.bot.core.repo.get_npc(key, name)
-            if record is None:
-                raise InvalidInput(f"The NPC library has no {name[:60]}.")
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        key, _ = await self._gm(interaction)
+        record = await self.bot.core.repo.get_npc(key, name)
+        if record is None:
+            raise InvalidInput(f"The NPC library has no {name[:60]}.")
         stats = "\n".join(f"`{k}` = {render.clean(str(v))}" for k, v in record.sheet.items()) or "—"
         embed = discord.Embed(title=render.clean(record.name), description=render.fit(stats, 3000),
                               colour=discord.Colour.dark_red())
@@ -93,13 +80,9 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
     @app_commands.command(name="remove", description="GM: delete a stat block")
     @app_commands.autocomplete(name=autocomplete.npcs)
     async def remove(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]) -> None:
-        try:
-            key, _ = await self._gm(interaction)
-            if not await self.bot.core.repo.remove_npc(key, name):
-                raise InvalidInput(f"The NPC library has no {name[:60]}.")
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        key, _ = await self._gm(interaction)
+        if not await self.bot.core.repo.remove_npc(key, name):
+            raise InvalidInput(f"The NPC library has no {name[:60]}.")
         await reply(interaction, f"🗑️ {render.clean(name)} left the NPC library.", ephemeral=True)
 
 
