@@ -97,6 +97,9 @@ class System:
     sides: ClassVar[tuple[str, ...]] = ("heroes", "threats")
     player_side: ClassVar[str] = "heroes"
     options: ClassVar[dict[str, Option]] = {}
+    # The module with this system's rules between fights (its `between.py`): lasting,
+    # carry_in, RESTS, rest, ADJUSTABLE, adjust, lines, and optionally campaign_out/in.
+    between: ClassVar[Any] = None
 
     def __init__(self) -> None:
         self._handlers: dict[type[Action], Handler] = {}
@@ -266,7 +269,7 @@ class System:
 
         The caller stores `stored | lasting(enc, c)`: keys the fight does not
         own (a hiatus count, attribute losses) are kept from the stored state."""
-        return {}
+        return self.between.lasting(enc, combatant) if self.between else {}
 
     def carry_in(self, combatant: Combatant, lasting: dict[str, Any]) -> Combatant:
         """A joining character starts from its lasting state instead of its fresh sheet.
@@ -274,19 +277,21 @@ class System:
         Called by the join handler when `AddCombatants.lasting` is given, before
         initiative is rolled. Raises a RulesError when the character cannot join
         (e.g. it died in an earlier fight)."""
-        return combatant
+        return self.between.carry_in(combatant, lasting) if self.between else combatant
 
     def campaign_out(self, enc: Encounter) -> dict[str, Any]:
         """The campaign-level state an ending encounter hands back (merged into the campaign's)."""
-        return {}
+        hand_back = getattr(self.between, "campaign_out", None)
+        return hand_back(enc) if hand_back else {}
 
     def campaign_in(self, enc: Encounter, campaign: dict[str, Any]) -> Encounter:
         """A new encounter picks up the campaign-level state (called right after new_encounter)."""
-        return enc
+        pick_up = getattr(self.between, "campaign_in", None)
+        return pick_up(enc, campaign) if pick_up else enc
 
     def rests(self) -> dict[str, Rest]:
         """The kinds of rest this system's seed describes, by key."""
-        return {}
+        return dict(self.between.RESTS) if self.between else {}
 
     def rest(self, kind: str, characters: tuple[Resting, ...], campaign: dict[str, Any],
              options: dict[str, Any], chance: Chance, settings: dict[str, Any] | None = None) -> RestOutcome:
@@ -295,19 +300,23 @@ class System:
         `options`: the GM's answers to the rest's RestOption keys; `settings`:
         the campaign's Option values (defaults when None). The caller calls
         `chance.finish()` afterwards, as the engine does, to refuse unused dice."""
-        raise UnknownAction(f"{self.name} has no rest called `{kind}`.")
+        if self.between is None:
+            raise UnknownAction(f"{self.name} has no rest called `{kind}`.")
+        return self.between.rest(self, kind, characters, campaign, options, chance, settings)
 
     def adjustable(self) -> dict[str, Adjustable]:
         """The lasting values a GM may set by hand, by key."""
-        return {}
+        return dict(self.between.ADJUSTABLE) if self.between else {}
 
     def adjust(self, sheet: dict[str, Any], lasting: dict[str, Any], key: str, value: str) -> dict[str, Any]:
         """The lasting state with one value set by the GM (`value` as typed); InvalidInput if it does not fit."""
+        if self.between is not None:
+            return self.between.adjust(sheet, lasting, key, value)
         raise InvalidInput(f"{self.name} keeps no lasting value called `{str(key)[:30]}`.")
 
     def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any]) -> list[str]:
         """The lasting state for `/character show`, one line per topic."""
-        return []
+        return self.between.lines(sheet, lasting) if self.between else []
 
     # helpers the systems' rests share
     def rest_kind(self, kind: str) -> Rest:

@@ -53,6 +53,7 @@ class FactionsSystem(System):
     sheet_type = FactionsSheet
     turns = TURNS
     commands = COMMANDS
+    between = between
     sides = ("players", "gm")
     player_side = "players"
     options = {
@@ -225,28 +226,6 @@ class FactionsSystem(System):
         if enc.turns.active != cid:
             return [weapons]
         return economy.summary(fighter) + [weapons]
-
-    # --- between fights (between.py) ------------------------------------------------
-    def lasting(self, enc, combatant):
-        return between.lasting(enc, combatant)
-
-    def carry_in(self, combatant, lasting):
-        return between.carry_in(combatant, lasting)
-
-    def rests(self):
-        return dict(between.RESTS)
-
-    def rest(self, kind, characters, campaign, options, chance, settings=None):
-        return between.rest(self, kind, characters, campaign, options, chance, settings)
-
-    def adjustable(self):
-        return dict(between.ADJUSTABLE)
-
-    def adjust(self, sheet, lasting, key, value):
-        return between.adjust(sheet, lasting, key, value)
-
-    def lasting_lines(self, sheet, lasting):
-        return between.lines(sheet, lasting)
 
 
 def _last_side_standing(enc) -> list[Event]:

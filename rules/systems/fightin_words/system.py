@@ -35,6 +35,7 @@ class FightinWords(System):
     sheet_type = Sheet
     turns = Seconds(TURN_SECONDS)
     commands = COMMANDS
+    between = between
     sides = ("heroes", "threats")
     player_side = "heroes"
 
@@ -164,28 +165,6 @@ class FightinWords(System):
         if f.mounted:
             lines.append("🐎 steering the mount: 2 s every turn")
         return lines
-
-    # --- between fights (between.py) ------------------------------------------------
-    def lasting(self, enc, combatant):
-        return between.lasting(enc, combatant)
-
-    def carry_in(self, combatant, lasting):
-        return between.carry_in(combatant, lasting)
-
-    def rests(self):
-        return dict(between.RESTS)
-
-    def rest(self, kind, characters, campaign, options, chance, settings=None):
-        return between.rest(self, kind, characters, campaign, options, chance, settings)
-
-    def adjustable(self):
-        return dict(between.ADJUSTABLE)
-
-    def adjust(self, sheet, lasting, key, value):
-        return between.adjust(sheet, lasting, key, value)
-
-    def lasting_lines(self, sheet, lasting):
-        return between.lines(sheet, lasting)
 
 
 SYSTEM = FightinWords()

@@ -36,6 +36,7 @@ class FrozenLands(System):
     sheet_type = Sheet
     turns = Tracks()
     commands = COMMANDS
+    between = between
     sides = ("heroes", "threats")
     player_side = "heroes"
     options = {
@@ -192,28 +193,6 @@ class FrozenLands(System):
         if extras:
             lines.append(", ".join(extras).capitalize())
         return lines
-
-    # --- between fights (between.py) ------------------------------------------------
-    def lasting(self, enc, combatant):
-        return between.lasting(enc, combatant)
-
-    def carry_in(self, combatant, lasting):
-        return between.carry_in(combatant, lasting)
-
-    def rests(self):
-        return dict(between.RESTS)
-
-    def rest(self, kind, characters, campaign, options, chance, settings=None):
-        return between.rest(self, kind, characters, campaign, options, chance, settings)
-
-    def adjustable(self):
-        return dict(between.ADJUSTABLE)
-
-    def adjust(self, sheet, lasting, key, value):
-        return between.adjust(sheet, lasting, key, value)
-
-    def lasting_lines(self, sheet, lasting):
-        return between.lines(sheet, lasting)
 
 
 SYSTEM = FrozenLands()

@@ -42,6 +42,7 @@ class RottedCapes(System):
     sheet_type = RCSheet
     turns = Initiative()
     commands = COMMANDS
+    between = between
     options = {
         "starting_plot_points": Option(default=1, help="Plot Points each hero starts an Issue with."),
         "offer_plot_disadvantage": Option(default=True, help="Ask a hero with Plot Points, when a threat attacks them, whether to spend one for disadvantage."),
@@ -209,34 +210,6 @@ class RottedCapes(System):
             # the extra turn's own line says only whose turn it is: show the villain as they stand
             return [f"{villain.name}: {self.status_line(enc, villain, reveal=not villain.hidden)}"] + economy.summary(villain)
         return economy.summary(c)
-
-    # --- between fights (between.py) -------------------------------------------
-    def lasting(self, enc, combatant):
-        return between.lasting(enc, combatant)
-
-    def carry_in(self, combatant, lasting):
-        return between.carry_in(combatant, lasting)
-
-    def campaign_out(self, enc):
-        return between.campaign_out(enc)
-
-    def campaign_in(self, enc, campaign):
-        return between.campaign_in(enc, campaign)
-
-    def rests(self):
-        return dict(between.RESTS)
-
-    def rest(self, kind, characters, campaign, options, chance, settings=None):
-        return between.rest(self, kind, characters, campaign, options, chance, settings)
-
-    def adjustable(self):
-        return dict(between.ADJUSTABLE)
-
-    def adjust(self, sheet, lasting, key, value):
-        return between.adjust(sheet, lasting, key, value)
-
-    def lasting_lines(self, sheet, lasting):
-        return between.lines(sheet, lasting)
 
 
 def _with_companions(enc, entries, slots):

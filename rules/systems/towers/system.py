@@ -38,6 +38,7 @@ class TowersSystem(System):
     sheet_type = TowersSheet
     turns = Clock(idle_cost=5, idle_what="takes a Forced Delay")
     commands = COMMANDS
+    between = between
     options = {
         "surprise_phases": Option(default=10, help="Phases a surprised combatant loses before first acting."),
         "mana_per_zero_phase": Option(default=1, help="Mana each caster regains at the start of each zero phase."),
@@ -291,28 +292,6 @@ class TowersSystem(System):
         lines.append("Attack 5 · Power Attack 7 · Charge 8 · Aim 5 · Move 5 · Shift Position 3 (+2 added) · "
                      "Full Defense 10 · Recover 5 · Hold · End turn = Forced Delay 5")
         return lines
-
-    # --- between fights (between.py) ------------------------------------------------
-    def lasting(self, enc, combatant):
-        return between.lasting(enc, combatant)
-
-    def carry_in(self, combatant, lasting):
-        return between.carry_in(combatant, lasting)
-
-    def rests(self):
-        return dict(between.RESTS)
-
-    def rest(self, kind, characters, campaign, options, chance, settings=None):
-        return between.rest(self, kind, characters, campaign, options, chance, settings)
-
-    def adjustable(self):
-        return dict(between.ADJUSTABLE)
-
-    def adjust(self, sheet, lasting, key, value):
-        return between.adjust(sheet, lasting, key, value)
-
-    def lasting_lines(self, sheet, lasting):
-        return between.lines(sheet, lasting)
 
 
 SYSTEM = TowersSystem()
