@@ -10,6 +10,7 @@ Typical use (see ``harness`` for the context managers)::
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Optional, TypeVar, Union
 
 from aiohttp import web
@@ -17,6 +18,7 @@ from aiohttp import web
 from . import rest_webhooks  # noqa: F401  (registers the interaction routes on the router)
 from .actions import ChannelRef, NoBotSession, UserActions
 from .commands import CommandRegistry
+from .contract import Violation, contract
 from .faults import Fault, FaultInjector
 from .gateway import Gateway, GatewaySession
 from .interactions import InteractionHandle
@@ -36,6 +38,9 @@ __all__ = ["NoBotSession", "StandIn"]
 
 
 class StandIn(UserActions):
+    # Every stand-in of this process, so a test's teardown can check the ones it used.
+    instances: "weakref.WeakSet[StandIn]" = weakref.WeakSet()
+
     """Local Discord: REST under ``/api/v10``, gateway at ``/gateway/``, attachments served.
 
     Clients connecting to it should use a small ``guild_ready_timeout`` (e.g. 0.05):
@@ -61,6 +66,10 @@ class StandIn(UserActions):
         self.interactions_by_id: dict[int, InteractionHandle] = {}
         self.interactions_by_token: dict[str, InteractionHandle] = {}
         self._runner: Optional[web.AppRunner] = None
+        self.contract = contract()
+        self.contract_violations: list[Violation] = []  # requests Discord's API description does not allow
+        self.contract_bodies_checked = 0
+        StandIn.instances.add(self)
 
     # -- addresses ------------------------------------------------------------
     @property
@@ -113,6 +122,7 @@ class StandIn(UserActions):
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         method, path = request.method, "/" + request.match_info["tail"]
         handler, params, template = router.match(method, path)
+        self.check_contract(method, path)
         response = self.faults.take(method, path, template)
         if response is None:
             response = await self._answer(request, method, path, handler, params, template)
@@ -121,6 +131,18 @@ class StandIn(UserActions):
             self.rejected.append((method, path, response.status, getattr(response, "text", "") or ""))
         self.notifier.notify()
         return response
+
+    def check_contract(self, method: str, path: str, body: Any = None, *, multipart: bool = False) -> None:
+        """Record where a request breaks Discord's published API description."""
+        if self.contract is None:
+            return
+        if body is None:
+            self.contract_violations.extend(self.contract.check(method, path))
+            return
+        op, _ = self.contract.operation(method, path)
+        self.contract_bodies_checked += 1
+        if op is not None:  # an unknown route was recorded when the request came in
+            self.contract_violations.extend(self.contract.check_body(op, path, body, multipart=multipart))
 
     async def _answer(self, request: web.Request, method: str, path: str, handler: Any, params: dict[str, str], template: Optional[str]) -> web.Response:
         if handler is None:
