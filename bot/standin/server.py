@@ -25,6 +25,7 @@ from .interactions import InteractionHandle
 from .mentions import AllowedMentionsError
 from .messages import Event, MessageBody, MessageBook
 from .payloads import member_payload
+from .ratelimits import RateLimiter, RateLimits
 from .records import RecordedMessage
 from .rest import bot_routes_need_auth, router
 from .rest_core import API_PREFIX, HTTPFailure, RestCall, error
@@ -47,7 +48,14 @@ class StandIn(UserActions):
     discord.py delays ``on_ready`` by that long after the last GUILD_CREATE (2 s default).
     """
 
-    def __init__(self, world: Optional[World] = None, *, token: str = "standin.bot.token", host: str = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        world: Optional[World] = None,
+        *,
+        token: str = "standin.bot.token",
+        host: str = "127.0.0.1",
+        rate_limits: Optional[RateLimits] = None,
+    ) -> None:
         self.world = world or default_world()
         self.token = token
         self.host = host
@@ -67,6 +75,8 @@ class StandIn(UserActions):
         self.interactions_by_token: dict[str, InteractionHandle] = {}
         self._runner: Optional[web.AppRunner] = None
         self.contract = contract()
+        # Off unless asked for: most tests need not wait out Discord's windows.
+        self.rate_limiter: Optional[RateLimiter] = RateLimiter(rate_limits) if rate_limits else None
         self.contract_violations: list[Violation] = []  # requests Discord's API description does not allow
         self.contract_bodies_checked = 0
         StandIn.instances.add(self)
@@ -124,8 +134,12 @@ class StandIn(UserActions):
         handler, params, template = router.match(method, path)
         self.check_contract(method, path)
         response = self.faults.take(method, path, template)
+        headers: dict[str, str] = {}
+        if response is None and self.rate_limiter is not None and handler is not None:
+            response, headers = self.rate_limiter.take(method, path, template, params)
         if response is None:
             response = await self._answer(request, method, path, handler, params, template)
+            response.headers.update(headers)
         self.requests.append((method, path, response.status))
         if 400 <= response.status < 500 and response.status != 429:
             self.rejected.append((method, path, response.status, getattr(response, "text", "") or ""))
