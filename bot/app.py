@@ -16,6 +16,7 @@ from .buttons import ChoiceButton, EndTurnButton
 from .config import Settings
 from .core import Core
 from .db import create_engine, upgrade_schema
+from .delivery import Pacer, TrackerDelivery
 from .repository import Repository
 
 log = logging.getLogger(__name__)
@@ -54,8 +55,8 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.idle.set()
         self.core: Core | None = None
         self.engine = None
-        self.tracker_locks: dict[int, object] = {}
-        self.tracker_stale: set[int] = set()  # encounters changed while their tracker was being edited
+        self.trackers = TrackerDelivery(
+            self, interval=settings.tracker_interval_seconds, pacer=Pacer(settings.tracker_requests_per_second))
         self._campaign_roles: dict[int, int | None] = {}
         self.tree.on_error = self.on_app_command_error
 
@@ -84,6 +85,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         reminders = getattr(self, "reminders", None)
         if reminders:
             await reminders.stop()
+        await self.trackers.flush()  # nothing the channel should see is left unsent
         await super().close()
         if self.core is not None:
             self.core.repo.close()

@@ -42,7 +42,8 @@ async def sandbox(script: str | None, *, system: str | None, seed: int, out=sys.
     with tempfile.TemporaryDirectory(prefix="turnkeeper-sandbox-") as tmp:
         database = f"sqlite+aiosqlite:///{Path(tmp) / 'sandbox.db'}"
         async with running_standin(default_world()) as standin:
-            settings = Settings(discord_token=standin.token, database_url=database)
+            # Edits at once: a local stand-in has no per-channel budget to keep, and transcripts stay in order.
+            settings = Settings(discord_token=standin.token, database_url=database, tracker_interval_seconds=0)
             async with running_client(standin, lambda: create_bot(settings, seed=seed, guild_ready_timeout=0.05)) as bot:
                 channel = standin.channel("combat")
                 if system:

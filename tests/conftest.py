@@ -21,6 +21,10 @@ from bot.db import create_engine, upgrade_schema
 from bot.repository import Repository
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
+# Bots in tests edit trackers at once instead of once a second (bot.delivery), so a test
+# waiting for bot.idle waits for Discord's answers, not for the interval; tests of the
+# interval itself set it explicitly. Bot processes started by tests inherit it.
+os.environ.setdefault("TRACKER_INTERVAL_SECONDS", "0.02")
 
 
 def _backend() -> str:

@@ -231,8 +231,10 @@ class Replay:
 
 
 def answered_once(handle: InteractionHandle) -> bool:
-    """One callback and one visible message: not answered twice, not left hanging."""
-    return len(handle.callbacks) == 1 and handle.original is not None and not handle.followups
+    """One callback and one visible message: not answered twice, not left hanging.
+    Followups may only be the channel's announcements (a new turn's or a choice's ping)."""
+    return (len(handle.callbacks) == 1 and handle.original is not None
+            and all(not f.ephemeral and f.pings.user_ids for f in handle.followups))
 
 
 def _undo_target(events: list[EventRecord], index: int, after: dict[str, Any]) -> bool:
