@@ -87,6 +87,11 @@ class TrackerDelivery:
         self.edits = 0
         self.skipped = 0
 
+    @property
+    def waiting(self) -> int:
+        """Encounters whose tracker has an edit under way or waiting for its interval."""
+        return len(self._tasks)
+
     def schedule(self, channel, result: "Result") -> None:
         """Show ``result`` (or anything newer) on the encounter's pinned tracker soon."""
         eid = result.encounter_id
