@@ -80,6 +80,7 @@ class Figures:
     lost: int = 0
     refused: int = 0
     pings_missing: int = 0
+    trackers_behind: int = 0  # channels whose pinned tracker does not show the saved state at the end
     global_429: int = 0
     route_429: int = 0
     commands: int = 0
@@ -95,7 +96,8 @@ class Figures:
             f"tracker staleness: p99 {ms(p99(self.staleness))} over {len(self.staleness)} commands",
             f"429s received: {self.global_429} global, {self.route_429} per route",
             f"non-interaction REST requests: {self.rest} ({self.rest / max(1, self.commands):.2f} per command)",
-            f"commands lost: {self.lost}; refused: {self.refused}; turn pings missing: {self.pings_missing}",
+            f"commands lost: {self.lost}; refused: {self.refused}; turn pings missing: {self.pings_missing}; "
+            f"trackers behind at the end: {self.trackers_behind}",
         ]
 
 
@@ -157,6 +159,23 @@ async def drive(standin: ObservedStandIn, fights: list[Fight], rate: float, seco
     return sent
 
 
+async def trackers_behind(standin: ObservedStandIn, repo: Repository, fights: list[Fight]) -> int:
+    """Channels whose pinned tracker does not show what the database holds."""
+    from bot import render
+    from rules import registry
+
+    behind = 0
+    for fight in fights:
+        channel = standin.channel(fight.channel)
+        record = await repo.active_encounter(channel.id)
+        system = registry.get(record.system)
+        wanted = render.tracker_embed(system, system.load(record.state), record.id).to_dict()["description"]
+        pinned = [m for m in standin.messages(channel) if m.pinned]
+        if len(pinned) != 1 or pinned[0].embeds[0].get("description") != wanted:
+            behind += 1
+    return behind
+
+
 async def collect(standin: ObservedStandIn, sent: list[Sent], clocks: Clocks, started_requests: int) -> Figures:
     figures = Figures(commands=len(sent))
     for s in sent:
@@ -200,8 +219,8 @@ async def run_load(*, channels: int, rate: float, seconds: float, database_url: 
     env = {"DATABASE_URL": database_url, "SHARD_COUNT": str(SHARDS), "TRACKER_REQUESTS_PER_SECOND": "20"}
     bots = [BotProcess(standin, env={**env, "SHARD_IDS": str(shard)}, name=f"shard-{shard}") for shard in range(SHARDS)]
     try:
-        await bots[0].start()  # the first runs the migrations, then the second joins
-        await bots[1].start()
+        await bots[0].start(timeout=300)  # the first runs the migrations, then the second joins
+        await bots[1].start(timeout=300)
         await standin.wait_for_commands(global_=True, timeout=30)
         gm = world.user("gm").id
         fights = [Fight(SYSTEM, c.name, gm) for g in world.guilds.values() for c in g.channels.values()]
@@ -214,6 +233,7 @@ async def run_load(*, channels: int, rate: float, seconds: float, database_url: 
         elapsed = time.perf_counter() - started
         await asyncio.sleep(settle_seconds)  # the last trackers and pings arrive
         figures = await collect(standin, sent, clocks, first)
+        figures.trackers_behind = await trackers_behind(standin, Repository(engine), fights)
         figures.seconds = elapsed
         served = {shard_of(g.id, SHARDS) for g in world.guilds.values()}
         assert served == set(range(SHARDS)), "both shards have servers"
@@ -232,7 +252,7 @@ async def main_async(args: argparse.Namespace) -> int:
         figures = await run_load(channels=args.channels, rate=args.rate, seconds=args.seconds, database_url=url,
                                  seed=args.seed)
     print("\n".join(figures.lines()))
-    return 0 if figures.lost == 0 and figures.pings_missing == 0 else 1
+    return 0 if figures.lost == 0 and figures.pings_missing == 0 and figures.trackers_behind == 0 else 1
 
 
 def main(argv: list[str] | None = None) -> int:
