@@ -50,13 +50,14 @@ async def persist(call, *args, **kwargs):
 
 
 class Pacer:
-    """A token bucket shared by every tracker request of this process: at most ``rate``
-    a second on average, ``rate`` at once after a quiet second (None: no pacing)."""
+    """Spaces every tracker request of this process ``1 / rate`` seconds apart (None: no
+    pacing). No bursts: Discord counts the global limit per second, and two shard
+    processes bursting together would go over it."""
 
     def __init__(self, rate: float | None, *, clock=time.monotonic) -> None:
         self.rate = rate
         self.clock = clock
-        self._tokens = float(rate or 0)
+        self._tokens = 1.0
         self._stamp = clock()
         self._lock = asyncio.Lock()
 
@@ -66,7 +67,7 @@ class Pacer:
         async with self._lock:  # first come, first served
             while True:
                 now = self.clock()
-                self._tokens = min(self.rate, self._tokens + (now - self._stamp) * self.rate)
+                self._tokens = min(1.0, self._tokens + (now - self._stamp) * self.rate)
                 self._stamp = now
                 if self._tokens >= 1:
                     self._tokens -= 1

@@ -24,7 +24,7 @@ from .gateway import Gateway, GatewaySession
 from .interactions import InteractionHandle
 from .mentions import AllowedMentionsError
 from .messages import Event, MessageBody, MessageBook
-from .payloads import member_payload
+from .payloads import channel_payload, member_payload
 from .ratelimits import RateLimiter, RateLimits
 from .records import RecordedMessage
 from .rest import bot_routes_need_auth, router
@@ -223,6 +223,14 @@ class StandIn(UserActions):
         if member is not None:
             data["member"] = member_payload(member, with_user=False)
         session.dispatch("MESSAGE_CREATE" if event.kind == "create" and event.revision == 0 else "MESSAGE_UPDATE", data)
+
+    # -- threads -------------------------------------------------------------------
+    def archive_thread(self, thread: Channel, *, locked: bool = False, bot_manages_threads: bool = True) -> None:
+        """The thread goes quiet and Discord archives it (and a moderator may lock it)."""
+        thread.archived, thread.locked, thread.bot_manages_threads = True, locked, bot_manages_threads
+        session = self.gateway.session_for_guild(thread.guild_id)
+        if session is not None:
+            session.dispatch("THREAD_UPDATE", channel_payload(thread))
 
     # -- faults ------------------------------------------------------------------
     def fail_next(
