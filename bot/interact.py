@@ -76,14 +76,15 @@ async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, com
     asked = (pending.users or (result.state.gm_id,)) if result.pending_opened else ()
     content, mentions = render.result_content(result.events, leave_out=asked)
     if deferred:
+        # The first followup takes the place of the private "thinking…"; later ones may be
+        # public, and like every followup they do not count against the global REST limit.
         await reply(interaction, "✅ Done: the result is in the channel.", ephemeral=True)
-        await persist(interaction.channel.send, content, allowed_mentions=mentions)
+        await persist(_followup(interaction), content, allowed_mentions=mentions)
     else:
         await reply(interaction, content, allowed=mentions)
     if by.is_gm:
         await show_gm(interaction, result)
-    # A deferred answer was private: its followups would be too, so the channel gets them instead.
-    await announce(bot, interaction.channel, result, interaction=None if deferred else interaction)
+    await announce(bot, interaction.channel, result, interaction=interaction)
     return result
 
 

@@ -48,7 +48,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=100.0, help="commands per second (default 100)")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--database-url", default="", help="default: a fresh SQLite file")
+    parser.add_argument("--shards", type=int, default=2, help="bot processes, one shard each (default 2)")
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--settle", type=float, default=30.0, help="seconds to wait for the last edits (default 30)")
     return parser.parse_args(argv)
 
 
@@ -79,7 +81,9 @@ class Figures:
     staleness: list[float] = field(default_factory=list)
     lost: int = 0
     refused: int = 0
+    deferred: int = 0  # acknowledged privately first, being slower than 2 s
     pings_missing: int = 0
+    refusals: dict = field(default_factory=dict)  # refusal text → count
     trackers_behind: int = 0  # channels whose pinned tracker does not show the saved state at the end
     global_429: int = 0
     route_429: int = 0
@@ -96,9 +100,10 @@ class Figures:
             f"tracker staleness: p99 {ms(p99(self.staleness))} over {len(self.staleness)} commands",
             f"429s received: {self.global_429} global, {self.route_429} per route",
             f"non-interaction REST requests: {self.rest} ({self.rest / max(1, self.commands):.2f} per command)",
-            f"commands lost: {self.lost}; refused: {self.refused}; turn pings missing: {self.pings_missing}; "
+            f"commands lost: {self.lost}; refused: {self.refused}; deferred (slower than 2 s): {self.deferred}; "
+            f"turn pings missing: {self.pings_missing}; "
             f"trackers behind at the end: {self.trackers_behind}",
-        ]
+        ] + [f"  refused {n} ×: {text}" for text, n in sorted(self.refusals.items(), key=lambda kv: -kv[1])[:3]]
 
 
 class Clocks:
@@ -184,8 +189,11 @@ async def collect(standin: ObservedStandIn, sent: list[Sent], clocks: Clocks, st
         except Exception:
             figures.lost += 1
             continue
-        if answer.ephemeral:
+        if answer.ephemeral and answer.content.startswith("✅ Done"):
+            figures.deferred += 1
+        elif answer.ephemeral:
             figures.refused += 1
+            figures.refusals[answer.content[:100]] = figures.refusals.get(answer.content[:100], 0) + 1
             continue
         figures.acks.append(standin.latency(s.handle))
         callback = standin.callback_at[s.handle.id]
@@ -208,19 +216,22 @@ async def collect(standin: ObservedStandIn, sent: list[Sent], clocks: Clocks, st
 
 
 async def run_load(*, channels: int, rate: float, seconds: float, database_url: str, seed: int = 17,
-                   settle_seconds: float = 10.0) -> Figures:
+                   settle_seconds: float = 10.0, shards: int = SHARDS) -> Figures:
     world = load_world(channels)
     standin = ObservedStandIn(world, rate_limits=RateLimits.discord())
     clocks = Clocks()
     standin.book.listeners.append(clocks)
     await standin.start()
     engine = create_engine(database_url)
-    # Each process keeps its tracker requests under half the token's global budget.
-    env = {"DATABASE_URL": database_url, "SHARD_COUNT": str(SHARDS), "TRACKER_REQUESTS_PER_SECOND": "20"}
-    bots = [BotProcess(standin, env={**env, "SHARD_IDS": str(shard)}, name=f"shard-{shard}") for shard in range(SHARDS)]
+    # The processes share the token's global budget, leaving a fifth for everything else.
+    env = {"DATABASE_URL": database_url, "TRACKER_REQUESTS_PER_SECOND": str(40 / shards)}
+    if shards > 1:
+        env["SHARD_COUNT"] = str(shards)
+    bots = [BotProcess(standin, env={**env, **({"SHARD_IDS": str(n)} if shards > 1 else {})}, name=f"shard-{n}")
+            for n in range(shards)]
     try:
-        await bots[0].start(timeout=300)  # the first runs the migrations, then the second joins
-        await bots[1].start(timeout=300)
+        for bot in bots:  # the first runs the migrations, then the others join
+            await bot.start(timeout=300)
         await standin.wait_for_commands(global_=True, timeout=30)
         gm = world.user("gm").id
         fights = [Fight(SYSTEM, c.name, gm) for g in world.guilds.values() for c in g.channels.values()]
@@ -248,9 +259,9 @@ async def main_async(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="tk-load-") as tmp:
         url = args.database_url or f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}"
         print(f"{args.channels} channels, {args.rate:g} commands/s for {args.seconds:g} s, "
-              f"{SHARDS} shard processes, database {url.split('@')[-1]}", flush=True)
+              f"{args.shards} bot process(es), database {url.split('@')[-1]}", flush=True)
         figures = await run_load(channels=args.channels, rate=args.rate, seconds=args.seconds, database_url=url,
-                                 seed=args.seed)
+                                 seed=args.seed, settle_seconds=args.settle, shards=args.shards)
     print("\n".join(figures.lines()))
     return 0 if figures.lost == 0 and figures.pings_missing == 0 and figures.trackers_behind == 0 else 1
 
