@@ -13,6 +13,7 @@ from discord.ext import commands
 from rules.errors import RulesError
 
 from .buttons import ChoiceButton, EndTurnButton
+from .command_sets import CommandSets
 from .config import Settings
 from .core import Core
 from .db import create_engine, upgrade_schema
@@ -55,6 +56,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.idle.set()
         self.core: Core | None = None
         self.engine = None
+        self.command_sets = CommandSets(self)
         self.trackers = TrackerDelivery(
             self, interval=settings.tracker_interval_seconds, pacer=Pacer(settings.tracker_requests_per_second))
         self._campaign_roles: dict[int, int | None] = {}
@@ -68,6 +70,8 @@ class TurnkeeperBot(commands.AutoShardedBot):
             await self.load_extension(name)
         self.add_dynamic_items(EndTurnButton, ChoiceButton)
         await self.sync_commands()
+        if not self.settings.dev_guild_id:
+            self.command_sets.start()
         from .reminders import Reminders
 
         self.reminders = Reminders(self, poll=self.settings.reminder_poll_seconds)
@@ -79,12 +83,13 @@ class TurnkeeperBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            await self.command_sets.sync_global()  # each server gets its systems' groups (bot.command_sets)
 
     async def close(self) -> None:
         reminders = getattr(self, "reminders", None)
         if reminders:
             await reminders.stop()
+        await self.command_sets.stop()
         await self.trackers.flush()  # nothing the channel should see is left unsent
         await super().close()
         if self.core is not None:

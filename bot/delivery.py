@@ -84,6 +84,7 @@ class TrackerDelivery:
         self._tasks: dict[int, asyncio.Task] = {}
         self._last_edit: dict[int, float] = {}
         self._shown: dict[int, dict] = {}  # encounter → the embed its tracker shows, as sent
+        self._unpinned: set[int] = set()  # ended encounters whose tracker left the pins
         self._hurry = asyncio.Event()
         self.edits = 0
         self.skipped = 0
@@ -164,7 +165,11 @@ class TrackerDelivery:
                 self._shown[result.encounter_id] = shown
                 self.edits += 1
                 if state.status == "ended":
-                    await self._unpin(tracker)
+                    await self._unpin(result.encounter_id, tracker)
+                elif result.encounter_id in self._unpinned:  # undone back to life: pinned again
+                    await self.pacer.acquire()
+                    await tracker.pin()
+                    self._unpinned.discard(result.encounter_id)
                 return
             except discord.NotFound:
                 pass
@@ -181,11 +186,12 @@ class TrackerDelivery:
             log.warning("could not pin the tracker in channel %s", channel.id)
         await bot.core.repo.set_meta(result.encounter_id, tracker_message_id=message.id)
 
-    async def _unpin(self, tracker) -> None:
+    async def _unpin(self, eid: int, tracker) -> None:
         """An ended encounter's tracker leaves the pins: a channel holds only so many."""
         try:
             await self.pacer.acquire()
             await tracker.unpin()
+            self._unpinned.add(eid)
         except discord.NotFound:
             pass
         except discord.HTTPException:

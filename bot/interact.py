@@ -121,6 +121,12 @@ async def announce(bot: "TurnkeeperBot", channel, result: Result, *, interaction
     own: a failed ping must not also cost the tracker edit."""
     system = registry.get(result.state.system)
     state = result.state
+    if result.before is None and getattr(channel, "guild", None) is not None:
+        # An encounter starts: its system's commands must be offered in this server.
+        try:
+            await bot.command_sets.ensure(channel.guild.id, state.system)
+        except discord.HTTPException:
+            log.warning("could not offer %s's commands in server %s", state.system, channel.guild.id)
     send = channel.send
     if interaction is not None and interaction.response.is_done():
         send = _followup(interaction)

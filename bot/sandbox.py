@@ -49,6 +49,7 @@ async def sandbox(script: str | None, *, system: str | None, seed: int, out=sys.
                 if system:
                     gm_role = next(r for r in standin.world.guild_of_channel(channel).roles.values() if r.name == "GM")
                     await bot.core.repo.save_campaign(channel.guild_id, system=system, gm_role_id=gm_role.id, settings={})
+                    await bot.command_sets.refresh(channel.guild_id)
                 lines = script.splitlines() if script is not None else None
                 if lines is None:
                     print(BANNER, file=out, flush=True)

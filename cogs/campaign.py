@@ -52,6 +52,7 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
             role_id = gm_role.id if gm_role else (current.gm_role_id if current else None)
             await self.bot.core.repo.save_campaign(interaction.guild_id, system=system.value, gm_role_id=role_id, settings=merged)
             self.bot.forget_campaign(interaction.guild_id)
+            await self.bot.command_sets.refresh_soon(interaction.guild_id)
         except RulesError as error:
             await refuse(interaction, error)
             return

@@ -121,3 +121,4 @@ async def test_the_tracker_leaves_the_pins_when_its_encounter_ends(standin, data
         await say(standin, "gm", "/encounter start")
         await bot.idle.wait()
         assert len([m for m in standin.messages() if m.pinned]) == 1
+

@@ -65,6 +65,7 @@ async def measure(script: Path, *, interval: float = 1.0, pace: float = 0.0) -> 
                 channel = standin.channel("combat")
                 gm_role = next(r for r in standin.world.guild_of_channel(channel).roles.values() if r.name == "GM")
                 await bot.core.repo.save_campaign(channel.guild_id, system=script.stem, gm_role_id=gm_role.id, settings={})
+                await bot.command_sets.refresh(channel.guild_id)
                 await bot.idle.wait()
                 start = len(standin.requests)
                 for number, raw in enumerate(script.read_text(encoding="utf-8").splitlines(), start=1):
