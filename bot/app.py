@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from rules.errors import RulesError
-
-from .buttons import ChoiceButton, EndTurnButton
+from .buttons import ChoiceButton, ChoiceSelect, EndEncounterButton, EndTurnButton
 from .command_sets import CommandSets
 from .config import Settings
 from .core import Core
@@ -20,7 +17,6 @@ from .db import create_engine, upgrade_schema
 from .delivery import Pacer, TrackerDelivery
 from .repository import Repository
 
-log = logging.getLogger(__name__)
 
 COGS = (
     "cogs.campaign",
@@ -68,7 +64,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.core = Core(Repository(self.engine), seed=self.seed)
         for name in COGS:
             await self.load_extension(name)
-        self.add_dynamic_items(EndTurnButton, ChoiceButton)
+        self.add_dynamic_items(EndTurnButton, ChoiceButton, ChoiceSelect, EndEncounterButton)
         await self.sync_commands()
         if not self.settings.dev_guild_id:
             self.command_sets.start()
@@ -130,26 +126,9 @@ class TurnkeeperBot(commands.AutoShardedBot):
 
     # --- one error handler for every command ------------------------------------
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        from .interact import refuse
+        from .interact import answer_error
 
-        original = getattr(error, "original", error)
-        if isinstance(original, RulesError):
-            await refuse(interaction, original)
-            return
-        if isinstance(error, app_commands.NoPrivateMessage):
-            await refuse(interaction, ValueError("Turnkeeper commands work in a server's channels, not in direct messages."))
-            return
-        if isinstance(error, app_commands.CheckFailure):
-            await refuse(interaction, ValueError("You are not allowed to use this command here."))
-            return
-        if isinstance(error, app_commands.TransformerError):
-            await refuse(interaction, ValueError(f"`{str(error.value)[:40]}` is not a valid value for that option."))
-            return
-        log.error("command failed", exc_info=original)
-        try:
-            await refuse(interaction, ValueError("Something went wrong on our side. Check /encounter status before trying again."))
-        except discord.HTTPException:
-            pass
+        await answer_error(interaction, error)
 
 
 def create_bot(settings: Settings | None = None, **options) -> TurnkeeperBot:

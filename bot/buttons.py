@@ -1,8 +1,10 @@
 """Buttons that keep working after a restart: their custom ids carry all they need.
 
-Custom ids name the encounter and the turn (or choice) they belong to, so a
-click on an old message is refused by the rules ("That turn is already over")
-instead of acting on a newer turn.
+A custom id names the encounter and the turn (or the exact question) it was made
+for. Turn numbers and choice numbers restart in every encounter and after an undo,
+so a click is applied only to that encounter, and a choice only to the question
+whose signature it carries; anything else is refused privately and the stale
+message loses its buttons.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import re
 
 import discord
 
-from rules.actions import Choose, EndTurn
+from rules.actions import Choose, EndEncounter, EndTurn
 
 
 class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:end:(?P<eid>\d+):(?P<turn>\d+)"):
@@ -30,35 +32,81 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:end
         from .interact import run
 
         turn_no = self.turn_no
-        await run(interaction, lambda by, system, state: EndTurn(by=by, turn_no=turn_no), "End turn (button)")
+        await run(interaction, lambda by, system, state: EndTurn(by=by, turn_no=turn_no), "End turn (button)",
+                  encounter_id=self.encounter_id)
 
 
-class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:choose:(?P<eid>\d+):(?P<pid>\d+):(?P<idx>\d+)"):
-    def __init__(self, encounter_id: int, pending_id: int, index: int, label: str = "?") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80], style=discord.ButtonStyle.secondary,
-                custom_id=f"tk:choose:{encounter_id}:{pending_id}:{index}",
-            )
-        )
+class ChoiceButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    # Buttons posted before choices carried a signature have none: they still answer by number.
+    template=r"tk:choose:(?P<eid>\d+):(?P<pid>\d+):(?P<idx>\d+)(?::(?P<sig>[0-9a-f]{8}))?",
+):
+    def __init__(self, encounter_id: int, pending_id: int, index: int, label: str = "?",
+                 signature: str | None = None) -> None:
+        custom_id = f"tk:choose:{encounter_id}:{pending_id}:{index}" + (f":{signature}" if signature else "")
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary, custom_id=custom_id))
+        self.encounter_id = encounter_id
         self.pending_id = pending_id
         self.index = index
+        self.signature = signature
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(int(match["eid"]), int(match["pid"]), int(match["idx"]))
+        return cls(int(match["eid"]), int(match["pid"]), int(match["idx"]), signature=match["sig"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from .interact import run
 
-        pending_id, index = self.pending_id, self.index
+        choose = dict(pending_id=self.pending_id, index=self.index, signature=self.signature)
+        await run(interaction, lambda by, system, state: Choose(by=by, **choose), "choice (button)",
+                  encounter_id=self.encounter_id)
 
-        def build(by, system, state):
-            pending = state.pending
-            if pending is None or pending.id != pending_id or index >= len(pending.options):
-                from rules.errors import InvalidInput
 
-                raise InvalidInput("That choice has already been made.")
-            return Choose(by=by, pending_id=pending_id, option=pending.options[index])
+class EndEncounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:endenc:(?P<eid>\d+)"):
+    """The GM's confirmation of /encounter end, on the private question it asks."""
 
-        await run(interaction, build, "choice (button)")
+    def __init__(self, encounter_id: int) -> None:
+        super().__init__(discord.ui.Button(label="End the encounter", style=discord.ButtonStyle.danger,
+                                           custom_id=f"tk:endenc:{encounter_id}"))
+        self.encounter_id = encounter_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["eid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from .interact import run
+
+        await run(interaction, lambda by, system, state: EndEncounter(by=by), "/encounter end",
+                  encounter_id=self.encounter_id)
+
+
+class ChoiceSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"tk:pick:(?P<eid>\d+):(?P<pid>\d+)(?::(?P<sig>[0-9a-f]{8}))?",
+):
+    """A choice with more options than a row of buttons holds (a dozen guards…): one menu,
+    bound like the buttons to the exact question it was made for."""
+
+    def __init__(self, encounter_id: int, pending_id: int, labels: tuple[str, ...] = (),
+                 signature: str | None = None) -> None:
+        options = [discord.SelectOption(label=label[:100] or "?", value=str(i)) for i, label in enumerate(labels[:25])]
+        custom_id = f"tk:pick:{encounter_id}:{pending_id}" + (f":{signature}" if signature else "")
+        super().__init__(discord.ui.Select(placeholder="Choose…", custom_id=custom_id,
+                                           options=options or [discord.SelectOption(label="?", value="0")]))
+        self.encounter_id = encounter_id
+        self.pending_id = pending_id
+        self.signature = signature
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["eid"]), int(match["pid"]), signature=match["sig"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from .interact import run
+
+        picked = str(((interaction.data or {}).get("values") or ["x"])[0])
+        index = int(picked) if picked.isdigit() else 999  # out of range: refused as a stale choice
+        choose = dict(pending_id=self.pending_id, index=index, signature=self.signature)
+        await run(interaction, lambda by, system, state: Choose(by=by, **choose), "choice (menu)",
+                  encounter_id=self.encounter_id)

@@ -22,7 +22,8 @@ from weakref import WeakValueDictionary
 from rules import registry
 from rules.actions import Action, Choose
 from rules.engine import apply
-from rules.errors import InvalidInput, NotAllowed, NotRunning, RulesError
+from rules.commands import check_start, check_undo
+from rules.errors import InvalidInput, NotRunning, RulesError, Stale
 from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
 from rules.system import System
@@ -43,6 +44,7 @@ UNDO = "/encounter undo"
 START = "/encounter start"
 MAX_REMINDERS = 3
 CACHE_SIZE = 512
+ENDED_ENCOUNTER = "That button belongs to an encounter that is over."
 
 # Campaign settings every system shares; systems add their own (rules Option).
 DEFAULT_SETTINGS: dict[str, Any] = {
@@ -149,12 +151,8 @@ class Core:
 
     # --- starting ------------------------------------------------------------
     async def start(self, guild_id: int, channel_id: int, by: Actor, *, system: str | None = None, seed: int | None = None) -> Result:
-        if not by.is_gm:
-            raise NotAllowed("Only the GM starts an encounter.")
         campaign_system, settings = await self.settings(guild_id)
-        key = system or campaign_system
-        if key is None:
-            raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first (or names a system).")
+        key = check_start(by, system or campaign_system)
         rules_system = registry.get(key)
         if seed is None and self.seed is not None:
             seed = self.seed + channel_id
@@ -174,12 +172,25 @@ class Core:
         return Result(record.id, record.version, None, state, (event,), event.text, record)
 
     # --- acting --------------------------------------------------------------
-    async def act(self, channel_id: int, action: Action | Build, command: str) -> Result:
-        """Apply an action (or build one from the channel's system and state)."""
+    async def act(self, channel_id: int, action: Action | Build, command: str, *,
+                  encounter_id: int | None = None) -> Result:
+        """Apply an action (or build one from the channel's system and state).
+
+        `encounter_id`: the encounter a button was made for; any other is refused."""
         async with self.lock(channel_id):
             for _ in range(MAX_RETRIES):
                 remembered = channel_id in self._latest
-                record, state = await self._acting_on(channel_id)
+                try:
+                    record, state = await self._acting_on(channel_id)
+                except NotRunning:
+                    if encounter_id is None:
+                        raise
+                    raise Stale(ENDED_ENCOUNTER) from None
+                if encounter_id is not None and record.id != encounter_id:
+                    if remembered:  # this process's copy may be older than the button
+                        self._latest.pop(channel_id, None)
+                        continue
+                    raise Stale(ENDED_ENCOUNTER)
                 try:
                     todo = action if isinstance(action, Action) else action(registry.get(record.system), state)
                     outcome = apply(state, todo)
@@ -235,10 +246,7 @@ class Core:
 
     # --- undo and log ----------------------------------------------------------
     async def undo(self, channel_id: int, by: Actor, count: int) -> Result:
-        if not by.is_gm:
-            raise NotAllowed("Only the GM can undo.")
-        if not 1 <= count <= 50:
-            raise InvalidInput("Undo between 1 and 50 actions at a time.")
+        count = check_undo(by, count)
         async with self.lock(channel_id):
             for _ in range(MAX_RETRIES):
                 record, current = await self.current(channel_id)
@@ -265,12 +273,35 @@ class Core:
                 return Result(record.id, version, current, restored, (Event(kind="info", text=summary),), summary, record)
         raise InvalidInput("The channel is very busy: please try again.")
 
-    async def log_markdown(self, channel_id: int) -> tuple[str, str]:
+    async def trial(self, channel_id: int, action: Action) -> EncounterRecord:
+        """Would the rules take this action now? Raises their refusal; saves nothing.
+        For commands that ask the user to confirm before they act."""
         record, state = await self.current(channel_id)
+        apply(state, action)
+        return record
+
+    async def logged_encounter(self, channel_id: int, number: int | None = None) -> tuple[int, EncounterRecord]:
+        """The channel's `number`th encounter (1 = its first); by default the running
+        one, else the last that ended. Returns (number, record)."""
+        ids = await self.repo.channel_encounter_ids(channel_id)
+        if not ids:
+            raise NotRunning("This channel has had no encounter yet: the GM starts one with /encounter start.")
+        if number is None:
+            active = await self.repo.active_encounter(channel_id)
+            number = ids.index(active.id) + 1 if active is not None else len(ids)
+        if not 1 <= number <= len(ids):
+            raise InvalidInput(f"This channel has had {len(ids)} encounter{'s' * (len(ids) != 1)}: "
+                               f"choose a number from 1 to {len(ids)}.")
+        record = await self.repo.get_encounter(ids[number - 1])
+        return number, record
+
+    async def log_markdown(self, channel_id: int, number: int | None = None) -> tuple[str, str]:
+        number, record = await self.logged_encounter(channel_id, number)
+        state = self._load(record)
         events = await self.repo.events(record.id)
         system = registry.get(record.system)
         lines = [
-            f"# {system.name} encounter #{record.id}",
+            f"# {system.name} encounter {number} of this channel (#{record.id}, {record.status})",
             "",
             f"Started {record.created_at:%Y-%m-%d %H:%M} UTC · round {state.round} · {len(state.combatants)} combatants",
             "",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable
 import discord
 
 from rules import registry
-from rules.errors import RulesError
+from rules.errors import RulesError, Stale
 from rules.model import Actor, Encounter
 from rules.system import System
 
@@ -50,10 +50,69 @@ async def refuse(interaction: discord.Interaction, error: Exception, *, gm: bool
     await reply(interaction, f"⛔ {render.clean(str(error), gm=gm)}", ephemeral=True)
 
 
-async def run(interaction: discord.Interaction, build: BuildWithActor, command: str) -> Result | None:
+async def refuse_stale(interaction: discord.Interaction, error: Stale) -> None:
+    """A click on a message whose turn, question or encounter is over: refused
+    privately, and the message loses its buttons so nobody clicks it again.
+    Both go through the interaction, which costs no REST budget."""
+    if interaction.message is None or interaction.response.is_done():
+        await refuse(interaction, error)
+        return
+    await interaction.response.defer()  # a component's deferred update: the message stays as it is for now
+    await interaction.followup.send(f"⛔ {render.clean(str(error))}", ephemeral=True, allowed_mentions=render.NOBODY)
+    try:
+        await interaction.edit_original_response(view=None)
+    except discord.HTTPException:
+        log.info("could not take the buttons off a stale message in channel %s", interaction.channel_id)
+
+
+async def answer_error(interaction: discord.Interaction, error: Exception) -> None:
+    """The one place an error becomes an answer, always private. A refusal by the
+    rules changed nothing; the GM may read hidden NPCs' numbers in theirs."""
+    from discord import app_commands
+
+    original = getattr(error, "original", error)
+    if isinstance(original, Stale):
+        await refuse_stale(interaction, original)
+    elif isinstance(original, RulesError):
+        await refuse(interaction, original, gm=await _is_gm(interaction))
+    elif isinstance(error, app_commands.NoPrivateMessage):
+        await refuse(interaction, ValueError("Turnkeeper commands work in a server's channels, "
+                                             "not in direct messages."))
+    elif isinstance(error, app_commands.CheckFailure):
+        await refuse(interaction, ValueError("You are not allowed to use this command here."))
+    elif isinstance(error, app_commands.TransformerError):
+        await refuse(interaction, ValueError(f"`{str(error.value)[:40]}` is not a valid value for that option."))
+    else:
+        log.error("command failed", exc_info=original)
+        try:
+            await refuse(interaction, ValueError("Something went wrong on our side. Check /encounter status before "
+                                                 "trying again."))
+        except discord.HTTPException:
+            pass
+
+
+async def _is_gm(interaction: discord.Interaction) -> bool:
+    try:
+        return (await actor_of(interaction)).is_gm
+    except Exception:  # an unreadable role must not cost the refusal: it is shown as to a player
+        log.warning("could not tell whether the sender is a GM in channel %s", interaction.channel_id)
+        return False
+
+
+async def run(interaction: discord.Interaction, build: BuildWithActor, command: str, *,
+              encounter_id: int | None = None) -> Result | None:
+    """Apply what `build` makes of the command; a refusal raises RulesError, which the
+    command tree's error handler answers (buttons have no tree: they are answered here).
+    `encounter_id`: the encounter a button was made for (clicks on any other are refused)."""
     bot: TurnkeeperBot = interaction.client  # type: ignore[assignment]
     async with bot.working():
-        return await _run(bot, interaction, build, command)
+        try:
+            return await _run(bot, interaction, build, command, encounter_id)
+        except RulesError as error:
+            if interaction.type == discord.InteractionType.application_command:
+                raise
+            await answer_error(interaction, error)
+            return None
 
 
 # Discord drops an interaction not answered within 3 seconds. A command still
@@ -62,16 +121,13 @@ async def run(interaction: discord.Interaction, build: BuildWithActor, command: 
 ANSWER_WITHIN_SECONDS = 2.0
 
 
-async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, command: str) -> Result | None:
+async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, command: str,
+               encounter_id: int | None) -> Result | None:
     by = await actor_of(interaction)
-    work = asyncio.ensure_future(
-        bot.core.act(interaction.channel_id, lambda system, state: build(by, system, state), command))
+    work = asyncio.ensure_future(bot.core.act(
+        interaction.channel_id, lambda system, state: build(by, system, state), command, encounter_id=encounter_id))
     deferred = await defer_if_slow(interaction, work)
-    try:
-        result = await work
-    except RulesError as error:
-        await refuse(interaction, error, gm=by.is_gm)
-        return None
+    result = await work
     pending = result.state.pending
     asked = (pending.users or (result.state.gm_id,)) if result.pending_opened else ()
     content, mentions = render.result_content(result.events, leave_out=asked)

@@ -168,8 +168,11 @@ def turn_message(system: System, state: Encounter, encounter_id: int, picture: d
     return content, embed, view, allowed(waiting.users), picture
 
 
+MAX_CHOICE_BUTTONS = 5
+
+
 def choice_message(state: Encounter, encounter_id: int):
-    from .buttons import ChoiceButton
+    from .buttons import ChoiceButton, ChoiceSelect
 
     pending = state.pending
     users = list(pending.users) or [state.gm_id]
@@ -178,6 +181,10 @@ def choice_message(state: Encounter, encounter_id: int):
         "to enter your own roll, use /choose with dice: or cards:)*"
     )
     view = discord.ui.View(timeout=None)
+    if len(pending.options) > MAX_CHOICE_BUTTONS:  # a dozen buttons read badly: one menu instead
+        labels = tuple(conceal(o) for o in pending.options)
+        view.add_item(ChoiceSelect(encounter_id, pending.id, labels, signature=pending.signature))
+        return content, view, allowed(users)
     for index, option in enumerate(pending.options[:25]):
-        view.add_item(ChoiceButton(encounter_id, pending.id, index, label=conceal(option)))
+        view.add_item(ChoiceButton(encounter_id, pending.id, index, label=conceal(option), signature=pending.signature))
     return content, view, allowed(users)

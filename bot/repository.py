@@ -431,6 +431,11 @@ class Repository:
         rows = await self._fetch(_ACTIVE_IN_CHANNEL, {"channel_id": channel_id})
         return EncounterRecord(**rows[0]._mapping) if rows else None
 
+    async def channel_encounter_ids(self, channel_id: int) -> list[int]:
+        """Every encounter a channel has had, oldest first (their logs stay readable)."""
+        stmt = sa.select(EN.c.id).where(EN.c.channel_id == channel_id).order_by(EN.c.id)
+        return [row.id for row in await self._fetch(stmt)]
+
     async def create_encounter(
         self, guild_id: int, channel_id: int, system: str, state: dict[str, Any]
     ) -> EncounterRecord:

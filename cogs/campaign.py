@@ -8,10 +8,10 @@ from discord.ext import commands
 
 from bot import render
 from bot.core import DEFAULT_SETTINGS
-from bot.interact import actor_of, refuse, reply
+from bot.interact import actor_of, reply
 from rules import registry
 from rules.commands import flags
-from rules.errors import InvalidInput, NotAllowed, RulesError
+from rules.errors import InvalidInput, NotAllowed
 
 SYSTEM_CHOICES = [app_commands.Choice(name=key, value=key) for key in registry.MODULES]
 
@@ -33,29 +33,25 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
     async def setup(self, interaction: discord.Interaction, system: app_commands.Choice[str], gm_role: discord.Role | None = None,
                     reminder_minutes: app_commands.Range[int, 0, 1440] | None = None,
                     choice_timeout: app_commands.Range[int, 0, 86400] | None = None, settings: str | None = None) -> None:
-        try:
-            by = await actor_of(interaction)
-            if not by.is_gm:
-                raise NotAllowed("Only someone with Manage Server or the GM role can set up the campaign.")
-            rules_system = registry.get(system.value)
-            current = await self.bot.core.campaign(interaction.guild_id)
-            merged = dict(current.settings) if current and current.system == system.value else {}
-            if reminder_minutes is not None:
-                merged["reminder_minutes"] = reminder_minutes
-            if choice_timeout is not None:
-                merged["choice_timeout_seconds"] = choice_timeout
-            for key, value in flags(settings).items():
-                if key not in rules_system.options:
-                    known = ", ".join(rules_system.options) or "none"
-                    raise InvalidInput(f"{rules_system.name} has no setting `{key}` (settings: {known}).")
-                merged[key] = _typed(value, rules_system.options[key].default, key)
-            role_id = gm_role.id if gm_role else (current.gm_role_id if current else None)
-            await self.bot.core.repo.save_campaign(interaction.guild_id, system=system.value, gm_role_id=role_id, settings=merged)
-            self.bot.forget_campaign(interaction.guild_id)
-            await self.bot.command_sets.refresh_soon(interaction.guild_id)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        if not by.is_gm:
+            raise NotAllowed("Only someone with Manage Server or the GM role can set up the campaign.")
+        rules_system = registry.get(system.value)
+        current = await self.bot.core.campaign(interaction.guild_id)
+        merged = dict(current.settings) if current and current.system == system.value else {}
+        if reminder_minutes is not None:
+            merged["reminder_minutes"] = reminder_minutes
+        if choice_timeout is not None:
+            merged["choice_timeout_seconds"] = choice_timeout
+        for key, value in flags(settings).items():
+            if key not in rules_system.options:
+                known = ", ".join(rules_system.options) or "none"
+                raise InvalidInput(f"{rules_system.name} has no setting `{key}` (settings: {known}).")
+            merged[key] = _typed(value, rules_system.options[key].default, key)
+        role_id = gm_role.id if gm_role else (current.gm_role_id if current else None)
+        await self.bot.core.repo.save_campaign(interaction.guild_id, system=system.value, gm_role_id=role_id, settings=merged)
+        self.bot.forget_campaign(interaction.guild_id)
+        await self.bot.command_sets.refresh_soon(interaction.guild_id)
         role = f"<@&{role_id}>" if role_id else "Manage Server holders"
         await reply(interaction, f"✅ This server plays **{rules_system.name}**. GMs: {role}.", allowed=render.NOBODY)
 

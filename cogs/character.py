@@ -10,7 +10,8 @@ from bot import render
 from bot.interact import actor_of, refuse, reply
 from bot.repository import DuplicateName
 from rules import registry
-from rules.errors import InvalidInput, NotAllowed, RulesError
+from rules.commands import check_owner_or_gm
+from rules.errors import InvalidInput
 
 from . import autocomplete
 
@@ -38,9 +39,6 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
             await self.bot.core.repo.add_character(interaction.guild_id, interaction.user.id, clean_name, system.key, sheet)
         except DuplicateName:
             await refuse(interaction, InvalidInput(f"There is already a character called {render.clean(name)} on this server."))
-            return
-        except RulesError as error:
-            await refuse(interaction, error)
             return
         await reply(interaction, f"✅ **{render.clean(clean_name)}** is stored for <@{interaction.user.id}> ({system.name}).")
 
@@ -70,17 +68,12 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
     @app_commands.command(name="remove", description="Delete a stored character (its owner or the GM)")
     @app_commands.autocomplete(name=autocomplete.characters)
     async def remove(self, interaction: discord.Interaction, name: str) -> None:
-        try:
-            by = await actor_of(interaction)
-            record = await self.bot.core.repo.get_character(interaction.guild_id, name)
-            if record is None:
-                raise InvalidInput(f"No character called {name[:60]} on this server.")
-            if record.owner_id != by.user_id and not by.is_gm:
-                raise NotAllowed(f"{record.name} belongs to another player.")
-            await self.bot.core.repo.remove_character(interaction.guild_id, record.name)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        record = await self.bot.core.repo.get_character(interaction.guild_id, name)
+        if record is None:
+            raise InvalidInput(f"No character called {name[:60]} on this server.")
+        check_owner_or_gm(by, record)
+        await self.bot.core.repo.remove_character(interaction.guild_id, record.name)
         await reply(interaction, f"🗑️ **{render.clean(record.name)}** was removed.")
 
 

@@ -9,13 +9,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.interact import actor_of, announce, refuse, reply, run
+from bot.buttons import EndEncounterButton
+from bot.interact import actor_of, announce, reply, run
 from rules import registry
-from rules.actions import EndEncounter, Note
-from rules.errors import RulesError
+from rules.actions import EndEncounter
 from rules.secrets import conceal, reveal
 
 from .campaign import SYSTEM_CHOICES
+from .play import forward
+
+CONFIRM_END = ("⚠️ End the encounter in this channel? The fight stops for everyone and its turn order cannot be "
+               "resumed; its log stays readable with /encounter log. Dismiss this message to keep playing.")
 
 
 @app_commands.guild_only()
@@ -27,29 +31,25 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
     @app_commands.describe(system="Rule system (default: the campaign's)")
     @app_commands.choices(system=SYSTEM_CHOICES)
     async def start(self, interaction: discord.Interaction, system: app_commands.Choice[str] | None = None) -> None:
-        try:
-            by = await actor_of(interaction)
-            result = await self.bot.core.start(interaction.guild_id, interaction.channel_id, by, system=system.value if system else None)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        result = await self.bot.core.start(interaction.guild_id, interaction.channel_id, by, system=system.value if system else None)
         content, mentions = render.result_content(result.events)
         await reply(interaction, content, allowed=mentions)
         await announce(self.bot, interaction.channel, result)
 
-    @app_commands.command(name="end", description="GM: end the encounter in this channel")
+    @app_commands.command(name="end", description="GM: end the encounter in this channel (asks to confirm)")
     async def end(self, interaction: discord.Interaction) -> None:
-        await run(interaction, lambda by, system, state: EndEncounter(by=by), "/encounter end")
+        by = await actor_of(interaction)
+        record = await self.bot.core.trial(interaction.channel_id, EndEncounter(by=by))
+        view = discord.ui.View(timeout=None)
+        view.add_item(EndEncounterButton(record.id))
+        await reply(interaction, CONFIRM_END, ephemeral=True, view=view)
 
     @app_commands.command(name="status", description="Show the turn order and everyone's state")
     @app_commands.describe(page="Page of a long tracker")
     async def status(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100] = 1) -> None:
-        try:
-            by = await actor_of(interaction)
-            record, state = await self.bot.core.current(interaction.channel_id)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        record, state = await self.bot.core.current(interaction.channel_id)
         system = registry.get(record.system)
         embed = render.tracker_embed(system, state, record.id, page=page, reveal=by.is_gm)
         await reply(interaction, "", embed=embed, ephemeral=True)
@@ -57,22 +57,15 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
     @app_commands.command(name="undo", description="GM: undo the last actions, dice and cards included")
     @app_commands.describe(count="How many actions to undo (default 1)")
     async def undo(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 1) -> None:
-        try:
-            by = await actor_of(interaction)
-            result = await self.bot.core.undo(interaction.channel_id, by, count)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        by = await actor_of(interaction)
+        result = await self.bot.core.undo(interaction.channel_id, by, count)
         await reply(interaction, f"↩️ {render.clean(result.summary)}")
         await announce(self.bot, interaction.channel, result)
 
-    @app_commands.command(name="log", description="Post the encounter's log as a Markdown file")
-    async def log(self, interaction: discord.Interaction) -> None:
-        try:
-            filename, text = await self.bot.core.log_markdown(interaction.channel_id)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+    @app_commands.command(name="log", description="Post an encounter's log as a Markdown file (also after it ended)")
+    @app_commands.describe(number="Which of this channel's encounters: 1 is the first (default: the current or last one)")
+    async def log(self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 100000] | None = None) -> None:
+        filename, text = await self.bot.core.log_markdown(interaction.channel_id, number)
         public = conceal(text)
         await reply(interaction, "📜 The encounter log:", file=discord.File(io.BytesIO(public.encode()), filename=filename))
         if public != reveal(text) and (await actor_of(interaction)).is_gm:
@@ -81,7 +74,7 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
 
     @app_commands.command(name="note", description="Log a narrative ruling or event (not adjudicated)")
     async def note(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 500]) -> None:
-        await run(interaction, lambda by, system, state: Note(by=by, text=text), "/encounter note")
+        await run(interaction, forward("encounter_note", dict(text=text)), "/encounter note")
 
 
 async def setup(bot) -> None:

@@ -7,13 +7,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.interact import refuse, reply, run
+from bot.interact import reply, run
 from rules import registry
-from rules.actions import AddCombatants, DelayTurn, NextTurn, RemoveCombatant
-from rules.commands import entered
-from rules.errors import InvalidInput, NotAllowed, RulesError
+from rules.commands import Stored
+from rules.errors import InvalidInput
 
 from . import autocomplete
+from .play import forward
 
 ROLL = "Your die result, if you rolled physical dice"
 DICE = 'Several die results, e.g. "4 6 2"'
@@ -32,19 +32,11 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
                    dice: str | None = None, cards: str | None = None, surprised: bool = False) -> None:
         record = await self.bot.core.repo.get_character(interaction.guild_id, character)
         if record is None:
-            await refuse(interaction, InvalidInput(f"No character called {character[:60]} here: store one with /character add."))
-            return
-        options = {"roll": roll, "dice": dice, "cards": cards}
-
-        def build(by, system, state):
-            if record.owner_id != by.user_id:
-                raise NotAllowed(f"{record.name} belongs to another player.")
-            if record.system != system.key:
-                raise InvalidInput(f"{record.name} is a {record.system} character; this fight is {system.name}.")
-            return AddCombatants(by=by, name=record.name, sheet=record.sheet, npc=False, controller_id=by.user_id,
-                                 character_id=record.id, surprised=surprised, **entered(options))
-
-        await run(interaction, build, "/initiative join")
+            raise InvalidInput(f"No character called {character[:60]} here: store one with /character add.")
+        stored = Stored(id=record.id, name=record.name, owner_id=record.owner_id, system=record.system,
+                        sheet=record.sheet)
+        await run(interaction, forward("initiative_join", dict(character=stored, roll=roll, dice=dice, cards=cards,
+                                                               surprised=surprised)), "/initiative join")
 
     @app_commands.command(name="add", description="GM: add NPCs (a count makes a numbered group)")
     @app_commands.describe(name="Name (a count names them Name 1..n)", stats='Stats as name=value', count="How many",
@@ -54,24 +46,13 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
                   count: app_commands.Range[int, 1, 50] = 1, side: str | None = None, hidden: bool = False,
                   roll: int | None = None, dice: str | None = None, cards: str | None = None,
                   surprised: bool = False, player: discord.Member | None = None) -> None:
-        options = {"roll": roll, "dice": dice, "cards": cards}
-
-        def build(by, system, state):
-            if not by.is_gm:
-                raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
-            return AddCombatants(by=by, name=name, sheet=system.parse_sheet(stats or ""), count=count, side=side,
-                                 hidden=hidden, npc=player is None, controller_id=player.id if player else None,
-                                 surprised=surprised, **entered(options))
-
-        await run(interaction, build, "/initiative add")
+        await run(interaction, forward("initiative_add", dict(
+            name=name, stats=stats, count=count, side=side, hidden=hidden, roll=roll, dice=dice, cards=cards,
+            surprised=surprised, player=player.id if player else None)), "/initiative add")
 
     @app_commands.command(name="order", description="Show the turn order")
     async def order(self, interaction: discord.Interaction) -> None:
-        try:
-            record, state = await self.bot.core.current(interaction.channel_id)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        record, state = await self.bot.core.current(interaction.channel_id)
         embed = render.tracker_embed(registry.get(record.system), state, record.id)
         await reply(interaction, "", embed=embed)
 
@@ -79,30 +60,18 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
     @app_commands.describe(roll=ROLL, dice="Dice for what the new turn or round rolls (e.g. the GM's initiative)", cards=CARDS)
     async def next(self, interaction: discord.Interaction, roll: int | None = None, dice: str | None = None,
                    cards: str | None = None) -> None:
-        options = {"roll": roll, "dice": dice, "cards": cards}
-        await run(interaction, lambda by, system, state: NextTurn(by=by, **entered(options)), "/initiative next")
+        await run(interaction, forward("initiative_next", dict(roll=roll, dice=dice, cards=cards)), "/initiative next")
 
     @app_commands.command(name="delay", description="Step out of the order now; use again to step back in")
     @app_commands.describe(combatant="Who delays (default: your acting combatant)")
     @app_commands.autocomplete(combatant=autocomplete.combatants)
     async def delay(self, interaction: discord.Interaction, combatant: str | None = None) -> None:
-        def build(by, system, state):
-            name = combatant
-            if name is None:
-                acting = [c for c in system.turns.acting(state) if by.is_gm or state.get(c).controller_id == by.user_id]
-                delayed = [c for c in getattr(state.turns, "delayed", ()) if state.get(c).controller_id == by.user_id]
-                pick = acting or delayed
-                if not pick:
-                    raise InvalidInput("Name the combatant who delays.")
-                name = state.get(pick[0]).name
-            return DelayTurn(by=by, actor=name)
-
-        await run(interaction, build, "/initiative delay")
+        await run(interaction, forward("initiative_delay", dict(combatant=combatant)), "/initiative delay")
 
     @app_commands.command(name="remove", description="GM: take a combatant out of the encounter")
     @app_commands.autocomplete(combatant=autocomplete.combatants)
     async def remove(self, interaction: discord.Interaction, combatant: str) -> None:
-        await run(interaction, lambda by, system, state: RemoveCombatant(by=by, target=combatant), "/initiative remove")
+        await run(interaction, forward("initiative_remove", dict(combatant=combatant)), "/initiative remove")
 
 
 async def setup(bot) -> None:

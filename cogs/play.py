@@ -1,7 +1,8 @@
 """Commands shared by every rule system; each system maps them to its actions.
 
-The cog only gathers options: `system.command(name, by, options)` decides what
-they mean in the channel's system (and refuses commands the system lacks).
+The cog only gathers options: `system.command(name, by, options, state)` decides
+what they mean in the channel's system, through the commands the system declares
+(and refuses commands the system lacks). Refusals go to the command tree's handler.
 """
 
 from __future__ import annotations
@@ -12,12 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.interact import refuse, reply, run
+from bot.interact import reply, run
 from rules import registry
-from rules.actions import Choose
-from rules.commands import entered
-from rules.errors import InvalidInput, RulesError
-from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 
 from . import autocomplete
 
@@ -28,8 +25,9 @@ OPTIONS = 'Extra options, e.g. "adv cover=half range=9" (see /help)'
 
 
 def forward(name: str, options: dict[str, Any]):
+    """Build the action the channel's system declares for this command."""
     clean = {k: v for k, v in options.items() if v is not None}
-    return lambda by, system, state: system.command(name, by, clean)
+    return lambda by, system, state: system.command(name, by, clean, state)
 
 
 class Play(commands.Cog):
@@ -93,14 +91,7 @@ class Play(commands.Cog):
     @app_commands.autocomplete(option=autocomplete.pending_options)
     async def choose(self, interaction: discord.Interaction, option: str, roll: int | None = None, dice: str | None = None,
                      cards: str | None = None) -> None:
-        entered_values = entered({"roll": roll, "dice": dice, "cards": cards})
-
-        def build(by, system, state):
-            if state.pending is None:
-                raise InvalidInput("Nothing is waiting for a choice.")
-            return Choose(by=by, pending_id=state.pending.id, option=option, **entered_values)
-
-        await run(interaction, build, "/choose")
+        await run(interaction, forward("choose", dict(option=option, roll=roll, dice=dice, cards=cards)), "/choose")
 
     condition = app_commands.Group(name="condition", description="Conditions on combatants", guild_only=True)
 
@@ -127,21 +118,20 @@ class Play(commands.Cog):
     @turn.command(name="take", description="Your faction activates one of its characters")
     @app_commands.autocomplete(character=autocomplete.combatants)
     async def turn_take(self, interaction: discord.Interaction, character: str) -> None:
-        await run(interaction, lambda by, system, state: TakeTurn(by=by, actor=character), "/turn take")
+        await run(interaction, forward("turn_take", dict(character=character)), "/turn take")
 
     @turn.command(name="pass", description="Your faction passes its move")
     @app_commands.describe(dice="Dice for what the pass sets off (e.g. end-of-round morale saves)")
     async def turn_pass(self, interaction: discord.Interaction, dice: str | None = None) -> None:
-        entered_values = entered({"dice": dice})
-        await run(interaction, lambda by, system, state: PassMove(by=by, **entered_values), "/turn pass")
+        await run(interaction, forward("turn_pass", dict(dice=dice)), "/turn pass")
 
     @turn.command(name="first", description="The faction holding the initiative lets another faction move first this round")
     async def turn_first(self, interaction: discord.Interaction, faction: str) -> None:
-        await run(interaction, lambda by, system, state: FirstMove(by=by, faction=faction), "/turn first")
+        await run(interaction, forward("turn_first", dict(faction=faction)), "/turn first")
 
     @turn.command(name="initiative", description="GM, before round 1: the faction that started the fight")
     async def turn_initiative(self, interaction: discord.Interaction, faction: str) -> None:
-        await run(interaction, lambda by, system, state: HoldInitiative(by=by, faction=faction), "/turn initiative")
+        await run(interaction, forward("turn_initiative", dict(faction=faction)), "/turn initiative")
 
     plotpoint = app_commands.Group(name="plotpoint", description="Rotted Capes: Plot Points", guild_only=True)
 
@@ -177,12 +167,8 @@ class Play(commands.Cog):
         await run(interaction, forward("plotpoint_issue", {}), "/plotpoint issue")
 
     async def _report(self, interaction: discord.Interaction, name: str, options: dict) -> None:
-        try:
-            record, state = await self.bot.core.current(interaction.channel_id)
-            text = registry.get(record.system).report(name, state, options)
-        except RulesError as error:
-            await refuse(interaction, error)
-            return
+        record, state = await self.bot.core.current(interaction.channel_id)
+        text = registry.get(record.system).report(name, state, options)
         await reply(interaction, text, ephemeral=True)
 
 

@@ -57,6 +57,8 @@ class AddCombatants(Anytime):
     controller_id: int | None = None
     character_id: int | None = None
     surprised: bool = False
+    # a stored character's lasting state from earlier fights (System.carry_in); None: fresh from the sheet
+    lasting: dict[str, Any] | None = None
 
 
 class RemoveCombatant(GmAction):
@@ -93,7 +95,10 @@ class Choose(Anytime):
     kind: ClassVar[str] = "choose"
     answers_pending: ClassVar[bool] = True
     pending_id: int
-    option: str
+    option: str = ""
+    # A button answers by position, bound to the exact question it was made for.
+    index: int | None = None
+    signature: str | None = None
     timed_out: bool = False
 
 

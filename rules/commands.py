@@ -1,53 +1,70 @@
-"""Turning slash-command options into actions, for every system alike.
+"""Turning slash-command options into actions: one owner for every system.
 
-The bot's commands are shared by all systems (`/attack`, `/act`, `/damage`…);
-each system maps a command name and its raw options to one of its actions via
-`System.command`. The helpers here read the options every command shares:
-hand-entered dice and cards, and free-form `key=value` flags.
+The bot's commands are shared by all systems (`/attack`, `/act`, `/damage`…).
+Each system declares what they mean as data: a `Commands` table of command
+name → builder, `/act`'s actions with their autocomplete labels (`Acts`), and
+read-only reports. `System.command` is the one dispatcher for every system,
+and the commands no system changes (joining, turns, choices) are declared once
+here in `SHARED`.
+
+Builders read their options only through `Given`, whose typed readers check
+every value the same way in every system: required options, whole numbers in
+a range, flags and `name=value` options, amounts of damage or healing, and dice
+and cards entered by hand. A value they refuse raises InvalidInput, so the
+command changes nothing and the refusal is private.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from .dice import parse_entered
-from .errors import InvalidInput
-from .model import Actor
+from .actions import Action, AddCombatants, Choose, DelayTurn, NextTurn, Note, RemoveCombatant
+from .dice import check_expression, parse_entered
+from .errors import InvalidInput, NotAllowed, UnknownAction
+from .model import Actor, Encounter
 
-_FLAG = re.compile(r'([A-Za-z_][\w-]*)(?:\s*[=:]\s*("[^"]*"|\'[^\']*\'|[^\s,]+))?')
+if TYPE_CHECKING:
+    from .system import System
+
+# `name=value` (or `name:value`); one value grammar for options and sheets. In
+# options a comma separates items, in sheets it may sit inside a value.
+_NAME = r"([A-Za-z_][\w-]*)"
+_VALUE = r'("[^"]*"|\'[^\']*\'|[^\s{stop}]+)'
+_FLAG = re.compile(_NAME + r"(?:\s*[=:]\s*" + _VALUE.format(stop=",") + ")?")
+_PAIR = re.compile(_NAME + r"\s*[=:]\s*" + _VALUE.format(stop=""))
+_NUMBER = re.compile(r"^\s*[+-]?\d+\s*$")
+TRUTHY = {"1", "true", "yes", "on"}
+MAX_OPTIONS = 300
 
 
-def entered(options: dict[str, Any]) -> dict[str, Any]:
-    """`roll:15`, `dice:"4 6 2"`, `cards:"KH 4C"` → Action fields."""
-    dice: tuple[int, ...] = ()
-    if options.get("roll") is not None:
-        dice = (int(options["roll"]),)
-    if options.get("dice"):
-        dice = dice + parse_entered(options["dice"])
-    cards = tuple(str(options["cards"]).replace(",", " ").split()) if options.get("cards") else ()
-    return {"dice": dice, "cards": cards}
-
-
-def base_fields(by: Actor, options: dict[str, Any]) -> dict[str, Any]:
-    fields = {"by": by, **entered(options)}
-    if options.get("actor"):
-        fields["actor"] = str(options["actor"])
-    return fields
+def _key(name: str) -> str:
+    return name.lower().replace("-", "_")
 
 
 def flags(text: str | None) -> dict[str, str | bool]:
     """`adv cover=half range=9` → {"adv": True, "cover": "half", "range": "9"}."""
     result: dict[str, str | bool] = {}
     text = (text or "").strip()
-    if len(text) > 300:
-        raise InvalidInput("Options are limited to 300 characters.")
+    if len(text) > MAX_OPTIONS:
+        raise InvalidInput(f"Options are limited to {MAX_OPTIONS} characters.")
     leftover = _FLAG.sub("", text).replace(",", "").strip()
     if leftover:
         raise InvalidInput(f"Could not read `{leftover[:30]}` in the options: write words or `name=value`.")
     for key, value in _FLAG.findall(text):
-        result[key.lower().replace("-", "_")] = value.strip("\"'") if value else True
+        result[_key(key)] = value.strip("\"'") if value else True
     return result
+
+
+def pairs(text: str | None, example: str) -> dict[str, str]:
+    """`dex=3 dr="fire:10"` → {"dex": "3", "dr": "fire:10"}: every item has a value."""
+    text = text or ""
+    leftover = _PAIR.sub("", text).strip()
+    if leftover:
+        raise InvalidInput(f"Could not read `{leftover[:40]}`: write stats as `name=value`, e.g. {example}.")
+    return {_key(key): value.strip("\"'") for key, value in _PAIR.findall(text)}
 
 
 def integer(value: Any, name: str, low: int = -1000, high: int = 1000) -> int:
@@ -58,3 +75,288 @@ def integer(value: Any, name: str, low: int = -1000, high: int = 1000) -> int:
     if not low <= number <= high:
         raise InvalidInput(f"`{name}` must be between {low} and {high}.")
     return number
+
+
+def flag_number(opts: Mapping[str, Any], name: str, low: int, high: int) -> int | None:
+    """`name=N` from read options as a whole number in range; None if missing or a bare word."""
+    value = opts.get(name)
+    if value is None or value is True:
+        return None
+    return integer(value, name, low, high)
+
+
+def amount(text: Any, name: str = "amount", high: int = 1000, *, zero: bool = False) -> str:
+    """A positive amount, as a number or dice (`7`, `2d6+3`): zero, negative
+    numbers and dice that cannot give more than 0 would post and record a no-op.
+    `zero`: other options of the command do something with an amount of 0."""
+    value = " ".join(str(text if text is not None else "").split())
+    if not value:
+        raise InvalidInput(f"`{name}` is required.")
+    if _NUMBER.match(value):
+        integer(value, name, 0 if zero else 1, high)
+        return value.lstrip("+")
+    tree = check_expression(value)
+    if _highest(tree) < 0 or (_highest(tree) == 0 and not zero):
+        raise InvalidInput(f"`{name}` must be able to come out above 0: `{value[:40]}` cannot.")
+    return value
+
+
+def _highest(node) -> float:
+    """The most a parsed dice expression can total (signs and sums; anything
+    fancier counts as its dice at their highest)."""
+    kind = type(node).__name__
+    if kind == "Expression":
+        return _highest(node.roll)
+    if kind == "Literal":
+        return node.value
+    if kind == "Dice":
+        return node.num * node.size
+    if kind == "UnOp":
+        inner = _highest(node.value)
+        return -_lowest(node.value) if node.op == "-" else inner
+    if kind == "BinOp":
+        left, right = node.left, node.right
+        if node.op == "+":
+            return _highest(left) + _highest(right)
+        if node.op == "-":
+            return _highest(left) - _lowest(right)
+        if node.op == "*":
+            products = [a * b for a in (_lowest(left), _highest(left)) for b in (_lowest(right), _highest(right))]
+            return max(products)
+        return max(_highest(left), _highest(right))
+    if kind == "Parenthetical":
+        return _highest(node.value)
+    children = getattr(node, "children", None) or []
+    return sum(max(_highest(child), 0) for child in children) if children else 1
+
+
+def _lowest(node) -> float:
+    kind = type(node).__name__
+    if kind == "Expression":
+        return _lowest(node.roll)
+    if kind == "Literal":
+        return node.value
+    if kind == "Dice":
+        return node.num
+    if kind == "UnOp":
+        return -_highest(node.value) if node.op == "-" else _lowest(node.value)
+    if kind == "BinOp" and node.op in ("+", "-"):
+        right = _lowest(node.right) if node.op == "+" else -_highest(node.right)
+        return _lowest(node.left) + right
+    if kind == "Parenthetical":
+        return _lowest(node.value)
+    return min(0, -_highest(node))
+
+
+def entered(options: Mapping[str, Any]) -> dict[str, Any]:
+    """`roll:15`, `dice:"4 6 2"`, `cards:"KH 4C"` → Action fields."""
+    dice: tuple[int, ...] = ()
+    if options.get("roll") is not None:
+        dice = (int(options["roll"]),)
+    if options.get("dice"):
+        dice = dice + parse_entered(options["dice"])
+    cards = tuple(str(options["cards"]).replace(",", " ").split()) if options.get("cards") else ()
+    return {"dice": dice, "cards": cards}
+
+
+class Given:
+    """A command's options, read through typed, checked fields."""
+
+    def __init__(self, by: Actor, options: Mapping[str, Any], state: Encounter | None = None,
+                 system: "System | None" = None) -> None:
+        self.by = by
+        self.options = {k: v for k, v in options.items() if v is not None}
+        self.state = state
+        self.system = system
+
+    # --- the options every command may carry ----------------------------------
+    @cached_property
+    def flags(self) -> dict[str, str | bool]:
+        """The free-form `options:` text, read once."""
+        return flags(self.options.get("options"))
+
+    def entered(self) -> dict[str, Any]:
+        return entered(self.options)
+
+    def base(self) -> dict[str, Any]:
+        """Fields every action takes: who sent it, who acts, what was entered by hand."""
+        fields = {"by": self.by, **self.entered()}
+        if self.options.get("actor"):
+            fields["actor"] = str(self.options["actor"])
+        return fields
+
+    # --- slash options ----------------------------------------------------------
+    def has(self, key: str) -> bool:
+        return self.options.get(key) not in (None, "")
+
+    def required(self, key: str) -> str:
+        value = self.options.get(key)
+        if value is None or str(value).strip() == "":
+            raise InvalidInput(f"`{key}` is required.")
+        return str(value).strip()
+
+    def text(self, key: str, default: str = "") -> str:
+        value = self.options.get(key)
+        return default if value in (None, "") else str(value)
+
+    def optional(self, key: str) -> str | None:
+        """The option's text, or None when it is missing or empty."""
+        return self.text(key) or None
+
+    def integer(self, key: str, low: int, high: int, default: int | None = None) -> int | None:
+        if self.options.get(key) is None:
+            return default
+        return integer(self.options[key], key, low, high)
+
+    def amount(self, key: str = "amount", high: int = 1000, *, zero: bool = False) -> str:
+        """A positive number or dice that can come out above 0 (`zero`: or exactly 0)."""
+        return amount(self.options.get(key), key, high, zero=zero)
+
+    def count(self, key: str = "amount", high: int = 1000, default: int | None = None) -> int:
+        """A whole number of at least 1."""
+        if self.options.get(key) in (None, "") and default is not None:
+            return default
+        return integer(self.options.get(key), key, 1, high)
+
+    # --- the `options:` text ------------------------------------------------------
+    def flag(self, *names: str) -> bool:
+        """Any of the words given: `adv`, `adv=yes`…"""
+        return any(self.flags.get(n) is True or str(self.flags.get(n, "")).lower() in TRUTHY for n in names)
+
+    def word(self, name: str) -> str | None:
+        """`name=value`'s value, None for a bare `name` or none at all."""
+        value = self.flags.get(name)
+        return value if isinstance(value, str) else None
+
+    def number(self, name: str, low: int, high: int, default: int | None = None) -> int | None:
+        """`name=N` as a whole number in range; a bare `name` counts as not given."""
+        number = flag_number(self.flags, name, low, high)
+        return default if number is None else number
+
+
+Builder = Callable[[Given], Action]
+Report = Callable[[Encounter, Given], str]
+
+
+def plain(action: type[Action]) -> Builder:
+    """A builder for actions with no fields of their own."""
+    return lambda given: action(**given.base())
+
+
+def _normal(name: str) -> str:
+    return "_".join(name.strip().casefold().replace("-", " ").replace("_", " ").split())
+
+
+@dataclass(frozen=True)
+class Acts:
+    """`/act`'s actions: what autocomplete offers, and how each becomes an action.
+
+    `own` holds the actions with their own builder (by name, spaces written as `_`);
+    every other name goes to `build`, which may refuse it."""
+
+    choices: tuple[tuple[str, str], ...]
+    build: Builder
+    own: Mapping[str, Builder] = field(default_factory=dict)
+
+    def __call__(self, given: Given) -> Action:
+        name = _normal(given.required("action"))
+        return self.own.get(name, self.build)(given)
+
+
+@dataclass(frozen=True)
+class Commands:
+    """A system's slash-level commands, declared: name → builder, `/act`, reports."""
+
+    build: Mapping[str, Builder] = field(default_factory=dict)
+    acts: Acts | None = None
+    reports: Mapping[str, Report] = field(default_factory=dict)
+
+    def builder(self, name: str) -> Builder | None:
+        if name == "act" and self.acts is not None:
+            return self.acts
+        return self.build.get(name) or SHARED.get(name)
+
+    def act_choices(self) -> list[tuple[str, str]]:
+        return list(self.acts.choices) if self.acts else []
+
+
+def not_used(name: str, system_name: str) -> UnknownAction:
+    return UnknownAction(f"/{name.replace('_', ' ')} is not used in {system_name}.")
+
+
+# --- commands on a whole encounter: the core runs them, these are their checks -------
+MAX_UNDO = 50
+
+
+def check_start(by: Actor, system_key: str | None) -> str:
+    """`/encounter start`: the GM, and a rule system named or set for the campaign."""
+    if not by.is_gm:
+        raise NotAllowed("Only the GM starts an encounter.")
+    if system_key is None:
+        raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first (or names a system).")
+    return system_key
+
+
+def check_undo(by: Actor, count: int) -> int:
+    """`/encounter undo count:N`: the GM, a sane number of actions."""
+    if not by.is_gm:
+        raise NotAllowed("Only the GM can undo.")
+    if not 1 <= count <= MAX_UNDO:
+        raise InvalidInput(f"Undo between 1 and {MAX_UNDO} actions at a time.")
+    return count
+
+
+def check_owner_or_gm(by: Actor, character: Any) -> None:
+    """Changing a stored character (anything with a `name` and an `owner_id`): its owner, or the GM."""
+    if character.owner_id != by.user_id and not by.is_gm:
+        raise NotAllowed(f"{character.name} belongs to another player.")
+
+
+# --- the commands every system shares -----------------------------------------------
+@dataclass(frozen=True)
+class Stored:
+    """A stored character as `/initiative join` needs it."""
+
+    id: int
+    name: str
+    owner_id: int
+    system: str
+    sheet: dict[str, Any]
+
+
+def _join(given: Given) -> Action:
+    character: Stored = given.options["character"]
+    if character.owner_id != given.by.user_id:
+        raise NotAllowed(f"{character.name} belongs to another player.")
+    if character.system != given.system.key:
+        raise InvalidInput(f"{character.name} is a {character.system} character; this fight is {given.system.name}.")
+    return AddCombatants(by=given.by, name=character.name, sheet=character.sheet, npc=False,
+                         controller_id=given.by.user_id, character_id=character.id,
+                         surprised=bool(given.options.get("surprised")), **given.entered())
+
+
+def _add(given: Given) -> Action:
+    if not given.by.is_gm:
+        raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
+    player = given.options.get("player")
+    return AddCombatants(by=given.by, name=given.text("name"), sheet=given.system.parse_sheet(given.text("stats")),
+                         count=given.count("count", 50, default=1), side=given.optional("side"),
+                         hidden=bool(given.options.get("hidden")), npc=player is None, controller_id=player,
+                         surprised=bool(given.options.get("surprised")), **given.entered())
+
+
+def _choose(given: Given) -> Action:
+    if given.state is None or given.state.pending is None:
+        raise InvalidInput("Nothing is waiting for a choice.")
+    return Choose(by=given.by, pending_id=given.state.pending.id, option=given.text("option"), **given.entered())
+
+
+SHARED: dict[str, Builder] = {
+    "initiative_join": _join,
+    "initiative_add": _add,
+    "initiative_next": lambda given: NextTurn(by=given.by, **given.entered()),
+    "initiative_delay": lambda given: DelayTurn(by=given.by, actor=given.optional("combatant")),
+    "initiative_remove": lambda given: RemoveCombatant(by=given.by, target=given.text("combatant")),
+    "encounter_note": lambda given: Note(by=given.by, text=given.text("text")),
+    "choose": _choose,
+}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import AddCombatants, Choose, DelayTurn, EndEncounter, EndTurn, NextTurn, Note, RemoveCombatant
-from .errors import InvalidInput, NotAllowed
+from .errors import InvalidInput, NotAllowed, Stale
 from .model import Encounter, Event
 from .secrets import conceal, scrub
 
@@ -43,10 +43,14 @@ def handlers(system: "System"):
         if not action.npc and action.character_id is not None:
             if any(c.character_id == action.character_id and not c.out for c in enc.combatants):
                 raise InvalidInput(f"{name} is already in this encounter.")
+        if action.lasting is not None and action.count != 1:
+            raise InvalidInput("Only a single combatant can start from a lasting state.")
         new_ids = []
         for candidate in names:
             cid = f"c{enc.next_id}"
             combatant = system.make_combatant(enc, action, cid, candidate)
+            if action.lasting is not None:
+                combatant = system.carry_in(combatant, action.lasting)
             enc = enc.but(combatants=enc.combatants + (combatant,), next_id=enc.next_id + 1)
             new_ids.append(cid)
         enc, events = turns.enter(system, enc, new_ids, chance)
@@ -71,22 +75,38 @@ def handlers(system: "System"):
 
     def end_turn(enc: Encounter, action: EndTurn, chance: "Chance"):
         if action.turn_no != enc.turn_no:
-            raise InvalidInput("That turn is already over.")
+            raise Stale("That turn is already over.")
         turns.may_end_turn(enc, action.by.user_id, action.by.is_gm)
         return turns.end_turn(system, enc, chance)
 
     def delay(enc: Encounter, action: DelayTurn, chance: "Chance"):
-        return turns.delay(system, enc, enc.find(action.actor).id, chance)
+        if action.actor is not None:
+            return turns.delay(system, enc, enc.find(action.actor).id, chance)
+        # No name: the sender's acting combatant steps out, or their delayed one steps back in.
+        by = action.by
+        acting = [c for c in turns.acting(enc) if by.is_gm or enc.get(c).controller_id == by.user_id]
+        delayed = [c for c in getattr(enc.turns, "delayed", ()) if enc.get(c).controller_id == by.user_id]
+        pick = acting or delayed
+        if not pick:
+            raise InvalidInput("Name the combatant who delays.")
+        return turns.delay(system, enc, pick[0], chance)
 
     def choose(enc: Encounter, action: Choose, chance: "Chance"):
         pending = enc.pending
         if pending is None or pending.id != action.pending_id:
-            raise InvalidInput("That choice has already been made.")
+            raise Stale("That choice has already been made.")
+        if action.signature is not None and action.signature != pending.signature:
+            raise Stale("That question is no longer asked: answer the one the fight waits on now.")
         if not action.by.is_gm and action.by.user_id not in pending.users:
             raise NotAllowed("This choice is not yours to make.")
-        typed = action.option.strip().casefold()
-        # A player types what they were shown: an option with a hidden number reads "?" to them.
-        option = next((o for o in pending.options if typed in (o.casefold(), conceal(o).casefold())), None)
+        if action.index is not None:
+            if not 0 <= action.index < len(pending.options):
+                raise Stale("That question is no longer asked: answer the one the fight waits on now.")
+            option = pending.options[action.index]
+        else:
+            typed = action.option.strip().casefold()
+            # A player types what they were shown: an option with a hidden number reads "?" to them.
+            option = next((o for o in pending.options if typed in (o.casefold(), conceal(o).casefold())), None)
         if option is None:
             raise InvalidInput(f"Choose one of: {', '.join(pending.options)}.")
         owners = pending.owners.get(option)

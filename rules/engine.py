@@ -38,8 +38,27 @@ def apply(state: Encounter, action: Action, chance: Chance | None = None) -> Out
     new_state, events = handler(state, action, chance)
     chance.finish()
     new_state = new_state.but(rng_state=chance.rng_state, deck=tuple(chance.deck))
+    if new_state.pending is not None and new_state.pending != state.pending:
+        _check_answerable(system, new_state)
     summary = next((e.text for e in events if e.kind != "turn"), action.describe())
     return Outcome(new_state, tuple(events), summary[:200])
+
+
+# How many choices in a row a trial follows down their defaults.
+TRIAL_DEPTH = 4
+
+
+def _check_answerable(system, state: Encounter, depth: int = 0) -> None:
+    """A choice may only open if it can be closed: its default, which also answers
+    for anyone who does not, must resolve with whatever the action kept for after
+    the choice (dice entered with it, say). Trying it on the immutable state is
+    cheap and pure; a failure refuses the action that asked, before anything changes."""
+    pending = state.pending
+    trial = Chance(state.rng_state, state.deck)
+    after, _ = system.resume(state.but(pending=None), pending, pending.default, trial)
+    trial.finish()
+    if after.pending is not None and depth < TRIAL_DEPTH:
+        _check_answerable(system, after.but(rng_state=trial.rng_state, deck=tuple(trial.deck)), depth + 1)
 
 
 def _resolve_actor(system, state: Encounter, action: Action) -> Action:

@@ -33,6 +33,10 @@ class DiceError(InvalidInput):
     pass
 
 
+class Stale(InvalidInput):
+    """A button or answer made for an earlier turn, choice or encounter."""
+
+
 class AwaitingChoice(RulesError):
     pass
 

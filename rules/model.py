@@ -8,6 +8,8 @@ system tracks is typed, validated and serialised the same way.
 
 from __future__ import annotations
 
+import hashlib
+
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -59,6 +61,13 @@ class Pending(Value):
     # Options only some of those users may pick (a guard is the guarding ally's call).
     owners: dict[str, tuple[int, ...]] = Field(default_factory=dict)
     context: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def signature(self) -> str:
+        """Tells this question from any other with the same number: ids restart in
+        every encounter and after an undo, buttons on old messages must not."""
+        digest = hashlib.blake2s(repr((self.id, self.kind, self.prompt, self.options)).encode(), digest_size=4)
+        return digest.hexdigest()
 
 
 class Event(Value):

@@ -4,7 +4,9 @@ or the dice and cards a player entered by hand.
 An action gets one `Chance`. Every die it rolls takes the next entered value if
 there is one, else the generator; every card it flips takes the next entered
 card, else the top of the encounter's deck. Entered values that the action did
-not need are an error, so a typo cannot silently change the outcome.
+not need are an error, and so is running out of them: once a player enters dice
+(or cards), the action takes all of its dice (or cards) from them, so a typo
+cannot silently change the outcome. The same card twice in one flip is refused.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class Chance:
         self._dice = deque(entered_dice)
         self._cards = deque(entered_cards)
         self.entered_any = bool(self._dice or self._cards)
+        self._dice_entered = bool(self._dice)
+        self._cards_entered = bool(self._cards)
         self.reshuffled = False
 
     @property
@@ -44,6 +48,17 @@ class Chance:
             if not 1 <= value <= sides:
                 raise DiceError(f"{value} cannot be rolled on a d{sides}.")
             return value
+        if self._dice_entered:
+            raise DiceError(
+                "Too few dice entered: this action rolls more dice than were entered (the next one is a "
+                f"d{sides}): enter every die it rolls, in order."
+            )
+        return self.rng.randint(1, sides)
+
+    def bots_die(self, sides: int) -> int:
+        """A die of someone other than whoever sent this action, who did not enter it when
+        it was theirs to enter (an attacker's damage rolled once the target has chosen its
+        reaction): the bot rolls it, never taking it from the sender's entered dice."""
         return self.rng.randint(1, sides)
 
     def roll(self, expr: str) -> dicemod.RollResult:
@@ -61,11 +76,23 @@ class Chance:
     def flip(self, count: int) -> tuple[Card, ...]:
         if count > 52:
             raise InvalidInput("At most 52 cards can be flipped at once.")
-        return tuple(self._next_card() for _ in range(max(0, count)))
+        cards = tuple(self._next_card() for _ in range(max(0, count)))
+        if self._cards_entered:
+            seen: set[str] = set()
+            for card in cards:
+                if card.code in seen:
+                    raise InvalidInput(f"{card} was entered twice in one flip: a deck has one of each card.")
+                seen.add(card.code)
+        return cards
 
     def _next_card(self) -> Card:
         if self._cards:
             return self._cards.popleft()
+        if self._cards_entered:
+            raise InvalidInput(
+                "Too few cards entered: this action flips more cards than were entered: "
+                "enter every card it flips, in order."
+            )
         if not self.deck:
             self.deck = full_deck()
             self.rng.shuffle(self.deck)

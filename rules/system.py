@@ -8,12 +8,12 @@ pending choices). Everything here is pure: state in, state and events out.
 
 from __future__ import annotations
 
-import re
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Literal
 
 from pydantic import ValidationError
 
 from .actions import Action, AddCombatants
+from .commands import Commands, Given, not_used, pairs
 from .errors import InvalidInput, UnknownAction
 from .model import Actor, Combatant, Encounter, Event, Pending, Value
 from .randomness import Chance
@@ -21,8 +21,6 @@ from .turns.base import TurnStructure
 
 Handler = Callable[[Encounter, Action, Chance], tuple[Encounter, list[Event]]]
 InitiativeKey = tuple[float, ...]
-
-_PAIR = re.compile(r'([A-Za-z_][\w-]*)\s*[=:]\s*("[^"]*"|\'[^\']*\'|[^\s]+)')
 
 
 class Option(Value):
@@ -32,26 +30,56 @@ class Option(Value):
     help: str
 
 
+class RestOption(Value):
+    """A choice the GM makes when applying a rest.
+
+    `names`: some of the resting characters, given as a list of names or one
+    comma-separated string (`"Nova, Max"`, `"all"`); `flag`: yes or no.
+    """
+
+    key: str
+    help: str
+    kind: Literal["names", "flag"] = "names"
+
+
 class Rest(Value):
     """A kind of time between fights a GM can apply (`/campaign rest kind:…`)."""
 
     key: str
     label: str
-    rule: str  # the seed's rule this rest applies, in a sentence
+    rule: str  # the seed's rule this rest applies, quoted
+    dice: str = ""  # what it rolls, in the order hand-entered dice are taken; "" rolls nothing
+    options: tuple[RestOption, ...] = ()
+
+
+class Adjustable(Value):
+    """A lasting value the GM may set by hand (`/character edit`, `/campaign adjust`).
+
+    `int`: a whole number within [minimum, maximum]; `bool`: yes/no;
+    `list`: comma-separated entries (the help says which).
+    """
+
+    key: str
+    help: str
+    kind: Literal["int", "bool", "list"] = "int"
+    minimum: int | None = None
+    maximum: int | None = None
 
 
 class Resting(Value):
-    """A stored character as time between fights sees it."""
+    """A stored character as time between fights sees it. An empty `lasting`
+    means the character has not been hurt yet: it stands as its sheet says."""
 
     name: str
     owner_id: int
     sheet: dict[str, Any]
     lasting: dict[str, Any]
+    character_id: int | None = None
 
 
 class RestOutcome(Value):
-    """What a rest did: every character's new lasting state, the campaign's
-    system-level state (e.g. the Editor-in-Chief's pool) and what to say."""
+    """What a rest did: every given character's new lasting state (same order),
+    the campaign's system-level state (e.g. the Editor-in-Chief's pool) and what to say."""
 
     characters: tuple[Resting, ...]
     campaign: dict[str, Any]
@@ -111,19 +139,7 @@ class System:
 
     def parse_sheet(self, text: str | dict[str, Any] | None) -> dict[str, Any]:
         """`dex=3 avoidance=15 dr="fire:10"` → validated sheet values."""
-        if isinstance(text, dict):
-            raw = dict(text)
-        else:
-            text = text or ""
-            raw = {}
-            consumed = _PAIR.sub("", text).strip()
-            if consumed:
-                raise InvalidInput(
-                    f"Could not read `{consumed[:40]}`: write stats as `name=value`, e.g. "
-                    f"{self.sheet_example()}."
-                )
-            for key, value in _PAIR.findall(text):
-                raw[key.lower().replace("-", "_")] = value.strip("\"'")
+        raw = dict(text) if isinstance(text, dict) else pairs(text, self.sheet_example())
         fields = self.sheet_type.model_fields
         unknown = [key for key in raw if key not in fields]
         if unknown:
@@ -162,17 +178,26 @@ class System:
         return {"sheet": sheet} if "sheet" in self.combatant_type.model_fields else {}
 
     # --- slash commands ----------------------------------------------------
-    def command(self, name: str, by: "Actor", options: dict[str, Any]) -> Action:
-        """Map a shared slash command (`attack`, `act`, `damage`…) to an action."""
-        raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {self.name}.")
+    # Declared as data in each system's `commands` module; this is the one dispatcher.
+    commands: ClassVar[Commands] = Commands()
 
-    def report(self, name: str, enc: Encounter, options: dict[str, Any]) -> str:
+    def command(self, name: str, by: Actor, options: dict[str, Any], state: Encounter | None = None) -> Action:
+        """Map a slash command (`attack`, `act`, `damage`, `initiative_join`…) to an action."""
+        build = self.commands.builder(name)
+        if build is None:
+            raise not_used(name, self.name)
+        return build(Given(by, options, state, self))
+
+    def report(self, name: str, enc: Encounter, options: dict[str, Any], by: Actor | None = None) -> str:
         """Read-only commands (`plotpoint_show`…): text built from the state."""
-        raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {self.name}.")
+        report = self.commands.reports.get(name)
+        if report is None:
+            raise not_used(name, self.name)
+        return report(enc, Given(by or Actor(user_id=0), options, enc, self))
 
     def act_choices(self) -> list[tuple[str, str]]:
         """(value, label) pairs offered by `/act`'s autocomplete."""
-        return []
+        return self.commands.act_choices()
 
     # --- hooks the turn structures call -------------------------------------
     def roll_initiative(self, enc: Encounter, combatant: Combatant, chance: Chance) -> tuple[InitiativeKey, str]:
@@ -189,6 +214,11 @@ class System:
         return enc, []
 
     def on_turn_end(self, enc: Encounter, cid: str, chance: Chance) -> tuple[Encounter, list[Event]]:
+        return enc, []
+
+    def on_idle_turn(self, enc: Encounter, cid: str, chance: Chance) -> tuple[Encounter, list[Event]]:
+        """A turn ended without an action. Where the seed makes that an action of
+        its own (99 Towers' Forced Delay), the system applies what acting does."""
         return enc, []
 
     def on_round_start(self, enc: Encounter, chance: Chance) -> tuple[Encounter, list[Event]]:
@@ -228,19 +258,106 @@ class System:
     # A stored character's lasting state is plain JSON whose keys the system owns
     # (SYSTEMS.md, "Between fights"): written when an encounter ends, read when
     # the character joins the next one, changed by rests and GM adjustments.
+    # Keys a character has no entry for stand as its sheet says, so `{}` is a
+    # fresh character. The campaign's system-level state (`campaign`) is one
+    # JSON dict per campaign, e.g. the Editor-in-Chief's Plot Point pool.
     def lasting(self, enc: Encounter, combatant: Combatant) -> dict[str, Any]:
-        """What this combatant carries out of the fight."""
+        """What this combatant carries out of the fight (JSON-ready).
+
+        The caller stores `stored | lasting(enc, c)`: keys the fight does not
+        own (a hiatus count, attribute losses) are kept from the stored state."""
         return {}
 
     def carry_in(self, combatant: Combatant, lasting: dict[str, Any]) -> Combatant:
-        """A joining character starts from its lasting state instead of its fresh sheet."""
+        """A joining character starts from its lasting state instead of its fresh sheet.
+
+        Called by the join handler when `AddCombatants.lasting` is given, before
+        initiative is rolled. Raises a RulesError when the character cannot join
+        (e.g. it died in an earlier fight)."""
         return combatant
+
+    def campaign_out(self, enc: Encounter) -> dict[str, Any]:
+        """The campaign-level state an ending encounter hands back (merged into the campaign's)."""
+        return {}
+
+    def campaign_in(self, enc: Encounter, campaign: dict[str, Any]) -> Encounter:
+        """A new encounter picks up the campaign-level state (called right after new_encounter)."""
+        return enc
 
     def rests(self) -> dict[str, Rest]:
         """The kinds of rest this system's seed describes, by key."""
         return {}
 
     def rest(self, kind: str, characters: tuple[Resting, ...], campaign: dict[str, Any],
-             options: dict[str, Any], chance: Chance) -> RestOutcome:
-        """Apply one kind of rest to the given characters (pure; dice from `chance`)."""
+             options: dict[str, Any], chance: Chance, settings: dict[str, Any] | None = None) -> RestOutcome:
+        """Apply one kind of rest to the given characters (pure; dice from `chance`).
+
+        `options`: the GM's answers to the rest's RestOption keys; `settings`:
+        the campaign's Option values (defaults when None). The caller calls
+        `chance.finish()` afterwards, as the engine does, to refuse unused dice."""
         raise UnknownAction(f"{self.name} has no rest called `{kind}`.")
+
+    def adjustable(self) -> dict[str, Adjustable]:
+        """The lasting values a GM may set by hand, by key."""
+        return {}
+
+    def adjust(self, sheet: dict[str, Any], lasting: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+        """The lasting state with one value set by the GM (`value` as typed); InvalidInput if it does not fit."""
+        raise InvalidInput(f"{self.name} keeps no lasting value called `{str(key)[:30]}`.")
+
+    def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any]) -> list[str]:
+        """The lasting state for `/character show`, one line per topic."""
+        return []
+
+    # helpers the systems' rests share
+    def rest_kind(self, kind: str) -> Rest:
+        rests = self.rests()
+        key = " ".join(str(kind or "").split()).casefold().replace(" ", "_")
+        found = rests.get(key) or next((r for r in rests.values() if r.label.casefold() == str(kind).casefold()), None)
+        if found is None:
+            known = ", ".join(f"`{k}`" for k in rests) or "none"
+            raise UnknownAction(f"{self.name} has no rest called `{str(kind)[:30]}`. Rests: {known}.")
+        return found
+
+    def settings_for(self, settings: dict[str, Any] | None) -> dict[str, Any]:
+        return self.default_options() | dict(settings or {})
+
+
+def chosen_names(options: dict[str, Any], key: str, characters: tuple[Resting, ...]) -> set[str]:
+    """The casefolded names a `names` rest option picks; every name must be resting."""
+    raw = options.get(key)
+    if raw in (None, "", False):
+        return set()
+    if raw is True:
+        return {c.name.casefold() for c in characters}
+    names = [n.strip() for n in (raw.split(",") if isinstance(raw, str) else raw) if str(n).strip()]
+    if any(str(n).casefold() == "all" for n in names):
+        return {c.name.casefold() for c in characters}
+    resting = {c.name.casefold() for c in characters}
+    for name in names:
+        if str(name).casefold() not in resting:
+            shown = str(name)[:40].replace("`", "'")
+            raise InvalidInput(f"`{key}`: {shown} is not among the resting characters.")
+    return {str(n).casefold() for n in names}
+
+
+def whole_number(key: str, value: Any, minimum: int | None, maximum: int | None) -> int:
+    """A GM-typed whole number within limits, for `adjust`."""
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise InvalidInput(f"`{key}` takes a whole number.") from None
+    if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+        low = "" if minimum is None else str(minimum)
+        high = "" if maximum is None else str(maximum)
+        raise InvalidInput(f"`{key}` must be between {low or '…'} and {high or '…'}.")
+    return number
+
+
+def yes_no(key: str, value: Any) -> bool:
+    text = str(value).strip().casefold()
+    if text in ("yes", "true", "1", "on", "y"):
+        return True
+    if text in ("no", "false", "0", "off", "n"):
+        return False
+    raise InvalidInput(f"`{key}` takes yes or no.")

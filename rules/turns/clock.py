@@ -241,7 +241,9 @@ class Clock(TurnStructure):
             raise InvalidInput("Nobody is acting on the clock.")
         name = enc.get(current).name
         what = f"{name} {self.idle_what} ({self.idle_cost})"
-        return self.advance(system, enc, current, self.idle_cost, chance, what=what)
+        enc, events = system.on_idle_turn(enc, current, chance)
+        enc, more = self.advance(system, enc, current, self.idle_cost, chance, what=what)
+        return enc, list(events) + more
 
     def hold(self, system, enc, combatant, chance) -> Result:
         state: ClockState = enc.turns

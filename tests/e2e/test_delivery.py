@@ -115,6 +115,7 @@ async def test_the_tracker_leaves_the_pins_when_its_encounter_ends(standin, data
         await bot.idle.wait()
         (pinned,) = [m for m in standin.messages() if m.pinned]
         await say(standin, "gm", "/encounter end")
+        await (await standin.click("gm", "End the encounter")).response()
         await bot.idle.wait()
         assert not pinned.pinned and "ended" in pinned.embeds[0]["title"]
         # The next encounter pins its own tracker: one pin, not two.

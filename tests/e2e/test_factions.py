@@ -5,6 +5,7 @@ buttons reach the target's player, refusals stay private, and /help fits."""
 from __future__ import annotations
 
 from bot.sandbox import settle
+from bot.standin.records import iter_components
 from tests.e2e.conftest import say
 
 CAST = (
@@ -45,6 +46,20 @@ async def click(standin, bot, user, label, message=None):
     answer = await (await standin.click(user, label, message=message)).response()
     await settle(standin, bot)
     return answer, [m for m in standin.messages()[start:] if m is not answer]
+
+
+async def pick(standin, bot, user, label, message):
+    """Choose `label` in the menu a choice with many options shows instead of buttons."""
+    (menu,) = [c for c in iter_components(message.components) if c.get("type") == 3]
+    value = next(o["value"] for o in menu["options"] if o["label"] == label)
+    start = len(standin.messages())
+    answer = await (await standin.select(user, [value], custom_id=menu["custom_id"], message=message)).response()
+    await settle(standin, bot)
+    return answer, [m for m in standin.messages()[start:] if m is not answer]
+
+
+def menu_labels(message):
+    return [o["label"] for c in iter_components(message.components) if c.get("type") == 3 for o in c["options"]]
 
 
 def turn_message(messages):
@@ -104,8 +119,10 @@ async def test_reaction_buttons_go_to_the_targets_player_and_guards_to_the_allie
     assert "Sybilla may react or be guarded" in answer.content and not answer.pings.user_ids
     (choice,) = [m for m in after if m.components]
     assert pinged(choice) == {who["bob"], who["alice"], who["carol"]}
-    assert choice.has_component(label="Dodge") and choice.has_component(label="Guard: Theobald")
-    answer, _ = await click(standin, bot, "carol", "Guard: Theobald", message=choice)
+    # Nine options: one menu, not nine buttons.
+    assert "Dodge" in menu_labels(choice) and "Guard: Theobald" in menu_labels(choice)
+    assert not choice.has_component(label="Dodge")
+    answer, _ = await pick(standin, bot, "carol", "Guard: Theobald", message=choice)
     assert "Theobald guards Sybilla and becomes the target." in answer.content
     assert "Theobald: 3 damage; − armour 2 = 1; grit soaks 1 (grit 2/3)." in answer.content
     await act(standin, bot, "gm", "/initiative next")
@@ -129,6 +146,8 @@ async def test_reaction_buttons_go_to_the_targets_player_and_guards_to_the_allie
     answer, after = await act(standin, bot, "gm", "/attack", target="Sybilla", weapon="axe", options="alone", dice="3")
     (choice,) = [m for m in after if m.components]
     assert pinged(choice) == {who["bob"]} and not choice.has_component(label="Guard: Balthasar")
+    # Alone, with no ally to hide behind: five options, buttons.
+    assert not choice.has_component(label="Hide behind: Balthasar") and not menu_labels(choice)
     refused((await click(standin, bot, "alice", "Dodge", message=choice))[0], "not yours")
     refused((await act(standin, bot, "alice", "/attack", target="Bandit 2"))[0], "Waiting for a choice")
     answer, _ = await act(standin, bot, "bob", "/choose", option="Dodge", dice="2")

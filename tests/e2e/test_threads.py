@@ -66,6 +66,7 @@ async def test_an_encounter_runs_in_a_thread_and_a_forum_post(places, database_u
         assert refused.ephemeral
         # Ending it unpins the tracker in the thread.
         await (await standin.invoke("gm", "/encounter end", in_channel=thread)).response()
+        await (await standin.click("gm", "End the encounter", in_channel=thread)).response()
         await bot.idle.wait()
         assert not tracker.pinned
 

@@ -23,6 +23,7 @@ from bot.app import TurnkeeperBot, create_bot
 from bot.config import Settings
 from bot.repository import EventRecord, Repository
 from bot.standin import InteractionHandle, StandIn, World, default_world, running_client
+from bot.standin.interactions import DEFERRED_UPDATE_MESSAGE
 from rules import registry
 from rules.actions import AddCombatants, Choose, EndTurn, NextTurn, Note
 from rules.commands import entered
@@ -176,12 +177,12 @@ class Sent:
     @property
     def applied(self) -> bool:
         """The bot answered and did not refuse (refusals are ephemeral ⛔ messages; a command
-        acknowledged late says privately that it is done and posts its result in the channel)."""
+        acknowledged late says privately that it is done and posts its result in the channel;
+        a stale button's click is refused in a followup while its message loses the button)."""
         messages = self.handle.messages
         if not (self.acknowledged and messages):
             return False
-        first = messages[0]
-        return not (first.ephemeral and first.content.startswith("⛔"))
+        return not any(m.ephemeral and m.content.startswith("⛔") for m in messages)
 
     def action(self, system: System, state: Encounter):
         if self.command.startswith("/act "):
@@ -231,10 +232,15 @@ class Replay:
 
 
 def answered_once(handle: InteractionHandle) -> bool:
-    """One callback and one visible message: not answered twice, not left hanging.
-    Followups may only be the channel's announcements (a new turn's or a choice's ping),
+    """One callback and one visible message: not answered twice, not left hanging. A click on
+    a stale button is a deferred update of its message (losing the button) and one private followup.
+    Other followups may only be the channel's announcements (a new turn's or a choice's ping),
     and, after a private "✅ Done" for a slow command, its public result."""
-    if len(handle.callbacks) != 1 or handle.original is None:
+    if len(handle.callbacks) != 1:
+        return False
+    if handle.response_type == DEFERRED_UPDATE_MESSAGE:
+        return len(handle.followups) == 1
+    if handle.original is None:
         return False
     unpinged = [f for f in handle.followups if not f.pings.user_ids]
     allowed_unpinged = 1 if handle.original.ephemeral and handle.original.content.startswith("✅ Done") else 0

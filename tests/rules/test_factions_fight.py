@@ -32,32 +32,32 @@ def test_a_whole_fight():
     assert pinged(out) == (GM_ID,)
     enc = take(out.state, "Bandit 1").state
     # Bandit 1 swings at Sybilla; Theobald steps in to guard her.
-    out = act(enc, GM, targets=("Sybilla",), weapon="axe")
+    out = act(enc, GM, targets=("Sybilla",), weapon="axe", dice=(5,))
     assert out.state.pending.users == (SYBILLA_ID, BALTHASAR_ID, THEOBALD_ID)
-    out = choose(out.state, "Guard: Theobald", by=THEOBALD, dice=(5,))
+    out = choose(out.state, "Guard: Theobald", by=THEOBALD)
     assert out.state.find("Theobald").grit == 0 and out.state.find("Sybilla").grit == 2
     out = end(out.state)
     assert pinged(out) == PLAYERS
 
     # Balthasar attacks Bandit 2, who counters: 6 against 2, the bandit falls first.
     enc = take(out.state, "Balthasar", by=BALTHASAR).state
-    out = act(enc, BALTHASAR, targets=("Bandit 2",), weapon="sword")
-    out = choose(out.state, "Counter: axe", dice=(6, 2))
+    out = act(enc, BALTHASAR, targets=("Bandit 2",), weapon="sword", dice=(6,))
+    out = choose(out.state, "Counter: axe", dice=(2,))
     assert out.state.find("Bandit 2").incapacitated and out.state.find("Balthasar").grit == 3
     out = end(out.state, by=BALTHASAR)
     assert pinged(out) == (GM_ID,)
 
     enc = take(out.state, "Bandit 3").state
-    out = act(enc, GM, targets=("Balthasar",), weapon="axe")
+    out = act(enc, GM, targets=("Balthasar",), weapon="axe", dice=(1,))
     # Balthasar has acted: only Sybilla, who could guard him, is asked.
     assert out.state.pending.options == ("No reaction", "Guard: Sybilla")
     assert out.state.pending.users == (SYBILLA_ID,)
-    out = end(choose(out.state, "No reaction", by=SYBILLA, dice=(1,)).state)
+    out = end(choose(out.state, "No reaction", by=SYBILLA).state)
     assert pinged(out) == PLAYERS
 
     enc = take(out.state, "Sybilla", by=SYBILLA).state
-    out = act(enc, SYBILLA, targets=("Bandit Leader",), weapon="musket")
-    out = choose(out.state, "No reaction", dice=(8,))
+    out = act(enc, SYBILLA, targets=("Bandit Leader",), weapon="musket", dice=(8,))
+    out = choose(out.state, "No reaction")
     assert out.state.find("Bandit Leader").incapacitated
     # Sybilla ends her turn: nobody is left on either side, the round ends and the bandits,
     # down to half their numbers, check morale: both fail. The first move of round 2

@@ -45,10 +45,10 @@ def test_the_grapple_example():
     assert enc.round == 2
     enc = pass_move(enc).state
     enc = take(enc, "Theobald", by=THEOBALD).state
-    out = attack(enc, THEOBALD, "Bandit 1", "dagger")
+    out = attack(enc, THEOBALD, "Bandit 1", "dagger", dice=(2,))
     # the bandit cannot react since he is grabbed; only his allies could guard him
     assert not {"Dodge", "Counter: axe"} & set(out.state.pending.options)
-    out = choose(out.state, "No reaction", dice=(2,))
+    out = choose(out.state, "No reaction")
     bandit = out.state.find("Bandit 1")
     assert (bandit.grit, bandit.health, bandit.incapacitated) == (1, 8, False)
     assert bandit.grabbed_by == out.state.find("Theobald").id  # a dagger is one-handed: the hold stays

@@ -46,15 +46,15 @@ def test_the_bandit_dodges_sybillas_musket_with_a_2_against_agi_8():
 
 def test_a_failed_dodge_is_hit_anyway():
     enc = alone(start(seed_cast()).state, "Sybilla", "Bandit 1")
-    out = choose(attack(enc, SYBILLA, "Bandit 1", "musket").state, "Dodge", dice=(9, 3))
+    out = choose(attack(enc, SYBILLA, "Bandit 1", "musket", dice=(3,)).state, "Dodge", dice=(9,))
     assert out.state.find("Bandit 1").health == 5
 
 
 def test_theobalds_counter_armour_2_makes_the_bandit_leader_hit_first():
     enc = alone(start(seed_cast()).state, "Theobald", "Bandit Leader")
-    out = attack(enc, THEOBALD, "Bandit Leader", "spear")
+    out = attack(enc, THEOBALD, "Bandit Leader", "spear", dice=(4,))  # Theobald's own damage die
     assert "Counter: battleaxe" in out.state.pending.options
-    out = choose(out.state, "Counter: battleaxe", dice=(4, 5))
+    out = choose(out.state, "Counter: battleaxe", dice=(5,))  # the Bandit Leader's
     lines = texts(out)
     assert ("Theobald rolls d6 4 → 4 after armour for Bandit Leader; Bandit Leader counters with d8 5 → 3 "
             "after armour for Theobald.") in lines
@@ -68,7 +68,7 @@ def test_theobalds_counter_armour_2_makes_the_bandit_leader_hit_first():
 
 def test_a_counter_that_hurts_more_lands_first_and_a_survivor_still_strikes_back():
     enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
-    out = choose(attack(enc, BALTHASAR, "Bandit 1", "sword").state, "Counter: axe", dice=(2, 6))
+    out = choose(attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(2,)).state, "Counter: axe", dice=(6,))
     balthasar, bandit = out.state.find("Balthasar"), out.state.find("Bandit 1")
     assert "Balthasar suffers more and is hit first." in texts(out)
     assert (balthasar.grit, balthasar.health, balthasar.incapacitated) == (0, 9, True)
@@ -77,7 +77,7 @@ def test_a_counter_that_hurts_more_lands_first_and_a_survivor_still_strikes_back
 
 def test_a_tie_hits_both_at_once():
     enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
-    out = choose(attack(enc, BALTHASAR, "Bandit 1", "sword").state, "Counter: axe", dice=(3, 3))
+    out = choose(attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(3,)).state, "Counter: axe", dice=(3,))
     assert "A tie: both are hit at once." in texts(out)
     assert out.state.find("Balthasar").grit == 0 and out.state.find("Bandit 1").health == 5
 
@@ -100,10 +100,10 @@ def test_hiding_behind_a_willing_ally_makes_them_the_target_and_they_may_react()
 def test_a_nearby_ally_guards_and_takes_the_blow_without_dodging():
     enc = start(seed_cast()).state
     enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader", "Balthasar")
-    out = attack(enc, GM, "Sybilla", "axe")
+    out = attack(enc, GM, "Sybilla", "axe", dice=(5,))
     assert out.state.pending.options[-1] == "Guard: Theobald"
     assert out.state.pending.users == (SYBILLA_ID, THEOBALD_ID)
-    out = choose(out.state, "Guard: Theobald", by=THEOBALD, dice=(5,))
+    out = choose(out.state, "Guard: Theobald", by=THEOBALD)
     assert "Theobald guards Sybilla and becomes the target." in texts(out)
     assert out.state.find("Theobald").grit == 0 and out.state.find("Sybilla").grit == 2
     assert out.state.find("Theobald").id in out.state.turns.acted
@@ -143,14 +143,15 @@ def test_an_opportunity_attack_spends_the_attackers_turn():
 def test_an_attack_stunt_accepted_replaces_the_attack():
     enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
     enc = enc.update(enc.find("Bandit 1").id, health=3)
-    out = attack(enc, BALTHASAR, "Bandit 1", "sword", stunt="disarmed and incapacitated until the end of the stretch")
+    out = attack(enc, BALTHASAR, "Bandit 1", "sword", stunt="disarmed and incapacitated until the end of the stretch",
+                 dice=(2,))
     assert out.state.pending.kind == "stunt" and out.state.pending.options == ("Accept", "Take the attack")
     accepted = choose(out.state, "Accept")
     assert accepted.state.pending is None and accepted.state.find("Bandit 1").health == 3
     assert "accepts: disarmed and incapacitated" in texts(accepted)[1]
     refused = choose(out.state, "Take the attack")
     assert refused.state.pending.kind == "reaction"
-    hit = choose(refused.state, "No reaction", dice=(2,))
+    hit = choose(refused.state, "No reaction")
     assert hit.state.find("Bandit 1").health == 1
 
 
@@ -160,12 +161,12 @@ def test_nobody_reacts_twice_to_one_attack_and_only_one_target_counters_a_blast(
     enc = add(enc, "Alchemist", "weapons='firebomb:d6:2:blast'")
     enc = start(enc).state
     enc = mark_acted(give_turn(enc, "Alchemist"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
-    out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb")
-    out = choose(out.state, "Counter: sword", by=BALTHASAR)
+    out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb", dice=(5,))
+    out = choose(out.state, "Counter: sword", by=BALTHASAR, dice=(1,))
     assert out.state.pending.chooser == out.state.find("Sybilla").id
     assert not any(o.startswith("Counter") for o in out.state.pending.options)
     assert not any(o.endswith("Balthasar") for o in out.state.pending.options)
-    out = choose(out.state, "No reaction", by=SYBILLA, dice=(5, 1))
+    out = choose(out.state, "No reaction", by=SYBILLA)
     # one blast roll (5) for both, then Balthasar's counter (1): he suffers more, is hit first and goes down
     balthasar, sybilla = out.state.find("Balthasar"), out.state.find("Sybilla")
     assert (balthasar.grit, balthasar.health, balthasar.incapacitated) == (0, 10, True)

@@ -36,9 +36,10 @@ class Fight:
         self.events = out.events
         return out
 
-    def add(self, name, init, *, player=False, surprised=False, **sheet):
-        self.do(AddCombatants(by=GM, name=name, sheet=sheet, npc=not player,
-                              controller_id=PLAYER_ID if player else None, surprised=surprised, dice=(init,)))
+    def add(self, name, init, *, player=False, surprised=False, rerolls=(), **sheet):
+        """`init` the initiative die; `rerolls` the dice a tie rerolls (entered dice cover every die)."""
+        self.do(AddCombatants(by=GM, name=name, sheet=sheet, npc=not player, surprised=surprised,
+                              controller_id=PLAYER_ID if player else None, dice=(init, *rerolls)))
 
     def command(self, name, by=GM, **options):
         return self.do(SYSTEM.command(name, by, options))
@@ -252,7 +253,7 @@ def test_an_attack_with_too_little_time_carries_over():
     fight.act("move", options="seconds=3")  # explicit cost overrides the table
     fight.act("spend", options='seconds=1 what="kicks a chair"')
     assert "Mauve kicks a chair (1 s): 2 s left." in fight.text()
-    fight.command("attack", target="Goblin", dice="1")  # 1 + 3 = 4 vs 4 hit? no: misses need < 4
+    fight.command("attack", target="Goblin", dice="1 5")  # 1 + 3 = 4 vs 4: a hit; the d8 damage 5
     assert "2 s carry into the next turn" in fight.text() or fight.enc.pending
     if fight.enc.pending:
         fight.choose("Parry", 6)
@@ -469,7 +470,7 @@ def test_a_leg_hit_past_toughness_does_not_kill_but_may_floor():
 
 def test_a_combo_can_split_its_attacks_between_targets():
     fight = duel()
-    fight.add("Orc", 1, dodge=1)  # joins after the Goblin
+    fight.add("Orc", 1, dodge=1, rerolls=(6, 1))  # ties the Goblin, rerolls lower: joins after it
     fight.command("attack", target="Goblin, Orc", dice="5 5 2 2")
     assert fight.enc.pending.chooser == fight.f("Goblin").id
     fight.choose("No defence")

@@ -21,12 +21,15 @@ import re
 import pytest
 
 from rules.actions import AddCombatants
+from rules.errors import DiceError
 from rules.randomness import Chance
 from rules.secrets import CLOSE, OPEN, conceal, has_secrets, reveal
 from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.initiative import reroll
 from rules.systems.fightin_words.model import Fighter, Sheet
 from tests.rules.test_fightin_words import GM, PLAYER, PLAYER_ID, Fight
+
+MAX_REROLLS = 12
 
 # Toughness 389/383, Will 276/270, Fortitude +701, initiative +930, melee
 # damage + 643, attack +249 (Mauve defends against DC 254), ranged +349 (DC 354),
@@ -62,9 +65,18 @@ class Table(Fight):
         return out
 
     def add(self, name, init, *, player=False, surprised=False, hidden=False, **sheet):
-        self.do(AddCombatants(by=GM, name=name, sheet=sheet, npc=not player,
-                              controller_id=PLAYER_ID if player else None, surprised=surprised,
-                              hidden=hidden and self.hidden, dice=(init,)))
+        """Entered dice must cover every die, so a tie's rerolls are entered too: 6, 5, 4, … as
+        many as the ties take (the same in the hidden and the open run)."""
+        for rerolls in range(MAX_REROLLS):
+            dice = (init, *((6 - i % 6) for i in range(rerolls)))
+            try:
+                return self.do(AddCombatants(by=GM, name=name, sheet=sheet, npc=not player,
+                                             controller_id=PLAYER_ID if player else None, surprised=surprised,
+                                             hidden=hidden and self.hidden, dice=dice))
+            except DiceError as error:
+                if "Too few dice" not in str(error):
+                    raise
+        raise AssertionError(f"{name}'s initiative ties more than {MAX_REROLLS} times")
 
 
 def setup(table: Table, heroes=("Mauve",)) -> None:

@@ -42,7 +42,7 @@ def test_a_defence_answered_with_dice_rolled_at_the_table_uses_them_and_refuses_
 
 def test_turns_of_those_who_cannot_act_pass_with_the_reason():
     fight = duel()
-    fight.add("Orc", 1)
+    fight.add("Orc", 1, rerolls=(6, 1))
     fight.command("attack", target="Goblin", dice="6 8")
     fight.choose("No defence")  # 8 + 3 ≥ 9: dying
     fight.command("damage", target="Orc", amount="12", damage_type="morale")
@@ -84,7 +84,7 @@ def test_the_tracker_line_shows_owed_seconds_and_a_pending_spell_and_the_turn_me
 
 def test_negative_minimums_are_written_with_a_minus_sign():
     fight = duel()
-    fight.add("Kobold", 1, spirit=-2)
+    fight.add("Kobold", 1, spirit=-2, rerolls=(6, 1))
     assert "Will 4/−2" in SYSTEM.status_line(fight.enc, fight.f("Kobold"), reveal=True)
     fight.command("damage", target="Kobold", amount="5", damage_type="morale")
     assert "Untyped morale damage 5 vs Will 4/−2: Will beaten → two morale penalties." in fight.text()
@@ -101,7 +101,7 @@ def test_melee_damage_names_what_it_adds():
 def test_aiming_shows_as_a_bonus_against_the_range_penalty():
     fight = duel(ranged_skill=2, weapons="heavy crossbow:1d10:15")
     fight.act("aim")
-    fight.command("attack", target="Goblin", options="range=20", dice="2")
+    fight.command("attack", target="Goblin", options="range=20", dice="2 7")
     assert "d6 2 +2 range −1 aimed +1 = 4 vs Goblin's Target 4: hit" in fight.text()
 
 
@@ -116,12 +116,10 @@ def test_the_dying_check_names_endurance_and_the_wounds():
 def test_a_tie_reroll_shows_each_die_and_modifier():
     fight = Fight()
     fight.add("Goblin", 3, reflex=2, dex=1)
-    fight.add("Kobold", 4, reflex=1, dex=1)  # 6 each; rerolls from the generator
+    fight.add("Kobold", 4, reflex=1, dex=1, rerolls=(2, 5))  # 6 each; the tie rerolls 2 and 5
     reroll = next(e.text for e in fight.events if e.text.startswith("Initiative tie"))
     goblin, kobold = reroll.removeprefix("Initiative tie at 6: reroll ").rstrip(".").split(", ")
-    for text, mods in ((goblin, 3), (kobold, 2)):
-        die = int(text.split()[2])
-        assert text.endswith(f"d6 {die} + {mods} = {die + mods}")
+    assert goblin.endswith("d6 2 + 3 = 5") and kobold.endswith("d6 5 + 2 = 7")
 
 
 def test_a_skill_check_takes_its_bonus_from_the_options():

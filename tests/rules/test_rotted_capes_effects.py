@@ -9,6 +9,7 @@ from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
 
+from rules.systems.rotted_capes import SYSTEM
 from tests.rules.test_rotted_capes import ALICE, BOB, GM, begin, cmd, end_turn, join, new, run, texts, who, acting
 
 
@@ -149,7 +150,7 @@ def test_condition_list_remove_and_refusals():
     enc = new()
     enc = begin(join(join(enc, "Nova", 15), "Brute", 5))
     enc = run(enc, "condition_add", target="Nova", condition="Grappled", tags="Cable")
-    assert texts(cmd(enc, "condition_list")) == ["**Nova**: Grappled (Cable) — until removed"]
+    assert SYSTEM.report("condition_list", enc, {}) == "**Nova**: Grappled (Cable) — until removed"
     with pytest.raises(InvalidInput, match="not a Rotted Capes condition"):
         cmd(enc, "condition_add", target="Nova", condition="Petrified")
     with pytest.raises(InvalidInput, match="Wounds and Stamina"):
@@ -274,7 +275,7 @@ def test_award_pool_show_and_new_issue():
     enc = plotted()
     enc = run(enc, "plotpoint_spend", ALICE, use="negate flaw")
     enc = run(enc, "plotpoint_award", target="Bolt", amount=2, text="tagline")
-    assert texts(cmd(enc, "plotpoint_show")) == ["🎭 Plot Points: Nova 0, Bolt 3; the Editor-in-Chief's pool: 1."]
+    assert SYSTEM.report("plotpoint_show", enc, {}) == "🎭 Plot Points: Nova 0, Bolt 3; the Editor-in-Chief's pool: 1."
     enc = run(enc, "plotpoint_pool", amount=1, text="the Brute shrugs it off")
     assert enc.pool == 0
     with pytest.raises(NotAllowed, match="pool holds 0"):
@@ -355,7 +356,7 @@ def test_unleashed_gets_an_extra_turn_at_initiative_minus_ten_and_double_stamina
     enc = end_turn(enc, ALICE).state
     assert acting(enc) == ["Dr Rot (Unleashed)"]
     assert SYSTEM_STATUS(enc, "Dr Rot (Unleashed)") == "extra turn of Dr Rot"
-    out = cmd(enc, "attack", GM, target="Nova", dice="3 17", options="unleashed", damage="1d4")
+    out = cmd(enc, "attack", GM, target="Nova", dice="3 17 2", options="unleashed", damage="1d4")
     assert "d20 adv (3, 17) 17" in texts(out)[0]
     with pytest.raises(NotAllowed, match="already used this round"):
         cmd(out.state, "attack", GM, actor="Dr Rot", target="Nova", dice="3 17", options="unleashed reaction", damage="1d4")
@@ -523,6 +524,6 @@ def test_read_only_reports_and_the_spend_menu_values():
     assert texts(out) == ["🎭 Nova spends a Plot Point to ignore a failed Wound Recovery roll (0 left; pool 1)."]
     with pytest.raises(InvalidInput, match="buttons"):
         cmd(enc, "plotpoint_spend", ALICE, use="escape_death")
-    enc = run(enc, "attack", ALICE, target="Brute", damage="1d6", dice="15 1")
+    enc = run(enc, "attack", ALICE, target="Brute", damage="1d6", dice="15 1 3")  # advantage (prone): two d20s, then the 1d6
     out = cmd(enc, "plotpoint_spend", ALICE, use="reroll", text="the damage", dice="5")
     assert "1d6 (5) = 5 Stamina" in texts(out)[1]

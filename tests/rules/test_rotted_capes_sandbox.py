@@ -102,7 +102,7 @@ def test_golden_encounter():
     t.cmd("plotpoint_award", target="Nova", text="tagline")
     t.do(NextTurn(by=ALICE))
     assert t.cmd("act", action="second wind", roll=2)[0] == "Dr Rot catches a second wind: 1d4 (2) → 2 Wounds back (5/5 Wounds)."
-    assert t.cmd("plotpoint_show")[0] == "🎭 Plot Points: Nova 2, Bolt 0; the Editor-in-Chief's pool: 1."
+    assert SYSTEM.report("plotpoint_show", t.enc, {}) == "🎭 Plot Points: Nova 2, Bolt 0; the Editor-in-Chief's pool: 1."
     t.do(NextTurn(by=GM))
     t.do(EndEncounter(by=GM))
 

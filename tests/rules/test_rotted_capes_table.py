@@ -10,6 +10,7 @@ from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import DiceError, NotAllowed
 
+from rules.systems.rotted_capes import SYSTEM
 from tests.rules.test_rotted_capes import ALICE, BOB, GM, begin, cmd, end_turn, join, new, run, texts, who
 
 
@@ -112,7 +113,7 @@ def test_condition_texts_read_as_sentences_and_the_list_shows_what_is_left():
     assert texts(out) == ["Brute takes Ongoing Damage (Engulfed, Fire: 1d6 fire at the start of each of their turns) "
                           "until a DC 12 CON save at the end of one of their turns."]
     enc = run(out.state, "condition_add", target="Nova", condition="Exhaustion 2")
-    assert cmd(enc, "condition_list").events[0].text == (
+    assert SYSTEM.report("condition_list", enc, {}) == (
         "**Nova**: Exhaustion 2 — until removed\n"
         "**Brute**: Stunned (Lesser, Sonic) — 1 round left; Ongoing Damage (Engulfed, Fire) — 1d6 fire, "
         "until a DC 12 CON save at the end of one of their turns")

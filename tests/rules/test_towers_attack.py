@@ -112,7 +112,7 @@ def test_opportunity_attack_costs_the_attacker_3_phases_and_interrupts():
     enc = command(enc, "act", action="aim").state  # Bandit 10 → 15
     assert who(enc) == "Hero" and phase_of(enc, "Bandit") == 15
     out = command(enc, "act", action="opportunity attack", actor="Bandit", target="Hero",
-                  cards="9C 2C 3C 8D 4D 2S")
+                  cards="9C 2C 3C 8D 4D 2S 5S")
     enc = out.state
     assert phase_of(enc, "Bandit") == 18 and who(enc) == "Hero"
     assert "Bandit's opportunity attack costs 3 phases: next acts in phase 18." in texts(out)

@@ -33,7 +33,7 @@ def test_surprised_tony_first_acts_in_phase_15():
 
 
 def test_ci_of_20_or_more_starts_in_phase_0():
-    out = add(new(), "Quick", "AS 2C 3D", "init=6")
+    out = add(new(), "Quick", "AS 2C 3D 4D 5D 6D", "init=6")
     assert phase_of(out.state, "Quick") == 0  # 14 + 6 = 20
 
 

@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from rules import registry
 from rules.actions import Action
+from rules.commands import Commands
 from rules.model import Combatant, Encounter, Event, Value
 from rules.system import System
 from rules.turns.clock import Clock
@@ -48,12 +49,10 @@ class ToyBase(System):
     def handlers(self):
         return {Hit: self.hit}
 
-    def command(self, name, by, options):
-        from rules.commands import base_fields
-
-        if name != "attack":
-            return super().command(name, by, options)
-        return Hit(target=options["target"], damage=options.get("damage") or "1d6", **base_fields(by, options))
+    commands = Commands(build={
+        "attack": lambda given: Hit(target=given.required("target"), damage=given.optional("damage") or "1d6",
+                                    **given.base()),
+    })
 
     def hit(self, enc, action, chance):
         target = enc.find(action.target)

@@ -34,6 +34,7 @@ class Attack(Action):
     enhanced: bool = False
     unaware: bool = False
     alone: bool = False  # no ally stands near the target: nobody is offered the guard
+    near: tuple[str, ...] = ()  # the allies near the target (positions are not tracked): only they guard or shield
     death_blow: bool = False
     landed: bool = False  # a deviated blast resolved where it fell: no save to hit
     neighbours: int = 6

@@ -55,14 +55,55 @@ def shaken(enc: FactionsEncounter) -> list[str]:
     return due
 
 
+ROLL = "Roll"
+
+
+def due(enc: FactionsEncounter) -> list[tuple[str, list[str]]]:
+    """(faction, members making the save) for every faction whose morale is checked now."""
+    checks = []
+    for faction in shaken(enc):
+        saving = [c.id for c in enc.members(faction) if c.standing and not c.fearless and not c.morale_immune]
+        if saving:
+            checks.append((faction, saving))
+    return checks
+
+
 def check(enc: FactionsEncounter, chance: Chance):
+    """At the round's end. Dice entered with the command that ends the round are the saves;
+    without them, whoever rolls the saves (the GM for NPCs) gets a choice: press Roll or enter
+    the d20s, whichever command ended the round (a player's pass too)."""
+    checks = due(enc)
+    if not checks:
+        return enc, []
+    if chance.entered_dice_left():
+        return roll(enc, checks, chance)
+    saving = [cid for _, members in checks for cid in members]
+    names = "; ".join(f"{faction}: " + ", ".join(enc.get(c).name for c in members) for faction, members in checks)
+    prompt = (f"Morale check at the round's end, a group WIT save ({names}): {len(saving)} d20. Press Roll, or "
+              f"enter the dice: /choose option:Roll dice:\"…\".")[:300]
+    pending = Pending(
+        id=enc.next_pending, kind="morale_roll", prompt=prompt, options=(ROLL,), default=ROLL,
+        chooser=saving[0], users=enc.controllers(saving), context={"checks": [[f, m] for f, m in checks]},
+    )
+    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
+    return enc, [Event(kind="choice", text=f"Morale check due ({names}): see the Roll button.")]
+
+
+def resume_roll(enc: FactionsEncounter, pending: Pending, option: str, chance: Chance):
+    checks = []
+    for faction, members in pending.context["checks"]:
+        left = [cid for cid in members if not enc.get(cid).out]  # someone fled or died meanwhile
+        if left:
+            checks.append((faction, left))
+    return roll(enc, checks, chance)
+
+
+def roll(enc: FactionsEncounter, checks: list[tuple[str, list[str]]], chance: Chance):
     """Dice: one d20 per member making the save, faction by faction, in tracker order."""
     events: list[Event] = []
     failed: list[str] = []
-    for faction in shaken(enc):
-        saving = [c for c in enc.members(faction) if c.standing and not c.fearless and not c.morale_immune]
-        if not saving:
-            continue
+    for faction, members in checks:
+        saving = [enc.get(cid) for cid in members]
         events.append(Event(kind="info", text=f"Morale check for {faction}: a group WIT save."))
         for fighter in saving:
             result = save(enc, fighter, "wit", chance, "(morale)")

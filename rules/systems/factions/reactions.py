@@ -6,13 +6,16 @@ target of an attack may counter), or hide behind a willing ally or an enemy
 it holds (who becomes the target and may react in turn). A nearby ally who
 has not acted may guard instead and takes the blow; the bot does not know who
 stands near whom, so every ally who could is offered the guard unless the
-attack says the target is `alone`. Each reaction spends the reacting
+attack says the target is `alone` or names who is `near` it (then only their
+players are asked). Each reaction spends the reacting
 character's turn; nobody reacts twice to one attack. An attack stunt is
 offered to its target before any reaction.
 
 Dice entered with the attack beyond its WIT save are the attacker's: they
-wait in the choice for the damage roll, while the reacting side's rolls
-(dodge, counter, saves) are rolled when the choice is made.
+wait in the choice for the damage roll (if none were entered, the bot rolls
+them: the player answering the last choice enters only their own). Each
+reacting character's player enters their own rolls with their own choice: a
+dodge's AGI save, a counter's damage dice (kept until the blows land).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from rules.model import Event, Pending
 from rules.randomness import Chance
 from rules.secrets import secret
 
-from .resolution import resolve
+from .resolution import counter_faces, resolve
 from .saves import save
 from .sheet import Weapon
 from .sizing import dice_shares, effective_range, reach
@@ -56,7 +59,12 @@ def resume_stunt(enc, pending: Pending, option: str, chance: Chance):
     ctx = copy.deepcopy(pending.context)
     target = enc.get(ctx["targets"][0]["cid"])
     if option == ACCEPT:
-        return enc, [Event(kind="info", text=f"{target.name} accepts: {ctx['stunt']}. No damage, no reaction.")]
+        events = [Event(kind="info", text=f"{target.name} accepts: {ctx['stunt']}. No damage, no reaction.")]
+        if ctx.get("dice"):
+            attacker = enc.get(ctx["attacker"])
+            events.append(Event(kind="info", text=f"{attacker.name}'s damage dice {', '.join(map(str, ctx['dice']))} "
+                                "are not used: the stunt was accepted."))
+        return enc, events
     return advance(enc, ctx, chance, [Event(kind="info", text=f"{target.name} refuses the stunt: the attack goes on.")])
 
 
@@ -70,11 +78,17 @@ def may_react(enc, ctx, fighter: Fighter) -> bool:
     )
 
 
+def _near(ctx, other: Fighter) -> bool:
+    """Whether `other` stands near the target: anyone, unless the attack named who does."""
+    return ctx.get("near") is None or other.id in ctx["near"]
+
+
 def _guards(enc, ctx, target: Fighter) -> list[Fighter]:
     if ctx["surprise"] or ctx.get("alone"):
         return []
     busy = {t["cid"] for t in ctx["targets"]} | {ctx["attacker"]}
-    return [c for c in enc.combatants if c.side == target.side and c.id not in busy and may_react(enc, ctx, c)]
+    return [c for c in enc.combatants
+            if c.side == target.side and c.id not in busy and _near(ctx, c) and may_react(enc, ctx, c)]
 
 
 def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[list[str], list[Fighter], bool]:
@@ -94,7 +108,7 @@ def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[list[str], list
         for other in enc.combatants:
             if other.id in busy or other.out:
                 continue
-            ally = other.side == target.side and other.standing
+            ally = other.side == target.side and other.standing and _near(ctx, other) and not ctx.get("alone")
             if ally or other.grabbed_by == target.id:
                 options.append(HIDE + other.name)
     guards = _guards(enc, ctx, target)
@@ -145,10 +159,14 @@ def _ask_reaction(enc, ctx, target: Fighter, options, guards, reacting: bool, ev
 def keep_attacker_dice(enc, chance: Chance):
     """Park the dice entered with an attack that now waits for a choice: they are
     the attacker's damage dice (or a larger shover's d4), rolled at resolution."""
-    left = chance.entered_dice_left()
-    if not left or enc.pending is None:
+    if enc.pending is None:
         return enc
+    left = chance.entered_dice_left()
     ctx = copy.deepcopy(enc.pending.context)
+    if not left:
+        # Parked, though empty: once someone else answers, these dice are the bot's to roll.
+        ctx["dice"] = []
+        return enc.but(pending=enc.pending.but(context=ctx))
     faces = attacker_faces(enc, ctx)
     if left > len(faces):
         # How many dice depends on the targets' sizes: a hidden target's is secret.
@@ -158,7 +176,7 @@ def keep_attacker_dice(enc, chance: Chance):
             f"Too many dice: after any WIT save to hit, this attack rolls {after} of its own "
             "(the target's rolls come with its reaction)."
         )
-    ctx["dice"] = [chance.die(sides) for sides in faces[:left]]
+    ctx["dice"] = [chance.die(sides) for sides in faces]  # too few entered: refused like elsewhere
     return enc.but(pending=enc.pending.but(context=ctx))
 
 
@@ -196,7 +214,10 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
     elif option.startswith(COUNTER):
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
-        entry["counter"] = target.weapon(option[len(COUNTER):]).model_dump(mode="json")
+        weapon = target.weapon(option[len(COUNTER):])
+        entry["counter"] = weapon.model_dump(mode="json")
+        # The counterer's own damage dice, entered with this choice or rolled now.
+        entry["counter_dice"] = [chance.die(sides) for sides in counter_faces(target, enc.get(ctx["attacker"]), weapon)]
         ctx["countered"] = True
         events.append(Event(kind="info", text=f"{target.name} counters with the {option[len(COUNTER):]}: both roll damage."))
         ctx["asking"] += 1

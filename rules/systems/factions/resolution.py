@@ -48,25 +48,46 @@ def _sized(*fighters: Fighter) -> bool:
 
 
 class AttackerDice:
-    """The attacker's rolls: first the dice entered with the attack and parked
-    while a reaction was chosen, then the action's own chance."""
+    """One character's rolls: first the dice they entered, parked while others chose
+    (`saved`); once parked (`None` means nothing was), the rest are the bot's, since the
+    action now running was sent by someone else. Unparked, the action's own chance."""
 
     def __init__(self, saved, chance: Chance) -> None:
+        self.parked = saved is not None
         self.saved = list(saved or ())
         self.chance = chance
 
     def die(self, sides: int) -> int:
-        return self.saved.pop(0) if self.saved else self.chance.die(sides)
+        if self.saved:
+            return self.saved.pop(0)
+        return self.chance.bots_die(sides) if self.parked else self.chance.die(sides)
+
+    def unused(self, count: int) -> list[int]:
+        """Parked dice meant for a blow that never came (a dodge): taken out of the way."""
+        taken, self.saved = self.saved[:count], self.saved[count:]
+        return taken
 
     def pool(self, count: int, sides: int) -> tuple[int, ...]:
         return tuple(self.die(sides) for _ in range(count))
 
 
-def _counter_roll(chance: Chance, counterer: Fighter, attacker: Fighter, weapon: Weapon) -> tuple[int, str]:
+def counter_faces(counterer: Fighter, attacker: Fighter, weapon: Weapon) -> list[int]:
+    """The counter's damage dice: rolled by the counterer's player when choosing the counter."""
+    steps = counterer.size_rank - attacker.size_rank
+    return [damage_die(weapon, False, False)] * (2**steps if steps >= 0 else 1)
+
+
+def _counter_roll(chance: Chance, entry, counterer: Fighter, attacker: Fighter, weapon: Weapon) -> tuple[int, str]:
     steps = counterer.size_rank - attacker.size_rank
     dice, halve = (2**steps, 0) if steps >= 0 else (1, -steps)
     die = damage_die(weapon, False, False)
-    return _roll(chance, dice, die, halve, shown_die=weapon.die_shown(die, counterer), sized=_sized(counterer, attacker))
+    own = AttackerDice(entry.get("counter_dice"), chance)
+    return _roll(own, dice, die, halve, shown_die=weapon.die_shown(die, counterer), sized=_sized(counterer, attacker))
+
+
+def _not_used(attacker: Fighter, dice: list[int], why: str) -> Event:
+    which = f"damage die {dice[0]} is" if len(dice) == 1 else f"damage dice {', '.join(map(str, dice))} are"
+    return Event(kind="info", text=f"{attacker.name}'s {which} not used: {why}.")
 
 
 def resolve(enc, ctx, chance: Chance):
@@ -77,11 +98,16 @@ def resolve(enc, ctx, chance: Chance):
     own = AttackerDice(ctx.get("dice"), chance)
     blast_roll = None
     shown_die = weapon.die_shown(ctx["die"], attacker)
-    if weapon.blast and ctx["mode"] == "damage" and any(not e.get("dodged") for e in entries):
-        blast_roll = _roll(own, 1, ctx["die"], 0, shown_die=shown_die)  # a blast ignores size
+    if weapon.blast and ctx["mode"] == "damage":
+        if any(not e.get("dodged") for e in entries):
+            blast_roll = _roll(own, 1, ctx["die"], 0, shown_die=shown_die)  # a blast ignores size
+        elif unused := own.unused(1):
+            events.append(_not_used(attacker, unused, "everyone dodged"))
     for entry in entries:
         target: Fighter = enc.get(entry["cid"])
         if entry.get("dodged"):
+            if ctx["mode"] == "damage" and not weapon.blast and (unused := own.unused(entry["dice"])):
+                events.append(_not_used(attacker, unused, f"{target.name} dodged"))
             continue
         if not enc.get(attacker.id).standing:
             events.append(Event(kind="info", text=f"{attacker.name} is down: the attack on {target.name} never lands."))
@@ -109,7 +135,7 @@ def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance):
     attacker: Fighter = enc.get(ctx["attacker"])
     target: Fighter = enc.get(entry["cid"])
     counter_weapon = Weapon(**entry["counter"])
-    back, back_text = _counter_roll(chance, target, attacker, counter_weapon)
+    back, back_text = _counter_roll(chance, entry, target, attacker, counter_weapon)
     to_target = after_armour(target, amount, cover=ctx["cover"])
     to_attacker = after_armour(attacker, back)
     events = [Event(kind="roll", text=(
@@ -140,7 +166,7 @@ def _manoeuvre(enc, ctx, entry, chance: Chance, own: AttackerDice):
     attacker: Fighter = enc.get(ctx["attacker"])
     target: Fighter = enc.get(entry["cid"])
     if "counter" in entry:
-        back, back_text = _counter_roll(chance, target, attacker, Weapon(**entry["counter"]))
+        back, back_text = _counter_roll(chance, entry, target, attacker, Weapon(**entry["counter"]))
         events.append(Event(kind="roll", text=f"{target.name} counters first (non-lethal attacks resolve last): {back_text}."))
         hit = harm(enc, attacker.id, back, chance)
         enc = hit.enc

@@ -15,7 +15,7 @@ from rules.secrets import secret
 from . import economy
 from .actions import Attack, OpportunityAttack
 from .harm import release_holds
-from .reactions import advance, ask_stunt, keep_attacker_dice
+from .reactions import advance, ask_stunt, attacker_faces, keep_attacker_dice
 from .saves import save
 from .sheet import Weapon
 from .sizing import damage_die, dice_shares, effective_range, reach
@@ -40,8 +40,7 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
     else:
         enc = economy.spend_main(enc, attacker)
         enc = _keep_or_release_hold(enc, attacker, action, weapon, targets)
-    label = f"{attacker.name} {'makes an opportunity attack on' if opportunity else 'attacks'} " + \
-        ", ".join(t.name for t in targets) + f" with {weapon.describe(attacker)}"
+    label = _label(attacker, weapon, targets, action, opportunity)
     events: list[Event] = []
     if action.death_blow:
         return _death_blow(enc, attacker, targets, label)
@@ -50,7 +49,8 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
         wit = save(enc, attacker, "wit", chance, f"to hit ({needed})")
         events.append(Event(kind="roll", text=f"{label}: {wit.text}."))
         if not wit.passed:
-            return _missed(enc, attacker, weapon, action, chance, events)
+            faces = attacker_faces(enc, _context(enc, attacker, weapon, targets, action))
+            return _missed(enc, attacker, weapon, action, chance, events, faces)
     else:
         events.append(Event(kind="info", text=f"{label}."))
     ctx = _context(enc, attacker, weapon, targets, action)
@@ -61,6 +61,23 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
         enc, more = advance(enc, ctx, chance)
         events += more
     return keep_attacker_dice(enc, chance), events
+
+
+MANOEUVRES = {"grapple": "tries to grab", "shove": "tries to shove", "disarm": "tries to disarm"}
+
+
+def _label(attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: Attack, opportunity: bool) -> str:
+    """`Bandit 1 attacks Balthasar with axe (impaired: d4)`: the die actually rolled; a
+    non-lethal attack names what it tries, not a weapon it does not use."""
+    names = ", ".join(t.name for t in targets)
+    if action.mode in MANOEUVRES and not action.death_blow:
+        return f"{attacker.name} {MANOEUVRES[action.mode]} {names}"
+    verb = "makes an opportunity attack on" if opportunity else "attacks"
+    die = damage_die(weapon, action.impaired, action.enhanced)
+    if die == weapon.die:
+        return f"{attacker.name} {verb} {names} with {weapon.describe(attacker)}"
+    why = "impaired" if action.impaired else "enhanced" if action.enhanced else "unarmed"
+    return f"{attacker.name} {verb} {names} with {weapon.name} ({why}: d{die})"
 
 
 def _targets(enc: FactionsEncounter, attacker: Fighter, action: Attack, weapon: Weapon) -> list[Fighter]:
@@ -149,7 +166,15 @@ def _save_needed(attacker: Fighter, weapon: Weapon, targets: list[Fighter], acti
     return ""
 
 
-def _missed(enc, attacker: Fighter, weapon: Weapon, action: Attack, chance: Chance, events):
+def _missed(enc, attacker: Fighter, weapon: Weapon, action: Attack, chance: Chance, events, faces: list[int]):
+    """A missed WIT save. Damage dice entered with the attack are accepted and said unused,
+    as after a dodge (a ranged blast's next die is its deviation instead)."""
+    if not (weapon.blast and weapon.ranged) and 0 < chance.entered_dice_left() <= len(faces):
+        unused = [chance.die(sides) for sides in faces[:chance.entered_dice_left()]]
+        which = f"damage die {unused[0]} is" if len(unused) == 1 else f"damage dice {', '.join(map(str, unused))} are"
+        events.append(Event(kind="info", text=f"{attacker.name} misses."))
+        events.append(Event(kind="info", text=f"{attacker.name}'s {which} not used: the attack missed."))
+        return _reveal(enc, attacker, events), events
     if weapon.blast and weapon.ranged:
         sides = max(2, min(20, action.neighbours))
         zone = chance.die(sides)
@@ -188,6 +213,7 @@ def _context(enc, attacker: Fighter, weapon: Weapon, targets: list[Fighter], act
         "cover": action.cover,
         "surprise": attacker.concealed,
         "alone": action.alone,
+        "near": [enc.find(name).id for name in action.near] if action.near else None,
         "stunt": action.stunt,
         "take": action.take,
         "targets": [

@@ -6,55 +6,31 @@ import re
 from typing import Any
 
 from rules.actions import AddCombatants
-from rules.commands import base_fields, flags, integer
-from rules.errors import InvalidInput, UnknownAction
+from rules.errors import InvalidInput
 from rules.model import Event
 from rules.secrets import secret
 from rules.system import Option, System
-from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 
-from . import economy, manoeuvres, morale, moves, reactions, strike
+from . import between, economy, manoeuvres, morale, moves, reactions, strike
 from .actions import (
     ApplyDamage, Attack, BonusAction, BreakFree, FreeAlly, Heal, MainAction, Move, OpportunityAttack,
     PickUp, Release, Reveal, RollSave, SetCondition, Surrender,
 )
+from .commands import COMMANDS
 from .sheet import FactionsSheet, parse_weapons
 from .model import TURNS, FactionsEncounter, Fighter
 
 _FACTION = re.compile(r"^[\w][\w' -]{0,29}$")
-
-ACTS = [
-    ("move", "Move (options: zones=1 sprint)"),
-    ("bonus", "Bonus action (options: text=\"opens the door\")"),
-    ("main", "Other main action (options: text=\"intimidates\")"),
-    ("disarm", "Disarm a nearby character (target; options: take=<weapon>)"),
-    ("shove", "Shove a nearby character (target)"),
-    ("grapple", "Grab a nearby character (target)"),
-    ("death_blow", "Death blow on a nearby incapacitated character (target)"),
-    ("opportunity", "Opportunity attack (reaction; target; options: weapon=<name>)"),
-    ("break_free", "Try to break free (a STR save; ends the turn)"),
-    ("free", "Free a grabbed ally (target; a STR save)"),
-    ("release", "Let go of whoever you hold"),
-    ("pick_up", "Pick up a dropped weapon (options: weapon=<name>)"),
-    ("surrender", "Surrender (spends the turn)"),
-    ("reveal", "A concealed character is revealed"),
-]
-
-TRUTHY = {"1", "true", "yes", "on"}
-
-
-def _flag(opts: dict, *names: str) -> bool:
-    return any(opts.get(n) is True or str(opts.get(n, "")).lower() in TRUTHY for n in names)
 
 
 class FactionsSystem(System):
     key = "factions"
     name = "Factions"
     summary = (
-        "Factions alternate moves, no initiative roll. Players are faction `players`, NPCs `gm` or the `side:` the GM names.\n"
+        "Factions alternate moves, no initiative roll. Sides: `players`, `gm` or a `side:`.\n"
         "**Stats**: `str agi wit` (d20 roll-under, 10), `health` (8), `grit` (0), `armour` 0–3, `size` "
         "tiny…massive, `fearless`, `concealed`, `weapons=\"sword:d6, bow:d6:8, bomb:d6:2:blast, maul:d10:great\"`.\n"
-        "**Round**: `/turn initiative faction:bandits` (who started it, else random), `/initiative next`. "
+        "**Round**: `/turn initiative faction:bandits` (else random), `/initiative next`. "
         "The faction to move (pinged) does `/turn take character:X` or `/turn pass`; all passing in a row "
         "ends the round. `/turn first faction:X`: the holder lets X open a round.\n"
         "**Turn**: 2 zones, or 1 plus a main and a bonus action: `/act action:move options:\"zones=1 sprint\"`, "
@@ -63,22 +39,26 @@ class FactionsSystem(System):
         "`moving` or beyond half range. Also `cover impaired enhanced unaware stunt=\"…\"`; a blast names "
         "all targets. Damage − armour (max 3) hits grit, then health: critical = incapacitated, 0 = dead.\n"
         "**Reactions** (target not yet acted; spends its turn): buttons Dodge, Counter, Hide behind, or an ally "
-        "Guards (`alone`: nobody near). `/act action:opportunity actor:X target:Y`.\n"
+        "Guards (`alone`/`near=A,B`). `/act action:opportunity actor:X target:Y`.\n"
         "**Dice by hand**: `/attack dice:\"<WIT save> <damage>\"`; `/choose option:Dodge dice:2` for reactions.\n"
-        "**Morale** after a round leaving a group at half its numbers or a loner at half health: WIT saves; "
+        "**Morale** after a round halving a group or a loner's health: WIT saves; "
         "failures Surrender or Flee.\n"
-        "Defaults: natural 20 fails (`nat20_fails`); `critical_str_save` off; impaired d4, enhanced d12; "
-        "halving rounds up; unanswered: no reaction, surrender."
+        "Defaults: natural 20 fails (`nat20_fails`); `critical_str_save` off; "
+        "unanswered: no reaction, surrender.\n"
+        "**GM's call** (README): positions in a zone, stunts' effects, vehicles → "
+        "`/condition add`, `/encounter note`."
     )
     encounter_type = FactionsEncounter
     combatant_type = Fighter
     sheet_type = FactionsSheet
     turns = TURNS
+    commands = COMMANDS
     sides = ("players", "gm")
     player_side = "players"
     options = {
         "nat20_fails": Option(default=True, help="A natural 20 fails every save."),
         "critical_str_save": Option(default=False, help="A STR save shrugs off critical damage (no incapacitation)."),
+        **between.OPTIONS,
     }
 
     def handlers(self):
@@ -176,9 +156,13 @@ class FactionsSystem(System):
     def resume_stunt(self, enc, pending, option, chance):
         return reactions.resume_stunt(enc, pending, option, chance)
 
-    def resume_morale(self, enc, pending, option, chance):
+    def resume_morale_roll(self, enc, pending, option, chance):
+        """The morale saves rolled (or entered) when the round-end choice is answered."""
+        return self.resume_morale(enc, pending, option, chance, rolled=morale.resume_roll)
+
+    def resume_morale(self, enc, pending, option, chance, rolled=None):
         """The round's first move waits for the last morale choice."""
-        enc, events = morale.resume(enc, pending, option, chance)
+        enc, events = (rolled or morale.resume)(enc, pending, option, chance)
         if enc.pending is None:
             events += _last_side_standing(enc)
             enc, more = TURNS.open_round(self, enc, chance)
@@ -232,94 +216,27 @@ class FactionsSystem(System):
             return [weapons]
         return economy.summary(fighter) + [weapons]
 
-    # --- slash commands ---------------------------------------------------------
-    def act_choices(self):
-        return list(ACTS)
+    # --- between fights (between.py) ------------------------------------------------
+    def lasting(self, enc, combatant):
+        return between.lasting(enc, combatant)
 
-    def command(self, name: str, by, options: dict[str, Any]):
-        opts = flags(options.get("options"))
-        base = base_fields(by, options)
-        if name == "attack":
-            return self._attack_command(base, options, opts)
-        if name == "act":
-            return self._act_command(base, options, opts)
-        if name == "damage":
-            return ApplyDamage(**base, target=_required(options, "target"), amount=str(_required(options, "amount")),
-                               direct=_flag(opts, "direct"), cover=_flag(opts, "cover"))
-        if name == "heal":
-            return Heal(**base, target=_required(options, "target"), amount=str(_required(options, "amount")),
-                        grit=_flag(opts, "grit"))
-        if name == "save":
-            kind = str(_required(options, "kind")).strip().lower()[:3]
-            if kind not in ("str", "agi", "wit"):
-                raise InvalidInput("Saves here are `str`, `agi` or `wit`.")
-            return RollSave(**base, attribute=kind, why=str(opts.get("why", "")) if opts.get("why") is not True else "")
-        if name in ("condition_add", "condition_remove"):
-            holder = opts.get("by")
-            return SetCondition(**base, target=_required(options, "target"), condition=str(_required(options, "condition")),
-                                on=name == "condition_add", by_whom=str(holder) if holder and holder is not True else None)
-        if name == "turn_take":
-            return TakeTurn(**base)
-        if name == "turn_pass":
-            return PassMove(**base)
-        if name == "turn_first":
-            return FirstMove(**base, faction=str(_required(options, "faction")))
-        if name == "turn_initiative":
-            return HoldInitiative(**base, faction=str(_required(options, "faction")))
-        return super().command(name, by, options)
+    def carry_in(self, combatant, lasting):
+        return between.carry_in(combatant, lasting)
 
-    def _attack_command(self, base, options, opts):
-        targets = tuple(t.strip() for t in str(_required(options, "target")).split(",") if t.strip())
-        mode = next((m for m in ("disarm", "shove", "grapple") if _flag(opts, m)), "damage")
-        return self._attack(base, targets, options.get("weapon") or opts.get("weapon"), mode, opts,
-                            opportunity=_flag(opts, "opportunity"))
+    def rests(self):
+        return dict(between.RESTS)
 
-    def _attack(self, base, targets, weapon, mode, opts, *, opportunity=False, death_blow=False):
-        split = ()
-        if opts.get("split") and opts["split"] is not True:
-            parts = re.split(r"[,/+ ]+", str(opts["split"]).strip())
-            split = tuple(integer(p, "split", 1, 100) for p in parts if p)
-        stunt = opts.get("stunt")
-        cls = OpportunityAttack if opportunity else Attack
-        return cls(
-            **base, targets=targets, weapon=str(weapon) if weapon and weapon is not True else None, mode=mode,
-            zones=integer(opts.get("zones", opts.get("distance", 0)), "zones", 0, 1000),
-            unseen=_flag(opts, "unseen", "dark"), moving=_flag(opts, "moving"), cover=_flag(opts, "cover"),
-            impaired=_flag(opts, "impaired"), enhanced=_flag(opts, "enhanced"), unaware=_flag(opts, "unaware"),
-            alone=_flag(opts, "alone"),
-            death_blow=death_blow or _flag(opts, "death_blow", "deathblow"), landed=_flag(opts, "landed"),
-            neighbours=integer(opts.get("neighbours", 6), "neighbours", 2, 20), split=split,
-            stunt=str(stunt)[:200] if stunt and stunt is not True else None,
-            take=str(opts["take"]) if opts.get("take") and opts["take"] is not True else None,
-        )
+    def rest(self, kind, characters, campaign, options, chance, settings=None):
+        return between.rest(self, kind, characters, campaign, options, chance, settings)
 
-    def _act_command(self, base, options, opts):
-        act = str(_required(options, "action")).strip().lower().replace(" ", "_").replace("-", "_")
-        target = options.get("target")
-        text = str(opts.get("text", "")) if opts.get("text") is not True else ""
-        if act in ("disarm", "shove", "grapple", "death_blow", "opportunity"):
-            if not target:
-                raise InvalidInput(f"`{act}` needs a target.")
-            mode = act if act in ("disarm", "shove", "grapple") else "damage"
-            return self._attack(base, (str(target),), opts.get("weapon"), mode, opts,
-                                opportunity=act == "opportunity", death_blow=act == "death_blow")
-        simple = {"break_free": BreakFree, "release": Release, "surrender": Surrender, "reveal": Reveal}
-        if act in simple:
-            return simple[act](**base)
-        if act == "move":
-            return Move(**base, zones=integer(opts.get("zones", 1), "zones", 1, 8), sprint=_flag(opts, "sprint"))
-        if act == "bonus":
-            return BonusAction(**base, text=text)
-        if act == "main":
-            return MainAction(**base, text=text)
-        if act == "pick_up":
-            weapon = opts.get("weapon")
-            return PickUp(**base, weapon=str(weapon) if weapon and weapon is not True else None)
-        if act == "free":
-            if not target:
-                raise InvalidInput("Name the ally to free (the `target` option).")
-            return FreeAlly(**base, target=str(target))
-        raise UnknownAction(f"`{act[:30]}` is not an action here. Try: {', '.join(a for a, _ in ACTS)}.")
+    def adjustable(self):
+        return dict(between.ADJUSTABLE)
+
+    def adjust(self, sheet, lasting, key, value):
+        return between.adjust(sheet, lasting, key, value)
+
+    def lasting_lines(self, sheet, lasting):
+        return between.lines(sheet, lasting)
 
 
 def _last_side_standing(enc) -> list[Event]:
@@ -328,10 +245,3 @@ def _last_side_standing(enc) -> list[Event]:
         return []
     who = f"only {fighting[0]} still fight" if fighting else "nobody is still fighting"
     return [Event(kind="warning", text=f"The fight is decided: {who}. The GM may end it with /encounter end.")]
-
-
-def _required(options: dict[str, Any], key: str) -> Any:
-    value = options.get(key)
-    if value is None or value == "":
-        raise InvalidInput(f"The `{key}` option is required.")
-    return value

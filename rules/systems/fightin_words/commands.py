@@ -1,14 +1,12 @@
-"""Shared slash commands → Fightin' Words actions."""
+"""Shared slash commands → Fightin' Words actions (declared as data)."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from rules.actions import Action
-from rules.commands import base_fields, flags, integer
-from rules.errors import InvalidInput, UnknownAction
-from rules.model import Actor
+from rules.commands import Acts, Commands, Given, integer
+from rules.errors import InvalidInput
 
 from .moves import Act
 from .attack import Attack
@@ -27,81 +25,71 @@ def modifier(text: str) -> tuple[int, int]:
     return integer(match.group(1), "X", -20, 20), integer(match.group(2), "Y", -20, 20)
 
 
-def _number(opts: dict, key: str, low: int, high: int) -> int | None:
-    return integer(opts[key], key, low, high) if key in opts and opts[key] is not True else None
-
-
 def _targets(text: str, repeat: int | None) -> tuple[str, ...]:
     names = tuple(n.strip() for n in str(text or "").split(",") if n.strip())
     if not names:
         raise InvalidInput("Name a target.")
     if repeat:
         if len(names) != 1:
-            raise InvalidInput("`combo=N` repeats one target N times; to split a combo, list the targets, one per attack.")
+            raise InvalidInput("`combo=N` repeats one target N times; "
+                               "to split a combo, list the targets, one per attack.")
         names = names * repeat
     return names
 
 
-def attack(by: Actor, options: dict[str, Any]) -> Action:
-    opts = flags(options.get("options"))
-    x = y = 0
-    if options.get("modifier") is not None:
-        x = y = integer(options["modifier"], "modifier", -20, 20)
+def attack(given: Given) -> Action:
+    opts = given.flags
+    x = y = given.integer("modifier", -20, 20, default=0)
     if "mod" in opts:
         dx, dy = modifier(opts["mod"])
         x, y = x + dx, y + dy
-    distance = _number(opts, "range", 0, 100_000)
+    distance = given.number("range", 0, 100_000)
     if distance is None:
-        distance = _number(opts, "distance", 0, 100_000)
+        distance = given.number("distance", 0, 100_000)
     fields = dict(
-        targets=_targets(options.get("target"), _number(opts, "combo", 1, 10)),
-        weapon=options.get("weapon") or opts.get("weapon") or None,
+        targets=_targets(given.options.get("target"), given.number("combo", 1, 10)),
+        weapon=given.optional("weapon") or opts.get("weapon") or None,
         x=x, y=y,
-        damage=options.get("damage") or None,
+        damage=given.optional("damage"),
         called=str(opts["called"]).casefold() if "called" in opts else None,
         distance=distance,
         cover=str(opts.get("cover", "none")).casefold(),
         concealed=bool(opts.get("concealed")),
         invisible=bool(opts.get("invisible")),
-        speed=_number(opts, "speed", 0, 10_000) or 0,
+        speed=given.number("speed", 0, 10_000) or 0,
         flanked=bool(opts.get("flanked")),
         flat_footed=any(opts.get(k) for k in FLAT_FOOTED),
-        cost=_number(opts, "cost", 0, 60),
-        nonlethal=bool(opts.get("nonlethal")) or (options.get("damage_type") or "").casefold() == "nonlethal",
+        cost=given.number("cost", 0, 60),
+        nonlethal=bool(opts.get("nonlethal")) or given.text("damage_type").casefold() == "nonlethal",
     )
-    return Attack(**base_fields(by, options), **fields)
+    return Attack(**given.base(), **fields)
 
 
-def act(by: Actor, options: dict[str, Any]) -> Action:
-    opts = flags(options.get("options"))
-    name = str(options.get("action") or "").strip()
-    if not name:
-        raise InvalidInput(f"Choose an action: {', '.join(ACTIONS)}.")
+def act(given: Given) -> Action:
     return Act(
-        **base_fields(by, options),
-        action=name,
-        target=options.get("target") or None,
-        seconds=_number(opts, "seconds", 0, 60),
-        what=str(opts["what"]) if "what" in opts and opts["what"] is not True else None,
-        spell=str(opts["spell"]) if "spell" in opts and opts["spell"] is not True else None,
-        delay=_number(opts, "delay", 1, 600),
-        larger=_number(opts, "larger", 0, 10) or 0,
+        **given.base(),
+        action=given.required("action"),
+        target=given.optional("target"),
+        seconds=given.number("seconds", 0, 60),
+        what=given.word("what"),
+        spell=given.word("spell"),
+        delay=given.number("delay", 1, 600),
+        larger=given.number("larger", 0, 10) or 0,
     )
 
 
-def damage(by: Actor, options: dict[str, Any]) -> Action:
-    opts = flags(options.get("options"))
-    amount = str(options.get("amount") or "").strip()
-    height = _number(opts, "height", 0, 100_000)
-    if height is None and amount.casefold().startswith("fall"):
+def damage(given: Given) -> Action:
+    opts = given.flags
+    height = given.number("height", 0, 100_000)
+    if height is None and given.text("amount").strip().casefold().startswith("fall"):
         raise InvalidInput("For a fall, give the height in metres: options `height=20 surface=concrete`.")
-    kind = (options.get("damage_type") or opts.get("type") or "").strip().casefold() or None
+    kind = (given.text("damage_type") or opts.get("type") or "").strip().casefold() or None
     if opts.get("morale") and not kind:
         kind = "morale"
     return Damage(
-        **base_fields(by, options),
-        target=str(options.get("target") or ""),
-        amount="" if height is not None else amount,
+        **given.base(),
+        target=given.text("target"),
+        amount="" if height is not None else given.amount(),
         type=kind,
         called=str(opts["called"]).casefold() if "called" in opts else None,
         nonlethal=bool(opts.get("nonlethal")) or kind == "nonlethal",
@@ -110,49 +98,20 @@ def damage(by: Actor, options: dict[str, Any]) -> Action:
     )
 
 
-def heal(by: Actor, options: dict[str, Any]) -> Action:
-    opts = flags(options.get("options"))
-    return Heal(
-        **base_fields(by, options),
-        target=str(options.get("target") or ""),
-        amount=integer(options.get("amount", 1), "amount", 1, 100),
-        morale=bool(opts.get("morale")),
-    )
-
-
-def save(by: Actor, options: dict[str, Any]) -> Action:
-    opts = flags(options.get("options"))
-    return Check(
-        **base_fields(by, options),
-        stat=str(options.get("kind") or ""),
-        dc=integer(options["dc"], "dc", -20, 100) if options.get("dc") is not None else None,
-        bonus=_number(opts, "bonus", -20, 20) or 0,
-    )
-
-
-def condition_add(by: Actor, options: dict[str, Any]) -> Action:
-    return AddCondition(**base_fields(by, options), target=str(options.get("target") or ""),
-                        condition=str(options.get("condition") or ""), duration=options.get("duration") or None)
-
-
-def condition_remove(by: Actor, options: dict[str, Any]) -> Action:
-    return RemoveCondition(**base_fields(by, options), target=str(options.get("target") or ""),
-                           condition=str(options.get("condition") or ""))
-
-
-COMMANDS = {
-    "attack": attack,
-    "act": act,
-    "damage": damage,
-    "heal": heal,
-    "save": save,
-    "condition_add": condition_add,
-    "condition_remove": condition_remove,
-}
-
-
-def command(system_name: str, name: str, by: Actor, options: dict[str, Any]) -> Action:
-    build = COMMANDS.get(name)
-    if build is None:
-        raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {system_name}.")
-    return build(by, options)
+COMMANDS = Commands(
+    build={
+        "attack": attack,
+        "damage": damage,
+        "heal": lambda given: Heal(**given.base(), target=given.text("target"),
+                                   amount=given.count("amount", 100, default=1),
+                                   morale=bool(given.flags.get("morale"))),
+        "save": lambda given: Check(**given.base(), stat=given.text("kind"), dc=given.integer("dc", -20, 100),
+                                    bonus=given.number("bonus", -20, 20) or 0),
+        "condition_add": lambda given: AddCondition(**given.base(), target=given.text("target"),
+                                                    condition=given.text("condition"),
+                                                    duration=given.optional("duration")),
+        "condition_remove": lambda given: RemoveCondition(**given.base(), target=given.text("target"),
+                                                          condition=given.text("condition")),
+    },
+    acts=Acts(choices=tuple((key, timed.label) for key, timed in ACTIONS.items()), build=act),
+)

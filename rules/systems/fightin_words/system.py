@@ -6,22 +6,24 @@ from rules.model import Event
 from rules.system import System
 from rules.turns.seconds import Seconds
 
-from . import attack, commands, conditions, gm, initiative, morale, moves, wounds
+from . import attack, between, conditions, gm, initiative, morale, moves, wounds
+from .commands import COMMANDS
 from .model import Condition, FightEncounter, Fighter, Sheet
 from .sheet import HELPLESS, can_act, has, helpless, minimum_toughness, minimum_will, pair, toughness, will
-from .tables import ACTIONS, DISABLED_SECONDS, TURN_SECONDS
+from .tables import DISABLED_SECONDS, TURN_SECONDS
 
 # The whole /help text: with the shared part above it, it must stay within
 # one 2,000-character Discord message.
 SUMMARY = """\
-Stats: reflex dex strength endurance spirit scale defence fortitude weapon_skill ranged_skill magic_skill block dodge parry, weapons="sword:1d8;crossbow:1d10:15". Toughness = 6+3×scale+Endurance+Defence, Will = Spirit+6.
+Stats: reflex dex strength endurance spirit scale defence fortitude weapon_skill ranged_skill magic_skill block dodge parry, weapons="sword:1d8;crossbow:1d10:15".
 Initiative d6+Reflex+Dex, ties reroll. `/initiative delay` on an untouched turn, again later to interrupt.
 **Seconds**: `/act action:` move 1, run 3, draw 1, grab 2, aim 2, crouch/prone 1, stand 1 (4 from prone), cast 4, reload 4, talk 0, mount (2 s a turn), `spend options:"seconds=3 what='…'"`. Overruns carry into the next turn; 0 s left ends the turn. `cast options:"spell=Fireball delay=11"` pings the GM when it goes off.
 **/attack** (4 s): d6+skill−scale vs Target 4; options combo=3 (target:"A, B" splits) mod=+X/+Y range=30 cover=light called=head flanked surprised; dice: attack d6s, then damage.
 **Defence**: the defender's player (GM for NPCs) picks Block/Dodge/Parry: d6+bonus vs 4+skill+Y per hit; own dice: `/choose option:Parry dice:"5 2"`. Damage > T−6 → wound; ≥ T → wound + Dying.
 **GM**: `/damage amount:2d6` (`amount:fall options:"height=20"`; `damage_type:fear|insanity|rage|morale`), `/heal`, `/save kind:will|medicine dc:5 options:"bonus=2"`, `/condition add|remove` dying (remove = stabilise), staggered, stunned, confused, disabled…
 Rounds open with dying checks (d10 10 stabilises, else Endurance vs DC 4 rising) and Broken ones (Spirit vs DC 10 falling).
-Defaults: meeting the number succeeds; melee adds Strength+3×scale; a spell's delay starts after its casting; the surprised are flat-footed until their turn."""
+Defaults: meeting the number succeeds; melee adds Strength+3×scale; a spell's delay starts after its casting; the surprised are flat-footed until their turn.
+**GM's call** (README): positions, mount speed (`damage:"1d8+3"`), possession → `/encounter note`."""
 
 
 class FightinWords(System):
@@ -32,6 +34,7 @@ class FightinWords(System):
     combatant_type = Fighter
     sheet_type = Sheet
     turns = Seconds(TURN_SECONDS)
+    commands = COMMANDS
     sides = ("heroes", "threats")
     player_side = "heroes"
 
@@ -162,12 +165,27 @@ class FightinWords(System):
             lines.append("🐎 steering the mount: 2 s every turn")
         return lines
 
-    # --- commands ----------------------------------------------------------------
-    def command(self, name, by, options):
-        return commands.command(self.name, name, by, options)
+    # --- between fights (between.py) ------------------------------------------------
+    def lasting(self, enc, combatant):
+        return between.lasting(enc, combatant)
 
-    def act_choices(self):
-        return [(key, timed.label) for key, timed in ACTIONS.items()]
+    def carry_in(self, combatant, lasting):
+        return between.carry_in(combatant, lasting)
+
+    def rests(self):
+        return dict(between.RESTS)
+
+    def rest(self, kind, characters, campaign, options, chance, settings=None):
+        return between.rest(self, kind, characters, campaign, options, chance, settings)
+
+    def adjustable(self):
+        return dict(between.ADJUSTABLE)
+
+    def adjust(self, sheet, lasting, key, value):
+        return between.adjust(sheet, lasting, key, value)
+
+    def lasting_lines(self, sheet, lasting):
+        return between.lines(sheet, lasting)
 
 
 SYSTEM = FightinWords()

@@ -5,43 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 from ...actions import AddCombatants
-from ...commands import base_fields, flags, integer
-from ...errors import InvalidInput, UnknownAction
 from ...model import Event
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.tracks import Tracks
-from . import combat, gm, movement, moves, weapons
+from . import between, combat, gm, movement, moves, weapons
 from .actions import (AddCondition, Aim, Attack, Check, Damage, Delay, Engage, Heal, Interrupt, Move, Other, Place,
                       Release, Reload, RemoveCondition, SetZone, StandUp)
+from .commands import COMMANDS
 from .economy import fresh_turn, refresh_round
 from .model import FrozenCombatant, FrozenEncounter, Sheet
 
 # /help shows this after the general lines: both must fit one 2,000-character Discord message.
 SUMMARY = """d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:"6 4 1"` (pool, then stress dice).
-**Sheets** `stats:"body=3 agility=3 mind=2 awareness=3 soul=2 melee=2 mobility=2 armour=1 weapon=Shortsword"` + marksmanship, athletics, perception…, `ranged= offhand= shield=true class_stamina=4 stress= talents=attack`. Enemies: `stats:"initiative=4 damage=3 defense=1 stamina=6"`.
+**Sheets** `stats:"body=3 agility=3 mind=2 awareness=3 soul=2 melee=2 mobility=2 armour=1 weapon=Shortsword"`, marksmanship… `ranged= offhand= shield=true class_stamina=4 stress= talents=attack`. Enemies: `stats:"initiative=4 damage=3 defense=1 stamina=6"`.
 **Initiative** players roll 1d6 on joining; `/initiative next` rolls players+1 d6: enemies first only if it beats every player. Tied players pick by buttons.
 **Turn** 3 actions a round, each once a turn: `/attack target:` (`options:"shoot long"`; close…distant, large, small, dim, dark), `/act action:aim|reload|move|stand|other` (`options:"to=Hall"`: 1 Mobility success per close enemy).
 **Out of turn** `/act action:interrupt` (AWARENESS, once a round, fail +1 Stress). **Delay** `/act action:delay`, then `/act action:release`: it follows the current turn.
 **Enemy attacks** `/attack target:Astrid`: the player picks Dodge/Block/No reaction (AGILITY−1 a round); successes then armour cut it. Own dice: `/choose option:Block dice:"6 2 1"`.
-**Health** 0 Stamina: broken; each later hit 1 Wound: `/condition add condition:injury tags:"broken arm"`. Stress over SOUL adds stress dice: 6 = +1 WP; 1 = Exhaustion (BODY/AGILITY), Dazed (MIND/AWARENESS) or Fear (SOUL) if the 1s exceed its level, else +1 Stress; past 3: broken (`any_failure_critical=true`: any non-6).
-**GM** `/damage amount:2 damage_type:stress`, `/heal amount:3 options:"rest wounds=1"`, `/act action:zone options:"name=Hall cluttered dim"`."""
-
-ACT_CHOICES = [
-    ("move", "Move to a zone (to=<zone> close=N jump)"),
-    ("stand", "Stand up"),
-    ("aim", "Aim (+2 on the next ranged attack)"),
-    ("reload", "Reload"),
-    ("delay", "Delay an action"),
-    ("release", "Release the delayed action"),
-    ("interrupt", "Act out of turn (AWARENESS roll)"),
-    ("other", "Another action (label=… skill=…)"),
-    ("engage", "Come to close range with the target"),
-    ("part", "No longer at close range with the target"),
-    ("zone", "GM: define a zone (name=… cluttered dim cramped)"),
-    ("place", "GM: put the target in a zone (zone=…)"),
-]
-
+**Health** 0 Stamina: broken; each later hit 1 Wound: `/condition add condition:injury tags:"broken arm"`. Stress over SOUL adds stress dice: 6 = +1 WP; 1 = Exhaustion (BODY/AGILITY), Dazed (MIND/AWARENESS) or Fear (SOUL) if the 1s exceed its level, else +1 Stress; past 3: broken (`any_failure_critical`: any non-6).
+**GM** `/damage amount:2 damage_type:stress`, `/heal amount:3 options:"rest wounds=1"`, `/act action:zone options:"name=Hall cluttered dim"`.
+**GM's call** (README): talents → `/encounter note`."""
 
 class FrozenLands(System):
     key = "frozen-lands"
@@ -51,6 +35,7 @@ class FrozenLands(System):
     combatant_type = FrozenCombatant
     sheet_type = Sheet
     turns = Tracks()
+    commands = COMMANDS
     sides = ("heroes", "threats")
     player_side = "heroes"
     options = {
@@ -208,113 +193,27 @@ class FrozenLands(System):
             lines.append(", ".join(extras).capitalize())
         return lines
 
-    # --- slash commands -----------------------------------------------------------------
-    def act_choices(self):
-        return list(ACT_CHOICES)
+    # --- between fights (between.py) ------------------------------------------------
+    def lasting(self, enc, combatant):
+        return between.lasting(enc, combatant)
 
-    def command(self, name: str, by, options: dict[str, Any]):
-        base = base_fields(by, options)
-        extra = flags(options.get("options"))
-        if name == "attack":
-            return Attack(**base, **attack_fields(options, extra))
-        if name == "act":
-            return act_command(str(options.get("action") or ""), base, options, extra)
-        if name == "damage":
-            return Damage(**base, target=_required(options, "target"), amount=str(_required(options, "amount")),
-                          stress=str(options.get("damage_type") or "").casefold() == "stress" or bool(extra.get("stress")),
-                          direct=bool(extra.get("direct")))
-        if name == "heal":
-            return Heal(**base, target=_required(options, "target"),
-                        amount=integer(options.get("amount") or 0, "amount", 0, 200), rest=bool(extra.get("rest")),
-                        wounds=integer(extra.get("wounds", 0), "wounds", 0, 50))
-        if name == "save":
-            return Check(**base, skill=str(_required(options, "kind")),
-                         need=integer(options.get("dc") or 1, "dc", 1, 20),
-                         modifier=integer(extra.get("mod", extra.get("modifier", 0)), "mod", -20, 20))
-        if name == "condition_add":
-            return AddCondition(**base, target=_required(options, "target"), condition=str(_required(options, "condition")),
-                                text=str(options.get("tags") or extra.get("level") or ""))
-        if name == "condition_remove":
-            return RemoveCondition(**base, target=_required(options, "target"), condition=str(_required(options, "condition")))
-        raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {self.name}.")
+    def carry_in(self, combatant, lasting):
+        return between.carry_in(combatant, lasting)
 
+    def rests(self):
+        return dict(between.RESTS)
 
-def _required(options: dict[str, Any], key: str):
-    value = options.get(key)
-    if value is None or value == "":
-        raise InvalidInput(f"`{key}` is required.")
-    return value
+    def rest(self, kind, characters, campaign, options, chance, settings=None):
+        return between.rest(self, kind, characters, campaign, options, chance, settings)
 
+    def adjustable(self):
+        return dict(between.ADJUSTABLE)
 
-RANGE_WORDS = ("close", "short", "medium", "long", "distant")
-SIZE_WORDS = {"large": 1, "huge": 2, "small": -1, "tiny": -2}
+    def adjust(self, sheet, lasting, key, value):
+        return between.adjust(sheet, lasting, key, value)
 
-
-def attack_fields(options: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
-    fields: dict[str, Any] = {"target": _required(options, "target")}
-    if options.get("weapon"):
-        fields["weapon"] = str(options["weapon"])
-    if options.get("modifier") is not None:
-        fields["modifier"] = integer(options["modifier"], "modifier", -20, 20)
-    if options.get("damage") is not None and str(options["damage"]).strip():
-        fields["damage"] = integer(options["damage"], "damage", 0, 100)
-    ranges = [w for w in RANGE_WORDS if extra.get(w) is True]
-    if extra.get("range"):
-        fields["range"] = str(extra["range"])
-    elif ranges:
-        fields["range"] = ranges[0]
-    sizes = [SIZE_WORDS[w] for w in SIZE_WORDS if extra.get(w) is True]
-    if extra.get("size") not in (None, True):
-        size = str(extra["size"]).casefold()
-        fields["size"] = SIZE_WORDS[size] if size in SIZE_WORDS else integer(size, "size", -2, 2)
-    elif sizes:
-        fields["size"] = sizes[0]
-    if extra.get("light"):
-        fields["light"] = str(extra["light"])
-    elif extra.get("dim") or extra.get("dark"):
-        fields["light"] = "dim" if extra.get("dim") else "dark"
-    if extra.get("split") is not None:
-        fields["split"] = integer(extra["split"], "split", 0, 20)
-    fields["thrown"] = bool(extra.get("throw") or extra.get("thrown"))
-    fields["ranged"] = bool(extra.get("ranged") or extra.get("shoot"))
-    return fields
-
-
-def act_command(choice: str, base: dict[str, Any], options: dict[str, Any], extra: dict[str, Any]):
-    choice = choice.strip().casefold()
-    target = options.get("target")
-    if choice == "move":
-        destination = extra.get("to") or target
-        if not destination or destination is True:
-            raise InvalidInput("Say where to move: options:\"to=<zone>\".")
-        jump = extra.get("jump")
-        return Move(**base, to=str(destination),
-                    close=integer(extra["close"], "close", 0, 20) if extra.get("close") not in (None, True) else None,
-                    jump=("athletics" if jump is True else str(jump)) if jump else None)
-    simple = {"stand": StandUp, "aim": Aim, "reload": Reload, "delay": Delay, "release": Release, "interrupt": Interrupt}
-    if choice in simple:
-        return simple[choice](**base)
-    if choice == "other":
-        label = extra.get("label") or extra.get("name")
-        if not label or label is True:
-            raise InvalidInput("Name the action: options:\"label=Intimidate skill=persuasion\".")
-        skill = extra.get("skill")
-        return Other(**base, label=str(label), skill=str(skill) if skill and skill is not True else None,
-                     modifier=integer(extra.get("mod", 0), "mod", -20, 20))
-    if choice in ("engage", "part"):
-        return Engage(**base, target=_required(options, "target"), apart=choice == "part")
-    if choice == "zone":
-        name = extra.get("name") or target
-        if not name or name is True:
-            raise InvalidInput("Name the zone: options:\"name=Hall cluttered dim\".")
-        words = [k for k, v in extra.items() if v is True] + str(extra.get("features") or "").split()
-        return SetZone(**base, name=str(name), features=movement.parse_features(" ".join(words)))
-    if choice == "place":
-        zone = extra.get("zone")
-        if not zone or zone is True:
-            raise InvalidInput("Say which zone: options:\"zone=Hall\".")
-        return Place(**base, target=_required(options, "target"), zone=str(zone))
-    raise InvalidInput(f"Unknown action `{choice[:20]}`. Actions: {', '.join(v for v, _ in ACT_CHOICES)}.")
+    def lasting_lines(self, sheet, lasting):
+        return between.lines(sheet, lasting)
 
 
 SYSTEM = FrozenLands()

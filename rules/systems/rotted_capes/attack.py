@@ -7,6 +7,7 @@ from typing import Any
 
 from d20 import diceast
 
+from ...commands import integer
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event, Pending
@@ -70,7 +71,7 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
     if split is not None:
         if not attacker.horde:
             raise InvalidInput("Only a Horde splits its attack.")
-        members = _int(split, "split", 1, members)
+        members = integer(split, "split", 1, members)
     horde_bonus = 2 * (members - 1) if attacker.horde else 0
     cost = "reaction" if flags.get("reaction") or not economy.acting(enc, attacker.id) else "bonus" if flags.get("bonus") else "action"
     if attacker.blaze:
@@ -128,16 +129,6 @@ def _dice_in(expr: str) -> int:
     return count
 
 
-def _int(value, name, low, high) -> int:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"`{name}` must be a whole number.") from None
-    if not low <= number <= high:
-        raise InvalidInput(f"`{name}` must be between {low} and {high}.")
-    return number
-
-
 def _offer_plot(enc, attacker, target, spec) -> bool:
     if not enc.options.get("offer_plot_disadvantage", True) or spec["blaze"]:
         return False
@@ -177,7 +168,11 @@ def resume_plot(system, enc, pending, option, chance):
         events.append(Event(kind="info", text=f"🎭 {target.name} spends a Plot Point: the attack has disadvantage ({secret(target.plot_points - 1, target)} left; pool {enc.pool})."))
     queued = Queued(pending.context.get("dice", ()), chance)
     enc, more = resolve(system, enc, spec, queued)
-    queued.finish()
+    unused = queued.unused()
+    if unused:
+        dice = ", ".join(map(str, unused))
+        more.append(Event(kind="info", text=f"✍️ Entered {'die' if len(unused) == 1 else 'dice'} not needed after "
+                                            f"“{option}”: {dice} (not used)."))
     return enc, events + more
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...commands import flag_number
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
@@ -11,18 +12,6 @@ from . import damage as dmg
 from . import economy, modes
 from .hooks import roll_save
 from .model import DAMAGE_TYPES, Condition, LastRoll, RCEncounter
-
-
-def _flag_int(flags, key, low, high):
-    if key not in flags or flags[key] is True:
-        return None
-    try:
-        value = int(flags[key])
-    except (TypeError, ValueError):
-        raise InvalidInput(f"`{key}` must be a whole number.") from None
-    if not low <= value <= high:
-        raise InvalidInput(f"`{key}` must be between {low} and {high}.")
-    return value
 
 
 def damage(system, enc: RCEncounter, action, chance):
@@ -36,7 +25,7 @@ def damage(system, enc: RCEncounter, action, chance):
         raise InvalidInput(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
     flags = action.flags
     roll = chance.roll(action.amount)
-    wounds = _flag_int(flags, "wounds", 0, 20) or 0
+    wounds = flag_number(flags, "wounds", 0, 20) or 0
     harm = dmg.Harm(max(0, roll.total), damage_type, critical=bool(flags.get("crit")), armor_piercing=bool(flags.get("ap")),
                     ongoing=bool(flags.get("ongoing")), wounds=wounds)
     was_horde = bool(target.horde)
@@ -170,9 +159,9 @@ def add_condition(enc: RCEncounter, action, chance):
     flags = action.flags
     fields = cond.parse_duration(action.duration, enc, target)
     tags = cond.parse_tags(action.tags)
-    level = _flag_int(flags, "level", 1, 6) or level
+    level = flag_number(flags, "level", 1, 6) or level
     extra = {}
-    dc = _flag_int(flags, "dc", 1, 60)
+    dc = flag_number(flags, "dc", 1, 60)
     if name == "Ongoing Damage":
         amount = str(flags.get("damage") or "")
         if not amount:

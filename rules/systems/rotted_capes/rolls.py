@@ -83,10 +83,12 @@ class Queued:
     def entered_dice_left(self) -> int:
         return len(self.saved) + self.chance.entered_dice_left()
 
-    def finish(self) -> None:
-        if self.saved:
-            n = len(self.saved)
-            raise DiceError(f"{n} entered {'die was' if n == 1 else 'dice were'} not needed by this action: enter exactly the dice it rolls.")
+    def unused(self) -> list[int]:
+        """Saved dice the answer did not need. The attacker entered them before the
+        defender chose, not knowing which answer would come: they are set aside in
+        plain view rather than refused, which would leave the choice with no answer."""
+        left, self.saved = self.saved, []
+        return left
 
 
 def masked_bonus(value: int, who, penalty: int = 0) -> str:

@@ -5,31 +5,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...commands import base_fields, flags, integer
-from ...errors import InvalidInput, NotAllowed, UnknownAction
+from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.initiative import Initiative
-from . import attack, gm, hooks, modes, moves, plot
+from . import attack, between, gm, hooks, modes, moves, plot
 from . import conditions as cond
 from . import damage as dmg
 from . import economy
 from .actions import (Act, AddCondition, Attack, Damage, Heal, ListConditions, PlotAward, PlotIssue, PlotPool,
                       PlotShow, PlotSpend, RemoveCondition, Save, Swap)
+from .commands import COMMANDS
 from .model import RCCombatant, RCEncounter, RCSheet
 from .rolls import masked_bonus
 
 # /help sends this after the general text in one message of at most 2,000 characters:
 # every word has to earn its place (the README has the long version).
-SUMMARY = """Stats: dex con init avoidance fortitude willpower stamina wounds dr (fire:10) attack damage damage_type pace zombie zombie_level.
+SUMMARY = """Stats: dex con init avoidance fortitude willpower stamina wounds dr (fire:10) attack damage damage_type pace zombie(_level).
 **Initiative** d20+dex+init; ties: heroes first (/act action:swap), tied threats share a turn.
 **Turn**: Pace, Action, Bonus Action, 1 Reaction (off-turn attack). /act action: dodge, dash, disengage, assist target:X, hide, ready, demanding, move, stand, prone; options: hide dc=N, ready trigger="…", demanding what="X" interruptible, move areas=N.
-**/attack** target:X [modifier damage damage_type defense:fortitude|willpower] options: adv dis ranged cover same_area beyond_range in_melee unseen unaware dark shadowy ap area bonus free unleashed split=N. State adds adv/dis itself. Nat 20: critical, +1 Wound; damage after DR > Fortitude: massive, +1 Wound; zombies take only these. Dice by hand: d20(s), then damage.
+**/attack** target:X [modifier damage damage_type defense:fortitude|willpower] options: adv dis ranged cover same_area beyond_range in_melee unseen unaware dark shadowy ap area bonus free unleashed split=N. Nat 20: critical, +1 Wound; damage after DR > Fortitude: massive, +1 Wound; zombies take only these. Dice by hand: d20(s), then damage.
 **GM**: /damage, /heal (temp, wounds), /save kind:con dc:N, /condition add duration "2 rounds" | "end of X's next turn" | save | scene; Ongoing Damage: options "damage=1d6 type=fire dc=12".
 **Plot Points**: /plotpoint show, spend use:reroll|aid|narrative; buttons offer disadvantage and escape from death.
 **Modes** (GM /act action:): horde target:Zombie, unleash target:X, "second wind", "danger zone" (middle end), "end scene".
-**Defaults**: adv+dis = one d20 (setting advantage=count nets them); Stamina Defense = Fortitude; massive: after DR, before temp Stamina; Ongoing Damage at turn start, DC 10 CON save at turn end; wound penalty on saves too; "N rounds" = bearer's turns; 1 Plot Point per Issue, pool kept; Danger Zone mid-order/after last."""
+**Defaults**: adv+dis = one d20 (advantage=count nets); Stamina Defense = Fortitude; massive: after DR, before temp Stamina; Ongoing Damage at turn start, DC 10 CON save at turn end; 1 Plot Point per Issue, pool kept; Danger Zone mid-order/after last.
+**GM's call** (README): positions, terrain, knockback, vehicles → adv/dis, /encounter note."""
 
 
 class RottedCapes(System):
@@ -40,6 +41,7 @@ class RottedCapes(System):
     combatant_type = RCCombatant
     sheet_type = RCSheet
     turns = Initiative()
+    commands = COMMANDS
     options = {
         "starting_plot_points": Option(default=1, help="Plot Points each hero starts an Issue with."),
         "offer_plot_disadvantage": Option(default=True, help="Ask a hero with Plot Points, when a threat attacks them, whether to spend one for disadvantage."),
@@ -208,68 +210,33 @@ class RottedCapes(System):
             return [f"{villain.name}: {self.status_line(enc, villain, reveal=not villain.hidden)}"] + economy.summary(villain)
         return economy.summary(c)
 
-    def report(self, name: str, enc, options: dict[str, Any]) -> str:
-        """Read-only answers: nothing changes, so they need no action."""
-        if name == "plotpoint_show":
-            return plot.balances(enc)
-        if name == "condition_list":
-            return gm.conditions_text(enc, options.get("target") or None)
-        return super().report(name, enc, options)
+    # --- between fights (between.py) -------------------------------------------
+    def lasting(self, enc, combatant):
+        return between.lasting(enc, combatant)
 
-    def act_choices(self):
-        return list(moves.CHOICES)
+    def carry_in(self, combatant, lasting):
+        return between.carry_in(combatant, lasting)
 
-    # --- slash commands -------------------------------------------------------
-    def command(self, name: str, by, options: dict[str, Any]):
-        base = base_fields(by, options)
-        opts = flags(options.get("options"))
-        if name == "attack":
-            modifier = integer(options["modifier"], "modifier", -50, 100) if options.get("modifier") is not None else None
-            return Attack(**base, target=_required(options, "target"), weapon=str(options.get("weapon") or ""),
-                          modifier=modifier, damage=options.get("damage") or None,
-                          damage_type=options.get("damage_type") or None,
-                          defense=str(options.get("defense") or "avoidance"), flags=opts)
-        if name == "act":
-            what = _required(options, "action")
-            if what.strip().lower() == "swap":
-                return Swap(**base, target=_required(options, "target"))
-            return Act(**base, action=what, target=options.get("target") or None, flags=opts)
-        if name == "damage":
-            return Damage(**base, target=_required(options, "target"), amount=str(_required(options, "amount")),
-                          damage_type=str(options.get("damage_type") or "kinetic"), flags=opts)
-        if name == "heal":
-            return Heal(**base, target=_required(options, "target"), amount=str(_required(options, "amount")), flags=opts)
-        if name == "save":
-            dc = integer(options["dc"], "dc", 1, 60) if options.get("dc") is not None else None
-            return Save(**base, save=str(_required(options, "kind")), dc=dc, flags=opts)
-        if name == "condition_add":
-            return AddCondition(**base, target=_required(options, "target"), condition=_required(options, "condition"),
-                                duration=options.get("duration"), tags=options.get("tags"), flags=opts)
-        if name == "condition_remove":
-            return RemoveCondition(**base, target=_required(options, "target"), condition=_required(options, "condition"))
-        if name == "condition_list":
-            return ListConditions(**base, target=options.get("target") or None)
-        if name == "plotpoint_show":
-            return PlotShow(**base)
-        if name == "plotpoint_spend":
-            return PlotSpend(**base, use=str(options.get("use") or "narrative"), target=options.get("target") or None,
-                             text=str(options.get("text") or ""))
-        if name == "plotpoint_award":
-            amount = integer(options.get("amount", 1), "amount", 1, 10)
-            return PlotAward(**base, target=_required(options, "target"), amount=amount, text=str(options.get("text") or ""))
-        if name == "plotpoint_pool":
-            amount = integer(options.get("amount", 1), "amount", 1, 100)
-            return PlotPool(**base, amount=amount, text=str(options.get("text") or ""))
-        if name == "plotpoint_issue":
-            return PlotIssue(**base)
-        raise UnknownAction(f"/{name.replace('_', ' ')} is not used in {self.name}.")
+    def campaign_out(self, enc):
+        return between.campaign_out(enc)
 
+    def campaign_in(self, enc, campaign):
+        return between.campaign_in(enc, campaign)
 
-def _required(options: dict[str, Any], key: str) -> str:
-    value = options.get(key)
-    if value is None or str(value).strip() == "":
-        raise InvalidInput(f"`{key}` is required.")
-    return str(value).strip()
+    def rests(self):
+        return dict(between.RESTS)
+
+    def rest(self, kind, characters, campaign, options, chance, settings=None):
+        return between.rest(self, kind, characters, campaign, options, chance, settings)
+
+    def adjustable(self):
+        return dict(between.ADJUSTABLE)
+
+    def adjust(self, sheet, lasting, key, value):
+        return between.adjust(sheet, lasting, key, value)
+
+    def lasting_lines(self, sheet, lasting):
+        return between.lines(sheet, lasting)
 
 
 def _with_companions(enc, entries, slots):

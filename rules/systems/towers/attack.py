@@ -14,6 +14,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event, Pending, Value
 from rules.secrets import secret
 
+from .acting import acted
 from .costs import ACTIONS, OPPORTUNITY_DELAY, SHIFT_ADDED
 from .damage import Harm, dealt, take
 from .flips import Flip, card_count, described, flip
@@ -117,6 +118,14 @@ def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance
         if not weapon.melee:
             # No shooting here: the seed lets the butt of the gun strike, unarmed.
             weapon = UNARMED.but(name=f"{weapon.name} butt (unarmed)")
+    if attacker.grappled:
+        # "Using the Attack action, the grappled target may attempt a restricted melee attack."
+        if style != "attack":
+            raise NotAllowed(f"{attacker.name} is grappled: only a restricted melee Attack, Escape or "
+                             "Reverse the Grapple.")
+        if not weapon.melee:
+            raise InvalidInput(f"{attacker.name} is grappled: only a restricted melee attack, "
+                               f"not with {weapon.name}.")
     if style == "charge" and not weapon.melee:
         raise InvalidInput(f"A Charge ends in a melee attack: {weapon.name} is a ranged weapon.")
     ally = None
@@ -139,7 +148,9 @@ def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance
     enc, spent = spend_mana(enc, attacker, flags)
     attacker = enc.get(attacker.id)
 
-    base = action.damage if action.damage is not None else weapon.base_damage(attacker.sheet.px, attacker.sheet.hs)
+    base = action.damage
+    if base is None:
+        base = weapon.base_damage(attacker.sheet.px, hard_strength(attacker))
     if style == "power attack":
         base += POWER_DAMAGE
     shown = damage_source(attacker, weapon, style, base) if action.damage is None else secret(base, attacker)
@@ -172,12 +183,19 @@ def damage_source(attacker: TowersCombatant, weapon: Weapon, style: str, base: i
 
     A hidden attacker's weapon damage, PX or HS and the total are secret."""
     parts = [secret(weapon.damage, attacker)] if weapon.damage or not weapon.adds else []
-    if weapon.adds:
+    if weapon.adds == "hs" and attacker.grappled:
+        parts.append(f"HS {secret(hard_strength(attacker), attacker)} (halved: grappled)")
+    elif weapon.adds:
         parts.append(f"{weapon.adds.upper()} {secret(getattr(attacker.sheet, weapon.adds), attacker)}")
     if style == "power attack":
         parts.append(f"Power Attack {POWER_DAMAGE}")
     total = f" = {secret(base, attacker)}" if len(parts) > 1 else ""
     return f"{weapon.name} " + " + ".join(parts) + total
+
+
+def hard_strength(attacker: TowersCombatant) -> int:
+    """HS for damage: "his Hard Strength will be considered halved" while grappled (rounded down)."""
+    return attacker.sheet.hs // 2 if attacker.grappled else attacker.sheet.hs
 
 
 def spend_mana(enc: TowersEncounter, combatant: TowersCombatant, flags: dict) -> tuple[TowersEncounter, str]:
@@ -279,16 +297,15 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
     amount = dealt(harm, defender)
     after, state = take(defender, amount.stun, amount.lethal)
     enc = enc.with_combatant(after)
-    events.append(Event(kind="info", text=f"{amount.text} → {state}"))
+    events.append(Event(kind="info", text=amount.result(state)))
     return enc, events
 
 
 def finish(system, enc: TowersEncounter, plan: Plan, chance, events: list[Event]):
     attacker = enc.get(plan.attacker)
-    changes: dict[str, Any] = {"aim": 0}
+    enc = acted(enc, attacker.id, plan.style)
     if plan.style == "power attack":
-        changes["power_attacked"] = True
-    enc = enc.update(attacker.id, **changes)
+        enc = enc.update(attacker.id, power_attacked=True)
     if plan.style == "opportunity attack":
         enc = system.turns.push(enc, attacker.id, OPPORTUNITY_DELAY)
         phase = system.turns.entry(enc, attacker.id).phase

@@ -1,13 +1,12 @@
-"""The shared slash commands, read as 99 Towers actions."""
+"""The shared slash commands, read as 99 Towers actions (declared as data)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from rules.commands import base_fields, flags, integer
-from rules.errors import InvalidInput, UnknownAction
-from rules.model import Actor
+from rules.commands import Acts, Commands, Given, amount, integer
+from rules.errors import InvalidInput
 from rules.turns.clock import Release
 
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
@@ -34,55 +33,55 @@ def targets(text: Any) -> tuple[str, ...]:
     return tuple(parts)
 
 
-def attack(by: Actor, options: dict[str, Any], style: str | None = None) -> Attack:
-    opts = flags(options.get("options"))
+def attack(given: Given, style: str | None = None) -> Attack:
+    opts = given.flags
     if style is None:
         style = "attack"
         for flag, named in (("power", "power attack"), ("charge", "charge"), ("aid", "aid"), ("ally", "aid"),
                             ("opportunity", "opportunity attack"), ("oa", "opportunity attack")):
             if opts.get(flag):
                 style = named
-    fields = base_fields(by, options) | {"targets": targets(options.get("target")), "style": style, "flags": opts}
-    if options.get("weapon"):
-        fields["weapon"] = str(options["weapon"])
-    if options.get("modifier") is not None:
-        fields["modifier"] = integer(options["modifier"], "modifier", -20, 20)
-    if options.get("damage") not in (None, ""):
-        fields["damage"] = number(options["damage"], "damage")
-    if options.get("damage_type"):
-        fields["damage_type"] = str(options["damage_type"])[:40]
-    if options.get("defense"):
-        fields["defense"] = str(options["defense"]).strip().lower()
+    fields = given.base() | {"targets": targets(given.options.get("target")), "style": style, "flags": opts}
+    if given.has("weapon"):
+        fields["weapon"] = given.text("weapon")
+    if given.options.get("modifier") is not None:
+        fields["modifier"] = given.integer("modifier", -20, 20)
+    if given.has("damage"):
+        fields["damage"] = number(given.options["damage"], "damage")
+    if given.has("damage_type"):
+        fields["damage_type"] = given.text("damage_type")[:40]
+    if given.has("defense"):
+        fields["defense"] = given.text("defense").strip().lower()
     cls = OpportunityAttack if style == "opportunity attack" else Attack
     return cls(**fields)
 
 
-def act(by: Actor, options: dict[str, Any]):
-    kind = action_type(str(options.get("action") or ""))
-    opts = flags(options.get("options"))
+def act(given: Given):
+    kind = action_type(given.text("action"))
     if kind.attack:
-        return attack(by, options, kind.key)
+        return attack(given, kind.key)
     if kind.key == "release":
-        fields = base_fields(by, options)
-        return Release(**fields, target=str(options["target"]) if options.get("target") else None,
-                       before=not opts.get("after"))
-    fields = base_fields(by, options) | {"what": kind.key, "flags": opts}
-    if options.get("target"):
-        fields["target"] = str(options["target"])
+        return Release(**given.base(), target=given.optional("target"), before=not given.flags.get("after"))
+    fields = given.base() | {"what": kind.key, "flags": given.flags}
+    if given.has("target"):
+        fields["target"] = given.text("target")
     return Act(**fields)
 
 
-def damage(by: Actor, options: dict[str, Any]) -> Damage:
-    opts = flags(options.get("options"))
-    fields: dict[str, Any] = base_fields(by, options) | {"target": str(options.get("target") or "")}
-    amount = str(options.get("amount") or "")
-    fall = _FALL.match(amount) if (opts.get("fall") or re.search(r"fall|ft|feet|'", amount, re.I)) else None
+def damage(given: Given) -> Damage:
+    opts = given.flags
+    fields: dict[str, Any] = given.base() | {"target": given.text("target")}
+    text = given.text("amount")
+    fall = _FALL.match(text) if (opts.get("fall") or re.search(r"fall|ft|feet|'", text, re.I)) else None
     if fall:
-        fields["fall_feet"] = integer(fall.group(1), "feet", 0, 1000)
+        fields["fall_feet"] = integer(fall.group(1), "feet", 5, 1000)
         fields["category"] = "physical"
     else:
-        fields["stun"] = number(amount, "amount")
-        category, dtype = kind_words(f"{options.get('damage_type') or ''} {_words(opts)}")
+        stun = number(text, "amount")
+        if stun < 0 or (stun == 0 and not ("flips" in opts or "lethal" in opts)):
+            amount(text)  # refused: only flips or LETHAL make an amount of 0 do something
+        fields["stun"] = stun
+        category, dtype = kind_words(f"{given.text('damage_type')} {_words(opts)}")
         fields |= {"category": category, "dtype": dtype}
     if "lethal" in opts:
         fields["lethal"] = integer(opts["lethal"], "lethal", 0, 500)
@@ -114,32 +113,30 @@ def kind_words(text: str) -> tuple[str, str]:
     return category, dtype
 
 
-def heal(by: Actor, options: dict[str, Any]) -> Heal:
-    opts = flags(options.get("options"))
+def heal(given: Given) -> Heal:
     return Heal(
-        **base_fields(by, options), target=str(options.get("target") or ""),
-        amount=integer(options.get("amount"), "amount", 0, 500),
-        lethal=bool(opts.get("lethal")), temporary=bool(opts.get("temp") or opts.get("temporary")),
+        **given.base(), target=given.text("target"), amount=given.count("amount", 500),
+        lethal=bool(given.flags.get("lethal")), temporary=given.flag("temp", "temporary"),
     )
 
 
-def check(by: Actor, options: dict[str, Any]) -> Check:
-    stat = str(options.get("kind") or "").strip().lower()
+def check(given: Given) -> Check:
+    stat = given.text("kind").strip().lower()
     if stat not in SAVE_STATS:
         raise InvalidInput(f"Resist with one of: {', '.join(SAVE_STATS)}.")
-    if options.get("dc") is None:
+    if given.options.get("dc") is None:
         raise InvalidInput("dc: the effect's Attack value (how many cards it flips).")
-    opts = flags(options.get("options"))
-    if isinstance(opts.get("cards"), str) and not options.get("cards"):
+    opts = dict(given.flags)
+    if isinstance(opts.get("cards"), str) and not given.has("cards"):
         # /save has no cards: field, so flips entered by hand ride in the options.
-        options = options | {"cards": opts.pop("cards")}
-    return Check(**base_fields(by, options), stat=stat, against=integer(options["dc"], "dc", 1, 30), flags=opts)
+        given = Given(given.by, given.options | {"cards": opts.pop("cards")}, given.state, given.system)
+    return Check(**given.base(), stat=stat, against=given.integer("dc", 1, 30), flags=opts)
 
 
-def condition_add(by: Actor, options: dict[str, Any]) -> AddCondition:
-    opts = flags(options.get("options"))
+def condition_add(given: Given) -> AddCondition:
+    opts = given.flags
     phases = None
-    duration = str(options.get("duration") or "").strip()
+    duration = given.text("duration").strip()
     if duration and duration.lower() not in ("scene", "encounter", "until removed"):
         match = _DURATION.match(duration)
         if not match:
@@ -147,36 +144,24 @@ def condition_add(by: Actor, options: dict[str, Any]) -> AddCondition:
         phases = int(match.group(1)) * (10 if match.group(2).lower().startswith("round") else 1)
         phases = integer(phases, "duration", 1, 1000)
     category, dtype = kind_words(_words({k: v for k, v in opts.items() if k != "ongoing"}))
-    tags = str(options.get("tags") or "").lower().split()
+    tags = given.text("tags").lower().split()
     return AddCondition(
-        **base_fields(by, options), target=str(options.get("target") or ""),
-        name=" ".join(str(options.get("condition") or "").split())[:40], phases=phases,
+        **given.base(), target=given.text("target"),
+        name=" ".join(given.text("condition").split())[:40], phases=phases,
         minor="minor" in tags or bool(opts.get("minor")),
         ongoing=integer(opts.get("ongoing", 0), "ongoing", 0, 100), category=category, dtype=dtype,
     )
 
 
-def condition_remove(by: Actor, options: dict[str, Any]) -> RemoveCondition:
-    return RemoveCondition(**base_fields(by, options), target=str(options.get("target") or ""),
-                           name=str(options.get("condition") or ""))
-
-
-COMMANDS = {
-    "attack": attack,
-    "act": act,
-    "damage": damage,
-    "heal": heal,
-    "save": check,
-    "condition_add": condition_add,
-    "condition_remove": condition_remove,
-}
-
-
-def command(name: str, by: Actor, options: dict[str, Any]):
-    if name not in COMMANDS:
-        raise UnknownAction(f"/{name.replace('_', ' ')} is not used in 99 Towers.")
-    return COMMANDS[name](by, options)
-
-
-def act_choices() -> list[tuple[str, str]]:
-    return [(a.key, f"{a.label} ({a.shown_cost()})") for a in ACTIONS.values()]
+COMMANDS = Commands(
+    build={
+        "attack": attack,
+        "damage": damage,
+        "heal": heal,
+        "save": check,
+        "condition_add": condition_add,
+        "condition_remove": lambda given: RemoveCondition(**given.base(), target=given.text("target"),
+                                                          name=given.text("condition")),
+    },
+    acts=Acts(choices=tuple((a.key, f"{a.label} ({a.shown_cost()})") for a in ACTIONS.values()), build=act),
+)

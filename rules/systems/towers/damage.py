@@ -37,6 +37,11 @@ class Dealt:
     stun: int
     lethal: int
     text: str
+    immune: bool = False
+
+    def result(self, state: str) -> str:
+        """The damage and the target's new state; immunity is said once, with no state (nothing changed)."""
+        return f"{self.text}." if self.immune else f"{self.text} → {state}"
 
 
 def resilience(target: TowersCombatant, category: str) -> tuple[int, str]:
@@ -50,7 +55,7 @@ def resilience(target: TowersCombatant, category: str) -> tuple[int, str]:
 def dealt(harm: Harm, target: TowersCombatant) -> Dealt:
     kind = f" ({harm.dtype})" if harm.dtype else ""
     if target.immune_to(harm.dtype):
-        return Dealt(0, 0, f"{target.name} is immune to {harm.dtype}: no damage")
+        return Dealt(0, 0, f"{target.name} is immune to {harm.dtype}: no damage", immune=True)
     raw = harm.base + harm.hearts
     base = harm.shown or secret(harm.base, harm.secret_base)
     steps = base + (f" + {harm.hearts}♥ = {secret(raw, harm.secret_base)}" if harm.hearts else "")

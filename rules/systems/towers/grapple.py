@@ -30,9 +30,9 @@ from .damage import Harm, dealt, take
 from .flips import Mods, described, flip
 from .modifiers import attack_mods, defense_mods
 from .sheet import Weapon
-from .model import Condition, TowersCombatant
+from .model import GRAPPLED_BY, Condition, TowersCombatant
 
-PREFIX = "grappled by "
+PREFIX = GRAPPLED_BY
 RESTRAINED = " (restrained)"
 RESTRAIN_SHIFT = 1
 THROW = Weapon(name="Throw", adds="hs", keywords=("unarmed",))
@@ -166,7 +166,7 @@ def _crush(enc, me: TowersCombatant, victim: TowersCombatant, chance) -> tuple[o
     harm = Harm(base=base, hearts=result.hearts, category="physical", shown=shown, secret_base=hidden)
     amount = dealt(harm, victim)
     after, state = take(victim, amount.stun, amount.lethal)
-    return enc.with_combatant(after), f"damage flip {cards} → {result.hearts}♥: {amount.text} → {state}"
+    return enc.with_combatant(after), f"damage flip {cards} → {result.hearts}♥: {amount.result(state)}"
 
 
 def squeeze(enc, me: TowersCombatant, target_name: str | None, chance):

@@ -5,7 +5,7 @@ commands first, so this text stays under about 1,620 (a test holds it there).
 """
 
 HELP = (
-    "A flip keeps the highest card (J11 Q12 K13 A14); flip±X = X more/fewer cards, shift±X adds to it. "
+    "A flip keeps the highest card; flip±X = X more/fewer cards, shift±X adds to it. "
     "Real cards: `cards:\"KH 4C\"` (actor's, then NPC defenders').\n"
     "**Sheet** `init=2 ss=2 hs=3 pa=4 pd=3 id sa px er ir endurance stun lethal size mana immune susceptible "
     "weapons='Rifle: 7 r12; Knife: 2+px +1pa; Bolt: 6 sa arcane fire r10'`\n"
@@ -15,13 +15,14 @@ HELP = (
     "reckless move 7, leap 5+5, use skill `options:cost=4`, zero cost, hold → `release target:Boss` "
     "(`options:after`). End turn = Forced Delay 5.\n"
     "**/attack target:Bandit** `weapon:Knife options:\"range=14 cover=soft|hard outnumber=3:1 unaware high power "
-    "charge aid ally=X\"`; `target:\"A, B\"` area. Out of turn: `/act action:oa actor:Tony target:Bandit` "
-    "(+3 phases). Player defence: **Flip** or `/choose option:Flip cards:\"QC 5H\"`.\n"
+    "charge aid ally=X\"`; `target:\"A, B\"` area. Out of turn: `/act action:oa actor:Tony target:Bandit`. "
+    "Player defence: **Flip** or `/choose option:Flip cards:\"QC 5H\"`.\n"
     "**Damage** weapon + ♥ − ER/IR, min 1 STUN; LETHAL = ♥ (≤ STUN); ♥ on a hit = critical.\n"
     "**GM** `/damage amount:\"20 ft\"`, `amount:8 damage_type:\"arcane cold\" options:\"lethal=1 flips=2\"`, "
     "`/heal options:lethal|temp`, `/condition add duration:\"2 rounds\" options:ongoing=2`, "
     "`/save kind:endurance dc:5` (Attack 5; `options:\"cards='…'\"`: its cards, then yours).\n"
-    "**Defaults** players flip their defence; disabled may act; flat-footed PD −SS; Full Defense shift+1; "
-    "unconscious defend at 0. `/campaign setup settings:\"defender_flips=auto surprise_phases=10 "
-    "mana_per_zero_phase=1 disabled_can_act=false\"`"
+    "**Defaults** players flip their defence; disabled may act; flat-footed PD −SS. "
+    "`/campaign setup settings:\"defender_flips=auto surprise_phases=10 "
+    "mana_per_zero_phase=1 disabled_can_act=false\"`\n"
+    "**GM's call** (README): positions, knockback, marks, duels → `/encounter note`."
 )

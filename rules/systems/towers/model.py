@@ -8,6 +8,10 @@ from rules.turns.clock import ClockState
 from .sheet import TowersSheet, Weapon, words
 
 
+# The hold is the victim's condition `grappled by <grappler>` (see grapple.py).
+GRAPPLED_BY = "grappled by "
+
+
 class Condition(Value):
     name: str
     minor: bool = False
@@ -62,6 +66,10 @@ class TowersCombatant(Combatant):
     @property
     def death_at(self) -> int:
         return -2 * self.sheet.endurance
+
+    @property
+    def grappled(self) -> bool:
+        return any(c.name.startswith(GRAPPLED_BY) for c in self.conditions)
 
     def immune_to(self, dtype: str) -> bool:
         return bool(dtype) and dtype in words(self.sheet.immune)

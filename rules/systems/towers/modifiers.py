@@ -76,6 +76,8 @@ def attack_mods(attacker: TowersCombatant, weapon: Weapon, style: str, flags: di
         mods = mods.plus(flip=weapon.cards, why=weapon.name)
     if attacker.aim and attacker.aim_stat == weapon.stat:
         mods = mods.plus(flip=attacker.aim, why="aim")
+    if attacker.grappled:
+        mods = mods.plus(flip=-1, why="grappled")
     if style == "aid":
         mods = mods.plus(flip=1, why="aid")
     if style == "power attack":

@@ -9,6 +9,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.secrets import secret
 
+from .acting import acted
 from .attack import spend_mana
 from .costs import FREE, SHIFT_ADDED, VARIES, ActionType, action_type
 from .damage import heal
@@ -40,8 +41,7 @@ def act(system: "TowersSystem", enc: "TowersEncounter", action: "Act", chance: "
         enc, text = CONTESTS[kind.key](enc, me, action, chance)
     else:
         enc, text = EFFECTS.get(kind.key, _nothing)(enc, me, action)
-    if kind.key != "aim":
-        enc = enc.update(me.id, aim=0)
+    enc = acted(enc, me.id, kind.key)
     label = kind.label
     if kind.key == "running leap":
         label = "Running Leap, the leap" if me.leaping else "Running Leap, the run"

@@ -12,8 +12,10 @@ from rules.system import Option, System
 from rules.turns.clock import Clock, PHASES_PER_ROUND
 
 from . import attack as attacks
-from . import commands, grapple, moves
+from . import between, grapple, moves
+from .acting import acted
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
+from .commands import COMMANDS
 from .costs import action_type
 from .damage import Harm, dealt, heal, take
 from .flips import Mods, described, flip
@@ -35,6 +37,7 @@ class TowersSystem(System):
     combatant_type = TowersCombatant
     sheet_type = TowersSheet
     turns = Clock(idle_cost=5, idle_what="takes a Forced Delay")
+    commands = COMMANDS
     options = {
         "surprise_phases": Option(default=10, help="Phases a surprised combatant loses before first acting."),
         "mana_per_zero_phase": Option(default=1, help="Mana each caster regains at the start of each zero phase."),
@@ -76,6 +79,12 @@ class TowersSystem(System):
         events = [Event(kind="info", text=f"{me.name}: {', '.join(ended)} ends.")] if ended else []
         return enc, events
 
+    def on_idle_turn(self, enc, cid, chance):
+        """End turn is the Forced Delay: an action, so it ends flat-footed and loses Aiming."""
+        me = enc.get(cid)
+        events = [Event(kind="info", text=f"{me.name} loses the benefits of Aiming.")] if me.aim else []
+        return acted(enc, cid, "forced delay"), events
+
     def on_phase(self, enc, phase, chance):
         events: list[Event] = []
         for combatant in enc.active():
@@ -103,7 +112,7 @@ class TowersSystem(System):
                     amount = dealt(harm, current)
                     after, state = take(current, amount.stun, amount.lethal)
                     enc = enc.with_combatant(after)
-                    events.append(Event(kind="info", text=f"Phase {phase}: {condition.name}: {amount.text} → {state}"))
+                    events.append(Event(kind="info", text=f"Phase {phase}: {condition.name}: {amount.result(state)}"))
             current = enc.get(combatant.id)
             if current.dying:
                 after, state = take(current, 0, 1)
@@ -181,7 +190,8 @@ class TowersSystem(System):
         after, state = take(target, amount.stun, amount.lethal)
         enc = enc.with_combatant(after)
         text = f"{lead}. " if lead else ""
-        events = [Event(kind="roll" if flips else "info", text=f"{text}{target.name} takes {amount.text} → {state}")]
+        took = amount.result(state) if amount.immune else f"{target.name} takes {amount.result(state)}"
+        events = [Event(kind="roll" if flips else "info", text=f"{text}{took}")]
         enc, more = self.turns.settle(self, enc, chance)
         return enc, events + more
 
@@ -241,13 +251,6 @@ class TowersSystem(System):
         text = f"Attack {action.against}: {against.text()} vs {me.name} {theirs} → {'resisted' if resisted else 'affected'}"
         return enc, [Event(kind="roll", text=text)]
 
-    # --- commands --------------------------------------------------------------------
-    def command(self, name, by, options):
-        return commands.command(name, by, options)
-
-    def act_choices(self):
-        return commands.act_choices()
-
     # --- what people see ------------------------------------------------------------------
     def status_line(self, enc, combatant, *, reveal):
         if not reveal:
@@ -288,6 +291,28 @@ class TowersSystem(System):
         lines.append("Attack 5 · Power Attack 7 · Charge 8 · Aim 5 · Move 5 · Shift Position 3 (+2 added) · "
                      "Full Defense 10 · Recover 5 · Hold · End turn = Forced Delay 5")
         return lines
+
+    # --- between fights (between.py) ------------------------------------------------
+    def lasting(self, enc, combatant):
+        return between.lasting(enc, combatant)
+
+    def carry_in(self, combatant, lasting):
+        return between.carry_in(combatant, lasting)
+
+    def rests(self):
+        return dict(between.RESTS)
+
+    def rest(self, kind, characters, campaign, options, chance, settings=None):
+        return between.rest(self, kind, characters, campaign, options, chance, settings)
+
+    def adjustable(self):
+        return dict(between.ADJUSTABLE)
+
+    def adjust(self, sheet, lasting, key, value):
+        return between.adjust(sheet, lasting, key, value)
+
+    def lasting_lines(self, sheet, lasting):
+        return between.lines(sheet, lasting)
 
 
 SYSTEM = TowersSystem()

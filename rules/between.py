@@ -1,0 +1,59 @@
+"""Helpers the systems' between-fight modules share: setting an adjustable
+lasting value from what a GM typed, and building a rest's outcome."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from .errors import InvalidInput
+from .model import Event
+from .system import Adjustable, Rest, RestOutcome, Resting, whole_number, yes_no
+
+MAX_ENTRIES = 20
+
+
+def split_entries(text: str) -> list[str]:
+    """Commas separate entries, except inside parentheses (a condition's tags)."""
+    parts, depth, current = [], 0, ""
+    for ch in str(text or ""):
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "," and depth <= 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    return [p.strip() for p in parts + [current] if p.strip()][:MAX_ENTRIES]
+
+
+def set_value(system_name: str, table: dict[str, Adjustable], state: dict[str, Any], key: str, value: Any,
+              entries: Callable[[str, list[str]], list[Any]] | None = None) -> dict[str, Any]:
+    """`state` with `key` set from the GM's text, checked against its Adjustable."""
+    spec = table.get(str(key or "").strip().lower().replace(" ", "_").replace("-", "_"))
+    if spec is None:
+        raise InvalidInput(f"{system_name} keeps no lasting value called `{str(key)[:30]}`. "
+                           f"Values: {', '.join(table)}.")
+    if spec.kind == "bool":
+        return state | {spec.key: yes_no(spec.key, value)}
+    if spec.kind == "list":
+        items = split_entries(value)
+        return state | {spec.key: entries(spec.key, items) if entries else [i[:80] for i in items]}
+    return state | {spec.key: whole_number(spec.key, value, spec.minimum, spec.maximum)}
+
+
+def heading(rest: Rest, chance) -> str:
+    return f"🛌 {rest.label}" + (" (dice entered by hand)" if chance.entered_any else "") + ":"
+
+
+def outcome(characters: Sequence[Resting], results: Sequence[tuple], campaign: dict[str, Any],
+            head: str) -> RestOutcome:
+    """One event for the rest, then one per character. A result is (new lasting, text)
+    or (new lasting, text, event kind), e.g. "roll" when dice were rolled."""
+    events = [Event(kind="info", text=head)]
+    events += [Event(kind=r[2] if len(r) > 2 else "info", text=r[1]) for r in results]
+    rested = tuple(c.but(lasting=r[0]) for c, r in zip(characters, results))
+    return RestOutcome(characters=rested, campaign=dict(campaign), events=tuple(events))
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"

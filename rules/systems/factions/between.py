@@ -1,0 +1,109 @@
+"""Factions between fights. The seed is silent about time between fights, so
+the defaults of SYSTEMS.md ("Between fights") apply, each a campaign setting:
+grit comes back when the fight ends, health after a rest. Health, being
+incapacitated and (when the setting keeps it) grit outlive the fight."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.between import heading, outcome, set_value
+from rules.errors import InvalidInput, NotAllowed
+from rules.system import Adjustable, Option, Rest
+
+from .model import Fighter
+from .sheet import FactionsSheet
+
+OPTIONS = {
+    "grit_back_after_fight": Option(default=True, help="Grit comes back in full when a fight ends (the seed is "
+                                                       "silent; otherwise only a rest restores it)."),
+    "health_back_after_rest": Option(default=True, help="A rest between fights restores all health (the seed is "
+                                                        "silent; otherwise the GM heals by hand)."),
+}
+
+RESTS = {
+    "rest": Rest(
+        key="rest", label="Rest",
+        rule="The seed says nothing about time between fights; the bot's default (SYSTEMS.md, campaign settings "
+             "`health_back_after_rest` and `grit_back_after_fight`): health back after a rest, grit back at the end "
+             "of the fight."),
+}
+
+ADJUSTABLE = {
+    "health": Adjustable(key="health", help="health left (up to the sheet's health)", minimum=0, maximum=999),
+    "grit": Adjustable(key="grit", help="grit left (up to the sheet's grit)", minimum=0, maximum=999),
+    "incapacitated": Adjustable(key="incapacitated", kind="bool", help="incapacitated (yes/no)"),
+    "dead": Adjustable(key="dead", kind="bool", help="dead (yes/no)"),
+}
+
+
+def lasting(enc, f: Fighter) -> dict[str, Any]:
+    out: dict[str, Any] = {"health": f.health, "incapacitated": f.incapacitated, "dead": f.dead}
+    if not enc.options.get("grit_back_after_fight", True):
+        out["grit"] = f.grit
+    return out
+
+
+def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:
+    if state.get("dead"):
+        raise NotAllowed(f"{f.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
+    health = max(0, min(int(state.get("health", f.max_health)), f.max_health))
+    grit = max(0, min(int(state.get("grit", f.max_grit)), f.max_grit))
+    return f.but(health=health, health_at_round_start=health, grit=grit,
+                 incapacitated=bool(state.get("incapacitated", False)))
+
+
+def _view(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    s = FactionsSheet(**sheet)
+    return {"health": max(0, min(int(state.get("health", s.health)), s.health)), "max_health": s.health,
+            "grit": max(0, min(int(state.get("grit", s.grit)), s.grit)), "max_grit": s.grit}
+
+
+def rest(system, kind, characters, campaign, options, chance, settings):
+    chosen = system.rest_kind(kind)
+    settings = system.settings_for(settings)
+    results = [_rest(r, bool(settings.get("health_back_after_rest", True))) for r in characters]
+    return outcome(characters, results, campaign, heading(chosen, chance))
+
+
+def _rest(r, health_back: bool) -> tuple[dict[str, Any], str]:
+    state = dict(r.lasting)
+    if state.get("dead"):
+        return state, f"{r.name} is dead: rest changes nothing."
+    v = _view(r.sheet, state)
+    parts = []
+    if v["grit"] < v["max_grit"]:
+        state["grit"] = v["max_grit"]
+        parts.append(f"grit back ({v['max_grit']}/{v['max_grit']})")
+    if health_back:
+        if v["health"] < v["max_health"]:
+            parts.append(f"health back ({v['health']} → {v['max_health']}/{v['max_health']})")
+        state["health"] = v["max_health"]
+        if state.get("incapacitated"):
+            state["incapacitated"] = False
+            parts.append("no longer incapacitated")
+    elif v["health"] < v["max_health"]:
+        parts.append(f"health stays at {v['health']}/{v['max_health']} (the campaign heals health by hand)")
+    if not parts:
+        return state, f"{r.name} is already at full health and grit."
+    return state, f"{r.name}: " + ", ".join(parts) + "."
+
+
+def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
+    v = _view(sheet, state)
+    out = ["Dead."] if state.get("dead") else []
+    out.append(f"Health {v['health']}/{v['max_health']}")
+    if v["max_grit"]:
+        out.append(f"Grit {v['grit']}/{v['max_grit']}")
+    if state.get("incapacitated"):
+        out.append("Incapacitated")
+    return out
+
+
+def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+    new = set_value("factions", ADJUSTABLE, state, key, value)
+    v = _view(sheet, {})
+    for name in ("health", "grit"):
+        if name in new and new[name] > v[f"max_{name}"]:
+            raise InvalidInput(f"`{name}` can be at most {v[f'max_{name}']} (the sheet's {name}).")
+    return new

@@ -1,0 +1,139 @@
+"""The shared slash commands, read as Factions actions (declared as data)."""
+
+from __future__ import annotations
+
+import re
+
+from rules.commands import Acts, Commands, Given, integer, plain
+from rules.errors import InvalidInput, UnknownAction
+from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
+
+from .actions import (
+    ApplyDamage, Attack, BonusAction, BreakFree, FreeAlly, Heal, MainAction, Move, OpportunityAttack,
+    PickUp, Release, Reveal, RollSave, SetCondition, Surrender,
+)
+
+ACTS = (
+    ("move", "Move (options: zones=1 sprint)"),
+    ("sprint", "Sprint: move at double speed (options: zones=N, default 4)"),
+    ("bonus", "Bonus action (options: text=\"opens the door\")"),
+    ("main", "Other main action (options: text=\"intimidates\")"),
+    ("disarm", "Disarm a nearby character (target; options: take=<weapon>)"),
+    ("shove", "Shove a nearby character (target)"),
+    ("grapple", "Grab a nearby character (target)"),
+    ("death_blow", "Death blow on a nearby incapacitated character (target)"),
+    ("opportunity", "Opportunity attack (reaction; target; options: weapon=<name>)"),
+    ("break_free", "Try to break free (a STR save; ends the turn)"),
+    ("free", "Free a grabbed ally (target; a STR save)"),
+    ("release", "Let go of whoever you hold"),
+    ("pick_up", "Pick up a dropped weapon (options: weapon=<name>)"),
+    ("surrender", "Surrender (spends the turn)"),
+    ("reveal", "A concealed character is revealed"),
+)
+
+
+def _names(value) -> tuple[str, ...]:
+    """`near="Theobald, Sybilla"` → the names, in order."""
+    if not value or value is True:
+        return ()
+    return tuple(n.strip() for n in str(value).split(",") if n.strip())[:20]
+
+
+def _attack(given: Given, targets, weapon, mode, *, opportunity=False, death_blow=False):
+    split = ()
+    if given.word("split"):
+        parts = re.split(r"[,/+ ]+", given.word("split").strip())
+        split = tuple(integer(p, "split", 1, 100) for p in parts if p)
+    cls = OpportunityAttack if opportunity else Attack
+    return cls(
+        **given.base(), targets=targets, weapon=str(weapon) if weapon and weapon is not True else None, mode=mode,
+        zones=integer(given.flags.get("zones", given.flags.get("distance", 0)), "zones", 0, 1000),
+        unseen=given.flag("unseen", "dark"), moving=given.flag("moving"), cover=given.flag("cover"),
+        impaired=given.flag("impaired"), enhanced=given.flag("enhanced"), unaware=given.flag("unaware"),
+        alone=given.flag("alone"), near=_names(given.flags.get("near")),
+        death_blow=death_blow or given.flag("death_blow", "deathblow"), landed=given.flag("landed"),
+        neighbours=integer(given.flags.get("neighbours", 6), "neighbours", 2, 20), split=split,
+        stunt=given.word("stunt")[:200] if given.word("stunt") else None,
+        take=given.word("take"),
+    )
+
+
+def attack(given: Given):
+    targets = tuple(t.strip() for t in given.required("target").split(",") if t.strip())
+    mode = next((m for m in ("disarm", "shove", "grapple") if given.flag(m)), "damage")
+    return _attack(given, targets, given.optional("weapon") or given.flags.get("weapon"), mode,
+                   opportunity=given.flag("opportunity"))
+
+
+def manoeuvre(act: str):
+    """Attacks named as actions: they need a target."""
+    def build(given: Given):
+        target = given.optional("target")
+        if not target:
+            raise InvalidInput(f"`{act}` needs a target.")
+        mode = act if act in ("disarm", "shove", "grapple") else "damage"
+        return _attack(given, (target,), given.flags.get("weapon"), mode,
+                       opportunity=act == "opportunity", death_blow=act == "death_blow")
+    return build
+
+
+def free(given: Given):
+    target = given.optional("target")
+    if not target:
+        raise InvalidInput("Name the ally to free (the `target` option).")
+    return FreeAlly(**given.base(), target=target)
+
+
+def unknown(given: Given):
+    act = given.required("action").lower().replace(" ", "_").replace("-", "_")
+    raise UnknownAction(f"`{act[:30]}` is not an action here. Try: {', '.join(a for a, _ in ACTS)}.")
+
+
+def save(given: Given):
+    kind = given.required("kind").lower()[:3]
+    if kind not in ("str", "agi", "wit"):
+        raise InvalidInput("Saves here are `str`, `agi` or `wit`.")
+    return RollSave(**given.base(), attribute=kind, why=given.word("why") or "")
+
+
+def condition(on: bool):
+    def build(given: Given):
+        return SetCondition(**given.base(), target=given.required("target"), condition=given.required("condition"),
+                            on=on, by_whom=given.word("by"))
+    return build
+
+
+COMMANDS = Commands(
+    build={
+        "attack": attack,
+        "damage": lambda given: ApplyDamage(**given.base(), target=given.required("target"), amount=given.amount(),
+                                            direct=given.flag("direct"), cover=given.flag("cover")),
+        "heal": lambda given: Heal(**given.base(), target=given.required("target"), amount=given.amount(),
+                                   grit=given.flag("grit")),
+        "save": save,
+        "condition_add": condition(True),
+        "condition_remove": condition(False),
+        # /turn: this system's turn structure, factions taking turns
+        "turn_take": lambda given: TakeTurn(by=given.by, actor=given.text("character")),
+        "turn_pass": lambda given: PassMove(by=given.by, **given.entered()),
+        "turn_first": lambda given: FirstMove(by=given.by, faction=given.text("faction")),
+        "turn_initiative": lambda given: HoldInitiative(by=given.by, faction=given.text("faction")),
+    },
+    acts=Acts(
+        choices=ACTS,
+        build=unknown,
+        own={
+            **{act: manoeuvre(act) for act in ("disarm", "shove", "grapple", "death_blow", "opportunity")},
+            "break_free": plain(BreakFree), "release": plain(Release), "surrender": plain(Surrender),
+            "reveal": plain(Reveal),
+            "move": lambda given: Move(**given.base(), zones=integer(given.flags.get("zones", 1), "zones", 1, 8),
+                                       sprint=given.flag("sprint")),
+            "sprint": lambda given: Move(**given.base(), zones=integer(given.flags.get("zones", 4), "zones", 1, 8),
+                                         sprint=True),
+            "bonus": lambda given: BonusAction(**given.base(), text=given.word("text") or ""),
+            "main": lambda given: MainAction(**given.base(), text=given.word("text") or ""),
+            "pick_up": lambda given: PickUp(**given.base(), weapon=given.word("weapon")),
+            "free": free,
+        },
+    ),
+)

@@ -1,0 +1,165 @@
+"""Fightin' Words between fights: wounds (and what a called shot did where),
+morale penalties and lasting conditions outlive a fight; days of sleep or in
+bed heal wounds ("Healing"), a calm hour clears morale penalties ("Morale")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.between import heading, outcome, plural, set_value
+from rules.errors import InvalidInput, NotAllowed
+from rules.system import Adjustable, Rest, RestOption, chosen_names
+
+from .conditions import canonical
+from .model import Condition, Fighter, Sheet
+from .sheet import minimum_toughness, minimum_will, pair, toughness, will
+
+# conditions that can outlast the fight; the rest belong to its seconds and rounds
+LASTING = ("mobility penalty", "disabled", "confused", "unconscious")
+
+_INFECTED = RestOption(key="infected", help="characters whose poison or disease afflicts wounds: they do not heal")
+RESTS = {
+    "sleep": Rest(
+        key="sleep", label="A day with eight hours' sleep",
+        rule="“Characters heal one wound every day that they spend with at least eight hours of sleep […]”",
+        options=(_INFECTED,)),
+    "bedridden": Rest(
+        key="bedridden", label="A day bedridden",
+        rule="“[…] and a number of wounds equal to their Endurance score every day that they spend bedridden.”",
+        options=(_INFECTED,)),
+    "calm_hour": Rest(
+        key="calm_hour", label="A calm hour",
+        rule="“If a character goes for a full, relatively calm hour without taking any morale penalties, "
+             "he removes all morale penalties.”"),
+}
+
+ADJUSTABLE = {
+    "wounds": Adjustable(key="wounds", help="wounds (each: Toughness −1)", minimum=0, maximum=50),
+    "locations": Adjustable(key="locations", kind="list",
+                            help="what located wounds still do, e.g. `arm: cannot carry objects`"),
+    "morale_penalties": Adjustable(key="morale_penalties", help="morale penalties (each: Will −1)",
+                                   minimum=0, maximum=30),
+    "conditions": Adjustable(key="conditions", kind="list", help="lasting conditions: " + ", ".join(LASTING)),
+    "dying": Adjustable(key="dying", kind="bool", help="dying (yes/no)"),
+    "stable": Adjustable(key="stable", kind="bool", help="stabilised but unconscious (yes/no)"),
+    "dead": Adjustable(key="dead", kind="bool", help="dead (yes/no)"),
+}
+
+
+def lasting(enc, f: Fighter) -> dict[str, Any]:
+    return {
+        "wounds": f.wounds,
+        "locations": list(f.notes),
+        "morale_penalties": f.morale_penalties,
+        "conditions": [c.name for c in f.conditions if c.name in LASTING and c.rounds is None],
+        "dying": f.dying,
+        "stable": f.stable,
+        "dead": f.dead,
+    }
+
+
+def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:
+    if state.get("dead"):
+        raise NotAllowed(f"{f.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
+    conditions = tuple(Condition(name=name) for name in state.get("conditions", ()) if name in LASTING)
+    kept = tuple(c for c in f.conditions if c.name not in {x.name for x in conditions})
+    return f.but(wounds=int(state.get("wounds", 0)), notes=tuple(state.get("locations", ()))[-6:],
+                 morale_penalties=int(state.get("morale_penalties", 0)), dying=bool(state.get("dying", False)),
+                 stable=bool(state.get("stable", False)), dying_dc=4, conditions=kept + conditions)
+
+
+def rest(system, kind, characters, campaign, options, chance, settings):
+    chosen = system.rest_kind(kind)
+    infected = chosen_names(options, "infected", characters) if chosen.options else set()
+    results = []
+    for r in characters:
+        if chosen.key == "calm_hour":
+            results.append(_calm(r))
+        else:
+            amount = 1 if chosen.key == "sleep" else max(0, _sheet(r.sheet).endurance)
+            results.append(_heal(r, amount, r.name.casefold() in infected, chosen.key))
+    return outcome(characters, results, campaign, heading(chosen, chance))
+
+
+def _sheet(sheet: dict[str, Any]) -> Sheet:
+    return Sheet(**sheet)
+
+
+def _fighter(sheet: dict[str, Any], state: dict[str, Any]) -> Fighter:
+    return Fighter(id="c0", name="-", sheet=_sheet(sheet), wounds=int(state.get("wounds", 0)),
+                   morale_penalties=int(state.get("morale_penalties", 0)))
+
+
+def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], str]:
+    state = dict(r.lasting)
+    had = int(state.get("wounds", 0))
+    if state.get("dead"):
+        return state, f"{r.name} is dead: rest changes nothing."
+    if not had:
+        return state, f"{r.name} has no wounds to heal."
+    if infected:
+        return state, f"{r.name}'s poison or disease afflicts wounds: no wound heals ({plural(had, 'wound')})."
+    left = max(0, had - amount)
+    state["wounds"] = left
+    # wounds with no lasting effect heal first; a located wound's effect lasts "until the wound is healed"
+    locations = list(state.get("locations", ()))
+    healed_spots = locations[:max(0, len(locations) - left)]
+    state["locations"] = locations[len(healed_spots):]
+    f = _fighter(r.sheet, state)
+    why = "" if key == "sleep" else f" (Endurance {_sheet(r.sheet).endurance})"
+    text = (f"{r.name} heals {plural(had - left, 'wound')}{why}: {plural(left, 'wound')} left, "
+            f"Toughness {pair(toughness(f), minimum_toughness(f))}")
+    if healed_spots:
+        text += "; healed: " + "; ".join(healed_spots)
+    return state, text + "."
+
+
+def _calm(r) -> tuple[dict[str, Any], str]:
+    state = dict(r.lasting)
+    had = int(state.get("morale_penalties", 0))
+    if not had:
+        return state, f"{r.name} has no morale penalties."
+    state["morale_penalties"] = 0
+    # insanity's confusion lasts "until at least one morale penalty has been removed"
+    conditions = list(state.get("conditions", ()))
+    state["conditions"] = [c for c in conditions if c != "confused"]
+    f = _fighter(r.sheet, state)
+    removed = plural(had, "morale penalty", "morale penalties")
+    text = f"{r.name} removes {removed}: Will {pair(will(f), minimum_will(f))}"
+    if "confused" in conditions:
+        text += "; no longer Confused"
+    return state, text + "."
+
+
+def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
+    f = _fighter(sheet, state)
+    out = []
+    if state.get("dead"):
+        out.append("Dead.")
+    elif state.get("dying"):
+        out.append("Dying.")
+    elif state.get("stable"):
+        out.append("Stable, unconscious.")
+    out.append(f"{plural(f.wounds, 'wound')}: Toughness {pair(toughness(f), minimum_toughness(f))}")
+    if state.get("locations"):
+        out.append("Located wounds: " + "; ".join(state["locations"]))
+    if f.morale_penalties:
+        out.append(f"{plural(f.morale_penalties, 'morale penalty', 'morale penalties')}: "
+                   f"Will {pair(will(f), minimum_will(f))}")
+    if state.get("conditions"):
+        out.append("Conditions: " + ", ".join(state["conditions"]))
+    return out
+
+
+def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+    return set_value("Them's Fightin' Words", ADJUSTABLE, state, key, value, _entries)
+
+
+def _entries(key: str, items: list[str]) -> list[str]:
+    if key != "conditions":
+        return [i[:120] for i in items]
+    names = [canonical(i) for i in items]
+    bad = [n for n in names if n not in LASTING]
+    if bad:
+        raise InvalidInput(f"{bad[0]} does not last between fights. Lasting conditions: {', '.join(LASTING)}.")
+    return list(dict.fromkeys(names))

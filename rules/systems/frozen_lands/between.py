@@ -1,0 +1,107 @@
+"""Frozen Lands between fights: Stamina, Wounds with their critical injuries,
+Stress, WP and the conditions (Exhaustion, Dazed, Fear) outlive a fight.
+Resting resets Stress and brings Stamina back; Wounds heal only when the GM
+says ("longer periods of resting or magical healing")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.between import heading, outcome, set_value
+from rules.errors import InvalidInput, NotAllowed
+from rules.system import Adjustable, Rest
+
+from .model import FrozenCombatant, Sheet
+
+CONDITIONS = ("exhaustion", "dazed", "fear")
+
+RESTS = {
+    "rest": Rest(
+        key="rest", label="Resting",
+        rule="“After resting, Stress always resets to 0.” "
+             "“Stamina is usually recovered by resting or healing […]” "
+             "“Wounds require longer periods of resting or magical healing to be restored”: the GM removes them "
+             "by hand (`wounds`, `injuries`)."),
+}
+
+ADJUSTABLE = {
+    "stamina": Adjustable(key="stamina", help="Stamina left (up to class Stamina + BODY)", minimum=0, maximum=200),
+    "wounds": Adjustable(key="wounds", help="Wounds", minimum=0, maximum=50),
+    "injuries": Adjustable(key="injuries", kind="list", help="critical injuries, one per Wound, from the GM's table"),
+    "stress": Adjustable(key="stress", help="Stress", minimum=0, maximum=50),
+    "wp": Adjustable(key="wp", help="WP", minimum=0, maximum=99),
+    "exhaustion": Adjustable(key="exhaustion", help="Exhaustion level (−1 action each)", minimum=0, maximum=3),
+    "dazed": Adjustable(key="dazed", help="Dazed level (−1 reaction each)", minimum=0, maximum=3),
+    "fear": Adjustable(key="fear", help="Fear level (−1 success each)", minimum=0, maximum=3),
+    "dead": Adjustable(key="dead", kind="bool", help="dead (yes/no)"),
+}
+
+
+def lasting(enc, c: FrozenCombatant) -> dict[str, Any]:
+    return {"stamina": c.stamina, "wounds": c.wounds, "injuries": list(c.injuries), "stress": c.stress, "wp": c.wp,
+            "exhaustion": c.exhaustion, "dazed": c.dazed, "fear": c.fear, "dead": c.out}
+
+
+def carry_in(c: FrozenCombatant, state: dict[str, Any]) -> FrozenCombatant:
+    if state.get("dead"):
+        raise NotAllowed(f"{c.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
+    v = _view(c.sheet, state)
+    c = c.but(stamina=v["stamina"], wounds=v["wounds"], injuries=tuple(v["injuries"]), stress=v["stress"], wp=v["wp"],
+              exhaustion=v["exhaustion"], dazed=v["dazed"], fear=v["fear"])
+    return c.but(reactions_left=c.max_reactions(), actions_left=c.max_actions())
+
+
+def _view(sheet: Sheet | dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    s = sheet if isinstance(sheet, Sheet) else Sheet(**sheet)
+    full = s.class_stamina + s.body
+    view = {"stamina": max(0, min(int(state.get("stamina", full)), full)), "max_stamina": full,
+            "wounds": int(state.get("wounds", s.wounds)), "injuries": list(state.get("injuries", ())),
+            "stress": int(state.get("stress", s.stress)), "wp": int(state.get("wp", s.wp)), "soul": s.soul}
+    return view | {name: int(state.get(name, 0)) for name in CONDITIONS}
+
+
+def rest(system, kind, characters, campaign, options, chance, settings):
+    chosen = system.rest_kind(kind)
+    return outcome(characters, [_rest(r) for r in characters], campaign, heading(chosen, chance))
+
+
+def _rest(r) -> tuple[dict[str, Any], str]:
+    state = dict(r.lasting)
+    if state.get("dead"):
+        return state, f"{r.name} is dead: resting changes nothing."
+    v = _view(r.sheet, state)
+    state["stress"], state["stamina"] = 0, v["max_stamina"]
+    text = f"{r.name}: Stress {v['stress']} → 0, Stamina {v['stamina']} → {v['max_stamina']}/{v['max_stamina']}"
+    if v["wounds"]:
+        text += f"; {v['wounds']} Wound{' remains' if v['wounds'] == 1 else 's remain'} (the GM heals Wounds)"
+    return state, text + "."
+
+
+def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
+    v = _view(sheet, state)
+    out = ["Dead."] if state.get("dead") else []
+    out.append(f"Stamina {v['stamina']}/{v['max_stamina']}" + (" (broken)" if v["stamina"] == 0 else ""))
+    if v["wounds"]:
+        injuries = v["injuries"]
+        missing = v["wounds"] - len(injuries)
+        text = f"Wounds {v['wounds']}"
+        if injuries:
+            text += ": " + "; ".join(injuries)
+        if missing > 0:
+            text += f" ({missing} critical injur{'y' if missing == 1 else 'ies'} not recorded)"
+        out.append(text)
+    extra = max(0, v["stress"] - v["soul"])
+    dice = f"; {extra} stress dice" if extra else ""
+    out.append(f"Stress {v['stress']} (SOUL {v['soul']}{dice}), WP {v['wp']}")
+    found = [f"{name.capitalize()} {v[name]}" for name in CONDITIONS if v[name]]
+    if found:
+        out.append("Conditions: " + ", ".join(found))
+    return out
+
+
+def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+    new = set_value("Frozen Lands", ADJUSTABLE, state, key, value)
+    v = _view(sheet, {})
+    if new.get("stamina", 0) > v["max_stamina"]:
+        raise InvalidInput(f"`stamina` can be at most {v['max_stamina']} (class Stamina + BODY).")
+    return new

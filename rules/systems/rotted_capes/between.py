@@ -1,0 +1,345 @@
+"""Rotted Capes between fights: what a hero carries out of a fight (Stamina
+until the scene ends, Wounds, flaws, Plot Points, Exhaustion, lasting
+conditions), the rests of "Healing and Death" (end of a scene, a Hiatus with
+its Wound Recovery roll) and a new Issue; the Editor-in-Chief's pool lives in
+the campaign between fights of one Issue."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...between import split_entries
+from ...errors import InvalidInput, NotAllowed
+from ...model import Event
+from ...system import Adjustable, Rest, RestOption, RestOutcome, chosen_names, whole_number, yes_no
+from . import conditions as cond
+from . import damage as dmg
+from .model import Condition, RCCombatant, RCEncounter, RCSheet
+from .rolls import mode_for, roll_d20
+
+RECOVERY_DC = 15
+ATTRIBUTES = ("Strength", "Dexterity", "Constitution", "Intelligence", "Wisdom", "Charisma")
+# gone when the fight is over: where someone stands, who holds them, what burns them this scene
+FIGHT_ONLY = cond.DERIVED + ("Exhaustion", "Hidden", "Prone", "Grappled", "Restrained", "Ongoing Damage")
+
+RESTS = {
+    "end_scene": Rest(
+        key="end_scene", label="End of scene",
+        rule="“Heroes are made of stern stuff. So, at the end of a scene, you recover all of your Stamina. "
+             "If you are Unconscious at the end of a scene due to stamina loss, assuming you aren't a zombie chow, "
+             "you regain half your total Stamina instead.”"),
+    "hiatus": Rest(
+        key="hiatus", label="Hiatus",
+        rule="“You must take one hiatus per Wound you currently have before attempting to recover. […] "
+             "After which, "
+             "you must make a successful Routine (DC: 15) Constitution saving throw to recover 1 wound; if you fail "
+             "this check by 5 or more, things get worse […] roll on the Wound Recovery table […] If someone is "
+             "treating you with an appropriate skill set […], you gain advantage on this saving throw.” "
+             "“Finishing a Hiatus reduces a creature's exhaustion level by 1, provided the creature has also "
+             "ingested some food and drink.”",
+        dice="for each hero due a Wound Recovery roll, in the order given: the d20 (two with a medic), "
+             "then a d6 for the attribute when the roll fails by 5 or more (1 Strength … 6 Charisma)",
+        options=(
+            RestOption(key="medic", help="heroes treated by someone with an appropriate skill set (advantage)"),
+            RestOption(key="plot_point", help="heroes who spend a Plot Point to ignore a failed Wound Recovery roll"),
+            RestOption(key="flaw", help="heroes who, on a natural 1, take a Physical Condition and heal a Wound "
+                                        "instead of losing one"),
+            RestOption(key="unfed", help="heroes without food and drink: their Exhaustion stays"),
+        )),
+    "new_issue": Rest(
+        key="new_issue", label="New Issue",
+        rule="“Plot Points are reset to one at the start of each new Issue.” The Editor-in-Chief's pool is emptied "
+             "(the bot's default; the seed does not say)."),
+}
+
+ADJUSTABLE = {
+    "stamina": Adjustable(key="stamina", help="Stamina left (up to the sheet's Stamina)", minimum=0, maximum=1000),
+    "wounds": Adjustable(key="wounds",
+                         help="Wounds left (up to the sheet's Wounds less flaws; 0 with no Stamina is death)",
+                         minimum=0, maximum=1000),
+    "flaws": Adjustable(key="flaws", help="physical flaws accepted to escape death (each: maximum Wounds −1)",
+                        minimum=0, maximum=20),
+    "plot_points": Adjustable(key="plot_points", help="Plot Points held", minimum=0, maximum=100),
+    "exhaustion": Adjustable(key="exhaustion", help="Exhaustion level (6 is death)", minimum=0, maximum=6),
+    "hiatuses": Adjustable(key="hiatuses", help="Hiatuses taken towards the next Wound Recovery roll",
+                           minimum=0, maximum=100),
+    "dead": Adjustable(key="dead", help="dead (yes/no)", kind="bool"),
+    "conditions": Adjustable(key="conditions", kind="list",
+                             help="lasting conditions, e.g. `Weakened (Strength, Mild), Charmed`"),
+    "weaknesses": Adjustable(key="weaknesses", kind="list", help="Physical Conditions taken on Wound Recovery rolls"),
+    "attribute_losses": Adjustable(key="attribute_losses", kind="list",
+                                   help="attribute points lost for good, one entry per point, e.g. `Constitution`"),
+}
+
+
+# --- out of a fight and into the next --------------------------------------
+def lasting(enc: RCEncounter, c: RCCombatant) -> dict[str, Any]:
+    stamina = min(c.stamina, c.sheet.stamina)  # an Unleashed villain's doubled Stamina ends with the fight
+    unconscious = c.has("Unconscious") and not c.condition("Unconscious").source and c.stamina == 0
+    out: dict[str, Any] = {
+        "stamina": stamina,
+        "unconscious": unconscious,
+        "wounds": c.wounds,
+        "flaws": c.flaws,
+        "exhaustion": cond.exhaustion(c),
+        "conditions": [_keep(x) for x in c.conditions if x.name not in FIGHT_ONLY and x.until == "none"],
+        "dead": c.dead,
+    }
+    if c.is_hero:
+        out["plot_points"] = c.plot_points
+    return out
+
+
+def _keep(x: Condition) -> dict[str, Any]:
+    return {"name": x.name, "tags": list(x.tags)}
+
+
+def carry_in(c: RCCombatant, state: dict[str, Any]) -> RCCombatant:
+    if state.get("dead"):
+        raise NotAllowed(f"{c.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
+    view = _view(c.sheet, state)
+    stamina = view["stamina"]
+    c = c.but(stamina=stamina, max_wounds=view["max_wounds"], wounds=view["wounds"], flaws=view["flaws"])
+    if c.is_hero and "plot_points" in state:
+        c = c.but(plot_points=view["plot_points"])
+    for x in _conditions(state):
+        c = cond.add(c, x)
+    if view["exhaustion"]:
+        c = cond.add(c, Condition(name="Exhaustion", level=view["exhaustion"]))
+    c, _ = dmg.settle(c)
+    return c
+
+
+def _conditions(state: dict[str, Any]) -> list[Condition]:
+    return [Condition(name=x["name"], tags=tuple(x.get("tags", ()))) for x in state.get("conditions", ())]
+
+
+def _view(sheet: RCSheet | dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """The lasting state with the sheet filling in what it does not say."""
+    sheet = sheet if isinstance(sheet, RCSheet) else RCSheet(**sheet)
+    flaws = int(state.get("flaws", 0))
+    max_wounds = max(1, sheet.wounds - flaws) if sheet.wounds else 0
+    return {
+        "stamina": max(0, min(int(state.get("stamina", sheet.stamina)), sheet.stamina)),
+        "max_stamina": sheet.stamina,
+        "unconscious": bool(state.get("unconscious", False)),
+        "wounds": max(0, min(int(state.get("wounds", max_wounds)), max_wounds)),
+        "max_wounds": max_wounds,
+        "flaws": flaws,
+        "plot_points": state.get("plot_points"),
+        "exhaustion": int(state.get("exhaustion", 0)),
+        "hiatuses": int(state.get("hiatuses", 0)),
+        "dead": bool(state.get("dead", False)),
+        "con": sheet.con,
+        "zombie": sheet.zombie,
+    }
+
+
+def campaign_out(enc: RCEncounter) -> dict[str, Any]:
+    return {"pool": enc.pool}
+
+
+def campaign_in(enc: RCEncounter, campaign: dict[str, Any]) -> RCEncounter:
+    return enc.but(pool=max(0, int(campaign.get("pool", 0))))
+
+
+# --- rests -------------------------------------------------------------------
+def rest(system, kind: str, characters, campaign, options, chance, settings) -> RestOutcome:
+    chosen = system.rest_kind(kind)
+    settings = system.settings_for(settings)
+    campaign = dict(campaign)
+    head = f"🛌 {chosen.label}" + (" (dice entered by hand)" if chance.entered_any else "") + ":"
+    if chosen.key == "end_scene":
+        results = [_end_scene(r) for r in characters]
+    elif chosen.key == "new_issue":
+        n = int(settings.get("starting_plot_points", 1))
+        points = f"{n} Plot Point{'s' if n != 1 else ''}"
+        results = [(r.lasting | {"plot_points": n}, f"{r.name} has {points}.") for r in characters]
+        head = f"📰 A new Issue: every hero's Plot Points reset to {n}; the Editor-in-Chief's pool is emptied " \
+               f"(it held {int(campaign.get('pool', 0))})."
+        campaign["pool"] = 0
+    else:
+        picks = {key.key: chosen_names(options, key.key, characters) for key in chosen.options}
+        for r in characters:
+            if r.name.casefold() in picks["plot_point"] and _points(r, settings) <= 0:
+                raise NotAllowed(f"{r.name} has no Plot Point to spend on the Wound Recovery roll.")
+        results = []
+        for r in characters:
+            state, text, spent = _hiatus(r, picks, chance, settings)
+            if spent:
+                campaign["pool"] = int(campaign.get("pool", 0)) + spent
+            results.append((state, text))
+    events = [Event(kind="info", text=head)] + [Event(kind="roll" if "save" in text else "info", text=text)
+                                                 for _, text in results]
+    rested = tuple(r.but(lasting=state) for r, (state, _) in zip(characters, results))
+    return RestOutcome(characters=rested, campaign=campaign, events=tuple(events))
+
+
+def _points(r, settings) -> int:
+    points = r.lasting.get("plot_points")
+    return int(settings.get("starting_plot_points", 1)) if points is None else int(points)
+
+
+def _end_scene(r) -> tuple[dict[str, Any], str]:
+    v = _view(r.sheet, r.lasting)
+    if v["zombie"]:
+        return r.lasting, f"{r.name} has no Stamina to recover."
+    full = v["max_stamina"]
+    if v["unconscious"] and v["stamina"] == 0:
+        back = full // 2
+        text = f"{r.name} was Unconscious from Stamina loss: half their total Stamina back ({back}/{full})"
+    else:
+        back = full
+        text = f"{r.name} recovers all of their Stamina ({back}/{full})"
+    return r.lasting | {"stamina": back, "unconscious": back == 0}, text + "."
+
+
+def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
+    """One Hiatus for one hero: (new lasting, what happened, Plot Points spent)."""
+    v = _view(r.sheet, r.lasting)
+    name = r.name
+    if v["dead"]:
+        return r.lasting, f"{name} is dead: a Hiatus changes nothing.", 0
+    state = dict(r.lasting)
+    notes = []
+    if v["exhaustion"]:
+        if name.casefold() in picks["unfed"]:
+            notes.append(f"Exhaustion stays at {v['exhaustion']} (no food and drink)")
+        else:
+            state["exhaustion"] = v["exhaustion"] - 1
+            notes.append(f"Exhaustion {v['exhaustion']} → {v['exhaustion'] - 1}")
+    taken = v["max_wounds"] - v["wounds"]
+    if taken == 0:
+        state["hiatuses"] = 0
+        return state, f"{name} has no Wounds to recover" + _also(notes) + ".", 0
+    done = v["hiatuses"] + 1
+    if done < taken:
+        state["hiatuses"] = done
+        return state, (f"{name} takes Hiatus {done} of {taken} (one per Wound they have) before a Wound Recovery roll"
+                       + _also(notes) + "."), 0
+    state["hiatuses"] = 0
+    medic = name.casefold() in picks["medic"]
+    d20 = roll_d20(chance, mode_for(["medic"] if medic else [], []))
+    penalty = max(taken, int(state.get("exhaustion", 0)))
+    total = d20.natural + v["con"] - penalty
+    sign = "+" if v["con"] >= 0 else "−"
+    hiatuses = f"{taken} Hiatus{'es' if taken != 1 else ''}"
+    roll = f"{name} CON save (Wound Recovery, {hiatuses} taken): {d20.text()} {sign} {abs(v['con'])}"
+    roll += f" − {penalty} wounds/exhaustion" if penalty else ""
+    roll += f" = {total} vs DC {RECOVERY_DC}"
+    roll += " [adv: medic]" if medic else ""
+    wounds, max_wounds = v["wounds"], v["max_wounds"]
+    if total >= RECOVERY_DC and d20.natural != 1:
+        state["wounds"] = wounds + 1
+        return state, f"{roll}: success, 1 Wound recovered ({wounds + 1}/{max_wounds} Wounds)" + _also(notes) + ".", 0
+    worse = d20.natural == 1 or RECOVERY_DC - total >= 5
+    row = "natural 1" if d20.natural == 1 else f"failed by {RECOVERY_DC - total}"
+    if not worse:
+        return state, f"{roll}: failure ({row}): no Wound recovered, no further harm" + _also(notes) + ".", 0
+    if name.casefold() in picks["plot_point"]:
+        points = _points(r, settings) - 1
+        state["plot_points"] = points
+        return state, (f"{roll}: failure ({row}); {name} spends a Plot Point to ignore it: their condition stays "
+                       f"unchanged until the following day ({points} Plot Point{'s' if points != 1 else ''} left)"
+                       + _also(notes) + "."), 1
+    if d20.natural == 1:
+        if name.casefold() in picks["flaw"]:
+            state["wounds"] = wounds + 1
+            state["weaknesses"] = list(state.get("weaknesses", ())) + ["Physical Condition (Wound Recovery)"]
+            return state, (f"{roll}: natural 1; {name} takes on a Physical Condition instead and heals a Wound "
+                           f"({wounds + 1}/{max_wounds} Wounds)" + _also(notes) + "."), 0
+        state["wounds"] = wounds - 1
+        if wounds - 1 <= 0:
+            state["dead"] = True
+            return state, (f"{roll}: natural 1: an additional Wound; at 0 Wounds {name} succumbs to their "
+                           "injuries and dies."), 0
+        return state, (f"{roll}: natural 1: an additional Wound as their condition worsens "
+                       f"({wounds - 1}/{max_wounds} Wounds)" + _also(notes) + "."), 0
+    die = chance.die(6)
+    attribute = ATTRIBUTES[die - 1]
+    state["attribute_losses"] = list(state.get("attribute_losses", ())) + [attribute]
+    return state, (f"{roll}: failure ({row}): no Wound recovered, and a random attribute score is permanently "
+                   f"reduced by 1: d6 {die} → {attribute} (GM: update the sheet if its modifier changes)"
+                   + _also(notes) + "."), 0
+
+
+def _also(notes: list[str]) -> str:
+    return f"; {', '.join(notes)}" if notes else ""
+
+
+# --- what the GM sees and sets ---------------------------------------------
+def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
+    v = _view(sheet, state)
+    out = []
+    if v["dead"]:
+        out.append("Dead.")
+    if not v["zombie"]:
+        down = ", Unconscious" if v["unconscious"] and v["stamina"] == 0 else ""
+        out.append(f"Stamina {v['stamina']}/{v['max_stamina']}{down}")
+    taken = v["max_wounds"] - v["wounds"]
+    wounds = f"Wounds {v['wounds']}/{v['max_wounds']}"
+    if taken:
+        wounds += f" (Wounded −{taken}; Hiatuses towards the next Wound Recovery roll: {v['hiatuses']} of {taken})"
+    if v["flaws"]:
+        wounds += f"; {v['flaws']} physical flaw{'s' if v['flaws'] != 1 else ''} (maximum Wounds −{v['flaws']})"
+    out.append(wounds)
+    if v["plot_points"] is not None:
+        out.append(f"Plot Points {v['plot_points']}")
+    if v["exhaustion"]:
+        out.append(f"Exhaustion {v['exhaustion']}")
+    found = _conditions(state)
+    if found:
+        out.append("Conditions: " + ", ".join(x.label() for x in found))
+    if state.get("weaknesses"):
+        out.append("Physical Conditions: " + ", ".join(state["weaknesses"]))
+    if state.get("attribute_losses"):
+        counts: dict[str, int] = {}
+        for name in state["attribute_losses"]:
+            counts[name] = counts.get(name, 0) + 1
+        out.append("Attribute scores lowered for good: " + ", ".join(f"{k} −{n}" for k, n in counts.items()))
+    return out
+
+
+_ENTRY = re.compile(r"^\s*([^()]+?)\s*(?:\(([^()]*)\))?\s*$")
+
+
+def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+    spec = ADJUSTABLE.get(str(key).strip().lower())
+    if spec is None:
+        raise InvalidInput(f"Rotted Capes keeps no lasting value called `{str(key)[:30]}`. "
+                           f"Values: {', '.join(ADJUSTABLE)}.")
+    key = spec.key
+    if spec.kind == "bool":
+        return state | {key: yes_no(key, value)}
+    if spec.kind == "list":
+        entries = split_entries(value)
+        if key == "conditions":
+            return state | {key: [_condition_entry(e) for e in entries]}
+        if key == "attribute_losses":
+            bad = [e for e in entries if e.capitalize() not in ATTRIBUTES]
+            if bad:
+                raise InvalidInput(f"`{bad[0][:30]}` is not an attribute: {', '.join(ATTRIBUTES)}.")
+            return state | {key: [e.capitalize() for e in entries]}
+        return state | {key: [e[:80] for e in entries]}
+    number = whole_number(key, value, spec.minimum, spec.maximum)
+    v = _view(sheet, state | {key: number} if key == "flaws" else state)
+    if key == "wounds" and number > v["max_wounds"]:
+        raise InvalidInput(f"`wounds` can be at most {v['max_wounds']} (the sheet's Wounds less flaws).")
+    if key == "stamina" and number > v["max_stamina"]:
+        raise InvalidInput(f"`stamina` can be at most {v['max_stamina']} (the sheet's Stamina).")
+    new = state | {key: number}
+    if key == "stamina":
+        new["unconscious"] = number == 0
+    return new
+
+
+def _condition_entry(text: str) -> dict[str, Any]:
+    match = _ENTRY.match(text)
+    if not match:
+        raise InvalidInput(f"Write a condition as `Name (tag, tag)`, not `{text[:30]}`.")
+    name, _ = cond.canonical(match.group(1))
+    if name in FIGHT_ONLY:
+        raise InvalidInput(f"{name} does not last between fights" +
+                           (": set `exhaustion` instead." if name == "Exhaustion" else "."))
+    return {"name": name, "tags": list(cond.parse_tags(match.group(2)))}

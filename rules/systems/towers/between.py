@@ -1,0 +1,133 @@
+"""99 Towers between fights: LETHAL, STUN until the character catches their
+breath, mana spent and lasting conditions outlive a fight; the seed's
+"Healing" gives all STUN back after five minutes and 1 LETHAL per 8 hours
+without exertion."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.between import heading, outcome, set_value
+from rules.errors import InvalidInput, NotAllowed
+from rules.system import Adjustable, Rest
+
+from .grapple import PREFIX
+from .model import Condition, TowersCombatant
+from .sheet import TowersSheet
+
+RESTS = {
+    "five_minutes": Rest(
+        key="five_minutes", label="Five minutes out of combat",
+        rule="“If a character is given 5 minutes outside of combat to catch his breath, he will regain all his "
+             "STUN.” Mana, which comes back at every zero phase in a fight, is full again too (the bot's default)."),
+    "eight_hours": Rest(
+        key="eight_hours", label="Eight hours without exertion",
+        rule="“LETHAL damage comes back much more slowly. A character gains back 1 point of LETHAL for every "
+             "8 hours spent without physical or mental exertion.”"),
+}
+
+ADJUSTABLE = {
+    "lethal": Adjustable(key="lethal", help="LETHAL left (up to the sheet's; below 0 is dying)", minimum=-1000,
+                         maximum=500),
+    "stun": Adjustable(key="stun", help="STUN left (up to the sheet's)", minimum=0, maximum=500),
+    "mana": Adjustable(key="mana", help="mana left (up to the sheet's)", minimum=0, maximum=30),
+    "conditions": Adjustable(key="conditions", kind="list", help="lasting conditions, e.g. `cursed, blinded (minor)`"),
+    "dead": Adjustable(key="dead", kind="bool", help="dead (yes/no)"),
+}
+
+
+def lasting(enc, c: TowersCombatant) -> dict[str, Any]:
+    kept = [x for x in c.conditions if x.until_phase is None and not x.ongoing and not x.name.startswith(PREFIX)]
+    return {
+        "lethal": c.lethal,
+        "stun": c.stun,
+        "mana": c.mana,
+        "conditions": [{"name": x.name, "minor": x.minor} for x in kept],
+        "dead": c.out and c.health <= c.death_at,
+    }
+
+
+def carry_in(c: TowersCombatant, state: dict[str, Any]) -> TowersCombatant:
+    if state.get("dead"):
+        raise NotAllowed(f"{c.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
+    v = _view(c.sheet, state)
+    conditions = tuple(Condition(name=x["name"], minor=bool(x.get("minor", False)))
+                       for x in state.get("conditions", ()))
+    c = c.but(lethal=v["lethal"], stun=v["stun"], mana=v["mana"], conditions=c.conditions + conditions)
+    return c.but(prone=True) if c.unconscious else c
+
+
+def _view(sheet: TowersSheet | dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    s = sheet if isinstance(sheet, TowersSheet) else TowersSheet(**sheet)
+    return {"lethal": min(int(state.get("lethal", s.lethal)), s.lethal), "max_lethal": s.lethal,
+            "stun": max(0, min(int(state.get("stun", s.stun)), s.stun)), "max_stun": s.stun,
+            "mana": max(0, min(int(state.get("mana", s.mana)), s.mana)), "max_mana": s.mana}
+
+
+def rest(system, kind, characters, campaign, options, chance, settings):
+    chosen = system.rest_kind(kind)
+    step = _breath if chosen.key == "five_minutes" else _eight_hours
+    return outcome(characters, [step(r) for r in characters], campaign, heading(chosen, chance))
+
+
+def _breath(r) -> tuple[dict[str, Any], str]:
+    state = dict(r.lasting)
+    if state.get("dead"):
+        return state, f"{r.name} is dead: rest changes nothing."
+    v = _view(r.sheet, state)
+    state["stun"], state["mana"] = v["max_stun"], v["max_mana"]
+    text = f"{r.name}: STUN {v['stun']} → {v['max_stun']}/{v['max_stun']}"
+    if v["max_mana"]:
+        text += f", mana {v['mana']} → {v['max_mana']}/{v['max_mana']}"
+    return state, text + "."
+
+
+def _eight_hours(r) -> tuple[dict[str, Any], str]:
+    state = dict(r.lasting)
+    if state.get("dead"):
+        return state, f"{r.name} is dead: rest changes nothing."
+    v = _view(r.sheet, state)
+    if v["lethal"] >= v["max_lethal"]:
+        return state, f"{r.name} has all their LETHAL ({v['max_lethal']}/{v['max_lethal']})."
+    state["lethal"] = v["lethal"] + 1
+    return state, f"{r.name}: LETHAL {v['lethal']} → {v['lethal'] + 1}/{v['max_lethal']}."
+
+
+def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
+    v = _view(sheet, state)
+    out = ["Dead."] if state.get("dead") else []
+    lethal = f"LETHAL {v['lethal']}/{v['max_lethal']}"
+    if v["lethal"] < 0:
+        lethal += " (dying)"
+    elif v["lethal"] == 0:
+        lethal += " (disabled)"
+    elif v["lethal"] < v["max_lethal"]:
+        lethal += " (wounded)"
+    out.append(lethal)
+    out.append(f"STUN {v['stun']}/{v['max_stun']}" + (" (unconscious)" if v["stun"] == 0 else ""))
+    if v["max_mana"]:
+        out.append(f"Mana {v['mana']}/{v['max_mana']}")
+    if state.get("conditions"):
+        out.append("Conditions: " + ", ".join(x["name"] + (" (minor)" if x.get("minor") else "")
+                                              for x in state["conditions"]))
+    return out
+
+
+def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+    new = set_value("99 Towers", ADJUSTABLE, state, key, value, _entries)
+    v = _view(sheet, {})
+    for name in ("lethal", "stun", "mana"):
+        if name in new and new[name] > v[f"max_{name}"]:
+            raise InvalidInput(f"`{name}` can be at most {v[f'max_{name}']} (the sheet's {name}).")
+    return new
+
+
+def _entries(key: str, items: list[str]) -> list[dict[str, Any]]:
+    out = []
+    for item in items:
+        minor = item.casefold().endswith("(minor)")
+        name = item[: -len("(minor)")].strip() if minor else item
+        if not name or name.startswith(PREFIX):
+            raise InvalidInput(f"`{item[:30]}` cannot last between fights.")
+        out.append({"name": name[:40], "minor": minor})
+    return out

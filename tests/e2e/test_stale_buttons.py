@@ -1,0 +1,147 @@
+"""Every button acts only on the encounter, turn and question it was made for.
+
+Turn numbers and choice numbers restart at 1 in every encounter and come back
+after an undo: a click on an old message must be refused privately, change
+nothing, and leave that message without buttons.
+"""
+
+import pytest
+
+import toy
+from rules import registry
+from rules.model import Event, Pending
+from tests.e2e.conftest import say
+
+KEY = "rotted-capes"  # a real key so the command choices accept it; the toy stands in
+
+
+class AskingToy(toy.ToyBase):
+    """`/attack damage:ask:a,b` asks the attacker's player to pick a or b."""
+
+    key = KEY
+    name = "Toy"
+    turns = toy.Initiative()
+    encounter_type = toy.encounter_for(toy.Initiative())
+
+    def hit(self, enc, action, chance):
+        if not action.damage.startswith("ask:"):
+            return super().hit(enc, action, chance)
+        options = tuple(action.damage[4:].split(","))
+        asker = enc.find(action.actor)
+        pending = Pending(id=enc.next_pending, kind="ask", prompt=f"{asker.name}: which one?", options=options,
+                          default=options[0], chooser=asker.id, users=(asker.controller_id,))
+        return enc.but(pending=pending, next_pending=enc.next_pending + 1), []
+
+    def resume_ask(self, enc, pending, option, chance):
+        return enc, [Event(kind="info", text=f"Picked {option} for {pending.prompt.split(':')[0]}.")]
+
+
+@pytest.fixture(autouse=True)
+def asking_toy():
+    registry.register(AskingToy())
+    yield
+    registry.unregister(KEY)
+
+
+async def new_fight(standin, *, first_roll=15):
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Silver Star", roll=first_roll)
+    await say(standin, "bob", "/initiative join", character="Bulwark", roll=3)
+    await say(standin, "gm", "/initiative next")
+
+
+async def setup_campaign(standin):
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(standin, "alice", "/character add", name="Silver Star", stats="init=2 hp=12")
+    await say(standin, "bob", "/character add", name="Bulwark", stats="init=1")
+
+
+async def end_encounter(standin):
+    await say(standin, "gm", "/encounter end")
+    await (await standin.click("gm", "End the encounter")).response()
+
+
+def newest(standin, predicate):
+    return standin.wait_for(lambda: next((m for m in reversed(standin.messages()) if predicate(m)), None))
+
+
+def assert_stale_refusal(answer, text):
+    assert answer.ephemeral and answer.content.startswith("⛔") and text in answer.content, answer.content
+    assert not answer.pings.user_ids
+
+
+async def click_stale(standin, user, label, message, text):
+    answer = await (await standin.click(user, label, message=message)).response()
+    assert_stale_refusal(answer, text)
+    await standin.wait_for(lambda: not message.components or None)
+    with pytest.raises(LookupError):  # the message has no buttons left to click
+        await standin.click(user, label, message=message)
+
+
+def tracker_text(standin):
+    pinned = [m for m in standin.messages() if m.pinned and not m.deleted]
+    return pinned[0].embeds[0]["description"] if pinned else ""
+
+
+async def test_an_end_turn_button_from_an_ended_encounter_does_not_end_a_turn_in_the_next(standin, bot):
+    await setup_campaign(standin)
+    await new_fight(standin)
+    old_turn = await newest(standin, lambda m: "Silver Star's turn" in m.content and m.components)
+    await end_encounter(standin)
+    await new_fight(standin)
+    current = await newest(standin, lambda m: "Silver Star's turn" in m.content and m.components and m is not old_turn)
+    events_before = len(standin.messages())
+
+    await click_stale(standin, "alice", "End turn", old_turn, "encounter that is over")
+
+    assert not [m for m in standin.messages()[events_before:] if not m.ephemeral and "Bulwark's turn" in m.content]
+    # The current turn's own button still works.
+    await (await standin.click("alice", "End turn", message=current)).response()
+    await newest(standin, lambda m: "Bulwark's turn" in m.content and m.components)
+
+
+async def test_an_old_choice_button_does_not_answer_a_new_question_in_the_next_encounter(standin, bot):
+    await setup_campaign(standin)
+    await new_fight(standin)
+    await say(standin, "alice", "/attack", target="Bulwark", damage="ask:fire,ice")
+    old_choice = await newest(standin, lambda m: m.components and "which one" in m.content)
+    await end_encounter(standin)
+    await new_fight(standin)
+    await say(standin, "alice", "/attack", target="Bulwark", damage="ask:left,right")
+    await newest(standin, lambda m: m.components and "which one" in m.content and m is not old_choice)
+
+    await click_stale(standin, "alice", "fire", old_choice, "encounter that is over")
+
+    answer = await say(standin, "alice", "/choose", option="right")
+    assert "Picked right" in answer.content
+
+
+async def test_a_choice_button_from_before_an_undo_does_not_answer_the_question_asked_after_it(standin, bot):
+    await setup_campaign(standin)
+    await new_fight(standin)
+    await say(standin, "alice", "/attack", target="Bulwark", damage="ask:fire,ice")
+    old_choice = await newest(standin, lambda m: m.components and "fire" in str(m.components))
+    await say(standin, "gm", "/encounter undo")
+    # The same choice number comes back, for a different question.
+    await say(standin, "alice", "/attack", target="Bulwark", damage="ask:left,right")
+    await newest(standin, lambda m: m.components and "left" in str(m.components))
+
+    await click_stale(standin, "alice", "fire", old_choice, "no longer asked")
+
+    answer = await say(standin, "alice", "/choose", option="left")
+    assert "Picked left" in answer.content
+
+
+async def test_an_old_turn_button_in_the_same_encounter_is_refused_and_loses_its_button(standin, bot):
+    await setup_campaign(standin)
+    await new_fight(standin)
+    first = await newest(standin, lambda m: "Silver Star's turn" in m.content and m.components)
+    await (await standin.click("alice", "End turn", message=first)).response()
+    await newest(standin, lambda m: "Bulwark's turn" in m.content and m.components)
+    tracker = await standin.wait_for(lambda: next((t for t in [tracker_text(standin)]
+                                                   if any(line.startswith("▶️") and "Bulwark" in line
+                                                          for line in t.splitlines())), None))
+
+    await click_stale(standin, "alice", "End turn", first, "already over")
+
+    assert tracker_text(standin) == tracker

@@ -1,0 +1,103 @@
+"""Factions between fights: the seed is silent, so SYSTEMS.md's defaults apply as campaign settings:
+grit back when the fight ends, health back after a rest."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.actions import AddCombatants, EndEncounter, NextTurn
+from rules.engine import apply
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Actor
+from rules.randomness import Chance
+from rules.system import Resting
+from rules.systems.factions import SYSTEM
+from rules.systems.factions.actions import ApplyDamage
+
+GM = Actor(user_id=1, is_gm=True)
+ALICE = Actor(user_id=11)
+SHEET = {"health": "8", "grit": "3"}
+
+
+def new(**options):
+    return SYSTEM.new_encounter(1, 7, options)
+
+
+def join(enc, lasting=None):
+    action = AddCombatants(by=ALICE, name="Vex", sheet=SHEET, npc=False, controller_id=ALICE.user_id,
+                           character_id=4, lasting=lasting)
+    return apply(enc, action).state
+
+
+def hurt(enc, amount):
+    enc = apply(enc, AddCombatants(by=GM, name="Bandit", sheet={}, side="gm")).state
+    enc = apply(enc, NextTurn(by=GM)).state
+    return apply(enc, ApplyDamage(by=GM, target="Vex", amount=amount)).state
+
+
+def resting(lasting, name="Vex"):
+    return Resting(name=name, owner_id=11, sheet=SYSTEM.parse_sheet(SHEET), lasting=lasting)
+
+
+def rest(*characters, settings=None):
+    chance = Chance(3)
+    out = SYSTEM.rest("rest", tuple(characters), {}, {}, chance, settings)
+    chance.finish()
+    return out
+
+
+def texts(out):
+    return [e.text for e in out.events]
+
+
+def ended(enc):
+    return apply(enc, EndEncounter(by=GM)).state
+
+
+def test_health_carries_over_and_grit_comes_back_at_the_end_of_the_fight():
+    enc = ended(hurt(join(new()), "5"))  # grit 3 absorbs 3, 2 reaches health: critical damage
+    vex = enc.find("Vex")
+    assert (vex.grit, vex.health, vex.incapacitated) == (0, 6, True)
+    kept = SYSTEM.lasting(enc, vex)
+    assert kept == {"health": 6, "incapacitated": True, "dead": False}
+    later = join(new(), lasting=kept).find("Vex")
+    assert (later.health, later.grit, later.incapacitated) == (6, 3, True)
+
+
+def test_grit_lasts_when_the_campaign_says_so():
+    enc = ended(hurt(join(new(grit_back_after_fight=False)), "2"))
+    kept = SYSTEM.lasting(enc, enc.find("Vex"))
+    assert kept["grit"] == 1 and kept["health"] == 8
+    assert join(new(), lasting=kept).find("Vex").grit == 1
+
+
+def test_a_rest_brings_health_and_grit_back():
+    out = rest(resting({"health": 3, "grit": 1, "incapacitated": True}), resting({}, "Fresh"))
+    assert out.characters[0].lasting == {"health": 8, "grit": 3, "incapacitated": False}
+    assert texts(out) == ["🛌 Rest:", "Vex: grit back (3/3), health back (3 → 8/8), no longer incapacitated.",
+                          "Fresh is already at full health and grit."]
+
+
+def test_a_campaign_can_keep_health_for_the_gm_to_heal():
+    out = rest(resting({"health": 3}), settings={"health_back_after_rest": False})
+    assert out.characters[0].lasting == {"health": 3}
+    assert texts(out)[1] == "Vex: health stays at 3/8 (the campaign heals health by hand)."
+
+
+def test_the_dead_stay_dead_and_cannot_join():
+    out = rest(resting({"health": 0, "dead": True}))
+    assert out.characters[0].lasting["health"] == 0 and texts(out)[1] == "Vex is dead: rest changes nothing."
+    with pytest.raises(NotAllowed, match="died"):
+        join(new(), lasting={"dead": True})
+
+
+def test_settings_and_adjustments():
+    assert SYSTEM.default_options()["grit_back_after_fight"] is True
+    assert SYSTEM.default_options()["health_back_after_rest"] is True
+    sheet = SYSTEM.parse_sheet(SHEET)
+    state = SYSTEM.adjust(sheet, {}, "health", "5")
+    state = SYSTEM.adjust(sheet, state, "incapacitated", "yes")
+    assert state == {"health": 5, "incapacitated": True}
+    with pytest.raises(InvalidInput, match="at most 8"):
+        SYSTEM.adjust(sheet, state, "health", "9")
+    assert SYSTEM.lasting_lines(sheet, state) == ["Health 5/8", "Grit 3/3", "Incapacitated"]

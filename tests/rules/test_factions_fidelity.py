@@ -1,0 +1,115 @@
+"""Alternating factions rules a table caught when replaying the seed by hand (issue: seed fidelity)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.engine import apply
+from rules.systems.factions.actions import Attack
+from test_factions_helpers import (
+    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, add, choose, give_turn, mark_acted, player, seed_cast, start,
+    texts,
+)
+
+BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
+
+
+def attack(enc, by, target, weapon=None, dice=(), **extra):
+    targets = tuple(target) if isinstance(target, (list, tuple)) else (target,)
+    return apply(enc, Attack(by=by, targets=targets, weapon=weapon, dice=dice, **extra))
+
+
+def blast_at_balthasar_and_sybilla():
+    enc = add(seed_cast(), "Alchemist", "weapons='firebomb:d6:2:blast'")
+    enc = start(enc).state
+    return mark_acted(give_turn(enc, "Alchemist"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
+
+
+def test_each_target_of_a_blast_answers_its_own_choice_with_its_own_dice():
+    # "A counter: both roll damage" — Balthasar rolls his counter's die himself, when he chooses it.
+    enc = blast_at_balthasar_and_sybilla()
+    out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb", dice=(5,))  # the Alchemist's blast roll
+    out = choose(out.state, "Counter: sword", by=BALTHASAR, dice=(1,))
+    assert out.state.pending.chooser == out.state.find("Sybilla").id
+    out = choose(out.state, "No reaction", by=SYBILLA)
+    # One blast roll (5) for both, Balthasar's counter (1): he suffers more, is hit first and goes down.
+    balthasar, sybilla = out.state.find("Balthasar"), out.state.find("Sybilla")
+    assert (balthasar.grit, balthasar.health, balthasar.incapacitated) == (0, 10, True)
+    assert (sybilla.grit, sybilla.health, sybilla.incapacitated) == (0, 7, True)
+    assert out.state.find("Alchemist").health == 8
+
+
+def test_the_last_chooser_enters_only_their_own_dice():
+    enc = blast_at_balthasar_and_sybilla()
+    out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb")  # the bot rolls the Alchemist's blast
+    out = choose(out.state, "No reaction", by=BALTHASAR)
+    out = choose(out.state, "Dodge", by=SYBILLA, dice=(3,))  # her AGI save only
+    assert "Sybilla AGI save to dodge: d20 3" in " ".join(texts(out))
+
+
+def test_damage_dice_entered_with_an_attack_that_misses_its_wit_save_are_accepted_and_not_used():
+    enc = mark_acted(give_turn(start(seed_cast()).state, "Sybilla"), "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = attack(enc, SYBILLA, "Bandit 1", "musket", dice=(20, 6), zones=4)  # beyond half range: WIT save
+    lines = texts(out)
+    assert any("WIT save to hit" in line and "fail" in line for line in lines)
+    assert "Sybilla's damage die 6 is not used: the attack missed." in lines
+    assert out.state.find("Bandit 1").health == 8
+
+
+def test_damage_dice_entered_with_an_attack_that_is_dodged_are_said_not_used():
+    enc = mark_acted(give_turn(start(seed_cast()).state, "Sybilla"), "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = choose(attack(enc, SYBILLA, "Bandit 1", "musket", dice=(8,)).state, "Dodge", dice=(2,))
+    assert "Sybilla's damage die 8 is not used: Bandit 1 dodged." in texts(out)
+    assert out.state.find("Bandit 1").health == 8
+
+
+def test_the_attack_line_names_the_die_actually_rolled():
+    enc = mark_acted(give_turn(start(seed_cast()).state, "Bandit 1"), *[
+        n for n in ("Balthasar", "Sybilla", "Theobald", "Bandit 2", "Bandit 3", "Bandit Leader")])
+    out = attack(enc, GM, "Balthasar", "axe", dice=(3,), impaired=True)
+    assert texts(out)[0] == "Bandit 1 attacks Balthasar with axe (impaired: d4)."
+    out = attack(enc, GM, "Balthasar", "axe", dice=(11,), enhanced=True)
+    assert texts(out)[0] == "Bandit 1 attacks Balthasar with axe (enhanced: d12)."
+
+
+def test_a_grapple_is_announced_as_a_grab_not_an_attack_with_a_weapon():
+    enc = mark_acted(give_turn(start(seed_cast()).state, "Theobald"), *[
+        n for n in ("Balthasar", "Sybilla", "Bandit 2", "Bandit 3", "Bandit Leader")])
+    out = attack(enc, THEOBALD, "Bandit 1", "spear", mode="grapple")
+    assert texts(out)[0].startswith("Theobald tries to grab Bandit 1")
+    assert "spear" not in texts(out)[0]
+
+
+def test_the_gm_enters_morale_dice_when_a_players_pass_ends_the_round():
+    # "At the end of the round, you must make morale checks if necessary": a player's /turn pass ends
+    # it, and the GM rolls the bandits' group WIT save with their own dice, as a choice.
+    from test_factions_helpers import pass_move
+    from rules.systems.factions.actions import SetCondition
+
+    enc = start(seed_cast()).state
+    for name in ("Bandit 1", "Bandit 2"):
+        enc = apply(enc, SetCondition(by=GM, target=name, condition="incapacitated")).state
+    enc = pass_move(enc).state  # the GM passes
+    out = pass_move(enc, by=SYBILLA)  # the players pass: the round ends
+    pending = out.state.pending
+    assert pending is not None and pending.kind == "morale_roll"
+    assert pending.users == (GM_ID,) and pending.options == ("Roll",)
+    assert not any("WIT save (morale)" in line for line in texts(out))
+    out = choose(out.state, "Roll", dice=(15, 4))
+    lines = texts(out)
+    assert "Bandit Leader WIT save (morale): d20 15 vs WIT 10 → fail: breaks." in lines
+    assert "Bandit 3 WIT save (morale): d20 4 vs WIT 10 → pass: immune to morale for the rest of the fight." in lines
+    assert out.state.pending.kind == "morale" and out.state.pending.users == (GM_ID,)
+
+
+def test_the_gm_names_who_is_near_the_target_and_only_their_players_are_asked():
+    # "A nearby ally may guard": positions are not tracked, so the attack names who is near.
+    enc = mark_acted(give_turn(start(seed_cast()).state, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = attack(enc, GM, "Sybilla", "axe", near=("Theobald",))
+    pending = out.state.pending
+    assert pending.users == (SYBILLA_ID, THEOBALD_ID)
+    assert "Guard: Theobald" in pending.options and "Guard: Balthasar" not in pending.options
+    assert "Hide behind: Balthasar" not in pending.options and "Hide behind: Theobald" in pending.options
+    command = __import__("rules.systems.factions", fromlist=["SYSTEM"]).SYSTEM.command(
+        "attack", GM, {"target": "Sybilla", "weapon": "axe", "options": "near='Theobald'"})
+    assert command.near == ("Theobald",)

@@ -1,0 +1,123 @@
+"""Fightin' Words between fights: wounds with their locations and morale penalties outlive the fight;
+a day of sleep heals one wound, a day bedridden Endurance wounds, a calm hour clears morale penalties."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.actions import AddCombatants, EndEncounter, NextTurn
+from rules.engine import apply
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Actor
+from rules.randomness import Chance
+from rules.system import Resting
+from rules.systems.fightin_words import SYSTEM
+from rules.systems.fightin_words.gm import AddCondition, Damage
+
+GM = Actor(user_id=1, is_gm=True)
+ALICE = Actor(user_id=11)
+SHEET = {"endurance": "3", "spirit": "3"}  # the seed's average human: Toughness 9/3, Will 9/3
+
+
+def join(enc, lasting=None):
+    action = AddCombatants(by=ALICE, name="Jack", sheet=SHEET, npc=False, controller_id=ALICE.user_id,
+                           character_id=3, dice=(4,), lasting=lasting)
+    return apply(enc, action).state
+
+
+def new():
+    return SYSTEM.new_encounter(gm_id=1, rng_state=7)
+
+
+def gm(enc, action):
+    return apply(enc, action).state
+
+
+def resting(lasting, sheet=SHEET, name="Jack"):
+    return Resting(name=name, owner_id=11, sheet=SYSTEM.parse_sheet(sheet), lasting=lasting)
+
+
+def rest(kind, *characters, **options):
+    chance = Chance(3)
+    out = SYSTEM.rest(kind, tuple(characters), {}, options, chance)
+    chance.finish()
+    return out
+
+
+def texts(out):
+    return [e.text for e in out.events]
+
+
+def test_wounds_where_they_landed_and_morale_penalties_carry_into_the_next_fight():
+    enc = apply(join(new()), NextTurn(by=GM)).state
+    # ≥ 8 (the arm's Toughness is 1 lower): a wound, and the arm is useless
+    enc = gm(enc, Damage(by=GM, target="Jack", amount="8", called="arm"))
+    enc = gm(enc, Damage(by=GM, target="Jack", amount="5"))  # > 3: wound
+    enc = gm(enc, Damage(by=GM, target="Jack", amount="4", type="fear"))  # > Minimum Will 3: a morale penalty
+    enc = gm(enc, AddCondition(by=GM, target="Jack", condition="mobility penalty"))
+    enc = apply(enc, EndEncounter(by=GM)).state
+    kept = SYSTEM.lasting(enc, enc.find("Jack"))
+    assert kept["wounds"] == 2 and kept["morale_penalties"] == 1
+    assert kept["locations"] == [
+        "arm: the arm cannot carry objects, weapons or shields, nor attack unarmed, until healed"]
+    assert kept["conditions"] == ["mobility penalty"]
+
+    jack = join(new(), lasting=kept).find("Jack")
+    assert (jack.wounds, jack.morale_penalties, jack.notes) == (2, 1, tuple(kept["locations"]))
+    assert [c.name for c in jack.conditions] == ["mobility penalty"]
+    assert "T 7/1" in SYSTEM.status_line(enc, jack, reveal=True)
+
+
+def test_a_dead_character_cannot_join():
+    with pytest.raises(NotAllowed, match="died in an earlier fight"):
+        join(new(), lasting={"dead": True})
+
+
+def test_a_day_of_sleep_heals_one_wound_the_unlocated_first():
+    arm = "arm: the arm cannot carry objects"
+    out = rest("sleep", resting({"wounds": 2, "locations": [arm]}))
+    state = out.characters[0].lasting
+    assert state["wounds"] == 1 and state["locations"] == [arm]
+    assert texts(out) == ["🛌 A day with eight hours' sleep:", "Jack heals 1 wound: 1 wound left, Toughness 8/2."]
+    again = rest("sleep", out.characters[0])
+    assert again.characters[0].lasting == {"wounds": 0, "locations": []}
+    assert texts(again)[1] == f"Jack heals 1 wound: 0 wounds left, Toughness 9/3; healed: {arm}."
+
+
+def test_a_day_bedridden_heals_endurance_wounds():
+    out = rest("bedridden", resting({"wounds": 5}), resting({"wounds": 2}, {"endurance": "4"}, "Tough"))
+    assert [r.lasting["wounds"] for r in out.characters] == [2, 0]
+    assert texts(out)[1:] == ["Jack heals 3 wounds (Endurance 3): 2 wounds left, Toughness 7/1.",
+                              "Tough heals 2 wounds (Endurance 4): 0 wounds left, Toughness 10/4."]
+
+
+def test_nothing_to_heal_infection_and_death():
+    out = rest("sleep", resting({}), resting({"wounds": 1}, name="Sick"),
+               resting({"wounds": 3, "dead": True}, name="Gone"), infected="Sick")
+    assert texts(out)[1:] == ["Jack has no wounds to heal.",
+                              "Sick's poison or disease afflicts wounds: no wound heals (1 wound).",
+                              "Gone is dead: rest changes nothing."]
+    assert [r.lasting.get("wounds", 0) for r in out.characters] == [0, 1, 3]
+
+
+def test_a_calm_hour_removes_all_morale_penalties_and_insane_confusion():
+    out = rest("calm_hour", resting({"morale_penalties": 2, "conditions": ["confused", "disabled"], "wounds": 1}))
+    state = out.characters[0].lasting
+    assert state == {"morale_penalties": 0, "conditions": ["disabled"], "wounds": 1}
+    assert texts(out)[1] == "Jack removes 2 morale penalties: Will 9/3; no longer Confused."
+
+
+def test_gm_adjustments_are_checked_and_shown():
+    sheet = SYSTEM.parse_sheet(SHEET)
+    state = SYSTEM.adjust(sheet, {}, "wounds", "2")
+    state = SYSTEM.adjust(sheet, state, "conditions", "Mobility Penalty, disabled")
+    state = SYSTEM.adjust(sheet, state, "morale_penalties", "1")
+    assert state == {"wounds": 2, "conditions": ["mobility penalty", "disabled"], "morale_penalties": 1}
+    with pytest.raises(InvalidInput, match="does not last"):
+        SYSTEM.adjust(sheet, state, "conditions", "stunned")
+    with pytest.raises(InvalidInput, match="whole number"):
+        SYSTEM.adjust(sheet, state, "wounds", "many")
+    with pytest.raises(InvalidInput, match="no lasting value"):
+        SYSTEM.adjust(sheet, state, "stamina", "3")
+    assert SYSTEM.lasting_lines(sheet, state) == ["2 wounds: Toughness 7/1", "1 morale penalty: Will 8/2",
+                                                   "Conditions: mobility penalty, disabled"]

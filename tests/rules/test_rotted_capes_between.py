@@ -1,0 +1,202 @@
+"""Rotted Capes between fights: a hero's Wounds, Plot Points and Exhaustion outlive the fight;
+end of scene, Hiatus (Wound Recovery) and a new Issue with the seed's numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.actions import AddCombatants, EndEncounter, NextTurn
+from rules.engine import apply
+from rules.errors import InvalidInput, NotAllowed, UnknownAction
+from rules.model import Actor
+from rules.randomness import Chance
+from rules.system import Resting
+from rules.systems.rotted_capes import SYSTEM
+from rules.systems.rotted_capes.actions import AddCondition, Damage, PlotSpend
+
+GM = Actor(user_id=1, is_gm=True)
+ALICE = Actor(user_id=11)
+SHEET = {"con": "1", "stamina": "20", "wounds": "3", "fortitude": "10", "dex": "2"}
+
+
+def new(campaign=None):
+    enc = SYSTEM.new_encounter(1, 7, {"offer_plot_disadvantage": False})
+    return SYSTEM.campaign_in(enc, campaign) if campaign is not None else enc
+
+
+def join(enc, name="Nova", lasting=None, roll=10, sheet=SHEET):
+    action = AddCombatants(by=ALICE, name=name, sheet=sheet, npc=False, controller_id=ALICE.user_id,
+                           character_id=5, dice=(roll,), lasting=lasting)
+    return apply(enc, action).state
+
+
+def gm(enc, action):
+    return apply(enc, action).state
+
+
+def resting(lasting, name="Nova", sheet=SHEET):
+    return Resting(name=name, owner_id=ALICE.user_id, sheet=SYSTEM.parse_sheet(sheet), lasting=lasting)
+
+
+def rest(kind, *characters, dice=(), campaign=None, **options):
+    chance = Chance(3, (), dice)
+    outcome = SYSTEM.rest(kind, tuple(characters), campaign or {}, options, chance)
+    chance.finish()
+    return outcome
+
+
+def texts(outcome):
+    return [e.text for e in outcome.events]
+
+
+def test_wounds_plot_points_and_the_pool_carry_into_the_next_fight():
+    enc = apply(join(new()), NextTurn(by=GM)).state
+    enc = gm(enc, Damage(by=GM, target="Nova", amount="12"))  # 12 > Fortitude 10: massive, 1 Wound
+    enc = gm(enc, PlotSpend(by=ALICE, use="narrative", actor="Nova", text="a lucky break"))
+    enc = gm(enc, AddCondition(by=GM, target="Nova", condition="Weakened", tags="Strength"))
+    enc = gm(enc, AddCondition(by=GM, target="Nova", condition="Exhaustion 2"))
+    enc = gm(enc, AddCondition(by=GM, target="Nova", condition="Prone"))
+    nova = enc.find("Nova")
+    assert (nova.wounds, nova.stamina, nova.plot_points, enc.pool) == (2, 8, 0, 1)
+    enc = apply(enc, EndEncounter(by=GM)).state
+    kept = SYSTEM.lasting(enc, enc.find("Nova"))
+    assert kept["wounds"] == 2 and kept["plot_points"] == 0 and kept["exhaustion"] == 2 and kept["stamina"] == 8
+    assert kept["conditions"] == [{"name": "Weakened", "tags": ["Strength"]}]  # Prone stays in the fight
+    campaign = SYSTEM.campaign_out(enc)
+    assert campaign == {"pool": 1}
+
+    later = join(new(campaign), lasting=kept)
+    nova = later.find("Nova")
+    assert (nova.wounds, nova.max_wounds, nova.stamina, nova.plot_points, later.pool) == (2, 3, 8, 0, 1)
+    assert [c.label() for c in nova.conditions] == ["Weakened (Strength)", "Exhaustion 2", "Wounded"]
+    assert not nova.has("Prone")
+
+
+def test_without_lasting_state_a_hero_starts_fresh_and_a_dead_hero_cannot_join():
+    nova = join(new()).find("Nova")
+    assert (nova.wounds, nova.stamina, nova.plot_points) == (3, 20, 1)
+    with pytest.raises(NotAllowed, match="died in an earlier fight"):
+        join(new(), lasting={"dead": True})
+
+
+def test_unconscious_from_stamina_loss_carries_over_and_a_flaw_lowers_maximum_wounds():
+    later = join(new(), lasting={"stamina": 0, "unconscious": True, "wounds": 1, "flaws": 1})
+    nova = later.find("Nova")
+    assert (nova.stamina, nova.wounds, nova.max_wounds) == (0, 1, 2)
+    assert nova.has("Unconscious") and nova.has("Wounded")
+
+
+def test_end_of_scene_gives_all_stamina_back_or_half_when_unconscious():
+    out = rest("end_scene", resting({"stamina": 3, "wounds": 2}, "Nova"),
+               resting({"stamina": 0, "unconscious": True}, "Bolt"))
+    assert [r.lasting["stamina"] for r in out.characters] == [20, 10]
+    assert texts(out)[1:] == ["Nova recovers all of their Stamina (20/20).",
+                              "Bolt was Unconscious from Stamina loss: half their total Stamina back (10/20)."]
+    assert out.characters[0].lasting["wounds"] == 2
+
+
+def test_one_hiatus_per_wound_before_the_recovery_roll():
+    hurt = resting({"wounds": 1})  # 2 Wounds taken: two Hiatuses, then the roll
+    first = rest("hiatus", hurt)
+    assert first.characters[0].lasting["hiatuses"] == 1
+    assert texts(first)[1] == "Nova takes Hiatus 1 of 2 (one per Wound they have) before a Wound Recovery roll."
+    # d20 16 + 1 CON − 2 wounds = 15 vs DC 15: success
+    second = rest("hiatus", first.characters[0], dice=(16,))
+    state = second.characters[0].lasting
+    assert state["wounds"] == 2 and state["hiatuses"] == 0
+    assert texts(second)[1] == ("Nova CON save (Wound Recovery, 2 Hiatuses taken): d20 16 + 1 − 2 wounds/exhaustion"
+                                " = 15 vs DC 15: success, 1 Wound recovered (2/3 Wounds).")
+    assert "dice entered by hand" in texts(second)[0]
+
+
+def test_no_wounds_means_nothing_to_recover_but_exhaustion_drops():
+    out = rest("hiatus", resting({"exhaustion": 2}), resting({"exhaustion": 1}, "Bolt"), unfed="Bolt")
+    assert [r.lasting["exhaustion"] for r in out.characters] == [1, 1]
+    assert texts(out)[1:] == ["Nova has no Wounds to recover; Exhaustion 2 → 1.",
+                              "Bolt has no Wounds to recover; Exhaustion stays at 1 (no food and drink)."]
+
+
+def test_failing_by_four_or_less_changes_nothing():
+    out = rest("hiatus", resting({"wounds": 2}), dice=(12,))  # 12 + 1 − 1 = 12: failed by 3
+    assert out.characters[0].lasting["wounds"] == 2
+    assert texts(out)[1].endswith("= 12 vs DC 15: failure (failed by 3): no Wound recovered, no further harm.")
+
+
+def test_failing_by_five_or_more_rolls_on_the_wound_recovery_table():
+    out = rest("hiatus", resting({"wounds": 2}), dice=(5, 3))  # 5 + 1 − 1 = 5: failed by 10; d6 3 → Constitution
+    state = out.characters[0].lasting
+    assert state["wounds"] == 2 and state["attribute_losses"] == ["Constitution"]
+    assert "failure (failed by 10): no Wound recovered, and a random attribute score is permanently reduced by 1: " \
+           "d6 3 → Constitution" in texts(out)[1]
+    shown = SYSTEM.lasting_lines(out.characters[0].sheet, state)
+    assert "Attribute scores lowered for good: Constitution −1" in shown
+
+
+def test_a_natural_one_costs_a_wound_and_at_zero_the_hero_dies():
+    out = rest("hiatus", resting({"wounds": 2}), dice=(1,))
+    assert out.characters[0].lasting["wounds"] == 1
+    assert "natural 1: an additional Wound as their condition worsens (1/3 Wounds)" in texts(out)[1]
+    last = rest("hiatus", resting({"wounds": 1, "hiatuses": 1}), dice=(1,))
+    assert last.characters[0].lasting["dead"] is True
+    assert "succumbs to their injuries and dies" in texts(last)[1]
+
+
+def test_a_natural_one_with_a_physical_condition_heals_a_wound_instead():
+    out = rest("hiatus", resting({"wounds": 2}), dice=(1,), flaw="Nova")
+    state = out.characters[0].lasting
+    assert state["wounds"] == 3 and state["weaknesses"] == ["Physical Condition (Wound Recovery)"]
+
+
+def test_a_medic_gives_advantage():
+    out = rest("hiatus", resting({"wounds": 2}), dice=(4, 17), medic="Nova")
+    assert out.characters[0].lasting["wounds"] == 3
+    assert "d20 adv (4, 17) 17 + 1 − 1 wounds/exhaustion = 17 vs DC 15 [adv: medic]: success" in texts(out)[1]
+
+
+def test_a_plot_point_ignores_a_failed_roll_and_goes_to_the_pool():
+    out = rest("hiatus", resting({"wounds": 2, "plot_points": 2}), dice=(1,), campaign={"pool": 3},
+               plot_point="Nova")
+    state = out.characters[0].lasting
+    assert state["wounds"] == 2 and state["plot_points"] == 1 and out.campaign == {"pool": 4}
+    assert "spends a Plot Point to ignore it" in texts(out)[1]
+    # a roll that fails by 4 or less needs no Plot Point
+    mild = rest("hiatus", resting({"wounds": 2, "plot_points": 2}), dice=(12,), plot_point="Nova")
+    assert mild.characters[0].lasting["plot_points"] == 2 and mild.campaign == {}
+    with pytest.raises(NotAllowed, match="no Plot Point"):
+        rest("hiatus", resting({"wounds": 2, "plot_points": 0}), dice=(1,), plot_point="Nova")
+
+
+def test_rest_options_name_resting_heroes_and_dice_must_all_be_used():
+    with pytest.raises(InvalidInput, match="Bolt is not among the resting characters"):
+        rest("hiatus", resting({"wounds": 2}), dice=(12,), medic="Bolt")
+    with pytest.raises(InvalidInput, match="not needed"):
+        rest("hiatus", resting({}), dice=(12,))
+    with pytest.raises(UnknownAction, match="Rests: `end_scene`, `hiatus`, `new_issue`"):
+        rest("nap", resting({}))
+
+
+def test_a_new_issue_resets_plot_points_and_empties_the_pool():
+    out = rest("new_issue", resting({"plot_points": 0}), resting({"plot_points": 4}, "Bolt"), campaign={"pool": 3})
+    assert [r.lasting["plot_points"] for r in out.characters] == [1, 1]
+    assert out.campaign == {"pool": 0}
+    assert texts(out)[0].startswith("📰 A new Issue: every hero's Plot Points reset to 1")
+    two = SYSTEM.rest("new_issue", (resting({}),), {}, {}, Chance(1), {"starting_plot_points": 2})
+    assert two.characters[0].lasting["plot_points"] == 2
+
+
+def test_gm_adjustments_are_checked_and_shown():
+    sheet = SYSTEM.parse_sheet(SHEET)
+    state = SYSTEM.adjust(sheet, {}, "wounds", "1")
+    state = SYSTEM.adjust(sheet, state, "conditions", "Weakened (Strength, Mild), Charmed")
+    state = SYSTEM.adjust(sheet, state, "exhaustion", "2")
+    assert state["conditions"] == [{"name": "Weakened", "tags": ["Strength", "Mild"]}, {"name": "Charmed", "tags": []}]
+    with pytest.raises(InvalidInput, match="at most 3"):
+        SYSTEM.adjust(sheet, state, "wounds", "4")
+    with pytest.raises(InvalidInput, match="between 0 and 6"):
+        SYSTEM.adjust(sheet, state, "exhaustion", "7")
+    with pytest.raises(InvalidInput, match="does not last"):
+        SYSTEM.adjust(sheet, state, "conditions", "Prone")
+    assert SYSTEM.lasting_lines(sheet, state) == [
+        "Stamina 20/20", "Wounds 1/3 (Wounded −2; Hiatuses towards the next Wound Recovery roll: 0 of 2)",
+        "Exhaustion 2", "Conditions: Weakened (Strength, Mild), Charmed"]
+    assert set(SYSTEM.adjustable()) >= {"wounds", "plot_points", "exhaustion", "stamina", "conditions"}

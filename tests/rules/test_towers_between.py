@@ -1,0 +1,92 @@
+"""99 Towers between fights: LETHAL, STUN, mana spent and lasting conditions outlive the fight;
+five minutes give all STUN back, eight hours without exertion 1 LETHAL."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.actions import AddCombatants, EndEncounter
+from rules.engine import apply
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Actor
+from rules.randomness import Chance
+from rules.system import Resting
+from rules.systems.towers import SYSTEM
+from rules.systems.towers.actions import AddCondition, Damage
+
+GM = Actor(user_id=1, is_gm=True)
+ALICE = Actor(user_id=11)
+SHEET = {"stun": "10", "lethal": "5", "mana": "4", "endurance": "2"}
+
+
+def new():
+    return SYSTEM.new_encounter(1, 7)
+
+
+def join(enc, lasting=None):
+    action = AddCombatants(by=ALICE, name="Tony", sheet=SHEET, npc=False, controller_id=ALICE.user_id,
+                           character_id=9, cards=("KH",), lasting=lasting)
+    return apply(enc, action).state
+
+
+def gm(enc, action):
+    return apply(enc, action).state
+
+
+def resting(lasting, name="Tony"):
+    return Resting(name=name, owner_id=11, sheet=SYSTEM.parse_sheet(SHEET), lasting=lasting)
+
+
+def rest(kind, *characters):
+    chance = Chance(3)
+    out = SYSTEM.rest(kind, tuple(characters), {}, {}, chance)
+    chance.finish()
+    return out
+
+
+def texts(out):
+    return [e.text for e in out.events]
+
+
+def test_lethal_stun_mana_and_conditions_carry_into_the_next_fight():
+    enc = join(new())
+    enc = gm(enc, Damage(by=GM, target="Tony", stun=4, lethal=2))
+    enc = gm(enc, AddCondition(by=GM, target="Tony", name="cursed"))
+    enc = gm(enc, AddCondition(by=GM, target="Tony", name="dazzled", phases=5))
+    enc = enc.update(enc.find("Tony").id, mana=1)  # spent 3 casting
+    enc = gm(enc, EndEncounter(by=GM))
+    kept = SYSTEM.lasting(enc, enc.find("Tony"))
+    assert kept == {"lethal": 3, "stun": 6, "mana": 1, "conditions": [{"name": "cursed", "minor": False}],
+                    "dead": False}
+    tony = join(new(), lasting=kept).find("Tony")
+    assert (tony.lethal, tony.stun, tony.mana) == (3, 6, 1)
+    assert [c.name for c in tony.conditions] == ["cursed"]
+    assert tony.wounded
+
+
+def test_a_dead_character_cannot_join():
+    with pytest.raises(NotAllowed, match="died"):
+        join(new(), lasting={"dead": True, "lethal": -4})
+
+
+def test_five_minutes_give_all_stun_and_mana_back_but_no_lethal():
+    out = rest("five_minutes", resting({"lethal": 3, "stun": 0, "mana": 1}))
+    assert out.characters[0].lasting == {"lethal": 3, "stun": 10, "mana": 4}
+    assert texts(out) == ["🛌 Five minutes out of combat:", "Tony: STUN 0 → 10/10, mana 1 → 4/4."]
+
+
+def test_eight_hours_give_one_lethal_back_up_to_the_maximum():
+    out = rest("eight_hours", resting({"lethal": -1, "stun": 2}), resting({}, "Fresh"))
+    assert out.characters[0].lasting == {"lethal": 0, "stun": 2}
+    assert texts(out)[1:] == ["Tony: LETHAL -1 → 0/5.", "Fresh has all their LETHAL (5/5)."]
+
+
+def test_adjustments_and_what_show_says():
+    sheet = SYSTEM.parse_sheet(SHEET)
+    state = SYSTEM.adjust(sheet, {}, "lethal", "0")
+    state = SYSTEM.adjust(sheet, state, "conditions", "cursed, blinded (minor)")
+    assert state["conditions"] == [{"name": "cursed", "minor": False}, {"name": "blinded", "minor": True}]
+    with pytest.raises(InvalidInput, match="at most 5"):
+        SYSTEM.adjust(sheet, state, "lethal", "6")
+    assert SYSTEM.lasting_lines(sheet, state) == ["LETHAL 0/5 (disabled)", "STUN 10/10", "Mana 4/4",
+                                                   "Conditions: cursed, blinded (minor)"]

@@ -1,0 +1,127 @@
+"""99 Towers rules a table caught when replaying the seed by hand (issue: seed fidelity).
+
+Each test quotes the seed's words it checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.actions import EndTurn
+from rules.cards import parse_cards
+from rules.engine import apply
+from rules.errors import DiceError, InvalidInput
+from rules.randomness import Chance
+
+from test_towers_helpers import GM, add, begin, command, new, texts, who
+
+TONY = "init=2 ss=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons=\"Heavy Rifle: 7 r12 two-handed\""
+BANDIT = "init=1 ss=1 hs=2 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1 weapons=\"Club: 2+hs; Bow: 3 r10\""
+FIGHTER = "init=2 ss=2 hs=3 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2"
+
+
+def end_turn(enc):
+    return apply(enc, EndTurn(by=GM, turn_no=enc.turn_no))
+
+
+def tony_and_bandit():
+    """Tony CI 15 (phase 5), the Bandit CI 3 (phase 17)."""
+    enc = add(new(), "Tony", "KH 4C", TONY).state
+    enc = add(enc, "Bandit", "2D", BANDIT).state
+    return begin(enc).state
+
+
+def test_a_forced_delay_after_aiming_loses_the_aim():
+    # "If you take any non-Free action other than Aiming before attacking, you lose the benefits of
+    # Aiming." Ending the turn is the Forced Delay of the Action List: a non-Free action.
+    enc = tony_and_bandit()
+    enc = command(enc, "act", action="aim").state
+    assert enc.find("Tony").aim == 1 and who(enc) == "Tony"
+    enc = end_turn(enc).state
+    assert enc.find("Tony").aim == 0
+    assert who(enc) == "Tony" and enc.turns.phase == 15
+    # PA 4 without aim: 4 cards, then the Bandit's flat-footed PD 2 − SS 1 = 1 card.
+    out = command(enc, "attack", target="Bandit", cards="9C 5C 2C 3S 8D")
+    assert "aim" not in texts(out)[0]
+    assert texts(out)[0].endswith("PA 4: 9♣ 5♣ 2♣ 3♠ → keep 9 = 9")
+
+
+def test_a_forced_delay_is_acting_and_ends_flat_footed():
+    # "Until a character acts in combat, he is flat-footed": a Forced Delay is acting.
+    enc = add(new(), "Bandit", "KD", BANDIT).state  # CI 14: phase 6
+    enc = add(enc, "Tony", "2H 3C", TONY).state  # CI 5: phase 15
+    enc = begin(enc).state
+    assert who(enc) == "Bandit" and enc.find("Bandit").flat_footed
+    enc = end_turn(enc).state
+    assert not enc.find("Bandit").flat_footed
+    assert who(enc) == "Bandit" and enc.turns.phase == 11
+    enc = end_turn(enc).state
+    assert who(enc) == "Tony"
+    # The Bandit's full PD 2: two cards, no flat-footed reduction.
+    out = command(enc, "attack", target="Bandit", cards="9C 5C 2C 3S 8D 4D")
+    assert "flat-footed" not in texts(out)[1]
+    assert texts(out)[1].startswith("Bandit PD 2: 8♦ 4♦ → keep 8 = 8")
+
+
+def grappled_bandit():
+    """The Fighter (phase 5) holds the Bandit, delays, and the Bandit acts in phase 10."""
+    enc = add(new(), "Fighter", "KH 4C", FIGHTER).state
+    enc = add(enc, "Bandit", "9D", BANDIT).state
+    enc = begin(enc).state
+    # PA 4: 9♣ 2♣ 3♣ 4♣ → 9; flat-footed Bandit PD 2 − SS 1 = 1 card: 8♦ → 9 vs 8.
+    out = command(enc, "act", action="grapple", target="Bandit", cards="9C 2C 3C 4C 8D")
+    assert "Bandit is grappled" in texts(out)[0]
+    enc = end_turn(out.state).state
+    assert who(enc) == "Bandit"
+    return enc
+
+
+def test_a_grappled_attack_is_at_flip_minus_1_with_hard_strength_halved():
+    # "If he attempts an attack, he will be at a (flip-1) to his attack, and his Hard Strength will be
+    # considered halved for purposes of damage calculations."
+    enc = grappled_bandit()
+    # PA 3 (flip−1): 2 cards K♥ 2♣; the Fighter's PD 3 (has acted): 2♦ 3♦ 4♦.
+    out = command(enc, "attack", target="Fighter", cards="KH 2C 2D 3D 4D")
+    lines = texts(out)
+    assert "grappled (flip−1)" in lines[0]
+    assert lines[0].endswith("PA 3 (grappled (flip−1)): K♥ 2♣ → keep K = 13 (1♥)")
+    # Club 2 + HS 2 halved = 1 → 3, + 1♥ = 4 − ER 1 = 3.
+    assert lines[2].startswith("Club 2 + HS 1 (halved: grappled) = 3 + 1♥ = 4 − ER 1 = 3 physical STUN, 1 LETHAL")
+    assert out.state.find("Fighter").stun == 12 - 3
+
+
+def test_a_grappled_character_attacks_only_in_melee():
+    # "the grappled target may attempt a restricted melee attack"
+    enc = grappled_bandit()
+    with pytest.raises(InvalidInput, match="melee"):
+        command(enc, "attack", target="Fighter", weapon="Bow", options="range=3")
+
+
+def test_too_few_entered_cards_are_refused_not_topped_up_from_the_deck():
+    enc = tony_and_bandit()
+    with pytest.raises(InvalidInput, match="entered"):
+        command(enc, "attack", target="Bandit", cards="9C 5C 2C 3S")  # the Bandit's card is missing
+
+
+def test_the_same_card_cannot_be_entered_twice_in_one_flip():
+    enc = tony_and_bandit()
+    with pytest.raises(InvalidInput, match="twice"):
+        command(enc, "attack", target="Bandit", cards="9C 9C 2C 3S 8D")
+
+
+def test_too_few_entered_dice_are_refused():
+    chance = Chance(1, (), entered_dice=[4])
+    with pytest.raises(DiceError, match="entered"):
+        chance.pool(2, 6)
+
+
+def test_too_few_entered_cards_are_refused_by_the_flip():
+    chance = Chance(1, (), entered_cards=parse_cards("KH 4C"))
+    with pytest.raises(InvalidInput, match="entered"):
+        chance.flip(3)
+
+
+def test_immunity_is_said_once_plainly():
+    enc = add(new(), "Berhardt", "2D", "ir=2 stun=20 immune=fire").state
+    out = command(enc, "damage", target="Berhardt", amount="8", damage_type="arcane fire")
+    assert texts(out) == ["Berhardt is immune to fire: no damage."]
+    assert out.state.find("Berhardt").stun == 20
