@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import sys
 import tempfile
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -259,13 +261,37 @@ async def run_load(*, channels: int, rate: float, seconds: float, database_url: 
         await standin.stop()
 
 
+@contextlib.asynccontextmanager
+async def fresh_database(url: str):
+    """A new PostgreSQL database on the given server for this run, dropped afterwards."""
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    name = f"tk_load_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(user=u.username, password=u.password, host=u.host or "127.0.0.1",
+                                  port=u.port or 5432, database="postgres")
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        yield u.set(database=name).render_as_string(hide_password=False)
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
 async def main_async(args: argparse.Namespace) -> int:
+    if args.database_url.startswith("postgresql"):
+        async with fresh_database(args.database_url) as url:
+            return await measure_and_print(args, url)
     with tempfile.TemporaryDirectory(prefix="tk-load-") as tmp:
-        url = args.database_url or f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}"
-        print(f"{args.channels} channels, {args.rate:g} commands/s for {args.seconds:g} s, "
-              f"{args.shards} bot process(es), database {url.split('@')[-1]}", flush=True)
-        figures = await run_load(channels=args.channels, rate=args.rate, seconds=args.seconds, database_url=url,
-                                 seed=args.seed, settle_seconds=args.settle, shards=args.shards)
+        return await measure_and_print(args, f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}")
+
+
+async def measure_and_print(args: argparse.Namespace, url: str) -> int:
+    print(f"{args.channels} channels, {args.rate:g} commands/s for {args.seconds:g} s, "
+          f"{args.shards} bot process(es), database {url.split('@')[-1]}", flush=True)
+    figures = await run_load(channels=args.channels, rate=args.rate, seconds=args.seconds, database_url=url,
+                             seed=args.seed, settle_seconds=args.settle, shards=args.shards)
     print("\n".join(figures.lines()))
     return 0 if figures.lost == 0 and figures.pings_missing == 0 and figures.trackers_behind == 0 else 1
 
