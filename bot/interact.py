@@ -169,7 +169,8 @@ async def defer_if_slow(interaction: discord.Interaction, work: asyncio.Future) 
     return True
 
 
-async def announce(bot: "TurnkeeperBot", channel, result: Result, *, interaction: discord.Interaction | None = None) -> None:
+async def announce(bot: "TurnkeeperBot", channel, result: Result, *,
+                   interaction: discord.Interaction | None = None) -> None:
     """Turn pings, choices and the pinned tracker after a committed change.
 
     With the interaction that made the change, pings go out as its followups, which

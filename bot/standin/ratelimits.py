@@ -89,7 +89,8 @@ class RateLimiter:
             return None  # one callback per interaction: Discord gives them no bucket to watch
         return self.limits.route_limit, self.limits.route_window
 
-    def take(self, method: str, path: str, template: Optional[str], params: dict[str, str]) -> tuple[Optional[web.Response], dict[str, str]]:
+    def take(self, method: str, path: str, template: Optional[str],
+             params: dict[str, str]) -> tuple[Optional[web.Response], dict[str, str]]:
         """(a 429 to answer instead, or None) and the headers for the answer."""
         if template is None:
             return None, {}

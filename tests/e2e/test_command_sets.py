@@ -53,7 +53,8 @@ async def test_start_up_syncs_in_the_background_and_restarts_keep_the_sets(two_s
     standin, home, far = two_servers
     async with turnkeeper(standin, database_url):
         await say(standin, "gm", "/campaign setup", system="rotted-capes")
-    global_syncs = sum(1 for m, p, _ in standin.requests if m == "PUT" and p.endswith("/commands") and "/guilds/" not in p)
+    global_syncs = sum(1 for m, p, _ in standin.requests
+                       if m == "PUT" and p.endswith("/commands") and "/guilds/" not in p)
     async with turnkeeper(standin, database_url) as bot:
         await bot.command_sets._task
         assert "plotpoint" in offered(standin, home) and "plotpoint" not in offered(standin, far)

@@ -146,7 +146,8 @@ async def set_up(standin: ObservedStandIn, repo: Repository, fights: list[Fight]
     await asyncio.gather(*(one(f) for f in fights))
 
 
-async def drive(standin: ObservedStandIn, fights: list[Fight], rate: float, seconds: float, rng: random.Random) -> list[Sent]:
+async def drive(standin: ObservedStandIn, fights: list[Fight], rate: float, seconds: float,
+                rng: random.Random) -> list[Sent]:
     sent: list[Sent] = []
     loop = asyncio.get_running_loop()
     start = loop.time()
