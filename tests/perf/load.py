@@ -99,7 +99,8 @@ class Figures:
             f"commands sent: {self.commands} in {self.seconds:.1f} s ({self.commands / self.seconds:.1f}/s)",
             f"acknowledgement latency: p50 {ms(median(self.acks))}, p99 {ms(p99(self.acks))}",
             f"turn change → ping: p99 {ms(p99(self.pings))} over {len(self.pings)} turn changes",
-            f"tracker staleness: p99 {ms(p99(self.staleness))} over {len(self.staleness)} commands",
+            f"tracker staleness: p99 {ms(p99(self.staleness))} over {len(self.staleness)} commands "
+            "(those whose tracker edit came before their channel's next command)",
             f"429s received: {self.global_429} global, {self.route_429} per route",
             f"non-interaction REST requests: {self.rest} ({self.rest / max(1, self.commands):.2f} per command)",
             f"commands lost: {self.lost}; refused: {self.refused}; deferred (slower than 2 s): {self.deferred}; "
@@ -186,6 +187,12 @@ async def trackers_behind(standin: ObservedStandIn, repo: Repository, fights: li
 
 async def collect(standin: ObservedStandIn, sent: list[Sent], clocks: Clocks, started_requests: int) -> Figures:
     figures = Figures(commands=len(sent))
+    following: dict[int, float] = {}  # handle id → when the next command of its channel was sent
+    last: dict[str, Sent] = {}
+    for s in sent:
+        if s.fight.channel in last:
+            following[last[s.fight.channel].handle.id] = s.at
+        last[s.fight.channel] = s
     for s in sent:
         try:
             answer = await s.handle.response(timeout=ANSWER_TIMEOUT)
@@ -202,7 +209,9 @@ async def collect(standin: ObservedStandIn, sent: list[Sent], clocks: Clocks, st
         callback = standin.callback_at[s.handle.id]
         edits = clocks.edits.get(standin.channel(s.fight.channel).id, [])
         after = next((t for t in edits if t >= callback), None)
-        if after is not None:
+        # A command that changed nothing on the tracker gets no edit of its own: the next
+        # edit, after the channel's next command, would overstate how stale it was.
+        if after is not None and after <= following.get(s.handle.id, float("inf")):
             figures.staleness.append(after - callback)
         if s.label == NEXT:
             ping = next((m for m in s.handle.followups if m.pings.user_ids), None)
