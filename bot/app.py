@@ -24,6 +24,7 @@ COGS = (
     "cogs.encounter",
     "cogs.initiative",
     "cogs.play",
+    "cogs.npc",
     "cogs.help",
 )
 
@@ -121,7 +122,8 @@ class TurnkeeperBot(commands.AutoShardedBot):
             return False
         if member.guild_permissions.manage_guild:
             return True
-        role = await self.gm_role(interaction.guild_id)
+        # A channel bound to a campaign of its own has that campaign's GM role.
+        role = await self.gm_role(await self.core.places.key(interaction.guild_id, interaction.channel))
         return role is not None and any(r.id == role for r in member.roles)
 
     # --- one error handler for every command ------------------------------------

@@ -21,17 +21,20 @@ from weakref import WeakValueDictionary
 
 from rules import registry
 from rules.actions import Action, Choose
-from rules.engine import apply
 from rules.commands import check_start, check_undo
+from rules.engine import apply
 from rules.errors import InvalidInput, NotRunning, RulesError, Stale
 from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
 from rules.system import System
 
+from .between import SYSTEM_STATE, Between
+from .places import Places
 from .repository import (
     CampaignRecord,
     EncounterExists,
     EncounterRecord,
+    NewChange,
     NewEvent,
     Repository,
     VersionConflict,
@@ -85,6 +88,8 @@ class Core:
         self.now = now
         # A fixed seed makes every encounter replay the same (the sandbox uses it).
         self.seed = seed
+        self.between = Between(repo, seed=seed)
+        self.places = Places(repo)
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         # Parsed states by encounter id with their version: skips re-validating
         # the JSON of encounters this process saved last. Bounded, oldest out.
@@ -150,8 +155,12 @@ class Core:
         return None if record is None else (record, self._load(record))
 
     # --- starting ------------------------------------------------------------
-    async def start(self, guild_id: int, channel_id: int, by: Actor, *, system: str | None = None, seed: int | None = None) -> Result:
-        campaign_system, settings = await self.settings(guild_id)
+    async def start(self, guild_id: int, channel_id: int, by: Actor, *, system: str | None = None,
+                    seed: int | None = None, campaign: int | None = None) -> Result:
+        """``campaign``: the key of the campaign the channel belongs to (default: the server's)."""
+        key_of_campaign = guild_id if campaign is None else campaign
+        campaign_record = await self.repo.get_campaign(key_of_campaign)
+        campaign_system, settings = await self.settings(key_of_campaign)
         key = check_start(by, system or campaign_system)
         rules_system = registry.get(key)
         if seed is None and self.seed is not None:
@@ -160,10 +169,14 @@ class Core:
             seed = int.from_bytes(os.urandom(8), "little")
         options = {k: v for k, v in settings.items() if k in rules_system.options or k in DEFAULT_SETTINGS}
         state = rules_system.new_encounter(by.user_id, seed_from(seed), options)
+        if campaign_record is not None and campaign_record.system == key:
+            # Campaign-level state, e.g. the Editor-in-Chief's pool, carries into the fight.
+            state = rules_system.campaign_in(state, dict(campaign_record.state.get(SYSTEM_STATE) or {}))
         data = state.model_dump(mode="json")
         async with self.lock(channel_id):
             try:
-                record = await self.repo.create_encounter(guild_id, channel_id, key, data)
+                bound = None if key_of_campaign == guild_id else key_of_campaign
+                record = await self.repo.create_encounter(guild_id, channel_id, key, data, campaign_key=bound)
             except EncounterExists:
                 raise InvalidInput("This channel already has an encounter: /encounter end it first.") from None
         event = Event(kind="info", text=f"A {rules_system.name} encounter begins. Add combatants with /initiative join and /initiative add; the GM starts round 1 with /initiative next.")
@@ -204,8 +217,13 @@ class Core:
                 meta = self._timers(record, state, new_state)
                 status = "ended" if new_state.status == "ended" else None
                 event = NewEvent(todo.by.user_id, command[:200], outcome.summary, record.state)
+                lasting, change, campaign_state = (None, None, None)
+                if status and state.status != "ended":
+                    lasting, change, campaign_state = await self._lasting(record, new_state, todo.by)
                 try:
-                    version = await self.repo.commit(record.id, record.version, state=data, events=[event], status=status, meta=meta)
+                    version = await self.repo.commit(record.id, record.version, state=data, events=[event], status=status,
+                                                     meta=meta, lasting=lasting, change=change,
+                                                     campaign_state=campaign_state)
                 except VersionConflict:
                     self._cache.pop(record.id, None)
                     self._latest.pop(channel_id, None)
@@ -214,6 +232,30 @@ class Core:
                 self._saved(channel_id, None if status == "ended" else replace(record, state=data, version=version))
                 return Result(record.id, version, state, new_state, outcome.events, outcome.summary, record)
         raise InvalidInput("The channel is very busy: please try again.")
+
+    async def _lasting(self, record: EncounterRecord, state: Encounter, by: Actor):
+        """What an ending fight hands to its campaign, saved in the same transaction as the end:
+        each stored character's lasting state, and the system's campaign-level state.
+
+        Only combatants tied to a stored character count: NPCs the GM added are
+        forgotten unless added with keep:true (which stores them as the GM's characters)."""
+        system = registry.get(record.system)
+        key = record.campaign_key if record.campaign_key is not None else record.guild_id
+        fought = {c.character_id: c for c in state.combatants if c.character_id is not None}
+        stored = [r for r in await self.repo.characters_by_ids(fought) if r.system == record.system and r.guild_id == key]
+        lasting = {r.id: system.lasting(state, fought[r.id]) for r in stored}
+        handed_back = system.campaign_out(state)
+        campaign = await self.repo.get_campaign(key) if handed_back else None
+        campaign_state = None
+        if campaign is not None and campaign.system == record.system:
+            campaign_state = campaign.state | {SYSTEM_STATE: dict(campaign.state.get(SYSTEM_STATE) or {}) | handed_back}
+        if not lasting and campaign_state is None:
+            return None, None, None
+        names = ", ".join(r.name for r in stored) or "no stored characters"
+        change = NewChange(key, by.user_id, f"/encounter end (encounter #{record.id})", f"Saved from the fight: {names}",
+                           {"characters": {str(r.id): r.lasting for r in stored},
+                            "campaign": campaign.state if campaign_state is not None else None})
+        return lasting, change, campaign_state
 
     def _timers(self, record: EncounterRecord, before: Encounter, after: Encounter) -> dict[str, Any]:
         """Reminder and choice deadlines that follow from a state change."""

@@ -52,15 +52,15 @@ async def refuse(interaction: discord.Interaction, error: Exception, *, gm: bool
 
 async def refuse_stale(interaction: discord.Interaction, error: Stale) -> None:
     """A click on a message whose turn, question or encounter is over: refused
-    privately, and the message loses its buttons so nobody clicks it again.
-    Both go through the interaction, which costs no REST budget."""
-    if interaction.message is None or interaction.response.is_done():
-        await refuse(interaction, error)
-        return
-    await interaction.response.defer()  # a component's deferred update: the message stays as it is for now
-    await interaction.followup.send(f"⛔ {render.clean(str(error))}", ephemeral=True, allowed_mentions=render.NOBODY)
+    privately, then the message loses its buttons so nobody clicks it again. The
+    refusal is the interaction's one answer, so a crash between the two steps
+    leaves at worst a button that is refused again."""
+    await refuse(interaction, error)
+    message = interaction.message
+    if message is None or message.flags.ephemeral:
+        return  # a private question (confirm /encounter end) cannot be edited by the bot; it fades by itself
     try:
-        await interaction.edit_original_response(view=None)
+        await message.edit(view=None)
     except discord.HTTPException:
         log.info("could not take the buttons off a stale message in channel %s", interaction.channel_id)
 

@@ -30,11 +30,28 @@ from bot.db import SQLITE_IMMEDIATE, SQLITE_NO_BEGIN, configure_sqlite
 from bot.tables import (
     ACTIVE,
     ENDED,
-    campaign_table as CT,
-    character_table as CH,
-    encounter_table as EN,
-    event_table as EV,
     utcnow,
+)
+from bot.tables import (
+    campaign_table as CT,
+)
+from bot.tables import (
+    change_table as CC,
+)
+from bot.tables import (
+    character_table as CH,
+)
+from bot.tables import (
+    encounter_table as EN,
+)
+from bot.tables import (
+    event_table as EV,
+)
+from bot.tables import (
+    npc_table as NP,
+)
+from bot.tables import (
+    place_table as PL,
 )
 
 META_FIELDS = frozenset(
@@ -48,7 +65,8 @@ class RepositoryError(Exception):
 
 
 class DuplicateName(RepositoryError, ValueError):
-    """A character with this (case-insensitive) name already exists in the guild."""
+    """The owner already has a character (or the library an NPC) with this
+    (case-insensitive) name in the campaign."""
 
 
 class EncounterExists(RepositoryError):
@@ -83,11 +101,51 @@ class CharacterRecord:
     id: int
     guild_id: int
     owner_id: int
+    owner_name: str | None
     name: str
     name_key: str
     system: str
     sheet: dict[str, Any]
+    lasting: dict[str, Any]
     created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NpcRecord:
+    id: int
+    guild_id: int
+    name: str
+    name_key: str
+    system: str
+    sheet: dict[str, Any]
+    notes: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeRecord:
+    id: int
+    guild_id: int
+    user_id: int
+    user_name: str | None
+    command: str
+    summary: str
+    before: dict[str, Any]
+    undone: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewChange:
+    """A between-fight change to log. ``before``: {"characters": {id: lasting},
+    "campaign": the campaign state or None}, what undo restores."""
+
+    guild_id: int
+    user_id: int
+    command: str
+    summary: str
+    before: dict[str, Any]
+    user_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +157,7 @@ class EncounterRecord:
     status: str
     state: dict[str, Any]
     version: int
+    campaign_key: int | None
     tracker_message_id: int | None
     turn_message_id: int | None
     reminder_due: datetime | None
@@ -241,7 +300,8 @@ class SqliteWriter:
 
 
 def _commit_body(conn: sa.Connection, update: sa.Update, params: dict[str, Any], new_events: list[NewEvent],
-                 undo_seqs: Collection[int]) -> int:
+                 undo_seqs: Collection[int], lasting: Mapping[int, dict[str, Any]] | None = None,
+                 change: NewChange | None = None, campaign_state: dict[str, Any] | None = None) -> int:
     encounter_id, expected_version = params["eid"], params["expected"]
     try:
         row = conn.execute(update, params).first()
@@ -273,7 +333,23 @@ def _commit_body(conn: sa.Connection, update: sa.Update, params: dict[str, Any],
         )
     if undo_seqs:
         conn.execute(_UNDO_EVENTS, {"eid": encounter_id, "seqs": list(undo_seqs)})
+    if change is not None:
+        _write_lasting(conn, lasting or {}, change, campaign_state)
     return int(new_version)
+
+
+def _write_lasting(conn: sa.Connection, lasting: Mapping[int, dict[str, Any]], change: NewChange | None,
+                   campaign_state: dict[str, Any] | None = None) -> None:
+    """Characters' lasting state (and the campaign's state), logged as one change."""
+    for character_id, value in lasting.items():
+        conn.execute(sa.update(CH).where(CH.c.id == character_id).values(lasting=value))
+    if campaign_state is not None and change is not None:
+        conn.execute(sa.update(CT).where(CT.c.guild_id == change.guild_id)
+                     .values(state=campaign_state, updated_at=utcnow()))
+    if change is not None:
+        conn.execute(sa.insert(CC).values(
+            guild_id=change.guild_id, user_id=change.user_id, user_name=change.user_name, command=change.command[:200],
+            summary=change.summary[:1000], before=change.before, undone=False, created_at=utcnow()))
 
 
 class Repository:
@@ -369,7 +445,8 @@ class Repository:
     # -- characters ----------------------------------------------------------------
 
     async def add_character(
-        self, guild_id: int, owner_id: int, name: str, system: str, sheet: dict[str, Any]
+        self, guild_id: int, owner_id: int, name: str, system: str, sheet: dict[str, Any], *,
+        owner_name: str | None = None,
     ) -> CharacterRecord:
         name = name.strip()
         stmt = (
@@ -377,6 +454,7 @@ class Repository:
             .values(
                 guild_id=guild_id,
                 owner_id=owner_id,
+                owner_name=owner_name,
                 name=name,
                 name_key=name_key(name),
                 system=system,
@@ -391,11 +469,33 @@ class Repository:
             raise DuplicateName(f"a character named {name!r} already exists here") from exc
         return CharacterRecord(**row._mapping)
 
-    async def get_character(self, guild_id: int, name: str) -> CharacterRecord | None:
+    async def get_character(self, guild_id: int, name: str, *, owner_id: int | None = None) -> CharacterRecord | None:
+        """The character of that name (the owner's, if given; else the oldest)."""
+        found = await self.find_characters(guild_id, name)
+        if owner_id is not None:
+            found = [r for r in found if r.owner_id == owner_id]
+        return found[0] if found else None
+
+    async def find_characters(self, guild_id: int, name: str) -> list[CharacterRecord]:
+        """Every character of that name in the campaign (names are unique per owner)."""
         rows = await self._fetch(
-            sa.select(CH).where(CH.c.guild_id == guild_id, CH.c.name_key == name_key(name))
+            sa.select(CH).where(CH.c.guild_id == guild_id, CH.c.name_key == name_key(name)).order_by(CH.c.id)
         )
+        return [CharacterRecord(**row._mapping) for row in rows]
+
+    async def character_by_id(self, guild_id: int, character_id: int) -> CharacterRecord | None:
+        rows = await self._fetch(sa.select(CH).where(CH.c.guild_id == guild_id, CH.c.id == character_id))
         return CharacterRecord(**rows[0]._mapping) if rows else None
+
+    async def characters_by_ids(self, ids: Collection[int]) -> list[CharacterRecord]:
+        if not ids:
+            return []
+        rows = await self._fetch(sa.select(CH).where(CH.c.id.in_(list(ids))).order_by(CH.c.id))
+        return [CharacterRecord(**row._mapping) for row in rows]
+
+    async def remove_character_id(self, guild_id: int, character_id: int) -> bool:
+        stmt = sa.delete(CH).where(CH.c.guild_id == guild_id, CH.c.id == character_id)
+        return await self._write_count(stmt) > 0
 
     async def list_characters(
         self,
@@ -421,6 +521,115 @@ class Repository:
         stmt = sa.update(CH).where(CH.c.id == character_id).values(sheet=sheet)
         return await self._write_count(stmt) > 0
 
+    async def _transaction(self, body: Callable[..., Any], *args: Any) -> Any:
+        """``body(sync_connection, *args)`` in one write transaction."""
+        if self._writer is not None:
+            return await self._writer.run(body, *args)
+        async with self._tx.begin() as conn:
+            return await conn.run_sync(body, *args)
+
+    async def save_lasting(self, lasting: Mapping[int, dict[str, Any]], change: NewChange,
+                           campaign_state: dict[str, Any] | None = None) -> None:
+        """Set characters' lasting state (and the campaign state), logged as one change."""
+        await self._transaction(_write_lasting, dict(lasting), change, campaign_state)
+
+    # -- the between-fight log -------------------------------------------------------
+
+    async def changes(self, guild_id: int, *, limit: int = 100) -> list[ChangeRecord]:
+        """Newest first."""
+        stmt = sa.select(CC).where(CC.c.guild_id == guild_id).order_by(CC.c.id.desc()).limit(limit)
+        return [ChangeRecord(**row._mapping) for row in await self._fetch(stmt)]
+
+    async def undo_change(self, change_id: int, log: NewChange) -> bool:
+        """Restore what change ``change_id`` replaced; False if it was undone meanwhile."""
+
+        def body(conn: sa.Connection) -> bool:
+            marked = conn.execute(sa.update(CC).where(CC.c.id == change_id, CC.c.undone.is_(False))
+                                  .values(undone=True)).rowcount
+            if not marked:
+                return False
+            before = conn.execute(sa.select(CC.c.before).where(CC.c.id == change_id)).scalar_one()
+            lasting = {int(k): v for k, v in (before.get("characters") or {}).items()}
+            _write_lasting(conn, lasting, log, before.get("campaign"))
+            return True
+
+        return await self._transaction(body)
+
+    # -- the NPC library ---------------------------------------------------------------
+
+    async def add_npc(self, guild_id: int, name: str, system: str, sheet: dict[str, Any], notes: str = "") -> NpcRecord:
+        name = name.strip()
+        stmt = sa.insert(NP).values(guild_id=guild_id, name=name, name_key=name_key(name), system=system,
+                                    sheet=sheet, notes=notes, created_at=utcnow()).returning(*NP.c)
+        try:
+            row = await self._write_row(stmt)
+        except IntegrityError as exc:
+            raise DuplicateName(f"an NPC named {name!r} is already in the library") from exc
+        return NpcRecord(**row._mapping)
+
+    async def get_npc(self, guild_id: int, name: str) -> NpcRecord | None:
+        rows = await self._fetch(sa.select(NP).where(NP.c.guild_id == guild_id, NP.c.name_key == name_key(name)))
+        return NpcRecord(**rows[0]._mapping) if rows else None
+
+    async def list_npcs(self, guild_id: int, *, prefix: str | None = None, limit: int = 25) -> list[NpcRecord]:
+        stmt = sa.select(NP).where(NP.c.guild_id == guild_id)
+        if prefix:
+            stmt = stmt.where(NP.c.name_key.contains(name_key(prefix), autoescape=True))
+        stmt = stmt.order_by(NP.c.name_key).limit(limit)
+        return [NpcRecord(**row._mapping) for row in await self._fetch(stmt)]
+
+    async def remove_npc(self, guild_id: int, name: str) -> bool:
+        stmt = sa.delete(NP).where(NP.c.guild_id == guild_id, NP.c.name_key == name_key(name))
+        return await self._write_count(stmt) > 0
+
+    # -- campaigns bound to channels and categories --------------------------------------
+
+    async def places(self, guild_id: int) -> dict[int, int]:
+        """The server's bound places: channel or category id → campaign key."""
+        rows = await self._fetch(sa.select(PL.c.place_id, PL.c.campaign_key).where(PL.c.guild_id == guild_id))
+        return {int(place): int(key) for place, key in rows}
+
+    async def bind_place(self, guild_id: int, place_id: int, campaign_key: int) -> None:
+        stmt = self._upsert(PL).values(place_id=place_id, guild_id=guild_id, campaign_key=campaign_key)
+        stmt = stmt.on_conflict_do_update(index_elements=[PL.c.place_id],
+                                          set_={"campaign_key": stmt.excluded.campaign_key})
+        await self._transaction(lambda conn: conn.execute(stmt))
+
+    async def unbind_place(self, guild_id: int, place_id: int) -> bool:
+        stmt = sa.delete(PL).where(PL.c.guild_id == guild_id, PL.c.place_id == place_id)
+        return await self._write_count(stmt) > 0
+
+    # -- a whole campaign at once (export / import) ---------------------------------------
+
+    async def replace_campaign(self, key: int, *, system: str, gm_role_id: int | None, settings: dict[str, Any],
+                               state: dict[str, Any], characters: list[dict[str, Any]], npcs: list[dict[str, Any]],
+                               change: NewChange) -> None:
+        """Replace the campaign, its characters and its NPC library in one transaction."""
+        now = utcnow()
+
+        def body(conn: sa.Connection) -> None:
+            conn.execute(sa.delete(CT).where(CT.c.guild_id == key))
+            conn.execute(sa.insert(CT).values(guild_id=key, system=system, gm_role_id=gm_role_id, settings=settings,
+                                              state=state, created_at=now, updated_at=now))
+            conn.execute(sa.delete(CH).where(CH.c.guild_id == key))
+            conn.execute(sa.delete(NP).where(NP.c.guild_id == key))
+            for c in characters:
+                conn.execute(sa.insert(CH).values(guild_id=key, owner_id=c["owner_id"], owner_name=c.get("owner_name"),
+                                                  name=c["name"],
+                                                  name_key=name_key(c["name"]), system=system, sheet=c["sheet"],
+                                                  lasting=c["lasting"], created_at=now))
+            for n in npcs:
+                conn.execute(sa.insert(NP).values(guild_id=key, name=n["name"], name_key=name_key(n["name"]),
+                                                  system=system, sheet=n["sheet"], notes=n["notes"], created_at=now))
+            conn.execute(sa.insert(CC).values(guild_id=key, user_id=change.user_id, user_name=change.user_name,
+                                              command=change.command,
+                                              summary=change.summary[:1000], before={}, undone=False, created_at=now))
+
+        try:
+            await self._transaction(body)
+        except IntegrityError as exc:
+            raise DuplicateName("the file names one character twice for the same player") from exc
+
     # -- encounters ----------------------------------------------------------------
 
     async def get_encounter(self, encounter_id: int) -> EncounterRecord | None:
@@ -437,7 +646,7 @@ class Repository:
         return [row.id for row in await self._fetch(stmt)]
 
     async def create_encounter(
-        self, guild_id: int, channel_id: int, system: str, state: dict[str, Any]
+        self, guild_id: int, channel_id: int, system: str, state: dict[str, Any], *, campaign_key: int | None = None
     ) -> EncounterRecord:
         now = utcnow()
         stmt = (
@@ -446,6 +655,7 @@ class Repository:
                 guild_id=guild_id,
                 channel_id=channel_id,
                 system=system,
+                campaign_key=campaign_key,
                 status=ACTIVE,
                 state=state,
                 version=1,
@@ -471,12 +681,16 @@ class Repository:
         undo_seqs: Collection[int] = (),
         status: str | None = None,
         meta: Mapping[str, Any] | None = None,
+        lasting: Mapping[int, dict[str, Any]] | None = None,
+        change: NewChange | None = None,
+        campaign_state: dict[str, Any] | None = None,
     ) -> int:
         """Save a new state if the encounter is still at ``expected_version``.
 
         Appends ``events`` (seq continuing after the current maximum), marks
-        ``undo_seqs`` undone and returns the new version. Raises VersionConflict,
-        changing nothing, if someone else committed first.
+        ``undo_seqs`` undone and returns the new version. ``lasting`` (character id →
+        lasting state) is saved in the same transaction, logged as ``change``. Raises
+        VersionConflict, changing nothing, if someone else committed first.
         """
         params: dict[str, Any] = {
             "eid": encounter_id,
@@ -493,9 +707,11 @@ class Repository:
         update = _commit_statement(tuple(sorted(k for k in params if k in _OPTIONAL_SET)))
         new_events = list(events)
         if self._writer is not None:
-            return await self._writer.run(_commit_body, update, params, new_events, undo_seqs)
+            return await self._writer.run(_commit_body, update, params, new_events, undo_seqs, lasting, change,
+                                          campaign_state)
         async with self._tx.begin() as conn:
-            return await conn.run_sync(_commit_body, update, params, new_events, undo_seqs)
+            return await conn.run_sync(_commit_body, update, params, new_events, undo_seqs, lasting, change,
+                                       campaign_state)
 
     async def end_encounter(
         self,

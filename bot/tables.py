@@ -51,6 +51,10 @@ def _snowflake(**kwargs: Any) -> Any:
 
 
 class Campaign(SQLModel, table=True):
+    """A campaign. Its key, ``guild_id``, is the server's id for the server's default
+    campaign, and the negated id of a channel or category for a campaign bound to
+    places (negated: an old server's first channel shares the server's id)."""
+
     __tablename__ = "campaign"
 
     guild_id: int = _snowflake(primary_key=True, sa_column_kwargs={"autoincrement": False})
@@ -63,19 +67,72 @@ class Campaign(SQLModel, table=True):
 
 
 class Character(SQLModel, table=True):
+    """A stored character. ``guild_id`` is its campaign's key (see Campaign)."""
+
     __tablename__ = "character"
-    # The unique index leads with guild_id, so it also serves per-guild lookups;
-    # a separate guild_id index would only slow writes.
-    __table_args__ = (sa.UniqueConstraint("guild_id", "name_key", name="uq_character_guild_name"),)
+    # Names are unique per owner: two players may both have a "Max".
+    __table_args__ = (
+        sa.UniqueConstraint("guild_id", "owner_id", "name_key", name="uq_character_owner_name"),
+        sa.Index("ix_character_guild_name", "guild_id", "name_key"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int = _snowflake()
     owner_id: int = _snowflake()
+    owner_name: str | None = None  # as it was when stored: whose "Max" is whose, without asking Discord
     name: str
     name_key: str
     system: str
     sheet: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
+    # What outlives a fight (System.lasting): written when an encounter ends.
+    lasting: dict[str, Any] = Field(
+        default_factory=dict, sa_type=sa.JSON, nullable=False, sa_column_kwargs={"server_default": sa.text("'{}'")}
+    )
     created_at: datetime = _stamp()
+
+
+class Npc(SQLModel, table=True):
+    """A stat block in a campaign's NPC library (GM-only)."""
+
+    __tablename__ = "npc"
+    __table_args__ = (sa.UniqueConstraint("guild_id", "name_key", name="uq_npc_guild_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake()  # the campaign's key
+    name: str
+    name_key: str
+    system: str
+    sheet: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
+    notes: str = Field(default="", sa_column_kwargs={"server_default": ""})
+    created_at: datetime = _stamp()
+
+
+class CampaignChange(SQLModel, table=True):
+    """One between-fight change (a rest, an adjustment, a fight's end, an import),
+    with what it replaced so it can be undone."""
+
+    __tablename__ = "campaign_change"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = _snowflake(index=True)  # the campaign's key
+    user_id: int = _snowflake()
+    user_name: str | None = None
+    command: str
+    summary: str
+    # {"characters": {id: lasting}, "campaign": state or null}
+    before: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
+    undone: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    created_at: datetime = _stamp()
+
+
+class CampaignPlace(SQLModel, table=True):
+    """A channel or category bound to a campaign other than its server's default."""
+
+    __tablename__ = "campaign_place"
+
+    place_id: int = _snowflake(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    guild_id: int = _snowflake(index=True)  # the server
+    campaign_key: int = _snowflake()
 
 
 ACTIVE = "active"
@@ -101,6 +158,8 @@ class Encounter(SQLModel, table=True):
     guild_id: int = _snowflake(index=True)
     channel_id: int = _snowflake(index=True)
     system: str
+    # The campaign the fight belongs to; None: the server's default campaign (guild_id).
+    campaign_key: int | None = _snowflake(default=None, nullable=True)
     status: str = Field(default=ACTIVE)
     state: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
     version: int = Field(default=1)
@@ -142,3 +201,6 @@ campaign_table: sa.Table = Campaign.__table__  # type: ignore[attr-defined]
 character_table: sa.Table = Character.__table__  # type: ignore[attr-defined]
 encounter_table: sa.Table = Encounter.__table__  # type: ignore[attr-defined]
 event_table: sa.Table = Event.__table__  # type: ignore[attr-defined]
+npc_table: sa.Table = Npc.__table__  # type: ignore[attr-defined]
+change_table: sa.Table = CampaignChange.__table__  # type: ignore[attr-defined]
+place_table: sa.Table = CampaignPlace.__table__  # type: ignore[attr-defined]

@@ -1,17 +1,29 @@
-"""/campaign: the server's rule system, GM role and settings."""
+"""/campaign: the rule system, GM role and settings; between fights: rests,
+adjustments, their log and undo; export and import; campaigns bound to channels."""
 
 from __future__ import annotations
 
+import io
+
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
+from bot import render, transfer
 from bot.core import DEFAULT_SETTINGS
-from bot.interact import actor_of, reply
+from bot.interact import actor_of, refuse, reply
+from bot.places import campaign_key, own_key
+from bot.repository import DuplicateName, NewChange
 from rules import registry
 from rules.commands import flags
-from rules.errors import InvalidInput, NotAllowed
+from rules.errors import InvalidInput, NotAllowed, RulesError
+
+from . import autocomplete
+
+MAX_REMINDER_MINUTES = 1440
+MAX_CHOICE_SECONDS = 86400
+MAX_TEXT_SETTING = 100
 
 SYSTEM_CHOICES = [app_commands.Choice(name=key, value=key) for key in registry.MODULES]
 
@@ -33,31 +45,39 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
     async def setup(self, interaction: discord.Interaction, system: app_commands.Choice[str], gm_role: discord.Role | None = None,
                     reminder_minutes: app_commands.Range[int, 0, 1440] | None = None,
                     choice_timeout: app_commands.Range[int, 0, 86400] | None = None, settings: str | None = None) -> None:
-        by = await actor_of(interaction)
-        if not by.is_gm:
-            raise NotAllowed("Only someone with Manage Server or the GM role can set up the campaign.")
-        rules_system = registry.get(system.value)
-        current = await self.bot.core.campaign(interaction.guild_id)
-        merged = dict(current.settings) if current and current.system == system.value else {}
-        if reminder_minutes is not None:
-            merged["reminder_minutes"] = reminder_minutes
-        if choice_timeout is not None:
-            merged["choice_timeout_seconds"] = choice_timeout
-        for key, value in flags(settings).items():
-            if key not in rules_system.options:
-                known = ", ".join(rules_system.options) or "none"
-                raise InvalidInput(f"{rules_system.name} has no setting `{key}` (settings: {known}).")
-            merged[key] = _typed(value, rules_system.options[key].default, key)
-        role_id = gm_role.id if gm_role else (current.gm_role_id if current else None)
-        await self.bot.core.repo.save_campaign(interaction.guild_id, system=system.value, gm_role_id=role_id, settings=merged)
-        self.bot.forget_campaign(interaction.guild_id)
-        await self.bot.command_sets.refresh_soon(interaction.guild_id)
+        try:
+            by = await actor_of(interaction)
+            if not by.is_gm:
+                raise NotAllowed("Only someone with Manage Server or the GM role can set up the campaign.")
+            key = await campaign_key(interaction)
+            rules_system = registry.get(system.value)
+            current = await self.bot.core.campaign(key)
+            merged = dict(current.settings) if current and current.system == system.value else {}
+            # Discord's client enforces the declared ranges; a crafted request does not.
+            if reminder_minutes is not None:
+                merged["reminder_minutes"] = _bounded(reminder_minutes, "reminder_minutes", 0, MAX_REMINDER_MINUTES)
+            if choice_timeout is not None:
+                merged["choice_timeout_seconds"] = _bounded(choice_timeout, "choice_timeout", 0, MAX_CHOICE_SECONDS)
+            for name, value in flags(settings).items():
+                if name not in rules_system.options:
+                    known = ", ".join(rules_system.options) or "none"
+                    raise InvalidInput(f"{rules_system.name} has no setting `{name[:30]}` (settings: {known}).")
+                if value is True:
+                    raise InvalidInput(f"Give `{name}` a value: `{name}=…`.")
+                merged[name] = _typed(value, rules_system.options[name].default, name)
+            role_id = gm_role.id if gm_role else (current.gm_role_id if current else None)
+            await self.bot.core.repo.save_campaign(key, system=system.value, gm_role_id=role_id, settings=merged)
+            self.bot.forget_campaign(key)
+            await self.bot.command_sets.refresh_soon(interaction.guild_id)
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
         role = f"<@&{role_id}>" if role_id else "Manage Server holders"
         await reply(interaction, f"✅ This server plays **{rules_system.name}**. GMs: {role}.", allowed=render.NOBODY)
 
     @app_commands.command(name="show", description="Show the campaign's system, GM role and settings")
     async def show(self, interaction: discord.Interaction) -> None:
-        campaign = await self.bot.core.campaign(interaction.guild_id)
+        campaign = await self.bot.core.campaign(await campaign_key(interaction))
         if campaign is None:
             await reply(interaction, "No campaign yet: someone with Manage Server runs `/campaign setup`.", ephemeral=True)
             return
@@ -69,16 +89,246 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
         embed.add_field(name="Settings", value=render.fit("\n".join(lines), 1000), inline=False)
         await reply(interaction, "", embed=embed)
 
+    # --- between fights -------------------------------------------------------------
+    @app_commands.command(name="rest", description="GM: time passes between fights (the system's recovery rules)")
+    @app_commands.describe(kind="What kind of rest", character="Only this character (default: everyone)",
+                           dice='Dice rolled by hand, in order, e.g. "14 3"',
+                           options='The rest\'s options, e.g. medic="Nova, Max" (see /help)')
+    @app_commands.autocomplete(kind=autocomplete.rests, character=autocomplete.campaign_characters)
+    async def rest(self, interaction: discord.Interaction, kind: app_commands.Range[str, 1, 100],
+                   character: app_commands.Range[str, 1, 100] | None = None,
+                   dice: app_commands.Range[str, 1, 200] | None = None,
+                   options: app_commands.Range[str, 1, 300] | None = None) -> None:
+        try:
+            by = await actor_of(interaction)
+            key = await campaign_key(interaction)
+            if not by.is_gm:
+                raise NotAllowed("Only the GM decides when the characters rest.")
+            record = await autocomplete.resolve_character(interaction, key, character) if character else None
+            label, lines = await self.bot.core.between.rest(key, by, kind, character=record, dice=dice, options=options,
+                                                           by_name=interaction.user.display_name)
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        body = "\n".join(render.clean(line) for line in lines) or f"{render.clean(label)}: nothing changed."
+        await reply(interaction, body)
+
+    @app_commands.command(name="adjust", description="GM: set a value a character carries between fights")
+    @app_commands.describe(character="The stored character", key="What to change (see /character show)",
+                           value="The new value")
+    @app_commands.autocomplete(character=autocomplete.campaign_characters, key=autocomplete.adjustable)
+    async def adjust(self, interaction: discord.Interaction, character: app_commands.Range[str, 1, 100],
+                     key: app_commands.Range[str, 1, 60], value: app_commands.Range[str, 1, 200]) -> None:
+        try:
+            by = await actor_of(interaction)
+            if not by.is_gm:
+                raise NotAllowed("Only the GM adjusts what a character carries between fights.")
+            ckey = await campaign_key(interaction)
+            record = await autocomplete.resolve_character(interaction, ckey, character)
+            summary = await self.bot.core.between.adjust(ckey, by, record, key, value, interaction.user.display_name)
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        await reply(interaction, f"✏️ {render.clean(summary)}")
+
+    @app_commands.command(name="undo", description="GM: undo the last rest or adjustment")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        try:
+            by = await actor_of(interaction)
+            key = await campaign_key(interaction)
+            summary = await self.bot.core.between.undo(key, by, interaction.user.display_name)
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        await reply(interaction, f"↩️ {render.clean(summary)}")
+
+    @app_commands.command(name="log", description="Between-fight changes: rests, adjustments, fights' ends, imports")
+    async def log(self, interaction: discord.Interaction) -> None:
+        changes = await self.bot.core.repo.changes(await campaign_key(interaction), limit=500)
+        if not changes:
+            await reply(interaction, "Nothing has changed between fights yet.", ephemeral=True)
+            return
+        lines = ["# Between fights", "", "| when (UTC) | who | command | what changed |", "|---|---|---|---|"]
+        for change in reversed(changes):
+            mark = "~~" if change.undone else ""
+            who = change.user_name or _member_name(interaction, change.user_id)
+            cells = [_cell(who), _cell(change.command), _cell(change.summary)]
+            when = f"{change.created_at:%Y-%m-%d %H:%M}"
+            lines.append(f"| {when} | {cells[0]} | {mark}{cells[1]}{mark} | {mark}{cells[2]}{mark} |")
+        if any(c.undone for c in changes):
+            lines += ["", "Struck-through lines were undone."]
+        text = "\n".join(lines) + "\n"
+        await reply(interaction, "📜 Changes between fights:", ephemeral=True,
+                    file=discord.File(io.BytesIO(text.encode()), filename="campaign-log.md"))
+
+    # --- export and import ------------------------------------------------------------
+    @app_commands.command(name="export", description="GM: the whole campaign as one JSON file")
+    async def export(self, interaction: discord.Interaction) -> None:
+        try:
+            by = await actor_of(interaction)
+            if not by.is_gm:
+                raise NotAllowed("Only the GM exports the campaign (it holds the NPC library).")
+            key = await campaign_key(interaction)
+            campaign = await self.bot.core.campaign(key)
+            if campaign is None:
+                raise InvalidInput("There is no campaign here to export.")
+            repo = self.bot.core.repo
+            data = transfer.export(campaign, await repo.list_characters(key, limit=transfer.MAX_ITEMS),
+                                   await repo.list_npcs(key, limit=transfer.MAX_ITEMS))
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        name = f"campaign-{campaign.system}.json"
+        await reply(interaction, f"📦 The {registry.get(campaign.system).name} campaign "
+                    f"({len(data['characters'])} characters, {len(data['npcs'])} NPCs), "
+                    f"format version {transfer.VERSION}.",
+                    ephemeral=True, file=discord.File(io.BytesIO(transfer.dumps(data)), filename=name))
+
+    @app_commands.command(name="import", description="GM: replace this campaign with an exported file (asks first)")
+    @app_commands.describe(file="A file made by /campaign export")
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        try:
+            by = await actor_of(interaction)
+            if not by.is_gm:
+                raise NotAllowed("Only the GM imports a campaign.")
+            if file.size > transfer.MAX_BYTES:
+                raise InvalidInput(f"The file is larger than {transfer.MAX_BYTES // 1000} KB: "
+                                   "that is not a Turnkeeper campaign.")
+            key = await campaign_key(interaction)
+            current = await self.bot.core.campaign(key)
+            incoming = transfer.read(await _download(file), expected_system=current.system if current else None)
+            repo = self.bot.core.repo
+            characters = await repo.list_characters(key, limit=transfer.MAX_ITEMS) if current else []
+            npcs = await repo.list_npcs(key, limit=transfer.MAX_ITEMS) if current else []
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        view = ConfirmImport(self.bot, by.user_id, key, incoming, current)
+        await reply(interaction, render.clean(transfer.preview(incoming, current, characters, npcs)),
+                    ephemeral=True, view=view)
+
+    # --- several campaigns per server -----------------------------------------------------
+    @app_commands.command(name="bind", description="Manage Server: give a channel or category a campaign of its own")
+    @app_commands.describe(place="The channel or category", same_as="Share this other channel's campaign instead")
+    async def bind(self, interaction: discord.Interaction, place: discord.abc.GuildChannel,
+                   same_as: discord.abc.GuildChannel | None = None) -> None:
+        try:
+            _manager(interaction)
+            places = self.bot.core.places
+            key = await places.key(interaction.guild_id, same_as) if same_as else own_key(place.id)
+            await self.bot.core.repo.bind_place(interaction.guild_id, place.id, key)
+            places.forget(interaction.guild_id)
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        whose = f"the campaign of <#{same_as.id}>" if same_as else "a campaign of its own (run /campaign setup there)"
+        await reply(interaction, f"🔗 <#{place.id}> now plays {whose}.")
+
+    @app_commands.command(name="unbind",
+                          description="Manage Server: a channel or category goes back to the server's campaign")
+    async def unbind(self, interaction: discord.Interaction, place: discord.abc.GuildChannel) -> None:
+        try:
+            _manager(interaction)
+            if not await self.bot.core.repo.unbind_place(interaction.guild_id, place.id):
+                raise InvalidInput(f"<#{place.id}> is not bound to a campaign of its own.")
+            self.bot.core.places.forget(interaction.guild_id)
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        await reply(interaction, f"🔗 <#{place.id}> plays the server's campaign again (its own campaign is kept).")
+
+
+class ConfirmImport(discord.ui.View):
+    """The GM who asked confirms the import; nothing changes before the click."""
+
+    def __init__(self, bot, user_id: int, key: int, incoming: transfer.CampaignFile, current) -> None:
+        # No timeout task: it would outlive a bot that stops; an unanswered preview just stays unused.
+        super().__init__(timeout=None)
+        self.bot, self.user_id, self.key, self.incoming, self.current = bot, user_id, key, incoming, current
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id != self.user_id:
+            await refuse(interaction, NotAllowed("Only the GM who asked for the import can confirm it."))
+            return False
+        return True
+
+    @discord.ui.button(label="Import", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        self.stop()
+        incoming = self.incoming
+        try:
+            await self.bot.core.repo.replace_campaign(
+                self.key, system=incoming.system, gm_role_id=self.current.gm_role_id if self.current else None,
+                settings=incoming.settings, state=incoming.state, characters=incoming.characters, npcs=incoming.npcs,
+                change=NewChange(self.key, self.user_id, "/campaign import",
+                                 f"Imported {len(incoming.characters)} characters and {len(incoming.npcs)} NPCs", {},
+                                 interaction.user.display_name))
+        except DuplicateName as error:
+            await interaction.response.edit_message(content=f"⛔ {render.clean(str(error))}. Nothing was changed.",
+                                                    view=None)
+            return
+        self.bot.forget_campaign(self.key)
+        await interaction.response.edit_message(
+            content=f"✅ Imported the {registry.get(incoming.system).name} campaign: "
+                    f"{len(incoming.characters)} characters, "
+                    f"{len(incoming.npcs)} NPCs.", view=None)
+
+    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
+    async def cancel(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        self.stop()
+        await interaction.response.edit_message(content="Import cancelled: nothing was changed.", view=None)
+
+
+async def _download(file: discord.Attachment) -> bytes:
+    try:
+        return await file.read()
+    except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError):
+        raise InvalidInput("The file could not be downloaded from Discord: attach it again.") from None
+
+
+def _manager(interaction: discord.Interaction) -> None:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    if perms is None or not perms.manage_guild:
+        raise NotAllowed("Only someone with Manage Server binds channels to campaigns.")
+
+
+def _member_name(interaction: discord.Interaction, user_id: int) -> str:
+    member = interaction.guild.get_member(user_id) if interaction.guild else None
+    return member.display_name if member else f"user {user_id}"
+
+
+def _cell(text: str) -> str:
+    return render.clean(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _bounded(value, key: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInput(f"`{key}` must be a whole number from {low} to {high}.")
+    return value
+
 
 def _typed(value, default, key):
+    """A system setting in its default's type, within sane bounds; nothing that could ping or link."""
     if isinstance(default, bool):
-        return str(value).lower() in ("1", "true", "yes", "on")
+        text = str(value).lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise InvalidInput(f"`{key}` is yes or no.")
     if isinstance(default, int):
         try:
-            return int(value)
-        except ValueError:
+            number = int(value)
+        except (TypeError, ValueError):
             raise InvalidInput(f"`{key}` must be a whole number.") from None
-    return value
+        low = 0 if default >= 0 else -1000
+        return _bounded(number, key, low, 1000)
+    text = str(value)
+    if len(text) > MAX_TEXT_SETTING:
+        raise InvalidInput(f"`{key}` is limited to {MAX_TEXT_SETTING} characters.")
+    if any(ch in text for ch in "@<>`[]") or "://" in text:
+        raise InvalidInput(f"`{key}` cannot hold mentions, links or markup.")
+    return text
 
 
 async def setup(bot) -> None:

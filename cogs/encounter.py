@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot import render
 from bot.buttons import EndEncounterButton
 from bot.interact import actor_of, announce, reply, run
+from bot.places import campaign_key
 from rules import registry
 from rules.actions import EndEncounter
 from rules.secrets import conceal, reveal
@@ -32,7 +33,9 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
     @app_commands.choices(system=SYSTEM_CHOICES)
     async def start(self, interaction: discord.Interaction, system: app_commands.Choice[str] | None = None) -> None:
         by = await actor_of(interaction)
-        result = await self.bot.core.start(interaction.guild_id, interaction.channel_id, by, system=system.value if system else None)
+        result = await self.bot.core.start(interaction.guild_id, interaction.channel_id, by,
+                                           system=system.value if system else None,
+                                           campaign=await campaign_key(interaction))
         content, mentions = render.result_content(result.events)
         await reply(interaction, content, allowed=mentions)
         await announce(self.bot, interaction.channel, result)

@@ -7,10 +7,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.interact import reply, run
+from bot.interact import actor_of, reply, run
+from bot.places import campaign_key
 from rules import registry
-from rules.commands import Stored
-from rules.errors import InvalidInput
+from rules.commands import Stored, entered, flags
+from rules.errors import InvalidInput, NotAllowed
 
 from . import autocomplete
 from .play import forward
@@ -27,28 +28,45 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
 
     @app_commands.command(name="join", description="Bring your character into the fight (rolls initiative)")
     @app_commands.describe(character="Your stored character", roll=ROLL, dice=DICE, cards=CARDS, surprised="Caught by surprise")
-    @app_commands.autocomplete(character=autocomplete.my_characters)
+    @app_commands.autocomplete(character=autocomplete.my_campaign_characters)
     async def join(self, interaction: discord.Interaction, character: str, roll: int | None = None,
                    dice: str | None = None, cards: str | None = None, surprised: bool = False) -> None:
-        record = await self.bot.core.repo.get_character(interaction.guild_id, character)
-        if record is None:
-            raise InvalidInput(f"No character called {character[:60]} here: store one with /character add.")
+        record = await autocomplete.resolve_character(interaction, await campaign_key(interaction), character)
+        # A stored character starts from what it carried out of its last fight.
         stored = Stored(id=record.id, name=record.name, owner_id=record.owner_id, system=record.system,
-                        sheet=record.sheet)
+                        sheet=record.sheet, lasting=record.lasting or None)
         await run(interaction, forward("initiative_join", dict(character=stored, roll=roll, dice=dice, cards=cards,
                                                                surprised=surprised)), "/initiative join")
 
     @app_commands.command(name="add", description="GM: add NPCs (a count makes a numbered group)")
     @app_commands.describe(name="Name (a count names them Name 1..n)", stats='Stats as name=value', count="How many",
                            side="Side or faction", hidden="Hide their numbers from players", roll=ROLL, dice=DICE,
-                           cards=CARDS, surprised="Caught by surprise", player="Give control to this player")
-    async def add(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], stats: str | None = None,
+                           cards=CARDS, surprised="Caught by surprise", player="Give control to this player",
+                           template="A stat block from the NPC library (stats given here override it)",
+                           keep="Store this NPC so it carries its state into later fights")
+    @app_commands.autocomplete(template=autocomplete.npcs)
+    async def add(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60] | None = None,
+                  stats: str | None = None,
                   count: app_commands.Range[int, 1, 50] = 1, side: str | None = None, hidden: bool = False,
                   roll: int | None = None, dice: str | None = None, cards: str | None = None,
-                  surprised: bool = False, player: discord.Member | None = None) -> None:
-        await run(interaction, forward("initiative_add", dict(
-            name=name, stats=stats, count=count, side=side, hidden=hidden, roll=roll, dice=dice, cards=cards,
-            surprised=surprised, player=player.id if player else None)), "/initiative add")
+                  surprised: bool = False, player: discord.Member | None = None,
+                  template: app_commands.Range[str, 1, 60] | None = None, keep: bool = False) -> None:
+        key = await campaign_key(interaction)
+        npc = await npc_template(interaction, key, template)
+        label = name or (npc.name if npc else None)
+        kept, stored_now = (None, False)
+        if keep:
+            kept, stored_now = await keep_npc(interaction, key, label, stats, npc, count,
+                                              {"roll": roll, "dice": dice, "cards": cards})
+        result = await run(interaction, forward("initiative_add", dict(
+            name=label, stats=stats, count=count, side=side, hidden=hidden, roll=roll, dice=dice, cards=cards,
+            surprised=surprised, player=player.id if player else None,
+            template=(npc.system, npc.name, npc.sheet) if npc else None,
+            kept=Stored(id=kept.id, name=kept.name, owner_id=kept.owner_id, system=kept.system, sheet=kept.sheet,
+                        lasting=kept.lasting or None) if kept else None)), "/initiative add")
+        if result is None and stored_now:
+            # The fight refused the NPC: a refused command leaves nothing behind.
+            await self.bot.core.repo.remove_character_id(key, kept.id)
 
     @app_commands.command(name="order", description="Show the turn order")
     async def order(self, interaction: discord.Interaction) -> None:
@@ -72,6 +90,62 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
     @app_commands.autocomplete(combatant=autocomplete.combatants)
     async def remove(self, interaction: discord.Interaction, combatant: str) -> None:
         await run(interaction, forward("initiative_remove", dict(combatant=combatant)), "/initiative remove")
+
+
+# --- NPC library templates and kept NPCs --------------------------------------------
+
+async def npc_template(interaction: discord.Interaction, key: int, template: str | None):
+    if template is None:
+        return None
+    if not (await actor_of(interaction)).is_gm:
+        raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
+    record = await interaction.client.core.repo.get_npc(key, template)
+    if record is None:
+        raise InvalidInput(f"The NPC library has no {template[:60]}: /npc list shows it.")
+    return record
+
+
+def merged_sheet(system, npc, stats: str | None) -> dict:
+    """The template's stat block with the stats given on this add on top of it."""
+    if npc is None:
+        return system.parse_sheet(stats or "")
+    overrides = flags(stats)
+    bare = [k for k, v in overrides.items() if v is True]
+    if bare:
+        raise InvalidInput(f"Write stats as `name=value` (`{bare[0][:30]}` has no value).")
+    return system.parse_sheet(dict(npc.sheet) | overrides)
+
+
+async def keep_npc(interaction: discord.Interaction, key: int, name: str | None, stats, npc, count: int,
+                   options: dict):
+    """keep:true stores the NPC as the GM's character, so the fight's end saves its lasting state.
+    Returns the character and whether it was stored just now (to take back if the fight refuses it)."""
+    from bot.repository import DuplicateName
+
+    by = await actor_of(interaction)
+    if not by.is_gm:
+        raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
+    if count != 1:
+        raise InvalidInput("keep:true stores one NPC at a time (count 1).")
+    if not name:
+        raise InvalidInput("Give the NPC a name, or a template from the NPC library.")
+    campaign = await interaction.client.core.campaign(key)
+    if campaign is None:
+        raise InvalidInput("keep:true needs a campaign: the GM runs /campaign setup first.")
+    repo = interaction.client.core.repo
+    existing = await repo.get_character(key, name, owner_id=by.user_id)
+    if existing is not None:
+        return existing, False  # kept before: it comes back as it left
+    clean = " ".join(name.split())
+    if not clean or len(clean) > 60:
+        raise InvalidInput("A kept NPC's name has 1 to 60 characters.")
+    entered(options)  # entered dice and cards are checked before anything is stored
+    sheet = merged_sheet(registry.get(campaign.system), npc, stats)
+    try:
+        return await repo.add_character(key, by.user_id, clean, campaign.system, sheet,
+                                        owner_name=interaction.user.display_name), True
+    except DuplicateName:
+        raise InvalidInput(f"You already have a character called {clean}.") from None
 
 
 async def setup(bot) -> None:

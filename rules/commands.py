@@ -322,6 +322,7 @@ class Stored:
     owner_id: int
     system: str
     sheet: dict[str, Any]
+    lasting: dict[str, Any] | None = None  # what it carried out of its last fight (System.carry_in)
 
 
 def _join(given: Given) -> Action:
@@ -331,7 +332,7 @@ def _join(given: Given) -> Action:
     if character.system != given.system.key:
         raise InvalidInput(f"{character.name} is a {character.system} character; this fight is {given.system.name}.")
     return AddCombatants(by=given.by, name=character.name, sheet=character.sheet, npc=False,
-                         controller_id=given.by.user_id, character_id=character.id,
+                         controller_id=given.by.user_id, character_id=character.id, lasting=character.lasting,
                          surprised=bool(given.options.get("surprised")), **given.entered())
 
 
@@ -339,10 +340,27 @@ def _add(given: Given) -> Action:
     if not given.by.is_gm:
         raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
     player = given.options.get("player")
-    return AddCombatants(by=given.by, name=given.text("name"), sheet=given.system.parse_sheet(given.text("stats")),
+    kept: Stored | None = given.options.get("kept")  # keep:true: the NPC stored as the GM's character
+    return AddCombatants(by=given.by, name=given.text("name"), sheet=_npc_sheet(given),
                          count=given.count("count", 50, default=1), side=given.optional("side"),
                          hidden=bool(given.options.get("hidden")), npc=player is None, controller_id=player,
+                         character_id=kept.id if kept else None, lasting=kept.lasting if kept else None,
                          surprised=bool(given.options.get("surprised")), **given.entered())
+
+
+def _npc_sheet(given: Given) -> dict[str, Any]:
+    """The stats given, on top of the NPC library's stat block when the GM names a template."""
+    template = given.options.get("template")  # (system key, name, sheet)
+    if template is None:
+        return given.system.parse_sheet(given.text("stats"))
+    system_key, name, sheet = template
+    if system_key != given.system.key:
+        raise InvalidInput(f"{name} is a {system_key} stat block; this fight is {given.system.name}.")
+    overrides = flags(given.optional("stats"))
+    bare = [k for k, v in overrides.items() if v is True]
+    if bare:
+        raise InvalidInput(f"Write stats as `name=value` (`{bare[0][:30]}` has no value).")
+    return given.system.parse_sheet(dict(sheet) | overrides)
 
 
 def _choose(given: Given) -> Action:

@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from .commands import OPTION_TYPE_NAMES, CommandPath, InvalidInvocation
 from .payloads import channel_payload, member_payload, role_payload, user_payload
+from .records import RecordedAttachment
 from .world import Channel, Guild, Member, Role, User, World
 
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
@@ -93,6 +94,10 @@ class OptionBuilder:
                     raise InvalidInvocation(f"{path} {opt['name']}: channel type {channel.type} not in {allowed_types}")
                 self._add_channel(channel)
                 return str(channel.id)
+            if kind == ATTACHMENT and isinstance(value, RecordedAttachment):
+                # A file the user uploads with the command (StandIn.upload) or one already posted.
+                self.resolved.setdefault("attachments", {})[str(value.id)] = value.payload()
+                return str(value.id)
         except KeyError as exc:
             raise InvalidInvocation(f"{path} option {opt['name']!r}: {exc.args[0]}") from None
         raise InvalidInvocation(f"{path} option {opt['name']!r}: {OPTION_TYPE_NAMES.get(kind, kind)} options are not supported")

@@ -26,7 +26,7 @@ from .mentions import AllowedMentionsError
 from .messages import Event, MessageBody, MessageBook
 from .payloads import channel_payload, member_payload
 from .ratelimits import RateLimiter, RateLimits
-from .records import RecordedMessage
+from .records import RecordedAttachment, RecordedMessage
 from .rest import bot_routes_need_auth, router
 from .rest_core import API_PREFIX, HTTPFailure, RestCall, error
 from .validation import message_problems
@@ -63,6 +63,7 @@ class StandIn(UserActions):
         self.notifier = Notifier()
         self.commands = CommandRegistry(self.world.ids, self.world.application_id)
         self.book = MessageBook(self.world, self.notifier, self._attachment_url)
+        self.uploads: list[RecordedAttachment] = []
         self.book.listeners.append(self._relay_message_event)
         self.faults = FaultInjector()
         self.gateway = Gateway(self)
@@ -175,8 +176,18 @@ class StandIn(UserActions):
         self.unknown_routes.append((request.method, request.path))
         return error(404, 0, "404: Not Found")
 
+    def upload(self, filename: str, data: bytes, content_type: str = "application/json") -> RecordedAttachment:
+        """A file a user attaches to a command (pass it as an attachment option's value)."""
+        att_id = self.world.ids.next()
+        attachment = RecordedAttachment(att_id, filename, content_type, data, self._attachment_url(0, att_id, filename))
+        self.uploads.append(attachment)
+        return attachment
+
     async def _serve_attachment(self, request: web.Request) -> web.Response:
         att_id = int(request.match_info["attachment_id"])
+        for att in self.uploads:
+            if att.id == att_id:
+                return web.Response(body=att.data, headers={"Content-Type": att.content_type})
         for msg in self.book.messages:
             for rev in msg.revisions:
                 for att in rev.attachments:

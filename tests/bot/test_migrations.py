@@ -8,6 +8,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import alembic.command
@@ -19,11 +20,11 @@ from alembic.runtime.migration import MigrationContext
 import bot.db
 from bot.backup import BackupError, backup, restore
 from bot.db import create_engine, head_revision, upgrade_schema
-from bot.repository import NewEvent, Repository
-from bot.tables import metadata
+from bot.repository import DuplicateName, NewChange, NewEvent, Repository
+from bot.tables import UTCDateTime, metadata
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = {"campaign", "character", "encounter", "event"}
+TABLES = {"campaign", "character", "encounter", "event", "npc", "campaign_change", "campaign_place"}
 
 
 async def _tables(engine) -> set[str]:
@@ -42,7 +43,7 @@ async def test_upgrade_creates_schema_then_is_a_no_op(database_url: str, monkeyp
         assert await _tables(engine) == set()
         await upgrade_schema(engine)
         assert await _tables(engine) == TABLES | {"alembic_version"}
-        assert await _revision(engine) == head_revision() == "0001"
+        assert await _revision(engine) == head_revision() == "0002"
 
         repo = Repository(engine)
         await repo.save_campaign(1, system="dnd5e")
@@ -52,7 +53,7 @@ async def test_upgrade_creates_schema_then_is_a_no_op(database_url: str, monkeyp
 
         monkeypatch.setattr(alembic.command, "upgrade", must_not_run)
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0001"
+        assert await _revision(engine) == "0002"
         assert (await repo.get_campaign(1)).system == "dnd5e"
     finally:
         await engine.dispose()
@@ -70,7 +71,7 @@ async def test_concurrent_upgrades_of_a_new_database(database_url: str) -> None:
     engines = [create_engine(database_url) for _ in range(3)]
     try:
         await asyncio.gather(*(upgrade_schema(e) for e in engines))
-        assert await _revision(engines[0]) == "0001"
+        assert await _revision(engines[0]) == "0002"
         assert await _tables(engines[1]) == TABLES | {"alembic_version"}
     finally:
         for e in engines:
@@ -91,7 +92,7 @@ async def test_alembic_command_line(database_url: str) -> None:
     await asyncio.to_thread(alembic, "upgrade", "head")
     engine = create_engine(database_url)
     try:
-        assert await _revision(engine) == "0001"
+        assert await _revision(engine) == "0002"
         await asyncio.to_thread(alembic, "downgrade", "base")
         assert await _tables(engine) == {"alembic_version"}
         assert "0001" in await asyncio.to_thread(alembic, "history")
@@ -195,9 +196,9 @@ async def test_sqlite_table_rebuild_keeps_child_rows(
 
     scripts = tmp_path / "migrations"
     shutil.copytree(bot.db.MIGRATIONS_DIR, scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0002_rebuild.py").write_text(
-        'revision = "0002"\n'
-        'down_revision = "0001"\n'
+    (scripts / "versions" / "0003_rebuild.py").write_text(
+        'revision = "0003"\n'
+        'down_revision = "0002"\n'
         "import sqlalchemy as sa\n"
         "from alembic import op\n"
         "def upgrade():\n"
@@ -208,7 +209,7 @@ async def test_sqlite_table_rebuild_keeps_child_rows(
     bot.db.head_revision.cache_clear()
     try:
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0002"
+        assert await _revision(engine) == "0003"
     finally:
         monkeypatch.undo()
         bot.db.head_revision.cache_clear()
@@ -216,3 +217,59 @@ async def test_sqlite_table_rebuild_keeps_child_rows(
     assert len(await repo.events(enc.id)) == 1
     async with engine.connect() as conn:
         assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
+
+
+async def _migrate_to(engine, revision: str) -> None:
+    def run(conn):
+        config = bot.db.alembic_config(conn.engine.url.render_as_string(hide_password=False))
+        config.attributes["connection"] = conn
+        with bot.db.foreign_keys_suspended(conn):
+            alembic.command.upgrade(config, revision)
+            conn.commit()
+
+    async with engine.connect() as conn:
+        await conn.run_sync(run)
+
+
+async def test_0002_carries_a_filled_0001_database_forward(database_url: str) -> None:
+    """Campaigns, characters, encounters and events written under 0001 survive 0002
+    unchanged; characters start with nothing carried over and names become unique per owner."""
+    engine = create_engine(database_url)
+    try:
+        await _migrate_to(engine, "0001")
+        stamp = datetime(2026, 11, 20, 10, tzinfo=UTC)
+        async with engine.begin() as conn:
+            for sql, params in [
+                (("INSERT INTO campaign (guild_id, system, gm_role_id, settings, state, created_at, updated_at) "
+                  "VALUES (:g, 'rotted-capes', :r, :s, '{}', :t, :t)"),
+                 {"g": 2**62, "r": 2**61, "s": '{"reminder_minutes": 5}'}),
+                (("INSERT INTO character (guild_id, owner_id, name, name_key, system, sheet, created_at) "
+                  "VALUES (:g, 7, 'Nova', 'nova', 'rotted-capes', :sheet, :t)"),
+                 {"g": 2**62, "sheet": '{"stamina": 20}'}),
+                (("INSERT INTO encounter (guild_id, channel_id, system, status, state, version, reminders_sent, "
+                  "created_at, updated_at) VALUES (:g, 5, 'rotted-capes', 'active', '{\"round\": 2}', 3, 0, :t, :t)"),
+                 {"g": 2**62}),
+                (("INSERT INTO event (encounter_id, seq, user_id, command, summary, state_before, undone, created_at) "
+                  "VALUES (1, 1, 7, '/attack', 'hit', '{}', false, :t)"), {}),
+            ]:
+                statement = sa.text(sql).bindparams(sa.bindparam("t", type_=UTCDateTime()))
+                await conn.execute(statement, {"t": stamp, **params})
+        await upgrade_schema(engine)
+        assert await _revision(engine) == "0002"
+        repo = Repository(engine)
+        campaign = await repo.get_campaign(2**62)
+        expected = ("rotted-capes", 2**61, {"reminder_minutes": 5})
+        assert (campaign.system, campaign.gm_role_id, campaign.settings) == expected
+        nova = await repo.get_character(2**62, "NOVA")
+        assert (nova.owner_id, nova.sheet, nova.lasting) == (7, {"stamina": 20}, {})
+        encounter = await repo.active_encounter(5)
+        assert (encounter.state, encounter.version, encounter.campaign_key) == ({"round": 2}, 3, None)
+        assert [e.command for e in await repo.events(encounter.id)] == ["/attack"]
+        # Another player's Nova is now allowed; the same player's second one is not.
+        await repo.add_character(2**62, 8, "nova", "rotted-capes", {})
+        with pytest.raises(DuplicateName):
+            await repo.add_character(2**62, 7, "Nova", "rotted-capes", {})
+        await repo.save_lasting({nova.id: {"wounds": 2}}, NewChange(2**62, 1, "/campaign adjust", "x", {}))
+        assert (await repo.get_character(2**62, "nova", owner_id=7)).lasting == {"wounds": 2}
+    finally:
+        await engine.dispose()

@@ -53,18 +53,24 @@ async def test_campaign_state_for_unknown_guild(repo: Repository) -> None:
 # -- characters --------------------------------------------------------------------
 
 
-async def test_character_names_unique_case_insensitively_per_guild(repo: Repository) -> None:
+async def test_character_names_unique_case_insensitively_per_owner(repo: Repository) -> None:
     alice = await repo.add_character(GUILD, 7, "Alice", "dnd5e", {"hp": 12})
-    assert alice.name_key == "alice" and alice.sheet == {"hp": 12}
+    assert alice.name_key == "alice" and alice.sheet == {"hp": 12} and alice.lasting == {}
 
     for clash in ("alice", "ALICE", "  Alice "):
         with pytest.raises(DuplicateName):
-            await repo.add_character(GUILD, 8, clash, "dnd5e", {})
+            await repo.add_character(GUILD, 7, clash, "dnd5e", {})
+    # Another player may have an Alice of their own, in the same campaign.
+    twin = await repo.add_character(GUILD, 8, "ALICE", "dnd5e", {})
     other_guild = await repo.add_character(GUILD + 1, 8, "ALICE", "dnd5e", {})
     assert other_guild.guild_id == GUILD + 1
 
     found = await repo.get_character(GUILD, "aLiCe")
     assert found is not None and found.id == alice.id and found.name == "Alice"
+    assert (await repo.get_character(GUILD, "alice", owner_id=8)).id == twin.id
+    assert [r.id for r in await repo.find_characters(GUILD, "ALICE")] == [alice.id, twin.id]
+    assert (await repo.character_by_id(GUILD, twin.id)).owner_id == 8
+    assert await repo.character_by_id(GUILD + 1, twin.id) is None  # scoped to its campaign
     assert isinstance(DuplicateName("x"), ValueError)
 
 

@@ -138,3 +138,29 @@ async def test_help_fits_one_message_and_names_the_tools(standin, bot):
     assert answer.ephemeral and len(answer.content) <= 2000 and not answer.content.endswith("…")
     for needed in ("/attack", "/plotpoint", "/condition add", "horde", "unleash", "**Defaults**", "advantage=count"):
         assert needed in answer.content, needed
+
+
+async def test_a_hidden_npcs_hit_on_a_hero_lets_nobody_derive_its_bonus(standin, bot):
+    """Tank's tracker shows what it lost (39 after DR 3): the public line shows the total too, and hides
+    the damage die with the bonus, so nobody can subtract their way to the Shade's +37 or its +41 to hit."""
+    from rules.secrets import conceal
+    from tests.rules.derive import derivable
+
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(standin, "alice", "/character add", name="Tank",
+              stats="dex=1 avoidance=14 fortitude=8 stamina=200 wounds=3 dr='kinetic:3' plot_points=0")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Tank", roll=14)
+    await say(standin, "gm", "/initiative add", name="Shade", stats="avoidance=15 attack=41 damage=1d6+37", roll=1,
+              hidden=True)
+    await say(standin, "gm", "/initiative next")
+    await (await standin.click("alice", "End turn", message=await turn_of(standin, "Tank"))).response()
+    await turn_of(standin, "Shade")
+    answer = await say(standin, "gm", "/attack", target="Tank", dice="12 5")
+    if answer.content.startswith("⏳"):  # a Plot Point offer after all: decline it
+        offer = await buttons_with(standin, "No")
+        answer = await (await standin.click("alice", "No", message=offer)).response()
+    line = next(m.content for m in reversed(standin.messages()) if "Shade attacks Tank:" in m.content)
+    assert "d20 12 + ? = ? vs Avoidance 14: hit; 1d6 (?) + ? = 42 − DR 3 (kinetic) = 39 Stamina" in line
+    public = [conceal(m.content) for m in standin.messages()]
+    assert not derivable(public, {39}) & {37, 41, 53}

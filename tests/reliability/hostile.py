@@ -13,9 +13,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from bot.standin import World
+from bot.standin import RecordedAttachment, World
 
-STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
+STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 DISCORD_INTEGER = 2**53
 
 DICE_BOMBS = [
@@ -108,6 +108,13 @@ def value_for(option: dict[str, Any], world: World, pool: list[str], guild) -> s
         return st.sampled_from(["gm", "alice", "bob", "eve", "faye"])
     if kind == ROLE:
         return st.sampled_from([role.name for role in guild.roles.values()])
+    if kind == CHANNEL:
+        return st.sampled_from([channel.name for channel in guild.channels.values()])
+    if kind == ATTACHMENT:
+        # Files nobody can download (a closed port): whatever they say, the bot must refuse cleanly.
+        return st.builds(lambda name, data: RecordedAttachment(world.ids.next(), name, "application/json", data,
+                                                               f"http://127.0.0.1:9/{world.ids.next()}/x.json"),
+                         st.sampled_from(pool + ["campaign.json"]).map(lambda n: (n or "x")[:40]), st.binary(max_size=64))
     raise AssertionError(f"no hostile values for option type {kind} ({option['name']}): extend hostile.py")
 
 

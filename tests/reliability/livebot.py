@@ -18,9 +18,12 @@ from sqlalchemy.engine import make_url
 
 from bot.standin import StandIn, World, running_standin
 from bot.tables import campaign_table as CT
+from bot.tables import change_table as CC
 from bot.tables import character_table as CH
 from bot.tables import encounter_table as EN
 from bot.tables import event_table as EV
+from bot.tables import npc_table as NP
+from bot.tables import place_table as PL
 
 from .support import ErrorLog, running_bot
 
@@ -34,7 +37,12 @@ _QUERIES = {
     "characters": sa.select(CH).order_by(CH.c.id),
     "encounters": sa.select(*(EN.c[name] for name in STATE_COLUMNS)).order_by(EN.c.id),
     "events": sa.select(EV.c.id, EV.c.undone).order_by(EV.c.id),
+    "npcs": sa.select(NP).order_by(NP.c.id),
+    "changes": sa.select(CC).order_by(CC.c.id),
+    "places": sa.select(PL).order_by(PL.c.place_id),
 }
+# The campaign's own tables, restored by replacing every row.
+_WHOLE = (("npcs", NP), ("changes", CC), ("places", PL))
 
 
 class LiveBot:
@@ -98,6 +106,8 @@ class LiveBot:
         await self._on_database(lambda conn: self._write(conn, baseline), write=True)
         for guild in self.world.guilds:
             self.bot.forget_campaign(guild)
+            self.bot.core.places.forget(guild)
+        self.bot._campaign_roles.clear()  # campaigns bound to channels have keys of their own
 
     async def _on_database(self, work: Callable[[sa.Connection], T], write: bool = False) -> T:
         if self._sync is not None:
@@ -122,6 +132,7 @@ class LiveBot:
             "characters": [dict(r._mapping) for r in rows["characters"]],
             "encounters": [dict(r._mapping) for r in rows["encounters"]],
             "events": tuple(tuple(r) for r in rows["events"]),
+            **{name: [dict(r._mapping) for r in rows[name]] for name, _ in _WHOLE},
         }
 
     def state_of(self, row: dict[str, Any]) -> dict[str, Any]:
@@ -143,6 +154,10 @@ class LiveBot:
             conn.execute(sa.update(EN).where(EN.c.id == eid).values(version=EN.c.version + 1, state=self.state_of(row), **values))
         conn.execute(sa.delete(EV).where(EV.c.id > last_event))
         conn.execute(sa.update(EV).values(undone=EV.c.id.in_(undone)))
+        for name, table in _WHOLE:
+            conn.execute(sa.delete(table))
+            if baseline[name]:
+                conn.execute(sa.insert(table), baseline[name])
 
 
 def without_versions(snapshot: dict[str, Any]) -> dict[str, Any]:

@@ -23,7 +23,6 @@ from bot.app import TurnkeeperBot, create_bot
 from bot.config import Settings
 from bot.repository import EventRecord, Repository
 from bot.standin import InteractionHandle, StandIn, World, default_world, running_client
-from bot.standin.interactions import DEFERRED_UPDATE_MESSAGE
 from rules import registry
 from rules.actions import AddCombatants, Choose, EndTurn, NextTurn, Note
 from rules.commands import entered
@@ -47,7 +46,7 @@ def reliability_world(*, extra_channels: int = 0) -> World:
     faye, where eve is a plain member: a stranger to the sandbox."""
     world = default_world(extra_channels=extra_channels)
     world.add_user("faye")
-    far = world.add_guild("Far Keep", owner="faye", channels=("far-hall",))
+    far = world.add_guild("Far Keep", owner="faye", channels=("far-hall", "general"))
     world.add_member(far, "eve")
     return world
 
@@ -232,15 +231,10 @@ class Replay:
 
 
 def answered_once(handle: InteractionHandle) -> bool:
-    """One callback and one visible message: not answered twice, not left hanging. A click on
-    a stale button is a deferred update of its message (losing the button) and one private followup.
-    Other followups may only be the channel's announcements (a new turn's or a choice's ping),
+    """One callback and one visible message: not answered twice, not left hanging.
+    Followups may only be the channel's announcements (a new turn's or a choice's ping),
     and, after a private "✅ Done" for a slow command, its public result."""
-    if len(handle.callbacks) != 1:
-        return False
-    if handle.response_type == DEFERRED_UPDATE_MESSAGE:
-        return len(handle.followups) == 1
-    if handle.original is None:
+    if len(handle.callbacks) != 1 or handle.original is None:
         return False
     unpinged = [f for f in handle.followups if not f.pings.user_ids]
     allowed_unpinged = 1 if handle.original.ephemeral and handle.original.content.startswith("✅ Done") else 0

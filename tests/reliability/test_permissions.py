@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.standin import InvalidInvocation
-
+from bot.standin import InvalidInvocation, RecordedAttachment
 from rules import registry
 
 from .livebot import LiveBot, without_versions
@@ -37,6 +36,9 @@ class Row:
     def expected(self, user: str) -> bool:
         return {"gm": self.gm, "alice": self.acting, "bob": self.other, "eve": self.stranger}[user]
 
+
+# A file attached to /campaign import that cannot be downloaded (a closed port).
+UNREADABLE = RecordedAttachment(1, "campaign.json", "application/json", b"{}", "http://127.0.0.1:9/campaign.json")
 
 TABLE = [
     Row("/campaign setup", {"system": "rotted-capes"}, Y, N, N, N),
@@ -84,6 +86,19 @@ TABLE = [
     Row("/turn initiative", {"faction": "heroes"}, N, N, N, N),
     Row("/choose", {"option": "yes"}, N, N, N, N),
     Row("/help", {}, Y, Y, Y, Y),
+    # Between fights: the GM rests, adjusts, undoes, exports, imports and keeps the NPC library.
+    Row("/campaign rest", {"kind": "end_scene"}, Y, N, N, N),
+    Row("/campaign adjust", {"character": "Spare", "key": "plot_points", "value": "3"}, Y, N, N, N),
+    Row("/campaign undo", {}, N, N, N, N),  # nothing to undo yet, for anyone
+    Row("/campaign log", {}, Y, Y, Y, Y),
+    Row("/campaign export", {}, Y, N, N, N),
+    Row("/campaign import", {"file": UNREADABLE}, N, N, N, N),  # refused for all (the GM: it cannot be read)
+    Row("/campaign bind", {"place": "general"}, Y, N, N, N),  # both servers have a #general
+    Row("/campaign unbind", {"place": "general"}, N, N, N, N),  # nothing bound yet
+    Row("/npc add", {"name": "Zombie", "stats": "stamina=8"}, Y, N, N, N),
+    Row("/npc list", {}, Y, N, N, N),
+    Row("/npc show", {"name": "Zombie"}, N, N, N, N),  # the library is empty: refused, for the GM too
+    Row("/npc remove", {"name": "Zombie"}, N, N, N, N),
 ]
 
 

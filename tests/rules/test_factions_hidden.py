@@ -45,6 +45,7 @@ from rules.systems.factions.actions import (
     SetCondition,
 )
 from rules.turns.factions import PassMove
+from tests.rules.derive import changes, derivable, equations
 
 BRUTE_ID = THEOBALD_ID + 1
 BALTHASAR, SYBILLA, BRUTE = player(BALTHASAR_ID), player(SYBILLA_ID), player(BRUTE_ID)
@@ -81,12 +82,15 @@ class Log:
 
     def __init__(self) -> None:
         self.texts: list[str] = []
+        self.known: list[set[int]] = []  # with each text: what its action took from or gave visible combatants
 
     def __call__(self, enc, action):
         out = apply(enc, action)
+        shown = len(self.texts)
         self.texts += [e.text for e in out.events] + [out.summary]
         if out.state.pending is not None:
             self.texts += [out.state.pending.prompt, *out.state.pending.options]
+        self.known += [changes([enc, out.state], "health", "grit")] * (len(self.texts) - shown)
         return out
 
     def choose(self, enc, option, by=GM, dice=()):
@@ -96,6 +100,7 @@ class Log:
         with pytest.raises(RulesError) as error:
             apply(enc, action)
         self.texts.append(str(error.value))
+        self.known.append(set())
         return str(error.value)
 
 
@@ -308,6 +313,23 @@ def test_players_never_read_the_hidden_gorgons_numbers(name):
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
+def test_players_cannot_derive_a_hidden_number(name):
+    """No sum, difference or margin of the public lines, nor what a visible combatant lost, gives one of
+    the Gorgon's numbers away."""
+    log = Log()
+    numbers = SCENARIOS[name](log, True)
+    known = log.known + [set()] * (len(log.texts) - len(log.known))  # texts read without an action: turn summaries
+    derived = {str(n) for n in derivable([(conceal(t), moved) for t, moved in zip(log.texts, known, strict=True)])}
+    assert not derived & (numbers | SHEET_NUMBERS), sorted(derived & (numbers | SHEET_NUMBERS))
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_nobody_can_count_how_many_dice_a_hidden_size_gives_or_how_often_it_halves(name):
+    texts, _ = play(name, hidden=True)
+    assert not equations([conceal(t) for t in texts]).counted
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
 def test_the_gm_reads_every_hidden_number(name):
     texts, numbers = play(name, hidden=True)
     gm = "\n".join(reveal(t) for t in texts)
@@ -331,20 +353,21 @@ def lines(name: str, hidden: bool = True) -> list[str]:
 
 
 def test_each_result_line_as_the_channel_reads_it():
-    assert "Balthasar → Gorgon: ?d6 (6) halved ×? (smaller attacker) 6 → 3." in lines("attacked_without_reaction")
+    assert "Balthasar → Gorgon: ?d6 (?) halved ×? (smaller attacker) ? → 3." in lines("attacked_without_reaction")
     assert "Gorgon: 3 damage; − armour ? = ?; grit soaks ? (grit ?/?)." in lines("attacked_without_reaction")
     assert "Gorgon: 3 damage; − armour ? = ?; grit soaks ? (grit ?/?); health ? → ?; critical damage: incapacitated." \
         in lines("attacked_to_the_bone")
     assert "Gorgon AGI save to dodge: d20 5 vs AGI ? → pass: the attack misses." in lines("dodges")
     assert "Gorgon AGI save to dodge: d20 20 vs AGI ? → natural 20: fail: hit anyway." in lines("dodges")
-    assert ("Balthasar rolls ?d6 (6) halved ×? (smaller attacker) 6 → 3 → ? after armour for Gorgon; "
-            "Gorgon counters with ?d? (1, 1) → 2 after armour for Balthasar.") in lines("counters")
+    # the faces and the sum halved are secret too: counting the faces, or 6 → 3, would tell the sizes
+    assert ("Balthasar rolls ?d6 (?) halved ×? (smaller attacker) ? → 3 → ? after armour for Gorgon; "
+            "Gorgon counters with ?d? (?) → 2 after armour for Balthasar.") in lines("counters")
     assert "Balthasar: 2 damage; grit soaks 2 (grit 1/3)." in lines("counters")  # his own numbers stay
     assert "Balthasar → Cultist: d6 4." in lines("hides_behind_and_is_hidden_behind")
     assert "Gorgon guards Cultist and becomes the target." in lines("guards")
     opportunity = lines("opportunity_attacks")
     assert "Gorgon makes an opportunity attack on Balthasar with claw (d?)." in opportunity
-    assert "Gorgon → Balthasar: ?d? (3, 4)." in opportunity
+    assert "Gorgon → Balthasar: ?d? (?)." in opportunity
     assert "Balthasar: 7 damage; grit soaks 3 (grit 0/3); health 12 → 8; critical damage: incapacitated." in opportunity
     gm = lines("gm_damage_and_healing")
     assert gm[0] == ("Gorgon: 30 damage; − armour ? = ?; grit soaks ? (grit ?/?); health ? → ?; "
@@ -356,16 +379,16 @@ def test_each_result_line_as_the_channel_reads_it():
             "(Gorgon STR save against critical damage: d20 4 vs STR ? → pass).") in lines("resists_critical_damage")
     player_side = lines("attacks_a_player")
     assert "Balthasar AGI save to dodge: d20 4 vs AGI 10 → pass: the attack misses." in player_side
-    assert ("Gorgon rolls ?d? (1, 1) → 2 after armour for Balthasar; Balthasar counters with ?d6 (6) halved ×? "
-            "(smaller attacker) 6 → 3 → ? after armour for Gorgon.") in player_side
+    assert ("Gorgon rolls ?d? (?) → 2 after armour for Balthasar; Balthasar counters with ?d6 (?) halved ×? "
+            "(smaller attacker) ? → 3 → ? after armour for Gorgon.") in player_side
     shots = lines("shoots_beyond_half_range")
     assert ("Gorgon attacks Balthasar with spit (d?, range ?): Gorgon WIT save to hit (beyond half range): "
             "d20 5 vs WIT ? → pass.") in shots
-    assert "Gorgon → Balthasar: ?d? (2, 3)." in shots and "Gorgon misses." in shots
+    assert "Gorgon → Balthasar: ?d? (?)." in shots and "Gorgon misses." in shots
     assert lines("saves")[0] == "Gorgon STR save against the gas: d20 4 vs STR ? → pass."
     moves = lines("manoeuvres")
     assert "Gorgon STR save to resist: d20 3 vs STR ? → pass." in moves
-    assert "Gorgon counters first (non-lethal attacks resolve last): ?d? (2)." in moves
+    assert "Gorgon counters first (non-lethal attacks resolve last): ?d? (?)." in moves
     assert "Gorgon STR save to break free of Brute: d20 4 vs STR ? → pass: free!" in moves
     assert "Gorgon STR save to free Cultist: d20 20 vs STR ? → natural 20: fail: Cultist is still held." in moves
     assert "Gorgon WIT save (morale): d20 20 vs WIT ? → natural 20: fail: breaks." in lines("morale")

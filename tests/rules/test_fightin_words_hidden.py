@@ -27,6 +27,7 @@ from rules.secrets import CLOSE, OPEN, conceal, has_secrets, reveal
 from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.initiative import reroll
 from rules.systems.fightin_words.model import Fighter, Sheet
+from tests.rules.derive import changes, derivable
 from tests.rules.test_fightin_words import GM, PLAYER, PLAYER_ID, Fight
 
 MAX_REROLLS = 12
@@ -53,8 +54,10 @@ class Table(Fight):
         super().__init__()
         self.hidden = hidden
         self.texts: list[str] = []
+        self.known: list[set[int]] = []  # with each text: what its action did to visible combatants' counts
 
     def do(self, action):
+        before, shown = self.enc, len(self.texts)
         out = super().do(action)
         self.texts += [e.text for e in out.events]
         self.texts.append(out.summary)
@@ -62,6 +65,8 @@ class Table(Fight):
             self.texts.append(out.state.pending.prompt)
         for cid in out.state.turns.acting:
             self.texts += SYSTEM.turn_summary(out.state, cid)
+        moved = changes([before, out.state], "wounds", "morale_penalties")
+        self.known += [moved] * (len(self.texts) - shown)
         return out
 
     def add(self, name, init, *, player=False, surprised=False, hidden=False, **sheet):
@@ -279,6 +284,19 @@ def test_players_read_none_of_the_hidden_npcs_numbers(runs):
         assert fragment in shown
     for fragment in only_the_gm_reads:
         assert fragment not in shown
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)
+def test_players_cannot_derive_a_hidden_number(scenario):
+    """No sum, difference or margin of the public lines, nor what visible combatants' counts did,
+    gives one of Nemesis's big numbers away."""
+    table = Table(True)
+    scenario(table)
+    public = [conceal(text) for text in table.texts]
+    secret = set().union(*(big_numbers(reveal(t)) for t in table.texts)) - set().union(*map(big_numbers, public))
+    secret -= PUBLIC
+    derived = derivable(list(zip(public, table.known, strict=True)))
+    assert not derived & secret, sorted(derived & secret)
 
 
 def test_the_open_fight_shows_those_numbers_so_the_check_can_fail(runs):

@@ -16,6 +16,7 @@ from rules.actions import AddCombatants, Choose, EndTurn, NextTurn
 from rules.engine import apply
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.frozen_lands import SYSTEM
+from tests.rules.derive import changes, derivable
 from test_frozen_lands_support import ASTRID, ASTRID_SHEET, BJORN, BJORN_SHEET, GM, fl
 
 SIGRID = ASTRID  # Astrid's player also runs Sigrid, the heavy hitter
@@ -38,15 +39,19 @@ class Log:
 
     def __init__(self):
         self.texts: list[str] = []
+        self.known: list[set[int]] = []  # with each text: what its action took from or gave visible combatants
         self.summaries: list[str] = []
 
     def do(self, state, action):
         outcome = apply(state, action)
+        shown = len(self.texts)
         self.texts += [event.text for event in outcome.events]
         self.summaries.append(outcome.summary)
         pending = outcome.state.pending
         if pending is not None:
             self.texts += [pending.prompt, *pending.options]
+        moved = changes([state, outcome.state], "stamina", "wounds", "stress")
+        self.known += [moved] * (len(self.texts) - shown)
         return outcome.state
 
     def choose(self, state, option, *dice):
@@ -57,6 +62,7 @@ class Log:
         acting = [state.get(c).name for c in state.turns.acting]
         assert acting == [name]
         self.texts += SYSTEM.turn_summary(state, state.find(name).id)
+        self.known += [set()] * (len(self.texts) - len(self.known))
         return state
 
     def end_turn(self, state):
@@ -167,6 +173,21 @@ def test_players_never_read_a_hidden_combatants_numbers(fight, secrets):
         public = conceal(text)
         leaked = [n for n in secrets if shows(public, n)]
         assert not leaked, f"{leaked} in the public text {public!r}"
+
+
+@pytest.mark.parametrize("fight, secrets", FIGHTS, ids=["shade", "ghost"])
+def test_players_cannot_derive_a_hidden_number(fight, secrets):
+    """No sum, difference or margin of the public lines, nor what a visible combatant lost, gives one away.
+
+    Except what cannot be hidden (rules/secrets.py): the damage a hidden attacker lands on a visible one.
+    Bjorn's Stamina shows his loss, his armour and his defence successes are his own, so the damage before
+    armour (27) follows, and from it the Shade's 29 (27 + his 2 successes; the check does not tie the
+    hidden cut to the successes it equals, a player would)."""
+    log = fight(True)
+    derived = {str(n) for n in derivable([(conceal(t), known) for t, known in zip(log.texts, log.known, strict=True)])}
+    landed = {"27"} if fight is shade_fight else set()
+    assert landed <= derived  # the check sees it: it can fail
+    assert not (derived - landed) & set(secrets), sorted((derived - landed) & set(secrets))
 
 
 @pytest.mark.parametrize("fight, secrets", FIGHTS, ids=["shade", "ghost"])

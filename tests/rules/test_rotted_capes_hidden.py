@@ -17,6 +17,7 @@ from rules.engine import apply
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.rotted_capes import SYSTEM
 
+from tests.rules.derive import changes, derivable
 from tests.rules.test_rotted_capes import ALICE, GM
 
 # Shade's sheet: every number distinctive, none of them a die face or a hero's number below
@@ -34,6 +35,7 @@ class Fight:
         self.hidden = hidden
         self.name = name
         self.texts: list[str] = []
+        self.known: list[set[int]] = []  # with each text: what its action took from or gave visible combatants
         self.states = []
         self.public: set[int] = set()  # numbers the channel may read although Shade's state holds them too
         self.extra: set[int] = set()  # Shade's numbers that are in no field (damage after its DR, a DC from it)
@@ -58,11 +60,14 @@ class Fight:
         return self.record(apply(self.enc, Choose(by=by, pending_id=self.enc.pending.id, option=option, dice=tuple(dice))))
 
     def record(self, outcome):
+        before, shown = self.enc, len(self.texts)
         self.enc = outcome.state
         self.texts += [e.text for e in outcome.events] + [outcome.summary]
         if outcome.state.pending is not None:
             self.texts += [outcome.state.pending.prompt, *outcome.state.pending.options]
         self.look()
+        moved = changes([before, self.enc], "stamina", "temp_stamina", "wounds")
+        self.known += [moved] * (len(self.texts) - shown)
         return outcome
 
     def look(self):
@@ -166,7 +171,8 @@ def shade_attacks(hidden):
     f.cmd("damage", target="Shade", amount="0", options="wounds=2")
     f.cmd("attack", target="Nova", modifier=57, damage="2d6+61", dice="11 4 2 3", options="reaction")
     f.choose("Spend a Plot Point: disadvantage", by=ALICE)  # 4 + 57 − 2 = 59 vs 15; 2 + 3 + 61 = 66
-    f.extra |= {65, 70, 57, 61, 59, 66}
+    f.public |= {70, 66}  # the damage Nova takes: her tracker shows it
+    f.extra |= {65, 57, 61, 59}
     expected = {"d20 12 + 53 = 65", "1d6 (3) + 67 = 70", "+ 57 − 2 wounds/exhaustion = 59", "2d6 (2, 3) + 61 = 66"}
     return f, expected
 
@@ -241,7 +247,26 @@ def threat_asks_ally(hidden):
     return f, expected
 
 
-FIGHTS = [attacked, resources, saves, shade_attacks, interrupted, unleashed, zombie, secret_ally, threat_asks_ally]
+def shade_hits_through_armour(hidden):
+    """Shade hits Bulwark, whose DR and low Fortitude make every step after the total public:
+    Bulwark's tracker tells the table what it lost, so the total shows and the die hides with the bonus."""
+    f = Fight(hidden)
+    f.add(AddCombatants(by=ALICE, name="Bulwark", sheet={"dr": "kinetic:7", "fortitude": "30", "stamina": "900",
+                                                        "avoidance": "12", "dex": "1"}, npc=False,
+                        controller_id=ALICE.user_id, dice=(1,)))
+    f.next()
+    f.next(ALICE)  # Shade's turn
+    f.cmd("attack", target="Bulwark", dice="12 3")  # 12 + 53 = 65 vs 12; 3 + 67 = 70 − DR 7 = 63 > Fortitude 30
+    f.cmd("attack", target="Bulwark", damage="2d6+61", dice="11 6 2", options="free")  # 11 + 53 = 64; 6 + 2 + 61 = 69
+    f.public |= {70, 63, 69, 62}  # what Bulwark lost, and the totals it follows from
+    f.extra |= {65, 64, 61}
+    expected = {"1d6 (3) + 67 = 70 − DR 7 (kinetic) = 63 Stamina; 63 > Fortitude 30 → massive",
+                "2d6 (6, 2) + 61 = 69 − DR 7 (kinetic) = 62"}
+    return f, expected
+
+
+FIGHTS = [attacked, resources, saves, shade_attacks, interrupted, unleashed, zombie, secret_ally, threat_asks_ally,
+          shade_hits_through_armour]
 
 
 # --- the checks -------------------------------------------------------------------------------
@@ -253,6 +278,14 @@ def test_players_never_read_a_hidden_npcs_numbers(fight):
     for text in f.texts:
         shown = conceal(text)
         assert not numbers_in(shown) & forbidden, f"{shown!r} shows {sorted(numbers_in(shown) & forbidden)}"
+
+
+@pytest.mark.parametrize("fight", FIGHTS, ids=lambda f: f.__name__)
+def test_players_cannot_derive_a_hidden_number(fight):
+    """No sum, difference or margin of the public lines, nor what a visible combatant lost, gives one away."""
+    f, _ = fight(True)
+    derived = derivable([(conceal(t), known) for t, known in zip(f.texts, f.known, strict=True)])
+    assert not derived & f.forbidden(), sorted(derived & f.forbidden())
 
 
 @pytest.mark.parametrize("fight", FIGHTS, ids=lambda f: f.__name__)
@@ -273,13 +306,14 @@ def test_a_visible_npcs_texts_carry_no_marks(fight):
         assert words in everyone  # what the hidden fight hides, the visible one shows as before
 
 
-def test_a_hidden_attacker_shows_its_die_and_hides_its_bonus_and_total():
+def test_a_hidden_attacker_shows_its_d20_and_hides_its_bonus_and_the_damage_dice_of_a_known_total():
+    """Nova's tracker tells everyone she lost 70: with the die face shown, 70 − 3 would be the bonus."""
     f = Fight(True)
     f.next()
     f.next(ALICE)
     out = f.cmd("attack", target="Nova", dice="12 3")
-    assert conceal(out.events[0].text) == ("Shade attacks Nova: d20 12 + ? = ? vs Avoidance 15: hit; 1d6 (3) + ? = ? Stamina "
-                                           "(Nova: 330/400 Stamina, 3/3 Wounds)")
+    assert conceal(out.events[0].text) == ("Shade attacks Nova: d20 12 + ? = ? vs Avoidance 15: hit; "
+                                           "1d6 (?) + ? = 70 Stamina (Nova: 330/400 Stamina, 3/3 Wounds)")
     assert reveal(out.events[0].text) == ("Shade attacks Nova: d20 12 + 53 = 65 vs Avoidance 15: hit; 1d6 (3) + 67 = 70 Stamina "
                                           "(Nova: 330/400 Stamina, 3/3 Wounds)")
 
@@ -322,10 +356,11 @@ def test_a_hidden_horde_hides_its_members_numbers_but_not_its_size():
     struck = apply(enc, SYSTEM.command("attack", GM, {"target": "Nova", "dice": "12 3"}))
     shown = [conceal(e.text) for out in (formed, hit, struck) for e in out.events]
     assert "6 creatures form Rotter Horde at Rotter 4's initiative: +10 to hit and damage." in shown
-    assert any("d20 12 + ? + 8 horde = ? vs Avoidance 15: hit; 1d6 (3) + ? + 8 horde = ?" in t for t in shown)
+    assert any("d20 12 + ? + 8 horde = ? vs Avoidance 15: hit; 1d6 (?) + ? + 8 horde = 78 Stamina" in t for t in shown)
     assert any("vs Avoidance ?: hit; 1d6 (4) + 300 = 304 − DR ? = ?; ? > Fortitude ? → massive: Rotter 1 is destroyed; 5 left in the horde, now +8 to hit and damage" in t
                for t in shown)
     gm = "\n".join(reveal(e.text) for out in (formed, hit, struck) for e in out.events)
     assert "d20 12 + 53 + 8 horde = 73" in gm and "1d6 (3) + 67 + 8 horde = 78" in gm and "Avoidance 143" in gm
     for text in shown:
-        assert not numbers_in(text) & {53, 67, 73, 78, 83, 129, 143}
+        assert not numbers_in(text) & {53, 67, 73, 83, 129, 143}
+    assert not derivable(shown, {78}) & {53, 67, 73, 83, 129, 143}

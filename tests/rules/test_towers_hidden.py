@@ -15,6 +15,7 @@ from rules.engine import apply
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.towers import SYSTEM
 
+from tests.rules.derive import changes, derivable
 from test_towers_helpers import GM, PLAYER, begin, new, who
 from test_towers_helpers import choose as _choose, command as _command
 
@@ -165,17 +166,17 @@ def test_each_result_line_hides_what_it_must():
         return " ".join(["2♣"] * count)
 
     assert line("the Wraith lurks", "Wraith: Initiative") == (
-        f"Wraith: Initiative ⟨?⟩: {twos(21)} → keep 2 = 2 + N ? = CI ? → phase 0, surprised +10 → phase 10")
+        "Wraith: Initiative ⟨?⟩: ? + N ? = CI ? → phase 0, surprised +10 → phase 10")  # 21 cards would tell N
     assert line("the Hero cuts the Wraith", "Wraith PD") == (
-        f"Wraith PD ? − SS ? flat-footed = ?: {twos(8)} → keep 2 = 2 → 14 vs 2: critical hit")
+        "Wraith PD ? − SS ? flat-footed = ?: ? → keep 2 = 2 → 14 vs 2: critical hit")
     assert line("the Hero cuts the Wraith", "Longblade") == (
         "Longblade 4 + PX 2 = 6 + 1♥ = 7 − ER ? = ? physical STUN, ? LETHAL "
         "→ Wraith: STUN ? → ?/?, LETHAL ? → ?/? — wounded")
     assert line("the Wraith hexes the Hero", "Wraith: Attack") == (
-        f"Wraith: Attack with Hex on Hero (3 mana, ? left) — SA ?: A♥ {twos(27)} → keep A = 14 (1♥)")
+        "Wraith: Attack with Hex on Hero (3 mana, ? left) — SA ?: ? → keep A = 14 (1♥)")
     assert line("the Hero flips ID", "Hex") == (
         "Hex ? + 1♥ = ? − IR 1 = 4 arcane (cold) STUN, 1 LETHAL → Hero: STUN 60 → 56/60, LETHAL 6 → 5/6 — wounded")
-    assert line("the Hero's Bolt", "Wraith ID") == f"Wraith ID ?: {twos(28)} → keep 2 = 2 → 14 vs 2: critical hit"
+    assert line("the Hero's Bolt", "Wraith ID") == "Wraith ID ?: ? → keep 2 = 2 → 14 vs 2: critical hit"
     assert line("the Hero's Bolt", "Bolt") == (
         "Bolt 6 + 1♥ = 7 − IR ? = ? ×2 susceptible = ? arcane (fire) STUN, ? LETHAL "
         "→ Wraith: STUN ? → ?/?, LETHAL ? → ?/?")
@@ -183,16 +184,16 @@ def test_each_result_line_hides_what_it_must():
     assert line("a fall", "Fall") == ("Fall of 10 feet: 10 physical STUN and 4 damage flips: 2♣ 2♣ 2♣ 2♣ → 0♥. "
                                       "Wraith takes 10 − ER ? = ? physical STUN → Wraith: STUN ? → ?/?")
     assert line("the Wraith resists a poison", "Attack 5") == (
-        f"Attack 5: {twos(5)} → keep 2 = 2 vs Wraith ENDURANCE ?: A♣ {twos(18)} → keep A = 14 → resisted")
+        f"Attack 5: {twos(5)} → keep 2 = 2 vs Wraith ENDURANCE ?: ? → keep A = 14 → resisted")
     assert line("the Hero grapples", "Hero: Grapple Test") == (
-        f"Hero: Grapple Test: Hero PA 4: A♥ 2♣ 2♣ 2♣ → keep A = 14; Wraith PD ?: {twos(26)} → keep 2 = 2; "
+        "Hero: Grapple Test: Hero PA 4: A♥ 2♣ 2♣ 2♣ → keep A = 14; Wraith PD ?: ? → keep 2 = 2; "
         "14 vs 2: Wraith is grappled.")
     assert line("the Hero grapples", "Phase 20: Burning") == (
         "Phase 20: Burning: 3 ×2 susceptible = ? (fire) STUN → Wraith: STUN ? → ?/?")
     assert line("the Hero grapples", "Phase 20 (zero phase)") == "Phase 20 (zero phase): Wraith regains mana: ? → ?/?."
     assert line("the Hero grapples", "Aiming") == "Aiming: (flip+1) on the next PA attack (at most +?)."
     assert line("the Wraith claws the Hero", "Wraith: Attack") == (
-        f"Wraith: Attack with Claws on Hero — PA ? (aim (flip+1); grappled (flip−1)): A♥ {twos(23)} → keep A = 14 (1♥)")
+        "Wraith: Attack with Claws on Hero — PA ? (aim (flip+1); grappled (flip−1)): ? → keep A = 14 (1♥)")
     # The Hero's own numbers stay: the STUN he loses is his to know.
     assert line("the Hero flips PD", "Claws") == (
         "Claws ? + PX ? = ? + 1♥ = ? − ER 12 = 14 physical STUN, 1 LETHAL → Hero: STUN 56 → 42/60, LETHAL 5 → 4/6")
@@ -250,10 +251,10 @@ def test_a_tie_with_a_hidden_npc_keeps_its_initiative_secret():
         enc = add(new(), "Wraith", low(21), WRAITH, hidden=hidden).state
         out = add(enc, "Twin", low(21) + " KD 3C", twin)
         tie = out.events[-1].text
-        assert tie.startswith("Tie at CI ")
-        if hidden:
-            assert conceal(tie).startswith("Tie at CI ?, N ?, SS ?: flip-off Wraith K♦, Twin 3♣")
-            assert reveal(tie).startswith("Tie at CI 23, N 21, SS 18: flip-off")
+        if hidden:  # the Twin's N 21 is public: "tie" would tell the Wraith's too, and its SS
+            assert conceal(tie) == "? → Wraith then Twin for this encounter."
+            assert reveal(tie) == ("Tie at CI 23, N 21, SS 18: flip-off Wraith K♦, Twin 3♣ "
+                                   "→ Wraith then Twin for this encounter.")
         else:
             assert not has_secrets(tie) and tie.startswith("Tie at CI 23, N 21, SS 18: flip-off")
 
@@ -292,3 +293,33 @@ def test_no_resistance_is_a_secret_too():
             assert reveal(text) == "Longblade 4 + PX 2 = 6 − ER 0 = 6 physical STUN → Shade: STUN 50 → 44/50"
         else:
             assert text == "Longblade 4 + PX 2 = 6 physical STUN → Shade: STUN 50 → 44/50"
+
+
+def derivations() -> tuple[set[int], set[int]]:
+    """What the players can compute from the public lines (each step with what the Hero lost or regained),
+    and the totals the Wraith's blows land on the Hero with."""
+    enc, lines = new(), []
+    for _, step in fight_steps():
+        before, out = enc, step(enc)
+        enc = out.state
+        shown = [e.text for e in out.events] + [out.summary]
+        if enc.pending is not None:
+            shown += [enc.pending.prompt, *enc.pending.options]
+        if enc.turns.current:
+            shown += SYSTEM.turn_summary(enc, enc.turns.current)
+        moved = changes([before, enc], "stun", "lethal", "temp_stun", "temp_lethal", "mana")
+        lines += [(conceal(text), moved) for text in shown]
+    return derivable(lines), {4, 5, 25, 26}
+
+
+def test_players_cannot_derive_a_hidden_number():
+    """The Wraith's sheet stays out of reach of any sum, difference or margin of the public lines.
+
+    One thing cannot be hidden in 99 Towers: a hidden attacker's damage against a visible hero. The hero's
+    tracker shows what it lost, its resistance is its own, and the Hearts flipped (the extra damage and
+    LETHAL) lie face up: Hex 4 (+ 1♥ = 5) and Claws + PX = 25 (+ 1♥ = 26) follow, whatever the line prints.
+    What it hides stays hidden: how the Claws' 25 splits into the weapon's 3 and PX 22."""
+    derived, weapon_totals = derivations()
+    assert weapon_totals <= derived  # the check sees them: it can fail
+    assert not (derived - weapon_totals) & SECRETS, sorted((derived - weapon_totals) & SECRETS)
+    assert 22 not in derived

@@ -24,12 +24,13 @@ from .model import Fighter
 def _roll(chance: Chance, dice: int, die: int, halve: int, *, shown_die: str | None = None,
           sized: bool = False) -> tuple[int, str]:
     """`shown_die`: the die as written (a hidden wielder's is secret); `sized`: a hidden
-    character's size set the number of dice and halvings, which are then secret."""
+    character's size set the number of dice and halvings, which are then secret, and so are
+    the faces and the sum halved, or counting the faces and halving the sum would tell them."""
     faces = chance.pool(dice, die)
     total = sum(faces)
     shown_die = shown_die or str(die)
     if sized:
-        text = f"{secret(dice, True)}d{shown_die} ({', '.join(map(str, faces))})"
+        text = f"{secret(dice, True)}d{shown_die} ({secret(', '.join(map(str, faces)), True)})"
     elif dice > 1:
         text = f"{dice}d{shown_die} ({', '.join(map(str, faces))})"
     else:
@@ -37,7 +38,7 @@ def _roll(chance: Chance, dice: int, die: int, halve: int, *, shown_die: str | N
     if halve:
         reduced = math.ceil(total / 2**halve)
         times = f" ×{secret(halve, True)}" if sized else (f" ×{halve}" if halve > 1 else "")
-        text += f" halved{times} (smaller attacker) {total} → {reduced}"
+        text += f" halved{times} (smaller attacker) {secret(total, sized)} → {reduced}"
         total = reduced
     return total, text
 

@@ -11,12 +11,12 @@ from ...commands import integer
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event, Pending
-from ...secrets import secret
+from ...secrets import lands_in_sight, secret
 from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
 from .model import DAMAGE_TYPES, LastRoll, RCEncounter
-from .rolls import D20, Queued, drain, mode_for, reasons, masked_bonus, roll_d20, secret_constants
+from .rolls import D20, Queued, drain, mode_for, reasons, masked_bonus, roll_d20, secret_constants, secret_faces
 
 DEFENSES = ("avoidance", "fortitude", "willpower")
 PLOT_DIS = "Spend a Plot Point: disadvantage"
@@ -234,8 +234,12 @@ def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int
         damage_dice = roll.dice
         amount = roll.total + spec["horde"]
         horde = f" + {spec['horde']} horde" if spec["horde"] else ""
-        # a hidden attacker's damage bonus and total are its own numbers: only the dice show
-        text += f"; {secret_constants(roll.text, attacker)}{horde} = {secret(amount, attacker)}"
+        # a hidden attacker's damage bonus and total are its own numbers: only the dice show; but a
+        # visible target's tracker tells the total, so then the dice hide instead (rules/secrets.py)
+        if lands_in_sight(attacker, target):
+            text += f"; {secret_faces(roll.text, attacker)}{horde} = {amount}"
+        else:
+            text += f"; {secret_constants(roll.text, attacker)}{horde} = {secret(amount, attacker)}"
         was_horde = bool(target.horde)
         harm = dmg.Harm(amount, spec["type"], critical=critical, armor_piercing=spec["ap"], hit=True)
         area_gone = False

@@ -99,7 +99,13 @@ def masked_bonus(value: int, who, penalty: int = 0) -> str:
     return f"+ {secret(inner, who)}"
 
 
-def secret_constants(text: str, who) -> str:
+def secret_faces(text: str, who) -> str:
+    """`secret_constants` with the dice faces secret too: `1d8 (?) + ?` to players, for a total
+    that shows anyway (see rules/secrets.py)."""
+    return secret_constants(text, who, faces=True)
+
+
+def secret_constants(text: str, who, faces: bool = False) -> str:
     """A roll's text with the numbers outside its dice marked secret when `who` is hidden:
     `1d8 (5) + 4` shows the die face, not the bonus."""
     if getattr(who, "hidden", who) is not True:
@@ -107,7 +113,11 @@ def secret_constants(text: str, who) -> str:
     out, last = [], 0
     for match in _DICE_GROUP.finditer(text):
         out.append(_NUMBER.sub(lambda m: secret(m.group(), who), text[last:match.start()]))
-        out.append(match.group())
+        group = match.group()
+        if faces:
+            dice, rolled = group[:-1].split("(", 1)
+            group = f"{dice}({secret(rolled, who)})"
+        out.append(group)
         last = match.end()
     out.append(_NUMBER.sub(lambda m: secret(m.group(), who), text[last:]))
     return "".join(out)

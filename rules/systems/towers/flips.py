@@ -10,6 +10,7 @@ from __future__ import annotations
 from rules.cards import Card
 from rules.model import Value
 from rules.randomness import Chance
+from rules.secrets import has_secrets, secret
 
 
 def signed(value: int) -> str:
@@ -58,8 +59,9 @@ class Flip(Value):
     def hearts(self) -> int:
         return sum(1 for code in self.cards if Card.parse(code).heart)
 
-    def text(self) -> str:
-        shown = " ".join(str(Card.parse(code)) for code in self.cards)
+    def text(self, hidden: bool = False) -> str:
+        """The cards and the one kept; `hidden`: the cards secret, since how many there are is the stat."""
+        shown = secret(" ".join(str(Card.parse(code)) for code in self.cards), hidden)
         kept = Card.parse(self.kept)
         line = f"{shown} → keep {kept.rank} = {kept.value}"
         if self.shift:
@@ -81,6 +83,7 @@ def flip(chance: Chance, base: int, mods: Mods = Mods()) -> Flip:
 def described(label: str, base: int | str, mods: Mods, result: Flip) -> str:
     """`PA 3 (aim: flip+1): K♥ 4♣ 2♦ 7♠ → keep K = 13`.
 
-    `base` may come marked secret (a hidden combatant's value): the cards stay shown."""
+    `base` may come marked secret (a hidden combatant's value): then so do the cards, one per point of
+    it (and of the flip modifiers), or counting them would tell it; the kept card shows."""
     why = f" ({mods.text()})" if mods.notes else ""
-    return f"{label} {base}{why}: {result.text()}"
+    return f"{label} {base}{why}: {result.text(hidden=has_secrets(str(base)))}"

@@ -23,9 +23,11 @@ def calculated(enc: TowersEncounter, combatant: TowersCombatant, chance) -> tupl
     result = flip(chance, n)
     ci = result.value + n
     offset = START - min(ci, START)
-    # A hidden combatant's N and CI are secret; its cards and its phase (the clock) are not.
+    # A hidden combatant's N and CI are secret; its phase (the clock) is not, and tells CI below 20:
+    # so its cards are secret too, or their number (N) and the kept one (CI − N) would tell N.
     shown_n, shown_ci = secret(n, combatant), secret(ci, combatant)
-    text = f"Initiative ⟨{shown_n}⟩: {result.text()} + N {shown_n} = CI {shown_ci} → phase {offset}"
+    cards = secret(result.text(), combatant)
+    text = f"Initiative ⟨{shown_n}⟩: {cards} + N {shown_n} = CI {shown_ci} → phase {offset}"
     if combatant.surprised:
         delay = int(enc.options.get("surprise_phases", 10))
         offset += delay
@@ -63,11 +65,12 @@ def settle_ties(enc: TowersEncounter, tied: list, chance) -> tuple[list, list[Ev
         lines.append(", ".join(drawn))
     ordered = sorted(entries.values(), key=lambda e: tuple(-k for k in e.tiebreak))
     names = " then ".join(enc.get(e.cid).name for e in ordered)
-    # The tied values are everyone's in the tie: a hidden combatant's among them makes them secret.
+    # A tie is an equality: with a hidden combatant in it, even "?" for the tied values would tell its
+    # CI, N and SS to whoever knows another's in the tie. Only the order it settles shows then.
     hidden = any(enc.get(e.cid).hidden for e in tied)
-    key = [secret(_n(value), hidden) for value in tied[0].key[:3]]
-    text = f"Tie at CI {key[0]}, N {key[1]}, SS {key[2]}: flip-off " \
-        + "; ".join(lines) + f" → {names} for this encounter."
+    key = [_n(value) for value in tied[0].key[:3]]
+    tie = f"Tie at CI {key[0]}, N {key[1]}, SS {key[2]}: flip-off " + "; ".join(lines)
+    text = f"{secret(tie, hidden)} → {names} for this encounter."
     return [entries[e.cid] for e in tied], [Event(kind="roll", text=text)]
 
 

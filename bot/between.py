@@ -1,0 +1,134 @@
+"""Between fights: rests, GM adjustments, their log and undo.
+
+A stored character's lasting state (``System.lasting``) is written when an encounter
+ends and read when the character joins the next one. Here the GM changes it outside
+a fight. Every change is one transaction together with its log entry, which keeps
+what it replaced so ``/campaign undo`` can put it back.
+
+Nothing here touches Discord.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from rules import registry
+from rules.commands import flags
+from rules.dice import parse_entered
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Actor
+from rules.randomness import Chance
+from rules.rng import seed_from
+from rules.system import Resting, System
+
+from .repository import CharacterRecord, NewChange, Repository
+
+UNDO = "/campaign undo"
+# Only what the GM did between fights is undone here; a fight's end is undone with /encounter undo.
+UNDOABLE = ("/campaign rest", "/campaign adjust")
+MAX_VALUE_CHARS = 200
+SYSTEM_STATE = "rules"  # where the campaign state keeps the system's part (e.g. the Editor-in-Chief's pool)
+
+
+def describe(system: System, record: CharacterRecord) -> list[str]:
+    """What a stored character carries between fights, one line per topic."""
+    lines = system.lasting_lines(record.sheet, dict(record.lasting))
+    return lines or ["Nothing carried over: it stands as its sheet says."]
+
+
+def rest_options(system: System, kind: str, text: str | None) -> dict[str, Any]:
+    """The GM's answers to a rest's options: `medic="Nova, Max" unfed` → {"medic": "Nova, Max", "unfed": True}."""
+    given = flags(text)
+    rest = system.rest_kind(kind)
+    known = {o.key: o for o in rest.options}
+    for key in given:
+        if key not in known:
+            names = ", ".join(f"`{k}`" for k in known) or "none"
+            raise InvalidInput(f"{rest.label} has no option `{key[:30]}` (options: {names}).")
+    return given
+
+
+class Between:
+    def __init__(self, repo: Repository, *, seed: int | None = None) -> None:
+        self.repo = repo
+        self.seed = seed  # fixed in the sandbox and tests: rests replay the same
+
+    async def _campaign(self, key: int):
+        campaign = await self.repo.get_campaign(key)
+        if campaign is None:
+            raise InvalidInput("This campaign is not set up yet: the GM runs /campaign setup first.")
+        return campaign, registry.get(campaign.system)
+
+    def _rng(self, key: int, state: dict[str, Any]) -> int:
+        if "rng" in state:
+            return int(state["rng"])
+        if self.seed is not None:
+            return seed_from(self.seed + key)
+        return seed_from(int.from_bytes(os.urandom(8), "little"))
+
+    async def rest(self, key: int, by: Actor, kind: str, *, character: CharacterRecord | None = None,
+                   dice: str | None = None, options: str | None = None,
+                   by_name: str | None = None) -> tuple[str, list[str]]:
+        """Apply one kind of rest to every stored character (or one); returns the summary and event lines."""
+        if not by.is_gm:
+            raise NotAllowed("Only the GM decides when the characters rest.")
+        campaign, system = await self._campaign(key)
+        rest = system.rest_kind(kind)
+        answers = rest_options(system, rest.key, options)
+        if character is not None:
+            records = [character]
+        else:
+            records = [r for r in await self.repo.list_characters(key, limit=1000) if r.system == system.key]
+        if not records:
+            raise InvalidInput("There are no stored characters to rest.")
+        entered = parse_entered(dice) if dice else ()
+        state = dict(campaign.state)
+        chance = Chance(self._rng(key, state), entered_dice=entered)
+        resting = tuple(Resting(name=r.name, owner_id=r.owner_id, sheet=r.sheet, lasting=dict(r.lasting),
+                                character_id=r.id) for r in records)
+        outcome = system.rest(rest.key, resting, dict(state.get(SYSTEM_STATE) or {}), answers, chance,
+                              system.settings_for(campaign.settings))
+        chance.finish()  # entered dice the rest did not use: refused, nothing changed
+        after = {r.id: dict(c.lasting) for r, c in zip(records, outcome.characters)}
+        lines = [e.text for e in outcome.events]
+        summary = f"{rest.label}: " + ("; ".join(lines) if lines else "nothing changed")
+        new_state = state | {"rng": chance.rng_state, SYSTEM_STATE: dict(outcome.campaign)}
+        before = {"characters": {str(r.id): r.lasting for r in records}, "campaign": campaign.state}
+        target = f" character:{character.name}" if character else ""
+        change = NewChange(key, by.user_id, f"/campaign rest kind:{rest.key}{target}", summary, before, by_name)
+        await self.repo.save_lasting(after, change, new_state)
+        return rest.label, lines
+
+    async def adjust(self, key: int, by: Actor, record: CharacterRecord, what: str, value: str,
+                     by_name: str | None = None) -> str:
+        if not by.is_gm:
+            raise NotAllowed("Only the GM adjusts what a character carries between fights.")
+        _, system = await self._campaign(key)
+        if len(value) > MAX_VALUE_CHARS:
+            raise InvalidInput(f"Values are limited to {MAX_VALUE_CHARS} characters.")
+        what = " ".join(what.split())
+        if what not in system.adjustable():
+            known = ", ".join(f"`{k}`" for k in system.adjustable()) or "none"
+            raise InvalidInput(f"{system.name} keeps no lasting value `{what[:30]}` the GM sets (values: {known}).")
+        new = system.adjust(record.sheet, dict(record.lasting), what, value)
+        if new == record.lasting:
+            raise InvalidInput(f"That is what {record.name} already carries: nothing changed.")
+        shown = "; ".join(system.lasting_lines(record.sheet, new))[:300]
+        summary = f"{record.name}: {what} set to {value.strip()[:40]}" + (f" ({shown})" if shown else "")
+        change = NewChange(key, by.user_id, f"/campaign adjust character:{record.name} {what}",
+                           summary, {"characters": {str(record.id): record.lasting}, "campaign": None}, by_name)
+        await self.repo.save_lasting({record.id: new}, change)
+        return summary
+
+    async def undo(self, key: int, by: Actor, by_name: str | None = None) -> str:
+        if not by.is_gm:
+            raise NotAllowed("Only the GM can undo between-fight changes.")
+        for change in await self.repo.changes(key, limit=200):
+            if change.undone or not change.command.startswith(UNDOABLE):
+                continue
+            summary = f"Undid {change.command}: {change.summary}"[:500]
+            log = NewChange(key, by.user_id, UNDO, summary, {}, by_name)
+            if await self.repo.undo_change(change.id, log):
+                return summary
+        raise InvalidInput("There is no rest or adjustment to undo.")

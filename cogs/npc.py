@@ -1,0 +1,107 @@
+"""/npc: the campaign's NPC library, stat blocks the GM stores once and adds by
+template (/initiative add template:…). Only the GM reads or changes it."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import render
+from bot.interact import actor_of, refuse, reply
+from bot.places import campaign_key
+from bot.repository import DuplicateName
+from rules import registry
+from rules.errors import InvalidInput, NotAllowed, RulesError
+
+from . import autocomplete
+
+MAX_NOTES = 1000
+
+
+@app_commands.guild_only()
+class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campaign's NPC library"):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    async def _gm(self, interaction: discord.Interaction):
+        by = await actor_of(interaction)
+        if not by.is_gm:
+            raise NotAllowed("Only the GM uses the NPC library.")
+        key = await campaign_key(interaction)
+        campaign = await self.bot.core.campaign(key)
+        if campaign is None:
+            raise InvalidInput("This campaign is not set up yet: the GM runs /campaign setup first.")
+        return key, registry.get(campaign.system)
+
+    @app_commands.command(name="add", description="GM: store a stat block")
+    @app_commands.describe(name="Template name, e.g. Zombie", stats="Stats as name=value", notes="Notes for the GM")
+    async def add(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60],
+                  stats: app_commands.Range[str, 0, 1000] | None = None,
+                  notes: app_commands.Range[str, 0, MAX_NOTES] | None = None) -> None:
+        try:
+            key, system = await self._gm(interaction)
+            clean_name = " ".join(name.split())
+            if not clean_name or len(clean_name) > 60:
+                raise InvalidInput("A template name has 1 to 60 characters.")
+            if notes and len(notes) > MAX_NOTES:
+                raise InvalidInput(f"Notes are limited to {MAX_NOTES} characters.")
+            sheet = system.parse_sheet(stats or "")
+            await self.bot.core.repo.add_npc(key, clean_name, system.key, sheet, notes or "")
+        except DuplicateName:
+            refusal = f"The library already has {render.clean(name)}: /npc remove it first."
+            await refuse(interaction, InvalidInput(refusal))
+            return
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        await reply(interaction, f"📚 **{render.clean(clean_name)}** is in the NPC library.", ephemeral=True)
+
+    @app_commands.command(name="list", description="GM: the NPC library")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        try:
+            key, _ = await self._gm(interaction)
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        records = await self.bot.core.repo.list_npcs(key, limit=1000)
+        if not records:
+            await reply(interaction, "The NPC library is empty: `/npc add`.", ephemeral=True)
+            return
+        lines = [f"• **{render.clean(r.name)}**" + (f" — {render.clean(r.notes[:80])}" if r.notes else "")
+                 for r in records]
+        await reply(interaction, render.fit("\n".join(lines)), ephemeral=True)
+
+    @app_commands.command(name="show", description="GM: one stat block")
+    @app_commands.autocomplete(name=autocomplete.npcs)
+    async def show(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]) -> None:
+        try:
+            key, _ = await self._gm(interaction)
+            record = await self.bot.core.repo.get_npc(key, name)
+            if record is None:
+                raise InvalidInput(f"The NPC library has no {name[:60]}.")
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        stats = "\n".join(f"`{k}` = {render.clean(str(v))}" for k, v in record.sheet.items()) or "—"
+        embed = discord.Embed(title=render.clean(record.name), description=render.fit(stats, 3000),
+                              colour=discord.Colour.dark_red())
+        if record.notes:
+            embed.add_field(name="Notes", value=render.fit(render.clean(record.notes), 1000), inline=False)
+        await reply(interaction, "", embed=embed, ephemeral=True)
+
+    @app_commands.command(name="remove", description="GM: delete a stat block")
+    @app_commands.autocomplete(name=autocomplete.npcs)
+    async def remove(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]) -> None:
+        try:
+            key, _ = await self._gm(interaction)
+            if not await self.bot.core.repo.remove_npc(key, name):
+                raise InvalidInput(f"The NPC library has no {name[:60]}.")
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        await reply(interaction, f"🗑️ {render.clean(name)} left the NPC library.", ephemeral=True)
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Npc(bot))

@@ -1,0 +1,324 @@
+"""The campaign remembers, through real discord.py and the stand-in: lasting state
+carried from one fight into the next, rests, GM adjustments with their log and
+undo, the NPC library and templates, export and import, several campaigns per
+server, and who may do each of these."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.standin import running_standin
+from bot.standin.commands import InvalidInvocation
+from bot.standin.world import default_world
+from tests.e2e.conftest import say
+
+KEY = "rotted-capes"
+NOVA = "dex=2 con=1 avoidance=14 fortitude=8 stamina=20 wounds=3 attack=5 damage=2d6+3"
+BOLT = "dex=3 avoidance=15 fortitude=6 stamina=12 wounds=1 attack=5 damage=1d8+2"
+ZOMBIE = "avoidance=10 fortitude=4 stamina=8 wounds=1 attack=2 damage=1d6"
+
+
+@pytest.fixture
+async def standin():
+    # The sandbox plus a second server, Far Keep, whose owner is carol.
+    world = default_world()
+    far = world.add_guild("Far Keep", owner="carol", channels=("far-hall",))
+    world.add_member(far, "alice")
+    async with running_standin(world) as server:
+        yield server
+        assert server.unknown_routes == [], f"the bot used unknown routes: {server.unknown_routes}"
+
+
+async def campaign(standin, **options):
+    await say(standin, "gm", "/campaign setup", system=KEY, **options)
+    await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
+    await say(standin, "bob", "/character add", name="Bolt", stats=BOLT)
+
+
+async def fight_and_end(standin, bot, damage: str):
+    """A fight where Nova takes `damage`; ended, so the campaign keeps what is left of her."""
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Nova", roll=14)
+    await say(standin, "gm", "/initiative next")
+    hit = await say(standin, "gm", "/damage", target="Nova", amount=damage)
+    assert not hit.ephemeral, hit.content
+    ended = await end_fight(standin)
+    assert "over" in ended.content, ended.content
+
+
+async def end_fight(standin, channel=None):
+    """/encounter end asks to confirm; the GM presses the button."""
+    question = await say(standin, "gm", "/encounter end", in_channel=channel)
+    assert question.ephemeral and question.buttons(), question.content
+    return await (await standin.click("gm", "End the encounter", message=question)).response()
+
+
+async def nova(bot, standin):
+    return await bot.core.repo.get_character(standin.world.default_guild.id, "Nova")
+
+
+async def test_a_character_carries_its_wounds_into_the_next_fight(standin, bot):
+    await campaign(standin)
+    await fight_and_end(standin, bot, "25")
+    carried = (await nova(bot, standin)).lasting
+    assert carried["stamina"] == 0 and carried["wounds"] < 3, carried
+    shown = await say(standin, "alice", "/character show", name="Nova")
+    lines = shown.embeds[0]["fields"][0]["value"]
+    assert f"Wounds {carried['wounds']}/3" in lines and "Stamina 0/20" in lines
+    # The next fight starts from it, not from the fresh sheet.
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Nova", roll=14)
+    _, state = await bot.core.current(standin.world.channel("combat").id)
+    joined = state.find("Nova")
+    assert (joined.stamina, joined.wounds) == (0, carried["wounds"])
+    log = await say(standin, "gm", "/campaign log")
+    text = log.attachments[0].data.decode()
+    assert "/encounter end" in text and "Nova" in text
+
+
+async def test_rests_apply_the_seed_and_only_the_gm_rests(standin, bot):
+    await campaign(standin)
+    await fight_and_end(standin, bot, "25")
+    before = (await nova(bot, standin)).lasting
+    refused = await say(standin, "alice", "/campaign rest", kind="end_scene")
+    assert refused.ephemeral and "Only the GM" in refused.content
+    assert (await nova(bot, standin)).lasting == before
+    choices = await (await standin.autocomplete("gm", "/campaign rest", "kind", kind="")).choices()
+    assert [c["value"] for c in choices] == ["end_scene", "hiatus", "new_issue"]
+    rested = await say(standin, "gm", "/campaign rest", kind="end_scene")
+    assert not rested.ephemeral and "End of scene" in rested.content and "half" in rested.content
+    after = (await nova(bot, standin)).lasting
+    assert after["stamina"] == 10, after  # Unconscious from Stamina loss: half of 20
+    # Dice entered by hand must all be used, or nothing changes.
+    wrong = await say(standin, "gm", "/campaign rest", kind="new_issue", dice="4")
+    assert wrong.ephemeral and "not needed" in wrong.content
+    assert (await nova(bot, standin)).lasting == after
+    unknown = await say(standin, "gm", "/campaign rest", kind="nap")
+    assert unknown.ephemeral and "no rest called" in unknown.content
+
+
+async def test_adjust_undo_and_the_log_say_who_changed_what(standin, bot):
+    await campaign(standin)
+    refused = await say(standin, "alice", "/campaign adjust", character="Nova", key="plot_points", value="5")
+    assert refused.ephemeral and "Only the GM" in refused.content
+    bad = await say(standin, "gm", "/campaign adjust", character="Nova", key="plot_points", value="-3")
+    assert bad.ephemeral
+    done = await say(standin, "gm", "/campaign adjust", character="Nova", key="plot_points", value="3")
+    assert not done.ephemeral and "Plot Points 3" in done.content
+    assert (await nova(bot, standin)).lasting.get("plot_points") == 3
+    # The owner sees it; another player does not.
+    own = await say(standin, "alice", "/character show", name="Nova")
+    assert "Plot Points 3" in own.embeds[0]["fields"][0]["value"]
+    other = await say(standin, "bob", "/character show", name="Nova")
+    assert not other.embeds[0].get("fields")
+    assert (await say(standin, "alice", "/campaign undo")).ephemeral
+    undone = await say(standin, "gm", "/campaign undo")
+    assert not undone.ephemeral and "Undid /campaign adjust" in undone.content
+    assert (await nova(bot, standin)).lasting == {}
+    nothing = await say(standin, "gm", "/campaign undo")
+    assert nothing.ephemeral and "nothing" in nothing.content.lower() or "no rest" in nothing.content
+    log = (await say(standin, "alice", "/campaign log")).attachments[0].data.decode()
+    rows = [line for line in log.splitlines() if line.startswith("| 20")]
+    assert len(rows) == 2 and "~~/campaign adjust" in rows[0] and "/campaign undo" in rows[1]
+    assert all("| gm |" in row for row in rows), rows
+
+
+async def test_the_npc_library_is_the_gms_and_templates_fill_a_fight(standin, bot):
+    await campaign(standin)
+    assert (await say(standin, "alice", "/npc add", name="Zombie", stats=ZOMBIE)).ephemeral
+    added = await say(standin, "gm", "/npc add", name="Zombie", stats=ZOMBIE, notes="slow, hungry")
+    assert added.ephemeral and "Zombie" in added.content
+    dup = await say(standin, "gm", "/npc add", name="zombie", stats=ZOMBIE)
+    assert dup.ephemeral and "already" in dup.content
+    for command, options in (("/npc list", {}), ("/npc show", {"name": "Zombie"}), ("/npc remove", {"name": "Zombie"})):
+        answer = await say(standin, "alice", command, **options)
+        assert answer.ephemeral and "Only the GM" in answer.content and "slow" not in answer.content
+    player_choices = await (await standin.autocomplete("alice", "/npc show", "name", name="")).choices()
+    assert player_choices == []
+    gm_choices = await (await standin.autocomplete("gm", "/initiative add", "template", template="zo")).choices()
+    assert [c["value"] for c in gm_choices] == ["Zombie"]
+    shown = await say(standin, "gm", "/npc show", name="Zombie")
+    assert "slow, hungry" in json.dumps(shown.embeds)
+    await say(standin, "gm", "/encounter start")
+    player = await say(standin, "alice", "/initiative add", template="Zombie", count=2)
+    assert player.ephemeral
+    horde = await say(standin, "gm", "/initiative add", template="Zombie", count=6, stats="stamina=12",
+                      dice="1 2 3 4 5 6")
+    assert not horde.ephemeral, horde.content
+    _, state = await bot.core.current(standin.world.channel("combat").id)
+    zombies = [c for c in state.combatants if c.name.startswith("Zombie")]
+    assert len(zombies) == 6 and {z.stamina for z in zombies} == {12} and {z.sheet.attack for z in zombies} == {2}
+    # The template itself is unchanged by the fight's override.
+    assert (await bot.core.repo.get_npc(standin.world.default_guild.id, "Zombie")).sheet["stamina"] == 8
+    removed = await say(standin, "gm", "/npc remove", name="Zombie")
+    assert removed.ephemeral and (await say(standin, "gm", "/npc list")).content.startswith("The NPC library is empty")
+
+
+async def test_npcs_are_forgotten_unless_kept(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative add", name="Mook", stats=ZOMBIE, roll=3)
+    kept = await say(standin, "gm", "/initiative add", name="Doctor Vile", stats=ZOMBIE, roll=5, keep=True)
+    assert not kept.ephemeral, kept.content
+    await say(standin, "gm", "/initiative next")
+    await say(standin, "gm", "/damage", target="Doctor Vile", amount="5")
+    await end_fight(standin)
+    guild = standin.world.default_guild.id
+    assert await bot.core.repo.get_character(guild, "Mook") is None
+    vile = await bot.core.repo.get_character(guild, "Doctor Vile")
+    assert vile.lasting["stamina"] == 3
+    await say(standin, "gm", "/encounter start")
+    again = await say(standin, "gm", "/initiative add", name="Doctor Vile", keep=True, roll=5)
+    assert not again.ephemeral, again.content
+    _, state = await bot.core.current(standin.world.channel("combat").id)
+    assert state.find("Doctor Vile").stamina == 3
+
+
+async def test_two_players_may_each_have_a_max(standin, bot):
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    assert not (await say(standin, "alice", "/character add", name="Max", stats=BOLT)).ephemeral
+    assert not (await say(standin, "bob", "/character add", name="max", stats=NOVA)).ephemeral
+    again = await say(standin, "bob", "/character add", name="MAX", stats=NOVA)
+    assert again.ephemeral and "already have" in again.content
+    choices = await (await standin.autocomplete("gm", "/character show", "name", name="ma")).choices()
+    assert len(choices) == 2 and all(c["value"].startswith("#") for c in choices)
+    labels = sorted(c["name"] for c in choices)
+    assert labels == ["Max — alice", "max — bob"], labels
+    ambiguous = await say(standin, "gm", "/character show", name="Max")
+    assert ambiguous.ephemeral and "Several players" in ambiguous.content
+    bobs = next(c["value"] for c in choices if "bob" in c["name"])
+    shown = await say(standin, "gm", "/character show", name=bobs)
+    assert "stamina" in json.dumps(shown.embeds) and str(standin.world.user("bob").id) in shown.content
+    # Each joins with their own.
+    await say(standin, "gm", "/encounter start")
+    joined = await say(standin, "bob", "/initiative join", character="Max", roll=3)
+    assert not joined.ephemeral
+    _, state = await bot.core.current(standin.world.channel("combat").id)
+    assert state.find("max").controller_id == standin.world.user("bob").id
+
+
+@pytest.mark.parametrize("options, refusal", [
+    ({"reminder_minutes": -5}, "reminder_minutes"),
+    ({"choice_timeout": -1}, "choice_timeout"),
+    ({"reminder_minutes": 10**9}, "reminder_minutes"),
+    ({"settings": "starting_plot_points=99999"}, "starting_plot_points"),
+    ({"settings": "starting_plot_points"}, "value"),
+    ({"settings": "nonsense=1"}, "no setting"),
+])
+async def test_campaign_settings_are_checked_and_a_refusal_changes_nothing(standin, bot, options, refusal):
+    await say(standin, "gm", "/campaign setup", system=KEY, reminder_minutes=7)
+    try:
+        answer = await say(standin, "gm", "/campaign setup", system=KEY, **options)
+    except InvalidInvocation as error:  # the stand-in enforces declared ranges as Discord's client does
+        assert "min_value" in str(error) or "max_value" in str(error)
+        return
+    assert answer.ephemeral and refusal in answer.content, answer.content
+    stored = await bot.core.repo.get_campaign(standin.world.default_guild.id)
+    assert stored.settings == {"reminder_minutes": 7}
+
+
+async def exported(standin, user, channel=None):
+    answer = await say(standin, user, "/campaign export", in_channel=channel)
+    assert answer.ephemeral and answer.attachments, answer.content
+    return answer.attachments[0]
+
+
+async def test_export_then_import_into_a_fresh_server_gives_the_same_campaign(standin, bot):
+    await campaign(standin, reminder_minutes=5, settings="starting_plot_points=2")
+    await fight_and_end(standin, bot, "25")
+    await say(standin, "gm", "/campaign rest", kind="end_scene")
+    await say(standin, "gm", "/npc add", name="Zombie", stats=ZOMBIE, notes="slow")
+    assert (await say(standin, "alice", "/campaign export")).ephemeral and not standin.messages()[-1].attachments
+    original = await exported(standin, "gm")
+    data = json.loads(original.data)
+    assert data["format"] == "turnkeeper-campaign" and data["version"] == 1 and data["system"] == KEY
+    assert [c["name"] for c in data["characters"]] == ["Bolt", "Nova"] and data["npcs"][0]["notes"] == "slow"
+    # A player of Far Keep cannot import; its owner sees what will change and confirms.
+    assert (await say(standin, "alice", "/campaign import", in_channel="far-hall", file=original)).ephemeral
+    preview = await say(standin, "carol", "/campaign import", in_channel="far-hall", file=original)
+    assert preview.ephemeral and "2 characters (Bolt, Nova)" in preview.content and "1 NPCs" in preview.content
+    assert await bot.core.repo.get_campaign(standin.world.guild("Far Keep").id) is None  # nothing before the click
+    done = await (await standin.click("carol", "Import", message=preview)).response()
+    assert "Imported" in done.content
+    again = json.loads((await exported(standin, "carol", "far-hall")).data)
+    assert again == data
+    # The copy lives on by itself: Far Keep's Nova joins its fights with the carried state.
+    far = standin.world.guild("Far Keep").id
+    assert (await bot.core.repo.get_character(far, "Nova")).lasting == data["characters"][1]["lasting"]
+
+
+@pytest.mark.parametrize("content, refusal", [
+    (b"not json", "not valid JSON"),
+    (b'{"format": "something-else"}', "not a Turnkeeper campaign"),
+    (b'{"format": "turnkeeper-campaign", "version": 99}', "version"),
+    (json.dumps({"format": "turnkeeper-campaign", "version": 1, "system": "factions", "settings": {},
+                 "characters": [], "npcs": []}).encode(), "factions campaign"),
+    (json.dumps({"format": "turnkeeper-campaign", "version": 1, "system": KEY,
+                 "characters": [{"name": "X", "owner_id": "1", "sheet": {"nonsense": 1}}]}).encode(), "Unknown stat"),
+    (b" " * 1_000_001, "larger than"),
+])
+async def test_a_bad_import_is_refused_and_changes_nothing(standin, bot, content, refusal):
+    await campaign(standin)
+    before = json.loads((await exported(standin, "gm")).data)
+    answer = await say(standin, "gm", "/campaign import", file=standin.upload("campaign.json", content))
+    assert answer.ephemeral and refusal in answer.content and not answer.buttons(), answer.content
+    assert json.loads((await exported(standin, "gm")).data) == before
+
+
+async def test_a_cancelled_import_changes_nothing_and_only_the_asker_confirms(standin, bot):
+    await campaign(standin)
+    before = await exported(standin, "gm")
+    await say(standin, "alice", "/character add", name="Extra", stats=BOLT)
+    preview = await say(standin, "gm", "/campaign import", file=before)
+    assert "Characters not in the file are deleted: Extra" in preview.content
+    cancelled = await (await standin.click("gm", "Cancel", message=preview)).response()
+    assert "nothing was changed" in cancelled.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Extra") is not None
+
+
+async def test_a_player_cannot_read_another_servers_campaign(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/npc add", name="Zombie", stats=ZOMBIE)
+    nova_id = (await nova(bot, standin)).id
+    # alice is also a member of Far Keep, which has no campaign: nothing of the sandbox's shows there.
+    shown = await say(standin, "alice", "/character show", name=f"#{nova_id}", in_channel="far-hall")
+    assert shown.ephemeral and "No such character" in shown.content
+    listed = await say(standin, "alice", "/character list", in_channel="far-hall")
+    assert "Nova" not in listed.content
+    typing = await standin.autocomplete("alice", "/character show", "name", name="", in_channel="far-hall")
+    choices = await typing.choices()
+    assert choices == []
+    assert "Campaign" not in (await say(standin, "alice", "/campaign show", in_channel="far-hall")).content
+    assert (await say(standin, "carol", "/npc list", in_channel="far-hall")).ephemeral
+    log = await say(standin, "alice", "/campaign log", in_channel="far-hall")
+    assert not log.attachments
+
+
+async def test_several_campaigns_in_one_server(standin, bot):
+    await campaign(standin)  # the server's default: Rotted Capes
+    assert (await say(standin, "alice", "/campaign bind", place="combat-2")).ephemeral
+    bound = await say(standin, "gm", "/campaign bind", place="combat-2")
+    assert not bound.ephemeral, bound.content
+    # combat-2 has a campaign of its own: its own system, characters and NPCs.
+    await say(standin, "gm", "/campaign setup", system="99-towers", in_channel="combat-2")
+    await say(standin, "alice", "/character add", name="Nova", stats="init=2", in_channel="combat-2")
+    await say(standin, "gm", "/npc add", name="Goblin", stats="init=1", in_channel="combat-2")
+    shown = await say(standin, "gm", "/campaign show", in_channel="combat-2")
+    assert "99 Towers" in shown.embeds[0]["title"]
+    assert "Rotted Capes" in (await say(standin, "gm", "/campaign show")).embeds[0]["title"]
+    assert [c["name"] for c in json.loads((await exported(standin, "gm", "combat-2")).data)["characters"]] == ["Nova"]
+    default = json.loads((await exported(standin, "gm")).data)
+    assert [c["name"] for c in default["characters"]] == ["Bolt", "Nova"] and default["npcs"] == []
+    # A fight in combat-2 plays its campaign's system with its characters.
+    started = await say(standin, "gm", "/encounter start", in_channel="combat-2")
+    assert "99 Towers" in started.content, started.content
+    joined = await say(standin, "alice", "/initiative join", character="Nova", in_channel="combat-2")
+    assert not joined.ephemeral, joined.content
+    # The existing commands work unchanged for the server's default campaign elsewhere.
+    await fight_and_end(standin, bot, "5")
+    assert (await nova(bot, standin)).lasting["stamina"] == 15
+    # Unbinding hands the channel back to the default campaign; the bound one is kept.
+    await say(standin, "gm", "/campaign unbind", place="combat-2")
+    assert "Rotted Capes" in (await say(standin, "gm", "/campaign show", in_channel="combat-2")).embeds[0]["title"]
