@@ -5,8 +5,9 @@ Discord's OpenAPI description (vendored in ``tests/contract``), and the JSON bod
 validates against the request schema. Problems are recorded, not answered with a
 400, so the test that caused one fails at its end with the request named.
 
-Two liberties Discord itself takes: snowflakes may be sent as JSON numbers, and a
-new attachment's ``id`` is the index of its ``files[N]`` part.
+Liberties Discord itself takes: snowflakes may be sent as JSON numbers, a new
+attachment's ``id`` is the index of its ``files[N]`` part, and channel type 16
+(GUILD_MEDIA, documented but missing from the description's enum) is a channel type.
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ def _lenient(spec: dict[str, Any]) -> dict[str, Any]:
     schemas = spec["components"]["schemas"]
     strict = schemas["SnowflakeType"]
     schemas["SnowflakeType"] = {"anyOf": [strict, {"type": "integer", "minimum": 0}]}
+    # GUILD_MEDIA (16) is a documented channel type the description's enum lacks; discord.py
+    # names it among a channel option's types and Discord accepts it.
+    channel_types = schemas["ChannelTypes"]["oneOf"]
+    if not any(t.get("const") == 16 for t in channel_types):
+        channel_types.append({"title": "GUILD_MEDIA", "const": 16})
     return spec
 
 
