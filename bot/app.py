@@ -11,9 +11,11 @@ from discord.ext import commands
 
 from . import lengths, paging
 from .buttons import ChoiceButton, ChoiceSelect, EndEncounterButton, EndTurnButton
+from .command_sets import CommandSets
 from .config import Settings
 from .core import Core
 from .db import create_engine, upgrade_schema
+from .delivery import Pacer, TrackerDelivery
 from .repository import Repository
 
 
@@ -52,8 +54,9 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.idle.set()
         self.core: Core | None = None
         self.engine = None
-        self.tracker_locks: dict[int, object] = {}
-        self.tracker_stale: set[int] = set()  # encounters changed while their tracker was being edited
+        self.command_sets = CommandSets(self)
+        self.trackers = TrackerDelivery(
+            self, interval=settings.tracker_interval_seconds, pacer=Pacer(settings.tracker_requests_per_second))
         self._campaign_roles: dict[int, int | None] = {}
         self.tree.on_error = self.on_app_command_error
         self.tree.interaction_check = self.within_limits
@@ -67,6 +70,8 @@ class TurnkeeperBot(commands.AutoShardedBot):
         lengths.declare(self.tree.get_commands())
         self.add_dynamic_items(EndTurnButton, ChoiceButton, ChoiceSelect, EndEncounterButton, *paging.DYNAMIC_ITEMS)
         await self.sync_commands()
+        if not self.settings.dev_guild_id:
+            self.command_sets.start()
         from .reminders import Reminders
 
         self.reminders = Reminders(self, poll=self.settings.reminder_poll_seconds)
@@ -78,12 +83,14 @@ class TurnkeeperBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            await self.command_sets.sync_global()  # each server gets its systems' groups (bot.command_sets)
 
     async def close(self) -> None:
         reminders = getattr(self, "reminders", None)
         if reminders:
             await reminders.stop()
+        await self.command_sets.stop()
+        await self.trackers.flush()  # nothing the channel should see is left unsent
         await super().close()
         if self.core is not None:
             self.core.repo.close()

@@ -21,6 +21,11 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     # How often due reminders and choice deadlines are looked for, in seconds.
     reminder_poll_seconds: float = 5.0
+    # The pinned tracker is edited at most this often per encounter (Discord allows a
+    # channel about 5 edits in 5 s); changes in between are shown together.
+    tracker_interval_seconds: float = 1.0
+    # Tracker requests of this process per second, under the bot token's global 50/s.
+    tracker_requests_per_second: float | None = 40.0
 
     @field_validator("shard_ids", mode="before")
     @classmethod

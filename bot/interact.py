@@ -21,6 +21,7 @@ from rules.system import System
 
 from . import render
 from .core import Result
+from .delivery import persist  # noqa: F401  (cogs import it from here)
 
 if TYPE_CHECKING:
     from .app import TurnkeeperBot
@@ -147,13 +148,16 @@ async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, com
     asked = (pending.users or (result.state.gm_id,)) if result.pending_opened else ()
     content, mentions = render.result_content(result.events, leave_out=asked)
     if deferred:
+        # The first followup takes the place of the private "thinking…"; later ones may be
+        # public, and like every followup they do not count against the global REST limit.
         await reply(interaction, "✅ Done: the result is in the channel.", ephemeral=True)
-        await post(interaction.channel, content, allowed_mentions=mentions)
+        for chunk in render.split(content):
+            await persist(_followup(interaction), chunk, allowed_mentions=mentions)
     else:
         await reply(interaction, content, allowed=mentions)
     if by.is_gm:
         await show_gm(interaction, result)
-    await announce(bot, interaction.channel, result)
+    await announce(bot, interaction.channel, result, interaction=interaction)
     return result
 
 
@@ -182,94 +186,57 @@ async def defer_if_slow(interaction: discord.Interaction, work: asyncio.Future) 
     return True
 
 
-SERVER_ERROR_TRIES = 3
-
-
-async def persist(call, *args, **kwargs):
-    """discord.py retries 500, 502 and 504 itself, but gives up at once on 503,
-    which Discord answers now and then; a turn ping must not be lost to it."""
-    for attempt in range(1, SERVER_ERROR_TRIES + 1):
-        try:
-            return await call(*args, **kwargs)
-        except discord.DiscordServerError:
-            if attempt == SERVER_ERROR_TRIES:
-                raise
-            await asyncio.sleep(attempt)
-
-
-async def announce(bot: "TurnkeeperBot", channel, result: Result) -> None:
+async def announce(bot: "TurnkeeperBot", channel, result: Result, *,
+                   interaction: discord.Interaction | None = None) -> None:
     """Turn pings, choices and the pinned tracker after a committed change.
 
-    Each is tried on its own: a failed ping must not also cost the tracker edit."""
+    With the interaction that made the change, pings go out as its followups, which
+    Discord does not count against the bot's global REST limit. Each is tried on its
+    own: a failed ping must not also cost the tracker edit."""
     system = registry.get(result.state.system)
     state = result.state
+    if result.before is None and getattr(channel, "guild", None) is not None:
+        # An encounter starts: its system's commands must be offered in this server.
+        try:
+            await bot.command_sets.ensure(channel.guild.id, state.system)
+        except discord.HTTPException:
+            log.warning("could not offer %s's commands in server %s", state.system, channel.guild.id)
+    send = channel.send
+    if interaction is not None and interaction.response.is_done():
+        send = _followup(interaction)
 
     async def turn_message() -> None:
         # Drawn in a thread: tens of milliseconds that would stall every other channel.
         picture = await asyncio.to_thread(render.clock_picture, state)
         content, embed, view, mentions, picture = render.turn_message(system, state, result.encounter_id, picture)
         files = [picture] if picture else []
-        await persist(channel.send, content, embed=embed, view=view, allowed_mentions=mentions, files=files)
+        await persist(send, content, embed=embed, view=view, allowed_mentions=mentions, files=files)
 
     async def choice_message() -> None:
         content, view, mentions = render.choice_message(state, result.encounter_id)
-        await persist(channel.send, content, view=view, allowed_mentions=mentions)
+        await persist(send, content, view=view, allowed_mentions=mentions)
 
     steps = []
     if state.status == "running" and result.turn_changed:
         steps.append(turn_message)
     if state.pending is not None and result.pending_opened:
         steps.append(choice_message)
-    steps.append(lambda: update_tracker(bot, channel, result))
     for step in steps:
         try:
             await step()
         except discord.HTTPException:
-            # The change is saved; a failed ping or edit must not turn into an error reply.
+            # The change is saved; a failed ping must not turn into an error reply.
             log.exception("could not announce encounter %s", result.encounter_id)
+    update_tracker(bot, channel, result)
 
 
-async def update_tracker(bot: "TurnkeeperBot", channel, result: Result) -> None:
-    """Edit the one pinned tracker message; post and pin it the first time.
+def _followup(interaction: discord.Interaction):
+    async def send(content, **kwargs):
+        return await interaction.followup.send(content, wait=True, **kwargs)
 
-    Changes saved while an edit is under way queue no edits of their own: the edit
-    under way is followed by one more, of the newest saved state. A burst of
-    commands in a channel costs two edits instead of one each.
-    """
-    eid = result.encounter_id
-    lock = bot.tracker_locks.setdefault(eid, asyncio.Lock())
-    if lock.locked():
-        bot.tracker_stale.add(eid)
-        return
-    async with lock:
-        while True:
-            bot.tracker_stale.discard(eid)
-            await _show_tracker(bot, channel, result)
-            if eid not in bot.tracker_stale:
-                return
+    return send
 
 
-async def _show_tracker(bot: "TurnkeeperBot", channel, result: Result) -> None:
-    system = registry.get(result.state.system)
-    record = await bot.core.repo.get_encounter(result.encounter_id)
-    if record is None:
-        return
-    # Concurrent commands reach this lock in any order, not in commit order:
-    # render the newest saved state, never an older result over a newer one.
-    state = result.state if record.version == result.version else system.load(record.state)
-    embed = render.tracker_embed(system, state, result.encounter_id)
-    message_id = record.tracker_message_id
-    if message_id:
-        try:
-            await persist(channel.get_partial_message(message_id).edit, embed=embed, allowed_mentions=render.NOBODY)
-            return
-        except discord.NotFound:
-            pass
-    if state.status == "ended":
-        return
-    message = await persist(channel.send, embed=embed, allowed_mentions=render.NOBODY)
-    try:
-        await message.pin()
-    except discord.HTTPException:
-        log.warning("could not pin the tracker in channel %s", channel.id)
-    await bot.core.repo.set_meta(result.encounter_id, tracker_message_id=message.id)
+def update_tracker(bot: "TurnkeeperBot", channel, result: Result) -> None:
+    """The pinned tracker shows this result soon (see ``bot.delivery``)."""
+    bot.trackers.schedule(channel, result)

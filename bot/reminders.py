@@ -64,6 +64,9 @@ class Reminders:
         for record in await core.due(self._guild_ids()):
             channel = self.bot.get_channel(record.channel_id)
             if channel is None:
+                # An archived thread or forum post is not in the cache: ask Discord.
+                channel = await self._fetch_channel(record.channel_id)
+            if channel is None:
                 guild = self.bot.get_guild(record.guild_id)
                 if guild is not None and guild.unavailable:
                     continue  # a Discord outage: the channel comes back with its server
@@ -83,6 +86,12 @@ class Reminders:
                 done += 1
         return done
 
+    async def _fetch_channel(self, channel_id: int):
+        try:
+            return await self.bot.fetch_channel(channel_id)
+        except discord.HTTPException:
+            return None
+
     async def remind(self, channel, record) -> None:
         system = registry.get(record.system)
         state = system.load(record.state)
@@ -92,9 +101,36 @@ class Reminders:
             return
         text = f"{render.mention(waiting.users)} ⏰ Still waiting: **{render.clean(waiting.title)}**."
         try:
-            await channel.send(render.fit(text), allowed_mentions=render.allowed(waiting.users))
-        except discord.HTTPException:
+            try:
+                target, said = await reopened(channel, text)
+                await target.send(render.fit(said), allowed_mentions=render.allowed(waiting.users))
+            except discord.HTTPException as error:
+                if error.code != THREAD_ARCHIVED or not isinstance(channel, discord.Thread):
+                    raise
+                # Archived since the bot last heard of it.
+                target, said = await reopened(channel, text, archived=True)
+                await target.send(render.fit(said), allowed_mentions=render.allowed(waiting.users))
+        except (discord.HTTPException, discord.ClientException):
             # Counted as sent all the same: retried every pass, the row would stay due
             # for ever and crowd out the others (see tick).
             log.warning("could not send a reminder to channel %s", record.channel_id)
         await self.bot.core.reminder_sent(record)
+
+
+THREAD_ARCHIVED = 50083  # Discord's error code for a message to an archived thread
+
+
+async def reopened(channel, text: str, *, archived: bool = False):
+    """Where a reminder can go, and what it says. An archived thread (or forum post) is
+    reopened; one the bot may not reopen gets the reminder in its parent channel, saying why."""
+    if not isinstance(channel, discord.Thread) or not (archived or channel.archived):
+        return channel, text
+    try:
+        return await channel.edit(archived=False), text
+    except discord.HTTPException as error:
+        log.warning("could not reopen thread %s: %s", channel.id, error)
+    parent = channel.parent or await channel.guild.fetch_channel(channel.parent_id)
+    if not isinstance(parent, discord.TextChannel):
+        raise discord.ClientException(f"thread {channel.id} is archived and its parent takes no messages")
+    why = "it is archived and locked, and I may not reopen it (Manage Threads)"
+    return parent, f"{text}\n(The encounter is in {channel.mention}, but {why}.)"

@@ -67,6 +67,7 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
         role_id = gm_role.id if gm_role else (current.gm_role_id if current else None)
         await self.bot.core.repo.save_campaign(key, system=system.value, gm_role_id=role_id, settings=merged)
         self.bot.forget_campaign(key)
+        await self.bot.command_sets.refresh_soon(interaction.guild_id)
         role = f"<@&{role_id}>" if role_id else "Manage Server holders"
         await reply(interaction, f"✅ This server plays **{rules_system.name}**. GMs: {role}.", allowed=render.NOBODY)
 

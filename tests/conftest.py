@@ -21,6 +21,10 @@ from bot.db import create_engine, upgrade_schema
 from bot.repository import Repository
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
+# Bots in tests edit trackers at once instead of once a second (bot.delivery), so a test
+# waiting for bot.idle waits for Discord's answers, not for the interval; tests of the
+# interval itself set it explicitly. Bot processes started by tests inherit it.
+os.environ.setdefault("TRACKER_INTERVAL_SECONDS", "0.02")
 
 
 def _backend() -> str:
@@ -77,3 +81,22 @@ async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
 @pytest.fixture
 def repo(engine: AsyncEngine) -> Repository:
     return Repository(engine)
+
+
+@pytest.fixture(autouse=True)
+def discord_api_contract(request):
+    """Every REST request a stand-in saw during the test must be one Discord's API description allows
+    (tests that send bad requests on purpose are marked ``outside_contract``)."""
+    from bot.standin.server import StandIn
+
+    if request.node.get_closest_marker("outside_contract"):
+        yield
+        return
+
+    before = set(map(id, StandIn.instances))
+    yield
+    used = [s for s in list(StandIn.instances) if id(s) not in before]
+    violations = [str(v) for s in used for v in s.contract_violations]
+    if os.environ.get("SHOW_CONTRACT_CHECKS"):
+        print("contract bodies checked:", sum(s.contract_bodies_checked for s in used))
+    assert not violations, "requests outside Discord's API contract:\n" + "\n".join(violations[:20])

@@ -9,6 +9,7 @@ from .commands import CommandRegistry, InvalidInvocation
 from .harness import patched_endpoints, running_client, running_standin, start_client, stop_client
 from .interactions import InteractionHandle
 from .mentions import Pings, compute_pings
+from .ratelimits import RateLimits
 from .records import RecordedAttachment, RecordedMessage, Revision
 from .server import NoBotSession, StandIn
 from .waiting import StandInTimeout
@@ -26,6 +27,7 @@ __all__ = [
     "RecordedAttachment",
     "RecordedMessage",
     "Revision",
+    "RateLimits",
     "Role",
     "SANDBOX_GUILD",
     "StandIn",

@@ -91,6 +91,25 @@ def channel_payload(channel: Channel, *, permissions: Optional[int] = None, last
         "last_message_id": str(last_message_id) if last_message_id else None,
         "flags": 0,
     }
+    if channel.is_thread:
+        data.update({
+            "parent_id": str(channel.parent_id),
+            "owner_id": str(channel.guild_id),
+            "member_count": 1,
+            "message_count": 0,
+            "total_message_sent": 0,
+            "thread_metadata": {
+                "archived": channel.archived,
+                "locked": channel.locked,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": iso_time(channel.id),
+                "create_timestamp": iso_time(channel.id),
+            },
+        })
+        del data["topic"], data["permission_overwrites"], data["position"]
+    elif channel.type == 15:
+        data.update({"available_tags": [], "default_reaction_emoji": None, "default_sort_order": None,
+                     "default_forum_layout": 0, "default_thread_rate_limit_per_user": 0})
     if permissions is not None:
         data["permissions"] = str(permissions)
     return data
@@ -146,8 +165,9 @@ def guild_payload(guild: Guild, *, full: bool = True, intents: int = GUILD_MEMBE
                 "members": [
                     member_payload(m) for m in guild.members.values() if intents & GUILD_MEMBERS_INTENT or m.id == bot_id
                 ],
-                "channels": [channel_payload(c) for c in guild.channels.values()],
-                "threads": [],
+                "channels": [channel_payload(c) for c in guild.channels.values() if not c.is_thread],
+                # Only active threads come with the server; archived ones must be fetched.
+                "threads": [channel_payload(c) for c in guild.channels.values() if c.is_thread and not c.archived],
                 "voice_states": [],
                 "presences": [],
                 "stage_instances": [],

@@ -161,9 +161,37 @@ async def trigger_typing(call: RestCall) -> web.Response:
     return no_content()
 
 
+@route("PATCH", "/channels/{channel_id}")
+async def modify_channel(call: RestCall) -> web.Response:
+    """Only what the bot does with threads: reopen (or archive) one."""
+    channel = _channel(call)
+    changes = await call.json()
+    if not channel.is_thread:
+        raise HTTPFailure(error(400, 50024, "Cannot execute action on this channel type"))
+    if "archived" in changes:
+        if channel.locked and not channel.bot_manages_threads:
+            raise HTTPFailure(error(403, 50013, "Missing Permissions"))
+        channel.archived = bool(changes["archived"])
+    if "locked" in changes and channel.bot_manages_threads:
+        channel.locked = bool(changes["locked"])
+    return json_response(channel_payload(channel))
+
+
+def _writable(channel: Channel) -> None:
+    """Discord's answers for a forum (posts only) and an archived thread: sending to an
+    archived thread reopens it, unless it is locked."""
+    if channel.type == 15:
+        raise HTTPFailure(error(400, 50024, "Cannot execute action on this channel type"))
+    if channel.is_thread and channel.archived:
+        if channel.locked:
+            raise HTTPFailure(error(400, 50083, "Thread is archived"))
+        channel.archived = False
+
+
 @route("POST", "/channels/{channel_id}/messages")
 async def create_message(call: RestCall) -> web.Response:
     channel = _channel(call)
+    _writable(channel)
     body = await call.body()
     msg = call.standin.create_bot_message(channel, body)
     return json_response(msg.payload(call.standin.world))
@@ -244,6 +272,8 @@ async def edit_message(call: RestCall) -> web.Response:
     msg = _message(call, channel)
     if msg.author_id != call.standin.world.bot.id:
         return error(403, 50005, "Cannot edit a message authored by another user")
+    if channel.is_thread and channel.archived:
+        return error(400, 50083, "Thread is archived")
     msg = call.standin.edit_message(msg, await call.body())
     return json_response(msg.payload(call.standin.world))
 

@@ -62,7 +62,15 @@ class RestCall:
 
     async def json(self) -> Any:
         raw = await self.request.read()
-        return json.loads(raw) if raw else {}
+        if not raw:
+            return {}
+        data = json.loads(raw)
+        self.standin.check_contract(self.request.method, self.path, data)
+        return data
+
+    @property
+    def path(self) -> str:
+        return "/" + self.request.match_info["tail"]
 
     async def body(self) -> MessageBody:
         """JSON body, or multipart with ``payload_json`` and ``files[N]`` parts."""
@@ -80,6 +88,7 @@ class RestCall:
                 index = int(name[len("files[") : -1])
                 ctype = part.headers.get("Content-Type", "application/octet-stream")
                 files.append(UploadedFile(index, part.filename or f"file{index}", ctype, bytes(data)))
+        self.standin.check_contract(self.request.method, self.path, payload, multipart=True)
         return MessageBody(payload, files)
 
 

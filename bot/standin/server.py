@@ -10,6 +10,7 @@ Typical use (see ``harness`` for the context managers)::
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Optional, TypeVar, Union
 
 from aiohttp import web
@@ -17,12 +18,14 @@ from aiohttp import web
 from . import rest_webhooks  # noqa: F401  (registers the interaction routes on the router)
 from .actions import ChannelRef, NoBotSession, UserActions
 from .commands import CommandRegistry
+from .contract import Violation, contract
 from .faults import Fault, FaultInjector
 from .gateway import Gateway, GatewaySession
 from .interactions import InteractionHandle
 from .mentions import AllowedMentionsError
 from .messages import Event, MessageBody, MessageBook
-from .payloads import member_payload
+from .payloads import channel_payload, member_payload
+from .ratelimits import RateLimiter, RateLimits
 from .records import RecordedAttachment, RecordedMessage
 from .rest import bot_routes_need_auth, router
 from .rest_core import API_PREFIX, HTTPFailure, RestCall, error
@@ -36,13 +39,23 @@ __all__ = ["NoBotSession", "StandIn"]
 
 
 class StandIn(UserActions):
+    # Every stand-in of this process, so a test's teardown can check the ones it used.
+    instances: "weakref.WeakSet[StandIn]" = weakref.WeakSet()
+
     """Local Discord: REST under ``/api/v10``, gateway at ``/gateway/``, attachments served.
 
     Clients connecting to it should use a small ``guild_ready_timeout`` (e.g. 0.05):
     discord.py delays ``on_ready`` by that long after the last GUILD_CREATE (2 s default).
     """
 
-    def __init__(self, world: Optional[World] = None, *, token: str = "standin.bot.token", host: str = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        world: Optional[World] = None,
+        *,
+        token: str = "standin.bot.token",
+        host: str = "127.0.0.1",
+        rate_limits: Optional[RateLimits] = None,
+    ) -> None:
         self.world = world or default_world()
         self.token = token
         self.host = host
@@ -62,6 +75,12 @@ class StandIn(UserActions):
         self.interactions_by_id: dict[int, InteractionHandle] = {}
         self.interactions_by_token: dict[str, InteractionHandle] = {}
         self._runner: Optional[web.AppRunner] = None
+        self.contract = contract()
+        # Off unless asked for: most tests need not wait out Discord's windows.
+        self.rate_limiter: Optional[RateLimiter] = RateLimiter(rate_limits) if rate_limits else None
+        self.contract_violations: list[Violation] = []  # requests Discord's API description does not allow
+        self.contract_bodies_checked = 0
+        StandIn.instances.add(self)
 
     # -- addresses ------------------------------------------------------------
     @property
@@ -114,14 +133,31 @@ class StandIn(UserActions):
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         method, path = request.method, "/" + request.match_info["tail"]
         handler, params, template = router.match(method, path)
+        self.check_contract(method, path)
         response = self.faults.take(method, path, template)
+        headers: dict[str, str] = {}
+        if response is None and self.rate_limiter is not None and handler is not None:
+            response, headers = self.rate_limiter.take(method, path, template, params)
         if response is None:
             response = await self._answer(request, method, path, handler, params, template)
+            response.headers.update(headers)
         self.requests.append((method, path, response.status))
         if 400 <= response.status < 500 and response.status != 429:
             self.rejected.append((method, path, response.status, getattr(response, "text", "") or ""))
         self.notifier.notify()
         return response
+
+    def check_contract(self, method: str, path: str, body: Any = None, *, multipart: bool = False) -> None:
+        """Record where a request breaks Discord's published API description."""
+        if self.contract is None:
+            return
+        if body is None:
+            self.contract_violations.extend(self.contract.check(method, path))
+            return
+        op, _ = self.contract.operation(method, path)
+        self.contract_bodies_checked += 1
+        if op is not None:  # an unknown route was recorded when the request came in
+            self.contract_violations.extend(self.contract.check_body(op, path, body, multipart=multipart))
 
     async def _answer(self, request: web.Request, method: str, path: str, handler: Any, params: dict[str, str], template: Optional[str]) -> web.Response:
         if handler is None:
@@ -198,6 +234,14 @@ class StandIn(UserActions):
         if member is not None:
             data["member"] = member_payload(member, with_user=False)
         session.dispatch("MESSAGE_CREATE" if event.kind == "create" and event.revision == 0 else "MESSAGE_UPDATE", data)
+
+    # -- threads -------------------------------------------------------------------
+    def archive_thread(self, thread: Channel, *, locked: bool = False, bot_manages_threads: bool = True) -> None:
+        """The thread goes quiet and Discord archives it (and a moderator may lock it)."""
+        thread.archived, thread.locked, thread.bot_manages_threads = True, locked, bot_manages_threads
+        session = self.gateway.session_for_guild(thread.guild_id)
+        if session is not None:
+            session.dispatch("THREAD_UPDATE", channel_payload(thread))
 
     # -- faults ------------------------------------------------------------------
     def fail_next(

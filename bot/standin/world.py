@@ -19,6 +19,7 @@ DEFAULT_EVERYONE_PERMISSIONS = (
     (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
 )
 # What an invite link with "send messages, manage messages, embed, attach, mention, pin" grants.
+PUBLIC_THREAD, PRIVATE_THREAD, GUILD_FORUM = 11, 12, 15
 DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | (1 << 13) | MENTION_EVERYONE | (1 << 51)
 ALL_PERMISSIONS = (1 << 53) - 1
 
@@ -58,10 +59,19 @@ class Channel:
     position: int = 0
     topic: Optional[str] = None
     type: int = 0  # GUILD_TEXT
+    # Threads (type 11) and forum posts (threads in a forum, type 15) only:
+    parent_id: Optional[int] = None
+    archived: bool = False
+    locked: bool = False  # a locked thread stays archived unless one may manage threads
+    bot_manages_threads: bool = True  # whether the bot may reopen it when locked
 
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
 
 
 @dataclass(eq=False)
@@ -158,12 +168,25 @@ class World:
             self.add_channel(guild, channel_name)
         return guild
 
-    def add_channel(self, guild: Union[Guild, str, int], name: str, *, topic: Optional[str] = None) -> Channel:
+    def add_channel(self, guild: Union[Guild, str, int], name: str, *, topic: Optional[str] = None, type: int = 0) -> Channel:
         g = self.guild(guild)
-        channel = Channel(self.ids.next(), g.id, name, position=len(g.channels), topic=topic)
+        channel = Channel(self.ids.next(), g.id, name, position=len(g.channels), topic=topic, type=type)
         g.channels[channel.id] = channel
         self.channels[channel.id] = channel
         return channel
+
+    def add_forum(self, guild: Union[Guild, str, int], name: str) -> Channel:
+        """A forum channel: it holds posts (threads), not messages."""
+        return self.add_channel(guild, name, type=GUILD_FORUM)
+
+    def add_thread(self, parent: Channel, name: str, *, archived: bool = False, locked: bool = False) -> Channel:
+        """A public thread in a text channel, or a post in a forum channel."""
+        g = self.guild(parent.guild_id)
+        thread = Channel(self.ids.next(), g.id, name, position=0, type=PUBLIC_THREAD, parent_id=parent.id,
+                         archived=archived, locked=locked)
+        g.channels[thread.id] = thread
+        self.channels[thread.id] = thread
+        return thread
 
     def add_role(
         self, guild: Union[Guild, str, int], name: str, *, permissions: int = 0, mentionable: bool = False

@@ -19,9 +19,12 @@ class SeenChannel:
 
 
 def bot_seeing(core: Core, channels: dict, unavailable_guilds=()):
+    async def fetch_channel(channel_id):  # what Discord knows beyond the cache: the same channels
+        return channels.get(channel_id)
+
     return SimpleNamespace(
         core=core, shard_count=None, shard_ids=None, guilds=[],
-        get_channel=channels.get,
+        get_channel=channels.get, fetch_channel=fetch_channel,
         get_guild=lambda gid: SimpleNamespace(unavailable=True) if gid in unavailable_guilds else None,
     )
 

@@ -27,7 +27,7 @@ from bot.db import create_engine
 from bot.repository import Repository
 from bot.standin import default_world
 
-from . import floors, rounds, scale
+from . import budget, floors, rounds, scale
 from .driving import Driver, set_up_all
 from .figures import Report, median, ms, p99
 from .fights import ATTACK, END_TURN, NEXT, SYSTEMS, TAKE, Fight
@@ -133,6 +133,18 @@ def throughput_table(report: Report, tk_rates: list[float], echo_rates: list[flo
     report.target("no command fails under load", f"{len(failures)} of {total} failed", not failures)
 
 
+async def budget_section(report: Report) -> None:
+    report.section("REST budget: non-interaction REST requests per command over the golden fights")
+    worst = 0.0
+    for pace, title in ((0.0, "back to back"), (budget.BUSY_PACE, f"one command every {budget.BUSY_PACE:g} s")):
+        found = await budget.measure_all(pace=pace)
+        report.line(f"-- {title}")
+        for line in budget.lines(found):
+            report.line(line)
+        worst = max([worst] + [b.per_command for b in found])
+    report.target("REST requests per command ≤ 0.5 (worst system)", f"{worst:.2f}", worst <= 0.5)
+
+
 def rules_section(report: Report, fights: list[Fight]) -> dict[str, float]:
     report.section(f"Rules core alone (rules.engine.apply, no I/O): the same commands, best of {floors.TRIALS}")
     rates = {}
@@ -202,6 +214,7 @@ async def bench(args: argparse.Namespace) -> int:
     report.line(f"database: {url}")
     try:
         fights = await bots_section(report, args, url)
+        await budget_section(report)
         rules = rules_section(report, fights)
         await database_section(report, fights, url, rules)
         if not args.skip_scale:

@@ -231,8 +231,14 @@ class Replay:
 
 
 def answered_once(handle: InteractionHandle) -> bool:
-    """One callback and one visible message: not answered twice, not left hanging."""
-    return len(handle.callbacks) == 1 and handle.original is not None and not handle.followups
+    """One callback and one visible message: not answered twice, not left hanging.
+    Followups may only be the channel's announcements (a new turn's or a choice's ping),
+    and, after a private "✅ Done" for a slow command, its public result."""
+    if len(handle.callbacks) != 1 or handle.original is None:
+        return False
+    unpinged = [f for f in handle.followups if not f.pings.user_ids]
+    allowed_unpinged = 1 if handle.original.ephemeral and handle.original.content.startswith("✅ Done") else 0
+    return all(not f.ephemeral for f in handle.followups) and len(unpinged) <= allowed_unpinged
 
 
 def _undo_target(events: list[EventRecord], index: int, after: dict[str, Any]) -> bool:

@@ -26,7 +26,8 @@ from .support import (
 )
 
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
-POST_MESSAGE = "POST /channels/{channel_id}/messages"
+# Turn pings go out as followups of the interaction that changed the turn.
+FOLLOWUP = "POST /webhooks/{application_id}/{token}"
 EDIT_MESSAGE = "PATCH /channels/{channel_id}/messages/{message_id}"
 
 
@@ -100,11 +101,11 @@ async def test_rate_limits_and_server_errors_lose_and_double_nothing(database_ur
             commander = Commander(standin)
             faults = [
                 standin.fail_next(CALLBACK, times=3, retry_after=0.05),
-                standin.fail_next(POST_MESSAGE, times=2, retry_after=0.05),
+                standin.fail_next(FOLLOWUP, times=2, retry_after=0.05),
                 standin.fail_next(EDIT_MESSAGE, times=2, retry_after=0.05, is_global=True),
                 # discord.py waits a second or more before retrying a 5xx: one of each kind.
                 standin.fail_next(CALLBACK, status=502),
-                standin.fail_next(POST_MESSAGE, status=500),
+                standin.fail_next(FOLLOWUP, status=500),
                 standin.fail_next(EDIT_MESSAGE, status=504),
             ]
             sent = [await commander.send(u, p, **o) for u, p, o in round_of_commands("faults") * 2]
@@ -133,7 +134,7 @@ async def test_a_503_does_not_swallow_the_turn_ping_or_the_tracker(database_url,
             await setup_campaign(standin)
             await setup_fight(standin)
             await settle(bot)
-            fault = standin.fail_next(POST_MESSAGE, status=503)
+            fault = standin.fail_next(FOLLOWUP, status=503)
             await say(standin, "gm", "/initiative next")
             await settle(bot)
             assert fault.hits == 1

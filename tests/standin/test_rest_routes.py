@@ -84,6 +84,7 @@ async def test_post_list_edit_delete_and_legacy_pins(standin, http) -> None:
         ({"content": "hi", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}, "mutually exclusive"),
     ],
 )
+@pytest.mark.outside_contract
 async def test_discord_limits_are_enforced(standin, http, payload, fragment) -> None:
     status, body = await post(http, standin, standin.world.channel("combat").id, payload)
     assert status == 400 and fragment in body["message"]

@@ -1,0 +1,121 @@
+"""Per-server command sets: a server is offered the command groups of the rule systems
+it plays and no others (a 99 Towers server does not see ``/plotpoint``).
+
+Every command stays in the bot's command tree, so any interaction is dispatched; only
+what Discord *offers* differs. Global commands are synced without the system-specific
+groups; each server gets the groups of its campaign's system and of the systems of its
+running encounters as guild commands: in the background after start-up (start-up waits
+for none of it), and at once when a campaign's system changes or an encounter of
+another system starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Iterable
+
+import discord
+import sqlalchemy as sa
+
+from .tables import ACTIVE, encounter_table
+
+if TYPE_CHECKING:
+    from .app import TurnkeeperBot
+
+log = logging.getLogger(__name__)
+
+# Command group → the systems that use it.
+SYSTEM_GROUPS: dict[str, frozenset[str]] = {
+    "plotpoint": frozenset({"rotted-capes"}),
+    "turn": frozenset({"factions"}),
+}
+
+
+def groups_for(systems: Iterable[str]) -> frozenset[str]:
+    systems = set(systems)
+    return frozenset(name for name, users in SYSTEM_GROUPS.items() if users & systems)
+
+
+class CommandSets:
+    def __init__(self, bot: "TurnkeeperBot") -> None:
+        self.bot = bot
+        self.synced: dict[int, frozenset[str]] = {}  # guild → groups Discord offers there
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._task: asyncio.Task | None = None
+
+    def _payload(self, names: Iterable[str]) -> list[dict]:
+        tree = self.bot.tree
+        return [command.to_dict(tree) for name in sorted(names) if (command := tree.get_command(name)) is not None]
+
+    async def sync_global(self) -> None:
+        tree = self.bot.tree
+        common = [c.name for c in tree.get_commands() if c.name not in SYSTEM_GROUPS]
+        await self.bot.http.bulk_upsert_global_commands(self.bot.application_id, payload=self._payload(common))
+
+    async def systems_of(self, guild_id: int) -> set[str]:
+        systems = set()
+        campaign = await self.bot.core.repo.get_campaign(guild_id)
+        if campaign is not None:
+            systems.add(campaign.system)
+        query = sa.select(encounter_table.c.system).distinct().where(
+            encounter_table.c.guild_id == guild_id, encounter_table.c.status == ACTIVE)
+        async with self.bot.engine.connect() as conn:
+            systems.update((await conn.execute(query)).scalars())
+        return systems
+
+    async def refresh(self, guild_id: int) -> None:
+        """Offer the server exactly the groups of the systems it plays now."""
+        await self._set(guild_id, groups_for(await self.systems_of(guild_id)))
+
+    async def refresh_soon(self, guild_id: int, within: float = 1.0) -> None:
+        """``refresh``, waited for up to ``within`` seconds (the interaction must be answered
+        within 3); a slower sync (Discord rate-limits them) finishes in the background."""
+        task = asyncio.ensure_future(self.refresh(guild_id))
+        done, _ = await asyncio.wait({task}, timeout=within)
+        if not done:
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+            return
+        try:
+            task.result()
+        except discord.HTTPException:
+            log.warning("could not sync the command set of server %s", guild_id, exc_info=True)
+
+    async def ensure(self, guild_id: int, system: str) -> None:
+        """Offer the server ``system``'s groups too (an encounter of it started there)."""
+        wanted = groups_for([system])
+        if wanted <= self.synced.get(guild_id, frozenset()):
+            return
+        await self.refresh(guild_id)
+
+    async def _set(self, guild_id: int, wanted: frozenset[str], *, known_empty: bool = False) -> None:
+        lock = self._locks.setdefault(guild_id, asyncio.Lock())
+        async with lock:
+            current = self.synced.get(guild_id)
+            if current == wanted or (current is None and known_empty and not wanted):
+                return
+            await self.bot.http.bulk_upsert_guild_commands(self.bot.application_id, guild_id,
+                                                           payload=self._payload(wanted))
+            self.synced[guild_id] = wanted
+
+    def start(self) -> None:
+        """After start-up, in the background: each server's groups."""
+        self._task = asyncio.create_task(self._sync_all(), name="command-sets")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    async def _sync_all(self) -> None:
+        await self.bot.wait_until_ready()
+        for guild in list(self.bot.guilds):
+            try:
+                wanted = groups_for(await self.systems_of(guild.id))
+                # A server without system groups had none offered before either: no request.
+                await self._set(guild.id, wanted, known_empty=True)
+            except (discord.HTTPException, sa.exc.SQLAlchemyError):
+                log.warning("could not sync the command set of server %s", guild.id, exc_info=True)

@@ -1,0 +1,63 @@
+"""Per-server command sets: a server is offered the command groups of the systems it
+plays (its campaign's, its running encounters'), and no others."""
+
+import pytest
+
+from bot.standin import InvalidInvocation, default_world
+from bot.standin.harness import running_standin
+from tests.e2e.conftest import say, turnkeeper
+
+
+def offered(standin, guild) -> set[str]:
+    return {c["name"] for c in standin.commands.visible_in(standin.world.guild(guild).id)}
+
+
+@pytest.fixture
+async def two_servers():
+    world = default_world()
+    far = world.add_guild("Far Keep", owner="gm", channels=("combat-far",))
+    world.add_member(far, "alice")
+    async with running_standin(world) as standin:
+        yield standin, world.default_guild, far
+
+
+async def test_a_server_sees_only_its_systems_groups_and_they_follow_the_campaign(two_servers, database_url):
+    standin, home, far = two_servers
+    async with turnkeeper(standin, database_url) as bot:
+        assert {"plotpoint", "turn"}.isdisjoint(offered(standin, home)), "not offered before any campaign"
+        assert {"encounter", "initiative", "attack"} <= offered(standin, home)
+        await say(standin, "gm", "/campaign setup", system="rotted-capes")
+        assert "plotpoint" in offered(standin, home) and "turn" not in offered(standin, home)
+        assert "plotpoint" not in offered(standin, far), "another server is not affected"
+        shown = await say(standin, "gm", "/plotpoint show")  # offered and handled by the bot
+        assert "no encounter" in shown.content
+        # The campaign changes system: Plot Points go, faction turns come.
+        await say(standin, "gm", "/campaign setup", system="99-towers")
+        assert {"plotpoint", "turn"}.isdisjoint(offered(standin, home))
+        with pytest.raises(InvalidInvocation):
+            await standin.invoke("gm", "/plotpoint show")
+        await say(standin, "gm", "/campaign setup", system="factions")
+        assert "turn" in offered(standin, home)
+
+
+async def test_an_encounter_of_another_system_brings_its_groups(two_servers, database_url):
+    standin, home, _far = two_servers
+    async with turnkeeper(standin, database_url) as bot:
+        await say(standin, "gm", "/campaign setup", system="99-towers")
+        started = await say(standin, "gm", "/encounter start", system="factions")
+        assert not started.ephemeral
+        await standin.wait_for(lambda: "turn" in offered(standin, home) or None, 5, "/turn offered in the server")
+
+
+async def test_start_up_syncs_in_the_background_and_restarts_keep_the_sets(two_servers, database_url):
+    standin, home, far = two_servers
+    async with turnkeeper(standin, database_url):
+        await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    global_syncs = sum(1 for m, p, _ in standin.requests
+                       if m == "PUT" and p.endswith("/commands") and "/guilds/" not in p)
+    async with turnkeeper(standin, database_url) as bot:
+        await bot.command_sets._task
+        assert "plotpoint" in offered(standin, home) and "plotpoint" not in offered(standin, far)
+    guild_puts = [p for m, p, _ in standin.requests if m == "PUT" and "/guilds/" in p]
+    assert all(str(far.id) not in p for p in guild_puts), "a server without system groups costs no request"
+    assert global_syncs == 1

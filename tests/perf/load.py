@@ -1,0 +1,317 @@
+"""Load at a big community's scale, through a rate-limited stand-in.
+
+    python -m tests.perf.load [--channels 1000] [--rate 100] [--seconds 60] [--database-url URL]
+
+Two bot processes (shards 0 and 1 of 2, ``launcher``) share one database (SQLite by
+default; give a PostgreSQL URL for the deployment's set-up) and one stand-in with
+Discord's rate limits (50 requests/s per token, 5 per 5 s per route and channel).
+Every channel runs a Rotted Capes fight (``fights``); commands arrive at random
+(Poisson, ``--rate`` a second) on random channels: attacks and turn changes.
+
+Prints: acknowledgement latency p50/p99 (interaction sent → callback received), the
+delay from a turn change to its ping p99 (interaction sent → the turn message with
+its ping), tracker staleness p99 (a command's callback → the next edit of its
+channel's tracker), 429s received (global and per route), commands lost (never
+answered) and turn pings missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.db import create_engine
+from bot.repository import Repository
+from bot.standin import RateLimits, World
+from bot.standin.messages import Event
+from bot.standin.snowflakes import shard_of
+
+from .figures import median, p99
+from .fights import NEXT, Fight
+from .observed import ObservedStandIn
+from .processes import BotProcess
+
+SHARDS = 2
+SYSTEM = "rotted-capes"
+ANSWER_TIMEOUT = 30.0
+
+
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m tests.perf.load", description=__doc__.split("\n")[0])
+    parser.add_argument("--channels", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=100.0, help="commands per second (default 100)")
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--database-url", default="", help="default: a fresh SQLite file")
+    parser.add_argument("--shards", type=int, default=2, help="bot processes, one shard each (default 2)")
+    parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--settle", type=float, default=30.0, help="seconds to wait for the last edits (default 30)")
+    return parser.parse_args(argv)
+
+
+def load_world(channels: int) -> World:
+    """Two servers, one per shard, their channels split between them."""
+    world = World()
+    gm = world.add_user("gm")
+    for shard in range(SHARDS):
+        guild = world.add_guild(f"Keep {shard}", owner=gm, shard=(shard, SHARDS), channels=())
+        world.add_member(guild, gm)
+        for n in range(shard, channels, SHARDS):
+            world.add_channel(guild, f"fight-{n}")
+    return world
+
+
+@dataclass
+class Sent:
+    fight: Fight
+    label: str
+    handle: object
+    at: float
+
+
+@dataclass
+class Figures:
+    acks: list[float] = field(default_factory=list)
+    pings: list[float] = field(default_factory=list)
+    staleness: list[float] = field(default_factory=list)
+    lost: int = 0
+    refused: int = 0
+    deferred: int = 0  # acknowledged privately first, being slower than 2 s
+    pings_missing: int = 0
+    refusals: dict = field(default_factory=dict)  # refusal text → count
+    trackers_behind: int = 0  # channels whose pinned tracker does not show the saved state at the end
+    global_429: int = 0
+    route_429: int = 0
+    commands: int = 0
+    rest: int = 0
+    seconds: float = 0.0
+
+    def lines(self) -> list[str]:
+        ms = lambda v: f"{v * 1000:.0f} ms" if v == v else "n/a"  # noqa: E731
+        return [
+            f"commands sent: {self.commands} in {self.seconds:.1f} s ({self.commands / self.seconds:.1f}/s)",
+            f"acknowledgement latency: p50 {ms(median(self.acks))}, p99 {ms(p99(self.acks))}",
+            f"turn change → ping: p99 {ms(p99(self.pings))} over {len(self.pings)} turn changes",
+            f"tracker staleness: p99 {ms(p99(self.staleness))} over {len(self.staleness)} commands "
+            "(those whose tracker edit came before their channel's next command)",
+            f"429s received: {self.global_429} global, {self.route_429} per route",
+            f"non-interaction REST requests: {self.rest} ({self.rest / max(1, self.commands):.2f} per command)",
+            f"commands lost: {self.lost}; refused: {self.refused}; deferred (slower than 2 s): {self.deferred}; "
+            f"turn pings missing: {self.pings_missing}; "
+            f"trackers behind at the end: {self.trackers_behind}",
+        ] + [f"  refused {n} ×: {text}" for text, n in sorted(self.refusals.items(), key=lambda kv: -kv[1])[:3]]
+
+
+class Clocks:
+    """When each message was created and each tracker edited, from the stand-in's events."""
+
+    def __init__(self) -> None:
+        self.created: dict[int, float] = {}
+        self.edits: dict[int, list[float]] = {}  # channel → times of bot edits
+
+    def __call__(self, event: Event) -> None:
+        msg = event.message
+        if msg is None:
+            return
+        now = time.perf_counter()
+        if event.kind == "create":
+            self.created.setdefault(msg.id, now)
+        elif event.kind == "edit" and msg.pinned:
+            self.edits.setdefault(msg.channel_id, []).append(now)
+
+
+async def set_up(standin: ObservedStandIn, repo: Repository, fights: list[Fight], at_once: int = 16) -> None:
+    for guild in standin.world.guilds.values():
+        channel = next(iter(guild.channels.values()))
+        handle = await standin.invoke("gm", "/campaign setup", {"system": SYSTEM}, in_channel=channel)
+        await handle.response(timeout=ANSWER_TIMEOUT)
+    gate = asyncio.Semaphore(at_once)
+
+    async def one(fight: Fight) -> None:
+        async with gate:
+            for command, options in fight.setup():
+                handle = await standin.invoke("gm", command, dict(options), in_channel=fight.channel)
+                answer = await handle.response(timeout=ANSWER_TIMEOUT)
+                if answer.ephemeral:
+                    raise RuntimeError(f"set-up refused in {fight.channel}: {answer.content}")
+            record = await repo.active_encounter(standin.channel(fight.channel).id)
+            fight.load(record.state)
+
+    await asyncio.gather(*(one(f) for f in fights))
+
+
+async def drive(standin: ObservedStandIn, fights: list[Fight], rate: float, seconds: float,
+                rng: random.Random) -> list[Sent]:
+    sent: list[Sent] = []
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    due = start
+    while True:
+        due += rng.expovariate(rate)
+        if due - start > seconds:
+            break
+        delay = due - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        fight = rng.choice(fights)
+        step = fight.next_step(buttons=False)
+        fight.advance(step)
+        handle = await standin.invoke("gm", step.command, dict(step.options), in_channel=fight.channel)
+        sent.append(Sent(fight, step.label, handle, time.perf_counter()))
+    return sent
+
+
+async def trackers_behind(standin: ObservedStandIn, repo: Repository, fights: list[Fight]) -> int:
+    """Channels whose pinned tracker does not show what the database holds."""
+    from bot import render
+    from rules import registry
+
+    behind = 0
+    for fight in fights:
+        channel = standin.channel(fight.channel)
+        record = await repo.active_encounter(channel.id)
+        system = registry.get(record.system)
+        wanted = render.tracker_embed(system, system.load(record.state), record.id).to_dict()["description"]
+        pinned = [m for m in standin.messages(channel) if m.pinned]
+        if len(pinned) != 1 or pinned[0].embeds[0].get("description") != wanted:
+            behind += 1
+    return behind
+
+
+async def collect(standin: ObservedStandIn, sent: list[Sent], clocks: Clocks, started_requests: int) -> Figures:
+    figures = Figures(commands=len(sent))
+    following: dict[int, float] = {}  # handle id → when the next command of its channel was sent
+    last: dict[str, Sent] = {}
+    for s in sent:
+        if s.fight.channel in last:
+            following[last[s.fight.channel].handle.id] = s.at
+        last[s.fight.channel] = s
+    for s in sent:
+        try:
+            answer = await s.handle.response(timeout=ANSWER_TIMEOUT)
+        except Exception:
+            figures.lost += 1
+            continue
+        if answer.ephemeral and answer.content.startswith("✅ Done"):
+            figures.deferred += 1
+        elif answer.ephemeral:
+            figures.refused += 1
+            figures.refusals[answer.content[:100]] = figures.refusals.get(answer.content[:100], 0) + 1
+            continue
+        figures.acks.append(standin.latency(s.handle))
+        callback = standin.callback_at[s.handle.id]
+        edits = clocks.edits.get(standin.channel(s.fight.channel).id, [])
+        after = next((t for t in edits if t >= callback), None)
+        # A command that changed nothing on the tracker gets no edit of its own: the next
+        # edit, after the channel's next command, would overstate how stale it was.
+        if after is not None and after <= following.get(s.handle.id, float("inf")):
+            figures.staleness.append(after - callback)
+        if s.label == NEXT:
+            ping = next((m for m in s.handle.followups if m.pings.user_ids), None)
+            if ping is None:
+                figures.pings_missing += 1
+            else:
+                figures.pings.append(clocks.created[ping.id] - s.at)
+    hits = standin.rate_limiter.hits
+    figures.global_429 = sum(1 for h in hits if h.is_global)
+    figures.route_429 = len(hits) - figures.global_429
+    figures.rest = sum(1 for _m, path, _s in standin.requests[started_requests:]
+                       if not path.startswith(("/interactions/", "/webhooks/")))
+    return figures
+
+
+async def run_load(*, channels: int, rate: float, seconds: float, database_url: str, seed: int = 17,
+                   settle_seconds: float = 10.0, shards: int = SHARDS) -> Figures:
+    world = load_world(channels)
+    standin = ObservedStandIn(world, rate_limits=RateLimits.discord())
+    clocks = Clocks()
+    standin.book.listeners.append(clocks)
+    await standin.start()
+    engine = create_engine(database_url)
+    # The processes share the token's global budget, leaving a fifth for everything else.
+    env = {"DATABASE_URL": database_url, "TRACKER_REQUESTS_PER_SECOND": str(40 / shards)}
+    if shards > 1:
+        env["SHARD_COUNT"] = str(shards)
+    bots = [BotProcess(standin, env={**env, **({"SHARD_IDS": str(n)} if shards > 1 else {})}, name=f"shard-{n}")
+            for n in range(shards)]
+    try:
+        for bot in bots:  # the first runs the migrations, then the others join
+            await bot.start(timeout=300)
+        await standin.wait_for_commands(global_=True, timeout=30)
+        gm = world.user("gm").id
+        fights = [Fight(SYSTEM, c.name, gm) for g in world.guilds.values() for c in g.channels.values()]
+        await set_up(standin, Repository(engine), fights)
+        while True:  # set-up's tracker edits drain first: they are not the load's
+            seen = len(standin.requests)
+            await asyncio.sleep(2)
+            if len(standin.requests) == seen:
+                break
+        standin.rate_limiter.hits.clear()
+        first = len(standin.requests)
+        started = time.perf_counter()
+        sent = await drive(standin, fights, rate, seconds, random.Random(seed))
+        elapsed = time.perf_counter() - started
+        await asyncio.sleep(settle_seconds)  # the last trackers and pings arrive
+        figures = await collect(standin, sent, clocks, first)
+        figures.trackers_behind = await trackers_behind(standin, Repository(engine), fights)
+        figures.seconds = elapsed
+        served = {shard_of(g.id, SHARDS) for g in world.guilds.values()}
+        assert served == set(range(SHARDS)), "both shards have servers"
+        return figures
+    finally:
+        await asyncio.gather(*(bot.stop() for bot in bots))
+        await engine.dispose()
+        await standin.stop()
+
+
+@contextlib.asynccontextmanager
+async def fresh_database(url: str):
+    """A new PostgreSQL database on the given server for this run, dropped afterwards."""
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    name = f"tk_load_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(user=u.username, password=u.password, host=u.host or "127.0.0.1",
+                                  port=u.port or 5432, database="postgres")
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        yield u.set(database=name).render_as_string(hide_password=False)
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    if args.database_url.startswith("postgresql"):
+        async with fresh_database(args.database_url) as url:
+            return await measure_and_print(args, url)
+    with tempfile.TemporaryDirectory(prefix="tk-load-") as tmp:
+        return await measure_and_print(args, f"sqlite+aiosqlite:///{Path(tmp) / 'load.db'}")
+
+
+async def measure_and_print(args: argparse.Namespace, url: str) -> int:
+    print(f"{args.channels} channels, {args.rate:g} commands/s for {args.seconds:g} s, "
+          f"{args.shards} bot process(es), database {url.split('@')[-1]}", flush=True)
+    figures = await run_load(channels=args.channels, rate=args.rate, seconds=args.seconds, database_url=url,
+                             seed=args.seed, settle_seconds=args.settle, shards=args.shards)
+    print("\n".join(figures.lines()))
+    return 0 if figures.lost == 0 and figures.pings_missing == 0 and figures.trackers_behind == 0 else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    if not Path("bot").is_dir() or not Path("tests/perf").is_dir():
+        print("run from the repository root: python -m tests.perf.load", file=sys.stderr)
+        return 2
+    return asyncio.run(main_async(arguments(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
