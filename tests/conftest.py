@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.db import create_engine, upgrade_schema
 from bot.repository import Repository
+from tests.helpers import pg_admin
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 # Bots in tests edit trackers at once instead of once a second (bot.delivery), so a test
@@ -29,19 +30,6 @@ os.environ.setdefault("TRACKER_INTERVAL_SECONDS", "0.02")
 
 def _backend() -> str:
     return make_url(TEST_DATABASE_URL).get_backend_name() if TEST_DATABASE_URL else "sqlite"
-
-
-async def _pg_admin(url: str):  # -> asyncpg.Connection
-    import asyncpg
-
-    u = make_url(url)
-    return await asyncpg.connect(
-        user=u.username,
-        password=u.password,
-        host=u.host or "127.0.0.1",
-        port=u.port or 5432,
-        database="postgres",
-    )
 
 
 @pytest.fixture
@@ -58,7 +46,7 @@ async def database_url(tmp_path: Path) -> AsyncIterator[str]:
     if _backend() != "postgresql":
         raise pytest.UsageError(f"TEST_DATABASE_URL must be a PostgreSQL URL: {TEST_DATABASE_URL}")
     name = f"tk_test_{uuid.uuid4().hex[:16]}"
-    admin = await _pg_admin(TEST_DATABASE_URL)
+    admin = await pg_admin(TEST_DATABASE_URL)
     try:
         # Plain CREATE DATABASE (template1, WAL_LOG strategy on 15+) measured fastest: ~15 ms.
         await admin.execute(f'CREATE DATABASE "{name}"')

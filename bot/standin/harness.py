@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import os
 from typing import Any, AsyncIterator, Awaitable, Callable, Iterator, Optional, TypeVar, Union
 
 import discord
@@ -33,6 +34,27 @@ ClientT = TypeVar("ClientT", bound=discord.Client)
 ClientFactory = Callable[[], Union[ClientT, Awaitable[ClientT]]]
 
 
+# A bot in another process finds the stand-in through these (see endpoint_environment).
+API_VARIABLE = "STANDIN_API"
+GATEWAY_VARIABLE = "STANDIN_GATEWAY"
+
+
+def point_at(api_base: str, gateway_url: str) -> None:
+    """Point discord.py's REST base and default gateway at a stand-in (process-wide)."""
+    Route.BASE = api_base
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def endpoint_environment(standin: StandIn) -> dict[str, str]:
+    """Environment variables that let a bot process started by a test find the stand-in."""
+    return {API_VARIABLE: standin.api_base, GATEWAY_VARIABLE: standin.gateway_url}
+
+
+def point_from_environment() -> None:
+    """In a bot process started with `endpoint_environment`: use that stand-in."""
+    point_at(os.environ[API_VARIABLE], os.environ[GATEWAY_VARIABLE])
+
+
 @contextlib.contextmanager
 def patched_endpoints(standin: StandIn) -> Iterator[None]:
     """Point discord.py's REST base and default gateway at the stand-in, then restore.
@@ -41,8 +63,7 @@ def patched_endpoints(standin: StandIn) -> Iterator[None]:
     fine because each exit restores what its own entry saw.
     """
     saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
-    Route.BASE = standin.api_base
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(standin.gateway_url)
+    point_at(standin.api_base, standin.gateway_url)
     try:
         yield
     finally:

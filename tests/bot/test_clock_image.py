@@ -8,12 +8,11 @@ from pathlib import Path
 
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "rules"))
 
 from bot.clock_image import (  # noqa: E402
     CELL, CURRENT_EDGE, DOWN, LEFT, SIDE_COLOURS, SIZE, TOP, initials, plain, render_clock, token_labels,
 )
-from test_towers_helpers import add, full_fight, new  # noqa: E402
+from tests.rules.test_towers_helpers import add, full_fight, new  # noqa: E402
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

@@ -8,6 +8,7 @@ import pytest
 from bot.core import Core
 from bot.db import create_engine, upgrade_schema
 from bot.repository import Repository
+from tests.helpers import GM
 from rules.actions import AddCombatants, NextTurn
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
@@ -15,11 +16,9 @@ from rules.model import Actor
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
-import toy  # noqa: E402
-from test_turns import ASK  # noqa: E402
+from tests import toy
+from tests.rules.test_turns import ASK  # noqa: E402
 
-GM = Actor(user_id=1, is_gm=True)
 ALICE = Actor(user_id=2)
 CHANNEL = 555
 

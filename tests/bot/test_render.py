@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import lengths, paging, render
+from tests.helpers import GM
 from rules import registry, usertext
 from rules.actions import AddCombatants, NextTurn, Note, RemoveCombatant
 from rules.engine import apply
@@ -19,7 +20,6 @@ from rules.rng import seed_from
 from rules.secrets import secret
 from tests.markup import renders_markup
 
-GM = Actor(user_id=1, is_gm=True)
 LINK = "[Free Nitro](https://evil.example/x)"
 HOSTILE = [
     LINK, "**Bold** ||spoiler||", "```py\nboom\n```", "# Heading", "> quote", "-# small", "__under__ ~~gone~~",

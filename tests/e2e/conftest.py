@@ -12,7 +12,6 @@ from bot.app import create_bot
 from bot.config import Settings
 from bot.standin.harness import running_client, running_standin
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
 
 
 @contextlib.asynccontextmanager
@@ -27,12 +26,19 @@ async def turnkeeper(standin, database_url: str):
         yield bot
 
 
+@contextlib.asynccontextmanager
+async def serving(world=None):
+    """A stand-in (of `world`, the sandbox's by default) that the bot must use only
+    through routes Discord has (and the stand-in knows)."""
+    async with running_standin(world) as server:
+        yield server
+        assert server.unknown_routes == [], f"the bot used unknown routes: {server.unknown_routes}"
+
+
 @pytest.fixture
 async def standin():
-    async with running_standin() as server:
+    async with serving() as server:
         yield server
-        # The bot must only use routes Discord has (and the stand-in knows).
-        assert server.unknown_routes == [], f"the bot used unknown routes: {server.unknown_routes}"
 
 
 @pytest.fixture

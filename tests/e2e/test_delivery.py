@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-import toy
+from tests import toy
 from bot.app import create_bot
 from bot.config import Settings
 from bot.standin.harness import running_client

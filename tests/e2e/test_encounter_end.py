@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-import toy
+from tests import toy
+from tests.helpers import GM
 from rules import registry
 from tests.e2e.conftest import say
 

@@ -7,16 +7,13 @@ from __future__ import annotations
 from bot.sandbox import settle
 from bot.standin.records import iter_components
 from tests.e2e.conftest import help_sections, say
+from tests.helpers import ids
 
 CAST = (
     ("alice", "Balthasar", "health=12 grit=3 weapons='sword:d6'"),
     ("bob", "Sybilla", "health=10 grit=2 weapons='dagger:d4, musket:d8:6'"),
     ("carol", "Theobald", "health=12 grit=3 armour=2 weapons='spear:d6, dagger:d4'"),
 )
-
-
-def ids(standin):
-    return {name: standin.world.user(name).id for name in ("gm", "alice", "bob", "carol")}
 
 
 async def begin_fight(standin, bot):

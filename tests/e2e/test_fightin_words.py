@@ -6,12 +6,9 @@ person, and refusals that only the sender sees."""
 from __future__ import annotations
 
 from tests.e2e.conftest import help_sections, say
+from tests.helpers import ids
 
 SYSTEM = "fightin-words"
-
-
-def ids(standin):
-    return {name: standin.world.user(name).id for name in ("gm", "alice", "bob", "carol")}
 
 
 async def setup_fight(standin):

@@ -6,9 +6,11 @@ from datetime import timedelta
 
 import pytest
 
-import toy
+from tests import toy
+from tests.helpers import GM
 from rules import registry
 from tests.e2e.conftest import say, turnkeeper
+from tests.helpers import ids
 
 KEY = "rotted-capes"  # a real key so the command choices accept it; the toy stands in
 
@@ -20,11 +22,6 @@ def toy_system():
     registry.register(system)
     yield system
     registry.unregister(KEY)
-
-
-def ids(standin):
-    world = standin.world
-    return {name: world.user(name).id for name in ("gm", "alice", "bob", "carol")}
 
 
 async def setup_fight(standin):

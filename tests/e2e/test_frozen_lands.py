@@ -7,16 +7,13 @@ cannot be beaten, so the order below does not depend on that roll."""
 
 from rules.systems.frozen_lands import SYSTEM
 from tests.e2e.conftest import help_sections, say
+from tests.helpers import ids
 
 SHEETS = {
     "Astrid": ("alice", "body=3 agility=3 awareness=3 soul=2 melee=2 mobility=2 armour=1 weapon=Shortsword"),
     "Bjorn": ("bob", "body=4 agility=2 awareness=2 soul=2 melee=3 mobility=1 class_stamina=5 armour=2 weapon=Battleaxe shield=true"),
     "Sigrid": ("carol", "agility=3 marksmanship=3 weapon=Dagger ranged='Light Crossbow' loaded=true"),
 }
-
-
-def ids(standin):
-    return {name: standin.world.user(name).id for name in ("gm", "alice", "bob", "carol")}
 
 
 async def begin(standin, **rolls):

@@ -5,15 +5,12 @@ read-only reports and refusals, and a /help that fits one message."""
 from __future__ import annotations
 
 from tests.e2e.conftest import help_sections, say
+from tests.helpers import ids
 
 KEY = "rotted-capes"
 NOVA = "dex=2 con=1 avoidance=14 fortitude=8 stamina=20 wounds=3 attack=5 damage=2d6+3 damage_type=kinetic"
 BOLT = "dex=3 avoidance=15 fortitude=6 stamina=12 wounds=1 attack=5 damage=1d8+2"
 BRUTE = "avoidance=15 fortitude=4 stamina=20 wounds=3 dr='energy:5' attack=4 damage=2d6"
-
-
-def ids(standin):
-    return {name: standin.world.user(name).id for name in ("gm", "alice", "bob", "carol")}
 
 
 def newest(standin, text):

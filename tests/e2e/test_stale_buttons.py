@@ -7,7 +7,7 @@ nothing, and leave that message without buttons.
 
 import pytest
 
-import toy
+from tests import toy
 from rules import registry
 from rules.model import Event, Pending
 from tests.e2e.conftest import say

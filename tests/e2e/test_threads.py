@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-import toy
+from tests import toy
 from bot.standin import default_world
 from bot.standin.harness import running_standin
 from rules import registry

@@ -19,6 +19,7 @@ from bot.sandbox import settle
 from bot.sandbox_text import parse_script_line, run_script_line
 from bot.standin.harness import running_client
 from tests.e2e.conftest import help_sections, say
+from tests.helpers import ids
 
 SYSTEM = "99-towers"
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "99-towers.script"
@@ -34,10 +35,6 @@ async def seeded_bot(standin, database_url: str, seed: int = 1):
     settings = Settings(discord_token="standin.bot.token", database_url=database_url)
     async with running_client(standin, lambda: create_bot(settings, seed=seed, guild_ready_timeout=0.05)) as bot:
         yield bot
-
-
-def ids(standin):
-    return {name: standin.world.user(name).id for name in ("gm", "alice", "bob", "carol")}
 
 
 def png_size(data: bytes) -> tuple[int, int]:

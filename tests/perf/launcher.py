@@ -26,17 +26,11 @@ import signal
 import sys
 
 import aiohttp
-import yarl
-from discord.gateway import DiscordWebSocket
-from discord.http import Route
+
+from bot.standin.harness import point_from_environment
 
 # discord.py waits this long after the last GUILD_CREATE before "ready" (2 s default).
 GUILD_READY_TIMEOUT = 0.05
-
-
-def point_at_standin() -> None:
-    Route.BASE = os.environ["STANDIN_API"]
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["STANDIN_GATEWAY"])
 
 
 def name_tag(name: str) -> aiohttp.TraceConfig:
@@ -92,7 +86,7 @@ async def serve(kind: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     kind = args[0] if args else "turnkeeper"
-    point_at_standin()
+    point_from_environment()
     report = os.environ.get("LAUNCHER_PROFILE")
     if not report:
         return asyncio.run(serve(kind))

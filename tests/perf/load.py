@@ -33,6 +33,7 @@ from bot.repository import Repository
 from bot.standin import RateLimits, World
 from bot.standin.messages import Event
 from bot.standin.snowflakes import shard_of
+from tests.helpers import pg_admin
 
 from .figures import median, p99
 from .fights import NEXT, Fight
@@ -279,8 +280,7 @@ async def fresh_database(url: str):
 
     u = make_url(url)
     name = f"tk_load_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(user=u.username, password=u.password, host=u.host or "127.0.0.1",
-                                  port=u.port or 5432, database="postgres")
+    admin = await pg_admin(url)
     try:
         await admin.execute(f'CREATE DATABASE "{name}"')
         yield u.set(database=name).render_as_string(hide_password=False)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Optional
 
 from bot.standin import StandIn
+from bot.standin.harness import endpoint_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,9 +39,8 @@ class BotProcess:
         # The bot's own settings come from here alone, not from this shell's environment.
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("SHARD_", "DEV_GUILD", "DATABASE_URL", "REMINDER_POLL", "DISCORD_TOKEN"))}
+        env.update(endpoint_environment(self.standin))
         env.update(
-            STANDIN_API=self.standin.api_base,
-            STANDIN_GATEWAY=self.standin.gateway_url,
             DISCORD_TOKEN=self.standin.token,
             LAUNCHER_NAME=self.name,
             DEV_GUILD_ID="",  # blank overrides a developer's .env: commands sync globally

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from bot.standin import StandIn
+from bot.standin.harness import endpoint_environment
 
 from .support import TOKEN
 
@@ -48,9 +49,8 @@ class BotLauncher:
     def _env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        env.update(endpoint_environment(self.standin))
         env.update(
-            TURNKEEPER_TEST_API_BASE=self.standin.api_base,
-            TURNKEEPER_TEST_GATEWAY=self.standin.gateway_url,
             TURNKEEPER_TEST_TOKEN=TOKEN,
             TURNKEEPER_TEST_DATABASE_URL=self.database_url,
             TURNKEEPER_TEST_LOG_DIR=str(self.workdir),

@@ -9,6 +9,8 @@ import uuid
 import pytest
 from sqlalchemy.engine import make_url
 
+from tests.helpers import pg_execute
+
 from .support import FIGURES, ErrorLog
 
 
@@ -29,23 +31,11 @@ def module_database_url(tmp_path_factory):
         yield f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'turnkeeper.db'}"
         return
     name = f"tk_reliability_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_postgres(server, f'CREATE DATABASE "{name}"'))
+    asyncio.run(pg_execute(server, f'CREATE DATABASE "{name}"'))
     try:
         yield make_url(server).set(database=name).render_as_string(hide_password=False)
     finally:
-        asyncio.run(_postgres(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-
-
-async def _postgres(server: str, sql: str) -> None:
-    import asyncpg
-
-    url = make_url(server)
-    conn = await asyncpg.connect(user=url.username, password=url.password, host=url.host or "127.0.0.1",
-                                 port=url.port or 5432, database="postgres")
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
+        asyncio.run(pg_execute(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

@@ -21,10 +21,8 @@ import os
 import signal
 import sys
 
-import yarl
-from discord.gateway import DiscordWebSocket
-from discord.http import Route
 
+from bot.standin.harness import point_from_environment
 from bot.app import COGS, create_bot
 from bot.config import Settings
 from rules import registry
@@ -45,8 +43,7 @@ def run_bot(name: str) -> None:
     os.dup2(log, 2)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    Route.BASE = os.environ["TURNKEEPER_TEST_API_BASE"]
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["TURNKEEPER_TEST_GATEWAY"])
+    point_from_environment()
     settings = Settings(discord_token=os.environ["TURNKEEPER_TEST_TOKEN"], database_url=os.environ["TURNKEEPER_TEST_DATABASE_URL"])
     bot = create_bot(settings, guild_ready_timeout=0.05)
 

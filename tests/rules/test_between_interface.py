@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from tests.helpers import GM
 from rules import registry
 from rules.actions import AddCombatants
 from rules.engine import apply
@@ -15,7 +16,6 @@ from rules.model import Actor
 from rules.randomness import Chance
 from rules.system import Resting
 
-GM = Actor(user_id=1, is_gm=True)
 KEYS = ["rotted-capes", "fightin-words", "factions", "99-towers", "frozen-lands"]
 SAMPLE = {"int": "0", "bool": "no", "list": ""}
 

@@ -13,13 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import GM
 from rules.actions import AddCombatants, Choose, NextTurn
 from rules.engine import apply
 from rules.errors import RulesError
 from rules.model import Actor
 from rules.systems.rotted_capes import SYSTEM
 
-GM = Actor(user_id=1, is_gm=True)
 ALICE = Actor(user_id=11)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import GM
 from rules import registry
 from rules.actions import AddCombatants, DelayTurn, NextTurn
 from rules.commands import Stored, amount
@@ -15,7 +16,6 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, RulesError, UnknownAction
 from rules.model import Actor
 
-GM = Actor(user_id=1, is_gm=True)
 ALICE = Actor(user_id=2)
 KEYS = list(registry.MODULES)
 BAD_DAMAGE = ["-5", "0", "-1d6", "+0", "1d6-10", "0d6", "2d6*0", "-(1d4)", "  -3  "]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import GM
 from rules.actions import AddCombatants, EndEncounter, NextTurn
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
@@ -14,7 +15,6 @@ from rules.system import Resting
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import ApplyDamage
 
-GM = Actor(user_id=1, is_gm=True)
 ALICE = Actor(user_id=11)
 SHEET = {"health": "8", "grit": "3"}
 

@@ -6,7 +6,7 @@ import pytest
 
 from rules.engine import apply
 from rules.systems.factions.actions import Attack
-from test_factions_helpers import (
+from tests.rules.test_factions_helpers import (
     BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, add, choose, give_turn, mark_acted, player, seed_cast, start,
     texts,
 )
@@ -149,7 +149,7 @@ def test_a_grapple_is_announced_as_a_grab_not_an_attack_with_a_weapon():
 def test_the_gm_enters_morale_dice_when_a_players_pass_ends_the_round():
     # "At the end of the round, you must make morale checks if necessary": a player's /turn pass ends
     # it, and the GM rolls the bandits' group WIT save with their own dice, as a choice.
-    from test_factions_helpers import pass_move
+    from tests.rules.test_factions_helpers import pass_move
     from rules.systems.factions.actions import SetCondition
 
     enc = start(seed_cast()).state
@@ -171,7 +171,7 @@ def test_the_gm_enters_morale_dice_when_a_players_pass_ends_the_round():
 def shaken_bandits_and_players():
     """Bandits 1 and 2 down (half the bandits), Balthasar and Theobald down (Sybilla alone saves)."""
     from rules.systems.factions.actions import SetCondition
-    from test_factions_helpers import pass_move
+    from tests.rules.test_factions_helpers import pass_move
 
     enc = start(seed_cast()).state
     for name in ("Bandit 1", "Bandit 2", "Balthasar", "Theobald"):
@@ -197,7 +197,7 @@ def test_a_players_dice_for_the_gms_morale_saves_are_refused():
     from rules.errors import DiceError
     from rules.turns.factions import PassMove
     from rules.systems.factions.actions import SetCondition
-    from test_factions_helpers import pass_move
+    from tests.rules.test_factions_helpers import pass_move
 
     enc = start(seed_cast()).state
     for name in ("Bandit 1", "Bandit 2"):

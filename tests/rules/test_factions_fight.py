@@ -11,7 +11,7 @@ from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import Attack, Move, OpportunityAttack
 from rules.actions import NextTurn
 from rules.engine import apply
-from test_factions_helpers import (
+from tests.rules.test_factions_helpers import (
     BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, choose, end, pass_move, player, seed_cast, start, take, texts,
 )
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_factions_helpers import (
+from tests.rules.test_factions_helpers import (
     BALTHASAR_ID,
     GM,
     SYBILLA_ID,

@@ -9,7 +9,7 @@ from rules.errors import InvalidInput
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import Attack, SetCondition, Surrender
 from rules.turns.factions import PassMove
-from test_factions_helpers import (
+from tests.rules.test_factions_helpers import (
     BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, add, choose, end, mark_acted, pass_move, player, seed_cast,
     start, take, texts,
 )

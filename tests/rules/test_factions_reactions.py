@@ -7,7 +7,7 @@ import pytest
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
 from rules.systems.factions.actions import Attack, OpportunityAttack
-from test_factions_helpers import (
+from tests.rules.test_factions_helpers import (
     BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, choose, give_turn, mark_acted, player, seed_cast, start,
     texts,
 )
@@ -157,7 +157,7 @@ def test_an_attack_stunt_accepted_replaces_the_attack():
 
 def test_nobody_reacts_twice_to_one_attack_and_only_one_target_counters_a_blast():
     enc = seed_cast()
-    from test_factions_helpers import add
+    from tests.rules.test_factions_helpers import add
     enc = add(enc, "Alchemist", "weapons='firebomb:d6:2:blast'")
     enc = start(enc).state
     enc = mark_acted(give_turn(enc, "Alchemist"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")

@@ -7,7 +7,7 @@ import pytest
 from rules.errors import InvalidInput, NotAllowed, NotYourTurn
 from rules.engine import apply
 from rules.turns.factions import FirstMove
-from test_factions_helpers import (
+from tests.rules.test_factions_helpers import (
     BALTHASAR_ID, GM, SYBILLA_ID, THEOBALD_ID, add, end, new, pass_move, player, seed_cast, start, take, texts,
 )
 

@@ -7,7 +7,7 @@ import pytest
 from rules.engine import apply
 from rules.errors import InvalidInput
 from rules.systems.factions import SYSTEM
-from test_factions_helpers import GM, give_turn, seed_cast, start
+from tests.rules.test_factions_helpers import GM, give_turn, seed_cast, start
 
 
 def sprinting_turn():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import GM
 from rules.actions import AddCombatants, Choose, DelayTurn, NextTurn
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed, RulesError
@@ -18,7 +19,6 @@ from rules.systems.fightin_words.gm import falling
 from rules.systems.fightin_words.sheet import minimum_toughness, toughness, will
 from rules.systems.fightin_words.tables import range_penalty
 
-GM = Actor(user_id=1, is_gm=True)
 PLAYER_ID = 2
 PLAYER = Actor(user_id=PLAYER_ID)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import GM
 from rules.actions import AddCombatants, EndEncounter, NextTurn
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
@@ -14,7 +15,6 @@ from rules.system import Resting
 from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.gm import AddCondition, Damage
 
-GM = Actor(user_id=1, is_gm=True)
 ALICE = Actor(user_id=11)
 SHEET = {"endurance": "3", "spirit": "3"}  # the seed's average human: Toughness 9/3, Will 9/3
 

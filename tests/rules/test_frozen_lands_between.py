@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import GM
 from rules.actions import AddCombatants, EndEncounter, NextTurn
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
@@ -14,7 +15,6 @@ from rules.system import Resting
 from rules.systems.frozen_lands import SYSTEM
 from rules.systems.frozen_lands.actions import AddCondition, Damage
 
-GM = Actor(user_id=1, is_gm=True)
 ALICE = Actor(user_id=11)
 SHEET = {"body": "3", "class_stamina": "4", "soul": "2", "wp": "1", "agility": "3"}  # Stamina 7
 

@@ -8,7 +8,7 @@ from rules.actions import Choose
 from rules.errors import InvalidInput, NotAllowed
 from rules.systems.frozen_lands import weapons
 from rules.systems.frozen_lands.combat import ranged_modifiers
-from test_frozen_lands_support import ASTRID, BJORN, GM, act, choose, end_turn, fl, get, outcome, party
+from tests.rules.test_frozen_lands_support import ASTRID, BJORN, GM, act, choose, end_turn, fl, get, outcome, party
 
 SHORT_BOW = weapons.find("Short Bow")
 LONG_BOW = weapons.find("Long Bow")

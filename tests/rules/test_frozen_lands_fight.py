@@ -6,7 +6,7 @@ import pytest
 
 from rules.errors import InvalidInput, UnknownAction
 from rules.systems.frozen_lands import SYSTEM
-from test_frozen_lands_support import (ASTRID, BJORN, GM, act, choose, current, end_turn, fl, get, outcome, party)
+from tests.rules.test_frozen_lands_support import (ASTRID, BJORN, GM, act, choose, current, end_turn, fl, get, outcome, party)
 
 
 def test_a_full_fight_with_out_of_turn_and_delayed_actions_a_block_a_broken_character_and_stress():

@@ -17,7 +17,7 @@ from rules.engine import apply
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.frozen_lands import SYSTEM
 from tests.rules.derive import changes, derivable
-from test_frozen_lands_support import ASTRID, ASTRID_SHEET, BJORN, BJORN_SHEET, GM, fl
+from tests.rules.test_frozen_lands_support import ASTRID, ASTRID_SHEET, BJORN, BJORN_SHEET, GM, fl
 
 SIGRID = ASTRID  # Astrid's player also runs Sigrid, the heavy hitter
 # The Shade's stat block: numbers that no die, pool or player sheet below produces.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import InvalidInput, NotAllowed, NotYourTurn
-from test_frozen_lands_support import ASTRID, BJORN, GM, act, current, end_turn, fl, get, outcome, party
+from tests.rules.test_frozen_lands_support import ASTRID, BJORN, GM, act, current, end_turn, fl, get, outcome, party
 
 
 def surrounded(**astrid):

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from tests.helpers import GM
 from rules.actions import AddCombatants, Choose, EndTurn, NextTurn
 from rules.engine import apply
 from rules.model import Actor
 from rules.systems.frozen_lands import SYSTEM
 from rules.systems.frozen_lands import actions as fl
 
-GM = Actor(user_id=1, is_gm=True)
 ASTRID = Actor(user_id=10)
 BJORN = Actor(user_id=11)
 USERS = {"Astrid": ASTRID, "Bjorn": BJORN}

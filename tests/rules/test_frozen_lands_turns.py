@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import AwaitingChoice, DiceError, NotAllowed
-from test_frozen_lands_support import (ASTRID, BJORN, GM, act, begin, choose, current, end_turn, enemy, fl, get,
+from tests.rules.test_frozen_lands_support import (ASTRID, BJORN, GM, act, begin, choose, current, end_turn, enemy, fl, get,
                                        hero, names, new, outcome, party)
 
 

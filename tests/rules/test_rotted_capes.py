@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import GM
 from rules.actions import AddCombatants, Choose, NextTurn
 from rules.engine import apply
 from rules.errors import NotAllowed, NotYourTurn, RulesError, UnknownAction
 from rules.model import Actor
 from rules.systems.rotted_capes import SYSTEM
 
-GM = Actor(user_id=1, is_gm=True)
 ALICE = Actor(user_id=11)
 BOB = Actor(user_id=12)
 PLAYERS = {"Nova": ALICE, "Bolt": BOB, "Stepaside": ALICE}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import GM
 from rules.actions import AddCombatants, EndEncounter, NextTurn
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, UnknownAction
@@ -14,7 +15,6 @@ from rules.system import Resting
 from rules.systems.rotted_capes import SYSTEM
 from rules.systems.rotted_capes.actions import AddCondition, Damage, PlotSpend
 
-GM = Actor(user_id=1, is_gm=True)
 ALICE = Actor(user_id=11)
 SHEET = {"con": "1", "stamina": "20", "wounds": "3", "fortitude": "10", "dex": "2"}
 

@@ -2,13 +2,13 @@
 
 import pytest
 
+from tests.helpers import GM
 from rules.actions import AddCombatants, NextTurn
 from rules.engine import apply
 from rules.errors import InvalidInput
 from rules.model import Actor
 from rules.systems.rotted_capes import SYSTEM
 
-GM = Actor(user_id=1, is_gm=True)
 ALICE = Actor(user_id=2)
 
 

@@ -5,12 +5,12 @@ conditions and a death averted; every turn ping lands on the right player.
 
 from __future__ import annotations
 
+from tests.helpers import GM
 from rules.actions import AddCombatants, Choose, EndEncounter, NextTurn
 from rules.engine import apply
 from rules.model import Actor
 from rules.systems.rotted_capes import SYSTEM
 
-GM = Actor(user_id=1, is_gm=True)
 ALICE = Actor(user_id=11)
 BOB = Actor(user_id=12)
 OWNER = {"Nova": 11, "Bolt": 12}

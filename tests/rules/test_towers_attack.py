@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import GM
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
 
-from test_towers_helpers import PLAYER, add, begin, choose, command, new, phase_of, texts, who
+from tests.rules.test_towers_helpers import PLAYER, add, begin, choose, command, new, phase_of, texts, who
 
 HERO = ("init=2 ss=2 hs=3 pa=4 pd=3 id=2 er=1 stun=12 lethal=6 endurance=2 px=2 "
         "weapons=\"Longblade: 4+px +1pa; Pistol: 5 r6\"")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import GM
 from rules.actions import AddCombatants, EndEncounter
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
@@ -14,7 +15,6 @@ from rules.system import Resting
 from rules.systems.towers import SYSTEM
 from rules.systems.towers.actions import AddCondition, Damage
 
-GM = Actor(user_id=1, is_gm=True)
 ALICE = Actor(user_id=11)
 SHEET = {"stun": "10", "lethal": "5", "mana": "4", "endurance": "2"}
 

@@ -9,7 +9,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, NotYourTurn
 
 from rules.systems.towers import SYSTEM
-from test_towers_helpers import GM, add, begin, command, new, phase_of, texts, who
+from tests.rules.test_towers_helpers import GM, add, begin, command, new, phase_of, texts, who
 
 FIGHTER = "init=2 ss=2 hs=3 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons=\"Longblade: 4+px +1pa; Pistol: 5 r6\" px=2"
 BANDIT = "init=1 ss=1 hs=2 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1 weapons=\"Club: 2+hs\""

@@ -10,7 +10,7 @@ round 3; Tony's aimed shot from the second range increment drops the Boss.
 
 from __future__ import annotations
 
-from test_towers_helpers import BOB, GM, PLAYER, full_fight, phase_of, who
+from tests.rules.test_towers_helpers import BOB, GM, PLAYER, full_fight, phase_of, who
 
 GOLDEN = """\
 ## Tony joins

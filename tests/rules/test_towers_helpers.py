@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from tests.helpers import GM
 from rules.actions import AddCombatants, Choose, NextTurn
 from rules.engine import apply
 from rules.model import Actor
 from rules.systems.towers import SYSTEM
 
-GM = Actor(user_id=1, is_gm=True)
 PLAYER = Actor(user_id=2)
 
 

@@ -16,8 +16,8 @@ from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.towers import SYSTEM
 
 from tests.rules.derive import changes, derivable
-from test_towers_helpers import GM, PLAYER, begin, new, who
-from test_towers_helpers import choose as _choose, command as _command
+from tests.rules.test_towers_helpers import GM, PLAYER, begin, new, who
+from tests.rules.test_towers_helpers import choose as _choose, command as _command
 
 HERO = ("init=2 ss=2 hs=3 pa=4 sa=3 pd=3 id=2 px=2 er=12 ir=1 endurance=2 stun=60 lethal=6 mana=6 "
         "weapons=\"Longblade: 4+px +1pa; Bolt: 6 sa arcane fire r10\"")

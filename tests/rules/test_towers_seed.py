@@ -10,7 +10,7 @@ from rules.systems.towers.flips import Mods, flip
 from rules.systems.towers.modifiers import range_mods
 from rules.systems.towers.sheet import parse_weapon
 
-from test_towers_helpers import add, begin, command, new, phase_of, texts, who
+from tests.rules.test_towers_helpers import add, begin, command, new, phase_of, texts, who
 
 TONY = "init=2 ss=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons=\"Heavy Rifle: 7 r12 two-handed\""
 BANDIT = "init=1 ss=1 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1 weapons=\"Club: 2+hs\""

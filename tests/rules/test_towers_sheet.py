@@ -8,7 +8,7 @@ from rules.errors import InvalidInput, UnknownAction
 from rules.systems.towers import SYSTEM
 from rules.systems.towers.sheet import parse_weapon
 
-from test_towers_helpers import GM, PLAYER, add, begin, command, new, phase_of, texts, who
+from tests.rules.test_towers_helpers import GM, PLAYER, add, begin, command, new, phase_of, texts, who
 
 HERO = "init=2 ss=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 mana=4 weapons=\"Heavy Rifle: 7 r12\""
 

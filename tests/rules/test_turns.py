@@ -2,7 +2,8 @@
 
 import pytest
 
-import toy
+from tests import toy
+from tests.helpers import GM
 from rules import registry
 from rules.actions import AddCombatants, Choose, DelayTurn, EndTurn, NextTurn, RemoveCombatant
 from rules.engine import apply
@@ -12,7 +13,6 @@ from rules.turns.clock import Clock, Hold, Release
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 from rules.turns.seconds import Spend
 
-GM = Actor(user_id=1, is_gm=True)
 ALICE = Actor(user_id=2)
 BOB = Actor(user_id=3)
 
