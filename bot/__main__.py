@@ -37,7 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     if args.command in ("backup", "restore"):
-        from .backup import BackupError, backup as do_backup, restore as do_restore
+        from .backup import BackupError
+        from .backup import backup as do_backup
+        from .backup import restore as do_restore
 
         try:
             if args.command == "backup":

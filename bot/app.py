@@ -18,7 +18,6 @@ from .db import create_engine, upgrade_schema
 from .delivery import Pacer, TrackerDelivery
 from .repository import Repository
 
-
 COGS = (
     "cogs.campaign",
     "cogs.character",
@@ -56,7 +55,8 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.engine = None
         self.command_sets = CommandSets(self)
         self.trackers = TrackerDelivery(
-            self, interval=settings.tracker_interval_seconds, pacer=Pacer(settings.tracker_requests_per_second))
+            self, interval=settings.tracker_interval_seconds, pacer=Pacer(settings.tracker_requests_per_second)
+        )
         self._campaign_roles: dict[int, int | None] = {}
         self.tree.on_error = self.on_app_command_error
         self.tree.interaction_check = self.within_limits

@@ -67,9 +67,17 @@ class Between:
             return seed_from(self.seed + key)
         return seed_from(int.from_bytes(os.urandom(8), "little"))
 
-    async def rest(self, key: int, by: Actor, kind: str, *, character: CharacterRecord | None = None,
-                   dice: str | None = None, options: str | None = None,
-                   by_name: str | None = None) -> tuple[str, list[str]]:
+    async def rest(
+        self,
+        key: int,
+        by: Actor,
+        kind: str,
+        *,
+        character: CharacterRecord | None = None,
+        dice: str | None = None,
+        options: str | None = None,
+        by_name: str | None = None,
+    ) -> tuple[str, list[str]]:
         """Apply one kind of rest to every stored character (or one); returns the summary and event lines."""
         if not by.is_gm:
             raise NotAllowed("Only the GM decides when the characters rest.")
@@ -85,10 +93,18 @@ class Between:
         entered = parse_entered(dice) if dice else ()
         state = dict(campaign.state)
         chance = Chance(self._rng(key, state), entered_dice=entered)
-        resting = tuple(Resting(name=r.name, owner_id=r.owner_id, sheet=r.sheet, lasting=dict(r.lasting),
-                                character_id=r.id) for r in records)
-        outcome = system.rest(rest.key, resting, dict(state.get(SYSTEM_STATE) or {}), answers, chance,
-                              system.settings_for(campaign.settings))
+        resting = tuple(
+            Resting(name=r.name, owner_id=r.owner_id, sheet=r.sheet, lasting=dict(r.lasting), character_id=r.id)
+            for r in records
+        )
+        outcome = system.rest(
+            rest.key,
+            resting,
+            dict(state.get(SYSTEM_STATE) or {}),
+            answers,
+            chance,
+            system.settings_for(campaign.settings),
+        )
         chance.finish()  # entered dice the rest did not use: refused, nothing changed
         after = {r.id: dict(c.lasting) for r, c in zip(records, outcome.characters)}
         lines = [e.text for e in outcome.events]
@@ -100,8 +116,9 @@ class Between:
         await self.repo.save_lasting(after, change, new_state)
         return rest.label, lines
 
-    async def adjust(self, key: int, by: Actor, record: CharacterRecord, what: str, value: str,
-                     by_name: str | None = None) -> str:
+    async def adjust(
+        self, key: int, by: Actor, record: CharacterRecord, what: str, value: str, by_name: str | None = None
+    ) -> str:
         if not by.is_gm:
             raise NotAllowed("Only the GM adjusts what a character carries between fights.")
         _, system = await self._campaign(key)
@@ -116,8 +133,14 @@ class Between:
             raise InvalidInput(f"That is what {record.name} already carries: nothing changed.")
         shown = "; ".join(system.lasting_lines(record.sheet, new))[:300]
         summary = f"{record.name}: {what} set to {value.strip()[:40]}" + (f" ({shown})" if shown else "")
-        change = NewChange(key, by.user_id, f"/campaign adjust character:{record.name} {what}",
-                           summary, {"characters": {str(record.id): record.lasting}, "campaign": None}, by_name)
+        change = NewChange(
+            key,
+            by.user_id,
+            f"/campaign adjust character:{record.name} {what}",
+            summary,
+            {"characters": {str(record.id): record.lasting}, "campaign": None},
+            by_name,
+        )
         await self.repo.save_lasting({record.id: new}, change)
         return summary
 

@@ -19,7 +19,9 @@ from rules.actions import Choose, EndEncounter, EndTurn
 class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:end:(?P<eid>\d+):(?P<turn>\d+)"):
     def __init__(self, encounter_id: int, turn_no: int) -> None:
         super().__init__(
-            discord.ui.Button(label="End turn", style=discord.ButtonStyle.primary, custom_id=f"tk:end:{encounter_id}:{turn_no}")
+            discord.ui.Button(
+                label="End turn", style=discord.ButtonStyle.primary, custom_id=f"tk:end:{encounter_id}:{turn_no}"
+            )
         )
         self.encounter_id = encounter_id
         self.turn_no = turn_no
@@ -32,8 +34,12 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:end
         from .interact import run
 
         turn_no = self.turn_no
-        await run(interaction, lambda by, system, state: EndTurn(by=by, turn_no=turn_no), "End turn (button)",
-                  encounter_id=self.encounter_id)
+        await run(
+            interaction,
+            lambda by, system, state: EndTurn(by=by, turn_no=turn_no),
+            "End turn (button)",
+            encounter_id=self.encounter_id,
+        )
 
 
 class ChoiceButton(
@@ -41,8 +47,9 @@ class ChoiceButton(
     # Buttons posted before choices carried a signature have none: they still answer by number.
     template=r"tk:choose:(?P<eid>\d+):(?P<pid>\d+):(?P<idx>\d+)(?::(?P<sig>[0-9a-f]{8}))?",
 ):
-    def __init__(self, encounter_id: int, pending_id: int, index: int, label: str = "?",
-                 signature: str | None = None) -> None:
+    def __init__(
+        self, encounter_id: int, pending_id: int, index: int, label: str = "?", signature: str | None = None
+    ) -> None:
         custom_id = f"tk:choose:{encounter_id}:{pending_id}:{index}" + (f":{signature}" if signature else "")
         super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary, custom_id=custom_id))
         self.encounter_id = encounter_id
@@ -58,16 +65,23 @@ class ChoiceButton(
         from .interact import run
 
         choose = dict(pending_id=self.pending_id, index=self.index, signature=self.signature)
-        await run(interaction, lambda by, system, state: Choose(by=by, **choose), "choice (button)",
-                  encounter_id=self.encounter_id)
+        await run(
+            interaction,
+            lambda by, system, state: Choose(by=by, **choose),
+            "choice (button)",
+            encounter_id=self.encounter_id,
+        )
 
 
 class EndEncounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:endenc:(?P<eid>\d+)"):
     """The GM's confirmation of /encounter end, on the private question it asks."""
 
     def __init__(self, encounter_id: int) -> None:
-        super().__init__(discord.ui.Button(label="End the encounter", style=discord.ButtonStyle.danger,
-                                           custom_id=f"tk:endenc:{encounter_id}"))
+        super().__init__(
+            discord.ui.Button(
+                label="End the encounter", style=discord.ButtonStyle.danger, custom_id=f"tk:endenc:{encounter_id}"
+            )
+        )
         self.encounter_id = encounter_id
 
     @classmethod
@@ -77,8 +91,9 @@ class EndEncounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"t
     async def callback(self, interaction: discord.Interaction) -> None:
         from .interact import run
 
-        await run(interaction, lambda by, system, state: EndEncounter(by=by), "/encounter end",
-                  encounter_id=self.encounter_id)
+        await run(
+            interaction, lambda by, system, state: EndEncounter(by=by), "/encounter end", encounter_id=self.encounter_id
+        )
 
 
 class ChoiceSelect(
@@ -88,12 +103,18 @@ class ChoiceSelect(
     """A choice with more options than a row of buttons holds (a dozen guards…): one menu,
     bound like the buttons to the exact question it was made for."""
 
-    def __init__(self, encounter_id: int, pending_id: int, labels: tuple[str, ...] = (),
-                 signature: str | None = None) -> None:
+    def __init__(
+        self, encounter_id: int, pending_id: int, labels: tuple[str, ...] = (), signature: str | None = None
+    ) -> None:
         options = [discord.SelectOption(label=label[:100] or "?", value=str(i)) for i, label in enumerate(labels[:25])]
         custom_id = f"tk:pick:{encounter_id}:{pending_id}" + (f":{signature}" if signature else "")
-        super().__init__(discord.ui.Select(placeholder="Choose…", custom_id=custom_id,
-                                           options=options or [discord.SelectOption(label="?", value="0")]))
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Choose…",
+                custom_id=custom_id,
+                options=options or [discord.SelectOption(label="?", value="0")],
+            )
+        )
         self.encounter_id = encounter_id
         self.pending_id = pending_id
         self.signature = signature
@@ -108,5 +129,9 @@ class ChoiceSelect(
         picked = str(((interaction.data or {}).get("values") or ["x"])[0])
         index = int(picked) if picked.isdigit() else 999  # out of range: refused as a stale choice
         choose = dict(pending_id=self.pending_id, index=index, signature=self.signature)
-        await run(interaction, lambda by, system, state: Choose(by=by, **choose), "choice (menu)",
-                  encounter_id=self.encounter_id)
+        await run(
+            interaction,
+            lambda by, system, state: Choose(by=by, **choose),
+            "choice (menu)",
+            encounter_id=self.encounter_id,
+        )

@@ -126,8 +126,12 @@ def _tokens_at(enc: Encounter, first: int) -> tuple[dict[int, list], list]:
 def _token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, colour, ring: bool) -> None:
     x, y = centre
     r = TOKEN_RADIUS
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=colour,
-                 outline=(255, 255, 255) if ring else (60, 60, 60), width=3 if ring else 1)
+    draw.ellipse(
+        (x - r, y - r, x + r, y + r),
+        fill=colour,
+        outline=(255, 255, 255) if ring else (60, 60, 60),
+        width=3 if ring else 1,
+    )
     draw.text((x, y), label, fill=(255, 255, 255), font=_font(10), anchor="mm")
 
 
@@ -135,7 +139,8 @@ def _legend(enc: Encounter, labels: dict[str, str], holding: list) -> list[str]:
     held = {c.id for c in holding}
     names = [
         f"{labels[c.id]} = {plain(c.name)}" + (" (holding)" if c.id in held else "")
-        for c in enc.combatants if not c.out and any(e.cid == c.id for e in enc.turns.entries)
+        for c in enc.combatants
+        if not c.out and any(e.cid == c.id for e in enc.turns.entries)
     ]
     return names + ["grey: cannot act", "white ring: acting now"]
 
@@ -182,8 +187,13 @@ def render_clock(enc: Encounter) -> bytes:
     first = (state.phase // GRID) * GRID
     image = _grid(first).copy()
     draw = ImageDraw.Draw(image)
-    draw.text((LEFT, TOP // 2), f"Combat Clock · round {max(enc.round, 1)} · phase {state.phase}",
-              fill=TEXT, font=_font(16), anchor="lm")
+    draw.text(
+        (LEFT, TOP // 2),
+        f"Combat Clock · round {max(enc.round, 1)} · phase {state.phase}",
+        fill=TEXT,
+        font=_font(16),
+        anchor="lm",
+    )
 
     current_index = state.phase - first
     if 0 <= current_index < GRID * GRID:

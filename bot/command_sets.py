@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import discord
 import sqlalchemy as sa
@@ -38,7 +39,7 @@ def groups_for(systems: Iterable[str]) -> frozenset[str]:
 
 
 class CommandSets:
-    def __init__(self, bot: "TurnkeeperBot") -> None:
+    def __init__(self, bot: TurnkeeperBot) -> None:
         self.bot = bot
         self.synced: dict[int, frozenset[str]] = {}  # guild → groups Discord offers there
         self._locks: dict[int, asyncio.Lock] = {}
@@ -58,8 +59,11 @@ class CommandSets:
         campaign = await self.bot.core.repo.get_campaign(guild_id)
         if campaign is not None:
             systems.add(campaign.system)
-        query = sa.select(encounter_table.c.system).distinct().where(
-            encounter_table.c.guild_id == guild_id, encounter_table.c.status == ACTIVE)
+        query = (
+            sa.select(encounter_table.c.system)
+            .distinct()
+            .where(encounter_table.c.guild_id == guild_id, encounter_table.c.status == ACTIVE)
+        )
         async with self.bot.engine.connect() as conn:
             systems.update((await conn.execute(query)).scalars())
         return systems
@@ -94,8 +98,9 @@ class CommandSets:
             current = self.synced.get(guild_id)
             if current == wanted or (current is None and known_empty and not wanted):
                 return
-            await self.bot.http.bulk_upsert_guild_commands(self.bot.application_id, guild_id,
-                                                           payload=self._payload(wanted))
+            await self.bot.http.bulk_upsert_guild_commands(
+                self.bot.application_id, guild_id, payload=self._payload(wanted)
+            )
             self.synced[guild_id] = wanted
 
     def start(self) -> None:

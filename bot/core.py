@@ -14,9 +14,10 @@ from __future__ import annotations
 import asyncio
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
 from weakref import WeakValueDictionary
 
 from rules import registry
@@ -57,7 +58,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +156,16 @@ class Core:
         return None if record is None else (record, self._load(record))
 
     # --- starting ------------------------------------------------------------
-    async def start(self, guild_id: int, channel_id: int, by: Actor, *, system: str | None = None,
-                    seed: int | None = None, campaign: int | None = None) -> Result:
+    async def start(
+        self,
+        guild_id: int,
+        channel_id: int,
+        by: Actor,
+        *,
+        system: str | None = None,
+        seed: int | None = None,
+        campaign: int | None = None,
+    ) -> Result:
         """``campaign``: the key of the campaign the channel belongs to (default: the server's)."""
         key_of_campaign = guild_id if campaign is None else campaign
         campaign_record = await self.repo.get_campaign(key_of_campaign)
@@ -179,14 +188,19 @@ class Core:
                 record = await self.repo.create_encounter(guild_id, channel_id, key, data, campaign_key=bound)
             except EncounterExists:
                 raise InvalidInput("This channel already has an encounter: /encounter end it first.") from None
-        event = Event(kind="info", text=f"A {rules_system.name} encounter begins. Add combatants with /initiative join and /initiative add; the GM starts round 1 with /initiative next.")
+        event = Event(
+            kind="info",
+            text=f"A {rules_system.name} encounter begins. Add combatants with /initiative join and /initiative add; "
+            "the GM starts round 1 with /initiative next.",
+        )
         self._remember(record.id, record.version, state)
         self._saved(channel_id, record)
         return Result(record.id, record.version, None, state, (event,), event.text, record)
 
     # --- acting --------------------------------------------------------------
-    async def act(self, channel_id: int, action: Action | Build, command: str, *,
-                  encounter_id: int | None = None) -> Result:
+    async def act(
+        self, channel_id: int, action: Action | Build, command: str, *, encounter_id: int | None = None
+    ) -> Result:
         """Apply an action (or build one from the channel's system and state).
 
         `encounter_id`: the encounter a button was made for; any other is refused."""
@@ -221,9 +235,17 @@ class Core:
                 if status and state.status != "ended":
                     lasting, change, campaign_state = await self._lasting(record, new_state, todo.by)
                 try:
-                    version = await self.repo.commit(record.id, record.version, state=data, events=[event], status=status,
-                                                     meta=meta, lasting=lasting, change=change,
-                                                     campaign_state=campaign_state)
+                    version = await self.repo.commit(
+                        record.id,
+                        record.version,
+                        state=data,
+                        events=[event],
+                        status=status,
+                        meta=meta,
+                        lasting=lasting,
+                        change=change,
+                        campaign_state=campaign_state,
+                    )
                 except VersionConflict:
                     self._cache.pop(record.id, None)
                     self._latest.pop(channel_id, None)
@@ -242,7 +264,9 @@ class Core:
         system = registry.get(record.system)
         key = record.campaign_key if record.campaign_key is not None else record.guild_id
         fought = {c.character_id: c for c in state.combatants if c.character_id is not None}
-        stored = [r for r in await self.repo.characters_by_ids(fought) if r.system == record.system and r.guild_id == key]
+        stored = [
+            r for r in await self.repo.characters_by_ids(fought) if r.system == record.system and r.guild_id == key
+        ]
         lasting = {r.id: system.lasting(state, fought[r.id]) for r in stored}
         handed_back = system.campaign_out(state)
         campaign = await self.repo.get_campaign(key) if handed_back else None
@@ -252,9 +276,16 @@ class Core:
         if not lasting and campaign_state is None:
             return None, None, None
         names = ", ".join(r.name for r in stored) or "no stored characters"
-        change = NewChange(key, by.user_id, f"/encounter end (encounter #{record.id})", f"Saved from the fight: {names}",
-                           {"characters": {str(r.id): r.lasting for r in stored},
-                            "campaign": campaign.state if campaign_state is not None else None})
+        change = NewChange(
+            key,
+            by.user_id,
+            f"/encounter end (encounter #{record.id})",
+            f"Saved from the fight: {names}",
+            {
+                "characters": {str(r.id): r.lasting for r in stored},
+                "campaign": campaign.state if campaign_state is not None else None,
+            },
+        )
         return lasting, change, campaign_state
 
     def _timers(self, record: EncounterRecord, before: Encounter, after: Encounter) -> dict[str, Any]:
@@ -279,7 +310,9 @@ class Core:
         if pending is None:
             await self.repo.set_meta(record.id, pending_deadline=None)
             return None
-        action = Choose(by=Actor(user_id=state.gm_id, is_gm=True), pending_id=pending.id, option=pending.default, timed_out=True)
+        action = Choose(
+            by=Actor(user_id=state.gm_id, is_gm=True), pending_id=pending.id, option=pending.default, timed_out=True
+        )
         try:
             return await self.act(record.channel_id, action, "(choice timed out)")
         except RulesError:
@@ -305,14 +338,20 @@ class Core:
                 event = NewEvent(by.user_id, UNDO, summary[:200], record.state)
                 try:
                     version = await self.repo.commit(
-                        record.id, record.version, state=target.state_before, events=[event],
-                        undo_seqs=[e.seq for e in undoable], meta=self._timers(record, current, restored),
+                        record.id,
+                        record.version,
+                        state=target.state_before,
+                        events=[event],
+                        undo_seqs=[e.seq for e in undoable],
+                        meta=self._timers(record, current, restored),
                     )
                 except VersionConflict:
                     continue
                 self._remember(record.id, version, restored)
                 self._saved(channel_id, None)  # re-read next time: undo may revive an ended encounter
-                return Result(record.id, version, current, restored, (Event(kind="info", text=summary),), summary, record)
+                return Result(
+                    record.id, version, current, restored, (Event(kind="info", text=summary),), summary, record
+                )
         raise InvalidInput("The channel is very busy: please try again.")
 
     async def trial(self, channel_id: int, action: Action) -> EncounterRecord:
@@ -332,13 +371,16 @@ class Core:
             active = await self.repo.active_encounter(channel_id)
             number = ids.index(active.id) + 1 if active is not None else len(ids)
         if not 1 <= number <= len(ids):
-            raise InvalidInput(f"This channel has had {len(ids)} encounter{'s' * (len(ids) != 1)}: "
-                               f"choose a number from 1 to {len(ids)}.")
+            raise InvalidInput(
+                f"This channel has had {len(ids)} encounter{'s' * (len(ids) != 1)}: "
+                f"choose a number from 1 to {len(ids)}."
+            )
         record = await self.repo.get_encounter(ids[number - 1])
         return number, record
 
-    async def log_markdown(self, channel_id: int, number: int | None = None,
-                           who: dict[int, str] | None = None) -> tuple[str, str]:
+    async def log_markdown(
+        self, channel_id: int, number: int | None = None, who: dict[int, str] | None = None
+    ) -> tuple[str, str]:
         """The encounter's log as a Markdown table; `who`: readable names for user ids."""
         from .render import log_cell
 
@@ -350,7 +392,8 @@ class Core:
         lines = [
             f"# {system.name} encounter {number} of this channel (#{record.id}, {record.status})",
             "",
-            f"Started {record.created_at:%Y-%m-%d %H:%M} UTC · round {state.round} · {len(state.combatants)} combatants",
+            f"Started {record.created_at:%Y-%m-%d %H:%M} UTC · round {state.round} · {len(state.combatants)} "
+            "combatants",
             "",
             "| # | when (UTC) | who | command | what happened |",
             "|---|---|---|---|---|",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, event
 from sqlalchemy import inspect as sa_inspect
@@ -53,8 +54,27 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
     configure_sqlite(engine.sync_engine)
 
 
+def _use_wal(cursor: Any) -> None:
+    """Switch a new database file to WAL; a file already in WAL needs no lock to stay so.
+    The switch itself wants the file to itself, and SQLite does not always wait for that
+    with the busy timeout (another process migrating a fresh file holds it): retry."""
+    cursor.execute("PRAGMA journal_mode")
+    if str(cursor.fetchone()[0]).lower() == "wal":
+        return
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except Exception as error:  # the driver's OperationalError, whichever driver it is
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 def configure_sqlite(engine: Engine) -> None:
     """Connection settings and BEGIN handling for every SQLite connection, async or not."""
+
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Take transaction control away from the sqlite3 module (it would begin
@@ -63,7 +83,7 @@ def configure_sqlite(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         # busy_timeout first, so switching to WAL waits instead of failing.
         cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        _use_wal(cursor)
         # Safe in WAL mode: a power cut can lose the last commits, never corrupt.
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
@@ -77,7 +97,11 @@ def configure_sqlite(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if options.get(SQLITE_IMMEDIATE) else "BEGIN")
 
 
-def alembic_config(url: str | None = None) -> "Config":
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+
+def alembic_config(url: str | None = None) -> Config:
     from alembic.config import Config
 
     config = Config()

@@ -76,11 +76,11 @@ class Pacer:
 
 
 class TrackerDelivery:
-    def __init__(self, bot: "TurnkeeperBot", *, interval: float, pacer: Pacer) -> None:
+    def __init__(self, bot: TurnkeeperBot, *, interval: float, pacer: Pacer) -> None:
         self.bot = bot
         self.interval = interval
         self.pacer = pacer
-        self._pending: dict[int, tuple[Any, "Result"]] = {}  # encounter → (channel, newest result)
+        self._pending: dict[int, tuple[Any, Result]] = {}  # encounter → (channel, newest result)
         self._tasks: dict[int, asyncio.Task] = {}
         self._last_edit: dict[int, float] = {}
         self._shown: dict[int, dict] = {}  # encounter → the embed its tracker shows, as sent
@@ -94,7 +94,7 @@ class TrackerDelivery:
         """Encounters whose tracker has an edit under way or waiting for its interval."""
         return len(self._tasks)
 
-    def schedule(self, channel, result: "Result") -> None:
+    def schedule(self, channel, result: Result) -> None:
         """Show ``result`` (or anything newer) on the encounter's pinned tracker soon."""
         eid = result.encounter_id
         queued = self._pending.get(eid)
@@ -129,7 +129,7 @@ class TrackerDelivery:
         if wait > 0 and not self._hurry.is_set():
             try:
                 await asyncio.wait_for(self._hurry.wait(), wait)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     async def flush(self, timeout: float = 10.0) -> None:
@@ -142,7 +142,7 @@ class TrackerDelivery:
         finally:
             self._hurry.clear()
 
-    async def _show(self, channel, result: "Result") -> None:
+    async def _show(self, channel, result: Result) -> None:
         bot = self.bot
         system = registry.get(result.state.system)
         record = await bot.core.repo.get_encounter(result.encounter_id)

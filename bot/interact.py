@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -36,8 +37,14 @@ async def actor_of(interaction: discord.Interaction) -> Actor:
     return Actor(user_id=interaction.user.id, is_gm=await bot.is_gm(interaction))
 
 
-async def reply(interaction: discord.Interaction, content: str, *, ephemeral: bool = False,
-                allowed: discord.AllowedMentions = render.NOBODY, **kwargs) -> None:
+async def reply(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    ephemeral: bool = False,
+    allowed: discord.AllowedMentions = render.NOBODY,
+    **kwargs,
+) -> None:
     """Answer the interaction; a long answer goes out as several messages, never cut
     (embeds, files and buttons ride on the last)."""
     chunks = render.split(content)
@@ -91,8 +98,9 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
     elif isinstance(original, RulesError):
         await refuse(interaction, original, gm=await _is_gm(interaction))
     elif isinstance(error, app_commands.NoPrivateMessage):
-        await refuse(interaction, ValueError("Turnkeeper commands work in a server's channels, "
-                                             "not in direct messages."))
+        await refuse(
+            interaction, ValueError("Turnkeeper commands work in a server's channels, not in direct messages.")
+        )
     elif isinstance(error, app_commands.CheckFailure):
         await refuse(interaction, ValueError("You are not allowed to use this command here."))
     elif isinstance(error, app_commands.TransformerError):
@@ -100,8 +108,10 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
     else:
         log.error("command failed", exc_info=original)
         try:
-            await refuse(interaction, ValueError("Something went wrong on our side. Check /encounter status before "
-                                                 "trying again."))
+            await refuse(
+                interaction,
+                ValueError("Something went wrong on our side. Check /encounter status before trying again."),
+            )
         except discord.HTTPException:
             pass
 
@@ -114,8 +124,9 @@ async def _is_gm(interaction: discord.Interaction) -> bool:
         return False
 
 
-async def run(interaction: discord.Interaction, build: BuildWithActor, command: str, *,
-              encounter_id: int | None = None) -> Result | None:
+async def run(
+    interaction: discord.Interaction, build: BuildWithActor, command: str, *, encounter_id: int | None = None
+) -> Result | None:
     """Apply what `build` makes of the command; a refusal raises RulesError, which the
     command tree's error handler answers (buttons have no tree: they are answered here).
     `encounter_id`: the encounter a button was made for (clicks on any other are refused)."""
@@ -136,12 +147,16 @@ async def run(interaction: discord.Interaction, build: BuildWithActor, command: 
 ANSWER_WITHIN_SECONDS = 2.0
 
 
-async def _run(bot, interaction: discord.Interaction, build: BuildWithActor, command: str,
-               encounter_id: int | None) -> Result | None:
+async def _run(
+    bot, interaction: discord.Interaction, build: BuildWithActor, command: str, encounter_id: int | None
+) -> Result | None:
     by = await actor_of(interaction)
     command = render.command_line(interaction, command)
-    work = asyncio.ensure_future(bot.core.act(
-        interaction.channel_id, lambda system, state: build(by, system, state), command, encounter_id=encounter_id))
+    work = asyncio.ensure_future(
+        bot.core.act(
+            interaction.channel_id, lambda system, state: build(by, system, state), command, encounter_id=encounter_id
+        )
+    )
     deferred = await defer_if_slow(interaction, work)
     result = await work
     pending = result.state.pending
@@ -186,8 +201,9 @@ async def defer_if_slow(interaction: discord.Interaction, work: asyncio.Future) 
     return True
 
 
-async def announce(bot: "TurnkeeperBot", channel, result: Result, *,
-                   interaction: discord.Interaction | None = None) -> None:
+async def announce(
+    bot: TurnkeeperBot, channel, result: Result, *, interaction: discord.Interaction | None = None
+) -> None:
     """Turn pings, choices and the pinned tracker after a committed change.
 
     With the interaction that made the change, pings go out as its followups, which
@@ -237,6 +253,6 @@ def _followup(interaction: discord.Interaction):
     return send
 
 
-def update_tracker(bot: "TurnkeeperBot", channel, result: Result) -> None:
+def update_tracker(bot: TurnkeeperBot, channel, result: Result) -> None:
     """The pinned tracker shows this result soon (see ``bot.delivery``)."""
     bot.trackers.schedule(channel, result)

@@ -8,7 +8,8 @@ on every text option when the commands are registered (`declare`).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 CONTENT_LIMIT = 2000
 EMBED_DESCRIPTION = 4096
@@ -26,11 +27,24 @@ OTHER = 200
 
 # Option name → longest accepted text. Anything not listed is "other text".
 LIMITS = {
-    "name": NAME, "character": NAME, "combatant": NAME, "actor": NAME, "side": NAME, "faction": NAME,
-    "weapon": NAME, "condition": NAME,
-    "text": NOTE, "note": NOTE, "reason": NOTE,
-    "stats": STATS, "options": STATS, "settings": STATS,
-    "dice": ENTERED, "cards": ENTERED, "amount": ENTERED, "damage": ENTERED,
+    "name": NAME,
+    "character": NAME,
+    "combatant": NAME,
+    "actor": NAME,
+    "side": NAME,
+    "faction": NAME,
+    "weapon": NAME,
+    "condition": NAME,
+    "text": NOTE,
+    "note": NOTE,
+    "reason": NOTE,
+    "stats": STATS,
+    "options": STATS,
+    "settings": STATS,
+    "dice": ENTERED,
+    "cards": ENTERED,
+    "amount": ENTERED,
+    "damage": ENTERED,
     # "target" may name several ("A, B, C" for an area): other text, 200.
 }
 

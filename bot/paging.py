@@ -40,9 +40,7 @@ def tracker_page(system, state, encounter_id: int, page: int | None = None):
 # --- the character list -----------------------------------------------------------------
 def character_lines(records) -> list[str]:
     """One line per character: a long name is cut on its own line, never hiding the next."""
-    return [
-        render.fit(f"• **{render.shown_name(r.name)}** — <@{r.owner_id}> ({r.system})", 300) for r in records
-    ]
+    return [render.fit(f"• **{render.shown_name(r.name)}** — <@{r.owner_id}> ({r.system})", 300) for r in records]
 
 
 def character_page(records, owner_id: int | None, page: int = 1):
@@ -55,12 +53,17 @@ def character_page(records, owner_id: int | None, page: int = 1):
     return text, _buttons("chars", str(owner_id or 0), page, len(pages))
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"tk:page:(?P<kind>order|chars):(?P<key>\d+):(?P<page>\d+)(?::(?P<slot>\w+))?"):
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tk:page:(?P<kind>order|chars):(?P<key>\d+):(?P<page>\d+)(?::(?P<slot>\w+))?",
+):
     def __init__(self, kind: str, key: str, page: int, label: str, *, disabled: bool = False, slot: str = "") -> None:
         custom_id = f"tk:page:{kind}:{key}:{max(page, 0)}" + (f":{slot}" if slot else "")
-        super().__init__(discord.ui.Button(label=render.label(label), style=discord.ButtonStyle.secondary,
-                                           custom_id=custom_id, disabled=disabled))
+        super().__init__(
+            discord.ui.Button(
+                label=render.label(label), style=discord.ButtonStyle.secondary, custom_id=custom_id, disabled=disabled
+            )
+        )
         self.kind, self.key, self.page = kind, key, page
 
     @classmethod
@@ -86,8 +89,9 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button],
         owner = int(self.key) or None
         records = await bot.core.repo.list_characters(await campaign_key(interaction), owner_id=owner, limit=1000)
         content, view = character_page(records, owner, self.page)
-        await interaction.response.edit_message(content=content or "No characters.", view=view,
-                                                allowed_mentions=render.NOBODY)
+        await interaction.response.edit_message(
+            content=content or "No characters.", view=view, allowed_mentions=render.NOBODY
+        )
 
 
 DYNAMIC_ITEMS = (PageButton,)

@@ -28,7 +28,7 @@ POLL_SECONDS = 5.0
 
 
 class Reminders:
-    def __init__(self, bot: "TurnkeeperBot", poll: float = POLL_SECONDS) -> None:
+    def __init__(self, bot: TurnkeeperBot, poll: float = POLL_SECONDS) -> None:
         self.bot = bot
         self.poll = poll
         self._task: asyncio.Task | None = None

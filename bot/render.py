@@ -250,16 +250,18 @@ def current_page(system: System, state: Encounter) -> int:
     return 1
 
 
-def tracker_embed(system: System, state: Encounter, encounter_id: int, *, page: int | None = None,
-                  reveal: bool = False) -> discord.Embed:
+def tracker_embed(
+    system: System, state: Encounter, encounter_id: int, *, page: int | None = None, reveal: bool = False
+) -> discord.Embed:
     """One page of the tracker; without `page`, the page with the current turn."""
     pages = tracker_pages(system, state, reveal=reveal)
     page = current_page(system, state) if page is None else page
     page = max(1, min(page, len(pages)))
     running = system.turns.round_label(state)
     status = {"setup": "setting up", "running": running, "ended": "ended"}[state.status]
-    embed = discord.Embed(title=f"{system.name} — {status}", description=pages[page - 1],
-                          colour=discord.Colour.dark_teal())
+    embed = discord.Embed(
+        title=f"{system.name} — {status}", description=pages[page - 1], colour=discord.Colour.dark_teal()
+    )
     footer = f"Encounter #{encounter_id}"
     if len(pages) > 1:
         footer += f" · page {page}/{len(pages)} (/encounter status page:N)"

@@ -54,9 +54,7 @@ from bot.tables import (
     place_table as PL,
 )
 
-META_FIELDS = frozenset(
-    {"tracker_message_id", "turn_message_id", "reminder_due", "reminders_sent", "pending_deadline"}
-)
+META_FIELDS = frozenset({"tracker_message_id", "turn_message_id", "reminder_due", "reminders_sent", "pending_deadline"})
 STATUSES = frozenset({ACTIVE, ENDED})
 
 
@@ -80,9 +78,7 @@ class VersionConflict(RepositoryError):
         self.encounter_id = encounter_id
         self.expected = expected
         self.current = current  # None: the encounter does not exist
-        super().__init__(
-            f"encounter {encounter_id}: expected version {expected}, found {current}"
-        )
+        super().__init__(f"encounter {encounter_id}: expected version {expected}, found {current}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,11 +227,7 @@ def _commit_statement(optional: tuple[str, ...]) -> sa.Update:
     # writer that had to wait for that lock fails the version check anyway.
     # It is bound to the id, not correlated: SQLite renders RETURNING unqualified,
     # so a correlated "encounter.id" would silently become "event.id".
-    max_seq = (
-        sa.select(sa.func.coalesce(sa.func.max(EV.c.seq), 0))
-        .where(EV.c.encounter_id == eid)
-        .scalar_subquery()
-    )
+    max_seq = sa.select(sa.func.coalesce(sa.func.max(EV.c.seq), 0)).where(EV.c.encounter_id == eid).scalar_subquery()
     return (
         sa.update(EN)
         .where(EN.c.id == eid, EN.c.version == sa.bindparam("expected", type_=EN.c.version.type))
@@ -299,9 +291,16 @@ class SqliteWriter:
         self._thread.shutdown()
 
 
-def _commit_body(conn: sa.Connection, update: sa.Update, params: dict[str, Any], new_events: list[NewEvent],
-                 undo_seqs: Collection[int], lasting: Mapping[int, dict[str, Any]] | None = None,
-                 change: NewChange | None = None, campaign_state: dict[str, Any] | None = None) -> int:
+def _commit_body(
+    conn: sa.Connection,
+    update: sa.Update,
+    params: dict[str, Any],
+    new_events: list[NewEvent],
+    undo_seqs: Collection[int],
+    lasting: Mapping[int, dict[str, Any]] | None = None,
+    change: NewChange | None = None,
+    campaign_state: dict[str, Any] | None = None,
+) -> int:
     encounter_id, expected_version = params["eid"], params["expected"]
     try:
         row = conn.execute(update, params).first()
@@ -338,18 +337,32 @@ def _commit_body(conn: sa.Connection, update: sa.Update, params: dict[str, Any],
     return int(new_version)
 
 
-def _write_lasting(conn: sa.Connection, lasting: Mapping[int, dict[str, Any]], change: NewChange | None,
-                   campaign_state: dict[str, Any] | None = None) -> None:
+def _write_lasting(
+    conn: sa.Connection,
+    lasting: Mapping[int, dict[str, Any]],
+    change: NewChange | None,
+    campaign_state: dict[str, Any] | None = None,
+) -> None:
     """Characters' lasting state (and the campaign's state), logged as one change."""
     for character_id, value in lasting.items():
         conn.execute(sa.update(CH).where(CH.c.id == character_id).values(lasting=value))
     if campaign_state is not None and change is not None:
-        conn.execute(sa.update(CT).where(CT.c.guild_id == change.guild_id)
-                     .values(state=campaign_state, updated_at=utcnow()))
+        conn.execute(
+            sa.update(CT).where(CT.c.guild_id == change.guild_id).values(state=campaign_state, updated_at=utcnow())
+        )
     if change is not None:
-        conn.execute(sa.insert(CC).values(
-            guild_id=change.guild_id, user_id=change.user_id, user_name=change.user_name, command=change.command[:200],
-            summary=change.summary[:1000], before=change.before, undone=False, created_at=utcnow()))
+        conn.execute(
+            sa.insert(CC).values(
+                guild_id=change.guild_id,
+                user_id=change.user_id,
+                user_name=change.user_name,
+                command=change.command[:200],
+                summary=change.summary[:1000],
+                before=change.before,
+                undone=False,
+                created_at=utcnow(),
+            )
+        )
 
 
 class Repository:
@@ -374,9 +387,7 @@ class Repository:
 
     # -- helpers -------------------------------------------------------------------
 
-    async def _fetch(
-        self, stmt: sa.Executable, params: Mapping[str, Any] | None = None
-    ) -> list[sa.Row[Any]]:
+    async def _fetch(self, stmt: sa.Executable, params: Mapping[str, Any] | None = None) -> list[sa.Row[Any]]:
         async with self._reader.connect() as conn:
             return list((await conn.execute(stmt, params)).all())
 
@@ -435,17 +446,19 @@ class Repository:
 
     async def update_campaign_state(self, guild_id: int, state: dict[str, Any]) -> bool:
         """Replace the campaign state; False if the guild has no campaign."""
-        stmt = (
-            sa.update(CT)
-            .where(CT.c.guild_id == guild_id)
-            .values(state=state, updated_at=utcnow())
-        )
+        stmt = sa.update(CT).where(CT.c.guild_id == guild_id).values(state=state, updated_at=utcnow())
         return await self._write_count(stmt) > 0
 
     # -- characters ----------------------------------------------------------------
 
     async def add_character(
-        self, guild_id: int, owner_id: int, name: str, system: str, sheet: dict[str, Any], *,
+        self,
+        guild_id: int,
+        owner_id: int,
+        name: str,
+        system: str,
+        sheet: dict[str, Any],
+        *,
         owner_name: str | None = None,
     ) -> CharacterRecord:
         name = name.strip()
@@ -528,8 +541,9 @@ class Repository:
         async with self._tx.begin() as conn:
             return await conn.run_sync(body, *args)
 
-    async def save_lasting(self, lasting: Mapping[int, dict[str, Any]], change: NewChange,
-                           campaign_state: dict[str, Any] | None = None) -> None:
+    async def save_lasting(
+        self, lasting: Mapping[int, dict[str, Any]], change: NewChange, campaign_state: dict[str, Any] | None = None
+    ) -> None:
         """Set characters' lasting state (and the campaign state), logged as one change."""
         await self._transaction(_write_lasting, dict(lasting), change, campaign_state)
 
@@ -544,8 +558,9 @@ class Repository:
         """Restore what change ``change_id`` replaced; False if it was undone meanwhile."""
 
         def body(conn: sa.Connection) -> bool:
-            marked = conn.execute(sa.update(CC).where(CC.c.id == change_id, CC.c.undone.is_(False))
-                                  .values(undone=True)).rowcount
+            marked = conn.execute(
+                sa.update(CC).where(CC.c.id == change_id, CC.c.undone.is_(False)).values(undone=True)
+            ).rowcount
             if not marked:
                 return False
             before = conn.execute(sa.select(CC.c.before).where(CC.c.id == change_id)).scalar_one()
@@ -559,8 +574,19 @@ class Repository:
 
     async def add_npc(self, guild_id: int, name: str, system: str, sheet: dict[str, Any], notes: str = "") -> NpcRecord:
         name = name.strip()
-        stmt = sa.insert(NP).values(guild_id=guild_id, name=name, name_key=name_key(name), system=system,
-                                    sheet=sheet, notes=notes, created_at=utcnow()).returning(*NP.c)
+        stmt = (
+            sa.insert(NP)
+            .values(
+                guild_id=guild_id,
+                name=name,
+                name_key=name_key(name),
+                system=system,
+                sheet=sheet,
+                notes=notes,
+                created_at=utcnow(),
+            )
+            .returning(*NP.c)
+        )
         try:
             row = await self._write_row(stmt)
         except IntegrityError as exc:
@@ -591,8 +617,9 @@ class Repository:
 
     async def bind_place(self, guild_id: int, place_id: int, campaign_key: int) -> None:
         stmt = self._upsert(PL).values(place_id=place_id, guild_id=guild_id, campaign_key=campaign_key)
-        stmt = stmt.on_conflict_do_update(index_elements=[PL.c.place_id],
-                                          set_={"campaign_key": stmt.excluded.campaign_key})
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[PL.c.place_id], set_={"campaign_key": stmt.excluded.campaign_key}
+        )
         await self._transaction(lambda conn: conn.execute(stmt))
 
     async def unbind_place(self, guild_id: int, place_id: int) -> bool:
@@ -601,29 +628,74 @@ class Repository:
 
     # -- a whole campaign at once (export / import) ---------------------------------------
 
-    async def replace_campaign(self, key: int, *, system: str, gm_role_id: int | None, settings: dict[str, Any],
-                               state: dict[str, Any], characters: list[dict[str, Any]], npcs: list[dict[str, Any]],
-                               change: NewChange) -> None:
+    async def replace_campaign(
+        self,
+        key: int,
+        *,
+        system: str,
+        gm_role_id: int | None,
+        settings: dict[str, Any],
+        state: dict[str, Any],
+        characters: list[dict[str, Any]],
+        npcs: list[dict[str, Any]],
+        change: NewChange,
+    ) -> None:
         """Replace the campaign, its characters and its NPC library in one transaction."""
         now = utcnow()
 
         def body(conn: sa.Connection) -> None:
             conn.execute(sa.delete(CT).where(CT.c.guild_id == key))
-            conn.execute(sa.insert(CT).values(guild_id=key, system=system, gm_role_id=gm_role_id, settings=settings,
-                                              state=state, created_at=now, updated_at=now))
+            conn.execute(
+                sa.insert(CT).values(
+                    guild_id=key,
+                    system=system,
+                    gm_role_id=gm_role_id,
+                    settings=settings,
+                    state=state,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
             conn.execute(sa.delete(CH).where(CH.c.guild_id == key))
             conn.execute(sa.delete(NP).where(NP.c.guild_id == key))
             for c in characters:
-                conn.execute(sa.insert(CH).values(guild_id=key, owner_id=c["owner_id"], owner_name=c.get("owner_name"),
-                                                  name=c["name"],
-                                                  name_key=name_key(c["name"]), system=system, sheet=c["sheet"],
-                                                  lasting=c["lasting"], created_at=now))
+                conn.execute(
+                    sa.insert(CH).values(
+                        guild_id=key,
+                        owner_id=c["owner_id"],
+                        owner_name=c.get("owner_name"),
+                        name=c["name"],
+                        name_key=name_key(c["name"]),
+                        system=system,
+                        sheet=c["sheet"],
+                        lasting=c["lasting"],
+                        created_at=now,
+                    )
+                )
             for n in npcs:
-                conn.execute(sa.insert(NP).values(guild_id=key, name=n["name"], name_key=name_key(n["name"]),
-                                                  system=system, sheet=n["sheet"], notes=n["notes"], created_at=now))
-            conn.execute(sa.insert(CC).values(guild_id=key, user_id=change.user_id, user_name=change.user_name,
-                                              command=change.command,
-                                              summary=change.summary[:1000], before={}, undone=False, created_at=now))
+                conn.execute(
+                    sa.insert(NP).values(
+                        guild_id=key,
+                        name=n["name"],
+                        name_key=name_key(n["name"]),
+                        system=system,
+                        sheet=n["sheet"],
+                        notes=n["notes"],
+                        created_at=now,
+                    )
+                )
+            conn.execute(
+                sa.insert(CC).values(
+                    guild_id=key,
+                    user_id=change.user_id,
+                    user_name=change.user_name,
+                    command=change.command,
+                    summary=change.summary[:1000],
+                    before={},
+                    undone=False,
+                    created_at=now,
+                )
+            )
 
         try:
             await self._transaction(body)
@@ -707,11 +779,13 @@ class Repository:
         update = _commit_statement(tuple(sorted(k for k in params if k in _OPTIONAL_SET)))
         new_events = list(events)
         if self._writer is not None:
-            return await self._writer.run(_commit_body, update, params, new_events, undo_seqs, lasting, change,
-                                          campaign_state)
+            return await self._writer.run(
+                _commit_body, update, params, new_events, undo_seqs, lasting, change, campaign_state
+            )
         async with self._tx.begin() as conn:
-            return await conn.run_sync(_commit_body, update, params, new_events, undo_seqs, lasting, change,
-                                       campaign_state)
+            return await conn.run_sync(
+                _commit_body, update, params, new_events, undo_seqs, lasting, change, campaign_state
+            )
 
     async def end_encounter(
         self,
@@ -721,9 +795,7 @@ class Repository:
         state: dict[str, Any],
         events: Iterable[NewEvent] = (),
     ) -> int:
-        return await self.commit(
-            encounter_id, expected_version, state=state, events=events, status=ENDED
-        )
+        return await self.commit(encounter_id, expected_version, state=state, events=events, status=ENDED)
 
     async def set_meta(self, encounter_id: int, **meta: Any) -> bool:
         """Update message ids / reminder fields without bumping the version."""
@@ -739,9 +811,7 @@ class Repository:
         stmt = stmt.order_by(EV.c.seq)
         return [EventRecord(**row._mapping) for row in await self._fetch(stmt)]
 
-    async def last_events(
-        self, encounter_id: int, n: int, *, undone: bool = False
-    ) -> list[EventRecord]:
+    async def last_events(self, encounter_id: int, n: int, *, undone: bool = False) -> list[EventRecord]:
         """Newest first; ``undone=True`` lists undone events instead (for redo)."""
         stmt = (
             sa.select(EV)

@@ -55,11 +55,15 @@ async def sandbox(script: str | None, *, system: str | None, seed: int, out=sys.
         async with running_standin(default_world()) as standin:
             # Edits at once: a local stand-in has no per-channel budget to keep, and transcripts stay in order.
             settings = Settings(discord_token=standin.token, database_url=database, tracker_interval_seconds=0)
-            async with running_client(standin, lambda: create_bot(settings, seed=seed, guild_ready_timeout=0.05)) as bot:
+            async with running_client(
+                standin, lambda: create_bot(settings, seed=seed, guild_ready_timeout=0.05)
+            ) as bot:
                 channel = standin.channel("combat")
                 if system:
                     gm_role = next(r for r in standin.world.guild_of_channel(channel).roles.values() if r.name == "GM")
-                    await bot.core.repo.save_campaign(channel.guild_id, system=system, gm_role_id=gm_role.id, settings={})
+                    await bot.core.repo.save_campaign(
+                        channel.guild_id, system=system, gm_role_id=gm_role.id, settings={}
+                    )
                     await bot.command_sets.refresh(channel.guild_id)
                 lines = script.splitlines() if script is not None else None
                 if lines is None:

@@ -11,8 +11,9 @@ Two halves:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any
 
 from bot.standin.commands import CommandRegistry, InvalidInvocation
 from bot.standin.interactions import InteractionHandle
@@ -86,13 +87,15 @@ def render_components(components: list[dict[str, Any]], world: World) -> list[st
     return lines
 
 
-def _who_sees(msg: RecordedMessage) -> Optional[str]:
+def _who_sees(msg: RecordedMessage) -> str | None:
     if msg.ephemeral and msg.interaction is not None:
         return msg.interaction.user.name
     return None
 
 
-def render_message(msg: RecordedMessage, world: World, *, revision: Optional[Revision] = None, edited: bool = False) -> str:
+def render_message(
+    msg: RecordedMessage, world: World, *, revision: Revision | None = None, edited: bool = False
+) -> str:
     rev = revision or msg.current
     author = world.users[msg.author_id].name
     prefix = f"(only {_who_sees(msg)} sees this) " if rev.flags & 64 and _who_sees(msg) else ""
@@ -118,7 +121,7 @@ def _snippet(msg: RecordedMessage, world: World) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def render_event(event: Event, world: World) -> Optional[str]:
+def render_event(event: Event, world: World) -> str | None:
     msg = event.message
     if event.kind == "interaction" and event.interaction is not None:
         return event.interaction.label
@@ -139,7 +142,7 @@ def render_transcript(events: Iterable[Event], world: World) -> str:
     return "\n".join(lines)
 
 
-def _event_channel(event: Event) -> Optional[int]:
+def _event_channel(event: Event) -> int | None:
     if event.message is not None:
         return event.message.channel_id
     return event.interaction.channel.id if event.interaction is not None else None
@@ -184,10 +187,10 @@ class ScriptLine:
 
     user: str
     kind: str
-    command: Optional[str] = None
+    command: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    label: Optional[str] = None
-    text: Optional[str] = None
+    label: str | None = None
+    text: str | None = None
     line_no: int = 0
     raw: str = ""
 
@@ -221,7 +224,9 @@ def _tokenize_command(rest: str, line_no: int) -> tuple[list[str], list[tuple[st
             words.append(m.group("word"))
         else:
             quoted = m.group("dq") if m.group("dq") is not None else m.group("sq")
-            value = RawValue(_UNESCAPE.sub(r"\1", quoted), True) if quoted is not None else RawValue(m.group("bare"), False)
+            value = (
+                RawValue(_UNESCAPE.sub(r"\1", quoted), True) if quoted is not None else RawValue(m.group("bare"), False)
+            )
             options.append((m.group("name"), value))
     return words, options
 
@@ -262,8 +267,8 @@ def typed_value(opt: dict[str, Any], raw: RawValue, line_no: int = 0) -> Any:
 
 
 def parse_script_line(
-    line: str, commands: Optional[CommandRegistry] = None, guild_id: Optional[int] = None, line_no: int = 0
-) -> Optional[ScriptLine]:
+    line: str, commands: CommandRegistry | None = None, guild_id: int | None = None, line_no: int = 0
+) -> ScriptLine | None:
     """Parse one script line; blank lines and ``#`` comments give None.
 
     With ``commands`` (e.g. ``standin.commands``) option values get the synced schema's
@@ -310,14 +315,14 @@ def parse_script_line(
     return ScriptLine(user, "say", text=rest, line_no=line_no, raw=stripped)
 
 
-def parse_script(
-    text: str, commands: Optional[CommandRegistry] = None, guild_id: Optional[int] = None
-) -> list[ScriptLine]:
+def parse_script(text: str, commands: CommandRegistry | None = None, guild_id: int | None = None) -> list[ScriptLine]:
     parsed = (parse_script_line(line, commands, guild_id, n) for n, line in enumerate(text.splitlines(), start=1))
     return [p for p in parsed if p is not None]
 
 
-async def run_script_line(standin: Any, line: ScriptLine, *, in_channel: Any = None, timeout: float = 5.0) -> Sequence[RecordedMessage]:
+async def run_script_line(
+    standin: Any, line: ScriptLine, *, in_channel: Any = None, timeout: float = 5.0
+) -> Sequence[RecordedMessage]:
     """Perform one parsed line on a ``StandIn`` and wait for the bot's visible answer."""
     if line.kind == "command":
         handle = await standin.invoke(line.user, line.command, line.options, in_channel=in_channel)

@@ -165,13 +165,9 @@ class Encounter(SQLModel, table=True):
     version: int = Field(default=1)
     tracker_message_id: int | None = _snowflake(default=None, nullable=True)
     turn_message_id: int | None = _snowflake(default=None, nullable=True)
-    reminder_due: datetime | None = Field(
-        default=None, sa_type=UTCDateTime, nullable=True, index=True
-    )
+    reminder_due: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True, index=True)
     reminders_sent: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
-    pending_deadline: datetime | None = Field(
-        default=None, sa_type=UTCDateTime, nullable=True, index=True
-    )
+    pending_deadline: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True, index=True)
     created_at: datetime = _stamp()
     updated_at: datetime = _stamp()
 
@@ -183,9 +179,7 @@ class Event(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     encounter_id: int = Field(
-        sa_column_args=[
-            sa.ForeignKey("encounter.id", name="fk_event_encounter", ondelete="CASCADE")
-        ]
+        sa_column_args=[sa.ForeignKey("encounter.id", name="fk_event_encounter", ondelete="CASCADE")]
     )
     seq: int
     user_id: int = _snowflake()

@@ -45,8 +45,13 @@ def export(campaign, characters, npcs) -> dict[str, Any]:
         "settings": campaign.settings,
         "state": campaign.state,
         "characters": [
-            {"name": c.name, "owner_id": str(c.owner_id), "owner_name": c.owner_name, "sheet": c.sheet,
-             "lasting": c.lasting}
+            {
+                "name": c.name,
+                "owner_id": str(c.owner_id),
+                "owner_name": c.owner_name,
+                "sheet": c.sheet,
+                "lasting": c.lasting,
+            }
             for c in sorted(characters, key=lambda c: (c.name_key, c.owner_id))
         ],
         "npcs": [{"name": n.name, "sheet": n.sheet, "notes": n.notes} for n in sorted(npcs, key=lambda n: n.name_key)],
@@ -91,14 +96,17 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidInput("The file is not a Turnkeeper campaign export.")
     if data.get("version") != VERSION:
-        raise InvalidInput(f"The file is format version {str(data.get('version'))[:10]}; "
-                           f"this bot reads version {VERSION}.")
+        raise InvalidInput(
+            f"The file is format version {str(data.get('version'))[:10]}; this bot reads version {VERSION}."
+        )
     system_key = data.get("system")
     if system_key not in registry.MODULES:
         raise InvalidInput(f"The file is for an unknown rule system `{str(system_key)[:30]}`.")
     if expected_system is not None and system_key != expected_system:
-        raise InvalidInput(f"The file is a {system_key} campaign; this one plays {expected_system}. "
-                           "Nothing was changed (set the campaign up for that system first to replace it).")
+        raise InvalidInput(
+            f"The file is a {system_key} campaign; this one plays {expected_system}. "
+            "Nothing was changed (set the campaign up for that system first to replace it)."
+        )
     system = registry.get(system_key)
     settings = _dict(data.get("settings", {}), "settings")
     shared = ("reminder_minutes", "choice_timeout_seconds")
@@ -122,8 +130,9 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
         owner_name = item.get("owner_name")
         if owner_name is not None and (not isinstance(owner_name, str) or len(owner_name) > 100):
             raise InvalidInput(f"Character {name}'s owner name is not text of at most 100 characters.")
-        characters.append({"name": name, "owner_id": owner, "owner_name": owner_name, "sheet": sheet,
-                           "lasting": lasting})
+        characters.append(
+            {"name": name, "owner_id": owner, "owner_name": owner_name, "sheet": sheet, "lasting": lasting}
+        )
     npcs, seen_npcs = [], set()
     for item in _list(data.get("npcs", []), "npcs"):
         item = _dict(item, "NPC")
@@ -155,8 +164,9 @@ def preview(incoming: CampaignFile, current, current_characters, current_npcs) -
     if current is None:
         lines.append("This channel has no campaign yet.")
     else:
-        lines.append(f"Now: {registry.get(current.system).name}, {len(current_characters)} characters, "
-                     f"{len(current_npcs)} NPCs.")
+        lines.append(
+            f"Now: {registry.get(current.system).name}, {len(current_characters)} characters, {len(current_npcs)} NPCs."
+        )
     names = ", ".join(c["name"] for c in incoming.characters[:20]) or "none"
     more = f" and {len(incoming.characters) - 20} more" if len(incoming.characters) > 20 else ""
     lines.append(f"From the file: {len(incoming.characters)} characters ({names}{more}), {len(incoming.npcs)} NPCs.")

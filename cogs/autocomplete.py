@@ -37,7 +37,9 @@ async def acts(interaction: discord.Interaction, current: str) -> list[app_comma
         return []
     record, _ = found
     key = (current or "").casefold()
-    choices = [(v, label) for v, label in registry.get(record.system).act_choices() if key in label.casefold() or key in v]
+    choices = [
+        (v, label) for v, label in registry.get(record.system).act_choices() if key in label.casefold() or key in v
+    ]
     return [app_commands.Choice(name=label[:100], value=value[:100]) for value, label in choices[:25]]
 
 
@@ -53,6 +55,7 @@ async def pending_options(interaction: discord.Interaction, current: str) -> lis
 # --- stored characters and NPCs of the channel's campaign --------------------------
 # Names are unique per owner, so two players may both have a "Max": the choices show
 # the owner and carry the character's id ("#12"), which `resolve_character` reads.
+
 
 def _owner(interaction: discord.Interaction, record) -> str:
     member = interaction.guild.get_member(record.owner_id) if interaction.guild else None
@@ -85,8 +88,9 @@ async def my_campaign_characters(interaction: discord.Interaction, current: str)
     from bot.places import campaign_key
 
     key = await campaign_key(interaction)
-    records = await interaction.client.core.repo.list_characters(key, owner_id=interaction.user.id,
-                                                                prefix=current or None, limit=25)
+    records = await interaction.client.core.repo.list_characters(
+        key, owner_id=interaction.user.id, prefix=current or None, limit=25
+    )
     return _character_choices(interaction, records)
 
 
@@ -110,8 +114,10 @@ async def resolve_character(interaction: discord.Interaction, key: int, text: st
     if own:
         return own[0]
     if len(found) > 1:
-        raise InvalidInput(f"Several players have a character called {render.clean(found[0].name)}: "
-                           "pick one from the list, which shows their owners.")
+        raise InvalidInput(
+            f"Several players have a character called {render.clean(found[0].name)}: "
+            "pick one from the list, which shows their owners."
+        )
     return found[0]
 
 

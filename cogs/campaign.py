@@ -29,11 +29,15 @@ SYSTEM_CHOICES = [app_commands.Choice(name=key, value=key) for key in registry.M
 
 
 @app_commands.guild_only()
-class Campaign(commands.GroupCog, group_name="campaign", group_description="This server's campaign: rule system, GM role, settings"):
+class Campaign(
+    commands.GroupCog, group_name="campaign", group_description="This server's campaign: rule system, GM role, settings"
+):
     def __init__(self, bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="setup", description="Choose the rule system and GM role (Manage Server or the current GM)")
+    @app_commands.command(
+        name="setup", description="Choose the rule system and GM role (Manage Server or the current GM)"
+    )
     @app_commands.describe(
         system="Rule system played on this server",
         gm_role="Members with this role are GMs (Manage Server always is)",
@@ -42,9 +46,15 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
         settings="System settings as name=value, e.g. starting_plot_points=2",
     )
     @app_commands.choices(system=SYSTEM_CHOICES)
-    async def setup(self, interaction: discord.Interaction, system: app_commands.Choice[str], gm_role: discord.Role | None = None,
-                    reminder_minutes: app_commands.Range[int, 0, 1440] | None = None,
-                    choice_timeout: app_commands.Range[int, 0, 86400] | None = None, settings: str | None = None) -> None:
+    async def setup(
+        self,
+        interaction: discord.Interaction,
+        system: app_commands.Choice[str],
+        gm_role: discord.Role | None = None,
+        reminder_minutes: app_commands.Range[int, 0, 1440] | None = None,
+        choice_timeout: app_commands.Range[int, 0, 86400] | None = None,
+        settings: str | None = None,
+    ) -> None:
         by = await actor_of(interaction)
         if not by.is_gm:
             raise NotAllowed("Only someone with Manage Server or the GM role can set up the campaign.")
@@ -75,49 +85,78 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
     async def show(self, interaction: discord.Interaction) -> None:
         campaign = await self.bot.core.campaign(await campaign_key(interaction))
         if campaign is None:
-            await reply(interaction, "No campaign yet: someone with Manage Server runs `/campaign setup`.", ephemeral=True)
+            await reply(
+                interaction, "No campaign yet: someone with Manage Server runs `/campaign setup`.", ephemeral=True
+            )
             return
         rules_system = registry.get(campaign.system)
         settings = DEFAULT_SETTINGS | rules_system.default_options() | campaign.settings
         embed = discord.Embed(title=f"Campaign — {rules_system.name}", colour=discord.Colour.blurple())
-        embed.add_field(name="GM role", value=f"<@&{campaign.gm_role_id}>" if campaign.gm_role_id else "Manage Server holders")
-        lines = [f"`{k}` = {v}" + (f" — {rules_system.options[k].help}" if k in rules_system.options else "") for k, v in settings.items()]
+        embed.add_field(
+            name="GM role", value=f"<@&{campaign.gm_role_id}>" if campaign.gm_role_id else "Manage Server holders"
+        )
+        lines = [
+            f"`{k}` = {v}" + (f" — {rules_system.options[k].help}" if k in rules_system.options else "")
+            for k, v in settings.items()
+        ]
         embed.add_field(name="Settings", value=render.fit("\n".join(lines), 1000), inline=False)
         await reply(interaction, "", embed=embed)
 
     # --- between fights -------------------------------------------------------------
     @app_commands.command(name="rest", description="GM: time passes between fights (the system's recovery rules)")
-    @app_commands.describe(kind="What kind of rest", character="Only this character (default: everyone)",
-                           dice='Dice rolled by hand, in order, e.g. "14 3"',
-                           options='The rest\'s options, e.g. medic="Nova, Max" (see /help)')
+    @app_commands.describe(
+        kind="What kind of rest",
+        character="Only this character (default: everyone)",
+        dice='Dice rolled by hand, in order, e.g. "14 3"',
+        options='The rest\'s options, e.g. medic="Nova, Max" (see /help)',
+    )
     @app_commands.autocomplete(kind=autocomplete.rests, character=autocomplete.campaign_characters)
-    async def rest(self, interaction: discord.Interaction, kind: app_commands.Range[str, 1, 100],
-                   character: app_commands.Range[str, 1, 100] | None = None,
-                   dice: app_commands.Range[str, 1, 200] | None = None,
-                   options: app_commands.Range[str, 1, 300] | None = None) -> None:
+    async def rest(
+        self,
+        interaction: discord.Interaction,
+        kind: app_commands.Range[str, 1, 100],
+        character: app_commands.Range[str, 1, 100] | None = None,
+        dice: app_commands.Range[str, 1, 200] | None = None,
+        options: app_commands.Range[str, 1, 300] | None = None,
+    ) -> None:
         by = await actor_of(interaction)
         key = await campaign_key(interaction)
         if not by.is_gm:
             raise NotAllowed("Only the GM decides when the characters rest.")
         record = await autocomplete.resolve_character(interaction, key, character) if character else None
-        label, lines = await self.bot.core.between.rest(key, by, kind, character=record, dice=dice, options=options,
-                                                       by_name=interaction.user.display_name)
-        body = "\n".join(render.clean(line) for line in lines) or f"{render.clean(label)}: nothing changed."
+        label, lines = await self.bot.core.between.rest(
+            key, by, kind, character=record, dice=dice, options=options, by_name=interaction.user.display_name
+        )
+        # The GM's own stored characters are NPCs kept from fights, whose numbers may be hidden
+        # from the players: their lines go to the GM alone.
+        kept = {r.name for r in await self.bot.core.repo.list_characters(key, limit=1000) if r.owner_id == by.user_id}
+        public = [line for line in lines if not any(name in line for name in kept)]
+        private = [line for line in lines if line not in public]
+        body = "\n".join(render.clean(line) for line in public) or f"{render.clean(label)}: nothing changed."
         await reply(interaction, body)
+        if private:
+            await reply(interaction, "🔒 " + "\n".join(render.clean(line) for line in private), ephemeral=True)
 
     @app_commands.command(name="adjust", description="GM: set a value a character carries between fights")
-    @app_commands.describe(character="The stored character", key="What to change (see /character show)",
-                           value="The new value")
+    @app_commands.describe(
+        character="The stored character", key="What to change (see /character show)", value="The new value"
+    )
     @app_commands.autocomplete(character=autocomplete.campaign_characters, key=autocomplete.adjustable)
-    async def adjust(self, interaction: discord.Interaction, character: app_commands.Range[str, 1, 100],
-                     key: app_commands.Range[str, 1, 60], value: app_commands.Range[str, 1, 200]) -> None:
+    async def adjust(
+        self,
+        interaction: discord.Interaction,
+        character: app_commands.Range[str, 1, 100],
+        key: app_commands.Range[str, 1, 60],
+        value: app_commands.Range[str, 1, 200],
+    ) -> None:
         by = await actor_of(interaction)
         if not by.is_gm:
             raise NotAllowed("Only the GM adjusts what a character carries between fights.")
         ckey = await campaign_key(interaction)
         record = await autocomplete.resolve_character(interaction, ckey, character)
         summary = await self.bot.core.between.adjust(ckey, by, record, key, value, interaction.user.display_name)
-        await reply(interaction, f"✏️ {render.clean(summary)}")
+        # A character the GM owns is an NPC kept from a fight: its numbers stay with the GM.
+        await reply(interaction, f"✏️ {render.clean(summary)}", ephemeral=record.owner_id == by.user_id)
 
     @app_commands.command(name="undo", description="GM: undo the last rest or adjustment")
     async def undo(self, interaction: discord.Interaction) -> None:
@@ -142,8 +181,12 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
         if any(c.undone for c in changes):
             lines += ["", "Struck-through lines were undone."]
         text = "\n".join(lines) + "\n"
-        await reply(interaction, "📜 Changes between fights:", ephemeral=True,
-                    file=discord.File(io.BytesIO(text.encode()), filename="campaign-log.md"))
+        await reply(
+            interaction,
+            "📜 Changes between fights:",
+            ephemeral=True,
+            file=discord.File(io.BytesIO(text.encode()), filename="campaign-log.md"),
+        )
 
     # --- export and import ------------------------------------------------------------
     @app_commands.command(name="export", description="GM: the whole campaign as one JSON file")
@@ -156,13 +199,20 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
         if campaign is None:
             raise InvalidInput("There is no campaign here to export.")
         repo = self.bot.core.repo
-        data = transfer.export(campaign, await repo.list_characters(key, limit=transfer.MAX_ITEMS),
-                               await repo.list_npcs(key, limit=transfer.MAX_ITEMS))
+        data = transfer.export(
+            campaign,
+            await repo.list_characters(key, limit=transfer.MAX_ITEMS),
+            await repo.list_npcs(key, limit=transfer.MAX_ITEMS),
+        )
         name = f"campaign-{campaign.system}.json"
-        await reply(interaction, f"📦 The {registry.get(campaign.system).name} campaign "
-                    f"({len(data['characters'])} characters, {len(data['npcs'])} NPCs), "
-                    f"format version {transfer.VERSION}.",
-                    ephemeral=True, file=discord.File(io.BytesIO(transfer.dumps(data)), filename=name))
+        await reply(
+            interaction,
+            f"📦 The {registry.get(campaign.system).name} campaign "
+            f"({len(data['characters'])} characters, {len(data['npcs'])} NPCs), "
+            f"format version {transfer.VERSION}.",
+            ephemeral=True,
+            file=discord.File(io.BytesIO(transfer.dumps(data)), filename=name),
+        )
 
     @app_commands.command(name="import", description="GM: replace this campaign with an exported file (asks first)")
     @app_commands.describe(file="A file made by /campaign export")
@@ -171,8 +221,9 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
         if not by.is_gm:
             raise NotAllowed("Only the GM imports a campaign.")
         if file.size > transfer.MAX_BYTES:
-            raise InvalidInput(f"The file is larger than {transfer.MAX_BYTES // 1000} KB: "
-                               "that is not a Turnkeeper campaign.")
+            raise InvalidInput(
+                f"The file is larger than {transfer.MAX_BYTES // 1000} KB: that is not a Turnkeeper campaign."
+            )
         key = await campaign_key(interaction)
         current = await self.bot.core.campaign(key)
         incoming = transfer.read(await _download(file), expected_system=current.system if current else None)
@@ -180,14 +231,19 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
         characters = await repo.list_characters(key, limit=transfer.MAX_ITEMS) if current else []
         npcs = await repo.list_npcs(key, limit=transfer.MAX_ITEMS) if current else []
         view = ConfirmImport(self.bot, by.user_id, key, incoming, current)
-        await reply(interaction, render.clean(transfer.preview(incoming, current, characters, npcs)),
-                    ephemeral=True, view=view)
+        await reply(
+            interaction, render.clean(transfer.preview(incoming, current, characters, npcs)), ephemeral=True, view=view
+        )
 
     # --- several campaigns per server -----------------------------------------------------
     @app_commands.command(name="bind", description="Manage Server: give a channel or category a campaign of its own")
     @app_commands.describe(place="The channel or category", same_as="Share this other channel's campaign instead")
-    async def bind(self, interaction: discord.Interaction, place: discord.abc.GuildChannel,
-                   same_as: discord.abc.GuildChannel | None = None) -> None:
+    async def bind(
+        self,
+        interaction: discord.Interaction,
+        place: discord.abc.GuildChannel,
+        same_as: discord.abc.GuildChannel | None = None,
+    ) -> None:
         _manager(interaction)
         places = self.bot.core.places
         key = await places.key(interaction.guild_id, same_as) if same_as else own_key(place.id)
@@ -196,8 +252,9 @@ class Campaign(commands.GroupCog, group_name="campaign", group_description="This
         whose = f"the campaign of <#{same_as.id}>" if same_as else "a campaign of its own (run /campaign setup there)"
         await reply(interaction, f"🔗 <#{place.id}> now plays {whose}.")
 
-    @app_commands.command(name="unbind",
-                          description="Manage Server: a channel or category goes back to the server's campaign")
+    @app_commands.command(
+        name="unbind", description="Manage Server: a channel or category goes back to the server's campaign"
+    )
     async def unbind(self, interaction: discord.Interaction, place: discord.abc.GuildChannel) -> None:
         _manager(interaction)
         if not await self.bot.core.repo.unbind_place(interaction.guild_id, place.id):
@@ -226,20 +283,34 @@ class ConfirmImport(discord.ui.View):
         incoming = self.incoming
         try:
             await self.bot.core.repo.replace_campaign(
-                self.key, system=incoming.system, gm_role_id=self.current.gm_role_id if self.current else None,
-                settings=incoming.settings, state=incoming.state, characters=incoming.characters, npcs=incoming.npcs,
-                change=NewChange(self.key, self.user_id, "/campaign import",
-                                 f"Imported {len(incoming.characters)} characters and {len(incoming.npcs)} NPCs", {},
-                                 interaction.user.display_name))
+                self.key,
+                system=incoming.system,
+                gm_role_id=self.current.gm_role_id if self.current else None,
+                settings=incoming.settings,
+                state=incoming.state,
+                characters=incoming.characters,
+                npcs=incoming.npcs,
+                change=NewChange(
+                    self.key,
+                    self.user_id,
+                    "/campaign import",
+                    f"Imported {len(incoming.characters)} characters and {len(incoming.npcs)} NPCs",
+                    {},
+                    interaction.user.display_name,
+                ),
+            )
         except DuplicateName as error:
-            await interaction.response.edit_message(content=f"⛔ {render.clean(str(error))}. Nothing was changed.",
-                                                    view=None)
+            await interaction.response.edit_message(
+                content=f"⛔ {render.clean(str(error))}. Nothing was changed.", view=None
+            )
             return
         self.bot.forget_campaign(self.key)
         await interaction.response.edit_message(
             content=f"✅ Imported the {registry.get(incoming.system).name} campaign: "
-                    f"{len(incoming.characters)} characters, "
-                    f"{len(incoming.npcs)} NPCs.", view=None)
+            f"{len(incoming.characters)} characters, "
+            f"{len(incoming.npcs)} NPCs.",
+            view=None,
+        )
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
     async def cancel(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:

@@ -31,7 +31,9 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
 
     @app_commands.command(name="add", description="Store your character's sheet (see /help for each system's stats)")
     @app_commands.describe(name="Character name", stats='Stats as name=value, e.g. "dex=3 avoidance=15 stamina=20"')
-    async def add(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], stats: str | None = None) -> None:
+    async def add(
+        self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], stats: str | None = None
+    ) -> None:
         try:
             key = await campaign_key(interaction)
             system = await self._system(key)
@@ -39,8 +41,9 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
             clean_name = " ".join(name.split())
             if not clean_name:
                 raise InvalidInput("A character needs a name.")
-            await self.bot.core.repo.add_character(key, interaction.user.id, clean_name, system.key, sheet,
-                                                   owner_name=interaction.user.display_name)
+            await self.bot.core.repo.add_character(
+                key, interaction.user.id, clean_name, system.key, sheet, owner_name=interaction.user.display_name
+            )
         except DuplicateName:
             raise InvalidInput(f"You already have a character called {render.clean(name)} here.") from None
         stored = f"✅ **{render.shown_name(clean_name)}** is stored for <@{interaction.user.id}> ({system.name})."
@@ -69,9 +72,11 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
             stats = "\n".join(f"`{k}` = {render.clean(str(v))}" for k, v in record.sheet.items()) or "—"
         else:
             stats = "Only its owner and the GM read its sheet."
-        embed = discord.Embed(title=render.fit(render.shown_name(record.name), 256),
-                              description=render.fit(stats, 3000),
-                              colour=discord.Colour.green())
+        embed = discord.Embed(
+            title=render.fit(render.shown_name(record.name), 256),
+            description=render.fit(stats, 3000),
+            colour=discord.Colour.green(),
+        )
         if by.is_gm or record.owner_id == by.user_id:
             carried = "\n".join(describe(registry.get(record.system), record))
             embed.add_field(name="Between fights", value=render.fit(render.clean(carried), 1000), inline=False)
@@ -87,6 +92,7 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
         check_owner_or_gm(by, record)
         await self.bot.core.repo.remove_character_id(key, record.id)
         await reply(interaction, f"🗑️ **{render.shown_name(record.name)}** was removed.")
+
 
 async def setup(bot) -> None:
     await bot.add_cog(Character(bot))

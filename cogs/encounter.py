@@ -19,8 +19,10 @@ from rules.secrets import conceal, reveal
 from .campaign import SYSTEM_CHOICES
 from .play import forward
 
-CONFIRM_END = ("⚠️ End the encounter in this channel? The fight stops for everyone and its turn order cannot be "
-               "resumed; its log stays readable with /encounter log. Dismiss this message to keep playing.")
+CONFIRM_END = (
+    "⚠️ End the encounter in this channel? The fight stops for everyone and its turn order cannot be "
+    "resumed; its log stays readable with /encounter log. Dismiss this message to keep playing."
+)
 
 
 @app_commands.guild_only()
@@ -37,9 +39,13 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
 
     async def _start(self, interaction: discord.Interaction, system: app_commands.Choice[str] | None) -> None:
         by = await actor_of(interaction)
-        result = await self.bot.core.start(interaction.guild_id, interaction.channel_id, by,
-                                           system=system.value if system else None,
-                                           campaign=await campaign_key(interaction))
+        result = await self.bot.core.start(
+            interaction.guild_id,
+            interaction.channel_id,
+            by,
+            system=system.value if system else None,
+            campaign=await campaign_key(interaction),
+        )
         content, mentions = render.result_content(result.events)
         await reply(interaction, content, allowed=mentions)
         await announce(self.bot, interaction.channel, result)
@@ -73,14 +79,24 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
         await announce(self.bot, interaction.channel, result)
 
     @app_commands.command(name="log", description="Post an encounter's log as a Markdown file (also after it ended)")
-    @app_commands.describe(number="Which of this channel's encounters: 1 is the first (default: the current or last one)")
-    async def log(self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 100000] | None = None) -> None:
+    @app_commands.describe(
+        number="Which of this channel's encounters: 1 is the first (default: the current or last one)"
+    )
+    async def log(
+        self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 100000] | None = None
+    ) -> None:
         filename, text = await self.bot.core.log_markdown(interaction.channel_id, number)
         public = conceal(text)
-        await reply(interaction, "📜 The encounter log:", file=discord.File(io.BytesIO(public.encode()), filename=filename))
+        await reply(
+            interaction, "📜 The encounter log:", file=discord.File(io.BytesIO(public.encode()), filename=filename)
+        )
         if public != reveal(text) and (await actor_of(interaction)).is_gm:
-            await reply(interaction, "🔒 Only you see this: the log with the hidden numbers.", ephemeral=True,
-                        file=discord.File(io.BytesIO(reveal(text).encode()), filename=filename))
+            await reply(
+                interaction,
+                "🔒 Only you see this: the log with the hidden numbers.",
+                ephemeral=True,
+                file=discord.File(io.BytesIO(reveal(text).encode()), filename=filename),
+            )
 
     @app_commands.command(name="note", description="Log a narrative ruling or event (not adjudicated)")
     async def note(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 500]) -> None:

@@ -68,8 +68,9 @@ def help_message(key: str | None, index: int = 0):
             name = key
         except (RulesError, ImportError):
             pass
-    embed = discord.Embed(title=render.fit(f"{heading} — {title}", 256), description=text,
-                          colour=discord.Colour.blurple())
+    embed = discord.Embed(
+        title=render.fit(f"{heading} — {title}", 256), description=text, colour=discord.Colour.blurple()
+    )
     embed.set_footer(text=f"Section {index + 1}/{len(parts)} · pick another below")
     view = discord.ui.View(timeout=None)
     if len(parts) > 1:

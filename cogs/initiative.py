@@ -27,43 +27,105 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
         self.bot = bot
 
     @app_commands.command(name="join", description="Bring your character into the fight (rolls initiative)")
-    @app_commands.describe(character="Your stored character", roll=ROLL, dice=DICE, cards=CARDS, surprised="Caught by surprise")
+    @app_commands.describe(
+        character="Your stored character", roll=ROLL, dice=DICE, cards=CARDS, surprised="Caught by surprise"
+    )
     @app_commands.autocomplete(character=autocomplete.my_campaign_characters)
-    async def join(self, interaction: discord.Interaction, character: str, roll: int | None = None,
-                   dice: str | None = None, cards: str | None = None, surprised: bool = False) -> None:
+    async def join(
+        self,
+        interaction: discord.Interaction,
+        character: str,
+        roll: int | None = None,
+        dice: str | None = None,
+        cards: str | None = None,
+        surprised: bool = False,
+    ) -> None:
         record = await autocomplete.resolve_character(interaction, await campaign_key(interaction), character)
         # A stored character starts from what it carried out of its last fight.
-        stored = Stored(id=record.id, name=record.name, owner_id=record.owner_id, system=record.system,
-                        sheet=record.sheet, lasting=record.lasting or None)
-        await run(interaction, forward("initiative_join", dict(character=stored, roll=roll, dice=dice, cards=cards,
-                                                               surprised=surprised)), "/initiative join")
+        stored = Stored(
+            id=record.id,
+            name=record.name,
+            owner_id=record.owner_id,
+            system=record.system,
+            sheet=record.sheet,
+            lasting=record.lasting or None,
+        )
+        await run(
+            interaction,
+            forward("initiative_join", dict(character=stored, roll=roll, dice=dice, cards=cards, surprised=surprised)),
+            "/initiative join",
+        )
 
     @app_commands.command(name="add", description="GM: add NPCs (a count makes a numbered group)")
-    @app_commands.describe(name="Name (a count names them Name 1..n)", stats='Stats as name=value', count="How many",
-                           side="Side or faction", hidden="Hide their numbers from players", roll=ROLL, dice=DICE,
-                           cards=CARDS, surprised="Caught by surprise", player="Give control to this player",
-                           template="A stat block from the NPC library (stats given here override it)",
-                           keep="Store this NPC so it carries its state into later fights")
+    @app_commands.describe(
+        name="Name (a count names them Name 1..n)",
+        stats="Stats as name=value",
+        count="How many",
+        side="Side or faction",
+        hidden="Hide their numbers from players",
+        roll=ROLL,
+        dice=DICE,
+        cards=CARDS,
+        surprised="Caught by surprise",
+        player="Give control to this player",
+        template="A stat block from the NPC library (stats given here override it)",
+        keep="Store this NPC so it carries its state into later fights",
+    )
     @app_commands.autocomplete(template=autocomplete.npcs)
-    async def add(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60] | None = None,
-                  stats: str | None = None,
-                  count: app_commands.Range[int, 1, 50] = 1, side: str | None = None, hidden: bool = False,
-                  roll: int | None = None, dice: str | None = None, cards: str | None = None,
-                  surprised: bool = False, player: discord.Member | None = None,
-                  template: app_commands.Range[str, 1, 60] | None = None, keep: bool = False) -> None:
+    async def add(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 60] | None = None,
+        stats: str | None = None,
+        count: app_commands.Range[int, 1, 50] = 1,
+        side: str | None = None,
+        hidden: bool = False,
+        roll: int | None = None,
+        dice: str | None = None,
+        cards: str | None = None,
+        surprised: bool = False,
+        player: discord.Member | None = None,
+        template: app_commands.Range[str, 1, 60] | None = None,
+        keep: bool = False,
+    ) -> None:
         key = await campaign_key(interaction)
         npc = await npc_template(interaction, key, template)
         label = name or (npc.name if npc else None)
         kept, stored_now = (None, False)
         if keep:
-            kept, stored_now = await keep_npc(interaction, key, label, stats, npc, count,
-                                              {"roll": roll, "dice": dice, "cards": cards})
-        result = await run(interaction, forward("initiative_add", dict(
-            name=label, stats=stats, count=count, side=side, hidden=hidden, roll=roll, dice=dice, cards=cards,
-            surprised=surprised, player=player.id if player else None,
-            template=(npc.system, npc.name, npc.sheet) if npc else None,
-            kept=Stored(id=kept.id, name=kept.name, owner_id=kept.owner_id, system=kept.system, sheet=kept.sheet,
-                        lasting=kept.lasting or None) if kept else None)), "/initiative add")
+            kept, stored_now = await keep_npc(
+                interaction, key, label, stats, npc, count, {"roll": roll, "dice": dice, "cards": cards}
+            )
+        result = await run(
+            interaction,
+            forward(
+                "initiative_add",
+                dict(
+                    name=label,
+                    stats=stats,
+                    count=count,
+                    side=side,
+                    hidden=hidden,
+                    roll=roll,
+                    dice=dice,
+                    cards=cards,
+                    surprised=surprised,
+                    player=player.id if player else None,
+                    template=(npc.system, npc.name, npc.sheet) if npc else None,
+                    kept=Stored(
+                        id=kept.id,
+                        name=kept.name,
+                        owner_id=kept.owner_id,
+                        system=kept.system,
+                        sheet=kept.sheet,
+                        lasting=kept.lasting or None,
+                    )
+                    if kept
+                    else None,
+                ),
+            ),
+            "/initiative add",
+        )
         if result is None and stored_now:
             # The fight refused the NPC: a refused command leaves nothing behind.
             await self.bot.core.repo.remove_character_id(key, kept.id)
@@ -75,9 +137,16 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
         await reply(interaction, "", embed=embed, **({"view": view} if view else {}))
 
     @app_commands.command(name="next", description="End the current turn (GM: begin round 1)")
-    @app_commands.describe(roll=ROLL, dice="Dice for what the new turn or round rolls (e.g. the GM's initiative)", cards=CARDS)
-    async def next(self, interaction: discord.Interaction, roll: int | None = None, dice: str | None = None,
-                   cards: str | None = None) -> None:
+    @app_commands.describe(
+        roll=ROLL, dice="Dice for what the new turn or round rolls (e.g. the GM's initiative)", cards=CARDS
+    )
+    async def next(
+        self,
+        interaction: discord.Interaction,
+        roll: int | None = None,
+        dice: str | None = None,
+        cards: str | None = None,
+    ) -> None:
         await run(interaction, forward("initiative_next", dict(roll=roll, dice=dice, cards=cards)), "/initiative next")
 
     @app_commands.command(name="delay", description="Step out of the order now; use again to step back in")
@@ -93,6 +162,7 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
 
 
 # --- NPC library templates and kept NPCs --------------------------------------------
+
 
 async def npc_template(interaction: discord.Interaction, key: int, template: str | None):
     if template is None:
@@ -116,8 +186,7 @@ def merged_sheet(system, npc, stats: str | None) -> dict:
     return system.parse_sheet(dict(npc.sheet) | overrides)
 
 
-async def keep_npc(interaction: discord.Interaction, key: int, name: str | None, stats, npc, count: int,
-                   options: dict):
+async def keep_npc(interaction: discord.Interaction, key: int, name: str | None, stats, npc, count: int, options: dict):
     """keep:true stores the NPC as the GM's character, so the fight's end saves its lasting state.
     Returns the character and whether it was stored just now (to take back if the fight refuses it)."""
     from bot.repository import DuplicateName
@@ -142,8 +211,9 @@ async def keep_npc(interaction: discord.Interaction, key: int, name: str | None,
     entered(options)  # entered dice and cards are checked before anything is stored
     sheet = merged_sheet(registry.get(campaign.system), npc, stats)
     try:
-        return await repo.add_character(key, by.user_id, clean, campaign.system, sheet,
-                                        owner_name=interaction.user.display_name), True
+        return await repo.add_character(
+            key, by.user_id, clean, campaign.system, sheet, owner_name=interaction.user.display_name
+        ), True
     except DuplicateName:
         raise InvalidInput(f"You already have a character called {clean}.") from None
 

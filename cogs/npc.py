@@ -36,9 +36,13 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
 
     @app_commands.command(name="add", description="GM: store a stat block")
     @app_commands.describe(name="Template name, e.g. Zombie", stats="Stats as name=value", notes="Notes for the GM")
-    async def add(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60],
-                  stats: app_commands.Range[str, 0, 1000] | None = None,
-                  notes: app_commands.Range[str, 0, MAX_NOTES] | None = None) -> None:
+    async def add(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 60],
+        stats: app_commands.Range[str, 0, 1000] | None = None,
+        notes: app_commands.Range[str, 0, MAX_NOTES] | None = None,
+    ) -> None:
         try:
             key, system = await self._gm(interaction)
             clean_name = " ".join(name.split())
@@ -59,8 +63,9 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
         if not records:
             await reply(interaction, "The NPC library is empty: `/npc add`.", ephemeral=True)
             return
-        lines = [f"• **{render.clean(r.name)}**" + (f" — {render.clean(r.notes[:80])}" if r.notes else "")
-                 for r in records]
+        lines = [
+            f"• **{render.clean(r.name)}**" + (f" — {render.clean(r.notes[:80])}" if r.notes else "") for r in records
+        ]
         await reply(interaction, render.fit("\n".join(lines)), ephemeral=True)
 
     @app_commands.command(name="show", description="GM: one stat block")
@@ -71,8 +76,9 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
         if record is None:
             raise InvalidInput(f"The NPC library has no {name[:60]}.")
         stats = "\n".join(f"`{k}` = {render.clean(str(v))}" for k, v in record.sheet.items()) or "—"
-        embed = discord.Embed(title=render.clean(record.name), description=render.fit(stats, 3000),
-                              colour=discord.Colour.dark_red())
+        embed = discord.Embed(
+            title=render.clean(record.name), description=render.fit(stats, 3000), colour=discord.Colour.dark_red()
+        )
         if record.notes:
             embed.add_field(name="Notes", value=render.fit(render.clean(record.notes), 1000), inline=False)
         await reply(interaction, "", embed=embed, ephemeral=True)

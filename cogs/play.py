@@ -37,84 +37,224 @@ class Play(commands.Cog):
 
     @app_commands.command(name="attack", description="Attack a target under this channel's rules")
     @app_commands.guild_only()
-    @app_commands.describe(target="Who is attacked", actor="Attacker (default: your acting combatant)", weapon="Weapon name",
-                           modifier="Attack modifier", damage='Damage dice, e.g. "2d6+3"', damage_type="Damage type",
-                           defense="Defense to roll against", options=OPTIONS, roll=ROLL, dice=DICE, cards=CARDS)
+    @app_commands.describe(
+        target="Who is attacked",
+        actor="Attacker (default: your acting combatant)",
+        weapon="Weapon name",
+        modifier="Attack modifier",
+        damage='Damage dice, e.g. "2d6+3"',
+        damage_type="Damage type",
+        defense="Defense to roll against",
+        options=OPTIONS,
+        roll=ROLL,
+        dice=DICE,
+        cards=CARDS,
+    )
     @app_commands.autocomplete(target=autocomplete.combatants, actor=autocomplete.combatants)
-    async def attack(self, interaction: discord.Interaction, target: str, actor: str | None = None, weapon: str | None = None,
-                     modifier: app_commands.Range[int, -100, 100] | None = None, damage: str | None = None,
-                     damage_type: str | None = None, defense: str | None = None, options: str | None = None,
-                     roll: int | None = None, dice: str | None = None, cards: str | None = None) -> None:
-        await run(interaction, forward("attack", dict(target=target, actor=actor, weapon=weapon, modifier=modifier, damage=damage,
-                  damage_type=damage_type, defense=defense, options=options, roll=roll, dice=dice, cards=cards)), "/attack")
+    async def attack(
+        self,
+        interaction: discord.Interaction,
+        target: str,
+        actor: str | None = None,
+        weapon: str | None = None,
+        modifier: app_commands.Range[int, -100, 100] | None = None,
+        damage: str | None = None,
+        damage_type: str | None = None,
+        defense: str | None = None,
+        options: str | None = None,
+        roll: int | None = None,
+        dice: str | None = None,
+        cards: str | None = None,
+    ) -> None:
+        await run(
+            interaction,
+            forward(
+                "attack",
+                dict(
+                    target=target,
+                    actor=actor,
+                    weapon=weapon,
+                    modifier=modifier,
+                    damage=damage,
+                    damage_type=damage_type,
+                    defense=defense,
+                    options=options,
+                    roll=roll,
+                    dice=dice,
+                    cards=cards,
+                ),
+            ),
+            "/attack",
+        )
 
     @app_commands.command(name="act", description="Take one of your system's actions (Dodge, Aim, Shift Position…)")
     @app_commands.guild_only()
-    @app_commands.describe(action="The action", actor="Who acts (default: your acting combatant)", target="Target, if any",
-                           options=OPTIONS, roll=ROLL, dice=DICE, cards=CARDS)
+    @app_commands.describe(
+        action="The action",
+        actor="Who acts (default: your acting combatant)",
+        target="Target, if any",
+        options=OPTIONS,
+        roll=ROLL,
+        dice=DICE,
+        cards=CARDS,
+    )
     @app_commands.autocomplete(action=autocomplete.acts, actor=autocomplete.combatants, target=autocomplete.combatants)
-    async def act(self, interaction: discord.Interaction, action: str, actor: str | None = None, target: str | None = None,
-                  options: str | None = None, roll: int | None = None, dice: str | None = None, cards: str | None = None) -> None:
-        await run(interaction, forward("act", dict(action=action, actor=actor, target=target, options=options, roll=roll,
-                  dice=dice, cards=cards)), f"/act {action[:40]}")
+    async def act(
+        self,
+        interaction: discord.Interaction,
+        action: str,
+        actor: str | None = None,
+        target: str | None = None,
+        options: str | None = None,
+        roll: int | None = None,
+        dice: str | None = None,
+        cards: str | None = None,
+    ) -> None:
+        await run(
+            interaction,
+            forward(
+                "act",
+                dict(action=action, actor=actor, target=target, options=options, roll=roll, dice=dice, cards=cards),
+            ),
+            f"/act {action[:40]}",
+        )
 
     @app_commands.command(name="damage", description="GM: apply damage outside an attack")
     @app_commands.guild_only()
-    @app_commands.describe(target="Who takes it", amount='A number or dice, e.g. "2d6"', damage_type="Damage type",
-                           options=OPTIONS, roll=ROLL, dice=DICE, cards=CARDS)
+    @app_commands.describe(
+        target="Who takes it",
+        amount='A number or dice, e.g. "2d6"',
+        damage_type="Damage type",
+        options=OPTIONS,
+        roll=ROLL,
+        dice=DICE,
+        cards=CARDS,
+    )
     @app_commands.autocomplete(target=autocomplete.combatants)
-    async def damage(self, interaction: discord.Interaction, target: str, amount: str, damage_type: str | None = None,
-                     options: str | None = None, roll: int | None = None, dice: str | None = None, cards: str | None = None) -> None:
-        await run(interaction, forward("damage", dict(target=target, amount=amount, damage_type=damage_type, options=options,
-                  roll=roll, dice=dice, cards=cards)), "/damage")
+    async def damage(
+        self,
+        interaction: discord.Interaction,
+        target: str,
+        amount: str,
+        damage_type: str | None = None,
+        options: str | None = None,
+        roll: int | None = None,
+        dice: str | None = None,
+        cards: str | None = None,
+    ) -> None:
+        await run(
+            interaction,
+            forward(
+                "damage",
+                dict(
+                    target=target,
+                    amount=amount,
+                    damage_type=damage_type,
+                    options=options,
+                    roll=roll,
+                    dice=dice,
+                    cards=cards,
+                ),
+            ),
+            "/damage",
+        )
 
     @app_commands.command(name="heal", description="GM: restore health, stamina or the like")
     @app_commands.guild_only()
-    @app_commands.describe(target="Who is healed", amount='A number or dice', options=OPTIONS)
+    @app_commands.describe(target="Who is healed", amount="A number or dice", options=OPTIONS)
     @app_commands.autocomplete(target=autocomplete.combatants)
-    async def heal(self, interaction: discord.Interaction, target: str, amount: str, options: str | None = None) -> None:
+    async def heal(
+        self, interaction: discord.Interaction, target: str, amount: str, options: str | None = None
+    ) -> None:
         await run(interaction, forward("heal", dict(target=target, amount=amount, options=options)), "/heal")
 
     @app_commands.command(name="save", description="Roll a save or check for a combatant")
     @app_commands.guild_only()
-    @app_commands.describe(kind='What is rolled, e.g. "con", "agi", "perception" (see /help)', actor="Who rolls (default: your acting combatant)",
-                           dc="Difficulty, if the rules do not set it", options=OPTIONS, roll=ROLL, dice=DICE, cards=CARDS)
+    @app_commands.describe(
+        kind='What is rolled, e.g. "con", "agi", "perception" (see /help)',
+        actor="Who rolls (default: your acting combatant)",
+        dc="Difficulty, if the rules do not set it",
+        options=OPTIONS,
+        roll=ROLL,
+        dice=DICE,
+        cards=CARDS,
+    )
     @app_commands.autocomplete(actor=autocomplete.combatants)
-    async def save(self, interaction: discord.Interaction, kind: str, actor: str | None = None,
-                   dc: app_commands.Range[int, -100, 100] | None = None, options: str | None = None,
-                   roll: int | None = None, dice: str | None = None, cards: str | None = None) -> None:
-        await run(interaction, forward("save", dict(kind=kind, actor=actor, dc=dc, options=options, roll=roll, dice=dice,
-                  cards=cards)), "/save")
+    async def save(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        actor: str | None = None,
+        dc: app_commands.Range[int, -100, 100] | None = None,
+        options: str | None = None,
+        roll: int | None = None,
+        dice: str | None = None,
+        cards: str | None = None,
+    ) -> None:
+        await run(
+            interaction,
+            forward("save", dict(kind=kind, actor=actor, dc=dc, options=options, roll=roll, dice=dice, cards=cards)),
+            "/save",
+        )
 
-    @app_commands.command(name="choose", description="Answer the choice the fight waits on, with your own dice if you like")
+    @app_commands.command(
+        name="choose", description="Answer the choice the fight waits on, with your own dice if you like"
+    )
     @app_commands.guild_only()
     @app_commands.describe(option="One of the offered choices (the buttons' labels)", roll=ROLL, dice=DICE, cards=CARDS)
     @app_commands.autocomplete(option=autocomplete.pending_options)
-    async def choose(self, interaction: discord.Interaction, option: str, roll: int | None = None, dice: str | None = None,
-                     cards: str | None = None) -> None:
+    async def choose(
+        self,
+        interaction: discord.Interaction,
+        option: str,
+        roll: int | None = None,
+        dice: str | None = None,
+        cards: str | None = None,
+    ) -> None:
         await run(interaction, forward("choose", dict(option=option, roll=roll, dice=dice, cards=cards)), "/choose")
 
     condition = app_commands.Group(name="condition", description="Conditions on combatants", guild_only=True)
 
     @condition.command(name="add", description="Put a condition on a combatant")
-    @app_commands.describe(target="Who", condition="Condition name", duration='"3 rounds", "end of <name>\'s next turn", "save", "scene"',
-                           tags='Free tags, e.g. "Lesser Fire"', options=OPTIONS)
+    @app_commands.describe(
+        target="Who",
+        condition="Condition name",
+        duration='"3 rounds", "end of <name>\'s next turn", "save", "scene"',
+        tags='Free tags, e.g. "Lesser Fire"',
+        options=OPTIONS,
+    )
     @app_commands.autocomplete(target=autocomplete.combatants)
-    async def condition_add(self, interaction: discord.Interaction, target: str, condition: str, duration: str | None = None,
-                            tags: str | None = None, options: str | None = None) -> None:
-        await run(interaction, forward("condition_add", dict(target=target, condition=condition, duration=duration, tags=tags,
-                  options=options)), "/condition add")
+    async def condition_add(
+        self,
+        interaction: discord.Interaction,
+        target: str,
+        condition: str,
+        duration: str | None = None,
+        tags: str | None = None,
+        options: str | None = None,
+    ) -> None:
+        await run(
+            interaction,
+            forward(
+                "condition_add", dict(target=target, condition=condition, duration=duration, tags=tags, options=options)
+            ),
+            "/condition add",
+        )
 
     @condition.command(name="remove", description="Remove a condition from a combatant")
     @app_commands.autocomplete(target=autocomplete.combatants)
     async def condition_remove(self, interaction: discord.Interaction, target: str, condition: str) -> None:
-        await run(interaction, forward("condition_remove", dict(target=target, condition=condition)), "/condition remove")
+        await run(
+            interaction, forward("condition_remove", dict(target=target, condition=condition)), "/condition remove"
+        )
 
     @condition.command(name="list", description="Everyone's conditions")
     async def condition_list(self, interaction: discord.Interaction) -> None:
         await self._report(interaction, "condition_list", {})
 
-    turn = app_commands.Group(name="turn", description="Faction turns: take a turn with a character, or pass", guild_only=True)
+    turn = app_commands.Group(
+        name="turn", description="Faction turns: take a turn with a character, or pass", guild_only=True
+    )
 
     @turn.command(name="take", description="Your faction activates one of its characters")
     @app_commands.autocomplete(character=autocomplete.combatants)
@@ -126,7 +266,9 @@ class Play(commands.Cog):
     async def turn_pass(self, interaction: discord.Interaction, dice: str | None = None) -> None:
         await run(interaction, forward("turn_pass", dict(dice=dice)), "/turn pass")
 
-    @turn.command(name="first", description="The faction holding the initiative lets another faction move first this round")
+    @turn.command(
+        name="first", description="The faction holding the initiative lets another faction move first this round"
+    )
     async def turn_first(self, interaction: discord.Interaction, faction: str) -> None:
         await run(interaction, forward("turn_first", dict(faction=faction)), "/turn first")
 
@@ -141,26 +283,58 @@ class Play(commands.Cog):
         await self._report(interaction, "plotpoint_show", {})
 
     @plotpoint.command(name="spend", description="Spend a Plot Point")
-    @app_commands.describe(use="What for", actor="Whose point (default: yours)", target="Ally, if the use names one",
-                           text="Your words, for narrative uses")
-    @app_commands.choices(use=[app_commands.Choice(name=n, value=v) for n, v in (
-        ("Reroll the last d20 check or damage roll", "reroll"), ("Give the attacker disadvantage", "disadvantage"),
-        ("Help an ally escape death", "escape_death"), ("Ignore a failed wound-recovery roll", "ignore_recovery"),
-        ("Aid another (give a point to an ally)", "aid"), ("Narrative: alter a scene, endure, influence…", "narrative"))])
+    @app_commands.describe(
+        use="What for",
+        actor="Whose point (default: yours)",
+        target="Ally, if the use names one",
+        text="Your words, for narrative uses",
+    )
+    @app_commands.choices(
+        use=[
+            app_commands.Choice(name=n, value=v)
+            for n, v in (
+                ("Reroll the last d20 check or damage roll", "reroll"),
+                ("Give the attacker disadvantage", "disadvantage"),
+                ("Help an ally escape death", "escape_death"),
+                ("Ignore a failed wound-recovery roll", "ignore_recovery"),
+                ("Aid another (give a point to an ally)", "aid"),
+                ("Narrative: alter a scene, endure, influence…", "narrative"),
+            )
+        ]
+    )
     @app_commands.autocomplete(actor=autocomplete.combatants, target=autocomplete.combatants)
-    async def plotpoint_spend(self, interaction: discord.Interaction, use: app_commands.Choice[str], actor: str | None = None,
-                              target: str | None = None, text: str | None = None, dice: str | None = None) -> None:
-        await run(interaction, forward("plotpoint_spend", dict(use=use.value, actor=actor, target=target, text=text, dice=dice)),
-                  "/plotpoint spend")
+    async def plotpoint_spend(
+        self,
+        interaction: discord.Interaction,
+        use: app_commands.Choice[str],
+        actor: str | None = None,
+        target: str | None = None,
+        text: str | None = None,
+        dice: str | None = None,
+    ) -> None:
+        await run(
+            interaction,
+            forward("plotpoint_spend", dict(use=use.value, actor=actor, target=target, text=text, dice=dice)),
+            "/plotpoint spend",
+        )
 
     @plotpoint.command(name="award", description="GM: award Plot Points to a hero")
     @app_commands.autocomplete(target=autocomplete.combatants)
-    async def plotpoint_award(self, interaction: discord.Interaction, target: str, amount: app_commands.Range[int, 1, 10] = 1,
-                              text: str | None = None) -> None:
-        await run(interaction, forward("plotpoint_award", dict(target=target, amount=amount, text=text)), "/plotpoint award")
+    async def plotpoint_award(
+        self,
+        interaction: discord.Interaction,
+        target: str,
+        amount: app_commands.Range[int, 1, 10] = 1,
+        text: str | None = None,
+    ) -> None:
+        await run(
+            interaction, forward("plotpoint_award", dict(target=target, amount=amount, text=text)), "/plotpoint award"
+        )
 
     @plotpoint.command(name="pool", description="GM: spend from the Editor-in-Chief's pool")
-    async def plotpoint_pool(self, interaction: discord.Interaction, text: str, amount: app_commands.Range[int, 1, 10] = 1) -> None:
+    async def plotpoint_pool(
+        self, interaction: discord.Interaction, text: str, amount: app_commands.Range[int, 1, 10] = 1
+    ) -> None:
         await run(interaction, forward("plotpoint_pool", dict(text=text, amount=amount)), "/plotpoint pool")
 
     @plotpoint.command(name="issue", description="GM: a new Issue — every hero back to the starting Plot Points")

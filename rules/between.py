@@ -3,11 +3,12 @@ lasting value from what a GM typed, and building a rest's outcome."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .errors import InvalidInput
 from .model import Event
-from .system import Adjustable, Rest, RestOutcome, Resting, whole_number, yes_no
+from .system import Adjustable, Rest, Resting, RestOutcome, whole_number, yes_no
 
 MAX_ENTRIES = 20
 
@@ -26,13 +27,20 @@ def split_entries(text: str) -> list[str]:
     return [p.strip() for p in parts + [current] if p.strip()][:MAX_ENTRIES]
 
 
-def set_value(system_name: str, table: dict[str, Adjustable], state: dict[str, Any], key: str, value: Any,
-              entries: Callable[[str, list[str]], list[Any]] | None = None) -> dict[str, Any]:
+def set_value(
+    system_name: str,
+    table: dict[str, Adjustable],
+    state: dict[str, Any],
+    key: str,
+    value: Any,
+    entries: Callable[[str, list[str]], list[Any]] | None = None,
+) -> dict[str, Any]:
     """`state` with `key` set from the GM's text, checked against its Adjustable."""
     spec = table.get(str(key or "").strip().lower().replace(" ", "_").replace("-", "_"))
     if spec is None:
-        raise InvalidInput(f"{system_name} keeps no lasting value called `{str(key)[:30]}`. "
-                           f"Values: {', '.join(table)}.")
+        raise InvalidInput(
+            f"{system_name} keeps no lasting value called `{str(key)[:30]}`. Values: {', '.join(table)}."
+        )
     if spec.kind == "bool":
         return state | {spec.key: yes_no(spec.key, value)}
     if spec.kind == "list":
@@ -45,8 +53,9 @@ def heading(rest: Rest, chance) -> str:
     return f"🛌 {rest.label}" + (" (dice entered by hand)" if chance.entered_any else "") + ":"
 
 
-def outcome(characters: Sequence[Resting], results: Sequence[tuple], campaign: dict[str, Any],
-            head: str) -> RestOutcome:
+def outcome(
+    characters: Sequence[Resting], results: Sequence[tuple], campaign: dict[str, Any], head: str
+) -> RestOutcome:
     """One event for the rest, then one per character. A result is (new lasting, text)
     or (new lasting, text, event kind), e.g. "roll" when dice were rolled."""
     events = [Event(kind="info", text=head)]

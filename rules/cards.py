@@ -36,12 +36,10 @@ class Card:
         return f"{self.rank}{SUIT_SYMBOLS[self.suit]}"
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         match = _CARD.match(text.strip())
         if not match:
-            raise InvalidInput(
-                f"`{text[:20]}` is not a card: write rank then suit, e.g. `KH`, `10S`, `4C`."
-            )
+            raise InvalidInput(f"`{text[:20]}` is not a card: write rank then suit, e.g. `KH`, `10S`, `4C`.")
         rank, suit = match.group(1).upper(), match.group(2).upper()
         return cls(rank, _SYMBOL_SUITS.get(suit, suit))
 

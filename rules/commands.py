@@ -17,9 +17,10 @@ command changes nothing and the refusal is private.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .actions import Action, AddCombatants, Choose, DelayTurn, NextTurn, Note, RemoveCombatant
 from .dice import check_expression, parse_entered
@@ -162,8 +163,9 @@ def entered(options: Mapping[str, Any]) -> dict[str, Any]:
 class Given:
     """A command's options, read through typed, checked fields."""
 
-    def __init__(self, by: Actor, options: Mapping[str, Any], state: Encounter | None = None,
-                 system: "System | None" = None) -> None:
+    def __init__(
+        self, by: Actor, options: Mapping[str, Any], state: Encounter | None = None, system: System | None = None
+    ) -> None:
         self.by = by
         self.options = {k: v for k, v in options.items() if v is not None}
         self.state = state
@@ -331,9 +333,17 @@ def _join(given: Given) -> Action:
         raise NotAllowed(f"{character.name} belongs to another player.")
     if character.system != given.system.key:
         raise InvalidInput(f"{character.name} is a {character.system} character; this fight is {given.system.name}.")
-    return AddCombatants(by=given.by, name=character.name, sheet=character.sheet, npc=False,
-                         controller_id=given.by.user_id, character_id=character.id, lasting=character.lasting,
-                         surprised=bool(given.options.get("surprised")), **given.entered())
+    return AddCombatants(
+        by=given.by,
+        name=character.name,
+        sheet=character.sheet,
+        npc=False,
+        controller_id=given.by.user_id,
+        character_id=character.id,
+        lasting=character.lasting,
+        surprised=bool(given.options.get("surprised")),
+        **given.entered(),
+    )
 
 
 def _add(given: Given) -> Action:
@@ -341,11 +351,20 @@ def _add(given: Given) -> Action:
         raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
     player = given.options.get("player")
     kept: Stored | None = given.options.get("kept")  # keep:true: the NPC stored as the GM's character
-    return AddCombatants(by=given.by, name=given.text("name"), sheet=_npc_sheet(given),
-                         count=given.count("count", 50, default=1), side=given.optional("side"),
-                         hidden=bool(given.options.get("hidden")), npc=player is None, controller_id=player,
-                         character_id=kept.id if kept else None, lasting=kept.lasting if kept else None,
-                         surprised=bool(given.options.get("surprised")), **given.entered())
+    return AddCombatants(
+        by=given.by,
+        name=given.text("name"),
+        sheet=_npc_sheet(given),
+        count=given.count("count", 50, default=1),
+        side=given.optional("side"),
+        hidden=bool(given.options.get("hidden")),
+        npc=player is None,
+        controller_id=player,
+        character_id=kept.id if kept else None,
+        lasting=kept.lasting if kept else None,
+        surprised=bool(given.options.get("surprised")),
+        **given.entered(),
+    )
 
 
 def _npc_sheet(given: Given) -> dict[str, Any]:

@@ -20,10 +20,10 @@ MAX_GROUP = 50
 MAX_NAME = 60
 
 
-def handlers(system: "System"):
+def handlers(system: System):
     turns = system.turns
 
-    def add(enc: Encounter, action: AddCombatants, chance: "Chance"):
+    def add(enc: Encounter, action: AddCombatants, chance: Chance):
         by = action.by
         if not by.is_gm:
             if action.npc or action.count != 1 or action.controller_id != by.user_id or action.hidden:
@@ -59,22 +59,27 @@ def handlers(system: "System"):
         joined = Event(kind="info", text=f"{', '.join(mark(n) for n in names)} {verb} the encounter.")
         return enc, [joined] + events
 
-    def remove(enc: Encounter, action: RemoveCombatant, chance: "Chance"):
+    def remove(enc: Encounter, action: RemoveCombatant, chance: Chance):
         combatant = enc.find(action.target)
         if enc.status == "running" and not any(c.id != combatant.id and not c.out for c in enc.combatants):
             # The last one out: there is no next turn to find, so the fight waits for newcomers.
             left, events = turns.leave(system, enc.but(status="setup"), combatant.id, chance)
             enc = left.but(status="running", combatants=tuple(c for c in left.combatants if c.id != combatant.id))
-            return enc, [Event(kind="info", text=f"{combatant.name} leaves the encounter."), Event(
-                kind="warning", text="Nobody is left in the fight: add combatants with /initiative add or "
-                "/initiative join and the GM goes on with /initiative next, or /encounter end.")] + events
+            return enc, [
+                Event(kind="info", text=f"{combatant.name} leaves the encounter."),
+                Event(
+                    kind="warning",
+                    text="Nobody is left in the fight: add combatants with /initiative add or "
+                    "/initiative join and the GM goes on with /initiative next, or /encounter end.",
+                ),
+            ] + events
         enc, events = turns.leave(system, enc, combatant.id, chance)
         enc = enc.but(combatants=tuple(c for c in enc.combatants if c.id != combatant.id))
         if enc.pending and enc.pending.chooser == combatant.id:
             enc = enc.but(pending=None)
         return enc, [Event(kind="info", text=f"{combatant.name} leaves the encounter.")] + events
 
-    def next_turn(enc: Encounter, action: NextTurn, chance: "Chance"):
+    def next_turn(enc: Encounter, action: NextTurn, chance: Chance):
         if enc.status == "setup":
             if not action.by.is_gm:
                 raise NotAllowed("Only the GM begins the fight.")
@@ -82,13 +87,13 @@ def handlers(system: "System"):
         turns.may_end_turn(enc, action.by.user_id, action.by.is_gm)
         return turns.end_turn(system, enc, chance)
 
-    def end_turn(enc: Encounter, action: EndTurn, chance: "Chance"):
+    def end_turn(enc: Encounter, action: EndTurn, chance: Chance):
         if action.turn_no != enc.turn_no:
             raise Stale("That turn is already over.")
         turns.may_end_turn(enc, action.by.user_id, action.by.is_gm)
         return turns.end_turn(system, enc, chance)
 
-    def delay(enc: Encounter, action: DelayTurn, chance: "Chance"):
+    def delay(enc: Encounter, action: DelayTurn, chance: Chance):
         if action.actor is not None:
             return turns.delay(system, enc, enc.find(action.actor).id, chance)
         # No name: the sender's acting combatant steps out, or their delayed one steps back in.
@@ -100,7 +105,7 @@ def handlers(system: "System"):
             raise InvalidInput("Name the combatant who delays.")
         return turns.delay(system, enc, pick[0], chance)
 
-    def choose(enc: Encounter, action: Choose, chance: "Chance"):
+    def choose(enc: Encounter, action: Choose, chance: Chance):
         pending = enc.pending
         if pending is None or pending.id != action.pending_id:
             raise Stale("That choice has already been made.")
@@ -128,10 +133,10 @@ def handlers(system: "System"):
 
         return enc, [Event(kind="info", text=f"Chosen: {option}{how}.")] + mark_resumed(events, pending)
 
-    def end(enc: Encounter, action: EndEncounter, chance: "Chance"):
+    def end(enc: Encounter, action: EndEncounter, chance: Chance):
         return enc.but(status="ended", pending=None), [Event(kind="end", text="The encounter is over.")]
 
-    def note(enc: Encounter, action: Note, chance: "Chance"):
+    def note(enc: Encounter, action: Note, chance: Chance):
         text = " ".join(scrub(action.text).split())[:500]
         if not text:
             raise InvalidInput("The note is empty.")

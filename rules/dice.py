@@ -8,9 +8,8 @@ dice bomb is refused at once instead of hanging the bot.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
-
 from types import SimpleNamespace
 
 from .errors import DiceError

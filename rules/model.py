@@ -9,7 +9,6 @@ system tracks is typed, validated and serialised the same way.
 from __future__ import annotations
 
 import hashlib
-
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 

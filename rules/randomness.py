@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import contextlib
 from collections import deque
+from collections.abc import Iterable, Sequence
 from contextvars import ContextVar
-from typing import Iterable, Sequence
 
 from . import dice as dicemod
 from .cards import Card, full_deck
 from .errors import DiceError, InvalidInput
 from .rng import Rng
 
-_REPORTING: ContextVar["Chance | None"] = ContextVar("reporting", default=None)
+_REPORTING: ContextVar[Chance | None] = ContextVar("reporting", default=None)
 
 
 def claim_entered() -> bool:

@@ -8,7 +8,8 @@ pending choices). Everything here is pure: state in, state and events out.
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Literal
+from collections.abc import Callable
+from typing import Any, ClassVar, Literal
 
 from pydantic import ValidationError
 
@@ -147,8 +148,7 @@ class System:
         unknown = [key for key in raw if key not in fields]
         if unknown:
             raise InvalidInput(
-                f"Unknown stat `{unknown[0][:30]}` for {self.name}. Known stats: "
-                + ", ".join(sorted(fields)) + "."
+                f"Unknown stat `{unknown[0][:30]}` for {self.name}. Known stats: " + ", ".join(sorted(fields)) + "."
             )
         try:
             return self.sheet_type.model_validate(raw).model_dump(mode="json")
@@ -206,7 +206,9 @@ class System:
     def roll_initiative(self, enc: Encounter, combatant: Combatant, chance: Chance) -> tuple[InitiativeKey, str]:
         raise NotImplementedError
 
-    def order_ties(self, enc: Encounter, tied: list[Any], chance: Chance) -> tuple[list[Any], list[list[str]], list[Event]]:
+    def order_ties(
+        self, enc: Encounter, tied: list[Any], chance: Chance
+    ) -> tuple[list[Any], list[list[str]], list[Event]]:
         """Order entries whose keys are equal: returns (entries, slots, events)."""
         return tied, [[entry.cid] for entry in tied], []
 
@@ -293,8 +295,15 @@ class System:
         """The kinds of rest this system's seed describes, by key."""
         return dict(self.between.RESTS) if self.between else {}
 
-    def rest(self, kind: str, characters: tuple[Resting, ...], campaign: dict[str, Any],
-             options: dict[str, Any], chance: Chance, settings: dict[str, Any] | None = None) -> RestOutcome:
+    def rest(
+        self,
+        kind: str,
+        characters: tuple[Resting, ...],
+        campaign: dict[str, Any],
+        options: dict[str, Any],
+        chance: Chance,
+        settings: dict[str, Any] | None = None,
+    ) -> RestOutcome:
         """Apply one kind of rest to the given characters (pure; dice from `chance`).
 
         `options`: the GM's answers to the rest's RestOption keys; `settings`:

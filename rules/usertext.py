@@ -66,7 +66,7 @@ def spans(text: str, literal, other=lambda part: part) -> str:
         return other(text)
     out, last = [], 0
     for match in _SPAN.finditer(text):
-        out.append(other(text[last:match.start()]))
+        out.append(other(text[last : match.start()]))
         out.append(literal(match.group(1)))
         last = match.end()
     out.append(other(text[last:]))

@@ -23,8 +23,9 @@ async def pg_admin(url: str):  # -> asyncpg.Connection
     import asyncpg
 
     u = make_url(url)
-    return await asyncpg.connect(user=u.username, password=u.password, host=u.host or "127.0.0.1",
-                                 port=u.port or 5432, database="postgres")
+    return await asyncpg.connect(
+        user=u.username, password=u.password, host=u.host or "127.0.0.1", port=u.port or 5432, database="postgres"
+    )
 
 
 @contextlib.asynccontextmanager

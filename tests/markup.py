@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 _MASKED_LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
@@ -73,5 +74,9 @@ def markup_in(messages, channels=()) -> list[str]:
             text = text.replace(mention, "#channel")
         return text
 
-    return [f"{where}: {kinds} in {text[:200]!r}" for message in messages for where, text in texts_of(message)
-            if (kinds := renders_markup(typed(text)))]
+    return [
+        f"{where}: {kinds} in {text[:200]!r}"
+        for message in messages
+        for where, text in texts_of(message)
+        if (kinds := renders_markup(typed(text)))
+    ]

@@ -49,10 +49,13 @@ class ToyBase(System):
     def handlers(self):
         return {Hit: self.hit}
 
-    commands = Commands(build={
-        "attack": lambda given: Hit(target=given.required("target"), damage=given.optional("damage") or "1d6",
-                                    **given.base()),
-    })
+    commands = Commands(
+        build={
+            "attack": lambda given: Hit(
+                target=given.required("target"), damage=given.optional("damage") or "1d6", **given.base()
+            ),
+        }
+    )
 
     def hit(self, enc, action, chance):
         target = enc.find(action.target)

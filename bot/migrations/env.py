@@ -21,9 +21,7 @@ config = context.config
 
 
 def _url() -> str:
-    url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option(
-        "sqlalchemy.url"
-    )
+    url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option("sqlalchemy.url")
     if url:
         return url
     from bot.config import Settings

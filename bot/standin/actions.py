@@ -3,7 +3,7 @@ buttons, pick select options, submit modals, chat.  Mixed into ``StandIn``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any
 
 from . import interactions as ix
 from .commands import CommandPath, CommandRegistry, InvalidInvocation
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .gateway import Gateway
     from .waiting import Notifier
 
-ChannelRef = Union[Channel, str, int, None]
+ChannelRef = Channel | str | int | None
 
 
 class NoBotSession(StandInTimeout):
@@ -32,8 +32,8 @@ class UserActions:
     world: World
     commands: CommandRegistry
     book: MessageBook
-    gateway: "Gateway"
-    notifier: "Notifier"
+    gateway: Gateway
+    notifier: Notifier
     interactions: list[InteractionHandle]
     interactions_by_id: dict[int, InteractionHandle]
     interactions_by_token: dict[str, InteractionHandle]
@@ -55,8 +55,16 @@ class UserActions:
         if extra.get("source_message") is not None:
             payload["message"] = extra["source_message"].payload(self.world)
         handle = InteractionHandle(
-            self.notifier, id=iid, token=token, type=type, user=user, guild=guild, channel=channel,
-            payload=payload, label=label, **extra,
+            self.notifier,
+            id=iid,
+            token=token,
+            type=type,
+            user=user,
+            guild=guild,
+            channel=channel,
+            payload=payload,
+            label=label,
+            **extra,
         )
         handle.session = session
         self.interactions.append(handle)
@@ -68,13 +76,18 @@ class UserActions:
         return handle
 
     def _command_data(
-        self, user: User, channel: Channel, command: str, values: dict[str, Any], focused: Optional[str] = None
+        self, user: User, channel: Channel, command: str, values: dict[str, Any], focused: str | None = None
     ) -> tuple[CommandPath, dict[str, Any]]:
         guild = self.world.guild_of_channel(channel)
         cmd = self.commands.resolve(command, guild.id)
         builder = OptionBuilder(self.world, guild, channel)
         leaf = builder.build(cmd, values, focused=focused)
-        data: dict[str, Any] = {"id": cmd.top["id"], "name": cmd.top["name"], "type": 1, "options": nest_options(cmd, leaf)}
+        data: dict[str, Any] = {
+            "id": cmd.top["id"],
+            "name": cmd.top["name"],
+            "type": 1,
+            "options": nest_options(cmd, leaf),
+        }
         if builder.resolved:
             data["resolved"] = builder.resolved
         if cmd.guild_id is not None:
@@ -85,7 +98,7 @@ class UserActions:
         self,
         user: UserRef,
         command: str,
-        options: Optional[dict[str, Any]] = None,
+        options: dict[str, Any] | None = None,
         /,
         *,
         in_channel: ChannelRef = None,
@@ -107,7 +120,7 @@ class UserActions:
         user: UserRef,
         command: str,
         focused: str,
-        options: Optional[dict[str, Any]] = None,
+        options: dict[str, Any] | None = None,
         /,
         *,
         in_channel: ChannelRef = None,
@@ -124,22 +137,29 @@ class UserActions:
         return not msg.ephemeral or (msg.interaction is not None and msg.interaction.user.id == user.id)
 
     def find_message_with(
-        self, user: UserRef, *, label: Optional[str] = None, custom_id: Optional[str] = None, in_channel: ChannelRef = None
+        self,
+        user: UserRef,
+        *,
+        label: str | None = None,
+        custom_id: str | None = None,
+        in_channel: ChannelRef = None,
     ) -> RecordedMessage:
         """Newest message in the channel the user can see that has this component."""
         u, channel = self.world.user(user), self.channel(in_channel)
         for msg in reversed(self.book.in_channel(channel, include_ephemeral=True)):
             if self._visible_to(msg, u) and msg.has_component(label=label, custom_id=custom_id):
                 return msg
-        raise InvalidInvocation(f"{u.name} sees no message in #{channel.name} with component label={label!r} custom_id={custom_id!r}")
+        raise InvalidInvocation(
+            f"{u.name} sees no message in #{channel.name} with component label={label!r} custom_id={custom_id!r}"
+        )
 
     async def click(
         self,
         user: UserRef,
-        label: Optional[str] = None,
+        label: str | None = None,
         *,
-        custom_id: Optional[str] = None,
-        message: Optional[RecordedMessage] = None,
+        custom_id: str | None = None,
+        message: RecordedMessage | None = None,
         in_channel: ChannelRef = None,
     ) -> InteractionHandle:
         """A user clicks a button (by label or custom_id) on ``message`` or the newest one showing it."""
@@ -167,9 +187,9 @@ class UserActions:
         user: UserRef,
         values: list[str],
         *,
-        label: Optional[str] = None,
-        custom_id: Optional[str] = None,
-        message: Optional[RecordedMessage] = None,
+        label: str | None = None,
+        custom_id: str | None = None,
+        message: RecordedMessage | None = None,
         in_channel: ChannelRef = None,
     ) -> InteractionHandle:
         """A user picks ``values`` in a string select menu (found by placeholder or custom_id)."""
@@ -183,13 +203,19 @@ class UserActions:
         bad = [v for v in values if v not in offered]
         lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
         if bad or not lo <= len(values) <= hi:
-            raise InvalidInvocation(f"select {comp['custom_id']!r}: values {values} invalid (offered {offered}, {lo}..{hi})")
+            raise InvalidInvocation(
+                f"select {comp['custom_id']!r}: values {values} invalid (offered {offered}, {lo}..{hi})"
+            )
         data = {"custom_id": comp["custom_id"], "component_type": 3, "values": list(values)}
         text = f"{u.name}: select {comp.get('placeholder') or comp['custom_id']!r} {values}"
         channel = self.world.channels[message.channel_id]
-        return self._send_interaction(ix.MESSAGE_COMPONENT, u, channel, data, text, source_message=message, custom_id=comp["custom_id"])
+        return self._send_interaction(
+            ix.MESSAGE_COMPONENT, u, channel, data, text, source_message=message, custom_id=comp["custom_id"]
+        )
 
-    async def submit_modal(self, user: UserRef, opened_by: InteractionHandle, values: dict[str, str]) -> InteractionHandle:
+    async def submit_modal(
+        self, user: UserRef, opened_by: InteractionHandle, values: dict[str, str]
+    ) -> InteractionHandle:
         """A user fills and submits the modal the bot opened in answer to ``opened_by``."""
         u = self.world.user(user)
         modal = opened_by.modal
@@ -198,7 +224,11 @@ class UserActions:
 
         def fill(comp: dict[str, Any]) -> dict[str, Any]:
             if comp.get("type") == 4:
-                return {"type": 4, "custom_id": comp["custom_id"], "value": values.get(comp["custom_id"], comp.get("value") or "")}
+                return {
+                    "type": 4,
+                    "custom_id": comp["custom_id"],
+                    "value": values.get(comp["custom_id"], comp.get("value") or ""),
+                }
             if comp.get("type") == 18:
                 return {"type": 18, "id": comp.get("id"), "component": fill(comp["component"])}
             if comp.get("type") == 1:
@@ -208,7 +238,13 @@ class UserActions:
         data = {"custom_id": modal["custom_id"], "components": [fill(c) for c in modal.get("components") or []]}
         text = f"{u.name}: submit {modal.get('title') or modal['custom_id']!r}"
         return self._send_interaction(
-            ix.MODAL_SUBMIT, u, opened_by.channel, data, text, source_message=opened_by.source_message, custom_id=modal["custom_id"]
+            ix.MODAL_SUBMIT,
+            u,
+            opened_by.channel,
+            data,
+            text,
+            source_message=opened_by.source_message,
+            custom_id=modal["custom_id"],
         )
 
     async def say(self, user: UserRef, content: str, *, in_channel: ChannelRef = None) -> RecordedMessage:

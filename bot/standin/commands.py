@@ -7,8 +7,9 @@ subcommand ``add``; groups add one more level (``"/gm monster add"``).
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence, Union
+from typing import Any
 
 from .snowflakes import SnowflakeFactory
 
@@ -40,7 +41,7 @@ class CommandPath:
     top: dict[str, Any]  # the synced top-level command
     names: list[str]  # e.g. ["initiative", "add"]
     leaf: dict[str, Any]  # the schema node whose options are the values
-    guild_id: Optional[int]  # set when the command is a guild command
+    guild_id: int | None  # set when the command is a guild command
 
     @property
     def path(self) -> str:
@@ -58,7 +59,7 @@ class CommandPath:
         raise InvalidInvocation(f"{self.path} has no option {name!r} (options: {known})")
 
 
-def split_path(path: Union[str, Sequence[str]]) -> list[str]:
+def split_path(path: str | Sequence[str]) -> list[str]:
     if isinstance(path, str):
         return path.strip().lstrip("/").split()
     return list(path)
@@ -68,11 +69,11 @@ class CommandRegistry:
     def __init__(self, ids: SnowflakeFactory, application_id: int) -> None:
         self._ids = ids
         self._application_id = application_id
-        self._scopes: dict[Optional[int], list[dict[str, Any]]] = {}
-        self._stable_ids: dict[tuple[Optional[int], str, int], int] = {}
+        self._scopes: dict[int | None, list[dict[str, Any]]] = {}
+        self._stable_ids: dict[tuple[int | None, str, int], int] = {}
         self.sync_count = 0
 
-    def replace(self, guild_id: Optional[int], commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def replace(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Bulk overwrite, like ``PUT .../commands``; ids survive re-syncs as on Discord."""
         stored = []
         for raw in commands:
@@ -95,19 +96,19 @@ class CommandRegistry:
         self.sync_count += 1
         return copy.deepcopy(stored)
 
-    def list(self, guild_id: Optional[int] = None) -> list[dict[str, Any]]:
+    def list(self, guild_id: int | None = None) -> list[dict[str, Any]]:
         """Commands synced to exactly this scope (None = global)."""
         return copy.deepcopy(self._scopes.get(guild_id, []))
 
-    def is_synced(self, guild_id: Optional[int] = None) -> bool:
+    def is_synced(self, guild_id: int | None = None) -> bool:
         return guild_id in self._scopes
 
-    def visible_in(self, guild_id: Optional[int]) -> list[dict[str, Any]]:
+    def visible_in(self, guild_id: int | None) -> list[dict[str, Any]]:
         """Guild commands first, then global ones — the order Discord's picker shows."""
         scoped = self._scopes.get(guild_id, []) if guild_id is not None else []
         return scoped + self._scopes.get(None, [])
 
-    def resolve(self, path: Union[str, Sequence[str]], guild_id: Optional[int]) -> CommandPath:
+    def resolve(self, path: str | Sequence[str], guild_id: int | None) -> CommandPath:
         names = split_path(path)
         if not names:
             raise InvalidInvocation("empty command path")
@@ -120,7 +121,9 @@ class CommandRegistry:
             raise InvalidInvocation(f"no synced slash command /{names[0]} here (synced: {known})")
         node = top
         for depth, name in enumerate(names[1:], start=1):
-            subs = {o["name"]: o for o in node.get("options") or [] if o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)}
+            subs = {
+                o["name"]: o for o in node.get("options") or [] if o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)
+            }
             if name not in subs:
                 raise InvalidInvocation(f"/{' '.join(names[:depth])} has no subcommand {name!r} (has: {sorted(subs)})")
             node = subs[name]
@@ -130,7 +133,7 @@ class CommandRegistry:
         scope = int(top["guild_id"]) if top.get("guild_id") else None
         return CommandPath(top, names, node, scope)
 
-    def all_paths(self, guild_id: Optional[int] = None) -> list[str]:
+    def all_paths(self, guild_id: int | None = None) -> list[str]:
         """Every invocable path, for help texts and error messages."""
         out: list[str] = []
 

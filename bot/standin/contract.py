@@ -17,7 +17,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "tests" / "contract" / "openapi.json"
 SPEC_URI = "urn:discord-api-spec"
@@ -56,11 +56,11 @@ def _lenient(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=1)
-def _contract() -> "Contract":
+def _contract() -> Contract:
     return Contract(json.loads(SPEC_PATH.read_text(encoding="utf-8")))
 
 
-def contract() -> Optional["Contract"]:
+def contract() -> Contract | None:
     """The process-wide contract (built once), or None where the spec is not vendored."""
     return _contract() if SPEC_PATH.exists() else None
 
@@ -83,7 +83,7 @@ class Contract:
         self._routes.sort(key=lambda r: -r[3])
         self._validators: dict[tuple[str, str, str], Any] = {}
 
-    def operation(self, method: str, path: str) -> tuple[Optional[Operation], Optional[str]]:
+    def operation(self, method: str, path: str) -> tuple[Operation | None, str | None]:
         """The documented operation for a concrete path, or why there is none."""
         found_path = None
         for regex, template, methods, literal in self._routes:

@@ -7,12 +7,11 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from typing import Optional
 
 from aiohttp import web
 
 
-def pattern_matches(pattern: str, method: str, path: str, template: Optional[str]) -> bool:
+def pattern_matches(pattern: str, method: str, path: str, template: str | None) -> bool:
     """``"POST /channels/*/messages"`` (glob over the concrete path) or
     ``"POST /channels/{channel_id}/messages"`` (a route template) both match."""
     want_method, _, want_path = pattern.partition(" ")
@@ -51,7 +50,9 @@ class Fault:
                 headers["X-RateLimit-Global"] = "true"
             return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
         body = {"message": f"{self.status}: Server error (injected by the stand-in)", "code": 0}
-        return web.Response(status=self.status, body=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+        return web.Response(
+            status=self.status, body=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+        )
 
 
 class FaultInjector:
@@ -59,12 +60,14 @@ class FaultInjector:
         self.active: list[Fault] = []
         self.fired: list[tuple[str, str, int]] = []  # (method, path, status)
 
-    def add(self, pattern: str, *, times: int = 1, status: int = 429, retry_after: float = 0.05, is_global: bool = False) -> Fault:
+    def add(
+        self, pattern: str, *, times: int = 1, status: int = 429, retry_after: float = 0.05, is_global: bool = False
+    ) -> Fault:
         fault = Fault(pattern, times, status, retry_after, is_global)
         self.active.append(fault)
         return fault
 
-    def take(self, method: str, path: str, template: Optional[str]) -> Optional[web.Response]:
+    def take(self, method: str, path: str, template: str | None) -> web.Response | None:
         for fault in self.active:
             if fault.remaining > 0 and pattern_matches(fault.pattern, method, path, template):
                 fault.remaining -= 1

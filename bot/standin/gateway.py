@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
@@ -22,7 +22,15 @@ if TYPE_CHECKING:
     from .server import StandIn
 
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = (
-    0, 1, 2, 6, 7, 8, 9, 10, 11,
+    0,
+    1,
+    2,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
 )
 HEARTBEAT_INTERVAL_MS = 41250
 CLOSE_AUTH_FAILED = 4004
@@ -37,7 +45,7 @@ class GatewaySession:
         self.intents = intents
         self.seq = 0
         self.sent: list[tuple[int, str, str]] = []  # (seq, event name, frame)
-        self.connection: Optional[Connection] = None
+        self.connection: Connection | None = None
         self.ended = False  # the bot closed it cleanly (code 1000); it cannot resume
         self.resumes = 0
         self.replayed: list[str] = []  # event names re-sent on the last RESUME
@@ -68,10 +76,10 @@ class Connection:
 
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
-        self.session: Optional[GatewaySession] = None
-        self._queue: asyncio.Queue[Optional[tuple[str, int]]] = asyncio.Queue()
+        self.session: GatewaySession | None = None
+        self._queue: asyncio.Queue[tuple[str, int] | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
-        self.close_requested: Optional[int] = None
+        self.close_requested: int | None = None
 
     def send(self, frame: str) -> None:
         self._queue.put_nowait((frame, 0))
@@ -105,7 +113,7 @@ class Connection:
 
 
 class Gateway:
-    def __init__(self, standin: "StandIn") -> None:
+    def __init__(self, standin: StandIn) -> None:
         self.standin = standin
         self.sessions: dict[str, GatewaySession] = {}
         self.connections: set[Connection] = set()
@@ -156,7 +164,9 @@ class Gateway:
             conn.close(CLOSE_INVALID_SHARD)
             return
         self.identify_count += 1
-        session = GatewaySession(f"standin-session-{self.identify_count}", shard_id, shard_count, int(data.get("intents") or 0))
+        session = GatewaySession(
+            f"standin-session-{self.identify_count}", shard_id, shard_count, int(data.get("intents") or 0)
+        )
         self.sessions[session.session_id] = session
         conn.session = session
         session.connection = conn
@@ -228,12 +238,12 @@ class Gateway:
     def live_sessions(self) -> list[GatewaySession]:
         return [s for s in self.sessions.values() if not s.ended]
 
-    def session_for_guild(self, guild_id: int) -> Optional[GatewaySession]:
+    def session_for_guild(self, guild_id: int) -> GatewaySession | None:
         """The newest live session whose shard serves this guild."""
         candidates = [s for s in self.live_sessions() if s.serves(guild_id)]
         return candidates[-1] if candidates else None
 
-    def disconnect(self, session: Optional[GatewaySession] = None, *, code: int = 4000) -> list[GatewaySession]:
+    def disconnect(self, session: GatewaySession | None = None, *, code: int = 4000) -> list[GatewaySession]:
         """Drop websockets (all live ones by default) with a resumable close code."""
         targets = [session] if session else [s for s in self.live_sessions() if s.connected]
         for s in targets:

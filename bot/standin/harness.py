@@ -19,7 +19,8 @@ import asyncio
 import contextlib
 import inspect
 import os
-from typing import Any, AsyncIterator, Awaitable, Callable, Iterator, Optional, TypeVar, Union
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any, TypeVar
 
 import discord
 import yarl
@@ -31,7 +32,7 @@ from .waiting import StandInTimeout
 from .world import World
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
-ClientFactory = Callable[[], Union[ClientT, Awaitable[ClientT]]]
+ClientFactory = Callable[[], ClientT | Awaitable[ClientT]]
 
 
 # A bot in another process finds the stand-in through these (see endpoint_environment).
@@ -71,7 +72,7 @@ def patched_endpoints(standin: StandIn) -> Iterator[None]:
 
 
 @contextlib.asynccontextmanager
-async def running_standin(world: Optional[World] = None, **kwargs: Any) -> AsyncIterator[StandIn]:
+async def running_standin(world: World | None = None, **kwargs: Any) -> AsyncIterator[StandIn]:
     """Start a stand-in on 127.0.0.1 (random port) and stop it afterwards."""
     standin = StandIn(world, **kwargs)
     await standin.start()
@@ -104,7 +105,7 @@ async def stop_client(client: discord.Client, task: asyncio.Task[None], *, timeo
     await client.close()
     try:
         await asyncio.wait_for(task, timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task

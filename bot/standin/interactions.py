@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from .commands import CommandPath, InvalidInvocation
 from .payloads import channel_payload, member_payload, user_payload
@@ -77,10 +77,10 @@ class InteractionHandle:
         channel: Channel,
         payload: dict[str, Any],
         label: str,
-        command: Optional[CommandPath] = None,
-        options: Optional[dict[str, Any]] = None,
-        source_message: Optional[RecordedMessage] = None,
-        custom_id: Optional[str] = None,
+        command: CommandPath | None = None,
+        options: dict[str, Any] | None = None,
+        source_message: RecordedMessage | None = None,
+        custom_id: str | None = None,
     ) -> None:
         self._notifier = notifier
         self.id = id
@@ -95,17 +95,17 @@ class InteractionHandle:
         self.options = dict(options or {})
         self.source_message = source_message
         self.custom_id = custom_id
-        self.callbacks: list[tuple[int, Optional[dict[str, Any]]]] = []
-        self.original: Optional[RecordedMessage] = None
+        self.callbacks: list[tuple[int, dict[str, Any] | None]] = []
+        self.original: RecordedMessage | None = None
         self.followups: list[RecordedMessage] = []
-        self.choices_result: Optional[list[dict[str, Any]]] = None
-        self.modal: Optional[dict[str, Any]] = None
+        self.choices_result: list[dict[str, Any]] | None = None
+        self.modal: dict[str, Any] | None = None
         self._source_revisions_at_ack = 0
         self.session: Any = None  # the GatewaySession it was dispatched on
 
     # -- state --------------------------------------------------------------
     @property
-    def response_type(self) -> Optional[int]:
+    def response_type(self) -> int | None:
         return self.callbacks[0][0] if self.callbacks else None
 
     @property
@@ -114,7 +114,7 @@ class InteractionHandle:
         first = [self.original] if self.original is not None else []
         return first + list(self.followups)
 
-    def record_callback(self, type: int, data: Optional[dict[str, Any]]) -> None:
+    def record_callback(self, type: int, data: dict[str, Any] | None) -> None:
         self.callbacks.append((type, data))
         if self.source_message is not None:
             self._source_revisions_at_ack = len(self.source_message.revisions)
@@ -142,9 +142,11 @@ class InteractionHandle:
     # -- awaiting -----------------------------------------------------------
     async def acknowledged(self, timeout: float = 5.0) -> int:
         """The first callback type the bot answered with (4, 5, 6, 7, 8 or 9)."""
-        return await self._notifier.wait_until(lambda: self.response_type, timeout, lambda: self._describe("any callback"))
+        return await self._notifier.wait_until(
+            lambda: self.response_type, timeout, lambda: self._describe("any callback")
+        )
 
-    def _visible_response(self) -> Optional[RecordedMessage]:
+    def _visible_response(self) -> RecordedMessage | None:
         kind = self.response_type
         if kind is None:
             return None
@@ -170,7 +172,9 @@ class InteractionHandle:
         or a followup arrives; deferred updates (type 6) when the clicked message is
         edited or a followup arrives.
         """
-        return await self._notifier.wait_until(self._visible_response, timeout, lambda: self._describe("a visible response"))
+        return await self._notifier.wait_until(
+            self._visible_response, timeout, lambda: self._describe("a visible response")
+        )
 
     async def followup(self, index: int = 0, timeout: float = 5.0) -> RecordedMessage:
         return await self._notifier.wait_until(
@@ -181,7 +185,9 @@ class InteractionHandle:
 
     async def choices(self, timeout: float = 5.0) -> list[dict[str, Any]]:
         """Autocomplete choices (``[{"name":…, "value":…}]``) the bot answered with."""
-        return await self._notifier.wait_until(lambda: self.choices_result, timeout, lambda: self._describe("autocomplete choices"))
+        return await self._notifier.wait_until(
+            lambda: self.choices_result, timeout, lambda: self._describe("autocomplete choices")
+        )
 
     async def modal_data(self, timeout: float = 5.0) -> dict[str, Any]:
         return await self._notifier.wait_until(lambda: self.modal, timeout, lambda: self._describe("a modal"))

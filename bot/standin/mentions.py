@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from .world import MENTION_EVERYONE, Guild
 
@@ -45,7 +45,7 @@ def _ordered_unique(values: list[int]) -> list[int]:
     return list(dict.fromkeys(values))
 
 
-def validate_allowed_mentions(allowed: Optional[dict[str, Any]]) -> None:
+def validate_allowed_mentions(allowed: dict[str, Any] | None) -> None:
     if allowed is None:
         return
     parse = set(allowed.get("parse") or [])
@@ -60,12 +60,12 @@ def validate_allowed_mentions(allowed: Optional[dict[str, Any]]) -> None:
 
 
 def compute_pings(
-    content: Optional[str],
-    allowed: Optional[dict[str, Any]],
-    guild: Optional[Guild],
+    content: str | None,
+    allowed: dict[str, Any] | None,
+    guild: Guild | None,
     author_id: int,
     *,
-    replied_user_id: Optional[int] = None,
+    replied_user_id: int | None = None,
     ephemeral: bool = False,
 ) -> Pings:
     validate_allowed_mentions(allowed)
@@ -103,9 +103,7 @@ def compute_pings(
             if role.mentionable or can_mass_mention:
                 roles.append(rid)
 
-    everyone = (
-        ("@everyone" in text or "@here" in text) and "everyone" in parse and can_mass_mention
-    )
+    everyone = ("@everyone" in text or "@here" in text) and "everyone" in parse and can_mass_mention
 
     notified = set(users)
     if guild is not None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import copy
 import mimetypes
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any
 
 from .mentions import compute_pings, validate_allowed_mentions
 from .records import EPHEMERAL, LOADING, REPLY, RecordedAttachment, RecordedMessage, Revision
@@ -42,9 +43,9 @@ class Event:
     ``pin``, ``unpin``, ``interaction``."""
 
     kind: str
-    message: Optional[RecordedMessage] = None
+    message: RecordedMessage | None = None
     revision: int = 0
-    interaction: Optional["InteractionHandle"] = None
+    interaction: InteractionHandle | None = None
 
 
 def guess_content_type(filename: str, sent: str) -> str:
@@ -80,11 +81,13 @@ class MessageBook:
             listener(event)
         self.notifier.notify()
 
-    def log_interaction(self, handle: "InteractionHandle") -> None:
+    def log_interaction(self, handle: InteractionHandle) -> None:
         self._emit(Event("interaction", interaction=handle))
 
     # -- building revisions -------------------------------------------------
-    def _attachments(self, channel_id: int, body: MessageBody, keep: list[RecordedAttachment]) -> list[RecordedAttachment]:
+    def _attachments(
+        self, channel_id: int, body: MessageBody, keep: list[RecordedAttachment]
+    ) -> list[RecordedAttachment]:
         files = {f.index: f for f in body.files}
         listed = body.payload.get("attachments")
         if listed is None:
@@ -114,7 +117,9 @@ class MessageBook:
     def _pings_for(self, msg: RecordedMessage, rev: Revision, *, ephemeral: bool):
         guild = self.world.guilds.get(msg.guild_id) if msg.guild_id else None
         replied = self.by_id[msg.reply_to].author_id if msg.reply_to in self.by_id else None
-        return compute_pings(rev.content, rev.allowed_mentions, guild, msg.author_id, replied_user_id=replied, ephemeral=ephemeral)
+        return compute_pings(
+            rev.content, rev.allowed_mentions, guild, msg.author_id, replied_user_id=replied, ephemeral=ephemeral
+        )
 
     # -- operations ---------------------------------------------------------
     def create(
@@ -123,7 +128,7 @@ class MessageBook:
         author_id: int,
         body: MessageBody,
         *,
-        interaction: Optional["InteractionHandle"] = None,
+        interaction: InteractionHandle | None = None,
         followup: bool = False,
         type: int = 0,
         loading: bool = False,
@@ -207,10 +212,12 @@ class MessageBook:
             self._emit(Event("pin" if pinned else "unpin", msg, len(msg.revisions) - 1))
 
     # -- queries ------------------------------------------------------------
-    def get(self, message_id: int) -> Optional[RecordedMessage]:
+    def get(self, message_id: int) -> RecordedMessage | None:
         return self.by_id.get(message_id)
 
-    def in_channel(self, channel: Channel, *, include_ephemeral: bool = False, include_deleted: bool = False) -> list[RecordedMessage]:
+    def in_channel(
+        self, channel: Channel, *, include_ephemeral: bool = False, include_deleted: bool = False
+    ) -> list[RecordedMessage]:
         return [
             m
             for m in self.messages

@@ -8,7 +8,7 @@ ids or names (``"alice"``, ``"@GM"``, ``"#combat"``).
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from .commands import OPTION_TYPE_NAMES, CommandPath, InvalidInvocation
 from .payloads import channel_payload, member_payload, role_payload, user_payload
@@ -67,7 +67,9 @@ class OptionBuilder:
         member = self.guild.members.get(user.id)
         if member is not None:
             perms = self.guild.permissions_of(user.id)
-            self.resolved.setdefault("members", {})[str(user.id)] = member_payload(member, with_user=False, permissions=perms)
+            self.resolved.setdefault("members", {})[str(user.id)] = member_payload(
+                member, with_user=False, permissions=perms
+            )
 
     def _add_role(self, role: Role) -> None:
         self.resolved.setdefault("roles", {})[str(role.id)] = role_payload(role)
@@ -100,11 +102,11 @@ class OptionBuilder:
                 return str(value.id)
         except KeyError as exc:
             raise InvalidInvocation(f"{path} option {opt['name']!r}: {exc.args[0]}") from None
-        raise InvalidInvocation(f"{path} option {opt['name']!r}: {OPTION_TYPE_NAMES.get(kind, kind)} options are not supported")
+        raise InvalidInvocation(
+            f"{path} option {opt['name']!r}: {OPTION_TYPE_NAMES.get(kind, kind)} options are not supported"
+        )
 
-    def build(
-        self, cmd: CommandPath, values: dict[str, Any], *, focused: Optional[str] = None
-    ) -> list[dict[str, Any]]:
+    def build(self, cmd: CommandPath, values: dict[str, Any], *, focused: str | None = None) -> list[dict[str, Any]]:
         """Value options for the leaf; ``focused`` marks an autocomplete request."""
         out = []
         for name, value in values.items():
@@ -156,7 +158,7 @@ def nest_options(cmd: CommandPath, leaf_options: list[dict[str, Any]]) -> list[d
     return options
 
 
-def format_value(opt_type: int, value: Any, world: World, guild: Optional[Guild] = None) -> str:
+def format_value(opt_type: int, value: Any, world: World, guild: Guild | None = None) -> str:
     """Script-style rendering of one option value: ``"Silver Star"``, ``15``, ``true``, ``@alice``."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -174,7 +176,14 @@ def format_value(opt_type: int, value: Any, world: World, guild: Optional[Guild]
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def describe_invocation(user_name: str, path: str, values: dict[str, Any], world: World, cmd: Optional[CommandPath] = None, guild: Optional[Guild] = None) -> str:
+def describe_invocation(
+    user_name: str,
+    path: str,
+    values: dict[str, Any],
+    world: World,
+    cmd: CommandPath | None = None,
+    guild: Guild | None = None,
+) -> str:
     parts = [f"{user_name}: {path}"]
     for name, value in values.items():
         if value is None:

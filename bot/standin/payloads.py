@@ -7,7 +7,7 @@ kills the client, so these builders always emit the full shape.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from .snowflakes import iso_time
 from .world import Channel, Guild, Member, Role, User, World
@@ -34,7 +34,7 @@ def me_payload(user: User) -> dict[str, Any]:
     return {**user_payload(user), "verified": True, "mfa_enabled": False, "locale": "en-US", "email": None}
 
 
-def member_payload(member: Member, *, with_user: bool = True, permissions: Optional[int] = None) -> dict[str, Any]:
+def member_payload(member: Member, *, with_user: bool = True, permissions: int | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {
         "nick": member.nick,
         "avatar": None,
@@ -76,7 +76,9 @@ def role_payload(role: Role) -> dict[str, Any]:
     return data
 
 
-def channel_payload(channel: Channel, *, permissions: Optional[int] = None, last_message_id: Optional[int] = None) -> dict[str, Any]:
+def channel_payload(
+    channel: Channel, *, permissions: int | None = None, last_message_id: int | None = None
+) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": str(channel.id),
         "type": channel.type,
@@ -92,24 +94,33 @@ def channel_payload(channel: Channel, *, permissions: Optional[int] = None, last
         "flags": 0,
     }
     if channel.is_thread:
-        data.update({
-            "parent_id": str(channel.parent_id),
-            "owner_id": str(channel.guild_id),
-            "member_count": 1,
-            "message_count": 0,
-            "total_message_sent": 0,
-            "thread_metadata": {
-                "archived": channel.archived,
-                "locked": channel.locked,
-                "auto_archive_duration": 1440,
-                "archive_timestamp": iso_time(channel.id),
-                "create_timestamp": iso_time(channel.id),
-            },
-        })
+        data.update(
+            {
+                "parent_id": str(channel.parent_id),
+                "owner_id": str(channel.guild_id),
+                "member_count": 1,
+                "message_count": 0,
+                "total_message_sent": 0,
+                "thread_metadata": {
+                    "archived": channel.archived,
+                    "locked": channel.locked,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": iso_time(channel.id),
+                    "create_timestamp": iso_time(channel.id),
+                },
+            }
+        )
         del data["topic"], data["permission_overwrites"], data["position"]
     elif channel.type == 15:
-        data.update({"available_tags": [], "default_reaction_emoji": None, "default_sort_order": None,
-                     "default_forum_layout": 0, "default_thread_rate_limit_per_user": 0})
+        data.update(
+            {
+                "available_tags": [],
+                "default_reaction_emoji": None,
+                "default_sort_order": None,
+                "default_forum_layout": 0,
+                "default_thread_rate_limit_per_user": 0,
+            }
+        )
     if permissions is not None:
         data["permissions"] = str(permissions)
     return data
@@ -118,7 +129,9 @@ def channel_payload(channel: Channel, *, permissions: Optional[int] = None, last
 GUILD_MEMBERS_INTENT = 1 << 1
 
 
-def guild_payload(guild: Guild, *, full: bool = True, intents: int = GUILD_MEMBERS_INTENT, bot_id: int = 0) -> dict[str, Any]:
+def guild_payload(
+    guild: Guild, *, full: bool = True, intents: int = GUILD_MEMBERS_INTENT, bot_id: int = 0
+) -> dict[str, Any]:
     """``full`` gives the GUILD_CREATE shape; like Discord, the member list holds only
     the bot itself unless the session has the GUILD_MEMBERS intent."""
     data: dict[str, Any] = {
@@ -163,7 +176,9 @@ def guild_payload(guild: Guild, *, full: bool = True, intents: int = GUILD_MEMBE
                 "large": False,
                 "member_count": len(guild.members),
                 "members": [
-                    member_payload(m) for m in guild.members.values() if intents & GUILD_MEMBERS_INTENT or m.id == bot_id
+                    member_payload(m)
+                    for m in guild.members.values()
+                    if intents & GUILD_MEMBERS_INTENT or m.id == bot_id
                 ],
                 "channels": [channel_payload(c) for c in guild.channels.values() if not c.is_thread],
                 # Only active threads come with the server; archived ones must be fetched.

@@ -20,7 +20,6 @@ import json
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Optional
 
 from aiohttp import web
 
@@ -31,19 +30,21 @@ MAJOR_PARAMETERS = ("channel_id", "guild_id", "application_id", "token")
 class RateLimits:
     """The stand-in's limits; ``None`` switches a limit off."""
 
-    global_per_second: Optional[int] = 50
-    route_limit: Optional[int] = 5
+    global_per_second: int | None = 50
+    route_limit: int | None = 5
     route_window: float = 5.0
     # Routes with limits of their own: "METHOD /template" -> (limit, window seconds).
     routes: dict[str, tuple[int, float]] = field(default_factory=dict)
 
     @classmethod
-    def discord(cls) -> "RateLimits":
+    def discord(cls) -> RateLimits:
         """Close to what Discord answers a bot today (command syncs are slow, pins too)."""
-        return cls(routes={
-            "PUT /applications/{application_id}/commands": (2, 60.0),
-            "PUT /applications/{application_id}/guilds/{guild_id}/commands": (2, 60.0),
-        })
+        return cls(
+            routes={
+                "PUT /applications/{application_id}/commands": (2, 60.0),
+                "PUT /applications/{application_id}/guilds/{guild_id}/commands": (2, 60.0),
+            }
+        )
 
 
 @dataclass
@@ -81,7 +82,7 @@ class RateLimiter:
         self._buckets: dict[tuple[str, ...], Window] = {}
         self.hits: list[Hit] = []  # every 429 the limits answered
 
-    def _bucket_limits(self, method: str, template: str) -> Optional[tuple[int, float]]:
+    def _bucket_limits(self, method: str, template: str) -> tuple[int, float] | None:
         specific = self.limits.routes.get(f"{method} {template}")
         if specific:
             return specific
@@ -89,8 +90,9 @@ class RateLimiter:
             return None  # one callback per interaction: Discord gives them no bucket to watch
         return self.limits.route_limit, self.limits.route_window
 
-    def take(self, method: str, path: str, template: Optional[str],
-             params: dict[str, str]) -> tuple[Optional[web.Response], dict[str, str]]:
+    def take(
+        self, method: str, path: str, template: str | None, params: dict[str, str]
+    ) -> tuple[web.Response | None, dict[str, str]]:
         """(a 429 to answer instead, or None) and the headers for the answer."""
         if template is None:
             return None, {}
@@ -126,8 +128,16 @@ class RateLimiter:
             "X-RateLimit-Bucket": bucket_hash,
         }
 
-    def _limited(self, method: str, path: str, retry_after: float, is_global: bool, window: Optional[Window],
-                 bucket_hash: str, now: float) -> web.Response:
+    def _limited(
+        self,
+        method: str,
+        path: str,
+        retry_after: float,
+        is_global: bool,
+        window: Window | None,
+        bucket_hash: str,
+        now: float,
+    ) -> web.Response:
         self.hits.append(Hit(method, path, is_global, now))
         retry_after = max(retry_after, 0.001)
         body = {"message": "You are being rate limited.", "retry_after": round(retry_after, 3), "global": is_global}

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator, Optional
+from typing import TYPE_CHECKING, Any
 
 from .mentions import NO_PINGS, Pings
 from .payloads import user_payload
@@ -31,7 +32,7 @@ class RecordedAttachment:
     content_type: str
     data: bytes
     url: str
-    description: Optional[str] = None
+    description: str | None = None
 
     @property
     def size(self) -> int:
@@ -58,7 +59,7 @@ class Revision:
     components: list[dict[str, Any]] = field(default_factory=list)
     attachments: list[RecordedAttachment] = field(default_factory=list)
     flags: int = 0
-    allowed_mentions: Optional[dict[str, Any]] = None
+    allowed_mentions: dict[str, Any] | None = None
     mentions: Pings = NO_PINGS  # what the content of this revision resolves to
 
 
@@ -77,17 +78,17 @@ def iter_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]
 class RecordedMessage:
     id: int
     channel_id: int
-    guild_id: Optional[int]
+    guild_id: int | None
     author_id: int
     revisions: list[Revision]
     type: int = DEFAULT
-    interaction: Optional["InteractionHandle"] = None  # the interaction this message answers
+    interaction: InteractionHandle | None = None  # the interaction this message answers
     is_followup: bool = False
     pings: Pings = NO_PINGS  # who was notified when the message appeared (edits never notify)
     pinned: bool = False
-    pinned_id: Optional[int] = None  # snowflake of the pin moment
+    pinned_id: int | None = None  # snowflake of the pin moment
     deleted: bool = False
-    reply_to: Optional[int] = None
+    reply_to: int | None = None
     edited_ids: list[int] = field(default_factory=list)  # snowflakes of edit moments
 
     # -- latest state -------------------------------------------------------
@@ -116,7 +117,7 @@ class RecordedMessage:
         return self.current.flags
 
     @property
-    def allowed_mentions(self) -> Optional[dict[str, Any]]:
+    def allowed_mentions(self) -> dict[str, Any] | None:
         return self.current.allowed_mentions
 
     @property
@@ -154,7 +155,7 @@ class RecordedMessage:
     def buttons(self) -> list[dict[str, Any]]:
         return [c for c in iter_components(self.components) if c.get("type") == 2]
 
-    def find_component(self, *, label: Optional[str] = None, custom_id: Optional[str] = None) -> dict[str, Any]:
+    def find_component(self, *, label: str | None = None, custom_id: str | None = None) -> dict[str, Any]:
         for comp in iter_components(self.components):
             if comp.get("type") in (1, 9, 10, 17):  # layout, not interactive
                 continue
@@ -172,7 +173,7 @@ class RecordedMessage:
         return True
 
     # -- wire format --------------------------------------------------------
-    def payload(self, world: "World") -> dict[str, Any]:
+    def payload(self, world: World) -> dict[str, Any]:
         rev = self.current
         data: dict[str, Any] = {
             "id": str(self.id),

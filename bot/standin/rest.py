@@ -3,8 +3,6 @@ channels, messages and pins."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 from aiohttp import web
 
 from .payloads import (
@@ -221,7 +219,10 @@ def _pin_list(call: RestCall, channel: Channel) -> list[RecordedMessage]:
 @route("GET", "/channels/{channel_id}/messages/pins")
 async def list_pins(call: RestCall) -> web.Response:
     channel = _channel(call)
-    items = [{"pinned_at": iso_time(m.pinned_id or m.id), "message": m.payload(call.standin.world)} for m in _pin_list(call, channel)]
+    items = [
+        {"pinned_at": iso_time(m.pinned_id or m.id), "message": m.payload(call.standin.world)}
+        for m in _pin_list(call, channel)
+    ]
     return json_response({"items": items, "has_more": False})
 
 
@@ -285,6 +286,6 @@ async def delete_message(call: RestCall) -> web.Response:
     return no_content()
 
 
-def bot_routes_need_auth(template: Optional[str]) -> bool:
+def bot_routes_need_auth(template: str | None) -> bool:
     """Webhook and interaction-callback routes authenticate by token in the URL."""
     return template is not None and not template.startswith(("/webhooks/", "/interactions/"))

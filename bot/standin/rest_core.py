@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -45,7 +46,7 @@ class HTTPFailure(Exception):
 
 @dataclass
 class RestCall:
-    standin: "StandIn"
+    standin: StandIn
     request: web.Request
     params: dict[str, str]
     template: str
@@ -108,7 +109,7 @@ class Router:
 
         return register
 
-    def match(self, method: str, path: str) -> tuple[Optional[Handler], dict[str, str], Optional[str]]:
+    def match(self, method: str, path: str) -> tuple[Handler | None, dict[str, str], str | None]:
         """First route whose template matches; literal segments (``@original``,
         ``pins``) are registered before ``{message_id}`` so they win."""
         for m, regex, template, handler in self._routes:

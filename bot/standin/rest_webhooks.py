@@ -40,7 +40,12 @@ def _callback_message(call: RestCall, handle: InteractionHandle, kind: int, body
         flags = int(body.payload.get("flags") or 0) & EPHEMERAL
         mtype = CHAT_INPUT_COMMAND if handle.type == ix.APPLICATION_COMMAND else 0
         handle.original = standin.book.create(
-            handle.channel, standin.world.bot.id, MessageBody({"flags": flags}), interaction=handle, type=mtype, loading=True
+            handle.channel,
+            standin.world.bot.id,
+            MessageBody({"flags": flags}),
+            interaction=handle,
+            type=mtype,
+            loading=True,
         )
     elif kind in (ix.DEFERRED_UPDATE_MESSAGE, ix.UPDATE_MESSAGE):
         if handle.source_message is None:
@@ -62,7 +67,9 @@ async def interaction_callback(call: RestCall) -> web.Response:
     kind = int(body.payload.get("type", 0))
     data: dict[str, Any] = body.payload.get("data") or {}
     if kind not in ALLOWED_CALLBACKS.get(handle.type, set()):
-        return error(400, 50035, f"Invalid Form Body: callback type {kind} not allowed for interaction type {handle.type}")
+        return error(
+            400, 50035, f"Invalid Form Body: callback type {kind} not allowed for interaction type {handle.type}"
+        )
     _callback_message(call, handle, kind, MessageBody(data, body.files))
     if kind == ix.AUTOCOMPLETE_RESULT:
         choices = data.get("choices") or []

@@ -11,7 +11,8 @@ Typical use (see ``harness`` for the context managers)::
 from __future__ import annotations
 
 import weakref
-from typing import Any, Callable, Optional, TypeVar, Union
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -40,7 +41,7 @@ __all__ = ["NoBotSession", "StandIn"]
 
 class StandIn(UserActions):
     # Every stand-in of this process, so a test's teardown can check the ones it used.
-    instances: "weakref.WeakSet[StandIn]" = weakref.WeakSet()
+    instances: weakref.WeakSet[StandIn] = weakref.WeakSet()
 
     """Local Discord: REST under ``/api/v10``, gateway at ``/gateway/``, attachments served.
 
@@ -50,16 +51,16 @@ class StandIn(UserActions):
 
     def __init__(
         self,
-        world: Optional[World] = None,
+        world: World | None = None,
         *,
         token: str = "standin.bot.token",
         host: str = "127.0.0.1",
-        rate_limits: Optional[RateLimits] = None,
+        rate_limits: RateLimits | None = None,
     ) -> None:
         self.world = world or default_world()
         self.token = token
         self.host = host
-        self.port: Optional[int] = None
+        self.port: int | None = None
         self.notifier = Notifier()
         self.commands = CommandRegistry(self.world.ids, self.world.application_id)
         self.book = MessageBook(self.world, self.notifier, self._attachment_url)
@@ -74,10 +75,10 @@ class StandIn(UserActions):
         self.interactions: list[InteractionHandle] = []
         self.interactions_by_id: dict[int, InteractionHandle] = {}
         self.interactions_by_token: dict[str, InteractionHandle] = {}
-        self._runner: Optional[web.AppRunner] = None
+        self._runner: web.AppRunner | None = None
         self.contract = contract()
         # Off unless asked for: most tests need not wait out Discord's windows.
-        self.rate_limiter: Optional[RateLimiter] = RateLimiter(rate_limits) if rate_limits else None
+        self.rate_limiter: RateLimiter | None = RateLimiter(rate_limits) if rate_limits else None
         self.contract_violations: list[Violation] = []  # requests Discord's API description does not allow
         self.contract_bodies_checked = 0
         StandIn.instances.add(self)
@@ -103,7 +104,7 @@ class StandIn(UserActions):
         return f"{self.base_url}/attachments/{channel_id}/{attachment_id}/{filename}"
 
     # -- lifecycle ------------------------------------------------------------
-    async def start(self) -> "StandIn":
+    async def start(self) -> StandIn:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway/", self.gateway.handle)
         app.router.add_get("/gateway", self.gateway.handle)
@@ -123,7 +124,7 @@ class StandIn(UserActions):
             await self._runner.cleanup()
             self._runner = None
 
-    async def __aenter__(self) -> "StandIn":
+    async def __aenter__(self) -> StandIn:
         return await self.start()
 
     async def __aexit__(self, *exc: Any) -> None:
@@ -159,7 +160,15 @@ class StandIn(UserActions):
         if op is not None:  # an unknown route was recorded when the request came in
             self.contract_violations.extend(self.contract.check_body(op, path, body, multipart=multipart))
 
-    async def _answer(self, request: web.Request, method: str, path: str, handler: Any, params: dict[str, str], template: Optional[str]) -> web.Response:
+    async def _answer(
+        self,
+        request: web.Request,
+        method: str,
+        path: str,
+        handler: Any,
+        params: dict[str, str],
+        template: str | None,
+    ) -> web.Response:
         if handler is None:
             self.unknown_routes.append((method, path))
             return error(404, 0, f"404: Not Found (stand-in has no route {method} {path})")
@@ -207,7 +216,7 @@ class StandIn(UserActions):
         channel: Channel,
         body: MessageBody,
         *,
-        interaction: Optional[InteractionHandle] = None,
+        interaction: InteractionHandle | None = None,
         followup: bool = False,
         type: int = 0,
     ) -> RecordedMessage:
@@ -227,7 +236,9 @@ class StandIn(UserActions):
         if session is None or not session.intents & GUILD_MESSAGES_INTENT:
             return
         if event.kind == "delete":
-            session.dispatch("MESSAGE_DELETE", {"id": str(msg.id), "channel_id": str(msg.channel_id), "guild_id": str(msg.guild_id)})
+            session.dispatch(
+                "MESSAGE_DELETE", {"id": str(msg.id), "channel_id": str(msg.channel_id), "guild_id": str(msg.guild_id)}
+            )
             return
         data = msg.payload(self.world)
         member = self.world.guilds[msg.guild_id].members.get(msg.author_id)
@@ -254,7 +265,7 @@ class StandIn(UserActions):
         return self.faults.add(pattern, times=times, status=status, retry_after=retry_after, is_global=is_global)
 
     async def disconnect_gateway(
-        self, session: Optional[GatewaySession] = None, *, wait_for_resume: bool = True, timeout: float = 5.0
+        self, session: GatewaySession | None = None, *, wait_for_resume: bool = True, timeout: float = 5.0
     ) -> list[GatewaySession]:
         """Drop the bot's websocket(s) with a resumable close; by default wait for RESUME."""
         before = {s.session_id: s.resumes for s in self.gateway.live_sessions()}
@@ -268,18 +279,22 @@ class StandIn(UserActions):
         return dropped
 
     # -- waiting & queries -----------------------------------------------------------
-    async def wait_for(self, predicate: Callable[[], Optional[T]], timeout: float = 5.0, what: str = "condition") -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "condition") -> T:
         return await self.notifier.wait_until(predicate, timeout, lambda: what)
 
-    async def wait_for_commands(self, guild: Union[Guild, str, int, None] = None, *, global_: bool = False, timeout: float = 5.0) -> list[dict[str, Any]]:
+    async def wait_for_commands(
+        self, guild: Guild | str | int | None = None, *, global_: bool = False, timeout: float = 5.0
+    ) -> list[dict[str, Any]]:
         scope = None if global_ else self.world.guild(guild).id
-        await self.wait_for(lambda: self.commands.is_synced(scope) or None, timeout, f"command sync to {scope or 'global'}")
+        await self.wait_for(
+            lambda: self.commands.is_synced(scope) or None, timeout, f"command sync to {scope or 'global'}"
+        )
         return self.commands.list(scope)
 
     def messages(self, in_channel: ChannelRef = None, *, include_ephemeral: bool = True) -> list[RecordedMessage]:
         """Messages sent in a channel (default channel if omitted), oldest first."""
         return self.book.in_channel(self.channel(in_channel), include_ephemeral=include_ephemeral)
 
-    def last_message(self, in_channel: ChannelRef = None) -> Optional[RecordedMessage]:
+    def last_message(self, in_channel: ChannelRef = None) -> RecordedMessage | None:
         found = self.messages(in_channel)
         return found[-1] if found else None

@@ -38,7 +38,7 @@ def shard_of(snowflake: int, shard_count: int) -> int:
 
 def snowflake_time(snowflake: int) -> _dt.datetime:
     ms = (snowflake >> 22) + DISCORD_EPOCH_MS
-    return _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.timezone.utc)
+    return _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.UTC)
 
 
 def iso_time(snowflake: int) -> str:

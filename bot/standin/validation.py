@@ -3,7 +3,7 @@ also fails against the stand-in (https://discord.com/developers/docs/resources/m
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from .messages import MessageBody
 
@@ -45,7 +45,7 @@ def _embed_problems(i: int, embed: dict[str, Any]) -> list[str]:
     return problems
 
 
-def message_problems(body: MessageBody, *, creating: bool) -> Optional[str]:
+def message_problems(body: MessageBody, *, creating: bool) -> str | None:
     """None if Discord would accept the message, else the reason it would not."""
     p = body.payload
     problems = []

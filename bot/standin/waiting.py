@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Callable, Optional, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -33,7 +34,7 @@ class Notifier:
 
     async def wait_until(
         self,
-        predicate: Callable[[], Optional[T]],
+        predicate: Callable[[], T | None],
         timeout: float,
         describe: Callable[[], str],
     ) -> T:
@@ -50,5 +51,5 @@ class Notifier:
             event = self._event
             try:
                 await asyncio.wait_for(event.wait(), remaining)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass

@@ -6,8 +6,8 @@ because tests and sandbox scripts talk about people and places, not ids.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Union
 
 from .snowflakes import SnowflakeFactory
 
@@ -15,9 +15,7 @@ from .snowflakes import SnowflakeFactory
 ADMINISTRATOR = 1 << 3
 MENTION_EVERYONE = 1 << 17
 # A plausible @everyone default: view, send, read history, embed, attach, react, app commands.
-DEFAULT_EVERYONE_PERMISSIONS = (
-    (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
-)
+DEFAULT_EVERYONE_PERMISSIONS = (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
 # What an invite link with "send messages, manage messages, embed, attach, mention, pin" grants.
 PUBLIC_THREAD, PRIVATE_THREAD, GUILD_FORUM = 11, 12, 15
 DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | (1 << 13) | MENTION_EVERYONE | (1 << 51)
@@ -29,7 +27,7 @@ class User:
     id: int
     name: str
     bot: bool = False
-    global_name: Optional[str] = None
+    global_name: str | None = None
 
     @property
     def mention(self) -> str:
@@ -44,7 +42,7 @@ class Role:
     permissions: int = 0
     position: int = 0
     mentionable: bool = False
-    managed_by_bot: Optional[int] = None
+    managed_by_bot: int | None = None
 
     @property
     def mention(self) -> str:
@@ -57,10 +55,10 @@ class Channel:
     guild_id: int
     name: str
     position: int = 0
-    topic: Optional[str] = None
+    topic: str | None = None
     type: int = 0  # GUILD_TEXT
     # Threads (type 11) and forum posts (threads in a forum, type 15) only:
-    parent_id: Optional[int] = None
+    parent_id: int | None = None
     archived: bool = False
     locked: bool = False  # a locked thread stays archived unless one may manage threads
     bot_manages_threads: bool = True  # whether the bot may reopen it when locked
@@ -79,7 +77,7 @@ class Member:
     user: User
     guild_id: int
     role_ids: list[int] = field(default_factory=list)
-    nick: Optional[str] = None
+    nick: str | None = None
     joined_id: int = 0  # a snowflake whose timestamp serves as joined_at
 
     @property
@@ -121,7 +119,7 @@ class Guild:
         return {uid for uid, m in self.members.items() if role_id in m.role_ids}
 
 
-UserRef = Union[User, Member, int, str]
+UserRef = User | Member | int | str
 
 
 class World:
@@ -138,7 +136,7 @@ class World:
         self.application_id = self.bot.id
 
     # -- creation ---------------------------------------------------------
-    def add_user(self, name: str, *, bot: bool = False, global_name: Optional[str] = None) -> User:
+    def add_user(self, name: str, *, bot: bool = False, global_name: str | None = None) -> User:
         if any(u.name == name for u in self.users.values()):
             raise ValueError(f"user name {name!r} already taken")
         user = User(self.ids.next(), name, bot=bot, global_name=global_name)
@@ -149,8 +147,8 @@ class World:
         self,
         name: str,
         *,
-        owner: Optional[UserRef] = None,
-        shard: Optional[tuple[int, int]] = None,
+        owner: UserRef | None = None,
+        shard: tuple[int, int] | None = None,
         channels: Iterable[str] = ("general",),
     ) -> Guild:
         """Create a guild; ``shard=(id, count)`` picks an id served by that shard."""
@@ -168,29 +166,35 @@ class World:
             self.add_channel(guild, channel_name)
         return guild
 
-    def add_channel(self, guild: Union[Guild, str, int], name: str, *, topic: Optional[str] = None, type: int = 0) -> Channel:
+    def add_channel(self, guild: Guild | str | int, name: str, *, topic: str | None = None, type: int = 0) -> Channel:
         g = self.guild(guild)
         channel = Channel(self.ids.next(), g.id, name, position=len(g.channels), topic=topic, type=type)
         g.channels[channel.id] = channel
         self.channels[channel.id] = channel
         return channel
 
-    def add_forum(self, guild: Union[Guild, str, int], name: str) -> Channel:
+    def add_forum(self, guild: Guild | str | int, name: str) -> Channel:
         """A forum channel: it holds posts (threads), not messages."""
         return self.add_channel(guild, name, type=GUILD_FORUM)
 
     def add_thread(self, parent: Channel, name: str, *, archived: bool = False, locked: bool = False) -> Channel:
         """A public thread in a text channel, or a post in a forum channel."""
         g = self.guild(parent.guild_id)
-        thread = Channel(self.ids.next(), g.id, name, position=0, type=PUBLIC_THREAD, parent_id=parent.id,
-                         archived=archived, locked=locked)
+        thread = Channel(
+            self.ids.next(),
+            g.id,
+            name,
+            position=0,
+            type=PUBLIC_THREAD,
+            parent_id=parent.id,
+            archived=archived,
+            locked=locked,
+        )
         g.channels[thread.id] = thread
         self.channels[thread.id] = thread
         return thread
 
-    def add_role(
-        self, guild: Union[Guild, str, int], name: str, *, permissions: int = 0, mentionable: bool = False
-    ) -> Role:
+    def add_role(self, guild: Guild | str | int, name: str, *, permissions: int = 0, mentionable: bool = False) -> Role:
         g = self.guild(guild)
         return self._store_role(Role(self.ids.next(), g.id, name, permissions, len(g.roles), mentionable))
 
@@ -201,11 +205,11 @@ class World:
 
     def add_member(
         self,
-        guild: Union[Guild, str, int],
+        guild: Guild | str | int,
         user: UserRef,
         *,
-        roles: Iterable[Union[Role, str, int]] = (),
-        nick: Optional[str] = None,
+        roles: Iterable[Role | str | int] = (),
+        nick: str | None = None,
     ) -> Member:
         """Add a member; a plain name that is not a user yet creates that user."""
         g = self.guild(guild)
@@ -219,7 +223,7 @@ class World:
         return member
 
     # -- lookup -----------------------------------------------------------
-    def find_user(self, ref: UserRef) -> Optional[User]:
+    def find_user(self, ref: UserRef) -> User | None:
         if isinstance(ref, User):
             return ref
         if isinstance(ref, Member):
@@ -241,7 +245,7 @@ class World:
     def default_guild(self) -> Guild:
         return next(iter(self.guilds.values()))
 
-    def guild(self, ref: Union[Guild, str, int, None] = None) -> Guild:
+    def guild(self, ref: Guild | str | int | None = None) -> Guild:
         if ref is None:
             return self.default_guild
         if isinstance(ref, Guild):
@@ -253,7 +257,7 @@ class World:
                 return g
         raise KeyError(f"no guild {ref!r}")
 
-    def channel(self, ref: Union[Channel, str, int, None] = None, guild: Union[Guild, str, int, None] = None) -> Channel:
+    def channel(self, ref: Channel | str | int | None = None, guild: Guild | str | int | None = None) -> Channel:
         if isinstance(ref, Channel):
             return ref
         if isinstance(ref, int):
@@ -272,7 +276,7 @@ class World:
                 return matches[0]
         raise KeyError(f"no channel {ref!r} in {g.name!r}")
 
-    def role(self, ref: Union[Role, str, int], guild: Union[Guild, str, int, None] = None) -> Role:
+    def role(self, ref: Role | str | int, guild: Guild | str | int | None = None) -> Role:
         if isinstance(ref, Role):
             return ref
         if isinstance(ref, int):
@@ -284,7 +288,7 @@ class World:
                 return r
         raise KeyError(f"no role {ref!r} in {g.name!r}")
 
-    def member(self, guild: Union[Guild, str, int, None], user: UserRef) -> Optional[Member]:
+    def member(self, guild: Guild | str | int | None, user: UserRef) -> Member | None:
         return self.guild(guild).members.get(self.user(user).id)
 
     def guild_of_channel(self, channel: Channel) -> Guild:

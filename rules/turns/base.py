@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import InvalidInput, NotAllowed
 from ..model import Encounter, Event, Pending, TurnState
@@ -45,19 +46,19 @@ class TurnStructure:
     def initial(self) -> TurnState:
         return self.state_type(structure=self.key)
 
-    def handlers(self, system: "System") -> dict[type["Action"], Callable[..., Result]]:
+    def handlers(self, system: System) -> dict[type[Action], Callable[..., Result]]:
         """Actions this structure adds to every system using it."""
         return {}
 
     # membership
-    def enter(self, system: "System", enc: Encounter, cids: list[str], chance: "Chance") -> Result:
+    def enter(self, system: System, enc: Encounter, cids: list[str], chance: Chance) -> Result:
         raise NotImplementedError
 
-    def leave(self, system: "System", enc: Encounter, cid: str, chance: "Chance") -> Result:
+    def leave(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
         raise NotImplementedError
 
     # flow
-    def begin(self, system: "System", enc: Encounter, chance: "Chance") -> Result:
+    def begin(self, system: System, enc: Encounter, chance: Chance) -> Result:
         raise NotImplementedError
 
     def acting(self, enc: Encounter) -> tuple[str, ...]:
@@ -69,7 +70,7 @@ class TurnStructure:
         names = ", ".join(f"{enc.get(c).name}" for c in cids) or "nobody"
         return Waiting(f"{names}'s turn", cids, enc.controllers(cids))
 
-    def end_turn(self, system: "System", enc: Encounter, chance: "Chance") -> Result:
+    def end_turn(self, system: System, enc: Encounter, chance: Chance) -> Result:
         raise NotImplementedError
 
     def may_end_turn(self, enc: Encounter, user_id: int, is_gm: bool) -> None:
@@ -83,17 +84,19 @@ class TurnStructure:
     def round_label(self, enc: Encounter) -> str:
         return f"round {enc.round}" if enc.round else "choosing the order"
 
-    def delay(self, system: "System", enc: Encounter, cid: str, chance: "Chance") -> Result:
+    def delay(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
         raise InvalidInput(f"{system.name} has no delayed turns.")
 
-    def lines(self, system: "System", enc: Encounter) -> list[OrderLine]:
+    def lines(self, system: System, enc: Encounter) -> list[OrderLine]:
         raise NotImplementedError
 
-    def resume(self, system: "System", enc: Encounter, pending: Pending, option: str, chance: "Chance") -> Result:
+    def resume(self, system: System, enc: Encounter, pending: Pending, option: str, chance: Chance) -> Result:
         raise InvalidInput("Nothing is waiting for that choice.")
 
 
-def start_turn(system: "System", enc: Encounter, cids, chance: "Chance", *, fresh: bool = True) -> tuple[Encounter, list[Event], list[str]]:
+def start_turn(
+    system: System, enc: Encounter, cids, chance: Chance, *, fresh: bool = True
+) -> tuple[Encounter, list[Event], list[str]]:
     """Open a turn for these combatants: start-of-turn effects, then the ping.
 
     Returns the combatants still able to act after their start-of-turn effects
@@ -114,12 +117,12 @@ def start_turn(system: "System", enc: Encounter, cids, chance: "Chance", *, fres
 
 
 def join_names(names: list[str]) -> str:
-    """"A", "A and B", "A, B and C" (each name formatted, so typed names stay marked)."""
+    """ "A", "A and B", "A, B and C" (each name formatted, so typed names stay marked)."""
     names = [f"{name}" for name in names]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def end_turns(system: "System", enc: Encounter, cids, chance: "Chance") -> Result:
+def end_turns(system: System, enc: Encounter, cids, chance: Chance) -> Result:
     events: list[Event] = []
     for cid in cids:
         enc, more = system.on_turn_end(enc, cid, chance)
@@ -127,7 +130,7 @@ def end_turns(system: "System", enc: Encounter, cids, chance: "Chance") -> Resul
     return enc, events
 
 
-def new_round(system: "System", enc: Encounter, chance: "Chance") -> Result:
+def new_round(system: System, enc: Encounter, chance: Chance) -> Result:
     events: list[Event] = []
     if enc.round >= 1:
         enc, more = system.on_round_end(enc, chance)
@@ -137,4 +140,3 @@ def new_round(system: "System", enc: Encounter, chance: "Chance") -> Result:
     enc, more = system.on_round_start(enc, chance)
     events.extend(more)
     return enc, events
-

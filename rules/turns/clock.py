@@ -18,7 +18,6 @@ from ..model import Encounter, Event, TurnState, Value
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, start_turn
 
 if TYPE_CHECKING:
-    from ..randomness import Chance
     from ..system import System
 
 PHASES_PER_ROUND = 10
@@ -43,7 +42,7 @@ class ClockEntry(Value):
     def order(self) -> tuple:
         return (self.phase, self.back, self.beside or self.rank(), self.anchor)
 
-    def moved(self, phase: int, back: float = 0) -> "ClockEntry":
+    def moved(self, phase: int, back: float = 0) -> ClockEntry:
         return self.but(phase=phase, back=back, beside=None, anchor=0)
 
 
@@ -84,7 +83,7 @@ class Clock(TurnStructure):
         self.idle_cost = idle_cost
         self.idle_what = idle_what
 
-    def handlers(self, system: "System"):
+    def handlers(self, system: System):
         return {
             Hold: lambda enc, a, ch: self.hold(system, enc, enc.find(a.actor), ch),
             Release: lambda enc, a, ch: self.release(system, enc, a, ch),
@@ -252,8 +251,13 @@ class Clock(TurnStructure):
         entry = self.entry(enc, combatant.id).but(held_since=state.phase)
         enc = self._with_entry(enc, entry)
         enc = enc.but(turns=enc.turns.but(current=None))
-        events = [Event(kind="info", text=f"{combatant.name} holds (from phase {state.phase}): on someone's "
-                        "turn in a later phase, release to act just before them (or after).")]
+        events = [
+            Event(
+                kind="info",
+                text=f"{combatant.name} holds (from phase {state.phase}): on someone's "
+                "turn in a later phase, release to act just before them (or after).",
+            )
+        ]
         enc, more = self._next(system, enc, chance)
         return enc, events + more
 
@@ -264,7 +268,8 @@ class Clock(TurnStructure):
         if action.actor:
             return enc.find(action.actor)
         mine = [
-            enc.get(e.cid) for e in self.holders(enc)
+            enc.get(e.cid)
+            for e in self.holders(enc)
             if action.by.is_gm or enc.get(e.cid).controller_id == action.by.user_id
         ]
         if len(mine) != 1:

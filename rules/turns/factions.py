@@ -69,7 +69,7 @@ class Factions(TurnStructure):
     key = "factions"
     state_type = FactionState
 
-    def handlers(self, system: "System"):
+    def handlers(self, system: System):
         return {
             TakeTurn: lambda enc, a, ch: self.take(system, enc, a, ch),
             PassMove: lambda enc, a, ch: self.pass_move(system, enc, a, ch),
@@ -90,16 +90,19 @@ class Factions(TurnStructure):
             seen.insert(0, holder)
         return seen
 
-    def in_play(self, system: "System", enc: Encounter) -> list[str]:
+    def in_play(self, system: System, enc: Encounter) -> list[str]:
         """Factions that take moves: someone in them can act (this round or a later one)."""
         able = {c.side for c in enc.combatants if system.can_act(enc, c)}
         return [f for f in self.factions(enc) if f in able]
 
-    def ready(self, system: "System", enc: Encounter, faction: str) -> list[str]:
+    def ready(self, system: System, enc: Encounter, faction: str) -> list[str]:
         state: FactionState = enc.turns
         return [
-            c.id for c in enc.combatants
-            if c.side == faction and c.id not in state.acted and system.can_act(enc, c)
+            c.id
+            for c in enc.combatants
+            if c.side == faction
+            and c.id not in state.acted
+            and system.can_act(enc, c)
             and (not state.bonus or c.id in state.bonus)
         ]
 
@@ -129,7 +132,12 @@ class Factions(TurnStructure):
         holder = enc.turns.holder
         if holder not in factions:
             holder = chance.rng.choice(sorted(factions))
-            events.append(Event(kind="info", text=f"Nobody clearly started the fight: {holder} hold the initiative (drawn at random)."))
+            events.append(
+                Event(
+                    kind="info",
+                    text=f"Nobody clearly started the fight: {holder} hold the initiative (drawn at random).",
+                )
+            )
         enc = enc.but(status="running", turns=enc.turns.but(holder=holder))
         bonus = tuple(getattr(system, "bonus_round", lambda enc: ())(enc))
         if bonus:
@@ -149,11 +157,11 @@ class Factions(TurnStructure):
         enc, more = self._open_move(system, enc, chance)
         return enc, events + more
 
-    def open_round(self, system: "System", enc: Encounter, chance: "Chance") -> Result:
+    def open_round(self, system: System, enc: Encounter, chance: Chance) -> Result:
         """Announce the round's first move, held back while a round-end choice was open."""
         return self._open_move(system, enc, chance)
 
-    def settle(self, system: "System", enc: Encounter, chance: "Chance") -> Result:
+    def settle(self, system: System, enc: Encounter, chance: Chance) -> Result:
         """Pass for the moving faction if nobody in it can act any more (someone in
         it surrendered or reacted between turns)."""
         state: FactionState = enc.turns
@@ -171,10 +179,15 @@ class Factions(TurnStructure):
             playing = self.in_play(system, enc)
             if not playing:
                 enc = enc.but(turns=state.but(moving=None))
-                return enc, events + [Event(kind="warning", text=(
-                    "Nobody is able to act: the GM ends the fight (/encounter end), or changes a condition "
-                    "and passes (/turn pass)."
-                ))]
+                return enc, events + [
+                    Event(
+                        kind="warning",
+                        text=(
+                            "Nobody is able to act: the GM ends the fight (/encounter end), or changes a condition "
+                            "and passes (/turn pass)."
+                        ),
+                    )
+                ]
             if state.moving not in playing:
                 enc = enc.but(turns=state.but(moving=self._after(system, enc, state.moving)))
                 continue
@@ -251,7 +264,9 @@ class Factions(TurnStructure):
             raise NotYourTurn(f"{enc.get(state.active).name} is still taking a turn: end it first.")
         combatant = enc.find(action.actor or "")
         if combatant.side != state.moving:
-            raise NotYourTurn(f"The move is with {state.moving or 'nobody'}, not {combatant.side} ({combatant.name}'s faction).")
+            raise NotYourTurn(
+                f"The move is with {state.moving or 'nobody'}, not {combatant.side} ({combatant.name}'s faction)."
+            )
         if combatant.id in state.acted:
             raise InvalidInput(f"{combatant.name} has already acted this round.")
         if not system.can_act(enc, combatant):

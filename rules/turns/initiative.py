@@ -47,7 +47,7 @@ class Initiative(TurnStructure):
     state_type = InitiativeState
 
     # --- membership ------------------------------------------------------
-    def enter(self, system: "System", enc: Encounter, cids: list[str], chance: "Chance") -> Result:
+    def enter(self, system: System, enc: Encounter, cids: list[str], chance: Chance) -> Result:
         state: InitiativeState = enc.turns
         events: list[Event] = []
         entries = list(state.entries)
@@ -99,7 +99,7 @@ class Initiative(TurnStructure):
                 settled, group_slots, more = system.order_ties(enc, group, chance)
                 events.extend(more)
                 by_cid.update({e.cid: e for e in settled})
-                slots[tied[0]: tied[-1] + 1] = group_slots
+                slots[tied[0] : tied[-1] + 1] = group_slots
                 continue
             position = next(
                 (i for i, s in enumerate(slots) if by_cid[s[0]].sort_key < newcomer.sort_key),
@@ -111,7 +111,7 @@ class Initiative(TurnStructure):
         state = state.but(entries=tuple(ordered), slots=tuple(tuple(s) for s in slots), index=index)
         return enc.but(turns=state), events
 
-    def leave(self, system: "System", enc: Encounter, cid: str, chance: "Chance") -> Result:
+    def leave(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
         state: InitiativeState = enc.turns
         was_acting = cid in state.acting
         slots = []
@@ -135,7 +135,7 @@ class Initiative(TurnStructure):
         return enc, []
 
     # --- flow --------------------------------------------------------------
-    def begin(self, system: "System", enc: Encounter, chance: "Chance") -> Result:
+    def begin(self, system: System, enc: Encounter, chance: Chance) -> Result:
         if not enc.turns.slots:
             raise InvalidInput("Nobody is in the initiative order yet: add combatants first.")
         enc = enc.but(status="running", turns=enc.turns.but(index=-1))
@@ -146,7 +146,7 @@ class Initiative(TurnStructure):
     def acting(self, enc: Encounter) -> tuple[str, ...]:
         return enc.turns.acting
 
-    def end_turn(self, system: "System", enc: Encounter, chance: "Chance") -> Result:
+    def end_turn(self, system: System, enc: Encounter, chance: Chance) -> Result:
         enc, events = end_turns(system, enc, enc.turns.acting, chance)
         enc, more = self._advance(system, enc, chance)
         return enc, events + more
@@ -175,7 +175,7 @@ class Initiative(TurnStructure):
                 return enc.but(turns=enc.turns.but(acting=tuple(live))), events
         raise InvalidInput("The turn order is stuck: nobody can take a turn.")
 
-    def delay(self, system: "System", enc: Encounter, cid: str, chance: "Chance") -> Result:
+    def delay(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
         state: InitiativeState = enc.turns
         name = enc.get(cid).name
         if cid in state.delayed:
@@ -203,17 +203,22 @@ class Initiative(TurnStructure):
         state = state.but(slots=tuple(slots), index=max(index, 0), delayed=tuple(c for c in state.delayed if c != cid))
         enc = enc.but(turns=state)
         names = ", ".join(f"{enc.get(c).name}" for c in interrupted)
-        events = [Event(kind="info", text=f"{enc.get(cid).name} steps back in" + (f", interrupting {names}" if names else "") + ".",
-                        ping=enc.controllers(interrupted))]
+        events = [
+            Event(
+                kind="info",
+                text=f"{enc.get(cid).name} steps back in" + (f", interrupting {names}" if names else "") + ".",
+                ping=enc.controllers(interrupted),
+            )
+        ]
         enc, more, live = start_turn(system, enc, [cid], chance)
         enc = enc.but(turns=enc.turns.but(acting=tuple(live)))
         return enc, events + more
 
-    def lines(self, system: "System", enc: Encounter) -> list[OrderLine]:
+    def lines(self, system: System, enc: Encounter) -> list[OrderLine]:
         state: InitiativeState = enc.turns
         by_cid = {e.cid: e for e in state.entries}
         lines = []
-        for i, slot in enumerate(state.slots):
+        for slot in state.slots:
             entry = by_cid[slot[0]]
             # A slot of hidden NPCs alone keeps its initiative total from players.
             label = secret("/".join(_number(k) for k in entry.key[:1]), all(enc.get(c).hidden for c in slot))

@@ -65,7 +65,7 @@ class Seconds(Initiative):
     def __init__(self, budget: int = DEFAULT_BUDGET) -> None:
         self.budget = budget
 
-    def handlers(self, system: "System"):
+    def handlers(self, system: System):
         return {Spend: lambda enc, a, ch: self.spend(system, enc, enc.find(a.actor).id, a.seconds, ch, what=a.what)}
 
     def left(self, enc: Encounter, cid: str) -> int:
@@ -74,7 +74,7 @@ class Seconds(Initiative):
     def owed(self, enc: Encounter, cid: str) -> int:
         return enc.turns.owed.get(cid, 0)
 
-    def budget_of(self, system: "System", enc: Encounter, cid: str) -> int:
+    def budget_of(self, system: System, enc: Encounter, cid: str) -> int:
         hook = getattr(system, "seconds_budget", None)
         return max(0, min(self.budget, hook(enc, cid))) if hook else self.budget
 
@@ -107,7 +107,9 @@ class Seconds(Initiative):
             delayed = tuple(c for c in state.delayed if c not in slot)
             enc = enc.but(turns=state.but(index=index, acting=(), delayed=delayed))
             for cid in lapsed:
-                events.append(Event(kind="info", text=f"{enc.get(cid).name}'s delay runs out: their next turn has come."))
+                events.append(
+                    Event(kind="info", text=f"{enc.get(cid).name}'s delay runs out: their next turn has come.")
+                )
             live = [c for c in slot if system.can_act(enc, enc.get(c))]
             events.extend(self._skipped(system, enc, [c for c in slot if c not in live]))
             if not live:
@@ -130,7 +132,9 @@ class Seconds(Initiative):
             if combatant.out:
                 continue
             reason = why(enc, combatant) if why else ""
-            events.append(Event(kind="info", text=f"{combatant.name}'s turn passes" + (f" ({reason})." if reason else ".")))
+            events.append(
+                Event(kind="info", text=f"{combatant.name}'s turn passes" + (f" ({reason})." if reason else "."))
+            )
         return events
 
     def _resume_interrupted(self, system, enc, index, chance, events) -> Result:
@@ -159,7 +163,9 @@ class Seconds(Initiative):
                 enc, more = self._take(system, enc, cid, debt, chance, carried=True)
                 spent = debt - enc.turns.owed.get(cid, 0)
                 doing = f" ({busy})" if busy else ""
-                events.append(Event(kind="info", text=f"{enc.get(cid).name} is still busy{doing} for {spent} s from last turn."))
+                events.append(
+                    Event(kind="info", text=f"{enc.get(cid).name} is still busy{doing} for {spent} s from last turn.")
+                )
                 events.extend(more)
             for lost in [item for item in enc.turns.lost if item.cid == cid]:
                 enc = enc.but(turns=enc.turns.but(lost=tuple(i for i in enc.turns.lost if i is not lost)))
@@ -196,7 +202,17 @@ class Seconds(Initiative):
         return enc, []
 
     # --- spending ----------------------------------------------------------
-    def spend(self, system: "System", enc: Encounter, cid: str, seconds: int, chance: "Chance", *, what: str = "acts", busy: str = "") -> Result:
+    def spend(
+        self,
+        system: System,
+        enc: Encounter,
+        cid: str,
+        seconds: int,
+        chance: Chance,
+        *,
+        what: str = "acts",
+        busy: str = "",
+    ) -> Result:
         """Spend seconds; an overrun carries into the next turn and ends this one."""
         state: SecondsState = enc.turns
         name = enc.get(cid).name
@@ -225,7 +241,7 @@ class Seconds(Initiative):
             events.extend(more)
         return enc, events
 
-    def lose(self, system: "System", enc: Encounter, cid: str, seconds: int, why: str, chance: "Chance") -> Result:
+    def lose(self, system: System, enc: Encounter, cid: str, seconds: int, why: str, chance: Chance) -> Result:
         """Take seconds from a combatant: from this turn if they are acting, else their next."""
         if seconds <= 0:
             return enc, []
@@ -253,7 +269,7 @@ class Seconds(Initiative):
         return enc, events + more
 
     # --- delaying ------------------------------------------------------------
-    def delay(self, system: "System", enc: Encounter, cid: str, chance: "Chance") -> Result:
+    def delay(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
         state: SecondsState = enc.turns
         if cid not in state.delayed and cid in state.acting and not self.untouched(enc, cid):
             raise InvalidInput(
@@ -289,12 +305,13 @@ class Seconds(Initiative):
             return enc, events + more
         return self._fill(system, enc, chance, events)
 
-    def leave(self, system: "System", enc: Encounter, cid: str, chance: "Chance") -> Result:
+    def leave(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
         state: SecondsState = enc.turns
-        enc = enc.but(turns=state.but(
-            interrupted=tuple(c for c in state.interrupted if c != cid),
-            lost=tuple(i for i in state.lost if i.cid != cid),
-            owed={k: v for k, v in state.owed.items() if k != cid},
-        ))
+        enc = enc.but(
+            turns=state.but(
+                interrupted=tuple(c for c in state.interrupted if c != cid),
+                lost=tuple(i for i in state.lost if i.cid != cid),
+                owed={k: v for k, v in state.owed.items() if k != cid},
+            )
+        )
         return super().leave(system, enc, cid, chance)
-

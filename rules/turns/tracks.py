@@ -23,7 +23,6 @@ from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turn
 
 if TYPE_CHECKING:
     from ..randomness import Chance
-    from ..system import System
 
 TIE_CHOICE = "track_tie"
 
@@ -52,6 +51,7 @@ class TrackState(TurnState):
 
 def build_track(entries: list[TrackEntry], gm_first: bool) -> list[str]:
     """Alternate the two sides, each in descending order; leftovers at the end."""
+
     def order(items):
         return [e.cid for e in sorted(items, key=lambda e: (e.value, e.tiebreak), reverse=True)]
 
@@ -139,7 +139,7 @@ class Tracks(TurnStructure):
             return self._after_turn(system, enc, chance)
         return enc, []
 
-    def gm_roll(self, enc: Encounter, chance: "Chance") -> tuple[int, str]:
+    def gm_roll(self, enc: Encounter, chance: Chance) -> tuple[int, str]:
         players = sum(1 for e in enc.turns.entries if e.player)
         dice = chance.pool(players + 1, 6)
         return max(dice), f"{players + 1}d6 ({', '.join(map(str, dice))}) → {max(dice)}"
@@ -151,8 +151,13 @@ class Tracks(TurnStructure):
         roll, text = self.gm_roll(enc, chance)
         best_player = max((e.value for e in state.entries if e.player), default=0)
         gm_first = roll > best_player
-        events = [Event(kind="roll", text=f"GM initiative: {text}; "
-                        + ("beats every player: the GM side goes first." if gm_first else "players go first."))]
+        events = [
+            Event(
+                kind="roll",
+                text=f"GM initiative: {text}; "
+                + ("beats every player: the GM side goes first." if gm_first else "players go first."),
+            )
+        ]
         state = state.but(gm_roll=roll, gm_first=gm_first, index=-1)
         enc = enc.but(status="running", turns=state)
         enc, more = self._settle_ties(system, enc, chance)
@@ -167,8 +172,13 @@ class Tracks(TurnStructure):
             users = enc.controllers([e.cid for e in tied])
             prompt = f"{', '.join(f'{n}' for n in names)} tied on initiative {tied[0].value:g}: who goes first?"
             pending = Pending(
-                id=enc.next_pending, kind=TIE_CHOICE, prompt=prompt, options=tuple(names),
-                default=names[0], chooser=tied[0].cid, users=users,
+                id=enc.next_pending,
+                kind=TIE_CHOICE,
+                prompt=prompt,
+                options=tuple(names),
+                default=names[0],
+                chooser=tied[0].cid,
+                users=users,
                 context={"cids": [e.cid for e in tied]},
             )
             enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
@@ -231,11 +241,17 @@ class Tracks(TurnStructure):
         if not state.acting:
             raise NotAllowed("Nobody is acting right now, so there is no turn to interrupt.")
         interrupted = state.acting
-        enc = enc.but(turn_no=enc.turn_no + 1,
-                      turns=state.but(acting=(cid,), interrupted=interrupted, interjection="now"))
+        enc = enc.but(
+            turn_no=enc.turn_no + 1, turns=state.but(acting=(cid,), interrupted=interrupted, interjection="now")
+        )
         names = ", ".join(f"{enc.get(c).name}" for c in interrupted)
-        return enc, [Event(kind="turn", text=f"{name} acts out of turn, interrupting {names}: one action",
-                           ping=enc.controllers([cid]))]
+        return enc, [
+            Event(
+                kind="turn",
+                text=f"{name} acts out of turn, interrupting {names}: one action",
+                ping=enc.controllers([cid]),
+            )
+        ]
 
     def queue_after(self, system, enc, cid: str) -> Result:
         """`cid` takes one action as soon as the current turn ends."""
@@ -272,8 +288,11 @@ class Tracks(TurnStructure):
             state = enc.turns
             if system.can_act(enc, enc.get(cid)):
                 enc = enc.but(turn_no=enc.turn_no + 1, turns=state.but(acting=(cid,), interjection="after"))
-                events.append(Event(kind="turn", text=f"{enc.get(cid).name} takes the delayed action",
-                                    ping=enc.controllers([cid])))
+                events.append(
+                    Event(
+                        kind="turn", text=f"{enc.get(cid).name} takes the delayed action", ping=enc.controllers([cid])
+                    )
+                )
                 return enc, events
         enc, more = self._advance(system, enc, chance)
         return enc, events + more
@@ -295,7 +314,11 @@ class Tracks(TurnStructure):
             combatant = enc.get(cid)
             if not system.can_act(enc, combatant):
                 if not combatant.out:
-                    events.append(Event(kind="info", text=f"{combatant.name}'s turn is skipped: {why_idle(system, enc, combatant)}."))
+                    events.append(
+                        Event(
+                            kind="info", text=f"{combatant.name}'s turn is skipped: {why_idle(system, enc, combatant)}."
+                        )
+                    )
                 continue
             enc, more, live = start_turn(system, enc, [cid], chance)
             events.extend(more)
@@ -306,9 +329,16 @@ class Tracks(TurnStructure):
     def lines(self, system, enc) -> list[OrderLine]:
         state: TrackState = enc.turns
         by_cid = {e.cid: e for e in state.entries}
-        cids = state.track or tuple(e.cid for e in sorted(state.entries, key=lambda e: (e.value, e.tiebreak), reverse=True))
+        cids = state.track or tuple(
+            e.cid for e in sorted(state.entries, key=lambda e: (e.value, e.tiebreak), reverse=True)
+        )
         return [
-            OrderLine(secret(f"{by_cid[c].value:g}", enc.get(c)), (c,), current=c in state.acting, note="" if by_cid[c].player else "GM")
+            OrderLine(
+                secret(f"{by_cid[c].value:g}", enc.get(c)),
+                (c,),
+                current=c in state.acting,
+                note="" if by_cid[c].player else "GM",
+            )
             for c in cids
         ]
 
@@ -318,8 +348,11 @@ class Tracks(TurnStructure):
         by_cid = {e.cid: e for e in state.entries}
         a, b = by_cid[first], by_cid[second]
         entries = tuple(
-            e.but(tiebreak=b.tiebreak, value=b.value) if e.cid == first
-            else e.but(tiebreak=a.tiebreak, value=a.value) if e.cid == second else e
+            e.but(tiebreak=b.tiebreak, value=b.value)
+            if e.cid == first
+            else e.but(tiebreak=a.tiebreak, value=a.value)
+            if e.cid == second
+            else e
             for e in state.entries
         )
         track = tuple(second if c == first else first if c == second else c for c in state.track)

@@ -25,8 +25,11 @@ async def test_lasting_state_is_saved_with_its_log_entry_and_undone_exactly(repo
     bolt = await repo.add_character(GUILD, 8, "Bolt", "rotted-capes", {})
     await repo.save_lasting({nova.id: {"wounds": 2}}, NewChange(GUILD, 1, "/encounter end", "fight", {}))
     before = {"characters": {str(nova.id): {"wounds": 2}, str(bolt.id): {}}, "campaign": {}}
-    await repo.save_lasting({nova.id: {"wounds": 3}, bolt.id: {"stamina": 1}},
-                            NewChange(GUILD, 1, "/campaign rest kind:x", "rest", before, "gm"), {"rules": {"pool": 0}})
+    await repo.save_lasting(
+        {nova.id: {"wounds": 3}, bolt.id: {"stamina": 1}},
+        NewChange(GUILD, 1, "/campaign rest kind:x", "rest", before, "gm"),
+        {"rules": {"pool": 0}},
+    )
     assert (await repo.get_campaign(GUILD)).state == {"rules": {"pool": 0}}
     rest = (await repo.changes(GUILD))[0]
     assert (rest.command, rest.user_name, rest.undone) == ("/campaign rest kind:x", "gm", False)
@@ -45,11 +48,23 @@ async def test_an_encounters_end_and_the_lasting_state_commit_together(repo: Rep
     await repo.commit(enc.id, 1, state={"x": 1}, events=[NewEvent(1, "/a", "a", {})])
     # A stale end (someone committed first) must save no lasting state either.
     with pytest.raises(VersionConflict):
-        await repo.commit(enc.id, 1, state={}, status="ended", lasting={nova.id: {"wounds": 0}},
-                          change=NewChange(GUILD, 1, "/encounter end", "x", {}))
+        await repo.commit(
+            enc.id,
+            1,
+            state={},
+            status="ended",
+            lasting={nova.id: {"wounds": 0}},
+            change=NewChange(GUILD, 1, "/encounter end", "x", {}),
+        )
     assert (await repo.character_by_id(GUILD, nova.id)).lasting == {} and await repo.changes(GUILD) == []
-    await repo.commit(enc.id, 2, state={}, status="ended", lasting={nova.id: {"wounds": 0}},
-                      change=NewChange(GUILD, 1, "/encounter end", "x", {}))
+    await repo.commit(
+        enc.id,
+        2,
+        state={},
+        status="ended",
+        lasting={nova.id: {"wounds": 0}},
+        change=NewChange(GUILD, 1, "/encounter end", "x", {}),
+    )
     assert (await repo.character_by_id(GUILD, nova.id)).lasting == {"wounds": 0}
 
 

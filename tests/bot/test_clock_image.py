@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import io
-import sys
-from pathlib import Path
 
 from PIL import Image
 
-
 from bot.clock_image import (  # noqa: E402
-    CELL, CURRENT_EDGE, DOWN, LEFT, SIDE_COLOURS, SIZE, TOP, initials, plain, render_clock, token_labels,
+    CELL,
+    CURRENT_EDGE,
+    DOWN,
+    LEFT,
+    SIDE_COLOURS,
+    SIZE,
+    TOP,
+    initials,
+    plain,
+    render_clock,
+    token_labels,
 )
 from tests.rules.test_towers_helpers import add, full_fight, new  # noqa: E402
 

@@ -8,16 +8,11 @@ import pytest
 from bot.core import Core
 from bot.db import create_engine, upgrade_schema
 from bot.repository import Repository
-from tests.helpers import GM
 from rules.actions import AddCombatants, NextTurn
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
-
-import sys
-from pathlib import Path
-
 from tests import toy
-from tests.rules.test_turns import ASK  # noqa: E402
+from tests.helpers import GM
 
 ALICE = Actor(user_id=2)
 CHANNEL = 555
@@ -26,7 +21,9 @@ CHANNEL = 555
 async def started(core: Core, system="toy-initiative", channel=CHANNEL):
     await core.start(9, channel, GM, system=system, seed=1)
     await core.act(channel, AddCombatants(by=GM, name="Orc", dice=(15,)), "/initiative add")
-    await core.act(channel, AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)), "/initiative join")
+    await core.act(
+        channel, AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)), "/initiative join"
+    )
     await core.act(channel, NextTurn(by=GM), "/initiative next")
 
 
@@ -69,9 +66,12 @@ async def test_a_refused_action_changes_nothing(repo):
 async def test_100_concurrent_commands_leave_100_events_and_a_consistent_state(repo):
     core = Core(repo)
     await core.start(9, CHANNEL, GM, system="toy-initiative", seed=1)
-    await asyncio.gather(*(
-        core.act(CHANNEL, AddCombatants(by=GM, name=f"Goblin {i}", dice=(i % 20 + 1,)), "/initiative add") for i in range(100)
-    ))
+    await asyncio.gather(
+        *(
+            core.act(CHANNEL, AddCombatants(by=GM, name=f"Goblin {i}", dice=(i % 20 + 1,)), "/initiative add")
+            for i in range(100)
+        )
+    )
     record, state = await core.current(CHANNEL)
     events = await repo.events(record.id)
     assert len(events) == 100 and [e.seq for e in events] == list(range(1, 101))
@@ -99,7 +99,6 @@ async def test_two_engine_instances_on_one_database_never_lose_an_update(databas
 
 
 async def test_an_unanswered_choice_takes_its_default_after_the_timeout(repo):
-    clock = [None]
     core = Core(repo)
     await started(core, system="toy-ask")
     result = await core.act(CHANNEL, toy.Hit(by=GM, target="Alice"), "/attack")

@@ -84,7 +84,11 @@ async def test_alembic_command_line(database_url: str) -> None:
     def alembic(*args: str) -> str:
         done = subprocess.run(
             [sys.executable, "-m", "alembic", "-c", "bot/migrations/alembic.ini", *args],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
         assert done.returncode == 0, done.stderr
         return done.stdout + done.stderr
@@ -137,9 +141,7 @@ async def test_backup_of_a_live_database_and_restore(
     async def keep_writing() -> int:
         version = enc.version
         while not stop.is_set():
-            version = await repo.commit(
-                enc.id, version, state={"n": version}, events=[NewEvent(1, "inc", "", {})]
-            )
+            version = await repo.commit(enc.id, version, state={"n": version}, events=[NewEvent(1, "inc", "", {})])
             await asyncio.sleep(0)
         return version
 
@@ -183,9 +185,7 @@ async def test_backup_refuses_postgresql_and_memory(tmp_path: Path) -> None:
         restore(tmp_path / "missing.db", f"sqlite+aiosqlite:///{tmp_path / 'db.db'}")
 
 
-async def test_sqlite_table_rebuild_keeps_child_rows(
-    engine, tmp_path: Path, monkeypatch, db_backend: str
-) -> None:
+async def test_sqlite_table_rebuild_keeps_child_rows(engine, tmp_path: Path, monkeypatch, db_backend: str) -> None:
     """A future migration that makes SQLite copy-and-drop ``encounter`` must not
     cascade-delete its events (upgrade_schema suspends foreign keys around it)."""
     if db_backend != "sqlite":
@@ -240,17 +240,36 @@ async def test_0002_carries_a_filled_0001_database_forward(database_url: str) ->
         stamp = datetime(2026, 11, 20, 10, tzinfo=UTC)
         async with engine.begin() as conn:
             for sql, params in [
-                (("INSERT INTO campaign (guild_id, system, gm_role_id, settings, state, created_at, updated_at) "
-                  "VALUES (:g, 'rotted-capes', :r, :s, '{}', :t, :t)"),
-                 {"g": 2**62, "r": 2**61, "s": '{"reminder_minutes": 5}'}),
-                (("INSERT INTO character (guild_id, owner_id, name, name_key, system, sheet, created_at) "
-                  "VALUES (:g, 7, 'Nova', 'nova', 'rotted-capes', :sheet, :t)"),
-                 {"g": 2**62, "sheet": '{"stamina": 20}'}),
-                (("INSERT INTO encounter (guild_id, channel_id, system, status, state, version, reminders_sent, "
-                  "created_at, updated_at) VALUES (:g, 5, 'rotted-capes', 'active', '{\"round\": 2}', 3, 0, :t, :t)"),
-                 {"g": 2**62}),
-                (("INSERT INTO event (encounter_id, seq, user_id, command, summary, state_before, undone, created_at) "
-                  "VALUES (1, 1, 7, '/attack', 'hit', '{}', false, :t)"), {}),
+                (
+                    (
+                        "INSERT INTO campaign (guild_id, system, gm_role_id, settings, state, created_at, updated_at) "
+                        "VALUES (:g, 'rotted-capes', :r, :s, '{}', :t, :t)"
+                    ),
+                    {"g": 2**62, "r": 2**61, "s": '{"reminder_minutes": 5}'},
+                ),
+                (
+                    (
+                        "INSERT INTO character (guild_id, owner_id, name, name_key, system, sheet, created_at) "
+                        "VALUES (:g, 7, 'Nova', 'nova', 'rotted-capes', :sheet, :t)"
+                    ),
+                    {"g": 2**62, "sheet": '{"stamina": 20}'},
+                ),
+                (
+                    (
+                        "INSERT INTO encounter (guild_id, channel_id, system, status, state, version, reminders_sent, "
+                        "created_at, updated_at) VALUES (:g, 5, 'rotted-capes', 'active', '{\"round\": 2}', 3, 0, :t, "
+                        ":t)"
+                    ),
+                    {"g": 2**62},
+                ),
+                (
+                    (
+                        "INSERT INTO event (encounter_id, seq, user_id, command, summary, state_before, undone, "
+                        "created_at) "
+                        "VALUES (1, 1, 7, '/attack', 'hit', '{}', false, :t)"
+                    ),
+                    {},
+                ),
             ]:
                 statement = sa.text(sql).bindparams(sa.bindparam("t", type_=UTCDateTime()))
                 await conn.execute(statement, {"t": stamp, **params})

@@ -23,8 +23,12 @@ def bot_seeing(core: Core, channels: dict, unavailable_guilds=()):
         return channels.get(channel_id)
 
     return SimpleNamespace(
-        core=core, shard_count=None, shard_ids=None, guilds=[],
-        get_channel=channels.get, fetch_channel=fetch_channel,
+        core=core,
+        shard_count=None,
+        shard_ids=None,
+        guilds=[],
+        get_channel=channels.get,
+        fetch_channel=fetch_channel,
         get_guild=lambda gid: SimpleNamespace(unavailable=True) if gid in unavailable_guilds else None,
     )
 

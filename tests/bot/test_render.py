@@ -11,20 +11,32 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import lengths, paging, render
-from tests.helpers import GM
 from rules import registry, usertext
 from rules.actions import AddCombatants, NextTurn, Note, RemoveCombatant
 from rules.engine import apply
-from rules.model import Actor, Event
+from rules.model import Event
 from rules.rng import seed_from
 from rules.secrets import secret
+from tests.helpers import GM
 from tests.markup import renders_markup
 
 LINK = "[Free Nitro](https://evil.example/x)"
 HOSTILE = [
-    LINK, "**Bold** ||spoiler||", "```py\nboom\n```", "# Heading", "> quote", "-# small", "__under__ ~~gone~~",
-    "<#123456789012345678>", "<t:0:R>", "<:custom:123456789012345678>", "https://evil.example", "`tick`", "a_b_c",
-    "\\*escaped\\*", "*" * 30,
+    LINK,
+    "**Bold** ||spoiler||",
+    "```py\nboom\n```",
+    "# Heading",
+    "> quote",
+    "-# small",
+    "__under__ ~~gone~~",
+    "<#123456789012345678>",
+    "<t:0:R>",
+    "<:custom:123456789012345678>",
+    "https://evil.example",
+    "`tick`",
+    "a_b_c",
+    "\\*escaped\\*",
+    "*" * 30,
 ]
 
 
@@ -186,7 +198,7 @@ def test_a_long_name_never_hides_the_characters_after_it():
 # --- limits --------------------------------------------------------------------------------
 def test_embeds_are_cut_to_discords_limits():
     embed = discord.Embed(title="t" * 300, description="d" * 5000)
-    for n in range(30):
+    for _ in range(30):
         embed.add_field(name="n" * 300, value="v" * 2000)
     render.fit_embed(embed)
     assert len(embed.title) <= 256 and len(embed.description) <= 4096 and len(embed.fields) <= 25
@@ -256,15 +268,26 @@ class Interaction:
 
 
 def test_the_logged_command_keeps_its_options_and_hides_a_hidden_npcs_sheet():
-    options = [{"name": "name", "type": 3, "value": "Shade"}, {"name": "hidden", "type": 5, "value": True},
-               {"name": "stats", "type": 3, "value": "stamina=737 fortitude=19"}, {"name": "roll", "type": 4, "value": 7}]
+    options = [
+        {"name": "name", "type": 3, "value": "Shade"},
+        {"name": "hidden", "type": 5, "value": True},
+        {"name": "stats", "type": 3, "value": "stamina=737 fortitude=19"},
+        {"name": "roll", "type": 4, "value": 7},
+    ]
     data = {"name": "initiative", "options": [{"type": 1, "name": "add", "options": options}]}
     line = render.command_line(Interaction(data), "/initiative add")
     from rules.secrets import conceal
 
     assert conceal(render.log_cell(line)) == "/initiative add name:Shade hidden:True stats:(hidden) roll:7"
-    shown = render.command_line(Interaction({"name": "encounter", "options": [
-        {"type": 1, "name": "note", "options": [{"name": "text", "type": 3, "value": LINK}]}]}), "/encounter note")
+    shown = render.command_line(
+        Interaction(
+            {
+                "name": "encounter",
+                "options": [{"type": 1, "name": "note", "options": [{"name": "text", "type": 3, "value": LINK}]}],
+            }
+        ),
+        "/encounter note",
+    )
     assert renders_markup(conceal(render.log_cell(shown))) == []
 
 

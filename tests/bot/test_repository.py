@@ -22,9 +22,7 @@ CHANNEL = 987_654_321_098_765_432
 
 
 def ev(command: str = "attack", user_id: int = 42, before: dict | None = None) -> NewEvent:
-    return NewEvent(
-        user_id=user_id, command=command, summary=f"did {command}", state_before=before or {}
-    )
+    return NewEvent(user_id=user_id, command=command, summary=f"did {command}", state_before=before or {})
 
 
 # -- campaigns ---------------------------------------------------------------------
@@ -116,7 +114,10 @@ async def test_64_bit_ids_round_trip(repo: Repository) -> None:
     await repo.set_meta(enc.id, tracker_message_id=BIG, turn_message_id=BIG - 2)
     got = await repo.active_encounter(BIG)
     assert (got.guild_id, got.channel_id, got.tracker_message_id, got.turn_message_id) == (
-        BIG, BIG, BIG, BIG - 2,
+        BIG,
+        BIG,
+        BIG,
+        BIG - 2,
     )
     assert (await repo.events(enc.id))[0].user_id == BIG
 
@@ -178,8 +179,13 @@ async def test_stale_version_raises_and_changes_nothing(repo: Repository) -> Non
 
     with pytest.raises(VersionConflict) as info:
         await repo.commit(
-            enc.id, 1, state={"n": 99}, events=[ev("lost")], undo_seqs=[1],
-            status="ended", meta={"reminders_sent": 5},
+            enc.id,
+            1,
+            state={"n": 99},
+            events=[ev("lost")],
+            undo_seqs=[1],
+            status="ended",
+            meta={"reminders_sent": 5},
         )
     assert (info.value.expected, info.value.current) == (1, 2)
     assert await repo.get_encounter(enc.id) == before
@@ -193,9 +199,7 @@ async def test_stale_version_raises_and_changes_nothing(repo: Repository) -> Non
 async def test_commit_meta_status_and_set_meta(repo: Repository) -> None:
     enc = await repo.create_encounter(GUILD, CHANNEL, "dnd5e", {})
     due = datetime(2030, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
-    v = await repo.commit(
-        enc.id, 1, state={}, meta={"reminder_due": due, "reminders_sent": 2, "turn_message_id": 5}
-    )
+    v = await repo.commit(enc.id, 1, state={}, meta={"reminder_due": due, "reminders_sent": 2, "turn_message_id": 5})
     got = await repo.get_encounter(enc.id)
     assert (got.reminder_due, got.reminders_sent, got.turn_message_id) == (due, 2, 5)
     assert got.reminder_due.tzinfo is not None
@@ -230,12 +234,14 @@ async def test_undo_marks_events(repo: Repository) -> None:
 
     last = await repo.last_events(enc.id, 2)
     assert [e.seq for e in last] == [4, 3]
-    v = await repo.commit(
-        enc.id, v, state=last[-1].state_before, events=[ev("undo")], undo_seqs=[e.seq for e in last]
-    )
+    v = await repo.commit(enc.id, v, state=last[-1].state_before, events=[ev("undo")], undo_seqs=[e.seq for e in last])
 
     assert [(e.seq, e.undone) for e in await repo.events(enc.id)] == [
-        (1, False), (2, False), (3, True), (4, True), (5, False),
+        (1, False),
+        (2, False),
+        (3, True),
+        (4, True),
+        (5, False),
     ]
     assert [e.seq for e in await repo.events(enc.id, include_undone=False)] == [1, 2, 5]
     assert [e.seq for e in await repo.last_events(enc.id, 10)] == [5, 2, 1]
@@ -268,7 +274,10 @@ async def test_due_encounters(repo: Repository) -> None:
     # earliest deadline first
     assert [e.id for e in due] == [deadline, both, reminder, other_guild, exactly_now]
     assert {e.id for e in await repo.due_encounters(now, guild_ids=[GUILD])} == {
-        reminder, deadline, both, exactly_now,
+        reminder,
+        deadline,
+        both,
+        exactly_now,
     }
     assert [e.id for e in await repo.due_encounters(now, guild_ids={GUILD + 1})] == [other_guild]
     assert await repo.due_encounters(now, guild_ids=[]) == []
@@ -301,7 +310,9 @@ async def test_two_repositories_never_lose_an_update(database_url: str, engine) 
                 state = {"counter": current.state["counter"] + 1}
                 try:
                     await repo.commit(
-                        enc.id, current.version, state=state,
+                        enc.id,
+                        current.version,
+                        state=state,
                         events=[ev("inc", before=current.state)],
                     )
                     return

@@ -28,8 +28,11 @@ def test_routes_and_methods_come_from_the_description() -> None:
 def test_bodies_validate_with_discords_own_liberties() -> None:
     spec = contract()
     # Snowflakes as numbers (discord.py sends allowed users that way) and attachment indexes as ids.
-    good = {"content": "hi", "allowed_mentions": {"parse": [], "users": [123456789012345678]},
-            "attachments": [{"id": 0, "filename": "clock.png"}]}
+    good = {
+        "content": "hi",
+        "allowed_mentions": {"parse": [], "users": [123456789012345678]},
+        "attachments": [{"id": 0, "filename": "clock.png"}],
+    }
     assert spec.check("POST", "/channels/1/messages", good) == []
     (bad,) = spec.check("POST", "/channels/1/messages", {"content": 5})
     assert bad.problem.startswith("content:")
@@ -51,8 +54,10 @@ async def test_a_bad_request_from_a_client_is_recorded_against_the_test() -> Non
         guild_id = standin.world.guild(SANDBOX_GUILD).id
         async with running_client(standin, lambda: ProbeBot([guild_id])) as bot:
             channel = standin.world.channel("combat")
-            await bot.http.request(Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id),
-                                   json={"content": "ok", "tts": "loudly"})
+            await bot.http.request(
+                Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id),
+                json={"content": "ok", "tts": "loudly"},
+            )
             with pytest.raises(discord.NotFound):
                 await bot.http.request(Route("POST", "/channels/{channel_id}/teleport", channel_id=channel.id))
         problems = [str(v) for v in standin.contract_violations]

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import sys
-from pathlib import Path
 
 import pytest
 
 from bot.app import create_bot
 from bot.config import Settings
 from bot.standin.harness import running_client, running_standin
-
 
 
 @contextlib.asynccontextmanager
@@ -61,7 +58,8 @@ async def help_sections(standin, user, **options):
     select = [c for row in answer.components for c in row.get("components", []) if c.get("type") == 3]
     if select:
         for option in select[0]["options"][1:]:
-            shown = await (await standin.select(user, [option["value"]], custom_id=select[0]["custom_id"],
-                                                message=answer)).response()
+            shown = await (
+                await standin.select(user, [option["value"]], custom_id=select[0]["custom_id"], message=answer)
+            ).response()
             texts.append(shown.embeds[0]["description"])
     return answer, "\n".join(texts)

@@ -9,7 +9,6 @@ import json
 
 import pytest
 
-from bot.standin import running_standin
 from bot.standin.commands import InvalidInvocation
 from bot.standin.world import default_world
 from tests.e2e.conftest import say, serving
@@ -143,8 +142,9 @@ async def test_the_npc_library_is_the_gms_and_templates_fill_a_fight(standin, bo
     await say(standin, "gm", "/encounter start")
     player = await say(standin, "alice", "/initiative add", template="Zombie", count=2)
     assert player.ephemeral
-    horde = await say(standin, "gm", "/initiative add", template="Zombie", count=6, stats="stamina=12",
-                      dice="1 2 3 4 5 6")
+    horde = await say(
+        standin, "gm", "/initiative add", template="Zombie", count=6, stats="stamina=12", dice="1 2 3 4 5 6"
+    )
     assert not horde.ephemeral, horde.content
     _, state = await bot.core.current(standin.world.channel("combat").id)
     zombies = [c for c in state.combatants if c.name.startswith("Zombie")]
@@ -198,14 +198,17 @@ async def test_two_players_may_each_have_a_max(standin, bot):
     assert state.find("max").controller_id == standin.world.user("bob").id
 
 
-@pytest.mark.parametrize("options, refusal", [
-    ({"reminder_minutes": -5}, "reminder_minutes"),
-    ({"choice_timeout": -1}, "choice_timeout"),
-    ({"reminder_minutes": 10**9}, "reminder_minutes"),
-    ({"settings": "starting_plot_points=99999"}, "starting_plot_points"),
-    ({"settings": "starting_plot_points"}, "value"),
-    ({"settings": "nonsense=1"}, "no setting"),
-])
+@pytest.mark.parametrize(
+    "options, refusal",
+    [
+        ({"reminder_minutes": -5}, "reminder_minutes"),
+        ({"choice_timeout": -1}, "choice_timeout"),
+        ({"reminder_minutes": 10**9}, "reminder_minutes"),
+        ({"settings": "starting_plot_points=99999"}, "starting_plot_points"),
+        ({"settings": "starting_plot_points"}, "value"),
+        ({"settings": "nonsense=1"}, "no setting"),
+    ],
+)
 async def test_campaign_settings_are_checked_and_a_refusal_changes_nothing(standin, bot, options, refusal):
     await say(standin, "gm", "/campaign setup", system=KEY, reminder_minutes=7)
     try:
@@ -248,16 +251,39 @@ async def test_export_then_import_into_a_fresh_server_gives_the_same_campaign(st
     assert (await bot.core.repo.get_character(far, "Nova")).lasting == data["characters"][1]["lasting"]
 
 
-@pytest.mark.parametrize("content, refusal", [
-    (b"not json", "not valid JSON"),
-    (b'{"format": "something-else"}', "not a Turnkeeper campaign"),
-    (b'{"format": "turnkeeper-campaign", "version": 99}', "version"),
-    (json.dumps({"format": "turnkeeper-campaign", "version": 1, "system": "factions", "settings": {},
-                 "characters": [], "npcs": []}).encode(), "factions campaign"),
-    (json.dumps({"format": "turnkeeper-campaign", "version": 1, "system": KEY,
-                 "characters": [{"name": "X", "owner_id": "1", "sheet": {"nonsense": 1}}]}).encode(), "Unknown stat"),
-    (b" " * 1_000_001, "larger than"),
-])
+@pytest.mark.parametrize(
+    "content, refusal",
+    [
+        (b"not json", "not valid JSON"),
+        (b'{"format": "something-else"}', "not a Turnkeeper campaign"),
+        (b'{"format": "turnkeeper-campaign", "version": 99}', "version"),
+        (
+            json.dumps(
+                {
+                    "format": "turnkeeper-campaign",
+                    "version": 1,
+                    "system": "factions",
+                    "settings": {},
+                    "characters": [],
+                    "npcs": [],
+                }
+            ).encode(),
+            "factions campaign",
+        ),
+        (
+            json.dumps(
+                {
+                    "format": "turnkeeper-campaign",
+                    "version": 1,
+                    "system": KEY,
+                    "characters": [{"name": "X", "owner_id": "1", "sheet": {"nonsense": 1}}],
+                }
+            ).encode(),
+            "Unknown stat",
+        ),
+        (b" " * 1_000_001, "larger than"),
+    ],
+)
 async def test_a_bad_import_is_refused_and_changes_nothing(standin, bot, content, refusal):
     await campaign(standin)
     before = json.loads((await exported(standin, "gm")).data)
@@ -321,3 +347,29 @@ async def test_several_campaigns_in_one_server(standin, bot):
     # Unbinding hands the channel back to the default campaign; the bound one is kept.
     await say(standin, "gm", "/campaign unbind", place="combat-2")
     assert "Rotted Capes" in (await say(standin, "gm", "/campaign show", in_channel="combat-2")).embeds[0]["title"]
+
+
+async def test_a_kept_npcs_numbers_stay_with_the_gm_between_fights(standin, bot):
+    await campaign(standin)
+    await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Nova", roll=12)
+    added = await say(
+        standin, "gm", "/initiative add", name="Doctor Vile", stats=ZOMBIE, roll=5, keep=True, hidden=True
+    )
+    assert not added.ephemeral, added.content
+    await say(standin, "gm", "/initiative next")
+    await say(standin, "gm", "/damage", target="Doctor Vile", amount="3")  # below Fortitude: Stamina only
+    await end_fight(standin)
+    before = len(standin.messages(include_ephemeral=True))
+
+    await say(standin, "gm", "/campaign rest", kind="end_scene")
+
+    said = standin.messages(include_ephemeral=True)[before:]
+    public = [m for m in said if not m.ephemeral]
+    assert public and all("Doctor Vile" not in m.content for m in public), [m.content for m in public]
+    assert any("Nova" in m.content for m in public)
+    adjusted = await say(standin, "gm", "/campaign adjust", character="Doctor Vile", key="stamina", value="4")
+    assert adjusted.ephemeral, adjusted.content
+    shown = await say(standin, "bob", "/character show", name="Doctor Vile")
+    assert "stamina" not in shown.embeds[0]["description"] and not shown.embeds[0].get("fields")

@@ -23,7 +23,7 @@ async def two_servers():
 
 async def test_a_server_sees_only_its_systems_groups_and_they_follow_the_campaign(two_servers, database_url):
     standin, home, far = two_servers
-    async with turnkeeper(standin, database_url) as bot:
+    async with turnkeeper(standin, database_url):
         assert {"plotpoint", "turn"}.isdisjoint(offered(standin, home)), "not offered before any campaign"
         assert {"encounter", "initiative", "attack"} <= offered(standin, home)
         await say(standin, "gm", "/campaign setup", system="rotted-capes")
@@ -42,7 +42,7 @@ async def test_a_server_sees_only_its_systems_groups_and_they_follow_the_campaig
 
 async def test_an_encounter_of_another_system_brings_its_groups(two_servers, database_url):
     standin, home, _far = two_servers
-    async with turnkeeper(standin, database_url) as bot:
+    async with turnkeeper(standin, database_url):
         await say(standin, "gm", "/campaign setup", system="99-towers")
         started = await say(standin, "gm", "/encounter start", system="factions")
         assert not started.ephemeral
@@ -53,8 +53,9 @@ async def test_start_up_syncs_in_the_background_and_restarts_keep_the_sets(two_s
     standin, home, far = two_servers
     async with turnkeeper(standin, database_url):
         await say(standin, "gm", "/campaign setup", system="rotted-capes")
-    global_syncs = sum(1 for m, p, _ in standin.requests
-                       if m == "PUT" and p.endswith("/commands") and "/guilds/" not in p)
+    global_syncs = sum(
+        1 for m, p, _ in standin.requests if m == "PUT" and p.endswith("/commands") and "/guilds/" not in p
+    )
     async with turnkeeper(standin, database_url) as bot:
         await bot.command_sets._task
         assert "plotpoint" in offered(standin, home) and "plotpoint" not in offered(standin, far)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from bot.standin import InvalidInvocation
-
 from rules import registry
 from tests.e2e.conftest import say
 

@@ -7,11 +7,11 @@ import asyncio
 
 import pytest
 
-from tests import toy
 from bot.app import create_bot
 from bot.config import Settings
 from bot.standin.harness import running_client
 from rules import registry
+from tests import toy
 from tests.e2e.conftest import say, turnkeeper
 
 KEY = "rotted-capes"
@@ -20,8 +20,11 @@ EDITS = "PATCH"
 
 @pytest.fixture(autouse=True)
 def toy_system():
-    system = type("DeliveryToy", (toy.ToyBase,), {"key": KEY, "name": "Toy", "turns": toy.Initiative(),
-                                                   "encounter_type": toy.encounter_for(toy.Initiative())})()
+    system = type(
+        "DeliveryToy",
+        (toy.ToyBase,),
+        {"key": KEY, "name": "Toy", "turns": toy.Initiative(), "encounter_type": toy.encounter_for(toy.Initiative())},
+    )()
     registry.register(system)
     yield system
     registry.unregister(KEY)
@@ -45,8 +48,7 @@ def tracker(standin):
 
 
 def bot_with(standin, database_url, interval: float):
-    settings = Settings(discord_token="standin.bot.token", database_url=database_url,
-                        tracker_interval_seconds=interval)
+    settings = Settings(discord_token="standin.bot.token", database_url=database_url, tracker_interval_seconds=interval)
     return running_client(standin, lambda: create_bot(settings, guild_ready_timeout=0.05))
 
 
@@ -97,7 +99,7 @@ async def test_nothing_unchanged_is_sent_again(standin, database_url):
 
 
 async def test_a_pending_edit_is_sent_on_shutdown(standin, database_url):
-    async with bot_with(standin, database_url, interval=30) as bot:
+    async with bot_with(standin, database_url, interval=30):
         await setup_fight(standin)
         await say(standin, "gm", "/initiative next")
         await asyncio.sleep(0.1)
@@ -122,4 +124,3 @@ async def test_the_tracker_leaves_the_pins_when_its_encounter_ends(standin, data
         await say(standin, "gm", "/encounter start")
         await bot.idle.wait()
         assert len([m for m in standin.messages() if m.pinned]) == 1
-

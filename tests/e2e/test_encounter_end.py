@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests import toy
-from tests.helpers import GM
 from rules import registry
+from tests import toy
 from tests.e2e.conftest import say
 
 KEY = "rotted-capes"  # a real key so the command choices accept it; the toy stands in
@@ -15,8 +14,18 @@ KEY = "rotted-capes"  # a real key so the command choices accept it; the toy sta
 
 @pytest.fixture(autouse=True)
 def toy_system():
-    registry.register(type("EndToy", (toy.ToyBase,), {"key": KEY, "name": "Toy", "turns": toy.Initiative(),
-                                                      "encounter_type": toy.encounter_for(toy.Initiative())})())
+    registry.register(
+        type(
+            "EndToy",
+            (toy.ToyBase,),
+            {
+                "key": KEY,
+                "name": "Toy",
+                "turns": toy.Initiative(),
+                "encounter_type": toy.encounter_for(toy.Initiative()),
+            },
+        )()
+    )
     yield
     registry.unregister(KEY)
 

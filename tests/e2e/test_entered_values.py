@@ -18,5 +18,13 @@ async def test_a_roll_no_d20_shows_is_refused_and_the_fight_goes_on(standin, bot
     # Nothing waits: the GM attacks again with a real roll, and Nova's player is asked about the Plot Point.
     asked = await (await standin.invoke("gm", "/attack", target="Nova", roll=12)).response()
     assert not asked.ephemeral
-    await standin.wait_for(lambda: next((m for m in reversed(standin.messages())
-                                         if any("Plot Point" in (b.get("label") or "") for b in m.buttons())), None))
+    await standin.wait_for(
+        lambda: next(
+            (
+                m
+                for m in reversed(standin.messages())
+                if any("Plot Point" in (b.get("label") or "") for b in m.buttons())
+            ),
+            None,
+        )
+    )

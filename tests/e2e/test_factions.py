@@ -157,8 +157,21 @@ async def test_help_lets_a_gm_run_the_fight_in_one_message(standin, bot):
     await say(standin, "gm", "/campaign setup", system="factions")
     answer, text = await help_sections(standin, "gm")
     assert answer.ephemeral and not text.endswith("…")
-    for needed in ("/turn initiative", "/turn take", "/turn pass", "/turn first", "/attack", "Dodge", "Counter",
-                   "Guards", "alone", "Morale", "/choose", "weapons=", "Defaults"):
+    for needed in (
+        "/turn initiative",
+        "/turn take",
+        "/turn pass",
+        "/turn first",
+        "/attack",
+        "Dodge",
+        "Counter",
+        "Guards",
+        "alone",
+        "Morale",
+        "/choose",
+        "weapons=",
+        "Defaults",
+    ):
         assert needed in text, needed
 
 
@@ -180,5 +193,6 @@ async def test_a_players_pass_that_ends_the_round_leaves_the_bandits_morale_dice
     refused((await click(standin, bot, "bob", "Roll", message=choice))[0], "not yours")
     answer, _ = await act(standin, bot, "gm", "/choose", option="Roll", dice="3")
     assert "Bandit 3 WIT save (morale): d20 3 vs WIT 10 → pass: immune to morale for the rest of the fight." in (
-        answer.content)
+        answer.content
+    )
     assert standin.unknown_routes == []

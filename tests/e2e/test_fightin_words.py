@@ -14,29 +14,51 @@ SYSTEM = "fightin-words"
 async def setup_fight(standin):
     """Mauve (alice, initiative 9), Mira (bob, 6), then the Goblin (GM, 4); round 1 begins."""
     await say(standin, "gm", "/campaign setup", system=SYSTEM)
-    await say(standin, "alice", "/character add", name="Mauve",
-              stats="reflex=3 weapon_skill=3 parry=2 block=1 weapons='arming sword:1d8'")
+    await say(
+        standin,
+        "alice",
+        "/character add",
+        name="Mauve",
+        stats="reflex=3 weapon_skill=3 parry=2 block=1 weapons='arming sword:1d8'",
+    )
     await say(standin, "bob", "/character add", name="Mira", stats="reflex=2 magic_skill=2 dodge=1")
     await say(standin, "gm", "/encounter start")
     await say(standin, "alice", "/initiative join", character="Mauve", roll=6)
     await say(standin, "bob", "/initiative join", character="Mira", roll=4)
-    await say(standin, "gm", "/initiative add", name="Goblin", stats="weapon_skill=2 parry=1 weapons='spear:1d6'", roll=4)
+    await say(
+        standin, "gm", "/initiative add", name="Goblin", stats="weapon_skill=2 parry=1 weapons='spear:1d6'", roll=4
+    )
     await say(standin, "gm", "/initiative next")
 
 
 async def turn_message(standin, name, *, after=None):
     """The newest turn message for `name` (it carries the End turn button),
     waiting for one posted after the message `after` if given."""
-    return await standin.wait_for(lambda: next(
-        (m for m in reversed(standin.messages()) if f"{name}'s turn" in m.content and m.components
-         and (after is None or m.id > after.id)), None
-    ), what=f"{name}'s turn message")
+    return await standin.wait_for(
+        lambda: next(
+            (
+                m
+                for m in reversed(standin.messages())
+                if f"{name}'s turn" in m.content and m.components and (after is None or m.id > after.id)
+            ),
+            None,
+        ),
+        what=f"{name}'s turn message",
+    )
 
 
 async def choice_message(standin, defender):
-    return await standin.wait_for(lambda: next(
-        (m for m in reversed(standin.messages()) if m.content.count(f"{defender}: defend against") and m.components), None
-    ), what=f"{defender}'s defence choice")
+    return await standin.wait_for(
+        lambda: next(
+            (
+                m
+                for m in reversed(standin.messages())
+                if m.content.count(f"{defender}: defend against") and m.components
+            ),
+            None,
+        ),
+        what=f"{defender}'s defence choice",
+    )
 
 
 def field(message, name):
@@ -136,6 +158,18 @@ async def test_refusals_are_ephemeral_and_change_nothing(standin, bot):
 async def test_help_fits_one_message_and_names_what_a_gm_needs(standin, bot):
     answer, text = await help_sections(standin, "gm", system=SYSTEM)
     assert answer.ephemeral and not text.endswith("…")
-    for needed in ("/act action:", "spend options:", "delay=11", "/attack", "combo=3", "mod=+X/+Y", "Block/Dodge/Parry",
-                   "/choose option:Parry", "/damage", "damage_type:fear", "/condition add|remove", "Broken"):
+    for needed in (
+        "/act action:",
+        "spend options:",
+        "delay=11",
+        "/attack",
+        "combo=3",
+        "mod=+X/+Y",
+        "Block/Dodge/Parry",
+        "/choose option:Parry",
+        "/damage",
+        "damage_type:fear",
+        "/condition add|remove",
+        "Broken",
+    ):
         assert needed in text, needed

@@ -6,9 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from tests import toy
-from tests.helpers import GM
 from rules import registry
+from tests import toy
 from tests.e2e.conftest import say, turnkeeper
 from tests.helpers import ids
 
@@ -17,8 +16,11 @@ KEY = "rotted-capes"  # a real key so the command choices accept it; the toy sta
 
 @pytest.fixture(autouse=True)
 def toy_system():
-    system = type("E2EToy", (toy.ToyBase,), {"key": KEY, "name": "Toy", "turns": toy.Initiative(),
-                                              "encounter_type": toy.encounter_for(toy.Initiative())})()
+    system = type(
+        "E2EToy",
+        (toy.ToyBase,),
+        {"key": KEY, "name": "Toy", "turns": toy.Initiative(), "encounter_type": toy.encounter_for(toy.Initiative())},
+    )()
     registry.register(system)
     yield system
     registry.unregister(KEY)
@@ -39,14 +41,18 @@ async def test_a_fight_pings_exactly_the_acting_player_and_keeps_one_pinned_trac
     await setup_fight(standin)
     start = await say(standin, "gm", "/initiative next")
     assert "Round 1" in start.content
-    turn = await standin.wait_for(lambda: next((m for m in reversed(standin.messages()) if "turn" in m.content and m.components), None))
+    turn = await standin.wait_for(
+        lambda: next((m for m in reversed(standin.messages()) if "turn" in m.content and m.components), None)
+    )
     assert set(turn.pings.user_ids) == {who["alice"]} and not turn.pings.everyone, (turn.content, who)
     assert "Silver Star" in turn.content
     # Only Alice or the GM may end her turn; Bob's click is refused, ephemeral.
     refused = await (await standin.click("bob", "End turn", message=turn)).response()
     assert refused.ephemeral and "Only the acting" in refused.content
     await (await standin.click("alice", "End turn", message=turn)).response()
-    zombie_turn = await standin.wait_for(lambda: next((m for m in reversed(standin.messages()) if "Zombie 1's turn" in m.content and m.components), None))
+    zombie_turn = await standin.wait_for(
+        lambda: next((m for m in reversed(standin.messages()) if "Zombie 1's turn" in m.content and m.components), None)
+    )
     assert set(zombie_turn.pings.user_ids) == {who["gm"]}
     # The old button is now stale.
     stale = await (await standin.click("alice", "End turn", message=turn)).response()
@@ -97,7 +103,9 @@ async def test_a_restarted_bot_carries_on_the_encounter_and_its_button(standin, 
     async with turnkeeper(standin, database_url):
         clicked = await (await standin.click("alice", "End turn", message=turn)).response()
         assert not clicked.ephemeral
-        nxt = await standin.wait_for(lambda: next((m for m in reversed(standin.messages()) if "Zombie 1's turn" in m.content), None))
+        nxt = await standin.wait_for(
+            lambda: next((m for m in reversed(standin.messages()) if "Zombie 1's turn" in m.content), None)
+        )
         assert nxt is not None
         pinned = [m for m in standin.messages() if m.pinned]
         assert len(pinned) == 1
@@ -127,11 +135,15 @@ async def test_autocomplete_offers_the_servers_characters_and_the_channels_comba
     assert [c["value"] for c in everyone] == ["Bulwark"]
     targets = await (await standin.autocomplete("bob", "/attack", "target", target="zom")).choices()
     assert [c["value"] for c in targets] == ["Zombie 1", "Zombie 2"]
-    elsewhere = await (await standin.autocomplete("bob", "/attack", "target", target="", in_channel="combat-2")).choices()
+    elsewhere = await (
+        await standin.autocomplete("bob", "/attack", "target", target="", in_channel="combat-2")
+    ).choices()
     assert elsewhere == []
 
 
-async def test_a_command_stuck_behind_others_is_acknowledged_in_time_and_refusals_stay_private(standin, bot, monkeypatch):
+async def test_a_command_stuck_behind_others_is_acknowledged_in_time_and_refusals_stay_private(
+    standin, bot, monkeypatch
+):
     from bot import interact
 
     await setup_fight(standin)
@@ -149,7 +161,9 @@ async def test_a_command_stuck_behind_others_is_acknowledged_in_time_and_refusal
     assert await handle.acknowledged() == 5  # deferred, before the work is done
     answer = await handle.response()
     assert answer.ephemeral and "Done" in answer.content
-    posted = await standin.wait_for(lambda: next((m for m in standin.messages()[before:] if "the lights go out" in m.content), None))
+    posted = await standin.wait_for(
+        lambda: next((m for m in standin.messages()[before:] if "the lights go out" in m.content), None)
+    )
     assert not posted.ephemeral and not posted.pings.user_ids
 
     refused = await say(standin, "bob", "/attack", target="Silver Star")

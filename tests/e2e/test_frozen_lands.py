@@ -11,7 +11,10 @@ from tests.helpers import ids
 
 SHEETS = {
     "Astrid": ("alice", "body=3 agility=3 awareness=3 soul=2 melee=2 mobility=2 armour=1 weapon=Shortsword"),
-    "Bjorn": ("bob", "body=4 agility=2 awareness=2 soul=2 melee=3 mobility=1 class_stamina=5 armour=2 weapon=Battleaxe shield=true"),
+    "Bjorn": (
+        "bob",
+        "body=4 agility=2 awareness=2 soul=2 melee=3 mobility=1 class_stamina=5 armour=2 weapon=Battleaxe shield=true",
+    ),
     "Sigrid": ("carol", "agility=3 marksmanship=3 weapon=Dagger ranged='Light Crossbow' loaded=true"),
 }
 
@@ -33,12 +36,15 @@ def newest(standin, predicate, since=0):
 
 
 async def turn_message(standin, title, since=0):
-    return await standin.wait_for(lambda: newest(standin, lambda m: title in m.content and m.components, since), what=title)
+    return await standin.wait_for(
+        lambda: newest(standin, lambda m: title in m.content and m.components, since), what=title
+    )
 
 
 async def choice_message(standin, words, since=0):
     return await standin.wait_for(
-        lambda: newest(standin, lambda m: words in m.content and not m.ephemeral and m.components, since), what=words)
+        lambda: newest(standin, lambda m: words in m.content and not m.ephemeral and m.components, since), what=words
+    )
 
 
 async def attack_and_ask(standin, target):
@@ -67,13 +73,21 @@ async def test_tied_players_order_themselves_with_buttons_only_they_can_press(st
     order = await say(standin, "carol", "/initiative order")
     lines = order.embeds[0]["description"].splitlines()
     assert [next(n for n in ("Bjorn", "Wolf", "Astrid", "Sigrid") if n in line) for line in lines] == [
-        "Bjorn", "Wolf", "Astrid", "Sigrid"]
+        "Bjorn",
+        "Wolf",
+        "Astrid",
+        "Sigrid",
+    ]
 
 
 async def test_a_fourth_action_in_a_round_is_refused_privately(standin, bot):
     await begin(standin, Astrid=6, Bjorn=3)
     await turn_message(standin, "Astrid's turn")
-    for options in ({"action": "aim"}, {"action": "other", "options": "label=Shout"}, {"action": "move", "options": "to=Ferry"}):
+    for options in (
+        {"action": "aim"},
+        {"action": "other", "options": "label=Shout"},
+        {"action": "move", "options": "to=Ferry"},
+    ):
         answer = await say(standin, "alice", "/act", **options)
         assert not answer.ephemeral, answer.content
     refused = await say(standin, "alice", "/attack", target="Wolf", dice="6 6 6 6")
@@ -101,7 +115,9 @@ async def test_the_dodge_and_block_buttons_reach_the_defenders_player(standin, b
     ask = await attack_and_ask(standin, "Astrid")
     assert set(ask.pings.user_ids) == {who["alice"]}
     dodged = await say(standin, "alice", "/choose", option="Dodge", dice="6 6")
-    assert "Astrid: Dodge: Mobility 2 = 2d6 (6, 6) → 2 successes → damage 3 − 2 = 1; armour 1: 1 − 1 = 0" in dodged.content
+    assert (
+        "Astrid: Dodge: Mobility 2 = 2d6 (6, 6) → 2 successes → damage 3 − 2 = 1; armour 1: 1 − 1 = 0" in dodged.content
+    )
 
 
 async def test_the_turn_message_shows_actions_and_reactions_left(standin, bot):
@@ -118,13 +134,23 @@ async def test_the_turn_message_shows_actions_and_reactions_left(standin, bot):
     stepping_in = await turn_message(standin, "Astrid acts out of turn, interrupting Wolf")
     assert set(stepping_in.pings.user_ids) == {who["alice"]}
     assert field_lines(stepping_in, "Astrid")[1:4] == [
-        "Out of turn: one action (one of the 3), then Wolf's turn goes on", "Actions left: 2 of 3", "Reactions left: 1 of 2"]
+        "Out of turn: one action (one of the 3), then Wolf's turn goes on",
+        "Actions left: 2 of 3",
+        "Reactions left: 1 of 2",
+    ]
 
 
 async def test_help_for_frozen_lands_fits_one_message(standin, bot):
     answer, text = await help_sections(standin, "gm", system="frozen-lands")
     assert answer.ephemeral
     assert text.endswith(SYSTEM.help_text().splitlines()[-1])  # nothing cut off
-    for needed in ("/initiative next", "/act action:interrupt", "/act action:delay", "/act action:release",
-                   "/choose option:Block", "condition:injury", "any_failure_critical"):
+    for needed in (
+        "/initiative next",
+        "/act action:interrupt",
+        "/act action:delay",
+        "/act action:release",
+        "/choose option:Block",
+        "condition:injury",
+        "any_failure_critical",
+    ):
         assert needed in text, needed

@@ -156,8 +156,9 @@ async def test_help_is_an_embed_with_a_section_menu(standin, bot):
     answer = await say(standin, "gm", "/help", system="99-towers")
     (select,) = [c for row in answer.components for c in row["components"] if c["type"] == 3]
     assert 2 < len(select["options"]) <= 25 and all(len(o["label"]) <= 100 for o in select["options"])
-    shown = await (await standin.select("gm", [select["options"][2]["value"]], custom_id=select["custom_id"],
-                                        message=answer)).response()
+    shown = await (
+        await standin.select("gm", [select["options"][2]["value"]], custom_id=select["custom_id"], message=answer)
+    ).response()
     assert shown.embeds[0]["title"].endswith(select["options"][2]["label"])
     assert len(shown.embeds[0]["description"]) <= 4096
 

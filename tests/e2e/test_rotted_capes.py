@@ -20,14 +20,20 @@ def newest(standin, text):
 
 async def turn_of(standin, name):
     """The turn message (with its End turn button) of `name`."""
-    return await standin.wait_for(lambda: next((m for m in reversed(standin.messages())
-                                                if f"**{name}'s turn**" in m.content and m.buttons()), None))
+    return await standin.wait_for(
+        lambda: next(
+            (m for m in reversed(standin.messages()) if f"**{name}'s turn**" in m.content and m.buttons()), None
+        )
+    )
 
 
 async def buttons_with(standin, label):
     """The newest message offering a button `label` (choice messages follow the command's answer)."""
-    return await standin.wait_for(lambda: next((m for m in reversed(standin.messages())
-                                                if any(b.get("label") == label for b in m.buttons())), None))
+    return await standin.wait_for(
+        lambda: next(
+            (m for m in reversed(standin.messages()) if any(b.get("label") == label for b in m.buttons())), None
+        )
+    )
 
 
 async def fight(standin):
@@ -57,8 +63,10 @@ async def test_an_attack_shows_every_step_and_each_turn_pings_its_player(standin
     assert "Pace 4 areas left · Action ✅ · Bonus Action ✅ · Reaction ✅" in fields["Nova"]
     answer = await say(standin, "alice", "/attack", target="Brute", damage_type="fire", dice="14 5 6")
     assert not answer.ephemeral
-    assert answer.content == ("🎲 ✍️ Nova attacks Brute: d20 14 + 5 = 19 vs Avoidance 15: hit; 2d6 (5, 6) + 3 = 14 − DR 5 (energy) = 9 "
-                              "Stamina; 9 > Fortitude 4 → massive: 1 Wound (Brute: 11/20 Stamina, 2/3 Wounds)")
+    assert answer.content == (
+        "🎲 ✍️ Nova attacks Brute: d20 14 + 5 = 19 vs Avoidance 15: hit; 2d6 (5, 6) + 3 = 14 − DR 5 (energy) = 9 "
+        "Stamina; 9 > Fortitude 4 → massive: 1 Wound (Brute: 11/20 Stamina, 2/3 Wounds)"
+    )
     brute_turn = await to_the_brutes_turn(standin)
     assert set(brute_turn.pings.user_ids) == {who["gm"]}
     assert set((await turn_of(standin, "Bolt")).pings.user_ids) == {who["bob"]}
@@ -144,12 +152,24 @@ async def test_a_hidden_npcs_hit_on_a_hero_lets_nobody_derive_its_bonus(standin,
     from tests.rules.derive import derivable
 
     await say(standin, "gm", "/campaign setup", system=KEY)
-    await say(standin, "alice", "/character add", name="Tank",
-              stats="dex=1 avoidance=14 fortitude=8 stamina=200 wounds=3 dr='kinetic:3' plot_points=0")
+    await say(
+        standin,
+        "alice",
+        "/character add",
+        name="Tank",
+        stats="dex=1 avoidance=14 fortitude=8 stamina=200 wounds=3 dr='kinetic:3' plot_points=0",
+    )
     await say(standin, "gm", "/encounter start")
     await say(standin, "alice", "/initiative join", character="Tank", roll=14)
-    await say(standin, "gm", "/initiative add", name="Shade", stats="avoidance=15 attack=41 damage=1d6+37", roll=1,
-              hidden=True)
+    await say(
+        standin,
+        "gm",
+        "/initiative add",
+        name="Shade",
+        stats="avoidance=15 attack=41 damage=1d6+37",
+        roll=1,
+        hidden=True,
+    )
     await say(standin, "gm", "/initiative next")
     await (await standin.click("alice", "End turn", message=await turn_of(standin, "Tank"))).response()
     await turn_of(standin, "Shade")

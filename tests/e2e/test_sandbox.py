@@ -18,7 +18,10 @@ gm: click "End turn"
 def run_sandbox(script: Path, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "bot", "sandbox", "--seed", "7", *extra, str(script)],
-        cwd=script.parent, capture_output=True, text=True, timeout=120,
+        cwd=script.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(script.parent)},
     )
 
@@ -37,7 +40,12 @@ def test_the_same_seed_and_script_print_the_same_transcript(tmp_path):
 
 def test_without_a_token_python_m_bot_explains_and_starts_the_sandbox(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "bot"], cwd=tmp_path, input="quit\n", capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)},
     )
     assert result.returncode == 0

@@ -47,8 +47,16 @@ async def two_processes(database_url: str):
     standin = ObservedStandIn(world)
     await standin.start()
     bots = [
-        BotProcess(standin, env={"DATABASE_URL": database_url, "SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard),
-                                 "REMINDER_POLL_SECONDS": str(POLL)}, name=f"shard-{shard}")
+        BotProcess(
+            standin,
+            env={
+                "DATABASE_URL": database_url,
+                "SHARD_COUNT": str(SHARDS),
+                "SHARD_IDS": str(shard),
+                "REMINDER_POLL_SECONDS": str(POLL),
+            },
+            name=f"shard-{shard}",
+        )
         for shard in range(SHARDS)
     ]
     try:
@@ -95,7 +103,9 @@ async def make_reminders_due(database_url: str) -> None:
 
 def reminders(standin: ObservedStandIn, guild) -> list:
     return [
-        m for channel in guild.channels.values() for m in standin.messages(channel, include_ephemeral=False)
+        m
+        for channel in guild.channels.values()
+        for m in standin.messages(channel, include_ephemeral=False)
         if "Still waiting" in m.content
     ]
 
@@ -113,9 +123,12 @@ async def test_each_server_is_served_by_exactly_one_process(database_url):
                 assert handle.session.shard_id == shard
                 answered_by = standin.senders_for(rf"^POST /interactions/{handle.id}/")
                 assert answered_by == {f"shard-{shard}"}, handle.label
-            posted_by = set().union(*(
-                standin.senders_for(rf"^(POST|PATCH|PUT) /channels/{channel.id}/") for channel in guild.channels.values()
-            ))
+            posted_by = set().union(
+                *(
+                    standin.senders_for(rf"^(POST|PATCH|PUT) /channels/{channel.id}/")
+                    for channel in guild.channels.values()
+                )
+            )
             assert posted_by == {f"shard-{shard}"}  # turn pings, the tracker and its pin
 
 

@@ -7,9 +7,9 @@ nothing, and leave that message without buttons.
 
 import pytest
 
-from tests import toy
 from rules import registry
 from rules.model import Event, Pending
+from tests import toy
 from tests.e2e.conftest import say
 
 KEY = "rotted-capes"  # a real key so the command choices accept it; the toy stands in
@@ -28,8 +28,15 @@ class AskingToy(toy.ToyBase):
             return super().hit(enc, action, chance)
         options = tuple(action.damage[4:].split(","))
         asker = enc.find(action.actor)
-        pending = Pending(id=enc.next_pending, kind="ask", prompt=f"{asker.name}: which one?", options=options,
-                          default=options[0], chooser=asker.id, users=(asker.controller_id,))
+        pending = Pending(
+            id=enc.next_pending,
+            kind="ask",
+            prompt=f"{asker.name}: which one?",
+            options=options,
+            default=options[0],
+            chooser=asker.id,
+            users=(asker.controller_id,),
+        )
         return enc.but(pending=pending, next_pending=enc.next_pending + 1), []
 
     def resume_ask(self, enc, pending, option, chance):
@@ -138,9 +145,16 @@ async def test_an_old_turn_button_in_the_same_encounter_is_refused_and_loses_its
     first = await newest(standin, lambda m: "Silver Star's turn" in m.content and m.components)
     await (await standin.click("alice", "End turn", message=first)).response()
     await newest(standin, lambda m: "Bulwark's turn" in m.content and m.components)
-    tracker = await standin.wait_for(lambda: next((t for t in [tracker_text(standin)]
-                                                   if any(line.startswith("▶️") and "Bulwark" in line
-                                                          for line in t.splitlines())), None))
+    tracker = await standin.wait_for(
+        lambda: next(
+            (
+                t
+                for t in [tracker_text(standin)]
+                if any(line.startswith("▶️") and "Bulwark" in line for line in t.splitlines())
+            ),
+            None,
+        )
+    )
 
     await click_stale(standin, "alice", "End turn", first, "already over")
 

@@ -6,10 +6,10 @@ from datetime import timedelta
 
 import pytest
 
-from tests import toy
 from bot.standin import default_world
 from bot.standin.harness import running_standin
 from rules import registry
+from tests import toy
 from tests.e2e.conftest import say, turnkeeper
 
 KEY = "rotted-capes"
@@ -17,8 +17,11 @@ KEY = "rotted-capes"
 
 @pytest.fixture(autouse=True)
 def toy_system():
-    system = type("ThreadToy", (toy.ToyBase,), {"key": KEY, "name": "Toy", "turns": toy.Initiative(),
-                                                 "encounter_type": toy.encounter_for(toy.Initiative())})()
+    system = type(
+        "ThreadToy",
+        (toy.ToyBase,),
+        {"key": KEY, "name": "Toy", "turns": toy.Initiative(), "encounter_type": toy.encounter_for(toy.Initiative())},
+    )()
     registry.register(system)
     yield system
     registry.unregister(KEY)
@@ -40,8 +43,10 @@ async def fight_in(standin, channel):
     await say(standin, "alice", "/character add", name=f"Hero {channel.name[:10]}", stats="init=2 hp=12")
     handle = await standin.invoke("gm", "/encounter start", in_channel=channel)
     assert not (await handle.response()).ephemeral
-    for command, options in (("/initiative join", {"character": f"Hero {channel.name[:10]}", "roll": 15}),
-                             ("/initiative add", {"name": "Ghoul", "stats": "init=0", "dice": "3"})):
+    for command, options in (
+        ("/initiative join", {"character": f"Hero {channel.name[:10]}", "roll": 15}),
+        ("/initiative add", {"name": "Ghoul", "stats": "init=0", "dice": "3"}),
+    ):
         user = "alice" if command == "/initiative join" else "gm"
         answer = await (await standin.invoke(user, command, options, in_channel=channel)).response()
         assert not answer.ephemeral, answer.content

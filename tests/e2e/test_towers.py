@@ -50,13 +50,22 @@ def turn_messages(standin):
 
 
 async def newest(standin, needle: str, *, after=None):
-    return await standin.wait_for(lambda: next(
-        (m for m in reversed(standin.messages())
-         if needle in m.content and m.components and (after is None or m.id > after.id)), None
-    ), what=needle)
+    return await standin.wait_for(
+        lambda: next(
+            (
+                m
+                for m in reversed(standin.messages())
+                if needle in m.content and m.components and (after is None or m.id > after.id)
+            ),
+            None,
+        ),
+        what=needle,
+    )
 
 
-async def test_every_turn_message_of_the_golden_fight_carries_the_clock_as_a_png_of_the_right_size(standin, database_url):
+async def test_every_turn_message_of_the_golden_fight_carries_the_clock_as_a_png_of_the_right_size(
+    standin, database_url
+):
     who = ids(standin)
     async with seeded_bot(standin, database_url) as bot:
         await say(standin, "gm", "/campaign setup", system=SYSTEM)
@@ -66,7 +75,10 @@ async def test_every_turn_message_of_the_golden_fight_carries_the_clock_as_a_png
             if line is not None:
                 answers = await run_script_line(standin, line, in_channel=channel, timeout=10)
                 # The only private answer in the script is the question confirming /encounter end.
-                assert not any(a.ephemeral for a in answers) or raw == "gm: /encounter end", (raw, [a.content for a in answers])
+                assert not any(a.ephemeral for a in answers) or raw == "gm: /encounter end", (
+                    raw,
+                    [a.content for a in answers],
+                )
                 await settle(standin, bot)
 
     turns = turn_messages(standin)
@@ -158,9 +170,10 @@ async def test_a_hold_is_released_just_before_the_next_in_a_later_phase(standin,
     assert "Tony holds (from phase 5)" in held.content
     boss = await newest(standin, "Boss's turn — phase 6")
     assert set(boss.pings.user_ids) == {who["gm"]}
-    tracker = await standin.wait_for(lambda: next(
-        (m for m in standin.messages() if m.pinned and "holding" in m.embeds[0]["description"]), None
-    ), what="the tracker showing the hold")
+    tracker = await standin.wait_for(
+        lambda: next((m for m in standin.messages() if m.pinned and "holding" in m.embeds[0]["description"]), None),
+        what="the tracker showing the hold",
+    )
     assert "since phase 5" in tracker.embeds[0]["description"]
 
     not_holding = await say(standin, "bob", "/act", action="release", target="Boss")
@@ -170,7 +183,10 @@ async def test_a_hold_is_released_just_before_the_next_in_a_later_phase(standin,
     tony = await newest(standin, "Tony's turn — phase 6", after=boss)
     assert set(tony.pings.user_ids) == {who["alice"]}
     shot = await say(standin, "alice", "/attack", target="Boss", options="range=3", cards="2C 3C 4C 5C 6D")
-    assert "Boss PD 3 − SS 2 flat-footed = 1: 6♦" in shot.content and "Attack (5): Tony next acts in phase 11." in shot.content
+    assert (
+        "Boss PD 3 − SS 2 flat-footed = 1: 6♦" in shot.content
+        and "Attack (5): Tony next acts in phase 11." in shot.content
+    )
     again = await newest(standin, "Boss's turn — phase 6", after=tony)  # the Boss's own turn, as before
     assert set(again.pings.user_ids) == {who["gm"]}
     await settle(standin, bot)
@@ -179,8 +195,25 @@ async def test_a_hold_is_released_just_before_the_next_in_a_later_phase(standin,
 async def test_help_fits_one_message_and_lets_a_gm_run_the_fight(standin, bot):
     answer, text = await help_sections(standin, "gm", system=SYSTEM)
     assert answer.ephemeral and not text.endswith("…")
-    for needed in ('cards:"KH 4C"', "20−CI", "surprised:true", "/act action:", "hold", "release target:",
-                   "options:after", "/attack target:", "range=", "cover=", "target:\"A, B\"", "action:oa",
-                   "/choose option:Flip cards:", "/damage", "/heal", "/condition add", "/save",
-                   "defender_flips=auto", "Forced Delay"):
+    for needed in (
+        'cards:"KH 4C"',
+        "20−CI",
+        "surprised:true",
+        "/act action:",
+        "hold",
+        "release target:",
+        "options:after",
+        "/attack target:",
+        "range=",
+        "cover=",
+        'target:"A, B"',
+        "action:oa",
+        "/choose option:Flip cards:",
+        "/damage",
+        "/heal",
+        "/condition add",
+        "/save",
+        "defender_flips=auto",
+        "Forced Delay",
+    ):
         assert needed in text, needed

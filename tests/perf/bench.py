@@ -29,8 +29,8 @@ from bot.standin import default_world
 
 from . import budget, floors, rounds, scale
 from .driving import Driver, set_up_all
-from .figures import Report, median, ms, p99
 from .fights import ATTACK, END_TURN, NEXT, SYSTEMS, TAKE, Fight
+from .figures import Report, median, ms, p99
 from .observed import ObservedStandIn
 from .processes import BotProcess
 from .seed import seed
@@ -44,8 +44,12 @@ CONCURRENT = 200
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m tests.perf.bench", description=__doc__.split("\n")[0])
     parser.add_argument("--samples", type=int, default=500, help="latency samples per command and system (default 500)")
-    parser.add_argument("--batches", type=int, default=5, help=f"batches of {CONCURRENT} concurrent commands per bot (default 5)")
-    parser.add_argument("--scale-commands", type=int, default=500, help="commands per database in the scale run (default 500)")
+    parser.add_argument(
+        "--batches", type=int, default=5, help=f"batches of {CONCURRENT} concurrent commands per bot (default 5)"
+    )
+    parser.add_argument(
+        "--scale-commands", type=int, default=500, help="commands per database in the scale run (default 500)"
+    )
     parser.add_argument("--startups", type=int, default=3, help="start-ups per database in the scale run (default 3)")
     parser.add_argument("--encounters", type=int, default=10_000)
     parser.add_argument("--characters", type=int, default=2_000)
@@ -56,8 +60,10 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def machine() -> str:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    return (f"Python {platform.python_version()} on {platform.system()} {platform.machine()}, "
-            f"{os.cpu_count()} CPUs, load average {load}")
+    return (
+        f"Python {platform.python_version()} on {platform.system()} {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, load average {load}"
+    )
 
 
 async def bots_section(report: Report, args: argparse.Namespace, url: str) -> list[Fight]:
@@ -79,9 +85,13 @@ async def bots_section(report: Report, args: argparse.Namespace, url: str) -> li
             load = [Fight(SYSTEMS[i % len(SYSTEMS)], channel, gm) for i, channel in enumerate(LOAD_CHANNELS)]
             started = time.perf_counter()
             await set_up_all(tk, fights + load)
-            report.line(f"set up {len(fights) + len(load)} encounters through the bot in {time.perf_counter() - started:.1f} s")
+            report.line(
+                f"set up {len(fights) + len(load)} encounters through the bot in {time.perf_counter() - started:.1f} s"
+            )
 
-            report.section(f"Latency: interaction sent → callback received ({args.samples}+ commands each, one at a time)")
+            report.section(
+                f"Latency: interaction sent → callback received ({args.samples}+ commands each, one at a time)"
+            )
             found = await rounds.latencies(tk, fights, echo, args.samples)
             latency_table(report, found)
 
@@ -104,16 +114,20 @@ async def bots_section(report: Report, args: argparse.Namespace, url: str) -> li
 def latency_table(report: Report, found: dict) -> None:
     base = median(found[("echo", rounds.ECHO)])
     report.line(f"{'system':<14} {'command':<17} {'n':>5} {'median':>10} {'p99':>10} {'× echo':>7}")
-    report.line(f"{'echo baseline':<14} {rounds.ECHO:<17} {len(found[('echo', rounds.ECHO)]):>5} "
-                f"{ms(base)} {ms(p99(found[('echo', rounds.ECHO)]))} {1:>7.2f}")
+    report.line(
+        f"{'echo baseline':<14} {rounds.ECHO:<17} {len(found[('echo', rounds.ECHO)]):>5} "
+        f"{ms(base)} {ms(p99(found[('echo', rounds.ECHO)]))} {1:>7.2f}"
+    )
     worst_ratio, worst_p99 = 0.0, 0.0
     for key in SYSTEMS:
-        for label in ((TAKE, ATTACK, END_TURN) if key == "factions" else (ATTACK, NEXT)):
+        for label in (TAKE, ATTACK, END_TURN) if key == "factions" else (ATTACK, NEXT):
             values = found[(key, label)]
             ratio = median(values) / base
             report.line(f"{key:<14} {label:<17} {len(values):>5} {ms(median(values))} {ms(p99(values))} {ratio:>7.2f}")
             worst_ratio, worst_p99 = max(worst_ratio, ratio), max(worst_p99, p99(values))
-    report.line("(factions: /turn take and the End turn button are its turn commands; /initiative next is not used there)")
+    report.line(
+        "(factions: /turn take and the End turn button are its turn commands; /initiative next is not used there)"
+    )
     report.target("median latency ≤ 1.5× echo (worst command)", f"{worst_ratio:.2f}×", worst_ratio <= 1.5)
     report.target("p99 latency < 10 ms (worst command)", ms(worst_p99).strip(), worst_p99 < 0.010)
 
@@ -127,8 +141,10 @@ def throughput_table(report: Report, tk_rates: list[float], echo_rates: list[flo
     ratio = tk_rate / echo_rate
     report.line(f"ratio: {ratio:.2f}× echo")
     total = len(tk_rates) * CONCURRENT
-    report.line(f"failed commands: {len(failures)} of {total}" + "".join(
-        f"\n  {count} × {text}" for text, count in Counter(failures).most_common()))
+    report.line(
+        f"failed commands: {len(failures)} of {total}"
+        + "".join(f"\n  {count} × {text}" for text, count in Counter(failures).most_common())
+    )
     report.target("throughput ≥ 0.8× echo", f"{ratio:.2f}×", ratio >= 0.8)
     report.target("no command fails under load", f"{len(failures)} of {total} failed", not failures)
 
@@ -158,14 +174,17 @@ async def database_section(report: Report, fights: list[Fight], url: str, rules:
     path = floors.sqlite_path(url)
     payload = floors.state_payload(fights[0])
     size = floors.describe_size(payload)
-    report.section(f"Database floor on the benchmark's SQLite file (WAL, synchronous=NORMAL), "
-                   f"{size} row, best of {floors.TRIALS}")
+    report.section(
+        f"Database floor on the benchmark's SQLite file (WAL, synchronous=NORMAL), {size} row, best of {floors.TRIALS}"
+    )
     raw = floors.sqlite3_floor(path, payload)
     floor = await floors.aiosqlite_floor(path, payload)
     report.line(f"sqlite3   single-row upsert + commit: {raw:8.0f} /s   (reference)")
     report.line(f"aiosqlite single-row upsert + commit: {floor:8.0f} /s   (the floor)")
     report.line("Persisted actions through bot.core.Core.act (lock, load, apply, save state + event), one at a time;")
-    report.line("'storage' is the time per action beyond the rules core; 'bound' the ratio if storage cost one floor write:")
+    report.line(
+        "'storage' is the time per action beyond the rules core; 'bound' the ratio if storage cost one floor write:"
+    )
     worst = None
     for n, fight in enumerate(fights):
         rate = await floors.persisted_per_second(url, fight, guild_id=1, channels=range(1_000 + 10 * n, 1_010 + 10 * n))
@@ -173,8 +192,10 @@ async def database_section(report: Report, fights: list[Fight], url: str, rules:
         worst = ratio if worst is None else min(worst, ratio)
         storage = 1 / rate - 1 / rules[fight.key]
         bound = rules[fight.key] / (rules[fight.key] + floor)
-        report.line(f"  {fight.key:<14} {rate:8.0f} actions/s = {ratio:.2f}× the floor; "
-                    f"storage {storage * 1000:.2f} ms/action; bound {bound:.2f}×")
+        report.line(
+            f"  {fight.key:<14} {rate:8.0f} actions/s = {ratio:.2f}× the floor; "
+            f"storage {storage * 1000:.2f} ms/action; bound {bound:.2f}×"
+        )
     report.target("persisted actions ≥ 0.5× aiosqlite floor (worst system)", f"{worst:.2f}×", worst >= 0.5)
 
 
@@ -182,23 +203,37 @@ async def scale_section(report: Report, fights: list[Fight], args: argparse.Name
     empty = scale.Side("empty", f"sqlite+aiosqlite:///{workdir / 'empty.db'}")
     name = f"{args.encounters // 1000}k" if args.encounters % 1000 == 0 else str(args.encounters)
     big = scale.Side(name, f"sqlite+aiosqlite:///{workdir / 'big.db'}")
-    report.section(f"Scale: {args.encounters:,} stored encounters and {args.characters:,} characters vs an empty database")
+    report.section(
+        f"Scale: {args.encounters:,} stored encounters and {args.characters:,} characters vs an empty database"
+    )
     await scale.migrate(empty.url)
     started = time.perf_counter()
-    await seed(big.url, {f.key: f.state.model_dump(mode="json") for f in fights},
-               encounters=args.encounters, characters=args.characters)
+    await seed(
+        big.url,
+        {f.key: f.state.model_dump(mode="json") for f in fights},
+        encounters=args.encounters,
+        characters=args.characters,
+    )
     size = Path(floors.sqlite_path(big.url)).stat().st_size / 2**20
-    report.line(f"seeded in {time.perf_counter() - started:.1f} s: {size:.0f} MiB "
-                f"(a fifth still running, 5 events each, in 500 other servers)")
+    report.line(
+        f"seeded in {time.perf_counter() - started:.1f} s: {size:.0f} MiB "
+        f"(a fifth still running, 5 events each, in 500 other servers)"
+    )
     await scale.startups([empty, big], args.startups)
     await scale.latencies([empty, big], args.scale_commands)
-    report.line(f"{'database':<8} {'start-up (median of ' + str(args.startups) + ')':>24} {'RSS ready':>10} "
-                f"{'RSS after':>10} {'peak':>8} {'median':>10} {'p99':>10}")
+    report.line(
+        f"{'database':<8} {'start-up (median of ' + str(args.startups) + ')':>24} {'RSS ready':>10} "
+        f"{'RSS after':>10} {'peak':>8} {'median':>10} {'p99':>10}"
+    )
     for side in (empty, big):
-        report.line(f"{side.name:<8} {median(side.startups):23.2f}s {median(side.ready_rss):8.1f}MiB "
-                    f"{side.rss_after:8.1f}MiB {side.peak_rss:6.1f}MiB {ms(median(side.latencies))} {ms(p99(side.latencies))}")
-    report.line(f"start-ups (s): empty {', '.join(f'{s:.2f}' for s in empty.startups)}; "
-                f"{big.name} {', '.join(f'{s:.2f}' for s in big.startups)}")
+        report.line(
+            f"{side.name:<8} {median(side.startups):23.2f}s {median(side.ready_rss):8.1f}MiB "
+            f"{side.rss_after:8.1f}MiB {side.peak_rss:6.1f}MiB {ms(median(side.latencies))} {ms(p99(side.latencies))}"
+        )
+    report.line(
+        f"start-ups (s): empty {', '.join(f'{s:.2f}' for s in empty.startups)}; "
+        f"{big.name} {', '.join(f'{s:.2f}' for s in big.startups)}"
+    )
     extra = median(big.startups) - median(empty.startups)
     change = median(big.latencies) / median(empty.latencies) - 1
     report.target(f"start-up with {big.name} encounters < 1 s more", f"{extra:+.2f} s", extra < 1.0)

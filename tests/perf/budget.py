@@ -58,15 +58,19 @@ def route_kind(method: str, path: str) -> str:
 async def measure(script: Path, *, interval: float = 1.0, pace: float = 0.0) -> Budget:
     budget = Budget(script.stem)
     with tempfile.TemporaryDirectory(prefix="tk-budget-") as tmp:
-        settings = Settings(discord_token="standin.bot.token", database_url=f"sqlite+aiosqlite:///{Path(tmp) / 'b.db'}",
-                            tracker_interval_seconds=interval)
+        settings = Settings(
+            discord_token="standin.bot.token",
+            database_url=f"sqlite+aiosqlite:///{Path(tmp) / 'b.db'}",
+            tracker_interval_seconds=interval,
+        )
         async with running_standin(default_world()) as standin:
             factory = lambda: create_bot(settings, seed=SEED, guild_ready_timeout=0.05)  # noqa: E731
             async with running_client(standin, factory) as bot:
                 channel = standin.channel("combat")
                 gm_role = next(r for r in standin.world.guild_of_channel(channel).roles.values() if r.name == "GM")
-                await bot.core.repo.save_campaign(channel.guild_id, system=script.stem, gm_role_id=gm_role.id,
-                                                  settings={})
+                await bot.core.repo.save_campaign(
+                    channel.guild_id, system=script.stem, gm_role_id=gm_role.id, settings={}
+                )
                 await bot.command_sets.refresh(channel.guild_id)
                 await bot.idle.wait()
                 start = len(standin.requests)

@@ -9,7 +9,7 @@ measured command never races the previous one's follow-up work.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Optional
+from typing import Any
 
 from bot.repository import Repository
 from bot.standin import InteractionHandle, RecordedMessage
@@ -26,14 +26,14 @@ class Refused(RuntimeError):
 
 
 class Driver:
-    def __init__(self, standin: ObservedStandIn, repo: Optional[Repository] = None) -> None:
+    def __init__(self, standin: ObservedStandIn, repo: Repository | None = None) -> None:
         self.standin = standin
         self.repo = repo
         self._trackers: dict[int, RecordedMessage] = {}
         self._edits: dict[int, int] = {}  # tracker revisions each channel should reach
 
     # -- sending ----------------------------------------------------------------
-    async def send(self, channel: str, command: Optional[str], options: dict[str, Any]) -> InteractionHandle:
+    async def send(self, channel: str, command: str | None, options: dict[str, Any]) -> InteractionHandle:
         """Inject one interaction (a slash command, or the End turn click when ``command`` is None)."""
         if command is None:
             handle = await self.standin.click(GM, "End turn", in_channel=channel)
@@ -61,7 +61,9 @@ class Driver:
         ch = self.standin.channel(channel)
         if ch.id not in self._trackers:
             tracker = await self.standin.wait_for(
-                lambda: next((m for m in self.standin.messages(ch) if m.pinned), None), TIMEOUT, f"the tracker in #{channel}"
+                lambda: next((m for m in self.standin.messages(ch) if m.pinned), None),
+                TIMEOUT,
+                f"the tracker in #{channel}",
             )
             self._trackers[ch.id] = tracker
             self._edits[ch.id] = len(tracker.revisions)
@@ -84,7 +86,7 @@ class Driver:
         for channel_id, tracker in self._trackers.items():
             self._edits[channel_id] = len(tracker.revisions)
 
-    async def run(self, channel: str, command: Optional[str], options: dict[str, Any], *, tracked: bool = True) -> float:
+    async def run(self, channel: str, command: str | None, options: dict[str, Any], *, tracked: bool = True) -> float:
         """Send, wait for the answer and (for commands on an encounter) the tracker edit."""
         handle = await self.send(channel, command, options)
         latency = await self.answered(handle)
@@ -116,7 +118,6 @@ async def wait_for_callbacks(standin: ObservedStandIn, handles: list[Interaction
         lambda: all(h.id in standin.callback_at for h in handles) or None, TIMEOUT, f"{len(handles)} callbacks"
     )
     return max(standin.callback_at[h.id] for h in handles)
-
 
 
 async def set_up_all(driver: Driver, fights: list[Fight], at_once: int = 8) -> None:

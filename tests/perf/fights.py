@@ -11,7 +11,7 @@ actions to it gives exactly what the bot will get.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from rules import registry
 from rules.actions import Action, EndTurn, NextTurn
@@ -43,8 +43,16 @@ SPECS: dict[str, Spec] = {
     # Fortitude above any damage: no massive damage, so no Wounds pile up.
     "rotted-capes": Spec(
         combatants=(
-            {"name": "Brute", "stats": "stamina=1000 wounds=100 avoidance=10 fortitude=1000 attack=5 damage=1d4", "roll": 15},
-            {"name": "Thug", "stats": "stamina=1000 wounds=100 avoidance=10 fortitude=1000 attack=5 damage=1d4", "roll": 5},
+            {
+                "name": "Brute",
+                "stats": "stamina=1000 wounds=100 avoidance=10 fortitude=1000 attack=5 damage=1d4",
+                "roll": 15,
+            },
+            {
+                "name": "Thug",
+                "stats": "stamina=1000 wounds=100 avoidance=10 fortitude=1000 attack=5 damage=1d4",
+                "roll": 5,
+            },
         ),
         targets={"Brute": "Thug", "Thug": "Brute"},
     ),
@@ -61,7 +69,11 @@ SPECS: dict[str, Spec] = {
     "factions": Spec(
         combatants=(
             {"name": "Brute", "side": "gm", "stats": "health=999 grit=999 armour=3 fearless=true weapons='club:d4'"},
-            {"name": "Thug", "side": "players", "stats": "health=999 grit=999 armour=3 fearless=true weapons='club:d4'"},
+            {
+                "name": "Thug",
+                "side": "players",
+                "stats": "health=999 grit=999 armour=3 fearless=true weapons='club:d4'",
+            },
         ),
         targets={"Brute": "Thug", "Thug": "Brute"},
         attack_options={"options": "unaware"},
@@ -79,8 +91,13 @@ SPECS: dict[str, Spec] = {
     # (a hit on a character would ask for a reaction).
     "frozen-lands": Spec(
         combatants=(
-            {"name": "Astrid", "player": "alice", "roll": 5,
-             "stats": "body=3 agility=3 mind=2 awareness=3 soul=2 melee=2 mobility=2 class_stamina=4 armour=1 weapon=Shortsword"},
+            {
+                "name": "Astrid",
+                "player": "alice",
+                "roll": 5,
+                "stats": "body=3 agility=3 mind=2 awareness=3 soul=2 melee=2 mobility=2 class_stamina=4 armour=1 "
+                "weapon=Shortsword",
+            },
             {"name": "Brute", "stats": "initiative=4 damage=0 defense=20 stamina=200"},
             {"name": "Thug", "stats": "initiative=4 damage=0 defense=20 stamina=200"},
         ),
@@ -92,7 +109,7 @@ SPECS: dict[str, Spec] = {
 @dataclass(frozen=True)
 class Step:
     label: str  # what the figures are reported under
-    command: Optional[str]  # slash command path; None: click the End turn button
+    command: str | None  # slash command path; None: click the End turn button
     options: dict[str, Any]
     action: Action  # what the bot applies for it
 
@@ -104,8 +121,8 @@ class Fight:
         self.spec = SPECS[key]
         self.system = registry.get(key)
         self.gm = Actor(user_id=gm_id, is_gm=True)
-        self.state: Optional[Encounter] = None
-        self.start: Optional[Encounter] = None  # the state at round 1, for replays
+        self.state: Encounter | None = None
+        self.start: Encounter | None = None  # the state at round 1, for replays
         self._position = 0  # place in the repeating cycle of commands
 
     def __repr__(self) -> str:
@@ -131,7 +148,7 @@ class Fight:
         if self.start is None:
             self.start = self.state
 
-    def replay(self) -> "Fight":
+    def replay(self) -> Fight:
         """A copy of this fight back at its start (long runs would wear the fighters down)."""
         copy = Fight(self.key, self.channel, self.gm.user_id)
         copy.load(self.start.model_dump(mode="json"))

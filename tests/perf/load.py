@@ -35,8 +35,8 @@ from bot.standin.messages import Event
 from bot.standin.snowflakes import shard_of
 from tests.helpers import pg_admin
 
-from .figures import median, p99
 from .fights import NEXT, Fight
+from .figures import median, p99
 from .observed import ObservedStandIn
 from .processes import BotProcess
 
@@ -148,8 +148,9 @@ async def set_up(standin: ObservedStandIn, repo: Repository, fights: list[Fight]
     await asyncio.gather(*(one(f) for f in fights))
 
 
-async def drive(standin: ObservedStandIn, fights: list[Fight], rate: float, seconds: float,
-                rng: random.Random) -> list[Sent]:
+async def drive(
+    standin: ObservedStandIn, fights: list[Fight], rate: float, seconds: float, rng: random.Random
+) -> list[Sent]:
     sent: list[Sent] = []
     loop = asyncio.get_running_loop()
     start = loop.time()
@@ -223,13 +224,24 @@ async def collect(standin: ObservedStandIn, sent: list[Sent], clocks: Clocks, st
     hits = standin.rate_limiter.hits
     figures.global_429 = sum(1 for h in hits if h.is_global)
     figures.route_429 = len(hits) - figures.global_429
-    figures.rest = sum(1 for _m, path, _s in standin.requests[started_requests:]
-                       if not path.startswith(("/interactions/", "/webhooks/")))
+    figures.rest = sum(
+        1
+        for _m, path, _s in standin.requests[started_requests:]
+        if not path.startswith(("/interactions/", "/webhooks/"))
+    )
     return figures
 
 
-async def run_load(*, channels: int, rate: float, seconds: float, database_url: str, seed: int = 17,
-                   settle_seconds: float = 10.0, shards: int = SHARDS) -> Figures:
+async def run_load(
+    *,
+    channels: int,
+    rate: float,
+    seconds: float,
+    database_url: str,
+    seed: int = 17,
+    settle_seconds: float = 10.0,
+    shards: int = SHARDS,
+) -> Figures:
     world = load_world(channels)
     standin = ObservedStandIn(world, rate_limits=RateLimits.discord())
     clocks = Clocks()
@@ -240,8 +252,10 @@ async def run_load(*, channels: int, rate: float, seconds: float, database_url: 
     env = {"DATABASE_URL": database_url, "TRACKER_REQUESTS_PER_SECOND": str(40 / shards)}
     if shards > 1:
         env["SHARD_COUNT"] = str(shards)
-    bots = [BotProcess(standin, env={**env, **({"SHARD_IDS": str(n)} if shards > 1 else {})}, name=f"shard-{n}")
-            for n in range(shards)]
+    bots = [
+        BotProcess(standin, env={**env, **({"SHARD_IDS": str(n)} if shards > 1 else {})}, name=f"shard-{n}")
+        for n in range(shards)
+    ]
     try:
         for bot in bots:  # the first runs the migrations, then the others join
             await bot.start(timeout=300)
@@ -275,7 +289,6 @@ async def run_load(*, channels: int, rate: float, seconds: float, database_url: 
 @contextlib.asynccontextmanager
 async def fresh_database(url: str):
     """A new PostgreSQL database on the given server for this run, dropped afterwards."""
-    import asyncpg
     from sqlalchemy.engine import make_url
 
     u = make_url(url)
@@ -298,10 +311,20 @@ async def main_async(args: argparse.Namespace) -> int:
 
 
 async def measure_and_print(args: argparse.Namespace, url: str) -> int:
-    print(f"{args.channels} channels, {args.rate:g} commands/s for {args.seconds:g} s, "
-          f"{args.shards} bot process(es), database {url.split('@')[-1]}", flush=True)
-    figures = await run_load(channels=args.channels, rate=args.rate, seconds=args.seconds, database_url=url,
-                             seed=args.seed, settle_seconds=args.settle, shards=args.shards)
+    print(
+        f"{args.channels} channels, {args.rate:g} commands/s for {args.seconds:g} s, "
+        f"{args.shards} bot process(es), database {url.split('@')[-1]}",
+        flush=True,
+    )
+    figures = await run_load(
+        channels=args.channels,
+        rate=args.rate,
+        seconds=args.seconds,
+        database_url=url,
+        seed=args.seed,
+        settle_seconds=args.settle,
+        shards=args.shards,
+    )
     print("\n".join(figures.lines()))
     return 0 if figures.lost == 0 and figures.pings_missing == 0 and figures.trackers_behind == 0 else 1
 

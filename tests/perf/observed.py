@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextvars
 import re
 import time
-from typing import Any, Optional
+from typing import Any
 
 from aiohttp import web
 
@@ -29,7 +29,7 @@ SENDER = "X-Launcher"
 
 
 class SenderGateway(Gateway):
-    def __init__(self, standin: "ObservedStandIn") -> None:
+    def __init__(self, standin: ObservedStandIn) -> None:
         super().__init__(standin)
         self.session_senders: dict[str, str] = {}
 
@@ -65,7 +65,7 @@ class ObservedStandIn(StandIn):
         self.senders.append((request.headers.get(SENDER, ""), request.method, path))
         return await super()._rest(request)
 
-    def latency(self, handle: InteractionHandle) -> Optional[float]:
+    def latency(self, handle: InteractionHandle) -> float | None:
         """Seconds from sending the interaction to its callback arriving (None: no callback yet)."""
         done = self.callback_at.get(handle.id)
         return None if done is None else done - self.sent_at[handle.id]

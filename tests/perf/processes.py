@@ -9,7 +9,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Optional
 
 from bot.standin import StandIn
 from bot.standin.harness import endpoint_environment
@@ -20,13 +19,14 @@ ROOT = Path(__file__).resolve().parents[2]
 class BotProcess:
     """``python -m tests.perf.launcher KIND`` in the repository root, aimed at ``standin``."""
 
-    def __init__(self, standin: StandIn, kind: str = "turnkeeper", *, env: Optional[dict[str, str]] = None,
-                 name: str = "") -> None:
+    def __init__(
+        self, standin: StandIn, kind: str = "turnkeeper", *, env: dict[str, str] | None = None, name: str = ""
+    ) -> None:
         self.standin = standin
         self.kind = kind
         self.name = name or kind
         self.extra_env = dict(env or {})
-        self.proc: Optional[asyncio.subprocess.Process] = None
+        self.proc: asyncio.subprocess.Process | None = None
         self.started_at = 0.0
         self.ready_at = 0.0
         self._log = tempfile.NamedTemporaryFile(prefix=f"tk-{self.name}-", suffix=".log", delete=False)
@@ -37,8 +37,11 @@ class BotProcess:
 
     def environment(self) -> dict[str, str]:
         # The bot's own settings come from here alone, not from this shell's environment.
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("SHARD_", "DEV_GUILD", "DATABASE_URL", "REMINDER_POLL", "DISCORD_TOKEN"))}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("SHARD_", "DEV_GUILD", "DATABASE_URL", "REMINDER_POLL", "DISCORD_TOKEN"))
+        }
         env.update(endpoint_environment(self.standin))
         env.update(
             DISCORD_TOKEN=self.standin.token,
@@ -50,15 +53,21 @@ class BotProcess:
         env.update(self.extra_env)
         return env
 
-    async def start(self, timeout: float = 60.0) -> "BotProcess":
+    async def start(self, timeout: float = 60.0) -> BotProcess:
         self.started_at = time.perf_counter()
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.perf.launcher", self.kind,
-            cwd=ROOT, env=self.environment(), stdout=asyncio.subprocess.PIPE, stderr=self._log,
+            sys.executable,
+            "-m",
+            "tests.perf.launcher",
+            self.kind,
+            cwd=ROOT,
+            env=self.environment(),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=self._log,
         )
         try:
             line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             line = b""
         if line.strip() != b"ready":
             problem = f"bot process {self.name} did not become ready:\n{self.log()[-3000:]}"
@@ -92,14 +101,14 @@ class BotProcess:
             self.proc.terminate()
             try:
                 await asyncio.wait_for(self.proc.wait(), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.proc.kill()
                 await self.proc.wait()
         self._log.close()
         with contextlib.suppress(OSError):
             os.unlink(self._log.name)
 
-    async def __aenter__(self) -> "BotProcess":
+    async def __aenter__(self) -> BotProcess:
         return await self.start()
 
     async def __aexit__(self, *exc) -> None:

@@ -23,8 +23,13 @@ def one_run(workdir: str) -> float:
     env.pop("DISCORD_TOKEN", None)
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bot", "sandbox"], cwd=workdir, env=env, text=True,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "bot", "sandbox"],
+        cwd=workdir,
+        env=env,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
     )
     seen = ""
     while not seen.endswith("> "):

@@ -57,7 +57,9 @@ async def latencies(sides: list[Side], commands: int) -> None:
             standin = ObservedStandIn(default_world(extra_channels=len(SYSTEMS)))
             await standin.start()
             stack.push_async_callback(standin.stop)
-            bot = await stack.enter_async_context(BotProcess(standin, env={"DATABASE_URL": side.url}, name=f"scale-{side.name}"))
+            bot = await stack.enter_async_context(
+                BotProcess(standin, env={"DATABASE_URL": side.url}, name=f"scale-{side.name}")
+            )
             engine = create_engine(side.url)
             stack.push_async_callback(engine.dispose)
             await standin.wait_for_commands(global_=True)

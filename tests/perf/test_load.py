@@ -14,8 +14,9 @@ async def test_a_small_load_loses_nothing_and_pings_every_turn(tmp_path):
     url = os.environ.get("TEST_DATABASE_URL", "").strip()
     if url:
         pytest.skip("two processes on one database: the SQLite run covers it; the load script takes a PostgreSQL URL")
-    figures = await run_load(channels=12, rate=8, seconds=3, database_url=f"sqlite+aiosqlite:///{tmp_path / 'load.db'}",
-                             settle_seconds=3)
+    figures = await run_load(
+        channels=12, rate=8, seconds=3, database_url=f"sqlite+aiosqlite:///{tmp_path / 'load.db'}", settle_seconds=3
+    )
     assert figures.commands > 10
     assert figures.lost == 0 and figures.refused == 0, figures.lines()
     assert figures.pings_missing == 0 and len(figures.pings) > 0, figures.lines()

@@ -57,11 +57,15 @@ class BotLauncher:
         )
         return env
 
-    async def __aenter__(self) -> "BotLauncher":
+    async def __aenter__(self) -> BotLauncher:
         # The working directory holds no .env, so Settings reads nothing but what we pass.
         self.server = await asyncio.create_subprocess_exec(
-            sys.executable, str(LAUNCHER), cwd=self.workdir, env=self._env(),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            sys.executable,
+            str(LAUNCHER),
+            cwd=self.workdir,
+            env=self._env(),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
         )
         await self._expect("server ready", 60)
         return self
@@ -73,20 +77,22 @@ class BotLauncher:
         self.server.stdin.close()
         try:
             await asyncio.wait_for(self.server.wait(), 10)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.server.kill()
             await self.server.wait()
 
     async def _expect(self, prefix: str, timeout: float) -> str:
         try:
             line = (await asyncio.wait_for(self.server.stdout.readline(), timeout)).decode().strip()
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise AssertionError(f"the launcher did not say {prefix!r} within {timeout}s") from None
         assert line.startswith(prefix), f"the launcher said {line!r}, not {prefix!r}" + self._last_log()
         return line
 
     def _last_log(self) -> str:
-        return f"\n{self.lives[-1].log.read_text(errors='replace')}" if self.lives and self.lives[-1].log.exists() else ""
+        return (
+            f"\n{self.lives[-1].log.read_text(errors='replace')}" if self.lives and self.lives[-1].log.exists() else ""
+        )
 
     async def start(self, timeout: float = 30.0) -> Life:
         name = f"bot-life-{len(self.lives)}"
@@ -107,4 +113,6 @@ class BotLauncher:
         life.killed = True
         # The stand-in sees the socket close; wait, so no interaction goes to a dead session.
         if life.session is not None:
-            await self.standin.wait_for(lambda: not life.session.connected or None, 10, f"{life.name}'s socket to close")
+            await self.standin.wait_for(
+                lambda: not life.session.connected or None, 10, f"{life.name}'s socket to close"
+            )

@@ -19,26 +19,117 @@ STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT =
 DISCORD_INTEGER = 2**53
 
 DICE_BOMBS = [
-    "1000000d1000000", "999999999999d6", "1d999999999999", "100d1000000", "101d6", "0d0", "1d0", "d", "d%", "1d-5",
-    "(" * 25 + "1d6" + ")" * 25, "(" * 200 + "1" + ")" * 200, "((((1d6", "1d6)))))", "1d6" * 70, "+".join(["1d6"] * 101),
-    "10d10!!", "4d6e6", "1d2rr<3", "1d2ra<3", "100d6e1", "2d6kh999", "1d6*1d6*1d6*1000000*1000000",
-    "9" * 300, "-9" * 150, "1/0", "1//0", "1%0", "1d6>3", "1e309", "NaN", "inf", "-0", "0x10", "½", "٣d٦",
+    "1000000d1000000",
+    "999999999999d6",
+    "1d999999999999",
+    "100d1000000",
+    "101d6",
+    "0d0",
+    "1d0",
+    "d",
+    "d%",
+    "1d-5",
+    "(" * 25 + "1d6" + ")" * 25,
+    "(" * 200 + "1" + ")" * 200,
+    "((((1d6",
+    "1d6)))))",
+    "1d6" * 70,
+    "+".join(["1d6"] * 101),
+    "10d10!!",
+    "4d6e6",
+    "1d2rr<3",
+    "1d2ra<3",
+    "100d6e1",
+    "2d6kh999",
+    "1d6*1d6*1d6*1000000*1000000",
+    "9" * 300,
+    "-9" * 150,
+    "1/0",
+    "1//0",
+    "1%0",
+    "1d6>3",
+    "1e309",
+    "NaN",
+    "inf",
+    "-0",
+    "0x10",
+    "½",
+    "٣d٦",
 ]
-NUMBERS = ["0", "-1", "-100", "-2147483648", "2147483647", "9007199254740993", "1" + "0" * 50, "-" + "9" * 40, "3.5", "1,000"]
+NUMBERS = [
+    "0",
+    "-1",
+    "-100",
+    "-2147483648",
+    "2147483647",
+    "9007199254740993",
+    "1" + "0" * 50,
+    "-" + "9" * 40,
+    "3.5",
+    "1,000",
+]
 MARKUP = [
-    "**bold** __under__ ~~gone~~ ||spoiler|| `code`", "```py\nimport os\n```", "> quoted\n>>> all", "# Heading", "-# small",
-    "[click](https://example.com)", "<https://example.com>", ":skull: <:custom:123456789012345678>", "<t:0:R>",
-    "\\@everyone", "\\", "\"", "'", "`", "|", "||", "~~~~", "*" * 100,
-    "[Free Nitro](https://evil.example/x)", "[Nova](<https://evil.example>)", "https://evil.example/x",
-    "<#123456789012345678>", "</help:123456789012345678>", "<a:dance:123456789012345678>", "__**x**__",
+    "**bold** __under__ ~~gone~~ ||spoiler|| `code`",
+    "```py\nimport os\n```",
+    "> quoted\n>>> all",
+    "# Heading",
+    "-# small",
+    "[click](https://example.com)",
+    "<https://example.com>",
+    ":skull: <:custom:123456789012345678>",
+    "<t:0:R>",
+    "\\@everyone",
+    "\\",
+    '"',
+    "'",
+    "`",
+    "|",
+    "||",
+    "~~~~",
+    "*" * 100,
+    "[Free Nitro](https://evil.example/x)",
+    "[Nova](<https://evil.example>)",
+    "https://evil.example/x",
+    "<#123456789012345678>",
+    "</help:123456789012345678>",
+    "<a:dance:123456789012345678>",
+    "__**x**__",
 ]
 UNICODE = [
-    "Ω≈ç√∫˜µ≤", "🧟\u200d♂️🧟\u200d♀️", "\u202eevil\u202c", "zero\u200bwidth", "Z̵̡̢̛̙̼̟̭͍͑̅a̷̢̬̍l̸̞̈g̵͉̀o̵̧̚", "مرحبا", "日本語のキャラクター",
-    "\t", "\n\n\n", " ", "   padded   ", "\r\n", "\x1b[31mred", "\ufeffbom", "𝕿𝖚𝖗𝖓", "ℌ𝔢𝔩𝔩𝔬", "İstanbul", "ß", "ﬀ",
+    "Ω≈ç√∫˜µ≤",
+    "🧟\u200d♂️🧟\u200d♀️",
+    "\u202eevil\u202c",
+    "zero\u200bwidth",
+    "Z̵̡̢̛̙̼̟̭͍͑̅a̷̢̬̍l̸̞̈g̵͉̀o̵̧̚",
+    "مرحبا",
+    "日本語のキャラクター",
+    "\t",
+    "\n\n\n",
+    " ",
+    "   padded   ",
+    "\r\n",
+    "\x1b[31mred",
+    "\ufeffbom",
+    "𝕿𝖚𝖗𝖓",
+    "ℌ𝔢𝔩𝔩𝔬",
+    "İstanbul",
+    "ß",
+    "ﬀ",
 ]
 INJECTION = [
-    "'; DROP TABLE encounter; --", "\" OR 1=1 --", "%s%s%s%n", "{0}{1}{__class__}", "${jndi:ldap://x}", "../../etc/passwd",
-    "<script>alert(1)</script>", "null", "None", "true", "[]", "{}", "__proto__",
+    "'; DROP TABLE encounter; --",
+    '" OR 1=1 --',
+    "%s%s%s%n",
+    "{0}{1}{__class__}",
+    "${jndi:ldap://x}",
+    "../../etc/passwd",
+    "<script>alert(1)</script>",
+    "null",
+    "None",
+    "true",
+    "[]",
+    "{}",
+    "__proto__",
 ]
 
 
@@ -47,8 +138,19 @@ def mention_injection(world: World) -> list[str]:
     role = world.role("GM").id
     everyone = world.default_guild.id
     return [
-        "@everyone", "@here", f"<@&{role}>", f"<@&{everyone}>", f"<@{carol}>", f"<@!{carol}>", "@carol", "@GM",
-        f"hey @everyone and <@&{role}> and <@{carol}>", "@\u200beveryone", "＠everyone", "@ everyone", "@everyone" * 100,
+        "@everyone",
+        "@here",
+        f"<@&{role}>",
+        f"<@&{everyone}>",
+        f"<@{carol}>",
+        f"<@!{carol}>",
+        "@carol",
+        "@GM",
+        f"hey @everyone and <@&{role}> and <@{carol}>",
+        "@\u200beveryone",
+        "＠everyone",
+        "@ everyone",
+        "@everyone" * 100,
     ]
 
 
@@ -56,17 +158,76 @@ def known_names() -> list[str]:
     """Names that exist somewhere in the test world, so some commands go through;
     Far Goblin lives in another channel, Stranger Orc in another server."""
     return [
-        "Nova", "nova", " NOVA ", "Bulwark", "Shade", "Brute 1", "Brute 50", "Brute 51", "Ogre", "Spare", "Far Goblin",
-        "Stranger Orc", "c1", "c999", "dodge", "dash", "hide", "swap", "horde", "unleash", "end scene", "con", "dex",
-        "dying", "Stunned", "Prone", "Ongoing Damage", "2d6+3", "1d6", "5", "adv", "dis", "cover=half", "crit wounds=1",
-        "temp", "split=2", "players", "gm", "threats", "heroes", "reroll", "3 rounds", "end of Nova's next turn", "save",
-        "14", "4 6 2", "20 20 20 20 20", "KH 4C", "AS", "dex=3 avoidance=15", "stamina=1000 wounds=1000",
-        "stamina=-1", "dex=99999999999999999999", "dr='fire:10'", "zombie=true zombie_level=omega", "damage=1000000d1000000",
+        "Nova",
+        "nova",
+        " NOVA ",
+        "Bulwark",
+        "Shade",
+        "Brute 1",
+        "Brute 50",
+        "Brute 51",
+        "Ogre",
+        "Spare",
+        "Far Goblin",
+        "Stranger Orc",
+        "c1",
+        "c999",
+        "dodge",
+        "dash",
+        "hide",
+        "swap",
+        "horde",
+        "unleash",
+        "end scene",
+        "con",
+        "dex",
+        "dying",
+        "Stunned",
+        "Prone",
+        "Ongoing Damage",
+        "2d6+3",
+        "1d6",
+        "5",
+        "adv",
+        "dis",
+        "cover=half",
+        "crit wounds=1",
+        "temp",
+        "split=2",
+        "players",
+        "gm",
+        "threats",
+        "heroes",
+        "reroll",
+        "3 rounds",
+        "end of Nova's next turn",
+        "save",
+        "14",
+        "4 6 2",
+        "20 20 20 20 20",
+        "KH 4C",
+        "AS",
+        "dex=3 avoidance=15",
+        "stamina=1000 wounds=1000",
+        "stamina=-1",
+        "dex=99999999999999999999",
+        "dr='fire:10'",
+        "zombie=true zombie_level=omega",
+        "damage=1000000d1000000",
     ]
 
 
 def string_pool(world: World) -> list[str]:
-    return DICE_BOMBS + NUMBERS + MARKUP + UNICODE + INJECTION + mention_injection(world) + known_names() + ["", "x" * 4000, "🧟" * 2000]
+    return (
+        DICE_BOMBS
+        + NUMBERS
+        + MARKUP
+        + UNICODE
+        + INJECTION
+        + mention_injection(world)
+        + known_names()
+        + ["", "x" * 4000, "🧟" * 2000]
+    )
 
 
 def _fit(value: str, option: dict[str, Any]) -> str:
@@ -104,7 +265,9 @@ def value_for(option: dict[str, Any], world: World, pool: list[str], guild) -> s
     if kind == INTEGER:
         return integer_for(option)
     if kind == NUMBER:
-        return st.floats(allow_nan=False, allow_infinity=False, min_value=option.get("min_value"), max_value=option.get("max_value"))
+        return st.floats(
+            allow_nan=False, allow_infinity=False, min_value=option.get("min_value"), max_value=option.get("max_value")
+        )
     if kind == BOOLEAN:
         return st.booleans()
     if kind == USER:
@@ -116,9 +279,13 @@ def value_for(option: dict[str, Any], world: World, pool: list[str], guild) -> s
         return st.sampled_from([channel.name for channel in guild.channels.values()])
     if kind == ATTACHMENT:
         # Files nobody can download (a closed port): whatever they say, the bot must refuse cleanly.
-        return st.builds(lambda name, data: RecordedAttachment(world.ids.next(), name, "application/json", data,
-                                                               f"http://127.0.0.1:9/{world.ids.next()}/x.json"),
-                         st.sampled_from(pool + ["campaign.json"]).map(lambda n: (n or "x")[:40]), st.binary(max_size=64))
+        return st.builds(
+            lambda name, data: RecordedAttachment(
+                world.ids.next(), name, "application/json", data, f"http://127.0.0.1:9/{world.ids.next()}/x.json"
+            ),
+            st.sampled_from(pool + ["campaign.json"]).map(lambda n: (n or "x")[:40]),
+            st.binary(max_size=64),
+        )
     raise AssertionError(f"no hostile values for option type {kind} ({option['name']}): extend hostile.py")
 
 

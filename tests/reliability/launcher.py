@@ -21,10 +21,9 @@ import os
 import signal
 import sys
 
-
-from bot.standin.harness import point_from_environment
 from bot.app import COGS, create_bot
 from bot.config import Settings
+from bot.standin.harness import point_from_environment
 from rules import registry
 
 
@@ -39,12 +38,16 @@ def reap(*_: object) -> None:
 
 
 def run_bot(name: str) -> None:
-    log = os.open(os.path.join(os.environ["TURNKEEPER_TEST_LOG_DIR"], f"{name}.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    log = os.open(
+        os.path.join(os.environ["TURNKEEPER_TEST_LOG_DIR"], f"{name}.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    )
     os.dup2(log, 2)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     point_from_environment()
-    settings = Settings(discord_token=os.environ["TURNKEEPER_TEST_TOKEN"], database_url=os.environ["TURNKEEPER_TEST_DATABASE_URL"])
+    settings = Settings(
+        discord_token=os.environ["TURNKEEPER_TEST_TOKEN"], database_url=os.environ["TURNKEEPER_TEST_DATABASE_URL"]
+    )
     bot = create_bot(settings, guild_ready_timeout=0.05)
 
     async def say_ready() -> None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any, Awaitable, Callable, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
@@ -30,8 +31,17 @@ from .support import ErrorLog, running_bot
 T = TypeVar("T")
 # Encounter columns that are game state, but the state itself: every write of it goes
 # through Repository.commit, which bumps the version. Message ids are bookkeeping.
-STATE_COLUMNS = ("id", "guild_id", "channel_id", "system", "status", "version",
-                 "reminder_due", "reminders_sent", "pending_deadline")
+STATE_COLUMNS = (
+    "id",
+    "guild_id",
+    "channel_id",
+    "system",
+    "status",
+    "version",
+    "reminder_due",
+    "reminders_sent",
+    "pending_deadline",
+)
 _QUERIES = {
     "campaigns": sa.select(CT).order_by(CT.c.guild_id),
     "characters": sa.select(CH).order_by(CH.c.id),
@@ -63,7 +73,7 @@ class LiveBot:
         coroutine = work() if callable(work) else work
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
 
-    def __enter__(self) -> "LiveBot":
+    def __enter__(self) -> LiveBot:
         self.thread.start()
         self._log = self.errors.installed()
         self._log.__enter__()
@@ -114,11 +124,11 @@ class LiveBot:
             # SQLite through aiosqlite costs a thread hand-off per row; one hand-off for
             # the whole read is cheaper. Off the loop: a tracker edit may still hold the lock.
             return await asyncio.to_thread(self._sync_work, work, write)
-        async with (self.bot.engine.begin() if write else self.bot.engine.connect()) as conn:
+        async with self.bot.engine.begin() if write else self.bot.engine.connect() as conn:
             return await conn.run_sync(work)
 
     def _sync_work(self, work: Callable[[sa.Connection], T], write: bool) -> T:
-        with (self._sync.begin() if write else self._sync.connect()) as conn:
+        with self._sync.begin() if write else self._sync.connect() as conn:
             return work(conn)
 
     def _read(self, conn: sa.Connection) -> dict[str, Any]:
@@ -151,7 +161,9 @@ class LiveBot:
         conn.execute(sa.update(EN).where(EN.c.id.not_in(list(kept))).values(status="ended"))
         for eid, row in kept.items():
             values = {k: v for k, v in row.items() if k not in ("id", "version")}
-            conn.execute(sa.update(EN).where(EN.c.id == eid).values(version=EN.c.version + 1, state=self.state_of(row), **values))
+            conn.execute(
+                sa.update(EN).where(EN.c.id == eid).values(version=EN.c.version + 1, state=self.state_of(row), **values)
+            )
         conn.execute(sa.delete(EV).where(EV.c.id > last_event))
         conn.execute(sa.update(EV).values(undone=EV.c.id.in_(undone)))
         for name, table in _WHOLE:

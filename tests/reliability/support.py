@@ -15,8 +15,9 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 from bot import render
 from bot.app import TurnkeeperBot, create_bot
@@ -134,9 +135,17 @@ def _forward(name: str) -> Build:
 
 
 def _add(by, system, state, o):
-    return AddCombatants(by=by, name=o["name"], sheet=system.parse_sheet(o.get("stats") or ""), count=o.get("count", 1),
-                         side=o.get("side"), hidden=o.get("hidden", False), npc=True, surprised=o.get("surprised", False),
-                         **entered(o))
+    return AddCombatants(
+        by=by,
+        name=o["name"],
+        sheet=system.parse_sheet(o.get("stats") or ""),
+        count=o.get("count", 1),
+        side=o.get("side"),
+        hidden=o.get("hidden", False),
+        npc=True,
+        surprised=o.get("surprised", False),
+        **entered(o),
+    )
 
 
 # Keyed by the command name the event log records.
@@ -201,7 +210,7 @@ class Commander:
         self.gms = {user_id(standin, gm)}
         self.sent: list[Sent] = []
 
-    async def send(self, user: str, path: str, *, in_channel: Optional[str] = None, **options) -> Sent:
+    async def send(self, user: str, path: str, *, in_channel: str | None = None, **options) -> Sent:
         handle = await self.standin.invoke(user, path, in_channel=in_channel, **options)
         uid = user_id(self.standin, user)
         sent = Sent(handle, uid, uid in self.gms, logged_name(path, options), options)
@@ -245,8 +254,9 @@ def _undo_target(events: list[EventRecord], index: int, after: dict[str, Any]) -
     return any(e.undone and e.state_before == after for e in events[:index])
 
 
-async def check_replay(repo: Repository, channel_id: int, sent: list[Sent], *, after_seq: int = 0,
-                       allow_unacknowledged: bool = False) -> Replay:
+async def check_replay(
+    repo: Repository, channel_id: int, sent: list[Sent], *, after_seq: int = 0, allow_unacknowledged: bool = False
+) -> Replay:
     """The saved state of the channel's encounter is the replay of its event log,
     and every command the bot acknowledged as done is in the log exactly once.
 
@@ -278,7 +288,12 @@ async def check_replay(repo: Repository, channel_id: int, sent: list[Sent], *, a
         if event.command == TIMED_OUT:
             pending = before.pending
             assert pending is not None, f"event #{event.seq} answered a choice nobody was asked"
-            action = Choose(by=Actor(user_id=before.gm_id, is_gm=True), pending_id=pending.id, option=pending.default, timed_out=True)
+            action = Choose(
+                by=Actor(user_id=before.gm_id, is_gm=True),
+                pending_id=pending.id,
+                option=pending.default,
+                timed_out=True,
+            )
             assert apply(before, action).state == after, f"timed-out choice #{event.seq} does not replay"
             continue
         match = _match(system, event, before, after, pool, used, allow_unacknowledged)
@@ -290,11 +305,23 @@ async def check_replay(repo: Repository, channel_id: int, sent: list[Sent], *, a
     return Replay(events=len(events) - after_seq, checked=checked)
 
 
-def _match(system, event: EventRecord, before: Encounter, after: Encounter, pool: list[Sent], used: set[int],
-           allow_unacknowledged: bool) -> Sent:
+def _match(
+    system,
+    event: EventRecord,
+    before: Encounter,
+    after: Encounter,
+    pool: list[Sent],
+    used: set[int],
+    allow_unacknowledged: bool,
+) -> Sent:
     # The log records the command with its options ("/heal target:Brute amount:1d4").
-    candidates = [s for s in pool if id(s) not in used and s.user_id == event.user_id
-                  and (event.command == s.command or event.command.startswith(s.command + " "))]
+    candidates = [
+        s
+        for s in pool
+        if id(s) not in used
+        and s.user_id == event.user_id
+        and (event.command == s.command or event.command.startswith(s.command + " "))
+    ]
     # Commands the bot confirmed first: a lookalike that was never answered must not take their place.
     candidates.sort(key=lambda s: not s.applied)
     for s in candidates:
@@ -325,12 +352,12 @@ BULWARK = "dex=1 avoidance=12 fortitude=9 stamina=30 wounds=3 attack=4 damage=1d
 BRUTE = "stamina=1000 wounds=3 fortitude=1000 avoidance=12 attack=3 damage=1d6"
 
 
-async def say(standin: StandIn, user: str, path: str, *, in_channel: Optional[str] = None, **options):
+async def say(standin: StandIn, user: str, path: str, *, in_channel: str | None = None, **options):
     handle = await standin.invoke(user, path, in_channel=in_channel, **options)
     return await handle.response(timeout=30)
 
 
-async def must(standin: StandIn, user: str, path: str, *, in_channel: Optional[str] = None, **options):
+async def must(standin: StandIn, user: str, path: str, *, in_channel: str | None = None, **options):
     """A set-up step that has to go through."""
     answer = await say(standin, user, path, in_channel=in_channel, **options)
     assert not answer.ephemeral, f"{user}: {path} {options} was refused: {answer.content}"
@@ -373,5 +400,6 @@ async def assert_tracker_current(standin: StandIn, repo: Repository, channel: st
     want = render.tracker_embed(registry.get(record.system), state, record.id).to_dict()
     shown = pinned_tracker(standin, channel).embeds[0]
     assert (shown.get("title"), shown.get("description")) == (want.get("title"), want.get("description")), (
-        f"#{channel}'s pinned tracker is stale:\n{shown.get('description')}\n--- saved state renders ---\n{want.get('description')}"
+        f"#{channel}'s pinned tracker is stale:\n{shown.get('description')}\n--- saved state renders "
+        f"---\n{want.get('description')}"
     )

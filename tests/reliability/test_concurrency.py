@@ -54,7 +54,10 @@ async def test_200_commands_at_once_in_one_channel(database_url, errors):
             setup_end = await last_seq(repo, channel)
             commander = Commander(standin)
 
-            burst = [await commander.send(user, path, **options) for user, path, options in burst_for_one_channel(random.Random(200))]
+            burst = [
+                await commander.send(user, path, **options)
+                for user, path, options in burst_for_one_channel(random.Random(200))
+            ]
             await commander.answers(burst)
             await bot.idle.wait()
 
@@ -70,12 +73,15 @@ async def test_200_commands_at_once_in_one_channel(database_url, errors):
         for message, pings in public_pings(standin):
             assert not pings.everyone and not pings.role_ids and carol not in pings.user_ids, message.content
     FIGURES["commands checked against the event log"] += len(burst)
-    print(f"one channel: {len(burst)} commands at once, {applied} applied, {len(burst) - applied} refused, all answered once")
+    print(
+        f"one channel: {len(burst)} commands at once, {applied} applied, {len(burst) - applied} refused, all answered "
+        "once"
+    )
 
 
 def burst_over_channels(channels: list[str], rng: random.Random) -> list[tuple[str, str, str, dict]]:
     commands = []
-    for n, channel in enumerate(channels):
+    for channel in channels:
         commands += [
             ("alice", channel, "/encounter note", {"text": f"{channel} a"}),
             ("gm", channel, "/damage", {"target": "Brute 1", "amount": "2d6"}),
@@ -98,8 +104,18 @@ async def test_commands_over_50_channels_at_once(database_url, errors):
             starts = [await standin.invoke("gm", "/encounter start", in_channel=c) for c in channels]
             for handle in starts:
                 assert not (await handle.response(timeout=30)).ephemeral
-            adds = [await standin.invoke("gm", "/initiative add", in_channel=c, name="Brute", count=2, stats="stamina=1000 fortitude=1000", dice="12 7")
-                    for c in channels]
+            adds = [
+                await standin.invoke(
+                    "gm",
+                    "/initiative add",
+                    in_channel=c,
+                    name="Brute",
+                    count=2,
+                    stats="stamina=1000 fortitude=1000",
+                    dice="12 7",
+                )
+                for c in channels
+            ]
             for handle in adds:
                 assert not (await handle.response(timeout=30)).ephemeral, (await handle.response()).content
             begins = [await standin.invoke("gm", "/initiative next", in_channel=c) for c in channels]
@@ -109,8 +125,10 @@ async def test_commands_over_50_channels_at_once(database_url, errors):
             setup_ends = {c: await last_seq(repo, standin.channel(c).id) for c in channels}
 
             commander = Commander(standin)
-            burst = [await commander.send(user, path, in_channel=channel, **options)
-                     for user, channel, path, options in burst_over_channels(channels, random.Random(50))]
+            burst = [
+                await commander.send(user, path, in_channel=channel, **options)
+                for user, channel, path, options in burst_over_channels(channels, random.Random(50))
+            ]
             await commander.answers(burst)
             await bot.idle.wait()
 
@@ -119,7 +137,9 @@ async def test_commands_over_50_channels_at_once(database_url, errors):
             assert all(s.applied for s in burst), [s.handle for s in burst if not s.applied]
             checked = 0
             for channel in channels:
-                replay = await check_replay(repo, standin.channel(channel).id, commander.sent, after_seq=setup_ends[channel])
+                replay = await check_replay(
+                    repo, standin.channel(channel).id, commander.sent, after_seq=setup_ends[channel]
+                )
                 assert replay.checked == replay.events == 4
                 checked += replay.checked
                 await assert_tracker_current(standin, repo, channel)

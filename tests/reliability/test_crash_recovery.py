@@ -44,18 +44,26 @@ def steps(rng: random.Random):
     n = 0
     while True:
         n += 1
-        yield rng.choice([
-            [("gm", "/damage", {"target": rng.choice(BRUTES), "amount": "1d6"})],
-            [("gm", "/heal", {"target": rng.choice(BRUTES), "amount": "1d4"})],
-            [("alice", "/encounter note", {"text": f"step {n}"}), ("bob", "/encounter note", {"text": f"step {n}"})],
-            [("alice", "/attack", {"target": rng.choice(BRUTES)})],
-            [("bob", "/attack", {"target": rng.choice(BRUTES)})],
-            [("gm", "/initiative next", {})],
-            [("alice", "End turn", {})],
-            [("bob", "End turn", {})],
-            [("gm", "/damage", {"target": "Brute 1", "amount": "2d4"}), ("gm", "/initiative next", {}),
-             ("carol", "/encounter note", {"text": f"burst {n}"})],
-        ])
+        yield rng.choice(
+            [
+                [("gm", "/damage", {"target": rng.choice(BRUTES), "amount": "1d6"})],
+                [("gm", "/heal", {"target": rng.choice(BRUTES), "amount": "1d4"})],
+                [
+                    ("alice", "/encounter note", {"text": f"step {n}"}),
+                    ("bob", "/encounter note", {"text": f"step {n}"}),
+                ],
+                [("alice", "/attack", {"target": rng.choice(BRUTES)})],
+                [("bob", "/attack", {"target": rng.choice(BRUTES)})],
+                [("gm", "/initiative next", {})],
+                [("alice", "End turn", {})],
+                [("bob", "End turn", {})],
+                [
+                    ("gm", "/damage", {"target": "Brute 1", "amount": "2d4"}),
+                    ("gm", "/initiative next", {}),
+                    ("carol", "/encounter note", {"text": f"burst {n}"}),
+                ],
+            ]
+        )
 
 
 def latest_turn_message(standin):
@@ -104,7 +112,10 @@ def integrity(database_url: str) -> str:
 
 async def test_sigkill_at_random_moments_loses_nothing(database_url, db_backend, tmp_path):
     rng = random.Random(20)
-    async with running_standin(reliability_world()) as standin, BotLauncher(standin, database_url, tmp_path) as launcher:
+    async with (
+        running_standin(reliability_world()) as standin,
+        BotLauncher(standin, database_url, tmp_path) as launcher,
+    ):
         commander = Commander(standin)
         engine = create_engine(database_url)
         repo = Repository(engine)
@@ -136,7 +147,9 @@ async def test_sigkill_at_random_moments_loses_nothing(database_url, db_backend,
             system = registry.get(record.system)
             waiting = set(system.turns.waiting(system.load(record.state)).users)
             reminder = await standin.wait_for(
-                lambda: next((m for m in standin.messages("combat") if "⏰" in m.content), None), 15, "the overdue reminder"
+                lambda: next((m for m in standin.messages("combat") if "⏰" in m.content), None),
+                15,
+                "the overdue reminder",
             )
             assert set(reminder.pings.user_ids) == waiting and waiting
 
@@ -157,8 +170,10 @@ async def test_sigkill_at_random_moments_loses_nothing(database_url, db_backend,
     assert standin.rejected == []
     FIGURES["kills survived"] += KILLS
     FIGURES["commands checked against the event log"] += len(commander.sent)
-    print(f"crashes: {KILLS} SIGKILLs survived; {len(commander.sent)} commands sent, {applied} answered as done "
-          f"and found once in the log, {replay.events - applied} more committed just before a kill")
+    print(
+        f"crashes: {KILLS} SIGKILLs survived; {len(commander.sent)} commands sent, {applied} answered as done "
+        f"and found once in the log, {replay.events - applied} more committed just before a kill"
+    )
 
 
 async def _reminder_due_now(engine, channel_id: int) -> None:

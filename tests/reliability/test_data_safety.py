@@ -53,31 +53,58 @@ FIRST_RELEASE = "0001"
 # first-release rows however the models change later.
 OLD = sa.MetaData()
 OLD_CAMPAIGN = sa.Table(
-    "campaign", OLD,
-    sa.Column("guild_id", sa.BigInteger, primary_key=True, autoincrement=False), sa.Column("system", sa.String),
-    sa.Column("gm_role_id", sa.BigInteger), sa.Column("settings", sa.JSON), sa.Column("state", sa.JSON),
-    sa.Column("created_at", sa.DateTime(timezone=True)), sa.Column("updated_at", sa.DateTime(timezone=True)),
+    "campaign",
+    OLD,
+    sa.Column("guild_id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("system", sa.String),
+    sa.Column("gm_role_id", sa.BigInteger),
+    sa.Column("settings", sa.JSON),
+    sa.Column("state", sa.JSON),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+    sa.Column("updated_at", sa.DateTime(timezone=True)),
 )
 OLD_CHARACTER = sa.Table(
-    "character", OLD,
-    sa.Column("id", sa.Integer, primary_key=True), sa.Column("guild_id", sa.BigInteger), sa.Column("owner_id", sa.BigInteger),
-    sa.Column("name", sa.String), sa.Column("name_key", sa.String), sa.Column("system", sa.String),
-    sa.Column("sheet", sa.JSON), sa.Column("created_at", sa.DateTime(timezone=True)),
+    "character",
+    OLD,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("guild_id", sa.BigInteger),
+    sa.Column("owner_id", sa.BigInteger),
+    sa.Column("name", sa.String),
+    sa.Column("name_key", sa.String),
+    sa.Column("system", sa.String),
+    sa.Column("sheet", sa.JSON),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
 )
 OLD_ENCOUNTER = sa.Table(
-    "encounter", OLD,
-    sa.Column("id", sa.Integer, primary_key=True), sa.Column("guild_id", sa.BigInteger), sa.Column("channel_id", sa.BigInteger),
-    sa.Column("system", sa.String), sa.Column("status", sa.String), sa.Column("state", sa.JSON), sa.Column("version", sa.Integer),
-    sa.Column("tracker_message_id", sa.BigInteger), sa.Column("turn_message_id", sa.BigInteger),
-    sa.Column("reminder_due", sa.DateTime(timezone=True)), sa.Column("reminders_sent", sa.Integer),
+    "encounter",
+    OLD,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("guild_id", sa.BigInteger),
+    sa.Column("channel_id", sa.BigInteger),
+    sa.Column("system", sa.String),
+    sa.Column("status", sa.String),
+    sa.Column("state", sa.JSON),
+    sa.Column("version", sa.Integer),
+    sa.Column("tracker_message_id", sa.BigInteger),
+    sa.Column("turn_message_id", sa.BigInteger),
+    sa.Column("reminder_due", sa.DateTime(timezone=True)),
+    sa.Column("reminders_sent", sa.Integer),
     sa.Column("pending_deadline", sa.DateTime(timezone=True)),
-    sa.Column("created_at", sa.DateTime(timezone=True)), sa.Column("updated_at", sa.DateTime(timezone=True)),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
+    sa.Column("updated_at", sa.DateTime(timezone=True)),
 )
 OLD_EVENT = sa.Table(
-    "event", OLD,
-    sa.Column("id", sa.Integer, primary_key=True), sa.Column("encounter_id", sa.Integer), sa.Column("seq", sa.Integer),
-    sa.Column("user_id", sa.BigInteger), sa.Column("command", sa.String), sa.Column("summary", sa.String),
-    sa.Column("state_before", sa.JSON), sa.Column("undone", sa.Boolean), sa.Column("created_at", sa.DateTime(timezone=True)),
+    "event",
+    OLD,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("encounter_id", sa.Integer),
+    sa.Column("seq", sa.Integer),
+    sa.Column("user_id", sa.BigInteger),
+    sa.Column("command", sa.String),
+    sa.Column("summary", sa.String),
+    sa.Column("state_before", sa.JSON),
+    sa.Column("undone", sa.Boolean),
+    sa.Column("created_at", sa.DateTime(timezone=True)),
 )
 OLD_TABLES = (OLD_CAMPAIGN, OLD_CHARACTER, OLD_ENCOUNTER, OLD_EVENT)
 
@@ -95,11 +122,43 @@ def first_release_rows(world, backend: str) -> dict[sa.Table, list[dict]]:
     system = registry.get(SYSTEM)
     t0 = datetime(2026, 1, 2, 20, 0, tzinfo=UTC)
     nova, bulwark = system.parse_sheet(NOVA), system.parse_sheet(BULWARK)
-    state = system.new_encounter(gm, 12345, {"reminder_minutes": 5, "choice_timeout_seconds": 120, "offer_plot_disadvantage": False})
+    state = system.new_encounter(
+        gm, 12345, {"reminder_minutes": 5, "choice_timeout_seconds": 120, "offer_plot_disadvantage": False}
+    )
     steps = [
-        (alice, "/initiative join", AddCombatants(by=Actor(user_id=alice), name="Nova", sheet=nova, npc=False, controller_id=alice, character_id=1, dice=(19,))),
-        (bob, "/initiative join", AddCombatants(by=Actor(user_id=bob), name="Bulwark", sheet=bulwark, npc=False, controller_id=bob, character_id=2, dice=(5,))),
-        (gm, "/initiative add", AddCombatants(by=Actor(user_id=gm, is_gm=True), name="Brute", count=2, sheet=system.parse_sheet(BRUTE), dice=(10, 9))),
+        (
+            alice,
+            "/initiative join",
+            AddCombatants(
+                by=Actor(user_id=alice),
+                name="Nova",
+                sheet=nova,
+                npc=False,
+                controller_id=alice,
+                character_id=1,
+                dice=(19,),
+            ),
+        ),
+        (
+            bob,
+            "/initiative join",
+            AddCombatants(
+                by=Actor(user_id=bob),
+                name="Bulwark",
+                sheet=bulwark,
+                npc=False,
+                controller_id=bob,
+                character_id=2,
+                dice=(5,),
+            ),
+        ),
+        (
+            gm,
+            "/initiative add",
+            AddCombatants(
+                by=Actor(user_id=gm, is_gm=True), name="Brute", count=2, sheet=system.parse_sheet(BRUTE), dice=(10, 9)
+            ),
+        ),
         (gm, "/initiative next", NextTurn(by=Actor(user_id=gm, is_gm=True))),
         (alice, "/encounter note", Note(by=Actor(user_id=alice), text="Nova ✨ «quotes» and <@&1> stay as typed")),
         (gm, "/initiative next", NextTurn(by=Actor(user_id=gm, is_gm=True))),
@@ -107,31 +166,90 @@ def first_release_rows(world, backend: str) -> dict[sa.Table, list[dict]]:
     events = []
     for seq, (user, name, action) in enumerate(steps, 1):
         outcome = apply(state, action)
-        events.append({"id": seq, "encounter_id": 1, "seq": seq, "user_id": user, "command": name, "summary": outcome.summary,
-                       "state_before": state.model_dump(mode="json"), "undone": seq == len(steps),
-                       "created_at": _stamp(t0 + timedelta(minutes=seq), backend)})
+        events.append(
+            {
+                "id": seq,
+                "encounter_id": 1,
+                "seq": seq,
+                "user_id": user,
+                "command": name,
+                "summary": outcome.summary,
+                "state_before": state.model_dump(mode="json"),
+                "undone": seq == len(steps),
+                "created_at": _stamp(t0 + timedelta(minutes=seq), backend),
+            }
+        )
         state = outcome.state
     # The last step was undone: the saved state is the one before it.
     saved = system.load(events[-1]["state_before"])
     ended = system.new_encounter(gm, 7, {}).but(status="ended")
     return {
-        OLD_CAMPAIGN: [{"guild_id": guild.id, "system": SYSTEM, "gm_role_id": world.role("GM").id,
-                        "settings": {"reminder_minutes": 5, "starting_plot_points": 2}, "state": {"issue": 3},
-                        "created_at": _stamp(t0, backend), "updated_at": _stamp(t0, backend)}],
+        OLD_CAMPAIGN: [
+            {
+                "guild_id": guild.id,
+                "system": SYSTEM,
+                "gm_role_id": world.role("GM").id,
+                "settings": {"reminder_minutes": 5, "starting_plot_points": 2},
+                "state": {"issue": 3},
+                "created_at": _stamp(t0, backend),
+                "updated_at": _stamp(t0, backend),
+            }
+        ],
         OLD_CHARACTER: [
-            {"id": 1, "guild_id": guild.id, "owner_id": alice, "name": "Nova", "name_key": "nova", "system": SYSTEM, "sheet": nova,
-             "created_at": _stamp(t0, backend)},
-            {"id": 2, "guild_id": guild.id, "owner_id": bob, "name": "Bulwark", "name_key": "bulwark", "system": SYSTEM, "sheet": bulwark,
-             "created_at": _stamp(t0, backend)},
+            {
+                "id": 1,
+                "guild_id": guild.id,
+                "owner_id": alice,
+                "name": "Nova",
+                "name_key": "nova",
+                "system": SYSTEM,
+                "sheet": nova,
+                "created_at": _stamp(t0, backend),
+            },
+            {
+                "id": 2,
+                "guild_id": guild.id,
+                "owner_id": bob,
+                "name": "Bulwark",
+                "name_key": "bulwark",
+                "system": SYSTEM,
+                "sheet": bulwark,
+                "created_at": _stamp(t0, backend),
+            },
         ],
         OLD_ENCOUNTER: [
-            {"id": 1, "guild_id": guild.id, "channel_id": combat, "system": SYSTEM, "status": "active", "state": saved.model_dump(mode="json"),
-             "version": len(steps) + 2, "tracker_message_id": 111, "turn_message_id": 222,
-             "reminder_due": _stamp(t0 + timedelta(hours=1), backend), "reminders_sent": 1, "pending_deadline": None,
-             "created_at": _stamp(t0, backend), "updated_at": _stamp(t0 + timedelta(minutes=9), backend)},
-            {"id": 2, "guild_id": guild.id, "channel_id": other, "system": SYSTEM, "status": "ended", "state": ended.model_dump(mode="json"),
-             "version": 3, "tracker_message_id": None, "turn_message_id": None, "reminder_due": None, "reminders_sent": 0,
-             "pending_deadline": None, "created_at": _stamp(t0, backend), "updated_at": _stamp(t0, backend)},
+            {
+                "id": 1,
+                "guild_id": guild.id,
+                "channel_id": combat,
+                "system": SYSTEM,
+                "status": "active",
+                "state": saved.model_dump(mode="json"),
+                "version": len(steps) + 2,
+                "tracker_message_id": 111,
+                "turn_message_id": 222,
+                "reminder_due": _stamp(t0 + timedelta(hours=1), backend),
+                "reminders_sent": 1,
+                "pending_deadline": None,
+                "created_at": _stamp(t0, backend),
+                "updated_at": _stamp(t0 + timedelta(minutes=9), backend),
+            },
+            {
+                "id": 2,
+                "guild_id": guild.id,
+                "channel_id": other,
+                "system": SYSTEM,
+                "status": "ended",
+                "state": ended.model_dump(mode="json"),
+                "version": 3,
+                "tracker_message_id": None,
+                "turn_message_id": None,
+                "reminder_due": None,
+                "reminders_sent": 0,
+                "pending_deadline": None,
+                "created_at": _stamp(t0, backend),
+                "updated_at": _stamp(t0, backend),
+            },
         ],
         OLD_EVENT: events,
     }
@@ -165,7 +283,12 @@ async def test_a_first_release_database_upgrades_with_nothing_lost(database_url,
             if db_backend == "postgresql":
                 # Explicit ids leave the sequences behind; the first release's own inserts would not.
                 for table in (OLD_CHARACTER, OLD_ENCOUNTER, OLD_EVENT):
-                    await conn.execute(sa.text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), (SELECT max(id) FROM {table.name}))"))
+                    await conn.execute(
+                        sa.text(
+                            f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), (SELECT max(id) FROM "
+                            f"{table.name}))"
+                        )
+                    )
         async with engine.connect() as conn:
             before = await conn.run_sync(_read_old)
 
@@ -179,7 +302,10 @@ async def test_a_first_release_database_upgrades_with_nothing_lost(database_url,
         system = registry.get(record.system)
         for event in await repo.events(record.id):
             system.load(event.state_before)  # every logged state still loads
-        assert (await repo.get_campaign(world.default_guild.id)).settings == {"reminder_minutes": 5, "starting_plot_points": 2}
+        assert (await repo.get_campaign(world.default_guild.id)).settings == {
+            "reminder_minutes": 5,
+            "starting_plot_points": 2,
+        }
         assert [c.name for c in await repo.list_characters(world.default_guild.id)] == ["Bulwark", "Nova"]
     finally:
         await engine.dispose()
@@ -211,7 +337,9 @@ def run_cli(*args: str, database_url: str, cwd: Path) -> subprocess.CompletedPro
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DISCORD_TOKEN")}
     env["DATABASE_URL"] = database_url
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 async def test_backup_of_the_live_database_and_restore(tmp_path, errors):
@@ -231,12 +359,16 @@ async def test_backup_of_the_live_database_and_restore(tmp_path, errors):
                 n = 0
                 while not stop.is_set():
                     n += 1
-                    batch = [await commander.send("gm", "/damage", target="Brute 1", amount="1d4"),
-                             await commander.send("alice", "/encounter note", text=f"note {n}")]
+                    batch = [
+                        await commander.send("gm", "/damage", target="Brute 1", amount="1d4"),
+                        await commander.send("alice", "/encounter note", text=f"note {n}"),
+                    ]
                     await commander.answers(batch)
 
             async def played(at_least: int) -> None:
-                await standin.wait_for(lambda: sum(s.acknowledged for s in commander.sent) >= at_least or None, 30, f"{at_least} commands")
+                await standin.wait_for(
+                    lambda: sum(s.acknowledged for s in commander.sent) >= at_least or None, 30, f"{at_least} commands"
+                )
 
             player = asyncio.create_task(keep_playing())
             await played(6)

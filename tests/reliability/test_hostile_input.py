@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 from bot.app import COGS, create_bot
 from bot.config import Settings
 from bot.standin import InvalidInvocation
-
 from tests.markup import markup_in
 
 from .hostile import options_for
@@ -33,8 +32,16 @@ MIN_CASES = 5000
 # Who types commands where: mostly the fight in #combat, also a channel with another
 # fight, one with none, and a stranger in another server.
 SEATS = [
-    ("gm", "combat"), ("gm", "combat"), ("gm", "combat"), ("alice", "combat"), ("alice", "combat"), ("bob", "combat"),
-    ("gm", "combat-2"), ("bob", "combat-2"), ("alice", "combat-3"), ("eve", "far-hall"),
+    ("gm", "combat"),
+    ("gm", "combat"),
+    ("gm", "combat"),
+    ("alice", "combat"),
+    ("alice", "combat"),
+    ("bob", "combat"),
+    ("gm", "combat-2"),
+    ("bob", "combat-2"),
+    ("alice", "combat-3"),
+    ("eve", "far-hall"),
 ]
 GENERIC_FAILURE = "Something went wrong on our side"
 INTERNALS = re.compile(r"Traceback|pydantic|sqlalchemy|asyncpg|sqlite3|ValidationError|KeyError|object at 0x|Errno")
@@ -84,7 +91,14 @@ async def build_fights(live: LiveBot) -> None:
     await must("gm", "/encounter start")
     await must("alice", "/initiative join", character="Nova", roll=19)
     await must("bob", "/initiative join", character="Bulwark", roll=5)
-    await must("gm", "/initiative add", name="Shade", hidden=True, stats="stamina=87 wounds=3 fortitude=9 avoidance=13", roll=10)
+    await must(
+        "gm",
+        "/initiative add",
+        name="Shade",
+        hidden=True,
+        stats="stamina=87 wounds=3 fortitude=9 avoidance=13",
+        roll=10,
+    )
     await must("gm", "/initiative add", name="Brute", count=50, stats="stamina=1000 fortitude=1000")
     await must("gm", "/initiative add", name="Ogre of the Very Long and Extremely Tedious Name, Third of", count=7)
     await must("gm", "/initiative next")
@@ -129,7 +143,9 @@ class Case:
     options: dict[str, Any]
 
     def __repr__(self) -> str:
-        shown = {k: (v[:60] + f"…({len(v)})" if isinstance(v, str) and len(v) > 60 else v) for k, v in self.options.items()}
+        shown = {
+            k: (v[:60] + f"…({len(v)})" if isinstance(v, str) and len(v) > 60 else v) for k, v in self.options.items()
+        }
         return f"{self.user} in #{self.channel}: {self.path} {shown}"
 
     __str__ = __repr__
@@ -205,7 +221,9 @@ def ping_problems(live: LiveBot, before, after, first_message: int, first_event:
         if pings.everyone or pings.role_ids:
             problems.append(f"pinged @everyone or a role: {message.content[:200]!r}")
         if not set(pings.user_ids) <= allowed:
-            problems.append(f"pinged {set(pings.user_ids) - allowed}, not a player of this fight: {message.content[:200]!r}")
+            problems.append(
+                f"pinged {set(pings.user_ids) - allowed}, not a player of this fight: {message.content[:200]!r}"
+            )
     for event in standin.book.events[first_event:]:
         text = event.message.current.content if event.message is not None else ""
         if "@everyone" in text or "@here" in text or f"<@{carol}>" in text or f"<@!{carol}>" in text:
@@ -241,9 +259,14 @@ def seats_and_options(live: LiveBot, path: str):
 def check_cases(live: LiveBot, path: str, examples: int, round_: int = 0) -> None:
     # A fixed seed per command (and top-up round): CI runs the same cases every time.
     @seed(zlib.crc32(f"{path}#{round_}".encode()))
-    @settings(max_examples=examples, deadline=None, database=None, print_blob=False,
-              phases=(Phase.explicit, Phase.generate, Phase.shrink),
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        print_blob=False,
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+        suppress_health_check=list(HealthCheck),
+    )
     @given(case=seats_and_options(live, path))
     def hostile(case: Case) -> None:
         TALLY.cases += 1
@@ -274,5 +297,8 @@ def test_at_least_5000_cases(live):
         rich = sorted(PATHS, key=lambda p: -len(live.schema[p].value_options))[:4]
         for path in rich:
             check_cases(live, path, math.ceil(missing / len(rich)), round_=1)
-    print(f"hostile input: {TALLY.cases} cases over {len(PATHS)} commands, {TALLY.refused} refused, {TALLY.accepted} accepted")
+    print(
+        f"hostile input: {TALLY.cases} cases over {len(PATHS)} commands, {TALLY.refused} refused, {TALLY.accepted} "
+        "accepted"
+    )
     assert TALLY.cases >= MIN_CASES

@@ -26,9 +26,18 @@ async def test_sixty_combatants_page_and_stay_within_limits(database_url, errors
             await must(standin, "bob", "/initiative join", character="Bulwark", roll=5)
             # Every Brute a different initiative, so 50 lines; the Ogres tie and share one turn.
             brute_dice = " ".join(str(20 - n % 20) for n in range(50))
-            await must(standin, "gm", "/initiative add", name="Brute", count=50, stats="stamina=1000 fortitude=1000 dr='fire:10'",
-                       dice=brute_dice)
-            added = await must(standin, "gm", "/initiative add", name=LONG, count=8, stats="stamina=999 wounds=999", dice="1 " * 8)
+            await must(
+                standin,
+                "gm",
+                "/initiative add",
+                name="Brute",
+                count=50,
+                stats="stamina=1000 fortitude=1000 dr='fire:10'",
+                dice=brute_dice,
+            )
+            added = await must(
+                standin, "gm", "/initiative add", name=LONG, count=8, stats="stamina=999 wounds=999", dice="1 " * 8
+            )
             assert len(added.content) <= 2000
             await must(standin, "gm", "/initiative next")
             await bot.idle.wait()

@@ -148,21 +148,31 @@ async def attempt(live: LiveBot, row: Row, user: str) -> tuple[bool, str, bool]:
     await live.bot.idle.wait()
     after = await live.snapshot()
     refused = answer.content.startswith("⛔") and answer.ephemeral
-    return not refused, answer.content or (answer.embeds[0].get("description", "") if answer.embeds else ""), after != before
+    return (
+        not refused,
+        answer.content or (answer.embeds[0].get("description", "") if answer.embeds else ""),
+        after != before,
+    )
 
 
 def test_every_command_for_every_kind_of_member(live):
     synced = set(leaf_paths(live.standin.commands.list(None)))
-    assert synced <= {row.path for row in TABLE}, f"commands missing from the table: {synced - {row.path for row in TABLE}}"
+    assert synced <= {row.path for row in TABLE}, (
+        f"commands missing from the table: {synced - {row.path for row in TABLE}}"
+    )
     wrong = []
     for row in TABLE:
         for user in ("gm", "alice", "bob", "eve"):
             allowed, said, changed = live.run(attempt(live, row, user))
             typed = " ".join(str(v) for v in row.options.values())
-            if user == "eve" and any(name in said and name not in typed for name in ("Nova", "Bulwark", "Spare", "Shade", "Brute")):
+            if user == "eve" and any(
+                name in said and name not in typed for name in ("Nova", "Bulwark", "Spare", "Shade", "Brute")
+            ):
                 wrong.append(f"eve, from another server, was shown this server's fight: {said[:150]!r}")
             if allowed != row.expected(user):
-                wrong.append(f"{user}: {row.path} {row.options} → {'allowed' if allowed else 'refused'}: {said[:150]!r}")
+                wrong.append(
+                    f"{user}: {row.path} {row.options} → {'allowed' if allowed else 'refused'}: {said[:150]!r}"
+                )
             elif not allowed and changed:
                 wrong.append(f"{user}: {row.path} was refused but changed the database")
     assert not wrong, "\n".join(wrong)
@@ -266,7 +276,11 @@ def test_players_never_read_a_hidden_npcs_numbers(live):
         live.run(live.bot.idle.wait())
         pinned = [m for m in live.standin.messages("combat") if m.pinned]
         assert len(pinned) == 1 and numbers_after_name(shade_line(pinned[0].embeds[0]["description"])) == []
-    turns = [m for m in live.standin.messages("combat") if m.embeds and any(f["name"] == "Shade" for f in m.embeds[0].get("fields", []))]
+    turns = [
+        m
+        for m in live.standin.messages("combat")
+        if m.embeds and any(f["name"] == "Shade" for f in m.embeds[0].get("fields", []))
+    ]
     assert turns, "Shade had a turn"
     for message in turns:
         field = next(f for f in message.embeds[0]["fields"] if f["name"] == "Shade")

@@ -31,14 +31,18 @@ from itertools import count, pairwise
 
 from rules.secrets import HIDDEN
 
-_DICE = re.compile(r"(?P<count>\d*|\?)d(?P<sides>\d+|\?)(?:\s+(?:adv|dis))?\s*"
-                   r"\((?P<faces>[^()]*)\)(?P<kept>\s+(?:\d+|\?))?")
+_DICE = re.compile(
+    r"(?P<count>\d*|\?)d(?P<sides>\d+|\?)(?:\s+(?:adv|dis))?\s*"
+    r"\((?P<faces>[^()]*)\)(?P<kept>\s+(?:\d+|\?))?"
+)
 _HALVED = re.compile(r"halved ×\?[^→]*?(\d+) → (\d+)")
 _CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 _COUNTED_CARDS = re.compile(r"\?[)⟩]*:\s*((?:(?:10|[2-9AJQK])[♠♥♦♣]\s*)+)")
 _LABEL = re.compile(r"[(\[][^()\[\]\d?]*[)\]]")  # "(kinetic)", "[dis: frightened]": words only, part of no sum
-_TOKEN = re.compile(r"(?P<dice>D[\d?]*\|\d+)|(?P<num>\d+)|(?P<unknown>\?)|(?P<op>[+=×−]|-(?=\s)|(?<=\s)-(?=\d))"
-                    r"|(?P<cmp>[<>≥≤→]|\bvs\b)|(?P<by>\bby\b)|(?P<stop>[;:,()\[\]/]|\.(?:\s|$))|(?P<word>[^\s\d?]+)")
+_TOKEN = re.compile(
+    r"(?P<dice>D[\d?]*\|\d+)|(?P<num>\d+)|(?P<unknown>\?)|(?P<op>[+=×−]|-(?=\s)|(?<=\s)-(?=\d))"
+    r"|(?P<cmp>[<>≥≤→]|\bvs\b)|(?P<by>\bby\b)|(?P<stop>[;:,()\[\]/]|\.(?:\s|$))|(?P<word>[^\s\d?]+)"
+)
 
 
 @dataclass

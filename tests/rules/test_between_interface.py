@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from tests.helpers import GM
 from rules import registry
 from rules.actions import AddCombatants
 from rules.engine import apply
@@ -15,6 +14,7 @@ from rules.errors import InvalidInput, RulesError
 from rules.model import Actor
 from rules.randomness import Chance
 from rules.system import Resting
+from tests.helpers import GM
 
 KEYS = ["rotted-capes", "fightin-words", "factions", "99-towers", "frozen-lands"]
 SAMPLE = {"int": "0", "bool": "no", "list": ""}

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import GM
 from rules.actions import AddCombatants, Choose, NextTurn
 from rules.engine import apply
 from rules.errors import RulesError
 from rules.model import Actor
 from rules.systems.rotted_capes import SYSTEM
+from tests.helpers import GM
 
 ALICE = Actor(user_id=11)
 

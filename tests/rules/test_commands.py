@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import GM
 from rules import registry
 from rules.actions import AddCombatants, DelayTurn, NextTurn
 from rules.commands import Stored, amount
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, RulesError, UnknownAction
 from rules.model import Actor
+from tests.helpers import GM
 
 ALICE = Actor(user_id=2)
 KEYS = list(registry.MODULES)

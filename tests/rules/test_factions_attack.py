@@ -8,8 +8,19 @@ from rules.engine import apply
 from rules.errors import DiceError, InvalidInput, NotYourTurn
 from rules.systems.factions.actions import ApplyDamage, Attack, Heal, MainAction, Move
 from tests.rules.test_factions_helpers import (
-    BALTHASAR_ID, GM, SYBILLA_ID, THEOBALD_ID, end, give_turn, mark_acted, pass_move, player, seed_cast, start,
-    take, texts,
+    BALTHASAR_ID,
+    GM,
+    SYBILLA_ID,
+    THEOBALD_ID,
+    end,
+    give_turn,
+    mark_acted,
+    pass_move,
+    player,
+    seed_cast,
+    start,
+    take,
+    texts,
 )
 
 BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import GM
 from rules.actions import AddCombatants, EndEncounter, NextTurn
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
@@ -14,6 +13,7 @@ from rules.randomness import Chance
 from rules.system import Resting
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import ApplyDamage
+from tests.helpers import GM
 
 ALICE = Actor(user_id=11)
 SHEET = {"health": "8", "grit": "3"}
@@ -24,8 +24,9 @@ def new(**options):
 
 
 def join(enc, lasting=None):
-    action = AddCombatants(by=ALICE, name="Vex", sheet=SHEET, npc=False, controller_id=ALICE.user_id,
-                           character_id=4, lasting=lasting)
+    action = AddCombatants(
+        by=ALICE, name="Vex", sheet=SHEET, npc=False, controller_id=ALICE.user_id, character_id=4, lasting=lasting
+    )
     return apply(enc, action).state
 
 
@@ -74,8 +75,11 @@ def test_grit_lasts_when_the_campaign_says_so():
 def test_a_rest_brings_health_and_grit_back():
     out = rest(resting({"health": 3, "grit": 1, "incapacitated": True}), resting({}, "Fresh"))
     assert out.characters[0].lasting == {"health": 8, "grit": 3, "incapacitated": False}
-    assert texts(out) == ["🛌 Rest:", "Vex: grit back (3/3), health back (3 → 8/8), no longer incapacitated.",
-                          "Fresh is already at full health and grit."]
+    assert texts(out) == [
+        "🛌 Rest:",
+        "Vex: grit back (3/3), health back (3 → 8/8), no longer incapacitated.",
+        "Fresh is already at full health and grit.",
+    ]
 
 
 def test_a_campaign_can_keep_health_for_the_gm_to_heal():

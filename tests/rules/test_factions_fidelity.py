@@ -7,7 +7,18 @@ import pytest
 from rules.engine import apply
 from rules.systems.factions.actions import Attack
 from tests.rules.test_factions_helpers import (
-    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, add, choose, give_turn, mark_acted, player, seed_cast, start,
+    BALTHASAR_ID,
+    GM,
+    GM_ID,
+    SYBILLA_ID,
+    THEOBALD_ID,
+    add,
+    choose,
+    give_turn,
+    mark_acted,
+    player,
+    seed_cast,
+    start,
     texts,
 )
 
@@ -89,8 +100,10 @@ def test_a_str_save_entered_when_refusing_a_stunt_is_kept_for_the_blow():
     out = attack(enc, BALTHASAR, "Bandit 1", "sword", stunt="drops the axe", dice=(2,))
     out = choose(out.state, "Take the attack", dice=(4,))  # the GM's STR save for the bandit
     out = choose(out.state, "No reaction")
-    assert "Bandit 1: 2 damage; health 3 → 1; critical damage resisted (Bandit 1 STR save against critical damage: " \
+    assert (
+        "Bandit 1: 2 damage; health 3 → 1; critical damage resisted (Bandit 1 STR save against critical damage: "
         "d20 4 vs STR 10 → pass)." in texts(out)
+    )
 
 
 def test_a_guard_enters_its_own_str_save_with_the_guard():
@@ -98,9 +111,10 @@ def test_a_guard_enters_its_own_str_save_with_the_guard():
     enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader")
     out = attack(enc, GM, "Sybilla", "axe", dice=(6,), near=("Theobald",))
     out = choose(out.state, "Guard: Theobald", by=THEOBALD, dice=(17,))
-    assert ("Theobald: 6 damage; − armour 2 = 4; grit soaks 3 (grit 0/3); health 12 → 11; "
-            "Theobald STR save against critical damage: d20 17 vs STR 10 → fail; critical damage: incapacitated."
-            ) in texts(out)
+    assert (
+        "Theobald: 6 damage; − armour 2 = 4; grit soaks 3 (grit 0/3); health 12 → 11; "
+        "Theobald STR save against critical damage: d20 17 vs STR 10 → fail; critical damage: incapacitated."
+    ) in texts(out)
 
 
 def test_a_str_save_entered_with_a_dodge_that_succeeds_is_said_not_used():
@@ -130,8 +144,10 @@ def test_damage_dice_entered_with_an_attack_that_is_dodged_are_said_not_used():
 
 
 def test_the_attack_line_names_the_die_actually_rolled():
-    enc = mark_acted(give_turn(start(seed_cast()).state, "Bandit 1"), *[
-        n for n in ("Balthasar", "Sybilla", "Theobald", "Bandit 2", "Bandit 3", "Bandit Leader")])
+    enc = mark_acted(
+        give_turn(start(seed_cast()).state, "Bandit 1"),
+        *[n for n in ("Balthasar", "Sybilla", "Theobald", "Bandit 2", "Bandit 3", "Bandit Leader")],
+    )
     out = attack(enc, GM, "Balthasar", "axe", dice=(3,), impaired=True)
     assert texts(out)[0] == "Bandit 1 attacks Balthasar with axe (impaired: d4)."
     out = attack(enc, GM, "Balthasar", "axe", dice=(11,), enhanced=True)
@@ -139,8 +155,10 @@ def test_the_attack_line_names_the_die_actually_rolled():
 
 
 def test_a_grapple_is_announced_as_a_grab_not_an_attack_with_a_weapon():
-    enc = mark_acted(give_turn(start(seed_cast()).state, "Theobald"), *[
-        n for n in ("Balthasar", "Sybilla", "Bandit 2", "Bandit 3", "Bandit Leader")])
+    enc = mark_acted(
+        give_turn(start(seed_cast()).state, "Theobald"),
+        *[n for n in ("Balthasar", "Sybilla", "Bandit 2", "Bandit 3", "Bandit Leader")],
+    )
     out = attack(enc, THEOBALD, "Bandit 1", "spear", mode="grapple")
     assert texts(out)[0].startswith("Theobald tries to grab Bandit 1")
     assert "spear" not in texts(out)[0]
@@ -149,8 +167,8 @@ def test_a_grapple_is_announced_as_a_grab_not_an_attack_with_a_weapon():
 def test_the_gm_enters_morale_dice_when_a_players_pass_ends_the_round():
     # "At the end of the round, you must make morale checks if necessary": a player's /turn pass ends
     # it, and the GM rolls the bandits' group WIT save with their own dice, as a choice.
-    from tests.rules.test_factions_helpers import pass_move
     from rules.systems.factions.actions import SetCondition
+    from tests.rules.test_factions_helpers import pass_move
 
     enc = start(seed_cast()).state
     for name in ("Bandit 1", "Bandit 2"):
@@ -195,8 +213,8 @@ def test_a_players_dice_on_a_pass_that_ends_the_round_roll_only_their_own_charac
 
 def test_a_players_dice_for_the_gms_morale_saves_are_refused():
     from rules.errors import DiceError
-    from rules.turns.factions import PassMove
     from rules.systems.factions.actions import SetCondition
+    from rules.turns.factions import PassMove
     from tests.rules.test_factions_helpers import pass_move
 
     enc = start(seed_cast()).state
@@ -225,5 +243,6 @@ def test_the_gm_names_who_is_near_the_target_and_only_their_players_are_asked():
     assert "Guard: Theobald" in pending.options and "Guard: Balthasar" not in pending.options
     assert "Hide behind: Balthasar" not in pending.options and "Hide behind: Theobald" in pending.options
     command = __import__("rules.systems.factions", fromlist=["SYSTEM"]).SYSTEM.command(
-        "attack", GM, {"target": "Sybilla", "weapon": "axe", "options": "near='Theobald'"})
+        "attack", GM, {"target": "Sybilla", "weapon": "axe", "options": "near='Theobald'"}
+    )
     assert command.near == ("Theobald",)

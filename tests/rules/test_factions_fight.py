@@ -6,13 +6,25 @@ from __future__ import annotations
 
 import pytest
 
+from rules.actions import NextTurn
+from rules.engine import apply
 from rules.errors import InvalidInput, UnknownAction
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import Attack, Move, OpportunityAttack
-from rules.actions import NextTurn
-from rules.engine import apply
 from tests.rules.test_factions_helpers import (
-    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, choose, end, pass_move, player, seed_cast, start, take, texts,
+    BALTHASAR_ID,
+    GM,
+    GM_ID,
+    SYBILLA_ID,
+    THEOBALD_ID,
+    choose,
+    end,
+    pass_move,
+    player,
+    seed_cast,
+    start,
+    take,
+    texts,
 )
 
 BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
@@ -86,10 +98,17 @@ def test_a_whole_fight():
 
 
 def test_commands_map_to_actions():
-    attack = SYSTEM.command("attack", GM, {
-        "actor": "Bandit 1", "target": "Knight, Squire", "weapon": "bite",
-        "options": 'zones=1 cover split=1/1 stunt="drops the shield"', "dice": "3 4",
-    })
+    attack = SYSTEM.command(
+        "attack",
+        GM,
+        {
+            "actor": "Bandit 1",
+            "target": "Knight, Squire",
+            "weapon": "bite",
+            "options": 'zones=1 cover split=1/1 stunt="drops the shield"',
+            "dice": "3 4",
+        },
+    )
     assert isinstance(attack, Attack) and attack.targets == ("Knight", "Squire") and attack.split == (1, 1)
     assert attack.zones == 1 and attack.cover and attack.stunt == "drops the shield" and attack.dice == (3, 4)
     grapple = SYSTEM.command("act", GM, {"action": "grapple", "target": "Bandit 1"})

@@ -12,8 +12,22 @@ from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import Attack, SetCondition, Surrender
 from rules.turns.factions import FirstMove, PassMove
 from tests.rules.test_factions_helpers import (
-    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, add, choose, end, give_turn, mark_acted, pass_move, player,
-    seed_cast, start, take, texts,
+    BALTHASAR_ID,
+    GM,
+    GM_ID,
+    SYBILLA_ID,
+    THEOBALD_ID,
+    add,
+    choose,
+    end,
+    give_turn,
+    mark_acted,
+    pass_move,
+    player,
+    seed_cast,
+    start,
+    take,
+    texts,
 )
 
 BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
@@ -38,13 +52,16 @@ def bandits_down(enc, *names):
 
 
 def test_the_seeds_counter_with_theobalds_damage_entered_on_the_attack():
-    enc = mark_acted(give_turn(start(seed_cast()).state, "Theobald"),
-                     "Balthasar", "Sybilla", "Bandit 1", "Bandit 2", "Bandit 3")
+    enc = mark_acted(
+        give_turn(start(seed_cast()).state, "Theobald"), "Balthasar", "Sybilla", "Bandit 1", "Bandit 2", "Bandit 3"
+    )
     out = attack(enc, THEOBALD, "Bandit Leader", "spear", dice=(4,))
     assert out.state.pending.kind == "reaction" and out.state.pending.context["dice"] == [4]
     out = choose(out.state, "Counter: battleaxe", dice=(5,))  # only the leader's own die comes with the choice
-    assert ("Theobald rolls d6 4 → 4 after armour for Bandit Leader; Bandit Leader counters with d8 5 → 3 "
-            "after armour for Theobald.") in texts(out)
+    assert (
+        "Theobald rolls d6 4 → 4 after armour for Bandit Leader; Bandit Leader counters with d8 5 → 3 "
+        "after armour for Theobald."
+    ) in texts(out)
     assert out.state.find("Bandit Leader").incapacitated and out.state.find("Theobald").health == 12
 
 
@@ -143,8 +160,11 @@ def test_a_faction_nobody_can_act_for_is_skipped_and_the_rest_still_alternate_in
     enc = end(take(out.state, "Wolf").state).state
     assert enc.turns.moving == "gm"
     out = pass_move(enc)  # the wolf has acted: gm and wolves, the factions in play, have passed
-    assert texts(out)[:3] == ["gm pass.", "wolves must pass: nobody left to act.",
-                              "Every faction passed in a row: the round ends."]
+    assert texts(out)[:3] == [
+        "gm pass.",
+        "wolves must pass: nobody left to act.",
+        "Every faction passed in a row: the round ends.",
+    ]
     assert out.state.round == 2
 
 
@@ -169,8 +189,13 @@ def test_the_tracker_has_a_line_per_character_and_keeps_the_dead_struck_out():
     enc = enc.update(enc.find("Bandit 1").id, dead=True, out=True)
     lines = SYSTEM.turns.lines(SYSTEM, enc)
     assert [(line.label, enc.get(line.cids[0]).name) for line in lines] == [
-        ("gm", "Bandit Leader"), ("gm", "Bandit 2"), ("gm", "Bandit 3"), ("gm", "Bandit 1"),
-        ("players", "Balthasar"), ("players", "Sybilla"), ("players", "Theobald"),
+        ("gm", "Bandit Leader"),
+        ("gm", "Bandit 2"),
+        ("gm", "Bandit 3"),
+        ("gm", "Bandit 1"),
+        ("players", "Balthasar"),
+        ("players", "Sybilla"),
+        ("players", "Theobald"),
     ]
     # At the bandits' move, everyone they can take a turn with is marked.
     assert [line.current for line in lines] == [True, True, True, False, False, False, False]

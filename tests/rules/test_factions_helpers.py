@@ -22,8 +22,9 @@ def new(**options):
 
 def add(enc, name, stats="", *, user=None, side=None, count=1):
     by = player(user) if user else GM
-    action = AddCombatants(by=by, name=name, sheet=SYSTEM.parse_sheet(stats), count=count, side=side,
-                           npc=user is None, controller_id=user)
+    action = AddCombatants(
+        by=by, name=name, sheet=SYSTEM.parse_sheet(stats), count=count, side=side, npc=user is None, controller_id=user
+    )
     return apply(enc, action).state
 
 

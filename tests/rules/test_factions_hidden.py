@@ -16,18 +16,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from tests.rules.test_factions_helpers import (
-    BALTHASAR_ID,
-    GM,
-    SYBILLA_ID,
-    THEOBALD_ID,
-    give_turn,
-    mark_acted,
-    new,
-    pass_move,
-    player,
-    start,
-)
 
 from rules.actions import AddCombatants, Choose
 from rules.engine import apply
@@ -46,6 +34,18 @@ from rules.systems.factions.actions import (
 )
 from rules.turns.factions import PassMove
 from tests.rules.derive import changes, derivable, equations
+from tests.rules.test_factions_helpers import (
+    BALTHASAR_ID,
+    GM,
+    SYBILLA_ID,
+    THEOBALD_ID,
+    give_turn,
+    mark_acted,
+    new,
+    pass_move,
+    player,
+    start,
+)
 
 BRUTE_ID = THEOBALD_ID + 1
 BALTHASAR, SYBILLA, BRUTE = player(BALTHASAR_ID), player(SYBILLA_ID), player(BRUTE_ID)
@@ -55,8 +55,14 @@ SHEET_NUMBERS = {"17", "19", "18", "47", "23", "14"}
 
 
 def _add(enc, name, stats, *, user=None, hidden=False):
-    action = AddCombatants(by=player(user) if user else GM, name=name, sheet=SYSTEM.parse_sheet(stats),
-                           npc=user is None, controller_id=user, hidden=hidden)
+    action = AddCombatants(
+        by=player(user) if user else GM,
+        name=name,
+        sheet=SYSTEM.parse_sheet(stats),
+        npc=user is None,
+        controller_id=user,
+        hidden=hidden,
+    )
     return apply(enc, action).state
 
 
@@ -283,11 +289,27 @@ def refusals(log, hidden):
     return set()  # only size-derived numbers here: the exact lines are checked below
 
 
-SCENARIOS = {f.__name__: f for f in (
-    attacked_without_reaction, attacked_to_the_bone, dodges, counters, hides_behind_and_is_hidden_behind, guards,
-    opportunity_attacks, gm_damage_and_healing, resists_critical_damage, attacks_a_player,
-    shoots_beyond_half_range, saves, manoeuvres, morale, turn_summary, refusals,
-)}
+SCENARIOS = {
+    f.__name__: f
+    for f in (
+        attacked_without_reaction,
+        attacked_to_the_bone,
+        dodges,
+        counters,
+        hides_behind_and_is_hidden_behind,
+        guards,
+        opportunity_attacks,
+        gm_damage_and_healing,
+        resists_critical_damage,
+        attacks_a_player,
+        shoots_beyond_half_range,
+        saves,
+        manoeuvres,
+        morale,
+        turn_summary,
+        refusals,
+    )
+}
 
 
 def play(name: str, hidden: bool) -> tuple[list[str], set[str]]:
@@ -355,13 +377,17 @@ def lines(name: str, hidden: bool = True) -> list[str]:
 def test_each_result_line_as_the_channel_reads_it():
     assert "Balthasar → Gorgon: ?d6 (?) halved ×? (smaller attacker) ? → 3." in lines("attacked_without_reaction")
     assert "Gorgon: 3 damage; − armour ? = ?; grit soaks ? (grit ?/?)." in lines("attacked_without_reaction")
-    assert "Gorgon: 3 damage; − armour ? = ?; grit soaks ? (grit ?/?); health ? → ?; critical damage: incapacitated." \
+    assert (
+        "Gorgon: 3 damage; − armour ? = ?; grit soaks ? (grit ?/?); health ? → ?; critical damage: incapacitated."
         in lines("attacked_to_the_bone")
+    )
     assert "Gorgon AGI save to dodge: d20 5 vs AGI ? → pass: the attack misses." in lines("dodges")
     assert "Gorgon AGI save to dodge: d20 20 vs AGI ? → natural 20: fail: hit anyway." in lines("dodges")
     # the faces and the sum halved are secret too: counting the faces, or 6 → 3, would tell the sizes
-    assert ("Balthasar rolls ?d6 (?) halved ×? (smaller attacker) ? → 3 → ? after armour for Gorgon; "
-            "Gorgon counters with ?d? (?) → 2 after armour for Balthasar.") in lines("counters")
+    assert (
+        "Balthasar rolls ?d6 (?) halved ×? (smaller attacker) ? → 3 → ? after armour for Gorgon; "
+        "Gorgon counters with ?d? (?) → 2 after armour for Balthasar."
+    ) in lines("counters")
     assert "Balthasar: 2 damage; grit soaks 2 (grit 1/3)." in lines("counters")  # his own numbers stay
     assert "Balthasar → Cultist: d6 4." in lines("hides_behind_and_is_hidden_behind")
     assert "Gorgon guards Cultist and becomes the target." in lines("guards")
@@ -370,20 +396,27 @@ def test_each_result_line_as_the_channel_reads_it():
     assert "Gorgon → Balthasar: ?d? (?)." in opportunity
     assert "Balthasar: 7 damage; grit soaks 3 (grit 0/3); health 12 → 8; critical damage: incapacitated." in opportunity
     gm = lines("gm_damage_and_healing")
-    assert gm[0] == ("Gorgon: 30 damage; − armour ? = ?; grit soaks ? (grit ?/?); health ? → ?; "
-                     "critical damage: incapacitated.")
+    assert gm[0] == (
+        "Gorgon: 30 damage; − armour ? = ?; grit soaks ? (grit ?/?); health ? → ?; critical damage: incapacitated."
+    )
     assert "Gorgon heals: health ? → ?/?." in gm
     assert "Gorgon recovers grit: ? → ?/?." in gm
     assert "Gorgon: 2 damage; direct; health ? → ?." in gm
-    assert ("Gorgon: 9 damage; − armour ? = ?; grit soaks ? (grit ?/?); health ? → ?; critical damage resisted "
-            "(Gorgon STR save against critical damage: d20 4 vs STR ? → pass).") in lines("resists_critical_damage")
+    assert (
+        "Gorgon: 9 damage; − armour ? = ?; grit soaks ? (grit ?/?); health ? → ?; critical damage resisted "
+        "(Gorgon STR save against critical damage: d20 4 vs STR ? → pass)."
+    ) in lines("resists_critical_damage")
     player_side = lines("attacks_a_player")
     assert "Balthasar AGI save to dodge: d20 4 vs AGI 10 → pass: the attack misses." in player_side
-    assert ("Gorgon rolls ?d? (?) → 2 after armour for Balthasar; Balthasar counters with ?d6 (?) halved ×? "
-            "(smaller attacker) ? → 3 → ? after armour for Gorgon.") in player_side
+    assert (
+        "Gorgon rolls ?d? (?) → 2 after armour for Balthasar; Balthasar counters with ?d6 (?) halved ×? "
+        "(smaller attacker) ? → 3 → ? after armour for Gorgon."
+    ) in player_side
     shots = lines("shoots_beyond_half_range")
-    assert ("Gorgon attacks Balthasar with spit (d?, range ?): Gorgon WIT save to hit (beyond half range): "
-            "d20 5 vs WIT ? → pass.") in shots
+    assert (
+        "Gorgon attacks Balthasar with spit (d?, range ?): Gorgon WIT save to hit (beyond half range): "
+        "d20 5 vs WIT ? → pass."
+    ) in shots
     assert "Gorgon → Balthasar: ?d? (?)." in shots and "Gorgon misses." in shots
     assert lines("saves")[0] == "Gorgon STR save against the gas: d20 4 vs STR ? → pass."
     moves = lines("manoeuvres")

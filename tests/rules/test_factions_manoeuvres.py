@@ -8,8 +8,22 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
 from rules.systems.factions.actions import Attack, BreakFree, FreeAlly, Move, PickUp
 from tests.rules.test_factions_helpers import (
-    BALTHASAR_ID, GM, SYBILLA_ID, THEOBALD_ID, add, choose, end, give_turn, mark_acted, new, pass_move, player,
-    seed_cast, start, take, texts,
+    BALTHASAR_ID,
+    GM,
+    SYBILLA_ID,
+    THEOBALD_ID,
+    add,
+    choose,
+    end,
+    give_turn,
+    mark_acted,
+    new,
+    pass_move,
+    player,
+    seed_cast,
+    start,
+    take,
+    texts,
 )
 
 BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)

@@ -10,8 +10,21 @@ from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import Attack, SetCondition, Surrender
 from rules.turns.factions import PassMove
 from tests.rules.test_factions_helpers import (
-    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, add, choose, end, mark_acted, pass_move, player, seed_cast,
-    start, take, texts,
+    BALTHASAR_ID,
+    GM,
+    GM_ID,
+    SYBILLA_ID,
+    THEOBALD_ID,
+    add,
+    choose,
+    end,
+    mark_acted,
+    pass_move,
+    player,
+    seed_cast,
+    start,
+    take,
+    texts,
 )
 
 BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
@@ -110,7 +123,8 @@ def test_status_line_and_turn_summary():
     assert SYSTEM.status_line(enc, theobald, reveal=True) == "health 12/12 · grit 3/3 · armour 2"
     assert SYSTEM.status_line(enc, enc.find("Bandit 1"), reveal=False) == "acting"
     assert SYSTEM.turn_summary(enc, enc.find("Bandit 1").id) == [
-        "Move: 2 zone(s) left (0 moved)", "Main action: ready · bonus actions left: 2",
+        "Move: 2 zone(s) left (0 moved)",
+        "Main action: ready · bonus actions left: 2",
         "Weapons: axe (d6), bow (d6, range 8), unarmed (d4)",
     ]
     # At a faction's move, the turn message lists what each ready character carries, nothing more.

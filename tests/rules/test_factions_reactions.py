@@ -8,7 +8,17 @@ from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
 from rules.systems.factions.actions import Attack, OpportunityAttack
 from tests.rules.test_factions_helpers import (
-    BALTHASAR_ID, GM, GM_ID, SYBILLA_ID, THEOBALD_ID, choose, give_turn, mark_acted, player, seed_cast, start,
+    BALTHASAR_ID,
+    GM,
+    GM_ID,
+    SYBILLA_ID,
+    THEOBALD_ID,
+    choose,
+    give_turn,
+    mark_acted,
+    player,
+    seed_cast,
+    start,
     texts,
 )
 
@@ -30,8 +40,16 @@ def test_the_bandit_dodges_sybillas_musket_with_a_2_against_agi_8():
     out = attack(enc, SYBILLA, "Bandit 1", "musket")
     pending = out.state.pending
     assert pending.kind == "reaction" and pending.users == (GM_ID,)
-    assert pending.options == ("No reaction", "Dodge", "Counter: axe", "Counter: bow", "Counter: unarmed",
-                               "Hide behind: Bandit Leader", "Hide behind: Bandit 2", "Hide behind: Bandit 3")
+    assert pending.options == (
+        "No reaction",
+        "Dodge",
+        "Counter: axe",
+        "Counter: bow",
+        "Counter: unarmed",
+        "Hide behind: Bandit Leader",
+        "Hide behind: Bandit 2",
+        "Hide behind: Bandit 3",
+    )
     # The choice message pings the chooser; the event only points at it, so nobody is pinged twice.
     assert out.events[-1].kind == "choice" and out.events[-1].ping == ()
     with pytest.raises(AwaitingChoice):
@@ -56,8 +74,10 @@ def test_theobalds_counter_armour_2_makes_the_bandit_leader_hit_first():
     assert "Counter: battleaxe" in out.state.pending.options
     out = choose(out.state, "Counter: battleaxe", dice=(5,))  # the Bandit Leader's
     lines = texts(out)
-    assert ("Theobald rolls d6 4 → 4 after armour for Bandit Leader; Bandit Leader counters with d8 5 → 3 "
-            "after armour for Theobald.") in lines
+    assert (
+        "Theobald rolls d6 4 → 4 after armour for Bandit Leader; Bandit Leader counters with d8 5 → 3 "
+        "after armour for Theobald."
+    ) in lines
     assert "Bandit Leader suffers more and is hit first." in lines
     assert "Theobald suffers no damage at all." in lines
     leader, theobald = out.state.find("Bandit Leader"), out.state.find("Theobald")
@@ -123,8 +143,9 @@ def test_unaware_targets_cannot_react_and_concealed_attackers_allow_no_reaction(
 
 
 def test_a_character_who_has_acted_is_hit_at_once():
-    enc = mark_acted(give_turn(start(seed_cast()).state, "Theobald"),
-                     "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
+    enc = mark_acted(
+        give_turn(start(seed_cast()).state, "Theobald"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader"
+    )
     out = attack(enc, THEOBALD, "Bandit 2", "spear", dice=(1,))
     assert out.state.pending is None and out.state.find("Bandit 2").health == 7
 
@@ -143,8 +164,9 @@ def test_an_opportunity_attack_spends_the_attackers_turn():
 def test_an_attack_stunt_accepted_replaces_the_attack():
     enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
     enc = enc.update(enc.find("Bandit 1").id, health=3)
-    out = attack(enc, BALTHASAR, "Bandit 1", "sword", stunt="disarmed and incapacitated until the end of the stretch",
-                 dice=(2,))
+    out = attack(
+        enc, BALTHASAR, "Bandit 1", "sword", stunt="disarmed and incapacitated until the end of the stretch", dice=(2,)
+    )
     assert out.state.pending.kind == "stunt" and out.state.pending.options == ("Accept", "Take the attack")
     accepted = choose(out.state, "Accept")
     assert accepted.state.pending is None and accepted.state.find("Bandit 1").health == 3
@@ -158,6 +180,7 @@ def test_an_attack_stunt_accepted_replaces_the_attack():
 def test_nobody_reacts_twice_to_one_attack_and_only_one_target_counters_a_blast():
     enc = seed_cast()
     from tests.rules.test_factions_helpers import add
+
     enc = add(enc, "Alchemist", "weapons='firebomb:d6:2:blast'")
     enc = start(enc).state
     enc = mark_acted(give_turn(enc, "Alchemist"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")

@@ -4,11 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from rules.errors import InvalidInput, NotAllowed, NotYourTurn
 from rules.engine import apply
+from rules.errors import InvalidInput, NotAllowed, NotYourTurn
 from rules.turns.factions import FirstMove
 from tests.rules.test_factions_helpers import (
-    BALTHASAR_ID, GM, SYBILLA_ID, THEOBALD_ID, add, end, new, pass_move, player, seed_cast, start, take, texts,
+    BALTHASAR_ID,
+    GM,
+    SYBILLA_ID,
+    THEOBALD_ID,
+    add,
+    end,
+    new,
+    pass_move,
+    player,
+    seed_cast,
+    start,
+    take,
+    texts,
 )
 
 

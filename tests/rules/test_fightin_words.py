@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import GM
 from rules.actions import AddCombatants, Choose, DelayTurn, NextTurn
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed, RulesError
@@ -18,6 +17,7 @@ from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.gm import falling
 from rules.systems.fightin_words.sheet import minimum_toughness, toughness, will
 from rules.systems.fightin_words.tables import range_penalty
+from tests.helpers import GM
 
 PLAYER_ID = 2
 PLAYER = Actor(user_id=PLAYER_ID)
@@ -38,8 +38,17 @@ class Fight:
 
     def add(self, name, init, *, player=False, surprised=False, rerolls=(), **sheet):
         """`init` the initiative die; `rerolls` the dice a tie rerolls (entered dice cover every die)."""
-        self.do(AddCombatants(by=GM, name=name, sheet=sheet, npc=not player, surprised=surprised,
-                              controller_id=PLAYER_ID if player else None, dice=(init, *rerolls)))
+        self.do(
+            AddCombatants(
+                by=GM,
+                name=name,
+                sheet=sheet,
+                npc=not player,
+                surprised=surprised,
+                controller_id=PLAYER_ID if player else None,
+                dice=(init, *rerolls),
+            )
+        )
 
     def command(self, name, by=GM, **options):
         return self.do(SYSTEM.command(name, by, options))
@@ -81,6 +90,7 @@ def duel(**mauve):
 
 
 # --- the seed's own numbers ---------------------------------------------------
+
 
 def test_an_unarmoured_average_human_has_toughness_9_3():
     fight = Fight()
@@ -131,7 +141,10 @@ def test_a_4_second_cast_with_an_11_second_delay_fires_after_the_first_second_of
     fight.next()  # Dummy
     assert fight.acting() == ["Mira"] and "takes effect" not in fight.text()
     fight.act("move")
-    assert "✨ Mira's Fireball takes effect now, after second 1 of Mira's turn (11 s delay): GM, apply what it does." in fight.text()
+    assert (
+        "✨ Mira's Fireball takes effect now, after second 1 of Mira's turn (11 s delay): GM, apply what it does."
+        in fight.text()
+    )
     assert fight.f("Mira").effects == ()
 
 
@@ -144,10 +157,15 @@ def test_the_2_second_delay_leaves_two_seconds_to_move_before_the_spell():
     fight.act("move")
     assert "takes effect" not in fight.text()
     fight.act("move")
-    assert "Mira's Blast takes effect now, after second 6 of Mira's turn (2 s delay): GM, apply what it does." in fight.text()
+    assert (
+        "Mira's Blast takes effect now, after second 6 of Mira's turn (2 s delay): GM, apply what it does."
+        in fight.text()
+    )
 
 
-@pytest.mark.parametrize("metres, penalty", [(15, 0), (16, 1), (30, 1), (31, 2), (60, 2), (61, 3), (120, 3), (121, 4), (240, 4)])
+@pytest.mark.parametrize(
+    "metres, penalty", [(15, 0), (16, 1), (30, 1), (31, 2), (60, 2), (61, 3), (120, 3), (121, 4), (240, 4)]
+)
 def test_the_heavy_crossbow_range_increments(metres, penalty):
     assert range_penalty(metres, 15) == penalty
 
@@ -184,6 +202,7 @@ def test_falling_is_capped_at_60_m_and_softened_by_the_surface():
 
 
 # --- initiative ------------------------------------------------------------------
+
 
 def test_initiative_is_d6_plus_reflex_plus_dex_highest_first():
     fight = Fight()
@@ -232,6 +251,7 @@ def test_a_late_arrival_is_inserted_by_its_roll_and_rolls_off_a_tie():
 
 
 # --- seconds -----------------------------------------------------------------------
+
 
 def test_actions_spend_seconds_and_the_turn_ends_by_itself():
     fight = duel()
@@ -308,6 +328,7 @@ def test_disabled_characters_have_3_seconds_and_cannot_walk_or_combo():
 
 # --- delay -------------------------------------------------------------------------
 
+
 def test_delay_and_interrupt_the_interrupted_finishes_their_turn():
     fight = duel()
     fight.do(DelayTurn(by=PLAYER, actor="Mauve"))
@@ -351,6 +372,7 @@ def test_an_unused_delay_runs_out_at_the_delayers_own_turn():
 
 
 # --- attacks -------------------------------------------------------------------------
+
 
 def test_a_successful_defence_negates_and_the_dc_is_4_plus_skill_plus_y():
     fight = duel()
@@ -482,6 +504,7 @@ def test_a_combo_can_split_its_attacks_between_targets():
 
 # --- dying --------------------------------------------------------------------------
 
+
 def dying_goblin():
     fight = duel()
     fight.command("attack", target="Goblin", dice="6 8")
@@ -538,14 +561,18 @@ def test_medicine_stabilises_by_removing_dying():
 
 # --- morale ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kind, amount, penalties, condition", [
-    ("morale", "3", 0, None),
-    ("morale", "4", 1, None),
-    ("fear", "10", 1, "panicked"),
-    ("insanity", "10", 1, "confused"),
-    ("rage", "10", 1, "raging"),
-    ("morale", "10", 2, None),
-])
+
+@pytest.mark.parametrize(
+    "kind, amount, penalties, condition",
+    [
+        ("morale", "3", 0, None),
+        ("morale", "4", 1, None),
+        ("fear", "10", 1, "panicked"),
+        ("insanity", "10", 1, "confused"),
+        ("rage", "10", 1, "raging"),
+        ("morale", "10", 2, None),
+    ],
+)
 def test_morale_damage_outcomes(kind, amount, penalties, condition):
     fight = duel()
     fight.command("damage", target="Goblin", amount=amount, damage_type=kind)
@@ -564,7 +591,9 @@ def test_insanity_confusion_ends_when_a_morale_penalty_is_removed():
 def test_will_zero_breaks_and_the_spirit_check_dc_falls_each_round():
     fight = duel()
     for _ in range(4):
-        fight.command("damage", target="Goblin", amount="12", damage_type="morale")  # untyped, beats Will: two penalties
+        fight.command(
+            "damage", target="Goblin", amount="12", damage_type="morale"
+        )  # untyped, beats Will: two penalties
     goblin = fight.f("Goblin")
     assert will(goblin) == 1
     fight.command("damage", target="Goblin", amount="5", damage_type="morale")
@@ -579,6 +608,7 @@ def test_will_zero_breaks_and_the_spirit_check_dc_falls_each_round():
 
 
 # --- conditions --------------------------------------------------------------------------
+
 
 def test_staggered_rolls_its_stunned_seconds_each_turn():
     fight = duel()
@@ -627,6 +657,7 @@ def test_confusion_result_1_rerolls_and_lengthens_the_confusion():
 
 # --- commands -------------------------------------------------------------------------------
 
+
 def test_commands_refuse_bad_input_clearly():
     with pytest.raises(InvalidInput, match=r"\+X/\+Y"):
         SYSTEM.command("attack", GM, {"target": "Goblin", "options": "mod=3"})
@@ -656,6 +687,7 @@ def test_weapons_are_validated_on_the_sheet():
 
 # --- a whole fight ----------------------------------------------------------------------------
 
+
 def test_a_full_fight_carry_over_delayed_spell_combo_parry_dying_stabilised_and_a_morale_break():
     fight = Fight()
     log: list[str] = []
@@ -667,10 +699,19 @@ def test_a_full_fight_carry_over_delayed_spell_combo_parry_dying_stabilised_and_
             fight.do(action_or_name)
         log.extend(e.text for e in fight.events)
 
-    step(AddCombatants(by=GM, name="Mauve", npc=False, controller_id=PLAYER_ID, dice=(6,),
-                       sheet={"reflex": 3, "weapon_skill": 3, "weapons": "arming sword:1d8"}))
-    step(AddCombatants(by=GM, name="Mira", npc=False, controller_id=3, dice=(5,),
-                       sheet={"reflex": 3, "magic_skill": 2}))
+    step(
+        AddCombatants(
+            by=GM,
+            name="Mauve",
+            npc=False,
+            controller_id=PLAYER_ID,
+            dice=(6,),
+            sheet={"reflex": 3, "weapon_skill": 3, "weapons": "arming sword:1d8"},
+        )
+    )
+    step(
+        AddCombatants(by=GM, name="Mira", npc=False, controller_id=3, dice=(5,), sheet={"reflex": 3, "magic_skill": 2})
+    )
     step(AddCombatants(by=GM, name="Goblin", dice=(5,), sheet={"parry": 1}))
     step(AddCombatants(by=GM, name="Orc", dice=(3,), sheet={"spirit": 0}))
     step("next")
@@ -730,7 +771,8 @@ def test_a_full_fight_carry_over_delayed_spell_combo_parry_dying_stabilised_and_
         "Mira is still busy (casts Fireball at Orc) for 2 s from last turn.",
         "Round 3",
         "Round 4",
-        "✨ Mira's Fireball on Orc takes effect now, after second 1 of Mira's turn (11 s delay): GM, apply what it does.",
+        "✨ Mira's Fireball on Orc takes effect now, after second 1 of Mira's turn (11 s delay): GM, apply what it "
+        "does.",
         "Orc: 2d6 (4, 5) = 9 vs Toughness 9/3: ≥ Toughness: wound and Dying.",
     ]
     position = 0

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import GM
 from rules.actions import AddCombatants, EndEncounter, NextTurn
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
@@ -14,14 +13,23 @@ from rules.randomness import Chance
 from rules.system import Resting
 from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.gm import AddCondition, Damage
+from tests.helpers import GM
 
 ALICE = Actor(user_id=11)
 SHEET = {"endurance": "3", "spirit": "3"}  # the seed's average human: Toughness 9/3, Will 9/3
 
 
 def join(enc, lasting=None):
-    action = AddCombatants(by=ALICE, name="Jack", sheet=SHEET, npc=False, controller_id=ALICE.user_id,
-                           character_id=3, dice=(4,), lasting=lasting)
+    action = AddCombatants(
+        by=ALICE,
+        name="Jack",
+        sheet=SHEET,
+        npc=False,
+        controller_id=ALICE.user_id,
+        character_id=3,
+        dice=(4,),
+        lasting=lasting,
+    )
     return apply(enc, action).state
 
 
@@ -59,7 +67,8 @@ def test_wounds_where_they_landed_and_morale_penalties_carry_into_the_next_fight
     kept = SYSTEM.lasting(enc, enc.find("Jack"))
     assert kept["wounds"] == 2 and kept["morale_penalties"] == 1
     assert kept["locations"] == [
-        "arm: the arm cannot carry objects, weapons or shields, nor attack unarmed, until healed"]
+        "arm: the arm cannot carry objects, weapons or shields, nor attack unarmed, until healed"
+    ]
     assert kept["conditions"] == ["mobility penalty"]
 
     jack = join(new(), lasting=kept).find("Jack")
@@ -87,16 +96,25 @@ def test_a_day_of_sleep_heals_one_wound_the_unlocated_first():
 def test_a_day_bedridden_heals_endurance_wounds():
     out = rest("bedridden", resting({"wounds": 5}), resting({"wounds": 2}, {"endurance": "4"}, "Tough"))
     assert [r.lasting["wounds"] for r in out.characters] == [2, 0]
-    assert texts(out)[1:] == ["Jack heals 3 wounds (Endurance 3): 2 wounds left, Toughness 7/1.",
-                              "Tough heals 2 wounds (Endurance 4): 0 wounds left, Toughness 10/4."]
+    assert texts(out)[1:] == [
+        "Jack heals 3 wounds (Endurance 3): 2 wounds left, Toughness 7/1.",
+        "Tough heals 2 wounds (Endurance 4): 0 wounds left, Toughness 10/4.",
+    ]
 
 
 def test_nothing_to_heal_infection_and_death():
-    out = rest("sleep", resting({}), resting({"wounds": 1}, name="Sick"),
-               resting({"wounds": 3, "dead": True}, name="Gone"), infected="Sick")
-    assert texts(out)[1:] == ["Jack has no wounds to heal.",
-                              "Sick's poison or disease afflicts wounds: no wound heals (1 wound).",
-                              "Gone is dead: rest changes nothing."]
+    out = rest(
+        "sleep",
+        resting({}),
+        resting({"wounds": 1}, name="Sick"),
+        resting({"wounds": 3, "dead": True}, name="Gone"),
+        infected="Sick",
+    )
+    assert texts(out)[1:] == [
+        "Jack has no wounds to heal.",
+        "Sick's poison or disease afflicts wounds: no wound heals (1 wound).",
+        "Gone is dead: rest changes nothing.",
+    ]
     assert [r.lasting.get("wounds", 0) for r in out.characters] == [0, 1, 3]
 
 
@@ -119,5 +137,8 @@ def test_gm_adjustments_are_checked_and_shown():
         SYSTEM.adjust(sheet, state, "wounds", "many")
     with pytest.raises(InvalidInput, match="no lasting value"):
         SYSTEM.adjust(sheet, state, "stamina", "3")
-    assert SYSTEM.lasting_lines(sheet, state) == ["2 wounds: Toughness 7/1", "1 morale penalty: Will 8/2",
-                                                   "Conditions: mobility penalty, disabled"]
+    assert SYSTEM.lasting_lines(sheet, state) == [
+        "2 wounds: Toughness 7/1",
+        "1 morale penalty: Will 8/2",
+        "Conditions: mobility penalty, disabled",
+    ]

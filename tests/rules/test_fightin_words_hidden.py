@@ -35,11 +35,30 @@ MAX_REROLLS = 12
 # Toughness 389/383, Will 276/270, Fortitude +701, initiative +930, melee
 # damage + 643, attack +249 (Mauve defends against DC 254), ranged +349 (DC 354),
 # Block/Dodge/Parry +170/+190/+230.
-NEMESIS = {"reflex": 410, "dex": 520, "strength": 640, "endurance": 380, "spirit": 270, "scale": 1,
-           "fortitude": 700, "weapon_skill": 250, "ranged_skill": 350, "block": 170, "dodge": 190, "parry": 230,
-           "weapons": "claw:1d6; spit:1d4:15"}
-HERO = {"reflex": 3, "weapon_skill": 3, "ranged_skill": 2, "block": 1, "dodge": 2, "parry": 1,
-        "weapons": "arming sword:1d8; crossbow:1d10:15"}
+NEMESIS = {
+    "reflex": 410,
+    "dex": 520,
+    "strength": 640,
+    "endurance": 380,
+    "spirit": 270,
+    "scale": 1,
+    "fortitude": 700,
+    "weapon_skill": 250,
+    "ranged_skill": 350,
+    "block": 170,
+    "dodge": 190,
+    "parry": 230,
+    "weapons": "claw:1d6; spit:1d4:15",
+}
+HERO = {
+    "reflex": 3,
+    "weapon_skill": 3,
+    "ranged_skill": 2,
+    "block": 1,
+    "dodge": 2,
+    "parry": 1,
+    "weapons": "arming sword:1d8; crossbow:1d10:15",
+}
 # Damage the test enters (and what Mauve's Strength 3 makes of it in melee);
 # the fear and morale damage the GM deals.
 PUBLIC = {381, 384, 441, 444, 999, 272}
@@ -75,9 +94,18 @@ class Table(Fight):
         for rerolls in range(MAX_REROLLS):
             dice = (init, *((6 - i % 6) for i in range(rerolls)))
             try:
-                return self.do(AddCombatants(by=GM, name=name, sheet=sheet, npc=not player,
-                                             controller_id=PLAYER_ID if player else None, surprised=surprised,
-                                             hidden=hidden and self.hidden, dice=dice))
+                return self.do(
+                    AddCombatants(
+                        by=GM,
+                        name=name,
+                        sheet=sheet,
+                        npc=not player,
+                        controller_id=PLAYER_ID if player else None,
+                        surprised=surprised,
+                        hidden=hidden and self.hidden,
+                        dice=dice,
+                    )
+                )
             except DiceError as error:
                 if "Too few dice" not in str(error):
                     raise
@@ -96,6 +124,7 @@ def setup(table: Table, heroes=("Mauve",)) -> None:
 # --- the scenarios -------------------------------------------------------------------
 # Each returns (what players read of the hidden run, what only the GM reads):
 # small secrets checked one by one.
+
 
 def mauve_attacks_with_every_defence(t: Table):
     setup(t)
@@ -123,12 +152,22 @@ def mauve_attacks_with_every_defence(t: Table):
     # Helpless: melee hits without a roll, and wounded while dying it dies.
     t.command("attack", by=PLAYER, target="Nemesis", damage="441", options=free)
     assert t.f("Nemesis").dead
-    return (["Target ?", "Nemesis blocks: d6 1 ? = ? vs DC 7: negated", "Nemesis dodges: d6 2 ? = ? vs DC 7",
-             "Nemesis parries: d6 3 ? = ? vs DC 7: negated; d6 4 ? = ? vs DC 7",
-             "Block ?, Dodge ?, Parry ?", "Dodge ?", "vs Toughness ?: > Minimum: wound",
-             "1 wound → ? in all, Toughness ?", "Endurance d6 2 ? = ? vs DC 4: holds on",
-             "Nemesis is helpless: melee hits automatically", "was wounded while dying and dies"],
-            ["Target 3 (4 − scale 1)", "Nemesis's Target 3", "→ 1 in all", "→ 3 in all", "+ 380 − 2 wounds"])
+    return (
+        [
+            "Target ?",
+            "Nemesis blocks: d6 1 ? = ? vs DC 7: negated",
+            "Nemesis dodges: d6 2 ? = ? vs DC 7",
+            "Nemesis parries: d6 3 ? = ? vs DC 7: negated; d6 4 ? = ? vs DC 7",
+            "Block ?, Dodge ?, Parry ?",
+            "Dodge ?",
+            "vs Toughness ?: > Minimum: wound",
+            "1 wound → ? in all, Toughness ?",
+            "Endurance d6 2 ? = ? vs DC 4: holds on",
+            "Nemesis is helpless: melee hits automatically",
+            "was wounded while dying and dies",
+        ],
+        ["Target 3 (4 − scale 1)", "Nemesis's Target 3", "→ 1 in all", "→ 3 in all", "+ 380 − 2 wounds"],
+    )
 
 
 def mauve_shoots_and_calls_her_shots(t: Table):
@@ -136,8 +175,15 @@ def mauve_shoots_and_calls_her_shots(t: Table):
     t.next()
     t.command("condition_add", target="Nemesis", condition="prone")
     # Ranged at the head, behind light cover: 381 > Minimum 380 (383 − 3) → wound, Fortitude.
-    t.command("attack", by=PLAYER, target="Nemesis", weapon="crossbow", damage="381",
-              options="cost=0 range=10 cover=light called=head mod=+3/0", dice="6")
+    t.command(
+        "attack",
+        by=PLAYER,
+        target="Nemesis",
+        weapon="crossbow",
+        damage="381",
+        options="cost=0 range=10 cover=light called=head mod=+3/0",
+        dice="6",
+    )
     t.choose("No defence", 1)
     t.command("condition_remove", target="Nemesis", condition="prone")
     # Melee at a leg: 444 ≥ 387 → wound, a Fortitude check against falling prone.
@@ -148,10 +194,16 @@ def mauve_shoots_and_calls_her_shots(t: Table):
     t.choose("No defence", 3)
     # Concealed and fast, in the open.
     t.command("attack", by=PLAYER, target="Nemesis", damage="381", options="cost=0 concealed speed=60", dice="1")
-    return (["Target ? (? head +3 prone behind cover cover +3)", "Fortitude d6 1 ? = ? vs DC 381: passes",
-             "Fortitude d6 2 ? = ? vs DC 444: passes", "Fortitude d6 3 ? = ? vs DC 384: passes",
-             "Target ? (? concealed +1 speed +2)"],
-            ["Target 9 (4 − scale 1 head +3", "vs Toughness 386/380 (head)", "+ 701 = 702"])
+    return (
+        [
+            "Target ? (? head +3 prone behind cover cover +3)",
+            "Fortitude d6 1 ? = ? vs DC 381: passes",
+            "Fortitude d6 2 ? = ? vs DC 444: passes",
+            "Fortitude d6 3 ? = ? vs DC 384: passes",
+            "Target ? (? concealed +1 speed +2)",
+        ],
+        ["Target 9 (4 − scale 1 head +3", "vs Toughness 386/380 (head)", "+ 701 = 702"],
+    )
 
 
 def nemesis_attacks_the_heroes(t: Table):
@@ -170,12 +222,20 @@ def nemesis_attacks_the_heroes(t: Table):
     # A damage override still adds Strength and scale.
     t.command("attack", target="Enid", damage="2", options="cost=0", dice="5")
     t.choose("No defence", by=PLAYER)
-    return (["d6 1 ? +1 = ? vs Mauve's Target 4: hit", "(DC ?, flanked: −1)", "Mauve parries: d6 3 +0 = 3 vs DC ?: fails",
-             "d6 2 ? range −? = ? vs Bram's Target 4", "Bram blocks: d6 5 +1 = 6 vs DC ?: fails",
-             "Cole dodges: d6 1 +2 = 3 vs DC ?: fails; d6 2 +2 = 4 vs DC ?: fails",
-             "Mauve: 1d6 (4) ? vs Toughness 9/3: ≥ Toughness: wound and Dying",
-             "Fortitude d6 1 + 0 = 1 vs DC ?: fails → fall prone", "Enid: 2 ? vs Toughness 9/3"],
-            ["range −2", "DC 256", "DC 354", "DC 254", "+ Strength 640 + 3×scale 3 = 647", "vs DC 645: fails"])
+    return (
+        [
+            "d6 1 ? +1 = ? vs Mauve's Target 4: hit",
+            "(DC ?, flanked: −1)",
+            "Mauve parries: d6 3 +0 = 3 vs DC ?: fails",
+            "d6 2 ? range −? = ? vs Bram's Target 4",
+            "Bram blocks: d6 5 +1 = 6 vs DC ?: fails",
+            "Cole dodges: d6 1 +2 = 3 vs DC ?: fails; d6 2 +2 = 4 vs DC ?: fails",
+            "Mauve: 1d6 (4) ? vs Toughness 9/3: ≥ Toughness: wound and Dying",
+            "Fortitude d6 1 + 0 = 1 vs DC ?: fails → fall prone",
+            "Enid: 2 ? vs Toughness 9/3",
+        ],
+        ["range −2", "DC 256", "DC 354", "DC 254", "+ Strength 640 + 3×scale 3 = 647", "vs DC 645: fails"],
+    )
 
 
 def the_gm_hurts_heals_and_tests_nemesis(t: Table):
@@ -190,11 +250,20 @@ def the_gm_hurts_heals_and_tests_nemesis(t: Table):
     t.command("save", actor="Nemesis", kind="dex", dc=3)
     t.command("save", actor="Nemesis", kind="stealth", options="bonus=17", dc=12)
     t.command("damage", target="Nemesis", amount="444", options="nonlethal")
-    return (["Nemesis: 384 vs Toughness ?: > Minimum: wound", "Nemesis heals ?: Toughness ?",
-             "falls 20 m onto concrete: 1d6 (4) ? vs Toughness ?: ≤ Minimum: no wound",
-             "a wound (GM) vs Toughness ?", "Will check: d6", "? = ? vs DC 5: success",
-             "Stealth (skill) check: d6", "? = ? vs DC 12: success", "knocked unconscious (nonlethal)"],
-            ["heals 1 wound:", "1d6 (4) + 7 = 11", "+17 ="])
+    return (
+        [
+            "Nemesis: 384 vs Toughness ?: > Minimum: wound",
+            "Nemesis heals ?: Toughness ?",
+            "falls 20 m onto concrete: 1d6 (4) ? vs Toughness ?: ≤ Minimum: no wound",
+            "a wound (GM) vs Toughness ?",
+            "Will check: d6",
+            "? = ? vs DC 5: success",
+            "Stealth (skill) check: d6",
+            "? = ? vs DC 12: success",
+            "knocked unconscious (nonlethal)",
+        ],
+        ["heals 1 wound:", "1d6 (4) + 7 = 11", "+17 ="],
+    )
 
 
 def the_gm_breaks_nemesis_and_lets_it_die(t: Table):
@@ -211,10 +280,18 @@ def the_gm_breaks_nemesis_and_lets_it_die(t: Table):
     t.next()
     t.next(2, 6)  # round 3: a dying check
     t.next(10)  # round 4: d10 10 stabilises
-    return (["Fear morale damage 999 vs Will ?: Will beaten → morale penalty and Panicked", "Will is now ?",
-             "takes a morale penalty: Will ?", "Nemesis recovers ?: Will ?", "Spirit d6 4 ? = ? vs DC 10",
-             "Endurance d6 6 ? = ? vs DC 4: holds on", "d10 10 → stabilises"],
-            ["recovers 3 morale penalties", "+ 270 = 274"])
+    return (
+        [
+            "Fear morale damage 999 vs Will ?: Will beaten → morale penalty and Panicked",
+            "Will is now ?",
+            "takes a morale penalty: Will ?",
+            "Nemesis recovers ?: Will ?",
+            "Spirit d6 4 ? = ? vs DC 10",
+            "Endurance d6 6 ? = ? vs DC 4: holds on",
+            "d10 10 → stabilises",
+        ],
+        ["recovers 3 morale penalties", "+ 270 = 274"],
+    )
 
 
 def hidden_initiative_ties(t: Table):
@@ -224,8 +301,10 @@ def hidden_initiative_ties(t: Table):
     t.add("Shade", 3, hidden=True, **NEMESIS)
     t.add("Wraith", 3, hidden=True, **NEMESIS)
     t.next()
-    return (["Initiative tie at ?: reroll Nemesis d6", "Nemesis initiative: d6 3 + Reflex ? + Dex ? = ?"],
-            ["Initiative tie at 933", "+ 930 = "])
+    return (
+        ["Initiative tie at ?: reroll Nemesis d6", "Nemesis initiative: d6 3 + Reflex ? + Dex ? = ?"],
+        ["Initiative tie at 933", "+ 930 = "],
+    )
 
 
 def a_hidden_npc_ties_with_a_hero(t: Table):
@@ -234,14 +313,26 @@ def a_hidden_npc_ties_with_a_hero(t: Table):
     t.add("Wraith", 3, hidden=True, reflex=37, dex=-36)
     t.add("Imp", 3, reflex=1)
     t.next()
-    return (["Initiative tie at ?: reroll", "Wraith initiative: d6 3 + Reflex ? + Dex ? = ?", "Wraith d6",
-             "Initiative tie at ?: Imp d6"],
-            ["Initiative tie at 4", "Reflex 37 + Dex -36 = 4"])
+    return (
+        [
+            "Initiative tie at ?: reroll",
+            "Wraith initiative: d6 3 + Reflex ? + Dex ? = ?",
+            "Wraith d6",
+            "Initiative tie at ?: Imp d6",
+        ],
+        ["Initiative tie at 4", "Reflex 37 + Dex -36 = 4"],
+    )
 
 
-SCENARIOS = [mauve_attacks_with_every_defence, mauve_shoots_and_calls_her_shots, nemesis_attacks_the_heroes,
-             the_gm_hurts_heals_and_tests_nemesis, the_gm_breaks_nemesis_and_lets_it_die, hidden_initiative_ties,
-             a_hidden_npc_ties_with_a_hero]
+SCENARIOS = [
+    mauve_attacks_with_every_defence,
+    mauve_shoots_and_calls_her_shots,
+    nemesis_attacks_the_heroes,
+    the_gm_hurts_heals_and_tests_nemesis,
+    the_gm_breaks_nemesis_and_lets_it_die,
+    hidden_initiative_ties,
+    a_hidden_npc_ties_with_a_hero,
+]
 
 
 def play(scenario, hidden: bool):
@@ -338,10 +429,16 @@ def test_a_hidden_npcs_defence_prompt_hides_its_bonuses_and_a_hidden_attackers_d
     setup(table)
     table.next()  # Mauve's turn
     table.command("attack", by=PLAYER, target="Nemesis", dice="6 1")
-    assert conceal(table.enc.pending.prompt) == "Nemesis: defend against a hit from Mauve (DC 7)? Block ?, Dodge ?, Parry ?"
+    assert (
+        conceal(table.enc.pending.prompt)
+        == "Nemesis: defend against a hit from Mauve (DC 7)? Block ?, Dodge ?, Parry ?"
+    )
     assert reveal(table.enc.pending.prompt).endswith("Block +170, Dodge +190, Parry +230")
     table.choose("No defence")
     table.next()  # round 2: Nemesis's turn
     table.command("attack", target="Mauve", dice="6 1")
-    assert conceal(table.enc.pending.prompt) == "Mauve: defend against a hit from Nemesis (DC ?)? Block +1, Dodge +2, Parry +1"
+    assert (
+        conceal(table.enc.pending.prompt)
+        == "Mauve: defend against a hit from Nemesis (DC ?)? Block +1, Dodge +2, Parry +1"
+    )
     assert reveal(table.enc.pending.prompt).startswith("Mauve: defend against a hit from Nemesis (DC 254)?")

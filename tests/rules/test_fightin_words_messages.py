@@ -142,5 +142,8 @@ def test_a_flanked_defender_is_told_in_the_prompt():
     fight = duel()
     fight.next()
     fight.command("attack", target="Mauve", options="flanked", dice="6 1")
-    assert fight.enc.pending.prompt == "Mauve: defend against a hit from Goblin (DC 4, flanked: −1)? Block +0, Dodge +0, Parry +0"
+    assert (
+        fight.enc.pending.prompt
+        == "Mauve: defend against a hit from Goblin (DC 4, flanked: −1)? Block +0, Dodge +0, Parry +0"
+    )
     assert "🛡️ Mauve may defend against a hit (DC 4, flanked: −1): waiting for the choice." in fight.text()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import GM
 from rules.actions import AddCombatants, EndEncounter, NextTurn
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
@@ -14,6 +13,7 @@ from rules.randomness import Chance
 from rules.system import Resting
 from rules.systems.frozen_lands import SYSTEM
 from rules.systems.frozen_lands.actions import AddCondition, Damage
+from tests.helpers import GM
 
 ALICE = Actor(user_id=11)
 SHEET = {"body": "3", "class_stamina": "4", "soul": "2", "wp": "1", "agility": "3"}  # Stamina 7
@@ -24,8 +24,16 @@ def new():
 
 
 def join(enc, lasting=None):
-    action = AddCombatants(by=ALICE, name="Sigrid", sheet=SHEET, npc=False, controller_id=ALICE.user_id,
-                           character_id=2, dice=(4,), lasting=lasting)
+    action = AddCombatants(
+        by=ALICE,
+        name="Sigrid",
+        sheet=SHEET,
+        npc=False,
+        controller_id=ALICE.user_id,
+        character_id=2,
+        dice=(4,),
+        lasting=lasting,
+    )
     return apply(enc, action).state
 
 
@@ -55,8 +63,17 @@ def test_wounds_injuries_stress_and_conditions_carry_into_the_next_fight():
     enc = gm(enc, AddCondition(by=GM, target="Sigrid", condition="dazed"))
     enc = gm(enc, EndEncounter(by=GM))
     kept = SYSTEM.lasting(enc, enc.find("Sigrid"))
-    assert kept == {"stamina": 0, "wounds": 1, "injuries": ["broken ribs"], "stress": 3, "wp": 1,
-                    "exhaustion": 0, "dazed": 1, "fear": 0, "dead": False}
+    assert kept == {
+        "stamina": 0,
+        "wounds": 1,
+        "injuries": ["broken ribs"],
+        "stress": 3,
+        "wp": 1,
+        "exhaustion": 0,
+        "dazed": 1,
+        "fear": 0,
+        "dead": False,
+    }
     sigrid = join(new(), lasting=kept).find("Sigrid")
     assert (sigrid.stamina, sigrid.wounds, sigrid.stress, sigrid.dazed) == (0, 1, 3, 1)
     assert sigrid.injuries == ("broken ribs",)
@@ -69,22 +86,32 @@ def test_a_dead_character_cannot_join():
 
 
 def test_resting_resets_stress_and_stamina_but_not_wounds():
-    out = rest(resting({"stamina": 0, "wounds": 1, "injuries": ["broken ribs"], "stress": 4, "dazed": 1}),
-               resting({}, "Fresh"))
-    assert out.characters[0].lasting == {"stamina": 7, "wounds": 1, "injuries": ["broken ribs"], "stress": 0,
-                                         "dazed": 1}
+    out = rest(
+        resting({"stamina": 0, "wounds": 1, "injuries": ["broken ribs"], "stress": 4, "dazed": 1}), resting({}, "Fresh")
+    )
+    assert out.characters[0].lasting == {
+        "stamina": 7,
+        "wounds": 1,
+        "injuries": ["broken ribs"],
+        "stress": 0,
+        "dazed": 1,
+    }
     assert [e.text for e in out.events] == [
-        "🛌 Resting:", "Sigrid: Stress 4 → 0, Stamina 0 → 7/7; 1 Wound remains (the GM heals Wounds).",
-        "Fresh: Stress 0 → 0, Stamina 7 → 7/7."]
+        "🛌 Resting:",
+        "Sigrid: Stress 4 → 0, Stamina 0 → 7/7; 1 Wound remains (the GM heals Wounds).",
+        "Fresh: Stress 0 → 0, Stamina 7 → 7/7.",
+    ]
 
 
 def test_the_gm_heals_wounds_by_hand_and_show_lists_them():
     sheet = SYSTEM.parse_sheet(SHEET)
     state = {"stamina": 7, "wounds": 2, "injuries": ["broken ribs"], "stress": 3, "wp": 1, "fear": 2}
     assert SYSTEM.lasting_lines(sheet, state) == [
-        "Stamina 7/7", "Wounds 2: broken ribs (1 critical injury not recorded)",
+        "Stamina 7/7",
+        "Wounds 2: broken ribs (1 critical injury not recorded)",
         "Stress 3 (SOUL 2; 1 stress dice), WP 1",
-        "Conditions: Fear 2"]
+        "Conditions: Fear 2",
+    ]
     state = SYSTEM.adjust(sheet, state, "wounds", "0")
     state = SYSTEM.adjust(sheet, state, "injuries", "")
     assert state["wounds"] == 0 and state["injuries"] == []

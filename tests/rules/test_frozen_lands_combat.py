@@ -27,22 +27,25 @@ def test_weapon_tables_are_built_in():
         weapons.find("Broadsword", thrown=True)
 
 
-@pytest.mark.parametrize("weapon, range_name, aimed, size, light, expected", [
-    (LONG_BOW, "close", False, 0, None, [("close range", -3)]),
-    (LONG_BOW, "short", False, 0, None, []),
-    (LONG_BOW, "medium", False, 0, None, [("medium range", -1)]),
-    (LONG_BOW, "long", False, 0, None, [("long range", -2)]),
-    (LONG_BOW, "short", True, 0, None, [("Aim", 2)]),
-    (LONG_BOW, "long", True, 0, None, [("long range", -2), ("Aim", 2)]),
-    (LONG_BOW, "distant", True, 0, None, [("distant range with Aim", -3)]),
-    (SHORT_BOW, "long", True, 0, None, [("long range with Aim", -3)]),
-    (LONG_BOW, "short", False, 1, None, [("large target", 1)]),
-    (LONG_BOW, "short", False, 2, None, [("large target", 2)]),
-    (LONG_BOW, "short", False, -1, None, [("small target", -1)]),
-    (LONG_BOW, "short", False, -2, None, [("small target", -2)]),
-    (LONG_BOW, "short", False, 0, "dim", [("dim light", -1)]),
-    (LONG_BOW, "short", False, 0, "dark", [("darkness", -3)]),
-])
+@pytest.mark.parametrize(
+    "weapon, range_name, aimed, size, light, expected",
+    [
+        (LONG_BOW, "close", False, 0, None, [("close range", -3)]),
+        (LONG_BOW, "short", False, 0, None, []),
+        (LONG_BOW, "medium", False, 0, None, [("medium range", -1)]),
+        (LONG_BOW, "long", False, 0, None, [("long range", -2)]),
+        (LONG_BOW, "short", True, 0, None, [("Aim", 2)]),
+        (LONG_BOW, "long", True, 0, None, [("long range", -2), ("Aim", 2)]),
+        (LONG_BOW, "distant", True, 0, None, [("distant range with Aim", -3)]),
+        (SHORT_BOW, "long", True, 0, None, [("long range with Aim", -3)]),
+        (LONG_BOW, "short", False, 1, None, [("large target", 1)]),
+        (LONG_BOW, "short", False, 2, None, [("large target", 2)]),
+        (LONG_BOW, "short", False, -1, None, [("small target", -1)]),
+        (LONG_BOW, "short", False, -2, None, [("small target", -2)]),
+        (LONG_BOW, "short", False, 0, "dim", [("dim light", -1)]),
+        (LONG_BOW, "short", False, 0, "dark", [("darkness", -3)]),
+    ],
+)
 def test_ranged_modifiers_table(weapon, range_name, aimed, size, light, expected):
     assert ranged_modifiers(weapon, range_name, aimed=aimed, size=size, light=light) == expected
 
@@ -63,7 +66,8 @@ def test_a_distant_shot_is_refused_without_aim_and_taken_with_it():
     o = outcome(s, fl.Attack(by=ASTRID, target="Wolf", ranged=True, range="distant", dice=(6, 2)))
     assert o.events[0].text == (
         "Astrid shoots Wolf with Long Bow: Marksmanship 3 + Long Bow 2 − distant range with Aim 3 = 2d6 (6, 2) "
-        "→ 1 success; hit: 1 + Long Bow damage 1 = 2 − defense 1 = 1; 1 damage → Stamina 5/6")
+        "→ 1 success; hit: 1 + Long Bow damage 1 = 2 − defense 1 = 1; 1 damage → Stamina 5/6"
+    )
     astrid = get(o.state, "Astrid")
     assert not astrid.aimed and not astrid.loaded
 
@@ -75,7 +79,8 @@ def test_size_from_the_enemy_stat_block_and_a_dimly_lit_zone_change_the_pool():
     o = outcome(s, fl.Attack(by=ASTRID, target="Wolf", ranged=True, range="medium", size=2, dice=(1, 1, 1, 1)))
     assert o.events[0].text.startswith(
         "Astrid shoots Wolf with Short Bow: Marksmanship 3 + Short Bow 2 − medium range 1 + large target 2 "
-        "− dimly lit zone 2 = 4d6 (1, 1, 1, 1) → 0 successes")
+        "− dimly lit zone 2 = 4d6 (1, 1, 1, 1) → 0 successes"
+    )
 
 
 def test_melee_damage_is_successes_plus_weapon_damage_minus_defense():
@@ -162,7 +167,8 @@ def test_stamina_zero_breaks_and_each_further_hit_is_a_wound_with_the_gms_injury
     s = act(s, fl.Attack(by=GM, target="Astrid", damage=10))
     o = outcome(s, Choose(by=ASTRID, pending_id=s.pending.id, option="No reaction"))
     assert o.events[-1].text.endswith(
-        "armour 1: 10 − 1 = 9; 9 damage → Stamina 0/7: broken (cannot act until healed; every further hit is a Wound)")
+        "armour 1: 10 − 1 = 9; 9 damage → Stamina 0/7: broken (cannot act until healed; every further hit is a Wound)"
+    )
     s = o.state
     astrid = get(s, "Astrid")
     assert astrid.broken and astrid.wounds == 0
@@ -207,8 +213,10 @@ def test_bjorns_block_with_a_shield():
 def test_the_defense_prompt_says_how_many_dice_each_reaction_rolls():
     s = end_turn(party(astrid={"stress": 3}))
     s = act(s, fl.Attack(by=GM, target="Astrid"))
-    assert s.pending.prompt == ("Wolf hits Astrid for 3: spend a reaction (2 left) on a defense roll? "
-                                "Dodge rolls Mobility (2 dice), Block rolls Melee (2 dice) (+ 1 stress die).")
+    assert s.pending.prompt == (
+        "Wolf hits Astrid for 3: spend a reaction (2 left) on a defense roll? "
+        "Dodge rolls Mobility (2 dice), Block rolls Melee (2 dice) (+ 1 stress die)."
+    )
     s = choose(s, "Dodge", 6, 6, 1, by=ASTRID)  # the stress die last: a 1 on AGILITY's Mobility
     astrid = get(s, "Astrid")
     assert astrid.stamina == 7 and astrid.exhaustion == 1  # 3 − 2 − armour 1 = 0: no damage

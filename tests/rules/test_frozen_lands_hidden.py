@@ -25,12 +25,32 @@ SHADE = {"initiative": 19, "damage": 37, "defense": 14, "stamina": 187}
 # Every number of the Shade's the channel must never read (stat block, Stamina as it
 # drops, its damage to the players after their defence rolls and armour).
 SHADE_SECRETS = ("19", "37", "29", "14", "187", "178", "170", "151", "146", "36", "35", "34", "27", "25")
-SIGRID_SHEET = {"body": 5, "agility": 3, "soul": 2, "melee": 20, "marksmanship": 20, "mobility": 1,
-                "class_stamina": 4, "weapon": "Two-Handed Sword", "ranged": "Long Bow", "loaded": True,
-                "talents": "attack"}
+SIGRID_SHEET = {
+    "body": 5,
+    "agility": 3,
+    "soul": 2,
+    "melee": 20,
+    "marksmanship": 20,
+    "mobility": 1,
+    "class_stamina": 4,
+    "weapon": "Two-Handed Sword",
+    "ranged": "Long Bow",
+    "loaded": True,
+    "talents": "attack",
+}
 # A hidden character-type combatant (added with npc=False): its sheet and pools are secret too.
-GHOST = {"body": 9, "agility": 8, "soul": 3, "melee": 17, "mobility": 15, "class_stamina": 30, "armour": 16,
-         "stress": 30, "wp": 44, "weapon": "Shortsword"}
+GHOST = {
+    "body": 9,
+    "agility": 8,
+    "soul": 3,
+    "melee": 17,
+    "mobility": 15,
+    "class_stamina": 30,
+    "armour": 16,
+    "stress": 30,
+    "wp": 44,
+    "weapon": "Shortsword",
+}
 GHOST_SECRETS = ("17", "15", "16", "19", "39", "35", "37", "31", "32", "33", "27", "28", "29", "30")
 
 
@@ -80,8 +100,12 @@ def shade_fight(hidden: bool) -> Log:
     s = SYSTEM.new_encounter(1, 7)
     s = log.do(s, AddCombatants(by=ASTRID, name="Astrid", npc=False, controller_id=10, sheet=ASTRID_SHEET, dice=(6,)))
     s = log.do(s, AddCombatants(by=SIGRID, name="Sigrid", npc=False, controller_id=10, sheet=SIGRID_SHEET, dice=(5,)))
-    s = log.do(s, AddCombatants(by=BJORN, name="Bjorn", npc=False, controller_id=11,
-                                sheet={**BJORN_SHEET, "class_stamina": 41}, dice=(3,)))
+    s = log.do(
+        s,
+        AddCombatants(
+            by=BJORN, name="Bjorn", npc=False, controller_id=11, sheet={**BJORN_SHEET, "class_stamina": 41}, dice=(3,)
+        ),
+    )
     s = log.do(s, AddCombatants(by=GM, name="Wolf", sheet={"initiative": 4, "damage": 3, "defense": 1, "stamina": 6}))
     s = log.do(s, AddCombatants(by=GM, name="Shade", hidden=hidden, sheet=SHADE))
     s = log.do(s, fl_next(2, 1, 1, 1))  # players first: Astrid, Shade, Sigrid, Wolf, Bjorn
@@ -154,7 +178,9 @@ def ghost_fight(hidden: bool) -> Log:
     s = log.do(s, fl.Interrupt(by=GM, actor="Ghost", dice=(3, 3) + (4,) * 29))
     # Conditions: levels, critical failures on stress dice, breaking, Wounds, Fear on a roll.
     s = log.do(s, fl.AddCondition(by=GM, target="Ghost", condition="dazed", text="2"))
-    s = log.do(s, fl.Check(by=GM, actor="Ghost", skill="perception", need=1, dice=(1, 1, 1) + (4,) * 27))  # 30 stress dice
+    s = log.do(
+        s, fl.Check(by=GM, actor="Ghost", skill="perception", need=1, dice=(1, 1, 1) + (4,) * 27)
+    )  # 30 stress dice
     s = log.do(s, fl.AddCondition(by=GM, target="Ghost", condition="fear", text="4"))  # broken, Wound 1
     s = log.do(s, fl.AddCondition(by=GM, target="Ghost", condition="injury", text="cracked ribs"))
     s = log.do(s, fl.Check(by=GM, actor="Ghost", skill="mobility", need=1, dice=(6,) + (2,) * 14 + (4,) * 30))
@@ -221,23 +247,31 @@ def test_the_shades_lines_as_the_channel_reads_them():
     assert "Attacks with /attack target:… for ? damage" in [conceal(t) for t in log.texts]
     assert public_lines(log, "Astrid attacks Shade") == [
         "Astrid attacks Shade with Shortsword: Melee 2 + Shortsword 2 = 4d6 (6, 1, 1, 1) → 1 success; "
-        "hit: 1 + Shortsword damage 1 = 2 − defense ? = ?; no damage"]
+        "hit: 1 + Shortsword damage 1 = 2 − defense ? = ?; no damage"
+    ]
     assert public_lines(log, "Shade hits Astrid") == [
         "Shade hits Astrid for ?: spend a reaction (2 left) on a defense roll? "
-        "Dodge rolls Mobility (2 dice), Block rolls Melee (2 dice)."]
+        "Dodge rolls Mobility (2 dice), Block rolls Melee (2 dice)."
+    ]
     assert public_lines(log, "Astrid: Dodge") == [
         "Astrid: Dodge: Mobility 2 = 2d6 (6, 6) → 2 successes → damage ? − ? = ?; armour 1: ? − 1 = ?; "
-        "? damage → Stamina 0/7: broken (cannot act until healed; every further hit is a Wound)"]
+        "? damage → Stamina 0/7: broken (cannot act until healed; every further hit is a Wound)"
+    ]
     assert public_lines(log, "Shade attacks Bjorn")[-1].startswith(
-        "Shade attacks Bjorn: ? damage; no reactions left; armour 2: ? − 2 = ?; ? damage → Stamina 0/45")
+        "Shade attacks Bjorn: ? damage; no reactions left; armour 2: ? − 2 = ?; ? damage → Stamina 0/45"
+    )
     sigrid = public_lines(log, "Sigrid attacks") + public_lines(log, "Sigrid shoots")
     assert len(sigrid) == 2
-    assert sigrid[0].endswith("→ 20 successes; hit: 20 + Two-Handed Sword damage 3 = 23 − defense ? = ?; "
-                              "? damage → Stamina ?/?")
-    assert sigrid[1].endswith("→ 21 successes; hit: 21 + Long Bow damage 1 = 22 − defense ? = ?; ? damage → Stamina ?/?")
+    assert sigrid[0].endswith(
+        "→ 20 successes; hit: 20 + Two-Handed Sword damage 3 = 23 − defense ? = ?; ? damage → Stamina ?/?"
+    )
+    assert sigrid[1].endswith(
+        "→ 21 successes; hit: 21 + Long Bow damage 1 = 22 − defense ? = ?; ? damage → Stamina ?/?"
+    )
     assert public_lines(log, "Wolf attacks Shade") == ["Wolf attacks Shade: 3 damage − defense ? = ?; no damage"]
     assert public_lines(log, "Shade attacks Wolf") == [
-        "Shade attacks Wolf: ? damage − defense 1 = ?; ? damage → Stamina 0/6: defeated"]
+        "Shade attacks Wolf: ? damage − defense 1 = ?; ? damage → Stamina 0/6: defeated"
+    ]
     assert public_lines(log, "Shade takes") == [
         "Shade takes 33 − defense ? = ?: ? damage → Stamina ?/?.",
         "Shade takes 5: ? damage → Stamina ?/?.",
@@ -251,30 +285,39 @@ def test_the_ghosts_lines_as_the_channel_reads_them():
     log = ghost_fight(True)
     assert public_lines(log, "Ghost attacks Wolf") == [
         "Ghost attacks Wolf with Shortsword: Melee ? + Shortsword ? = ?d6 (?) + stress ?d6 (?) → 2 successes; "
-        "stress success → +? WP; hit: 2 + Shortsword damage ? = ? − defense 1 = ?; ? damage → Stamina 4/6"]
+        "stress success → +? WP; hit: 2 + Shortsword damage ? = ? − defense 1 = ?; ? damage → Stamina 4/6"
+    ]
     assert public_lines(log, "Wolf hits Ghost") == [
         "Wolf hits Ghost for 3: spend a reaction (7 left) on a defense roll? "
-        "Dodge rolls Mobility (? dice), Block rolls Melee (? dice) (+ ? stress dice)."]
+        "Dodge rolls Mobility (? dice), Block rolls Melee (? dice) (+ ? stress dice)."
+    ]
     assert public_lines(log, "Ghost: Dodge") == [
         "Ghost: Dodge: Mobility ? = ?d6 (?) + stress ?d6 (?) → 0 successes → damage 3 − 0 = 3; "
-        "armour ?: 3 − ? = ?; no damage"]
+        "armour ?: 3 − ? = ?; no damage"
+    ]
     assert public_lines(log, "Ghost moves") == [
         "Ghost moves to Hall; disengage from 1 close enemy: Mobility ? = ?d6 (?) + stress ?d6 (?) → 0 successes, "
-        "needs 1 → failure; +1 Stress (?); no action left for the extra move: stays put."]
+        "needs 1 → failure; +1 Stress (?); no action left for the extra move: stays put."
+    ]
     assert public_lines(log, "Ghost tries") == [
-        "Ghost tries to act out of turn: AWARENESS ? = ?d6 (?) + stress ?d6 (?) → 0 successes; failure: +1 Stress (?)."]
-    assert public_lines(log, "Ghost takes") == ["Ghost takes 20 − armour ? = ?: ? damage → Stamina ?/?.",
-                                               "Ghost takes 1 Stress (Stress ?)."]
+        "Ghost tries to act out of turn: AWARENESS ? = ?d6 (?) + stress ?d6 (?) → 0 successes; failure: +1 Stress (?)."
+    ]
+    assert public_lines(log, "Ghost takes") == [
+        "Ghost takes 20 − armour ? = ?: ? damage → Stamina ?/?.",
+        "Ghost takes 1 Stress (Stress ?).",
+    ]
     assert public_lines(log, "Reactions left").count("Reactions left: 7 of ?") == 2  # the Ghost's two turns
     assert "? stress dice, out-of-turn try available" in [conceal(t) for t in log.texts]
     assert public_lines(log, "Ghost: Dazed") == ["Ghost: Dazed ?."]
     assert public_lines(log, "Ghost rolls") == [
         "Ghost rolls Perception ? = ?d6 (?) + stress ?d6 (?) → 0 successes, needs 1 → failure; "
         "? critical failures > Dazed ? → Dazed ? (AWARENESS: −1 reaction a round).",
-        "Ghost rolls Mobility ? = ?d6 (?) + stress ?d6 (?) → ? success − Fear ? = 0, needs 1 → failure."]
+        "Ghost rolls Mobility ? = ?d6 (?) + stress ?d6 (?) → ? success − Fear ? = 0, needs 1 → failure.",
+    ]
     assert public_lines(log, "Ghost: Fear")[0].startswith(
         "Ghost: Fear above level 3; Ghost is broken (cannot act until healed; every further hit is a Wound) "
-        "and suffers a critical injury (Wounds ?)")
+        "and suffers a critical injury (Wounds ?)"
+    )
     assert public_lines(log, "Ghost recovers") == ["Ghost recovers from cracked ribs (Wounds ?)."]
     assert public_lines(log, "Ghost: Stamina") == ["Ghost: Stamina ?/?.", "Ghost: Stamina ?/?; rested: Stress 0."]
 

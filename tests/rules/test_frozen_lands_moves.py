@@ -24,8 +24,10 @@ def test_disengaging_from_two_close_enemies_needs_two_successes():
     s = surrounded()
     o = outcome(s, fl.Move(by=ASTRID, to="Loft", dice=(6, 6)))
     astrid = get(o.state, "Astrid")
-    assert o.events[0].text == ("Astrid moves to Loft; disengage from 2 close enemies: Mobility 2 = 2d6 (6, 6) → 2 successes, "
-                                "needs 2 → success.")
+    assert o.events[0].text == (
+        "Astrid moves to Loft; disengage from 2 close enemies: Mobility 2 = 2d6 (6, 6) → 2 successes, "
+        "needs 2 → success."
+    )
     assert astrid.zone == "Loft" and astrid.actions_left == 2 and astrid.stress == 0 and astrid.engaged == ()
     assert get(o.state, "Wolf").engaged == ()
 
@@ -62,7 +64,10 @@ def test_stand_up_and_move_needs_a_mobility_roll():
     s = party()
     s = act(s, fl.AddCondition(by=GM, target="Astrid", condition="prone"))
     o = outcome(s, fl.Move(by=ASTRID, to="Hall", dice=(3, 4)))
-    assert "stand up and move: Mobility 2 = 2d6 (3, 4) → 0 successes, needs 1 → failure; stands up but does not get away" in o.events[0].text
+    assert (
+        "stand up and move: Mobility 2 = 2d6 (3, 4) → 0 successes, needs 1 → failure; stands up but does not get away"
+        in o.events[0].text
+    )
     assert not get(o.state, "Astrid").prone and get(o.state, "Astrid").zone == ""
     s = act(s, fl.Move(by=ASTRID, to="Hall", dice=(6, 4)))
     assert get(s, "Astrid").zone == "Hall"
@@ -94,7 +99,11 @@ def test_out_of_turn_action_succeeds_acts_at_once_then_the_turn_goes_on():
     assert current(s) == ["Wolf"]
     o = outcome(s, fl.Interrupt(by=ASTRID, actor="Astrid", dice=(6, 2, 3)))  # AWARENESS 3
     s = o.state
-    assert o.events[0].text == "Astrid tries to act out of turn: AWARENESS 3 = 3d6 (6, 2, 3) → 1 success; success: acts now (one of the 3 actions)."
+    assert (
+        o.events[0].text
+        == "Astrid tries to act out of turn: AWARENESS 3 = 3d6 (6, 2, 3) → 1 success; success: acts now (one of the 3 "
+        "actions)."
+    )
     assert current(s) == ["Astrid"] and o.events[1].ping == (10,)
     o = outcome(s, fl.Attack(by=ASTRID, target="Wolf", dice=(6, 1, 1, 1)))
     s = o.state

@@ -20,8 +20,10 @@ def test_stress_up_to_soul_is_free_and_each_point_above_adds_a_stress_die():
         roll(s, "mobility", 6, 2, 1)
     s = party(astrid={"stress": 4})  # two stress dice
     o = roll(s, "mobility", 6, 2, 6, 3)
-    assert o.events[0].text == ("Astrid rolls Mobility 2 = 2d6 (6, 2) + stress 2d6 (6, 3) → 1 success, needs 1 → success; "
-                                "stress success → +1 WP.")
+    assert o.events[0].text == (
+        "Astrid rolls Mobility 2 = 2d6 (6, 2) + stress 2d6 (6, 3) → 1 success, needs 1 → success; "
+        "stress success → +1 WP."
+    )
     assert get(o.state, "Astrid").wp == 1
 
 

@@ -2,21 +2,43 @@
 
 from __future__ import annotations
 
-from tests.helpers import GM
 from rules.actions import AddCombatants, Choose, EndTurn, NextTurn
 from rules.engine import apply
 from rules.model import Actor
 from rules.systems.frozen_lands import SYSTEM
-from rules.systems.frozen_lands import actions as fl
+from rules.systems.frozen_lands import actions as fl  # noqa: F401 (the tests import it from here)
+from tests.helpers import GM
 
 ASTRID = Actor(user_id=10)
 BJORN = Actor(user_id=11)
 USERS = {"Astrid": ASTRID, "Bjorn": BJORN}
 
-ASTRID_SHEET = {"body": 3, "agility": 3, "awareness": 3, "soul": 2, "melee": 2, "marksmanship": 3, "mobility": 2,
-                "athletics": 1, "class_stamina": 4, "armour": 1, "weapon": "Shortsword", "ranged": "Short Bow"}
-BJORN_SHEET = {"body": 4, "agility": 2, "awareness": 2, "soul": 2, "melee": 3, "mobility": 1,
-               "class_stamina": 5, "armour": 2, "weapon": "Battleaxe", "shield": True}
+ASTRID_SHEET = {
+    "body": 3,
+    "agility": 3,
+    "awareness": 3,
+    "soul": 2,
+    "melee": 2,
+    "marksmanship": 3,
+    "mobility": 2,
+    "athletics": 1,
+    "class_stamina": 4,
+    "armour": 1,
+    "weapon": "Shortsword",
+    "ranged": "Short Bow",
+}
+BJORN_SHEET = {
+    "body": 4,
+    "agility": 2,
+    "awareness": 2,
+    "soul": 2,
+    "melee": 3,
+    "mobility": 1,
+    "class_stamina": 5,
+    "armour": 2,
+    "weapon": "Battleaxe",
+    "shield": True,
+}
 
 
 def new():
@@ -34,8 +56,10 @@ def act(state, action):
 def hero(state, name, roll, **sheet):
     by = USERS.get(name, ASTRID)
     base = ASTRID_SHEET if name == "Astrid" else BJORN_SHEET if name == "Bjorn" else {}
-    return act(state, AddCombatants(by=by, name=name, npc=False, controller_id=by.user_id,
-                                    sheet={**base, **sheet}, dice=(roll,)))
+    return act(
+        state,
+        AddCombatants(by=by, name=name, npc=False, controller_id=by.user_id, sheet={**base, **sheet}, dice=(roll,)),
+    )
 
 
 def enemy(state, name, initiative, **sheet):
@@ -74,5 +98,3 @@ def party(**extra):
     s = enemy(s, "Wolf", 4, damage=3, defense=1, stamina=6)
     s = enemy(s, "Bandit", 2, damage=4, defense=0, stamina=4)
     return begin(s, 2, 1, 1)
-
-

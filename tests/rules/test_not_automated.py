@@ -12,16 +12,19 @@ from rules import registry
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 SECTIONS = {
-    "rotted-capes": "### Rotted Capes", "fightin-words": "### Them's Fightin' Words",
-    "factions": "### Alternating factions", "99-towers": "### 99 Towers", "frozen-lands": "### Frozen Lands",
+    "rotted-capes": "### Rotted Capes",
+    "fightin-words": "### Them's Fightin' Words",
+    "factions": "### Alternating factions",
+    "99-towers": "### 99 Towers",
+    "frozen-lands": "### Frozen Lands",
 }
 
 
 def section(key: str) -> str:
     text = README.read_text(encoding="utf-8")
     start = text.index(SECTIONS[key])
-    following = [m.start() for m in re.finditer(r"^#{2,3} ", text[start + 4:], re.M)]
-    return text[start: start + 4 + following[0]] if following else text[start:]
+    following = [m.start() for m in re.finditer(r"^#{2,3} ", text[start + 4 :], re.M)]
+    return text[start : start + 4 + following[0]] if following else text[start:]
 
 
 @pytest.mark.parametrize("key", list(SECTIONS))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import GM
 from rules.actions import AddCombatants, Choose, NextTurn
 from rules.engine import apply
 from rules.errors import NotAllowed, NotYourTurn, RulesError, UnknownAction
 from rules.model import Actor
 from rules.systems.rotted_capes import SYSTEM
+from tests.helpers import GM
 
 ALICE = Actor(user_id=11)
 BOB = Actor(user_id=12)
@@ -24,8 +24,15 @@ def join(enc, name, roll, count=1, surprised=False, **stats):
     player = PLAYERS.get(name)
     sheet = {k: str(v) for k, v in stats.items()}
     if player:
-        action = AddCombatants(by=player, name=name, sheet=sheet, npc=False, controller_id=player.user_id,
-                               dice=(roll,), surprised=surprised)
+        action = AddCombatants(
+            by=player,
+            name=name,
+            sheet=sheet,
+            npc=False,
+            controller_id=player.user_id,
+            dice=(roll,),
+            surprised=surprised,
+        )
     else:
         rolls = roll if isinstance(roll, tuple) else (roll,) * count
         action = AddCombatants(by=GM, name=name, sheet=sheet, count=count, dice=rolls, surprised=surprised)
@@ -171,8 +178,10 @@ def test_dash_doubles_pace_and_reactions_are_between_turns():
 def test_issue_example_hit_dr_and_massive_damage():
     enc = duel()
     out = cmd(enc, "attack", ALICE, target="Brute", damage="2d6+3", damage_type="fire", dice="14 4 4")
-    assert texts(out)[0] == ("Nova attacks Brute: d20 14 + 5 = 19 vs Avoidance 15: hit; 2d6 (4, 4) + 3 = 11 − DR 5 (energy) "
-                             "= 6 Stamina; 6 > Fortitude 4 → massive: 1 Wound (Brute: 14/20 Stamina, 2/3 Wounds)")
+    assert texts(out)[0] == (
+        "Nova attacks Brute: d20 14 + 5 = 19 vs Avoidance 15: hit; 2d6 (4, 4) + 3 = 11 − DR 5 (energy) "
+        "= 6 Stamina; 6 > Fortitude 4 → massive: 1 Wound (Brute: 14/20 Stamina, 2/3 Wounds)"
+    )
     brute = who(out.state, "Brute")
     assert (brute.stamina, brute.wounds) == (14, 2)
     assert brute.has("Wounded")
@@ -273,7 +282,10 @@ def test_dodge_gives_disadvantage_against_avoidance_only():
 def test_advantage_and_disadvantage_cancel_to_a_straight_roll():
     enc = duel()
     out = cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=9, options="adv cover=half")
-    assert "d20 9 + 5 = 14 vs Avoidance 15: miss [adv: advantage; dis: partial cover; they cancel: one d20]" in texts(out)[0]
+    assert (
+        "d20 9 + 5 = 14 vs Avoidance 15: miss [adv: advantage; dis: partial cover; they cancel: one d20]"
+        in texts(out)[0]
+    )
     enc2 = new(advantage="count")
     enc2 = begin(join(join(enc2, "Nova", 15, attack=5), "Brute", 5, avoidance=15))
     enc2 = run(enc2, "condition_add", target="Brute", condition="Prone")
@@ -310,7 +322,10 @@ def test_assist_gives_advantage_once():
 def test_hidden_attacker_has_advantage_and_is_revealed():
     enc = duel(dex=2)
     out = cmd(enc, "act", ALICE, action="hide", options="dc=12", roll=11)
-    assert texts(out)[0] == "Nova tries to hide: d20 11 + 2 = 13 vs 12: hidden (advantage on attacks; attacking reveals them)"
+    assert (
+        texts(out)[0]
+        == "Nova tries to hide: d20 11 + 2 = 13 vs 12: hidden (advantage on attacks; attacking reveals them)"
+    )
     enc = out.state
     enc = end_turn(enc, ALICE).state
     out = cmd(enc, "attack", GM, target="Nova", damage="1", dice="19 2")
@@ -375,6 +390,7 @@ def test_delta_zombies_take_wounds_without_penalties_and_die_at_zero():
     z = who(out.state, "Zombie")
     assert z.wounds == 1 and not z.has("Wounded")
     from rules.systems.rotted_capes.conditions import wound_penalty
+
     assert wound_penalty(z) == 0
     out = cmd(out.state, "attack", ALICE, target="Zombie", damage="1", options="bonus", roll=20)
     assert texts(out)[0].endswith("critical: 1 Wound; Zombie is destroyed")
@@ -394,7 +410,12 @@ def test_death_asks_the_hero_and_allies_with_buttons():
     out = dying_hero()
     pending = out.state.pending
     assert pending.kind == "death"
-    assert pending.options == ("Spend own Plot Point", "Bolt spends a Plot Point", "Accept a physical flaw", "Blaze of glory")
+    assert pending.options == (
+        "Spend own Plot Point",
+        "Bolt spends a Plot Point",
+        "Accept a physical flaw",
+        "Blaze of glory",
+    )
     assert pending.users == (11, 12)
     # the choice message pings them; the result line does not ping a second time
     assert out.events[-1].text.startswith("☠️ Nova is at 0 Wounds and 0 Stamina") and out.events[-1].ping == ()
@@ -429,7 +450,10 @@ def test_blaze_of_glory_is_an_automatic_critical_then_death():
     enc = dying_hero().state
     enc = apply(enc, Choose(by=ALICE, pending_id=enc.pending.id, option="Blaze of glory")).state
     out = cmd(enc, "attack", ALICE, actor="Nova", target="Brute", damage="5")
-    assert "blaze of glory: automatic critical; 5 = 5 Stamina; 5 > Fortitude 4 → massive, critical + massive: 2 Wounds" in texts(out)[0]
+    assert (
+        "blaze of glory: automatic critical; 5 = 5 Stamina; 5 > Fortitude 4 → massive, critical + massive: 2 Wounds"
+        in texts(out)[0]
+    )
     assert who(out.state, "Nova").dead and who(out.state, "Nova").out
     assert who(out.state, "Brute").wounds == 0
 
@@ -442,7 +466,15 @@ def test_commands_map_options_and_refuse_unknown_ones():
         SYSTEM.command("spell", GM, {})
     with pytest.raises(RulesError, match="`target` is required"):
         SYSTEM.command("attack", GM, {})
-    assert [v for v, _ in SYSTEM.act_choices()][:7] == ["assist", "dash", "demanding", "disengage", "dodge", "hide", "ready"]
+    assert [v for v, _ in SYSTEM.act_choices()][:7] == [
+        "assist",
+        "dash",
+        "demanding",
+        "disengage",
+        "dodge",
+        "hide",
+        "ready",
+    ]
 
 
 def test_status_line_reveals_or_hides():

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import GM
 from rules.actions import AddCombatants, EndEncounter, NextTurn
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, UnknownAction
@@ -14,6 +13,7 @@ from rules.randomness import Chance
 from rules.system import Resting
 from rules.systems.rotted_capes import SYSTEM
 from rules.systems.rotted_capes.actions import AddCondition, Damage, PlotSpend
+from tests.helpers import GM
 
 ALICE = Actor(user_id=11)
 SHEET = {"con": "1", "stamina": "20", "wounds": "3", "fortitude": "10", "dex": "2"}
@@ -25,8 +25,16 @@ def new(campaign=None):
 
 
 def join(enc, name="Nova", lasting=None, roll=10, sheet=SHEET):
-    action = AddCombatants(by=ALICE, name=name, sheet=sheet, npc=False, controller_id=ALICE.user_id,
-                           character_id=5, dice=(roll,), lasting=lasting)
+    action = AddCombatants(
+        by=ALICE,
+        name=name,
+        sheet=sheet,
+        npc=False,
+        controller_id=ALICE.user_id,
+        character_id=5,
+        dice=(roll,),
+        lasting=lasting,
+    )
     return apply(enc, action).state
 
 
@@ -87,11 +95,14 @@ def test_unconscious_from_stamina_loss_carries_over_and_a_flaw_lowers_maximum_wo
 
 
 def test_end_of_scene_gives_all_stamina_back_or_half_when_unconscious():
-    out = rest("end_scene", resting({"stamina": 3, "wounds": 2}, "Nova"),
-               resting({"stamina": 0, "unconscious": True}, "Bolt"))
+    out = rest(
+        "end_scene", resting({"stamina": 3, "wounds": 2}, "Nova"), resting({"stamina": 0, "unconscious": True}, "Bolt")
+    )
     assert [r.lasting["stamina"] for r in out.characters] == [20, 10]
-    assert texts(out)[1:] == ["Nova recovers all of their Stamina (20/20).",
-                              "Bolt was Unconscious from Stamina loss: half their total Stamina back (10/20)."]
+    assert texts(out)[1:] == [
+        "Nova recovers all of their Stamina (20/20).",
+        "Bolt was Unconscious from Stamina loss: half their total Stamina back (10/20).",
+    ]
     assert out.characters[0].lasting["wounds"] == 2
 
 
@@ -104,16 +115,20 @@ def test_one_hiatus_per_wound_before_the_recovery_roll():
     second = rest("hiatus", first.characters[0], dice=(16,))
     state = second.characters[0].lasting
     assert state["wounds"] == 2 and state["hiatuses"] == 0
-    assert texts(second)[1] == ("Nova CON save (Wound Recovery, 2 Hiatuses taken): d20 16 + 1 − 2 wounds/exhaustion"
-                                " = 15 vs DC 15: success, 1 Wound recovered (2/3 Wounds).")
+    assert texts(second)[1] == (
+        "Nova CON save (Wound Recovery, 2 Hiatuses taken): d20 16 + 1 − 2 wounds/exhaustion"
+        " = 15 vs DC 15: success, 1 Wound recovered (2/3 Wounds)."
+    )
     assert "dice entered by hand" in texts(second)[0]
 
 
 def test_no_wounds_means_nothing_to_recover_but_exhaustion_drops():
     out = rest("hiatus", resting({"exhaustion": 2}), resting({"exhaustion": 1}, "Bolt"), unfed="Bolt")
     assert [r.lasting["exhaustion"] for r in out.characters] == [1, 1]
-    assert texts(out)[1:] == ["Nova has no Wounds to recover; Exhaustion 2 → 1.",
-                              "Bolt has no Wounds to recover; Exhaustion stays at 1 (no food and drink)."]
+    assert texts(out)[1:] == [
+        "Nova has no Wounds to recover; Exhaustion 2 → 1.",
+        "Bolt has no Wounds to recover; Exhaustion stays at 1 (no food and drink).",
+    ]
 
 
 def test_failing_by_four_or_less_changes_nothing():
@@ -126,8 +141,10 @@ def test_failing_by_five_or_more_rolls_on_the_wound_recovery_table():
     out = rest("hiatus", resting({"wounds": 2}), dice=(5, 3))  # 5 + 1 − 1 = 5: failed by 10; d6 3 → Constitution
     state = out.characters[0].lasting
     assert state["wounds"] == 2 and state["attribute_losses"] == ["Constitution"]
-    assert "failure (failed by 10): no Wound recovered, and a random attribute score is permanently reduced by 1: " \
-           "d6 3 → Constitution" in texts(out)[1]
+    assert (
+        "failure (failed by 10): no Wound recovered, and a random attribute score is permanently reduced by 1: "
+        "d6 3 → Constitution" in texts(out)[1]
+    )
     shown = SYSTEM.lasting_lines(out.characters[0].sheet, state)
     assert "Attribute scores lowered for good: Constitution −1" in shown
 
@@ -154,8 +171,7 @@ def test_a_medic_gives_advantage():
 
 
 def test_a_plot_point_ignores_a_failed_roll_and_goes_to_the_pool():
-    out = rest("hiatus", resting({"wounds": 2, "plot_points": 2}), dice=(1,), campaign={"pool": 3},
-               plot_point="Nova")
+    out = rest("hiatus", resting({"wounds": 2, "plot_points": 2}), dice=(1,), campaign={"pool": 3}, plot_point="Nova")
     state = out.characters[0].lasting
     assert state["wounds"] == 2 and state["plot_points"] == 1 and out.campaign == {"pool": 4}
     assert "spends a Plot Point to ignore it" in texts(out)[1]
@@ -197,6 +213,9 @@ def test_gm_adjustments_are_checked_and_shown():
     with pytest.raises(InvalidInput, match="does not last"):
         SYSTEM.adjust(sheet, state, "conditions", "Prone")
     assert SYSTEM.lasting_lines(sheet, state) == [
-        "Stamina 20/20", "Wounds 1/3 (Wounded −2; Hiatuses towards the next Wound Recovery roll: 0 of 2)",
-        "Exhaustion 2", "Conditions: Weakened (Strength, Mild), Charmed"]
+        "Stamina 20/20",
+        "Wounds 1/3 (Wounded −2; Hiatuses towards the next Wound Recovery roll: 0 of 2)",
+        "Exhaustion 2",
+        "Conditions: Weakened (Strength, Mild), Charmed",
+    ]
     assert set(SYSTEM.adjustable()) >= {"wounds", "plot_points", "exhaustion", "stamina", "conditions"}

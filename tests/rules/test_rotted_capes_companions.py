@@ -2,12 +2,12 @@
 
 import pytest
 
-from tests.helpers import GM
 from rules.actions import AddCombatants, NextTurn
 from rules.engine import apply
 from rules.errors import InvalidInput
 from rules.model import Actor
 from rules.systems.rotted_capes import SYSTEM
+from tests.helpers import GM
 
 ALICE = Actor(user_id=2)
 
@@ -24,9 +24,12 @@ def acting(state):
 
 def test_a_companion_acts_in_its_controllers_slot_without_rolling():
     s = SYSTEM.new_encounter(1, 3)
-    s = run(s, AddCombatants(by=ALICE, name="Nova", npc=False, controller_id=2, dice=(12,)),
-            AddCombatants(by=GM, name="Brute", dice=(15,)),
-            AddCombatants(by=GM, name="Rex", sheet={"companion_of": "Nova"}, controller_id=2))
+    s = run(
+        s,
+        AddCombatants(by=ALICE, name="Nova", npc=False, controller_id=2, dice=(12,)),
+        AddCombatants(by=GM, name="Brute", dice=(15,)),
+        AddCombatants(by=GM, name="Rex", sheet={"companion_of": "Nova"}, controller_id=2),
+    )
     rex = s.find("Rex")
     assert rex.companion_of == s.find("Nova").id and rex.side == "heroes"
     s = run(s, NextTurn(by=GM))
@@ -39,8 +42,12 @@ def test_a_companion_acts_in_its_controllers_slot_without_rolling():
 
 def test_a_companion_joining_mid_fight_joins_its_controllers_slot():
     s = SYSTEM.new_encounter(1, 3)
-    s = run(s, AddCombatants(by=ALICE, name="Nova", npc=False, controller_id=2, dice=(12,)),
-            AddCombatants(by=GM, name="Brute", dice=(15,)), NextTurn(by=GM))
+    s = run(
+        s,
+        AddCombatants(by=ALICE, name="Nova", npc=False, controller_id=2, dice=(12,)),
+        AddCombatants(by=GM, name="Brute", dice=(15,)),
+        NextTurn(by=GM),
+    )
     s = run(s, AddCombatants(by=GM, name="Rex", sheet={"companion_of": "Nova"}, controller_id=2), NextTurn(by=GM))
     assert acting(s) == ["Nova", "Rex"]
 

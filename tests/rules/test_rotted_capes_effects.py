@@ -8,9 +8,8 @@ import pytest
 from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
-
 from rules.systems.rotted_capes import SYSTEM
-from tests.rules.test_rotted_capes import ALICE, BOB, GM, begin, cmd, end_turn, join, new, run, texts, who, acting
+from tests.rules.test_rotted_capes import ALICE, BOB, GM, acting, begin, cmd, end_turn, join, new, run, texts, who
 
 
 def stepaside(**options):
@@ -29,7 +28,9 @@ def stepaside(**options):
 def test_seed_example_ten_stamina_damage_asks_for_dc_ten():
     enc = stepaside()
     out = cmd(enc, "attack", GM, target="Stepaside", damage="10", damage_type="fire", dice="3 15")
-    assert "d20 adv (3, 15) 15 + 6 = 21 vs Avoidance 10: hit [adv: target busy with a demanding action]" in texts(out)[0]
+    assert (
+        "d20 adv (3, 15) 15 + 6 = 21 vs Avoidance 10: hit [adv: target busy with a demanding action]" in texts(out)[0]
+    )
     pending = out.state.pending
     assert pending.kind == "interrupt" and pending.context["dc"] == 10
     assert pending.prompt == "Stepaside: Constitution save DC 10 to keep Geospatial Shift going."
@@ -41,7 +42,9 @@ def test_a_wound_on_an_interruptible_actor_asks_for_dc_25_and_failure_disrupts()
     enc = stepaside()
     out = cmd(enc, "attack", GM, target="Stepaside", damage="13", damage_type="fire", dice="3 15")
     assert out.state.pending.context["dc"] == 25
-    out = apply(out.state, Choose(by=ALICE, pending_id=out.state.pending.id, option="Roll the Constitution save", dice=(20,)))
+    out = apply(
+        out.state, Choose(by=ALICE, pending_id=out.state.pending.id, option="Roll the Constitution save", dice=(20,))
+    )
     assert "d20 20 + 1 − 1 wounds/exhaustion = 20 vs DC 25: failure — the action is disrupted" in texts(out)[1]
     assert who(out.state, "Stepaside").demanding is None
 
@@ -54,7 +57,9 @@ def test_half_the_stamina_damage_sets_a_higher_dc_and_success_keeps_the_action()
     enc = enc.update(who(enc, "Stepaside").id, sheet=who(enc, "Stepaside").sheet.but(fortitude=30))
     out = cmd(enc, "damage", target="Stepaside", amount="24")
     assert out.state.pending.context["dc"] == 12
-    out = apply(out.state, Choose(by=ALICE, pending_id=out.state.pending.id, option="Roll the Constitution save", dice=(11,)))
+    out = apply(
+        out.state, Choose(by=ALICE, pending_id=out.state.pending.id, option="Roll the Constitution save", dice=(11,))
+    )
     assert "d20 11 + 1 = 12 vs DC 12: success — still going." in texts(out)[1]
     enc = end_turn(out.state, GM).state
     assert who(enc, "Stepaside").demanding is None
@@ -93,7 +98,9 @@ def test_ready_goes_off_as_a_reaction_or_is_lost():
     assert texts(out) == ["Stepaside's readied action goes off: if the merc charges, I blast him."]
     assert who(out.state, "Stepaside").economy.reactions == 0
     out = end_turn(enc, GM)
-    assert "Stepaside's readied action (if the merc charges, I blast him) was never triggered and is lost." in texts(out)
+    assert "Stepaside's readied action (if the merc charges, I blast him) was never triggered and is lost." in texts(
+        out
+    )
 
 
 # --- conditions ---------------------------------------------------------------------------------
@@ -114,7 +121,15 @@ def test_until_the_end_of_someones_next_turn():
     enc = new()
     enc = join(enc, "Nova", 15)
     enc = begin(join(enc, "Brute", 5))
-    enc = run(enc, "condition_add", ALICE, target="Brute", condition="Stunned", duration="end of Nova's next turn", tags="Greater, Sonic")
+    enc = run(
+        enc,
+        "condition_add",
+        ALICE,
+        target="Brute",
+        condition="Stunned",
+        duration="end of Nova's next turn",
+        tags="Greater, Sonic",
+    )
     enc = end_turn(enc, ALICE).state  # applied during this turn: does not count
     assert who(enc, "Brute").has("Stunned")
     out = cmd(enc, "attack", GM, target="Nova", roll=5, damage="1", dice="2")
@@ -128,7 +143,9 @@ def test_until_saved_rolls_at_the_end_of_the_bearers_turn():
     enc = new()
     enc = join(enc, "Nova", 15)
     enc = begin(join(enc, "Brute", 5, saves="wis:2"))
-    enc = run(enc, "condition_add", target="Brute", condition="Charmed", duration="save", options="dc=14 save=wis source=Nova")
+    enc = run(
+        enc, "condition_add", target="Brute", condition="Charmed", duration="save", options="dc=14 save=wis source=Nova"
+    )
     enc = end_turn(enc, ALICE).state
     out = end_turn(enc, GM, dice=(11,))
     assert "Brute saves against Charmed: d20 11 + 2 = 13 vs DC 14: failure." in texts(out)
@@ -177,25 +194,39 @@ def burning(**stats):
     enc = join(enc, "Nova", 15)
     enc = join(enc, "Brute", 5, **({"stamina": 40, "stamina_defense": 8, "con": 1} | stats))
     enc = begin(enc)
-    return run(enc, "condition_add", target="Brute", condition="Ongoing Damage", tags="Engulfed – Fire",
-               options="damage=1d6 type=fire dc=12")
+    return run(
+        enc,
+        "condition_add",
+        target="Brute",
+        condition="Ongoing Damage",
+        tags="Engulfed – Fire",
+        options="damage=1d6 type=fire dc=12",
+    )
 
 
 def test_ongoing_damage_ticks_at_start_adds_up_to_massive_and_saves_at_end():
     enc = end_turn(burning(), ALICE, dice=(5,))
     out = enc
-    assert "Brute takes fire Ongoing Damage (Engulfed – Fire): 1d6 (5) = 5 Stamina (continuous total 5/8) (Brute: 35/40 Stamina, 3/3 Wounds)" in texts(out)
+    assert (
+        "Brute takes fire Ongoing Damage (Engulfed – Fire): 1d6 (5) = 5 Stamina (continuous total 5/8) (Brute: 35/40 "
+        "Stamina, 3/3 Wounds)" in texts(out)
+    )
     out = end_turn(out.state, GM, dice=(4,))
     assert "Brute saves against Ongoing Damage (Engulfed – Fire): d20 4 + 1 = 5 vs DC 12: failure." in texts(out)
     out = end_turn(out.state, ALICE, dice=(4,))
-    assert "1d6 (4) = 4 Stamina; continuous total 9 > Stamina Defense 8 → massive (total resets): 1 Wound" in texts(out)[0]
+    assert (
+        "1d6 (4) = 4 Stamina; continuous total 9 > Stamina Defense 8 → massive (total resets): 1 Wound" in texts(out)[0]
+    )
     brute = who(out.state, "Brute")
     assert (brute.stamina, brute.wounds, brute.ongoing_total) == (31, 2, 0)
     # engulfed in fire: disadvantage on attacks
     hit = cmd(out.state, "attack", GM, target="Nova", damage="1", dice="9 3")
     assert "[dis: engulfed in fire]" in texts(hit)[0]
     out = end_turn(out.state, GM, dice=(12,))
-    assert "Brute saves against Ongoing Damage (Engulfed – Fire): d20 12 + 1 − 1 wounds/exhaustion = 12 vs DC 12: success — it ends." in texts(out)
+    assert (
+        "Brute saves against Ongoing Damage (Engulfed – Fire): d20 12 + 1 − 1 wounds/exhaustion = 12 vs DC 12: "
+        "success — it ends." in texts(out)
+    )
 
 
 def test_zombie_continuous_damage_past_stamina_defense_destroys_a_common_z():
@@ -228,7 +259,10 @@ def test_spending_a_plot_point_gives_the_attacker_disadvantage():
     out = cmd(enc, "attack", GM, target="Nova", damage="1d6", dice="18 3")
     pending = out.state.pending
     assert pending.kind == "plot_disadvantage" and pending.users == (11,) and out.events[0].ping == ()
-    assert texts(out) == ["⏳ Brute attacks Nova: the roll waits while Nova's player decides whether to spend a Plot Point (1 left) for disadvantage."]
+    assert texts(out) == [
+        "⏳ Brute attacks Nova: the roll waits while Nova's player decides whether to spend a Plot Point (1 left) for "
+        "disadvantage."
+    ]
     out = apply(out.state, Choose(by=ALICE, pending_id=pending.id, option="Spend a Plot Point: disadvantage"))
     assert "d20 dis (18, 3) 3 + 4 = 7 vs Avoidance 12: miss [dis: Plot Point]" in texts(out)[-1]
     assert who(out.state, "Nova").plot_points == 0 and out.state.pool == 1
@@ -266,7 +300,9 @@ def test_aid_another_once_per_scene_and_narrative_uses():
     with pytest.raises(NotAllowed, match="already given"):
         cmd(run(enc, "plotpoint_award", target="Bolt"), "plotpoint_spend", BOB, use="aid", target="Nova")
     out = cmd(enc, "plotpoint_spend", BOB, use="alter scene", text="the floor gives out under the Brute")
-    assert texts(out) == ["🎭 Bolt spends a Plot Point to alter a scene: the floor gives out under the Brute (0 left; pool 1)."]
+    assert texts(out) == [
+        "🎭 Bolt spends a Plot Point to alter a scene: the floor gives out under the Brute (0 left; pool 1)."
+    ]
     with pytest.raises(NotAllowed, match="no Plot Points"):
         cmd(out.state, "plotpoint_spend", BOB, use="endure")
 
@@ -290,7 +326,17 @@ def test_award_pool_show_and_new_issue():
 def horde(count=6):
     enc = new()
     enc = join(enc, "Nova", 15, avoidance=25, fortitude=40, stamina=40)
-    enc = join(enc, "Zombie", (9, 7, 12, 3, 8, 11)[:count], count=count, zombie="true", attack=1, damage="1d6", fortitude=5, wounds=1)
+    enc = join(
+        enc,
+        "Zombie",
+        (9, 7, 12, 3, 8, 11)[:count],
+        count=count,
+        zombie="true",
+        attack=1,
+        damage="1d6",
+        fortitude=5,
+        wounds=1,
+    )
     enc = begin(enc)
     return run(enc, "act", action="horde", target="Zombie")
 
@@ -313,8 +359,10 @@ def test_a_horde_of_six_attacks_at_plus_ten_at_its_lowest_members_initiative():
 def test_attacks_against_a_horde_take_out_one_member_and_it_splits_below_five():
     enc = horde()
     out = cmd(enc, "attack", ALICE, target="Zombie Horde", damage="6", roll=15)
-    assert texts(out)[0] == ("Nova attacks Zombie Horde: d20 15 = 15 vs Avoidance 10: hit; 6 = 6; 6 > Fortitude 5 → massive: "
-                             "Zombie 1 is destroyed; 5 left in the horde, now +8 to hit and damage")
+    assert texts(out)[0] == (
+        "Nova attacks Zombie Horde: d20 15 = 15 vs Avoidance 10: hit; 6 = 6; 6 > Fortitude 5 → massive: "
+        "Zombie 1 is destroyed; 5 left in the horde, now +8 to hit and damage"
+    )
     enc = out.state
     enc = end_turn(enc, ALICE).state
     enc = end_turn(enc, GM).state
@@ -322,7 +370,10 @@ def test_attacks_against_a_horde_take_out_one_member_and_it_splits_below_five():
     assert texts(out)[0].endswith("Zombie 2 is destroyed; 4 left, too few for a horde")
     assert "The horde breaks up: Zombie 3, Zombie 4, Zombie 5, Zombie 6 act on its initiative, together." in texts(out)
     enc = out.state
-    assert [[enc.get(c).name for c in s] for s in enc.turns.slots] == [["Nova"], ["Zombie 3", "Zombie 4", "Zombie 5", "Zombie 6"]]
+    assert [[enc.get(c).name for c in s] for s in enc.turns.slots] == [
+        ["Nova"],
+        ["Zombie 3", "Zombie 4", "Zombie 5", "Zombie 6"],
+    ]
     enc = end_turn(enc, ALICE).state
     assert acting(enc) == ["Zombie 3", "Zombie 4", "Zombie 5", "Zombie 6"]
 
@@ -359,11 +410,21 @@ def test_unleashed_gets_an_extra_turn_at_initiative_minus_ten_and_double_stamina
     out = cmd(enc, "attack", GM, target="Nova", dice="3 17 2", options="unleashed", damage="1d4")
     assert "d20 adv (3, 17) 17" in texts(out)[0]
     with pytest.raises(NotAllowed, match="already used this round"):
-        cmd(out.state, "attack", GM, actor="Dr Rot", target="Nova", dice="3 17", options="unleashed reaction", damage="1d4")
+        cmd(
+            out.state,
+            "attack",
+            GM,
+            actor="Dr Rot",
+            target="Nova",
+            dice="3 17",
+            options="unleashed reaction",
+            damage="1d4",
+        )
 
 
 def SYSTEM_STATUS(enc, name):
     from rules.systems.rotted_capes import SYSTEM
+
     return SYSTEM.status_line(enc, enc.find(name), reveal=True)
 
 
@@ -385,7 +446,13 @@ def test_danger_zone_takes_turns_in_the_middle_and_at_the_end():
     enc = begin(enc)
     out = cmd(enc, "act", action="danger zone", options="middle end")
     enc = out.state
-    assert [enc.get(s[0]).name for s in enc.turns.slots] == ["Nova", "Bolt", "Danger Zone (middle)", "Brute", "Danger Zone (end)"]
+    assert [enc.get(s[0]).name for s in enc.turns.slots] == [
+        "Nova",
+        "Bolt",
+        "Danger Zone (middle)",
+        "Brute",
+        "Danger Zone (end)",
+    ]
     enc = end_turn(end_turn(enc, ALICE).state, BOB).state
     assert acting(enc) == ["Danger Zone (middle)"]
     with pytest.raises(InvalidInput):
@@ -490,7 +557,10 @@ def test_unleashed_brute_keeps_its_stamina_and_may_auto_save_with_the_pool():
         cmd(enc, "save", actor="Dr Rot", kind="con", dc=15, options="auto")
     enc = enc.but(pool=1)
     out = cmd(enc, "save", actor="Dr Rot", kind="con", dc=15, options="auto")
-    assert texts(out) == ["🎭 The Editor-in-Chief spends a Plot Point from the pool: Dr Rot's CON save (DC 15) succeeds automatically (pool 0)."]
+    assert texts(out) == [
+        "🎭 The Editor-in-Chief spends a Plot Point from the pool: Dr Rot's CON save (DC 15) succeeds automatically "
+        "(pool 0)."
+    ]
     with pytest.raises(NotAllowed, match="already used this round"):
         cmd(out.state.but(pool=1), "save", actor="Dr Rot", kind="con", dc=15, options="auto")
 
@@ -501,7 +571,10 @@ def test_a_save_can_be_rerolled_with_a_plot_point():
     out = cmd(enc, "save", ALICE, kind="stunned", dice="4 9")
     assert "d20 dis (4, 9) 4 + 1 = 5 vs DC 13: failure" in texts(out)[0]
     out = cmd(out.state, "plotpoint_spend", ALICE, use="reroll", dice="17 15")
-    assert texts(out)[1:] == ["Nova CON save: d20 dis (17, 15) 15 + 1 = 16 vs DC 13: success [dis: stunned]", "Nova shakes off Stunned."]
+    assert texts(out)[1:] == [
+        "Nova CON save: d20 dis (17, 15) 15 + 1 = 16 vs DC 13: success [dis: stunned]",
+        "Nova shakes off Stunned.",
+    ]
 
 
 def test_bad_sheets_are_refused_with_a_clear_message():
@@ -524,6 +597,8 @@ def test_read_only_reports_and_the_spend_menu_values():
     assert texts(out) == ["🎭 Nova spends a Plot Point to ignore a failed Wound Recovery roll (0 left; pool 1)."]
     with pytest.raises(InvalidInput, match="buttons"):
         cmd(enc, "plotpoint_spend", ALICE, use="escape_death")
-    enc = run(enc, "attack", ALICE, target="Brute", damage="1d6", dice="15 1 3")  # advantage (prone): two d20s, then the 1d6
+    enc = run(
+        enc, "attack", ALICE, target="Brute", damage="1d6", dice="15 1 3"
+    )  # advantage (prone): two d20s, then the 1d6
     out = cmd(enc, "plotpoint_spend", ALICE, use="reroll", text="the damage", dice="5")
     assert "1d6 (5) = 5 Stamina" in texts(out)[1]

@@ -16,13 +16,25 @@ from rules.actions import AddCombatants, Choose, NextTurn
 from rules.engine import apply
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.rotted_capes import SYSTEM
-
 from tests.rules.derive import changes, derivable
 from tests.rules.test_rotted_capes import ALICE, GM
 
 # Shade's sheet: every number distinctive, none of them a die face or a hero's number below
-SHADE = {"stamina": 737, "wounds": 83, "avoidance": 143, "fortitude": 129, "willpower": 147, "stamina_defense": 171,
-         "dr": "energy:31", "attack": 53, "damage": "1d6+67", "dex": 31, "init": 13, "con": 23, "saves": "wis:37"}
+SHADE = {
+    "stamina": 737,
+    "wounds": 83,
+    "avoidance": 143,
+    "fortitude": 129,
+    "willpower": 147,
+    "stamina_defense": 171,
+    "dr": "energy:31",
+    "attack": 53,
+    "damage": "1d6+67",
+    "dex": 31,
+    "init": 13,
+    "con": 23,
+    "saves": "wis:37",
+}
 # Nova hits hard and never takes massive damage, so her own (public) numbers stay far from Shade's
 NOVA = {"dex": 60, "avoidance": 15, "fortitude": 500, "stamina": 400, "wounds": 3, "attack": 140}
 SHEET_NUMBERS = {737, 83, 143, 129, 147, 171, 31, 53, 67, 23, 37, 44}  # 44: dex + init
@@ -31,7 +43,9 @@ SHEET_NUMBERS = {737, 83, 143, 129, 147, 171, 31, 53, 67, 23, 37, 44}  # 44: dex
 class Fight:
     """Nova against Shade; records every text the fight shows and every state Shade was in."""
 
-    def __init__(self, hidden: bool, shade: dict | None = None, name: str = "Shade", side: str | None = None, **options):
+    def __init__(
+        self, hidden: bool, shade: dict | None = None, name: str = "Shade", side: str | None = None, **options
+    ):
         self.hidden = hidden
         self.name = name
         self.texts: list[str] = []
@@ -41,8 +55,16 @@ class Fight:
         self.extra: set[int] = set()  # Shade's numbers that are in no field (damage after its DR, a DC from it)
         enc = SYSTEM.new_encounter(1, 99, {"offer_plot_disadvantage": False} | options)
         self.enc = enc
-        self.add(AddCombatants(by=ALICE, name="Nova", sheet={k: str(v) for k, v in NOVA.items()}, npc=False,
-                               controller_id=ALICE.user_id, dice=(15,)))
+        self.add(
+            AddCombatants(
+                by=ALICE,
+                name="Nova",
+                sheet={k: str(v) for k, v in NOVA.items()},
+                npc=False,
+                controller_id=ALICE.user_id,
+                dice=(15,),
+            )
+        )
         sheet = {k: str(v) for k, v in (shade or SHADE).items()}
         self.add(AddCombatants(by=GM, name=name, sheet=sheet, hidden=hidden, side=side, dice=(5,)))
 
@@ -57,7 +79,9 @@ class Fight:
         return self.record(apply(self.enc, NextTurn(by=by, dice=tuple(dice))))
 
     def choose(self, option, by=GM, dice=()):
-        return self.record(apply(self.enc, Choose(by=by, pending_id=self.enc.pending.id, option=option, dice=tuple(dice))))
+        return self.record(
+            apply(self.enc, Choose(by=by, pending_id=self.enc.pending.id, option=option, dice=tuple(dice)))
+        )
 
     def record(self, outcome):
         before, shown = self.enc, len(self.texts)
@@ -89,7 +113,15 @@ class Fight:
             c = enc.maybe(self.name)
             if c is None:
                 continue
-            numbers |= {c.stamina, c.max_stamina, c.temp_stamina, c.wounds, c.max_wounds, c.ongoing_total, c.plot_points}
+            numbers |= {
+                c.stamina,
+                c.max_stamina,
+                c.temp_stamina,
+                c.wounds,
+                c.max_wounds,
+                c.ongoing_total,
+                c.plot_points,
+            }
             numbers |= {e.key[0] for e in enc.turns.entries if enc.get(e.cid).name.startswith(self.name)}
         # small numbers are die faces and counts anyone may read
         return {int(n) for n in numbers if n >= 20} - self.public
@@ -105,16 +137,32 @@ def attacked(hidden):
     f = Fight(hidden)
     f.next()  # round 1: Nova (initiative 75) before Shade (d20 5 + 44 = 49)
     f.cmd("attack", ALICE, target="Shade", damage="1d6+300", dice="10 4")  # 150 vs Avoidance 143; 304 massive
-    f.cmd("attack", ALICE, target="Shade", damage="1d6+300", damage_type="fire", defense="fortitude", dice="12 5",
-          options="free")  # 305 − DR 31 = 274 > Fortitude 129
+    f.cmd(
+        "attack",
+        ALICE,
+        target="Shade",
+        damage="1d6+300",
+        damage_type="fire",
+        defense="fortitude",
+        dice="12 5",
+        options="free",
+    )  # 305 − DR 31 = 274 > Fortitude 129
     f.cmd("attack", ALICE, target="Shade", defense="willpower", dice="2", options="free")  # 142 vs Willpower 147
     f.cmd("attack", ALICE, target="Shade", damage="1d6", damage_type="cold", dice="20 1", options="free")  # critical
     f.cmd("plotpoint_spend", ALICE, use="reroll", dice="15 2")
     f.cmd("attack", ALICE, target="Shade", damage="1d6+300", options="free ap", dice="10 6")  # ignores DR
     f.public |= {304, 305, 306}  # the damage Nova rolls: hers to read
     f.extra |= {274, 49, 49 - 44}
-    expected = {"Avoidance 143", "Fortitude 129", "Willpower 147", "DR 31 (energy) = 274", "274 > Fortitude 129",
-                "/737 Stamina", "82/83 Wounds", "Shade initiative: d20 5 + 44 = 49"}
+    expected = {
+        "Avoidance 143",
+        "Fortitude 129",
+        "Willpower 147",
+        "DR 31 (energy) = 274",
+        "274 > Fortitude 129",
+        "/737 Stamina",
+        "82/83 Wounds",
+        "Shade initiative: d20 5 + 44 = 49",
+    }
     return f, expected
 
 
@@ -135,8 +183,15 @@ def resources(hidden):
     f.cmd("act", action="end scene")
     f.public |= {500, 50, 90, 95, 304, 1000, 400}
     f.extra |= {69, 185, 196}
-    expected = {"+500 temp", "replacing 196", "DR 31 (energy) = 69", "continuous total 90/171",
-                "continuous total 185 > Stamina Defense 171", "recovers 207 Stamina", "Shade 737/737 Stamina"}
+    expected = {
+        "+500 temp",
+        "replacing 196",
+        "DR 31 (energy) = 69",
+        "continuous total 90/171",
+        "continuous total 185 > Stamina Defense 171",
+        "recovers 207 Stamina",
+        "Shade 737/737 Stamina",
+    }
     return f, expected
 
 
@@ -156,8 +211,14 @@ def saves(hidden):
     f.next(dice=(7, 6, 2, 4))  # saves against Ongoing Damage and Frightened, both at disadvantage
     f.public |= {100}
     f.extra |= {8 + 23, 9 + 37, 4 + 31, 6 + 23, 2 + 23, 69}
-    expected = {"d20 8 + 23 = 31 vs DC 15", "d20 9 + 37 = 46 vs DC 50", "= 69 Stamina (continuous total 69/171)",
-                "+ 31 = 35 vs 30", "6 + 23 = 29 vs DC 12", "2 + 23 = 25 vs DC 40"}
+    expected = {
+        "d20 8 + 23 = 31 vs DC 15",
+        "d20 9 + 37 = 46 vs DC 50",
+        "= 69 Stamina (continuous total 69/171)",
+        "+ 31 = 35 vs 30",
+        "6 + 23 = 29 vs DC 12",
+        "2 + 23 = 25 vs DC 40",
+    }
     return f, expected
 
 
@@ -204,14 +265,29 @@ def unleashed(hidden):
     f.cmd("act", action="dash")
     f.next()
     f.extra |= {39, 1474}
-    expected = {"extra turn at initiative 39", "fixed at 39", "3 Wounds back (1474/1474 Stamina, 83/83 Wounds)", "dashes: 8 areas"}
+    expected = {
+        "extra turn at initiative 39",
+        "fixed at 39",
+        "3 Wounds back (1474/1474 Stamina, 83/83 Wounds)",
+        "dashes: 8 areas",
+    }
     return f, expected
 
 
 def zombie(hidden):
     """A hidden zombie: only massive damage and criticals hurt it; its Wounds and Fortitude stay secret."""
-    f = Fight(hidden, shade={"zombie": "true", "zombie_level": "alpha", "wounds": 83, "avoidance": 143,
-                             "fortitude": 129, "dex": 31, "init": 13})
+    f = Fight(
+        hidden,
+        shade={
+            "zombie": "true",
+            "zombie_level": "alpha",
+            "wounds": 83,
+            "avoidance": 143,
+            "fortitude": 129,
+            "dex": 31,
+            "init": 13,
+        },
+    )
     f.next()
     f.cmd("attack", ALICE, target="Shade", damage="1d6+300", dice="10 4")
     f.cmd("attack", ALICE, target="Shade", damage="1d6", dice="10 4", options="free")
@@ -251,22 +327,41 @@ def shade_hits_through_armour(hidden):
     """Shade hits Bulwark, whose DR and low Fortitude make every step after the total public:
     Bulwark's tracker tells the table what it lost, so the total shows and the die hides with the bonus."""
     f = Fight(hidden)
-    f.add(AddCombatants(by=ALICE, name="Bulwark", sheet={"dr": "kinetic:7", "fortitude": "30", "stamina": "900",
-                                                        "avoidance": "12", "dex": "1"}, npc=False,
-                        controller_id=ALICE.user_id, dice=(1,)))
+    f.add(
+        AddCombatants(
+            by=ALICE,
+            name="Bulwark",
+            sheet={"dr": "kinetic:7", "fortitude": "30", "stamina": "900", "avoidance": "12", "dex": "1"},
+            npc=False,
+            controller_id=ALICE.user_id,
+            dice=(1,),
+        )
+    )
     f.next()
     f.next(ALICE)  # Shade's turn
     f.cmd("attack", target="Bulwark", dice="12 3")  # 12 + 53 = 65 vs 12; 3 + 67 = 70 − DR 7 = 63 > Fortitude 30
     f.cmd("attack", target="Bulwark", damage="2d6+61", dice="11 6 2", options="free")  # 11 + 53 = 64; 6 + 2 + 61 = 69
     f.public |= {70, 63, 69, 62}  # what Bulwark lost, and the totals it follows from
     f.extra |= {65, 64, 61}
-    expected = {"1d6 (3) + 67 = 70 − DR 7 (kinetic) = 63 Stamina; 63 > Fortitude 30 → massive",
-                "2d6 (6, 2) + 61 = 69 − DR 7 (kinetic) = 62"}
+    expected = {
+        "1d6 (3) + 67 = 70 − DR 7 (kinetic) = 63 Stamina; 63 > Fortitude 30 → massive",
+        "2d6 (6, 2) + 61 = 69 − DR 7 (kinetic) = 62",
+    }
     return f, expected
 
 
-FIGHTS = [attacked, resources, saves, shade_attacks, interrupted, unleashed, zombie, secret_ally, threat_asks_ally,
-          shade_hits_through_armour]
+FIGHTS = [
+    attacked,
+    resources,
+    saves,
+    shade_attacks,
+    interrupted,
+    unleashed,
+    zombie,
+    secret_ally,
+    threat_asks_ally,
+    shade_hits_through_armour,
+]
 
 
 # --- the checks -------------------------------------------------------------------------------
@@ -312,10 +407,14 @@ def test_a_hidden_attacker_shows_its_d20_and_hides_its_bonus_and_the_damage_dice
     f.next()
     f.next(ALICE)
     out = f.cmd("attack", target="Nova", dice="12 3")
-    assert conceal(out.events[0].text) == ("Shade attacks Nova: d20 12 + ? = ? vs Avoidance 15: hit; "
-                                           "1d6 (?) + ? = 70 Stamina (Nova: 330/400 Stamina, 3/3 Wounds)")
-    assert reveal(out.events[0].text) == ("Shade attacks Nova: d20 12 + 53 = 65 vs Avoidance 15: hit; 1d6 (3) + 67 = 70 Stamina "
-                                          "(Nova: 330/400 Stamina, 3/3 Wounds)")
+    assert conceal(out.events[0].text) == (
+        "Shade attacks Nova: d20 12 + ? = ? vs Avoidance 15: hit; "
+        "1d6 (?) + ? = 70 Stamina (Nova: 330/400 Stamina, 3/3 Wounds)"
+    )
+    assert reveal(out.events[0].text) == (
+        "Shade attacks Nova: d20 12 + 53 = 65 vs Avoidance 15: hit; 1d6 (3) + 67 = 70 Stamina "
+        "(Nova: 330/400 Stamina, 3/3 Wounds)"
+    )
 
 
 def test_a_hidden_target_shows_the_dr_step_even_without_dr():
@@ -323,8 +422,10 @@ def test_a_hidden_target_shows_the_dr_step_even_without_dr():
     f = Fight(True)
     f.next()
     out = f.cmd("attack", ALICE, target="Shade", damage="1d6+10", dice="20 4")
-    assert conceal(out.events[0].text) == ("Nova attacks Shade: d20 20 + 140 = 160 vs Avoidance ?: natural 20, critical hit; "
-                                           "1d6 (4) + 10 = 14 − DR ? = ? Stamina; critical: 1 Wound (Shade: ?/? Stamina, ?/? Wounds)")
+    assert conceal(out.events[0].text) == (
+        "Nova attacks Shade: d20 20 + 140 = 160 vs Avoidance ?: natural 20, critical hit; "
+        "1d6 (4) + 10 = 14 − DR ? = ? Stamina; critical: 1 Wound (Shade: ?/? Stamina, ?/? Wounds)"
+    )
     assert "− DR 0 = 14 Stamina" in reveal(out.events[0].text)
     visible = Fight(False)
     visible.next()
@@ -345,20 +446,43 @@ def test_the_turn_summary_and_tracker_line_of_a_hidden_npc():
 
 def test_a_hidden_horde_hides_its_members_numbers_but_not_its_size():
     enc = SYSTEM.new_encounter(1, 99, {"offer_plot_disadvantage": False})
-    enc = apply(enc, AddCombatants(by=ALICE, name="Nova", sheet={k: str(v) for k, v in NOVA.items()}, npc=False,
-                                   controller_id=ALICE.user_id, dice=(15,))).state
-    sheet = {"zombie": "true", "wounds": "83", "fortitude": "129", "avoidance": "143", "attack": "53", "damage": "1d6+67"}
-    enc = apply(enc, AddCombatants(by=GM, name="Rotter", sheet=sheet, count=6, hidden=True, dice=(9, 7, 12, 3, 8, 11))).state
+    enc = apply(
+        enc,
+        AddCombatants(
+            by=ALICE,
+            name="Nova",
+            sheet={k: str(v) for k, v in NOVA.items()},
+            npc=False,
+            controller_id=ALICE.user_id,
+            dice=(15,),
+        ),
+    ).state
+    sheet = {
+        "zombie": "true",
+        "wounds": "83",
+        "fortitude": "129",
+        "avoidance": "143",
+        "attack": "53",
+        "damage": "1d6+67",
+    }
+    enc = apply(
+        enc, AddCombatants(by=GM, name="Rotter", sheet=sheet, count=6, hidden=True, dice=(9, 7, 12, 3, 8, 11))
+    ).state
     enc = apply(enc, NextTurn(by=GM)).state
     formed = apply(enc, SYSTEM.command("act", GM, {"action": "horde", "target": "Rotter"}))
-    hit = apply(formed.state, SYSTEM.command("attack", ALICE, {"target": "Rotter Horde", "damage": "1d6+300", "dice": "10 4"}))
+    hit = apply(
+        formed.state, SYSTEM.command("attack", ALICE, {"target": "Rotter Horde", "damage": "1d6+300", "dice": "10 4"})
+    )
     enc = apply(hit.state, NextTurn(by=ALICE)).state
     struck = apply(enc, SYSTEM.command("attack", GM, {"target": "Nova", "dice": "12 3"}))
     shown = [conceal(e.text) for out in (formed, hit, struck) for e in out.events]
     assert "6 creatures form Rotter Horde at Rotter 4's initiative: +10 to hit and damage." in shown
     assert any("d20 12 + ? + 8 horde = ? vs Avoidance 15: hit; 1d6 (?) + ? + 8 horde = 78 Stamina" in t for t in shown)
-    assert any("vs Avoidance ?: hit; 1d6 (4) + 300 = 304 − DR ? = ?; ? > Fortitude ? → massive: Rotter 1 is destroyed; 5 left in the horde, now +8 to hit and damage" in t
-               for t in shown)
+    assert any(
+        "vs Avoidance ?: hit; 1d6 (4) + 300 = 304 − DR ? = ?; ? > Fortitude ? → massive: Rotter 1 is destroyed; 5 "
+        "left in the horde, now +8 to hit and damage" in t
+        for t in shown
+    )
     gm = "\n".join(reveal(e.text) for out in (formed, hit, struck) for e in out.events)
     assert "d20 12 + 53 + 8 horde = 73" in gm and "1d6 (3) + 67 + 8 horde = 78" in gm and "Avoidance 143" in gm
     for text in shown:

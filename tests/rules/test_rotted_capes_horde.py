@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import NotAllowed
-
 from tests.rules.test_rotted_capes import ALICE, GM, begin, cmd, end_turn, join, new, run, texts
 
 
@@ -26,7 +25,7 @@ def test_a_horde_has_one_reaction_per_member_and_gets_them_back_on_its_turn():
     enc = fight()
     assert horde(enc).economy.reactions == 6
     texts_ = []
-    for n in range(6):
+    for _ in range(6):
         out = cmd(enc, "attack", GM, actor="Thug Horde", target="Nova", options="reaction", dice="1")
         texts_.append(texts(out)[0])
         enc = out.state
@@ -40,13 +39,17 @@ def test_a_horde_has_one_reaction_per_member_and_gets_them_back_on_its_turn():
 def test_each_opportunity_attack_after_the_first_loses_one_members_bonus():
     enc = fight()
     out = cmd(enc, "attack", GM, actor="Thug Horde", target="Nova", options="reaction", dice="10 3")
-    assert texts(out)[0] == ("Thug Horde attacks Nova: d20 10 + 2 + 10 horde (1st opportunity attack) = 22 vs "
-                             "Avoidance 15: hit; 1d6 (3) + 10 horde = 13 Stamina; 13 > Fortitude 6 → massive: 1 Wound "
-                             "(Nova: 27/40 Stamina, 2/3 Wounds)")
+    assert texts(out)[0] == (
+        "Thug Horde attacks Nova: d20 10 + 2 + 10 horde (1st opportunity attack) = 22 vs "
+        "Avoidance 15: hit; 1d6 (3) + 10 horde = 13 Stamina; 13 > Fortitude 6 → massive: 1 Wound "
+        "(Nova: 27/40 Stamina, 2/3 Wounds)"
+    )
     out = cmd(out.state, "attack", GM, actor="Thug Horde", target="Nova", options="reaction", dice="10 1")
-    assert texts(out)[0] == ("Thug Horde attacks Nova: d20 10 + 2 + 8 horde (2nd opportunity attack) = 20 vs "
-                             "Avoidance 15: hit; 1d6 (1) + 8 horde = 9 Stamina; 9 > Fortitude 6 → massive: 1 Wound "
-                             "(Nova: 18/40 Stamina, 1/3 Wounds)")
+    assert texts(out)[0] == (
+        "Thug Horde attacks Nova: d20 10 + 2 + 8 horde (2nd opportunity attack) = 20 vs "
+        "Avoidance 15: hit; 1d6 (1) + 8 horde = 9 Stamina; 9 > Fortitude 6 → massive: 1 Wound "
+        "(Nova: 18/40 Stamina, 1/3 Wounds)"
+    )
     enc = out.state
     for _ in range(3):
         enc = run(enc, "attack", GM, actor="Thug Horde", target="Nova", options="reaction", dice="1")
@@ -72,8 +75,10 @@ def test_an_area_attack_hits_every_member_and_the_horde_dissolves_below_five():
     # 5 damage, no massive: each member at 1 Stamina, nobody falls
     out = cmd(enc, "attack", ALICE, target="Thug Horde", damage="5", roll=15, options="area")
     line = texts(out)[0]
-    assert line.startswith("Nova attacks Thug Horde: d20 15 + 5 = 20 vs Avoidance 10: hit; 5 = 5; area, every member: "
-                           "Thug 1: Stamina · Thug 2: Stamina")
+    assert line.startswith(
+        "Nova attacks Thug Horde: d20 15 + 5 = 20 vs Avoidance 10: hit; 5 = 5; area, every member: "
+        "Thug 1: Stamina · Thug 2: Stamina"
+    )
     assert line.endswith("(Thug Horde: 6 members, each 1/6 Stamina, 2/2 Wounds)")
     enc = out.state
     assert horde(enc).horde_wear == (1, 0, 2, 0)
@@ -94,10 +99,12 @@ def test_an_area_attack_with_massive_damage_takes_out_several_members_and_breaks
     enc = fight(zombies=6, stamina=20, wounds=1)
     out = cmd(enc, "attack", ALICE, target="Thug Horde", damage="8", roll=15, options="area")
     lines = texts(out)
-    assert lines[0] == ("Nova attacks Thug Horde: d20 15 + 5 = 20 vs Avoidance 10: hit; 8 = 8; area, every member: "
-                        + " · ".join(f"Thug {i}: Stamina; 8 > Fortitude 5 → massive: 1 Wound; Thug {i} is Incapacitated"
-                                     for i in range(1, 7))
-                        )
+    assert lines[0] == (
+        "Nova attacks Thug Horde: d20 15 + 5 = 20 vs Avoidance 10: hit; 8 = 8; area, every member: "
+        + " · ".join(
+            f"Thug {i}: Stamina; 8 > Fortitude 5 → massive: 1 Wound; Thug {i} is Incapacitated" for i in range(1, 7)
+        )
+    )
     assert lines[1] == "Thug Horde is wiped out."
 
 

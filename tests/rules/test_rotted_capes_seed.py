@@ -6,7 +6,7 @@ fire" (test_rotted_capes.py, test_seed_example_only_the_highest_dr_applies)."""
 
 from __future__ import annotations
 
-from tests.rules.test_rotted_capes import GM, ALICE, begin, cmd, join, new, texts
+from tests.rules.test_rotted_capes import ALICE, GM, begin, cmd, join, new, texts
 
 
 def test_the_titan_snaps_handcuffs_with_a_dc_25_strength_check():

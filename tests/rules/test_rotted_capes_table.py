@@ -9,7 +9,6 @@ import pytest
 from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import DiceError, NotAllowed
-
 from rules.systems.rotted_capes import SYSTEM
 from tests.rules.test_rotted_capes import ALICE, BOB, GM, begin, cmd, end_turn, join, new, run, texts, who
 
@@ -47,8 +46,14 @@ def test_the_offer_stands_when_the_point_turns_advantage_into_a_straight_roll():
     enc = run(enc, "condition_add", target="Nova", condition="Prone")
     out = cmd(enc, "attack", GM, target="Nova", damage="1d6", dice="18")
     assert out.state.pending.kind == "plot_disadvantage"
-    out = apply(out.state, Choose(by=ALICE, pending_id=out.state.pending.id, option="Spend a Plot Point: disadvantage", dice=(3,)))
-    assert "d20 18 + 4 = 22 vs Avoidance 12: hit [adv: target prone; dis: Plot Point; they cancel: one d20]; 1d6 (3) = 3" in texts(out)[-1]
+    out = apply(
+        out.state,
+        Choose(by=ALICE, pending_id=out.state.pending.id, option="Spend a Plot Point: disadvantage", dice=(3,)),
+    )
+    assert (
+        "d20 18 + 4 = 22 vs Avoidance 12: hit [adv: target prone; dis: Plot Point; they cancel: one d20]; 1d6 (3) = 3"
+        in texts(out)[-1]
+    )
 
 
 # --- rerolls -----------------------------------------------------------------------------------
@@ -109,15 +114,28 @@ def test_condition_texts_read_as_sentences_and_the_list_shows_what_is_left():
     out = cmd(enc, "condition_add", target="Brute", condition="Stunned", tags="Lesser, Sonic", duration="1 round")
     assert texts(out) == ["Brute is Stunned (Lesser, Sonic) for 1 round."]
     enc = out.state
-    out = cmd(enc, "condition_add", target="Brute", condition="Ongoing Damage", tags="Engulfed, Fire", options="damage=1d6 type=fire dc=12")
-    assert texts(out) == ["Brute takes Ongoing Damage (Engulfed, Fire: 1d6 fire at the start of each of their turns) "
-                          "until a DC 12 CON save at the end of one of their turns."]
+    out = cmd(
+        enc,
+        "condition_add",
+        target="Brute",
+        condition="Ongoing Damage",
+        tags="Engulfed, Fire",
+        options="damage=1d6 type=fire dc=12",
+    )
+    assert texts(out) == [
+        "Brute takes Ongoing Damage (Engulfed, Fire: 1d6 fire at the start of each of their turns) "
+        "until a DC 12 CON save at the end of one of their turns."
+    ]
     enc = run(out.state, "condition_add", target="Nova", condition="Exhaustion 2")
     assert SYSTEM.report("condition_list", enc, {}) == (
         "**Nova**: Exhaustion 2 — until removed\n"
         "**Brute**: Stunned (Lesser, Sonic) — 1 round left; Ongoing Damage (Engulfed, Fire) — 1d6 fire, "
-        "until a DC 12 CON save at the end of one of their turns")
-    assert texts(cmd(enc, "condition_add", target="Nova", condition="Exhaustion"))[0] == "Nova has Exhaustion 3 until removed."
+        "until a DC 12 CON save at the end of one of their turns"
+    )
+    assert (
+        texts(cmd(enc, "condition_add", target="Nova", condition="Exhaustion"))[0]
+        == "Nova has Exhaustion 3 until removed."
+    )
 
 
 def test_a_zombie_in_ongoing_damage_hears_why_nothing_happens_yet():
@@ -126,8 +144,10 @@ def test_a_zombie_in_ongoing_damage_hears_why_nothing_happens_yet():
     enc = begin(join(enc, "Zombie", 5, zombie="true", wounds=1, fortitude=8))
     enc = run(enc, "condition_add", target="Zombie", condition="Ongoing Damage", options="damage=1d6 type=fire")
     out = end_turn(enc, ALICE, dice=(4,))
-    assert texts(out)[0] == ("Zombie takes fire Ongoing Damage: 1d6 (4) = 4 (continuous total 4/8): "
-                             "no Wound until the total passes its Stamina Defense (Zombie: 1/1 Wounds)")
+    assert texts(out)[0] == (
+        "Zombie takes fire Ongoing Damage: 1d6 (4) = 4 (continuous total 4/8): "
+        "no Wound until the total passes its Stamina Defense (Zombie: 1/1 Wounds)"
+    )
 
 
 # --- the turn message ---------------------------------------------------------------------------------

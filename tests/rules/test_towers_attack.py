@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import GM
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
-
 from tests.rules.test_towers_helpers import PLAYER, add, begin, choose, command, new, phase_of, texts, who
 
-HERO = ("init=2 ss=2 hs=3 pa=4 pd=3 id=2 er=1 stun=12 lethal=6 endurance=2 px=2 "
-        "weapons=\"Longblade: 4+px +1pa; Pistol: 5 r6\"")
-BANDIT = "init=1 ss=1 hs=2 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1 weapons=\"Club: 2+hs\""
-MAGE = "init=2 ss=1 sa=4 pd=2 id=3 mana=6 stun=8 lethal=4 weapons=\"Bolt of Fire: 6 sa arcane fire r10\""
+HERO = (
+    "init=2 ss=2 hs=3 pa=4 pd=3 id=2 er=1 stun=12 lethal=6 endurance=2 px=2 "
+    'weapons="Longblade: 4+px +1pa; Pistol: 5 r6"'
+)
+BANDIT = 'init=1 ss=1 hs=2 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1 weapons="Club: 2+hs"'
+MAGE = 'init=2 ss=1 sa=4 pd=2 id=3 mana=6 stun=8 lethal=4 weapons="Bolt of Fire: 6 sa arcane fire r10"'
 
 
 def fight(hero_player=False, hero_cards="KH 4C", bandit_cards="9D"):
@@ -27,8 +27,9 @@ def test_an_npc_defends_at_once_and_a_miss_does_nothing():
     # Longblade: PA 4 + 1 = 5 cards, best 8; bandit flat-footed: PD 2 − SS 1 = 1 card: J.
     out = command(enc, "attack", target="Bandit", weapon="long", cards="2C 3C 8S 5D 6D JC")
     lines = texts(out)
-    assert lines[0] == ("Hero: Attack with Longblade on Bandit — PA 4 (Longblade (flip+1)): "
-                        "2♣ 3♣ 8♠ 5♦ 6♦ → keep 8 = 8")
+    assert lines[0] == (
+        "Hero: Attack with Longblade on Bandit — PA 4 (Longblade (flip+1)): 2♣ 3♣ 8♠ 5♦ 6♦ → keep 8 = 8"
+    )
     assert lines[1] == "Bandit PD 2 − SS 1 flat-footed = 1: J♣ → keep J = 11 → 8 vs 11: miss"
     assert out.state.find("Bandit").stun == 10
     assert phase_of(out.state, "Hero") == 10
@@ -86,8 +87,9 @@ def test_full_defense_shifts_defence_until_the_next_activation():
 
 def test_power_attack_flips_one_fewer_adds_two_damage_and_leaves_the_attacker_open():
     enc = fight()
-    out = command(enc, "act", action="power attack", target="Bandit", options="weapon=longblade",
-                  cards="2C 3C QS 5D JC")  # 5 − 1 = 4 cards; bandit 1 card
+    out = command(
+        enc, "act", action="power attack", target="Bandit", options="weapon=longblade", cards="2C 3C QS 5D JC"
+    )  # 5 − 1 = 4 cards; bandit 1 card
     assert "PA 4 (Longblade (flip+1); power attack (flip−1)): 2♣ 3♣ Q♠ 5♦ → keep Q = 12" in texts(out)[0]
     assert out.state.find("Bandit").stun == 10 - (4 + 2 + 2 - 1)
     enc = out.state
@@ -112,8 +114,7 @@ def test_opportunity_attack_costs_the_attacker_3_phases_and_interrupts():
     enc = command(enc, "act", action="combat move").state  # Hero 8 → 13; Bandit acts in 10
     enc = command(enc, "act", action="aim").state  # Bandit 10 → 15
     assert who(enc) == "Hero" and phase_of(enc, "Bandit") == 15
-    out = command(enc, "act", action="opportunity attack", actor="Bandit", target="Hero",
-                  cards="9C 2C 3C 8D 4D 2S 5S")
+    out = command(enc, "act", action="opportunity attack", actor="Bandit", target="Hero", cards="9C 2C 3C 8D 4D 2S 5S")
     enc = out.state
     assert phase_of(enc, "Bandit") == 18 and who(enc) == "Hero"
     assert "Bandit's opportunity attack costs 3 phases: next acts in phase 18." in texts(out)
@@ -123,8 +124,7 @@ def test_opportunity_attack_costs_the_attacker_3_phases_and_interrupts():
 def test_opportunity_attacks_use_melee_weapons_only():
     enc = fight()
     enc = command(enc, "act", action="shift position").state  # Hero → 8, no longer flat-footed
-    out = command(enc, "attack", actor="Hero", target="Bandit", weapon="pistol", options="oa",
-                  cards="9C 2C 3C 8D 2D")
+    out = command(enc, "attack", actor="Hero", target="Bandit", weapon="pistol", options="oa", cards="9C 2C 3C 8D 2D")
     assert "Opportunity Attack with Pistol butt (unarmed) on Bandit" in texts(out)[0]
     # The butt of the gun strikes unarmed: Hard Strength 3, not the pistol's 5.
     assert texts(out)[2].startswith("Pistol butt (unarmed) HS 3 − ER 1 = 2 physical STUN")
@@ -134,8 +134,7 @@ def test_charge_costs_8_and_needs_a_melee_weapon():
     enc = fight()
     with pytest.raises(InvalidInput, match="ranged"):
         command(enc, "act", action="charge", target="Bandit", options="weapon=pistol")
-    out = command(enc, "act", action="charge", target="Bandit", options="weapon=longblade",
-                  cards="2C 3C QS 5D 6D JC")
+    out = command(enc, "act", action="charge", target="Bandit", options="weapon=longblade", cards="2C 3C QS 5D 6D JC")
     assert phase_of(out.state, "Hero") == 13
 
 
@@ -162,9 +161,14 @@ def test_modifiers_from_the_seed():
     enc = add(new(), "Hero", "KH 4C", HERO).state
     enc = add(enc, "Giant", "9D", BANDIT.replace("init=1", "init=1 size=1")).state
     enc = begin(enc).state
-    out = command(enc, "attack", target="Giant", weapon="longblade",
-                  options="outnumber=2:1 unaware high cover=hard",
-                  cards="2C 3C 4S 5D 6D 7D 8D 9S 10S")
+    out = command(
+        enc,
+        "attack",
+        target="Giant",
+        weapon="longblade",
+        options="outnumber=2:1 unaware high cover=hard",
+        cards="2C 3C 4S 5D 6D 7D 8D 9S 10S",
+    )
     line, defence = texts(out)[0], texts(out)[1]
     assert "outnumbering 2:1 (flip+1)" in line and "target unaware (flip+1)" in line and "high ground (shift+1)" in line
     assert "size +1 (shift−1)" in defence and "hard cover (flip+1, shift+1)" in defence
@@ -193,11 +197,13 @@ def test_area_attack_one_flip_against_each_defence_and_the_same_hearts_for_all()
     enc = add(enc, "Bandit 1", "9D", BANDIT).state
     enc = add(enc, "Bandit 2", "8D", BANDIT + " ir=2").state
     enc = begin(enc).state
-    out = command(enc, "attack", target="Bandit 1, Bandit 2", options="mana=2",
-                  cards="JH 3H 4C 5S 2C 2D 2S 3S")
+    out = command(enc, "attack", target="Bandit 1, Bandit 2", options="mana=2", cards="JH 3H 4C 5S 2C 2D 2S 3S")
     enc = out.state
     lines = texts(out)
-    assert "Mage: Attack with Bolt of Fire on Bandit 1 and Bandit 2 (2 mana, 4 left) — SA 4: J♥ 3♥ 4♣ 5♠ → keep J = 11 (2♥)" == lines[0]
+    assert (
+        "Mage: Attack with Bolt of Fire on Bandit 1 and Bandit 2 (2 mana, 4 left) — SA 4: J♥ 3♥ 4♣ 5♠ → keep J = 11 "
+        "(2♥)" == lines[0]
+    )
     # SA weapons strike ID: ID 2, two cards each.
     assert lines[1].startswith("Bandit 1 ID 2: 2♣ 2♦")
     b1, b2 = enc.find("Bandit 1"), enc.find("Bandit 2")

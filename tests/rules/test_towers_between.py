@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import GM
 from rules.actions import AddCombatants, EndEncounter
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
@@ -14,6 +13,7 @@ from rules.randomness import Chance
 from rules.system import Resting
 from rules.systems.towers import SYSTEM
 from rules.systems.towers.actions import AddCondition, Damage
+from tests.helpers import GM
 
 ALICE = Actor(user_id=11)
 SHEET = {"stun": "10", "lethal": "5", "mana": "4", "endurance": "2"}
@@ -24,8 +24,16 @@ def new():
 
 
 def join(enc, lasting=None):
-    action = AddCombatants(by=ALICE, name="Tony", sheet=SHEET, npc=False, controller_id=ALICE.user_id,
-                           character_id=9, cards=("KH",), lasting=lasting)
+    action = AddCombatants(
+        by=ALICE,
+        name="Tony",
+        sheet=SHEET,
+        npc=False,
+        controller_id=ALICE.user_id,
+        character_id=9,
+        cards=("KH",),
+        lasting=lasting,
+    )
     return apply(enc, action).state
 
 
@@ -56,8 +64,13 @@ def test_lethal_stun_mana_and_conditions_carry_into_the_next_fight():
     enc = enc.update(enc.find("Tony").id, mana=1)  # spent 3 casting
     enc = gm(enc, EndEncounter(by=GM))
     kept = SYSTEM.lasting(enc, enc.find("Tony"))
-    assert kept == {"lethal": 3, "stun": 6, "mana": 1, "conditions": [{"name": "cursed", "minor": False}],
-                    "dead": False}
+    assert kept == {
+        "lethal": 3,
+        "stun": 6,
+        "mana": 1,
+        "conditions": [{"name": "cursed", "minor": False}],
+        "dead": False,
+    }
     tony = join(new(), lasting=kept).find("Tony")
     assert (tony.lethal, tony.stun, tony.mana) == (3, 6, 1)
     assert [c.name for c in tony.conditions] == ["cursed"]
@@ -88,5 +101,9 @@ def test_adjustments_and_what_show_says():
     assert state["conditions"] == [{"name": "cursed", "minor": False}, {"name": "blinded", "minor": True}]
     with pytest.raises(InvalidInput, match="at most 5"):
         SYSTEM.adjust(sheet, state, "lethal", "6")
-    assert SYSTEM.lasting_lines(sheet, state) == ["LETHAL 0/5 (disabled)", "STUN 10/10", "Mana 4/4",
-                                                   "Conditions: cursed, blinded (minor)"]
+    assert SYSTEM.lasting_lines(sheet, state) == [
+        "LETHAL 0/5 (disabled)",
+        "STUN 10/10",
+        "Mana 4/4",
+        "Conditions: cursed, blinded (minor)",
+    ]

@@ -7,12 +7,13 @@ import pytest
 from rules.actions import EndTurn
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, NotYourTurn
-
 from rules.systems.towers import SYSTEM
 from tests.rules.test_towers_helpers import GM, add, begin, command, new, phase_of, texts, who
 
-FIGHTER = "init=2 ss=2 hs=3 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons=\"Longblade: 4+px +1pa; Pistol: 5 r6\" px=2"
-BANDIT = "init=1 ss=1 hs=2 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1 weapons=\"Club: 2+hs\""
+FIGHTER = (
+    'init=2 ss=2 hs=3 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons="Longblade: 4+px +1pa; Pistol: 5 r6" px=2'
+)
+BANDIT = 'init=1 ss=1 hs=2 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1 weapons="Club: 2+hs"'
 
 
 def duel(fighter_cards="KH 4C", bandit_cards="9D"):
@@ -75,12 +76,28 @@ def test_free_actions_do_not_end_the_turn():
     assert texts(out) == ["Fighter: Speak (free): Drop it!."]
 
 
-@pytest.mark.parametrize("name, cost", [
-    ("aim", 5), ("cast", 5), ("combat move", 5), ("concentrate", 5), ("drop prone", 3), ("draw weapon", 6),
-    ("forced delay", 5), ("full defense", 10),
-    ("interact environment", 5), ("interact inventory", 10), ("pick up", 3), ("reckless move", 7),
-    ("recover", 5), ("reload", 5), ("running leap", 5), ("shift position", 3), ("use item", 5),
-])
+@pytest.mark.parametrize(
+    "name, cost",
+    [
+        ("aim", 5),
+        ("cast", 5),
+        ("combat move", 5),
+        ("concentrate", 5),
+        ("drop prone", 3),
+        ("draw weapon", 6),
+        ("forced delay", 5),
+        ("full defense", 10),
+        ("interact environment", 5),
+        ("interact inventory", 10),
+        ("pick up", 3),
+        ("reckless move", 7),
+        ("recover", 5),
+        ("reload", 5),
+        ("running leap", 5),
+        ("shift position", 3),
+        ("use item", 5),
+    ],
+)
 def test_every_action_costs_its_phases(name, cost):
     enc = duel()
     out = command(enc, "act", action=name)
@@ -188,8 +205,7 @@ def test_aim_stacks_up_to_half_pa_and_feeds_the_next_attack():
     with pytest.raises(InvalidInput, match="at most half PA 4 = 2"):
         command(enc, "act", action="aim")
     # Longblade: PA 4 + 1 (weapon) + 2 (aim) = 7 cards; the bandit has acted: PD 2, two cards.
-    out = command(enc, "attack", target="Bandit", weapon="longblade",
-                  cards="2C 3C 4C 5C 6C 7C 8C 9D 3D")
+    out = command(enc, "attack", target="Bandit", weapon="longblade", cards="2C 3C 4C 5C 6C 7C 8C 9D 3D")
     assert "PA 4 (Longblade (flip+1); aim (flip+2))" in texts(out)[0]
     assert out.state.find("Fighter").aim == 0
 
@@ -224,8 +240,10 @@ def test_zero_phase_bleeds_the_dying_and_restores_mana():
     assert enc.find("Victim").lethal == -1 and enc.find("Victim").dying
     out = command(enc, "act", action="interact inventory")  # Mage 10 → 20; the dying victim cannot act
     joined = " | ".join(texts(out))
-    assert ("Phase 20 (zero phase): Victim is dying and loses 1 LETHAL. "
-            "Victim: LETHAL -1 → -2/3 — still dying (dies at LETHAL -4)") in joined
+    assert (
+        "Phase 20 (zero phase): Victim is dying and loses 1 LETHAL. "
+        "Victim: LETHAL -1 → -2/3 — still dying (dies at LETHAL -4)"
+    ) in joined
     assert "Phase 20 (zero phase): Mage regains mana: 3 → 4/5." in joined
     assert out.state.find("Victim").lethal == -2
 
@@ -243,8 +261,14 @@ def test_dying_characters_bleed_out_at_minus_twice_endurance():
 
 def test_conditions_end_at_the_start_of_their_phase_and_ongoing_damage_hits_each_zero_phase():
     enc = duel()
-    enc = command(enc, "condition_add", target="Bandit", condition="Burning", duration="2 rounds",
-                  options="ongoing=3 arcane type=fire").state
+    enc = command(
+        enc,
+        "condition_add",
+        target="Bandit",
+        condition="Burning",
+        duration="2 rounds",
+        options="ongoing=3 arcane type=fire",
+    ).state
     enc = command(enc, "condition_add", target="Fighter", condition="Dazed", duration="4 phases", tags="minor").state
     out = command(enc, "act", action="full defense")  # 5 → 15: phases 6..10 pass
     joined = " | ".join(texts(out))

@@ -11,11 +11,10 @@ from rules.cards import parse_cards
 from rules.engine import apply
 from rules.errors import DiceError, InvalidInput
 from rules.randomness import Chance
-
 from tests.rules.test_towers_helpers import GM, add, begin, command, new, texts, who
 
-TONY = "init=2 ss=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons=\"Heavy Rifle: 7 r12 two-handed\""
-BANDIT = "init=1 ss=1 hs=2 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1 weapons=\"Club: 2+hs; Bow: 3 r10\""
+TONY = 'init=2 ss=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons="Heavy Rifle: 7 r12 two-handed"'
+BANDIT = 'init=1 ss=1 hs=2 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1 weapons="Club: 2+hs; Bow: 3 r10"'
 FIGHTER = "init=2 ss=2 hs=3 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2"
 
 

@@ -20,8 +20,17 @@ GUARD = "init=0 ss=1 hs=2 pa=2 pd=2 er=0 stun=8 lethal=4 endurance=1"
 def fight(guard=False, hidden_fighter=False):
     """Fighter CI 15 (phase 5, size 1); Bandit CI 10 (phase 10); Guard CI 2 (phase 18)."""
     enc = new()
-    enc = apply(enc, AddCombatants(by=GM, name="Fighter", sheet=SYSTEM.parse_sheet(FIGHTER), npc=True,
-                                   hidden=hidden_fighter, cards=("KH", "4C"))).state
+    enc = apply(
+        enc,
+        AddCombatants(
+            by=GM,
+            name="Fighter",
+            sheet=SYSTEM.parse_sheet(FIGHTER),
+            npc=True,
+            hidden=hidden_fighter,
+            cards=("KH", "4C"),
+        ),
+    ).state
     enc = add(enc, "Bandit", "9D", BANDIT).state
     if guard:
         enc = add(enc, "Guard", "2S", GUARD).state
@@ -54,7 +63,8 @@ def test_restrain_gives_shift_plus_one_on_the_next_grapple_test_not_cumulative()
     out = command(enc, "act", action="escape", cards="8C 2C 3C 4C 10D 2D")
     assert texts(out)[0] == (
         "Bandit: Escape: Fighter PA 4 (size (shift+1); restrain (shift+1)): 8♣ 2♣ 3♣ 4♣ → keep 8 = 8 + 2 = 10; "
-        "Bandit PD 2: 10♦ 2♦ → keep 10 = 10; 10 vs 10: Fighter keeps hold.")
+        "Bandit PD 2: 10♦ 2♦ → keep 10 = 10; 10 vs 10: Fighter keeps hold."
+    )
     # The bonus is spent: the next Grapple Test is plain again.
     assert conditions(out.state, "Bandit") == ["grappled by Fighter"]
 
@@ -65,8 +75,9 @@ def test_restraining_again_does_not_stack():
     enc = command(enc, "act", action="forced delay", actor="Bandit").state
     assert who(enc) == "Fighter"
     out = command(enc, "act", action="restrain", target="Bandit")
-    assert texts(out)[0] == ("Fighter keeps restraining Bandit: still (shift+1) on the next Grapple Test "
-                             "(not cumulative).")
+    assert texts(out)[0] == (
+        "Fighter keeps restraining Bandit: still (shift+1) on the next Grapple Test (not cumulative)."
+    )
     assert conditions(out.state, "Bandit") == ["grappled by Fighter (restrained)"]
 
 
@@ -76,7 +87,8 @@ def test_squeeze_is_a_damage_flip_of_hard_strength_plus_size_and_keeps_the_grapp
     # HS 3 + size 1 − Bandit's size 0 (counted only above medium) = 4; 7♥ = 1♥: 5 − ER 1 = 4 STUN, 1 LETHAL.
     assert texts(out)[0] == (
         "Fighter: Squeeze Bandit: damage flip 7♥ → 1♥: HS 3 + size 1 = 4 + 1♥ = 5 − ER 1 = 4 physical STUN, "
-        "1 LETHAL → Bandit: STUN 10 → 6/10, LETHAL 5 → 4/5 — wounded; the grapple holds.")
+        "1 LETHAL → Bandit: STUN 10 → 6/10, LETHAL 5 → 4/5 — wounded; the grapple holds."
+    )
     assert "Squeeze (5): Fighter next acts in phase 15." in texts(out)[1]
     assert conditions(out.state, "Bandit") == ["grappled by Fighter"]
 
@@ -92,7 +104,8 @@ def test_squeeze_subtracts_a_larger_victims_size_and_ignores_a_small_grapplers()
     assert who(out.state) == "Imp"
     out = command(out.state, "act", action="squeeze", cards="3C")
     assert texts(out)[0].startswith(
-        "Imp: Squeeze Ogre: damage flip 3♣ → 0♥: HS 3 − Ogre's size 2 = 1 physical STUN → Ogre: STUN 20 → 19/20;")
+        "Imp: Squeeze Ogre: damage flip 3♣ → 0♥: HS 3 − Ogre's size 2 = 1 physical STUN → Ogre: STUN 20 → 19/20;"
+    )
 
 
 def test_slam_does_the_same_damage_knocks_the_victim_prone_and_ends_the_grapple():
@@ -100,7 +113,8 @@ def test_slam_does_the_same_damage_knocks_the_victim_prone_and_ends_the_grapple(
     out = command(enc, "act", action="slam", cards="5S")
     assert texts(out)[0] == (
         "Fighter: Slam Bandit: damage flip 5♠ → 0♥: HS 3 + size 1 = 4 − ER 1 = 3 physical STUN → "
-        "Bandit: STUN 10 → 7/10; Bandit is knocked prone and the grapple ends.")
+        "Bandit: STUN 10 → 7/10; Bandit is knocked prone and the grapple ends."
+    )
     bandit = out.state.find("Bandit")
     assert bandit.prone and bandit.conditions == ()
 
@@ -113,7 +127,8 @@ def test_throw_at_someone_hits_and_knocks_both_prone():
     assert texts(out)[0] == (
         "Fighter: Throw Bandit: Fighter PA 4 (size +1 (shift−1)): J♣ 2♣ 3♣ 4♣ → keep J = 11 − 1 = 10; "
         "Guard PD 2 − SS 1 flat-footed = 1: 6♦ → keep 6 = 6: 10 vs 6: hit: Bandit and Guard are knocked prone "
-        "(the thrown foe lands in a random direction from the target); the grapple ends.")
+        "(the thrown foe lands in a random direction from the target); the grapple ends."
+    )
     assert out.state.find("Bandit").prone and out.state.find("Guard").prone
     assert out.state.find("Bandit").conditions == ()
 
@@ -122,7 +137,8 @@ def test_a_missed_throw_leaves_only_the_thrown_foe_prone():
     enc = grappled(guard=True)
     out = command(enc, "act", action="throw", target="Guard", cards="2C 3C 4C 5C KD")
     assert texts(out)[0].endswith(
-        "4 vs 13: miss: Bandit is prone in a random adjacent space; Guard is unharmed; the grapple ends.")
+        "4 vs 13: miss: Bandit is prone in a random adjacent space; Guard is unharmed; the grapple ends."
+    )
     assert out.state.find("Bandit").prone and not out.state.find("Guard").prone
 
 
@@ -162,7 +178,8 @@ def test_reverse_the_grapple_swaps_the_roles_on_a_higher_flip():
     assert texts(out)[0] == (
         "Bandit: Reverse the Grapple: Bandit HS 2 (reversing (flip−1)): K♦ → keep K = 13; "
         "Fighter HS 3 (size (shift+1)): 5♣ 4♣ 3♣ → keep 5 = 5 + 1 = 6; 13 vs 6: "
-        "Bandit reverses the grapple: Fighter is grappled by Bandit.")
+        "Bandit reverses the grapple: Fighter is grappled by Bandit."
+    )
     assert "Reverse the Grapple (5): Bandit next acts in phase 15." in texts(out)[1]
     assert conditions(out.state, "Bandit") == []
     assert conditions(out.state, "Fighter") == ["grappled by Bandit"]

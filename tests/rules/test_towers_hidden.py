@@ -14,15 +14,19 @@ from rules.actions import AddCombatants
 from rules.engine import apply
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.towers import SYSTEM
-
 from tests.rules.derive import changes, derivable
 from tests.rules.test_towers_helpers import GM, PLAYER, begin, new, who
-from tests.rules.test_towers_helpers import choose as _choose, command as _command
+from tests.rules.test_towers_helpers import choose as _choose
+from tests.rules.test_towers_helpers import command as _command
 
-HERO = ("init=2 ss=2 hs=3 pa=4 sa=3 pd=3 id=2 px=2 er=12 ir=1 endurance=2 stun=60 lethal=6 mana=6 "
-        "weapons=\"Longblade: 4+px +1pa; Bolt: 6 sa arcane fire r10\"")
-WRAITH = ("init=21 ss=18 hs=16 pa=24 sa=28 pd=26 id=28 px=22 er=17 ir=29 endurance=19 stun=97 lethal=41 "
-          "mana=29 susceptible=fire immune=acid weapons=\"Claws: 3+px; Hex: 4 sa arcane cold r10\"")
+HERO = (
+    "init=2 ss=2 hs=3 pa=4 sa=3 pd=3 id=2 px=2 er=12 ir=1 endurance=2 stun=60 lethal=6 mana=6 "
+    'weapons="Longblade: 4+px +1pa; Bolt: 6 sa arcane fire r10"'
+)
+WRAITH = (
+    "init=21 ss=18 hs=16 pa=24 sa=28 pd=26 id=28 px=22 er=17 ir=29 endurance=19 stun=97 lethal=41 "
+    'mana=29 susceptible=fire immune=acid weapons="Claws: 3+px; Hex: 4 sa arcane cold r10"'
+)
 # Its sheet, its Calculated Initiative (2 + 21) and the LETHAL it dies at (−2 × 19): no card
 # (2–14), phase (0–32 but these), cost or number of the Hero's. Its Hard Strength (16)
 # shows only in unarmed blows, tested on their own below.
@@ -51,8 +55,13 @@ def choose(enc, option="Flip", cards="", by=PLAYER):
 
 def add(enc, name, cards, stats, *, hidden=False, player=False, surprised=False):
     action = AddCombatants(
-        by=GM, name=name, sheet=SYSTEM.parse_sheet(stats), npc=not player, hidden=hidden,
-        controller_id=PLAYER.user_id if player else None, surprised=surprised,
+        by=GM,
+        name=name,
+        sheet=SYSTEM.parse_sheet(stats),
+        npc=not player,
+        hidden=hidden,
+        controller_id=PLAYER.user_id if player else None,
+        surprised=surprised,
     )
     return apply(stacked(enc, cards), action)
 
@@ -67,41 +76,75 @@ def fight_steps():
         ("the Wraith lurks", lambda e: add(e, "Wraith", low(21), WRAITH, hidden=True, surprised=True)),
         ("begin", begin),
         # Phase 5. Flat-footed: PD 26 − SS 18 = 8 cards; the blade's 7 against ER 17: minimum 1.
-        ("the Hero cuts the Wraith", lambda e: command(
-            e, "attack", PLAYER, target="Wraith", weapon="longblade", cards="AH " + low(4) + " " + low(8))),
+        (
+            "the Hero cuts the Wraith",
+            lambda e: command(
+                e, "attack", PLAYER, target="Wraith", weapon="longblade", cards="AH " + low(4) + " " + low(8)
+            ),
+        ),
         # Phase 10.
-        ("the Wraith hexes the Hero", lambda e: command(
-            e, "attack", actor="Wraith", target="Hero", weapon="hex", options="mana=3", cards="AH " + low(27))),
+        (
+            "the Wraith hexes the Hero",
+            lambda e: command(
+                e, "attack", actor="Wraith", target="Hero", weapon="hex", options="mana=3", cards="AH " + low(27)
+            ),
+        ),
         ("the Hero flips ID", lambda e: choose(e, cards="9C 3C")),
         # ID 28 cards; fire: 7 − IR 29 → 1, ×2 susceptible.
-        ("the Hero's Bolt", lambda e: command(
-            e, "attack", PLAYER, target="Wraith", weapon="bolt", cards="AH " + low(2) + " " + low(28))),
+        (
+            "the Hero's Bolt",
+            lambda e: command(
+                e, "attack", PLAYER, target="Wraith", weapon="bolt", cards="AH " + low(2) + " " + low(28)
+            ),
+        ),
         # Phase 15.
         ("the Wraith aims", lambda e: command(e, "act", actor="Wraith", action="aim")),
-        ("the GM sets the Wraith burning", lambda e: command(
-            e, "condition_add", target="Wraith", condition="Burning", options="ongoing=3 fire")),
+        (
+            "the GM sets the Wraith burning",
+            lambda e: command(e, "condition_add", target="Wraith", condition="Burning", options="ongoing=3 fire"),
+        ),
         ("acid does nothing", lambda e: command(e, "damage", target="Wraith", amount="9", damage_type="acid")),
         ("a fall", lambda e: command(e, "damage", target="Wraith", amount="10 ft", cards=low(4))),
-        ("the Wraith resists a poison", lambda e: command(
-            e, "save", GM, actor="Wraith", kind="endurance", dc=5, cards=low(5) + " AC " + low(18))),
-        ("the Hero grapples", lambda e: command(
-            e, "act", PLAYER, action="initiate grapple", target="Wraith", cards="AH " + low(3) + " " + low(26))),
+        (
+            "the Wraith resists a poison",
+            lambda e: command(e, "save", GM, actor="Wraith", kind="endurance", dc=5, cards=low(5) + " AC " + low(18)),
+        ),
+        (
+            "the Hero grapples",
+            lambda e: command(
+                e, "act", PLAYER, action="initiate grapple", target="Wraith", cards="AH " + low(3) + " " + low(26)
+            ),
+        ),
         # Phase 20, a zero phase: the Burning, the mana; then the aimed Wraith's turn.
-        ("the Wraith claws the Hero", lambda e: command(
-            e, "attack", actor="Wraith", target="Hero", weapon="claws", cards="AH " + low(23))),  # grappled: flip−1
+        (
+            "the Wraith claws the Hero",
+            lambda e: command(e, "attack", actor="Wraith", target="Hero", weapon="claws", cards="AH " + low(23)),
+        ),  # grappled: flip−1
         ("the Hero flips PD", lambda e: choose(e, cards="9C 3C 4D")),
-        ("the GM hurts the Wraith", lambda e: command(
-            e, "damage", target="Wraith", amount="60", damage_type="physical", options="lethal=45 flips=2",
-            cards=low(2))),
+        (
+            "the GM hurts the Wraith",
+            lambda e: command(
+                e,
+                "damage",
+                target="Wraith",
+                amount="60",
+                damage_type="physical",
+                options="lethal=45 flips=2",
+                cards=low(2),
+            ),
+        ),
         ("the GM heals some STUN", lambda e: command(e, "heal", target="Wraith", amount=5)),
         ("the GM heals some LETHAL", lambda e: command(e, "heal", target="Wraith", amount=2, options="lethal")),
         ("a temporary ward", lambda e: command(e, "heal", target="Wraith", amount=7, options="temp")),
-        ("the Hero strikes the dying Wraith", lambda e: command(
-            e, "act", PLAYER, action="power attack", target="Wraith", cards="KH " + low(3) + " " + low(26))),
+        (
+            "the Hero strikes the dying Wraith",
+            lambda e: command(
+                e, "act", PLAYER, action="power attack", target="Wraith", cards="KH " + low(3) + " " + low(26)
+            ),
+        ),
         # Phase 27; phase 30, a zero phase: the dying Wraith bleeds.
         ("the Hero waits", lambda e: command(e, "act", PLAYER, action="forced delay")),
-        ("the GM finishes it", lambda e: command(
-            e, "damage", target="Wraith", amount="100", options="lethal=100")),
+        ("the GM finishes it", lambda e: command(e, "damage", target="Wraith", amount="100", options="lethal=100")),
     ]
 
 
@@ -166,65 +209,90 @@ def test_each_result_line_hides_what_it_must():
         return " ".join(["2♣"] * count)
 
     assert line("the Wraith lurks", "Wraith: Initiative") == (
-        "Wraith: Initiative ⟨?⟩: ? + N ? = CI ? → phase 0, surprised +10 → phase 10")  # 21 cards would tell N
+        "Wraith: Initiative ⟨?⟩: ? + N ? = CI ? → phase 0, surprised +10 → phase 10"
+    )  # 21 cards would tell N
     assert line("the Hero cuts the Wraith", "Wraith PD") == (
-        "Wraith PD ? − SS ? flat-footed = ?: ? → keep 2 = 2 → 14 vs 2: critical hit")
+        "Wraith PD ? − SS ? flat-footed = ?: ? → keep 2 = 2 → 14 vs 2: critical hit"
+    )
     assert line("the Hero cuts the Wraith", "Longblade") == (
         "Longblade 4 + PX 2 = 6 + 1♥ = 7 − ER ? = ? physical STUN, ? LETHAL "
-        "→ Wraith: STUN ? → ?/?, LETHAL ? → ?/? — wounded")
+        "→ Wraith: STUN ? → ?/?, LETHAL ? → ?/? — wounded"
+    )
     assert line("the Wraith hexes the Hero", "Wraith: Attack") == (
-        "Wraith: Attack with Hex on Hero (3 mana, ? left) — SA ?: ? → keep A = 14 (1♥)")
+        "Wraith: Attack with Hex on Hero (3 mana, ? left) — SA ?: ? → keep A = 14 (1♥)"
+    )
     assert line("the Hero flips ID", "Hex") == (
-        "Hex ? + 1♥ = ? − IR 1 = 4 arcane (cold) STUN, 1 LETHAL → Hero: STUN 60 → 56/60, LETHAL 6 → 5/6 — wounded")
+        "Hex ? + 1♥ = ? − IR 1 = 4 arcane (cold) STUN, 1 LETHAL → Hero: STUN 60 → 56/60, LETHAL 6 → 5/6 — wounded"
+    )
     assert line("the Hero's Bolt", "Wraith ID") == "Wraith ID ?: ? → keep 2 = 2 → 14 vs 2: critical hit"
     assert line("the Hero's Bolt", "Bolt") == (
         "Bolt 6 + 1♥ = 7 − IR ? = ? ×2 susceptible = ? arcane (fire) STUN, ? LETHAL "
-        "→ Wraith: STUN ? → ?/?, LETHAL ? → ?/?")
+        "→ Wraith: STUN ? → ?/?, LETHAL ? → ?/?"
+    )
     assert line("acid does nothing", "Wraith is immune") == "Wraith is immune to acid: no damage."
-    assert line("a fall", "Fall") == ("Fall of 10 feet: 10 physical STUN and 4 damage flips: 2♣ 2♣ 2♣ 2♣ → 0♥. "
-                                      "Wraith takes 10 − ER ? = ? physical STUN → Wraith: STUN ? → ?/?")
+    assert line("a fall", "Fall") == (
+        "Fall of 10 feet: 10 physical STUN and 4 damage flips: 2♣ 2♣ 2♣ 2♣ → 0♥. "
+        "Wraith takes 10 − ER ? = ? physical STUN → Wraith: STUN ? → ?/?"
+    )
     assert line("the Wraith resists a poison", "Attack 5") == (
-        f"Attack 5: {twos(5)} → keep 2 = 2 vs Wraith ENDURANCE ?: ? → keep A = 14 → resisted")
+        f"Attack 5: {twos(5)} → keep 2 = 2 vs Wraith ENDURANCE ?: ? → keep A = 14 → resisted"
+    )
     assert line("the Hero grapples", "Hero: Grapple Test") == (
         "Hero: Grapple Test: Hero PA 4: A♥ 2♣ 2♣ 2♣ → keep A = 14; Wraith PD ?: ? → keep 2 = 2; "
-        "14 vs 2: Wraith is grappled.")
+        "14 vs 2: Wraith is grappled."
+    )
     assert line("the Hero grapples", "Phase 20: Burning") == (
-        "Phase 20: Burning: 3 ×2 susceptible = ? (fire) STUN → Wraith: STUN ? → ?/?")
+        "Phase 20: Burning: 3 ×2 susceptible = ? (fire) STUN → Wraith: STUN ? → ?/?"
+    )
     assert line("the Hero grapples", "Phase 20 (zero phase)") == "Phase 20 (zero phase): Wraith regains mana: ? → ?/?."
     assert line("the Hero grapples", "Aiming") == "Aiming: (flip+1) on the next PA attack (at most +?)."
     assert line("the Wraith claws the Hero", "Wraith: Attack") == (
-        "Wraith: Attack with Claws on Hero — PA ? (aim (flip+1); grappled (flip−1)): ? → keep A = 14 (1♥)")
+        "Wraith: Attack with Claws on Hero — PA ? (aim (flip+1); grappled (flip−1)): ? → keep A = 14 (1♥)"
+    )
     # The Hero's own numbers stay: the STUN he loses is his to know.
     assert line("the Hero flips PD", "Claws") == (
-        "Claws ? + PX ? = ? + 1♥ = ? − ER 12 = 14 physical STUN, 1 LETHAL → Hero: STUN 56 → 42/60, LETHAL 5 → 4/6")
+        "Claws ? + PX ? = ? + 1♥ = ? − ER 12 = 14 physical STUN, 1 LETHAL → Hero: STUN 56 → 42/60, LETHAL 5 → 4/6"
+    )
     assert line("the GM hurts the Wraith", "60 STUN") == (
         "60 STUN and 2 damage flips: 2♣ 2♣ → 0♥. Wraith takes 60 − ER ? = ? physical STUN, ? LETHAL "
-        "→ Wraith: STUN ? → ?/?, LETHAL ? → ?/? — dying (dies at LETHAL ?)")
+        "→ Wraith: STUN ? → ?/?, LETHAL ? → ?/? — dying (dies at LETHAL ?)"
+    )
     assert line("the GM heals some STUN", "Healing") == "Healing: Wraith: STUN ? → ?/?"
     assert line("the GM heals some LETHAL", "Healing") == "Healing: Wraith: STUN ? → ?/?, LETHAL ? → ?/?"
     assert line("a temporary ward", "Wraith") == "Wraith: temporary STUN ? gained."
     assert line("the Hero strikes the dying Wraith", "Longblade") == (
         "Longblade 4 + PX 2 + Power Attack 2 = 8 + 1♥ = 9 − ER ? = ? physical STUN, ? LETHAL "
-        "→ Wraith: STUN ? → ?/? (temporary ? → ?), LETHAL ? → ?/? — still dying (dies at LETHAL ?)")
+        "→ Wraith: STUN ? → ?/? (temporary ? → ?), LETHAL ? → ?/? — still dying (dies at LETHAL ?)"
+    )
     assert line("the Hero waits", "Phase 30 (zero phase): Wraith is dying") == (
         "Phase 30 (zero phase): Wraith is dying and loses 1 LETHAL. "
-        "Wraith: LETHAL ? → ?/? — still dying (dies at LETHAL ?)")
+        "Wraith: LETHAL ? → ?/? — still dying (dies at LETHAL ?)"
+    )
     assert line("the GM finishes it", "Wraith takes") == (
-        "Wraith takes 100 STUN, ? LETHAL → Wraith: STUN ? → ?/?, LETHAL ? → ?/? — dead (LETHAL ? ≤ -2 × Endurance ?)")
+        "Wraith takes 100 STUN, ? LETHAL → Wraith: STUN ? → ?/?, LETHAL ? → ?/? — dead (LETHAL ? ≤ -2 × Endurance ?)"
+    )
 
 
 def test_the_gm_reads_the_lines_in_full():
     _, steps = run(hidden=True)
     shown = {label: [reveal(t) for t in lines] for label, lines in steps}
-    assert ("Wraith PD 26 − SS 18 flat-footed = 8: " + " ".join(["2♣"] * 8) + " → keep 2 = 2 → 14 vs 2: critical hit"
-            in shown["the Hero cuts the Wraith"])
-    assert ("Claws 3 + PX 22 = 25 + 1♥ = 26 − ER 12 = 14 physical STUN, 1 LETHAL → Hero: STUN 56 → 42/60, "
-            "LETHAL 5 → 4/6" in shown["the Hero flips PD"])
-    assert ("60 STUN and 2 damage flips: 2♣ 2♣ → 0♥. Wraith takes 60 − ER 17 = 43 physical STUN, 45 → 43 LETHAL "
-            "→ Wraith: STUN 87 → 44/97, LETHAL 38 → -5/41 — dying (dies at LETHAL -38)" in shown["the GM hurts the Wraith"])
+    assert (
+        "Wraith PD 26 − SS 18 flat-footed = 8: " + " ".join(["2♣"] * 8) + " → keep 2 = 2 → 14 vs 2: critical hit"
+        in shown["the Hero cuts the Wraith"]
+    )
+    assert (
+        "Claws 3 + PX 22 = 25 + 1♥ = 26 − ER 12 = 14 physical STUN, 1 LETHAL → Hero: STUN 56 → 42/60, "
+        "LETHAL 5 → 4/6" in shown["the Hero flips PD"]
+    )
+    assert (
+        "60 STUN and 2 damage flips: 2♣ 2♣ → 0♥. Wraith takes 60 − ER 17 = 43 physical STUN, 45 → 43 LETHAL "
+        "→ Wraith: STUN 87 → 44/97, LETHAL 38 → -5/41 — dying (dies at LETHAL -38)" in shown["the GM hurts the Wraith"]
+    )
     assert "Phase 20 (zero phase): Wraith regains mana: 26 → 27/29." in shown["the Hero grapples"]
-    assert ("Longblade 4 + PX 2 = 6 + 1♥ = 7 − ER 17 = -10 → minimum 1 physical STUN, 1 LETHAL "
-            "→ Wraith: STUN 97 → 96/97, LETHAL 41 → 40/41 — wounded" in shown["the Hero cuts the Wraith"])
+    assert (
+        "Longblade 4 + PX 2 = 6 + 1♥ = 7 − ER 17 = -10 → minimum 1 physical STUN, 1 LETHAL "
+        "→ Wraith: STUN 97 → 96/97, LETHAL 41 → 40/41 — wounded" in shown["the Hero cuts the Wraith"]
+    )
 
 
 def test_recover_and_unarmed_blows_hide_endurance_and_hard_strength():
@@ -253,8 +321,9 @@ def test_a_tie_with_a_hidden_npc_keeps_its_initiative_secret():
         tie = out.events[-1].text
         if hidden:  # the Twin's N 21 is public: "tie" would tell the Wraith's too, and its SS
             assert conceal(tie) == "? → Wraith then Twin for this encounter."
-            assert reveal(tie) == ("Tie at CI 23, N 21, SS 18: flip-off Wraith K♦, Twin 3♣ "
-                                   "→ Wraith then Twin for this encounter.")
+            assert reveal(tie) == (
+                "Tie at CI 23, N 21, SS 18: flip-off Wraith K♦, Twin 3♣ → Wraith then Twin for this encounter."
+            )
         else:
             assert not has_secrets(tie) and tie.startswith("Tie at CI 23, N 21, SS 18: flip-off")
 

@@ -9,11 +9,10 @@ from rules.systems.towers.damage import Harm, dealt
 from rules.systems.towers.flips import Mods, flip
 from rules.systems.towers.modifiers import range_mods
 from rules.systems.towers.sheet import parse_weapon
-
 from tests.rules.test_towers_helpers import add, begin, command, new, phase_of, texts, who
 
-TONY = "init=2 ss=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons=\"Heavy Rifle: 7 r12 two-handed\""
-BANDIT = "init=1 ss=1 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1 weapons=\"Club: 2+hs\""
+TONY = 'init=2 ss=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons="Heavy Rifle: 7 r12 two-handed"'
+BANDIT = 'init=1 ss=1 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1 weapons="Club: 2+hs"'
 
 
 def test_tony_ci_15_first_acts_in_phase_5():
@@ -143,8 +142,8 @@ def test_save_takes_real_cards_in_its_options_since_save_has_no_cards_field():
 
 
 def test_flip_keeps_highest_and_shifts():
-    from rules.randomness import Chance
     from rules.cards import parse_cards
+    from rules.randomness import Chance
 
     result = flip(Chance(1, (), (), parse_cards("KH 4C")), 2, Mods().plus(shift=-1))
     assert result.text() == "K♥ 4♣ → keep K = 13 − 1 = 12"
@@ -152,7 +151,7 @@ def test_flip_keeps_highest_and_shifts():
 
 
 def test_large_shadow_revenant_attacks_at_shift_minus_1_and_jimmy_gets_nothing():
-    enc = add(new(), "Shadow Revenant", "KH 4C", "init=2 pa=3 size=1 weapons=\"Claws: 3 melee\"").state
+    enc = add(new(), "Shadow Revenant", "KH 4C", 'init=2 pa=3 size=1 weapons="Claws: 3 melee"').state
     enc = add(enc, "Jimmy Arkham", "2D", "init=1 pd=2 ss=0").state
     enc = begin(enc).state
     out = command(enc, "attack", target="Jimmy Arkham", cards="9C 5C 2C 8D 3D")
@@ -161,7 +160,7 @@ def test_large_shadow_revenant_attacks_at_shift_minus_1_and_jimmy_gets_nothing()
 
 
 def test_longblade_does_four_plus_px_plus_hearts():
-    enc = add(new(), "Knight", "KH 4C", "init=2 pa=3 px=2 weapons=\"Longblade: 1+pa 4+px knight blade\"").state
+    enc = add(new(), "Knight", "KH 4C", 'init=2 pa=3 px=2 weapons="Longblade: 1+pa 4+px knight blade"').state
     enc = add(enc, "Bandit", "2D", "init=1 pd=1 ss=0 er=0 stun=20").state
     enc = begin(enc).state
     out = command(enc, "attack", target="Bandit", cards="9H 5C 2C 3S 8D")  # PA 3 + 1 = 4 cards

@@ -7,10 +7,9 @@ import pytest
 from rules.errors import InvalidInput, UnknownAction
 from rules.systems.towers import SYSTEM
 from rules.systems.towers.sheet import parse_weapon
-
 from tests.rules.test_towers_helpers import GM, PLAYER, add, begin, command, new, phase_of, texts, who
 
-HERO = "init=2 ss=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 mana=4 weapons=\"Heavy Rifle: 7 r12\""
+HERO = 'init=2 ss=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 mana=4 weapons="Heavy Rifle: 7 r12"'
 
 
 def test_weapon_profiles_read_in_any_order():
@@ -78,8 +77,9 @@ def test_defender_flips_can_be_automatic_for_everyone():
 
 def test_attack_options_from_the_slash_command():
     enc = begin(add(add(new(), "Tony", "KH 4C", HERO).state, "Bandit", "9D", "init=1 ss=1 pd=2 stun=20").state).state
-    out = command(enc, "attack", target="Bandit", damage="4+3", damage_type="arcane cold", modifier=-2,
-                  cards="KS 2C 3C 4C 2D")
+    out = command(
+        enc, "attack", target="Bandit", damage="4+3", damage_type="arcane cold", modifier=-2, cards="KS 2C 3C 4C 2D"
+    )
     assert "modifier (shift−2)" in texts(out)[0]
     assert "7 arcane (cold) STUN" in texts(out)[2]
     assert out.state.find("Bandit").stun == 13

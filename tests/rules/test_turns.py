@@ -2,8 +2,6 @@
 
 import pytest
 
-from tests import toy
-from tests.helpers import GM
 from rules import registry
 from rules.actions import AddCombatants, Choose, DelayTurn, EndTurn, NextTurn, RemoveCombatant
 from rules.engine import apply
@@ -12,6 +10,8 @@ from rules.model import Actor, Event, Pending
 from rules.turns.clock import Clock, Hold, Release
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 from rules.turns.seconds import Spend
+from tests import toy
+from tests.helpers import GM
 
 ALICE = Actor(user_id=2)
 BOB = Actor(user_id=3)
@@ -34,8 +34,12 @@ def acting(state):
 # --- sorted initiative ---------------------------------------------------------
 def test_initiative_sorts_highest_first_and_repeats_each_round():
     s = toy.INITIATIVE.new_encounter(1, 7)
-    s = run(s, AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(12,)),
-            AddCombatants(by=GM, name="Orc", count=2, dice=(18, 3)), NextTurn(by=GM))
+    s = run(
+        s,
+        AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(12,)),
+        AddCombatants(by=GM, name="Orc", count=2, dice=(18, 3)),
+        NextTurn(by=GM),
+    )
     order = []
     for _ in range(6):
         order.append((s.round, acting(s)[0]))
@@ -58,8 +62,12 @@ def test_joining_mid_combat_is_inserted_by_roll_without_moving_the_current_turn(
 
 def test_only_the_acting_player_or_gm_ends_a_turn_and_stale_buttons_do_nothing():
     s = toy.INITIATIVE.new_encounter(1, 7)
-    s = run(s, AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(12,)),
-            AddCombatants(by=BOB, name="Bob", npc=False, controller_id=3, dice=(8,)), NextTurn(by=GM))
+    s = run(
+        s,
+        AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(12,)),
+        AddCombatants(by=BOB, name="Bob", npc=False, controller_id=3, dice=(8,)),
+        NextTurn(by=GM),
+    )
     with pytest.raises(NotAllowed):
         apply(s, NextTurn(by=BOB))
     turn = s.turn_no
@@ -71,8 +79,12 @@ def test_only_the_acting_player_or_gm_ends_a_turn_and_stale_buttons_do_nothing()
 
 def test_players_act_only_for_their_own_character_and_on_its_turn():
     s = toy.INITIATIVE.new_encounter(1, 7)
-    s = run(s, AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(12,)),
-            AddCombatants(by=BOB, name="Bob", npc=False, controller_id=3, dice=(8,)), NextTurn(by=GM))
+    s = run(
+        s,
+        AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(12,)),
+        AddCombatants(by=BOB, name="Bob", npc=False, controller_id=3, dice=(8,)),
+        NextTurn(by=GM),
+    )
     with pytest.raises(NotAllowed):
         apply(s, toy.Hit(by=BOB, actor="Alice", target="Bob", dice=(3,)))
     with pytest.raises(NotYourTurn):
@@ -99,8 +111,13 @@ def test_checks_run_in_order_unknown_then_running_then_turn():
 
 def test_delay_steps_out_and_back_in_front_of_the_current_actor():
     s = toy.INITIATIVE.new_encounter(1, 7)
-    s = run(s, AddCombatants(by=GM, name="A", dice=(15,)), AddCombatants(by=GM, name="B", dice=(10,)),
-            AddCombatants(by=GM, name="C", dice=(5,)), NextTurn(by=GM))
+    s = run(
+        s,
+        AddCombatants(by=GM, name="A", dice=(15,)),
+        AddCombatants(by=GM, name="B", dice=(10,)),
+        AddCombatants(by=GM, name="C", dice=(5,)),
+        NextTurn(by=GM),
+    )
     s = run(s, DelayTurn(by=GM, actor="A"))
     assert acting(s) == ["B"]
     s = run(s, NextTurn(by=GM))
@@ -114,8 +131,13 @@ def test_delay_steps_out_and_back_in_front_of_the_current_actor():
 
 def test_dead_combatants_are_skipped_and_removal_passes_the_turn():
     s = toy.INITIATIVE.new_encounter(1, 7)
-    s = run(s, AddCombatants(by=GM, name="A", dice=(15,)), AddCombatants(by=GM, name="B", dice=(10,)),
-            AddCombatants(by=GM, name="C", dice=(5,)), NextTurn(by=GM))
+    s = run(
+        s,
+        AddCombatants(by=GM, name="A", dice=(15,)),
+        AddCombatants(by=GM, name="B", dice=(10,)),
+        AddCombatants(by=GM, name="C", dice=(5,)),
+        NextTurn(by=GM),
+    )
     s = run(s, toy.Hit(by=GM, target="B", damage="20"))
     s = run(s, NextTurn(by=GM))
     assert acting(s) == ["C"]
@@ -158,23 +180,31 @@ CLOCK_SEED = registry.register(ClockSystem())
 
 def test_tony_acts_in_phase_5_or_15_when_surprised_and_shift_position_moves_him_to_18():
     s = CLOCK_SEED.new_encounter(1, 3)
-    s = run(s, AddCombatants(by=GM, name="Tony", sheet={"init": 2}, cards=("KH", "4C")),
-            AddCombatants(by=GM, name="Tony (surprised)", sheet={"init": 2}, cards=("KS", "4D")))
+    s = run(
+        s,
+        AddCombatants(by=GM, name="Tony", sheet={"init": 2}, cards=("KH", "4C")),
+        AddCombatants(by=GM, name="Tony (surprised)", sheet={"init": 2}, cards=("KS", "4D")),
+    )
     assert [e.phase for e in s.turns.entries] == [5, 15]
     s = run(s, NextTurn(by=GM))
     assert acting(s) == ["Tony"] and s.turns.phase == 5
     s = run(s, RemoveCombatant(by=GM, target="Tony"))
     assert acting(s) == ["Tony (surprised)"] and s.turns.phase == 15 and s.round == 2
     tony = s.find("Tony (surprised)")
-    out = Clock().advance(CLOCK_SEED, s, tony.id, 3, __import__("rules.randomness", fromlist=["Chance"]).Chance(1), what="Shift Position")
+    out = Clock().advance(
+        CLOCK_SEED, s, tony.id, 3, __import__("rules.randomness", fromlist=["Chance"]).Chance(1), what="Shift Position"
+    )
     assert out[0].turns.phase == 18 and Clock().entry(out[0], tony.id).phase == 18
 
 
 def test_clock_ties_zero_cost_and_hold_release():
     s = CLOCK_SEED.new_encounter(1, 3)
-    s = run(s, AddCombatants(by=GM, name="A", sheet={"init": 3}, cards=("KH", "2C", "3C")),  # CI 16 → 4
-            AddCombatants(by=GM, name="B", sheet={"init": 2}, cards=("AH", "2D")),  # CI 16 → 4, lower N
-            NextTurn(by=GM))
+    s = run(
+        s,
+        AddCombatants(by=GM, name="A", sheet={"init": 3}, cards=("KH", "2C", "3C")),  # CI 16 → 4
+        AddCombatants(by=GM, name="B", sheet={"init": 2}, cards=("AH", "2D")),  # CI 16 → 4, lower N
+        NextTurn(by=GM),
+    )
     assert acting(s) == ["A"]
     s = run(s, Hold(by=GM, actor="A"))
     assert acting(s) == ["B"]
@@ -191,8 +221,13 @@ def bandits():
     s = toy.FACTIONS.new_encounter(1, 11)
     for name, user in (("Balthasar", 2), ("Sybilla", 3), ("Theobald", 4)):
         s = run(s, AddCombatants(by=Actor(user_id=user), name=name, npc=False, controller_id=user, side="players"))
-    s = run(s, AddCombatants(by=GM, name="Bandit leader", side="gm"), AddCombatants(by=GM, name="Bandit", count=3, side="gm"),
-            HoldInitiative(by=GM, faction="gm"), NextTurn(by=GM))
+    s = run(
+        s,
+        AddCombatants(by=GM, name="Bandit leader", side="gm"),
+        AddCombatants(by=GM, name="Bandit", count=3, side="gm"),
+        HoldInitiative(by=GM, faction="gm"),
+        NextTurn(by=GM),
+    )
     return s
 
 
@@ -201,13 +236,19 @@ def test_the_bandit_round_plays_as_the_seed_lists_it():
     players = Actor(user_id=3)
     assert s.turns.moving == "gm" and s.round == 1
     steps = [
-        TakeTurn(by=GM, actor="Bandit leader"), EndTurn,
-        TakeTurn(by=players, actor="Sybilla"), EndTurn,
-        TakeTurn(by=GM, actor="Bandit 1"), EndTurn,
+        TakeTurn(by=GM, actor="Bandit leader"),
+        EndTurn,
+        TakeTurn(by=players, actor="Sybilla"),
+        EndTurn,
+        TakeTurn(by=GM, actor="Bandit 1"),
+        EndTurn,
         PassMove(by=players),
-        TakeTurn(by=GM, actor="Bandit 2"), EndTurn,
-        TakeTurn(by=Actor(user_id=2), actor="Balthasar"), EndTurn,
-        TakeTurn(by=GM, actor="Bandit 3"), EndTurn,
+        TakeTurn(by=GM, actor="Bandit 2"),
+        EndTurn,
+        TakeTurn(by=Actor(user_id=2), actor="Balthasar"),
+        EndTurn,
+        TakeTurn(by=GM, actor="Bandit 3"),
+        EndTurn,
         TakeTurn(by=Actor(user_id=4), actor="Theobald"),
     ]
     for step in steps:
@@ -259,10 +300,15 @@ TRACK_SEED = registry.register(TrackSystem())
 
 def track_fight(gm_dice):
     s = TRACK_SEED.new_encounter(1, 5)
-    s = run(s, AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)),
-            AddCombatants(by=BOB, name="Bob", npc=False, controller_id=3, dice=(3,)),
-            AddCombatants(by=GM, name="Wolf", sheet={"init": 4}), AddCombatants(by=GM, name="Bear", sheet={"init": 2}),
-            AddCombatants(by=GM, name="Raven", sheet={"init": 6}), NextTurn(by=GM, dice=gm_dice))
+    s = run(
+        s,
+        AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)),
+        AddCombatants(by=BOB, name="Bob", npc=False, controller_id=3, dice=(3,)),
+        AddCombatants(by=GM, name="Wolf", sheet={"init": 4}),
+        AddCombatants(by=GM, name="Bear", sheet={"init": 2}),
+        AddCombatants(by=GM, name="Raven", sheet={"init": 6}),
+        NextTurn(by=GM, dice=gm_dice),
+    )
     return s
 
 
@@ -283,9 +329,19 @@ class AskSystem(toy.ToyBase):
     def hit(self, enc, action, chance):
         target = enc.find(action.target)
         users = (target.controller_id,) if target.controller_id else ()
-        pending = Pending(id=enc.next_pending, kind="dodge", prompt=f"{target.name}: dodge?", options=("Dodge", "Take it"),
-                          default="Take it", chooser=target.id, users=users, context={"target": target.id})
-        return enc.but(pending=pending, next_pending=enc.next_pending + 1), [Event(kind="info", text="dodge?", ping=users)]
+        pending = Pending(
+            id=enc.next_pending,
+            kind="dodge",
+            prompt=f"{target.name}: dodge?",
+            options=("Dodge", "Take it"),
+            default="Take it",
+            chooser=target.id,
+            users=users,
+            context={"target": target.id},
+        )
+        return enc.but(pending=pending, next_pending=enc.next_pending + 1), [
+            Event(kind="info", text="dodge?", ping=users)
+        ]
 
     def resume_dodge(self, enc, pending, option, chance):
         if option == "Dodge":
@@ -298,8 +354,12 @@ ASK = registry.register(AskSystem())
 
 def test_pending_choice_blocks_other_actions_and_only_the_chooser_or_gm_answers():
     s = ASK.new_encounter(1, 5)
-    s = run(s, AddCombatants(by=GM, name="Orc", dice=(15,)),
-            AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)), NextTurn(by=GM))
+    s = run(
+        s,
+        AddCombatants(by=GM, name="Orc", dice=(15,)),
+        AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)),
+        NextTurn(by=GM),
+    )
     s = run(s, toy.Hit(by=GM, target="Alice"))
     assert s.pending and s.pending.users == (2,)
     with pytest.raises(AwaitingChoice):
@@ -314,8 +374,12 @@ def test_pending_choice_blocks_other_actions_and_only_the_chooser_or_gm_answers(
 
 def test_an_option_owned_by_one_player_is_refused_to_the_others():
     s = ASK.new_encounter(1, 5)
-    s = run(s, AddCombatants(by=GM, name="Orc", dice=(15,)),
-            AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)), NextTurn(by=GM))
+    s = run(
+        s,
+        AddCombatants(by=GM, name="Orc", dice=(15,)),
+        AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)),
+        NextTurn(by=GM),
+    )
     s = run(s, toy.Hit(by=GM, target="Alice"))
     s = s.but(pending=s.pending.but(users=(2, 3), owners={"Dodge": (2,)}))
     with pytest.raises(NotAllowed, match="another player's call"):

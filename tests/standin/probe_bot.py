@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import Optional
 
 import discord
 from discord import app_commands
@@ -43,7 +42,7 @@ class NoteModal(discord.ui.Modal, title="Add a note"):
         await interaction.response.send_message(f"noted: {self.note.value}")
 
 
-def build_probe_group(bot: "ProbeBot") -> app_commands.Group:
+def build_probe_group(bot: ProbeBot) -> app_commands.Group:
     probe = app_commands.Group(name="probe", description="stand-in probes")
     gm = app_commands.Group(name="gm", description="GM tools", parent=probe)
 
@@ -135,13 +134,22 @@ def build_probe_group(bot: "ProbeBot") -> app_commands.Group:
         await interaction.response.send_modal(NoteModal())
 
     @probe.command(description="pick a side")
-    @app_commands.choices(side=[app_commands.Choice(name="Heroes", value="heroes"), app_commands.Choice(name="Monsters", value="monsters")])
+    @app_commands.choices(
+        side=[
+            app_commands.Choice(name="Heroes", value="heroes"),
+            app_commands.Choice(name="Monsters", value="monsters"),
+        ]
+    )
     async def side(interaction: discord.Interaction, side: app_commands.Choice[str]) -> None:
         await interaction.response.send_message(f"side={side.value}")
 
     @gm.command(description="GM roll with typed options")
     async def roll(
-        interaction: discord.Interaction, dice: int, bonus: float = 0.0, secret: bool = False, target: Optional[discord.Member] = None
+        interaction: discord.Interaction,
+        dice: int,
+        bonus: float = 0.0,
+        secret: bool = False,
+        target: discord.Member | None = None,
     ) -> None:
         who = target.name if target else "-"
         await interaction.response.send_message(
@@ -157,7 +165,7 @@ class ProbeBot(commands.Bot):
     ``guild_ready_timeout=0.05`` keeps on_ready fast (discord.py waits this long after
     the last GUILD_CREATE, 2 s by default)."""
 
-    def __init__(self, guild_ids: list[int], *, shard_id: Optional[int] = None, shard_count: Optional[int] = None) -> None:
+    def __init__(self, guild_ids: list[int], *, shard_id: int | None = None, shard_count: int | None = None) -> None:
         intents = discord.Intents.default()
         intents.members = True  # so the member cache is filled from GUILD_CREATE
         super().__init__(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import discord
 import pytest
 
 from bot.standin import SANDBOX_GUILD, InvalidInvocation, NoBotSession, StandInTimeout
@@ -23,7 +24,7 @@ async def test_ephemeral_flag_is_recorded_and_hidden_from_channel_api(standin, b
     msg = await (await standin.invoke("bob", "/probe secret")).response()
     assert msg.ephemeral and msg.flags & 64
     assert standin.messages("combat", include_ephemeral=False) == []
-    with pytest.raises(Exception):
+    with pytest.raises(discord.NotFound):
         await bot.get_channel(msg.channel_id).fetch_message(msg.id)
 
 
@@ -90,7 +91,9 @@ async def test_autocomplete_returns_bot_choices(standin, bot: ProbeBot) -> None:
 
 
 async def test_typed_and_resolved_options(standin, bot: ProbeBot) -> None:
-    msg = await (await standin.invoke("gm", "/probe gm roll", dice=20, bonus=1.5, secret=True, target="@bob")).response()
+    msg = await (
+        await standin.invoke("gm", "/probe gm roll", dice=20, bonus=1.5, secret=True, target="@bob")
+    ).response()
     assert msg.content == "dice=20 bonus=1.5 secret=True target=bob"
     assert msg.ephemeral
     where = await (await standin.invoke("gm", "/probe where", {"channel": "#combat-3", "role": "@GM"})).response()

@@ -44,13 +44,17 @@ async def test_unauthenticated_bot_route_is_401(standin) -> None:
 async def test_post_list_edit_delete_and_legacy_pins(standin, http) -> None:
     channel = standin.world.channel("combat")
     _, first = await post(http, standin, channel.id, {"content": "one"})
-    _, second = await post(http, standin, channel.id, {"content": "two", "message_reference": {"message_id": first["id"]}})
+    _, second = await post(
+        http, standin, channel.id, {"content": "two", "message_reference": {"message_id": first["id"]}}
+    )
     assert second["type"] == 19 and second["message_reference"]["message_id"] == first["id"]
 
     async with http.get(api(standin, f"/channels/{channel.id}/messages"), params={"limit": 10}) as resp:
         assert [m["content"] for m in await resp.json()] == ["two", "one"]
 
-    async with http.patch(api(standin, f"/channels/{channel.id}/messages/{first['id']}"), json={"content": "uno"}) as resp:
+    async with http.patch(
+        api(standin, f"/channels/{channel.id}/messages/{first['id']}"), json={"content": "uno"}
+    ) as resp:
         edited = await resp.json()
     assert edited["content"] == "uno" and edited["edited_timestamp"]
     recorded = standin.book.get(int(first["id"]))
@@ -94,7 +98,9 @@ async def test_discord_limits_are_enforced(standin, http, payload, fragment) -> 
 async def test_multipart_upload_keeps_bytes(standin, http) -> None:
     channel = standin.world.channel("combat")
     form = aiohttp.FormData(quote_fields=False)
-    form.add_field("payload_json", json.dumps({"content": "see file", "attachments": [{"id": 0, "filename": "notes.md"}]}))
+    form.add_field(
+        "payload_json", json.dumps({"content": "see file", "attachments": [{"id": 0, "filename": "notes.md"}]})
+    )
     form.add_field("files[0]", b"# notes", filename="notes.md", content_type="application/octet-stream")
     async with http.post(api(standin, f"/channels/{channel.id}/messages"), data=form) as resp:
         data = await resp.json()

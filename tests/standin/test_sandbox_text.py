@@ -80,10 +80,13 @@ def test_message_with_embed_buttons_and_files(world, book) -> None:
         "fields": [{"name": "Orc", "value": "12 HP"}, {"name": "Silver Star", "value": "30 HP"}],
         "footer": {"text": "turn 5"},
     }
-    row = {"type": 1, "components": [
-        {"type": 2, "style": 1, "label": "End turn", "custom_id": "end"},
-        {"type": 2, "style": 2, "label": "Delay", "custom_id": "delay", "disabled": True},
-    ]}
+    row = {
+        "type": 1,
+        "components": [
+            {"type": 2, "style": 1, "label": "End turn", "custom_id": "end"},
+            {"type": 2, "style": 2, "label": "Delay", "custom_id": "delay", "disabled": True},
+        ],
+    }
     body = MessageBody(
         {"content": "Combat continues", "embeds": [embed], "components": [row]},
         [UploadedFile(0, "log.md", "application/octet-stream", b"# log")],
@@ -161,9 +164,16 @@ def test_parse_without_schema_guesses_types() -> None:
 def test_parse_with_schema_uses_option_types(world, registry) -> None:
     gid = world.default_guild.id
     line = parse_script_line(
-        'alice: /initiative join character:15 roll:15 bonus:2 hidden:no player:@bob channel:#combat', registry, gid
+        "alice: /initiative join character:15 roll:15 bonus:2 hidden:no player:@bob channel:#combat", registry, gid
     )
-    assert line.options == {"character": "15", "roll": 15, "bonus": 2, "hidden": False, "player": "bob", "channel": "combat"}
+    assert line.options == {
+        "character": "15",
+        "roll": 15,
+        "bonus": 2,
+        "hidden": False,
+        "player": "bob",
+        "channel": "combat",
+    }
     single = parse_script_line("gm: /initiative note text:'it is fine'", registry, gid)
     assert single.options == {"text": "it is fine"}
 
@@ -201,11 +211,11 @@ def test_script_with_comments_clicks_and_chat() -> None:
     carol: I hide behind the barrel
     """
     lines = parse_script(script)
-    assert [(l.user, l.kind) for l in lines] == [("gm", "command"), ("bob", "click"), ("carol", "say")]
+    assert [(line.user, line.kind) for line in lines] == [("gm", "command"), ("bob", "click"), ("carol", "say")]
     assert lines[0].command == "/encounter start" and lines[0].options == {}
     assert lines[1].label == "End turn"
     assert lines[2].text == "I hide behind the barrel"
-    assert [l.line_no for l in lines] == [3, 5, 6]
+    assert [line.line_no for line in lines] == [3, 5, 6]
 
 
 async def test_script_lines_drive_the_bot(standin, bot: ProbeBot) -> None:
@@ -226,7 +236,7 @@ async def test_run_script_returns_transcript(standin, bot: ProbeBot) -> None:
     carol: ready when you are
     """
     text = await run_script(standin, script, in_channel="combat-2")
-    assert text == "gm: /probe monster name:\"Ogre\" count:2\nTurnkeeper: 2 x Ogre\ncarol: ready when you are"
+    assert text == 'gm: /probe monster name:"Ogre" count:2\nTurnkeeper: 2 x Ogre\ncarol: ready when you are'
     await standin.say("bob", "elsewhere", in_channel="combat-3")
     assert transcript_of(standin, in_channel="combat-3") == "bob: elsewhere"
     assert transcript_of(standin, in_channel="combat-2") == text

@@ -15,18 +15,24 @@ from .model import Fighter
 from .sheet import FactionsSheet
 
 OPTIONS = {
-    "grit_back_after_fight": Option(default=True, help="Grit comes back in full when a fight ends (the seed is "
-                                                       "silent; otherwise only a rest restores it)."),
-    "health_back_after_rest": Option(default=True, help="A rest between fights restores all health (the seed is "
-                                                        "silent; otherwise the GM heals by hand)."),
+    "grit_back_after_fight": Option(
+        default=True,
+        help="Grit comes back in full when a fight ends (the seed is silent; otherwise only a rest restores it).",
+    ),
+    "health_back_after_rest": Option(
+        default=True,
+        help="A rest between fights restores all health (the seed is silent; otherwise the GM heals by hand).",
+    ),
 }
 
 RESTS = {
     "rest": Rest(
-        key="rest", label="Rest",
+        key="rest",
+        label="Rest",
         rule="The seed says nothing about time between fights; the bot's default (SYSTEMS.md, campaign settings "
-             "`health_back_after_rest` and `grit_back_after_fight`): health back after a rest, grit back at the end "
-             "of the fight."),
+        "`health_back_after_rest` and `grit_back_after_fight`): health back after a rest, grit back at the end "
+        "of the fight.",
+    ),
 }
 
 ADJUSTABLE = {
@@ -49,14 +55,19 @@ def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:
         raise NotAllowed(f"{f.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
     health = max(0, min(int(state.get("health", f.max_health)), f.max_health))
     grit = max(0, min(int(state.get("grit", f.max_grit)), f.max_grit))
-    return f.but(health=health, health_at_round_start=health, grit=grit,
-                 incapacitated=bool(state.get("incapacitated", False)))
+    return f.but(
+        health=health, health_at_round_start=health, grit=grit, incapacitated=bool(state.get("incapacitated", False))
+    )
 
 
 def _view(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     s = FactionsSheet(**sheet)
-    return {"health": max(0, min(int(state.get("health", s.health)), s.health)), "max_health": s.health,
-            "grit": max(0, min(int(state.get("grit", s.grit)), s.grit)), "max_grit": s.grit}
+    return {
+        "health": max(0, min(int(state.get("health", s.health)), s.health)),
+        "max_health": s.health,
+        "grit": max(0, min(int(state.get("grit", s.grit)), s.grit)),
+        "max_grit": s.grit,
+    }
 
 
 def rest(system, kind, characters, campaign, options, chance, settings):

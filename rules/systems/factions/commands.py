@@ -9,15 +9,28 @@ from rules.errors import InvalidInput, UnknownAction
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 
 from .actions import (
-    ApplyDamage, Attack, BonusAction, BreakFree, FreeAlly, Heal, MainAction, Move, OpportunityAttack,
-    PickUp, Release, Reveal, RollSave, SetCondition, Surrender,
+    ApplyDamage,
+    Attack,
+    BonusAction,
+    BreakFree,
+    FreeAlly,
+    Heal,
+    MainAction,
+    Move,
+    OpportunityAttack,
+    PickUp,
+    Release,
+    Reveal,
+    RollSave,
+    SetCondition,
+    Surrender,
 )
 
 ACTS = (
     ("move", "Move (options: zones=1 sprint)"),
     ("sprint", "Sprint: move at double speed (options: zones=N, default 4)"),
-    ("bonus", "Bonus action (options: text=\"opens the door\")"),
-    ("main", "Other main action (options: text=\"intimidates\")"),
+    ("bonus", 'Bonus action (options: text="opens the door")'),
+    ("main", 'Other main action (options: text="intimidates")'),
     ("disarm", "Disarm a nearby character (target; options: take=<weapon>)"),
     ("shove", "Shove a nearby character (target)"),
     ("grapple", "Grab a nearby character (target)"),
@@ -46,13 +59,23 @@ def _attack(given: Given, targets, weapon, mode, *, opportunity=False, death_blo
         split = tuple(integer(p, "split", 1, 100) for p in parts if p)
     cls = OpportunityAttack if opportunity else Attack
     return cls(
-        **given.base(), targets=targets, weapon=str(weapon) if weapon and weapon is not True else None, mode=mode,
+        **given.base(),
+        targets=targets,
+        weapon=str(weapon) if weapon and weapon is not True else None,
+        mode=mode,
         zones=integer(given.flags.get("zones", given.flags.get("distance", 0)), "zones", 0, 1000),
-        unseen=given.flag("unseen", "dark"), moving=given.flag("moving"), cover=given.flag("cover"),
-        impaired=given.flag("impaired"), enhanced=given.flag("enhanced"), unaware=given.flag("unaware"),
-        alone=given.flag("alone"), near=_names(given.flags.get("near")),
-        death_blow=death_blow or given.flag("death_blow", "deathblow"), landed=given.flag("landed"),
-        neighbours=integer(given.flags.get("neighbours", 6), "neighbours", 2, 20), split=split,
+        unseen=given.flag("unseen", "dark"),
+        moving=given.flag("moving"),
+        cover=given.flag("cover"),
+        impaired=given.flag("impaired"),
+        enhanced=given.flag("enhanced"),
+        unaware=given.flag("unaware"),
+        alone=given.flag("alone"),
+        near=_names(given.flags.get("near")),
+        death_blow=death_blow or given.flag("death_blow", "deathblow"),
+        landed=given.flag("landed"),
+        neighbours=integer(given.flags.get("neighbours", 6), "neighbours", 2, 20),
+        split=split,
         stunt=given.word("stunt")[:200] if given.word("stunt") else None,
         take=given.word("take"),
     )
@@ -61,19 +84,32 @@ def _attack(given: Given, targets, weapon, mode, *, opportunity=False, death_blo
 def attack(given: Given):
     targets = tuple(t.strip() for t in given.required("target").split(",") if t.strip())
     mode = next((m for m in ("disarm", "shove", "grapple") if given.flag(m)), "damage")
-    return _attack(given, targets, given.optional("weapon") or given.flags.get("weapon"), mode,
-                   opportunity=given.flag("opportunity"))
+    return _attack(
+        given,
+        targets,
+        given.optional("weapon") or given.flags.get("weapon"),
+        mode,
+        opportunity=given.flag("opportunity"),
+    )
 
 
 def manoeuvre(act: str):
     """Attacks named as actions: they need a target."""
+
     def build(given: Given):
         target = given.optional("target")
         if not target:
             raise InvalidInput(f"`{act}` needs a target.")
         mode = act if act in ("disarm", "shove", "grapple") else "damage"
-        return _attack(given, (target,), given.flags.get("weapon"), mode,
-                       opportunity=act == "opportunity", death_blow=act == "death_blow")
+        return _attack(
+            given,
+            (target,),
+            given.flags.get("weapon"),
+            mode,
+            opportunity=act == "opportunity",
+            death_blow=act == "death_blow",
+        )
+
     return build
 
 
@@ -98,18 +134,30 @@ def save(given: Given):
 
 def condition(on: bool):
     def build(given: Given):
-        return SetCondition(**given.base(), target=given.required("target"), condition=given.required("condition"),
-                            on=on, by_whom=given.word("by"))
+        return SetCondition(
+            **given.base(),
+            target=given.required("target"),
+            condition=given.required("condition"),
+            on=on,
+            by_whom=given.word("by"),
+        )
+
     return build
 
 
 COMMANDS = Commands(
     build={
         "attack": attack,
-        "damage": lambda given: ApplyDamage(**given.base(), target=given.required("target"), amount=given.amount(),
-                                            direct=given.flag("direct"), cover=given.flag("cover")),
-        "heal": lambda given: Heal(**given.base(), target=given.required("target"), amount=given.amount(),
-                                   grit=given.flag("grit")),
+        "damage": lambda given: ApplyDamage(
+            **given.base(),
+            target=given.required("target"),
+            amount=given.amount(),
+            direct=given.flag("direct"),
+            cover=given.flag("cover"),
+        ),
+        "heal": lambda given: Heal(
+            **given.base(), target=given.required("target"), amount=given.amount(), grit=given.flag("grit")
+        ),
         "save": save,
         "condition_add": condition(True),
         "condition_remove": condition(False),
@@ -124,12 +172,16 @@ COMMANDS = Commands(
         build=unknown,
         own={
             **{act: manoeuvre(act) for act in ("disarm", "shove", "grapple", "death_blow", "opportunity")},
-            "break_free": plain(BreakFree), "release": plain(Release), "surrender": plain(Surrender),
+            "break_free": plain(BreakFree),
+            "release": plain(Release),
+            "surrender": plain(Surrender),
             "reveal": plain(Reveal),
-            "move": lambda given: Move(**given.base(), zones=integer(given.flags.get("zones", 1), "zones", 1, 8),
-                                       sprint=given.flag("sprint")),
-            "sprint": lambda given: Move(**given.base(), zones=integer(given.flags.get("zones", 4), "zones", 1, 8),
-                                         sprint=True),
+            "move": lambda given: Move(
+                **given.base(), zones=integer(given.flags.get("zones", 1), "zones", 1, 8), sprint=given.flag("sprint")
+            ),
+            "sprint": lambda given: Move(
+                **given.base(), zones=integer(given.flags.get("zones", 4), "zones", 1, 8), sprint=True
+            ),
             "bonus": lambda given: BonusAction(**given.base(), text=given.word("text") or ""),
             "main": lambda given: MainAction(**given.base(), text=given.word("text") or ""),
             "pick_up": lambda given: PickUp(**given.base(), weapon=given.word("weapon")),

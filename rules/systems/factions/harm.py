@@ -18,8 +18,8 @@ from rules.model import Event
 from rules.randomness import Chance
 from rules.secrets import secret
 
-from .saves import save
 from .model import FactionsEncounter, Fighter
+from .saves import save
 
 MAX_ARMOUR = 3
 

@@ -12,21 +12,24 @@ from rules.randomness import Chance
 
 from . import economy
 from .harm import harm
-from .saves import save
 from .model import FactionsEncounter, Fighter
+from .saves import save
 
 
 def _resists(enc, attacker: Fighter, target: Fighter, chance: Chance, events: list[Event]) -> bool:
     if target.size_rank < attacker.size_rank:
-        events.append(Event(kind="info", text=f"{target.name} is smaller than {attacker.name} and cannot resist with a STR save."))
+        events.append(
+            Event(kind="info", text=f"{target.name} is smaller than {attacker.name} and cannot resist with a STR save.")
+        )
         return False
     resist = save(enc, target, "str", chance, "to resist")
     events.append(Event(kind="roll", text=resist.text + "."))
     return resist.passed
 
 
-def apply_manoeuvre(enc: FactionsEncounter, mode: str, attacker_id: str, target_id: str, take: str | None,
-                    chance: Chance, own=None):
+def apply_manoeuvre(
+    enc: FactionsEncounter, mode: str, attacker_id: str, target_id: str, take: str | None, chance: Chance, own=None
+):
     """Dice: the target's STR save (none if it is smaller); a larger shover's d4
     direct damage, from the attacker's own dice (`own`) when it has some."""
     attacker: Fighter = enc.get(attacker_id)
@@ -43,28 +46,42 @@ def apply_manoeuvre(enc: FactionsEncounter, mode: str, attacker_id: str, target_
         chosen = next((w for w in held if take and w.name.casefold() == take.strip().casefold()), None)
         if take and chosen is None:
             chosen = held[0]
-            events.append(Event(kind="warning", text=f"{target.name} holds no `{take[:30]}`: the {chosen.name} falls instead."))
+            events.append(
+                Event(kind="warning", text=f"{target.name} holds no `{take[:30]}`: the {chosen.name} falls instead.")
+            )
         chosen = chosen or held[0]
         enc = enc.update(target.id, dropped=target.dropped + (chosen.name,))
-        events.append(Event(kind="info", text=(
-            f"{target.name} drops the {chosen.name} ({attacker.name} may grab it with a free hand)."
-        )))
+        events.append(
+            Event(
+                kind="info",
+                text=(f"{target.name} drops the {chosen.name} ({attacker.name} may grab it with a free hand)."),
+            )
+        )
     elif mode == "shove":
         steps = attacker.size_rank - target.size_rank
         if steps > 0:
             zones = 2 ** (steps - 1)
             bruise = (own or chance).die(4)
-            events.append(Event(kind="info", text=f"{attacker.name} hurls {target.name} {zones} zone(s) away (into any hazard there)."))
+            events.append(
+                Event(
+                    kind="info",
+                    text=f"{attacker.name} hurls {target.name} {zones} zone(s) away (into any hazard there).",
+                )
+            )
             hit = harm(enc, target.id, bruise, chance, direct=True, source="(d4, shoved by a larger foe)")
             enc = hit.enc
             events.extend(hit.events)
         else:
-            events.append(Event(kind="info", text=f"{attacker.name} shoves {target.name} half a zone (into any hazard there)."))
+            events.append(
+                Event(kind="info", text=f"{attacker.name} shoves {target.name} half a zone (into any hazard there).")
+            )
     else:
         enc = enc.update(target.id, grabbed_by=attacker.id)
-        events.append(Event(kind="info", text=(
-            f"{attacker.name} grabs {target.name}, who cannot act except to try to break free."
-        )))
+        events.append(
+            Event(
+                kind="info", text=(f"{attacker.name} grabs {target.name}, who cannot act except to try to break free.")
+            )
+        )
     return enc, events
 
 
@@ -77,7 +94,9 @@ def break_free(enc: FactionsEncounter, action, chance: Chance):
         raise InvalidInput(f"Breaking free takes {fighter.name}'s whole turn.")
     holder: Fighter = enc.get(fighter.grabbed_by)
     if fighter.size_rank < holder.size_rank:
-        raise NotAllowed(f"{fighter.name} is smaller than {holder.name} and cannot break free with a STR save: an ally may help.")
+        raise NotAllowed(
+            f"{fighter.name} is smaller than {holder.name} and cannot break free with a STR save: an ally may help."
+        )
     attempt = save(enc, fighter, "str", chance, f"to break free of {holder.name}")
     events = [Event(kind="roll", text=attempt.text + (": free!" if attempt.passed else ": still held."))]
     if attempt.passed:
@@ -97,7 +116,12 @@ def free_ally(enc: FactionsEncounter, action, chance: Chance):
     attempt = save(enc, helper, "str", chance, f"to free {ally.name}")
     if attempt.passed:
         enc = enc.update(ally.id, grabbed_by=None)
-    return enc, [Event(kind="roll", text=attempt.text + (f": {ally.name} is free." if attempt.passed else f": {ally.name} is still held."))]
+    return enc, [
+        Event(
+            kind="roll",
+            text=attempt.text + (f": {ally.name} is free." if attempt.passed else f": {ally.name} is still held."),
+        )
+    ]
 
 
 def release(enc: FactionsEncounter, action, chance: Chance):

@@ -15,8 +15,8 @@ from rules.model import Event, Pending
 from rules.randomness import Chance
 
 from .harm import release_holds
-from .saves import save
 from .model import FactionsEncounter
+from .saves import save
 
 SURRENDER = "Surrender"
 FLEE = "Flee"
@@ -106,11 +106,18 @@ def _ask_roll(enc: FactionsEncounter, checks, failed: list[str]):
     """The saves nobody entered dice for wait for their roller; `failed`: who already broke."""
     saving = [cid for _, members in checks for cid in members]
     names = "; ".join(f"{faction}: " + ", ".join(enc.get(c).name for c in members) for faction, members in checks)
-    prompt = (f"Morale check at the round's end, a group WIT save ({names}): {len(saving)} d20. Press Roll, or "
-              f"enter the dice: /choose option:Roll dice:\"…\".")[:300]
+    prompt = (
+        f"Morale check at the round's end, a group WIT save ({names}): {len(saving)} d20. Press Roll, or "
+        f'enter the dice: /choose option:Roll dice:"…".'
+    )[:300]
     pending = Pending(
-        id=enc.next_pending, kind="morale_roll", prompt=prompt, options=(ROLL,), default=ROLL,
-        chooser=saving[0], users=enc.controllers(saving),
+        id=enc.next_pending,
+        kind="morale_roll",
+        prompt=prompt,
+        options=(ROLL,),
+        default=ROLL,
+        chooser=saving[0],
+        users=enc.controllers(saving),
         context={"checks": [[f, m] for f, m in checks], "failed": list(failed)},
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
@@ -144,7 +151,13 @@ def _roll(enc: FactionsEncounter, checks: list[tuple[str, list[str]]], chance: C
         events.append(Event(kind="info", text=f"Morale check for {faction}: a group WIT save."))
         for fighter in saving:
             result = save(enc, fighter, "wit", chance, "(morale)")
-            events.append(Event(kind="roll", text=result.text + (": immune to morale for the rest of the fight." if result.passed else ": breaks.")))
+            events.append(
+                Event(
+                    kind="roll",
+                    text=result.text
+                    + (": immune to morale for the rest of the fight." if result.passed else ": breaks."),
+                )
+            )
             if result.passed:
                 enc = enc.update(fighter.id, morale_immune=True)
             else:
@@ -160,13 +173,19 @@ def ask(enc: FactionsEncounter, queue: list[str]):
     fighter = enc.get(queue[0])
     users = enc.controllers([fighter.id])
     pending = Pending(
-        id=enc.next_pending, kind="morale",
+        id=enc.next_pending,
+        kind="morale",
         prompt=f"{fighter.name} failed the morale check: surrender or flee?",
-        options=(SURRENDER, FLEE), default=SURRENDER, chooser=fighter.id, users=users,
+        options=(SURRENDER, FLEE),
+        default=SURRENDER,
+        chooser=fighter.id,
+        users=users,
         context={"queue": list(queue)},
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
-    return enc, [Event(kind="choice", text=f"{fighter.name} failed the morale check: surrender or flee (see the buttons).")]
+    return enc, [
+        Event(kind="choice", text=f"{fighter.name} failed the morale check: surrender or flee (see the buttons).")
+    ]
 
 
 def resume(enc: FactionsEncounter, pending: Pending, option: str, chance: Chance):

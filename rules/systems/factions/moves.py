@@ -12,8 +12,8 @@ from . import economy
 from .actions import ApplyDamage, BonusAction, Heal, MainAction, Move, PickUp, Reveal, RollSave, SetCondition, Surrender
 from .harm import harm, release_holds
 from .manoeuvres import release_if_busy
-from .saves import save
 from .model import TURNS, FactionsEncounter, Fighter
+from .saves import save
 
 CONDITIONS = ("incapacitated", "concealed", "surrendered", "grabbed", "immune")
 
@@ -55,7 +55,9 @@ def pick_up(enc: FactionsEncounter, action: PickUp, chance: Chance):
     free_hands(fighter)
     if not fighter.dropped:
         raise InvalidInput(f"{fighter.name} has dropped nothing.")
-    name = next((w for w in fighter.dropped if action.weapon and w.casefold() == action.weapon.strip().casefold()), None)
+    name = next(
+        (w for w in fighter.dropped if action.weapon and w.casefold() == action.weapon.strip().casefold()), None
+    )
     if action.weapon and name is None:
         raise InvalidInput(f"{fighter.name} dropped only: {', '.join(fighter.dropped)}.")
     name = name or fighter.dropped[0]
@@ -71,10 +73,15 @@ def surrender(system, enc: FactionsEncounter, action: Surrender, chance: Chance)
     active = enc.turns.active == fighter.id
     if not active:
         if fighter.id in enc.turns.acted:
-            raise InvalidInput(f"{fighter.name} has already acted this round: surrendering takes a turn, so it waits for the next round.")
+            raise InvalidInput(
+                f"{fighter.name} has already acted this round: surrendering takes a turn, so it waits for the next "
+                "round."
+            )
         enc = TURNS.spend_reaction(enc, fighter.id)
     enc = release_holds(enc.update(fighter.id, surrendered=True), fighter.id)
-    events = [Event(kind="info", text=f"{fighter.name} surrenders, throwing their weapons away and raising their hands.")]
+    events = [
+        Event(kind="info", text=f"{fighter.name} surrenders, throwing their weapons away and raising their hands.")
+    ]
     if active:
         enc, more = TURNS.end_turn(system, enc, chance)
         events.extend(more)
@@ -99,8 +106,16 @@ def apply_damage(enc: FactionsEncounter, action: ApplyDamage, chance: Chance):
     if target.out:
         raise InvalidInput(f"{target.name} is out of the fight.")
     roll = chance.roll(action.amount)
-    hit = harm(enc, target.id, int(roll.total), chance, cover=action.cover, direct=action.direct,
-               source=f"({roll})" if roll.dice else "", by_enemy=False)
+    hit = harm(
+        enc,
+        target.id,
+        int(roll.total),
+        chance,
+        cover=action.cover,
+        direct=action.direct,
+        source=f"({roll})" if roll.dice else "",
+        by_enemy=False,
+    )
     return hit.enc, hit.events
 
 
@@ -113,13 +128,17 @@ def heal(enc: FactionsEncounter, action: Heal, chance: Chance):
     if action.grit:
         grit = min(target.max_grit, target.grit + amount)
         enc = enc.update(target.id, grit=grit)
-        text = (f"{target.name} recovers grit: {secret(target.grit, target)} → {secret(grit, target)}"
-                f"/{secret(target.max_grit, target)}.")
+        text = (
+            f"{target.name} recovers grit: {secret(target.grit, target)} → {secret(grit, target)}"
+            f"/{secret(target.max_grit, target)}."
+        )
     else:
         health = min(target.max_health, target.health + amount)
         enc = enc.update(target.id, health=health)
-        text = (f"{target.name} heals: health {secret(target.health, target)} → {secret(health, target)}"
-                f"/{secret(target.max_health, target)}.")
+        text = (
+            f"{target.name} heals: health {secret(target.health, target)} → {secret(health, target)}"
+            f"/{secret(target.max_health, target)}."
+        )
     return enc, [Event(kind="info", text=text)]
 
 

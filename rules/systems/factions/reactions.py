@@ -30,11 +30,12 @@ from rules.model import Event, Pending
 from rules.randomness import Chance
 from rules.secrets import secret
 
+from .model import TURNS, Fighter
 from .resolution import counter_faces, resolve
 from .saves import save
 from .sheet import Weapon
 from .sizing import dice_shares, effective_range, reach
-from .model import TURNS, Fighter
+
 NO_REACTION = "No reaction"
 DODGE = "Dodge"
 COUNTER = "Counter: "
@@ -50,12 +51,20 @@ def ask_stunt(enc, ctx, events):
     attacker = enc.get(ctx["attacker"])
     users = enc.controllers([target.id])
     pending = Pending(
-        id=enc.next_pending, kind="stunt",
-        prompt=f"{attacker.name} proposes to {target.name} instead of the attack: {ctx['stunt']}. Accept, or take the attack?",
-        options=(ACCEPT, REFUSE), default=REFUSE, chooser=target.id, users=users, context=ctx,
+        id=enc.next_pending,
+        kind="stunt",
+        prompt=f"{attacker.name} proposes to {target.name} instead of the attack: {ctx['stunt']}. Accept, or take the "
+        "attack?",
+        options=(ACCEPT, REFUSE),
+        default=REFUSE,
+        chooser=target.id,
+        users=users,
+        context=ctx,
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
-    return enc, events + [Event(kind="choice", text=f"{target.name} accepts the stunt or takes the attack: see the buttons.")]
+    return enc, events + [
+        Event(kind="choice", text=f"{target.name} accepts the stunt or takes the attack: see the buttons.")
+    ]
 
 
 def resume_stunt(enc, pending: Pending, option: str, chance: Chance):
@@ -65,8 +74,13 @@ def resume_stunt(enc, pending: Pending, option: str, chance: Chance):
         events = [Event(kind="info", text=f"{target.name} accepts: {ctx['stunt']}. No damage, no reaction.")]
         if ctx.get("dice"):
             attacker = enc.get(ctx["attacker"])
-            events.append(Event(kind="info", text=f"{attacker.name}'s damage dice {', '.join(map(str, ctx['dice']))} "
-                                "are not used: the stunt was accepted."))
+            events.append(
+                Event(
+                    kind="info",
+                    text=f"{attacker.name}'s damage dice {', '.join(map(str, ctx['dice']))} "
+                    "are not used: the stunt was accepted.",
+                )
+            )
         return enc, events
     _keep_save_die(enc, ctx, ctx["targets"][0], chance)  # the target's own answer, as with a reaction
     return advance(enc, ctx, chance, [Event(kind="info", text=f"{target.name} refuses the stunt: the attack goes on.")])
@@ -91,8 +105,11 @@ def _guards(enc, ctx, target: Fighter) -> list[Fighter]:
     if ctx["surprise"] or ctx.get("alone"):
         return []
     busy = {t["cid"] for t in ctx["targets"]} | {ctx["attacker"]}
-    return [c for c in enc.combatants
-            if c.side == target.side and c.id not in busy and _near(ctx, c) and may_react(enc, ctx, c)]
+    return [
+        c
+        for c in enc.combatants
+        if c.side == target.side and c.id not in busy and _near(ctx, c) and may_react(enc, ctx, c)
+    ]
 
 
 def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[list[str], list[Fighter], bool]:
@@ -140,21 +157,33 @@ def _ask_reaction(enc, ctx, target: Fighter, options, guards, reacting: bool, ev
     target who cannot react is not asked at all."""
     attacker = enc.get(ctx["attacker"])
     users = enc.controllers(([target.id] if reacting else []) + [g.id for g in guards])
-    what = {"damage": "attacks", "disarm": "tries to disarm", "shove": "tries to shove", "grapple": "tries to grab"}[ctx["mode"]]
+    what = {"damage": "attacks", "disarm": "tries to disarm", "shove": "tries to shove", "grapple": "tries to grab"}[
+        ctx["mode"]
+    ]
     if reacting:
         ask = "React?" + (" Or a nearby ally guards." if guards else "")
         short = f"{target.name} may react{' or be guarded' if guards else ''}: see the buttons."
     else:
         ask = f"{target.name} cannot react; a nearby ally may guard and become the target."
         short = f"An ally of {target.name} may guard: see the buttons."
-    prompt = f"{attacker.name} {what} {target.name} ({ctx['weapon']['name']}). {ask} A reaction spends that character's turn this round."
+    prompt = (
+        f"{attacker.name} {what} {target.name} ({ctx['weapon']['name']}). {ask} A reaction spends that "
+        "character's turn this round."
+    )
     # Each guard is its own ally's call; the target's reactions are the target's.
     owners = {GUARD + g.name: enc.controllers([g.id]) for g in guards}
     own = enc.controllers([target.id])
     owners |= {o: own for o in options if o not in owners and o != NO_REACTION}
     pending = Pending(
-        id=enc.next_pending, kind="reaction", prompt=prompt, options=tuple(options),
-        default=NO_REACTION, chooser=target.id, users=users, owners=owners, context=ctx,
+        id=enc.next_pending,
+        kind="reaction",
+        prompt=prompt,
+        options=tuple(options),
+        default=NO_REACTION,
+        chooser=target.id,
+        users=users,
+        owners=owners,
+        context=ctx,
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     return enc, events + [Event(kind="choice", text=short)]
@@ -219,26 +248,35 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
         ctx["reacted"].append(target.id)
         dodge = save(enc, target, "agi", chance, "to dodge")
         entry["dodged"] = dodge.passed
-        events.append(Event(kind="roll", text=dodge.text + (": the attack misses." if dodge.passed else ": hit anyway.")))
+        events.append(
+            Event(kind="roll", text=dodge.text + (": the attack misses." if dodge.passed else ": hit anyway."))
+        )
         ctx["asking"] += 1
     elif option.startswith(COUNTER):
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
-        weapon = target.weapon(option[len(COUNTER):])
+        weapon = target.weapon(option[len(COUNTER) :])
         entry["counter"] = weapon.model_dump(mode="json")
         # The counterer's own damage dice, entered with this choice or rolled now.
         entry["counter_dice"] = [chance.die(sides) for sides in counter_faces(target, enc.get(ctx["attacker"]), weapon)]
         ctx["countered"] = True
-        events.append(Event(kind="info", text=f"{target.name} counters with the {option[len(COUNTER):]}: both roll damage."))
+        events.append(
+            Event(kind="info", text=f"{target.name} counters with the {option[len(COUNTER) :]}: both roll damage.")
+        )
         ctx["asking"] += 1
     elif option.startswith(HIDE):
-        shield = enc.find(option[len(HIDE):])
+        shield = enc.find(option[len(HIDE) :])
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
         _retarget(enc, ctx, entry, shield)
-        events.append(Event(kind="info", text=f"{target.name} hides behind {shield.name}, who becomes the target (they swap places)."))
+        events.append(
+            Event(
+                kind="info",
+                text=f"{target.name} hides behind {shield.name}, who becomes the target (they swap places).",
+            )
+        )
     elif option.startswith(GUARD):
-        guard = enc.find(option[len(GUARD):])
+        guard = enc.find(option[len(GUARD) :])
         enc = TURNS.spend_reaction(enc, guard.id)
         ctx["reacted"].append(guard.id)
         _retarget(enc, ctx, entry, guard)
@@ -275,4 +313,4 @@ def _retarget(enc, ctx, entry, new: Fighter) -> None:
     entry["cid"], entry["unaware"] = new.id, False
     entry.pop("save_dice", None)  # the old target's, who is no longer hit
     if len(ctx["targets"]) == 1:
-        (entry["dice"], entry["halve"]), = dice_shares(enc.get(ctx["attacker"]), Weapon(**ctx["weapon"]), [new], ())
+        ((entry["dice"], entry["halve"]),) = dice_shares(enc.get(ctx["attacker"]), Weapon(**ctx["weapon"]), [new], ())

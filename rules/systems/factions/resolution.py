@@ -16,13 +16,14 @@ from rules.secrets import secret
 
 from .harm import after_armour, harm
 from .manoeuvres import apply_manoeuvre
+from .model import Fighter
 from .sheet import Weapon
 from .sizing import damage_die
-from .model import Fighter
 
 
-def _roll(chance: Chance, dice: int, die: int, halve: int, *, shown_die: str | None = None,
-          sized: bool = False) -> tuple[int, str]:
+def _roll(
+    chance: Chance, dice: int, die: int, halve: int, *, shown_die: str | None = None, sized: bool = False
+) -> tuple[int, str]:
     """`shown_die`: the die as written (a hidden wielder's is secret); `sized`: a hidden
     character's size set the number of dice and halvings, which are then secret, and so are
     the faces and the sum halved, or counting the faces and halving the sum would tell them."""
@@ -108,9 +109,15 @@ def _unused_saves(enc, ctx, savers: dict[str, AttackerDice]) -> list[Event]:
     for cid, saver in savers.items():
         if saver.saved:
             which = "die" if len(saver.saved) == 1 else "dice"
-            events.append(Event(kind="info", text=(
-                f"{enc.get(cid).name}'s STR save {which} {', '.join(map(str, saver.saved))} "
-                f"{'is' if len(saver.saved) == 1 else 'are'} not used: {why}.")))
+            events.append(
+                Event(
+                    kind="info",
+                    text=(
+                        f"{enc.get(cid).name}'s STR save {which} {', '.join(map(str, saver.saved))} "
+                        f"{'is' if len(saver.saved) == 1 else 'are'} not used: {why}."
+                    ),
+                )
+            )
     return events
 
 
@@ -146,8 +153,13 @@ def _resolve(enc, ctx, chance: Chance, savers: dict[str, AttackerDice]):
             enc, more = _manoeuvre(enc, ctx, entry, chance, own, savers)
             events.extend(more)
             continue
-        amount, text = blast_roll if blast_roll else _roll(
-            own, entry["dice"], ctx["die"], entry["halve"], shown_die=shown_die, sized=_sized(attacker, target))
+        amount, text = (
+            blast_roll
+            if blast_roll
+            else _roll(
+                own, entry["dice"], ctx["die"], entry["halve"], shown_die=shown_die, sized=_sized(attacker, target)
+            )
+        )
         if "counter" in entry:
             enc, more = _exchange(enc, ctx, entry, amount, text, chance, savers)
             events.extend(more)
@@ -168,16 +180,26 @@ def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance, savers: d
     back, back_text = _counter_roll(chance, entry, target, attacker, counter_weapon)
     to_target = after_armour(target, amount, cover=ctx["cover"])
     to_attacker = after_armour(attacker, back)
-    events = [Event(kind="roll", text=(
-        f"{attacker.name} rolls {text} → {secret(to_target, target)} after armour for {target.name}; "
-        f"{target.name} counters with {back_text} → {secret(to_attacker, attacker)} after armour for {attacker.name}."
-    ))]
+    events = [
+        Event(
+            kind="roll",
+            text=(
+                f"{attacker.name} rolls {text} → {secret(to_target, target)} after armour for {target.name}; "
+                f"{target.name} counters with {back_text} → {secret(to_attacker, attacker)} after armour for "
+                f"{attacker.name}."
+            ),
+        )
+    ]
     blows = [(target.id, amount, ctx["cover"]), (attacker.id, back, False)]
     if to_attacker > to_target:
         blows.reverse()
     tie = to_target == to_attacker
     first_name = enc.get(blows[0][0]).name
-    events.append(Event(kind="info", text="A tie: both are hit at once." if tie else f"{first_name} suffers more and is hit first."))
+    events.append(
+        Event(
+            kind="info", text="A tie: both are hit at once." if tie else f"{first_name} suffers more and is hit first."
+        )
+    )
     hits = [harm(enc, blows[0][0], blows[0][1], savers[blows[0][0]], cover=blows[0][2])]
     enc = hits[0].enc
     events.extend(hits[0].events)
@@ -197,7 +219,9 @@ def _manoeuvre(enc, ctx, entry, chance: Chance, own: AttackerDice, savers: dict[
     target: Fighter = enc.get(entry["cid"])
     if "counter" in entry:
         back, back_text = _counter_roll(chance, entry, target, attacker, Weapon(**entry["counter"]))
-        events.append(Event(kind="roll", text=f"{target.name} counters first (non-lethal attacks resolve last): {back_text}."))
+        events.append(
+            Event(kind="roll", text=f"{target.name} counters first (non-lethal attacks resolve last): {back_text}.")
+        )
         hit = harm(enc, attacker.id, back, savers[attacker.id])
         enc = hit.enc
         events.extend(hit.events)

@@ -29,5 +29,8 @@ def save(enc: FactionsEncounter, fighter: Fighter, attribute: str, chance: Chanc
     passed = roll <= value and not natural_fail
     verdict = "pass" if passed else ("natural 20: fail" if natural_fail else "fail")
     label = f"{attribute.upper()} save"
-    text = f"{fighter.name} {label}{' ' + why if why else ''}: d20 {roll} vs {attribute.upper()} {secret(value, fighter)} → {verdict}"
+    text = (
+        f"{fighter.name} {label}{' ' + why if why else ''}: d20 {roll} vs {attribute.upper()} "
+        f"{secret(value, fighter)} → {verdict}"
+    )
     return Save(roll, value, passed, text)

@@ -14,8 +14,8 @@ from fractions import Fraction
 from rules.errors import InvalidInput
 from rules.secrets import secret
 
-from .sheet import UNARMED, Weapon
 from .model import Fighter
+from .sheet import UNARMED, Weapon
 
 
 def reach(fighter: Fighter) -> int:
@@ -36,7 +36,9 @@ def damage_die(weapon: Weapon, impaired: bool, enhanced: bool) -> int:
     return 12 if enhanced else weapon.die
 
 
-def dice_shares(attacker: Fighter, weapon: Weapon, targets: list[Fighter], split: tuple[int, ...]) -> list[tuple[int, int]]:
+def dice_shares(
+    attacker: Fighter, weapon: Weapon, targets: list[Fighter], split: tuple[int, ...]
+) -> list[tuple[int, int]]:
     """(dice, halvings) per target. Larger attackers roll 2^steps dice against a
     smaller target and may spread them (as fractions of each target's pool);
     smaller attackers halve the damage per step. Blasts ignore size."""
@@ -55,7 +57,9 @@ def dice_shares(attacker: Fighter, weapon: Weapon, targets: list[Fighter], split
     if len(split) != len(targets) or any(n < 1 for n in split):
         raise InvalidInput("`split` needs one number of dice (at least 1) per target, in order.")
     if sum(Fraction(n, p) for n, p in zip(split, pools)) != 1:
-        pool_text = ", ".join(f"{t.name} {secret(p, t)}" for t, p in zip(targets, pools))  # a hidden target's size is secret
+        pool_text = ", ".join(
+            f"{t.name} {secret(p, t)}" for t, p in zip(targets, pools)
+        )  # a hidden target's size is secret
         raise InvalidInput(
             f"The dice must share out the whole attack: each target's dice divided by its full pool "
             f"({pool_text}) must add up to 1."

@@ -15,11 +15,11 @@ from rules.secrets import secret
 from . import economy
 from .actions import Attack, OpportunityAttack
 from .harm import release_holds
+from .model import TURNS, FactionsEncounter, Fighter
 from .reactions import advance, ask_stunt, attacker_faces, keep_attacker_dice
 from .saves import save
 from .sheet import Weapon
 from .sizing import damage_die, dice_shares, effective_range, reach
-from .model import TURNS, FactionsEncounter, Fighter
 
 
 def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
@@ -121,7 +121,9 @@ def _targets(enc: FactionsEncounter, attacker: Fighter, action: Attack, weapon: 
             limit = effective_range(weapon, attacker, target)
             if action.zones > limit:
                 # The range against a hidden target depends on its size: secret.
-                raise InvalidInput(f"{target.name} is beyond the {weapon.name}'s range ({secret(limit, target)} zones).")
+                raise InvalidInput(
+                    f"{target.name} is beyond the {weapon.name}'s range ({secret(limit, target)} zones)."
+                )
             if action.unseen and not weapon.blast:
                 raise InvalidInput(f"A ranged attack cannot target {target.name}, who cannot be seen.")
             if action.moving and 2 * action.zones > limit:
@@ -170,7 +172,7 @@ def _missed(enc, attacker: Fighter, weapon: Weapon, action: Attack, chance: Chan
     """A missed WIT save. Damage dice entered with the attack are accepted and said unused,
     as after a dodge (a ranged blast's next die is its deviation instead)."""
     if not (weapon.blast and weapon.ranged) and 0 < chance.entered_dice_left() <= len(faces):
-        unused = [chance.die(sides) for sides in faces[:chance.entered_dice_left()]]
+        unused = [chance.die(sides) for sides in faces[: chance.entered_dice_left()]]
         which = f"damage die {unused[0]} is" if len(unused) == 1 else f"damage dice {', '.join(map(str, unused))} are"
         events.append(Event(kind="info", text=f"{attacker.name} misses."))
         events.append(Event(kind="info", text=f"{attacker.name}'s {which} not used: the attack missed."))
@@ -178,10 +180,15 @@ def _missed(enc, attacker: Fighter, weapon: Weapon, action: Attack, chance: Chan
     if weapon.blast and weapon.ranged:
         sides = max(2, min(20, action.neighbours))
         zone = chance.die(sides)
-        events.append(Event(kind="roll", text=(
-            f"The blast deviates: d{sides} {zone} → it lands in neighbouring zone {zone}. "
-            f"The GM resolves it there with `/attack` and the option `landed`."
-        )))
+        events.append(
+            Event(
+                kind="roll",
+                text=(
+                    f"The blast deviates: d{sides} {zone} → it lands in neighbouring zone {zone}. "
+                    f"The GM resolves it there with `/attack` and the option `landed`."
+                ),
+            )
+        )
     else:
         events.append(Event(kind="info", text=f"{attacker.name} misses."))
     return _reveal(enc, attacker, events), events

@@ -13,12 +13,25 @@ from rules.system import Option, System
 
 from . import between, economy, manoeuvres, morale, moves, reactions, strike
 from .actions import (
-    ApplyDamage, Attack, BonusAction, BreakFree, FreeAlly, Heal, MainAction, Move, OpportunityAttack,
-    PickUp, Release, Reveal, RollSave, SetCondition, Surrender,
+    ApplyDamage,
+    Attack,
+    BonusAction,
+    BreakFree,
+    FreeAlly,
+    Heal,
+    MainAction,
+    Move,
+    OpportunityAttack,
+    PickUp,
+    Release,
+    Reveal,
+    RollSave,
+    SetCondition,
+    Surrender,
 )
 from .commands import COMMANDS
-from .sheet import FactionsSheet, parse_weapons
 from .model import TURNS, FactionsEncounter, Fighter
+from .sheet import FactionsSheet, parse_weapons
 
 _FACTION = re.compile(r"^[\w][\w' -]{0,29}$")
 
@@ -29,18 +42,18 @@ class FactionsSystem(System):
     summary = (
         "Factions alternate moves, no initiative roll. Sides: `players`, `gm` or a `side:`.\n"
         "**Stats**: `str agi wit` (d20 roll-under, 10), `health` (8), `grit` (0), `armour` 0–3, `size` "
-        "tiny…massive, `fearless`, `concealed`, `weapons=\"sword:d6, bow:d6:8, bomb:d6:2:blast, maul:d10:great\"`.\n"
+        'tiny…massive, `fearless`, `concealed`, `weapons="sword:d6, bow:d6:8, bomb:d6:2:blast, maul:d10:great"`.\n'
         "**Round**: `/turn initiative faction:bandits` (else random), `/initiative next`. "
         "The faction to move (pinged) does `/turn take character:X` or `/turn pass`; all passing in a row "
         "ends the round. `/turn first faction:X`: the holder lets X open a round.\n"
-        "**Turn**: 2 zones, or 1 plus a main and a bonus action: `/act action:move options:\"zones=1 sprint\"`, "
+        '**Turn**: 2 zones, or 1 plus a main and a bonus action: `/act action:move options:"zones=1 sprint"`, '
         "`bonus`, `main`, `grapple`, `shove`, `death_blow`, `break_free`, `surrender`…; then End turn.\n"
-        "**Attack**: `/attack target:X weapon:bow options:\"zones=5\"` hits; a WIT save if `unseen`, "
-        "`moving` or beyond half range. Also `cover impaired enhanced unaware stunt=\"…\"`; a blast names "
+        '**Attack**: `/attack target:X weapon:bow options:"zones=5"` hits; a WIT save if `unseen`, '
+        '`moving` or beyond half range. Also `cover impaired enhanced unaware stunt="…"`; a blast names '
         "all targets. Damage − armour (max 3) hits grit, then health: critical = incapacitated, 0 = dead.\n"
         "**Reactions** (target not yet acted; spends its turn): buttons Dodge, Counter, Hide behind, or an ally "
         "Guards (`alone`/`near=A,B`). `/act action:opportunity actor:X target:Y`.\n"
-        "**Dice by hand**: `/attack dice:\"<WIT save> <damage>\"`; `/choose option:Dodge dice:2` for reactions.\n"
+        '**Dice by hand**: `/attack dice:"<WIT save> <damage>"`; `/choose option:Dodge dice:2` for reactions.\n'
         "**Morale** after a round halving a group or a loner's health: WIT saves; "
         "failures Surrender or Flee.\n"
         "Defaults: natural 20 fails (`nat20_fails`); `critical_str_save` off; "
@@ -89,15 +102,18 @@ class FactionsSystem(System):
         def sent(enc, act, chance):
             chance.entered_by = act.by
             return run(enc, act, chance)
+
         return sent
 
     def _settling(self, handler):
         """Between turns, whoever can move may change: the move passes on if the
         moving faction has nobody left, or reopens if nobody could act before."""
+
         def run(enc, action, chance):
             enc, events = handler(enc, action, chance)
             enc, more = TURNS.settle(self, enc, chance)
             return enc, events + more
+
         return run
 
     def _own(self, enc, action):
@@ -129,17 +145,31 @@ class FactionsSystem(System):
             side = side.casefold()
         # Any faction name the GM gives is a faction of its own (bandits, wolves…).
         return self.combatant_type(
-            id=cid, name=name, controller_id=action.controller_id, side=side, npc=action.npc,
-            hidden=action.hidden, character_id=action.character_id,
+            id=cid,
+            name=name,
+            controller_id=action.controller_id,
+            side=side,
+            npc=action.npc,
+            hidden=action.hidden,
+            character_id=action.character_id,
             **self.combatant_fields(self.parse_sheet(action.sheet), action),
         )
 
     def combatant_fields(self, sheet: dict[str, Any], action: AddCombatants) -> dict[str, Any]:
         return {
-            "strength": sheet["str"], "agility": sheet["agi"], "wits": sheet["wit"],
-            "health": sheet["health"], "max_health": sheet["health"], "health_at_round_start": sheet["health"],
-            "grit": sheet["grit"], "max_grit": sheet["grit"], "armour": sheet["armour"], "size": sheet["size"],
-            "weapons": parse_weapons(sheet["weapons"]), "fearless": sheet["fearless"], "concealed": sheet["concealed"],
+            "strength": sheet["str"],
+            "agility": sheet["agi"],
+            "wits": sheet["wit"],
+            "health": sheet["health"],
+            "max_health": sheet["health"],
+            "health_at_round_start": sheet["health"],
+            "grit": sheet["grit"],
+            "max_grit": sheet["grit"],
+            "armour": sheet["armour"],
+            "size": sheet["size"],
+            "weapons": parse_weapons(sheet["weapons"]),
+            "fearless": sheet["fearless"],
+            "concealed": sheet["concealed"],
         }
 
     # --- hooks ------------------------------------------------------------------
@@ -204,6 +234,7 @@ class FactionsSystem(System):
                 hurt = combatant.health < combatant.max_health
                 states.append("wounded" if hurt else "unhurt")
             return ", ".join(s for s in states if s != "concealed")
+
         # Revealed lines are the GM's (or a visible character's); a hidden NPC's
         # numbers stay marked in case such a line is ever shown to the channel.
         def shown(value) -> str:

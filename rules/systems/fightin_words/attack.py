@@ -156,8 +156,10 @@ def attack(system, enc, action: Attack, chance: Chance):
         die = chance.die(6)
         total = die + bonus
         hit = total >= score
-        rolls.append(f"d6 {die} {' '.join(bonus_parts)} = {secret(total, me)} vs {t.name}'s Target {shown}: "
-                     f"{'hit' if hit else 'miss'}")
+        rolls.append(
+            f"d6 {die} {' '.join(bonus_parts)} = {secret(total, me)} vs {t.name}'s Target {shown}: "
+            f"{'hit' if hit else 'miss'}"
+        )
         if hit:
             hits.append({"i": i, "target": t.id})
     melee = not w.ranged and not w.magic
@@ -246,13 +248,21 @@ def _ask(enc, t: Fighter, hits, context, events):
     prompt = f"{t.name}: defend against {count} from {attacker.name} (DC {shown}{flanked})? {bonuses}"
     users = (t.controller_id,) if t.controller_id is not None else ()
     pending = Pending(
-        id=enc.next_pending, kind="defence", prompt=prompt, options=options, default=best,
-        chooser=t.id, users=users, context=context | {"dc": dc},
+        id=enc.next_pending,
+        kind="defence",
+        prompt=prompt,
+        options=options,
+        default=best,
+        chooser=t.id,
+        users=users,
+        context=context | {"dc": dc},
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # The choice message that follows pings the defender's player (the GM for
     # NPCs) with the buttons; this line only records that the attack waits.
-    events.append(Event(kind="info", text=f"🛡️ {t.name} may defend against {count} (DC {shown}{flanked}): waiting for the choice."))
+    events.append(
+        Event(kind="info", text=f"🛡️ {t.name} may defend against {count} (DC {shown}{flanked}): waiting for the choice.")
+    )
     return enc, events
 
 
@@ -265,7 +275,9 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
     events: list[Event] = []
     through = hits
     if option != NONE:
-        bonus = _bonus(t, option) - (1 if context["flanked"] else 0) - (1 if option == "Dodge" and has(t, "held") else 0)
+        bonus = (
+            _bonus(t, option) - (1 if context["flanked"] else 0) - (1 if option == "Dodge" and has(t, "held") else 0)
+        )
         dc = context["dc"]
         attacker = enc.get(context["attacker"])
         parts, through = [], []
@@ -273,8 +285,10 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
             die = chance.die(6)
             total = die + bonus
             ok = total >= dc
-            parts.append(f"d6 {die} {secret(f'{bonus:+d}', t)} = {secret(total, t)} vs DC {secret(dc, attacker)}: "
-                         f"{'negated' if ok else 'fails'}")
+            parts.append(
+                f"d6 {die} {secret(f'{bonus:+d}', t)} = {secret(total, t)} vs DC {secret(dc, attacker)}: "
+                f"{'negated' if ok else 'fails'}"
+            )
             if not ok:
                 through.append(hit)
         verb = {"Block": "blocks", "Dodge": "dodges", "Parry": "parries"}[option]

@@ -20,25 +20,33 @@ LASTING = ("mobility penalty", "disabled", "confused", "unconscious")
 _INFECTED = RestOption(key="infected", help="characters whose poison or disease afflicts wounds: they do not heal")
 RESTS = {
     "sleep": Rest(
-        key="sleep", label="A day with eight hours' sleep",
+        key="sleep",
+        label="A day with eight hours' sleep",
         rule="“Characters heal one wound every day that they spend with at least eight hours of sleep […]”",
-        options=(_INFECTED,)),
+        options=(_INFECTED,),
+    ),
     "bedridden": Rest(
-        key="bedridden", label="A day bedridden",
+        key="bedridden",
+        label="A day bedridden",
         rule="“[…] and a number of wounds equal to their Endurance score every day that they spend bedridden.”",
-        options=(_INFECTED,)),
+        options=(_INFECTED,),
+    ),
     "calm_hour": Rest(
-        key="calm_hour", label="A calm hour",
+        key="calm_hour",
+        label="A calm hour",
         rule="“If a character goes for a full, relatively calm hour without taking any morale penalties, "
-             "he removes all morale penalties.”"),
+        "he removes all morale penalties.”",
+    ),
 }
 
 ADJUSTABLE = {
     "wounds": Adjustable(key="wounds", help="wounds (each: Toughness −1)", minimum=0, maximum=50),
-    "locations": Adjustable(key="locations", kind="list",
-                            help="what located wounds still do, e.g. `arm: cannot carry objects`"),
-    "morale_penalties": Adjustable(key="morale_penalties", help="morale penalties (each: Will −1)",
-                                   minimum=0, maximum=30),
+    "locations": Adjustable(
+        key="locations", kind="list", help="what located wounds still do, e.g. `arm: cannot carry objects`"
+    ),
+    "morale_penalties": Adjustable(
+        key="morale_penalties", help="morale penalties (each: Will −1)", minimum=0, maximum=30
+    ),
     "conditions": Adjustable(key="conditions", kind="list", help="lasting conditions: " + ", ".join(LASTING)),
     "dying": Adjustable(key="dying", kind="bool", help="dying (yes/no)"),
     "stable": Adjustable(key="stable", kind="bool", help="stabilised but unconscious (yes/no)"),
@@ -63,9 +71,15 @@ def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:
         raise NotAllowed(f"{f.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
     conditions = tuple(Condition(name=name) for name in state.get("conditions", ()) if name in LASTING)
     kept = tuple(c for c in f.conditions if c.name not in {x.name for x in conditions})
-    return f.but(wounds=int(state.get("wounds", 0)), notes=tuple(state.get("locations", ()))[-6:],
-                 morale_penalties=int(state.get("morale_penalties", 0)), dying=bool(state.get("dying", False)),
-                 stable=bool(state.get("stable", False)), dying_dc=4, conditions=kept + conditions)
+    return f.but(
+        wounds=int(state.get("wounds", 0)),
+        notes=tuple(state.get("locations", ()))[-6:],
+        morale_penalties=int(state.get("morale_penalties", 0)),
+        dying=bool(state.get("dying", False)),
+        stable=bool(state.get("stable", False)),
+        dying_dc=4,
+        conditions=kept + conditions,
+    )
 
 
 def rest(system, kind, characters, campaign, options, chance, settings):
@@ -86,8 +100,13 @@ def _sheet(sheet: dict[str, Any]) -> Sheet:
 
 
 def _fighter(sheet: dict[str, Any], state: dict[str, Any]) -> Fighter:
-    return Fighter(id="c0", name="-", sheet=_sheet(sheet), wounds=int(state.get("wounds", 0)),
-                   morale_penalties=int(state.get("morale_penalties", 0)))
+    return Fighter(
+        id="c0",
+        name="-",
+        sheet=_sheet(sheet),
+        wounds=int(state.get("wounds", 0)),
+        morale_penalties=int(state.get("morale_penalties", 0)),
+    )
 
 
 def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], str]:
@@ -103,12 +122,14 @@ def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], str
     state["wounds"] = left
     # wounds with no lasting effect heal first; a located wound's effect lasts "until the wound is healed"
     locations = list(state.get("locations", ()))
-    healed_spots = locations[:max(0, len(locations) - left)]
-    state["locations"] = locations[len(healed_spots):]
+    healed_spots = locations[: max(0, len(locations) - left)]
+    state["locations"] = locations[len(healed_spots) :]
     f = _fighter(r.sheet, state)
     why = "" if key == "sleep" else f" (Endurance {_sheet(r.sheet).endurance})"
-    text = (f"{r.name} heals {plural(had - left, 'wound')}{why}: {plural(left, 'wound')} left, "
-            f"Toughness {pair(toughness(f), minimum_toughness(f))}")
+    text = (
+        f"{r.name} heals {plural(had - left, 'wound')}{why}: {plural(left, 'wound')} left, "
+        f"Toughness {pair(toughness(f), minimum_toughness(f))}"
+    )
     if healed_spots:
         text += "; healed: " + "; ".join(healed_spots)
     return state, text + "."
@@ -144,8 +165,9 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
     if state.get("locations"):
         out.append("Located wounds: " + "; ".join(state["locations"]))
     if f.morale_penalties:
-        out.append(f"{plural(f.morale_penalties, 'morale penalty', 'morale penalties')}: "
-                   f"Will {pair(will(f), minimum_will(f))}")
+        out.append(
+            f"{plural(f.morale_penalties, 'morale penalty', 'morale penalties')}: Will {pair(will(f), minimum_will(f))}"
+        )
     if state.get("conditions"):
         out.append("Conditions: " + ", ".join(state["conditions"]))
     return out

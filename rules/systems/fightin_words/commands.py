@@ -8,9 +8,9 @@ from rules.actions import Action
 from rules.commands import Acts, Commands, Given, integer
 from rules.errors import InvalidInput
 
-from .moves import Act
 from .attack import Attack
 from .gm import AddCondition, Check, Damage, Heal, RemoveCondition
+from .moves import Act
 from .tables import ACTIONS
 
 _MOD = re.compile(r"^\s*([+-]?\d+)\s*/\s*([+-]?\d+)\s*$")
@@ -31,8 +31,9 @@ def _targets(text: str, repeat: int | None) -> tuple[str, ...]:
         raise InvalidInput("Name a target.")
     if repeat:
         if len(names) != 1:
-            raise InvalidInput("`combo=N` repeats one target N times; "
-                               "to split a combo, list the targets, one per attack.")
+            raise InvalidInput(
+                "`combo=N` repeats one target N times; to split a combo, list the targets, one per attack."
+            )
         names = names * repeat
     return names
 
@@ -49,7 +50,8 @@ def attack(given: Given) -> Action:
     fields = dict(
         targets=_targets(given.options.get("target"), given.number("combo", 1, 10)),
         weapon=given.optional("weapon") or opts.get("weapon") or None,
-        x=x, y=y,
+        x=x,
+        y=y,
         damage=given.optional("damage"),
         called=str(opts["called"]).casefold() if "called" in opts else None,
         distance=distance,
@@ -102,16 +104,27 @@ COMMANDS = Commands(
     build={
         "attack": attack,
         "damage": damage,
-        "heal": lambda given: Heal(**given.base(), target=given.text("target"),
-                                   amount=given.count("amount", 100, default=1),
-                                   morale=bool(given.flags.get("morale"))),
-        "save": lambda given: Check(**given.base(), stat=given.text("kind"), dc=given.integer("dc", -20, 100),
-                                    bonus=given.number("bonus", -20, 20) or 0),
-        "condition_add": lambda given: AddCondition(**given.base(), target=given.text("target"),
-                                                    condition=given.text("condition"),
-                                                    duration=given.optional("duration")),
-        "condition_remove": lambda given: RemoveCondition(**given.base(), target=given.text("target"),
-                                                          condition=given.text("condition")),
+        "heal": lambda given: Heal(
+            **given.base(),
+            target=given.text("target"),
+            amount=given.count("amount", 100, default=1),
+            morale=bool(given.flags.get("morale")),
+        ),
+        "save": lambda given: Check(
+            **given.base(),
+            stat=given.text("kind"),
+            dc=given.integer("dc", -20, 100),
+            bonus=given.number("bonus", -20, 20) or 0,
+        ),
+        "condition_add": lambda given: AddCondition(
+            **given.base(),
+            target=given.text("target"),
+            condition=given.text("condition"),
+            duration=given.optional("duration"),
+        ),
+        "condition_remove": lambda given: RemoveCondition(
+            **given.base(), target=given.text("target"), condition=given.text("condition")
+        ),
     },
     acts=Acts(choices=tuple((key, timed.label) for key, timed in ACTIONS.items()), build=act),
 )

@@ -33,9 +33,19 @@ KNOWN = {
     "mobility penalty": "−1 Acrobatics, Athletics, Wrestle, Stealth and ½ square of speed each",
     "lucid": "confusion paused: in control",
 }
-ALIASES = {"flatfooted": "flat-footed", "flat_footed": "flat-footed", "surprised": "flat-footed", "rage": "raging",
-           "panic": "panicked", "stun": "stunned", "stagger": "staggered", "asleep": "sleeping",
-           "mobility": "mobility penalty", "mobility_penalty": "mobility penalty", "confusion": "confused"}
+ALIASES = {
+    "flatfooted": "flat-footed",
+    "flat_footed": "flat-footed",
+    "surprised": "flat-footed",
+    "rage": "raging",
+    "panic": "panicked",
+    "stun": "stunned",
+    "stagger": "staggered",
+    "asleep": "sleeping",
+    "mobility": "mobility penalty",
+    "mobility_penalty": "mobility penalty",
+    "confusion": "confused",
+}
 SPECIAL = ("dying", "stable", "prone", "crouching", "wound", "morale penalty")
 
 
@@ -55,7 +65,9 @@ def rounds_of(duration: str | None) -> int | None:
         return None
     match = re.fullmatch(r"(\d+)\s*(rounds?|r)?", text)
     if not match:
-        raise InvalidInput("Give the duration as a number of rounds (`3 rounds`), or leave it empty for 'until removed'.")
+        raise InvalidInput(
+            "Give the duration as a number of rounds (`3 rounds`), or leave it empty for 'until removed'."
+        )
     return max(1, min(100, int(match.group(1))))
 
 

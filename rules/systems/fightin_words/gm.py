@@ -69,12 +69,18 @@ def damage(system, enc, action: Damage, chance: Chance):
     hidden = action.height is not None and f.hidden
     if hidden:
         face = roll.text[: roll.text.index(")") + 1]  # `1d6 (4)`
-        rest = roll.text[len(face):].strip()
+        rest = roll.text[len(face) :].strip()
         text = f"{face} {secret(f'{rest} = {roll.total}'.strip(), f)}"
     if kind in MORALE_KINDS:
         return morale.take(enc, f.id, roll.total, None if kind == "morale" else kind, text)
-    enc, events = wounds.land(enc, f.id, [wounds.Hit(roll.total, where + text, hidden=hidden)], chance,
-                              location=action.called, nonlethal=action.nonlethal)
+    enc, events = wounds.land(
+        enc,
+        f.id,
+        [wounds.Hit(roll.total, where + text, hidden=hidden)],
+        chance,
+        location=action.called,
+        nonlethal=action.nonlethal,
+    )
     return enc, events
 
 
@@ -92,8 +98,9 @@ class Heal(Action):
 def heal(system, enc, action: Heal, chance: Chance):
     f: Fighter = enc.find(action.target)
     if f.dead:
-        raise InvalidInput(f"{f.name} is dead: only a timely Resuscitate (Medicine) brings them back; "
-                           "the GM can re-add them.")
+        raise InvalidInput(
+            f"{f.name} is dead: only a timely Resuscitate (Medicine) brings them back; the GM can re-add them."
+        )
     if action.amount < 1:
         raise InvalidInput("Heal at least 1.")
     if action.morale:
@@ -105,8 +112,12 @@ def heal(system, enc, action: Heal, chance: Chance):
     count = min(action.amount, f.wounds)  # tells how many wounds there were
     f = f.but(wounds=f.wounds - count)
     healed = secret(f"{count} wound{'s' if count > 1 else ''}", f)
-    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} heals {healed}: "
-                                                          f"Toughness {secret(pair(toughness(f), minimum_toughness(f)), f)}.")]
+    return enc.with_combatant(f), [
+        Event(
+            kind="info",
+            text=f"{f.name} heals {healed}: Toughness {secret(pair(toughness(f), minimum_toughness(f)), f)}.",
+        )
+    ]
 
 
 STATS = ("reflex", "dex", "strength", "endurance", "spirit", "fortitude", "will")
@@ -114,7 +125,7 @@ SKILL = re.compile(r"[a-z][a-z -]{1,29}")
 # Checks the bot makes by itself, which must not pass for a skill check.
 ROLLED_BY_THE_BOT = {
     "dying": "The dying check rolls itself as each round opens. To stabilise with Medicine: "
-             "`/save kind:medicine options:\"bonus=N\"`, then `/condition remove condition:dying`.",
+    '`/save kind:medicine options:"bonus=N"`, then `/condition remove condition:dying`.',
     "broken": "The Broken Spirit check rolls itself as each round opens.",
     "initiative": "Initiative is rolled when a combatant joins (enter it with `roll:`).",
 }
@@ -140,7 +151,9 @@ def check(system, enc, action: Check, chance: Chance):
             raise InvalidInput("Say who makes the check (`actor`).")
         f = mine[0]
     stat = " ".join(action.stat.strip().casefold().replace("_", " ").split())
-    stat = {"dexterity": "dex", "end": "endurance", "str": "strength", "fort": "fortitude", "ref": "reflex"}.get(stat, stat)
+    stat = {"dexterity": "dex", "end": "endurance", "str": "strength", "fort": "fortitude", "ref": "reflex"}.get(
+        stat, stat
+    )
     if stat in ROLLED_BY_THE_BOT:
         raise InvalidInput(ROLLED_BY_THE_BOT[stat])
     die = chance.die(6)
@@ -159,8 +172,9 @@ def check(system, enc, action: Check, chance: Chance):
         base = 0
         label = f"{stat.capitalize()} (skill)"
     else:
-        raise InvalidInput(f"Checks use a stat ({', '.join(STATS)}) or a skill with its bonus, "
-                           "e.g. `kind:medicine options:\"bonus=2\"`.")
+        raise InvalidInput(
+            f'Checks use a stat ({", ".join(STATS)}) or a skill with its bonus, e.g. `kind:medicine options:"bonus=2"`.'
+        )
     if action.bonus or stat not in STATS:
         parts.append(f"{action.bonus:+d}")
     total = die + base + action.bonus
@@ -201,7 +215,11 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
         f = f.but(morale_penalties=min(morale.max_penalties(f), f.morale_penalties + 1))
         enc = enc.with_combatant(f)
         enc, more = morale.check_broken(enc, f.id)
-        return enc, [Event(kind="info", text=f"{f.name} takes a morale penalty: Will {secret(pair(will(f), minimum_will(f)), f)}.")] + more
+        return enc, [
+            Event(
+                kind="info", text=f"{f.name} takes a morale penalty: Will {secret(pair(will(f), minimum_will(f)), f)}."
+            )
+        ] + more
     if name == "stunned":
         seconds = cond.seconds_of(action.duration)
         acting = f.id in enc.turns.acting

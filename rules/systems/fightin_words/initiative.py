@@ -26,7 +26,9 @@ def reroll(f: Fighter, chance: Chance) -> tuple[int, str]:
     mods = f.sheet.reflex + f.sheet.dex
     sign = "+" if mods >= 0 else "−"
     if f.hidden:  # one secret, so that a missing "+ 0" tells nothing either
-        return total, f"{f.name} d6 {total - mods} " + secret(f"{sign} {abs(mods)} = {total}" if mods else f"= {total}", f)
+        return total, f"{f.name} d6 {total - mods} " + secret(
+            f"{sign} {abs(mods)} = {total}" if mods else f"= {total}", f
+        )
     return total, f"{f.name} d6 {total - mods}" + (f" {sign} {abs(mods)} = {total}" if mods else "")
 
 
@@ -79,7 +81,12 @@ def _slot_in(enc, standing: list, newcomer, chance: Chance):
             mine, my_text = reroll(me, chance)
             theirs, their_text = reroll(other, chance)
             results += (mine,)
-            events.append(Event(kind="roll", text=f"Initiative tie at {_tie(enc, [newcomer] + standing)}: {my_text} vs {their_text}."))
+            events.append(
+                Event(
+                    kind="roll",
+                    text=f"Initiative tie at {_tie(enc, [newcomer] + standing)}: {my_text} vs {their_text}.",
+                )
+            )
             if mine != theirs:
                 break
         if mine > theirs:

@@ -38,8 +38,9 @@ def parse_weapons(text: str) -> tuple[Weapon, ...]:
             continue
         if len(bits) < 2 or not bits[1]:
             raise InvalidInput(
-                f"Weapon `{bits[0][:30]}` needs a damage expression: write `name:damage[:reach or range in m][:magic]`, "
-                "e.g. `weapons=\"arming sword:1d8;heavy crossbow:1d10:15\"`."
+                f"Weapon `{bits[0][:30]}` needs a damage expression: write `name:damage[:reach or range in "
+                "m][:magic]`, "
+                'e.g. `weapons="arming sword:1d8;heavy crossbow:1d10:15"`.'
             )
         weapon = {"name": bits[0], "damage": bits[1]}
         for extra in bits[2:]:
@@ -51,8 +52,10 @@ def parse_weapons(text: str) -> tuple[Weapon, ...]:
             elif word and word.split()[0] in REACHES:
                 weapon["reach"] = word
             elif word:
-                raise InvalidInput(f"`{extra[:20]}` in weapon `{bits[0][:30]}` is neither a reach (close, standard, long N), "
-                                   "a range increment in metres, nor `magic`.")
+                raise InvalidInput(
+                    f"`{extra[:20]}` in weapon `{bits[0][:30]}` is neither a reach (close, standard, long N), "
+                    "a range increment in metres, nor `magic`."
+                )
         weapons.append(Weapon(**weapon))
     return tuple(weapons)
 

@@ -59,9 +59,15 @@ def check_broken(enc, cid: str) -> tuple[object, list[Event]]:
     if will(f) > 0 or any(c.name == "broken" for c in f.conditions):
         return enc, []
     f = f.but(conditions=f.conditions + (Condition(name="broken"),), broken_dc=BROKEN_DC)
-    return enc.with_combatant(f), [Event(kind="info", text=(
-        f"{f.name} is Broken: gives up, helpless, no actions or defence; a Spirit check each round (DC {BROKEN_DC}).")
-    )]
+    return enc.with_combatant(f), [
+        Event(
+            kind="info",
+            text=(
+                f"{f.name} is Broken: gives up, helpless, no actions or defence; a Spirit check each round (DC "
+                f"{BROKEN_DC})."
+            ),
+        )
+    ]
 
 
 def recover(enc, cid: str, count: int) -> tuple[object, list[Event]]:
@@ -70,12 +76,16 @@ def recover(enc, cid: str, count: int) -> tuple[object, list[Event]]:
     count = min(count, f.morale_penalties)  # tells how many there were
     if count <= 0:
         return enc, []
-    conditions = tuple(c for c in f.conditions
-                       if not (c.name == "confused" and c.note.startswith("until a morale"))
-                       and not (c.name == "broken"))
+    conditions = tuple(
+        c
+        for c in f.conditions
+        if not (c.name == "confused" and c.note.startswith("until a morale")) and not (c.name == "broken")
+    )
     f = f.but(morale_penalties=f.morale_penalties - count, conditions=conditions)
     recovered = secret(f"{count} morale penalt{'y' if count == 1 else 'ies'}", f)
-    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} recovers {recovered}: Will {secret(pair(will(f), minimum_will(f)), f)}.")]
+    return enc.with_combatant(f), [
+        Event(kind="info", text=f"{f.name} recovers {recovered}: Will {secret(pair(will(f), minimum_will(f)), f)}.")
+    ]
 
 
 def broken_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
@@ -91,4 +101,6 @@ def broken_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
         f = f.but(conditions=tuple(c for c in f.conditions if c.name != "broken"), broken_dc=BROKEN_DC)
         return enc.with_combatant(f), [Event(kind="roll", text=text + ": no longer Broken.")] + more
     dc = max(1, f.broken_dc - 1)
-    return enc.with_combatant(f.but(broken_dc=dc)), [Event(kind="roll", text=text + f": still Broken; DC falls to {dc}.")]
+    return enc.with_combatant(f.but(broken_dc=dc)), [
+        Event(kind="roll", text=text + f": still Broken; DC falls to {dc}.")
+    ]

@@ -68,7 +68,7 @@ def act(system, enc, action: Act, chance: Chance):
     if action.seconds is not None:
         cost = action.seconds
     elif name == "spend":
-        raise InvalidInput("Say how long it takes: options `seconds=N` (and `what=\"…\"`).")
+        raise InvalidInput('Say how long it takes: options `seconds=N` (and `what="…"`).')
     if action.what:
         verb = " ".join(action.what.split())[:80]
     if name == "cast":
@@ -82,8 +82,13 @@ def act(system, enc, action: Act, chance: Chance):
             # last casting second is spent, even when the casting carries over.
             effect = DelayedEffect(what=spell, seconds=cost + action.delay, delay=action.delay, target=target)
             changes["effects"] = me.effects + (effect,)
-            events.append(Event(kind="info", text=f"✨ {spell} will take effect {action.delay} s after the casting ends, "
-                                                  f"counted on {me.name}'s own seconds."))
+            events.append(
+                Event(
+                    kind="info",
+                    text=f"✨ {spell} will take effect {action.delay} s after the casting ends, "
+                    f"counted on {me.name}'s own seconds.",
+                )
+            )
     elif action.target and not action.what:
         verb += f" ({enc.find(action.target).name})"
     if changes:
@@ -108,11 +113,13 @@ def countdown(enc, cid: str, seconds: int):
         before = enc.turns.full.get(cid, 0) - enc.turns.left.get(cid, 0) - seconds
         moment = max(0, before) + effect.seconds
         on = f" on {effect.target}" if effect.target else ""
-        events.append(Event(
-            kind="info",
-            text=f"✨ {f.name}'s {effect.what}{on} takes effect now, after second {moment} of "
-                 f"{f.name}'s turn ({effect.delay} s delay): GM, apply what it does.",
-            # The GM resolves what the effect does (/damage, /condition…).
-            ping=(enc.gm_id,),
-        ))
+        events.append(
+            Event(
+                kind="info",
+                text=f"✨ {f.name}'s {effect.what}{on} takes effect now, after second {moment} of "
+                f"{f.name}'s turn ({effect.delay} s delay): GM, apply what it does.",
+                # The GM resolves what the effect does (/damage, /condition…).
+                ping=(enc.gm_id,),
+            )
+        )
     return enc.with_combatant(f.but(effects=tuple(kept))), events

@@ -37,7 +37,7 @@ ACTIONS: dict[str, Timed] = {
     "drop": Timed("Drop a held object (0 s)", 0, "drops what they hold"),
     "mount": Timed("Mount up: steering costs 2 s every turn (0 s)", 0, "takes the reins"),
     "dismount": Timed("Stop steering a mount (0 s)", 0, "lets go of the reins"),
-    "spend": Timed("Anything else: options seconds=N what=\"…\"", 0, "acts"),
+    "spend": Timed('Anything else: options seconds=N what="…"', 0, "acts"),
 }
 STAND_FROM_PRONE = 4
 
@@ -55,13 +55,22 @@ class Location:
 
 
 LOCATIONS: dict[str, Location] = {
-    "leg": Location(1, -1, "speed −1 square",
-                    "speed −1 more square, the leg cannot make unarmed attacks (all legs hurt: crawl only)",
-                    full_check="fall prone"),
+    "leg": Location(
+        1,
+        -1,
+        "speed −1 square",
+        "speed −1 more square, the leg cannot make unarmed attacks (all legs hurt: crawl only)",
+        full_check="fall prone",
+    ),
     "arm": Location(1, -1, "", "the arm cannot carry objects, weapons or shields, nor attack unarmed, until healed"),
-    "hand": Location(2, -2, "−1 to attacks made with this hand",
-                     "the hand cannot carry anything or attack unarmed until healed",
-                     minimum_wound=False, minimum_check="drop the held item"),
+    "hand": Location(
+        2,
+        -2,
+        "−1 to attacks made with this hand",
+        "the hand cannot carry anything or attack unarmed until healed",
+        minimum_wound=False,
+        minimum_check="drop the held item",
+    ),
     "head": Location(3, -3, "", "", full_dying=True, minimum_check="be Staggered for one round"),
     "critical": Location(3, -3, "", "", full_dying=True),
     "torso": Location(0, 0, "", "", full_dying=True),
@@ -70,7 +79,8 @@ LOCATIONS: dict[str, Location] = {
 
 CONFUSION: dict[int, str] = {
     1: "rolls again (ignoring further 1s) and stays confused 1d6 more rounds",
-    2: "rolls a scatter die and uses the deadliest spell/combo/weapon the GM picks on the creature closest in that direction",
+    2: "rolls a scatter die and uses the deadliest spell/combo/weapon the GM picks on the creature closest in that "
+    "direction",
     3: "uses the deadliest spell/combo/weapon the GM picks on the creature they dislike most",
     4: "uses the deadliest spell/combo/weapon the GM picks on the closest creature",
     5: "is Panicked for this round",
@@ -95,12 +105,23 @@ CONFUSION: dict[int, str] = {
 
 FALL_CAP = 12  # terminal velocity: nothing past 60 m adds damage
 SURFACES: dict[str, int] = {
-    "deep_water": -12, "water": -12,
-    "very_soft": -6, "snow": -6, "trampoline": -6,
-    "soft": -3, "mattress": -3, "dumpster": -3,
-    "slightly_soft": -1, "mud": -1, "carpet": -1,
-    "hard": 0, "concrete": 0, "stone": 0, "pavement": 0,
-    "hazardous": 1, "glass": 1,
+    "deep_water": -12,
+    "water": -12,
+    "very_soft": -6,
+    "snow": -6,
+    "trampoline": -6,
+    "soft": -3,
+    "mattress": -3,
+    "dumpster": -3,
+    "slightly_soft": -1,
+    "mud": -1,
+    "carpet": -1,
+    "hard": 0,
+    "concrete": 0,
+    "stone": 0,
+    "pavement": 0,
+    "hazardous": 1,
+    "glass": 1,
     "spikes": 3,
 }
 

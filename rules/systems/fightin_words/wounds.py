@@ -40,12 +40,15 @@ def fortitude(f: Fighter, dc: int, chance: Chance, *, secret_dc: bool = False) -
     bonus = f.sheet.fortitude + f.sheet.scale
     total = die + bonus
     ok = total >= dc
-    return ok, (f"Fortitude d6 {die} {secret(_signed(bonus), f)} = {secret(total, f)} vs DC {secret(dc, secret_dc)}: "
-                f"{'passes' if ok else 'fails'}")
+    return ok, (
+        f"Fortitude d6 {die} {secret(_signed(bonus), f)} = {secret(total, f)} vs DC {secret(dc, secret_dc)}: "
+        f"{'passes' if ok else 'fails'}"
+    )
 
 
-def land(enc, cid: str, hits: list[Hit], chance: Chance, *, location: str | None = None,
-         nonlethal: bool = False) -> tuple[object, list[Event]]:
+def land(
+    enc, cid: str, hits: list[Hit], chance: Chance, *, location: str | None = None, nonlethal: bool = False
+) -> tuple[object, list[Event]]:
     """Apply hits that got through, all against the Toughness from before them."""
     target: Fighter = enc.get(cid)
     spot = LOCATIONS.get(location) if location else None
@@ -90,7 +93,9 @@ def land(enc, cid: str, hits: list[Hit], chance: Chance, *, location: str | None
         parts.append(f"{hit.text} vs Toughness {secret(pair(full, least), target)}{where}: {verdict}")
     events = [Event(kind="roll", text=f"{target.name}: " + "; ".join(parts) + ".")]
     was_dying = target.dying
-    target = target.but(wounds=target.wounds + wounds, conditions=tuple(conditions), notes=tuple(notes[-6:]), posture=posture)
+    target = target.but(
+        wounds=target.wounds + wounds, conditions=tuple(conditions), notes=tuple(notes[-6:]), posture=posture
+    )
     if wounds and was_dying:
         target = _dies(target)
         extra.append(f"{target.name} was wounded while dying and dies.")
@@ -103,8 +108,11 @@ def land(enc, cid: str, hits: list[Hit], chance: Chance, *, location: str | None
         extra.append(f"{target.name} is Dying: unconscious, an Endurance check each round (DC 4, −1 per wound).")
     if wounds:
         # How many wounds this did is public (each hit's verdict says so); the total and Toughness are not.
-        extra.insert(0, f"{target.name}: {wounds} wound{'s' if wounds != 1 else ''} → {secret(target.wounds, target)} in all, "
-                        f"Toughness {secret(pair(toughness(target), minimum_toughness(target)), target)}.")
+        extra.insert(
+            0,
+            f"{target.name}: {wounds} wound{'s' if wounds != 1 else ''} → {secret(target.wounds, target)} in all, "
+            f"Toughness {secret(pair(toughness(target), minimum_toughness(target)), target)}.",
+        )
     enc = enc.with_combatant(target)
     events += [Event(kind="info", text=line) for line in extra]
     return enc, events
@@ -119,23 +127,31 @@ def dying_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     f: Fighter = enc.get(cid)
     best = 6 + f.sheet.endurance - f.wounds
     if f.dying_dc > best:
-        return enc.with_combatant(_dies(f)), [Event(kind="info", text=f"{f.name} dies: DC {f.dying_dc} is out of reach.")]
+        return enc.with_combatant(_dies(f)), [
+            Event(kind="info", text=f"{f.name} dies: DC {f.dying_dc} is out of reach.")
+        ]
     d10 = chance.die(10)
     if d10 == 10:
         f = f.but(dying=False, stable=True)
-        return enc.with_combatant(f), [Event(kind="roll", text=f"{f.name} dying: d10 10 → stabilises (still unconscious).")]
+        return enc.with_combatant(f), [
+            Event(kind="roll", text=f"{f.name} dying: d10 10 → stabilises (still unconscious).")
+        ]
     die = chance.die(6)
     bonus = f.sheet.endurance - f.wounds
     total = die + bonus
     hurt = f" − {f.wounds} wound{'s' if f.wounds != 1 else ''}" if f.wounds else ""
     # The dying DC is public (4, +1 a failure); Endurance, the wounds and the total are not.
-    text = (f"{f.name} dying: d10 {d10} (no 10); Endurance d6 {die} {secret(_signed(f.sheet.endurance) + hurt, f)} "
-            f"= {secret(total, f)} vs DC {f.dying_dc}")
+    text = (
+        f"{f.name} dying: d10 {d10} (no 10); Endurance d6 {die} {secret(_signed(f.sheet.endurance) + hurt, f)} "
+        f"= {secret(total, f)} vs DC {f.dying_dc}"
+    )
     if total >= f.dying_dc:
         return enc, [Event(kind="roll", text=text + ": holds on.")]
     dc = f.dying_dc + 1
     if dc > best:
-        return enc.with_combatant(_dies(f.but(dying_dc=dc))), [Event(kind="roll", text=text + f": fails; DC {dc} is out of reach → dies.")]
+        return enc.with_combatant(_dies(f.but(dying_dc=dc))), [
+            Event(kind="roll", text=text + f": fails; DC {dc} is out of reach → dies.")
+        ]
     return enc.with_combatant(f.but(dying_dc=dc)), [Event(kind="roll", text=text + f": fails → DC {dc}.")]
 
 

@@ -17,11 +17,13 @@ CONDITIONS = ("exhaustion", "dazed", "fear")
 
 RESTS = {
     "rest": Rest(
-        key="rest", label="Resting",
+        key="rest",
+        label="Resting",
         rule="“After resting, Stress always resets to 0.” "
-             "“Stamina is usually recovered by resting or healing […]” "
-             "“Wounds require longer periods of resting or magical healing to be restored”: the GM removes them "
-             "by hand (`wounds`, `injuries`)."),
+        "“Stamina is usually recovered by resting or healing […]” "
+        "“Wounds require longer periods of resting or magical healing to be restored”: the GM removes them "
+        "by hand (`wounds`, `injuries`).",
+    ),
 }
 
 ADJUSTABLE = {
@@ -38,25 +40,48 @@ ADJUSTABLE = {
 
 
 def lasting(enc, c: FrozenCombatant) -> dict[str, Any]:
-    return {"stamina": c.stamina, "wounds": c.wounds, "injuries": list(c.injuries), "stress": c.stress, "wp": c.wp,
-            "exhaustion": c.exhaustion, "dazed": c.dazed, "fear": c.fear, "dead": c.out}
+    return {
+        "stamina": c.stamina,
+        "wounds": c.wounds,
+        "injuries": list(c.injuries),
+        "stress": c.stress,
+        "wp": c.wp,
+        "exhaustion": c.exhaustion,
+        "dazed": c.dazed,
+        "fear": c.fear,
+        "dead": c.out,
+    }
 
 
 def carry_in(c: FrozenCombatant, state: dict[str, Any]) -> FrozenCombatant:
     if state.get("dead"):
         raise NotAllowed(f"{c.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
     v = _view(c.sheet, state)
-    c = c.but(stamina=v["stamina"], wounds=v["wounds"], injuries=tuple(v["injuries"]), stress=v["stress"], wp=v["wp"],
-              exhaustion=v["exhaustion"], dazed=v["dazed"], fear=v["fear"])
+    c = c.but(
+        stamina=v["stamina"],
+        wounds=v["wounds"],
+        injuries=tuple(v["injuries"]),
+        stress=v["stress"],
+        wp=v["wp"],
+        exhaustion=v["exhaustion"],
+        dazed=v["dazed"],
+        fear=v["fear"],
+    )
     return c.but(reactions_left=c.max_reactions(), actions_left=c.max_actions())
 
 
 def _view(sheet: Sheet | dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     s = sheet if isinstance(sheet, Sheet) else Sheet(**sheet)
     full = s.class_stamina + s.body
-    view = {"stamina": max(0, min(int(state.get("stamina", full)), full)), "max_stamina": full,
-            "wounds": int(state.get("wounds", s.wounds)), "injuries": list(state.get("injuries", ())),
-            "stress": int(state.get("stress", s.stress)), "wp": int(state.get("wp", s.wp)), "soul": s.soul}
+    view = {
+        "stamina": max(0, min(int(state.get("stamina", full)), full)),
+        "max_stamina": full,
+        "wounds": int(state.get("wounds", s.wounds)),
+        "injuries": list(state.get("injuries", ())),
+        "stress": int(state.get("stress", s.stress)),
+        "wp": int(state.get("wp", s.wp)),
+        "soul": s.soul,
+    }
     return view | {name: int(state.get(name, 0)) for name in CONDITIONS}
 
 

@@ -21,18 +21,23 @@ DEFEND = "defend"
 NO_REACTION = "No reaction"
 
 
-def ranged_modifiers(weapon: Weapon, range_name: str, *, aimed: bool, size: int = 0,
-                     light: str | None = None, dim_zone: bool = False) -> list[tuple[str, int]]:
+def ranged_modifiers(
+    weapon: Weapon, range_name: str, *, aimed: bool, size: int = 0, light: str | None = None, dim_zone: bool = False
+) -> list[tuple[str, int]]:
     """The seed's ranged table: range, Aim, target size, light."""
     wanted, reach = weapons.range_index(range_name), weapons.range_index(weapon.reach)
     name = RANGES[wanted]
     if wanted > reach + 1:
-        raise NotAllowed(f"{name.capitalize()} is out of reach for a {weapon.name}: it shoots up to {weapon.reach} range, "
-                         "and only one category farther with Aim.")
+        raise NotAllowed(
+            f"{name.capitalize()} is out of reach for a {weapon.name}: it shoots up to {weapon.reach} range, "
+            "and only one category farther with Aim."
+        )
     if wanted == reach + 1:
         if not aimed:
-            raise NotAllowed(f"A {name} shot is beyond a {weapon.name}'s {weapon.reach} range: it needs an Aim action "
-                             f"first (then the attack has a total {BEYOND_RANGE}).")
+            raise NotAllowed(
+                f"A {name} shot is beyond a {weapon.name}'s {weapon.reach} range: it needs an Aim action "
+                f"first (then the attack has a total {BEYOND_RANGE})."
+            )
         parts = [(f"{name} range with Aim", BEYOND_RANGE)]
     else:
         parts = [(f"{name} range", RANGE_MODIFIER[name])] if RANGE_MODIFIER[name] else []
@@ -109,8 +114,14 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
         range_name = action.range or ("close" if target.id in attacker.engaged else "short")
         size = action.size if action.size is not None else target.sheet.size if target.enemy else 0
         parts = [("Marksmanship", attacker.sheet.marksmanship), (weapon.name, weapon.bonus)]
-        parts += ranged_modifiers(weapon, range_name, aimed=attacker.aimed, size=size, light=action.light,
-                                  dim_zone=enc.feature(attacker, "dim"))
+        parts += ranged_modifiers(
+            weapon,
+            range_name,
+            aimed=attacker.aimed,
+            size=size,
+            light=action.light,
+            dim_zone=enc.feature(attacker, "dim"),
+        )
         attribute = "agility"
     else:
         range_name = (action.range or "close").casefold()
@@ -161,8 +172,10 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
         events.append(Event(kind="roll", text=text + "; no success: miss.", ping=ping))
         return enc, events
     damage = result.successes + weapon.damage
-    text += (f"; hit: {result.successes} + {weapon.name} damage {secret(weapon.damage, attacker)} "
-             f"= {secret(damage, attacker)}")
+    text += (
+        f"; hit: {result.successes} + {weapon.name} damage {secret(weapon.damage, attacker)} "
+        f"= {secret(damage, attacker)}"
+    )
     if target.enemy:
         enc, more, _ = _damage_enemy(enc, enc.get(target.id), damage, secret_damage=attacker.hidden)
         events.append(Event(kind="roll", text=text + more, ping=ping))
@@ -202,22 +215,34 @@ def incoming(enc, attacker: FrozenCombatant, target: FrozenCombatant, damage: in
     options.append(NO_REACTION)
     users = enc.controllers([target.id])
     left = target.reactions_left
-    rolls = [f"{option} rolls {pool.parts[0][0]} ({_dice(pool.size, hidden=target.hidden)})"
-             for option, pool in ((o, defense_pool(target, o)) for o in options[:-1])]
+    rolls = [
+        f"{option} rolls {pool.parts[0][0]} ({_dice(pool.size, hidden=target.hidden)})"
+        for option, pool in ((o, defense_pool(target, o)) for o in options[:-1])
+    ]
     stress = target.stress_dice()
     extra = f" (+ {_dice(stress, 'stress ', hidden=target.hidden)})" if stress else ""
-    prompt = (f"{attacker.name} hits {target.name} for {shown}: spend a reaction ({left} left) on a defense roll? "
-              f"{', '.join(rolls)}{extra}.")
+    prompt = (
+        f"{attacker.name} hits {target.name} for {shown}: spend a reaction ({left} left) on a defense roll? "
+        f"{', '.join(rolls)}{extra}."
+    )
     context = {"attacker": attacker.id, "target": target.id, "damage": damage}
     if hidden:
         context["hidden"] = True  # the attacker's damage stays secret even if it leaves the fight
     pending = Pending(
-        id=enc.next_pending, kind=DEFEND, prompt=prompt, options=tuple(options), default=NO_REACTION,
-        chooser=target.id, users=users, context=context,
+        id=enc.next_pending,
+        kind=DEFEND,
+        prompt=prompt,
+        options=tuple(options),
+        default=NO_REACTION,
+        chooser=target.id,
+        users=users,
+        context=context,
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     ask = f"{target.name} may spend a reaction on a defense roll ({left} left)."
-    return enc, [Event(kind="info", text=f"{lead}; {ask}" if lead else f"{target.name} is hit for {shown}; {ask}", ping=users)]
+    return enc, [
+        Event(kind="info", text=f"{lead}; {ask}" if lead else f"{target.name} is hit for {shown}; {ask}", ping=users)
+    ]
 
 
 def can_block(combatant: FrozenCombatant) -> bool:
@@ -230,7 +255,7 @@ def can_block(combatant: FrozenCombatant) -> bool:
 
 
 def _dice(count: int, kind: str = "", *, hidden: bool = False) -> str:
-    """"2 dice"; a hidden combatant's count is secret (and always "dice", so 1 does not show)."""
+    """ "2 dice"; a hidden combatant's count is secret (and always "dice", so 1 does not show)."""
     if hidden:
         return f"{secret(count, True)} {kind}dice"
     return f"{count} {kind}{'die' if count == 1 else 'dice'}"
@@ -260,8 +285,11 @@ def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: C
         target, stress_notes, broke = pools.settle_stress(target, result, pool.attribute)
         reduced = min(damage, result.successes)
         # The cut is the successes, unless a hidden attacker's smaller damage caps it.
-        notes.append(f"{option}: {result.text(pool, target)}" + "".join(f"; {n}" for n in stress_notes)
-                     + f" → damage {secret(damage, hidden)} − {secret(reduced, hidden)} = {secret(damage - reduced, hidden)}")
+        notes.append(
+            f"{option}: {result.text(pool, target)}"
+            + "".join(f"; {n}" for n in stress_notes)
+            + f" → damage {secret(damage, hidden)} − {secret(reduced, hidden)} = {secret(damage - reduced, hidden)}"
+        )
         damage -= reduced
         enc = enc.with_combatant(target)
         if broke:
@@ -281,8 +309,10 @@ def _damage_character(enc, target: FrozenCombatant, damage: int, notes: list[str
     # A hidden character's armour is shown (as "?") even at 0, so that its absence tells nothing.
     shown_armour = secret(armour, target)
     if armour or target.hidden:
-        cut = (f"armour {shown_armour}: {secret(damage, secret_damage)} − {shown_armour} "
-               f"= {secret(after, secret_damage or target.hidden)}")
+        cut = (
+            f"armour {shown_armour}: {secret(damage, secret_damage)} − {shown_armour} "
+            f"= {secret(after, secret_damage or target.hidden)}"
+        )
     else:
         cut = f"{secret(damage, secret_damage)} damage"
     parts = notes + [cut, text]
@@ -300,8 +330,11 @@ def _damage_enemy(enc, target: FrozenCombatant, damage: int, *, secret_damage: b
     target, text, _ = health.hurt(target, after, secret_amount=secret_damage)
     enc = enc.with_combatant(target)
     # A hidden enemy's defense is shown (as "?") even at 0, so that its absence tells nothing.
-    shown = (f" − defense {secret(defense, target)} = {secret(after, secret_damage or target.hidden)}"
-             if defense or target.hidden else "")
+    shown = (
+        f" − defense {secret(defense, target)} = {secret(after, secret_damage or target.hidden)}"
+        if defense or target.hidden
+        else ""
+    )
     return enc, f"{shown}; {text}", after
 
 
@@ -309,7 +342,10 @@ def break_and_injure(enc, cid: str):
     enc = enc.with_combatant(health.break_with_injury(enc.get(cid)))
     name = enc.get(cid).name
     wounds = secret(enc.get(cid).wounds, enc.get(cid))
-    return enc, f"; {name} is {health.BROKEN} and suffers a critical injury (Wounds {wounds}); {health.injury_hint(name)}"
+    return (
+        enc,
+        f"; {name} is {health.BROKEN} and suffers a critical injury (Wounds {wounds}); {health.injury_hint(name)}",
+    )
 
 
 def _add(cids: tuple[str, ...], cid: str) -> tuple[str, ...]:

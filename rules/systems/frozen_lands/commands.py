@@ -7,8 +7,25 @@ from typing import Any
 from ...commands import Acts, Commands, Given, integer, plain
 from ...errors import InvalidInput
 from . import movement
-from .actions import (AddCondition, Aim, Attack, Check, Damage, Delay, Engage, Heal, Interrupt, Move, Other, Place,
-                      Release, Reload, RemoveCondition, SetZone, StandUp)
+from .actions import (
+    AddCondition,
+    Aim,
+    Attack,
+    Check,
+    Damage,
+    Delay,
+    Engage,
+    Heal,
+    Interrupt,
+    Move,
+    Other,
+    Place,
+    Release,
+    Reload,
+    RemoveCondition,
+    SetZone,
+    StandUp,
+)
 
 RANGE_WORDS = ("close", "short", "medium", "long", "distant")
 SIZE_WORDS = {"large": 1, "huge": 2, "small": -1, "tiny": -2}
@@ -49,26 +66,34 @@ def move(given: Given) -> Move:
     extra = given.flags
     destination = extra.get("to") or given.optional("target")
     if not destination or destination is True:
-        raise InvalidInput("Say where to move: options:\"to=<zone>\".")
+        raise InvalidInput('Say where to move: options:"to=<zone>".')
     jump = extra.get("jump")
-    return Move(**given.base(), to=str(destination), close=given.number("close", 0, 20),
-                jump=("athletics" if jump is True else str(jump)) if jump else None)
+    return Move(
+        **given.base(),
+        to=str(destination),
+        close=given.number("close", 0, 20),
+        jump=("athletics" if jump is True else str(jump)) if jump else None,
+    )
 
 
 def other(given: Given) -> Other:
     extra = given.flags
     label = extra.get("label") or extra.get("name")
     if not label or label is True:
-        raise InvalidInput("Name the action: options:\"label=Intimidate skill=persuasion\".")
-    return Other(**given.base(), label=str(label), skill=given.word("skill"),
-                 modifier=integer(extra.get("mod", 0), "mod", -20, 20))
+        raise InvalidInput('Name the action: options:"label=Intimidate skill=persuasion".')
+    return Other(
+        **given.base(),
+        label=str(label),
+        skill=given.word("skill"),
+        modifier=integer(extra.get("mod", 0), "mod", -20, 20),
+    )
 
 
 def zone(given: Given) -> SetZone:
     extra = given.flags
     name = extra.get("name") or given.optional("target")
     if not name or name is True:
-        raise InvalidInput("Name the zone: options:\"name=Hall cluttered dim\".")
+        raise InvalidInput('Name the zone: options:"name=Hall cluttered dim".')
     words = [k for k, v in extra.items() if v is True] + str(extra.get("features") or "").split()
     return SetZone(**given.base(), name=str(name), features=movement.parse_features(" ".join(words)))
 
@@ -76,7 +101,7 @@ def zone(given: Given) -> SetZone:
 def place(given: Given) -> Place:
     zone_name = given.word("zone")
     if not zone_name:
-        raise InvalidInput("Say which zone: options:\"zone=Hall\".")
+        raise InvalidInput('Say which zone: options:"zone=Hall".')
     return Place(**given.base(), target=given.required("target"), zone=zone_name)
 
 
@@ -111,29 +136,41 @@ ACT_CHOICES = (
 COMMANDS = Commands(
     build={
         "attack": attack,
-        "damage": lambda given: Damage(**given.base(), target=given.required("target"), amount=given.amount(),
-                                       stress=given.text("damage_type").casefold() == "stress"
-                                       or bool(given.flags.get("stress")),
-                                       direct=bool(given.flags.get("direct"))),
+        "damage": lambda given: Damage(
+            **given.base(),
+            target=given.required("target"),
+            amount=given.amount(),
+            stress=given.text("damage_type").casefold() == "stress" or bool(given.flags.get("stress")),
+            direct=bool(given.flags.get("direct")),
+        ),
         "heal": heal,
-        "save": lambda given: Check(**given.base(), skill=given.required("kind"),
-                                    need=integer(given.options.get("dc") or 1, "dc", 1, 20),
-                                    modifier=integer(given.flags.get("mod", given.flags.get("modifier", 0)),
-                                                     "mod", -20, 20)),
-        "condition_add": lambda given: AddCondition(**given.base(), target=given.required("target"),
-                                                    condition=given.required("condition"),
-                                                    text=str(given.options.get("tags") or given.flags.get("level")
-                                                             or "")),
-        "condition_remove": lambda given: RemoveCondition(**given.base(), target=given.required("target"),
-                                                          condition=given.required("condition")),
+        "save": lambda given: Check(
+            **given.base(),
+            skill=given.required("kind"),
+            need=integer(given.options.get("dc") or 1, "dc", 1, 20),
+            modifier=integer(given.flags.get("mod", given.flags.get("modifier", 0)), "mod", -20, 20),
+        ),
+        "condition_add": lambda given: AddCondition(
+            **given.base(),
+            target=given.required("target"),
+            condition=given.required("condition"),
+            text=str(given.options.get("tags") or given.flags.get("level") or ""),
+        ),
+        "condition_remove": lambda given: RemoveCondition(
+            **given.base(), target=given.required("target"), condition=given.required("condition")
+        ),
     },
     acts=Acts(
         choices=ACT_CHOICES,
         build=unknown,
         own={
             "move": move,
-            "stand": plain(StandUp), "aim": plain(Aim), "reload": plain(Reload), "delay": plain(Delay),
-            "release": plain(Release), "interrupt": plain(Interrupt),
+            "stand": plain(StandUp),
+            "aim": plain(Aim),
+            "reload": plain(Reload),
+            "delay": plain(Delay),
+            "release": plain(Release),
+            "interrupt": plain(Interrupt),
             "other": other,
             "engage": lambda given: Engage(**given.base(), target=given.required("target"), apart=False),
             "part": lambda given: Engage(**given.base(), target=given.required("target"), apart=True),

@@ -10,7 +10,9 @@ def interjecting(enc: FrozenEncounter, combatant: FrozenCombatant) -> bool:
     return bool(enc.turns.interjection) and combatant.id in enc.turns.acting
 
 
-def spend(enc: FrozenEncounter, combatant: FrozenCombatant, action: str, cost: int = 1, *, repeat_ok: bool = False) -> FrozenCombatant:
+def spend(
+    enc: FrozenEncounter, combatant: FrozenCombatant, action: str, cost: int = 1, *, repeat_ok: bool = False
+) -> FrozenCombatant:
     """Pay for an action or refuse it. Enemies are not limited (the GM runs them)."""
     if combatant.enemy:
         return combatant
@@ -22,14 +24,18 @@ def spend(enc: FrozenEncounter, combatant: FrozenCombatant, action: str, cost: i
         raise NotAllowed(f"{name} has taken the one action of this interruption: end it to go on.")
     if stepping_in and combatant.releasing:
         # The delayed action was paid for when it was held.
-        return combatant.but(releasing=False, held=False, interject_spent=True, actions_left=combatant.actions_left - (cost - 1))
+        return combatant.but(
+            releasing=False, held=False, interject_spent=True, actions_left=combatant.actions_left - (cost - 1)
+        )
     if not stepping_in and action in combatant.used and not repeat_ok and not combatant.talent_allows(action):
         raise NotAllowed(f"{name} has already used {action} this turn: the same action only once a turn.")
     if combatant.actions_left < cost:
         left = combatant.actions_left
         why = f" (Exhaustion {combatant.exhaustion})" if combatant.exhaustion else ""
-        raise NotAllowed(f"{name} has {left} action{'s' if left != 1 else ''} left this round{why}: "
-                         f"{action} needs {cost}. Actions come back at the start of the round.")
+        raise NotAllowed(
+            f"{name} has {left} action{'s' if left != 1 else ''} left this round{why}: "
+            f"{action} needs {cost}. Actions come back at the start of the round."
+        )
     return combatant.but(
         actions_left=combatant.actions_left - cost,
         used=combatant.used if stepping_in else combatant.used + (action,),
@@ -39,8 +45,13 @@ def spend(enc: FrozenEncounter, combatant: FrozenCombatant, action: str, cost: i
 
 def refresh_round(combatant: FrozenCombatant) -> FrozenCombatant:
     return combatant.but(
-        actions_left=combatant.max_actions(), reactions_left=combatant.max_reactions(),
-        out_of_turn_tried=False, held=False, releasing=False, interject_spent=False, aimed=False,
+        actions_left=combatant.max_actions(),
+        reactions_left=combatant.max_reactions(),
+        out_of_turn_tried=False,
+        held=False,
+        releasing=False,
+        interject_spent=False,
+        aimed=False,
     )
 
 

@@ -13,14 +13,23 @@ from .model import MAX_LEVEL, FrozenEncounter, Zone
 from .moves import named, skill_pool
 
 LEVELLED = ("exhaustion", "dazed", "fear")
-CONDITION_NAMES = {"exhausted": "exhaustion", "exhaustion": "exhaustion", "dazed": "dazed", "fear": "fear",
-                   "afraid": "fear", "prone": "prone", "injury": "injury", "critical": "injury", "wound": "injury"}
+CONDITION_NAMES = {
+    "exhausted": "exhaustion",
+    "exhaustion": "exhaustion",
+    "dazed": "dazed",
+    "fear": "fear",
+    "afraid": "fear",
+    "prone": "prone",
+    "injury": "injury",
+    "critical": "injury",
+    "wound": "injury",
+}
 
 
 def set_zone(enc: FrozenEncounter, action: SetZone, chance: Chance):
     name = " ".join(action.name.split())[:40]
     if not name:
-        raise InvalidInput("A zone needs a name: options:\"name=Hall cluttered dim\".")
+        raise InvalidInput('A zone needs a name: options:"name=Hall cluttered dim".')
     zone = Zone(name=name, features=action.features)
     zones = tuple(z for z in enc.zones if z.name.casefold() != name.casefold()) + (zone,)
     shown = ", ".join(action.features) or "no features"
@@ -64,8 +73,10 @@ def check(enc: FrozenEncounter, action: Check, chance: Chance):
     result = pools.roll(enc, combatant, pool, chance)
     combatant, notes, broke = pools.settle_stress(combatant, result, attribute)
     passed = result.successes >= action.need
-    text = (f"{combatant.name} rolls {result.text(pool, combatant)}, needs {action.need} → {'success' if passed else 'failure'}"
-            + "".join(f"; {n}" for n in notes))
+    text = (
+        f"{combatant.name} rolls {result.text(pool, combatant)}, needs {action.need} → "
+        f"{'success' if passed else 'failure'}" + "".join(f"; {n}" for n in notes)
+    )
     enc = enc.with_combatant(combatant)
     if broke:
         enc, more = break_and_injure(enc, combatant.id)
@@ -82,14 +93,20 @@ def damage(enc: FrozenEncounter, action: Damage, chance: Chance):
         if target.enemy:
             raise NotAllowed("Enemies do not take Stress.")
         target = target.but(stress=target.stress + amount)
-        return enc.with_combatant(target), [Event(kind="info", text=f"{target.name} takes {shown} Stress (Stress {secret(target.stress, target)}).")]
+        return enc.with_combatant(target), [
+            Event(kind="info", text=f"{target.name} takes {shown} Stress (Stress {secret(target.stress, target)}).")
+        ]
     reduce = 0 if action.direct else (target.sheet.defense if target.enemy else target.sheet.armour)
     label = "defense" if target.enemy else "armour"
     after = max(0, amount - reduce)
     target, text, wounded = health.hurt(target, after)
     enc = enc.with_combatant(target)
     # A hidden target's defense or armour is shown (as "?") even at 0, so that its absence tells nothing.
-    cut = f" − {label} {secret(reduce, target)} = {secret(after, target)}" if reduce or (target.hidden and not action.direct) else ""
+    cut = (
+        f" − {label} {secret(reduce, target)} = {secret(after, target)}"
+        if reduce or (target.hidden and not action.direct)
+        else ""
+    )
     line = f"{target.name} takes {shown}{cut}: {text}"
     if wounded:
         return enc, [Event(kind="roll", text=f"{line}; {health.injury_hint(target.name)}", ping=(enc.gm_id,))]
@@ -111,8 +128,10 @@ def heal(enc: FrozenEncounter, action: Heal, chance: Chance):
         wounds = target.wounds - healed
         target = target.but(wounds=wounds, injuries=target.injuries[:wounds])
         # How many were healed is capped by the Wounds there were: a hidden target's count is secret.
-        parts.append(f"{secret(healed, target)} Wound{'s' if healed != 1 or target.hidden else ''} healed "
-                     f"(Wounds {secret(wounds, target)})")
+        parts.append(
+            f"{secret(healed, target)} Wound{'s' if healed != 1 or target.hidden else ''} healed "
+            f"(Wounds {secret(wounds, target)})"
+        )
     if action.rest:
         target = target.but(stress=0)
         parts.append("rested: Stress 0")
@@ -124,7 +143,9 @@ def heal(enc: FrozenEncounter, action: Heal, chance: Chance):
 def _condition(name: str) -> str:
     key = name.strip().casefold()
     if key not in CONDITION_NAMES:
-        raise InvalidInput("Conditions: exhaustion, dazed, fear (with a level), prone, injury (the GM's critical-injury result).")
+        raise InvalidInput(
+            "Conditions: exhaustion, dazed, fear (with a level), prone, injury (the GM's critical-injury result)."
+        )
     return CONDITION_NAMES[key]
 
 
@@ -138,7 +159,7 @@ def add_condition(enc: FrozenEncounter, action: AddCondition, chance: Chance):
         raise NotAllowed("Enemies only take the prone condition; the rest belong to characters.")
     if condition == "injury":
         if not text:
-            raise InvalidInput("Write the critical-injury result in tags:, e.g. tags:\"broken ribs\".")
+            raise InvalidInput('Write the critical-injury result in tags:, e.g. tags:"broken ribs".')
         if not target.unrecorded_injuries:
             raise NotAllowed(f"{target.name} has no Wound waiting for a critical injury.")
         target = target.but(injuries=target.injuries + (text,))
@@ -153,7 +174,13 @@ def add_condition(enc: FrozenEncounter, action: AddCondition, chance: Chance):
     if new > MAX_LEVEL:
         enc = enc.with_combatant(target.but(**{condition: MAX_LEVEL}))
         enc, more = break_and_injure(enc, target.id)
-        return enc, [Event(kind="info", text=f"{target.name}: {condition.capitalize()} above level {MAX_LEVEL}{more}", ping=(enc.gm_id,))]
+        return enc, [
+            Event(
+                kind="info",
+                text=f"{target.name}: {condition.capitalize()} above level {MAX_LEVEL}{more}",
+                ping=(enc.gm_id,),
+            )
+        ]
     return _set_level(enc, target, condition, new)
 
 
@@ -164,7 +191,9 @@ def _set_level(enc, target, condition, new):
         target = target.but(actions_left=max(0, min(target.max_actions(), target.actions_left - delta)))
     elif condition == "dazed":
         target = target.but(reactions_left=max(0, min(target.max_reactions(), target.reactions_left - delta)))
-    return enc.with_combatant(target), [Event(kind="info", text=f"{target.name}: {condition.capitalize()} {secret(new, target)}.")]
+    return enc.with_combatant(target), [
+        Event(kind="info", text=f"{target.name}: {condition.capitalize()} {secret(new, target)}.")
+    ]
 
 
 def remove_condition(enc: FrozenEncounter, action: RemoveCondition, chance: Chance):
@@ -177,7 +206,9 @@ def remove_condition(enc: FrozenEncounter, action: RemoveCondition, chance: Chan
             raise NotAllowed(f"{target.name} has no recorded critical injury.")
         gone = target.injuries[-1]
         target = target.but(injuries=target.injuries[:-1], wounds=max(0, target.wounds - 1))
-        return enc.with_combatant(target), [Event(kind="info", text=f"{target.name} recovers from {gone} (Wounds {secret(target.wounds, target)}).")]
+        return enc.with_combatant(target), [
+            Event(kind="info", text=f"{target.name} recovers from {gone} (Wounds {secret(target.wounds, target)}).")
+        ]
     if getattr(target, condition) == 0:
         raise NotAllowed(f"{target.name} has no {condition}.")
     # Clearing a condition does not hand back actions or reactions already lost this round.

@@ -9,11 +9,14 @@ BROKEN = "broken (cannot act until healed; every further hit is a Wound)"
 
 
 def injury_hint(name: str) -> str:
-    return f"GM: roll on your critical injuries table and record it with /condition add target:\"{name}\" condition:injury tags:\"<result>\""
+    return (
+        f'GM: roll on your critical injuries table and record it with /condition add target:"{name}" '
+        'condition:injury tags:"<result>"'
+    )
 
 
 def stamina_text(combatant: FrozenCombatant) -> str:
-    """"Stamina 3/6", each number the GM's alone when the combatant is hidden."""
+    """ "Stamina 3/6", each number the GM's alone when the combatant is hidden."""
     return f"Stamina {secret(combatant.stamina, combatant)}/{secret(combatant.stamina_max, combatant)}"
 
 

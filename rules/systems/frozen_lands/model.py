@@ -10,9 +10,16 @@ from ...turns.tracks import TrackState
 ATTRIBUTES = ("body", "agility", "mind", "awareness", "soul")
 # Which attribute a skill rests on decides the condition its stress dice give.
 SKILLS = {
-    "melee": "body", "athletics": "body", "mobility": "agility", "marksmanship": "agility",
-    "stealth": "agility", "perception": "awareness", "survival": "awareness",
-    "lore": "mind", "healing": "mind", "persuasion": "soul",
+    "melee": "body",
+    "athletics": "body",
+    "mobility": "agility",
+    "marksmanship": "agility",
+    "stealth": "agility",
+    "perception": "awareness",
+    "survival": "awareness",
+    "lore": "mind",
+    "healing": "mind",
+    "persuasion": "soul",
 }
 CONDITIONS = {"body": "exhaustion", "agility": "exhaustion", "mind": "dazed", "awareness": "dazed", "soul": "fear"}
 ACTIONS_PER_ROUND = 3

@@ -11,18 +11,30 @@ from .actions import Move, StandUp
 from .economy import spend
 from .model import FrozenCombatant, FrozenEncounter
 
-FEATURES = {"cluttered": "cluttered", "dim": "dim", "dimly_lit": "dim", "dimly-lit": "dim", "dark": "dim", "cramped": "cramped"}
+FEATURES = {
+    "cluttered": "cluttered",
+    "dim": "dim",
+    "dimly_lit": "dim",
+    "dimly-lit": "dim",
+    "dark": "dim",
+    "cramped": "cramped",
+}
 
 
 def close_enemies(enc: FrozenEncounter, combatant: FrozenCombatant) -> list[FrozenCombatant]:
-    return [enc.get(c) for c in combatant.engaged
-            if any(x.id == c for x in enc.combatants) and not enc.get(c).out and enc.get(c).enemy != combatant.enemy]
+    return [
+        enc.get(c)
+        for c in combatant.engaged
+        if any(x.id == c for x in enc.combatants) and not enc.get(c).out and enc.get(c).enemy != combatant.enemy
+    ]
 
 
 def _check(enc, mover, skill: str, need: int, chance: Chance, label: str):
     """One roll needing `need` successes: (mover, passed, text, broke)."""
     attribute = "athletics" if skill == "athletics" else "mobility"
-    pool = pools.Pool(((skill.capitalize(), getattr(mover.sheet, skill)),), "body" if attribute == "athletics" else "agility")
+    pool = pools.Pool(
+        ((skill.capitalize(), getattr(mover.sheet, skill)),), "body" if attribute == "athletics" else "agility"
+    )
     result = pools.roll(enc, mover, pool, chance)
     mover, notes, broke = pools.settle_stress(mover, result, pool.attribute)
     passed = result.successes >= need
@@ -34,10 +46,12 @@ def move(enc: FrozenEncounter, action: Move, chance: Chance):
     mover = enc.find(action.actor)
     destination = " ".join(action.to.split())
     if not destination:
-        raise InvalidInput("Say where to move: options:\"to=<zone>\".")
+        raise InvalidInput('Say where to move: options:"to=<zone>".')
     zone = enc.zone(destination)
     if enc.zones and zone is None:
-        raise InvalidInput(f"There is no zone called {destination[:30]}. Zones: {', '.join(z.name for z in enc.zones)}.")
+        raise InvalidInput(
+            f"There is no zone called {destination[:30]}. Zones: {', '.join(z.name for z in enc.zones)}."
+        )
     destination = zone.name if zone else destination
     if mover.zone and mover.zone.casefold() == destination.casefold():
         raise InvalidInput(f"{mover.name} is already in {destination}.")
@@ -50,7 +64,9 @@ def move(enc: FrozenEncounter, action: Move, chance: Chance):
     texts = [f"{mover.name} moves to {destination}"]
     broke = False
     if close:
-        mover, passed, text, broke = _check(enc, mover, "mobility", close, chance, f"disengage from {close} close enem{'y' if close == 1 else 'ies'}")
+        mover, passed, text, broke = _check(
+            enc, mover, "mobility", close, chance, f"disengage from {close} close enem{'y' if close == 1 else 'ies'}"
+        )
         texts.append(text)
         if not passed:
             mover = mover.but(stress=mover.stress + 1)

@@ -28,7 +28,9 @@ def aim(enc: FrozenEncounter, action: Aim, chance: Chance):
     if combatant.aimed:
         raise NotAllowed(f"{combatant.name} is already aiming: the +2 applies to the next ranged attack.")
     combatant = spend(enc, combatant, "aim").but(aimed=True)
-    return enc.with_combatant(combatant), [Event(kind="info", text=f"{combatant.name} aims: +2 on the next ranged attack this round.")]
+    return enc.with_combatant(combatant), [
+        Event(kind="info", text=f"{combatant.name} aims: +2 on the next ranged attack this round.")
+    ]
 
 
 def reload(enc: FrozenEncounter, action: Reload, chance: Chance):
@@ -42,7 +44,9 @@ def reload(enc: FrozenEncounter, action: Reload, chance: Chance):
         raise NotAllowed(f"{combatant.name}'s {weapon.name} is already loaded.")
     combatant = spend(enc, combatant, "reload").but(loaded=True)
     when = "stays loaded until it shoots" if weapons.keeps_load(weapon) else "must shoot this turn"
-    return enc.with_combatant(combatant), [Event(kind="info", text=f"{combatant.name} reloads the {weapon.name} ({when}).")]
+    return enc.with_combatant(combatant), [
+        Event(kind="info", text=f"{combatant.name} reloads the {weapon.name} ({when}).")
+    ]
 
 
 def delay(enc: FrozenEncounter, action: Delay, chance: Chance):
@@ -54,9 +58,15 @@ def delay(enc: FrozenEncounter, action: Delay, chance: Chance):
     if enc.turns.interjection:
         raise NotAllowed("An action can only be delayed on the character's own turn.")
     combatant = spend(enc, combatant, "delay").but(held=True)
-    return enc.with_combatant(combatant), [Event(kind="info", text=(
-        f"{combatant.name} holds a delayed action: /act action:release any time before the round ends, "
-        "and it happens right after the turn going on then; unreleased, it is lost at the round's end."))]
+    return enc.with_combatant(combatant), [
+        Event(
+            kind="info",
+            text=(
+                f"{combatant.name} holds a delayed action: /act action:release any time before the round ends, "
+                "and it happens right after the turn going on then; unreleased, it is lost at the round's end."
+            ),
+        )
+    ]
 
 
 def release(system, enc: FrozenEncounter, action: Release, chance: Chance):
@@ -88,7 +98,9 @@ def interrupt(system, enc: FrozenEncounter, action: Interrupt, chance: Chance):
     pool = pools.Pool((("AWARENESS", combatant.sheet.awareness),), "awareness")
     result = pools.roll(enc, combatant, pool, chance)
     combatant, notes, broke = pools.settle_stress(combatant.but(out_of_turn_tried=True), result, "awareness")
-    text = f"{combatant.name} tries to act out of turn: {result.text(pool, combatant)}" + "".join(f"; {n}" for n in notes)
+    text = f"{combatant.name} tries to act out of turn: {result.text(pool, combatant)}" + "".join(
+        f"; {n}" for n in notes
+    )
     if broke:
         from .combat import break_and_injure
 
@@ -96,7 +108,9 @@ def interrupt(system, enc: FrozenEncounter, action: Interrupt, chance: Chance):
         return enc, [Event(kind="roll", text=text + more, ping=(enc.gm_id,))]
     if result.successes < 1:
         combatant = combatant.but(stress=combatant.stress + 1)
-        return enc.with_combatant(combatant), [Event(kind="roll", text=f"{text}; failure: +1 Stress ({secret(combatant.stress, combatant)}).")]
+        return enc.with_combatant(combatant), [
+            Event(kind="roll", text=f"{text}; failure: +1 Stress ({secret(combatant.stress, combatant)}).")
+        ]
     enc, events = system.turns.interject_now(system, enc.with_combatant(combatant), combatant.id)
     return enc, [Event(kind="roll", text=f"{text}; success: acts now (one of the 3 actions).")] + events
 
@@ -105,7 +119,7 @@ def other(enc: FrozenEncounter, action: Other, chance: Chance):
     combatant = enc.find(action.actor)
     label = " ".join(action.label.split())[:40]
     if not label:
-        raise InvalidInput("Name the action with options:\"label=First Aid\".")
+        raise InvalidInput('Name the action with options:"label=First Aid".')
     paid = spend(enc, combatant, label.casefold())
     text = f"{combatant.name}: {label}"
     if action.skill:
@@ -133,7 +147,9 @@ def skill_pool(enc: FrozenEncounter, combatant, name: str, modifier: int = 0):
         parts = [(key.upper(), getattr(combatant.sheet, key))]
         attribute = key
     else:
-        raise InvalidInput(f"Unknown skill `{name[:20]}`. Skills: {', '.join(SKILLS)}; attributes: {', '.join(ATTRIBUTES)}.")
+        raise InvalidInput(
+            f"Unknown skill `{name[:20]}`. Skills: {', '.join(SKILLS)}; attributes: {', '.join(ATTRIBUTES)}."
+        )
     if key == "perception" and enc.feature(combatant, "dim"):
         parts.append(("dimly lit zone", -2))
     if modifier:

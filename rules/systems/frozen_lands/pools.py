@@ -23,8 +23,11 @@ class Pool:
 
     def describe(self, hidden=False) -> str:
         """The parts; `hidden` (a hidden roller) keeps their numbers for the GM."""
-        shown = [f"{label} {secret(n, hidden)}" if i == 0 else f"{'+' if n >= 0 else '−'} {label} {secret(abs(n), hidden)}"
-                 for i, (label, n) in enumerate(self.parts) if n or i == 0]
+        shown = [
+            f"{label} {secret(n, hidden)}" if i == 0 else f"{'+' if n >= 0 else '−'} {label} {secret(abs(n), hidden)}"
+            for i, (label, n) in enumerate(self.parts)
+            if n or i == 0
+        ]
         return " ".join(shown)
 
 
@@ -56,10 +59,14 @@ class PoolRoll:
 
         The successes stay public: they are the roll's outcome, not the roller's numbers.
         """
-        text = (f"{pool.describe(hidden)} = {secret(len(self.dice), hidden)}d6 "
-                f"({secret(', '.join(map(str, self.dice)) or '–', hidden)})")
+        text = (
+            f"{pool.describe(hidden)} = {secret(len(self.dice), hidden)}d6 "
+            f"({secret(', '.join(map(str, self.dice)) or '–', hidden)})"
+        )
         if self.stress:
-            text += f" + stress {secret(len(self.stress), hidden)}d6 ({secret(', '.join(map(str, self.stress)), hidden)})"
+            text += (
+                f" + stress {secret(len(self.stress), hidden)}d6 ({secret(', '.join(map(str, self.stress)), hidden)})"
+            )
         fear = bool(self.fear and self.sixes)
         # With Fear shown, the sixes before it would give its level away.
         text += f" → {secret(self.sixes, hidden) if fear else self.sixes} success{'es' if self.sixes != 1 else ''}"
@@ -80,7 +87,9 @@ def roll(enc, combatant: FrozenCombatant, pool: Pool, chance: Chance) -> PoolRol
     return PoolRoll(dice, stress, combatant.fear, crit_faces(enc))
 
 
-def settle_stress(combatant: FrozenCombatant, result: PoolRoll, attribute: str) -> tuple[FrozenCombatant, list[str], bool]:
+def settle_stress(
+    combatant: FrozenCombatant, result: PoolRoll, attribute: str
+) -> tuple[FrozenCombatant, list[str], bool]:
     """WP from stress sixes; a critical failure raises the attribute's condition.
 
     Returns (combatant, notes, broke): `broke` means a condition went over
@@ -101,16 +110,23 @@ def settle_stress(combatant: FrozenCombatant, result: PoolRoll, attribute: str) 
     count, shown = secret(crits, hidden), secret(level, hidden)
     if crits <= level:
         combatant = combatant.but(stress=combatant.stress + 1)
-        notes.append(f"{count} critical failure{plural} ≤ {label} {shown} → +1 Stress ({secret(combatant.stress, hidden)})")
+        notes.append(
+            f"{count} critical failure{plural} ≤ {label} {shown} → +1 Stress ({secret(combatant.stress, hidden)})"
+        )
         return combatant, notes, False
     if level + 1 > MAX_LEVEL:
-        notes.append(f"{count} critical failure{plural} > {label} {shown} → above level {MAX_LEVEL}: broken and a critical injury")
+        notes.append(
+            f"{count} critical failure{plural} > {label} {shown} → above level {MAX_LEVEL}: broken and a critical "
+            "injury"
+        )
         return combatant, notes, True
     combatant = combatant.but(**{condition: level + 1})
     if condition == "exhaustion":
         combatant = combatant.but(actions_left=max(0, combatant.actions_left - 1))
     elif condition == "dazed":
         combatant = combatant.but(reactions_left=max(0, combatant.reactions_left - 1))
-    notes.append(f"{count} critical failure{plural} > {label} {shown} → {label} {secret(level + 1, hidden)} "
-                 f"({attribute.upper()}: {EFFECTS[condition]})")
+    notes.append(
+        f"{count} critical failure{plural} > {label} {shown} → {label} {secret(level + 1, hidden)} "
+        f"({attribute.upper()}: {EFFECTS[condition]})"
+    )
     return combatant, notes, False

@@ -10,8 +10,25 @@ from ...secrets import secret
 from ...system import Option, System
 from ...turns.tracks import Tracks
 from . import between, combat, gm, movement, moves, weapons
-from .actions import (AddCondition, Aim, Attack, Check, Damage, Delay, Engage, Heal, Interrupt, Move, Other, Place,
-                      Release, Reload, RemoveCondition, SetZone, StandUp)
+from .actions import (
+    AddCondition,
+    Aim,
+    Attack,
+    Check,
+    Damage,
+    Delay,
+    Engage,
+    Heal,
+    Interrupt,
+    Move,
+    Other,
+    Place,
+    Release,
+    Reload,
+    RemoveCondition,
+    SetZone,
+    StandUp,
+)
 from .commands import COMMANDS
 from .economy import fresh_turn, refresh_round
 from .model import FrozenCombatant, FrozenEncounter, Sheet
@@ -27,6 +44,7 @@ SUMMARY = """d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:
 **GM** `/damage amount:2 damage_type:stress`, `/heal amount:3 options:"rest wounds=1"`, `/act action:zone options:"name=Hall cluttered dim"`.
 **GM's call** (README): talents → `/encounter note`."""
 
+
 class FrozenLands(System):
     key = "frozen-lands"
     name = "Frozen Lands"
@@ -40,7 +58,9 @@ class FrozenLands(System):
     sides = ("heroes", "threats")
     player_side = "heroes"
     options = {
-        "any_failure_critical": Option(default=False, help="Every non-6 on a stress die is a critical failure (the seed's letter), not only a 1."),
+        "any_failure_critical": Option(
+            default=False, help="Every non-6 on a stress die is a critical failure (the seed's letter), not only a 1."
+        ),
     }
 
     # --- combatants -----------------------------------------------------------
@@ -54,8 +74,13 @@ class FrozenLands(System):
         stamina = stats.stamina if enemy else stats.class_stamina + stats.body
         fields = dict(sheet=stats, enemy=enemy, stamina=stamina, stamina_max=stamina)
         if not enemy:
-            fields |= dict(wounds=stats.wounds, stress=stats.stress, wp=stats.wp, loaded=stats.loaded,
-                           reactions_left=max(0, stats.agility - 1))
+            fields |= dict(
+                wounds=stats.wounds,
+                stress=stats.stress,
+                wp=stats.wp,
+                loaded=stats.loaded,
+                reactions_left=max(0, stats.agility - 1),
+            )
         return fields
 
     def roll_initiative(self, enc, combatant: FrozenCombatant, chance):
@@ -90,13 +115,21 @@ class FrozenLands(System):
         if combatant.loaded and combatant.sheet.ranged and weapons.known(combatant.sheet.ranged):
             weapon = weapons.find(combatant.sheet.ranged, ranged=True)
             if not weapons.keeps_load(weapon):
-                return enc.update(cid, loaded=False), [Event(kind="info", text=f"{combatant.name}'s {weapon.name} is no longer loaded: bows and slings shoot in the turn they are loaded.")]
+                return enc.update(cid, loaded=False), [
+                    Event(
+                        kind="info",
+                        text=f"{combatant.name}'s {weapon.name} is no longer loaded: bows and slings shoot in the "
+                        "turn they are loaded.",
+                    )
+                ]
         return enc, []
 
     # --- actions ----------------------------------------------------------------------
     def handlers(self):
         def through(handler):
-            return lambda enc, action, chance: self._one_action_out_of_turn(handler(enc, action, chance), action, chance)
+            return lambda enc, action, chance: self._one_action_out_of_turn(
+                handler(enc, action, chance), action, chance
+            )
 
         return {
             Attack: through(combat.attack),
@@ -139,12 +172,26 @@ class FrozenLands(System):
             if not reveal:
                 if combatant.out or combatant.stamina <= 0:
                     return "defeated"
-                return "unhurt" if combatant.stamina == combatant.stamina_max else "hurt" if combatant.stamina * 2 > combatant.stamina_max else "badly hurt"
-            line = f"Stamina {combatant.stamina}/{combatant.stamina_max} · dmg {combatant.sheet.damage} · def {combatant.sheet.defense}"
+                return (
+                    "unhurt"
+                    if combatant.stamina == combatant.stamina_max
+                    else "hurt"
+                    if combatant.stamina * 2 > combatant.stamina_max
+                    else "badly hurt"
+                )
+            line = (
+                f"Stamina {combatant.stamina}/{combatant.stamina_max} · dmg {combatant.sheet.damage} · def "
+                f"{combatant.sheet.defense}"
+            )
         else:
             dice = combatant.stress_dice()
-            stress = f"Stress {combatant.stress}" + (f" ({dice} stress {'die' if dice == 1 else 'dice'})" if dice else "")
-            line = f"Stamina {combatant.stamina}/{combatant.stamina_max} · Wounds {combatant.wounds} · {stress} · WP {combatant.wp}"
+            stress = f"Stress {combatant.stress}" + (
+                f" ({dice} stress {'die' if dice == 1 else 'dice'})" if dice else ""
+            )
+            line = (
+                f"Stamina {combatant.stamina}/{combatant.stamina_max} · Wounds {combatant.wounds} · {stress} · WP "
+                f"{combatant.wp}"
+            )
             for condition in ("exhaustion", "dazed", "fear"):
                 if getattr(combatant, condition):
                     line += f" · {condition.capitalize()} {getattr(combatant, condition)}"
@@ -187,7 +234,9 @@ class FrozenLands(System):
             extras.append("prone")
         if combatant.stress_dice():
             count = combatant.stress_dice()
-            extras.append(f"{secret(count, combatant)} stress {'die' if count == 1 and not combatant.hidden else 'dice'}")
+            extras.append(
+                f"{secret(count, combatant)} stress {'die' if count == 1 and not combatant.hidden else 'dice'}"
+            )
         if not combatant.out_of_turn_tried:
             extras.append("out-of-turn try available")
         if extras:

@@ -31,13 +31,20 @@ def _table(ranged: bool, rows: str) -> dict[str, Weapon]:
         name, bonus, damage, reach, features = (part.strip() for part in row.split("|"))
         types, *rest = [f.strip() for f in features.split(",")]
         table[name.casefold()] = Weapon(
-            name=name, ranged=ranged, bonus=0 if bonus == "-" else int(bonus), damage=int(damage),
-            reach="close" if reach == "-" else reach.lower(), features=tuple(rest), types=types,
+            name=name,
+            ranged=ranged,
+            bonus=0 if bonus == "-" else int(bonus),
+            damage=int(damage),
+            reach="close" if reach == "-" else reach.lower(),
+            features=tuple(rest),
+            types=types,
         )
     return table
 
 
-MELEE = _table(False, """
+MELEE = _table(
+    False,
+    """
 Unarmed          | -  | 1 | -     | B
 Knife            | +1 | 1 | -     | S, Light, Throw
 Dagger           | +1 | 1 | -     | S/P, Light, Throw
@@ -63,9 +70,12 @@ Long Spear       | +2 | 1 | Short | P, Two-handed
 Pike             | +2 | 2 | Short | P, Heavy, Two-handed
 Halberd          | +1 | 2 | Short | S/P, Heavy, Two-handed
 Trident          | +1 | 2 | Short | P, Two-handed
-""")
+""",
+)
 
-RANGED = _table(True, """
+RANGED = _table(
+    True,
+    """
 Rock             | -  | 1 | Medium | B
 Knife/Dagger     | +1 | 1 | Medium | S/P
 Axe              | +1 | 2 | Medium | S
@@ -75,7 +85,8 @@ Short Bow        | +2 | 1 | Medium | P, Reload, Two-handed
 Long Bow         | +2 | 1 | Long   | P, Reload, Two-handed
 Light Crossbow   | +1 | 2 | Long   | P, Reload, Two-handed
 Heavy Crossbow   | +1 | 3 | Long   | P, Reload, Two-handed, Heavy
-""")
+""",
+)
 
 # A thrown melee weapon uses its row of the ranged table.
 THROWN = {"knife": "knife/dagger", "dagger": "knife/dagger", "handaxe": "axe", "short spear": "spear"}
@@ -99,7 +110,10 @@ def find(name: str, *, ranged: bool = False, thrown: bool = False) -> Weapon:
     key = _key(name)
     if thrown:
         if key not in THROWN and key not in RANGED:
-            raise InvalidInput(f"{name} cannot be thrown: only weapons with Throw (knife, dagger, handaxe, short spear) or the ranged table's rock, axe and spear.")
+            raise InvalidInput(
+                f"{name} cannot be thrown: only weapons with Throw (knife, dagger, handaxe, short spear) or the "
+                "ranged table's rock, axe and spear."
+            )
         return RANGED[THROWN.get(key, key)]
     if ranged and key in RANGED:
         return RANGED[key]

@@ -16,15 +16,20 @@ from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
 from .model import DAMAGE_TYPES, LastRoll, RCEncounter
-from .rolls import D20, Queued, drain, mode_for, reasons, masked_bonus, roll_d20, secret_constants, secret_faces
+from .rolls import D20, Queued, drain, masked_bonus, mode_for, reasons, roll_d20, secret_constants, secret_faces
 
 DEFENSES = ("avoidance", "fortitude", "willpower")
 PLOT_DIS = "Spend a Plot Point: disadvantage"
 PLOT_NO = "No"
 _FLAG_DIS = {
-    "dis": "disadvantage", "cover": "partial cover", "same_area": "ranged at a target in your area",
-    "beyond_range": "beyond range", "in_melee": "target engaged in melee", "unseen": "unseen target",
-    "squeezed": "squeezed", "dark": "darkness",
+    "dis": "disadvantage",
+    "cover": "partial cover",
+    "same_area": "ranged at a target in your area",
+    "beyond_range": "beyond range",
+    "in_melee": "target engaged in melee",
+    "unseen": "unseen target",
+    "squeezed": "squeezed",
+    "dark": "darkness",
 }
 
 
@@ -73,7 +78,13 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
             raise InvalidInput("Only a Horde splits its attack.")
         members = integer(split, "split", 1, members)
     horde_bonus = 2 * (members - 1) if attacker.horde else 0
-    cost = "reaction" if flags.get("reaction") or not economy.acting(enc, attacker.id) else "bonus" if flags.get("bonus") else "action"
+    cost = (
+        "reaction"
+        if flags.get("reaction") or not economy.acting(enc, attacker.id)
+        else "bonus"
+        if flags.get("bonus")
+        else "action"
+    )
     if attacker.blaze:
         cost = "blaze"
     elif flags.get("free"):
@@ -99,11 +110,23 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
     modifier = attacker.sheet.attack if action.modifier is None else action.modifier
     same_area = not ranged or bool(flags.get("same_area"))
     spec = {
-        "attacker": attacker.id, "target": target.id, "weapon": action.weapon[:40],
-        "modifier": modifier, "flat": flat, "horde": horde_bonus,
-        "damage": action.damage or attacker.sheet.damage, "type": damage_type, "defense": defense,
-        "adv": adv, "dis": dis, "ap": bool(flags.get("ap")), "same_area": same_area,
-        "blaze": attacker.blaze, "rule": enc.options.get("advantage", "cancel"), "plot": False, "free": cost == "free",
+        "attacker": attacker.id,
+        "target": target.id,
+        "weapon": action.weapon[:40],
+        "modifier": modifier,
+        "flat": flat,
+        "horde": horde_bonus,
+        "damage": action.damage or attacker.sheet.damage,
+        "type": damage_type,
+        "defense": defense,
+        "adv": adv,
+        "dis": dis,
+        "ap": bool(flags.get("ap")),
+        "same_area": same_area,
+        "blaze": attacker.blaze,
+        "rule": enc.options.get("advantage", "cancel"),
+        "plot": False,
+        "free": cost == "free",
     }
     if opportunity:
         spec["opportunity"] = opportunity
@@ -146,12 +169,22 @@ def _ask_plot(enc, spec, chance):
     users = enc.controllers([target.id])
     prompt = f"{attacker.name} attacks {target.name}: spend a Plot Point to give the attack disadvantage?"
     context = {"spec": spec, "dice": drain(chance)}
-    pending = Pending(id=enc.next_pending, kind="plot_disadvantage", prompt=prompt, options=(PLOT_DIS, PLOT_NO),
-                      default=PLOT_NO, chooser=target.id, users=users, context=context)
+    pending = Pending(
+        id=enc.next_pending,
+        kind="plot_disadvantage",
+        prompt=prompt,
+        options=(PLOT_DIS, PLOT_NO),
+        default=PLOT_NO,
+        chooser=target.id,
+        users=users,
+        context=context,
+    )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # the choice message that follows pings the player; this line only tells the channel why the roll waits
-    waiting = (f"⏳ {attacker.name} attacks {target.name}: the roll waits while {target.name}'s player decides "
-               f"whether to spend a Plot Point ({secret(target.plot_points, target)} left) for disadvantage.")
+    waiting = (
+        f"⏳ {attacker.name} attacks {target.name}: the roll waits while {target.name}'s player decides "
+        f"whether to spend a Plot Point ({secret(target.plot_points, target)} left) for disadvantage."
+    )
     return enc, [Event(kind="info", text=waiting)]
 
 
@@ -165,14 +198,25 @@ def resume_plot(system, enc, pending, option, chance):
         enc = enc.update(target.id, plot_points=target.plot_points - 1).but(pool=enc.pool + 1)
         spec["dis"] = list(spec["dis"]) + ["Plot Point"]
         spec["plot"] = True
-        events.append(Event(kind="info", text=f"🎭 {target.name} spends a Plot Point: the attack has disadvantage ({secret(target.plot_points - 1, target)} left; pool {enc.pool})."))
+        events.append(
+            Event(
+                kind="info",
+                text=f"🎭 {target.name} spends a Plot Point: the attack has disadvantage "
+                f"({secret(target.plot_points - 1, target)} left; pool {enc.pool}).",
+            )
+        )
     queued = Queued(pending.context.get("dice", ()), chance)
     enc, more = resolve(system, enc, spec, queued)
     unused = queued.unused()
     if unused:
         dice = ", ".join(map(str, unused))
-        more.append(Event(kind="info", text=f"✍️ Entered {'die' if len(unused) == 1 else 'dice'} not needed after "
-                                            f"“{option}”: {dice} (not used)."))
+        more.append(
+            Event(
+                kind="info",
+                text=f"✍️ Entered {'die' if len(unused) == 1 else 'dice'} not needed after "
+                f"“{option}”: {dice} (not used).",
+            )
+        )
     return enc, events + more
 
 
@@ -183,7 +227,9 @@ def _kept(rolled: tuple[int, ...], mode: str) -> D20:
     return D20(max(rolled) if mode == "adv" else min(rolled), rolled, mode)
 
 
-def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int, ...] | None = None) -> tuple[RCEncounter, list[Event]]:
+def resolve(
+    system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int, ...] | None = None
+) -> tuple[RCEncounter, list[Event]]:
     """Roll and apply one attack; `keep_d20` rerolls only the damage."""
     before, turns_before = enc.combatants, enc.turns
     attacker, target = enc.get(spec["attacker"]), enc.get(spec["target"])
@@ -206,9 +252,15 @@ def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int
         if attacker.hidden:
             # a hidden attacker's modifier and wounds stay secret, and so does any total they are in
             parts.append(masked_bonus(spec["modifier"], attacker, penalty))
-        horde_name = f"horde ({_ordinal(spec['opportunity'])} opportunity attack)" if spec.get("opportunity") else "horde"
-        for value, name in ((0 if attacker.hidden else spec["modifier"], None), (spec["horde"], horde_name),
-                            (spec["flat"], "situation"), (0 if attacker.hidden else -penalty, "wounds/exhaustion")):
+        horde_name = (
+            f"horde ({_ordinal(spec['opportunity'])} opportunity attack)" if spec.get("opportunity") else "horde"
+        )
+        for value, name in (
+            (0 if attacker.hidden else spec["modifier"], None),
+            (spec["horde"], horde_name),
+            (spec["flat"], "situation"),
+            (0 if attacker.hidden else -penalty, "wounds/exhaustion"),
+        ):
             if value:
                 parts.append(f"{'+' if value > 0 else '−'} {abs(value)}{f' {name}' if name else ''}")
         text = " ".join(parts) + f" = {secret(total, attacker)} vs {label} {secret(defense_value, target)}"
@@ -256,7 +308,9 @@ def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int
             events.extend(horde_events)
             report.dying, report.interrupt_dc = False, None
         t = enc.get(target.id)
-        member_gone = was_horde and (area_gone if spec.get("area") else report.taken_out)  # the horde's own line says what is left
+        member_gone = was_horde and (
+            area_gone if spec.get("area") else report.taken_out
+        )  # the horde's own line says what is left
         if (not t.zombie or not t.out) and not member_gone:
             text += f" ({t.name}: {dmg.status(t)})"
     events.insert(0, Event(kind="roll", text=head + text))
@@ -267,8 +321,18 @@ def resolve(system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int
         enc, more = dmg.follow_up(enc, target.id, report)
         events.extend(more)
     if not spec["blaze"]:
-        enc = enc.but(last_roll=LastRoll(kind="attack", roller=attacker.id, turn_no=enc.turn_no,
-                                         spec=spec | {"rolled": list(rolled)}, d20=natural, damage=damage_dice,
-                                         before=before, turns_before=turns_before, after=enc.combatants,
-                                         plot_spent=bool(spec.get("plot"))))
+        enc = enc.but(
+            last_roll=LastRoll(
+                kind="attack",
+                roller=attacker.id,
+                turn_no=enc.turn_no,
+                spec=spec | {"rolled": list(rolled)},
+                d20=natural,
+                damage=damage_dice,
+                before=before,
+                turns_before=turns_before,
+                after=enc.combatants,
+                plot_spent=bool(spec.get("plot")),
+            )
+        )
     return enc, events

@@ -25,51 +25,68 @@ FIGHT_ONLY = cond.DERIVED + ("Exhaustion", "Hidden", "Prone", "Grappled", "Restr
 
 RESTS = {
     "end_scene": Rest(
-        key="end_scene", label="End of scene",
+        key="end_scene",
+        label="End of scene",
         rule="“Heroes are made of stern stuff. So, at the end of a scene, you recover all of your Stamina. "
-             "If you are Unconscious at the end of a scene due to stamina loss, assuming you aren't a zombie chow, "
-             "you regain half your total Stamina instead.”"),
+        "If you are Unconscious at the end of a scene due to stamina loss, assuming you aren't a zombie chow, "
+        "you regain half your total Stamina instead.”",
+    ),
     "hiatus": Rest(
-        key="hiatus", label="Hiatus",
+        key="hiatus",
+        label="Hiatus",
         rule="“You must take one hiatus per Wound you currently have before attempting to recover. […] "
-             "After which, "
-             "you must make a successful Routine (DC: 15) Constitution saving throw to recover 1 wound; if you fail "
-             "this check by 5 or more, things get worse […] roll on the Wound Recovery table […] If someone is "
-             "treating you with an appropriate skill set […], you gain advantage on this saving throw.” "
-             "“Finishing a Hiatus reduces a creature's exhaustion level by 1, provided the creature has also "
-             "ingested some food and drink.”",
+        "After which, "
+        "you must make a successful Routine (DC: 15) Constitution saving throw to recover 1 wound; if you fail "
+        "this check by 5 or more, things get worse […] roll on the Wound Recovery table […] If someone is "
+        "treating you with an appropriate skill set […], you gain advantage on this saving throw.” "
+        "“Finishing a Hiatus reduces a creature's exhaustion level by 1, provided the creature has also "
+        "ingested some food and drink.”",
         dice="for each hero due a Wound Recovery roll, in the order given: the d20 (two with a medic), "
-             "then a d6 for the attribute when the roll fails by 5 or more (1 Strength … 6 Charisma)",
+        "then a d6 for the attribute when the roll fails by 5 or more (1 Strength … 6 Charisma)",
         options=(
             RestOption(key="medic", help="heroes treated by someone with an appropriate skill set (advantage)"),
             RestOption(key="plot_point", help="heroes who spend a Plot Point to ignore a failed Wound Recovery roll"),
-            RestOption(key="flaw", help="heroes who, on a natural 1, take a Physical Condition and heal a Wound "
-                                        "instead of losing one"),
+            RestOption(
+                key="flaw",
+                help="heroes who, on a natural 1, take a Physical Condition and heal a Wound instead of losing one",
+            ),
             RestOption(key="unfed", help="heroes without food and drink: their Exhaustion stays"),
-        )),
+        ),
+    ),
     "new_issue": Rest(
-        key="new_issue", label="New Issue",
+        key="new_issue",
+        label="New Issue",
         rule="“Plot Points are reset to one at the start of each new Issue.” The Editor-in-Chief's pool is emptied "
-             "(the bot's default; the seed does not say)."),
+        "(the bot's default; the seed does not say).",
+    ),
 }
 
 ADJUSTABLE = {
     "stamina": Adjustable(key="stamina", help="Stamina left (up to the sheet's Stamina)", minimum=0, maximum=1000),
-    "wounds": Adjustable(key="wounds",
-                         help="Wounds left (up to the sheet's Wounds less flaws; 0 with no Stamina is death)",
-                         minimum=0, maximum=1000),
-    "flaws": Adjustable(key="flaws", help="physical flaws accepted to escape death (each: maximum Wounds −1)",
-                        minimum=0, maximum=20),
+    "wounds": Adjustable(
+        key="wounds",
+        help="Wounds left (up to the sheet's Wounds less flaws; 0 with no Stamina is death)",
+        minimum=0,
+        maximum=1000,
+    ),
+    "flaws": Adjustable(
+        key="flaws", help="physical flaws accepted to escape death (each: maximum Wounds −1)", minimum=0, maximum=20
+    ),
     "plot_points": Adjustable(key="plot_points", help="Plot Points held", minimum=0, maximum=100),
     "exhaustion": Adjustable(key="exhaustion", help="Exhaustion level (6 is death)", minimum=0, maximum=6),
-    "hiatuses": Adjustable(key="hiatuses", help="Hiatuses taken towards the next Wound Recovery roll",
-                           minimum=0, maximum=100),
+    "hiatuses": Adjustable(
+        key="hiatuses", help="Hiatuses taken towards the next Wound Recovery roll", minimum=0, maximum=100
+    ),
     "dead": Adjustable(key="dead", help="dead (yes/no)", kind="bool"),
-    "conditions": Adjustable(key="conditions", kind="list",
-                             help="lasting conditions, e.g. `Weakened (Strength, Mild), Charmed`"),
+    "conditions": Adjustable(
+        key="conditions", kind="list", help="lasting conditions, e.g. `Weakened (Strength, Mild), Charmed`"
+    ),
     "weaknesses": Adjustable(key="weaknesses", kind="list", help="Physical Conditions taken on Wound Recovery rolls"),
-    "attribute_losses": Adjustable(key="attribute_losses", kind="list",
-                                   help="attribute points lost for good, one entry per point, e.g. `Constitution`"),
+    "attribute_losses": Adjustable(
+        key="attribute_losses",
+        kind="list",
+        help="attribute points lost for good, one entry per point, e.g. `Constitution`",
+    ),
 }
 
 
@@ -156,8 +173,10 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
         n = int(settings.get("starting_plot_points", 1))
         points = f"{n} Plot Point{'s' if n != 1 else ''}"
         results = [(r.lasting | {"plot_points": n}, f"{r.name} has {points}.") for r in characters]
-        head = f"📰 A new Issue: every hero's Plot Points reset to {n}; the Editor-in-Chief's pool is emptied " \
-               f"(it held {int(campaign.get('pool', 0))})."
+        head = (
+            f"📰 A new Issue: every hero's Plot Points reset to {n}; the Editor-in-Chief's pool is emptied "
+            f"(it held {int(campaign.get('pool', 0))})."
+        )
         campaign["pool"] = 0
     else:
         picks = {key.key: chosen_names(options, key.key, characters) for key in chosen.options}
@@ -170,8 +189,9 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
             if spent:
                 campaign["pool"] = int(campaign.get("pool", 0)) + spent
             results.append((state, text))
-    events = [Event(kind="info", text=head)] + [Event(kind="roll" if "save" in text else "info", text=text)
-                                                 for _, text in results]
+    events = [Event(kind="info", text=head)] + [
+        Event(kind="roll" if "save" in text else "info", text=text) for _, text in results
+    ]
     rested = tuple(r.but(lasting=state) for r, (state, _) in zip(characters, results))
     return RestOutcome(characters=rested, campaign=campaign, events=tuple(events))
 
@@ -216,8 +236,15 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
     done = v["hiatuses"] + 1
     if done < taken:
         state["hiatuses"] = done
-        return state, (f"{name} takes Hiatus {done} of {taken} (one per Wound they have) before a Wound Recovery roll"
-                       + _also(notes) + "."), 0
+        return (
+            state,
+            (
+                f"{name} takes Hiatus {done} of {taken} (one per Wound they have) before a Wound Recovery roll"
+                + _also(notes)
+                + "."
+            ),
+            0,
+        )
     state["hiatuses"] = 0
     medic = name.casefold() in picks["medic"]
     d20 = roll_d20(chance, mode_for(["medic"] if medic else [], []))
@@ -240,28 +267,55 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
     if name.casefold() in picks["plot_point"]:
         points = _points(r, settings) - 1
         state["plot_points"] = points
-        return state, (f"{roll}: failure ({row}); {name} spends a Plot Point to ignore it: their condition stays "
-                       f"unchanged until the following day ({points} Plot Point{'s' if points != 1 else ''} left)"
-                       + _also(notes) + "."), 1
+        return (
+            state,
+            (
+                f"{roll}: failure ({row}); {name} spends a Plot Point to ignore it: their condition stays "
+                f"unchanged until the following day ({points} Plot Point{'s' if points != 1 else ''} left)"
+                + _also(notes)
+                + "."
+            ),
+            1,
+        )
     if d20.natural == 1:
         if name.casefold() in picks["flaw"]:
             state["wounds"] = wounds + 1
             state["weaknesses"] = list(state.get("weaknesses", ())) + ["Physical Condition (Wound Recovery)"]
-            return state, (f"{roll}: natural 1; {name} takes on a Physical Condition instead and heals a Wound "
-                           f"({wounds + 1}/{max_wounds} Wounds)" + _also(notes) + "."), 0
+            return (
+                state,
+                (
+                    f"{roll}: natural 1; {name} takes on a Physical Condition instead and heals a Wound "
+                    f"({wounds + 1}/{max_wounds} Wounds)" + _also(notes) + "."
+                ),
+                0,
+            )
         state["wounds"] = wounds - 1
         if wounds - 1 <= 0:
             state["dead"] = True
-            return state, (f"{roll}: natural 1: an additional Wound; at 0 Wounds {name} succumbs to their "
-                           "injuries and dies."), 0
-        return state, (f"{roll}: natural 1: an additional Wound as their condition worsens "
-                       f"({wounds - 1}/{max_wounds} Wounds)" + _also(notes) + "."), 0
+            return (
+                state,
+                (f"{roll}: natural 1: an additional Wound; at 0 Wounds {name} succumbs to their injuries and dies."),
+                0,
+            )
+        return (
+            state,
+            (
+                f"{roll}: natural 1: an additional Wound as their condition worsens "
+                f"({wounds - 1}/{max_wounds} Wounds)" + _also(notes) + "."
+            ),
+            0,
+        )
     die = chance.die(6)
     attribute = ATTRIBUTES[die - 1]
     state["attribute_losses"] = list(state.get("attribute_losses", ())) + [attribute]
-    return state, (f"{roll}: failure ({row}): no Wound recovered, and a random attribute score is permanently "
-                   f"reduced by 1: d6 {die} → {attribute} (GM: update the sheet if its modifier changes)"
-                   + _also(notes) + "."), 0
+    return (
+        state,
+        (
+            f"{roll}: failure ({row}): no Wound recovered, and a random attribute score is permanently "
+            f"reduced by 1: d6 {die} → {attribute} (GM: update the sheet if its modifier changes)" + _also(notes) + "."
+        ),
+        0,
+    )
 
 
 def _also(notes: list[str]) -> str:
@@ -307,8 +361,9 @@ _ENTRY = re.compile(r"^\s*([^()]+?)\s*(?:\(([^()]*)\))?\s*$")
 def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
     spec = ADJUSTABLE.get(str(key).strip().lower())
     if spec is None:
-        raise InvalidInput(f"Rotted Capes keeps no lasting value called `{str(key)[:30]}`. "
-                           f"Values: {', '.join(ADJUSTABLE)}.")
+        raise InvalidInput(
+            f"Rotted Capes keeps no lasting value called `{str(key)[:30]}`. Values: {', '.join(ADJUSTABLE)}."
+        )
     key = spec.key
     if spec.kind == "bool":
         return state | {key: yes_no(key, value)}
@@ -340,6 +395,7 @@ def _condition_entry(text: str) -> dict[str, Any]:
         raise InvalidInput(f"Write a condition as `Name (tag, tag)`, not `{text[:30]}`.")
     name, _ = cond.canonical(match.group(1))
     if name in FIGHT_ONLY:
-        raise InvalidInput(f"{name} does not last between fights" +
-                           (": set `exhaustion` instead." if name == "Exhaustion" else "."))
+        raise InvalidInput(
+            f"{name} does not last between fights" + (": set `exhaustion` instead." if name == "Exhaustion" else ".")
+        )
     return {"name": name, "tags": list(cond.parse_tags(match.group(2)))}

@@ -4,21 +4,44 @@ from __future__ import annotations
 
 from ...commands import Acts, Commands, Given
 from . import gm, moves, plot
-from .actions import (Act, AddCondition, Attack, Damage, Heal, PlotAward, PlotIssue, PlotPool, PlotSpend,
-                      RemoveCondition, Save, Swap)
+from .actions import (
+    Act,
+    AddCondition,
+    Attack,
+    Damage,
+    Heal,
+    PlotAward,
+    PlotIssue,
+    PlotPool,
+    PlotSpend,
+    RemoveCondition,
+    Save,
+    Swap,
+)
 
 
 def attack(given: Given) -> Attack:
-    return Attack(**given.base(), target=given.required("target"), weapon=given.text("weapon"),
-                  modifier=given.integer("modifier", -50, 100), damage=given.optional("damage"),
-                  damage_type=given.optional("damage_type"), defense=given.text("defense", "avoidance"),
-                  flags=given.flags)
+    return Attack(
+        **given.base(),
+        target=given.required("target"),
+        weapon=given.text("weapon"),
+        modifier=given.integer("modifier", -50, 100),
+        damage=given.optional("damage"),
+        damage_type=given.optional("damage_type"),
+        defense=given.text("defense", "avoidance"),
+        flags=given.flags,
+    )
 
 
 def damage(given: Given) -> Damage:
     wounding = given.flag("crit") or bool(given.number("wounds", 0, 20))  # Wounds even with an amount of 0
-    return Damage(**given.base(), target=given.required("target"), amount=given.amount(zero=wounding),
-                  damage_type=given.text("damage_type", "kinetic"), flags=given.flags)
+    return Damage(
+        **given.base(),
+        target=given.required("target"),
+        amount=given.amount(zero=wounding),
+        damage_type=given.text("damage_type", "kinetic"),
+        flags=given.flags,
+    )
 
 
 def act(given: Given) -> Act:
@@ -29,22 +52,35 @@ COMMANDS = Commands(
     build={
         "attack": attack,
         "damage": damage,
-        "heal": lambda given: Heal(**given.base(), target=given.required("target"), amount=given.amount(),
-                                   flags=given.flags),
-        "save": lambda given: Save(**given.base(), save=given.required("kind"), dc=given.integer("dc", 1, 60),
-                                   flags=given.flags),
+        "heal": lambda given: Heal(
+            **given.base(), target=given.required("target"), amount=given.amount(), flags=given.flags
+        ),
+        "save": lambda given: Save(
+            **given.base(), save=given.required("kind"), dc=given.integer("dc", 1, 60), flags=given.flags
+        ),
         "condition_add": lambda given: AddCondition(
-            **given.base(), target=given.required("target"), condition=given.required("condition"),
-            duration=given.options.get("duration"), tags=given.options.get("tags"), flags=given.flags),
-        "condition_remove": lambda given: RemoveCondition(**given.base(), target=given.required("target"),
-                                                          condition=given.required("condition")),
-        "plotpoint_spend": lambda given: PlotSpend(**given.base(), use=given.text("use", "narrative"),
-                                                   target=given.optional("target"), text=given.text("text")),
-        "plotpoint_award": lambda given: PlotAward(**given.base(), target=given.required("target"),
-                                                   amount=given.count("amount", 10, default=1),
-                                                   text=given.text("text")),
-        "plotpoint_pool": lambda given: PlotPool(**given.base(), amount=given.count("amount", 100, default=1),
-                                                 text=given.text("text")),
+            **given.base(),
+            target=given.required("target"),
+            condition=given.required("condition"),
+            duration=given.options.get("duration"),
+            tags=given.options.get("tags"),
+            flags=given.flags,
+        ),
+        "condition_remove": lambda given: RemoveCondition(
+            **given.base(), target=given.required("target"), condition=given.required("condition")
+        ),
+        "plotpoint_spend": lambda given: PlotSpend(
+            **given.base(), use=given.text("use", "narrative"), target=given.optional("target"), text=given.text("text")
+        ),
+        "plotpoint_award": lambda given: PlotAward(
+            **given.base(),
+            target=given.required("target"),
+            amount=given.count("amount", 10, default=1),
+            text=given.text("text"),
+        ),
+        "plotpoint_pool": lambda given: PlotPool(
+            **given.base(), amount=given.count("amount", 100, default=1), text=given.text("text")
+        ),
         "plotpoint_issue": lambda given: PlotIssue(**given.base()),
     },
     acts=Acts(

@@ -9,12 +9,33 @@ from ...errors import InvalidInput
 from .model import PACE_CAP, Condition, RCCombatant, RCEncounter
 
 NAMES = (
-    "Blinded", "Charmed", "Exhaustion", "Frightened", "Grappled", "Hidden", "Ongoing Damage",
-    "Prone", "Restrained", "Stunned", "Unconscious", "Weakened", "Wounded", "Incapacitated",
+    "Blinded",
+    "Charmed",
+    "Exhaustion",
+    "Frightened",
+    "Grappled",
+    "Hidden",
+    "Ongoing Damage",
+    "Prone",
+    "Restrained",
+    "Stunned",
+    "Unconscious",
+    "Weakened",
+    "Wounded",
+    "Incapacitated",
 )
-_ALIASES = {"ongoing": "Ongoing Damage", "ongoingdamage": "Ongoing Damage", "exhausted": "Exhaustion",
-            "stun": "Stunned", "hide": "Hidden", "blind": "Blinded", "charm": "Charmed",
-            "fear": "Frightened", "grapple": "Grappled", "restrain": "Restrained"}
+_ALIASES = {
+    "ongoing": "Ongoing Damage",
+    "ongoingdamage": "Ongoing Damage",
+    "exhausted": "Exhaustion",
+    "stun": "Stunned",
+    "hide": "Hidden",
+    "blind": "Blinded",
+    "charm": "Charmed",
+    "fear": "Frightened",
+    "grapple": "Grappled",
+    "restrain": "Restrained",
+}
 # These follow from Stamina and Wounds: the damage rules set and clear them.
 DERIVED = ("Unconscious", "Wounded", "Incapacitated")
 HELPLESS = ("Unconscious", "Incapacitated")
@@ -54,7 +75,8 @@ def parse_duration(text: str | None, enc: RCEncounter, bearer: RCCombatant) -> d
         owner = bearer.id if who in ("my", "its", "their", "his", "her", "own") else enc.find(who).id
         return {"until": "turn_end", "owner": owner}
     raise InvalidInput(
-        "Durations: `3 rounds`, `end of <name>'s next turn`, `save` (ends on a successful save), `scene`, or leave it empty."
+        "Durations: `3 rounds`, `end of <name>'s next turn`, `save` (ends on a successful save), `scene`, or leave it "
+        "empty."
     )
 
 
@@ -128,7 +150,9 @@ def _own_rolls(c: RCCombatant) -> tuple[list[str], list[str]]:
     return [], dis
 
 
-def attack_sources(enc: RCEncounter, attacker: RCCombatant, target: RCCombatant, *, melee: bool, defense: str) -> tuple[list[str], list[str], int]:
+def attack_sources(
+    enc: RCEncounter, attacker: RCCombatant, target: RCCombatant, *, melee: bool, defense: str
+) -> tuple[list[str], list[str], int]:
     """(advantage reasons, disadvantage reasons, flat modifier) from tracked state."""
     adv, dis = _own_rolls(attacker)
     flat = 0

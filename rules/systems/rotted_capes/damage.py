@@ -87,8 +87,13 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
     if h.ongoing:
         total += after
         if total > t.stamina_defense:
-            massive, why = True, (f"; continuous total {secret(total, t)} > Stamina Defense "
-                                  f"{secret(t.stamina_defense, t)} → massive (total resets)")
+            massive, why = (
+                True,
+                (
+                    f"; continuous total {secret(total, t)} > Stamina Defense "
+                    f"{secret(t.stamina_defense, t)} → massive (total resets)"
+                ),
+            )
             total = 0
         else:
             why = f" (continuous total {secret(total, t)}/{secret(t.stamina_defense, t)})"
@@ -106,7 +111,11 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
         if not dealt and h.ongoing:
             return enc.with_combatant(t), text + ": no Wound until the total passes its Stamina Defense", report
         if not dealt:
-            return enc.with_combatant(t), text + ": no effect (zombies are hurt only by massive damage and criticals)", report
+            return (
+                enc.with_combatant(t),
+                text + ": no effect (zombies are hurt only by massive damage and criticals)",
+                report,
+            )
         t = t.but(wounds=max(0, t.wounds - dealt))
         report.wounds = dealt
         text += wound_text(dealt, h.critical, massive)
@@ -115,7 +124,7 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
             report.destroyed = report.taken_out = True
             text += f"; {t.name} is destroyed"
         return enc.with_combatant(t), text, report
-    text = (text + " Stamina") if text else f" Stamina"
+    text = (text + " Stamina") if text else " Stamina"
     absorbed = min(t.temp_stamina, after)
     if absorbed:
         text += f" ({secret(absorbed, t)} absorbed by temporary Stamina)"
@@ -204,9 +213,20 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
     users = enc.controllers([cid] + [a.id for a in allies])
     users = tuple(u for u in users if u != enc.gm_id) or (enc.gm_id,)
     default = options[0] if options[0] != DEATH_FLAW and len(options) > 2 else DEATH_FLAW
-    prompt = f"{t.name} is at 0 Wounds and 0 Stamina: spend a Plot Point, accept a physical flaw, or go out in a blaze of glory?"
-    pending = Pending(id=enc.next_pending, kind="death", prompt=prompt, options=tuple(options[:5]),
-                      default=default, chooser=cid, users=users, context={"cid": cid})
+    prompt = (
+        f"{t.name} is at 0 Wounds and 0 Stamina: spend a Plot Point, accept a physical flaw, or go out in a "
+        "blaze of glory?"
+    )
+    pending = Pending(
+        id=enc.next_pending,
+        kind="death",
+        prompt=prompt,
+        options=tuple(options[:5]),
+        default=default,
+        chooser=cid,
+        users=users,
+        context={"cid": cid},
+    )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # the choice message pings the players; the result line only tells the channel
     return enc, Event(kind="info", text=f"☠️ {prompt}")
@@ -217,8 +237,16 @@ def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter,
     # the DC comes from the damage after the bearer's DR
     prompt = f"{t.name}: Constitution save DC {secret(dc, t)} to keep {t.demanding.what} going."
     users = enc.controllers([cid])
-    pending = Pending(id=enc.next_pending, kind="interrupt", prompt=prompt, options=(INTERRUPT_ROLL,),
-                      default=INTERRUPT_ROLL, chooser=cid, users=users, context={"cid": cid, "dc": dc})
+    pending = Pending(
+        id=enc.next_pending,
+        kind="interrupt",
+        prompt=prompt,
+        options=(INTERRUPT_ROLL,),
+        default=INTERRUPT_ROLL,
+        chooser=cid,
+        users=users,
+        context={"cid": cid, "dc": dc},
+    )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     return enc, Event(kind="warning", text=prompt)
 

@@ -51,7 +51,9 @@ def spend(enc: RCEncounter, c: RCCombatant, what: str) -> RCEncounter:
             raise NotAllowed(f"{c.name} has no reaction left before their next turn.")
         return enc.update(c.id, economy=e.but(reactions=e.reactions - 1))
     if not acting(enc, c.id):
-        raise NotYourTurn(f"It is not {c.name}'s turn: off-turn, only an /attack (as a reaction) or a readied action works.")
+        raise NotYourTurn(
+            f"It is not {c.name}'s turn: off-turn, only an /attack (as a reaction) or a readied action works."
+        )
     if what == "action":
         if not e.action:
             raise NotAllowed(f"{c.name} has already used their Action this turn.")
@@ -69,8 +71,17 @@ def fresh(c: RCCombatant) -> RCCombatant:
     """A new turn: Pace, Action, Bonus Action and reactions come back."""
     # a Horde may make one opportunity attack per member
     reactions = (len(c.horde) if c.horde else 1) + (1 if c.unleashed else 0)
-    return c.but(economy=c.economy.but(pace=cond.pace(c), action=True, bonus=True, reactions=reactions, opportunity=0,
-                                       dashed=False, disengaged=False))
+    return c.but(
+        economy=c.economy.but(
+            pace=cond.pace(c),
+            action=True,
+            bonus=True,
+            reactions=reactions,
+            opportunity=0,
+            dashed=False,
+            disengaged=False,
+        )
+    )
 
 
 def _tick(ok: bool) -> str:
@@ -87,10 +98,15 @@ def summary(c: RCCombatant) -> list[str]:
         reaction = _tick(e.reactions > 0) + (f" ×{e.reactions} left" if e.opportunity and e.reactions else "")
     else:
         reaction = _tick(e.reactions > 0) + (f" ×{e.reactions}" if e.reactions > 1 else "")
-    lines = [f"Pace {secret(e.pace, c)} area{'s' if e.pace != 1 or c.hidden else ''} left · Action {_tick(e.action)} · "
-             f"Bonus Action {_tick(e.bonus)} · Reaction {reaction}"]
+    lines = [
+        f"Pace {secret(e.pace, c)} area{'s' if e.pace != 1 or c.hidden else ''} left · Action {_tick(e.action)} · "
+        f"Bonus Action {_tick(e.bonus)} · Reaction {reaction}"
+    ]
     if c.demanding:
-        lines.append(f"Demanding: {c.demanding.what}{' (interruptible)' if c.demanding.interruptible else ''} — resolves at the start of the next turn; max 1 area, no reactions")
+        lines.append(
+            f"Demanding: {c.demanding.what}{' (interruptible)' if c.demanding.interruptible else ''} — resolves at "
+            "the start of the next turn; max 1 area, no reactions"
+        )
     if c.dodging:
         lines.append("Dodging: attacks against Avoidance at disadvantage")
     if c.ready:

@@ -26,8 +26,14 @@ def damage(system, enc: RCEncounter, action, chance):
     flags = action.flags
     roll = chance.roll(action.amount)
     wounds = flag_number(flags, "wounds", 0, 20) or 0
-    harm = dmg.Harm(max(0, roll.total), damage_type, critical=bool(flags.get("crit")), armor_piercing=bool(flags.get("ap")),
-                    ongoing=bool(flags.get("ongoing")), wounds=wounds)
+    harm = dmg.Harm(
+        max(0, roll.total),
+        damage_type,
+        critical=bool(flags.get("crit")),
+        armor_piercing=bool(flags.get("ap")),
+        ongoing=bool(flags.get("ongoing")),
+        wounds=wounds,
+    )
     was_horde = bool(target.horde)
     enc, text, report = dmg.harm(enc, target.id, harm)
     events = []
@@ -38,7 +44,9 @@ def damage(system, enc: RCEncounter, action, chance):
         report.dying, report.interrupt_dc = False, None
     t = enc.get(target.id)
     tail = "" if t.out or (was_horde and report.taken_out) else f" ({t.name}: {dmg.status(t)})"
-    events.insert(0, Event(kind="roll", text=f"{target.name} takes {damage_type} damage: {roll.text} = {roll.total}{text}{tail}"))
+    events.insert(
+        0, Event(kind="roll", text=f"{target.name} takes {damage_type} damage: {roll.text} = {roll.total}{text}{tail}")
+    )
     enc, more = dmg.follow_up(enc, target.id, report)
     return enc, events + more
 
@@ -52,8 +60,11 @@ def heal(enc: RCEncounter, action, chance):
     amount = max(0, roll.total)
     if action.flags.get("temp"):
         t = target.but(temp_stamina=amount)
-        what = (f"{amount} temporary Stamina (replacing {secret(target.temp_stamina, target)})" if target.temp_stamina
-                else f"{amount} temporary Stamina")
+        what = (
+            f"{amount} temporary Stamina (replacing {secret(target.temp_stamina, target)})"
+            if target.temp_stamina
+            else f"{amount} temporary Stamina"
+        )
     elif action.flags.get("wounds"):
         gained = min(amount, target.max_wounds - target.wounds)
         t = target.but(wounds=target.wounds + gained)
@@ -81,11 +92,19 @@ def save(enc: RCEncounter, action, chance):
         raise InvalidInput("A DC is between 1 and 60.")
     flags = action.flags
     if c.has("Unconscious") and kind[:3] in ("avo", "wil"):
-        return enc, [Event(kind="roll", text=f"{c.name} is Unconscious: the {kind.capitalize()} check fails automatically.")]
+        return enc, [
+            Event(kind="roll", text=f"{c.name} is Unconscious: the {kind.capitalize()} check fails automatically.")
+        ]
     if flags.get("auto"):
         return _unleashed_save(enc, c, kind, dc, condition)
-    spec = {"who": c.id, "kind": kind, "dc": dc, "adv": ["advantage"] if flags.get("adv") else [],
-            "dis": ["disadvantage"] if flags.get("dis") else [], "condition": condition.name if condition else ""}
+    spec = {
+        "who": c.id,
+        "kind": kind,
+        "dc": dc,
+        "adv": ["advantage"] if flags.get("adv") else [],
+        "dis": ["disadvantage"] if flags.get("dis") else [],
+        "condition": condition.name if condition else "",
+    }
     enc = enc.update(c.id, assisted_by=())
     return resolve_save(enc, spec, chance, assisted=bool(c.assisted_by))
 
@@ -95,14 +114,26 @@ def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
     c = enc.get(spec["who"])
     adv = list(spec["adv"]) + (["assisted"] if assisted else [])
     spec = spec | {"adv": adv}
-    save_kind = spec["kind"] if not spec["condition"] else (c.condition(spec["condition"]).save if c.condition(spec["condition"]) else "con")
+    save_kind = (
+        spec["kind"]
+        if not spec["condition"]
+        else (c.condition(spec["condition"]).save if c.condition(spec["condition"]) else "con")
+    )
     ok, text = roll_save(enc, c.id, save_kind, spec["dc"], chance, adv, spec["dis"])
     events = [Event(kind="roll", text=f"{c.name} {save_kind.upper()} save: {text}")]
     if ok and spec["condition"] and c.has(spec["condition"]):
         enc = enc.update(c.id, conditions=tuple(x for x in c.conditions if x.name != spec["condition"]))
         events.append(Event(kind="info", text=f"{c.name} shakes off {spec['condition']}."))
-    last = LastRoll(kind="save", roller=c.id, turn_no=enc.turn_no, spec=spec, d20=0, before=before, turns_before=turns_before,
-                    after=enc.combatants)
+    last = LastRoll(
+        kind="save",
+        roller=c.id,
+        turn_no=enc.turn_no,
+        spec=spec,
+        d20=0,
+        before=before,
+        turns_before=turns_before,
+        after=enc.combatants,
+    )
     return enc.but(last_roll=last), events
 
 
@@ -117,7 +148,13 @@ def _unleashed_save(enc, c, kind, dc, condition):
     enc = enc.update(c.id, unleashed_save_round=enc.round, conditions=conditions).but(pool=enc.pool - 1)
     what = f"{condition.save.upper()} save against {condition.label()}" if condition else f"{kind.upper()} save"
     ends = f"; {condition.name} ends" if condition else ""
-    return enc, [Event(kind="info", text=f"🎭 The Editor-in-Chief spends a Plot Point from the pool: {c.name}'s {what} (DC {dc}) succeeds automatically{ends} (pool {enc.pool}).")]
+    return enc, [
+        Event(
+            kind="info",
+            text=f"🎭 The Editor-in-Chief spends a Plot Point from the pool: {c.name}'s {what} (DC {dc}) succeeds "
+            f"automatically{ends} (pool {enc.pool}).",
+        )
+    ]
 
 
 def _condition_for(c, kind: str):
@@ -139,7 +176,13 @@ def resume_interrupt(enc: RCEncounter, pending, option, chance):
     if ok:
         return enc, [Event(kind="roll", text=f"{c.name} CON save to keep {what}: {text} — still going.")]
     enc = enc.update(cid, demanding=None)
-    return enc, [Event(kind="roll", text=f"{c.name} CON save to keep {what}: {text} — the action is disrupted (no Burnout is paid; it can be tried again).")]
+    return enc, [
+        Event(
+            kind="roll",
+            text=f"{c.name} CON save to keep {what}: {text} — the action is disrupted (no Burnout is paid; it can be "
+            "tried again).",
+        )
+    ]
 
 
 # --- conditions --------------------------------------------------------------
@@ -165,7 +208,7 @@ def add_condition(enc: RCEncounter, action, chance):
     if name == "Ongoing Damage":
         amount = str(flags.get("damage") or "")
         if not amount:
-            raise InvalidInput('Ongoing Damage needs `damage=` in the options, e.g. `damage=1d6 type=fire dc=12`.')
+            raise InvalidInput("Ongoing Damage needs `damage=` in the options, e.g. `damage=1d6 type=fire dc=12`.")
         check_expression(amount)
         kind = str(flags.get("type", "kinetic")).lower()
         if kind not in DAMAGE_TYPES:
@@ -179,8 +222,17 @@ def add_condition(enc: RCEncounter, action, chance):
     source = str(flags.get("source") or flags.get("by") or "")[:60]
     if name == "Unconscious" and not source:
         source = "imposed"  # so Stamina changes do not wake them
-    condition = Condition(name=name, tags=tags, level=level, dc=dc, save=str(flags.get("save", "con"))[:10].lower(),
-                          since_turn=enc.turn_no, source=source, **fields, **extra)
+    condition = Condition(
+        name=name,
+        tags=tags,
+        level=level,
+        dc=dc,
+        save=str(flags.get("save", "con"))[:10].lower(),
+        since_turn=enc.turn_no,
+        source=source,
+        **fields,
+        **extra,
+    )
     t = cond.add(target, condition)
     events = []
     if name == "Exhaustion" and t.condition("Exhaustion").level >= 6:
@@ -196,7 +248,10 @@ def add_condition(enc: RCEncounter, action, chance):
 def _state(c: Condition) -> str:
     if c.name == "Ongoing Damage":
         when = "start" if c.at == "start" else "end"
-        return f"takes Ongoing Damage ({', '.join(c.tags) + ': ' if c.tags else ''}{c.damage} {c.damage_type} at the {when} of each of their turns)"
+        return (
+            f"takes Ongoing Damage ({', '.join(c.tags) + ': ' if c.tags else ''}{c.damage} {c.damage_type} at the "
+            f"{when} of each of their turns)"
+        )
     return f"{'has' if c.name == 'Exhaustion' else 'is'} {c.label()}"
 
 

@@ -21,8 +21,9 @@ def save_modifier(c, kind: str) -> int:
     return parse_saves(c.sheet.saves).get(kind, 0)
 
 
-def roll_save(enc: RCEncounter, cid: str, kind: str, dc: int, chance, extra_adv=(), extra_dis=(),
-              *, own_dc: bool = False) -> tuple[bool, str]:
+def roll_save(
+    enc: RCEncounter, cid: str, kind: str, dc: int, chance, extra_adv=(), extra_dis=(), *, own_dc: bool = False
+) -> tuple[bool, str]:
     """`own_dc`: the DC comes from the saver's own numbers (its damage after DR)."""
     c = enc.get(cid)
     adv, dis = cond.save_sources(c)
@@ -39,7 +40,10 @@ def roll_save(enc: RCEncounter, cid: str, kind: str, dc: int, chance, extra_adv=
         text = f"{d20.text()} {'+' if mod >= 0 else '−'} {abs(mod)}"
         if penalty:
             text += f" − {penalty} wounds/exhaustion"
-    text += f" = {secret(total, c)} vs DC {secret(dc, c) if own_dc else dc}: {'success' if ok else 'failure'}{reasons(adv, dis, d20.mode)}"
+    text += (
+        f" = {secret(total, c)} vs DC {secret(dc, c) if own_dc else dc}: "
+        f"{'success' if ok else 'failure'}{reasons(adv, dis, d20.mode)}"
+    )
     return ok, text
 
 
@@ -53,7 +57,12 @@ def tick(enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter, list[Event]]:
     t = enc.get(cid)
     tail = "" if t.out else f" ({t.name}: {dmg.status(t)})"
     tags = f" ({', '.join(ongoing.tags)})" if ongoing.tags else ""
-    events = [Event(kind="roll", text=f"{c.name} takes {ongoing.damage_type} Ongoing Damage{tags}: {roll.text} = {roll.total}{text}{tail}")]
+    events = [
+        Event(
+            kind="roll",
+            text=f"{c.name} takes {ongoing.damage_type} Ongoing Damage{tags}: {roll.text} = {roll.total}{text}{tail}",
+        )
+    ]
     enc, more = dmg.follow_up(enc, cid, report)
     return enc, events + more
 
@@ -65,7 +74,12 @@ def turn_start(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter,
         enc = enc.with_combatant(economy.fresh(villain).but(dodging=False))
         return enc, [Event(kind="info", text=f"{villain.name} takes an Unleashed extra turn.")]
     if c.environment:
-        return enc, [Event(kind="info", text=f"{c.name}: the environment strikes (GM: describe it, then /damage or /condition add).")]
+        return enc, [
+            Event(
+                kind="info",
+                text=f"{c.name}: the environment strikes (GM: describe it, then /damage or /condition add).",
+            )
+        ]
     events: list[Event] = []
     others = []
     for o in enc.combatants:
@@ -75,12 +89,19 @@ def turn_start(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter,
     enc = enc.but(combatants=tuple(others))
     c = economy.fresh(enc.get(cid)).but(dodging=False)
     if c.ready:
-        events.append(Event(kind="info", text=f"{c.name}'s readied action ({c.ready}) was never triggered and is lost."))
+        events.append(
+            Event(kind="info", text=f"{c.name}'s readied action ({c.ready}) was never triggered and is lost.")
+        )
         c = c.but(ready="")
     if c.demanding and c.demanding.since_turn < enc.turn_no:
         # no ping of its own: the turn message that follows pings the same player
-        events.append(Event(kind="info", text=f"✨ {c.name}'s demanding action resolves now: {c.demanding.what}. "
-                                              "Apply its effect (`/attack … options:free` spends no Action)."))
+        events.append(
+            Event(
+                kind="info",
+                text=f"✨ {c.name}'s demanding action resolves now: {c.demanding.what}. "
+                "Apply its effect (`/attack … options:free` spends no Action).",
+            )
+        )
         c = c.but(demanding=None)
     enc = enc.with_combatant(c)
     ongoing = c.condition("Ongoing Damage")
@@ -92,7 +113,12 @@ def turn_start(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter,
         enc, more = turn_end(system, enc, cid, chance, skip_tick=False)
         events.extend(more)
         enc = enc.update(cid, passing=True)
-        events.append(Event(kind="info", text=f"{c.name} is {'Unconscious' if c.has('Unconscious') else 'Incapacitated'}: the turn passes."))
+        events.append(
+            Event(
+                kind="info",
+                text=f"{c.name} is {'Unconscious' if c.has('Unconscious') else 'Incapacitated'}: the turn passes.",
+            )
+        )
     return enc, events
 
 
@@ -111,7 +137,12 @@ def turn_end(system, enc: RCEncounter, cid: str, chance, skip_tick: bool = False
             if condition.dc is None or c.out:
                 continue
             ok, text = roll_save(enc, cid, condition.save, condition.dc, chance)
-            events.append(Event(kind="roll", text=f"{c.name} saves against {condition.label()}: {text}" + (" — it ends." if ok else ".")))
+            events.append(
+                Event(
+                    kind="roll",
+                    text=f"{c.name} saves against {condition.label()}: {text}" + (" — it ends." if ok else "."),
+                )
+            )
             if ok:
                 enc = enc.update(cid, conditions=tuple(x for x in enc.get(cid).conditions if x.name != condition.name))
     kept = []

@@ -224,7 +224,9 @@ class LastRoll(Value):
     damage: tuple[int, ...] = ()
     before: tuple[RCCombatant, ...]
     turns_before: InitiativeState
-    after: tuple[RCCombatant, ...] = ()  # right after the roll: a reroll refuses if anything but Plot Points changed since
+    after: tuple[
+        RCCombatant, ...
+    ] = ()  # right after the roll: a reroll refuses if anything but Plot Points changed since
     plot_spent: bool = False
 
 

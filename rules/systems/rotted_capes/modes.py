@@ -42,16 +42,23 @@ def form_horde(system, enc: RCEncounter, names: list[str], title: str, chance) -
     horde = horde.but(horde_wear=(), economy=horde.economy.but(reactions=len(members), opportunity=0))
     enc = enc.with_combatant(horde)
     bonus = 2 * (len(members) - 1)
-    return enc, [Event(kind="info", text=f"{len(members)} creatures form {title} at {lowest.name}'s initiative: +{bonus} to hit and damage.")]
+    return enc, [
+        Event(
+            kind="info",
+            text=f"{len(members)} creatures form {title} at {lowest.name}'s initiative: +{bonus} to hit and damage.",
+        )
+    ]
 
 
 def member_down(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter, list[Event]]:
     """An attack took out one member: the Horde shrinks, below 5 it splits."""
     horde = enc.get(cid)
-    gone, rest = horde.horde[0], horde.horde[1:]
+    rest = horde.horde[1:]
     enc = enc.with_combatant(_next(horde).but(horde=rest))
     if len(rest) >= HORDE_MIN:
-        return enc, [Event(kind="info", text=f"; {len(rest)} left in the horde, now +{2 * (len(rest) - 1)} to hit and damage")]
+        return enc, [
+            Event(kind="info", text=f"; {len(rest)} left in the horde, now +{2 * (len(rest) - 1)} to hit and damage")
+        ]
     enc, more = split(enc, cid)
     return enc, [Event(kind="info", text=f"; {len(rest)} left, too few for a horde")] + more
 
@@ -70,7 +77,9 @@ def _member_text(name: str, text: str) -> str:
     return f"{name}: {text[2:] if text.startswith('; ') else text}"
 
 
-def area_harm(system, enc: RCEncounter, cid: str, h: dmg.Harm, chance) -> tuple[RCEncounter, str, list[Event], dmg.Report, bool]:
+def area_harm(
+    system, enc: RCEncounter, cid: str, h: dmg.Harm, chance
+) -> tuple[RCEncounter, str, list[Event], dmg.Report, bool]:
     """An area attack on a Horde: the same damage on every member, each against
     its own Fortitude and Wounds. The horde tracks its front member; the others
     are identical, so one result stands for each of them. Returns the text, the
@@ -101,7 +110,13 @@ def area_harm(system, enc: RCEncounter, cid: str, h: dmg.Harm, chance) -> tuple[
     enc = enc.with_combatant(state.but(name=horde.name, horde=rest, horde_wear=wear))
     report.dying, report.interrupt_dc = False, None
     if len(rest) >= HORDE_MIN:
-        return enc, summary + f"; {len(rest)} left in the horde, now +{2 * (len(rest) - 1)} to hit and damage", [], report, True
+        return (
+            enc,
+            summary + f"; {len(rest)} left in the horde, now +{2 * (len(rest) - 1)} to hit and damage",
+            [],
+            report,
+            True,
+        )
     enc, more = split(enc, cid)
     return enc, summary + (f"; {len(rest)} left, too few for a horde" if rest else ""), more, report, True
 
@@ -111,7 +126,9 @@ def split(enc: RCEncounter, cid: str) -> tuple[RCEncounter, list[Event]]:
     horde = enc.get(cid)
     names = horde.horde
     if not names:
-        return enc.with_combatant(horde.but(out=True, dead=True)), [Event(kind="info", text=f"{horde.name} is wiped out.")]
+        return enc.with_combatant(horde.but(out=True, dead=True)), [
+            Event(kind="info", text=f"{horde.name} is wiped out.")
+        ]
     # individuals again: one reaction each, no more per member
     economy = horde.economy.but(reactions=min(horde.economy.reactions, 1), opportunity=0)
     first = horde.but(name=names[0], horde=(), horde_name="", horde_wear=(), economy=economy)
@@ -150,13 +167,24 @@ def unleash(system, enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncount
     c = c.but(unleashed=True, economy=c.economy.but(reactions=c.economy.reactions + 1))
     enc = enc.with_combatant(c)
     key = _entry(enc, c.id).key[0] - 10
-    echo = type(c)(id=f"c{enc.next_id}", name=f"{c.name} (Unleashed)", controller_id=c.controller_id, side=c.side,
-                   npc=c.npc, hidden=c.hidden, echo_of=c.id, fixed_init=key, sheet=c.sheet)
+    echo = type(c)(
+        id=f"c{enc.next_id}",
+        name=f"{c.name} (Unleashed)",
+        controller_id=c.controller_id,
+        side=c.side,
+        npc=c.npc,
+        hidden=c.hidden,
+        echo_of=c.id,
+        fixed_init=key,
+        sheet=c.sheet,
+    )
     enc = enc.but(combatants=enc.combatants + (echo,), next_id=enc.next_id + 1)
     enc, events = system.turns.enter(system, enc, [echo.id], chance)
     # the extra turn's place is the villain's initiative − 10
-    text = (f"💥 {c.name} is Unleashed: an extra turn at initiative {secret(f'{key:g}', c)}, an extra reaction, {boost}, "
-            "once-per-round advantage (`unleashed` option), a second wind once per encounter.")
+    text = (
+        f"💥 {c.name} is Unleashed: an extra turn at initiative {secret(f'{key:g}', c)}, an extra reaction, {boost}, "
+        "once-per-round advantage (`unleashed` option), a second wind once per encounter."
+    )
     return enc, [Event(kind="info", text=text)] + events
 
 
@@ -170,7 +198,13 @@ def second_wind(enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncounter, 
     healed = min(roll.total, c.max_wounds - c.wounds)
     c, _ = dmg.settle(c.but(wounds=c.wounds + healed, second_wind_used=True))
     enc = enc.with_combatant(c)
-    return enc, [Event(kind="roll", text=f"{c.name} catches a second wind: 1d4 ({roll.total}) → {secret(healed, c)} Wound{'s' if healed != 1 or c.hidden else ''} back ({dmg.status(c)}).")]
+    return enc, [
+        Event(
+            kind="roll",
+            text=f"{c.name} catches a second wind: 1d4 ({roll.total}) → {secret(healed, c)} "
+            f"Wound{'s' if healed != 1 or c.hidden else ''} back ({dmg.status(c)}).",
+        )
+    ]
 
 
 def danger_zone(system, enc: RCEncounter, where: list[str], chance) -> tuple[RCEncounter, list[Event]]:
@@ -186,8 +220,14 @@ def danger_zone(system, enc: RCEncounter, where: list[str], chance) -> tuple[RCE
             key = keys[-1] - 1
         else:
             raise InvalidInput("A Danger Zone acts in the `middle` and/or at the `end` of the round.")
-        env = system.combatant_type(id=f"c{enc.next_id}", name=f"Danger Zone ({spot})", side="threats", npc=True,
-                                    environment=True, fixed_init=key)
+        env = system.combatant_type(
+            id=f"c{enc.next_id}",
+            name=f"Danger Zone ({spot})",
+            side="threats",
+            npc=True,
+            environment=True,
+            fixed_init=key,
+        )
         enc = enc.but(combatants=enc.combatants + (env,), next_id=enc.next_id + 1)
         enc, more = system.turns.enter(system, enc, [env.id], chance)
         events.extend(more)
@@ -206,13 +246,28 @@ def end_scene(enc: RCEncounter) -> tuple[RCEncounter, list[Event]]:
         if c.horde_wear:
             c = c.but(horde_wear=(c.max_stamina, 0, c.horde_wear[2], 0))
         kept = tuple(x for x in c.conditions if x.until != "scene")
-        c = c.but(stamina=max(c.stamina, stamina), temp_stamina=0, conditions=kept, aided_this_scene=False,
-                  ongoing_total=0, demanding=None, dodging=False, ready="", assisted_by=())
+        c = c.but(
+            stamina=max(c.stamina, stamina),
+            temp_stamina=0,
+            conditions=kept,
+            aided_this_scene=False,
+            ongoing_total=0,
+            demanding=None,
+            dodging=False,
+            ready="",
+            assisted_by=(),
+        )
         c, _ = dmg.settle(c)
         combatants.append(c)
         lines.append(f"{c.name} {dmg.status(c)}")
     enc = enc.but(combatants=tuple(combatants))
-    return enc, [Event(kind="info", text="🎬 End of scene: Stamina recovers (half if Unconscious); once-per-scene limits reset. " + "; ".join(lines))]
+    return enc, [
+        Event(
+            kind="info",
+            text="🎬 End of scene: Stamina recovers (half if Unconscious); once-per-scene limits reset. "
+            + "; ".join(lines),
+        )
+    ]
 
 
 def surprise() -> Condition:

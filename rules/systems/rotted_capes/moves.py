@@ -75,7 +75,13 @@ def _assist(enc, c, action, chance):
         raise InvalidInput("Assist helps someone else.")
     enc = economy.spend(enc, c, "action")
     enc = enc.update(ally.id, assisted_by=ally.assisted_by + (c.id,))
-    return enc, [Event(kind="info", text=f"{c.name} assists {ally.name}: advantage on their next attack roll or check before the start of {c.name}'s next turn.")]
+    return enc, [
+        Event(
+            kind="info",
+            text=f"{c.name} assists {ally.name}: advantage on their next attack roll or check before the start of "
+            f"{c.name}'s next turn.",
+        )
+    ]
 
 
 def _dash(enc, c, action, chance):
@@ -83,8 +89,12 @@ def _dash(enc, c, action, chance):
     c = enc.get(c.id)
     extra = 1 if c.demanding else cond.pace(c)
     e = c.economy
-    enc = enc.update(c.id, economy=e.but(pace=e.pace + extra if not c.demanding else min(e.pace + extra, 1), dashed=True))
-    return enc, [Event(kind="info", text=f"{c.name} dashes: {secret(enc.get(c.id).economy.pace, c)} areas of movement left.")]
+    enc = enc.update(
+        c.id, economy=e.but(pace=e.pace + extra if not c.demanding else min(e.pace + extra, 1), dashed=True)
+    )
+    return enc, [
+        Event(kind="info", text=f"{c.name} dashes: {secret(enc.get(c.id).economy.pace, c)} areas of movement left.")
+    ]
 
 
 def _demanding(enc, c, action, chance):
@@ -98,10 +108,19 @@ def _demanding(enc, c, action, chance):
     c = enc.get(c.id)
     interruptible = bool(action.flags.get("interruptible"))
     e = c.economy
-    enc = enc.update(c.id, demanding=Demanding(what=what, interruptible=interruptible, since_turn=enc.turn_no),
-                     economy=e.but(pace=max(0, min(e.pace, 1 - max(0, moved))), bonus=False))
+    enc = enc.update(
+        c.id,
+        demanding=Demanding(what=what, interruptible=interruptible, since_turn=enc.turn_no),
+        economy=e.but(pace=max(0, min(e.pace, 1 - max(0, moved))), bonus=False),
+    )
     kind = "an interruptible demanding action" if interruptible else "a demanding action"
-    return enc, [Event(kind="info", text=f"{c.name} begins {kind}: {what}. It resolves at the start of their next turn; until then attackers have advantage and {c.name} takes no reactions.")]
+    return enc, [
+        Event(
+            kind="info",
+            text=f"{c.name} begins {kind}: {what}. It resolves at the start of their next turn; until then attackers "
+            f"have advantage and {c.name} takes no reactions.",
+        )
+    ]
 
 
 def _disengage(enc, c, action, chance):
@@ -113,7 +132,12 @@ def _disengage(enc, c, action, chance):
 def _dodge(enc, c, action, chance):
     enc = economy.spend(enc, c, "action")
     enc = enc.update(c.id, dodging=True)
-    return enc, [Event(kind="info", text=f"{c.name} dodges: attacks against their Avoidance have disadvantage until their next turn.")]
+    return enc, [
+        Event(
+            kind="info",
+            text=f"{c.name} dodges: attacks against their Avoidance have disadvantage until their next turn.",
+        )
+    ]
 
 
 def _hide(enc, c, action, chance):
@@ -147,10 +171,14 @@ def _hide(enc, c, action, chance):
 def _ready(enc, c, action, chance):
     trigger = str(action.flags.get("trigger") or action.target or "")[:120]
     if not trigger:
-        raise InvalidInput('Ready needs a trigger: options trigger="if the zombies come through the arch, I drop the doors".')
+        raise InvalidInput(
+            'Ready needs a trigger: options trigger="if the zombies come through the arch, I drop the doors".'
+        )
     enc = economy.spend(enc, c, "action")
     enc = enc.update(c.id, ready=trigger)
-    return enc, [Event(kind="info", text=f"{c.name} readies: {trigger} (goes off as a reaction before their next turn).")]
+    return enc, [
+        Event(kind="info", text=f"{c.name} readies: {trigger} (goes off as a reaction before their next turn).")
+    ]
 
 
 def _trigger(enc, c, action, chance):
@@ -180,7 +208,12 @@ def _move(enc, c, action, chance):
     if areas > e.pace:
         raise NotAllowed(f"{c.name} has only {e.pace} area{'s' if e.pace != 1 else ''} of Pace left.")
     enc = enc.update(c.id, economy=e.but(pace=e.pace - areas))
-    return enc, [Event(kind="info", text=f"{c.name} moves {areas} area{'s' if areas != 1 else ''} ({secret(e.pace - areas, c)} left).")]
+    return enc, [
+        Event(
+            kind="info",
+            text=f"{c.name} moves {areas} area{'s' if areas != 1 else ''} ({secret(e.pace - areas, c)} left).",
+        )
+    ]
 
 
 def _stand(enc, c, action, chance):
@@ -193,7 +226,11 @@ def _stand(enc, c, action, chance):
     if cost > e.pace:
         raise NotAllowed(f"Standing up costs {cost} areas of Pace; {c.name} has {e.pace}.")
     enc = enc.with_combatant(cond.remove(c, "Prone").but(economy=e.but(pace=e.pace - cost)))
-    return enc, [Event(kind="info", text=f"{c.name} stands up ({secret(cost, c)} areas of Pace; {secret(e.pace - cost, c)} left).")]
+    return enc, [
+        Event(
+            kind="info", text=f"{c.name} stands up ({secret(cost, c)} areas of Pace; {secret(e.pace - cost, c)} left)."
+        )
+    ]
 
 
 def _prone(enc, c, action, chance):
@@ -207,7 +244,17 @@ def _second_wind(enc, c, action, chance):
 
 
 _ACTIONS = {
-    "assist": _assist, "dash": _dash, "demanding": _demanding, "disengage": _disengage, "dodge": _dodge,
-    "hide": _hide, "ready": _ready, "trigger": _trigger, "move": _move, "stand": _stand, "stand up": _stand,
-    "prone": _prone, "second wind": _second_wind,
+    "assist": _assist,
+    "dash": _dash,
+    "demanding": _demanding,
+    "disengage": _disengage,
+    "dodge": _dodge,
+    "hide": _hide,
+    "ready": _ready,
+    "trigger": _trigger,
+    "move": _move,
+    "stand": _stand,
+    "stand up": _stand,
+    "prone": _prone,
+    "second wind": _second_wind,
 }

@@ -67,7 +67,10 @@ def spend(system, enc: RCEncounter, action, chance):
     if use == "reroll" and "damage" in (action.text or "").lower():
         use = "reroll damage"
     if use in ("disadvantage", "escape death", "help escape death"):
-        raise InvalidInput("That use is offered with buttons when it applies: during an attack on your hero, or when a hero is about to die.")
+        raise InvalidInput(
+            "That use is offered with buttons when it applies: during an attack on your hero, or when a hero is about "
+            "to die."
+        )
     if use not in USES:
         raise InvalidInput("Plot Point uses: " + ", ".join(USES) + ".")
     hero = spender(enc, action)
@@ -77,7 +80,11 @@ def spend(system, enc: RCEncounter, action, chance):
     if use == "aid":
         return _aid(enc, hero, action)
     enc = _pay(enc, hero)
-    text = f"🎭 {hero.name} spends a Plot Point to {USES[use]}" + (f": {note}" if note else "") + f" ({secret(hero.plot_points - 1, hero)} left; pool {enc.pool})."
+    text = (
+        f"🎭 {hero.name} spends a Plot Point to {USES[use]}"
+        + (f": {note}" if note else "")
+        + f" ({secret(hero.plot_points - 1, hero)} left; pool {enc.pool})."
+    )
     return enc.but(plot_log=(enc.plot_log + (text,))[-20:]), [Event(kind="info", text=text)]
 
 
@@ -97,7 +104,13 @@ def _aid(enc, hero, action):
         raise NotAllowed(f"{hero.name} has already given a Plot Point this scene.")
     enc = enc.update(hero.id, plot_points=hero.plot_points - 1, aided_this_scene=True)
     enc = enc.update(ally.id, plot_points=ally.plot_points + 1)
-    return enc, [Event(kind="info", text=f"🎭 {hero.name} gives a Plot Point to {ally.name} ({hero.name} {secret(hero.plot_points - 1, hero)}, {ally.name} {secret(ally.plot_points + 1, ally)}).")]
+    return enc, [
+        Event(
+            kind="info",
+            text=f"🎭 {hero.name} gives a Plot Point to {ally.name} ({hero.name} {secret(hero.plot_points - 1, hero)}, "
+            f"{ally.name} {secret(ally.plot_points + 1, ally)}).",
+        )
+    ]
 
 
 def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
@@ -109,16 +122,26 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
     if damage_only and not last.damage:
         raise InvalidInput("The last roll dealt no damage to reroll.")
     if _without_points(enc.combatants) != _without_points(last.after):
-        raise NotAllowed("Something else happened since the last roll: a Plot Point reroll has to come right after it "
-                         "(only other Plot Points may be spent in between).")
+        raise NotAllowed(
+            "Something else happened since the last roll: a Plot Point reroll has to come right after it "
+            "(only other Plot Points may be spent in between)."
+        )
     # the reroll replaces the old result: go back to just before it, keeping the Plot Points spent or given since
     points = {c.id: c for c in enc.combatants}
-    restored = tuple(c.but(plot_points=points[c.id].plot_points, aided_this_scene=points[c.id].aided_this_scene)
-                     if c.id in points else c for c in last.before)
+    restored = tuple(
+        c.but(plot_points=points[c.id].plot_points, aided_this_scene=points[c.id].aided_this_scene)
+        if c.id in points
+        else c
+        for c in last.before
+    )
     enc = enc.but(combatants=restored, turns=last.turns_before)
     enc = _pay(enc, enc.get(hero.id))
     what = "damage roll" if damage_only else "d20"
-    head = Event(kind="info", text=f"🎭 {hero.name} spends a Plot Point to reroll the {what} ({secret(enc.get(hero.id).plot_points, hero)} left; pool {enc.pool}).")
+    head = Event(
+        kind="info",
+        text=f"🎭 {hero.name} spends a Plot Point to reroll the {what} ({secret(enc.get(hero.id).plot_points, hero)} "
+        f"left; pool {enc.pool}).",
+    )
     spec = dict(last.spec)
     spec["plot"] = True
     if last.kind == "attack":
@@ -145,7 +168,11 @@ def award(enc: RCEncounter, action, chance):
         raise InvalidInput("Award between 1 and 10 Plot Points.")
     enc = enc.update(hero.id, plot_points=hero.plot_points + action.amount)
     why = " ".join((action.text or "").split())[:200]
-    text = f"🎭 {hero.name} earns {action.amount} Plot Point{'s' if action.amount > 1 else ''}" + (f" ({why})" if why else "") + f": now {secret(hero.plot_points + action.amount, hero)}."
+    text = (
+        f"🎭 {hero.name} earns {action.amount} Plot Point{'s' if action.amount > 1 else ''}"
+        + (f" ({why})" if why else "")
+        + f": now {secret(hero.plot_points + action.amount, hero)}."
+    )
     return enc, [Event(kind="info", text=text, ping=enc.controllers([hero.id]))]
 
 
@@ -154,13 +181,21 @@ def pool(enc: RCEncounter, action, chance):
         raise NotAllowed(f"The pool holds {enc.pool} Plot Point{'s' if enc.pool != 1 else ''}.")
     why = " ".join((action.text or "").split())[:200]
     enc = enc.but(pool=enc.pool - action.amount)
-    return enc, [Event(kind="info", text=f"🎭 The Editor-in-Chief spends {action.amount} Plot Point{'s' if action.amount > 1 else ''} from the pool" + (f": {why}" if why else "") + f" ({enc.pool} left).")]
+    return enc, [
+        Event(
+            kind="info",
+            text=f"🎭 The Editor-in-Chief spends {action.amount} Plot Point{'s' if action.amount > 1 else ''} from the "
+            "pool" + (f": {why}" if why else "") + f" ({enc.pool} left).",
+        )
+    ]
 
 
 def new_issue(enc: RCEncounter, action, chance):
     n = starting(enc)
     combatants = tuple(c.but(plot_points=n, aided_this_scene=False) if c in heroes(enc) else c for c in enc.combatants)
-    return enc.but(combatants=combatants), [Event(kind="info", text=f"📰 A new Issue: every hero's Plot Points reset to {n}.")]
+    return enc.but(combatants=combatants), [
+        Event(kind="info", text=f"📰 A new Issue: every hero's Plot Points reset to {n}.")
+    ]
 
 
 def resume_death(system, enc: RCEncounter, pending, option, chance):
@@ -168,15 +203,27 @@ def resume_death(system, enc: RCEncounter, pending, option, chance):
     hero = enc.get(cid)
     if option == dmg.DEATH_BLAZE:
         enc = enc.update(cid, blaze=True)
-        return enc, [Event(kind="info", text=f"🔥 {hero.name} goes out in a blaze of glory: one last action now (an attack is an automatic critical), then death. No Plot Point can save them.",
-                           ping=enc.controllers([cid]))]
+        return enc, [
+            Event(
+                kind="info",
+                text=f"🔥 {hero.name} goes out in a blaze of glory: one last action now (an attack is an automatic "
+                "critical), then death. No Plot Point can save them.",
+                ping=enc.controllers([cid]),
+            )
+        ]
     if option == dmg.DEATH_FLAW:
         if hero.max_wounds <= 1:
             raise NotAllowed(f"{hero.name} has no Wounds left to lose to a flaw.")
         hero = hero.but(max_wounds=hero.max_wounds - 1, flaws=hero.flaws + 1, wounds=1)
         hero, _ = dmg.settle(hero)
         enc = enc.with_combatant(hero)
-        return enc, [Event(kind="info", text=f"{hero.name} escapes death by accepting a physical flaw: maximum Wounds now {secret(hero.max_wounds, hero)}; 1 Wound, Unconscious.")]
+        return enc, [
+            Event(
+                kind="info",
+                text=f"{hero.name} escapes death by accepting a physical flaw: maximum Wounds now "
+                f"{secret(hero.max_wounds, hero)}; 1 Wound, Unconscious.",
+            )
+        ]
     giver = hero if option == dmg.DEATH_OWN else enc.find(option.removesuffix(" spends a Plot Point"))
     if giver.plot_points <= 0:
         raise NotAllowed(f"{giver.name} has no Plot Points left.")
@@ -184,4 +231,9 @@ def resume_death(system, enc: RCEncounter, pending, option, chance):
     hero, _ = dmg.settle(enc.get(cid).but(wounds=1))
     enc = enc.with_combatant(hero)
     who = "" if giver.id == cid else f" from {giver.name}"
-    return enc, [Event(kind="info", text=f"🎭 A Plot Point{who} saves {hero.name} from death: 1 Wound, Unconscious (pool {enc.pool}).")]
+    return enc, [
+        Event(
+            kind="info",
+            text=f"🎭 A Plot Point{who} saves {hero.name} from death: 1 Wound, Unconscious (pool {enc.pool}).",
+        )
+    ]

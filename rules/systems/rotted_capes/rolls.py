@@ -112,7 +112,7 @@ def secret_constants(text: str, who, faces: bool = False) -> str:
         return text
     out, last = [], 0
     for match in _DICE_GROUP.finditer(text):
-        out.append(_NUMBER.sub(lambda m: secret(m.group(), who), text[last:match.start()]))
+        out.append(_NUMBER.sub(lambda m: secret(m.group(), who), text[last : match.start()]))
         group = match.group()
         if faces:
             dice, rolled = group[:-1].split("(", 1)

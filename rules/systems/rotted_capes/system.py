@@ -10,12 +10,25 @@ from ...model import Event
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.initiative import Initiative
-from . import attack, between, gm, hooks, modes, moves, plot
+from . import attack, between, economy, gm, hooks, modes, moves, plot
 from . import conditions as cond
 from . import damage as dmg
-from . import economy
-from .actions import (Act, AddCondition, Attack, Damage, Heal, ListConditions, PlotAward, PlotIssue, PlotPool,
-                      PlotShow, PlotSpend, RemoveCondition, Save, Swap)
+from .actions import (
+    Act,
+    AddCondition,
+    Attack,
+    Damage,
+    Heal,
+    ListConditions,
+    PlotAward,
+    PlotIssue,
+    PlotPool,
+    PlotShow,
+    PlotSpend,
+    RemoveCondition,
+    Save,
+    Swap,
+)
 from .commands import COMMANDS
 from .model import RCCombatant, RCEncounter, RCSheet
 from .rolls import masked_bonus
@@ -45,16 +58,27 @@ class RottedCapes(System):
     between = between
     options = {
         "starting_plot_points": Option(default=1, help="Plot Points each hero starts an Issue with."),
-        "offer_plot_disadvantage": Option(default=True, help="Ask a hero with Plot Points, when a threat attacks them, whether to spend one for disadvantage."),
-        "advantage": Option(default="cancel", help="`cancel`: any advantage and any disadvantage give a straight roll; `count`: the reasons net out."),
+        "offer_plot_disadvantage": Option(
+            default=True,
+            help="Ask a hero with Plot Points, when a threat attacks them, whether to spend one for disadvantage.",
+        ),
+        "advantage": Option(
+            default="cancel",
+            help="`cancel`: any advantage and any disadvantage give a straight roll; `count`: the reasons net out.",
+        ),
         "ongoing_dc": Option(default=10, help="Save DC against Ongoing Damage when none is given."),
     }
 
     # --- sheets and initiative -------------------------------------------------
     def combatant_fields(self, sheet: dict[str, Any], action) -> dict[str, Any]:
         s = RCSheet(**sheet)
-        fields: dict[str, Any] = {"sheet": s, "stamina": s.stamina, "max_stamina": s.stamina,
-                                  "wounds": s.wounds, "max_wounds": s.wounds}
+        fields: dict[str, Any] = {
+            "sheet": s,
+            "stamina": s.stamina,
+            "max_stamina": s.stamina,
+            "wounds": s.wounds,
+            "max_wounds": s.wounds,
+        }
         if action.surprised:
             fields["conditions"] = (modes.surprise(),)
         return fields
@@ -95,7 +119,9 @@ class RottedCapes(System):
         newest = enc.combatants[-1].id if enc.combatants else None
         if len(heroes) > 1 and any(e.cid == newest for e in heroes):
             names = ", ".join(enc.get(e.cid).name for e in heroes)
-            events.append(Event(kind="info", text=f"Tied heroes ({names}) may agree on their order with /act action:swap."))
+            events.append(
+                Event(kind="info", text=f"Tied heroes ({names}) may agree on their order with /act action:swap.")
+            )
         return ordered, slots, events
 
     def can_act(self, enc, c) -> bool:
@@ -117,9 +143,17 @@ class RottedCapes(System):
     def on_round_start(self, enc, chance):
         enc = hooks.round_start(enc)
         # the turn order skips them without a word: say so once a round
-        skipped = [c for c in enc.combatants if not c.out and not c.echo_of and not c.environment and not self.can_act(enc, c)]
-        events = [Event(kind="info", text=f"💤 {c.name} is {'Unconscious' if c.has('Unconscious') else 'Incapacitated'}: "
-                                          "their turns are skipped until they recover.") for c in skipped]
+        skipped = [
+            c for c in enc.combatants if not c.out and not c.echo_of and not c.environment and not self.can_act(enc, c)
+        ]
+        events = [
+            Event(
+                kind="info",
+                text=f"💤 {c.name} is {'Unconscious' if c.has('Unconscious') else 'Incapacitated'}: "
+                "their turns are skipped until they recover.",
+            )
+            for c in skipped
+        ]
         return enc, events
 
     def on_round_end(self, enc, chance):
@@ -174,7 +208,9 @@ class RottedCapes(System):
         if enc.status == "running" and min(slots) <= state.index:
             raise NotAllowed("One of them has already had their turn this round.")
         enc = self.turns.reorder(enc, first.id, second.id)
-        return enc, [Event(kind="info", text=f"{first.name} and {second.name} swap their places in the initiative order.")]
+        return enc, [
+            Event(kind="info", text=f"{first.name} and {second.name} swap their places in the initiative order.")
+        ]
 
     # --- what people see ------------------------------------------------------
     def status_line(self, enc, c, *, reveal):
@@ -187,7 +223,13 @@ class RottedCapes(System):
                 return "destroyed" if c.zombie else "down"
             if c.zombie:
                 return "hurt" if c.wounds < c.max_wounds else "shambling"
-            return "down" if c.stamina == 0 else "bloodied" if c.stamina * 2 <= c.max_stamina or c.wounds < c.max_wounds else "unhurt"
+            return (
+                "down"
+                if c.stamina == 0
+                else "bloodied"
+                if c.stamina * 2 <= c.max_stamina or c.wounds < c.max_wounds
+                else "unhurt"
+            )
         parts = ["dead" if c.dead else dmg.status(c)]
         if c.horde:
             parts.append(f"+{2 * (len(c.horde) - 1)} to hit and damage")
@@ -208,7 +250,9 @@ class RottedCapes(System):
         if c.echo_of:
             villain = enc.get(c.echo_of)
             # the extra turn's own line says only whose turn it is: show the villain as they stand
-            return [f"{villain.name}: {self.status_line(enc, villain, reveal=not villain.hidden)}"] + economy.summary(villain)
+            return [f"{villain.name}: {self.status_line(enc, villain, reveal=not villain.hidden)}"] + economy.summary(
+                villain
+            )
         return economy.summary(c)
 
 

@@ -18,10 +18,10 @@ from .acting import acted
 from .costs import ACTIONS, OPPORTUNITY_DELAY, SHIFT_ADDED
 from .damage import Harm, dealt, take
 from .flips import Flip, card_count, described, flip
+from .model import TowersCombatant, TowersEncounter
 from .modifiers import attack_mods, defense_mods
 from .senders import own_combatant
 from .sheet import UNARMED, Weapon, words
-from .model import TowersCombatant, TowersEncounter
 
 if TYPE_CHECKING:
     from rules.randomness import Chance
@@ -30,8 +30,13 @@ if TYPE_CHECKING:
     from .system import TowersSystem
 
 POWER_DAMAGE = 2
-LABELS = {"attack": "Attack", "power attack": "Power Attack", "charge": "Charge", "aid": "Aid",
-          "opportunity attack": "Opportunity Attack"}
+LABELS = {
+    "attack": "Attack",
+    "power attack": "Power Attack",
+    "charge": "Charge",
+    "aid": "Aid",
+    "opportunity attack": "Opportunity Attack",
+}
 
 
 class Plan(Value):
@@ -89,7 +94,7 @@ def damage_kind(weapon: Weapon, text: str | None) -> tuple[str, str]:
     return category, dtype
 
 
-def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance: "Chance"):
+def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Chance):
     attacker = own_combatant(enc, action, "attacks")
     if not action.targets:
         raise InvalidInput("Name a target.")
@@ -121,18 +126,18 @@ def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance
     if attacker.grappled:
         # "Using the Attack action, the grappled target may attempt a restricted melee attack."
         if style != "attack":
-            raise NotAllowed(f"{attacker.name} is grappled: only a restricted melee Attack, Escape or "
-                             "Reverse the Grapple.")
+            raise NotAllowed(
+                f"{attacker.name} is grappled: only a restricted melee Attack, Escape or Reverse the Grapple."
+            )
         if not weapon.melee:
-            raise InvalidInput(f"{attacker.name} is grappled: only a restricted melee attack, "
-                               f"not with {weapon.name}.")
+            raise InvalidInput(f"{attacker.name} is grappled: only a restricted melee attack, not with {weapon.name}.")
     if style == "charge" and not weapon.melee:
         raise InvalidInput(f"A Charge ends in a melee attack: {weapon.name} is a ranged weapon.")
     ally = None
     if style == "aid":
         ally_name = _text(flags.get("ally") or flags.get("aid"))
         if not ally_name:
-            raise InvalidInput("Aid needs the ally you help: options:\"ally=Name\".")
+            raise InvalidInput('Aid needs the ally you help: options:"ally=Name".')
         ally = enc.find(ally_name)
         if ally.id in (attacker.id, defenders[0].id):
             raise InvalidInput("Aid helps a third person against your foe.")
@@ -164,9 +169,21 @@ def start(system: "TowersSystem", enc: TowersEncounter, action: "Attack", chance
     result = flip(chance, stat_value, mods)
     enc = enc.update(attacker.id, flat_footed=False)
     plan = Plan(
-        style=style, attacker=attacker.id, remaining=tuple(d.id for d in defenders), weapon=weapon,
-        damage=base, category=category, dtype=dtype, defense=defense, flags=flags, cost=cost,
-        attack=result, ally=ally.id if ally else None, area=len(defenders) > 1, shifted=moved, damage_text=shown,
+        style=style,
+        attacker=attacker.id,
+        remaining=tuple(d.id for d in defenders),
+        weapon=weapon,
+        damage=base,
+        category=category,
+        dtype=dtype,
+        defense=defense,
+        flags=flags,
+        cost=cost,
+        attack=result,
+        ally=ally.id if ally else None,
+        area=len(defenders) > 1,
+        shifted=moved,
+        damage_text=shown,
     )
     against = " and ".join(d.name for d in defenders)
     lead = f"{attacker.name}: {plan.label} with {weapon.name} on {against}"
@@ -214,7 +231,7 @@ def _text(value) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def asks(system: "TowersSystem", enc: TowersEncounter, defender: TowersCombatant) -> bool:
+def asks(system: TowersSystem, enc: TowersEncounter, defender: TowersCombatant) -> bool:
     return (
         enc.options.get("defender_flips", "players") == "players"
         and not defender.npc
@@ -255,11 +272,17 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
     prompt = (
         f"{defender.name}: {attacker.name}'s {plan.weapon.name} comes in at {plan.attack.total} (hits on a tie). "
         f"Flip {label} {secret(base, defender)}{why}: {cards}. Press Flip, or enter the cards you flipped: "
-        f"/choose option:Flip cards:\"…\"."
+        f'/choose option:Flip cards:"…".'
     )[:300]
     pending = Pending(
-        id=enc.next_pending, kind="defense", prompt=prompt, options=("Flip",), default="Flip",
-        chooser=defender.id, users=(defender.controller_id,), context={"plan": plan.model_dump(mode="json")},
+        id=enc.next_pending,
+        kind="defense",
+        prompt=prompt,
+        options=("Flip",),
+        default="Flip",
+        chooser=defender.id,
+        users=(defender.controller_id,),
+        context={"plan": plan.model_dump(mode="json")},
     )
     enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # The choice message pings the defender's player; the result only says what it waits for.
@@ -292,8 +315,14 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
         text = f"{defender.name} defends at (flip−1) on the next flip against {ally.name}."
         events.append(Event(kind="info", text=text))
         return enc, events
-    harm = Harm(base=plan.damage, hearts=plan.attack.hearts, category=plan.category, dtype=plan.dtype,
-                shown=plan.damage_text, secret_base=attacker.hidden)
+    harm = Harm(
+        base=plan.damage,
+        hearts=plan.attack.hearts,
+        category=plan.category,
+        dtype=plan.dtype,
+        shown=plan.damage_text,
+        secret_base=attacker.hidden,
+    )
     amount = dealt(harm, defender)
     after, state = take(defender, amount.stun, amount.lethal)
     enc = enc.with_combatant(after)

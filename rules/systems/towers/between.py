@@ -17,18 +17,23 @@ from .sheet import TowersSheet
 
 RESTS = {
     "five_minutes": Rest(
-        key="five_minutes", label="Five minutes out of combat",
+        key="five_minutes",
+        label="Five minutes out of combat",
         rule="“If a character is given 5 minutes outside of combat to catch his breath, he will regain all his "
-             "STUN.” Mana, which comes back at every zero phase in a fight, is full again too (the bot's default)."),
+        "STUN.” Mana, which comes back at every zero phase in a fight, is full again too (the bot's default).",
+    ),
     "eight_hours": Rest(
-        key="eight_hours", label="Eight hours without exertion",
+        key="eight_hours",
+        label="Eight hours without exertion",
         rule="“LETHAL damage comes back much more slowly. A character gains back 1 point of LETHAL for every "
-             "8 hours spent without physical or mental exertion.”"),
+        "8 hours spent without physical or mental exertion.”",
+    ),
 }
 
 ADJUSTABLE = {
-    "lethal": Adjustable(key="lethal", help="LETHAL left (up to the sheet's; below 0 is dying)", minimum=-1000,
-                         maximum=500),
+    "lethal": Adjustable(
+        key="lethal", help="LETHAL left (up to the sheet's; below 0 is dying)", minimum=-1000, maximum=500
+    ),
     "stun": Adjustable(key="stun", help="STUN left (up to the sheet's)", minimum=0, maximum=500),
     "mana": Adjustable(key="mana", help="mana left (up to the sheet's)", minimum=0, maximum=30),
     "conditions": Adjustable(key="conditions", kind="list", help="lasting conditions, e.g. `cursed, blinded (minor)`"),
@@ -51,17 +56,23 @@ def carry_in(c: TowersCombatant, state: dict[str, Any]) -> TowersCombatant:
     if state.get("dead"):
         raise NotAllowed(f"{c.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
     v = _view(c.sheet, state)
-    conditions = tuple(Condition(name=x["name"], minor=bool(x.get("minor", False)))
-                       for x in state.get("conditions", ()))
+    conditions = tuple(
+        Condition(name=x["name"], minor=bool(x.get("minor", False))) for x in state.get("conditions", ())
+    )
     c = c.but(lethal=v["lethal"], stun=v["stun"], mana=v["mana"], conditions=c.conditions + conditions)
     return c.but(prone=True) if c.unconscious else c
 
 
 def _view(sheet: TowersSheet | dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     s = sheet if isinstance(sheet, TowersSheet) else TowersSheet(**sheet)
-    return {"lethal": min(int(state.get("lethal", s.lethal)), s.lethal), "max_lethal": s.lethal,
-            "stun": max(0, min(int(state.get("stun", s.stun)), s.stun)), "max_stun": s.stun,
-            "mana": max(0, min(int(state.get("mana", s.mana)), s.mana)), "max_mana": s.mana}
+    return {
+        "lethal": min(int(state.get("lethal", s.lethal)), s.lethal),
+        "max_lethal": s.lethal,
+        "stun": max(0, min(int(state.get("stun", s.stun)), s.stun)),
+        "max_stun": s.stun,
+        "mana": max(0, min(int(state.get("mana", s.mana)), s.mana)),
+        "max_mana": s.mana,
+    }
 
 
 def rest(system, kind, characters, campaign, options, chance, settings):
@@ -108,8 +119,9 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
     if v["max_mana"]:
         out.append(f"Mana {v['mana']}/{v['max_mana']}")
     if state.get("conditions"):
-        out.append("Conditions: " + ", ".join(x["name"] + (" (minor)" if x.get("minor") else "")
-                                              for x in state["conditions"]))
+        out.append(
+            "Conditions: " + ", ".join(x["name"] + (" (minor)" if x.get("minor") else "") for x in state["conditions"])
+        )
     return out
 
 

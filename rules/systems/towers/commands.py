@@ -37,8 +37,14 @@ def attack(given: Given, style: str | None = None) -> Attack:
     opts = given.flags
     if style is None:
         style = "attack"
-        for flag, named in (("power", "power attack"), ("charge", "charge"), ("aid", "aid"), ("ally", "aid"),
-                            ("opportunity", "opportunity attack"), ("oa", "opportunity attack")):
+        for flag, named in (
+            ("power", "power attack"),
+            ("charge", "charge"),
+            ("aid", "aid"),
+            ("ally", "aid"),
+            ("opportunity", "opportunity attack"),
+            ("oa", "opportunity attack"),
+        ):
             if opts.get(flag):
                 style = named
     fields = given.base() | {"targets": targets(given.options.get("target")), "style": style, "flags": opts}
@@ -115,8 +121,11 @@ def kind_words(text: str) -> tuple[str, str]:
 
 def heal(given: Given) -> Heal:
     return Heal(
-        **given.base(), target=given.text("target"), amount=given.count("amount", 500),
-        lethal=bool(given.flags.get("lethal")), temporary=given.flag("temp", "temporary"),
+        **given.base(),
+        target=given.text("target"),
+        amount=given.count("amount", 500),
+        lethal=bool(given.flags.get("lethal")),
+        temporary=given.flag("temp", "temporary"),
     )
 
 
@@ -146,10 +155,14 @@ def condition_add(given: Given) -> AddCondition:
     category, dtype = kind_words(_words({k: v for k, v in opts.items() if k != "ongoing"}))
     tags = given.text("tags").lower().split()
     return AddCondition(
-        **given.base(), target=given.text("target"),
-        name=" ".join(given.text("condition").split())[:40], phases=phases,
+        **given.base(),
+        target=given.text("target"),
+        name=" ".join(given.text("condition").split())[:40],
+        phases=phases,
         minor="minor" in tags or bool(opts.get("minor")),
-        ongoing=integer(opts.get("ongoing", 0), "ongoing", 0, 100), category=category, dtype=dtype,
+        ongoing=integer(opts.get("ongoing", 0), "ongoing", 0, 100),
+        category=category,
+        dtype=dtype,
     )
 
 
@@ -160,8 +173,9 @@ COMMANDS = Commands(
         "heal": heal,
         "save": check,
         "condition_add": condition_add,
-        "condition_remove": lambda given: RemoveCondition(**given.base(), target=given.text("target"),
-                                                          name=given.text("condition")),
+        "condition_remove": lambda given: RemoveCondition(
+            **given.base(), target=given.text("target"), name=given.text("condition")
+        ),
     },
     acts=Acts(choices=tuple((a.key, f"{a.label} ({a.shown_cost()})") for a in ACTIONS.values()), build=act),
 )

@@ -153,6 +153,7 @@ def heal(target: TowersCombatant, stun: int = 0, lethal: int = 0) -> tuple[Tower
         stun=max(target.stun, min(target.sheet.stun, target.stun + stun)),
         lethal=max(target.lethal, min(target.sheet.lethal, target.lethal + lethal)),
     )
+
     def n(value: int) -> str:
         return secret(value, target)
 

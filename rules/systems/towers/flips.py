@@ -24,7 +24,7 @@ class Mods(Value):
     shift: int = 0
     notes: tuple[str, ...] = ()
 
-    def plus(self, flip: int = 0, shift: int = 0, why: str = "") -> "Mods":
+    def plus(self, flip: int = 0, shift: int = 0, why: str = "") -> Mods:
         if not flip and not shift:
             return self
         parts = []
@@ -35,7 +35,7 @@ class Mods(Value):
         note = f"{why} ({', '.join(parts)})" if why else ", ".join(parts)
         return Mods(flip=self.flip + flip, shift=self.shift + shift, notes=self.notes + (note,))
 
-    def __add__(self, other: "Mods") -> "Mods":
+    def __add__(self, other: Mods) -> Mods:
         return Mods(flip=self.flip + other.flip, shift=self.shift + other.shift, notes=self.notes + other.notes)
 
     def text(self) -> str:
@@ -73,7 +73,10 @@ def card_count(base: int, mods: Mods) -> int:
     return max(1, base + mods.flip)
 
 
-def flip(chance: Chance, base: int, mods: Mods = Mods()) -> Flip:
+NO_MODS = Mods()
+
+
+def flip(chance: Chance, base: int, mods: Mods = NO_MODS) -> Flip:
     """Turn `base` cards adjusted by the flip modifiers; keep the highest."""
     cards = chance.flip(card_count(base, mods))
     kept = max(cards, key=lambda card: card.value)

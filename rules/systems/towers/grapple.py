@@ -28,9 +28,9 @@ from rules.secrets import secret
 from .attack import defense_base
 from .damage import Harm, dealt, take
 from .flips import Mods, described, flip
+from .model import GRAPPLED_BY, Condition, TowersCombatant
 from .modifiers import attack_mods, defense_mods
 from .sheet import Weapon
-from .model import GRAPPLED_BY, Condition, TowersCombatant
 
 PREFIX = GRAPPLED_BY
 RESTRAINED = " (restrained)"
@@ -42,7 +42,7 @@ def _held_by(condition: Condition) -> str | None:
     """The grappler's name in a `grappled by …` condition, else None."""
     if not condition.name.startswith(PREFIX):
         return None
-    name = condition.name[len(PREFIX):]
+    name = condition.name[len(PREFIX) :]
     return name[: -len(RESTRAINED)] if name.endswith(RESTRAINED) else name
 
 
@@ -59,8 +59,9 @@ def _let_go(enc, victim: TowersCombatant):
     return enc.update(victim.id, conditions=left)
 
 
-def _contest(chance, grappler: TowersCombatant, victim: TowersCombatant,
-             restrained: bool = False) -> tuple[bool, list[str]]:
+def _contest(
+    chance, grappler: TowersCombatant, victim: TowersCombatant, restrained: bool = False
+) -> tuple[bool, list[str]]:
     attack_mods = Mods().plus(shift=grappler.sheet.size, why="size") if grappler.sheet.size else Mods()
     if restrained:
         attack_mods = attack_mods.plus(shift=RESTRAIN_SHIFT, why="restrain")
@@ -121,11 +122,11 @@ def escape(enc, me: TowersCombatant, chance):
 
 # --- the grappler's follow-ups -------------------------------------------------------
 
+
 def _my_victim(enc, me: TowersCombatant, name, what: str) -> TowersCombatant:
     held = victims_of(enc, me)
     if not held:
-        raise InvalidInput(f"{me.name} is not grappling anyone: {what} needs a grappled foe "
-                           "(Initiate Grapple first).")
+        raise InvalidInput(f"{me.name} is not grappling anyone: {what} needs a grappled foe (Initiate Grapple first).")
     if isinstance(name, str) and name:
         victim = enc.find(name)
         if victim.id not in [v.id for v in held]:
@@ -139,8 +140,10 @@ def _my_victim(enc, me: TowersCombatant, name, what: str) -> TowersCombatant:
 def restrain(enc, me: TowersCombatant, target_name: str | None):
     victim = _my_victim(enc, me, target_name, "Restrain")
     if _restrained(victim):
-        return enc, (f"keeps restraining {victim.name}: still (shift+{RESTRAIN_SHIFT}) on the next Grapple Test "
-                     "(not cumulative).")
+        return enc, (
+            f"keeps restraining {victim.name}: still (shift+{RESTRAIN_SHIFT}) on the next Grapple Test "
+            "(not cumulative)."
+        )
     enc = _let_go(enc, victim)
     enc = enc.update(victim.id, conditions=enc.get(victim.id).conditions + (_hold(me, restrained=True),))
     return enc, f"restrains {victim.name}: (shift+{RESTRAIN_SHIFT}) on the next Grapple Test in this grapple."
@@ -211,7 +214,8 @@ def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance
     if hit and willing:
         enc = enc.update(victim.id, prone=False)
         outcome = f"hit: {victim.name} (willing) lands on their feet next to " + (
-            target.name if target else "the space")
+            target.name if target else "the space"
+        )
     elif hit:
         enc = enc.update(victim.id, prone=True)
         if target is not None:
@@ -229,6 +233,7 @@ def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance
 
 
 # --- the victim's reversal -----------------------------------------------------------
+
 
 def reverse(enc, me: TowersCombatant, chance):
     """Cards: the reverser's Hard Strength flip (flip−1), then the grappler's."""
@@ -258,6 +263,7 @@ def reverse(enc, me: TowersCombatant, chance):
 
 # --- grapples that break by themselves ----------------------------------------------------
 
+
 def broken(enc) -> tuple[object, list[Event]]:
     """A grappler at 0 STUN or 0 LETHAL (or worse) lets go at once."""
     events: list[Event] = []
@@ -267,6 +273,10 @@ def broken(enc) -> tuple[object, list[Event]]:
             continue
         why = "dead" if grappler.out else "0 STUN" if grappler.stun <= 0 else "0 LETHAL"
         enc = _let_go(enc, enc.get(victim.id))
-        events.append(Event(kind="info", text=f"{grappler.name} ({secret(why, grappler)}) lets go: "
-                                              f"the grapple on {victim.name} breaks."))
+        events.append(
+            Event(
+                kind="info",
+                text=f"{grappler.name} ({secret(why, grappler)}) lets go: the grapple on {victim.name} breaks.",
+            )
+        )
     return enc, events

@@ -14,15 +14,15 @@ HELP = (
     "**/act action:** aim 5, move 5, shift 3 (+2 on another: `options:step`), full defense 10, recover 5, "
     "reckless move 7, leap 5+5, use skill `options:cost=4`, zero cost, hold → `release target:Boss` "
     "(`options:after`). End turn = Forced Delay 5.\n"
-    "**/attack target:Bandit** `weapon:Knife options:\"range=14 cover=soft|hard outnumber=3:1 unaware high power "
-    "charge aid ally=X\"`; `target:\"A, B\"` area. Out of turn: `/act action:oa actor:Tony target:Bandit`. "
-    "Player defence: **Flip** or `/choose option:Flip cards:\"QC 5H\"`.\n"
+    '**/attack target:Bandit** `weapon:Knife options:"range=14 cover=soft|hard outnumber=3:1 unaware high power '
+    'charge aid ally=X"`; `target:"A, B"` area. Out of turn: `/act action:oa actor:Tony target:Bandit`. '
+    'Player defence: **Flip** or `/choose option:Flip cards:"QC 5H"`.\n'
     "**Damage** weapon + ♥ − ER/IR, min 1 STUN; LETHAL = ♥ (≤ STUN); ♥ on a hit = critical.\n"
-    "**GM** `/damage amount:\"20 ft\"`, `amount:8 damage_type:\"arcane cold\" options:\"lethal=1 flips=2\"`, "
-    "`/heal options:lethal|temp`, `/condition add duration:\"2 rounds\" options:ongoing=2`, "
+    '**GM** `/damage amount:"20 ft"`, `amount:8 damage_type:"arcane cold" options:"lethal=1 flips=2"`, '
+    '`/heal options:lethal|temp`, `/condition add duration:"2 rounds" options:ongoing=2`, '
     "`/save kind:endurance dc:5` (Attack 5; `options:\"cards='…'\"`: its cards, then yours).\n"
     "**Defaults** players flip their defence; disabled may act; flat-footed PD −SS. "
-    "`/campaign setup settings:\"defender_flips=auto surprise_phases=10 "
-    "mana_per_zero_phase=1 disabled_can_act=false\"`\n"
+    '`/campaign setup settings:"defender_flips=auto surprise_phases=10 '
+    'mana_per_zero_phase=1 disabled_can_act=false"`\n'
     "**GM's call** (README): positions, knockback, marks, duels → `/encounter note`."
 )

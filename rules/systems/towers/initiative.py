@@ -50,10 +50,10 @@ def settle_ties(enc: TowersEncounter, tied: list, chance) -> tuple[list, list[Ev
     lines: list[str] = []
     for _ in range(MAX_FLIPOFF_ROUNDS):
         unsettled = [
-            e for e in entries.values()
-            if not e.tiebreak or any(
-                o.cid != e.cid and o.tiebreak[: len(e.tiebreak)] == e.tiebreak for o in entries.values()
-            )
+            e
+            for e in entries.values()
+            if not e.tiebreak
+            or any(o.cid != e.cid and o.tiebreak[: len(e.tiebreak)] == e.tiebreak for o in entries.values())
         ]
         if not unsettled:
             break

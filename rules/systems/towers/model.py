@@ -7,7 +7,6 @@ from rules.turns.clock import ClockState
 
 from .sheet import TowersSheet, Weapon, words
 
-
 # The hold is the victim's condition `grappled by <grappler>` (see grapple.py).
 GRAPPLED_BY = "grappled by "
 

@@ -8,8 +8,8 @@ from rules.commands import integer
 from rules.errors import InvalidInput
 
 from .flips import Mods
-from .sheet import Weapon
 from .model import TowersCombatant
+from .sheet import Weapon
 
 MAX_INCREMENTS = 4
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .system import TowersSystem
 
 
-def act(system: "TowersSystem", enc: "TowersEncounter", action: "Act", chance: "Chance"):
+def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance):
     kind = action_type(action.what)
     me = enc.find(action.actor or "")
     flags = action.flags
@@ -54,11 +54,11 @@ def act(system: "TowersSystem", enc: "TowersEncounter", action: "Act", chance: "
     return enc, events + more
 
 
-def _cost(kind: ActionType, flags: dict, action: "Act") -> int:
+def _cost(kind: ActionType, flags: dict, action: Act) -> int:
     cost = kind.cost
     if kind.cost == VARIES:
         if "cost" not in flags:
-            raise InvalidInput("Use a Skill: the GM sets the cost, e.g. options:\"cost=5\".")
+            raise InvalidInput('Use a Skill: the GM sets the cost, e.g. options:"cost=5".')
         cost = integer(flags["cost"], "cost", 0, 100)
     elif kind.key == "stand" and "cost" in flags:
         # A good Acrobatics check makes standing quicker, never slower.
@@ -72,12 +72,13 @@ def _cost(kind: ActionType, flags: dict, action: "Act") -> int:
 
 # effects: (enc, combatant, action) -> (enc, text shown, or "") -----------------
 
+
 def _nothing(enc, me, action):
     detail = action.flags.get("text") or action.target
     return enc, (f"{action_type(action.what).label}: {detail}." if isinstance(detail, str) and detail else "")
 
 
-def _aim(enc, me: "TowersCombatant", action):
+def _aim(enc, me: TowersCombatant, action):
     stat = "sa" if action.flags.get("sa") or action.flags.get("spell") else "pa"
     limit = getattr(me.sheet, stat) // 2
     aim = me.aim + 1 if me.aim_stat == stat else 1
@@ -94,8 +95,7 @@ def _recover(enc, me, action):
     def n(value: int) -> str:
         return secret(value, me)
 
-    text = (f"recovers STUN = Endurance {n(me.sheet.endurance)}: "
-            f"STUN {n(me.stun)} → {n(after.stun)}/{n(me.sheet.stun)}")
+    text = f"recovers STUN = Endurance {n(me.sheet.endurance)}: STUN {n(me.stun)} → {n(after.stun)}/{n(me.sheet.stun)}"
     if after.stun - me.stun < me.sheet.endurance:
         text += " (the maximum)"
     return enc.with_combatant(after), text + "."
@@ -198,6 +198,11 @@ EFFECTS = {
     "cast": _cast,
 }
 CONTESTS = {
-    "initiate grapple": _grapple, "escape": _escape, "restrain": _restrain, "squeeze": _squeeze,
-    "slam": _slam, "throw": _throw, "reverse grapple": _reverse,
+    "initiate grapple": _grapple,
+    "escape": _escape,
+    "restrain": _restrain,
+    "squeeze": _squeeze,
+    "slam": _slam,
+    "throw": _throw,
+    "reverse grapple": _reverse,
 }

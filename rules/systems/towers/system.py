@@ -9,7 +9,7 @@ from rules.errors import InvalidInput
 from rules.model import Event
 from rules.secrets import secret
 from rules.system import Option, System
-from rules.turns.clock import Clock, PHASES_PER_ROUND
+from rules.turns.clock import PHASES_PER_ROUND, Clock
 
 from . import attack as attacks
 from . import between, grapple, moves
@@ -21,9 +21,9 @@ from .damage import Harm, dealt, heal, take
 from .flips import Mods, described, flip
 from .help import HELP
 from .initiative import calculated, settle_ties
+from .model import Condition, TowersCombatant, TowersEncounter
 from .senders import own_combatant
 from .sheet import TowersSheet, parse_weapons
-from .model import Condition, TowersCombatant, TowersEncounter
 
 FALL_STUN_PER_5FT = 5
 FALL_FLIPS_PER_5FT = 2
@@ -42,8 +42,11 @@ class TowersSystem(System):
     options = {
         "surprise_phases": Option(default=10, help="Phases a surprised combatant loses before first acting."),
         "mana_per_zero_phase": Option(default=1, help="Mana each caster regains at the start of each zero phase."),
-        "defender_flips": Option(default="players", help="`players`: player characters flip their own defence "
-                                 "(a choice with a button); `auto`: the bot flips every defence at once."),
+        "defender_flips": Option(
+            default="players",
+            help="`players`: player characters flip their own defence "
+            "(a choice with a button); `auto`: the bot flips every defence at once.",
+        ),
         "disabled_can_act": Option(default=True, help="Characters at exactly 0 LETHAL (disabled) may still act."),
     }
 
@@ -74,8 +77,15 @@ class TowersSystem(System):
     # --- the clock -----------------------------------------------------------------
     def on_turn_start(self, enc, cid, chance):
         me = enc.get(cid)
-        ended = [label for flag, label in (("full_defense", "Full Defense"), ("reckless", "Reckless Move penalty"),
-                                           ("power_attacked", "Power Attack penalty")) if getattr(me, flag)]
+        ended = [
+            label
+            for flag, label in (
+                ("full_defense", "Full Defense"),
+                ("reckless", "Reckless Move penalty"),
+                ("power_attacked", "Power Attack penalty"),
+            )
+            if getattr(me, flag)
+        ]
         enc = enc.update(cid, full_defense=False, reckless=False, power_attacked=False)
         events = [Event(kind="info", text=f"{me.name}: {', '.join(ended)} ends.")] if ended else []
         return enc, events
@@ -93,8 +103,11 @@ class TowersSystem(System):
             if ending:
                 left = tuple(c for c in combatant.conditions if c not in ending)
                 enc = enc.update(combatant.id, conditions=left)
-                events.append(Event(kind="info", text=f"Phase {phase}: {combatant.name}'s "
-                                    f"{', '.join(c.name for c in ending)} ends."))
+                events.append(
+                    Event(
+                        kind="info", text=f"Phase {phase}: {combatant.name}'s {', '.join(c.name for c in ending)} ends."
+                    )
+                )
         if phase % PHASES_PER_ROUND == 0:
             enc, more = self.zero_phase(enc, phase)
             events.extend(more)
@@ -118,15 +131,23 @@ class TowersSystem(System):
             if current.dying:
                 after, state = take(current, 0, 1)
                 enc = enc.with_combatant(after)
-                events.append(Event(kind="info", text=f"Phase {phase} (zero phase): {current.name} is dying and "
-                                    f"loses 1 LETHAL. {state}"))
+                events.append(
+                    Event(
+                        kind="info",
+                        text=f"Phase {phase} (zero phase): {current.name} is dying and loses 1 LETHAL. {state}",
+                    )
+                )
             current = enc.get(combatant.id)
             if current.sheet.mana and current.mana < current.sheet.mana and regain and not current.out:
                 mana = min(current.sheet.mana, current.mana + regain)
                 enc = enc.update(current.id, mana=mana)
                 was, now, most = (secret(value, current) for value in (current.mana, mana, current.sheet.mana))
-                events.append(Event(kind="info", text=f"Phase {phase} (zero phase): {current.name} regains mana: "
-                                    f"{was} → {now}/{most}."))
+                events.append(
+                    Event(
+                        kind="info",
+                        text=f"Phase {phase} (zero phase): {current.name} regains mana: {was} → {now}/{most}.",
+                    )
+                )
         return enc, events
 
     # --- actions ---------------------------------------------------------------------
@@ -185,8 +206,14 @@ class TowersSystem(System):
             hearts = result.hearts
             shown = " ".join(str(Card.parse(code)) for code in result.cards)
             lead = (lead or f"{base} STUN and {flips} damage flips") + f": {shown} → {hearts}♥"
-        harm = Harm(base=base, hearts=hearts, extra_lethal=action.lethal, category=action.category,
-                    dtype=action.dtype, minimum=base + hearts > 0)
+        harm = Harm(
+            base=base,
+            hearts=hearts,
+            extra_lethal=action.lethal,
+            category=action.category,
+            dtype=action.dtype,
+            minimum=base + hearts > 0,
+        )
         amount = dealt(harm, target)
         after, state = take(target, amount.stun, amount.lethal)
         enc = enc.with_combatant(after)
@@ -222,8 +249,14 @@ class TowersSystem(System):
         if action.name.casefold() == "prone":
             return enc.update(target.id, prone=True), [Event(kind="info", text=f"{target.name} is prone.")]
         until = enc.turns.phase + action.phases if action.phases else None
-        condition = Condition(name=action.name, minor=action.minor, until_phase=until, ongoing=action.ongoing,
-                              category=action.category, dtype=action.dtype)
+        condition = Condition(
+            name=action.name,
+            minor=action.minor,
+            until_phase=until,
+            ongoing=action.ongoing,
+            category=action.category,
+            dtype=action.dtype,
+        )
         kept = tuple(c for c in target.conditions if c.name.casefold() != action.name.casefold())
         enc = enc.update(target.id, conditions=kept + (condition,))
         text = f"{target.name}: {action.name}{' (minor)' if action.minor else ''}"
@@ -249,7 +282,10 @@ class TowersSystem(System):
         mine = flip(chance, value, Mods())
         resisted = mine.total > against.total
         theirs = described(action.stat.upper(), secret(value, me), Mods(), mine)
-        text = f"Attack {action.against}: {against.text()} vs {me.name} {theirs} → {'resisted' if resisted else 'affected'}"
+        text = (
+            f"Attack {action.against}: {against.text()} vs {me.name} {theirs} → "
+            f"{'resisted' if resisted else 'affected'}"
+        )
         return enc, [Event(kind="roll", text=text)]
 
     # --- what people see ------------------------------------------------------------------
@@ -262,8 +298,10 @@ class TowersSystem(System):
             hurt = combatant.stun < combatant.sheet.stun or combatant.lethal < combatant.sheet.lethal
             return "hurt" if hurt else "unhurt"
         c = combatant
-        parts = [f"STUN {c.stun}/{c.sheet.stun}" + (f" +{c.temp_stun}" if c.temp_stun else ""),
-                 f"LETHAL {c.lethal}/{c.sheet.lethal}" + (f" +{c.temp_lethal}" if c.temp_lethal else "")]
+        parts = [
+            f"STUN {c.stun}/{c.sheet.stun}" + (f" +{c.temp_stun}" if c.temp_stun else ""),
+            f"LETHAL {c.lethal}/{c.sheet.lethal}" + (f" +{c.temp_lethal}" if c.temp_lethal else ""),
+        ]
         if combatant.sheet.mana:
             parts.append(f"mana {combatant.mana}/{combatant.sheet.mana}")
         entry = next((e for e in enc.turns.entries if e.cid == combatant.id), None)
@@ -285,12 +323,15 @@ class TowersSystem(System):
             lines.append("Flat-footed until acting: PD without Soft Strength, no opportunity attacks.")
         if me.aim:
             limit = getattr(me.sheet, me.aim_stat) // 2
-            lines.append(f"Aiming: (flip+{me.aim}) on the next {me.aim_stat.upper()} attack "
-                         f"(at most +{secret(limit, me)}).")
+            lines.append(
+                f"Aiming: (flip+{me.aim}) on the next {me.aim_stat.upper()} attack (at most +{secret(limit, me)})."
+            )
         if me.prone:
             lines.append("Prone: Stand from Prone costs 4.")
-        lines.append("Attack 5 · Power Attack 7 · Charge 8 · Aim 5 · Move 5 · Shift Position 3 (+2 added) · "
-                     "Full Defense 10 · Recover 5 · Hold · End turn = Forced Delay 5")
+        lines.append(
+            "Attack 5 · Power Attack 7 · Charge 8 · Aim 5 · Move 5 · Shift Position 3 (+2 added) · "
+            "Full Defense 10 · Recover 5 · Hold · End turn = Forced Delay 5"
+        )
         return lines
 
 
