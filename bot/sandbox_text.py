@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.standin.commands import CommandRegistry, InvalidInvocation
-from bot.standin.interactions import InteractionHandle
 from bot.standin.mentions import CHANNEL_RE, ROLE_RE, USER_RE
 from bot.standin.messages import Event
 from bot.standin.records import RecordedMessage, Revision, iter_components
@@ -156,12 +155,6 @@ def transcript_of(standin: Any, *, since: int = 0, in_channel: Any = None) -> st
         channel_id = standin.channel(in_channel).id
         events = [e for e in events if _event_channel(e) == channel_id]
     return render_transcript(events, standin.world)
-
-
-def render_handle(handle: InteractionHandle, world: World) -> str:
-    """The invocation line followed by every message answering it."""
-    parts = [handle.label] + [render_message(m, world) for m in handle.messages]
-    return "\n".join(parts)
 
 
 # ---------------------------------------------------------------------------

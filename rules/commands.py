@@ -97,56 +97,39 @@ def amount(text: Any, name: str = "amount", high: int = 1000, *, zero: bool = Fa
         integer(value, name, 0 if zero else 1, high)
         return value.lstrip("+")
     tree = check_expression(value)
-    if _highest(tree) < 0 or (_highest(tree) == 0 and not zero):
+    highest = _bounds(tree)[1]
+    if highest < 0 or (highest == 0 and not zero):
         raise InvalidInput(f"`{name}` must be able to come out above 0: `{value[:40]}` cannot.")
     return value
 
 
-def _highest(node) -> float:
-    """The most a parsed dice expression can total (signs and sums; anything
-    fancier counts as its dice at their highest)."""
+def _bounds(node) -> tuple[float, float]:
+    """(lowest, highest) a parsed dice expression can total: signs, sums and products
+    exactly; anything fancier counts its dice at their highest, and at most 0 as its lowest."""
     kind = type(node).__name__
-    if kind == "Expression":
-        return _highest(node.roll)
+    if kind in ("Expression", "Parenthetical"):
+        return _bounds(node.roll if kind == "Expression" else node.value)
     if kind == "Literal":
-        return node.value
+        return node.value, node.value
     if kind == "Dice":
-        return node.num * node.size
+        return node.num, node.num * node.size
     if kind == "UnOp":
-        inner = _highest(node.value)
-        return -_lowest(node.value) if node.op == "-" else inner
+        low, high = _bounds(node.value)
+        return (-high, -low) if node.op == "-" else (low, high)
     if kind == "BinOp":
-        left, right = node.left, node.right
+        (left_low, left_high), (right_low, right_high) = _bounds(node.left), _bounds(node.right)
         if node.op == "+":
-            return _highest(left) + _highest(right)
+            return left_low + right_low, left_high + right_high
         if node.op == "-":
-            return _highest(left) - _lowest(right)
+            return left_low - right_high, left_high - right_low
         if node.op == "*":
-            products = [a * b for a in (_lowest(left), _highest(left)) for b in (_lowest(right), _highest(right))]
-            return max(products)
-        return max(_highest(left), _highest(right))
-    if kind == "Parenthetical":
-        return _highest(node.value)
+            high = max(a * b for a in (left_low, left_high) for b in (right_low, right_high))
+        else:
+            high = max(left_high, right_high)
+        return min(0, -high), high
     children = getattr(node, "children", None) or []
-    return sum(max(_highest(child), 0) for child in children) if children else 1
-
-
-def _lowest(node) -> float:
-    kind = type(node).__name__
-    if kind == "Expression":
-        return _lowest(node.roll)
-    if kind == "Literal":
-        return node.value
-    if kind == "Dice":
-        return node.num
-    if kind == "UnOp":
-        return -_highest(node.value) if node.op == "-" else _lowest(node.value)
-    if kind == "BinOp" and node.op in ("+", "-"):
-        right = _lowest(node.right) if node.op == "+" else -_highest(node.right)
-        return _lowest(node.left) + right
-    if kind == "Parenthetical":
-        return _lowest(node.value)
-    return min(0, -_highest(node))
+    high = sum(max(_bounds(child)[1], 0) for child in children) if children else 1
+    return min(0, -high), high
 
 
 def entered(options: Mapping[str, Any]) -> dict[str, Any]:

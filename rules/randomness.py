@@ -130,14 +130,6 @@ class Chance:
             self.reshuffled = True
         return Card.parse(self.deck.pop())
 
-    def entered_cards_left(self) -> int:
-        return len(self._cards)
-
-    def shuffled_deck(self) -> list[str]:
-        deck = full_deck()
-        self.rng.shuffle(deck)
-        return deck
-
     # --------------------------------------------------------------------
     def finish(self) -> None:
         """Refuse leftovers: an entered value the action never used."""

@@ -45,16 +45,3 @@ def get(key: str) -> System:
     if key not in MODULES:
         raise InvalidInput(f"Unknown rule system `{(key or '')[:30]}`. Known: {', '.join(MODULES)}.")
     return _load(key)
-
-
-def available() -> list[str]:
-    """Keys of the systems whose module is present."""
-    keys = []
-    for key, module in MODULES.items():
-        try:
-            importlib.util.find_spec(module)
-        except ModuleNotFoundError:
-            continue
-        if importlib.util.find_spec(module) is not None:
-            keys.append(key)
-    return keys
