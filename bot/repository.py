@@ -444,11 +444,6 @@ class Repository:
         ).returning(*CT.c)
         return CampaignRecord(**(await self._write_row(stmt))._mapping)
 
-    async def update_campaign_state(self, guild_id: int, state: dict[str, Any]) -> bool:
-        """Replace the campaign state; False if the guild has no campaign."""
-        stmt = sa.update(CT).where(CT.c.guild_id == guild_id).values(state=state, updated_at=utcnow())
-        return await self._write_count(stmt) > 0
-
     # -- characters ----------------------------------------------------------------
 
     async def add_character(
@@ -525,14 +520,6 @@ class Repository:
             stmt = stmt.where(CH.c.name_key.startswith(name_key(prefix), autoescape=True))
         stmt = stmt.order_by(CH.c.name_key).limit(limit)
         return [CharacterRecord(**row._mapping) for row in await self._fetch(stmt)]
-
-    async def remove_character(self, guild_id: int, name: str) -> bool:
-        stmt = sa.delete(CH).where(CH.c.guild_id == guild_id, CH.c.name_key == name_key(name))
-        return await self._write_count(stmt) > 0
-
-    async def update_character_sheet(self, character_id: int, sheet: dict[str, Any]) -> bool:
-        stmt = sa.update(CH).where(CH.c.id == character_id).values(sheet=sheet)
-        return await self._write_count(stmt) > 0
 
     async def _transaction(self, body: Callable[..., Any], *args: Any) -> Any:
         """``body(sync_connection, *args)`` in one write transaction."""
@@ -787,16 +774,6 @@ class Repository:
                 _commit_body, update, params, new_events, undo_seqs, lasting, change, campaign_state
             )
 
-    async def end_encounter(
-        self,
-        encounter_id: int,
-        expected_version: int,
-        *,
-        state: dict[str, Any],
-        events: Iterable[NewEvent] = (),
-    ) -> int:
-        return await self.commit(encounter_id, expected_version, state=state, events=events, status=ENDED)
-
     async def set_meta(self, encounter_id: int, **meta: Any) -> bool:
         """Update message ids / reminder fields without bumping the version."""
         if not meta:
@@ -837,10 +814,3 @@ class Repository:
             stmt = stmt.where(EN.c.guild_id.in_(list(guild_ids)))
         stmt = stmt.order_by(_NEXT_DUE, EN.c.id).limit(limit)
         return [EncounterRecord(**row._mapping) for row in await self._fetch(stmt)]
-
-    async def count_encounters(self, *, status: str | None = None) -> int:
-        stmt = sa.select(sa.func.count()).select_from(EN)
-        if status is not None:
-            stmt = stmt.where(EN.c.status == status)
-        rows = await self._fetch(stmt)
-        return int(rows[0][0])
