@@ -160,16 +160,20 @@ class System:
     def sheet_example(self) -> str:
         return "`" + " ".join(f"{name}=…" for name in list(self.sheet_type.model_fields)[:3]) + "`"
 
-    def make_combatant(self, enc: Encounter, action: AddCombatants, cid: str, name: str) -> Combatant:
-        sheet = self.parse_sheet(action.sheet)
+    def side_of(self, action: AddCombatants) -> str:
+        """The side a new combatant joins: the one asked for, else players' or the last."""
         side = action.side or (self.player_side if not action.npc else self.sides[-1])
         if side not in self.sides and self.sides:
             raise InvalidInput(f"Side must be one of: {', '.join(self.sides)}.")
+        return side
+
+    def make_combatant(self, enc: Encounter, action: AddCombatants, cid: str, name: str) -> Combatant:
+        sheet = self.parse_sheet(action.sheet)
         return self.combatant_type(
             id=cid,
             name=name,
             controller_id=action.controller_id,
-            side=side,
+            side=self.side_of(action),
             npc=action.npc,
             hidden=action.hidden,
             character_id=action.character_id,

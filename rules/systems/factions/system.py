@@ -137,23 +137,12 @@ class FactionsSystem(System):
         return manoeuvres.release_if_busy(enc, enc.get(manoeuvres_actor.id)), events
 
     # --- characters -----------------------------------------------------------
-    def make_combatant(self, enc, action: AddCombatants, cid, name):
+    def side_of(self, action: AddCombatants) -> str:
         side = (action.side or (self.player_side if not action.npc else "gm")).strip()
         if not _FACTION.match(side):
             raise InvalidInput("A faction name is 1–30 letters, digits, spaces, ' or -.")
-        if side.casefold() in self.sides:
-            side = side.casefold()
         # Any faction name the GM gives is a faction of its own (bandits, wolves…).
-        return self.combatant_type(
-            id=cid,
-            name=name,
-            controller_id=action.controller_id,
-            side=side,
-            npc=action.npc,
-            hidden=action.hidden,
-            character_id=action.character_id,
-            **self.combatant_fields(self.parse_sheet(action.sheet), action),
-        )
+        return side.casefold() if side.casefold() in self.sides else side
 
     def combatant_fields(self, sheet: dict[str, Any], action: AddCombatants) -> dict[str, Any]:
         return {
