@@ -77,8 +77,9 @@ class Between:
         dice: str | None = None,
         options: str | None = None,
         by_name: str | None = None,
-    ) -> tuple[str, list[str]]:
-        """Apply one kind of rest to every stored character (or one); returns the summary and event lines."""
+    ) -> tuple[str, list[str], list[str]]:
+        """Apply one kind of rest to every stored character (or one); returns its label, the
+        lines everyone may read and the lines about the GM's kept NPCs."""
         if not by.is_gm:
             raise NotAllowed("Only the GM decides when the characters rest.")
         campaign, system = await self._campaign(key)
@@ -114,7 +115,11 @@ class Between:
         target = f" character:{character.name}" if character else ""
         change = NewChange(key, by.user_id, f"/campaign rest kind:{rest.key}{target}", summary, before, by_name)
         await self.repo.save_lasting(after, change, new_state)
-        return rest.label, lines
+        # The GM's own stored characters are NPCs kept from fights, whose numbers may be
+        # hidden from the players: their lines are for the GM alone.
+        kept = {r.name for r in records if r.owner_id == by.user_id}
+        private = [line for line in lines if any(name in line for name in kept)]
+        return rest.label, [line for line in lines if line not in private], private
 
     async def adjust(
         self, key: int, by: Actor, record: CharacterRecord, what: str, value: str, by_name: str | None = None

@@ -124,14 +124,9 @@ class Campaign(
         if not by.is_gm:
             raise NotAllowed("Only the GM decides when the characters rest.")
         record = await autocomplete.resolve_character(interaction, key, character) if character else None
-        label, lines = await self.bot.core.between.rest(
+        label, public, private = await self.bot.core.between.rest(
             key, by, kind, character=record, dice=dice, options=options, by_name=interaction.user.display_name
         )
-        # The GM's own stored characters are NPCs kept from fights, whose numbers may be hidden
-        # from the players: their lines go to the GM alone.
-        kept = {r.name for r in await self.bot.core.repo.list_characters(key, limit=1000) if r.owner_id == by.user_id}
-        public = [line for line in lines if not any(name in line for name in kept)]
-        private = [line for line in lines if line not in public]
         body = "\n".join(render.clean(line) for line in public) or f"{render.clean(label)}: nothing changed."
         await reply(interaction, body)
         if private:

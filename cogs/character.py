@@ -68,7 +68,8 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
         record = await autocomplete.resolve_character(interaction, key, name)
         # A sheet and what it carries between fights are its owner's and the GM's to read, as the
         # numbers are in a fight: an NPC the GM kept may have fought hidden.
-        if by.is_gm or record.owner_id == by.user_id:
+        may_read = by.is_gm or record.owner_id == by.user_id
+        if may_read:
             stats = "\n".join(f"`{k}` = {render.clean(str(v))}" for k, v in record.sheet.items()) or "—"
         else:
             stats = "Only its owner and the GM read its sheet."
@@ -77,7 +78,7 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
             description=render.fit(stats, 3000),
             colour=discord.Colour.green(),
         )
-        if by.is_gm or record.owner_id == by.user_id:
+        if may_read:
             carried = "\n".join(describe(registry.get(record.system), record))
             embed.add_field(name="Between fights", value=render.fit(render.clean(carried), 1000), inline=False)
         embed.set_footer(text=f"{record.system}")

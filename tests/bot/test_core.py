@@ -13,6 +13,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from tests import toy
 from tests.helpers import GM
+from tests.rules.test_turns import ASK  # noqa: F401 (importing it registers the toy-ask system)
 
 ALICE = Actor(user_id=2)
 CHANNEL = 555
