@@ -12,6 +12,10 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from .model import Actor, Value
+from .usertext import Typed
+
+# The `options:` words as read (`rules.commands.flags`): a value is text the user typed.
+Flags = dict[str, Typed | bool]
 
 
 class Action(Value):

@@ -9,6 +9,7 @@ from typing import Any
 from .errors import InvalidInput
 from .model import Event
 from .system import Adjustable, Rest, Resting, RestOutcome, whole_number, yes_no
+from .usertext import quoted
 
 MAX_ENTRIES = 20
 
@@ -39,7 +40,7 @@ def set_value(
     spec = table.get(str(key or "").strip().lower().replace(" ", "_").replace("-", "_"))
     if spec is None:
         raise InvalidInput(
-            f"{system_name} keeps no lasting value called `{str(key)[:30]}`. Values: {', '.join(table)}."
+            f"{system_name} keeps no lasting value called {quoted(str(key))}. Values: {', '.join(table)}."
         )
     if spec.kind == "bool":
         return state | {spec.key: yes_no(spec.key, value)}

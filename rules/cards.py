@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from .errors import InvalidInput
+from .usertext import quoted
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("C", "D", "H", "S")
@@ -39,7 +40,7 @@ class Card:
     def parse(cls, text: str) -> Card:
         match = _CARD.match(text.strip())
         if not match:
-            raise InvalidInput(f"`{text[:20]}` is not a card: write rank then suit, e.g. `KH`, `10S`, `4C`.")
+            raise InvalidInput(f"{quoted(text, 20)} is not a card: write rank then suit, e.g. `KH`, `10S`, `4C`.")
         rank, suit = match.group(1).upper(), match.group(2).upper()
         return cls(rank, _SYMBOL_SUITS.get(suit, suit))
 

@@ -26,6 +26,7 @@ from .actions import Action, AddCombatants, Choose, DelayTurn, NextTurn, Note, R
 from .dice import check_expression, parse_entered
 from .errors import InvalidInput, NotAllowed, UnknownAction
 from .model import Actor, Encounter
+from .usertext import quoted
 
 if TYPE_CHECKING:
     from .system import System
@@ -53,7 +54,7 @@ def flags(text: str | None) -> dict[str, str | bool]:
         raise InvalidInput(f"Options are limited to {MAX_OPTIONS} characters.")
     leftover = _FLAG.sub("", text).replace(",", "").strip()
     if leftover:
-        raise InvalidInput(f"Could not read `{leftover[:30]}` in the options: write words or `name=value`.")
+        raise InvalidInput(f"Could not read {quoted(leftover)} in the options: write words or `name=value`.")
     for key, value in _FLAG.findall(text):
         result[_key(key)] = value.strip("\"'") if value else True
     return result
@@ -64,7 +65,7 @@ def pairs(text: str | None, example: str) -> dict[str, str]:
     text = text or ""
     leftover = _PAIR.sub("", text).strip()
     if leftover:
-        raise InvalidInput(f"Could not read `{leftover[:40]}`: write stats as `name=value`, e.g. {example}.")
+        raise InvalidInput(f"Could not read {quoted(leftover, 40)}: write stats as `name=value`, e.g. {example}.")
     return {_key(key): value.strip("\"'") for key, value in _PAIR.findall(text)}
 
 
@@ -99,7 +100,7 @@ def amount(text: Any, name: str = "amount", high: int = 1000, *, zero: bool = Fa
     tree = check_expression(value)
     highest = _bounds(tree)[1]
     if highest < 0 or (highest == 0 and not zero):
-        raise InvalidInput(f"`{name}` must be able to come out above 0: `{value[:40]}` cannot.")
+        raise InvalidInput(f"`{name}` must be able to come out above 0: {quoted(value, 40)} cannot.")
     return value
 
 
@@ -361,7 +362,7 @@ def _npc_sheet(given: Given) -> dict[str, Any]:
     overrides = flags(given.optional("stats"))
     bare = [k for k, v in overrides.items() if v is True]
     if bare:
-        raise InvalidInput(f"Write stats as `name=value` (`{bare[0][:30]}` has no value).")
+        raise InvalidInput(f"Write stats as `name=value` ({quoted(bare[0])} has no value).")
     return given.system.parse_sheet(dict(sheet) | overrides)
 
 

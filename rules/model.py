@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .errors import UnknownCombatant
 from .randomness import claim_entered
-from .usertext import Typed
+from .usertext import Typed, user_text
 
 
 class Value(BaseModel):
@@ -24,7 +25,17 @@ class Value(BaseModel):
 
     def but(self, **changes: Any):
         """A copy with some fields changed (like dataclasses.replace)."""
+        for key, value in changes.items():
+            if type(value) is str and _typed(type(self), key):
+                changes[key] = user_text(value)  # a copy skips validation, which would mark it
         return self.model_copy(update=changes)
+
+
+@cache
+def _typed(model: type[Value], key: str) -> bool:
+    """Whether `model.key` holds typed text (a `Typed` field)."""
+    info = model.model_fields.get(key)
+    return info is not None and any(getattr(m, "func", None) is user_text for m in info.metadata)
 
 
 class Actor(Value):

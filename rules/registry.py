@@ -11,6 +11,7 @@ from functools import cache
 
 from .errors import InvalidInput
 from .system import System
+from .usertext import quoted
 
 MODULES: dict[str, str] = {
     "rotted-capes": "rules.systems.rotted_capes",
@@ -43,5 +44,5 @@ def get(key: str) -> System:
     if key in _extra:
         return _extra[key]
     if key not in MODULES:
-        raise InvalidInput(f"Unknown rule system `{(key or '')[:30]}`. Known: {', '.join(MODULES)}.")
+        raise InvalidInput(f"Unknown rule system {quoted(key or '')}. Known: {', '.join(MODULES)}.")
     return _load(key)

@@ -19,6 +19,7 @@ from .errors import InvalidInput, UnknownAction
 from .model import Actor, Combatant, Encounter, Event, Pending, Value
 from .randomness import Chance
 from .turns.base import TurnStructure
+from .usertext import quoted
 
 Handler = Callable[[Encounter, Action, Chance], tuple[Encounter, list[Event]]]
 InitiativeKey = tuple[float, ...]
@@ -148,7 +149,7 @@ class System:
         unknown = [key for key in raw if key not in fields]
         if unknown:
             raise InvalidInput(
-                f"Unknown stat `{unknown[0][:30]}` for {self.name}. Known stats: " + ", ".join(sorted(fields)) + "."
+                f"Unknown stat {quoted(unknown[0])} for {self.name}. Known stats: " + ", ".join(sorted(fields)) + "."
             )
         try:
             return self.sheet_type.model_validate(raw).model_dump(mode="json")
@@ -325,7 +326,7 @@ class System:
         """The lasting state with one value set by the GM (`value` as typed); InvalidInput if it does not fit."""
         if self.between is not None:
             return self.between.adjust(sheet, lasting, key, value)
-        raise InvalidInput(f"{self.name} keeps no lasting value called `{str(key)[:30]}`.")
+        raise InvalidInput(f"{self.name} keeps no lasting value called {quoted(str(key))}.")
 
     def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any]) -> list[str]:
         """The lasting state for `/character show`, one line per topic."""
@@ -338,7 +339,7 @@ class System:
         found = rests.get(key) or next((r for r in rests.values() if r.label.casefold() == str(kind).casefold()), None)
         if found is None:
             known = ", ".join(f"`{k}`" for k in rests) or "none"
-            raise UnknownAction(f"{self.name} has no rest called `{str(kind)[:30]}`. Rests: {known}.")
+            raise UnknownAction(f"{self.name} has no rest called {quoted(str(kind))}. Rests: {known}.")
         return found
 
     def settings_for(self, settings: dict[str, Any] | None) -> dict[str, Any]:

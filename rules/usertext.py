@@ -60,6 +60,24 @@ def user_text(value: Any) -> UserText:
 Typed = Annotated[str, AfterValidator(user_text)]
 
 
+def one_line(value: Any, limit: int | None = None) -> UserText:
+    """Typed text with its whitespace collapsed, cut to `limit`, still marked (str methods
+    and slices give back a plain str, which would lose the mark)."""
+    text = " ".join(str(value or "").split())
+    return user_text(text if limit is None else text[:limit])
+
+
+def quoted(value: Any, limit: int = 30) -> str:
+    """Typed text in a code span (a refusal naming what it could not read): shown as typed,
+    save that a backtick, which would end the span early, reads as an apostrophe."""
+    return "`" + scrub(str(value))[:limit].replace("`", "'") + "`"
+
+
+def listed(items, sep: str = ", ") -> str:
+    """`sep.join(items)` with each item formatted, so typed ones stay marked."""
+    return sep.join(f"{item}" for item in items)
+
+
 def spans(text: str, literal, other=lambda part: part) -> str:
     """`text` with each marked span passed through `literal` and the rest through `other`."""
     if OPEN not in text:

@@ -12,11 +12,26 @@ _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _BLOCK = re.compile(r"(?m)^\s*(#{1,3}\s|>|-#\s)")
 _TAG = re.compile(r"<(#|t:|a?:|/)")
 
+# The bot's own lines use bold, italics and strikethrough (a heading, a fallen combatant),
+# so emphasis cannot be flagged in general. These payloads carry words no rule writes:
+# wherever a user typed one, it must show with a backslash before each markup character.
+EMPHASIS = ("**zqbold**", "*zqital*", "_zqund_", "`zqcode`", "~~zqstrike~~")
+_WORD = r"(?i:zq(?:bold|ital|und|code|strike))"  # the rules may change a typed word's case
+_IN_CODE = re.compile(f"`{_WORD}|{_WORD}`")
+_CODE_SPAN = re.compile(r"`[^`]*`")
+_EMPHASISED = re.compile(f"[*_~]{_WORD}|{_WORD}[*_~]")
+_ESCAPE_SHOWN = re.compile(f"(?:\\\\[*_~`])+{_WORD}|{_WORD}(?:\\\\[*_~`])+")
 
-def renders_markup(text: str) -> list[str]:
+
+def renders_markup(text: str, *, shows: str = "markdown") -> list[str]:
     """The kinds of markup (links, URLs, code fences, spoilers, underline, headings,
-    quotes, subtext, channel/time/emoji tags) Discord would render in `text`; an
-    escaped character (a backslash before it) counts as plain."""
+    quotes, subtext, channel/time/emoji tags, and the emphasis of an `EMPHASIS`
+    payload) Discord would render in `text`; an escaped character (a backslash
+    before it) counts as plain.
+
+    `shows`: "markdown" for messages, embeds and the Markdown log; "plain" for a
+    place that shows no markup (a button label), where a payload must appear as
+    typed, without backslashes; "data" for a file that is not read as Markdown."""
     plain = re.sub(r"\\.", "·", text)
     found = []
     for kind, pattern in (("masked link", _MASKED_LINK), ("url", _URL), ("block markup", _BLOCK), ("tag", _TAG)):
@@ -25,7 +40,20 @@ def renders_markup(text: str) -> list[str]:
     for kind, token in (("code fence", "```"), ("spoiler", "||"), ("underline", "__")):
         if token in plain:
             found.append(kind)
+    if shows == "markdown" and (_IN_CODE.search(plain) or _EMPHASISED.search(_CODE_SPAN.sub("", plain))):
+        found.append("emphasis")
+    if shows == "plain" and _ESCAPE_SHOWN.search(text):
+        found.append("backslashes in plain text")
     return found
+
+
+def shows_of(where: str) -> str:
+    """How the place `texts_of` names shows text (see `renders_markup`)."""
+    if where.endswith(("label", "select option")):
+        return "plain"
+    if " file " in where and not where.endswith(".md"):
+        return "data"
+    return "markdown"
 
 
 def texts_of(message) -> Iterator[tuple[str, str]]:
@@ -74,9 +102,13 @@ def markup_in(messages, channels=()) -> list[str]:
             text = text.replace(mention, "#channel")
         return text
 
+    def culprit(text: str, shows: str) -> str:
+        """The first line that renders markup by itself (the whole text when none does)."""
+        return next((line for line in text.splitlines() if renders_markup(line, shows=shows)), text)
+
     return [
-        f"{where}: {kinds} in {text[:200]!r}"
+        f"{where}: {kinds} in {culprit(text, shows)[:300]!r}"
         for message in messages
         for where, text in texts_of(message)
-        if (kinds := renders_markup(typed(text)))
+        if (kinds := renders_markup(typed(text), shows=(shows := shows_of(where))))
     ]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ..actions import Action
 from ..errors import InvalidInput, NotAllowed, NotYourTurn
 from ..model import Encounter, Event, TurnState
+from ..usertext import quoted
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn
 
 if TYPE_CHECKING:
@@ -358,4 +359,4 @@ def _match(name: str, factions: list[str]) -> str:
     for faction in factions:
         if faction.casefold() == key:
             return faction
-    raise InvalidInput(f"No faction called `{(name or '')[:30]}`: factions are {', '.join(factions)}.")
+    raise InvalidInput(f"No faction called {quoted(name or '')}: factions are {', '.join(factions)}.")

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
 from bot.standin import interactions as ix
 from tests.e2e.conftest import say
-from tests.markup import markup_in
+from tests.markup import EMPHASIS, markup_in
 
 LINK = "[Free Nitro](https://evil.example/x)"
 FENCE = "```py boom``` **Boss** ||x||"
@@ -178,3 +182,123 @@ async def test_the_sandbox_does_not_talk_about_voice(caplog):
         code = await sandbox("gm: /help", system="rotted-capes", seed=1, out=out)
     assert code == 0
     assert "voice" not in caplog.text and "voice" not in out.getvalue()
+
+
+# --- every free-text option of every system ---------------------------------------------
+# A fight per system: `{}` in an option takes a payload (`EMPHASIS`). The commands reach the
+# rules (conditions, tags, durations, notes, weapons, zones, reasons, damage types, /act
+# text, `options:` values, weapon names in sheets) and the reports and the log repost what
+# they stored. A step marked False may be refused (the rules check that text): its refusal
+# is checked like any other message.
+Step = tuple  # (user, command, options[, must be accepted])
+FIGHTS: dict[str, list[Step]] = {
+    "rotted-capes": [
+        ("gm", "/initiative add", dict(name="Nova", player="alice", roll=14, stats="avoidance=12 stamina=30")),
+        ("gm", "/initiative add", dict(name="Bolt", player="bob", roll=13, stats="avoidance=12 stamina=30")),
+        ("gm", "/initiative add", dict(name="Ogre", roll=3, stats="avoidance=10 stamina=60 wounds=3")),
+        ("gm", "/initiative add", dict(name="Zombie", count=5, dice="2 2 2 2 2", stats="zombie=true avoidance=8")),
+        ("gm", "/initiative next", {}),
+        ("alice", "/attack", dict(target="Ogre", weapon="{}", damage="2d6", options="free", dice="15 3 4")),
+        ("alice", "/attack", dict(target="Ogre", weapon="{}", defense="{}", options="free", dice="15 3 4"), False),
+        ("alice", "/act", dict(action="demanding", options="what={} interruptible")),
+        ("alice", "/act", dict(action="{}"), False),
+        ("gm", "/act", dict(action="horde", target="Zombie", options="name={}")),
+        ("gm", "/condition add", dict(target="Ogre", condition="{}", tags="{}, {}", duration="{}"), False),
+        ("gm", "/condition add", dict(target="Ogre", condition="Stunned", tags="{}, {}", duration="2 rounds")),
+        (
+            "gm",
+            "/condition add",
+            dict(target="Ogre", condition="Ongoing Damage", tags="{}", options="damage=1d6 dc=12"),
+        ),
+        ("gm", "/condition add", dict(target="Ogre", condition="Frightened", tags="{}", options="dc=12 save={} by={}")),
+        ("gm", "/condition remove", dict(target="Ogre", condition="{}"), False),
+        ("gm", "/damage", dict(target="Ogre", amount="3", damage_type="{}"), False),
+        ("gm", "/save", dict(actor="Ogre", kind="{}", dc=10, dice="12 12")),
+        ("alice", "/plotpoint spend", dict(use="narrative", actor="Nova", text="{}")),
+        ("gm", "/plotpoint award", dict(target="Nova", text="{}")),
+        ("gm", "/plotpoint pool", dict(text="{}")),
+        ("gm", "/choose", dict(option="{}"), False),
+        ("gm", "/condition list", {}),
+        ("gm", "/plotpoint show", {}),
+        ("alice", "/initiative next", {}),
+        ("bob", "/act", dict(action="ready", options="trigger={}")),
+        ("bob", "/initiative next", {}),
+        ("gm", "/initiative next", {}),
+    ],
+    "fightin-words": [
+        (
+            "gm",
+            "/initiative add",
+            dict(name="Mauve", player="alice", roll=4, stats="reflex=3 weapon_skill=3 weapons='{}:1d8'"),
+        ),
+        ("gm", "/initiative add", dict(name="Goblin", roll=1, stats="reflex=1 weapons='spear:1d6'")),
+        ("gm", "/initiative next", {}),
+        ("alice", "/act", dict(action="spend", options="seconds=1 what={}")),
+        ("alice", "/act", dict(action="cast", target="Goblin", options="seconds=1 spell={} delay=1")),
+        ("alice", "/act", dict(action="{}"), False),
+        ("alice", "/attack", dict(target="Goblin", dice="5 4")),
+        ("gm", "/choose", dict(option="{}"), False),
+        ("gm", "/choose", dict(option="Dodge", dice="1")),
+        ("alice", "/attack", dict(target="Goblin", weapon="{}", damage_type="{}", dice="5 4"), False),
+        ("gm", "/choose", dict(option="Dodge", dice="1"), False),
+        ("alice", "/attack", dict(target="Goblin", options="called={} cover={}", dice="5 4"), False),
+        ("gm", "/choose", dict(option="Dodge", dice="1"), False),
+        ("gm", "/condition add", dict(target="Goblin", condition="{}", duration="{}"), False),
+        ("gm", "/condition add", dict(target="Goblin", condition="staggered", duration="{}"), False),
+        ("gm", "/condition remove", dict(target="Goblin", condition="{}"), False),
+        ("gm", "/damage", dict(target="Goblin", amount="1", damage_type="{}", options="called={}"), False),
+        ("gm", "/damage", dict(target="Goblin", amount="fall", options="height=3 surface={}"), False),
+        ("gm", "/save", dict(actor="Goblin", kind="{}", dc=5, roll=4), False),
+        ("gm", "/choose", dict(option="{}"), False),
+        ("gm", "/initiative next", {}, False),
+        ("gm", "/initiative next", {}, False),
+    ],
+}
+REPORTS: list[Step] = [
+    ("gm", "/encounter note", dict(text="{} and {}")),
+    ("gm", "/encounter status", {}),
+    ("alice", "/initiative order", {}),
+    ("gm", "/encounter log", {}),
+]
+# A payload alone, several run together, or after an ordinary word: never with a space,
+# so that it stays one `name=value` in the options.
+PAYLOADS = st.one_of(
+    st.sampled_from(EMPHASIS),
+    st.lists(st.sampled_from(EMPHASIS), min_size=2, max_size=3).map("".join),
+    st.tuples(st.sampled_from(["Axe", "Hall", "fire"]), st.sampled_from(EMPHASIS)).map("".join),
+)
+
+
+def filled(value, data, label: str):
+    """The option's value with a drawn payload in each `{}`."""
+    if not isinstance(value, str):
+        return value
+    return re.sub(r"\{\}", lambda _: data.draw(PAYLOADS, label=label), value)
+
+
+@pytest.mark.parametrize("system", sorted(FIGHTS))
+@settings(
+    max_examples=3,
+    deadline=None,
+    derandomize=True,
+    phases=(Phase.generate,),  # a fight is not replayed to shrink it: the channel has moved on
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+async def test_typed_emphasis_is_literal_in_every_system(standin, bot, system, data):
+    # One bot for every example: each draws new payloads for a new fight in the same channel.
+    await say(standin, "gm", "/campaign setup", system=system)
+    if not (await say(standin, "gm", "/encounter end")).content.startswith("⛔"):  # an example that failed
+        await (await standin.click("gm", "End the encounter")).response()
+    first = len(standin.book.messages)
+    await say(standin, "gm", "/encounter start")
+    for user, command, options, *accepted in FIGHTS[system] + REPORTS:
+        typed = {k: filled(v, data, f"{command} {k}") for k, v in options.items()}
+        answer = await say(standin, user, command, **typed)
+        if accepted != [False]:
+            assert not answer.content.startswith("⛔"), f"{command} {typed}: {answer.content}"
+    await say(standin, "gm", "/encounter end")
+    await (await standin.click("gm", "End the encounter")).response()
+    await bot.idle.wait()
+    problems = markup_in(standin.book.messages[first:])
+    assert problems == [], "\n".join(problems)

@@ -14,6 +14,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from bot.standin import RecordedAttachment, World
+from tests.markup import EMPHASIS
 
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 DISCORD_INTEGER = 2**53
@@ -94,6 +95,10 @@ MARKUP = [
     "</help:123456789012345678>",
     "<a:dance:123456789012345678>",
     "__**x**__",
+    # Emphasis the oracle can tell from the bot's own bold (tests/markup.py), alone and together.
+    *EMPHASIS,
+    " ".join(EMPHASIS),
+    "x=**zqbold** y=_zqund_",
 ]
 UNICODE = [
     "Ω≈ç√∫˜µ≤",

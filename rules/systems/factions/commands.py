@@ -7,6 +7,7 @@ import re
 from rules.commands import Acts, Commands, Given, integer, plain
 from rules.errors import InvalidInput, UnknownAction
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
+from rules.usertext import quoted
 
 from .actions import (
     ApplyDamage,
@@ -122,7 +123,7 @@ def free(given: Given):
 
 def unknown(given: Given):
     act = given.required("action").lower().replace(" ", "_").replace("-", "_")
-    raise UnknownAction(f"`{act[:30]}` is not an action here. Try: {', '.join(a for a, _ in ACTS)}.")
+    raise UnknownAction(f"{quoted(act)} is not an action here. Try: {', '.join(a for a, _ in ACTS)}.")
 
 
 def save(given: Given):

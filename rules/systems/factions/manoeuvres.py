@@ -9,6 +9,7 @@ from __future__ import annotations
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
+from rules.usertext import quoted
 
 from . import economy
 from .harm import harm
@@ -47,7 +48,7 @@ def apply_manoeuvre(
         if take and chosen is None:
             chosen = held[0]
             events.append(
-                Event(kind="warning", text=f"{target.name} holds no `{take[:30]}`: the {chosen.name} falls instead.")
+                Event(kind="warning", text=f"{target.name} holds no {quoted(take)}: the {chosen.name} falls instead.")
             )
         chosen = chosen or held[0]
         enc = enc.update(target.id, dropped=target.dropped + (chosen.name,))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.errors import InvalidInput
 from rules.model import Combatant, Encounter
 from rules.turns.factions import Factions, FactionState
+from rules.usertext import quoted
 
 from .sheet import SIZES, UNARMED, Weapon
 
@@ -59,7 +60,7 @@ class Fighter(Combatant):
                     raise InvalidInput(f"{self.name} dropped the {weapon.name}: pick it up first (`/act pick_up`).")
                 return weapon
         known = ", ".join(w.name for w in held) or "none"
-        raise InvalidInput(f"{self.name} has no weapon called `{name[:30]}` (weapons: {known}; or `unarmed`).")
+        raise InvalidInput(f"{self.name} has no weapon called {quoted(name)} (weapons: {known}; or `unarmed`).")
 
     def held(self) -> tuple[Weapon, ...]:
         return tuple(w for w in self.weapons if w.name not in self.dropped) + (UNARMED,)

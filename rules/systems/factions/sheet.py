@@ -17,6 +17,7 @@ from pydantic import Field, field_validator
 from rules.errors import InvalidInput
 from rules.model import Value
 from rules.secrets import secret
+from rules.usertext import quoted
 
 SIZES = ("tiny", "small", "medium", "large", "massive")
 
@@ -73,7 +74,7 @@ def parse_weapons(text: builtins.str) -> tuple[Weapon, ...]:
                 great = True
             else:
                 raise InvalidInput(
-                    f"Could not read `{part[:20]}` in weapon `{name}`: write e.g. `bow:d6:8` "
+                    f"Could not read {quoted(part, 20)} in weapon `{name}`: write e.g. `bow:d6:8` "
                     "(name, damage die, range in zones, then `blast` or `great`)."
                 )
         if rng > 100:

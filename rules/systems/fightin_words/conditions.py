@@ -13,6 +13,7 @@ import re
 from rules.errors import InvalidInput
 from rules.model import Event
 from rules.randomness import Chance
+from rules.usertext import quoted
 
 from .model import Condition, Fighter
 from .tables import CONFUSION
@@ -55,7 +56,7 @@ def canonical(name: str) -> str:
     if key in KNOWN or key in SPECIAL:
         return key
     known = ", ".join(sorted(KNOWN) + list(SPECIAL))
-    raise InvalidInput(f"Unknown condition `{(name or '')[:30]}`. Fightin' Words knows: {known}.")
+    raise InvalidInput(f"Unknown condition {quoted(name or '')}. Fightin' Words knows: {known}.")
 
 
 def rounds_of(duration: str | None) -> int | None:

@@ -11,6 +11,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
 from rules.secrets import secret
+from rules.usertext import quoted
 
 from . import conditions as cond
 from . import morale, wounds
@@ -41,7 +42,7 @@ def falling(f: Fighter, height: int, surface: str) -> str:
     """1d6 + 3×scale + 1 per 5 m (up to 60 m) + the surface's modifier."""
     key = surface.strip().casefold().replace(" ", "_").replace("-", "_")
     if key not in SURFACES:
-        raise InvalidInput(f"Unknown surface `{surface[:20]}`. Known: {', '.join(SURFACES)}.")
+        raise InvalidInput(f"Unknown surface {quoted(surface, 20)}. Known: {', '.join(SURFACES)}.")
     if not 0 <= height <= 100_000:
         raise InvalidInput("The height is in metres, from 0 up.")
     bonus = fall_bonus(height) + 3 * f.sheet.scale + SURFACES[key]

@@ -10,12 +10,13 @@ from pydantic import field_validator
 from rules.errors import InvalidInput
 from rules.model import Combatant, Encounter, Value
 from rules.turns.seconds import SecondsState
+from rules.usertext import Typed, quoted
 
 REACHES = ("close", "standard", "long")
 
 
 class Weapon(Value):
-    name: str
+    name: Typed
     damage: str
     reach: str = "standard"  # melee weapons
     increment: int | None = None  # ranged weapons: metres per range increment
@@ -38,7 +39,7 @@ def parse_weapons(text: str) -> tuple[Weapon, ...]:
             continue
         if len(bits) < 2 or not bits[1]:
             raise InvalidInput(
-                f"Weapon `{bits[0][:30]}` needs a damage expression: write `name:damage[:reach or range in "
+                f"Weapon {quoted(bits[0])} needs a damage expression: write `name:damage[:reach or range in "
                 "m][:magic]`, "
                 'e.g. `weapons="arming sword:1d8;heavy crossbow:1d10:15"`.'
             )
@@ -53,7 +54,7 @@ def parse_weapons(text: str) -> tuple[Weapon, ...]:
                 weapon["reach"] = word
             elif word:
                 raise InvalidInput(
-                    f"`{extra[:20]}` in weapon `{bits[0][:30]}` is neither a reach (close, standard, long N), "
+                    f"{quoted(extra, 20)} in weapon {quoted(bits[0])} is neither a reach (close, standard, long N), "
                     "a range increment in metres, nor `magic`."
                 )
         weapons.append(Weapon(**weapon))
@@ -101,7 +102,7 @@ class Condition(Value):
 class DelayedEffect(Value):
     """Something that goes off after a number of its owner's own seconds."""
 
-    what: str
+    what: Typed
     seconds: int  # still to run, counting the casting seconds not yet spent
     delay: int
     target: str | None = None

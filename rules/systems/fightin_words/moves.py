@@ -9,6 +9,7 @@ from rules.actions import Action
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
+from rules.usertext import one_line, quoted
 
 from .model import DelayedEffect, Fighter
 from .sheet import has
@@ -34,7 +35,7 @@ class Act(Action):
 def act(system, enc, action: Act, chance: Chance):
     name = action.action.strip().casefold().replace(" ", "_")
     if name not in ACTIONS:
-        raise InvalidInput(f"Unknown action `{action.action[:30]}`. Choose one of: {', '.join(ACTIONS)}.")
+        raise InvalidInput(f"Unknown action {quoted(action.action)}. Choose one of: {', '.join(ACTIONS)}.")
     me: Fighter = enc.find(action.actor)
     timed = ACTIONS[name]
     cost, verb = timed.seconds, timed.verb
@@ -70,9 +71,9 @@ def act(system, enc, action: Act, chance: Chance):
     elif name == "spend":
         raise InvalidInput('Say how long it takes: options `seconds=N` (and `what="…"`).')
     if action.what:
-        verb = " ".join(action.what.split())[:80]
+        verb = one_line(action.what, 80)
     if name == "cast":
-        spell = " ".join((action.spell or "a spell").split())[:60]
+        spell = one_line(action.spell or "a spell", 60)
         verb = f"casts {spell}" + (f" at {action.target}" if action.target else "")
         if action.delay:
             if not 0 < action.delay <= MAX_DELAY:

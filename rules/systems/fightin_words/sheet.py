@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.errors import InvalidInput
+from rules.usertext import quoted
 
 from .model import UNARMED, Fighter, Weapon, parse_weapons
 
@@ -78,7 +79,7 @@ def weapon(f: Fighter, name: str | None) -> Weapon:
         if candidate.name.casefold().startswith(key):
             return candidate
     listed = ", ".join(w.name for w in known + (UNARMED,))
-    raise InvalidInput(f"{f.name} has no weapon called `{name[:30]}`. Their weapons: {listed}.")
+    raise InvalidInput(f"{f.name} has no weapon called {quoted(name)}. Their weapons: {listed}.")
 
 
 def skill(f: Fighter, w: Weapon) -> int:

@@ -6,6 +6,7 @@ from typing import Any
 
 from ...commands import Acts, Commands, Given, integer, plain
 from ...errors import InvalidInput
+from ...usertext import quoted
 from . import movement
 from .actions import (
     AddCondition,
@@ -107,7 +108,7 @@ def place(given: Given) -> Place:
 
 def unknown(given: Given):
     choice = given.text("action").strip().casefold()
-    raise InvalidInput(f"Unknown action `{choice[:20]}`. Actions: {', '.join(v for v, _ in ACT_CHOICES)}.")
+    raise InvalidInput(f"Unknown action {quoted(choice, 20)}. Actions: {', '.join(v for v, _ in ACT_CHOICES)}.")
 
 
 def heal(given: Given) -> Heal:

@@ -6,6 +6,7 @@ from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
 from ...secrets import secret
+from ...usertext import quoted
 from . import pools
 from .actions import Move, StandUp
 from .economy import spend
@@ -145,7 +146,7 @@ def parse_features(text: str) -> tuple[str, ...]:
     for word in text.replace(",", " ").split():
         key = word.strip().casefold()
         if key not in FEATURES:
-            raise InvalidInput(f"Unknown zone feature `{word[:20]}`: use cluttered, dim or cramped.")
+            raise InvalidInput(f"Unknown zone feature {quoted(word, 20)}: use cluttered, dim or cramped.")
         if FEATURES[key] not in found:
             found.append(FEATURES[key])
     return tuple(found)

@@ -6,6 +6,7 @@ from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
 from ...secrets import secret
+from ...usertext import quoted
 from . import pools, weapons
 from .actions import Aim, Delay, Interrupt, Other, Release, Reload
 from .economy import spend
@@ -148,7 +149,7 @@ def skill_pool(enc: FrozenEncounter, combatant, name: str, modifier: int = 0):
         attribute = key
     else:
         raise InvalidInput(
-            f"Unknown skill `{name[:20]}`. Skills: {', '.join(SKILLS)}; attributes: {', '.join(ATTRIBUTES)}."
+            f"Unknown skill {quoted(name, 20)}. Skills: {', '.join(SKILLS)}; attributes: {', '.join(ATTRIBUTES)}."
         )
     if key == "perception" and enc.feature(combatant, "dim"):
         parts.append(("dimly lit zone", -2))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...errors import InvalidInput
 from ...model import Value
+from ...usertext import quoted
 
 RANGES = ("close", "short", "medium", "long", "distant")
 
@@ -126,7 +127,7 @@ def find(name: str, *, ranged: bool = False, thrown: bool = False) -> Weapon:
     if key in MELEE:
         return MELEE[key]
     names = ", ".join(w.name for w in list(MELEE.values()) + list(RANGED.values()))
-    raise InvalidInput(f"Unknown weapon `{(name or '')[:30]}`. Known weapons: {names}.")
+    raise InvalidInput(f"Unknown weapon {quoted(name or '')}. Known weapons: {names}.")
 
 
 def keeps_load(weapon: Weapon) -> bool:

@@ -3,11 +3,12 @@ the order in which hand-entered dice are used."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import Field
 
-from ...actions import Action, Anytime, GmAction
+from ...actions import Action, Anytime, Flags, GmAction
+from ...usertext import Typed
 
 
 class Attack(Action):
@@ -18,12 +19,12 @@ class Attack(Action):
     kind: ClassVar[str] = "attack"
     on_turn: ClassVar[bool] = False
     target: str
-    weapon: str = ""
+    weapon: Typed = ""
     modifier: int | None = None
     damage: str | None = None
     damage_type: str | None = None
     defense: str = "avoidance"
-    flags: dict[str, Any] = Field(default_factory=dict)
+    flags: Flags = Field(default_factory=dict)
 
 
 class Act(Action):
@@ -33,7 +34,7 @@ class Act(Action):
     on_turn: ClassVar[bool] = False
     action: str
     target: str | None = None
-    flags: dict[str, Any] = Field(default_factory=dict)
+    flags: Flags = Field(default_factory=dict)
 
 
 class Swap(Anytime):
@@ -52,7 +53,7 @@ class Damage(Action):
     target: str
     amount: str
     damage_type: str = "kinetic"
-    flags: dict[str, Any] = Field(default_factory=dict)
+    flags: Flags = Field(default_factory=dict)
 
 
 class Heal(GmAction):
@@ -61,7 +62,7 @@ class Heal(GmAction):
     kind: ClassVar[str] = "heal"
     target: str
     amount: str
-    flags: dict[str, Any] = Field(default_factory=dict)
+    flags: Flags = Field(default_factory=dict)
 
 
 class Save(Action):
@@ -71,7 +72,7 @@ class Save(Action):
     on_turn: ClassVar[bool] = False
     save: str = "con"
     dc: int | None = None
-    flags: dict[str, Any] = Field(default_factory=dict)
+    flags: Flags = Field(default_factory=dict)
 
 
 class AddCondition(Anytime):
@@ -80,7 +81,7 @@ class AddCondition(Anytime):
     condition: str
     duration: str | None = None
     tags: str | None = None
-    flags: dict[str, Any] = Field(default_factory=dict)
+    flags: Flags = Field(default_factory=dict)
 
 
 class RemoveCondition(Anytime):
@@ -105,20 +106,20 @@ class PlotSpend(Anytime):
     kind: ClassVar[str] = "plotpoint_spend"
     use: str = "narrative"
     target: str | None = None
-    text: str = ""
+    text: Typed = ""
 
 
 class PlotAward(GmAction):
     kind: ClassVar[str] = "plotpoint_award"
     target: str
     amount: int = 1
-    text: str = ""
+    text: Typed = ""
 
 
 class PlotPool(GmAction):
     kind: ClassVar[str] = "plotpoint_pool"
     amount: int = 1
-    text: str = ""
+    text: Typed = ""
 
 
 class PlotIssue(GmAction):

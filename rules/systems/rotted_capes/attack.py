@@ -12,6 +12,7 @@ from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event, Pending
 from ...secrets import lands_in_sight, secret
+from ...usertext import listed, user_text
 from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
@@ -238,8 +239,8 @@ def resolve(
     bonus = spec["modifier"] + spec["flat"] + spec["horde"] - penalty
     defense_value = getattr(target.sheet, spec["defense"]) - cond.weakened(target, spec["defense"])
     label = spec["defense"].capitalize()
-    notes = [n for n in (spec["weapon"], "no Action spent" if spec.get("free") else "") if n]
-    weapon = f" ({', '.join(notes)})" if notes else ""
+    notes = [n for n in (user_text(spec["weapon"]), "no Action spent" if spec.get("free") else "") if n]
+    weapon = f" ({listed(notes)})" if notes else ""
     head = f"{attacker.name} attacks {target.name}{weapon}: "
     if spec["blaze"]:
         natural, rolled, text = 20, (), "blaze of glory: automatic critical"

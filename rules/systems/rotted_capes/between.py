@@ -13,6 +13,7 @@ from ...between import split_entries
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...system import Adjustable, Rest, RestOption, RestOutcome, chosen_names, whole_number, yes_no
+from ...usertext import quoted
 from . import conditions as cond
 from . import damage as dmg
 from .model import Condition, RCCombatant, RCEncounter, RCSheet
@@ -362,7 +363,7 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
     spec = ADJUSTABLE.get(str(key).strip().lower())
     if spec is None:
         raise InvalidInput(
-            f"Rotted Capes keeps no lasting value called `{str(key)[:30]}`. Values: {', '.join(ADJUSTABLE)}."
+            f"Rotted Capes keeps no lasting value called {quoted(str(key))}. Values: {', '.join(ADJUSTABLE)}."
         )
     key = spec.key
     if spec.kind == "bool":
@@ -374,7 +375,7 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
         if key == "attribute_losses":
             bad = [e for e in entries if e.capitalize() not in ATTRIBUTES]
             if bad:
-                raise InvalidInput(f"`{bad[0][:30]}` is not an attribute: {', '.join(ATTRIBUTES)}.")
+                raise InvalidInput(f"{quoted(bad[0])} is not an attribute: {', '.join(ATTRIBUTES)}.")
             return state | {key: [e.capitalize() for e in entries]}
         return state | {key: [e[:80] for e in entries]}
     number = whole_number(key, value, spec.minimum, spec.maximum)
@@ -392,7 +393,7 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
 def _condition_entry(text: str) -> dict[str, Any]:
     match = _ENTRY.match(text)
     if not match:
-        raise InvalidInput(f"Write a condition as `Name (tag, tag)`, not `{text[:30]}`.")
+        raise InvalidInput(f"Write a condition as `Name (tag, tag)`, not {quoted(text)}.")
     name, _ = cond.canonical(match.group(1))
     if name in FIGHT_ONLY:
         raise InvalidInput(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ...errors import InvalidInput
+from ...usertext import one_line, quoted
 from .model import PACE_CAP, Condition, RCCombatant, RCEncounter
 
 NAMES = (
@@ -54,7 +55,7 @@ def canonical(name: str) -> tuple[str, int]:
             return known, level
     if key in _ALIASES:
         return _ALIASES[key], level
-    raise InvalidInput(f"`{text[:30]}` is not a Rotted Capes condition. Conditions: {', '.join(NAMES)}.")
+    raise InvalidInput(f"{quoted(text)} is not a Rotted Capes condition. Conditions: {', '.join(NAMES)}.")
 
 
 def parse_duration(text: str | None, enc: RCEncounter, bearer: RCCombatant) -> dict:
@@ -81,7 +82,7 @@ def parse_duration(text: str | None, enc: RCEncounter, bearer: RCCombatant) -> d
 
 
 def parse_tags(text: str | None) -> tuple[str, ...]:
-    return tuple(t.strip()[:30] for t in (text or "").split(",") if t.strip())[:6]
+    return tuple(one_line(t, 30) for t in (text or "").split(",") if t.strip())[:6]
 
 
 def add(c: RCCombatant, condition: Condition) -> RCCombatant:

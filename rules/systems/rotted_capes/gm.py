@@ -7,6 +7,7 @@ from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...secrets import secret
+from ...usertext import listed, mark, one_line, user_text
 from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
@@ -120,7 +121,7 @@ def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
         else (c.condition(spec["condition"]).save if c.condition(spec["condition"]) else "con")
     )
     ok, text = roll_save(enc, c.id, save_kind, spec["dc"], chance, adv, spec["dis"])
-    events = [Event(kind="roll", text=f"{c.name} {save_kind.upper()} save: {text}")]
+    events = [Event(kind="roll", text=f"{c.name} {mark(save_kind.upper())} save: {text}")]
     if ok and spec["condition"] and c.has(spec["condition"]):
         enc = enc.update(c.id, conditions=tuple(x for x in c.conditions if x.name != spec["condition"]))
         events.append(Event(kind="info", text=f"{c.name} shakes off {spec['condition']}."))
@@ -146,7 +147,11 @@ def _unleashed_save(enc, c, kind, dc, condition):
         raise NotAllowed("The Editor-in-Chief's pool has no Plot Point to spend.")
     conditions = tuple(x for x in c.conditions if not condition or x.name != condition.name)
     enc = enc.update(c.id, unleashed_save_round=enc.round, conditions=conditions).but(pool=enc.pool - 1)
-    what = f"{condition.save.upper()} save against {condition.label()}" if condition else f"{kind.upper()} save"
+    what = (
+        f"{mark(condition.save.upper())} save against {condition.label()}"
+        if condition
+        else f"{mark(kind.upper())} save"
+    )
     ends = f"; {condition.name} ends" if condition else ""
     return enc, [
         Event(
@@ -219,7 +224,7 @@ def add_condition(enc: RCEncounter, action, chance):
             fields = {"until": "save"}
     if fields["until"] == "save" and dc is None:
         raise InvalidInput("A condition that lasts until saved needs `dc=` in the options.")
-    source = str(flags.get("source") or flags.get("by") or "")[:60]
+    source = one_line(flags.get("source") or flags.get("by"), 60)
     if name == "Unconscious" and not source:
         source = "imposed"  # so Stamina changes do not wake them
     condition = Condition(
@@ -227,7 +232,7 @@ def add_condition(enc: RCEncounter, action, chance):
         tags=tags,
         level=level,
         dc=dc,
-        save=str(flags.get("save", "con"))[:10].lower(),
+        save=user_text(str(flags.get("save", "con"))[:10].lower()),
         since_turn=enc.turn_no,
         source=source,
         **fields,
@@ -249,7 +254,7 @@ def _state(c: Condition) -> str:
     if c.name == "Ongoing Damage":
         when = "start" if c.at == "start" else "end"
         return (
-            f"takes Ongoing Damage ({', '.join(c.tags) + ': ' if c.tags else ''}{c.damage} {c.damage_type} at the "
+            f"takes Ongoing Damage ({listed(c.tags) + ': ' if c.tags else ''}{c.damage} {c.damage_type} at the "
             f"{when} of each of their turns)"
         )
     return f"{'has' if c.name == 'Exhaustion' else 'is'} {c.label()}"
@@ -262,7 +267,7 @@ def _describe(c: Condition, enc, *, added: bool = False) -> str:
     if c.until == "turn_end":
         return f"until the end of {enc.get(c.owner).name + chr(39) + 's' if c.owner else 'their'} next turn"
     if c.until == "save":
-        return f"until a DC {c.dc} {c.save.upper()} save at the end of one of their turns"
+        return f"until a DC {c.dc} {mark(c.save.upper())} save at the end of one of their turns"
     if c.until == "scene":
         return "until the end of the scene"
     return "until removed"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...model import Event
 from ...secrets import secret
+from ...usertext import listed
 from . import conditions as cond
 from . import damage as dmg
 from . import economy
@@ -56,7 +57,7 @@ def tick(enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter, list[Event]]:
     enc, text, report = dmg.harm(enc, cid, dmg.Harm(roll.total, ongoing.damage_type, ongoing=True))
     t = enc.get(cid)
     tail = "" if t.out else f" ({t.name}: {dmg.status(t)})"
-    tags = f" ({', '.join(ongoing.tags)})" if ongoing.tags else ""
+    tags = f" ({listed(ongoing.tags)})" if ongoing.tags else ""
     events = [
         Event(
             kind="roll",

@@ -11,6 +11,7 @@ from pydantic import field_validator
 
 from ...model import Combatant, Encounter, Value
 from ...turns.initiative import InitiativeState
+from ...usertext import Typed, listed, quoted
 
 ENERGY = ("cold", "cosmic", "electricity", "fire", "radioactive", "sonic")
 PHYSICAL = ("acid", "ballistic", "kinetic", "piercing", "slashing")
@@ -29,10 +30,10 @@ def parse_dr(text: str) -> dict[str, int]:
     for part in (text or "").replace(",", " ").lower().split():
         match = _DR_PAIR.match(part)
         if not match:
-            raise ValueError(f"DR `{part[:20]}` must look like `fire:10` (type, category or `all`)")
+            raise ValueError(f"DR {quoted(part, 20)} must look like `fire:10` (type, category or `all`)")
         key = match.group(1)
         if key not in DAMAGE_TYPES + ("energy", "physical", "all"):
-            raise ValueError(f"`{key[:20]}` is not a damage type, `energy`, `physical` or `all`")
+            raise ValueError(f"{quoted(key, 20)} is not a damage type, `energy`, `physical` or `all`")
         result[key] = int(match.group(2))
     return result
 
@@ -42,7 +43,7 @@ def parse_saves(text: str) -> dict[str, int]:
     for part in (text or "").replace(",", " ").lower().split():
         match = re.match(r"^([a-z]+)[:=]([+-]?\d{1,2})$", part)
         if not match:
-            raise ValueError(f"save bonus `{part[:20]}` must look like `wis:2`")
+            raise ValueError(f"save bonus {quoted(part, 20)} must look like `wis:2`")
         result[match.group(1)] = int(match.group(2))
     return result
 
@@ -117,22 +118,22 @@ class Condition(Value):
     """
 
     name: str
-    tags: tuple[str, ...] = ()
+    tags: tuple[Typed, ...] = ()
     until: Literal["rounds", "turn_end", "save", "scene", "none"] = "none"
     turns_left: int = 0
     owner: str | None = None  # whose turn end counts; None: the bearer
     since_turn: int = 0  # encounter turn number when applied
     dc: int | None = None
-    save: str = "con"
+    save: Typed = "con"
     level: int = 1  # Exhaustion level
     damage: str = ""  # Ongoing Damage per tick
     damage_type: str = "kinetic"
     at: Literal["start", "end"] = "start"  # when Ongoing Damage ticks
-    source: str = ""  # who imposed it (the charmer, the frightening foe)
+    source: Typed = ""  # who imposed it (the charmer, the frightening foe)
 
     def label(self) -> str:
         name = f"{self.name} {self.level}" if self.name == "Exhaustion" else self.name
-        return f"{name} ({', '.join(self.tags)})" if self.tags else name
+        return f"{name} ({listed(self.tags)})" if self.tags else name
 
     def tagged(self, word: str) -> bool:
         word = word.casefold()
@@ -140,7 +141,7 @@ class Condition(Value):
 
 
 class Demanding(Value):
-    what: str
+    what: Typed
     interruptible: bool = False
     since_turn: int = 0
 
@@ -170,15 +171,15 @@ class RCCombatant(Combatant):
     demanding: Demanding | None = None
     dodging: bool = False
     assisted_by: tuple[str, ...] = ()  # advantage on the next roll, from these helpers
-    ready: str = ""
+    ready: Typed = ""
     ongoing_total: int = 0  # continuous damage taken this scene, towards Stamina Defense
     plot_points: int = 0
     aided_this_scene: bool = False
     blaze: bool = False  # one last action: an automatic critical, then death
     dead: bool = False
     passing: bool = False  # helpless this round: the turn is skipped
-    horde: tuple[str, ...] = ()  # member names while this combatant is a Horde
-    horde_name: str = ""
+    horde: tuple[Typed, ...] = ()  # member names while this combatant is a Horde
+    horde_name: Typed = ""
     horde_wear: tuple[int, ...] = ()  # (Stamina, temp, Wounds, continuous total) area attacks left the other members at
     unleashed: bool = False
     unleashed_adv_round: int = 0
@@ -235,4 +236,4 @@ class RCEncounter(Encounter):
     turns: InitiativeState
     pool: int = 0  # the Editor-in-Chief's Plot Points
     last_roll: LastRoll | None = None
-    plot_log: tuple[str, ...] = ()
+    plot_log: tuple[str, ...] = ()  # lines as posted: typed words already marked

@@ -6,6 +6,7 @@ from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...secrets import secret
 from ...turns.initiative import Entry
+from ...usertext import listed
 from . import conditions as cond
 from . import damage as dmg
 from .model import Condition, RCCombatant, RCEncounter
@@ -148,7 +149,7 @@ def split(enc: RCEncounter, cid: str) -> tuple[RCEncounter, list[Event]]:
         slot.append(new.id)
     state = state.but(entries=tuple(entries), slots=tuple(tuple(s) for s in slots))
     enc = enc.but(combatants=tuple(combatants), turns=state, next_id=next_id)
-    return enc, [Event(kind="info", text=f"The horde breaks up: {', '.join(names)} act on its initiative, together.")]
+    return enc, [Event(kind="info", text=f"The horde breaks up: {listed(names)} act on its initiative, together.")]
 
 
 def unleash(system, enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncounter, list[Event]]:

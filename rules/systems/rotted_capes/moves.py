@@ -7,6 +7,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...secrets import secret
+from ...usertext import one_line, user_text
 from . import conditions as cond
 from . import economy, modes
 from .model import Condition, Demanding, RCEncounter
@@ -61,9 +62,9 @@ def _mode(system, enc, what, action, chance):
     if len(names) == 1:
         base = names[0].casefold()
         names = [c.name for c in enc.active() if c.name.casefold().rsplit(" ", 1)[0] == base and not c.horde]
-    title = str(action.flags.get("name") or f"{action.target.split(',')[0].strip()} Horde")[:60]
+    title = one_line(action.flags.get("name") or f"{action.target.split(',')[0].strip()} Horde", 60)
     if enc.maybe(title):
-        title = f"{title} {enc.next_id}"
+        title = user_text(f"{title} {enc.next_id}")
     return modes.form_horde(system, enc, names, title, chance)
 
 
@@ -98,7 +99,7 @@ def _dash(enc, c, action, chance):
 
 
 def _demanding(enc, c, action, chance):
-    what = str(action.flags.get("what") or action.target or "a demanding action")[:80]
+    what = one_line(action.flags.get("what") or action.target or "a demanding action", 80)
     if c.demanding:
         raise NotAllowed(f"{c.name} is already performing {c.demanding.what}.")
     moved = cond.pace(c) - c.economy.pace
@@ -169,7 +170,7 @@ def _hide(enc, c, action, chance):
 
 
 def _ready(enc, c, action, chance):
-    trigger = str(action.flags.get("trigger") or action.target or "")[:120]
+    trigger = one_line(action.flags.get("trigger") or action.target, 120)
     if not trigger:
         raise InvalidInput(
             'Ready needs a trigger: options trigger="if the zombies come through the arch, I drop the doors".'

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...secrets import secret
+from ...usertext import one_line
 from . import attack as atk
 from . import damage as dmg
 from .gm import resolve_save
@@ -74,7 +75,7 @@ def spend(system, enc: RCEncounter, action, chance):
     if use not in USES:
         raise InvalidInput("Plot Point uses: " + ", ".join(USES) + ".")
     hero = spender(enc, action)
-    note = " ".join((action.text or "").split())[:300]
+    note = one_line(action.text, 300)
     if use.startswith("reroll"):
         return _reroll(system, enc, hero, use == "reroll damage", chance)
     if use == "aid":
@@ -167,7 +168,7 @@ def award(enc: RCEncounter, action, chance):
     if not 1 <= action.amount <= 10:
         raise InvalidInput("Award between 1 and 10 Plot Points.")
     enc = enc.update(hero.id, plot_points=hero.plot_points + action.amount)
-    why = " ".join((action.text or "").split())[:200]
+    why = one_line(action.text, 200)
     text = (
         f"🎭 {hero.name} earns {action.amount} Plot Point{'s' if action.amount > 1 else ''}"
         + (f" ({why})" if why else "")
@@ -179,7 +180,7 @@ def award(enc: RCEncounter, action, chance):
 def pool(enc: RCEncounter, action, chance):
     if not 1 <= action.amount <= enc.pool:
         raise NotAllowed(f"The pool holds {enc.pool} Plot Point{'s' if enc.pool != 1 else ''}.")
-    why = " ".join((action.text or "").split())[:200]
+    why = one_line(action.text, 200)
     enc = enc.but(pool=enc.pool - action.amount)
     return enc, [
         Event(

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from rules.actions import Action, Anytime, GmAction
+from rules.actions import Action, Anytime, Flags, GmAction
 
 
 class Act(Action):
@@ -15,7 +15,7 @@ class Act(Action):
     kind: ClassVar[str] = "act"
     what: str
     target: str | None = None
-    flags: dict[str, str | bool] = Field(default_factory=dict)
+    flags: Flags = Field(default_factory=dict)
 
 
 class Attack(Action):
@@ -33,7 +33,7 @@ class Attack(Action):
     damage: int | None = None
     damage_type: str | None = None
     defense: str | None = None
-    flags: dict[str, str | bool] = Field(default_factory=dict)
+    flags: Flags = Field(default_factory=dict)
 
 
 class OpportunityAttack(Attack):
@@ -91,4 +91,4 @@ class Check(Anytime):
     kind: ClassVar[str] = "save"
     stat: str
     against: int
-    flags: dict[str, str | bool] = Field(default_factory=dict)
+    flags: Flags = Field(default_factory=dict)

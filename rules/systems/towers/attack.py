@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event, Pending, Value
 from rules.secrets import secret
+from rules.usertext import quoted
 
 from .acting import acted
 from .costs import ACTIONS, OPPORTUNITY_DELAY, SHIFT_ADDED
@@ -77,7 +78,7 @@ def pick_weapon(attacker: TowersCombatant, name: str | None) -> Weapon:
     if len(matches) == 1:
         return matches[0]
     known = ", ".join(w.name for w in attacker.weapons) or "none (unarmed only)"
-    raise InvalidInput(f"{attacker.name} has no weapon `{name[:30]}`. Weapons: {known}.")
+    raise InvalidInput(f"{attacker.name} has no weapon {quoted(name)}. Weapons: {known}.")
 
 
 def damage_kind(weapon: Weapon, text: str | None) -> tuple[str, str]:

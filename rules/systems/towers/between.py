@@ -10,6 +10,7 @@ from typing import Any
 from rules.between import heading, outcome, set_value
 from rules.errors import InvalidInput, NotAllowed
 from rules.system import Adjustable, Rest
+from rules.usertext import quoted
 
 from .grapple import PREFIX
 from .model import Condition, TowersCombatant
@@ -140,6 +141,6 @@ def _entries(key: str, items: list[str]) -> list[dict[str, Any]]:
         minor = item.casefold().endswith("(minor)")
         name = item[: -len("(minor)")].strip() if minor else item
         if not name or name.startswith(PREFIX):
-            raise InvalidInput(f"`{item[:30]}` cannot last between fights.")
+            raise InvalidInput(f"{quoted(item)} cannot last between fights.")
         out.append({"name": name[:40], "minor": minor})
     return out

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from rules.errors import InvalidInput
+from rules.usertext import quoted
 
 FREE = -1  # free actions do not end the turn
 VARIES = -2  # Use a Skill: the GM names the cost
@@ -127,7 +128,7 @@ def action_type(name: str) -> ActionType:
     key = ALIASES.get(key, key)
     if key not in ACTIONS:
         raise InvalidInput(
-            f"`{(name or '')[:30]}` is not a 99 Towers action. Actions: "
+            f"{quoted(name or '')} is not a 99 Towers action. Actions: "
             + ", ".join(a.label for a in ACTIONS.values())
             + "."
         )

@@ -8,6 +8,7 @@ from rules.commands import integer
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.secrets import secret
+from rules.usertext import quoted
 
 from .acting import acted
 from .attack import spend_mana
@@ -138,7 +139,7 @@ def _shake(enc, me, action):
     if isinstance(name, str) and name:
         chosen = [c for c in minor if c.name.casefold() == name.casefold()]
         if not chosen:
-            raise InvalidInput(f"{me.name} has no minor condition `{name[:30]}`.")
+            raise InvalidInput(f"{me.name} has no minor condition {quoted(name)}.")
     elif len(minor) == 1:
         chosen = minor
     elif not minor:

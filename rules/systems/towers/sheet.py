@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import field_validator
 
 from rules.model import Value
+from rules.usertext import quoted
 
 DAMAGE_TYPES = ("acid", "cold", "electricity", "fire", "poison", "psychic", "lightning", "sonic", "necrotic", "holy")
 MAX_WEAPONS = 12
@@ -59,7 +60,7 @@ def parse_weapon(text: str) -> Weapon:
     name, _, rest = text.partition(":")
     name = " ".join(name.split())
     if not name:
-        raise ValueError(f"a weapon needs a name before `:` (got `{text.strip()[:30]}`)")
+        raise ValueError(f"a weapon needs a name before `:` (got {quoted(text.strip())})")
     fields: dict = {"name": name[:40]}
     keywords: list[str] = []
     for word in rest.lower().split():

@@ -10,6 +10,7 @@ from rules.model import Event
 from rules.secrets import secret
 from rules.system import Option, System
 from rules.turns.clock import PHASES_PER_ROUND, Clock
+from rules.usertext import quoted
 
 from . import attack as attacks
 from . import between, grapple, moves
@@ -272,7 +273,7 @@ class TowersSystem(System):
             return enc.update(target.id, prone=False), [Event(kind="info", text=f"{target.name} is no longer prone.")]
         left = tuple(c for c in target.conditions if c.name.casefold() != action.name.strip().casefold())
         if len(left) == len(target.conditions):
-            raise InvalidInput(f"{target.name} has no condition `{action.name[:30]}`.")
+            raise InvalidInput(f"{target.name} has no condition {quoted(action.name)}.")
         return enc.update(target.id, conditions=left), [Event(kind="info", text=f"{target.name}: {action.name} ends.")]
 
     def check(self, enc, action: Check, chance):
