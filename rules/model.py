@@ -49,7 +49,7 @@ class Combatant(Value):
     id: str
     name: Typed  # as typed; marked for the renderer wherever the rules repost it
     controller_id: int | None = None  # the player; None means the GM runs it
-    side: str = "threats"
+    side: Typed = "threats"  # a faction may be named by the GM
     npc: bool = True
     hidden: bool = False
     character_id: int | None = None

@@ -70,6 +70,8 @@ def texts_of(message) -> Iterator[tuple[str, str]]:
             for option in comp.get("options") or []:
                 yield f"{where} select option", option.get("label", "")
         for attachment in revision.attachments or []:
+            if attachment.filename.endswith(".png"):
+                continue  # a picture (the phase clock) draws its names as plain text (render.label)
             data = attachment.data.decode("utf-8", "replace") if attachment.data else ""
             if attachment.filename.endswith(".md"):
                 # A Markdown log: its own heading aside, every table row is reposted text.

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ..actions import Action
 from ..errors import InvalidInput, NotAllowed, NotYourTurn
 from ..model import Encounter, Event, TurnState
-from ..usertext import quoted
+from ..usertext import Typed, listed, quoted
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn
 
 if TYPE_CHECKING:
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 
 class FactionState(TurnState):
     structure: Literal["factions"] = "factions"
-    holder: str | None = None
-    moving: str | None = None
+    holder: Typed | None = None  # faction names, as the GM typed them
+    moving: Typed | None = None
     active: str | None = None
     acted: tuple[str, ...] = ()
     passes: int = 0
@@ -113,7 +113,7 @@ class Factions(TurnStructure):
     # --- membership --------------------------------------------------------------
     def enter(self, system, enc, cids, chance) -> Result:
         sides = list(dict.fromkeys(enc.get(c).side for c in cids))
-        return enc, [Event(kind="info", text=f"Faction: {', '.join(sides)}.")]
+        return enc, [Event(kind="info", text=f"Faction: {listed(sides)}.")]
 
     def leave(self, system, enc, cid, chance) -> Result:
         state: FactionState = enc.turns
@@ -359,4 +359,4 @@ def _match(name: str, factions: list[str]) -> str:
     for faction in factions:
         if faction.casefold() == key:
             return faction
-    raise InvalidInput(f"No faction called {quoted(name or '')}: factions are {', '.join(factions)}.")
+    raise InvalidInput(f"No faction called {quoted(name or '')}: factions are {listed(factions)}.")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from rules.actions import Action, GmAction
+from rules.usertext import Typed
 
 
 class Attack(Action):
@@ -24,7 +25,7 @@ class Attack(Action):
 
     kind: ClassVar[str] = "attack"
     targets: tuple[str, ...]
-    weapon: str | None = None
+    weapon: Typed | None = None
     mode: Literal["damage", "disarm", "shove", "grapple"] = "damage"
     zones: int = 0  # distance to the target; 0 is nearby
     unseen: bool = False
@@ -39,8 +40,8 @@ class Attack(Action):
     landed: bool = False  # a deviated blast resolved where it fell: no save to hit
     neighbours: int = 6
     split: tuple[int, ...] = ()  # dice per target when a larger attacker spreads a melee attack
-    stunt: str | None = None
-    take: str | None = None  # disarm: which of the target's weapons
+    stunt: Typed | None = None
+    take: Typed | None = None  # disarm: which of the target's weapons
 
     def describe(self) -> str:
         return "/attack"
@@ -66,21 +67,21 @@ class BonusAction(Action):
     """Pick up, draw, open a door, say a few words…"""
 
     kind: ClassVar[str] = "bonus_action"
-    text: str = ""
+    text: Typed = ""
 
 
 class MainAction(Action):
     """Any other main action: distract, intimidate, use a medicine box…"""
 
     kind: ClassVar[str] = "main_action"
-    text: str = ""
+    text: Typed = ""
 
 
 class PickUp(Action):
     """A bonus action: take back a weapon dropped to a disarm."""
 
     kind: ClassVar[str] = "pick_up"
-    weapon: str | None = None
+    weapon: Typed | None = None
 
 
 class BreakFree(Action):
@@ -123,7 +124,7 @@ class RollSave(Action):
     kind: ClassVar[str] = "save"
     on_turn: ClassVar[bool] = False
     attribute: Literal["str", "agi", "wit"]
-    why: str = ""
+    why: Typed = ""
 
 
 class ApplyDamage(Action):

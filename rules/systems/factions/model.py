@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.errors import InvalidInput
 from rules.model import Combatant, Encounter
 from rules.turns.factions import Factions, FactionState
-from rules.usertext import quoted
+from rules.usertext import Typed, listed, quoted
 
 from .sheet import SIZES, UNARMED, Weapon
 
@@ -21,7 +21,7 @@ class Fighter(Combatant):
     armour: int = 0
     size: str = "medium"
     weapons: tuple[Weapon, ...] = ()
-    dropped: tuple[str, ...] = ()  # weapons lost to a disarm until picked up
+    dropped: tuple[Typed, ...] = ()  # weapons lost to a disarm until picked up
     fearless: bool = False
     concealed: bool = False
     incapacitated: bool = False
@@ -59,7 +59,7 @@ class Fighter(Combatant):
                 if weapon.name in self.dropped:
                     raise InvalidInput(f"{self.name} dropped the {weapon.name}: pick it up first (`/act pick_up`).")
                 return weapon
-        known = ", ".join(w.name for w in held) or "none"
+        known = listed(w.name for w in held) or "none"
         raise InvalidInput(f"{self.name} has no weapon called {quoted(name)} (weapons: {known}; or `unarmed`).")
 
     def held(self) -> tuple[Weapon, ...]:

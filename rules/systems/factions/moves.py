@@ -7,6 +7,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
 from rules.secrets import secret
+from rules.usertext import one_line
 
 from . import economy
 from .actions import ApplyDamage, BonusAction, Heal, MainAction, Move, PickUp, Reveal, RollSave, SetCondition, Surrender
@@ -38,7 +39,7 @@ def _narrated(enc: FactionsEncounter, action, spend, default: str):
     fighter: Fighter = enc.find(action.actor)
     free_hands(fighter)
     enc = release_if_busy(spend(enc, fighter), fighter)
-    what = " ".join(action.text.split())[:200] or default
+    what = one_line(action.text, 200) or default
     return enc, [Event(kind="info", text=f"{fighter.name}: {what}.")]
 
 
@@ -97,7 +98,7 @@ def reveal(enc: FactionsEncounter, action: Reveal, chance: Chance):
 
 def roll_save(enc: FactionsEncounter, action: RollSave, chance: Chance):
     fighter: Fighter = enc.find(action.actor)
-    result = save(enc, fighter, action.attribute, chance, " ".join(action.why.split())[:80])
+    result = save(enc, fighter, action.attribute, chance, one_line(action.why, 80))
     return enc, [Event(kind="roll", text=result.text + ".")]
 
 

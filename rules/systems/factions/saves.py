@@ -30,7 +30,7 @@ def save(enc: FactionsEncounter, fighter: Fighter, attribute: str, chance: Chanc
     verdict = "pass" if passed else ("natural 20: fail" if natural_fail else "fail")
     label = f"{attribute.upper()} save"
     text = (
-        f"{fighter.name} {label}{' ' + why if why else ''}: d20 {roll} vs {attribute.upper()} "
+        f"{fighter.name} {label}{f' {why}' if why else ''}: d20 {roll} vs {attribute.upper()} "
         f"{secret(value, fighter)} → {verdict}"
     )
     return Save(roll, value, passed, text)

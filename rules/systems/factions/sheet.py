@@ -17,7 +17,7 @@ from pydantic import Field, field_validator
 from rules.errors import InvalidInput
 from rules.model import Value
 from rules.secrets import secret
-from rules.usertext import quoted
+from rules.usertext import Typed, quoted
 
 SIZES = ("tiny", "small", "medium", "large", "massive")
 
@@ -25,7 +25,7 @@ _DIE = re.compile(r"^d(4|6|8|10|12|20)$")
 
 
 class Weapon(Value):
-    name: builtins.str
+    name: Typed
     die: int = 6
     range: int = 0  # 0: a melee weapon
     blast: bool = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ...actions import Action, Anytime, GmAction
+from ...usertext import Typed
 
 
 class Attack(Action):
@@ -13,7 +14,7 @@ class Attack(Action):
 
     kind: ClassVar[str] = "attack"
     target: str
-    weapon: str | None = None
+    weapon: Typed | None = None
     modifier: int = 0
     damage: int | None = None  # an enemy's damage for this attack, instead of its stat block's
     range: str | None = None
@@ -30,7 +31,7 @@ class Move(Action):
     zone's Mobility roll."""
 
     kind: ClassVar[str] = "move"
-    to: str
+    to: Typed
     close: int | None = None  # enemies at close range, instead of the tracked count
     jump: str | None = None  # "athletics" or "mobility"
 
@@ -74,7 +75,7 @@ class Other(Action):
     and its stress dice, when a skill is named."""
 
     kind: ClassVar[str] = "other"
-    label: str
+    label: Typed
     skill: str | None = None
     modifier: int = 0
 
@@ -90,14 +91,14 @@ class Engage(Action):
 
 class SetZone(GmAction):
     kind: ClassVar[str] = "zone"
-    name: str
+    name: Typed
     features: tuple[str, ...] = ()
 
 
 class Place(GmAction):
     kind: ClassVar[str] = "place"
     target: str
-    zone: str
+    zone: Typed
 
 
 class Check(Anytime):
@@ -133,7 +134,7 @@ class AddCondition(GmAction):
     kind: ClassVar[str] = "condition_add"
     target: str
     condition: str
-    text: str = ""
+    text: Typed = ""
 
 
 class RemoveCondition(GmAction):

@@ -6,6 +6,7 @@ from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
 from ...secrets import secret
+from ...usertext import mark, one_line
 from . import health, pools
 from .actions import AddCondition, Check, Damage, Engage, Heal, Place, RemoveCondition, SetZone
 from .combat import break_and_injure
@@ -27,7 +28,7 @@ CONDITION_NAMES = {
 
 
 def set_zone(enc: FrozenEncounter, action: SetZone, chance: Chance):
-    name = " ".join(action.name.split())[:40]
+    name = one_line(action.name, 40)
     if not name:
         raise InvalidInput('A zone needs a name: options:"name=Hall cluttered dim".')
     zone = Zone(name=name, features=action.features)
@@ -40,7 +41,7 @@ def place(enc: FrozenEncounter, action: Place, chance: Chance):
     combatant = enc.find(action.target)
     zone = enc.zone(action.zone)
     if enc.zones and zone is None:
-        raise InvalidInput(f"There is no zone called {action.zone[:30]}: add it with /act action:zone first.")
+        raise InvalidInput(f"There is no zone called {mark(action.zone[:30])}: add it with /act action:zone first.")
     name = zone.name if zone else " ".join(action.zone.split())[:40]
     for other in combatant.engaged:
         if any(c.id == other for c in enc.combatants):
@@ -152,7 +153,7 @@ def _condition(name: str) -> str:
 def add_condition(enc: FrozenEncounter, action: AddCondition, chance: Chance):
     target = enc.find(action.target)
     condition = _condition(action.condition)
-    text = " ".join(action.text.split())[:200]
+    text = one_line(action.text, 200)
     if condition == "prone":
         return enc.update(target.id, prone=True), [Event(kind="info", text=f"{target.name} is prone.")]
     if target.enemy:

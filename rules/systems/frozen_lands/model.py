@@ -6,6 +6,7 @@ from pydantic import Field
 
 from ...model import Combatant, Encounter, Value
 from ...turns.tracks import TrackState
+from ...usertext import Typed
 
 ATTRIBUTES = ("body", "agility", "mind", "awareness", "soul")
 # Which attribute a skill rests on decides the condition its stress dice give.
@@ -63,7 +64,7 @@ class Sheet(Value):
 
 
 class Zone(Value):
-    name: str
+    name: Typed
     features: tuple[str, ...] = ()  # cluttered, dim, cramped
 
 
@@ -73,7 +74,7 @@ class FrozenCombatant(Combatant):
     stamina: int = 0
     stamina_max: int = 0
     wounds: int = 0
-    injuries: tuple[str, ...] = ()  # the GM's critical-injury results, one per recorded Wound
+    injuries: tuple[Typed, ...] = ()  # the GM's critical-injury results, one per recorded Wound
     stress: int = 0
     wp: int = 0
     exhaustion: int = 0
@@ -91,7 +92,7 @@ class FrozenCombatant(Combatant):
     interject_spent: bool = False
     aimed: bool = False
     loaded: bool = False
-    zone: str = ""
+    zone: Typed = ""
     engaged: tuple[str, ...] = ()  # combatants at close range with this one
 
     @property

@@ -6,7 +6,7 @@ from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
 from ...secrets import secret
-from ...usertext import quoted
+from ...usertext import listed, mark, quoted
 from . import pools
 from .actions import Move, StandUp
 from .economy import spend
@@ -51,7 +51,7 @@ def move(enc: FrozenEncounter, action: Move, chance: Chance):
     zone = enc.zone(destination)
     if enc.zones and zone is None:
         raise InvalidInput(
-            f"There is no zone called {destination[:30]}. Zones: {', '.join(z.name for z in enc.zones)}."
+            f"There is no zone called {mark(destination[:30])}. Zones: {listed(z.name for z in enc.zones)}."
         )
     destination = zone.name if zone else destination
     if mover.zone and mover.zone.casefold() == destination.casefold():

@@ -6,7 +6,7 @@ from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
 from ...secrets import secret
-from ...usertext import quoted
+from ...usertext import one_line, quoted
 from . import pools, weapons
 from .actions import Aim, Delay, Interrupt, Other, Release, Reload
 from .economy import spend
@@ -118,7 +118,7 @@ def interrupt(system, enc: FrozenEncounter, action: Interrupt, chance: Chance):
 
 def other(enc: FrozenEncounter, action: Other, chance: Chance):
     combatant = enc.find(action.actor)
-    label = " ".join(action.label.split())[:40]
+    label = one_line(action.label, 40)
     if not label:
         raise InvalidInput('Name the action with options:"label=First Aid".')
     paid = spend(enc, combatant, label.casefold())

@@ -7,6 +7,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from rules.actions import Action, Anytime, Flags, GmAction
+from rules.usertext import Typed
 
 
 class Act(Action):
@@ -28,10 +29,10 @@ class Attack(Action):
     kind: ClassVar[str] = "attack"
     style: str = "attack"  # attack, power attack, charge, aid
     targets: tuple[str, ...]
-    weapon: str | None = None
+    weapon: Typed | None = None
     modifier: int = 0
     damage: int | None = None
-    damage_type: str | None = None
+    damage_type: Typed | None = None
     defense: str | None = None
     flags: Flags = Field(default_factory=dict)
 
@@ -54,7 +55,7 @@ class Damage(GmAction):
     flips: int = 0
     fall_feet: int = 0
     category: str = "none"
-    dtype: str = ""
+    dtype: Typed = ""
 
 
 class Heal(GmAction):
@@ -68,18 +69,18 @@ class Heal(GmAction):
 class AddCondition(GmAction):
     kind: ClassVar[str] = "condition_add"
     target: str
-    name: str
+    name: Typed
     phases: int | None = None
     minor: bool = False
     ongoing: int = 0
     category: str = "none"
-    dtype: str = ""
+    dtype: Typed = ""
 
 
 class RemoveCondition(GmAction):
     kind: ClassVar[str] = "condition_remove"
     target: str
-    name: str
+    name: Typed
 
 
 class Check(Anytime):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event, Pending, Value
 from rules.secrets import secret
-from rules.usertext import quoted
+from rules.usertext import Typed, listed, quoted, user_text
 
 from .acting import acted
 from .costs import ACTIONS, OPPORTUNITY_DELAY, SHIFT_ADDED
@@ -49,7 +49,7 @@ class Plan(Value):
     weapon: Weapon
     damage: int
     category: str
-    dtype: str
+    dtype: Typed
     defense: str  # pd or id
     flags: dict[str, Any]
     cost: int
@@ -77,7 +77,7 @@ def pick_weapon(attacker: TowersCombatant, name: str | None) -> Weapon:
     matches = [w for w in attacker.weapons if w.name.casefold().startswith(key)]
     if len(matches) == 1:
         return matches[0]
-    known = ", ".join(w.name for w in attacker.weapons) or "none (unarmed only)"
+    known = listed(w.name for w in attacker.weapons) or "none (unarmed only)"
     raise InvalidInput(f"{attacker.name} has no weapon {quoted(name)}. Weapons: {known}.")
 
 
@@ -92,7 +92,7 @@ def damage_kind(weapon: Weapon, text: str | None) -> tuple[str, str]:
             category = "none"
         else:
             dtype = word
-    return category, dtype
+    return category, user_text(dtype)
 
 
 def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Chance):
@@ -186,7 +186,7 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
         shifted=moved,
         damage_text=shown,
     )
-    against = " and ".join(d.name for d in defenders)
+    against = listed((d.name for d in defenders), " and ")
     lead = f"{attacker.name}: {plan.label} with {weapon.name} on {against}"
     if spent:
         lead += f" ({spent})"

@@ -8,6 +8,7 @@ from typing import Any
 from rules.commands import Acts, Commands, Given, amount, integer
 from rules.errors import InvalidInput
 from rules.turns.clock import Release
+from rules.usertext import one_line, user_text
 
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
 from .costs import ACTIONS, action_type
@@ -116,7 +117,7 @@ def kind_words(text: str) -> tuple[str, str]:
             category = "none"
         elif word not in NOT_TYPES:
             dtype = word
-    return category, dtype
+    return category, user_text(dtype)
 
 
 def heal(given: Given) -> Heal:
@@ -157,7 +158,7 @@ def condition_add(given: Given) -> AddCondition:
     return AddCondition(
         **given.base(),
         target=given.text("target"),
-        name=" ".join(given.text("condition").split())[:40],
+        name=one_line(given.text("condition"), 40),
         phases=phases,
         minor="minor" in tags or bool(opts.get("minor")),
         ongoing=integer(opts.get("ongoing", 0), "ongoing", 0, 100),

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from rules.model import Value
 from rules.secrets import secret
+from rules.usertext import Typed
 
 from .model import TowersCombatant
 
@@ -26,7 +27,7 @@ class Harm(Value):
     hearts: int = 0
     extra_lethal: int = 0  # LETHAL a GM names outright, on top of Hearts
     category: str = "none"  # physical, arcane or none
-    dtype: str = ""
+    dtype: Typed = ""
     minimum: bool = True  # a hit always does at least 1 STUN
     shown: str = ""  # the base as players should read it, e.g. "Axe 4 + PX 2 = 6"
     secret_base: bool = False  # the base comes from a hidden attacker's sheet: its totals are secret

@@ -24,6 +24,7 @@ from rules.cards import Card
 from rules.errors import InvalidInput
 from rules.model import Event
 from rules.secrets import secret
+from rules.usertext import listed
 
 from .attack import defense_base
 from .damage import Harm, dealt, take
@@ -133,7 +134,7 @@ def _my_victim(enc, me: TowersCombatant, name, what: str) -> TowersCombatant:
             raise InvalidInput(f"{me.name} is not grappling {victim.name}.")
         return victim
     if len(held) > 1:
-        raise InvalidInput(f"{me.name} grapples {', '.join(v.name for v in held)}: name the foe with target:.")
+        raise InvalidInput(f"{me.name} grapples {listed(v.name for v in held)}: name the foe with target:.")
     return held[0]
 
 

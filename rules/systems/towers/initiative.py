@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rules.model import Event
 from rules.secrets import secret
+from rules.usertext import listed
 
 from .flips import flip
 from .model import TowersCombatant, TowersEncounter
@@ -64,7 +65,7 @@ def settle_ties(enc: TowersEncounter, tied: list, chance) -> tuple[list, list[Ev
             drawn.append(f"{enc.get(entry.cid).name} {card}")
         lines.append(", ".join(drawn))
     ordered = sorted(entries.values(), key=lambda e: tuple(-k for k in e.tiebreak))
-    names = " then ".join(enc.get(e.cid).name for e in ordered)
+    names = listed((enc.get(e.cid).name for e in ordered), " then ")
     # A tie is an equality: with a hidden combatant in it, even "?" for the tied values would tell its
     # CI, N and SS to whoever knows another's in the tie. Only the order it settles shows then.
     hidden = any(enc.get(e.cid).hidden for e in tied)

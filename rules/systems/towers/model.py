@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.model import Combatant, Encounter, Value
 from rules.turns.clock import ClockState
+from rules.usertext import Typed
 
 from .sheet import TowersSheet, Weapon, words
 
@@ -12,12 +13,12 @@ GRAPPLED_BY = "grappled by "
 
 
 class Condition(Value):
-    name: str
+    name: Typed
     minor: bool = False
     until_phase: int | None = None  # ends at the start of this phase
     ongoing: int = 0  # STUN at the start of every zero phase
     category: str = "none"
-    dtype: str = ""
+    dtype: Typed = ""
 
 
 class TowersCombatant(Combatant):

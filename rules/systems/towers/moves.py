@@ -8,7 +8,7 @@ from rules.commands import integer
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.secrets import secret
-from rules.usertext import quoted
+from rules.usertext import listed, quoted
 
 from .acting import acted
 from .attack import spend_mana
@@ -145,7 +145,7 @@ def _shake(enc, me, action):
     elif not minor:
         raise InvalidInput(f"{me.name} has no minor condition to shake.")
     else:
-        raise InvalidInput("Name the condition to shake: " + ", ".join(c.name for c in minor) + ".")
+        raise InvalidInput("Name the condition to shake: " + listed(c.name for c in minor) + ".")
     gone = chosen[0]
     left = tuple(c for c in me.conditions if c is not gone)
     return enc.update(me.id, conditions=left), f"shakes off {gone.name}."

@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import field_validator
 
 from rules.model import Value
-from rules.usertext import quoted
+from rules.usertext import Typed, quoted
 
 DAMAGE_TYPES = ("acid", "cold", "electricity", "fire", "poison", "psychic", "lightning", "sonic", "necrotic", "holy")
 MAX_WEAPONS = 12
@@ -24,13 +24,13 @@ _RANGE = re.compile(r"^(?:r|range=?|max=?)(\d+)$")
 
 
 class Weapon(Value):
-    name: str
+    name: Typed
     damage: int = 0
     adds: Literal["", "px", "hs"] = ""  # melee weapons add the wielder's PX; improvised ones Hard Strength
     cards: int = 0  # a profile's `1+PA`: that many more attack cards
     stat: Literal["pa", "sa"] = "pa"
     category: Literal["physical", "arcane", "none"] = "physical"
-    dtype: str = ""
+    dtype: Typed = ""
     range: int = 0  # PA weapons: range increment in spaces; SA: maximum range; 0 = melee
     keywords: tuple[str, ...] = ()
 

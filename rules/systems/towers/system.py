@@ -10,7 +10,7 @@ from rules.model import Event
 from rules.secrets import secret
 from rules.system import Option, System
 from rules.turns.clock import PHASES_PER_ROUND, Clock
-from rules.usertext import quoted
+from rules.usertext import listed, quoted
 
 from . import attack as attacks
 from . import between, grapple, moves
@@ -88,7 +88,7 @@ class TowersSystem(System):
             if getattr(me, flag)
         ]
         enc = enc.update(cid, full_defense=False, reckless=False, power_attacked=False)
-        events = [Event(kind="info", text=f"{me.name}: {', '.join(ended)} ends.")] if ended else []
+        events = [Event(kind="info", text=f"{me.name}: {listed(ended)} ends.")] if ended else []
         return enc, events
 
     def on_idle_turn(self, enc, cid, chance):
@@ -106,7 +106,7 @@ class TowersSystem(System):
                 enc = enc.update(combatant.id, conditions=left)
                 events.append(
                     Event(
-                        kind="info", text=f"Phase {phase}: {combatant.name}'s {', '.join(c.name for c in ending)} ends."
+                        kind="info", text=f"Phase {phase}: {combatant.name}'s {listed(c.name for c in ending)} ends."
                     )
                 )
         if phase % PHASES_PER_ROUND == 0:
@@ -312,7 +312,7 @@ class TowersSystem(System):
         if combatant.flat_footed and self.can_act(enc, combatant):
             states.append("flat-footed")
         if states:
-            parts.append(", ".join(states))
+            parts.append(listed(states))
         return " · ".join(parts)
 
     def turn_summary(self, enc, cid):
