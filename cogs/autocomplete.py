@@ -7,6 +7,7 @@ from discord import app_commands
 
 from rules import registry
 from rules.secrets import conceal
+from rules.usertext import plain
 
 
 async def characters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -48,8 +49,8 @@ async def pending_options(interaction: discord.Interaction, current: str) -> lis
     if not found or found[1].pending is None:
         return []
     key = (current or "").casefold()
-    options = [o for o in found[1].pending.options if key in conceal(o).casefold()]
-    return [app_commands.Choice(name=conceal(o)[:100], value=o[:100]) for o in options[:25]]
+    shown = [(o, plain(conceal(o))) for o in found[1].pending.options]  # as the buttons show them
+    return [app_commands.Choice(name=s[:100], value=s[:100]) for o, s in shown if key in s.casefold()][:25]
 
 
 # --- stored characters and NPCs of the channel's campaign --------------------------

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from .actions import AddCombatants, Choose, DelayTurn, EndEncounter, EndTurn, NextTurn, Note, RemoveCombatant
 from .errors import InvalidInput, NotAllowed, Stale
 from .model import Encounter, Event
-from .secrets import conceal, scrub
-from .usertext import mark
+from .secrets import conceal, reveal, scrub
+from .usertext import mark, plain
 
 if TYPE_CHECKING:
     from .randomness import Chance
@@ -119,8 +119,10 @@ def handlers(system: System):
             option = pending.options[action.index]
         else:
             typed = action.option.strip().casefold()
-            # A player types what they were shown: an option with a hidden number reads "?" to them.
-            option = next((o for o in pending.options if typed in (o.casefold(), conceal(o).casefold())), None)
+            # A player types what they were shown: an option with a hidden number reads "?" to them,
+            # and typed words in an option (a weapon's name) carry no marks on the button.
+            shown = [(o, plain(reveal(o)).casefold(), plain(conceal(o)).casefold()) for o in pending.options]
+            option = next((o for o, *seen in shown if typed in seen), None)
         if option is None:
             raise InvalidInput(f"Choose one of: {', '.join(pending.options)}.")
         owners = pending.owners.get(option)
@@ -131,7 +133,8 @@ def handlers(system: System):
         enc, events = system.resume(enc, pending, option, chance)
         from .engine import mark_resumed  # the engine imports these handlers' module
 
-        return enc, [Event(kind="info", text=f"Chosen: {option}{how}.")] + mark_resumed(events, pending)
+        # An option is a plain key (`Counter: ` and a weapon's name): shown whole, as its button reads.
+        return enc, [Event(kind="info", text=f"Chosen: {mark(option)}{how}.")] + mark_resumed(events, pending)
 
     def end(enc: Encounter, action: EndEncounter, chance: Chance):
         return enc.but(status="ended", pending=None), [Event(kind="end", text="The encounter is over.")]

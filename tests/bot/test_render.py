@@ -18,7 +18,7 @@ from rules.model import Event
 from rules.rng import seed_from
 from rules.secrets import secret
 from tests.helpers import GM
-from tests.markup import renders_markup
+from tests.markup import EMPHASIS, renders_markup
 
 LINK = "[Free Nitro](https://evil.example/x)"
 HOSTILE = [
@@ -295,3 +295,23 @@ def test_the_logged_command_keeps_its_options_and_hides_a_hidden_npcs_sheet():
 def test_cleaning_twice_changes_nothing_more(text):
     once = render.clean(text)
     assert render.clean(once) == once and renders_markup(once) == []
+
+
+# --- the oracle for typed emphasis (tests/markup.py) -----------------------------------------
+@pytest.mark.parametrize("payload", EMPHASIS)
+def test_the_oracle_flags_a_typed_emphasis_shown_raw_and_passes_it_shown_literally(payload):
+    line = f"Ogre takes 3 {payload} damage"
+    assert renders_markup(line) == ["emphasis"]
+    assert renders_markup(f"**Round 1** {render.clean(f'Ogre takes 3 {usertext.mark(payload)} damage')}") == []
+    assert renders_markup(f"Could not read {usertext.quoted(payload)}") == []  # a code span shows it as typed
+    # A button shows no markup: there the payload must read as typed, never with backslashes.
+    assert renders_markup(payload, shows="plain") == []
+    assert renders_markup(render.literal(payload), shows="plain") == ["backslashes in plain text"]
+
+
+@given(st.lists(st.sampled_from(EMPHASIS), min_size=1, max_size=3).map("".join), st.sampled_from(["", "Axe", "fire "]))
+def test_any_typed_emphasis_the_rules_mark_is_shown_literally(payload, before):
+    text = f"{before}{payload}"
+    assert "emphasis" in renders_markup(text)
+    shown = render.clean(f"{usertext.user_text(text)} breaks")
+    assert renders_markup(shown) == [] and usertext.plain(shown).replace("\\", "") == f"{text} breaks"

@@ -375,3 +375,22 @@ async def test_typed_emphasis_is_literal_in_every_system(standin, bot, system, d
     await bot.idle.wait()
     problems = markup_in(standin.book.messages[first:])
     assert problems == [], "\n".join(problems)
+
+
+async def test_an_option_naming_a_typed_weapon_is_chosen_as_its_button_reads(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="factions")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative add", name="Theobald", player="alice", stats="health=12 weapons='spear:d6'")
+    await say(standin, "gm", "/initiative add", name="Leader", side="bandits", stats="health=10 weapons='**Axe**:d8'")
+    await say(standin, "gm", "/turn initiative", faction="players")
+    await say(standin, "gm", "/initiative next")
+    await say(standin, "alice", "/turn take", character="Theobald")
+    await say(standin, "alice", "/attack", target="Leader", weapon="spear", dice="4")
+    await bot.idle.wait()
+    question = next(m for m in standin.messages() if m.has_component(label="Counter: **Axe**"))
+    assert "React?" in question.content
+    chosen = await say(standin, "gm", "/choose", option="Counter: **Axe**", dice="5")
+    assert not chosen.ephemeral, chosen.content
+    assert "Chosen: Counter: **Axe**." in unescaped(chosen.content)  # read as typed…
+    assert "\\*\\*Axe\\*\\*" in chosen.content and "counters with the **Axe**" not in chosen.content  # …never bold
+    assert markup_in(standin.messages()) == []

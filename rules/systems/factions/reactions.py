@@ -260,9 +260,7 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
         # The counterer's own damage dice, entered with this choice or rolled now.
         entry["counter_dice"] = [chance.die(sides) for sides in counter_faces(target, enc.get(ctx["attacker"]), weapon)]
         ctx["countered"] = True
-        events.append(
-            Event(kind="info", text=f"{target.name} counters with the {option[len(COUNTER) :]}: both roll damage.")
-        )
+        events.append(Event(kind="info", text=f"{target.name} counters with the {weapon.name}: both roll damage."))
         ctx["asking"] += 1
     elif option.startswith(HIDE):
         shield = enc.find(option[len(HIDE) :])

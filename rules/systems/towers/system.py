@@ -105,9 +105,7 @@ class TowersSystem(System):
                 left = tuple(c for c in combatant.conditions if c not in ending)
                 enc = enc.update(combatant.id, conditions=left)
                 events.append(
-                    Event(
-                        kind="info", text=f"Phase {phase}: {combatant.name}'s {listed(c.name for c in ending)} ends."
-                    )
+                    Event(kind="info", text=f"Phase {phase}: {combatant.name}'s {listed(c.name for c in ending)} ends.")
                 )
         if phase % PHASES_PER_ROUND == 0:
             enc, more = self.zero_phase(enc, phase)
