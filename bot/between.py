@@ -21,6 +21,7 @@ from rules.model import Actor
 from rules.randomness import Chance
 from rules.rng import seed_from
 from rules.system import Resting, System
+from rules.usertext import quoted
 
 from .repository import CharacterRecord, NewChange, Repository
 
@@ -45,7 +46,7 @@ def rest_options(system: System, kind: str, text: str | None) -> dict[str, Any]:
     for key in given:
         if key not in known:
             names = ", ".join(f"`{k}`" for k in known) or "none"
-            raise InvalidInput(f"{rest.label} has no option `{key[:30]}` (options: {names}).")
+            raise InvalidInput(f"{rest.label} has no option {quoted(key)} (options: {names}).")
     return given
 
 
@@ -132,7 +133,7 @@ class Between:
         what = " ".join(what.split())
         if what not in system.adjustable():
             known = ", ".join(f"`{k}`" for k in system.adjustable()) or "none"
-            raise InvalidInput(f"{system.name} keeps no lasting value `{what[:30]}` the GM sets (values: {known}).")
+            raise InvalidInput(f"{system.name} keeps no lasting value {quoted(what)} the GM sets (values: {known}).")
         new = system.adjust(record.sheet, dict(record.lasting), what, value)
         if new == record.lasting:
             raise InvalidInput(f"That is what {record.name} already carries: nothing changed.")

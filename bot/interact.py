@@ -19,6 +19,7 @@ from rules import registry
 from rules.errors import RulesError, Stale
 from rules.model import Actor, Encounter
 from rules.system import System
+from rules.usertext import quoted
 
 from . import render
 from .core import Result
@@ -104,7 +105,7 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
     elif isinstance(error, app_commands.CheckFailure):
         await refuse(interaction, ValueError("You are not allowed to use this command here."))
     elif isinstance(error, app_commands.TransformerError):
-        await refuse(interaction, ValueError(f"`{str(error.value)[:40]}` is not a valid value for that option."))
+        await refuse(interaction, ValueError(f"{quoted(error.value, 40)} is not a valid value for that option."))
     else:
         log.error("command failed", exc_info=original)
         try:

@@ -19,6 +19,7 @@ from typing import Any
 
 from rules import registry
 from rules.errors import InvalidInput, RulesError
+from rules.usertext import quoted
 
 FORMAT = "turnkeeper-campaign"
 VERSION = 1
@@ -101,7 +102,7 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
         )
     system_key = data.get("system")
     if system_key not in registry.MODULES:
-        raise InvalidInput(f"The file is for an unknown rule system `{str(system_key)[:30]}`.")
+        raise InvalidInput(f"The file is for an unknown rule system {quoted(system_key)}.")
     if expected_system is not None and system_key != expected_system:
         raise InvalidInput(
             f"The file is a {system_key} campaign; this one plays {expected_system}. "
@@ -112,7 +113,7 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
     shared = ("reminder_minutes", "choice_timeout_seconds")
     unknown = [k for k in settings if k not in system.options and k not in shared]
     if unknown:
-        raise InvalidInput(f"The file has an unknown setting `{str(unknown[0])[:30]}`.")
+        raise InvalidInput(f"The file has an unknown setting {quoted(unknown[0])}.")
     characters, seen = [], set()
     for item in _list(data.get("characters", []), "characters"):
         item = _dict(item, "character")

@@ -7,7 +7,7 @@ from discord import app_commands
 
 from rules import registry
 from rules.secrets import conceal
-from rules.usertext import plain
+from rules.usertext import mark, plain
 
 
 async def characters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -98,7 +98,6 @@ async def my_campaign_characters(interaction: discord.Interaction, current: str)
 async def resolve_character(interaction: discord.Interaction, key: int, text: str):
     """The stored character an option names: an id from the choices, or a name (the
     caller's own first). Refuses a name several players share."""
-    from bot import render
     from rules.errors import InvalidInput
 
     repo = interaction.client.core.repo
@@ -110,13 +109,13 @@ async def resolve_character(interaction: discord.Interaction, key: int, text: st
         return record
     found = await repo.find_characters(key, text)
     if not found:
-        raise InvalidInput(f"No character called {render.clean(text[:60])} in this campaign.")
+        raise InvalidInput(f"No character called {mark(text[:60])} in this campaign.")
     own = [r for r in found if r.owner_id == interaction.user.id]
     if own:
         return own[0]
     if len(found) > 1:
         raise InvalidInput(
-            f"Several players have a character called {render.clean(found[0].name)}: "
+            f"Several players have a character called {mark(found[0].name)}: "
             "pick one from the list, which shows their owners."
         )
     return found[0]

@@ -18,6 +18,7 @@ from bot.repository import DuplicateName, NewChange
 from rules import registry
 from rules.commands import flags
 from rules.errors import InvalidInput, NotAllowed
+from rules.usertext import quoted
 
 from . import autocomplete
 
@@ -70,7 +71,7 @@ class Campaign(
         for name, value in flags(settings).items():
             if name not in rules_system.options:
                 known = ", ".join(rules_system.options) or "none"
-                raise InvalidInput(f"{rules_system.name} has no setting `{name[:30]}` (settings: {known}).")
+                raise InvalidInput(f"{rules_system.name} has no setting {quoted(name)} (settings: {known}).")
             if value is True:
                 raise InvalidInput(f"Give `{name}` a value: `{name}=…`.")
             merged[name] = _typed(value, rules_system.options[name].default, name)
@@ -170,7 +171,7 @@ class Campaign(
         for change in reversed(changes):
             mark = "~~" if change.undone else ""
             who = change.user_name or _member_name(interaction, change.user_id)
-            cells = [_cell(who), _cell(change.command), _cell(change.summary)]
+            cells = [_cell(who, typed=True), _cell(change.command), _cell(change.summary)]
             when = f"{change.created_at:%Y-%m-%d %H:%M}"
             lines.append(f"| {when} | {cells[0]} | {mark}{cells[1]}{mark} | {mark}{cells[2]}{mark} |")
         if any(c.undone for c in changes):
@@ -331,8 +332,10 @@ def _member_name(interaction: discord.Interaction, user_id: int) -> str:
     return member.display_name if member else f"user {user_id}"
 
 
-def _cell(text: str) -> str:
-    return render.clean(text).replace("|", "\\|").replace("\n", " ")
+def _cell(text: str, *, typed: bool = False) -> str:
+    """`typed`: a name as its user wrote it, shown literally."""
+    shown = render.shown_name(text) if typed else render.clean(text)
+    return shown.replace("|", "\\|").replace("\n", " ")
 
 
 def _bounded(value, key: str, low: int, high: int) -> int:

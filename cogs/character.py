@@ -14,6 +14,7 @@ from bot.repository import DuplicateName
 from rules import registry
 from rules.commands import check_owner_or_gm
 from rules.errors import InvalidInput
+from rules.usertext import mark
 
 from . import autocomplete
 
@@ -45,7 +46,7 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
                 key, interaction.user.id, clean_name, system.key, sheet, owner_name=interaction.user.display_name
             )
         except DuplicateName:
-            raise InvalidInput(f"You already have a character called {render.clean(name)} here.") from None
+            raise InvalidInput(f"You already have a character called {mark(name)} here.") from None
         stored = f"✅ **{render.shown_name(clean_name)}** is stored for <@{interaction.user.id}> ({system.name})."
         await reply(interaction, stored)
 
@@ -70,7 +71,7 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
         # numbers are in a fight: an NPC the GM kept may have fought hidden.
         may_read = by.is_gm or record.owner_id == by.user_id
         if may_read:
-            stats = "\n".join(f"`{k}` = {render.clean(str(v))}" for k, v in record.sheet.items()) or "—"
+            stats = "\n".join(f"`{k}` = {render.shown_name(str(v))}" for k, v in record.sheet.items()) or "—"
         else:
             stats = "Only its owner and the GM read its sheet."
         embed = discord.Embed(

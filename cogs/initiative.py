@@ -12,6 +12,7 @@ from bot.places import campaign_key
 from rules import registry
 from rules.commands import Stored, entered, flags
 from rules.errors import InvalidInput, NotAllowed
+from rules.usertext import mark, quoted
 
 from . import autocomplete
 from .play import forward
@@ -182,7 +183,7 @@ def merged_sheet(system, npc, stats: str | None) -> dict:
     overrides = flags(stats)
     bare = [k for k, v in overrides.items() if v is True]
     if bare:
-        raise InvalidInput(f"Write stats as `name=value` (`{bare[0][:30]}` has no value).")
+        raise InvalidInput(f"Write stats as `name=value` ({quoted(bare[0])} has no value).")
     return system.parse_sheet(dict(npc.sheet) | overrides)
 
 
@@ -215,7 +216,7 @@ async def keep_npc(interaction: discord.Interaction, key: int, name: str | None,
             key, by.user_id, clean, campaign.system, sheet, owner_name=interaction.user.display_name
         ), True
     except DuplicateName:
-        raise InvalidInput(f"You already have a character called {clean}.") from None
+        raise InvalidInput(f"You already have a character called {mark(clean)}.") from None
 
 
 async def setup(bot) -> None:

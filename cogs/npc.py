@@ -13,6 +13,7 @@ from bot.places import campaign_key
 from bot.repository import DuplicateName
 from rules import registry
 from rules.errors import InvalidInput, NotAllowed
+from rules.usertext import mark
 
 from . import autocomplete
 
@@ -53,8 +54,8 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
             sheet = system.parse_sheet(stats or "")
             await self.bot.core.repo.add_npc(key, clean_name, system.key, sheet, notes or "")
         except DuplicateName:
-            raise InvalidInput(f"The library already has {render.clean(name)}: /npc remove it first.") from None
-        await reply(interaction, f"📚 **{render.clean(clean_name)}** is in the NPC library.", ephemeral=True)
+            raise InvalidInput(f"The library already has {mark(name)}: /npc remove it first.") from None
+        await reply(interaction, f"📚 **{render.shown_name(clean_name)}** is in the NPC library.", ephemeral=True)
 
     @app_commands.command(name="list", description="GM: the NPC library")
     async def list_(self, interaction: discord.Interaction) -> None:
@@ -63,9 +64,8 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
         if not records:
             await reply(interaction, "The NPC library is empty: `/npc add`.", ephemeral=True)
             return
-        lines = [
-            f"• **{render.clean(r.name)}**" + (f" — {render.clean(r.notes[:80])}" if r.notes else "") for r in records
-        ]
+        shown = render.shown_name
+        lines = [f"• **{shown(r.name)}**" + (f" — {shown(r.notes[:80])}" if r.notes else "") for r in records]
         await reply(interaction, render.fit("\n".join(lines)), ephemeral=True)
 
     @app_commands.command(name="show", description="GM: one stat block")
@@ -75,12 +75,12 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
         record = await self.bot.core.repo.get_npc(key, name)
         if record is None:
             raise InvalidInput(f"The NPC library has no {name[:60]}.")
-        stats = "\n".join(f"`{k}` = {render.clean(str(v))}" for k, v in record.sheet.items()) or "—"
+        stats = "\n".join(f"`{k}` = {render.shown_name(str(v))}" for k, v in record.sheet.items()) or "—"
         embed = discord.Embed(
-            title=render.clean(record.name), description=render.fit(stats, 3000), colour=discord.Colour.dark_red()
+            title=render.shown_name(record.name), description=render.fit(stats, 3000), colour=discord.Colour.dark_red()
         )
         if record.notes:
-            embed.add_field(name="Notes", value=render.fit(render.clean(record.notes), 1000), inline=False)
+            embed.add_field(name="Notes", value=render.fit(render.shown_name(record.notes), 1000), inline=False)
         await reply(interaction, "", embed=embed, ephemeral=True)
 
     @app_commands.command(name="remove", description="GM: delete a stat block")
@@ -89,7 +89,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
         key, _ = await self._gm(interaction)
         if not await self.bot.core.repo.remove_npc(key, name):
             raise InvalidInput(f"The NPC library has no {name[:60]}.")
-        await reply(interaction, f"🗑️ {render.clean(name)} left the NPC library.", ephemeral=True)
+        await reply(interaction, f"🗑️ {render.shown_name(name)} left the NPC library.", ephemeral=True)
 
 
 async def setup(bot) -> None:

@@ -19,7 +19,7 @@ from .errors import InvalidInput, UnknownAction
 from .model import Actor, Combatant, Encounter, Event, Pending, Value
 from .randomness import Chance
 from .turns.base import TurnStructure
-from .usertext import quoted
+from .usertext import mark, quoted
 
 Handler = Callable[[Encounter, Action, Chance], tuple[Encounter, list[Event]]]
 InitiativeKey = tuple[float, ...]
@@ -359,8 +359,7 @@ def chosen_names(options: dict[str, Any], key: str, characters: tuple[Resting, .
     resting = {c.name.casefold() for c in characters}
     for name in names:
         if str(name).casefold() not in resting:
-            shown = str(name)[:40].replace("`", "'")
-            raise InvalidInput(f"`{key}`: {shown} is not among the resting characters.")
+            raise InvalidInput(f"`{key}`: {mark(str(name)[:40])} is not among the resting characters.")
     return {str(n).casefold() for n in names}
 
 

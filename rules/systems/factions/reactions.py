@@ -29,6 +29,7 @@ from rules.errors import DiceError
 from rules.model import Event, Pending
 from rules.randomness import Chance
 from rules.secrets import secret
+from rules.usertext import mark
 
 from .model import TURNS, Fighter
 from .resolution import counter_faces, resolve
@@ -53,8 +54,8 @@ def ask_stunt(enc, ctx, events):
     pending = Pending(
         id=enc.next_pending,
         kind="stunt",
-        prompt=f"{attacker.name} proposes to {target.name} instead of the attack: {ctx['stunt']}. Accept, or take the "
-        "attack?",
+        prompt=f"{attacker.name} proposes to {target.name} instead of the attack: {mark(ctx['stunt'])}. "
+        "Accept, or take the attack?",
         options=(ACCEPT, REFUSE),
         default=REFUSE,
         chooser=target.id,
@@ -71,7 +72,7 @@ def resume_stunt(enc, pending: Pending, option: str, chance: Chance):
     ctx = copy.deepcopy(pending.context)
     target = enc.get(ctx["targets"][0]["cid"])
     if option == ACCEPT:
-        events = [Event(kind="info", text=f"{target.name} accepts: {ctx['stunt']}. No damage, no reaction.")]
+        events = [Event(kind="info", text=f"{target.name} accepts: {mark(ctx['stunt'])}. No damage, no reaction.")]
         if ctx.get("dice"):
             attacker = enc.get(ctx["attacker"])
             events.append(

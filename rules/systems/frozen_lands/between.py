@@ -10,6 +10,7 @@ from typing import Any
 from rules.between import heading, outcome, set_value
 from rules.errors import InvalidInput, NotAllowed
 from rules.system import Adjustable, Rest
+from rules.usertext import mark
 
 from .model import FrozenCombatant, Sheet
 
@@ -111,7 +112,7 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
         missing = v["wounds"] - len(injuries)
         text = f"Wounds {v['wounds']}"
         if injuries:
-            text += ": " + "; ".join(injuries)
+            text += ": " + "; ".join(mark(i) for i in injuries)
         if missing > 0:
             text += f" ({missing} critical injur{'y' if missing == 1 else 'ies'} not recorded)"
         out.append(text)

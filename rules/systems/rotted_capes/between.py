@@ -13,7 +13,7 @@ from ...between import split_entries
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...system import Adjustable, Rest, RestOption, RestOutcome, chosen_names, whole_number, yes_no
-from ...usertext import quoted
+from ...usertext import mark, quoted
 from . import conditions as cond
 from . import damage as dmg
 from .model import Condition, RCCombatant, RCEncounter, RCSheet
@@ -347,7 +347,7 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
     if found:
         out.append("Conditions: " + ", ".join(x.label() for x in found))
     if state.get("weaknesses"):
-        out.append("Physical Conditions: " + ", ".join(state["weaknesses"]))
+        out.append("Physical Conditions: " + ", ".join(mark(w) for w in state["weaknesses"]))
     if state.get("attribute_losses"):
         counts: dict[str, int] = {}
         for name in state["attribute_losses"]:

@@ -15,7 +15,7 @@ class Act(Action):
 
     kind: ClassVar[str] = "act"
     what: str
-    target: str | None = None
+    target: Typed | None = None  # a combatant, or what the action is about (`/act action:talk target:…`)
     flags: Flags = Field(default_factory=dict)
 
 

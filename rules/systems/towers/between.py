@@ -10,7 +10,7 @@ from typing import Any
 from rules.between import heading, outcome, set_value
 from rules.errors import InvalidInput, NotAllowed
 from rules.system import Adjustable, Rest
-from rules.usertext import quoted
+from rules.usertext import mark, quoted
 
 from .grapple import PREFIX
 from .model import Condition, TowersCombatant
@@ -120,9 +120,8 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
     if v["max_mana"]:
         out.append(f"Mana {v['mana']}/{v['max_mana']}")
     if state.get("conditions"):
-        out.append(
-            "Conditions: " + ", ".join(x["name"] + (" (minor)" if x.get("minor") else "") for x in state["conditions"])
-        )
+        kept = [mark(x["name"]) + (" (minor)" if x.get("minor") else "") for x in state["conditions"]]
+        out.append("Conditions: " + ", ".join(kept))
     return out
 
 
