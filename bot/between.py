@@ -21,7 +21,7 @@ from rules.model import Actor
 from rules.randomness import Chance
 from rules.rng import seed_from
 from rules.system import Resting, System
-from rules.usertext import quoted
+from rules.usertext import mark, quoted
 
 from .repository import CharacterRecord, NewChange, Repository
 
@@ -136,7 +136,7 @@ class Between:
             raise InvalidInput(f"{system.name} keeps no lasting value {quoted(what)} the GM sets (values: {known}).")
         new = system.adjust(record.sheet, dict(record.lasting), what, value)
         if new == record.lasting:
-            raise InvalidInput(f"That is what {record.name} already carries: nothing changed.")
+            raise InvalidInput(f"That is what {mark(record.name)} already carries: nothing changed.")
         shown = "; ".join(system.lasting_lines(record.sheet, new))[:300]
         summary = f"{record.name}: {what} set to {value.strip()[:40]}" + (f" ({shown})" if shown else "")
         change = NewChange(

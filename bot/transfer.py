@@ -19,7 +19,7 @@ from typing import Any
 
 from rules import registry
 from rules.errors import InvalidInput, RulesError
-from rules.usertext import quoted
+from rules.usertext import mark, quoted
 
 FORMAT = "turnkeeper-campaign"
 VERSION = 1
@@ -121,16 +121,16 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
         try:
             owner = int(item.get("owner_id"))
         except (TypeError, ValueError):
-            raise InvalidInput(f"Character {name} has no valid owner id.") from None
+            raise InvalidInput(f"Character {mark(name)} has no valid owner id.") from None
         sheet = _sheet(system, item.get("sheet", {}), name)
         lasting = _dict(item.get("lasting", {}), f"lasting state of {name}")
         key = (name.casefold(), owner)
         if key in seen:
-            raise InvalidInput(f"The file lists {name} twice for the same player.")
+            raise InvalidInput(f"The file lists {mark(name)} twice for the same player.")
         seen.add(key)
         owner_name = item.get("owner_name")
         if owner_name is not None and (not isinstance(owner_name, str) or len(owner_name) > 100):
-            raise InvalidInput(f"Character {name}'s owner name is not text of at most 100 characters.")
+            raise InvalidInput(f"Character {mark(name)}'s owner name is not text of at most 100 characters.")
         characters.append(
             {"name": name, "owner_id": owner, "owner_name": owner_name, "sheet": sheet, "lasting": lasting}
         )
@@ -140,9 +140,9 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
         name = _name(item.get("name"), "an NPC")
         notes = item.get("notes", "")
         if not isinstance(notes, str) or len(notes) > MAX_NOTES:
-            raise InvalidInput(f"NPC {name}'s notes are not text of at most {MAX_NOTES} characters.")
+            raise InvalidInput(f"NPC {mark(name)}'s notes are not text of at most {MAX_NOTES} characters.")
         if name.casefold() in seen_npcs:
-            raise InvalidInput(f"The file lists the NPC {name} twice.")
+            raise InvalidInput(f"The file lists the NPC {mark(name)} twice.")
         seen_npcs.add(name.casefold())
         npcs.append({"name": name, "sheet": _sheet(system, item.get("sheet", {}), name), "notes": notes})
     state = _dict(data.get("state", {}), "state")
@@ -154,7 +154,7 @@ def _sheet(system, sheet: Any, name: str) -> dict[str, Any]:
     try:
         system.parse_sheet(sheet)
     except RulesError as error:
-        raise InvalidInput(f"{name}'s sheet: {error}") from None
+        raise InvalidInput(f"{mark(name)}'s sheet: {error}") from None
     return sheet
 
 

@@ -172,7 +172,7 @@ async def npc_template(interaction: discord.Interaction, key: int, template: str
         raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
     record = await interaction.client.core.repo.get_npc(key, template)
     if record is None:
-        raise InvalidInput(f"The NPC library has no {template[:60]}: /npc list shows it.")
+        raise InvalidInput(f"The NPC library has no {mark(template[:60])}: /npc list shows it.")
     return record
 
 

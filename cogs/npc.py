@@ -74,7 +74,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
         key, _ = await self._gm(interaction)
         record = await self.bot.core.repo.get_npc(key, name)
         if record is None:
-            raise InvalidInput(f"The NPC library has no {name[:60]}.")
+            raise InvalidInput(f"The NPC library has no {mark(name[:60])}.")
         stats = "\n".join(f"`{k}` = {render.shown_name(str(v))}" for k, v in record.sheet.items()) or "—"
         embed = discord.Embed(
             title=render.shown_name(record.name), description=render.fit(stats, 3000), colour=discord.Colour.dark_red()
@@ -88,7 +88,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
     async def remove(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]) -> None:
         key, _ = await self._gm(interaction)
         if not await self.bot.core.repo.remove_npc(key, name):
-            raise InvalidInput(f"The NPC library has no {name[:60]}.")
+            raise InvalidInput(f"The NPC library has no {mark(name[:60])}.")
         await reply(interaction, f"🗑️ {render.shown_name(name)} left the NPC library.", ephemeral=True)
 
 

@@ -26,7 +26,7 @@ from .actions import Action, AddCombatants, Choose, DelayTurn, NextTurn, Note, R
 from .dice import check_expression, parse_entered
 from .errors import InvalidInput, NotAllowed, UnknownAction
 from .model import Actor, Encounter
-from .usertext import quoted
+from .usertext import mark, quoted
 
 if TYPE_CHECKING:
     from .system import System
@@ -295,7 +295,7 @@ def check_undo(by: Actor, count: int) -> int:
 def check_owner_or_gm(by: Actor, character: Any) -> None:
     """Changing a stored character (anything with a `name` and an `owner_id`): its owner, or the GM."""
     if character.owner_id != by.user_id and not by.is_gm:
-        raise NotAllowed(f"{character.name} belongs to another player.")
+        raise NotAllowed(f"{mark(character.name)} belongs to another player.")
 
 
 # --- the commands every system shares -----------------------------------------------
@@ -314,9 +314,10 @@ class Stored:
 def _join(given: Given) -> Action:
     character: Stored = given.options["character"]
     if character.owner_id != given.by.user_id:
-        raise NotAllowed(f"{character.name} belongs to another player.")
+        raise NotAllowed(f"{mark(character.name)} belongs to another player.")
     if character.system != given.system.key:
-        raise InvalidInput(f"{character.name} is a {character.system} character; this fight is {given.system.name}.")
+        shown = mark(character.name)
+        raise InvalidInput(f"{shown} is a {character.system} character; this fight is {given.system.name}.")
     return AddCombatants(
         by=given.by,
         name=character.name,
@@ -358,7 +359,7 @@ def _npc_sheet(given: Given) -> dict[str, Any]:
         return given.system.parse_sheet(given.text("stats"))
     system_key, name, sheet = template
     if system_key != given.system.key:
-        raise InvalidInput(f"{name} is a {system_key} stat block; this fight is {given.system.name}.")
+        raise InvalidInput(f"{mark(name)} is a {system_key} stat block; this fight is {given.system.name}.")
     overrides = flags(given.optional("stats"))
     bare = [k for k, v in overrides.items() if v is True]
     if bare:

@@ -43,7 +43,7 @@ def handlers(system: System):
                 raise InvalidInput(f"There is already a combatant called {mark(candidate)}.")
         if not action.npc and action.character_id is not None:
             if any(c.character_id == action.character_id and not c.out for c in enc.combatants):
-                raise InvalidInput(f"{name} is already in this encounter.")
+                raise InvalidInput(f"{mark(name)} is already in this encounter.")
         if action.lasting is not None and action.count != 1:
             raise InvalidInput("Only a single combatant can start from a lasting state.")
         new_ids = []

@@ -83,6 +83,17 @@ def test_a_plain_name_formats_as_plain_text():
     assert usertext.OPEN in f"{usertext.user_text('**Boss**')} attacks"
 
 
+def test_typed_text_stays_marked_through_copies_cuts_and_lists():
+    system, state = fight()
+    renamed = state.combatants[0].but(name="**Boss**")  # a copy skips validation; the mark must not
+    assert usertext.OPEN in f"{renamed.name} waits"
+    assert usertext.OPEN in f"{usertext.one_line('  **spell**   of doom ', 10)}"  # a slice alone would lose it
+    assert f"{usertext.one_line('a   b')}" == "a b"
+    shown = render.clean(f"Tags: {usertext.listed([usertext.user_text('_x_'), 'Fire'])}")
+    assert shown == "Tags: \\_x\\_, Fire"
+    assert usertext.quoted("`code` here", 8) == "`'code' h`"  # a backtick cannot end the span early
+
+
 def test_typed_marks_cannot_open_or_close_a_span():
     typed = f"{usertext.CLOSE}**x**{usertext.OPEN}"
     system, state = fight(names=(typed,))

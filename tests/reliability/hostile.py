@@ -98,7 +98,7 @@ MARKUP = [
     # Emphasis the oracle can tell from the bot's own bold (tests/markup.py), alone and together.
     *EMPHASIS,
     " ".join(EMPHASIS),
-    "x=**zqbold** y=_zqund_",
+    "what=**zqbold** text=_zqund_ weapon=*zqital* name=~~zqstrike~~",  # `options:` values the rules repost
 ]
 UNICODE = [
     "Ω≈ç√∫˜µ≤",
