@@ -7,17 +7,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import paging
-from bot.interact import actor_of, reply, run
+from bot.interact import reply, run
 from bot.places import campaign_key
 from rules import registry
 from rules.commands import Stored, entered, flags
-from rules.errors import InvalidInput, NotAllowed
+from rules.errors import InvalidInput
 
 from . import autocomplete
 from .forwarding import forward, forwarded
+from .gm import gm_only
 from .play import CARDS, ROLL
 
 DICE = 'Several die results, e.g. "4 6 2"'
+GM_ADDS_NPCS = "Only the GM adds NPCs; players use /initiative join."
 
 
 @app_commands.guild_only()
@@ -161,8 +163,7 @@ def carried(record) -> Stored:
 async def npc_template(interaction: discord.Interaction, key: int, template: str | None):
     if template is None:
         return None
-    if not (await actor_of(interaction)).is_gm:
-        raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
+    await gm_only(interaction, GM_ADDS_NPCS)
     record = await interaction.client.core.repo.get_npc(key, template)
     if record is None:
         raise InvalidInput(f"The NPC library has no {template[:60]}: /npc list shows it.")
@@ -185,9 +186,7 @@ async def keep_npc(interaction: discord.Interaction, key: int, name: str | None,
     Returns the character and whether it was stored just now (to take back if the fight refuses it)."""
     from bot.repository import DuplicateName
 
-    by = await actor_of(interaction)
-    if not by.is_gm:
-        raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
+    by = await gm_only(interaction, GM_ADDS_NPCS)
     if count != 1:
         raise InvalidInput("keep:true stores one NPC at a time (count 1).")
     if not name:
