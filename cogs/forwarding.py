@@ -32,7 +32,8 @@ def forwarded(name: str, *, label: str | None = None) -> Callable[[Callable[...,
     """
 
     def wrap(declaration: Callable[..., Any]) -> Callable[..., Any]:
-        async def callback(cog, interaction: discord.Interaction, **options: Any) -> None:
+        async def callback(*bound: Any, **options: Any) -> None:
+            interaction: discord.Interaction = bound[-1]  # after the cog, for a cog's command
             # A choice stands for its value, as a typed option would.
             given = {k: v.value if isinstance(v, app_commands.Choice) else v for k, v in options.items()}
             line = label.format_map(given) if label else f"/{interaction.command.qualified_name}"
