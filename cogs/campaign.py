@@ -21,6 +21,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.usertext import quoted
 
 from . import autocomplete
+from .gm import gm_only
 
 MAX_REMINDER_MINUTES = 1440
 MAX_CHOICE_SECONDS = 86400
@@ -56,9 +57,7 @@ class Campaign(
         choice_timeout: app_commands.Range[int, 0, 86400] | None = None,
         settings: str | None = None,
     ) -> None:
-        by = await actor_of(interaction)
-        if not by.is_gm:
-            raise NotAllowed("Only someone with Manage Server or the GM role can set up the campaign.")
+        await gm_only(interaction, "Only someone with Manage Server or the GM role can set up the campaign.")
         key = await campaign_key(interaction)
         rules_system = registry.get(system.value)
         current = await self.bot.core.campaign(key)
@@ -120,10 +119,8 @@ class Campaign(
         dice: app_commands.Range[str, 1, 200] | None = None,
         options: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
-        by = await actor_of(interaction)
+        by = await gm_only(interaction, "Only the GM decides when the characters rest.")
         key = await campaign_key(interaction)
-        if not by.is_gm:
-            raise NotAllowed("Only the GM decides when the characters rest.")
         record = await autocomplete.resolve_character(interaction, key, character) if character else None
         label, public, private = await self.bot.core.between.rest(
             key, by, kind, character=record, dice=dice, options=options, by_name=interaction.user.display_name
@@ -145,9 +142,7 @@ class Campaign(
         key: app_commands.Range[str, 1, 60],
         value: app_commands.Range[str, 1, 200],
     ) -> None:
-        by = await actor_of(interaction)
-        if not by.is_gm:
-            raise NotAllowed("Only the GM adjusts what a character carries between fights.")
+        by = await gm_only(interaction, "Only the GM adjusts what a character carries between fights.")
         ckey = await campaign_key(interaction)
         record = await autocomplete.resolve_character(interaction, ckey, character)
         summary = await self.bot.core.between.adjust(ckey, by, record, key, value, interaction.user.display_name)
@@ -187,9 +182,7 @@ class Campaign(
     # --- export and import ------------------------------------------------------------
     @app_commands.command(name="export", description="GM: the whole campaign as one JSON file")
     async def export(self, interaction: discord.Interaction) -> None:
-        by = await actor_of(interaction)
-        if not by.is_gm:
-            raise NotAllowed("Only the GM exports the campaign (it holds the NPC library).")
+        await gm_only(interaction, "Only the GM exports the campaign (it holds the NPC library).")
         key = await campaign_key(interaction)
         campaign = await self.bot.core.campaign(key)
         if campaign is None:
@@ -213,9 +206,7 @@ class Campaign(
     @app_commands.command(name="import", description="GM: replace this campaign with an exported file (asks first)")
     @app_commands.describe(file="A file made by /campaign export")
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
-        by = await actor_of(interaction)
-        if not by.is_gm:
-            raise NotAllowed("Only the GM imports a campaign.")
+        by = await gm_only(interaction, "Only the GM imports a campaign.")
         if file.size > transfer.MAX_BYTES:
             raise InvalidInput(
                 f"The file is larger than {transfer.MAX_BYTES // 1000} KB: that is not a Turnkeeper campaign."
@@ -245,6 +236,7 @@ class Campaign(
         key = await places.key(interaction.guild_id, same_as) if same_as else own_key(place.id)
         await self.bot.core.repo.bind_place(interaction.guild_id, place.id, key)
         places.forget(interaction.guild_id)
+        await self.bot.command_sets.refresh_soon(interaction.guild_id)
         whose = f"the campaign of <#{same_as.id}>" if same_as else "a campaign of its own (run /campaign setup there)"
         await reply(interaction, f"🔗 <#{place.id}> now plays {whose}.")
 
@@ -256,6 +248,7 @@ class Campaign(
         if not await self.bot.core.repo.unbind_place(interaction.guild_id, place.id):
             raise InvalidInput(f"<#{place.id}> is not bound to a campaign of its own.")
         self.bot.core.places.forget(interaction.guild_id)
+        await self.bot.command_sets.refresh_soon(interaction.guild_id)  # its campaign's groups may go
         await reply(interaction, f"🔗 <#{place.id}> plays the server's campaign again (its own campaign is kept).")
 
 

@@ -10,14 +10,14 @@ from discord.ext import commands
 
 from bot import render
 from bot.buttons import EndEncounterButton
-from bot.interact import actor_of, announce, reply, run
+from bot.interact import actor_of, announce, reply
 from bot.places import campaign_key
 from rules import registry
 from rules.actions import EndEncounter
 from rules.secrets import conceal, reveal
 
 from .campaign import SYSTEM_CHOICES
-from .play import forward
+from .forwarding import forwarded
 
 CONFIRM_END = (
     "⚠️ End the encounter in this channel? The fight stops for everyone and its turn order cannot be "
@@ -48,7 +48,7 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
         )
         content, mentions = render.result_content(result.events)
         await reply(interaction, content, allowed=mentions)
-        await announce(self.bot, interaction.channel, result)
+        await announce(self.bot, interaction.channel, result, interaction=interaction)
 
     @app_commands.command(name="end", description="GM: end the encounter in this channel (asks to confirm)")
     async def end(self, interaction: discord.Interaction) -> None:
@@ -76,7 +76,7 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
         by = await actor_of(interaction)
         result = await self.bot.core.undo(interaction.channel_id, by, count)
         await reply(interaction, f"↩️ {render.clean(result.summary)}")
-        await announce(self.bot, interaction.channel, result)
+        await announce(self.bot, interaction.channel, result, interaction=interaction)
 
     @app_commands.command(name="log", description="Post an encounter's log as a Markdown file (also after it ended)")
     @app_commands.describe(
@@ -99,8 +99,8 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
             )
 
     @app_commands.command(name="note", description="Log a narrative ruling or event (not adjudicated)")
-    async def note(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 500]) -> None:
-        await run(interaction, forward("encounter_note", dict(text=text)), "/encounter note")
+    @forwarded("encounter_note")
+    async def note(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 500]) -> None: ...
 
 
 async def setup(bot) -> None:
