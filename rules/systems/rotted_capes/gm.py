@@ -94,7 +94,9 @@ def save(enc: RCEncounter, action, chance):
     flags = action.flags
     if c.has("Unconscious") and kind[:3] in ("avo", "wil"):
         return enc, [
-            Event(kind="roll", text=f"{c.name} is Unconscious: the {kind.capitalize()} check fails automatically.")
+            Event(
+                kind="roll", text=f"{c.name} is Unconscious: the {mark(kind.capitalize())} check fails automatically."
+            )
         ]
     if flags.get("auto"):
         return _unleashed_save(enc, c, kind, dc, condition)
