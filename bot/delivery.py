@@ -124,28 +124,36 @@ def hook_of(interaction: discord.Interaction | None) -> Hook | None:
     return Hook(interaction.followup, time.monotonic() + TOKEN_SECONDS - age)
 
 
-async def edit_message(channel, message_id: int, hook: Hook | None, pacer: Pacer, **fields):
-    """Edit a message the bot sent: through the webhook that sent it while its token
-    lasts (exempt from the global limit), else as the bot (paced)."""
+async def _by_webhook_or_bot(hook: Hook | None, by_webhook, by_bot, pacer: Pacer):
+    """Through the webhook that sent the message while its token lasts (exempt from
+    the global limit), else as the bot (paced)."""
     if hook is not None and hook.usable():
         try:
-            return await persist(hook.webhook.edit_message, message_id, **fields)
+            return await persist(by_webhook)
         except discord.HTTPException as error:
-            if error.status != 401:  # 401: the token ran out early; the bot can still edit
+            if error.status != 401:  # 401: the token ran out early; the bot can still do it
                 raise
     await pacer.acquire()
-    return await persist(channel.get_partial_message(message_id).edit, **fields)
+    return await persist(by_bot)
+
+
+async def edit_message(channel, message_id: int, hook: Hook | None, pacer: Pacer, **fields):
+    """Edit a message the bot sent (see ``_by_webhook_or_bot``)."""
+    return await _by_webhook_or_bot(
+        hook,
+        lambda: hook.webhook.edit_message(message_id, **fields),
+        lambda: channel.get_partial_message(message_id).edit(**fields),
+        pacer,
+    )
 
 
 async def delete_message(channel, message_id: int, hook: Hook | None, pacer: Pacer) -> None:
-    if hook is not None and hook.usable():
-        try:
-            return await persist(hook.webhook.delete_message, message_id)
-        except discord.HTTPException as error:
-            if error.status != 401:
-                raise
-    await pacer.acquire()
-    await persist(channel.get_partial_message(message_id).delete)
+    await _by_webhook_or_bot(
+        hook,
+        lambda: hook.webhook.delete_message(message_id),
+        lambda: channel.get_partial_message(message_id).delete(),
+        pacer,
+    )
 
 
 class TurnButtons:

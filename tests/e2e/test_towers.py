@@ -26,6 +26,7 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "99-towers.script"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TONY = "init=2 ss=2 hs=2 pa=4 pd=3 id=2 px=1 er=1 endurance=2 stun=12 lethal=6 weapons='Heavy Rifle: 7 r12'"
 MIRA = "init=1 ss=2 hs=3 pa=3 pd=3 id=2 px=1 er=1 endurance=3 stun=14 lethal=7 weapons='Longblade: 4+px +1pa'"
+KIT = "init=2 ss=2 hs=2 pa=4 pd=3 px=1 er=1 endurance=2 stun=12 lethal=6 weapons='Longblade: 4+px +1pa; Dirk: 2+px'"
 BOSS = "init=2 ss=2 hs=3 pa=4 pd=3 px=2 er=1 endurance=2 stun=14 lethal=5 weapons='Axe: 4+px'"
 
 
@@ -215,5 +216,30 @@ async def test_help_fits_one_message_and_lets_a_gm_run_the_fight(standin, bot):
         "/save",
         "defender_flips=auto",
         "Forced Delay",
+        "stance options:aggressive",
     ):
         assert needed in text, needed
+
+
+async def test_a_dual_wielder_takes_an_aggressive_stance_with_act_and_attacks_with_one_more_card(standin, bot):
+    await say(standin, "gm", "/campaign setup", system=SYSTEM)
+    await say(standin, "alice", "/character add", name="Kit", stats=KIT)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Kit", cards="KH 4C")
+    await say(standin, "gm", "/initiative add", name="Boss", stats=BOSS, cards="QS 5D")
+    await say(standin, "gm", "/initiative next")
+    await newest(standin, "Kit's turn — phase 5")
+    offered = await (await standin.autocomplete("alice", "/act", "action", action="stance")).choices()
+    assert {"name": "Dual-Wield Stance (free)", "value": "stance"} in offered
+
+    chosen = await say(standin, "alice", "/act", action="stance", options="aggressive")
+    assert not chosen.ephemeral
+    assert "Kit fights aggressively with two weapons: PA +1, PD −1 until changed." in chosen.content
+    # PA 4 + Longblade 1 + aggressive 1 = 6 cards, then the flat-footed Boss's PD 3 − SS 2 = 1.
+    swing = await say(standin, "alice", "/attack", target="Boss", weapon="Longblade", cards="2C 3C QS 5D 6D 7C 9H")
+    assert (
+        "Kit: Attack with Longblade on Boss — PA 4 (Longblade (flip+1); aggressive stance (flip+1)): "
+        "2♣ 3♣ Q♠ 5♦ 6♦ 7♣ → keep Q = 12" in swing.content
+    )
+    assert "Attack (5): Kit next acts in phase 10." in swing.content
+    await settle(standin, bot)

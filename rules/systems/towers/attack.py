@@ -266,7 +266,7 @@ def defense_base(defender: TowersCombatant, stat: str) -> tuple[int, str]:
 def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: list[Event]):
     attacker = enc.get(plan.attacker)
     base, label = defense_base(defender, plan.defense)
-    mods = defense_mods(defender, attacker, plan.weapon, plan.flags)
+    mods = defense_mods(defender, attacker, plan.weapon, plan.flags, plan.defense)
     why = f" ({mods.text()})" if mods.notes else ""
     count = card_count(base, mods)
     cards = f"{secret(count, defender)} card{'s' if count != 1 else ''}"
@@ -298,7 +298,7 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
         total, line = 0, f"{defender.name} is unconscious: defence 0"
     else:
         base, label = defense_base(defender, plan.defense)
-        mods = defense_mods(defender, attacker, plan.weapon, plan.flags)
+        mods = defense_mods(defender, attacker, plan.weapon, plan.flags, plan.defense)
         result = flip(chance, base, mods)
         total, line = result.total, f"{defender.name} {described(label, secret(base, defender), mods, result)}"
     if defender.aided_for == attacker.id:

@@ -66,6 +66,7 @@ ACTIONS: dict[str, ActionType] = {
         ActionType("speak", "Speak", FREE, can_add_shift=False),
         ActionType("drop object", "Drop Object", FREE, can_add_shift=False),
         ActionType("discard chip", "Discard Chip to Heal", FREE, can_add_shift=False),
+        ActionType("stance", "Dual-Wield Stance", FREE, can_add_shift=False),
         ActionType("hold", "Hold", FREE, can_add_shift=False),
         ActionType("release", "Release a Hold", FREE, can_add_shift=False),
         ActionType("opportunity attack", "Opportunity Attack (3, out of turn)", 3, attack=True, can_add_shift=False),
@@ -119,6 +120,9 @@ ALIASES = {
     "reverse": "reverse grapple",
     "reversal": "reverse grapple",
     "reverse the grapple": "reverse grapple",
+    "dual wield": "stance",
+    "dual wield stance": "stance",
+    "dual wielding": "stance",
 }
 
 

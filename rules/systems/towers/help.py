@@ -1,7 +1,7 @@
-"""What `/help` shows for 99 Towers: enough to run a fight, in one message.
+"""What `/help` shows for 99 Towers: enough to run a fight.
 
-Discord caps a message at 2,000 characters and `/help` puts the general
-commands first, so this text stays under about 1,620 (a test holds it there).
+`/help` shows it a section at a time (each line opening with a **bold** title
+starts one), so every section stays far below an embed's limit.
 """
 
 HELP = (
@@ -13,7 +13,8 @@ HELP = (
     "Zero phases: mana +1, ongoing damage, −1 LETHAL if below 0.\n"
     "**/act action:** aim 5, move 5, shift 3 (+2 on another: `options:step`), full defense 10, recover 5, "
     "reckless move 7, leap 5+5, use skill `options:cost=4`, zero cost, hold → `release target:Boss` "
-    "(`options:after`). End turn = Forced Delay 5.\n"
+    "(`options:after`), `stance options:aggressive|defensive|none` (two melee weapons: PA+1 PD−1 or PD+1 PA−1, free). "
+    "End turn = Forced Delay 5.\n"
     '**/attack target:Bandit** `weapon:Knife options:"range=14 cover=soft|hard outnumber=3:1 unaware high power '
     'charge aid ally=X"`; `target:"A, B"` area. Out of turn: `/act action:oa actor:Tony target:Bandit`. '
     'Player defence: **Flip** or `/choose option:Flip cards:"QC 5H"`.\n'

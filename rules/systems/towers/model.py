@@ -39,6 +39,7 @@ class TowersCombatant(Combatant):
     reckless: bool = False
     power_attacked: bool = False
     leaping: bool = False
+    stance: str = ""  # dual-wielding: "aggressive", "defensive" or none (see stance.py)
     conditions: tuple[Condition, ...] = ()
 
     # derived states -------------------------------------------------------

@@ -10,6 +10,8 @@ from rules.errors import InvalidInput
 from .flips import Mods
 from .model import TowersCombatant
 from .sheet import Weapon
+from .stance import attack_mods as stance_attack
+from .stance import defense_mods as stance_defense
 
 MAX_INCREMENTS = 4
 
@@ -94,13 +96,16 @@ def attack_mods(attacker: TowersCombatant, weapon: Weapon, style: str, flags: di
         mods = mods.plus(shift=1, why="high ground")
     if flags.get("offhand") or flags.get("off_hand"):
         mods = mods.plus(flip=-1, why="off hand")
+    mods = mods + stance_attack(attacker, weapon)
     if modifier:
         mods = mods.plus(shift=modifier, why="modifier")
     return mods + user_mods(flags, "flip", "shift", "GM")
 
 
-def defense_mods(defender: TowersCombatant, attacker: TowersCombatant, weapon: Weapon, flags: dict) -> Mods:
-    mods = Mods()
+def defense_mods(
+    defender: TowersCombatant, attacker: TowersCombatant, weapon: Weapon, flags: dict, stat: str = "pd"
+) -> Mods:
+    mods = stance_defense(defender, stat)
     if not weapon.perception and defender.sheet.size:
         mods = mods.plus(shift=size_shift(defender), why=f"size {defender.sheet.size:+d}")
     if "cover" in flags and not weapon.perception:

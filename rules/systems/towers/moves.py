@@ -15,6 +15,7 @@ from .attack import spend_mana
 from .costs import FREE, SHIFT_ADDED, VARIES, ActionType, action_type
 from .damage import heal
 from .grapple import escape, initiate, restrain, reverse, slam, squeeze, throw
+from .stance import choose as choose_stance
 
 if TYPE_CHECKING:
     from rules.randomness import Chance
@@ -28,6 +29,9 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
     kind = action_type(action.what)
     me = enc.find(action.actor or "")
     flags = action.flags
+    if kind.key == "stance":
+        enc, text = choose_stance(enc, me, flags, action.target)
+        return enc, [Event(kind="info", text=f"{me.name} {text}")]
     if kind.cost == FREE and kind.key not in ("hold", "release"):
         said = f": {flags['text']}" if isinstance(flags.get("text"), str) else ""
         return enc, [Event(kind="info", text=f"{me.name}: {kind.label} (free){said}.")]

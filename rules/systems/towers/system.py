@@ -25,6 +25,7 @@ from .initiative import calculated, settle_ties
 from .model import Condition, TowersCombatant, TowersEncounter
 from .senders import own_combatant
 from .sheet import TowersSheet, parse_weapons
+from .stance import effect
 
 FALL_STUN_PER_5FT = 5
 FALL_FLIPS_PER_5FT = 2
@@ -309,6 +310,8 @@ class TowersSystem(System):
         states = combatant.states() + [c.name for c in combatant.conditions]
         if combatant.flat_footed and self.can_act(enc, combatant):
             states.append("flat-footed")
+        if combatant.stance and not combatant.out:
+            states.append(f"{combatant.stance} stance")
         if states:
             parts.append(listed(states))
         return " · ".join(parts)
@@ -327,6 +330,10 @@ class TowersSystem(System):
             )
         if me.prone:
             lines.append("Prone: Stand from Prone costs 4.")
+        if me.stance:
+            lines.append(
+                f"Fighting {me.stance}ly ({effect(me.stance)}): change it before acting with /act action:stance (free)."
+            )
         lines.append(
             "Attack 5 · Power Attack 7 · Charge 8 · Aim 5 · Move 5 · Shift Position 3 (+2 added) · "
             "Full Defense 10 · Recover 5 · Hold · End turn = Forced Delay 5"
