@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidInput, NotAllowed
-from ..model import Encounter, Event, Pending, TurnState, Value
+from ..model import Encounter, Event, TurnState, Value
 from ..secrets import secret
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn
 
@@ -171,8 +171,7 @@ class Tracks(TurnStructure):
             names = [enc.get(e.cid).name for e in tied]
             users = enc.controllers([e.cid for e in tied])
             prompt = f"{', '.join(f'{n}' for n in names)} tied on initiative {tied[0].value:g}: who goes first?"
-            pending = Pending(
-                id=enc.next_pending,
+            enc = enc.ask(
                 kind=TIE_CHOICE,
                 prompt=prompt,
                 options=tuple(names),
@@ -181,7 +180,6 @@ class Tracks(TurnStructure):
                 users=users,
                 context={"cids": [e.cid for e in tied]},
             )
-            enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
             return enc, [Event(kind="info", text=f"{prompt} (the tied players choose)", ping=users)]
         state = state.but(track=tuple(build_track(list(state.entries), state.gm_first)), index=-1)
         enc = enc.but(turns=state)

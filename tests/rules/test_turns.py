@@ -5,8 +5,8 @@ import pytest
 from rules import registry
 from rules.actions import AddCombatants, Choose, DelayTurn, EndTurn, NextTurn, RemoveCombatant
 from rules.engine import apply
-from rules.errors import AwaitingChoice, InvalidInput, NotAllowed, NotRunning, NotYourTurn, UnknownAction
-from rules.model import Actor, Event, Pending
+from rules.errors import AwaitingChoice, InvalidInput, NotAllowed, NotRunning, NotYourTurn, Stale, UnknownAction
+from rules.model import Actor, Event
 from rules.turns.clock import Clock, Hold, Release
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 from rules.turns.seconds import Spend
@@ -329,8 +329,7 @@ class AskSystem(toy.ToyBase):
     def hit(self, enc, action, chance):
         target = enc.find(action.target)
         users = (target.controller_id,) if target.controller_id else ()
-        pending = Pending(
-            id=enc.next_pending,
+        enc = enc.ask(
             kind="dodge",
             prompt=f"{target.name}: dodge?",
             options=("Dodge", "Take it"),
@@ -339,9 +338,7 @@ class AskSystem(toy.ToyBase):
             users=users,
             context={"target": target.id},
         )
-        return enc.but(pending=pending, next_pending=enc.next_pending + 1), [
-            Event(kind="info", text="dodge?", ping=users)
-        ]
+        return enc, [Event(kind="info", text="dodge?", ping=users)]
 
     def resume_dodge(self, enc, pending, option, chance):
         if option == "Dodge":
@@ -370,6 +367,22 @@ def test_pending_choice_blocks_other_actions_and_only_the_chooser_or_gm_answers(
     assert out.state.pending is None and "dodged" in [e.text for e in out.events]
     timed = apply(s, Choose(by=GM, pending_id=s.pending.id, option=s.pending.default, timed_out=True))
     assert timed.state.find("Alice").out
+
+
+def test_each_question_takes_a_new_number_so_an_answer_to_an_earlier_one_is_refused():
+    s = ASK.new_encounter(1, 5)
+    s = run(
+        s,
+        AddCombatants(by=GM, name="Orc", dice=(15,)),
+        AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)),
+        NextTurn(by=GM),
+        toy.Hit(by=GM, target="Alice"),
+    )
+    first = s.pending.id
+    s = run(s, Choose(by=ALICE, pending_id=first, option="Dodge"), toy.Hit(by=GM, target="Alice"))
+    assert s.pending.id == first + 1 and s.next_pending == first + 2
+    with pytest.raises(Stale):
+        apply(s, Choose(by=ALICE, pending_id=first, option="Take it"))
 
 
 def test_an_option_owned_by_one_player_is_refused_to_the_others():

@@ -247,8 +247,7 @@ def _ask(enc, t: Fighter, hits, context, events):
     shown = secret(dc, attacker)  # 4 + the attacker's skill + Y
     prompt = f"{t.name}: defend against {count} from {attacker.name} (DC {shown}{flanked})? {bonuses}"
     users = (t.controller_id,) if t.controller_id is not None else ()
-    pending = Pending(
-        id=enc.next_pending,
+    enc = enc.ask(
         kind="defence",
         prompt=prompt,
         options=options,
@@ -257,7 +256,6 @@ def _ask(enc, t: Fighter, hits, context, events):
         users=users,
         context=context | {"dc": dc},
     )
-    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # The choice message that follows pings the defender's player (the GM for
     # NPCs) with the buttons; this line only records that the attack waits.
     events.append(

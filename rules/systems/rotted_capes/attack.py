@@ -10,7 +10,7 @@ from d20 import diceast
 from ...commands import integer
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
-from ...model import Event, Pending
+from ...model import Event
 from ...secrets import lands_in_sight, secret
 from . import conditions as cond
 from . import damage as dmg
@@ -169,8 +169,7 @@ def _ask_plot(enc, spec, chance):
     users = enc.controllers([target.id])
     prompt = f"{attacker.name} attacks {target.name}: spend a Plot Point to give the attack disadvantage?"
     context = {"spec": spec, "dice": drain(chance)}
-    pending = Pending(
-        id=enc.next_pending,
+    enc = enc.ask(
         kind="plot_disadvantage",
         prompt=prompt,
         options=(PLOT_DIS, PLOT_NO),
@@ -179,7 +178,6 @@ def _ask_plot(enc, spec, chance):
         users=users,
         context=context,
     )
-    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # the choice message that follows pings the player; this line only tells the channel why the roll waits
     waiting = (
         f"⏳ {attacker.name} attacks {target.name}: the roll waits while {target.name}'s player decides "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules.errors import InvalidInput, NotAllowed
-from rules.model import Event, Pending, Value
+from rules.model import Event, Value
 from rules.secrets import secret
 
 from .acting import acted
@@ -274,8 +274,7 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
         f"Flip {label} {secret(base, defender)}{why}: {cards}. Press Flip, or enter the cards you flipped: "
         f'/choose option:Flip cards:"…".'
     )[:300]
-    pending = Pending(
-        id=enc.next_pending,
+    enc = enc.ask(
         kind="defense",
         prompt=prompt,
         options=("Flip",),
@@ -284,7 +283,6 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
         users=(defender.controller_id,),
         context={"plan": plan.model_dump(mode="json")},
     )
-    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # The choice message pings the defender's player; the result only says what it waits for.
     shown = f"{defender.name} flips {label} {secret(base, defender)} ({cards}): see the Flip button."
     events.append(Event(kind="info", text=shown))
