@@ -19,7 +19,17 @@ from typing import TYPE_CHECKING, Literal
 from ..errors import InvalidInput, NotAllowed
 from ..model import Encounter, Event, TurnState, Value
 from ..secrets import secret
-from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn
+from .base import (
+    MAX_STEPS,
+    OrderLine,
+    Result,
+    TurnStructure,
+    Waiting,
+    end_turns,
+    new_round,
+    settle_latecomer,
+    start_turn,
+)
 
 if TYPE_CHECKING:
     from ..randomness import Chance
@@ -103,11 +113,8 @@ class Tracks(TurnStructure):
             # Before the fight the tied players choose (at begin); a latecomer's tie
             # is settled by the system's rule so the running track never waits.
             if tied and enc.status == "running":
-                settled, _, more = system.order_ties(enc, tied + [entry], chance)
+                entries, entry, more = settle_latecomer(system, enc, entries, entry, tied, chance)
                 events.extend(more)
-                by_cid = {e.cid: e for e in settled}
-                entries = [by_cid.get(e.cid, e) for e in entries]
-                entry = by_cid[cid]
             entries.append(entry)
             events.append(Event(kind="roll", text=f"{combatant.name} initiative: {text}"))
         state = state.but(entries=tuple(entries))

@@ -294,6 +294,12 @@ class TrackSystem(toy.ToyBase):
         value = chance.die(6)
         return (value,), f"d6 {value}"
 
+    def order_ties(self, enc, tied, chance):
+        # Whoever stood there first keeps the front.
+        settled = [e.but(tiebreak=len(tied) - i) for i, e in enumerate(tied)]
+        names = ", ".join(enc.get(e.cid).name for e in tied)
+        return settled, [[e.cid] for e in settled], [Event(kind="info", text=f"tie settled: {names}")]
+
 
 TRACK_SEED = registry.register(TrackSystem())
 
@@ -317,6 +323,15 @@ def test_gm_goes_first_only_when_its_roll_beats_every_player():
     assert s.turns.gm_first and names(s, s.turns.track) == ["Raven", "Alice", "Wolf", "Bob", "Bear"]
     s = track_fight((5, 2, 1))  # a tie with Alice's 5 does not beat her
     assert not s.turns.gm_first and names(s, s.turns.track) == ["Alice", "Raven", "Bob", "Wolf", "Bear"]
+
+
+def test_a_player_joining_a_running_track_on_a_taken_roll_is_placed_by_the_tie_rule():
+    s = track_fight((1, 1, 1))
+    out = apply(s, AddCombatants(by=Actor(user_id=4), name="Cara", npc=False, controller_id=4, dice=(5,)))
+    assert out.state.pending is None and "tie settled: Alice, Cara" in [e.text for e in out.events]
+    tiebreaks = {out.state.get(e.cid).name: e.tiebreak for e in out.state.turns.entries}
+    assert tiebreaks["Alice"] > tiebreaks["Cara"]
+    assert names(out.state, out.state.turns.track)[:3] == ["Alice", "Raven", "Cara"]
 
 
 # --- pending choices --------------------------------------------------------------------------
