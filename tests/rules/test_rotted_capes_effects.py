@@ -584,6 +584,20 @@ def test_bad_sheets_are_refused_with_a_clear_message():
         join(new(), "Brute", 5, strength=5)
     with pytest.raises(InvalidInput, match="zombie level"):
         join(new(), "Brute", 5, zombie_level="kappa")
+    with pytest.raises(InvalidInput, match="damage type must be one of"):
+        join(new(), "Brute", 5, damage_type="laser")
+
+
+def test_every_command_refuses_a_damage_type_the_seed_does_not_know():
+    enc = begin(join(join(new(), "Nova", 15), "Brute", 5, damage_type=" FIRE "))
+    assert enc.combatants[-1].sheet.damage_type == "fire"
+    known = "Damage type must be one of: cold, cosmic, electricity, fire"
+    with pytest.raises(InvalidInput, match=known):
+        cmd(enc, "attack", GM, target="Brute", damage="1", damage_type="laser")
+    with pytest.raises(InvalidInput, match=known):
+        cmd(enc, "damage", target="Nova", amount="3", damage_type="laser")
+    with pytest.raises(InvalidInput, match=known):
+        cmd(enc, "condition_add", target="Nova", condition="Ongoing Damage", options="damage=1d6 type=laser")
 
 
 def test_read_only_reports_and_the_spend_menu_values():

@@ -15,7 +15,7 @@ from ...secrets import lands_in_sight, secret
 from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
-from .model import DAMAGE_TYPES, LastRoll, RCEncounter
+from .model import LastRoll, RCEncounter, known_damage_type
 from .rolls import D20, Queued, drain, masked_bonus, mode_for, reasons, roll_d20, secret_constants, secret_faces
 
 DEFENSES = ("avoidance", "fortitude", "willpower")
@@ -49,9 +49,7 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
         raise NotAllowed(f"{attacker.name} is Charmed by {target.name} and cannot attack them.")
     if str(flags.get("cover", "")).lower() == "total":
         raise NotAllowed(f"{target.name} has total cover: they cannot be targeted directly.")
-    damage_type = (action.damage_type or attacker.sheet.damage_type).strip().lower()
-    if damage_type not in DAMAGE_TYPES:
-        raise InvalidInput(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
+    damage_type = known_damage_type((action.damage_type or attacker.sheet.damage_type).strip().lower())
     ranged = bool(flags.get("ranged"))
     adv, dis, flat = cond.attack_sources(enc, attacker, target, melee=not ranged, defense=defense)
     for key, why in _FLAG_DIS.items():
