@@ -21,7 +21,7 @@ from .flips import Flip, card_count, described, flip
 from .model import TowersCombatant, TowersEncounter
 from .modifiers import attack_mods, defense_mods
 from .senders import own_combatant
-from .sheet import UNARMED, Weapon, words
+from .sheet import UNARMED, Weapon, damage_words, words
 
 if TYPE_CHECKING:
     from rules.randomness import Chance
@@ -83,15 +83,7 @@ def pick_weapon(attacker: TowersCombatant, name: str | None) -> Weapon:
 def damage_kind(weapon: Weapon, text: str | None) -> tuple[str, str]:
     if not text:
         return weapon.category, weapon.dtype
-    category, dtype = weapon.category, ""
-    for word in words(text):
-        if word in ("physical", "arcane"):
-            category = word
-        elif word in ("none", "untyped"):
-            category = "none"
-        else:
-            dtype = word
-    return category, dtype
+    return damage_words(words(text), weapon.category)
 
 
 def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Chance):

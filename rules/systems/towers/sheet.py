@@ -99,6 +99,21 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(w for w in re.split(r"[\s,;]+", (text or "").lower()) if w)
 
 
+def damage_words(found, category: str, skip: tuple[str, ...] = ()) -> tuple[str, str]:
+    """(category, damage type) from words such as `arcane cold`: `physical` or
+    `arcane` names the category, `none`/`untyped` clears it, and any other word
+    not in `skip` is the damage type (the last one wins)."""
+    dtype = ""
+    for word in found:
+        if word in ("physical", "arcane"):
+            category = word
+        elif word in ("none", "untyped"):
+            category = "none"
+        elif word not in skip:
+            dtype = word
+    return category, dtype
+
+
 class TowersSheet(Value):
     init: int = 1  # Initiative ⟨N⟩
     ss: int = 1  # Soft Strength
