@@ -139,6 +139,18 @@ def test_until_the_end_of_someones_next_turn():
     assert "Brute is no longer Stunned (Greater, Sonic)." in texts(out)
 
 
+def test_a_condition_timed_on_a_dead_combatants_turn_ends_with_the_round():
+    enc = new()
+    enc = join(join(enc, "Nova", 15), "Bolt", 10)
+    enc = begin(join(enc, "Brute", 5))
+    enc = run(enc, "condition_add", target="Nova", condition="Stunned", duration="end of Brute's next turn")
+    enc = run(enc, "damage", target="Brute", amount="200", options="wounds=20")
+    enc = end_turn(enc, ALICE).state
+    assert who(enc, "Brute").out and who(enc, "Nova").has("Stunned")
+    out = end_turn(enc, BOB)
+    assert texts(out)[:2] == ["Nova is no longer Stunned.", "Round 2"]
+
+
 def test_until_saved_rolls_at_the_end_of_the_bearers_turn():
     enc = new()
     enc = join(enc, "Nova", 15)
