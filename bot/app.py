@@ -15,7 +15,7 @@ from .command_sets import CommandSets
 from .config import Settings
 from .core import Core
 from .db import create_engine, upgrade_schema
-from .delivery import Pacer, TrackerDelivery
+from .delivery import Pacer, TrackerDelivery, TurnButtons
 from .repository import Repository
 
 COGS = (
@@ -54,9 +54,9 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.core: Core | None = None
         self.engine = None
         self.command_sets = CommandSets(self)
-        self.trackers = TrackerDelivery(
-            self, interval=settings.tracker_interval_seconds, pacer=Pacer(settings.tracker_requests_per_second)
-        )
+        pacer = Pacer(settings.tracker_requests_per_second)
+        self.trackers = TrackerDelivery(self, interval=settings.tracker_interval_seconds, pacer=pacer)
+        self.turn_buttons = TurnButtons(pacer)
         self._campaign_roles: dict[int, int | None] = {}
         self.tree.on_error = self.on_app_command_error
         self.tree.interaction_check = self.within_limits

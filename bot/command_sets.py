@@ -14,28 +14,36 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable
+from functools import cache
 from typing import TYPE_CHECKING
 
 import discord
 import sqlalchemy as sa
 
-from .tables import ACTIVE, encounter_table
+from rules import registry
+
+from .tables import ACTIVE, campaign_table, encounter_table
 
 if TYPE_CHECKING:
     from .app import TurnkeeperBot
 
 log = logging.getLogger(__name__)
 
-# Command group → the systems that use it.
-SYSTEM_GROUPS: dict[str, frozenset[str]] = {
-    "plotpoint": frozenset({"rotted-capes"}),
-    "turn": frozenset({"factions"}),
-}
+
+@cache
+def system_groups() -> dict[str, frozenset[str]]:
+    """Command group → the systems that use it, for the groups only some systems use;
+    read from what each system declares (its ``commands`` module)."""
+    users: dict[str, set[str]] = {}
+    for key in registry.MODULES:
+        for group in registry.get(key).commands.groups():
+            users.setdefault(group, set()).add(key)
+    return {group: frozenset(keys) for group, keys in users.items() if keys != set(registry.MODULES)}
 
 
 def groups_for(systems: Iterable[str]) -> frozenset[str]:
     systems = set(systems)
-    return frozenset(name for name, users in SYSTEM_GROUPS.items() if users & systems)
+    return frozenset(name for name, users in system_groups().items() if users & systems)
 
 
 class CommandSets:
@@ -51,22 +59,19 @@ class CommandSets:
 
     async def sync_global(self) -> None:
         tree = self.bot.tree
-        common = [c.name for c in tree.get_commands() if c.name not in SYSTEM_GROUPS]
+        common = [c.name for c in tree.get_commands() if c.name not in system_groups()]
         await self.bot.http.bulk_upsert_global_commands(self.bot.application_id, payload=self._payload(common))
 
     async def systems_of(self, guild_id: int) -> set[str]:
-        systems = set()
-        campaign = await self.bot.core.repo.get_campaign(guild_id)
-        if campaign is not None:
-            systems.add(campaign.system)
-        query = (
-            sa.select(encounter_table.c.system)
-            .distinct()
-            .where(encounter_table.c.guild_id == guild_id, encounter_table.c.status == ACTIVE)
+        """The systems of the server's campaign, of the campaigns bound to its channels and
+        categories, and of its running encounters."""
+        keys = {guild_id, *(await self.bot.core.repo.places(guild_id)).values()}
+        campaigns = sa.select(campaign_table.c.system).where(campaign_table.c.guild_id.in_(keys))
+        encounters = sa.select(encounter_table.c.system).where(
+            encounter_table.c.guild_id == guild_id, encounter_table.c.status == ACTIVE
         )
         async with self.bot.engine.connect() as conn:
-            systems.update((await conn.execute(query)).scalars())
-        return systems
+            return set((await conn.execute(sa.union(campaigns, encounters))).scalars())
 
     async def refresh(self, guild_id: int) -> None:
         """Offer the server exactly the groups of the systems it plays now."""

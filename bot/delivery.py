@@ -1,16 +1,24 @@
 """Getting encounter changes to Discord within its REST budget.
 
 One bot token may make about 50 REST requests a second in all, and a channel's
-message edits share a small bucket; interaction responses and followups are exempt
-from the global limit. So:
+message edits share a small bucket; interaction callbacks and the interaction's own
+webhook (followups, and edits and deletes of the messages they sent) are exempt from
+the global limit for the 15 minutes its token lasts. So:
 
 * the turn message and a choice to make go out as followups of the interaction that
   caused them (``announce`` falls back to a channel message when there is none, e.g.
-  for a reminder or a choice that timed out);
-* the pinned tracker is edited at most once per ``interval`` seconds per encounter: the
+  for a reminder or a choice that timed out); when the turn moves on, the previous
+  turn message loses its End-turn button through the webhook that sent it;
+* the pinned tracker is itself a followup: while its token lasts it is edited through
+  that webhook. Before the token runs out, a later command's interaction posts a fresh
+  tracker, which is pinned, and the old one is deleted through its own webhook: one
+  bot request every ten minutes or so instead of one per change. Without a usable
+  webhook (a reminder, after a restart) the bot edits the message itself;
+* the tracker is edited at most once per ``interval`` seconds per encounter: the
   first change is shown at once, changes during the interval are coalesced into one edit
   of the newest saved state at its end; an edit that would show what is already there is
-  not sent; every tracker request waits its turn in a token-wide ``Pacer``;
+  not sent; every request that counts against the global limit waits its turn in a
+  token-wide ``Pacer``;
 * a pending edit keeps the bot busy (``bot.working``), so ``bot.idle`` means the
   channel shows everything, and ``flush`` (on shutdown too) sends pending edits at once.
 """
@@ -20,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -75,15 +84,106 @@ class Pacer:
                 await asyncio.sleep((1 - self._tokens) / self.rate)
 
 
+# Discord honours an interaction's token for 15 minutes. A request is not started
+# with less than SAFETY of it left, and a tracker whose token has less than
+# RENEW_BELOW left moves to a fresher one when a command brings one.
+TOKEN_SECONDS = 15 * 60
+
+
+def _safety() -> float:
+    return TOKEN_SECONDS / 30
+
+
+def _renew_below() -> float:
+    return TOKEN_SECONDS / 3
+
+
+@dataclass(frozen=True)
+class Hook:
+    """An interaction's webhook and when its token stops working (on the monotonic clock)."""
+
+    webhook: discord.Webhook
+    until: float
+
+    def left(self) -> float:
+        return self.until - time.monotonic()
+
+    def usable(self) -> bool:
+        return self.left() > _safety()
+
+    def better(self, other: Hook | None) -> Hook:
+        return self if other is None or self.until >= other.until else other
+
+
+def hook_of(interaction: discord.Interaction | None) -> Hook | None:
+    """The webhook of an answered interaction (its followups are public from here on)."""
+    if interaction is None or not interaction.response.is_done():
+        return None
+    age = max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
+    return Hook(interaction.followup, time.monotonic() + TOKEN_SECONDS - age)
+
+
+async def edit_message(channel, message_id: int, hook: Hook | None, pacer: Pacer, **fields):
+    """Edit a message the bot sent: through the webhook that sent it while its token
+    lasts (exempt from the global limit), else as the bot (paced)."""
+    if hook is not None and hook.usable():
+        try:
+            return await persist(hook.webhook.edit_message, message_id, **fields)
+        except discord.HTTPException as error:
+            if error.status != 401:  # 401: the token ran out early; the bot can still edit
+                raise
+    await pacer.acquire()
+    return await persist(channel.get_partial_message(message_id).edit, **fields)
+
+
+async def delete_message(channel, message_id: int, hook: Hook | None, pacer: Pacer) -> None:
+    if hook is not None and hook.usable():
+        try:
+            return await persist(hook.webhook.delete_message, message_id)
+        except discord.HTTPException as error:
+            if error.status != 401:
+                raise
+    await pacer.acquire()
+    await persist(channel.get_partial_message(message_id).delete)
+
+
+class TurnButtons:
+    """The newest turn message of each encounter: when the turn moves on or the fight
+    ends, the one before loses its End-turn button (a click on it would be refused)."""
+
+    def __init__(self, pacer: Pacer) -> None:
+        self.pacer = pacer
+        self._newest: dict[int, tuple[int, Hook | None]] = {}
+
+    async def posted(self, channel, eid: int, message_id: int, hook: Hook | None) -> None:
+        previous = self._newest.get(eid)
+        self._newest[eid] = (message_id, hook)
+        await self._retire(channel, previous)
+
+    async def ended(self, channel, eid: int) -> None:
+        await self._retire(channel, self._newest.pop(eid, None))
+
+    async def _retire(self, channel, message: tuple[int, Hook | None] | None) -> None:
+        if message is None:
+            return
+        try:
+            await edit_message(channel, message[0], message[1], self.pacer, view=None)
+        except discord.NotFound:
+            pass
+        except discord.HTTPException:
+            log.warning("could not take the End-turn button off an old turn message in channel %s", channel.id)
+
+
 class TrackerDelivery:
     def __init__(self, bot: TurnkeeperBot, *, interval: float, pacer: Pacer) -> None:
         self.bot = bot
         self.interval = interval
         self.pacer = pacer
-        self._pending: dict[int, tuple[Any, Result]] = {}  # encounter → (channel, newest result)
+        self._pending: dict[int, tuple[Any, Result, Hook | None]] = {}  # encounter → (channel, newest result, hook)
         self._tasks: dict[int, asyncio.Task] = {}
         self._last_edit: dict[int, float] = {}
         self._shown: dict[int, dict] = {}  # encounter → the embed its tracker shows, as sent
+        self._owners: dict[int, tuple[int, Hook | None]] = {}  # encounter → (tracker message, webhook that sent it)
         self._unpinned: set[int] = set()  # ended encounters whose tracker left the pins
         self._hurry = asyncio.Event()
         self.edits = 0
@@ -94,12 +194,17 @@ class TrackerDelivery:
         """Encounters whose tracker has an edit under way or waiting for its interval."""
         return len(self._tasks)
 
-    def schedule(self, channel, result: Result) -> None:
-        """Show ``result`` (or anything newer) on the encounter's pinned tracker soon."""
+    def schedule(self, channel, result: Result, hook: Hook | None = None) -> None:
+        """Show ``result`` (or anything newer) on the encounter's pinned tracker soon;
+        ``hook``: the webhook of the interaction behind it, if any."""
         eid = result.encounter_id
         queued = self._pending.get(eid)
+        if queued is not None:
+            hook = hook.better(queued[2]) if hook is not None else queued[2]
         if queued is None or queued[1].version <= result.version:
-            self._pending[eid] = (channel, result)
+            self._pending[eid] = (channel, result, hook)
+        else:
+            self._pending[eid] = (*queued[:2], hook)
         if eid not in self._tasks:
             # Busy from now on, not from when the task first runs: bot.idle must not be set in between.
             self.bot.busy += 1
@@ -110,9 +215,9 @@ class TrackerDelivery:
         try:
             while eid in self._pending:
                 await self._wait_turn(eid)
-                channel, result = self._pending.pop(eid)
+                channel, result, hook = self._pending.pop(eid)
                 try:
-                    await self._show(channel, result)
+                    await self._show(channel, result, hook)
                 except discord.HTTPException:
                     log.exception("could not update the tracker of encounter %s", eid)
                 except Exception:
@@ -142,49 +247,72 @@ class TrackerDelivery:
         finally:
             self._hurry.clear()
 
-    async def _show(self, channel, result: Result) -> None:
+    async def _show(self, channel, result: Result, fresh: Hook | None) -> None:
         bot = self.bot
+        eid = result.encounter_id
         system = registry.get(result.state.system)
-        record = await bot.core.repo.get_encounter(result.encounter_id)
+        record = await bot.core.repo.get_encounter(eid)
         if record is None:
             return
         # Results reach here in any order, not in commit order: render the newest
         # saved state, never an older result over a newer one.
         state = result.state if record.version == result.version else system.load(record.state)
-        embed = render.tracker_embed(system, state, result.encounter_id)
+        embed = render.tracker_embed(system, state, eid)
         shown = embed.to_dict()
         message_id = record.tracker_message_id
-        if message_id and self._shown.get(result.encounter_id) == shown:
+        if message_id and self._shown.get(eid) == shown:
             self.skipped += 1
+            return
+        owner = self._owners.get(eid)
+        hook = owner[1] if owner is not None and owner[0] == message_id else None
+        fresh = fresh if fresh is not None and fresh.left() > _renew_below() else None
+        ended = state.status == "ended"
+        if message_id and fresh is not None and not ended and (hook is None or hook.left() < _renew_below()):
+            await self._post(channel, eid, embed, fresh, replacing=(message_id, hook))
             return
         if message_id:
             try:
-                await self.pacer.acquire()
-                tracker = channel.get_partial_message(message_id)
-                await persist(tracker.edit, embed=embed, allowed_mentions=render.NOBODY)
-                self._shown[result.encounter_id] = shown
+                await edit_message(channel, message_id, hook, self.pacer, embed=embed, allowed_mentions=render.NOBODY)
+                self._shown[eid] = shown
                 self.edits += 1
-                if state.status == "ended":
-                    await self._unpin(result.encounter_id, tracker)
-                elif result.encounter_id in self._unpinned:  # undone back to life: pinned again
+                tracker = channel.get_partial_message(message_id)
+                if ended:
+                    await self._unpin(eid, tracker)
+                elif eid in self._unpinned:  # undone back to life: pinned again
                     await self.pacer.acquire()
                     await tracker.pin()
-                    self._unpinned.discard(result.encounter_id)
+                    self._unpinned.discard(eid)
                 return
             except discord.NotFound:
                 pass
-        if state.status == "ended":
-            return
-        await self.pacer.acquire()
-        message = await persist(channel.send, embed=embed, allowed_mentions=render.NOBODY)
-        self._shown[result.encounter_id] = shown
+        if not ended:
+            await self._post(channel, eid, embed, fresh, replacing=None)
+
+    async def _post(self, channel, eid: int, embed: discord.Embed, hook: Hook | None, replacing) -> None:
+        """A new pinned tracker (through ``hook`` when there is one); ``replacing``: the
+        (message, webhook) of the tracker it takes the place of, deleted once it is pinned."""
+        if hook is not None:
+            message = await persist(hook.webhook.send, embed=embed, wait=True, allowed_mentions=render.NOBODY)
+        else:
+            await self.pacer.acquire()
+            message = await persist(channel.send, embed=embed, allowed_mentions=render.NOBODY)
+        self._shown[eid] = embed.to_dict()
+        self._owners[eid] = (message.id, hook)
+        self._unpinned.discard(eid)
         self.edits += 1
         try:
             await self.pacer.acquire()
-            await message.pin()
+            await channel.get_partial_message(message.id).pin()
         except discord.HTTPException:
             log.warning("could not pin the tracker in channel %s", channel.id)
-        await bot.core.repo.set_meta(result.encounter_id, tracker_message_id=message.id)
+        await self.bot.core.repo.set_meta(eid, tracker_message_id=message.id)
+        if replacing is not None:
+            try:
+                await delete_message(channel, *replacing, self.pacer)
+            except discord.NotFound:
+                pass
+            except discord.HTTPException:
+                log.warning("could not delete the replaced tracker in channel %s", channel.id)
 
     async def _unpin(self, eid: int, tracker) -> None:
         """An ended encounter's tracker leaves the pins: a channel holds only so many."""

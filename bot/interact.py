@@ -22,7 +22,7 @@ from rules.system import System
 
 from . import render
 from .core import Result
-from .delivery import persist  # noqa: F401  (cogs import it from here)
+from .delivery import Hook, hook_of, persist  # persist: cogs import it from here
 
 if TYPE_CHECKING:
     from .app import TurnkeeperBot
@@ -217,33 +217,38 @@ async def announce(
             await bot.command_sets.ensure(channel.guild.id, state.system)
         except discord.HTTPException:
             log.warning("could not offer %s's commands in server %s", state.system, channel.guild.id)
-    send = channel.send
-    if interaction is not None and interaction.response.is_done():
-        send = _followup(interaction)
+    hook = hook_of(interaction)
+    send = channel.send if hook is None else _followup(interaction)
 
     async def turn_message() -> None:
         # Drawn in a thread: tens of milliseconds that would stall every other channel.
         picture = await asyncio.to_thread(render.clock_picture, state)
         content, embed, view, mentions, picture = render.turn_message(system, state, result.encounter_id, picture)
         files = [picture] if picture else []
-        await persist(send, content, embed=embed, view=view, allowed_mentions=mentions, files=files)
+        message = await persist(send, content, embed=embed, view=view, allowed_mentions=mentions, files=files)
+        await bot.turn_buttons.posted(channel, result.encounter_id, message.id, hook)
 
     async def choice_message() -> None:
         content, view, mentions = render.choice_message(state, result.encounter_id)
         await persist(send, content, view=view, allowed_mentions=mentions)
+
+    async def fight_over() -> None:
+        await bot.turn_buttons.ended(channel, result.encounter_id)
 
     steps = []
     if state.status == "running" and result.turn_changed:
         steps.append(turn_message)
     if state.pending is not None and result.pending_opened:
         steps.append(choice_message)
+    if state.status == "ended":
+        steps.append(fight_over)
     for step in steps:
         try:
             await step()
         except discord.HTTPException:
             # The change is saved; a failed ping must not turn into an error reply.
             log.exception("could not announce encounter %s", result.encounter_id)
-    update_tracker(bot, channel, result)
+    update_tracker(bot, channel, result, hook)
 
 
 def _followup(interaction: discord.Interaction):
@@ -253,6 +258,6 @@ def _followup(interaction: discord.Interaction):
     return send
 
 
-def update_tracker(bot: TurnkeeperBot, channel, result: Result) -> None:
+def update_tracker(bot: TurnkeeperBot, channel, result: Result, hook: Hook | None = None) -> None:
     """The pinned tracker shows this result soon (see ``bot.delivery``)."""
-    bot.trackers.schedule(channel, result)
+    bot.trackers.schedule(channel, result, hook)

@@ -244,6 +244,7 @@ class Campaign(
         key = await places.key(interaction.guild_id, same_as) if same_as else own_key(place.id)
         await self.bot.core.repo.bind_place(interaction.guild_id, place.id, key)
         places.forget(interaction.guild_id)
+        await self.bot.command_sets.refresh_soon(interaction.guild_id)
         whose = f"the campaign of <#{same_as.id}>" if same_as else "a campaign of its own (run /campaign setup there)"
         await reply(interaction, f"🔗 <#{place.id}> now plays {whose}.")
 
@@ -255,6 +256,7 @@ class Campaign(
         if not await self.bot.core.repo.unbind_place(interaction.guild_id, place.id):
             raise InvalidInput(f"<#{place.id}> is not bound to a campaign of its own.")
         self.bot.core.places.forget(interaction.guild_id)
+        await self.bot.command_sets.refresh_soon(interaction.guild_id)  # its campaign's groups may go
         await reply(interaction, f"🔗 <#{place.id}> plays the server's campaign again (its own campaign is kept).")
 
 

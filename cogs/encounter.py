@@ -48,7 +48,7 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
         )
         content, mentions = render.result_content(result.events)
         await reply(interaction, content, allowed=mentions)
-        await announce(self.bot, interaction.channel, result)
+        await announce(self.bot, interaction.channel, result, interaction=interaction)
 
     @app_commands.command(name="end", description="GM: end the encounter in this channel (asks to confirm)")
     async def end(self, interaction: discord.Interaction) -> None:
@@ -76,7 +76,7 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
         by = await actor_of(interaction)
         result = await self.bot.core.undo(interaction.channel_id, by, count)
         await reply(interaction, f"↩️ {render.clean(result.summary)}")
-        await announce(self.bot, interaction.channel, result)
+        await announce(self.bot, interaction.channel, result, interaction=interaction)
 
     @app_commands.command(name="log", description="Post an encounter's log as a Markdown file (also after it ended)")
     @app_commands.describe(

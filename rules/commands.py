@@ -264,6 +264,11 @@ class Commands:
     def act_choices(self) -> list[tuple[str, str]]:
         return list(self.acts.choices) if self.acts else []
 
+    def groups(self) -> frozenset[str]:
+        """The slash command groups this system declares commands in (``plotpoint_spend``
+        is ``/plotpoint spend``)."""
+        return frozenset(name.split("_")[0] for name in (*self.build, *self.reports) if "_" in name)
+
 
 def not_used(name: str, system_name: str) -> UnknownAction:
     return UnknownAction(f"/{name.replace('_', ' ')} is not used in {system_name}.")

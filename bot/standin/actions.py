@@ -48,7 +48,7 @@ class UserActions:
         session = self.gateway.session_for_guild(guild.id)
         if session is None:
             raise NoBotSession(f"no live bot gateway session serves guild {guild.name!r} (shard math: id >> 22)")
-        iid = self.world.ids.next()
+        iid = self.world.ids.now()
         token = f"standin-interaction-token-{iid}"
         payload = base_payload(self.world, id=iid, token=token, type=type, user=user, guild=guild, channel=channel)
         payload["data"] = data

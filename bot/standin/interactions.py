@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from .commands import CommandPath, InvalidInvocation
@@ -83,6 +84,7 @@ class InteractionHandle:
         custom_id: str | None = None,
     ) -> None:
         self._notifier = notifier
+        self.created = time.monotonic()
         self.id = id
         self.token = token
         self.type = type

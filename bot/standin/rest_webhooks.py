@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from aiohttp import web
@@ -101,6 +102,9 @@ def _handle(call: RestCall) -> InteractionHandle:
     handle = call.standin.interactions_by_token.get(call.params["token"])
     if handle is None or call.int_param("application_id") != call.standin.world.application_id:
         raise HTTPFailure(not_found("Webhook", 10015))
+    if time.monotonic() - handle.created > call.standin.interaction_token_seconds:
+        # Discord's interaction tokens last 15 minutes; after that the webhook refuses them.
+        raise HTTPFailure(error(401, 50027, "Invalid Webhook Token"))
     return handle
 
 

@@ -39,6 +39,10 @@ GUILD_MESSAGES_INTENT = 1 << 9
 __all__ = ["NoBotSession", "StandIn"]
 
 
+# How long an interaction's token opens its webhook (followups, edits), as on Discord.
+INTERACTION_TOKEN_SECONDS = 15 * 60
+
+
 class StandIn(UserActions):
     # Every stand-in of this process, so a test's teardown can check the ones it used.
     instances: weakref.WeakSet[StandIn] = weakref.WeakSet()
@@ -56,9 +60,11 @@ class StandIn(UserActions):
         token: str = "standin.bot.token",
         host: str = "127.0.0.1",
         rate_limits: RateLimits | None = None,
+        interaction_token_seconds: float = INTERACTION_TOKEN_SECONDS,
     ) -> None:
         self.world = world or default_world()
         self.token = token
+        self.interaction_token_seconds = interaction_token_seconds
         self.host = host
         self.port: int | None = None
         self.notifier = Notifier()

@@ -3,12 +3,14 @@
 Ids look like real Discord snowflakes (64-bit, timestamp in the high bits) so that
 ``id >> 22`` sharding math behaves as in production.  They are deterministic — each
 new id advances the embedded timestamp by one millisecond — so two runs of the same
-test produce the same ids and the same shard placement.
+test produce the same ids and the same shard placement; only interaction ids carry the
+present time, as Discord's do.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import time
 
 DISCORD_EPOCH_MS = 1420070400000
 # 2024-01-01T00:00:00Z: recent enough to look real, fixed for reproducibility.
@@ -23,6 +25,12 @@ class SnowflakeFactory:
     def next(self) -> int:
         self._count += 1
         return ((self._offset + self._count) << 22) | (self._count % 4096)
+
+    def now(self) -> int:
+        """An id stamped with the present time, as Discord stamps an interaction's id: bots
+        read from it how long the interaction's token has left."""
+        self._count += 1
+        return ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (self._count % (1 << 22))
 
     def next_on_shard(self, shard_id: int, shard_count: int) -> int:
         """Skip ids until one lands on the wanted shard (guild placement for tests)."""

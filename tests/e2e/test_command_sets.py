@@ -62,3 +62,23 @@ async def test_start_up_syncs_in_the_background_and_restarts_keep_the_sets(two_s
     guild_puts = [p for m, p, _ in standin.requests if m == "PUT" and "/guilds/" in p]
     assert all(str(far.id) not in p for p in guild_puts), "a server without system groups costs no request"
     assert global_syncs == 1
+
+
+async def test_a_campaign_bound_to_a_channel_brings_its_systems_groups_and_takes_them_away(two_servers, database_url):
+    standin, home, _far = two_servers
+    async with turnkeeper(standin, database_url):
+        await say(standin, "gm", "/campaign setup", system="99-towers")
+        assert "turn" not in offered(standin, home)
+        await say(standin, "gm", "/campaign bind", place="combat-2")
+        await say(standin, "gm", "/campaign setup", system="factions", in_channel="combat-2")
+        assert "turn" in offered(standin, home), "the bound campaign plays factions"
+        await say(standin, "gm", "/campaign unbind", place="combat-2")
+        assert "turn" not in offered(standin, home), "no channel plays factions any more"
+
+
+def test_the_groups_offered_per_system_come_from_what_each_system_declares():
+    from bot.command_sets import groups_for, system_groups
+
+    assert system_groups() == {"plotpoint": {"rotted-capes"}, "turn": {"factions"}}
+    assert groups_for(["99-towers", "fightin-words", "frozen-lands"]) == frozenset()
+    assert groups_for(["rotted-capes", "factions"]) == {"plotpoint", "turn"}

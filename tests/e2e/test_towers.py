@@ -46,7 +46,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def turn_messages(standin):
-    return [m for m in standin.messages() if "'s turn — phase" in m.content and m.components]
+    return [m for m in standin.messages() if "'s turn — phase" in m.content]
 
 
 async def newest(standin, needle: str, *, after=None):
