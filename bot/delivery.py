@@ -10,10 +10,11 @@ the global limit for the 15 minutes its token lasts. So:
   for a reminder or a choice that timed out); when the turn moves on, the previous
   turn message loses its End-turn button through the webhook that sent it;
 * the pinned tracker is itself a followup: while its token lasts it is edited through
-  that webhook. Before the token runs out, a later command's interaction posts a fresh
-  tracker, which is pinned, and the old one is deleted through its own webhook: one
-  bot request every ten minutes or so instead of one per change. Without a usable
-  webhook (a reminder, after a restart) the bot edits the message itself;
+  that webhook. Before the token runs out (or after a restart, when it is not known),
+  a later command's interaction takes over: the old tracker is deleted through its own
+  webhook, a fresh one posted and pinned: one bot request every ten minutes or so
+  instead of one per change. Without a usable webhook (a reminder, a timed-out choice)
+  the bot edits the message itself;
 * the tracker is edited at most once per ``interval`` seconds per encounter: the
   first change is shown at once, changes during the interval are coalesced into one edit
   of the newest saved state at its end; an edit that would show what is already there is
@@ -123,28 +124,36 @@ def hook_of(interaction: discord.Interaction | None) -> Hook | None:
     return Hook(interaction.followup, time.monotonic() + TOKEN_SECONDS - age)
 
 
-async def edit_message(channel, message_id: int, hook: Hook | None, pacer: Pacer, **fields):
-    """Edit a message the bot sent: through the webhook that sent it while its token
-    lasts (exempt from the global limit), else as the bot (paced)."""
+async def _by_webhook_or_bot(hook: Hook | None, by_webhook, by_bot, pacer: Pacer):
+    """Through the webhook that sent the message while its token lasts (exempt from
+    the global limit), else as the bot (paced)."""
     if hook is not None and hook.usable():
         try:
-            return await persist(hook.webhook.edit_message, message_id, **fields)
+            return await persist(by_webhook)
         except discord.HTTPException as error:
-            if error.status != 401:  # 401: the token ran out early; the bot can still edit
+            if error.status != 401:  # 401: the token ran out early; the bot can still do it
                 raise
     await pacer.acquire()
-    return await persist(channel.get_partial_message(message_id).edit, **fields)
+    return await persist(by_bot)
+
+
+async def edit_message(channel, message_id: int, hook: Hook | None, pacer: Pacer, **fields):
+    """Edit a message the bot sent (see ``_by_webhook_or_bot``)."""
+    return await _by_webhook_or_bot(
+        hook,
+        lambda: hook.webhook.edit_message(message_id, **fields),
+        lambda: channel.get_partial_message(message_id).edit(**fields),
+        pacer,
+    )
 
 
 async def delete_message(channel, message_id: int, hook: Hook | None, pacer: Pacer) -> None:
-    if hook is not None and hook.usable():
-        try:
-            return await persist(hook.webhook.delete_message, message_id)
-        except discord.HTTPException as error:
-            if error.status != 401:
-                raise
-    await pacer.acquire()
-    await persist(channel.get_partial_message(message_id).delete)
+    await _by_webhook_or_bot(
+        hook,
+        lambda: hook.webhook.delete_message(message_id),
+        lambda: channel.get_partial_message(message_id).delete(),
+        pacer,
+    )
 
 
 class TurnButtons:
@@ -184,7 +193,6 @@ class TrackerDelivery:
         self._last_edit: dict[int, float] = {}
         self._shown: dict[int, dict] = {}  # encounter → the embed its tracker shows, as sent
         self._owners: dict[int, tuple[int, Hook | None]] = {}  # encounter → (tracker message, webhook that sent it)
-        self._unpinned: set[int] = set()  # ended encounters whose tracker left the pins
         self._hurry = asyncio.Event()
         self.edits = 0
         self.skipped = 0
@@ -268,29 +276,35 @@ class TrackerDelivery:
         fresh = fresh if fresh is not None and fresh.left() > _renew_below() else None
         ended = state.status == "ended"
         if message_id and fresh is not None and not ended and (hook is None or hook.left() < _renew_below()):
-            await self._post(channel, eid, embed, fresh, replacing=(message_id, hook))
-            return
+            await self._replace(channel, message_id, hook)
+            message_id = None
         if message_id:
             try:
-                await edit_message(channel, message_id, hook, self.pacer, embed=embed, allowed_mentions=render.NOBODY)
+                message = await edit_message(
+                    channel, message_id, hook, self.pacer, embed=embed, allowed_mentions=render.NOBODY
+                )
                 self._shown[eid] = shown
                 self.edits += 1
-                tracker = channel.get_partial_message(message_id)
-                if ended:
-                    await self._unpin(eid, tracker)
-                elif eid in self._unpinned:  # undone back to life: pinned again
-                    await self.pacer.acquire()
-                    await tracker.pin()
-                    self._unpinned.discard(eid)
+                # Pinned exactly while the fight lasts: this also mends a pin that a crash
+                # or an undone end left out of step.
+                if message.pinned == ended:
+                    await self._pin(channel, message_id, pin=not ended)
                 return
             except discord.NotFound:
                 pass
         if not ended:
-            await self._post(channel, eid, embed, fresh, replacing=None)
+            await self._post(channel, eid, embed, fresh)
 
-    async def _post(self, channel, eid: int, embed: discord.Embed, hook: Hook | None, replacing) -> None:
-        """A new pinned tracker (through ``hook`` when there is one); ``replacing``: the
-        (message, webhook) of the tracker it takes the place of, deleted once it is pinned."""
+    async def _replace(self, channel, message_id: int, hook: Hook | None) -> None:
+        """The old tracker goes before its successor is posted: a crash in between
+        leaves no tracker (the next change posts one), never two pinned."""
+        try:
+            await delete_message(channel, message_id, hook, self.pacer)
+        except discord.NotFound:
+            pass
+
+    async def _post(self, channel, eid: int, embed: discord.Embed, hook: Hook | None) -> None:
+        """A new tracker (through ``hook`` when there is one), remembered, then pinned."""
         if hook is not None:
             message = await persist(hook.webhook.send, embed=embed, wait=True, allowed_mentions=render.NOBODY)
         else:
@@ -298,29 +312,17 @@ class TrackerDelivery:
             message = await persist(channel.send, embed=embed, allowed_mentions=render.NOBODY)
         self._shown[eid] = embed.to_dict()
         self._owners[eid] = (message.id, hook)
-        self._unpinned.discard(eid)
         self.edits += 1
-        try:
-            await self.pacer.acquire()
-            await channel.get_partial_message(message.id).pin()
-        except discord.HTTPException:
-            log.warning("could not pin the tracker in channel %s", channel.id)
         await self.bot.core.repo.set_meta(eid, tracker_message_id=message.id)
-        if replacing is not None:
-            try:
-                await delete_message(channel, *replacing, self.pacer)
-            except discord.NotFound:
-                pass
-            except discord.HTTPException:
-                log.warning("could not delete the replaced tracker in channel %s", channel.id)
+        await self._pin(channel, message.id, pin=True)
 
-    async def _unpin(self, eid: int, tracker) -> None:
-        """An ended encounter's tracker leaves the pins: a channel holds only so many."""
+    async def _pin(self, channel, message_id: int, *, pin: bool) -> None:
+        """Pin a running fight's tracker; an ended one leaves the pins (a channel holds only so many)."""
+        message = channel.get_partial_message(message_id)
         try:
             await self.pacer.acquire()
-            await tracker.unpin()
-            self._unpinned.add(eid)
+            await (message.pin() if pin else message.unpin())
         except discord.NotFound:
             pass
         except discord.HTTPException:
-            log.warning("could not unpin the tracker in channel %s", tracker.channel.id)
+            log.warning("could not %s the tracker in channel %s", "pin" if pin else "unpin", channel.id)

@@ -351,18 +351,47 @@ def _write_lasting(
             sa.update(CT).where(CT.c.guild_id == change.guild_id).values(state=campaign_state, updated_at=utcnow())
         )
     if change is not None:
-        conn.execute(
-            sa.insert(CC).values(
-                guild_id=change.guild_id,
-                user_id=change.user_id,
-                user_name=change.user_name,
-                command=change.command[:200],
-                summary=change.summary[:1000],
-                before=change.before,
-                undone=False,
-                created_at=utcnow(),
-            )
-        )
+        conn.execute(sa.insert(CC).values(_change_row(change, utcnow())))
+
+
+def _change_row(change: NewChange, now: datetime) -> dict[str, Any]:
+    return {
+        "guild_id": change.guild_id,
+        "user_id": change.user_id,
+        "user_name": change.user_name,
+        "command": change.command[:200],
+        "summary": change.summary[:1000],
+        "before": change.before,
+        "undone": False,
+        "created_at": now,
+    }
+
+
+def _campaign_row(
+    key: int, system: str, gm_role_id: int | None, settings: dict[str, Any], state: dict[str, Any], now: datetime
+) -> dict[str, Any]:
+    return {
+        "guild_id": key,
+        "system": system,
+        "gm_role_id": gm_role_id,
+        "settings": settings,
+        "state": state,
+        "created_at": now,
+        "updated_at": now,
+    }
+
+
+def _named_row(key: int, name: str, system: str, sheet: dict[str, Any], now: datetime, **more: Any) -> dict[str, Any]:
+    """A character's or a library NPC's row; its name's comparison key goes with the name."""
+    return {
+        "guild_id": key,
+        "name": name,
+        "name_key": name_key(name),
+        "system": system,
+        "sheet": sheet,
+        "created_at": now,
+        **more,
+    }
 
 
 class Repository:
@@ -405,6 +434,13 @@ class Repository:
         async with self._single.begin() as conn:
             return (await conn.execute(stmt)).rowcount
 
+    async def _insert_named(self, table: sa.Table, row: dict[str, Any], duplicate: str) -> Mapping[str, Any]:
+        """Insert a character or library NPC; its name taken already raises DuplicateName(duplicate)."""
+        try:
+            return (await self._write_row(sa.insert(table).values(row).returning(*table.c)))._mapping
+        except IntegrityError as exc:
+            raise DuplicateName(duplicate) from exc
+
     def _upsert(self, table: sa.Table) -> Any:
         return (pg_insert if self._dialect == "postgresql" else sqlite_insert)(table)
 
@@ -423,16 +459,7 @@ class Repository:
         settings: dict[str, Any] | None = None,
     ) -> CampaignRecord:
         """Create or replace the campaign's system, GM role and settings (state is kept)."""
-        now = utcnow()
-        stmt = self._upsert(CT).values(
-            guild_id=guild_id,
-            system=system,
-            gm_role_id=gm_role_id,
-            settings=settings or {},
-            state={},
-            created_at=now,
-            updated_at=now,
-        )
+        stmt = self._upsert(CT).values(_campaign_row(guild_id, system, gm_role_id, settings or {}, {}, utcnow()))
         stmt = stmt.on_conflict_do_update(
             index_elements=[CT.c.guild_id],
             set_={
@@ -457,25 +484,8 @@ class Repository:
         owner_name: str | None = None,
     ) -> CharacterRecord:
         name = name.strip()
-        stmt = (
-            sa.insert(CH)
-            .values(
-                guild_id=guild_id,
-                owner_id=owner_id,
-                owner_name=owner_name,
-                name=name,
-                name_key=name_key(name),
-                system=system,
-                sheet=sheet,
-                created_at=utcnow(),
-            )
-            .returning(*CH.c)
-        )
-        try:
-            row = await self._write_row(stmt)
-        except IntegrityError as exc:
-            raise DuplicateName(f"a character named {name!r} already exists here") from exc
-        return CharacterRecord(**row._mapping)
+        row = _named_row(guild_id, name, system, sheet, utcnow(), owner_id=owner_id, owner_name=owner_name)
+        return CharacterRecord(**await self._insert_named(CH, row, f"a character named {name!r} already exists here"))
 
     async def get_character(self, guild_id: int, name: str, *, owner_id: int | None = None) -> CharacterRecord | None:
         """The character of that name (the owner's, if given; else the oldest)."""
@@ -561,24 +571,8 @@ class Repository:
 
     async def add_npc(self, guild_id: int, name: str, system: str, sheet: dict[str, Any], notes: str = "") -> NpcRecord:
         name = name.strip()
-        stmt = (
-            sa.insert(NP)
-            .values(
-                guild_id=guild_id,
-                name=name,
-                name_key=name_key(name),
-                system=system,
-                sheet=sheet,
-                notes=notes,
-                created_at=utcnow(),
-            )
-            .returning(*NP.c)
-        )
-        try:
-            row = await self._write_row(stmt)
-        except IntegrityError as exc:
-            raise DuplicateName(f"an NPC named {name!r} is already in the library") from exc
-        return NpcRecord(**row._mapping)
+        row = _named_row(guild_id, name, system, sheet, utcnow(), notes=notes)
+        return NpcRecord(**await self._insert_named(NP, row, f"an NPC named {name!r} is already in the library"))
 
     async def get_npc(self, guild_id: int, name: str) -> NpcRecord | None:
         rows = await self._fetch(sa.select(NP).where(NP.c.guild_id == guild_id, NP.c.name_key == name_key(name)))
@@ -632,57 +626,16 @@ class Repository:
 
         def body(conn: sa.Connection) -> None:
             conn.execute(sa.delete(CT).where(CT.c.guild_id == key))
-            conn.execute(
-                sa.insert(CT).values(
-                    guild_id=key,
-                    system=system,
-                    gm_role_id=gm_role_id,
-                    settings=settings,
-                    state=state,
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
+            conn.execute(sa.insert(CT).values(_campaign_row(key, system, gm_role_id, settings, state, now)))
             conn.execute(sa.delete(CH).where(CH.c.guild_id == key))
             conn.execute(sa.delete(NP).where(NP.c.guild_id == key))
             for c in characters:
-                conn.execute(
-                    sa.insert(CH).values(
-                        guild_id=key,
-                        owner_id=c["owner_id"],
-                        owner_name=c.get("owner_name"),
-                        name=c["name"],
-                        name_key=name_key(c["name"]),
-                        system=system,
-                        sheet=c["sheet"],
-                        lasting=c["lasting"],
-                        created_at=now,
-                    )
-                )
+                more = {"owner_id": c["owner_id"], "owner_name": c.get("owner_name"), "lasting": c["lasting"]}
+                conn.execute(sa.insert(CH).values(_named_row(key, c["name"], system, c["sheet"], now, **more)))
             for n in npcs:
-                conn.execute(
-                    sa.insert(NP).values(
-                        guild_id=key,
-                        name=n["name"],
-                        name_key=name_key(n["name"]),
-                        system=system,
-                        sheet=n["sheet"],
-                        notes=n["notes"],
-                        created_at=now,
-                    )
-                )
-            conn.execute(
-                sa.insert(CC).values(
-                    guild_id=key,
-                    user_id=change.user_id,
-                    user_name=change.user_name,
-                    command=change.command,
-                    summary=change.summary[:1000],
-                    before={},
-                    undone=False,
-                    created_at=now,
-                )
-            )
+                row = _named_row(key, n["name"], system, n["sheet"], now, notes=n["notes"])
+                conn.execute(sa.insert(NP).values(row))
+            conn.execute(sa.insert(CC).values(_change_row(change, now)))
 
         try:
             await self._transaction(body)

@@ -120,6 +120,14 @@ def _snippet(msg: RecordedMessage, world: World) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
+def _same_but_buttons(before: Revision, after: Revision) -> bool:
+    return (before.content, before.embeds, [a.filename for a in before.attachments]) == (
+        after.content,
+        after.embeds,
+        [a.filename for a in after.attachments],
+    )
+
+
 def render_event(event: Event, world: World) -> str | None:
     msg = event.message
     if event.kind == "interaction" and event.interaction is not None:
@@ -130,6 +138,10 @@ def render_event(event: Event, world: World) -> str | None:
     if event.kind == "create":
         return render_message(msg, world, revision=revision)
     if event.kind == "edit":
+        before = msg.revisions[event.revision - 1] if event.revision else None
+        if before is not None and _same_but_buttons(before, revision):
+            what = "took the buttons off" if not revision.components else "changed the buttons of"
+            return f'({world.bot.name} {what} a message: "{_snippet(msg, world)}")'
         return render_message(msg, world, revision=revision, edited=True)
     verb = {"delete": "deleted", "pin": "pinned", "unpin": "unpinned"}[event.kind]
     return f'({world.bot.name} {verb} a message: "{_snippet(msg, world)}")'

@@ -1,6 +1,9 @@
-"""Autocomplete shared by the cogs: the server's characters, the channel's combatants."""
+"""Autocomplete shared by the cogs: the campaign's characters, the channel's combatants."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import islice
 
 import discord
 from discord import app_commands
@@ -9,47 +12,38 @@ from rules import registry
 from rules.secrets import conceal
 
 
-async def characters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    records = await interaction.client.core.repo.list_characters(interaction.guild_id, prefix=current or None, limit=25)
-    return [app_commands.Choice(name=r.name[:100], value=r.name[:100]) for r in records]
+def _choices(offered: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+    """The first (label, value) pairs Discord shows, both cut to the length it takes."""
+    return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in islice(offered, 25)]
 
 
-async def my_characters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    records = await interaction.client.core.repo.list_characters(
-        interaction.guild_id, owner_id=interaction.user.id, prefix=current or None, limit=25
-    )
-    return [app_commands.Choice(name=r.name[:100], value=r.name[:100]) for r in records]
+def _typed(current: str | None) -> str:
+    return (current or "").casefold()
 
 
 async def combatants(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     found = await interaction.client.core.peek(interaction.channel_id)
     if not found:
         return []
-    _, state = found
-    key = (current or "").casefold()
-    names = [c.name for c in state.combatants if key in c.name.casefold()]
-    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names[:25]]
+    key = _typed(current)
+    return _choices((c.name, c.name) for c in found[1].combatants if key in c.name.casefold())
 
 
 async def acts(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     found = await interaction.client.core.peek(interaction.channel_id)
     if not found:
         return []
-    record, _ = found
-    key = (current or "").casefold()
-    choices = [
-        (v, label) for v, label in registry.get(record.system).act_choices() if key in label.casefold() or key in v
-    ]
-    return [app_commands.Choice(name=label[:100], value=value[:100]) for value, label in choices[:25]]
+    key = _typed(current)
+    offered = registry.get(found[0].system).act_choices()
+    return _choices((label, v) for v, label in offered if key in label.casefold() or key in v)
 
 
 async def pending_options(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     found = await interaction.client.core.peek(interaction.channel_id)
     if not found or found[1].pending is None:
         return []
-    key = (current or "").casefold()
-    options = [o for o in found[1].pending.options if key in conceal(o).casefold()]
-    return [app_commands.Choice(name=conceal(o)[:100], value=o[:100]) for o in options[:25]]
+    key = _typed(current)
+    return _choices((conceal(o), o) for o in found[1].pending.options if key in conceal(o).casefold())
 
 
 # --- stored characters and NPCs of the channel's campaign --------------------------
@@ -76,22 +70,24 @@ def _character_choices(interaction, records) -> list[app_commands.Choice[str]]:
     return choices
 
 
-async def campaign_characters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    from bot.places import campaign_key
-
-    key = await campaign_key(interaction)
-    records = await interaction.client.core.repo.list_characters(key, prefix=current or None, limit=25)
-    return _character_choices(interaction, records)
-
-
-async def my_campaign_characters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def _campaign_characters(
+    interaction: discord.Interaction, current: str, owner_id: int | None
+) -> list[app_commands.Choice[str]]:
     from bot.places import campaign_key
 
     key = await campaign_key(interaction)
     records = await interaction.client.core.repo.list_characters(
-        key, owner_id=interaction.user.id, prefix=current or None, limit=25
+        key, owner_id=owner_id, prefix=current or None, limit=25
     )
     return _character_choices(interaction, records)
+
+
+async def campaign_characters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return await _campaign_characters(interaction, current, None)
+
+
+async def my_campaign_characters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return await _campaign_characters(interaction, current, interaction.user.id)
 
 
 async def resolve_character(interaction: discord.Interaction, key: int, text: str):
@@ -128,26 +124,29 @@ async def npcs(interaction: discord.Interaction, current: str) -> list[app_comma
         return []  # players cannot read the NPC library, names included
     key = await campaign_key(interaction)
     records = await interaction.client.core.repo.list_npcs(key, prefix=current or None, limit=25)
-    return [app_commands.Choice(name=r.name[:100], value=r.name[:100]) for r in records]
+    return _choices((r.name, r.name) for r in records)
+
+
+async def _campaign_system(interaction: discord.Interaction):
+    """The rule system of the interaction's campaign; None before /campaign setup."""
+    from bot.places import campaign_key
+
+    campaign = await interaction.client.core.campaign(await campaign_key(interaction))
+    return None if campaign is None else registry.get(campaign.system)
 
 
 async def rests(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    from bot.places import campaign_key
-
-    campaign = await interaction.client.core.campaign(await campaign_key(interaction))
-    if campaign is None:
+    system = await _campaign_system(interaction)
+    if system is None:
         return []
-    key = (current or "").casefold()
-    found = [r for r in registry.get(campaign.system).rests().values() if key in r.label.casefold() or key in r.key]
-    return [app_commands.Choice(name=r.label[:100], value=r.key[:100]) for r in found[:25]]
+    key = _typed(current)
+    return _choices((r.label, r.key) for r in system.rests().values() if key in r.label.casefold() or key in r.key)
 
 
 async def adjustable(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    from bot.places import campaign_key
-
-    campaign = await interaction.client.core.campaign(await campaign_key(interaction))
-    if campaign is None:
+    system = await _campaign_system(interaction)
+    if system is None:
         return []
-    key = (current or "").casefold()
-    found = [a for a in registry.get(campaign.system).adjustable().values() if key in a.key or key in a.help.casefold()]
-    return [app_commands.Choice(name=f"{a.key} — {a.help}"[:100], value=a.key[:100]) for a in found[:25]]
+    key = _typed(current)
+    offered = system.adjustable().values()
+    return _choices((f"{a.key} — {a.help}", a.key) for a in offered if key in a.key or key in a.help.casefold())

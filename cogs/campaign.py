@@ -20,6 +20,7 @@ from rules.commands import flags
 from rules.errors import InvalidInput, NotAllowed
 
 from . import autocomplete
+from .gm import gm_only
 
 MAX_REMINDER_MINUTES = 1440
 MAX_CHOICE_SECONDS = 86400
@@ -55,9 +56,7 @@ class Campaign(
         choice_timeout: app_commands.Range[int, 0, 86400] | None = None,
         settings: str | None = None,
     ) -> None:
-        by = await actor_of(interaction)
-        if not by.is_gm:
-            raise NotAllowed("Only someone with Manage Server or the GM role can set up the campaign.")
+        await gm_only(interaction, "Only someone with Manage Server or the GM role can set up the campaign.")
         key = await campaign_key(interaction)
         rules_system = registry.get(system.value)
         current = await self.bot.core.campaign(key)
@@ -119,10 +118,8 @@ class Campaign(
         dice: app_commands.Range[str, 1, 200] | None = None,
         options: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
-        by = await actor_of(interaction)
+        by = await gm_only(interaction, "Only the GM decides when the characters rest.")
         key = await campaign_key(interaction)
-        if not by.is_gm:
-            raise NotAllowed("Only the GM decides when the characters rest.")
         record = await autocomplete.resolve_character(interaction, key, character) if character else None
         label, public, private = await self.bot.core.between.rest(
             key, by, kind, character=record, dice=dice, options=options, by_name=interaction.user.display_name
@@ -144,9 +141,7 @@ class Campaign(
         key: app_commands.Range[str, 1, 60],
         value: app_commands.Range[str, 1, 200],
     ) -> None:
-        by = await actor_of(interaction)
-        if not by.is_gm:
-            raise NotAllowed("Only the GM adjusts what a character carries between fights.")
+        by = await gm_only(interaction, "Only the GM adjusts what a character carries between fights.")
         ckey = await campaign_key(interaction)
         record = await autocomplete.resolve_character(interaction, ckey, character)
         summary = await self.bot.core.between.adjust(ckey, by, record, key, value, interaction.user.display_name)
@@ -186,9 +181,7 @@ class Campaign(
     # --- export and import ------------------------------------------------------------
     @app_commands.command(name="export", description="GM: the whole campaign as one JSON file")
     async def export(self, interaction: discord.Interaction) -> None:
-        by = await actor_of(interaction)
-        if not by.is_gm:
-            raise NotAllowed("Only the GM exports the campaign (it holds the NPC library).")
+        await gm_only(interaction, "Only the GM exports the campaign (it holds the NPC library).")
         key = await campaign_key(interaction)
         campaign = await self.bot.core.campaign(key)
         if campaign is None:
@@ -212,9 +205,7 @@ class Campaign(
     @app_commands.command(name="import", description="GM: replace this campaign with an exported file (asks first)")
     @app_commands.describe(file="A file made by /campaign export")
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
-        by = await actor_of(interaction)
-        if not by.is_gm:
-            raise NotAllowed("Only the GM imports a campaign.")
+        by = await gm_only(interaction, "Only the GM imports a campaign.")
         if file.size > transfer.MAX_BYTES:
             raise InvalidInput(
                 f"The file is larger than {transfer.MAX_BYTES // 1000} KB: that is not a Turnkeeper campaign."

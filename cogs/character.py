@@ -29,6 +29,12 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
             raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first.")
         return registry.get(key)
 
+    async def _named(self, interaction: discord.Interaction, name: str):
+        """The caller, the campaign and the stored character the option names."""
+        by = await actor_of(interaction)
+        key = await campaign_key(interaction)
+        return by, key, await autocomplete.resolve_character(interaction, key, name)
+
     @app_commands.command(name="add", description="Store your character's sheet (see /help for each system's stats)")
     @app_commands.describe(name="Character name", stats='Stats as name=value, e.g. "dex=3 avoidance=15 stamina=20"')
     async def add(
@@ -63,9 +69,7 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
     @app_commands.command(name="show", description="Show a character's sheet and what it carries between fights")
     @app_commands.autocomplete(name=autocomplete.campaign_characters)
     async def show(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
-        by = await actor_of(interaction)
-        key = await campaign_key(interaction)
-        record = await autocomplete.resolve_character(interaction, key, name)
+        by, _, record = await self._named(interaction, name)
         # A sheet and what it carries between fights are its owner's and the GM's to read, as the
         # numbers are in a fight: an NPC the GM kept may have fought hidden.
         may_read = by.is_gm or record.owner_id == by.user_id
@@ -87,9 +91,7 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
     @app_commands.command(name="remove", description="Delete a stored character (its owner or the GM)")
     @app_commands.autocomplete(name=autocomplete.campaign_characters)
     async def remove(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
-        by = await actor_of(interaction)
-        key = await campaign_key(interaction)
-        record = await autocomplete.resolve_character(interaction, key, name)
+        by, key, record = await self._named(interaction, name)
         check_owner_or_gm(by, record)
         await self.bot.core.repo.remove_character_id(key, record.id)
         await reply(interaction, f"🗑️ **{render.shown_name(record.name)}** was removed.")

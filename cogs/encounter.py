@@ -10,14 +10,14 @@ from discord.ext import commands
 
 from bot import render
 from bot.buttons import EndEncounterButton
-from bot.interact import actor_of, announce, reply, run
+from bot.interact import actor_of, announce, reply
 from bot.places import campaign_key
 from rules import registry
 from rules.actions import EndEncounter
 from rules.secrets import conceal, reveal
 
 from .campaign import SYSTEM_CHOICES
-from .play import forward
+from .forwarding import forwarded
 
 CONFIRM_END = (
     "⚠️ End the encounter in this channel? The fight stops for everyone and its turn order cannot be "
@@ -99,8 +99,8 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
             )
 
     @app_commands.command(name="note", description="Log a narrative ruling or event (not adjudicated)")
-    async def note(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 500]) -> None:
-        await run(interaction, forward("encounter_note", dict(text=text)), "/encounter note")
+    @forwarded("encounter_note")
+    async def note(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 500]) -> None: ...
 
 
 async def setup(bot) -> None:

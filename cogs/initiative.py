@@ -7,18 +7,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import paging
-from bot.interact import actor_of, reply, run
+from bot.interact import reply, run
 from bot.places import campaign_key
 from rules import registry
 from rules.commands import Stored, entered, flags
-from rules.errors import InvalidInput, NotAllowed
+from rules.errors import InvalidInput
 
 from . import autocomplete
-from .play import forward
+from .forwarding import forward, forwarded
+from .gm import gm_only
+from .play import CARDS, ROLL
 
-ROLL = "Your die result, if you rolled physical dice"
 DICE = 'Several die results, e.g. "4 6 2"'
-CARDS = 'Cards flipped by hand, e.g. "KH 4C"'
+GM_ADDS_NPCS = "Only the GM adds NPCs; players use /initiative join."
 
 
 @app_commands.guild_only()
@@ -41,15 +42,7 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
         surprised: bool = False,
     ) -> None:
         record = await autocomplete.resolve_character(interaction, await campaign_key(interaction), character)
-        # A stored character starts from what it carried out of its last fight.
-        stored = Stored(
-            id=record.id,
-            name=record.name,
-            owner_id=record.owner_id,
-            system=record.system,
-            sheet=record.sheet,
-            lasting=record.lasting or None,
-        )
+        stored = carried(record)
         await run(
             interaction,
             forward("initiative_join", dict(character=stored, roll=roll, dice=dice, cards=cards, surprised=surprised)),
@@ -112,16 +105,7 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
                     surprised=surprised,
                     player=player.id if player else None,
                     template=(npc.system, npc.name, npc.sheet) if npc else None,
-                    kept=Stored(
-                        id=kept.id,
-                        name=kept.name,
-                        owner_id=kept.owner_id,
-                        system=kept.system,
-                        sheet=kept.sheet,
-                        lasting=kept.lasting or None,
-                    )
-                    if kept
-                    else None,
+                    kept=carried(kept) if kept else None,
                 ),
             ),
             "/initiative add",
@@ -140,25 +124,37 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
     @app_commands.describe(
         roll=ROLL, dice="Dice for what the new turn or round rolls (e.g. the GM's initiative)", cards=CARDS
     )
+    @forwarded("initiative_next")
     async def next(
         self,
         interaction: discord.Interaction,
         roll: int | None = None,
         dice: str | None = None,
         cards: str | None = None,
-    ) -> None:
-        await run(interaction, forward("initiative_next", dict(roll=roll, dice=dice, cards=cards)), "/initiative next")
+    ) -> None: ...
 
     @app_commands.command(name="delay", description="Step out of the order now; use again to step back in")
     @app_commands.describe(combatant="Who delays (default: your acting combatant)")
     @app_commands.autocomplete(combatant=autocomplete.combatants)
-    async def delay(self, interaction: discord.Interaction, combatant: str | None = None) -> None:
-        await run(interaction, forward("initiative_delay", dict(combatant=combatant)), "/initiative delay")
+    @forwarded("initiative_delay")
+    async def delay(self, interaction: discord.Interaction, combatant: str | None = None) -> None: ...
 
     @app_commands.command(name="remove", description="GM: take a combatant out of the encounter")
     @app_commands.autocomplete(combatant=autocomplete.combatants)
-    async def remove(self, interaction: discord.Interaction, combatant: str) -> None:
-        await run(interaction, forward("initiative_remove", dict(combatant=combatant)), "/initiative remove")
+    @forwarded("initiative_remove")
+    async def remove(self, interaction: discord.Interaction, combatant: str) -> None: ...
+
+
+def carried(record) -> Stored:
+    """A stored character as it enters a fight: with what it carried out of its last one."""
+    return Stored(
+        id=record.id,
+        name=record.name,
+        owner_id=record.owner_id,
+        system=record.system,
+        sheet=record.sheet,
+        lasting=record.lasting or None,
+    )
 
 
 # --- NPC library templates and kept NPCs --------------------------------------------
@@ -167,8 +163,7 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
 async def npc_template(interaction: discord.Interaction, key: int, template: str | None):
     if template is None:
         return None
-    if not (await actor_of(interaction)).is_gm:
-        raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
+    await gm_only(interaction, GM_ADDS_NPCS)
     record = await interaction.client.core.repo.get_npc(key, template)
     if record is None:
         raise InvalidInput(f"The NPC library has no {template[:60]}: /npc list shows it.")
@@ -191,9 +186,7 @@ async def keep_npc(interaction: discord.Interaction, key: int, name: str | None,
     Returns the character and whether it was stored just now (to take back if the fight refuses it)."""
     from bot.repository import DuplicateName
 
-    by = await actor_of(interaction)
-    if not by.is_gm:
-        raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
+    by = await gm_only(interaction, GM_ADDS_NPCS)
     if count != 1:
         raise InvalidInput("keep:true stores one NPC at a time (count 1).")
     if not name:

@@ -8,13 +8,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.interact import actor_of, reply
+from bot.interact import reply
 from bot.places import campaign_key
 from bot.repository import DuplicateName
 from rules import registry
-from rules.errors import InvalidInput, NotAllowed
+from rules.errors import InvalidInput
 
 from . import autocomplete
+from .gm import gm_only
 
 MAX_NOTES = 1000
 
@@ -25,9 +26,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
         self.bot = bot
 
     async def _gm(self, interaction: discord.Interaction):
-        by = await actor_of(interaction)
-        if not by.is_gm:
-            raise NotAllowed("Only the GM uses the NPC library.")
+        await gm_only(interaction, "Only the GM uses the NPC library.")
         key = await campaign_key(interaction)
         campaign = await self.bot.core.campaign(key)
         if campaign is None:

@@ -7,28 +7,21 @@ what they mean in the channel's system, through the commands the system declares
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import render
-from bot.interact import reply, run
+from bot.interact import reply
 from rules import registry
 
 from . import autocomplete
+from .forwarding import forwarded
 
 ROLL = "Your die result, if you rolled physical dice"
 DICE = 'Die results in the order rolled, e.g. "14 3 5"'
 CARDS = 'Cards flipped by hand, e.g. "KH 4C"'
 OPTIONS = 'Extra options, e.g. "adv cover=half range=9" (see /help)'
-
-
-def forward(name: str, options: dict[str, Any]):
-    """Build the action the channel's system declares for this command."""
-    clean = {k: v for k, v in options.items() if v is not None}
-    return lambda by, system, state: system.command(name, by, clean, state)
 
 
 class Play(commands.Cog):
@@ -51,6 +44,7 @@ class Play(commands.Cog):
         cards=CARDS,
     )
     @app_commands.autocomplete(target=autocomplete.combatants, actor=autocomplete.combatants)
+    @forwarded("attack")
     async def attack(
         self,
         interaction: discord.Interaction,
@@ -65,27 +59,7 @@ class Play(commands.Cog):
         roll: int | None = None,
         dice: str | None = None,
         cards: str | None = None,
-    ) -> None:
-        await run(
-            interaction,
-            forward(
-                "attack",
-                dict(
-                    target=target,
-                    actor=actor,
-                    weapon=weapon,
-                    modifier=modifier,
-                    damage=damage,
-                    damage_type=damage_type,
-                    defense=defense,
-                    options=options,
-                    roll=roll,
-                    dice=dice,
-                    cards=cards,
-                ),
-            ),
-            "/attack",
-        )
+    ) -> None: ...
 
     @app_commands.command(name="act", description="Take one of your system's actions (Dodge, Aim, Shift Position…)")
     @app_commands.guild_only()
@@ -99,6 +73,7 @@ class Play(commands.Cog):
         cards=CARDS,
     )
     @app_commands.autocomplete(action=autocomplete.acts, actor=autocomplete.combatants, target=autocomplete.combatants)
+    @forwarded("act", label="/act {action:.40}")
     async def act(
         self,
         interaction: discord.Interaction,
@@ -109,15 +84,7 @@ class Play(commands.Cog):
         roll: int | None = None,
         dice: str | None = None,
         cards: str | None = None,
-    ) -> None:
-        await run(
-            interaction,
-            forward(
-                "act",
-                dict(action=action, actor=actor, target=target, options=options, roll=roll, dice=dice, cards=cards),
-            ),
-            f"/act {action[:40]}",
-        )
+    ) -> None: ...
 
     @app_commands.command(name="damage", description="GM: apply damage outside an attack")
     @app_commands.guild_only()
@@ -131,6 +98,7 @@ class Play(commands.Cog):
         cards=CARDS,
     )
     @app_commands.autocomplete(target=autocomplete.combatants)
+    @forwarded("damage")
     async def damage(
         self,
         interaction: discord.Interaction,
@@ -141,32 +109,16 @@ class Play(commands.Cog):
         roll: int | None = None,
         dice: str | None = None,
         cards: str | None = None,
-    ) -> None:
-        await run(
-            interaction,
-            forward(
-                "damage",
-                dict(
-                    target=target,
-                    amount=amount,
-                    damage_type=damage_type,
-                    options=options,
-                    roll=roll,
-                    dice=dice,
-                    cards=cards,
-                ),
-            ),
-            "/damage",
-        )
+    ) -> None: ...
 
     @app_commands.command(name="heal", description="GM: restore health, stamina or the like")
     @app_commands.guild_only()
     @app_commands.describe(target="Who is healed", amount="A number or dice", options=OPTIONS)
     @app_commands.autocomplete(target=autocomplete.combatants)
+    @forwarded("heal")
     async def heal(
         self, interaction: discord.Interaction, target: str, amount: str, options: str | None = None
-    ) -> None:
-        await run(interaction, forward("heal", dict(target=target, amount=amount, options=options)), "/heal")
+    ) -> None: ...
 
     @app_commands.command(name="save", description="Roll a save or check for a combatant")
     @app_commands.guild_only()
@@ -180,6 +132,7 @@ class Play(commands.Cog):
         cards=CARDS,
     )
     @app_commands.autocomplete(actor=autocomplete.combatants)
+    @forwarded("save")
     async def save(
         self,
         interaction: discord.Interaction,
@@ -190,12 +143,7 @@ class Play(commands.Cog):
         roll: int | None = None,
         dice: str | None = None,
         cards: str | None = None,
-    ) -> None:
-        await run(
-            interaction,
-            forward("save", dict(kind=kind, actor=actor, dc=dc, options=options, roll=roll, dice=dice, cards=cards)),
-            "/save",
-        )
+    ) -> None: ...
 
     @app_commands.command(
         name="choose", description="Answer the choice the fight waits on, with your own dice if you like"
@@ -203,6 +151,7 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(option="One of the offered choices (the buttons' labels)", roll=ROLL, dice=DICE, cards=CARDS)
     @app_commands.autocomplete(option=autocomplete.pending_options)
+    @forwarded("choose")
     async def choose(
         self,
         interaction: discord.Interaction,
@@ -210,8 +159,7 @@ class Play(commands.Cog):
         roll: int | None = None,
         dice: str | None = None,
         cards: str | None = None,
-    ) -> None:
-        await run(interaction, forward("choose", dict(option=option, roll=roll, dice=dice, cards=cards)), "/choose")
+    ) -> None: ...
 
     condition = app_commands.Group(name="condition", description="Conditions on combatants", guild_only=True)
 
@@ -224,6 +172,7 @@ class Play(commands.Cog):
         options=OPTIONS,
     )
     @app_commands.autocomplete(target=autocomplete.combatants)
+    @forwarded("condition_add")
     async def condition_add(
         self,
         interaction: discord.Interaction,
@@ -232,21 +181,12 @@ class Play(commands.Cog):
         duration: str | None = None,
         tags: str | None = None,
         options: str | None = None,
-    ) -> None:
-        await run(
-            interaction,
-            forward(
-                "condition_add", dict(target=target, condition=condition, duration=duration, tags=tags, options=options)
-            ),
-            "/condition add",
-        )
+    ) -> None: ...
 
     @condition.command(name="remove", description="Remove a condition from a combatant")
     @app_commands.autocomplete(target=autocomplete.combatants)
-    async def condition_remove(self, interaction: discord.Interaction, target: str, condition: str) -> None:
-        await run(
-            interaction, forward("condition_remove", dict(target=target, condition=condition)), "/condition remove"
-        )
+    @forwarded("condition_remove")
+    async def condition_remove(self, interaction: discord.Interaction, target: str, condition: str) -> None: ...
 
     @condition.command(name="list", description="Everyone's conditions")
     async def condition_list(self, interaction: discord.Interaction) -> None:
@@ -258,23 +198,23 @@ class Play(commands.Cog):
 
     @turn.command(name="take", description="Your faction activates one of its characters")
     @app_commands.autocomplete(character=autocomplete.combatants)
-    async def turn_take(self, interaction: discord.Interaction, character: str) -> None:
-        await run(interaction, forward("turn_take", dict(character=character)), "/turn take")
+    @forwarded("turn_take")
+    async def turn_take(self, interaction: discord.Interaction, character: str) -> None: ...
 
     @turn.command(name="pass", description="Your faction passes its move")
     @app_commands.describe(dice="Dice for what the pass sets off (e.g. end-of-round morale saves)")
-    async def turn_pass(self, interaction: discord.Interaction, dice: str | None = None) -> None:
-        await run(interaction, forward("turn_pass", dict(dice=dice)), "/turn pass")
+    @forwarded("turn_pass")
+    async def turn_pass(self, interaction: discord.Interaction, dice: str | None = None) -> None: ...
 
     @turn.command(
         name="first", description="The faction holding the initiative lets another faction move first this round"
     )
-    async def turn_first(self, interaction: discord.Interaction, faction: str) -> None:
-        await run(interaction, forward("turn_first", dict(faction=faction)), "/turn first")
+    @forwarded("turn_first")
+    async def turn_first(self, interaction: discord.Interaction, faction: str) -> None: ...
 
     @turn.command(name="initiative", description="GM, before round 1: the faction that started the fight")
-    async def turn_initiative(self, interaction: discord.Interaction, faction: str) -> None:
-        await run(interaction, forward("turn_initiative", dict(faction=faction)), "/turn initiative")
+    @forwarded("turn_initiative")
+    async def turn_initiative(self, interaction: discord.Interaction, faction: str) -> None: ...
 
     plotpoint = app_commands.Group(name="plotpoint", description="Rotted Capes: Plot Points", guild_only=True)
 
@@ -303,6 +243,7 @@ class Play(commands.Cog):
         ]
     )
     @app_commands.autocomplete(actor=autocomplete.combatants, target=autocomplete.combatants)
+    @forwarded("plotpoint_spend")
     async def plotpoint_spend(
         self,
         interaction: discord.Interaction,
@@ -311,35 +252,28 @@ class Play(commands.Cog):
         target: str | None = None,
         text: str | None = None,
         dice: str | None = None,
-    ) -> None:
-        await run(
-            interaction,
-            forward("plotpoint_spend", dict(use=use.value, actor=actor, target=target, text=text, dice=dice)),
-            "/plotpoint spend",
-        )
+    ) -> None: ...
 
     @plotpoint.command(name="award", description="GM: award Plot Points to a hero")
     @app_commands.autocomplete(target=autocomplete.combatants)
+    @forwarded("plotpoint_award")
     async def plotpoint_award(
         self,
         interaction: discord.Interaction,
         target: str,
         amount: app_commands.Range[int, 1, 10] = 1,
         text: str | None = None,
-    ) -> None:
-        await run(
-            interaction, forward("plotpoint_award", dict(target=target, amount=amount, text=text)), "/plotpoint award"
-        )
+    ) -> None: ...
 
     @plotpoint.command(name="pool", description="GM: spend from the Editor-in-Chief's pool")
+    @forwarded("plotpoint_pool")
     async def plotpoint_pool(
         self, interaction: discord.Interaction, text: str, amount: app_commands.Range[int, 1, 10] = 1
-    ) -> None:
-        await run(interaction, forward("plotpoint_pool", dict(text=text, amount=amount)), "/plotpoint pool")
+    ) -> None: ...
 
     @plotpoint.command(name="issue", description="GM: a new Issue — every hero back to the starting Plot Points")
-    async def plotpoint_issue(self, interaction: discord.Interaction) -> None:
-        await run(interaction, forward("plotpoint_issue", {}), "/plotpoint issue")
+    @forwarded("plotpoint_issue")
+    async def plotpoint_issue(self, interaction: discord.Interaction) -> None: ...
 
     async def _report(self, interaction: discord.Interaction, name: str, options: dict) -> None:
         record, state = await self.bot.core.current(interaction.channel_id)

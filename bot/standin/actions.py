@@ -153,6 +153,24 @@ class UserActions:
             f"{u.name} sees no message in #{channel.name} with component label={label!r} custom_id={custom_id!r}"
         )
 
+    def _component(
+        self, u: User, label: str | None, custom_id: str | None, message: RecordedMessage | None, in_channel: ChannelRef
+    ) -> tuple[RecordedMessage, dict[str, Any]]:
+        """The component a user acts on, on ``message`` or the newest message showing it."""
+        if message is None:
+            message = self.find_message_with(u, label=label, custom_id=custom_id, in_channel=in_channel)
+        elif message.deleted or not self._visible_to(message, u):
+            raise InvalidInvocation(f"{u.name} cannot see message {message.id}")
+        return message, message.find_component(label=label, custom_id=custom_id)
+
+    def _use(
+        self, u: User, message: RecordedMessage, comp: dict[str, Any], data: dict[str, Any], text: str
+    ) -> InteractionHandle:
+        channel = self.world.channels[message.channel_id]
+        return self._send_interaction(
+            ix.MESSAGE_COMPONENT, u, channel, data, text, source_message=message, custom_id=comp["custom_id"]
+        )
+
     async def click(
         self,
         user: UserRef,
@@ -164,11 +182,7 @@ class UserActions:
     ) -> InteractionHandle:
         """A user clicks a button (by label or custom_id) on ``message`` or the newest one showing it."""
         u = self.world.user(user)
-        if message is None:
-            message = self.find_message_with(u, label=label, custom_id=custom_id, in_channel=in_channel)
-        elif message.deleted or not self._visible_to(message, u):
-            raise InvalidInvocation(f"{u.name} cannot see message {message.id}")
-        comp = message.find_component(label=label, custom_id=custom_id)
+        message, comp = self._component(u, label, custom_id, message, in_channel)
         if comp.get("type") != 2 or not comp.get("custom_id"):
             raise InvalidInvocation(f"component {label or custom_id!r} is not a clickable button")
         if comp.get("disabled"):
@@ -176,11 +190,7 @@ class UserActions:
         data = {"custom_id": comp["custom_id"], "component_type": 2}
         if comp.get("id") is not None:
             data["id"] = comp["id"]
-        text = f'{u.name}: click "{comp.get("label") or comp["custom_id"]}"'
-        channel = self.world.channels[message.channel_id]
-        return self._send_interaction(
-            ix.MESSAGE_COMPONENT, u, channel, data, text, source_message=message, custom_id=comp["custom_id"]
-        )
+        return self._use(u, message, comp, data, f'{u.name}: click "{comp.get("label") or comp["custom_id"]}"')
 
     async def select(
         self,
@@ -194,9 +204,7 @@ class UserActions:
     ) -> InteractionHandle:
         """A user picks ``values`` in a string select menu (found by placeholder or custom_id)."""
         u = self.world.user(user)
-        if message is None:
-            message = self.find_message_with(u, label=label, custom_id=custom_id, in_channel=in_channel)
-        comp = message.find_component(label=label, custom_id=custom_id)
+        message, comp = self._component(u, label, custom_id, message, in_channel)
         if comp.get("type") != 3:
             raise InvalidInvocation("only string select menus (type 3) are supported")
         offered = [o["value"] for o in comp.get("options") or []]
@@ -207,10 +215,8 @@ class UserActions:
                 f"select {comp['custom_id']!r}: values {values} invalid (offered {offered}, {lo}..{hi})"
             )
         data = {"custom_id": comp["custom_id"], "component_type": 3, "values": list(values)}
-        text = f"{u.name}: select {comp.get('placeholder') or comp['custom_id']!r} {values}"
-        channel = self.world.channels[message.channel_id]
-        return self._send_interaction(
-            ix.MESSAGE_COMPONENT, u, channel, data, text, source_message=message, custom_id=comp["custom_id"]
+        return self._use(
+            u, message, comp, data, f"{u.name}: select {comp.get('placeholder') or comp['custom_id']!r} {values}"
         )
 
     async def submit_modal(

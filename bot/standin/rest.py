@@ -235,12 +235,15 @@ async def _set_pin(call: RestCall, pinned: bool) -> web.Response:
     return no_content()
 
 
+# Discord still serves the older pin paths (/channels/{channel_id}/pins/…) as well.
 @route("PUT", "/channels/{channel_id}/messages/pins/{message_id}")
+@route("PUT", "/channels/{channel_id}/pins/{message_id}")
 async def pin_message(call: RestCall) -> web.Response:
     return await _set_pin(call, True)
 
 
 @route("DELETE", "/channels/{channel_id}/messages/pins/{message_id}")
+@route("DELETE", "/channels/{channel_id}/pins/{message_id}")
 async def unpin_message(call: RestCall) -> web.Response:
     return await _set_pin(call, False)
 
@@ -249,16 +252,6 @@ async def unpin_message(call: RestCall) -> web.Response:
 async def list_pins_legacy(call: RestCall) -> web.Response:
     channel = _channel(call)
     return json_response([m.payload(call.standin.world) for m in _pin_list(call, channel)])
-
-
-@route("PUT", "/channels/{channel_id}/pins/{message_id}")
-async def pin_message_legacy(call: RestCall) -> web.Response:
-    return await _set_pin(call, True)
-
-
-@route("DELETE", "/channels/{channel_id}/pins/{message_id}")
-async def unpin_message_legacy(call: RestCall) -> web.Response:
-    return await _set_pin(call, False)
 
 
 @route("GET", "/channels/{channel_id}/messages/{message_id}")

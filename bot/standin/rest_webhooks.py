@@ -108,38 +108,42 @@ def _handle(call: RestCall) -> InteractionHandle:
     return handle
 
 
-def _original(call: RestCall) -> tuple[InteractionHandle, RecordedMessage]:
+ORIGINAL = "/webhooks/{application_id}/{token}/messages/@original"
+FOLLOWUP = "/webhooks/{application_id}/{token}/messages/{message_id}"
+
+
+def _webhook_message(call: RestCall) -> RecordedMessage:
+    """The interaction's original response, or the followup the path names (only its own)."""
     handle = _handle(call)
-    if handle.original is None or handle.original.deleted:
+    if "message_id" in call.params:
+        found = call.standin.book.get(call.int_param("message_id"))
+        msg = found if found in handle.messages else None
+    else:
+        msg = handle.original
+    if msg is None or msg.deleted:
         raise HTTPFailure(not_found("Message", 10008))
-    return handle, handle.original
+    return msg
 
 
-def _owned(call: RestCall) -> tuple[InteractionHandle, RecordedMessage]:
-    handle = _handle(call)
-    msg = call.standin.book.get(call.int_param("message_id"))
-    if msg is None or msg.deleted or msg not in handle.messages:
-        raise HTTPFailure(not_found("Message", 10008))
-    return handle, msg
+# Each route stands for the original response and the followups alike; @original is
+# registered first (the inner decorator), so that it wins over {message_id}.
+@route("GET", FOLLOWUP)
+@route("GET", ORIGINAL)
+async def get_webhook_message(call: RestCall) -> web.Response:
+    return json_response(_webhook_message(call).payload(call.standin.world))
 
 
-@route("GET", "/webhooks/{application_id}/{token}/messages/@original")
-async def get_original(call: RestCall) -> web.Response:
-    _, msg = _original(call)
+@route("PATCH", FOLLOWUP)
+@route("PATCH", ORIGINAL)
+async def edit_webhook_message(call: RestCall) -> web.Response:
+    msg = call.standin.edit_message(_webhook_message(call), await call.body())
     return json_response(msg.payload(call.standin.world))
 
 
-@route("PATCH", "/webhooks/{application_id}/{token}/messages/@original")
-async def edit_original(call: RestCall) -> web.Response:
-    _, msg = _original(call)
-    msg = call.standin.edit_message(msg, await call.body())
-    return json_response(msg.payload(call.standin.world))
-
-
-@route("DELETE", "/webhooks/{application_id}/{token}/messages/@original")
-async def delete_original(call: RestCall) -> web.Response:
-    _, msg = _original(call)
-    call.standin.book.delete(msg)
+@route("DELETE", FOLLOWUP)
+@route("DELETE", ORIGINAL)
+async def delete_webhook_message(call: RestCall) -> web.Response:
+    call.standin.book.delete(_webhook_message(call))
     return no_content()
 
 
@@ -160,24 +164,4 @@ async def create_followup(call: RestCall) -> web.Response:
         call.standin.notifier.notify()
     if call.query.get("wait") in ("1", "true", "True"):
         return json_response(msg.payload(call.standin.world))
-    return no_content()
-
-
-@route("GET", "/webhooks/{application_id}/{token}/messages/{message_id}")
-async def get_followup(call: RestCall) -> web.Response:
-    _, msg = _owned(call)
-    return json_response(msg.payload(call.standin.world))
-
-
-@route("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}")
-async def edit_followup(call: RestCall) -> web.Response:
-    _, msg = _owned(call)
-    msg = call.standin.edit_message(msg, await call.body())
-    return json_response(msg.payload(call.standin.world))
-
-
-@route("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}")
-async def delete_followup(call: RestCall) -> web.Response:
-    _, msg = _owned(call)
-    call.standin.book.delete(msg)
     return no_content()

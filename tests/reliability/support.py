@@ -239,13 +239,17 @@ class Replay:
     checked: int  # acknowledged, applied commands found exactly once in the log
 
 
+def is_tracker(message) -> bool:
+    return any((embed.get("footer") or {}).get("text", "").startswith("Encounter #") for embed in message.embeds)
+
+
 def answered_once(handle: InteractionHandle) -> bool:
     """One callback and one visible message: not answered twice, not left hanging.
-    Followups may only be the channel's announcements (a new turn's or a choice's ping),
-    and, after a private "✅ Done" for a slow command, its public result."""
+    Followups may only be the channel's announcements (a new turn's or a choice's ping,
+    the pinned tracker), and, after a private "✅ Done" for a slow command, its public result."""
     if len(handle.callbacks) != 1 or handle.original is None:
         return False
-    unpinged = [f for f in handle.followups if not f.pings.user_ids]
+    unpinged = [f for f in handle.followups if not f.pings.user_ids and not is_tracker(f)]
     allowed_unpinged = 1 if handle.original.ephemeral and handle.original.content.startswith("✅ Done") else 0
     return all(not f.ephemeral for f in handle.followups) and len(unpinged) <= allowed_unpinged
 

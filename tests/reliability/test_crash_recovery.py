@@ -153,7 +153,7 @@ async def test_sigkill_at_random_moments_loses_nothing(database_url, db_backend,
             )
             assert set(reminder.pings.user_ids) == waiting and waiting
 
-            # The next command after all those restarts edits the same pinned tracker.
+            # The next command after all those restarts shows in the one pinned tracker.
             last = await commander.send("alice", "/encounter note", text="after the last restart")
             await commander.answers([last])
             await _tracker_catches_up(standin, repo)
@@ -167,7 +167,9 @@ async def test_sigkill_at_random_moments_loses_nothing(database_url, db_backend,
     applied = sum(s.applied for s in commander.sent)
     assert replay.checked == applied
     assert all(not life.errors() for life in lives), "\n".join(life.errors() for life in lives)
-    assert standin.rejected == []
+    # A kill between deleting an old tracker and recording its successor leaves the next
+    # life to delete it again: Discord answers "Unknown Message" and nothing else is wrong.
+    assert [r for r in standin.rejected if not (r[0] == "DELETE" and '"code": 10008' in r[3])] == []
     FIGURES["kills survived"] += KILLS
     FIGURES["commands checked against the event log"] += len(commander.sent)
     print(

@@ -28,7 +28,8 @@ from .support import (
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 # Turn pings go out as followups of the interaction that changed the turn.
 FOLLOWUP = "POST /webhooks/{application_id}/{token}"
-EDIT_MESSAGE = "PATCH /channels/{channel_id}/messages/{message_id}"
+# The tracker is edited through the webhook of the interaction that posted it.
+EDIT_MESSAGE = "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
 
 
 def round_of_commands(tag: str) -> list[tuple[str, str, dict]]:
@@ -102,7 +103,7 @@ async def test_rate_limits_and_server_errors_lose_and_double_nothing(database_ur
             faults = [
                 standin.fail_next(CALLBACK, times=3, retry_after=0.05),
                 standin.fail_next(FOLLOWUP, times=2, retry_after=0.05),
-                standin.fail_next(EDIT_MESSAGE, times=2, retry_after=0.05, is_global=True),
+                standin.fail_next(EDIT_MESSAGE, times=2, retry_after=0.05),
                 # discord.py waits a second or more before retrying a 5xx: one of each kind.
                 standin.fail_next(CALLBACK, status=502),
                 standin.fail_next(FOLLOWUP, status=500),
