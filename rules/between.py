@@ -1,12 +1,13 @@
 """Helpers the systems' between-fight modules share: setting an adjustable
-lasting value from what a GM typed, and building a rest's outcome."""
+lasting value from what a GM typed, reading it back against the sheet, the
+dead staying out of fights and rests, and building a rest's outcome."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .errors import InvalidInput
+from .errors import InvalidInput, NotAllowed
 from .model import Event
 from .system import Adjustable, Rest, Resting, RestOutcome, whole_number, yes_no
 from .usertext import quoted
@@ -48,6 +49,32 @@ def set_value(
         items = split_entries(value)
         return state | {spec.key: entries(spec.key, items) if entries else [i[:80] for i in items]}
     return state | {spec.key: whole_number(spec.key, value, spec.minimum, spec.maximum)}
+
+
+def kept(state: dict[str, Any], key: str, full: int) -> int:
+    """A lasting value from 0 up to the sheet's `full`; one never recorded is full."""
+    return max(0, min(int(state.get(key, full)), full))
+
+
+def at_most_sheet(new: dict[str, Any], view: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """`new` if none of these values passes its sheet maximum (`max_<name>` in `view`)."""
+    for name in names:
+        if name in new and new[name] > view[f"max_{name}"]:
+            raise InvalidInput(f"`{name}` can be at most {view[f'max_{name}']} (the sheet's {name}).")
+    return new
+
+
+def refuse_dead(name: str, state: dict[str, Any]) -> None:
+    """A character who died in an earlier fight joins no new one until the GM says so."""
+    if state.get("dead"):
+        raise NotAllowed(f"{name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
+
+
+def dead_rest(r: Resting, rest: str = "rest") -> tuple[dict[str, Any], str] | None:
+    """A dead character's rest result (nothing changes), or None for the living."""
+    if r.lasting.get("dead"):
+        return dict(r.lasting), f"{r.name} is dead: {rest} changes nothing."
+    return None
 
 
 def heading(rest: Rest, chance) -> str:

@@ -161,6 +161,12 @@ class Encounter(Value):
                 users.append(user)
         return tuple(users)
 
+    def ask(self, **question: Any):
+        """The encounter waiting on a new question. Each question takes the next
+        number, so an answer given to an earlier one is told apart and refused."""
+        pending = Pending(id=self.next_pending, **question)
+        return self.but(pending=pending, next_pending=self.next_pending + 1)
+
 
 E = TypeVar("E", bound=Encounter)
 

@@ -94,6 +94,15 @@ class TurnStructure:
         raise InvalidInput("Nothing is waiting for that choice.")
 
 
+def settle_latecomer(system: System, enc: Encounter, entries: list, entry, tied: list, chance: Chance):
+    """A newcomer tied with entries already placed: the system's tie rule orders the
+    group. Returns the entries with the tied ones replaced, the newcomer's settled
+    entry, and the tie events."""
+    settled, _, events = system.order_ties(enc, tied + [entry], chance)
+    by_cid = {e.cid: e for e in settled}
+    return [by_cid.get(e.cid, e) for e in entries], by_cid[entry.cid], events
+
+
 def start_turn(
     system: System, enc: Encounter, cids, chance: Chance, *, fresh: bool = True
 ) -> tuple[Encounter, list[Event], list[str]]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ..actions import Action
 from ..errors import InvalidInput, NotYourTurn
 from ..model import Encounter, Event, TurnState, Value
-from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, start_turn
+from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, settle_latecomer, start_turn
 
 if TYPE_CHECKING:
     from ..system import System
@@ -111,11 +111,8 @@ class Clock(TurnStructure):
             events.append(Event(kind="roll", text=f"{enc.get(cid).name}: {text}"))
             tied = [e for e in entries if e.key == entry.key]
             if tied:
-                settled, _, more = system.order_ties(enc, tied + [entry], chance)
+                entries, entry, more = settle_latecomer(system, enc, entries, entry, tied, chance)
                 events.extend(more)
-                settled_by = {e.cid: e for e in settled}
-                entries = [settled_by.get(e.cid, e) for e in entries]
-                entry = settled_by[cid]
             entries.append(entry)
         return enc.but(turns=enc.turns.but(entries=tuple(entries))), events
 

@@ -17,9 +17,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidInput, NotAllowed
-from ..model import Encounter, Event, Pending, TurnState, Value
+from ..model import Encounter, Event, TurnState, Value
 from ..secrets import secret
-from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn
+from .base import (
+    MAX_STEPS,
+    OrderLine,
+    Result,
+    TurnStructure,
+    Waiting,
+    end_turns,
+    new_round,
+    settle_latecomer,
+    start_turn,
+)
 
 if TYPE_CHECKING:
     from ..randomness import Chance
@@ -103,11 +113,8 @@ class Tracks(TurnStructure):
             # Before the fight the tied players choose (at begin); a latecomer's tie
             # is settled by the system's rule so the running track never waits.
             if tied and enc.status == "running":
-                settled, _, more = system.order_ties(enc, tied + [entry], chance)
+                entries, entry, more = settle_latecomer(system, enc, entries, entry, tied, chance)
                 events.extend(more)
-                by_cid = {e.cid: e for e in settled}
-                entries = [by_cid.get(e.cid, e) for e in entries]
-                entry = by_cid[cid]
             entries.append(entry)
             events.append(Event(kind="roll", text=f"{combatant.name} initiative: {text}"))
         state = state.but(entries=tuple(entries))
@@ -171,8 +178,7 @@ class Tracks(TurnStructure):
             names = [enc.get(e.cid).name for e in tied]
             users = enc.controllers([e.cid for e in tied])
             prompt = f"{', '.join(f'{n}' for n in names)} tied on initiative {tied[0].value:g}: who goes first?"
-            pending = Pending(
-                id=enc.next_pending,
+            enc = enc.ask(
                 kind=TIE_CHOICE,
                 prompt=prompt,
                 options=tuple(names),
@@ -181,7 +187,6 @@ class Tracks(TurnStructure):
                 users=users,
                 context={"cids": [e.cid for e in tied]},
             )
-            enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
             return enc, [Event(kind="info", text=f"{prompt} (the tied players choose)", ping=users)]
         state = state.but(track=tuple(build_track(list(state.entries), state.gm_first)), index=-1)
         enc = enc.but(turns=state)

@@ -559,6 +559,18 @@ def test_medicine_stabilises_by_removing_dying():
     assert "dying" not in fight.text()
 
 
+@pytest.mark.parametrize("command, condition", [("condition_remove", "dying"), ("condition_add", "stable")])
+def test_removing_dying_and_adding_stable_both_stabilise_only_the_dying(command, condition):
+    fight = duel()
+    with pytest.raises(InvalidInput, match="Goblin is not dying"):
+        fight.command(command, target="Goblin", condition=condition)
+    fight.command("attack", target="Goblin", dice="6 8")
+    fight.choose("No defence")
+    fight.command(command, target="Goblin", condition=condition)
+    goblin = fight.f("Goblin")
+    assert goblin.stable and not goblin.dying and "Goblin is stabilised (still unconscious)." in fight.text()
+
+
 # --- morale ----------------------------------------------------------------------------
 
 

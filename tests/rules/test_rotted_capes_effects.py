@@ -139,6 +139,18 @@ def test_until_the_end_of_someones_next_turn():
     assert "Brute is no longer Stunned (Greater, Sonic)." in texts(out)
 
 
+def test_a_condition_timed_on_a_dead_combatants_turn_ends_with_the_round():
+    enc = new()
+    enc = join(join(enc, "Nova", 15), "Bolt", 10)
+    enc = begin(join(enc, "Brute", 5))
+    enc = run(enc, "condition_add", target="Nova", condition="Stunned", duration="end of Brute's next turn")
+    enc = run(enc, "damage", target="Brute", amount="200", options="wounds=20")
+    enc = end_turn(enc, ALICE).state
+    assert who(enc, "Brute").out and who(enc, "Nova").has("Stunned")
+    out = end_turn(enc, BOB)
+    assert texts(out)[:2] == ["Nova is no longer Stunned.", "Round 2"]
+
+
 def test_until_saved_rolls_at_the_end_of_the_bearers_turn():
     enc = new()
     enc = join(enc, "Nova", 15)
@@ -584,6 +596,20 @@ def test_bad_sheets_are_refused_with_a_clear_message():
         join(new(), "Brute", 5, strength=5)
     with pytest.raises(InvalidInput, match="zombie level"):
         join(new(), "Brute", 5, zombie_level="kappa")
+    with pytest.raises(InvalidInput, match="damage type must be one of"):
+        join(new(), "Brute", 5, damage_type="laser")
+
+
+def test_every_command_refuses_a_damage_type_the_seed_does_not_know():
+    enc = begin(join(join(new(), "Nova", 15), "Brute", 5, damage_type=" FIRE "))
+    assert enc.combatants[-1].sheet.damage_type == "fire"
+    known = "Damage type must be one of: cold, cosmic, electricity, fire"
+    with pytest.raises(InvalidInput, match=known):
+        cmd(enc, "attack", GM, target="Brute", damage="1", damage_type="laser")
+    with pytest.raises(InvalidInput, match=known):
+        cmd(enc, "damage", target="Nova", amount="3", damage_type="laser")
+    with pytest.raises(InvalidInput, match=known):
+        cmd(enc, "condition_add", target="Nova", condition="Ongoing Damage", options="damage=1d6 type=laser")
 
 
 def test_read_only_reports_and_the_spend_menu_values():

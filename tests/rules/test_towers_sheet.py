@@ -6,7 +6,7 @@ import pytest
 
 from rules.errors import InvalidInput, UnknownAction
 from rules.systems.towers import SYSTEM
-from rules.systems.towers.sheet import parse_weapon
+from rules.systems.towers.sheet import damage_words, parse_weapon
 from tests.rules.test_towers_helpers import GM, PLAYER, add, begin, command, new, phase_of, texts, who
 
 HERO = 'init=2 ss=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 mana=4 weapons="Heavy Rifle: 7 r12"'
@@ -21,6 +21,13 @@ def test_weapon_profiles_read_in_any_order():
     rifle = parse_weapon("Heavy Rifle: 7 r12 two-handed large")
     assert (rifle.damage, rifle.range, rifle.category, rifle.melee) == (7, 12, "physical", False)
     assert rifle.base_damage(px=3, hs=5) == 7 and blade.base_damage(px=3, hs=5) == 7
+
+
+def test_damage_words_name_a_category_and_a_type_the_last_word_winning():
+    assert damage_words(["arcane", "cold"], "none") == ("arcane", "cold")
+    assert damage_words(["untyped", "fire", "acid"], "physical") == ("none", "acid")
+    assert damage_words(["fall", "lethal"], "physical") == ("physical", "lethal")
+    assert damage_words(["fall", "lethal"], "none", ("fall", "lethal")) == ("none", "")
 
 
 def test_sheet_errors_are_specific():

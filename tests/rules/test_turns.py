@@ -5,8 +5,8 @@ import pytest
 from rules import registry
 from rules.actions import AddCombatants, Choose, DelayTurn, EndTurn, NextTurn, RemoveCombatant
 from rules.engine import apply
-from rules.errors import AwaitingChoice, InvalidInput, NotAllowed, NotRunning, NotYourTurn, UnknownAction
-from rules.model import Actor, Event, Pending
+from rules.errors import AwaitingChoice, InvalidInput, NotAllowed, NotRunning, NotYourTurn, Stale, UnknownAction
+from rules.model import Actor, Event
 from rules.turns.clock import Clock, Hold, Release
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 from rules.turns.seconds import Spend
@@ -294,6 +294,12 @@ class TrackSystem(toy.ToyBase):
         value = chance.die(6)
         return (value,), f"d6 {value}"
 
+    def order_ties(self, enc, tied, chance):
+        # Whoever stood there first keeps the front.
+        settled = [e.but(tiebreak=len(tied) - i) for i, e in enumerate(tied)]
+        names = ", ".join(enc.get(e.cid).name for e in tied)
+        return settled, [[e.cid] for e in settled], [Event(kind="info", text=f"tie settled: {names}")]
+
 
 TRACK_SEED = registry.register(TrackSystem())
 
@@ -319,6 +325,15 @@ def test_gm_goes_first_only_when_its_roll_beats_every_player():
     assert not s.turns.gm_first and names(s, s.turns.track) == ["Alice", "Raven", "Bob", "Wolf", "Bear"]
 
 
+def test_a_player_joining_a_running_track_on_a_taken_roll_is_placed_by_the_tie_rule():
+    s = track_fight((1, 1, 1))
+    out = apply(s, AddCombatants(by=Actor(user_id=4), name="Cara", npc=False, controller_id=4, dice=(5,)))
+    assert out.state.pending is None and "tie settled: Alice, Cara" in [e.text for e in out.events]
+    tiebreaks = {out.state.get(e.cid).name: e.tiebreak for e in out.state.turns.entries}
+    assert tiebreaks["Alice"] > tiebreaks["Cara"]
+    assert names(out.state, out.state.turns.track)[:3] == ["Alice", "Raven", "Cara"]
+
+
 # --- pending choices --------------------------------------------------------------------------
 class AskSystem(toy.ToyBase):
     key = "toy-ask"
@@ -329,8 +344,7 @@ class AskSystem(toy.ToyBase):
     def hit(self, enc, action, chance):
         target = enc.find(action.target)
         users = (target.controller_id,) if target.controller_id else ()
-        pending = Pending(
-            id=enc.next_pending,
+        enc = enc.ask(
             kind="dodge",
             prompt=f"{target.name}: dodge?",
             options=("Dodge", "Take it"),
@@ -339,9 +353,7 @@ class AskSystem(toy.ToyBase):
             users=users,
             context={"target": target.id},
         )
-        return enc.but(pending=pending, next_pending=enc.next_pending + 1), [
-            Event(kind="info", text="dodge?", ping=users)
-        ]
+        return enc, [Event(kind="info", text="dodge?", ping=users)]
 
     def resume_dodge(self, enc, pending, option, chance):
         if option == "Dodge":
@@ -370,6 +382,22 @@ def test_pending_choice_blocks_other_actions_and_only_the_chooser_or_gm_answers(
     assert out.state.pending is None and "dodged" in [e.text for e in out.events]
     timed = apply(s, Choose(by=GM, pending_id=s.pending.id, option=s.pending.default, timed_out=True))
     assert timed.state.find("Alice").out
+
+
+def test_each_question_takes_a_new_number_so_an_answer_to_an_earlier_one_is_refused():
+    s = ASK.new_encounter(1, 5)
+    s = run(
+        s,
+        AddCombatants(by=GM, name="Orc", dice=(15,)),
+        AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)),
+        NextTurn(by=GM),
+        toy.Hit(by=GM, target="Alice"),
+    )
+    first = s.pending.id
+    s = run(s, Choose(by=ALICE, pending_id=first, option="Dodge"), toy.Hit(by=GM, target="Alice"))
+    assert s.pending.id == first + 1 and s.next_pending == first + 2
+    with pytest.raises(Stale):
+        apply(s, Choose(by=ALICE, pending_id=first, option="Take it"))
 
 
 def test_an_option_owned_by_one_player_is_refused_to_the_others():

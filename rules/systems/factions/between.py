@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.between import heading, outcome, set_value
-from rules.errors import InvalidInput, NotAllowed
+from rules.between import at_most_sheet, dead_rest, heading, kept, outcome, refuse_dead, set_value
 from rules.system import Adjustable, Option, Rest
 
 from .model import Fighter
@@ -51,10 +50,9 @@ def lasting(enc, f: Fighter) -> dict[str, Any]:
 
 
 def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:
-    if state.get("dead"):
-        raise NotAllowed(f"{f.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
-    health = max(0, min(int(state.get("health", f.max_health)), f.max_health))
-    grit = max(0, min(int(state.get("grit", f.max_grit)), f.max_grit))
+    refuse_dead(f.name, state)
+    health = kept(state, "health", f.max_health)
+    grit = kept(state, "grit", f.max_grit)
     return f.but(
         health=health, health_at_round_start=health, grit=grit, incapacitated=bool(state.get("incapacitated", False))
     )
@@ -63,9 +61,9 @@ def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:
 def _view(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     s = FactionsSheet(**sheet)
     return {
-        "health": max(0, min(int(state.get("health", s.health)), s.health)),
+        "health": kept(state, "health", s.health),
         "max_health": s.health,
-        "grit": max(0, min(int(state.get("grit", s.grit)), s.grit)),
+        "grit": kept(state, "grit", s.grit),
         "max_grit": s.grit,
     }
 
@@ -78,9 +76,9 @@ def rest(system, kind, characters, campaign, options, chance, settings):
 
 
 def _rest(r, health_back: bool) -> tuple[dict[str, Any], str]:
+    if dead := dead_rest(r):
+        return dead
     state = dict(r.lasting)
-    if state.get("dead"):
-        return state, f"{r.name} is dead: rest changes nothing."
     v = _view(r.sheet, state)
     parts = []
     if v["grit"] < v["max_grit"]:
@@ -113,8 +111,4 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
 
 def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
     new = set_value("factions", ADJUSTABLE, state, key, value)
-    v = _view(sheet, {})
-    for name in ("health", "grit"):
-        if name in new and new[name] > v[f"max_{name}"]:
-            raise InvalidInput(f"`{name}` can be at most {v[f'max_{name}']} (the sheet's {name}).")
-    return new
+    return at_most_sheet(new, _view(sheet, {}), ("health", "grit"))

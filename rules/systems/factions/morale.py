@@ -110,8 +110,7 @@ def _ask_roll(enc: FactionsEncounter, checks, failed: list[str]):
         f"Morale check at the round's end, a group WIT save ({names}): {len(saving)} d20. Press Roll, or "
         f'enter the dice: /choose option:Roll dice:"…".'
     )[:300]
-    pending = Pending(
-        id=enc.next_pending,
+    enc = enc.ask(
         kind="morale_roll",
         prompt=prompt,
         options=(ROLL,),
@@ -120,7 +119,6 @@ def _ask_roll(enc: FactionsEncounter, checks, failed: list[str]):
         users=enc.controllers(saving),
         context={"checks": [[f, m] for f, m in checks], "failed": list(failed)},
     )
-    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     return enc, [Event(kind="choice", text=f"Morale check due ({names}): see the Roll button.")]
 
 
@@ -172,8 +170,7 @@ def _ask_failed(enc: FactionsEncounter, failed: list[str]):
 def ask(enc: FactionsEncounter, queue: list[str]):
     fighter = enc.get(queue[0])
     users = enc.controllers([fighter.id])
-    pending = Pending(
-        id=enc.next_pending,
+    enc = enc.ask(
         kind="morale",
         prompt=f"{fighter.name} failed the morale check: surrender or flee?",
         options=(SURRENDER, FLEE),
@@ -182,7 +179,6 @@ def ask(enc: FactionsEncounter, queue: list[str]):
         users=users,
         context={"queue": list(queue)},
     )
-    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     return enc, [
         Event(kind="choice", text=f"{fighter.name} failed the morale check: surrender or flee (see the buttons).")
     ]

@@ -51,8 +51,7 @@ def ask_stunt(enc, ctx, events):
     target = enc.get(ctx["targets"][0]["cid"])
     attacker = enc.get(ctx["attacker"])
     users = enc.controllers([target.id])
-    pending = Pending(
-        id=enc.next_pending,
+    enc = enc.ask(
         kind="stunt",
         prompt=f"{attacker.name} proposes to {target.name} instead of the attack: {mark(ctx['stunt'])}. "
         "Accept, or take the attack?",
@@ -62,7 +61,6 @@ def ask_stunt(enc, ctx, events):
         users=users,
         context=ctx,
     )
-    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     return enc, events + [
         Event(kind="choice", text=f"{target.name} accepts the stunt or takes the attack: see the buttons.")
     ]
@@ -175,8 +173,7 @@ def _ask_reaction(enc, ctx, target: Fighter, options, guards, reacting: bool, ev
     owners = {GUARD + g.name: enc.controllers([g.id]) for g in guards}
     own = enc.controllers([target.id])
     owners |= {o: own for o in options if o not in owners and o != NO_REACTION}
-    pending = Pending(
-        id=enc.next_pending,
+    enc = enc.ask(
         kind="reaction",
         prompt=prompt,
         options=tuple(options),
@@ -186,7 +183,6 @@ def _ask_reaction(enc, ctx, target: Fighter, options, guards, reacting: bool, ev
         owners=owners,
         context=ctx,
     )
-    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     return enc, events + [Event(kind="choice", text=short)]
 
 

@@ -22,6 +22,7 @@ from rules.randomness import Chance
 from rules.secrets import secret
 
 from . import wounds
+from .checks import d6_check
 from .model import Fighter, Weapon
 from .sheet import can_defend, has, helpless, melee_bonus_damage, skill, weapon
 from .tables import ATTACK_SECONDS, COVER, INVISIBLE_TARGET, LOCATIONS, SPEED_SQUARES, range_penalty
@@ -153,9 +154,7 @@ def attack(system, enc, action: Attack, chance: Chance):
             rolls.append(f"{t.name} is helpless: melee hits automatically")
             hits.append({"i": i, "target": t.id})
             continue
-        die = chance.die(6)
-        total = die + bonus
-        hit = total >= score
+        die, total, hit = d6_check(chance, bonus, score)
         rolls.append(
             f"d6 {die} {' '.join(bonus_parts)} = {secret(total, me)} vs {t.name}'s Target {shown}: "
             f"{'hit' if hit else 'miss'}"
@@ -247,8 +246,7 @@ def _ask(enc, t: Fighter, hits, context, events):
     shown = secret(dc, attacker)  # 4 + the attacker's skill + Y
     prompt = f"{t.name}: defend against {count} from {attacker.name} (DC {shown}{flanked})? {bonuses}"
     users = (t.controller_id,) if t.controller_id is not None else ()
-    pending = Pending(
-        id=enc.next_pending,
+    enc = enc.ask(
         kind="defence",
         prompt=prompt,
         options=options,
@@ -257,7 +255,6 @@ def _ask(enc, t: Fighter, hits, context, events):
         users=users,
         context=context | {"dc": dc},
     )
-    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # The choice message that follows pings the defender's player (the GM for
     # NPCs) with the buttons; this line only records that the attack waits.
     events.append(
@@ -282,9 +279,7 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
         attacker = enc.get(context["attacker"])
         parts, through = [], []
         for hit in hits:
-            die = chance.die(6)
-            total = die + bonus
-            ok = total >= dc
+            die, total, ok = d6_check(chance, bonus, dc)
             parts.append(
                 f"d6 {die} {secret(f'{bonus:+d}', t)} = {secret(total, t)} vs DC {secret(dc, attacker)}: "
                 f"{'negated' if ok else 'fails'}"

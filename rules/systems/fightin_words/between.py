@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.between import heading, outcome, plural, set_value
-from rules.errors import InvalidInput, NotAllowed
+from rules.between import dead_rest, heading, outcome, plural, refuse_dead, set_value
+from rules.errors import InvalidInput
 from rules.system import Adjustable, Rest, RestOption, chosen_names
 
 from .conditions import canonical
@@ -67,8 +67,7 @@ def lasting(enc, f: Fighter) -> dict[str, Any]:
 
 
 def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:
-    if state.get("dead"):
-        raise NotAllowed(f"{f.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
+    refuse_dead(f.name, state)
     conditions = tuple(Condition(name=name) for name in state.get("conditions", ()) if name in LASTING)
     kept = tuple(c for c in f.conditions if c.name not in {x.name for x in conditions})
     return f.but(
@@ -110,10 +109,10 @@ def _fighter(sheet: dict[str, Any], state: dict[str, Any]) -> Fighter:
 
 
 def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], str]:
+    if dead := dead_rest(r):
+        return dead
     state = dict(r.lasting)
     had = int(state.get("wounds", 0))
-    if state.get("dead"):
-        return state, f"{r.name} is dead: rest changes nothing."
     if not had:
         return state, f"{r.name} has no wounds to heal."
     if infected:

@@ -204,10 +204,7 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
         f = f.but(dying=True, stable=False, dying_dc=4)
         return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} is Dying (DC 4).")]
     if name == "stable":
-        if not f.dying:
-            raise InvalidInput(f"{f.name} is not dying.")
-        f = f.but(dying=False, stable=True)
-        return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} is stabilised (still unconscious).")]
+        return _stabilise(enc, f)
     if name in ("prone", "crouching"):
         return enc.with_combatant(f.but(posture=name)), [Event(kind="info", text=f"{f.name} is {name}.")]
     if name == "wound":
@@ -241,6 +238,14 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
     return enc.with_combatant(f), events
 
 
+def _stabilise(enc, f: Fighter):
+    """Adding `stable` and removing `dying` are one GM call: the fighter is stabilised."""
+    if not f.dying:
+        raise InvalidInput(f"{f.name} is not dying.")
+    f = f.but(dying=False, stable=True)
+    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} is stabilised (still unconscious).")]
+
+
 class RemoveCondition(GmAction):
     kind: ClassVar[str] = "condition_remove"
     target: str
@@ -251,10 +256,7 @@ def remove_condition(system, enc, action: RemoveCondition, chance: Chance):
     f: Fighter = enc.find(action.target)
     name = cond.canonical(action.condition)
     if name == "dying":
-        if not f.dying:
-            raise InvalidInput(f"{f.name} is not dying.")
-        f = f.but(dying=False, stable=True)
-        return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} is stabilised (still unconscious).")]
+        return _stabilise(enc, f)
     if name in ("stable", "unconscious"):
         if f.dying:
             raise NotAllowed(f"{f.name} is dying: stabilise them first (remove `dying`).")

@@ -12,6 +12,7 @@ from rules.model import Event
 from rules.randomness import Chance
 from rules.secrets import secret
 
+from .checks import d6_check, signed
 from .model import Condition, Fighter
 from .sheet import minimum_will, pair, will
 
@@ -90,12 +91,11 @@ def recover(enc, cid: str, count: int) -> tuple[object, list[Event]]:
 
 def broken_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     f: Fighter = enc.get(cid)
-    die = chance.die(6)
-    total = die + f.sheet.spirit
-    spirit = f"+ {f.sheet.spirit}" if f.sheet.spirit >= 0 else f"− {-f.sheet.spirit}"
+    die, total, ok = d6_check(chance, f.sheet.spirit, f.broken_dc)
     # The Broken DC is public (10, −1 a failure); Spirit and the total are not.
-    text = f"{f.name} (Broken): Spirit d6 {die} {secret(spirit, f)} = {secret(total, f)} vs DC {f.broken_dc}"
-    if total >= f.broken_dc:
+    spirit = secret(signed(f.sheet.spirit), f)
+    text = f"{f.name} (Broken): Spirit d6 {die} {spirit} = {secret(total, f)} vs DC {f.broken_dc}"
+    if ok:
         enc, more = recover(enc, cid, 1)
         f = enc.get(cid)
         f = f.but(conditions=tuple(c for c in f.conditions if c.name != "broken"), broken_dc=BROKEN_DC)

@@ -12,6 +12,7 @@ from rules.model import Event
 from rules.randomness import Chance
 from rules.secrets import secret
 
+from .checks import d6_check, signed
 from .model import Condition, Fighter
 from .sheet import minimum_toughness, pair, toughness
 from .tables import LOCATIONS
@@ -36,12 +37,10 @@ def fortitude(f: Fighter, dc: int, chance: Chance, *, secret_dc: bool = False) -
 
     A hidden fighter's bonus and total are secret; `secret_dc` when the DC is
     (a hidden attacker's damage)."""
-    die = chance.die(6)
     bonus = f.sheet.fortitude + f.sheet.scale
-    total = die + bonus
-    ok = total >= dc
+    die, total, ok = d6_check(chance, bonus, dc)
     return ok, (
-        f"Fortitude d6 {die} {secret(_signed(bonus), f)} = {secret(total, f)} vs DC {secret(dc, secret_dc)}: "
+        f"Fortitude d6 {die} {secret(signed(bonus), f)} = {secret(total, f)} vs DC {secret(dc, secret_dc)}: "
         f"{'passes' if ok else 'fails'}"
     )
 
@@ -136,16 +135,14 @@ def dying_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
         return enc.with_combatant(f), [
             Event(kind="roll", text=f"{f.name} dying: d10 10 → stabilises (still unconscious).")
         ]
-    die = chance.die(6)
-    bonus = f.sheet.endurance - f.wounds
-    total = die + bonus
+    die, total, holds = d6_check(chance, f.sheet.endurance - f.wounds, f.dying_dc)
     hurt = f" − {f.wounds} wound{'s' if f.wounds != 1 else ''}" if f.wounds else ""
     # The dying DC is public (4, +1 a failure); Endurance, the wounds and the total are not.
     text = (
-        f"{f.name} dying: d10 {d10} (no 10); Endurance d6 {die} {secret(_signed(f.sheet.endurance) + hurt, f)} "
+        f"{f.name} dying: d10 {d10} (no 10); Endurance d6 {die} {secret(signed(f.sheet.endurance) + hurt, f)} "
         f"= {secret(total, f)} vs DC {f.dying_dc}"
     )
-    if total >= f.dying_dc:
+    if holds:
         return enc, [Event(kind="roll", text=text + ": holds on.")]
     dc = f.dying_dc + 1
     if dc > best:
@@ -153,7 +150,3 @@ def dying_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
             Event(kind="roll", text=text + f": fails; DC {dc} is out of reach → dies.")
         ]
     return enc.with_combatant(f.but(dying_dc=dc)), [Event(kind="roll", text=text + f": fails → DC {dc}.")]
-
-
-def _signed(n: int) -> str:
-    return f"+ {n}" if n >= 0 else f"− {-n}"

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.between import heading, outcome, set_value
-from rules.errors import InvalidInput, NotAllowed
+from rules.between import dead_rest, heading, kept, outcome, refuse_dead, set_value
+from rules.errors import InvalidInput
 from rules.system import Adjustable, Rest
 from rules.usertext import mark
 
@@ -55,8 +55,7 @@ def lasting(enc, c: FrozenCombatant) -> dict[str, Any]:
 
 
 def carry_in(c: FrozenCombatant, state: dict[str, Any]) -> FrozenCombatant:
-    if state.get("dead"):
-        raise NotAllowed(f"{c.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
+    refuse_dead(c.name, state)
     v = _view(c.sheet, state)
     c = c.but(
         stamina=v["stamina"],
@@ -75,7 +74,7 @@ def _view(sheet: Sheet | dict[str, Any], state: dict[str, Any]) -> dict[str, Any
     s = sheet if isinstance(sheet, Sheet) else Sheet(**sheet)
     full = s.class_stamina + s.body
     view = {
-        "stamina": max(0, min(int(state.get("stamina", full)), full)),
+        "stamina": kept(state, "stamina", full),
         "max_stamina": full,
         "wounds": int(state.get("wounds", s.wounds)),
         "injuries": list(state.get("injuries", ())),
@@ -92,9 +91,9 @@ def rest(system, kind, characters, campaign, options, chance, settings):
 
 
 def _rest(r) -> tuple[dict[str, Any], str]:
+    if dead := dead_rest(r, "resting"):
+        return dead
     state = dict(r.lasting)
-    if state.get("dead"):
-        return state, f"{r.name} is dead: resting changes nothing."
     v = _view(r.sheet, state)
     state["stress"], state["stamina"] = 0, v["max_stamina"]
     text = f"{r.name}: Stress {v['stress']} → 0, Stamina {v['stamina']} → {v['max_stamina']}/{v['max_stamina']}"

@@ -228,8 +228,7 @@ def incoming(enc, attacker: FrozenCombatant, target: FrozenCombatant, damage: in
     context = {"attacker": attacker.id, "target": target.id, "damage": damage}
     if hidden:
         context["hidden"] = True  # the attacker's damage stays secret even if it leaves the fight
-    pending = Pending(
-        id=enc.next_pending,
+    enc = enc.ask(
         kind=DEFEND,
         prompt=prompt,
         options=tuple(options),
@@ -238,7 +237,6 @@ def incoming(enc, attacker: FrozenCombatant, target: FrozenCombatant, damage: in
         users=users,
         context=context,
     )
-    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     ask = f"{target.name} may spend a reaction on a defense roll ({left} left)."
     return enc, [
         Event(kind="info", text=f"{lead}; {ask}" if lead else f"{target.name} is hit for {shown}; {ask}", ping=users)

@@ -10,13 +10,13 @@ from d20 import diceast
 from ...commands import integer
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
-from ...model import Event, Pending
+from ...model import Event
 from ...secrets import lands_in_sight, secret
 from ...usertext import listed, user_text
 from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
-from .model import DAMAGE_TYPES, LastRoll, RCEncounter
+from .model import LastRoll, RCEncounter, known_damage_type
 from .rolls import D20, Queued, drain, masked_bonus, mode_for, reasons, roll_d20, secret_constants, secret_faces
 
 DEFENSES = ("avoidance", "fortitude", "willpower")
@@ -50,9 +50,7 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
         raise NotAllowed(f"{attacker.name} is Charmed by {target.name} and cannot attack them.")
     if str(flags.get("cover", "")).lower() == "total":
         raise NotAllowed(f"{target.name} has total cover: they cannot be targeted directly.")
-    damage_type = (action.damage_type or attacker.sheet.damage_type).strip().lower()
-    if damage_type not in DAMAGE_TYPES:
-        raise InvalidInput(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
+    damage_type = known_damage_type((action.damage_type or attacker.sheet.damage_type).strip().lower())
     ranged = bool(flags.get("ranged"))
     adv, dis, flat = cond.attack_sources(enc, attacker, target, melee=not ranged, defense=defense)
     for key, why in _FLAG_DIS.items():
@@ -170,8 +168,7 @@ def _ask_plot(enc, spec, chance):
     users = enc.controllers([target.id])
     prompt = f"{attacker.name} attacks {target.name}: spend a Plot Point to give the attack disadvantage?"
     context = {"spec": spec, "dice": drain(chance)}
-    pending = Pending(
-        id=enc.next_pending,
+    enc = enc.ask(
         kind="plot_disadvantage",
         prompt=prompt,
         options=(PLOT_DIS, PLOT_NO),
@@ -180,7 +177,6 @@ def _ask_plot(enc, spec, chance):
         users=users,
         context=context,
     )
-    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # the choice message that follows pings the player; this line only tells the channel why the roll waits
     waiting = (
         f"⏳ {attacker.name} attacks {target.name}: the roll waits while {target.name}'s player decides "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...between import split_entries
+from ...between import heading, kept, refuse_dead, split_entries
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...system import Adjustable, Rest, RestOption, RestOutcome, chosen_names, whole_number, yes_no
@@ -114,8 +114,7 @@ def _keep(x: Condition) -> dict[str, Any]:
 
 
 def carry_in(c: RCCombatant, state: dict[str, Any]) -> RCCombatant:
-    if state.get("dead"):
-        raise NotAllowed(f"{c.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
+    refuse_dead(c.name, state)
     view = _view(c.sheet, state)
     stamina = view["stamina"]
     c = c.but(stamina=stamina, max_wounds=view["max_wounds"], wounds=view["wounds"], flaws=view["flaws"])
@@ -139,10 +138,10 @@ def _view(sheet: RCSheet | dict[str, Any], state: dict[str, Any]) -> dict[str, A
     flaws = int(state.get("flaws", 0))
     max_wounds = max(1, sheet.wounds - flaws) if sheet.wounds else 0
     return {
-        "stamina": max(0, min(int(state.get("stamina", sheet.stamina)), sheet.stamina)),
+        "stamina": kept(state, "stamina", sheet.stamina),
         "max_stamina": sheet.stamina,
         "unconscious": bool(state.get("unconscious", False)),
-        "wounds": max(0, min(int(state.get("wounds", max_wounds)), max_wounds)),
+        "wounds": kept(state, "wounds", max_wounds),
         "max_wounds": max_wounds,
         "flaws": flaws,
         "plot_points": state.get("plot_points"),
@@ -167,7 +166,7 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
     chosen = system.rest_kind(kind)
     settings = system.settings_for(settings)
     campaign = dict(campaign)
-    head = f"🛌 {chosen.label}" + (" (dice entered by hand)" if chance.entered_any else "") + ":"
+    head = heading(chosen, chance)
     if chosen.key == "end_scene":
         results = [_end_scene(r) for r in characters]
     elif chosen.key == "new_issue":

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...model import Event, Pending
+from ...model import Event
 from ...secrets import secret
 from . import conditions as cond
 from .model import ENERGY, PHYSICAL, Condition, RCCombatant, RCEncounter, parse_dr
@@ -217,8 +217,7 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
         f"{t.name} is at 0 Wounds and 0 Stamina: spend a Plot Point, accept a physical flaw, or go out in a "
         "blaze of glory?"
     )
-    pending = Pending(
-        id=enc.next_pending,
+    enc = enc.ask(
         kind="death",
         prompt=prompt,
         options=tuple(options[:5]),
@@ -227,7 +226,6 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
         users=users,
         context={"cid": cid},
     )
-    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # the choice message pings the players; the result line only tells the channel
     return enc, Event(kind="info", text=f"☠️ {prompt}")
 
@@ -237,8 +235,7 @@ def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter,
     # the DC comes from the damage after the bearer's DR
     prompt = f"{t.name}: Constitution save DC {secret(dc, t)} to keep {t.demanding.what} going."
     users = enc.controllers([cid])
-    pending = Pending(
-        id=enc.next_pending,
+    enc = enc.ask(
         kind="interrupt",
         prompt=prompt,
         options=(INTERRUPT_ROLL,),
@@ -247,7 +244,6 @@ def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter,
         users=users,
         context={"cid": cid, "dc": dc},
     )
-    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     return enc, Event(kind="warning", text=prompt)
 
 

@@ -12,7 +12,7 @@ from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
 from .hooks import roll_save
-from .model import DAMAGE_TYPES, Condition, LastRoll, RCEncounter
+from .model import Condition, LastRoll, RCEncounter, known_damage_type
 
 
 def damage(system, enc: RCEncounter, action, chance):
@@ -21,9 +21,7 @@ def damage(system, enc: RCEncounter, action, chance):
     target = economy.real(enc, enc.find(action.target))
     if target.out or target.environment:
         raise InvalidInput(f"{target.name} cannot take damage.")
-    damage_type = (action.damage_type or "kinetic").strip().lower()
-    if damage_type not in DAMAGE_TYPES:
-        raise InvalidInput(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
+    damage_type = known_damage_type((action.damage_type or "kinetic").strip().lower())
     flags = action.flags
     roll = chance.roll(action.amount)
     wounds = flag_number(flags, "wounds", 0, 20) or 0
@@ -217,9 +215,7 @@ def add_condition(enc: RCEncounter, action, chance):
         if not amount:
             raise InvalidInput("Ongoing Damage needs `damage=` in the options, e.g. `damage=1d6 type=fire dc=12`.")
         check_expression(amount)
-        kind = str(flags.get("type", "kinetic")).lower()
-        if kind not in DAMAGE_TYPES:
-            raise InvalidInput(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
+        kind = known_damage_type(str(flags.get("type", "kinetic")).lower())
         extra = {"damage": amount, "damage_type": kind, "at": "end" if flags.get("end") else "start"}
         dc = dc if dc is not None else int(enc.options.get("ongoing_dc", 10))
         if fields["until"] == "none":

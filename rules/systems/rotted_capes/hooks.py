@@ -126,7 +126,7 @@ def turn_start(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter,
 def turn_end(system, enc: RCEncounter, cid: str, chance, skip_tick: bool = False) -> tuple[RCEncounter, list[Event]]:
     c = enc.get(cid)
     if c.echo_of or c.environment or c.out:
-        return _expire_only(enc, cid, with_state=True)
+        return _expire_only(enc, cid)
     events: list[Event] = []
     ongoing = c.condition("Ongoing Damage")
     if ongoing and ongoing.at == "end" and not skip_tick:
@@ -155,25 +155,15 @@ def turn_end(system, enc: RCEncounter, cid: str, chance, skip_tick: bool = False
                 continue
         kept.append(condition)
     enc = enc.update(cid, conditions=tuple(kept))
-    enc, more = _expire_only(enc, cid, with_state=True)
+    enc, more = _expire_only(enc, cid)
     return enc, events + more
 
 
-def _expire_only(enc: RCEncounter, cid: str, with_state: bool = False):
+def _expire_only(enc: RCEncounter, cid: str):
     """Conditions lasting until the end of `cid`'s next turn end now."""
-    events: list[Event] = []
-    combatants = []
-    for o in enc.combatants:
-        kept = []
-        for condition in o.conditions:
-            owner = condition.owner or o.id
-            if condition.until == "turn_end" and owner == cid and condition.since_turn < enc.turn_no:
-                events.append(Event(kind="info", text=f"{o.name} is no longer {condition.label()}."))
-                continue
-            kept.append(condition)
-        combatants.append(o.but(conditions=tuple(kept)))
-    enc = enc.but(combatants=tuple(combatants))
-    return (enc, events) if with_state else events
+    return _end_conditions(
+        enc, lambda o, x: x.until == "turn_end" and (x.owner or o.id) == cid and x.since_turn < enc.turn_no
+    )
 
 
 def round_start(enc: RCEncounter) -> RCEncounter:
@@ -183,14 +173,19 @@ def round_start(enc: RCEncounter) -> RCEncounter:
 def round_end(enc: RCEncounter) -> tuple[RCEncounter, list[Event]]:
     """A condition timed on the turn of someone who will never act again ends with the round."""
     gone = {c.id for c in enc.combatants if c.out}
+    return _end_conditions(enc, lambda o, x: x.until == "turn_end" and x.owner in gone)
+
+
+def _end_conditions(enc: RCEncounter, ends) -> tuple[RCEncounter, list[Event]]:
+    """Takes off every condition `ends(bearer, condition)` picks, saying so for each."""
     events: list[Event] = []
     combatants = []
     for o in enc.combatants:
         kept = []
         for condition in o.conditions:
-            if condition.until == "turn_end" and condition.owner in gone:
+            if ends(o, condition):
                 events.append(Event(kind="info", text=f"{o.name} is no longer {condition.label()}."))
-                continue
-            kept.append(condition)
+            else:
+                kept.append(condition)
         combatants.append(o.but(conditions=tuple(kept)))
     return enc.but(combatants=tuple(combatants)), events

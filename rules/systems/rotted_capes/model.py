@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import field_validator
 
+from ...errors import InvalidInput
 from ...model import Combatant, Encounter, Value
 from ...turns.initiative import InitiativeState
 from ...usertext import Typed, listed, quoted
@@ -22,6 +23,13 @@ EPSILON = ZOMBIE_LEVELS.index("epsilon")
 PACE_CAP = 5
 
 _DR_PAIR = re.compile(r"^([a-z]+)[:=](\d{1,3})$")
+
+
+def known_damage_type(kind: str) -> str:
+    """`kind` if it is one of the seed's damage types; a command naming another is refused."""
+    if kind not in DAMAGE_TYPES:
+        raise InvalidInput(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
+    return kind
 
 
 def parse_dr(text: str) -> dict[str, int]:
@@ -88,18 +96,12 @@ class RCSheet(Value):
     @field_validator("zombie_level")
     @classmethod
     def _level(cls, value: str) -> str:
-        value = value.strip().lower()
-        if value not in ZOMBIE_LEVELS:
-            raise ValueError("zombie level must be one of " + ", ".join(ZOMBIE_LEVELS))
-        return value
+        return _one_of(value, ZOMBIE_LEVELS, "zombie level")
 
     @field_validator("damage_type")
     @classmethod
     def _type(cls, value: str) -> str:
-        value = value.strip().lower()
-        if value not in DAMAGE_TYPES:
-            raise ValueError("damage type must be one of " + ", ".join(DAMAGE_TYPES))
-        return value
+        return _one_of(value, DAMAGE_TYPES, "damage type")
 
     @field_validator("stamina", "wounds", "pace", "avoidance", "fortitude", "willpower")
     @classmethod
@@ -107,6 +109,14 @@ class RCSheet(Value):
         if not 0 <= value <= 1000:
             raise ValueError("must be between 0 and 1000")
         return value
+
+
+def _one_of(value: str, allowed: tuple[str, ...], what: str) -> str:
+    """A sheet's word, in lower case, if it is one of `allowed`."""
+    value = value.strip().lower()
+    if value not in allowed:
+        raise ValueError(f"{what} must be one of " + ", ".join(allowed))
+    return value
 
 
 class Condition(Value):

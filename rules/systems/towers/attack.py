@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules.errors import InvalidInput, NotAllowed
-from rules.model import Event, Pending, Value
+from rules.model import Event, Value
 from rules.secrets import secret
-from rules.usertext import Typed, listed, quoted, user_text
+from rules.usertext import Typed, listed, quoted
 
 from .acting import acted
 from .costs import ACTIONS, OPPORTUNITY_DELAY, SHIFT_ADDED
@@ -22,7 +22,7 @@ from .flips import Flip, card_count, described, flip
 from .model import TowersCombatant, TowersEncounter
 from .modifiers import attack_mods, defense_mods
 from .senders import own_combatant
-from .sheet import UNARMED, Weapon, words
+from .sheet import UNARMED, Weapon, damage_words, words
 
 if TYPE_CHECKING:
     from rules.randomness import Chance
@@ -84,15 +84,7 @@ def pick_weapon(attacker: TowersCombatant, name: str | None) -> Weapon:
 def damage_kind(weapon: Weapon, text: str | None) -> tuple[str, str]:
     if not text:
         return weapon.category, weapon.dtype
-    category, dtype = weapon.category, ""
-    for word in words(text):
-        if word in ("physical", "arcane"):
-            category = word
-        elif word in ("none", "untyped"):
-            category = "none"
-        else:
-            dtype = word
-    return category, user_text(dtype)
+    return damage_words(words(text), weapon.category)
 
 
 def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Chance):
@@ -275,8 +267,7 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
         f"Flip {label} {secret(base, defender)}{why}: {cards}. Press Flip, or enter the cards you flipped: "
         f'/choose option:Flip cards:"…".'
     )[:300]
-    pending = Pending(
-        id=enc.next_pending,
+    enc = enc.ask(
         kind="defense",
         prompt=prompt,
         options=("Flip",),
@@ -285,7 +276,6 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
         users=(defender.controller_id,),
         context={"plan": plan.model_dump(mode="json")},
     )
-    enc = enc.but(pending=pending, next_pending=enc.next_pending + 1)
     # The choice message pings the defender's player; the result only says what it waits for.
     shown = f"{defender.name} flips {label} {secret(base, defender)} ({cards}): see the Flip button."
     events.append(Event(kind="info", text=shown))

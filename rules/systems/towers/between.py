@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.between import heading, outcome, set_value
-from rules.errors import InvalidInput, NotAllowed
+from rules.between import at_most_sheet, dead_rest, heading, kept, outcome, refuse_dead, set_value
+from rules.errors import InvalidInput
 from rules.system import Adjustable, Rest
 from rules.usertext import mark, quoted
 
@@ -54,8 +54,7 @@ def lasting(enc, c: TowersCombatant) -> dict[str, Any]:
 
 
 def carry_in(c: TowersCombatant, state: dict[str, Any]) -> TowersCombatant:
-    if state.get("dead"):
-        raise NotAllowed(f"{c.name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
+    refuse_dead(c.name, state)
     v = _view(c.sheet, state)
     conditions = tuple(
         Condition(name=x["name"], minor=bool(x.get("minor", False))) for x in state.get("conditions", ())
@@ -69,9 +68,9 @@ def _view(sheet: TowersSheet | dict[str, Any], state: dict[str, Any]) -> dict[st
     return {
         "lethal": min(int(state.get("lethal", s.lethal)), s.lethal),
         "max_lethal": s.lethal,
-        "stun": max(0, min(int(state.get("stun", s.stun)), s.stun)),
+        "stun": kept(state, "stun", s.stun),
         "max_stun": s.stun,
-        "mana": max(0, min(int(state.get("mana", s.mana)), s.mana)),
+        "mana": kept(state, "mana", s.mana),
         "max_mana": s.mana,
     }
 
@@ -83,9 +82,9 @@ def rest(system, kind, characters, campaign, options, chance, settings):
 
 
 def _breath(r) -> tuple[dict[str, Any], str]:
+    if dead := dead_rest(r):
+        return dead
     state = dict(r.lasting)
-    if state.get("dead"):
-        return state, f"{r.name} is dead: rest changes nothing."
     v = _view(r.sheet, state)
     state["stun"], state["mana"] = v["max_stun"], v["max_mana"]
     text = f"{r.name}: STUN {v['stun']} → {v['max_stun']}/{v['max_stun']}"
@@ -95,9 +94,9 @@ def _breath(r) -> tuple[dict[str, Any], str]:
 
 
 def _eight_hours(r) -> tuple[dict[str, Any], str]:
+    if dead := dead_rest(r):
+        return dead
     state = dict(r.lasting)
-    if state.get("dead"):
-        return state, f"{r.name} is dead: rest changes nothing."
     v = _view(r.sheet, state)
     if v["lethal"] >= v["max_lethal"]:
         return state, f"{r.name} has all their LETHAL ({v['max_lethal']}/{v['max_lethal']})."
@@ -127,11 +126,7 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
 
 def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
     new = set_value("99 Towers", ADJUSTABLE, state, key, value, _entries)
-    v = _view(sheet, {})
-    for name in ("lethal", "stun", "mana"):
-        if name in new and new[name] > v[f"max_{name}"]:
-            raise InvalidInput(f"`{name}` can be at most {v[f'max_{name}']} (the sheet's {name}).")
-    return new
+    return at_most_sheet(new, _view(sheet, {}), ("lethal", "stun", "mana"))
 
 
 def _entries(key: str, items: list[str]) -> list[dict[str, Any]]:

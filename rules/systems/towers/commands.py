@@ -8,10 +8,11 @@ from typing import Any
 from rules.commands import Acts, Commands, Given, amount, integer
 from rules.errors import InvalidInput
 from rules.turns.clock import Release
-from rules.usertext import one_line, user_text
+from rules.usertext import one_line
 
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
 from .costs import ACTIONS, action_type
+from .sheet import damage_words
 
 _SUM = re.compile(r"^\s*[+-]?\d+(\s*[+-]\s*\d+)*\s*$")
 _FALL = re.compile(r"^\s*(?:fall\s*:?\s*)?(\d+)\s*(?:ft|feet|foot|')?\s*$", re.IGNORECASE)
@@ -109,15 +110,7 @@ NOT_TYPES = ("fall", "temp", "temporary", "lethal", "minor")
 
 def kind_words(text: str) -> tuple[str, str]:
     """`arcane cold` → ("arcane", "cold"): a category and any other word as the damage type."""
-    category, dtype = "none", ""
-    for word in text.lower().split():
-        if word in ("physical", "arcane"):
-            category = word
-        elif word in ("none", "untyped"):
-            category = "none"
-        elif word not in NOT_TYPES:
-            dtype = word
-    return category, user_text(dtype)
+    return damage_words(text.lower().split(), "none", NOT_TYPES)
 
 
 def heal(given: Given) -> Heal:

@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import field_validator
 
 from rules.model import Value
-from rules.usertext import Typed, quoted
+from rules.usertext import Typed, quoted, user_text
 
 DAMAGE_TYPES = ("acid", "cold", "electricity", "fire", "poison", "psychic", "lightning", "sonic", "necrotic", "holy")
 MAX_WEAPONS = 12
@@ -98,6 +98,21 @@ def parse_weapons(text: str) -> tuple[Weapon, ...]:
 
 def words(text: str) -> tuple[str, ...]:
     return tuple(w for w in re.split(r"[\s,;]+", (text or "").lower()) if w)
+
+
+def damage_words(found, category: str, skip: tuple[str, ...] = ()) -> tuple[str, str]:
+    """(category, damage type) from words such as `arcane cold`: `physical` or
+    `arcane` names the category, `none`/`untyped` clears it, and any other word
+    not in `skip` is the damage type (the last one wins)."""
+    dtype = ""
+    for word in found:
+        if word in ("physical", "arcane"):
+            category = word
+        elif word in ("none", "untyped"):
+            category = "none"
+        elif word not in skip:
+            dtype = word
+    return category, user_text(dtype)
 
 
 class TowersSheet(Value):

@@ -1,0 +1,38 @@
+"""The between-fight helpers every system's rest and carry-in use."""
+
+import pytest
+
+from rules.between import at_most_sheet, dead_rest, kept, refuse_dead
+from rules.errors import InvalidInput, NotAllowed
+from rules.system import Resting
+
+
+def resting(**lasting):
+    return Resting(name="Mira", owner_id=2, sheet={}, lasting=lasting)
+
+
+def test_a_kept_value_stays_between_zero_and_the_sheet_and_starts_full():
+    assert kept({}, "stamina", 12) == 12
+    assert kept({"stamina": 5}, "stamina", 12) == 5
+    assert kept({"stamina": 30}, "stamina", 12) == 12
+    assert kept({"stamina": -4}, "stamina", 12) == 0
+
+
+def test_the_dead_rest_unchanged_in_the_systems_words_and_the_living_rest():
+    state, text = dead_rest(resting(dead=True, stress=3), "resting")
+    assert state == {"dead": True, "stress": 3} and text == "Mira is dead: resting changes nothing."
+    assert dead_rest(resting(dead=True))[1] == "Mira is dead: rest changes nothing."
+    assert dead_rest(resting(dead=False, stress=3)) is None
+
+
+def test_the_dead_join_no_fight_until_the_gm_says_so():
+    with pytest.raises(NotAllowed, match="Mira died in an earlier fight"):
+        refuse_dead("Mira", {"dead": True})
+    refuse_dead("Mira", {"dead": False})
+
+
+def test_an_adjusted_value_may_not_pass_the_sheet():
+    view = {"max_health": 8, "max_grit": 2}
+    assert at_most_sheet({"health": 8}, view, ("health", "grit")) == {"health": 8}
+    with pytest.raises(InvalidInput, match=r"`grit` can be at most 2 \(the sheet's grit\)"):
+        at_most_sheet({"grit": 3}, view, ("health", "grit"))
