@@ -125,6 +125,12 @@ def test_a_calm_hour_removes_all_morale_penalties_and_insane_confusion():
     assert texts(out)[1] == "Jack removes 2 morale penalties: Will 9/3; no longer Confused."
 
 
+def test_a_dead_characters_calm_hour_changes_nothing():
+    out = rest("calm_hour", resting({"morale_penalties": 2, "dead": True}, name="Gone"))
+    assert out.characters[0].lasting == {"morale_penalties": 2, "dead": True}
+    assert texts(out)[1] == "Gone is dead: a calm hour changes nothing."
+
+
 def test_gm_adjustments_are_checked_and_shown():
     sheet = SYSTEM.parse_sheet(SHEET)
     state = SYSTEM.adjust(sheet, {}, "wounds", "2")

@@ -135,6 +135,8 @@ def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], str
 
 
 def _calm(r) -> tuple[dict[str, Any], str]:
+    if dead := dead_rest(r, "a calm hour"):
+        return dead
     state = dict(r.lasting)
     had = int(state.get("morale_penalties", 0))
     if not had:
