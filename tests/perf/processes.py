@@ -94,7 +94,8 @@ class BotProcess:
         return Path(self._log.name).read_text(errors="replace")
 
     async def stop(self, timeout: float = 10.0) -> None:
-        """End the process (SIGTERM, then SIGKILL) and delete its log."""
+        """End the process (SIGTERM, then SIGKILL) and delete its log, unless it logged an
+        error: then the log is kept and its path printed."""
         if self.proc is not None and self.proc.returncode is None:
             if "LAUNCHER_PROFILE" in self.extra_env:
                 timeout = max(timeout, 120.0)  # writing the report takes a while
@@ -105,6 +106,9 @@ class BotProcess:
                 self.proc.kill()
                 await self.proc.wait()
         self._log.close()
+        if "Traceback" in self.log():
+            print(f"bot process {self.name} logged errors: {self._log.name}", file=sys.stderr)
+            return
         with contextlib.suppress(OSError):
             os.unlink(self._log.name)
 
