@@ -65,9 +65,10 @@ def main(argv: list[str] | None = None) -> int:
 
         logging.disable(logging.INFO)
         return sandbox_main(argparse.Namespace(script=None, system=None, seed=1))
-    from .app import create_bot
+    from .app import create_bot, freeze_start_up_heap
 
     bot = create_bot(settings)
+    freeze_start_up_heap()
     bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     return 0
 

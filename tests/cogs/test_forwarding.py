@@ -15,25 +15,9 @@ from cogs.forwarding import forwarded
 KINDS = [ac.Choice(name="Quick", value="quick"), ac.Choice(name="Slow", value="slow")]
 
 
-class Declared(commands.Cog):
-    @ac.command(name="probe", description="A probe")
-    @ac.describe(kind="Which", amount="How much")
-    @ac.choices(kind=KINDS)
-    async def probe(
-        self,
-        interaction: discord.Interaction,
-        kind: ac.Choice[str],
-        amount: ac.Range[int, 1, 5] = 1,
-        text: str | None = None,
-    ) -> None:
-        raise AssertionError("only declared")
+class Declaration:
+    """/probe's options, once; a method, as a cog's command callback is."""
 
-
-class Forwarded(commands.Cog):
-    @ac.command(name="probe", description="A probe")
-    @ac.describe(kind="Which", amount="How much")
-    @ac.choices(kind=KINDS)
-    @forwarded("probe_run")
     async def probe(
         self,
         interaction: discord.Interaction,
@@ -41,6 +25,21 @@ class Forwarded(commands.Cog):
         amount: ac.Range[int, 1, 5] = 1,
         text: str | None = None,
     ) -> None: ...
+
+
+def as_probe(callback) -> ac.Command:
+    """The slash command /probe around `callback`."""
+    return ac.command(name="probe", description="A probe")(
+        ac.describe(kind="Which", amount="How much")(ac.choices(kind=KINDS)(callback))
+    )
+
+
+class Declared(commands.Cog):
+    probe = as_probe(Declaration.probe)
+
+
+class Forwarded(commands.Cog):
+    probe = as_probe(forwarded("probe_run")(Declaration.probe))
 
     @ac.command(name="labelled", description="A probe with its own log label")
     @forwarded("labelled_run", label="/labelled {text:.5}")

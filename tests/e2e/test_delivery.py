@@ -160,13 +160,22 @@ async def test_a_fight_costs_the_bot_one_pin_while_the_tokens_last(standin, data
         assert "Zombie 1 — 25 hp" in pinned.embeds[0]["description"] and not pinned.ephemeral
 
 
+def short_tokens(monkeypatch, standin, seconds: float) -> None:
+    """Interaction tokens that last `seconds`, for Discord and for the bot alike."""
+    monkeypatch.setattr(delivery, "TOKEN_SECONDS", seconds)
+    standin.interaction_token_seconds = seconds
+
+
+async def fight_begun(standin, bot) -> None:
+    await setup_fight(standin)
+    await say(standin, "gm", "/initiative next")
+    await bot.idle.wait()
+
+
 async def test_before_its_token_runs_out_the_tracker_moves_to_a_fresh_one(standin, database_url, monkeypatch):
-    monkeypatch.setattr(delivery, "TOKEN_SECONDS", 3.0)
-    standin.interaction_token_seconds = 3.0
+    short_tokens(monkeypatch, standin, 3.0)
     async with turnkeeper(standin, database_url) as bot:
-        await setup_fight(standin)
-        await say(standin, "gm", "/initiative next")
-        await bot.idle.wait()
+        await fight_begun(standin, bot)
         (first,) = [m for m in standin.messages() if m.pinned]
         await asyncio.sleep(2.2)  # less than a third of its token left
         since = len(standin.requests)
@@ -179,12 +188,9 @@ async def test_before_its_token_runs_out_the_tracker_moves_to_a_fresh_one(standi
 
 
 async def test_with_every_token_run_out_the_bot_edits_the_tracker_itself(standin, database_url, monkeypatch):
-    monkeypatch.setattr(delivery, "TOKEN_SECONDS", 1.5)
-    standin.interaction_token_seconds = 1.5
+    short_tokens(monkeypatch, standin, 1.5)
     async with turnkeeper(standin, database_url) as bot:
-        await setup_fight(standin)
-        await say(standin, "gm", "/initiative next")
-        await bot.idle.wait()
+        await fight_begun(standin, bot)
         await asyncio.sleep(1.6)
         # A change without an interaction behind it (as from a reminder or a timed-out choice).
         result = await bot.core.undo(standin.channel("combat").id, GM, 1)

@@ -63,6 +63,10 @@ def build(kind: str):
 
 async def serve(kind: str) -> int:
     bot = build(kind)
+    if kind != "echo":
+        from bot.app import freeze_start_up_heap
+
+        freeze_start_up_heap()  # as `python -m bot` does
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -364,15 +364,20 @@ class AskSystem(toy.ToyBase):
 ASK = registry.register(AskSystem())
 
 
-def test_pending_choice_blocks_other_actions_and_only_the_chooser_or_gm_answers():
+def orc_hits_alice():
+    """The Orc's turn, and its hit asks Alice how she takes it."""
     s = ASK.new_encounter(1, 5)
-    s = run(
+    return run(
         s,
         AddCombatants(by=GM, name="Orc", dice=(15,)),
         AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)),
         NextTurn(by=GM),
+        toy.Hit(by=GM, target="Alice"),
     )
-    s = run(s, toy.Hit(by=GM, target="Alice"))
+
+
+def test_pending_choice_blocks_other_actions_and_only_the_chooser_or_gm_answers():
+    s = orc_hits_alice()
     assert s.pending and s.pending.users == (2,)
     with pytest.raises(AwaitingChoice):
         apply(s, NextTurn(by=GM))
@@ -385,14 +390,7 @@ def test_pending_choice_blocks_other_actions_and_only_the_chooser_or_gm_answers(
 
 
 def test_each_question_takes_a_new_number_so_an_answer_to_an_earlier_one_is_refused():
-    s = ASK.new_encounter(1, 5)
-    s = run(
-        s,
-        AddCombatants(by=GM, name="Orc", dice=(15,)),
-        AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,)),
-        NextTurn(by=GM),
-        toy.Hit(by=GM, target="Alice"),
-    )
+    s = orc_hits_alice()
     first = s.pending.id
     s = run(s, Choose(by=ALICE, pending_id=first, option="Dodge"), toy.Hit(by=GM, target="Alice"))
     assert s.pending.id == first + 1 and s.next_pending == first + 2
