@@ -22,7 +22,7 @@ import sqlalchemy as sa
 
 from rules import registry
 
-from .tables import ACTIVE, campaign_table, encounter_table
+from .tables import ACTIVE, campaign_table, encounter_table, place_table
 
 if TYPE_CHECKING:
     from .app import TurnkeeperBot
@@ -65,12 +65,14 @@ class CommandSets:
     async def systems_of(self, guild_id: int) -> set[str]:
         """The systems of the server's campaign, of the campaigns bound to its channels and
         categories, and of its running encounters."""
-        keys = {guild_id, *(await self.bot.core.repo.places(guild_id)).values()}
-        campaigns = sa.select(campaign_table.c.system).where(campaign_table.c.guild_id.in_(keys))
+        bound = sa.select(place_table.c.campaign_key).where(place_table.c.guild_id == guild_id)
+        campaigns = sa.select(campaign_table.c.system).where(
+            sa.or_(campaign_table.c.guild_id == guild_id, campaign_table.c.guild_id.in_(bound))
+        )
         encounters = sa.select(encounter_table.c.system).where(
             encounter_table.c.guild_id == guild_id, encounter_table.c.status == ACTIVE
         )
-        async with self.bot.engine.connect() as conn:
+        async with self.bot.engine.connect() as conn:  # one round trip
             return set((await conn.execute(sa.union(campaigns, encounters))).scalars())
 
     async def refresh(self, guild_id: int) -> None:

@@ -289,6 +289,9 @@ class TrackerDelivery:
                 # or an undone end left out of step.
                 if message.pinned == ended:
                     await self._pin(channel, message_id, pin=not ended)
+                if ended:  # nothing more to show; an undone end starts afresh
+                    self._shown.pop(eid, None)
+                    self._owners.pop(eid, None)
                 return
             except discord.NotFound:
                 pass

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import ClassVar
 
 from rules import registry
@@ -83,6 +85,16 @@ def make(key: str, turns, **extra):
     system = cls()
     registry.register(system)
     return system
+
+
+@contextmanager
+def standing_in_for(key: str) -> Iterator[ToyBase]:
+    """The initiative toy under a real system's key (slash options accept only those), for one test."""
+    system = make(key, Initiative(), name="Toy")
+    try:
+        yield system
+    finally:
+        registry.unregister(key)
 
 
 INITIATIVE = make("toy-initiative", Initiative())

@@ -12,7 +12,6 @@ from bot import delivery
 from bot.app import create_bot
 from bot.config import Settings
 from bot.standin.harness import running_client
-from rules import registry
 from tests import toy
 from tests.e2e.conftest import say, turnkeeper
 from tests.helpers import GM
@@ -23,14 +22,8 @@ EDITS = "PATCH"
 
 @pytest.fixture(autouse=True)
 def toy_system():
-    system = type(
-        "DeliveryToy",
-        (toy.ToyBase,),
-        {"key": KEY, "name": "Toy", "turns": toy.Initiative(), "encounter_type": toy.encounter_for(toy.Initiative())},
-    )()
-    registry.register(system)
-    yield system
-    registry.unregister(KEY)
+    with toy.standing_in_for(KEY) as system:
+        yield system
 
 
 async def setup_fight(standin):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from rules import registry
 from tests import toy
 from tests.e2e.conftest import say
 
@@ -14,20 +13,8 @@ KEY = "rotted-capes"  # a real key so the command choices accept it; the toy sta
 
 @pytest.fixture(autouse=True)
 def toy_system():
-    registry.register(
-        type(
-            "EndToy",
-            (toy.ToyBase,),
-            {
-                "key": KEY,
-                "name": "Toy",
-                "turns": toy.Initiative(),
-                "encounter_type": toy.encounter_for(toy.Initiative()),
-            },
-        )()
-    )
-    yield
-    registry.unregister(KEY)
+    with toy.standing_in_for(KEY) as system:
+        yield system
 
 
 async def fight(standin, *names):

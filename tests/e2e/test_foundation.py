@@ -6,7 +6,6 @@ from datetime import timedelta
 
 import pytest
 
-from rules import registry
 from tests import toy
 from tests.e2e.conftest import say, turnkeeper
 from tests.helpers import ids
@@ -16,14 +15,8 @@ KEY = "rotted-capes"  # a real key so the command choices accept it; the toy sta
 
 @pytest.fixture(autouse=True)
 def toy_system():
-    system = type(
-        "E2EToy",
-        (toy.ToyBase,),
-        {"key": KEY, "name": "Toy", "turns": toy.Initiative(), "encounter_type": toy.encounter_for(toy.Initiative())},
-    )()
-    registry.register(system)
-    yield system
-    registry.unregister(KEY)
+    with toy.standing_in_for(KEY) as system:
+        yield system
 
 
 async def setup_fight(standin):

@@ -8,7 +8,6 @@ import pytest
 
 from bot.standin import default_world
 from bot.standin.harness import running_standin
-from rules import registry
 from tests import toy
 from tests.e2e.conftest import say, turnkeeper
 
@@ -17,14 +16,8 @@ KEY = "rotted-capes"
 
 @pytest.fixture(autouse=True)
 def toy_system():
-    system = type(
-        "ThreadToy",
-        (toy.ToyBase,),
-        {"key": KEY, "name": "Toy", "turns": toy.Initiative(), "encounter_type": toy.encounter_for(toy.Initiative())},
-    )()
-    registry.register(system)
-    yield system
-    registry.unregister(KEY)
+    with toy.standing_in_for(KEY) as system:
+        yield system
 
 
 @pytest.fixture

@@ -6,34 +6,27 @@ import pytest
 
 from rules.engine import apply
 from rules.errors import DiceError, InvalidInput, NotYourTurn
-from rules.systems.factions.actions import ApplyDamage, Attack, Heal, MainAction, Move
+from rules.systems.factions.actions import ApplyDamage, Heal, MainAction, Move
 from tests.rules.test_factions_helpers import (
-    BALTHASAR_ID,
+    BALTHASAR,
     GM,
-    SYBILLA_ID,
-    THEOBALD_ID,
+    SYBILLA,
+    THEOBALD,
+    attack,
     end,
     give_turn,
     mark_acted,
     pass_move,
-    player,
     seed_cast,
     start,
     take,
     texts,
 )
 
-BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
-
 
 def everyone_acted(enc, but):
     """Nobody left to react or guard: each attack resolves at once."""
     return mark_acted(enc, *[c.name for c in enc.combatants if c.name != but])
-
-
-def attack(enc, by, target, weapon=None, dice=(), **extra):
-    targets = tuple(target) if isinstance(target, (list, tuple)) else (target,)
-    return apply(enc, Attack(by=by, targets=targets, weapon=weapon, dice=dice, **extra))
 
 
 def test_balthasars_sword_incapacitates_a_bandit_and_sybilla_delivers_the_death_blow():

@@ -5,29 +5,23 @@ from __future__ import annotations
 import pytest
 
 from rules.engine import apply
-from rules.systems.factions.actions import Attack
 from tests.rules.test_factions_helpers import (
-    BALTHASAR_ID,
+    BALTHASAR,
     GM,
     GM_ID,
+    SYBILLA,
     SYBILLA_ID,
+    THEOBALD,
     THEOBALD_ID,
     add,
+    attack,
     choose,
     give_turn,
     mark_acted,
-    player,
     seed_cast,
     start,
     texts,
 )
-
-BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
-
-
-def attack(enc, by, target, weapon=None, dice=(), **extra):
-    targets = tuple(target) if isinstance(target, (list, tuple)) else (target,)
-    return apply(enc, Attack(by=by, targets=targets, weapon=weapon, dice=dice, **extra))
 
 
 def blast_at_balthasar_and_sybilla(**options):

@@ -12,22 +12,23 @@ from rules.errors import InvalidInput, UnknownAction
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import Attack, Move, OpportunityAttack
 from tests.rules.test_factions_helpers import (
+    BALTHASAR,
     BALTHASAR_ID,
     GM,
     GM_ID,
+    SYBILLA,
     SYBILLA_ID,
+    THEOBALD,
     THEOBALD_ID,
     choose,
     end,
     pass_move,
-    player,
     seed_cast,
     start,
     take,
     texts,
 )
 
-BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
 PLAYERS = (BALTHASAR_ID, SYBILLA_ID, THEOBALD_ID)
 
 

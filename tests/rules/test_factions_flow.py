@@ -9,33 +9,30 @@ import pytest
 from rules.engine import apply
 from rules.errors import DiceError, NotYourTurn
 from rules.systems.factions import SYSTEM
-from rules.systems.factions.actions import Attack, SetCondition, Surrender
+from rules.systems.factions.actions import SetCondition, Surrender
 from rules.turns.factions import FirstMove, PassMove
 from tests.rules.test_factions_helpers import (
     BALTHASAR_ID,
     GM,
     GM_ID,
+    SYBILLA,
     SYBILLA_ID,
+    THEOBALD,
     THEOBALD_ID,
     add,
+    attack,
     choose,
     end,
     give_turn,
     mark_acted,
     pass_move,
-    player,
     seed_cast,
     start,
     take,
     texts,
 )
 
-BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
 PLAYERS = (BALTHASAR_ID, SYBILLA_ID, THEOBALD_ID)
-
-
-def attack(enc, by, target, weapon=None, dice=(), **extra):
-    return apply(enc, Attack(by=by, targets=(target,), weapon=weapon, dice=dice, **extra))
 
 
 def turn_events(out):

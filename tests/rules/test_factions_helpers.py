@@ -6,6 +6,7 @@ from rules.actions import AddCombatants, Choose, NextTurn
 from rules.engine import apply
 from rules.model import Actor
 from rules.systems.factions import SYSTEM
+from rules.systems.factions.actions import Attack
 from rules.turns.factions import HoldInitiative, PassMove, TakeTurn
 
 GM_ID, BALTHASAR_ID, SYBILLA_ID, THEOBALD_ID = 1, 11, 12, 13
@@ -14,6 +15,15 @@ GM = Actor(user_id=GM_ID, is_gm=True)
 
 def player(user_id: int) -> Actor:
     return Actor(user_id=user_id)
+
+
+BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
+
+
+def attack(enc, by, target, weapon=None, dice=(), **extra):
+    """`by` attacks `target` (a name, or several for an area attack)."""
+    targets = tuple(target) if isinstance(target, (list, tuple)) else (target,)
+    return apply(enc, Attack(by=by, targets=targets, weapon=weapon, dice=dice, **extra))
 
 
 def new(**options):

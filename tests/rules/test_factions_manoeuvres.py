@@ -6,32 +6,27 @@ import pytest
 
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
-from rules.systems.factions.actions import Attack, BreakFree, FreeAlly, Move, PickUp
+from rules.systems.factions.actions import BreakFree, FreeAlly, Move, PickUp
 from tests.rules.test_factions_helpers import (
+    BALTHASAR,
     BALTHASAR_ID,
     GM,
     SYBILLA_ID,
+    THEOBALD,
     THEOBALD_ID,
     add,
+    attack,
     choose,
     end,
     give_turn,
     mark_acted,
     new,
     pass_move,
-    player,
     seed_cast,
     start,
     take,
     texts,
 )
-
-BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
-
-
-def attack(enc, by, target, weapon=None, dice=(), **extra):
-    targets = tuple(target) if isinstance(target, (list, tuple)) else (target,)
-    return apply(enc, Attack(by=by, targets=targets, weapon=weapon, dice=dice, **extra))
 
 
 def test_the_grapple_example():

@@ -10,10 +10,9 @@ from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import Attack, SetCondition, Surrender
 from rules.turns.factions import PassMove
 from tests.rules.test_factions_helpers import (
-    BALTHASAR_ID,
     GM,
     GM_ID,
-    SYBILLA_ID,
+    SYBILLA,
     THEOBALD_ID,
     add,
     choose,
@@ -26,8 +25,6 @@ from tests.rules.test_factions_helpers import (
     take,
     texts,
 )
-
-BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
 
 
 def down(enc, *names):

@@ -6,28 +6,24 @@ import pytest
 
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
-from rules.systems.factions.actions import Attack, OpportunityAttack
+from rules.systems.factions.actions import OpportunityAttack
 from tests.rules.test_factions_helpers import (
+    BALTHASAR,
     BALTHASAR_ID,
     GM,
     GM_ID,
+    SYBILLA,
     SYBILLA_ID,
+    THEOBALD,
     THEOBALD_ID,
+    attack,
     choose,
     give_turn,
     mark_acted,
-    player,
     seed_cast,
     start,
     texts,
 )
-
-BALTHASAR, SYBILLA, THEOBALD = player(BALTHASAR_ID), player(SYBILLA_ID), player(THEOBALD_ID)
-
-
-def attack(enc, by, target, weapon=None, dice=(), **extra):
-    targets = tuple(target) if isinstance(target, (list, tuple)) else (target,)
-    return apply(enc, Attack(by=by, targets=targets, weapon=weapon, dice=dice, **extra))
 
 
 def alone(enc, attacker, target):
