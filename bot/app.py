@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from . import lengths, paging
+from . import lengths, paging, translation
 from .buttons import ChoiceButton, ChoiceSelect, EndEncounterButton, EndTurnButton
 from .command_sets import CommandSets
 from .config import Settings
@@ -71,6 +71,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.core = Core(Repository(self.engine), seed=self.seed)
         for name in COGS:
             await self.load_extension(name)
+        await self.tree.set_translator(translation.Translator())
         lengths.declare(self.tree.get_commands())
         self.add_dynamic_items(EndTurnButton, ChoiceButton, ChoiceSelect, EndEncounterButton, *paging.DYNAMIC_ITEMS)
         await self.sync_commands()
@@ -136,6 +137,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
     # --- the bot's own length limits, for every command -------------------------
     async def within_limits(self, interaction: discord.Interaction) -> bool:
         """Discord's client enforces declared lengths, a modified client does not."""
+        translation.speaking(interaction)
         if interaction.type is not discord.InteractionType.application_command:
             return True
         problem = lengths.too_long(lengths.typed_options(interaction.data))

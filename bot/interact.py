@@ -21,7 +21,7 @@ from rules.model import Actor, Encounter
 from rules.system import System
 from rules.usertext import quoted
 
-from . import render
+from . import render, translation
 from .core import Result
 from .delivery import Hook, hook_of, persist  # persist: cogs import it from here
 
@@ -70,7 +70,7 @@ async def post(channel, content: str, *, allowed_mentions: discord.AllowedMentio
 
 async def refuse(interaction: discord.Interaction, error: Exception, *, gm: bool = False) -> None:
     """An ephemeral refusal; `gm`: it goes to the GM, who may read hidden NPCs' numbers in it."""
-    await reply(interaction, f"⛔ {render.clean(str(error), gm=gm)}", ephemeral=True)
+    await reply(interaction, f"⛔ {render.clean(getattr(error, 'said', None) or str(error), gm=gm)}", ephemeral=True)
 
 
 async def refuse_stale(interaction: discord.Interaction, error: Stale) -> None:
@@ -132,6 +132,7 @@ async def run(
     command tree's error handler answers (buttons have no tree: they are answered here).
     `encounter_id`: the encounter a button was made for (clicks on any other are refused)."""
     bot: TurnkeeperBot = interaction.client  # type: ignore[assignment]
+    translation.speaking(interaction)
     async with bot.working():
         try:
             return await _run(bot, interaction, build, command, encounter_id)

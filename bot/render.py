@@ -20,12 +20,13 @@ import re
 
 import discord
 
-from rules import usertext
+from rules import said, usertext
 from rules.model import Encounter
 from rules.secrets import conceal, has_secrets, reveal
 from rules.secrets import reveal as reveal_text
 from rules.system import System
 
+from . import translation
 from .lengths import BUTTON_LABEL, CONTENT_LIMIT, EMBED_DESCRIPTION, FIELD_NAME, FIELD_VALUE, SELECT_LABEL
 
 DESCRIPTION_LIMIT = 4000
@@ -67,10 +68,17 @@ def neutralise(text: str) -> str:
     return text
 
 
+def words(text: str) -> str:
+    """What the rules said, in the readers' language (`bot.translation`), before anything else
+    touches it: concealing a number changes the lengths the phrases' marks count on."""
+    return said.render(text, translation.phrases())
+
+
 def clean(text: str, *, gm: bool = False) -> str:
-    """Text the rules (or a user) wrote, safe to repost: user-typed spans literal, no link,
-    fence or block markup, never a mention. A hidden NPC's numbers show as "?" unless the
-    text is for the GM alone."""
+    """Text the rules (or a user) wrote, safe to repost: in the readers' language, user-typed
+    spans literal, no link, fence or block markup, never a mention. A hidden NPC's numbers
+    show as "?" unless the text is for the GM alone."""
+    text = words(text)
     text = reveal(text) if gm else conceal(text)
     text = usertext.spans(text, literal, neutralise)
     text = discord.utils.escape_mentions(text)
@@ -85,7 +93,7 @@ def shown_name(name: str) -> str:
 def label(text: str, limit: int = BUTTON_LABEL) -> str:
     """Text for a place that shows no markup (a button, a select option, an image):
     plain characters, hidden numbers concealed, cut to `limit`."""
-    shown = usertext.plain(conceal(text)).strip() or "?"
+    shown = usertext.plain(conceal(words(text))).strip() or "?"
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
@@ -151,13 +159,13 @@ def event_lines(events, *, skip_turns: bool = True, gm: bool = False) -> str:
         prefix = {"round": "🔔 **", "roll": "🎲 ", "warning": "⚠️ ", "end": "🏁 "}.get(event.kind, "")
         suffix = "**" if event.kind == "round" else ""
         mark = f"{ENTERED} " if event.entered else ""
-        lines.append(f"{prefix}{mark}{clean(event.text, gm=gm)}{suffix}")
+        lines.append(f"{prefix}{mark}{clean(event.said, gm=gm)}{suffix}")
     return "\n".join(lines)
 
 
 def gm_view(events) -> str | None:
     """The events with a hidden NPC's numbers shown, for the GM alone; None when nothing was hidden."""
-    if not any(has_secrets(event.text) for event in events):
+    if not any(has_secrets(event.said) for event in events):
         return None
     return f"🔒 Only you see this: the hidden numbers.\n{event_lines(events, gm=True)}"
 
@@ -179,7 +187,7 @@ def result_content(events, *, leave_out=()) -> tuple[str, discord.AllowedMention
     `leave_out`: users another message pings anyway (a new choice pings its choosers).
     """
     users = [u for u in pings_of(events) if u not in leave_out]
-    turns = [e.text for e in events if e.kind == "turn"]
+    turns = [e.said for e in events if e.kind == "turn"]
     text = event_lines(events) or (f"➡️ {clean(turns[-1])}" if turns else "Done.")
     if users:
         text = f"{mention(users)}\n{text}"
@@ -206,7 +214,8 @@ def tracker_lines(system: System, state: Encounter, *, reveal: bool = False) -> 
             current = len(lines)
         entries = [_combatant_line(system, state, c, reveal) for c in line.cids] or ["—"]
         note = f" *({clean(line.note, gm=reveal)})*" if line.note else ""
-        slot = usertext.plain(reveal_text(line.label) if reveal else conceal(line.label)).replace("`", "'")
+        slot = words(line.label)
+        slot = usertext.plain(reveal_text(slot) if reveal else conceal(slot)).replace("`", "'")
         text = f"{marker} `{slot:>8}` {'; '.join(entries)}{note}"
         if len(text) <= LINE_LIMIT:
             lines.append(text)
@@ -359,7 +368,7 @@ def command_line(interaction: discord.Interaction, fallback: str) -> str:
 
 def log_cell(text: str, *, typed: bool = False) -> str:
     """Text for a cell of the Markdown log: user-typed parts literal, one line, pipes escaped."""
-    text = text.replace("\r", " ").replace("\n", " ")
+    text = words(text).replace("\r", " ").replace("\n", " ")
     if typed:
         return literal(usertext.scrub(text))
     return usertext.spans(text, literal, lambda part: neutralise(part.replace("|", "\\|")))

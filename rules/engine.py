@@ -14,6 +14,9 @@ from .cards import parse_cards
 from .errors import AwaitingChoice, NotAllowed, NotRunning, NotYourTurn
 from .model import Encounter, Outcome
 from .randomness import Chance
+from .said import english
+
+SUMMARY_LIMIT = 200  # characters of the first line kept for the encounter's log
 
 
 def chance_for(state: Encounter, action: Action) -> Chance:
@@ -48,8 +51,10 @@ def apply(state: Encounter, action: Action, chance: Chance | None = None) -> Out
     if new_state.pending is not None and new_state.pending != state.pending:
         _check_answerable(system, new_state)
     first = next((e for e in events if e.kind != "turn"), None)
-    summary = (("✍️ " if first.entered else "") + first.text) if first else action.describe()
-    return Outcome(new_state, tuple(events), summary[:200])
+    summary = (("✍️ " if first.entered else "") + first.said) if first else action.describe()
+    if len(english(summary)) > SUMMARY_LIMIT:
+        summary = english(summary)[:SUMMARY_LIMIT]  # a phrase cut through reads in English only
+    return Outcome(new_state, tuple(events), summary)
 
 
 # How many choices in a row a trial follows down their defaults.

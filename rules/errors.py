@@ -4,9 +4,21 @@ Every message is written for the person who typed the command: the bot shows
 it verbatim in an ephemeral reply, so it must never leak internals.
 """
 
+from .said import english
+
 
 class RulesError(ValueError):
-    """An action the rules refuse; the text is safe to show a user."""
+    """An action the rules refuse; the text is safe to show a user.
+
+    `said` is the message as the rules said it (its phrases marked for translation,
+    see `rules.said`), for the bot to show; `str()` reads it in English."""
+
+    @property
+    def said(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+    def __str__(self) -> str:
+        return english(self.said)
 
 
 class UnknownAction(RulesError):

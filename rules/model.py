@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .errors import UnknownCombatant
 from .randomness import claim_entered
+from .said import english
 from .usertext import Typed, user_text
 
 
@@ -83,20 +84,30 @@ class Pending(Value):
 
 
 class Event(Value):
-    """Something that happened, for the channel to see."""
+    """Something that happened, for the channel to see.
+
+    Made with ``Event(kind=…, text=…)``; the line is kept as said (`said`, its phrases
+    marked for translation, see `rules.said`) and `text` reads it in English."""
 
     kind: str  # "info", "roll", "turn", "round", "choice", "warning", "end"
-    text: str
+    said: str
     ping: tuple[int, ...] = ()  # user ids this event means to ping
     entered: bool = False  # the result came from dice or cards entered by hand
 
     @model_validator(mode="before")
     @classmethod
     def _hand_entered(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "text" in data:
+            data = {**data, "said": data["text"]}
+            del data["text"]
         # A roll's result line made while its action runs learns whether it used entered values.
         if isinstance(data, dict) and data.get("kind") == "roll" and "entered" not in data and claim_entered():
             return {**data, "entered": True}
         return data
+
+    @property
+    def text(self) -> str:
+        return english(self.said)
 
 
 class TurnState(Value):

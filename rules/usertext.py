@@ -21,6 +21,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator
 
+from . import said
+
 OPEN = "\ue002"
 CLOSE = "\ue003"
 
@@ -28,7 +30,7 @@ CLOSE = "\ue003"
 # hyphens and colons alone cannot ("Dr Rot (Unleashed)", "Half-Orc" stay unmarked).
 _MARKUP = re.compile(r"[\\*_~|`<>#\[\]]|://|^\s*-")
 _SPAN = re.compile(f"{OPEN}([^{CLOSE}]*)(?:{CLOSE}|$)")
-_MARKS = re.compile(f"[{OPEN}{CLOSE}]")
+_MARKS = re.compile(f"[{OPEN}{CLOSE}{said.MARKS}]")
 
 
 def could_be_markup(text: str) -> bool:
@@ -92,9 +94,12 @@ def spans(text: str, literal, other=lambda part: part) -> str:
 
 
 def plain(text: str) -> str:
-    """The text with the marks gone, for places that show no markup (button labels, images)."""
+    """The text in English with the marks gone, for places that show no markup (button labels, images)."""
     return scrub(text)
 
 
 def scrub(text: str) -> str:
-    return _MARKS.sub("", text) if (OPEN in text or CLOSE in text) else text
+    """The text without marks of any kind: typed text, said phrases (read in English)."""
+    if said.OPEN in text or said.CLOSE in text:
+        text = said.english(text)
+    return _MARKS.sub("", text) if _MARKS.search(text) else text
