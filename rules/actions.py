@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from .model import Actor, Value
+from .said import joined, term
 from .usertext import Typed
 
 # The `options:` words as read (`rules.commands.flags`): a value is text the user typed.
@@ -31,7 +32,7 @@ class Action(Value):
     cards: tuple[str, ...] = ()
 
     def describe(self) -> str:
-        return f"/{self.kind.replace('_', ' ')}"
+        return f"/{command_name(self.kind)}"
 
 
 class Anytime(Action):
@@ -116,3 +117,9 @@ class Note(Anytime):
 
     kind: ClassVar[str] = "note"
     text: str
+
+
+def command_name(name: str) -> str:
+    """`initiative_join` as its slash command reads, `initiative join`: each word said, as the
+    command tree says it (its names come from the same catalog)."""
+    return joined(" ", (term(word) for word in name.split("_")))

@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .errors import InvalidInput, NotAllowed
+from .errors import InvalidInput, NotAllowed, typed
 from .model import Event
+from .said import OPEN, say, term
 from .system import Adjustable, Rest, Resting, RestOutcome, whole_number, yes_no
-from .usertext import quoted
+from .usertext import UserText
 
 MAX_ENTRIES = 20
 
@@ -41,7 +42,12 @@ def set_value(
     spec = table.get(str(key or "").strip().lower().replace(" ", "_").replace("-", "_"))
     if spec is None:
         raise InvalidInput(
-            f"{system_name} keeps no lasting value called {quoted(str(key))}. Values: {', '.join(table)}."
+            say(
+                "{system} keeps no lasting value called `{key}`. Values: {values}.",
+                system=term(system_name),
+                key=typed(key),
+                values=", ".join(term(name) for name in table),
+            )
         )
     if spec.kind == "bool":
         return state | {spec.key: yes_no(spec.key, value)}
@@ -60,25 +66,31 @@ def at_most_sheet(new: dict[str, Any], view: dict[str, Any], names: Sequence[str
     """`new` if none of these values passes its sheet maximum (`max_<name>` in `view`)."""
     for name in names:
         if name in new and new[name] > view[f"max_{name}"]:
-            raise InvalidInput(f"`{name}` can be at most {view[f'max_{name}']} (the sheet's {name}).")
+            raise InvalidInput(
+                say("`{stat}` can be at most {most} (the sheet's {stat}).", stat=term(name), most=view[f"max_{name}"])
+            )
     return new
 
 
 def refuse_dead(name: str, state: dict[str, Any]) -> None:
     """A character who died in an earlier fight joins no new one until the GM says so."""
     if state.get("dead"):
-        raise NotAllowed(f"{name} died in an earlier fight: the GM can set `dead` to no to bring them back.")
+        raise NotAllowed(
+            say("{name} died in an earlier fight: the GM can set `dead` to no to bring them back.", name=name)
+        )
 
 
 def dead_rest(r: Resting, rest: str = "rest") -> tuple[dict[str, Any], str] | None:
     """A dead character's rest result (nothing changes), or None for the living."""
     if r.lasting.get("dead"):
-        return dict(r.lasting), f"{r.name} is dead: {rest} changes nothing."
+        return dict(r.lasting), say("{name} is dead: {rest} changes nothing.", name=r.name, rest=term(rest))
     return None
 
 
 def heading(rest: Rest, chance) -> str:
-    return f"🛌 {rest.label}" + (" (dice entered by hand)" if chance.entered_any else "") + ":"
+    if chance.entered_any:
+        return "🛌 " + say("{rest} (dice entered by hand):", rest=term(rest.label))
+    return f"🛌 {term(rest.label)}:"
 
 
 def outcome(
@@ -93,4 +105,9 @@ def outcome(
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
+    """`3 wounds`: the count and its word said as one phrase per form, `{n} wound` and
+    `{n} wounds`, as a translation needs them."""
+    chosen = word if n == 1 else (many or word + "s")
+    if isinstance(chosen, UserText) or OPEN in chosen:
+        return say("{n} {word}", n=n, word=chosen)
+    return say("{n} " + chosen.replace("{", "{{").replace("}", "}}"), n=n)

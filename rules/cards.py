@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import InvalidInput
-from .usertext import quoted
+from .errors import InvalidInput, typed
+from .said import say
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("C", "D", "H", "S")
@@ -40,7 +40,9 @@ class Card:
     def parse(cls, text: str) -> Card:
         match = _CARD.match(text.strip())
         if not match:
-            raise InvalidInput(f"{quoted(text, 20)} is not a card: write rank then suit, e.g. `KH`, `10S`, `4C`.")
+            raise InvalidInput(
+                say("`{card}` is not a card: write rank then suit, e.g. `KH`, `10S`, `4C`.", card=typed(text, 20))
+            )
         rank, suit = match.group(1).upper(), match.group(2).upper()
         return cls(rank, _SYMBOL_SUITS.get(suit, suit))
 
@@ -52,5 +54,5 @@ def full_deck() -> list[str]:
 def parse_cards(text: str) -> tuple[Card, ...]:
     parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
     if len(parts) > 52:
-        raise InvalidInput("At most 52 cards can be entered.")
+        raise InvalidInput(say("At most {n} cards can be entered.", n=52))
     return tuple(Card.parse(p) for p in parts)

@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action, AddCombatants, Choose, DelayTurn, NextTurn, Note, RemoveCombatant
+from .actions import Action, AddCombatants, Choose, DelayTurn, NextTurn, Note, RemoveCombatant, command_name
 from .dice import check_expression, parse_entered
-from .errors import InvalidInput, NotAllowed, UnknownAction
+from .errors import InvalidInput, NotAllowed, UnknownAction, typed
 from .model import Actor, Encounter
-from .usertext import mark, quoted
+from .said import say, term
+from .usertext import user_text
 
 if TYPE_CHECKING:
     from .system import System
@@ -51,10 +52,12 @@ def flags(text: str | None) -> dict[str, str | bool]:
     result: dict[str, str | bool] = {}
     text = (text or "").strip()
     if len(text) > MAX_OPTIONS:
-        raise InvalidInput(f"Options are limited to {MAX_OPTIONS} characters.")
+        raise InvalidInput(say("Options are limited to {n} characters.", n=MAX_OPTIONS))
     leftover = _FLAG.sub("", text).replace(",", "").strip()
     if leftover:
-        raise InvalidInput(f"Could not read {quoted(leftover)} in the options: write words or `name=value`.")
+        raise InvalidInput(
+            say("Could not read `{text}` in the options: write words or `name=value`.", text=typed(leftover))
+        )
     for key, value in _FLAG.findall(text):
         result[_key(key)] = value.strip("\"'") if value else True
     return result
@@ -65,7 +68,13 @@ def pairs(text: str | None, example: str) -> dict[str, str]:
     text = text or ""
     leftover = _PAIR.sub("", text).strip()
     if leftover:
-        raise InvalidInput(f"Could not read {quoted(leftover, 40)}: write stats as `name=value`, e.g. {example}.")
+        raise InvalidInput(
+            say(
+                "Could not read `{text}`: write stats as `name=value`, e.g. {example}.",
+                text=typed(leftover, 40),
+                example=example,
+            )
+        )
     return {_key(key): value.strip("\"'") for key, value in _PAIR.findall(text)}
 
 
@@ -73,9 +82,9 @@ def integer(value: Any, name: str, low: int = -1000, high: int = 1000) -> int:
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise InvalidInput(f"`{name}` must be a whole number.") from None
+        raise InvalidInput(say("`{name}` must be a whole number.", name=term(name))) from None
     if not low <= number <= high:
-        raise InvalidInput(f"`{name}` must be between {low} and {high}.")
+        raise InvalidInput(say("`{name}` must be between {low} and {high}.", name=term(name), low=low, high=high))
     return number
 
 
@@ -93,14 +102,20 @@ def amount(text: Any, name: str = "amount", high: int = 1000, *, zero: bool = Fa
     `zero`: other options of the command do something with an amount of 0."""
     value = " ".join(str(text if text is not None else "").split())
     if not value:
-        raise InvalidInput(f"`{name}` is required.")
+        raise InvalidInput(say("`{name}` is required.", name=term(name)))
     if _NUMBER.match(value):
         integer(value, name, 0 if zero else 1, high)
         return value.lstrip("+")
     tree = check_expression(value)
     highest = _bounds(tree)[1]
     if highest < 0 or (highest == 0 and not zero):
-        raise InvalidInput(f"`{name}` must be able to come out above 0: {quoted(value, 40)} cannot.")
+        raise InvalidInput(
+            say(
+                "`{name}` must be able to come out above 0: `{value}` cannot.",
+                name=term(name),
+                value=typed(value, 40),
+            )
+        )
     return value
 
 
@@ -178,7 +193,7 @@ class Given:
     def required(self, key: str) -> str:
         value = self.options.get(key)
         if value is None or str(value).strip() == "":
-            raise InvalidInput(f"`{key}` is required.")
+            raise InvalidInput(say("`{name}` is required.", name=term(key)))
         return str(value).strip()
 
     def text(self, key: str, default: str = "") -> str:
@@ -272,7 +287,9 @@ class Commands:
 
 
 def not_used(name: str, system_name: str) -> UnknownAction:
-    return UnknownAction(f"/{name.replace('_', ' ')} is not used in {system_name}.")
+    return UnknownAction(
+        say("/{command} is not used in {system}.", command=command_name(name), system=term(system_name))
+    )
 
 
 # --- commands on a whole encounter: the core runs them, these are their checks -------
@@ -282,25 +299,27 @@ MAX_UNDO = 50
 def check_start(by: Actor, system_key: str | None) -> str:
     """`/encounter start`: the GM, and a rule system named or set for the campaign."""
     if not by.is_gm:
-        raise NotAllowed("Only the GM starts an encounter.")
+        raise NotAllowed(say("Only the GM starts an encounter."))
     if system_key is None:
-        raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first (or names a system).")
+        raise InvalidInput(
+            say("This server has no campaign yet: the GM runs /campaign setup first (or names a system).")
+        )
     return system_key
 
 
 def check_undo(by: Actor, count: int) -> int:
     """`/encounter undo count:N`: the GM, a sane number of actions."""
     if not by.is_gm:
-        raise NotAllowed("Only the GM can undo.")
+        raise NotAllowed(say("Only the GM can undo."))
     if not 1 <= count <= MAX_UNDO:
-        raise InvalidInput(f"Undo between 1 and {MAX_UNDO} actions at a time.")
+        raise InvalidInput(say("Undo between {low} and {high} actions at a time.", low=1, high=MAX_UNDO))
     return count
 
 
 def check_owner_or_gm(by: Actor, character: Any) -> None:
     """Changing a stored character (anything with a `name` and an `owner_id`): its owner, or the GM."""
     if character.owner_id != by.user_id and not by.is_gm:
-        raise NotAllowed(f"{mark(character.name)} belongs to another player.")
+        raise NotAllowed(say("{name} belongs to another player.", name=user_text(character.name)))
 
 
 # --- the commands every system shares -----------------------------------------------
@@ -319,10 +338,16 @@ class Stored:
 def _join(given: Given) -> Action:
     character: Stored = given.options["character"]
     if character.owner_id != given.by.user_id:
-        raise NotAllowed(f"{mark(character.name)} belongs to another player.")
+        raise NotAllowed(say("{name} belongs to another player.", name=user_text(character.name)))
     if character.system != given.system.key:
-        shown = mark(character.name)
-        raise InvalidInput(f"{shown} is a {character.system} character; this fight is {given.system.name}.")
+        raise InvalidInput(
+            say(
+                "{name} is a {kind} character; this fight is {system}.",
+                name=user_text(character.name),
+                kind=term(character.system),
+                system=term(given.system.name),
+            )
+        )
     return AddCombatants(
         by=given.by,
         name=character.name,
@@ -338,7 +363,7 @@ def _join(given: Given) -> Action:
 
 def _add(given: Given) -> Action:
     if not given.by.is_gm:
-        raise NotAllowed("Only the GM adds NPCs; players use /initiative join.")
+        raise NotAllowed(say("Only the GM adds NPCs; players use /initiative join."))
     player = given.options.get("player")
     kept: Stored | None = given.options.get("kept")  # keep:true: the NPC stored as the GM's character
     return AddCombatants(
@@ -364,17 +389,24 @@ def _npc_sheet(given: Given) -> dict[str, Any]:
         return given.system.parse_sheet(given.text("stats"))
     system_key, name, sheet = template
     if system_key != given.system.key:
-        raise InvalidInput(f"{mark(name)} is a {system_key} stat block; this fight is {given.system.name}.")
+        raise InvalidInput(
+            say(
+                "{name} is a {kind} stat block; this fight is {system}.",
+                name=user_text(name),
+                kind=term(system_key),
+                system=term(given.system.name),
+            )
+        )
     overrides = flags(given.optional("stats"))
     bare = [k for k, v in overrides.items() if v is True]
     if bare:
-        raise InvalidInput(f"Write stats as `name=value` ({quoted(bare[0])} has no value).")
+        raise InvalidInput(say("Write stats as `name=value` (`{stat}` has no value).", stat=typed(bare[0])))
     return given.system.parse_sheet(dict(sheet) | overrides)
 
 
 def _choose(given: Given) -> Action:
     if given.state is None or given.state.pending is None:
-        raise InvalidInput("Nothing is waiting for a choice.")
+        raise InvalidInput(say("Nothing is waiting for a choice."))
     return Choose(by=given.by, pending_id=given.state.pending.id, option=given.text("option"), **given.entered())
 
 

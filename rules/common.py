@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 from .actions import AddCombatants, Choose, DelayTurn, EndEncounter, EndTurn, NextTurn, Note, RemoveCombatant
 from .errors import InvalidInput, NotAllowed, Stale
 from .model import Encounter, Event
+from .said import OPEN, say
 from .secrets import conceal, reveal, scrub
-from .usertext import mark, plain
+from .usertext import listed, mark, plain, user_text
 
 if TYPE_CHECKING:
     from .randomness import Chance
@@ -27,25 +28,25 @@ def handlers(system: System):
         by = action.by
         if not by.is_gm:
             if action.npc or action.count != 1 or action.controller_id != by.user_id or action.hidden:
-                raise NotAllowed("Players can only join with their own character; the GM adds NPCs.")
+                raise NotAllowed(say("Players can only join with their own character; the GM adds NPCs."))
         name = " ".join(scrub(action.name or "").split())
         if not name:
-            raise InvalidInput("A combatant needs a name.")
+            raise InvalidInput(say("A combatant needs a name."))
         if len(name) > MAX_NAME:
-            raise InvalidInput(f"Names are limited to {MAX_NAME} characters.")
+            raise InvalidInput(say("Names are limited to {n} characters.", n=MAX_NAME))
         if not 1 <= action.count <= MAX_GROUP:
-            raise InvalidInput(f"Count must be between 1 and {MAX_GROUP}.")
+            raise InvalidInput(say("Count must be between {low} and {high}.", low=1, high=MAX_GROUP))
         if len(enc.combatants) + action.count > MAX_COMBATANTS:
-            raise InvalidInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
+            raise InvalidInput(say("An encounter holds at most {n} combatants.", n=MAX_COMBATANTS))
         names = [name] if action.count == 1 else _numbered(enc, name, action.count)
         for candidate in names:
             if enc.maybe(candidate):
-                raise InvalidInput(f"There is already a combatant called {mark(candidate)}.")
+                raise InvalidInput(say("There is already a combatant called {name}.", name=user_text(candidate)))
         if not action.npc and action.character_id is not None:
             if any(c.character_id == action.character_id and not c.out for c in enc.combatants):
-                raise InvalidInput(f"{mark(name)} is already in this encounter.")
+                raise InvalidInput(say("{name} is already in this encounter.", name=user_text(name)))
         if action.lasting is not None and action.count != 1:
-            raise InvalidInput("Only a single combatant can start from a lasting state.")
+            raise InvalidInput(say("Only a single combatant can start from a lasting state."))
         new_ids = []
         for candidate in names:
             cid = f"c{enc.next_id}"
@@ -55,8 +56,11 @@ def handlers(system: System):
             enc = enc.but(combatants=enc.combatants + (combatant,), next_id=enc.next_id + 1)
             new_ids.append(cid)
         enc, events = turns.enter(system, enc, new_ids, chance)
-        verb = "joins" if len(names) == 1 else "join"
-        joined = Event(kind="info", text=f"{', '.join(mark(n) for n in names)} {verb} the encounter.")
+        who = listed(user_text(n) for n in names)
+        if len(names) == 1:
+            joined = Event(kind="info", text=say("{who} joins the encounter.", who=who))
+        else:
+            joined = Event(kind="info", text=say("{who} join the encounter.", who=who))
         return enc, [joined] + events
 
     def remove(enc: Encounter, action: RemoveCombatant, chance: Chance):
@@ -66,30 +70,32 @@ def handlers(system: System):
             left, events = turns.leave(system, enc.but(status="setup"), combatant.id, chance)
             enc = left.but(status="running", combatants=tuple(c for c in left.combatants if c.id != combatant.id))
             return enc, [
-                Event(kind="info", text=f"{combatant.name} leaves the encounter."),
+                Event(kind="info", text=say("{who} leaves the encounter.", who=combatant.name)),
                 Event(
                     kind="warning",
-                    text="Nobody is left in the fight: add combatants with /initiative add or "
-                    "/initiative join and the GM goes on with /initiative next, or /encounter end.",
+                    text=say(
+                        "Nobody is left in the fight: add combatants with /initiative add or "
+                        "/initiative join and the GM goes on with /initiative next, or /encounter end."
+                    ),
                 ),
             ] + events
         enc, events = turns.leave(system, enc, combatant.id, chance)
         enc = enc.but(combatants=tuple(c for c in enc.combatants if c.id != combatant.id))
         if enc.pending and enc.pending.chooser == combatant.id:
             enc = enc.but(pending=None)
-        return enc, [Event(kind="info", text=f"{combatant.name} leaves the encounter.")] + events
+        return enc, [Event(kind="info", text=say("{who} leaves the encounter.", who=combatant.name))] + events
 
     def next_turn(enc: Encounter, action: NextTurn, chance: Chance):
         if enc.status == "setup":
             if not action.by.is_gm:
-                raise NotAllowed("Only the GM begins the fight.")
+                raise NotAllowed(say("Only the GM begins the fight."))
             return turns.begin(system, enc, chance)
         turns.may_end_turn(enc, action.by.user_id, action.by.is_gm)
         return turns.end_turn(system, enc, chance)
 
     def end_turn(enc: Encounter, action: EndTurn, chance: Chance):
         if action.turn_no != enc.turn_no:
-            raise Stale("That turn is already over.")
+            raise Stale(say("That turn is already over."))
         turns.may_end_turn(enc, action.by.user_id, action.by.is_gm)
         return turns.end_turn(system, enc, chance)
 
@@ -102,20 +108,20 @@ def handlers(system: System):
         delayed = [c for c in getattr(enc.turns, "delayed", ()) if enc.get(c).controller_id == by.user_id]
         pick = acting or delayed
         if not pick:
-            raise InvalidInput("Name the combatant who delays.")
+            raise InvalidInput(say("Name the combatant who delays."))
         return turns.delay(system, enc, pick[0], chance)
 
     def choose(enc: Encounter, action: Choose, chance: Chance):
         pending = enc.pending
         if pending is None or pending.id != action.pending_id:
-            raise Stale("That choice has already been made.")
+            raise Stale(say("That choice has already been made."))
         if action.signature is not None and action.signature != pending.signature:
-            raise Stale("That question is no longer asked: answer the one the fight waits on now.")
+            raise Stale(say("That question is no longer asked: answer the one the fight waits on now."))
         if not action.by.is_gm and action.by.user_id not in pending.users:
-            raise NotAllowed("This choice is not yours to make.")
+            raise NotAllowed(say("This choice is not yours to make."))
         if action.index is not None:
             if not 0 <= action.index < len(pending.options):
-                raise Stale("That question is no longer asked: answer the one the fight waits on now.")
+                raise Stale(say("That question is no longer asked: answer the one the fight waits on now."))
             option = pending.options[action.index]
         else:
             typed = action.option.strip().casefold()
@@ -124,25 +130,30 @@ def handlers(system: System):
             shown = [(o, plain(reveal(o)).casefold(), plain(conceal(o)).casefold()) for o in pending.options]
             option = next((o for o, *seen in shown if typed in seen), None)
         if option is None:
-            raise InvalidInput(f"Choose one of: {', '.join(pending.options)}.")
+            raise InvalidInput(say("Choose one of: {options}.", options=", ".join(pending.options)))
         owners = pending.owners.get(option)
         if owners is not None and not action.by.is_gm and action.by.user_id not in owners:
-            raise NotAllowed(f"“{option}” is another player's call.")
+            raise NotAllowed(say("“{option}” is another player's call.", option=option))
         enc = enc.but(pending=None)
-        how = " (no answer in time: the default applies)" if action.timed_out else ""
         enc, events = system.resume(enc, pending, option, chance)
         from .engine import mark_resumed  # the engine imports these handlers' module
 
-        # An option is a plain key (`Counter: ` and a weapon's name): shown whole, as its button reads.
-        return enc, [Event(kind="info", text=f"Chosen: {mark(option)}{how}.")] + mark_resumed(events, pending)
+        # An option that was said carries its typed words marked; one that was not is a plain key
+        # (`Counter: ` and a weapon's name), shown whole as its button reads.
+        shown = option if OPEN in option else mark(option)
+        if action.timed_out:
+            chosen = say("Chosen: {option} (no answer in time: the default applies).", option=shown)
+        else:
+            chosen = say("Chosen: {option}.", option=shown)
+        return enc, [Event(kind="info", text=chosen)] + mark_resumed(events, pending)
 
     def end(enc: Encounter, action: EndEncounter, chance: Chance):
-        return enc.but(status="ended", pending=None), [Event(kind="end", text="The encounter is over.")]
+        return enc.but(status="ended", pending=None), [Event(kind="end", text=say("The encounter is over."))]
 
     def note(enc: Encounter, action: Note, chance: Chance):
         text = " ".join(scrub(action.text).split())[:500]
         if not text:
-            raise InvalidInput("The note is empty.")
+            raise InvalidInput(say("The note is empty."))
         return enc, [Event(kind="info", text=f"📝 {mark(text)}")]
 
     return {

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from .errors import DiceError
+from .errors import DiceError, typed
+from .said import say
 
 MAX_DICE = 100
 MAX_FACES = 1_000_000
@@ -52,41 +53,39 @@ def check_expression(expr: str):
     """Parse and bound-check an expression without rolling it."""
     expr = (expr or "").strip()
     if not expr:
-        raise DiceError("The dice expression is empty.")
+        raise DiceError(say("The dice expression is empty."))
     if len(expr) > MAX_LENGTH:
-        raise DiceError(f"Dice expressions are limited to {MAX_LENGTH} characters.")
+        raise DiceError(say("Dice expressions are limited to {n} characters.", n=MAX_LENGTH))
     depth = 0
     for char in expr:
         depth += char == "("
         depth -= char == ")"
         if depth > MAX_DEPTH:
-            raise DiceError(f"Dice expressions may nest at most {MAX_DEPTH} parentheses deep.")
+            raise DiceError(say("Dice expressions may nest at most {n} parentheses deep.", n=MAX_DEPTH))
     d20 = _parser()
     try:
         tree = d20.parse(expr)
-    except d20.RollSyntaxError:
-        raise DiceError(f"`{_quote(expr)}` is not a dice expression (try `2d6+3` or `4d6kh3`).") from None
-    except (RecursionError, ValueError, TypeError):
-        raise DiceError(f"`{_quote(expr)}` is not a dice expression (try `2d6+3` or `4d6kh3`).") from None
+    except (d20.RollSyntaxError, RecursionError, ValueError, TypeError):
+        raise DiceError(_not_dice(expr)) from None
     count = 0
     for node in _walk(tree):
         if isinstance(node, ast.Dice):
             if node.size == "%":
                 node.size = 100
             if node.size < 1:
-                raise DiceError("A die needs at least one face.")
+                raise DiceError(say("A die needs at least one face."))
             if node.size > MAX_FACES:
-                raise DiceError(f"Dice may have at most {MAX_FACES:,} faces.")
+                raise DiceError(say("Dice may have at most {n:,} faces.", n=MAX_FACES))
             count += node.num
             if count > MAX_DICE:
-                raise DiceError(f"At most {MAX_DICE} dice can be rolled at once.")
+                raise DiceError(say("At most {n} dice can be rolled at once.", n=MAX_DICE))
         elif isinstance(node, ast.BinOp) and node.op in ("==", ">=", "<=", "!=", "<", ">"):
-            raise DiceError("Comparisons are not allowed in dice expressions.")
+            raise DiceError(say("Comparisons are not allowed in dice expressions."))
     return tree
 
 
-def _quote(text: str) -> str:
-    return text[:40].replace("`", "'")
+def _not_dice(expr: str) -> str:
+    return say("`{expr}` is not a dice expression (try `2d6+3` or `4d6kh3`).", expr=typed(expr, 40))
 
 
 def _walk(node):
@@ -107,7 +106,7 @@ class _Evaluator:
 
     def die(self, size: int) -> int:
         if len(self.rolled) >= MAX_ROLLED:
-            raise DiceError("That expression rerolls or explodes too many dice.")
+            raise DiceError(say("That expression rerolls or explodes too many dice."))
         value = self.draw(size)
         self.rolled.append(value)
         return value
@@ -135,14 +134,14 @@ class _Evaluator:
             return self._set(node.value, node.operations)
         if isinstance(node, ast.NumberSet):
             return self._set(node, [])
-        raise DiceError("That dice expression uses something the bot cannot roll.")
+        raise DiceError(say("That dice expression uses something the bot cannot roll."))
 
     def _binop(self, node) -> tuple[float, str]:
         left, ltext = self.eval(node.left)
         right, rtext = self.eval(node.right)
         op = node.op
         if op in ("/", "//", "%") and right == 0:
-            raise DiceError("Division by zero in the dice expression.")
+            raise DiceError(say("Division by zero in the dice expression."))
         if op == "+":
             value = left + right
         elif op == "-":
@@ -150,7 +149,7 @@ class _Evaluator:
         elif op == "*":
             value = left * right
             if abs(value) > 10**12:
-                raise DiceError("That dice expression's result is too large.")
+                raise DiceError(say("That dice expression's result is too large."))
         elif op == "/":
             value = left / right
         elif op == "//":
@@ -158,7 +157,7 @@ class _Evaluator:
         elif op == "%":
             value = left % right
         else:
-            raise DiceError("Comparisons are not allowed in dice expressions.")
+            raise DiceError(say("Comparisons are not allowed in dice expressions."))
         return value, f"{ltext} {op} {rtext}"
 
     def _dice(self, dice, operations) -> tuple[float, str]:
@@ -179,7 +178,7 @@ class _Evaluator:
         kept = [True] * len(values)
         for operation in operations:
             if operation.op not in ("k", "p"):
-                raise DiceError(f"`{operation.op}` only works on dice, not on sets.")
+                raise DiceError(say("`{op}` only works on dice, not on sets.", op=typed(operation.op)))
             values, kept = self._operate(operation, values, kept, None)
         shown = ", ".join(text if k else f"~~{text}~~" for (_, text), k in zip(parts, kept))
         return sum(v for v, k in zip(values, kept) if k), f"({shown})"
@@ -197,7 +196,7 @@ class _Evaluator:
             return {i for i in live if values[i] > num}
         if cat == "<":
             return {i for i in live if values[i] < num}
-        raise DiceError("Unknown selector in the dice expression.")
+        raise DiceError(say("Unknown selector in the dice expression."))
 
     def _operate(self, operation, values, kept, size):
         op = operation.op
@@ -260,11 +259,13 @@ def parse_entered(text: str | None) -> tuple[int, ...]:
         return ()
     parts = [p for p in str(text).replace(",", " ").split() if p]
     if len(parts) > MAX_DICE:
-        raise DiceError(f"At most {MAX_DICE} dice can be entered at once.")
+        raise DiceError(say("At most {n} dice can be entered at once.", n=MAX_DICE))
     values = []
     for part in parts:
         try:
             values.append(int(part))
         except ValueError:
-            raise DiceError(f"`{_quote(part)}` is not a die result: enter whole numbers such as `4 6 2`.") from None
+            raise DiceError(
+                say("`{part}` is not a die result: enter whole numbers such as `4 6 2`.", part=typed(part, 40))
+            ) from None
     return tuple(values)

@@ -14,7 +14,7 @@ from .cards import parse_cards
 from .errors import AwaitingChoice, NotAllowed, NotRunning, NotYourTurn
 from .model import Encounter, Outcome
 from .randomness import Chance
-from .said import english
+from .said import english, say
 
 SUMMARY_LIMIT = 200  # characters of the first line kept for the encounter's log
 
@@ -28,14 +28,14 @@ def apply(state: Encounter, action: Action, chance: Chance | None = None) -> Out
     system = registry.get(state.system)
     handler = system.handler(action)
     if state.status == "ended":
-        raise NotRunning("This encounter has ended: start a new one with /encounter start.")
+        raise NotRunning(say("This encounter has ended: start a new one with /encounter start."))
     if action.needs_running and state.status != "running":
-        raise NotRunning("The fight has not begun: the GM uses /initiative next to start round 1.")
+        raise NotRunning(say("The fight has not begun: the GM uses /initiative next to start round 1."))
     if state.pending is not None and not action.answers_pending:
         pending = state.pending
-        raise AwaitingChoice(f"Waiting for a choice first: {pending.prompt}")
+        raise AwaitingChoice(say("Waiting for a choice first: {prompt}", prompt=pending.prompt))
     if action.gm_only and not action.by.is_gm:
-        raise NotAllowed("Only the GM can do that.")
+        raise NotAllowed(say("Only the GM can do that."))
     action = _resolve_actor(system, state, action)
     chance = chance or chance_for(state, action)
     with chance.reporting():
@@ -111,11 +111,11 @@ def _resolve_actor(system, state: Encounter, action: Action) -> Action:
             return action
         mine = [c for c in acting if action.by.is_gm or state.get(c).controller_id == action.by.user_id]
         if not mine:
-            raise NotYourTurn("It is not your turn.")
+            raise NotYourTurn(say("It is not your turn."))
         return action.but(actor=state.get(mine[0]).name)
     combatant = state.find(action.actor)
     if not action.by.is_gm and combatant.controller_id != action.by.user_id:
-        raise NotAllowed(f"{combatant.name} is not your character.")
+        raise NotAllowed(say("{who} is not your character.", who=combatant.name))
     if action.on_turn and combatant.id not in acting:
-        raise NotYourTurn(f"It is not {combatant.name}'s turn.")
+        raise NotYourTurn(say("It is not {who}'s turn.", who=combatant.name))
     return action.but(actor=combatant.name)

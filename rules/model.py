@@ -15,9 +15,9 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .errors import UnknownCombatant
+from .errors import UnknownCombatant, typed
 from .randomness import claim_entered
-from .said import english
+from .said import english, say
 from .usertext import Typed, user_text
 
 
@@ -134,15 +134,15 @@ class Encounter(Value):
         for combatant in self.combatants:
             if combatant.id == cid:
                 return combatant
-        raise UnknownCombatant(f"No combatant `{cid}` in this encounter.")
+        raise UnknownCombatant(say("No combatant `{cid}` in this encounter.", cid=cid))
 
     def find(self, name: str) -> Combatant:
         key = (name or "").strip().casefold()
         for combatant in self.combatants:
             if combatant.name.casefold() == key or combatant.id == key:
                 return combatant
-        shown = (name or "").strip()[:40].replace("`", "'")
-        raise UnknownCombatant(f"There is no combatant called `{shown}` in this encounter.")
+        shown = typed((name or "").strip(), 40)
+        raise UnknownCombatant(say("There is no combatant called `{name}` in this encounter.", name=shown))
 
     def maybe(self, name: str | None) -> Combatant | None:
         if not name:

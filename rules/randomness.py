@@ -24,6 +24,7 @@ from . import dice as dicemod
 from .cards import Card, full_deck
 from .errors import DiceError, InvalidInput
 from .rng import Rng
+from .said import say
 
 _REPORTING: ContextVar[Chance | None] = ContextVar("reporting", default=None)
 
@@ -75,13 +76,16 @@ class Chance:
         if self._dice:
             value = self._dice.popleft()
             if not 1 <= value <= sides:
-                raise DiceError(f"{value} cannot be rolled on a d{sides}.")
+                raise DiceError(say("{value} cannot be rolled on a d{sides}.", value=value, sides=sides))
             self.unreported = True
             return value
         if self._dice_entered:
             raise DiceError(
-                "Too few dice entered: this action rolls more dice than were entered (the next one is a "
-                f"d{sides}): enter every die it rolls, in order."
+                say(
+                    "Too few dice entered: this action rolls more dice than were entered (the next one is a "
+                    "d{sides}): enter every die it rolls, in order.",
+                    sides=sides,
+                )
             )
         return self.rng.randint(1, sides)
 
@@ -96,7 +100,7 @@ class Chance:
 
     def pool(self, count: int, sides: int = 6) -> tuple[int, ...]:
         if count > dicemod.MAX_DICE:
-            raise DiceError(f"At most {dicemod.MAX_DICE} dice can be rolled at once.")
+            raise DiceError(say("At most {n} dice can be rolled at once.", n=dicemod.MAX_DICE))
         return tuple(self.die(sides) for _ in range(max(0, count)))
 
     def entered_dice_left(self) -> int:
@@ -105,13 +109,15 @@ class Chance:
     # cards --------------------------------------------------------------
     def flip(self, count: int) -> tuple[Card, ...]:
         if count > 52:
-            raise InvalidInput("At most 52 cards can be flipped at once.")
+            raise InvalidInput(say("At most {n} cards can be flipped at once.", n=52))
         cards = tuple(self._next_card() for _ in range(max(0, count)))
         if self._cards_entered:
             seen: set[str] = set()
             for card in cards:
                 if card.code in seen:
-                    raise InvalidInput(f"{card} was entered twice in one flip: a deck has one of each card.")
+                    raise InvalidInput(
+                        say("{card} was entered twice in one flip: a deck has one of each card.", card=str(card))
+                    )
                 seen.add(card.code)
         return cards
 
@@ -121,8 +127,10 @@ class Chance:
             return self._cards.popleft()
         if self._cards_entered:
             raise InvalidInput(
-                "Too few cards entered: this action flips more cards than were entered: "
-                "enter every card it flips, in order."
+                say(
+                    "Too few cards entered: this action flips more cards than were entered: "
+                    "enter every card it flips, in order."
+                )
             )
         if not self.deck:
             self.deck = full_deck()
@@ -135,13 +143,19 @@ class Chance:
         """Refuse leftovers: an entered value the action never used."""
         if self._dice:
             count = len(self._dice)
+            if count == 1:
+                raise DiceError(
+                    say("{n} entered die was not needed by this action: enter exactly the dice it rolls.", n=count)
+                )
             raise DiceError(
-                f"{count} entered {'die was' if count == 1 else 'dice were'} not needed by this action: "
-                "enter exactly the dice it rolls."
+                say("{n} entered dice were not needed by this action: enter exactly the dice it rolls.", n=count)
             )
         if self._cards:
             count = len(self._cards)
+            if count == 1:
+                raise InvalidInput(
+                    say("{n} entered card was not needed by this action: enter exactly the cards it flips.", n=count)
+                )
             raise InvalidInput(
-                f"{count} entered {'card was' if count == 1 else 'cards were'} not needed by this action: "
-                "enter exactly the cards it flips."
+                say("{n} entered cards were not needed by this action: enter exactly the cards it flips.", n=count)
             )

@@ -9,9 +9,9 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from .errors import InvalidInput
+from .errors import InvalidInput, typed
+from .said import say, term
 from .system import System
-from .usertext import quoted
 
 MODULES: dict[str, str] = {
     "rotted-capes": "rules.systems.rotted_capes",
@@ -44,5 +44,6 @@ def get(key: str) -> System:
     if key in _extra:
         return _extra[key]
     if key not in MODULES:
-        raise InvalidInput(f"Unknown rule system {quoted(key or '')}. Known: {', '.join(MODULES)}.")
+        known = ", ".join(term(name) for name in MODULES)
+        raise InvalidInput(say("Unknown rule system `{key}`. Known: {known}.", key=typed(key), known=known))
     return _load(key)

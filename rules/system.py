@@ -12,14 +12,16 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
 from pydantic import ValidationError
+from pydantic_core import PydanticKnownError
 
 from .actions import Action, AddCombatants
 from .commands import Commands, Given, not_used, pairs
-from .errors import InvalidInput, UnknownAction
+from .errors import InvalidInput, UnknownAction, typed
 from .model import Actor, Combatant, Encounter, Event, Pending, Value
 from .randomness import Chance
+from .said import english, say, term
 from .turns.base import TurnStructure
-from .usertext import mark, quoted
+from .usertext import Typed, user_text
 
 Handler = Callable[[Encounter, Action, Chance], tuple[Encounter, list[Event]]]
 InitiativeKey = tuple[float, ...]
@@ -72,7 +74,7 @@ class Resting(Value):
     """A stored character as time between fights sees it. An empty `lasting`
     means the character has not been hurt yet: it stands as its sheet says."""
 
-    name: str
+    name: Typed  # as the owner typed it
     owner_id: int
     sheet: dict[str, Any]
     lasting: dict[str, Any]
@@ -120,7 +122,9 @@ class System:
         try:
             return self._handlers[type(action)]
         except KeyError:
-            raise UnknownAction(f"`{action.describe()}` does not exist in {self.name}.") from None
+            raise UnknownAction(
+                say("`{command}` does not exist in {system}.", command=action.describe(), system=term(self.name))
+            ) from None
 
     def actions(self) -> tuple[type[Action], ...]:
         return tuple(self._handlers)
@@ -149,23 +153,28 @@ class System:
         unknown = [key for key in raw if key not in fields]
         if unknown:
             raise InvalidInput(
-                f"Unknown stat {quoted(unknown[0])} for {self.name}. Known stats: " + ", ".join(sorted(fields)) + "."
+                say(
+                    "Unknown stat `{stat}` for {system}. Known stats: {known}.",
+                    stat=typed(unknown[0]),
+                    system=term(self.name),
+                    known=", ".join(term(name) for name in sorted(fields)),
+                )
             )
         try:
             return self.sheet_type.model_validate(raw).model_dump(mode="json")
         except ValidationError as error:
             first = error.errors()[0]
-            where = ".".join(str(p) for p in first.get("loc", ())) or "sheet"
-            raise InvalidInput(f"Stat `{where}`: {first.get('msg', 'invalid value')}.") from None
+            where = ".".join(str(term(p)) for p in first.get("loc", ())) or say("sheet")
+            raise InvalidInput(say("Stat `{stat}`: {why}.", stat=where, why=_invalid(first))) from None
 
     def sheet_example(self) -> str:
-        return "`" + " ".join(f"{name}=…" for name in list(self.sheet_type.model_fields)[:3]) + "`"
+        return "`" + " ".join(f"{term(name)}=…" for name in list(self.sheet_type.model_fields)[:3]) + "`"
 
     def side_of(self, action: AddCombatants) -> str:
         """The side a new combatant joins: the one asked for, else players' or the last."""
         side = action.side or (self.player_side if not action.npc else self.sides[-1])
         if side not in self.sides and self.sides:
-            raise InvalidInput(f"Side must be one of: {', '.join(self.sides)}.")
+            raise InvalidInput(say("Side must be one of: {sides}.", sides=", ".join(term(s) for s in self.sides)))
         return side
 
     def make_combatant(self, enc: Encounter, action: AddCombatants, cid: str, name: str) -> Combatant:
@@ -315,7 +324,9 @@ class System:
         the campaign's Option values (defaults when None). The caller calls
         `chance.finish()` afterwards, as the engine does, to refuse unused dice."""
         if self.between is None:
-            raise UnknownAction(f"{self.name} has no rest called `{kind}`.")
+            raise UnknownAction(
+                say("{system} has no rest called `{kind}`.", system=term(self.name), kind=typed(kind, 100))
+            )
         return self.between.rest(self, kind, characters, campaign, options, chance, settings)
 
     def adjustable(self) -> dict[str, Adjustable]:
@@ -326,7 +337,9 @@ class System:
         """The lasting state with one value set by the GM (`value` as typed); InvalidInput if it does not fit."""
         if self.between is not None:
             return self.between.adjust(sheet, lasting, key, value)
-        raise InvalidInput(f"{self.name} keeps no lasting value called {quoted(str(key))}.")
+        raise InvalidInput(
+            say("{system} keeps no lasting value called `{key}`.", system=term(self.name), key=typed(key))
+        )
 
     def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any]) -> list[str]:
         """The lasting state for `/character show`, one line per topic."""
@@ -338,8 +351,15 @@ class System:
         key = " ".join(str(kind or "").split()).casefold().replace(" ", "_")
         found = rests.get(key) or next((r for r in rests.values() if r.label.casefold() == str(kind).casefold()), None)
         if found is None:
-            known = ", ".join(f"`{k}`" for k in rests) or "none"
-            raise UnknownAction(f"{self.name} has no rest called {quoted(str(kind))}. Rests: {known}.")
+            known = ", ".join(f"`{term(k)}`" for k in rests) or say("none")
+            raise UnknownAction(
+                say(
+                    "{system} has no rest called `{kind}`. Rests: {known}.",
+                    system=term(self.name),
+                    kind=typed(kind),
+                    known=known,
+                )
+            )
         return found
 
     def settings_for(self, settings: dict[str, Any] | None) -> dict[str, Any]:
@@ -359,7 +379,13 @@ def chosen_names(options: dict[str, Any], key: str, characters: tuple[Resting, .
     resting = {c.name.casefold() for c in characters}
     for name in names:
         if str(name).casefold() not in resting:
-            raise InvalidInput(f"`{key}`: {mark(str(name)[:40])} is not among the resting characters.")
+            raise InvalidInput(
+                say(
+                    "`{key}`: {name} is not among the resting characters.",
+                    key=term(key),
+                    name=user_text(str(name)[:40]),
+                )
+            )
     return {str(n).casefold() for n in names}
 
 
@@ -368,11 +394,13 @@ def whole_number(key: str, value: Any, minimum: int | None, maximum: int | None)
     try:
         number = int(str(value).strip())
     except ValueError:
-        raise InvalidInput(f"`{key}` takes a whole number.") from None
+        raise InvalidInput(say("`{key}` takes a whole number.", key=term(key))) from None
     if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
         low = "" if minimum is None else str(minimum)
         high = "" if maximum is None else str(maximum)
-        raise InvalidInput(f"`{key}` must be between {low or '…'} and {high or '…'}.")
+        raise InvalidInput(
+            say("`{key}` must be between {low} and {high}.", key=term(key), low=low or "…", high=high or "…")
+        )
     return number
 
 
@@ -382,4 +410,17 @@ def yes_no(key: str, value: Any) -> bool:
         return True
     if text in ("no", "false", "0", "off", "n"):
         return False
-    raise InvalidInput(f"`{key}` takes yes or no.")
+    raise InvalidInput(say("`{key}` takes yes or no.", key=term(key)))
+
+
+def _invalid(error) -> str:
+    """Why pydantic refused a sheet value, said with pydantic's own template for the error's
+    type (`Input should be less than or equal to {le}`) so a translation reaches it."""
+    message = error.get("msg", "invalid value")
+    context = error.get("ctx") or {}
+    try:
+        template = PydanticKnownError(error["type"], context or None).message_template
+        said = say(template, **context)
+    except (KeyError, TypeError, ValueError):
+        return term(message)
+    return said if english(said) == english(message) else term(message)
