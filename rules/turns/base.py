@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import InvalidInput, NotAllowed
 from ..model import Encounter, Event, Pending, TurnState
+from ..said import say, term
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -67,8 +68,8 @@ class TurnStructure:
 
     def waiting(self, enc: Encounter) -> Waiting:
         cids = self.acting(enc)
-        names = ", ".join(f"{enc.get(c).name}" for c in cids) or "nobody"
-        return Waiting(f"{names}'s turn", cids, enc.controllers(cids))
+        names = ", ".join(f"{enc.get(c).name}" for c in cids) or say("nobody")
+        return Waiting(say("{who}'s turn", who=names), cids, enc.controllers(cids))
 
     def end_turn(self, system: System, enc: Encounter, chance: Chance) -> Result:
         raise NotImplementedError
@@ -79,19 +80,20 @@ class TurnStructure:
             return
         acting = self.acting(enc)
         if not any(enc.get(c).controller_id == user_id for c in acting):
-            raise NotAllowed("Only the acting combatant's player or the GM can end this turn.")
+            raise NotAllowed(say("Only the acting combatant's player or the GM can end this turn."))
 
     def round_label(self, enc: Encounter) -> str:
+        # Plain English for now: the tracker's title shows it without the rendering seam.
         return f"round {enc.round}" if enc.round else "choosing the order"
 
     def delay(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
-        raise InvalidInput(f"{system.name} has no delayed turns.")
+        raise InvalidInput(say("{system} has no delayed turns.", system=term(system.name)))
 
     def lines(self, system: System, enc: Encounter) -> list[OrderLine]:
         raise NotImplementedError
 
     def resume(self, system: System, enc: Encounter, pending: Pending, option: str, chance: Chance) -> Result:
-        raise InvalidInput("Nothing is waiting for that choice.")
+        raise InvalidInput(say("Nothing is waiting for that choice."))
 
 
 def settle_latecomer(system: System, enc: Encounter, entries: list, entry, tied: list, chance: Chance):
@@ -120,15 +122,15 @@ def start_turn(
     live = [cid for cid in cids if system.can_act(enc, enc.get(cid))]
     if live:
         names = join_names([enc.get(c).name for c in live])
-        suffix = "'s turn" if fresh else "'s turn continues"
-        events.append(Event(kind="turn", text=f"{names}{suffix}", ping=enc.controllers(live)))
+        text = say("{who}'s turn", who=names) if fresh else say("{who}'s turn continues", who=names)
+        events.append(Event(kind="turn", text=text, ping=enc.controllers(live)))
     return enc, events, live
 
 
 def join_names(names: list[str]) -> str:
     """ "A", "A and B", "A, B and C" (each name formatted, so typed names stay marked)."""
     names = [f"{name}" for name in names]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else say("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def end_turns(system: System, enc: Encounter, cids, chance: Chance) -> Result:
@@ -145,7 +147,7 @@ def new_round(system: System, enc: Encounter, chance: Chance) -> Result:
         enc, more = system.on_round_end(enc, chance)
         events.extend(more)
     enc = enc.but(round=enc.round + 1)
-    events.append(Event(kind="round", text=f"Round {enc.round}"))
+    events.append(Event(kind="round", text=say("Round {n}", n=enc.round)))
     enc, more = system.on_round_start(enc, chance)
     events.extend(more)
     return enc, events

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ..actions import Action
 from ..errors import InvalidInput, NotYourTurn
 from ..model import Encounter, Event, TurnState, Value
+from ..said import say
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, settle_latecomer, start_turn
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ class Clock(TurnStructure):
     key = "clock"
     state_type = ClockState
 
-    def __init__(self, idle_cost: int = 1, idle_what: str = "waits") -> None:
+    def __init__(self, idle_cost: int = 1, idle_what: str = say("waits")) -> None:
         # What ending a turn without an action costs: systems name their own
         # "waste the turn" action here.
         self.idle_cost = idle_cost
@@ -93,7 +94,7 @@ class Clock(TurnStructure):
         for entry in enc.turns.entries:
             if entry.cid == cid:
                 return entry
-        raise InvalidInput(f"{enc.get(cid).name} is not on the clock.")
+        raise InvalidInput(say("{who} is not on the clock.", who=enc.get(cid).name))
 
     def _with_entry(self, enc: Encounter, entry: ClockEntry) -> Encounter:
         entries = tuple(entry if e.cid == entry.cid else e for e in enc.turns.entries)
@@ -126,10 +127,10 @@ class Clock(TurnStructure):
     # --- flow -------------------------------------------------------------------
     def begin(self, system, enc, chance) -> Result:
         if not enc.turns.entries:
-            raise InvalidInput("Nobody is on the clock yet: add combatants first.")
+            raise InvalidInput(say("Nobody is on the clock yet: add combatants first."))
         enc = enc.but(status="running", round=1, turns=enc.turns.but(phase=0, current=None))
         enc, events = system.on_round_start(enc, chance)
-        events = [Event(kind="round", text="Round 1")] + list(events)
+        events = [Event(kind="round", text=say("Round {n}", n=1))] + list(events)
         enc, more = system.on_phase(enc, 0, chance)
         events.extend(more)
         enc, more = self._next(system, enc, chance)
@@ -148,7 +149,7 @@ class Clock(TurnStructure):
             queue = [e for e in self.queue(enc) if system.can_act(enc, enc.get(e.cid))]
             if not queue:
                 return enc.but(turns=enc.turns.but(current=None)), events + [
-                    Event(kind="info", text="Nobody is left on the clock who can act.")
+                    Event(kind="info", text=say("Nobody is left on the clock who can act."))
                 ]
             nxt = queue[0]
             while enc.turns.phase < nxt.phase:
@@ -165,7 +166,7 @@ class Clock(TurnStructure):
             if live:
                 return enc, events
             enc = enc.but(turns=enc.turns.but(current=None))
-        raise InvalidInput("The clock is stuck: nobody can act.")
+        raise InvalidInput(say("The clock is stuck: nobody can act."))
 
     def _tick(self, system, enc, chance) -> Result:
         phase = enc.turns.phase + 1
@@ -174,7 +175,7 @@ class Clock(TurnStructure):
             enc, more = system.on_round_end(enc, chance)
             events.extend(more)
             enc = enc.but(round=round_of(phase))
-            events.append(Event(kind="round", text=f"Round {enc.round}"))
+            events.append(Event(kind="round", text=say("Round {n}", n=enc.round)))
             enc, more = system.on_round_start(enc, chance)
             events.extend(more)
         enc = enc.but(turns=enc.turns.but(phase=phase))
@@ -190,21 +191,22 @@ class Clock(TurnStructure):
         waiting = super().waiting(enc)
         if not waiting.cids:
             return waiting
-        return Waiting(f"{waiting.title} — phase {enc.turns.phase}", waiting.cids, waiting.users)
+        title = say("{title} — phase {phase}", title=waiting.title, phase=enc.turns.phase)
+        return Waiting(title, waiting.cids, waiting.users)
 
     def advance(self, system, enc: Encounter, cid: str, cost: int, chance, *, what: str = "") -> Result:
         """The actor spends `cost` phases; the clock moves on to whoever is next."""
         state: ClockState = enc.turns
         entry = self.entry(enc, cid)
         if cost < 0:
-            raise InvalidInput("An action cannot cost fewer than 0 phases.")
+            raise InvalidInput(say("An action cannot cost fewer than {n} phases.", n=0))
         if cost == 0:
             entry = entry.moved(state.phase, back=state.backs + 1)
             enc = enc.but(turns=state.but(backs=state.backs + 1))
-            text = f"{enc.get(cid).name} goes to the back of phase {state.phase}"
+            text = say("{who} goes to the back of phase {phase}", who=enc.get(cid).name, phase=state.phase)
         else:
             entry = entry.moved(state.phase + cost)
-            text = f"{enc.get(cid).name} next acts in phase {state.phase + cost}"
+            text = say("{who} next acts in phase {phase}", who=enc.get(cid).name, phase=state.phase + cost)
         enc = self._with_entry(enc, entry)
         events = [Event(kind="info", text=f"{what}: {text}." if what else f"{text}.")]
         enc, more = end_turns(system, enc, [cid], chance)
@@ -220,7 +222,7 @@ class Clock(TurnStructure):
             return enc, []
         name = enc.get(current).name
         enc, events = end_turns(system, enc, [current], chance)
-        events = [Event(kind="info", text=f"{name} can no longer act: the clock moves on.")] + list(events)
+        events = [Event(kind="info", text=say("{who} can no longer act: the clock moves on.", who=name))] + list(events)
         enc = enc.but(turns=enc.turns.but(current=None))
         enc, more = self._next(system, enc, chance)
         return enc, events + more
@@ -234,9 +236,9 @@ class Clock(TurnStructure):
         """Ending a turn without an action costs the structure's idle cost."""
         current = enc.turns.current
         if current is None:
-            raise InvalidInput("Nobody is acting on the clock.")
+            raise InvalidInput(say("Nobody is acting on the clock."))
         name = enc.get(current).name
-        what = f"{name} {self.idle_what} ({self.idle_cost})"
+        what = say("{who} {what} ({cost})", who=name, what=self.idle_what, cost=self.idle_cost)
         enc, events = system.on_idle_turn(enc, current, chance)
         enc, more = self.advance(system, enc, current, self.idle_cost, chance, what=what)
         return enc, list(events) + more
@@ -244,15 +246,19 @@ class Clock(TurnStructure):
     def hold(self, system, enc, combatant, chance) -> Result:
         state: ClockState = enc.turns
         if state.current != combatant.id:
-            raise NotYourTurn(f"{combatant.name} can only hold on their own turn.")
+            raise NotYourTurn(say("{who} can only hold on their own turn.", who=combatant.name))
         entry = self.entry(enc, combatant.id).but(held_since=state.phase)
         enc = self._with_entry(enc, entry)
         enc = enc.but(turns=enc.turns.but(current=None))
         events = [
             Event(
                 kind="info",
-                text=f"{combatant.name} holds (from phase {state.phase}): on someone's "
-                "turn in a later phase, release to act just before them (or after).",
+                text=say(
+                    "{who} holds (from phase {phase}): on someone's "
+                    "turn in a later phase, release to act just before them (or after).",
+                    who=combatant.name,
+                    phase=state.phase,
+                ),
             )
         ]
         enc, more = self._next(system, enc, chance)
@@ -270,14 +276,16 @@ class Clock(TurnStructure):
             if action.by.is_gm or enc.get(e.cid).controller_id == action.by.user_id
         ]
         if len(mine) != 1:
-            raise InvalidInput("Name who stops holding (actor:)." if mine else "None of your combatants is holding.")
+            raise InvalidInput(
+                say("Name who stops holding (actor:).") if mine else say("None of your combatants is holding.")
+            )
         return mine[0]
 
     def release(self, system, enc, action: Release, chance) -> Result:
         holder = self._holder(enc, action)
         entry = self.entry(enc, holder.id)
         if entry.held_since is None:
-            raise InvalidInput(f"{holder.name} is not holding.")
+            raise InvalidInput(say("{who} is not holding.", who=holder.name))
         events: list[Event] = []
         if action.target is None and enc.turns.current is None:
             # Nobody left to step in beside: the clock moves on to the next phase.
@@ -286,16 +294,27 @@ class Clock(TurnStructure):
                 events.extend(more)
         state: ClockState = enc.turns
         if entry.held_since == state.phase:
-            raise InvalidInput(f"{holder.name} began holding in phase {state.phase}: release in a later phase.")
+            raise InvalidInput(
+                say(
+                    "{who} began holding in phase {phase}: release in a later phase.",
+                    who=holder.name,
+                    phase=state.phase,
+                )
+            )
         if action.target is None and state.current is None:
             entry = entry.moved(state.phase).but(held_since=None)
             enc = self._with_entry(enc, entry).but(turns=state.but(current=holder.id))
-            events.append(Event(kind="info", text=f"{holder.name} stops holding and acts in phase {state.phase}."))
+            events.append(
+                Event(
+                    kind="info",
+                    text=say("{who} stops holding and acts in phase {phase}.", who=holder.name, phase=state.phase),
+                )
+            )
             enc, more, _ = start_turn(system, enc, [holder.id], chance)
             return enc, events + more
         target = enc.find(action.target) if action.target else enc.get(state.current)
         if state.current != target.id:
-            raise InvalidInput(f"Release when {target.name} is about to act (it is their turn).")
+            raise InvalidInput(say("Release when {who} is about to act (it is their turn).", who=target.name))
         before = action.before and action.target is not None
         target_entry = self.entry(enc, target.id)
         entry = entry.moved(state.phase, back=target_entry.back).but(
@@ -304,8 +323,11 @@ class Clock(TurnStructure):
             anchor=target_entry.anchor + (-0.5 if before else 0.5),
         )
         enc = self._with_entry(enc, entry)
-        where = "before" if before else "after"
-        events.append(Event(kind="info", text=f"{holder.name} stops holding and acts {where} {target.name}."))
+        if before:
+            text = say("{who} stops holding and acts before {target}.", who=holder.name, target=target.name)
+        else:
+            text = say("{who} stops holding and acts after {target}.", who=holder.name, target=target.name)
+        events.append(Event(kind="info", text=text))
         if before:
             enc = enc.but(turns=enc.turns.but(current=holder.id))
             enc, more, _ = start_turn(system, enc, [holder.id], chance)
@@ -320,9 +342,9 @@ class Clock(TurnStructure):
         for e in self.queue(enc) + self.holders(enc):
             combatant = enc.get(e.cid)
             if enc.status != "setup" and not system.can_act(enc, combatant):
-                down.append(OrderLine("dead" if combatant.out else "down", (e.cid,)))
+                down.append(OrderLine(say("dead") if combatant.out else say("down"), (e.cid,)))
             elif e.held_since is not None:
-                holding.append(OrderLine("holding", (e.cid,), note=f"since phase {e.held_since}"))
+                holding.append(OrderLine(say("holding"), (e.cid,), note=say("since phase {n}", n=e.held_since)))
             else:
-                able.append(OrderLine(f"phase {e.phase}", (e.cid,), current=e.cid == state.current))
+                able.append(OrderLine(say("phase {n}", n=e.phase), (e.cid,), current=e.cid == state.current))
         return able + holding + down

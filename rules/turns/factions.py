@@ -16,9 +16,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ..actions import Action
-from ..errors import InvalidInput, NotAllowed, NotYourTurn
+from ..errors import InvalidInput, NotAllowed, NotYourTurn, typed
 from ..model import Encounter, Event, TurnState
-from ..usertext import Typed, listed, quoted
+from ..said import say
+from ..usertext import Typed, listed
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ class Factions(TurnStructure):
     # --- membership --------------------------------------------------------------
     def enter(self, system, enc, cids, chance) -> Result:
         sides = list(dict.fromkeys(enc.get(c).side for c in cids))
-        return enc, [Event(kind="info", text=f"Faction: {listed(sides)}.")]
+        return enc, [Event(kind="info", text=say("Faction: {sides}.", sides=listed(sides)))]
 
     def leave(self, system, enc, cid, chance) -> Result:
         state: FactionState = enc.turns
@@ -128,7 +129,7 @@ class Factions(TurnStructure):
     def begin(self, system, enc, chance) -> Result:
         factions = self.factions(enc)
         if len(factions) < 2:
-            raise InvalidInput("A fight needs at least two factions: add combatants on both sides.")
+            raise InvalidInput(say("A fight needs at least two factions: add combatants on both sides."))
         events: list[Event] = []
         holder = enc.turns.holder
         if holder not in factions:
@@ -136,7 +137,10 @@ class Factions(TurnStructure):
             events.append(
                 Event(
                     kind="info",
-                    text=f"Nobody clearly started the fight: {holder} hold the initiative (drawn at random).",
+                    text=say(
+                        "Nobody clearly started the fight: {faction} hold the initiative (drawn at random).",
+                        faction=holder,
+                    ),
                 )
             )
         enc = enc.but(status="running", turns=enc.turns.but(holder=holder))
@@ -144,7 +148,7 @@ class Factions(TurnStructure):
         if bonus:
             names = ", ".join(f"{enc.get(c).name}" for c in bonus)
             enc = enc.but(turns=enc.turns.but(bonus=bonus, moving=holder))
-            events.append(Event(kind="round", text=f"Bonus round: only {names} can act"))
+            events.append(Event(kind="round", text=say("Bonus round: only {names} can act", names=names)))
             enc, more = self._open_move(system, enc, chance)
             return enc, events + more
         enc, more = self._new_round(system, enc, chance)
@@ -183,7 +187,7 @@ class Factions(TurnStructure):
                 return enc, events + [
                     Event(
                         kind="warning",
-                        text=(
+                        text=say(
                             "Nobody is able to act: the GM ends the fight (/encounter end), or changes a condition "
                             "and passes (/turn pass)."
                         ),
@@ -197,12 +201,14 @@ class Factions(TurnStructure):
                 waiting = self.waiting(enc)
                 events.append(Event(kind="turn", text=waiting.title, ping=waiting.users))
                 return enc, events
-            events.append(Event(kind="info", text=f"{state.moving} must pass: nobody left to act."))
+            events.append(
+                Event(kind="info", text=say("{faction} must pass: nobody left to act.", faction=state.moving))
+            )
             enc, more, ended = self._count_pass(system, enc, chance)
             events.extend(more)
             if ended:
                 return enc, events
-        raise InvalidInput("The round is stuck: no faction can act.")
+        raise InvalidInput(say("The round is stuck: no faction can act."))
 
     def _after(self, system, enc: Encounter, faction: str | None) -> str | None:
         """The next faction in play after this one, in the tracker's order."""
@@ -221,7 +227,8 @@ class Factions(TurnStructure):
         if passes >= len(self.in_play(system, enc)):
             enc = enc.but(turns=state.but(passes=passes))
             enc, events = self._new_round(system, enc, chance)
-            return enc, [Event(kind="info", text="Every faction passed in a row: the round ends.")] + events, True
+            passed = Event(kind="info", text=say("Every faction passed in a row: the round ends."))
+            return enc, [passed] + events, True
         enc = enc.but(turns=state.but(passes=passes, moving=self._after(system, enc, state.moving)))
         return enc, [], False
 
@@ -242,41 +249,48 @@ class Factions(TurnStructure):
 
         state: FactionState = enc.turns
         if state.active:
-            return Waiting(f"{enc.get(state.active).name}'s turn", (state.active,), enc.controllers([state.active]))
+            title = say("{who}'s turn", who=enc.get(state.active).name)
+            return Waiting(title, (state.active,), enc.controllers([state.active]))
         if state.moving is None:
-            return Waiting("Nobody is able to act", (), ())
+            return Waiting(say("Nobody is able to act"), (), ())
         ready = self.ready(registry.get(enc.system), enc, state.moving)
-        names = ", ".join(f"{enc.get(c).name}" for c in ready) or "nobody"
+        names = ", ".join(f"{enc.get(c).name}" for c in ready) or say("nobody")
         users = self.faction_users(enc, state.moving)
-        return Waiting(f"{state.moving} to move: take a turn with {names}, or pass", tuple(ready), users)
+        title = say("{faction} to move: take a turn with {names}, or pass", faction=state.moving, names=names)
+        return Waiting(title, tuple(ready), users)
 
     def may_move(self, enc: Encounter, user_id: int, is_gm: bool) -> None:
         if is_gm:
             return
         moving = enc.turns.moving
         if moving is None:
-            raise NotYourTurn("Nobody is able to act: only the GM can pass now.")
+            raise NotYourTurn(say("Nobody is able to act: only the GM can pass now."))
         if user_id not in self.faction_users(enc, moving):
-            raise NotYourTurn(f"Not your move: the move is with {moving}.")
+            raise NotYourTurn(say("Not your move: the move is with {faction}.", faction=moving))
 
     def take(self, system, enc, action: TakeTurn, chance) -> Result:
         state: FactionState = enc.turns
         if state.active:
-            raise NotYourTurn(f"{enc.get(state.active).name} is still taking a turn: end it first.")
+            raise NotYourTurn(say("{who} is still taking a turn: end it first.", who=enc.get(state.active).name))
         combatant = enc.find(action.actor or "")
         if combatant.side != state.moving:
             raise NotYourTurn(
-                f"The move is with {state.moving or 'nobody'}, not {combatant.side} ({combatant.name}'s faction)."
+                say(
+                    "The move is with {moving}, not {faction} ({who}'s faction).",
+                    moving=state.moving or say("nobody"),
+                    faction=combatant.side,
+                    who=combatant.name,
+                )
             )
         if combatant.id in state.acted:
-            raise InvalidInput(f"{combatant.name} has already acted this round.")
+            raise InvalidInput(say("{who} has already acted this round.", who=combatant.name))
         if not system.can_act(enc, combatant):
-            raise InvalidInput(f"{combatant.name} cannot act.")
+            raise InvalidInput(say("{who} cannot act.", who=combatant.name))
         if state.bonus and combatant.id not in state.bonus:
             names = ", ".join(f"{enc.get(c).name}" for c in state.bonus)
-            raise InvalidInput(f"Only {names} act in the bonus round.")
+            raise InvalidInput(say("Only {names} act in the bonus round.", names=names))
         if not action.by.is_gm and combatant.controller_id != action.by.user_id:
-            raise NotAllowed(f"{combatant.name} is not your character.")
+            raise NotAllowed(say("{who} is not your character.", who=combatant.name))
         enc = enc.but(turns=state.but(active=combatant.id, acted=state.acted + (combatant.id,), passes=0))
         enc, events, live = start_turn(system, enc, [combatant.id], chance)
         if not live:
@@ -287,22 +301,22 @@ class Factions(TurnStructure):
     def end_turn(self, system, enc, chance) -> Result:
         state: FactionState = enc.turns
         if not state.active:
-            raise InvalidInput("Nobody is taking a turn: take a turn with a character or pass.")
+            raise InvalidInput(say("Nobody is taking a turn: take a turn with a character or pass."))
         enc, events = end_turns(system, enc, [state.active], chance)
         enc, more = self._next_faction(system, enc, chance, passed=False)
         return enc, events + more
 
     def may_end_turn(self, enc: Encounter, user_id: int, is_gm: bool) -> None:
         if enc.turns.active is None:
-            raise InvalidInput("Nobody is taking a turn: take a turn with a character or pass.")
+            raise InvalidInput(say("Nobody is taking a turn: take a turn with a character or pass."))
         super().may_end_turn(enc, user_id, is_gm)
 
     def pass_move(self, system, enc, action: PassMove, chance) -> Result:
         state: FactionState = enc.turns
         if state.active:
-            raise NotYourTurn(f"{enc.get(state.active).name} is taking a turn: end it before passing.")
+            raise NotYourTurn(say("{who} is taking a turn: end it before passing.", who=enc.get(state.active).name))
         self.may_move(enc, action.by.user_id, action.by.is_gm)
-        events = [Event(kind="info", text=f"{state.moving} pass.")]
+        events = [Event(kind="info", text=say("{faction} pass.", faction=state.moving))]
         enc, more, ended = self._count_pass(system, enc, chance)
         events.extend(more)
         if not ended:
@@ -313,27 +327,30 @@ class Factions(TurnStructure):
     def first_move(self, system, enc, action: FirstMove, chance) -> Result:
         state: FactionState = enc.turns
         if state.acted or state.passes or state.active:
-            raise InvalidInput("The first move can only be handed over before anyone acts this round.")
+            raise InvalidInput(say("The first move can only be handed over before anyone acts this round."))
         if not action.by.is_gm and action.by.user_id not in self.faction_users(enc, state.holder):
-            raise NotAllowed(f"Only {state.holder}, who hold the initiative, choose who moves first.")
+            raise NotAllowed(
+                say("Only {faction}, who hold the initiative, choose who moves first.", faction=state.holder)
+            )
         faction = _match(action.faction, self.in_play(system, enc))
         enc = enc.but(turns=state.but(moving=faction))
         enc, events = self._open_move(system, enc, chance)
-        return enc, [Event(kind="info", text=f"{state.holder} let {faction} move first.")] + events
+        handed = say("{holder} let {faction} move first.", holder=state.holder, faction=faction)
+        return enc, [Event(kind="info", text=handed)] + events
 
     def hold_initiative(self, enc, action: HoldInitiative) -> Result:
         if enc.status != "setup":
-            raise InvalidInput("The initiative is settled once the fight has begun.")
+            raise InvalidInput(say("The initiative is settled once the fight has begun."))
         faction = _match(action.faction, self.factions(enc))
         return enc.but(turns=enc.turns.but(holder=faction)), [
-            Event(kind="info", text=f"Initiative: {faction} (they started the fight).")
+            Event(kind="info", text=say("Initiative: {faction} (they started the fight).", faction=faction))
         ]
 
     def spend_reaction(self, enc: Encounter, cid: str) -> Encounter:
         """A reaction uses up the character's turn for the round."""
         state: FactionState = enc.turns
         if cid in state.acted:
-            raise InvalidInput(f"{enc.get(cid).name} has already acted this round and cannot react.")
+            raise InvalidInput(say("{who} has already acted this round and cannot react.", who=enc.get(cid).name))
         return enc.but(turns=state.but(acted=state.acted + (cid,)))
 
     def lines(self, system, enc) -> list[OrderLine]:
@@ -345,12 +362,13 @@ class Factions(TurnStructure):
         for faction in self.factions(enc):
             members = [c for c in enc.combatants if c.side == faction]
             members.sort(key=lambda c: c.out)
-            note = "holds the initiative" if faction == state.holder else ""
+            note = say("holds the initiative") if faction == state.holder else ""
             moving = enc.status == "running" and enc.pending is None and faction == state.moving
             ready = self.ready(system, enc, faction) if moving and not state.active else ()
             for index, member in enumerate(members):
                 current = enc.status == "running" and member.id == state.active or member.id in ready
-                lines.append(OrderLine(faction, (member.id,), current=current, note=note if index == 0 else ""))
+                # Formatted, so a faction named as typed stays marked as typed.
+                lines.append(OrderLine(f"{faction}", (member.id,), current=current, note=note if index == 0 else ""))
         return lines
 
 
@@ -359,4 +377,6 @@ def _match(name: str, factions: list[str]) -> str:
     for faction in factions:
         if faction.casefold() == key:
             return faction
-    raise InvalidInput(f"No faction called {quoted(name or '')}: factions are {listed(factions)}.")
+    raise InvalidInput(
+        say("No faction called `{name}`: factions are {factions}.", name=typed(name), factions=listed(factions))
+    )

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidInput, NotYourTurn
 from ..model import Encounter, Event, TurnState, Value
+from ..said import say
 from ..secrets import secret
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, end_turns, new_round, start_turn
 
@@ -54,7 +55,7 @@ class Initiative(TurnStructure):
         for cid in cids:
             key, text = system.roll_initiative(enc, enc.get(cid), chance)
             entries.append(Entry(cid=cid, key=tuple(key), text=text))
-            events.append(Event(kind="roll", text=f"{enc.get(cid).name} initiative: {text}"))
+            events.append(Event(kind="roll", text=say("{who} initiative: {roll}", who=enc.get(cid).name, roll=text)))
         if enc.status == "running":
             enc, more = self._insert(system, enc, entries, cids, chance)
         else:
@@ -137,7 +138,7 @@ class Initiative(TurnStructure):
     # --- flow --------------------------------------------------------------
     def begin(self, system: System, enc: Encounter, chance: Chance) -> Result:
         if not enc.turns.slots:
-            raise InvalidInput("Nobody is in the initiative order yet: add combatants first.")
+            raise InvalidInput(say("Nobody is in the initiative order yet: add combatants first."))
         enc = enc.but(status="running", turns=enc.turns.but(index=-1))
         enc, events = new_round(system, enc, chance)
         enc, more = self._advance(system, enc, chance, wrap=False)
@@ -159,7 +160,7 @@ class Initiative(TurnStructure):
             if index >= len(state.slots):
                 if not any(system.can_act(enc, c) for c in enc.combatants):
                     return enc.but(turns=state.but(acting=())), events + [
-                        Event(kind="info", text="Nobody is left who can act.")
+                        Event(kind="info", text=say("Nobody is left who can act."))
                     ]
                 enc = enc.but(turns=state.but(index=-1, delayed=(), acting=()))
                 enc, more = new_round(system, enc, chance)
@@ -173,7 +174,7 @@ class Initiative(TurnStructure):
             events.extend(more)
             if live:
                 return enc.but(turns=enc.turns.but(acting=tuple(live))), events
-        raise InvalidInput("The turn order is stuck: nobody can take a turn.")
+        raise InvalidInput(say("The turn order is stuck: nobody can take a turn."))
 
     def delay(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
         state: InitiativeState = enc.turns
@@ -181,10 +182,10 @@ class Initiative(TurnStructure):
         if cid in state.delayed:
             return self._come_back(system, enc, cid, chance)
         if cid not in state.acting:
-            raise NotYourTurn(f"{name} can only delay on their own turn.")
+            raise NotYourTurn(say("{who} can only delay on their own turn.", who=name))
         state = state.but(delayed=state.delayed + (cid,), acting=tuple(c for c in state.acting if c != cid))
         enc = enc.but(turns=state)
-        events = [Event(kind="info", text=f"{name} delays: use /initiative delay again to step back in.")]
+        events = [Event(kind="info", text=say("{who} delays: use /initiative delay again to step back in.", who=name))]
         if state.acting:
             return enc, events
         enc, more = self._advance(system, enc, chance)
@@ -202,14 +203,7 @@ class Initiative(TurnStructure):
         slots.insert(max(index, 0), (cid,))
         state = state.but(slots=tuple(slots), index=max(index, 0), delayed=tuple(c for c in state.delayed if c != cid))
         enc = enc.but(turns=state)
-        names = ", ".join(f"{enc.get(c).name}" for c in interrupted)
-        events = [
-            Event(
-                kind="info",
-                text=f"{enc.get(cid).name} steps back in" + (f", interrupting {names}" if names else "") + ".",
-                ping=enc.controllers(interrupted),
-            )
-        ]
+        events = [Event(kind="info", text=stepping_in(enc, cid, interrupted), ping=enc.controllers(interrupted))]
         enc, more, live = start_turn(system, enc, [cid], chance)
         enc = enc.but(turns=enc.turns.but(acting=tuple(live)))
         return enc, events + more
@@ -222,7 +216,7 @@ class Initiative(TurnStructure):
             entry = by_cid[slot[0]]
             # A slot of hidden NPCs alone keeps its initiative total from players.
             label = secret("/".join(_number(k) for k in entry.key[:1]), all(enc.get(c).hidden for c in slot))
-            note = "delayed" if all(c in state.delayed for c in slot) else ""
+            note = say("delayed") if all(c in state.delayed for c in slot) else ""
             lines.append(OrderLine(label, tuple(slot), current=bool(set(slot) & set(state.acting)), note=note))
         return lines
 
@@ -241,6 +235,15 @@ class Initiative(TurnStructure):
             for e in state.entries
         )
         return enc.but(turns=state.but(slots=tuple(slots), entries=entries))
+
+
+def stepping_in(enc: Encounter, cid: str, interrupted) -> str:
+    """A delayed combatant's return, naming whom it interrupts."""
+    who = enc.get(cid).name
+    if not interrupted:
+        return say("{who} steps back in.", who=who)
+    names = ", ".join(f"{enc.get(c).name}" for c in interrupted)
+    return say("{who} steps back in, interrupting {names}.", who=who, names=names)
 
 
 def _number(value: float) -> str:

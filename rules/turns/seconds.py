@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ..actions import Action
 from ..errors import InvalidInput, NotYourTurn
 from ..model import Encounter, Event, Value
+from ..said import say
 from .base import MAX_STEPS, Result, new_round, start_turn
-from .initiative import Initiative, InitiativeState
+from .initiative import Initiative, InitiativeState, stepping_in
 
 if TYPE_CHECKING:
     from ..randomness import Chance
@@ -55,7 +56,7 @@ class Spend(Action):
 
     kind: ClassVar[str] = "spend"
     seconds: int
-    what: str = "acts"
+    what: str = say("acts")
 
 
 class Seconds(Initiative):
@@ -94,7 +95,7 @@ class Seconds(Initiative):
             if index >= len(state.slots):
                 if not any(system.can_act(enc, c) for c in enc.combatants):
                     return enc.but(turns=state.but(acting=(), interrupted=())), events + [
-                        Event(kind="info", text="Nobody is left who can act.")
+                        Event(kind="info", text=say("Nobody is left who can act."))
                     ]
                 enc = enc.but(turns=state.but(index=-1, acting=()))
                 enc, more = new_round(system, enc, chance)
@@ -108,7 +109,10 @@ class Seconds(Initiative):
             enc = enc.but(turns=state.but(index=index, acting=(), delayed=delayed))
             for cid in lapsed:
                 events.append(
-                    Event(kind="info", text=f"{enc.get(cid).name}'s delay runs out: their next turn has come.")
+                    Event(
+                        kind="info",
+                        text=say("{who}'s delay runs out: their next turn has come.", who=enc.get(cid).name),
+                    )
                 )
             live = [c for c in slot if system.can_act(enc, enc.get(c))]
             events.extend(self._skipped(system, enc, [c for c in slot if c not in live]))
@@ -119,7 +123,7 @@ class Seconds(Initiative):
             if live:
                 enc = enc.but(turns=enc.turns.but(acting=tuple(live)))
                 return self._fill(system, enc, chance, events)
-        raise InvalidInput("The turn order is stuck: nobody can take a turn.")
+        raise InvalidInput(say("The turn order is stuck: nobody can take a turn."))
 
     @staticmethod
     def _skipped(system, enc, cids) -> list[Event]:
@@ -132,9 +136,11 @@ class Seconds(Initiative):
             if combatant.out:
                 continue
             reason = why(enc, combatant) if why else ""
-            events.append(
-                Event(kind="info", text=f"{combatant.name}'s turn passes" + (f" ({reason})." if reason else "."))
-            )
+            if reason:
+                text = say("{who}'s turn passes ({why}).", who=combatant.name, why=reason)
+            else:
+                text = say("{who}'s turn passes.", who=combatant.name)
+            events.append(Event(kind="info", text=text))
         return events
 
     def _resume_interrupted(self, system, enc, index, chance, events) -> Result:
@@ -162,21 +168,23 @@ class Seconds(Initiative):
                 busy = enc.turns.busy.get(cid, "")
                 enc, more = self._take(system, enc, cid, debt, chance, carried=True)
                 spent = debt - enc.turns.owed.get(cid, 0)
-                doing = f" ({busy})" if busy else ""
-                events.append(
-                    Event(kind="info", text=f"{enc.get(cid).name} is still busy{doing} for {spent} s from last turn.")
-                )
+                who = enc.get(cid).name
+                if busy:
+                    text = say("{who} is still busy ({doing}) for {n} s from last turn.", who=who, doing=busy, n=spent)
+                else:
+                    text = say("{who} is still busy for {n} s from last turn.", who=who, n=spent)
+                events.append(Event(kind="info", text=text))
                 events.extend(more)
             for lost in [item for item in enc.turns.lost if item.cid == cid]:
                 enc = enc.but(turns=enc.turns.but(lost=tuple(i for i in enc.turns.lost if i is not lost)))
                 before = enc.turns.left.get(cid, 0)
                 enc, more = self._take(system, enc, cid, lost.seconds, chance, carried=False, why=lost.why)
                 used = before - enc.turns.left.get(cid, 0)
-                events.append(Event(kind="info", text=f"{enc.get(cid).name} loses {used} s ({lost.why})."))
+                events.append(Event(kind="info", text=_loses(enc, cid, used, lost.why)))
                 events.extend(more)
         state = enc.turns
         if state.acting and all(state.left.get(c, 0) == 0 for c in state.acting):
-            events.append(Event(kind="info", text="No seconds left this turn."))
+            events.append(Event(kind="info", text=say("No seconds left this turn.")))
             enc, more = self.end_turn(system, enc, chance)
             events.extend(more)
         return enc, events
@@ -210,16 +218,16 @@ class Seconds(Initiative):
         seconds: int,
         chance: Chance,
         *,
-        what: str = "acts",
+        what: str = say("acts"),
         busy: str = "",
     ) -> Result:
         """Spend seconds; an overrun carries into the next turn and ends this one."""
         state: SecondsState = enc.turns
         name = enc.get(cid).name
         if cid not in state.acting:
-            raise NotYourTurn(f"It is not {name}'s turn.")
+            raise NotYourTurn(say("It is not {who}'s turn.", who=name))
         if seconds < 0 or seconds > MAX_COST:
-            raise InvalidInput(f"An action costs between 0 and {MAX_COST} seconds.")
+            raise InvalidInput(say("An action costs between {low} and {high} seconds.", low=0, high=MAX_COST))
         left = state.left.get(cid, 0)
         used = min(seconds, left)
         owed = seconds - used
@@ -229,10 +237,18 @@ class Seconds(Initiative):
             new_owed[cid] = new_owed.get(cid, 0) + owed
             new_busy[cid] = busy or what
         enc = enc.but(turns=state.but(left=dict(state.left) | {cid: left - used}, owed=new_owed, busy=new_busy))
-        text = f"{name} {what} ({seconds} s): {left - used} s left"
         if owed:
-            text += f", {owed} s carry into the next turn"
-        events = [Event(kind="info", text=text + ".")]
+            text = say(
+                "{who} {what} ({n} s): {left} s left, {owed} s carry into the next turn.",
+                who=name,
+                what=what,
+                n=seconds,
+                left=left - used,
+                owed=owed,
+            )
+        else:
+            text = say("{who} {what} ({n} s): {left} s left.", who=name, what=what, n=seconds, left=left - used)
+        events = [Event(kind="info", text=text)]
         if used:
             enc, more = system.on_seconds(enc, cid, used, chance)
             events.extend(more)
@@ -250,7 +266,7 @@ class Seconds(Initiative):
         before = enc.turns.left.get(cid, 0)
         enc, events = self._take(system, enc, cid, seconds, chance, carried=False, why=why)
         used = before - enc.turns.left.get(cid, 0)
-        events.insert(0, Event(kind="info", text=f"{enc.get(cid).name} loses {used} s ({why})."))
+        events.insert(0, Event(kind="info", text=_loses(enc, cid, used, why)))
         if enc.turns.left.get(cid, 0) == 0 and cid in enc.turns.acting:
             enc, more = self.end_turn(system, enc, chance)
             events.extend(more)
@@ -273,7 +289,10 @@ class Seconds(Initiative):
         state: SecondsState = enc.turns
         if cid not in state.delayed and cid in state.acting and not self.untouched(enc, cid):
             raise InvalidInput(
-                f"{enc.get(cid).name} has already used part of this turn: only an untouched turn can be delayed."
+                say(
+                    "{who} has already used part of this turn: only an untouched turn can be delayed.",
+                    who=enc.get(cid).name,
+                )
             )
         return super().delay(system, enc, cid, chance)
 
@@ -294,9 +313,7 @@ class Seconds(Initiative):
             acting=(),
         )
         enc = enc.but(turns=state)
-        names = ", ".join(f"{enc.get(c).name}" for c in interrupted)
-        text = f"{enc.get(cid).name} steps back in" + (f", interrupting {names}" if names else "") + "."
-        events = [Event(kind="info", text=text, ping=enc.controllers(interrupted))]
+        events = [Event(kind="info", text=stepping_in(enc, cid, interrupted), ping=enc.controllers(interrupted))]
         enc, more, live = start_turn(system, enc, [cid], chance)
         events.extend(more)
         enc = enc.but(turns=enc.turns.but(acting=tuple(live)))
@@ -315,3 +332,7 @@ class Seconds(Initiative):
             )
         )
         return super().leave(system, enc, cid, chance)
+
+
+def _loses(enc: Encounter, cid: str, seconds: int, why: str) -> str:
+    return say("{who} loses {n} s ({why}).", who=enc.get(cid).name, n=seconds, why=why)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidInput, NotAllowed
 from ..model import Encounter, Event, TurnState, Value
+from ..said import joined, say
 from ..secrets import secret
 from .base import (
     MAX_STEPS,
@@ -94,7 +95,7 @@ def tied_players(entries) -> list[TrackEntry]:
 def why_idle(system, enc, combatant) -> str:
     """Why someone still in the fight cannot take their turn (a system may say more)."""
     explain = getattr(system, "cannot_act_reason", None)
-    return explain(enc, combatant) if explain else "cannot act"
+    return explain(enc, combatant) if explain else say("cannot act")
 
 
 class Tracks(TurnStructure):
@@ -116,7 +117,7 @@ class Tracks(TurnStructure):
                 entries, entry, more = settle_latecomer(system, enc, entries, entry, tied, chance)
                 events.extend(more)
             entries.append(entry)
-            events.append(Event(kind="roll", text=f"{combatant.name} initiative: {text}"))
+            events.append(Event(kind="roll", text=say("{who} initiative: {roll}", who=combatant.name, roll=text)))
         state = state.but(entries=tuple(entries))
         if enc.status == "running" and state.track:
             current = state.acting
@@ -154,17 +155,15 @@ class Tracks(TurnStructure):
     def begin(self, system, enc, chance) -> Result:
         state: TrackState = enc.turns
         if not state.entries:
-            raise InvalidInput("Nobody is on the track yet: add combatants first.")
+            raise InvalidInput(say("Nobody is on the track yet: add combatants first."))
         roll, text = self.gm_roll(enc, chance)
         best_player = max((e.value for e in state.entries if e.player), default=0)
         gm_first = roll > best_player
-        events = [
-            Event(
-                kind="roll",
-                text=f"GM initiative: {text}; "
-                + ("beats every player: the GM side goes first." if gm_first else "players go first."),
-            )
-        ]
+        if gm_first:
+            line = say("GM initiative: {roll}; beats every player: the GM side goes first.", roll=text)
+        else:
+            line = say("GM initiative: {roll}; players go first.", roll=text)
+        events = [Event(kind="roll", text=line)]
         state = state.but(gm_roll=roll, gm_first=gm_first, index=-1)
         enc = enc.but(status="running", turns=state)
         enc, more = self._settle_ties(system, enc, chance)
@@ -175,9 +174,14 @@ class Tracks(TurnStructure):
         state: TrackState = enc.turns
         tied = tied_players(state.entries)
         if tied:
-            names = [enc.get(e.cid).name for e in tied]
+            # Formatted, so the names stay marked as typed; an answer is told by the same text.
+            names = [f"{enc.get(e.cid).name}" for e in tied]
             users = enc.controllers([e.cid for e in tied])
-            prompt = f"{', '.join(f'{n}' for n in names)} tied on initiative {tied[0].value:g}: who goes first?"
+            prompt = say(
+                "{names} tied on initiative {value:g}: who goes first?",
+                names=", ".join(names),
+                value=tied[0].value,
+            )
             enc = enc.ask(
                 kind=TIE_CHOICE,
                 prompt=prompt,
@@ -187,7 +191,8 @@ class Tracks(TurnStructure):
                 users=users,
                 context={"cids": [e.cid for e in tied]},
             )
-            return enc, [Event(kind="info", text=f"{prompt} (the tied players choose)", ping=users)]
+            asked = say("{question} (the tied players choose)", question=prompt)
+            return enc, [Event(kind="info", text=asked, ping=users)]
         state = state.but(track=tuple(build_track(list(state.entries), state.gm_first)), index=-1)
         enc = enc.but(turns=state)
         enc, events = new_round(system, enc, chance)
@@ -199,14 +204,15 @@ class Tracks(TurnStructure):
             return super().resume(system, enc, pending, option, chance)
         state: TrackState = enc.turns
         group = [c for c in pending.context["cids"] if any(e.cid == c for e in state.entries)]
-        chosen = next((c for c in group if enc.get(c).name == option), None)
+        chosen = next((c for c in group if f"{enc.get(c).name}" == option), None)
         if chosen is None:
             return self._settle_ties(system, enc, chance)
         # The first pick of n rises by n, the next by n-1…: picks keep their order.
         entries = tuple(e.but(tiebreak=e.tiebreak + len(group)) if e.cid == chosen else e for e in state.entries)
         enc = enc.but(turns=state.but(entries=entries))
         enc, events = self._settle_ties(system, enc, chance)
-        return enc, [Event(kind="info", text=f"{option} goes first among the tied players.")] + events
+        first = say("{who} goes first among the tied players.", who=enc.get(chosen).name)
+        return enc, [Event(kind="info", text=first)] + events
 
     def acting(self, enc: Encounter) -> tuple[str, ...]:
         return enc.turns.acting
@@ -217,12 +223,15 @@ class Tracks(TurnStructure):
         if not state.interjection:
             return super().waiting(enc)
         cids = state.acting
-        names = ", ".join(f"{enc.get(c).name}" for c in cids) or "nobody"
+        names = ", ".join(f"{enc.get(c).name}" for c in cids) or say("nobody")
         if state.interjection == "now":
             paused = ", ".join(f"{enc.get(c).name}" for c in state.interrupted)
-            title = f"{names} acts out of turn" + (f", interrupting {paused}" if paused else "")
+            if paused:
+                title = say("{who} acts out of turn, interrupting {paused}", who=names, paused=paused)
+            else:
+                title = say("{who} acts out of turn", who=names)
         else:
-            title = f"{names}'s delayed action"
+            title = say("{who}'s delayed action", who=names)
         return Waiting(title, cids, enc.controllers(cids))
 
     def end_turn(self, system, enc, chance) -> Result:
@@ -240,11 +249,11 @@ class Tracks(TurnStructure):
         name = enc.get(cid).name
         if state.interjection:
             busy = ", ".join(f"{enc.get(c).name}" for c in state.acting)
-            raise NotAllowed(f"{busy} is already acting out of turn: wait until that action is done.")
+            raise NotAllowed(say("{who} is already acting out of turn: wait until that action is done.", who=busy))
         if cid in state.acting:
-            raise NotAllowed(f"It is already {name}'s turn.")
+            raise NotAllowed(say("It is already {who}'s turn.", who=name))
         if not state.acting:
-            raise NotAllowed("Nobody is acting right now, so there is no turn to interrupt.")
+            raise NotAllowed(say("Nobody is acting right now, so there is no turn to interrupt."))
         interrupted = state.acting
         enc = enc.but(
             turn_no=enc.turn_no + 1, turns=state.but(acting=(cid,), interrupted=interrupted, interjection="now")
@@ -253,7 +262,7 @@ class Tracks(TurnStructure):
         return enc, [
             Event(
                 kind="turn",
-                text=f"{name} acts out of turn, interrupting {names}: one action",
+                text=say("{who} acts out of turn, interrupting {names}: one action", who=name, names=names),
                 ping=enc.controllers([cid]),
             )
         ]
@@ -263,12 +272,15 @@ class Tracks(TurnStructure):
         state: TrackState = enc.turns
         name = enc.get(cid).name
         if cid in state.queued:
-            raise NotAllowed(f"{name}'s delayed action is already waiting for this turn to end.")
+            raise NotAllowed(say("{who}'s delayed action is already waiting for this turn to end.", who=name))
         if cid in state.acting:
-            raise NotAllowed(f"{name} is acting now: the delayed action comes after a turn, so end this one first.")
+            raise NotAllowed(
+                say("{who} is acting now: the delayed action comes after a turn, so end this one first.", who=name)
+            )
         enc = enc.but(turns=state.but(queued=state.queued + (cid,)))
-        current = ", ".join(f"{enc.get(c).name}" for c in state.acting) or "the current turn"
-        return enc, [Event(kind="info", text=f"{name}'s delayed action happens right after {current}'s turn.")]
+        current = ", ".join(f"{enc.get(c).name}" for c in state.acting) or say("the current turn")
+        queued = say("{who}'s delayed action happens right after {current}'s turn.", who=name, current=current)
+        return enc, [Event(kind="info", text=queued)]
 
     def _after_interjection(self, system, enc, chance) -> Result:
         state: TrackState = enc.turns
@@ -277,8 +289,9 @@ class Tracks(TurnStructure):
             enc = enc.but(turns=state.but(acting=back, interrupted=(), interjection=""))
             if back:
                 enc = enc.but(turn_no=enc.turn_no + 1)
-                names = " and ".join(f"{enc.get(c).name}" for c in back)
-                return enc, [Event(kind="turn", text=f"{names}'s turn continues", ping=enc.controllers(back))]
+                names = joined(" and ", (enc.get(c).name for c in back))
+                continues = say("{who}'s turn continues", who=names)
+                return enc, [Event(kind="turn", text=continues, ping=enc.controllers(back))]
             return self._after_turn(system, enc, chance)
         enc = enc.but(turns=state.but(acting=(), interjection=""))
         return self._after_turn(system, enc, chance)
@@ -295,7 +308,9 @@ class Tracks(TurnStructure):
                 enc = enc.but(turn_no=enc.turn_no + 1, turns=state.but(acting=(cid,), interjection="after"))
                 events.append(
                     Event(
-                        kind="turn", text=f"{enc.get(cid).name} takes the delayed action", ping=enc.controllers([cid])
+                        kind="turn",
+                        text=say("{who} takes the delayed action", who=enc.get(cid).name),
+                        ping=enc.controllers([cid]),
                     )
                 )
                 return enc, events
@@ -319,17 +334,15 @@ class Tracks(TurnStructure):
             combatant = enc.get(cid)
             if not system.can_act(enc, combatant):
                 if not combatant.out:
-                    events.append(
-                        Event(
-                            kind="info", text=f"{combatant.name}'s turn is skipped: {why_idle(system, enc, combatant)}."
-                        )
-                    )
+                    why = why_idle(system, enc, combatant)
+                    skipped = say("{who}'s turn is skipped: {why}.", who=combatant.name, why=why)
+                    events.append(Event(kind="info", text=skipped))
                 continue
             enc, more, live = start_turn(system, enc, [cid], chance)
             events.extend(more)
             if live:
                 return enc.but(turns=enc.turns.but(acting=tuple(live))), events
-        raise InvalidInput("The track is stuck: nobody can take a turn.")
+        raise InvalidInput(say("The track is stuck: nobody can take a turn."))
 
     def lines(self, system, enc) -> list[OrderLine]:
         state: TrackState = enc.turns
@@ -342,7 +355,7 @@ class Tracks(TurnStructure):
                 secret(f"{by_cid[c].value:g}", enc.get(c)),
                 (c,),
                 current=c in state.acting,
-                note="" if by_cid[c].player else "GM",
+                note="" if by_cid[c].player else say("GM"),
             )
             for c in cids
         ]
