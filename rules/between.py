@@ -11,7 +11,7 @@ from .errors import InvalidInput, NotAllowed, typed
 from .model import Event
 from .said import OPEN, say, term
 from .system import Adjustable, Rest, Resting, RestOutcome, whole_number, yes_no
-from .usertext import UserText
+from .usertext import UserText, user_text
 
 MAX_ENTRIES = 20
 
@@ -107,7 +107,10 @@ def outcome(
 def plural(n: int, word: str, many: str | None = None) -> str:
     """`3 wounds`: the count and its word said as one phrase per form, `{n} wound` and
     `{n} wounds`, as a translation needs them."""
-    chosen = word if n == 1 else (many or word + "s")
+    if n == 1 or many:
+        chosen = word if n == 1 else many
+    else:
+        chosen = user_text(word + "s") if isinstance(word, UserText) else word + "s"
     if isinstance(chosen, UserText) or OPEN in chosen:
         return say("{n} {word}", n=n, word=chosen)
     return say("{n} " + chosen.replace("{", "{{").replace("}", "}}"), n=n)

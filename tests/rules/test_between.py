@@ -2,9 +2,12 @@
 
 import pytest
 
-from rules.between import at_most_sheet, dead_rest, kept, refuse_dead
+from rules.between import at_most_sheet, dead_rest, heading, kept, plural, refuse_dead
 from rules.errors import InvalidInput, NotAllowed
-from rules.system import Resting
+from rules.randomness import Chance
+from rules.said import english, templates
+from rules.system import Rest, Resting
+from rules.usertext import user_text
 
 
 def resting(**lasting):
@@ -20,8 +23,8 @@ def test_a_kept_value_stays_between_zero_and_the_sheet_and_starts_full():
 
 def test_the_dead_rest_unchanged_in_the_systems_words_and_the_living_rest():
     state, text = dead_rest(resting(dead=True, stress=3), "resting")
-    assert state == {"dead": True, "stress": 3} and text == "Mira is dead: resting changes nothing."
-    assert dead_rest(resting(dead=True))[1] == "Mira is dead: rest changes nothing."
+    assert state == {"dead": True, "stress": 3} and english(text) == "Mira is dead: resting changes nothing."
+    assert english(dead_rest(resting(dead=True))[1]) == "Mira is dead: rest changes nothing."
     assert dead_rest(resting(dead=False, stress=3)) is None
 
 
@@ -36,3 +39,20 @@ def test_an_adjusted_value_may_not_pass_the_sheet():
     assert at_most_sheet({"health": 8}, view, ("health", "grit")) == {"health": 8}
     with pytest.raises(InvalidInput, match=r"`grit` can be at most 2 \(the sheet's grit\)"):
         at_most_sheet({"grit": 3}, view, ("health", "grit"))
+
+
+def test_a_count_is_said_with_its_word_one_phrase_per_form():
+    assert english(plural(1, "wound")) == "1 wound" and templates(plural(1, "wound")) == ["{n} wound"]
+    assert english(plural(3, "wound")) == "3 wounds" and templates(plural(3, "wound")) == ["{n} wounds"]
+    many = plural(2, "morale penalty", "morale penalties")
+    assert english(many) == "2 morale penalties" and templates(many) == ["{n} morale penalties"]
+    assert english(plural(2, "{odd}")) == "2 {odd}s"  # braces in a word stay words
+    assert templates(plural(2, user_text("arrow"))) == ["{n} {word}"]  # typed words stay out of the template
+
+
+def test_a_rests_heading_says_its_label_and_whether_dice_were_entered():
+    rest = Rest(key="short", label="Short rest", rule="…")
+    assert english(heading(rest, Chance(1))) == "🛌 Short rest:"
+    entered = heading(rest, Chance(1, entered_dice=(3,)))
+    assert english(entered) == "🛌 Short rest (dice entered by hand):"
+    assert templates(entered) == ["Short rest", "{rest} (dice entered by hand):"]
