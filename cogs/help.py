@@ -42,7 +42,7 @@ def sections(key: str | None) -> list[tuple[str, str]]:
     except (RulesError, ImportError):
         return found + [("Not available", f"{key} is not available yet.")]
     current_title, current = "Overview", []
-    for line in system.help_text().splitlines():
+    for line in render.words(system.help_text()).splitlines():
         match = _TITLE.match(line)
         if match and current:
             found.append((current_title, "\n".join(current)))
