@@ -83,7 +83,10 @@ def clean(text: str, *, gm: bool = False) -> str:
     """Text the rules (or a user) wrote, safe to repost: in the readers' language, user-typed
     spans literal, no link, fence or block markup, never a mention. A hidden NPC's numbers
     show as "?" unless the text is for the GM alone."""
-    text = words(text)
+    return _safe(words(text), gm=gm)
+
+
+def _safe(text: str, *, gm: bool = False) -> str:
     text = reveal(text) if gm else conceal(text)
     text = usertext.spans(text, literal, neutralise)
     text = discord.utils.escape_mentions(text)
@@ -92,7 +95,7 @@ def clean(text: str, *, gm: bool = False) -> str:
 
 def shown_name(name: str) -> str:
     """A name a user typed, as it appears inside a message: literal, never a mention."""
-    return clean(usertext.mark(name))
+    return _safe(usertext.mark(name))  # a name is never looked up as words to translate
 
 
 def label(text: str, limit: int = BUTTON_LABEL) -> str:
