@@ -334,7 +334,7 @@ def choice_message(state: Encounter, encounter_id: int):
     )
     view = discord.ui.View(timeout=None)
     if len(pending.options) > MAX_CHOICE_BUTTONS:  # a dozen buttons read badly: one menu instead
-        labels = tuple(conceal(o) for o in pending.options)
+        labels = tuple(select_label(o) for o in pending.options)
         view.add_item(ChoiceSelect(encounter_id, pending.id, labels, signature=pending.signature))
         return content, view, allowed(users)
     for index, option in enumerate(pending.options[:25]):
