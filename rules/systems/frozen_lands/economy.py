@@ -48,18 +48,18 @@ def spend(
     if combatant.actions_left < cost:
         left = combatant.actions_left
         why = f" ({say('Exhaustion {level}', level=combatant.exhaustion)})" if combatant.exhaustion else ""
-        short = dict(who=name, left=left, why=why, action=action_word(action), cost=cost)
+        values = dict(who=name, left=left, why=why, action=action_word(action), cost=cost)
         raise NotAllowed(
             say(
                 "{who} has {left} action left this round{why}: {action} needs {cost}. "
                 "Actions come back at the start of the round.",
-                **short,
+                **values,
             )
             if left == 1
             else say(
                 "{who} has {left} actions left this round{why}: {action} needs {cost}. "
                 "Actions come back at the start of the round.",
-                **short,
+                **values,
             )
         )
     return combatant.but(
