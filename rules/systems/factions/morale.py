@@ -13,7 +13,7 @@ import copy
 from rules.errors import DiceError
 from rules.model import Event, Pending
 from rules.randomness import Chance
-from rules.said import english, joined, say
+from rules.said import cut, joined, say
 from rules.usertext import plain
 
 from .harm import release_holds
@@ -116,8 +116,7 @@ def _ask_roll(enc: FactionsEncounter, checks, failed: list[str]):
         names=names,
         n=len(saving),
     )
-    if len(english(prompt)) > 300:  # a long list of names: cut as it always was, untranslated
-        prompt = english(prompt)[:300]
+    prompt = cut(prompt, 300)  # a long list of names
     enc = enc.ask(
         kind="morale_roll",
         prompt=prompt,
