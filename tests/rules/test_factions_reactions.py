@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
+from rules.said import english, templates
 from rules.systems.factions.actions import OpportunityAttack
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
@@ -125,6 +127,19 @@ def test_a_nearby_ally_guards_and_takes_the_blow_without_dodging():
     assert out.state.find("Theobald").grit == 0 and out.state.find("Sybilla").grit == 2
     assert out.state.find("Theobald").id in out.state.turns.acted
     assert out.state.pending is None
+
+
+def test_options_said_or_stored_plain_before_they_were_said_read_the_same():
+    enc = start(seed_cast()).state
+    enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader", "Balthasar")
+    asked = attack(enc, GM, "Sybilla", "axe", dice=(5,)).state
+    assert templates(asked.pending.options[-1]) == ["Guard: {who}"]
+    pending = asked.pending
+    plain = asked.but(pending=pending.but(options=options(pending), default=english(pending.default), owners={}))
+    for state in (asked, plain):
+        index = options(state.pending).index("Guard: Theobald")
+        out = apply(state, Choose(by=GM, pending_id=state.pending.id, index=index))
+        assert "Theobald guards Sybilla and becomes the target." in texts(out)
 
 
 def test_unaware_targets_cannot_react_and_concealed_attackers_allow_no_reaction():
