@@ -24,7 +24,8 @@ SAVE_STATS = ("endurance", "pd", "id", "pa", "sa", "ss", "hs", "init", "er", "ir
 def number(text: Any, name: str) -> int:
     value = str(text if text is not None else "")
     if not _SUM.match(value):
-        raise InvalidInput(say("`{name}` must be a number or a sum like `4+2`.", name=name))
+        # The option's name, as the command tree shows it (translated there too).
+        raise InvalidInput(say("`{name}` must be a number or a sum like `4+2`.", name=term(name)))
     total = sum(int(part.replace(" ", "")) for part in re.findall(r"[+-]?\s*\d+", value))
     return integer(total, name, -1000, 1000)
 

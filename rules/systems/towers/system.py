@@ -322,11 +322,10 @@ class TowersSystem(System):
         mine = flip(chance, value, Mods())
         resisted = mine.total > against.total
         theirs = described(action.stat.upper(), secret(value, me), Mods(), mine)
-        template = (
-            "Attack {n}: {cards} vs {who} {flip} → resisted"
-            if resisted
-            else ("Attack {n}: {cards} vs {who} {flip} → affected")
-        )
+        if resisted:
+            template = "Attack {n}: {cards} vs {who} {flip} → resisted"
+        else:
+            template = "Attack {n}: {cards} vs {who} {flip} → affected"
         text = say(template, n=action.against, cards=against.text(), who=me.name, flip=theirs)
         return enc, [Event(kind="roll", text=text)]
 
