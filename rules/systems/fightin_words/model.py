@@ -89,7 +89,11 @@ class Sheet(Value):
     @field_validator("weapons")
     @classmethod
     def _weapons(cls, value: str) -> str:
-        parse_weapons(value)
+        try:
+            parse_weapons(value)
+        except InvalidInput as error:
+            # pydantic quotes a ValueError's str(), which reads English only: hand it what was said.
+            raise ValueError(error.said) from None
         return value
 
     @field_validator("scale")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.errors import InvalidInput
 from rules.said import say, term
-from rules.usertext import quoted
+from rules.usertext import listed, quoted
 
 from .model import UNARMED, Fighter, Weapon, parse_weapons
 
@@ -79,13 +79,13 @@ def weapon(f: Fighter, name: str | None) -> Weapon:
     for candidate in known:
         if candidate.name.casefold().startswith(key):
             return candidate
-    listed = ", ".join(weapon_name(w) for w in known + (UNARMED,))
+    names = listed(weapon_name(w) for w in known + (UNARMED,))
     raise InvalidInput(
         say(
             "{who} has no weapon called {name}. Their weapons: {weapons}.",
             who=f.name,
             name=quoted(name),
-            weapons=listed,
+            weapons=names,
         )
     )
 
