@@ -14,7 +14,7 @@ from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...said import english, say, term
 from ...system import Adjustable, Rest, RestOption, RestOutcome, chosen_names, whole_number, yes_no
-from ...usertext import mark, quoted
+from ...usertext import mark, quoted, user_text
 from . import conditions as cond
 from . import damage as dmg
 from .model import Condition, RCCombatant, RCEncounter, RCSheet
@@ -175,9 +175,9 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
         results = [
             (
                 r.lasting | {"plot_points": n},
-                say("{who} has {n} Plot Point.", who=r.name, n=n)
+                say("{who} has {n} Plot Point.", who=user_text(r.name), n=n)
                 if n == 1
-                else say("{who} has {n} Plot Points.", who=r.name, n=n),
+                else say("{who} has {n} Plot Points.", who=user_text(r.name), n=n),
             )
             for r in characters
         ]
@@ -192,7 +192,9 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
         picks = {key.key: chosen_names(options, key.key, characters) for key in chosen.options}
         for r in characters:
             if r.name.casefold() in picks["plot_point"] and _points(r, settings) <= 0:
-                raise NotAllowed(say("{who} has no Plot Point to spend on the Wound Recovery roll.", who=r.name))
+                raise NotAllowed(
+                    say("{who} has no Plot Point to spend on the Wound Recovery roll.", who=user_text(r.name))
+                )
         results = []
         for r in characters:
             state, text, spent = _hiatus(r, picks, chance, settings)
@@ -214,26 +216,26 @@ def _points(r, settings) -> int:
 def _end_scene(r) -> tuple[dict[str, Any], str]:
     v = _view(r.sheet, r.lasting)
     if v["zombie"]:
-        return r.lasting, say("{who} has no Stamina to recover.", who=r.name)
+        return r.lasting, say("{who} has no Stamina to recover.", who=user_text(r.name))
     full = v["max_stamina"]
     if v["unconscious"] and v["stamina"] == 0:
         back = full // 2
         text = say(
             "{who} was Unconscious from Stamina loss: half their total Stamina back ({back}/{full}).",
-            who=r.name,
+            who=user_text(r.name),
             back=back,
             full=full,
         )
     else:
         back = full
-        text = say("{who} recovers all of their Stamina ({back}/{full}).", who=r.name, back=back, full=full)
+        text = say("{who} recovers all of their Stamina ({back}/{full}).", who=user_text(r.name), back=back, full=full)
     return r.lasting | {"stamina": back, "unconscious": back == 0}, text
 
 
 def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
     """One Hiatus for one hero: (new lasting, what happened, Plot Points spent)."""
     v = _view(r.sheet, r.lasting)
-    name = r.name
+    name = user_text(r.name)
     if v["dead"]:
         return r.lasting, say("{who} is dead: a Hiatus changes nothing.", who=name), 0
     state = dict(r.lasting)
@@ -399,7 +401,7 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
             say(
                 "Rotted Capes keeps no lasting value called {key}. Values: {values}.",
                 key=quoted(str(key)),
-                values=", ".join(ADJUSTABLE),
+                values=", ".join(term(k) for k in ADJUSTABLE),
             )
         )
     key = spec.key

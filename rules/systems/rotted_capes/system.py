@@ -11,6 +11,7 @@ from ...said import say, term
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.initiative import Initiative
+from ...usertext import listed
 from . import attack, between, economy, gm, hooks, modes, moves, plot
 from . import conditions as cond
 from . import damage as dmg
@@ -119,7 +120,7 @@ class RottedCapes(System):
         events = []
         newest = enc.combatants[-1].id if enc.combatants else None
         if len(heroes) > 1 and any(e.cid == newest for e in heroes):
-            names = ", ".join(enc.get(e.cid).name for e in heroes)
+            names = listed(enc.get(e.cid).name for e in heroes)
             events.append(
                 Event(
                     kind="info",
