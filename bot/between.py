@@ -20,6 +20,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from rules.randomness import Chance
 from rules.rng import seed_from
+from rules.said import cut, english
 from rules.system import Resting, System
 from rules.usertext import mark, quoted
 
@@ -109,7 +110,7 @@ class Between:
         )
         chance.finish()  # entered dice the rest did not use: refused, nothing changed
         after = {r.id: dict(c.lasting) for r, c in zip(records, outcome.characters)}
-        lines = [e.text for e in outcome.events]
+        lines = [e.said for e in outcome.events]
         summary = f"{rest.label}: " + ("; ".join(lines) if lines else "nothing changed")
         new_state = state | {"rng": chance.rng_state, SYSTEM_STATE: dict(outcome.campaign)}
         before = {"characters": {str(r.id): r.lasting for r in records}, "campaign": campaign.state}
@@ -119,7 +120,7 @@ class Between:
         # The GM's own stored characters are NPCs kept from fights, whose numbers may be
         # hidden from the players: their lines are for the GM alone.
         kept = {r.name for r in records if r.owner_id == by.user_id}
-        private = [line for line in lines if any(name in line for name in kept)]
+        private = [line for line in lines if any(name in english(line) for name in kept)]
         return rest.label, [line for line in lines if line not in private], private
 
     async def adjust(
@@ -137,7 +138,7 @@ class Between:
         new = system.adjust(record.sheet, dict(record.lasting), what, value)
         if new == record.lasting:
             raise InvalidInput(f"That is what {mark(record.name)} already carries: nothing changed.")
-        shown = "; ".join(system.lasting_lines(record.sheet, new))[:300]
+        shown = cut("; ".join(system.lasting_lines(record.sheet, new)), 300)
         summary = f"{record.name}: {what} set to {value.strip()[:40]}" + (f" ({shown})" if shown else "")
         change = NewChange(
             key,

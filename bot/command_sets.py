@@ -52,15 +52,30 @@ class CommandSets:
         self.synced: dict[int, frozenset[str]] = {}  # guild → groups Discord offers there
         self._locks: dict[int, asyncio.Lock] = {}
         self._task: asyncio.Task | None = None
+        self._payloads: dict[str, dict] | None = None
 
-    def _payload(self, names: Iterable[str]) -> list[dict]:
-        tree = self.bot.tree
-        return [command.to_dict(tree) for name in sorted(names) if (command := tree.get_command(name)) is not None]
+    async def _payload(self, names: Iterable[str]) -> list[dict]:
+        every = await self._all()
+        return [every[name] for name in sorted(names) if name in every]
+
+    async def _all(self) -> dict[str, dict]:
+        """Each top-level command as Discord takes it, with its texts in every language the
+        tree's translator knows (`bot.translation`); made once, commands do not change."""
+        if self._payloads is None:
+            tree = self.bot.tree
+            payloads = {}
+            for command in tree.get_commands():
+                if tree.translator is None:
+                    payloads[command.name] = command.to_dict(tree)
+                else:
+                    payloads[command.name] = await command.get_translated_payload(tree, tree.translator)
+            self._payloads = payloads
+        return self._payloads
 
     async def sync_global(self) -> None:
         tree = self.bot.tree
         common = [c.name for c in tree.get_commands() if c.name not in system_groups()]
-        await self.bot.http.bulk_upsert_global_commands(self.bot.application_id, payload=self._payload(common))
+        await self.bot.http.bulk_upsert_global_commands(self.bot.application_id, payload=await self._payload(common))
 
     async def systems_of(self, guild_id: int) -> set[str]:
         """The systems of the server's campaign, of the campaigns bound to its channels and
@@ -106,7 +121,7 @@ class CommandSets:
             if current == wanted or (current is None and known_empty and not wanted):
                 return
             await self.bot.http.bulk_upsert_guild_commands(
-                self.bot.application_id, guild_id, payload=self._payload(wanted)
+                self.bot.application_id, guild_id, payload=await self._payload(wanted)
             )
             self.synced[guild_id] = wanted
 

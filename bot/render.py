@@ -71,14 +71,22 @@ def neutralise(text: str) -> str:
 def words(text: str) -> str:
     """What the rules said, in the readers' language (`bot.translation`), before anything else
     touches it: concealing a number changes the lengths the phrases' marks count on."""
-    return said.render(text, translation.phrases())
+    read = translation.phrases()
+    if read is None:
+        return said.english(text)
+    if said.OPEN not in text:
+        return read(text) or text  # a constant of the rules (a help section, a choice) is its own template
+    return said.render(text, read)
 
 
 def clean(text: str, *, gm: bool = False) -> str:
     """Text the rules (or a user) wrote, safe to repost: in the readers' language, user-typed
     spans literal, no link, fence or block markup, never a mention. A hidden NPC's numbers
     show as "?" unless the text is for the GM alone."""
-    text = words(text)
+    return _safe(words(text), gm=gm)
+
+
+def _safe(text: str, *, gm: bool = False) -> str:
     text = reveal(text) if gm else conceal(text)
     text = usertext.spans(text, literal, neutralise)
     text = discord.utils.escape_mentions(text)
@@ -87,7 +95,7 @@ def clean(text: str, *, gm: bool = False) -> str:
 
 def shown_name(name: str) -> str:
     """A name a user typed, as it appears inside a message: literal, never a mention."""
-    return clean(usertext.mark(name))
+    return _safe(usertext.mark(name))  # a name is never looked up as words to translate
 
 
 def label(text: str, limit: int = BUTTON_LABEL) -> str:
@@ -326,7 +334,7 @@ def choice_message(state: Encounter, encounter_id: int):
     )
     view = discord.ui.View(timeout=None)
     if len(pending.options) > MAX_CHOICE_BUTTONS:  # a dozen buttons read badly: one menu instead
-        labels = tuple(conceal(o) for o in pending.options)
+        labels = tuple(select_label(o) for o in pending.options)
         view.add_item(ChoiceSelect(encounter_id, pending.id, labels, signature=pending.signature))
         return content, view, allowed(users)
     for index, option in enumerate(pending.options[:25]):

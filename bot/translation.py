@@ -34,7 +34,7 @@ class Catalog:
     def phrases(self, locale: str | None) -> Phrases | None:
         """How to read an English template in `locale`; None when it is read in English."""
         table = self.languages.get(locale or "")
-        return table.get if table else None
+        return None if table is None else table.get
 
 
 CATALOG = Catalog()
@@ -55,11 +55,11 @@ def speaking(interaction: discord.Interaction) -> None:
 class Translator(app_commands.Translator):
     """Command names, descriptions and choices from the catalog (English when it has none)."""
 
-    def __init__(self, catalog: Catalog = CATALOG) -> None:
-        self.catalog = catalog
+    def __init__(self, catalog: Catalog | None = None) -> None:
+        self.catalog = catalog  # None: the module's catalog, read when asked
 
     async def translate(
         self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContext
     ) -> str | None:
-        read = self.catalog.phrases(locale.value)
+        read = (self.catalog or CATALOG).phrases(locale.value)
         return read(string.message) if read else None

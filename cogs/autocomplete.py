@@ -8,6 +8,7 @@ from itertools import islice
 import discord
 from discord import app_commands
 
+from bot import render
 from rules import registry
 from rules.secrets import conceal
 from rules.usertext import mark, plain
@@ -44,8 +45,9 @@ async def pending_options(interaction: discord.Interaction, current: str) -> lis
     if not found or found[1].pending is None:
         return []
     key = _typed(current)
-    shown = (plain(conceal(o)) for o in found[1].pending.options)  # as the buttons show them
-    return _choices((s, s) for s in shown if key in s.casefold())
+    # Shown as the buttons show them (in the readers' language); the value is what the rules match.
+    shown = ((render.label(o, 100), plain(conceal(o))) for o in found[1].pending.options)
+    return _choices((name, value) for name, value in shown if key in name.casefold() or key in value.casefold())
 
 
 # --- stored characters and NPCs of the channel's campaign --------------------------

@@ -8,6 +8,7 @@ import io
 import aiohttp
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import render, transfer
@@ -32,20 +33,22 @@ SYSTEM_CHOICES = [app_commands.Choice(name=key, value=key) for key in registry.M
 
 @app_commands.guild_only()
 class Campaign(
-    commands.GroupCog, group_name="campaign", group_description="This server's campaign: rule system, GM role, settings"
+    commands.GroupCog,
+    group_name="campaign",
+    group_description=_("This server's campaign: rule system, GM role, settings"),
 ):
     def __init__(self, bot) -> None:
         self.bot = bot
 
     @app_commands.command(
-        name="setup", description="Choose the rule system and GM role (Manage Server or the current GM)"
+        name="setup", description=_("Choose the rule system and GM role (Manage Server or the current GM)")
     )
     @app_commands.describe(
-        system="Rule system played on this server",
-        gm_role="Members with this role are GMs (Manage Server always is)",
-        reminder_minutes="Ping an idle player after this many minutes (0 = off; default 10)",
-        choice_timeout="Seconds before an unanswered choice takes its default (default 120)",
-        settings="System settings as name=value, e.g. starting_plot_points=2",
+        system=_("Rule system played on this server"),
+        gm_role=_("Members with this role are GMs (Manage Server always is)"),
+        reminder_minutes=_("Ping an idle player after this many minutes (0 = off; default 10)"),
+        choice_timeout=_("Seconds before an unanswered choice takes its default (default 120)"),
+        settings=_("System settings as name=value, e.g. starting_plot_points=2"),
     )
     @app_commands.choices(system=SYSTEM_CHOICES)
     async def setup(
@@ -81,7 +84,7 @@ class Campaign(
         role = f"<@&{role_id}>" if role_id else "Manage Server holders"
         await reply(interaction, f"✅ This server plays **{rules_system.name}**. GMs: {role}.", allowed=render.NOBODY)
 
-    @app_commands.command(name="show", description="Show the campaign's system, GM role and settings")
+    @app_commands.command(name="show", description=_("Show the campaign's system, GM role and settings"))
     async def show(self, interaction: discord.Interaction) -> None:
         campaign = await self.bot.core.campaign(await campaign_key(interaction))
         if campaign is None:
@@ -103,12 +106,12 @@ class Campaign(
         await reply(interaction, "", embed=embed)
 
     # --- between fights -------------------------------------------------------------
-    @app_commands.command(name="rest", description="GM: time passes between fights (the system's recovery rules)")
+    @app_commands.command(name="rest", description=_("GM: time passes between fights (the system's recovery rules)"))
     @app_commands.describe(
-        kind="What kind of rest",
-        character="Only this character (default: everyone)",
-        dice='Dice rolled by hand, in order, e.g. "14 3"',
-        options='The rest\'s options, e.g. medic="Nova, Max" (see /help)',
+        kind=_("What kind of rest"),
+        character=_("Only this character (default: everyone)"),
+        dice=_('Dice rolled by hand, in order, e.g. "14 3"'),
+        options=_('The rest\'s options, e.g. medic="Nova, Max" (see /help)'),
     )
     @app_commands.autocomplete(kind=autocomplete.rests, character=autocomplete.campaign_characters)
     async def rest(
@@ -130,9 +133,9 @@ class Campaign(
         if private:
             await reply(interaction, "🔒 " + "\n".join(render.clean(line) for line in private), ephemeral=True)
 
-    @app_commands.command(name="adjust", description="GM: set a value a character carries between fights")
+    @app_commands.command(name="adjust", description=_("GM: set a value a character carries between fights"))
     @app_commands.describe(
-        character="The stored character", key="What to change (see /character show)", value="The new value"
+        character=_("The stored character"), key=_("What to change (see /character show)"), value=_("The new value")
     )
     @app_commands.autocomplete(character=autocomplete.campaign_characters, key=autocomplete.adjustable)
     async def adjust(
@@ -149,14 +152,14 @@ class Campaign(
         # A character the GM owns is an NPC kept from a fight: its numbers stay with the GM.
         await reply(interaction, f"✏️ {render.clean(summary)}", ephemeral=record.owner_id == by.user_id)
 
-    @app_commands.command(name="undo", description="GM: undo the last rest or adjustment")
+    @app_commands.command(name="undo", description=_("GM: undo the last rest or adjustment"))
     async def undo(self, interaction: discord.Interaction) -> None:
         by = await actor_of(interaction)
         key = await campaign_key(interaction)
         summary = await self.bot.core.between.undo(key, by, interaction.user.display_name)
         await reply(interaction, f"↩️ {render.clean(summary)}")
 
-    @app_commands.command(name="log", description="Between-fight changes: rests, adjustments, fights' ends, imports")
+    @app_commands.command(name="log", description=_("Between-fight changes: rests, adjustments, fights' ends, imports"))
     async def log(self, interaction: discord.Interaction) -> None:
         changes = await self.bot.core.repo.changes(await campaign_key(interaction), limit=500)
         if not changes:
@@ -180,7 +183,7 @@ class Campaign(
         )
 
     # --- export and import ------------------------------------------------------------
-    @app_commands.command(name="export", description="GM: the whole campaign as one JSON file")
+    @app_commands.command(name="export", description=_("GM: the whole campaign as one JSON file"))
     async def export(self, interaction: discord.Interaction) -> None:
         await gm_only(interaction, "Only the GM exports the campaign (it holds the NPC library).")
         key = await campaign_key(interaction)
@@ -203,8 +206,8 @@ class Campaign(
             file=discord.File(io.BytesIO(transfer.dumps(data)), filename=name),
         )
 
-    @app_commands.command(name="import", description="GM: replace this campaign with an exported file (asks first)")
-    @app_commands.describe(file="A file made by /campaign export")
+    @app_commands.command(name="import", description=_("GM: replace this campaign with an exported file (asks first)"))
+    @app_commands.describe(file=_("A file made by /campaign export"))
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         by = await gm_only(interaction, "Only the GM imports a campaign.")
         if file.size > transfer.MAX_BYTES:
@@ -223,8 +226,8 @@ class Campaign(
         )
 
     # --- several campaigns per server -----------------------------------------------------
-    @app_commands.command(name="bind", description="Manage Server: give a channel or category a campaign of its own")
-    @app_commands.describe(place="The channel or category", same_as="Share this other channel's campaign instead")
+    @app_commands.command(name="bind", description=_("Manage Server: give a channel or category a campaign of its own"))
+    @app_commands.describe(place=_("The channel or category"), same_as=_("Share this other channel's campaign instead"))
     async def bind(
         self,
         interaction: discord.Interaction,
@@ -241,7 +244,7 @@ class Campaign(
         await reply(interaction, f"🔗 <#{place.id}> now plays {whose}.")
 
     @app_commands.command(
-        name="unbind", description="Manage Server: a channel or category goes back to the server's campaign"
+        name="unbind", description=_("Manage Server: a channel or category goes back to the server's campaign")
     )
     async def unbind(self, interaction: discord.Interaction, place: discord.abc.GuildChannel) -> None:
         _manager(interaction)

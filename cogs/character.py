@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import paging, render
@@ -20,7 +21,7 @@ from . import autocomplete
 
 
 @app_commands.guild_only()
-class Character(commands.GroupCog, group_name="character", group_description="Characters stored on this server"):
+class Character(commands.GroupCog, group_name="character", group_description=_("Characters stored on this server")):
     def __init__(self, bot) -> None:
         self.bot = bot
 
@@ -36,8 +37,10 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
         key = await campaign_key(interaction)
         return by, key, await autocomplete.resolve_character(interaction, key, name)
 
-    @app_commands.command(name="add", description="Store your character's sheet (see /help for each system's stats)")
-    @app_commands.describe(name="Character name", stats='Stats as name=value, e.g. "dex=3 avoidance=15 stamina=20"')
+    @app_commands.command(name="add", description=_("Store your character's sheet (see /help for each system's stats)"))
+    @app_commands.describe(
+        name=_("Character name"), stats=_('Stats as name=value, e.g. "dex=3 avoidance=15 stamina=20"')
+    )
     async def add(
         self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], stats: str | None = None
     ) -> None:
@@ -56,8 +59,8 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
         stored = f"✅ **{render.shown_name(clean_name)}** is stored for <@{interaction.user.id}> ({system.name})."
         await reply(interaction, stored)
 
-    @app_commands.command(name="list", description="List the server's characters")
-    @app_commands.describe(mine="Only your own characters")
+    @app_commands.command(name="list", description=_("List the server's characters"))
+    @app_commands.describe(mine=_("Only your own characters"))
     async def list_(self, interaction: discord.Interaction, mine: bool = False) -> None:
         owner = interaction.user.id if mine else None
         records = await self.bot.core.repo.list_characters(await campaign_key(interaction), owner_id=owner, limit=1000)
@@ -67,7 +70,7 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
         content, view = paging.character_page(records, owner)
         await reply(interaction, content, ephemeral=True, **({"view": view} if view else {}))
 
-    @app_commands.command(name="show", description="Show a character's sheet and what it carries between fights")
+    @app_commands.command(name="show", description=_("Show a character's sheet and what it carries between fights"))
     @app_commands.autocomplete(name=autocomplete.campaign_characters)
     async def show(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
         by, _, record = await self._named(interaction, name)
@@ -89,7 +92,7 @@ class Character(commands.GroupCog, group_name="character", group_description="Ch
         embed.set_footer(text=f"{record.system}")
         await reply(interaction, f"Owner: <@{record.owner_id}>", embed=embed, ephemeral=True)
 
-    @app_commands.command(name="remove", description="Delete a stored character (its owner or the GM)")
+    @app_commands.command(name="remove", description=_("Delete a stored character (its owner or the GM)"))
     @app_commands.autocomplete(name=autocomplete.campaign_characters)
     async def remove(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
         by, key, record = await self._named(interaction, name)

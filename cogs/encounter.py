@@ -6,6 +6,7 @@ import io
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import render
@@ -26,12 +27,12 @@ CONFIRM_END = (
 
 
 @app_commands.guild_only()
-class Encounter(commands.GroupCog, group_name="encounter", group_description="The fight in this channel"):
+class Encounter(commands.GroupCog, group_name="encounter", group_description=_("The fight in this channel")):
     def __init__(self, bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="start", description="GM: start an encounter in this channel")
-    @app_commands.describe(system="Rule system (default: the campaign's)")
+    @app_commands.command(name="start", description=_("GM: start an encounter in this channel"))
+    @app_commands.describe(system=_("Rule system (default: the campaign's)"))
     @app_commands.choices(system=SYSTEM_CHOICES)
     async def start(self, interaction: discord.Interaction, system: app_commands.Choice[str] | None = None) -> None:
         async with self.bot.working():  # the sandbox waits for the tracker too, not only the reply
@@ -50,7 +51,7 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
         await reply(interaction, content, allowed=mentions)
         await announce(self.bot, interaction.channel, result, interaction=interaction)
 
-    @app_commands.command(name="end", description="GM: end the encounter in this channel (asks to confirm)")
+    @app_commands.command(name="end", description=_("GM: end the encounter in this channel (asks to confirm)"))
     async def end(self, interaction: discord.Interaction) -> None:
         by = await actor_of(interaction)
         record = await self.bot.core.trial(interaction.channel_id, EndEncounter(by=by))
@@ -61,8 +62,8 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
         # (discord.py would otherwise keep a private message's view with a 15-minute timer).
         view.stop()
 
-    @app_commands.command(name="status", description="Show the turn order and everyone's state")
-    @app_commands.describe(page="Page of a long tracker")
+    @app_commands.command(name="status", description=_("Show the turn order and everyone's state"))
+    @app_commands.describe(page=_("Page of a long tracker"))
     async def status(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100] = 1) -> None:
         by = await actor_of(interaction)
         record, state = await self.bot.core.current(interaction.channel_id)
@@ -70,17 +71,17 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
         embed = render.tracker_embed(system, state, record.id, page=page, reveal=by.is_gm)
         await reply(interaction, "", embed=embed, ephemeral=True)
 
-    @app_commands.command(name="undo", description="GM: undo the last actions, dice and cards included")
-    @app_commands.describe(count="How many actions to undo (default 1)")
+    @app_commands.command(name="undo", description=_("GM: undo the last actions, dice and cards included"))
+    @app_commands.describe(count=_("How many actions to undo (default 1)"))
     async def undo(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 1) -> None:
         by = await actor_of(interaction)
         result = await self.bot.core.undo(interaction.channel_id, by, count)
         await reply(interaction, f"↩️ {render.clean(result.summary)}")
         await announce(self.bot, interaction.channel, result, interaction=interaction)
 
-    @app_commands.command(name="log", description="Post an encounter's log as a Markdown file (also after it ended)")
+    @app_commands.command(name="log", description=_("Post an encounter's log as a Markdown file (also after it ended)"))
     @app_commands.describe(
-        number="Which of this channel's encounters: 1 is the first (default: the current or last one)"
+        number=_("Which of this channel's encounters: 1 is the first (default: the current or last one)")
     )
     async def log(
         self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 100000] | None = None
@@ -98,7 +99,7 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description="Th
                 file=discord.File(io.BytesIO(reveal(text).encode()), filename=filename),
             )
 
-    @app_commands.command(name="note", description="Log a narrative ruling or event (not adjudicated)")
+    @app_commands.command(name="note", description=_("Log a narrative ruling or event (not adjudicated)"))
     @forwarded("encounter_note")
     async def note(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 500]) -> None: ...
 

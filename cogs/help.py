@@ -11,6 +11,7 @@ import re
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import render
@@ -42,7 +43,7 @@ def sections(key: str | None) -> list[tuple[str, str]]:
     except (RulesError, ImportError):
         return found + [("Not available", f"{key} is not available yet.")]
     current_title, current = "Overview", []
-    for line in system.help_text().splitlines():
+    for line in render.words(system.help_text()).splitlines():
         match = _TITLE.match(line)
         if match and current:
             found.append((current_title, "\n".join(current)))
@@ -102,7 +103,7 @@ class Help(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="help", description="How to run a fight with Turnkeeper, per rule system")
+    @app_commands.command(name="help", description=_("How to run a fight with Turnkeeper, per rule system"))
     @app_commands.choices(system=SYSTEM_CHOICES)
     async def help(self, interaction: discord.Interaction, system: app_commands.Choice[str] | None = None) -> None:
         key = system.value if system else None

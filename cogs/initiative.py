@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import paging
@@ -24,13 +25,17 @@ GM_ADDS_NPCS = "Only the GM adds NPCs; players use /initiative join."
 
 
 @app_commands.guild_only()
-class Initiative(commands.GroupCog, group_name="initiative", group_description="The turn order in this channel"):
+class Initiative(commands.GroupCog, group_name="initiative", group_description=_("The turn order in this channel")):
     def __init__(self, bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="join", description="Bring your character into the fight (rolls initiative)")
+    @app_commands.command(name="join", description=_("Bring your character into the fight (rolls initiative)"))
     @app_commands.describe(
-        character="Your stored character", roll=ROLL, dice=DICE, cards=CARDS, surprised="Caught by surprise"
+        character=_("Your stored character"),
+        roll=_(ROLL),
+        dice=_(DICE),
+        cards=_(CARDS),
+        surprised=_("Caught by surprise"),
     )
     @app_commands.autocomplete(character=autocomplete.my_campaign_characters)
     async def join(
@@ -50,20 +55,20 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
             "/initiative join",
         )
 
-    @app_commands.command(name="add", description="GM: add NPCs (a count makes a numbered group)")
+    @app_commands.command(name="add", description=_("GM: add NPCs (a count makes a numbered group)"))
     @app_commands.describe(
-        name="Name (a count names them Name 1..n)",
-        stats="Stats as name=value",
-        count="How many",
-        side="Side or faction",
-        hidden="Hide their numbers from players",
-        roll=ROLL,
-        dice=DICE,
-        cards=CARDS,
-        surprised="Caught by surprise",
-        player="Give control to this player",
-        template="A stat block from the NPC library (stats given here override it)",
-        keep="Store this NPC so it carries its state into later fights",
+        name=_("Name (a count names them Name 1..n)"),
+        stats=_("Stats as name=value"),
+        count=_("How many"),
+        side=_("Side or faction"),
+        hidden=_("Hide their numbers from players"),
+        roll=_(ROLL),
+        dice=_(DICE),
+        cards=_(CARDS),
+        surprised=_("Caught by surprise"),
+        player=_("Give control to this player"),
+        template=_("A stat block from the NPC library (stats given here override it)"),
+        keep=_("Store this NPC so it carries its state into later fights"),
     )
     @app_commands.autocomplete(template=autocomplete.npcs)
     async def add(
@@ -115,15 +120,15 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
             # The fight refused the NPC: a refused command leaves nothing behind.
             await self.bot.core.repo.remove_character_id(key, kept.id)
 
-    @app_commands.command(name="order", description="Show the turn order")
+    @app_commands.command(name="order", description=_("Show the turn order"))
     async def order(self, interaction: discord.Interaction) -> None:
         record, state = await self.bot.core.current(interaction.channel_id)
         embed, view = paging.tracker_page(registry.get(record.system), state, record.id)
         await reply(interaction, "", embed=embed, **({"view": view} if view else {}))
 
-    @app_commands.command(name="next", description="End the current turn (GM: begin round 1)")
+    @app_commands.command(name="next", description=_("End the current turn (GM: begin round 1)"))
     @app_commands.describe(
-        roll=ROLL, dice="Dice for what the new turn or round rolls (e.g. the GM's initiative)", cards=CARDS
+        roll=_(ROLL), dice=_("Dice for what the new turn or round rolls (e.g. the GM's initiative)"), cards=_(CARDS)
     )
     @forwarded("initiative_next")
     async def next(
@@ -134,13 +139,13 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description="
         cards: str | None = None,
     ) -> None: ...
 
-    @app_commands.command(name="delay", description="Step out of the order now; use again to step back in")
-    @app_commands.describe(combatant="Who delays (default: your acting combatant)")
+    @app_commands.command(name="delay", description=_("Step out of the order now; use again to step back in"))
+    @app_commands.describe(combatant=_("Who delays (default: your acting combatant)"))
     @app_commands.autocomplete(combatant=autocomplete.combatants)
     @forwarded("initiative_delay")
     async def delay(self, interaction: discord.Interaction, combatant: str | None = None) -> None: ...
 
-    @app_commands.command(name="remove", description="GM: take a combatant out of the encounter")
+    @app_commands.command(name="remove", description=_("GM: take a combatant out of the encounter"))
     @app_commands.autocomplete(combatant=autocomplete.combatants)
     @forwarded("initiative_remove")
     async def remove(self, interaction: discord.Interaction, combatant: str) -> None: ...

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import render
@@ -22,7 +23,7 @@ MAX_NOTES = 1000
 
 
 @app_commands.guild_only()
-class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campaign's NPC library"):
+class Npc(commands.GroupCog, group_name="npc", group_description=_("GM: the campaign's NPC library")):
     def __init__(self, bot) -> None:
         self.bot = bot
 
@@ -34,8 +35,10 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
             raise InvalidInput("This campaign is not set up yet: the GM runs /campaign setup first.")
         return key, registry.get(campaign.system)
 
-    @app_commands.command(name="add", description="GM: store a stat block")
-    @app_commands.describe(name="Template name, e.g. Zombie", stats="Stats as name=value", notes="Notes for the GM")
+    @app_commands.command(name="add", description=_("GM: store a stat block"))
+    @app_commands.describe(
+        name=_("Template name, e.g. Zombie"), stats=_("Stats as name=value"), notes=_("Notes for the GM")
+    )
     async def add(
         self,
         interaction: discord.Interaction,
@@ -56,7 +59,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
             raise InvalidInput(f"The library already has {mark(name)}: /npc remove it first.") from None
         await reply(interaction, f"📚 **{render.shown_name(clean_name)}** is in the NPC library.", ephemeral=True)
 
-    @app_commands.command(name="list", description="GM: the NPC library")
+    @app_commands.command(name="list", description=_("GM: the NPC library"))
     async def list_(self, interaction: discord.Interaction) -> None:
         key, _ = await self._gm(interaction)
         records = await self.bot.core.repo.list_npcs(key, limit=1000)
@@ -67,7 +70,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
         lines = [f"• **{shown(r.name)}**" + (f" — {shown(r.notes[:80])}" if r.notes else "") for r in records]
         await reply(interaction, render.fit("\n".join(lines)), ephemeral=True)
 
-    @app_commands.command(name="show", description="GM: one stat block")
+    @app_commands.command(name="show", description=_("GM: one stat block"))
     @app_commands.autocomplete(name=autocomplete.npcs)
     async def show(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]) -> None:
         key, _ = await self._gm(interaction)
@@ -82,7 +85,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description="GM: the campai
             embed.add_field(name="Notes", value=render.fit(render.shown_name(record.notes), 1000), inline=False)
         await reply(interaction, "", embed=embed, ephemeral=True)
 
-    @app_commands.command(name="remove", description="GM: delete a stat block")
+    @app_commands.command(name="remove", description=_("GM: delete a stat block"))
     @app_commands.autocomplete(name=autocomplete.npcs)
     async def remove(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]) -> None:
         key, _ = await self._gm(interaction)

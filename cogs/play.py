@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import render
@@ -28,20 +29,20 @@ class Play(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="attack", description="Attack a target under this channel's rules")
+    @app_commands.command(name="attack", description=_("Attack a target under this channel's rules"))
     @app_commands.guild_only()
     @app_commands.describe(
-        target="Who is attacked",
-        actor="Attacker (default: your acting combatant)",
-        weapon="Weapon name",
-        modifier="Attack modifier",
-        damage='Damage dice, e.g. "2d6+3"',
-        damage_type="Damage type",
-        defense="Defense to roll against",
-        options=OPTIONS,
-        roll=ROLL,
-        dice=DICE,
-        cards=CARDS,
+        target=_("Who is attacked"),
+        actor=_("Attacker (default: your acting combatant)"),
+        weapon=_("Weapon name"),
+        modifier=_("Attack modifier"),
+        damage=_('Damage dice, e.g. "2d6+3"'),
+        damage_type=_("Damage type"),
+        defense=_("Defense to roll against"),
+        options=_(OPTIONS),
+        roll=_(ROLL),
+        dice=_(DICE),
+        cards=_(CARDS),
     )
     @app_commands.autocomplete(target=autocomplete.combatants, actor=autocomplete.combatants)
     @forwarded("attack")
@@ -61,16 +62,16 @@ class Play(commands.Cog):
         cards: str | None = None,
     ) -> None: ...
 
-    @app_commands.command(name="act", description="Take one of your system's actions (Dodge, Aim, Shift Position…)")
+    @app_commands.command(name="act", description=_("Take one of your system's actions (Dodge, Aim, Shift Position…)"))
     @app_commands.guild_only()
     @app_commands.describe(
-        action="The action",
-        actor="Who acts (default: your acting combatant)",
-        target="Target, if any",
-        options=OPTIONS,
-        roll=ROLL,
-        dice=DICE,
-        cards=CARDS,
+        action=_("The action"),
+        actor=_("Who acts (default: your acting combatant)"),
+        target=_("Target, if any"),
+        options=_(OPTIONS),
+        roll=_(ROLL),
+        dice=_(DICE),
+        cards=_(CARDS),
     )
     @app_commands.autocomplete(action=autocomplete.acts, actor=autocomplete.combatants, target=autocomplete.combatants)
     @forwarded("act", label="/act {action:.40}")
@@ -86,16 +87,16 @@ class Play(commands.Cog):
         cards: str | None = None,
     ) -> None: ...
 
-    @app_commands.command(name="damage", description="GM: apply damage outside an attack")
+    @app_commands.command(name="damage", description=_("GM: apply damage outside an attack"))
     @app_commands.guild_only()
     @app_commands.describe(
-        target="Who takes it",
-        amount='A number or dice, e.g. "2d6"',
-        damage_type="Damage type",
-        options=OPTIONS,
-        roll=ROLL,
-        dice=DICE,
-        cards=CARDS,
+        target=_("Who takes it"),
+        amount=_('A number or dice, e.g. "2d6"'),
+        damage_type=_("Damage type"),
+        options=_(OPTIONS),
+        roll=_(ROLL),
+        dice=_(DICE),
+        cards=_(CARDS),
     )
     @app_commands.autocomplete(target=autocomplete.combatants)
     @forwarded("damage")
@@ -111,25 +112,25 @@ class Play(commands.Cog):
         cards: str | None = None,
     ) -> None: ...
 
-    @app_commands.command(name="heal", description="GM: restore health, stamina or the like")
+    @app_commands.command(name="heal", description=_("GM: restore health, stamina or the like"))
     @app_commands.guild_only()
-    @app_commands.describe(target="Who is healed", amount="A number or dice", options=OPTIONS)
+    @app_commands.describe(target=_("Who is healed"), amount=_("A number or dice"), options=_(OPTIONS))
     @app_commands.autocomplete(target=autocomplete.combatants)
     @forwarded("heal")
     async def heal(
         self, interaction: discord.Interaction, target: str, amount: str, options: str | None = None
     ) -> None: ...
 
-    @app_commands.command(name="save", description="Roll a save or check for a combatant")
+    @app_commands.command(name="save", description=_("Roll a save or check for a combatant"))
     @app_commands.guild_only()
     @app_commands.describe(
-        kind='What is rolled, e.g. "con", "agi", "perception" (see /help)',
-        actor="Who rolls (default: your acting combatant)",
-        dc="Difficulty, if the rules do not set it",
-        options=OPTIONS,
-        roll=ROLL,
-        dice=DICE,
-        cards=CARDS,
+        kind=_('What is rolled, e.g. "con", "agi", "perception" (see /help)'),
+        actor=_("Who rolls (default: your acting combatant)"),
+        dc=_("Difficulty, if the rules do not set it"),
+        options=_(OPTIONS),
+        roll=_(ROLL),
+        dice=_(DICE),
+        cards=_(CARDS),
     )
     @app_commands.autocomplete(actor=autocomplete.combatants)
     @forwarded("save")
@@ -146,10 +147,12 @@ class Play(commands.Cog):
     ) -> None: ...
 
     @app_commands.command(
-        name="choose", description="Answer the choice the fight waits on, with your own dice if you like"
+        name="choose", description=_("Answer the choice the fight waits on, with your own dice if you like")
     )
     @app_commands.guild_only()
-    @app_commands.describe(option="One of the offered choices (the buttons' labels)", roll=ROLL, dice=DICE, cards=CARDS)
+    @app_commands.describe(
+        option=_("One of the offered choices (the buttons' labels)"), roll=_(ROLL), dice=_(DICE), cards=_(CARDS)
+    )
     @app_commands.autocomplete(option=autocomplete.pending_options)
     @forwarded("choose")
     async def choose(
@@ -161,15 +164,15 @@ class Play(commands.Cog):
         cards: str | None = None,
     ) -> None: ...
 
-    condition = app_commands.Group(name="condition", description="Conditions on combatants", guild_only=True)
+    condition = app_commands.Group(name="condition", description=_("Conditions on combatants"), guild_only=True)
 
-    @condition.command(name="add", description="Put a condition on a combatant")
+    @condition.command(name="add", description=_("Put a condition on a combatant"))
     @app_commands.describe(
-        target="Who",
-        condition="Condition name",
-        duration='"3 rounds", "end of <name>\'s next turn", "save", "scene"',
-        tags='Free tags, e.g. "Lesser Fire"',
-        options=OPTIONS,
+        target=_("Who"),
+        condition=_("Condition name"),
+        duration=_('"3 rounds", "end of <name>\'s next turn", "save", "scene"'),
+        tags=_('Free tags, e.g. "Lesser Fire"'),
+        options=_(OPTIONS),
     )
     @app_commands.autocomplete(target=autocomplete.combatants)
     @forwarded("condition_add")
@@ -183,51 +186,51 @@ class Play(commands.Cog):
         options: str | None = None,
     ) -> None: ...
 
-    @condition.command(name="remove", description="Remove a condition from a combatant")
+    @condition.command(name="remove", description=_("Remove a condition from a combatant"))
     @app_commands.autocomplete(target=autocomplete.combatants)
     @forwarded("condition_remove")
     async def condition_remove(self, interaction: discord.Interaction, target: str, condition: str) -> None: ...
 
-    @condition.command(name="list", description="Everyone's conditions")
+    @condition.command(name="list", description=_("Everyone's conditions"))
     async def condition_list(self, interaction: discord.Interaction) -> None:
         await self._report(interaction, "condition_list", {})
 
     turn = app_commands.Group(
-        name="turn", description="Faction turns: take a turn with a character, or pass", guild_only=True
+        name="turn", description=_("Faction turns: take a turn with a character, or pass"), guild_only=True
     )
 
-    @turn.command(name="take", description="Your faction activates one of its characters")
+    @turn.command(name="take", description=_("Your faction activates one of its characters"))
     @app_commands.autocomplete(character=autocomplete.combatants)
     @forwarded("turn_take")
     async def turn_take(self, interaction: discord.Interaction, character: str) -> None: ...
 
-    @turn.command(name="pass", description="Your faction passes its move")
-    @app_commands.describe(dice="Dice for what the pass sets off (e.g. end-of-round morale saves)")
+    @turn.command(name="pass", description=_("Your faction passes its move"))
+    @app_commands.describe(dice=_("Dice for what the pass sets off (e.g. end-of-round morale saves)"))
     @forwarded("turn_pass")
     async def turn_pass(self, interaction: discord.Interaction, dice: str | None = None) -> None: ...
 
     @turn.command(
-        name="first", description="The faction holding the initiative lets another faction move first this round"
+        name="first", description=_("The faction holding the initiative lets another faction move first this round")
     )
     @forwarded("turn_first")
     async def turn_first(self, interaction: discord.Interaction, faction: str) -> None: ...
 
-    @turn.command(name="initiative", description="GM, before round 1: the faction that started the fight")
+    @turn.command(name="initiative", description=_("GM, before round 1: the faction that started the fight"))
     @forwarded("turn_initiative")
     async def turn_initiative(self, interaction: discord.Interaction, faction: str) -> None: ...
 
-    plotpoint = app_commands.Group(name="plotpoint", description="Rotted Capes: Plot Points", guild_only=True)
+    plotpoint = app_commands.Group(name="plotpoint", description=_("Rotted Capes: Plot Points"), guild_only=True)
 
-    @plotpoint.command(name="show", description="Every hero's Plot Points and the Editor-in-Chief's pool")
+    @plotpoint.command(name="show", description=_("Every hero's Plot Points and the Editor-in-Chief's pool"))
     async def plotpoint_show(self, interaction: discord.Interaction) -> None:
         await self._report(interaction, "plotpoint_show", {})
 
-    @plotpoint.command(name="spend", description="Spend a Plot Point")
+    @plotpoint.command(name="spend", description=_("Spend a Plot Point"))
     @app_commands.describe(
-        use="What for",
-        actor="Whose point (default: yours)",
-        target="Ally, if the use names one",
-        text="Your words, for narrative uses",
+        use=_("What for"),
+        actor=_("Whose point (default: yours)"),
+        target=_("Ally, if the use names one"),
+        text=_("Your words, for narrative uses"),
     )
     @app_commands.choices(
         use=[
@@ -254,7 +257,7 @@ class Play(commands.Cog):
         dice: str | None = None,
     ) -> None: ...
 
-    @plotpoint.command(name="award", description="GM: award Plot Points to a hero")
+    @plotpoint.command(name="award", description=_("GM: award Plot Points to a hero"))
     @app_commands.autocomplete(target=autocomplete.combatants)
     @forwarded("plotpoint_award")
     async def plotpoint_award(
@@ -265,13 +268,13 @@ class Play(commands.Cog):
         text: str | None = None,
     ) -> None: ...
 
-    @plotpoint.command(name="pool", description="GM: spend from the Editor-in-Chief's pool")
+    @plotpoint.command(name="pool", description=_("GM: spend from the Editor-in-Chief's pool"))
     @forwarded("plotpoint_pool")
     async def plotpoint_pool(
         self, interaction: discord.Interaction, text: str, amount: app_commands.Range[int, 1, 10] = 1
     ) -> None: ...
 
-    @plotpoint.command(name="issue", description="GM: a new Issue — every hero back to the starting Plot Points")
+    @plotpoint.command(name="issue", description=_("GM: a new Issue — every hero back to the starting Plot Points"))
     @forwarded("plotpoint_issue")
     async def plotpoint_issue(self, interaction: discord.Interaction) -> None: ...
 

@@ -14,7 +14,7 @@ from .cards import parse_cards
 from .errors import AwaitingChoice, NotAllowed, NotRunning, NotYourTurn
 from .model import Encounter, Outcome
 from .randomness import Chance
-from .said import english
+from .said import cut
 
 SUMMARY_LIMIT = 200  # characters of the first line kept for the encounter's log
 
@@ -52,9 +52,7 @@ def apply(state: Encounter, action: Action, chance: Chance | None = None) -> Out
         _check_answerable(system, new_state)
     first = next((e for e in events if e.kind != "turn"), None)
     summary = (("✍️ " if first.entered else "") + first.said) if first else action.describe()
-    if len(english(summary)) > SUMMARY_LIMIT:
-        summary = english(summary)[:SUMMARY_LIMIT]  # a phrase cut through reads in English only
-    return Outcome(new_state, tuple(events), summary)
+    return Outcome(new_state, tuple(events), cut(summary, SUMMARY_LIMIT))
 
 
 # How many choices in a row a trial follows down their defaults.

@@ -93,6 +93,13 @@ def joined(sep: str, parts: Iterable[Any]) -> str:
     return f"{say(sep) if any(ch.isalpha() for ch in sep) else sep}".join(items)
 
 
+def cut(text: str, limit: int) -> str:
+    """At most `limit` characters of English: the text as said when its English fits, else its
+    English cut (a phrase cut through could not be read in another language anyway)."""
+    shown = english(text)
+    return text if len(shown) <= limit else shown[:limit]
+
+
 def english(text: str) -> str:
     """The text as the rules wrote it in English: the phrases' marks gone."""
     if OPEN not in text and CLOSE not in text:

@@ -157,7 +157,7 @@ def guild_payload(
         "system_channel_flags": 0,
         "rules_channel_id": None,
         "public_updates_channel_id": None,
-        "preferred_locale": "en-US",
+        "preferred_locale": guild.locale,
         "features": [],
         "roles": [role_payload(r) for r in guild.roles.values()],
         "emojis": [],

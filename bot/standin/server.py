@@ -19,7 +19,7 @@ from aiohttp import web
 from . import rest_webhooks  # noqa: F401  (registers the interaction routes on the router)
 from .actions import ChannelRef, NoBotSession, UserActions
 from .commands import CommandRegistry
-from .contract import Violation, contract
+from .contract import Violation, contract, marks_in
 from .faults import Fault, FaultInjector
 from .gateway import Gateway, GatewaySession
 from .interactions import InteractionHandle
@@ -163,6 +163,7 @@ class StandIn(UserActions):
             return
         op, _ = self.contract.operation(method, path)
         self.contract_bodies_checked += 1
+        self.contract_violations.extend(marks_in(method, path, body))
         if op is not None:  # an unknown route was recorded when the request came in
             self.contract_violations.extend(self.contract.check_body(op, path, body, multipart=multipart))
 

@@ -97,6 +97,7 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
+    locale: str = "en-US"  # the server's preferred language, sent with every interaction
 
     @property
     def everyone_role(self) -> Role:

@@ -7,7 +7,9 @@ import pytest
 from discord.http import Route
 
 from bot.standin import SANDBOX_GUILD, running_client, running_standin
-from bot.standin.contract import contract
+from bot.standin.contract import contract, marks_in
+from rules.said import say
+from rules.secrets import secret
 from tests.standin.probe_bot import ProbeBot
 
 pytestmark = pytest.mark.outside_contract  # these tests break the contract on purpose and check it is noticed
@@ -23,6 +25,13 @@ def test_routes_and_methods_come_from_the_description() -> None:
     assert "no PUT on /channels/{channel_id}/messages" in wrong_method.problem
     (unknown,) = spec.check("GET", "/channels/1/teleport")
     assert "no such route" in unknown.problem
+
+
+def test_a_mark_of_the_rules_that_reaches_discord_is_noticed() -> None:
+    leaked = {"content": "ok", "embeds": [{"fields": [{"name": "x", "value": say("{n} left", n=secret(3, True))}]}]}
+    (problem,) = marks_in("POST", "/channels/1/messages", leaked)
+    assert problem.problem.startswith("embeds/0/fields/0/value: a mark of the rules reached Discord")
+    assert marks_in("POST", "/channels/1/messages", {"content": "3 left ✍️ ⚔️"}) == []
 
 
 def test_bodies_validate_with_discords_own_liberties() -> None:

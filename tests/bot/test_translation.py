@@ -1,0 +1,65 @@
+"""The rendering seam reads what the rules said in the readers' language: a catalog with a
+language translates the phrases of result lines, refusals and constants, and the command
+tree's Translator reads command texts from the same catalog. Nothing ships translated."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot import render, translation
+from rules import usertext
+from rules.errors import NotAllowed
+from rules.model import Event
+from rules.said import say
+from rules.secrets import secret
+from rules.usertext import user_text
+
+PIRATE = {
+    "{who} attacks {target} for {n}": "{who} boards {target}, {n} hurt!",
+    "Only the GM may do that.": "Only the cap'n may do that.",
+    "Dodge": "Duck",
+    "Roll initiative": "Who swings first",
+}
+
+
+@pytest.fixture
+def pirate(monkeypatch):
+    monkeypatch.setattr(translation, "CATALOG", translation.Catalog({"en-GB": PIRATE}))
+    token = translation.LOCALE.set("en-GB")
+    yield
+    translation.LOCALE.reset(token)
+
+
+def test_nothing_is_translated_yet():
+    assert translation.CATALOG.languages == {}
+    line = say("{who} attacks {target} for {n}", who="Ogre", target="Max", n=3)
+    assert render.clean(line) == "Ogre attacks Max for 3"
+
+
+def test_a_result_line_is_read_in_the_readers_language(pirate):
+    event = Event(kind="roll", text=say("{who} attacks {target} for {n}", who=user_text("**Ogre**"), target="Max", n=3))
+    assert usertext.plain(event.text) == "**Ogre** attacks Max for 3"  # the rules and their tests read English
+    assert render.event_lines([event]) == "🎲 \\*\\*Ogre\\*\\* boards Max, 3 hurt!"
+
+
+def test_a_hidden_number_is_concealed_after_the_translation(pirate):
+    line = say("{who} attacks {target} for {n}", who="Ogre", target="Max", n=secret(12, True))
+    assert render.clean(line) == "Ogre boards Max, ? hurt!"
+    assert render.clean(line, gm=True) == "Ogre boards Max, 12 hurt!"
+
+
+def test_refusals_and_constants_are_read_in_the_readers_language(pirate):
+    error = NotAllowed(say("Only the GM may do that."))
+    assert str(error) == "Only the GM may do that."
+    assert render.clean(error.said) == "Only the cap'n may do that."
+    assert render.label("Dodge") == "Duck"  # a choice the rules named with a constant
+
+
+async def test_the_command_tree_reads_command_texts_from_the_catalog(pirate):
+    translator = translation.Translator(translation.CATALOG)
+    context = app_commands.TranslationContext(app_commands.TranslationContextLocation.command_description, None)
+    text = app_commands.locale_str("Roll initiative")
+    assert await translator.translate(text, discord.Locale.british_english, context) == "Who swings first"
+    assert await translator.translate(text, discord.Locale.french, context) is None

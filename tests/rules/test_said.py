@@ -1,0 +1,64 @@
+"""Said phrases read as English, survive joining and formatting, and are translated whole."""
+
+from __future__ import annotations
+
+from rules.said import cut, english, joined, render, say, templates, term
+from rules.secrets import conceal, secret
+from rules.usertext import user_text
+
+FRENCH = {
+    "{who} attacks {target}": "{target} est attaqué par {who}",
+    "no reaction": "pas de réaction",
+    "{who}: {why}": "{who} : {why}",
+    " and ": " et ",
+}
+
+
+def test_a_phrase_reads_as_its_english():
+    line = say("{who} attacks {target} for {n:+d}", who="Ogre", target="Max", n=3)
+    assert english(line) == "Ogre attacks Max for +3"
+    assert line != english(line)  # it carries its template
+
+
+def test_phrases_join_and_format_like_text():
+    line = f"🎲 {say('{who} attacks {target}', who='Ogre', target='Max')}; {say('no reaction')}."
+    assert english(line) == "🎲 Ogre attacks Max; no reaction."
+    assert render(line, FRENCH.get) == "🎲 Max est attaqué par Ogre; pas de réaction."
+
+
+def test_a_translation_reorders_values_and_translates_phrases_inside_them():
+    line = say("{who}: {why}", who="Max", why=say("no reaction"))
+    assert render(line, FRENCH.get) == "Max : pas de réaction"
+    assert templates(line) == ["no reaction", "{who}: {why}"]
+
+
+def test_a_template_without_a_translation_stays_english():
+    line = say("{who} stands up.", who="Max")
+    assert render(line, FRENCH.get) == "Max stands up."
+    assert render(line, None) == "Max stands up."
+
+
+def test_typed_text_and_secrets_pass_through_untouched():
+    name = user_text("**Bold**")
+    line = say("{who} attacks {target}", who=name, target=secret(7, True))
+    rendered = render(line, FRENCH.get)
+    assert conceal(rendered) == f"? est attaqué par {name:}"
+    assert term(name) is name  # typed text is never a template
+
+
+def test_a_phrase_cut_through_still_reads_in_english():
+    line = say("{who} attacks {target}", who="Ogre", target="Max") + say("no reaction")
+    assert render(line[:-3], FRENCH.get) == english(line[:-3])
+    assert english(line[:-3]).startswith("Ogre attacks Max")
+
+
+def test_cut_keeps_the_phrase_when_its_english_fits():
+    line = say("{who} attacks {target}", who="Ogre", target="Max")
+    assert cut(line, 100) == line
+    assert cut(line, 4) == "Ogre"
+
+
+def test_vocabulary_and_separators_are_said():
+    assert render(joined(" and ", ["Max", "Nova"]), FRENCH.get) == "Max et Nova"
+    assert render(term("no reaction"), FRENCH.get) == "pas de réaction"
+    assert english(term("{odd}")) == "{odd}"
