@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .errors import InvalidInput, NotAllowed, typed
+from .errors import InvalidInput, NotAllowed
 from .model import Event
 from .said import OPEN, say, term
 from .system import Adjustable, Rest, Resting, RestOutcome, whole_number, yes_no
-from .usertext import UserText, user_text
+from .usertext import UserText, quoted, user_text
 
 MAX_ENTRIES = 20
 
@@ -43,9 +43,9 @@ def set_value(
     if spec is None:
         raise InvalidInput(
             say(
-                "{system} keeps no lasting value called `{key}`. Values: {values}.",
+                "{system} keeps no lasting value called {key}. Values: {values}.",
                 system=term(system_name),
-                key=typed(key),
+                key=quoted(str(key)),
                 values=", ".join(term(name) for name in table),
             )
         )
@@ -67,7 +67,12 @@ def at_most_sheet(new: dict[str, Any], view: dict[str, Any], names: Sequence[str
     for name in names:
         if name in new and new[name] > view[f"max_{name}"]:
             raise InvalidInput(
-                say("`{stat}` can be at most {most} (the sheet's {stat}).", stat=term(name), most=view[f"max_{name}"])
+                say(
+                    "`{key}` can be at most {most} (the sheet's {stat}).",
+                    key=name,
+                    most=view[f"max_{name}"],
+                    stat=term(name),
+                )
             )
     return new
 

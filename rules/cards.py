@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import InvalidInput, typed
+from .errors import InvalidInput
 from .said import say
+from .usertext import quoted
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("C", "D", "H", "S")
@@ -41,7 +42,7 @@ class Card:
         match = _CARD.match(text.strip())
         if not match:
             raise InvalidInput(
-                say("`{card}` is not a card: write rank then suit, e.g. `KH`, `10S`, `4C`.", card=typed(text, 20))
+                say("{card} is not a card: write rank then suit, e.g. `KH`, `10S`, `4C`.", card=quoted(text, 20))
             )
         rank, suit = match.group(1).upper(), match.group(2).upper()
         return cls(rank, _SYMBOL_SUITS.get(suit, suit))

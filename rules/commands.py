@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action, AddCombatants, Choose, DelayTurn, NextTurn, Note, RemoveCombatant, command_name
 from .dice import check_expression, parse_entered
-from .errors import InvalidInput, NotAllowed, UnknownAction, typed
+from .errors import InvalidInput, NotAllowed, UnknownAction
 from .model import Actor, Encounter
 from .said import say, term
-from .usertext import user_text
+from .usertext import quoted, user_text
 
 if TYPE_CHECKING:
     from .system import System
@@ -56,7 +56,7 @@ def flags(text: str | None) -> dict[str, str | bool]:
     leftover = _FLAG.sub("", text).replace(",", "").strip()
     if leftover:
         raise InvalidInput(
-            say("Could not read `{text}` in the options: write words or `name=value`.", text=typed(leftover))
+            say("Could not read {text} in the options: write words or `name=value`.", text=quoted(leftover))
         )
     for key, value in _FLAG.findall(text):
         result[_key(key)] = value.strip("\"'") if value else True
@@ -70,8 +70,8 @@ def pairs(text: str | None, example: str) -> dict[str, str]:
     if leftover:
         raise InvalidInput(
             say(
-                "Could not read `{text}`: write stats as `name=value`, e.g. {example}.",
-                text=typed(leftover, 40),
+                "Could not read {text}: write stats as `name=value`, e.g. {example}.",
+                text=quoted(leftover, 40),
                 example=example,
             )
         )
@@ -82,9 +82,9 @@ def integer(value: Any, name: str, low: int = -1000, high: int = 1000) -> int:
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise InvalidInput(say("`{name}` must be a whole number.", name=term(name))) from None
+        raise InvalidInput(say("`{name}` must be a whole number.", name=name)) from None
     if not low <= number <= high:
-        raise InvalidInput(say("`{name}` must be between {low} and {high}.", name=term(name), low=low, high=high))
+        raise InvalidInput(say("`{name}` must be between {low} and {high}.", name=name, low=low, high=high))
     return number
 
 
@@ -102,7 +102,7 @@ def amount(text: Any, name: str = "amount", high: int = 1000, *, zero: bool = Fa
     `zero`: other options of the command do something with an amount of 0."""
     value = " ".join(str(text if text is not None else "").split())
     if not value:
-        raise InvalidInput(say("`{name}` is required.", name=term(name)))
+        raise InvalidInput(say("`{name}` is required.", name=name))
     if _NUMBER.match(value):
         integer(value, name, 0 if zero else 1, high)
         return value.lstrip("+")
@@ -111,9 +111,9 @@ def amount(text: Any, name: str = "amount", high: int = 1000, *, zero: bool = Fa
     if highest < 0 or (highest == 0 and not zero):
         raise InvalidInput(
             say(
-                "`{name}` must be able to come out above 0: `{value}` cannot.",
-                name=term(name),
-                value=typed(value, 40),
+                "`{name}` must be able to come out above 0: {value} cannot.",
+                name=name,
+                value=quoted(value, 40),
             )
         )
     return value
@@ -193,7 +193,7 @@ class Given:
     def required(self, key: str) -> str:
         value = self.options.get(key)
         if value is None or str(value).strip() == "":
-            raise InvalidInput(say("`{name}` is required.", name=term(key)))
+            raise InvalidInput(say("`{name}` is required.", name=key))
         return str(value).strip()
 
     def text(self, key: str, default: str = "") -> str:
@@ -400,7 +400,7 @@ def _npc_sheet(given: Given) -> dict[str, Any]:
     overrides = flags(given.optional("stats"))
     bare = [k for k, v in overrides.items() if v is True]
     if bare:
-        raise InvalidInput(say("Write stats as `name=value` (`{stat}` has no value).", stat=typed(bare[0])))
+        raise InvalidInput(say("Write stats as `name=value` ({stat} has no value).", stat=quoted(bare[0])))
     return given.system.parse_sheet(dict(sheet) | overrides)
 
 

@@ -124,9 +124,10 @@ def handlers(system: System):
                 raise Stale(say("That question is no longer asked: answer the one the fight waits on now."))
             option = pending.options[action.index]
         else:
-            typed = action.option.strip().casefold()
             # A player types what they were shown: an option with a hidden number reads "?" to them,
-            # and typed words in an option (a weapon's name) carry no marks on the button.
+            # and typed words in an option (a weapon's name) carry no marks on the button. The rules
+            # themselves may answer with an option as said (its default).
+            typed = plain(action.option).strip().casefold()
             shown = [(o, plain(reveal(o)).casefold(), plain(conceal(o)).casefold()) for o in pending.options]
             option = next((o for o, *seen in shown if typed in seen), None)
         if option is None:

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from .errors import DiceError, typed
+from .errors import DiceError
 from .said import say
+from .usertext import quoted
 
 MAX_DICE = 100
 MAX_FACES = 1_000_000
@@ -85,7 +86,7 @@ def check_expression(expr: str):
 
 
 def _not_dice(expr: str) -> str:
-    return say("`{expr}` is not a dice expression (try `2d6+3` or `4d6kh3`).", expr=typed(expr, 40))
+    return say("{expr} is not a dice expression (try `2d6+3` or `4d6kh3`).", expr=quoted(expr, 40))
 
 
 def _walk(node):
@@ -178,7 +179,7 @@ class _Evaluator:
         kept = [True] * len(values)
         for operation in operations:
             if operation.op not in ("k", "p"):
-                raise DiceError(say("`{op}` only works on dice, not on sets.", op=typed(operation.op)))
+                raise DiceError(say("`{op}` only works on dice, not on sets.", op=operation.op))
             values, kept = self._operate(operation, values, kept, None)
         shown = ", ".join(text if k else f"~~{text}~~" for (_, text), k in zip(parts, kept))
         return sum(v for v, k in zip(values, kept) if k), f"({shown})"
@@ -266,6 +267,6 @@ def parse_entered(text: str | None) -> tuple[int, ...]:
             values.append(int(part))
         except ValueError:
             raise DiceError(
-                say("`{part}` is not a die result: enter whole numbers such as `4 6 2`.", part=typed(part, 40))
+                say("{part} is not a die result: enter whole numbers such as `4 6 2`.", part=quoted(part, 40))
             ) from None
     return tuple(values)

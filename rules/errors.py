@@ -5,7 +5,6 @@ it verbatim in an ephemeral reply, so it must never leak internals.
 """
 
 from .said import english
-from .usertext import UserText, scrub, user_text
 
 
 class RulesError(ValueError):
@@ -20,13 +19,6 @@ class RulesError(ValueError):
 
     def __str__(self) -> str:
         return english(self.said)
-
-
-def typed(value, limit: int = 30) -> UserText:
-    """Typed text a refusal names between its template's backticks (`{name}`): cut to `limit`,
-    a backtick, which would end the span early, read as an apostrophe, and kept typed text
-    so no translation touches it (as `rules.usertext.quoted`, with the backticks in the phrase)."""
-    return user_text(scrub(str(value if value is not None else ""))[:limit].replace("`", "'"))
 
 
 class UnknownAction(RulesError):

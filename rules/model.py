@@ -15,10 +15,10 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .errors import UnknownCombatant, typed
+from .errors import UnknownCombatant
 from .randomness import claim_entered
 from .said import english, say
-from .usertext import Typed, user_text
+from .usertext import Typed, quoted, user_text
 
 
 class Value(BaseModel):
@@ -141,8 +141,8 @@ class Encounter(Value):
         for combatant in self.combatants:
             if combatant.name.casefold() == key or combatant.id == key:
                 return combatant
-        shown = typed((name or "").strip(), 40)
-        raise UnknownCombatant(say("There is no combatant called `{name}` in this encounter.", name=shown))
+        shown = quoted((name or "").strip(), 40)
+        raise UnknownCombatant(say("There is no combatant called {name} in this encounter.", name=shown))
 
     def maybe(self, name: str | None) -> Combatant | None:
         if not name:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from .errors import InvalidInput, typed
+from .errors import InvalidInput
 from .said import say, term
 from .system import System
+from .usertext import quoted
 
 MODULES: dict[str, str] = {
     "rotted-capes": "rules.systems.rotted_capes",
@@ -45,5 +46,5 @@ def get(key: str) -> System:
         return _extra[key]
     if key not in MODULES:
         known = ", ".join(term(name) for name in MODULES)
-        raise InvalidInput(say("Unknown rule system `{key}`. Known: {known}.", key=typed(key), known=known))
+        raise InvalidInput(say("Unknown rule system {key}. Known: {known}.", key=quoted(key or ""), known=known))
     return _load(key)

@@ -16,12 +16,12 @@ from pydantic_core import PydanticKnownError
 
 from .actions import Action, AddCombatants
 from .commands import Commands, Given, not_used, pairs
-from .errors import InvalidInput, UnknownAction, typed
+from .errors import InvalidInput, UnknownAction
 from .model import Actor, Combatant, Encounter, Event, Pending, Value
 from .randomness import Chance
 from .said import english, say, term
 from .turns.base import TurnStructure
-from .usertext import Typed, user_text
+from .usertext import Typed, quoted, user_text
 
 Handler = Callable[[Encounter, Action, Chance], tuple[Encounter, list[Event]]]
 InitiativeKey = tuple[float, ...]
@@ -154,8 +154,8 @@ class System:
         if unknown:
             raise InvalidInput(
                 say(
-                    "Unknown stat `{stat}` for {system}. Known stats: {known}.",
-                    stat=typed(unknown[0]),
+                    "Unknown stat {stat} for {system}. Known stats: {known}.",
+                    stat=quoted(unknown[0]),
                     system=term(self.name),
                     known=", ".join(term(name) for name in sorted(fields)),
                 )
@@ -164,11 +164,11 @@ class System:
             return self.sheet_type.model_validate(raw).model_dump(mode="json")
         except ValidationError as error:
             first = error.errors()[0]
-            where = ".".join(str(term(p)) for p in first.get("loc", ())) or say("sheet")
+            where = ".".join(str(p) for p in first.get("loc", ())) or "sheet"
             raise InvalidInput(say("Stat `{stat}`: {why}.", stat=where, why=_invalid(first))) from None
 
     def sheet_example(self) -> str:
-        return "`" + " ".join(f"{term(name)}=…" for name in list(self.sheet_type.model_fields)[:3]) + "`"
+        return "`" + " ".join(f"{name}=…" for name in list(self.sheet_type.model_fields)[:3]) + "`"
 
     def side_of(self, action: AddCombatants) -> str:
         """The side a new combatant joins: the one asked for, else players' or the last."""
@@ -325,7 +325,7 @@ class System:
         `chance.finish()` afterwards, as the engine does, to refuse unused dice."""
         if self.between is None:
             raise UnknownAction(
-                say("{system} has no rest called `{kind}`.", system=term(self.name), kind=typed(kind, 100))
+                say("{system} has no rest called {kind}.", system=term(self.name), kind=quoted(str(kind), 100))
             )
         return self.between.rest(self, kind, characters, campaign, options, chance, settings)
 
@@ -338,7 +338,7 @@ class System:
         if self.between is not None:
             return self.between.adjust(sheet, lasting, key, value)
         raise InvalidInput(
-            say("{system} keeps no lasting value called `{key}`.", system=term(self.name), key=typed(key))
+            say("{system} keeps no lasting value called {key}.", system=term(self.name), key=quoted(str(key)))
         )
 
     def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any]) -> list[str]:
@@ -351,12 +351,12 @@ class System:
         key = " ".join(str(kind or "").split()).casefold().replace(" ", "_")
         found = rests.get(key) or next((r for r in rests.values() if r.label.casefold() == str(kind).casefold()), None)
         if found is None:
-            known = ", ".join(f"`{term(k)}`" for k in rests) or say("none")
+            known = ", ".join(f"`{k}`" for k in rests) or say("none")
             raise UnknownAction(
                 say(
-                    "{system} has no rest called `{kind}`. Rests: {known}.",
+                    "{system} has no rest called {kind}. Rests: {known}.",
                     system=term(self.name),
-                    kind=typed(kind),
+                    kind=quoted(str(kind)),
                     known=known,
                 )
             )
@@ -382,7 +382,7 @@ def chosen_names(options: dict[str, Any], key: str, characters: tuple[Resting, .
             raise InvalidInput(
                 say(
                     "`{key}`: {name} is not among the resting characters.",
-                    key=term(key),
+                    key=key,
                     name=user_text(str(name)[:40]),
                 )
             )
@@ -394,13 +394,11 @@ def whole_number(key: str, value: Any, minimum: int | None, maximum: int | None)
     try:
         number = int(str(value).strip())
     except ValueError:
-        raise InvalidInput(say("`{key}` takes a whole number.", key=term(key))) from None
+        raise InvalidInput(say("`{key}` takes a whole number.", key=key)) from None
     if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
         low = "" if minimum is None else str(minimum)
         high = "" if maximum is None else str(maximum)
-        raise InvalidInput(
-            say("`{key}` must be between {low} and {high}.", key=term(key), low=low or "…", high=high or "…")
-        )
+        raise InvalidInput(say("`{key}` must be between {low} and {high}.", key=key, low=low or "…", high=high or "…"))
     return number
 
 
@@ -410,7 +408,7 @@ def yes_no(key: str, value: Any) -> bool:
         return True
     if text in ("no", "false", "0", "off", "n"):
         return False
-    raise InvalidInput(say("`{key}` takes yes or no.", key=term(key)))
+    raise InvalidInput(say("`{key}` takes yes or no.", key=key))
 
 
 def _invalid(error) -> str:

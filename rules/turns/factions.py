@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ..actions import Action
-from ..errors import InvalidInput, NotAllowed, NotYourTurn, typed
+from ..errors import InvalidInput, NotAllowed, NotYourTurn
 from ..model import Encounter, Event, TurnState
 from ..said import say
-from ..usertext import Typed, listed
+from ..usertext import Typed, listed, quoted
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn
 
 if TYPE_CHECKING:
@@ -378,5 +378,5 @@ def _match(name: str, factions: list[str]) -> str:
         if faction.casefold() == key:
             return faction
     raise InvalidInput(
-        say("No faction called `{name}`: factions are {factions}.", name=typed(name), factions=listed(factions))
+        say("No faction called {name}: factions are {factions}.", name=quoted(name or ""), factions=listed(factions))
     )
