@@ -2,7 +2,8 @@
 translation (`bot.translation`) can put it into another language: each golden fight
 and campaign runs with every result line, refusal, question, choice, tracker line,
 status and between-fights line recorded, and none may hold a word outside a said
-phrase (`rules.said`), typed text or a secret number. Dice notation (`2d6`) is not a word.
+phrase (`rules.said`), typed text or a secret number. Dice notation (`2d6`) is not a word, and
+a code span holds what a user types (a quoted name, an option's value), never words to translate.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from rules.secrets import conceal
 HERE = Path(__file__).parent
 SCRIPTS = sorted([*HERE.glob("*.script"), *HERE.glob("*.campaign")])
 _DICE = re.compile(r"\b\d*d\d+\b|\bd%")
+_CODE = re.compile(r"`[^`]*`")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
 
@@ -28,7 +30,7 @@ def unreached(text: str) -> list[str]:
     """The words of `text` no translation reaches."""
     bare = said.render(text, lambda template: "".join(f"{{{n}}}" for _, n, _, _ in said.fields(template) if n))
     bare = usertext.spans(bare, lambda typed: "", lambda rest: rest)
-    return _WORD.findall(_DICE.sub("", conceal(bare)))
+    return _WORD.findall(_DICE.sub("", _CODE.sub("", conceal(bare))))
 
 
 class Recorder:
@@ -113,3 +115,4 @@ def test_the_check_finds_a_word_outside_a_phrase(recorder):
     assert unreached(said.say("{who}: {why}", who=name, why="no reactions left")) == ["no", "reactions", "left"]
     assert unreached(said.say("{who}: {why}", who=name, why=said.say("no reactions left"))) == []
     assert unreached(said.say("rolls {dice}", dice="2d6 (3, 4)")) == []
+    assert unreached(said.say("No weapon {name}.", name=usertext.quoted("big axe"))) == []

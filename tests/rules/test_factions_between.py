@@ -10,6 +10,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from rules.randomness import Chance
+from rules.said import english
 from rules.system import Resting
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import ApplyDamage
@@ -104,4 +105,4 @@ def test_settings_and_adjustments():
     assert state == {"health": 5, "incapacitated": True}
     with pytest.raises(InvalidInput, match="at most 8"):
         SYSTEM.adjust(sheet, state, "health", "9")
-    assert SYSTEM.lasting_lines(sheet, state) == ["Health 5/8", "Grit 3/3", "Incapacitated"]
+    assert [english(line) for line in SYSTEM.lasting_lines(sheet, state)] == ["Health 5/8", "Grit 3/3", "Incapacitated"]

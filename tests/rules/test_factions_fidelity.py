@@ -18,6 +18,7 @@ from tests.rules.test_factions_helpers import (
     choose,
     give_turn,
     mark_acted,
+    options,
     seed_cast,
     start,
     texts,
@@ -171,7 +172,7 @@ def test_the_gm_enters_morale_dice_when_a_players_pass_ends_the_round():
     out = pass_move(enc, by=SYBILLA)  # the players pass: the round ends
     pending = out.state.pending
     assert pending is not None and pending.kind == "morale_roll"
-    assert pending.users == (GM_ID,) and pending.options == ("Roll",)
+    assert pending.users == (GM_ID,) and options(pending) == ("Roll",)
     assert not any("WIT save (morale)" in line for line in texts(out))
     out = choose(out.state, "Roll", dice=(15, 4))
     lines = texts(out)
@@ -234,8 +235,8 @@ def test_the_gm_names_who_is_near_the_target_and_only_their_players_are_asked():
     out = attack(enc, GM, "Sybilla", "axe", near=("Theobald",))
     pending = out.state.pending
     assert pending.users == (SYBILLA_ID, THEOBALD_ID)
-    assert "Guard: Theobald" in pending.options and "Guard: Balthasar" not in pending.options
-    assert "Hide behind: Balthasar" not in pending.options and "Hide behind: Theobald" in pending.options
+    assert "Guard: Theobald" in options(pending) and "Guard: Balthasar" not in options(pending)
+    assert "Hide behind: Balthasar" not in options(pending) and "Hide behind: Theobald" in options(pending)
     command = __import__("rules.systems.factions", fromlist=["SYSTEM"]).SYSTEM.command(
         "attack", GM, {"target": "Sybilla", "weapon": "axe", "options": "near='Theobald'"}
     )

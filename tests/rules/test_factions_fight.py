@@ -9,6 +9,7 @@ import pytest
 from rules.actions import NextTurn
 from rules.engine import apply
 from rules.errors import InvalidInput, UnknownAction
+from rules.said import english
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import Attack, Move, OpportunityAttack
 from tests.rules.test_factions_helpers import (
@@ -22,6 +23,7 @@ from tests.rules.test_factions_helpers import (
     THEOBALD_ID,
     choose,
     end,
+    options,
     pass_move,
     seed_cast,
     start,
@@ -63,7 +65,7 @@ def test_a_whole_fight():
     enc = take(out.state, "Bandit 3").state
     out = act(enc, GM, targets=("Balthasar",), weapon="axe", dice=(1,))
     # Balthasar has acted: only Sybilla, who could guard him, is asked.
-    assert out.state.pending.options == ("No reaction", "Guard: Sybilla")
+    assert options(out.state.pending) == ("No reaction", "Guard: Sybilla")
     assert out.state.pending.users == (SYBILLA_ID,)
     out = end(choose(out.state, "No reaction", by=SYBILLA).state)
     assert pinged(out) == PLAYERS
@@ -91,7 +93,7 @@ def test_a_whole_fight():
     # move goes straight to the players without anyone passing by hand.
     assert "The fight is decided: only players still fight. The GM may end it with /encounter end." in texts(out)
     assert pinged(out) == PLAYERS and enc.turns.moving == "players"
-    assert SYSTEM.status_line(enc, enc.find("Bandit 1"), reveal=False) == "surrendered"
+    assert english(SYSTEM.status_line(enc, enc.find("Bandit 1"), reveal=False)) == "surrendered"
     # The players pass: as the only faction in play, their pass ends the round.
     out = pass_move(enc, by=SYBILLA)
     assert "Every faction passed in a row: the round ends." in texts(out) and out.state.round == 3

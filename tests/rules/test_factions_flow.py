@@ -8,6 +8,7 @@ import pytest
 
 from rules.engine import apply
 from rules.errors import DiceError, NotYourTurn
+from rules.said import english
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import SetCondition, Surrender
 from rules.turns.factions import FirstMove, PassMove
@@ -25,6 +26,7 @@ from tests.rules.test_factions_helpers import (
     end,
     give_turn,
     mark_acted,
+    options,
     pass_move,
     seed_cast,
     start,
@@ -93,9 +95,9 @@ def test_a_target_who_cannot_react_is_not_asked_only_the_allies_who_could_guard(
     enc = mark_acted(give_turn(start(seed_cast()).state, "Bandit 1"), "Balthasar", "Bandit 2")
     out = attack(enc, GM, "Balthasar", "axe")
     pending = out.state.pending
-    assert pending.options == ("No reaction", "Guard: Sybilla", "Guard: Theobald")
+    assert options(pending) == ("No reaction", "Guard: Sybilla", "Guard: Theobald")
     assert pending.users == (SYBILLA_ID, THEOBALD_ID)
-    assert "Balthasar cannot react" in pending.prompt
+    assert "Balthasar cannot react" in english(pending.prompt)
 
 
 def test_an_attack_on_a_target_alone_offers_no_guard():
@@ -104,7 +106,7 @@ def test_an_attack_on_a_target_alone_offers_no_guard():
     assert out.state.pending is None and out.state.find("Balthasar").grit == 1
     out = attack(enc, GM, "Sybilla", "axe", alone=True)
     assert out.state.pending.users == (SYBILLA_ID,)
-    assert not any(o.startswith("Guard") for o in out.state.pending.options)
+    assert not any(o.startswith("Guard") for o in options(out.state.pending))
     assert SYSTEM.command("attack", GM, {"target": "Sybilla", "options": "alone"}).alone
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.actions import AddCombatants, Choose, NextTurn
 from rules.engine import apply
 from rules.model import Actor
+from rules.said import english
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import Attack
 from rules.turns.factions import HoldInitiative, PassMove, TakeTurn
@@ -72,6 +73,11 @@ def choose(enc, option, by=GM, dice=()):
 
 def texts(outcome) -> list[str]:
     return [e.text for e in outcome.events]
+
+
+def options(pending) -> tuple[str, ...]:
+    """The choice's options as the buttons read them in English."""
+    return tuple(english(o) for o in pending.options)
 
 
 def mark_acted(enc, *names):

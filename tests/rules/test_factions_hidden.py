@@ -20,6 +20,7 @@ import pytest
 from rules.actions import AddCombatants, Choose
 from rules.engine import apply
 from rules.errors import RulesError
+from rules.said import english
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import (
@@ -42,6 +43,7 @@ from tests.rules.test_factions_helpers import (
     give_turn,
     mark_acted,
     new,
+    options,
     pass_move,
     player,
     start,
@@ -95,7 +97,7 @@ class Log:
         shown = len(self.texts)
         self.texts += [e.text for e in out.events] + [out.summary]
         if out.state.pending is not None:
-            self.texts += [out.state.pending.prompt, *out.state.pending.options]
+            self.texts += [english(out.state.pending.prompt), *options(out.state.pending)]
         self.known += [changes([enc, out.state], "health", "grit")] * (len(self.texts) - shown)
         return out
 
@@ -121,7 +123,7 @@ def attack(targets, weapon=None, by=GM, dice=(), **extra):
 def attacked_without_reaction(log, hidden):
     enc = only(fight(hidden), "Balthasar", "Gorgon")
     out = log(enc, attack("Gorgon", "sword", by=BALTHASAR, dice=(6,)))
-    assert out.state.pending.options[:3] == ("No reaction", "Dodge", "Counter: claw")
+    assert options(out.state.pending)[:3] == ("No reaction", "Dodge", "Counter: claw")
     out = log.choose(out.state, "No reaction")
     assert out.state.find("Gorgon").grit == 22
     return {"22", "23"}
@@ -172,7 +174,7 @@ def hides_behind_and_is_hidden_behind(log, hidden):
 def guards(log, hidden):
     enc = only(fight(hidden), "Balthasar", "Gorgon")
     out = log(enc, attack("Cultist", "sword", by=BALTHASAR, dice=(6,)))
-    assert out.state.pending.options == ("No reaction", "Guard: Gorgon")
+    assert options(out.state.pending) == ("No reaction", "Guard: Gorgon")
     out = log.choose(out.state, "Guard: Gorgon")
     assert out.state.find("Gorgon").grit == 22 and out.state.find("Cultist").health == 8
     return {"22", "23"}
@@ -274,8 +276,8 @@ def morale(log, hidden):
 def turn_summary(log, hidden):
     enc = fight(hidden)
     enc = give_turn(enc, "Gorgon")
-    log.texts += SYSTEM.turn_summary(enc, enc.find("Gorgon").id)
-    log.texts += SYSTEM.turn_summary(enc.but(turns=enc.turns.but(active=None)), enc.find("Gorgon").id)
+    log.texts += map(english, SYSTEM.turn_summary(enc, enc.find("Gorgon").id))
+    log.texts += map(english, SYSTEM.turn_summary(enc.but(turns=enc.turns.but(active=None)), enc.find("Gorgon").id))
     return {"14"}
 
 
@@ -453,7 +455,7 @@ def test_the_gm_reads_the_size_and_the_sheet_die():
 def test_status_lines_mark_the_hidden_numbers():
     enc = fight(True)
     gorgon = enc.find("Gorgon")
-    full = SYSTEM.status_line(enc, gorgon, reveal=True)
+    full = english(SYSTEM.status_line(enc, gorgon, reveal=True))
     assert reveal(full) == "health 47/47 · grit 23/23 · armour 2 · large"
     assert conceal(full) == "health ?/? · grit ?/? · armour ? · ?"
     assert not has_secrets(SYSTEM.status_line(enc, gorgon, reveal=False))

@@ -21,6 +21,7 @@ from tests.rules.test_factions_helpers import (
     give_turn,
     mark_acted,
     new,
+    options,
     pass_move,
     seed_cast,
     start,
@@ -56,7 +57,7 @@ def test_the_grapple_example():
     enc = take(enc, "Theobald", by=THEOBALD).state
     out = attack(enc, THEOBALD, "Bandit 1", "dagger", dice=(2,))
     # the bandit cannot react since he is grabbed; only his allies could guard him
-    assert not {"Dodge", "Counter: axe"} & set(out.state.pending.options)
+    assert not {"Dodge", "Counter: axe"} & set(options(out.state.pending))
     out = choose(out.state, "No reaction")
     bandit = out.state.find("Bandit 1")
     assert (bandit.grit, bandit.health, bandit.incapacitated) == (1, 8, False)

@@ -6,6 +6,7 @@ import pytest
 
 from rules.engine import apply
 from rules.errors import InvalidInput
+from rules.said import english
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import Attack, SetCondition, Surrender
 from rules.turns.factions import PassMove
@@ -117,14 +118,16 @@ def test_status_line_and_turn_summary():
     enc = start(seed_cast()).state
     enc = take(enc, "Bandit 1").state
     theobald = enc.find("Theobald")
-    assert SYSTEM.status_line(enc, theobald, reveal=True) == "health 12/12 · grit 3/3 · armour 2"
-    assert SYSTEM.status_line(enc, enc.find("Bandit 1"), reveal=False) == "acting"
-    assert SYSTEM.turn_summary(enc, enc.find("Bandit 1").id) == [
+    assert english(SYSTEM.status_line(enc, theobald, reveal=True)) == "health 12/12 · grit 3/3 · armour 2"
+    assert english(SYSTEM.status_line(enc, enc.find("Bandit 1"), reveal=False)) == "acting"
+    assert [english(line) for line in SYSTEM.turn_summary(enc, enc.find("Bandit 1").id)] == [
         "Move: 2 zone(s) left (0 moved)",
         "Main action: ready · bonus actions left: 2",
         "Weapons: axe (d6), bow (d6, range 8), unarmed (d4)",
     ]
     # At a faction's move, the turn message lists what each ready character carries, nothing more.
-    assert SYSTEM.turn_summary(enc, theobald.id) == ["Weapons: spear (d6), sword (d6), dagger (d4), unarmed (d4)"]
+    assert [english(line) for line in SYSTEM.turn_summary(enc, theobald.id)] == [
+        "Weapons: spear (d6), sword (d6), dagger (d4), unarmed (d4)"
+    ]
     enc = end(enc).state
-    assert SYSTEM.status_line(enc, enc.find("Bandit 1"), reveal=False) == "acted"
+    assert english(SYSTEM.status_line(enc, enc.find("Bandit 1"), reveal=False)) == "acted"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
+from rules.said import english, templates
 from rules.systems.factions.actions import OpportunityAttack
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
@@ -20,6 +22,7 @@ from tests.rules.test_factions_helpers import (
     choose,
     give_turn,
     mark_acted,
+    options,
     seed_cast,
     start,
     texts,
@@ -36,7 +39,7 @@ def test_the_bandit_dodges_sybillas_musket_with_a_2_against_agi_8():
     out = attack(enc, SYBILLA, "Bandit 1", "musket")
     pending = out.state.pending
     assert pending.kind == "reaction" and pending.users == (GM_ID,)
-    assert pending.options == (
+    assert options(pending) == (
         "No reaction",
         "Dodge",
         "Counter: axe",
@@ -67,7 +70,7 @@ def test_a_failed_dodge_is_hit_anyway():
 def test_theobalds_counter_armour_2_makes_the_bandit_leader_hit_first():
     enc = alone(start(seed_cast()).state, "Theobald", "Bandit Leader")
     out = attack(enc, THEOBALD, "Bandit Leader", "spear", dice=(4,))  # Theobald's own damage die
-    assert "Counter: battleaxe" in out.state.pending.options
+    assert "Counter: battleaxe" in options(out.state.pending)
     out = choose(out.state, "Counter: battleaxe", dice=(5,))  # the Bandit Leader's
     lines = texts(out)
     assert (
@@ -103,10 +106,10 @@ def test_hiding_behind_a_willing_ally_makes_them_the_target_and_they_may_react()
     enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader", "Theobald")
     out = attack(enc, GM, "Balthasar", "axe")
     assert out.state.pending.users == (BALTHASAR_ID, SYBILLA_ID)
-    assert "Guard: Sybilla" in out.state.pending.options
+    assert "Guard: Sybilla" in options(out.state.pending)
     out = choose(out.state, "Hide behind: Sybilla", by=BALTHASAR)
     assert out.state.pending.chooser == out.state.find("Sybilla").id
-    assert "Hide behind: Balthasar" in out.state.pending.options  # willing allies, even if they acted
+    assert "Hide behind: Balthasar" in options(out.state.pending)  # willing allies, even if they acted
     out = choose(out.state, "Dodge", by=SYBILLA, dice=(4,))
     acted = out.state.turns.acted
     assert out.state.find("Balthasar").id in acted and out.state.find("Sybilla").id in acted
@@ -117,13 +120,26 @@ def test_a_nearby_ally_guards_and_takes_the_blow_without_dodging():
     enc = start(seed_cast()).state
     enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader", "Balthasar")
     out = attack(enc, GM, "Sybilla", "axe", dice=(5,))
-    assert out.state.pending.options[-1] == "Guard: Theobald"
+    assert options(out.state.pending)[-1] == "Guard: Theobald"
     assert out.state.pending.users == (SYBILLA_ID, THEOBALD_ID)
     out = choose(out.state, "Guard: Theobald", by=THEOBALD)
     assert "Theobald guards Sybilla and becomes the target." in texts(out)
     assert out.state.find("Theobald").grit == 0 and out.state.find("Sybilla").grit == 2
     assert out.state.find("Theobald").id in out.state.turns.acted
     assert out.state.pending is None
+
+
+def test_options_said_or_stored_plain_before_they_were_said_read_the_same():
+    enc = start(seed_cast()).state
+    enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader", "Balthasar")
+    asked = attack(enc, GM, "Sybilla", "axe", dice=(5,)).state
+    assert templates(asked.pending.options[-1]) == ["Guard: {who}"]
+    pending = asked.pending
+    plain = asked.but(pending=pending.but(options=options(pending), default=english(pending.default), owners={}))
+    for state in (asked, plain):
+        index = options(state.pending).index("Guard: Theobald")
+        out = apply(state, Choose(by=GM, pending_id=state.pending.id, index=index))
+        assert "Theobald guards Sybilla and becomes the target." in texts(out)
 
 
 def test_unaware_targets_cannot_react_and_concealed_attackers_allow_no_reaction():
@@ -163,7 +179,7 @@ def test_an_attack_stunt_accepted_replaces_the_attack():
     out = attack(
         enc, BALTHASAR, "Bandit 1", "sword", stunt="disarmed and incapacitated until the end of the stretch", dice=(2,)
     )
-    assert out.state.pending.kind == "stunt" and out.state.pending.options == ("Accept", "Take the attack")
+    assert out.state.pending.kind == "stunt" and options(out.state.pending) == ("Accept", "Take the attack")
     accepted = choose(out.state, "Accept")
     assert accepted.state.pending is None and accepted.state.find("Bandit 1").health == 3
     assert "accepts: disarmed and incapacitated" in texts(accepted)[1]
@@ -183,8 +199,8 @@ def test_nobody_reacts_twice_to_one_attack_and_only_one_target_counters_a_blast(
     out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb", dice=(5,))
     out = choose(out.state, "Counter: sword", by=BALTHASAR, dice=(1,))
     assert out.state.pending.chooser == out.state.find("Sybilla").id
-    assert not any(o.startswith("Counter") for o in out.state.pending.options)
-    assert not any(o.endswith("Balthasar") for o in out.state.pending.options)
+    assert not any(o.startswith("Counter") for o in options(out.state.pending))
+    assert not any(o.endswith("Balthasar") for o in options(out.state.pending))
     out = choose(out.state, "No reaction", by=SYBILLA)
     # one blast roll (5) for both, then Balthasar's counter (1): he suffers more, is hit first and goes down
     balthasar, sybilla = out.state.find("Balthasar"), out.state.find("Sybilla")

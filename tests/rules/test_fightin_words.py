@@ -13,6 +13,7 @@ from rules.actions import AddCombatants, Choose, DelayTurn, NextTurn
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed, RulesError
 from rules.model import Actor
+from rules.said import english
 from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.gm import falling
 from rules.systems.fightin_words.sheet import minimum_toughness, toughness, will
@@ -98,7 +99,7 @@ def test_an_unarmoured_average_human_has_toughness_9_3():
     jack = fight.f("Jack")
     assert (toughness(jack), minimum_toughness(jack)) == (9, 3)
     assert (will(jack), will(jack) - 6) == (9, 3)
-    assert SYSTEM.status_line(fight.enc, jack, reveal=True).startswith("T 9/3 · Will 9/3")
+    assert english(SYSTEM.status_line(fight.enc, jack, reveal=True)).startswith("T 9/3 · Will 9/3")
 
 
 def test_the_combo_of_8_6_and_4_against_toughness_9_3_gives_three_wounds():
@@ -265,7 +266,7 @@ def test_actions_spend_seconds_and_the_turn_ends_by_itself():
     assert "No seconds" not in fight.text()
     assert fight.acting() == ["Goblin"]
     assert not fight.f("Mauve").aimed  # moving loses the aim
-    assert SYSTEM.turn_summary(fight.enc, fight.f("Goblin").id)[0] == "⏱ 6 of 6 s left"
+    assert english(SYSTEM.turn_summary(fight.enc, fight.f("Goblin").id)[0]) == "⏱ 6 of 6 s left"
 
 
 def test_an_attack_with_too_little_time_carries_over():
@@ -310,7 +311,7 @@ def test_a_mount_costs_2_seconds_every_turn():
     fight.next()  # Mauve again
     assert fight.left("Mauve") == 4
     assert "Mauve loses 2 s (steering the mount)." in fight.text()
-    assert "🐎 steering the mount: 2 s every turn" in SYSTEM.turn_summary(fight.enc, fight.f("Mauve").id)
+    assert "🐎 steering the mount: 2 s every turn" in map(english, SYSTEM.turn_summary(fight.enc, fight.f("Mauve").id))
 
 
 def test_disabled_characters_have_3_seconds_and_cannot_walk_or_combo():
@@ -379,7 +380,7 @@ def test_a_successful_defence_negates_and_the_dc_is_4_plus_skill_plus_y():
     fight.command("attack", target="Goblin", options="mod=+1/+1", dice="2 8")  # 2 + 3 + 1 = 6 vs 4
     assert "d6 2 +3 +1 = 6 vs Goblin's Target 4: hit" in fight.text()
     pending = fight.enc.pending
-    assert "DC 8" in pending.prompt and pending.default == "Block" and pending.users == ()
+    assert "DC 8" in english(pending.prompt) and english(pending.default) == "Block" and pending.users == ()
     fight.choose("Block", 6)  # 6 + 2 = 8 ≥ 8
     assert "Goblin blocks: d6 6 +2 = 8 vs DC 8: negated" in fight.text()
     assert fight.f("Goblin").wounds == 0

@@ -10,6 +10,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from rules.randomness import Chance
+from rules.said import english
 from rules.system import Resting
 from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.gm import AddCondition, Damage
@@ -143,7 +144,7 @@ def test_gm_adjustments_are_checked_and_shown():
         SYSTEM.adjust(sheet, state, "wounds", "many")
     with pytest.raises(InvalidInput, match="no lasting value"):
         SYSTEM.adjust(sheet, state, "stamina", "3")
-    assert SYSTEM.lasting_lines(sheet, state) == [
+    assert [english(line) for line in SYSTEM.lasting_lines(sheet, state)] == [
         "2 wounds: Toughness 7/1",
         "1 morale penalty: Will 8/2",
         "Conditions: mobility penalty, disabled",

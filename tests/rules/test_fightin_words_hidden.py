@@ -23,6 +23,7 @@ import pytest
 from rules.actions import AddCombatants
 from rules.errors import DiceError
 from rules.randomness import Chance
+from rules.said import english
 from rules.secrets import CLOSE, OPEN, conceal, has_secrets, reveal
 from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.initiative import reroll
@@ -79,11 +80,11 @@ class Table(Fight):
         before, shown = self.enc, len(self.texts)
         out = super().do(action)
         self.texts += [e.text for e in out.events]
-        self.texts.append(out.summary)
+        self.texts.append(english(out.summary))
         if out.state.pending is not None:
-            self.texts.append(out.state.pending.prompt)
+            self.texts.append(english(out.state.pending.prompt))
         for cid in out.state.turns.acting:
-            self.texts += SYSTEM.turn_summary(out.state, cid)
+            self.texts += [english(line) for line in SYSTEM.turn_summary(out.state, cid)]
         moved = changes([before, out.state], "wounds", "morale_penalties")
         self.known += [moved] * (len(self.texts) - shown)
         return out
@@ -139,7 +140,7 @@ def mauve_attacks_with_every_defence(t: Table):
     t.choose("Parry", 3, 4)
     t.command("condition_add", target="Nemesis", condition="held")
     t.command("attack", by=PLAYER, target="Nemesis", damage="381", options=free, dice="6")
-    assert t.enc.pending.options == ("Dodge", "No defence")
+    assert tuple(map(english, t.enc.pending.options)) == ("Dodge", "No defence")
     t.choose("Dodge", 5)
     t.command("condition_remove", target="Nemesis", condition="held")
     # 384 > Minimum 383: a wound; then 444 ≥ Toughness 388: wound and Dying.
@@ -430,15 +431,15 @@ def test_a_hidden_npcs_defence_prompt_hides_its_bonuses_and_a_hidden_attackers_d
     table.next()  # Mauve's turn
     table.command("attack", by=PLAYER, target="Nemesis", dice="6 1")
     assert (
-        conceal(table.enc.pending.prompt)
+        conceal(english(table.enc.pending.prompt))
         == "Nemesis: defend against a hit from Mauve (DC 7)? Block ?, Dodge ?, Parry ?"
     )
-    assert reveal(table.enc.pending.prompt).endswith("Block +170, Dodge +190, Parry +230")
+    assert reveal(english(table.enc.pending.prompt)).endswith("Block +170, Dodge +190, Parry +230")
     table.choose("No defence")
     table.next()  # round 2: Nemesis's turn
     table.command("attack", target="Mauve", dice="6 1")
     assert (
-        conceal(table.enc.pending.prompt)
+        conceal(english(table.enc.pending.prompt))
         == "Mauve: defend against a hit from Nemesis (DC ?)? Block +1, Dodge +2, Parry +1"
     )
-    assert reveal(table.enc.pending.prompt).startswith("Mauve: defend against a hit from Nemesis (DC 254)?")
+    assert reveal(english(table.enc.pending.prompt)).startswith("Mauve: defend against a hit from Nemesis (DC 254)?")

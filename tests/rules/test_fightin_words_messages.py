@@ -7,6 +7,7 @@ import pytest
 
 from rules.actions import Choose
 from rules.errors import InvalidInput
+from rules.said import english
 from rules.systems.fightin_words import SYSTEM
 from tests.rules.test_fightin_words import GM, PLAYER, PLAYER_ID, Fight, duel
 
@@ -78,7 +79,7 @@ def test_the_tracker_line_shows_owed_seconds_and_a_pending_spell_and_the_turn_me
     line = SYSTEM.status_line(fight.enc, mira, reveal=True)
     assert "↪ 1 s owed to the next turn" in line and "✨ Fireball on Dummy in 12 of Mira's seconds" in line
     fight.next()  # Dummy ends; Mira carries 1 s of casting
-    assert SYSTEM.turn_summary(fight.enc, mira.id) == ["⏱ 5 of 6 s left"]
+    assert [english(line) for line in SYSTEM.turn_summary(fight.enc, mira.id)] == ["⏱ 5 of 6 s left"]
     assert "↪" not in SYSTEM.status_line(fight.enc, fight.f("Mira"), reveal=True)
 
 
@@ -143,7 +144,7 @@ def test_a_flanked_defender_is_told_in_the_prompt():
     fight.next()
     fight.command("attack", target="Mauve", options="flanked", dice="6 1")
     assert (
-        fight.enc.pending.prompt
+        english(fight.enc.pending.prompt)
         == "Mauve: defend against a hit from Goblin (DC 4, flanked: −1)? Block +0, Dodge +0, Parry +0"
     )
     assert "🛡️ Mauve may defend against a hit (DC 4, flanked: −1): waiting for the choice." in fight.text()

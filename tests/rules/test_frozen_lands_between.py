@@ -10,6 +10,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from rules.randomness import Chance
+from rules.said import english
 from rules.system import Resting
 from rules.systems.frozen_lands import SYSTEM
 from rules.systems.frozen_lands.actions import AddCondition, Damage
@@ -106,7 +107,7 @@ def test_resting_resets_stress_and_stamina_but_not_wounds():
 def test_the_gm_heals_wounds_by_hand_and_show_lists_them():
     sheet = SYSTEM.parse_sheet(SHEET)
     state = {"stamina": 7, "wounds": 2, "injuries": ["broken ribs"], "stress": 3, "wp": 1, "fear": 2}
-    assert SYSTEM.lasting_lines(sheet, state) == [
+    assert [english(line) for line in SYSTEM.lasting_lines(sheet, state)] == [
         "Stamina 7/7",
         "Wounds 2: broken ribs (1 critical injury not recorded)",
         "Stress 3 (SOUL 2; 1 stress dice), WP 1",

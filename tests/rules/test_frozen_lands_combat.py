@@ -6,6 +6,7 @@ import pytest
 
 from rules.actions import Choose
 from rules.errors import InvalidInput, NotAllowed
+from rules.said import english
 from rules.systems.frozen_lands import weapons
 from rules.systems.frozen_lands.combat import ranged_modifiers
 from tests.rules.test_frozen_lands_support import ASTRID, BJORN, GM, act, choose, end_turn, fl, get, outcome, party
@@ -47,7 +48,8 @@ def test_weapon_tables_are_built_in():
     ],
 )
 def test_ranged_modifiers_table(weapon, range_name, aimed, size, light, expected):
-    assert ranged_modifiers(weapon, range_name, aimed=aimed, size=size, light=light) == expected
+    parts = ranged_modifiers(weapon, range_name, aimed=aimed, size=size, light=light)
+    assert [(english(label), n) for label, n in parts] == expected
 
 
 def test_a_shot_beyond_the_weapons_range_needs_aim_and_two_categories_are_out_of_reach():
@@ -147,7 +149,7 @@ def test_heavy_weapons_cannot_be_used_in_a_cramped_zone():
 def test_enemy_attack_dodge_reduces_damage_then_armour():
     s = end_turn(party())  # the Wolf
     o = outcome(s, fl.Attack(by=GM, target="Astrid"))
-    assert o.state.pending.options == ("Dodge", "Block", "No reaction")  # a Shortsword parries
+    assert tuple(map(english, o.state.pending.options)) == ("Dodge", "Block", "No reaction")  # a Shortsword parries
     assert o.events[-1].ping == (10,)
     s = choose(o.state, "Dodge", 6, 1, by=ASTRID)  # Mobility 2: one success
     assert get(s, "Astrid").stamina == 6  # 3 − 1 − armour 1 = 1
@@ -159,7 +161,7 @@ def test_enemy_attack_dodge_reduces_damage_then_armour():
 def test_block_needs_a_shield_or_a_parrying_weapon():
     s = end_turn(party(astrid={"weapon": "Mace"}))
     s = act(s, fl.Attack(by=GM, target="Astrid"))
-    assert s.pending.options == ("Dodge", "No reaction")
+    assert tuple(map(english, s.pending.options)) == ("Dodge", "No reaction")
 
 
 def test_stamina_zero_breaks_and_each_further_hit_is_a_wound_with_the_gms_injury():
@@ -213,7 +215,7 @@ def test_bjorns_block_with_a_shield():
 def test_the_defense_prompt_says_how_many_dice_each_reaction_rolls():
     s = end_turn(party(astrid={"stress": 3}))
     s = act(s, fl.Attack(by=GM, target="Astrid"))
-    assert s.pending.prompt == (
+    assert english(s.pending.prompt) == (
         "Wolf hits Astrid for 3: spend a reaction (2 left) on a defense roll? "
         "Dodge rolls Mobility (2 dice), Block rolls Melee (2 dice) (+ 1 stress die)."
     )

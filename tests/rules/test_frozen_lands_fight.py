@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import InvalidInput, UnknownAction
+from rules.said import english
 from rules.systems.frozen_lands import SYSTEM
 from tests.rules.test_frozen_lands_support import (
     ASTRID,
@@ -67,13 +68,19 @@ def test_a_full_fight_with_out_of_turn_and_delayed_actions_a_block_a_broken_char
     s = o.state
     bjorn = get(s, "Bjorn")
     assert bjorn.exhaustion == 1 and bjorn.actions_left == 1 and get(s, "Bandit").stamina == 1
-    assert SYSTEM.turn_summary(s, bjorn.id)[:2] == ["Actions left: 1 of 2 (used: attack)", "Reactions left: 1 of 1"]
-    assert SYSTEM.status_line(s, get(s, "Astrid"), reveal=True) == "Stamina 0/7 · Wounds 1 · Stress 0 · WP 0 · broken"
+    assert [english(line) for line in SYSTEM.turn_summary(s, bjorn.id)[:2]] == [
+        "Actions left: 1 of 2 (used: attack)",
+        "Reactions left: 1 of 1",
+    ]
     assert (
-        SYSTEM.status_line(s, bjorn, reveal=True)
+        english(SYSTEM.status_line(s, get(s, "Astrid"), reveal=True))
+        == "Stamina 0/7 · Wounds 1 · Stress 0 · WP 0 · broken"
+    )
+    assert (
+        english(SYSTEM.status_line(s, bjorn, reveal=True))
         == "Stamina 9/9 · Wounds 0 · Stress 3 (1 stress die) · WP 0 · Exhaustion 1"
     )
-    assert SYSTEM.status_line(s, get(s, "Bandit"), reveal=False) == "badly hurt"
+    assert english(SYSTEM.status_line(s, get(s, "Bandit"), reveal=False)) == "badly hurt"
 
 
 def command(name, by=GM, **options):

@@ -14,6 +14,7 @@ import pytest
 
 from rules.actions import AddCombatants, Choose, EndTurn, NextTurn
 from rules.engine import apply
+from rules.said import english
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.frozen_lands import SYSTEM
 from tests.rules.derive import changes, derivable
@@ -66,10 +67,10 @@ class Log:
         outcome = apply(state, action)
         shown = len(self.texts)
         self.texts += [event.text for event in outcome.events]
-        self.summaries.append(outcome.summary)
+        self.summaries.append(english(outcome.summary))
         pending = outcome.state.pending
         if pending is not None:
-            self.texts += [pending.prompt, *pending.options]
+            self.texts += [english(pending.prompt), *map(english, pending.options)]
         moved = changes([state, outcome.state], "stamina", "wounds", "stress")
         self.known += [moved] * (len(self.texts) - shown)
         return outcome.state
@@ -81,7 +82,7 @@ class Log:
         """The turn message's lines for whoever acts now (it must be `name`)."""
         acting = [state.get(c).name for c in state.turns.acting]
         assert acting == [name]
-        self.texts += SYSTEM.turn_summary(state, state.find(name).id)
+        self.texts += map(english, SYSTEM.turn_summary(state, state.find(name).id))
         self.known += [set()] * (len(self.texts) - len(self.known))
         return state
 

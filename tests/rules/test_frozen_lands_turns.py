@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import AwaitingChoice, DiceError, NotAllowed
+from rules.said import english
 from tests.rules.test_frozen_lands_support import (
     ASTRID,
     BJORN,
@@ -117,7 +118,7 @@ def test_turn_summary_shows_actions_and_reactions_left():
 def fl_summary(s, name):
     from rules.systems.frozen_lands import SYSTEM
 
-    return SYSTEM.turn_summary(s, get(s, name).id)
+    return [english(line) for line in SYSTEM.turn_summary(s, get(s, name).id)]
 
 
 def test_reactions_are_agility_minus_one_spent_on_defense_and_restored_each_round():
@@ -125,7 +126,7 @@ def test_reactions_are_agility_minus_one_spent_on_defense_and_restored_each_roun
     assert get(s, "Astrid").reactions_left == 2 and get(s, "Bjorn").reactions_left == 1
     s = end_turn(s)  # the Wolf's turn
     s = act(s, fl.Attack(by=GM, target="Bjorn"))
-    assert s.pending.options == ("Dodge", "Block", "No reaction")
+    assert tuple(map(english, s.pending.options)) == ("Dodge", "Block", "No reaction")
     s = choose(s, "Block", 6, 2, 3, by=BJORN)  # Melee 3: one success
     bjorn = get(s, "Bjorn")
     assert bjorn.reactions_left == 0 and bjorn.stamina == 9  # 3 − 1 block − 2 armour = 0
@@ -237,4 +238,4 @@ def test_an_enemy_turn_says_how_it_attacks_without_revealing_a_hidden_enemys_num
     shade = fl_summary(s, "Shade")
     assert [conceal(line) for line in shade] == ["Attacks with /attack target:… for ? damage"]
     assert [reveal(line) for line in shade] == ["Attacks with /attack target:… for 7 damage"]  # the GM still reads it
-    assert SYSTEM.status_line(s, get(s, "Shade"), reveal=False) == "unhurt"
+    assert english(SYSTEM.status_line(s, get(s, "Shade"), reveal=False)) == "unhurt"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
+from rules.said import english
 from tests.rules.test_towers_helpers import PLAYER, add, begin, choose, command, new, phase_of, texts, who
 
 HERO = (
@@ -53,8 +54,8 @@ def test_a_player_character_flips_their_own_defence():
     # Only the choice message pings the player, so they are not pinged twice.
     assert out.events[-1].text == "Hero flips PD 3 − SS 2 flat-footed = 1 (1 card): see the Flip button."
     assert not any(e.ping for e in out.events)
-    assert '/choose option:Flip cards:"…"' in enc.pending.prompt
-    assert "Flip PD 3 − SS 2 flat-footed = 1: 1 card" in enc.pending.prompt
+    assert '/choose option:Flip cards:"…"' in english(enc.pending.prompt)
+    assert "Flip PD 3 − SS 2 flat-footed = 1: 1 card" in english(enc.pending.prompt)
     with pytest.raises(AwaitingChoice):
         command(enc, "act", action="aim")
     out = choose(enc, cards="9C")

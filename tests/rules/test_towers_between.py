@@ -10,6 +10,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from rules.randomness import Chance
+from rules.said import english
 from rules.system import Resting
 from rules.systems.towers import SYSTEM
 from rules.systems.towers.actions import AddCondition, Damage
@@ -101,7 +102,7 @@ def test_adjustments_and_what_show_says():
     assert state["conditions"] == [{"name": "cursed", "minor": False}, {"name": "blinded", "minor": True}]
     with pytest.raises(InvalidInput, match="at most 5"):
         SYSTEM.adjust(sheet, state, "lethal", "6")
-    assert SYSTEM.lasting_lines(sheet, state) == [
+    assert [english(line) for line in SYSTEM.lasting_lines(sheet, state)] == [
         "LETHAL 0/5 (disabled)",
         "STUN 10/10",
         "Mana 4/4",

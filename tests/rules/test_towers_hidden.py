@@ -12,6 +12,7 @@ import re
 
 from rules.actions import AddCombatants
 from rules.engine import apply
+from rules.said import english
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.towers import SYSTEM
 from tests.rules.derive import changes, derivable
@@ -157,11 +158,11 @@ def run(hidden: bool):
             step = lambda e: add(e, "Wraith", low(21), WRAITH, surprised=True)  # noqa: E731
         out = step(enc)
         enc = out.state
-        lines = [e.text for e in out.events] + [out.summary]
+        lines = [e.text for e in out.events] + [english(out.summary)]
         if enc.pending is not None:
-            lines += [enc.pending.prompt, *enc.pending.options]
+            lines += [english(enc.pending.prompt), *map(english, enc.pending.options)]
         if enc.turns.current:
-            lines += SYSTEM.turn_summary(enc, enc.turns.current)
+            lines += map(english, SYSTEM.turn_summary(enc, enc.turns.current))
         steps.append((label, lines))
     return enc, steps
 
@@ -333,7 +334,7 @@ def test_a_hidden_defender_asked_to_flip_reads_its_numbers_only_for_the_gm():
     enc = add(enc, "Wraith", low(21), WRAITH).state
     enc = begin(enc).state
     out = command(enc, "attack", actor="Wraith", target="Hero", weapon="claws", cards="AH " + low(23))
-    prompt = out.state.pending.prompt
+    prompt = english(out.state.pending.prompt)
     assert "Flip PD ? − SS ? flat-footed = ?: ? card." in conceal(prompt)
     assert "Flip PD 3 − SS 2 flat-footed = 1: 1 card." in reveal(prompt)
     assert conceal(out.events[-1].text) == "Hero flips PD ? − SS ? flat-footed = ? (? card): see the Flip button."
@@ -371,11 +372,11 @@ def derivations() -> tuple[set[int], set[int]]:
     for _, step in fight_steps():
         before, out = enc, step(enc)
         enc = out.state
-        shown = [e.text for e in out.events] + [out.summary]
+        shown = [e.text for e in out.events] + [english(out.summary)]
         if enc.pending is not None:
-            shown += [enc.pending.prompt, *enc.pending.options]
+            shown += [english(enc.pending.prompt), *map(english, enc.pending.options)]
         if enc.turns.current:
-            shown += SYSTEM.turn_summary(enc, enc.turns.current)
+            shown += map(english, SYSTEM.turn_summary(enc, enc.turns.current))
         moved = changes([before, enc], "stun", "lethal", "temp_stun", "temp_lethal", "mana")
         lines += [(conceal(text), moved) for text in shown]
     return derivable(lines), {4, 5, 25, 26}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import InvalidInput
+from rules.said import english
 from rules.systems.towers.damage import Harm, dealt
 from rules.systems.towers.flips import Mods, flip
 from rules.systems.towers.modifiers import range_mods
@@ -146,7 +147,7 @@ def test_flip_keeps_highest_and_shifts():
     from rules.randomness import Chance
 
     result = flip(Chance(1, (), (), parse_cards("KH 4C")), 2, Mods().plus(shift=-1))
-    assert result.text() == "K♥ 4♣ → keep K = 13 − 1 = 12"
+    assert english(result.text()) == "K♥ 4♣ → keep K = 13 − 1 = 12"
     assert result.hearts == 1
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import InvalidInput, UnknownAction
+from rules.said import english
 from rules.systems.towers import SYSTEM
 from rules.systems.towers.sheet import damage_words, parse_weapon
 from tests.rules.test_towers_helpers import GM, PLAYER, add, begin, command, new, phase_of, texts, who
@@ -43,16 +44,19 @@ def test_a_combatant_starts_full_and_flat_footed():
     enc = add(new(), "Tony", "KH 4C", HERO).state
     tony = enc.find("Tony")
     assert (tony.stun, tony.lethal, tony.mana, tony.flat_footed) == (12, 6, 4, True)
-    assert SYSTEM.status_line(enc, tony, reveal=True) == "STUN 12/12 · LETHAL 6/6 · mana 4/4 · CI 15 · flat-footed"
-    assert SYSTEM.status_line(enc, tony, reveal=False) == "unhurt"
+    assert (
+        english(SYSTEM.status_line(enc, tony, reveal=True))
+        == "STUN 12/12 · LETHAL 6/6 · mana 4/4 · CI 15 · flat-footed"
+    )
+    assert english(SYSTEM.status_line(enc, tony, reveal=False)) == "unhurt"
 
 
 def test_hidden_status_stays_vague():
     enc = add(new(), "Tony", "KH 4C", HERO).state
     enc = command(enc, "damage", target="Tony", amount="3").state
-    assert SYSTEM.status_line(enc, enc.find("Tony"), reveal=False) == "hurt"
+    assert english(SYSTEM.status_line(enc, enc.find("Tony"), reveal=False)) == "hurt"
     enc = command(enc, "damage", target="Tony", amount="20").state
-    assert SYSTEM.status_line(enc, enc.find("Tony"), reveal=False) == "down"
+    assert english(SYSTEM.status_line(enc, enc.find("Tony"), reveal=False)) == "down"
 
 
 def test_joining_a_running_fight_counts_the_first_phase_from_now():
@@ -65,11 +69,11 @@ def test_joining_a_running_fight_counts_the_first_phase_from_now():
 
 def test_turn_summary_lists_what_matters():
     enc = begin(add(new(), "Tony", "KH 4C", HERO).state).state
-    lines = SYSTEM.turn_summary(enc, enc.find("Tony").id)
+    lines = [english(line) for line in SYSTEM.turn_summary(enc, enc.find("Tony").id)]
     assert lines[0] == "Flat-footed until acting: PD without Soft Strength, no opportunity attacks."
     assert not any("Phase" in line for line in lines)  # the turn message's title carries the phase
     enc = command(enc, "act", action="aim").state
-    assert any("Aiming: (flip+1)" in line for line in SYSTEM.turn_summary(enc, enc.find("Tony").id))
+    assert any("Aiming: (flip+1)" in english(line) for line in SYSTEM.turn_summary(enc, enc.find("Tony").id))
 
 
 def test_defender_flips_can_be_automatic_for_everyone():

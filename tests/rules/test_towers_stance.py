@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import InvalidInput
+from rules.said import english
 from rules.systems.towers import SYSTEM
 from tests.rules.test_towers_helpers import add, begin, command, new, phase_of, texts, who
 
@@ -78,10 +79,10 @@ def test_choosing_is_free_and_the_stance_holds_until_changed_or_dropped():
     enc = command(enc, "act", action="aim").state  # the foe's turn passes; the Hero's next one begins
     assert who(enc) == "Hero" and enc.find("Hero").stance == "defensive"
     hero = enc.find("Hero").id
-    assert SYSTEM.turn_summary(enc, hero)[0] == (
+    assert english(SYSTEM.turn_summary(enc, hero)[0]) == (
         "Fighting defensively (PA −1, PD +1): change it before acting with /act action:stance (free)."
     )
-    assert SYSTEM.status_line(enc, enc.find("Hero"), reveal=True).endswith("defensive stance")
+    assert english(SYSTEM.status_line(enc, enc.find("Hero"), reveal=True)).endswith("defensive stance")
     out = stance(enc, "none")
     assert texts(out) == ["Hero drops the defensive stance."]
     assert out.state.find("Hero").stance == ""

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules.between import at_most_sheet, dead_rest, heading, kept, outcome, refuse_dead, set_value
+from rules.said import say
 from rules.system import Adjustable, Option, Rest
+from rules.usertext import user_text
 
 from .model import Fighter
 from .sheet import FactionsSheet
@@ -83,29 +85,42 @@ def _rest(r, health_back: bool) -> tuple[dict[str, Any], str]:
     parts = []
     if v["grit"] < v["max_grit"]:
         state["grit"] = v["max_grit"]
-        parts.append(f"grit back ({v['max_grit']}/{v['max_grit']})")
+        parts.append(say("grit back ({grit}/{most})", grit=v["max_grit"], most=v["max_grit"]))
     if health_back:
         if v["health"] < v["max_health"]:
-            parts.append(f"health back ({v['health']} → {v['max_health']}/{v['max_health']})")
+            parts.append(
+                say(
+                    "health back ({before} → {after}/{most})",
+                    before=v["health"],
+                    after=v["max_health"],
+                    most=v["max_health"],
+                )
+            )
         state["health"] = v["max_health"]
         if state.get("incapacitated"):
             state["incapacitated"] = False
-            parts.append("no longer incapacitated")
+            parts.append(say("no longer incapacitated"))
     elif v["health"] < v["max_health"]:
-        parts.append(f"health stays at {v['health']}/{v['max_health']} (the campaign heals health by hand)")
+        parts.append(
+            say(
+                "health stays at {health}/{most} (the campaign heals health by hand)",
+                health=v["health"],
+                most=v["max_health"],
+            )
+        )
     if not parts:
-        return state, f"{r.name} is already at full health and grit."
-    return state, f"{r.name}: " + ", ".join(parts) + "."
+        return state, say("{who} is already at full health and grit.", who=user_text(r.name))
+    return state, f"{user_text(r.name)}: " + ", ".join(parts) + "."
 
 
 def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
     v = _view(sheet, state)
-    out = ["Dead."] if state.get("dead") else []
-    out.append(f"Health {v['health']}/{v['max_health']}")
+    out = [say("Dead.")] if state.get("dead") else []
+    out.append(say("Health {health}/{most}", health=v["health"], most=v["max_health"]))
     if v["max_grit"]:
-        out.append(f"Grit {v['grit']}/{v['max_grit']}")
+        out.append(say("Grit {grit}/{most}", grit=v["grit"], most=v["max_grit"]))
     if state.get("incapacitated"):
-        out.append("Incapacitated")
+        out.append(say("Incapacitated"))
     return out
 
 

@@ -6,6 +6,7 @@ import re
 
 from rules.commands import Acts, Commands, Given, integer, plain
 from rules.errors import InvalidInput, UnknownAction
+from rules.said import say
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 from rules.usertext import quoted
 
@@ -100,7 +101,7 @@ def manoeuvre(act: str):
     def build(given: Given):
         target = given.optional("target")
         if not target:
-            raise InvalidInput(f"`{act}` needs a target.")
+            raise InvalidInput(say("`{act}` needs a target.", act=act))  # the command's own word, as typed
         mode = act if act in ("disarm", "shove", "grapple") else "damage"
         return _attack(
             given,
@@ -117,19 +118,21 @@ def manoeuvre(act: str):
 def free(given: Given):
     target = given.optional("target")
     if not target:
-        raise InvalidInput("Name the ally to free (the `target` option).")
+        raise InvalidInput(say("Name the ally to free (the `target` option)."))
     return FreeAlly(**given.base(), target=target)
 
 
 def unknown(given: Given):
     act = given.required("action").lower().replace(" ", "_").replace("-", "_")
-    raise UnknownAction(f"{quoted(act)} is not an action here. Try: {', '.join(a for a, _ in ACTS)}.")
+    raise UnknownAction(
+        say("{act} is not an action here. Try: {acts}.", act=quoted(act), acts=", ".join(a for a, _ in ACTS))
+    )
 
 
 def save(given: Given):
     kind = given.required("kind").lower()[:3]
     if kind not in ("str", "agi", "wit"):
-        raise InvalidInput("Saves here are `str`, `agi` or `wit`.")
+        raise InvalidInput(say("Saves here are `str`, `agi` or `wit`."))
     return RollSave(**given.base(), attribute=kind, why=given.word("why") or "")
 
 

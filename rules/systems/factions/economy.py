@@ -5,6 +5,7 @@ actions. Movement may be split around the actions."""
 from __future__ import annotations
 
 from rules.errors import InvalidInput
+from rules.said import say
 
 from .model import FactionsEncounter, Fighter
 
@@ -21,34 +22,43 @@ def acted_yet(fighter: Fighter) -> bool:
 
 def spend_move(enc: FactionsEncounter, fighter: Fighter, zones: int, sprint: bool) -> FactionsEncounter:
     if zones < 1:
-        raise InvalidInput("Move at least one zone.")
+        raise InvalidInput(say("Move at least one zone."))
     full = speed(fighter, sprint)
     limit = full // 2 if acted_yet(fighter) else full
     if fighter.moved + zones > limit:
-        why = " after taking an action (half speed)" if acted_yet(fighter) else ""
-        raise InvalidInput(
-            f"{fighter.name} can move {limit - fighter.moved} more zone(s) this turn{why}"
-            f"{'' if sprint or fighter.sprinting else '; sprint to double it'}."
-        )
+        acted, sprinted = acted_yet(fighter), sprint or fighter.sprinting
+        if acted and sprinted:
+            template = "{who} can move {n} more zone(s) this turn after taking an action (half speed)."
+        elif acted:
+            template = (
+                "{who} can move {n} more zone(s) this turn after taking an action (half speed); sprint to double it."
+            )
+        elif sprinted:
+            template = "{who} can move {n} more zone(s) this turn."
+        else:
+            template = "{who} can move {n} more zone(s) this turn; sprint to double it."
+        raise InvalidInput(say(template, who=fighter.name, n=limit - fighter.moved))
     return enc.update(fighter.id, moved=fighter.moved + zones, sprinting=fighter.sprinting or sprint)
 
 
-def _check_half_move(fighter: Fighter, what: str) -> None:
+def _check_half_move(fighter: Fighter, main: bool) -> None:
     if fighter.moved > speed(fighter) // 2:
-        raise InvalidInput(f"{fighter.name} moved its full speed this turn: no {what} left.")
+        if main:
+            raise InvalidInput(say("{who} moved its full speed this turn: no main action left.", who=fighter.name))
+        raise InvalidInput(say("{who} moved its full speed this turn: no bonus action left.", who=fighter.name))
 
 
 def spend_main(enc: FactionsEncounter, fighter: Fighter) -> FactionsEncounter:
-    _check_half_move(fighter, "main action")
+    _check_half_move(fighter, main=True)
     if fighter.mains or fighter.bonuses >= 2:
-        raise InvalidInput(f"{fighter.name} has already used its main action this turn.")
+        raise InvalidInput(say("{who} has already used its main action this turn.", who=fighter.name))
     return enc.update(fighter.id, mains=1)
 
 
 def spend_bonus(enc: FactionsEncounter, fighter: Fighter) -> FactionsEncounter:
-    _check_half_move(fighter, "bonus action")
+    _check_half_move(fighter, main=False)
     if fighter.bonuses + fighter.mains >= 2:
-        raise InvalidInput(f"{fighter.name} has no bonus action left this turn.")
+        raise InvalidInput(say("{who} has no bonus action left this turn.", who=fighter.name))
     return enc.update(fighter.id, bonuses=fighter.bonuses + 1)
 
 
@@ -56,13 +66,18 @@ def summary(fighter: Fighter) -> list[str]:
     full = speed(fighter)
     limit = full // 2 if acted_yet(fighter) else full
     left = max(0, limit - fighter.moved)
-    lines = [f"Move: {left} zone(s) left ({fighter.moved} moved{', sprinting' if fighter.sprinting else ''})"]
-    if fighter.moved > full // 2:
-        lines.append("Actions: none (full move)")
+    if fighter.sprinting:
+        lines = [say("Move: {left} zone(s) left ({moved} moved, sprinting)", left=left, moved=fighter.moved)]
     else:
-        main = "used" if fighter.mains or fighter.bonuses >= 2 else "ready"
+        lines = [say("Move: {left} zone(s) left ({moved} moved)", left=left, moved=fighter.moved)]
+    if fighter.moved > full // 2:
+        lines.append(say("Actions: none (full move)"))
+    else:
         bonus = max(0, 2 - fighter.bonuses - fighter.mains)
-        lines.append(f"Main action: {main} · bonus actions left: {bonus}")
+        if fighter.mains or fighter.bonuses >= 2:
+            lines.append(say("Main action: used · bonus actions left: {n}", n=bonus))
+        else:
+            lines.append(say("Main action: ready · bonus actions left: {n}", n=bonus))
     if fighter.grabbed_by:
-        lines.append("Grabbed: can only try to break free (`/act break_free`)")
+        lines.append(say("Grabbed: can only try to break free (`/act break_free`)"))
     return lines

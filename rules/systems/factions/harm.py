@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from rules.model import Event
 from rules.randomness import Chance
+from rules.said import say
 from rules.secrets import secret
 
 from .model import FactionsEncounter, Fighter
@@ -51,57 +52,66 @@ def harm(
     source: str = "",
     by_enemy: bool = True,
 ) -> Harm:
+    """`source`: where the damage comes from, said after it (a roll, `(d4, shoved by a larger foe)`)."""
     target: Fighter = enc.get(cid)
     hidden = target.hidden
 
     def shown(value: int) -> str:
         return secret(value, target)
 
-    steps: list[str] = [f"{amount} damage{' ' + source if source else ''}"]
+    steps: list[str] = [say("{n} damage {source}", n=amount, source=source) if source else say("{n} damage", n=amount)]
     if direct:
         dealt = max(0, amount)
-        steps.append("direct")
+        steps.append(say("direct"))
     else:
         armour = armour_of(target, cover)
         dealt = max(0, amount - armour)
         if armour or hidden:
-            steps.append(f"− armour {shown(armour)}{' (cover)' if cover else ''} = {shown(dealt)}")
+            template = "− armour {armour} (cover) = {dealt}" if cover else "− armour {armour} = {dealt}"
+            steps.append(say(template, armour=shown(armour), dealt=shown(dealt)))
     grit, health = target.grit, target.health
     if not direct and dealt and (grit or hidden):
         soaked = min(grit, dealt)
         grit -= soaked
-        steps.append(f"grit soaks {shown(soaked)} (grit {shown(grit)}/{shown(target.max_grit)})")
+        steps.append(
+            say(
+                "grit soaks {soaked} (grit {grit}/{most})",
+                soaked=shown(soaked),
+                grit=shown(grit),
+                most=shown(target.max_grit),
+            )
+        )
         to_health = dealt - soaked
     else:
         to_health = dealt
     changes: dict = {"grit": grit}
     if by_enemy and target.surrendered and dealt:
         changes["surrendered"] = False
-        steps.append("harmed while surrendering: fights on")
+        steps.append(say("harmed while surrendering: fights on"))
     events: list[Event] = []
     knocked_out = False
     if to_health > 0:
         health = max(0, health - to_health)
         changes["health"] = health
-        steps.append(f"health {shown(target.health)} → {shown(health)}")
+        steps.append(say("health {before} → {after}", before=shown(target.health), after=shown(health)))
         if health == 0:
             changes.update(dead=True, out=True, incapacitated=False, grabbed_by=None)
-            steps.append("dead")
+            steps.append(say("dead"))
             knocked_out = True
         elif not target.incapacitated:
             resisted = None
             if enc.options.get("critical_str_save"):
-                resisted = save(enc, target, "str", chance, "against critical damage")
+                resisted = save(enc, target, "str", chance, say("against critical damage"))
             if resisted is not None and resisted.passed:
-                steps.append(f"critical damage resisted ({resisted.text})")
+                steps.append(say("critical damage resisted ({save})", save=resisted.text))
             else:
                 if resisted is not None:
                     steps.append(resisted.text)
                 changes.update(incapacitated=True)
-                steps.append("critical damage: incapacitated")
+                steps.append(say("critical damage: incapacitated"))
                 knocked_out = True
     elif dealt == 0:
-        steps.append("no harm")
+        steps.append(say("no harm"))
     enc = enc.update(cid, **changes)
     if knocked_out:
         enc = release_holds(enc, cid)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
+from rules.said import joined, say
 from rules.usertext import quoted
 
 from . import economy
@@ -16,14 +17,27 @@ from .harm import harm
 from .model import FactionsEncounter, Fighter
 from .saves import save
 
+RESISTS = {
+    "disarm": "{target} resists the disarm.",
+    "shove": "{target} resists the shove.",
+    "grapple": "{target} resists the grapple.",
+}
+
 
 def _resists(enc, attacker: Fighter, target: Fighter, chance: Chance, events: list[Event]) -> bool:
     if target.size_rank < attacker.size_rank:
         events.append(
-            Event(kind="info", text=f"{target.name} is smaller than {attacker.name} and cannot resist with a STR save.")
+            Event(
+                kind="info",
+                text=say(
+                    "{target} is smaller than {attacker} and cannot resist with a STR save.",
+                    target=target.name,
+                    attacker=attacker.name,
+                ),
+            )
         )
         return False
-    resist = save(enc, target, "str", chance, "to resist")
+    resist = save(enc, target, "str", chance, say("to resist"))
     events.append(Event(kind="roll", text=resist.text + "."))
     return resist.passed
 
@@ -37,25 +51,38 @@ def apply_manoeuvre(
     target: Fighter = enc.get(target_id)
     events: list[Event] = []
     if _resists(enc, attacker, target, chance, events):
-        events.append(Event(kind="info", text=f"{target.name} resists the {mode}."))
+        events.append(Event(kind="info", text=say(RESISTS[mode], target=target.name)))
         return enc, events
     if mode == "disarm":
         held = [w for w in target.weapons if w.name not in target.dropped]
         if not held:
-            events.append(Event(kind="info", text=f"{target.name} holds no weapon to drop."))
+            events.append(Event(kind="info", text=say("{target} holds no weapon to drop.", target=target.name)))
             return enc, events
         chosen = next((w for w in held if take and w.name.casefold() == take.strip().casefold()), None)
         if take and chosen is None:
             chosen = held[0]
             events.append(
-                Event(kind="warning", text=f"{target.name} holds no {quoted(take)}: the {chosen.name} falls instead.")
+                Event(
+                    kind="warning",
+                    text=say(
+                        "{target} holds no {asked}: the {weapon} falls instead.",
+                        target=target.name,
+                        asked=quoted(take),
+                        weapon=chosen.name,
+                    ),
+                )
             )
         chosen = chosen or held[0]
         enc = enc.update(target.id, dropped=target.dropped + (chosen.name,))
         events.append(
             Event(
                 kind="info",
-                text=(f"{target.name} drops the {chosen.name} ({attacker.name} may grab it with a free hand)."),
+                text=say(
+                    "{target} drops the {weapon} ({attacker} may grab it with a free hand).",
+                    target=target.name,
+                    weapon=chosen.name,
+                    attacker=attacker.name,
+                ),
             )
         )
     elif mode == "shove":
@@ -66,21 +93,38 @@ def apply_manoeuvre(
             events.append(
                 Event(
                     kind="info",
-                    text=f"{attacker.name} hurls {target.name} {zones} zone(s) away (into any hazard there).",
+                    text=say(
+                        "{attacker} hurls {target} {zones} zone(s) away (into any hazard there).",
+                        attacker=attacker.name,
+                        target=target.name,
+                        zones=zones,
+                    ),
                 )
             )
-            hit = harm(enc, target.id, bruise, chance, direct=True, source="(d4, shoved by a larger foe)")
+            hit = harm(enc, target.id, bruise, chance, direct=True, source=say("(d4, shoved by a larger foe)"))
             enc = hit.enc
             events.extend(hit.events)
         else:
             events.append(
-                Event(kind="info", text=f"{attacker.name} shoves {target.name} half a zone (into any hazard there).")
+                Event(
+                    kind="info",
+                    text=say(
+                        "{attacker} shoves {target} half a zone (into any hazard there).",
+                        attacker=attacker.name,
+                        target=target.name,
+                    ),
+                )
             )
     else:
         enc = enc.update(target.id, grabbed_by=attacker.id)
         events.append(
             Event(
-                kind="info", text=(f"{attacker.name} grabs {target.name}, who cannot act except to try to break free.")
+                kind="info",
+                text=say(
+                    "{attacker} grabs {target}, who cannot act except to try to break free.",
+                    attacker=attacker.name,
+                    target=target.name,
+                ),
             )
         )
     return enc, events
@@ -90,16 +134,20 @@ def break_free(enc: FactionsEncounter, action, chance: Chance):
     """The grabbed character's whole turn: a STR save. Dice: d20."""
     fighter: Fighter = enc.find(action.actor)
     if not fighter.grabbed_by:
-        raise InvalidInput(f"{fighter.name} is not held by anyone.")
+        raise InvalidInput(say("{who} is not held by anyone.", who=fighter.name))
     if fighter.mains or fighter.bonuses or fighter.moved:
-        raise InvalidInput(f"Breaking free takes {fighter.name}'s whole turn.")
+        raise InvalidInput(say("Breaking free takes {who}'s whole turn.", who=fighter.name))
     holder: Fighter = enc.get(fighter.grabbed_by)
     if fighter.size_rank < holder.size_rank:
         raise NotAllowed(
-            f"{fighter.name} is smaller than {holder.name} and cannot break free with a STR save: an ally may help."
+            say(
+                "{who} is smaller than {holder} and cannot break free with a STR save: an ally may help.",
+                who=fighter.name,
+                holder=holder.name,
+            )
         )
-    attempt = save(enc, fighter, "str", chance, f"to break free of {holder.name}")
-    events = [Event(kind="roll", text=attempt.text + (": free!" if attempt.passed else ": still held."))]
+    attempt = save(enc, fighter, "str", chance, say("to break free of {holder}", holder=holder.name))
+    events = [Event(kind="roll", text=attempt.text + (say(": free!") if attempt.passed else say(": still held.")))]
     if attempt.passed:
         enc = enc.update(fighter.id, grabbed_by=None)
     return enc, events
@@ -110,17 +158,22 @@ def free_ally(enc: FactionsEncounter, action, chance: Chance):
     helper: Fighter = enc.find(action.actor)
     ally: Fighter = enc.find(action.target)
     if ally.side != helper.side or ally.id == helper.id:
-        raise InvalidInput("Free an ally of the same faction.")
+        raise InvalidInput(say("Free an ally of the same faction."))
     if not ally.grabbed_by:
-        raise InvalidInput(f"{ally.name} is not held by anyone.")
+        raise InvalidInput(say("{who} is not held by anyone.", who=ally.name))
     enc = economy.spend_main(enc, helper)
-    attempt = save(enc, helper, "str", chance, f"to free {ally.name}")
+    attempt = save(enc, helper, "str", chance, say("to free {ally}", ally=ally.name))
     if attempt.passed:
         enc = enc.update(ally.id, grabbed_by=None)
     return enc, [
         Event(
             kind="roll",
-            text=attempt.text + (f": {ally.name} is free." if attempt.passed else f": {ally.name} is still held."),
+            text=attempt.text
+            + (
+                say(": {ally} is free.", ally=ally.name)
+                if attempt.passed
+                else say(": {ally} is still held.", ally=ally.name)
+            ),
         )
     ]
 
@@ -129,10 +182,11 @@ def release(enc: FactionsEncounter, action, chance: Chance):
     fighter: Fighter = enc.find(action.actor)
     held = [c for c in enc.combatants if c.grabbed_by == fighter.id]
     if not held:
-        raise InvalidInput(f"{fighter.name} holds nobody.")
+        raise InvalidInput(say("{who} holds nobody.", who=fighter.name))
     for victim in held:
         enc = enc.update(victim.id, grabbed_by=None)
-    return enc, [Event(kind="info", text=f"{fighter.name} lets go of {', '.join(v.name for v in held)}.")]
+    let_go = say("{who} lets go of {held}.", who=fighter.name, held=joined(", ", (v.name for v in held)))
+    return enc, [Event(kind="info", text=let_go)]
 
 
 def release_if_busy(enc: FactionsEncounter, fighter: Fighter) -> FactionsEncounter:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from rules.errors import InvalidInput
 from rules.model import Combatant, Encounter
+from rules.said import joined, say
 from rules.turns.factions import Factions, FactionState
-from rules.usertext import Typed, listed, quoted
+from rules.usertext import Typed, quoted
 
 from .sheet import SIZES, UNARMED, Weapon
 
@@ -57,10 +58,23 @@ class Fighter(Combatant):
         for weapon in self.weapons:
             if weapon.name.casefold() == key:
                 if weapon.name in self.dropped:
-                    raise InvalidInput(f"{self.name} dropped the {weapon.name}: pick it up first (`/act pick_up`).")
+                    raise InvalidInput(
+                        say(
+                            "{who} dropped the {weapon}: pick it up first (`/act pick_up`).",
+                            who=self.name,
+                            weapon=weapon.name,
+                        )
+                    )
                 return weapon
-        known = listed(w.name for w in held) or "none"
-        raise InvalidInput(f"{self.name} has no weapon called {quoted(name)} (weapons: {known}; or `unarmed`).")
+        known = joined(", ", (w.name for w in held)) or say("none")
+        raise InvalidInput(
+            say(
+                "{who} has no weapon called {name} (weapons: {known}; or `unarmed`).",
+                who=self.name,
+                name=quoted(name),
+                known=known,
+            )
+        )
 
     def held(self) -> tuple[Weapon, ...]:
         return tuple(w for w in self.weapons if w.name not in self.dropped) + (UNARMED,)

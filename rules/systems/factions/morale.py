@@ -13,13 +13,15 @@ import copy
 from rules.errors import DiceError
 from rules.model import Event, Pending
 from rules.randomness import Chance
+from rules.said import cut, joined, say
+from rules.usertext import plain
 
 from .harm import release_holds
 from .model import FactionsEncounter
 from .saves import save
 
-SURRENDER = "Surrender"
-FLEE = "Flee"
+SURRENDER = say("Surrender")
+FLEE = say("Flee")
 
 
 def factions(enc: FactionsEncounter) -> list[str]:
@@ -56,7 +58,7 @@ def shaken(enc: FactionsEncounter) -> list[str]:
     return due
 
 
-ROLL = "Roll"
+ROLL = say("Roll")
 
 
 def due(enc: FactionsEncounter) -> list[tuple[str, list[str]]]:
@@ -86,8 +88,10 @@ def check(enc: FactionsEncounter, chance: Chance):
     others = _only(checks, lambda cid: enc.get(cid).controller_id != sender.user_id)
     if not mine or (others and chance.entered_dice_left() > sum(len(m) for _, m in mine)):
         raise DiceError(
-            "Morale dice roll only your own characters' saves: the others' players (the GM for NPCs) "
-            "roll theirs with the Roll button or `/choose option:Roll dice:…`."
+            say(
+                "Morale dice roll only your own characters' saves: the others' players (the GM for NPCs) "
+                "roll theirs with the Roll button or `/choose option:Roll dice:…`."
+            )
         )
     enc, events, failed = _roll(enc, mine, chance)
     if others:
@@ -105,11 +109,14 @@ def _only(checks, keep) -> list[tuple[str, list[str]]]:
 def _ask_roll(enc: FactionsEncounter, checks, failed: list[str]):
     """The saves nobody entered dice for wait for their roller; `failed`: who already broke."""
     saving = [cid for _, members in checks for cid in members]
-    names = "; ".join(f"{faction}: " + ", ".join(enc.get(c).name for c in members) for faction, members in checks)
-    prompt = (
-        f"Morale check at the round's end, a group WIT save ({names}): {len(saving)} d20. Press Roll, or "
-        f'enter the dice: /choose option:Roll dice:"…".'
-    )[:300]
+    names = "; ".join(f"{faction}: " + joined(", ", (enc.get(c).name for c in members)) for faction, members in checks)
+    prompt = say(
+        "Morale check at the round's end, a group WIT save ({names}): {n} d20. Press Roll, or "
+        'enter the dice: /choose option:Roll dice:"…".',
+        names=names,
+        n=len(saving),
+    )
+    prompt = cut(prompt, 300)  # a long list of names
     enc = enc.ask(
         kind="morale_roll",
         prompt=prompt,
@@ -119,7 +126,7 @@ def _ask_roll(enc: FactionsEncounter, checks, failed: list[str]):
         users=enc.controllers(saving),
         context={"checks": [[f, m] for f, m in checks], "failed": list(failed)},
     )
-    return enc, [Event(kind="choice", text=f"Morale check due ({names}): see the Roll button.")]
+    return enc, [Event(kind="choice", text=say("Morale check due ({names}): see the Roll button.", names=names))]
 
 
 def resume_roll(enc: FactionsEncounter, pending: Pending, option: str, chance: Chance):
@@ -146,14 +153,14 @@ def _roll(enc: FactionsEncounter, checks: list[tuple[str, list[str]]], chance: C
     failed: list[str] = []
     for faction, members in checks:
         saving = [enc.get(cid) for cid in members]
-        events.append(Event(kind="info", text=f"Morale check for {faction}: a group WIT save."))
+        events.append(Event(kind="info", text=say("Morale check for {faction}: a group WIT save.", faction=faction)))
         for fighter in saving:
-            result = save(enc, fighter, "wit", chance, "(morale)")
+            result = save(enc, fighter, "wit", chance, say("(morale)"))
             events.append(
                 Event(
                     kind="roll",
                     text=result.text
-                    + (": immune to morale for the rest of the fight." if result.passed else ": breaks."),
+                    + (say(": immune to morale for the rest of the fight.") if result.passed else say(": breaks.")),
                 )
             )
             if result.passed:
@@ -172,7 +179,7 @@ def ask(enc: FactionsEncounter, queue: list[str]):
     users = enc.controllers([fighter.id])
     enc = enc.ask(
         kind="morale",
-        prompt=f"{fighter.name} failed the morale check: surrender or flee?",
+        prompt=say("{who} failed the morale check: surrender or flee?", who=fighter.name),
         options=(SURRENDER, FLEE),
         default=SURRENDER,
         chooser=fighter.id,
@@ -180,19 +187,22 @@ def ask(enc: FactionsEncounter, queue: list[str]):
         context={"queue": list(queue)},
     )
     return enc, [
-        Event(kind="choice", text=f"{fighter.name} failed the morale check: surrender or flee (see the buttons).")
+        Event(
+            kind="choice",
+            text=say("{who} failed the morale check: surrender or flee (see the buttons).", who=fighter.name),
+        )
     ]
 
 
 def resume(enc: FactionsEncounter, pending: Pending, option: str, chance: Chance):
     queue = copy.deepcopy(pending.context["queue"])
     fighter = enc.get(queue.pop(0))
-    if option == FLEE:
+    if plain(option) == plain(FLEE):  # an option stored before it was said reads the same
         enc = release_holds(enc.update(fighter.id, fled=True, out=True, grabbed_by=None), fighter.id)
-        events = [Event(kind="info", text=f"{fighter.name} flees the fight.")]
+        events = [Event(kind="info", text=say("{who} flees the fight.", who=fighter.name))]
     else:
         enc = release_holds(enc.update(fighter.id, surrendered=True), fighter.id)
-        events = [Event(kind="info", text=f"{fighter.name} surrenders, throwing their weapons away.")]
+        events = [Event(kind="info", text=say("{who} surrenders, throwing their weapons away.", who=fighter.name))]
     live = [cid for cid in queue if not enc.get(cid).out]
     if live:
         enc, more = ask(enc, live)

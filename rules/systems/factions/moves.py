@@ -6,6 +6,7 @@ from __future__ import annotations
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
+from rules.said import joined, say, term
 from rules.secrets import secret
 from rules.usertext import one_line
 
@@ -19,9 +20,17 @@ from .saves import save
 CONDITIONS = ("incapacitated", "concealed", "surrendered", "grabbed", "immune")
 
 
+MOVES = {  # (sprinting, dragging someone): how a move reads
+    (False, False): "{who} moves {zones} zone(s).",
+    (True, False): "{who} moves {zones} zone(s) (sprinting).",
+    (False, True): "{who} moves {zones} zone(s), dragging {held}.",
+    (True, True): "{who} moves {zones} zone(s) (sprinting), dragging {held}.",
+}
+
+
 def free_hands(fighter: Fighter) -> None:
     if fighter.grabbed_by:
-        raise NotAllowed(f"{fighter.name} is grabbed and can only try to break free (`/act break_free`).")
+        raise NotAllowed(say("{who} is grabbed and can only try to break free (`/act break_free`).", who=fighter.name))
 
 
 def move(enc: FactionsEncounter, action: Move, chance: Chance):
@@ -29,9 +38,9 @@ def move(enc: FactionsEncounter, action: Move, chance: Chance):
     free_hands(fighter)
     enc = economy.spend_move(enc, fighter, action.zones, action.sprint)
     held = [c.name for c in enc.combatants if c.grabbed_by == fighter.id]
-    dragging = f", dragging {', '.join(held)}" if held else ""
-    how = " (sprinting)" if action.sprint else ""
-    return enc, [Event(kind="info", text=f"{fighter.name} moves {action.zones} zone(s){how}{dragging}.")]
+    values = {"who": fighter.name, "zones": action.zones, "held": joined(", ", held)}
+    template = MOVES[action.sprint, bool(held)]
+    return enc, [Event(kind="info", text=say(template, **values))]
 
 
 def _narrated(enc: FactionsEncounter, action, spend, default: str):
@@ -44,44 +53,51 @@ def _narrated(enc: FactionsEncounter, action, spend, default: str):
 
 
 def bonus_action(enc: FactionsEncounter, action: BonusAction, chance: Chance):
-    return _narrated(enc, action, economy.spend_bonus, "a bonus action")
+    return _narrated(enc, action, economy.spend_bonus, say("a bonus action"))
 
 
 def main_action(enc: FactionsEncounter, action: MainAction, chance: Chance):
-    return _narrated(enc, action, economy.spend_main, "a main action")
+    return _narrated(enc, action, economy.spend_main, say("a main action"))
 
 
 def pick_up(enc: FactionsEncounter, action: PickUp, chance: Chance):
     fighter: Fighter = enc.find(action.actor)
     free_hands(fighter)
     if not fighter.dropped:
-        raise InvalidInput(f"{fighter.name} has dropped nothing.")
+        raise InvalidInput(say("{who} has dropped nothing.", who=fighter.name))
     name = next(
         (w for w in fighter.dropped if action.weapon and w.casefold() == action.weapon.strip().casefold()), None
     )
     if action.weapon and name is None:
-        raise InvalidInput(f"{fighter.name} dropped only: {', '.join(fighter.dropped)}.")
+        raise InvalidInput(
+            say("{who} dropped only: {weapons}.", who=fighter.name, weapons=joined(", ", fighter.dropped))
+        )
     name = name or fighter.dropped[0]
     enc = economy.spend_bonus(enc, fighter)
     enc = enc.update(fighter.id, dropped=tuple(w for w in fighter.dropped if w != name))
-    return enc, [Event(kind="info", text=f"{fighter.name} picks up the {name}.")]
+    return enc, [Event(kind="info", text=say("{who} picks up the {weapon}.", who=fighter.name, weapon=name))]
 
 
 def surrender(system, enc: FactionsEncounter, action: Surrender, chance: Chance):
     fighter: Fighter = enc.find(action.actor)
     if fighter.surrendered or not fighter.standing:
-        raise InvalidInput(f"{fighter.name} is not fighting.")
+        raise InvalidInput(say("{who} is not fighting.", who=fighter.name))
     active = enc.turns.active == fighter.id
     if not active:
         if fighter.id in enc.turns.acted:
             raise InvalidInput(
-                f"{fighter.name} has already acted this round: surrendering takes a turn, so it waits for the next "
-                "round."
+                say(
+                    "{who} has already acted this round: surrendering takes a turn, so it waits for the next round.",
+                    who=fighter.name,
+                )
             )
         enc = TURNS.spend_reaction(enc, fighter.id)
     enc = release_holds(enc.update(fighter.id, surrendered=True), fighter.id)
     events = [
-        Event(kind="info", text=f"{fighter.name} surrenders, throwing their weapons away and raising their hands.")
+        Event(
+            kind="info",
+            text=say("{who} surrenders, throwing their weapons away and raising their hands.", who=fighter.name),
+        )
     ]
     if active:
         enc, more = TURNS.end_turn(system, enc, chance)
@@ -92,8 +108,10 @@ def surrender(system, enc: FactionsEncounter, action: Surrender, chance: Chance)
 def reveal(enc: FactionsEncounter, action: Reveal, chance: Chance):
     fighter: Fighter = enc.find(action.actor)
     if not fighter.concealed:
-        raise InvalidInput(f"{fighter.name} is not concealed.")
-    return enc.update(fighter.id, concealed=False), [Event(kind="info", text=f"{fighter.name} is revealed.")]
+        raise InvalidInput(say("{who} is not concealed.", who=fighter.name))
+    return enc.update(fighter.id, concealed=False), [
+        Event(kind="info", text=say("{who} is revealed.", who=fighter.name))
+    ]
 
 
 def roll_save(enc: FactionsEncounter, action: RollSave, chance: Chance):
@@ -105,7 +123,7 @@ def roll_save(enc: FactionsEncounter, action: RollSave, chance: Chance):
 def apply_damage(enc: FactionsEncounter, action: ApplyDamage, chance: Chance):
     target: Fighter = enc.find(action.target)
     if target.out:
-        raise InvalidInput(f"{target.name} is out of the fight.")
+        raise InvalidInput(say("{who} is out of the fight.", who=target.name))
     roll = chance.roll(action.amount)
     hit = harm(
         enc,
@@ -123,22 +141,28 @@ def apply_damage(enc: FactionsEncounter, action: ApplyDamage, chance: Chance):
 def heal(enc: FactionsEncounter, action: Heal, chance: Chance):
     target: Fighter = enc.find(action.target)
     if target.dead:
-        raise InvalidInput(f"{target.name} is dead.")
+        raise InvalidInput(say("{who} is dead.", who=target.name))
     roll = chance.roll(action.amount)
     amount = max(0, int(roll.total))
     if action.grit:
         grit = min(target.max_grit, target.grit + amount)
         enc = enc.update(target.id, grit=grit)
-        text = (
-            f"{target.name} recovers grit: {secret(target.grit, target)} → {secret(grit, target)}"
-            f"/{secret(target.max_grit, target)}."
+        text = say(
+            "{who} recovers grit: {before} → {after}/{most}.",
+            who=target.name,
+            before=secret(target.grit, target),
+            after=secret(grit, target),
+            most=secret(target.max_grit, target),
         )
     else:
         health = min(target.max_health, target.health + amount)
         enc = enc.update(target.id, health=health)
-        text = (
-            f"{target.name} heals: health {secret(target.health, target)} → {secret(health, target)}"
-            f"/{secret(target.max_health, target)}."
+        text = say(
+            "{who} heals: health {before} → {after}/{most}.",
+            who=target.name,
+            before=secret(target.health, target),
+            after=secret(health, target),
+            most=secret(target.max_health, target),
         )
     return enc, [Event(kind="info", text=text)]
 
@@ -147,11 +171,11 @@ def set_condition(enc: FactionsEncounter, action: SetCondition, chance: Chance):
     target: Fighter = enc.find(action.target)
     condition = action.condition.strip().casefold()
     if condition not in CONDITIONS:
-        raise InvalidInput(f"Conditions here: {', '.join(CONDITIONS)}.")
+        raise InvalidInput(say("Conditions here: {conditions}.", conditions=", ".join(map(term, CONDITIONS))))
     if condition == "grabbed":
         holder = enc.find(action.by_whom) if action.on else None
         if action.on and holder is None:
-            raise InvalidInput("Say who holds them: `by=<name>`.")
+            raise InvalidInput(say("Say who holds them: `by=<name>`."))
         enc = enc.update(target.id, grabbed_by=holder.id if holder else None)
     elif condition == "immune":
         enc = enc.update(target.id, morale_immune=action.on)
@@ -161,5 +185,5 @@ def set_condition(enc: FactionsEncounter, action: SetCondition, chance: Chance):
             enc = release_holds(enc.update(target.id, grabbed_by=None), target.id)
     else:
         enc = enc.update(target.id, **{condition: action.on})
-    verb = "is now" if action.on else "is no longer"
-    return enc, [Event(kind="info", text=f"{target.name} {verb} {condition}.")]
+    template = "{who} is now {condition}." if action.on else "{who} is no longer {condition}."
+    return enc, [Event(kind="info", text=say(template, who=target.name, condition=term(condition)))]

@@ -28,8 +28,9 @@ import copy
 from rules.errors import DiceError
 from rules.model import Event, Pending
 from rules.randomness import Chance
+from rules.said import say
 from rules.secrets import secret
-from rules.usertext import mark
+from rules.usertext import mark, plain
 
 from .model import TURNS, Fighter
 from .resolution import counter_faces, resolve
@@ -37,14 +38,46 @@ from .saves import save
 from .sheet import Weapon
 from .sizing import dice_shares, effective_range, reach
 
-NO_REACTION = "No reaction"
-DODGE = "Dodge"
+NO_REACTION = say("No reaction")
+DODGE = say("Dodge")
+ACCEPT = say("Accept")
+REFUSE = say("Take the attack")
+MAX_OPTIONS = 25
+# An option names a weapon or a character after its kind; the kind and the name are read from
+# its English with the marks gone (options stored before they were said read the same).
 COUNTER = "Counter: "
 HIDE = "Hide behind: "
 GUARD = "Guard: "
-ACCEPT = "Accept"
-REFUSE = "Take the attack"
-MAX_OPTIONS = 25
+
+
+def counter(weapon: Weapon) -> str:
+    return say("Counter: {weapon}", weapon=weapon.label)
+
+
+def hide(shield: Fighter) -> str:
+    return say("Hide behind: {who}", who=shield.name)
+
+
+def guard(ally: Fighter) -> str:
+    return say("Guard: {who}", who=ally.name)
+
+
+def _is(option: str, constant: str) -> bool:
+    return plain(option) == plain(constant)
+
+
+def _named(option: str, kind: str) -> str | None:
+    """The weapon or character an option names after `kind` (`Counter: `…), or None."""
+    shown = plain(option)
+    return shown[len(kind) :] if shown.startswith(kind) else None
+
+
+ATTEMPTS = {  # what an attack tries, as its reaction prompt opens
+    "damage": "{attacker} attacks {target}",
+    "disarm": "{attacker} tries to disarm {target}",
+    "shove": "{attacker} tries to shove {target}",
+    "grapple": "{attacker} tries to grab {target}",
+}
 
 
 def ask_stunt(enc, ctx, events):
@@ -53,8 +86,12 @@ def ask_stunt(enc, ctx, events):
     users = enc.controllers([target.id])
     enc = enc.ask(
         kind="stunt",
-        prompt=f"{attacker.name} proposes to {target.name} instead of the attack: {mark(ctx['stunt'])}. "
-        "Accept, or take the attack?",
+        prompt=say(
+            "{attacker} proposes to {target} instead of the attack: {stunt}. Accept, or take the attack?",
+            attacker=attacker.name,
+            target=target.name,
+            stunt=mark(ctx["stunt"]),
+        ),
         options=(ACCEPT, REFUSE),
         default=REFUSE,
         chooser=target.id,
@@ -62,27 +99,32 @@ def ask_stunt(enc, ctx, events):
         context=ctx,
     )
     return enc, events + [
-        Event(kind="choice", text=f"{target.name} accepts the stunt or takes the attack: see the buttons.")
+        Event(kind="choice", text=say("{who} accepts the stunt or takes the attack: see the buttons.", who=target.name))
     ]
 
 
 def resume_stunt(enc, pending: Pending, option: str, chance: Chance):
     ctx = copy.deepcopy(pending.context)
     target = enc.get(ctx["targets"][0]["cid"])
-    if option == ACCEPT:
-        events = [Event(kind="info", text=f"{target.name} accepts: {mark(ctx['stunt'])}. No damage, no reaction.")]
+    if _is(option, ACCEPT):
+        accepted = say("{who} accepts: {stunt}. No damage, no reaction.", who=target.name, stunt=mark(ctx["stunt"]))
+        events = [Event(kind="info", text=accepted)]
         if ctx.get("dice"):
             attacker = enc.get(ctx["attacker"])
             events.append(
                 Event(
                     kind="info",
-                    text=f"{attacker.name}'s damage dice {', '.join(map(str, ctx['dice']))} "
-                    "are not used: the stunt was accepted.",
+                    text=say(
+                        "{who}'s damage dice {dice} are not used: the stunt was accepted.",
+                        who=attacker.name,
+                        dice=", ".join(map(str, ctx["dice"])),
+                    ),
                 )
             )
         return enc, events
     _keep_save_die(enc, ctx, ctx["targets"][0], chance)  # the target's own answer, as with a reaction
-    return advance(enc, ctx, chance, [Event(kind="info", text=f"{target.name} refuses the stunt: the attack goes on.")])
+    refused = say("{who} refuses the stunt: the attack goes on.", who=target.name)
+    return advance(enc, ctx, chance, [Event(kind="info", text=refused)])
 
 
 def may_react(enc, ctx, fighter: Fighter) -> bool:
@@ -123,16 +165,16 @@ def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[list[str], list
                     continue
                 fits = ctx["zones"] <= (effective_range(weapon, target, attacker) if weapon.ranged else reach(target))
                 if fits:
-                    options.append(COUNTER + weapon.name)
+                    options.append(counter(weapon))
         busy = {t["cid"] for t in ctx["targets"]} | {ctx["attacker"]}
         for other in enc.combatants:
             if other.id in busy or other.out:
                 continue
             ally = other.side == target.side and other.standing and _near(ctx, other) and not ctx.get("alone")
             if ally or other.grabbed_by == target.id:
-                options.append(HIDE + other.name)
+                options.append(hide(other))
     guards = _guards(enc, ctx, target)
-    options += [GUARD + g.name for g in guards]
+    options += [guard(g) for g in guards]
     return options[:MAX_OPTIONS], guards, reacting
 
 
@@ -156,21 +198,23 @@ def _ask_reaction(enc, ctx, target: Fighter, options, guards, reacting: bool, ev
     target who cannot react is not asked at all."""
     attacker = enc.get(ctx["attacker"])
     users = enc.controllers(([target.id] if reacting else []) + [g.id for g in guards])
-    what = {"damage": "attacks", "disarm": "tries to disarm", "shove": "tries to shove", "grapple": "tries to grab"}[
-        ctx["mode"]
-    ]
-    if reacting:
-        ask = "React?" + (" Or a nearby ally guards." if guards else "")
-        short = f"{target.name} may react{' or be guarded' if guards else ''}: see the buttons."
+    if reacting and guards:
+        ask = "React? Or a nearby ally guards."
+        short = say("{who} may react or be guarded: see the buttons.", who=target.name)
+    elif reacting:
+        ask = "React?"
+        short = say("{who} may react: see the buttons.", who=target.name)
     else:
-        ask = f"{target.name} cannot react; a nearby ally may guard and become the target."
-        short = f"An ally of {target.name} may guard: see the buttons."
-    prompt = (
-        f"{attacker.name} {what} {target.name} ({ctx['weapon']['name']}). {ask} A reaction spends that "
-        "character's turn this round."
+        ask = "{target} cannot react; a nearby ally may guard and become the target."
+        short = say("An ally of {who} may guard: see the buttons.", who=target.name)
+    prompt = say(
+        f"{ATTEMPTS[ctx['mode']]} ({{weapon}}). {ask} A reaction spends that character's turn this round.",
+        attacker=attacker.name,
+        target=target.name,
+        weapon=Weapon(**ctx["weapon"]).label,
     )
     # Each guard is its own ally's call; the target's reactions are the target's.
-    owners = {GUARD + g.name: enc.controllers([g.id]) for g in guards}
+    owners = {guard(g): enc.controllers([g.id]) for g in guards}
     own = enc.controllers([target.id])
     owners |= {o: own for o in options if o not in owners and o != NO_REACTION}
     enc = enc.ask(
@@ -201,10 +245,16 @@ def keep_attacker_dice(enc, chance: Chance):
     if left > len(faces):
         # How many dice depends on the targets' sizes: a hidden target's is secret.
         hidden = any(enc.get(t["cid"]).hidden is True for t in ctx["targets"])
-        after = f"{secret(len(faces), hidden)} {'die' if len(faces) == 1 and not hidden else 'dice'}"
+        one = len(faces) == 1 and not hidden
         raise DiceError(
-            f"Too many dice: after any WIT save to hit, this attack rolls {after} of its own "
-            "(the target's rolls come with its reaction)."
+            say(
+                "Too many dice: after any WIT save to hit, this attack rolls {n} die of its own "
+                "(the target's rolls come with its reaction)."
+                if one
+                else "Too many dice: after any WIT save to hit, this attack rolls {n} dice of its own "
+                "(the target's rolls come with its reaction).",
+                n=secret(len(faces), hidden),
+            )
         )
     ctx["dice"] = [chance.die(sides) for sides in faces]  # too few entered: refused like elsewhere
     return enc.but(pending=enc.pending.but(context=ctx))
@@ -234,49 +284,66 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
     events: list[Event] = []
     # Whose player answered for the character now targeted: a target who cannot react did not
     # (an ally declined to guard it); one who hides leaves the answer to whoever shields it.
-    if option == NO_REACTION:
+    countered, shielded, guarded = _named(option, COUNTER), _named(option, HIDE), _named(option, GUARD)
+    if _is(option, NO_REACTION):
         own = may_react(enc, ctx, target) and not entry["unaware"]
     else:
-        own = not option.startswith(HIDE)
-    if option == NO_REACTION:
+        own = shielded is None
+    if _is(option, NO_REACTION):
         ctx["asking"] += 1
-    elif option == DODGE:
+    elif _is(option, DODGE):
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
-        dodge = save(enc, target, "agi", chance, "to dodge")
+        dodge = save(enc, target, "agi", chance, say("to dodge"))
         entry["dodged"] = dodge.passed
         events.append(
-            Event(kind="roll", text=dodge.text + (": the attack misses." if dodge.passed else ": hit anyway."))
+            Event(
+                kind="roll", text=dodge.text + (say(": the attack misses.") if dodge.passed else say(": hit anyway."))
+            )
         )
         ctx["asking"] += 1
-    elif option.startswith(COUNTER):
+    elif countered is not None:
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
-        weapon = target.weapon(option[len(COUNTER) :])
+        weapon = target.weapon(countered)
         entry["counter"] = weapon.model_dump(mode="json")
         # The counterer's own damage dice, entered with this choice or rolled now.
         entry["counter_dice"] = [chance.die(sides) for sides in counter_faces(target, enc.get(ctx["attacker"]), weapon)]
         ctx["countered"] = True
-        events.append(Event(kind="info", text=f"{target.name} counters with the {weapon.name}: both roll damage."))
+        events.append(
+            Event(
+                kind="info",
+                text=say("{who} counters with the {weapon}: both roll damage.", who=target.name, weapon=weapon.label),
+            )
+        )
         ctx["asking"] += 1
-    elif option.startswith(HIDE):
-        shield = enc.find(option[len(HIDE) :])
+    elif shielded is not None:
+        shield = enc.find(shielded)
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
         _retarget(enc, ctx, entry, shield)
         events.append(
             Event(
                 kind="info",
-                text=f"{target.name} hides behind {shield.name}, who becomes the target (they swap places).",
+                text=say(
+                    "{who} hides behind {shield}, who becomes the target (they swap places).",
+                    who=target.name,
+                    shield=shield.name,
+                ),
             )
         )
-    elif option.startswith(GUARD):
-        guard = enc.find(option[len(GUARD) :])
-        enc = TURNS.spend_reaction(enc, guard.id)
-        ctx["reacted"].append(guard.id)
-        _retarget(enc, ctx, entry, guard)
+    elif guarded is not None:
+        ally = enc.find(guarded)
+        enc = TURNS.spend_reaction(enc, ally.id)
+        ctx["reacted"].append(ally.id)
+        _retarget(enc, ctx, entry, ally)
         entry["guarded"] = True
-        events.append(Event(kind="info", text=f"{guard.name} guards {target.name} and becomes the target."))
+        events.append(
+            Event(
+                kind="info",
+                text=say("{who} guards {target} and becomes the target.", who=ally.name, target=target.name),
+            )
+        )
         ctx["asking"] += 1
     if own:
         _keep_save_die(enc, ctx, entry, chance)

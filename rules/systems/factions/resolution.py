@@ -12,6 +12,7 @@ import math
 
 from rules.model import Event
 from rules.randomness import Chance
+from rules.said import say
 from rules.secrets import secret
 
 from .harm import after_armour, harm
@@ -38,8 +39,12 @@ def _roll(
         text = f"d{shown_die} {faces[0]}"
     if halve:
         reduced = math.ceil(total / 2**halve)
-        times = f" ×{secret(halve, True)}" if sized else (f" ×{halve}" if halve > 1 else "")
-        text += f" halved{times} (smaller attacker) {secret(total, sized)} → {reduced}"
+        values = {"total": secret(total, sized), "reduced": reduced}
+        if sized or halve > 1:
+            times = secret(halve, True) if sized else halve
+            text += " " + say("halved ×{times} (smaller attacker) {total} → {reduced}", times=times, **values)
+        else:
+            text += " " + say("halved (smaller attacker) {total} → {reduced}", **values)
         total = reduced
     return total, text
 
@@ -88,8 +93,16 @@ def _counter_roll(chance: Chance, entry, counterer: Fighter, attacker: Fighter, 
 
 
 def _not_used(attacker: Fighter, dice: list[int], why: str) -> Event:
-    which = f"damage die {dice[0]} is" if len(dice) == 1 else f"damage dice {', '.join(map(str, dice))} are"
-    return Event(kind="info", text=f"{attacker.name}'s {which} not used: {why}.")
+    """`why`: said."""
+    if len(dice) == 1:
+        return Event(
+            kind="info",
+            text=say("{who}'s damage die {die} is not used: {why}.", who=attacker.name, die=dice[0], why=why),
+        )
+    shown = ", ".join(map(str, dice))
+    return Event(
+        kind="info", text=say("{who}'s damage dice {dice} are not used: {why}.", who=attacker.name, dice=shown, why=why)
+    )
 
 
 def _savers(ctx, chance: Chance) -> dict[str, AttackerDice]:
@@ -104,20 +117,16 @@ def _savers(ctx, chance: Chance) -> dict[str, AttackerDice]:
 
 
 def _unused_saves(enc, ctx, savers: dict[str, AttackerDice]) -> list[Event]:
-    why = "no critical damage" if ctx["mode"] == "damage" else "no STR save was needed"
+    why = say("no critical damage") if ctx["mode"] == "damage" else say("no STR save was needed")
     events = []
     for cid, saver in savers.items():
         if saver.saved:
-            which = "die" if len(saver.saved) == 1 else "dice"
-            events.append(
-                Event(
-                    kind="info",
-                    text=(
-                        f"{enc.get(cid).name}'s STR save {which} {', '.join(map(str, saver.saved))} "
-                        f"{'is' if len(saver.saved) == 1 else 'are'} not used: {why}."
-                    ),
-                )
-            )
+            if len(saver.saved) == 1:
+                template = "{who}'s STR save die {dice} is not used: {why}."
+            else:
+                template = "{who}'s STR save dice {dice} are not used: {why}."
+            shown = ", ".join(map(str, saver.saved))
+            events.append(Event(kind="info", text=say(template, who=enc.get(cid).name, dice=shown, why=why)))
     return events
 
 
@@ -139,15 +148,18 @@ def _resolve(enc, ctx, chance: Chance, savers: dict[str, AttackerDice]):
         if any(not e.get("dodged") for e in entries):
             blast_roll = _roll(own, 1, ctx["die"], 0, shown_die=shown_die)  # a blast ignores size
         elif unused := own.unused(1):
-            events.append(_not_used(attacker, unused, "everyone dodged"))
+            events.append(_not_used(attacker, unused, say("everyone dodged")))
     for entry in entries:
         target: Fighter = enc.get(entry["cid"])
         if entry.get("dodged"):
             if ctx["mode"] == "damage" and not weapon.blast and (unused := own.unused(entry["dice"])):
-                events.append(_not_used(attacker, unused, f"{target.name} dodged"))
+                events.append(_not_used(attacker, unused, say("{who} dodged", who=target.name)))
             continue
         if not enc.get(attacker.id).standing:
-            events.append(Event(kind="info", text=f"{attacker.name} is down: the attack on {target.name} never lands."))
+            down = say(
+                "{attacker} is down: the attack on {target} never lands.", attacker=attacker.name, target=target.name
+            )
+            events.append(Event(kind="info", text=down))
             continue
         if ctx["mode"] != "damage":
             enc, more = _manoeuvre(enc, ctx, entry, chance, own, savers)
@@ -183,10 +195,15 @@ def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance, savers: d
     events = [
         Event(
             kind="roll",
-            text=(
-                f"{attacker.name} rolls {text} → {secret(to_target, target)} after armour for {target.name}; "
-                f"{target.name} counters with {back_text} → {secret(to_attacker, attacker)} after armour for "
-                f"{attacker.name}."
+            text=say(
+                "{attacker} rolls {roll} → {dealt} after armour for {target}; "
+                "{target} counters with {back} → {back_dealt} after armour for {attacker}.",
+                attacker=attacker.name,
+                roll=text,
+                dealt=secret(to_target, target),
+                target=target.name,
+                back=back_text,
+                back_dealt=secret(to_attacker, attacker),
             ),
         )
     ]
@@ -195,11 +212,8 @@ def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance, savers: d
         blows.reverse()
     tie = to_target == to_attacker
     first_name = enc.get(blows[0][0]).name
-    events.append(
-        Event(
-            kind="info", text="A tie: both are hit at once." if tie else f"{first_name} suffers more and is hit first."
-        )
-    )
+    first = say("A tie: both are hit at once.") if tie else say("{who} suffers more and is hit first.", who=first_name)
+    events.append(Event(kind="info", text=first))
     hits = [harm(enc, blows[0][0], blows[0][1], savers[blows[0][0]], cover=blows[0][2])]
     enc = hits[0].enc
     events.extend(hits[0].events)
@@ -208,8 +222,15 @@ def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance, savers: d
         enc = second.enc
         events.extend(second.events)
     else:
-        events.append(Event(kind="info", text=f"{enc.get(blows[1][0]).name} suffers no damage at all."))
+        events.append(Event(kind="info", text=say("{who} suffers no damage at all.", who=enc.get(blows[1][0]).name)))
     return enc, events
+
+
+FAILS = {
+    "disarm": "{attacker} is down: the disarm fails.",
+    "shove": "{attacker} is down: the shove fails.",
+    "grapple": "{attacker} is down: the grapple fails.",
+}
 
 
 def _manoeuvre(enc, ctx, entry, chance: Chance, own: AttackerDice, savers: dict[str, AttackerDice]):
@@ -220,13 +241,19 @@ def _manoeuvre(enc, ctx, entry, chance: Chance, own: AttackerDice, savers: dict[
     if "counter" in entry:
         back, back_text = _counter_roll(chance, entry, target, attacker, Weapon(**entry["counter"]))
         events.append(
-            Event(kind="roll", text=f"{target.name} counters first (non-lethal attacks resolve last): {back_text}.")
+            Event(
+                kind="roll",
+                text=say(
+                    "{who} counters first (non-lethal attacks resolve last): {roll}.", who=target.name, roll=back_text
+                ),
+            )
         )
         hit = harm(enc, attacker.id, back, savers[attacker.id])
         enc = hit.enc
         events.extend(hit.events)
         if hit.knocked_out:
-            events.append(Event(kind="info", text=f"{attacker.name} is down: the {ctx['mode']} fails."))
+            down = say(FAILS[ctx["mode"]], attacker=attacker.name)
+            events.append(Event(kind="info", text=down))
             return enc, events
     enc, more = apply_manoeuvre(enc, ctx["mode"], attacker.id, target.id, ctx.get("take"), savers[target.id], own)
     return enc, events + more

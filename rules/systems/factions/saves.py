@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.randomness import Chance
+from rules.said import say, term
 from rules.secrets import secret
 
 from .model import FactionsEncounter, Fighter
@@ -23,14 +24,17 @@ class Save:
 
 
 def save(enc: FactionsEncounter, fighter: Fighter, attribute: str, chance: Chance, why: str = "") -> Save:
+    """`why`: what the save is for, said (or typed by the GM), put after the save's name."""
     value = getattr(fighter, ATTRIBUTES[attribute])
     roll = chance.die(20)
     natural_fail = roll == 20 and enc.options.get("nat20_fails", True)
     passed = roll <= value and not natural_fail
-    verdict = "pass" if passed else ("natural 20: fail" if natural_fail else "fail")
-    label = f"{attribute.upper()} save"
-    text = (
-        f"{fighter.name} {label}{f' {why}' if why else ''}: d20 {roll} vs {attribute.upper()} "
-        f"{secret(value, fighter)} → {verdict}"
-    )
+    verdict = say("pass") if passed else (say("natural 20: fail") if natural_fail else say("fail"))
+    values = {"who": fighter.name, "stat": term(attribute.upper()), "roll": roll, "target": secret(value, fighter)}
+    if why:
+        text = say(
+            "{who} {stat} save {why}: d20 {roll} vs {stat} {target} → {verdict}", why=why, verdict=verdict, **values
+        )
+    else:
+        text = say("{who} {stat} save: d20 {roll} vs {stat} {target} → {verdict}", verdict=verdict, **values)
     return Save(roll, value, passed, text)

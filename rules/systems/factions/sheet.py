@@ -16,11 +16,13 @@ from pydantic import Field, field_validator
 
 from rules.errors import InvalidInput
 from rules.model import Value
+from rules.said import say, term
 from rules.secrets import secret
-from rules.usertext import Typed, quoted
+from rules.usertext import Typed, quoted, user_text
 
 SIZES = ("tiny", "small", "medium", "large", "massive")
 
+UNARMED_NAME = "unarmed"
 _DIE = re.compile(r"^d(4|6|8|10|12|20)$")
 
 
@@ -35,21 +37,26 @@ class Weapon(Value):
     def ranged(self) -> bool:
         return self.range > 0
 
+    @property
+    def label(self) -> builtins.str:
+        """The weapon's name as shown: typed, save bare hands, which are the rules' word."""
+        return say("unarmed") if self.name == UNARMED_NAME else self.name
+
     def describe(self, hidden: object = False) -> builtins.str:
         """`hidden`: the wielder, whose sheet's die and range are secret if it is hidden."""
-        extras = [f"range {secret(self.range, hidden)}"] if self.ranged else []
-        extras += ["blast"] if self.blast else []
-        extras += ["great"] if self.great else []
-        return f"{self.name} (d{self.die_shown(self.die, hidden)}{', ' + ', '.join(extras) if extras else ''})"
+        extras = [say("range {zones}", zones=secret(self.range, hidden))] if self.ranged else []
+        extras += [say("blast")] if self.blast else []
+        extras += [say("great")] if self.great else []
+        return f"{self.label} (d{self.die_shown(self.die, hidden)}{', ' + ', '.join(extras) if extras else ''})"
 
     def die_shown(self, die: int, hidden: object = False) -> builtins.str:
         """The die rolled with this weapon: secret when it is the hidden wielder's own
         sheet die (unarmed, or an impaired d4 or enhanced d12 that differs, is no secret)."""
-        own = die == self.die and self.name != "unarmed"
+        own = die == self.die and self.name != UNARMED_NAME
         return secret(die, hidden) if own else builtins.str(die)
 
 
-UNARMED = Weapon(name="unarmed", die=4)
+UNARMED = Weapon(name=UNARMED_NAME, die=4)
 
 
 def parse_weapons(text: builtins.str) -> tuple[Weapon, ...]:
@@ -60,7 +67,7 @@ def parse_weapons(text: builtins.str) -> tuple[Weapon, ...]:
             continue
         name = parts[0]
         if len(name) > 30:
-            raise InvalidInput(f"Weapon names are limited to 30 characters (`{name[:30]}…`).")
+            raise InvalidInput(say("Weapon names are limited to 30 characters ({name}).", name=f"`{name[:30]}…`"))
         die, rng, blast, great = 6, 0, False, False
         for part in parts[1:]:
             low = part.lower()
@@ -74,14 +81,18 @@ def parse_weapons(text: builtins.str) -> tuple[Weapon, ...]:
                 great = True
             else:
                 raise InvalidInput(
-                    f"Could not read {quoted(part, 20)} in weapon `{name}`: write e.g. `bow:d6:8` "
-                    "(name, damage die, range in zones, then `blast` or `great`)."
+                    say(
+                        "Could not read {part} in weapon {name}: write e.g. `bow:d6:8` "
+                        "(name, damage die, range in zones, then `blast` or `great`).",
+                        part=quoted(part, 20),
+                        name=f"`{name}`",
+                    )
                 )
         if rng > 100:
-            raise InvalidInput(f"{name}: a range is at most 100 zones.")
+            raise InvalidInput(say("{name}: a range is at most 100 zones.", name=user_text(name)))
         weapons.append(Weapon(name=name, die=die, range=rng, blast=blast, great=great))
     if len(weapons) > 10:
-        raise InvalidInput("A character carries at most 10 weapons.")
+        raise InvalidInput(say("A character carries at most 10 weapons."))
     return tuple(weapons)
 
 
@@ -102,7 +113,7 @@ class FactionsSheet(Value):
     def _size(cls, value: builtins.str) -> builtins.str:
         value = value.strip().lower()
         if value not in SIZES:
-            raise ValueError(f"size must be one of {', '.join(SIZES)}")
+            raise ValueError(say("size must be one of {sizes}", sizes=", ".join(term(size) for size in SIZES)))
         return value
 
     @field_validator("weapons")
@@ -111,5 +122,5 @@ class FactionsSheet(Value):
         try:
             parse_weapons(value)
         except InvalidInput as error:
-            raise ValueError(str(error)) from None
+            raise ValueError(error.said) from None
         return value

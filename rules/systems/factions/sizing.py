@@ -12,6 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.errors import InvalidInput
+from rules.said import say
 from rules.secrets import secret
 
 from .model import Fighter
@@ -52,16 +53,21 @@ def dice_shares(
     split = list(split)
     if not split:
         if any(p % len(targets) for p in pools):
-            raise InvalidInput("Say how many dice each target takes, e.g. `split=1/2` (in the order of the targets).")
+            raise InvalidInput(
+                say("Say how many dice each target takes, e.g. `split=1/2` (in the order of the targets).")
+            )
         split = [p // len(targets) for p in pools]
     if len(split) != len(targets) or any(n < 1 for n in split):
-        raise InvalidInput("`split` needs one number of dice (at least 1) per target, in order.")
+        raise InvalidInput(say("`split` needs one number of dice (at least 1) per target, in order."))
     if sum(Fraction(n, p) for n, p in zip(split, pools)) != 1:
         pool_text = ", ".join(
             f"{t.name} {secret(p, t)}" for t, p in zip(targets, pools)
         )  # a hidden target's size is secret
         raise InvalidInput(
-            f"The dice must share out the whole attack: each target's dice divided by its full pool "
-            f"({pool_text}) must add up to 1."
+            say(
+                "The dice must share out the whole attack: each target's dice divided by its full pool "
+                "({pools}) must add up to 1.",
+                pools=pool_text,
+            )
         )
     return [(n, 0) for n in split]

@@ -10,6 +10,7 @@ from typing import Any
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
+from rules.said import joined, say
 from rules.secrets import secret
 
 from . import economy
@@ -24,13 +25,13 @@ from .sizing import damage_die, dice_shares, effective_range, reach
 
 def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
     if not action.actor:
-        raise InvalidInput("Name the character who attacks (the `actor` option).")
+        raise InvalidInput(say("Name the character who attacks (the `actor` option)."))
     attacker: Fighter = enc.find(action.actor)
     opportunity = isinstance(action, OpportunityAttack)
     if attacker.grabbed_by:
-        raise NotAllowed(f"{attacker.name} is grabbed and can only try to break free (`/act break_free`).")
+        raise NotAllowed(say("{who} is grabbed and can only try to break free (`/act break_free`).", who=attacker.name))
     if not attacker.standing:
-        raise NotAllowed(f"{attacker.name} cannot attack now.")
+        raise NotAllowed(say("{who} cannot attack now.", who=attacker.name))
     weapon = attacker.weapon(action.weapon)
     if any(enc.find(name).concealed for name in action.targets):
         action = action.but(unseen=True)  # a concealed target is not visible
@@ -46,7 +47,7 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
         return _death_blow(enc, attacker, targets, label)
     needed = _save_needed(attacker, weapon, targets, action)
     if needed:
-        wit = save(enc, attacker, "wit", chance, f"to hit ({needed})")
+        wit = save(enc, attacker, "wit", chance, say("to hit ({why})", why=needed))
         events.append(Event(kind="roll", text=f"{label}: {wit.text}."))
         if not wit.passed:
             faces = attacker_faces(enc, _context(enc, attacker, weapon, targets, action))
@@ -63,84 +64,116 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
     return keep_attacker_dice(enc, chance), events
 
 
-MANOEUVRES = {"grapple": "tries to grab", "shove": "tries to shove", "disarm": "tries to disarm"}
+MANOEUVRES = {
+    "grapple": "{attacker} tries to grab {targets}",
+    "shove": "{attacker} tries to shove {targets}",
+    "disarm": "{attacker} tries to disarm {targets}",
+}
 
 
 def _label(attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: Attack, opportunity: bool) -> str:
     """`Bandit 1 attacks Balthasar with axe (impaired: d4)`: the die actually rolled; a
     non-lethal attack names what it tries, not a weapon it does not use."""
-    names = ", ".join(t.name for t in targets)
+    names = joined(", ", (t.name for t in targets))
     if action.mode in MANOEUVRES and not action.death_blow:
-        return f"{attacker.name} {MANOEUVRES[action.mode]} {names}"
-    verb = "makes an opportunity attack on" if opportunity else "attacks"
+        return say(MANOEUVRES[action.mode], attacker=attacker.name, targets=names)
     die = damage_die(weapon, action.impaired, action.enhanced)
     if die == weapon.die:
-        return f"{attacker.name} {verb} {names} with {weapon.describe(attacker)}"
-    why = "impaired" if action.impaired else "enhanced" if action.enhanced else "unarmed"
-    return f"{attacker.name} {verb} {names} with {weapon.name} ({why}: d{die})"
+        weapon_text = weapon.describe(attacker)
+    else:
+        why = say("impaired") if action.impaired else say("enhanced") if action.enhanced else say("unarmed")
+        weapon_text = f"{weapon.label} ({why}: d{die})"
+    if opportunity:
+        template = "{attacker} makes an opportunity attack on {targets} with {weapon}"
+    else:
+        template = "{attacker} attacks {targets} with {weapon}"
+    return say(template, attacker=attacker.name, targets=names, weapon=weapon_text)
 
 
 def _targets(enc: FactionsEncounter, attacker: Fighter, action: Attack, weapon: Weapon) -> list[Fighter]:
     if not action.targets:
-        raise InvalidInput("Name a target.")
+        raise InvalidInput(say("Name a target."))
     targets: list[Fighter] = []
     for name in action.targets:
         target = enc.find(name)
         if target.out:
-            raise InvalidInput(f"{target.name} is out of the fight.")
+            raise InvalidInput(say("{who} is out of the fight.", who=target.name))
         if target.id in (t.id for t in targets):
-            raise InvalidInput(f"{target.name} is named twice.")
+            raise InvalidInput(say("{who} is named twice.", who=target.name))
         if target.id == attacker.id and not (weapon.blast and weapon.ranged):
-            raise InvalidInput(f"{attacker.name} cannot attack itself.")
+            raise InvalidInput(say("{who} cannot attack itself.", who=attacker.name))
         targets.append(target)
     if action.zones < 0 or action.zones > 1000:
-        raise InvalidInput("The distance must be between 0 and 1000 zones.")
+        raise InvalidInput(say("The distance must be between 0 and 1000 zones."))
     if action.stunt and len(targets) != 1:
-        raise InvalidInput("An attack stunt is proposed to one target.")
+        raise InvalidInput(say("An attack stunt is proposed to one target."))
     if action.death_blow:
         if len(targets) != 1 or not targets[0].incapacitated:
-            raise InvalidInput("A death blow needs one incapacitated target.")
+            raise InvalidInput(say("A death blow needs one incapacitated target."))
         if action.zones > reach(attacker):
-            raise InvalidInput("A death blow needs the target nearby.")
+            raise InvalidInput(say("A death blow needs the target nearby."))
         return targets
     if action.mode != "damage":
         _check_manoeuvre(attacker, targets, action)
     if weapon.blast:
         if not weapon.ranged and action.zones:
-            raise InvalidInput("A melee blast hits the attacker's own zone: leave the distance at 0.")
+            raise InvalidInput(say("A melee blast hits the attacker's own zone: leave the distance at 0."))
     elif len(targets) > 1:
         if weapon.ranged or action.mode != "damage":
-            raise InvalidInput("Only blasts and a larger attacker's melee attacks can hit several targets.")
+            raise InvalidInput(say("Only blasts and a larger attacker's melee attacks can hit several targets."))
         if any(t.size_rank >= attacker.size_rank for t in targets):
-            raise InvalidInput("A melee attack can be spread only among targets smaller than the attacker.")
+            raise InvalidInput(say("A melee attack can be spread only among targets smaller than the attacker."))
     if not weapon.ranged:
         if action.zones > reach(attacker):
-            raise InvalidInput(f"{weapon.name} is a melee weapon: the target must be nearby.")
+            raise InvalidInput(say("{weapon} is a melee weapon: the target must be nearby.", weapon=weapon.label))
     else:
         for target in targets:
             limit = effective_range(weapon, attacker, target)
             if action.zones > limit:
                 # The range against a hidden target depends on its size: secret.
                 raise InvalidInput(
-                    f"{target.name} is beyond the {weapon.name}'s range ({secret(limit, target)} zones)."
+                    say(
+                        "{who} is beyond the {weapon}'s range ({zones} zones).",
+                        who=target.name,
+                        weapon=weapon.label,
+                        zones=secret(limit, target),
+                    )
                 )
             if action.unseen and not weapon.blast:
-                raise InvalidInput(f"A ranged attack cannot target {target.name}, who cannot be seen.")
+                raise InvalidInput(say("A ranged attack cannot target {who}, who cannot be seen.", who=target.name))
             if action.moving and 2 * action.zones > limit:
-                raise InvalidInput("Nobody beyond half range can be targeted while moving.")
+                raise InvalidInput(say("Nobody beyond half range can be targeted while moving."))
     return targets
+
+
+ONE_TARGET = {
+    "disarm": "A disarm targets one character.",
+    "shove": "A shove targets one character.",
+    "grapple": "A grapple targets one character.",
+}
+NEARBY = {
+    "disarm": "A disarm needs the target nearby.",
+    "shove": "A shove needs the target nearby.",
+    "grapple": "A grapple needs the target nearby.",
+}
 
 
 def _check_manoeuvre(attacker: Fighter, targets: list[Fighter], action: Attack) -> None:
     if len(targets) != 1:
-        raise InvalidInput(f"A {action.mode} targets one character.")
+        raise InvalidInput(say(ONE_TARGET[action.mode]))
     target = targets[0]
     if action.zones > reach(attacker):
-        raise InvalidInput(f"A {action.mode} needs the target nearby.")
+        raise InvalidInput(say(NEARBY[action.mode]))
     if target.size_rank > attacker.size_rank:
-        raise InvalidInput(f"{target.name} is larger than {attacker.name}: it cannot be disarmed, shoved or grabbed.")
+        raise InvalidInput(
+            say(
+                "{target} is larger than {attacker}: it cannot be disarmed, shoved or grabbed.",
+                target=target.name,
+                attacker=attacker.name,
+            )
+        )
     if action.mode == "grapple" and target.grabbed_by == attacker.id:
-        raise InvalidInput(f"{attacker.name} already holds {target.name}.")
+        raise InvalidInput(say("{attacker} already holds {target}.", attacker=attacker.name, target=target.name))
 
 
 def _keep_or_release_hold(enc, attacker: Fighter, action: Attack, weapon: Weapon, targets) -> FactionsEncounter:
@@ -157,14 +190,15 @@ def _keep_or_release_hold(enc, attacker: Fighter, action: Attack, weapon: Weapon
 
 
 def _save_needed(attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: Attack) -> str:
+    """Why a WIT save to hit is needed, said; "" when none is."""
     if action.landed or (weapon.blast and not weapon.ranged):
         return ""
     if not weapon.ranged:
-        return "target unseen" if action.unseen else ""
+        return say("target unseen") if action.unseen else ""
     if action.moving:
-        return "shooting while moving"
+        return say("shooting while moving")
     if any(2 * action.zones > effective_range(weapon, attacker, t) for t in targets):
-        return "beyond half range"
+        return say("beyond half range")
     return ""
 
 
@@ -173,9 +207,16 @@ def _missed(enc, attacker: Fighter, weapon: Weapon, action: Attack, chance: Chan
     as after a dodge (a ranged blast's next die is its deviation instead)."""
     if not (weapon.blast and weapon.ranged) and 0 < chance.entered_dice_left() <= len(faces):
         unused = [chance.die(sides) for sides in faces[: chance.entered_dice_left()]]
-        which = f"damage die {unused[0]} is" if len(unused) == 1 else f"damage dice {', '.join(map(str, unused))} are"
-        events.append(Event(kind="info", text=f"{attacker.name} misses."))
-        events.append(Event(kind="info", text=f"{attacker.name}'s {which} not used: the attack missed."))
+        if len(unused) == 1:
+            not_used = say("{who}'s damage die {die} is not used: the attack missed.", who=attacker.name, die=unused[0])
+        else:
+            not_used = say(
+                "{who}'s damage dice {dice} are not used: the attack missed.",
+                who=attacker.name,
+                dice=", ".join(map(str, unused)),
+            )
+        events.append(Event(kind="info", text=say("{who} misses.", who=attacker.name)))
+        events.append(Event(kind="info", text=not_used))
         return _reveal(enc, attacker, events), events
     if weapon.blast and weapon.ranged:
         sides = max(2, min(20, action.neighbours))
@@ -183,20 +224,22 @@ def _missed(enc, attacker: Fighter, weapon: Weapon, action: Attack, chance: Chan
         events.append(
             Event(
                 kind="roll",
-                text=(
-                    f"The blast deviates: d{sides} {zone} → it lands in neighbouring zone {zone}. "
-                    f"The GM resolves it there with `/attack` and the option `landed`."
+                text=say(
+                    "The blast deviates: d{sides} {zone} → it lands in neighbouring zone {zone}. "
+                    "The GM resolves it there with `/attack` and the option `landed`.",
+                    sides=sides,
+                    zone=zone,
                 ),
             )
         )
     else:
-        events.append(Event(kind="info", text=f"{attacker.name} misses."))
+        events.append(Event(kind="info", text=say("{who} misses.", who=attacker.name)))
     return _reveal(enc, attacker, events), events
 
 
 def _reveal(enc, attacker: Fighter, events: list[Event]) -> FactionsEncounter:
     if enc.get(attacker.id).concealed:
-        events.append(Event(kind="info", text=f"{attacker.name} is revealed by the attack."))
+        events.append(Event(kind="info", text=say("{who} is revealed by the attack.", who=attacker.name)))
         return enc.update(attacker.id, concealed=False)
     return enc
 
@@ -205,7 +248,16 @@ def _death_blow(enc, attacker: Fighter, targets: list[Fighter], label: str):
     target = targets[0]
     enc = enc.update(target.id, dead=True, out=True, incapacitated=False, health=0, grabbed_by=None)
     enc = release_holds(enc, target.id)
-    events = [Event(kind="info", text=f"{label}: {target.name} is incapacitated and nearby — a death blow kills them.")]
+    events = [
+        Event(
+            kind="info",
+            text=say(
+                "{attack}: {target} is incapacitated and nearby — a death blow kills them.",
+                attack=label,
+                target=target.name,
+            ),
+        )
+    ]
     return _reveal(enc, attacker, events), events
 
 

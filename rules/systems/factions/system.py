@@ -8,6 +8,7 @@ from typing import Any
 from rules.actions import AddCombatants
 from rules.errors import InvalidInput
 from rules.model import Event
+from rules.said import joined, say, term
 from rules.secrets import secret
 from rules.system import Option, System
 
@@ -123,7 +124,7 @@ class FactionsSystem(System):
         active = enc.turns.active
         if active and (action.by.is_gm or enc.get(active).controller_id == action.by.user_id):
             return action.but(actor=enc.get(active).name)
-        raise InvalidInput("Name the character (the `actor` option).")
+        raise InvalidInput(say("Name the character (the `actor` option)."))
 
     def _break_free(self, enc, action, chance):
         enc, events = manoeuvres.break_free(enc, action, chance)
@@ -140,7 +141,7 @@ class FactionsSystem(System):
     def side_of(self, action: AddCombatants) -> str:
         side = (action.side or (self.player_side if not action.npc else "gm")).strip()
         if not _FACTION.match(side):
-            raise InvalidInput("A faction name is 1–30 letters, digits, spaces, ' or -.")
+            raise InvalidInput(say("A faction name is 1–30 letters, digits, spaces, ' or -."))
         # Any faction name the GM gives is a faction of its own (bandits, wolves…).
         return side.casefold() if side.casefold() in self.sides else side
 
@@ -203,46 +204,50 @@ class FactionsSystem(System):
     def status_line(self, enc, combatant: Fighter, *, reveal: bool) -> str:
         states = []
         if combatant.dead:
-            states.append("dead")
+            states.append(say("dead"))
         if combatant.fled:
-            states.append("fled")
+            states.append(say("fled"))
         if combatant.incapacitated:
-            states.append("incapacitated")
+            states.append(say("incapacitated"))
         if combatant.surrendered:
-            states.append("surrendered")
+            states.append(say("surrendered"))
         if combatant.grabbed_by:
-            states.append(f"grabbed by {enc.get(combatant.grabbed_by).name}")
+            states.append(say("grabbed by {who}", who=enc.get(combatant.grabbed_by).name))
+        concealed = say("concealed")
         if combatant.concealed:
-            states.append("concealed")
+            states.append(concealed)
         if combatant.id == enc.turns.active:
-            states.append("acting")
+            states.append(say("acting"))
         elif combatant.id in enc.turns.acted:
-            states.append("acted")
+            states.append(say("acted"))
         if not reveal:
             if not states:
                 hurt = combatant.health < combatant.max_health
-                states.append("wounded" if hurt else "unhurt")
-            return ", ".join(s for s in states if s != "concealed")
+                states.append(say("wounded") if hurt else say("unhurt"))
+            return ", ".join(s for s in states if s != concealed)
 
         # Revealed lines are the GM's (or a visible character's); a hidden NPC's
         # numbers stay marked in case such a line is ever shown to the channel.
         def shown(value) -> str:
             return secret(value, combatant)
 
-        numbers = f"health {shown(combatant.health)}/{shown(combatant.max_health)}"
+        numbers = [say("health {left}/{most}", left=shown(combatant.health), most=shown(combatant.max_health))]
         if combatant.max_grit:
-            numbers += f" · grit {shown(combatant.grit)}/{shown(combatant.max_grit)}"
-        numbers += f" · armour {shown(combatant.armour)}"
+            numbers.append(say("grit {left}/{most}", left=shown(combatant.grit), most=shown(combatant.max_grit)))
+        numbers.append(say("armour {armour}", armour=shown(combatant.armour)))
         if combatant.size != "medium":
-            numbers += f" · {shown(combatant.size)}"
+            numbers.append(shown(term(combatant.size)))
         if combatant.dropped:
-            numbers += f" · dropped {', '.join(combatant.dropped)}"
-        return numbers + (f" · {', '.join(states)}" if states else "")
+            numbers.append(say("dropped {weapons}", weapons=joined(", ", combatant.dropped)))
+        if states:
+            numbers.append(", ".join(states))
+        return " · ".join(numbers)
 
     def turn_summary(self, enc, cid) -> list[str]:
         """The acting character's move and actions left; at a faction's move, who carries what."""
         fighter: Fighter = enc.get(cid)
-        weapons = f"Weapons: {', '.join(w.describe(fighter) for w in fighter.held())}"  # a hidden NPC's dice are secret
+        # a hidden NPC's dice are secret
+        weapons = say("Weapons: {weapons}", weapons=", ".join(w.describe(fighter) for w in fighter.held()))
         if enc.turns.active != cid:
             return [weapons]
         return economy.summary(fighter) + [weapons]
@@ -252,5 +257,10 @@ def _last_side_standing(enc) -> list[Event]:
     fighting = list(dict.fromkeys(c.side for c in enc.combatants if c.standing))
     if len(fighting) > 1:
         return []
-    who = f"only {fighting[0]} still fight" if fighting else "nobody is still fighting"
-    return [Event(kind="warning", text=f"The fight is decided: {who}. The GM may end it with /encounter end.")]
+    if fighting:
+        text = say(
+            "The fight is decided: only {side} still fight. The GM may end it with /encounter end.", side=fighting[0]
+        )
+    else:
+        text = say("The fight is decided: nobody is still fighting. The GM may end it with /encounter end.")
+    return [Event(kind="warning", text=text)]

@@ -19,14 +19,16 @@ from rules.actions import Action
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event, Pending
 from rules.randomness import Chance
+from rules.said import english, say, term
 from rules.secrets import secret
 
 from . import wounds
 from .checks import d6_check
 from .model import Fighter, Weapon
-from .sheet import can_defend, has, helpless, melee_bonus_damage, skill, weapon
+from .sheet import can_defend, has, helpless, melee_bonus_damage, skill, weapon, weapon_name
 from .tables import ATTACK_SECONDS, COVER, INVISIBLE_TARGET, LOCATIONS, SPEED_SQUARES, range_penalty
 
+# The defences' keys, as the rules read them; the choice offers them said (`_options`).
 DEFENCES = ("Block", "Dodge", "Parry")
 NONE = "No defence"
 
@@ -65,36 +67,36 @@ def target_score(attacker: Fighter, target: Fighter, w: Weapon, action: Attack) 
     The score and its base (4 − the target's scale) are a hidden target's secret;
     the called shot, cover, posture and speed are public."""
     score = 4 - target.sheet.scale
-    base = f"4 − scale {target.sheet.scale}" if target.sheet.scale else "4"
+    base = say("4 − scale {scale}", scale=target.sheet.scale) if target.sheet.scale else "4"
     parts = []
     if action.called:
         spot = LOCATIONS[action.called]
         score += spot.target
-        parts.append(f"{action.called} {spot.target:+d}")
+        parts.append(say("{spot} {n:+d}", spot=term(action.called), n=spot.target))
     step = {"crouching": 1, "prone": 2}.get(target.posture, 0)
     cover = COVER[action.cover]
     if cover and step and cover < COVER["total"]:
         cover = min(COVER["total"], cover + step)
-        parts.append(f"{target.posture} behind cover")
+        parts.append(say("{posture} behind cover", posture=term(target.posture)))
     elif step:
         sign = 1 if w.ranged else -1
         score += sign * step
-        parts.append(f"{target.posture} {sign * step:+d}")
+        parts.append(say("{posture} {n:+d}", posture=term(target.posture), n=sign * step))
     if cover >= COVER["total"] or action.invisible:
         score += INVISIBLE_TARGET
-        parts.append(f"invisible +{INVISIBLE_TARGET}")
+        parts.append(say("invisible +{n}", n=INVISIBLE_TARGET))
     elif cover:
         score += cover
-        parts.append(f"cover +{cover}")
+        parts.append(say("cover +{n}", n=cover))
     if action.concealed and not action.invisible and cover < COVER["total"]:
         score += 1
-        parts.append("concealed +1")
+        parts.append(say("concealed +1"))
     if action.speed >= SPEED_SQUARES:
         score += action.speed // SPEED_SQUARES
-        parts.append(f"speed +{action.speed // SPEED_SQUARES}")
+        parts.append(say("speed +{n}", n=action.speed // SPEED_SQUARES))
     if not parts:
         # Score and base in one secret, so that "(4 − scale 2)" or its absence tells nothing.
-        return score, secret(f"{score} ({base})" if base != "4" else score, target)
+        return score, secret(f"{score} ({base})" if target.sheet.scale else score, target)
     return score, f"{secret(score, target)} ({' '.join([secret(base, target)] + parts)})"
 
 
@@ -112,15 +114,19 @@ def to_hit_bonus(attacker: Fighter, w: Weapon, action: Attack) -> tuple[int, lis
         steps = range_penalty(action.distance, w.increment)
         if steps is None:
             raise InvalidInput(
-                f"{action.distance} m is beyond the {w.name}'s reach: four range increments "
-                f"({w.increment * 16} m) at most."
+                say(
+                    "{distance} m is beyond the {weapon}'s reach: four range increments ({most} m) at most.",
+                    distance=action.distance,
+                    weapon=weapon_name(w),
+                    most=w.increment * 16,
+                )
             )
         if steps:
             bonus -= steps
-            parts.append(f"range −{secret(steps, attacker)}")
+            parts.append(say("range −{n}", n=secret(steps, attacker)))
             if attacker.aimed and not w.magic:
                 bonus += 1
-                parts.append("aimed +1")
+                parts.append(say("aimed +1"))
     return bonus, parts
 
 
@@ -128,37 +134,38 @@ def attack(system, enc, action: Attack, chance: Chance):
     me: Fighter = enc.find(action.actor)
     w = weapon(me, action.weapon)
     if not action.targets:
-        raise InvalidInput("Name a target to attack.")
+        raise InvalidInput(say("Name a target to attack."))
     if len(action.targets) > 10:
-        raise InvalidInput("A combo holds at most 10 attacks.")
+        raise InvalidInput(say("A combo holds at most 10 attacks."))
     if action.called and action.called not in LOCATIONS:
-        raise InvalidInput(f"Called shots aim at one of: {', '.join(LOCATIONS)}.")
+        raise InvalidInput(called_shots())
     if action.cover not in COVER:
-        raise InvalidInput(f"Cover is one of: {', '.join(COVER)}.")
+        raise InvalidInput(say("Cover is one of: {covers}.", covers=", ".join(term(c) for c in COVER)))
     combo = len(action.targets) > 1
     if combo and has(me, "disabled"):
-        raise NotAllowed(f"{me.name} is Disabled: single attacks only, no combos.")
+        raise NotAllowed(say("{who} is Disabled: single attacks only, no combos.", who=me.name))
     if w.magic and has(me, "raging"):
-        raise NotAllowed(f"{me.name} is raging and cannot focus on a spell.")
+        raise NotAllowed(say("{who} is raging and cannot focus on a spell.", who=me.name))
     targets = [enc.find(name) for name in action.targets]
     for t in targets:
         if t.id == me.id:
-            raise InvalidInput(f"{me.name} cannot attack themselves.")
+            raise InvalidInput(say("{who} cannot attack themselves.", who=me.name))
         if t.dead:
-            raise InvalidInput(f"{t.name} is already dead.")
+            raise InvalidInput(say("{who} is already dead.", who=t.name))
     bonus, bonus_parts = to_hit_bonus(me, w, action)
     rolls, hits = [], []
     for i, t in enumerate(targets):
         score, shown = target_score(me, t, w, action)
         if not w.ranged and helpless(t):
-            rolls.append(f"{t.name} is helpless: melee hits automatically")
+            rolls.append(say("{who} is helpless: melee hits automatically", who=t.name))
             hits.append({"i": i, "target": t.id})
             continue
         die, total, hit = d6_check(chance, bonus, score)
-        rolls.append(
-            f"d6 {die} {' '.join(bonus_parts)} = {secret(total, me)} vs {t.name}'s Target {shown}: "
-            f"{'hit' if hit else 'miss'}"
-        )
+        rolled = dict(die=die, bonus=" ".join(bonus_parts), total=secret(total, me), target=t.name, score=shown)
+        if hit:
+            rolls.append(say("d6 {die} {bonus} = {total} vs {target}'s Target {score}: hit", **rolled))
+        else:
+            rolls.append(say("d6 {die} {bonus} = {total} vs {target}'s Target {score}: miss", **rolled))
         if hit:
             hits.append({"i": i, "target": t.id})
     melee = not w.ranged and not w.magic
@@ -169,10 +176,20 @@ def attack(system, enc, action: Attack, chance: Chance):
         roll = chance.roll(expr)
         amount = roll.total + extra
         # Strength and scale are a hidden attacker's secret, and so the total they make.
-        text = f"{roll.text} {secret(f'{added[1:]} = {amount}', me)}" if added else str(roll)
+        text = f"{roll.text} {secret(f'{added} = {amount}', me)}" if added else str(roll)
         hit.update(amount=amount, text=text, hidden=bool(added) and me.hidden)
-    how = f"a combo of {len(targets)} attacks" if combo else "an attack"
-    head = f"{me.name} makes {how} with {w.name}: " + "; ".join(rolls) + "."
+    if combo:
+        head = say(
+            "{who} makes a combo of {n} attacks with {weapon}: {rolls}.",
+            who=me.name,
+            n=len(targets),
+            weapon=weapon_name(w),
+            rolls="; ".join(rolls),
+        )
+    else:
+        head = say(
+            "{who} makes an attack with {weapon}: {rolls}.", who=me.name, weapon=weapon_name(w), rolls="; ".join(rolls)
+        )
     events = [Event(kind="roll", text=head)]
     defenders = []
     for hit in hits:
@@ -190,20 +207,27 @@ def attack(system, enc, action: Attack, chance: Chance):
         "flat_footed": action.flat_footed,
         "nonlethal": action.nonlethal,
         "cost": ATTACK_SECONDS if action.cost is None else action.cost,
-        "what": "uses a combo" if combo else f"attacks {targets[0].name}",
+        "what": say("uses a combo") if combo else say("attacks {target}", target=targets[0].name),
         "ranged": w.ranged,
     }
     enc = enc.update(me.id, aimed=False)
     return proceed(system, enc, context, chance, events)
 
 
+def called_shots() -> str:
+    return say("Called shots aim at one of: {spots}.", spots=", ".join(term(spot) for spot in LOCATIONS))
+
+
 def _added(f: Fighter) -> str:
-    """What melee adds to the damage roll, named: ` + Strength 3 + 3×scale 3`."""
+    """What melee adds to the damage roll, named: `+ Strength 3 + 3×scale 3`."""
     parts = []
-    for label, value in (("Strength", f.sheet.strength), ("3×scale", 3 * f.sheet.scale)):
-        if value:
-            parts.append(f" {'+' if value > 0 else '−'} {label} {abs(value)}")
-    return "".join(parts)
+    if f.sheet.strength:
+        value = f.sheet.strength
+        parts.append(say("{sign} Strength {n}", sign="+" if value > 0 else "−", n=abs(value)))
+    if f.sheet.scale:
+        value = 3 * f.sheet.scale
+        parts.append(say("{sign} 3×scale {n}", sign="+" if value > 0 else "−", n=abs(value)))
+    return " ".join(parts)
 
 
 def proceed(system, enc, context: dict, chance: Chance, events: list[Event]):
@@ -214,7 +238,7 @@ def proceed(system, enc, context: dict, chance: Chance, events: list[Event]):
         hits = [h for h in context["hits"] if h["target"] == cid]
         why = "flat-footed" if context["flat_footed"] else can_defend(t)
         if why:
-            events.append(Event(kind="info", text=f"{t.name} cannot defend ({why})."))
+            events.append(Event(kind="info", text=say("{who} cannot defend ({why}).", who=t.name, why=term(why))))
             enc, more = _land(enc, cid, hits, context, chance)
             events.extend(more)
             context = context | {"defenders": context["defenders"][1:]}
@@ -228,6 +252,7 @@ def proceed(system, enc, context: dict, chance: Chance, events: list[Event]):
 
 
 def _options(t: Fighter) -> tuple[str, ...]:
+    """The keys of the defences open to `t` (No defence last)."""
     return ("Dodge", NONE) if has(t, "held") else DEFENCES + (NONE,)
 
 
@@ -240,17 +265,25 @@ def _ask(enc, t: Fighter, hits, context, events):
     attacker = enc.get(context["attacker"])
     options = _options(t)
     best = max((o for o in options if o != NONE), key=lambda o: _bonus(t, o))
-    bonuses = ", ".join(f"{o} {secret(f'{_bonus(t, o):+d}', t)}" for o in options if o != NONE)
-    count = f"{len(hits)} hits" if len(hits) > 1 else "a hit"
-    flanked = ", flanked: −1" if context["flanked"] else ""
+    bonuses = ", ".join(f"{term(o)} {secret(f'{_bonus(t, o):+d}', t)}" for o in options if o != NONE)
+    count = say("{n} hits", n=len(hits)) if len(hits) > 1 else say("a hit")
+    flanked = say(", flanked: −1") if context["flanked"] else ""
     shown = secret(dc, attacker)  # 4 + the attacker's skill + Y
-    prompt = f"{t.name}: defend against {count} from {attacker.name} (DC {shown}{flanked})? {bonuses}"
+    prompt = say(
+        "{who}: defend against {count} from {attacker} (DC {dc}{flanked})? {bonuses}",
+        who=t.name,
+        count=count,
+        attacker=attacker.name,
+        dc=shown,
+        flanked=flanked,
+        bonuses=bonuses,
+    )
     users = (t.controller_id,) if t.controller_id is not None else ()
     enc = enc.ask(
         kind="defence",
         prompt=prompt,
-        options=options,
-        default=best,
+        options=tuple(term(o) for o in options),
+        default=term(best),
         chooser=t.id,
         users=users,
         context=context | {"dc": dc},
@@ -258,7 +291,16 @@ def _ask(enc, t: Fighter, hits, context, events):
     # The choice message that follows pings the defender's player (the GM for
     # NPCs) with the buttons; this line only records that the attack waits.
     events.append(
-        Event(kind="info", text=f"🛡️ {t.name} may defend against {count} (DC {shown}{flanked}): waiting for the choice.")
+        Event(
+            kind="info",
+            text=say(
+                "🛡️ {who} may defend against {count} (DC {dc}{flanked}): waiting for the choice.",
+                who=t.name,
+                count=count,
+                dc=shown,
+                flanked=flanked,
+            ),
+        )
     )
     return enc, events
 
@@ -271,28 +313,35 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
     hits = [h for h in context["hits"] if h["target"] == cid]
     events: list[Event] = []
     through = hits
-    if option != NONE:
+    choice = english(option)  # the defence's key (an option is said)
+    if choice != NONE:
         bonus = (
-            _bonus(t, option) - (1 if context["flanked"] else 0) - (1 if option == "Dodge" and has(t, "held") else 0)
+            _bonus(t, choice) - (1 if context["flanked"] else 0) - (1 if choice == "Dodge" and has(t, "held") else 0)
         )
         dc = context["dc"]
         attacker = enc.get(context["attacker"])
         parts, through = [], []
         for hit in hits:
             die, total, ok = d6_check(chance, bonus, dc)
-            parts.append(
-                f"d6 {die} {secret(f'{bonus:+d}', t)} = {secret(total, t)} vs DC {secret(dc, attacker)}: "
-                f"{'negated' if ok else 'fails'}"
-            )
-            if not ok:
+            rolled = dict(die=die, bonus=secret(f"{bonus:+d}", t), total=secret(total, t), dc=secret(dc, attacker))
+            if ok:
+                parts.append(say("d6 {die} {bonus} = {total} vs DC {dc}: negated", **rolled))
+            else:
+                parts.append(say("d6 {die} {bonus} = {total} vs DC {dc}: fails", **rolled))
                 through.append(hit)
-        verb = {"Block": "blocks", "Dodge": "dodges", "Parry": "parries"}[option]
-        events.append(Event(kind="roll", text=f"{t.name} {verb}: " + "; ".join(parts) + "."))
+        rolled = dict(who=t.name, rolls="; ".join(parts))
+        if choice == "Block":
+            line = say("{who} blocks: {rolls}.", **rolled)
+        elif choice == "Dodge":
+            line = say("{who} dodges: {rolls}.", **rolled)
+        else:
+            line = say("{who} parries: {rolls}.", **rolled)
+        events.append(Event(kind="roll", text=line))
     if through:
         enc, more = _land(enc, cid, through, context, chance)
         events.extend(more)
     elif hits:
-        events.append(Event(kind="info", text=f"{t.name} takes no damage."))
+        events.append(Event(kind="info", text=say("{who} takes no damage.", who=t.name)))
     context["defenders"] = context["defenders"][1:]
     return proceed(system, enc, context, chance, events)
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.between import dead_rest, heading, outcome, plural, refuse_dead, set_value
+from rules.between import dead_rest, heading, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
+from rules.said import say, term
 from rules.system import Adjustable, Rest, RestOption, chosen_names
 
 from .conditions import canonical
 from .model import Condition, Fighter, Sheet
 from .sheet import minimum_toughness, minimum_will, pair, toughness, will
+from .wounds import located
 
 # conditions that can outlast the fight; the rest belong to its seconds and rounds
 LASTING = ("mobility penalty", "disabled", "confused", "unconscious")
@@ -108,15 +110,26 @@ def _fighter(sheet: dict[str, Any], state: dict[str, Any]) -> Fighter:
     )
 
 
+def _wounds(n: int) -> str:
+    return say("{n} wound", n=n) if n == 1 else say("{n} wounds", n=n)
+
+
+def _penalties(n: int) -> str:
+    return say("{n} morale penalty", n=n) if n == 1 else say("{n} morale penalties", n=n)
+
+
 def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], str]:
     if dead := dead_rest(r):
         return dead
     state = dict(r.lasting)
     had = int(state.get("wounds", 0))
     if not had:
-        return state, f"{r.name} has no wounds to heal."
+        return state, say("{who} has no wounds to heal.", who=r.name)
     if infected:
-        return state, f"{r.name}'s poison or disease afflicts wounds: no wound heals ({plural(had, 'wound')})."
+        line = say(
+            "{who}'s poison or disease afflicts wounds: no wound heals ({wounds}).", who=r.name, wounds=_wounds(had)
+        )
+        return state, line
     left = max(0, had - amount)
     state["wounds"] = left
     # wounds with no lasting effect heal first; a located wound's effect lasts "until the wound is healed"
@@ -124,32 +137,37 @@ def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], str
     healed_spots = locations[: max(0, len(locations) - left)]
     state["locations"] = locations[len(healed_spots) :]
     f = _fighter(r.sheet, state)
-    why = "" if key == "sleep" else f" (Endurance {_sheet(r.sheet).endurance})"
-    text = (
-        f"{r.name} heals {plural(had - left, 'wound')}{why}: {plural(left, 'wound')} left, "
-        f"Toughness {pair(toughness(f), minimum_toughness(f))}"
+    why = "" if key == "sleep" else say(" (Endurance {n})", n=_sheet(r.sheet).endurance)
+    text = say(
+        "{who} heals {healed}{why}: {left} left, Toughness {toughness}",
+        who=r.name,
+        healed=_wounds(had - left),
+        why=why,
+        left=_wounds(left),
+        toughness=pair(toughness(f), minimum_toughness(f)),
     )
     if healed_spots:
-        text += "; healed: " + "; ".join(healed_spots)
+        text += say("; healed: {spots}", spots="; ".join(located(spot) for spot in healed_spots))
     return state, text + "."
 
 
 def _calm(r) -> tuple[dict[str, Any], str]:
-    if dead := dead_rest(r, "a calm hour"):
+    if dead := dead_rest(r, say("a calm hour")):
         return dead
     state = dict(r.lasting)
     had = int(state.get("morale_penalties", 0))
     if not had:
-        return state, f"{r.name} has no morale penalties."
+        return state, say("{who} has no morale penalties.", who=r.name)
     state["morale_penalties"] = 0
     # insanity's confusion lasts "until at least one morale penalty has been removed"
     conditions = list(state.get("conditions", ()))
     state["conditions"] = [c for c in conditions if c != "confused"]
     f = _fighter(r.sheet, state)
-    removed = plural(had, "morale penalty", "morale penalties")
-    text = f"{r.name} removes {removed}: Will {pair(will(f), minimum_will(f))}"
+    text = say(
+        "{who} removes {removed}: Will {will}", who=r.name, removed=_penalties(had), will=pair(will(f), minimum_will(f))
+    )
     if "confused" in conditions:
-        text += "; no longer Confused"
+        text += say("; no longer Confused")
     return state, text + "."
 
 
@@ -157,25 +175,35 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
     f = _fighter(sheet, state)
     out = []
     if state.get("dead"):
-        out.append("Dead.")
+        out.append(say("Dead."))
     elif state.get("dying"):
-        out.append("Dying.")
+        out.append(say("Dying."))
     elif state.get("stable"):
-        out.append("Stable, unconscious.")
-    out.append(f"{plural(f.wounds, 'wound')}: Toughness {pair(toughness(f), minimum_toughness(f))}")
+        out.append(say("Stable, unconscious."))
+    out.append(
+        say(
+            "{wounds}: Toughness {toughness}",
+            wounds=_wounds(f.wounds),
+            toughness=pair(toughness(f), minimum_toughness(f)),
+        )
+    )
     if state.get("locations"):
-        out.append("Located wounds: " + "; ".join(state["locations"]))
+        out.append(say("Located wounds: {spots}", spots="; ".join(located(spot) for spot in state["locations"])))
     if f.morale_penalties:
         out.append(
-            f"{plural(f.morale_penalties, 'morale penalty', 'morale penalties')}: Will {pair(will(f), minimum_will(f))}"
+            say(
+                "{penalties}: Will {will}",
+                penalties=_penalties(f.morale_penalties),
+                will=pair(will(f), minimum_will(f)),
+            )
         )
     if state.get("conditions"):
-        out.append("Conditions: " + ", ".join(state["conditions"]))
+        out.append(say("Conditions: {conditions}", conditions=", ".join(term(c) for c in state["conditions"])))
     return out
 
 
 def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
-    return set_value("Them's Fightin' Words", ADJUSTABLE, state, key, value, _entries)
+    return set_value(term("Them's Fightin' Words"), ADJUSTABLE, state, key, value, _entries)
 
 
 def _entries(key: str, items: list[str]) -> list[str]:
@@ -184,5 +212,11 @@ def _entries(key: str, items: list[str]) -> list[str]:
     names = [canonical(i) for i in items]
     bad = [n for n in names if n not in LASTING]
     if bad:
-        raise InvalidInput(f"{bad[0]} does not last between fights. Lasting conditions: {', '.join(LASTING)}.")
+        raise InvalidInput(
+            say(
+                "{condition} does not last between fights. Lasting conditions: {lasting}.",
+                condition=term(bad[0]),
+                lasting=", ".join(term(c) for c in LASTING),
+            )
+        )
     return list(dict.fromkeys(names))

@@ -7,6 +7,7 @@ import re
 from rules.actions import Action
 from rules.commands import Acts, Commands, Given, integer
 from rules.errors import InvalidInput
+from rules.said import say
 
 from .attack import Attack
 from .gm import AddCondition, Check, Damage, Heal, RemoveCondition
@@ -21,18 +22,18 @@ def modifier(text: str) -> tuple[int, int]:
     """`+1/0` → (1, 0): X to the attack roll, Y to the defence DC."""
     match = _MOD.match(str(text))
     if not match:
-        raise InvalidInput("Write modifiers as `+X/+Y`, e.g. `mod=+1/0` or `mod=-1/-1`.")
+        raise InvalidInput(say("Write modifiers as `+X/+Y`, e.g. `mod=+1/0` or `mod=-1/-1`."))
     return integer(match.group(1), "X", -20, 20), integer(match.group(2), "Y", -20, 20)
 
 
 def _targets(text: str, repeat: int | None) -> tuple[str, ...]:
     names = tuple(n.strip() for n in str(text or "").split(",") if n.strip())
     if not names:
-        raise InvalidInput("Name a target.")
+        raise InvalidInput(say("Name a target."))
     if repeat:
         if len(names) != 1:
             raise InvalidInput(
-                "`combo=N` repeats one target N times; to split a combo, list the targets, one per attack."
+                say("`combo=N` repeats one target N times; to split a combo, list the targets, one per attack.")
             )
         names = names * repeat
     return names
@@ -84,7 +85,7 @@ def damage(given: Given) -> Action:
     opts = given.flags
     height = given.number("height", 0, 100_000)
     if height is None and given.text("amount").strip().casefold().startswith("fall"):
-        raise InvalidInput("For a fall, give the height in metres: options `height=20 surface=concrete`.")
+        raise InvalidInput(say("For a fall, give the height in metres: options `height=20 surface=concrete`."))
     kind = (given.text("damage_type") or opts.get("type") or "").strip().casefold() or None
     if opts.get("morale") and not kind:
         kind = "morale"

@@ -13,6 +13,7 @@ import re
 from rules.errors import InvalidInput
 from rules.model import Event
 from rules.randomness import Chance
+from rules.said import say, term
 from rules.usertext import quoted
 
 from .model import Condition, Fighter
@@ -55,8 +56,10 @@ def canonical(name: str) -> str:
     key = ALIASES.get(key.replace(" ", "_"), ALIASES.get(key, key))
     if key in KNOWN or key in SPECIAL:
         return key
-    known = ", ".join(sorted(KNOWN) + list(SPECIAL))
-    raise InvalidInput(f"Unknown condition {quoted(name or '')}. Fightin' Words knows: {known}.")
+    known = ", ".join(term(k) for k in sorted(KNOWN) + list(SPECIAL))
+    raise InvalidInput(
+        say("Unknown condition {name}. Fightin' Words knows: {known}.", name=quoted(name or ""), known=known)
+    )
 
 
 def rounds_of(duration: str | None) -> int | None:
@@ -67,7 +70,7 @@ def rounds_of(duration: str | None) -> int | None:
     match = re.fullmatch(r"(\d+)\s*(rounds?|r)?", text)
     if not match:
         raise InvalidInput(
-            "Give the duration as a number of rounds (`3 rounds`), or leave it empty for 'until removed'."
+            say("Give the duration as a number of rounds (`3 rounds`), or leave it empty for 'until removed'.")
         )
     return max(1, min(100, int(match.group(1))))
 
@@ -75,7 +78,7 @@ def rounds_of(duration: str | None) -> int | None:
 def seconds_of(duration: str | None) -> int:
     match = re.fullmatch(r"\s*(\d+)\s*(s|sec|secs|seconds?)?\s*", duration or "")
     if not match:
-        raise InvalidInput("Stunned needs a number of seconds, e.g. duration `3 seconds`.")
+        raise InvalidInput(say("Stunned needs a number of seconds, e.g. duration `3 seconds`."))
     return max(1, min(60, int(match.group(1))))
 
 
@@ -98,7 +101,7 @@ def confusion(f: Fighter, chance: Chance) -> tuple[Fighter, str]:
             continue
         if roll == 1:
             extra = chance.die(6)
-            parts.append(f"+{extra} rounds (d6)")
+            parts.append(say("+{n} rounds (d6)", n=extra))
             current = next((c for c in f.conditions if c.name == "confused"), None)
             if current and current.rounds is not None:
                 f = with_condition(f, current.but(rounds=current.rounds + extra))
@@ -108,18 +111,18 @@ def confusion(f: Fighter, chance: Chance) -> tuple[Fighter, str]:
             scream = True
             ignore.update((5, 6))
             continue
-        result = CONFUSION[roll]
+        result = term(CONFUSION[roll])
         if roll == 19:
             lucid = chance.die(6)
             parts.append(f"d6 {lucid}")
             f = with_condition(f, Condition(name="lucid", rounds=lucid))
-            result = f"regains control for {lucid} rounds"
+            result = say("regains control for {n} rounds", n=lucid)
         elif roll == 20:
             f = with_condition(f, Condition(name="lucid", rounds=10))
         if scream:
-            result += ", screaming as loudly as they can"
-        return f, f"d20 {', '.join(parts)}: {f.name} {result}"
-    return f, f"d20 {', '.join(parts)}: the GM decides what {f.name} does"
+            result += say(", screaming as loudly as they can")
+        return f, say("d20 {rolls}: {who} {result}", rolls=", ".join(parts), who=f.name, result=result)
+    return f, say("d20 {rolls}: the GM decides what {who} does", rolls=", ".join(parts), who=f.name)
 
 
 def tick(f: Fighter) -> tuple[Fighter, list[str]]:
@@ -141,25 +144,35 @@ def turn_start(system, enc, cid: str, chance: Chance) -> tuple[object, list[Even
     surprise = next((c for c in f.conditions if c.name == "flat-footed" and c.note == "surprised"), None)
     if surprise:
         f = without(f, "flat-footed")
-        events.append(Event(kind="info", text=f"{f.name} is no longer flat-footed."))
+        events.append(Event(kind="info", text=say("{who} is no longer flat-footed.", who=f.name)))
     enc = enc.with_combatant(f)
     if f.mounted:
-        enc, more = system.turns.lose(system, enc, cid, 2, "steering the mount", chance)
+        enc, more = system.turns.lose(system, enc, cid, 2, say("steering the mount"), chance)
         events.extend(more)
     if any(c.name == "staggered" for c in f.conditions):
         stunned = chance.die(6)
-        events.append(Event(kind="roll", text=f"{f.name} is Staggered: d6 {stunned} → stunned {stunned} s."))
-        enc, more = system.turns.lose(system, enc, cid, stunned, f"stunned, staggered d6 {stunned}", chance)
+        events.append(
+            Event(kind="roll", text=say("{who} is Staggered: d6 {n} → stunned {n} s.", who=f.name, n=stunned))
+        )
+        enc, more = system.turns.lose(system, enc, cid, stunned, say("stunned, staggered d6 {n}", n=stunned), chance)
         events.extend(more)
     f = enc.get(cid)
     if any(c.name == "confused" for c in f.conditions):
         if any(c.name == "lucid" for c in f.conditions):
-            events.append(Event(kind="info", text=f"{f.name} is confused but in control this round."))
+            events.append(Event(kind="info", text=say("{who} is confused but in control this round.", who=f.name)))
         else:
             f, text = confusion(f, chance)
             enc = enc.with_combatant(f)
-            events.append(Event(kind="roll", text=f"🌀 Confusion: {text}.", ping=enc.controllers([cid])))
+            events.append(
+                Event(kind="roll", text=say("🌀 Confusion: {result}.", result=text), ping=enc.controllers([cid]))
+            )
     for name in ("panicked", "raging"):
         if any(c.name == name for c in f.conditions):
-            events.append(Event(kind="info", text=f"{f.name} is {name.capitalize()}: {KNOWN[name]}."))
+            line = say(
+                "{who} is {condition}: {effect}.",
+                who=f.name,
+                condition=term(name.capitalize()),
+                effect=term(KNOWN[name]),
+            )
+            events.append(Event(kind="info", text=line))
     return enc, events

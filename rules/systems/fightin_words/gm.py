@@ -10,11 +10,13 @@ from rules.actions import Action, GmAction
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
+from rules.said import say, term
 from rules.secrets import secret
-from rules.usertext import quoted
+from rules.usertext import quoted, user_text
 
 from . import conditions as cond
 from . import morale, wounds
+from .attack import called_shots
 from .model import Condition, Fighter
 from .sheet import minimum_toughness, minimum_will, pair, toughness, will
 from .tables import LOCATIONS, SURFACES, fall_bonus
@@ -42,9 +44,10 @@ def falling(f: Fighter, height: int, surface: str) -> str:
     """1d6 + 3×scale + 1 per 5 m (up to 60 m) + the surface's modifier."""
     key = surface.strip().casefold().replace(" ", "_").replace("-", "_")
     if key not in SURFACES:
-        raise InvalidInput(f"Unknown surface {quoted(surface, 20)}. Known: {', '.join(SURFACES)}.")
+        known = ", ".join(term(s) for s in SURFACES)
+        raise InvalidInput(say("Unknown surface {surface}. Known: {known}.", surface=quoted(surface, 20), known=known))
     if not 0 <= height <= 100_000:
-        raise InvalidInput("The height is in metres, from 0 up.")
+        raise InvalidInput(say("The height is in metres, from 0 up."))
     bonus = fall_bonus(height) + 3 * f.sheet.scale + SURFACES[key]
     return f"1d6{bonus:+d}" if bonus else "1d6"
 
@@ -52,18 +55,16 @@ def falling(f: Fighter, height: int, surface: str) -> str:
 def damage(system, enc, action: Damage, chance: Chance):
     f: Fighter = enc.find(action.target)
     if f.dead:
-        raise InvalidInput(f"{f.name} is already dead.")
+        raise InvalidInput(say("{who} is already dead.", who=f.name))
     if action.called and action.called not in LOCATIONS:
-        raise InvalidInput(f"Called shots aim at one of: {', '.join(LOCATIONS)}.")
+        raise InvalidInput(called_shots())
     kind = (action.type or "").casefold() or None
     if action.height is not None:
         expr = falling(f, action.height, action.surface)
-        where = f"falls {action.height} m onto {action.surface.replace('_', ' ')}: "
     else:
         expr = action.amount.strip()
-        where = ""
         if not expr:
-            raise InvalidInput("Give an amount (a number or dice like `1d6+2`), or a fall with `height=`.")
+            raise InvalidInput(say("Give an amount (a number or dice like `1d6+2`), or a fall with `height=`."))
     roll = chance.roll(expr)
     text = f"{roll}" if roll.dice else str(roll.total)
     # A fall adds 3×scale of the one falling: for a hidden one, all but the die is secret.
@@ -74,10 +75,13 @@ def damage(system, enc, action: Damage, chance: Chance):
         text = f"{face} {secret(f'{rest} = {roll.total}'.strip(), f)}"
     if kind in MORALE_KINDS:
         return morale.take(enc, f.id, roll.total, None if kind == "morale" else kind, text)
+    if action.height is not None:
+        surface = term(action.surface.replace("_", " "))
+        text = say("falls {height} m onto {surface}: {roll}", height=action.height, surface=surface, roll=text)
     enc, events = wounds.land(
         enc,
         f.id,
-        [wounds.Hit(roll.total, where + text, hidden=hidden)],
+        [wounds.Hit(roll.total, text, hidden=hidden)],
         chance,
         location=action.called,
         nonlethal=action.nonlethal,
@@ -100,23 +104,27 @@ def heal(system, enc, action: Heal, chance: Chance):
     f: Fighter = enc.find(action.target)
     if f.dead:
         raise InvalidInput(
-            f"{f.name} is dead: only a timely Resuscitate (Medicine) brings them back; the GM can re-add them."
+            say(
+                "{who} is dead: only a timely Resuscitate (Medicine) brings them back; the GM can re-add them.",
+                who=f.name,
+            )
         )
     if action.amount < 1:
-        raise InvalidInput("Heal at least 1.")
+        raise InvalidInput(say("Heal at least 1."))
     if action.morale:
         if not f.morale_penalties:
-            raise InvalidInput(f"{f.name} has no morale penalty.")
+            raise InvalidInput(say("{who} has no morale penalty.", who=f.name))
         return morale.recover(enc, f.id, action.amount)
     if not f.wounds:
-        raise InvalidInput(f"{f.name} has no wound.")
+        raise InvalidInput(say("{who} has no wound.", who=f.name))
     count = min(action.amount, f.wounds)  # tells how many wounds there were
     f = f.but(wounds=f.wounds - count)
-    healed = secret(f"{count} wound{'s' if count > 1 else ''}", f)
+    healed = secret(say("{n} wounds", n=count) if count > 1 else say("{n} wound", n=count), f)
+    now = secret(pair(toughness(f), minimum_toughness(f)), f)
     return enc.with_combatant(f), [
         Event(
             kind="info",
-            text=f"{f.name} heals {healed}: Toughness {secret(pair(toughness(f), minimum_toughness(f)), f)}.",
+            text=say("{who} heals {healed}: Toughness {toughness}.", who=f.name, healed=healed, toughness=now),
         )
     ]
 
@@ -125,10 +133,12 @@ STATS = ("reflex", "dex", "strength", "endurance", "spirit", "fortitude", "will"
 SKILL = re.compile(r"[a-z][a-z -]{1,29}")
 # Checks the bot makes by itself, which must not pass for a skill check.
 ROLLED_BY_THE_BOT = {
-    "dying": "The dying check rolls itself as each round opens. To stabilise with Medicine: "
-    '`/save kind:medicine options:"bonus=N"`, then `/condition remove condition:dying`.',
-    "broken": "The Broken Spirit check rolls itself as each round opens.",
-    "initiative": "Initiative is rolled when a combatant joins (enter it with `roll:`).",
+    "dying": say(
+        "The dying check rolls itself as each round opens. To stabilise with Medicine: "
+        '`/save kind:medicine options:"bonus=N"`, then `/condition remove condition:dying`.'
+    ),
+    "broken": say("The Broken Spirit check rolls itself as each round opens."),
+    "initiative": say("Initiative is rolled when a combatant joins (enter it with `roll:`)."),
 }
 
 
@@ -149,7 +159,7 @@ def check(system, enc, action: Check, chance: Chance):
     else:
         mine = [c for c in enc.combatants if c.controller_id == action.by.user_id and not c.out]
         if not mine:
-            raise InvalidInput("Say who makes the check (`actor`).")
+            raise InvalidInput(say("Say who makes the check (`actor`)."))
         f = mine[0]
     stat = " ".join(action.stat.strip().casefold().replace("_", " ").split())
     stat = {"dexterity": "dex", "end": "endurance", "str": "strength", "fort": "fortitude", "ref": "reflex"}.get(
@@ -167,22 +177,35 @@ def check(system, enc, action: Check, chance: Chance):
         else:
             base = getattr(f.sheet, stat)
         parts.append(f"{base:+d}")
-        label = stat.capitalize()
+        label = term(stat.capitalize())
     elif SKILL.fullmatch(stat):
-        # Skills are not on the sheet: the GM or player gives the skill's bonus.
+        # Skills are not on the sheet: the GM or player gives the skill's bonus, and names it.
         base = 0
-        label = f"{stat.capitalize()} (skill)"
+        label = say("{skill} (skill)", skill=user_text(stat.capitalize()))
     else:
         raise InvalidInput(
-            f'Checks use a stat ({", ".join(STATS)}) or a skill with its bonus, e.g. `kind:medicine options:"bonus=2"`.'
+            say(
+                'Checks use a stat ({stats}) or a skill with its bonus, e.g. `kind:medicine options:"bonus=2"`.',
+                stats=", ".join(term(stat) for stat in STATS),
+            )
         )
     if action.bonus or stat not in STATS:
         parts.append(f"{action.bonus:+d}")
     total = die + base + action.bonus
     # A hidden fighter's stat, skill bonus and total are secret; the die and the DC are not.
-    text = f"{f.name} {label} check: {parts[0]} {secret(' '.join(parts[1:]), f)} = {secret(total, f)}"
+    text = say(
+        "{who} {check} check: {die} {bonus} = {total}",
+        who=f.name,
+        check=label,
+        die=parts[0],
+        bonus=secret(" ".join(parts[1:]), f),
+        total=secret(total, f),
+    )
     if action.dc is not None:
-        text += f" vs DC {action.dc}: {'success' if total >= action.dc else 'failure'}"
+        if total >= action.dc:
+            text += say(" vs DC {dc}: success", dc=action.dc)
+        else:
+            text += say(" vs DC {dc}: failure", dc=action.dc)
     return enc, [Event(kind="roll", text=text + ".")]
 
 
@@ -199,51 +222,64 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
     f: Fighter = enc.find(action.target)
     name = cond.canonical(action.condition)
     if f.dead:
-        raise InvalidInput(f"{f.name} is dead.")
+        raise InvalidInput(say("{who} is dead.", who=f.name))
     if name == "dying":
         f = f.but(dying=True, stable=False, dying_dc=4)
-        return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} is Dying (DC 4).")]
+        return enc.with_combatant(f), [Event(kind="info", text=say("{who} is Dying (DC 4).", who=f.name))]
     if name == "stable":
         return _stabilise(enc, f)
     if name in ("prone", "crouching"):
-        return enc.with_combatant(f.but(posture=name)), [Event(kind="info", text=f"{f.name} is {name}.")]
+        line = say("{who} is {posture}.", who=f.name, posture=term(name))
+        return enc.with_combatant(f.but(posture=name)), [Event(kind="info", text=line)]
     if name == "wound":
-        return wounds.land(enc, f.id, [wounds.Hit(toughness(f) - 1, "a wound (GM)")], chance)
+        return wounds.land(enc, f.id, [wounds.Hit(toughness(f) - 1, say("a wound (GM)"))], chance)
     if name == "morale penalty":
         f = f.but(morale_penalties=min(morale.max_penalties(f), f.morale_penalties + 1))
         enc = enc.with_combatant(f)
         enc, more = morale.check_broken(enc, f.id)
+        now = secret(pair(will(f), minimum_will(f)), f)
         return enc, [
-            Event(
-                kind="info", text=f"{f.name} takes a morale penalty: Will {secret(pair(will(f), minimum_will(f)), f)}."
-            )
+            Event(kind="info", text=say("{who} takes a morale penalty: Will {will}.", who=f.name, will=now))
         ] + more
     if name == "stunned":
         seconds = cond.seconds_of(action.duration)
         acting = f.id in enc.turns.acting
-        enc, events = system.turns.lose(system, enc, f.id, seconds, "stunned", chance)
+        enc, events = system.turns.lose(system, enc, f.id, seconds, say("stunned"), chance)
         if not acting:
-            events = [Event(kind="info", text=f"{f.name} is stunned: loses {seconds} s of their next turn.")]
+            line = say("{who} is stunned: loses {n} s of their next turn.", who=f.name, n=seconds)
+            events = [Event(kind="info", text=line)]
         return enc, events
     events: list[Event] = []
     rounds = cond.rounds_of(action.duration)
     if name == "staggered" and rounds is None:
         rounds = chance.die(6)
-        events.append(Event(kind="roll", text=f"Staggered lasts d6 {rounds} rounds."))
+        events.append(Event(kind="roll", text=say("Staggered lasts d6 {n} rounds.", n=rounds)))
     if name == "broken":
         f = f.but(broken_dc=morale.BROKEN_DC)
     f = cond.with_condition(f, Condition(name=name, rounds=rounds))
-    lasting = f"{rounds} round{'s' if rounds != 1 else ''}" if rounds else "until removed"
-    events.insert(0, Event(kind="info", text=f"{f.name} is {name} ({lasting}): {cond.KNOWN[name]}."))
+    if not rounds:
+        lasting = say("until removed")
+    elif rounds == 1:
+        lasting = say("{n} round", n=rounds)
+    else:
+        lasting = say("{n} rounds", n=rounds)
+    line = say(
+        "{who} is {condition} ({lasting}): {effect}.",
+        who=f.name,
+        condition=term(name),
+        lasting=lasting,
+        effect=term(cond.KNOWN[name]),
+    )
+    events.insert(0, Event(kind="info", text=line))
     return enc.with_combatant(f), events
 
 
 def _stabilise(enc, f: Fighter):
     """Adding `stable` and removing `dying` are one GM call: the fighter is stabilised."""
     if not f.dying:
-        raise InvalidInput(f"{f.name} is not dying.")
+        raise InvalidInput(say("{who} is not dying.", who=f.name))
     f = f.but(dying=False, stable=True)
-    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} is stabilised (still unconscious).")]
+    return enc.with_combatant(f), [Event(kind="info", text=say("{who} is stabilised (still unconscious).", who=f.name))]
 
 
 class RemoveCondition(GmAction):
@@ -259,21 +295,25 @@ def remove_condition(system, enc, action: RemoveCondition, chance: Chance):
         return _stabilise(enc, f)
     if name in ("stable", "unconscious"):
         if f.dying:
-            raise NotAllowed(f"{f.name} is dying: stabilise them first (remove `dying`).")
+            raise NotAllowed(say("{who} is dying: stabilise them first (remove `dying`).", who=f.name))
         f = cond.without(f.but(stable=False), "unconscious")
         f = cond.with_condition(f, Condition(name="flat-footed", rounds=1))
-        return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} wakes up (flat-footed for one round).")]
+        line = say("{who} wakes up (flat-footed for one round).", who=f.name)
+        return enc.with_combatant(f), [Event(kind="info", text=line)]
     if name in ("prone", "crouching"):
-        return enc.with_combatant(f.but(posture="standing")), [Event(kind="info", text=f"{f.name} is standing.")]
+        line = say("{who} is standing.", who=f.name)
+        return enc.with_combatant(f.but(posture="standing")), [Event(kind="info", text=line)]
     if name == "wound":
         if not f.wounds:
-            raise InvalidInput(f"{f.name} has no wound.")
+            raise InvalidInput(say("{who} has no wound.", who=f.name))
         return heal(system, enc, Heal(by=action.by, target=f.name, amount=1), chance)
     if name == "morale penalty":
         if not f.morale_penalties:
-            raise InvalidInput(f"{f.name} has no morale penalty.")
+            raise InvalidInput(say("{who} has no morale penalty.", who=f.name))
         return morale.recover(enc, f.id, 1)
     if not any(c.name == name for c in f.conditions):
-        raise InvalidInput(f"{f.name} is not {name}.")
+        raise InvalidInput(say("{who} is not {condition}.", who=f.name, condition=term(name)))
     f = cond.without(f, name)
-    return enc.with_combatant(f), [Event(kind="info", text=f"{f.name} is no longer {name}.")]
+    return enc.with_combatant(f), [
+        Event(kind="info", text=say("{who} is no longer {condition}.", who=f.name, condition=term(name)))
+    ]

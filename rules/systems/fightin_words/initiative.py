@@ -7,7 +7,9 @@ from itertools import groupby
 
 from rules.model import Event
 from rules.randomness import Chance
+from rules.said import say
 from rules.secrets import secret
+from rules.usertext import listed
 
 from .model import Fighter
 
@@ -17,7 +19,13 @@ MAX_REROLLS = 50  # a tie that survives this many rerolls keeps the list order
 def check(f: Fighter, chance: Chance) -> tuple[int, str]:
     die = chance.die(6)
     total = die + f.sheet.reflex + f.sheet.dex
-    return total, f"d6 {die} + Reflex {secret(f.sheet.reflex, f)} + Dex {secret(f.sheet.dex, f)} = {secret(total, f)}"
+    return total, say(
+        "d6 {die} + Reflex {reflex} + Dex {dex} = {total}",
+        die=die,
+        reflex=secret(f.sheet.reflex, f),
+        dex=secret(f.sheet.dex, f),
+        total=secret(total, f),
+    )
 
 
 def reroll(f: Fighter, chance: Chance) -> tuple[int, str]:
@@ -56,15 +64,16 @@ def break_ties(enc, tied: list, chance: Chance):
             total, text = reroll(enc.get(entry.cid), chance)
             results[entry.cid] += (total,)
             parts.append(text)
-        events.append(Event(kind="roll", text=f"Initiative tie at {_tie(enc, tied)}: reroll " + ", ".join(parts) + "."))
+        line = say("Initiative tie at {score}: reroll {rolls}.", score=_tie(enc, tied), rolls=", ".join(parts))
+        events.append(Event(kind="roll", text=line))
         ranked = sorted(group, key=lambda e: results[e.cid], reverse=True)
         for _, sub in groupby(ranked, key=lambda e: results[e.cid]):
             settle(list(sub), depth + 1)
 
     settle(list(tied), 0)
     ordered = sorted((e.but(tiebreak=results[e.cid]) for e in tied), key=lambda e: e.tiebreak, reverse=True)
-    names = " → ".join(enc.get(e.cid).name for e in ordered)
-    events.append(Event(kind="info", text=f"Tie broken: {names}."))
+    names = listed((enc.get(e.cid).name for e in ordered), " → ")
+    events.append(Event(kind="info", text=say("Tie broken: {order}.", order=names)))
     return ordered, [[e.cid] for e in ordered], events
 
 
@@ -84,7 +93,12 @@ def _slot_in(enc, standing: list, newcomer, chance: Chance):
             events.append(
                 Event(
                     kind="roll",
-                    text=f"Initiative tie at {_tie(enc, [newcomer] + standing)}: {my_text} vs {their_text}.",
+                    text=say(
+                        "Initiative tie at {score}: {mine} vs {theirs}.",
+                        score=_tie(enc, [newcomer] + standing),
+                        mine=my_text,
+                        theirs=their_text,
+                    ),
                 )
             )
             if mine != theirs:

@@ -9,6 +9,7 @@ from pydantic import field_validator
 
 from rules.errors import InvalidInput
 from rules.model import Combatant, Encounter, Value
+from rules.said import say
 from rules.turns.seconds import SecondsState
 from rules.usertext import Typed, quoted
 
@@ -39,9 +40,11 @@ def parse_weapons(text: str) -> tuple[Weapon, ...]:
             continue
         if len(bits) < 2 or not bits[1]:
             raise InvalidInput(
-                f"Weapon {quoted(bits[0])} needs a damage expression: write `name:damage[:reach or range in "
-                "m][:magic]`, "
-                'e.g. `weapons="arming sword:1d8;heavy crossbow:1d10:15"`.'
+                say(
+                    "Weapon {weapon} needs a damage expression: write `name:damage[:reach or range in m][:magic]`, "
+                    'e.g. `weapons="arming sword:1d8;heavy crossbow:1d10:15"`.',
+                    weapon=quoted(bits[0]),
+                )
             )
         weapon = {"name": bits[0], "damage": bits[1]}
         for extra in bits[2:]:
@@ -54,8 +57,12 @@ def parse_weapons(text: str) -> tuple[Weapon, ...]:
                 weapon["reach"] = word
             elif word:
                 raise InvalidInput(
-                    f"{quoted(extra, 20)} in weapon {quoted(bits[0])} is neither a reach (close, standard, long N), "
-                    "a range increment in metres, nor `magic`."
+                    say(
+                        "{extra} in weapon {weapon} is neither a reach (close, standard, long N), "
+                        "a range increment in metres, nor `magic`.",
+                        extra=quoted(extra, 20),
+                        weapon=quoted(bits[0]),
+                    )
                 )
         weapons.append(Weapon(**weapon))
     return tuple(weapons)
@@ -82,14 +89,18 @@ class Sheet(Value):
     @field_validator("weapons")
     @classmethod
     def _weapons(cls, value: str) -> str:
-        parse_weapons(value)
+        try:
+            parse_weapons(value)
+        except InvalidInput as error:
+            # pydantic quotes a ValueError's str(), which reads English only: hand it what was said.
+            raise ValueError(error.said) from None
         return value
 
     @field_validator("scale")
     @classmethod
     def _scale(cls, value: int) -> int:
         if not -1 <= value <= 10:
-            raise ValueError("scale runs from -1 (cat) to 10")
+            raise ValueError(say("scale runs from -1 (cat) to 10"))
         return value
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rules.model import Event
 from rules.randomness import Chance
+from rules.said import say, term
 from rules.secrets import secret
 
 from .checks import d6_check, signed
@@ -27,21 +28,27 @@ def max_penalties(f: Fighter) -> int:
 def take(enc, cid: str, amount: int, kind: str | None, text: str) -> tuple[object, list[Event]]:
     f: Fighter = enc.get(cid)
     w, least = will(f), minimum_will(f)
-    label = (kind or "untyped").capitalize()
-    head = f"{f.name}: {label} morale damage {text} vs Will {secret(pair(w, least), f)}"
+    label = term((kind or "untyped").capitalize())
+    head = say(
+        "{who}: {kind} morale damage {roll} vs Will {will}",
+        who=f.name,
+        kind=label,
+        roll=text,
+        will=secret(pair(w, least), f),
+    )
     penalties, condition = 0, None
     if amount > w:
         if kind in KINDS:
             penalties, condition = 1, KINDS[kind]
-            head += f": Will beaten → morale penalty and {condition.capitalize()}"
+            head += say(": Will beaten → morale penalty and {condition}", condition=term(condition.capitalize()))
         else:
             penalties = 2
-            head += ": Will beaten → two morale penalties"
+            head += say(": Will beaten → two morale penalties")
     elif amount > least:
         penalties = 1
-        head += ": morale penalty"
+        head += say(": morale penalty")
     else:
-        head += ": no effect"
+        head += say(": no effect")
     events = [Event(kind="roll", text=head + ".")]
     conditions = list(f.conditions)
     if condition and not any(c.name == condition for c in conditions):
@@ -50,7 +57,8 @@ def take(enc, cid: str, amount: int, kind: str | None, text: str) -> tuple[objec
     f = f.but(morale_penalties=min(max_penalties(f), f.morale_penalties + penalties), conditions=tuple(conditions))
     enc = enc.with_combatant(f)
     if penalties:
-        events.append(Event(kind="info", text=f"{f.name}'s Will is now {secret(pair(will(f), minimum_will(f)), f)}."))
+        now = secret(pair(will(f), minimum_will(f)), f)
+        events.append(Event(kind="info", text=say("{who}'s Will is now {will}.", who=f.name, will=now)))
     enc, more = check_broken(enc, cid)
     return enc, events + more
 
@@ -63,9 +71,10 @@ def check_broken(enc, cid: str) -> tuple[object, list[Event]]:
     return enc.with_combatant(f), [
         Event(
             kind="info",
-            text=(
-                f"{f.name} is Broken: gives up, helpless, no actions or defence; a Spirit check each round (DC "
-                f"{BROKEN_DC})."
+            text=say(
+                "{who} is Broken: gives up, helpless, no actions or defence; a Spirit check each round (DC {dc}).",
+                who=f.name,
+                dc=BROKEN_DC,
             ),
         )
     ]
@@ -83,9 +92,10 @@ def recover(enc, cid: str, count: int) -> tuple[object, list[Event]]:
         if not (c.name == "confused" and c.note.startswith("until a morale")) and not (c.name == "broken")
     )
     f = f.but(morale_penalties=f.morale_penalties - count, conditions=conditions)
-    recovered = secret(f"{count} morale penalt{'y' if count == 1 else 'ies'}", f)
+    recovered = secret(say("{n} morale penalty", n=count) if count == 1 else say("{n} morale penalties", n=count), f)
+    now = secret(pair(will(f), minimum_will(f)), f)
     return enc.with_combatant(f), [
-        Event(kind="info", text=f"{f.name} recovers {recovered}: Will {secret(pair(will(f), minimum_will(f)), f)}.")
+        Event(kind="info", text=say("{who} recovers {what}: Will {will}.", who=f.name, what=recovered, will=now))
     ]
 
 
@@ -94,13 +104,20 @@ def broken_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     die, total, ok = d6_check(chance, f.sheet.spirit, f.broken_dc)
     # The Broken DC is public (10, −1 a failure); Spirit and the total are not.
     spirit = secret(signed(f.sheet.spirit), f)
-    text = f"{f.name} (Broken): Spirit d6 {die} {spirit} = {secret(total, f)} vs DC {f.broken_dc}"
+    text = say(
+        "{who} (Broken): Spirit d6 {die} {bonus} = {total} vs DC {dc}",
+        who=f.name,
+        die=die,
+        bonus=spirit,
+        total=secret(total, f),
+        dc=f.broken_dc,
+    )
     if ok:
         enc, more = recover(enc, cid, 1)
         f = enc.get(cid)
         f = f.but(conditions=tuple(c for c in f.conditions if c.name != "broken"), broken_dc=BROKEN_DC)
-        return enc.with_combatant(f), [Event(kind="roll", text=text + ": no longer Broken.")] + more
+        return enc.with_combatant(f), [Event(kind="roll", text=text + say(": no longer Broken."))] + more
     dc = max(1, f.broken_dc - 1)
     return enc.with_combatant(f.but(broken_dc=dc)), [
-        Event(kind="roll", text=text + f": still Broken; DC falls to {dc}.")
+        Event(kind="roll", text=text + say(": still Broken; DC falls to {dc}.", dc=dc))
     ]

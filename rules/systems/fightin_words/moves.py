@@ -9,7 +9,8 @@ from rules.actions import Action
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
-from rules.usertext import one_line, quoted
+from rules.said import say, term
+from rules.usertext import one_line, quoted, user_text
 
 from .model import DelayedEffect, Fighter
 from .sheet import has
@@ -35,24 +36,27 @@ class Act(Action):
 def act(system, enc, action: Act, chance: Chance):
     name = action.action.strip().casefold().replace(" ", "_")
     if name not in ACTIONS:
-        raise InvalidInput(f"Unknown action {quoted(action.action)}. Choose one of: {', '.join(ACTIONS)}.")
+        choices = ", ".join(term(key) for key in ACTIONS)
+        raise InvalidInput(
+            say("Unknown action {action}. Choose one of: {choices}.", action=quoted(action.action), choices=choices)
+        )
     me: Fighter = enc.find(action.actor)
     timed = ACTIONS[name]
-    cost, verb = timed.seconds, timed.verb
+    cost, verb = timed.seconds, term(timed.verb)
     events: list[Event] = []
     changes: dict = {}
     if name in ("move", "run") and has(me, "disabled"):
-        raise NotAllowed(f"{me.name} is Disabled and cannot walk: use `crawl` (4 s a square).")
+        raise NotAllowed(say("{who} is Disabled and cannot walk: use `crawl` (4 s a square).", who=me.name))
     if name == "stand":
         if me.posture == "standing":
-            raise InvalidInput(f"{me.name} is already standing.")
+            raise InvalidInput(say("{who} is already standing.", who=me.name))
         cost = STAND_FROM_PRONE if me.posture == "prone" else 1
-        verb = f"stands up from {'prone' if me.posture == 'prone' else 'a crouch'}"
+        verb = say("stands up from prone") if me.posture == "prone" else say("stands up from a crouch")
         changes["posture"] = "standing"
     elif name in ("crouch", "prone"):
         wanted = "crouching" if name == "crouch" else "prone"
         if me.posture == wanted:
-            raise InvalidInput(f"{me.name} is already {wanted}.")
+            raise InvalidInput(say("{who} is already {posture}.", who=me.name, posture=term(wanted)))
         changes["posture"] = wanted
     elif name == "aim":
         changes["aimed"] = True
@@ -60,38 +64,46 @@ def act(system, enc, action: Act, chance: Chance):
         changes["mounted"] = name == "mount"
     elif name == "reload":
         if not 0 <= action.larger <= 10:
-            raise InvalidInput("`larger` is how many scales the weapon is larger than its wielder (0–10).")
+            raise InvalidInput(say("`larger` is how many scales the weapon is larger than its wielder (0–10)."))
         cost += 4 * action.larger
     elif name == "cast" and has(me, "raging"):
-        raise NotAllowed(f"{me.name} is raging and cannot focus on a spell.")
+        raise NotAllowed(say("{who} is raging and cannot focus on a spell.", who=me.name))
     if name in MOVING:
         changes["aimed"] = False
     if action.seconds is not None:
         cost = action.seconds
     elif name == "spend":
-        raise InvalidInput('Say how long it takes: options `seconds=N` (and `what="…"`).')
+        raise InvalidInput(say('Say how long it takes: options `seconds=N` (and `what="…"`).'))
     if action.what:
         verb = one_line(action.what, 80)
     if name == "cast":
-        spell = one_line(action.spell or "a spell", 60)
-        verb = f"casts {spell}" + (f" at {action.target}" if action.target else "")
+        named = one_line(action.spell, 60) if action.spell else ""
+        spell = spell_name(named)
+        if action.target:
+            verb = say("casts {spell} at {target}", spell=spell, target=user_text(action.target))
+        else:
+            verb = say("casts {spell}", spell=spell)
         if action.delay:
             if not 0 < action.delay <= MAX_DELAY:
-                raise InvalidInput(f"A delay runs from 1 to {MAX_DELAY} seconds.")
+                raise InvalidInput(say("A delay runs from 1 to {most} seconds.", most=MAX_DELAY))
             target = enc.find(action.target).name if action.target else None
             # The countdown includes the casting itself, so it starts once the
             # last casting second is spent, even when the casting carries over.
-            effect = DelayedEffect(what=spell, seconds=cost + action.delay, delay=action.delay, target=target)
+            effect = DelayedEffect(what=named, seconds=cost + action.delay, delay=action.delay, target=target)
             changes["effects"] = me.effects + (effect,)
             events.append(
                 Event(
                     kind="info",
-                    text=f"✨ {spell} will take effect {action.delay} s after the casting ends, "
-                    f"counted on {me.name}'s own seconds.",
+                    text=say(
+                        "✨ {spell} will take effect {delay} s after the casting ends, counted on {who}'s own seconds.",
+                        spell=spell,
+                        delay=action.delay,
+                        who=me.name,
+                    ),
                 )
             )
     elif action.target and not action.what:
-        verb += f" ({enc.find(action.target).name})"
+        verb = say("{action} ({target})", action=verb, target=enc.find(action.target).name)
     if changes:
         enc = enc.update(me.id, **changes)
     enc, more = system.turns.spend(system, enc, me.id, cost, chance, what=verb, busy=verb)
@@ -113,14 +125,25 @@ def countdown(enc, cid: str, seconds: int):
         # elapsed time before this stretch is what was used minus the stretch.
         before = enc.turns.full.get(cid, 0) - enc.turns.left.get(cid, 0) - seconds
         moment = max(0, before) + effect.seconds
-        on = f" on {effect.target}" if effect.target else ""
-        events.append(
-            Event(
-                kind="info",
-                text=f"✨ {f.name}'s {effect.what}{on} takes effect now, after second {moment} of "
-                f"{f.name}'s turn ({effect.delay} s delay): GM, apply what it does.",
-                # The GM resolves what the effect does (/damage, /condition…).
-                ping=(enc.gm_id,),
+        told = dict(who=f.name, spell=spell_name(effect.what), moment=moment, delay=effect.delay)
+        if effect.target:
+            line = say(
+                "✨ {who}'s {spell} on {target} takes effect now, after second {moment} of {who}'s turn "
+                "({delay} s delay): GM, apply what it does.",
+                target=user_text(effect.target),
+                **told,
             )
-        )
+        else:
+            line = say(
+                "✨ {who}'s {spell} takes effect now, after second {moment} of {who}'s turn "
+                "({delay} s delay): GM, apply what it does.",
+                **told,
+            )
+        # The GM resolves what the effect does (/damage, /condition…).
+        events.append(Event(kind="info", text=line, ping=(enc.gm_id,)))
     return enc.with_combatant(f.but(effects=tuple(kept))), events
+
+
+def spell_name(what: str) -> str:
+    """A delayed effect's spell as typed, or the rules' words for one nobody named."""
+    return what or say("a spell")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rules.errors import InvalidInput
-from rules.usertext import quoted
+from rules.said import say, term
+from rules.usertext import listed, quoted
 
 from .model import UNARMED, Fighter, Weapon, parse_weapons
 
@@ -78,8 +79,20 @@ def weapon(f: Fighter, name: str | None) -> Weapon:
     for candidate in known:
         if candidate.name.casefold().startswith(key):
             return candidate
-    listed = ", ".join(w.name for w in known + (UNARMED,))
-    raise InvalidInput(f"{f.name} has no weapon called {quoted(name)}. Their weapons: {listed}.")
+    names = listed(weapon_name(w) for w in known + (UNARMED,))
+    raise InvalidInput(
+        say(
+            "{who} has no weapon called {name}. Their weapons: {weapons}.",
+            who=f.name,
+            name=quoted(name),
+            weapons=names,
+        )
+    )
+
+
+def weapon_name(w: Weapon) -> str:
+    """A weapon's name as the lines show it: as typed, save the bare hands, which are the rules' word."""
+    return term(str(w.name)) if w == UNARMED else w.name
 
 
 def skill(f: Fighter, w: Weapon) -> int:

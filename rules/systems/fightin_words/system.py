@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from rules.model import Event
+from rules.said import say, term
 from rules.system import System
 from rules.turns.seconds import Seconds
+from rules.usertext import user_text
 
 from . import attack, between, conditions, gm, initiative, morale, moves, wounds
 from .commands import COMMANDS
@@ -73,12 +75,12 @@ class FightinWords(System):
     def cannot_act_reason(self, enc, combatant):
         f: Fighter = combatant
         if f.dying:
-            return "dying"
+            return say("dying")
         if f.stable:
-            return "stable but unconscious"
+            return say("stable but unconscious")
         if has(f, "broken"):
-            return "Broken"
-        return next((c.name for c in f.conditions if c.name in HELPLESS), "helpless")
+            return say("Broken")
+        return term(next((c.name for c in f.conditions if c.name in HELPLESS), "helpless"))
 
     def seconds_budget(self, enc, cid):
         return DISABLED_SECONDS if has(enc.get(cid), "disabled") else TURN_SECONDS
@@ -114,7 +116,8 @@ class FightinWords(System):
             f, gone = conditions.tick(f)
             enc = enc.with_combatant(f)
             if gone:
-                events.append(Event(kind="info", text=f"{f.name} is no longer {', '.join(gone)}."))
+                line = say("{who} is no longer {conditions}.", who=f.name, conditions=", ".join(term(g) for g in gone))
+                events.append(Event(kind="info", text=line))
         return enc, events
 
     # --- what people see -------------------------------------------------------
@@ -122,48 +125,58 @@ class FightinWords(System):
         f: Fighter = combatant
         if not reveal:
             if f.dead:
-                return "dead"
+                return say("dead")
             if f.dying:
-                return "dying"
+                return say("dying")
             if helpless(f):
-                return "down"
-            return "wounded" if f.wounds else "unhurt"
-        parts = [f"T {pair(toughness(f), minimum_toughness(f))}", f"Will {pair(will(f), minimum_will(f))}"]
+                return say("down")
+            return say("wounded") if f.wounds else say("unhurt")
+        parts = [
+            say("T {toughness}", toughness=pair(toughness(f), minimum_toughness(f))),
+            say("Will {will}", will=pair(will(f), minimum_will(f))),
+        ]
         if f.wounds:
-            parts.append(f"{f.wounds} wound{'s' if f.wounds > 1 else ''}")
+            parts.append(say("{n} wound", n=f.wounds) if f.wounds == 1 else say("{n} wounds", n=f.wounds))
         if f.morale_penalties:
-            parts.append(f"{f.morale_penalties} morale penalt{'y' if f.morale_penalties == 1 else 'ies'}")
+            n = f.morale_penalties
+            parts.append(say("{n} morale penalty", n=n) if n == 1 else say("{n} morale penalties", n=n))
         if f.dead:
-            parts.append("dead")
+            parts.append(say("dead"))
         elif f.dying:
-            parts.append(f"dying (DC {f.dying_dc})")
+            parts.append(say("dying (DC {dc})", dc=f.dying_dc))
         elif f.stable:
-            parts.append("stable, unconscious")
+            parts.append(say("stable, unconscious"))
         owed = enc.turns.owed.get(f.id, 0)
         if owed:
-            parts.append(f"↪ {owed} s owed to the next turn")
+            parts.append(say("↪ {n} s owed to the next turn", n=owed))
         if f.posture != "standing":
-            parts.append(f.posture)
+            parts.append(term(f.posture))
         if f.mounted:
-            parts.append("mounted")
+            parts.append(say("mounted"))
         if f.aimed:
-            parts.append("aimed")
+            parts.append(say("aimed"))
         for c in f.conditions:
-            parts.append(c.name + (f" {c.rounds}r" if c.rounds else ""))
+            parts.append(say("{condition} {n}r", condition=term(c.name), n=c.rounds) if c.rounds else term(c.name))
         for e in f.effects:
-            on = f" on {e.target}" if e.target else ""
-            parts.append(f"✨ {e.what}{on} in {e.seconds} of {f.name}'s seconds")
+            told = dict(spell=moves.spell_name(e.what), n=e.seconds, who=f.name)
+            if e.target:
+                parts.append(
+                    say("✨ {spell} on {target} in {n} of {who}'s seconds", target=user_text(e.target), **told)
+                )
+            else:
+                parts.append(say("✨ {spell} in {n} of {who}'s seconds", **told))
         return " · ".join(parts)
 
     def turn_summary(self, enc, cid):
         state = enc.turns
         f: Fighter = enc.get(cid)
-        lines = [f"⏱ {state.left.get(cid, 0)} of {state.full.get(cid, TURN_SECONDS)} s left"]
+        lines = [say("⏱ {left} of {full} s left", left=state.left.get(cid, 0), full=state.full.get(cid, TURN_SECONDS))]
         owed = state.owed.get(cid, 0)
         if owed:
-            lines.append(f"↪ {owed} s carry into the next turn ({state.busy.get(cid, 'busy')})")
+            busy = state.busy.get(cid) or say("busy")
+            lines.append(say("↪ {n} s carry into the next turn ({busy})", n=owed, busy=busy))
         if f.mounted:
-            lines.append("🐎 steering the mount: 2 s every turn")
+            lines.append(say("🐎 steering the mount: 2 s every turn"))
         return lines
 
 

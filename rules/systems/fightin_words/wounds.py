@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from rules.model import Event
 from rules.randomness import Chance
+from rules.said import say, term
 from rules.secrets import secret
+from rules.usertext import user_text
 
 from .checks import d6_check, signed
 from .model import Condition, Fighter
@@ -39,10 +41,20 @@ def fortitude(f: Fighter, dc: int, chance: Chance, *, secret_dc: bool = False) -
     (a hidden attacker's damage)."""
     bonus = f.sheet.fortitude + f.sheet.scale
     die, total, ok = d6_check(chance, bonus, dc)
-    return ok, (
-        f"Fortitude d6 {die} {secret(signed(bonus), f)} = {secret(total, f)} vs DC {secret(dc, secret_dc)}: "
-        f"{'passes' if ok else 'fails'}"
-    )
+    rolled = dict(die=die, bonus=secret(signed(bonus), f), total=secret(total, f), dc=secret(dc, secret_dc))
+    if ok:
+        return ok, say("Fortitude d6 {die} {bonus} = {total} vs DC {dc}: passes", **rolled)
+    return ok, say("Fortitude d6 {die} {bonus} = {total} vs DC {dc}: fails", **rolled)
+
+
+def located(note: str) -> str:
+    """A located wound's lasting effect as the lines show it. The notes keep the English
+    (`arm: the arm cannot …`), and the GM may type one: only the rules' own are said."""
+    spot, _, effect = note.partition(": ")
+    known = LOCATIONS.get(spot)
+    if known and effect and effect in (known.full, known.minimum):
+        return say("{spot}: {effect}", spot=term(spot), effect=term(effect))
+    return f"{user_text(note)}"
 
 
 def land(
@@ -53,7 +65,7 @@ def land(
     spot = LOCATIONS.get(location) if location else None
     full = toughness(target) + (spot.toughness if spot else 0)
     least = minimum_toughness(target) + (spot.toughness if spot else 0)
-    where = f" ({location})" if location else ""
+    where = f" ({term(location)})" if location else ""
     wounds, starts_dying, extra = 0, False, []
     conditions = list(target.conditions)
     notes = list(target.notes)
@@ -61,57 +73,76 @@ def land(
     parts = []
     for hit in hits:
         if hit.amount >= full:
-            verdict = "≥ Toughness"
             wounds += 1
             if spot is None or spot.full_dying:
                 starts_dying = True
-                verdict += ": wound and Dying"
+                verdict = say("≥ Toughness: wound and Dying")
             else:
-                verdict += f": wound; {spot.full}" if spot.full else ": wound"
+                verdict = (
+                    say("≥ Toughness: wound; {effect}", effect=term(spot.full))
+                    if spot.full
+                    else say("≥ Toughness: wound")
+                )
                 notes.append(f"{location}: {spot.full}")
                 if spot.full_check:
                     ok, text = fortitude(target, hit.amount, chance, secret_dc=hit.hidden)
-                    verdict += f"; {text}" + ("" if ok else f" → {spot.full_check}")
+                    verdict += f"; {text}" + ("" if ok else f" → {term(spot.full_check)}")
                     if not ok and spot.full_check == "fall prone":
                         posture = "prone"
         elif hit.amount > least:
-            verdict = "> Minimum"
             if spot is None or spot.minimum_wound:
                 wounds += 1
-                verdict += ": wound"
+                verdict = say("> Minimum: wound")
+            else:
+                verdict = say("> Minimum")
             if spot and spot.minimum:
-                verdict += f"; {spot.minimum}"
+                verdict += f"; {term(spot.minimum)}"
                 notes.append(f"{location}: {spot.minimum}")
             if spot and spot.minimum_check:
                 ok, text = fortitude(target, hit.amount, chance, secret_dc=hit.hidden)
-                verdict += f"; {text}" + ("" if ok else f" → {spot.minimum_check}")
+                verdict += f"; {text}" + ("" if ok else f" → {term(spot.minimum_check)}")
                 if not ok and spot.minimum_check.startswith("be Staggered"):
                     conditions.append(Condition(name="staggered", rounds=1))
         else:
-            verdict = "≤ Minimum: no wound"
-        parts.append(f"{hit.text} vs Toughness {secret(pair(full, least), target)}{where}: {verdict}")
-    events = [Event(kind="roll", text=f"{target.name}: " + "; ".join(parts) + ".")]
+            verdict = say("≤ Minimum: no wound")
+        parts.append(
+            say(
+                "{hit} vs Toughness {toughness}{where}: {verdict}",
+                hit=hit.text,
+                toughness=secret(pair(full, least), target),
+                where=where,
+                verdict=verdict,
+            )
+        )
+    events = [Event(kind="roll", text=say("{who}: {hits}.", who=target.name, hits="; ".join(parts)))]
     was_dying = target.dying
     target = target.but(
         wounds=target.wounds + wounds, conditions=tuple(conditions), notes=tuple(notes[-6:]), posture=posture
     )
     if wounds and was_dying:
         target = _dies(target)
-        extra.append(f"{target.name} was wounded while dying and dies.")
+        extra.append(say("{who} was wounded while dying and dies.", who=target.name))
     elif starts_dying and nonlethal:
         if not any(c.name == "unconscious" for c in target.conditions):
             target = target.but(conditions=target.conditions + (Condition(name="unconscious"),))
-        extra.append(f"{target.name} is knocked unconscious (nonlethal).")
+        extra.append(say("{who} is knocked unconscious (nonlethal).", who=target.name))
     elif starts_dying and not target.dead:
         target = target.but(dying=True, stable=False, dying_dc=4)
-        extra.append(f"{target.name} is Dying: unconscious, an Endurance check each round (DC 4, −1 per wound).")
+        extra.append(
+            say("{who} is Dying: unconscious, an Endurance check each round (DC 4, −1 per wound).", who=target.name)
+        )
     if wounds:
         # How many wounds this did is public (each hit's verdict says so); the total and Toughness are not.
-        extra.insert(
-            0,
-            f"{target.name}: {wounds} wound{'s' if wounds != 1 else ''} → {secret(target.wounds, target)} in all, "
-            f"Toughness {secret(pair(toughness(target), minimum_toughness(target)), target)}.",
+        counted = dict(
+            who=target.name,
+            n=wounds,
+            total=secret(target.wounds, target),
+            toughness=secret(pair(toughness(target), minimum_toughness(target)), target),
         )
+        if wounds == 1:
+            extra.insert(0, say("{who}: {n} wound → {total} in all, Toughness {toughness}.", **counted))
+        else:
+            extra.insert(0, say("{who}: {n} wounds → {total} in all, Toughness {toughness}.", **counted))
     enc = enc.with_combatant(target)
     events += [Event(kind="info", text=line) for line in extra]
     return enc, events
@@ -127,26 +158,36 @@ def dying_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     best = 6 + f.sheet.endurance - f.wounds
     if f.dying_dc > best:
         return enc.with_combatant(_dies(f)), [
-            Event(kind="info", text=f"{f.name} dies: DC {f.dying_dc} is out of reach.")
+            Event(kind="info", text=say("{who} dies: DC {dc} is out of reach.", who=f.name, dc=f.dying_dc))
         ]
     d10 = chance.die(10)
     if d10 == 10:
         f = f.but(dying=False, stable=True)
         return enc.with_combatant(f), [
-            Event(kind="roll", text=f"{f.name} dying: d10 10 → stabilises (still unconscious).")
+            Event(kind="roll", text=say("{who} dying: d10 10 → stabilises (still unconscious).", who=f.name))
         ]
     die, total, holds = d6_check(chance, f.sheet.endurance - f.wounds, f.dying_dc)
-    hurt = f" − {f.wounds} wound{'s' if f.wounds != 1 else ''}" if f.wounds else ""
+    if not f.wounds:
+        hurt = ""
+    elif f.wounds == 1:
+        hurt = say(" − {n} wound", n=f.wounds)
+    else:
+        hurt = say(" − {n} wounds", n=f.wounds)
     # The dying DC is public (4, +1 a failure); Endurance, the wounds and the total are not.
-    text = (
-        f"{f.name} dying: d10 {d10} (no 10); Endurance d6 {die} {secret(signed(f.sheet.endurance) + hurt, f)} "
-        f"= {secret(total, f)} vs DC {f.dying_dc}"
+    text = say(
+        "{who} dying: d10 {d10} (no 10); Endurance d6 {die} {bonus} = {total} vs DC {dc}",
+        who=f.name,
+        d10=d10,
+        die=die,
+        bonus=secret(signed(f.sheet.endurance) + hurt, f),
+        total=secret(total, f),
+        dc=f.dying_dc,
     )
     if holds:
-        return enc, [Event(kind="roll", text=text + ": holds on.")]
+        return enc, [Event(kind="roll", text=text + say(": holds on."))]
     dc = f.dying_dc + 1
     if dc > best:
         return enc.with_combatant(_dies(f.but(dying_dc=dc))), [
-            Event(kind="roll", text=text + f": fails; DC {dc} is out of reach → dies.")
+            Event(kind="roll", text=text + say(": fails; DC {dc} is out of reach → dies.", dc=dc))
         ]
-    return enc.with_combatant(f.but(dying_dc=dc)), [Event(kind="roll", text=text + f": fails → DC {dc}.")]
+    return enc.with_combatant(f.but(dying_dc=dc)), [Event(kind="roll", text=text + say(": fails → DC {dc}.", dc=dc))]

@@ -9,6 +9,7 @@ from typing import Any
 
 from rules.between import dead_rest, heading, kept, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
+from rules.said import say, term
 from rules.system import Adjustable, Rest
 from rules.usertext import mark
 
@@ -91,36 +92,53 @@ def rest(system, kind, characters, campaign, options, chance, settings):
 
 
 def _rest(r) -> tuple[dict[str, Any], str]:
-    if dead := dead_rest(r, "resting"):
+    if dead := dead_rest(r, say("resting")):
         return dead
     state = dict(r.lasting)
     v = _view(r.sheet, state)
     state["stress"], state["stamina"] = 0, v["max_stamina"]
-    text = f"{r.name}: Stress {v['stress']} → 0, Stamina {v['stamina']} → {v['max_stamina']}/{v['max_stamina']}"
-    if v["wounds"]:
-        text += f"; {v['wounds']} Wound{' remains' if v['wounds'] == 1 else 's remain'} (the GM heals Wounds)"
+    text = say(
+        "{who}: Stress {stress} → 0, Stamina {stamina} → {full}/{full}",
+        who=r.name,
+        stress=v["stress"],
+        stamina=v["stamina"],
+        full=v["max_stamina"],
+    )
+    if v["wounds"] == 1:
+        text += f"; {say('{n} Wound remains (the GM heals Wounds)', n=v['wounds'])}"
+    elif v["wounds"]:
+        text += f"; {say('{n} Wounds remain (the GM heals Wounds)', n=v['wounds'])}"
     return state, text + "."
 
 
 def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
     v = _view(sheet, state)
-    out = ["Dead."] if state.get("dead") else []
-    out.append(f"Stamina {v['stamina']}/{v['max_stamina']}" + (" (broken)" if v["stamina"] == 0 else ""))
+    out = [say("Dead.")] if state.get("dead") else []
+    stamina = dict(stamina=v["stamina"], most=v["max_stamina"])
+    if v["stamina"] == 0:
+        out.append(say("Stamina {stamina}/{most} (broken)", **stamina))
+    else:
+        out.append(say("Stamina {stamina}/{most}", **stamina))
     if v["wounds"]:
         injuries = v["injuries"]
         missing = v["wounds"] - len(injuries)
-        text = f"Wounds {v['wounds']}"
+        text = say("Wounds {wounds}", wounds=v["wounds"])
         if injuries:
             text += ": " + "; ".join(mark(i) for i in injuries)
-        if missing > 0:
-            text += f" ({missing} critical injur{'y' if missing == 1 else 'ies'} not recorded)"
+        if missing == 1:
+            text += f" ({say('{n} critical injury not recorded', n=missing)})"
+        elif missing > 0:
+            text += f" ({say('{n} critical injuries not recorded', n=missing)})"
         out.append(text)
     extra = max(0, v["stress"] - v["soul"])
-    dice = f"; {extra} stress dice" if extra else ""
-    out.append(f"Stress {v['stress']} (SOUL {v['soul']}{dice}), WP {v['wp']}")
-    found = [f"{name.capitalize()} {v[name]}" for name in CONDITIONS if v[name]]
+    kept = dict(stress=v["stress"], soul=v["soul"], wp=v["wp"])
+    if extra:
+        out.append(say("Stress {stress} (SOUL {soul}; {dice} stress dice), WP {wp}", dice=extra, **kept))
+    else:
+        out.append(say("Stress {stress} (SOUL {soul}), WP {wp}", **kept))
+    found = [f"{term(name.capitalize())} {v[name]}" for name in CONDITIONS if v[name]]
     if found:
-        out.append("Conditions: " + ", ".join(found))
+        out.append(say("Conditions: {conditions}", conditions=", ".join(found)))
     return out
 
 
@@ -128,5 +146,5 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
     new = set_value("Frozen Lands", ADJUSTABLE, state, key, value)
     v = _view(sheet, {})
     if new.get("stamina", 0) > v["max_stamina"]:
-        raise InvalidInput(f"`stamina` can be at most {v['max_stamina']} (class Stamina + BODY).")
+        raise InvalidInput(say("`stamina` can be at most {most} (class Stamina + BODY).", most=v["max_stamina"]))
     return new

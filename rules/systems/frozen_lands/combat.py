@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event, Pending
 from ...randomness import Chance
+from ...said import english, say, term
 from ...secrets import secret
 from . import health, pools, weapons
 from .actions import Attack
@@ -15,10 +16,12 @@ from .weapons import RANGES, Weapon
 RANGE_MODIFIER = {"close": -3, "short": 0, "medium": -1, "long": -2, "distant": -3}
 AIM = 2
 BEYOND_RANGE = -3  # the footnoted total for one category past the weapon's range
-LIGHT = {"dim": ("dim light", -1), "dark": ("darkness", -3), "darkness": ("darkness", -3)}
+LIGHT = {"dim": (say("dim light"), -1), "dark": (say("darkness"), -3), "darkness": (say("darkness"), -3)}
 DIM_ZONE = -2
 DEFEND = "defend"
-NO_REACTION = "No reaction"
+# The reactions, as the rules read an answer (its English) and as the question offers them (said).
+DODGE, BLOCK, NO_REACTION = "Dodge", "Block", "No reaction"
+REACTIONS = {DODGE: say("Dodge"), BLOCK: say("Block"), NO_REACTION: say("No reaction")}
 
 
 def ranged_modifiers(
@@ -29,29 +32,40 @@ def ranged_modifiers(
     name = RANGES[wanted]
     if wanted > reach + 1:
         raise NotAllowed(
-            f"{name.capitalize()} is out of reach for a {weapon.name}: it shoots up to {weapon.reach} range, "
-            "and only one category farther with Aim."
+            say(
+                "{range} is out of reach for a {weapon}: it shoots up to {reach} range, "
+                "and only one category farther with Aim.",
+                range=term(name.capitalize()),
+                weapon=term(weapon.name),
+                reach=term(weapon.reach),
+            )
         )
     if wanted == reach + 1:
         if not aimed:
             raise NotAllowed(
-                f"A {name} shot is beyond a {weapon.name}'s {weapon.reach} range: it needs an Aim action "
-                f"first (then the attack has a total {BEYOND_RANGE})."
+                say(
+                    "A {range} shot is beyond a {weapon}'s {reach} range: it needs an Aim action "
+                    "first (then the attack has a total {total}).",
+                    range=term(name),
+                    weapon=term(weapon.name),
+                    reach=term(weapon.reach),
+                    total=BEYOND_RANGE,
+                )
             )
-        parts = [(f"{name} range with Aim", BEYOND_RANGE)]
+        parts = [(say("{range} range with Aim", range=term(name)), BEYOND_RANGE)]
     else:
-        parts = [(f"{name} range", RANGE_MODIFIER[name])] if RANGE_MODIFIER[name] else []
+        parts = [(say("{range} range", range=term(name)), RANGE_MODIFIER[name])] if RANGE_MODIFIER[name] else []
         if aimed:
-            parts.append(("Aim", AIM))
+            parts.append((say("Aim"), AIM))
     if size:
-        parts.append(("large target" if size > 0 else "small target", size))
+        parts.append((say("large target") if size > 0 else say("small target"), size))
     if light:
         key = light.strip().casefold()
         if key not in LIGHT:
-            raise InvalidInput("Light must be `dim` or `dark`.")
+            raise InvalidInput(say("Light must be `dim` or `dark`."))
         parts.append(LIGHT[key])
     elif dim_zone:
-        parts.append(("dimly lit zone", DIM_ZONE))
+        parts.append((say("dimly lit zone"), DIM_ZONE))
     return parts
 
 
@@ -66,7 +80,9 @@ def _weapon(attacker: FrozenCombatant, action: Attack) -> Weapon:
     beyond = action.range is not None and weapons.range_index(action.range) > weapons.range_index(main.reach)
     if action.ranged or (beyond and sheet.ranged):
         if not sheet.ranged:
-            raise InvalidInput(f"{attacker.name} has no ranged weapon on the sheet: name one with weapon:.")
+            raise InvalidInput(
+                say("{who} has no ranged weapon on the sheet: name one with weapon:.", who=attacker.name)
+            )
         return weapons.find(sheet.ranged, ranged=True)
     return main
 
@@ -92,9 +108,9 @@ def attack(enc: FrozenEncounter, action: Attack, chance: Chance):
     attacker = enc.find(action.actor)
     target = enc.find(action.target)
     if target.out:
-        raise NotAllowed(f"{target.name} is out of the fight.")
+        raise NotAllowed(say("{who} is out of the fight.", who=target.name))
     if target.id == attacker.id:
-        raise InvalidInput("A combatant cannot attack itself.")
+        raise InvalidInput(say("A combatant cannot attack itself."))
     if attacker.enemy:
         return enemy_attack(enc, attacker, target, action, chance)
     return character_attack(enc, attacker, target, action, chance)
@@ -103,17 +119,29 @@ def attack(enc: FrozenEncounter, action: Attack, chance: Chance):
 def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, action: Attack, chance: Chance):
     weapon = _weapon(attacker, action)
     if weapon.has("Heavy") and enc.feature(attacker, "cramped"):
-        raise NotAllowed(f"{attacker.zone} is cramped: heavy weapons like the {weapon.name} cannot be used there.")
+        raise NotAllowed(
+            say(
+                "{zone} is cramped: heavy weapons like the {weapon} cannot be used there.",
+                zone=attacker.zone,
+                weapon=term(weapon.name),
+            )
+        )
     dual = "attack" in attacker.used and not attacker.talent_allows("attack") and _dual_wield_ok(attacker, weapon)
     parts: list[tuple[str, int]]
     if weapon.ranged:
         if action.split is not None:
-            raise InvalidInput("Only melee attacks split the pool (dual wielding).")
+            raise InvalidInput(say("Only melee attacks split the pool (dual wielding)."))
         if weapon.has("Reload") and not attacker.loaded:
-            raise NotAllowed(f"{attacker.name}'s {weapon.name} is not loaded: Reload first (an action).")
+            raise NotAllowed(
+                say(
+                    "{who}'s {weapon} is not loaded: Reload first (an action).",
+                    who=attacker.name,
+                    weapon=term(weapon.name),
+                )
+            )
         range_name = action.range or ("close" if target.id in attacker.engaged else "short")
         size = action.size if action.size is not None else target.sheet.size if target.enemy else 0
-        parts = [("Marksmanship", attacker.sheet.marksmanship), (weapon.name, weapon.bonus)]
+        parts = [(say("Marksmanship"), attacker.sheet.marksmanship), (term(weapon.name), weapon.bonus)]
         parts += ranged_modifiers(
             weapon,
             range_name,
@@ -126,21 +154,25 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
     else:
         range_name = (action.range or "close").casefold()
         if weapons.range_index(range_name) > weapons.range_index(weapon.reach):
-            raise NotAllowed(f"A {weapon.name} only reaches {weapon.reach} range.")
+            raise NotAllowed(
+                say("A {weapon} only reaches {reach} range.", weapon=term(weapon.name), reach=term(weapon.reach))
+            )
         skill = attacker.sheet.melee
         if dual:
             skill = attacker.split_rest if attacker.split_rest is not None else 0
-            label = "Melee (rest of the split)"
+            label = say("Melee (rest of the split)")
         elif action.split is not None:
             if not 0 <= action.split <= skill:
-                raise InvalidInput(f"Split must be between 0 and {attacker.name}'s Melee {skill}.")
-            label, skill = f"Melee (split {action.split}/{skill})", action.split
+                raise InvalidInput(
+                    say("Split must be between 0 and {who}'s Melee {skill}.", who=attacker.name, skill=skill)
+                )
+            label, skill = say("Melee (split {split}/{skill})", split=action.split, skill=skill), action.split
         else:
-            label = "Melee"
-        parts = [(label, skill), (weapon.name, weapon.bonus)]
+            label = say("Melee")
+        parts = [(label, skill), (term(weapon.name), weapon.bonus)]
         attribute = "body"
     if action.modifier:
-        parts.append(("modifier", action.modifier))
+        parts.append((say("modifier"), action.modifier))
     paid = spend(enc, attacker, "attack", repeat_ok=dual)
     pool = pools.Pool(tuple(parts), attribute)
     result = pools.roll(enc, paid, pool, chance)
@@ -159,23 +191,32 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
     enc = enc.with_combatant(paid)
     if not weapon.ranged:
         enc = enc.update(target.id, engaged=_add(enc.get(target.id).engaged, attacker.id))
-    how = "throws" if action.thrown else "shoots" if weapon.ranged else "attacks"
-    text = f"{attacker.name} {how} {target.name} with {weapon.name}: {result.text(pool, attacker)}"
+    values = dict(who=attacker.name, target=target.name, weapon=term(weapon.name), roll=result.text(pool, attacker))
+    if action.thrown:
+        text = say("{who} throws {target} with {weapon}: {roll}", **values)
+    elif weapon.ranged:
+        text = say("{who} shoots {target} with {weapon}: {roll}", **values)
+    else:
+        text = say("{who} attacks {target} with {weapon}: {roll}", **values)
     text += "".join(f"; {n}" for n in notes)
     events: list[Event] = []
     ping: tuple[int, ...] = ()
     if broke:
         enc, more = break_and_injure(enc, paid.id)
-        text += more
+        text += f"; {more}"
         ping = (enc.gm_id,)
     if result.successes < 1:
-        events.append(Event(kind="roll", text=text + "; no success: miss.", ping=ping))
+        events.append(Event(kind="roll", text=f"{text}; {say('no success: miss.')}", ping=ping))
         return enc, events
     damage = result.successes + weapon.damage
-    text += (
-        f"; hit: {result.successes} + {weapon.name} damage {secret(weapon.damage, attacker)} "
-        f"= {secret(damage, attacker)}"
+    hit = say(
+        "hit: {successes} + {weapon} damage {damage} = {total}",
+        successes=result.successes,
+        weapon=term(weapon.name),
+        damage=secret(weapon.damage, attacker),
+        total=secret(damage, attacker),
     )
+    text += f"; {hit}"
     if target.enemy:
         enc, more, _ = _damage_enemy(enc, enc.get(target.id), damage, secret_damage=attacker.hidden)
         events.append(Event(kind="roll", text=text + more, ping=ping))
@@ -188,12 +229,17 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
 def enemy_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, action: Attack, chance: Chance):
     damage = action.damage if action.damage is not None else attacker.sheet.damage
     if damage < 0:
-        raise InvalidInput("Damage cannot be negative.")
+        raise InvalidInput(say("Damage cannot be negative."))
     if not action.ranged:
         enc = enc.update(attacker.id, engaged=_add(attacker.engaged, target.id))
         enc = enc.update(target.id, engaged=_add(target.engaged, attacker.id))
     # A hidden enemy's damage (its own or the GM's number for this attack) is the GM's alone.
-    text = f"{attacker.name} attacks {target.name}: {secret(damage, attacker)} damage"
+    text = say(
+        "{who} attacks {target}: {damage} damage",
+        who=attacker.name,
+        target=target.name,
+        damage=secret(damage, attacker),
+    )
     if target.enemy:
         enc, more, _ = _damage_enemy(enc, enc.get(target.id), damage, secret_damage=attacker.hidden)
         return enc, [Event(kind="roll", text=text + more)]
@@ -205,25 +251,38 @@ def incoming(enc, attacker: FrozenCombatant, target: FrozenCombatant, damage: in
     hidden = attacker.hidden  # a hidden attacker's damage is the GM's alone
     shown = secret(damage, hidden)
     if target.broken or target.reactions_left <= 0:
-        why = "broken: no reaction" if target.broken else "no reactions left"
+        why = say("broken: no reaction") if target.broken else say("no reactions left")
         enc, text, ping = _damage_character(enc, target, damage, [], secret_damage=hidden)
-        prefix = f"{lead}; " if lead else f"{target.name} takes {shown}: "
-        return enc, [Event(kind="roll", text=f"{prefix}{why}; {text}", ping=ping)]
-    options = ["Dodge"]
+        if lead:
+            line = f"{lead}; {why}; {text}"
+        else:
+            line = say("{who} takes {damage}: {what}", who=target.name, damage=shown, what=f"{why}; {text}")
+        return enc, [Event(kind="roll", text=line, ping=ping)]
+    options = [DODGE]
     if can_block(target):
-        options.append("Block")
+        options.append(BLOCK)
     options.append(NO_REACTION)
     users = enc.controllers([target.id])
     left = target.reactions_left
     rolls = [
-        f"{option} rolls {pool.parts[0][0]} ({_dice(pool.size, hidden=target.hidden)})"
+        say(
+            "{reaction} rolls {skill} ({dice})",
+            reaction=REACTIONS[option],
+            skill=term(pool.parts[0][0]),
+            dice=dice_text(pool.size, hidden=target.hidden),
+        )
         for option, pool in ((o, defense_pool(target, o)) for o in options[:-1])
     ]
     stress = target.stress_dice()
-    extra = f" (+ {_dice(stress, 'stress ', hidden=target.hidden)})" if stress else ""
-    prompt = (
-        f"{attacker.name} hits {target.name} for {shown}: spend a reaction ({left} left) on a defense roll? "
-        f"{', '.join(rolls)}{extra}."
+    extra = f" (+ {dice_text(stress, stress=True, hidden=target.hidden)})" if stress else ""
+    prompt = say(
+        "{attacker} hits {target} for {damage}: spend a reaction ({left} left) on a defense roll? {rolls}{extra}.",
+        attacker=attacker.name,
+        target=target.name,
+        damage=shown,
+        left=left,
+        rolls=", ".join(rolls),
+        extra=extra,
     )
     context = {"attacker": attacker.id, "target": target.id, "damage": damage}
     if hidden:
@@ -231,16 +290,18 @@ def incoming(enc, attacker: FrozenCombatant, target: FrozenCombatant, damage: in
     enc = enc.ask(
         kind=DEFEND,
         prompt=prompt,
-        options=tuple(options),
-        default=NO_REACTION,
+        options=tuple(REACTIONS[o] for o in options),
+        default=REACTIONS[NO_REACTION],
         chooser=target.id,
         users=users,
         context=context,
     )
-    ask = f"{target.name} may spend a reaction on a defense roll ({left} left)."
-    return enc, [
-        Event(kind="info", text=f"{lead}; {ask}" if lead else f"{target.name} is hit for {shown}; {ask}", ping=users)
-    ]
+    ask = say("{who} may spend a reaction on a defense roll ({left} left).", who=target.name, left=left)
+    if lead:
+        line = f"{lead}; {ask}"
+    else:
+        line = say("{who} is hit for {damage}; {ask}", who=target.name, damage=shown, ask=ask)
+    return enc, [Event(kind="info", text=line, ping=users)]
 
 
 def can_block(combatant: FrozenCombatant) -> bool:
@@ -252,17 +313,19 @@ def can_block(combatant: FrozenCombatant) -> bool:
     return False
 
 
-def _dice(count: int, kind: str = "", *, hidden: bool = False) -> str:
+def dice_text(count: int, *, stress: bool = False, hidden: bool = False) -> str:
     """ "2 dice"; a hidden combatant's count is secret (and always "dice", so 1 does not show)."""
-    if hidden:
-        return f"{secret(count, True)} {kind}dice"
-    return f"{count} {kind}{'die' if count == 1 else 'dice'}"
+    shown = secret(count, True) if hidden else count
+    if count == 1 and not hidden:
+        return say("{n} stress die", n=shown) if stress else say("{n} die", n=shown)
+    return say("{n} stress dice", n=shown) if stress else say("{n} dice", n=shown)
 
 
 def defense_pool(target: FrozenCombatant, option: str) -> pools.Pool:
-    if option == "Block":
-        return pools.Pool((("Melee", target.sheet.melee),), "body")
-    return pools.Pool((("Mobility", target.sheet.mobility),), "agility")
+    """The pool of a reaction, named by its English (`BLOCK`) or as the question offered it."""
+    if english(option) == BLOCK:
+        return pools.Pool(((say("Melee"), target.sheet.melee),), "body")
+    return pools.Pool(((say("Mobility"), target.sheet.mobility),), "agility")
 
 
 def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: Chance):
@@ -274,8 +337,8 @@ def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: C
     hidden = bool(context.get("hidden")) or bool(attacker and attacker.hidden)
     notes: list[str] = []
     ping: tuple[int, ...] = ()
-    if option == NO_REACTION:
-        notes.append("no reaction")
+    if english(option) == NO_REACTION:
+        notes.append(say("no reaction"))
     elif target.reactions_left > 0 and not target.out:
         pool = defense_pool(target, option)
         target = target.but(reactions_left=target.reactions_left - 1)
@@ -283,16 +346,18 @@ def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: C
         target, stress_notes, broke = pools.settle_stress(target, result, pool.attribute)
         reduced = min(damage, result.successes)
         # The cut is the successes, unless a hidden attacker's smaller damage caps it.
-        notes.append(
-            f"{option}: {result.text(pool, target)}"
-            + "".join(f"; {n}" for n in stress_notes)
-            + f" → damage {secret(damage, hidden)} − {secret(reduced, hidden)} = {secret(damage - reduced, hidden)}"
+        cut = say(
+            "damage {damage} − {cut} = {left}",
+            damage=secret(damage, hidden),
+            cut=secret(reduced, hidden),
+            left=secret(damage - reduced, hidden),
         )
+        notes.append(f"{option}: {result.text(pool, target)}" + "".join(f"; {n}" for n in stress_notes) + f" → {cut}")
         damage -= reduced
         enc = enc.with_combatant(target)
         if broke:
             enc, more = break_and_injure(enc, target.id)
-            notes.append(more.lstrip("; "))
+            notes.append(more)
             ping = (enc.gm_id,)
     enc, text, more_ping = _damage_character(enc, enc.get(target.id), damage, notes, secret_damage=hidden)
     return enc, [Event(kind="roll", text=f"{target.name}: {text}", ping=tuple(dict.fromkeys(ping + more_ping)))]
@@ -307,12 +372,14 @@ def _damage_character(enc, target: FrozenCombatant, damage: int, notes: list[str
     # A hidden character's armour is shown (as "?") even at 0, so that its absence tells nothing.
     shown_armour = secret(armour, target)
     if armour or target.hidden:
-        cut = (
-            f"armour {shown_armour}: {secret(damage, secret_damage)} − {shown_armour} "
-            f"= {secret(after, secret_damage or target.hidden)}"
+        cut = say(
+            "armour {armour}: {damage} − {armour} = {left}",
+            armour=shown_armour,
+            damage=secret(damage, secret_damage),
+            left=secret(after, secret_damage or target.hidden),
         )
     else:
-        cut = f"{secret(damage, secret_damage)} damage"
+        cut = say("{damage} damage", damage=secret(damage, secret_damage))
     parts = notes + [cut, text]
     ping: tuple[int, ...] = ()
     if wounded:
@@ -328,22 +395,25 @@ def _damage_enemy(enc, target: FrozenCombatant, damage: int, *, secret_damage: b
     target, text, _ = health.hurt(target, after, secret_amount=secret_damage)
     enc = enc.with_combatant(target)
     # A hidden enemy's defense is shown (as "?") even at 0, so that its absence tells nothing.
-    shown = (
-        f" − defense {secret(defense, target)} = {secret(after, secret_damage or target.hidden)}"
-        if defense or target.hidden
-        else ""
-    )
+    shown = ""
+    if defense or target.hidden:
+        cut = say("defense {defense}", defense=secret(defense, target))
+        shown = f" − {cut} = {secret(after, secret_damage or target.hidden)}"
     return enc, f"{shown}; {text}", after
 
 
 def break_and_injure(enc, cid: str):
+    """The character broken by a condition over level 3, and the note saying so (to follow "; ")."""
     enc = enc.with_combatant(health.break_with_injury(enc.get(cid)))
     name = enc.get(cid).name
     wounds = secret(enc.get(cid).wounds, enc.get(cid))
-    return (
-        enc,
-        f"; {name} is {health.BROKEN} and suffers a critical injury (Wounds {wounds}); {health.injury_hint(name)}",
+    broken = say(
+        "{who} is {broken} and suffers a critical injury (Wounds {wounds})",
+        who=name,
+        broken=health.BROKEN,
+        wounds=wounds,
     )
+    return enc, f"{broken}; {health.injury_hint(name)}"
 
 
 def _add(cids: tuple[str, ...], cid: str) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ from typing import Any
 
 from ...commands import Acts, Commands, Given, integer, plain
 from ...errors import InvalidInput
+from ...said import say, term
 from ...usertext import quoted
 from . import movement
 from .actions import (
@@ -67,7 +68,7 @@ def move(given: Given) -> Move:
     extra = given.flags
     destination = extra.get("to") or given.optional("target")
     if not destination or destination is True:
-        raise InvalidInput('Say where to move: options:"to=<zone>".')
+        raise InvalidInput(say('Say where to move: options:"to=<zone>".'))
     jump = extra.get("jump")
     return Move(
         **given.base(),
@@ -81,7 +82,7 @@ def other(given: Given) -> Other:
     extra = given.flags
     label = extra.get("label") or extra.get("name")
     if not label or label is True:
-        raise InvalidInput('Name the action: options:"label=Intimidate skill=persuasion".')
+        raise InvalidInput(say('Name the action: options:"label=Intimidate skill=persuasion".'))
     return Other(
         **given.base(),
         label=str(label),
@@ -94,7 +95,7 @@ def zone(given: Given) -> SetZone:
     extra = given.flags
     name = extra.get("name") or given.optional("target")
     if not name or name is True:
-        raise InvalidInput('Name the zone: options:"name=Hall cluttered dim".')
+        raise InvalidInput(say('Name the zone: options:"name=Hall cluttered dim".'))
     words = [k for k, v in extra.items() if v is True] + str(extra.get("features") or "").split()
     return SetZone(**given.base(), name=str(name), features=movement.parse_features(" ".join(words)))
 
@@ -102,13 +103,19 @@ def zone(given: Given) -> SetZone:
 def place(given: Given) -> Place:
     zone_name = given.word("zone")
     if not zone_name:
-        raise InvalidInput('Say which zone: options:"zone=Hall".')
+        raise InvalidInput(say('Say which zone: options:"zone=Hall".'))
     return Place(**given.base(), target=given.required("target"), zone=zone_name)
 
 
 def unknown(given: Given):
     choice = given.text("action").strip().casefold()
-    raise InvalidInput(f"Unknown action {quoted(choice, 20)}. Actions: {', '.join(v for v, _ in ACT_CHOICES)}.")
+    raise InvalidInput(
+        say(
+            "Unknown action {action}. Actions: {actions}.",
+            action=quoted(choice, 20),
+            actions=", ".join(term(v) for v, _ in ACT_CHOICES),
+        )
+    )
 
 
 def heal(given: Given) -> Heal:

@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from ...errors import NotAllowed
+from ...said import say, term
+from ...usertext import user_text
 from .model import FrozenCombatant, FrozenEncounter
+
+# The actions the rules name themselves; any other is one a player named (`Other`'s label).
+OWN_ACTIONS = ("attack", "move", "stand", "aim", "reload", "delay")
+
+
+def action_word(action: str) -> str:
+    """An action's name as a line shows it: the rules' own word (said), or the player's."""
+    return term(action) if action in OWN_ACTIONS else user_text(action)
 
 
 def interjecting(enc: FrozenEncounter, combatant: FrozenCombatant) -> bool:
@@ -18,23 +28,39 @@ def spend(
         return combatant
     name = combatant.name
     if combatant.broken:
-        raise NotAllowed(f"{name} is broken and cannot act until healed.")
+        raise NotAllowed(say("{who} is broken and cannot act until healed.", who=name))
     stepping_in = interjecting(enc, combatant)
     if stepping_in and combatant.interject_spent:
-        raise NotAllowed(f"{name} has taken the one action of this interruption: end it to go on.")
+        raise NotAllowed(say("{who} has taken the one action of this interruption: end it to go on.", who=name))
     if stepping_in and combatant.releasing:
         # The delayed action was paid for when it was held.
         return combatant.but(
             releasing=False, held=False, interject_spent=True, actions_left=combatant.actions_left - (cost - 1)
         )
     if not stepping_in and action in combatant.used and not repeat_ok and not combatant.talent_allows(action):
-        raise NotAllowed(f"{name} has already used {action} this turn: the same action only once a turn.")
+        raise NotAllowed(
+            say(
+                "{who} has already used {action} this turn: the same action only once a turn.",
+                who=name,
+                action=action_word(action),
+            )
+        )
     if combatant.actions_left < cost:
         left = combatant.actions_left
-        why = f" (Exhaustion {combatant.exhaustion})" if combatant.exhaustion else ""
+        why = f" ({say('Exhaustion {level}', level=combatant.exhaustion)})" if combatant.exhaustion else ""
+        values = dict(who=name, left=left, why=why, action=action_word(action), cost=cost)
         raise NotAllowed(
-            f"{name} has {left} action{'s' if left != 1 else ''} left this round{why}: "
-            f"{action} needs {cost}. Actions come back at the start of the round."
+            say(
+                "{who} has {left} action left this round{why}: {action} needs {cost}. "
+                "Actions come back at the start of the round.",
+                **values,
+            )
+            if left == 1
+            else say(
+                "{who} has {left} actions left this round{why}: {action} needs {cost}. "
+                "Actions come back at the start of the round.",
+                **values,
+            )
         )
     return combatant.but(
         actions_left=combatant.actions_left - cost,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
+from ...said import say, term
 from ...secrets import secret
 from ...usertext import mark, one_line
 from . import health, pools
@@ -30,58 +31,63 @@ CONDITION_NAMES = {
 def set_zone(enc: FrozenEncounter, action: SetZone, chance: Chance):
     name = one_line(action.name, 40)
     if not name:
-        raise InvalidInput('A zone needs a name: options:"name=Hall cluttered dim".')
+        raise InvalidInput(say('A zone needs a name: options:"name=Hall cluttered dim".'))
     zone = Zone(name=name, features=action.features)
     zones = tuple(z for z in enc.zones if z.name.casefold() != name.casefold()) + (zone,)
-    shown = ", ".join(action.features) or "no features"
-    return enc.but(zones=zones), [Event(kind="info", text=f"Zone {name}: {shown}.")]
+    shown = ", ".join(term(f) for f in action.features) or say("no features")
+    return enc.but(zones=zones), [Event(kind="info", text=say("Zone {zone}: {features}.", zone=name, features=shown))]
 
 
 def place(enc: FrozenEncounter, action: Place, chance: Chance):
     combatant = enc.find(action.target)
     zone = enc.zone(action.zone)
     if enc.zones and zone is None:
-        raise InvalidInput(f"There is no zone called {mark(action.zone[:30])}: add it with /act action:zone first.")
-    name = zone.name if zone else " ".join(action.zone.split())[:40]
+        raise InvalidInput(
+            say("There is no zone called {zone}: add it with /act action:zone first.", zone=mark(action.zone[:30]))
+        )
+    name = zone.name if zone else one_line(action.zone, 40)
     for other in combatant.engaged:
         if any(c.id == other for c in enc.combatants):
             enc = enc.update(other, engaged=tuple(c for c in enc.get(other).engaged if c != combatant.id))
     enc = enc.update(combatant.id, zone=name, engaged=())
-    return enc, [Event(kind="info", text=f"{combatant.name} is in {name}.")]
+    return enc, [Event(kind="info", text=say("{who} is in {zone}.", who=combatant.name, zone=name))]
 
 
 def engage(enc: FrozenEncounter, action: Engage, chance: Chance, *, apart: bool = False):
     first = named(enc, action)
     second = enc.find(action.target)
     if first.id == second.id:
-        raise InvalidInput("Name two different combatants.")
+        raise InvalidInput(say("Name two different combatants."))
+    pair = dict(first=first.name, second=second.name)
     if apart:
         enc = enc.update(first.id, engaged=tuple(c for c in first.engaged if c != second.id))
         enc = enc.update(second.id, engaged=tuple(c for c in second.engaged if c != first.id))
-        return enc, [Event(kind="info", text=f"{first.name} and {second.name} are no longer at close range.")]
+        return enc, [Event(kind="info", text=say("{first} and {second} are no longer at close range.", **pair))]
     enc = enc.update(first.id, engaged=tuple(dict.fromkeys(first.engaged + (second.id,))))
     enc = enc.update(second.id, engaged=tuple(dict.fromkeys(second.engaged + (first.id,))))
-    return enc, [Event(kind="info", text=f"{first.name} and {second.name} are at close range.")]
+    return enc, [Event(kind="info", text=say("{first} and {second} are at close range.", **pair))]
 
 
 def check(enc: FrozenEncounter, action: Check, chance: Chance):
     combatant = named(enc, action)
     if combatant.enemy:
-        raise NotAllowed("Enemies have no skills to roll: the GM decides.")
+        raise NotAllowed(say("Enemies have no skills to roll: the GM decides."))
     if action.need < 1:
-        raise InvalidInput("A roll needs at least 1 success.")
+        raise InvalidInput(say("A roll needs at least 1 success."))
     pool, attribute = skill_pool(enc, combatant, action.skill, action.modifier)
     result = pools.roll(enc, combatant, pool, chance)
     combatant, notes, broke = pools.settle_stress(combatant, result, attribute)
     passed = result.successes >= action.need
-    text = (
-        f"{combatant.name} rolls {result.text(pool, combatant)}, needs {action.need} → "
-        f"{'success' if passed else 'failure'}" + "".join(f"; {n}" for n in notes)
-    )
+    rolled = dict(who=combatant.name, roll=result.text(pool, combatant), need=action.need)
+    if passed:
+        text = say("{who} rolls {roll}, needs {need} → success", **rolled)
+    else:
+        text = say("{who} rolls {roll}, needs {need} → failure", **rolled)
+    text += "".join(f"; {n}" for n in notes)
     enc = enc.with_combatant(combatant)
     if broke:
         enc, more = break_and_injure(enc, combatant.id)
-        return enc, [Event(kind="roll", text=text + more, ping=(enc.gm_id,))]
+        return enc, [Event(kind="roll", text=f"{text}; {more}", ping=(enc.gm_id,))]
     return enc, [Event(kind="roll", text=text + ".")]
 
 
@@ -92,23 +98,28 @@ def damage(enc: FrozenEncounter, action: Damage, chance: Chance):
     shown = str(amount) if rolled.text.strip() == str(rolled.total) else f"{rolled.text} = {amount}"
     if action.stress:
         if target.enemy:
-            raise NotAllowed("Enemies do not take Stress.")
+            raise NotAllowed(say("Enemies do not take Stress."))
         target = target.but(stress=target.stress + amount)
+        stress = secret(target.stress, target)
         return enc.with_combatant(target), [
-            Event(kind="info", text=f"{target.name} takes {shown} Stress (Stress {secret(target.stress, target)}).")
+            Event(
+                kind="info",
+                text=say(
+                    "{who} takes {amount} Stress (Stress {stress}).", who=target.name, amount=shown, stress=stress
+                ),
+            )
         ]
     reduce = 0 if action.direct else (target.sheet.defense if target.enemy else target.sheet.armour)
-    label = "defense" if target.enemy else "armour"
     after = max(0, amount - reduce)
     target, text, wounded = health.hurt(target, after)
     enc = enc.with_combatant(target)
     # A hidden target's defense or armour is shown (as "?") even at 0, so that its absence tells nothing.
-    cut = (
-        f" − {label} {secret(reduce, target)} = {secret(after, target)}"
-        if reduce or (target.hidden and not action.direct)
-        else ""
-    )
-    line = f"{target.name} takes {shown}{cut}: {text}"
+    cut = ""
+    if reduce or (target.hidden and not action.direct):
+        by = secret(reduce, target)
+        label = say("defense {defense}", defense=by) if target.enemy else say("armour {armour}", armour=by)
+        cut = f" − {label} = {secret(after, target)}"
+    line = say("{who} takes {amount}{cut}: {result}", who=target.name, amount=shown, cut=cut, result=text)
     if wounded:
         return enc, [Event(kind="roll", text=f"{line}; {health.injury_hint(target.name)}", ping=(enc.gm_id,))]
     return enc, [Event(kind="roll", text=line + ".")]
@@ -117,7 +128,7 @@ def damage(enc: FrozenEncounter, action: Damage, chance: Chance):
 def heal(enc: FrozenEncounter, action: Heal, chance: Chance):
     target = enc.find(action.target)
     if action.amount < 0 or action.wounds < 0:
-        raise InvalidInput("Healing cannot be negative.")
+        raise InvalidInput(say("Healing cannot be negative."))
     parts = []
     if action.amount:
         target = health.heal(target, action.amount)
@@ -129,15 +140,16 @@ def heal(enc: FrozenEncounter, action: Heal, chance: Chance):
         wounds = target.wounds - healed
         target = target.but(wounds=wounds, injuries=target.injuries[:wounds])
         # How many were healed is capped by the Wounds there were: a hidden target's count is secret.
-        parts.append(
-            f"{secret(healed, target)} Wound{'s' if healed != 1 or target.hidden else ''} healed "
-            f"(Wounds {secret(wounds, target)})"
-        )
+        counts = dict(healed=secret(healed, target), wounds=secret(wounds, target))
+        if healed != 1 or target.hidden:
+            parts.append(say("{healed} Wounds healed (Wounds {wounds})", **counts))
+        else:
+            parts.append(say("{healed} Wound healed (Wounds {wounds})", **counts))
     if action.rest:
         target = target.but(stress=0)
-        parts.append("rested: Stress 0")
+        parts.append(say("rested: Stress 0"))
     if not parts:
-        raise InvalidInput("Give an amount of Stamina, wounds=N, or rest.")
+        raise InvalidInput(say("Give an amount of Stamina, wounds=N, or rest."))
     return enc.with_combatant(target), [Event(kind="info", text=f"{target.name}: " + "; ".join(parts) + ".")]
 
 
@@ -145,7 +157,7 @@ def _condition(name: str) -> str:
     key = name.strip().casefold()
     if key not in CONDITION_NAMES:
         raise InvalidInput(
-            "Conditions: exhaustion, dazed, fear (with a level), prone, injury (the GM's critical-injury result)."
+            say("Conditions: exhaustion, dazed, fear (with a level), prone, injury (the GM's critical-injury result).")
         )
     return CONDITION_NAMES[key]
 
@@ -155,33 +167,35 @@ def add_condition(enc: FrozenEncounter, action: AddCondition, chance: Chance):
     condition = _condition(action.condition)
     text = one_line(action.text, 200)
     if condition == "prone":
-        return enc.update(target.id, prone=True), [Event(kind="info", text=f"{target.name} is prone.")]
+        return enc.update(target.id, prone=True), [Event(kind="info", text=say("{who} is prone.", who=target.name))]
     if target.enemy:
-        raise NotAllowed("Enemies only take the prone condition; the rest belong to characters.")
+        raise NotAllowed(say("Enemies only take the prone condition; the rest belong to characters."))
     if condition == "injury":
         if not text:
-            raise InvalidInput('Write the critical-injury result in tags:, e.g. tags:"broken ribs".')
+            raise InvalidInput(say('Write the critical-injury result in tags:, e.g. tags:"broken ribs".'))
         if not target.unrecorded_injuries:
-            raise NotAllowed(f"{target.name} has no Wound waiting for a critical injury.")
+            raise NotAllowed(say("{who} has no Wound waiting for a critical injury.", who=target.name))
         target = target.but(injuries=target.injuries + (text,))
-        return enc.with_combatant(target), [Event(kind="info", text=f"{target.name}'s critical injury: {text}.")]
+        return enc.with_combatant(target), [
+            Event(kind="info", text=say("{who}'s critical injury: {injury}.", who=target.name, injury=text))
+        ]
     level = getattr(target, condition)
     try:
         new = int(text) if text else level + 1
     except ValueError:
-        raise InvalidInput("The level goes in tags:, e.g. tags:2.") from None
+        raise InvalidInput(say("The level goes in tags:, e.g. tags:2.")) from None
     if new < 0:
-        raise InvalidInput("A level cannot be negative.")
+        raise InvalidInput(say("A level cannot be negative."))
     if new > MAX_LEVEL:
         enc = enc.with_combatant(target.but(**{condition: MAX_LEVEL}))
         enc, more = break_and_injure(enc, target.id)
-        return enc, [
-            Event(
-                kind="info",
-                text=f"{target.name}: {condition.capitalize()} above level {MAX_LEVEL}{more}",
-                ping=(enc.gm_id,),
-            )
-        ]
+        above = say(
+            "{who}: {condition} above level {level}",
+            who=target.name,
+            condition=term(condition.capitalize()),
+            level=MAX_LEVEL,
+        )
+        return enc, [Event(kind="info", text=f"{above}; {more}", ping=(enc.gm_id,))]
     return _set_level(enc, target, condition, new)
 
 
@@ -193,7 +207,15 @@ def _set_level(enc, target, condition, new):
     elif condition == "dazed":
         target = target.but(reactions_left=max(0, min(target.max_reactions(), target.reactions_left - delta)))
     return enc.with_combatant(target), [
-        Event(kind="info", text=f"{target.name}: {condition.capitalize()} {secret(new, target)}.")
+        Event(
+            kind="info",
+            text=say(
+                "{who}: {condition} {level}.",
+                who=target.name,
+                condition=term(condition.capitalize()),
+                level=secret(new, target),
+            ),
+        )
     ]
 
 
@@ -201,17 +223,32 @@ def remove_condition(enc: FrozenEncounter, action: RemoveCondition, chance: Chan
     target = enc.find(action.target)
     condition = _condition(action.condition)
     if condition == "prone":
-        return enc.update(target.id, prone=False), [Event(kind="info", text=f"{target.name} is no longer prone.")]
+        return enc.update(target.id, prone=False), [
+            Event(kind="info", text=say("{who} is no longer prone.", who=target.name))
+        ]
     if condition == "injury":
         if not target.injuries:
-            raise NotAllowed(f"{target.name} has no recorded critical injury.")
+            raise NotAllowed(say("{who} has no recorded critical injury.", who=target.name))
         gone = target.injuries[-1]
         target = target.but(injuries=target.injuries[:-1], wounds=max(0, target.wounds - 1))
         return enc.with_combatant(target), [
-            Event(kind="info", text=f"{target.name} recovers from {gone} (Wounds {secret(target.wounds, target)}).")
+            Event(
+                kind="info",
+                text=say(
+                    "{who} recovers from {injury} (Wounds {wounds}).",
+                    who=target.name,
+                    injury=gone,
+                    wounds=secret(target.wounds, target),
+                ),
+            )
         ]
     if getattr(target, condition) == 0:
-        raise NotAllowed(f"{target.name} has no {condition}.")
+        raise NotAllowed(say("{who} has no {condition}.", who=target.name, condition=term(condition)))
     # Clearing a condition does not hand back actions or reactions already lost this round.
     target = target.but(**{condition: 0})
-    return enc.with_combatant(target), [Event(kind="info", text=f"{target.name}: {condition.capitalize()} removed.")]
+    return enc.with_combatant(target), [
+        Event(
+            kind="info",
+            text=say("{who}: {condition} removed.", who=target.name, condition=term(condition.capitalize())),
+        )
+    ]

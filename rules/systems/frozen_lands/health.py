@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+from ...said import say
 from ...secrets import secret
 from .model import FrozenCombatant
 
-BROKEN = "broken (cannot act until healed; every further hit is a Wound)"
+BROKEN = say("broken (cannot act until healed; every further hit is a Wound)")
 
 
 def injury_hint(name: str) -> str:
-    return (
-        f'GM: roll on your critical injuries table and record it with /condition add target:"{name}" '
-        'condition:injury tags:"<result>"'
+    return say(
+        'GM: roll on your critical injuries table and record it with /condition add target:"{who}" '
+        'condition:injury tags:"<result>"',
+        who=name,
     )
 
 
 def stamina_text(combatant: FrozenCombatant) -> str:
     """ "Stamina 3/6", each number the GM's alone when the combatant is hidden."""
-    return f"Stamina {secret(combatant.stamina, combatant)}/{secret(combatant.stamina_max, combatant)}"
+    return say(
+        "Stamina {stamina}/{most}",
+        stamina=secret(combatant.stamina, combatant),
+        most=secret(combatant.stamina_max, combatant),
+    )
 
 
 def hurt(combatant: FrozenCombatant, amount: int, *, secret_amount: bool = False) -> tuple[FrozenCombatant, str, bool]:
@@ -30,18 +36,28 @@ def hurt(combatant: FrozenCombatant, amount: int, *, secret_amount: bool = False
     armour, or (`secret_amount`) a hidden attacker's damage.
     """
     if amount <= 0:
-        return combatant, "no damage", False
+        return combatant, say("no damage"), False
     shown = secret(amount, secret_amount or combatant.hidden)
     if combatant.enemy:
         stamina = max(0, combatant.stamina - amount)
         combatant = combatant.but(stamina=stamina, out=stamina == 0)
-        return combatant, f"{shown} damage → {stamina_text(combatant)}" + (": defeated" if stamina == 0 else ""), False
+        left = stamina_text(combatant)
+        if stamina == 0:
+            return combatant, say("{damage} damage → {stamina}: defeated", damage=shown, stamina=left), False
+        return combatant, say("{damage} damage → {stamina}", damage=shown, stamina=left), False
     if combatant.stamina > 0:
         stamina = max(0, combatant.stamina - amount)
         combatant = combatant.but(stamina=stamina)
-        return combatant, f"{shown} damage → {stamina_text(combatant)}" + (f": {BROKEN}" if stamina == 0 else ""), False
+        left = stamina_text(combatant)
+        if stamina == 0:
+            return (
+                combatant,
+                say("{damage} damage → {stamina}: {broken}", damage=shown, stamina=left, broken=BROKEN),
+                False,
+            )
+        return combatant, say("{damage} damage → {stamina}", damage=shown, stamina=left), False
     combatant = combatant.but(wounds=combatant.wounds + 1)
-    return combatant, f"already broken: 1 Wound (Wounds {secret(combatant.wounds, combatant)})", True
+    return combatant, say("already broken: 1 Wound (Wounds {wounds})", wounds=secret(combatant.wounds, combatant)), True
 
 
 def break_with_injury(combatant: FrozenCombatant) -> FrozenCombatant:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
+from ...said import say, term
 from ...secrets import secret
-from ...usertext import listed, mark, quoted
+from ...usertext import listed, mark, one_line, quoted
 from . import pools
 from .actions import Move, StandUp
 from .economy import spend
@@ -31,69 +32,82 @@ def close_enemies(enc: FrozenEncounter, combatant: FrozenCombatant) -> list[Froz
 
 
 def _check(enc, mover, skill: str, need: int, chance: Chance, label: str):
-    """One roll needing `need` successes: (mover, passed, text, broke)."""
+    """One roll needing `need` successes: (mover, passed, text, broke). `label` is said."""
     attribute = "athletics" if skill == "athletics" else "mobility"
     pool = pools.Pool(
-        ((skill.capitalize(), getattr(mover.sheet, skill)),), "body" if attribute == "athletics" else "agility"
+        ((term(skill.capitalize()), getattr(mover.sheet, skill)),), "body" if attribute == "athletics" else "agility"
     )
     result = pools.roll(enc, mover, pool, chance)
     mover, notes, broke = pools.settle_stress(mover, result, pool.attribute)
     passed = result.successes >= need
-    text = f"{label}: {result.text(pool, mover)}, needs {need} → {'success' if passed else 'failure'}"
+    rolled = dict(label=label, roll=result.text(pool, mover), need=need)
+    if passed:
+        text = say("{label}: {roll}, needs {need} → success", **rolled)
+    else:
+        text = say("{label}: {roll}, needs {need} → failure", **rolled)
     return mover, passed, text + "".join(f"; {n}" for n in notes), broke
 
 
 def move(enc: FrozenEncounter, action: Move, chance: Chance):
     mover = enc.find(action.actor)
-    destination = " ".join(action.to.split())
+    destination = one_line(action.to)
     if not destination:
-        raise InvalidInput('Say where to move: options:"to=<zone>".')
+        raise InvalidInput(say('Say where to move: options:"to=<zone>".'))
     zone = enc.zone(destination)
     if enc.zones and zone is None:
         raise InvalidInput(
-            f"There is no zone called {mark(destination[:30])}. Zones: {listed(z.name for z in enc.zones)}."
+            say(
+                "There is no zone called {zone}. Zones: {zones}.",
+                zone=mark(destination[:30]),
+                zones=listed(z.name for z in enc.zones),
+            )
         )
     destination = zone.name if zone else destination
     if mover.zone and mover.zone.casefold() == destination.casefold():
-        raise InvalidInput(f"{mover.name} is already in {destination}.")
+        raise InvalidInput(say("{who} is already in {zone}.", who=mover.name, zone=destination))
     if mover.enemy:
-        return _arrive(enc, mover, destination, [f"{mover.name} moves to {destination}"], chance)
+        return _arrive(
+            enc, mover, destination, [say("{who} moves to {zone}", who=mover.name, zone=destination)], chance
+        )
     close = action.close if action.close is not None else len(close_enemies(enc, mover))
     if close < 0:
-        raise InvalidInput("The number of close enemies cannot be negative.")
+        raise InvalidInput(say("The number of close enemies cannot be negative."))
     mover = spend(enc, mover, "move")
-    texts = [f"{mover.name} moves to {destination}"]
+    texts = [say("{who} moves to {zone}", who=mover.name, zone=destination)]
     broke = False
     if close:
-        mover, passed, text, broke = _check(
-            enc, mover, "mobility", close, chance, f"disengage from {close} close enem{'y' if close == 1 else 'ies'}"
+        label = (
+            say("disengage from {n} close enemy", n=close)
+            if close == 1
+            else say("disengage from {n} close enemies", n=close)
         )
+        mover, passed, text, broke = _check(enc, mover, "mobility", close, chance, label)
         texts.append(text)
         if not passed:
             mover = mover.but(stress=mover.stress + 1)
-            texts.append(f"+1 Stress ({secret(mover.stress, mover)})")
+            texts.append(say("+1 Stress ({stress})", stress=secret(mover.stress, mover)))
             if mover.actions_left < 1:
-                texts.append("no action left for the extra move: stays put")
+                texts.append(say("no action left for the extra move: stays put"))
                 return _stay(enc, mover, texts, broke)
             mover = mover.but(actions_left=mover.actions_left - 1)
-            texts.append(f"an extra action to get away ({mover.actions_left} left)")
+            texts.append(say("an extra action to get away ({left} left)", left=mover.actions_left))
     if mover.prone:
-        mover, passed, text, more = _check(enc, mover, "mobility", 1, chance, "stand up and move")
+        mover, passed, text, more = _check(enc, mover, "mobility", 1, chance, say("stand up and move"))
         broke = broke or more
         texts.append(text)
         mover = mover.but(prone=False)
         if not passed:
-            texts.append("stands up but does not get away")
+            texts.append(say("stands up but does not get away"))
             return _stay(enc, mover, texts, broke)
     if action.jump:
         skill = action.jump.casefold()
         if skill not in ("athletics", "mobility"):
-            raise InvalidInput("Jump with `athletics` or `mobility`.")
-        mover, passed, text, more = _check(enc, mover, skill, 1, chance, "jump")
+            raise InvalidInput(say("Jump with `athletics` or `mobility`."))
+        mover, passed, text, more = _check(enc, mover, skill, 1, chance, say("jump"))
         broke = broke or more
         texts.append(text)
         if not passed:
-            texts.append("the jump fails: stays put")
+            texts.append(say("the jump fails: stays put"))
             return _stay(enc, mover, texts, broke)
     return _arrive(enc, mover, destination, texts, chance, broke)
 
@@ -110,14 +124,15 @@ def _arrive(enc, mover, destination, texts, chance, broke=False):
     mover = mover.but(zone=destination, engaged=())
     zone = enc.zone(destination)
     if zone and "cluttered" in zone.features and not mover.enemy:
-        mover, passed, text, more = _check(enc, mover, "mobility", 1, chance, f"{destination} is cluttered")
+        label = say("{zone} is cluttered", zone=destination)
+        mover, passed, text, more = _check(enc, mover, "mobility", 1, chance, label)
         broke = broke or more
         texts.append(text)
         if not passed:
             mover = mover.but(prone=True)
-            texts.append("falls: prone")
+            texts.append(say("falls: prone"))
     if zone and "cramped" in zone.features:
-        texts.append(f"{destination} is cramped: crawling only, no heavy weapons")
+        texts.append(say("{zone} is cramped: crawling only, no heavy weapons", zone=destination))
     return _finish(enc.with_combatant(mover), mover.id, texts, broke)
 
 
@@ -128,7 +143,7 @@ def _finish(enc, cid, texts, broke):
     text = "; ".join(texts)
     if broke:
         enc, more = break_and_injure(enc, cid)
-        text += more
+        text += f"; {more}"
         ping = (enc.gm_id,)
     return enc, [Event(kind="roll", text=text + ".", ping=ping)]
 
@@ -136,9 +151,9 @@ def _finish(enc, cid, texts, broke):
 def stand(enc: FrozenEncounter, action: StandUp, chance: Chance):
     combatant = enc.find(action.actor)
     if not combatant.prone:
-        raise NotAllowed(f"{combatant.name} is not prone.")
+        raise NotAllowed(say("{who} is not prone.", who=combatant.name))
     combatant = spend(enc, combatant, "stand").but(prone=False)
-    return enc.with_combatant(combatant), [Event(kind="info", text=f"{combatant.name} stands up.")]
+    return enc.with_combatant(combatant), [Event(kind="info", text=say("{who} stands up.", who=combatant.name))]
 
 
 def parse_features(text: str) -> tuple[str, ...]:
@@ -146,7 +161,9 @@ def parse_features(text: str) -> tuple[str, ...]:
     for word in text.replace(",", " ").split():
         key = word.strip().casefold()
         if key not in FEATURES:
-            raise InvalidInput(f"Unknown zone feature {quoted(word, 20)}: use cluttered, dim or cramped.")
+            raise InvalidInput(
+                say("Unknown zone feature {word}: use cluttered, dim or cramped.", word=quoted(word, 20))
+            )
         if FEATURES[key] not in found:
             found.append(FEATURES[key])
     return tuple(found)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
+from ...said import say, term
 from ...secrets import secret
 from ...usertext import one_line, quoted
 from . import pools, weapons
@@ -21,50 +22,53 @@ def named(enc: FrozenEncounter, action):
         mine = [c for c in enc.combatants if c.controller_id == action.by.user_id and not c.out]
         if len(mine) == 1:
             return mine[0]
-    raise InvalidInput("Name the character with actor:.")
+    raise InvalidInput(say("Name the character with actor:."))
 
 
 def aim(enc: FrozenEncounter, action: Aim, chance: Chance):
     combatant = enc.find(action.actor)
     if combatant.aimed:
-        raise NotAllowed(f"{combatant.name} is already aiming: the +2 applies to the next ranged attack.")
+        raise NotAllowed(say("{who} is already aiming: the +2 applies to the next ranged attack.", who=combatant.name))
     combatant = spend(enc, combatant, "aim").but(aimed=True)
     return enc.with_combatant(combatant), [
-        Event(kind="info", text=f"{combatant.name} aims: +2 on the next ranged attack this round.")
+        Event(kind="info", text=say("{who} aims: +2 on the next ranged attack this round.", who=combatant.name))
     ]
 
 
 def reload(enc: FrozenEncounter, action: Reload, chance: Chance):
     combatant = enc.find(action.actor)
     if not combatant.sheet.ranged:
-        raise InvalidInput(f"{combatant.name} has no ranged weapon on the sheet to reload.")
+        raise InvalidInput(say("{who} has no ranged weapon on the sheet to reload.", who=combatant.name))
     weapon = weapons.find(combatant.sheet.ranged, ranged=True)
+    named_weapon = dict(who=combatant.name, weapon=term(weapon.name))
     if not weapon.has("Reload"):
-        raise NotAllowed(f"A {weapon.name} needs no reloading.")
+        raise NotAllowed(say("A {weapon} needs no reloading.", weapon=term(weapon.name)))
     if combatant.loaded:
-        raise NotAllowed(f"{combatant.name}'s {weapon.name} is already loaded.")
+        raise NotAllowed(say("{who}'s {weapon} is already loaded.", **named_weapon))
     combatant = spend(enc, combatant, "reload").but(loaded=True)
-    when = "stays loaded until it shoots" if weapons.keeps_load(weapon) else "must shoot this turn"
-    return enc.with_combatant(combatant), [
-        Event(kind="info", text=f"{combatant.name} reloads the {weapon.name} ({when}).")
-    ]
+    if weapons.keeps_load(weapon):
+        text = say("{who} reloads the {weapon} (stays loaded until it shoots).", **named_weapon)
+    else:
+        text = say("{who} reloads the {weapon} (must shoot this turn).", **named_weapon)
+    return enc.with_combatant(combatant), [Event(kind="info", text=text)]
 
 
 def delay(enc: FrozenEncounter, action: Delay, chance: Chance):
     combatant = enc.find(action.actor)
     if combatant.enemy:
-        raise NotAllowed("Enemies do not hold actions; the GM simply acts on their turn.")
+        raise NotAllowed(say("Enemies do not hold actions; the GM simply acts on their turn."))
     if combatant.held:
-        raise NotAllowed(f"{combatant.name} already holds a delayed action this round.")
+        raise NotAllowed(say("{who} already holds a delayed action this round.", who=combatant.name))
     if enc.turns.interjection:
-        raise NotAllowed("An action can only be delayed on the character's own turn.")
+        raise NotAllowed(say("An action can only be delayed on the character's own turn."))
     combatant = spend(enc, combatant, "delay").but(held=True)
     return enc.with_combatant(combatant), [
         Event(
             kind="info",
-            text=(
-                f"{combatant.name} holds a delayed action: /act action:release any time before the round ends, "
-                "and it happens right after the turn going on then; unreleased, it is lost at the round's end."
+            text=say(
+                "{who} holds a delayed action: /act action:release any time before the round ends, "
+                "and it happens right after the turn going on then; unreleased, it is lost at the round's end.",
+                who=combatant.name,
             ),
         )
     ]
@@ -73,9 +77,9 @@ def delay(enc: FrozenEncounter, action: Delay, chance: Chance):
 def release(system, enc: FrozenEncounter, action: Release, chance: Chance):
     combatant = named(enc, action)
     if not combatant.held:
-        raise NotAllowed(f"{combatant.name} holds no delayed action this round.")
+        raise NotAllowed(say("{who} holds no delayed action this round.", who=combatant.name))
     if combatant.broken:
-        raise NotAllowed(f"{combatant.name} is broken and cannot act.")
+        raise NotAllowed(say("{who} is broken and cannot act.", who=combatant.name))
     enc, events = system.turns.queue_after(system, enc, combatant.id)
     return enc.update(combatant.id, releasing=True), events
 
@@ -84,43 +88,43 @@ def interrupt(system, enc: FrozenEncounter, action: Interrupt, chance: Chance):
     """Once a round: an AWARENESS roll; success acts at once, failure is 1 Stress."""
     combatant = named(enc, action)
     if combatant.enemy:
-        raise NotAllowed("Only characters act out of turn.")
+        raise NotAllowed(say("Only characters act out of turn."))
     if combatant.out_of_turn_tried:
-        raise NotAllowed(f"{combatant.name} has already tried an out-of-turn action this round.")
+        raise NotAllowed(say("{who} has already tried an out-of-turn action this round.", who=combatant.name))
     if combatant.broken:
-        raise NotAllowed(f"{combatant.name} is broken and cannot act.")
+        raise NotAllowed(say("{who} is broken and cannot act.", who=combatant.name))
     if combatant.actions_left < 1:
-        raise NotAllowed(f"{combatant.name} has no actions left this round: an out-of-turn action is one of the 3.")
+        raise NotAllowed(
+            say("{who} has no actions left this round: an out-of-turn action is one of the 3.", who=combatant.name)
+        )
     state = enc.turns
     if combatant.id in state.acting:
-        raise NotAllowed(f"It is already {combatant.name}'s turn.")
+        raise NotAllowed(say("It is already {who}'s turn.", who=combatant.name))
     if state.interjection or not state.acting:
-        raise NotAllowed("There is no turn to interrupt right now.")
-    pool = pools.Pool((("AWARENESS", combatant.sheet.awareness),), "awareness")
+        raise NotAllowed(say("There is no turn to interrupt right now."))
+    pool = pools.Pool(((say("AWARENESS"), combatant.sheet.awareness),), "awareness")
     result = pools.roll(enc, combatant, pool, chance)
     combatant, notes, broke = pools.settle_stress(combatant.but(out_of_turn_tried=True), result, "awareness")
-    text = f"{combatant.name} tries to act out of turn: {result.text(pool, combatant)}" + "".join(
-        f"; {n}" for n in notes
-    )
+    text = say("{who} tries to act out of turn: {roll}", who=combatant.name, roll=result.text(pool, combatant))
+    text += "".join(f"; {n}" for n in notes)
     if broke:
         from .combat import break_and_injure
 
         enc, more = break_and_injure(enc.with_combatant(combatant), combatant.id)
-        return enc, [Event(kind="roll", text=text + more, ping=(enc.gm_id,))]
+        return enc, [Event(kind="roll", text=f"{text}; {more}", ping=(enc.gm_id,))]
     if result.successes < 1:
         combatant = combatant.but(stress=combatant.stress + 1)
-        return enc.with_combatant(combatant), [
-            Event(kind="roll", text=f"{text}; failure: +1 Stress ({secret(combatant.stress, combatant)}).")
-        ]
+        failed = say("failure: +1 Stress ({stress}).", stress=secret(combatant.stress, combatant))
+        return enc.with_combatant(combatant), [Event(kind="roll", text=f"{text}; {failed}")]
     enc, events = system.turns.interject_now(system, enc.with_combatant(combatant), combatant.id)
-    return enc, [Event(kind="roll", text=f"{text}; success: acts now (one of the 3 actions).")] + events
+    return enc, [Event(kind="roll", text=f"{text}; {say('success: acts now (one of the 3 actions).')}")] + events
 
 
 def other(enc: FrozenEncounter, action: Other, chance: Chance):
     combatant = enc.find(action.actor)
     label = one_line(action.label, 40)
     if not label:
-        raise InvalidInput('Name the action with options:"label=First Aid".')
+        raise InvalidInput(say('Name the action with options:"label=First Aid".'))
     paid = spend(enc, combatant, label.casefold())
     text = f"{combatant.name}: {label}"
     if action.skill:
@@ -132,7 +136,7 @@ def other(enc: FrozenEncounter, action: Other, chance: Chance):
             from .combat import break_and_injure
 
             enc, more = break_and_injure(enc.with_combatant(paid), paid.id)
-            return enc, [Event(kind="roll", text=text + more, ping=(enc.gm_id,))]
+            return enc, [Event(kind="roll", text=f"{text}; {more}", ping=(enc.gm_id,))]
     return enc.with_combatant(paid), [Event(kind="roll" if action.skill else "info", text=text + ".")]
 
 
@@ -142,17 +146,22 @@ def skill_pool(enc: FrozenEncounter, combatant, name: str, modifier: int = 0):
 
     key = name.strip().casefold()
     if key in SKILLS:
-        parts = [(key.capitalize(), getattr(combatant.sheet, key))]
+        parts = [(term(key.capitalize()), getattr(combatant.sheet, key))]
         attribute = SKILLS[key]
     elif key in ATTRIBUTES:
-        parts = [(key.upper(), getattr(combatant.sheet, key))]
+        parts = [(term(key.upper()), getattr(combatant.sheet, key))]
         attribute = key
     else:
         raise InvalidInput(
-            f"Unknown skill {quoted(name, 20)}. Skills: {', '.join(SKILLS)}; attributes: {', '.join(ATTRIBUTES)}."
+            say(
+                "Unknown skill {skill}. Skills: {skills}; attributes: {attributes}.",
+                skill=quoted(name, 20),
+                skills=", ".join(term(s) for s in SKILLS),
+                attributes=", ".join(term(a) for a in ATTRIBUTES),
+            )
         )
     if key == "perception" and enc.feature(combatant, "dim"):
-        parts.append(("dimly lit zone", -2))
+        parts.append((say("dimly lit zone"), -2))
     if modifier:
-        parts.append(("modifier", modifier))
+        parts.append((say("modifier"), modifier))
     return pools.Pool(tuple(parts), attribute), attribute

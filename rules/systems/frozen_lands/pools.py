@@ -5,16 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...randomness import Chance
+from ...said import say, term
 from ...secrets import secret
 from .model import CONDITIONS, MAX_LEVEL, FrozenCombatant
 
 SUCCESS = 6
-EFFECTS = {"exhaustion": "−1 action a round", "dazed": "−1 reaction a round", "fear": "−1 success on every roll"}
+EFFECTS = {
+    "exhaustion": say("−1 action a round"),
+    "dazed": say("−1 reaction a round"),
+    "fear": say("−1 success on every roll"),
+}
 
 
 @dataclass(frozen=True, slots=True)
 class Pool:
-    parts: tuple[tuple[str, int], ...]  # ("Melee", 3), ("weapon", 2), ("close range", -3)…
+    parts: tuple[tuple[str, int], ...]  # ("Melee", 3), ("weapon", 2), ("close range", -3)…: vocabulary or said
     attribute: str
 
     @property
@@ -24,7 +29,9 @@ class Pool:
     def describe(self, hidden=False) -> str:
         """The parts; `hidden` (a hidden roller) keeps their numbers for the GM."""
         shown = [
-            f"{label} {secret(n, hidden)}" if i == 0 else f"{'+' if n >= 0 else '−'} {label} {secret(abs(n), hidden)}"
+            f"{term(label)} {secret(n, hidden)}"
+            if i == 0
+            else f"{'+' if n >= 0 else '−'} {term(label)} {secret(abs(n), hidden)}"
             for i, (label, n) in enumerate(self.parts)
             if n or i == 0
         ]
@@ -64,14 +71,18 @@ class PoolRoll:
             f"({secret(', '.join(map(str, self.dice)) or '–', hidden)})"
         )
         if self.stress:
-            text += (
-                f" + stress {secret(len(self.stress), hidden)}d6 ({secret(', '.join(map(str, self.stress)), hidden)})"
+            stress = say(
+                "stress {count}d6 ({dice})",
+                count=secret(len(self.stress), hidden),
+                dice=secret(", ".join(map(str, self.stress)), hidden),
             )
+            text += f" + {stress}"
         fear = bool(self.fear and self.sixes)
         # With Fear shown, the sixes before it would give its level away.
-        text += f" → {secret(self.sixes, hidden) if fear else self.sixes} success{'es' if self.sixes != 1 else ''}"
+        sixes = secret(self.sixes, hidden) if fear else self.sixes
+        text += " → " + (say("{n} success", n=sixes) if self.sixes == 1 else say("{n} successes", n=sixes))
         if fear:
-            text += f" − Fear {secret(self.fear, hidden)} = {self.successes}"
+            text += f" − {say('Fear {level}', level=secret(self.fear, hidden))} = {self.successes}"
         return text
 
 
@@ -99,25 +110,36 @@ def settle_stress(
     hidden = combatant.hidden
     if result.wp:
         combatant = combatant.but(wp=combatant.wp + result.wp)
-        notes.append(f"stress success → +{secret(result.wp, hidden)} WP")
+        notes.append(say("stress success → +{wp} WP", wp=secret(result.wp, hidden)))
     if not result.criticals:
         return combatant, notes, False
     condition = CONDITIONS[attribute]
     level = getattr(combatant, condition)
     crits = result.criticals
-    label = condition.capitalize()
-    plural = "s" if crits != 1 else ""
-    count, shown = secret(crits, hidden), secret(level, hidden)
+    values = dict(count=secret(crits, hidden), condition=term(condition.capitalize()), level=secret(level, hidden))
+    one = crits == 1
     if crits <= level:
         combatant = combatant.but(stress=combatant.stress + 1)
+        stress = secret(combatant.stress, hidden)
         notes.append(
-            f"{count} critical failure{plural} ≤ {label} {shown} → +1 Stress ({secret(combatant.stress, hidden)})"
+            say("{count} critical failure ≤ {condition} {level} → +1 Stress ({stress})", stress=stress, **values)
+            if one
+            else say("{count} critical failures ≤ {condition} {level} → +1 Stress ({stress})", stress=stress, **values)
         )
         return combatant, notes, False
     if level + 1 > MAX_LEVEL:
         notes.append(
-            f"{count} critical failure{plural} > {label} {shown} → above level {MAX_LEVEL}: broken and a critical "
-            "injury"
+            say(
+                "{count} critical failure > {condition} {level} → above level {most}: broken and a critical injury",
+                most=MAX_LEVEL,
+                **values,
+            )
+            if one
+            else say(
+                "{count} critical failures > {condition} {level} → above level {most}: broken and a critical injury",
+                most=MAX_LEVEL,
+                **values,
+            )
         )
         return combatant, notes, True
     combatant = combatant.but(**{condition: level + 1})
@@ -125,8 +147,18 @@ def settle_stress(
         combatant = combatant.but(actions_left=max(0, combatant.actions_left - 1))
     elif condition == "dazed":
         combatant = combatant.but(reactions_left=max(0, combatant.reactions_left - 1))
+    raised = dict(new=secret(level + 1, hidden), attribute=term(attribute.upper()), effect=EFFECTS[condition])
     notes.append(
-        f"{count} critical failure{plural} > {label} {shown} → {label} {secret(level + 1, hidden)} "
-        f"({attribute.upper()}: {EFFECTS[condition]})"
+        say(
+            "{count} critical failure > {condition} {level} → {condition} {new} ({attribute}: {effect})",
+            **values,
+            **raised,
+        )
+        if one
+        else say(
+            "{count} critical failures > {condition} {level} → {condition} {new} ({attribute}: {effect})",
+            **values,
+            **raised,
+        )
     )
     return combatant, notes, False

@@ -6,9 +6,11 @@ from typing import Any
 
 from ...actions import AddCombatants
 from ...model import Event
+from ...said import say, term
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.tracks import Tracks
+from ...usertext import listed
 from . import between, combat, gm, movement, moves, weapons
 from .actions import (
     AddCondition,
@@ -29,8 +31,9 @@ from .actions import (
     SetZone,
     StandUp,
 )
+from .combat import dice_text
 from .commands import COMMANDS
-from .economy import fresh_turn, refresh_round
+from .economy import action_word, fresh_turn, refresh_round
 from .model import FrozenCombatant, FrozenEncounter, Sheet
 
 # /help shows this after the general lines: both must fit one 2,000-character Discord message.
@@ -86,7 +89,7 @@ class FrozenLands(System):
     def roll_initiative(self, enc, combatant: FrozenCombatant, chance):
         if combatant.enemy:
             score = combatant.sheet.initiative
-            return (score,), f"fixed score {secret(score, combatant)}"
+            return (score,), say("fixed score {score}", score=secret(score, combatant))
         value = chance.die(6)
         return (value,), f"1d6 ({value})"
 
@@ -94,7 +97,7 @@ class FrozenLands(System):
         return not combatant.out and not combatant.broken
 
     def cannot_act_reason(self, enc, combatant: FrozenCombatant) -> str:
-        return "broken (0 Stamina) until healed" if combatant.broken else "cannot act"
+        return say("broken (0 Stamina) until healed") if combatant.broken else say("cannot act")
 
     # --- rounds and turns -----------------------------------------------------------
     def on_round_start(self, enc, chance):
@@ -105,7 +108,7 @@ class FrozenLands(System):
         lost = [c.name for c in enc.combatants if c.held and not c.out]
         if not lost:
             return enc, []
-        return enc, [Event(kind="info", text=f"Delayed action not taken, lost: {', '.join(lost)}.")]
+        return enc, [Event(kind="info", text=say("Delayed action not taken, lost: {names}.", names=listed(lost)))]
 
     def on_turn_start(self, enc, cid, chance):
         return enc.with_combatant(fresh_turn(enc.get(cid))), []
@@ -118,8 +121,11 @@ class FrozenLands(System):
                 return enc.update(cid, loaded=False), [
                     Event(
                         kind="info",
-                        text=f"{combatant.name}'s {weapon.name} is no longer loaded: bows and slings shoot in the "
-                        "turn they are loaded.",
+                        text=say(
+                            "{who}'s {weapon} is no longer loaded: bows and slings shoot in the turn they are loaded.",
+                            who=combatant.name,
+                            weapon=term(weapon.name),
+                        ),
                     )
                 ]
         return enc, []
@@ -171,36 +177,39 @@ class FrozenLands(System):
         if combatant.enemy:
             if not reveal:
                 if combatant.out or combatant.stamina <= 0:
-                    return "defeated"
-                return (
-                    "unhurt"
-                    if combatant.stamina == combatant.stamina_max
-                    else "hurt"
-                    if combatant.stamina * 2 > combatant.stamina_max
-                    else "badly hurt"
-                )
-            line = (
-                f"Stamina {combatant.stamina}/{combatant.stamina_max} · dmg {combatant.sheet.damage} · def "
-                f"{combatant.sheet.defense}"
+                    return say("defeated")
+                if combatant.stamina == combatant.stamina_max:
+                    return say("unhurt")
+                return say("hurt") if combatant.stamina * 2 > combatant.stamina_max else say("badly hurt")
+            line = say(
+                "Stamina {stamina}/{most} · dmg {damage} · def {defense}",
+                stamina=combatant.stamina,
+                most=combatant.stamina_max,
+                damage=combatant.sheet.damage,
+                defense=combatant.sheet.defense,
             )
         else:
             dice = combatant.stress_dice()
-            stress = f"Stress {combatant.stress}" + (
-                f" ({dice} stress {'die' if dice == 1 else 'dice'})" if dice else ""
+            stress = say("Stress {stress}", stress=combatant.stress) + (
+                f" ({dice_text(dice, stress=True)})" if dice else ""
             )
-            line = (
-                f"Stamina {combatant.stamina}/{combatant.stamina_max} · Wounds {combatant.wounds} · {stress} · WP "
-                f"{combatant.wp}"
+            line = " · ".join(
+                (
+                    say("Stamina {stamina}/{most}", stamina=combatant.stamina, most=combatant.stamina_max),
+                    say("Wounds {wounds}", wounds=combatant.wounds),
+                    stress,
+                    say("WP {wp}", wp=combatant.wp),
+                )
             )
             for condition in ("exhaustion", "dazed", "fear"):
                 if getattr(combatant, condition):
-                    line += f" · {condition.capitalize()} {getattr(combatant, condition)}"
+                    line += f" · {term(condition.capitalize())} {getattr(combatant, condition)}"
             if combatant.broken:
-                line += " · broken"
+                line += f" · {say('broken')}"
             if combatant.unrecorded_injuries:
-                line += f" · {combatant.unrecorded_injuries} injury to record"
+                line += f" · {say('{n} injury to record', n=combatant.unrecorded_injuries)}"
         if combatant.prone:
-            line += " · prone"
+            line += f" · {say('prone')}"
         if combatant.zone:
             line += f" · {combatant.zone}"
         return line
@@ -209,39 +218,60 @@ class FrozenLands(System):
         combatant: FrozenCombatant = enc.get(cid)
         if combatant.enemy:
             # The turn message is public: a hidden enemy's numbers stay with the GM.
-            return [f"Attacks with /attack target:… for {secret(combatant.sheet.damage, combatant)} damage"]
+            return [
+                say(
+                    "Attacks with /attack target:… for {damage} damage",
+                    damage=secret(combatant.sheet.damage, combatant),
+                )
+            ]
         lines = []
         stepping_in = bool(enc.turns.interjection) and cid in enc.turns.acting
         if stepping_in and combatant.releasing:
-            lines.append("Delayed action: one action, already paid when it was held")
+            lines.append(say("Delayed action: one action, already paid when it was held"))
         elif stepping_in:
-            paused = ", ".join(enc.get(c).name for c in enc.turns.interrupted)
-            goes_on = f"{paused}'s turn goes on" if paused else "the track goes on"
-            lines.append(f"Out of turn: one action (one of the 3), then {goes_on}")
-        # What was used belongs to the character's own turn, not to a step-in.
-        used = f" (used: {', '.join(combatant.used)})" if combatant.used and not stepping_in else ""
+            paused = listed(enc.get(c).name for c in enc.turns.interrupted)
+            if paused:
+                lines.append(say("Out of turn: one action (one of the 3), then {who}'s turn goes on", who=paused))
+            else:
+                lines.append(say("Out of turn: one action (one of the 3), then the track goes on"))
         # What is left is public; the most a round gives away a hidden character's AGILITY and conditions.
-        lines.append(f"Actions left: {combatant.actions_left} of {secret(combatant.max_actions(), combatant)}{used}")
-        lines.append(f"Reactions left: {combatant.reactions_left} of {secret(combatant.max_reactions(), combatant)}")
-        extras = []
-        if combatant.held and not combatant.releasing:
-            extras.append("a delayed action held")
-        if combatant.aimed:
-            extras.append("aiming")
-        if combatant.loaded:
-            extras.append("loaded")
-        if combatant.prone:
-            extras.append("prone")
-        if combatant.stress_dice():
-            count = combatant.stress_dice()
-            extras.append(
-                f"{secret(count, combatant)} stress {'die' if count == 1 and not combatant.hidden else 'dice'}"
-            )
-        if not combatant.out_of_turn_tried:
-            extras.append("out-of-turn try available")
-        if extras:
-            lines.append(", ".join(extras).capitalize())
+        actions = dict(left=combatant.actions_left, most=secret(combatant.max_actions(), combatant))
+        # What was used belongs to the character's own turn, not to a step-in.
+        if combatant.used and not stepping_in:
+            used = ", ".join(action_word(a) for a in combatant.used)
+            lines.append(say("Actions left: {left} of {most} (used: {used})", used=used, **actions))
+        else:
+            lines.append(say("Actions left: {left} of {most}", **actions))
+        reactions = secret(combatant.max_reactions(), combatant)
+        lines.append(say("Reactions left: {left} of {most}", left=combatant.reactions_left, most=reactions))
+        lines += _extras(combatant)
         return lines
+
+
+def _extras(combatant: FrozenCombatant) -> list[str]:
+    """What else the turn holds, as one line; its first phrase is capitalized (so each has two forms)."""
+    extras: list[tuple[str, str]] = []
+    if combatant.held and not combatant.releasing:
+        extras.append((say("a delayed action held"), say("A delayed action held")))
+    if combatant.aimed:
+        extras.append((say("aiming"), say("Aiming")))
+    if combatant.loaded:
+        extras.append((say("loaded"), say("Loaded")))
+    if combatant.prone:
+        extras.append((say("prone"), say("Prone")))
+    if count := combatant.stress_dice():
+        # A count of dice starts with its number: nothing to capitalize.
+        dice = (
+            say("{n} stress die", n=count)
+            if count == 1 and not combatant.hidden
+            else say("{n} stress dice", n=secret(count, combatant))
+        )
+        extras.append((dice, dice))
+    if not combatant.out_of_turn_tried:
+        extras.append((say("out-of-turn try available"), say("Out-of-turn try available")))
+    if not extras:
+        return []
+    return [", ".join([extras[0][1]] + [lower for lower, _ in extras[1:]])]
 
 
 SYSTEM = FrozenLands()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ...errors import InvalidInput
 from ...model import Value
-from ...usertext import quoted
+from ...said import say, term
+from ...usertext import quoted, user_text
 
 RANGES = ("close", "short", "medium", "long", "distant")
 
@@ -112,8 +113,11 @@ def find(name: str, *, ranged: bool = False, thrown: bool = False) -> Weapon:
     if thrown:
         if key not in THROWN and key not in RANGED:
             raise InvalidInput(
-                f"{name} cannot be thrown: only weapons with Throw (knife, dagger, handaxe, short spear) or the "
-                "ranged table's rock, axe and spear."
+                say(
+                    "{weapon} cannot be thrown: only weapons with Throw (knife, dagger, handaxe, short spear) or the "
+                    "ranged table's rock, axe and spear.",
+                    weapon=user_text(name),
+                )
             )
         return RANGED[THROWN.get(key, key)]
     if ranged and key in RANGED:
@@ -126,8 +130,8 @@ def find(name: str, *, ranged: bool = False, thrown: bool = False) -> Weapon:
         return RANGED[ALIASES[key]]
     if key in MELEE:
         return MELEE[key]
-    names = ", ".join(w.name for w in list(MELEE.values()) + list(RANGED.values()))
-    raise InvalidInput(f"Unknown weapon {quoted(name or '')}. Known weapons: {names}.")
+    names = ", ".join(term(w.name) for w in list(MELEE.values()) + list(RANGED.values()))
+    raise InvalidInput(say("Unknown weapon {weapon}. Known weapons: {names}.", weapon=quoted(name or ""), names=names))
 
 
 def keeps_load(weapon: Weapon) -> bool:
@@ -137,5 +141,5 @@ def keeps_load(weapon: Weapon) -> bool:
 def range_index(name: str) -> int:
     key = (name or "").strip().casefold()
     if key not in RANGES:
-        raise InvalidInput(f"Range must be one of: {', '.join(RANGES)}.")
+        raise InvalidInput(say("Range must be one of: {ranges}.", ranges=", ".join(term(r) for r in RANGES)))
     return RANGES.index(key)

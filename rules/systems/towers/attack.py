@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event, Value
+from rules.said import english, joined, say, term
 from rules.secrets import secret
 from rules.usertext import Typed, listed, quoted
 
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
     from .system import TowersSystem
 
 POWER_DAMAGE = 2
+PROMPT_LIMIT = 300
+FLIP = say("Flip")  # the defence's one option; said alike each time, so equal to itself
 LABELS = {
     "attack": "Attack",
     "power attack": "Power Attack",
@@ -61,8 +64,8 @@ class Plan(Value):
 
     @property
     def label(self) -> str:
-        label = LABELS.get(self.style, self.style.title())
-        return f"Shift Position + {label}" if self.shifted else label
+        label = term(LABELS.get(self.style, self.style.title()))
+        return say("Shift Position + {action}", action=label) if self.shifted else label
 
 
 def pick_weapon(attacker: TowersCombatant, name: str | None) -> Weapon:
@@ -77,8 +80,10 @@ def pick_weapon(attacker: TowersCombatant, name: str | None) -> Weapon:
     matches = [w for w in attacker.weapons if w.name.casefold().startswith(key)]
     if len(matches) == 1:
         return matches[0]
-    known = listed(w.name for w in attacker.weapons) or "none (unarmed only)"
-    raise InvalidInput(f"{attacker.name} has no weapon {quoted(name)}. Weapons: {known}.")
+    known = listed(w.name for w in attacker.weapons) or say("none (unarmed only)")
+    raise InvalidInput(
+        say("{who} has no weapon {name}. Weapons: {weapons}.", who=attacker.name, name=quoted(name), weapons=known)
+    )
 
 
 def damage_kind(weapon: Weapon, text: str | None) -> tuple[str, str]:
@@ -88,60 +93,73 @@ def damage_kind(weapon: Weapon, text: str | None) -> tuple[str, str]:
 
 
 def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Chance):
-    attacker = own_combatant(enc, action, "attacks")
+    attacker = own_combatant(enc, action, say("Name who attacks with actor:."))
     if not action.targets:
-        raise InvalidInput("Name a target.")
+        raise InvalidInput(say("Name a target."))
     defenders = []
     for name in action.targets:
         target = enc.find(name)
         if target.id == attacker.id:
-            raise InvalidInput(f"{attacker.name} cannot attack themselves.")
+            raise InvalidInput(say("{who} cannot attack themselves.", who=attacker.name))
         if target.out:
-            raise InvalidInput(f"{target.name} is dead.")
+            raise InvalidInput(say("{who} is dead.", who=target.name))
         if target.id in [d.id for d in defenders]:
-            raise InvalidInput(f"{target.name} is named twice.")
+            raise InvalidInput(say("{who} is named twice.", who=target.name))
         defenders.append(target)
     style = action.style
     flags = dict(action.flags)
     if attacker.leaping and style != "opportunity attack":
-        raise NotAllowed(f"{attacker.name} is mid Running Leap: finish it first with /act action:running leap.")
+        raise NotAllowed(
+            say("{who} is mid Running Leap: finish it first with /act action:running leap.", who=attacker.name)
+        )
     weapon = pick_weapon(attacker, action.weapon or _text(flags.get("weapon")))
     if style == "opportunity attack":
         if attacker.flat_footed:
-            raise NotAllowed(f"{attacker.name} has not acted yet (flat-footed) and cannot make opportunity attacks.")
+            raise NotAllowed(
+                say("{who} has not acted yet (flat-footed) and cannot make opportunity attacks.", who=attacker.name)
+            )
         if not system.can_act(enc, attacker):
-            raise NotAllowed(f"{attacker.name} cannot act now.")
+            raise NotAllowed(say("{who} cannot act now.", who=attacker.name))
         if len(defenders) != 1:
-            raise InvalidInput("An opportunity attack is a single attack on one target.")
+            raise InvalidInput(say("An opportunity attack is a single attack on one target."))
         if not weapon.melee:
             # No shooting here: the seed lets the butt of the gun strike, unarmed.
-            weapon = UNARMED.but(name=f"{weapon.name} butt (unarmed)")
+            weapon = UNARMED.but(name=weapon.name, butt=True)
     if attacker.grappled:
         # "Using the Attack action, the grappled target may attempt a restricted melee attack."
         if style != "attack":
             raise NotAllowed(
-                f"{attacker.name} is grappled: only a restricted melee Attack, Escape or Reverse the Grapple."
+                say(
+                    "{who} is grappled: only a restricted melee Attack, Escape or Reverse the Grapple.",
+                    who=attacker.name,
+                )
             )
         if not weapon.melee:
-            raise InvalidInput(f"{attacker.name} is grappled: only a restricted melee attack, not with {weapon.name}.")
+            raise InvalidInput(
+                say(
+                    "{who} is grappled: only a restricted melee attack, not with {weapon}.",
+                    who=attacker.name,
+                    weapon=weapon.shown,
+                )
+            )
     if style == "charge" and not weapon.melee:
-        raise InvalidInput(f"A Charge ends in a melee attack: {weapon.name} is a ranged weapon.")
+        raise InvalidInput(say("A Charge ends in a melee attack: {weapon} is a ranged weapon.", weapon=weapon.shown))
     ally = None
     if style == "aid":
         ally_name = _text(flags.get("ally") or flags.get("aid"))
         if not ally_name:
-            raise InvalidInput('Aid needs the ally you help: options:"ally=Name".')
+            raise InvalidInput(say('Aid needs the ally you help: options:"ally=Name".'))
         ally = enc.find(ally_name)
         if ally.id in (attacker.id, defenders[0].id):
-            raise InvalidInput("Aid helps a third person against your foe.")
+            raise InvalidInput(say("Aid helps a third person against your foe."))
         if len(defenders) != 1:
-            raise InvalidInput("Aid works against one foe.")
+            raise InvalidInput(say("Aid works against one foe."))
     kind = ACTIONS[style]
     cost = kind.cost
     moved = bool(flags.get("shift_position") or flags.get("step"))
     if moved:
         if not kind.can_add_shift:
-            raise InvalidInput(f"Shift Position cannot be added to {kind.label}.")
+            raise InvalidInput(say("Shift Position cannot be added to {action}.", action=term(kind.label)))
         cost += SHIFT_ADDED
     enc, spent = spend_mana(enc, attacker, flags)
     attacker = enc.get(attacker.id)
@@ -155,7 +173,7 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
     category, dtype = damage_kind(weapon, action.damage_type)
     defense = (action.defense or ("id" if weapon.stat == "sa" else "pd")).casefold()
     if defense not in ("pd", "id"):
-        raise InvalidInput("defense must be PD or ID.")
+        raise InvalidInput(say("defense must be PD or ID."))
 
     mods = attack_mods(attacker, weapon, style, flags, action.modifier)
     stat_value = getattr(attacker.sheet, weapon.stat)
@@ -178,10 +196,24 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
         shifted=moved,
         damage_text=shown,
     )
-    against = listed((d.name for d in defenders), " and ")
-    lead = f"{attacker.name}: {plan.label} with {weapon.name} on {against}"
+    against = joined(" and ", (d.name for d in defenders))
     if spent:
-        lead += f" ({spent})"
+        lead = say(
+            "{who}: {action} with {weapon} on {targets} ({mana})",
+            who=attacker.name,
+            action=plan.label,
+            weapon=weapon.shown,
+            targets=against,
+            mana=spent,
+        )
+    else:
+        lead = say(
+            "{who}: {action} with {weapon} on {targets}",
+            who=attacker.name,
+            action=plan.label,
+            weapon=weapon.shown,
+            targets=against,
+        )
     line = f"{lead} — {described(weapon.stat.upper(), secret(stat_value, attacker), mods, result)}"
     if result.hearts:
         line += f" ({result.hearts}♥)"
@@ -194,13 +226,13 @@ def damage_source(attacker: TowersCombatant, weapon: Weapon, style: str, base: i
     A hidden attacker's weapon damage, PX or HS and the total are secret."""
     parts = [secret(weapon.damage, attacker)] if weapon.damage or not weapon.adds else []
     if weapon.adds == "hs" and attacker.grappled:
-        parts.append(f"HS {secret(hard_strength(attacker), attacker)} (halved: grappled)")
+        parts.append(say("HS {n} (halved: grappled)", n=secret(hard_strength(attacker), attacker)))
     elif weapon.adds:
-        parts.append(f"{weapon.adds.upper()} {secret(getattr(attacker.sheet, weapon.adds), attacker)}")
+        parts.append(f"{term(weapon.adds.upper())} {secret(getattr(attacker.sheet, weapon.adds), attacker)}")
     if style == "power attack":
-        parts.append(f"Power Attack {POWER_DAMAGE}")
+        parts.append(say("Power Attack {n}", n=POWER_DAMAGE))
     total = f" = {secret(base, attacker)}" if len(parts) > 1 else ""
-    return f"{weapon.name} " + " + ".join(parts) + total
+    return f"{weapon.shown} " + " + ".join(parts) + total
 
 
 def hard_strength(attacker: TowersCombatant) -> int:
@@ -215,9 +247,11 @@ def spend_mana(enc: TowersEncounter, combatant: TowersCombatant, flags: dict) ->
 
     cost = integer(flags["mana"], "mana", 0, 100)
     if cost > combatant.mana:
-        raise InvalidInput(f"{combatant.name} has {combatant.mana} mana, not {cost}.")
+        raise InvalidInput(
+            say("{who} has {mana} mana, not {cost}.", who=combatant.name, mana=combatant.mana, cost=cost)
+        )
     enc = enc.update(combatant.id, mana=combatant.mana - cost)
-    return enc, f"{cost} mana, {secret(combatant.mana - cost, combatant)} left"
+    return enc, say("{cost} mana, {left} left", cost=cost, left=secret(combatant.mana - cost, combatant))
 
 
 def _text(value) -> str | None:
@@ -250,9 +284,11 @@ def defense_base(defender: TowersCombatant, stat: str) -> tuple[int, str]:
     value = getattr(defender.sheet, stat)
     if stat == "pd" and defender.flat_footed and defender.sheet.ss:
         # Flat-footed: no Soft Strength bonus to PD.
-        label = f"PD {secret(value, defender)} − SS {secret(defender.sheet.ss, defender)} flat-footed ="
+        label = say(
+            "PD {pd} − SS {ss} flat-footed =", pd=secret(value, defender), ss=secret(defender.sheet.ss, defender)
+        )
         return max(0, value - defender.sheet.ss), label
-    return value, stat.upper()
+    return value, term(stat.upper())
 
 
 def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: list[Event]):
@@ -261,23 +297,38 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
     mods = defense_mods(defender, attacker, plan.weapon, plan.flags, plan.defense)
     why = f" ({mods.text()})" if mods.notes else ""
     count = card_count(base, mods)
-    cards = f"{secret(count, defender)} card{'s' if count != 1 else ''}"
-    prompt = (
-        f"{defender.name}: {attacker.name}'s {plan.weapon.name} comes in at {plan.attack.total} (hits on a tie). "
-        f"Flip {label} {secret(base, defender)}{why}: {cards}. Press Flip, or enter the cards you flipped: "
-        f'/choose option:Flip cards:"…".'
-    )[:300]
+    cards = say("{n} cards", n=secret(count, defender)) if count != 1 else say("{n} card", n=secret(count, defender))
+    prompt = say(
+        "{who}: {attacker}'s {weapon} comes in at {total} (hits on a tie). Flip {defence} {base}{why}: {cards}. "
+        'Press Flip, or enter the cards you flipped: /choose option:Flip cards:"…".',
+        who=defender.name,
+        attacker=attacker.name,
+        weapon=plan.weapon.shown,
+        total=plan.attack.total,
+        defence=label,
+        base=secret(base, defender),
+        why=why,
+        cards=cards,
+    )
+    if len(english(prompt)) > PROMPT_LIMIT:
+        prompt = english(prompt)[:PROMPT_LIMIT]  # a phrase cut through reads in English only
     enc = enc.ask(
         kind="defense",
         prompt=prompt,
-        options=("Flip",),
-        default="Flip",
+        options=(FLIP,),
+        default=FLIP,
         chooser=defender.id,
         users=(defender.controller_id,),
         context={"plan": plan.model_dump(mode="json")},
     )
     # The choice message pings the defender's player; the result only says what it waits for.
-    shown = f"{defender.name} flips {label} {secret(base, defender)} ({cards}): see the Flip button."
+    shown = say(
+        "{who} flips {defence} {base} ({cards}): see the Flip button.",
+        who=defender.name,
+        defence=label,
+        base=secret(base, defender),
+        cards=cards,
+    )
     events.append(Event(kind="info", text=shown))
     return enc, events
 
@@ -285,7 +336,7 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
 def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) -> tuple[TowersEncounter, list[Event]]:
     attacker = enc.get(plan.attacker)
     if defender.unconscious:
-        total, line = 0, f"{defender.name} is unconscious: defence 0"
+        total, line = 0, say("{who} is unconscious: defence 0", who=defender.name)
     else:
         base, label = defense_base(defender, plan.defense)
         mods = defense_mods(defender, attacker, plan.weapon, plan.flags, plan.defense)
@@ -295,7 +346,12 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
         enc = enc.update(defender.id, aided_for=None)
     hit = plan.attack.total >= total
     critical = hit and plan.attack.hearts > 0
-    verdict = f"{plan.attack.total} vs {total}: " + ("critical hit" if critical else "hit" if hit else "miss")
+    if critical:
+        verdict = say("{attack} vs {defense}: critical hit", attack=plan.attack.total, defense=total)
+    elif hit:
+        verdict = say("{attack} vs {defense}: hit", attack=plan.attack.total, defense=total)
+    else:
+        verdict = say("{attack} vs {defense}: miss", attack=plan.attack.total, defense=total)
     events = [Event(kind="roll", text=f"{line} → {verdict}")]
     if not hit:
         return enc, events
@@ -303,7 +359,7 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
     if plan.style == "aid":
         ally = enc.get(plan.ally)
         enc = enc.update(defender.id, aided_for=ally.id)
-        text = f"{defender.name} defends at (flip−1) on the next flip against {ally.name}."
+        text = say("{who} defends at (flip−1) on the next flip against {ally}.", who=defender.name, ally=ally.name)
         events.append(Event(kind="info", text=text))
         return enc, events
     harm = Harm(
@@ -329,7 +385,12 @@ def finish(system, enc: TowersEncounter, plan: Plan, chance, events: list[Event]
     if plan.style == "opportunity attack":
         enc = system.turns.push(enc, attacker.id, OPPORTUNITY_DELAY)
         phase = system.turns.entry(enc, attacker.id).phase
-        text = f"{attacker.name}'s opportunity attack costs 3 phases: next acts in phase {phase}."
+        text = say(
+            "{who}'s opportunity attack costs {n} phases: next acts in phase {phase}.",
+            who=attacker.name,
+            n=OPPORTUNITY_DELAY,
+            phase=phase,
+        )
         events.append(Event(kind="info", text=text))
         enc, more = system.turns.settle(system, enc, chance)
         return enc, events + more

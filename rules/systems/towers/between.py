@@ -9,6 +9,7 @@ from typing import Any
 
 from rules.between import at_most_sheet, dead_rest, heading, kept, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
+from rules.said import say
 from rules.system import Adjustable, Rest
 from rules.usertext import mark, quoted
 
@@ -87,9 +88,9 @@ def _breath(r) -> tuple[dict[str, Any], str]:
     state = dict(r.lasting)
     v = _view(r.sheet, state)
     state["stun"], state["mana"] = v["max_stun"], v["max_mana"]
-    text = f"{r.name}: STUN {v['stun']} → {v['max_stun']}/{v['max_stun']}"
+    text = f"{r.name}: " + say("STUN {was} → {now}/{most}", was=v["stun"], now=v["max_stun"], most=v["max_stun"])
     if v["max_mana"]:
-        text += f", mana {v['mana']} → {v['max_mana']}/{v['max_mana']}"
+        text += ", " + say("mana {was} → {now}/{most}", was=v["mana"], now=v["max_mana"], most=v["max_mana"])
     return state, text + "."
 
 
@@ -99,28 +100,38 @@ def _eight_hours(r) -> tuple[dict[str, Any], str]:
     state = dict(r.lasting)
     v = _view(r.sheet, state)
     if v["lethal"] >= v["max_lethal"]:
-        return state, f"{r.name} has all their LETHAL ({v['max_lethal']}/{v['max_lethal']})."
+        return state, say(
+            "{who} has all their LETHAL ({now}/{most}).", who=r.name, now=v["max_lethal"], most=v["max_lethal"]
+        )
     state["lethal"] = v["lethal"] + 1
-    return state, f"{r.name}: LETHAL {v['lethal']} → {v['lethal'] + 1}/{v['max_lethal']}."
+    line = say("LETHAL {was} → {now}/{most}", was=v["lethal"], now=v["lethal"] + 1, most=v["max_lethal"])
+    return state, f"{r.name}: {line}."
 
 
 def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
     v = _view(sheet, state)
-    out = ["Dead."] if state.get("dead") else []
-    lethal = f"LETHAL {v['lethal']}/{v['max_lethal']}"
-    if v["lethal"] < 0:
-        lethal += " (dying)"
-    elif v["lethal"] == 0:
-        lethal += " (disabled)"
-    elif v["lethal"] < v["max_lethal"]:
-        lethal += " (wounded)"
-    out.append(lethal)
-    out.append(f"STUN {v['stun']}/{v['max_stun']}" + (" (unconscious)" if v["stun"] == 0 else ""))
+    out = [say("Dead.")] if state.get("dead") else []
+    now, most = v["lethal"], v["max_lethal"]
+    if now < 0:
+        out.append(say("LETHAL {now}/{most} (dying)", now=now, most=most))
+    elif now == 0:
+        out.append(say("LETHAL {now}/{most} (disabled)", now=now, most=most))
+    elif now < most:
+        out.append(say("LETHAL {now}/{most} (wounded)", now=now, most=most))
+    else:
+        out.append(say("LETHAL {now}/{most}", now=now, most=most))
+    if v["stun"] == 0:
+        out.append(say("STUN {now}/{most} (unconscious)", now=v["stun"], most=v["max_stun"]))
+    else:
+        out.append(say("STUN {now}/{most}", now=v["stun"], most=v["max_stun"]))
     if v["max_mana"]:
-        out.append(f"Mana {v['mana']}/{v['max_mana']}")
+        out.append(say("Mana {now}/{most}", now=v["mana"], most=v["max_mana"]))
     if state.get("conditions"):
-        kept = [mark(x["name"]) + (" (minor)" if x.get("minor") else "") for x in state["conditions"]]
-        out.append("Conditions: " + ", ".join(kept))
+        kept = [
+            say("{name} (minor)", name=mark(x["name"])) if x.get("minor") else mark(x["name"])
+            for x in state["conditions"]
+        ]
+        out.append(say("Conditions: {conditions}", conditions=", ".join(kept)))
     return out
 
 
@@ -135,6 +146,6 @@ def _entries(key: str, items: list[str]) -> list[dict[str, Any]]:
         minor = item.casefold().endswith("(minor)")
         name = item[: -len("(minor)")].strip() if minor else item
         if not name or name.startswith(PREFIX):
-            raise InvalidInput(f"{quoted(item)} cannot last between fights.")
+            raise InvalidInput(say("{condition} cannot last between fights.", condition=quoted(item)))
         out.append({"name": name[:40], "minor": minor})
     return out

@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.commands import Acts, Commands, Given, amount, integer
 from rules.errors import InvalidInput
+from rules.said import say, term
 from rules.turns.clock import Release
 from rules.usertext import one_line
 
@@ -23,7 +24,8 @@ SAVE_STATS = ("endurance", "pd", "id", "pa", "sa", "ss", "hs", "init", "er", "ir
 def number(text: Any, name: str) -> int:
     value = str(text if text is not None else "")
     if not _SUM.match(value):
-        raise InvalidInput(f"`{name}` must be a number or a sum like `4+2`.")
+        # The option's name, as the command tree shows it (translated there too).
+        raise InvalidInput(say("`{name}` must be a number or a sum like `4+2`.", name=term(name)))
     total = sum(int(part.replace(" ", "")) for part in re.findall(r"[+-]?\s*\d+", value))
     return integer(total, name, -1000, 1000)
 
@@ -31,7 +33,7 @@ def number(text: Any, name: str) -> int:
 def targets(text: Any) -> tuple[str, ...]:
     parts = [p.strip() for p in re.split(r",|\band\b", str(text or "")) if p.strip()]
     if not parts:
-        raise InvalidInput("Name a target.")
+        raise InvalidInput(say("Name a target."))
     return tuple(parts)
 
 
@@ -126,9 +128,9 @@ def heal(given: Given) -> Heal:
 def check(given: Given) -> Check:
     stat = given.text("kind").strip().lower()
     if stat not in SAVE_STATS:
-        raise InvalidInput(f"Resist with one of: {', '.join(SAVE_STATS)}.")
+        raise InvalidInput(say("Resist with one of: {stats}.", stats=", ".join(term(s) for s in SAVE_STATS)))
     if given.options.get("dc") is None:
-        raise InvalidInput("dc: the effect's Attack value (how many cards it flips).")
+        raise InvalidInput(say("dc: the effect's Attack value (how many cards it flips)."))
     opts = dict(given.flags)
     if isinstance(opts.get("cards"), str) and not given.has("cards"):
         # /save has no cards: field, so flips entered by hand ride in the options.
@@ -143,7 +145,7 @@ def condition_add(given: Given) -> AddCondition:
     if duration and duration.lower() not in ("scene", "encounter", "until removed"):
         match = _DURATION.match(duration)
         if not match:
-            raise InvalidInput("Duration: `N phases`, `N rounds` (10 phases each) or `scene`.")
+            raise InvalidInput(say("Duration: `N phases`, `N rounds` (10 phases each) or `scene`."))
         phases = int(match.group(1)) * (10 if match.group(2).lower().startswith("round") else 1)
         phases = integer(phases, "duration", 1, 1000)
     category, dtype = kind_words(_words({k: v for k, v in opts.items() if k != "ongoing"}))

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from rules.errors import InvalidInput
+from rules.said import say, term
 from rules.usertext import quoted
 
 FREE = -1  # free actions do not end the turn
@@ -132,9 +133,11 @@ def action_type(name: str) -> ActionType:
     key = ALIASES.get(key, key)
     if key not in ACTIONS:
         raise InvalidInput(
-            f"{quoted(name or '')} is not a 99 Towers action. Actions: "
-            + ", ".join(a.label for a in ACTIONS.values())
-            + "."
+            say(
+                "{name} is not a 99 Towers action. Actions: {actions}.",
+                name=quoted(name or ""),
+                actions=", ".join(term(a.label) for a in ACTIONS.values()),
+            )
         )
     return ACTIONS[key]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.model import Value
+from rules.said import say, term
 from rules.secrets import secret
 from rules.usertext import Typed
 
@@ -54,9 +55,9 @@ def resilience(target: TowersCombatant, category: str) -> tuple[int, str]:
 
 
 def dealt(harm: Harm, target: TowersCombatant) -> Dealt:
-    kind = f" ({harm.dtype})" if harm.dtype else ""
     if target.immune_to(harm.dtype):
-        return Dealt(0, 0, f"{target.name} is immune to {harm.dtype}: no damage", immune=True)
+        text = say("{who} is immune to {dtype}: no damage", who=target.name, dtype=term(harm.dtype))
+        return Dealt(0, 0, text, immune=True)
     raw = harm.base + harm.hearts
     base = harm.shown or secret(harm.base, harm.secret_base)
     steps = base + (f" + {harm.hearts}♥ = {secret(raw, harm.secret_base)}" if harm.hearts else "")
@@ -68,29 +69,43 @@ def dealt(harm: Harm, target: TowersCombatant) -> Dealt:
         after = f"{stun}"
         if harm.minimum and stun < 1:
             stun = 1
-            after += " → minimum 1"
-        steps += f" − {label} {secret(resist, target)} = {secret(after, target)}"
+            after += f" → {say('minimum {n}', n=1)}"
+        steps += f" − {term(label)} {secret(resist, target)} = {secret(after, target)}"
     else:
         if resist:
-            steps += f" − {label} {resist} = {stun}"
+            steps += f" − {term(label)} {resist} = {stun}"
         if harm.minimum and stun < 1:
             stun = 1
-            steps += " → minimum 1"
+            steps += f" → {say('minimum {n}', n=1)}"
     lethal = harm.hearts + harm.extra_lethal
     if target.susceptible_to(harm.dtype):
         stun, lethal = stun * 2, lethal * 2
-        steps += f" ×2 susceptible = {secret(stun, target)}"
+        steps += f" {say('×2 susceptible = {stun}', stun=secret(stun, target))}"
     stun = max(0, stun)
-    text = f"{steps} {harm.category if harm.category != 'none' else ''}{kind} STUN".replace("  ", " ")
+    text = f"{steps} {kind_of(harm)}"
     if lethal:
         capped = min(lethal, stun)
         if target.hidden:
             # Capped or not would tell how the LETHAL compares with the secret STUN.
-            text += f", {secret(f'{lethal} → {capped}' if capped < lethal else lethal, target)} LETHAL"
+            text += f", {say('{n} LETHAL', n=secret(f'{lethal} → {capped}' if capped < lethal else lethal, target))}"
+        elif capped < lethal:
+            text += f", {say('{n} LETHAL → {capped} (no more than the STUN)', n=lethal, capped=capped)}"
         else:
-            text += f", {lethal} LETHAL" + (f" → {capped} (no more than the STUN)" if capped < lethal else "")
+            text += f", {say('{n} LETHAL', n=lethal)}"
         lethal = capped
     return Dealt(stun, lethal, text)
+
+
+def kind_of(harm: Harm) -> str:
+    """`physical (fire) STUN`: the STUN's category and damage type, those it has."""
+    category = term(harm.category) if harm.category != "none" else ""
+    if category and harm.dtype:
+        return say("{category} ({dtype}) STUN", category=category, dtype=term(harm.dtype))
+    if category:
+        return say("{category} STUN", category=category)
+    if harm.dtype:
+        return say("({dtype}) STUN", dtype=term(harm.dtype))
+    return say("STUN")
 
 
 def take(target: TowersCombatant, stun: int, lethal: int) -> tuple[TowersCombatant, str]:
@@ -120,31 +135,37 @@ def condition_text(before: TowersCombatant, after: TowersCombatant) -> str:
     stun_changed = before.stun != after.stun or before.temp_stun != after.temp_stun
     lethal_changed = before.lethal != after.lethal or before.temp_lethal != after.temp_lethal
     if stun_changed or not lethal_changed:
-        line = f"STUN {n(before.stun)} → {n(after.stun)}/{n(after.sheet.stun)}"
+        line = say("STUN {was} → {now}/{most}", was=n(before.stun), now=n(after.stun), most=n(after.sheet.stun))
         if before.temp_stun != after.temp_stun:
-            line += f" (temporary {n(before.temp_stun)} → {n(after.temp_stun)})"
+            line += f" {say('(temporary {was} → {now})', was=n(before.temp_stun), now=n(after.temp_stun))}"
         parts.append(line)
     if lethal_changed:
-        line = f"LETHAL {n(before.lethal)} → {n(after.lethal)}/{n(after.sheet.lethal)}"
+        line = say("LETHAL {was} → {now}/{most}", was=n(before.lethal), now=n(after.lethal), most=n(after.sheet.lethal))
         if before.temp_lethal != after.temp_lethal:
-            line += f" (temporary {n(before.temp_lethal)} → {n(after.temp_lethal)})"
+            line += f" {say('(temporary {was} → {now})', was=n(before.temp_lethal), now=n(after.temp_lethal))}"
         parts.append(line)
     new = [s for s in after.states() if s not in before.states()]
     if after.out and not before.out:
-        new = [f"dead (LETHAL {n(after.health)} ≤ -2 × Endurance {n(after.sheet.endurance)})"]
+        new = [
+            say(
+                "dead (LETHAL {lethal} ≤ -2 × Endurance {endurance})",
+                lethal=n(after.health),
+                endurance=n(after.sheet.endurance),
+            )
+        ]
     else:
         if "unconscious" in new:
-            new = ["unconscious and prone" if s == "unconscious" else s for s in new if s != "prone"]
+            new = [say("unconscious and prone") if s == "unconscious" else s for s in new if s != "prone"]
         if after.dying:
             # A dying character's table needs the line they must not cross.
-            where = f"dies at LETHAL {n(after.death_at)}"
+            where = n(after.death_at)
             if "dying" in new:
-                new = [f"dying ({where})" if s == "dying" else s for s in new]
+                new = [say("dying (dies at LETHAL {at})", at=where) if s == "dying" else s for s in new]
             else:
-                new = [f"still dying ({where})"] + new
+                new = [say("still dying (dies at LETHAL {at})", at=where)] + new
     text = f"{after.name}: " + ", ".join(parts)
     if new:
-        text += " — " + ", ".join(new)
+        text += " — " + ", ".join(term(s) for s in new)
     return text
 
 
@@ -158,9 +179,13 @@ def heal(target: TowersCombatant, stun: int = 0, lethal: int = 0) -> tuple[Tower
     def n(value: int) -> str:
         return secret(value, target)
 
-    text = f"{target.name}: STUN {n(target.stun)} → {n(after.stun)}/{n(after.sheet.stun)}"
+    text = f"{target.name}: " + say(
+        "STUN {was} → {now}/{most}", was=n(target.stun), now=n(after.stun), most=n(after.sheet.stun)
+    )
     if lethal:
-        text += f", LETHAL {n(target.lethal)} → {n(after.lethal)}/{n(after.sheet.lethal)}"
+        text += ", " + say(
+            "LETHAL {was} → {now}/{most}", was=n(target.lethal), now=n(after.lethal), most=n(after.sheet.lethal)
+        )
     if target.unconscious and not after.unconscious:
-        text += " — conscious again (still prone)"
+        text += f" — {say('conscious again (still prone)')}"
     return after, text

@@ -10,6 +10,7 @@ from __future__ import annotations
 from rules.cards import Card
 from rules.model import Value
 from rules.randomness import Chance
+from rules.said import say, term
 from rules.secrets import has_secrets, secret
 
 
@@ -29,9 +30,10 @@ class Mods(Value):
             return self
         parts = []
         if flip:
-            parts.append(f"flip{signed(flip)}")
+            parts.append(say("flip{n}", n=signed(flip)))
         if shift:
-            parts.append(f"shift{signed(shift)}")
+            parts.append(say("shift{n}", n=signed(shift)))
+        # `why` is said by the caller (or typed, a weapon's name).
         note = f"{why} ({', '.join(parts)})" if why else ", ".join(parts)
         return Mods(flip=self.flip + flip, shift=self.shift + shift, notes=self.notes + (note,))
 
@@ -63,7 +65,7 @@ class Flip(Value):
         """The cards and the one kept; `hidden`: the cards secret, since how many there are is the stat."""
         shown = secret(" ".join(str(Card.parse(code)) for code in self.cards), hidden)
         kept = Card.parse(self.kept)
-        line = f"{shown} → keep {kept.rank} = {kept.value}"
+        line = say("{cards} → keep {rank} = {value}", cards=shown, rank=kept.rank, value=kept.value)
         if self.shift:
             line += f" {'+' if self.shift > 0 else '−'} {abs(self.shift)} = {self.total}"
         return line
@@ -89,4 +91,4 @@ def described(label: str, base: int | str, mods: Mods, result: Flip) -> str:
     `base` may come marked secret (a hidden combatant's value): then so do the cards, one per point of
     it (and of the flip modifiers), or counting them would tell it; the kept card shows."""
     why = f" ({mods.text()})" if mods.notes else ""
-    return f"{label} {base}{why}: {result.text(hidden=has_secrets(str(base)))}"
+    return f"{term(label)} {base}{why}: {result.text(hidden=has_secrets(str(base)))}"

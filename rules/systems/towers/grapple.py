@@ -23,8 +23,9 @@ from __future__ import annotations
 from rules.cards import Card
 from rules.errors import InvalidInput
 from rules.model import Event
+from rules.said import say, term
 from rules.secrets import secret
-from rules.usertext import listed
+from rules.usertext import listed, user_text
 
 from .attack import defense_base
 from .damage import Harm, dealt, take
@@ -47,6 +48,16 @@ def _held_by(condition: Condition) -> str | None:
     return name[: -len(RESTRAINED)] if name.endswith(RESTRAINED) else name
 
 
+def shown(name: str) -> str:
+    """A condition's name as the tracker shows it: a hold is said (`grappled by Tony`), any other is as typed."""
+    held = _held_by(Condition(name=name))
+    if held is None:
+        return term(name)
+    if name.endswith(RESTRAINED):
+        return say("grappled by {who} (restrained)", who=user_text(held))
+    return say("grappled by {who}", who=user_text(held))
+
+
 def _restrained(victim: TowersCombatant) -> bool:
     return any(c.name.startswith(PREFIX) and c.name.endswith(RESTRAINED) for c in victim.conditions)
 
@@ -63,18 +74,18 @@ def _let_go(enc, victim: TowersCombatant):
 def _contest(
     chance, grappler: TowersCombatant, victim: TowersCombatant, restrained: bool = False
 ) -> tuple[bool, list[str]]:
-    attack_mods = Mods().plus(shift=grappler.sheet.size, why="size") if grappler.sheet.size else Mods()
+    attack_mods = Mods().plus(shift=grappler.sheet.size, why=say("size")) if grappler.sheet.size else Mods()
     if restrained:
-        attack_mods = attack_mods.plus(shift=RESTRAIN_SHIFT, why="restrain")
+        attack_mods = attack_mods.plus(shift=RESTRAIN_SHIFT, why=say("restrain"))
     attack = flip(chance, grappler.sheet.pa, attack_mods)
     base, label = defense_base(victim, "pd")
-    defense_mods = Mods().plus(shift=victim.sheet.size, why="size") if victim.sheet.size else Mods()
+    defense_mods = Mods().plus(shift=victim.sheet.size, why=say("size")) if victim.sheet.size else Mods()
     defense = flip(chance, base, defense_mods)
     won = attack.total >= defense.total
     return won, [
         f"{grappler.name} {described('PA', secret(grappler.sheet.pa, grappler), attack_mods, attack)}",
         f"{victim.name} {described(label, secret(base, victim), defense_mods, defense)}",
-        f"{attack.total} vs {defense.total}",
+        say("{attack} vs {defense}", attack=attack.total, defense=defense.total),
     ]
 
 
@@ -93,61 +104,81 @@ def victims_of(enc, grappler: TowersCombatant) -> list[TowersCombatant]:
 def initiate(enc, me: TowersCombatant, target_name: str | None, chance):
     """Cards: the grappler's PA flip, then the target's PD flip."""
     if not target_name:
-        raise InvalidInput("Initiate Grapple needs a target within reach.")
+        raise InvalidInput(say("Initiate Grapple needs a target within reach."))
     victim = enc.find(target_name)
     if victim.id == me.id or victim.out:
-        raise InvalidInput(f"{me.name} cannot grapple {victim.name}.")
+        raise InvalidInput(say("{who} cannot grapple {target}.", who=me.name, target=victim.name))
     if grappler_of(enc, victim):
-        raise InvalidInput(f"{victim.name} is already grappled.")
+        raise InvalidInput(say("{who} is already grappled.", who=victim.name))
     won, lines = _contest(chance, me, victim)
     if won:
         held = victim.conditions + (_hold(me),)
         enc = enc.update(victim.id, conditions=held)
-    verdict = f"{victim.name} is grappled" if won else f"{victim.name} slips the grapple"
-    return enc, f"Grapple Test: {'; '.join(lines)}: {verdict}."
+    verdict = say("{who} is grappled", who=victim.name) if won else say("{who} slips the grapple", who=victim.name)
+    return enc, say("{who}: Grapple Test: {flips}: {verdict}.", who=me.name, flips="; ".join(lines), verdict=verdict)
 
 
 def escape(enc, me: TowersCombatant, chance):
     """Cards: the grappler's PA flip, then the escaper's PD flip."""
     grappler = grappler_of(enc, me)
     if grappler is None:
-        raise InvalidInput(f"{me.name} is not grappled.")
+        raise InvalidInput(say("{who} is not grappled.", who=me.name))
     restrained = _restrained(me)
     held, lines = _contest(chance, grappler, me, restrained)
     enc = _let_go(enc, me)
     if held:  # the Restrain bonus is spent on this test
         enc = enc.update(me.id, conditions=enc.get(me.id).conditions + (_hold(grappler),))
-    verdict = f"{grappler.name} keeps hold" if held else f"{me.name} escapes"
-    return enc, f"Escape: {'; '.join(lines)}: {verdict}."
+    verdict = say("{who} keeps hold", who=grappler.name) if held else say("{who} escapes", who=me.name)
+    return enc, say("{who}: Escape: {flips}: {verdict}.", who=me.name, flips="; ".join(lines), verdict=verdict)
 
 
 # --- the grappler's follow-ups -------------------------------------------------------
 
 
 def _my_victim(enc, me: TowersCombatant, name, what: str) -> TowersCombatant:
+    """`what`: the follow-up's name on the action list (Restrain, Squeeze…)."""
     held = victims_of(enc, me)
     if not held:
-        raise InvalidInput(f"{me.name} is not grappling anyone: {what} needs a grappled foe (Initiate Grapple first).")
+        raise InvalidInput(
+            say(
+                "{who} is not grappling anyone: {action} needs a grappled foe (Initiate Grapple first).",
+                who=me.name,
+                action=term(what),
+            )
+        )
     if isinstance(name, str) and name:
         victim = enc.find(name)
         if victim.id not in [v.id for v in held]:
-            raise InvalidInput(f"{me.name} is not grappling {victim.name}.")
+            raise InvalidInput(say("{who} is not grappling {target}.", who=me.name, target=victim.name))
         return victim
     if len(held) > 1:
-        raise InvalidInput(f"{me.name} grapples {listed(v.name for v in held)}: name the foe with target:.")
+        raise InvalidInput(
+            say(
+                "{who} grapples {targets}: name the foe with target:.",
+                who=me.name,
+                targets=listed(v.name for v in held),
+            )
+        )
     return held[0]
 
 
 def restrain(enc, me: TowersCombatant, target_name: str | None):
     victim = _my_victim(enc, me, target_name, "Restrain")
     if _restrained(victim):
-        return enc, (
-            f"keeps restraining {victim.name}: still (shift+{RESTRAIN_SHIFT}) on the next Grapple Test "
-            "(not cumulative)."
+        return enc, say(
+            "{who} keeps restraining {target}: still (shift+{n}) on the next Grapple Test (not cumulative).",
+            who=me.name,
+            target=victim.name,
+            n=RESTRAIN_SHIFT,
         )
     enc = _let_go(enc, victim)
     enc = enc.update(victim.id, conditions=enc.get(victim.id).conditions + (_hold(me, restrained=True),))
-    return enc, f"restrains {victim.name}: (shift+{RESTRAIN_SHIFT}) on the next Grapple Test in this grapple."
+    return enc, say(
+        "{who} restrains {target}: (shift+{n}) on the next Grapple Test in this grapple.",
+        who=me.name,
+        target=victim.name,
+        n=RESTRAIN_SHIFT,
+    )
 
 
 def _size(combatant: TowersCombatant) -> int:
@@ -158,11 +189,11 @@ def _size(combatant: TowersCombatant) -> int:
 def _crush(enc, me: TowersCombatant, victim: TowersCombatant, chance) -> tuple[object, str]:
     """Squeeze and Slam: one damage flip, base Hard Strength + size − the victim's size."""
     base = me.sheet.hs + _size(me) - _size(victim)
-    parts = [f"HS {secret(me.sheet.hs, me)}"]
+    parts = [say("HS {n}", n=secret(me.sheet.hs, me))]
     if _size(me) or me.hidden:
-        parts.append(f"+ size {secret(_size(me), me)}")
+        parts.append(f"+ {say('size {n}', n=secret(_size(me), me))}")
     if _size(victim) or victim.hidden:
-        parts.append(f"− {victim.name}'s size {secret(_size(victim), victim)}")
+        parts.append("− " + say("{who}'s size {n}", who=victim.name, n=secret(_size(victim), victim)))
     hidden = me.hidden or victim.hidden
     shown = " ".join(parts) + (f" = {secret(base, hidden)}" if len(parts) > 1 else "")
     result = flip(chance, 1)
@@ -170,14 +201,18 @@ def _crush(enc, me: TowersCombatant, victim: TowersCombatant, chance) -> tuple[o
     harm = Harm(base=base, hearts=result.hearts, category="physical", shown=shown, secret_base=hidden)
     amount = dealt(harm, victim)
     after, state = take(victim, amount.stun, amount.lethal)
-    return enc.with_combatant(after), f"damage flip {cards} → {result.hearts}♥: {amount.result(state)}"
+    return enc.with_combatant(
+        after
+    ), f"{say('damage flip {cards}', cards=cards)} → {result.hearts}♥: {amount.result(state)}"
 
 
 def squeeze(enc, me: TowersCombatant, target_name: str | None, chance):
     """Cards: the one damage flip."""
     victim = _my_victim(enc, me, target_name, "Squeeze")
     enc, text = _crush(enc, me, victim, chance)
-    return enc, f"Squeeze {victim.name}: {text}; the grapple holds."
+    return enc, say(
+        "{who}: Squeeze {target}: {damage}; the grapple holds.", who=me.name, target=victim.name, damage=text
+    )
 
 
 def slam(enc, me: TowersCombatant, target_name: str | None, chance):
@@ -186,7 +221,12 @@ def slam(enc, me: TowersCombatant, target_name: str | None, chance):
     enc, text = _crush(enc, me, victim, chance)
     enc = _let_go(enc, victim)
     enc = enc.update(victim.id, prone=True)
-    return enc, f"Slam {victim.name}: {text}; {victim.name} is knocked prone and the grapple ends."
+    return enc, say(
+        "{who}: Slam {target}: {damage}; {target} is knocked prone and the grapple ends.",
+        who=me.name,
+        target=victim.name,
+        damage=text,
+    )
 
 
 def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance):
@@ -194,15 +234,17 @@ def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance
     victim = _my_victim(enc, me, flags.get("victim"), "Throw")
     target = enc.find(target_name) if target_name else None
     if target is not None and target.id in (me.id, victim.id):
-        raise InvalidInput(f"Throw {victim.name} at someone else, or name no target for an empty space.")
+        raise InvalidInput(
+            say("Throw {target} at someone else, or name no target for an empty space.", target=victim.name)
+        )
     if target is not None and target.out:
-        raise InvalidInput(f"{target.name} is dead.")
+        raise InvalidInput(say("{who} is dead.", who=target.name))
     mods = attack_mods(me, THROW, "attack", flags, 0)
     attack = flip(chance, me.sheet.pa, mods)
     lines = [f"{me.name} {described('PA', secret(me.sheet.pa, me), mods, attack)}"]
     if target is None:
         total = 0
-        lines.append("an empty space: defence 0")
+        lines.append(say("an empty space: defence 0"))
     else:
         base, label = defense_base(target, "pd")
         dmods = defense_mods(target, me, THROW, flags)
@@ -214,23 +256,34 @@ def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance
     willing = bool(flags.get("willing"))
     if hit and willing:
         enc = enc.update(victim.id, prone=False)
-        outcome = f"hit: {victim.name} (willing) lands on their feet next to " + (
-            target.name if target else "the space"
-        )
+        if target is not None:
+            outcome = say(
+                "hit: {who} (willing) lands on their feet next to {target}", who=victim.name, target=target.name
+            )
+        else:
+            outcome = say("hit: {who} (willing) lands on their feet next to the space", who=victim.name)
     elif hit:
         enc = enc.update(victim.id, prone=True)
         if target is not None:
             enc = enc.update(target.id, prone=True)
-            outcome = f"hit: {victim.name} and {target.name} are knocked prone"
+            outcome = say("hit: {who} and {target} are knocked prone", who=victim.name, target=target.name)
         else:
-            outcome = f"hit: {victim.name} lands prone in the space"
-        outcome += " (the thrown foe lands in a random direction from the target)"
+            outcome = say("hit: {who} lands prone in the space", who=victim.name)
+        outcome += f" {say('(the thrown foe lands in a random direction from the target)')}"
     else:
         enc = enc.update(victim.id, prone=True)
-        outcome = f"miss: {victim.name} is prone in a random adjacent space"
+        outcome = say("miss: {who} is prone in a random adjacent space", who=victim.name)
         if target is not None:
-            outcome += f"; {target.name} is unharmed"
-    return enc, f"Throw {victim.name}: {'; '.join(lines)}: {attack.total} vs {total}: {outcome}; the grapple ends."
+            outcome += f"; {say('{who} is unharmed', who=target.name)}"
+    return enc, say(
+        "{who}: Throw {target}: {flips}: {attack} vs {defense}: {outcome}; the grapple ends.",
+        who=me.name,
+        target=victim.name,
+        flips="; ".join(lines),
+        attack=attack.total,
+        defense=total,
+        outcome=outcome,
+    )
 
 
 # --- the victim's reversal -----------------------------------------------------------
@@ -240,26 +293,30 @@ def reverse(enc, me: TowersCombatant, chance):
     """Cards: the reverser's Hard Strength flip (flip−1), then the grappler's."""
     grappler = grappler_of(enc, me)
     if grappler is None:
-        raise InvalidInput(f"{me.name} is not grappled: only a grappled character can reverse the grapple.")
-    mine_mods = Mods().plus(flip=-1, why="reversing")
+        raise InvalidInput(
+            say("{who} is not grappled: only a grappled character can reverse the grapple.", who=me.name)
+        )
+    mine_mods = Mods().plus(flip=-1, why=say("reversing"))
     if me.sheet.size:
-        mine_mods = mine_mods.plus(shift=me.sheet.size, why="size")
-    theirs_mods = Mods().plus(shift=grappler.sheet.size, why="size") if grappler.sheet.size else Mods()
+        mine_mods = mine_mods.plus(shift=me.sheet.size, why=say("size"))
+    theirs_mods = Mods().plus(shift=grappler.sheet.size, why=say("size")) if grappler.sheet.size else Mods()
     mine = flip(chance, me.sheet.hs, mine_mods)
     theirs = flip(chance, grappler.sheet.hs, theirs_mods)
     won = mine.total > theirs.total
     lines = [
         f"{me.name} {described('HS', secret(me.sheet.hs, me), mine_mods, mine)}",
         f"{grappler.name} {described('HS', secret(grappler.sheet.hs, grappler), theirs_mods, theirs)}",
-        f"{mine.total} vs {theirs.total}",
+        say("{attack} vs {defense}", attack=mine.total, defense=theirs.total),
     ]
     if won:
         enc = _let_go(enc, me)
         enc = enc.update(grappler.id, conditions=enc.get(grappler.id).conditions + (_hold(me),))
-        verdict = f"{me.name} reverses the grapple: {grappler.name} is grappled by {me.name}"
+        verdict = say("{who} reverses the grapple: {target} is grappled by {who}", who=me.name, target=grappler.name)
     else:
-        verdict = f"{grappler.name} keeps hold"
-    return enc, f"Reverse the Grapple: {'; '.join(lines)}: {verdict}."
+        verdict = say("{who} keeps hold", who=grappler.name)
+    return enc, say(
+        "{who}: Reverse the Grapple: {flips}: {verdict}.", who=me.name, flips="; ".join(lines), verdict=verdict
+    )
 
 
 # --- grapples that break by themselves ----------------------------------------------------
@@ -272,12 +329,13 @@ def broken(enc) -> tuple[object, list[Event]]:
         grappler = grappler_of(enc, victim)
         if grappler is None or not (grappler.out or grappler.stun <= 0 or grappler.health <= 0):
             continue
-        why = "dead" if grappler.out else "0 STUN" if grappler.stun <= 0 else "0 LETHAL"
+        why = say("dead") if grappler.out else say("0 STUN") if grappler.stun <= 0 else say("0 LETHAL")
         enc = _let_go(enc, enc.get(victim.id))
-        events.append(
-            Event(
-                kind="info",
-                text=f"{grappler.name} ({secret(why, grappler)}) lets go: the grapple on {victim.name} breaks.",
-            )
+        text = say(
+            "{who} ({why}) lets go: the grapple on {target} breaks.",
+            who=grappler.name,
+            why=secret(why, grappler),
+            target=victim.name,
         )
+        events.append(Event(kind="info", text=text))
     return enc, events

@@ -9,8 +9,8 @@ Strength, then a flip-off whose result holds for the whole encounter.
 from __future__ import annotations
 
 from rules.model import Event
+from rules.said import joined, say
 from rules.secrets import secret
-from rules.usertext import listed
 
 from .flips import flip
 from .model import TowersCombatant, TowersEncounter
@@ -28,16 +28,18 @@ def calculated(enc: TowersEncounter, combatant: TowersCombatant, chance) -> tupl
     # so its cards are secret too, or their number (N) and the kept one (CI − N) would tell N.
     shown_n, shown_ci = secret(n, combatant), secret(ci, combatant)
     cards = secret(result.text(), combatant)
-    text = f"Initiative ⟨{shown_n}⟩: {cards} + N {shown_n} = CI {shown_ci} → phase {offset}"
+    text = say(
+        "Initiative ⟨{n}⟩: {cards} + N {n} = CI {ci} → phase {phase}", n=shown_n, cards=cards, ci=shown_ci, phase=offset
+    )
     if combatant.surprised:
         delay = int(enc.options.get("surprise_phases", 10))
         offset += delay
-        text += f", surprised +{delay} → phase {offset}"
+        text += say(", surprised +{delay} → phase {phase}", delay=delay, phase=offset)
     phase = offset
     if enc.status == "running":
         # Joining a running fight: the first phase counts from now.
         phase = enc.turns.phase + offset
-        text += f" from now (phase {enc.turns.phase}) → phase {phase}"
+        text += " " + say("from now (phase {now}) → phase {phase}", now=enc.turns.phase, phase=phase)
     return (phase, ci, n, combatant.sheet.ss), text
 
 
@@ -65,13 +67,15 @@ def settle_ties(enc: TowersEncounter, tied: list, chance) -> tuple[list, list[Ev
             drawn.append(f"{enc.get(entry.cid).name} {card}")
         lines.append(", ".join(drawn))
     ordered = sorted(entries.values(), key=lambda e: tuple(-k for k in e.tiebreak))
-    names = listed((enc.get(e.cid).name for e in ordered), " then ")
+    names = joined(" then ", (enc.get(e.cid).name for e in ordered))
     # A tie is an equality: with a hidden combatant in it, even "?" for the tied values would tell its
     # CI, N and SS to whoever knows another's in the tie. Only the order it settles shows then.
     hidden = any(enc.get(e.cid).hidden for e in tied)
     key = [_n(value) for value in tied[0].key[:3]]
-    tie = f"Tie at CI {key[0]}, N {key[1]}, SS {key[2]}: flip-off " + "; ".join(lines)
-    text = f"{secret(tie, hidden)} → {names} for this encounter."
+    tie = say(
+        "Tie at CI {ci}, N {n}, SS {ss}: flip-off {cards}", ci=key[0], n=key[1], ss=key[2], cards="; ".join(lines)
+    )
+    text = say("{tie} → {order} for this encounter.", tie=secret(tie, hidden), order=names)
     return [entries[e.cid] for e in tied], [Event(kind="roll", text=text)]
 
 

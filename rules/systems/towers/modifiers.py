@@ -6,6 +6,7 @@ import math
 
 from rules.commands import integer
 from rules.errors import InvalidInput
+from rules.said import say
 
 from .flips import Mods
 from .model import TowersCombatant
@@ -22,17 +23,30 @@ def range_mods(weapon: Weapon, spaces: int) -> Mods:
         return Mods()
     if weapon.stat == "sa":
         if spaces > weapon.range:
-            raise InvalidInput(f"{weapon.name} reaches at most {weapon.range} spaces ({spaces} asked).")
+            raise InvalidInput(
+                say(
+                    "{weapon} reaches at most {range} spaces ({spaces} asked).",
+                    weapon=weapon.shown,
+                    range=weapon.range,
+                    spaces=spaces,
+                )
+            )
         return Mods()
     increments = max(1, math.ceil(spaces / weapon.range))
     if increments > MAX_INCREMENTS:
         raise InvalidInput(
-            f"{spaces} spaces is beyond {weapon.name}'s reach: {MAX_INCREMENTS} range increments of "
-            f"{weapon.range} = {MAX_INCREMENTS * weapon.range} spaces."
+            say(
+                "{spaces} spaces is beyond {weapon}'s reach: {n} range increments of {range} = {most} spaces.",
+                spaces=spaces,
+                weapon=weapon.shown,
+                n=MAX_INCREMENTS,
+                range=weapon.range,
+                most=MAX_INCREMENTS * weapon.range,
+            )
         )
     flip = -1 if increments >= 3 else 0
     shift = -1 if increments in (2, 4) else 0
-    return Mods().plus(flip, shift, f"range {spaces} = increment {increments}")
+    return Mods().plus(flip, shift, say("range {spaces} = increment {n}", spaces=spaces, n=increments))
 
 
 def size_shift(combatant: TowersCombatant) -> int:
@@ -45,22 +59,23 @@ def outnumber_mods(value: str | bool) -> Mods:
     friends, _, enemies = text.partition(":")
     ours = integer(friends, "outnumber", 0, 100)
     theirs = integer(enemies or 1, "outnumber", 1, 100)
+    why = say("outnumbering {ours}:{theirs}", ours=ours, theirs=theirs)
     if ours >= 2 * theirs:
-        return Mods().plus(flip=1, why=f"outnumbering {ours}:{theirs}")
+        return Mods().plus(flip=1, why=why)
     if ours > theirs:
-        return Mods().plus(shift=1, why=f"outnumbering {ours}:{theirs}")
+        return Mods().plus(shift=1, why=why)
     return Mods()
 
 
 def cover_mods(value: str | bool) -> Mods:
     kind = str(value).casefold()
     if kind in ("soft", "half", "true"):
-        return Mods().plus(shift=1, why="soft cover")
+        return Mods().plus(shift=1, why=say("soft cover"))
     if kind in ("hard", "three-quarters", "heavy"):
-        return Mods().plus(flip=1, shift=1, why="hard cover")
+        return Mods().plus(flip=1, shift=1, why=say("hard cover"))
     if kind == "total":
-        raise InvalidInput("The target has total cover: there is no line to attack along.")
-    raise InvalidInput("cover must be soft, hard or total.")
+        raise InvalidInput(say("The target has total cover: there is no line to attack along."))
+    raise InvalidInput(say("cover must be soft, hard or total."))
 
 
 def user_mods(flags: dict, flip_key: str, shift_key: str, why: str) -> Mods:
@@ -75,31 +90,31 @@ def user_mods(flags: dict, flip_key: str, shift_key: str, why: str) -> Mods:
 def attack_mods(attacker: TowersCombatant, weapon: Weapon, style: str, flags: dict, modifier: int) -> Mods:
     mods = Mods()
     if weapon.cards:
-        mods = mods.plus(flip=weapon.cards, why=weapon.name)
+        mods = mods.plus(flip=weapon.cards, why=weapon.shown)
     if attacker.aim and attacker.aim_stat == weapon.stat:
-        mods = mods.plus(flip=attacker.aim, why="aim")
+        mods = mods.plus(flip=attacker.aim, why=say("aim"))
     if attacker.grappled:
-        mods = mods.plus(flip=-1, why="grappled")
+        mods = mods.plus(flip=-1, why=say("grappled"))
     if style == "aid":
-        mods = mods.plus(flip=1, why="aid")
+        mods = mods.plus(flip=1, why=say("aid"))
     if style == "power attack":
-        mods = mods.plus(flip=-1, why="power attack")
+        mods = mods.plus(flip=-1, why=say("power attack"))
     if "range" in flags:
         mods = mods + range_mods(weapon, integer(flags["range"], "range", 0, 10_000))
     if not weapon.perception and attacker.sheet.size:
-        mods = mods.plus(shift=size_shift(attacker), why=f"size {attacker.sheet.size:+d}")
+        mods = mods.plus(shift=size_shift(attacker), why=say("size {size:+d}", size=attacker.sheet.size))
     if "outnumber" in flags:
         mods = mods + outnumber_mods(flags["outnumber"])
     if any(flags.get(k) for k in ("unaware", "concealed", "concealment", "hidden")):
-        mods = mods.plus(flip=1, why="target unaware")
+        mods = mods.plus(flip=1, why=say("target unaware"))
     if any(flags.get(k) for k in ("high", "elevation", "high_ground", "higher")):
-        mods = mods.plus(shift=1, why="high ground")
+        mods = mods.plus(shift=1, why=say("high ground"))
     if flags.get("offhand") or flags.get("off_hand"):
-        mods = mods.plus(flip=-1, why="off hand")
+        mods = mods.plus(flip=-1, why=say("off hand"))
     mods = mods + stance_attack(attacker, weapon)
     if modifier:
-        mods = mods.plus(shift=modifier, why="modifier")
-    return mods + user_mods(flags, "flip", "shift", "GM")
+        mods = mods.plus(shift=modifier, why=say("modifier"))
+    return mods + user_mods(flags, "flip", "shift", say("GM"))
 
 
 def defense_mods(
@@ -107,15 +122,15 @@ def defense_mods(
 ) -> Mods:
     mods = stance_defense(defender, stat)
     if not weapon.perception and defender.sheet.size:
-        mods = mods.plus(shift=size_shift(defender), why=f"size {defender.sheet.size:+d}")
+        mods = mods.plus(shift=size_shift(defender), why=say("size {size:+d}", size=defender.sheet.size))
     if "cover" in flags and not weapon.perception:
         mods = mods + cover_mods(flags["cover"])
     if defender.full_defense:
-        mods = mods.plus(shift=1, why="full defense")
+        mods = mods.plus(shift=1, why=say("full defense"))
     if defender.reckless:
-        mods = mods.plus(flip=-1, why="reckless move")
+        mods = mods.plus(flip=-1, why=say("reckless move"))
     if defender.power_attacked:
-        mods = mods.plus(flip=-1, why="after a power attack")
+        mods = mods.plus(flip=-1, why=say("after a power attack"))
     if defender.aided_for == attacker.id:
-        mods = mods.plus(flip=-1, why="aided against")
-    return mods + user_mods(flags, "dflip", "dshift", "GM")
+        mods = mods.plus(flip=-1, why=say("aided against"))
+    return mods + user_mods(flags, "dflip", "dshift", say("GM"))

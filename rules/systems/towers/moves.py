@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 from rules.commands import integer
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
+from rules.said import say, term
 from rules.secrets import secret
-from rules.usertext import listed, quoted
+from rules.usertext import listed, quoted, user_text
 
 from .acting import acted
 from .attack import spend_mana
@@ -31,12 +32,18 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
     flags = action.flags
     if kind.key == "stance":
         enc, text = choose_stance(enc, me, flags, action.target)
-        return enc, [Event(kind="info", text=f"{me.name} {text}")]
+        return enc, [Event(kind="info", text=text)]
     if kind.cost == FREE and kind.key not in ("hold", "release"):
-        said = f": {flags['text']}" if isinstance(flags.get("text"), str) else ""
-        return enc, [Event(kind="info", text=f"{me.name}: {kind.label} (free){said}.")]
+        label = term(kind.label)
+        if isinstance(flags.get("text"), str):
+            line = say("{who}: {action} (free): {text}.", who=me.name, action=label, text=user_text(flags["text"]))
+        else:
+            line = say("{who}: {action} (free).", who=me.name, action=label)
+        return enc, [Event(kind="info", text=line)]
     if me.leaping and kind.key != "running leap":
-        raise NotAllowed(f"{me.name} is mid Running Leap: the second half comes first (/act action:running leap).")
+        raise NotAllowed(
+            say("{who} is mid Running Leap: the second half comes first (/act action:running leap).", who=me.name)
+        )
     if kind.key == "hold":
         return system.turns.hold(system, enc, me, chance)
     cost = _cost(kind, flags, action)
@@ -47,14 +54,13 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
     else:
         enc, text = EFFECTS.get(kind.key, _nothing)(enc, me, action)
     enc = acted(enc, me.id, kind.key)
-    label = kind.label
+    label = term(kind.label)
     if kind.key == "running leap":
-        label = "Running Leap, the leap" if me.leaping else "Running Leap, the run"
+        label = say("Running Leap, the leap") if me.leaping else say("Running Leap, the run")
     if flags.get("shift_position") or flags.get("step"):
-        label = f"Shift Position + {label}"
-    # "Tony aims: …" for a verb, "Tony: Grapple Test: …" for a labelled result.
-    joined = f"{me.name} {text}" if text[:1].islower() else f"{me.name}: {text}"
-    events = [Event(kind="info", text=joined)] if text else []
+        label = say("Shift Position + {action}", action=label)
+    # Each effect says its whole line, the actor's name in it.
+    events = [Event(kind="info", text=text)] if text else []
     enc, more = system.turns.advance(system, enc, me.id, cost, chance, what=f"{label} ({cost})")
     return enc, events + more
 
@@ -63,24 +69,27 @@ def _cost(kind: ActionType, flags: dict, action: Act) -> int:
     cost = kind.cost
     if kind.cost == VARIES:
         if "cost" not in flags:
-            raise InvalidInput('Use a Skill: the GM sets the cost, e.g. options:"cost=5".')
+            raise InvalidInput(say('Use a Skill: the GM sets the cost, e.g. options:"cost=5".'))
         cost = integer(flags["cost"], "cost", 0, 100)
     elif kind.key == "stand" and "cost" in flags:
         # A good Acrobatics check makes standing quicker, never slower.
         cost = integer(flags["cost"], "cost", 0, kind.cost)
     if flags.get("shift_position") or flags.get("step"):
         if not kind.can_add_shift or cost == 0:
-            raise InvalidInput(f"Shift Position cannot be added to {kind.label}.")
+            raise InvalidInput(say("Shift Position cannot be added to {action}.", action=term(kind.label)))
         cost += SHIFT_ADDED
     return cost
 
 
-# effects: (enc, combatant, action) -> (enc, text shown, or "") -----------------
+# effects: (enc, combatant, action) -> (enc, the line shown, or "") -----------------
 
 
 def _nothing(enc, me, action):
     detail = action.flags.get("text") or action.target
-    return enc, (f"{action_type(action.what).label}: {detail}." if isinstance(detail, str) and detail else "")
+    if not (isinstance(detail, str) and detail):
+        return enc, ""
+    label = term(action_type(action.what).label)
+    return enc, say("{who}: {action}: {detail}.", who=me.name, action=label, detail=user_text(detail))
 
 
 def _aim(enc, me: TowersCombatant, action):
@@ -89,9 +98,16 @@ def _aim(enc, me: TowersCombatant, action):
     aim = me.aim + 1 if me.aim_stat == stat else 1
     if aim > limit:
         raise InvalidInput(
-            f"{me.name} cannot aim again: at most half {stat.upper()} {getattr(me.sheet, stat)} = {limit} in a row."
+            say(
+                "{who} cannot aim again: at most half {stat} {value} = {limit} in a row.",
+                who=me.name,
+                stat=term(stat.upper()),
+                value=getattr(me.sheet, stat),
+                limit=limit,
+            )
         )
-    return enc.update(me.id, aim=aim, aim_stat=stat), f"aims: (flip+{aim}) on the next {stat.upper()} attack."
+    line = say("{who} aims: (flip+{aim}) on the next {stat} attack.", who=me.name, aim=aim, stat=term(stat.upper()))
+    return enc.update(me.id, aim=aim, aim_stat=stat), line
 
 
 def _recover(enc, me, action):
@@ -100,41 +116,53 @@ def _recover(enc, me, action):
     def n(value: int) -> str:
         return secret(value, me)
 
-    text = f"recovers STUN = Endurance {n(me.sheet.endurance)}: STUN {n(me.stun)} → {n(after.stun)}/{n(me.sheet.stun)}"
+    template = "{who} recovers STUN = Endurance {endurance}: STUN {was} → {now}/{most}"
     if after.stun - me.stun < me.sheet.endurance:
-        text += " (the maximum)"
-    return enc.with_combatant(after), text + "."
+        template += " (the maximum)"
+    text = say(
+        template + ".",
+        who=me.name,
+        endurance=n(me.sheet.endurance),
+        was=n(me.stun),
+        now=n(after.stun),
+        most=n(me.sheet.stun),
+    )
+    return enc.with_combatant(after), text
 
 
 def _drop_prone(enc, me, action):
-    return enc.update(me.id, prone=True), "drops prone."
+    return enc.update(me.id, prone=True), say("{who} drops prone.", who=me.name)
 
 
 def _stand(enc, me, action):
     if not me.prone:
-        raise InvalidInput(f"{me.name} is not prone.")
-    return enc.update(me.id, prone=False), "stands up."
+        raise InvalidInput(say("{who} is not prone.", who=me.name))
+    return enc.update(me.id, prone=False), say("{who} stands up.", who=me.name)
 
 
 def _move(enc, me, action):
     if action.flags.get("prone"):
-        return enc.update(me.id, prone=True), "moves and drops prone at the end (free)."
-    return enc, "moves up to Speed."
+        return enc.update(me.id, prone=True), say("{who} moves and drops prone at the end (free).", who=me.name)
+    return enc, say("{who} moves up to Speed.", who=me.name)
 
 
 def _reckless(enc, me, action):
-    return enc.update(me.id, reckless=True), "moves up to double Speed: (flip−1) on opposed checks until next acting."
+    line = say("{who} moves up to double Speed: (flip−1) on opposed checks until next acting.", who=me.name)
+    return enc.update(me.id, reckless=True), line
 
 
 def _full_defense(enc, me, action):
-    text = "goes on Full Defense: +1 (shift+1) on defence flips until next acting."
+    text = say("{who} goes on Full Defense: +1 (shift+1) on defence flips until next acting.", who=me.name)
     return enc.update(me.id, full_defense=True), text
 
 
 def _leap(enc, me, action):
     if me.leaping:
-        return enc.update(me.id, leaping=False), "leaps up to Speed over open spaces (lands, or falls)."
-    return enc.update(me.id, leaping=True), "runs up to Speed in a straight line; the leap comes when next acting."
+        return enc.update(me.id, leaping=False), say(
+            "{who} leaps up to Speed over open spaces (lands, or falls).", who=me.name
+        )
+    line = say("{who} runs up to Speed in a straight line; the leap comes when next acting.", who=me.name)
+    return enc.update(me.id, leaping=True), line
 
 
 def _shake(enc, me, action):
@@ -143,16 +171,16 @@ def _shake(enc, me, action):
     if isinstance(name, str) and name:
         chosen = [c for c in minor if c.name.casefold() == name.casefold()]
         if not chosen:
-            raise InvalidInput(f"{me.name} has no minor condition {quoted(name)}.")
+            raise InvalidInput(say("{who} has no minor condition {name}.", who=me.name, name=quoted(name)))
     elif len(minor) == 1:
         chosen = minor
     elif not minor:
-        raise InvalidInput(f"{me.name} has no minor condition to shake.")
+        raise InvalidInput(say("{who} has no minor condition to shake.", who=me.name))
     else:
-        raise InvalidInput("Name the condition to shake: " + listed(c.name for c in minor) + ".")
+        raise InvalidInput(say("Name the condition to shake: {names}.", names=listed(c.name for c in minor)))
     gone = chosen[0]
     left = tuple(c for c in me.conditions if c is not gone)
-    return enc.update(me.id, conditions=left), f"shakes off {gone.name}."
+    return enc.update(me.id, conditions=left), say("{who} shakes off {what}.", who=me.name, what=term(gone.name))
 
 
 def _grapple(enc, me, action, chance):
@@ -186,8 +214,14 @@ def _reverse(enc, me, action, chance):
 def _cast(enc, me, action):
     enc, spent = spend_mana(enc, me, action.flags)
     detail = action.flags.get("spell") or action.target
-    what = f"casts {detail}" if isinstance(detail, str) and detail else "casts a spell"
-    return enc, f"{what}{f' ({spent})' if spent else ''}."
+    named = isinstance(detail, str) and detail
+    if named and spent:
+        return enc, say("{who} casts {spell} ({mana}).", who=me.name, spell=user_text(detail), mana=spent)
+    if named:
+        return enc, say("{who} casts {spell}.", who=me.name, spell=user_text(detail))
+    if spent:
+        return enc, say("{who} casts a spell ({mana}).", who=me.name, mana=spent)
+    return enc, say("{who} casts a spell.", who=me.name)
 
 
 EFFECTS = {

@@ -5,10 +5,11 @@ from __future__ import annotations
 from rules.errors import InvalidInput
 
 
-def own_combatant(enc, action, what: str):
+def own_combatant(enc, action, refusal: str):
+    """`refusal`: what to say when it names nobody and the sender has no one combatant (said by the caller)."""
     if action.actor:
         return enc.find(action.actor)
     mine = [c for c in enc.active() if c.controller_id == action.by.user_id]
     if len(mine) == 1 and not action.by.is_gm:
         return mine[0]
-    raise InvalidInput(f"Name who {what} with actor:.")
+    raise InvalidInput(refusal)

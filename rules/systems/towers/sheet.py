@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import field_validator
 
 from rules.model import Value
+from rules.said import say, term
 from rules.usertext import Typed, quoted, user_text
 
 DAMAGE_TYPES = ("acid", "cold", "electricity", "fire", "poison", "psychic", "lightning", "sonic", "necrotic", "holy")
@@ -33,6 +34,8 @@ class Weapon(Value):
     dtype: Typed = ""
     range: int = 0  # PA weapons: range increment in spaces; SA: maximum range; 0 = melee
     keywords: tuple[str, ...] = ()
+    # An opportunity attack with a ranged weapon strikes with its butt, unarmed: `name` is the weapon's.
+    butt: bool = False
 
     @property
     def melee(self) -> bool:
@@ -42,15 +45,23 @@ class Weapon(Value):
     def perception(self) -> bool:
         return "perception" in self.keywords
 
+    @property
+    def shown(self) -> str:
+        """The weapon's name in a line: the typed name, or what an opportunity attack strikes with."""
+        return say("{weapon} butt (unarmed)", weapon=self.name) if self.butt else self.name
+
     def base_damage(self, px: int, hs: int) -> int:
         return self.damage + {"px": px, "hs": hs, "": 0}[self.adds]
 
     def profile(self) -> str:
-        parts = [str(self.damage) + (f"+{self.adds.upper()}" if self.adds else "")]
-        parts.append(self.category if not self.dtype else f"{self.category} ({self.dtype})")
+        parts = [str(self.damage) + (f"+{term(self.adds.upper())}" if self.adds else "")]
+        parts.append(term(self.category) if not self.dtype else f"{term(self.category)} ({term(self.dtype)})")
         if self.range:
-            parts.append(f"range {'increment ' if self.stat == 'pa' else ''}{self.range}")
-        return f"{self.name} [{', '.join(parts)}]"
+            if self.stat == "pa":
+                parts.append(say("range increment {n}", n=self.range))
+            else:
+                parts.append(say("range {n}", n=self.range))
+        return f"{self.shown} [{', '.join(parts)}]"
 
 
 UNARMED = Weapon(name="Unarmed", adds="hs", keywords=("unarmed",))
@@ -60,7 +71,7 @@ def parse_weapon(text: str) -> Weapon:
     name, _, rest = text.partition(":")
     name = " ".join(name.split())
     if not name:
-        raise ValueError(f"a weapon needs a name before `:` (got {quoted(text.strip())})")
+        raise ValueError(say("a weapon needs a name before `:` (got {text})", text=quoted(text.strip())))
     fields: dict = {"name": name[:40]}
     keywords: list[str] = []
     for word in rest.lower().split():
@@ -92,7 +103,7 @@ def parse_weapon(text: str) -> Weapon:
 def parse_weapons(text: str) -> tuple[Weapon, ...]:
     parts = [p for p in (text or "").split(";") if p.strip()]
     if len(parts) > MAX_WEAPONS:
-        raise ValueError(f"at most {MAX_WEAPONS} weapons")
+        raise ValueError(say("at most {n} weapons", n=MAX_WEAPONS))
     return tuple(parse_weapon(p) for p in parts)
 
 
@@ -139,21 +150,21 @@ class TowersSheet(Value):
     @classmethod
     def _rank(cls, value: int) -> int:
         if not 0 <= value <= 30:
-            raise ValueError("must be between 0 and 30")
+            raise ValueError(say("must be between {low} and {high}", low=0, high=30))
         return value
 
     @field_validator("stun", "lethal")
     @classmethod
     def _pool(cls, value: int) -> int:
         if not 1 <= value <= 500:
-            raise ValueError("must be between 1 and 500")
+            raise ValueError(say("must be between {low} and {high}", low=1, high=500))
         return value
 
     @field_validator("size")
     @classmethod
     def _size(cls, value: int) -> int:
         if not -4 <= value <= 4:
-            raise ValueError("size rank must be between -4 (minuscule) and 4 (colossal)")
+            raise ValueError(say("size rank must be between -4 (minuscule) and 4 (colossal)"))
         return value
 
     @field_validator("weapons")

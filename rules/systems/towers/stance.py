@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.errors import InvalidInput
+from rules.said import say, term
 
 from .flips import Mods
 
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 # stance → (PA change, PD change)
 STANCES = {"aggressive": (1, -1), "defensive": (-1, 1)}
 NO_STANCE = ("none", "off", "drop")
+# "fights aggressively": whole words, each said as it is, for a translation to read.
+ADVERBS = {"aggressive": "aggressively", "defensive": "defensively"}
 
 
 def _signed(value: int) -> str:
@@ -33,7 +36,7 @@ def _signed(value: int) -> str:
 
 def effect(stance: str) -> str:
     pa, pd = STANCES[stance]
-    return f"PA {_signed(pa)}, PD {_signed(pd)}"
+    return say("PA {pa}, PD {pd}", pa=_signed(pa), pd=_signed(pd))
 
 
 def wanted(flags: dict, target: str | None) -> str:
@@ -46,7 +49,7 @@ def wanted(flags: dict, target: str | None) -> str:
     named = {w.strip().casefold() for w in words} & (set(STANCES) | set(NO_STANCE))
     if len(named) != 1:
         raise InvalidInput(
-            'Choose one stance: options:"aggressive" (PA +1, PD −1), "defensive" (PD +1, PA −1) or "none".'
+            say('Choose one stance: options:"aggressive" (PA +1, PD −1), "defensive" (PD +1, PA −1) or "none".')
         )
     return named.pop()
 
@@ -56,30 +59,41 @@ def melee_weapons(me: TowersCombatant) -> list[Weapon]:
 
 
 def choose(enc: TowersEncounter, me: TowersCombatant, flags: dict, target: str | None) -> tuple[TowersEncounter, str]:
+    """The stance chosen, and the line that says so."""
     stance = wanted(flags, target)
     if stance in NO_STANCE:
         if not me.stance:
-            raise InvalidInput(f"{me.name} has no stance to drop.")
-        return enc.update(me.id, stance=""), f"drops the {me.stance} stance."
-    if len(melee_weapons(me)) < 2:
-        raise InvalidInput(
-            f"A stance is for dual-wielding two melee weapons: {me.name}'s sheet lists "
-            f"{', '.join(w.name for w in melee_weapons(me)) or 'none'}."
+            raise InvalidInput(say("{who} has no stance to drop.", who=me.name))
+        return enc.update(me.id, stance=""), say(
+            "{who} drops the {stance} stance.", who=me.name, stance=term(me.stance)
         )
+    if len(melee_weapons(me)) < 2:
+        held = ", ".join(f"{w.name}" for w in melee_weapons(me)) or say("none")
+        raise InvalidInput(
+            say(
+                "A stance is for dual-wielding two melee weapons: {who}'s sheet lists {weapons}.",
+                who=me.name,
+                weapons=held,
+            )
+        )
+    how = term(ADVERBS[stance])
     if stance == me.stance:
-        raise InvalidInput(f"{me.name} already fights {stance}ly.")
-    return enc.update(me.id, stance=stance), f"fights {stance}ly with two weapons: {effect(stance)} until changed."
+        raise InvalidInput(say("{who} already fights {how}.", who=me.name, how=how))
+    line = say(
+        "{who} fights {how} with two weapons: {effect} until changed.", who=me.name, how=how, effect=effect(stance)
+    )
+    return enc.update(me.id, stance=stance), line
 
 
 def attack_mods(me: TowersCombatant, weapon: Weapon) -> Mods:
     """The PA change, on attacks that flip PA."""
     if not me.stance or weapon.stat != "pa":
         return Mods()
-    return Mods().plus(flip=STANCES[me.stance][0], why=f"{me.stance} stance")
+    return Mods().plus(flip=STANCES[me.stance][0], why=say("{stance} stance", stance=term(me.stance)))
 
 
 def defense_mods(me: TowersCombatant, stat: str) -> Mods:
     """The PD change, on defences that flip PD (not ID)."""
     if not me.stance or stat != "pd":
         return Mods()
-    return Mods().plus(flip=STANCES[me.stance][1], why=f"{me.stance} stance")
+    return Mods().plus(flip=STANCES[me.stance][1], why=say("{stance} stance", stance=term(me.stance)))

@@ -7,6 +7,7 @@ from typing import Any
 from rules.cards import Card
 from rules.errors import InvalidInput
 from rules.model import Event
+from rules.said import say, term
 from rules.secrets import secret
 from rules.system import Option, System
 from rules.turns.clock import PHASES_PER_ROUND, Clock
@@ -25,7 +26,7 @@ from .initiative import calculated, settle_ties
 from .model import Condition, TowersCombatant, TowersEncounter
 from .senders import own_combatant
 from .sheet import TowersSheet, parse_weapons
-from .stance import effect
+from .stance import ADVERBS, effect
 
 FALL_STUN_PER_5FT = 5
 FALL_FLIPS_PER_5FT = 2
@@ -38,7 +39,7 @@ class TowersSystem(System):
     encounter_type = TowersEncounter
     combatant_type = TowersCombatant
     sheet_type = TowersSheet
-    turns = Clock(idle_cost=5, idle_what="takes a Forced Delay")
+    turns = Clock(idle_cost=5, idle_what=say("takes a Forced Delay"))
     commands = COMMANDS
     between = between
     options = {
@@ -82,20 +83,20 @@ class TowersSystem(System):
         ended = [
             label
             for flag, label in (
-                ("full_defense", "Full Defense"),
-                ("reckless", "Reckless Move penalty"),
-                ("power_attacked", "Power Attack penalty"),
+                ("full_defense", say("Full Defense")),
+                ("reckless", say("Reckless Move penalty")),
+                ("power_attacked", say("Power Attack penalty")),
             )
             if getattr(me, flag)
         ]
         enc = enc.update(cid, full_defense=False, reckless=False, power_attacked=False)
-        events = [Event(kind="info", text=f"{me.name}: {listed(ended)} ends.")] if ended else []
+        events = [Event(kind="info", text=say("{who}: {what} ends.", who=me.name, what=listed(ended)))] if ended else []
         return enc, events
 
     def on_idle_turn(self, enc, cid, chance):
         """End turn is the Forced Delay: an action, so it ends flat-footed and loses Aiming."""
         me = enc.get(cid)
-        events = [Event(kind="info", text=f"{me.name} loses the benefits of Aiming.")] if me.aim else []
+        events = [Event(kind="info", text=say("{who} loses the benefits of Aiming.", who=me.name))] if me.aim else []
         return acted(enc, cid, "forced delay"), events
 
     def on_phase(self, enc, phase, chance):
@@ -105,9 +106,9 @@ class TowersSystem(System):
             if ending:
                 left = tuple(c for c in combatant.conditions if c not in ending)
                 enc = enc.update(combatant.id, conditions=left)
-                events.append(
-                    Event(kind="info", text=f"Phase {phase}: {combatant.name}'s {listed(c.name for c in ending)} ends.")
-                )
+                names = listed(term(c.name) for c in ending)
+                text = say("Phase {phase}: {who}'s {what} ends.", phase=phase, who=combatant.name, what=names)
+                events.append(Event(kind="info", text=text))
         if phase % PHASES_PER_ROUND == 0:
             enc, more = self.zero_phase(enc, phase)
             events.extend(more)
@@ -126,7 +127,8 @@ class TowersSystem(System):
                     amount = dealt(harm, current)
                     after, state = take(current, amount.stun, amount.lethal)
                     enc = enc.with_combatant(after)
-                    events.append(Event(kind="info", text=f"Phase {phase}: {condition.name}: {amount.result(state)}"))
+                    line = f"{say('Phase {phase}:', phase=phase)} {term(condition.name)}: {amount.result(state)}"
+                    events.append(Event(kind="info", text=line))
             current = enc.get(combatant.id)
             if current.dying:
                 after, state = take(current, 0, 1)
@@ -134,7 +136,12 @@ class TowersSystem(System):
                 events.append(
                     Event(
                         kind="info",
-                        text=f"Phase {phase} (zero phase): {current.name} is dying and loses 1 LETHAL. {state}",
+                        text=say(
+                            "Phase {phase} (zero phase): {who} is dying and loses 1 LETHAL.",
+                            phase=phase,
+                            who=current.name,
+                        )
+                        + f" {state}",
                     )
                 )
             current = enc.get(combatant.id)
@@ -145,7 +152,14 @@ class TowersSystem(System):
                 events.append(
                     Event(
                         kind="info",
-                        text=f"Phase {phase} (zero phase): {current.name} regains mana: {was} → {now}/{most}.",
+                        text=say(
+                            "Phase {phase} (zero phase): {who} regains mana: {was} → {now}/{most}.",
+                            phase=phase,
+                            who=current.name,
+                            was=was,
+                            now=now,
+                            most=most,
+                        ),
                     )
                 )
         return enc, events
@@ -181,9 +195,15 @@ class TowersSystem(System):
     def act(self, enc, action: Act, chance):
         kind = action_type(action.what)
         if kind.attack:
-            raise InvalidInput(f"Use /attack (or /act action:{kind.key} with a target) for {kind.label}.")
+            raise InvalidInput(
+                say(
+                    "Use /attack (or /act action:{key} with a target) for {action}.",
+                    key=kind.key,
+                    action=term(kind.label),
+                )
+            )
         if kind.key == "release":
-            raise InvalidInput("Release a hold with /act action:release target:<who is acting now>.")
+            raise InvalidInput(say("Release a hold with /act action:release target:<who is acting now>."))
         return moves.act(self, enc, action, chance)
 
     def resume_defense(self, enc, pending, option, chance):
@@ -193,19 +213,25 @@ class TowersSystem(System):
     def damage(self, enc, action: Damage, chance):
         target = enc.find(action.target)
         if target.out:
-            raise InvalidInput(f"{target.name} is already dead.")
+            raise InvalidInput(say("{who} is already dead.", who=target.name))
         base, flips, lead = action.stun, action.flips, ""
         if action.fall_feet:
             steps = action.fall_feet // 5
             base = steps * FALL_STUN_PER_5FT
             flips += steps * FALL_FLIPS_PER_5FT
-            lead = f"Fall of {action.fall_feet} feet: {base} physical STUN and {flips} damage flips"
+            lead = say(
+                "Fall of {feet} feet: {stun} physical STUN and {flips} damage flips",
+                feet=action.fall_feet,
+                stun=base,
+                flips=flips,
+            )
         hearts = 0
         if flips:
             result = flip(chance, flips)
             hearts = result.hearts
             shown = " ".join(str(Card.parse(code)) for code in result.cards)
-            lead = (lead or f"{base} STUN and {flips} damage flips") + f": {shown} → {hearts}♥"
+            lead = lead or say("{stun} STUN and {flips} damage flips", stun=base, flips=flips)
+            lead += f": {shown} → {hearts}♥"
         harm = Harm(
             base=base,
             hearts=hearts,
@@ -218,7 +244,11 @@ class TowersSystem(System):
         after, state = take(target, amount.stun, amount.lethal)
         enc = enc.with_combatant(after)
         text = f"{lead}. " if lead else ""
-        took = amount.result(state) if amount.immune else f"{target.name} takes {amount.result(state)}"
+        took = (
+            amount.result(state)
+            if amount.immune
+            else say("{who} takes {what}", who=target.name, what=amount.result(state))
+        )
         events = [Event(kind="roll" if flips else "info", text=f"{text}{took}")]
         enc, more = self.turns.settle(self, enc, chance)
         return enc, events + more
@@ -226,28 +256,31 @@ class TowersSystem(System):
     def heal(self, enc, action: Heal, chance):
         target = enc.find(action.target)
         if target.out:
-            raise InvalidInput(f"{target.name} is dead.")
+            raise InvalidInput(say("{who} is dead.", who=target.name))
         if action.temporary:
             field = "temp_lethal" if action.lethal else "temp_stun"
             old = getattr(target, field)
             kept = max(old, action.amount)  # temporary values never stack: the better one stays
             enc = enc.update(target.id, **{field: kept})
-            label = "LETHAL" if action.lethal else "STUN"
-            how = "kept (temporary values never stack)" if kept == old and old else "gained"
             shown = secret(kept, target)
-            return enc, [Event(kind="info", text=f"{target.name}: temporary {label} {shown} {how}.")]
+            if kept == old and old:
+                template = "{who}: temporary {pool} {n} kept (temporary values never stack)."
+            else:
+                template = "{who}: temporary {pool} {n} gained."
+            pool = term("LETHAL" if action.lethal else "STUN")
+            return enc, [Event(kind="info", text=say(template, who=target.name, pool=pool, n=shown))]
         if action.lethal:
             after, text = heal(target, lethal=action.amount)
         else:
             after, text = heal(target, stun=action.amount)
-        return enc.with_combatant(after), [Event(kind="info", text=f"Healing: {text}")]
+        return enc.with_combatant(after), [Event(kind="info", text=say("Healing: {what}", what=text))]
 
     def add_condition(self, enc, action: AddCondition, chance):
         target = enc.find(action.target)
         if not action.name:
-            raise InvalidInput("Name the condition.")
+            raise InvalidInput(say("Name the condition."))
         if action.name.casefold() == "prone":
-            return enc.update(target.id, prone=True), [Event(kind="info", text=f"{target.name} is prone.")]
+            return enc.update(target.id, prone=True), [Event(kind="info", text=say("{who} is prone.", who=target.name))]
         until = enc.turns.phase + action.phases if action.phases else None
         condition = Condition(
             name=action.name,
@@ -259,59 +292,68 @@ class TowersSystem(System):
         )
         kept = tuple(c for c in target.conditions if c.name.casefold() != action.name.casefold())
         enc = enc.update(target.id, conditions=kept + (condition,))
-        text = f"{target.name}: {action.name}{' (minor)' if action.minor else ''}"
+        name = term(action.name)
+        text = say("{who}: {what} (minor)", who=target.name, what=name) if action.minor else f"{target.name}: {name}"
         if until is not None:
-            text += f" until the start of phase {until}"
+            text += f" {say('until the start of phase {phase}', phase=until)}"
         if action.ongoing:
-            text += f"; {action.ongoing} {action.category if action.category != 'none' else ''} STUN at each zero phase"
-        return enc, [Event(kind="info", text=" ".join(text.split()) + ".")]
+            if action.category != "none":
+                each = say("{n} {category} STUN at each zero phase", n=action.ongoing, category=term(action.category))
+            else:
+                each = say("{n} STUN at each zero phase", n=action.ongoing)
+            text += f"; {each}"
+        return enc, [Event(kind="info", text=text + ".")]
 
     def remove_condition(self, enc, action: RemoveCondition, chance):
         target = enc.find(action.target)
         if action.name.strip().casefold() == "prone":
-            return enc.update(target.id, prone=False), [Event(kind="info", text=f"{target.name} is no longer prone.")]
+            line = say("{who} is no longer prone.", who=target.name)
+            return enc.update(target.id, prone=False), [Event(kind="info", text=line)]
         left = tuple(c for c in target.conditions if c.name.casefold() != action.name.strip().casefold())
         if len(left) == len(target.conditions):
-            raise InvalidInput(f"{target.name} has no condition {quoted(action.name)}.")
-        return enc.update(target.id, conditions=left), [Event(kind="info", text=f"{target.name}: {action.name} ends.")]
+            raise InvalidInput(say("{who} has no condition {name}.", who=target.name, name=quoted(action.name)))
+        line = say("{who}: {what} ends.", who=target.name, what=term(action.name))
+        return enc.update(target.id, conditions=left), [Event(kind="info", text=line)]
 
     def check(self, enc, action: Check, chance):
-        me = own_combatant(enc, action, "resists")
+        me = own_combatant(enc, action, say("Name who resists with actor:."))
         against = flip(chance, action.against)
         value = getattr(me.sheet, action.stat)
         mine = flip(chance, value, Mods())
         resisted = mine.total > against.total
         theirs = described(action.stat.upper(), secret(value, me), Mods(), mine)
-        text = (
-            f"Attack {action.against}: {against.text()} vs {me.name} {theirs} → "
-            f"{'resisted' if resisted else 'affected'}"
-        )
+        if resisted:
+            template = "Attack {n}: {cards} vs {who} {flip} → resisted"
+        else:
+            template = "Attack {n}: {cards} vs {who} {flip} → affected"
+        text = say(template, n=action.against, cards=against.text(), who=me.name, flip=theirs)
         return enc, [Event(kind="roll", text=text)]
 
     # --- what people see ------------------------------------------------------------------
     def status_line(self, enc, combatant, *, reveal):
         if not reveal:
             if combatant.out:
-                return "dead"
+                return say("dead")
             if combatant.unconscious or combatant.dying:
-                return "down"
+                return say("down")
             hurt = combatant.stun < combatant.sheet.stun or combatant.lethal < combatant.sheet.lethal
-            return "hurt" if hurt else "unhurt"
+            return say("hurt") if hurt else say("unhurt")
         c = combatant
         parts = [
-            f"STUN {c.stun}/{c.sheet.stun}" + (f" +{c.temp_stun}" if c.temp_stun else ""),
-            f"LETHAL {c.lethal}/{c.sheet.lethal}" + (f" +{c.temp_lethal}" if c.temp_lethal else ""),
+            say("STUN {now}/{most}", now=c.stun, most=c.sheet.stun) + (f" +{c.temp_stun}" if c.temp_stun else ""),
+            say("LETHAL {now}/{most}", now=c.lethal, most=c.sheet.lethal)
+            + (f" +{c.temp_lethal}" if c.temp_lethal else ""),
         ]
         if combatant.sheet.mana:
-            parts.append(f"mana {combatant.mana}/{combatant.sheet.mana}")
+            parts.append(say("mana {now}/{most}", now=combatant.mana, most=combatant.sheet.mana))
         entry = next((e for e in enc.turns.entries if e.cid == combatant.id), None)
         if entry is not None:
-            parts.append(f"CI {int(entry.key[0])}")
-        states = combatant.states() + [c.name for c in combatant.conditions]
+            parts.append(say("CI {ci}", ci=int(entry.key[0])))
+        states = [term(s) for s in combatant.states()] + [grapple.shown(c.name) for c in combatant.conditions]
         if combatant.flat_footed and self.can_act(enc, combatant):
-            states.append("flat-footed")
+            states.append(say("flat-footed"))
         if combatant.stance and not combatant.out:
-            states.append(f"{combatant.stance} stance")
+            states.append(say("{stance} stance", stance=term(combatant.stance)))
         if states:
             parts.append(listed(states))
         return " · ".join(parts)
@@ -320,23 +362,34 @@ class TowersSystem(System):
         me = enc.get(cid)
         lines = []  # the phase is in the message's title
         if me.leaping:
-            lines.append("Mid Running Leap: the leap comes now (/act action:running leap, 5).")
+            lines.append(say("Mid Running Leap: the leap comes now (/act action:running leap, 5)."))
         if me.flat_footed:
-            lines.append("Flat-footed until acting: PD without Soft Strength, no opportunity attacks.")
+            lines.append(say("Flat-footed until acting: PD without Soft Strength, no opportunity attacks."))
         if me.aim:
             limit = getattr(me.sheet, me.aim_stat) // 2
             lines.append(
-                f"Aiming: (flip+{me.aim}) on the next {me.aim_stat.upper()} attack (at most +{secret(limit, me)})."
+                say(
+                    "Aiming: (flip+{aim}) on the next {stat} attack (at most +{limit}).",
+                    aim=me.aim,
+                    stat=term(me.aim_stat.upper()),
+                    limit=secret(limit, me),
+                )
             )
         if me.prone:
-            lines.append("Prone: Stand from Prone costs 4.")
+            lines.append(say("Prone: Stand from Prone costs 4."))
         if me.stance:
             lines.append(
-                f"Fighting {me.stance}ly ({effect(me.stance)}): change it before acting with /act action:stance (free)."
+                say(
+                    "Fighting {how} ({effect}): change it before acting with /act action:stance (free).",
+                    how=term(ADVERBS[me.stance]),
+                    effect=effect(me.stance),
+                )
             )
         lines.append(
-            "Attack 5 · Power Attack 7 · Charge 8 · Aim 5 · Move 5 · Shift Position 3 (+2 added) · "
-            "Full Defense 10 · Recover 5 · Hold · End turn = Forced Delay 5"
+            say(
+                "Attack 5 · Power Attack 7 · Charge 8 · Aim 5 · Move 5 · Shift Position 3 (+2 added) · "
+                "Full Defense 10 · Recover 5 · Hold · End turn = Forced Delay 5"
+            )
         )
         return lines
 
