@@ -84,7 +84,7 @@ BRUTE = "avoidance=15 fortitude=4 stamina=20 wounds=3 dr='energy:5' attack=4 dam
 # the system's and the bot's names, the options' own words (attack=5, dr='energy:5'); a sheet's
 # values (`damage_type` = kinetic) are data.
 TYPED = ("Nova", "Bolt", "Brute", "Rotted Capes", "Turnkeeper", "rotted-capes", "gm", "alice", "bob", NOVA, BOLT, BRUTE)
-_NOT_WORDS = re.compile(r"«[^«»]*»|`\w+` = [^\n]*|</?[@#&!:]?[^>\s]*>|/[a-z][\w-]*(?: [a-z][\w-]*)?|`[^`]*`|\w+[:=]\S*")
+_NOT_WORDS = re.compile(r"«[^«»]*»|`\w+` = [^\n]*|</?[@#&!:]?[^>\s]*>|/[a-z][\w-]*(?: [a-z][\w-]*)?|`[^`]*`|\w+[:=]\S+")
 
 
 def seen(message) -> list[str]:
@@ -105,10 +105,10 @@ def seen(message) -> list[str]:
 
 def english_left(text: str) -> list[str]:
     """Words outside «…» once typed names, commands, mentions, code, numbers and emoji are gone."""
-    for typed in sorted(TYPED, key=len, reverse=True):
-        text = re.sub(rf"(?<!\w){re.escape(typed)}(?!\w)", " ", text)
     while (shorter := _NOT_WORDS.sub(" ", text)) != text:  # a translation may hold translated phrases
         text = shorter
+    for typed in sorted(TYPED, key=len, reverse=True):
+        text = re.sub(rf"(?<!\w){re.escape(typed)}(?!\w)", " ", text)
     return re.findall(r"[A-Za-z]{2,}", text)
 
 
