@@ -8,6 +8,7 @@ from rules.actions import AddCombatants, Choose, NextTurn
 from rules.engine import apply
 from rules.errors import NotAllowed, NotYourTurn, RulesError, UnknownAction
 from rules.model import Actor
+from rules.said import english
 from rules.systems.rotted_capes import SYSTEM
 from tests.helpers import GM
 
@@ -65,6 +66,11 @@ def who(enc, name):
 
 def acting(enc):
     return [enc.get(c).name for c in enc.turns.acting]
+
+
+def summary(enc, cid):
+    """The turn message's lines, in English."""
+    return [english(line) for line in SYSTEM.turn_summary(enc, cid)]
 
 
 def duel(**hero):
@@ -134,7 +140,7 @@ def test_surprised_are_stunned_until_the_end_of_their_first_turn():
     enc = new()
     enc = join(enc, "Nova", 15, surprised=True, attack=5)
     enc = join(enc, "Brute", 5, avoidance=15)
-    assert who(enc, "Nova").condition("Stunned").label() == "Stunned (Lesser, Surprise)"
+    assert english(who(enc, "Nova").condition("Stunned").label()) == "Stunned (Lesser, Surprise)"
     enc = begin(enc)
     # Stunned: disadvantage on all rolls, no reactions
     out = cmd(enc, "attack", ALICE, target="Brute", dice="18 4", damage="1d6")
@@ -148,17 +154,17 @@ def test_surprised_are_stunned_until_the_end_of_their_first_turn():
 def test_turn_summary_shows_pace_action_bonus_reaction_and_resets():
     enc = duel(pace=6)
     cid = who(enc, "Nova").id
-    assert SYSTEM.turn_summary(enc, cid) == ["Pace 5 areas left · Action ✅ · Bonus Action ✅ · Reaction ✅"]
+    assert summary(enc, cid) == ["Pace 5 areas left · Action ✅ · Bonus Action ✅ · Reaction ✅"]
     enc = run(enc, "act", ALICE, action="move", options="areas=2")
     enc = run(enc, "act", ALICE, action="dodge")
-    assert SYSTEM.turn_summary(enc, cid)[0] == "Pace 3 areas left · Action ❌ · Bonus Action ✅ · Reaction ✅"
+    assert summary(enc, cid)[0] == "Pace 3 areas left · Action ❌ · Bonus Action ✅ · Reaction ✅"
     with pytest.raises(NotAllowed, match="already used their Action"):
         cmd(enc, "act", ALICE, action="dash")
     with pytest.raises(NotAllowed, match="only 3 areas"):
         cmd(enc, "act", ALICE, action="move", options="areas=4")
     enc = end_turn(enc, ALICE).state
     enc = end_turn(enc, GM).state
-    assert SYSTEM.turn_summary(enc, cid)[0].startswith("Pace 5 areas left · Action ✅")
+    assert summary(enc, cid)[0].startswith("Pace 5 areas left · Action ✅")
 
 
 def test_dash_doubles_pace_and_reactions_are_between_turns():
@@ -410,7 +416,7 @@ def test_death_asks_the_hero_and_allies_with_buttons():
     out = dying_hero()
     pending = out.state.pending
     assert pending.kind == "death"
-    assert pending.options == (
+    assert tuple(map(english, pending.options)) == (
         "Spend own Plot Point",
         "Bolt spends a Plot Point",
         "Accept a physical flaw",
@@ -440,7 +446,7 @@ def test_accepting_a_flaw_lowers_max_wounds():
     enc = join(enc, "Nova", 15, stamina=5, wounds=3, plot_points=0)
     enc = begin(join(enc, "Brute", 5))
     out = cmd(enc, "damage", target="Nova", amount="6", options="wounds=3")
-    assert out.state.pending.options == ("Accept a physical flaw", "Blaze of glory")
+    assert tuple(map(english, out.state.pending.options)) == ("Accept a physical flaw", "Blaze of glory")
     out = apply(out.state, Choose(by=ALICE, pending_id=out.state.pending.id, option="Accept a physical flaw"))
     nova = who(out.state, "Nova")
     assert (nova.max_wounds, nova.wounds, nova.flaws) == (2, 1, 1)
@@ -481,8 +487,8 @@ def test_status_line_reveals_or_hides():
     enc = duel()
     enc = run(enc, "damage", target="Brute", amount="12", options="ap")
     brute = who(enc, "Brute")
-    assert SYSTEM.status_line(enc, brute, reveal=True) == "8/20 Stamina, 2/3 Wounds · Wounded"
-    assert SYSTEM.status_line(enc, brute, reveal=False) == "bloodied"
+    assert english(SYSTEM.status_line(enc, brute, reveal=True)) == "8/20 Stamina, 2/3 Wounds · Wounded"
+    assert english(SYSTEM.status_line(enc, brute, reveal=False)) == "bloodied"
 
 
 def test_light_and_the_unconscious_failing_avoidance_and_willpower():

@@ -10,6 +10,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, UnknownAction
 from rules.model import Actor
 from rules.randomness import Chance
+from rules.said import english
 from rules.system import Resting
 from rules.systems.rotted_capes import SYSTEM
 from rules.systems.rotted_capes.actions import AddCondition, Damage, PlotSpend
@@ -76,7 +77,7 @@ def test_wounds_plot_points_and_the_pool_carry_into_the_next_fight():
     later = join(new(campaign), lasting=kept)
     nova = later.find("Nova")
     assert (nova.wounds, nova.max_wounds, nova.stamina, nova.plot_points, later.pool) == (2, 3, 8, 0, 1)
-    assert [c.label() for c in nova.conditions] == ["Weakened (Strength)", "Exhaustion 2", "Wounded"]
+    assert [english(c.label()) for c in nova.conditions] == ["Weakened (Strength)", "Exhaustion 2", "Wounded"]
     assert not nova.has("Prone")
 
 
@@ -145,7 +146,7 @@ def test_failing_by_five_or_more_rolls_on_the_wound_recovery_table():
         "failure (failed by 10): no Wound recovered, and a random attribute score is permanently reduced by 1: "
         "d6 3 → Constitution" in texts(out)[1]
     )
-    shown = SYSTEM.lasting_lines(out.characters[0].sheet, state)
+    shown = list(map(english, SYSTEM.lasting_lines(out.characters[0].sheet, state)))
     assert "Attribute scores lowered for good: Constitution −1" in shown
 
 
@@ -212,7 +213,7 @@ def test_gm_adjustments_are_checked_and_shown():
         SYSTEM.adjust(sheet, state, "exhaustion", "7")
     with pytest.raises(InvalidInput, match="does not last"):
         SYSTEM.adjust(sheet, state, "conditions", "Prone")
-    assert SYSTEM.lasting_lines(sheet, state) == [
+    assert list(map(english, SYSTEM.lasting_lines(sheet, state))) == [
         "Stamina 20/20",
         "Wounds 1/3 (Wounded −2; Hiatuses towards the next Wound Recovery roll: 0 of 2)",
         "Exhaustion 2",

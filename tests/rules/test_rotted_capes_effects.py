@@ -8,6 +8,7 @@ import pytest
 from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
+from rules.said import english
 from rules.systems.rotted_capes import SYSTEM
 from tests.rules.test_rotted_capes import ALICE, BOB, GM, acting, begin, cmd, end_turn, join, new, run, texts, who
 
@@ -33,7 +34,7 @@ def test_seed_example_ten_stamina_damage_asks_for_dc_ten():
     )
     pending = out.state.pending
     assert pending.kind == "interrupt" and pending.context["dc"] == 10
-    assert pending.prompt == "Stepaside: Constitution save DC 10 to keep Geospatial Shift going."
+    assert english(pending.prompt) == "Stepaside: Constitution save DC 10 to keep Geospatial Shift going."
     # the choice message pings the player; the result line itself pings nobody
     assert out.events[-1].ping == ()
 
@@ -179,7 +180,7 @@ def test_condition_list_remove_and_refusals():
     enc = new()
     enc = begin(join(join(enc, "Nova", 15), "Brute", 5))
     enc = run(enc, "condition_add", target="Nova", condition="Grappled", tags="Cable")
-    assert SYSTEM.report("condition_list", enc, {}) == "**Nova**: Grappled (Cable) — until removed"
+    assert report("condition_list", enc, {}) == "**Nova**: Grappled (Cable) — until removed"
     with pytest.raises(InvalidInput, match="not a Rotted Capes condition"):
         cmd(enc, "condition_add", target="Nova", condition="Petrified")
     with pytest.raises(InvalidInput, match="Wounds and Stamina"):
@@ -323,7 +324,7 @@ def test_award_pool_show_and_new_issue():
     enc = plotted()
     enc = run(enc, "plotpoint_spend", ALICE, use="negate flaw")
     enc = run(enc, "plotpoint_award", target="Bolt", amount=2, text="tagline")
-    assert SYSTEM.report("plotpoint_show", enc, {}) == "🎭 Plot Points: Nova 0, Bolt 3; the Editor-in-Chief's pool: 1."
+    assert report("plotpoint_show", enc, {}) == "🎭 Plot Points: Nova 0, Bolt 3; the Editor-in-Chief's pool: 1."
     enc = run(enc, "plotpoint_pool", amount=1, text="the Brute shrugs it off")
     assert enc.pool == 0
     with pytest.raises(NotAllowed, match="pool holds 0"):
@@ -437,7 +438,12 @@ def test_unleashed_gets_an_extra_turn_at_initiative_minus_ten_and_double_stamina
 def SYSTEM_STATUS(enc, name):
     from rules.systems.rotted_capes import SYSTEM
 
-    return SYSTEM.status_line(enc, enc.find(name), reveal=True)
+    return english(SYSTEM.status_line(enc, enc.find(name), reveal=True))
+
+
+def report(name, enc, options):
+    """A read-only report, in English."""
+    return english(SYSTEM.report(name, enc, options))
 
 
 def test_unleashed_zombie_gains_two_wounds_and_a_second_wind():
@@ -613,12 +619,10 @@ def test_every_command_refuses_a_damage_type_the_seed_does_not_know():
 
 
 def test_read_only_reports_and_the_spend_menu_values():
-    from rules.systems.rotted_capes import SYSTEM
-
     enc = plotted()
-    assert SYSTEM.report("plotpoint_show", enc, {}) == "🎭 Plot Points: Nova 1, Bolt 1; the Editor-in-Chief's pool: 0."
+    assert report("plotpoint_show", enc, {}) == "🎭 Plot Points: Nova 1, Bolt 1; the Editor-in-Chief's pool: 0."
     enc = run(enc, "condition_add", target="Brute", condition="Prone")
-    assert SYSTEM.report("condition_list", enc, {}) == "**Brute**: Prone — until removed"
+    assert report("condition_list", enc, {}) == "**Brute**: Prone — until removed"
     out = cmd(enc, "plotpoint_spend", ALICE, use="ignore_recovery")
     assert texts(out) == ["🎭 Nova spends a Plot Point to ignore a failed Wound Recovery roll (0 left; pool 1)."]
     with pytest.raises(InvalidInput, match="buttons"):

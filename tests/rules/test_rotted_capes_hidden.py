@@ -14,6 +14,7 @@ import pytest
 
 from rules.actions import AddCombatants, Choose, NextTurn
 from rules.engine import apply
+from rules.said import english
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.rotted_capes import SYSTEM
 from tests.rules.derive import changes, derivable
@@ -86,9 +87,9 @@ class Fight:
     def record(self, outcome):
         before, shown = self.enc, len(self.texts)
         self.enc = outcome.state
-        self.texts += [e.text for e in outcome.events] + [outcome.summary]
+        self.texts += [e.text for e in outcome.events] + [english(outcome.summary)]
         if outcome.state.pending is not None:
-            self.texts += [outcome.state.pending.prompt, *outcome.state.pending.options]
+            self.texts += map(english, [outcome.state.pending.prompt, *outcome.state.pending.options])
         self.look()
         moved = changes([before, self.enc], "stamina", "temp_stamina", "wounds")
         self.known += [moved] * (len(self.texts) - shown)
@@ -99,8 +100,8 @@ class Fight:
         enc = self.enc
         self.states.append(enc)
         for cid in enc.turns.acting:
-            self.texts += SYSTEM.turn_summary(enc, cid)
-        self.texts += [SYSTEM.report("plotpoint_show", enc, {}), SYSTEM.report("condition_list", enc, {})]
+            self.texts += map(english, SYSTEM.turn_summary(enc, cid))
+        self.texts += [english(SYSTEM.report(name, enc, {})) for name in ("plotpoint_show", "condition_list")]
 
     @property
     def shade(self):
@@ -437,10 +438,10 @@ def test_the_turn_summary_and_tracker_line_of_a_hidden_npc():
     f = Fight(True)
     f.next()
     f.next(ALICE)
-    lines = SYSTEM.turn_summary(f.enc, f.shade.id)
+    lines = [english(line) for line in SYSTEM.turn_summary(f.enc, f.shade.id)]
     assert conceal(lines[0]).startswith("Pace ? areas left")
-    assert SYSTEM.status_line(f.enc, f.shade, reveal=False) == "unhurt"
-    gm_line = SYSTEM.status_line(f.enc, f.shade, reveal=True)
+    assert english(SYSTEM.status_line(f.enc, f.shade, reveal=False)) == "unhurt"
+    gm_line = english(SYSTEM.status_line(f.enc, f.shade, reveal=True))
     assert reveal(gm_line) == "737/737 Stamina, 83/83 Wounds" and conceal(gm_line) == "?/? Stamina, ?/? Wounds"
 
 

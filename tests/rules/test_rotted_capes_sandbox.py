@@ -8,6 +8,7 @@ from __future__ import annotations
 from rules.actions import AddCombatants, Choose, EndEncounter, NextTurn
 from rules.engine import apply
 from rules.model import Actor
+from rules.said import english
 from rules.systems.rotted_capes import SYSTEM
 from tests.helpers import GM
 
@@ -133,7 +134,7 @@ def test_golden_encounter():
     lines = t.choose(BOB, "No")
     assert "(Unconscious in the same area: critical)" in lines[1] and "critical: 1 Wound" in lines[1]
     death = t.enc.pending
-    assert death.kind == "death" and death.options == (
+    assert death.kind == "death" and tuple(map(english, death.options)) == (
         "Spend own Plot Point",
         "Nova spends a Plot Point",
         "Accept a physical flaw",
@@ -159,7 +160,8 @@ def test_golden_encounter():
         == "Dr Rot catches a second wind: 1d4 (2) → 2 Wounds back (5/5 Wounds)."
     )
     assert (
-        SYSTEM.report("plotpoint_show", t.enc, {}) == "🎭 Plot Points: Nova 2, Bolt 0; the Editor-in-Chief's pool: 1."
+        english(SYSTEM.report("plotpoint_show", t.enc, {}))
+        == "🎭 Plot Points: Nova 2, Bolt 0; the Editor-in-Chief's pool: 1."
     )
     t.do(NextTurn(by=GM))
     t.do(EndEncounter(by=GM))

@@ -9,6 +9,7 @@ import pytest
 from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import DiceError, NotAllowed
+from rules.said import english
 from rules.systems.rotted_capes import SYSTEM
 from tests.rules.test_rotted_capes import ALICE, BOB, GM, begin, cmd, end_turn, join, new, run, texts, who
 
@@ -127,7 +128,7 @@ def test_condition_texts_read_as_sentences_and_the_list_shows_what_is_left():
         "until a DC 12 CON save at the end of one of their turns."
     ]
     enc = run(out.state, "condition_add", target="Nova", condition="Exhaustion 2")
-    assert SYSTEM.report("condition_list", enc, {}) == (
+    assert english(SYSTEM.report("condition_list", enc, {})) == (
         "**Nova**: Exhaustion 2 — until removed\n"
         "**Brute**: Stunned (Lesser, Sonic) — 1 round left; Ongoing Damage (Engulfed, Fire) — 1d6 fire, "
         "until a DC 12 CON save at the end of one of their turns"
@@ -157,7 +158,7 @@ def test_the_turn_message_shows_reactions_a_stun_takes_away():
     enc = table()
     nova = who(enc, "Nova").id
     enc = run(enc, "condition_add", target="Nova", condition="Stunned", tags="Lesser", duration="1 round")
-    assert SYSTEM.turn_summary(enc, nova)[0].endswith("Reaction ❌ (Stunned)")
+    assert english(SYSTEM.turn_summary(enc, nova)[0]).endswith("Reaction ❌ (Stunned)")
 
 
 def test_an_unleashed_extra_turn_shows_the_villain_and_both_reactions():
@@ -171,7 +172,7 @@ def test_an_unleashed_extra_turn_shows_the_villain_and_both_reactions():
     enc = end_turn(end_turn(enc, ALICE).state, GM).state
     (echo,) = enc.turns.acting
     assert enc.get(echo).name == "Dr Rot (Unleashed)"
-    assert SYSTEM.turn_summary(enc, echo) == [
+    assert list(map(english, SYSTEM.turn_summary(enc, echo))) == [
         "Dr Rot: 5/5 Wounds · Blinded · Unleashed",
         "Pace 4 areas left · Action ✅ · Bonus Action ✅ · Reaction ✅ ×2",
     ]

@@ -11,6 +11,7 @@ from ...commands import integer
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
+from ...said import english, say, term
 from ...secrets import lands_in_sight, secret
 from ...usertext import listed, user_text
 from . import conditions as cond
@@ -20,8 +21,9 @@ from .model import LastRoll, RCEncounter, known_damage_type
 from .rolls import D20, Queued, drain, masked_bonus, mode_for, reasons, roll_d20, secret_constants, secret_faces
 
 DEFENSES = ("avoidance", "fortitude", "willpower")
-PLOT_DIS = "Spend a Plot Point: disadvantage"
-PLOT_NO = "No"
+PLOT_DIS = say("Spend a Plot Point: disadvantage")
+PLOT_NO = say("No")
+# the reasons for advantage and disadvantage are kept as English keys and said when shown (`rolls.reasons`)
 _FLAG_DIS = {
     "dis": "disadvantage",
     "cover": "partial cover",
@@ -39,17 +41,19 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
     target = economy.real(enc, enc.find(action.target))
     flags = action.flags
     if target.out or target.environment:
-        raise InvalidInput(f"{target.name} cannot be attacked.")
+        raise InvalidInput(say("{who} cannot be attacked.", who=target.name))
     if target.id == attacker.id:
-        raise InvalidInput("A combatant cannot attack itself.")
+        raise InvalidInput(say("A combatant cannot attack itself."))
     defense = (action.defense or "avoidance").strip().lower()
     if defense not in DEFENSES:
-        raise InvalidInput("Defense must be Avoidance, Fortitude or Willpower.")
+        raise InvalidInput(say("Defense must be Avoidance, Fortitude or Willpower."))
     charm = attacker.condition("Charmed")
     if charm and charm.source and charm.source.casefold() == target.name.casefold():
-        raise NotAllowed(f"{attacker.name} is Charmed by {target.name} and cannot attack them.")
+        raise NotAllowed(
+            say("{who} is Charmed by {target} and cannot attack them.", who=attacker.name, target=target.name)
+        )
     if str(flags.get("cover", "")).lower() == "total":
-        raise NotAllowed(f"{target.name} has total cover: they cannot be targeted directly.")
+        raise NotAllowed(say("{who} has total cover: they cannot be targeted directly.", who=target.name))
     damage_type = known_damage_type((action.damage_type or attacker.sheet.damage_type).strip().lower())
     ranged = bool(flags.get("ranged"))
     adv, dis, flat = cond.attack_sources(enc, attacker, target, melee=not ranged, defense=defense)
@@ -65,16 +69,16 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
         adv.append("target cannot see the attacker")
     if flags.get("unleashed"):
         if not attacker.unleashed:
-            raise NotAllowed(f"{attacker.name} is not Unleashed.")
+            raise NotAllowed(say("{who} is not Unleashed.", who=attacker.name))
         if attacker.unleashed_adv_round == enc.round:
-            raise NotAllowed(f"{attacker.name} already used this round's Unleashed advantage.")
+            raise NotAllowed(say("{who} already used this round's Unleashed advantage.", who=attacker.name))
         adv.append("Unleashed")
         enc = enc.update(attacker.id, unleashed_adv_round=enc.round)
     split = flags.get("split")
     members = len(attacker.horde)
     if split is not None:
         if not attacker.horde:
-            raise InvalidInput("Only a Horde splits its attack.")
+            raise InvalidInput(say("Only a Horde splits its attack."))
         members = integer(split, "split", 1, members)
     horde_bonus = 2 * (members - 1) if attacker.horde else 0
     cost = (
@@ -137,8 +141,16 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
     return resolve(system, enc, spec, chance)
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+def _horde_name(n: int) -> str:
+    """The horde's bonus on its `n`th opportunity attack since its turn (English ordinals: one template each)."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    if suffix == "st":
+        return say("horde ({n}st opportunity attack)", n=n)
+    if suffix == "nd":
+        return say("horde ({n}nd opportunity attack)", n=n)
+    if suffix == "rd":
+        return say("horde ({n}rd opportunity attack)", n=n)
+    return say("horde ({n}th opportunity attack)", n=n)
 
 
 def _dice_in(expr: str) -> int:
@@ -166,7 +178,11 @@ def _ask_plot(enc, spec, chance):
     target = enc.get(spec["target"])
     attacker = enc.get(spec["attacker"])
     users = enc.controllers([target.id])
-    prompt = f"{attacker.name} attacks {target.name}: spend a Plot Point to give the attack disadvantage?"
+    prompt = say(
+        "{who} attacks {target}: spend a Plot Point to give the attack disadvantage?",
+        who=attacker.name,
+        target=target.name,
+    )
     context = {"spec": spec, "dice": drain(chance)}
     enc = enc.ask(
         kind="plot_disadvantage",
@@ -178,28 +194,37 @@ def _ask_plot(enc, spec, chance):
         context=context,
     )
     # the choice message that follows pings the player; this line only tells the channel why the roll waits
-    waiting = (
-        f"⏳ {attacker.name} attacks {target.name}: the roll waits while {target.name}'s player decides "
-        f"whether to spend a Plot Point ({secret(target.plot_points, target)} left) for disadvantage."
+    waiting = say(
+        "{who} attacks {target}: the roll waits while {target}'s player decides whether to spend a Plot Point "
+        "({left} left) for disadvantage.",
+        who=attacker.name,
+        target=target.name,
+        left=secret(target.plot_points, target),
     )
-    return enc, [Event(kind="info", text=waiting)]
+    return enc, [Event(kind="info", text=f"⏳ {waiting}")]
 
 
 def resume_plot(system, enc, pending, option, chance):
     spec = dict(pending.context["spec"])
     events = []
-    if option == PLOT_DIS:
+    # read in English: a question asked before its options were said still finds its answer
+    if english(option) == english(PLOT_DIS):
         target = enc.get(spec["target"])
         if target.plot_points <= 0:
-            raise NotAllowed(f"{target.name} has no Plot Points left.")
+            raise NotAllowed(say("{who} has no Plot Points left.", who=target.name))
         enc = enc.update(target.id, plot_points=target.plot_points - 1).but(pool=enc.pool + 1)
         spec["dis"] = list(spec["dis"]) + ["Plot Point"]
         spec["plot"] = True
         events.append(
             Event(
                 kind="info",
-                text=f"🎭 {target.name} spends a Plot Point: the attack has disadvantage "
-                f"({secret(target.plot_points - 1, target)} left; pool {enc.pool}).",
+                text="🎭 "
+                + say(
+                    "{who} spends a Plot Point: the attack has disadvantage ({left} left; pool {pool}).",
+                    who=target.name,
+                    left=secret(target.plot_points - 1, target),
+                    pool=enc.pool,
+                ),
             )
         )
     queued = Queued(pending.context.get("dice", ()), chance)
@@ -207,13 +232,11 @@ def resume_plot(system, enc, pending, option, chance):
     unused = queued.unused()
     if unused:
         dice = ", ".join(map(str, unused))
-        more.append(
-            Event(
-                kind="info",
-                text=f"✍️ Entered {'die' if len(unused) == 1 else 'dice'} not needed after "
-                f"“{option}”: {dice} (not used).",
-            )
-        )
+        if len(unused) == 1:
+            text = say("Entered die not needed after “{option}”: {dice} (not used).", option=option, dice=dice)
+        else:
+            text = say("Entered dice not needed after “{option}”: {dice} (not used).", option=option, dice=dice)
+        more.append(Event(kind="info", text=f"✍️ {text}"))
     return enc, events + more
 
 
@@ -234,12 +257,12 @@ def resolve(
     penalty = cond.wound_penalty(attacker)
     bonus = spec["modifier"] + spec["flat"] + spec["horde"] - penalty
     defense_value = getattr(target.sheet, spec["defense"]) - cond.weakened(target, spec["defense"])
-    label = spec["defense"].capitalize()
-    notes = [n for n in (user_text(spec["weapon"]), "no Action spent" if spec.get("free") else "") if n]
+    label = term(spec["defense"].capitalize())
+    notes = [n for n in (user_text(spec["weapon"]), say("no Action spent") if spec.get("free") else "") if n]
     weapon = f" ({listed(notes)})" if notes else ""
-    head = f"{attacker.name} attacks {target.name}{weapon}: "
+    head = say("{who} attacks {target}{notes}: ", who=attacker.name, target=target.name, notes=weapon)
     if spec["blaze"]:
-        natural, rolled, text = 20, (), "blaze of glory: automatic critical"
+        natural, rolled, text = 20, (), say("blaze of glory: automatic critical")
         critical, hit = True, True
     else:
         d20 = _kept(keep_d20, mode) if keep_d20 else roll_d20(chance, mode)
@@ -249,29 +272,28 @@ def resolve(
         if attacker.hidden:
             # a hidden attacker's modifier and wounds stay secret, and so does any total they are in
             parts.append(masked_bonus(spec["modifier"], attacker, penalty))
-        horde_name = (
-            f"horde ({_ordinal(spec['opportunity'])} opportunity attack)" if spec.get("opportunity") else "horde"
-        )
+        horde_name = _horde_name(spec["opportunity"]) if spec.get("opportunity") else say("horde")
         for value, name in (
             (0 if attacker.hidden else spec["modifier"], None),
             (spec["horde"], horde_name),
-            (spec["flat"], "situation"),
-            (0 if attacker.hidden else -penalty, "wounds/exhaustion"),
+            (spec["flat"], say("situation")),
+            (0 if attacker.hidden else -penalty, say("wounds/exhaustion")),
         ):
             if value:
                 parts.append(f"{'+' if value > 0 else '−'} {abs(value)}{f' {name}' if name else ''}")
-        text = " ".join(parts) + f" = {secret(total, attacker)} vs {label} {secret(defense_value, target)}"
+        against = dict(total=secret(total, attacker), defense=label, value=secret(defense_value, target))
+        text = " ".join(parts) + " " + say("= {total} vs {defense} {value}", **against)
         critical = natural == 20
         hit = natural != 1 and (critical or total >= defense_value)
         if natural == 1:
-            text += ": natural 1, miss"
+            text += ": " + say("natural 1, miss")
         elif critical:
-            text += ": natural 20, critical hit"
+            text += ": " + say("natural 20, critical hit")
         else:
-            text += ": hit" if hit else ": miss"
+            text += ": " + (say("hit") if hit else say("miss"))
         if hit and not critical and target.has("Unconscious") and spec["same_area"]:
             critical = True
-            text += " (Unconscious in the same area: critical)"
+            text += " " + say("(Unconscious in the same area: critical)")
     text += reasons(spec["adv"], spec["dis"], mode)
     if not hit and 0 < chance.entered_dice_left() <= _dice_in(spec["damage"]):
         drain(chance)  # players often roll damage with the d20: on a miss those dice are simply not used
@@ -282,7 +304,7 @@ def resolve(
         roll = chance.roll(spec["damage"])
         damage_dice = roll.dice
         amount = roll.total + spec["horde"]
-        horde = f" + {spec['horde']} horde" if spec["horde"] else ""
+        horde = " " + say("+ {bonus} horde", bonus=spec["horde"]) if spec["horde"] else ""
         # a hidden attacker's damage bonus and total are its own numbers: only the dice show; but a
         # visible target's tracker tells the total, so then the dice hide instead (rules/secrets.py)
         if lands_in_sight(attacker, target):
@@ -301,7 +323,7 @@ def resolve(
             text += more
         if was_horde and report.taken_out and not spec.get("area"):
             enc, horde_events = modes.member_down(system, enc, target.id, chance)
-            text += horde_events.pop(0).text if horde_events else ""
+            text += horde_events.pop(0).said if horde_events else ""
             events.extend(horde_events)
             report.dying, report.interrupt_dc = False, None
         t = enc.get(target.id)
@@ -313,7 +335,7 @@ def resolve(
     events.insert(0, Event(kind="roll", text=head + text))
     if spec["blaze"]:
         enc = enc.update(attacker.id, blaze=False, dead=True, out=True)
-        events.append(Event(kind="info", text=f"🔥 {attacker.name} goes out in a blaze of glory."))
+        events.append(Event(kind="info", text="🔥 " + say("{who} goes out in a blaze of glory.", who=attacker.name)))
     if report is not None:
         enc, more = dmg.follow_up(enc, target.id, report)
         events.extend(more)

@@ -12,8 +12,9 @@ from typing import Any
 from ...between import heading, kept, refuse_dead, split_entries
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
+from ...said import english, say, term
 from ...system import Adjustable, Rest, RestOption, RestOutcome, chosen_names, whole_number, yes_no
-from ...usertext import mark, quoted
+from ...usertext import mark, quoted, user_text
 from . import conditions as cond
 from . import damage as dmg
 from .model import Condition, RCCombatant, RCEncounter, RCSheet
@@ -171,18 +172,29 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
         results = [_end_scene(r) for r in characters]
     elif chosen.key == "new_issue":
         n = int(settings.get("starting_plot_points", 1))
-        points = f"{n} Plot Point{'s' if n != 1 else ''}"
-        results = [(r.lasting | {"plot_points": n}, f"{r.name} has {points}.") for r in characters]
-        head = (
-            f"📰 A new Issue: every hero's Plot Points reset to {n}; the Editor-in-Chief's pool is emptied "
-            f"(it held {int(campaign.get('pool', 0))})."
+        results = [
+            (
+                r.lasting | {"plot_points": n},
+                say("{who} has {n} Plot Point.", who=user_text(r.name), n=n)
+                if n == 1
+                else say("{who} has {n} Plot Points.", who=user_text(r.name), n=n),
+            )
+            for r in characters
+        ]
+        head = "📰 " + say(
+            "A new Issue: every hero's Plot Points reset to {n}; the Editor-in-Chief's pool is emptied "
+            "(it held {held}).",
+            n=n,
+            held=int(campaign.get("pool", 0)),
         )
         campaign["pool"] = 0
     else:
         picks = {key.key: chosen_names(options, key.key, characters) for key in chosen.options}
         for r in characters:
             if r.name.casefold() in picks["plot_point"] and _points(r, settings) <= 0:
-                raise NotAllowed(f"{r.name} has no Plot Point to spend on the Wound Recovery roll.")
+                raise NotAllowed(
+                    say("{who} has no Plot Point to spend on the Wound Recovery roll.", who=user_text(r.name))
+                )
         results = []
         for r in characters:
             state, text, spent = _hiatus(r, picks, chance, settings)
@@ -190,7 +202,7 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
                 campaign["pool"] = int(campaign.get("pool", 0)) + spent
             results.append((state, text))
     events = [Event(kind="info", text=head)] + [
-        Event(kind="roll" if "save" in text else "info", text=text) for _, text in results
+        Event(kind="roll" if "save" in english(text) else "info", text=text) for _, text in results
     ]
     rested = tuple(r.but(lasting=state) for r, (state, _) in zip(characters, results))
     return RestOutcome(characters=rested, campaign=campaign, events=tuple(events))
@@ -204,118 +216,130 @@ def _points(r, settings) -> int:
 def _end_scene(r) -> tuple[dict[str, Any], str]:
     v = _view(r.sheet, r.lasting)
     if v["zombie"]:
-        return r.lasting, f"{r.name} has no Stamina to recover."
+        return r.lasting, say("{who} has no Stamina to recover.", who=user_text(r.name))
     full = v["max_stamina"]
     if v["unconscious"] and v["stamina"] == 0:
         back = full // 2
-        text = f"{r.name} was Unconscious from Stamina loss: half their total Stamina back ({back}/{full})"
+        text = say(
+            "{who} was Unconscious from Stamina loss: half their total Stamina back ({back}/{full}).",
+            who=user_text(r.name),
+            back=back,
+            full=full,
+        )
     else:
         back = full
-        text = f"{r.name} recovers all of their Stamina ({back}/{full})"
-    return r.lasting | {"stamina": back, "unconscious": back == 0}, text + "."
+        text = say("{who} recovers all of their Stamina ({back}/{full}).", who=user_text(r.name), back=back, full=full)
+    return r.lasting | {"stamina": back, "unconscious": back == 0}, text
 
 
 def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
     """One Hiatus for one hero: (new lasting, what happened, Plot Points spent)."""
     v = _view(r.sheet, r.lasting)
-    name = r.name
+    name = user_text(r.name)
     if v["dead"]:
-        return r.lasting, f"{name} is dead: a Hiatus changes nothing.", 0
+        return r.lasting, say("{who} is dead: a Hiatus changes nothing.", who=name), 0
     state = dict(r.lasting)
     notes = []
     if v["exhaustion"]:
         if name.casefold() in picks["unfed"]:
-            notes.append(f"Exhaustion stays at {v['exhaustion']} (no food and drink)")
+            notes.append(say("Exhaustion stays at {level} (no food and drink)", level=v["exhaustion"]))
         else:
             state["exhaustion"] = v["exhaustion"] - 1
-            notes.append(f"Exhaustion {v['exhaustion']} → {v['exhaustion'] - 1}")
+            notes.append(say("Exhaustion {level} → {now}", level=v["exhaustion"], now=v["exhaustion"] - 1))
     taken = v["max_wounds"] - v["wounds"]
     if taken == 0:
         state["hiatuses"] = 0
-        return state, f"{name} has no Wounds to recover" + _also(notes) + ".", 0
+        return state, say("{who} has no Wounds to recover", who=name) + _also(notes) + ".", 0
     done = v["hiatuses"] + 1
     if done < taken:
         state["hiatuses"] = done
-        return (
-            state,
-            (
-                f"{name} takes Hiatus {done} of {taken} (one per Wound they have) before a Wound Recovery roll"
-                + _also(notes)
-                + "."
-            ),
-            0,
+        took = say(
+            "{who} takes Hiatus {done} of {taken} (one per Wound they have) before a Wound Recovery roll",
+            who=name,
+            done=done,
+            taken=taken,
         )
+        return state, took + _also(notes) + ".", 0
     state["hiatuses"] = 0
     medic = name.casefold() in picks["medic"]
     d20 = roll_d20(chance, mode_for(["medic"] if medic else [], []))
     penalty = max(taken, int(state.get("exhaustion", 0)))
     total = d20.natural + v["con"] - penalty
     sign = "+" if v["con"] >= 0 else "−"
-    hiatuses = f"{taken} Hiatus{'es' if taken != 1 else ''}"
-    roll = f"{name} CON save (Wound Recovery, {hiatuses} taken): {d20.text()} {sign} {abs(v['con'])}"
-    roll += f" − {penalty} wounds/exhaustion" if penalty else ""
-    roll += f" = {total} vs DC {RECOVERY_DC}"
-    roll += " [adv: medic]" if medic else ""
+    hiatuses = say("{n} Hiatus", n=taken) if taken == 1 else say("{n} Hiatuses", n=taken)
+    roll = say(
+        "{who} CON save (Wound Recovery, {hiatuses} taken): {d20} {sign} {con}",
+        who=name,
+        hiatuses=hiatuses,
+        d20=d20.text(),
+        sign=sign,
+        con=abs(v["con"]),
+    )
+    roll += " " + say("− {penalty} wounds/exhaustion", penalty=penalty) if penalty else ""
+    roll += " " + say("= {total} vs DC {dc}", total=total, dc=RECOVERY_DC)
+    roll += " " + say("[adv: medic]") if medic else ""
     wounds, max_wounds = v["wounds"], v["max_wounds"]
     if total >= RECOVERY_DC and d20.natural != 1:
         state["wounds"] = wounds + 1
-        return state, f"{roll}: success, 1 Wound recovered ({wounds + 1}/{max_wounds} Wounds)" + _also(notes) + ".", 0
+        healed = say("success, 1 Wound recovered ({wounds}/{most} Wounds)", wounds=wounds + 1, most=max_wounds)
+        return state, f"{roll}: {healed}" + _also(notes) + ".", 0
     worse = d20.natural == 1 or RECOVERY_DC - total >= 5
-    row = "natural 1" if d20.natural == 1 else f"failed by {RECOVERY_DC - total}"
+    row = say("natural 1") if d20.natural == 1 else say("failed by {n}", n=RECOVERY_DC - total)
     if not worse:
-        return state, f"{roll}: failure ({row}): no Wound recovered, no further harm" + _also(notes) + ".", 0
+        failed = say("failure ({row}): no Wound recovered, no further harm", row=row)
+        return state, f"{roll}: {failed}" + _also(notes) + ".", 0
     if name.casefold() in picks["plot_point"]:
         points = _points(r, settings) - 1
         state["plot_points"] = points
-        return (
-            state,
-            (
-                f"{roll}: failure ({row}); {name} spends a Plot Point to ignore it: their condition stays "
-                f"unchanged until the following day ({points} Plot Point{'s' if points != 1 else ''} left)"
-                + _also(notes)
-                + "."
-            ),
-            1,
-        )
+        ignored = dict(row=row, who=name, n=points)
+        if points == 1:
+            failed = say(
+                "failure ({row}); {who} spends a Plot Point to ignore it: their condition stays unchanged until the "
+                "following day ({n} Plot Point left)",
+                **ignored,
+            )
+        else:
+            failed = say(
+                "failure ({row}); {who} spends a Plot Point to ignore it: their condition stays unchanged until the "
+                "following day ({n} Plot Points left)",
+                **ignored,
+            )
+        return state, f"{roll}: {failed}" + _also(notes) + ".", 1
     if d20.natural == 1:
         if name.casefold() in picks["flaw"]:
             state["wounds"] = wounds + 1
             state["weaknesses"] = list(state.get("weaknesses", ())) + ["Physical Condition (Wound Recovery)"]
-            return (
-                state,
-                (
-                    f"{roll}: natural 1; {name} takes on a Physical Condition instead and heals a Wound "
-                    f"({wounds + 1}/{max_wounds} Wounds)" + _also(notes) + "."
-                ),
-                0,
+            flaw = say(
+                "natural 1; {who} takes on a Physical Condition instead and heals a Wound ({wounds}/{most} Wounds)",
+                who=name,
+                wounds=wounds + 1,
+                most=max_wounds,
             )
+            return state, f"{roll}: {flaw}" + _also(notes) + ".", 0
         state["wounds"] = wounds - 1
         if wounds - 1 <= 0:
             state["dead"] = True
-            return (
-                state,
-                (f"{roll}: natural 1: an additional Wound; at 0 Wounds {name} succumbs to their injuries and dies."),
-                0,
+            dies = say(
+                "natural 1: an additional Wound; at 0 Wounds {who} succumbs to their injuries and dies.", who=name
             )
-        return (
-            state,
-            (
-                f"{roll}: natural 1: an additional Wound as their condition worsens "
-                f"({wounds - 1}/{max_wounds} Wounds)" + _also(notes) + "."
-            ),
-            0,
+            return state, f"{roll}: {dies}", 0
+        worsens = say(
+            "natural 1: an additional Wound as their condition worsens ({wounds}/{most} Wounds)",
+            wounds=wounds - 1,
+            most=max_wounds,
         )
+        return state, f"{roll}: {worsens}" + _also(notes) + ".", 0
     die = chance.die(6)
     attribute = ATTRIBUTES[die - 1]
     state["attribute_losses"] = list(state.get("attribute_losses", ())) + [attribute]
-    return (
-        state,
-        (
-            f"{roll}: failure ({row}): no Wound recovered, and a random attribute score is permanently "
-            f"reduced by 1: d6 {die} → {attribute} (GM: update the sheet if its modifier changes)" + _also(notes) + "."
-        ),
-        0,
+    lost = say(
+        "failure ({row}): no Wound recovered, and a random attribute score is permanently reduced by 1: d6 {die} → "
+        "{attribute} (GM: update the sheet if its modifier changes)",
+        row=row,
+        die=die,
+        attribute=term(attribute),
     )
+    return state, f"{roll}: {lost}" + _also(notes) + ".", 0
 
 
 def _also(notes: list[str]) -> str:
@@ -327,31 +351,43 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
     v = _view(sheet, state)
     out = []
     if v["dead"]:
-        out.append("Dead.")
+        out.append(say("Dead."))
     if not v["zombie"]:
-        down = ", Unconscious" if v["unconscious"] and v["stamina"] == 0 else ""
-        out.append(f"Stamina {v['stamina']}/{v['max_stamina']}{down}")
+        stamina = dict(stamina=v["stamina"], most=v["max_stamina"])
+        if v["unconscious"] and v["stamina"] == 0:
+            out.append(say("Stamina {stamina}/{most}, Unconscious", **stamina))
+        else:
+            out.append(say("Stamina {stamina}/{most}", **stamina))
     taken = v["max_wounds"] - v["wounds"]
-    wounds = f"Wounds {v['wounds']}/{v['max_wounds']}"
+    wounds = say("Wounds {wounds}/{most}", wounds=v["wounds"], most=v["max_wounds"])
     if taken:
-        wounds += f" (Wounded −{taken}; Hiatuses towards the next Wound Recovery roll: {v['hiatuses']} of {taken})"
+        wounds += " " + say(
+            "(Wounded −{taken}; Hiatuses towards the next Wound Recovery roll: {done} of {taken})",
+            taken=taken,
+            done=v["hiatuses"],
+        )
     if v["flaws"]:
-        wounds += f"; {v['flaws']} physical flaw{'s' if v['flaws'] != 1 else ''} (maximum Wounds −{v['flaws']})"
+        flaws = v["flaws"]
+        if flaws == 1:
+            wounds += "; " + say("{n} physical flaw (maximum Wounds −{n})", n=flaws)
+        else:
+            wounds += "; " + say("{n} physical flaws (maximum Wounds −{n})", n=flaws)
     out.append(wounds)
     if v["plot_points"] is not None:
-        out.append(f"Plot Points {v['plot_points']}")
+        out.append(say("Plot Points {n}", n=v["plot_points"]))
     if v["exhaustion"]:
-        out.append(f"Exhaustion {v['exhaustion']}")
+        out.append(say("Exhaustion {level}", level=v["exhaustion"]))
     found = _conditions(state)
     if found:
-        out.append("Conditions: " + ", ".join(x.label() for x in found))
+        out.append(say("Conditions: {conditions}", conditions=", ".join(x.label() for x in found)))
     if state.get("weaknesses"):
-        out.append("Physical Conditions: " + ", ".join(mark(w) for w in state["weaknesses"]))
+        out.append(say("Physical Conditions: {conditions}", conditions=", ".join(mark(w) for w in state["weaknesses"])))
     if state.get("attribute_losses"):
         counts: dict[str, int] = {}
         for name in state["attribute_losses"]:
             counts[name] = counts.get(name, 0) + 1
-        out.append("Attribute scores lowered for good: " + ", ".join(f"{k} −{n}" for k, n in counts.items()))
+        lowered = ", ".join(f"{term(k)} −{n}" for k, n in counts.items())
+        out.append(say("Attribute scores lowered for good: {attributes}", attributes=lowered))
     return out
 
 
@@ -362,7 +398,11 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
     spec = ADJUSTABLE.get(str(key).strip().lower())
     if spec is None:
         raise InvalidInput(
-            f"Rotted Capes keeps no lasting value called {quoted(str(key))}. Values: {', '.join(ADJUSTABLE)}."
+            say(
+                "Rotted Capes keeps no lasting value called {key}. Values: {values}.",
+                key=quoted(str(key)),
+                values=", ".join(term(k) for k in ADJUSTABLE),
+            )
         )
     key = spec.key
     if spec.kind == "bool":
@@ -374,15 +414,21 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
         if key == "attribute_losses":
             bad = [e for e in entries if e.capitalize() not in ATTRIBUTES]
             if bad:
-                raise InvalidInput(f"{quoted(bad[0])} is not an attribute: {', '.join(ATTRIBUTES)}.")
+                raise InvalidInput(
+                    say(
+                        "{bad} is not an attribute: {attributes}.",
+                        bad=quoted(bad[0]),
+                        attributes=", ".join(term(a) for a in ATTRIBUTES),
+                    )
+                )
             return state | {key: [e.capitalize() for e in entries]}
         return state | {key: [e[:80] for e in entries]}
     number = whole_number(key, value, spec.minimum, spec.maximum)
     v = _view(sheet, state | {key: number} if key == "flaws" else state)
     if key == "wounds" and number > v["max_wounds"]:
-        raise InvalidInput(f"`wounds` can be at most {v['max_wounds']} (the sheet's Wounds less flaws).")
+        raise InvalidInput(say("`wounds` can be at most {n} (the sheet's Wounds less flaws).", n=v["max_wounds"]))
     if key == "stamina" and number > v["max_stamina"]:
-        raise InvalidInput(f"`stamina` can be at most {v['max_stamina']} (the sheet's Stamina).")
+        raise InvalidInput(say("`stamina` can be at most {n} (the sheet's Stamina).", n=v["max_stamina"]))
     new = state | {key: number}
     if key == "stamina":
         new["unconscious"] = number == 0
@@ -392,10 +438,10 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
 def _condition_entry(text: str) -> dict[str, Any]:
     match = _ENTRY.match(text)
     if not match:
-        raise InvalidInput(f"Write a condition as `Name (tag, tag)`, not {quoted(text)}.")
+        raise InvalidInput(say("Write a condition as `Name (tag, tag)`, not {text}.", text=quoted(text)))
     name, _ = cond.canonical(match.group(1))
+    if name == "Exhaustion":
+        raise InvalidInput(say("Exhaustion does not last between fights: set `exhaustion` instead."))
     if name in FIGHT_ONLY:
-        raise InvalidInput(
-            f"{name} does not last between fights" + (": set `exhaustion` instead." if name == "Exhaustion" else ".")
-        )
+        raise InvalidInput(say("{condition} does not last between fights.", condition=term(name)))
     return {"name": name, "tags": list(cond.parse_tags(match.group(2)))}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ...errors import InvalidInput
+from ...said import say, term
 from ...usertext import one_line, quoted
 from .model import PACE_CAP, Condition, RCCombatant, RCEncounter
 
@@ -55,7 +56,13 @@ def canonical(name: str) -> tuple[str, int]:
             return known, level
     if key in _ALIASES:
         return _ALIASES[key], level
-    raise InvalidInput(f"{quoted(text)} is not a Rotted Capes condition. Conditions: {', '.join(NAMES)}.")
+    raise InvalidInput(
+        say(
+            "{name} is not a Rotted Capes condition. Conditions: {names}.",
+            name=quoted(text),
+            names=", ".join(term(n) for n in NAMES),
+        )
+    )
 
 
 def parse_duration(text: str | None, enc: RCEncounter, bearer: RCCombatant) -> dict:
@@ -76,8 +83,10 @@ def parse_duration(text: str | None, enc: RCEncounter, bearer: RCCombatant) -> d
         owner = bearer.id if who in ("my", "its", "their", "his", "her", "own") else enc.find(who).id
         return {"until": "turn_end", "owner": owner}
     raise InvalidInput(
-        "Durations: `3 rounds`, `end of <name>'s next turn`, `save` (ends on a successful save), `scene`, or leave it "
-        "empty."
+        say(
+            "Durations: `3 rounds`, `end of <name>'s next turn`, `save` (ends on a successful save), `scene`, or "
+            "leave it empty."
+        )
     )
 
 

@@ -7,14 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...model import Event
+from ...said import say, term
 from ...secrets import secret
 from . import conditions as cond
 from .model import ENERGY, PHYSICAL, Condition, RCCombatant, RCEncounter, parse_dr
 
-DEATH_FLAW = "Accept a physical flaw"
-DEATH_BLAZE = "Blaze of glory"
-DEATH_OWN = "Spend own Plot Point"
-INTERRUPT_ROLL = "Roll the Constitution save"
+DEATH_FLAW = say("Accept a physical flaw")
+DEATH_BLAZE = say("Blaze of glory")
+DEATH_OWN = say("Spend own Plot Point")
+INTERRUPT_ROLL = say("Roll the Constitution save")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +64,9 @@ def fortitude(c: RCCombatant) -> int:
 
 def harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report]:
     """Apply one instance of damage; the text continues a roll's total.
-    A Horde's damage lands on one member, named in the text."""
+    A Horde's damage lands on one member, named in the text. Each piece of the
+    text starts with its separator outside the phrase, so a Horde's area line
+    can trim it (`modes._member_text`)."""
     t = enc.get(cid)
     if not t.horde:
         return _harm(enc, cid, h)
@@ -78,42 +81,51 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
     after = max(0, h.amount - dr)
     report.after_dr = after
     # a hidden target shows the step even without DR, or its absence would tell
-    shown_dr = f"{dr} ({dr_key})" if dr else str(dr)
-    text = f" − DR {secret(shown_dr, t)} = {secret(after, t)}" if dr or (t.hidden and not h.armor_piercing) else ""
+    shown_dr = say("{dr} ({kind})", dr=dr, kind=term(dr_key)) if dr else str(dr)
+    shows_dr = dr or (t.hidden and not h.armor_piercing)
+    dr_text = dict(dr=secret(shown_dr, t), after=secret(after, t))
     if t.zombie and h.damage_type == "psychic":
-        return enc, " psychic: no effect on zombies", report
+        return enc, " " + say("psychic: no effect on zombies"), report
     massive, why = False, ""
     total = t.ongoing_total
     if h.ongoing:
         total += after
         if total > t.stamina_defense:
-            massive, why = (
-                True,
-                (
-                    f"; continuous total {secret(total, t)} > Stamina Defense "
-                    f"{secret(t.stamina_defense, t)} → massive (total resets)"
-                ),
+            massive = True
+            why = "; " + say(
+                "continuous total {total} > Stamina Defense {defense} → massive (total resets)",
+                total=secret(total, t),
+                defense=secret(t.stamina_defense, t),
             )
             total = 0
         else:
-            why = f" (continuous total {secret(total, t)}/{secret(t.stamina_defense, t)})"
+            why = " " + say(
+                "(continuous total {total}/{defense})", total=secret(total, t), defense=secret(t.stamina_defense, t)
+            )
     elif after > fortitude(t):
-        massive, why = True, f"; {secret(after, t)} > Fortitude {secret(fortitude(t), t)} → massive"
+        massive = True
+        why = "; " + say(
+            "{after} > Fortitude {fortitude} → massive", after=secret(after, t), fortitude=secret(fortitude(t), t)
+        )
     t = t.but(ongoing_total=total)
     if t.zombie:
-        text += why
+        text = (" " + say("− DR {dr} = {after}", **dr_text) if shows_dr else "") + why
         if massive and t.lesser_zombie:
             t = t.but(wounds=0, dead=True, out=True)
             report.destroyed = report.taken_out = True
             enc = enc.with_combatant(t)
-            return enc, text + f": {t.name} is destroyed", report
+            return enc, text + ": " + say("{who} is destroyed", who=t.name), report
         dealt = int(h.critical) + int(massive) + h.wounds
         if not dealt and h.ongoing:
-            return enc.with_combatant(t), text + ": no Wound until the total passes its Stamina Defense", report
+            return (
+                enc.with_combatant(t),
+                text + ": " + say("no Wound until the total passes its Stamina Defense"),
+                report,
+            )
         if not dealt:
             return (
                 enc.with_combatant(t),
-                text + ": no effect (zombies are hurt only by massive damage and criticals)",
+                text + ": " + say("no effect (zombies are hurt only by massive damage and criticals)"),
                 report,
             )
         t = t.but(wounds=max(0, t.wounds - dealt))
@@ -122,12 +134,12 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
         if t.wounds == 0:
             t = t.but(dead=True, out=True)
             report.destroyed = report.taken_out = True
-            text += f"; {t.name} is destroyed"
+            text += "; " + say("{who} is destroyed", who=t.name)
         return enc.with_combatant(t), text, report
-    text = (text + " Stamina") if text else " Stamina"
+    text = " " + (say("− DR {dr} = {after} Stamina", **dr_text) if shows_dr else say("Stamina"))
     absorbed = min(t.temp_stamina, after)
     if absorbed:
-        text += f" ({secret(absorbed, t)} absorbed by temporary Stamina)"
+        text += " " + say("({absorbed} absorbed by temporary Stamina)", absorbed=secret(absorbed, t))
     stamina = max(0, t.stamina - (after - absorbed))
     t = t.but(temp_stamina=t.temp_stamina - absorbed, stamina=stamina)
     text += why
@@ -144,7 +156,7 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
             report.dying = True
         else:
             enc = enc.with_combatant(t.but(dead=True, out=True))
-            text += f"; {t.name} dies"
+            text += "; " + say("{who} dies", who=t.name)
         report.taken_out = True
     elif cond.helpless(t):
         report.taken_out = True
@@ -154,14 +166,16 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
 
 
 def wound_text(dealt: int, critical: bool, massive: bool) -> str:
-    plural = "s" if dealt > 1 else ""
+    one = dealt <= 1
     if critical and massive:
-        return f", critical + massive: {dealt} Wound{plural}"
+        return ", " + (
+            say("critical + massive: {n} Wound", n=dealt) if one else say("critical + massive: {n} Wounds", n=dealt)
+        )
     if massive:
-        return f": {dealt} Wound{plural}"
+        return ": " + (say("{n} Wound", n=dealt) if one else say("{n} Wounds", n=dealt))
     if critical:
-        return f"; critical: {dealt} Wound{plural}"
-    return f"; {dealt} Wound{plural}"
+        return "; " + (say("critical: {n} Wound", n=dealt) if one else say("critical: {n} Wounds", n=dealt))
+    return "; " + (say("{n} Wound", n=dealt) if one else say("{n} Wounds", n=dealt))
 
 
 def settle(t: RCCombatant) -> tuple[RCCombatant, str]:
@@ -182,9 +196,9 @@ def settle(t: RCCombatant) -> tuple[RCCombatant, str]:
         t = cond.add(t, Condition(name="Incapacitated"))
     for name in ("Unconscious", "Incapacitated"):
         if t.has(name) and not had[name]:
-            text += f"; {t.name} is {name}"
+            text += "; " + say("{who} is {condition}", who=t.name, condition=term(name))
     if cond.helpless(t) and t.demanding:
-        text += f"; {t.demanding.what} is lost"
+        text += "; " + say("{what} is lost", what=t.demanding.what)
         t = t.but(demanding=None)
     if cond.helpless(t):
         t = t.but(dodging=False)
@@ -193,14 +207,16 @@ def settle(t: RCCombatant) -> tuple[RCCombatant, str]:
 
 def status(c: RCCombatant) -> str:
     if c.environment:
-        return "environment"
+        return say("environment")
     if c.horde:
-        return f"{len(c.horde)} members, each " + status(c.but(horde=()))
-    wounds = f"{secret(c.wounds, c)}/{secret(c.max_wounds, c)} Wounds"
+        return say("{n} members, each {status}", n=len(c.horde), status=status(c.but(horde=())))
+    wounds = say("{wounds}/{most} Wounds", wounds=secret(c.wounds, c), most=secret(c.max_wounds, c))
     if c.zombie:
         return wounds
-    temp = f" +{secret(c.temp_stamina, c)} temp" if c.temp_stamina else ""
-    return f"{secret(c.stamina, c)}/{secret(c.max_stamina, c)} Stamina{temp}, {wounds}"
+    stamina = dict(stamina=secret(c.stamina, c), most=secret(c.max_stamina, c), wounds=wounds)
+    if c.temp_stamina:
+        return say("{stamina}/{most} Stamina +{temp} temp, {wounds}", temp=secret(c.temp_stamina, c), **stamina)
+    return say("{stamina}/{most} Stamina, {wounds}", **stamina)
 
 
 def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
@@ -208,14 +224,16 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
     t = enc.get(cid)
     allies = [a for a in enc.active() if a.is_hero and a.id != cid and a.plot_points > 0 and not a.echo_of]
     options = [DEATH_OWN] if t.plot_points > 0 else []
-    options += [f"{a.name} spends a Plot Point" for a in allies]
+    givers = {say("{who} spends a Plot Point", who=a.name): a.id for a in allies}
+    options += list(givers)
     options += [DEATH_FLAW, DEATH_BLAZE]
     users = enc.controllers([cid] + [a.id for a in allies])
     users = tuple(u for u in users if u != enc.gm_id) or (enc.gm_id,)
     default = options[0] if options[0] != DEATH_FLAW and len(options) > 2 else DEATH_FLAW
-    prompt = (
-        f"{t.name} is at 0 Wounds and 0 Stamina: spend a Plot Point, accept a physical flaw, or go out in a "
-        "blaze of glory?"
+    prompt = say(
+        "{who} is at 0 Wounds and 0 Stamina: spend a Plot Point, accept a physical flaw, or go out in a "
+        "blaze of glory?",
+        who=t.name,
     )
     enc = enc.ask(
         kind="death",
@@ -224,7 +242,7 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
         default=default,
         chooser=cid,
         users=users,
-        context={"cid": cid},
+        context={"cid": cid, "givers": givers},
     )
     # the choice message pings the players; the result line only tells the channel
     return enc, Event(kind="info", text=f"☠️ {prompt}")
@@ -233,7 +251,9 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
 def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter, Event]:
     t = enc.get(cid)
     # the DC comes from the damage after the bearer's DR
-    prompt = f"{t.name}: Constitution save DC {secret(dc, t)} to keep {t.demanding.what} going."
+    prompt = say(
+        "{who}: Constitution save DC {dc} to keep {what} going.", who=t.name, dc=secret(dc, t), what=t.demanding.what
+    )
     users = enc.controllers([cid])
     enc = enc.ask(
         kind="interrupt",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed, NotYourTurn
+from ...said import say, term
 from ...secrets import secret
 from . import conditions as cond
 from .model import RCCombatant, RCEncounter
@@ -25,15 +26,20 @@ def actor_of(enc: RCEncounter, action) -> RCCombatant:
         return real(enc, enc.find(action.actor))
     mine = [c for c in enc.turns.acting if action.by.is_gm or enc.get(c).controller_id == action.by.user_id]
     if not mine:
-        raise NotYourTurn("It is not your turn: name the actor (`actor:`) for a reaction.")
+        raise NotYourTurn(say("It is not your turn: name the actor (`actor:`) for a reaction."))
     return real(enc, enc.get(mine[0]))
 
 
 def may_act(c: RCCombatant) -> None:
     if c.out:
-        raise NotAllowed(f"{c.name} is out of the fight.")
+        raise NotAllowed(say("{who} is out of the fight.", who=c.name))
     if cond.helpless(c) and not c.blaze:
-        raise NotAllowed(f"{c.name} is {'Unconscious' if c.has('Unconscious') else 'Incapacitated'} and cannot act.")
+        raise NotAllowed(say("{who} is {condition} and cannot act.", who=c.name, condition=term(helpless_as(c))))
+
+
+def helpless_as(c: RCCombatant) -> str:
+    """The condition that keeps a helpless combatant from acting."""
+    return "Unconscious" if c.has("Unconscious") else "Incapacitated"
 
 
 def spend(enc: RCEncounter, c: RCCombatant, what: str) -> RCEncounter:
@@ -44,27 +50,30 @@ def spend(enc: RCEncounter, c: RCCombatant, what: str) -> RCEncounter:
         if c.blaze:
             return enc
         if c.demanding:
-            raise NotAllowed(f"{c.name} cannot take reactions while performing a demanding action.")
+            raise NotAllowed(say("{who} cannot take reactions while performing a demanding action.", who=c.name))
         if c.has("Stunned"):
-            raise NotAllowed(f"{c.name} is Stunned and cannot take reactions.")
+            raise NotAllowed(say("{who} is Stunned and cannot take reactions.", who=c.name))
         if e.reactions <= 0:
-            raise NotAllowed(f"{c.name} has no reaction left before their next turn.")
+            raise NotAllowed(say("{who} has no reaction left before their next turn.", who=c.name))
         return enc.update(c.id, economy=e.but(reactions=e.reactions - 1))
     if not acting(enc, c.id):
         raise NotYourTurn(
-            f"It is not {c.name}'s turn: off-turn, only an /attack (as a reaction) or a readied action works."
+            say(
+                "It is not {who}'s turn: off-turn, only an /attack (as a reaction) or a readied action works.",
+                who=c.name,
+            )
         )
     if what == "action":
         if not e.action:
-            raise NotAllowed(f"{c.name} has already used their Action this turn.")
+            raise NotAllowed(say("{who} has already used their Action this turn.", who=c.name))
         return enc.update(c.id, economy=e.but(action=False))
     if what == "bonus":
         if not e.bonus:
-            raise NotAllowed(f"{c.name} has already used their Bonus Action this turn.")
+            raise NotAllowed(say("{who} has already used their Bonus Action this turn.", who=c.name))
         if c.demanding:
-            raise NotAllowed("A Bonus Action may only come before a demanding action begins.")
+            raise NotAllowed(say("A Bonus Action may only come before a demanding action begins."))
         return enc.update(c.id, economy=e.but(bonus=False))
-    raise InvalidInput(f"Unknown action cost `{what}`.")
+    raise InvalidInput(say("Unknown action cost `{what}`.", what=what))
 
 
 def fresh(c: RCCombatant) -> RCCombatant:
@@ -90,29 +99,41 @@ def _tick(ok: bool) -> str:
 
 def summary(c: RCCombatant) -> list[str]:
     e = c.economy
-    blocked = " (Stunned)" if c.has("Stunned") else " (demanding)" if c.demanding else ""
+    blocked = say("(Stunned)") if c.has("Stunned") else say("(demanding)") if c.demanding else ""
     if blocked:
-        reaction = f"{_tick(False)}{blocked}"
+        reaction = f"{_tick(False)} {blocked}"
     elif c.horde:
         # one per member, as the member count says; once some are used, how many are left
-        reaction = _tick(e.reactions > 0) + (f" ×{e.reactions} left" if e.opportunity and e.reactions else "")
+        left = e.opportunity and e.reactions
+        reaction = _tick(e.reactions > 0) + (" " + say("×{n} left", n=e.reactions) if left else "")
     else:
         reaction = _tick(e.reactions > 0) + (f" ×{e.reactions}" if e.reactions > 1 else "")
-    lines = [
-        f"Pace {secret(e.pace, c)} area{'s' if e.pace != 1 or c.hidden else ''} left · Action {_tick(e.action)} · "
-        f"Bonus Action {_tick(e.bonus)} · Reaction {reaction}"
-    ]
+    turn = dict(pace=secret(e.pace, c), action=_tick(e.action), bonus=_tick(e.bonus), reaction=reaction)
+    if e.pace != 1 or c.hidden:
+        line = say("Pace {pace} areas left · Action {action} · Bonus Action {bonus} · Reaction {reaction}", **turn)
+    else:
+        line = say("Pace {pace} area left · Action {action} · Bonus Action {bonus} · Reaction {reaction}", **turn)
+    lines = [line]
     if c.demanding:
-        lines.append(
-            f"Demanding: {c.demanding.what}{' (interruptible)' if c.demanding.interruptible else ''} — resolves at "
-            "the start of the next turn; max 1 area, no reactions"
-        )
+        what = c.demanding.what
+        if c.demanding.interruptible:
+            lines.append(
+                say(
+                    "Demanding: {what} (interruptible) — resolves at the start of the next turn; max 1 area, "
+                    "no reactions",
+                    what=what,
+                )
+            )
+        else:
+            lines.append(
+                say("Demanding: {what} — resolves at the start of the next turn; max 1 area, no reactions", what=what)
+            )
     if c.dodging:
-        lines.append("Dodging: attacks against Avoidance at disadvantage")
+        lines.append(say("Dodging: attacks against Avoidance at disadvantage"))
     if c.ready:
-        lines.append(f"Ready: {c.ready}")
+        lines.append(say("Ready: {trigger}", trigger=c.ready))
     if c.assisted_by:
-        lines.append("Assisted: advantage on the next roll")
+        lines.append(say("Assisted: advantage on the next roll"))
     if c.blaze:
-        lines.append("Blaze of glory: one last attack, an automatic critical")
+        lines.append(say("Blaze of glory: one last attack, an automatic critical"))
     return lines

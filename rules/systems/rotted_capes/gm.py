@@ -6,6 +6,7 @@ from ...commands import flag_number
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
+from ...said import say, term
 from ...secrets import secret
 from ...usertext import listed, mark, one_line, user_text
 from . import conditions as cond
@@ -20,7 +21,7 @@ def damage(system, enc: RCEncounter, action, chance):
     directly, `ongoing` counts towards the continuous-damage total, `ap` ignores DR."""
     target = economy.real(enc, enc.find(action.target))
     if target.out or target.environment:
-        raise InvalidInput(f"{target.name} cannot take damage.")
+        raise InvalidInput(say("{who} cannot take damage.", who=target.name))
     damage_type = known_damage_type((action.damage_type or "kinetic").strip().lower())
     flags = action.flags
     roll = chance.roll(action.amount)
@@ -38,14 +39,19 @@ def damage(system, enc: RCEncounter, action, chance):
     events = []
     if was_horde and report.taken_out:
         enc, more = modes.member_down(system, enc, target.id, chance)
-        text += more.pop(0).text
+        text += more.pop(0).said
         events.extend(more)
         report.dying, report.interrupt_dc = False, None
     t = enc.get(target.id)
     tail = "" if t.out or (was_horde and report.taken_out) else f" ({t.name}: {dmg.status(t)})"
-    events.insert(
-        0, Event(kind="roll", text=f"{target.name} takes {damage_type} damage: {roll.text} = {roll.total}{text}{tail}")
+    head = say(
+        "{who} takes {kind} damage: {roll} = {total}",
+        who=target.name,
+        kind=term(damage_type),
+        roll=roll.text,
+        total=roll.total,
     )
+    events.insert(0, Event(kind="roll", text=f"{head}{text}{tail}"))
     enc, more = dmg.follow_up(enc, target.id, report)
     return enc, events + more
 
@@ -54,30 +60,39 @@ def heal(enc: RCEncounter, action, chance):
     """Dice of `amount`: Stamina (`temp`: temporary Stamina, replacing any; `wounds`: Wounds)."""
     target = economy.real(enc, enc.find(action.target))
     if target.out:
-        raise InvalidInput(f"{target.name} is out of the fight.")
+        raise InvalidInput(say("{who} is out of the fight.", who=target.name))
     roll = chance.roll(action.amount)
     amount = max(0, roll.total)
     if action.flags.get("temp"):
         t = target.but(temp_stamina=amount)
         what = (
-            f"{amount} temporary Stamina (replacing {secret(target.temp_stamina, target)})"
+            say("{amount} temporary Stamina (replacing {old})", amount=amount, old=secret(target.temp_stamina, target))
             if target.temp_stamina
-            else f"{amount} temporary Stamina"
+            else say("{amount} temporary Stamina", amount=amount)
         )
     elif action.flags.get("wounds"):
         gained = min(amount, target.max_wounds - target.wounds)
         t = target.but(wounds=target.wounds + gained)
         # how much was gained tells how much was missing
-        what = f"{secret(gained, target)} Wound{'s' if gained != 1 or target.hidden else ''}"
+        shown = secret(gained, target)
+        what = say("{n} Wounds", n=shown) if gained != 1 or target.hidden else say("{n} Wound", n=shown)
     else:
         if target.zombie:
-            raise InvalidInput("Zombies have no Stamina to recover.")
+            raise InvalidInput(say("Zombies have no Stamina to recover."))
         gained = min(amount, target.max_stamina - target.stamina)
         t = target.but(stamina=target.stamina + gained)
-        what = f"{secret(gained, target)} Stamina"
+        what = say("{n} Stamina", n=secret(gained, target))
     t, more = dmg.settle(t)
     enc = enc.with_combatant(t)
-    return enc, [Event(kind="roll", text=f"{t.name} recovers {what}: {roll.text} = {roll.total} ({dmg.status(t)}).")]
+    text = say(
+        "{who} recovers {what}: {roll} = {total} ({status}).",
+        who=t.name,
+        what=what,
+        roll=roll.text,
+        total=roll.total,
+        status=dmg.status(t),
+    )
+    return enc, [Event(kind="roll", text=text)]
 
 
 def save(enc: RCEncounter, action, chance):
@@ -86,14 +101,19 @@ def save(enc: RCEncounter, action, chance):
     condition = _condition_for(c, kind)
     dc = action.dc if action.dc is not None else (condition.dc if condition else None)
     if dc is None:
-        raise InvalidInput("Give the save's `dc`.")
+        raise InvalidInput(say("Give the save's `dc`."))
     if not 1 <= dc <= 60:
-        raise InvalidInput("A DC is between 1 and 60.")
+        raise InvalidInput(say("A DC is between 1 and 60."))
     flags = action.flags
     if c.has("Unconscious") and kind[:3] in ("avo", "wil"):
         return enc, [
             Event(
-                kind="roll", text=f"{c.name} is Unconscious: the {mark(kind.capitalize())} check fails automatically."
+                kind="roll",
+                text=say(
+                    "{who} is Unconscious: the {check} check fails automatically.",
+                    who=c.name,
+                    check=mark(kind.capitalize()),
+                ),
             )
         ]
     if flags.get("auto"):
@@ -121,10 +141,16 @@ def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
         else (c.condition(spec["condition"]).save if c.condition(spec["condition"]) else "con")
     )
     ok, text = roll_save(enc, c.id, save_kind, spec["dc"], chance, adv, spec["dis"])
-    events = [Event(kind="roll", text=f"{c.name} {mark(save_kind.upper())} save: {text}")]
+    events = [
+        Event(
+            kind="roll", text=say("{who} {kind} save: {result}", who=c.name, kind=mark(save_kind.upper()), result=text)
+        )
+    ]
     if ok and spec["condition"] and c.has(spec["condition"]):
         enc = enc.update(c.id, conditions=tuple(x for x in c.conditions if x.name != spec["condition"]))
-        events.append(Event(kind="info", text=f"{c.name} shakes off {spec['condition']}."))
+        events.append(
+            Event(kind="info", text=say("{who} shakes off {condition}.", who=c.name, condition=term(spec["condition"])))
+        )
     last = LastRoll(
         kind="save",
         roller=c.id,
@@ -140,26 +166,33 @@ def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
 
 def _unleashed_save(enc, c, kind, dc, condition):
     if not c.unleashed:
-        raise NotAllowed(f"Only an Unleashed villain can succeed automatically; {c.name} is not Unleashed.")
+        raise NotAllowed(
+            say("Only an Unleashed villain can succeed automatically; {who} is not Unleashed.", who=c.name)
+        )
     if c.unleashed_save_round == enc.round:
-        raise NotAllowed(f"{c.name} already used this round's automatic save.")
+        raise NotAllowed(say("{who} already used this round's automatic save.", who=c.name))
     if enc.pool <= 0:
-        raise NotAllowed("The Editor-in-Chief's pool has no Plot Point to spend.")
+        raise NotAllowed(say("The Editor-in-Chief's pool has no Plot Point to spend."))
     conditions = tuple(x for x in c.conditions if not condition or x.name != condition.name)
     enc = enc.update(c.id, unleashed_save_round=enc.round, conditions=conditions).but(pool=enc.pool - 1)
-    what = (
-        f"{mark(condition.save.upper())} save against {condition.label()}"
-        if condition
-        else f"{mark(kind.upper())} save"
-    )
-    ends = f"; {condition.name} ends" if condition else ""
-    return enc, [
-        Event(
-            kind="info",
-            text=f"🎭 The Editor-in-Chief spends a Plot Point from the pool: {c.name}'s {what} (DC {dc}) succeeds "
-            f"automatically{ends} (pool {enc.pool}).",
+    values = dict(who=c.name, dc=dc, pool=enc.pool)
+    if condition:
+        text = say(
+            "The Editor-in-Chief spends a Plot Point from the pool: {who}'s {kind} save against {condition} "
+            "(DC {dc}) succeeds automatically; {name} ends (pool {pool}).",
+            kind=mark(condition.save.upper()),
+            condition=condition.label(),
+            name=term(condition.name),
+            **values,
         )
-    ]
+    else:
+        text = say(
+            "The Editor-in-Chief spends a Plot Point from the pool: {who}'s {kind} save (DC {dc}) succeeds "
+            "automatically (pool {pool}).",
+            kind=mark(kind.upper()),
+            **values,
+        )
+    return enc, [Event(kind="info", text=f"🎭 {text}")]
 
 
 def _condition_for(c, kind: str):
@@ -175,17 +208,20 @@ def resume_interrupt(enc: RCEncounter, pending, option, chance):
     cid, dc = pending.context["cid"], pending.context["dc"]
     c = enc.get(cid)
     if c.demanding is None:
-        return enc, [Event(kind="info", text=f"{c.name} is no longer performing a demanding action.")]
+        return enc, [Event(kind="info", text=say("{who} is no longer performing a demanding action.", who=c.name))]
     ok, text = roll_save(enc, cid, "con", dc, chance, own_dc=True)
-    what = c.demanding.what
+    values = dict(who=c.name, what=c.demanding.what, result=text)
     if ok:
-        return enc, [Event(kind="roll", text=f"{c.name} CON save to keep {what}: {text} — still going.")]
+        return enc, [Event(kind="roll", text=say("{who} CON save to keep {what}: {result} — still going.", **values))]
     enc = enc.update(cid, demanding=None)
     return enc, [
         Event(
             kind="roll",
-            text=f"{c.name} CON save to keep {what}: {text} — the action is disrupted (no Burnout is paid; it can be "
-            "tried again).",
+            text=say(
+                "{who} CON save to keep {what}: {result} — the action is disrupted (no Burnout is paid; it can be "
+                "tried again).",
+                **values,
+            ),
         )
     ]
 
@@ -195,7 +231,7 @@ def may_change(enc: RCEncounter, action) -> None:
     if action.by.is_gm:
         return
     if enc.status != "running" or not any(enc.get(c).controller_id == action.by.user_id for c in enc.turns.acting):
-        raise NotAllowed("Players apply conditions on their own turn; otherwise ask the GM.")
+        raise NotAllowed(say("Players apply conditions on their own turn; otherwise ask the GM."))
 
 
 def add_condition(enc: RCEncounter, action, chance):
@@ -203,7 +239,9 @@ def add_condition(enc: RCEncounter, action, chance):
     target = economy.real(enc, enc.find(action.target))
     name, level = cond.canonical(action.condition)
     if name in cond.DERIVED and name != "Unconscious":
-        raise InvalidInput(f"{name} follows from Wounds and Stamina: the bot sets it by itself.")
+        raise InvalidInput(
+            say("{condition} follows from Wounds and Stamina: the bot sets it by itself.", condition=term(name))
+        )
     flags = action.flags
     fields = cond.parse_duration(action.duration, enc, target)
     tags = cond.parse_tags(action.tags)
@@ -213,7 +251,7 @@ def add_condition(enc: RCEncounter, action, chance):
     if name == "Ongoing Damage":
         amount = str(flags.get("damage") or "")
         if not amount:
-            raise InvalidInput("Ongoing Damage needs `damage=` in the options, e.g. `damage=1d6 type=fire dc=12`.")
+            raise InvalidInput(say("Ongoing Damage needs `damage=` in the options, e.g. `damage=1d6 type=fire dc=12`."))
         check_expression(amount)
         kind = known_damage_type(str(flags.get("type", "kinetic")).lower())
         extra = {"damage": amount, "damage_type": kind, "at": "end" if flags.get("end") else "start"}
@@ -221,7 +259,7 @@ def add_condition(enc: RCEncounter, action, chance):
         if fields["until"] == "none":
             fields = {"until": "save"}
     if fields["until"] == "save" and dc is None:
-        raise InvalidInput("A condition that lasts until saved needs `dc=` in the options.")
+        raise InvalidInput(say("A condition that lasts until saved needs `dc=` in the options."))
     source = one_line(flags.get("source") or flags.get("by"), 60)
     if name == "Unconscious" and not source:
         source = "imposed"  # so Stamina changes do not wake them
@@ -240,35 +278,48 @@ def add_condition(enc: RCEncounter, action, chance):
     events = []
     if name == "Exhaustion" and t.condition("Exhaustion").level >= 6:
         t = t.but(dead=True, out=True)
-        events.append(Event(kind="info", text=f"☠️ {t.name} reaches Exhaustion 6 and dies."))
+        events.append(Event(kind="info", text="☠️ " + say("{who} reaches Exhaustion 6 and dies.", who=t.name)))
     if name == "Unconscious":
         t = t.but(demanding=None, dodging=False)
     enc = enc.with_combatant(t)
     now = t.condition(name) or condition
-    return enc, [Event(kind="info", text=f"{t.name} {_state(now)} {_describe(now, enc, added=True)}.")] + events
+    text = say("{who} {state} {lasts}.", who=t.name, state=_state(now), lasts=_describe(now, enc, added=True))
+    return enc, [Event(kind="info", text=text)] + events
 
 
 def _state(c: Condition) -> str:
     if c.name == "Ongoing Damage":
-        when = "start" if c.at == "start" else "end"
-        return (
-            f"takes Ongoing Damage ({listed(c.tags) + ': ' if c.tags else ''}{c.damage} {c.damage_type} at the "
-            f"{when} of each of their turns)"
-        )
-    return f"{'has' if c.name == 'Exhaustion' else 'is'} {c.label()}"
+        damage = dict(damage=c.damage, kind=term(c.damage_type))
+        if c.tags:
+            damage["tags"] = listed(c.tags)
+            if c.at == "start":
+                return say(
+                    "takes Ongoing Damage ({tags}: {damage} {kind} at the start of each of their turns)", **damage
+                )
+            return say("takes Ongoing Damage ({tags}: {damage} {kind} at the end of each of their turns)", **damage)
+        if c.at == "start":
+            return say("takes Ongoing Damage ({damage} {kind} at the start of each of their turns)", **damage)
+        return say("takes Ongoing Damage ({damage} {kind} at the end of each of their turns)", **damage)
+    if c.name == "Exhaustion":
+        return say("has {condition}", condition=c.label())
+    return say("is {condition}", condition=c.label())
 
 
 def _describe(c: Condition, enc, *, added: bool = False) -> str:
     if c.until == "rounds":
-        rounds = f"{c.turns_left} round{'s' if c.turns_left != 1 else ''}"
-        return f"for {rounds}" if added else f"{rounds} left"
+        n = c.turns_left
+        if added:
+            return say("for {n} round", n=n) if n == 1 else say("for {n} rounds", n=n)
+        return say("{n} round left", n=n) if n == 1 else say("{n} rounds left", n=n)
     if c.until == "turn_end":
-        return f"until the end of {enc.get(c.owner).name + chr(39) + 's' if c.owner else 'their'} next turn"
+        if c.owner:
+            return say("until the end of {who}'s next turn", who=enc.get(c.owner).name)
+        return say("until the end of their next turn")
     if c.until == "save":
-        return f"until a DC {c.dc} {mark(c.save.upper())} save at the end of one of their turns"
+        return say("until a DC {dc} {kind} save at the end of one of their turns", dc=c.dc, kind=mark(c.save.upper()))
     if c.until == "scene":
-        return "until the end of the scene"
-    return "until removed"
+        return say("until the end of the scene")
+    return say("until removed")
 
 
 def remove_condition(enc: RCEncounter, action, chance):
@@ -276,23 +327,23 @@ def remove_condition(enc: RCEncounter, action, chance):
     target = economy.real(enc, enc.find(action.target))
     name, _ = cond.canonical(action.condition)
     if not target.has(name):
-        raise InvalidInput(f"{target.name} is not {name}.")
+        raise InvalidInput(say("{who} is not {condition}.", who=target.name, condition=term(name)))
     if name in cond.DERIVED:
-        raise InvalidInput(f"{name} follows from Wounds and Stamina: heal them instead.")
+        raise InvalidInput(say("{condition} follows from Wounds and Stamina: heal them instead.", condition=term(name)))
     enc = enc.with_combatant(cond.remove(target, name))
-    return enc, [Event(kind="info", text=f"{target.name} is no longer {name}.")]
+    return enc, [Event(kind="info", text=say("{who} is no longer {condition}.", who=target.name, condition=term(name)))]
 
 
 def conditions_text(enc: RCEncounter, target: str | None = None) -> str:
     people = [enc.find(target)] if target else [c for c in enc.active() if c.conditions]
-    lines = [f"**{c.name}**: " + ("; ".join(_listed(x, enc) for x in c.conditions) or "none") for c in people]
-    return "\n".join(lines) or "Nobody has a condition."
+    lines = [f"**{c.name}**: " + ("; ".join(_listed(x, enc) for x in c.conditions) or say("none")) for c in people]
+    return "\n".join(lines) or say("Nobody has a condition.")
 
 
 def _listed(c: Condition, enc) -> str:
     if c.name in cond.DERIVED and not c.source:
         return c.label()  # follows from Stamina and Wounds: no duration to show
-    extra = f"{c.damage} {c.damage_type}, " if c.name == "Ongoing Damage" else ""
+    extra = f"{c.damage} {term(c.damage_type)}, " if c.name == "Ongoing Damage" else ""
     return f"{c.label()} — {extra}{_describe(c, enc)}"
 
 

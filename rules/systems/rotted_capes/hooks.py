@@ -4,6 +4,7 @@ Ongoing Damage, saves, and condition durations running out."""
 from __future__ import annotations
 
 from ...model import Event
+from ...said import say, term
 from ...secrets import secret
 from ...usertext import listed
 from . import conditions as cond
@@ -40,12 +41,12 @@ def roll_save(
     else:
         text = f"{d20.text()} {'+' if mod >= 0 else '−'} {abs(mod)}"
         if penalty:
-            text += f" − {penalty} wounds/exhaustion"
-    text += (
-        f" = {secret(total, c)} vs DC {secret(dc, c) if own_dc else dc}: "
-        f"{'success' if ok else 'failure'}{reasons(adv, dis, d20.mode)}"
+            text += " " + say("− {penalty} wounds/exhaustion", penalty=penalty)
+    against = dict(total=secret(total, c), dc=secret(dc, c) if own_dc else dc)
+    text += " " + (
+        say("= {total} vs DC {dc}: success", **against) if ok else say("= {total} vs DC {dc}: failure", **against)
     )
-    return ok, text
+    return ok, text + reasons(adv, dis, d20.mode)
 
 
 def tick(enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter, list[Event]]:
@@ -57,13 +58,12 @@ def tick(enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter, list[Event]]:
     enc, text, report = dmg.harm(enc, cid, dmg.Harm(roll.total, ongoing.damage_type, ongoing=True))
     t = enc.get(cid)
     tail = "" if t.out else f" ({t.name}: {dmg.status(t)})"
-    tags = f" ({listed(ongoing.tags)})" if ongoing.tags else ""
-    events = [
-        Event(
-            kind="roll",
-            text=f"{c.name} takes {ongoing.damage_type} Ongoing Damage{tags}: {roll.text} = {roll.total}{text}{tail}",
-        )
-    ]
+    took = dict(who=c.name, kind=term(ongoing.damage_type), roll=roll.text, total=roll.total)
+    if ongoing.tags:
+        head = say("{who} takes {kind} Ongoing Damage ({tags}): {roll} = {total}", tags=listed(ongoing.tags), **took)
+    else:
+        head = say("{who} takes {kind} Ongoing Damage: {roll} = {total}", **took)
+    events = [Event(kind="roll", text=f"{head}{text}{tail}")]
     enc, more = dmg.follow_up(enc, cid, report)
     return enc, events + more
 
@@ -73,12 +73,14 @@ def turn_start(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter,
     if c.echo_of:
         villain = enc.get(c.echo_of)
         enc = enc.with_combatant(economy.fresh(villain).but(dodging=False))
-        return enc, [Event(kind="info", text=f"{villain.name} takes an Unleashed extra turn.")]
+        return enc, [Event(kind="info", text=say("{who} takes an Unleashed extra turn.", who=villain.name))]
     if c.environment:
         return enc, [
             Event(
                 kind="info",
-                text=f"{c.name}: the environment strikes (GM: describe it, then /damage or /condition add).",
+                text=say(
+                    "{who}: the environment strikes (GM: describe it, then /damage or /condition add).", who=c.name
+                ),
             )
         ]
     events: list[Event] = []
@@ -91,7 +93,12 @@ def turn_start(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter,
     c = economy.fresh(enc.get(cid)).but(dodging=False)
     if c.ready:
         events.append(
-            Event(kind="info", text=f"{c.name}'s readied action ({c.ready}) was never triggered and is lost.")
+            Event(
+                kind="info",
+                text=say(
+                    "{who}'s readied action ({trigger}) was never triggered and is lost.", who=c.name, trigger=c.ready
+                ),
+            )
         )
         c = c.but(ready="")
     if c.demanding and c.demanding.since_turn < enc.turn_no:
@@ -99,8 +106,13 @@ def turn_start(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter,
         events.append(
             Event(
                 kind="info",
-                text=f"✨ {c.name}'s demanding action resolves now: {c.demanding.what}. "
-                "Apply its effect (`/attack … options:free` spends no Action).",
+                text="✨ "
+                + say(
+                    "{who}'s demanding action resolves now: {what}. Apply its effect (`/attack … options:free` spends "
+                    "no Action).",
+                    who=c.name,
+                    what=c.demanding.what,
+                ),
             )
         )
         c = c.but(demanding=None)
@@ -117,7 +129,7 @@ def turn_start(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter,
         events.append(
             Event(
                 kind="info",
-                text=f"{c.name} is {'Unconscious' if c.has('Unconscious') else 'Incapacitated'}: the turn passes.",
+                text=say("{who} is {condition}: the turn passes.", who=c.name, condition=term(economy.helpless_as(c))),
             )
         )
     return enc, events
@@ -138,10 +150,13 @@ def turn_end(system, enc: RCEncounter, cid: str, chance, skip_tick: bool = False
             if condition.dc is None or c.out:
                 continue
             ok, text = roll_save(enc, cid, condition.save, condition.dc, chance)
+            saved = dict(who=c.name, condition=condition.label(), result=text)
             events.append(
                 Event(
                     kind="roll",
-                    text=f"{c.name} saves against {condition.label()}: {text}" + (" — it ends." if ok else "."),
+                    text=say("{who} saves against {condition}: {result} — it ends.", **saved)
+                    if ok
+                    else say("{who} saves against {condition}: {result}.", **saved),
                 )
             )
             if ok:
@@ -151,7 +166,7 @@ def turn_end(system, enc: RCEncounter, cid: str, chance, skip_tick: bool = False
         if condition.until == "rounds" and condition.since_turn < enc.turn_no:
             condition = condition.but(turns_left=condition.turns_left - 1)
             if condition.turns_left <= 0:
-                events.append(Event(kind="info", text=f"{c.name} is no longer {condition.label()}."))
+                events.append(Event(kind="info", text=no_longer(c, condition)))
                 continue
         kept.append(condition)
     enc = enc.update(cid, conditions=tuple(kept))
@@ -164,6 +179,10 @@ def _expire_only(enc: RCEncounter, cid: str):
     return _end_conditions(
         enc, lambda o, x: x.until == "turn_end" and (x.owner or o.id) == cid and x.since_turn < enc.turn_no
     )
+
+
+def no_longer(c, condition) -> str:
+    return say("{who} is no longer {condition}.", who=c.name, condition=condition.label())
 
 
 def round_start(enc: RCEncounter) -> RCEncounter:
@@ -184,7 +203,7 @@ def _end_conditions(enc: RCEncounter, ends) -> tuple[RCEncounter, list[Event]]:
         kept = []
         for condition in o.conditions:
             if ends(o, condition):
-                events.append(Event(kind="info", text=f"{o.name} is no longer {condition.label()}."))
+                events.append(Event(kind="info", text=no_longer(o, condition)))
             else:
                 kept.append(condition)
         combatants.append(o.but(conditions=tuple(kept)))

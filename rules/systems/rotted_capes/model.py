@@ -11,6 +11,7 @@ from pydantic import field_validator
 
 from ...errors import InvalidInput
 from ...model import Combatant, Encounter, Value
+from ...said import say, term
 from ...turns.initiative import InitiativeState
 from ...usertext import Typed, listed, quoted
 
@@ -28,8 +29,12 @@ _DR_PAIR = re.compile(r"^([a-z]+)[:=](\d{1,3})$")
 def known_damage_type(kind: str) -> str:
     """`kind` if it is one of the seed's damage types; a command naming another is refused."""
     if kind not in DAMAGE_TYPES:
-        raise InvalidInput(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
+        raise InvalidInput(say("Damage type must be one of: {types}.", types=_terms(DAMAGE_TYPES)))
     return kind
+
+
+def _terms(words) -> str:
+    return ", ".join(term(w) for w in words)
 
 
 def parse_dr(text: str) -> dict[str, int]:
@@ -38,10 +43,10 @@ def parse_dr(text: str) -> dict[str, int]:
     for part in (text or "").replace(",", " ").lower().split():
         match = _DR_PAIR.match(part)
         if not match:
-            raise ValueError(f"DR {quoted(part, 20)} must look like `fire:10` (type, category or `all`)")
+            raise ValueError(say("DR {dr} must look like `fire:10` (type, category or `all`)", dr=quoted(part, 20)))
         key = match.group(1)
         if key not in DAMAGE_TYPES + ("energy", "physical", "all"):
-            raise ValueError(f"{quoted(key, 20)} is not a damage type, `energy`, `physical` or `all`")
+            raise ValueError(say("{key} is not a damage type, `energy`, `physical` or `all`", key=quoted(key, 20)))
         result[key] = int(match.group(2))
     return result
 
@@ -51,7 +56,7 @@ def parse_saves(text: str) -> dict[str, int]:
     for part in (text or "").replace(",", " ").lower().split():
         match = re.match(r"^([a-z]+)[:=]([+-]?\d{1,2})$", part)
         if not match:
-            raise ValueError(f"save bonus {quoted(part, 20)} must look like `wis:2`")
+            raise ValueError(say("save bonus {bonus} must look like `wis:2`", bonus=quoted(part, 20)))
         result[match.group(1)] = int(match.group(2))
     return result
 
@@ -96,18 +101,18 @@ class RCSheet(Value):
     @field_validator("zombie_level")
     @classmethod
     def _level(cls, value: str) -> str:
-        return _one_of(value, ZOMBIE_LEVELS, "zombie level")
+        return _one_of(value, ZOMBIE_LEVELS, say("zombie level"))
 
     @field_validator("damage_type")
     @classmethod
     def _type(cls, value: str) -> str:
-        return _one_of(value, DAMAGE_TYPES, "damage type")
+        return _one_of(value, DAMAGE_TYPES, say("damage type"))
 
     @field_validator("stamina", "wounds", "pace", "avoidance", "fortitude", "willpower")
     @classmethod
     def _non_negative(cls, value: int) -> int:
         if not 0 <= value <= 1000:
-            raise ValueError("must be between 0 and 1000")
+            raise ValueError(say("must be between 0 and 1000"))
         return value
 
 
@@ -115,7 +120,7 @@ def _one_of(value: str, allowed: tuple[str, ...], what: str) -> str:
     """A sheet's word, in lower case, if it is one of `allowed`."""
     value = value.strip().lower()
     if value not in allowed:
-        raise ValueError(f"{what} must be one of " + ", ".join(allowed))
+        raise ValueError(say("{what} must be one of {allowed}", what=what, allowed=_terms(allowed)))
     return value
 
 
@@ -142,7 +147,7 @@ class Condition(Value):
     source: Typed = ""  # who imposed it (the charmer, the frightening foe)
 
     def label(self) -> str:
-        name = f"{self.name} {self.level}" if self.name == "Exhaustion" else self.name
+        name = say("Exhaustion {level}", level=self.level) if self.name == "Exhaustion" else term(self.name)
         return f"{name} ({listed(self.tags)})" if self.tags else name
 
     def tagged(self, word: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
+from ...said import say
 from ...secrets import secret
 from ...turns.initiative import Entry
 from ...usertext import listed
@@ -30,9 +31,11 @@ def form_horde(system, enc: RCEncounter, names: list[str], title: str, chance) -
     members = [enc.find(n) for n in names]
     members = [m for m in members if not m.out and not m.horde]
     if len({m.id for m in members}) < HORDE_MIN:
-        raise InvalidInput(f"A Horde needs at least {HORDE_MIN} identical creatures that are still in the fight.")
+        raise InvalidInput(
+            say("A Horde needs at least {n} identical creatures that are still in the fight.", n=HORDE_MIN)
+        )
     if len({m.sheet for m in members}) != 1:
-        raise InvalidInput("A Horde is made of identical creatures: these stat blocks differ.")
+        raise InvalidInput(say("A Horde is made of identical creatures: these stat blocks differ."))
     lowest = min(members, key=lambda m: _entry(enc, m.id).sort_key)
     for m in members:
         if m.id != lowest.id:
@@ -46,7 +49,13 @@ def form_horde(system, enc: RCEncounter, names: list[str], title: str, chance) -
     return enc, [
         Event(
             kind="info",
-            text=f"{len(members)} creatures form {title} at {lowest.name}'s initiative: +{bonus} to hit and damage.",
+            text=say(
+                "{n} creatures form {horde} at {who}'s initiative: +{bonus} to hit and damage.",
+                n=len(members),
+                horde=title,
+                who=lowest.name,
+                bonus=bonus,
+            ),
         )
     ]
 
@@ -57,11 +66,13 @@ def member_down(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter
     rest = horde.horde[1:]
     enc = enc.with_combatant(_next(horde).but(horde=rest))
     if len(rest) >= HORDE_MIN:
-        return enc, [
-            Event(kind="info", text=f"; {len(rest)} left in the horde, now +{2 * (len(rest) - 1)} to hit and damage")
-        ]
+        return enc, [Event(kind="info", text="; " + _left(rest))]
     enc, more = split(enc, cid)
-    return enc, [Event(kind="info", text=f"; {len(rest)} left, too few for a horde")] + more
+    return enc, [Event(kind="info", text="; " + say("{n} left, too few for a horde", n=len(rest)))] + more
+
+
+def _left(rest) -> str:
+    return say("{n} left in the horde, now +{bonus} to hit and damage", n=len(rest), bonus=2 * (len(rest) - 1))
 
 
 def _next(horde: RCCombatant) -> RCCombatant:
@@ -74,6 +85,7 @@ def _next(horde: RCCombatant) -> RCCombatant:
 
 
 def _member_text(name: str, text: str) -> str:
+    # `dmg.harm` keeps each piece's separator outside its phrase: trimming it cuts no phrase
     text = text.strip()
     return f"{name}: {text[2:] if text.startswith('; ') else text}"
 
@@ -101,7 +113,7 @@ def area_harm(
             gone.append(name)
         else:
             other = scratch.get(cid)
-    summary = "; area, every member: " + " · ".join(parts)
+    summary = "; " + say("area, every member: {members}", members=" · ".join(parts))
     wear = (other.stamina, other.temp_stamina, other.wounds, other.ongoing_total) if other else ()
     if not gone:
         enc = enc.with_combatant(front.but(horde_wear=wear))
@@ -113,13 +125,14 @@ def area_harm(
     if len(rest) >= HORDE_MIN:
         return (
             enc,
-            summary + f"; {len(rest)} left in the horde, now +{2 * (len(rest) - 1)} to hit and damage",
+            summary + "; " + _left(rest),
             [],
             report,
             True,
         )
     enc, more = split(enc, cid)
-    return enc, summary + (f"; {len(rest)} left, too few for a horde" if rest else ""), more, report, True
+    too_few = "; " + say("{n} left, too few for a horde", n=len(rest)) if rest else ""
+    return enc, summary + too_few, more, report, True
 
 
 def split(enc: RCEncounter, cid: str) -> tuple[RCEncounter, list[Event]]:
@@ -128,7 +141,7 @@ def split(enc: RCEncounter, cid: str) -> tuple[RCEncounter, list[Event]]:
     names = horde.horde
     if not names:
         return enc.with_combatant(horde.but(out=True, dead=True)), [
-            Event(kind="info", text=f"{horde.name} is wiped out.")
+            Event(kind="info", text=say("{horde} is wiped out.", horde=horde.name))
         ]
     # individuals again: one reaction each, no more per member
     economy = horde.economy.but(reactions=min(horde.economy.reactions, 1), opportunity=0)
@@ -149,22 +162,26 @@ def split(enc: RCEncounter, cid: str) -> tuple[RCEncounter, list[Event]]:
         slot.append(new.id)
     state = state.but(entries=tuple(entries), slots=tuple(tuple(s) for s in slots))
     enc = enc.but(combatants=tuple(combatants), turns=state, next_id=next_id)
-    return enc, [Event(kind="info", text=f"The horde breaks up: {listed(names)} act on its initiative, together.")]
+    return enc, [
+        Event(
+            kind="info", text=say("The horde breaks up: {names} act on its initiative, together.", names=listed(names))
+        )
+    ]
 
 
 def unleash(system, enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncounter, list[Event]]:
     if c.unleashed:
-        raise InvalidInput(f"{c.name} is already Unleashed.")
+        raise InvalidInput(say("{who} is already Unleashed.", who=c.name))
     if c.is_hero:
-        raise NotAllowed("Only villains are Unleashed.")
+        raise NotAllowed(say("Only villains are Unleashed."))
     if c.zombie:
         c = c.but(wounds=c.wounds + 2, max_wounds=c.max_wounds + 2)
-        boost = "+2 Wounds"
+        boost = say("+2 Wounds")
     elif c.sheet.brute:
-        boost = "no Stamina change (brute)"
+        boost = say("no Stamina change (brute)")
     else:
         c = c.but(stamina=c.stamina * 2, max_stamina=c.max_stamina * 2)
-        boost = "Stamina doubled"
+        boost = say("Stamina doubled")
     c = c.but(unleashed=True, economy=c.economy.but(reactions=c.economy.reactions + 1))
     enc = enc.with_combatant(c)
     key = _entry(enc, c.id).key[0] - 10
@@ -182,37 +199,41 @@ def unleash(system, enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncount
     enc = enc.but(combatants=enc.combatants + (echo,), next_id=enc.next_id + 1)
     enc, events = system.turns.enter(system, enc, [echo.id], chance)
     # the extra turn's place is the villain's initiative − 10
-    text = (
-        f"💥 {c.name} is Unleashed: an extra turn at initiative {secret(f'{key:g}', c)}, an extra reaction, {boost}, "
-        "once-per-round advantage (`unleashed` option), a second wind once per encounter."
+    text = say(
+        "{who} is Unleashed: an extra turn at initiative {key}, an extra reaction, {boost}, once-per-round advantage "
+        "(`unleashed` option), a second wind once per encounter.",
+        who=c.name,
+        key=secret(f"{key:g}", c),
+        boost=boost,
     )
-    return enc, [Event(kind="info", text=text)] + events
+    return enc, [Event(kind="info", text=f"💥 {text}")] + events
 
 
 def second_wind(enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncounter, list[Event]]:
     """1d4 Wounds back, once per encounter, as the Action."""
     if not c.unleashed:
-        raise NotAllowed(f"Only an Unleashed villain has a second wind; {c.name} is not Unleashed.")
+        raise NotAllowed(say("Only an Unleashed villain has a second wind; {who} is not Unleashed.", who=c.name))
     if c.second_wind_used:
-        raise NotAllowed(f"{c.name} has already used their second wind.")
+        raise NotAllowed(say("{who} has already used their second wind.", who=c.name))
     roll = chance.roll("1d4")
     healed = min(roll.total, c.max_wounds - c.wounds)
     c, _ = dmg.settle(c.but(wounds=c.wounds + healed, second_wind_used=True))
     enc = enc.with_combatant(c)
-    return enc, [
-        Event(
-            kind="roll",
-            text=f"{c.name} catches a second wind: 1d4 ({roll.total}) → {secret(healed, c)} "
-            f"Wound{'s' if healed != 1 or c.hidden else ''} back ({dmg.status(c)}).",
-        )
-    ]
+    wind = dict(who=c.name, roll=roll.total, healed=secret(healed, c), status=dmg.status(c))
+    if healed != 1 or c.hidden:
+        text = say("{who} catches a second wind: 1d4 ({roll}) → {healed} Wounds back ({status}).", **wind)
+    else:
+        text = say("{who} catches a second wind: 1d4 ({roll}) → {healed} Wound back ({status}).", **wind)
+    return enc, [Event(kind="roll", text=text)]
 
 
 def danger_zone(system, enc: RCEncounter, where: list[str], chance) -> tuple[RCEncounter, list[Event]]:
     keys = sorted((e.key[0] for e in enc.turns.entries), reverse=True)
     if not keys:
-        raise InvalidInput("Roll initiative for everyone first: the Danger Zone goes in the middle and/or at the end.")
-    events = [Event(kind="warning", text="Danger Zone: the environment takes turns as a threat.")]
+        raise InvalidInput(
+            say("Roll initiative for everyone first: the Danger Zone goes in the middle and/or at the end.")
+        )
+    events = [Event(kind="warning", text=say("Danger Zone: the environment takes turns as a threat."))]
     for spot in where:
         if spot == "middle":
             upper = (len(keys) - 1) // 2
@@ -220,7 +241,7 @@ def danger_zone(system, enc: RCEncounter, where: list[str], chance) -> tuple[RCE
         elif spot == "end":
             key = keys[-1] - 1
         else:
-            raise InvalidInput("A Danger Zone acts in the `middle` and/or at the `end` of the round.")
+            raise InvalidInput(say("A Danger Zone acts in the `middle` and/or at the `end` of the round."))
         env = system.combatant_type(
             id=f"c{enc.next_id}",
             name=f"Danger Zone ({spot})",
@@ -262,13 +283,8 @@ def end_scene(enc: RCEncounter) -> tuple[RCEncounter, list[Event]]:
         combatants.append(c)
         lines.append(f"{c.name} {dmg.status(c)}")
     enc = enc.but(combatants=tuple(combatants))
-    return enc, [
-        Event(
-            kind="info",
-            text="🎬 End of scene: Stamina recovers (half if Unconscious); once-per-scene limits reset. "
-            + "; ".join(lines),
-        )
-    ]
+    head = say("End of scene: Stamina recovers (half if Unconscious); once-per-scene limits reset.")
+    return enc, [Event(kind="info", text=f"🎬 {head} " + "; ".join(lines))]
 
 
 def surprise() -> Condition:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
+from ...said import say, term
 from ...secrets import secret
 from ...usertext import one_line, user_text
 from . import conditions as cond
@@ -39,11 +40,13 @@ def act(system, enc: RCEncounter, action, chance):
     what = " ".join(action.action.lower().replace("_", " ").split())
     if what in GM_MODES:
         if not action.by.is_gm:
-            raise NotAllowed("Only the GM changes combat modes.")
+            raise NotAllowed(say("Only the GM changes combat modes."))
         return _mode(system, enc, what, action, chance)
     handler = _ACTIONS.get(what)
     if handler is None:
-        raise InvalidInput("Unknown action. Choose one of: " + ", ".join(v for v, _ in CHOICES) + ".")
+        raise InvalidInput(
+            say("Unknown action. Choose one of: {actions}.", actions=", ".join(term(v) for v, _ in CHOICES))
+        )
     c = economy.actor_of(enc, action)
     return handler(enc, c, action, chance)
 
@@ -55,7 +58,7 @@ def _mode(system, enc, what, action, chance):
         spots = [k for k in ("middle", "end") if action.flags.get(k)] or ["middle"]
         return modes.danger_zone(system, enc, spots, chance)
     if not action.target:
-        raise InvalidInput(f"{what.capitalize()} needs a `target`.")
+        raise InvalidInput(say("{mode} needs a `target`.", mode=term(what.capitalize())))
     if what == "unleash":
         return modes.unleash(system, enc, enc.find(action.target), chance)
     names = [n.strip() for n in action.target.split(",") if n.strip()]
@@ -70,17 +73,21 @@ def _mode(system, enc, what, action, chance):
 
 def _assist(enc, c, action, chance):
     if not action.target:
-        raise InvalidInput("Assist needs a `target`: the ally you help.")
+        raise InvalidInput(say("Assist needs a `target`: the ally you help."))
     ally = economy.real(enc, enc.find(action.target))
     if ally.id == c.id:
-        raise InvalidInput("Assist helps someone else.")
+        raise InvalidInput(say("Assist helps someone else."))
     enc = economy.spend(enc, c, "action")
     enc = enc.update(ally.id, assisted_by=ally.assisted_by + (c.id,))
     return enc, [
         Event(
             kind="info",
-            text=f"{c.name} assists {ally.name}: advantage on their next attack roll or check before the start of "
-            f"{c.name}'s next turn.",
+            text=say(
+                "{who} assists {ally}: advantage on their next attack roll or check before the start of {who}'s next "
+                "turn.",
+                who=c.name,
+                ally=ally.name,
+            ),
         )
     ]
 
@@ -94,17 +101,24 @@ def _dash(enc, c, action, chance):
         c.id, economy=e.but(pace=e.pace + extra if not c.demanding else min(e.pace + extra, 1), dashed=True)
     )
     return enc, [
-        Event(kind="info", text=f"{c.name} dashes: {secret(enc.get(c.id).economy.pace, c)} areas of movement left.")
+        Event(
+            kind="info",
+            text=say(
+                "{who} dashes: {pace} areas of movement left.", who=c.name, pace=secret(enc.get(c.id).economy.pace, c)
+            ),
+        )
     ]
 
 
 def _demanding(enc, c, action, chance):
     what = one_line(action.flags.get("what") or action.target or "a demanding action", 80)
     if c.demanding:
-        raise NotAllowed(f"{c.name} is already performing {c.demanding.what}.")
+        raise NotAllowed(say("{who} is already performing {what}.", who=c.name, what=c.demanding.what))
     moved = cond.pace(c) - c.economy.pace
     if moved > 1 and not c.economy.dashed:
-        raise NotAllowed(f"{c.name} already moved {moved} areas: a demanding action allows at most 1.")
+        raise NotAllowed(
+            say("{who} already moved {n} areas: a demanding action allows at most 1.", who=c.name, n=moved)
+        )
     enc = economy.spend(enc, c, "action")
     c = enc.get(c.id)
     interruptible = bool(action.flags.get("interruptible"))
@@ -114,20 +128,28 @@ def _demanding(enc, c, action, chance):
         demanding=Demanding(what=what, interruptible=interruptible, since_turn=enc.turn_no),
         economy=e.but(pace=max(0, min(e.pace, 1 - max(0, moved))), bonus=False),
     )
-    kind = "an interruptible demanding action" if interruptible else "a demanding action"
-    return enc, [
-        Event(
-            kind="info",
-            text=f"{c.name} begins {kind}: {what}. It resolves at the start of their next turn; until then attackers "
-            f"have advantage and {c.name} takes no reactions.",
+    begins = dict(who=c.name, what=what)
+    if interruptible:
+        text = say(
+            "{who} begins an interruptible demanding action: {what}. It resolves at the start of their next turn; "
+            "until then attackers have advantage and {who} takes no reactions.",
+            **begins,
         )
-    ]
+    else:
+        text = say(
+            "{who} begins a demanding action: {what}. It resolves at the start of their next turn; until then "
+            "attackers have advantage and {who} takes no reactions.",
+            **begins,
+        )
+    return enc, [Event(kind="info", text=text)]
 
 
 def _disengage(enc, c, action, chance):
     enc = economy.spend(enc, c, "action")
     enc = enc.update(c.id, economy=enc.get(c.id).economy.but(disengaged=True))
-    return enc, [Event(kind="info", text=f"{c.name} disengages: moving this turn provokes no opportunity attacks.")]
+    return enc, [
+        Event(kind="info", text=say("{who} disengages: moving this turn provokes no opportunity attacks.", who=c.name))
+    ]
 
 
 def _dodge(enc, c, action, chance):
@@ -136,7 +158,9 @@ def _dodge(enc, c, action, chance):
     return enc, [
         Event(
             kind="info",
-            text=f"{c.name} dodges: attacks against their Avoidance have disadvantage until their next turn.",
+            text=say(
+                "{who} dodges: attacks against their Avoidance have disadvantage until their next turn.", who=c.name
+            ),
         )
     ]
 
@@ -144,11 +168,11 @@ def _dodge(enc, c, action, chance):
 def _hide(enc, c, action, chance):
     dc = action.flags.get("dc")
     if dc in (None, True):
-        raise InvalidInput("Hide is a face-off: give the observers' result as `dc=` in the options.")
+        raise InvalidInput(say("Hide is a face-off: give the observers' result as `dc=` in the options."))
     try:
         dc = int(dc)
     except ValueError:
-        raise InvalidInput("`dc` must be a whole number.") from None
+        raise InvalidInput(say("`dc` must be a whole number.")) from None
     enc = economy.spend(enc, c, "action")
     c = enc.get(c.id)
     adv, dis = cond.save_sources(c)
@@ -160,12 +184,18 @@ def _hide(enc, c, action, chance):
     ok = total > dc
     enc = enc.update(c.id, assisted_by=())
     bonus = masked_bonus(mod, c) if c.hidden else f"{'+' if mod >= 0 else '−'} {abs(mod)}"
-    text = f"{c.name} tries to hide: {d20.text()} {bonus} = {secret(total, c)} vs {dc}{reasons(adv, dis, d20.mode)}: "
+    tried = dict(
+        who=c.name, d20=d20.text(), bonus=bonus, total=secret(total, c), dc=dc, why=reasons(adv, dis, d20.mode)
+    )
     if ok:
         enc = enc.with_combatant(cond.add(enc.get(c.id), Condition(name="Hidden", since_turn=enc.turn_no)))
-        text += "hidden (advantage on attacks; attacking reveals them)"
+        text = say(
+            "{who} tries to hide: {d20} {bonus} = {total} vs {dc}{why}: hidden (advantage on attacks; attacking "
+            "reveals them)",
+            **tried,
+        )
     else:
-        text += "spotted"
+        text = say("{who} tries to hide: {d20} {bonus} = {total} vs {dc}{why}: spotted", **tried)
     return enc, [Event(kind="roll", text=text)]
 
 
@@ -173,21 +203,28 @@ def _ready(enc, c, action, chance):
     trigger = one_line(action.flags.get("trigger") or action.target, 120)
     if not trigger:
         raise InvalidInput(
-            'Ready needs a trigger: options trigger="if the zombies come through the arch, I drop the doors".'
+            say('Ready needs a trigger: options trigger="if the zombies come through the arch, I drop the doors".')
         )
     enc = economy.spend(enc, c, "action")
     enc = enc.update(c.id, ready=trigger)
     return enc, [
-        Event(kind="info", text=f"{c.name} readies: {trigger} (goes off as a reaction before their next turn).")
+        Event(
+            kind="info",
+            text=say(
+                "{who} readies: {trigger} (goes off as a reaction before their next turn).", who=c.name, trigger=trigger
+            ),
+        )
     ]
 
 
 def _trigger(enc, c, action, chance):
     if not c.ready:
-        raise InvalidInput(f"{c.name} has no readied action.")
+        raise InvalidInput(say("{who} has no readied action.", who=c.name))
     enc = economy.spend(enc, c, "reaction")
     enc = enc.update(c.id, ready="")
-    return enc, [Event(kind="info", text=f"{c.name}'s readied action goes off: {c.ready}.")]
+    return enc, [
+        Event(kind="info", text=say("{who}'s readied action goes off: {trigger}.", who=c.name, trigger=c.ready))
+    ]
 
 
 def _areas(action) -> int:
@@ -195,48 +232,58 @@ def _areas(action) -> int:
     try:
         areas = int(raw)
     except (TypeError, ValueError):
-        raise InvalidInput("Give the areas moved as `areas=N`.") from None
+        raise InvalidInput(say("Give the areas moved as `areas=N`.")) from None
     if not 1 <= areas <= 50:
-        raise InvalidInput("Move between 1 and 50 areas.")
+        raise InvalidInput(say("Move between 1 and 50 areas."))
     return areas
 
 
 def _move(enc, c, action, chance):
     if not economy.acting(enc, c.id):
-        raise NotAllowed(f"{c.name} moves on their own turn.")
+        raise NotAllowed(say("{who} moves on their own turn.", who=c.name))
     areas = _areas(action)
     e = c.economy
     if areas > e.pace:
-        raise NotAllowed(f"{c.name} has only {e.pace} area{'s' if e.pace != 1 else ''} of Pace left.")
+        if e.pace == 1:
+            raise NotAllowed(say("{who} has only {n} area of Pace left.", who=c.name, n=e.pace))
+        raise NotAllowed(say("{who} has only {n} areas of Pace left.", who=c.name, n=e.pace))
     enc = enc.update(c.id, economy=e.but(pace=e.pace - areas))
-    return enc, [
-        Event(
-            kind="info",
-            text=f"{c.name} moves {areas} area{'s' if areas != 1 else ''} ({secret(e.pace - areas, c)} left).",
-        )
-    ]
+    moved = dict(who=c.name, n=areas, left=secret(e.pace - areas, c))
+    if areas == 1:
+        text = say("{who} moves {n} area ({left} left).", **moved)
+    else:
+        text = say("{who} moves {n} areas ({left} left).", **moved)
+    return enc, [Event(kind="info", text=text)]
 
 
 def _stand(enc, c, action, chance):
     if not c.has("Prone"):
-        raise InvalidInput(f"{c.name} is not Prone.")
+        raise InvalidInput(say("{who} is not Prone.", who=c.name))
     if not economy.acting(enc, c.id):
-        raise NotAllowed(f"{c.name} stands up on their own turn.")
+        raise NotAllowed(say("{who} stands up on their own turn.", who=c.name))
     cost = (cond.pace(c) + 1) // 2
     e = c.economy
     if cost > e.pace:
-        raise NotAllowed(f"Standing up costs {cost} areas of Pace; {c.name} has {e.pace}.")
+        raise NotAllowed(
+            say("Standing up costs {cost} areas of Pace; {who} has {pace}.", cost=cost, who=c.name, pace=e.pace)
+        )
     enc = enc.with_combatant(cond.remove(c, "Prone").but(economy=e.but(pace=e.pace - cost)))
     return enc, [
         Event(
-            kind="info", text=f"{c.name} stands up ({secret(cost, c)} areas of Pace; {secret(e.pace - cost, c)} left)."
+            kind="info",
+            text=say(
+                "{who} stands up ({cost} areas of Pace; {left} left).",
+                who=c.name,
+                cost=secret(cost, c),
+                left=secret(e.pace - cost, c),
+            ),
         )
     ]
 
 
 def _prone(enc, c, action, chance):
     enc = enc.with_combatant(cond.add(c, Condition(name="Prone", since_turn=enc.turn_no)))
-    return enc, [Event(kind="info", text=f"{c.name} drops prone.")]
+    return enc, [Event(kind="info", text=say("{who} drops prone.", who=c.name))]
 
 
 def _second_wind(enc, c, action, chance):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
+from ...said import english, say, term
 from ...secrets import secret
 from ...usertext import one_line
 from . import attack as atk
@@ -13,16 +14,16 @@ from .gm import resolve_save
 from .model import RCCombatant, RCEncounter
 
 USES = {
-    "reroll": "reroll the last d20 check",
-    "reroll damage": "reroll the last damage roll",
-    "aid": "aid another",
-    "wound recovery": "ignore a failed Wound Recovery roll",
-    "alter scene": "alter a scene",
-    "negate flaw": "negate a triggered flaw",
-    "endure": "endure",
-    "influence": "influence events",
-    "break rules": "break the rules",
-    "narrative": "a narrative use",
+    "reroll": say("reroll the last d20 check"),
+    "reroll damage": say("reroll the last damage roll"),
+    "aid": say("aid another"),
+    "wound recovery": say("ignore a failed Wound Recovery roll"),
+    "alter scene": say("alter a scene"),
+    "negate flaw": say("negate a triggered flaw"),
+    "endure": say("endure"),
+    "influence": say("influence events"),
+    "break rules": say("break the rules"),
+    "narrative": say("a narrative use"),
 }
 
 
@@ -34,18 +35,22 @@ def heroes(enc: RCEncounter) -> list[RCCombatant]:
     return [c for c in enc.combatants if c.is_hero and not c.echo_of and not c.environment]
 
 
+def no_points(c: RCCombatant) -> str:
+    return say("{who} has no Plot Points left.", who=c.name)
+
+
 def spender(enc: RCEncounter, action) -> RCCombatant:
     if action.actor:
         c = enc.find(action.actor)
     else:
         mine = [c for c in heroes(enc) if c.controller_id == action.by.user_id and not c.out]
         if not mine:
-            raise NotAllowed("Name the hero who spends the Plot Point (`actor:`).")
+            raise NotAllowed(say("Name the hero who spends the Plot Point (`actor:`)."))
         c = mine[0]
     if not c.is_hero:
-        raise NotAllowed("Only heroes hold Plot Points; the GM spends from the pool with /plotpoint pool.")
+        raise NotAllowed(say("Only heroes hold Plot Points; the GM spends from the pool with /plotpoint pool."))
     if c.plot_points <= 0:
-        raise NotAllowed(f"{c.name} has no Plot Points left.")
+        raise NotAllowed(no_points(c))
     return c
 
 
@@ -55,7 +60,8 @@ ALIASES = {"ignore recovery": "wound recovery", "escape death": "escape death", 
 
 def balances(enc: RCEncounter) -> str:
     lines = [f"{c.name} {secret(c.plot_points, c)}" for c in heroes(enc)]
-    return "🎭 Plot Points: " + (", ".join(lines) or "no heroes yet") + f"; the Editor-in-Chief's pool: {enc.pool}."
+    shown = ", ".join(lines) or say("no heroes yet")
+    return "🎭 " + say("Plot Points: {balances}; the Editor-in-Chief's pool: {pool}.", balances=shown, pool=enc.pool)
 
 
 def show(enc: RCEncounter, action, chance):
@@ -69,11 +75,13 @@ def spend(system, enc: RCEncounter, action, chance):
         use = "reroll damage"
     if use in ("disadvantage", "escape death", "help escape death"):
         raise InvalidInput(
-            "That use is offered with buttons when it applies: during an attack on your hero, or when a hero is about "
-            "to die."
+            say(
+                "That use is offered with buttons when it applies: during an attack on your hero, or when a hero is "
+                "about to die."
+            )
         )
     if use not in USES:
-        raise InvalidInput("Plot Point uses: " + ", ".join(USES) + ".")
+        raise InvalidInput(say("Plot Point uses: {uses}.", uses=", ".join(term(u) for u in USES)))
     hero = spender(enc, action)
     note = one_line(action.text, 300)
     if use.startswith("reroll"):
@@ -81,11 +89,12 @@ def spend(system, enc: RCEncounter, action, chance):
     if use == "aid":
         return _aid(enc, hero, action)
     enc = _pay(enc, hero)
-    text = (
-        f"🎭 {hero.name} spends a Plot Point to {USES[use]}"
-        + (f": {note}" if note else "")
-        + f" ({secret(hero.plot_points - 1, hero)} left; pool {enc.pool})."
-    )
+    spent = dict(who=hero.name, use=USES[use], left=secret(hero.plot_points - 1, hero), pool=enc.pool)
+    if note:
+        text = say("{who} spends a Plot Point to {use}: {note} ({left} left; pool {pool}).", note=note, **spent)
+    else:
+        text = say("{who} spends a Plot Point to {use} ({left} left; pool {pool}).", **spent)
+    text = f"🎭 {text}"
     return enc.but(plot_log=(enc.plot_log + (text,))[-20:]), [Event(kind="info", text=text)]
 
 
@@ -97,19 +106,25 @@ def _pay(enc: RCEncounter, hero: RCCombatant) -> RCEncounter:
 
 def _aid(enc, hero, action):
     if not action.target:
-        raise InvalidInput("Aid another needs a `target`: the ally who receives the Plot Point.")
+        raise InvalidInput(say("Aid another needs a `target`: the ally who receives the Plot Point."))
     ally = enc.find(action.target)
     if not ally.is_hero or ally.id == hero.id:
-        raise InvalidInput("Aid another gives a Plot Point to another hero.")
+        raise InvalidInput(say("Aid another gives a Plot Point to another hero."))
     if hero.aided_this_scene:
-        raise NotAllowed(f"{hero.name} has already given a Plot Point this scene.")
+        raise NotAllowed(say("{who} has already given a Plot Point this scene.", who=hero.name))
     enc = enc.update(hero.id, plot_points=hero.plot_points - 1, aided_this_scene=True)
     enc = enc.update(ally.id, plot_points=ally.plot_points + 1)
     return enc, [
         Event(
             kind="info",
-            text=f"🎭 {hero.name} gives a Plot Point to {ally.name} ({hero.name} {secret(hero.plot_points - 1, hero)}, "
-            f"{ally.name} {secret(ally.plot_points + 1, ally)}).",
+            text="🎭 "
+            + say(
+                "{who} gives a Plot Point to {ally} ({who} {left}, {ally} {now}).",
+                who=hero.name,
+                ally=ally.name,
+                left=secret(hero.plot_points - 1, hero),
+                now=secret(ally.plot_points + 1, ally),
+            ),
         )
     ]
 
@@ -117,15 +132,17 @@ def _aid(enc, hero, action):
 def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
     last = enc.last_roll
     if last is None or last.turn_no != enc.turn_no:
-        raise InvalidInput("There is no roll to reroll this turn.")
+        raise InvalidInput(say("There is no roll to reroll this turn."))
     if last.plot_spent:
-        raise NotAllowed("A Plot Point was already spent on that roll: only one per die roll.")
+        raise NotAllowed(say("A Plot Point was already spent on that roll: only one per die roll."))
     if damage_only and not last.damage:
-        raise InvalidInput("The last roll dealt no damage to reroll.")
+        raise InvalidInput(say("The last roll dealt no damage to reroll."))
     if _without_points(enc.combatants) != _without_points(last.after):
         raise NotAllowed(
-            "Something else happened since the last roll: a Plot Point reroll has to come right after it "
-            "(only other Plot Points may be spent in between)."
+            say(
+                "Something else happened since the last roll: a Plot Point reroll has to come right after it "
+                "(only other Plot Points may be spent in between)."
+            )
         )
     # the reroll replaces the old result: go back to just before it, keeping the Plot Points spent or given since
     points = {c.id: c for c in enc.combatants}
@@ -137,12 +154,12 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
     )
     enc = enc.but(combatants=restored, turns=last.turns_before)
     enc = _pay(enc, enc.get(hero.id))
-    what = "damage roll" if damage_only else "d20"
-    head = Event(
-        kind="info",
-        text=f"🎭 {hero.name} spends a Plot Point to reroll the {what} ({secret(enc.get(hero.id).plot_points, hero)} "
-        f"left; pool {enc.pool}).",
-    )
+    spent = dict(who=hero.name, left=secret(enc.get(hero.id).plot_points, hero), pool=enc.pool)
+    if damage_only:
+        text = say("{who} spends a Plot Point to reroll the damage roll ({left} left; pool {pool}).", **spent)
+    else:
+        text = say("{who} spends a Plot Point to reroll the d20 ({left} left; pool {pool}).", **spent)
+    head = Event(kind="info", text=f"🎭 {text}")
     spec = dict(last.spec)
     spec["plot"] = True
     if last.kind == "attack":
@@ -150,7 +167,7 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
         enc, events = atk.resolve(system, enc, spec, chance, keep_d20=keep)
     else:
         if damage_only:
-            raise InvalidInput("A save has no damage roll.")
+            raise InvalidInput(say("A save has no damage roll."))
         enc, events = resolve_save(enc, spec, chance)
     if enc.last_roll is not None:
         enc = enc.but(last_roll=enc.last_roll.but(plot_spent=True))
@@ -164,77 +181,111 @@ def _without_points(combatants) -> tuple:
 def award(enc: RCEncounter, action, chance):
     hero = enc.find(action.target)
     if not hero.is_hero:
-        raise InvalidInput("Plot Points are awarded to heroes.")
+        raise InvalidInput(say("Plot Points are awarded to heroes."))
     if not 1 <= action.amount <= 10:
-        raise InvalidInput("Award between 1 and 10 Plot Points.")
+        raise InvalidInput(say("Award between 1 and 10 Plot Points."))
     enc = enc.update(hero.id, plot_points=hero.plot_points + action.amount)
     why = one_line(action.text, 200)
-    text = (
-        f"🎭 {hero.name} earns {action.amount} Plot Point{'s' if action.amount > 1 else ''}"
-        + (f" ({why})" if why else "")
-        + f": now {secret(hero.plot_points + action.amount, hero)}."
-    )
-    return enc, [Event(kind="info", text=text, ping=enc.controllers([hero.id]))]
+    earned = dict(who=hero.name, n=action.amount, now=secret(hero.plot_points + action.amount, hero))
+    if why:
+        earned["why"] = why
+        if action.amount > 1:
+            text = say("{who} earns {n} Plot Points ({why}): now {now}.", **earned)
+        else:
+            text = say("{who} earns {n} Plot Point ({why}): now {now}.", **earned)
+    elif action.amount > 1:
+        text = say("{who} earns {n} Plot Points: now {now}.", **earned)
+    else:
+        text = say("{who} earns {n} Plot Point: now {now}.", **earned)
+    return enc, [Event(kind="info", text=f"🎭 {text}", ping=enc.controllers([hero.id]))]
 
 
 def pool(enc: RCEncounter, action, chance):
     if not 1 <= action.amount <= enc.pool:
-        raise NotAllowed(f"The pool holds {enc.pool} Plot Point{'s' if enc.pool != 1 else ''}.")
+        if enc.pool == 1:
+            raise NotAllowed(say("The pool holds {n} Plot Point.", n=enc.pool))
+        raise NotAllowed(say("The pool holds {n} Plot Points.", n=enc.pool))
     why = one_line(action.text, 200)
     enc = enc.but(pool=enc.pool - action.amount)
-    return enc, [
-        Event(
-            kind="info",
-            text=f"🎭 The Editor-in-Chief spends {action.amount} Plot Point{'s' if action.amount > 1 else ''} from the "
-            "pool" + (f": {why}" if why else "") + f" ({enc.pool} left).",
-        )
-    ]
+    spent = dict(n=action.amount, left=enc.pool)
+    if why:
+        spent["why"] = why
+        if action.amount > 1:
+            text = say("The Editor-in-Chief spends {n} Plot Points from the pool: {why} ({left} left).", **spent)
+        else:
+            text = say("The Editor-in-Chief spends {n} Plot Point from the pool: {why} ({left} left).", **spent)
+    elif action.amount > 1:
+        text = say("The Editor-in-Chief spends {n} Plot Points from the pool ({left} left).", **spent)
+    else:
+        text = say("The Editor-in-Chief spends {n} Plot Point from the pool ({left} left).", **spent)
+    return enc, [Event(kind="info", text=f"🎭 {text}")]
 
 
 def new_issue(enc: RCEncounter, action, chance):
     n = starting(enc)
     combatants = tuple(c.but(plot_points=n, aided_this_scene=False) if c in heroes(enc) else c for c in enc.combatants)
     return enc.but(combatants=combatants), [
-        Event(kind="info", text=f"📰 A new Issue: every hero's Plot Points reset to {n}.")
+        Event(kind="info", text="📰 " + say("A new Issue: every hero's Plot Points reset to {n}.", n=n))
     ]
 
 
 def resume_death(system, enc: RCEncounter, pending, option, chance):
     cid = pending.context["cid"]
     hero = enc.get(cid)
-    if option == dmg.DEATH_BLAZE:
+    # read in English: a question asked before its options were said still finds its answer
+    chosen = english(option)
+    if chosen == english(dmg.DEATH_BLAZE):
         enc = enc.update(cid, blaze=True)
         return enc, [
             Event(
                 kind="info",
-                text=f"🔥 {hero.name} goes out in a blaze of glory: one last action now (an attack is an automatic "
-                "critical), then death. No Plot Point can save them.",
+                text="🔥 "
+                + say(
+                    "{who} goes out in a blaze of glory: one last action now (an attack is an automatic critical), "
+                    "then death. No Plot Point can save them.",
+                    who=hero.name,
+                ),
                 ping=enc.controllers([cid]),
             )
         ]
-    if option == dmg.DEATH_FLAW:
+    if chosen == english(dmg.DEATH_FLAW):
         if hero.max_wounds <= 1:
-            raise NotAllowed(f"{hero.name} has no Wounds left to lose to a flaw.")
+            raise NotAllowed(say("{who} has no Wounds left to lose to a flaw.", who=hero.name))
         hero = hero.but(max_wounds=hero.max_wounds - 1, flaws=hero.flaws + 1, wounds=1)
         hero, _ = dmg.settle(hero)
         enc = enc.with_combatant(hero)
         return enc, [
             Event(
                 kind="info",
-                text=f"{hero.name} escapes death by accepting a physical flaw: maximum Wounds now "
-                f"{secret(hero.max_wounds, hero)}; 1 Wound, Unconscious.",
+                text=say(
+                    "{who} escapes death by accepting a physical flaw: maximum Wounds now {most}; 1 Wound, "
+                    "Unconscious.",
+                    who=hero.name,
+                    most=secret(hero.max_wounds, hero),
+                ),
             )
         ]
-    giver = hero if option == dmg.DEATH_OWN else enc.find(option.removesuffix(" spends a Plot Point"))
+    givers = pending.context.get("givers") or {}
+    if chosen == english(dmg.DEATH_OWN):
+        giver = hero
+    elif option in givers:
+        giver = enc.get(givers[option])
+    else:
+        giver = enc.find(chosen.removesuffix(" spends a Plot Point"))
     if giver.plot_points <= 0:
-        raise NotAllowed(f"{giver.name} has no Plot Points left.")
+        raise NotAllowed(no_points(giver))
     enc = _pay(enc, giver)
     hero, _ = dmg.settle(enc.get(cid).but(wounds=1))
     enc = enc.with_combatant(hero)
-    who = "" if giver.id == cid else f" from {giver.name}"
-    return enc, [
-        Event(
-            kind="info",
-            text=f"🎭 A Plot Point{who} saves {hero.name} from death: 1 Wound, Unconscious (pool {enc.pool}).",
+    if giver.id == cid:
+        text = say(
+            "A Plot Point saves {who} from death: 1 Wound, Unconscious (pool {pool}).", who=hero.name, pool=enc.pool
         )
-    ]
+    else:
+        text = say(
+            "A Plot Point from {giver} saves {who} from death: 1 Wound, Unconscious (pool {pool}).",
+            giver=giver.name,
+            who=hero.name,
+            pool=enc.pool,
+        )
+    return enc, [Event(kind="info", text=f"🎭 {text}")]

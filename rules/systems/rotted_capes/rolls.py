@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ...dice import MAX_FACES, evaluate
 from ...errors import DiceError
+from ...said import say, term
 from ...secrets import secret
 
 # a die group in a roll's text: "2d6kh1 (5, ~~2~~)"
@@ -24,8 +25,10 @@ class D20:
     def text(self) -> str:
         if len(self.rolled) == 1:
             return f"d20 {self.natural}"
-        word = "adv" if self.mode == "adv" else "dis"
-        return f"d20 {word} ({', '.join(map(str, self.rolled))}) {self.natural}"
+        rolled = ", ".join(map(str, self.rolled))
+        if self.mode == "adv":
+            return say("d20 adv ({rolled}) {natural}", rolled=rolled, natural=self.natural)
+        return say("d20 dis ({rolled}) {natural}", rolled=rolled, natural=self.natural)
 
 
 def mode_for(adv: list[str], dis: list[str], rule: str = "cancel") -> str:
@@ -49,10 +52,11 @@ def roll_d20(chance, mode: str) -> D20:
 
 def reasons(adv: list[str], dis: list[str], mode: str | None = None) -> str:
     """Why a d20 was rolled twice; `mode` (what was rolled) says when both sides cancelled out."""
-    parts = [f"adv: {', '.join(adv)}"] if adv else []
-    parts += [f"dis: {', '.join(dis)}"] if dis else []
+    # the reasons are kept as English keys (a pending choice stores them) and said when shown
+    parts = [say("adv: {reasons}", reasons=", ".join(term(r) for r in adv))] if adv else []
+    parts += [say("dis: {reasons}", reasons=", ".join(term(r) for r in dis))] if dis else []
     if adv and dis and mode == "":
-        parts.append("they cancel: one d20")
+        parts.append(say("they cancel: one d20"))
     return f" [{'; '.join(parts)}]" if parts else ""
 
 
@@ -73,7 +77,7 @@ class Queued:
         if self.saved:
             value = self.saved.pop(0)
             if not 1 <= value <= sides:
-                raise DiceError(f"{value} cannot be rolled on a d{sides}.")
+                raise DiceError(say("{value} cannot be rolled on a d{sides}.", value=value, sides=sides))
             return value
         return self.chance.die(sides)
 
@@ -95,7 +99,7 @@ def masked_bonus(value: int, who, penalty: int = 0) -> str:
     """A hidden combatant's own modifier (and wound penalty) after a d20: `+ ?` to players."""
     inner = str(value) if value >= 0 else f"−{abs(value)}"
     if penalty:
-        inner += f" − {penalty} wounds/exhaustion"
+        inner += say(" − {penalty} wounds/exhaustion", penalty=penalty)
     return f"+ {secret(inner, who)}"
 
 

@@ -7,9 +7,11 @@ from typing import Any
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
+from ...said import say, term
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.initiative import Initiative
+from ...usertext import listed
 from . import attack, between, economy, gm, hooks, modes, moves, plot
 from . import conditions as cond
 from . import damage as dmg
@@ -98,11 +100,11 @@ class RottedCapes(System):
             owner = enc.get(combatant.companion_of)
             entry = next((e for e in enc.turns.entries if e.cid == owner.id), None)
             if entry is None:
-                raise InvalidInput(f"{owner.name} must be in the initiative order before their companion.")
-            return entry.key, f"acts in {owner.name}'s turn"
+                raise InvalidInput(say("{who} must be in the initiative order before their companion.", who=owner.name))
+            return entry.key, say("acts in {who}'s turn", who=owner.name)
         if combatant.fixed_init is not None:
             # an Unleashed extra turn sits at the villain's initiative − 10
-            return (combatant.fixed_init,), f"fixed at {secret(f'{combatant.fixed_init:g}', combatant)}"
+            return (combatant.fixed_init,), say("fixed at {key}", key=secret(f"{combatant.fixed_init:g}", combatant))
         die = chance.die(20)
         bonus = combatant.sheet.dex + combatant.sheet.init
         shown = masked_bonus(bonus, combatant) if combatant.hidden else f"{'+' if bonus >= 0 else '−'} {abs(bonus)}"
@@ -118,9 +120,12 @@ class RottedCapes(System):
         events = []
         newest = enc.combatants[-1].id if enc.combatants else None
         if len(heroes) > 1 and any(e.cid == newest for e in heroes):
-            names = ", ".join(enc.get(e.cid).name for e in heroes)
+            names = listed(enc.get(e.cid).name for e in heroes)
             events.append(
-                Event(kind="info", text=f"Tied heroes ({names}) may agree on their order with /act action:swap.")
+                Event(
+                    kind="info",
+                    text=say("Tied heroes ({names}) may agree on their order with /act action:swap.", names=names),
+                )
             )
         return ordered, slots, events
 
@@ -149,8 +154,12 @@ class RottedCapes(System):
         events = [
             Event(
                 kind="info",
-                text=f"💤 {c.name} is {'Unconscious' if c.has('Unconscious') else 'Incapacitated'}: "
-                "their turns are skipped until they recover.",
+                text="💤 "
+                + say(
+                    "{who} is {condition}: their turns are skipped until they recover.",
+                    who=c.name,
+                    condition=term(economy.helpless_as(c)),
+                ),
             )
             for c in skipped
         ]
@@ -193,60 +202,69 @@ class RottedCapes(System):
         if first is None:
             mine = [c for c in enc.active() if c.is_hero and c.controller_id == action.by.user_id]
             if not mine:
-                raise InvalidInput("Name the hero who swaps (`actor:`).")
+                raise InvalidInput(say("Name the hero who swaps (`actor:`)."))
             first = mine[0]
         second = enc.find(action.target)
         if not (first.is_hero and second.is_hero) or first.id == second.id:
-            raise InvalidInput("Only two different tied heroes can swap their turns.")
+            raise InvalidInput(say("Only two different tied heroes can swap their turns."))
         if not action.by.is_gm and action.by.user_id not in (first.controller_id, second.controller_id):
-            raise NotAllowed("Only the players of the two heroes (or the GM) can swap them.")
+            raise NotAllowed(say("Only the players of the two heroes (or the GM) can swap them."))
         state = enc.turns
         entries = {e.cid: e for e in state.entries}
         if entries[first.id].key != entries[second.id].key:
-            raise InvalidInput(f"{first.name} and {second.name} are not tied in initiative.")
+            raise InvalidInput(
+                say("{first} and {second} are not tied in initiative.", first=first.name, second=second.name)
+            )
         slots = [i for i, s in enumerate(state.slots) if first.id in s or second.id in s]
         if enc.status == "running" and min(slots) <= state.index:
-            raise NotAllowed("One of them has already had their turn this round.")
+            raise NotAllowed(say("One of them has already had their turn this round."))
         enc = self.turns.reorder(enc, first.id, second.id)
         return enc, [
-            Event(kind="info", text=f"{first.name} and {second.name} swap their places in the initiative order.")
+            Event(
+                kind="info",
+                text=say(
+                    "{first} and {second} swap their places in the initiative order.",
+                    first=first.name,
+                    second=second.name,
+                ),
+            )
         ]
 
     # --- what people see ------------------------------------------------------
     def status_line(self, enc, c, *, reveal):
         if c.environment:
-            return "environment"
+            return say("environment")
         if c.echo_of:
-            return f"extra turn of {enc.get(c.echo_of).name}"
+            return say("extra turn of {who}", who=enc.get(c.echo_of).name)
         if not reveal:
             if c.dead:
-                return "destroyed" if c.zombie else "down"
+                return say("destroyed") if c.zombie else say("down")
             if c.zombie:
-                return "hurt" if c.wounds < c.max_wounds else "shambling"
+                return say("hurt") if c.wounds < c.max_wounds else say("shambling")
             return (
-                "down"
+                say("down")
                 if c.stamina == 0
-                else "bloodied"
+                else say("bloodied")
                 if c.stamina * 2 <= c.max_stamina or c.wounds < c.max_wounds
-                else "unhurt"
+                else say("unhurt")
             )
-        parts = ["dead" if c.dead else dmg.status(c)]
+        parts = [say("dead") if c.dead else dmg.status(c)]
         if c.horde:
-            parts.append(f"+{2 * (len(c.horde) - 1)} to hit and damage")
+            parts.append(say("+{bonus} to hit and damage", bonus=2 * (len(c.horde) - 1)))
         if c.conditions:
             parts.append(", ".join(x.label() for x in c.conditions))
         if c.is_hero:
-            parts.append(f"PP {secret(c.plot_points, c)}")
+            parts.append(say("PP {points}", points=secret(c.plot_points, c)))
         if c.unleashed:
-            parts.append("Unleashed")
+            parts.append(say("Unleashed"))
         if c.demanding:
-            parts.append(f"demanding: {c.demanding.what}")
+            parts.append(say("demanding: {what}", what=c.demanding.what))
         return " · ".join(parts)
 
     def turn_summary(self, enc, cid):
         c = enc.get(cid)
         if c.environment:
-            return ["The environment acts: describe the hazard, then /damage or /condition add."]
+            return [say("The environment acts: describe the hazard, then /damage or /condition add.")]
         if c.echo_of:
             villain = enc.get(c.echo_of)
             # the extra turn's own line says only whose turn it is: show the villain as they stand
