@@ -20,7 +20,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from rules.randomness import Chance
 from rules.rng import seed_from
-from rules.said import cut, english, say
+from rules.said import cut, english, say, term
 from rules.system import Resting, System
 from rules.usertext import mark, quoted
 
@@ -50,7 +50,7 @@ def rest_options(system: System, kind: str, text: str | None) -> dict[str, Any]:
             raise InvalidInput(
                 say(
                     "{rest} has no option {option} (options: {names}).",
-                    rest=rest.label,
+                    rest=term(rest.label),
                     option=quoted(key),
                     names=names,
                 )
@@ -118,7 +118,8 @@ class Between:
         chance.finish()  # entered dice the rest did not use: refused, nothing changed
         after = {r.id: dict(c.lasting) for r, c in zip(records, outcome.characters)}
         lines = [e.said for e in outcome.events]
-        summary = f"{rest.label}: " + ("; ".join(lines) if lines else say("nothing changed"))
+        label = term(rest.label)  # the rules' own word for the rest, said with the lines around it
+        summary = f"{label}: " + ("; ".join(lines) if lines else say("nothing changed"))
         new_state = state | {"rng": chance.rng_state, SYSTEM_STATE: dict(outcome.campaign)}
         before = {"characters": {str(r.id): r.lasting for r in records}, "campaign": campaign.state}
         target = f" character:{character.name}" if character else ""
@@ -128,7 +129,7 @@ class Between:
         # hidden from the players: their lines are for the GM alone.
         kept = {r.name for r in records if r.owner_id == by.user_id}
         private = [line for line in lines if any(name in english(line) for name in kept)]
-        return rest.label, [line for line in lines if line not in private], private
+        return label, [line for line in lines if line not in private], private
 
     async def adjust(
         self, key: int, by: Actor, record: CharacterRecord, what: str, value: str, by_name: str | None = None
