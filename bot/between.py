@@ -20,7 +20,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from rules.randomness import Chance
 from rules.rng import seed_from
-from rules.said import cut, english
+from rules.said import cut, english, say, term
 from rules.system import Resting, System
 from rules.usertext import mark, quoted
 
@@ -36,7 +36,7 @@ SYSTEM_STATE = "rules"  # where the campaign state keeps the system's part (e.g.
 def describe(system: System, record: CharacterRecord) -> list[str]:
     """What a stored character carries between fights, one line per topic."""
     lines = system.lasting_lines(record.sheet, dict(record.lasting))
-    return lines or ["Nothing carried over: it stands as its sheet says."]
+    return lines or [say("Nothing carried over: it stands as its sheet says.")]
 
 
 def rest_options(system: System, kind: str, text: str | None) -> dict[str, Any]:
@@ -46,8 +46,15 @@ def rest_options(system: System, kind: str, text: str | None) -> dict[str, Any]:
     known = {o.key: o for o in rest.options}
     for key in given:
         if key not in known:
-            names = ", ".join(f"`{k}`" for k in known) or "none"
-            raise InvalidInput(f"{rest.label} has no option {quoted(key)} (options: {names}).")
+            names = ", ".join(f"`{k}`" for k in known) or say("none")
+            raise InvalidInput(
+                say(
+                    "{rest} has no option {option} (options: {names}).",
+                    rest=term(rest.label),
+                    option=quoted(key),
+                    names=names,
+                )
+            )
     return given
 
 
@@ -111,7 +118,8 @@ class Between:
         chance.finish()  # entered dice the rest did not use: refused, nothing changed
         after = {r.id: dict(c.lasting) for r, c in zip(records, outcome.characters)}
         lines = [e.said for e in outcome.events]
-        summary = f"{rest.label}: " + ("; ".join(lines) if lines else "nothing changed")
+        label = term(rest.label)  # the rules' own word for the rest, said with the lines around it
+        summary = f"{label}: " + ("; ".join(lines) if lines else say("nothing changed"))
         new_state = state | {"rng": chance.rng_state, SYSTEM_STATE: dict(outcome.campaign)}
         before = {"characters": {str(r.id): r.lasting for r in records}, "campaign": campaign.state}
         target = f" character:{character.name}" if character else ""
@@ -121,7 +129,7 @@ class Between:
         # hidden from the players: their lines are for the GM alone.
         kept = {r.name for r in records if r.owner_id == by.user_id}
         private = [line for line in lines if any(name in english(line) for name in kept)]
-        return rest.label, [line for line in lines if line not in private], private
+        return label, [line for line in lines if line not in private], private
 
     async def adjust(
         self, key: int, by: Actor, record: CharacterRecord, what: str, value: str, by_name: str | None = None
@@ -130,16 +138,25 @@ class Between:
             raise NotAllowed("Only the GM adjusts what a character carries between fights.")
         _, system = await self._campaign(key)
         if len(value) > MAX_VALUE_CHARS:
-            raise InvalidInput(f"Values are limited to {MAX_VALUE_CHARS} characters.")
+            raise InvalidInput(say("Values are limited to {n} characters.", n=MAX_VALUE_CHARS))
         what = " ".join(what.split())
         if what not in system.adjustable():
-            known = ", ".join(f"`{k}`" for k in system.adjustable()) or "none"
-            raise InvalidInput(f"{system.name} keeps no lasting value {quoted(what)} the GM sets (values: {known}).")
+            known = ", ".join(f"`{k}`" for k in system.adjustable()) or say("none")
+            raise InvalidInput(
+                say(
+                    "{system} keeps no lasting value {what} the GM sets (values: {known}).",
+                    system=system.name,
+                    what=quoted(what),
+                    known=known,
+                )
+            )
         new = system.adjust(record.sheet, dict(record.lasting), what, value)
         if new == record.lasting:
-            raise InvalidInput(f"That is what {mark(record.name)} already carries: nothing changed.")
+            raise InvalidInput(say("That is what {name} already carries: nothing changed.", name=mark(record.name)))
         shown = cut("; ".join(system.lasting_lines(record.sheet, new)), 300)
-        summary = f"{record.name}: {what} set to {value.strip()[:40]}" + (f" ({shown})" if shown else "")
+        summary = say(
+            "{name}: {what} set to {value}", name=mark(record.name), what=what, value=mark(value.strip()[:40])
+        ) + (f" ({shown})" if shown else "")
         change = NewChange(
             key,
             by.user_id,
@@ -157,7 +174,7 @@ class Between:
         for change in await self.repo.changes(key, limit=200):
             if change.undone or not change.command.startswith(UNDOABLE):
                 continue
-            summary = f"Undid {change.command}: {change.summary}"[:500]
+            summary = cut(say("Undid {command}: {summary}", command=change.command, summary=change.summary), 500)
             log = NewChange(key, by.user_id, UNDO, summary, {}, by_name)
             if await self.repo.undo_change(change.id, log):
                 return summary

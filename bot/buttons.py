@@ -15,12 +15,17 @@ import discord
 
 from rules.actions import Choose, EndEncounter, EndTurn
 
+from . import render
+from .lengths import SELECT_LABEL
+
 
 class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:end:(?P<eid>\d+):(?P<turn>\d+)"):
     def __init__(self, encounter_id: int, turn_no: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="End turn", style=discord.ButtonStyle.primary, custom_id=f"tk:end:{encounter_id}:{turn_no}"
+                label=render.label("End turn"),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"tk:end:{encounter_id}:{turn_no}",
             )
         )
         self.encounter_id = encounter_id
@@ -79,7 +84,9 @@ class EndEncounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"t
     def __init__(self, encounter_id: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="End the encounter", style=discord.ButtonStyle.danger, custom_id=f"tk:endenc:{encounter_id}"
+                label=render.label("End the encounter"),
+                style=discord.ButtonStyle.danger,
+                custom_id=f"tk:endenc:{encounter_id}",
             )
         )
         self.encounter_id = encounter_id
@@ -110,7 +117,7 @@ class ChoiceSelect(
         custom_id = f"tk:pick:{encounter_id}:{pending_id}" + (f":{signature}" if signature else "")
         super().__init__(
             discord.ui.Select(
-                placeholder="Choose…",
+                placeholder=render.label("Choose…", SELECT_LABEL),
                 custom_id=custom_id,
                 options=options or [discord.SelectOption(label="?", value="0")],
             )

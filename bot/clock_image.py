@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from rules import registry, usertext
 from rules.model import Encounter
+from rules.said import say
 from rules.secrets import conceal
 
 SIZE = 600
@@ -138,11 +139,18 @@ def _token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, c
 def _legend(enc: Encounter, labels: dict[str, str], holding: list) -> list[str]:
     held = {c.id for c in holding}
     names = [
-        f"{labels[c.id]} = {plain(c.name)}" + (" (holding)" if c.id in held else "")
+        f"{labels[c.id]} = {plain(c.name)}" + (_shown(" (holding)") if c.id in held else "")
         for c in enc.combatants
         if not c.out and any(e.cid == c.id for e in enc.turns.entries)
     ]
-    return names + ["grey: cannot act", "white ring: acting now"]
+    return names + [_shown("grey: cannot act"), _shown("white ring: acting now")]
+
+
+def _shown(text: str) -> str:
+    """Words drawn into the picture, in the readers' language (the bot's seam, as for a button)."""
+    from .render import words
+
+    return plain(words(text))
 
 
 def _wrap(draw: ImageDraw.ImageDraw, parts: list[str], width: int, lines: int) -> list[str]:
@@ -189,7 +197,7 @@ def render_clock(enc: Encounter) -> bytes:
     draw = ImageDraw.Draw(image)
     draw.text(
         (LEFT, TOP // 2),
-        f"Combat Clock · round {max(enc.round, 1)} · phase {state.phase}",
+        _shown(say("Combat Clock · round {round} · phase {phase}", round=max(enc.round, 1), phase=state.phase)),
         fill=TEXT,
         font=_font(16),
         anchor="lm",

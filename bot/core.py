@@ -27,7 +27,9 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotRunning, RulesError, Stale
 from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
+from rules.said import cut, say
 from rules.system import System
+from rules.usertext import mark
 
 from .between import SYSTEM_STATE, Between
 from .places import Places
@@ -190,12 +192,15 @@ class Core:
                 raise InvalidInput("This channel already has an encounter: /encounter end it first.") from None
         event = Event(
             kind="info",
-            text=f"A {rules_system.name} encounter begins. Add combatants with /initiative join and /initiative add; "
-            "the GM starts round 1 with /initiative next.",
+            text=say(
+                "A {system} encounter begins. Add combatants with /initiative join and /initiative add; "
+                "the GM starts round 1 with /initiative next.",
+                system=rules_system.name,
+            ),
         )
         self._remember(record.id, record.version, state)
         self._saved(channel_id, record)
-        return Result(record.id, record.version, None, state, (event,), event.text, record)
+        return Result(record.id, record.version, None, state, (event,), event.said, record)
 
     # --- acting --------------------------------------------------------------
     async def act(
@@ -275,12 +280,12 @@ class Core:
             campaign_state = campaign.state | {SYSTEM_STATE: dict(campaign.state.get(SYSTEM_STATE) or {}) | handed_back}
         if not lasting and campaign_state is None:
             return None, None, None
-        names = ", ".join(r.name for r in stored) or "no stored characters"
+        names = ", ".join(mark(r.name) for r in stored) or say("no stored characters")
         change = NewChange(
             key,
             by.user_id,
-            f"/encounter end (encounter #{record.id})",
-            f"Saved from the fight: {names}",
+            f"/encounter end {say('(encounter #{id})', id=record.id)}",
+            say("Saved from the fight: {names}", names=names),
             {
                 "characters": {str(r.id): r.lasting for r in stored},
                 "campaign": campaign.state if campaign_state is not None else None,
@@ -332,10 +337,12 @@ class Core:
                 target = undoable[-1]
                 system = registry.get(record.system)
                 restored = system.load(target.state_before)
-                summary = f"Undid {len(undoable)} action{'s' * (len(undoable) > 1)}: " + "; ".join(
-                    f"{e.command}" for e in reversed(undoable)
-                )
-                event = NewEvent(by.user_id, UNDO, summary[:200], record.state)
+                commands = "; ".join(f"{e.command}" for e in reversed(undoable))
+                if len(undoable) > 1:
+                    summary = say("Undid {n} actions: {commands}", n=len(undoable), commands=commands)
+                else:
+                    summary = say("Undid {n} action: {commands}", n=1, commands=commands)
+                event = NewEvent(by.user_id, UNDO, cut(summary, 200), record.state)
                 try:
                     version = await self.repo.commit(
                         record.id,
@@ -371,10 +378,9 @@ class Core:
             active = await self.repo.active_encounter(channel_id)
             number = ids.index(active.id) + 1 if active is not None else len(ids)
         if not 1 <= number <= len(ids):
-            raise InvalidInput(
-                f"This channel has had {len(ids)} encounter{'s' * (len(ids) != 1)}: "
-                f"choose a number from 1 to {len(ids)}."
-            )
+            if len(ids) == 1:
+                raise InvalidInput(say("This channel has had {n} encounter: choose a number from 1 to {n}.", n=1))
+            raise InvalidInput(say("This channel has had {n} encounters: choose a number from 1 to {n}.", n=len(ids)))
         record = await self.repo.get_encounter(ids[number - 1])
         return number, record
 
@@ -382,30 +388,37 @@ class Core:
         self, channel_id: int, number: int | None = None, who: dict[int, str] | None = None
     ) -> tuple[str, str]:
         """The encounter's log as a Markdown table; `who`: readable names for user ids."""
-        from .render import log_cell
+        from .render import log_cell, words
 
         number, record = await self.logged_encounter(channel_id, number)
         state = self._load(record)
         events = await self.repo.events(record.id)
         system = registry.get(record.system)
         who = who or {}
-        lines = [
-            f"# {system.name} encounter {number} of this channel (#{record.id}, {record.status})",
-            "",
-            f"Started {record.created_at:%Y-%m-%d %H:%M} UTC · round {state.round} · {len(state.combatants)} "
-            "combatants",
-            "",
-            "| # | when (UTC) | who | command | what happened |",
-            "|---|---|---|---|---|",
-        ]
+        title = say(
+            "{system} encounter {number} of this channel (#{id}, {status})",
+            system=system.name,
+            number=number,
+            id=record.id,
+            status=say(record.status),
+        )
+        started = say(
+            "Started {when} UTC · round {round} · {n} combatants",
+            when=f"{record.created_at:%Y-%m-%d %H:%M}",
+            round=state.round,
+            n=len(state.combatants),
+        )
+        head = " | ".join(words(cell) for cell in ("when (UTC)", "who", "command", "what happened"))
+        lines = [f"# {words(title)}", "", words(started), "", f"| # | {head} |", "|---|---|---|---|---|"]
         for event in events:
             mark = "~~" if event.undone else ""
-            person = log_cell(who.get(event.user_id) or f"user {event.user_id}", typed=True)
-            command, summary = log_cell(event.command), log_cell(event.summary)
+            name = who.get(event.user_id)
+            person = log_cell(name, typed=True) if name else log_cell(say("user {id}", id=event.user_id))
+            command, summary = log_cell(event.command, command=True), log_cell(event.summary)
             when = f"{event.created_at:%H:%M:%S}"
             lines.append(f"| {event.seq} | {when} | {person} | {mark}{command}{mark} | {mark}{summary}{mark} |")
         if any(e.undone for e in events):
-            lines += ["", "Struck-through lines were undone."]
+            lines += ["", words("Struck-through lines were undone.")]
         return f"encounter-{record.id}-log.md", "\n".join(lines) + "\n"
 
     async def log_users(self, channel_id: int, number: int | None = None) -> list[int]:

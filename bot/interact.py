@@ -18,6 +18,7 @@ import discord
 from rules import registry
 from rules.errors import RulesError, Stale
 from rules.model import Actor, Encounter
+from rules.said import say
 from rules.system import System
 from rules.usertext import quoted
 
@@ -105,7 +106,8 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
     elif isinstance(error, app_commands.CheckFailure):
         await refuse(interaction, ValueError("You are not allowed to use this command here."))
     elif isinstance(error, app_commands.TransformerError):
-        await refuse(interaction, ValueError(f"{quoted(error.value, 40)} is not a valid value for that option."))
+        refusal = say("{value} is not a valid value for that option.", value=quoted(error.value, 40))
+        await refuse(interaction, ValueError(refusal))
     else:
         log.error("command failed", exc_info=original)
         try:
@@ -167,7 +169,7 @@ async def _run(
     if deferred:
         # The first followup takes the place of the private "thinking…"; later ones may be
         # public, and like every followup they do not count against the global REST limit.
-        await reply(interaction, "✅ Done: the result is in the channel.", ephemeral=True)
+        await reply(interaction, f"✅ {render.words('Done: the result is in the channel.')}", ephemeral=True)
         for chunk in render.split(content):
             await persist(_followup(interaction), chunk, allowed_mentions=mentions)
     else:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from rules.said import say
+
 CONTENT_LIMIT = 2000
 EMBED_DESCRIPTION = 4096
 FIELD_NAME = 256
@@ -57,7 +59,12 @@ def too_long(options: Iterable[tuple[str, Any]]) -> str | None:
     """The refusal for the first text option longer than its limit, or None."""
     for name, value in options:
         if isinstance(value, str) and len(value) > limit_for(name):
-            return f"`{name}` is limited to {limit_for(name)} characters (you sent {len(value)})."
+            return say(
+                "`{name}` is limited to {limit} characters (you sent {sent}).",
+                name=name,
+                limit=limit_for(name),
+                sent=len(value),
+            )
     return None
 
 

@@ -12,8 +12,9 @@ import re
 import discord
 
 from rules import registry
+from rules.said import say
 
-from . import render
+from . import render, translation
 
 CHARACTER_LINES = 15
 
@@ -49,7 +50,8 @@ def character_page(records, owner_id: int | None, page: int = 1):
     page = max(1, min(page, len(pages)))
     text = "\n".join(pages[page - 1])
     if len(pages) > 1:
-        text += f"\n*Page {page}/{len(pages)} · {len(records)} characters*"
+        where = say("Page {page}/{pages} · {n} characters", page=page, pages=len(pages), n=len(records))
+        text += f"\n*{render.words(where)}*"
     return text, _buttons("chars", str(owner_id or 0), page, len(pages))
 
 
@@ -59,10 +61,9 @@ class PageButton(
 ):
     def __init__(self, kind: str, key: str, page: int, label: str, *, disabled: bool = False, slot: str = "") -> None:
         custom_id = f"tk:page:{kind}:{key}:{max(page, 0)}" + (f":{slot}" if slot else "")
+        # Arrows and page numbers: no words to translate.
         super().__init__(
-            discord.ui.Button(
-                label=render.label(label), style=discord.ButtonStyle.secondary, custom_id=custom_id, disabled=disabled
-            )
+            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id, disabled=disabled)
         )
         self.kind, self.key, self.page = kind, key, page
 
@@ -73,6 +74,7 @@ class PageButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         from .interact import refuse
 
+        translation.speaking(interaction)
         bot = interaction.client
         if self.kind == "order":
             found = await bot.core.peek(interaction.channel_id)
@@ -90,7 +92,7 @@ class PageButton(
         records = await bot.core.repo.list_characters(await campaign_key(interaction), owner_id=owner, limit=1000)
         content, view = character_page(records, owner, self.page)
         await interaction.response.edit_message(
-            content=content or "No characters.", view=view, allowed_mentions=render.NOBODY
+            content=content or render.words("No characters."), view=view, allowed_mentions=render.NOBODY
         )
 
 

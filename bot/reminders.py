@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 import discord
 
 from rules import registry
+from rules.said import say
 
-from . import render
+from . import render, translation
 from .interact import announce, post
 
 if TYPE_CHECKING:
@@ -66,6 +67,8 @@ class Reminders:
             if channel is None:
                 # An archived thread or forum post is not in the cache: ask Discord.
                 channel = await self._fetch_channel(record.channel_id)
+            if channel is not None:
+                translation.speaking_in(getattr(channel, "guild", None))
             if channel is None:
                 guild = self.bot.get_guild(record.guild_id)
                 if guild is not None and guild.unavailable:
@@ -99,7 +102,8 @@ class Reminders:
         if state.status != "running" or not waiting.users:
             await self.bot.core.repo.set_meta(record.id, reminder_due=None)
             return
-        text = f"{render.mention(waiting.users)} ⏰ Still waiting: **{render.clean(waiting.title)}**."
+        still = render.clean(say("Still waiting: **{who}**.", who=waiting.title))
+        text = f"{render.mention(waiting.users)} ⏰ {still}"
         try:
             try:
                 target, said = await reopened(channel, text)
@@ -132,5 +136,8 @@ async def reopened(channel, text: str, *, archived: bool = False):
     parent = channel.parent or await channel.guild.fetch_channel(channel.parent_id)
     if not isinstance(parent, discord.TextChannel):
         raise discord.ClientException(f"thread {channel.id} is archived and its parent takes no messages")
-    why = "it is archived and locked, and I may not reopen it (Manage Threads)"
-    return parent, f"{text}\n(The encounter is in {channel.mention}, but {why}.)"
+    why = say(
+        "(The encounter is in {thread}, but it is archived and locked, and I may not reopen it (Manage Threads).)",
+        thread=channel.mention,
+    )
+    return parent, f"{text}\n{render.own(why)}"

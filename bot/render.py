@@ -22,6 +22,7 @@ import discord
 
 from rules import said, usertext
 from rules.model import Encounter
+from rules.said import say
 from rules.secrets import conceal, has_secrets, reveal
 from rules.secrets import reveal as reveal_text
 from rules.system import System
@@ -79,6 +80,13 @@ def words(text: str) -> str:
     return said.render(text, read)
 
 
+def phrases(text: str) -> str:
+    """Only the phrases said in `text` in the readers' language, the rest as it stands: for a
+    command as it was given, which is never looked up whole."""
+    read = translation.phrases()
+    return said.english(text) if read is None else said.render(text, read)
+
+
 def clean(text: str, *, gm: bool = False) -> str:
     """Text the rules (or a user) wrote, safe to repost: in the readers' language, user-typed
     spans literal, no link, fence or block markup, never a mention. A hidden NPC's numbers
@@ -86,11 +94,28 @@ def clean(text: str, *, gm: bool = False) -> str:
     return _safe(words(text), gm=gm)
 
 
+def command_words(text: str) -> str:
+    """A logged command in the readers' language: a slash command as it was given, only what was
+    said in it translated; a click or a timeout ("End turn (button)") by the name the bot gave it."""
+    return phrases(text) if text.startswith("/") else words(text)
+
+
+def clean_command(text: str) -> str:
+    """A logged command, safe to repost like `clean` (see `command_words`)."""
+    return _safe(command_words(text))
+
+
 def _safe(text: str, *, gm: bool = False) -> str:
     text = reveal(text) if gm else conceal(text)
     text = usertext.spans(text, literal, neutralise)
     text = discord.utils.escape_mentions(text)
     return text.replace("@", "@\u200b")
+
+
+def own(text: str) -> str:
+    """A line the bot itself wrote (said, or a constant looked up whole), in the readers' language:
+    its own markup and mentions stand, typed text in it (marked) is shown literally."""
+    return usertext.spans(words(text), literal)
 
 
 def shown_name(name: str) -> str:
@@ -175,7 +200,7 @@ def gm_view(events) -> str | None:
     """The events with a hidden NPC's numbers shown, for the GM alone; None when nothing was hidden."""
     if not any(has_secrets(event.said) for event in events):
         return None
-    return f"🔒 Only you see this: the hidden numbers.\n{event_lines(events, gm=True)}"
+    return f"🔒 {words('Only you see this: the hidden numbers.')}\n{event_lines(events, gm=True)}"
 
 
 def pings_of(events) -> list[int]:
@@ -196,7 +221,7 @@ def result_content(events, *, leave_out=()) -> tuple[str, discord.AllowedMention
     """
     users = [u for u in pings_of(events) if u not in leave_out]
     turns = [e.said for e in events if e.kind == "turn"]
-    text = event_lines(events) or (f"➡️ {clean(turns[-1])}" if turns else "Done.")
+    text = event_lines(events) or (f"➡️ {clean(turns[-1])}" if turns else words("Done."))
     if users:
         text = f"{mention(users)}\n{text}"
     return text, allowed(users)  # a long one is split when sent, never cut
@@ -233,7 +258,7 @@ def tracker_lines(system: System, state: Encounter, *, reveal: bool = False) -> 
         lines.append(f"{marker} `{slot:>8}` {entries[0]}{note}")
         lines += [f"{marker} `{'':>8}` {entry}" for entry in entries[1:]]
     if not lines:
-        lines = ["Nobody yet: /initiative join (players) and /initiative add (GM)."]
+        lines = [words("Nobody yet: /initiative join (players) and /initiative add (GM).")]
     return [fit(line, LINE_LIMIT) for line in lines], current
 
 
@@ -275,16 +300,17 @@ def tracker_embed(
     page = current_page(system, state) if page is None else page
     page = max(1, min(page, len(pages)))
     running = system.turns.round_label(state)
-    status = {"setup": "setting up", "running": running, "ended": "ended"}[state.status]
+    status = {"setup": say("setting up"), "running": running, "ended": say("ended")}[state.status]
     embed = discord.Embed(
-        title=f"{system.name} — {status}", description=pages[page - 1], colour=discord.Colour.dark_teal()
+        title=f"{system.name} — {clean(status)}", description=pages[page - 1], colour=discord.Colour.dark_teal()
     )
-    footer = f"Encounter #{encounter_id}"
+    footer = say("Encounter #{number}", number=encounter_id)
     if len(pages) > 1:
-        footer += f" · page {page}/{len(pages)} (/encounter status page:N)"
+        footer += say(" · page {page}/{pages} (/encounter status page:N)", page=page, pages=len(pages))
     if state.pending:
-        embed.add_field(name="Waiting for a choice", value=fit(clean(state.pending.prompt), 1000), inline=False)
-    embed.set_footer(text=footer)
+        waiting = words("Waiting for a choice")
+        embed.add_field(name=waiting, value=fit(clean(state.pending.prompt), 1000), inline=False)
+    embed.set_footer(text=words(footer))
     return fit_embed(embed)
 
 
@@ -328,10 +354,11 @@ def choice_message(state: Encounter, encounter_id: int):
 
     pending = state.pending
     users = list(pending.users) or [state.gm_id]
-    content = fit(
-        f"{mention(users)} {clean(pending.prompt)} *(default if nobody answers: {clean(pending.default)}; "
-        "to enter your own roll, use /choose with dice: or cards:)*"
+    how = say(
+        "(default if nobody answers: {default}; to enter your own roll, use /choose with dice: or cards:)",
+        default=pending.default,
     )
+    content = fit(f"{mention(users)} {clean(pending.prompt)} *{clean(how)}*")
     view = discord.ui.View(timeout=None)
     if len(pending.options) > MAX_CHOICE_BUTTONS:  # a dozen buttons read badly: one menu instead
         labels = tuple(select_label(o) for o in pending.options)
@@ -368,17 +395,18 @@ def command_line(interaction: discord.Interaction, fallback: str) -> str:
         text = str(value).replace("\n", " ")
         if isinstance(option.get("value"), str) and (not text or " " in text):
             text = f'"{text}"'
-        if hidden and option["name"] in SECRET_OPTIONS:
-            text = "(hidden)"  # a hidden NPC's sheet stays out of the log that players read
-        parts.append(f"{option['name']}:{usertext.mark(text)}")
+        # A hidden NPC's sheet stays out of the log that players read.
+        shown = say("(hidden)") if hidden and option["name"] in SECRET_OPTIONS else usertext.mark(text)
+        parts.append(f"{option['name']}:{shown}")
     return " ".join(parts)
 
 
-def log_cell(text: str, *, typed: bool = False) -> str:
-    """Text for a cell of the Markdown log: user-typed parts literal, one line, pipes escaped."""
-    text = words(text).replace("\r", " ").replace("\n", " ")
-    if typed:
-        return literal(usertext.scrub(text))
+def log_cell(text: str, *, typed: bool = False, command: bool = False) -> str:
+    """Text for a cell of the Markdown log: user-typed parts literal, one line, pipes escaped.
+    `typed`: a name; `command`: a command as it was given (see `command_words`)."""
+    if typed:  # a name, never looked up as words to translate
+        return literal(usertext.scrub(text).replace("\r", " ").replace("\n", " "))
+    text = (command_words(text) if command else words(text)).replace("\r", " ").replace("\n", " ")
     return usertext.spans(text, literal, lambda part: neutralise(part.replace("|", "\\|")))
 
 

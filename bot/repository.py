@@ -53,6 +53,7 @@ from bot.tables import (
 from bot.tables import (
     place_table as PL,
 )
+from rules.said import say
 
 META_FIELDS = frozenset({"tracker_message_id", "turn_message_id", "reminder_due", "reminders_sent", "pending_deadline"})
 STATUSES = frozenset({ACTIVE, ENDED})
@@ -485,7 +486,9 @@ class Repository:
     ) -> CharacterRecord:
         name = name.strip()
         row = _named_row(guild_id, name, system, sheet, utcnow(), owner_id=owner_id, owner_name=owner_name)
-        return CharacterRecord(**await self._insert_named(CH, row, f"a character named {name!r} already exists here"))
+        return CharacterRecord(
+            **await self._insert_named(CH, row, say("a character named {name!r} already exists here", name=name))
+        )
 
     async def get_character(self, guild_id: int, name: str, *, owner_id: int | None = None) -> CharacterRecord | None:
         """The character of that name (the owner's, if given; else the oldest)."""
@@ -572,7 +575,9 @@ class Repository:
     async def add_npc(self, guild_id: int, name: str, system: str, sheet: dict[str, Any], notes: str = "") -> NpcRecord:
         name = name.strip()
         row = _named_row(guild_id, name, system, sheet, utcnow(), notes=notes)
-        return NpcRecord(**await self._insert_named(NP, row, f"an NPC named {name!r} is already in the library"))
+        return NpcRecord(
+            **await self._insert_named(NP, row, say("an NPC named {name!r} is already in the library", name=name))
+        )
 
     async def get_npc(self, guild_id: int, name: str) -> NpcRecord | None:
         rows = await self._fetch(sa.select(NP).where(NP.c.guild_id == guild_id, NP.c.name_key == name_key(name)))
@@ -640,7 +645,7 @@ class Repository:
         try:
             await self._transaction(body)
         except IntegrityError as exc:
-            raise DuplicateName("the file names one character twice for the same player") from exc
+            raise DuplicateName(say("the file names one character twice for the same player")) from exc
 
     # -- encounters ----------------------------------------------------------------
 

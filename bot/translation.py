@@ -52,6 +52,12 @@ def speaking(interaction: discord.Interaction) -> None:
     LOCALE.set(locale.value if locale else None)
 
 
+def speaking_in(guild: discord.Guild | None) -> None:
+    """What no interaction asked for (a reminder, a choice that timed out) speaks the server's language."""
+    locale = getattr(guild, "preferred_locale", None)
+    LOCALE.set(locale.value if locale else None)
+
+
 class Translator(app_commands.Translator):
     """Command names, descriptions and choices from the catalog (English when it has none)."""
 

@@ -10,6 +10,7 @@ from discord import app_commands
 
 from bot import render
 from rules import registry
+from rules.said import say
 from rules.secrets import conceal
 from rules.usertext import mark, plain
 
@@ -37,7 +38,7 @@ async def acts(interaction: discord.Interaction, current: str) -> list[app_comma
         return []
     key = _typed(current)
     offered = registry.get(found[0].system).act_choices()
-    return _choices((label, v) for v, label in offered if key in label.casefold() or key in v)
+    return _choices((render.label(label, 100), v) for v, label in offered if key in label.casefold() or key in v)
 
 
 async def pending_options(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -59,7 +60,7 @@ def _owner(interaction: discord.Interaction, record) -> str:
     member = interaction.guild.get_member(record.owner_id) if interaction.guild else None
     if member is not None:
         return member.display_name
-    return record.owner_name or f"player …{str(record.owner_id)[-4:]}"
+    return record.owner_name or render.words(say("player …{digits}", digits=str(record.owner_id)[-4:]))
 
 
 def _character_choices(interaction, records) -> list[app_commands.Choice[str]]:
@@ -108,14 +109,16 @@ async def resolve_character(interaction: discord.Interaction, key: int, text: st
         return record
     found = await repo.find_characters(key, text)
     if not found:
-        raise InvalidInput(f"No character called {mark(text[:60])} in this campaign.")
+        raise InvalidInput(say("No character called {name} in this campaign.", name=mark(text[:60])))
     own = [r for r in found if r.owner_id == interaction.user.id]
     if own:
         return own[0]
     if len(found) > 1:
         raise InvalidInput(
-            f"Several players have a character called {mark(found[0].name)}: "
-            "pick one from the list, which shows their owners."
+            say(
+                "Several players have a character called {name}: pick one from the list, which shows their owners.",
+                name=mark(found[0].name),
+            )
         )
     return found[0]
 
@@ -143,7 +146,8 @@ async def rests(interaction: discord.Interaction, current: str) -> list[app_comm
     if system is None:
         return []
     key = _typed(current)
-    return _choices((r.label, r.key) for r in system.rests().values() if key in r.label.casefold() or key in r.key)
+    offered = system.rests().values()
+    return _choices((render.label(r.label, 100), r.key) for r in offered if key in r.label.casefold() or key in r.key)
 
 
 async def adjustable(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -152,4 +156,6 @@ async def adjustable(interaction: discord.Interaction, current: str) -> list[app
         return []
     key = _typed(current)
     offered = system.adjustable().values()
-    return _choices((f"{a.key} — {a.help}", a.key) for a in offered if key in a.key or key in a.help.casefold())
+    return _choices(
+        (f"{a.key} — {render.label(a.help, 96)}", a.key) for a in offered if key in a.key or key in a.help.casefold()
+    )

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import render, transfer
+from bot import render, transfer, translation
 from bot.core import DEFAULT_SETTINGS
 from bot.interact import actor_of, refuse, reply
 from bot.places import campaign_key, own_key
@@ -19,6 +19,7 @@ from bot.repository import DuplicateName, NewChange
 from rules import registry
 from rules.commands import flags
 from rules.errors import InvalidInput, NotAllowed
+from rules.said import say
 from rules.usertext import quoted
 
 from . import autocomplete
@@ -72,37 +73,47 @@ class Campaign(
             merged["choice_timeout_seconds"] = _bounded(choice_timeout, "choice_timeout", 0, MAX_CHOICE_SECONDS)
         for name, value in flags(settings).items():
             if name not in rules_system.options:
-                known = ", ".join(rules_system.options) or "none"
-                raise InvalidInput(f"{rules_system.name} has no setting {quoted(name)} (settings: {known}).")
+                known = ", ".join(rules_system.options) or say("none")
+                raise InvalidInput(
+                    say(
+                        "{system} has no setting {name} (settings: {known}).",
+                        system=rules_system.name,
+                        name=quoted(name),
+                        known=known,
+                    )
+                )
             if value is True:
-                raise InvalidInput(f"Give `{name}` a value: `{name}=…`.")
+                raise InvalidInput(say("Give `{name}` a value: `{name}=…`.", name=name))
             merged[name] = _typed(value, rules_system.options[name].default, name)
         role_id = gm_role.id if gm_role else (current.gm_role_id if current else None)
         await self.bot.core.repo.save_campaign(key, system=system.value, gm_role_id=role_id, settings=merged)
         self.bot.forget_campaign(key)
         await self.bot.command_sets.refresh_soon(interaction.guild_id)
-        role = f"<@&{role_id}>" if role_id else "Manage Server holders"
-        await reply(interaction, f"✅ This server plays **{rules_system.name}**. GMs: {role}.", allowed=render.NOBODY)
+        role = f"<@&{role_id}>" if role_id else say("Manage Server holders")
+        plays = say("This server plays **{system}**. GMs: {role}.", system=rules_system.name, role=role)
+        await reply(interaction, f"✅ {render.own(plays)}", allowed=render.NOBODY)
 
     @app_commands.command(name="show", description=_("Show the campaign's system, GM role and settings"))
     async def show(self, interaction: discord.Interaction) -> None:
         campaign = await self.bot.core.campaign(await campaign_key(interaction))
         if campaign is None:
             await reply(
-                interaction, "No campaign yet: someone with Manage Server runs `/campaign setup`.", ephemeral=True
+                interaction,
+                render.words("No campaign yet: someone with Manage Server runs `/campaign setup`."),
+                ephemeral=True,
             )
             return
         rules_system = registry.get(campaign.system)
         settings = DEFAULT_SETTINGS | rules_system.default_options() | campaign.settings
-        embed = discord.Embed(title=f"Campaign — {rules_system.name}", colour=discord.Colour.blurple())
-        embed.add_field(
-            name="GM role", value=f"<@&{campaign.gm_role_id}>" if campaign.gm_role_id else "Manage Server holders"
-        )
+        title = say("Campaign — {system}", system=rules_system.name)
+        embed = discord.Embed(title=render.words(title), colour=discord.Colour.blurple())
+        role = f"<@&{campaign.gm_role_id}>" if campaign.gm_role_id else render.words("Manage Server holders")
+        embed.add_field(name=render.words("GM role"), value=role)
         lines = [
-            f"`{k}` = {v}" + (f" — {rules_system.options[k].help}" if k in rules_system.options else "")
+            f"`{k}` = {v}" + (f" — {render.words(rules_system.options[k].help)}" if k in rules_system.options else "")
             for k, v in settings.items()
         ]
-        embed.add_field(name="Settings", value=render.fit("\n".join(lines), 1000), inline=False)
+        embed.add_field(name=render.words("Settings"), value=render.fit("\n".join(lines), 1000), inline=False)
         await reply(interaction, "", embed=embed)
 
     # --- between fights -------------------------------------------------------------
@@ -128,7 +139,8 @@ class Campaign(
         label, public, private = await self.bot.core.between.rest(
             key, by, kind, character=record, dice=dice, options=options, by_name=interaction.user.display_name
         )
-        body = "\n".join(render.clean(line) for line in public) or f"{render.clean(label)}: nothing changed."
+        unchanged = say("{rest}: nothing changed.", rest=label)
+        body = "\n".join(render.clean(line) for line in public) or render.clean(unchanged)
         await reply(interaction, body)
         if private:
             await reply(interaction, "🔒 " + "\n".join(render.clean(line) for line in private), ephemeral=True)
@@ -163,21 +175,23 @@ class Campaign(
     async def log(self, interaction: discord.Interaction) -> None:
         changes = await self.bot.core.repo.changes(await campaign_key(interaction), limit=500)
         if not changes:
-            await reply(interaction, "Nothing has changed between fights yet.", ephemeral=True)
+            await reply(interaction, render.words("Nothing has changed between fights yet."), ephemeral=True)
             return
-        lines = ["# Between fights", "", "| when (UTC) | who | command | what changed |", "|---|---|---|---|"]
+        head = " | ".join(render.words(cell) for cell in ("when (UTC)", "who", "command", "what changed"))
+        lines = [f"# {render.words('Between fights')}", "", f"| {head} |", "|---|---|---|---|"]
         for change in reversed(changes):
             mark = "~~" if change.undone else ""
             who = change.user_name or _member_name(interaction, change.user_id)
-            cells = [_cell(who, typed=True), _cell(change.command), _cell(change.summary)]
+            person = _cell(who, typed=True) if who else _cell(say("user {id}", id=change.user_id))
+            cells = [person, _cell(change.command, command=True), _cell(change.summary)]
             when = f"{change.created_at:%Y-%m-%d %H:%M}"
             lines.append(f"| {when} | {cells[0]} | {mark}{cells[1]}{mark} | {mark}{cells[2]}{mark} |")
         if any(c.undone for c in changes):
-            lines += ["", "Struck-through lines were undone."]
+            lines += ["", render.words("Struck-through lines were undone.")]
         text = "\n".join(lines) + "\n"
         await reply(
             interaction,
-            "📜 Changes between fights:",
+            f"📜 {render.words('Changes between fights:')}",
             ephemeral=True,
             file=discord.File(io.BytesIO(text.encode()), filename="campaign-log.md"),
         )
@@ -197,11 +211,16 @@ class Campaign(
             await repo.list_npcs(key, limit=transfer.MAX_ITEMS),
         )
         name = f"campaign-{campaign.system}.json"
+        exported = say(
+            "The {system} campaign ({characters} characters, {npcs} NPCs), format version {version}.",
+            system=registry.get(campaign.system).name,
+            characters=len(data["characters"]),
+            npcs=len(data["npcs"]),
+            version=transfer.VERSION,
+        )
         await reply(
             interaction,
-            f"📦 The {registry.get(campaign.system).name} campaign "
-            f"({len(data['characters'])} characters, {len(data['npcs'])} NPCs), "
-            f"format version {transfer.VERSION}.",
+            f"📦 {render.words(exported)}",
             ephemeral=True,
             file=discord.File(io.BytesIO(transfer.dumps(data)), filename=name),
         )
@@ -211,9 +230,7 @@ class Campaign(
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         by = await gm_only(interaction, "Only the GM imports a campaign.")
         if file.size > transfer.MAX_BYTES:
-            raise InvalidInput(
-                f"The file is larger than {transfer.MAX_BYTES // 1000} KB: that is not a Turnkeeper campaign."
-            )
+            raise InvalidInput(transfer.too_large())
         key = await campaign_key(interaction)
         current = await self.bot.core.campaign(key)
         incoming = transfer.read(await _download(file), expected_system=current.system if current else None)
@@ -240,8 +257,11 @@ class Campaign(
         await self.bot.core.repo.bind_place(interaction.guild_id, place.id, key)
         places.forget(interaction.guild_id)
         await self.bot.command_sets.refresh_soon(interaction.guild_id)
-        whose = f"the campaign of <#{same_as.id}>" if same_as else "a campaign of its own (run /campaign setup there)"
-        await reply(interaction, f"🔗 <#{place.id}> now plays {whose}.")
+        if same_as:
+            plays = say("{place} now plays the campaign of {other}.", place=f"<#{place.id}>", other=f"<#{same_as.id}>")
+        else:
+            plays = say("{place} now plays a campaign of its own (run /campaign setup there).", place=f"<#{place.id}>")
+        await reply(interaction, f"🔗 {render.own(plays)}")
 
     @app_commands.command(
         name="unbind", description=_("Manage Server: a channel or category goes back to the server's campaign")
@@ -249,10 +269,11 @@ class Campaign(
     async def unbind(self, interaction: discord.Interaction, place: discord.abc.GuildChannel) -> None:
         _manager(interaction)
         if not await self.bot.core.repo.unbind_place(interaction.guild_id, place.id):
-            raise InvalidInput(f"<#{place.id}> is not bound to a campaign of its own.")
+            raise InvalidInput(say("{place} is not bound to a campaign of its own.", place=f"<#{place.id}>"))
         self.bot.core.places.forget(interaction.guild_id)
         await self.bot.command_sets.refresh_soon(interaction.guild_id)  # its campaign's groups may go
-        await reply(interaction, f"🔗 <#{place.id}> plays the server's campaign again (its own campaign is kept).")
+        again = say("{place} plays the server's campaign again (its own campaign is kept).", place=f"<#{place.id}>")
+        await reply(interaction, f"🔗 {render.own(again)}")
 
 
 class ConfirmImport(discord.ui.View):
@@ -262,8 +283,11 @@ class ConfirmImport(discord.ui.View):
         # No timeout task: it would outlive a bot that stops; an unanswered preview just stays unused.
         super().__init__(timeout=None)
         self.bot, self.user_id, self.key, self.incoming, self.current = bot, user_id, key, incoming, current
+        self.confirm.label = render.label("Import")
+        self.cancel.label = render.label("Cancel")
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        translation.speaking(interaction)
         if interaction.user.id != self.user_id:
             await refuse(interaction, NotAllowed("Only the GM who asked for the import can confirm it."))
             return False
@@ -286,28 +310,33 @@ class ConfirmImport(discord.ui.View):
                     self.key,
                     self.user_id,
                     "/campaign import",
-                    f"Imported {len(incoming.characters)} characters and {len(incoming.npcs)} NPCs",
+                    say(
+                        "Imported {characters} characters and {npcs} NPCs",
+                        characters=len(incoming.characters),
+                        npcs=len(incoming.npcs),
+                    ),
                     {},
                     interaction.user.display_name,
                 ),
             )
         except DuplicateName as error:
-            await interaction.response.edit_message(
-                content=f"⛔ {render.clean(str(error))}. Nothing was changed.", view=None
-            )
+            refused = say("{refusal}. Nothing was changed.", refusal=str(error))
+            await interaction.response.edit_message(content=f"⛔ {render.clean(refused)}", view=None)
             return
         self.bot.forget_campaign(self.key)
-        await interaction.response.edit_message(
-            content=f"✅ Imported the {registry.get(incoming.system).name} campaign: "
-            f"{len(incoming.characters)} characters, "
-            f"{len(incoming.npcs)} NPCs.",
-            view=None,
+        imported = say(
+            "Imported the {system} campaign: {characters} characters, {npcs} NPCs.",
+            system=registry.get(incoming.system).name,
+            characters=len(incoming.characters),
+            npcs=len(incoming.npcs),
         )
+        await interaction.response.edit_message(content=f"✅ {render.words(imported)}", view=None)
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
     async def cancel(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         self.stop()
-        await interaction.response.edit_message(content="Import cancelled: nothing was changed.", view=None)
+        cancelled = render.words("Import cancelled: nothing was changed.")
+        await interaction.response.edit_message(content=cancelled, view=None)
 
 
 async def _download(file: discord.Attachment) -> bytes:
@@ -323,20 +352,23 @@ def _manager(interaction: discord.Interaction) -> None:
         raise NotAllowed("Only someone with Manage Server binds channels to campaigns.")
 
 
-def _member_name(interaction: discord.Interaction, user_id: int) -> str:
+def _member_name(interaction: discord.Interaction, user_id: int) -> str | None:
     member = interaction.guild.get_member(user_id) if interaction.guild else None
-    return member.display_name if member else f"user {user_id}"
+    return member.display_name if member else None
 
 
-def _cell(text: str, *, typed: bool = False) -> str:
-    """`typed`: a name as its user wrote it, shown literally."""
-    shown = render.shown_name(text) if typed else render.clean(text)
+def _cell(text: str, *, typed: bool = False, command: bool = False) -> str:
+    """`typed`: a name as its user wrote it, shown literally; `command`: a command as it was given."""
+    if typed:
+        shown = render.shown_name(text)
+    else:
+        shown = render.clean_command(text) if command else render.clean(text)
     return shown.replace("|", "\\|").replace("\n", " ")
 
 
 def _bounded(value, key: str, low: int, high: int) -> int:
     if not isinstance(value, int) or not low <= value <= high:
-        raise InvalidInput(f"`{key}` must be a whole number from {low} to {high}.")
+        raise InvalidInput(say("`{key}` must be a whole number from {low} to {high}.", key=key, low=low, high=high))
     return value
 
 
@@ -348,19 +380,19 @@ def _typed(value, default, key):
             return True
         if text in ("0", "false", "no", "off"):
             return False
-        raise InvalidInput(f"`{key}` is yes or no.")
+        raise InvalidInput(say("`{key}` is yes or no.", key=key))
     if isinstance(default, int):
         try:
             number = int(value)
         except (TypeError, ValueError):
-            raise InvalidInput(f"`{key}` must be a whole number.") from None
+            raise InvalidInput(say("`{key}` must be a whole number.", key=key)) from None
         low = 0 if default >= 0 else -1000
         return _bounded(number, key, low, 1000)
     text = str(value)
     if len(text) > MAX_TEXT_SETTING:
-        raise InvalidInput(f"`{key}` is limited to {MAX_TEXT_SETTING} characters.")
+        raise InvalidInput(say("`{key}` is limited to {n} characters.", key=key, n=MAX_TEXT_SETTING))
     if any(ch in text for ch in "@<>`[]") or "://" in text:
-        raise InvalidInput(f"`{key}` cannot hold mentions, links or markup.")
+        raise InvalidInput(say("`{key}` cannot hold mentions, links or markup.", key=key))
     return text
 
 

@@ -15,6 +15,7 @@ from bot.repository import DuplicateName
 from rules import registry
 from rules.commands import check_owner_or_gm
 from rules.errors import InvalidInput
+from rules.said import say
 from rules.usertext import mark
 
 from . import autocomplete
@@ -55,9 +56,14 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
                 key, interaction.user.id, clean_name, system.key, sheet, owner_name=interaction.user.display_name
             )
         except DuplicateName:
-            raise InvalidInput(f"You already have a character called {mark(name)} here.") from None
-        stored = f"✅ **{render.shown_name(clean_name)}** is stored for <@{interaction.user.id}> ({system.name})."
-        await reply(interaction, stored)
+            raise InvalidInput(say("You already have a character called {name} here.", name=mark(name))) from None
+        stored = say(
+            "**{name}** is stored for {owner} ({system}).",
+            name=render.shown_name(clean_name),
+            owner=f"<@{interaction.user.id}>",
+            system=system.name,
+        )
+        await reply(interaction, f"✅ {render.own(stored)}")
 
     @app_commands.command(name="list", description=_("List the server's characters"))
     @app_commands.describe(mine=_("Only your own characters"))
@@ -65,7 +71,7 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         owner = interaction.user.id if mine else None
         records = await self.bot.core.repo.list_characters(await campaign_key(interaction), owner_id=owner, limit=1000)
         if not records:
-            await reply(interaction, "No characters yet: `/character add`.", ephemeral=True)
+            await reply(interaction, render.words("No characters yet: `/character add`."), ephemeral=True)
             return
         content, view = paging.character_page(records, owner)
         await reply(interaction, content, ephemeral=True, **({"view": view} if view else {}))
@@ -80,7 +86,7 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         if may_read:
             stats = "\n".join(f"`{k}` = {render.shown_name(str(v))}" for k, v in record.sheet.items()) or "—"
         else:
-            stats = "Only its owner and the GM read its sheet."
+            stats = render.words("Only its owner and the GM read its sheet.")
         embed = discord.Embed(
             title=render.fit(render.shown_name(record.name), 256),
             description=render.fit(stats, 3000),
@@ -88,9 +94,12 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         )
         if may_read:
             carried = "\n".join(describe(registry.get(record.system), record))
-            embed.add_field(name="Between fights", value=render.fit(render.clean(carried), 1000), inline=False)
+            embed.add_field(
+                name=render.words("Between fights"), value=render.fit(render.clean(carried), 1000), inline=False
+            )
         embed.set_footer(text=f"{record.system}")
-        await reply(interaction, f"Owner: <@{record.owner_id}>", embed=embed, ephemeral=True)
+        owner = say("Owner: {owner}", owner=f"<@{record.owner_id}>")
+        await reply(interaction, render.own(owner), embed=embed, ephemeral=True)
 
     @app_commands.command(name="remove", description=_("Delete a stored character (its owner or the GM)"))
     @app_commands.autocomplete(name=autocomplete.campaign_characters)
@@ -98,7 +107,8 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         by, key, record = await self._named(interaction, name)
         check_owner_or_gm(by, record)
         await self.bot.core.repo.remove_character_id(key, record.id)
-        await reply(interaction, f"🗑️ **{render.shown_name(record.name)}** was removed.")
+        removed = say("**{name}** was removed.", name=render.shown_name(record.name))
+        await reply(interaction, f"🗑️ {render.own(removed)}")
 
 
 async def setup(bot) -> None:

@@ -21,7 +21,7 @@ from .campaign import SYSTEM_CHOICES
 from .forwarding import forwarded
 
 CONFIRM_END = (
-    "⚠️ End the encounter in this channel? The fight stops for everyone and its turn order cannot be "
+    "End the encounter in this channel? The fight stops for everyone and its turn order cannot be "
     "resumed; its log stays readable with /encounter log. Dismiss this message to keep playing."
 )
 
@@ -57,7 +57,7 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description=_("
         record = await self.bot.core.trial(interaction.channel_id, EndEncounter(by=by))
         view = discord.ui.View(timeout=None)
         view.add_item(EndEncounterButton(record.id))
-        await reply(interaction, CONFIRM_END, ephemeral=True, view=view)
+        await reply(interaction, f"⚠️ {render.words(CONFIRM_END)}", ephemeral=True, view=view)
         # The button is a dynamic item, found by its id on any message: the view need not be kept
         # (discord.py would otherwise keep a private message's view with a 15-minute timer).
         view.stop()
@@ -89,12 +89,14 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description=_("
         filename, text = await self.bot.core.log_markdown(interaction.channel_id, number)
         public = conceal(text)
         await reply(
-            interaction, "📜 The encounter log:", file=discord.File(io.BytesIO(public.encode()), filename=filename)
+            interaction,
+            f"📜 {render.words('The encounter log:')}",
+            file=discord.File(io.BytesIO(public.encode()), filename=filename),
         )
         if public != reveal(text) and (await actor_of(interaction)).is_gm:
             await reply(
                 interaction,
-                "🔒 Only you see this: the log with the hidden numbers.",
+                f"🔒 {render.words('Only you see this: the log with the hidden numbers.')}",
                 ephemeral=True,
                 file=discord.File(io.BytesIO(reveal(text).encode()), filename=filename),
             )

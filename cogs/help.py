@@ -14,11 +14,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import render
+from bot import render, translation
 from bot.interact import reply
-from bot.lengths import SELECT_OPTIONS
+from bot.lengths import SELECT_LABEL, SELECT_OPTIONS
 from rules import registry
 from rules.errors import RulesError
+from rules.said import say
 
 from .campaign import SYSTEM_CHOICES
 
@@ -34,15 +35,15 @@ _TITLE = re.compile(r"^\*\*(?P<title>[^*]{1,60})\*\*:?\s*")
 
 
 def sections(key: str | None) -> list[tuple[str, str]]:
-    """(title, text) of each help section: getting started, then the system's own."""
-    found = [("Getting started", GENERAL)]
+    """(title, text) of each help section, in the readers' language: getting started, then the system's own."""
+    found = [(render.words("Getting started"), render.words(GENERAL))]
     if not key:
         return found
     try:
         system = registry.get(key)
     except (RulesError, ImportError):
-        return found + [("Not available", f"{key} is not available yet.")]
-    current_title, current = "Overview", []
+        return found + [(render.words("Not available"), render.words(say("{key} is not available yet.", key=key)))]
+    current_title, current = render.words("Overview"), []
     for line in render.words(system.help_text()).splitlines():
         match = _TITLE.match(line)
         if match and current:
@@ -72,7 +73,7 @@ def help_message(key: str | None, index: int = 0):
     embed = discord.Embed(
         title=render.fit(f"{heading} — {title}", 256), description=text, colour=discord.Colour.blurple()
     )
-    embed.set_footer(text=f"Section {index + 1}/{len(parts)} · pick another below")
+    embed.set_footer(text=render.words(say("Section {n}/{total} · pick another below", n=index + 1, total=len(parts))))
     view = discord.ui.View(timeout=None)
     if len(parts) > 1:
         view.add_item(SectionSelect(name, parts, index))
@@ -81,11 +82,13 @@ def help_message(key: str | None, index: int = 0):
 
 class SectionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tk:help:(?P<key>[a-z0-9-]+)"):
     def __init__(self, key: str, parts=(), index: int = 0) -> None:
+        # The titles are read in the readers' language already (see `sections`).
         options = [
-            discord.SelectOption(label=render.select_label(title), value=str(number), default=number == index)
+            discord.SelectOption(label=render.fit(title, SELECT_LABEL), value=str(number), default=number == index)
             for number, (title, _) in enumerate(parts)
-        ] or [discord.SelectOption(label="Getting started", value="0")]
-        super().__init__(discord.ui.Select(custom_id=f"tk:help:{key}", options=options, placeholder="Section…"))
+        ] or [discord.SelectOption(label=render.select_label("Getting started"), value="0")]
+        placeholder = render.select_label("Section…")
+        super().__init__(discord.ui.Select(custom_id=f"tk:help:{key}", options=options, placeholder=placeholder))
         self.key = key
 
     @classmethod
@@ -93,6 +96,7 @@ class SectionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tk:hel
         return cls(match["key"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        translation.speaking(interaction)
         values = (interaction.data or {}).get("values") or ["0"]
         key = None if self.key == NO_SYSTEM else self.key
         embed, view = help_message(key, int(values[0]) if values[0].isdigit() else 0)

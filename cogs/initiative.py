@@ -13,6 +13,7 @@ from bot.places import campaign_key
 from rules import registry
 from rules.commands import Stored, entered, flags
 from rules.errors import InvalidInput
+from rules.said import say
 from rules.usertext import mark, quoted
 
 from . import autocomplete
@@ -172,7 +173,7 @@ async def npc_template(interaction: discord.Interaction, key: int, template: str
     await gm_only(interaction, GM_ADDS_NPCS)
     record = await interaction.client.core.repo.get_npc(key, template)
     if record is None:
-        raise InvalidInput(f"The NPC library has no {mark(template[:60])}: /npc list shows it.")
+        raise InvalidInput(say("The NPC library has no {name}: /npc list shows it.", name=mark(template[:60])))
     return record
 
 
@@ -183,7 +184,7 @@ def merged_sheet(system, npc, stats: str | None) -> dict:
     overrides = flags(stats)
     bare = [k for k, v in overrides.items() if v is True]
     if bare:
-        raise InvalidInput(f"Write stats as `name=value` ({quoted(bare[0])} has no value).")
+        raise InvalidInput(say("Write stats as `name=value` ({name} has no value).", name=quoted(bare[0])))
     return system.parse_sheet(dict(npc.sheet) | overrides)
 
 
@@ -214,7 +215,7 @@ async def keep_npc(interaction: discord.Interaction, key: int, name: str | None,
             key, by.user_id, clean, campaign.system, sheet, owner_name=interaction.user.display_name
         ), True
     except DuplicateName:
-        raise InvalidInput(f"You already have a character called {mark(clean)}.") from None
+        raise InvalidInput(say("You already have a character called {name}.", name=mark(clean))) from None
 
 
 async def setup(bot) -> None:

@@ -14,6 +14,7 @@ from bot.places import campaign_key
 from bot.repository import DuplicateName
 from rules import registry
 from rules.errors import InvalidInput
+from rules.said import say
 from rules.usertext import mark
 
 from . import autocomplete
@@ -52,19 +53,20 @@ class Npc(commands.GroupCog, group_name="npc", group_description=_("GM: the camp
             if not clean_name or len(clean_name) > 60:
                 raise InvalidInput("A template name has 1 to 60 characters.")
             if notes and len(notes) > MAX_NOTES:
-                raise InvalidInput(f"Notes are limited to {MAX_NOTES} characters.")
+                raise InvalidInput(say("Notes are limited to {n} characters.", n=MAX_NOTES))
             sheet = system.parse_sheet(stats or "")
             await self.bot.core.repo.add_npc(key, clean_name, system.key, sheet, notes or "")
         except DuplicateName:
-            raise InvalidInput(f"The library already has {mark(name)}: /npc remove it first.") from None
-        await reply(interaction, f"📚 **{render.shown_name(clean_name)}** is in the NPC library.", ephemeral=True)
+            raise InvalidInput(say("The library already has {name}: /npc remove it first.", name=mark(name))) from None
+        stored = say("**{name}** is in the NPC library.", name=render.shown_name(clean_name))
+        await reply(interaction, f"📚 {render.own(stored)}", ephemeral=True)
 
     @app_commands.command(name="list", description=_("GM: the NPC library"))
     async def list_(self, interaction: discord.Interaction) -> None:
         key, _ = await self._gm(interaction)
         records = await self.bot.core.repo.list_npcs(key, limit=1000)
         if not records:
-            await reply(interaction, "The NPC library is empty: `/npc add`.", ephemeral=True)
+            await reply(interaction, render.words("The NPC library is empty: `/npc add`."), ephemeral=True)
             return
         shown = render.shown_name
         lines = [f"• **{shown(r.name)}**" + (f" — {shown(r.notes[:80])}" if r.notes else "") for r in records]
@@ -76,13 +78,15 @@ class Npc(commands.GroupCog, group_name="npc", group_description=_("GM: the camp
         key, _ = await self._gm(interaction)
         record = await self.bot.core.repo.get_npc(key, name)
         if record is None:
-            raise InvalidInput(f"The NPC library has no {mark(name[:60])}.")
+            raise InvalidInput(say("The NPC library has no {name}.", name=mark(name[:60])))
         stats = "\n".join(f"`{k}` = {render.shown_name(str(v))}" for k, v in record.sheet.items()) or "—"
         embed = discord.Embed(
             title=render.shown_name(record.name), description=render.fit(stats, 3000), colour=discord.Colour.dark_red()
         )
         if record.notes:
-            embed.add_field(name="Notes", value=render.fit(render.shown_name(record.notes), 1000), inline=False)
+            embed.add_field(
+                name=render.words("Notes"), value=render.fit(render.shown_name(record.notes), 1000), inline=False
+            )
         await reply(interaction, "", embed=embed, ephemeral=True)
 
     @app_commands.command(name="remove", description=_("GM: delete a stat block"))
@@ -90,8 +94,9 @@ class Npc(commands.GroupCog, group_name="npc", group_description=_("GM: the camp
     async def remove(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]) -> None:
         key, _ = await self._gm(interaction)
         if not await self.bot.core.repo.remove_npc(key, name):
-            raise InvalidInput(f"The NPC library has no {mark(name[:60])}.")
-        await reply(interaction, f"🗑️ {render.shown_name(name)} left the NPC library.", ephemeral=True)
+            raise InvalidInput(say("The NPC library has no {name}.", name=mark(name[:60])))
+        left = say("{name} left the NPC library.", name=render.shown_name(name))
+        await reply(interaction, f"🗑️ {render.own(left)}", ephemeral=True)
 
 
 async def setup(bot) -> None:

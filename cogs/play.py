@@ -234,7 +234,7 @@ class Play(commands.Cog):
     )
     @app_commands.choices(
         use=[
-            app_commands.Choice(name=n, value=v)
+            app_commands.Choice(name=_(n), value=v)
             for n, v in (
                 ("Reroll the last d20 check or damage roll", "reroll"),
                 ("Give the attacker disadvantage", "disadvantage"),

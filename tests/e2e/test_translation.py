@@ -11,6 +11,8 @@ import pytest
 from bot import translation
 from bot.standin import default_world
 from bot.standin.harness import running_standin
+from bot.standin.records import iter_components
+from rules import registry, said
 from tests.e2e.conftest import say, turnkeeper
 
 
@@ -73,3 +75,98 @@ async def test_a_server_speaking_english_reads_english(french, database_url):
         async with turnkeeper(standin, database_url):
             started = await say(standin, "gm", "/encounter start", system="rotted-capes")
     assert not re.search("[«»]", started.content)
+
+
+NOVA = "dex=2 con=1 avoidance=14 fortitude=8 stamina=20 wounds=3 attack=5 damage=2d6+3 damage_type=kinetic"
+BOLT = "dex=3 avoidance=15 fortitude=6 stamina=12 wounds=1 attack=5 damage=1d8+2"
+BRUTE = "avoidance=15 fortitude=4 stamina=20 wounds=3 dr='energy:5' attack=4 damage=2d6"
+# What a reader of any language sees as typed or as a name: the names typed in the fight, the users',
+# the system's and the bot's names, the options' own words (attack=5, dr='energy:5'); a sheet's
+# values (`damage_type` = kinetic) are data.
+TYPED = ("Nova", "Bolt", "Brute", "Rotted Capes", "Turnkeeper", "rotted-capes", "gm", "alice", "bob", NOVA, BOLT, BRUTE)
+# Lines of the rules (rules/**, said by their own part) that do not yet say their words: the
+# shared rest heading of rules/between.py.
+RULES_NOT_YET_SAID = ("🛌 End of scene:",)
+_TRANSLATED = re.compile(r"«[^«»]*»")
+_NOT_WORDS = re.compile(r"`\w+` = [^\n]*|</?[@#&!:]?[^>\s]*>|/[a-z][\w-]*(?: [a-z][\w-]*)?|`[^`]*`|\w+[:=]\S+")
+
+
+def seen(message) -> list[str]:
+    """Every text a reader saw in a message, as sent and as edited: its content, its embeds' texts,
+    its buttons' labels and its menus' placeholders and options, and the logs it attached."""
+    texts = []
+    for shown in message.edit_history:
+        texts.append(shown.content)
+        for embed in shown.embeds:
+            texts += [embed.get("title", ""), embed.get("description", ""), (embed.get("footer") or {}).get("text", "")]
+            texts += [part for field in embed.get("fields") or [] for part in (field["name"], field["value"])]
+        for component in iter_components(shown.components):
+            texts += [component.get("label") or "", component.get("placeholder") or ""]
+            texts += [option.get("label") or "" for option in component.get("options") or []]
+        texts += [file.data.decode() for file in shown.attachments if file.filename.endswith(".md")]
+    return [text for text in texts if text]
+
+
+def english_left(text: str) -> list[str]:
+    """Words outside «…» once typed names, commands, mentions, code, numbers and emoji are gone."""
+    for line in RULES_NOT_YET_SAID:
+        text = text.replace(line, " ")
+    while (shorter := _TRANSLATED.sub(" ", text)) != text:  # a translation may hold translated phrases
+        text = shorter
+    text = _NOT_WORDS.sub(" ", text)
+    for typed in sorted(TYPED, key=len, reverse=True):
+        text = re.sub(rf"(?<!\w){re.escape(typed)}(?!\w)", " ", text)
+    return re.findall(r"[A-Za-z]{2,}", text)
+
+
+async def test_every_text_a_fight_shows_reads_in_the_servers_language(french, database_url):
+    world = default_world()
+    world.default_guild.locale = "fr"
+    async with running_standin(world) as standin:
+        async with turnkeeper(standin, database_url):
+            await say(standin, "gm", "/campaign setup", system="rotted-capes")
+            await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
+            await say(standin, "bob", "/character add", name="Bolt", stats=BOLT)
+            await say(standin, "alice", "/character list")
+            await say(standin, "alice", "/character show", name="Nova")
+            await say(standin, "gm", "/encounter start")
+            await say(standin, "alice", "/initiative join", character="Nova", roll=14)
+            await say(standin, "bob", "/initiative join", character="Bolt", roll=10)
+            await say(standin, "gm", "/initiative add", name="Brute", stats=BRUTE, roll=10)
+            await say(standin, "gm", "/initiative next")
+            await say(standin, "alice", "/attack", target="Brute", damage_type="fire", dice="14 5 6")
+            await say(standin, "alice", "/condition add", target="Bolt", condition="Prone")
+            await say(standin, "bob", "/initiative next")  # not his turn: refused
+            for player, name in (("alice", "Nova"), ("bob", "Bolt")):
+                turn = await standin.wait_for(lambda name=name: newest_with_buttons(standin, "tk:end:", name))
+                await (await standin.click(player, custom_id=turn.buttons()[0]["custom_id"], message=turn)).response()
+            await say(standin, "gm", "/attack", target="Nova", dice="18 3 4 4")
+            offer = await standin.wait_for(lambda: newest_with_buttons(standin, "tk:choose:"))
+            await (await standin.click("alice", custom_id=offer.buttons()[0]["custom_id"], message=offer)).response()
+            await say(standin, "gm", "/encounter status")
+            await say(standin, "gm", "/encounter log")
+            await say(standin, "alice", "/help")
+            asked = await say(standin, "gm", "/encounter end")
+            await (await standin.click("gm", custom_id=asked.buttons()[0]["custom_id"], message=asked)).response()
+            await say(standin, "gm", "/campaign rest", kind="end_scene")
+            await say(standin, "gm", "/campaign log")
+            shown = [(m.id, text) for m in standin.messages(include_ephemeral=True) for text in seen(m)]
+    assert len(shown) > 30
+    # The help menu's section titles are the rules' own (cut out of the system's help text).
+    rules_help = said.english(registry.get("rotted-capes").help_text())
+    titles = {text for _, text in shown if f"**{text}**" in rules_help}
+    left = {text: words for _, text in shown if (words := english_left(text)) and text not in titles}
+    assert not left, "English outside a translation:\n" + "\n".join(f"{w}: {t!r}" for t, w in left.items())
+
+
+def newest_with_buttons(standin, custom_id: str, about: str = ""):
+    """The newest message with a live button whose id starts with `custom_id` (and that names `about`)."""
+    return next(
+        (
+            m
+            for m in reversed(standin.messages(include_ephemeral=True))
+            if about in m.content
+            and any(b.get("custom_id", "").startswith(custom_id) and not b.get("disabled") for b in m.buttons())
+        ),
+        None,
+    )
