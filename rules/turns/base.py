@@ -83,8 +83,7 @@ class TurnStructure:
             raise NotAllowed(say("Only the acting combatant's player or the GM can end this turn."))
 
     def round_label(self, enc: Encounter) -> str:
-        # Plain English for now: the tracker's title shows it without the rendering seam.
-        return f"round {enc.round}" if enc.round else "choosing the order"
+        return say("round {n}", n=enc.round) if enc.round else say("choosing the order")
 
     def delay(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
         raise InvalidInput(say("{system} has no delayed turns.", system=term(system.name)))

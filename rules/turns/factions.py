@@ -238,7 +238,7 @@ class Factions(TurnStructure):
         return self._open_move(system, enc, chance)
 
     def round_label(self, enc: Encounter) -> str:
-        return "bonus round (ambush)" if enc.turns.bonus else super().round_label(enc)
+        return say("bonus round (ambush)") if enc.turns.bonus else super().round_label(enc)
 
     def acting(self, enc: Encounter) -> tuple[str, ...]:
         active = enc.turns.active
