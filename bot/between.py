@@ -90,7 +90,7 @@ class Between:
         """Apply one kind of rest to every stored character (or one); returns its label, the
         lines everyone may read and the lines about the GM's kept NPCs."""
         if not by.is_gm:
-            raise NotAllowed("Only the GM decides when the characters rest.")
+            raise NotAllowed(say("Only the GM decides when the characters rest."))
         campaign, system = await self._campaign(key)
         rest = system.rest_kind(kind)
         answers = rest_options(system, rest.key, options)

@@ -133,7 +133,7 @@ class Campaign(
         dice: app_commands.Range[str, 1, 200] | None = None,
         options: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
-        by = await gm_only(interaction, "Only the GM decides when the characters rest.")
+        by = await actor_of(interaction)  # the rest refuses anyone but the GM
         key = await campaign_key(interaction)
         record = await autocomplete.resolve_character(interaction, key, character) if character else None
         label, public, private = await self.bot.core.between.rest(
@@ -157,7 +157,7 @@ class Campaign(
         key: app_commands.Range[str, 1, 60],
         value: app_commands.Range[str, 1, 200],
     ) -> None:
-        by = await gm_only(interaction, "Only the GM adjusts what a character carries between fights.")
+        by = await actor_of(interaction)  # the adjustment refuses anyone but the GM
         ckey = await campaign_key(interaction)
         record = await autocomplete.resolve_character(interaction, ckey, character)
         summary = await self.bot.core.between.adjust(ckey, by, record, key, value, interaction.user.display_name)

@@ -7,11 +7,12 @@ import discord
 from bot.interact import actor_of
 from rules.errors import NotAllowed
 from rules.model import Actor
+from rules.said import say
 
 
 async def gm_only(interaction: discord.Interaction, refusal: str) -> Actor:
     """The caller, refused with `refusal` (what only the GM does) unless a GM."""
     by = await actor_of(interaction)
     if not by.is_gm:
-        raise NotAllowed(refusal)
+        raise NotAllowed(say(refusal))
     return by

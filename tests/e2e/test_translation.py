@@ -84,9 +84,6 @@ BRUTE = "avoidance=15 fortitude=4 stamina=20 wounds=3 dr='energy:5' attack=4 dam
 # the system's and the bot's names, the options' own words (attack=5, dr='energy:5'); a sheet's
 # values (`damage_type` = kinetic) are data.
 TYPED = ("Nova", "Bolt", "Brute", "Rotted Capes", "Turnkeeper", "rotted-capes", "gm", "alice", "bob", NOVA, BOLT, BRUTE)
-# Lines of the rules (rules/**, said by their own part) that do not yet say their words: the
-# shared rest heading of rules/between.py.
-RULES_NOT_YET_SAID = ("🛌 End of scene:",)
 _TRANSLATED = re.compile(r"«[^«»]*»")
 _NOT_WORDS = re.compile(r"`\w+` = [^\n]*|</?[@#&!:]?[^>\s]*>|/[a-z][\w-]*(?: [a-z][\w-]*)?|`[^`]*`|\w+[:=]\S+")
 
@@ -109,8 +106,6 @@ def seen(message) -> list[str]:
 
 def english_left(text: str) -> list[str]:
     """Words outside «…» once typed names, commands, mentions, code, numbers and emoji are gone."""
-    for line in RULES_NOT_YET_SAID:
-        text = text.replace(line, " ")
     while (shorter := _TRANSLATED.sub(" ", text)) != text:  # a translation may hold translated phrases
         text = shorter
     text = _NOT_WORDS.sub(" ", text)

@@ -198,7 +198,7 @@ def test_the_tracker_has_a_line_per_character_and_keeps_the_dead_struck_out():
     ]
     # At the bandits' move, everyone they can take a turn with is marked.
     assert [line.current for line in lines] == [True, True, True, False, False, False, False]
-    assert [line.note for line in lines] == ["holds the initiative"] + [""] * 6
+    assert [english(line.note) for line in lines] == ["holds the initiative"] + [""] * 6
     enc = take(enc, "Bandit 2").state
     assert [line.current for line in SYSTEM.turns.lines(SYSTEM, enc)] == [False, True] + [False] * 5
 

@@ -7,6 +7,7 @@ import pytest
 from rules.actions import EndTurn
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, NotYourTurn
+from rules.said import english
 from rules.systems.towers import SYSTEM
 from tests.rules.test_towers_helpers import GM, add, begin, command, new, phase_of, texts, who
 
@@ -334,16 +335,19 @@ def test_the_tracker_puts_those_who_cannot_act_last_without_a_stale_phase():
     enc = duel()
     enc = command(enc, "damage", target="Bandit", amount="10", options="lethal=6").state  # LETHAL -1: dying
     lines = SYSTEM.turns.lines(SYSTEM, enc)
-    assert [(line.label, enc.get(line.cids[0]).name) for line in lines] == [("phase 5", "Fighter"), ("down", "Bandit")]
+    assert [(english(line.label), enc.get(line.cids[0]).name) for line in lines] == [
+        ("phase 5", "Fighter"),
+        ("down", "Bandit"),
+    ]
     enc = command(enc, "damage", target="Bandit", amount="1", options="lethal=2").state  # -3 ≤ -2: dead
-    assert [line.label for line in SYSTEM.turns.lines(SYSTEM, enc)] == ["phase 5", "dead"]
+    assert [english(line.label) for line in SYSTEM.turns.lines(SYSTEM, enc)] == ["phase 5", "dead"]
 
 
 def test_the_turn_title_names_the_phase():
     enc = duel()
-    assert SYSTEM.turns.waiting(enc).title == "Fighter's turn — phase 5"
+    assert english(SYSTEM.turns.waiting(enc).title) == "Fighter's turn — phase 5"
     enc = command(enc, "act", action="shift position").state  # 5 → 8, the Bandit still at 10
-    assert SYSTEM.turns.waiting(enc).title == "Fighter's turn — phase 8"
+    assert english(SYSTEM.turns.waiting(enc).title) == "Fighter's turn — phase 8"
 
 
 def test_whoever_drops_on_their_own_turn_hands_the_clock_on_with_a_word():
