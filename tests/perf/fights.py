@@ -17,6 +17,7 @@ from rules import registry
 from rules.actions import Action, EndTurn, NextTurn
 from rules.engine import apply
 from rules.model import Actor, Encounter
+from rules.said import english
 from rules.turns.factions import TakeTurn
 
 SYSTEMS = ("rotted-capes", "fightin-words", "factions", "99-towers", "frozen-lands")
@@ -189,6 +190,6 @@ class Fight:
         """The bot applied ``step``: follow it."""
         outcome = apply(self.state, step.action)
         if outcome.state.pending is not None:
-            raise AssertionError(f"{self}: {step.label} opened a choice: {outcome.state.pending.prompt}")
+            raise AssertionError(f"{self}: {step.label} opened a choice: {english(outcome.state.pending.prompt)}")
         self.state = outcome.state
         self._position += 1

@@ -8,6 +8,7 @@ import re
 
 from bot.standin import running_standin
 from rules import registry
+from rules.said import english
 
 from .support import (
     FIGURES,
@@ -143,8 +144,8 @@ async def test_a_503_does_not_swallow_the_turn_ping_or_the_tracker(database_url,
             system = registry.get(record.system)
             waiting = system.turns.waiting(system.load(record.state))
             turn = standin.last_message("combat")
-            assert turn.has_component(label="End turn") and waiting.title in turn.content, (
-                f"{waiting.title} began without a turn message"
+            assert turn.has_component(label="End turn") and english(waiting.title) in turn.content, (
+                f"{english(waiting.title)} began without a turn message"
             )
             assert set(turn.pings.user_ids) == set(waiting.users)
             await assert_tracker_current(standin, bot.core.repo, "combat")
