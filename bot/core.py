@@ -32,6 +32,8 @@ from rules.system import System
 from rules.usertext import mark
 
 from .between import SYSTEM_STATE, Between
+from .campaigns import Campaigns
+from .library import Library
 from .places import Places
 from .repository import (
     CampaignRecord,
@@ -93,6 +95,8 @@ class Core:
         self.seed = seed
         self.between = Between(repo, seed=seed)
         self.places = Places(repo)
+        self.library = Library(repo)
+        self.campaigns = Campaigns(repo, self.places)
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         # Parsed states by encounter id with their version: skips re-validating
         # the JSON of encounters this process saved last. Bounded, oldest out.

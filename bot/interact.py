@@ -39,6 +39,12 @@ async def actor_of(interaction: discord.Interaction) -> Actor:
     return Actor(user_id=interaction.user.id, is_gm=await bot.is_gm(interaction))
 
 
+def manages_server(interaction: discord.Interaction) -> bool:
+    """Whether the caller has Manage Server here (outside a server, nobody has)."""
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms is not None and perms.manage_guild)
+
+
 async def reply(
     interaction: discord.Interaction,
     content: str,

@@ -124,12 +124,11 @@ async def resolve_character(interaction: discord.Interaction, key: int, text: st
 
 
 async def npcs(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    from bot.interact import actor_of
     from bot.places import campaign_key
 
-    if not await interaction.client.is_gm(interaction):
-        return []  # players cannot read the NPC library, names included
-    key = await campaign_key(interaction)
-    records = await interaction.client.core.repo.list_npcs(key, prefix=current or None, limit=25)
+    by = await actor_of(interaction)
+    records = await interaction.client.core.library.suggestions(await campaign_key(interaction), by, current)
     return _choices((r.name, r.name) for r in records)
 
 

@@ -12,22 +12,16 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import render, transfer, translation
+from bot.campaigns import may_confirm_import
 from bot.core import DEFAULT_SETTINGS
-from bot.interact import actor_of, refuse, reply
-from bot.places import campaign_key, own_key
+from bot.interact import actor_of, manages_server, refuse, reply
+from bot.places import campaign_key
 from bot.repository import DuplicateName, NewChange
 from rules import registry
-from rules.commands import flags
 from rules.errors import InvalidInput, NotAllowed
 from rules.said import say
-from rules.usertext import quoted
 
 from . import autocomplete
-from .gm import gm_only
-
-MAX_REMINDER_MINUTES = 1440
-MAX_CHOICE_SECONDS = 86400
-MAX_TEXT_SETTING = 100
 
 SYSTEM_CHOICES = [app_commands.Choice(name=key, value=key) for key in registry.MODULES]
 
@@ -61,32 +55,18 @@ class Campaign(
         choice_timeout: app_commands.Range[int, 0, 86400] | None = None,
         settings: str | None = None,
     ) -> None:
-        await gm_only(interaction, "Only someone with Manage Server or the GM role can set up the campaign.")
+        by = await actor_of(interaction)
         key = await campaign_key(interaction)
-        rules_system = registry.get(system.value)
-        current = await self.bot.core.campaign(key)
-        merged = dict(current.settings) if current and current.system == system.value else {}
-        # Discord's client enforces the declared ranges; a crafted request does not.
-        if reminder_minutes is not None:
-            merged["reminder_minutes"] = _bounded(reminder_minutes, "reminder_minutes", 0, MAX_REMINDER_MINUTES)
-        if choice_timeout is not None:
-            merged["choice_timeout_seconds"] = _bounded(choice_timeout, "choice_timeout", 0, MAX_CHOICE_SECONDS)
-        for name, value in flags(settings).items():
-            if name not in rules_system.options:
-                known = ", ".join(rules_system.options) or say("none")
-                raise InvalidInput(
-                    say(
-                        "{system} has no setting {name} (settings: {known}).",
-                        system=rules_system.name,
-                        name=quoted(name),
-                        known=known,
-                    )
-                )
-            if value is True:
-                raise InvalidInput(say("Give `{name}` a value: `{name}=…`.", name=name))
-            merged[name] = _typed(value, rules_system.options[name].default, name)
-        role_id = gm_role.id if gm_role else (current.gm_role_id if current else None)
-        await self.bot.core.repo.save_campaign(key, system=system.value, gm_role_id=role_id, settings=merged)
+        rules_system, role_id = await self.bot.core.campaigns.setup(
+            key,
+            by,
+            system.value,
+            manages_server=manages_server(interaction),
+            gm_role_id=gm_role.id if gm_role else None,
+            reminder_minutes=reminder_minutes,
+            choice_timeout=choice_timeout,
+            settings=settings,
+        )
         self.bot.forget_campaign(key)
         await self.bot.command_sets.refresh_soon(interaction.guild_id)
         role = f"<@&{role_id}>" if role_id else say("Manage Server holders")
@@ -199,17 +179,8 @@ class Campaign(
     # --- export and import ------------------------------------------------------------
     @app_commands.command(name="export", description=_("GM: the whole campaign as one JSON file"))
     async def export(self, interaction: discord.Interaction) -> None:
-        await gm_only(interaction, "Only the GM exports the campaign (it holds the NPC library).")
-        key = await campaign_key(interaction)
-        campaign = await self.bot.core.campaign(key)
-        if campaign is None:
-            raise InvalidInput("There is no campaign here to export.")
-        repo = self.bot.core.repo
-        data = transfer.export(
-            campaign,
-            await repo.list_characters(key, limit=transfer.MAX_ITEMS),
-            await repo.list_npcs(key, limit=transfer.MAX_ITEMS),
-        )
+        by = await actor_of(interaction)
+        campaign, data = await self.bot.core.campaigns.export(await campaign_key(interaction), by)
         name = f"campaign-{campaign.system}.json"
         exported = say(
             "The {system} campaign ({characters} characters, {npcs} NPCs), format version {version}.",
@@ -228,15 +199,11 @@ class Campaign(
     @app_commands.command(name="import", description=_("GM: replace this campaign with an exported file (asks first)"))
     @app_commands.describe(file=_("A file made by /campaign export"))
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
-        by = await gm_only(interaction, "Only the GM imports a campaign.")
-        if file.size > transfer.MAX_BYTES:
-            raise InvalidInput(transfer.too_large())
+        by = await actor_of(interaction)
         key = await campaign_key(interaction)
-        current = await self.bot.core.campaign(key)
-        incoming = transfer.read(await _download(file), expected_system=current.system if current else None)
-        repo = self.bot.core.repo
-        characters = await repo.list_characters(key, limit=transfer.MAX_ITEMS) if current else []
-        npcs = await repo.list_npcs(key, limit=transfer.MAX_ITEMS) if current else []
+        incoming, current, characters, npcs = await self.bot.core.campaigns.incoming(
+            key, by, file.size, lambda: _download(file)
+        )
         view = ConfirmImport(self.bot, by.user_id, key, incoming, current)
         await reply(
             interaction, render.clean(transfer.preview(incoming, current, characters, npcs)), ephemeral=True, view=view
@@ -251,11 +218,9 @@ class Campaign(
         place: discord.abc.GuildChannel,
         same_as: discord.abc.GuildChannel | None = None,
     ) -> None:
-        _manager(interaction)
-        places = self.bot.core.places
-        key = await places.key(interaction.guild_id, same_as) if same_as else own_key(place.id)
-        await self.bot.core.repo.bind_place(interaction.guild_id, place.id, key)
-        places.forget(interaction.guild_id)
+        await self.bot.core.campaigns.bind(
+            interaction.guild_id, place.id, manages_server=manages_server(interaction), same_as=same_as
+        )
         await self.bot.command_sets.refresh_soon(interaction.guild_id)
         if same_as:
             plays = say("{place} now plays the campaign of {other}.", place=f"<#{place.id}>", other=f"<#{same_as.id}>")
@@ -267,10 +232,7 @@ class Campaign(
         name="unbind", description=_("Manage Server: a channel or category goes back to the server's campaign")
     )
     async def unbind(self, interaction: discord.Interaction, place: discord.abc.GuildChannel) -> None:
-        _manager(interaction)
-        if not await self.bot.core.repo.unbind_place(interaction.guild_id, place.id):
-            raise InvalidInput(say("{place} is not bound to a campaign of its own.", place=f"<#{place.id}>"))
-        self.bot.core.places.forget(interaction.guild_id)
+        await self.bot.core.campaigns.unbind(interaction.guild_id, place.id, manages_server=manages_server(interaction))
         await self.bot.command_sets.refresh_soon(interaction.guild_id)  # its campaign's groups may go
         again = say("{place} plays the server's campaign again (its own campaign is kept).", place=f"<#{place.id}>")
         await reply(interaction, f"🔗 {render.own(again)}")
@@ -288,8 +250,10 @@ class ConfirmImport(discord.ui.View):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         translation.speaking(interaction)
-        if interaction.user.id != self.user_id:
-            await refuse(interaction, NotAllowed("Only the GM who asked for the import can confirm it."))
+        try:
+            may_confirm_import(interaction.user.id, self.user_id)
+        except NotAllowed as refusal:
+            await refuse(interaction, refusal)
             return False
         return True
 
@@ -346,12 +310,6 @@ async def _download(file: discord.Attachment) -> bytes:
         raise InvalidInput("The file could not be downloaded from Discord: attach it again.") from None
 
 
-def _manager(interaction: discord.Interaction) -> None:
-    perms = getattr(interaction.user, "guild_permissions", None)
-    if perms is None or not perms.manage_guild:
-        raise NotAllowed("Only someone with Manage Server binds channels to campaigns.")
-
-
 def _member_name(interaction: discord.Interaction, user_id: int) -> str | None:
     member = interaction.guild.get_member(user_id) if interaction.guild else None
     return member.display_name if member else None
@@ -364,36 +322,6 @@ def _cell(text: str, *, typed: bool = False, command: bool = False) -> str:
     else:
         shown = render.clean_command(text) if command else render.clean(text)
     return shown.replace("|", "\\|").replace("\n", " ")
-
-
-def _bounded(value, key: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or not low <= value <= high:
-        raise InvalidInput(say("`{key}` must be a whole number from {low} to {high}.", key=key, low=low, high=high))
-    return value
-
-
-def _typed(value, default, key):
-    """A system setting in its default's type, within sane bounds; nothing that could ping or link."""
-    if isinstance(default, bool):
-        text = str(value).lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-        raise InvalidInput(say("`{key}` is yes or no.", key=key))
-    if isinstance(default, int):
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            raise InvalidInput(say("`{key}` must be a whole number.", key=key)) from None
-        low = 0 if default >= 0 else -1000
-        return _bounded(number, key, low, 1000)
-    text = str(value)
-    if len(text) > MAX_TEXT_SETTING:
-        raise InvalidInput(say("`{key}` is limited to {n} characters.", key=key, n=MAX_TEXT_SETTING))
-    if any(ch in text for ch in "@<>`[]") or "://" in text:
-        raise InvalidInput(say("`{key}` cannot hold mentions, links or markup.", key=key))
-    return text
 
 
 async def setup(bot) -> None:

@@ -8,21 +8,16 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import paging
-from bot.interact import reply, run
+from bot.interact import actor_of, reply, run
 from bot.places import campaign_key
 from rules import registry
-from rules.commands import Stored, entered, flags
-from rules.errors import InvalidInput
-from rules.said import say
-from rules.usertext import mark, quoted
+from rules.commands import Stored
 
 from . import autocomplete
 from .forwarding import forward, forwarded
-from .gm import gm_only
 from .play import CARDS, ROLL
 
 DICE = 'Several die results, e.g. "4 6 2"'
-GM_ADDS_NPCS = "Only the GM adds NPCs; players use /initiative join."
 
 
 @app_commands.guild_only()
@@ -88,13 +83,16 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
         template: app_commands.Range[str, 1, 60] | None = None,
         keep: bool = False,
     ) -> None:
+        by = await actor_of(interaction)
         key = await campaign_key(interaction)
-        npc = await npc_template(interaction, key, template)
+        library = self.bot.core.library
+        npc = await library.template(key, by, template)
         label = name or (npc.name if npc else None)
         kept, stored_now = (None, False)
         if keep:
-            kept, stored_now = await keep_npc(
-                interaction, key, label, stats, npc, count, {"roll": roll, "dice": dice, "cards": cards}
+            entered = {"roll": roll, "dice": dice, "cards": cards}
+            kept, stored_now = await library.keep(
+                key, by, label, stats, npc, count, entered, by_name=interaction.user.display_name
             )
         result = await run(
             interaction,
@@ -162,60 +160,6 @@ def carried(record) -> Stored:
         sheet=record.sheet,
         lasting=record.lasting or None,
     )
-
-
-# --- NPC library templates and kept NPCs --------------------------------------------
-
-
-async def npc_template(interaction: discord.Interaction, key: int, template: str | None):
-    if template is None:
-        return None
-    await gm_only(interaction, GM_ADDS_NPCS)
-    record = await interaction.client.core.repo.get_npc(key, template)
-    if record is None:
-        raise InvalidInput(say("The NPC library has no {name}: /npc list shows it.", name=mark(template[:60])))
-    return record
-
-
-def merged_sheet(system, npc, stats: str | None) -> dict:
-    """The template's stat block with the stats given on this add on top of it."""
-    if npc is None:
-        return system.parse_sheet(stats or "")
-    overrides = flags(stats)
-    bare = [k for k, v in overrides.items() if v is True]
-    if bare:
-        raise InvalidInput(say("Write stats as `name=value` ({name} has no value).", name=quoted(bare[0])))
-    return system.parse_sheet(dict(npc.sheet) | overrides)
-
-
-async def keep_npc(interaction: discord.Interaction, key: int, name: str | None, stats, npc, count: int, options: dict):
-    """keep:true stores the NPC as the GM's character, so the fight's end saves its lasting state.
-    Returns the character and whether it was stored just now (to take back if the fight refuses it)."""
-    from bot.repository import DuplicateName
-
-    by = await gm_only(interaction, GM_ADDS_NPCS)
-    if count != 1:
-        raise InvalidInput("keep:true stores one NPC at a time (count 1).")
-    if not name:
-        raise InvalidInput("Give the NPC a name, or a template from the NPC library.")
-    campaign = await interaction.client.core.campaign(key)
-    if campaign is None:
-        raise InvalidInput("keep:true needs a campaign: the GM runs /campaign setup first.")
-    repo = interaction.client.core.repo
-    existing = await repo.get_character(key, name, owner_id=by.user_id)
-    if existing is not None:
-        return existing, False  # kept before: it comes back as it left
-    clean = " ".join(name.split())
-    if not clean or len(clean) > 60:
-        raise InvalidInput("A kept NPC's name has 1 to 60 characters.")
-    entered(options)  # entered dice and cards are checked before anything is stored
-    sheet = merged_sheet(registry.get(campaign.system), npc, stats)
-    try:
-        return await repo.add_character(
-            key, by.user_id, clean, campaign.system, sheet, owner_name=interaction.user.display_name
-        ), True
-    except DuplicateName:
-        raise InvalidInput(say("You already have a character called {name}.", name=mark(clean))) from None
 
 
 async def setup(bot) -> None:

@@ -1,0 +1,158 @@
+"""A campaign's set-up, export, import and the places bound to it: who may do each, and
+what a setting may hold.
+
+Every operation takes the acting `Actor` (and, where Manage Server counts, whether the
+caller has it) and refuses before it reads or changes anything.
+
+Nothing here touches Discord.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from rules import registry
+from rules.commands import flags
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Actor
+from rules.said import say
+from rules.system import System
+from rules.usertext import quoted
+
+from . import transfer
+from .places import Places, own_key
+from .repository import CampaignRecord, CharacterRecord, NpcRecord, Repository
+
+MAX_REMINDER_MINUTES = 1440
+MAX_CHOICE_SECONDS = 86400
+MAX_TEXT_SETTING = 100
+
+
+def bounded(value: Any, key: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInput(say("`{key}` must be a whole number from {low} to {high}.", key=key, low=low, high=high))
+    return value
+
+
+def typed(value: Any, default: Any, key: str) -> Any:
+    """A system setting in its default's type, within sane bounds; nothing that could ping or link."""
+    if isinstance(default, bool):
+        text = str(value).lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise InvalidInput(say("`{key}` is yes or no.", key=key))
+    if isinstance(default, int):
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise InvalidInput(say("`{key}` must be a whole number.", key=key)) from None
+        low = 0 if default >= 0 else -1000
+        return bounded(number, key, low, 1000)
+    text = str(value)
+    if len(text) > MAX_TEXT_SETTING:
+        raise InvalidInput(say("`{key}` is limited to {n} characters.", key=key, n=MAX_TEXT_SETTING))
+    if any(ch in text for ch in "@<>`[]") or "://" in text:
+        raise InvalidInput(say("`{key}` cannot hold mentions, links or markup.", key=key))
+    return text
+
+
+def may_confirm_import(user_id: int, asked_by: int) -> None:
+    """Only the GM who saw an import's preview confirms it."""
+    if user_id != asked_by:
+        raise NotAllowed(say("Only the GM who asked for the import can confirm it."))
+
+
+class Campaigns:
+    def __init__(self, repo: Repository, places: Places) -> None:
+        self.repo = repo
+        self.places = places
+
+    async def setup(
+        self,
+        key: int,
+        by: Actor,
+        system: str,
+        *,
+        manages_server: bool = False,
+        gm_role_id: int | None = None,
+        reminder_minutes: Any = None,
+        choice_timeout: Any = None,
+        settings: str | None = None,
+    ) -> tuple[System, int | None]:
+        """Save the campaign's rule system, GM role and settings; returns the system and the GM role now."""
+        if not (by.is_gm or manages_server):
+            raise NotAllowed(say("Only someone with Manage Server or the GM role can set up the campaign."))
+        rules_system = registry.get(system)
+        current = await self.repo.get_campaign(key)
+        merged = dict(current.settings) if current and current.system == system else {}
+        # Discord's client enforces the declared ranges; a crafted request does not.
+        if reminder_minutes is not None:
+            merged["reminder_minutes"] = bounded(reminder_minutes, "reminder_minutes", 0, MAX_REMINDER_MINUTES)
+        if choice_timeout is not None:
+            merged["choice_timeout_seconds"] = bounded(choice_timeout, "choice_timeout", 0, MAX_CHOICE_SECONDS)
+        for name, value in flags(settings).items():
+            if name not in rules_system.options:
+                known = ", ".join(rules_system.options) or say("none")
+                raise InvalidInput(
+                    say(
+                        "{system} has no setting {name} (settings: {known}).",
+                        system=rules_system.name,
+                        name=quoted(name),
+                        known=known,
+                    )
+                )
+            if value is True:
+                raise InvalidInput(say("Give `{name}` a value: `{name}=…`.", name=name))
+            merged[name] = typed(value, rules_system.options[name].default, name)
+        role_id = gm_role_id if gm_role_id else (current.gm_role_id if current else None)
+        await self.repo.save_campaign(key, system=system, gm_role_id=role_id, settings=merged)
+        return rules_system, role_id
+
+    async def export(self, key: int, by: Actor) -> tuple[CampaignRecord, dict[str, Any]]:
+        """The campaign and its file's data."""
+        if not by.is_gm:
+            raise NotAllowed(say("Only the GM exports the campaign (it holds the NPC library)."))
+        campaign = await self.repo.get_campaign(key)
+        if campaign is None:
+            raise InvalidInput("There is no campaign here to export.")
+        data = transfer.export(
+            campaign,
+            await self.repo.list_characters(key, limit=transfer.MAX_ITEMS),
+            await self.repo.list_npcs(key, limit=transfer.MAX_ITEMS),
+        )
+        return campaign, data
+
+    async def incoming(
+        self, key: int, by: Actor, size: int, download: Callable[[], Awaitable[bytes]]
+    ) -> tuple[transfer.CampaignFile, CampaignRecord | None, list[CharacterRecord], list[NpcRecord]]:
+        """A file to import, checked completely, with what it would replace; nothing changes yet."""
+        if not by.is_gm:
+            raise NotAllowed(say("Only the GM imports a campaign."))
+        if size > transfer.MAX_BYTES:
+            raise InvalidInput(transfer.too_large())
+        current = await self.repo.get_campaign(key)
+        incoming = transfer.read(await download(), expected_system=current.system if current else None)
+        characters = await self.repo.list_characters(key, limit=transfer.MAX_ITEMS) if current else []
+        npcs = await self.repo.list_npcs(key, limit=transfer.MAX_ITEMS) if current else []
+        return incoming, current, characters, npcs
+
+    async def bind(self, guild_id: int, place_id: int, *, manages_server: bool, same_as: Any = None) -> None:
+        """`place` gets a campaign of its own, or the campaign of the channel `same_as`."""
+        _manager(manages_server)
+        key = await self.places.key(guild_id, same_as) if same_as is not None else own_key(place_id)
+        await self.repo.bind_place(guild_id, place_id, key)
+        self.places.forget(guild_id)
+
+    async def unbind(self, guild_id: int, place_id: int, *, manages_server: bool) -> None:
+        _manager(manages_server)
+        if not await self.repo.unbind_place(guild_id, place_id):
+            raise InvalidInput(say("{place} is not bound to a campaign of its own.", place=f"<#{place_id}>"))
+        self.places.forget(guild_id)
+
+
+def _manager(manages_server: bool) -> None:
+    if not manages_server:
+        raise NotAllowed(say("Only someone with Manage Server binds channels to campaigns."))

@@ -1,0 +1,94 @@
+"""A campaign's set-up, export, import and bindings refuse whoever may not do them,
+before they read or change anything."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import transfer
+from bot.campaigns import Campaigns, may_confirm_import
+from bot.places import Places
+from bot.repository import Repository
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Actor
+from tests.helpers import GM
+
+PLAYER = Actor(user_id=2)
+KEY = 10**18
+SET_UP = "Only someone with Manage Server or the GM role can set up the campaign."
+
+
+@pytest.fixture
+def campaigns(repo: Repository) -> Campaigns:
+    return Campaigns(repo, Places(repo))
+
+
+async def test_a_player_does_not_set_up_the_campaign(campaigns: Campaigns, repo: Repository) -> None:
+    with pytest.raises(NotAllowed) as refused:
+        await campaigns.setup(KEY, PLAYER, "rotted-capes", settings="no_such_setting=1")
+    assert str(refused.value) == SET_UP
+    assert await repo.get_campaign(KEY) is None
+
+
+async def test_the_gm_or_a_server_manager_sets_up_the_campaign(campaigns: Campaigns, repo: Repository) -> None:
+    system, role = await campaigns.setup(KEY, GM, "rotted-capes", gm_role_id=77, reminder_minutes=5)
+    assert system.key == "rotted-capes" and role == 77
+    _, role = await campaigns.setup(KEY, PLAYER, "rotted-capes", manages_server=True, choice_timeout=30)
+    assert role == 77  # no role given: the campaign keeps its GM role
+    saved = await repo.get_campaign(KEY)
+    assert saved.settings == {"reminder_minutes": 5, "choice_timeout_seconds": 30}
+
+
+async def test_setup_refuses_settings_the_system_does_not_have_or_cannot_hold(campaigns: Campaigns) -> None:
+    with pytest.raises(InvalidInput, match="has no setting"):
+        await campaigns.setup(KEY, GM, "rotted-capes", settings="no_such_setting=1")
+    with pytest.raises(InvalidInput, match="must be a whole number from 0 to 1440"):
+        await campaigns.setup(KEY, GM, "rotted-capes", reminder_minutes=5000)
+
+
+async def test_only_the_gm_exports(campaigns: Campaigns, repo: Repository) -> None:
+    with pytest.raises(NotAllowed, match="Only the GM exports the campaign"):
+        await campaigns.export(KEY, PLAYER)  # refused before saying there is no campaign
+    with pytest.raises(InvalidInput, match="no campaign here to export"):
+        await campaigns.export(KEY, GM)
+    await repo.save_campaign(KEY, system="rotted-capes")
+    with pytest.raises(NotAllowed):
+        await campaigns.export(KEY, PLAYER)
+    campaign, data = await campaigns.export(KEY, GM)
+    assert campaign.system == data["system"] == "rotted-capes"
+
+
+async def test_only_the_gm_imports_and_only_the_gm_who_asked_confirms(campaigns: Campaigns, repo: Repository) -> None:
+    await repo.save_campaign(KEY, system="rotted-capes")
+    _, data = await campaigns.export(KEY, GM)
+    downloads = []
+
+    async def download() -> bytes:
+        downloads.append(1)
+        return transfer.dumps(data)
+
+    with pytest.raises(NotAllowed, match="Only the GM imports a campaign"):
+        await campaigns.incoming(KEY, PLAYER, 10, download)
+    assert downloads == []  # refused before the file is even read
+    with pytest.raises(InvalidInput, match="larger than"):
+        await campaigns.incoming(KEY, GM, transfer.MAX_BYTES + 1, download)
+    incoming, current, characters, npcs = await campaigns.incoming(KEY, GM, 10, download)
+    assert incoming.system == current.system == "rotted-capes" and characters == npcs == []
+    may_confirm_import(GM.user_id, GM.user_id)
+    with pytest.raises(NotAllowed, match="Only the GM who asked for the import can confirm it."):
+        may_confirm_import(PLAYER.user_id, GM.user_id)
+
+
+async def test_only_a_server_manager_binds_and_unbinds(campaigns: Campaigns, repo: Repository) -> None:
+    manage = "Only someone with Manage Server binds channels to campaigns."
+    with pytest.raises(NotAllowed, match=manage):
+        await campaigns.bind(KEY, 21, manages_server=False)
+    assert await repo.places(KEY) == {}
+    await campaigns.bind(KEY, 21, manages_server=True)
+    assert await repo.places(KEY) == {21: -21}
+    with pytest.raises(NotAllowed, match=manage):
+        await campaigns.unbind(KEY, 21, manages_server=False)
+    assert await repo.places(KEY) == {21: -21}
+    await campaigns.unbind(KEY, 21, manages_server=True)
+    with pytest.raises(InvalidInput, match="is not bound"):
+        await campaigns.unbind(KEY, 21, manages_server=True)
