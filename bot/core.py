@@ -44,6 +44,7 @@ from .repository import (
     Repository,
     VersionConflict,
 )
+from .roster import Roster
 
 Build = Callable[[System, Encounter], Action]
 
@@ -96,6 +97,7 @@ class Core:
         self.between = Between(repo, seed=seed)
         self.places = Places(repo)
         self.library = Library(repo)
+        self.roster = Roster(repo)
         self.campaigns = Campaigns(repo, self.places)
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         # Parsed states by encounter id with their version: skips re-validating

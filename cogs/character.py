@@ -11,12 +11,9 @@ from bot import paging, render
 from bot.between import describe
 from bot.interact import actor_of, reply
 from bot.places import campaign_key
-from bot.repository import DuplicateName
+from bot.roster import may_read
 from rules import registry
-from rules.commands import check_owner_or_gm
-from rules.errors import InvalidInput
 from rules.said import say
-from rules.usertext import mark
 
 from . import autocomplete
 
@@ -25,12 +22,6 @@ from . import autocomplete
 class Character(commands.GroupCog, group_name="character", group_description=_("Characters stored on this server")):
     def __init__(self, bot) -> None:
         self.bot = bot
-
-    async def _system(self, campaign: int):
-        key, _ = await self.bot.core.settings(campaign)
-        if key is None:
-            raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first.")
-        return registry.get(key)
 
     async def _named(self, interaction: discord.Interaction, name: str):
         """The caller, the campaign and the stored character the option names."""
@@ -45,18 +36,9 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
     async def add(
         self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], stats: str | None = None
     ) -> None:
-        try:
-            key = await campaign_key(interaction)
-            system = await self._system(key)
-            sheet = system.parse_sheet(stats or "")
-            clean_name = " ".join(name.split())
-            if not clean_name:
-                raise InvalidInput("A character needs a name.")
-            await self.bot.core.repo.add_character(
-                key, interaction.user.id, clean_name, system.key, sheet, owner_name=interaction.user.display_name
-            )
-        except DuplicateName:
-            raise InvalidInput(say("You already have a character called {name} here.", name=mark(name))) from None
+        by = await actor_of(interaction)
+        key = await campaign_key(interaction)
+        clean_name, system = await self.bot.core.roster.add(key, by, name, stats, interaction.user.display_name)
         stored = say(
             "**{name}** is stored for {owner} ({system}).",
             name=render.shown_name(clean_name),
@@ -82,8 +64,8 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         by, _, record = await self._named(interaction, name)
         # A sheet and what it carries between fights are its owner's and the GM's to read, as the
         # numbers are in a fight: an NPC the GM kept may have fought hidden.
-        may_read = by.is_gm or record.owner_id == by.user_id
-        if may_read:
+        readable = may_read(by, record)
+        if readable:
             stats = "\n".join(f"`{k}` = {render.shown_name(str(v))}" for k, v in record.sheet.items()) or "—"
         else:
             stats = render.words("Only its owner and the GM read its sheet.")
@@ -92,7 +74,7 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
             description=render.fit(stats, 3000),
             colour=discord.Colour.green(),
         )
-        if may_read:
+        if readable:
             carried = "\n".join(describe(registry.get(record.system), record))
             embed.add_field(
                 name=render.words("Between fights"), value=render.fit(render.clean(carried), 1000), inline=False
@@ -105,8 +87,7 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
     @app_commands.autocomplete(name=autocomplete.campaign_characters)
     async def remove(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
         by, key, record = await self._named(interaction, name)
-        check_owner_or_gm(by, record)
-        await self.bot.core.repo.remove_character_id(key, record.id)
+        await self.bot.core.roster.remove(key, by, record)
         removed = say("**{name}** was removed.", name=render.shown_name(record.name))
         await reply(interaction, f"🗑️ {render.own(removed)}")
 

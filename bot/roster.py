@@ -1,0 +1,51 @@
+"""The campaign's stored characters: players store their sheets once and join fights with them.
+
+Anyone stores a character of their own; a character's sheet and what it carries between
+fights are for its owner and the GM to read (an NPC the GM kept may have fought hidden),
+and only they remove it. Nothing here touches Discord.
+"""
+
+from __future__ import annotations
+
+from rules import registry
+from rules.commands import check_owner_or_gm
+from rules.errors import InvalidInput
+from rules.model import Actor
+from rules.said import say
+from rules.system import System
+from rules.usertext import mark
+
+from .repository import CharacterRecord, DuplicateName, Repository
+
+
+def may_read(by: Actor, record: CharacterRecord) -> bool:
+    """Whether `by` reads the sheet and the lasting state of a stored character."""
+    return by.is_gm or record.owner_id == by.user_id
+
+
+class Roster:
+    def __init__(self, repo: Repository) -> None:
+        self.repo = repo
+
+    async def system(self, key: int) -> System:
+        campaign = await self.repo.get_campaign(key)
+        if campaign is None:
+            raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first.")
+        return registry.get(campaign.system)
+
+    async def add(self, key: int, by: Actor, name: str, stats: str | None, owner_name: str) -> tuple[str, System]:
+        """Store `by`'s character; returns its name as stored and the campaign's system."""
+        system = await self.system(key)
+        sheet = system.parse_sheet(stats or "")
+        clean = " ".join(name.split())
+        if not clean:
+            raise InvalidInput("A character needs a name.")
+        try:
+            await self.repo.add_character(key, by.user_id, clean, system.key, sheet, owner_name=owner_name)
+        except DuplicateName:
+            raise InvalidInput(say("You already have a character called {name} here.", name=mark(name))) from None
+        return clean, system
+
+    async def remove(self, key: int, by: Actor, record: CharacterRecord) -> None:
+        check_owner_or_gm(by, record)
+        await self.repo.remove_character_id(key, record.id)

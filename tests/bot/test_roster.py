@@ -1,0 +1,50 @@
+"""Stored characters: anyone stores their own, a name is theirs once, and only the owner or
+the GM reads a sheet or removes it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.repository import Repository
+from bot.roster import Roster, may_read
+from rules.errors import InvalidInput, NotAllowed
+from rules.model import Actor
+from tests.helpers import GM
+
+ALICE = Actor(user_id=2)
+BOB = Actor(user_id=3)
+KEY = 10**18
+
+
+@pytest.fixture
+async def roster(repo: Repository) -> Roster:
+    await repo.save_campaign(KEY, system="rotted-capes")
+    return Roster(repo)
+
+
+async def test_a_player_stores_a_character_of_their_own_once(roster: Roster, repo: Repository) -> None:
+    name, system = await roster.add(KEY, ALICE, "  Nova ", "avoidance=15 stamina=20", "alice")
+    assert (name, system.key) == ("Nova", "rotted-capes")
+    with pytest.raises(InvalidInput, match="You already have a character called Nova here."):
+        await roster.add(KEY, ALICE, "Nova", "stamina=5", "alice")
+    await roster.add(KEY, BOB, "Nova", "stamina=5", "bob")  # another player's Nova is another character
+    assert sorted(r.owner_id for r in await repo.list_characters(KEY)) == [ALICE.user_id, BOB.user_id]
+
+
+async def test_nothing_is_stored_without_a_campaign_or_a_name(roster: Roster, repo: Repository) -> None:
+    with pytest.raises(InvalidInput, match="no campaign yet"):
+        await roster.add(KEY + 1, ALICE, "Nova", None, "alice")
+    with pytest.raises(InvalidInput, match="needs a name"):
+        await roster.add(KEY, ALICE, "   ", None, "alice")
+    assert await repo.list_characters(KEY) == []
+
+
+async def test_only_the_owner_or_the_gm_reads_or_removes_a_character(roster: Roster, repo: Repository) -> None:
+    await roster.add(KEY, ALICE, "Nova", "stamina=20", "alice")
+    (record,) = await repo.list_characters(KEY)
+    assert may_read(ALICE, record) and may_read(GM, record) and not may_read(BOB, record)
+    with pytest.raises(NotAllowed, match="Nova belongs to another player."):
+        await roster.remove(KEY, BOB, record)
+    assert len(await repo.list_characters(KEY)) == 1
+    await roster.remove(KEY, GM, record)
+    assert await repo.list_characters(KEY) == []
