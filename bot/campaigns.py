@@ -22,7 +22,7 @@ from rules.usertext import quoted
 
 from . import transfer
 from .places import Places, own_key
-from .repository import CampaignRecord, CharacterRecord, NpcRecord, Repository
+from .repository import CampaignRecord, CharacterRecord, NewChange, NpcRecord, Repository
 
 MAX_REMINDER_MINUTES = 1440
 MAX_CHOICE_SECONDS = 86400
@@ -138,6 +138,33 @@ class Campaigns:
         characters = await self.repo.list_characters(key, limit=transfer.MAX_ITEMS) if current else []
         npcs = await self.repo.list_npcs(key, limit=transfer.MAX_ITEMS) if current else []
         return incoming, current, characters, npcs
+
+    async def replace(
+        self,
+        key: int,
+        by: Actor,
+        incoming: transfer.CampaignFile,
+        current: CampaignRecord | None,
+        by_name: str | None = None,
+    ) -> None:
+        """The import, confirmed by the GM who asked (`may_confirm_import`, checked on each click of
+        the preview): the campaign becomes the file's, in one transaction with its log line. A name
+        the file holds twice for one owner raises DuplicateName, changing nothing."""
+        summary = say(
+            "Imported {characters} characters and {npcs} NPCs",
+            characters=len(incoming.characters),
+            npcs=len(incoming.npcs),
+        )
+        await self.repo.replace_campaign(
+            key,
+            system=incoming.system,
+            gm_role_id=current.gm_role_id if current else None,
+            settings=incoming.settings,
+            state=incoming.state,
+            characters=incoming.characters,
+            npcs=incoming.npcs,
+            change=NewChange(key, by.user_id, "/campaign import", summary, {}, by_name),
+        )
 
     async def bind(self, guild_id: int, place_id: int, *, manages_server: bool, same_as: Any = None) -> None:
         """`place` gets a campaign of its own, or the campaign of the channel `same_as`."""

@@ -73,11 +73,9 @@ def words(text: str) -> str:
     """What the rules said, in the readers' language (`bot.translation`), before anything else
     touches it: concealing a number changes the lengths the phrases' marks count on."""
     read = translation.phrases()
-    if read is None:
-        return said.english(text)
-    if said.OPEN not in text:
+    if read is not None and said.OPEN not in text:
         return read(text) or text  # a constant of the rules (a help section, a choice) is its own template
-    return said.render(text, read)
+    return phrases(text)
 
 
 def phrases(text: str) -> str:

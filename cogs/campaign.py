@@ -16,7 +16,7 @@ from bot.campaigns import may_confirm_import
 from bot.core import DEFAULT_SETTINGS
 from bot.interact import actor_of, manages_server, refuse, reply
 from bot.places import campaign_key
-from bot.repository import DuplicateName, NewChange
+from bot.repository import DuplicateName
 from rules import registry
 from rules.errors import InvalidInput, NotAllowed
 from rules.said import say
@@ -261,28 +261,9 @@ class ConfirmImport(discord.ui.View):
     async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         self.stop()
         incoming = self.incoming
+        by = await actor_of(interaction)
         try:
-            await self.bot.core.repo.replace_campaign(
-                self.key,
-                system=incoming.system,
-                gm_role_id=self.current.gm_role_id if self.current else None,
-                settings=incoming.settings,
-                state=incoming.state,
-                characters=incoming.characters,
-                npcs=incoming.npcs,
-                change=NewChange(
-                    self.key,
-                    self.user_id,
-                    "/campaign import",
-                    say(
-                        "Imported {characters} characters and {npcs} NPCs",
-                        characters=len(incoming.characters),
-                        npcs=len(incoming.npcs),
-                    ),
-                    {},
-                    interaction.user.display_name,
-                ),
-            )
+            await self.bot.core.campaigns.replace(self.key, by, incoming, self.current, interaction.user.display_name)
         except DuplicateName as error:
             refused = say("{refusal}. Nothing was changed.", refusal=str(error))
             await interaction.response.edit_message(content=f"⛔ {render.clean(refused)}", view=None)
