@@ -10,13 +10,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from . import lengths, paging, translation
+from . import interact, lengths, paging, translation
 from .buttons import ChoiceButton, ChoiceSelect, EndEncounterButton, EndTurnButton
 from .command_sets import CommandSets
 from .config import Settings
 from .core import Core
 from .db import create_engine, upgrade_schema
 from .delivery import Pacer, TrackerDelivery, TurnButtons
+from .reminders import Reminders
 from .repository import Repository
 
 COGS = (
@@ -77,8 +78,6 @@ class TurnkeeperBot(commands.AutoShardedBot):
         await self.sync_commands()
         if not self.settings.dev_guild_id:
             self.command_sets.start()
-        from .reminders import Reminders
-
         self.reminders = Reminders(self, poll=self.settings.reminder_poll_seconds)
         self.reminders.start()
 
@@ -114,6 +113,17 @@ class TurnkeeperBot(commands.AutoShardedBot):
             if not self.busy:
                 self.idle.set()
 
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        build: interact.BuildWithActor,
+        command: str,
+        *,
+        encounter_id: int | None = None,
+    ) -> None:
+        """A button's click, through the one path every command takes."""
+        await interact.run(interaction, build, command, encounter_id=encounter_id)
+
     # --- who is the GM --------------------------------------------------------
     async def gm_role(self, guild_id: int) -> int | None:
         if guild_id not in self._campaign_roles:
@@ -143,16 +153,12 @@ class TurnkeeperBot(commands.AutoShardedBot):
         problem = lengths.too_long(lengths.typed_options(interaction.data))
         if problem is None:
             return True
-        from .interact import refuse
-
-        await refuse(interaction, ValueError(problem))
+        await interact.refuse(interaction, ValueError(problem))
         return False
 
     # --- one error handler for every command ------------------------------------
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        from .interact import answer_error
-
-        await answer_error(interaction, error)
+        await interact.answer_error(interaction, error)
 
 
 def create_bot(settings: Settings | None = None, **options) -> TurnkeeperBot:

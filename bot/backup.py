@@ -22,6 +22,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
+from bot.config import Settings
+
 
 class BackupError(RuntimeError):
     pass
@@ -94,8 +96,6 @@ def restore(backup_path: str | os.PathLike[str], database_url: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    from bot.config import Settings
-
     if len(argv) != 2 or argv[0] not in {"backup", "restore"}:
         print("usage: python -m bot.backup {backup|restore} FILE", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ message loses its buttons.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, cast
 
 import discord
 
@@ -17,6 +18,15 @@ from rules.actions import Choose, EndEncounter, EndTurn
 
 from . import render
 from .lengths import SELECT_LABEL
+
+if TYPE_CHECKING:
+    from .app import TurnkeeperBot
+
+
+def _bot(interaction: discord.Interaction) -> TurnkeeperBot:
+    """The bot plays a click through its one command path; the buttons cannot import that path,
+    since it is what posts them."""
+    return cast("TurnkeeperBot", interaction.client)
 
 
 class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:end:(?P<eid>\d+):(?P<turn>\d+)"):
@@ -36,10 +46,8 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:end
         return cls(int(match["eid"]), int(match["turn"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .interact import run
-
         turn_no = self.turn_no
-        await run(
+        await _bot(interaction).play(
             interaction,
             lambda by, system, state: EndTurn(by=by, turn_no=turn_no),
             "End turn (button)",
@@ -67,10 +75,8 @@ class ChoiceButton(
         return cls(int(match["eid"]), int(match["pid"]), int(match["idx"]), signature=match["sig"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .interact import run
-
         choose = dict(pending_id=self.pending_id, index=self.index, signature=self.signature)
-        await run(
+        await _bot(interaction).play(
             interaction,
             lambda by, system, state: Choose(by=by, **choose),
             "choice (button)",
@@ -96,9 +102,7 @@ class EndEncounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"t
         return cls(int(match["eid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .interact import run
-
-        await run(
+        await _bot(interaction).play(
             interaction, lambda by, system, state: EndEncounter(by=by), "/encounter end", encounter_id=self.encounter_id
         )
 
@@ -131,12 +135,10 @@ class ChoiceSelect(
         return cls(int(match["eid"]), int(match["pid"]), signature=match["sig"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .interact import run
-
         picked = str(((interaction.data or {}).get("values") or ["x"])[0])
         index = int(picked) if picked.isdigit() else 999  # out of range: refused as a stale choice
         choose = dict(pending_id=self.pending_id, index=index, signature=self.signature)
-        await run(
+        await _bot(interaction).play(
             interaction,
             lambda by, system, state: Choose(by=by, **choose),
             "choice (menu)",

@@ -19,6 +19,9 @@ from rules import registry, usertext
 from rules.model import Encounter
 from rules.said import say
 from rules.secrets import conceal
+from rules.turns.clock import ClockEntry
+
+from .render import words
 
 SIZE = 600
 GRID = 10
@@ -105,8 +108,6 @@ def _cell_box(index: int) -> tuple[int, int, int, int]:
 def _tokens_at(enc: Encounter, first: int) -> tuple[dict[int, list], list]:
     """Entries by grid cell, in acting order; holders apart. Someone whose
     phase has passed (down, waiting to be healed) stands on the current phase."""
-    from rules.turns.clock import ClockEntry
-
     cells: dict[int, list] = {}
     holding = []
     for entry in sorted(enc.turns.entries, key=ClockEntry.order):
@@ -148,8 +149,6 @@ def _legend(enc: Encounter, labels: dict[str, str], holding: list) -> list[str]:
 
 def _shown(text: str) -> str:
     """Words drawn into the picture, in the readers' language (the bot's seam, as for a button)."""
-    from .render import words
-
     return plain(words(text))
 
 

@@ -35,6 +35,7 @@ from .between import SYSTEM_STATE, Between
 from .campaigns import Campaigns
 from .library import Library
 from .places import Places
+from .render import log_cell, words
 from .repository import (
     CampaignRecord,
     EncounterExists,
@@ -394,8 +395,6 @@ class Core:
         self, channel_id: int, number: int | None = None, who: dict[int, str] | None = None
     ) -> tuple[str, str]:
         """The encounter's log as a Markdown table; `who`: readable names for user ids."""
-        from .render import log_cell, words
-
         number, record = await self.logged_encounter(channel_id, number)
         state = self._load(record)
         events = await self.repo.events(record.id)

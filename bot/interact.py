@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
+from discord import app_commands
 
 from rules import registry
 from rules.errors import RulesError, Stale
@@ -22,7 +23,7 @@ from rules.said import say
 from rules.system import System
 from rules.usertext import quoted
 
-from . import render, translation
+from . import render, translation, turn_posts
 from .core import Result
 from .delivery import Hook, hook_of, persist  # persist: cogs import it from here
 
@@ -98,8 +99,6 @@ async def refuse_stale(interaction: discord.Interaction, error: Stale) -> None:
 async def answer_error(interaction: discord.Interaction, error: Exception) -> None:
     """The one place an error becomes an answer, always private. A refusal by the
     rules changed nothing; the GM may read hidden NPCs' numbers in theirs."""
-    from discord import app_commands
-
     original = getattr(error, "original", error)
     if isinstance(original, Stale):
         await refuse_stale(interaction, original)
@@ -232,14 +231,14 @@ async def announce(
 
     async def turn_message() -> None:
         # Drawn in a thread: tens of milliseconds that would stall every other channel.
-        picture = await asyncio.to_thread(render.clock_picture, state)
-        content, embed, view, mentions, picture = render.turn_message(system, state, result.encounter_id, picture)
+        picture = await asyncio.to_thread(turn_posts.clock_picture, state)
+        content, embed, view, mentions, picture = turn_posts.turn_message(system, state, result.encounter_id, picture)
         files = [picture] if picture else []
         message = await persist(send, content, embed=embed, view=view, allowed_mentions=mentions, files=files)
         await bot.turn_buttons.posted(channel, result.encounter_id, message.id, hook)
 
     async def choice_message() -> None:
-        content, view, mentions = render.choice_message(state, result.encounter_id)
+        content, view, mentions = turn_posts.choice_message(state, result.encounter_id)
         await persist(send, content, view=view, allowed_mentions=mentions)
 
     async def fight_over() -> None:

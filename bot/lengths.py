@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from discord import AppCommandOptionType, app_commands
+
 from rules.said import say
 
 CONTENT_LIMIT = 2000
@@ -71,8 +73,6 @@ def too_long(options: Iterable[tuple[str, Any]]) -> str | None:
 def declare(commands) -> None:
     """Declare every text option's `max_length` (when it has none or a larger one), so
     Discord's client counts down the same limit the bot enforces."""
-    from discord import AppCommandOptionType, app_commands
-
     for command in commands:
         if isinstance(command, app_commands.Group):
             declare(command.commands)

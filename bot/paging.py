@@ -15,6 +15,8 @@ from rules import registry
 from rules.said import say
 
 from . import render, translation
+from .interact import refuse
+from .places import campaign_key
 
 CHARACTER_LINES = 15
 
@@ -72,8 +74,6 @@ class PageButton(
         return cls(match["kind"], match["key"], int(match["page"]), "·")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .interact import refuse
-
         translation.speaking(interaction)
         bot = interaction.client
         if self.kind == "order":
@@ -86,8 +86,6 @@ class PageButton(
             embed, view = tracker_page(registry.get(record.system), state, record.id, self.page)
             await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=render.NOBODY)
             return
-        from .places import campaign_key
-
         owner = int(self.key) or None
         records = await bot.core.repo.list_characters(await campaign_key(interaction), owner_id=owner, limit=1000)
         content, view = character_page(records, owner, self.page)

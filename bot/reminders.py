@@ -98,7 +98,7 @@ class Reminders:
     async def remind(self, channel, record) -> None:
         system = registry.get(record.system)
         state = system.load(record.state)
-        waiting = system.turns.waiting(state)
+        waiting = system.turns.waiting(system, state)
         if state.status != "running" or not waiting.users:
             await self.bot.core.repo.set_meta(record.id, reminder_due=None)
             return

@@ -14,6 +14,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import discord
+
 from .app import create_bot
 from .config import Settings
 from .sandbox_text import ScriptError, parse_script_line, run_script_line, transcript_of
@@ -41,8 +43,6 @@ async def settle(standin, bot, quiet: float = 0.05) -> None:
 def quiet_voice() -> None:
     """discord.py warns that voice needs PyNaCl and davey when a client is made; the bot
     never speaks, and a sandbox user never asked for voice."""
-    import discord
-
     discord.VoiceClient.warn_nacl = False
     if hasattr(discord.VoiceClient, "warn_dave"):
         discord.VoiceClient.warn_dave = False

@@ -9,7 +9,10 @@ import discord
 from discord import app_commands
 
 from bot import render
+from bot.interact import actor_of
+from bot.places import campaign_key
 from rules import registry
+from rules.errors import InvalidInput
 from rules.said import say
 from rules.secrets import conceal
 from rules.usertext import mark, plain
@@ -78,7 +81,6 @@ def _character_choices(interaction, records) -> list[app_commands.Choice[str]]:
 async def _campaign_characters(
     interaction: discord.Interaction, current: str, owner_id: int | None
 ) -> list[app_commands.Choice[str]]:
-    from bot.places import campaign_key
 
     key = await campaign_key(interaction)
     records = await interaction.client.core.repo.list_characters(
@@ -98,7 +100,6 @@ async def my_campaign_characters(interaction: discord.Interaction, current: str)
 async def resolve_character(interaction: discord.Interaction, key: int, text: str):
     """The stored character an option names: an id from the choices, or a name (the
     caller's own first). Refuses a name several players share."""
-    from rules.errors import InvalidInput
 
     repo = interaction.client.core.repo
     text = (text or "").strip()
@@ -124,8 +125,6 @@ async def resolve_character(interaction: discord.Interaction, key: int, text: st
 
 
 async def npcs(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    from bot.interact import actor_of
-    from bot.places import campaign_key
 
     by = await actor_of(interaction)
     records = await interaction.client.core.library.suggestions(await campaign_key(interaction), by, current)
@@ -134,7 +133,6 @@ async def npcs(interaction: discord.Interaction, current: str) -> list[app_comma
 
 async def _campaign_system(interaction: discord.Interaction):
     """The rule system of the interaction's campaign; None before /campaign setup."""
-    from bot.places import campaign_key
 
     campaign = await interaction.client.core.campaign(await campaign_key(interaction))
     return None if campaign is None else registry.get(campaign.system)

@@ -3,9 +3,11 @@ delays, answering choices, ending the encounter, notes."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from .actions import AddCombatants, Choose, DelayTurn, EndEncounter, EndTurn, NextTurn, Note, RemoveCombatant
+from .entered import mark_resumed
 from .errors import InvalidInput, NotAllowed, Stale
 from .model import Encounter, Event
 from .said import OPEN, say
@@ -13,160 +15,166 @@ from .secrets import conceal, reveal, scrub
 from .usertext import listed, mark, plain, user_text
 
 if TYPE_CHECKING:
+    from .actions import Action
     from .randomness import Chance
-    from .system import System
+    from .system import Handler, System
 
 MAX_COMBATANTS = 200
 MAX_GROUP = 50
 MAX_NAME = 60
 
 
-def handlers(system: System):
-    turns = system.turns
-
-    def add(enc: Encounter, action: AddCombatants, chance: Chance):
-        by = action.by
-        if not by.is_gm:
-            if action.npc or action.count != 1 or action.controller_id != by.user_id or action.hidden:
-                raise NotAllowed(say("Players can only join with their own character; the GM adds NPCs."))
-        name = " ".join(scrub(action.name or "").split())
-        if not name:
-            raise InvalidInput(say("A combatant needs a name."))
-        if len(name) > MAX_NAME:
-            raise InvalidInput(say("Names are limited to {n} characters.", n=MAX_NAME))
-        if not 1 <= action.count <= MAX_GROUP:
-            raise InvalidInput(say("Count must be between {low} and {high}.", low=1, high=MAX_GROUP))
-        if len(enc.combatants) + action.count > MAX_COMBATANTS:
-            raise InvalidInput(say("An encounter holds at most {n} combatants.", n=MAX_COMBATANTS))
-        names = [name] if action.count == 1 else _numbered(enc, name, action.count)
-        for candidate in names:
-            if enc.maybe(candidate):
-                raise InvalidInput(say("There is already a combatant called {name}.", name=user_text(candidate)))
-        if not action.npc and action.character_id is not None:
-            if any(c.character_id == action.character_id and not c.out for c in enc.combatants):
-                raise InvalidInput(say("{name} is already in this encounter.", name=user_text(name)))
-        if action.lasting is not None and action.count != 1:
-            raise InvalidInput(say("Only a single combatant can start from a lasting state."))
-        new_ids = []
-        for candidate in names:
-            cid = f"c{enc.next_id}"
-            combatant = system.make_combatant(enc, action, cid, candidate)
-            if action.lasting is not None:
-                combatant = system.carry_in(combatant, action.lasting)
-            enc = enc.but(combatants=enc.combatants + (combatant,), next_id=enc.next_id + 1)
-            new_ids.append(cid)
-        enc, events = turns.enter(system, enc, new_ids, chance)
-        who = listed(user_text(n) for n in names)
-        if len(names) == 1:
-            joined = Event(kind="info", text=say("{who} joins the encounter.", who=who))
-        else:
-            joined = Event(kind="info", text=say("{who} join the encounter.", who=who))
-        return enc, [joined] + events
-
-    def remove(enc: Encounter, action: RemoveCombatant, chance: Chance):
-        combatant = enc.find(action.target)
-        if enc.status == "running" and not any(c.id != combatant.id and not c.out for c in enc.combatants):
-            # The last one out: there is no next turn to find, so the fight waits for newcomers.
-            left, events = turns.leave(system, enc.but(status="setup"), combatant.id, chance)
-            enc = left.but(status="running", combatants=tuple(c for c in left.combatants if c.id != combatant.id))
-            return enc, [
-                Event(kind="info", text=say("{who} leaves the encounter.", who=combatant.name)),
-                Event(
-                    kind="warning",
-                    text=say(
-                        "Nobody is left in the fight: add combatants with /initiative add or "
-                        "/initiative join and the GM goes on with /initiative next, or /encounter end."
-                    ),
-                ),
-            ] + events
-        enc, events = turns.leave(system, enc, combatant.id, chance)
-        enc = enc.but(combatants=tuple(c for c in enc.combatants if c.id != combatant.id))
-        if enc.pending and enc.pending.chooser == combatant.id:
-            enc = enc.but(pending=None)
-        return enc, [Event(kind="info", text=say("{who} leaves the encounter.", who=combatant.name))] + events
-
-    def next_turn(enc: Encounter, action: NextTurn, chance: Chance):
-        if enc.status == "setup":
-            if not action.by.is_gm:
-                raise NotAllowed(say("Only the GM begins the fight."))
-            return turns.begin(system, enc, chance)
-        turns.may_end_turn(enc, action.by.user_id, action.by.is_gm)
-        return turns.end_turn(system, enc, chance)
-
-    def end_turn(enc: Encounter, action: EndTurn, chance: Chance):
-        if action.turn_no != enc.turn_no:
-            raise Stale(say("That turn is already over."))
-        turns.may_end_turn(enc, action.by.user_id, action.by.is_gm)
-        return turns.end_turn(system, enc, chance)
-
-    def delay(enc: Encounter, action: DelayTurn, chance: Chance):
-        if action.actor is not None:
-            return turns.delay(system, enc, enc.find(action.actor).id, chance)
-        # No name: the sender's acting combatant steps out, or their delayed one steps back in.
-        by = action.by
-        acting = [c for c in turns.acting(enc) if by.is_gm or enc.get(c).controller_id == by.user_id]
-        delayed = [c for c in getattr(enc.turns, "delayed", ()) if enc.get(c).controller_id == by.user_id]
-        pick = acting or delayed
-        if not pick:
-            raise InvalidInput(say("Name the combatant who delays."))
-        return turns.delay(system, enc, pick[0], chance)
-
-    def choose(enc: Encounter, action: Choose, chance: Chance):
-        pending = enc.pending
-        if pending is None or pending.id != action.pending_id:
-            raise Stale(say("That choice has already been made."))
-        if action.signature is not None and action.signature != pending.signature:
-            raise Stale(say("That question is no longer asked: answer the one the fight waits on now."))
-        if not action.by.is_gm and action.by.user_id not in pending.users:
-            raise NotAllowed(say("This choice is not yours to make."))
-        if action.index is not None:
-            if not 0 <= action.index < len(pending.options):
-                raise Stale(say("That question is no longer asked: answer the one the fight waits on now."))
-            option = pending.options[action.index]
-        else:
-            # A player types what they were shown: an option with a hidden number reads "?" to them,
-            # and typed words in an option (a weapon's name) carry no marks on the button. The rules
-            # themselves may answer with an option as said (its default).
-            typed = plain(action.option).strip().casefold()
-            shown = [(o, plain(reveal(o)).casefold(), plain(conceal(o)).casefold()) for o in pending.options]
-            option = next((o for o, *seen in shown if typed in seen), None)
-        if option is None:
-            raise InvalidInput(say("Choose one of: {options}.", options=", ".join(pending.options)))
-        owners = pending.owners.get(option)
-        if owners is not None and not action.by.is_gm and action.by.user_id not in owners:
-            raise NotAllowed(say("“{option}” is another player's call.", option=option))
-        enc = enc.but(pending=None)
-        enc, events = system.resume(enc, pending, option, chance)
-        from .engine import mark_resumed  # the engine imports these handlers' module
-
-        # An option that was said carries its typed words marked; one that was not is a plain key
-        # (`Counter: ` and a weapon's name), shown whole as its button reads.
-        shown = option if OPEN in option else mark(option)
-        if action.timed_out:
-            chosen = say("Chosen: {option} (no answer in time: the default applies).", option=shown)
-        else:
-            chosen = say("Chosen: {option}.", option=shown)
-        return enc, [Event(kind="info", text=chosen)] + mark_resumed(events, pending)
-
-    def end(enc: Encounter, action: EndEncounter, chance: Chance):
-        return enc.but(status="ended", pending=None), [Event(kind="end", text=say("The encounter is over."))]
-
-    def note(enc: Encounter, action: Note, chance: Chance):
-        text = " ".join(scrub(action.text).split())[:500]
-        if not text:
-            raise InvalidInput(say("The note is empty."))
-        return enc, [Event(kind="info", text=f"📝 {mark(text)}")]
-
+def handlers(system: System) -> dict[type[Action], Handler]:
+    """The shared actions, each bound to the system it runs under."""
     return {
-        AddCombatants: add,
-        RemoveCombatant: remove,
-        NextTurn: next_turn,
-        EndTurn: end_turn,
-        DelayTurn: delay,
-        Choose: choose,
-        EndEncounter: end,
-        Note: note,
+        AddCombatants: partial(add, system),
+        RemoveCombatant: partial(remove, system),
+        NextTurn: partial(next_turn, system),
+        EndTurn: partial(end_turn, system),
+        DelayTurn: partial(delay, system),
+        Choose: partial(choose, system),
+        EndEncounter: partial(end, system),
+        Note: partial(note, system),
     }
+
+
+def add(system: System, enc: Encounter, action: AddCombatants, chance: Chance):
+    by = action.by
+    if not by.is_gm:
+        if action.npc or action.count != 1 or action.controller_id != by.user_id or action.hidden:
+            raise NotAllowed(say("Players can only join with their own character; the GM adds NPCs."))
+    name = " ".join(scrub(action.name or "").split())
+    if not name:
+        raise InvalidInput(say("A combatant needs a name."))
+    if len(name) > MAX_NAME:
+        raise InvalidInput(say("Names are limited to {n} characters.", n=MAX_NAME))
+    if not 1 <= action.count <= MAX_GROUP:
+        raise InvalidInput(say("Count must be between {low} and {high}.", low=1, high=MAX_GROUP))
+    if len(enc.combatants) + action.count > MAX_COMBATANTS:
+        raise InvalidInput(say("An encounter holds at most {n} combatants.", n=MAX_COMBATANTS))
+    names = [name] if action.count == 1 else _numbered(enc, name, action.count)
+    for candidate in names:
+        if enc.maybe(candidate):
+            raise InvalidInput(say("There is already a combatant called {name}.", name=user_text(candidate)))
+    if not action.npc and action.character_id is not None:
+        if any(c.character_id == action.character_id and not c.out for c in enc.combatants):
+            raise InvalidInput(say("{name} is already in this encounter.", name=user_text(name)))
+    if action.lasting is not None and action.count != 1:
+        raise InvalidInput(say("Only a single combatant can start from a lasting state."))
+    new_ids = []
+    for candidate in names:
+        cid = f"c{enc.next_id}"
+        combatant = system.make_combatant(enc, action, cid, candidate)
+        if action.lasting is not None:
+            combatant = system.carry_in(combatant, action.lasting)
+        enc = enc.but(combatants=enc.combatants + (combatant,), next_id=enc.next_id + 1)
+        new_ids.append(cid)
+    enc, events = system.turns.enter(system, enc, new_ids, chance)
+    who = listed(user_text(n) for n in names)
+    if len(names) == 1:
+        joined = Event(kind="info", text=say("{who} joins the encounter.", who=who))
+    else:
+        joined = Event(kind="info", text=say("{who} join the encounter.", who=who))
+    return enc, [joined] + events
+
+
+def remove(system: System, enc: Encounter, action: RemoveCombatant, chance: Chance):
+    combatant = enc.find(action.target)
+    if enc.status == "running" and not any(c.id != combatant.id and not c.out for c in enc.combatants):
+        # The last one out: there is no next turn to find, so the fight waits for newcomers.
+        left, events = system.turns.leave(system, enc.but(status="setup"), combatant.id, chance)
+        enc = left.but(status="running", combatants=tuple(c for c in left.combatants if c.id != combatant.id))
+        return enc, [
+            Event(kind="info", text=say("{who} leaves the encounter.", who=combatant.name)),
+            Event(
+                kind="warning",
+                text=say(
+                    "Nobody is left in the fight: add combatants with /initiative add or "
+                    "/initiative join and the GM goes on with /initiative next, or /encounter end."
+                ),
+            ),
+        ] + events
+    enc, events = system.turns.leave(system, enc, combatant.id, chance)
+    enc = enc.but(combatants=tuple(c for c in enc.combatants if c.id != combatant.id))
+    if enc.pending and enc.pending.chooser == combatant.id:
+        enc = enc.but(pending=None)
+    return enc, [Event(kind="info", text=say("{who} leaves the encounter.", who=combatant.name))] + events
+
+
+def next_turn(system: System, enc: Encounter, action: NextTurn, chance: Chance):
+    if enc.status == "setup":
+        if not action.by.is_gm:
+            raise NotAllowed(say("Only the GM begins the fight."))
+        return system.turns.begin(system, enc, chance)
+    system.turns.may_end_turn(enc, action.by.user_id, action.by.is_gm)
+    return system.turns.end_turn(system, enc, chance)
+
+
+def end_turn(system: System, enc: Encounter, action: EndTurn, chance: Chance):
+    if action.turn_no != enc.turn_no:
+        raise Stale(say("That turn is already over."))
+    system.turns.may_end_turn(enc, action.by.user_id, action.by.is_gm)
+    return system.turns.end_turn(system, enc, chance)
+
+
+def delay(system: System, enc: Encounter, action: DelayTurn, chance: Chance):
+    if action.actor is not None:
+        return system.turns.delay(system, enc, enc.find(action.actor).id, chance)
+    # No name: the sender's acting combatant steps out, or their delayed one steps back in.
+    by = action.by
+    acting = [c for c in system.turns.acting(enc) if by.is_gm or enc.get(c).controller_id == by.user_id]
+    delayed = [c for c in getattr(enc.turns, "delayed", ()) if enc.get(c).controller_id == by.user_id]
+    pick = acting or delayed
+    if not pick:
+        raise InvalidInput(say("Name the combatant who delays."))
+    return system.turns.delay(system, enc, pick[0], chance)
+
+
+def choose(system: System, enc: Encounter, action: Choose, chance: Chance):
+    pending = enc.pending
+    if pending is None or pending.id != action.pending_id:
+        raise Stale(say("That choice has already been made."))
+    if action.signature is not None and action.signature != pending.signature:
+        raise Stale(say("That question is no longer asked: answer the one the fight waits on now."))
+    if not action.by.is_gm and action.by.user_id not in pending.users:
+        raise NotAllowed(say("This choice is not yours to make."))
+    if action.index is not None:
+        if not 0 <= action.index < len(pending.options):
+            raise Stale(say("That question is no longer asked: answer the one the fight waits on now."))
+        option = pending.options[action.index]
+    else:
+        # A player types what they were shown: an option with a hidden number reads "?" to them,
+        # and typed words in an option (a weapon's name) carry no marks on the button. The rules
+        # themselves may answer with an option as said (its default).
+        typed = plain(action.option).strip().casefold()
+        shown = [(o, plain(reveal(o)).casefold(), plain(conceal(o)).casefold()) for o in pending.options]
+        option = next((o for o, *seen in shown if typed in seen), None)
+    if option is None:
+        raise InvalidInput(say("Choose one of: {options}.", options=", ".join(pending.options)))
+    owners = pending.owners.get(option)
+    if owners is not None and not action.by.is_gm and action.by.user_id not in owners:
+        raise NotAllowed(say("“{option}” is another player's call.", option=option))
+    enc = enc.but(pending=None)
+    enc, events = system.resume(enc, pending, option, chance)
+    # An option that was said carries its typed words marked; one that was not is a plain key
+    # (`Counter: ` and a weapon's name), shown whole as its button reads.
+    shown = option if OPEN in option else mark(option)
+    if action.timed_out:
+        chosen = say("Chosen: {option} (no answer in time: the default applies).", option=shown)
+    else:
+        chosen = say("Chosen: {option}.", option=shown)
+    return enc, [Event(kind="info", text=chosen)] + mark_resumed(events, pending)
+
+
+def end(system: System, enc: Encounter, action: EndEncounter, chance: Chance):
+    return enc.but(status="ended", pending=None), [Event(kind="end", text=say("The encounter is over."))]
+
+
+def note(system: System, enc: Encounter, action: Note, chance: Chance):
+    text = " ".join(scrub(action.text).split())[:500]
+    if not text:
+        raise InvalidInput(say("The note is empty."))
+    return enc, [Event(kind="info", text=f"📝 {mark(text)}")]
 
 
 def _numbered(enc: Encounter, name: str, count: int) -> list[str]:

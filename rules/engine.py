@@ -11,6 +11,7 @@ from __future__ import annotations
 from . import registry
 from .actions import Action
 from .cards import parse_cards
+from .entered import HAND_ENTERED, mark_entered
 from .errors import AwaitingChoice, NotAllowed, NotRunning, NotYourTurn
 from .model import Encounter, Outcome
 from .randomness import Chance
@@ -42,7 +43,7 @@ def apply(state: Encounter, action: Action, chance: Chance | None = None) -> Out
         new_state, events = handler(state, action, chance)
     chance.finish()
     if new_state.pending is None or new_state.pending == state.pending:
-        events = _mark_entered(events, chance)
+        events = mark_entered(events, chance)
     elif chance.unreported:
         # An action waiting on a choice shows its roll, and the mark, once the choice is made.
         pending = new_state.pending
@@ -70,33 +71,6 @@ def _check_answerable(system, state: Encounter, depth: int = 0) -> None:
     trial.finish()
     if after.pending is not None and depth < TRIAL_DEPTH:
         _check_answerable(system, after.but(rng_state=trial.rng_state, deck=tuple(trial.deck)), depth + 1)
-
-
-HAND_ENTERED = "hand_entered"
-
-
-def mark_resumed(events, pending) -> list:
-    """The result of a choice whose action used entered values carries the mark."""
-    if not pending.context.get(HAND_ENTERED) or any(e.entered for e in events):
-        return list(events)
-    events = list(events)
-    for kinds in (("roll",), ("info", "warning", "round", "end", "choice")):
-        for index, event in enumerate(events):
-            if event.kind in kinds:
-                events[index] = event.but(entered=True)
-                return events
-    return events
-
-
-def _mark_entered(events, chance: Chance) -> list:
-    """An entered value whose result no roll line claimed marks the first line of the outcome."""
-    events = list(events)
-    if chance.unreported:
-        for index, event in enumerate(events):
-            if event.kind != "turn":
-                events[index] = event.but(entered=True)
-                break
-    return events
 
 
 def _resolve_actor(system, state: Encounter, action: Action) -> Action:

@@ -75,12 +75,17 @@ def english_of(template: str, values: dict[str, Any]) -> str:
     return english(template.format(**values))
 
 
+class NotSaid(str):
+    """A str whose words are not the rules' own, such as a name a user typed
+    (`rules.usertext.UserText`): `term` leaves it as it is."""
+
+    __slots__ = ()
+
+
 def term(word: Any) -> str:
     """A word of the rules' own vocabulary held in a value (a condition, a weapon from a
     table): said, so it is translated too. Typed text stays as typed."""
-    from .usertext import UserText
-
-    if isinstance(word, UserText) or not isinstance(word, str) or not word or OPEN in word:
+    if isinstance(word, NotSaid) or not isinstance(word, str) or not word or OPEN in word:
         return word if isinstance(word, str) else str(word)
     return say(word.replace("{", "{{").replace("}", "}}"))
 

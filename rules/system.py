@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import ValidationError
 from pydantic_core import PydanticKnownError
 
+from . import common
 from .actions import Action, AddCombatants
 from .commands import Commands, Given, not_used, pairs
 from .errors import InvalidInput, UnknownAction
@@ -107,8 +108,6 @@ class System:
 
     def __init__(self) -> None:
         self._handlers: dict[type[Action], Handler] = {}
-        from . import common  # generic actions shared by every system
-
         self._handlers.update(common.handlers(self))
         self._handlers.update(self.turns.handlers(self))
         self._handlers.update(self.handlers())

@@ -45,7 +45,7 @@ def mark(value: Any) -> str:
     return f"{OPEN}{text}{CLOSE}" if could_be_markup(text) else text
 
 
-class UserText(str):
+class UserText(said.NotSaid):
     """A str that marks itself when formatted into a line (see the module text)."""
 
     __slots__ = ()

@@ -66,7 +66,7 @@ class TurnStructure:
         """Combatants who may take their turn's actions right now."""
         raise NotImplementedError
 
-    def waiting(self, enc: Encounter) -> Waiting:
+    def waiting(self, system: System, enc: Encounter) -> Waiting:
         cids = self.acting(enc)
         names = ", ".join(f"{enc.get(c).name}" for c in cids) or say("nobody")
         return Waiting(say("{who}'s turn", who=names), cids, enc.controllers(cids))

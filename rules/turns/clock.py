@@ -186,9 +186,9 @@ class Clock(TurnStructure):
         current = enc.turns.current
         return (current,) if current else ()
 
-    def waiting(self, enc: Encounter) -> Waiting:
+    def waiting(self, system: System, enc: Encounter) -> Waiting:
         # The phase in the title: on a clock, "whose turn" alone does not say when.
-        waiting = super().waiting(enc)
+        waiting = super().waiting(system, enc)
         if not waiting.cids:
             return waiting
         title = say("{title} — phase {phase}", title=waiting.title, phase=enc.turns.phase)

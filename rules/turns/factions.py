@@ -198,7 +198,7 @@ class Factions(TurnStructure):
                 continue
             if self.ready(system, enc, state.moving):
                 enc = enc.but(turn_no=enc.turn_no + 1)
-                waiting = self.waiting(enc)
+                waiting = self.waiting(system, enc)
                 events.append(Event(kind="turn", text=waiting.title, ping=waiting.users))
                 return enc, events
             events.append(
@@ -244,16 +244,14 @@ class Factions(TurnStructure):
         active = enc.turns.active
         return (active,) if active else ()
 
-    def waiting(self, enc: Encounter) -> Waiting:
-        from .. import registry  # the system decides who can act (down, grabbed…)
-
+    def waiting(self, system: System, enc: Encounter) -> Waiting:
         state: FactionState = enc.turns
         if state.active:
             title = say("{who}'s turn", who=enc.get(state.active).name)
             return Waiting(title, (state.active,), enc.controllers([state.active]))
         if state.moving is None:
             return Waiting(say("Nobody is able to act"), (), ())
-        ready = self.ready(registry.get(enc.system), enc, state.moving)
+        ready = self.ready(system, enc, state.moving)
         names = ", ".join(f"{enc.get(c).name}" for c in ready) or say("nobody")
         users = self.faction_users(enc, state.moving)
         title = say("{faction} to move: take a turn with {names}, or pass", faction=state.moving, names=names)

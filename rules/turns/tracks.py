@@ -34,6 +34,7 @@ from .base import (
 
 if TYPE_CHECKING:
     from ..randomness import Chance
+    from ..system import System
 
 TIE_CHOICE = "track_tie"
 
@@ -217,11 +218,11 @@ class Tracks(TurnStructure):
     def acting(self, enc: Encounter) -> tuple[str, ...]:
         return enc.turns.acting
 
-    def waiting(self, enc: Encounter) -> Waiting:
+    def waiting(self, system: System, enc: Encounter) -> Waiting:
         """The turn message says when someone steps in, so nobody mistakes it for their own turn."""
         state: TrackState = enc.turns
         if not state.interjection:
-            return super().waiting(enc)
+            return super().waiting(system, enc)
         cids = state.acting
         names = ", ".join(f"{enc.get(c).name}" for c in cids) or say("nobody")
         if state.interjection == "now":

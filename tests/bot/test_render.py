@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import lengths, paging, render
+from bot import lengths, paging, render, turn_posts
 from rules import registry, usertext
 from rules.actions import AddCombatants, NextTurn, Note, RemoveCombatant
 from rules.engine import apply
@@ -59,7 +59,7 @@ def test_a_hostile_name_is_literal_in_every_line_the_rules_write(name):
         assert renders_markup(line) == [], line
     for page in render.tracker_pages(system, state, reveal=True):
         assert renders_markup(page) == [], page
-    content, embed, view, _, _ = render.turn_message(system, state, 3)
+    content, embed, view, _, _ = turn_posts.turn_message(system, state, 3)
     for text in [content, *(f["name"] for f in embed.to_dict().get("fields", []))]:
         assert renders_markup(text) == [], text
 
@@ -254,7 +254,7 @@ def test_emphasis_in_a_name_is_escaped_in_the_turn_ping_and_tracker(system):
     rules_system, state = fight(system, names=("**Boss** _x_",))
     state = apply(state, AddCombatants(by=GM, name="Hero", sheet={}, npc=False, controller_id=2)).state
     state = apply(state, NextTurn(by=GM)).state
-    content, embed, *_ = render.turn_message(rules_system, state, 1)
+    content, embed, *_ = turn_posts.turn_message(rules_system, state, 1)
     tracker = render.tracker_embed(rules_system, state, 1).description
     for text in (tracker, *(f["name"] for f in embed.to_dict().get("fields", []) if "Boss" in f["name"])):
         assert "\\*\\*Boss\\*\\* \\_x\\_" in text, text

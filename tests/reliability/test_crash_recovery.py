@@ -145,7 +145,7 @@ async def test_sigkill_at_random_moments_loses_nothing(database_url, db_backend,
             life = await launcher.start()
             record = await repo.active_encounter(channel)
             system = registry.get(record.system)
-            waiting = set(system.turns.waiting(system.load(record.state)).users)
+            waiting = set(system.turns.waiting(system, system.load(record.state)).users)
             reminder = await standin.wait_for(
                 lambda: next((m for m in standin.messages("combat") if "⏰" in m.content), None),
                 15,

@@ -142,7 +142,7 @@ async def test_a_503_does_not_swallow_the_turn_ping_or_the_tracker(database_url,
             assert fault.hits == 1
             record = await bot.core.repo.active_encounter(standin.channel("combat").id)
             system = registry.get(record.system)
-            waiting = system.turns.waiting(system.load(record.state))
+            waiting = system.turns.waiting(system, system.load(record.state))
             turn = standin.last_message("combat")
             assert turn.has_component(label="End turn") and english(waiting.title) in turn.content, (
                 f"{english(waiting.title)} began without a turn message"

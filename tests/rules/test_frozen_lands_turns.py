@@ -193,17 +193,17 @@ def test_the_turn_message_names_an_out_of_turn_or_delayed_action_and_what_it_cos
     s = act(s, fl.Delay(by=ASTRID))
     s = end_turn(s)  # the Wolf's turn
     s = act(s, fl.Interrupt(by=BJORN, dice=(6, 1)))  # no actor: Bjorn's player has one character
-    assert english(SYSTEM.turns.waiting(s).title) == "Bjorn acts out of turn, interrupting Wolf"
-    assert SYSTEM.turns.waiting(s).users == (11,)
+    assert english(SYSTEM.turns.waiting(SYSTEM, s).title) == "Bjorn acts out of turn, interrupting Wolf"
+    assert SYSTEM.turns.waiting(SYSTEM, s).users == (11,)
     assert fl_summary(s, "Bjorn")[:2] == [
         "Out of turn: one action (one of the 3), then Wolf's turn goes on",
         "Actions left: 3 of 3",
     ]
     s = act(s, fl.Aim(by=BJORN))
-    assert english(SYSTEM.turns.waiting(s).title) == "Wolf's turn"
+    assert english(SYSTEM.turns.waiting(SYSTEM, s).title) == "Wolf's turn"
     s = act(s, fl.Release(by=ASTRID))
     s = end_turn(s)
-    assert english(SYSTEM.turns.waiting(s).title) == "Astrid's delayed action"
+    assert english(SYSTEM.turns.waiting(SYSTEM, s).title) == "Astrid's delayed action"
     # What Astrid used belongs to her own turn, not to the delayed action.
     assert fl_summary(s, "Astrid")[:2] == [
         "Delayed action: one action, already paid when it was held",

@@ -345,9 +345,9 @@ def test_the_tracker_puts_those_who_cannot_act_last_without_a_stale_phase():
 
 def test_the_turn_title_names_the_phase():
     enc = duel()
-    assert english(SYSTEM.turns.waiting(enc).title) == "Fighter's turn — phase 5"
+    assert english(SYSTEM.turns.waiting(SYSTEM, enc).title) == "Fighter's turn — phase 5"
     enc = command(enc, "act", action="shift position").state  # 5 → 8, the Bandit still at 10
-    assert english(SYSTEM.turns.waiting(enc).title) == "Fighter's turn — phase 8"
+    assert english(SYSTEM.turns.waiting(SYSTEM, enc).title) == "Fighter's turn — phase 8"
 
 
 def test_whoever_drops_on_their_own_turn_hands_the_clock_on_with_a_word():

@@ -10,6 +10,7 @@ from ...secrets import secret
 from ...usertext import listed, mark, one_line, quoted
 from . import pools
 from .actions import Move, StandUp
+from .combat import break_and_injure
 from .economy import spend
 from .model import FrozenCombatant, FrozenEncounter
 
@@ -137,8 +138,6 @@ def _arrive(enc, mover, destination, texts, chance, broke=False):
 
 
 def _finish(enc, cid, texts, broke):
-    from .combat import break_and_injure
-
     ping: tuple[int, ...] = ()
     text = "; ".join(texts)
     if broke:

@@ -10,8 +10,9 @@ from ...secrets import secret
 from ...usertext import one_line, quoted
 from . import pools, weapons
 from .actions import Aim, Delay, Interrupt, Other, Release, Reload
+from .combat import break_and_injure
 from .economy import spend
-from .model import SKILLS, FrozenEncounter
+from .model import ATTRIBUTES, SKILLS, FrozenEncounter
 
 
 def named(enc: FrozenEncounter, action):
@@ -108,8 +109,6 @@ def interrupt(system, enc: FrozenEncounter, action: Interrupt, chance: Chance):
     text = say("{who} tries to act out of turn: {roll}", who=combatant.name, roll=result.text(pool, combatant))
     text += "".join(f"; {n}" for n in notes)
     if broke:
-        from .combat import break_and_injure
-
         enc, more = break_and_injure(enc.with_combatant(combatant), combatant.id)
         return enc, [Event(kind="roll", text=f"{text}; {more}", ping=(enc.gm_id,))]
     if result.successes < 1:
@@ -133,8 +132,6 @@ def other(enc: FrozenEncounter, action: Other, chance: Chance):
         paid, notes, broke = pools.settle_stress(paid, result, attribute)
         text += f" — {result.text(pool, paid)}" + "".join(f"; {n}" for n in notes)
         if broke:
-            from .combat import break_and_injure
-
             enc, more = break_and_injure(enc.with_combatant(paid), paid.id)
             return enc, [Event(kind="roll", text=f"{text}; {more}", ping=(enc.gm_id,))]
     return enc.with_combatant(paid), [Event(kind="roll" if action.skill else "info", text=text + ".")]
@@ -142,8 +139,6 @@ def other(enc: FrozenEncounter, action: Other, chance: Chance):
 
 def skill_pool(enc: FrozenEncounter, combatant, name: str, modifier: int = 0):
     """A skill's dice, or an attribute's for an attribute check."""
-    from .model import ATTRIBUTES
-
     key = name.strip().casefold()
     if key in SKILLS:
         parts = [(term(key.capitalize()), getattr(combatant.sheet, key))]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rules.commands import integer
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event, Value
 from rules.said import english, joined, say, term
@@ -243,8 +244,6 @@ def hard_strength(attacker: TowersCombatant) -> int:
 def spend_mana(enc: TowersEncounter, combatant: TowersCombatant, flags: dict) -> tuple[TowersEncounter, str]:
     if "mana" not in flags:
         return enc, ""
-    from rules.commands import integer
-
     cost = integer(flags["mana"], "mana", 0, 100)
     if cost > combatant.mana:
         raise InvalidInput(

@@ -1,0 +1,65 @@
+"""The messages that ask someone to act: the ping for whoever's turn it is (with its End turn
+button and, on the phase clock, the clock's picture) and a pending choice with its buttons or menu."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+
+from rules.model import Encounter
+from rules.said import say
+from rules.system import System
+
+from .buttons import ChoiceButton, ChoiceSelect, EndTurnButton
+from .clock_image import render_clock
+from .render import allowed, clean, fit, fit_embed, label, mention, select_label, shown_name
+
+
+def clock_picture(state: Encounter) -> discord.File | None:
+    """The phase clock as an image, for systems whose turns run on the clock."""
+    if state.turns.structure != "clock":
+        return None
+    return discord.File(io.BytesIO(render_clock(state)), filename="clock.png")
+
+
+def turn_message(system: System, state: Encounter, encounter_id: int, picture: discord.File | None = None):
+    """The ping for whoever acts now, with what is left of the turn and an End turn button
+    (``picture``: the clock from ``clock_picture``, for systems on the phase clock)."""
+    waiting = system.turns.waiting(system, state)
+    content = fit(f"{mention(waiting.users)} **{clean(waiting.title)}** · {clean(system.turns.round_label(state))}")
+    embed = discord.Embed(colour=discord.Colour.gold())
+    for cid in waiting.cids[:10]:
+        combatant = state.get(cid)
+        lines = [system.status_line(state, combatant, reveal=not combatant.hidden)]
+        lines += system.turn_summary(state, cid)
+        value = "\n".join(clean(line) for line in lines if line) or "—"
+        embed.add_field(name=fit(shown_name(combatant.name), 250), value=fit(value, 1000), inline=False)
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture.filename}")
+    fit_embed(embed)
+    view = discord.ui.View(timeout=None)
+    if system.turns.acting(state):  # a faction choosing whom to activate has no turn to end yet
+        view.add_item(EndTurnButton(encounter_id, state.turn_no))
+    return content, embed, view, allowed(waiting.users), picture
+
+
+MAX_CHOICE_BUTTONS = 5
+
+
+def choice_message(state: Encounter, encounter_id: int):
+    pending = state.pending
+    users = list(pending.users) or [state.gm_id]
+    how = say(
+        "(default if nobody answers: {default}; to enter your own roll, use /choose with dice: or cards:)",
+        default=pending.default,
+    )
+    content = fit(f"{mention(users)} {clean(pending.prompt)} *{clean(how)}*")
+    view = discord.ui.View(timeout=None)
+    if len(pending.options) > MAX_CHOICE_BUTTONS:  # a dozen buttons read badly: one menu instead
+        labels = tuple(select_label(o) for o in pending.options)
+        view.add_item(ChoiceSelect(encounter_id, pending.id, labels, signature=pending.signature))
+        return content, view, allowed(users)
+    for index, option in enumerate(pending.options[:25]):
+        view.add_item(ChoiceButton(encounter_id, pending.id, index, label=label(option), signature=pending.signature))
+    return content, view, allowed(users)
