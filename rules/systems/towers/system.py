@@ -20,10 +20,11 @@ from .actions import Act, AddCondition, Attack, Check, Damage, Heal, Opportunity
 from .commands import COMMANDS
 from .costs import action_type
 from .damage import Harm, dealt, heal, take
-from .flips import Mods, described, flip
+from .flips import described, flip
 from .help import HELP
 from .initiative import calculated, settle_ties
 from .model import Condition, TowersCombatant, TowersEncounter
+from .modifiers import reckless_mods
 from .senders import own_combatant
 from .sheet import TowersSheet, parse_weapons
 from .stance import ADVERBS, effect
@@ -319,9 +320,10 @@ class TowersSystem(System):
         me = own_combatant(enc, action, say("Name who resists with actor:."))
         against = flip(chance, action.against)
         value = getattr(me.sheet, action.stat)
-        mine = flip(chance, value, Mods())
+        mods = reckless_mods(me)
+        mine = flip(chance, value, mods)
         resisted = mine.total > against.total
-        theirs = described(action.stat.upper(), secret(value, me), Mods(), mine)
+        theirs = described(action.stat.upper(), secret(value, me), mods, mine)
         if resisted:
             template = "Attack {n}: {cards} vs {who} {flip} → resisted"
         else:
