@@ -15,7 +15,7 @@ from rules.usertext import listed, quoted
 
 from . import attack as attacks
 from . import between, grapple, moves
-from .acting import acted
+from .acting import acted, may_delay
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
 from .commands import COMMANDS
 from .costs import action_type
@@ -97,6 +97,7 @@ class TowersSystem(System):
     def on_idle_turn(self, enc, cid, chance):
         """End turn is the Forced Delay: an action, so it ends flat-footed and loses Aiming."""
         me = enc.get(cid)
+        may_delay(enc, me)
         events = [Event(kind="info", text=say("{who} loses the benefits of Aiming.", who=me.name))] if me.aim else []
         return acted(enc, cid, "forced delay"), events
 
@@ -379,6 +380,8 @@ class TowersSystem(System):
             )
         if me.prone:
             lines.append(say("Prone: Stand from Prone costs 4."))
+        if me.free_phase == enc.turns.phase:
+            lines.append(say("A free or zero-cost action this phase: no Forced Delay (End turn) until the next."))
         if me.stance:
             lines.append(
                 say(
