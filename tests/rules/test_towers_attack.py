@@ -107,6 +107,20 @@ def test_reckless_move_costs_7_and_flips_one_fewer_on_defence():
     assert "reckless move (flip−1)" in texts(out)[1]
 
 
+def test_reckless_move_flips_one_fewer_on_the_movers_own_attacks_too():
+    # Seed: "You take a (flip-1) for all opposed combat checks until the start of your next activation."
+    enc = fight()
+    enc = command(enc, "act", action="reckless move").state  # Hero → 12
+    assert who(enc) == "Bandit"
+    # Hero's opportunity attack: PA 4 (Longblade flip+1, reckless flip−1) = 4 cards; flat-footed Bandit 1 card.
+    out = command(enc, "act", action="oa", actor="Hero", target="Bandit", cards="2C 3C QS 5D JC")
+    assert texts(out)[0] == (
+        "Hero: Opportunity Attack with Longblade on Bandit — "
+        "PA 4 (Longblade (flip+1); reckless move (flip−1)): 2♣ 3♣ Q♠ 5♦ → keep Q = 12"
+    )
+    assert texts(out)[1] == "Bandit PD 2 − SS 1 flat-footed = 1: J♣ → keep J = 11 → 12 vs 11: hit"
+
+
 def test_opportunity_attack_costs_the_attacker_3_phases_and_interrupts():
     enc = fight()
     with pytest.raises(NotAllowed, match="flat-footed"):

@@ -141,6 +141,41 @@ def test_end_turn_is_a_forced_delay_of_5():
     assert "Fighter takes a Forced Delay (5): Fighter next acts in phase 10." in texts(out)
 
 
+# Seed, Forced Delay: "You are not allowed to use any free or 0-cost actions in the same phase as Delay."
+# A turn's free actions come before the action that ends it, so the Delay is what comes second: refused.
+@pytest.mark.parametrize("first", ["speak", "drop object", "discard chip", "zero cost"])
+def test_no_forced_delay_in_a_phase_with_a_free_or_zero_cost_action(first):
+    enc = add(new(), "Fighter", "KH 4C", FIGHTER).state  # phase 5, alone: a zero-cost action keeps the turn
+    enc = begin(enc).state
+    enc = command(enc, "act", action=first).state
+    assert who(enc) == "Fighter" and enc.turns.phase == 5
+    summary = [english(line) for line in SYSTEM.turn_summary(enc, enc.turns.current)]
+    assert "A free or zero-cost action this phase: no Forced Delay (End turn) until the next." in summary
+    with pytest.raises(NotAllowed, match="no Forced Delay in phase 5"):
+        command(enc, "act", action="forced delay")
+    with pytest.raises(NotAllowed, match="no Forced Delay in phase 5"):
+        apply(enc, EndTurn(by=GM, turn_no=enc.turn_no))
+    # Another action is still open, and the next phase's Delay is free of it.
+    enc = command(enc, "act", action="aim").state
+    assert phase_of(enc, "Fighter") == 10
+    out = apply(enc, EndTurn(by=GM, turn_no=enc.turn_no))
+    assert "Fighter takes a Forced Delay (5): Fighter next acts in phase 15." in texts(out)
+
+
+def test_a_forced_delay_is_still_open_after_a_stance_or_a_hold():
+    # Neither is a free action of the seed's list: a stance is chosen "at the start of each of his actions",
+    # a Delay among them, and Hold is "Special".
+    twin = 'init=2 pa=4 pd=3 weapons="Axe: 4+px; Knife: 2+px"'
+    enc = begin(add(new(), "Twin", "KH 4C", twin).state).state
+    enc = command(enc, "act", action="stance", options="aggressive").state
+    assert phase_of(command(enc, "act", action="forced delay").state, "Twin") == 10
+    enc = command(duel(), "act", action="hold").state  # from phase 5
+    enc = command(enc, "act", action="release", actor="Fighter", target="Bandit").state  # phase 10
+    assert who(enc) == "Fighter"
+    out = command(enc, "act", action="forced delay")
+    assert phase_of(out.state, "Fighter") == 15
+
+
 def test_hold_then_release_after_a_named_character_in_a_later_phase():
     enc = duel()
     out = command(enc, "act", action="hold")

@@ -185,6 +185,41 @@ def test_reverse_the_grapple_swaps_the_roles_on_a_higher_flip():
     assert conditions(out.state, "Fighter") == ["grappled by Bandit"]
 
 
+def test_a_reckless_mover_flips_one_fewer_when_grappled():
+    # Seed: "You take a (flip-1) for all opposed combat checks until the start of your next activation."
+    enc = command(fight(), "act", action="reckless move").state  # Fighter → 12
+    assert who(enc) == "Bandit"
+    # Bandit PA 3: 9♣ 2♣ 3♣ → 9; Fighter PD 3 (size shift+1, reckless flip−1) = 2 cards: 8♦ 4♦ → 9.
+    out = command(enc, "act", action="grapple", target="Fighter", cards="9C 2C 3C 8D 4D")
+    assert texts(out)[0] == (
+        "Bandit: Grapple Test: Bandit PA 3: 9♣ 2♣ 3♣ → keep 9 = 9; "
+        "Fighter PD 3 (size (shift+1); reckless move (flip−1)): 8♦ 4♦ → keep 8 = 8 + 1 = 9; "
+        "9 vs 9: Fighter is grappled."
+    )
+
+
+def test_a_reckless_grappler_flips_one_fewer_against_an_escape():
+    enc = command(grappled(), "act", action="reckless move").state  # Fighter → 17
+    assert who(enc) == "Bandit"
+    # Fighter PA 4 (size shift+1, reckless flip−1) = 3 cards: 8♣ 2♣ 3♣ → 9; Bandit PD 2: 10♦ 2♦ → 10.
+    out = command(enc, "act", action="escape", cards="8C 2C 3C 10D 2D")
+    assert texts(out)[0] == (
+        "Bandit: Escape: Fighter PA 4 (size (shift+1); reckless move (flip−1)): 8♣ 2♣ 3♣ → keep 8 = 8 + 1 = 9; "
+        "Bandit PD 2: 10♦ 2♦ → keep 10 = 10; 9 vs 10: Bandit escapes."
+    )
+
+
+def test_a_reckless_grappler_flips_one_fewer_against_a_reversal():
+    enc = command(grappled(), "act", action="reckless move").state
+    # Bandit HS 2 at flip−1 = 1 card: 7♦; Fighter HS 3 (size shift+1, reckless flip−1) = 2 cards: 5♣ 4♣ → 6.
+    out = command(enc, "act", action="reverse", cards="7D 5C 4C")
+    assert texts(out)[0] == (
+        "Bandit: Reverse the Grapple: Bandit HS 2 (reversing (flip−1)): 7♦ → keep 7 = 7; "
+        "Fighter HS 3 (size (shift+1); reckless move (flip−1)): 5♣ 4♣ → keep 5 = 5 + 1 = 6; 7 vs 6: "
+        "Bandit reverses the grapple: Fighter is grappled by Bandit."
+    )
+
+
 def test_a_failed_reversal_leaves_the_hold_and_ties_go_to_the_grappler():
     enc = command(grappled(), "act", action="forced delay").state
     # Bandit: 6♦ → 6; Fighter: 5♣ 4♣ 3♣ → 5 + 1 = 6: a tie.

@@ -136,6 +136,16 @@ def test_poison_check_flips_attack_5_against_endurance_2():
     assert "vs Tony ENDURANCE 2: K♠ 2♠ → keep K = 13 → resisted" in texts(out)[0]
 
 
+def test_a_reckless_mover_resists_a_check_at_flip_minus_1():
+    # Reckless Move: "You take a (flip-1) for all opposed combat checks until the start of your next activation."
+    enc = add(new(), "Tony", "KH 4C", TONY).state
+    enc = add(enc, "Bandit", "9D", BANDIT).state
+    enc = command(begin(enc).state, "act", action="reckless move").state
+    assert who(enc) == "Bandit"
+    out = command(enc, "save", actor="Tony", kind="endurance", dc=5, cards="2C 3C 4C 5C 9D KS")
+    assert "vs Tony ENDURANCE 2 (reckless move (flip−1)): K♠ → keep K = 13 → resisted" in texts(out)[0]
+
+
 def test_save_takes_real_cards_in_its_options_since_save_has_no_cards_field():
     enc = add(new(), "Tony", "KH 4C", TONY).state
     out = command(enc, "save", actor="Tony", kind="endurance", dc=5, options="cards='2C 3C 4C 5C 9D KS 2S'")

@@ -3,11 +3,18 @@
 "Until a character acts in combat, he is flat-footed" and "If you take any non-Free action
 other than Aiming before attacking, you lose the benefits of Aiming": an action, an attack
 and an End turn (the Forced Delay) all come through here, so none of them can forget it.
+
+"You are not allowed to use any free or 0-cost actions in the same phase as Delay": free actions
+come before the action that ends a turn, and a Delay ends it, so the Delay always comes second
+and is what is refused (End turn with it).
 """
 
 from __future__ import annotations
 
-from .model import TowersEncounter
+from rules.errors import NotAllowed
+from rules.said import say
+
+from .model import TowersCombatant, TowersEncounter
 
 
 def acted(enc: TowersEncounter, cid: str, action: str) -> TowersEncounter:
@@ -17,3 +24,20 @@ def acted(enc: TowersEncounter, cid: str, action: str) -> TowersEncounter:
     if action != "aim":
         changes["aim"] = 0
     return enc.update(cid, **changes)
+
+
+def used_free(enc: TowersEncounter, cid: str) -> TowersEncounter:
+    """A free (Speak, Drop Object, Discard Chip) or zero-cost action in the current phase."""
+    return enc.update(cid, free_phase=enc.turns.phase)
+
+
+def may_delay(enc: TowersEncounter, me: TowersCombatant) -> None:
+    if me.free_phase == enc.turns.phase:
+        raise NotAllowed(
+            say(
+                "{who} has taken a free or zero-cost action in phase {phase}: no Forced Delay in phase {phase} "
+                "(End turn is one). Take another action, or Hold.",
+                who=me.name,
+                phase=enc.turns.phase,
+            )
+        )

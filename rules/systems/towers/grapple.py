@@ -31,7 +31,7 @@ from .attack import defense_base
 from .damage import Harm, dealt, take
 from .flips import Mods, described, flip
 from .model import GRAPPLED_BY, Condition, TowersCombatant
-from .modifiers import attack_mods, defense_mods
+from .modifiers import attack_mods, defense_mods, reckless_mods
 from .sheet import Weapon
 
 PREFIX = GRAPPLED_BY
@@ -77,9 +77,11 @@ def _contest(
     attack_mods = Mods().plus(shift=grappler.sheet.size, why=say("size")) if grappler.sheet.size else Mods()
     if restrained:
         attack_mods = attack_mods.plus(shift=RESTRAIN_SHIFT, why=say("restrain"))
+    attack_mods = attack_mods + reckless_mods(grappler)
     attack = flip(chance, grappler.sheet.pa, attack_mods)
     base, label = defense_base(victim, "pd")
     defense_mods = Mods().plus(shift=victim.sheet.size, why=say("size")) if victim.sheet.size else Mods()
+    defense_mods = defense_mods + reckless_mods(victim)
     defense = flip(chance, base, defense_mods)
     won = attack.total >= defense.total
     return won, [
@@ -299,7 +301,9 @@ def reverse(enc, me: TowersCombatant, chance):
     mine_mods = Mods().plus(flip=-1, why=say("reversing"))
     if me.sheet.size:
         mine_mods = mine_mods.plus(shift=me.sheet.size, why=say("size"))
+    mine_mods = mine_mods + reckless_mods(me)
     theirs_mods = Mods().plus(shift=grappler.sheet.size, why=say("size")) if grappler.sheet.size else Mods()
+    theirs_mods = theirs_mods + reckless_mods(grappler)
     mine = flip(chance, me.sheet.hs, mine_mods)
     theirs = flip(chance, grappler.sheet.hs, theirs_mods)
     won = mine.total > theirs.total

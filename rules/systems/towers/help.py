@@ -12,9 +12,10 @@ HELP = (
     "**Clock** ⟨N⟩ cards + N = CI; first phase 20−CI (+10 `surprised:true`); ties CI, N, SS, flip-off. "
     "Zero phases: mana +1, ongoing damage, −1 LETHAL if below 0.\n"
     "**/act action:** aim 5, move 5, shift 3 (+2 on another: `options:step`), full defense 10, recover 5, "
-    "reckless move 7, leap 5+5, use skill `options:cost=4`, zero cost, hold → `release target:Boss` "
+    "reckless move 7 (flip−1 on every opposed check, attack or defence, until you next act), leap 5+5, "
+    "use skill `options:cost=4`, zero cost, hold → `release target:Boss` "
     "(`options:after`), `stance options:aggressive|defensive|none` (two melee weapons: PA+1 PD−1 or PD+1 PA−1, free). "
-    "End turn = Forced Delay 5.\n"
+    "End turn = Forced Delay 5, refused in a phase where you took a free or zero-cost action.\n"
     '**/attack target:Bandit** `weapon:Knife options:"range=14 cover=soft|hard outnumber=3:1 unaware high power '
     'charge aid ally=X"`; `target:"A, B"` area. Out of turn: `/act action:oa actor:Tony target:Bandit`. '
     'Player defence: **Flip** or `/choose option:Flip cards:"QC 5H"`.\n'

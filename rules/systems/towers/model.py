@@ -39,6 +39,7 @@ class TowersCombatant(Combatant):
     reckless: bool = False
     power_attacked: bool = False
     leaping: bool = False
+    free_phase: int | None = None  # the phase of the last free or zero-cost action: no Forced Delay in it
     stance: str = ""  # dual-wielding: "aggressive", "defensive" or none (see stance.py)
     conditions: tuple[Condition, ...] = ()
 

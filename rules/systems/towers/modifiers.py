@@ -87,6 +87,12 @@ def user_mods(flags: dict, flip_key: str, shift_key: str, why: str) -> Mods:
     return mods
 
 
+def reckless_mods(combatant: TowersCombatant) -> Mods:
+    """Reckless Move: (flip−1) on every opposed combat check until the mover next acts, attacking
+    (an opportunity attack, a grappler's hold) as much as defending."""
+    return Mods().plus(flip=-1, why=say("reckless move")) if combatant.reckless else Mods()
+
+
 def attack_mods(attacker: TowersCombatant, weapon: Weapon, style: str, flags: dict, modifier: int) -> Mods:
     mods = Mods()
     if weapon.cards:
@@ -95,6 +101,7 @@ def attack_mods(attacker: TowersCombatant, weapon: Weapon, style: str, flags: di
         mods = mods.plus(flip=attacker.aim, why=say("aim"))
     if attacker.grappled:
         mods = mods.plus(flip=-1, why=say("grappled"))
+    mods = mods + reckless_mods(attacker)
     if style == "aid":
         mods = mods.plus(flip=1, why=say("aid"))
     if style == "power attack":
@@ -127,8 +134,7 @@ def defense_mods(
         mods = mods + cover_mods(flags["cover"])
     if defender.full_defense:
         mods = mods.plus(shift=1, why=say("full defense"))
-    if defender.reckless:
-        mods = mods.plus(flip=-1, why=say("reckless move"))
+    mods = mods + reckless_mods(defender)
     if defender.power_attacked:
         mods = mods.plus(flip=-1, why=say("after a power attack"))
     if defender.aided_for == attacker.id:

@@ -11,7 +11,7 @@ from rules.said import say, term
 from rules.secrets import secret
 from rules.usertext import listed, quoted, user_text
 
-from .acting import acted
+from .acting import acted, may_delay, used_free
 from .attack import spend_mana
 from .costs import FREE, SHIFT_ADDED, VARIES, ActionType, action_type
 from .damage import heal
@@ -39,14 +39,18 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
             line = say("{who}: {action} (free): {text}.", who=me.name, action=label, text=user_text(flags["text"]))
         else:
             line = say("{who}: {action} (free).", who=me.name, action=label)
-        return enc, [Event(kind="info", text=line)]
+        return used_free(enc, me.id), [Event(kind="info", text=line)]
     if me.leaping and kind.key != "running leap":
         raise NotAllowed(
             say("{who} is mid Running Leap: the second half comes first (/act action:running leap).", who=me.name)
         )
     if kind.key == "hold":
         return system.turns.hold(system, enc, me, chance)
+    if kind.key == "forced delay":
+        may_delay(enc, me)
     cost = _cost(kind, flags, action)
+    if cost == 0:
+        enc = used_free(enc, me.id)
     enc = enc.update(me.id, flat_footed=False)  # acting now: no longer flat-footed
     me = enc.get(me.id)
     if kind.key in CONTESTS:

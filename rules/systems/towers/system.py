@@ -15,15 +15,16 @@ from rules.usertext import listed, quoted
 
 from . import attack as attacks
 from . import between, grapple, moves
-from .acting import acted
+from .acting import acted, may_delay
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
 from .commands import COMMANDS
 from .costs import action_type
 from .damage import Harm, dealt, heal, take
-from .flips import Mods, described, flip
+from .flips import described, flip
 from .help import HELP
 from .initiative import calculated, settle_ties
 from .model import Condition, TowersCombatant, TowersEncounter
+from .modifiers import reckless_mods
 from .senders import own_combatant
 from .sheet import TowersSheet, parse_weapons
 from .stance import ADVERBS, effect
@@ -96,6 +97,7 @@ class TowersSystem(System):
     def on_idle_turn(self, enc, cid, chance):
         """End turn is the Forced Delay: an action, so it ends flat-footed and loses Aiming."""
         me = enc.get(cid)
+        may_delay(enc, me)
         events = [Event(kind="info", text=say("{who} loses the benefits of Aiming.", who=me.name))] if me.aim else []
         return acted(enc, cid, "forced delay"), events
 
@@ -319,9 +321,10 @@ class TowersSystem(System):
         me = own_combatant(enc, action, say("Name who resists with actor:."))
         against = flip(chance, action.against)
         value = getattr(me.sheet, action.stat)
-        mine = flip(chance, value, Mods())
+        mods = reckless_mods(me)
+        mine = flip(chance, value, mods)
         resisted = mine.total > against.total
-        theirs = described(action.stat.upper(), secret(value, me), Mods(), mine)
+        theirs = described(action.stat.upper(), secret(value, me), mods, mine)
         if resisted:
             template = "Attack {n}: {cards} vs {who} {flip} → resisted"
         else:
@@ -377,6 +380,8 @@ class TowersSystem(System):
             )
         if me.prone:
             lines.append(say("Prone: Stand from Prone costs 4."))
+        if me.free_phase == enc.turns.phase:
+            lines.append(say("A free or zero-cost action this phase: no Forced Delay (End turn) until the next."))
         if me.stance:
             lines.append(
                 say(
