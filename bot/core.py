@@ -278,7 +278,8 @@ class Core:
         stored = [
             r for r in await self.repo.characters_by_ids(fought) if r.system == record.system and r.guild_id == key
         ]
-        lasting = {r.id: system.lasting(state, fought[r.id]) for r in stored}
+        # Keys the fight does not own (attribute losses, a hiatus count) stay as stored.
+        lasting = {r.id: r.lasting | system.lasting(state, fought[r.id]) for r in stored}
         handed_back = system.campaign_out(state)
         campaign = await self.repo.get_campaign(key) if handed_back else None
         campaign_state = None

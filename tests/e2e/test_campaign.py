@@ -97,6 +97,22 @@ async def test_rests_apply_the_seed_and_only_the_gm_rests(standin, bot):
     assert unknown.ephemeral and "no rest called" in unknown.content
 
 
+async def test_an_attribute_lost_on_wound_recovery_outlasts_the_next_fight(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/campaign adjust", character="Nova", key="wounds", value="2")
+    # 5 + CON 1 − 1 Wound = 5 vs DC 15, failed by 10: "permanently reduce a random attribute score by 1", d6 1
+    rested = await say(standin, "gm", "/campaign rest", kind="hiatus", dice="5 1")
+    assert "Strength" in rested.content, rested.content
+    shown = await say(standin, "alice", "/character show", name="Nova")
+    assert "Strength −1" in shown.embeds[0]["fields"][0]["value"]
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Nova", roll=14)
+    await end_fight(standin)
+    assert (await nova(bot, standin)).lasting["attribute_losses"] == ["Strength"]
+    shown = await say(standin, "alice", "/character show", name="Nova")
+    assert "Strength −1" in shown.embeds[0]["fields"][0]["value"]
+
+
 async def test_adjust_undo_and_the_log_say_who_changed_what(standin, bot):
     await campaign(standin)
     refused = await say(standin, "alice", "/campaign adjust", character="Nova", key="plot_points", value="5")
