@@ -76,6 +76,17 @@ async def test_a_character_carries_its_wounds_into_the_next_fight(standin, bot):
     assert "/encounter end" in text and "Nova" in text
 
 
+async def test_the_log_names_who_ended_a_fight_without_the_member_cache(standin, bot):
+    await campaign(standin)
+    await fight_and_end(standin, bot, "5")
+    # The bot has no members intent: the GM who ended the fight is not in its member cache.
+    guild = bot.get_guild(standin.world.default_guild.id)
+    assert guild.get_member(standin.world.user("gm").id) is None
+    log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
+    (row,) = [line for line in log.splitlines() if "/encounter end" in line]
+    assert "| gm |" in row and "user " not in row, row
+
+
 async def test_rests_apply_the_seed_and_only_the_gm_rests(standin, bot):
     await campaign(standin)
     await fight_and_end(standin, bot, "25")
