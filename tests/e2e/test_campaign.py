@@ -376,6 +376,21 @@ async def test_several_campaigns_in_one_server(standin, bot):
     assert "Rotted Capes" in (await say(standin, "gm", "/campaign show", in_channel="combat-2")).embeds[0]["title"]
 
 
+async def test_binding_a_channel_to_the_campaign_it_is_bound_to_is_refused_privately(standin, bot):
+    await campaign(standin)
+    guild = standin.world.default_guild.id
+    assert not (await say(standin, "gm", "/campaign bind", place="combat-2")).ephemeral
+    again = await say(standin, "gm", "/campaign bind", place="combat-2")
+    assert again.ephemeral and "already bound" in again.content, again.content
+    assert not (await say(standin, "gm", "/campaign bind", place="combat-3", same_as="combat-2")).ephemeral
+    bound = await bot.core.repo.places(guild)
+    shared = await say(standin, "gm", "/campaign bind", place="combat-3", same_as="combat-2")
+    assert shared.ephemeral and "already bound" in shared.content, shared.content
+    itself = await say(standin, "gm", "/campaign bind", place="combat-2", same_as="combat-2")
+    assert itself.ephemeral and "already bound" in itself.content, itself.content
+    assert await bot.core.repo.places(guild) == bound
+
+
 async def test_a_kept_npcs_numbers_stay_with_the_gm_between_fights(standin, bot):
     await campaign(standin)
     await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
