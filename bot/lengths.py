@@ -39,6 +39,7 @@ LIMITS = {
     "condition": NAME,
     "text": NOTE,
     "note": NOTE,
+    "notes": NOTE,
     "reason": NOTE,
     "stats": STATS,
     "options": STATS,

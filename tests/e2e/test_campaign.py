@@ -182,6 +182,16 @@ async def test_the_npc_library_is_the_gms_and_templates_fill_a_fight(standin, bo
     assert removed.ephemeral and (await say(standin, "gm", "/npc list")).content.startswith("The NPC library is empty")
 
 
+async def test_npc_notes_take_500_characters_as_the_readme_says(standin, bot):
+    await campaign(standin)
+    notes = "n" * 500
+    added = await say(standin, "gm", "/npc add", name="Zombie", stats=ZOMBIE, notes=notes)
+    assert added.ephemeral and "limited to" not in added.content, added.content
+    assert (await bot.core.repo.get_npc(standin.world.default_guild.id, "Zombie")).notes == notes
+    with pytest.raises(InvalidInvocation, match="max_length 500"):
+        await standin.invoke("gm", "/npc add", name="Ghoul", stats=ZOMBIE, notes=notes + "n")
+
+
 async def test_npcs_are_forgotten_unless_kept(standin, bot):
     await campaign(standin)
     await say(standin, "gm", "/encounter start")
