@@ -169,7 +169,16 @@ class Campaigns:
     async def bind(self, guild_id: int, place_id: int, *, manages_server: bool, same_as: Any = None) -> None:
         """`place` gets a campaign of its own, or the campaign of the channel `same_as`."""
         _manager(manages_server)
+        # A refusal is shown with mentions escaped, so it names no channel.
+        if same_as is not None and getattr(same_as, "id", None) == place_id:
+            raise InvalidInput(
+                say("That channel is already bound to the campaign it plays: same_as names another channel.")
+            )
         key = await self.places.key(guild_id, same_as) if same_as is not None else own_key(place_id)
+        if (await self.places.of(guild_id)).get(place_id) == key:
+            if same_as is None:
+                raise InvalidInput(say("That channel or category is already bound to a campaign of its own."))
+            raise InvalidInput(say("That channel or category is already bound to that channel's campaign."))
         await self.repo.bind_place(guild_id, place_id, key)
         self.places.forget(guild_id)
 

@@ -211,11 +211,18 @@ class Core:
 
     # --- acting --------------------------------------------------------------
     async def act(
-        self, channel_id: int, action: Action | Build, command: str, *, encounter_id: int | None = None
+        self,
+        channel_id: int,
+        action: Action | Build,
+        command: str,
+        *,
+        encounter_id: int | None = None,
+        by_name: str | None = None,
     ) -> Result:
         """Apply an action (or build one from the channel's system and state).
 
-        `encounter_id`: the encounter a button was made for; any other is refused."""
+        `encounter_id`: the encounter a button was made for; any other is refused.
+        `by_name`: the sender's display name, for the campaign log if the action ends the fight."""
         async with self.lock(channel_id):
             for _ in range(MAX_RETRIES):
                 remembered = channel_id in self._latest
@@ -245,7 +252,7 @@ class Core:
                 event = NewEvent(todo.by.user_id, command[:200], outcome.summary, record.state)
                 lasting, change, campaign_state = (None, None, None)
                 if status and state.status != "ended":
-                    lasting, change, campaign_state = await self._lasting(record, new_state, todo.by)
+                    lasting, change, campaign_state = await self._lasting(record, new_state, todo.by, by_name)
                 try:
                     version = await self.repo.commit(
                         record.id,
@@ -267,7 +274,7 @@ class Core:
                 return Result(record.id, version, state, new_state, outcome.events, outcome.summary, record)
         raise InvalidInput("The channel is very busy: please try again.")
 
-    async def _lasting(self, record: EncounterRecord, state: Encounter, by: Actor):
+    async def _lasting(self, record: EncounterRecord, state: Encounter, by: Actor, by_name: str | None = None):
         """What an ending fight hands to its campaign, saved in the same transaction as the end:
         each stored character's lasting state, and the system's campaign-level state.
 
@@ -279,7 +286,8 @@ class Core:
         stored = [
             r for r in await self.repo.characters_by_ids(fought) if r.system == record.system and r.guild_id == key
         ]
-        lasting = {r.id: system.lasting(state, fought[r.id]) for r in stored}
+        # Keys the fight does not own (attribute losses, a hiatus count) stay as stored.
+        lasting = {r.id: r.lasting | system.lasting(state, fought[r.id]) for r in stored}
         handed_back = system.campaign_out(state)
         campaign = await self.repo.get_campaign(key) if handed_back else None
         campaign_state = None
@@ -297,6 +305,7 @@ class Core:
                 "characters": {str(r.id): r.lasting for r in stored},
                 "campaign": campaign.state if campaign_state is not None else None,
             },
+            by_name,
         )
         return lasting, change, campaign_state
 

@@ -163,7 +163,11 @@ async def _run(
     command = render.command_line(interaction, command)
     work = asyncio.ensure_future(
         bot.core.act(
-            interaction.channel_id, lambda system, state: build(by, system, state), command, encounter_id=encounter_id
+            interaction.channel_id,
+            lambda system, state: build(by, system, state),
+            command,
+            encounter_id=encounter_id,
+            by_name=interaction.user.display_name,
         )
     )
     deferred = await defer_if_slow(interaction, work)

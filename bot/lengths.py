@@ -41,6 +41,7 @@ LIMITS = {
     "condition": NAME,
     "text": NOTE,
     "note": NOTE,
+    "notes": NOTE,
     "reason": NOTE,
     "stats": STATS,
     "options": STATS,

@@ -19,10 +19,11 @@ from rules.said import say
 from rules.system import System
 from rules.usertext import mark, quoted
 
+from .lengths import NOTE
 from .repository import CharacterRecord, DuplicateName, NpcRecord, Repository
 
 MAX_NAME = 60
-MAX_NOTES = 1000
+MAX_NOTES = NOTE
 GM_USES_LIBRARY = "Only the GM uses the NPC library."
 GM_ADDS_NPCS = "Only the GM adds NPCs; players use /initiative join."
 

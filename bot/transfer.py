@@ -22,12 +22,14 @@ from rules.errors import InvalidInput, RulesError
 from rules.said import say
 from rules.usertext import mark, quoted
 
+from .lengths import NOTE
+
 FORMAT = "turnkeeper-campaign"
 VERSION = 1
 MAX_BYTES = 1_000_000  # well under Discord's smallest upload limit (10 MB) and any real campaign
 MAX_ITEMS = 1000
 MAX_NAME = 60
-MAX_NOTES = 1000
+MAX_NOTES = NOTE
 
 
 @dataclass(frozen=True)

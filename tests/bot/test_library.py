@@ -78,3 +78,10 @@ async def test_only_the_gm_adds_from_a_template_or_keeps_an_npc(library: Library
     assert again.id == kept.id and not stored_now
     with pytest.raises(InvalidInput, match="one NPC at a time"):
         await library.keep(KEY, GM, "Rex", None, None, 2, {})
+
+
+async def test_npc_notes_are_limited_to_500_characters(library: Library, repo: Repository) -> None:
+    await library.add(KEY, GM, "Ghoul", "stamina=5", "n" * 500)
+    with pytest.raises(InvalidInput, match="Notes are limited to 500 characters."):
+        await library.add(KEY, GM, "Wight", "stamina=5", "n" * 501)
+    assert [n.name for n in await repo.list_npcs(KEY)] == ["Ghoul", "Zombie"]

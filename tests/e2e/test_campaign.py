@@ -76,6 +76,17 @@ async def test_a_character_carries_its_wounds_into_the_next_fight(standin, bot):
     assert "/encounter end" in text and "Nova" in text
 
 
+async def test_the_log_names_who_ended_a_fight_without_the_member_cache(standin, bot):
+    await campaign(standin)
+    await fight_and_end(standin, bot, "5")
+    # The bot has no members intent: the GM who ended the fight is not in its member cache.
+    guild = bot.get_guild(standin.world.default_guild.id)
+    assert guild.get_member(standin.world.user("gm").id) is None
+    log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
+    (row,) = [line for line in log.splitlines() if "/encounter end" in line]
+    assert "| gm |" in row and "user " not in row, row
+
+
 async def test_rests_apply_the_seed_and_only_the_gm_rests(standin, bot):
     await campaign(standin)
     await fight_and_end(standin, bot, "25")
@@ -95,6 +106,22 @@ async def test_rests_apply_the_seed_and_only_the_gm_rests(standin, bot):
     assert (await nova(bot, standin)).lasting == after
     unknown = await say(standin, "gm", "/campaign rest", kind="nap")
     assert unknown.ephemeral and "no rest called" in unknown.content
+
+
+async def test_an_attribute_lost_on_wound_recovery_outlasts_the_next_fight(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/campaign adjust", character="Nova", key="wounds", value="2")
+    # 5 + CON 1 − 1 Wound = 5 vs DC 15, failed by 10: "permanently reduce a random attribute score by 1", d6 1
+    rested = await say(standin, "gm", "/campaign rest", kind="hiatus", dice="5 1")
+    assert "Strength" in rested.content, rested.content
+    shown = await say(standin, "alice", "/character show", name="Nova")
+    assert "Strength −1" in shown.embeds[0]["fields"][0]["value"]
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Nova", roll=14)
+    await end_fight(standin)
+    assert (await nova(bot, standin)).lasting["attribute_losses"] == ["Strength"]
+    shown = await say(standin, "alice", "/character show", name="Nova")
+    assert "Strength −1" in shown.embeds[0]["fields"][0]["value"]
 
 
 async def test_adjust_undo_and_the_log_say_who_changed_what(standin, bot):
@@ -153,6 +180,16 @@ async def test_the_npc_library_is_the_gms_and_templates_fill_a_fight(standin, bo
     assert (await bot.core.repo.get_npc(standin.world.default_guild.id, "Zombie")).sheet["stamina"] == 8
     removed = await say(standin, "gm", "/npc remove", name="Zombie")
     assert removed.ephemeral and (await say(standin, "gm", "/npc list")).content.startswith("The NPC library is empty")
+
+
+async def test_npc_notes_take_500_characters_as_the_readme_says(standin, bot):
+    await campaign(standin)
+    notes = "n" * 500
+    added = await say(standin, "gm", "/npc add", name="Zombie", stats=ZOMBIE, notes=notes)
+    assert added.ephemeral and "limited to" not in added.content, added.content
+    assert (await bot.core.repo.get_npc(standin.world.default_guild.id, "Zombie")).notes == notes
+    with pytest.raises(InvalidInvocation, match="max_length 500"):
+        await standin.invoke("gm", "/npc add", name="Ghoul", stats=ZOMBIE, notes=notes + "n")
 
 
 async def test_npcs_are_forgotten_unless_kept(standin, bot):
@@ -347,6 +384,21 @@ async def test_several_campaigns_in_one_server(standin, bot):
     # Unbinding hands the channel back to the default campaign; the bound one is kept.
     await say(standin, "gm", "/campaign unbind", place="combat-2")
     assert "Rotted Capes" in (await say(standin, "gm", "/campaign show", in_channel="combat-2")).embeds[0]["title"]
+
+
+async def test_binding_a_channel_to_the_campaign_it_is_bound_to_is_refused_privately(standin, bot):
+    await campaign(standin)
+    guild = standin.world.default_guild.id
+    assert not (await say(standin, "gm", "/campaign bind", place="combat-2")).ephemeral
+    again = await say(standin, "gm", "/campaign bind", place="combat-2")
+    assert again.ephemeral and "already bound" in again.content, again.content
+    assert not (await say(standin, "gm", "/campaign bind", place="combat-3", same_as="combat-2")).ephemeral
+    bound = await bot.core.repo.places(guild)
+    shared = await say(standin, "gm", "/campaign bind", place="combat-3", same_as="combat-2")
+    assert shared.ephemeral and "already bound" in shared.content, shared.content
+    itself = await say(standin, "gm", "/campaign bind", place="combat-2", same_as="combat-2")
+    assert itself.ephemeral and "already bound" in itself.content, itself.content
+    assert await bot.core.repo.places(guild) == bound
 
 
 async def test_a_kept_npcs_numbers_stay_with_the_gm_between_fights(standin, bot):

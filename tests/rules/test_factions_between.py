@@ -61,7 +61,8 @@ def test_health_carries_over_and_grit_comes_back_at_the_end_of_the_fight():
     vex = enc.find("Vex")
     assert (vex.grit, vex.health, vex.incapacitated) == (0, 6, True)
     kept = SYSTEM.lasting(enc, vex)
-    assert kept == {"health": 6, "incapacitated": True, "dead": False}
+    assert kept == {"health": 6, "grit": 3, "incapacitated": True, "dead": False}
+    assert ({"grit": 1} | kept)["grit"] == 3  # a grit the GM set before the fight comes back too
     later = join(new(), lasting=kept).find("Vex")
     assert (later.health, later.grit, later.incapacitated) == (6, 3, True)
 

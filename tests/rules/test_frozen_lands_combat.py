@@ -146,6 +146,32 @@ def test_heavy_weapons_cannot_be_used_in_a_cramped_zone():
         act(s, fl.Attack(by=ASTRID, target="Wolf", dice=(1,) * 4))
 
 
+def test_a_melee_attack_needs_the_same_zone():
+    """Seed 004: "To attack in Melee the character must be in the same zone as the enemy." """
+    s = party()
+    s = act(s, fl.SetZone(by=GM, name="Hall"))
+    s = act(s, fl.SetZone(by=GM, name="Cellar"))
+    s = act(s, fl.Place(by=GM, target="Astrid", zone="Hall"))
+    s = act(s, fl.Place(by=GM, target="Wolf", zone="Cellar"))
+    with pytest.raises(NotAllowed, match="Astrid is in Hall and Wolf in Cellar: a melee attack needs the same zone"):
+        act(s, fl.Attack(by=ASTRID, target="Wolf", dice=(6, 6, 6, 6)))
+    with pytest.raises(NotAllowed, match="same zone"):
+        act(s, fl.Attack(by=ASTRID, target="Wolf", range="short", weapon="Flail", dice=(6, 6, 6)))
+    # a shot still crosses zones
+    shot = act(s, fl.Attack(by=ASTRID, target="Wolf", weapon="Dagger", thrown=True, dice=(1, 1, 1, 1)))
+    assert get(shot, "Astrid").actions_left == 2
+    s = act(s, fl.Place(by=GM, target="Wolf", zone="Hall"))
+    s = act(s, fl.Attack(by=ASTRID, target="Wolf", dice=(6, 6, 6, 6)))
+    assert get(s, "Wolf").stamina == 2  # 4 successes + 1 − defense 1 = 4
+
+
+def test_without_zones_a_melee_attack_is_not_checked_for_them():
+    s = party()
+    s = act(s, fl.Place(by=GM, target="Astrid", zone="Hall"))  # the Wolf's zone is not known
+    s = act(s, fl.Attack(by=ASTRID, target="Wolf", dice=(6, 6, 6, 6)))
+    assert get(s, "Wolf").stamina == 2
+
+
 def test_enemy_attack_dodge_reduces_damage_then_armour():
     s = end_turn(party())  # the Wolf
     o = outcome(s, fl.Attack(by=GM, target="Astrid"))

@@ -45,10 +45,9 @@ ADJUSTABLE = {
 
 
 def lasting(enc, f: Fighter) -> dict[str, Any]:
-    out: dict[str, Any] = {"health": f.health, "incapacitated": f.incapacitated, "dead": f.dead}
-    if not enc.options.get("grit_back_after_fight", True):
-        out["grit"] = f.grit
-    return out
+    # Grit back is written as full: a stored value (a GM adjustment) would otherwise outlast the fight.
+    grit = f.max_grit if enc.options.get("grit_back_after_fight", True) else f.grit
+    return {"health": f.health, "grit": grit, "incapacitated": f.incapacitated, "dead": f.dead}
 
 
 def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:

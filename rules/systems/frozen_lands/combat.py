@@ -157,6 +157,18 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
             raise NotAllowed(
                 say("A {weapon} only reaches {reach} range.", weapon=term(weapon.name), reach=term(weapon.reach))
             )
+        apart = attacker.zone and target.zone and attacker.zone.casefold() != target.zone.casefold()
+        # No weapon in the seed's tables reaches past Short (the same zone), so none attacks into another zone.
+        if apart:
+            raise NotAllowed(
+                say(
+                    "{who} is in {zone} and {target} in {other}: a melee attack needs the same zone.",
+                    who=attacker.name,
+                    zone=attacker.zone,
+                    target=target.name,
+                    other=target.zone,
+                )
+            )
         skill = attacker.sheet.melee
         if dual:
             skill = attacker.split_rest if attacker.split_rest is not None else 0

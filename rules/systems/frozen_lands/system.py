@@ -40,7 +40,7 @@ from .model import FrozenCombatant, FrozenEncounter, Sheet
 SUMMARY = """d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:"6 4 1"` (pool, then stress dice).
 **Sheets** `stats:"body=3 agility=3 mind=2 awareness=3 soul=2 melee=2 mobility=2 armour=1 weapon=Shortsword"`, marksmanship… `ranged= offhand= shield=true class_stamina=4 stress= talents=attack`. Enemies: `stats:"initiative=4 damage=3 defense=1 stamina=6"`.
 **Initiative** players roll 1d6 on joining; `/initiative next` rolls players+1 d6: enemies first only if it beats every player. Tied players pick by buttons.
-**Turn** 3 actions a round, each once a turn: `/attack target:` (`options:"shoot long"`; close…distant, large, small, dim, dark), `/act action:aim|reload|move|stand|other` (`options:"to=Hall"`: 1 Mobility success per close enemy).
+**Turn** 3 actions a round, each once a turn: `/attack target:` (melee: same zone; `options:"shoot long"`; close…distant, large, small, dim, dark), `/act action:aim|reload|move|stand|other` (`options:"to=Hall"`: 1 Mobility success per close enemy).
 **Out of turn** `/act action:interrupt` (AWARENESS, once a round, fail +1 Stress). **Delay** `/act action:delay`, then `/act action:release`: it follows the current turn.
 **Enemy attacks** `/attack target:Astrid`: the player picks Dodge/Block/No reaction (AGILITY−1 a round); successes then armour cut it. Own dice: `/choose option:Block dice:"6 2 1"`.
 **Health** 0 Stamina: broken; each later hit 1 Wound: `/condition add condition:injury tags:"broken arm"`. Stress over SOUL adds stress dice: 6 = +1 WP; 1 = Exhaustion (BODY/AGILITY), Dazed (MIND/AWARENESS) or Fear (SOUL) if the 1s exceed its level, else +1 Stress; past 3: broken (`any_failure_critical`: any non-6).
