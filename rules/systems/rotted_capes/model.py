@@ -207,7 +207,9 @@ class RCCombatant(Combatant):
 
     @property
     def is_hero(self) -> bool:
-        return self.side == "heroes"
+        """A hero holds Plot Points and takes a turn of its own; a companion acts as one unit with its
+        controller, whose Plot Points they are."""
+        return self.side == "heroes" and self.companion_of is None
 
     @property
     def zombie(self) -> bool:
