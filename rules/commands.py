@@ -348,12 +348,15 @@ def _join(given: Given) -> Action:
                 system=term(given.system.name),
             )
         )
+    # The GM's own stored characters are the NPCs they kept (keep:true): one comes back as the NPC it was,
+    # run by the GM on the threats' side, not as a player's hero.
+    kept = given.by.is_gm
     return AddCombatants(
         by=given.by,
         name=character.name,
         sheet=character.sheet,
-        npc=False,
-        controller_id=given.by.user_id,
+        npc=kept,
+        controller_id=None if kept else given.by.user_id,
         character_id=character.id,
         lasting=character.lasting,
         surprised=bool(given.options.get("surprised")),
