@@ -112,6 +112,8 @@ class RottedCapes(System):
 
     def order_ties(self, enc, tied, chance):
         """Heroes before threats, each hero its own turn; tied threats act together."""
+        # the order the tied heroes agreed on (their tiebreaks) stands; a newcomer, not yet settled, goes last
+        tied = sorted(tied, key=lambda e: e.tiebreak, reverse=True)
         heroes = [e for e in tied if enc.get(e.cid).is_hero]
         threats = [e for e in tied if not enc.get(e.cid).is_hero]
         ordered = [e.but(tiebreak=(1, -i)) for i, e in enumerate(heroes)] + [e.but(tiebreak=(0, 0)) for e in threats]
