@@ -104,6 +104,27 @@ def test_ready_goes_off_as_a_reaction_or_is_lost():
     )
 
 
+def test_disengaged_movement_provokes_no_opportunity_attack_for_the_rest_of_the_turn():
+    """Seed 000: "If you take the Disengage action, your movement doesn't provoke opportunity attacks for the rest
+    of the Turn." """
+    enc = new()
+    enc = join(enc, "Stepaside", 15)
+    enc = begin(join(enc, "Brute", 5, attack=3))
+    out = cmd(enc, "act", ALICE, action="disengage")
+    assert texts(out) == ["Stepaside disengages: moving this turn provokes no opportunity attacks."]
+    enc = run(out.state, "act", ALICE, action="move", options="areas=2")
+    with pytest.raises(NotAllowed, match="Stepaside disengaged"):
+        cmd(enc, "attack", GM, actor="Brute", target="Stepaside", dice="15 3")
+    assert who(enc, "Brute").economy.reactions == 1
+    # a readied attack is no opportunity attack: it still goes off
+    enc = enc.update(who(enc, "Brute").id, ready="if she runs, I swing")
+    out = cmd(enc, "attack", GM, actor="Brute", target="Stepaside", dice="15 3")
+    assert "Brute attacks Stepaside" in texts(out)[0]
+    # the next turn is the Brute's own: its attack is its Action
+    enc = end_turn(out.state, ALICE).state
+    assert "Brute attacks Stepaside" in texts(cmd(enc, "attack", GM, target="Stepaside", dice="15 3"))[0]
+
+
 # --- conditions ---------------------------------------------------------------------------------
 def test_rounds_count_the_bearers_turns():
     enc = new()

@@ -88,6 +88,8 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
         if flags.get("bonus")
         else "action"
     )
+    if cost == "reaction" and not attacker.ready:
+        economy.no_opportunity_attack(enc, target)
     if attacker.blaze:
         cost = "blaze"
     elif flags.get("free"):
