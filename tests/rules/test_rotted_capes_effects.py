@@ -104,6 +104,21 @@ def test_ready_goes_off_as_a_reaction_or_is_lost():
     )
 
 
+def test_a_triggered_ready_lets_the_declared_attack_go_off_with_the_reserved_reaction():
+    """Seed 000: "Your Reaction will then go off when that trigger happens": the attack the Ready declared goes off
+    on the Reaction it reserved, and only that one."""
+    enc = stepaside()
+    enc = end_turn(enc, GM).state
+    enc = run(enc, "act", ALICE, action="ready", options='trigger="if the merc charges, I blast him"')
+    enc = end_turn(enc, ALICE).state
+    enc = run(enc, "act", ALICE, actor="Stepaside", action="trigger")
+    out = cmd(enc, "attack", ALICE, actor="Stepaside", target="Flaming Fist", dice="15 3")
+    assert "Stepaside attacks Flaming Fist" in texts(out)[0]
+    assert who(out.state, "Stepaside").economy.reactions == 0
+    with pytest.raises(NotAllowed, match="no reaction left"):
+        cmd(out.state, "attack", ALICE, actor="Stepaside", target="Flaming Fist", dice="15 3")
+
+
 def test_disengaged_movement_provokes_no_opportunity_attack_for_the_rest_of_the_turn():
     """Seed 000: "If you take the Disengage action, your movement doesn't provoke opportunity attacks for the rest
     of the Turn." """

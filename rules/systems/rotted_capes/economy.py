@@ -100,6 +100,7 @@ def fresh(c: RCCombatant) -> RCCombatant:
             opportunity=0,
             dashed=False,
             disengaged=False,
+            triggered=None,
         )
     )
 

@@ -171,6 +171,7 @@ class Economy(Value):
     opportunity: int = 0  # a Horde's opportunity attacks since its last turn
     dashed: bool = False
     disengaged: bool = False
+    triggered: int | None = None  # the turn a readied action went off: its response already has its Reaction
 
 
 class RCCombatant(Combatant):
