@@ -386,8 +386,12 @@ def _add(given: Given) -> Action:
 
 
 def _npc_sheet(given: Given) -> dict[str, Any]:
-    """The stats given, on top of the NPC library's stat block when the GM names a template."""
+    """The stats given, on top of the stored sheet of an NPC the GM kept (it comes back as it left), or of the
+    NPC library's stat block when the GM names a template."""
+    kept: Stored | None = given.options.get("kept")
     template = given.options.get("template")  # (system key, name, sheet)
+    if kept is not None:
+        template = (kept.system, kept.name, kept.sheet)
     if template is None:
         return given.system.parse_sheet(given.text("stats"))
     system_key, name, sheet = template

@@ -173,6 +173,9 @@ async def test_npcs_are_forgotten_unless_kept(standin, bot):
     assert not again.ephemeral, again.content
     _, state = await bot.core.current(standin.world.channel("combat").id)
     assert state.find("Doctor Vile").stamina == 3
+    # it comes back with the stat block it was kept with, not a blank sheet
+    vile = state.find("Doctor Vile")
+    assert vile.max_stamina == 8 and vile.sheet.fortitude == 4 and vile.sheet.attack == 2
 
 
 async def test_a_kept_villain_stays_a_villain_without_plot_points(standin, bot):
