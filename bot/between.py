@@ -103,8 +103,18 @@ class Between:
         entered = parse_entered(dice) if dice else ()
         state = dict(campaign.state)
         chance = Chance(self._rng(key, state), entered_dice=entered)
+        # The GM's own stored characters are NPCs kept from fights: not heroes, and their numbers
+        # may be hidden from the players.
+        kept = {r.id for r in records if r.owner_id == by.user_id}
         resting = tuple(
-            Resting(name=r.name, owner_id=r.owner_id, sheet=r.sheet, lasting=dict(r.lasting), character_id=r.id)
+            Resting(
+                name=r.name,
+                owner_id=r.owner_id,
+                sheet=r.sheet,
+                lasting=dict(r.lasting),
+                character_id=r.id,
+                npc=r.id in kept,
+            )
             for r in records
         )
         outcome = system.rest(
@@ -125,10 +135,9 @@ class Between:
         target = f" character:{character.name}" if character else ""
         change = NewChange(key, by.user_id, f"/campaign rest kind:{rest.key}{target}", summary, before, by_name)
         await self.repo.save_lasting(after, change, new_state)
-        # The GM's own stored characters are NPCs kept from fights, whose numbers may be
-        # hidden from the players: their lines are for the GM alone.
-        kept = {r.name for r in records if r.owner_id == by.user_id}
-        private = [line for line in lines if any(name in english(line) for name in kept)]
+        # a kept NPC's lines are for the GM alone
+        names = {r.name for r in records if r.id in kept}
+        private = [line for line in lines if any(name in english(line) for name in names)]
         return label, [line for line in lines if line not in private], private
 
     async def adjust(

@@ -348,12 +348,15 @@ def _join(given: Given) -> Action:
                 system=term(given.system.name),
             )
         )
+    # The GM's own stored characters are the NPCs they kept (keep:true): one comes back as the NPC it was,
+    # run by the GM on the threats' side, not as a player's hero.
+    kept = given.by.is_gm
     return AddCombatants(
         by=given.by,
         name=character.name,
         sheet=character.sheet,
-        npc=False,
-        controller_id=given.by.user_id,
+        npc=kept,
+        controller_id=None if kept else given.by.user_id,
         character_id=character.id,
         lasting=character.lasting,
         surprised=bool(given.options.get("surprised")),
@@ -383,8 +386,12 @@ def _add(given: Given) -> Action:
 
 
 def _npc_sheet(given: Given) -> dict[str, Any]:
-    """The stats given, on top of the NPC library's stat block when the GM names a template."""
+    """The stats given, on top of the stored sheet of an NPC the GM kept (it comes back as it left), or of the
+    NPC library's stat block when the GM names a template."""
+    kept: Stored | None = given.options.get("kept")
     template = given.options.get("template")  # (system key, name, sheet)
+    if kept is not None:
+        template = (kept.system, kept.name, kept.sheet)
     if template is None:
         return given.system.parse_sheet(given.text("stats"))
     system_key, name, sheet = template

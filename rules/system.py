@@ -80,6 +80,7 @@ class Resting(Value):
     sheet: dict[str, Any]
     lasting: dict[str, Any]
     character_id: int | None = None
+    npc: bool = False  # an NPC the GM kept from a fight: time between fights gives it no hero's resources
 
 
 class RestOutcome(Value):

@@ -210,6 +210,36 @@ async def test_npcs_are_forgotten_unless_kept(standin, bot):
     assert not again.ephemeral, again.content
     _, state = await bot.core.current(standin.world.channel("combat").id)
     assert state.find("Doctor Vile").stamina == 3
+    # it comes back with the stat block it was kept with, not a blank sheet
+    vile = state.find("Doctor Vile")
+    assert vile.max_stamina == 8 and vile.sheet.fortitude == 4 and vile.sheet.attack == 2
+
+
+async def test_a_kept_villain_stays_a_villain_without_plot_points(standin, bot):
+    """Seed 000: "Every Hero starts each Issue with a set number of Plot Points"; a villain kept from fight to
+    fight is the Editor-in-Chief's, whose points are the pool."""
+    await campaign(standin)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Nova", roll=12)
+    await say(standin, "gm", "/initiative add", name="Dr Rot", stats=ZOMBIE, roll=5, keep=True)
+    await say(standin, "gm", "/initiative next")
+    await end_fight(standin)
+    before = len(standin.messages(include_ephemeral=True))
+    await say(standin, "gm", "/campaign rest", kind="new_issue")
+    said = [m.content for m in standin.messages(include_ephemeral=True)[before:]]
+    assert any("Nova has 1 Plot Point" in m for m in said), said
+    guild = standin.world.default_guild.id
+    assert "plot_points" not in (await bot.core.repo.get_character(guild, "Dr Rot")).lasting
+    # The GM brings the kept villain back with /initiative join: it comes back as the NPC it was.
+    await say(standin, "gm", "/encounter start")
+    joined = await say(standin, "gm", "/initiative join", character="Dr Rot", roll=5)
+    assert not joined.ephemeral, joined.content
+    _, state = await bot.core.current(standin.world.channel("combat").id)
+    rot = state.find("Dr Rot")
+    assert rot.npc and rot.side == "threats" and rot.plot_points == 0
+    order = await say(standin, "gm", "/initiative order")
+    line = next(x for x in order.embeds[0]["description"].splitlines() if "Dr Rot" in x)
+    assert "PP" not in line, line
 
 
 async def test_two_players_may_each_have_a_max(standin, bot):

@@ -122,6 +122,22 @@ def test_tied_heroes_may_swap_before_acting_but_not_after():
         cmd(begin(join(join(new(), "Nova", 12), "Bolt", 12)), "act", BOB, actor="Nova", action="swap", target="Bolt")
 
 
+def test_the_tied_heroes_agreed_order_stands_when_others_join_before_round_one():
+    """Seed 000: "If two or more heroes are tied, allow them to agree on an order amongst themselves." An agreement
+    stands until the tied heroes change it: a threat or a companion joining during set-up leaves it alone."""
+    enc = new()
+    enc = join(enc, "Nova", 11)
+    enc = join(enc, "Bolt", 11)
+    enc = run(enc, "act", BOB, actor="Bolt", action="swap", target="Nova")
+    enc = join(enc, "Sniper", 8)
+    assert [[enc.get(c).name for c in s] for s in enc.turns.slots] == [["Bolt"], ["Nova"], ["Sniper"]]
+    rex = AddCombatants(by=GM, name="Rex", sheet={"companion_of": "Nova"}, controller_id=ALICE.user_id)
+    enc = apply(enc, rex).state
+    assert [[enc.get(c).name for c in s] for s in enc.turns.slots] == [["Bolt"], ["Nova", "Rex"], ["Sniper"]]
+    enc = begin(enc)
+    assert acting(enc) == ["Bolt"]
+
+
 def test_untied_heroes_cannot_swap():
     enc = join(join(new(), "Nova", 12), "Bolt", 11)
     with pytest.raises(RulesError, match="not tied"):

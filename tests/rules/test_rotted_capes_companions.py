@@ -56,3 +56,21 @@ def test_a_companion_needs_its_controller_in_the_order():
     s = SYSTEM.new_encounter(1, 3)
     with pytest.raises(InvalidInput):
         apply(s, AddCombatants(by=GM, name="Rex", sheet={"companion_of": "Nova"}))
+
+
+def test_a_companion_holds_no_plot_points_of_its_own():
+    """Seed 000: "Every Hero starts each Issue with a set number of Plot Points"; "Animals and summoned creatures
+    act as a single unit with their controller": the points are the controlling hero's."""
+    s = SYSTEM.new_encounter(1, 3)
+    s = run(
+        s,
+        AddCombatants(by=ALICE, name="Nova", npc=False, controller_id=2, dice=(12,)),
+        AddCombatants(by=GM, name="Rex", sheet={"companion_of": "Nova"}, controller_id=2),
+    )
+    rex = s.find("Rex")
+    assert rex.plot_points == 0
+    assert "PP" not in SYSTEM.status_line(s, rex, reveal=True)
+    assert "Rex" not in SYSTEM.report("plotpoint_show", s, {})
+    refused = SYSTEM.command("plotpoint_award", GM, {"target": "Rex"})
+    with pytest.raises(InvalidInput):
+        apply(s, refused)

@@ -104,6 +104,42 @@ def test_ready_goes_off_as_a_reaction_or_is_lost():
     )
 
 
+def test_a_triggered_ready_lets_the_declared_attack_go_off_with_the_reserved_reaction():
+    """Seed 000: "Your Reaction will then go off when that trigger happens": the attack the Ready declared goes off
+    on the Reaction it reserved, and only that one."""
+    enc = stepaside()
+    enc = end_turn(enc, GM).state
+    enc = run(enc, "act", ALICE, action="ready", options='trigger="if the merc charges, I blast him"')
+    enc = end_turn(enc, ALICE).state
+    enc = run(enc, "act", ALICE, actor="Stepaside", action="trigger")
+    out = cmd(enc, "attack", ALICE, actor="Stepaside", target="Flaming Fist", dice="15 3")
+    assert "Stepaside attacks Flaming Fist" in texts(out)[0]
+    assert who(out.state, "Stepaside").economy.reactions == 0
+    with pytest.raises(NotAllowed, match="no reaction left"):
+        cmd(out.state, "attack", ALICE, actor="Stepaside", target="Flaming Fist", dice="15 3")
+
+
+def test_disengaged_movement_provokes_no_opportunity_attack_for_the_rest_of_the_turn():
+    """Seed 000: "If you take the Disengage action, your movement doesn't provoke opportunity attacks for the rest
+    of the Turn." """
+    enc = new()
+    enc = join(enc, "Stepaside", 15)
+    enc = begin(join(enc, "Brute", 5, attack=3))
+    out = cmd(enc, "act", ALICE, action="disengage")
+    assert texts(out) == ["Stepaside disengages: moving this turn provokes no opportunity attacks."]
+    enc = run(out.state, "act", ALICE, action="move", options="areas=2")
+    with pytest.raises(NotAllowed, match="Stepaside disengaged"):
+        cmd(enc, "attack", GM, actor="Brute", target="Stepaside", dice="15 3")
+    assert who(enc, "Brute").economy.reactions == 1
+    # a readied attack is no opportunity attack: it still goes off
+    enc = enc.update(who(enc, "Brute").id, ready="if she runs, I swing")
+    out = cmd(enc, "attack", GM, actor="Brute", target="Stepaside", dice="15 3")
+    assert "Brute attacks Stepaside" in texts(out)[0]
+    # the next turn is the Brute's own: its attack is its Action
+    enc = end_turn(out.state, ALICE).state
+    assert "Brute attacks Stepaside" in texts(cmd(enc, "attack", GM, target="Stepaside", dice="15 3"))[0]
+
+
 # --- conditions ---------------------------------------------------------------------------------
 def test_rounds_count_the_bearers_turns():
     enc = new()

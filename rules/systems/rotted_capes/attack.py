@@ -88,12 +88,19 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
         if flags.get("bonus")
         else "action"
     )
+    triggered = attacker.economy.triggered == enc.turn_no
+    if cost == "reaction" and not (attacker.ready or triggered):
+        economy.no_opportunity_attack(enc, target)
     if attacker.blaze:
         cost = "blaze"
     elif flags.get("free"):
         # the effect of a demanding action resolving, or a power the GM rules costs no action
         economy.may_act(enc.get(attacker.id))
         cost = "free"
+    elif cost == "reaction" and triggered:
+        # the readied response goes off on the Reaction its trigger already took
+        economy.may_act(enc.get(attacker.id))
+        enc = enc.update(attacker.id, economy=enc.get(attacker.id).economy.but(triggered=None))
     else:
         enc = economy.spend(enc, enc.get(attacker.id), cost)
     opportunity = 0

@@ -172,6 +172,7 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
         results = [_end_scene(r) for r in characters]
     elif chosen.key == "new_issue":
         n = int(settings.get("starting_plot_points", 1))
+        # Plot Points are a hero's: a kept villain's resources are the Editor-in-Chief's pool
         results = [
             (
                 r.lasting | {"plot_points": n},
@@ -179,6 +180,8 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
                 if n == 1
                 else say("{who} has {n} Plot Points.", who=user_text(r.name), n=n),
             )
+            if not r.npc
+            else (r.lasting, "")
             for r in characters
         ]
         head = "📰 " + say(
@@ -202,7 +205,7 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
                 campaign["pool"] = int(campaign.get("pool", 0)) + spent
             results.append((state, text))
     events = [Event(kind="info", text=head)] + [
-        Event(kind="roll" if "save" in english(text) else "info", text=text) for _, text in results
+        Event(kind="roll" if "save" in english(text) else "info", text=text) for _, text in results if text
     ]
     rested = tuple(r.but(lasting=state) for r, (state, _) in zip(characters, results))
     return RestOutcome(characters=rested, campaign=campaign, events=tuple(events))

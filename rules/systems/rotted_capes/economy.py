@@ -76,6 +76,17 @@ def spend(enc: RCEncounter, c: RCCombatant, what: str) -> RCEncounter:
     raise InvalidInput(say("Unknown action cost `{what}`.", what=what))
 
 
+def no_opportunity_attack(enc: RCEncounter, target: RCCombatant) -> None:
+    """Refuse an opportunity attack on a combatant who disengaged this turn."""
+    if target.economy.disengaged and acting(enc, target.id):
+        raise NotAllowed(
+            say(
+                "{who} disengaged this turn: their movement provokes no opportunity attacks until the turn ends.",
+                who=target.name,
+            )
+        )
+
+
 def fresh(c: RCCombatant) -> RCCombatant:
     """A new turn: Pace, Action, Bonus Action and reactions come back."""
     # a Horde may make one opportunity attack per member
@@ -89,6 +100,7 @@ def fresh(c: RCCombatant) -> RCCombatant:
             opportunity=0,
             dashed=False,
             disengaged=False,
+            triggered=None,
         )
     )
 

@@ -171,6 +171,7 @@ class Economy(Value):
     opportunity: int = 0  # a Horde's opportunity attacks since its last turn
     dashed: bool = False
     disengaged: bool = False
+    triggered: int | None = None  # the turn a readied action went off: its response already has its Reaction
 
 
 class RCCombatant(Combatant):
@@ -207,7 +208,9 @@ class RCCombatant(Combatant):
 
     @property
     def is_hero(self) -> bool:
-        return self.side == "heroes"
+        """A hero holds Plot Points and takes a turn of its own; a companion acts as one unit with its
+        controller, whose Plot Points they are."""
+        return self.side == "heroes" and self.companion_of is None
 
     @property
     def zombie(self) -> bool:

@@ -221,7 +221,7 @@ def _trigger(enc, c, action, chance):
     if not c.ready:
         raise InvalidInput(say("{who} has no readied action.", who=c.name))
     enc = economy.spend(enc, c, "reaction")
-    enc = enc.update(c.id, ready="")
+    enc = enc.update(c.id, ready="", economy=enc.get(c.id).economy.but(triggered=enc.turn_no))
     return enc, [
         Event(kind="info", text=say("{who}'s readied action goes off: {trigger}.", who=c.name, trigger=c.ready))
     ]

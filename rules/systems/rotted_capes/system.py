@@ -39,7 +39,7 @@ from .rolls import masked_bonus
 # every word has to earn its place (the README has the long version).
 SUMMARY = """Stats: dex con init avoidance fortitude willpower stamina wounds dr (fire:10) attack damage damage_type pace zombie(_level).
 **Initiative** d20+dex+init; ties: heroes first (/act action:swap), tied threats share a turn.
-**Turn**: Pace, Action, Bonus Action, 1 Reaction (off-turn attack). /act action: dodge, dash, disengage, assist target:X, hide, ready, demanding, move, stand, prone; options: hide dc=N, ready trigger="…", demanding what="X" interruptible, move areas=N.
+**Turn**: Pace, Action, Bonus Action, 1 Reaction (off-turn attack; none on a mover who disengaged). /act action: dodge, dash, disengage, assist target:X, hide, ready, demanding, move, stand, prone; options: hide dc=N, ready trigger="…" (then trigger, then its /attack on that Reaction), demanding what="X" interruptible, move areas=N.
 **/attack** target:X [modifier damage damage_type defense:fortitude|willpower] options: adv dis ranged cover same_area beyond_range in_melee unseen unaware dark shadowy ap area bonus free unleashed split=N. Nat 20: critical, +1 Wound; damage after DR > Fortitude: massive, +1 Wound; zombies take only these. Dice by hand: d20(s), then damage.
 **GM**: /damage, /heal (temp, wounds), /save kind:con dc:N, /condition add duration "2 rounds" | "end of X's next turn" | save | scene; Ongoing Damage: options "damage=1d6 type=fire dc=12".
 **Plot Points**: /plotpoint show, spend use:reroll|aid|narrative; buttons offer disadvantage and escape from death.
@@ -112,6 +112,8 @@ class RottedCapes(System):
 
     def order_ties(self, enc, tied, chance):
         """Heroes before threats, each hero its own turn; tied threats act together."""
+        # the order the tied heroes agreed on (their tiebreaks) stands; a newcomer, not yet settled, goes last
+        tied = sorted(tied, key=lambda e: e.tiebreak, reverse=True)
         heroes = [e for e in tied if enc.get(e.cid).is_hero]
         threats = [e for e in tied if not enc.get(e.cid).is_hero]
         ordered = [e.but(tiebreak=(1, -i)) for i, e in enumerate(heroes)] + [e.but(tiebreak=(0, 0)) for e in threats]
