@@ -135,7 +135,8 @@ class FactionsSystem(System):
         manoeuvres_actor = enc.find(action.actor)
         moves.free_hands(manoeuvres_actor)
         enc, events = manoeuvres.free_ally(enc, action, chance)
-        return manoeuvres.release_if_busy(enc, enc.get(manoeuvres_actor.id)), events
+        enc, let_go = manoeuvres.release_if_busy(enc, enc.get(manoeuvres_actor.id))
+        return enc, events + let_go
 
     # --- characters -----------------------------------------------------------
     def side_of(self, action: AddCombatants) -> str:
