@@ -218,3 +218,9 @@ def test_a_weapon_named_unarmed_is_refused_with_the_reason():
     # Seed: "Unarmed attacks inflict d4 impaired damage": the word names bare hands, not a sheet's weapon.
     with pytest.raises(InvalidInput, match="bare hands"):
         SYSTEM.parse_sheet("weapons='Unarmed:d6'")
+
+
+def test_two_sheet_weapons_of_one_name_are_refused_with_the_reason():
+    # Seed: "Armed attacks inflict damage depending on the weapon used": a second sword could never be the one used.
+    with pytest.raises(InvalidInput, match="named twice"):
+        SYSTEM.parse_sheet("weapons='sword:d6, Sword:d8'")

@@ -74,6 +74,9 @@ def parse_weapons(text: builtins.str) -> tuple[Weapon, ...]:
             raise InvalidInput(
                 say("{name} is the rules' word for bare hands (d4): give the weapon another name.", name=f"`{name}`")
             )
+        if any(w.name.casefold() == name.casefold() for w in weapons):
+            # An attack names its weapon: the second of two of one name could never be the one used.
+            raise InvalidInput(say("{name} is named twice: give each weapon its own name.", name=f"`{name}`"))
         die, rng, blast, great = 6, 0, False, False
         for part in parts[1:]:
             low = part.lower()
