@@ -142,14 +142,16 @@ async def test_reaction_buttons_go_to_the_targets_player_and_guards_to_the_allie
     await act(standin, bot, "gm", "/turn take", character="Bandit 3")
     answer, after = await act(standin, bot, "gm", "/attack", target="Sybilla", weapon="axe", options="alone", dice="3")
     (choice,) = [m for m in after if m.components]
-    assert pinged(choice) == {who["bob"]} and not choice.has_component(label="Guard: Balthasar")
-    # Alone, with no ally to hide behind: five options, buttons.
-    assert not choice.has_component(label="Hide behind: Balthasar") and not menu_labels(choice)
-    refused((await click(standin, bot, "alice", "Dodge", message=choice))[0], "not yours")
+    assert pinged(choice) == {who["bob"]} and "Guard: Balthasar" not in menu_labels(choice)
+    # Alone, with no ally to hide behind: eight options (a weapon, bare hands or a grapple, shove or disarm to
+    # counter with), one menu.
+    assert not any(label.startswith("Hide behind") for label in menu_labels(choice))
+    assert len(menu_labels(choice)) == 8
+    refused((await pick(standin, bot, "alice", "Dodge", message=choice))[0], "not yours")
     refused((await act(standin, bot, "alice", "/attack", target="Bandit 2"))[0], "Waiting for a choice")
     answer, _ = await act(standin, bot, "bob", "/choose", option="Dodge", dice="2")
     assert "Sybilla AGI save to dodge: d20 2 vs AGI 10 → pass: the attack misses." in answer.content
-    refused((await click(standin, bot, "bob", "No reaction", message=choice))[0], "already been made")
+    refused((await pick(standin, bot, "bob", "No reaction", message=choice))[0], "already been made")
     assert standin.unknown_routes == []
 
 

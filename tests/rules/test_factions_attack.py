@@ -6,17 +6,21 @@ import pytest
 
 from rules.engine import apply
 from rules.errors import DiceError, InvalidInput, NotYourTurn
+from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import ApplyDamage, Heal, MainAction, Move
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
     GM,
     SYBILLA,
     THEOBALD,
+    THEOBALD_ID,
+    add,
     attack,
     end,
     give_turn,
     mark_acted,
     pass_move,
+    player,
     seed_cast,
     start,
     take,
@@ -199,3 +203,24 @@ def test_a_concealed_target_cannot_be_shot_and_needs_a_wit_save_in_melee():
         attack(enc, GM, "Sybilla", "bow", zones=2)
     out = attack(enc, GM, "Sybilla", "axe", dice=(11,))
     assert "(target unseen): d20 11 vs WIT 10 → fail" in texts(out)[0]
+
+
+def test_a_declared_fist_weapon_keeps_its_own_die():
+    # Seed: "Unarmed attacks inflict d4 impaired damage. Armed attacks inflict damage depending on the weapon used."
+    enc = add(seed_cast(), "Brawler", "weapons='fist:d6'", user=THEOBALD_ID + 1)
+    enc = everyone_acted(give_turn(start(enc).state, "Brawler"), "Brawler")
+    out = attack(enc, player(THEOBALD_ID + 1), "Bandit 1", "fist", dice=(6,))
+    assert "Brawler attacks Bandit 1 with fist (d6)." in texts(out)
+    assert out.state.find("Bandit 1").health == 2
+
+
+def test_a_weapon_named_unarmed_is_refused_with_the_reason():
+    # Seed: "Unarmed attacks inflict d4 impaired damage": the word names bare hands, not a sheet's weapon.
+    with pytest.raises(InvalidInput, match="bare hands"):
+        SYSTEM.parse_sheet("weapons='Unarmed:d6'")
+
+
+def test_two_sheet_weapons_of_one_name_are_refused_with_the_reason():
+    # Seed: "Armed attacks inflict damage depending on the weapon used": a second sword could never be the one used.
+    with pytest.raises(InvalidInput, match="named twice"):
+        SYSTEM.parse_sheet("weapons='sword:d6, Sword:d8'")

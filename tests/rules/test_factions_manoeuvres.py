@@ -6,7 +6,7 @@ import pytest
 
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
-from rules.systems.factions.actions import BreakFree, FreeAlly, Move, PickUp
+from rules.systems.factions.actions import BonusAction, BreakFree, FreeAlly, Move, PickUp, Surrender
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
     BALTHASAR_ID,
@@ -209,3 +209,32 @@ def test_any_other_action_frees_the_held_character_but_a_dagger_keeps_hold():
     great = mark_acted(give_turn(great, "Brute"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
     swung = attack(great, GM, "Bandit 2", "maul", dice=(2,)).state
     assert swung.find("Bandit 1").grabbed_by is None
+
+
+def test_a_grabber_who_lets_go_by_another_action_says_the_hold_ends():
+    # Seed: "The grabbing character can keep hold while moving together with the grabbed character, attempting
+    # to disarm them, hiding behind them as reaction to an attack, or attacking with a one-handed weapon or an
+    # unarmed attack. Any other action frees the grabbed character."
+    enc = start(seed_cast()).state
+    enc = enc.update(enc.find("Bandit 1").id, grabbed_by=enc.find("Theobald").id)
+    enc = mark_acted(give_turn(enc, "Theobald"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = apply(enc, BonusAction(by=THEOBALD, text="opens the door"))
+    assert texts(out) == ["Theobald: opens the door.", "Theobald lets go of Bandit 1."]
+    out = attack(enc, THEOBALD, "Bandit 2", mode="shove", dice=(3,))
+    assert texts(out)[0] == "Theobald lets go of Bandit 1."
+    assert out.state.find("Bandit 1").grabbed_by is None
+    out = apply(enc, Surrender(by=THEOBALD))
+    assert "Theobald lets go of Bandit 1." in texts(out)
+    kept = attack(enc, THEOBALD, "Bandit 2", "dagger", dice=(1,))
+    assert not any("lets go" in line for line in texts(kept))
+    great = add(seed_cast(), "Brute", "weapons='maul:d10:great'", user=THEOBALD_ID + 5)
+    great = start(great).state
+    great = great.update(great.find("Bandit 1").id, grabbed_by=great.find("Brute").id)
+    great = mark_acted(give_turn(great, "Brute"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
+    swung = attack(great, GM, "Bandit 2", "maul", dice=(2,))
+    assert texts(swung)[:2] == ["Brute lets go of Bandit 1.", "Brute attacks Bandit 2 with maul (d10, great)."]
+    freeing = start(seed_cast()).state
+    freeing = freeing.update(freeing.find("Sybilla").id, grabbed_by=freeing.find("Bandit 1").id)
+    freeing = freeing.update(freeing.find("Bandit 2").id, grabbed_by=freeing.find("Balthasar").id)
+    freed = apply(give_turn(freeing, "Balthasar"), FreeAlly(by=BALTHASAR, target="Sybilla", dice=(3,)))
+    assert texts(freed)[-1] == "Balthasar lets go of Bandit 2."

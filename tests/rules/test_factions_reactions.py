@@ -18,6 +18,7 @@ from tests.rules.test_factions_helpers import (
     SYBILLA_ID,
     THEOBALD,
     THEOBALD_ID,
+    add,
     attack,
     choose,
     give_turn,
@@ -45,6 +46,9 @@ def test_the_bandit_dodges_sybillas_musket_with_a_2_against_agi_8():
         "Counter: axe",
         "Counter: bow",
         "Counter: unarmed",
+        "Counter: grapple",
+        "Counter: shove",
+        "Counter: disarm",
         "Hide behind: Bandit Leader",
         "Hide behind: Bandit 2",
         "Hide behind: Bandit 3",
@@ -207,3 +211,68 @@ def test_nobody_reacts_twice_to_one_attack_and_only_one_target_counters_a_blast(
     assert (balthasar.grit, balthasar.health, balthasar.incapacitated) == (0, 10, True)
     assert (sybilla.grit, sybilla.health, sybilla.incapacitated) == (0, 7, True)
     assert out.state.find("Alchemist").health == 8
+
+
+# Seed: "Non-lethal attacks […] can be dodged and countered and can be used to counter. If a normal attack is
+# countered by a non-lethal attack, or viceversa, the non-lethal attack is resolved last. If a non-lethal attack
+# is countered by a non-lethal attack, the counter is resolved last."
+
+
+def test_a_nearby_attacker_may_be_countered_with_a_grapple_a_shove_or_a_disarm():
+    enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
+    near = options(attack(enc, BALTHASAR, "Bandit 1", "sword").state.pending)
+    assert {"Counter: axe", "Counter: grapple", "Counter: shove", "Counter: disarm"} <= set(near)
+    enc = alone(start(seed_cast()).state, "Sybilla", "Bandit 1")
+    far = options(attack(enc, SYBILLA, "Bandit 1", "musket", zones=2).state.pending)
+    assert "Counter: bow" in far and not {"Counter: grapple", "Counter: shove", "Counter: disarm"} & set(far)
+
+
+def test_a_larger_attacker_cannot_be_countered_with_a_manoeuvre():
+    # Seed: "Larger characters can't be disarmed, shoved, or grabbed by smaller characters."
+    enc = add(seed_cast(), "Ogre", "size=large health=20 weapons='club:d8'")
+    enc = alone(start(enc).state, "Ogre", "Bandit 1")
+    offered = options(attack(enc, GM, "Bandit 1", "club").state.pending)
+    assert "Counter: axe" in offered and not any(o in offered for o in ("Counter: grapple", "Counter: disarm"))
+
+
+def test_a_blow_countered_by_a_grapple_lands_first_and_the_grapple_after():
+    enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
+    enc = enc.update(enc.find("Bandit 1").id, grit=3, max_grit=3)
+    enc = enc.update(enc.find("Balthasar").id, strength=1)
+    out = choose(attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(2,)).state, "Counter: grapple")
+    lines = texts(out)
+    assert "Bandit 1 counters with a grapple: it is resolved last." in lines
+    hit = lines.index("Bandit 1: 2 damage; grit soaks 2 (grit 1/3).")
+    resist = next(i for i, line in enumerate(lines) if line.startswith("Balthasar STR save to resist"))
+    assert hit < resist and "→ fail" in lines[resist]
+    assert out.state.find("Balthasar").grabbed_by == out.state.find("Bandit 1").id
+    assert out.state.find("Bandit 1").id in out.state.turns.acted
+
+
+def test_a_counterer_taken_down_by_the_blow_never_grapples():
+    enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
+    out = choose(attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(2,)).state, "Counter: grapple")
+    assert "Bandit 1 is down: the grapple fails." in texts(out)
+    assert out.state.find("Balthasar").grabbed_by is None
+
+
+def test_a_grapple_countered_by_a_disarm_is_resolved_before_the_counter():
+    enc = alone(start(seed_cast()).state, "Theobald", "Bandit 1")
+    enc = enc.update(enc.find("Theobald").id, strength=1)
+    out = attack(enc, THEOBALD, "Bandit 1", mode="grapple")
+    out = choose(out.state, "Counter: disarm", dice=(5,))  # the bandit's STR save against the grapple
+    lines = texts(out)
+    resisted = lines.index("Bandit 1 resists the grapple.")
+    disarm = next(i for i, line in enumerate(lines) if line.startswith("Theobald STR save to resist"))
+    assert resisted < disarm
+    assert out.state.find("Theobald").dropped == ("spear",)
+
+
+def test_a_non_lethal_counter_fails_when_the_attack_grabs_the_counterer_first():
+    enc = alone(start(seed_cast()).state, "Theobald", "Bandit 1")
+    out = attack(enc, THEOBALD, "Bandit 1", mode="grapple")
+    out = choose(out.state, "Counter: shove", dice=(15,))
+    lines = texts(out)
+    assert "Bandit 1 STR save to resist: d20 15 vs STR 10 → fail." in lines
+    assert "Bandit 1 is held by Theobald and cannot act: the shove fails." in lines
+    assert out.state.find("Bandit 1").grabbed_by == out.state.find("Theobald").id

@@ -180,18 +180,26 @@ def free_ally(enc: FactionsEncounter, action, chance: Chance):
 
 def release(enc: FactionsEncounter, action, chance: Chance):
     fighter: Fighter = enc.find(action.actor)
-    held = [c for c in enc.combatants if c.grabbed_by == fighter.id]
+    held = holding(enc, fighter)
     if not held:
         raise InvalidInput(say("{who} holds nobody.", who=fighter.name))
+    return let_go(enc, fighter, held)
+
+
+def holding(enc: FactionsEncounter, fighter: Fighter) -> list[Fighter]:
+    return [c for c in enc.combatants if c.grabbed_by == fighter.id]
+
+
+def let_go(enc: FactionsEncounter, fighter: Fighter, held: list[Fighter]) -> tuple[FactionsEncounter, list[Event]]:
+    """The hold ends, and the line says so: the tracker alone would change unseen."""
+    if not held:
+        return enc, []
     for victim in held:
         enc = enc.update(victim.id, grabbed_by=None)
-    let_go = say("{who} lets go of {held}.", who=fighter.name, held=joined(", ", (v.name for v in held)))
-    return enc, [Event(kind="info", text=let_go)]
+    text = say("{who} lets go of {held}.", who=fighter.name, held=joined(", ", (v.name for v in held)))
+    return enc, [Event(kind="info", text=text)]
 
 
-def release_if_busy(enc: FactionsEncounter, fighter: Fighter) -> FactionsEncounter:
+def release_if_busy(enc: FactionsEncounter, fighter: Fighter) -> tuple[FactionsEncounter, list[Event]]:
     """Any other action frees whoever a same-size or smaller grabber holds."""
-    for victim in enc.combatants:
-        if victim.grabbed_by == fighter.id and fighter.size_rank <= victim.size_rank:
-            enc = enc.update(victim.id, grabbed_by=None)
-    return enc
+    return let_go(enc, fighter, [v for v in holding(enc, fighter) if fighter.size_rank <= v.size_rank])

@@ -8,7 +8,7 @@ from rules.said import joined, say
 from rules.turns.factions import Factions, FactionState
 from rules.usertext import Typed, quoted
 
-from .sheet import SIZES, UNARMED, Weapon
+from .sheet import SIZES, UNARMED, UNARMED_WORDS, Weapon
 
 
 class Fighter(Combatant):
@@ -53,8 +53,7 @@ class Fighter(Combatant):
         if not name:
             return held[0] if held else UNARMED
         key = name.strip().casefold()
-        if key in ("unarmed", "fist", "fists"):
-            return UNARMED
+        # A weapon on the sheet is used as written, even one called `fist`: bare hands come only after.
         for weapon in self.weapons:
             if weapon.name.casefold() == key:
                 if weapon.name in self.dropped:
@@ -66,6 +65,8 @@ class Fighter(Combatant):
                         )
                     )
                 return weapon
+        if key in UNARMED_WORDS:
+            return UNARMED
         known = joined(", ", (w.name for w in held)) or say("none")
         raise InvalidInput(
             say(

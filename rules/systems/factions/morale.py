@@ -16,7 +16,7 @@ from rules.randomness import Chance
 from rules.said import cut, joined, say
 from rules.usertext import plain
 
-from .harm import release_holds
+from . import manoeuvres
 from .model import FactionsEncounter
 from .saves import save
 
@@ -197,12 +197,14 @@ def ask(enc: FactionsEncounter, queue: list[str]):
 def resume(enc: FactionsEncounter, pending: Pending, option: str, chance: Chance):
     queue = copy.deepcopy(pending.context["queue"])
     fighter = enc.get(queue.pop(0))
+    held = manoeuvres.holding(enc, fighter)
     if plain(option) == plain(FLEE):  # an option stored before it was said reads the same
-        enc = release_holds(enc.update(fighter.id, fled=True, out=True, grabbed_by=None), fighter.id)
-        events = [Event(kind="info", text=say("{who} flees the fight.", who=fighter.name))]
+        enc, let_go = manoeuvres.let_go(enc.update(fighter.id, fled=True, out=True, grabbed_by=None), fighter, held)
+        events = [Event(kind="info", text=say("{who} flees the fight.", who=fighter.name))] + let_go
     else:
-        enc = release_holds(enc.update(fighter.id, surrendered=True), fighter.id)
+        enc, let_go = manoeuvres.let_go(enc.update(fighter.id, surrendered=True), fighter, held)
         events = [Event(kind="info", text=say("{who} surrenders, throwing their weapons away.", who=fighter.name))]
+        events += let_go
     live = [cid for cid in queue if not enc.get(cid).out]
     if live:
         enc, more = ask(enc, live)

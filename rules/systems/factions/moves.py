@@ -10,10 +10,9 @@ from rules.said import joined, say, term
 from rules.secrets import secret
 from rules.usertext import one_line
 
-from . import economy
+from . import economy, manoeuvres
 from .actions import ApplyDamage, BonusAction, Heal, MainAction, Move, PickUp, Reveal, RollSave, SetCondition, Surrender
 from .harm import harm, release_holds
-from .manoeuvres import release_if_busy
 from .model import TURNS, FactionsEncounter, Fighter
 from .saves import save
 
@@ -47,9 +46,9 @@ def _narrated(enc: FactionsEncounter, action, spend, default: str):
     """An action the rules only count (the player's words say what it is)."""
     fighter: Fighter = enc.find(action.actor)
     free_hands(fighter)
-    enc = release_if_busy(spend(enc, fighter), fighter)
+    enc, let_go = manoeuvres.release_if_busy(spend(enc, fighter), fighter)
     what = one_line(action.text, 200) or default
-    return enc, [Event(kind="info", text=f"{fighter.name}: {what}.")]
+    return enc, [Event(kind="info", text=f"{fighter.name}: {what}.")] + let_go
 
 
 def bonus_action(enc: FactionsEncounter, action: BonusAction, chance: Chance):
@@ -92,13 +91,13 @@ def surrender(system, enc: FactionsEncounter, action: Surrender, chance: Chance)
                 )
             )
         enc = TURNS.spend_reaction(enc, fighter.id)
-    enc = release_holds(enc.update(fighter.id, surrendered=True), fighter.id)
+    enc, let_go = manoeuvres.let_go(enc.update(fighter.id, surrendered=True), fighter, manoeuvres.holding(enc, fighter))
     events = [
         Event(
             kind="info",
             text=say("{who} surrenders, throwing their weapons away and raising their hands.", who=fighter.name),
         )
-    ]
+    ] + let_go
     if active:
         enc, more = TURNS.end_turn(system, enc, chance)
         events.extend(more)

@@ -43,11 +43,22 @@ DODGE = say("Dodge")
 ACCEPT = say("Accept")
 REFUSE = say("Take the attack")
 MAX_OPTIONS = 25
-# An option names a weapon or a character after its kind; the kind and the name are read from
-# its English with the marks gone (options stored before they were said read the same).
+# What each option offers is kept beside it in the question's context (`offered`: its kind and the
+# weapon, manoeuvre or character it names). A question asked before that was kept is read from its
+# options' English with the marks gone (options stored before they were said read the same).
 COUNTER = "Counter: "
 HIDE = "Hide behind: "
 GUARD = "Guard: "
+NON_LETHAL_COUNTERS = {
+    "grapple": "Counter: grapple",
+    "shove": "Counter: shove",
+    "disarm": "Counter: disarm",
+}
+COUNTERS_LAST = {
+    "grapple": "{who} counters with a grapple: it is resolved last.",
+    "shove": "{who} counters with a shove: it is resolved last.",
+    "disarm": "{who} counters with a disarm: it is resolved last.",
+}
 
 
 def counter(weapon: Weapon) -> str:
@@ -153,11 +164,12 @@ def _guards(enc, ctx, target: Fighter) -> list[Fighter]:
     ]
 
 
-def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[list[str], list[Fighter], bool]:
-    options = [NO_REACTION]
+def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[dict[str, list], list[Fighter], bool]:
+    """Each option, as its button reads, with what it offers: [kind, what it names]."""
+    offered: dict[str, list] = {NO_REACTION: ["none", None]}
     reacting = may_react(enc, ctx, target) and not entry["unaware"]
     if reacting:
-        options.append(DODGE)
+        offered[DODGE] = ["dodge", None]
         if not ctx["countered"]:
             attacker = enc.get(ctx["attacker"])
             for weapon in target.held():
@@ -165,17 +177,50 @@ def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[list[str], list
                     continue
                 fits = ctx["zones"] <= (effective_range(weapon, target, attacker) if weapon.ranged else reach(target))
                 if fits:
-                    options.append(counter(weapon))
+                    offered.setdefault(counter(weapon), ["counter", weapon.name])
+            for mode in _non_lethal_counters(ctx, target, attacker):
+                offered.setdefault(say(NON_LETHAL_COUNTERS[mode]), ["non_lethal", mode])
         busy = {t["cid"] for t in ctx["targets"]} | {ctx["attacker"]}
         for other in enc.combatants:
             if other.id in busy or other.out:
                 continue
             ally = other.side == target.side and other.standing and _near(ctx, other) and not ctx.get("alone")
             if ally or other.grabbed_by == target.id:
-                options.append(hide(other))
+                offered.setdefault(hide(other), ["hide", other.id])
     guards = _guards(enc, ctx, target)
-    options += [guard(g) for g in guards]
-    return options[:MAX_OPTIONS], guards, reacting
+    for g in guards:
+        offered.setdefault(guard(g), ["guard", g.id])
+    return dict(list(offered.items())[:MAX_OPTIONS]), guards, reacting
+
+
+def _non_lethal_counters(ctx, target: Fighter, attacker: Fighter) -> list[str]:
+    """Grapple, shove and disarm reach a nearby attacker no larger than the target (a disarm, one who
+    holds a weapon)."""
+    if ctx["zones"] > reach(target) or attacker.size_rank > target.size_rank:
+        return []
+    armed = any(w.name not in attacker.dropped for w in attacker.weapons)
+    return [mode for mode in NON_LETHAL_COUNTERS if mode != "disarm" or armed]
+
+
+def _disarmed_weapon(ctx, attacker: Fighter) -> str:
+    """A disarming counter takes the weapon the attack is made with, else the first one held."""
+    held = [w.name for w in attacker.weapons if w.name not in attacker.dropped]
+    return ctx["weapon"]["name"] if ctx["weapon"]["name"] in held else held[0]
+
+
+def _picked(enc, ctx, option: str) -> tuple[str, str | None]:
+    """What the chosen option offers: its kind and the weapon, manoeuvre or character id it names."""
+    if option in ctx.get("offered", {}):
+        kind, what = ctx["offered"][option]
+        return kind, what
+    # Asked before the options' kinds were kept: read from their English.
+    if _is(option, DODGE):
+        return "dodge", None
+    for kind, prefix in (("counter", COUNTER), ("hide", HIDE), ("guard", GUARD)):
+        named = _named(option, prefix)
+        if named is not None:
+            return kind, named if kind == "counter" else enc.find(named).id
+    return "none", None
 
 
 def advance(enc, ctx, chance: Chance, events: list[Event] | None = None):
@@ -185,9 +230,10 @@ def advance(enc, ctx, chance: Chance, events: list[Event] | None = None):
         entry = ctx["targets"][ctx["asking"]]
         target: Fighter = enc.get(entry["cid"])
         if not entry.get("guarded") and not entry.get("dodged"):
-            options, guards, reacting = _reaction_options(enc, ctx, entry, target)
-            if len(options) > 1:
-                return _ask_reaction(enc, ctx, target, options, guards, reacting, events)
+            offered, guards, reacting = _reaction_options(enc, ctx, entry, target)
+            if len(offered) > 1:
+                ctx["offered"] = offered
+                return _ask_reaction(enc, ctx, target, list(offered), guards, reacting, events)
         ctx["asking"] += 1
     enc, more = resolve(enc, ctx, chance)
     return enc, events + more
@@ -282,16 +328,16 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
     entry = ctx["targets"][ctx["asking"]]
     target: Fighter = enc.get(entry["cid"])
     events: list[Event] = []
+    kind, what = _picked(enc, ctx, option)
     # Whose player answered for the character now targeted: a target who cannot react did not
     # (an ally declined to guard it); one who hides leaves the answer to whoever shields it.
-    countered, shielded, guarded = _named(option, COUNTER), _named(option, HIDE), _named(option, GUARD)
-    if _is(option, NO_REACTION):
+    if kind == "none":
         own = may_react(enc, ctx, target) and not entry["unaware"]
     else:
-        own = shielded is None
-    if _is(option, NO_REACTION):
+        own = kind != "hide"
+    if kind == "none":
         ctx["asking"] += 1
-    elif _is(option, DODGE):
+    elif kind == "dodge":
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
         dodge = save(enc, target, "agi", chance, say("to dodge"))
@@ -302,10 +348,21 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
             )
         )
         ctx["asking"] += 1
-    elif countered is not None:
+    elif kind == "non_lethal":
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
-        weapon = target.weapon(countered)
+        attacker = enc.get(ctx["attacker"])
+        take = _disarmed_weapon(ctx, attacker) if what == "disarm" else None
+        entry["non_lethal_counter"] = {"mode": what, "take": take}
+        # A larger shover's d4, entered with this choice or rolled now.
+        entry["counter_dice"] = [chance.die(4)] if what == "shove" and target.size_rank > attacker.size_rank else []
+        ctx["countered"] = True
+        events.append(Event(kind="info", text=say(COUNTERS_LAST[what], who=target.name)))
+        ctx["asking"] += 1
+    elif kind == "counter":
+        enc = TURNS.spend_reaction(enc, target.id)
+        ctx["reacted"].append(target.id)
+        weapon = target.weapon(what)
         entry["counter"] = weapon.model_dump(mode="json")
         # The counterer's own damage dice, entered with this choice or rolled now.
         entry["counter_dice"] = [chance.die(sides) for sides in counter_faces(target, enc.get(ctx["attacker"]), weapon)]
@@ -317,8 +374,8 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
             )
         )
         ctx["asking"] += 1
-    elif shielded is not None:
-        shield = enc.find(shielded)
+    elif kind == "hide":
+        shield = enc.get(what)
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
         _retarget(enc, ctx, entry, shield)
@@ -332,8 +389,8 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
                 ),
             )
         )
-    elif guarded is not None:
-        ally = enc.find(guarded)
+    elif kind == "guard":
+        ally = enc.get(what)
         enc = TURNS.spend_reaction(enc, ally.id)
         ctx["reacted"].append(ally.id)
         _retarget(enc, ctx, entry, ally)

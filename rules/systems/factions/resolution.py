@@ -133,7 +133,40 @@ def _unused_saves(enc, ctx, savers: dict[str, AttackerDice]) -> list[Event]:
 def resolve(enc, ctx, chance: Chance):
     savers = _savers(ctx, chance)
     enc, events = _resolve(enc, ctx, chance, savers)
+    # A non-lethal counter is resolved last, whether the attack was a blow or a manoeuvre.
+    for entry in ctx["targets"]:
+        if "non_lethal_counter" in entry:
+            enc, more = _non_lethal_counter(enc, ctx, entry, chance, savers)
+            events.extend(more)
     return enc, events + _unused_saves(enc, ctx, savers)
+
+
+COUNTER_FAILS = {
+    "grapple": "{who} is held by {attacker} and cannot act: the grapple fails.",
+    "shove": "{who} is held by {attacker} and cannot act: the shove fails.",
+    "disarm": "{who} is held by {attacker} and cannot act: the disarm fails.",
+}
+
+
+def _non_lethal_counter(enc, ctx, entry, chance: Chance, savers: dict[str, AttackerDice]):
+    """The counterer's grapple, shove or disarm on the attacker, once the attack has landed: a counterer
+    the attack took down, or grabbed (grabbed characters cannot act), never makes it."""
+    attacker: Fighter = enc.get(ctx["attacker"])
+    counterer: Fighter = enc.get(entry["cid"])
+    mode = entry["non_lethal_counter"]["mode"]
+    if not counterer.standing or counterer.grabbed_by:
+        if counterer.standing:
+            holder = enc.get(counterer.grabbed_by).name
+            failed = say(COUNTER_FAILS[mode], who=counterer.name, attacker=holder)
+        else:
+            failed = say(FAILS[mode], attacker=counterer.name)
+        events = [Event(kind="info", text=failed)]
+        if entry.get("counter_dice"):  # a larger shover's d4, entered with the counter
+            events.append(_not_used(counterer, entry["counter_dice"], say("the shove failed")))
+        return enc, events
+    take = entry["non_lethal_counter"]["take"]
+    own = AttackerDice(entry.get("counter_dice"), chance)
+    return apply_manoeuvre(enc, mode, counterer.id, attacker.id, take, savers[attacker.id], own)
 
 
 def _resolve(enc, ctx, chance: Chance, savers: dict[str, AttackerDice]):

@@ -23,6 +23,7 @@ from rules.usertext import Typed, quoted, user_text
 SIZES = ("tiny", "small", "medium", "large", "massive")
 
 UNARMED_NAME = "unarmed"
+UNARMED_WORDS = (UNARMED_NAME, "fist", "fists")  # what an attack may name for bare hands, after the sheet's weapons
 _DIE = re.compile(r"^d(4|6|8|10|12|20)$")
 
 
@@ -68,6 +69,14 @@ def parse_weapons(text: builtins.str) -> tuple[Weapon, ...]:
         name = parts[0]
         if len(name) > 30:
             raise InvalidInput(say("Weapon names are limited to 30 characters ({name}).", name=f"`{name[:30]}…`"))
+        if name.casefold() == UNARMED_NAME:
+            # The rules' bare hands roll d4 whatever a sheet says: a weapon of that name could not be used as written.
+            raise InvalidInput(
+                say("{name} is the rules' word for bare hands (d4): give the weapon another name.", name=f"`{name}`")
+            )
+        if any(w.name.casefold() == name.casefold() for w in weapons):
+            # An attack names its weapon: the second of two of one name could never be the one used.
+            raise InvalidInput(say("{name} is named twice: give each weapon its own name.", name=f"`{name}`"))
         die, rng, blast, great = 6, 0, False, False
         for part in parts[1:]:
             low = part.lower()

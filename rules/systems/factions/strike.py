@@ -16,6 +16,7 @@ from rules.secrets import secret
 from . import economy
 from .actions import Attack, OpportunityAttack
 from .harm import release_holds
+from .manoeuvres import release_if_busy
 from .model import TURNS, FactionsEncounter, Fighter
 from .reactions import advance, ask_stunt, attacker_faces, keep_attacker_dice
 from .saves import save
@@ -40,11 +41,11 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
         enc = TURNS.spend_reaction(enc, attacker.id)
     else:
         enc = economy.spend_main(enc, attacker)
-        enc = _keep_or_release_hold(enc, attacker, action, weapon, targets)
+    # The hold ends as the attack begins: its line comes first.
+    enc, events = (enc, []) if opportunity else _keep_or_release_hold(enc, attacker, action, weapon)
     label = _label(attacker, weapon, targets, action, opportunity)
-    events: list[Event] = []
     if action.death_blow:
-        return _death_blow(enc, attacker, targets, label)
+        return _death_blow(enc, attacker, targets, label, events)
     needed = _save_needed(attacker, weapon, targets, action)
     if needed:
         wit = save(enc, attacker, "wit", chance, say("to hit ({why})", why=needed))
@@ -176,17 +177,13 @@ def _check_manoeuvre(attacker: Fighter, targets: list[Fighter], action: Attack) 
         raise InvalidInput(say("{attacker} already holds {target}.", attacker=attacker.name, target=target.name))
 
 
-def _keep_or_release_hold(enc, attacker: Fighter, action: Attack, weapon: Weapon, targets) -> FactionsEncounter:
+def _keep_or_release_hold(enc, attacker: Fighter, action: Attack, weapon: Weapon):
     """Holding on allows a one-handed weapon, unarmed blows or a disarm; a larger
     grabber needs only one hand and keeps hold whatever it does."""
-    held = [c for c in enc.combatants if c.grabbed_by == attacker.id]
-    if not held:
-        return enc
     keeps = action.mode == "disarm" or (action.mode == "damage" and not weapon.great and not weapon.blast)
-    for victim in held:
-        if not keeps and attacker.size_rank <= victim.size_rank:
-            enc = enc.update(victim.id, grabbed_by=None)
-    return enc
+    if keeps:
+        return enc, []
+    return release_if_busy(enc, attacker)
 
 
 def _save_needed(attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: Attack) -> str:
@@ -244,11 +241,11 @@ def _reveal(enc, attacker: Fighter, events: list[Event]) -> FactionsEncounter:
     return enc
 
 
-def _death_blow(enc, attacker: Fighter, targets: list[Fighter], label: str):
+def _death_blow(enc, attacker: Fighter, targets: list[Fighter], label: str, events: list[Event]):
     target = targets[0]
     enc = enc.update(target.id, dead=True, out=True, incapacitated=False, health=0, grabbed_by=None)
     enc = release_holds(enc, target.id)
-    events = [
+    events = events + [
         Event(
             kind="info",
             text=say(

@@ -52,8 +52,9 @@ class FactionsSystem(System):
         '**Attack**: `/attack target:X weapon:bow options:"zones=5"` hits; a WIT save if `unseen`, '
         '`moving` or beyond half range. Also `cover impaired enhanced unaware stunt="…"`; a blast names '
         "all targets. Damage − armour (max 3) hits grit, then health: critical = incapacitated, 0 = dead.\n"
-        "**Reactions** (target not yet acted; spends its turn): buttons Dodge, Counter, Hide behind, or an ally "
-        "Guards (`alone`/`near=A,B`). `/act action:opportunity actor:X target:Y`.\n"
+        "**Reactions** (target not yet acted; spends its turn): buttons Dodge, Counter (a weapon, or a grapple, "
+        "shove or disarm on a nearby attacker: a non-lethal attack or counter is resolved last), Hide behind, or an "
+        "ally Guards (`alone`/`near=A,B`). `/act action:opportunity actor:X target:Y`.\n"
         '**Dice by hand**: `/attack dice:"<WIT save> <damage>"`; `/choose option:Dodge dice:2` for reactions.\n'
         "**Morale** after a round halving a group or a loner's health: WIT saves; "
         "failures Surrender or Flee.\n"
@@ -135,7 +136,8 @@ class FactionsSystem(System):
         manoeuvres_actor = enc.find(action.actor)
         moves.free_hands(manoeuvres_actor)
         enc, events = manoeuvres.free_ally(enc, action, chance)
-        return manoeuvres.release_if_busy(enc, enc.get(manoeuvres_actor.id)), events
+        enc, let_go = manoeuvres.release_if_busy(enc, enc.get(manoeuvres_actor.id))
+        return enc, events + let_go
 
     # --- characters -----------------------------------------------------------
     def side_of(self, action: AddCombatants) -> str:
