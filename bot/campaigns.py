@@ -1,5 +1,5 @@
-"""A campaign's set-up, export, import and the places bound to it: who may do each, and
-what a setting may hold.
+"""A campaign's set-up, export, import and the places bound to it: who may do each
+(what a setting may hold: `setting_values`).
 
 Every operation takes the acting `Actor` (and, where Manage Server counts, whether the
 caller has it) and refuses before it reads or changes anything.
@@ -23,40 +23,7 @@ from rules.usertext import quoted
 from . import transfer
 from .places import Places, own_key
 from .repository import CampaignRecord, CharacterRecord, NewChange, NpcRecord, Repository
-
-MAX_REMINDER_MINUTES = 1440
-MAX_CHOICE_SECONDS = 86400
-MAX_TEXT_SETTING = 100
-
-
-def bounded(value: Any, key: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or not low <= value <= high:
-        raise InvalidInput(say("`{key}` must be a whole number from {low} to {high}.", key=key, low=low, high=high))
-    return value
-
-
-def typed(value: Any, default: Any, key: str) -> Any:
-    """A system setting in its default's type, within sane bounds; nothing that could ping or link."""
-    if isinstance(default, bool):
-        text = str(value).lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-        raise InvalidInput(say("`{key}` is yes or no.", key=key))
-    if isinstance(default, int):
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            raise InvalidInput(say("`{key}` must be a whole number.", key=key)) from None
-        low = 0 if default >= 0 else -1000
-        return bounded(number, key, low, 1000)
-    text = str(value)
-    if len(text) > MAX_TEXT_SETTING:
-        raise InvalidInput(say("`{key}` is limited to {n} characters.", key=key, n=MAX_TEXT_SETTING))
-    if any(ch in text for ch in "@<>`[]") or "://" in text:
-        raise InvalidInput(say("`{key}` cannot hold mentions, links or markup.", key=key))
-    return text
+from .setting_values import MAX_CHOICE_SECONDS, MAX_REMINDER_MINUTES, bounded, typed
 
 
 def may_confirm_import(user_id: int, asked_by: int) -> None:

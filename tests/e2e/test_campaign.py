@@ -12,6 +12,7 @@ import pytest
 from bot.standin.commands import InvalidInvocation
 from bot.standin.world import default_world
 from tests.e2e.conftest import say, serving
+from tests.reliability.hostile import CAMPAIGN_FILES
 
 KEY = "rotted-capes"
 NOVA = "dex=2 con=1 avoidance=14 fortitude=8 stamina=20 wounds=3 attack=5 damage=2d6+3"
@@ -276,12 +277,16 @@ async def test_export_then_import_into_a_fresh_server_gives_the_same_campaign(st
                     "format": "turnkeeper-campaign",
                     "version": 1,
                     "system": KEY,
+                    "settings": {},
+                    "state": {},
                     "characters": [{"name": "X", "owner_id": "1", "sheet": {"nonsense": 1}}],
+                    "npcs": [],
                 }
             ).encode(),
             "Unknown stat",
         ),
         (b" " * 1_000_001, "larger than"),
+        *[pytest.param(content, refusal, id=what) for what, content, refusal in CAMPAIGN_FILES],
     ],
 )
 async def test_a_bad_import_is_refused_and_changes_nothing(standin, bot, content, refusal):
