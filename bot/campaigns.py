@@ -9,12 +9,15 @@ Nothing here touches Discord.
 
 from __future__ import annotations
 
+import secrets
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from rules import registry
 from rules.commands import flags
-from rules.errors import InvalidInput, NotAllowed
+from rules.errors import InvalidInput, NotAllowed, Stale
 from rules.model import Actor
 from rules.said import say
 from rules.system import System
@@ -24,6 +27,25 @@ from . import transfer
 from .places import Places, own_key
 from .repository import CampaignRecord, CharacterRecord, NewChange, NpcRecord, Repository
 from .setting_values import MAX_CHOICE_SECONDS, MAX_REMINDER_MINUTES, bounded, typed
+
+# Previews waiting for their GM's click, each holding its file: the oldest are dropped past this.
+MAX_PENDING_IMPORTS = 50
+
+
+@dataclass(frozen=True)
+class PendingImport:
+    """A previewed import: its buttons carry `token`, and it is confirmed or cancelled once."""
+
+    token: str
+    key: int
+    asked_by: int
+    file: transfer.CampaignFile
+    current: CampaignRecord | None
+
+
+def no_longer_valid() -> Stale:
+    """Pressed twice, after a restart, or too late: the preview is gone; only a new one imports."""
+    return Stale(say("This import preview is no longer valid: run /campaign import again."))
 
 
 def may_confirm_import(user_id: int, asked_by: int) -> None:
@@ -36,6 +58,7 @@ class Campaigns:
     def __init__(self, repo: Repository, places: Places) -> None:
         self.repo = repo
         self.places = places
+        self._pending: OrderedDict[str, PendingImport] = OrderedDict()
 
     async def setup(
         self,
@@ -94,8 +117,9 @@ class Campaigns:
 
     async def incoming(
         self, key: int, by: Actor, size: int, download: Callable[[], Awaitable[bytes]]
-    ) -> tuple[transfer.CampaignFile, CampaignRecord | None, list[CharacterRecord], list[NpcRecord]]:
-        """A file to import, checked completely, with what it would replace; nothing changes yet."""
+    ) -> tuple[PendingImport, list[CharacterRecord], list[NpcRecord]]:
+        """A file to import, checked completely, with what it would replace; nothing changes yet.
+        The import waits, under its token, for the asker's `replace` or `cancel`."""
         if not by.is_gm:
             raise NotAllowed(say("Only the GM imports a campaign."))
         if size > transfer.MAX_BYTES:
@@ -104,34 +128,47 @@ class Campaigns:
         incoming = transfer.read(await download(), expected_system=current.system if current else None)
         characters = await self.repo.list_characters(key, limit=transfer.MAX_ITEMS) if current else []
         npcs = await self.repo.list_npcs(key, limit=transfer.MAX_ITEMS) if current else []
-        return incoming, current, characters, npcs
+        pending = PendingImport(secrets.token_hex(8), key, by.user_id, incoming, current)
+        self._pending[pending.token] = pending
+        while len(self._pending) > MAX_PENDING_IMPORTS:
+            self._pending.popitem(last=False)
+        return pending, characters, npcs
 
-    async def replace(
-        self,
-        key: int,
-        by: Actor,
-        incoming: transfer.CampaignFile,
-        current: CampaignRecord | None,
-        by_name: str | None = None,
-    ) -> None:
-        """The import, confirmed by the GM who asked (`may_confirm_import`, checked on each click of
-        the preview): the campaign becomes the file's, in one transaction with its log line. A name
-        the file holds twice for one owner raises DuplicateName, changing nothing."""
+    def _answer(self, token: str, by: Actor) -> PendingImport:
+        """The pending import, taken out so that no other click answers it; nothing to await
+        between the look-up and the removal, so two presses cannot both find it."""
+        pending = self._pending.get(token)
+        if pending is None:
+            raise no_longer_valid()
+        may_confirm_import(by.user_id, pending.asked_by)
+        del self._pending[token]
+        return pending
+
+    def cancel(self, token: str, by: Actor) -> None:
+        self._answer(token, by)
+
+    async def replace(self, token: str, by: Actor, by_name: str | None = None) -> PendingImport:
+        """The import, confirmed by the GM who asked: the campaign becomes the file's, in one
+        transaction with its log line. A name the file holds twice for one owner raises
+        DuplicateName, changing nothing."""
+        pending = self._answer(token, by)
+        incoming, current = pending.file, pending.current
         summary = say(
             "Imported {characters} characters and {npcs} NPCs",
             characters=len(incoming.characters),
             npcs=len(incoming.npcs),
         )
         await self.repo.replace_campaign(
-            key,
+            pending.key,
             system=incoming.system,
             gm_role_id=current.gm_role_id if current else None,
             settings=incoming.settings,
             state=incoming.state,
             characters=incoming.characters,
             npcs=incoming.npcs,
-            change=NewChange(key, by.user_id, "/campaign import", summary, {}, by_name),
+            change=NewChange(pending.key, by.user_id, "/campaign import", summary, {}, by_name),
         )
+        return pending
 
     async def bind(self, guild_id: int, place_id: int, *, manages_server: bool, same_as: Any = None) -> None:
         """`place` gets a campaign of its own, or the campaign of the channel `same_as`."""

@@ -11,7 +11,7 @@ import pytest
 
 from bot.standin.commands import InvalidInvocation
 from bot.standin.world import default_world
-from tests.e2e.conftest import say, serving
+from tests.e2e.conftest import say, serving, turnkeeper
 from tests.reliability.hostile import CAMPAIGN_FILES
 
 KEY = "rotted-capes"
@@ -306,6 +306,47 @@ async def test_a_cancelled_import_changes_nothing_and_only_the_asker_confirms(st
     cancelled = await (await standin.click("gm", "Cancel", message=preview)).response()
     assert "nothing was changed" in cancelled.content
     assert await bot.core.repo.get_character(standin.world.default_guild.id, "Extra") is not None
+
+
+NO_LONGER_VALID = "This import preview is no longer valid: run /campaign import again."
+
+
+async def preview_of(standin, file):
+    preview = await say(standin, "gm", "/campaign import", file=file)
+    assert preview.ephemeral and preview.buttons(), preview.content
+    return preview
+
+
+async def press(standin, preview, label="Import"):
+    return await (await standin.click("gm", label, message=preview)).response()
+
+
+async def imports_logged(bot, standin) -> int:
+    changes = await bot.core.repo.changes(standin.world.default_guild.id)
+    return sum(change.command == "/campaign import" for change in changes)
+
+
+async def test_a_second_press_of_import_is_answered_and_imports_nothing(standin, bot):
+    await campaign(standin)
+    preview = await preview_of(standin, await exported(standin, "gm"))
+    # Two presses before the first is answered, as a double click sends them.
+    first = await standin.click("gm", "Import", message=preview)
+    second = await standin.click("gm", "Import", message=preview)
+    answers = [await first.response(), await second.response()]
+    assert "Imported" in answers[0].content, answers[0].content
+    assert answers[1].ephemeral and NO_LONGER_VALID in answers[1].content, answers[1].content
+    assert await imports_logged(bot, standin) == 1
+
+
+async def test_an_import_pressed_after_a_restart_is_answered(standin, database_url):
+    async with turnkeeper(standin, database_url):
+        await campaign(standin)
+        preview = await preview_of(standin, await exported(standin, "gm"))
+    async with turnkeeper(standin, database_url) as bot:
+        for label in ("Import", "Cancel"):
+            answer = await press(standin, preview, label)
+            assert answer.ephemeral and NO_LONGER_VALID in answer.content, answer.content
+        assert await imports_logged(bot, standin) == 0
 
 
 async def test_a_player_cannot_read_another_servers_campaign(standin, bot):
