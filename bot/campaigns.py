@@ -13,6 +13,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from rules import registry
@@ -25,8 +26,9 @@ from rules.usertext import quoted
 
 from . import transfer
 from .places import Places, own_key
-from .repository import CampaignRecord, CharacterRecord, NewChange, NpcRecord, Repository
-from .setting_values import MAX_CHOICE_SECONDS, MAX_REMINDER_MINUTES, bounded, typed
+from .repository import CampaignChanged, CampaignRecord, CharacterRecord, NewChange, NpcRecord, Repository
+from .setting_values import DEFAULT_CHOICE_SECONDS, MAX_CHOICE_SECONDS, MAX_REMINDER_MINUTES, bounded, typed
+from .tables import utcnow
 
 # Previews waiting for their GM's click, each holding its file: the oldest are dropped past this.
 MAX_PENDING_IMPORTS = 50
@@ -34,18 +36,28 @@ MAX_PENDING_IMPORTS = 50
 
 @dataclass(frozen=True)
 class PendingImport:
-    """A previewed import: its buttons carry `token`, and it is confirmed or cancelled once."""
+    """A previewed import: its buttons carry `token`, and it is confirmed or cancelled once,
+    before `expires_at` (None: the campaign's choices wait for ever, and so does the preview)."""
 
     token: str
     key: int
     asked_by: int
     file: transfer.CampaignFile
     current: CampaignRecord | None
+    replaces: str  # transfer.digest of the campaign the preview described
+    expires_at: datetime | None
+
+    def expired(self, now: datetime) -> bool:
+        return self.expires_at is not None and now >= self.expires_at
 
 
 def no_longer_valid() -> Stale:
     """Pressed twice, after a restart, or too late: the preview is gone; only a new one imports."""
     return Stale(say("This import preview is no longer valid: run /campaign import again."))
+
+
+def changed_since_preview() -> InvalidInput:
+    return InvalidInput(say("The campaign changed since this preview: import again."))
 
 
 def may_confirm_import(user_id: int, asked_by: int) -> None:
@@ -55,9 +67,10 @@ def may_confirm_import(user_id: int, asked_by: int) -> None:
 
 
 class Campaigns:
-    def __init__(self, repo: Repository, places: Places) -> None:
+    def __init__(self, repo: Repository, places: Places, *, now: Callable[[], datetime] = utcnow) -> None:
         self.repo = repo
         self.places = places
+        self.now = now
         self._pending: OrderedDict[str, PendingImport] = OrderedDict()
 
     async def setup(
@@ -128,13 +141,20 @@ class Campaigns:
         incoming = transfer.read(await download(), expected_system=current.system if current else None)
         characters = await self.repo.list_characters(key, limit=transfer.MAX_ITEMS) if current else []
         npcs = await self.repo.list_npcs(key, limit=transfer.MAX_ITEMS) if current else []
-        pending = PendingImport(secrets.token_hex(8), key, by.user_id, incoming, current)
+        # A preview waits for its GM's click as long as a choice in this campaign waits for an answer.
+        seconds = (current.settings if current else {}).get("choice_timeout_seconds", DEFAULT_CHOICE_SECONDS)
+        now = self.now()
+        expires_at = now + timedelta(seconds=seconds) if seconds else None
+        replaces = transfer.digest(current, characters, npcs)
+        pending = PendingImport(secrets.token_hex(8), key, by.user_id, incoming, current, replaces, expires_at)
+        for token in [token for token, waiting in self._pending.items() if waiting.expired(now)]:
+            del self._pending[token]
         self._pending[pending.token] = pending
         while len(self._pending) > MAX_PENDING_IMPORTS:
             self._pending.popitem(last=False)
         return pending, characters, npcs
 
-    def _answer(self, token: str, by: Actor) -> PendingImport:
+    def _answer(self, token: str, by: Actor, *, confirming: bool) -> PendingImport:
         """The pending import, taken out so that no other click answers it; nothing to await
         between the look-up and the removal, so two presses cannot both find it."""
         pending = self._pending.get(token)
@@ -142,32 +162,38 @@ class Campaigns:
             raise no_longer_valid()
         may_confirm_import(by.user_id, pending.asked_by)
         del self._pending[token]
+        if confirming and pending.expired(self.now()):
+            raise no_longer_valid()
         return pending
 
     def cancel(self, token: str, by: Actor) -> None:
-        self._answer(token, by)
+        self._answer(token, by, confirming=False)
 
     async def replace(self, token: str, by: Actor, by_name: str | None = None) -> PendingImport:
         """The import, confirmed by the GM who asked: the campaign becomes the file's, in one
-        transaction with its log line. A name the file holds twice for one owner raises
-        DuplicateName, changing nothing."""
-        pending = self._answer(token, by)
-        incoming, current = pending.file, pending.current
+        transaction with its log line, if it is still the campaign the preview described (no
+        character added, no system set up, no other import since); else nothing changes. A name
+        the file holds twice for one owner raises DuplicateName, changing nothing."""
+        pending = self._answer(token, by, confirming=True)
+        incoming = pending.file
         summary = say(
             "Imported {characters} characters and {npcs} NPCs",
             characters=len(incoming.characters),
             npcs=len(incoming.npcs),
         )
-        await self.repo.replace_campaign(
-            pending.key,
-            system=incoming.system,
-            gm_role_id=current.gm_role_id if current else None,
-            settings=incoming.settings,
-            state=incoming.state,
-            characters=incoming.characters,
-            npcs=incoming.npcs,
-            change=NewChange(pending.key, by.user_id, "/campaign import", summary, {}, by_name),
-        )
+        try:
+            await self.repo.replace_campaign(
+                pending.key,
+                system=incoming.system,
+                settings=incoming.settings,
+                state=incoming.state,
+                characters=incoming.characters,
+                npcs=incoming.npcs,
+                change=NewChange(pending.key, by.user_id, "/campaign import", summary, {}, by_name),
+                unchanged=lambda *found: transfer.digest(*found) == pending.replaces,
+            )
+        except CampaignChanged:
+            raise changed_since_preview() from None
         return pending
 
     async def bind(self, guild_id: int, place_id: int, *, manages_server: bool, same_as: Any = None) -> None:

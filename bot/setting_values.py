@@ -7,6 +7,7 @@ from typing import Any
 from rules.errors import InvalidInput
 from rules.said import say
 
+DEFAULT_CHOICE_SECONDS = 120
 MAX_REMINDER_MINUTES = 1440
 MAX_CHOICE_SECONDS = 86400
 MAX_TEXT_SETTING = 100

@@ -13,6 +13,7 @@ The GM role is not in the file: role ids mean nothing on another server.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -75,6 +76,14 @@ def export(campaign, characters, npcs) -> dict[str, Any]:
 
 def dumps(data: dict[str, Any]) -> bytes:
     return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True).encode()
+
+
+def digest(campaign, characters, npcs) -> str:
+    """The campaign an import replaces, as one value: any change to what the file would
+    replace (system, settings, state, a character or NPC added, removed or changed) changes it."""
+    if campaign is None:
+        return ""
+    return hashlib.sha256(dumps(export(campaign, characters, npcs))).hexdigest()
 
 
 def _name(value: Any, what: str) -> str:

@@ -6,9 +6,11 @@ server, and who may do each of these."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 
+from bot.core import utcnow
 from bot.standin.commands import InvalidInvocation
 from bot.standin.world import default_world
 from tests.e2e.conftest import say, serving, turnkeeper
@@ -309,6 +311,7 @@ async def test_a_cancelled_import_changes_nothing_and_only_the_asker_confirms(st
 
 
 NO_LONGER_VALID = "This import preview is no longer valid: run /campaign import again."
+CHANGED = "The campaign changed since this preview: import again."
 
 
 async def preview_of(standin, file):
@@ -324,6 +327,49 @@ async def press(standin, preview, label="Import"):
 async def imports_logged(bot, standin) -> int:
     changes = await bot.core.repo.changes(standin.world.default_guild.id)
     return sum(change.command == "/campaign import" for change in changes)
+
+
+async def test_an_import_is_refused_when_a_character_was_added_after_its_preview(standin, bot):
+    await campaign(standin)
+    preview = await preview_of(standin, await exported(standin, "gm"))
+    assert "deleted" not in preview.content
+    await say(standin, "carol", "/character add", name="Late", stats=BOLT)
+    refused = await press(standin, preview)
+    assert refused.ephemeral and CHANGED in refused.content, refused.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Late") is not None
+    assert await imports_logged(bot, standin) == 0
+
+
+async def test_an_import_is_refused_when_the_campaign_changed_system_after_its_preview(standin, bot):
+    await campaign(standin)
+    preview = await preview_of(standin, await exported(standin, "gm"))
+    await say(standin, "gm", "/campaign setup", system="fightin-words")
+    refused = await press(standin, preview)
+    assert refused.ephemeral and CHANGED in refused.content, refused.content
+    assert (await bot.core.repo.get_campaign(standin.world.default_guild.id)).system == "fightin-words"
+
+
+async def test_an_older_preview_confirmed_after_a_newer_import_is_refused(standin, bot):
+    await campaign(standin)
+    original = await exported(standin, "gm")
+    newer_file = json.loads(original.data)
+    newer_file["characters"].append(dict(newer_file["characters"][0], name="Newer"))
+    older = await preview_of(standin, original)
+    newer = await preview_of(standin, standin.upload("campaign.json", json.dumps(newer_file).encode()))
+    assert "Imported" in (await press(standin, newer)).content
+    refused = await press(standin, older)
+    assert refused.ephemeral and CHANGED in refused.content, refused.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Newer") is not None
+    assert await imports_logged(bot, standin) == 1
+
+
+async def test_an_import_preview_expires_with_the_choice_timeout(standin, bot):
+    await campaign(standin, choice_timeout=60)
+    preview = await preview_of(standin, await exported(standin, "gm"))
+    bot.core.now = lambda: utcnow() + timedelta(seconds=61)
+    refused = await press(standin, preview)
+    assert refused.ephemeral and NO_LONGER_VALID in refused.content, refused.content
+    assert await imports_logged(bot, standin) == 0
 
 
 async def test_a_second_press_of_import_is_answered_and_imports_nothing(standin, bot):
