@@ -38,6 +38,7 @@ MAX_NOTES = 1000
 MAX_DEPTH = 20
 SECTIONS = ("settings", "state", "characters", "npcs")
 SHARED_SETTINGS = {"reminder_minutes": MAX_REMINDER_MINUTES, "choice_timeout_seconds": MAX_CHOICE_SECONDS}
+MAX_SNOWFLAKE = 2**63 - 1
 MAX_RNG = 2**64 - 1  # the generator's state is one 64-bit word (rules.rng)
 MAX_CAMPAIGN_VALUE = 1000
 MAX_ENTRY = 120  # the longest entry /campaign adjust keeps in a lasting list
@@ -182,10 +183,9 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
     for item in _list(data["characters"], "characters"):
         item = _dict(item, say("character"))
         name = _name(item.get("name"), say("a character"))
-        try:
-            owner = int(item.get("owner_id"))
-        except (TypeError, ValueError):
-            raise InvalidInput(say("Character {name} has no valid owner id.", name=mark(name))) from None
+        owner = _owner(item.get("owner_id"))
+        if owner is None:
+            raise InvalidInput(say("Character {name} has no valid owner id.", name=mark(name)))
         sheet = _sheet(system, item.get("sheet", {}), name)
         lasting = _lasting(system, sheet, item.get("lasting", {}), name)
         key = (name.casefold(), owner)
@@ -214,6 +214,16 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
         seen_npcs.add(name.casefold())
         npcs.append({"name": name, "sheet": _sheet(system, item.get("sheet", {}), name), "notes": notes})
     return CampaignFile(system_key, settings, state, characters, npcs)
+
+
+def _owner(value: Any) -> int | None:
+    """A Discord user id: written as digits, it fits the database's 64-bit column."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return None
+    if not (str(value).isascii() and str(value).isdigit()):
+        return None
+    owner = int(value)
+    return owner if 0 < owner <= MAX_SNOWFLAKE else None
 
 
 def _settings(system, settings: dict[str, Any]) -> dict[str, Any]:
