@@ -3,6 +3,7 @@ adjustments, their log and undo; export and import; campaigns bound to channels.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 
@@ -14,11 +15,11 @@ from discord.ext import commands
 
 from bot import render, transfer, translation
 from bot.core import DEFAULT_SETTINGS
-from bot.interact import actor_of, answer_error, manages_server, reply
+from bot.interact import actor_of, answer_error, defer_if_slow, manages_server, reply
 from bot.places import campaign_key
 from bot.repository import DuplicateName
 from rules import registry
-from rules.errors import InvalidInput, RulesError
+from rules.errors import InvalidInput
 from rules.said import say
 
 from . import autocomplete
@@ -268,19 +269,20 @@ class ImportButton(
                 await self.confirm(interaction)
             else:
                 interaction.client.core.campaigns.cancel(self.token, await actor_of(interaction))
-                cancelled = render.words("Import cancelled: nothing was changed.")
-                await interaction.response.edit_message(content=cancelled, view=None)
-        except RulesError as error:
+                await _settle(interaction, render.words("Import cancelled: nothing was changed."))
+        except Exception as error:  # every press is answered, a failure too (a button has no command tree)
             await answer_error(interaction, error)
 
     async def confirm(self, interaction: discord.Interaction) -> None:
         bot = interaction.client
         by = await actor_of(interaction)
+        work = asyncio.ensure_future(bot.core.campaigns.replace(self.token, by, interaction.user.display_name))
+        await defer_if_slow(interaction, work)
         try:
-            done = await bot.core.campaigns.replace(self.token, by, interaction.user.display_name)
+            done = await work
         except DuplicateName as error:
             refused = say("{refusal}. Nothing was changed.", refusal=str(error))
-            await interaction.response.edit_message(content=f"⛔ {render.clean(refused)}", view=None)
+            await _settle(interaction, f"⛔ {render.clean(refused)}")
             return
         bot.forget_campaign(done.key)
         imported = say(
@@ -289,7 +291,15 @@ class ImportButton(
             characters=len(done.file.characters),
             npcs=len(done.file.npcs),
         )
-        await interaction.response.edit_message(content=f"✅ {render.words(imported)}", view=None)
+        await _settle(interaction, f"✅ {render.words(imported)}")
+
+
+async def _settle(interaction: discord.Interaction, content: str) -> None:
+    """The preview becomes its outcome; once acknowledged (a slow import), the outcome follows privately."""
+    if interaction.response.is_done():
+        await reply(interaction, content, ephemeral=True)
+    else:
+        await interaction.response.edit_message(content=content, view=None)
 
 
 async def _download(file: discord.Attachment) -> bytes:

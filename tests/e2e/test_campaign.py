@@ -5,6 +5,7 @@ server, and who may do each of these."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import timedelta
 
@@ -393,6 +394,24 @@ async def test_an_import_pressed_after_a_restart_is_answered(standin, database_u
             answer = await press(standin, preview, label)
             assert answer.ephemeral and NO_LONGER_VALID in answer.content, answer.content
         assert await imports_logged(bot, standin) == 0
+
+
+async def test_a_slow_import_is_acknowledged_within_discords_three_seconds(standin, bot, monkeypatch):
+    await campaign(standin)
+    preview = await preview_of(standin, await exported(standin, "gm"))
+    repo = bot.core.campaigns.repo
+    write = repo.replace_campaign
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(3.5)  # a busy database
+        return await write(*args, **kwargs)
+
+    monkeypatch.setattr(repo, "replace_campaign", slow)
+    click = await standin.click("gm", "Import", message=preview)
+    await click.acknowledged(timeout=3.0)
+    done = await click.response(timeout=10)
+    assert done.ephemeral and "Imported" in done.content, done.content
+    assert await imports_logged(bot, standin) == 1
 
 
 async def test_a_player_cannot_read_another_servers_campaign(standin, bot):
