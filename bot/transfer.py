@@ -240,7 +240,8 @@ def _settings(system, settings: dict[str, Any]) -> dict[str, Any]:
         if isinstance(default, bool) and not isinstance(value, bool):
             raise InvalidInput(say("`{key}` is yes or no.", key=key))
         if isinstance(default, int) and not isinstance(default, bool):
-            value = bounded(value, key, -1000, 1000)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidInput(say("`{key}` must be a whole number.", key=key))
         elif isinstance(default, str) and not isinstance(value, str):
             raise InvalidInput(say("The file's setting {name} is not text.", name=quoted(key)))
         checked[key] = typed(value, default, key)
