@@ -1,5 +1,5 @@
-"""A campaign's set-up, export, import and the places bound to it: who may do each, and
-what a setting may hold.
+"""A campaign's set-up, export, import and the places bound to it: who may do each
+(what a setting may hold: `setting_values`).
 
 Every operation takes the acting `Actor` (and, where Manage Server counts, whether the
 caller has it) and refuses before it reads or changes anything.
@@ -9,12 +9,16 @@ Nothing here touches Discord.
 
 from __future__ import annotations
 
+import secrets
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from rules import registry
 from rules.commands import flags
-from rules.errors import InvalidInput, NotAllowed
+from rules.errors import InvalidInput, NotAllowed, Stale
 from rules.model import Actor
 from rules.said import say
 from rules.system import System
@@ -22,41 +26,38 @@ from rules.usertext import quoted
 
 from . import transfer
 from .places import Places, own_key
-from .repository import CampaignRecord, CharacterRecord, NewChange, NpcRecord, Repository
+from .repository import CampaignChanged, CampaignRecord, CharacterRecord, NewChange, NpcRecord, Repository
+from .setting_values import DEFAULT_CHOICE_SECONDS, MAX_CHOICE_SECONDS, MAX_REMINDER_MINUTES, bounded, typed
+from .tables import utcnow
 
-MAX_REMINDER_MINUTES = 1440
-MAX_CHOICE_SECONDS = 86400
-MAX_TEXT_SETTING = 100
-
-
-def bounded(value: Any, key: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or not low <= value <= high:
-        raise InvalidInput(say("`{key}` must be a whole number from {low} to {high}.", key=key, low=low, high=high))
-    return value
+# Previews waiting for their GM's click, each holding its file: the oldest are dropped past this.
+MAX_PENDING_IMPORTS = 50
 
 
-def typed(value: Any, default: Any, key: str) -> Any:
-    """A system setting in its default's type, within sane bounds; nothing that could ping or link."""
-    if isinstance(default, bool):
-        text = str(value).lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-        raise InvalidInput(say("`{key}` is yes or no.", key=key))
-    if isinstance(default, int):
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            raise InvalidInput(say("`{key}` must be a whole number.", key=key)) from None
-        low = 0 if default >= 0 else -1000
-        return bounded(number, key, low, 1000)
-    text = str(value)
-    if len(text) > MAX_TEXT_SETTING:
-        raise InvalidInput(say("`{key}` is limited to {n} characters.", key=key, n=MAX_TEXT_SETTING))
-    if any(ch in text for ch in "@<>`[]") or "://" in text:
-        raise InvalidInput(say("`{key}` cannot hold mentions, links or markup.", key=key))
-    return text
+@dataclass(frozen=True)
+class PendingImport:
+    """A previewed import: its buttons carry `token`, and it is confirmed or cancelled once,
+    before `expires_at` (None: the campaign's choices wait for ever, and so does the preview)."""
+
+    token: str
+    key: int
+    asked_by: int
+    file: transfer.CampaignFile
+    current: CampaignRecord | None
+    replaces: str  # transfer.digest of the campaign the preview described
+    expires_at: datetime | None
+
+    def expired(self, now: datetime) -> bool:
+        return self.expires_at is not None and now >= self.expires_at
+
+
+def no_longer_valid() -> Stale:
+    """Pressed twice, after a restart, or too late: the preview is gone; only a new one imports."""
+    return Stale(say("This import preview is no longer valid: run /campaign import again."))
+
+
+def changed_since_preview() -> InvalidInput:
+    return InvalidInput(say("The campaign changed since this preview: import again."))
 
 
 def may_confirm_import(user_id: int, asked_by: int) -> None:
@@ -66,9 +67,11 @@ def may_confirm_import(user_id: int, asked_by: int) -> None:
 
 
 class Campaigns:
-    def __init__(self, repo: Repository, places: Places) -> None:
+    def __init__(self, repo: Repository, places: Places, *, now: Callable[[], datetime] = utcnow) -> None:
         self.repo = repo
         self.places = places
+        self.now = now
+        self._pending: OrderedDict[str, PendingImport] = OrderedDict()
 
     async def setup(
         self,
@@ -127,8 +130,9 @@ class Campaigns:
 
     async def incoming(
         self, key: int, by: Actor, size: int, download: Callable[[], Awaitable[bytes]]
-    ) -> tuple[transfer.CampaignFile, CampaignRecord | None, list[CharacterRecord], list[NpcRecord]]:
-        """A file to import, checked completely, with what it would replace; nothing changes yet."""
+    ) -> tuple[PendingImport, list[CharacterRecord], list[NpcRecord]]:
+        """A file to import, checked completely, with what it would replace; nothing changes yet.
+        The import waits, under its token, for the asker's `replace` or `cancel`."""
         if not by.is_gm:
             raise NotAllowed(say("Only the GM imports a campaign."))
         if size > transfer.MAX_BYTES:
@@ -137,34 +141,60 @@ class Campaigns:
         incoming = transfer.read(await download(), expected_system=current.system if current else None)
         characters = await self.repo.list_characters(key, limit=transfer.MAX_ITEMS) if current else []
         npcs = await self.repo.list_npcs(key, limit=transfer.MAX_ITEMS) if current else []
-        return incoming, current, characters, npcs
+        # A preview waits for its GM's click as long as a choice in this campaign waits for an answer.
+        seconds = (current.settings if current else {}).get("choice_timeout_seconds", DEFAULT_CHOICE_SECONDS)
+        now = self.now()
+        expires_at = now + timedelta(seconds=seconds) if seconds else None
+        replaces = transfer.digest(current, characters, npcs)
+        pending = PendingImport(secrets.token_hex(8), key, by.user_id, incoming, current, replaces, expires_at)
+        for token in [token for token, waiting in self._pending.items() if waiting.expired(now)]:
+            del self._pending[token]
+        self._pending[pending.token] = pending
+        while len(self._pending) > MAX_PENDING_IMPORTS:
+            self._pending.popitem(last=False)
+        return pending, characters, npcs
 
-    async def replace(
-        self,
-        key: int,
-        by: Actor,
-        incoming: transfer.CampaignFile,
-        current: CampaignRecord | None,
-        by_name: str | None = None,
-    ) -> None:
-        """The import, confirmed by the GM who asked (`may_confirm_import`, checked on each click of
-        the preview): the campaign becomes the file's, in one transaction with its log line. A name
+    def _answer(self, token: str, by: Actor, *, confirming: bool) -> PendingImport:
+        """The pending import, taken out so that no other click answers it; nothing to await
+        between the look-up and the removal, so two presses cannot both find it."""
+        pending = self._pending.get(token)
+        if pending is None:
+            raise no_longer_valid()
+        may_confirm_import(by.user_id, pending.asked_by)
+        del self._pending[token]
+        if confirming and pending.expired(self.now()):
+            raise no_longer_valid()
+        return pending
+
+    def cancel(self, token: str, by: Actor) -> None:
+        self._answer(token, by, confirming=False)
+
+    async def replace(self, token: str, by: Actor, by_name: str | None = None) -> PendingImport:
+        """The import, confirmed by the GM who asked: the campaign becomes the file's, in one
+        transaction with its log line, if it is still the campaign the preview described (no
+        character added, no system set up, no other import since); else nothing changes. A name
         the file holds twice for one owner raises DuplicateName, changing nothing."""
+        pending = self._answer(token, by, confirming=True)
+        incoming = pending.file
         summary = say(
             "Imported {characters} characters and {npcs} NPCs",
             characters=len(incoming.characters),
             npcs=len(incoming.npcs),
         )
-        await self.repo.replace_campaign(
-            key,
-            system=incoming.system,
-            gm_role_id=current.gm_role_id if current else None,
-            settings=incoming.settings,
-            state=incoming.state,
-            characters=incoming.characters,
-            npcs=incoming.npcs,
-            change=NewChange(key, by.user_id, "/campaign import", summary, {}, by_name),
-        )
+        try:
+            await self.repo.replace_campaign(
+                pending.key,
+                system=incoming.system,
+                settings=incoming.settings,
+                state=incoming.state,
+                characters=incoming.characters,
+                npcs=incoming.npcs,
+                change=NewChange(pending.key, by.user_id, "/campaign import", summary, {}, by_name),
+                unchanged=lambda *found: transfer.digest(*found) == pending.replaces,
+            )
+        except CampaignChanged:
+            raise changed_since_preview() from None
+        return pending
 
     async def bind(self, guild_id: int, place_id: int, *, manages_server: bool, same_as: Any = None) -> None:
         """`place` gets a campaign of its own, or the campaign of the channel `same_as`."""

@@ -46,6 +46,7 @@ from .repository import (
     VersionConflict,
 )
 from .roster import Roster
+from .setting_values import DEFAULT_CHOICE_SECONDS
 
 Build = Callable[[System, Encounter], Action]
 
@@ -59,7 +60,7 @@ ENDED_ENCOUNTER = "That button belongs to an encounter that is over."
 # Campaign settings every system shares; systems add their own (rules Option).
 DEFAULT_SETTINGS: dict[str, Any] = {
     "reminder_minutes": 10,  # idle-turn reminder interval; 0 turns reminders off
-    "choice_timeout_seconds": 120,  # a pending choice takes its default after this
+    "choice_timeout_seconds": DEFAULT_CHOICE_SECONDS,  # a pending choice takes its default after this
 }
 
 
@@ -99,7 +100,8 @@ class Core:
         self.places = Places(repo)
         self.library = Library(repo)
         self.roster = Roster(repo)
-        self.campaigns = Campaigns(repo, self.places)
+        # Read through self: whoever sets `now` later (a test's clock) sets the previews' clock too.
+        self.campaigns = Campaigns(repo, self.places, now=lambda: self.now())
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
         # Parsed states by encounter id with their version: skips re-validating
         # the JSON of encounters this process saved last. Bounded, oldest out.

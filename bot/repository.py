@@ -68,6 +68,10 @@ class DuplicateName(RepositoryError, ValueError):
     (case-insensitive) name in the campaign."""
 
 
+class CampaignChanged(RepositoryError):
+    """The campaign is no longer what the caller saw; nothing was written."""
+
+
 class EncounterExists(RepositoryError):
     """The channel already has an active encounter."""
 
@@ -619,17 +623,28 @@ class Repository:
         key: int,
         *,
         system: str,
-        gm_role_id: int | None,
         settings: dict[str, Any],
         state: dict[str, Any],
         characters: list[dict[str, Any]],
         npcs: list[dict[str, Any]],
         change: NewChange,
+        unchanged: Callable[[CampaignRecord | None, list[CharacterRecord], list[NpcRecord]], bool],
     ) -> None:
-        """Replace the campaign, its characters and its NPC library in one transaction."""
+        """Replace the campaign, its characters and its NPC library in one transaction, which
+        first reads what it replaces: unless ``unchanged(campaign, characters, npcs)`` holds,
+        it raises CampaignChanged and writes nothing. The campaign keeps its GM role."""
         now = utcnow()
 
         def body(conn: sa.Connection) -> None:
+            rows = conn.execute(sa.select(CT).where(CT.c.guild_id == key)).all()
+            campaign = CampaignRecord(**rows[0]._mapping) if rows else None
+            had = conn.execute(sa.select(CH).where(CH.c.guild_id == key).order_by(CH.c.name_key)).all()
+            kept = conn.execute(sa.select(NP).where(NP.c.guild_id == key).order_by(NP.c.name_key)).all()
+            if not unchanged(
+                campaign, [CharacterRecord(**r._mapping) for r in had], [NpcRecord(**r._mapping) for r in kept]
+            ):
+                raise CampaignChanged(key)
+            gm_role_id = campaign.gm_role_id if campaign else None
             conn.execute(sa.delete(CT).where(CT.c.guild_id == key))
             conn.execute(sa.insert(CT).values(_campaign_row(key, system, gm_role_id, settings, state, now)))
             conn.execute(sa.delete(CH).where(CH.c.guild_id == key))

@@ -13,16 +13,20 @@ The GM role is not in the file: role ids mean nothing on another server.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from rules import registry
+from rules.between import MAX_ENTRIES
 from rules.errors import InvalidInput, RulesError
 from rules.said import say
 from rules.usertext import mark, quoted
 
 from .lengths import NOTE
+from .setting_values import MAX_CHOICE_SECONDS, MAX_REMINDER_MINUTES, bounded, typed
 
 FORMAT = "turnkeeper-campaign"
 VERSION = 1
@@ -30,6 +34,16 @@ MAX_BYTES = 1_000_000  # well under Discord's smallest upload limit (10 MB) and 
 MAX_ITEMS = 1000
 MAX_NAME = 60
 MAX_NOTES = NOTE
+# An export nests five deep (a condition's tags in a character's lasting state); Python's JSON
+# reader recurses once per level and fails past about a thousand, so deeper is refused unread.
+MAX_DEPTH = 20
+SECTIONS = ("settings", "state", "characters", "npcs")
+SHARED_SETTINGS = {"reminder_minutes": MAX_REMINDER_MINUTES, "choice_timeout_seconds": MAX_CHOICE_SECONDS}
+MAX_SNOWFLAKE = 2**63 - 1
+MAX_RNG = 2**64 - 1  # the generator's state is one 64-bit word (rules.rng)
+MAX_CAMPAIGN_VALUE = 1000
+MAX_ENTRY = 120  # the longest entry /campaign adjust keeps in a lasting list
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
 @dataclass(frozen=True)
@@ -66,6 +80,14 @@ def dumps(data: dict[str, Any]) -> bytes:
     return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True).encode()
 
 
+def digest(campaign, characters, npcs) -> str:
+    """The campaign an import replaces, as one value: any change to what the file would
+    replace (system, settings, state, a character or NPC added, removed or changed) changes it."""
+    if campaign is None:
+        return ""
+    return hashlib.sha256(dumps(export(campaign, characters, npcs))).hexdigest()
+
+
 def _name(value: Any, what: str) -> str:
     if not isinstance(value, str) or not " ".join(value.split()):
         raise InvalidInput(say("The file has {what} without a name.", what=what))
@@ -93,21 +115,48 @@ def too_large() -> str:
     return say("The file is larger than {kb} KB: that is not a Turnkeeper campaign.", kb=MAX_BYTES // 1000)
 
 
+def _nesting(text: str) -> int:
+    """How deep the file's lists and objects nest, counted up to one level past MAX_DEPTH."""
+    depth = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return depth
+        elif token in "]}":
+            depth -= 1
+    return 0
+
+
 def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
     """Check a campaign file completely before anything is changed; InvalidInput says what is wrong."""
     if len(raw) > MAX_BYTES:
         raise InvalidInput(too_large())
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput("The file is not valid JSON: attach a file made by /campaign export.") from None
+    if _nesting(text) > MAX_DEPTH:
+        raise InvalidInput(
+            say("The file nests lists or objects more than {n} deep: that is not a Turnkeeper campaign.", n=MAX_DEPTH)
+        )
+    try:
+        data = json.loads(text)
+    except ValueError:
         raise InvalidInput("The file is not valid JSON: attach a file made by /campaign export.") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidInput("The file is not a Turnkeeper campaign export.")
-    if data.get("version") != VERSION:
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise InvalidInput(
+            say("The file's format version is not a whole number: this bot reads version {version}.", version=VERSION)
+        )
+    if version != VERSION:
         raise InvalidInput(
             say(
                 "The file is format version {found}; this bot reads version {version}.",
-                found=mark(str(data.get("version"))[:10]),
+                found=mark(str(version)[:10]),
                 version=VERSION,
             )
         )
@@ -123,22 +172,23 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
                 expected=expected_system,
             )
         )
+    # An import replaces every section: one left out would be read as empty and delete what it replaces.
+    missing = [section for section in SECTIONS if section not in data]
+    if missing:
+        missed = say("The file has no {section} section: attach a file made by /campaign export.", section=missing[0])
+        raise InvalidInput(missed)
     system = registry.get(system_key)
-    settings = _dict(data.get("settings", {}), say("settings"))
-    shared = ("reminder_minutes", "choice_timeout_seconds")
-    unknown = [k for k in settings if k not in system.options and k not in shared]
-    if unknown:
-        raise InvalidInput(say("The file has an unknown setting {name}.", name=quoted(unknown[0])))
+    settings = _settings(system, _dict(data["settings"], say("settings")))
+    state = _state(_dict(data["state"], say("state")))
     characters, seen = [], set()
-    for item in _list(data.get("characters", []), "characters"):
+    for item in _list(data["characters"], "characters"):
         item = _dict(item, say("character"))
         name = _name(item.get("name"), say("a character"))
-        try:
-            owner = int(item.get("owner_id"))
-        except (TypeError, ValueError):
-            raise InvalidInput(say("Character {name} has no valid owner id.", name=mark(name))) from None
+        owner = _owner(item.get("owner_id"))
+        if owner is None:
+            raise InvalidInput(say("Character {name} has no valid owner id.", name=mark(name)))
         sheet = _sheet(system, item.get("sheet", {}), name)
-        lasting = _dict(item.get("lasting", {}), say("lasting state of {name}", name=mark(name)))
+        lasting = _lasting(system, sheet, item.get("lasting", {}), name)
         key = (name.casefold(), owner)
         if key in seen:
             raise InvalidInput(say("The file lists {name} twice for the same player.", name=mark(name)))
@@ -152,7 +202,7 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
             {"name": name, "owner_id": owner, "owner_name": owner_name, "sheet": sheet, "lasting": lasting}
         )
     npcs, seen_npcs = [], set()
-    for item in _list(data.get("npcs", []), "npcs"):
+    for item in _list(data["npcs"], "npcs"):
         item = _dict(item, say("NPC"))
         name = _name(item.get("name"), say("an NPC"))
         notes = item.get("notes", "")
@@ -164,8 +214,51 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
             raise InvalidInput(say("The file lists the NPC {name} twice.", name=mark(name)))
         seen_npcs.add(name.casefold())
         npcs.append({"name": name, "sheet": _sheet(system, item.get("sheet", {}), name), "notes": notes})
-    state = _dict(data.get("state", {}), say("state"))
     return CampaignFile(system_key, settings, state, characters, npcs)
+
+
+def _owner(value: Any) -> int | None:
+    """A Discord user id: written as digits, it fits the database's 64-bit column."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return None
+    if not (str(value).isascii() and str(value).isdigit()):
+        return None
+    owner = int(value)
+    return owner if 0 < owner <= MAX_SNOWFLAKE else None
+
+
+def _settings(system, settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings as `/campaign setup` would have stored them, each in its type and range."""
+    checked = {}
+    for key, value in settings.items():
+        if key in SHARED_SETTINGS:
+            checked[key] = bounded(value, key, 0, SHARED_SETTINGS[key])
+            continue
+        if key not in system.options:
+            raise InvalidInput(say("The file has an unknown setting {name}.", name=quoted(key)))
+        default = system.options[key].default
+        # setup reads typed text; a file holds the stored value, which must already be of the default's type.
+        if isinstance(default, bool) and not isinstance(value, bool):
+            raise InvalidInput(say("`{key}` is yes or no.", key=key))
+        if isinstance(default, int) and not isinstance(default, bool):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidInput(say("`{key}` must be a whole number.", key=key))
+        elif isinstance(default, str) and not isinstance(value, str):
+            raise InvalidInput(say("The file's setting {name} is not text.", name=quoted(key)))
+        checked[key] = typed(value, default, key)
+    return checked
+
+
+def _state(state: dict[str, Any]) -> dict[str, Any]:
+    """The campaign state: the generator rests roll with and the system's campaign-wide numbers."""
+    unknown = [key for key in state if key not in ("rng", "rules")]
+    if unknown:
+        raise InvalidInput(say("The file's state has an unknown entry {name}.", name=quoted(unknown[0])))
+    if "rng" in state:
+        bounded(state["rng"], "rng", 0, MAX_RNG)
+    for key, value in _dict(state.get("rules", {}), say("state")).items():
+        bounded(value, str(key)[:40], 0, MAX_CAMPAIGN_VALUE)
+    return state
 
 
 def _sheet(system, sheet: Any, name: str) -> dict[str, Any]:
@@ -175,6 +268,50 @@ def _sheet(system, sheet: Any, name: str) -> dict[str, Any]:
     except RulesError as error:
         raise InvalidInput(say("{name}'s sheet: {error}", name=mark(name), error=error.said)) from None
     return sheet
+
+
+def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str) -> dict[str, Any]:
+    """A character's lasting state: each value of the type the system keeps, each number passing
+    the checks `/campaign adjust` makes (its range, the sheet's maximum)."""
+    lasting = _dict(lasting, say("lasting state of {name}", name=mark(name)))
+    adjustable = system.adjustable()
+    try:
+        # Every type first: the range checks read the other values (flaws lower the most Wounds).
+        for key, value in lasting.items():
+            spec = adjustable.get(key)
+            if spec is None or spec.kind == "bool":
+                # Flags the fight sets and the GM does not (unconscious) are yes or no too.
+                if not isinstance(value, bool):
+                    raise InvalidInput(say("`{key}` takes yes or no.", key=str(key)[:40]))
+            elif spec.kind == "list":
+                if not isinstance(value, list) or len(value) > MAX_ENTRIES or not all(map(_entry, value)):
+                    raise InvalidInput(
+                        say("`{key}` is a list of at most {n} entries, each a name.", key=key, n=MAX_ENTRIES)
+                    )
+            elif not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidInput(say("`{key}` takes a whole number.", key=key))
+        for key, value in lasting.items():
+            spec = adjustable.get(key)
+            if spec is not None and spec.kind == "int":
+                system.adjust(sheet, lasting, key, str(value))
+    except RulesError as error:
+        raise InvalidInput(say("{name}'s lasting state: {error}", name=mark(name), error=error.said)) from None
+    return lasting
+
+
+def _entry(entry: Any) -> bool:
+    """A lasting list's entry as the systems write them: a name, or a condition (its name, tags, flags)."""
+    if isinstance(entry, str):
+        return len(entry) <= MAX_ENTRY
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+        return False
+    return all(_flag_or_text(v) for v in entry.values())
+
+
+def _flag_or_text(value: Any) -> bool:
+    if isinstance(value, list):
+        return len(value) <= MAX_ENTRIES and all(isinstance(v, str) and len(v) <= MAX_ENTRY for v in value)
+    return isinstance(value, bool) or (isinstance(value, str) and len(value) <= MAX_ENTRY)
 
 
 def preview(incoming: CampaignFile, current, current_characters, current_npcs) -> str:

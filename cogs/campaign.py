@@ -3,7 +3,9 @@ adjustments, their log and undo; export and import; campaigns bound to channels.
 
 from __future__ import annotations
 
+import asyncio
 import io
+import re
 
 import aiohttp
 import discord
@@ -12,13 +14,12 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import render, transfer, translation
-from bot.campaigns import may_confirm_import
 from bot.core import DEFAULT_SETTINGS
-from bot.interact import actor_of, manages_server, refuse, reply
+from bot.interact import actor_of, answer_error, defer_if_slow, manages_server, reply
 from bot.places import campaign_key
 from bot.repository import DuplicateName
 from rules import registry
-from rules.errors import InvalidInput, NotAllowed
+from rules.errors import InvalidInput
 from rules.said import say
 
 from . import autocomplete
@@ -201,13 +202,12 @@ class Campaign(
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         by = await actor_of(interaction)
         key = await campaign_key(interaction)
-        incoming, current, characters, npcs = await self.bot.core.campaigns.incoming(
-            key, by, file.size, lambda: _download(file)
-        )
-        view = ConfirmImport(self.bot, by.user_id, key, incoming, current)
-        await reply(
-            interaction, render.clean(transfer.preview(incoming, current, characters, npcs)), ephemeral=True, view=view
-        )
+        pending, characters, npcs = await self.bot.core.campaigns.incoming(key, by, file.size, lambda: _download(file))
+        view = discord.ui.View(timeout=None)
+        view.add_item(ImportButton(pending.token, CONFIRM))
+        view.add_item(ImportButton(pending.token, CANCEL))
+        shown = transfer.preview(pending.file, pending.current, characters, npcs)
+        await reply(interaction, render.clean(shown), ephemeral=True, view=view)
 
     # --- several campaigns per server -----------------------------------------------------
     @app_commands.command(name="bind", description=_("Manage Server: give a channel or category a campaign of its own"))
@@ -238,50 +238,68 @@ class Campaign(
         await reply(interaction, f"🔗 {render.own(again)}")
 
 
-class ConfirmImport(discord.ui.View):
-    """The GM who asked confirms the import; nothing changes before the click."""
+CONFIRM, CANCEL = "go", "no"
 
-    def __init__(self, bot, user_id: int, key: int, incoming: transfer.CampaignFile, current) -> None:
-        # No timeout task: it would outlive a bot that stops; an unanswered preview just stays unused.
-        super().__init__(timeout=None)
-        self.bot, self.user_id, self.key, self.incoming, self.current = bot, user_id, key, incoming, current
-        self.confirm.label = render.label("Import")
-        self.cancel.label = render.label("Cancel")
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+class ImportButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"tk:import:(?P<token>[0-9a-f]{1,32}):(?P<answer>go|no)"
+):
+    """Import or Cancel on a preview. Answered by custom id, so that every press gets an answer:
+    a second press, or one after a restart, finds the import gone and says so."""
+
+    def __init__(self, token: str, answer: str) -> None:
+        confirm = answer == CONFIRM
+        super().__init__(
+            discord.ui.Button(
+                label=render.label("Import") if confirm else render.label("Cancel"),
+                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
+                custom_id=f"tk:import:{token}:{answer}",
+            )
+        )
+        self.token, self.answer = token, answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(match["token"], match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
         translation.speaking(interaction)
         try:
-            may_confirm_import(interaction.user.id, self.user_id)
-        except NotAllowed as refusal:
-            await refuse(interaction, refusal)
-            return False
-        return True
+            if self.answer == CONFIRM:
+                await self.confirm(interaction)
+            else:
+                interaction.client.core.campaigns.cancel(self.token, await actor_of(interaction))
+                await _settle(interaction, render.words("Import cancelled: nothing was changed."))
+        except Exception as error:  # every press is answered, a failure too (a button has no command tree)
+            await answer_error(interaction, error)
 
-    @discord.ui.button(label="Import", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        self.stop()
-        incoming = self.incoming
+    async def confirm(self, interaction: discord.Interaction) -> None:
+        bot = interaction.client
         by = await actor_of(interaction)
+        work = asyncio.ensure_future(bot.core.campaigns.replace(self.token, by, interaction.user.display_name))
+        await defer_if_slow(interaction, work)
         try:
-            await self.bot.core.campaigns.replace(self.key, by, incoming, self.current, interaction.user.display_name)
+            done = await work
         except DuplicateName as error:
             refused = say("{refusal}. Nothing was changed.", refusal=str(error))
-            await interaction.response.edit_message(content=f"⛔ {render.clean(refused)}", view=None)
+            await _settle(interaction, f"⛔ {render.clean(refused)}")
             return
-        self.bot.forget_campaign(self.key)
+        bot.forget_campaign(done.key)
         imported = say(
             "Imported the {system} campaign: {characters} characters, {npcs} NPCs.",
-            system=registry.get(incoming.system).name,
-            characters=len(incoming.characters),
-            npcs=len(incoming.npcs),
+            system=registry.get(done.file.system).name,
+            characters=len(done.file.characters),
+            npcs=len(done.file.npcs),
         )
-        await interaction.response.edit_message(content=f"✅ {render.words(imported)}", view=None)
+        await _settle(interaction, f"✅ {render.words(imported)}")
 
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        self.stop()
-        cancelled = render.words("Import cancelled: nothing was changed.")
-        await interaction.response.edit_message(content=cancelled, view=None)
+
+async def _settle(interaction: discord.Interaction, content: str) -> None:
+    """The preview becomes its outcome; once acknowledged (a slow import), the outcome follows privately."""
+    if interaction.response.is_done():
+        await reply(interaction, content, ephemeral=True)
+    else:
+        await interaction.response.edit_message(content=content, view=None)
 
 
 async def _download(file: discord.Attachment) -> bytes:
@@ -306,4 +324,5 @@ def _cell(text: str, *, typed: bool = False, command: bool = False) -> str:
 
 
 async def setup(bot) -> None:
+    bot.add_dynamic_items(ImportButton)
     await bot.add_cog(Campaign(bot))

@@ -72,11 +72,14 @@ async def test_only_the_gm_imports_and_only_the_gm_who_asked_confirms(campaigns:
     assert downloads == []  # refused before the file is even read
     with pytest.raises(InvalidInput, match="larger than"):
         await campaigns.incoming(KEY, GM, transfer.MAX_BYTES + 1, download)
-    incoming, current, characters, npcs = await campaigns.incoming(KEY, GM, 10, download)
-    assert incoming.system == current.system == "rotted-capes" and characters == npcs == []
+    pending, characters, npcs = await campaigns.incoming(KEY, GM, 10, download)
+    assert pending.file.system == pending.current.system == "rotted-capes" and characters == npcs == []
     may_confirm_import(GM.user_id, GM.user_id)
     with pytest.raises(NotAllowed, match="Only the GM who asked for the import can confirm it."):
         may_confirm_import(PLAYER.user_id, GM.user_id)
+    with pytest.raises(NotAllowed):
+        await campaigns.replace(pending.token, PLAYER)
+    await campaigns.replace(pending.token, GM)  # a player's press did not use the preview up
 
 
 async def test_only_a_server_manager_binds_and_unbinds(campaigns: Campaigns, repo: Repository) -> None:

@@ -5,13 +5,17 @@ server, and who may do each of these."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from datetime import timedelta
 
 import pytest
 
+from bot.core import utcnow
 from bot.standin.commands import InvalidInvocation
 from bot.standin.world import default_world
-from tests.e2e.conftest import say, serving
+from tests.e2e.conftest import say, serving, turnkeeper
+from tests.reliability.hostile import CAMPAIGN_FILES
 
 KEY = "rotted-capes"
 NOVA = "dex=2 con=1 avoidance=14 fortitude=8 stamina=20 wounds=3 attack=5 damage=2d6+3"
@@ -343,12 +347,16 @@ async def test_export_then_import_into_a_fresh_server_gives_the_same_campaign(st
                     "format": "turnkeeper-campaign",
                     "version": 1,
                     "system": KEY,
+                    "settings": {},
+                    "state": {},
                     "characters": [{"name": "X", "owner_id": "1", "sheet": {"nonsense": 1}}],
+                    "npcs": [],
                 }
             ).encode(),
             "Unknown stat",
         ),
         (b" " * 1_000_001, "larger than"),
+        *[pytest.param(content, refusal, id=what) for what, content, refusal in CAMPAIGN_FILES],
     ],
 )
 async def test_a_bad_import_is_refused_and_changes_nothing(standin, bot, content, refusal):
@@ -368,6 +376,109 @@ async def test_a_cancelled_import_changes_nothing_and_only_the_asker_confirms(st
     cancelled = await (await standin.click("gm", "Cancel", message=preview)).response()
     assert "nothing was changed" in cancelled.content
     assert await bot.core.repo.get_character(standin.world.default_guild.id, "Extra") is not None
+
+
+NO_LONGER_VALID = "This import preview is no longer valid: run /campaign import again."
+CHANGED = "The campaign changed since this preview: import again."
+
+
+async def preview_of(standin, file):
+    preview = await say(standin, "gm", "/campaign import", file=file)
+    assert preview.ephemeral and preview.buttons(), preview.content
+    return preview
+
+
+async def press(standin, preview, label="Import"):
+    return await (await standin.click("gm", label, message=preview)).response()
+
+
+async def imports_logged(bot, standin) -> int:
+    changes = await bot.core.repo.changes(standin.world.default_guild.id)
+    return sum(change.command == "/campaign import" for change in changes)
+
+
+async def test_an_import_is_refused_when_a_character_was_added_after_its_preview(standin, bot):
+    await campaign(standin)
+    preview = await preview_of(standin, await exported(standin, "gm"))
+    assert "deleted" not in preview.content
+    await say(standin, "carol", "/character add", name="Late", stats=BOLT)
+    refused = await press(standin, preview)
+    assert refused.ephemeral and CHANGED in refused.content, refused.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Late") is not None
+    assert await imports_logged(bot, standin) == 0
+
+
+async def test_an_import_is_refused_when_the_campaign_changed_system_after_its_preview(standin, bot):
+    await campaign(standin)
+    preview = await preview_of(standin, await exported(standin, "gm"))
+    await say(standin, "gm", "/campaign setup", system="fightin-words")
+    refused = await press(standin, preview)
+    assert refused.ephemeral and CHANGED in refused.content, refused.content
+    assert (await bot.core.repo.get_campaign(standin.world.default_guild.id)).system == "fightin-words"
+
+
+async def test_an_older_preview_confirmed_after_a_newer_import_is_refused(standin, bot):
+    await campaign(standin)
+    original = await exported(standin, "gm")
+    newer_file = json.loads(original.data)
+    newer_file["characters"].append(dict(newer_file["characters"][0], name="Newer"))
+    older = await preview_of(standin, original)
+    newer = await preview_of(standin, standin.upload("campaign.json", json.dumps(newer_file).encode()))
+    assert "Imported" in (await press(standin, newer)).content
+    refused = await press(standin, older)
+    assert refused.ephemeral and CHANGED in refused.content, refused.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Newer") is not None
+    assert await imports_logged(bot, standin) == 1
+
+
+async def test_an_import_preview_expires_with_the_choice_timeout(standin, bot):
+    await campaign(standin, choice_timeout=60)
+    preview = await preview_of(standin, await exported(standin, "gm"))
+    bot.core.now = lambda: utcnow() + timedelta(seconds=61)
+    refused = await press(standin, preview)
+    assert refused.ephemeral and NO_LONGER_VALID in refused.content, refused.content
+    assert await imports_logged(bot, standin) == 0
+
+
+async def test_a_second_press_of_import_is_answered_and_imports_nothing(standin, bot):
+    await campaign(standin)
+    preview = await preview_of(standin, await exported(standin, "gm"))
+    # Two presses before the first is answered, as a double click sends them.
+    first = await standin.click("gm", "Import", message=preview)
+    second = await standin.click("gm", "Import", message=preview)
+    answers = [await first.response(), await second.response()]
+    assert "Imported" in answers[0].content, answers[0].content
+    assert answers[1].ephemeral and NO_LONGER_VALID in answers[1].content, answers[1].content
+    assert await imports_logged(bot, standin) == 1
+
+
+async def test_an_import_pressed_after_a_restart_is_answered(standin, database_url):
+    async with turnkeeper(standin, database_url):
+        await campaign(standin)
+        preview = await preview_of(standin, await exported(standin, "gm"))
+    async with turnkeeper(standin, database_url) as bot:
+        for label in ("Import", "Cancel"):
+            answer = await press(standin, preview, label)
+            assert answer.ephemeral and NO_LONGER_VALID in answer.content, answer.content
+        assert await imports_logged(bot, standin) == 0
+
+
+async def test_a_slow_import_is_acknowledged_within_discords_three_seconds(standin, bot, monkeypatch):
+    await campaign(standin)
+    preview = await preview_of(standin, await exported(standin, "gm"))
+    repo = bot.core.campaigns.repo
+    write = repo.replace_campaign
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(3.5)  # a busy database
+        return await write(*args, **kwargs)
+
+    monkeypatch.setattr(repo, "replace_campaign", slow)
+    click = await standin.click("gm", "Import", message=preview)
+    await click.acknowledged(timeout=3.0)
+    done = await click.response(timeout=10)
+    assert done.ephemeral and "Imported" in done.content, done.content
+    assert await imports_logged(bot, standin) == 1
 
 
 async def test_a_player_cannot_read_another_servers_campaign(standin, bot):

@@ -9,6 +9,7 @@ channel or another server.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import strategies as st
@@ -135,6 +136,49 @@ INJECTION = [
     "[]",
     "{}",
     "__proto__",
+]
+
+
+def _campaign(**changes: Any) -> bytes:
+    """A Rotted Capes campaign file as /campaign export writes it, with `changes`; None leaves a key out."""
+    nova = {"name": "Nova", "owner_id": "1", "owner_name": "alice", "sheet": {"stamina": 20, "wounds": 3}}
+    lasting = changes.pop("lasting", {})
+    data = {
+        "format": "turnkeeper-campaign",
+        "version": 1,
+        "system": "rotted-capes",
+        "settings": changes.pop("settings", {}),
+        "state": changes.pop("state", {}),
+        "characters": [nova | {"lasting": lasting}],
+        "npcs": [],
+    } | changes
+    return json.dumps({k: v for k, v in data.items() if v is not None}).encode()
+
+
+# Campaign files for /campaign import: (what, file, what the refusal must name).
+CAMPAIGN_FILES = [
+    ("wounds below zero", _campaign(lasting={"wounds": -5}), "wounds"),
+    ("stamina of 10^30", _campaign(lasting={"stamina": 10**30}), "stamina"),
+    ("plot points below zero", _campaign(lasting={"plot_points": -1}), "plot_points"),
+    ("a number as text", _campaign(lasting={"wounds": "2"}), "wounds"),
+    ("negative reminders", _campaign(settings={"reminder_minutes": -10}), "reminder_minutes"),
+    ("true as a choice timeout", _campaign(settings={"choice_timeout_seconds": True}), "choice_timeout_seconds"),
+    ("10^30 plot points to start", _campaign(settings={"starting_plot_points": 10**30}), "starting_plot_points"),
+    ("a random state that is text", _campaign(state={"rng": "abc"}), "rng"),
+    ("a random state that is a fraction", _campaign(state={"rng": 1.5}), "rng"),
+    ("a pool below zero", _campaign(state={"rules": {"pool": -3}}), "pool"),
+    ("an owner id past 64 bits", _campaign(characters=[{"name": "Nova", "owner_id": "1" + "0" * 30}]), "owner id"),
+    ("an owner id that is true", _campaign(characters=[{"name": "Nova", "owner_id": True}]), "owner id"),
+    ("version true", _campaign(version=True), "version"),
+    ("version as text", _campaign(version="1"), "version is not a whole number"),
+    ("no sections", _campaign(settings=None, state=None, characters=None, npcs=None), "settings"),
+    ("no NPC library", _campaign(npcs=None), "npcs"),
+    (
+        "100,000 nested lists",
+        b'{"format": "turnkeeper-campaign", "version": 1, "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        "nest",
+    ),
+    ("100,000 nested objects", b'{"a":' * 100_000 + b"1" + b"}" * 100_000, "nest"),
 ]
 
 

@@ -24,7 +24,7 @@ from bot.config import Settings
 from bot.standin import InvalidInvocation
 from tests.markup import markup_in
 
-from .hostile import options_for
+from .hostile import CAMPAIGN_FILES, options_for
 from .livebot import LiveBot, without_versions
 from .support import FIGURES, NOVA, answered_once, leaf_paths, reliability_world, setup_campaign
 
@@ -281,6 +281,17 @@ def check_cases(live: LiveBot, path: str, examples: int, round_: int = 0) -> Non
 @pytest.mark.parametrize("path", PATHS)
 def test_hostile_input(live, path):
     check_cases(live, path, budget(len(live.schema[path].value_options)))
+
+
+@pytest.mark.parametrize("content, refusal", [pytest.param(c, r, id=what) for what, c, r in CAMPAIGN_FILES])
+def test_hostile_campaign_files(live, content, refusal):
+    """Files the option strategy cannot send (it attaches files nobody can download): each is
+    refused by name, privately and at once, under the same checks as every other case."""
+    case = Case("/campaign import", "gm", "combat", {"file": live.standin.upload("campaign.json", content)})
+    problems = live.run(run_case(live, case))
+    assert not problems, f"{case}\n{problems}"
+    answer = live.standin.interactions[-1].messages[0]
+    assert answer.content.startswith("⛔") and refusal in answer.content and not answer.buttons(), answer.content
 
 
 def test_every_synced_command_is_driven(live):

@@ -1,0 +1,44 @@
+"""What a campaign setting may hold, whether it comes from `/campaign setup` or an imported file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.errors import InvalidInput
+from rules.said import say
+
+DEFAULT_CHOICE_SECONDS = 120
+MAX_REMINDER_MINUTES = 1440
+MAX_CHOICE_SECONDS = 86400
+MAX_TEXT_SETTING = 100
+
+
+def bounded(value: Any, key: str, low: int, high: int) -> int:
+    # A bool is an int to Python, not a number to a user.
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise InvalidInput(say("`{key}` must be a whole number from {low} to {high}.", key=key, low=low, high=high))
+    return value
+
+
+def typed(value: Any, default: Any, key: str) -> Any:
+    """A system setting in its default's type, within sane bounds; nothing that could ping or link."""
+    if isinstance(default, bool):
+        text = str(value).lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise InvalidInput(say("`{key}` is yes or no.", key=key))
+    if isinstance(default, int):
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise InvalidInput(say("`{key}` must be a whole number.", key=key)) from None
+        low = 0 if default >= 0 else -1000
+        return bounded(number, key, low, 1000)
+    text = str(value)
+    if len(text) > MAX_TEXT_SETTING:
+        raise InvalidInput(say("`{key}` is limited to {n} characters.", key=key, n=MAX_TEXT_SETTING))
+    if any(ch in text for ch in "@<>`[]") or "://" in text:
+        raise InvalidInput(say("`{key}` cannot hold mentions, links or markup.", key=key))
+    return text
