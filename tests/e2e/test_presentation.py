@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from bot.standin import interactions as ix
+from bot.standin.records import iter_components
 from tests.e2e.conftest import say
 from tests.markup import EMPHASIS, markup_in
 
@@ -377,6 +378,11 @@ async def test_typed_emphasis_is_literal_in_every_system(standin, bot, system, d
     assert problems == [], "\n".join(problems)
 
 
+def menu_labels(message, standin) -> list[str]:
+    components = message.payload(standin.world).get("components") or []
+    return [option["label"] for c in iter_components(components) for option in c.get("options") or []]
+
+
 async def test_an_option_naming_a_typed_weapon_is_chosen_as_its_button_reads(standin, bot):
     await say(standin, "gm", "/campaign setup", system="factions")
     await say(standin, "gm", "/encounter start")
@@ -387,7 +393,8 @@ async def test_an_option_naming_a_typed_weapon_is_chosen_as_its_button_reads(sta
     await say(standin, "alice", "/turn take", character="Theobald")
     await say(standin, "alice", "/attack", target="Leader", weapon="spear", dice="4")
     await bot.idle.wait()
-    question = next(m for m in standin.messages() if m.has_component(label="Counter: **Axe**"))
+    # Seven reactions (counters with each weapon and each manoeuvre): offered in a menu.
+    question = next(m for m in standin.messages() if "Counter: **Axe**" in menu_labels(m, standin))
     assert "React?" in question.content
     chosen = await say(standin, "gm", "/choose", option="Counter: **Axe**", dice="5")
     assert not chosen.ephemeral, chosen.content
