@@ -50,16 +50,19 @@ MAX_CHOICE_BUTTONS = 5
 def choice_message(state: Encounter, encounter_id: int):
     pending = state.pending
     users = list(pending.users) or [state.gm_id]
+    default = pending.option(pending.default)
     how = say(
         "(default if nobody answers: {default}; to enter your own roll, use /choose with dice: or cards:)",
-        default=pending.default,
+        default=default.label if default else pending.default,
     )
     content = fit(f"{mention(users)} {clean(pending.prompt)} *{clean(how)}*")
     view = discord.ui.View(timeout=None)
     if len(pending.options) > MAX_CHOICE_BUTTONS:  # a dozen buttons read badly: one menu instead
-        labels = tuple(select_label(o) for o in pending.options)
+        labels = tuple(select_label(o.label) for o in pending.options)
         view.add_item(ChoiceSelect(encounter_id, pending.id, labels, signature=pending.signature))
         return content, view, allowed(users)
     for index, option in enumerate(pending.options[:25]):
-        view.add_item(ChoiceButton(encounter_id, pending.id, index, label=label(option), signature=pending.signature))
+        view.add_item(
+            ChoiceButton(encounter_id, pending.id, index, label=label(option.label), signature=pending.signature)
+        )
     return content, view, allowed(users)

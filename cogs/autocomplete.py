@@ -14,8 +14,7 @@ from bot.places import campaign_key
 from rules import registry
 from rules.errors import InvalidInput
 from rules.said import say
-from rules.secrets import conceal
-from rules.usertext import mark, plain
+from rules.usertext import mark
 
 
 def _choices(offered: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
@@ -49,8 +48,8 @@ async def pending_options(interaction: discord.Interaction, current: str) -> lis
     if not found or found[1].pending is None:
         return []
     key = _typed(current)
-    # Shown as the buttons show them (in the readers' language); the value is what the rules match.
-    shown = ((render.label(o, 100), plain(conceal(o))) for o in found[1].pending.options)
+    # Shown as the buttons show them (in the readers' language); the value is the option's key.
+    shown = ((render.label(o.label, 100), o.key) for o in found[1].pending.options)
     return _choices((name, value) for name, value in shown if key in name.casefold() or key in value.casefold())
 
 

@@ -143,22 +143,22 @@ def choose(system: System, enc: Encounter, action: Choose, chance: Chance):
             raise Stale(say("That question is no longer asked: answer the one the fight waits on now."))
         option = pending.options[action.index]
     else:
-        # A player types what they were shown: an option with a hidden number reads "?" to them,
-        # and typed words in an option (a weapon's name) carry no marks on the button. The rules
-        # themselves may answer with an option as said (its default).
+        # The rules themselves and the autocomplete's values answer with an option's key. A player
+        # types what they were shown: an option with a hidden number reads "?" to them, and typed
+        # words in an option (a weapon's name) carry no marks on the button.
         typed = plain(action.option).strip().casefold()
-        shown = [(o, plain(reveal(o)).casefold(), plain(conceal(o)).casefold()) for o in pending.options]
-        option = next((o for o, *seen in shown if typed in seen), None)
+        shown = [(o, plain(reveal(o.label)).casefold(), plain(conceal(o.label)).casefold()) for o in pending.options]
+        option = pending.option(action.option) or next((o for o, *seen in shown if typed in seen), None)
     if option is None:
-        raise InvalidInput(say("Choose one of: {options}.", options=", ".join(pending.options)))
-    owners = pending.owners.get(option)
+        raise InvalidInput(say("Choose one of: {options}.", options=", ".join(pending.labels)))
+    owners = pending.owners.get(option.key)
     if owners is not None and not action.by.is_gm and action.by.user_id not in owners:
-        raise NotAllowed(say("“{option}” is another player's call.", option=option))
+        raise NotAllowed(say("“{option}” is another player's call.", option=option.label))
     enc = enc.but(pending=None)
-    enc, events = system.resume(enc, pending, option, chance)
-    # An option that was said carries its typed words marked; one that was not is a plain key
-    # (`Counter: ` and a weapon's name), shown whole as its button reads.
-    shown = option if OPEN in option else mark(option)
+    enc, events = system.resume(enc, pending, option.key, chance)
+    # A label that was said carries its typed words marked; one that was not (a name, or an
+    # option stored before options had keys) is shown whole as its button reads.
+    shown = option.label if OPEN in option.label else mark(option.label)
     if action.timed_out:
         chosen = say("Chosen: {option} (no answer in time: the default applies).", option=shown)
     else:

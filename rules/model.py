@@ -61,25 +61,84 @@ class Combatant(Value):
         return self.name
 
 
+class Choice(Value):
+    """One option of a question: `key` is what the rules, stored answers and buttons go by;
+    `label` is what the player reads (said, so it is translated; typed names stay as typed)."""
+
+    key: str
+    label: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _plain(cls, data: Any) -> Any:
+        # A question stored before options had keys holds each option as its text alone.
+        return {"key": data, "label": data} if isinstance(data, str) else data
+
+
+# How the options of questions stored before options had keys read, by question kind:
+# their English → the key the same option has now (see `former_keys`).
+_FORMER_KEYS: dict[str, dict[str, str]] = {}
+
+
+def former_keys(kind: str, keys: dict[str, str]) -> None:
+    """Declare the key of each option a question of `kind` used to offer as bare text (its
+    English), so that a question stored then is answered as the same option is now."""
+    _FORMER_KEYS.setdefault(kind, {}).update(keys)
+
+
 class Pending(Value):
     """An action waiting for a named person's decision."""
 
     id: int
     kind: str  # which system handler resumes it
     prompt: str
-    options: tuple[str, ...]
-    default: str
+    options: tuple[Choice, ...]
+    default: str  # a key
     chooser: str | None = None  # the combatant whose controller decides
     users: tuple[int, ...] = ()  # who may answer besides the GM
-    # Options only some of those users may pick (a guard is the guarding ally's call).
+    # Options (by key) only some of those users may pick (a guard is the guarding ally's call).
     owners: dict[str, tuple[int, ...]] = Field(default_factory=dict)
     context: dict[str, Any] = Field(default_factory=dict)
+    # The signature a question stored before options had keys was posted with: its buttons still answer.
+    former_signature: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_options(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not any(isinstance(o, str) for o in data.get("options", ())):
+            return data
+        options = tuple(data["options"])
+        known = _FORMER_KEYS.get(data.get("kind", ""), {})
+        keys = {o: known.get(english(o), o) for o in options if isinstance(o, str)}
+        data = dict(data)
+        if all(isinstance(o, str) for o in options) and "former_signature" not in data:
+            former = repr((data.get("id"), data.get("kind"), data.get("prompt"), options))
+            data["former_signature"] = hashlib.blake2s(former.encode(), digest_size=4).hexdigest()
+        data["options"] = tuple(Choice(key=keys[o], label=o) if isinstance(o, str) else o for o in options)
+        if isinstance(data.get("default"), str):
+            data["default"] = keys.get(data["default"], data["default"])
+        data["owners"] = {keys.get(k, k): v for k, v in (data.get("owners") or {}).items()}
+        return data
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(o.key for o in self.options)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(o.label for o in self.options)
+
+    def option(self, key: str) -> Choice | None:
+        return next((o for o in self.options if o.key == key), None)
 
     @property
     def signature(self) -> str:
         """Tells this question from any other with the same number: ids restart in
-        every encounter and after an undo, buttons on old messages must not."""
-        digest = hashlib.blake2s(repr((self.id, self.kind, self.prompt, self.options)).encode(), digest_size=4)
+        every encounter and after an undo, buttons on old messages must not. Made of
+        keys, so the same question reads alike in any wording or language."""
+        if self.former_signature is not None:
+            return self.former_signature
+        digest = hashlib.blake2s(repr((self.id, self.kind, self.chooser, self.keys)).encode(), digest_size=4)
         return digest.hexdigest()
 
 

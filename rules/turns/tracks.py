@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidInput, NotAllowed
-from ..model import Encounter, Event, TurnState, Value
+from ..model import Choice, Encounter, Event, TurnState, Value
 from ..said import joined, say
 from ..secrets import secret
 from .base import (
@@ -175,7 +175,7 @@ class Tracks(TurnStructure):
         state: TrackState = enc.turns
         tied = tied_players(state.entries)
         if tied:
-            # Formatted, so the names stay marked as typed; an answer is told by the same text.
+            # Each option is a tied player's combatant, its name formatted so that it stays marked as typed.
             names = [f"{enc.get(e.cid).name}" for e in tied]
             users = enc.controllers([e.cid for e in tied])
             prompt = say(
@@ -186,8 +186,8 @@ class Tracks(TurnStructure):
             enc = enc.ask(
                 kind=TIE_CHOICE,
                 prompt=prompt,
-                options=tuple(names),
-                default=names[0],
+                options=tuple(Choice(key=e.cid, label=name) for e, name in zip(tied, names, strict=True)),
+                default=tied[0].cid,
                 chooser=tied[0].cid,
                 users=users,
                 context={"cids": [e.cid for e in tied]},
@@ -205,8 +205,8 @@ class Tracks(TurnStructure):
             return super().resume(system, enc, pending, option, chance)
         state: TrackState = enc.turns
         group = [c for c in pending.context["cids"] if any(e.cid == c for e in state.entries)]
-        chosen = next((c for c in group if f"{enc.get(c).name}" == option), None)
-        if chosen is None:
+        chosen = option if option in group else None
+        if chosen is None:  # gone meanwhile, or asked before options had keys: asked again
             return self._settle_ties(system, enc, chance)
         # The first pick of n rises by n, the next by n-1…: picks keep their order.
         entries = tuple(e.but(tiebreak=e.tiebreak + len(group)) if e.cid == chosen else e for e in state.entries)

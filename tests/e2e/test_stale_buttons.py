@@ -8,7 +8,7 @@ nothing, and leave that message without buttons.
 import pytest
 
 from rules import registry
-from rules.model import Event, Pending
+from rules.model import Choice, Event, Pending
 from tests import toy
 from tests.e2e.conftest import say
 
@@ -26,21 +26,22 @@ class AskingToy(toy.ToyBase):
     def hit(self, enc, action, chance):
         if not action.damage.startswith("ask:"):
             return super().hit(enc, action, chance)
-        options = tuple(action.damage[4:].split(","))
+        options = tuple(Choice(key=word, label=word) for word in action.damage[4:].split(","))
         asker = enc.find(action.actor)
         pending = Pending(
             id=enc.next_pending,
             kind="ask",
             prompt=f"{asker.name}: which one?",
             options=options,
-            default=options[0],
+            default=options[0].key,
             chooser=asker.id,
             users=(asker.controller_id,),
         )
         return enc.but(pending=pending, next_pending=enc.next_pending + 1), []
 
     def resume_ask(self, enc, pending, option, chance):
-        return enc, [Event(kind="info", text=f"Picked {option} for {pending.prompt.split(':')[0]}.")]
+        picked = pending.option(option).label
+        return enc, [Event(kind="info", text=f"Picked {picked} for {pending.prompt.split(':')[0]}.")]
 
 
 @pytest.fixture(autouse=True)

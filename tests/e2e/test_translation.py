@@ -165,3 +165,26 @@ def newest_with_buttons(standin, custom_id: str, about: str = ""):
         ),
         None,
     )
+
+
+async def test_a_question_is_offered_in_the_servers_language_and_answered_by_its_key(french, database_url):
+    world = default_world()
+    world.default_guild.locale = "fr"
+    async with running_standin(world) as standin:
+        async with turnkeeper(standin, database_url):
+            await say(standin, "gm", "/campaign setup", system="rotted-capes")
+            await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
+            await say(standin, "gm", "/encounter start")
+            await say(standin, "alice", "/initiative join", character="Nova", roll=14)
+            await say(standin, "gm", "/initiative add", name="Brute", stats=BRUTE, roll=10)
+            await say(standin, "gm", "/initiative next")
+            turn = await standin.wait_for(lambda: newest_with_buttons(standin, "tk:end:", "Nova"))
+            await (await standin.click("alice", custom_id=turn.buttons()[0]["custom_id"], message=turn)).response()
+            await say(standin, "gm", "/attack", target="Nova", dice="18 3 4 4")
+            offer = await standin.wait_for(lambda: newest_with_buttons(standin, "tk:choose:"))
+            offered = await (await standin.autocomplete("alice", "/choose", "option", option="")).choices()
+            answer = await say(standin, "alice", "/choose", option=offered[0]["value"])
+    labels = [b["label"] for b in offer.buttons()]
+    assert labels == ["«Spend a Plot Point: disadvantage»", "«No»"]
+    assert [(c["name"], c["value"]) for c in offered] == list(zip(labels, ("plot", "no"), strict=True))
+    assert answer.content.startswith("«Chosen: «Spend a Plot Point: disadvantage».»\n🎭 «Nova spends a Plot Point")

@@ -47,7 +47,7 @@ class Recorder:
         system = registry.get(state.system)
         if state.pending is not None:
             self.add("question", state.pending.prompt)
-            for option in state.pending.options:
+            for option in state.pending.labels:
                 self.add("choice", option)
         for combatant in state.combatants:
             for reveal in (False, True):

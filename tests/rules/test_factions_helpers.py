@@ -77,7 +77,7 @@ def texts(outcome) -> list[str]:
 
 def options(pending) -> tuple[str, ...]:
     """The choice's options as the buttons read them in English."""
-    return tuple(english(o) for o in pending.options)
+    return tuple(english(o) for o in pending.labels)
 
 
 def mark_acted(enc, *names):

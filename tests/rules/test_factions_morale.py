@@ -10,6 +10,7 @@ from rules.said import english
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import Attack, SetCondition, Surrender
 from rules.turns.factions import PassMove
+from tests.helpers import answer_by_key
 from tests.rules.test_factions_helpers import (
     GM,
     GM_ID,
@@ -52,6 +53,18 @@ def test_a_group_at_half_its_numbers_checks_morale_and_the_failures_surrender_or
     surrendered = choose(enc, "Surrender").state
     leader = surrendered.find("Bandit Leader")
     assert leader.surrendered and not SYSTEM.can_act(surrendered, leader)
+
+
+def test_the_morale_questions_are_answered_by_their_keys():
+    enc = start(seed_cast()).state
+    enc = pass_move(down(enc, "Bandit 1", "Bandit 2")).state
+    asked = pass_move(enc, by=SYBILLA).state  # the players pass: the round ends, the GM's dice are awaited
+    assert asked.pending.kind == "morale_roll" and asked.pending.keys == ("roll",)
+    broke = answer_by_key(asked, "roll").state
+    assert broke.pending.kind == "morale" and broke.pending.keys == ("surrender", "flee")
+    cid = broke.pending.context["queue"][0]
+    assert answer_by_key(broke, "flee").state.get(cid).fled
+    assert answer_by_key(broke, "surrender").state.get(cid).surrendered
 
 
 def test_no_check_when_the_group_was_already_at_half_when_the_round_began():

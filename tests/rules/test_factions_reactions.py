@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
-from rules.said import english, templates
+from rules.said import templates
 from rules.systems.factions.actions import OpportunityAttack
+from tests.helpers import answer_by_key
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
     BALTHASAR_ID,
@@ -133,17 +136,47 @@ def test_a_nearby_ally_guards_and_takes_the_blow_without_dodging():
     assert out.state.pending is None
 
 
-def test_options_said_or_stored_plain_before_they_were_said_read_the_same():
+def stored_before_keys(state):
+    """The state as it was stored before options had keys: each option its label alone (default
+    and owners by label too), and what each offers kept by label."""
+    data = state.model_dump(mode="json")
+    pending = state.pending
+    label = dict(zip(pending.keys, pending.labels, strict=True))
+    data["pending"] = {
+        **{k: v for k, v in data["pending"].items() if k != "former_signature"},
+        "options": list(pending.labels),
+        "default": label[pending.default],
+        "owners": {label[k]: v for k, v in pending.owners.items()},
+    }
+    context = data["pending"]["context"]
+    context["offered"] = {label[k]: v for k, v in context["offered"].items()}
+    return type(state).model_validate_json(json.dumps(data))
+
+
+def test_a_reaction_asked_before_options_had_keys_is_answered_as_the_same_option():
     enc = start(seed_cast()).state
     enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader", "Balthasar")
     asked = attack(enc, GM, "Sybilla", "axe", dice=(5,)).state
-    assert templates(asked.pending.options[-1]) == ["Guard: {who}"]
-    pending = asked.pending
-    plain = asked.but(pending=pending.but(options=options(pending), default=english(pending.default), owners={}))
-    for state in (asked, plain):
+    assert templates(asked.pending.labels[-1]) == ["Guard: {who}"]
+    stored = stored_before_keys(asked)
+    assert options(stored.pending) == options(asked.pending)
+    assert stored.pending.default == "none" and stored.pending.signature != asked.pending.signature
+    for state in (asked, stored):
         index = options(state.pending).index("Guard: Theobald")
-        out = apply(state, Choose(by=GM, pending_id=state.pending.id, index=index))
+        out = apply(state, Choose(by=GM, pending_id=state.pending.id, index=index, signature=state.pending.signature))
         assert "Theobald guards Sybilla and becomes the target." in texts(out)
+    out = apply(stored, Choose(by=GM, pending_id=stored.pending.id, option="Dodge"))
+    assert any("to dodge" in line for line in texts(out))
+
+
+def test_a_reaction_is_answered_by_its_key():
+    enc = start(seed_cast()).state
+    enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader", "Balthasar")
+    asked = attack(enc, GM, "Sybilla", "axe", dice=(5,)).state
+    guard = f"guard:{asked.find('Theobald').id}"
+    assert guard in asked.pending.keys and "none" in asked.pending.keys
+    out = apply(asked, Choose(by=GM, pending_id=asked.pending.id, option=guard))
+    assert "Theobald guards Sybilla and becomes the target." in texts(out)
 
 
 def test_unaware_targets_cannot_react_and_concealed_attackers_allow_no_reaction():
@@ -191,6 +224,14 @@ def test_an_attack_stunt_accepted_replaces_the_attack():
     assert refused.state.pending.kind == "reaction"
     hit = choose(refused.state, "No reaction")
     assert hit.state.find("Bandit 1").health == 1
+
+
+def test_an_attack_stunt_is_answered_by_its_key():
+    enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
+    asked = attack(enc, BALTHASAR, "Bandit 1", "sword", stunt="knocked prone", dice=(2,)).state
+    assert asked.pending.keys == ("accept", "refuse") and asked.pending.default == "refuse"
+    assert "accepts: knocked prone" in texts(answer_by_key(asked, "accept"))[1]
+    assert answer_by_key(asked, "refuse").state.pending.kind == "reaction"
 
 
 def test_nobody_reacts_twice_to_one_attack_and_only_one_target_counters_a_blast():

@@ -18,7 +18,7 @@ from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.gm import falling
 from rules.systems.fightin_words.sheet import minimum_toughness, toughness, will
 from rules.systems.fightin_words.tables import range_penalty
-from tests.helpers import GM
+from tests.helpers import GM, answer_by_key
 
 PLAYER_ID = 2
 PLAYER = Actor(user_id=PLAYER_ID)
@@ -380,11 +380,19 @@ def test_a_successful_defence_negates_and_the_dc_is_4_plus_skill_plus_y():
     fight.command("attack", target="Goblin", options="mod=+1/+1", dice="2 8")  # 2 + 3 + 1 = 6 vs 4
     assert "d6 2 +3 +1 = 6 vs Goblin's Target 4: hit" in fight.text()
     pending = fight.enc.pending
-    assert "DC 8" in english(pending.prompt) and english(pending.default) == "Block" and pending.users == ()
+    assert "DC 8" in english(pending.prompt) and pending.default == "block" and pending.users == ()
     fight.choose("Block", 6)  # 6 + 2 = 8 ≥ 8
     assert "Goblin blocks: d6 6 +2 = 8 vs DC 8: negated" in fight.text()
     assert fight.f("Goblin").wounds == 0
     assert fight.left("Mauve") == 2
+
+
+def test_a_defence_is_answered_by_its_key_whatever_its_label_reads():
+    fight = duel()
+    fight.command("attack", target="Goblin", dice="3 8")
+    assert fight.enc.pending.keys == ("block", "dodge", "parry", "none")
+    out = answer_by_key(fight.enc, "parry")
+    assert any("Goblin parries: " in e.text for e in out.events)
 
 
 def test_a_failed_parry_lets_the_hit_through():

@@ -140,7 +140,7 @@ def mauve_attacks_with_every_defence(t: Table):
     t.choose("Parry", 3, 4)
     t.command("condition_add", target="Nemesis", condition="held")
     t.command("attack", by=PLAYER, target="Nemesis", damage="381", options=free, dice="6")
-    assert tuple(map(english, t.enc.pending.options)) == ("Dodge", "No defence")
+    assert tuple(map(english, t.enc.pending.labels)) == ("Dodge", "No defence")
     t.choose("Dodge", 5)
     t.command("condition_remove", target="Nemesis", condition="held")
     # 384 > Minimum 383: a wound; then 444 ≥ Toughness 388: wound and Dying.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from rules.actions import Choose
@@ -9,6 +11,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.said import english
 from rules.systems.frozen_lands import weapons
 from rules.systems.frozen_lands.combat import ranged_modifiers
+from tests.helpers import answer_by_key
 from tests.rules.test_frozen_lands_support import ASTRID, BJORN, GM, act, choose, end_turn, fl, get, outcome, party
 
 SHORT_BOW = weapons.find("Short Bow")
@@ -175,7 +178,7 @@ def test_without_zones_a_melee_attack_is_not_checked_for_them():
 def test_enemy_attack_dodge_reduces_damage_then_armour():
     s = end_turn(party())  # the Wolf
     o = outcome(s, fl.Attack(by=GM, target="Astrid"))
-    assert tuple(map(english, o.state.pending.options)) == ("Dodge", "Block", "No reaction")  # a Shortsword parries
+    assert tuple(map(english, o.state.pending.labels)) == ("Dodge", "Block", "No reaction")  # a Shortsword parries
     assert o.events[-1].ping == (10,)
     s = choose(o.state, "Dodge", 6, 1, by=ASTRID)  # Mobility 2: one success
     assert get(s, "Astrid").stamina == 6  # 3 − 1 − armour 1 = 1
@@ -184,10 +187,28 @@ def test_enemy_attack_dodge_reduces_damage_then_armour():
     assert get(s, "Astrid").stamina == 4 and get(s, "Astrid").reactions_left == 1
 
 
+def test_a_defense_is_answered_by_its_key_whatever_its_label_reads():
+    s = act(end_turn(party()), fl.Attack(by=GM, target="Astrid"))  # the Wolf's attack
+    assert s.pending.keys == ("dodge", "block", "none") and s.pending.default == "none"
+    o = answer_by_key(s, "block", by=ASTRID)
+    assert "Block: " in o.events[-1].text and get(o.state, "Astrid").reactions_left == 1
+
+
+def test_a_defense_asked_before_options_had_keys_is_answered_as_the_same_reaction():
+    s = act(end_turn(party()), fl.Attack(by=GM, target="Astrid"))
+    data = s.model_dump(mode="json")
+    data["pending"] |= {"options": list(s.pending.labels), "default": s.pending.option("none").label}
+    del data["pending"]["former_signature"]
+    stored = type(s).model_validate_json(json.dumps(data))
+    assert stored.pending.keys == ("dodge", "block", "none") and stored.pending.default == "none"
+    o = outcome(stored, Choose(by=ASTRID, pending_id=stored.pending.id, index=1, signature=stored.pending.signature))
+    assert "Block: " in o.events[-1].text and get(o.state, "Astrid").reactions_left == 1
+
+
 def test_block_needs_a_shield_or_a_parrying_weapon():
     s = end_turn(party(astrid={"weapon": "Mace"}))
     s = act(s, fl.Attack(by=GM, target="Astrid"))
-    assert tuple(map(english, s.pending.options)) == ("Dodge", "No reaction")
+    assert tuple(map(english, s.pending.labels)) == ("Dodge", "No reaction")
 
 
 def test_stamina_zero_breaks_and_each_further_hit_is_a_wound_with_the_gms_injury():

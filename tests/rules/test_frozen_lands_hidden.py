@@ -70,7 +70,7 @@ class Log:
         self.summaries.append(english(outcome.summary))
         pending = outcome.state.pending
         if pending is not None:
-            self.texts += [english(pending.prompt), *map(english, pending.options)]
+            self.texts += [english(pending.prompt), *map(english, pending.labels)]
         moved = changes([state, outcome.state], "stamina", "wounds", "stress")
         self.known += [moved] * (len(self.texts) - shown)
         return outcome.state

@@ -6,6 +6,7 @@ import pytest
 
 from rules.errors import AwaitingChoice, DiceError, NotAllowed
 from rules.said import english
+from tests.helpers import answer_by_key
 from tests.rules.test_frozen_lands_support import (
     ASTRID,
     BJORN,
@@ -72,7 +73,7 @@ def test_tied_players_choose_their_order_before_round_one():
     s = enemy(s, "Wolf", 3)
     o = outcome(s, fl_next(1, 2, 3))
     s = o.state
-    assert s.pending.kind == "track_tie" and s.pending.options == ("Astrid", "Bjorn")
+    assert s.pending.kind == "track_tie" and s.pending.labels == ("Astrid", "Bjorn")
     assert set(s.pending.users) == {10, 11} and s.round == 0
     assert o.events[-1].ping == (10, 11)
     with pytest.raises(AwaitingChoice):
@@ -80,6 +81,16 @@ def test_tied_players_choose_their_order_before_round_one():
     s = choose(s, "Bjorn", by=BJORN)
     assert names(s, s.turns.track) == ["Bjorn", "Wolf", "Astrid"]
     assert s.round == 1 and current(s) == ["Bjorn"]
+
+
+def test_the_tied_players_question_is_answered_by_the_chosen_ones_id():
+    s = enemy(hero(hero(new(), "Astrid", 4), "Bjorn", 4), "Wolf", 3)
+    s = outcome(s, fl_next(1, 2, 3)).state
+    bjorn = s.find("Bjorn").id
+    assert s.pending.keys == (s.find("Astrid").id, bjorn)
+    o = answer_by_key(s, bjorn, by=BJORN)
+    assert "Bjorn goes first among the tied players." in [e.text for e in o.events]
+    assert names(o.state, o.state.turns.track) == ["Bjorn", "Wolf", "Astrid"]
 
 
 def test_a_fourth_action_in_a_round_is_refused_and_actions_refresh_each_round():
@@ -126,7 +137,7 @@ def test_reactions_are_agility_minus_one_spent_on_defense_and_restored_each_roun
     assert get(s, "Astrid").reactions_left == 2 and get(s, "Bjorn").reactions_left == 1
     s = end_turn(s)  # the Wolf's turn
     s = act(s, fl.Attack(by=GM, target="Bjorn"))
-    assert tuple(map(english, s.pending.options)) == ("Dodge", "Block", "No reaction")
+    assert tuple(map(english, s.pending.labels)) == ("Dodge", "Block", "No reaction")
     s = choose(s, "Block", 6, 2, 3, by=BJORN)  # Melee 3: one success
     bjorn = get(s, "Bjorn")
     assert bjorn.reactions_left == 0 and bjorn.stamina == 9  # 3 − 1 block − 2 armour = 0

@@ -10,7 +10,7 @@ from rules.errors import NotAllowed, NotYourTurn, RulesError, UnknownAction
 from rules.model import Actor
 from rules.said import english
 from rules.systems.rotted_capes import SYSTEM
-from tests.helpers import GM
+from tests.helpers import GM, answer_by_key
 
 ALICE = Actor(user_id=11)
 BOB = Actor(user_id=12)
@@ -432,7 +432,7 @@ def test_death_asks_the_hero_and_allies_with_buttons():
     out = dying_hero()
     pending = out.state.pending
     assert pending.kind == "death"
-    assert tuple(map(english, pending.options)) == (
+    assert tuple(map(english, pending.labels)) == (
         "Spend own Plot Point",
         "Bolt spends a Plot Point",
         "Accept a physical flaw",
@@ -457,12 +457,22 @@ def test_an_ally_may_spend_the_plot_point():
     assert who(out.state, "Bolt").plot_points == 1 and who(out.state, "Nova").wounds == 1
 
 
+def test_the_death_question_is_answered_by_key_and_an_ally_who_pays_by_its_id():
+    enc = dying_hero().state
+    bolt = who(enc, "Bolt").id
+    assert enc.pending.keys == ("own", bolt, "flaw", "blaze") and enc.pending.default == "own"
+    out = answer_by_key(enc, bolt, by=BOB)
+    assert who(out.state, "Bolt").plot_points == 1 and who(out.state, "Nova").wounds == 1
+    out = answer_by_key(enc, "blaze", by=ALICE)
+    assert who(out.state, "Nova").blaze
+
+
 def test_accepting_a_flaw_lowers_max_wounds():
     enc = new()
     enc = join(enc, "Nova", 15, stamina=5, wounds=3, plot_points=0)
     enc = begin(join(enc, "Brute", 5))
     out = cmd(enc, "damage", target="Nova", amount="6", options="wounds=3")
-    assert tuple(map(english, out.state.pending.options)) == ("Accept a physical flaw", "Blaze of glory")
+    assert tuple(map(english, out.state.pending.labels)) == ("Accept a physical flaw", "Blaze of glory")
     out = apply(out.state, Choose(by=ALICE, pending_id=out.state.pending.id, option="Accept a physical flaw"))
     nova = who(out.state, "Nova")
     assert (nova.max_wounds, nova.wounds, nova.flaws) == (2, 1, 1)

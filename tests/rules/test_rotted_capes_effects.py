@@ -10,6 +10,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
 from rules.said import english
 from rules.systems.rotted_capes import SYSTEM
+from tests.helpers import answer_by_key
 from tests.rules.test_rotted_capes import ALICE, BOB, GM, acting, begin, cmd, end_turn, join, new, run, texts, who
 
 
@@ -48,6 +49,14 @@ def test_a_wound_on_an_interruptible_actor_asks_for_dc_25_and_failure_disrupts()
     )
     assert "d20 20 + 1 − 1 wounds/exhaustion = 20 vs DC 25: failure — the action is disrupted" in texts(out)[1]
     assert who(out.state, "Stepaside").demanding is None
+
+
+def test_the_interrupt_question_is_answered_by_its_key():
+    enc = stepaside()
+    asked = cmd(enc, "attack", GM, target="Stepaside", damage="13", damage_type="fire", dice="3 15").state
+    assert asked.pending.keys == ("roll",)
+    out = answer_by_key(asked, "roll", by=ALICE)
+    assert any("CON save to keep Geospatial Shift" in line for line in texts(out))
 
 
 def test_half_the_stamina_damage_sets_a_higher_dc_and_success_keeps_the_action():
@@ -318,6 +327,14 @@ def test_spending_a_plot_point_gives_the_attacker_disadvantage():
     asked = cmd(enc, "attack", GM, target="Nova", damage="1d6", dice="18 5").state
     out2 = apply(asked, Choose(by=ALICE, pending_id=asked.pending.id, option="No"))
     assert "d20 18 + 4 = 22 vs Avoidance 12: hit; 1d6 (5) = 5 Stamina" in texts(out2)[-1]
+
+
+def test_the_plot_point_question_is_answered_by_its_key():
+    enc = end_turn(end_turn(plotted(), ALICE).state, BOB).state
+    asked = cmd(enc, "attack", GM, target="Nova", damage="1d6", dice="18 3").state
+    assert asked.pending.keys == ("plot", "no") and asked.pending.default == "no"
+    out = answer_by_key(asked, "plot", by=ALICE)
+    assert "[dis: Plot Point]" in texts(out)[-1] and who(out.state, "Nova").plot_points == 0
 
 
 def test_reroll_replaces_the_last_roll_once():

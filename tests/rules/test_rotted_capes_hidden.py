@@ -89,7 +89,7 @@ class Fight:
         self.enc = outcome.state
         self.texts += [e.text for e in outcome.events] + [english(outcome.summary)]
         if outcome.state.pending is not None:
-            self.texts += map(english, [outcome.state.pending.prompt, *outcome.state.pending.options])
+            self.texts += map(english, [outcome.state.pending.prompt, *outcome.state.pending.labels])
         self.look()
         moved = changes([before, self.enc], "stamina", "temp_stamina", "wounds")
         self.known += [moved] * (len(self.texts) - shown)

@@ -134,7 +134,7 @@ def test_golden_encounter():
     lines = t.choose(BOB, "No")
     assert "(Unconscious in the same area: critical)" in lines[1] and "critical: 1 Wound" in lines[1]
     death = t.enc.pending
-    assert death.kind == "death" and tuple(map(english, death.options)) == (
+    assert death.kind == "death" and tuple(map(english, death.labels)) == (
         "Spend own Plot Point",
         "Nova spends a Plot Point",
         "Accept a physical flaw",

@@ -6,6 +6,7 @@ import pytest
 
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
 from rules.said import english
+from tests.helpers import answer_by_key
 from tests.rules.test_towers_helpers import PLAYER, add, begin, choose, command, new, phase_of, texts, who
 
 HERO = (
@@ -65,6 +66,14 @@ def test_a_player_character_flips_their_own_defence():
     assert (hero.stun, hero.lethal) == (8, 5)
     assert any("10 vs 9: critical hit" in t for t in texts(out))
     assert phase_of(enc, "Bandit") == 12 and who(enc) == "Bandit"
+
+
+def test_a_defence_flip_is_answered_by_its_key():
+    enc = fight(hero_player=True, hero_cards="2H 3C", bandit_cards="QD")
+    asked = command(enc, "attack", target="Hero", cards="10H 4C 2S").state
+    assert asked.pending.keys == ("flip",) and asked.pending.default == "flip"
+    out = answer_by_key(asked, "flip", by=PLAYER)
+    assert out.state.pending is None and any("Hero PD" in t for t in texts(out))
 
 
 def test_flat_footed_ends_when_a_character_first_acts():

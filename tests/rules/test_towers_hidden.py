@@ -160,7 +160,7 @@ def run(hidden: bool):
         enc = out.state
         lines = [e.text for e in out.events] + [english(out.summary)]
         if enc.pending is not None:
-            lines += [english(enc.pending.prompt), *map(english, enc.pending.options)]
+            lines += [english(enc.pending.prompt), *map(english, enc.pending.labels)]
         if enc.turns.current:
             lines += map(english, SYSTEM.turn_summary(enc, enc.turns.current))
         steps.append((label, lines))
@@ -374,7 +374,7 @@ def derivations() -> tuple[set[int], set[int]]:
         enc = out.state
         shown = [e.text for e in out.events] + [english(out.summary)]
         if enc.pending is not None:
-            shown += [english(enc.pending.prompt), *map(english, enc.pending.options)]
+            shown += [english(enc.pending.prompt), *map(english, enc.pending.labels)]
         if enc.turns.current:
             shown += map(english, SYSTEM.turn_summary(enc, enc.turns.current))
         moved = changes([before, enc], "stun", "lethal", "temp_stun", "temp_lethal", "mana")

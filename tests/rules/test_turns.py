@@ -1,12 +1,15 @@
 """The five turn structures, driven through the engine with a toy system."""
 
+import hashlib
+import json
+
 import pytest
 
 from rules import registry
 from rules.actions import AddCombatants, Choose, DelayTurn, EndTurn, NextTurn, RemoveCombatant
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed, NotRunning, NotYourTurn, Stale, UnknownAction
-from rules.model import Actor, Event
+from rules.model import Actor, Choice, Event
 from rules.turns.clock import Clock, Hold, Release
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 from rules.turns.seconds import Spend
@@ -347,8 +350,8 @@ class AskSystem(toy.ToyBase):
         enc = enc.ask(
             kind="dodge",
             prompt=f"{target.name}: dodge?",
-            options=("Dodge", "Take it"),
-            default="Take it",
+            options=(Choice(key="dodge", label="Dodge"), Choice(key="take", label="Take it")),
+            default="take",
             chooser=target.id,
             users=users,
             context={"target": target.id},
@@ -356,7 +359,7 @@ class AskSystem(toy.ToyBase):
         return enc, [Event(kind="info", text="dodge?", ping=users)]
 
     def resume_dodge(self, enc, pending, option, chance):
-        if option == "Dodge":
+        if option == "dodge":
             return enc, [Event(kind="info", text="dodged")]
         return enc.update(pending.context["target"], hp=0, out=True), [Event(kind="info", text="hit")]
 
@@ -398,6 +401,47 @@ def test_each_question_takes_a_new_number_so_an_answer_to_an_earlier_one_is_refu
         apply(s, Choose(by=ALICE, pending_id=first, option="Take it"))
 
 
+def test_an_option_is_chosen_by_its_label_as_shown_or_by_its_key_and_a_refusal_lists_the_labels():
+    s = orc_hits_alice()
+    for typed in ("Take it", " take IT ", "take"):
+        out = apply(s, Choose(by=ALICE, pending_id=s.pending.id, option=typed))
+        assert out.state.find("Alice").out and out.events[0].text == "Chosen: Take it."
+    with pytest.raises(InvalidInput, match="Choose one of: Dodge, Take it."):
+        apply(s, Choose(by=ALICE, pending_id=s.pending.id, option="parry"))
+
+
+def test_a_questions_signature_is_made_of_its_keys_not_its_words():
+    pending = orc_hits_alice().pending
+    options = tuple(o.but(label=f"«{o.label}»") for o in pending.options)
+    assert pending.but(prompt="«Alice : esquive ?»", options=options).signature == pending.signature
+    rekeyed = (pending.options[0].but(key="duck"),) + pending.options[1:]
+    assert pending.but(options=rekeyed).signature != pending.signature
+    assert pending.but(id=pending.id + 1).signature != pending.signature
+
+
+def test_a_question_stored_before_options_had_keys_loads_and_is_answered():
+    s = orc_hits_alice()
+    data = s.model_dump(mode="json")
+    data["pending"] |= {"options": ["Dodge", "Take it"], "default": "Take it", "owners": {"Dodge": [2]}}
+    data["pending"]["users"] = [2, 3]
+    del data["pending"]["former_signature"]
+    stored = type(s).model_validate_json(json.dumps(data))
+    pending = stored.pending
+    assert pending.keys == pending.labels == ("Dodge", "Take it") and pending.default == "Take it"
+    assert pending.owners == {"Dodge": (2,)}
+    # Its buttons were posted with the signature of its id, kind, prompt and options as they were.
+    posted = repr((pending.id, pending.kind, pending.prompt, ("Dodge", "Take it")))
+    signature = hashlib.blake2s(posted.encode(), digest_size=4).hexdigest()
+    assert pending.signature == signature
+    assert type(s).model_validate_json(stored.model_dump_json()).pending.signature == signature
+    clicked = apply(stored, Choose(by=ALICE, pending_id=pending.id, index=1, signature=signature))
+    assert clicked.state.find("Alice").out and clicked.events[0].text == "Chosen: Take it."
+    with pytest.raises(NotAllowed, match="another player's call"):
+        apply(stored, Choose(by=BOB, pending_id=pending.id, option="dodge"))
+    timed = apply(stored, Choose(by=GM, pending_id=pending.id, option=pending.default, timed_out=True))
+    assert timed.state.find("Alice").out
+
+
 def test_an_option_owned_by_one_player_is_refused_to_the_others():
     s = ASK.new_encounter(1, 5)
     s = run(
@@ -407,7 +451,7 @@ def test_an_option_owned_by_one_player_is_refused_to_the_others():
         NextTurn(by=GM),
     )
     s = run(s, toy.Hit(by=GM, target="Alice"))
-    s = s.but(pending=s.pending.but(users=(2, 3), owners={"Dodge": (2,)}))
+    s = s.but(pending=s.pending.but(users=(2, 3), owners={"dodge": (2,)}))
     with pytest.raises(NotAllowed, match="another player's call"):
         apply(s, Choose(by=BOB, pending_id=s.pending.id, option="Dodge"))
     assert apply(s, Choose(by=BOB, pending_id=s.pending.id, option="Take it")).state.find("Alice").out

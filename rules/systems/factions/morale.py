@@ -11,17 +11,16 @@ from __future__ import annotations
 import copy
 
 from rules.errors import DiceError
-from rules.model import Event, Pending
+from rules.model import Choice, Event, Pending, former_keys
 from rules.randomness import Chance
 from rules.said import cut, joined, say
-from rules.usertext import plain
 
 from . import manoeuvres
 from .model import FactionsEncounter
 from .saves import save
 
-SURRENDER = say("Surrender")
-FLEE = say("Flee")
+SURRENDER, FLEE = "surrender", "flee"  # the keys of the question a broken character answers
+former_keys("morale", {"Surrender": SURRENDER, "Flee": FLEE})
 
 
 def factions(enc: FactionsEncounter) -> list[str]:
@@ -58,7 +57,8 @@ def shaken(enc: FactionsEncounter) -> list[str]:
     return due
 
 
-ROLL = say("Roll")
+ROLL = "roll"  # the key of the morale check's one option
+former_keys("morale_roll", {"Roll": ROLL})
 
 
 def due(enc: FactionsEncounter) -> list[tuple[str, list[str]]]:
@@ -120,7 +120,7 @@ def _ask_roll(enc: FactionsEncounter, checks, failed: list[str]):
     enc = enc.ask(
         kind="morale_roll",
         prompt=prompt,
-        options=(ROLL,),
+        options=(Choice(key=ROLL, label=say("Roll")),),
         default=ROLL,
         chooser=saving[0],
         users=enc.controllers(saving),
@@ -180,7 +180,7 @@ def ask(enc: FactionsEncounter, queue: list[str]):
     enc = enc.ask(
         kind="morale",
         prompt=say("{who} failed the morale check: surrender or flee?", who=fighter.name),
-        options=(SURRENDER, FLEE),
+        options=(Choice(key=SURRENDER, label=say("Surrender")), Choice(key=FLEE, label=say("Flee"))),
         default=SURRENDER,
         chooser=fighter.id,
         users=users,
@@ -198,7 +198,7 @@ def resume(enc: FactionsEncounter, pending: Pending, option: str, chance: Chance
     queue = copy.deepcopy(pending.context["queue"])
     fighter = enc.get(queue.pop(0))
     held = manoeuvres.holding(enc, fighter)
-    if plain(option) == plain(FLEE):  # an option stored before it was said reads the same
+    if option == FLEE:
         enc, let_go = manoeuvres.let_go(enc.update(fighter.id, fled=True, out=True, grabbed_by=None), fighter, held)
         events = [Event(kind="info", text=say("{who} flees the fight.", who=fighter.name))] + let_go
     else:

@@ -26,11 +26,11 @@ from __future__ import annotations
 import copy
 
 from rules.errors import DiceError
-from rules.model import Event, Pending
+from rules.model import Choice, Event, Pending, former_keys
 from rules.randomness import Chance
 from rules.said import say
 from rules.secrets import secret
-from rules.usertext import mark, plain
+from rules.usertext import mark
 
 from .model import TURNS, Fighter
 from .resolution import counter_faces, resolve
@@ -38,17 +38,14 @@ from .saves import save
 from .sheet import Weapon
 from .sizing import dice_shares, effective_range, reach
 
-NO_REACTION = say("No reaction")
-DODGE = say("Dodge")
-ACCEPT = say("Accept")
-REFUSE = say("Take the attack")
+# The options' keys. A reaction's key is its kind, then what it names (`counter:` and a weapon's
+# name, `guard:` and an ally's id); what each offers is kept beside it in the question's context
+# (`offered`: its kind and the weapon, manoeuvre or character it names).
+NO_REACTION, DODGE = "none", "dodge"
+ACCEPT, REFUSE = "accept", "refuse"
+former_keys("reaction", {"No reaction": NO_REACTION, "Dodge": DODGE})
+former_keys("stunt", {"Accept": ACCEPT, "Take the attack": REFUSE})
 MAX_OPTIONS = 25
-# What each option offers is kept beside it in the question's context (`offered`: its kind and the
-# weapon, manoeuvre or character it names). A question asked before that was kept is read from its
-# options' English with the marks gone (options stored before they were said read the same).
-COUNTER = "Counter: "
-HIDE = "Hide behind: "
-GUARD = "Guard: "
 NON_LETHAL_COUNTERS = {
     "grapple": "Counter: grapple",
     "shove": "Counter: shove",
@@ -61,26 +58,20 @@ COUNTERS_LAST = {
 }
 
 
-def counter(weapon: Weapon) -> str:
-    return say("Counter: {weapon}", weapon=weapon.label)
+def counter(weapon: Weapon) -> Choice:
+    return Choice(key=f"counter:{weapon.name}", label=say("Counter: {weapon}", weapon=weapon.label))
 
 
-def hide(shield: Fighter) -> str:
-    return say("Hide behind: {who}", who=shield.name)
+def non_lethal(mode: str) -> Choice:
+    return Choice(key=f"non_lethal:{mode}", label=say(NON_LETHAL_COUNTERS[mode]))
 
 
-def guard(ally: Fighter) -> str:
-    return say("Guard: {who}", who=ally.name)
+def hide(shield: Fighter) -> Choice:
+    return Choice(key=f"hide:{shield.id}", label=say("Hide behind: {who}", who=shield.name))
 
 
-def _is(option: str, constant: str) -> bool:
-    return plain(option) == plain(constant)
-
-
-def _named(option: str, kind: str) -> str | None:
-    """The weapon or character an option names after `kind` (`Counter: `…), or None."""
-    shown = plain(option)
-    return shown[len(kind) :] if shown.startswith(kind) else None
+def guard(ally: Fighter) -> Choice:
+    return Choice(key=f"guard:{ally.id}", label=say("Guard: {who}", who=ally.name))
 
 
 ATTEMPTS = {  # what an attack tries, as its reaction prompt opens
@@ -103,7 +94,7 @@ def ask_stunt(enc, ctx, events):
             target=target.name,
             stunt=mark(ctx["stunt"]),
         ),
-        options=(ACCEPT, REFUSE),
+        options=(Choice(key=ACCEPT, label=say("Accept")), Choice(key=REFUSE, label=say("Take the attack"))),
         default=REFUSE,
         chooser=target.id,
         users=users,
@@ -117,7 +108,7 @@ def ask_stunt(enc, ctx, events):
 def resume_stunt(enc, pending: Pending, option: str, chance: Chance):
     ctx = copy.deepcopy(pending.context)
     target = enc.get(ctx["targets"][0]["cid"])
-    if _is(option, ACCEPT):
+    if option == ACCEPT:
         accepted = say("{who} accepts: {stunt}. No damage, no reaction.", who=target.name, stunt=mark(ctx["stunt"]))
         events = [Event(kind="info", text=accepted)]
         if ctx.get("dice"):
@@ -164,12 +155,12 @@ def _guards(enc, ctx, target: Fighter) -> list[Fighter]:
     ]
 
 
-def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[dict[str, list], list[Fighter], bool]:
-    """Each option, as its button reads, with what it offers: [kind, what it names]."""
-    offered: dict[str, list] = {NO_REACTION: ["none", None]}
+def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[dict[Choice, list], list[Fighter], bool]:
+    """Each option with what it offers: [kind, what it names]."""
+    offered: dict[Choice, list] = {Choice(key=NO_REACTION, label=say("No reaction")): ["none", None]}
     reacting = may_react(enc, ctx, target) and not entry["unaware"]
     if reacting:
-        offered[DODGE] = ["dodge", None]
+        offered[Choice(key=DODGE, label=say("Dodge"))] = ["dodge", None]
         if not ctx["countered"]:
             attacker = enc.get(ctx["attacker"])
             for weapon in target.held():
@@ -179,7 +170,7 @@ def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[dict[str, list]
                 if fits:
                     offered.setdefault(counter(weapon), ["counter", weapon.name])
             for mode in _non_lethal_counters(ctx, target, attacker):
-                offered.setdefault(say(NON_LETHAL_COUNTERS[mode]), ["non_lethal", mode])
+                offered.setdefault(non_lethal(mode), ["non_lethal", mode])
         busy = {t["cid"] for t in ctx["targets"]} | {ctx["attacker"]}
         for other in enc.combatants:
             if other.id in busy or other.out:
@@ -208,19 +199,11 @@ def _disarmed_weapon(ctx, attacker: Fighter) -> str:
     return ctx["weapon"]["name"] if ctx["weapon"]["name"] in held else held[0]
 
 
-def _picked(enc, ctx, option: str) -> tuple[str, str | None]:
-    """What the chosen option offers: its kind and the weapon, manoeuvre or character id it names."""
-    if option in ctx.get("offered", {}):
-        kind, what = ctx["offered"][option]
-        return kind, what
-    # Asked before the options' kinds were kept: read from their English.
-    if _is(option, DODGE):
-        return "dodge", None
-    for kind, prefix in (("counter", COUNTER), ("hide", HIDE), ("guard", GUARD)):
-        named = _named(option, prefix)
-        if named is not None:
-            return kind, named if kind == "counter" else enc.find(named).id
-    return "none", None
+def _picked(ctx, option: str) -> tuple[str, str | None]:
+    """What the chosen option offers: its kind and the weapon, manoeuvre or character id it names.
+    No reaction and Dodge name nothing (a question stored before options had keys kept neither)."""
+    kind, what = ctx.get("offered", {}).get(option, [option, None])
+    return kind, what
 
 
 def advance(enc, ctx, chance: Chance, events: list[Event] | None = None):
@@ -232,8 +215,8 @@ def advance(enc, ctx, chance: Chance, events: list[Event] | None = None):
         if not entry.get("guarded") and not entry.get("dodged"):
             offered, guards, reacting = _reaction_options(enc, ctx, entry, target)
             if len(offered) > 1:
-                ctx["offered"] = offered
-                return _ask_reaction(enc, ctx, target, list(offered), guards, reacting, events)
+                ctx["offered"] = {choice.key: what for choice, what in offered.items()}
+                return _ask_reaction(enc, ctx, target, tuple(offered), guards, reacting, events)
         ctx["asking"] += 1
     enc, more = resolve(enc, ctx, chance)
     return enc, events + more
@@ -260,13 +243,13 @@ def _ask_reaction(enc, ctx, target: Fighter, options, guards, reacting: bool, ev
         weapon=Weapon(**ctx["weapon"]).label,
     )
     # Each guard is its own ally's call; the target's reactions are the target's.
-    owners = {guard(g): enc.controllers([g.id]) for g in guards}
+    owners = {guard(g).key: enc.controllers([g.id]) for g in guards}
     own = enc.controllers([target.id])
-    owners |= {o: own for o in options if o not in owners and o != NO_REACTION}
+    owners |= {o.key: own for o in options if o.key not in owners and o.key != NO_REACTION}
     enc = enc.ask(
         kind="reaction",
         prompt=prompt,
-        options=tuple(options),
+        options=options,
         default=NO_REACTION,
         chooser=target.id,
         users=users,
@@ -328,7 +311,7 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
     entry = ctx["targets"][ctx["asking"]]
     target: Fighter = enc.get(entry["cid"])
     events: list[Event] = []
-    kind, what = _picked(enc, ctx, option)
+    kind, what = _picked(ctx, option)
     # Whose player answered for the character now targeted: a target who cannot react did not
     # (an ally declined to guard it); one who hides leaves the answer to whoever shields it.
     if kind == "none":

@@ -17,9 +17,9 @@ from typing import ClassVar
 
 from rules.actions import Action
 from rules.errors import InvalidInput, NotAllowed
-from rules.model import Event, Pending
+from rules.model import Choice, Event, Pending, former_keys
 from rules.randomness import Chance
-from rules.said import english, say, term
+from rules.said import say, term
 from rules.secrets import secret
 
 from . import wounds
@@ -29,8 +29,11 @@ from .sheet import can_defend, has, helpless, melee_bonus_damage, skill, weapon,
 from .tables import ATTACK_SECONDS, COVER, INVISIBLE_TARGET, LOCATIONS, SPEED_SQUARES, range_penalty
 
 # The defences' keys, as the rules read them; the choice offers them said (`_options`).
-DEFENCES = ("Block", "Dodge", "Parry")
-NONE = "No defence"
+BLOCK, DODGE, PARRY, NONE = "block", "dodge", "parry", "none"  # the defences' keys
+DEFENCES = (BLOCK, DODGE, PARRY)
+LABELS = {BLOCK: say("Block"), DODGE: say("Dodge"), PARRY: say("Parry"), NONE: say("No defence")}
+DEFENCE = "defence"  # the question's kind
+former_keys(DEFENCE, {"Block": BLOCK, "Dodge": DODGE, "Parry": PARRY, "No defence": NONE})
 
 
 class Attack(Action):
@@ -253,11 +256,11 @@ def proceed(system, enc, context: dict, chance: Chance, events: list[Event]):
 
 def _options(t: Fighter) -> tuple[str, ...]:
     """The keys of the defences open to `t` (No defence last)."""
-    return ("Dodge", NONE) if has(t, "held") else DEFENCES + (NONE,)
+    return (DODGE, NONE) if has(t, "held") else DEFENCES + (NONE,)
 
 
 def _bonus(t: Fighter, option: str) -> int:
-    return {"Block": t.sheet.block, "Dodge": t.sheet.dodge, "Parry": t.sheet.parry}.get(option, 0)
+    return {BLOCK: t.sheet.block, DODGE: t.sheet.dodge, PARRY: t.sheet.parry}.get(option, 0)
 
 
 def _ask(enc, t: Fighter, hits, context, events):
@@ -265,7 +268,7 @@ def _ask(enc, t: Fighter, hits, context, events):
     attacker = enc.get(context["attacker"])
     options = _options(t)
     best = max((o for o in options if o != NONE), key=lambda o: _bonus(t, o))
-    bonuses = ", ".join(f"{term(o)} {secret(f'{_bonus(t, o):+d}', t)}" for o in options if o != NONE)
+    bonuses = ", ".join(f"{LABELS[o]} {secret(f'{_bonus(t, o):+d}', t)}" for o in options if o != NONE)
     count = say("{n} hits", n=len(hits)) if len(hits) > 1 else say("a hit")
     flanked = say(", flanked: −1") if context["flanked"] else ""
     shown = secret(dc, attacker)  # 4 + the attacker's skill + Y
@@ -280,10 +283,10 @@ def _ask(enc, t: Fighter, hits, context, events):
     )
     users = (t.controller_id,) if t.controller_id is not None else ()
     enc = enc.ask(
-        kind="defence",
+        kind=DEFENCE,
         prompt=prompt,
-        options=tuple(term(o) for o in options),
-        default=term(best),
+        options=tuple(Choice(key=o, label=LABELS[o]) for o in options),
+        default=best,
         chooser=t.id,
         users=users,
         context=context | {"dc": dc},
@@ -313,11 +316,9 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
     hits = [h for h in context["hits"] if h["target"] == cid]
     events: list[Event] = []
     through = hits
-    choice = english(option)  # the defence's key (an option is said)
+    choice = option  # a defence's key
     if choice != NONE:
-        bonus = (
-            _bonus(t, choice) - (1 if context["flanked"] else 0) - (1 if choice == "Dodge" and has(t, "held") else 0)
-        )
+        bonus = _bonus(t, choice) - (1 if context["flanked"] else 0) - (1 if choice == DODGE and has(t, "held") else 0)
         dc = context["dc"]
         attacker = enc.get(context["attacker"])
         parts, through = [], []
@@ -330,9 +331,9 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
                 parts.append(say("d6 {die} {bonus} = {total} vs DC {dc}: fails", **rolled))
                 through.append(hit)
         rolled = dict(who=t.name, rolls="; ".join(parts))
-        if choice == "Block":
+        if choice == BLOCK:
             line = say("{who} blocks: {rolls}.", **rolled)
-        elif choice == "Dodge":
+        elif choice == DODGE:
             line = say("{who} dodges: {rolls}.", **rolled)
         else:
             line = say("{who} parries: {rolls}.", **rolled)

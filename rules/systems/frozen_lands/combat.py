@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
-from ...model import Event, Pending
+from ...model import Choice, Event, Pending, former_keys
 from ...randomness import Chance
-from ...said import english, say, term
+from ...said import say, term
 from ...secrets import secret
 from . import health, pools, weapons
 from .actions import Attack
@@ -20,8 +20,9 @@ LIGHT = {"dim": (say("dim light"), -1), "dark": (say("darkness"), -3), "darkness
 DIM_ZONE = -2
 DEFEND = "defend"
 # The reactions, as the rules read an answer (its English) and as the question offers them (said).
-DODGE, BLOCK, NO_REACTION = "Dodge", "Block", "No reaction"
+DODGE, BLOCK, NO_REACTION = "dodge", "block", "none"  # the reactions' keys
 REACTIONS = {DODGE: say("Dodge"), BLOCK: say("Block"), NO_REACTION: say("No reaction")}
+former_keys(DEFEND, {"Dodge": DODGE, "Block": BLOCK, "No reaction": NO_REACTION})
 
 
 def ranged_modifiers(
@@ -302,8 +303,8 @@ def incoming(enc, attacker: FrozenCombatant, target: FrozenCombatant, damage: in
     enc = enc.ask(
         kind=DEFEND,
         prompt=prompt,
-        options=tuple(REACTIONS[o] for o in options),
-        default=REACTIONS[NO_REACTION],
+        options=tuple(Choice(key=o, label=REACTIONS[o]) for o in options),
+        default=NO_REACTION,
         chooser=target.id,
         users=users,
         context=context,
@@ -334,8 +335,8 @@ def dice_text(count: int, *, stress: bool = False, hidden: bool = False) -> str:
 
 
 def defense_pool(target: FrozenCombatant, option: str) -> pools.Pool:
-    """The pool of a reaction, named by its English (`BLOCK`) or as the question offered it."""
-    if english(option) == BLOCK:
+    """The pool of a reaction, by its key."""
+    if option == BLOCK:
         return pools.Pool(((say("Melee"), target.sheet.melee),), "body")
     return pools.Pool(((say("Mobility"), target.sheet.mobility),), "agility")
 
@@ -349,7 +350,7 @@ def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: C
     hidden = bool(context.get("hidden")) or bool(attacker and attacker.hidden)
     notes: list[str] = []
     ping: tuple[int, ...] = ()
-    if english(option) == NO_REACTION:
+    if option == NO_REACTION:
         notes.append(say("no reaction"))
     elif target.reactions_left > 0 and not target.out:
         pool = defense_pool(target, option)
@@ -364,7 +365,9 @@ def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: C
             cut=secret(reduced, hidden),
             left=secret(damage - reduced, hidden),
         )
-        notes.append(f"{option}: {result.text(pool, target)}" + "".join(f"; {n}" for n in stress_notes) + f" → {cut}")
+        notes.append(
+            f"{REACTIONS[option]}: {result.text(pool, target)}" + "".join(f"; {n}" for n in stress_notes) + f" → {cut}"
+        )
         damage -= reduced
         enc = enc.with_combatant(target)
         if broke:

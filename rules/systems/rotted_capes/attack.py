@@ -10,8 +10,8 @@ from d20 import diceast
 from ...commands import integer
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
-from ...model import Event
-from ...said import english, say, term
+from ...model import Choice, Event, former_keys
+from ...said import say, term
 from ...secrets import lands_in_sight, secret
 from ...usertext import listed, user_text
 from . import conditions as cond
@@ -21,8 +21,12 @@ from .model import LastRoll, RCEncounter, known_damage_type
 from .rolls import D20, Queued, drain, masked_bonus, mode_for, reasons, roll_d20, secret_constants, secret_faces
 
 DEFENSES = ("avoidance", "fortitude", "willpower")
-PLOT_DIS = say("Spend a Plot Point: disadvantage")
-PLOT_NO = say("No")
+PLOT_DIS, PLOT_NO = "plot", "no"  # the keys of the Plot Point question's options
+PLOT_OPTIONS = (
+    Choice(key=PLOT_DIS, label=say("Spend a Plot Point: disadvantage")),
+    Choice(key=PLOT_NO, label=say("No")),
+)
+former_keys("plot_disadvantage", {"Spend a Plot Point: disadvantage": PLOT_DIS, "No": PLOT_NO})
 # the reasons for advantage and disadvantage are kept as English keys and said when shown (`rolls.reasons`)
 _FLAG_DIS = {
     "dis": "disadvantage",
@@ -194,7 +198,7 @@ def _ask_plot(enc, spec, chance):
     enc = enc.ask(
         kind="plot_disadvantage",
         prompt=prompt,
-        options=(PLOT_DIS, PLOT_NO),
+        options=PLOT_OPTIONS,
         default=PLOT_NO,
         chooser=target.id,
         users=users,
@@ -214,8 +218,7 @@ def _ask_plot(enc, spec, chance):
 def resume_plot(system, enc, pending, option, chance):
     spec = dict(pending.context["spec"])
     events = []
-    # read in English: a question asked before its options were said still finds its answer
-    if english(option) == english(PLOT_DIS):
+    if option == PLOT_DIS:
         target = enc.get(spec["target"])
         if target.plot_points <= 0:
             raise NotAllowed(say("{who} has no Plot Points left.", who=target.name))
@@ -239,10 +242,11 @@ def resume_plot(system, enc, pending, option, chance):
     unused = queued.unused()
     if unused:
         dice = ", ".join(map(str, unused))
+        chosen = pending.option(option).label
         if len(unused) == 1:
-            text = say("Entered die not needed after “{option}”: {dice} (not used).", option=option, dice=dice)
+            text = say("Entered die not needed after “{option}”: {dice} (not used).", option=chosen, dice=dice)
         else:
-            text = say("Entered dice not needed after “{option}”: {dice} (not used).", option=option, dice=dice)
+            text = say("Entered dice not needed after “{option}”: {dice} (not used).", option=chosen, dice=dice)
         more.append(Event(kind="info", text=f"✍️ {text}"))
     return enc, events + more
 

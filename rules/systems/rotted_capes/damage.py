@@ -6,16 +6,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...model import Event
+from ...model import Choice, Event, former_keys
 from ...said import say, term
 from ...secrets import secret
 from . import conditions as cond
 from .model import ENERGY, PHYSICAL, Condition, RCCombatant, RCEncounter, parse_dr
 
-DEATH_FLAW = say("Accept a physical flaw")
-DEATH_BLAZE = say("Blaze of glory")
-DEATH_OWN = say("Spend own Plot Point")
-INTERRUPT_ROLL = say("Roll the Constitution save")
+# The keys of the death question's options; an ally who pays is keyed by its id.
+DEATH_FLAW, DEATH_BLAZE, DEATH_OWN = "flaw", "blaze", "own"
+DEATH_LABELS = {
+    DEATH_FLAW: say("Accept a physical flaw"),
+    DEATH_BLAZE: say("Blaze of glory"),
+    DEATH_OWN: say("Spend own Plot Point"),
+}
+INTERRUPT_ROLL = "roll"
+former_keys(
+    "death",
+    {"Accept a physical flaw": DEATH_FLAW, "Blaze of glory": DEATH_BLAZE, "Spend own Plot Point": DEATH_OWN},
+)
+former_keys("interrupt", {"Roll the Constitution save": INTERRUPT_ROLL})
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,13 +232,12 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
     """Ask the dying hero's player (and allies) how they escape death."""
     t = enc.get(cid)
     allies = [a for a in enc.active() if a.is_hero and a.id != cid and a.plot_points > 0 and not a.echo_of]
-    options = [DEATH_OWN] if t.plot_points > 0 else []
-    givers = {say("{who} spends a Plot Point", who=a.name): a.id for a in allies}
-    options += list(givers)
-    options += [DEATH_FLAW, DEATH_BLAZE]
+    options = [Choice(key=DEATH_OWN, label=DEATH_LABELS[DEATH_OWN])] if t.plot_points > 0 else []
+    options += [Choice(key=a.id, label=say("{who} spends a Plot Point", who=a.name)) for a in allies]
+    options += [Choice(key=k, label=DEATH_LABELS[k]) for k in (DEATH_FLAW, DEATH_BLAZE)]
     users = enc.controllers([cid] + [a.id for a in allies])
     users = tuple(u for u in users if u != enc.gm_id) or (enc.gm_id,)
-    default = options[0] if options[0] != DEATH_FLAW and len(options) > 2 else DEATH_FLAW
+    default = options[0].key if options[0].key != DEATH_FLAW and len(options) > 2 else DEATH_FLAW
     prompt = say(
         "{who} is at 0 Wounds and 0 Stamina: spend a Plot Point, accept a physical flaw, or go out in a "
         "blaze of glory?",
@@ -242,7 +250,7 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
         default=default,
         chooser=cid,
         users=users,
-        context={"cid": cid, "givers": givers},
+        context={"cid": cid},
     )
     # the choice message pings the players; the result line only tells the channel
     return enc, Event(kind="info", text=f"☠️ {prompt}")
@@ -258,7 +266,7 @@ def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter,
     enc = enc.ask(
         kind="interrupt",
         prompt=prompt,
-        options=(INTERRUPT_ROLL,),
+        options=(Choice(key=INTERRUPT_ROLL, label=say("Roll the Constitution save")),),
         default=INTERRUPT_ROLL,
         chooser=cid,
         users=users,

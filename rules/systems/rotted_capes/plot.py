@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import english, say, term
+from ...said import say, term
 from ...secrets import secret
 from ...usertext import one_line
 from . import attack as atk
@@ -232,9 +232,7 @@ def new_issue(enc: RCEncounter, action, chance):
 def resume_death(system, enc: RCEncounter, pending, option, chance):
     cid = pending.context["cid"]
     hero = enc.get(cid)
-    # read in English: a question asked before its options were said still finds its answer
-    chosen = english(option)
-    if chosen == english(dmg.DEATH_BLAZE):
+    if option == dmg.DEATH_BLAZE:
         enc = enc.update(cid, blaze=True)
         return enc, [
             Event(
@@ -248,7 +246,7 @@ def resume_death(system, enc: RCEncounter, pending, option, chance):
                 ping=enc.controllers([cid]),
             )
         ]
-    if chosen == english(dmg.DEATH_FLAW):
+    if option == dmg.DEATH_FLAW:
         if hero.max_wounds <= 1:
             raise NotAllowed(say("{who} has no Wounds left to lose to a flaw.", who=hero.name))
         hero = hero.but(max_wounds=hero.max_wounds - 1, flaws=hero.flaws + 1, wounds=1)
@@ -265,13 +263,9 @@ def resume_death(system, enc: RCEncounter, pending, option, chance):
                 ),
             )
         ]
+    # A question stored before options had keys named each ally who pays by its label, kept here.
     givers = pending.context.get("givers") or {}
-    if chosen == english(dmg.DEATH_OWN):
-        giver = hero
-    elif option in givers:
-        giver = enc.get(givers[option])
-    else:
-        giver = enc.find(chosen.removesuffix(" spends a Plot Point"))
+    giver = hero if option == dmg.DEATH_OWN else enc.get(givers.get(option, option))
     if giver.plot_points <= 0:
         raise NotAllowed(no_points(giver))
     enc = _pay(enc, giver)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.commands import integer
 from rules.errors import InvalidInput, NotAllowed
-from rules.model import Event, Value
+from rules.model import Choice, Event, Value, former_keys
 from rules.said import english, joined, say, term
 from rules.secrets import secret
 from rules.usertext import Typed, listed, quoted
@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 POWER_DAMAGE = 2
 PROMPT_LIMIT = 300
-FLIP = say("Flip")  # the defence's one option; said alike each time, so equal to itself
+FLIP = "flip"  # the key of the defence's one option
+former_keys("defense", {"Flip": FLIP})
 LABELS = {
     "attack": "Attack",
     "power attack": "Power Attack",
@@ -314,7 +315,7 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
     enc = enc.ask(
         kind="defense",
         prompt=prompt,
-        options=(FLIP,),
+        options=(Choice(key=FLIP, label=say("Flip")),),
         default=FLIP,
         chooser=defender.id,
         users=(defender.controller_id,),
