@@ -9,6 +9,7 @@ system tracks is typed, validated and serialised the same way.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal, TypeVar
@@ -135,10 +136,12 @@ class Pending(Value):
     def signature(self) -> str:
         """Tells this question from any other with the same number: ids restart in
         every encounter and after an undo, buttons on old messages must not. Made of
-        keys, so the same question reads alike in any wording or language."""
+        keys and the question's data (the attack it answers), so the same question reads alike in any
+        wording or language, while another question asked under the same number after an undo does not."""
         if self.former_signature is not None:
             return self.former_signature
-        digest = hashlib.blake2s(repr((self.id, self.kind, self.chooser, self.keys)).encode(), digest_size=4)
+        data = json.dumps(self.context, sort_keys=True, default=str)
+        digest = hashlib.blake2s(repr((self.id, self.kind, self.chooser, self.keys, data)).encode(), digest_size=4)
         return digest.hexdigest()
 
 

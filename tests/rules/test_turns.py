@@ -417,6 +417,8 @@ def test_a_questions_signature_is_made_of_its_keys_not_its_words():
     rekeyed = (pending.options[0].but(key="duck"),) + pending.options[1:]
     assert pending.but(options=rekeyed).signature != pending.signature
     assert pending.but(id=pending.id + 1).signature != pending.signature
+    # Another attack asked under the same number after an undo is another question.
+    assert pending.but(context={**pending.context, "attack": "another"}).signature != pending.signature
 
 
 def test_a_question_stored_before_options_had_keys_loads_and_is_answered():
