@@ -21,6 +21,7 @@ KEY = "rotted-capes"
 NOVA = "dex=2 con=1 avoidance=14 fortitude=8 stamina=20 wounds=3 attack=5 damage=2d6+3"
 BOLT = "dex=3 avoidance=15 fortitude=6 stamina=12 wounds=1 attack=5 damage=1d8+2"
 ZOMBIE = "avoidance=10 fortitude=4 stamina=8 wounds=1 attack=2 damage=1d6"
+MANAGE_SERVER = 1 << 5
 
 
 @pytest.fixture
@@ -244,6 +245,31 @@ async def test_a_kept_villain_stays_a_villain_without_plot_points(standin, bot):
     order = await say(standin, "gm", "/initiative order")
     line = next(x for x in order.embeds[0]["description"].splitlines() if "Dr Rot" in x)
     assert "PP" not in line, line
+
+
+async def test_a_server_admins_own_hero_is_a_hero_with_plot_points(database_url):
+    """Seed 000: "Every Hero starts each Issue with a set number of Plot Points". Anyone with Manage Server is a
+    GM; a hero such a member stores with /character add is still a hero, not an NPC the GM kept."""
+    world = default_world()
+    admin = world.add_role(world.default_guild, "Admin", permissions=MANAGE_SERVER)
+    world.add_member(world.default_guild, "dana", roles=[admin])
+    async with serving(world) as standin, turnkeeper(standin, database_url) as bot:
+        await campaign(standin)
+        assert not (await say(standin, "dana", "/character add", name="Paragon", stats=BOLT)).ephemeral
+        await say(standin, "gm", "/encounter start")
+        joined = await say(standin, "dana", "/initiative join", character="Paragon", roll=12)
+        assert not joined.ephemeral, joined.content
+        _, state = await bot.core.current(world.channel("combat").id)
+        paragon = state.find("Paragon")
+        assert not paragon.npc and paragon.side != "threats" and paragon.plot_points == 1
+        assert paragon.controller_id == world.user("dana").id
+        await end_fight(standin)
+        before = len(standin.messages(include_ephemeral=True))
+        await say(standin, "dana", "/campaign rest", kind="new_issue")
+        said = [m.content for m in standin.messages()[before:]]
+        assert any("Paragon has 1 Plot Point" in m for m in said), said
+        stored = await bot.core.repo.get_character(world.default_guild.id, "Paragon")
+        assert stored.lasting["plot_points"] == 1
 
 
 async def test_two_players_may_each_have_a_max(standin, bot):
