@@ -348,6 +348,28 @@ async def test_export_then_import_into_a_fresh_server_gives_the_same_campaign(st
     assert (await bot.core.repo.get_character(far, "Nova")).lasting == data["characters"][1]["lasting"]
 
 
+async def test_export_and_import_keep_which_characters_are_kept_npcs(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative add", name="Dr Rot", stats=ZOMBIE, roll=5, keep=True)
+    await end_fight(standin)
+    original = await exported(standin, "gm")
+    data = json.loads(original.data)
+    assert {c["name"]: c["npc"] for c in data["characters"]} == {"Bolt": False, "Dr Rot": True, "Nova": False}
+    preview = await say(standin, "carol", "/campaign import", in_channel="far-hall", file=original)
+    assert "Imported" in (await (await standin.click("carol", "Import", message=preview)).response()).content
+    assert json.loads((await exported(standin, "carol", "far-hall")).data) == data
+    far = standin.world.guild("Far Keep").id
+    assert (await bot.core.repo.get_character(far, "Dr Rot")).npc
+    assert not (await bot.core.repo.get_character(far, "Nova")).npc
+    # A file written before kept NPCs were marked is still read: its characters are heroes.
+    older = data | {"characters": [{k: v for k, v in c.items() if k != "npc"} for c in data["characters"]]}
+    file = standin.upload("campaign.json", json.dumps(older).encode())
+    preview = await say(standin, "carol", "/campaign import", in_channel="far-hall", file=file)
+    assert "Imported" in (await (await standin.click("carol", "Import", message=preview)).response()).content
+    assert not (await bot.core.repo.get_character(far, "Dr Rot")).npc
+
+
 @pytest.mark.parametrize(
     "content, refusal",
     [
