@@ -103,9 +103,8 @@ class Between:
         entered = parse_entered(dice) if dice else ()
         state = dict(campaign.state)
         chance = Chance(self._rng(key, state), entered_dice=entered)
-        # The GM's own stored characters are NPCs kept from fights: not heroes, and their numbers
-        # may be hidden from the players.
-        kept = {r.id for r in records if r.owner_id == by.user_id}
+        # NPCs kept from fights are not heroes, and their numbers may be hidden from the players.
+        kept = {r.id for r in records if r.npc}
         resting = tuple(
             Resting(
                 name=r.name,

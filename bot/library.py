@@ -124,15 +124,22 @@ class Library:
         if campaign is None:
             raise InvalidInput("keep:true needs a campaign: the GM runs /campaign setup first.")
         existing = await self.repo.get_character(key, name, owner_id=by.user_id)
-        if existing is not None:
+        if existing is not None and existing.npc:
             return existing, False  # kept before: it comes back as it left
+        if existing is not None:
+            # the GM's own hero stays a hero: keeping would make it an NPC
+            raise InvalidInput(
+                say("You already have a hero called {name}: give the NPC another name.", name=mark(existing.name))
+            )
         clean = " ".join(name.split())
         if not clean or len(clean) > MAX_NAME:
             raise InvalidInput("A kept NPC's name has 1 to 60 characters.")
         entered(options)  # entered dice and cards are checked before anything is stored
         sheet = merged_sheet(registry.get(campaign.system), npc, stats)
         try:
-            stored = await self.repo.add_character(key, by.user_id, clean, campaign.system, sheet, owner_name=by_name)
+            stored = await self.repo.add_character(
+                key, by.user_id, clean, campaign.system, sheet, owner_name=by_name, npc=True
+            )
         except DuplicateName:
             raise InvalidInput(say("You already have a character called {name}.", name=mark(clean))) from None
         return stored, True

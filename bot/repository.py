@@ -109,6 +109,7 @@ class CharacterRecord:
     sheet: dict[str, Any]
     lasting: dict[str, Any]
     created_at: datetime
+    npc: bool = False  # an NPC the GM kept from a fight (keep:true), not a hero
 
 
 @dataclass(frozen=True, slots=True)
@@ -487,9 +488,10 @@ class Repository:
         sheet: dict[str, Any],
         *,
         owner_name: str | None = None,
+        npc: bool = False,
     ) -> CharacterRecord:
         name = name.strip()
-        row = _named_row(guild_id, name, system, sheet, utcnow(), owner_id=owner_id, owner_name=owner_name)
+        row = _named_row(guild_id, name, system, sheet, utcnow(), owner_id=owner_id, owner_name=owner_name, npc=npc)
         return CharacterRecord(
             **await self._insert_named(CH, row, say("a character named {name!r} already exists here", name=name))
         )
@@ -650,7 +652,12 @@ class Repository:
             conn.execute(sa.delete(CH).where(CH.c.guild_id == key))
             conn.execute(sa.delete(NP).where(NP.c.guild_id == key))
             for c in characters:
-                more = {"owner_id": c["owner_id"], "owner_name": c.get("owner_name"), "lasting": c["lasting"]}
+                more = {
+                    "owner_id": c["owner_id"],
+                    "owner_name": c.get("owner_name"),
+                    "lasting": c["lasting"],
+                    "npc": c.get("npc", False),
+                }
                 conn.execute(sa.insert(CH).values(_named_row(key, c["name"], system, c["sheet"], now, **more)))
             for n in npcs:
                 row = _named_row(key, n["name"], system, n["sheet"], now, notes=n["notes"])

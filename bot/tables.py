@@ -88,6 +88,8 @@ class Character(SQLModel, table=True):
     lasting: dict[str, Any] = Field(
         default_factory=dict, sa_type=sa.JSON, nullable=False, sa_column_kwargs={"server_default": sa.text("'{}'")}
     )
+    # An NPC the GM kept from a fight (keep:true), not a hero: who owns it cannot tell, as a GM may play a hero too.
+    npc: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     created_at: datetime = _stamp()
 
 

@@ -4,11 +4,12 @@ Format (version 1), documented in the README:
 
     {"format": "turnkeeper-campaign", "version": 1, "system": "rotted-capes",
      "settings": {...}, "state": {...},
-     "characters": [{"name": "Nova", "owner_id": "123", "sheet": {...}, "lasting": {...}}],
+     "characters": [{"name": "Nova", "owner_id": "123", "sheet": {...}, "lasting": {...}, "npc": false}],
      "npcs": [{"name": "Zombie", "sheet": {...}, "notes": ""}]}
 
 Ids are strings: JSON readers in other languages lose precision on 64-bit integers.
-The GM role is not in the file: role ids mean nothing on another server.
+The GM role is not in the file: role ids mean nothing on another server. A character's
+`npc` (an NPC the GM kept, not a hero) may be left out: files written before it are heroes.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ def export(campaign, characters, npcs) -> dict[str, Any]:
                 "owner_name": c.owner_name,
                 "sheet": c.sheet,
                 "lasting": c.lasting,
+                "npc": c.npc,
             }
             for c in sorted(characters, key=lambda c: (c.name_key, c.owner_id))
         ],
@@ -198,8 +200,11 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
             raise InvalidInput(
                 say("Character {name}'s owner name is not text of at most {n} characters.", name=mark(name), n=100)
             )
+        npc = item.get("npc", False)
+        if not isinstance(npc, bool):
+            raise InvalidInput(say("Character {name}'s `npc` is not true or false.", name=mark(name)))
         characters.append(
-            {"name": name, "owner_id": owner, "owner_name": owner_name, "sheet": sheet, "lasting": lasting}
+            {"name": name, "owner_id": owner, "owner_name": owner_name, "sheet": sheet, "lasting": lasting, "npc": npc}
         )
     npcs, seen_npcs = [], set()
     for item in _list(data["npcs"], "npcs"):

@@ -142,8 +142,8 @@ class Campaign(
         ckey = await campaign_key(interaction)
         record = await autocomplete.resolve_character(interaction, ckey, character)
         summary = await self.bot.core.between.adjust(ckey, by, record, key, value, interaction.user.display_name)
-        # A character the GM owns is an NPC kept from a fight: its numbers stay with the GM.
-        await reply(interaction, f"✏️ {render.clean(summary)}", ephemeral=record.owner_id == by.user_id)
+        # An NPC kept from a fight: its numbers stay with the GM.
+        await reply(interaction, f"✏️ {render.clean(summary)}", ephemeral=record.npc)
 
     @app_commands.command(name="undo", description=_("GM: undo the last rest or adjustment"))
     async def undo(self, interaction: discord.Interaction) -> None:

@@ -159,6 +159,7 @@ def carried(record) -> Stored:
         system=record.system,
         sheet=record.sheet,
         lasting=record.lasting or None,
+        npc=record.npc,
     )
 
 

@@ -333,6 +333,7 @@ class Stored:
     system: str
     sheet: dict[str, Any]
     lasting: dict[str, Any] | None = None  # what it carried out of its last fight (System.carry_in)
+    npc: bool = False  # an NPC the GM kept (keep:true), not a hero
 
 
 def _join(given: Given) -> Action:
@@ -348,9 +349,9 @@ def _join(given: Given) -> Action:
                 system=term(given.system.name),
             )
         )
-    # The GM's own stored characters are the NPCs they kept (keep:true): one comes back as the NPC it was,
-    # run by the GM on the threats' side, not as a player's hero.
-    kept = given.by.is_gm
+    # An NPC the GM kept (keep:true) comes back as the NPC it was, run by the GM on the threats' side;
+    # a hero is a hero whoever plays it, a GM included.
+    kept = character.npc
     return AddCombatants(
         by=given.by,
         name=character.name,

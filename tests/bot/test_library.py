@@ -73,11 +73,18 @@ async def test_only_the_gm_adds_from_a_template_or_keeps_an_npc(library: Library
     zombie = await library.template(KEY, GM, "zombie")
     assert zombie.name == "Zombie"
     kept, stored_now = await library.keep(KEY, GM, "Rex", "stamina=5", zombie, 1, {}, by_name="The GM")
-    assert stored_now and kept.owner_id == GM.user_id and kept.sheet["stamina"] == 5
+    assert stored_now and kept.owner_id == GM.user_id and kept.sheet["stamina"] == 5 and kept.npc
     again, stored_now = await library.keep(KEY, GM, "rex", None, None, 1, {})
     assert again.id == kept.id and not stored_now
     with pytest.raises(InvalidInput, match="one NPC at a time"):
         await library.keep(KEY, GM, "Rex", None, None, 2, {})
+
+
+async def test_keeping_an_npc_never_turns_the_gms_own_hero_into_one(library: Library, repo: Repository) -> None:
+    hero = await repo.add_character(KEY, GM.user_id, "Paragon", "rotted-capes", {"stamina": 12})
+    with pytest.raises(InvalidInput, match="You already have a hero called Paragon"):
+        await library.keep(KEY, GM, "paragon", "stamina=5", None, 1, {})
+    assert await repo.list_characters(KEY) == [hero] and not hero.npc
 
 
 async def test_npc_notes_are_limited_to_500_characters(library: Library, repo: Repository) -> None:

@@ -21,6 +21,7 @@ KEY = "rotted-capes"
 NOVA = "dex=2 con=1 avoidance=14 fortitude=8 stamina=20 wounds=3 attack=5 damage=2d6+3"
 BOLT = "dex=3 avoidance=15 fortitude=6 stamina=12 wounds=1 attack=5 damage=1d8+2"
 ZOMBIE = "avoidance=10 fortitude=4 stamina=8 wounds=1 attack=2 damage=1d6"
+MANAGE_SERVER = 1 << 5
 
 
 @pytest.fixture
@@ -246,6 +247,31 @@ async def test_a_kept_villain_stays_a_villain_without_plot_points(standin, bot):
     assert "PP" not in line, line
 
 
+async def test_a_server_admins_own_hero_is_a_hero_with_plot_points(database_url):
+    """Seed 000: "Every Hero starts each Issue with a set number of Plot Points". Anyone with Manage Server is a
+    GM; a hero such a member stores with /character add is still a hero, not an NPC the GM kept."""
+    world = default_world()
+    admin = world.add_role(world.default_guild, "Admin", permissions=MANAGE_SERVER)
+    world.add_member(world.default_guild, "dana", roles=[admin])
+    async with serving(world) as standin, turnkeeper(standin, database_url) as bot:
+        await campaign(standin)
+        assert not (await say(standin, "dana", "/character add", name="Paragon", stats=BOLT)).ephemeral
+        await say(standin, "gm", "/encounter start")
+        joined = await say(standin, "dana", "/initiative join", character="Paragon", roll=12)
+        assert not joined.ephemeral, joined.content
+        _, state = await bot.core.current(world.channel("combat").id)
+        paragon = state.find("Paragon")
+        assert not paragon.npc and paragon.side != "threats" and paragon.plot_points == 1
+        assert paragon.controller_id == world.user("dana").id
+        await end_fight(standin)
+        before = len(standin.messages(include_ephemeral=True))
+        await say(standin, "dana", "/campaign rest", kind="new_issue")
+        said = [m.content for m in standin.messages()[before:]]
+        assert any("Paragon has 1 Plot Point" in m for m in said), said
+        stored = await bot.core.repo.get_character(world.default_guild.id, "Paragon")
+        assert stored.lasting["plot_points"] == 1
+
+
 async def test_two_players_may_each_have_a_max(standin, bot):
     await say(standin, "gm", "/campaign setup", system=KEY)
     assert not (await say(standin, "alice", "/character add", name="Max", stats=BOLT)).ephemeral
@@ -320,6 +346,28 @@ async def test_export_then_import_into_a_fresh_server_gives_the_same_campaign(st
     # The copy lives on by itself: Far Keep's Nova joins its fights with the carried state.
     far = standin.world.guild("Far Keep").id
     assert (await bot.core.repo.get_character(far, "Nova")).lasting == data["characters"][1]["lasting"]
+
+
+async def test_export_and_import_keep_which_characters_are_kept_npcs(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative add", name="Dr Rot", stats=ZOMBIE, roll=5, keep=True)
+    await end_fight(standin)
+    original = await exported(standin, "gm")
+    data = json.loads(original.data)
+    assert {c["name"]: c["npc"] for c in data["characters"]} == {"Bolt": False, "Dr Rot": True, "Nova": False}
+    preview = await say(standin, "carol", "/campaign import", in_channel="far-hall", file=original)
+    assert "Imported" in (await (await standin.click("carol", "Import", message=preview)).response()).content
+    assert json.loads((await exported(standin, "carol", "far-hall")).data) == data
+    far = standin.world.guild("Far Keep").id
+    assert (await bot.core.repo.get_character(far, "Dr Rot")).npc
+    assert not (await bot.core.repo.get_character(far, "Nova")).npc
+    # A file written before kept NPCs were marked is still read: its characters are heroes.
+    older = data | {"characters": [{k: v for k, v in c.items() if k != "npc"} for c in data["characters"]]}
+    file = standin.upload("campaign.json", json.dumps(older).encode())
+    preview = await say(standin, "carol", "/campaign import", in_channel="far-hall", file=file)
+    assert "Imported" in (await (await standin.click("carol", "Import", message=preview)).response()).content
+    assert not (await bot.core.repo.get_character(far, "Dr Rot")).npc
 
 
 @pytest.mark.parametrize(

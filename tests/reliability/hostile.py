@@ -169,6 +169,8 @@ CAMPAIGN_FILES = [
     ("a pool below zero", _campaign(state={"rules": {"pool": -3}}), "pool"),
     ("an owner id past 64 bits", _campaign(characters=[{"name": "Nova", "owner_id": "1" + "0" * 30}]), "owner id"),
     ("an owner id that is true", _campaign(characters=[{"name": "Nova", "owner_id": True}]), "owner id"),
+    ("npc as text", _campaign(characters=[{"name": "Nova", "owner_id": "1", "npc": "true"}]), "`npc`"),
+    ("npc as a number", _campaign(characters=[{"name": "Nova", "owner_id": "1", "npc": 1}]), "`npc`"),
     ("version true", _campaign(version=True), "version"),
     ("version as text", _campaign(version="1"), "version is not a whole number"),
     ("no sections", _campaign(settings=None, state=None, characters=None, npcs=None), "settings"),

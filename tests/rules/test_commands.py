@@ -132,6 +132,16 @@ def test_only_the_gm_adds_npcs_and_players_join_only_their_own_characters():
         rules.command("initiative_join", ALICE, {"character": other_system})
 
 
+@pytest.mark.parametrize("key", KEYS)
+def test_a_stored_character_joins_as_what_it_was_stored_as_not_as_what_its_owner_is(key):
+    hero = Stored(id=5, name="Paragon", owner_id=GM.user_id, system=key, sheet={})
+    joined = system(key).command("initiative_join", GM, {"character": hero})
+    assert not joined.npc and joined.controller_id == GM.user_id
+    kept = Stored(id=6, name="Dr Rot", owner_id=GM.user_id, system=key, sheet={}, npc=True)
+    joined = system(key).command("initiative_join", GM, {"character": kept})
+    assert joined.npc and joined.controller_id is None and joined.character_id == 6
+
+
 def test_delay_without_a_name_picks_the_senders_acting_combatant_in_the_engine():
     rules = system("fightin-words")
     enc = rules.new_encounter(GM.user_id, 3)
