@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import shutil
 import uuid
@@ -25,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.db import create_engine, upgrade_schema
 from bot.repository import Repository
+from bot.standin.contract import Contract
 from tests.helpers import pg_admin, pg_execute
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
@@ -147,6 +149,27 @@ async def engine(migrated_database_url: str) -> AsyncIterator[AsyncEngine]:
 @pytest.fixture
 def repo(engine: AsyncEngine) -> Repository:
     return Repository(engine)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def command_syncs_checked_once() -> Iterator[None]:
+    """Every bot that starts syncs its commands, the same few bodies each time, and checking one of
+    them against Discord's API description took about 0.2 s of jsonschema: most of an end-to-end
+    test's set-up. A body's verdict depends on nothing but the body, so each is checked once a session."""
+    check_body = Contract.check_body
+    verdicts: dict[tuple, list] = {}
+
+    def remembered(self, op, path, body, *, multipart=False):
+        if not op.template.endswith("/commands"):
+            return check_body(self, op, path, body, multipart=multipart)
+        key = (id(self), op, path, multipart, json.dumps(body))
+        if key not in verdicts:
+            verdicts[key] = check_body(self, op, path, body, multipart=multipart)
+        return list(verdicts[key])
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(Contract, "check_body", remembered)
+        yield
 
 
 @pytest.fixture(autouse=True)
