@@ -60,7 +60,8 @@ async def _pg_database(template: str | None = None) -> AsyncIterator[str]:
     name = f"tk_test_{uuid.uuid4().hex[:16]}"
     admin = await pg_admin(TEST_DATABASE_URL)
     try:
-        # Plain CREATE DATABASE (template1, WAL_LOG strategy on 15+) measured fastest: ~15 ms.
+        # Plain CREATE DATABASE (template1, WAL_LOG strategy on 15+) measured fastest: ~15 ms; a copy of
+        # the migrated template took as long as a plain one, where migrating an empty one took ~130 ms more.
         await admin.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
         yield make_url(TEST_DATABASE_URL).set(database=name).render_as_string(hide_password=False)
     finally:
