@@ -3,14 +3,21 @@
 ``database_url`` is a fresh SQLite file per test, or, when TEST_DATABASE_URL is set
 (``postgresql+asyncpg://user[:password]@host:port/anydb``), a fresh PostgreSQL
 database per test, created through the server's ``postgres`` database and dropped
-afterwards.
+afterwards. It is empty, unless the test also uses ``migrated_database_url`` (through
+``engine``, ``repo`` or a bot): then it is that same database, already at the newest
+migration, a copy of a template migrated once per session (a copied SQLite file;
+``CREATE DATABASE … TEMPLATE`` on PostgreSQL), so the migrations run once, not per test.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import os
+import shutil
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.db import create_engine, upgrade_schema
 from bot.repository import Repository
-from tests.helpers import pg_admin
+from bot.standin.contract import Contract
+from tests.helpers import pg_admin, pg_execute
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 # Bots in tests edit trackers at once instead of once a second (bot.delivery), so a test
@@ -38,27 +46,100 @@ def db_backend() -> str:
     return _backend()
 
 
-@pytest.fixture
-async def database_url(tmp_path: Path) -> AsyncIterator[str]:
-    if not TEST_DATABASE_URL:
-        yield f"sqlite+aiosqlite:///{tmp_path / 'turnkeeper.db'}"
-        return
-    if _backend() != "postgresql":
-        raise pytest.UsageError(f"TEST_DATABASE_URL must be a PostgreSQL URL: {TEST_DATABASE_URL}")
+async def _migrate(url: str) -> None:
+    engine = create_engine(url)
+    try:
+        await upgrade_schema(engine)
+    finally:
+        await engine.dispose()
+
+
+@contextlib.asynccontextmanager
+async def _pg_database(template: str | None = None) -> AsyncIterator[str]:
+    """A new database on TEST_DATABASE_URL's server, copied from `template` if given, dropped afterwards."""
     name = f"tk_test_{uuid.uuid4().hex[:16]}"
     admin = await pg_admin(TEST_DATABASE_URL)
     try:
-        # Plain CREATE DATABASE (template1, WAL_LOG strategy on 15+) measured fastest: ~15 ms.
-        await admin.execute(f'CREATE DATABASE "{name}"')
+        # Plain CREATE DATABASE (template1, WAL_LOG strategy on 15+) measured fastest: ~15 ms; a copy of
+        # the migrated template took as long as a plain one, where migrating an empty one took ~130 ms more.
+        await admin.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
         yield make_url(TEST_DATABASE_URL).set(database=name).render_as_string(hide_password=False)
     finally:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
 
 
+async def _pg_template() -> str:
+    name = f"tk_template_{uuid.uuid4().hex[:16]}"
+    admin = await pg_admin(TEST_DATABASE_URL)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        await _migrate(make_url(TEST_DATABASE_URL).set(database=name).render_as_string(hide_password=False))
+        # CREATE DATABASE … TEMPLATE fails while anyone is connected to the template; this
+        # keeps everyone out, autovacuum included.
+        await admin.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS false')
+    except BaseException:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        raise
+    finally:
+        await admin.close()
+    return name
+
+
+@pytest.fixture(scope="session")
+def database_template(tmp_path_factory) -> Iterator[str]:
+    """A database at the newest migration, made once per session: a SQLite file's path, or a
+    PostgreSQL database's name. Tests get copies (``migrated_database_url``), never this one."""
+    if not TEST_DATABASE_URL:
+        path = tmp_path_factory.mktemp("template") / "template.db"
+        asyncio.run(_migrate(f"sqlite+aiosqlite:///{path}"))
+        # Disposing the engine closed the last connection, which folds the WAL into the file.
+        assert not path.with_name(path.name + "-wal").exists(), "the template's WAL was not folded in"
+        yield str(path)
+        return
+    if _backend() != "postgresql":
+        raise pytest.UsageError(f"TEST_DATABASE_URL must be a PostgreSQL URL: {TEST_DATABASE_URL}")
+    name = asyncio.run(_pg_template())
+    try:
+        yield name
+    finally:
+        asyncio.run(pg_execute(TEST_DATABASE_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
 @pytest.fixture
-async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
-    eng = create_engine(database_url)
+def _database_template_wanted(request) -> str | None:
+    """The template when the test wants a migrated database, else None: decided before any
+    fixture touches the database. (A fixture of its own: the template is made outside the
+    test's event loop.)"""
+    return request.getfixturevalue("database_template") if "migrated_database_url" in request.fixturenames else None
+
+
+@pytest.fixture
+async def database_url(_database_template_wanted: str | None, tmp_path: Path) -> AsyncIterator[str]:
+    template = _database_template_wanted
+    if not TEST_DATABASE_URL:
+        path = tmp_path / "turnkeeper.db"
+        if template:
+            shutil.copyfile(template, path)
+        yield f"sqlite+aiosqlite:///{path}"
+        return
+    if _backend() != "postgresql":
+        raise pytest.UsageError(f"TEST_DATABASE_URL must be a PostgreSQL URL: {TEST_DATABASE_URL}")
+    async with _pg_database(template) as url:
+        yield url
+
+
+@pytest.fixture
+def migrated_database_url(database_url: str) -> str:
+    """``database_url``, at the newest migration when the test starts."""
+    return database_url
+
+
+@pytest.fixture
+async def engine(migrated_database_url: str) -> AsyncIterator[AsyncEngine]:
+    eng = create_engine(migrated_database_url)
+    # At head already, this costs one query; it still migrates a database that a test asked
+    # for by name at run time (request.getfixturevalue), which no copy was made for.
     await upgrade_schema(eng)
     try:
         yield eng
@@ -69,6 +150,27 @@ async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
 @pytest.fixture
 def repo(engine: AsyncEngine) -> Repository:
     return Repository(engine)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def command_syncs_checked_once() -> Iterator[None]:
+    """Every bot that starts syncs its commands, the same few bodies each time, and checking one of
+    them against Discord's API description took about 0.2 s of jsonschema: most of an end-to-end
+    test's set-up. A body's verdict depends on nothing but the body, so each is checked once a session."""
+    check_body = Contract.check_body
+    verdicts: dict[tuple, list] = {}
+
+    def remembered(self, op, path, body, *, multipart=False):
+        if not op.template.endswith("/commands"):
+            return check_body(self, op, path, body, multipart=multipart)
+        key = (id(self), op, path, multipart, json.dumps(body))
+        if key not in verdicts:
+            verdicts[key] = check_body(self, op, path, body, multipart=multipart)
+        return list(verdicts[key])
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(Contract, "check_body", remembered)
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -39,8 +39,8 @@ async def standin():
 
 
 @pytest.fixture
-async def bot(standin, database_url):
-    async with turnkeeper(standin, database_url) as client:
+async def bot(standin, migrated_database_url):
+    async with turnkeeper(standin, migrated_database_url) as client:
         yield client
 
 

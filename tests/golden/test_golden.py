@@ -4,30 +4,23 @@ after checking the new transcript by eye."""
 
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
 
 import pytest
 
-from bot.sandbox import sandbox
+from .runs import Runs
 
 HERE = Path(__file__).parent
 SCRIPTS = sorted(HERE.glob("*.script"))
-SEED = 1
-
-
-async def transcript_of(script: Path) -> str:
-    out = io.StringIO()
-    code = await sandbox(script.read_text(encoding="utf-8"), system=script.stem, seed=SEED, out=out)
-    assert code == 0, f"{script.name} had failing lines:\n{out.getvalue()}"
-    return out.getvalue()
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.stem for s in SCRIPTS])
-async def test_golden_transcript(script: Path):
+async def test_golden_transcript(script: Path, golden_runs: Runs):
     expected_path = script.with_suffix(".transcript")
-    actual = await transcript_of(script)
+    run = await golden_runs.of(script)
+    assert run.code == 0, f"{script.name} had failing lines:\n{run.transcript}"
+    actual = run.transcript
     if os.environ.get("UPDATE_GOLDEN"):
         expected_path.write_text(actual, encoding="utf-8")
     assert expected_path.exists(), f"no {expected_path.name}: run with UPDATE_GOLDEN=1 and review it"

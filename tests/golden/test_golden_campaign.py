@@ -5,29 +5,26 @@ with the seed's numbers. Regenerate with `UPDATE_GOLDEN=1` after checking by eye
 
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
 
 import pytest
 
-from bot.sandbox import sandbox
+from .runs import Runs
 
 HERE = Path(__file__).parent
 SCRIPTS = sorted(HERE.glob("*.campaign"))
-SEED = 1
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.stem for s in SCRIPTS])
-async def test_campaign_transcript(script: Path):
-    out = io.StringIO()
-    code = await sandbox(script.read_text(encoding="utf-8"), system=script.stem, seed=SEED, out=out)
-    assert code == 0, f"{script.name} had failing lines:\n{out.getvalue()}"
+async def test_campaign_transcript(script: Path, golden_runs: Runs):
+    run = await golden_runs.of(script)
+    assert run.code == 0, f"{script.name} had failing lines:\n{run.transcript}"
     expected = script.with_name(script.name + ".transcript")
     if os.environ.get("UPDATE_GOLDEN"):
-        expected.write_text(out.getvalue(), encoding="utf-8")
+        expected.write_text(run.transcript, encoding="utf-8")
     assert expected.exists(), f"no {expected.name}: run with UPDATE_GOLDEN=1 and review it"
-    assert out.getvalue() == expected.read_text(encoding="utf-8")
+    assert run.transcript == expected.read_text(encoding="utf-8")
 
 
 def test_every_system_has_a_campaign_transcript_with_each_rest():

@@ -8,16 +8,15 @@ a code span holds what a user types (a quoted name, an option's value), never wo
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
 import pytest
 
-from bot.sandbox import sandbox
-from rules import model, registry, said, usertext
-from rules.errors import RulesError
+from rules import said, usertext
 from rules.secrets import conceal
+
+from .runs import Runs, marking_everything
 
 HERE = Path(__file__).parent
 SCRIPTS = sorted([*HERE.glob("*.script"), *HERE.glob("*.campaign")])
@@ -33,82 +32,25 @@ def unreached(text: str) -> list[str]:
     return _WORD.findall(_DICE.sub("", _CODE.sub("", conceal(bare))))
 
 
-class Recorder:
-    def __init__(self) -> None:
-        self.texts: dict[str, str] = {}  # what was said → where it came from
-
-    def add(self, where: str, text) -> None:
-        if isinstance(text, str) and text:
-            self.texts.setdefault(text, where)
-
-    def state(self, state) -> None:
-        if state is None:
-            return
-        system = registry.get(state.system)
-        if state.pending is not None:
-            self.add("question", state.pending.prompt)
-            for option in state.pending.labels:
-                self.add("choice", option)
-        for combatant in state.combatants:
-            for reveal in (False, True):
-                self.add("status", system.status_line(state, combatant, reveal=reveal))
-            for line in system.turn_summary(state, combatant.id):
-                self.add("turn summary", line)
-        for line in system.turns.lines(system, state):
-            self.add("tracker label", line.label)
-            self.add("tracker note", line.note)
-
-    def leaks(self) -> list[str]:
-        found = ((text, where, unreached(text)) for text, where in self.texts.items())
-        return [f"{where}: {said.english(text)!r} → {words}" for text, where, words in found if words]
+def leaks(texts: dict[str, str]) -> list[str]:
+    found = ((text, where, unreached(text)) for text, where in texts.items())
+    return [f"{where}: {said.english(text)!r} → {words}" for text, where, words in found if words]
 
 
 @pytest.fixture
-def recorder(monkeypatch) -> Recorder:
-    record = Recorder()
-    # Mark every typed text, not only text that could read as markup, so a name is told from the rules' words.
-    monkeypatch.setattr(usertext, "could_be_markup", lambda text: True)
-
-    made = model.Outcome.__init__
-
-    def outcome(self, state, events, summary):
-        made(self, state, events, summary)
-        for event in events:
-            record.add(f"{event.kind} line", event.said)
-        record.state(state)
-
-    monkeypatch.setattr(model.Outcome, "__init__", outcome)
-    raised = RulesError.__init__
-
-    def refusal(self, *args):
-        raised(self, *args)
-        record.add("refusal", self.said)
-
-    monkeypatch.setattr(RulesError, "__init__", refusal)
-    for key in registry.MODULES:
-        system = registry.get(key)
-        lasting = system.lasting_lines
-
-        def lines(sheet, kept, lasting=lasting):
-            shown = lasting(sheet, kept)
-            for line in shown:
-                record.add("lasting line", line)
-            return shown
-
-        monkeypatch.setattr(system, "lasting_lines", lines)
-    return record
+def marked(monkeypatch) -> None:
+    marking_everything(monkeypatch)
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
-async def test_the_rules_say_nothing_a_translation_cannot_reach(script: Path, recorder: Recorder):
-    system = script.name.split(".")[0]
-    await sandbox(script.read_text(encoding="utf-8"), system=system, seed=1, out=io.StringIO())
-    assert recorder.texts, "nothing was recorded"
-    leaks = recorder.leaks()
-    assert not leaks, f"{len(leaks)} texts hold words no translation reaches:\n" + "\n".join(leaks[:60])
+async def test_the_rules_say_nothing_a_translation_cannot_reach(script: Path, golden_runs: Runs):
+    texts = (await golden_runs.of(script)).texts
+    assert texts, "nothing was recorded"
+    found = leaks(texts)
+    assert not found, f"{len(found)} texts hold words no translation reaches:\n" + "\n".join(found[:60])
 
 
-def test_the_check_finds_a_word_outside_a_phrase(recorder):
+def test_the_check_finds_a_word_outside_a_phrase(marked):
     name = usertext.user_text("Goblin")
     assert unreached(f"{name} attacks") == ["attacks"]
     assert unreached(said.say("{who} attacks", who=name)) == []
