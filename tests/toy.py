@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import ClassVar
 
+from bot import command_sets
 from rules import registry
 from rules.actions import Action
 from rules.commands import Commands
@@ -91,10 +92,13 @@ def make(key: str, turns, **extra):
 def standing_in_for(key: str) -> Iterator[ToyBase]:
     """The initiative toy under a real system's key (slash options accept only those), for one test."""
     system = make(key, Initiative(), name="Toy")
+    # Which command groups each system uses is read once per process: not from the toy.
+    command_sets.system_groups.cache_clear()
     try:
         yield system
     finally:
         registry.unregister(key)
+        command_sets.system_groups.cache_clear()
 
 
 INITIATIVE = make("toy-initiative", Initiative())

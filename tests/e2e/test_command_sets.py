@@ -82,3 +82,12 @@ def test_the_groups_offered_per_system_come_from_what_each_system_declares():
     assert system_groups() == {"plotpoint": {"rotted-capes"}, "turn": {"factions"}}
     assert groups_for(["99-towers", "fightin-words", "frozen-lands"]) == frozenset()
     assert groups_for(["rotted-capes", "factions"]) == {"plotpoint", "turn"}
+
+
+def test_a_toy_standing_in_for_a_system_leaves_no_groups_of_its_own_behind():
+    from bot.command_sets import system_groups
+    from tests import toy
+
+    with toy.standing_in_for("rotted-capes"):
+        assert "plotpoint" not in system_groups()  # the toy declares no Plot Points
+    assert system_groups() == {"plotpoint": {"rotted-capes"}, "turn": {"factions"}}
