@@ -1,0 +1,30 @@
+"""The catalog template is what `pybabel extract` finds in the code today: a template added or
+changed without extracting again fails here (and in CI's own step), before a translator misses it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+from bot import catalog
+
+
+def test_the_committed_template_is_what_extraction_gives():
+    assert catalog.stale() == [], "run `python -m bot.catalog extract`"
+
+
+def test_a_stale_template_is_found(monkeypatch, tmp_path: Path):
+    old = tmp_path / "turnkeeper.pot"
+    old.write_text(catalog.TEMPLATE.read_text(encoding="utf-8").replace('msgid "Done."', 'msgid "Finished."'))
+    monkeypatch.setattr(catalog, "TEMPLATE", old)
+    difference = "\n".join(catalog.stale())
+    assert '-msgid "Finished."' in difference and '+msgid "Done."' in difference
+    assert catalog.main(["check"]) == 1
+
+
+def test_the_template_holds_plural_forms_and_command_texts():
+    with catalog.TEMPLATE.open("rb") as file:
+        ids = {message.id for message in read_po(file)}
+    assert "The turn order in this channel" in ids  # a command description (cogs/initiative.py)
+    assert ("{who} joins the encounter.", "{who} join the encounter.") in ids
