@@ -4,7 +4,9 @@ as `pybabel extract` finds it in the code, for a language's `.po` file to transl
     python -m bot.catalog extract   # write the template again after changing what the bot says
     python -m bot.catalog check     # CI: fail when the committed template is not what extraction gives
 
-Extraction finds the templates by the names of the functions they are written in: `say` and
+Extraction (`extract_python`, named in `bot/babel.cfg`) reads each file's syntax tree, so that a
+template written inside an f-string's braces is found too, whatever the Python version; it finds
+the templates by the names of the functions they are written in: `say` and
 `say_plural` (`rules.said`), `term` with a word written in place, `N_` for a word of the rules'
 vocabulary kept in a table, `_` / `locale_str` for command texts (`cogs/`), and `words`, `own`,
 `label` and `select_label` for the bot's own constants looked up whole (`bot.render`). Locations are
@@ -13,11 +15,14 @@ files without line numbers and messages are sorted, so moving code does not make
 
 from __future__ import annotations
 
+import ast
 import difflib
 import subprocess
 import sys
 import tempfile
+from collections.abc import Collection, Iterator
 from pathlib import Path
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "bot" / "locale" / "turnkeeper.pot"
@@ -33,8 +38,29 @@ def extract_command(output: str) -> list[str]:
     return [
         *("pybabel", "extract", "--mapping-file=bot/babel.cfg", "--no-default-keywords", *keywords),
         *("--add-location=file", "--sort-output", "--project=Turnkeeper", f"--header-comment=# {HEADER}"),
-        *("--add-comments=TRANSLATORS:", "--output-file", output, "."),
+        *("--output-file", output, "."),
     ]
+
+
+def extract_python(
+    fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: dict[str, Any]
+) -> Iterator[tuple[int, str, tuple[str | None, ...], list[str]]]:
+    """pybabel's extraction method for the bot's code: every call of a keyword, with the strings written
+    as its arguments (None where an argument is not one); both strings of `"a" if … else "b"`."""
+    for node in ast.walk(ast.parse(fileobj.read())):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+        if name not in keywords or not node.args:
+            continue
+        rest = tuple(_written(arg) for arg in node.args[1:])
+        first = node.args[0]
+        for choice in (first.body, first.orelse) if isinstance(first, ast.IfExp) else (first,):
+            yield node.lineno, name, (_written(choice), *rest), []
+
+
+def _written(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def extract(output: Path) -> None:

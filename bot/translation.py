@@ -26,7 +26,7 @@ import discord
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-from rules.said import Plural, fields
+from rules.said import N_, Plural, fields
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,9 @@ LOCALES = Path(__file__).parent / "locale"
 DOMAIN = "turnkeeper"
 
 Phrases = Callable[["str | Plural"], "str | None"]
+
+# discord.py's description of a command option that has none: a command text like the others.
+UNDESCRIBED = N_("…")
 
 LOCALE: ContextVar[str | None] = ContextVar("turnkeeper_locale", default=None)
 
