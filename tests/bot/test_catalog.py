@@ -8,6 +8,7 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 from bot import catalog
+from rules.systems.frozen_lands import weapons
 
 
 def test_the_committed_template_is_what_extraction_gives():
@@ -28,3 +29,12 @@ def test_the_template_holds_plural_forms_and_command_texts():
         ids = {message.id for message in read_po(file)}
     assert "The turn order in this channel" in ids  # a command description (cogs/initiative.py)
     assert ("{who} joins the encounter.", "{who} join the encounter.") in ids
+
+
+def test_every_word_of_the_frozen_lands_weapon_tables_is_in_the_template():
+    """The weapon tables are text the code reads, so their words are written out for extraction too."""
+    with catalog.TEMPLATE.open("rb") as file:
+        ids = {message.id for message in read_po(file)}
+    tables = [*weapons.MELEE.values(), *weapons.RANGED.values()]
+    words = {w.name for w in tables} | {feature for w in tables for feature in w.features}
+    assert sorted(words - ids) == []

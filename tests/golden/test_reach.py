@@ -13,7 +13,9 @@ import re
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
+from bot import catalog
 from bot.sandbox import sandbox
 from rules import model, registry, said, usertext
 from rules.errors import RulesError
@@ -28,9 +30,31 @@ _WORD = re.compile(r"[A-Za-z]{2,}")
 
 def unreached(text: str) -> list[str]:
     """The words of `text` no translation reaches."""
-    bare = said.render(text, lambda template: "".join(f"{{{n}}}" for _, n, _, _ in said.fields(template) if n))
+    bare = said.render(text, lambda asked: "".join(f"{{{n}}}" for _, n, _, _ in said.fields(english_of(asked)) if n))
     bare = usertext.spans(bare, lambda typed: "", lambda rest: rest)
     return _WORD.findall(_DICE.sub("", _CODE.sub("", conceal(bare))))
+
+
+def english_of(asked: str | said.Plural) -> str:
+    return asked.plural if isinstance(asked, said.Plural) else asked
+
+
+def committed_template() -> tuple[set[str], set[tuple[str, str]]]:
+    """The msgids of the committed catalog template: single templates, and (singular, plural) pairs."""
+    with catalog.TEMPLATE.open("rb") as file:
+        messages = [message.id for message in read_po(file) if message.id]
+    return {m for m in messages if isinstance(m, str)}, {tuple(m) for m in messages if isinstance(m, tuple)}
+
+
+def outside_the_template(texts) -> list[str]:
+    """The templates said in `texts` that the committed catalog template does not hold."""
+    single, plural = committed_template()
+    found = {asked for text in texts for asked in said.templates(text)}
+    return sorted(
+        repr(asked)
+        for asked in found
+        if (asked[:2] not in plural if isinstance(asked, said.Plural) else asked not in single)
+    )
 
 
 class Recorder:
@@ -106,6 +130,15 @@ async def test_the_rules_say_nothing_a_translation_cannot_reach(script: Path, re
     assert recorder.texts, "nothing was recorded"
     leaks = recorder.leaks()
     assert not leaks, f"{len(leaks)} texts hold words no translation reaches:\n" + "\n".join(leaks[:60])
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
+async def test_every_template_the_rules_say_is_in_the_catalog_template(script: Path, recorder: Recorder):
+    """A template `pybabel extract` cannot find (said from a variable, never marked) could never be translated."""
+    system = script.name.split(".")[0]
+    await sandbox(script.read_text(encoding="utf-8"), system=system, seed=1, out=io.StringIO())
+    missing = outside_the_template(recorder.texts)
+    assert not missing, f"{len(missing)} templates are not in bot/locale/turnkeeper.pot:\n" + "\n".join(missing)
 
 
 def test_the_check_finds_a_word_outside_a_phrase(recorder):

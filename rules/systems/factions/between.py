@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.between import at_most_sheet, dead_rest, heading, kept, outcome, refuse_dead, set_value
-from rules.said import say
+from rules.said import N_, say
 from rules.system import Adjustable, Option, Rest
 from rules.usertext import user_text
 
@@ -29,7 +29,7 @@ OPTIONS = {
 RESTS = {
     "rest": Rest(
         key="rest",
-        label="Rest",
+        label=N_("Rest"),
         rule="The seed says nothing about time between fights; the bot's default (SYSTEMS.md, campaign settings "
         "`health_back_after_rest` and `grit_back_after_fight`): health back after a rest, grit back at the end "
         "of the fight.",

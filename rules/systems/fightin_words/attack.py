@@ -19,7 +19,7 @@ from rules.actions import Action
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event, Pending
 from rules.randomness import Chance
-from rules.said import english, say, term
+from rules.said import N_, english, say, term
 from rules.secrets import secret
 
 from . import wounds
@@ -29,8 +29,8 @@ from .sheet import can_defend, has, helpless, melee_bonus_damage, skill, weapon,
 from .tables import ATTACK_SECONDS, COVER, INVISIBLE_TARGET, LOCATIONS, SPEED_SQUARES, range_penalty
 
 # The defences' keys, as the rules read them; the choice offers them said (`_options`).
-DEFENCES = ("Block", "Dodge", "Parry")
-NONE = "No defence"
+DEFENCES = (N_("Block"), N_("Dodge"), N_("Parry"))
+NONE = N_("No defence")
 
 
 class Attack(Action):

@@ -8,7 +8,7 @@ from typing import Any
 
 from rules.between import dead_rest, heading, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
-from rules.said import say, term
+from rules.said import N_, say, term
 from rules.system import Adjustable, Rest, RestOption, chosen_names
 
 from .conditions import canonical
@@ -17,25 +17,25 @@ from .sheet import minimum_toughness, minimum_will, pair, toughness, will
 from .wounds import located
 
 # conditions that can outlast the fight; the rest belong to its seconds and rounds
-LASTING = ("mobility penalty", "disabled", "confused", "unconscious")
+LASTING = (N_("mobility penalty"), N_("disabled"), N_("confused"), N_("unconscious"))
 
 _INFECTED = RestOption(key="infected", help="characters whose poison or disease afflicts wounds: they do not heal")
 RESTS = {
     "sleep": Rest(
         key="sleep",
-        label="A day with eight hours' sleep",
+        label=N_("A day with eight hours' sleep"),
         rule="“Characters heal one wound every day that they spend with at least eight hours of sleep […]”",
         options=(_INFECTED,),
     ),
     "bedridden": Rest(
         key="bedridden",
-        label="A day bedridden",
+        label=N_("A day bedridden"),
         rule="“[…] and a number of wounds equal to their Endurance score every day that they spend bedridden.”",
         options=(_INFECTED,),
     ),
     "calm_hour": Rest(
         key="calm_hour",
-        label="A calm hour",
+        label=N_("A calm hour"),
         rule="“If a character goes for a full, relatively calm hour without taking any morale penalties, "
         "he removes all morale penalties.”",
     ),

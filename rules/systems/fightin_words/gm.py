@@ -10,7 +10,7 @@ from rules.actions import Action, GmAction
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import say, term
+from rules.said import N_, say, term
 from rules.secrets import secret
 from rules.usertext import quoted, user_text
 
@@ -129,7 +129,7 @@ def heal(system, enc, action: Heal, chance: Chance):
     ]
 
 
-STATS = ("reflex", "dex", "strength", "endurance", "spirit", "fortitude", "will")
+STATS = (N_("reflex"), N_("dex"), N_("strength"), N_("endurance"), N_("spirit"), N_("fortitude"), N_("will"))
 SKILL = re.compile(r"[a-z][a-z -]{1,29}")
 # Checks the bot makes by itself, which must not pass for a skill check.
 ROLLED_BY_THE_BOT = {

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import say, term
+from rules.said import N_, say, term
 from rules.secrets import secret
 
 from .checks import d6_check, signed
 from .model import Condition, Fighter
 from .sheet import minimum_will, pair, will
 
-KINDS = {"fear": "panicked", "insanity": "confused", "rage": "raging"}
+KINDS = {N_("fear"): N_("panicked"), N_("insanity"): N_("confused"), N_("rage"): N_("raging")}
+# The kinds capitalised, as the lines show them, for extraction.
+SHOWN_KINDS = (N_("Untyped"), N_("Fear"), N_("Insanity"), N_("Rage"))
 BROKEN_DC = 10
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.model import Event
-from rules.said import say, term
+from rules.said import N_, say, term
 from rules.system import System
 from rules.turns.seconds import Seconds
 from rules.usertext import user_text
@@ -30,7 +30,7 @@ Defaults: meeting the number succeeds; melee adds Strength+3×scale; a spell's d
 
 class FightinWords(System):
     key = "fightin-words"
-    name = "Them's Fightin' Words"
+    name = N_("Them's Fightin' Words")
     summary = SUMMARY
     encounter_type = FightEncounter
     combatant_type = Fighter

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.said import N_
+
 TURN_SECONDS = 6
 MOUNT_SECONDS = 2
 DISABLED_SECONDS = 3
@@ -21,22 +23,22 @@ class Timed:
 # The seed's example actions. Standing up from prone follows the time table
 # (4 s) rather than the prose (2 s), as SYSTEMS.md does.
 ACTIONS: dict[str, Timed] = {
-    "move": Timed("Move (1 s)", 1, "moves"),
-    "run": Timed("Run (3 s, straight line)", 3, "runs"),
-    "draw": Timed("Draw a weapon (1 s)", 1, "draws a weapon"),
-    "sheathe": Timed("Sheathe a weapon (1 s)", 1, "sheathes a weapon"),
-    "grab": Timed("Grab an object from a pack or pocket (2 s)", 2, "grabs something from a pack"),
-    "aim": Timed("Aim a ranged weapon (2 s)", 2, "aims"),
-    "crouch": Timed("Crouch, or go from prone to crouch (1 s)", 1, "crouches"),
-    "prone": Timed("Go prone (1 s)", 1, "goes prone"),
-    "stand": Timed("Stand up (1 s from a crouch, 4 s from prone)", 1, "stands up"),
-    "cast": Timed("Cast a spell (4 s; options: spell=name delay=seconds)", 4, "casts"),
-    "reload": Timed("Reload (4 s, +4 per scale the weapon is larger: options: larger=N)", 4, "reloads"),
-    "crawl": Timed("Crawl one square while disabled (4 s)", 4, "crawls"),
-    "talk": Timed("Talk (0 s)", 0, "talks"),
-    "drop": Timed("Drop a held object (0 s)", 0, "drops what they hold"),
-    "mount": Timed("Mount up: steering costs 2 s every turn (0 s)", 0, "takes the reins"),
-    "dismount": Timed("Stop steering a mount (0 s)", 0, "lets go of the reins"),
+    "move": Timed(N_("Move (1 s)"), 1, N_("moves")),
+    "run": Timed(N_("Run (3 s, straight line)"), 3, N_("runs")),
+    "draw": Timed(N_("Draw a weapon (1 s)"), 1, N_("draws a weapon")),
+    "sheathe": Timed(N_("Sheathe a weapon (1 s)"), 1, N_("sheathes a weapon")),
+    "grab": Timed(N_("Grab an object from a pack or pocket (2 s)"), 2, N_("grabs something from a pack")),
+    "aim": Timed(N_("Aim a ranged weapon (2 s)"), 2, N_("aims")),
+    "crouch": Timed(N_("Crouch, or go from prone to crouch (1 s)"), 1, N_("crouches")),
+    "prone": Timed(N_("Go prone (1 s)"), 1, N_("goes prone")),
+    "stand": Timed(N_("Stand up (1 s from a crouch, 4 s from prone)"), 1, N_("stands up")),
+    "cast": Timed(N_("Cast a spell (4 s; options: spell=name delay=seconds)"), 4, N_("casts")),
+    "reload": Timed(N_("Reload (4 s, +4 per scale the weapon is larger: options: larger=N)"), 4, N_("reloads")),
+    "crawl": Timed(N_("Crawl one square while disabled (4 s)"), 4, N_("crawls")),
+    "talk": Timed(N_("Talk (0 s)"), 0, N_("talks")),
+    "drop": Timed(N_("Drop a held object (0 s)"), 0, N_("drops what they hold")),
+    "mount": Timed(N_("Mount up: steering costs 2 s every turn (0 s)"), 0, N_("takes the reins")),
+    "dismount": Timed(N_("Stop steering a mount (0 s)"), 0, N_("lets go of the reins")),
     "spend": Timed('Anything else: options seconds=N what="…"', 0, "acts"),
 }
 STAND_FROM_PRONE = 4

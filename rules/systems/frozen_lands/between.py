@@ -9,18 +9,18 @@ from typing import Any
 
 from rules.between import dead_rest, heading, kept, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
-from rules.said import say, term
+from rules.said import N_, say, term
 from rules.system import Adjustable, Rest
 from rules.usertext import mark
 
 from .model import FrozenCombatant, Sheet
 
-CONDITIONS = ("exhaustion", "dazed", "fear")
+CONDITIONS = (N_("exhaustion"), N_("dazed"), N_("fear"))
 
 RESTS = {
     "rest": Rest(
         key="rest",
-        label="Resting",
+        label=N_("Resting"),
         rule="“After resting, Stress always resets to 0.” "
         "“Stamina is usually recovered by resting or healing […]” "
         "“Wounds require longer periods of resting or magical healing to be restored”: the GM removes them "

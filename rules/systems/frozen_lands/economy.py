@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from ...errors import NotAllowed
-from ...said import say, term
+from ...said import N_, say, term
 from ...usertext import user_text
 from .model import FrozenCombatant, FrozenEncounter
 
 # The actions the rules name themselves; any other is one a player named (`Other`'s label).
-OWN_ACTIONS = ("attack", "move", "stand", "aim", "reload", "delay")
+OWN_ACTIONS = (N_("attack"), N_("move"), N_("stand"), N_("aim"), N_("reload"), N_("delay"))
 
 
 def action_word(action: str) -> str:

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...actions import AddCombatants
 from ...model import Event
-from ...said import say, term
+from ...said import N_, say, term
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.tracks import Tracks
@@ -50,7 +50,7 @@ SUMMARY = """d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:
 
 class FrozenLands(System):
     key = "frozen-lands"
-    name = "Frozen Lands"
+    name = N_("Frozen Lands")
     summary = SUMMARY
     encounter_type = FrozenEncounter
     combatant_type = FrozenCombatant

@@ -12,7 +12,7 @@ from typing import Any
 from ...between import heading, kept, refuse_dead, split_entries
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import english, say, term
+from ...said import N_, english, say, term
 from ...system import Adjustable, Rest, RestOption, RestOutcome, chosen_names, whole_number, yes_no
 from ...usertext import mark, quoted, user_text
 from . import conditions as cond
@@ -21,21 +21,21 @@ from .model import Condition, RCCombatant, RCEncounter, RCSheet
 from .rolls import mode_for, roll_d20
 
 RECOVERY_DC = 15
-ATTRIBUTES = ("Strength", "Dexterity", "Constitution", "Intelligence", "Wisdom", "Charisma")
+ATTRIBUTES = (N_("Strength"), N_("Dexterity"), N_("Constitution"), N_("Intelligence"), N_("Wisdom"), N_("Charisma"))
 # gone when the fight is over: where someone stands, who holds them, what burns them this scene
 FIGHT_ONLY = cond.DERIVED + ("Exhaustion", "Hidden", "Prone", "Grappled", "Restrained", "Ongoing Damage")
 
 RESTS = {
     "end_scene": Rest(
         key="end_scene",
-        label="End of scene",
+        label=N_("End of scene"),
         rule="“Heroes are made of stern stuff. So, at the end of a scene, you recover all of your Stamina. "
         "If you are Unconscious at the end of a scene due to stamina loss, assuming you aren't a zombie chow, "
         "you regain half your total Stamina instead.”",
     ),
     "hiatus": Rest(
         key="hiatus",
-        label="Hiatus",
+        label=N_("Hiatus"),
         rule="“You must take one hiatus per Wound you currently have before attempting to recover. […] "
         "After which, "
         "you must make a successful Routine (DC: 15) Constitution saving throw to recover 1 wound; if you fail "
@@ -57,7 +57,7 @@ RESTS = {
     ),
     "new_issue": Rest(
         key="new_issue",
-        label="New Issue",
+        label=N_("New Issue"),
         rule="“Plot Points are reset to one at the start of each new Issue.” The Editor-in-Chief's pool is emptied "
         "(the bot's default; the seed does not say).",
     ),

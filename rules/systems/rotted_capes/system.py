@@ -7,7 +7,7 @@ from typing import Any
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import say, term
+from ...said import N_, say, term
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.initiative import Initiative
@@ -50,7 +50,7 @@ SUMMARY = """Stats: dex con init avoidance fortitude willpower stamina wounds dr
 
 class RottedCapes(System):
     key = "rotted-capes"
-    name = "Rotted Capes"
+    name = N_("Rotted Capes")
     summary = SUMMARY
     encounter_type = RCEncounter
     combatant_type = RCCombatant

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rules.commands import integer
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event, Value
-from rules.said import english, joined, say, term
+from rules.said import N_, english, joined, say, term
 from rules.secrets import secret
 from rules.usertext import Typed, listed, quoted
 
@@ -36,11 +36,11 @@ POWER_DAMAGE = 2
 PROMPT_LIMIT = 300
 FLIP = say("Flip")  # the defence's one option; said alike each time, so equal to itself
 LABELS = {
-    "attack": "Attack",
-    "power attack": "Power Attack",
-    "charge": "Charge",
-    "aid": "Aid",
-    "opportunity attack": "Opportunity Attack",
+    "attack": N_("Attack"),
+    "power attack": N_("Power Attack"),
+    "charge": N_("Charge"),
+    "aid": N_("Aid"),
+    "opportunity attack": N_("Opportunity Attack"),
 }
 
 

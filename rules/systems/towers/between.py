@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.between import at_most_sheet, dead_rest, heading, kept, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
-from rules.said import say
+from rules.said import N_, say
 from rules.system import Adjustable, Rest
 from rules.usertext import mark, quoted
 
@@ -20,13 +20,13 @@ from .sheet import TowersSheet
 RESTS = {
     "five_minutes": Rest(
         key="five_minutes",
-        label="Five minutes out of combat",
+        label=N_("Five minutes out of combat"),
         rule="“If a character is given 5 minutes outside of combat to catch his breath, he will regain all his "
         "STUN.” Mana, which comes back at every zero phase in a fight, is full again too (the bot's default).",
     ),
     "eight_hours": Rest(
         key="eight_hours",
-        label="Eight hours without exertion",
+        label=N_("Eight hours without exertion"),
         rule="“LETHAL damage comes back much more slowly. A character gains back 1 point of LETHAL for every "
         "8 hours spent without physical or mental exertion.”",
     ),
