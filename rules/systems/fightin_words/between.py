@@ -8,7 +8,7 @@ from typing import Any
 
 from rules.between import dead_rest, heading, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
-from rules.said import N_, say, term
+from rules.said import N_, say, say_plural, term
 from rules.system import Adjustable, Rest, RestOption, chosen_names
 
 from .conditions import canonical
@@ -111,11 +111,11 @@ def _fighter(sheet: dict[str, Any], state: dict[str, Any]) -> Fighter:
 
 
 def _wounds(n: int) -> str:
-    return say("{n} wound", n=n) if n == 1 else say("{n} wounds", n=n)
+    return say_plural("{n} wound", "{n} wounds", n, n=n)
 
 
 def _penalties(n: int) -> str:
-    return say("{n} morale penalty", n=n) if n == 1 else say("{n} morale penalties", n=n)
+    return say_plural("{n} morale penalty", "{n} morale penalties", n, n=n)
 
 
 def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], str]:

@@ -10,7 +10,7 @@ from rules.actions import Action, GmAction
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import N_, say, term
+from rules.said import N_, say, say_plural, term
 from rules.secrets import secret
 from rules.usertext import quoted, user_text
 
@@ -259,10 +259,8 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
     f = cond.with_condition(f, Condition(name=name, rounds=rounds))
     if not rounds:
         lasting = say("until removed")
-    elif rounds == 1:
-        lasting = say("{n} round", n=rounds)
     else:
-        lasting = say("{n} rounds", n=rounds)
+        lasting = say_plural("{n} round", "{n} rounds", rounds, n=rounds)
     line = say(
         "{who} is {condition} ({lasting}): {effect}.",
         who=f.name,

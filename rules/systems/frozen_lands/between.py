@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.between import dead_rest, heading, kept, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
-from rules.said import N_, say, term
+from rules.said import N_, say, say_plural, term
 from rules.system import Adjustable, Rest
 from rules.usertext import mark
 
@@ -104,10 +104,14 @@ def _rest(r) -> tuple[dict[str, Any], str]:
         stamina=v["stamina"],
         full=v["max_stamina"],
     )
-    if v["wounds"] == 1:
-        text += f"; {say('{n} Wound remains (the GM heals Wounds)', n=v['wounds'])}"
-    elif v["wounds"]:
-        text += f"; {say('{n} Wounds remain (the GM heals Wounds)', n=v['wounds'])}"
+    if v["wounds"]:
+        remain = say_plural(
+            "{n} Wound remains (the GM heals Wounds)",
+            "{n} Wounds remain (the GM heals Wounds)",
+            v["wounds"],
+            n=v["wounds"],
+        )
+        text += f"; {remain}"
     return state, text + "."
 
 
@@ -125,10 +129,11 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
         text = say("Wounds {wounds}", wounds=v["wounds"])
         if injuries:
             text += ": " + "; ".join(mark(i) for i in injuries)
-        if missing == 1:
-            text += f" ({say('{n} critical injury not recorded', n=missing)})"
-        elif missing > 0:
-            text += f" ({say('{n} critical injuries not recorded', n=missing)})"
+        if missing > 0:
+            unrecorded = say_plural(
+                "{n} critical injury not recorded", "{n} critical injuries not recorded", missing, n=missing
+            )
+            text += f" ({unrecorded})"
         out.append(text)
     extra = max(0, v["stress"] - v["soul"])
     kept = dict(stress=v["stress"], soul=v["soul"], wp=v["wp"])

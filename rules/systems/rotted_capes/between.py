@@ -12,7 +12,7 @@ from typing import Any
 from ...between import heading, kept, refuse_dead, split_entries
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import N_, english, say, term
+from ...said import N_, english, say, say_plural, term
 from ...system import Adjustable, Rest, RestOption, RestOutcome, chosen_names, whole_number, yes_no
 from ...usertext import mark, quoted, user_text
 from . import conditions as cond
@@ -176,9 +176,7 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
         results = [
             (
                 r.lasting | {"plot_points": n},
-                say("{who} has {n} Plot Point.", who=user_text(r.name), n=n)
-                if n == 1
-                else say("{who} has {n} Plot Points.", who=user_text(r.name), n=n),
+                say_plural("{who} has {n} Plot Point.", "{who} has {n} Plot Points.", n, who=user_text(r.name), n=n),
             )
             if not r.npc
             else (r.lasting, "")
@@ -269,7 +267,7 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
     penalty = max(taken, int(state.get("exhaustion", 0)))
     total = d20.natural + v["con"] - penalty
     sign = "+" if v["con"] >= 0 else "−"
-    hiatuses = say("{n} Hiatus", n=taken) if taken == 1 else say("{n} Hiatuses", n=taken)
+    hiatuses = say_plural("{n} Hiatus", "{n} Hiatuses", taken, n=taken)
     roll = say(
         "{who} CON save (Wound Recovery, {hiatuses} taken): {d20} {sign} {con}",
         who=name,
@@ -295,18 +293,14 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
         points = _points(r, settings) - 1
         state["plot_points"] = points
         ignored = dict(row=row, who=name, n=points)
-        if points == 1:
-            failed = say(
-                "failure ({row}); {who} spends a Plot Point to ignore it: their condition stays unchanged until the "
-                "following day ({n} Plot Point left)",
-                **ignored,
-            )
-        else:
-            failed = say(
-                "failure ({row}); {who} spends a Plot Point to ignore it: their condition stays unchanged until the "
-                "following day ({n} Plot Points left)",
-                **ignored,
-            )
+        failed = say_plural(
+            "failure ({row}); {who} spends a Plot Point to ignore it: their condition stays unchanged until the "
+            "following day ({n} Plot Point left)",
+            "failure ({row}); {who} spends a Plot Point to ignore it: their condition stays unchanged until the "
+            "following day ({n} Plot Points left)",
+            points,
+            **ignored,
+        )
         return state, f"{roll}: {failed}" + _also(notes) + ".", 1
     if d20.natural == 1:
         if name.casefold() in picks["flaw"]:
@@ -371,10 +365,9 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
         )
     if v["flaws"]:
         flaws = v["flaws"]
-        if flaws == 1:
-            wounds += "; " + say("{n} physical flaw (maximum Wounds −{n})", n=flaws)
-        else:
-            wounds += "; " + say("{n} physical flaws (maximum Wounds −{n})", n=flaws)
+        wounds += "; " + say_plural(
+            "{n} physical flaw (maximum Wounds −{n})", "{n} physical flaws (maximum Wounds −{n})", flaws, n=flaws
+        )
     out.append(wounds)
     if v["plot_points"] is not None:
         out.append(say("Plot Points {n}", n=v["plot_points"]))

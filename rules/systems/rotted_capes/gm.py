@@ -6,7 +6,7 @@ from ...commands import flag_number
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import say, term
+from ...said import say, say_plural, term
 from ...secrets import secret
 from ...usertext import listed, mark, one_line, user_text
 from . import conditions as cond
@@ -309,8 +309,8 @@ def _describe(c: Condition, enc, *, added: bool = False) -> str:
     if c.until == "rounds":
         n = c.turns_left
         if added:
-            return say("for {n} round", n=n) if n == 1 else say("for {n} rounds", n=n)
-        return say("{n} round left", n=n) if n == 1 else say("{n} rounds left", n=n)
+            return say_plural("for {n} round", "for {n} rounds", n, n=n)
+        return say_plural("{n} round left", "{n} rounds left", n, n=n)
     if c.until == "turn_end":
         if c.owner:
             return say("until the end of {who}'s next turn", who=enc.get(c.owner).name)

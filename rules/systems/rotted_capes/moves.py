@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import N_, say, term
+from ...said import N_, say, say_plural, term
 from ...secrets import secret
 from ...usertext import one_line, user_text
 from . import conditions as cond
@@ -249,10 +249,7 @@ def _move(enc, c, action, chance):
         raise NotAllowed(say("{who} has only {n} areas of Pace left.", who=c.name, n=e.pace))
     enc = enc.update(c.id, economy=e.but(pace=e.pace - areas))
     moved = dict(who=c.name, n=areas, left=secret(e.pace - areas, c))
-    if areas == 1:
-        text = say("{who} moves {n} area ({left} left).", **moved)
-    else:
-        text = say("{who} moves {n} areas ({left} left).", **moved)
+    text = say_plural("{who} moves {n} area ({left} left).", "{who} moves {n} areas ({left} left).", areas, **moved)
     return enc, [Event(kind="info", text=text)]
 
 

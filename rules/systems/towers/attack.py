@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rules.commands import integer
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event, Value
-from rules.said import N_, english, joined, say, term
+from rules.said import N_, english, joined, say, say_plural, term
 from rules.secrets import secret
 from rules.usertext import Typed, listed, quoted
 
@@ -296,7 +296,7 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
     mods = defense_mods(defender, attacker, plan.weapon, plan.flags, plan.defense)
     why = f" ({mods.text()})" if mods.notes else ""
     count = card_count(base, mods)
-    cards = say("{n} cards", n=secret(count, defender)) if count != 1 else say("{n} card", n=secret(count, defender))
+    cards = say_plural("{n} card", "{n} cards", count, n=secret(count, defender))
     prompt = say(
         "{who}: {attacker}'s {weapon} comes in at {total} (hits on a tie). Flip {defence} {base}{why}: {cards}. "
         'Press Flip, or enter the cards you flipped: /choose option:Flip cards:"…".',
