@@ -20,10 +20,10 @@ CONDITIONS = (N_("incapacitated"), N_("concealed"), N_("surrendered"), N_("grabb
 
 
 MOVES = {  # (sprinting, dragging someone): how a move reads
-    (False, False): "{who} moves {zones} zone(s).",
-    (True, False): "{who} moves {zones} zone(s) (sprinting).",
-    (False, True): "{who} moves {zones} zone(s), dragging {held}.",
-    (True, True): "{who} moves {zones} zone(s) (sprinting), dragging {held}.",
+    (False, False): N_("{who} moves {zones} zone(s)."),
+    (True, False): N_("{who} moves {zones} zone(s) (sprinting)."),
+    (False, True): N_("{who} moves {zones} zone(s), dragging {held}."),
+    (True, True): N_("{who} moves {zones} zone(s) (sprinting), dragging {held}."),
 }
 
 

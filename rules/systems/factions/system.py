@@ -72,8 +72,10 @@ class FactionsSystem(System):
     sides = ("players", "gm")
     player_side = "players"
     options = {
-        "nat20_fails": Option(default=True, help="A natural 20 fails every save."),
-        "critical_str_save": Option(default=False, help="A STR save shrugs off critical damage (no incapacitation)."),
+        "nat20_fails": Option(default=True, help=N_("A natural 20 fails every save.")),
+        "critical_str_save": Option(
+            default=False, help=N_("A STR save shrugs off critical damage (no incapacitation).")
+        ),
         **between.OPTIONS,
     }
 

@@ -19,7 +19,7 @@ from .wounds import located
 # conditions that can outlast the fight; the rest belong to its seconds and rounds
 LASTING = (N_("mobility penalty"), N_("disabled"), N_("confused"), N_("unconscious"))
 
-_INFECTED = RestOption(key="infected", help="characters whose poison or disease afflicts wounds: they do not heal")
+_INFECTED = RestOption(key="infected", help=N_("characters whose poison or disease afflicts wounds: they do not heal"))
 RESTS = {
     "sleep": Rest(
         key="sleep",
@@ -42,17 +42,17 @@ RESTS = {
 }
 
 ADJUSTABLE = {
-    "wounds": Adjustable(key="wounds", help="wounds (each: Toughness −1)", minimum=0, maximum=50),
-    "locations": Adjustable(
-        key="locations", kind="list", help="what located wounds still do, e.g. `arm: cannot carry objects`"
+    N_("wounds"): Adjustable(key="wounds", help=N_("wounds (each: Toughness −1)"), minimum=0, maximum=50),
+    N_("locations"): Adjustable(
+        key="locations", kind="list", help=N_("what located wounds still do, e.g. `arm: cannot carry objects`")
     ),
-    "morale_penalties": Adjustable(
-        key="morale_penalties", help="morale penalties (each: Will −1)", minimum=0, maximum=30
+    N_("morale_penalties"): Adjustable(
+        key="morale_penalties", help=N_("morale penalties (each: Will −1)"), minimum=0, maximum=30
     ),
-    "conditions": Adjustable(key="conditions", kind="list", help="lasting conditions: " + ", ".join(LASTING)),
-    "dying": Adjustable(key="dying", kind="bool", help="dying (yes/no)"),
-    "stable": Adjustable(key="stable", kind="bool", help="stabilised but unconscious (yes/no)"),
-    "dead": Adjustable(key="dead", kind="bool", help="dead (yes/no)"),
+    N_("conditions"): Adjustable(key="conditions", kind="list", help="lasting conditions: " + ", ".join(LASTING)),
+    N_("dying"): Adjustable(key="dying", kind="bool", help=N_("dying (yes/no)")),
+    N_("stable"): Adjustable(key="stable", kind="bool", help=N_("stabilised but unconscious (yes/no)")),
+    N_("dead"): Adjustable(key="dead", kind="bool", help=N_("dead (yes/no)")),
 }
 
 

@@ -35,6 +35,23 @@ KNOWN = {
     N_("mobility penalty"): N_("−1 Acrobatics, Athletics, Wrestle, Stealth and ½ square of speed each"),
     N_("lucid"): N_("confusion paused: in control"),
 }
+# The conditions capitalised, as the lines show them, for extraction.
+SHOWN = (
+    N_("Flat-footed"),
+    N_("Confused"),
+    N_("Panicked"),
+    N_("Raging"),
+    N_("Stunned"),
+    N_("Staggered"),
+    N_("Disabled"),
+    N_("Broken"),
+    N_("Helpless"),
+    N_("Unconscious"),
+    N_("Sleeping"),
+    N_("Held"),
+    N_("Mobility penalty"),
+    N_("Lucid"),
+)
 ALIASES = {
     "flatfooted": "flat-footed",
     "flat_footed": "flat-footed",

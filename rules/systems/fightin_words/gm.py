@@ -119,7 +119,7 @@ def heal(system, enc, action: Heal, chance: Chance):
         raise InvalidInput(say("{who} has no wound.", who=f.name))
     count = min(action.amount, f.wounds)  # tells how many wounds there were
     f = f.but(wounds=f.wounds - count)
-    healed = secret(say("{n} wounds", n=count) if count > 1 else say("{n} wound", n=count), f)
+    healed = secret(say_plural("{n} wound", "{n} wounds", count, n=count), f)
     now = secret(pair(toughness(f), minimum_toughness(f)), f)
     return enc.with_combatant(f), [
         Event(
@@ -129,6 +129,8 @@ def heal(system, enc, action: Heal, chance: Chance):
     ]
 
 
+# The stats capitalised, as the lines show them, for extraction.
+SHOWN_STATS = (N_("Reflex"), N_("Dex"), N_("Strength"), N_("Endurance"), N_("Spirit"), N_("Fortitude"), N_("Will"))
 STATS = (N_("reflex"), N_("dex"), N_("strength"), N_("endurance"), N_("spirit"), N_("fortitude"), N_("will"))
 SKILL = re.compile(r"[a-z][a-z -]{1,29}")
 # Checks the bot makes by itself, which must not pass for a skill check.

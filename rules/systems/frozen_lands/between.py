@@ -29,15 +29,19 @@ RESTS = {
 }
 
 ADJUSTABLE = {
-    "stamina": Adjustable(key="stamina", help="Stamina left (up to class Stamina + BODY)", minimum=0, maximum=200),
-    "wounds": Adjustable(key="wounds", help="Wounds", minimum=0, maximum=50),
-    "injuries": Adjustable(key="injuries", kind="list", help="critical injuries, one per Wound, from the GM's table"),
-    "stress": Adjustable(key="stress", help="Stress", minimum=0, maximum=50),
-    "wp": Adjustable(key="wp", help="WP", minimum=0, maximum=99),
-    "exhaustion": Adjustable(key="exhaustion", help="Exhaustion level (−1 action each)", minimum=0, maximum=3),
-    "dazed": Adjustable(key="dazed", help="Dazed level (−1 reaction each)", minimum=0, maximum=3),
-    "fear": Adjustable(key="fear", help="Fear level (−1 success each)", minimum=0, maximum=3),
-    "dead": Adjustable(key="dead", kind="bool", help="dead (yes/no)"),
+    N_("stamina"): Adjustable(
+        key="stamina", help=N_("Stamina left (up to class Stamina + BODY)"), minimum=0, maximum=200
+    ),
+    N_("wounds"): Adjustable(key="wounds", help=N_("Wounds"), minimum=0, maximum=50),
+    N_("injuries"): Adjustable(
+        key="injuries", kind="list", help=N_("critical injuries, one per Wound, from the GM's table")
+    ),
+    N_("stress"): Adjustable(key="stress", help=N_("Stress"), minimum=0, maximum=50),
+    N_("wp"): Adjustable(key="wp", help=N_("WP"), minimum=0, maximum=99),
+    N_("exhaustion"): Adjustable(key="exhaustion", help=N_("Exhaustion level (−1 action each)"), minimum=0, maximum=3),
+    N_("dazed"): Adjustable(key="dazed", help=N_("Dazed level (−1 reaction each)"), minimum=0, maximum=3),
+    N_("fear"): Adjustable(key="fear", help=N_("Fear level (−1 success each)"), minimum=0, maximum=3),
+    N_("dead"): Adjustable(key="dead", kind="bool", help=N_("dead (yes/no)")),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
-from ...said import say, say_plural, term
+from ...said import N_, say, say_plural, term
 from ...secrets import secret
 from ...usertext import listed, mark, one_line, quoted
 from . import pools
@@ -15,12 +15,12 @@ from .economy import spend
 from .model import FrozenCombatant, FrozenEncounter
 
 FEATURES = {
-    "cluttered": "cluttered",
-    "dim": "dim",
-    "dimly_lit": "dim",
-    "dimly-lit": "dim",
-    "dark": "dim",
-    "cramped": "cramped",
+    "cluttered": N_("cluttered"),
+    "dim": N_("dim"),
+    "dimly_lit": N_("dim"),
+    "dimly-lit": N_("dim"),
+    "dark": N_("dim"),
+    "cramped": N_("cramped"),
 }
 
 

@@ -62,7 +62,8 @@ class FrozenLands(System):
     player_side = "heroes"
     options = {
         "any_failure_critical": Option(
-            default=False, help="Every non-6 on a stress die is a critical failure (the seed's letter), not only a 1."
+            default=False,
+            help=N_("Every non-6 on a stress die is a critical failure (the seed's letter), not only a 1."),
         ),
     }
 

@@ -26,14 +26,14 @@ PLOT_DIS = say("Spend a Plot Point: disadvantage")
 PLOT_NO = say("No")
 # the reasons for advantage and disadvantage are kept as English keys and said when shown (`rolls.reasons`)
 _FLAG_DIS = {
-    "dis": "disadvantage",
-    "cover": "partial cover",
-    "same_area": "ranged at a target in your area",
-    "beyond_range": "beyond range",
-    "in_melee": "target engaged in melee",
-    "unseen": "unseen target",
-    "squeezed": "squeezed",
-    "dark": "darkness",
+    "dis": N_("disadvantage"),
+    "cover": N_("partial cover"),
+    "same_area": N_("ranged at a target in your area"),
+    "beyond_range": N_("beyond range"),
+    "in_melee": N_("target engaged in melee"),
+    "unseen": N_("unseen target"),
+    "squeezed": N_("squeezed"),
+    "dark": N_("darkness"),
 }
 
 

@@ -46,13 +46,15 @@ RESTS = {
         dice="for each hero due a Wound Recovery roll, in the order given: the d20 (two with a medic), "
         "then a d6 for the attribute when the roll fails by 5 or more (1 Strength … 6 Charisma)",
         options=(
-            RestOption(key="medic", help="heroes treated by someone with an appropriate skill set (advantage)"),
-            RestOption(key="plot_point", help="heroes who spend a Plot Point to ignore a failed Wound Recovery roll"),
+            RestOption(key="medic", help=N_("heroes treated by someone with an appropriate skill set (advantage)")),
+            RestOption(
+                key="plot_point", help=N_("heroes who spend a Plot Point to ignore a failed Wound Recovery roll")
+            ),
             RestOption(
                 key="flaw",
-                help="heroes who, on a natural 1, take a Physical Condition and heal a Wound instead of losing one",
+                help=N_("heroes who, on a natural 1, take a Physical Condition and heal a Wound instead of losing one"),
             ),
-            RestOption(key="unfed", help="heroes without food and drink: their Exhaustion stays"),
+            RestOption(key="unfed", help=N_("heroes without food and drink: their Exhaustion stays")),
         ),
     ),
     "new_issue": Rest(
@@ -64,30 +66,34 @@ RESTS = {
 }
 
 ADJUSTABLE = {
-    "stamina": Adjustable(key="stamina", help="Stamina left (up to the sheet's Stamina)", minimum=0, maximum=1000),
-    "wounds": Adjustable(
+    N_("stamina"): Adjustable(
+        key="stamina", help=N_("Stamina left (up to the sheet's Stamina)"), minimum=0, maximum=1000
+    ),
+    N_("wounds"): Adjustable(
         key="wounds",
-        help="Wounds left (up to the sheet's Wounds less flaws; 0 with no Stamina is death)",
+        help=N_("Wounds left (up to the sheet's Wounds less flaws; 0 with no Stamina is death)"),
         minimum=0,
         maximum=1000,
     ),
-    "flaws": Adjustable(
-        key="flaws", help="physical flaws accepted to escape death (each: maximum Wounds −1)", minimum=0, maximum=20
+    N_("flaws"): Adjustable(
+        key="flaws", help=N_("physical flaws accepted to escape death (each: maximum Wounds −1)"), minimum=0, maximum=20
     ),
-    "plot_points": Adjustable(key="plot_points", help="Plot Points held", minimum=0, maximum=100),
-    "exhaustion": Adjustable(key="exhaustion", help="Exhaustion level (6 is death)", minimum=0, maximum=6),
-    "hiatuses": Adjustable(
-        key="hiatuses", help="Hiatuses taken towards the next Wound Recovery roll", minimum=0, maximum=100
+    N_("plot_points"): Adjustable(key="plot_points", help=N_("Plot Points held"), minimum=0, maximum=100),
+    N_("exhaustion"): Adjustable(key="exhaustion", help=N_("Exhaustion level (6 is death)"), minimum=0, maximum=6),
+    N_("hiatuses"): Adjustable(
+        key="hiatuses", help=N_("Hiatuses taken towards the next Wound Recovery roll"), minimum=0, maximum=100
     ),
-    "dead": Adjustable(key="dead", help="dead (yes/no)", kind="bool"),
-    "conditions": Adjustable(
-        key="conditions", kind="list", help="lasting conditions, e.g. `Weakened (Strength, Mild), Charmed`"
+    N_("dead"): Adjustable(key="dead", help=N_("dead (yes/no)"), kind="bool"),
+    N_("conditions"): Adjustable(
+        key="conditions", kind="list", help=N_("lasting conditions, e.g. `Weakened (Strength, Mild), Charmed`")
     ),
-    "weaknesses": Adjustable(key="weaknesses", kind="list", help="Physical Conditions taken on Wound Recovery rolls"),
-    "attribute_losses": Adjustable(
+    N_("weaknesses"): Adjustable(
+        key="weaknesses", kind="list", help=N_("Physical Conditions taken on Wound Recovery rolls")
+    ),
+    N_("attribute_losses"): Adjustable(
         key="attribute_losses",
         kind="list",
-        help="attribute points lost for good, one entry per point, e.g. `Constitution`",
+        help=N_("attribute points lost for good, one entry per point, e.g. `Constitution`"),
     ),
 }
 

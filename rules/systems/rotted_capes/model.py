@@ -20,7 +20,17 @@ PHYSICAL = (N_("acid"), N_("ballistic"), N_("kinetic"), N_("piercing"), N_("slas
 DAMAGE_TYPES = ENERGY + PHYSICAL + (N_("poison"), N_("psychic"))
 DR_KEYS = DAMAGE_TYPES + (N_("energy"), N_("physical"), N_("all"))  # what a DR may name
 # Greek order: strongest first. "Epsilon or below" means this index or later.
-ZOMBIE_LEVELS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "omega")
+ZOMBIE_LEVELS = (
+    N_("alpha"),
+    N_("beta"),
+    N_("gamma"),
+    N_("delta"),
+    N_("epsilon"),
+    N_("zeta"),
+    N_("eta"),
+    N_("theta"),
+    N_("omega"),
+)
 EPSILON = ZOMBIE_LEVELS.index("epsilon")
 PACE_CAP = 5
 

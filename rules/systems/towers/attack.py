@@ -197,7 +197,7 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
         shifted=moved,
         damage_text=shown,
     )
-    against = joined(" and ", (d.name for d in defenders))
+    against = joined(N_(" and "), (d.name for d in defenders))
     if spent:
         lead = say(
             "{who}: {action} with {weapon} on {targets} ({mana})",

@@ -33,13 +33,15 @@ RESTS = {
 }
 
 ADJUSTABLE = {
-    "lethal": Adjustable(
-        key="lethal", help="LETHAL left (up to the sheet's; below 0 is dying)", minimum=-1000, maximum=500
+    N_("lethal"): Adjustable(
+        key="lethal", help=N_("LETHAL left (up to the sheet's; below 0 is dying)"), minimum=-1000, maximum=500
     ),
-    "stun": Adjustable(key="stun", help="STUN left (up to the sheet's)", minimum=0, maximum=500),
-    "mana": Adjustable(key="mana", help="mana left (up to the sheet's)", minimum=0, maximum=30),
-    "conditions": Adjustable(key="conditions", kind="list", help="lasting conditions, e.g. `cursed, blinded (minor)`"),
-    "dead": Adjustable(key="dead", kind="bool", help="dead (yes/no)"),
+    N_("stun"): Adjustable(key="stun", help=N_("STUN left (up to the sheet's)"), minimum=0, maximum=500),
+    N_("mana"): Adjustable(key="mana", help=N_("mana left (up to the sheet's)"), minimum=0, maximum=30),
+    N_("conditions"): Adjustable(
+        key="conditions", kind="list", help=N_("lasting conditions, e.g. `cursed, blinded (minor)`")
+    ),
+    N_("dead"): Adjustable(key="dead", kind="bool", help=N_("dead (yes/no)")),
 }
 
 

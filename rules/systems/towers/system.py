@@ -44,14 +44,16 @@ class TowersSystem(System):
     commands = COMMANDS
     between = between
     options = {
-        "surprise_phases": Option(default=10, help="Phases a surprised combatant loses before first acting."),
-        "mana_per_zero_phase": Option(default=1, help="Mana each caster regains at the start of each zero phase."),
+        "surprise_phases": Option(default=10, help=N_("Phases a surprised combatant loses before first acting.")),
+        "mana_per_zero_phase": Option(default=1, help=N_("Mana each caster regains at the start of each zero phase.")),
         "defender_flips": Option(
             default="players",
-            help="`players`: player characters flip their own defence "
-            "(a choice with a button); `auto`: the bot flips every defence at once.",
+            help=N_(
+                "`players`: player characters flip their own defence "
+                "(a choice with a button); `auto`: the bot flips every defence at once."
+            ),
         ),
-        "disabled_can_act": Option(default=True, help="Characters at exactly 0 LETHAL (disabled) may still act."),
+        "disabled_can_act": Option(default=True, help=N_("Characters at exactly 0 LETHAL (disabled) may still act.")),
     }
 
     # --- characters ----------------------------------------------------------------
