@@ -12,12 +12,10 @@ from bot import catalog as template
 from bot import translation
 
 
-def write_language(folder: Path, locale: str, messages: dict, *, plural_forms: str | None = None) -> Path:
+def write_language(folder: Path, locale: str, messages: dict) -> Path:
     """`folder/<locale>/LC_MESSAGES/turnkeeper.po` translating each English template (a (singular,
     plural) key for a count, with a tuple of its forms); the plural rule is CLDR's for the locale."""
     po = Catalog(locale=locale.replace("-", "_"))
-    if plural_forms:
-        po._num_plurals, po._plural_expr = _parsed(plural_forms)
     for english, translated in messages.items():
         po.add(english, translated)
     return _write(folder, locale, po)
@@ -47,8 +45,3 @@ def _write(folder: Path, locale: str, po: Catalog) -> Path:
     with path.open("wb") as file:
         write_po(file, po)
     return path
-
-
-def _parsed(plural_forms: str) -> tuple[int, str]:
-    count, expression = (part.split("=", 1)[1].strip() for part in plural_forms.rstrip(";").split(";", 1))
-    return int(count), expression

@@ -3,6 +3,7 @@ changed without extracting again fails here (and in CI's own step), before a tra
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from babel.messages.pofile import read_po
@@ -38,3 +39,18 @@ def test_every_word_of_the_frozen_lands_weapon_tables_is_in_the_template():
     tables = [*weapons.MELEE.values(), *weapons.RANGED.values()]
     words = {w.name for w in tables} | {feature for w in tables for feature in w.features}
     assert sorted(words - ids) == []
+
+
+def test_extraction_finds_templates_inside_f_strings_both_branches_and_plurals():
+    source = b"""
+line = f"{who}: {say('{n} LETHAL', n=3)}"
+template = N_("{who} is now {c}.") if on else N_("{who} is no longer {c}.")
+count = say_plural("{n} card", "{n} cards", n, n=n)
+skipped = say(template, who=who)
+"""
+    names = {keyword.split(":")[0] for keyword in catalog.KEYWORDS}
+    found = {
+        messages[:2] if name == "say_plural" else messages[0]
+        for _, name, messages, _ in catalog.extract_python(io.BytesIO(source), names, [], {})
+    }
+    assert found == {"{n} LETHAL", "{who} is now {c}.", "{who} is no longer {c}.", ("{n} card", "{n} cards"), None}
