@@ -85,6 +85,8 @@ class Language:
         forms = self.forms.get((asked.singular, asked.plural))
         if not forms:
             return None
+        if asked.n is None:  # a secret count: CLDR's "other", the last form in a Plural-Forms pybabel writes
+            return forms[-1]
         return forms[min(int(self.form(asked.n)), len(forms) - 1)]
 
 

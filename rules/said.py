@@ -47,7 +47,7 @@ class Plural(NamedTuple):
 
     singular: str
     plural: str
-    n: int
+    n: int | None  # None: a count kept secret
 
 
 Translate = Callable[["str | Plural"], "str | None"]
@@ -68,10 +68,11 @@ def say(template: str, /, **values: Any) -> str:
     return _said(template, template, values)
 
 
-def say_plural(singular: str, plural: str, n: int, /, **values: Any) -> str:
+def say_plural(singular: str, plural: str, n: int | None, /, **values: Any) -> str:
     """`say(singular)` when n == 1, else `say(plural)`, marked as one phrase whose form another
-    language picks by its own rule for n (which need not be shown: it may be hidden)."""
-    key = f"{singular}{PLURAL}{plural}{PLURAL}{int(n)}"
+    language picks by its own rule for n. n is None for a count kept secret (a hidden NPC's): its
+    form must not tell it, so it reads in the plural, and in a language's "other" form."""
+    key = f"{singular}{PLURAL}{plural}{PLURAL}{'' if n is None else int(n)}"
     return _said(singular if n == 1 else plural, key, values)
 
 
@@ -215,7 +216,7 @@ def _key(header: str) -> tuple[str, str | Plural]:
         return header, header
     try:
         singular, plural, n = header.split(PLURAL)
-        asked = Plural(singular, plural, int(n))
+        asked = Plural(singular, plural, int(n) if n else None)
     except ValueError:
         raise _Broken from None
     return (singular if asked.n == 1 else plural), asked

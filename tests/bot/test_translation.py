@@ -93,3 +93,10 @@ def test_a_translation_naming_a_value_its_english_does_not_have_is_left_out(tmp_
     write_language(tmp_path, "fr", {"{who} attacks": "{qui} attaque", "Dodge": "Esquive {", "Done.": "Fait."})
     read = translation.Catalog.read(tmp_path).phrases("fr")
     assert (read("{who} attacks"), read("Dodge"), read("Done.")) == (None, None, "Fait.")
+
+
+def test_a_count_kept_secret_is_read_in_the_languages_last_form(tmp_path):
+    wounds = ("{n} wound", "{n} wounds")
+    write_language(tmp_path, "pl", {wounds: ("{n} rana", "{n} rany", "{n} ran")})
+    read = translation.Catalog.read(tmp_path).phrases("pl")
+    assert read(said.Plural(*wounds, None)) == "{n} ran"

@@ -91,3 +91,9 @@ def test_a_hidden_count_still_picks_its_form():
     assert conceal(english(line)) == "? card"
     french = {("{n} card", "{n} cards"): ("{n} carte", "{n} cartes")}
     assert conceal(render(line, lambda asked: french[asked[:2]][asked.n != 1])) == "? carte"
+
+
+def test_a_count_kept_secret_reads_in_the_plural_and_in_a_languages_other_form():
+    line = say_plural("{n} Wound healed", "{n} Wounds healed", None, n=secret(1, True))
+    assert conceal(english(line)) == "? Wounds healed"  # "Wound" would tell it was one
+    assert templates(line) == [Plural("{n} Wound healed", "{n} Wounds healed", None)]  # the count stays unknown

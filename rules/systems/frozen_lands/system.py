@@ -6,7 +6,7 @@ from typing import Any
 
 from ...actions import AddCombatants
 from ...model import Event
-from ...said import N_, say, term
+from ...said import N_, say, say_plural, term
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.tracks import Tracks
@@ -262,10 +262,8 @@ def _extras(combatant: FrozenCombatant) -> list[str]:
         extras.append((say("prone"), say("Prone")))
     if count := combatant.stress_dice():
         # A count of dice starts with its number: nothing to capitalize.
-        dice = (
-            say("{n} stress die", n=count)
-            if count == 1 and not combatant.hidden
-            else say("{n} stress dice", n=secret(count, combatant))
+        dice = say_plural(
+            "{n} stress die", "{n} stress dice", None if combatant.hidden else count, n=secret(count, combatant)
         )
         extras.append((dice, dice))
     if not combatant.out_of_turn_tried:

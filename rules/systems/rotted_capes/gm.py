@@ -75,7 +75,7 @@ def heal(enc: RCEncounter, action, chance):
         t = target.but(wounds=target.wounds + gained)
         # how much was gained tells how much was missing
         shown = secret(gained, target)
-        what = say("{n} Wounds", n=shown) if gained != 1 or target.hidden else say("{n} Wound", n=shown)
+        what = say_plural("{n} Wound", "{n} Wounds", None if target.hidden else gained, n=shown)
     else:
         if target.zombie:
             raise InvalidInput(say("Zombies have no Stamina to recover."))
