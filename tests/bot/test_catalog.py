@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from bot import catalog
@@ -54,3 +56,15 @@ skipped = say(template, who=who)
         for _, name, messages, _ in catalog.extract_python(io.BytesIO(source), names, [], {})
     }
     assert found == {"{n} LETHAL", "{who} is now {c}.", "{who} is no longer {c}.", ("{n} card", "{n} cards"), None}
+
+
+def test_no_template_is_both_a_phrase_and_the_singular_of_a_plural():
+    """gettext keys a plural message by its singular: a phrase said alone with the same English
+    would be merged into it and lose its own translation."""
+    with (catalog.ROOT / "bot" / "babel.cfg").open(encoding="utf-8") as file:
+        method_map, options_map = parse_mapping_cfg(file)
+    keywords = {name: (1, 2) if name == "say_plural" else None for name in (k.split(":")[0] for k in catalog.KEYWORDS)}
+    found = list(extract_from_dir(str(catalog.ROOT), method_map, options_map, keywords))
+    singulars = {message[0] for _, _, message, _, _ in found if isinstance(message, tuple)}
+    alone = {message for _, _, message, _, _ in found if isinstance(message, str)}
+    assert sorted(singulars & alone) == []
