@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, cast
 import discord
 
 from rules.actions import Choose, EndEncounter, EndTurn
+from rules.said import N_
 
 from . import render
 from .lengths import SELECT_LABEL
@@ -50,7 +51,7 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:end
         await _bot(interaction).play(
             interaction,
             lambda by, system, state: EndTurn(by=by, turn_no=turn_no),
-            "End turn (button)",
+            N_("End turn (button)"),
             encounter_id=self.encounter_id,
         )
 
@@ -79,7 +80,7 @@ class ChoiceButton(
         await _bot(interaction).play(
             interaction,
             lambda by, system, state: Choose(by=by, **choose),
-            "choice (button)",
+            N_("choice (button)"),
             encounter_id=self.encounter_id,
         )
 

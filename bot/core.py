@@ -27,7 +27,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotRunning, RulesError, Stale
 from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
-from rules.said import cut, say
+from rules.said import N_, cut, say
 from rules.system import System
 from rules.usertext import mark
 
@@ -424,7 +424,7 @@ class Core:
             round=state.round,
             n=len(state.combatants),
         )
-        head = " | ".join(words(cell) for cell in ("when (UTC)", "who", "command", "what happened"))
+        head = " | ".join(words(cell) for cell in (N_("when (UTC)"), N_("who"), N_("command"), N_("what happened")))
         lines = [f"# {words(title)}", "", words(started), "", f"| # | {head} |", "|---|---|---|---|---|"]
         for event in events:
             mark = "~~" if event.undone else ""

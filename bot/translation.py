@@ -1,7 +1,6 @@
 """The readers' language: where the translation of every word the bot shows comes from.
 
-Nothing is translated yet (the catalog has no language), so everyone reads English.
-What is ready for a language to be added:
+No language ships yet, so everyone reads English. How a language is read:
 - every line the rules say carries the English template of each of its phrases
   (`rules.said`), and the one rendering seam (`bot.render.words`) asks `phrases()`
   for the readers' template of each;
@@ -9,35 +8,117 @@ What is ready for a language to be added:
   the work it starts (a context variable);
 - the command tree has a `Translator` that reads command names, descriptions and
   choices from the same catalog.
-A language is added as a table of {English template: its template in that language}.
+A language is a gettext catalog, `locale/<locale>/LC_MESSAGES/turnkeeper.po`, made from
+the template `locale/turnkeeper.pot` (`bot/catalog.py`) and read when this module is
+imported: each msgid is an English template, its msgstr the template in that language,
+and a count's forms follow the file's Plural-Forms (CLDR's rule for the language).
 """
 
 from __future__ import annotations
 
+import gettext
+import logging
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
+from pathlib import Path
 
 import discord
+from babel.messages.pofile import read_po
 from discord import app_commands
 
-Phrases = Callable[[str], "str | None"]
+from rules.said import N_, Plural, fields
+
+log = logging.getLogger(__name__)
+
+LOCALES = Path(__file__).parent / "locale"
+DOMAIN = "turnkeeper"
+
+Phrases = Callable[["str | Plural"], "str | None"]
+
+# discord.py's description of a command option that has none: a command text like the others.
+UNDESCRIBED = N_("…")
 
 LOCALE: ContextVar[str | None] = ContextVar("turnkeeper_locale", default=None)
 
 
-class Catalog:
-    """Translations by locale ("fr", "pt-BR", … as Discord names them)."""
+class Language:
+    """One language's templates: {English template: its own} and, for a count,
+    {(singular, plural): its forms}, the form picked by `plural_forms` (gettext's Plural-Forms)."""
 
-    def __init__(self, languages: Mapping[str, Mapping[str, str]] | None = None) -> None:
-        self.languages = {locale: dict(table) for locale, table in (languages or {}).items()}
+    def __init__(
+        self,
+        templates: Mapping[str, str],
+        forms: Mapping[tuple[str, str], tuple[str, ...]] | None = None,
+        plural_forms: str = "nplurals=2; plural=(n != 1);",
+    ) -> None:
+        self.templates = dict(templates)
+        self.forms = dict(forms or {})
+        self.form = gettext.c2py(plural_forms.split("plural=", 1)[1].strip().rstrip(";"))
+
+    @classmethod
+    def read(cls, path: Path) -> Language:
+        """A `.po` file. A translation that is empty, fuzzy, or names a value its English does not
+        have (or has a stray brace) is left out, and that template read in English."""
+        with path.open("rb") as file:
+            catalog = read_po(file, ignore_obsolete=True)
+        templates: dict[str, str] = {}
+        forms: dict[tuple[str, str], tuple[str, ...]] = {}
+        for message in catalog:
+            if not message.id or message.fuzzy:
+                continue
+            english = message.id if isinstance(message.id, tuple) else (message.id,)
+            translated = message.string if isinstance(message.string, tuple) else (message.string,)
+            if not all(translated) or not all(_fits(text, english) for text in translated):
+                if any(translated):
+                    log.warning("%s: %r left out: empty forms or values its English does not name", path, english[0])
+                continue
+            if isinstance(message.id, tuple):
+                forms[(english[0], english[1])] = translated
+            else:
+                templates[english[0]] = translated[0]
+        return cls(templates, forms, catalog.plural_forms)
+
+    def __call__(self, asked: str | Plural) -> str | None:
+        """The template in this language for an English one (None: it reads English)."""
+        if not isinstance(asked, Plural):
+            return self.templates.get(asked)
+        forms = self.forms.get((asked.singular, asked.plural))
+        if not forms:
+            return None
+        if asked.n is None:  # a secret count: CLDR's "other", the last form in a Plural-Forms pybabel writes
+            return forms[-1]
+        return forms[min(int(self.form(asked.n)), len(forms) - 1)]
+
+
+def _fits(translated: str, english: tuple[str, ...]) -> bool:
+    """Whether a translation names only values its English names, with its braces whole."""
+    try:
+        named = {name for text in english for _, name, _, _ in fields(text) if name}
+        return all(name in named for _, name, _, _ in fields(translated) if name)
+    except ValueError:
+        return False
+
+
+class Catalog:
+    """Languages by locale ("fr", "pt-BR", … as Discord names them)."""
+
+    def __init__(self, languages: Mapping[str, Language] | None = None) -> None:
+        self.languages = dict(languages or {})
+
+    @classmethod
+    def read(cls, directory: Path = LOCALES) -> Catalog:
+        """Every `<locale>/LC_MESSAGES/turnkeeper.po` under `directory` (`pt_BR` is Discord's `pt-BR`)."""
+        found = sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+        return cls({path.parents[1].name.replace("_", "-"): Language.read(path) for path in found})
 
     def phrases(self, locale: str | None) -> Phrases | None:
-        """How to read an English template in `locale`; None when it is read in English."""
-        table = self.languages.get(locale or "")
-        return None if table is None else table.get
+        """How to read an English template in `locale` (or in its language, `es` for `es-ES`);
+        None when it is read in English."""
+        locale = locale or ""
+        return self.languages.get(locale) or self.languages.get(locale.split("-")[0])
 
 
-CATALOG = Catalog()
+CATALOG = Catalog.read()
 
 
 def phrases() -> Phrases | None:

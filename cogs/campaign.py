@@ -20,7 +20,7 @@ from bot.places import campaign_key
 from bot.repository import DuplicateName
 from rules import registry
 from rules.errors import InvalidInput
-from rules.said import say
+from rules.said import N_, say
 
 from . import autocomplete
 
@@ -158,7 +158,9 @@ class Campaign(
         if not changes:
             await reply(interaction, render.words("Nothing has changed between fights yet."), ephemeral=True)
             return
-        head = " | ".join(render.words(cell) for cell in ("when (UTC)", "who", "command", "what changed"))
+        head = " | ".join(
+            render.words(cell) for cell in (N_("when (UTC)"), N_("who"), N_("command"), N_("what changed"))
+        )
         lines = [f"# {render.words('Between fights')}", "", f"| {head} |", "|---|---|---|---|"]
         for change in reversed(changes):
             mark = "~~" if change.undone else ""

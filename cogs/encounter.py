@@ -15,12 +15,13 @@ from bot.interact import actor_of, announce, reply
 from bot.places import campaign_key
 from rules import registry
 from rules.actions import EndEncounter
+from rules.said import N_
 from rules.secrets import conceal, reveal
 
 from .campaign import SYSTEM_CHOICES
 from .forwarding import forwarded
 
-CONFIRM_END = (
+CONFIRM_END = N_(
     "End the encounter in this channel? The fight stops for everyone and its turn order cannot be "
     "resumed; its log stays readable with /encounter log. Dismiss this message to keep playing."
 )

@@ -19,11 +19,11 @@ from bot.interact import reply
 from bot.lengths import SELECT_LABEL, SELECT_OPTIONS
 from rules import registry
 from rules.errors import RulesError
-from rules.said import say
+from rules.said import N_, say
 
 from .campaign import SYSTEM_CHOICES
 
-GENERAL = (
+GENERAL = N_(
     "**Turnkeeper** runs the fight in this channel.\n"
     "GM: `/campaign setup`, `/encounter start`, `/initiative add`, `/initiative next` (round 1), "
     "`/encounter undo`, `/encounter end`. Players: `/character add`, `/initiative join`, then act on your turn "

@@ -12,12 +12,13 @@ from bot.interact import actor_of, reply, run
 from bot.places import campaign_key
 from rules import registry
 from rules.commands import Stored
+from rules.said import N_
 
 from . import autocomplete
 from .forwarding import forward, forwarded
 from .play import CARDS, ROLL
 
-DICE = 'Several die results, e.g. "4 6 2"'
+DICE = N_('Several die results, e.g. "4 6 2"')
 
 
 @app_commands.guild_only()

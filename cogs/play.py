@@ -15,14 +15,15 @@ from discord.ext import commands
 from bot import render
 from bot.interact import reply
 from rules import registry
+from rules.said import N_
 
 from . import autocomplete
 from .forwarding import forwarded
 
-ROLL = "Your die result, if you rolled physical dice"
-DICE = 'Die results in the order rolled, e.g. "14 3 5"'
-CARDS = 'Cards flipped by hand, e.g. "KH 4C"'
-OPTIONS = 'Extra options, e.g. "adv cover=half range=9" (see /help)'
+ROLL = N_("Your die result, if you rolled physical dice")
+DICE = N_('Die results in the order rolled, e.g. "14 3 5"')
+CARDS = N_('Cards flipped by hand, e.g. "KH 4C"')
+OPTIONS = N_('Extra options, e.g. "adv cover=half range=9" (see /help)')
 
 
 class Play(commands.Cog):
@@ -236,12 +237,12 @@ class Play(commands.Cog):
         use=[
             app_commands.Choice(name=_(n), value=v)
             for n, v in (
-                ("Reroll the last d20 check or damage roll", "reroll"),
-                ("Give the attacker disadvantage", "disadvantage"),
-                ("Help an ally escape death", "escape_death"),
-                ("Ignore a failed wound-recovery roll", "ignore_recovery"),
-                ("Aid another (give a point to an ally)", "aid"),
-                ("Narrative: alter a scene, endure, influence…", "narrative"),
+                (N_("Reroll the last d20 check or damage roll"), "reroll"),
+                (N_("Give the attacker disadvantage"), "disadvantage"),
+                (N_("Help an ally escape death"), "escape_death"),
+                (N_("Ignore a failed wound-recovery roll"), "ignore_recovery"),
+                (N_("Aid another (give a point to an ally)"), "aid"),
+                (N_("Narrative: alter a scene, endure, influence…"), "narrative"),
             )
         ]
     )

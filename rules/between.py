@@ -9,9 +9,9 @@ from typing import Any
 
 from .errors import InvalidInput, NotAllowed
 from .model import Event
-from .said import OPEN, say, term
+from .said import say, term
 from .system import Adjustable, Rest, Resting, RestOutcome, whole_number, yes_no
-from .usertext import UserText, quoted, user_text
+from .usertext import quoted
 
 MAX_ENTRIES = 20
 
@@ -107,15 +107,3 @@ def outcome(
     events += [Event(kind=r[2] if len(r) > 2 else "info", text=r[1]) for r in results]
     rested = tuple(c.but(lasting=r[0]) for c, r in zip(characters, results))
     return RestOutcome(characters=rested, campaign=dict(campaign), events=tuple(events))
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """`3 wounds`: the count and its word said as one phrase per form, `{n} wound` and
-    `{n} wounds`, as a translation needs them."""
-    if n == 1 or many:
-        chosen = word if n == 1 else many
-    else:
-        chosen = user_text(word + "s") if isinstance(word, UserText) else word + "s"
-    if isinstance(chosen, UserText) or OPEN in chosen:
-        return say("{n} {word}", n=n, word=chosen)
-    return say("{n} " + chosen.replace("{", "{{").replace("}", "}}"), n=n)

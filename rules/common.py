@@ -10,7 +10,7 @@ from .actions import AddCombatants, Choose, DelayTurn, EndEncounter, EndTurn, Ne
 from .entered import mark_resumed
 from .errors import InvalidInput, NotAllowed, Stale
 from .model import Encounter, Event
-from .said import OPEN, say
+from .said import OPEN, say, say_plural
 from .secrets import conceal, reveal, scrub
 from .usertext import listed, mark, plain, user_text
 
@@ -71,10 +71,9 @@ def add(system: System, enc: Encounter, action: AddCombatants, chance: Chance):
         new_ids.append(cid)
     enc, events = system.turns.enter(system, enc, new_ids, chance)
     who = listed(user_text(n) for n in names)
-    if len(names) == 1:
-        joined = Event(kind="info", text=say("{who} joins the encounter.", who=who))
-    else:
-        joined = Event(kind="info", text=say("{who} join the encounter.", who=who))
+    joined = Event(
+        kind="info", text=say_plural("{who} joins the encounter.", "{who} join the encounter.", len(names), who=who)
+    )
     return enc, [joined] + events
 
 

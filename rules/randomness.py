@@ -24,7 +24,7 @@ from . import dice as dicemod
 from .cards import Card, full_deck
 from .errors import DiceError, InvalidInput
 from .rng import Rng
-from .said import say
+from .said import say, say_plural
 
 _REPORTING: ContextVar[Chance | None] = ContextVar("reporting", default=None)
 
@@ -143,19 +143,21 @@ class Chance:
         """Refuse leftovers: an entered value the action never used."""
         if self._dice:
             count = len(self._dice)
-            if count == 1:
-                raise DiceError(
-                    say("{n} entered die was not needed by this action: enter exactly the dice it rolls.", n=count)
-                )
             raise DiceError(
-                say("{n} entered dice were not needed by this action: enter exactly the dice it rolls.", n=count)
+                say_plural(
+                    "{n} entered die was not needed by this action: enter exactly the dice it rolls.",
+                    "{n} entered dice were not needed by this action: enter exactly the dice it rolls.",
+                    count,
+                    n=count,
+                )
             )
         if self._cards:
             count = len(self._cards)
-            if count == 1:
-                raise InvalidInput(
-                    say("{n} entered card was not needed by this action: enter exactly the cards it flips.", n=count)
-                )
             raise InvalidInput(
-                say("{n} entered cards were not needed by this action: enter exactly the cards it flips.", n=count)
+                say_plural(
+                    "{n} entered card was not needed by this action: enter exactly the cards it flips.",
+                    "{n} entered cards were not needed by this action: enter exactly the cards it flips.",
+                    count,
+                    n=count,
+                )
             )

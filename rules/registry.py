@@ -10,16 +10,16 @@ import importlib
 from functools import cache
 
 from .errors import InvalidInput
-from .said import say, term
+from .said import N_, say, term
 from .system import System
 from .usertext import quoted
 
 MODULES: dict[str, str] = {
-    "rotted-capes": "rules.systems.rotted_capes",
-    "fightin-words": "rules.systems.fightin_words",
-    "factions": "rules.systems.factions",
-    "99-towers": "rules.systems.towers",
-    "frozen-lands": "rules.systems.frozen_lands",
+    N_("rotted-capes"): "rules.systems.rotted_capes",
+    N_("fightin-words"): "rules.systems.fightin_words",
+    N_("factions"): "rules.systems.factions",
+    N_("99-towers"): "rules.systems.towers",
+    N_("frozen-lands"): "rules.systems.frozen_lands",
 }
 
 _extra: dict[str, System] = {}

@@ -12,7 +12,8 @@ reader's language, or None to keep the English. Values that are phrases
 themselves are translated the same way; typed text and secret numbers pass through
 untouched, for the renderer to escape and conceal after.
 
-A marked phrase is OPEN, the template, LENGTHS, one character per value giving its
+A marked phrase is OPEN, the template (for a plural: the singular, PLURAL, the plural,
+PLURAL, n), LENGTHS, one character per value giving its
 length, START, the English, CLOSE. The marks are private-use characters: nobody
 types them (`rules.usertext.scrub` removes them from typed text) and nothing shows
 them (`english` and `render` remove them). A line that was cut through a phrase
@@ -25,21 +26,31 @@ import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from string import Formatter
-from typing import Any
+from typing import Any, NamedTuple
 
 OPEN = "\ue010"
 LENGTHS = "\ue011"
 START = "\ue012"
 CLOSE = "\ue013"
+PLURAL = "\ue014"
 _BASE = 0xF0000  # a length n is chr(_BASE + n), in the private-use plane 15
 _LONGEST = 0xFFFD  # plane 15 ends at U+FFFFD
 
-MARKS = f"{OPEN}{LENGTHS}{START}{CLOSE}"
+MARKS = f"{OPEN}{LENGTHS}{START}{CLOSE}{PLURAL}"
 _HEADER = re.compile(f"{OPEN}[^{START}]*{START}")
 _CLOSE = re.compile(CLOSE)
 _CONVERSIONS = {"r": repr, "s": str, "a": ascii}
 
-Translate = Callable[[str], "str | None"]
+
+class Plural(NamedTuple):
+    """What `translate` is asked for a phrase said with `say_plural`."""
+
+    singular: str
+    plural: str
+    n: int | None  # None: a count kept secret
+
+
+Translate = Callable[["str | Plural"], "str | None"]
 
 
 @lru_cache(maxsize=4096)
@@ -54,6 +65,24 @@ def fields(template: str) -> tuple[tuple[str, str | None, str, str | None], ...]
 
 def say(template: str, /, **values: Any) -> str:
     """The English of `template` with `values` put in, marked so it can be translated."""
+    return _said(template, template, values)
+
+
+def say_plural(singular: str, plural: str, n: int | None, /, **values: Any) -> str:
+    """`say(singular)` when n == 1, else `say(plural)`, marked as one phrase whose form another
+    language picks by its own rule for n. n is None for a count kept secret (a hidden NPC's): its
+    form must not tell it, so it reads in the plural, and in a language's "other" form."""
+    key = f"{singular}{PLURAL}{plural}{PLURAL}{'' if n is None else int(n)}"
+    return _said(singular if n == 1 else plural, key, values)
+
+
+def N_(word: str) -> str:
+    """A word of the rules' vocabulary, written here and said later (`term`): unchanged, only
+    marked for `pybabel extract`."""
+    return word
+
+
+def _said(template: str, key: str, values: dict[str, Any]) -> str:
     english: list[str] = []
     lengths: list[str] = []
     for literal, name, spec, conversion in fields(template):
@@ -68,7 +97,7 @@ def say(template: str, /, **values: Any) -> str:
             return english_of(template, values)
         english.append(shown)
         lengths.append(chr(_BASE + len(shown)))
-    return f"{OPEN}{template}{LENGTHS}{''.join(lengths)}{START}{''.join(english)}{CLOSE}"
+    return f"{OPEN}{key}{LENGTHS}{''.join(lengths)}{START}{''.join(english)}{CLOSE}"
 
 
 def english_of(template: str, values: dict[str, Any]) -> str:
@@ -150,7 +179,7 @@ def _phrase(text: str, at: int, translate: Translate) -> tuple[str, int]:
     start = text.find(START, at)
     if head_end < 0 or start < head_end:
         raise _Broken
-    template = text[at + 1 : head_end]
+    template, asked = _key(text[at + 1 : head_end])
     lengths = [ord(ch) - _BASE for ch in text[head_end + 1 : start]]
     try:
         pieces = fields(template)
@@ -175,10 +204,22 @@ def _phrase(text: str, at: int, translate: Translate) -> tuple[str, int]:
         cursor, index = end, index + 1
     if index != len(lengths) or text[cursor : cursor + 1] != CLOSE:
         raise _Broken
-    wanted = translate(template)
+    wanted = translate(asked)
     if wanted is None:
         return "".join(english_parts), cursor + 1
     return _fill(wanted, values), cursor + 1
+
+
+def _key(header: str) -> tuple[str, str | Plural]:
+    """The English template a phrase's header says it used, and what `translate` is asked."""
+    if PLURAL not in header:
+        return header, header
+    try:
+        singular, plural, n = header.split(PLURAL)
+        asked = Plural(singular, plural, int(n) if n else None)
+    except ValueError:
+        raise _Broken from None
+    return (singular if asked.n == 1 else plural), asked
 
 
 def _fill(template: str, values: dict[str, str]) -> str:
@@ -191,11 +232,11 @@ def _fill(template: str, values: dict[str, str]) -> str:
     return "".join(out)
 
 
-def templates(text: str) -> list[str]:
+def templates(text: str) -> list[str | Plural]:
     """Every template said in `text`, each phrase after the phrases inside it (for catalogs and tests)."""
-    found: list[str] = []
+    found: list[str | Plural] = []
 
-    def collect(template: str) -> None:
+    def collect(template: str | Plural) -> None:
         found.append(template)
         return None
 

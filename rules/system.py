@@ -20,7 +20,7 @@ from .commands import Commands, Given, not_used, pairs
 from .errors import InvalidInput, UnknownAction
 from .model import Actor, Combatant, Encounter, Event, Pending, Value
 from .randomness import Chance
-from .said import english, say, term
+from .said import N_, english, say, term
 from .turns.base import TurnStructure
 from .usertext import Typed, quoted, user_text
 
@@ -411,13 +411,36 @@ def yes_no(key: str, value: Any) -> bool:
     raise InvalidInput(say("`{key}` takes yes or no.", key=key))
 
 
+# Pydantic's own templates for the errors a sheet value meets, written out for `pybabel extract`
+# (tests/rules/test_commands.py keeps them equal to pydantic's).
+VALUE_ERRORS = {
+    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
+    "less_than_equal": N_("Input should be less than or equal to {le}"),
+    "greater_than": N_("Input should be greater than {gt}"),
+    "less_than": N_("Input should be less than {lt}"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
+    "int_type": N_("Input should be a valid integer"),
+    "float_parsing": N_("Input should be a valid number, unable to parse string as a number"),
+    "bool_parsing": N_("Input should be a valid boolean, unable to interpret input"),
+    "string_type": N_("Input should be a valid string"),
+    "string_too_long": N_("String should have at most {max_length} character{expected_plural}"),
+    "string_too_short": N_("String should have at least {min_length} character{expected_plural}"),
+    "literal_error": N_("Input should be {expected}"),
+    "missing": N_("Field required"),
+    "value_error": N_("Value error, {error}"),
+}
+
+
 def _invalid(error) -> str:
     """Why pydantic refused a sheet value, said with pydantic's own template for the error's
     type (`Input should be less than or equal to {le}`) so a translation reaches it."""
     message = error.get("msg", "invalid value")
     context = error.get("ctx") or {}
     try:
-        template = PydanticKnownError(error["type"], context or None).message_template
+        template = (
+            VALUE_ERRORS.get(error["type"]) or PydanticKnownError(error["type"], context or None).message_template
+        )
         said = say(template, **context)
     except (KeyError, TypeError, ValueError):
         return term(message)

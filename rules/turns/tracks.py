@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidInput, NotAllowed
 from ..model import Choice, Encounter, Event, TurnState, Value
-from ..said import joined, say
+from ..said import N_, joined, say
 from ..secrets import secret
 from .base import (
     MAX_STEPS,
@@ -290,7 +290,7 @@ class Tracks(TurnStructure):
             enc = enc.but(turns=state.but(acting=back, interrupted=(), interjection=""))
             if back:
                 enc = enc.but(turn_no=enc.turn_no + 1)
-                names = joined(" and ", (enc.get(c).name for c in back))
+                names = joined(N_(" and "), (enc.get(c).name for c in back))
                 continues = say("{who}'s turn continues", who=names)
                 return enc, [Event(kind="turn", text=continues, ping=enc.controllers(back))]
             return self._after_turn(system, enc, chance)

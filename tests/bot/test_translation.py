@@ -1,6 +1,7 @@
 """The rendering seam reads what the rules said in the readers' language: a catalog with a
 language translates the phrases of result lines, refusals and constants, and the command
-tree's Translator reads command texts from the same catalog. Nothing ships translated."""
+tree's Translator reads command texts from the same catalog. Nothing ships translated: the
+languages here are `.po` files the tests write, read as the bot reads its own."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ import pytest
 from discord import app_commands
 
 from bot import render, translation
-from rules import usertext
+from rules import said, usertext
 from rules.errors import NotAllowed
 from rules.model import Event
-from rules.said import say
+from rules.said import say, say_plural
 from rules.secrets import secret
 from rules.usertext import user_text
+from tests.catalogs import write_language
 
 PIRATE = {
     "{who} attacks {target} for {n}": "{who} boards {target}, {n} hurt!",
@@ -25,8 +27,9 @@ PIRATE = {
 
 
 @pytest.fixture
-def pirate(monkeypatch):
-    monkeypatch.setattr(translation, "CATALOG", translation.Catalog({"en-GB": PIRATE}))
+def pirate(monkeypatch, tmp_path):
+    write_language(tmp_path, "en-GB", PIRATE)
+    monkeypatch.setattr(translation, "CATALOG", translation.Catalog.read(tmp_path))
     token = translation.LOCALE.set("en-GB")
     yield
     translation.LOCALE.reset(token)
@@ -63,3 +66,37 @@ async def test_the_command_tree_reads_command_texts_from_the_catalog(pirate):
     text = app_commands.locale_str("Roll initiative")
     assert await translator.translate(text, discord.Locale.british_english, context) == "Who swings first"
     assert await translator.translate(text, discord.Locale.french, context) is None
+
+
+def test_a_count_is_read_in_the_form_of_the_languages_plural_rule(tmp_path):
+    wounds = ("{who} takes {n} wound", "{who} takes {n} wounds")
+    write_language(tmp_path, "pl", {wounds: ("{who}: {n} rana", "{who}: {n} rany", "{who}: {n} ran")})
+    read = translation.Catalog.read(tmp_path).phrases("pl")
+    lines = [say_plural(*wounds, n, who="Max", n=n) for n in (1, 3, 5, 22, 112)]
+    assert [said.render(line, read) for line in lines] == [
+        "Max: 1 rana",
+        "Max: 3 rany",
+        "Max: 5 ran",
+        "Max: 22 rany",
+        "Max: 112 ran",
+    ]
+
+
+def test_a_server_locale_reads_the_catalog_of_its_language(tmp_path):
+    write_language(tmp_path, "es", {"Dodge": "Esquivar"})
+    catalog = translation.Catalog.read(tmp_path)
+    assert catalog.phrases("es-ES")("Dodge") == "Esquivar"
+    assert catalog.phrases("fr") is None
+
+
+def test_a_translation_naming_a_value_its_english_does_not_have_is_left_out(tmp_path):
+    write_language(tmp_path, "fr", {"{who} attacks": "{qui} attaque", "Dodge": "Esquive {", "Done.": "Fait."})
+    read = translation.Catalog.read(tmp_path).phrases("fr")
+    assert (read("{who} attacks"), read("Dodge"), read("Done.")) == (None, None, "Fait.")
+
+
+def test_a_count_kept_secret_is_read_in_the_languages_last_form(tmp_path):
+    wounds = ("{n} wound", "{n} wounds")
+    write_language(tmp_path, "pl", {wounds: ("{n} rana", "{n} rany", "{n} ran")})
+    read = translation.Catalog.read(tmp_path).phrases("pl")
+    assert read(said.Plural(*wounds, None)) == "{n} ran"

@@ -1,6 +1,7 @@
-"""Ready for other languages, none shipped: with a catalog that has a word for every English
-text, every command text Discord offers and every line a fight shows in a server of that
-language come out translated, while a server speaking English reads English."""
+"""Ready for other languages, none shipped: with a `.po` catalog that translates every msgid of
+the committed template (`bot/locale/turnkeeper.pot`), every command text Discord offers and every
+line a fight shows in a server of that language come out translated, while a server speaking
+English reads English. A text the template lacks stays English, and fails these tests."""
 
 from __future__ import annotations
 
@@ -13,21 +14,14 @@ from bot.standin import default_world
 from bot.standin.harness import running_standin
 from bot.standin.records import iter_components
 from rules import registry, said
+from tests.catalogs import pseudo_language
 from tests.e2e.conftest import say, turnkeeper
 
 
-class Everything(dict):
-    """A language with a word for every English template: the template in «guillemets»."""
-
-    def get(self, template, default=None):
-        return f"«{template}»"
-
-
 @pytest.fixture
-def french(monkeypatch):
-    catalog = translation.Catalog()
-    catalog.languages["fr"] = Everything()
-    monkeypatch.setattr(translation, "CATALOG", catalog)
+def french(monkeypatch, tmp_path):
+    """French as a pseudo-language: each template of the catalog template in «guillemets»."""
+    monkeypatch.setattr(translation, "CATALOG", pseudo_language(tmp_path, "fr"))
 
 
 def texts_of(command: dict, where: str = ""):

@@ -2,7 +2,8 @@
 translation (`bot.translation`) can put it into another language: each golden fight
 and campaign runs with every result line, refusal, question, choice, tracker line,
 status and between-fights line recorded, and none may hold a word outside a said
-phrase (`rules.said`), typed text or a secret number. Dice notation (`2d6`) is not a word, and
+phrase (`rules.said`), typed text or a secret number, nor a phrase whose template is not
+a msgid of the committed catalog template (`bot/locale/turnkeeper.pot`). Dice notation (`2d6`) is not a word, and
 a code span holds what a user types (a quoted name, an option's value), never words to translate.
 """
 
@@ -12,7 +13,9 @@ import re
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
+from bot import catalog
 from rules import said, usertext
 from rules.secrets import conceal
 
@@ -27,9 +30,31 @@ _WORD = re.compile(r"[A-Za-z]{2,}")
 
 def unreached(text: str) -> list[str]:
     """The words of `text` no translation reaches."""
-    bare = said.render(text, lambda template: "".join(f"{{{n}}}" for _, n, _, _ in said.fields(template) if n))
+    bare = said.render(text, lambda asked: "".join(f"{{{n}}}" for _, n, _, _ in said.fields(english_of(asked)) if n))
     bare = usertext.spans(bare, lambda typed: "", lambda rest: rest)
     return _WORD.findall(_DICE.sub("", _CODE.sub("", conceal(bare))))
+
+
+def english_of(asked: str | said.Plural) -> str:
+    return asked.plural if isinstance(asked, said.Plural) else asked
+
+
+def committed_template() -> tuple[set[str], set[tuple[str, str]]]:
+    """The msgids of the committed catalog template: single templates, and (singular, plural) pairs."""
+    with catalog.TEMPLATE.open("rb") as file:
+        messages = [message.id for message in read_po(file) if message.id]
+    return {m for m in messages if isinstance(m, str)}, {tuple(m) for m in messages if isinstance(m, tuple)}
+
+
+def outside_the_template(texts) -> list[str]:
+    """The templates said in `texts` that the committed catalog template does not hold."""
+    single, plural = committed_template()
+    found = {asked for text in texts for asked in said.templates(text)}
+    return sorted(
+        repr(asked)
+        for asked in found
+        if (asked[:2] not in plural if isinstance(asked, said.Plural) else asked not in single)
+    )
 
 
 def leaks(texts: dict[str, str]) -> list[str]:
@@ -48,6 +73,9 @@ async def test_the_rules_say_nothing_a_translation_cannot_reach(script: Path, go
     assert texts, "nothing was recorded"
     found = leaks(texts)
     assert not found, f"{len(found)} texts hold words no translation reaches:\n" + "\n".join(found[:60])
+    # A template `pybabel extract` cannot find (said from a variable, never marked) could never be translated.
+    missing = outside_the_template(texts)
+    assert not missing, f"{len(missing)} templates are not in bot/locale/turnkeeper.pot:\n" + "\n".join(missing)
 
 
 def test_the_check_finds_a_word_outside_a_phrase(marked):

@@ -2,12 +2,11 @@
 
 import pytest
 
-from rules.between import at_most_sheet, dead_rest, heading, kept, plural, refuse_dead
+from rules.between import at_most_sheet, dead_rest, heading, kept, refuse_dead
 from rules.errors import InvalidInput, NotAllowed
 from rules.randomness import Chance
 from rules.said import english, templates
 from rules.system import Rest, Resting
-from rules.usertext import user_text
 
 
 def resting(**lasting):
@@ -39,15 +38,6 @@ def test_an_adjusted_value_may_not_pass_the_sheet():
     assert at_most_sheet({"health": 8}, view, ("health", "grit")) == {"health": 8}
     with pytest.raises(InvalidInput, match=r"`grit` can be at most 2 \(the sheet's grit\)"):
         at_most_sheet({"grit": 3}, view, ("health", "grit"))
-
-
-def test_a_count_is_said_with_its_word_one_phrase_per_form():
-    assert english(plural(1, "wound")) == "1 wound" and templates(plural(1, "wound")) == ["{n} wound"]
-    assert english(plural(3, "wound")) == "3 wounds" and templates(plural(3, "wound")) == ["{n} wounds"]
-    many = plural(2, "morale penalty", "morale penalties")
-    assert english(many) == "2 morale penalties" and templates(many) == ["{n} morale penalties"]
-    assert english(plural(2, "{odd}")) == "2 {odd}s"  # braces in a word stay words
-    assert templates(plural(2, user_text("arrow"))) == ["{n} {word}"]  # typed words stay out of the template
 
 
 def test_a_rests_heading_says_its_label_and_whether_dice_were_entered():

@@ -7,6 +7,7 @@ instead of the real hit)."""
 from __future__ import annotations
 
 import pytest
+from pydantic_core import PydanticKnownError
 
 from rules import registry
 from rules.actions import AddCombatants, DelayTurn, NextTurn
@@ -14,6 +15,8 @@ from rules.commands import Stored, amount
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, RulesError, UnknownAction
 from rules.model import Actor
+from rules.said import fields
+from rules.system import VALUE_ERRORS
 from tests.helpers import GM
 
 ALICE = Actor(user_id=2)
@@ -162,3 +165,14 @@ def test_sheets_and_options_share_one_name_value_reader():
     assert rules.parse_sheet('dex=3 dr="fire:10"')["dex"] == 3
     with pytest.raises(InvalidInput, match="write stats as `name=value`"):
         rules.parse_sheet("dex 3")
+
+
+@pytest.mark.parametrize("kind", sorted(VALUE_ERRORS))
+def test_a_sheet_value_error_is_said_with_pydantics_own_template(kind):
+    """The templates are written out for the catalog: they must stay pydantic's, or the refusal
+    would fall back to an untranslatable message."""
+    context = {
+        name: "1" if name in ("expected", "error") else 1 for _, name, _, _ in fields(VALUE_ERRORS[kind]) if name
+    }
+    context = context or None
+    assert VALUE_ERRORS[kind] == PydanticKnownError(kind, context).message_template

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.between import at_most_sheet, dead_rest, heading, kept, outcome, refuse_dead, set_value
-from rules.said import say
+from rules.said import N_, say
 from rules.system import Adjustable, Option, Rest
 from rules.usertext import user_text
 
@@ -18,18 +18,18 @@ from .sheet import FactionsSheet
 OPTIONS = {
     "grit_back_after_fight": Option(
         default=True,
-        help="Grit comes back in full when a fight ends (the seed is silent; otherwise only a rest restores it).",
+        help=N_("Grit comes back in full when a fight ends (the seed is silent; otherwise only a rest restores it)."),
     ),
     "health_back_after_rest": Option(
         default=True,
-        help="A rest between fights restores all health (the seed is silent; otherwise the GM heals by hand).",
+        help=N_("A rest between fights restores all health (the seed is silent; otherwise the GM heals by hand)."),
     ),
 }
 
 RESTS = {
     "rest": Rest(
         key="rest",
-        label="Rest",
+        label=N_("Rest"),
         rule="The seed says nothing about time between fights; the bot's default (SYSTEMS.md, campaign settings "
         "`health_back_after_rest` and `grit_back_after_fight`): health back after a rest, grit back at the end "
         "of the fight.",
@@ -37,10 +37,10 @@ RESTS = {
 }
 
 ADJUSTABLE = {
-    "health": Adjustable(key="health", help="health left (up to the sheet's health)", minimum=0, maximum=999),
-    "grit": Adjustable(key="grit", help="grit left (up to the sheet's grit)", minimum=0, maximum=999),
-    "incapacitated": Adjustable(key="incapacitated", kind="bool", help="incapacitated (yes/no)"),
-    "dead": Adjustable(key="dead", kind="bool", help="dead (yes/no)"),
+    N_("health"): Adjustable(key="health", help=N_("health left (up to the sheet's health)"), minimum=0, maximum=999),
+    N_("grit"): Adjustable(key="grit", help=N_("grit left (up to the sheet's grit)"), minimum=0, maximum=999),
+    N_("incapacitated"): Adjustable(key="incapacitated", kind="bool", help=N_("incapacitated (yes/no)")),
+    N_("dead"): Adjustable(key="dead", kind="bool", help=N_("dead (yes/no)")),
 }
 
 

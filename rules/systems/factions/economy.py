@@ -5,7 +5,7 @@ actions. Movement may be split around the actions."""
 from __future__ import annotations
 
 from rules.errors import InvalidInput
-from rules.said import say
+from rules.said import N_, say
 
 from .model import FactionsEncounter, Fighter
 
@@ -28,15 +28,15 @@ def spend_move(enc: FactionsEncounter, fighter: Fighter, zones: int, sprint: boo
     if fighter.moved + zones > limit:
         acted, sprinted = acted_yet(fighter), sprint or fighter.sprinting
         if acted and sprinted:
-            template = "{who} can move {n} more zone(s) this turn after taking an action (half speed)."
+            template = N_("{who} can move {n} more zone(s) this turn after taking an action (half speed).")
         elif acted:
-            template = (
+            template = N_(
                 "{who} can move {n} more zone(s) this turn after taking an action (half speed); sprint to double it."
             )
         elif sprinted:
-            template = "{who} can move {n} more zone(s) this turn."
+            template = N_("{who} can move {n} more zone(s) this turn.")
         else:
-            template = "{who} can move {n} more zone(s) this turn; sprint to double it."
+            template = N_("{who} can move {n} more zone(s) this turn; sprint to double it.")
         raise InvalidInput(say(template, who=fighter.name, n=limit - fighter.moved))
     return enc.update(fighter.id, moved=fighter.moved + zones, sprinting=fighter.sprinting or sprint)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import say
+from rules.said import N_, say
 from rules.secrets import secret
 
 from .model import FactionsEncounter, Fighter
@@ -67,7 +67,7 @@ def harm(
         armour = armour_of(target, cover)
         dealt = max(0, amount - armour)
         if armour or hidden:
-            template = "− armour {armour} (cover) = {dealt}" if cover else "− armour {armour} = {dealt}"
+            template = N_("− armour {armour} (cover) = {dealt}") if cover else N_("− armour {armour} = {dealt}")
             steps.append(say(template, armour=shown(armour), dealt=shown(dealt)))
     grit, health = target.grit, target.health
     if not direct and dealt and (grit or hidden):

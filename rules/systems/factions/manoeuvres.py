@@ -9,7 +9,7 @@ from __future__ import annotations
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import joined, say
+from rules.said import N_, joined, say
 from rules.usertext import quoted
 
 from . import economy
@@ -18,9 +18,9 @@ from .model import FactionsEncounter, Fighter
 from .saves import save
 
 RESISTS = {
-    "disarm": "{target} resists the disarm.",
-    "shove": "{target} resists the shove.",
-    "grapple": "{target} resists the grapple.",
+    "disarm": N_("{target} resists the disarm."),
+    "shove": N_("{target} resists the shove."),
+    "grapple": N_("{target} resists the grapple."),
 }
 
 

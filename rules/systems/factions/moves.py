@@ -6,7 +6,7 @@ from __future__ import annotations
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import joined, say, term
+from rules.said import N_, joined, say, term
 from rules.secrets import secret
 from rules.usertext import one_line
 
@@ -16,14 +16,14 @@ from .harm import harm, release_holds
 from .model import TURNS, FactionsEncounter, Fighter
 from .saves import save
 
-CONDITIONS = ("incapacitated", "concealed", "surrendered", "grabbed", "immune")
+CONDITIONS = (N_("incapacitated"), N_("concealed"), N_("surrendered"), N_("grabbed"), N_("immune"))
 
 
 MOVES = {  # (sprinting, dragging someone): how a move reads
-    (False, False): "{who} moves {zones} zone(s).",
-    (True, False): "{who} moves {zones} zone(s) (sprinting).",
-    (False, True): "{who} moves {zones} zone(s), dragging {held}.",
-    (True, True): "{who} moves {zones} zone(s) (sprinting), dragging {held}.",
+    (False, False): N_("{who} moves {zones} zone(s)."),
+    (True, False): N_("{who} moves {zones} zone(s) (sprinting)."),
+    (False, True): N_("{who} moves {zones} zone(s), dragging {held}."),
+    (True, True): N_("{who} moves {zones} zone(s) (sprinting), dragging {held}."),
 }
 
 
@@ -184,5 +184,5 @@ def set_condition(enc: FactionsEncounter, action: SetCondition, chance: Chance):
             enc = release_holds(enc.update(target.id, grabbed_by=None), target.id)
     else:
         enc = enc.update(target.id, **{condition: action.on})
-    template = "{who} is now {condition}." if action.on else "{who} is no longer {condition}."
+    template = N_("{who} is now {condition}.") if action.on else N_("{who} is no longer {condition}.")
     return enc, [Event(kind="info", text=say(template, who=target.name, condition=term(condition)))]

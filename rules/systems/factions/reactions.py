@@ -28,7 +28,7 @@ import copy
 from rules.errors import DiceError
 from rules.model import Choice, Event, Pending, former_keys
 from rules.randomness import Chance
-from rules.said import say
+from rules.said import N_, say
 from rules.secrets import secret
 from rules.usertext import mark
 
@@ -47,14 +47,14 @@ former_keys("reaction", {"No reaction": NO_REACTION, "Dodge": DODGE})
 former_keys("stunt", {"Accept": ACCEPT, "Take the attack": REFUSE})
 MAX_OPTIONS = 25
 NON_LETHAL_COUNTERS = {
-    "grapple": "Counter: grapple",
-    "shove": "Counter: shove",
-    "disarm": "Counter: disarm",
+    "grapple": N_("Counter: grapple"),
+    "shove": N_("Counter: shove"),
+    "disarm": N_("Counter: disarm"),
 }
 COUNTERS_LAST = {
-    "grapple": "{who} counters with a grapple: it is resolved last.",
-    "shove": "{who} counters with a shove: it is resolved last.",
-    "disarm": "{who} counters with a disarm: it is resolved last.",
+    "grapple": N_("{who} counters with a grapple: it is resolved last."),
+    "shove": N_("{who} counters with a shove: it is resolved last."),
+    "disarm": N_("{who} counters with a disarm: it is resolved last."),
 }
 
 
@@ -80,6 +80,50 @@ ATTEMPTS = {  # what an attack tries, as its reaction prompt opens
     "shove": "{attacker} tries to shove {target}",
     "grapple": "{attacker} tries to grab {target}",
 }
+# The reaction prompts `_ask_reaction` composes (an attempt, then who may answer), each written out
+# whole for `pybabel extract`: a language translates the sentence, not its pieces.
+PROMPTS = (
+    N_(
+        "{attacker} attacks {target} ({weapon}). React? Or a nearby ally guards. "
+        "A reaction spends that character's turn this round."
+    ),
+    N_("{attacker} attacks {target} ({weapon}). React? A reaction spends that character's turn this round."),
+    N_(
+        "{attacker} attacks {target} ({weapon}). "
+        "{target} cannot react; a nearby ally may guard and become the target. "
+        "A reaction spends that character's turn this round."
+    ),
+    N_(
+        "{attacker} tries to disarm {target} ({weapon}). React? Or a nearby ally guards. "
+        "A reaction spends that character's turn this round."
+    ),
+    N_("{attacker} tries to disarm {target} ({weapon}). React? A reaction spends that character's turn this round."),
+    N_(
+        "{attacker} tries to disarm {target} ({weapon}). "
+        "{target} cannot react; a nearby ally may guard and become the target. "
+        "A reaction spends that character's turn this round."
+    ),
+    N_(
+        "{attacker} tries to shove {target} ({weapon}). React? Or a nearby ally guards. "
+        "A reaction spends that character's turn this round."
+    ),
+    N_("{attacker} tries to shove {target} ({weapon}). React? A reaction spends that character's turn this round."),
+    N_(
+        "{attacker} tries to shove {target} ({weapon}). "
+        "{target} cannot react; a nearby ally may guard and become the target. "
+        "A reaction spends that character's turn this round."
+    ),
+    N_(
+        "{attacker} tries to grab {target} ({weapon}). React? Or a nearby ally guards. "
+        "A reaction spends that character's turn this round."
+    ),
+    N_("{attacker} tries to grab {target} ({weapon}). React? A reaction spends that character's turn this round."),
+    N_(
+        "{attacker} tries to grab {target} ({weapon}). "
+        "{target} cannot react; a nearby ally may guard and become the target. "
+        "A reaction spends that character's turn this round."
+    ),
+)
 
 
 def ask_stunt(enc, ctx, events):

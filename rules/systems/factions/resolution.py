@@ -12,7 +12,7 @@ import math
 
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import say
+from rules.said import N_, say
 from rules.secrets import secret
 
 from .harm import after_armour, harm
@@ -122,9 +122,9 @@ def _unused_saves(enc, ctx, savers: dict[str, AttackerDice]) -> list[Event]:
     for cid, saver in savers.items():
         if saver.saved:
             if len(saver.saved) == 1:
-                template = "{who}'s STR save die {dice} is not used: {why}."
+                template = N_("{who}'s STR save die {dice} is not used: {why}.")
             else:
-                template = "{who}'s STR save dice {dice} are not used: {why}."
+                template = N_("{who}'s STR save dice {dice} are not used: {why}.")
             shown = ", ".join(map(str, saver.saved))
             events.append(Event(kind="info", text=say(template, who=enc.get(cid).name, dice=shown, why=why)))
     return events
@@ -142,9 +142,9 @@ def resolve(enc, ctx, chance: Chance):
 
 
 COUNTER_FAILS = {
-    "grapple": "{who} is held by {attacker} and cannot act: the grapple fails.",
-    "shove": "{who} is held by {attacker} and cannot act: the shove fails.",
-    "disarm": "{who} is held by {attacker} and cannot act: the disarm fails.",
+    "grapple": N_("{who} is held by {attacker} and cannot act: the grapple fails."),
+    "shove": N_("{who} is held by {attacker} and cannot act: the shove fails."),
+    "disarm": N_("{who} is held by {attacker} and cannot act: the disarm fails."),
 }
 
 
@@ -260,9 +260,9 @@ def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance, savers: d
 
 
 FAILS = {
-    "disarm": "{attacker} is down: the disarm fails.",
-    "shove": "{attacker} is down: the shove fails.",
-    "grapple": "{attacker} is down: the grapple fails.",
+    "disarm": N_("{attacker} is down: the disarm fails."),
+    "shove": N_("{attacker} is down: the shove fails."),
+    "grapple": N_("{attacker} is down: the grapple fails."),
 }
 
 

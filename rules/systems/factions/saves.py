@@ -7,12 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.randomness import Chance
-from rules.said import say, term
+from rules.said import N_, say, term
 from rules.secrets import secret
 
 from .model import FactionsEncounter, Fighter
 
 ATTRIBUTES = {"str": "strength", "agi": "agility", "wit": "wits"}
+SHOWN = (N_("STR"), N_("AGI"), N_("WIT"))  # the keys in capitals, as the lines show them, for extraction
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,11 +16,11 @@ from pydantic import Field, field_validator
 
 from rules.errors import InvalidInput
 from rules.model import Value
-from rules.said import say, term
+from rules.said import N_, say, term
 from rules.secrets import secret
 from rules.usertext import Typed, quoted, user_text
 
-SIZES = ("tiny", "small", "medium", "large", "massive")
+SIZES = (N_("tiny"), N_("small"), N_("medium"), N_("large"), N_("massive"))
 
 UNARMED_NAME = "unarmed"
 UNARMED_WORDS = (UNARMED_NAME, "fist", "fists")  # what an attack may name for bare hands, after the sheet's weapons

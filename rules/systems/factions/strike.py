@@ -10,7 +10,7 @@ from typing import Any
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import joined, say
+from rules.said import N_, joined, say
 from rules.secrets import secret
 
 from . import economy
@@ -66,9 +66,9 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
 
 
 MANOEUVRES = {
-    "grapple": "{attacker} tries to grab {targets}",
-    "shove": "{attacker} tries to shove {targets}",
-    "disarm": "{attacker} tries to disarm {targets}",
+    "grapple": N_("{attacker} tries to grab {targets}"),
+    "shove": N_("{attacker} tries to shove {targets}"),
+    "disarm": N_("{attacker} tries to disarm {targets}"),
 }
 
 
@@ -85,9 +85,9 @@ def _label(attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: At
         why = say("impaired") if action.impaired else say("enhanced") if action.enhanced else say("unarmed")
         weapon_text = f"{weapon.label} ({why}: d{die})"
     if opportunity:
-        template = "{attacker} makes an opportunity attack on {targets} with {weapon}"
+        template = N_("{attacker} makes an opportunity attack on {targets} with {weapon}")
     else:
-        template = "{attacker} attacks {targets} with {weapon}"
+        template = N_("{attacker} attacks {targets} with {weapon}")
     return say(template, attacker=attacker.name, targets=names, weapon=weapon_text)
 
 
@@ -148,14 +148,14 @@ def _targets(enc: FactionsEncounter, attacker: Fighter, action: Attack, weapon: 
 
 
 ONE_TARGET = {
-    "disarm": "A disarm targets one character.",
-    "shove": "A shove targets one character.",
-    "grapple": "A grapple targets one character.",
+    "disarm": N_("A disarm targets one character."),
+    "shove": N_("A shove targets one character."),
+    "grapple": N_("A grapple targets one character."),
 }
 NEARBY = {
-    "disarm": "A disarm needs the target nearby.",
-    "shove": "A shove needs the target nearby.",
-    "grapple": "A grapple needs the target nearby.",
+    "disarm": N_("A disarm needs the target nearby."),
+    "shove": N_("A shove needs the target nearby."),
+    "grapple": N_("A grapple needs the target nearby."),
 }
 
 

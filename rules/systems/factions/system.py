@@ -8,7 +8,7 @@ from typing import Any
 from rules.actions import AddCombatants
 from rules.errors import InvalidInput
 from rules.model import Event
-from rules.said import joined, say, term
+from rules.said import N_, joined, say, term
 from rules.secrets import secret
 from rules.system import Option, System
 
@@ -39,7 +39,7 @@ _FACTION = re.compile(r"^[\w][\w' -]{0,29}$")
 
 class FactionsSystem(System):
     key = "factions"
-    name = "Factions"
+    name = N_("Factions")
     summary = (
         "Factions alternate moves, no initiative roll. Sides: `players`, `gm` or a `side:`.\n"
         "**Stats**: `str agi wit` (d20 roll-under, 10), `health` (8), `grit` (0), `armour` 0–3, `size` "
@@ -72,8 +72,10 @@ class FactionsSystem(System):
     sides = ("players", "gm")
     player_side = "players"
     options = {
-        "nat20_fails": Option(default=True, help="A natural 20 fails every save."),
-        "critical_str_save": Option(default=False, help="A STR save shrugs off critical damage (no incapacitation)."),
+        "nat20_fails": Option(default=True, help=N_("A natural 20 fails every save.")),
+        "critical_str_save": Option(
+            default=False, help=N_("A STR save shrugs off critical damage (no incapacitation).")
+        ),
         **between.OPTIONS,
     }
 

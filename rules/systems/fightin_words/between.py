@@ -8,7 +8,7 @@ from typing import Any
 
 from rules.between import dead_rest, heading, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
-from rules.said import say, term
+from rules.said import N_, say, say_plural, term
 from rules.system import Adjustable, Rest, RestOption, chosen_names
 
 from .conditions import canonical
@@ -17,42 +17,42 @@ from .sheet import minimum_toughness, minimum_will, pair, toughness, will
 from .wounds import located
 
 # conditions that can outlast the fight; the rest belong to its seconds and rounds
-LASTING = ("mobility penalty", "disabled", "confused", "unconscious")
+LASTING = (N_("mobility penalty"), N_("disabled"), N_("confused"), N_("unconscious"))
 
-_INFECTED = RestOption(key="infected", help="characters whose poison or disease afflicts wounds: they do not heal")
+_INFECTED = RestOption(key="infected", help=N_("characters whose poison or disease afflicts wounds: they do not heal"))
 RESTS = {
     "sleep": Rest(
         key="sleep",
-        label="A day with eight hours' sleep",
+        label=N_("A day with eight hours' sleep"),
         rule="“Characters heal one wound every day that they spend with at least eight hours of sleep […]”",
         options=(_INFECTED,),
     ),
     "bedridden": Rest(
         key="bedridden",
-        label="A day bedridden",
+        label=N_("A day bedridden"),
         rule="“[…] and a number of wounds equal to their Endurance score every day that they spend bedridden.”",
         options=(_INFECTED,),
     ),
     "calm_hour": Rest(
         key="calm_hour",
-        label="A calm hour",
+        label=N_("A calm hour"),
         rule="“If a character goes for a full, relatively calm hour without taking any morale penalties, "
         "he removes all morale penalties.”",
     ),
 }
 
 ADJUSTABLE = {
-    "wounds": Adjustable(key="wounds", help="wounds (each: Toughness −1)", minimum=0, maximum=50),
-    "locations": Adjustable(
-        key="locations", kind="list", help="what located wounds still do, e.g. `arm: cannot carry objects`"
+    N_("wounds"): Adjustable(key="wounds", help=N_("wounds (each: Toughness −1)"), minimum=0, maximum=50),
+    N_("locations"): Adjustable(
+        key="locations", kind="list", help=N_("what located wounds still do, e.g. `arm: cannot carry objects`")
     ),
-    "morale_penalties": Adjustable(
-        key="morale_penalties", help="morale penalties (each: Will −1)", minimum=0, maximum=30
+    N_("morale_penalties"): Adjustable(
+        key="morale_penalties", help=N_("morale penalties (each: Will −1)"), minimum=0, maximum=30
     ),
-    "conditions": Adjustable(key="conditions", kind="list", help="lasting conditions: " + ", ".join(LASTING)),
-    "dying": Adjustable(key="dying", kind="bool", help="dying (yes/no)"),
-    "stable": Adjustable(key="stable", kind="bool", help="stabilised but unconscious (yes/no)"),
-    "dead": Adjustable(key="dead", kind="bool", help="dead (yes/no)"),
+    N_("conditions"): Adjustable(key="conditions", kind="list", help="lasting conditions: " + ", ".join(LASTING)),
+    N_("dying"): Adjustable(key="dying", kind="bool", help=N_("dying (yes/no)")),
+    N_("stable"): Adjustable(key="stable", kind="bool", help=N_("stabilised but unconscious (yes/no)")),
+    N_("dead"): Adjustable(key="dead", kind="bool", help=N_("dead (yes/no)")),
 }
 
 
@@ -111,11 +111,11 @@ def _fighter(sheet: dict[str, Any], state: dict[str, Any]) -> Fighter:
 
 
 def _wounds(n: int) -> str:
-    return say("{n} wound", n=n) if n == 1 else say("{n} wounds", n=n)
+    return say_plural("{n} wound", "{n} wounds", n, n=n)
 
 
 def _penalties(n: int) -> str:
-    return say("{n} morale penalty", n=n) if n == 1 else say("{n} morale penalties", n=n)
+    return say_plural("{n} morale penalty", "{n} morale penalties", n, n=n)
 
 
 def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], str]:

@@ -13,28 +13,45 @@ import re
 from rules.errors import InvalidInput
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import say, term
+from rules.said import N_, say, term
 from rules.usertext import quoted
 
 from .model import Condition, Fighter
 from .tables import CONFUSION
 
 KNOWN = {
-    "flat-footed": "cannot make defence rolls",
-    "confused": "rolls on the confusion chart every turn",
-    "panicked": "flees the source of fear as fast as possible; may still defend",
-    "raging": "attacks the source of rage; −1 to Dexterity and Intelligence skills; cannot cast or concentrate",
-    "stunned": "loses that many seconds (can still defend)",
-    "staggered": "stunned for d6 seconds every turn",
-    "disabled": "only 3 seconds a turn; crawls (4 s a square); no combos",
-    "broken": "gives up: helpless",
-    "helpless": "melee attacks hit automatically; no defence rolls",
-    "unconscious": "helpless",
-    "sleeping": "helpless; −6 Perception",
-    "held": "no block or parry; dodge at −1",
-    "mobility penalty": "−1 Acrobatics, Athletics, Wrestle, Stealth and ½ square of speed each",
-    "lucid": "confusion paused: in control",
+    N_("flat-footed"): N_("cannot make defence rolls"),
+    N_("confused"): N_("rolls on the confusion chart every turn"),
+    N_("panicked"): N_("flees the source of fear as fast as possible; may still defend"),
+    N_("raging"): N_("attacks the source of rage; −1 to Dexterity and Intelligence skills; cannot cast or concentrate"),
+    N_("stunned"): N_("loses that many seconds (can still defend)"),
+    N_("staggered"): N_("stunned for d6 seconds every turn"),
+    N_("disabled"): N_("only 3 seconds a turn; crawls (4 s a square); no combos"),
+    N_("broken"): N_("gives up: helpless"),
+    N_("helpless"): N_("melee attacks hit automatically; no defence rolls"),
+    N_("unconscious"): N_("helpless"),
+    N_("sleeping"): N_("helpless; −6 Perception"),
+    N_("held"): N_("no block or parry; dodge at −1"),
+    N_("mobility penalty"): N_("−1 Acrobatics, Athletics, Wrestle, Stealth and ½ square of speed each"),
+    N_("lucid"): N_("confusion paused: in control"),
 }
+# The conditions capitalised, as the lines show them, for extraction.
+SHOWN = (
+    N_("Flat-footed"),
+    N_("Confused"),
+    N_("Panicked"),
+    N_("Raging"),
+    N_("Stunned"),
+    N_("Staggered"),
+    N_("Disabled"),
+    N_("Broken"),
+    N_("Helpless"),
+    N_("Unconscious"),
+    N_("Sleeping"),
+    N_("Held"),
+    N_("Mobility penalty"),
+    N_("Lucid"),
+)
 ALIASES = {
     "flatfooted": "flat-footed",
     "flat_footed": "flat-footed",
@@ -48,7 +65,7 @@ ALIASES = {
     "mobility_penalty": "mobility penalty",
     "confusion": "confused",
 }
-SPECIAL = ("dying", "stable", "prone", "crouching", "wound", "morale penalty")
+SPECIAL = (N_("dying"), N_("stable"), N_("prone"), N_("crouching"), N_("wound"), N_("morale penalty"))
 
 
 def canonical(name: str) -> str:

@@ -10,7 +10,7 @@ from rules.actions import Action, GmAction
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import say, term
+from rules.said import N_, say, say_plural, term
 from rules.secrets import secret
 from rules.usertext import quoted, user_text
 
@@ -119,7 +119,7 @@ def heal(system, enc, action: Heal, chance: Chance):
         raise InvalidInput(say("{who} has no wound.", who=f.name))
     count = min(action.amount, f.wounds)  # tells how many wounds there were
     f = f.but(wounds=f.wounds - count)
-    healed = secret(say("{n} wounds", n=count) if count > 1 else say("{n} wound", n=count), f)
+    healed = secret(say_plural("{n} wound", "{n} wounds", count, n=count), f)
     now = secret(pair(toughness(f), minimum_toughness(f)), f)
     return enc.with_combatant(f), [
         Event(
@@ -129,7 +129,9 @@ def heal(system, enc, action: Heal, chance: Chance):
     ]
 
 
-STATS = ("reflex", "dex", "strength", "endurance", "spirit", "fortitude", "will")
+# The stats capitalised, as the lines show them, for extraction.
+SHOWN_STATS = (N_("Reflex"), N_("Dex"), N_("Strength"), N_("Endurance"), N_("Spirit"), N_("Fortitude"), N_("Will"))
+STATS = (N_("reflex"), N_("dex"), N_("strength"), N_("endurance"), N_("spirit"), N_("fortitude"), N_("will"))
 SKILL = re.compile(r"[a-z][a-z -]{1,29}")
 # Checks the bot makes by itself, which must not pass for a skill check.
 ROLLED_BY_THE_BOT = {
@@ -259,10 +261,8 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
     f = cond.with_condition(f, Condition(name=name, rounds=rounds))
     if not rounds:
         lasting = say("until removed")
-    elif rounds == 1:
-        lasting = say("{n} round", n=rounds)
     else:
-        lasting = say("{n} rounds", n=rounds)
+        lasting = say_plural("{n} round", "{n} rounds", rounds, n=rounds)
     line = say(
         "{who} is {condition} ({lasting}): {effect}.",
         who=f.name,

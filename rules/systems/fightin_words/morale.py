@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import say, term
+from rules.said import N_, say, say_plural, term
 from rules.secrets import secret
 
 from .checks import d6_check, signed
 from .model import Condition, Fighter
 from .sheet import minimum_will, pair, will
 
-KINDS = {"fear": "panicked", "insanity": "confused", "rage": "raging"}
+KINDS = {N_("fear"): N_("panicked"), N_("insanity"): N_("confused"), N_("rage"): N_("raging")}
+# The kinds capitalised, as the lines show them, for extraction.
+SHOWN_KINDS = (N_("Untyped"), N_("Fear"), N_("Insanity"), N_("Rage"))
 BROKEN_DC = 10
 
 
@@ -92,7 +94,7 @@ def recover(enc, cid: str, count: int) -> tuple[object, list[Event]]:
         if not (c.name == "confused" and c.note.startswith("until a morale")) and not (c.name == "broken")
     )
     f = f.but(morale_penalties=f.morale_penalties - count, conditions=conditions)
-    recovered = secret(say("{n} morale penalty", n=count) if count == 1 else say("{n} morale penalties", n=count), f)
+    recovered = secret(say_plural("{n} morale penalty", "{n} morale penalties", count, n=count), f)
     now = secret(pair(will(f), minimum_will(f)), f)
     return enc.with_combatant(f), [
         Event(kind="info", text=say("{who} recovers {what}: Will {will}.", who=f.name, what=recovered, will=now))

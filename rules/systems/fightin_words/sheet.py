@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from rules.errors import InvalidInput
-from rules.said import say, term
+from rules.said import N_, say, term
 from rules.usertext import listed, quoted
 
 from .model import UNARMED, Fighter, Weapon, parse_weapons
 
-HELPLESS = ("helpless", "unconscious", "sleeping", "broken", "paralyzed")
+HELPLESS = (N_("helpless"), N_("unconscious"), N_("sleeping"), N_("broken"), N_("paralyzed"))
 
 
 def toughness(f: Fighter) -> int:

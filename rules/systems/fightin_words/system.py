@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.model import Event
-from rules.said import say, term
+from rules.said import N_, say, say_plural, term
 from rules.system import System
 from rules.turns.seconds import Seconds
 from rules.usertext import user_text
@@ -30,7 +30,7 @@ Defaults: meeting the number succeeds; melee adds Strength+3×scale; a spell's d
 
 class FightinWords(System):
     key = "fightin-words"
-    name = "Them's Fightin' Words"
+    name = N_("Them's Fightin' Words")
     summary = SUMMARY
     encounter_type = FightEncounter
     combatant_type = Fighter
@@ -136,10 +136,10 @@ class FightinWords(System):
             say("Will {will}", will=pair(will(f), minimum_will(f))),
         ]
         if f.wounds:
-            parts.append(say("{n} wound", n=f.wounds) if f.wounds == 1 else say("{n} wounds", n=f.wounds))
+            parts.append(say_plural("{n} wound", "{n} wounds", f.wounds, n=f.wounds))
         if f.morale_penalties:
             n = f.morale_penalties
-            parts.append(say("{n} morale penalty", n=n) if n == 1 else say("{n} morale penalties", n=n))
+            parts.append(say_plural("{n} morale penalty", "{n} morale penalties", n, n=n))
         if f.dead:
             parts.append(say("dead"))
         elif f.dying:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.said import N_
+
 TURN_SECONDS = 6
 MOUNT_SECONDS = 2
 DISABLED_SECONDS = 3
@@ -21,23 +23,23 @@ class Timed:
 # The seed's example actions. Standing up from prone follows the time table
 # (4 s) rather than the prose (2 s), as SYSTEMS.md does.
 ACTIONS: dict[str, Timed] = {
-    "move": Timed("Move (1 s)", 1, "moves"),
-    "run": Timed("Run (3 s, straight line)", 3, "runs"),
-    "draw": Timed("Draw a weapon (1 s)", 1, "draws a weapon"),
-    "sheathe": Timed("Sheathe a weapon (1 s)", 1, "sheathes a weapon"),
-    "grab": Timed("Grab an object from a pack or pocket (2 s)", 2, "grabs something from a pack"),
-    "aim": Timed("Aim a ranged weapon (2 s)", 2, "aims"),
-    "crouch": Timed("Crouch, or go from prone to crouch (1 s)", 1, "crouches"),
-    "prone": Timed("Go prone (1 s)", 1, "goes prone"),
-    "stand": Timed("Stand up (1 s from a crouch, 4 s from prone)", 1, "stands up"),
-    "cast": Timed("Cast a spell (4 s; options: spell=name delay=seconds)", 4, "casts"),
-    "reload": Timed("Reload (4 s, +4 per scale the weapon is larger: options: larger=N)", 4, "reloads"),
-    "crawl": Timed("Crawl one square while disabled (4 s)", 4, "crawls"),
-    "talk": Timed("Talk (0 s)", 0, "talks"),
-    "drop": Timed("Drop a held object (0 s)", 0, "drops what they hold"),
-    "mount": Timed("Mount up: steering costs 2 s every turn (0 s)", 0, "takes the reins"),
-    "dismount": Timed("Stop steering a mount (0 s)", 0, "lets go of the reins"),
-    "spend": Timed('Anything else: options seconds=N what="…"', 0, "acts"),
+    N_("move"): Timed(N_("Move (1 s)"), 1, N_("moves")),
+    N_("run"): Timed(N_("Run (3 s, straight line)"), 3, N_("runs")),
+    N_("draw"): Timed(N_("Draw a weapon (1 s)"), 1, N_("draws a weapon")),
+    N_("sheathe"): Timed(N_("Sheathe a weapon (1 s)"), 1, N_("sheathes a weapon")),
+    N_("grab"): Timed(N_("Grab an object from a pack or pocket (2 s)"), 2, N_("grabs something from a pack")),
+    N_("aim"): Timed(N_("Aim a ranged weapon (2 s)"), 2, N_("aims")),
+    N_("crouch"): Timed(N_("Crouch, or go from prone to crouch (1 s)"), 1, N_("crouches")),
+    N_("prone"): Timed(N_("Go prone (1 s)"), 1, N_("goes prone")),
+    N_("stand"): Timed(N_("Stand up (1 s from a crouch, 4 s from prone)"), 1, N_("stands up")),
+    N_("cast"): Timed(N_("Cast a spell (4 s; options: spell=name delay=seconds)"), 4, N_("casts")),
+    N_("reload"): Timed(N_("Reload (4 s, +4 per scale the weapon is larger: options: larger=N)"), 4, N_("reloads")),
+    N_("crawl"): Timed(N_("Crawl one square while disabled (4 s)"), 4, N_("crawls")),
+    N_("talk"): Timed(N_("Talk (0 s)"), 0, N_("talks")),
+    N_("drop"): Timed(N_("Drop a held object (0 s)"), 0, N_("drops what they hold")),
+    N_("mount"): Timed(N_("Mount up: steering costs 2 s every turn (0 s)"), 0, N_("takes the reins")),
+    N_("dismount"): Timed(N_("Stop steering a mount (0 s)"), 0, N_("lets go of the reins")),
+    N_("spend"): Timed(N_('Anything else: options seconds=N what="…"'), 0, N_("acts")),
 }
 STAND_FROM_PRONE = 4
 
@@ -55,77 +57,81 @@ class Location:
 
 
 LOCATIONS: dict[str, Location] = {
-    "leg": Location(
+    N_("leg"): Location(
         1,
         -1,
-        "speed −1 square",
-        "speed −1 more square, the leg cannot make unarmed attacks (all legs hurt: crawl only)",
-        full_check="fall prone",
+        N_("speed −1 square"),
+        N_("speed −1 more square, the leg cannot make unarmed attacks (all legs hurt: crawl only)"),
+        full_check=N_("fall prone"),
     ),
-    "arm": Location(1, -1, "", "the arm cannot carry objects, weapons or shields, nor attack unarmed, until healed"),
-    "hand": Location(
+    N_("arm"): Location(
+        1, -1, "", N_("the arm cannot carry objects, weapons or shields, nor attack unarmed, until healed")
+    ),
+    N_("hand"): Location(
         2,
         -2,
-        "−1 to attacks made with this hand",
-        "the hand cannot carry anything or attack unarmed until healed",
+        N_("−1 to attacks made with this hand"),
+        N_("the hand cannot carry anything or attack unarmed until healed"),
         minimum_wound=False,
-        minimum_check="drop the held item",
+        minimum_check=N_("drop the held item"),
     ),
-    "head": Location(3, -3, "", "", full_dying=True, minimum_check="be Staggered for one round"),
-    "critical": Location(3, -3, "", "", full_dying=True),
-    "torso": Location(0, 0, "", "", full_dying=True),
-    "wings": Location(-1, -3, "flight speed −1 square", "the creature cannot fly", minimum_wound=False),
+    N_("head"): Location(3, -3, "", "", full_dying=True, minimum_check=N_("be Staggered for one round")),
+    N_("critical"): Location(3, -3, "", "", full_dying=True),
+    N_("torso"): Location(0, 0, "", "", full_dying=True),
+    N_("wings"): Location(-1, -3, N_("flight speed −1 square"), N_("the creature cannot fly"), minimum_wound=False),
 }
 
 CONFUSION: dict[int, str] = {
-    1: "rolls again (ignoring further 1s) and stays confused 1d6 more rounds",
-    2: "rolls a scatter die and uses the deadliest spell/combo/weapon the GM picks on the creature closest in that "
-    "direction",
-    3: "uses the deadliest spell/combo/weapon the GM picks on the creature they dislike most",
-    4: "uses the deadliest spell/combo/weapon the GM picks on the closest creature",
-    5: "is Panicked for this round",
-    6: "screams as loudly as they can while doing what a reroll says (ignoring 5s)",
-    7: "rolls a scatter die and throws whatever they hold at the creature closest in that direction",
-    8: "attacks the nearest creature once with their least powerful (but still harmful) attack",
-    9: "drops what they are holding",
-    10: "stares off into space",
-    11: "rolls a scatter die and walks that way (3 seconds of movement)",
-    12: "rolls a scatter die and runs that way",
-    13: "hallucinates ghostly attackers and attacks a random space: flanked for the round",
-    14: "falls prone",
-    15: "sits down (counts as a crouch)",
+    1: N_("rolls again (ignoring further 1s) and stays confused 1d6 more rounds"),
+    2: N_(
+        "rolls a scatter die and uses the deadliest spell/combo/weapon the GM picks on the creature closest in that "
+        "direction"
+    ),
+    3: N_("uses the deadliest spell/combo/weapon the GM picks on the creature they dislike most"),
+    4: N_("uses the deadliest spell/combo/weapon the GM picks on the closest creature"),
+    5: N_("is Panicked for this round"),
+    6: N_("screams as loudly as they can while doing what a reroll says (ignoring 5s)"),
+    7: N_("rolls a scatter die and throws whatever they hold at the creature closest in that direction"),
+    8: N_("attacks the nearest creature once with their least powerful (but still harmful) attack"),
+    9: N_("drops what they are holding"),
+    10: N_("stares off into space"),
+    11: N_("rolls a scatter die and walks that way (3 seconds of movement)"),
+    12: N_("rolls a scatter die and runs that way"),
+    13: N_("hallucinates ghostly attackers and attacks a random space: flanked for the round"),
+    14: N_("falls prone"),
+    15: N_("sits down (counts as a crouch)"),
     # The seed's chart leaves 16 and 17 blank above 18's "regains control for
     # the round"; they are read as part of that entry.
-    16: "regains control for the round",
-    17: "regains control for the round",
-    18: "regains control for the round",
-    19: "regains control for 1d6 rounds",
-    20: "regains control for one minute",
+    16: N_("regains control for the round"),
+    17: N_("regains control for the round"),
+    18: N_("regains control for the round"),
+    19: N_("regains control for 1d6 rounds"),
+    20: N_("regains control for one minute"),
 }
 
 FALL_CAP = 12  # terminal velocity: nothing past 60 m adds damage
 SURFACES: dict[str, int] = {
-    "deep_water": -12,
-    "water": -12,
-    "very_soft": -6,
-    "snow": -6,
-    "trampoline": -6,
-    "soft": -3,
-    "mattress": -3,
-    "dumpster": -3,
-    "slightly_soft": -1,
-    "mud": -1,
-    "carpet": -1,
-    "hard": 0,
-    "concrete": 0,
-    "stone": 0,
-    "pavement": 0,
-    "hazardous": 1,
-    "glass": 1,
-    "spikes": 3,
+    N_("deep_water"): -12,
+    N_("water"): -12,
+    N_("very_soft"): -6,
+    N_("snow"): -6,
+    N_("trampoline"): -6,
+    N_("soft"): -3,
+    N_("mattress"): -3,
+    N_("dumpster"): -3,
+    N_("slightly_soft"): -1,
+    N_("mud"): -1,
+    N_("carpet"): -1,
+    N_("hard"): 0,
+    N_("concrete"): 0,
+    N_("stone"): 0,
+    N_("pavement"): 0,
+    N_("hazardous"): 1,
+    N_("glass"): 1,
+    N_("spikes"): 3,
 }
 
-COVER: dict[str, int] = {"none": 0, "light": 1, "medium": 2, "heavy": 3, "total": 4}
+COVER: dict[str, int] = {N_("none"): 0, N_("light"): 1, N_("medium"): 2, N_("heavy"): 3, N_("total"): 4}
 INVISIBLE_TARGET = 4  # total cover counts as invisibility
 MAX_INCREMENTS = 4
 SPEED_SQUARES = 30

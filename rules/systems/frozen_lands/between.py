@@ -9,18 +9,18 @@ from typing import Any
 
 from rules.between import dead_rest, heading, kept, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
-from rules.said import say, term
+from rules.said import N_, say, say_plural, term
 from rules.system import Adjustable, Rest
 from rules.usertext import mark
 
 from .model import FrozenCombatant, Sheet
 
-CONDITIONS = ("exhaustion", "dazed", "fear")
+CONDITIONS = (N_("exhaustion"), N_("dazed"), N_("fear"))
 
 RESTS = {
     "rest": Rest(
         key="rest",
-        label="Resting",
+        label=N_("Resting"),
         rule="“After resting, Stress always resets to 0.” "
         "“Stamina is usually recovered by resting or healing […]” "
         "“Wounds require longer periods of resting or magical healing to be restored”: the GM removes them "
@@ -29,15 +29,19 @@ RESTS = {
 }
 
 ADJUSTABLE = {
-    "stamina": Adjustable(key="stamina", help="Stamina left (up to class Stamina + BODY)", minimum=0, maximum=200),
-    "wounds": Adjustable(key="wounds", help="Wounds", minimum=0, maximum=50),
-    "injuries": Adjustable(key="injuries", kind="list", help="critical injuries, one per Wound, from the GM's table"),
-    "stress": Adjustable(key="stress", help="Stress", minimum=0, maximum=50),
-    "wp": Adjustable(key="wp", help="WP", minimum=0, maximum=99),
-    "exhaustion": Adjustable(key="exhaustion", help="Exhaustion level (−1 action each)", minimum=0, maximum=3),
-    "dazed": Adjustable(key="dazed", help="Dazed level (−1 reaction each)", minimum=0, maximum=3),
-    "fear": Adjustable(key="fear", help="Fear level (−1 success each)", minimum=0, maximum=3),
-    "dead": Adjustable(key="dead", kind="bool", help="dead (yes/no)"),
+    N_("stamina"): Adjustable(
+        key="stamina", help=N_("Stamina left (up to class Stamina + BODY)"), minimum=0, maximum=200
+    ),
+    N_("wounds"): Adjustable(key="wounds", help=N_("Wounds"), minimum=0, maximum=50),
+    N_("injuries"): Adjustable(
+        key="injuries", kind="list", help=N_("critical injuries, one per Wound, from the GM's table")
+    ),
+    N_("stress"): Adjustable(key="stress", help=N_("Stress"), minimum=0, maximum=50),
+    N_("wp"): Adjustable(key="wp", help=N_("WP"), minimum=0, maximum=99),
+    N_("exhaustion"): Adjustable(key="exhaustion", help=N_("Exhaustion level (−1 action each)"), minimum=0, maximum=3),
+    N_("dazed"): Adjustable(key="dazed", help=N_("Dazed level (−1 reaction each)"), minimum=0, maximum=3),
+    N_("fear"): Adjustable(key="fear", help=N_("Fear level (−1 success each)"), minimum=0, maximum=3),
+    N_("dead"): Adjustable(key="dead", kind="bool", help=N_("dead (yes/no)")),
 }
 
 
@@ -104,10 +108,14 @@ def _rest(r) -> tuple[dict[str, Any], str]:
         stamina=v["stamina"],
         full=v["max_stamina"],
     )
-    if v["wounds"] == 1:
-        text += f"; {say('{n} Wound remains (the GM heals Wounds)', n=v['wounds'])}"
-    elif v["wounds"]:
-        text += f"; {say('{n} Wounds remain (the GM heals Wounds)', n=v['wounds'])}"
+    if v["wounds"]:
+        remain = say_plural(
+            "{n} Wound remains (the GM heals Wounds)",
+            "{n} Wounds remain (the GM heals Wounds)",
+            v["wounds"],
+            n=v["wounds"],
+        )
+        text += f"; {remain}"
     return state, text + "."
 
 
@@ -125,10 +133,11 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
         text = say("Wounds {wounds}", wounds=v["wounds"])
         if injuries:
             text += ": " + "; ".join(mark(i) for i in injuries)
-        if missing == 1:
-            text += f" ({say('{n} critical injury not recorded', n=missing)})"
-        elif missing > 0:
-            text += f" ({say('{n} critical injuries not recorded', n=missing)})"
+        if missing > 0:
+            unrecorded = say_plural(
+                "{n} critical injury not recorded", "{n} critical injuries not recorded", missing, n=missing
+            )
+            text += f" ({unrecorded})"
         out.append(text)
     extra = max(0, v["stress"] - v["soul"])
     kept = dict(stress=v["stress"], soul=v["soul"], wp=v["wp"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Choice, Event, Pending, former_keys
 from ...randomness import Chance
-from ...said import say, term
+from ...said import say, say_plural, term
 from ...secrets import secret
 from . import health, pools, weapons
 from .actions import Attack
@@ -329,9 +329,10 @@ def can_block(combatant: FrozenCombatant) -> bool:
 def dice_text(count: int, *, stress: bool = False, hidden: bool = False) -> str:
     """ "2 dice"; a hidden combatant's count is secret (and always "dice", so 1 does not show)."""
     shown = secret(count, True) if hidden else count
-    if count == 1 and not hidden:
-        return say("{n} stress die", n=shown) if stress else say("{n} die", n=shown)
-    return say("{n} stress dice", n=shown) if stress else say("{n} dice", n=shown)
+    known = None if hidden else count
+    if stress:
+        return say_plural("{n} stress die", "{n} stress dice", known, n=shown)
+    return say_plural("{n} die", "{n} dice", known, n=shown)
 
 
 def defense_pool(target: FrozenCombatant, option: str) -> pools.Pool:

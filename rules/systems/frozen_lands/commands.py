@@ -6,7 +6,7 @@ from typing import Any
 
 from ...commands import Acts, Commands, Given, integer, plain
 from ...errors import InvalidInput
-from ...said import say, term
+from ...said import N_, say, term
 from ...usertext import quoted
 from . import movement
 from .actions import (
@@ -127,18 +127,18 @@ def heal(given: Given) -> Heal:
 
 
 ACT_CHOICES = (
-    ("move", "Move to a zone (to=<zone> close=N jump)"),
-    ("stand", "Stand up"),
-    ("aim", "Aim (+2 on the next ranged attack)"),
-    ("reload", "Reload"),
-    ("delay", "Delay an action"),
-    ("release", "Release the delayed action"),
-    ("interrupt", "Act out of turn (AWARENESS roll)"),
-    ("other", "Another action (label=… skill=…)"),
-    ("engage", "Come to close range with the target"),
-    ("part", "No longer at close range with the target"),
-    ("zone", "GM: define a zone (name=… cluttered dim cramped)"),
-    ("place", "GM: put the target in a zone (zone=…)"),
+    (N_("move"), N_("Move to a zone (to=<zone> close=N jump)")),
+    (N_("stand"), N_("Stand up")),
+    (N_("aim"), N_("Aim (+2 on the next ranged attack)")),
+    (N_("reload"), N_("Reload")),
+    (N_("delay"), N_("Delay an action")),
+    (N_("release"), N_("Release the delayed action")),
+    (N_("interrupt"), N_("Act out of turn (AWARENESS roll)")),
+    (N_("other"), N_("Another action (label=… skill=…)")),
+    (N_("engage"), N_("Come to close range with the target")),
+    (N_("part"), N_("No longer at close range with the target")),
+    (N_("zone"), N_("GM: define a zone (name=… cluttered dim cramped)")),
+    (N_("place"), N_("GM: put the target in a zone (zone=…)")),
 )
 
 COMMANDS = Commands(

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from ...errors import NotAllowed
-from ...said import say, term
+from ...said import N_, say, say_plural, term
 from ...usertext import user_text
 from .model import FrozenCombatant, FrozenEncounter
 
 # The actions the rules name themselves; any other is one a player named (`Other`'s label).
-OWN_ACTIONS = ("attack", "move", "stand", "aim", "reload", "delay")
+OWN_ACTIONS = (N_("attack"), N_("move"), N_("stand"), N_("aim"), N_("reload"), N_("delay"))
 
 
 def action_word(action: str) -> str:
@@ -50,15 +50,12 @@ def spend(
         why = f" ({say('Exhaustion {level}', level=combatant.exhaustion)})" if combatant.exhaustion else ""
         values = dict(who=name, left=left, why=why, action=action_word(action), cost=cost)
         raise NotAllowed(
-            say(
+            say_plural(
                 "{who} has {left} action left this round{why}: {action} needs {cost}. "
                 "Actions come back at the start of the round.",
-                **values,
-            )
-            if left == 1
-            else say(
                 "{who} has {left} actions left this round{why}: {action} needs {cost}. "
                 "Actions come back at the start of the round.",
+                left,
                 **values,
             )
         )

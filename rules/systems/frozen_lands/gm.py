@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
-from ...said import say, term
+from ...said import say, say_plural, term
 from ...secrets import secret
 from ...usertext import mark, one_line
 from . import health, pools
@@ -141,10 +141,12 @@ def heal(enc: FrozenEncounter, action: Heal, chance: Chance):
         target = target.but(wounds=wounds, injuries=target.injuries[:wounds])
         # How many were healed is capped by the Wounds there were: a hidden target's count is secret.
         counts = dict(healed=secret(healed, target), wounds=secret(wounds, target))
-        if healed != 1 or target.hidden:
-            parts.append(say("{healed} Wounds healed (Wounds {wounds})", **counts))
-        else:
-            parts.append(say("{healed} Wound healed (Wounds {wounds})", **counts))
+        known = None if target.hidden else healed
+        parts.append(
+            say_plural(
+                "{healed} Wound healed (Wounds {wounds})", "{healed} Wounds healed (Wounds {wounds})", known, **counts
+            )
+        )
     if action.rest:
         target = target.but(stress=0)
         parts.append(say("rested: Stress 0"))

@@ -5,24 +5,31 @@ from __future__ import annotations
 from pydantic import Field
 
 from ...model import Combatant, Encounter, Value
+from ...said import N_
 from ...turns.tracks import TrackState
 from ...usertext import Typed
 
-ATTRIBUTES = ("body", "agility", "mind", "awareness", "soul")
+ATTRIBUTES = (N_("body"), N_("agility"), N_("mind"), N_("awareness"), N_("soul"))
 # Which attribute a skill rests on decides the condition its stress dice give.
 SKILLS = {
-    "melee": "body",
-    "athletics": "body",
-    "mobility": "agility",
-    "marksmanship": "agility",
-    "stealth": "agility",
-    "perception": "awareness",
-    "survival": "awareness",
-    "lore": "mind",
-    "healing": "mind",
-    "persuasion": "soul",
+    N_("melee"): "body",
+    N_("athletics"): "body",
+    N_("mobility"): "agility",
+    N_("marksmanship"): "agility",
+    N_("stealth"): "agility",
+    N_("perception"): "awareness",
+    N_("survival"): "awareness",
+    N_("lore"): "mind",
+    N_("healing"): "mind",
+    N_("persuasion"): "soul",
 }
 CONDITIONS = {"body": "exhaustion", "agility": "exhaustion", "mind": "dazed", "awareness": "dazed", "soul": "fear"}
+# How the lines show them (`term(attribute.upper())`, `term(skill.capitalize())`), for extraction.
+SHOWN = (
+    *(N_("BODY"), N_("AGILITY"), N_("MIND"), N_("AWARENESS"), N_("SOUL")),
+    *(N_("Melee"), N_("Athletics"), N_("Mobility"), N_("Marksmanship"), N_("Stealth"), N_("Perception")),
+    *(N_("Survival"), N_("Lore"), N_("Healing"), N_("Persuasion"), N_("Exhaustion"), N_("Dazed"), N_("Fear")),
+)
 ACTIONS_PER_ROUND = 3
 MAX_LEVEL = 3
 

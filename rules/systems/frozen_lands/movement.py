@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
-from ...said import say, term
+from ...said import N_, say, say_plural, term
 from ...secrets import secret
 from ...usertext import listed, mark, one_line, quoted
 from . import pools
@@ -15,12 +15,12 @@ from .economy import spend
 from .model import FrozenCombatant, FrozenEncounter
 
 FEATURES = {
-    "cluttered": "cluttered",
-    "dim": "dim",
-    "dimly_lit": "dim",
-    "dimly-lit": "dim",
-    "dark": "dim",
-    "cramped": "cramped",
+    "cluttered": N_("cluttered"),
+    "dim": N_("dim"),
+    "dimly_lit": N_("dim"),
+    "dimly-lit": N_("dim"),
+    "dark": N_("dim"),
+    "cramped": N_("cramped"),
 }
 
 
@@ -77,11 +77,7 @@ def move(enc: FrozenEncounter, action: Move, chance: Chance):
     texts = [say("{who} moves to {zone}", who=mover.name, zone=destination)]
     broke = False
     if close:
-        label = (
-            say("disengage from {n} close enemy", n=close)
-            if close == 1
-            else say("disengage from {n} close enemies", n=close)
-        )
+        label = say_plural("disengage from {n} close enemy", "disengage from {n} close enemies", close, n=close)
         mover, passed, text, broke = _check(enc, mover, "mobility", close, chance, label)
         texts.append(text)
         if not passed:

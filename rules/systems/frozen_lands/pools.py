@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...randomness import Chance
-from ...said import say, term
+from ...said import say, say_plural, term
 from ...secrets import secret
 from .model import CONDITIONS, MAX_LEVEL, FrozenCombatant
 
@@ -80,7 +80,7 @@ class PoolRoll:
         fear = bool(self.fear and self.sixes)
         # With Fear shown, the sixes before it would give its level away.
         sixes = secret(self.sixes, hidden) if fear else self.sixes
-        text += " → " + (say("{n} success", n=sixes) if self.sixes == 1 else say("{n} successes", n=sixes))
+        text += " → " + say_plural("{n} success", "{n} successes", self.sixes, n=sixes)
         if fear:
             text += f" − {say('Fear {level}', level=secret(self.fear, hidden))} = {self.successes}"
         return text

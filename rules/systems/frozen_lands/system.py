@@ -6,7 +6,7 @@ from typing import Any
 
 from ...actions import AddCombatants
 from ...model import Event
-from ...said import say, term
+from ...said import N_, say, say_plural, term
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.tracks import Tracks
@@ -50,7 +50,7 @@ SUMMARY = """d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:
 
 class FrozenLands(System):
     key = "frozen-lands"
-    name = "Frozen Lands"
+    name = N_("Frozen Lands")
     summary = SUMMARY
     encounter_type = FrozenEncounter
     combatant_type = FrozenCombatant
@@ -62,7 +62,8 @@ class FrozenLands(System):
     player_side = "heroes"
     options = {
         "any_failure_critical": Option(
-            default=False, help="Every non-6 on a stress die is a critical failure (the seed's letter), not only a 1."
+            default=False,
+            help=N_("Every non-6 on a stress die is a critical failure (the seed's letter), not only a 1."),
         ),
     }
 
@@ -261,10 +262,8 @@ def _extras(combatant: FrozenCombatant) -> list[str]:
         extras.append((say("prone"), say("Prone")))
     if count := combatant.stress_dice():
         # A count of dice starts with its number: nothing to capitalize.
-        dice = (
-            say("{n} stress die", n=count)
-            if count == 1 and not combatant.hidden
-            else say("{n} stress dice", n=secret(count, combatant))
+        dice = say_plural(
+            "{n} stress die", "{n} stress dice", None if combatant.hidden else count, n=secret(count, combatant)
         )
         extras.append((dice, dice))
     if not combatant.out_of_turn_tried:

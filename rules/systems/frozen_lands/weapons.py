@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from ...errors import InvalidInput
 from ...model import Value
-from ...said import say, term
+from ...said import N_, say, term
 from ...usertext import quoted, user_text
 
-RANGES = ("close", "short", "medium", "long", "distant")
+RANGES = (N_("close"), N_("short"), N_("medium"), N_("long"), N_("distant"))
+SHOWN_RANGES = (N_("Close"), N_("Short"), N_("Medium"), N_("Long"), N_("Distant"))  # capitalised, for extraction
 
 
 class Weapon(Value):
@@ -88,6 +89,53 @@ Long Bow         | +2 | 1 | Long   | P, Reload, Two-handed
 Light Crossbow   | +1 | 2 | Long   | P, Reload, Two-handed
 Heavy Crossbow   | +1 | 3 | Long   | P, Reload, Two-handed, Heavy
 """,
+)
+
+# The tables' weapon names and features as `term` shows them, written out for `pybabel extract`
+# (tests/bot/test_catalog.py keeps them in step with the tables).
+SHOWN_NAMES = (
+    N_("Unarmed"),
+    N_("Knife"),
+    N_("Dagger"),
+    N_("Falchion"),
+    N_("Shortsword"),
+    N_("Broadsword"),
+    N_("Longsword"),
+    N_("Two-Handed Sword"),
+    N_("Scimitar"),
+    N_("Handaxe"),
+    N_("Battleaxe"),
+    N_("Two-Handed Axe"),
+    N_("Mace"),
+    N_("Morningstar"),
+    N_("Warhammer"),
+    N_("Flail"),
+    N_("Wooden club"),
+    N_("Large Wooden club"),
+    N_("Heavy Warhammer"),
+    N_("Staff"),
+    N_("Short Spear"),
+    N_("Long Spear"),
+    N_("Pike"),
+    N_("Halberd"),
+    N_("Trident"),
+    N_("Rock"),
+    N_("Knife/Dagger"),
+    N_("Axe"),
+    N_("Spear"),
+    N_("Sling"),
+    N_("Short Bow"),
+    N_("Long Bow"),
+    N_("Light Crossbow"),
+    N_("Heavy Crossbow"),
+)
+SHOWN_FEATURES = (
+    N_("Heavy"),
+    N_("Light"),
+    N_("Parrying"),
+    N_("Reload"),
+    N_("Throw"),
+    N_("Two-handed"),
 )
 
 # A thrown melee weapon uses its row of the ranged table.

@@ -11,7 +11,7 @@ from ...commands import integer
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Choice, Event, former_keys
-from ...said import say, term
+from ...said import N_, say, term
 from ...secrets import lands_in_sight, secret
 from ...usertext import listed, user_text
 from . import conditions as cond
@@ -21,6 +21,7 @@ from .model import LastRoll, RCEncounter, known_damage_type
 from .rolls import D20, Queued, drain, masked_bonus, mode_for, reasons, roll_d20, secret_constants, secret_faces
 
 DEFENSES = ("avoidance", "fortitude", "willpower")
+SHOWN_DEFENSES = (N_("Avoidance"), N_("Fortitude"), N_("Willpower"))  # capitalised in the lines, for extraction
 PLOT_DIS, PLOT_NO = "plot", "no"  # the keys of the Plot Point question's options
 PLOT_OPTIONS = (
     Choice(key=PLOT_DIS, label=say("Spend a Plot Point: disadvantage")),
@@ -29,14 +30,14 @@ PLOT_OPTIONS = (
 former_keys("plot_disadvantage", {"Spend a Plot Point: disadvantage": PLOT_DIS, "No": PLOT_NO})
 # the reasons for advantage and disadvantage are kept as English keys and said when shown (`rolls.reasons`)
 _FLAG_DIS = {
-    "dis": "disadvantage",
-    "cover": "partial cover",
-    "same_area": "ranged at a target in your area",
-    "beyond_range": "beyond range",
-    "in_melee": "target engaged in melee",
-    "unseen": "unseen target",
-    "squeezed": "squeezed",
-    "dark": "darkness",
+    "dis": N_("disadvantage"),
+    "cover": N_("partial cover"),
+    "same_area": N_("ranged at a target in your area"),
+    "beyond_range": N_("beyond range"),
+    "in_melee": N_("target engaged in melee"),
+    "unseen": N_("unseen target"),
+    "squeezed": N_("squeezed"),
+    "dark": N_("darkness"),
 }
 
 
@@ -68,15 +69,15 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
     if flags.get("shadowy"):
         flat -= 2  # shadowy light: −2 where clear vision matters
     if flags.get("adv"):
-        adv.append("advantage")
+        adv.append(N_("advantage"))
     if flags.get("unaware"):
-        adv.append("target cannot see the attacker")
+        adv.append(N_("target cannot see the attacker"))
     if flags.get("unleashed"):
         if not attacker.unleashed:
             raise NotAllowed(say("{who} is not Unleashed.", who=attacker.name))
         if attacker.unleashed_adv_round == enc.round:
             raise NotAllowed(say("{who} already used this round's Unleashed advantage.", who=attacker.name))
-        adv.append("Unleashed")
+        adv.append(N_("Unleashed"))
         enc = enc.update(attacker.id, unleashed_adv_round=enc.round)
     split = flags.get("split")
     members = len(attacker.horde)
@@ -182,7 +183,7 @@ def _offer_plot(enc, attacker, target, spec) -> bool:
     # only when the point changes the roll: under the cancel rule an attack that
     # already has both advantage and disadvantage would waste it
     now = mode_for(spec["adv"], spec["dis"], spec["rule"])
-    return mode_for(spec["adv"], spec["dis"] + ["Plot Point"], spec["rule"]) != now
+    return mode_for(spec["adv"], spec["dis"] + [N_("Plot Point")], spec["rule"]) != now
 
 
 def _ask_plot(enc, spec, chance):
@@ -223,7 +224,7 @@ def resume_plot(system, enc, pending, option, chance):
         if target.plot_points <= 0:
             raise NotAllowed(say("{who} has no Plot Points left.", who=target.name))
         enc = enc.update(target.id, plot_points=target.plot_points - 1).but(pool=enc.pool + 1)
-        spec["dis"] = list(spec["dis"]) + ["Plot Point"]
+        spec["dis"] = list(spec["dis"]) + [N_("Plot Point")]
         spec["plot"] = True
         events.append(
             Event(

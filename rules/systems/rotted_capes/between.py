@@ -12,7 +12,7 @@ from typing import Any
 from ...between import heading, kept, refuse_dead, split_entries
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import english, say, term
+from ...said import N_, english, say, say_plural, term
 from ...system import Adjustable, Rest, RestOption, RestOutcome, chosen_names, whole_number, yes_no
 from ...usertext import mark, quoted, user_text
 from . import conditions as cond
@@ -21,21 +21,21 @@ from .model import Condition, RCCombatant, RCEncounter, RCSheet
 from .rolls import mode_for, roll_d20
 
 RECOVERY_DC = 15
-ATTRIBUTES = ("Strength", "Dexterity", "Constitution", "Intelligence", "Wisdom", "Charisma")
+ATTRIBUTES = (N_("Strength"), N_("Dexterity"), N_("Constitution"), N_("Intelligence"), N_("Wisdom"), N_("Charisma"))
 # gone when the fight is over: where someone stands, who holds them, what burns them this scene
 FIGHT_ONLY = cond.DERIVED + ("Exhaustion", "Hidden", "Prone", "Grappled", "Restrained", "Ongoing Damage")
 
 RESTS = {
     "end_scene": Rest(
         key="end_scene",
-        label="End of scene",
+        label=N_("End of scene"),
         rule="“Heroes are made of stern stuff. So, at the end of a scene, you recover all of your Stamina. "
         "If you are Unconscious at the end of a scene due to stamina loss, assuming you aren't a zombie chow, "
         "you regain half your total Stamina instead.”",
     ),
     "hiatus": Rest(
         key="hiatus",
-        label="Hiatus",
+        label=N_("Hiatus"),
         rule="“You must take one hiatus per Wound you currently have before attempting to recover. […] "
         "After which, "
         "you must make a successful Routine (DC: 15) Constitution saving throw to recover 1 wound; if you fail "
@@ -46,48 +46,54 @@ RESTS = {
         dice="for each hero due a Wound Recovery roll, in the order given: the d20 (two with a medic), "
         "then a d6 for the attribute when the roll fails by 5 or more (1 Strength … 6 Charisma)",
         options=(
-            RestOption(key="medic", help="heroes treated by someone with an appropriate skill set (advantage)"),
-            RestOption(key="plot_point", help="heroes who spend a Plot Point to ignore a failed Wound Recovery roll"),
+            RestOption(key="medic", help=N_("heroes treated by someone with an appropriate skill set (advantage)")),
+            RestOption(
+                key="plot_point", help=N_("heroes who spend a Plot Point to ignore a failed Wound Recovery roll")
+            ),
             RestOption(
                 key="flaw",
-                help="heroes who, on a natural 1, take a Physical Condition and heal a Wound instead of losing one",
+                help=N_("heroes who, on a natural 1, take a Physical Condition and heal a Wound instead of losing one"),
             ),
-            RestOption(key="unfed", help="heroes without food and drink: their Exhaustion stays"),
+            RestOption(key="unfed", help=N_("heroes without food and drink: their Exhaustion stays")),
         ),
     ),
     "new_issue": Rest(
         key="new_issue",
-        label="New Issue",
+        label=N_("New Issue"),
         rule="“Plot Points are reset to one at the start of each new Issue.” The Editor-in-Chief's pool is emptied "
         "(the bot's default; the seed does not say).",
     ),
 }
 
 ADJUSTABLE = {
-    "stamina": Adjustable(key="stamina", help="Stamina left (up to the sheet's Stamina)", minimum=0, maximum=1000),
-    "wounds": Adjustable(
+    N_("stamina"): Adjustable(
+        key="stamina", help=N_("Stamina left (up to the sheet's Stamina)"), minimum=0, maximum=1000
+    ),
+    N_("wounds"): Adjustable(
         key="wounds",
-        help="Wounds left (up to the sheet's Wounds less flaws; 0 with no Stamina is death)",
+        help=N_("Wounds left (up to the sheet's Wounds less flaws; 0 with no Stamina is death)"),
         minimum=0,
         maximum=1000,
     ),
-    "flaws": Adjustable(
-        key="flaws", help="physical flaws accepted to escape death (each: maximum Wounds −1)", minimum=0, maximum=20
+    N_("flaws"): Adjustable(
+        key="flaws", help=N_("physical flaws accepted to escape death (each: maximum Wounds −1)"), minimum=0, maximum=20
     ),
-    "plot_points": Adjustable(key="plot_points", help="Plot Points held", minimum=0, maximum=100),
-    "exhaustion": Adjustable(key="exhaustion", help="Exhaustion level (6 is death)", minimum=0, maximum=6),
-    "hiatuses": Adjustable(
-        key="hiatuses", help="Hiatuses taken towards the next Wound Recovery roll", minimum=0, maximum=100
+    N_("plot_points"): Adjustable(key="plot_points", help=N_("Plot Points held"), minimum=0, maximum=100),
+    N_("exhaustion"): Adjustable(key="exhaustion", help=N_("Exhaustion level (6 is death)"), minimum=0, maximum=6),
+    N_("hiatuses"): Adjustable(
+        key="hiatuses", help=N_("Hiatuses taken towards the next Wound Recovery roll"), minimum=0, maximum=100
     ),
-    "dead": Adjustable(key="dead", help="dead (yes/no)", kind="bool"),
-    "conditions": Adjustable(
-        key="conditions", kind="list", help="lasting conditions, e.g. `Weakened (Strength, Mild), Charmed`"
+    N_("dead"): Adjustable(key="dead", help=N_("dead (yes/no)"), kind="bool"),
+    N_("conditions"): Adjustable(
+        key="conditions", kind="list", help=N_("lasting conditions, e.g. `Weakened (Strength, Mild), Charmed`")
     ),
-    "weaknesses": Adjustable(key="weaknesses", kind="list", help="Physical Conditions taken on Wound Recovery rolls"),
-    "attribute_losses": Adjustable(
+    N_("weaknesses"): Adjustable(
+        key="weaknesses", kind="list", help=N_("Physical Conditions taken on Wound Recovery rolls")
+    ),
+    N_("attribute_losses"): Adjustable(
         key="attribute_losses",
         kind="list",
-        help="attribute points lost for good, one entry per point, e.g. `Constitution`",
+        help=N_("attribute points lost for good, one entry per point, e.g. `Constitution`"),
     ),
 }
 
@@ -176,9 +182,7 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
         results = [
             (
                 r.lasting | {"plot_points": n},
-                say("{who} has {n} Plot Point.", who=user_text(r.name), n=n)
-                if n == 1
-                else say("{who} has {n} Plot Points.", who=user_text(r.name), n=n),
+                say_plural("{who} has {n} Plot Point.", "{who} has {n} Plot Points.", n, who=user_text(r.name), n=n),
             )
             if not r.npc
             else (r.lasting, "")
@@ -269,7 +273,7 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
     penalty = max(taken, int(state.get("exhaustion", 0)))
     total = d20.natural + v["con"] - penalty
     sign = "+" if v["con"] >= 0 else "−"
-    hiatuses = say("{n} Hiatus", n=taken) if taken == 1 else say("{n} Hiatuses", n=taken)
+    hiatuses = say_plural("{n} Hiatus", "{n} Hiatuses", taken, n=taken)
     roll = say(
         "{who} CON save (Wound Recovery, {hiatuses} taken): {d20} {sign} {con}",
         who=name,
@@ -295,18 +299,14 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
         points = _points(r, settings) - 1
         state["plot_points"] = points
         ignored = dict(row=row, who=name, n=points)
-        if points == 1:
-            failed = say(
-                "failure ({row}); {who} spends a Plot Point to ignore it: their condition stays unchanged until the "
-                "following day ({n} Plot Point left)",
-                **ignored,
-            )
-        else:
-            failed = say(
-                "failure ({row}); {who} spends a Plot Point to ignore it: their condition stays unchanged until the "
-                "following day ({n} Plot Points left)",
-                **ignored,
-            )
+        failed = say_plural(
+            "failure ({row}); {who} spends a Plot Point to ignore it: their condition stays unchanged until the "
+            "following day ({n} Plot Point left)",
+            "failure ({row}); {who} spends a Plot Point to ignore it: their condition stays unchanged until the "
+            "following day ({n} Plot Points left)",
+            points,
+            **ignored,
+        )
         return state, f"{roll}: {failed}" + _also(notes) + ".", 1
     if d20.natural == 1:
         if name.casefold() in picks["flaw"]:
@@ -371,10 +371,9 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
         )
     if v["flaws"]:
         flaws = v["flaws"]
-        if flaws == 1:
-            wounds += "; " + say("{n} physical flaw (maximum Wounds −{n})", n=flaws)
-        else:
-            wounds += "; " + say("{n} physical flaws (maximum Wounds −{n})", n=flaws)
+        wounds += "; " + say_plural(
+            "{n} physical flaw (maximum Wounds −{n})", "{n} physical flaws (maximum Wounds −{n})", flaws, n=flaws
+        )
     out.append(wounds)
     if v["plot_points"] is not None:
         out.append(say("Plot Points {n}", n=v["plot_points"]))

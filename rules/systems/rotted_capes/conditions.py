@@ -6,25 +6,25 @@ from __future__ import annotations
 import re
 
 from ...errors import InvalidInput
-from ...said import say, term
+from ...said import N_, say, term
 from ...usertext import one_line, quoted
 from .model import PACE_CAP, Condition, RCCombatant, RCEncounter
 
 NAMES = (
-    "Blinded",
-    "Charmed",
-    "Exhaustion",
-    "Frightened",
-    "Grappled",
-    "Hidden",
-    "Ongoing Damage",
-    "Prone",
-    "Restrained",
-    "Stunned",
-    "Unconscious",
-    "Weakened",
-    "Wounded",
-    "Incapacitated",
+    N_("Blinded"),
+    N_("Charmed"),
+    N_("Exhaustion"),
+    N_("Frightened"),
+    N_("Grappled"),
+    N_("Hidden"),
+    N_("Ongoing Damage"),
+    N_("Prone"),
+    N_("Restrained"),
+    N_("Stunned"),
+    N_("Unconscious"),
+    N_("Weakened"),
+    N_("Wounded"),
+    N_("Incapacitated"),
 )
 _ALIASES = {
     "ongoing": "Ongoing Damage",
@@ -154,9 +154,9 @@ def _own_rolls(c: RCCombatant) -> tuple[list[str], list[str]]:
     """Advantage and disadvantage this combatant's conditions put on all its rolls."""
     dis: list[str] = []
     if c.has("Stunned"):
-        dis.append("stunned")
+        dis.append(N_("stunned"))
     if c.has("Frightened"):
-        dis.append("frightened")
+        dis.append(N_("frightened"))
     return [], dis
 
 
@@ -170,41 +170,41 @@ def attack_sources(
         if attacker.condition("Blinded").tagged("partial"):
             flat -= 2
         else:
-            dis.append("attacker blinded")
+            dis.append(N_("attacker blinded"))
     if target.has("Blinded"):
         if target.condition("Blinded").tagged("partial"):
             flat += 2
         else:
-            adv.append("target blinded")
+            adv.append(N_("target blinded"))
     if attacker.has("Restrained"):
-        dis.append("attacker restrained")
+        dis.append(N_("attacker restrained"))
     if target.has("Restrained"):
-        adv.append("target restrained")
+        adv.append(N_("target restrained"))
     stunned = target.condition("Stunned")
     if stunned and stunned.tagged("greater"):
-        adv.append("target greatly stunned")
+        adv.append(N_("target greatly stunned"))
     if attacker.has("Prone") and melee:
-        dis.append("attacker prone")
+        dis.append(N_("attacker prone"))
     if target.has("Prone") and melee:
-        adv.append("target prone")
+        adv.append(N_("target prone"))
     if attacker.has("Hidden"):
-        adv.append("attacker hidden")
+        adv.append(N_("attacker hidden"))
     if target.has("Hidden"):
-        dis.append("target hidden")
+        dis.append(N_("target hidden"))
     engulfed = attacker.condition("Ongoing Damage")
     if engulfed and engulfed.tagged("engulfed") and engulfed.tagged("fire"):
-        dis.append("engulfed in fire")
+        dis.append(N_("engulfed in fire"))
     if target.demanding is not None:
-        adv.append("target busy with a demanding action")
+        adv.append(N_("target busy with a demanding action"))
     if target.dodging and defense == "avoidance" and not helpless(target) and pace(target) > 0:
-        dis.append("target dodging")
+        dis.append(N_("target dodging"))
     if attacker.assisted_by:
-        adv.append("assisted")
+        adv.append(N_("assisted"))
     return adv, dis, flat
 
 
 def save_sources(c: RCCombatant) -> tuple[list[str], list[str]]:
     adv, dis = _own_rolls(c)
     if c.assisted_by:
-        adv.append("assisted")
+        adv.append(N_("assisted"))
     return adv, dis

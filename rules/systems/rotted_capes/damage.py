@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...model import Choice, Event, former_keys
-from ...said import say, term
+from ...said import say, say_plural, term
 from ...secrets import secret
 from . import conditions as cond
 from .model import ENERGY, PHYSICAL, Condition, RCCombatant, RCEncounter, parse_dr
@@ -175,16 +175,14 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
 
 
 def wound_text(dealt: int, critical: bool, massive: bool) -> str:
-    one = dealt <= 1
+    """What the Wounds dealt (at least one) read as after the damage."""
     if critical and massive:
-        return ", " + (
-            say("critical + massive: {n} Wound", n=dealt) if one else say("critical + massive: {n} Wounds", n=dealt)
-        )
+        return ", " + say_plural("critical + massive: {n} Wound", "critical + massive: {n} Wounds", dealt, n=dealt)
     if massive:
-        return ": " + (say("{n} Wound", n=dealt) if one else say("{n} Wounds", n=dealt))
+        return ": " + say_plural("{n} Wound", "{n} Wounds", dealt, n=dealt)
     if critical:
-        return "; " + (say("critical: {n} Wound", n=dealt) if one else say("critical: {n} Wounds", n=dealt))
-    return "; " + (say("{n} Wound", n=dealt) if one else say("{n} Wounds", n=dealt))
+        return "; " + say_plural("critical: {n} Wound", "critical: {n} Wounds", dealt, n=dealt)
+    return "; " + say_plural("{n} Wound", "{n} Wounds", dealt, n=dealt)
 
 
 def settle(t: RCCombatant) -> tuple[RCCombatant, str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed, NotYourTurn
-from ...said import say, term
+from ...said import say, say_plural, term
 from ...secrets import secret
 from . import conditions as cond
 from .model import RCCombatant, RCEncounter
@@ -121,10 +121,12 @@ def summary(c: RCCombatant) -> list[str]:
     else:
         reaction = _tick(e.reactions > 0) + (f" ×{e.reactions}" if e.reactions > 1 else "")
     turn = dict(pace=secret(e.pace, c), action=_tick(e.action), bonus=_tick(e.bonus), reaction=reaction)
-    if e.pace != 1 or c.hidden:
-        line = say("Pace {pace} areas left · Action {action} · Bonus Action {bonus} · Reaction {reaction}", **turn)
-    else:
-        line = say("Pace {pace} area left · Action {action} · Bonus Action {bonus} · Reaction {reaction}", **turn)
+    line = say_plural(
+        "Pace {pace} area left · Action {action} · Bonus Action {bonus} · Reaction {reaction}",
+        "Pace {pace} areas left · Action {action} · Bonus Action {bonus} · Reaction {reaction}",
+        None if c.hidden else e.pace,
+        **turn,
+    )
     lines = [line]
     if c.demanding:
         what = c.demanding.what

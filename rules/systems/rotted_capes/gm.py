@@ -6,7 +6,7 @@ from ...commands import flag_number
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import say, term
+from ...said import say, say_plural, term
 from ...secrets import secret
 from ...usertext import listed, mark, one_line, user_text
 from . import conditions as cond
@@ -75,7 +75,7 @@ def heal(enc: RCEncounter, action, chance):
         t = target.but(wounds=target.wounds + gained)
         # how much was gained tells how much was missing
         shown = secret(gained, target)
-        what = say("{n} Wounds", n=shown) if gained != 1 or target.hidden else say("{n} Wound", n=shown)
+        what = say_plural("{n} Wound", "{n} Wounds", None if target.hidden else gained, n=shown)
     else:
         if target.zombie:
             raise InvalidInput(say("Zombies have no Stamina to recover."))
@@ -309,8 +309,8 @@ def _describe(c: Condition, enc, *, added: bool = False) -> str:
     if c.until == "rounds":
         n = c.turns_left
         if added:
-            return say("for {n} round", n=n) if n == 1 else say("for {n} rounds", n=n)
-        return say("{n} round left", n=n) if n == 1 else say("{n} rounds left", n=n)
+            return say_plural("for {n} round", "for {n} rounds", n, n=n)
+        return say_plural("{n} round left", "{n} rounds left", n, n=n)
     if c.until == "turn_end":
         if c.owner:
             return say("until the end of {who}'s next turn", who=enc.get(c.owner).name)

@@ -11,15 +11,26 @@ from pydantic import field_validator
 
 from ...errors import InvalidInput
 from ...model import Combatant, Encounter, Value
-from ...said import say, term
+from ...said import N_, say, term
 from ...turns.initiative import InitiativeState
 from ...usertext import Typed, listed, quoted
 
-ENERGY = ("cold", "cosmic", "electricity", "fire", "radioactive", "sonic")
-PHYSICAL = ("acid", "ballistic", "kinetic", "piercing", "slashing")
-DAMAGE_TYPES = ENERGY + PHYSICAL + ("poison", "psychic")
+ENERGY = (N_("cold"), N_("cosmic"), N_("electricity"), N_("fire"), N_("radioactive"), N_("sonic"))
+PHYSICAL = (N_("acid"), N_("ballistic"), N_("kinetic"), N_("piercing"), N_("slashing"))
+DAMAGE_TYPES = ENERGY + PHYSICAL + (N_("poison"), N_("psychic"))
+DR_KEYS = DAMAGE_TYPES + (N_("energy"), N_("physical"), N_("all"))  # what a DR may name
 # Greek order: strongest first. "Epsilon or below" means this index or later.
-ZOMBIE_LEVELS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "omega")
+ZOMBIE_LEVELS = (
+    N_("alpha"),
+    N_("beta"),
+    N_("gamma"),
+    N_("delta"),
+    N_("epsilon"),
+    N_("zeta"),
+    N_("eta"),
+    N_("theta"),
+    N_("omega"),
+)
 EPSILON = ZOMBIE_LEVELS.index("epsilon")
 PACE_CAP = 5
 
@@ -45,7 +56,7 @@ def parse_dr(text: str) -> dict[str, int]:
         if not match:
             raise ValueError(say("DR {dr} must look like `fire:10` (type, category or `all`)", dr=quoted(part, 20)))
         key = match.group(1)
-        if key not in DAMAGE_TYPES + ("energy", "physical", "all"):
+        if key not in DR_KEYS:
             raise ValueError(say("{key} is not a damage type, `energy`, `physical` or `all`", key=quoted(key, 20)))
         result[key] = int(match.group(2))
     return result

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import say
+from ...said import say, say_plural
 from ...secrets import secret
 from ...turns.initiative import Entry
 from ...usertext import listed
@@ -220,10 +220,12 @@ def second_wind(enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncounter, 
     c, _ = dmg.settle(c.but(wounds=c.wounds + healed, second_wind_used=True))
     enc = enc.with_combatant(c)
     wind = dict(who=c.name, roll=roll.total, healed=secret(healed, c), status=dmg.status(c))
-    if healed != 1 or c.hidden:
-        text = say("{who} catches a second wind: 1d4 ({roll}) → {healed} Wounds back ({status}).", **wind)
-    else:
-        text = say("{who} catches a second wind: 1d4 ({roll}) → {healed} Wound back ({status}).", **wind)
+    text = say_plural(
+        "{who} catches a second wind: 1d4 ({roll}) → {healed} Wound back ({status}).",
+        "{who} catches a second wind: 1d4 ({roll}) → {healed} Wounds back ({status}).",
+        None if c.hidden else healed,
+        **wind,
+    )
     return enc, [Event(kind="roll", text=text)]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import say, term
+from ...said import N_, say, say_plural, term
 from ...secrets import secret
 from ...usertext import one_line, user_text
 from . import conditions as cond
@@ -15,23 +15,23 @@ from .model import Condition, Demanding, RCEncounter
 from .rolls import masked_bonus, mode_for, reasons, roll_d20
 
 CHOICES = [
-    ("assist", "Assist (Action): an ally gains advantage on their next roll"),
-    ("dash", "Dash (Action): move twice your Pace"),
-    ("demanding", 'Demanding (Action): options what="…" [interruptible]'),
-    ("disengage", "Disengage (Action): no opportunity attacks this turn"),
-    ("dodge", "Dodge (Action): attacks vs your Avoidance at disadvantage"),
-    ("hide", "Hide (Action): Dexterity vs the observers' result, options dc=N"),
-    ("ready", 'Ready (Action): options trigger="…"'),
-    ("trigger", "Readied action goes off (Reaction)"),
-    ("move", "Move: options areas=N"),
-    ("stand", "Stand up from Prone (half your Pace)"),
-    ("prone", "Drop prone (free)"),
-    ("swap", "Swap places with a tied hero (target)"),
-    ("second wind", "Unleashed second wind (Action): 1d4 Wounds back"),
-    ("horde", "GM: form a Horde (target: names or a group name)"),
-    ("unleash", "GM: Unleash a villain (target)"),
-    ("danger zone", "GM: the environment takes turns (options middle end)"),
-    ("end scene", "GM: end the scene: Stamina back, scene limits reset"),
+    (N_("assist"), N_("Assist (Action): an ally gains advantage on their next roll")),
+    (N_("dash"), N_("Dash (Action): move twice your Pace")),
+    (N_("demanding"), N_('Demanding (Action): options what="…" [interruptible]')),
+    (N_("disengage"), N_("Disengage (Action): no opportunity attacks this turn")),
+    (N_("dodge"), N_("Dodge (Action): attacks vs your Avoidance at disadvantage")),
+    (N_("hide"), N_("Hide (Action): Dexterity vs the observers' result, options dc=N")),
+    (N_("ready"), N_('Ready (Action): options trigger="…"')),
+    (N_("trigger"), N_("Readied action goes off (Reaction)")),
+    (N_("move"), N_("Move: options areas=N")),
+    (N_("stand"), N_("Stand up from Prone (half your Pace)")),
+    (N_("prone"), N_("Drop prone (free)")),
+    (N_("swap"), N_("Swap places with a tied hero (target)")),
+    (N_("second wind"), N_("Unleashed second wind (Action): 1d4 Wounds back")),
+    (N_("horde"), N_("GM: form a Horde (target: names or a group name)")),
+    (N_("unleash"), N_("GM: Unleash a villain (target)")),
+    (N_("danger zone"), N_("GM: the environment takes turns (options middle end)")),
+    (N_("end scene"), N_("GM: end the scene: Stamina back, scene limits reset")),
 ]
 GM_MODES = ("horde", "unleash", "danger zone", "end scene")
 
@@ -249,10 +249,7 @@ def _move(enc, c, action, chance):
         raise NotAllowed(say("{who} has only {n} areas of Pace left.", who=c.name, n=e.pace))
     enc = enc.update(c.id, economy=e.but(pace=e.pace - areas))
     moved = dict(who=c.name, n=areas, left=secret(e.pace - areas, c))
-    if areas == 1:
-        text = say("{who} moves {n} area ({left} left).", **moved)
-    else:
-        text = say("{who} moves {n} areas ({left} left).", **moved)
+    text = say_plural("{who} moves {n} area ({left} left).", "{who} moves {n} areas ({left} left).", areas, **moved)
     return enc, [Event(kind="info", text=text)]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import say, term
+from ...said import say, say_plural, term
 from ...secrets import secret
 from ...usertext import one_line
 from . import attack as atk
@@ -202,9 +202,9 @@ def award(enc: RCEncounter, action, chance):
 
 def pool(enc: RCEncounter, action, chance):
     if not 1 <= action.amount <= enc.pool:
-        if enc.pool == 1:
-            raise NotAllowed(say("The pool holds {n} Plot Point.", n=enc.pool))
-        raise NotAllowed(say("The pool holds {n} Plot Points.", n=enc.pool))
+        raise NotAllowed(
+            say_plural("The pool holds {n} Plot Point.", "The pool holds {n} Plot Points.", enc.pool, n=enc.pool)
+        )
     why = one_line(action.text, 200)
     enc = enc.but(pool=enc.pool - action.amount)
     spent = dict(n=action.amount, left=enc.pool)

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import say, term
+from ...said import N_, say, term
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.initiative import Initiative
@@ -50,7 +50,7 @@ SUMMARY = """Stats: dex con init avoidance fortitude willpower stamina wounds dr
 
 class RottedCapes(System):
     key = "rotted-capes"
-    name = "Rotted Capes"
+    name = N_("Rotted Capes")
     summary = SUMMARY
     encounter_type = RCEncounter
     combatant_type = RCCombatant
@@ -59,16 +59,16 @@ class RottedCapes(System):
     commands = COMMANDS
     between = between
     options = {
-        "starting_plot_points": Option(default=1, help="Plot Points each hero starts an Issue with."),
+        "starting_plot_points": Option(default=1, help=N_("Plot Points each hero starts an Issue with.")),
         "offer_plot_disadvantage": Option(
             default=True,
-            help="Ask a hero with Plot Points, when a threat attacks them, whether to spend one for disadvantage.",
+            help=N_("Ask a hero with Plot Points, when a threat attacks them, whether to spend one for disadvantage."),
         ),
         "advantage": Option(
             default="cancel",
-            help="`cancel`: any advantage and any disadvantage give a straight roll; `count`: the reasons net out.",
+            help=N_("`cancel`: any advantage and any disadvantage give a straight roll; `count`: the reasons net out."),
         ),
-        "ongoing_dc": Option(default=10, help="Save DC against Ongoing Damage when none is given."),
+        "ongoing_dc": Option(default=10, help=N_("Save DC against Ongoing Damage when none is given.")),
     }
 
     # --- sheets and initiative -------------------------------------------------

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rules.commands import integer
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Choice, Event, Value, former_keys
-from rules.said import english, joined, say, term
+from rules.said import N_, english, joined, say, say_plural, term
 from rules.secrets import secret
 from rules.usertext import Typed, listed, quoted
 
@@ -37,11 +37,11 @@ PROMPT_LIMIT = 300
 FLIP = "flip"  # the key of the defence's one option
 former_keys("defense", {"Flip": FLIP})
 LABELS = {
-    "attack": "Attack",
-    "power attack": "Power Attack",
-    "charge": "Charge",
-    "aid": "Aid",
-    "opportunity attack": "Opportunity Attack",
+    "attack": N_("Attack"),
+    "power attack": N_("Power Attack"),
+    "charge": N_("Charge"),
+    "aid": N_("Aid"),
+    "opportunity attack": N_("Opportunity Attack"),
 }
 
 
@@ -198,7 +198,7 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
         shifted=moved,
         damage_text=shown,
     )
-    against = joined(" and ", (d.name for d in defenders))
+    against = joined(N_(" and "), (d.name for d in defenders))
     if spent:
         lead = say(
             "{who}: {action} with {weapon} on {targets} ({mana})",
@@ -297,7 +297,7 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
     mods = defense_mods(defender, attacker, plan.weapon, plan.flags, plan.defense)
     why = f" ({mods.text()})" if mods.notes else ""
     count = card_count(base, mods)
-    cards = say("{n} cards", n=secret(count, defender)) if count != 1 else say("{n} card", n=secret(count, defender))
+    cards = say_plural("{n} card", "{n} cards", count, n=secret(count, defender))
     prompt = say(
         "{who}: {attacker}'s {weapon} comes in at {total} (hits on a tie). Flip {defence} {base}{why}: {cards}. "
         'Press Flip, or enter the cards you flipped: /choose option:Flip cards:"…".',

@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.between import at_most_sheet, dead_rest, heading, kept, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
-from rules.said import say
+from rules.said import N_, say
 from rules.system import Adjustable, Rest
 from rules.usertext import mark, quoted
 
@@ -20,26 +20,28 @@ from .sheet import TowersSheet
 RESTS = {
     "five_minutes": Rest(
         key="five_minutes",
-        label="Five minutes out of combat",
+        label=N_("Five minutes out of combat"),
         rule="“If a character is given 5 minutes outside of combat to catch his breath, he will regain all his "
         "STUN.” Mana, which comes back at every zero phase in a fight, is full again too (the bot's default).",
     ),
     "eight_hours": Rest(
         key="eight_hours",
-        label="Eight hours without exertion",
+        label=N_("Eight hours without exertion"),
         rule="“LETHAL damage comes back much more slowly. A character gains back 1 point of LETHAL for every "
         "8 hours spent without physical or mental exertion.”",
     ),
 }
 
 ADJUSTABLE = {
-    "lethal": Adjustable(
-        key="lethal", help="LETHAL left (up to the sheet's; below 0 is dying)", minimum=-1000, maximum=500
+    N_("lethal"): Adjustable(
+        key="lethal", help=N_("LETHAL left (up to the sheet's; below 0 is dying)"), minimum=-1000, maximum=500
     ),
-    "stun": Adjustable(key="stun", help="STUN left (up to the sheet's)", minimum=0, maximum=500),
-    "mana": Adjustable(key="mana", help="mana left (up to the sheet's)", minimum=0, maximum=30),
-    "conditions": Adjustable(key="conditions", kind="list", help="lasting conditions, e.g. `cursed, blinded (minor)`"),
-    "dead": Adjustable(key="dead", kind="bool", help="dead (yes/no)"),
+    N_("stun"): Adjustable(key="stun", help=N_("STUN left (up to the sheet's)"), minimum=0, maximum=500),
+    N_("mana"): Adjustable(key="mana", help=N_("mana left (up to the sheet's)"), minimum=0, maximum=30),
+    N_("conditions"): Adjustable(
+        key="conditions", kind="list", help=N_("lasting conditions, e.g. `cursed, blinded (minor)`")
+    ),
+    N_("dead"): Adjustable(key="dead", kind="bool", help=N_("dead (yes/no)")),
 }
 
 

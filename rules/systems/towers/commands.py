@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.commands import Acts, Commands, Given, amount, integer
 from rules.errors import InvalidInput
-from rules.said import say, term
+from rules.said import N_, say, term
 from rules.turns.clock import Release
 from rules.usertext import one_line
 
@@ -18,7 +18,23 @@ from .sheet import damage_words
 _SUM = re.compile(r"^\s*[+-]?\d+(\s*[+-]\s*\d+)*\s*$")
 _FALL = re.compile(r"^\s*(?:fall\s*:?\s*)?(\d+)\s*(?:ft|feet|foot|')?\s*$", re.IGNORECASE)
 _DURATION = re.compile(r"^\s*(\d+)\s*(phases?|rounds?)\s*$", re.IGNORECASE)
-SAVE_STATS = ("endurance", "pd", "id", "pa", "sa", "ss", "hs", "init", "er", "ir")
+# The sheet's stats in capitals, as the lines show them, for extraction.
+SHOWN_STATS = (
+    *(N_("ENDURANCE"), N_("PD"), N_("ID"), N_("PA"), N_("SA"), N_("SS"), N_("HS"), N_("INIT"), N_("ER"), N_("IR")),
+    *(N_("PX"), N_("MANA")),
+)
+SAVE_STATS = (
+    N_("endurance"),
+    N_("pd"),
+    N_("id"),
+    N_("pa"),
+    N_("sa"),
+    N_("ss"),
+    N_("hs"),
+    N_("init"),
+    N_("er"),
+    N_("ir"),
+)
 
 
 def number(text: Any, name: str) -> int:

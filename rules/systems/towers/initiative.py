@@ -9,7 +9,7 @@ Strength, then a flip-off whose result holds for the whole encounter.
 from __future__ import annotations
 
 from rules.model import Event
-from rules.said import joined, say
+from rules.said import N_, joined, say
 from rules.secrets import secret
 
 from .flips import flip
@@ -67,7 +67,7 @@ def settle_ties(enc: TowersEncounter, tied: list, chance) -> tuple[list, list[Ev
             drawn.append(f"{enc.get(entry.cid).name} {card}")
         lines.append(", ".join(drawn))
     ordered = sorted(entries.values(), key=lambda e: tuple(-k for k in e.tiebreak))
-    names = joined(" then ", (enc.get(e.cid).name for e in ordered))
+    names = joined(N_(" then "), (enc.get(e.cid).name for e in ordered))
     # A tie is an equality: with a hidden combatant in it, even "?" for the tied values would tell its
     # CI, N and SS to whoever knows another's in the tie. Only the order it settles shows then.
     hidden = any(enc.get(e.cid).hidden for e in tied)

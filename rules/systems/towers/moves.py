@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from rules.commands import integer
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
-from rules.said import say, term
+from rules.said import N_, say, term
 from rules.secrets import secret
 from rules.usertext import listed, quoted, user_text
 
@@ -120,11 +120,12 @@ def _recover(enc, me, action):
     def n(value: int) -> str:
         return secret(value, me)
 
-    template = "{who} recovers STUN = Endurance {endurance}: STUN {was} → {now}/{most}"
     if after.stun - me.stun < me.sheet.endurance:
-        template += " (the maximum)"
+        template = N_("{who} recovers STUN = Endurance {endurance}: STUN {was} → {now}/{most} (the maximum).")
+    else:
+        template = N_("{who} recovers STUN = Endurance {endurance}: STUN {was} → {now}/{most}.")
     text = say(
-        template + ".",
+        template,
         who=me.name,
         endurance=n(me.sheet.endurance),
         was=n(me.stun),

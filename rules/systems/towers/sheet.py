@@ -13,10 +13,23 @@ from typing import Literal
 from pydantic import field_validator
 
 from rules.model import Value
-from rules.said import say, term
+from rules.said import N_, say, term
 from rules.usertext import Typed, quoted, user_text
 
-DAMAGE_TYPES = ("acid", "cold", "electricity", "fire", "poison", "psychic", "lightning", "sonic", "necrotic", "holy")
+CATEGORIES = (N_("physical"), N_("arcane"))  # a weapon's damage category, as the lines say it
+
+DAMAGE_TYPES = (
+    N_("acid"),
+    N_("cold"),
+    N_("electricity"),
+    N_("fire"),
+    N_("poison"),
+    N_("psychic"),
+    N_("lightning"),
+    N_("sonic"),
+    N_("necrotic"),
+    N_("holy"),
+)
 MAX_WEAPONS = 12
 
 _DAMAGE = re.compile(r"^(\d+)?(?:\+?(px|hs))?(?:\+(\d+))?$")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.errors import InvalidInput
-from rules.said import say, term
+from rules.said import N_, say, term
 
 from .flips import Mods
 
@@ -24,10 +24,10 @@ if TYPE_CHECKING:
     from .sheet import Weapon
 
 # stance → (PA change, PD change)
-STANCES = {"aggressive": (1, -1), "defensive": (-1, 1)}
+STANCES = {N_("aggressive"): (1, -1), N_("defensive"): (-1, 1)}
 NO_STANCE = ("none", "off", "drop")
 # "fights aggressively": whole words, each said as it is, for a translation to read.
-ADVERBS = {"aggressive": "aggressively", "defensive": "defensively"}
+ADVERBS = {"aggressive": N_("aggressively"), "defensive": N_("defensively")}
 
 
 def _signed(value: int) -> str:

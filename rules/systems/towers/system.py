@@ -7,7 +7,7 @@ from typing import Any
 from rules.cards import Card
 from rules.errors import InvalidInput
 from rules.model import Event
-from rules.said import say, term
+from rules.said import N_, say, term
 from rules.secrets import secret
 from rules.system import Option, System
 from rules.turns.clock import PHASES_PER_ROUND, Clock
@@ -35,7 +35,7 @@ FALL_FLIPS_PER_5FT = 2
 
 class TowersSystem(System):
     key = "99-towers"
-    name = "99 Towers"
+    name = N_("99 Towers")
     summary = HELP
     encounter_type = TowersEncounter
     combatant_type = TowersCombatant
@@ -44,14 +44,16 @@ class TowersSystem(System):
     commands = COMMANDS
     between = between
     options = {
-        "surprise_phases": Option(default=10, help="Phases a surprised combatant loses before first acting."),
-        "mana_per_zero_phase": Option(default=1, help="Mana each caster regains at the start of each zero phase."),
+        "surprise_phases": Option(default=10, help=N_("Phases a surprised combatant loses before first acting.")),
+        "mana_per_zero_phase": Option(default=1, help=N_("Mana each caster regains at the start of each zero phase.")),
         "defender_flips": Option(
             default="players",
-            help="`players`: player characters flip their own defence "
-            "(a choice with a button); `auto`: the bot flips every defence at once.",
+            help=N_(
+                "`players`: player characters flip their own defence "
+                "(a choice with a button); `auto`: the bot flips every defence at once."
+            ),
         ),
-        "disabled_can_act": Option(default=True, help="Characters at exactly 0 LETHAL (disabled) may still act."),
+        "disabled_can_act": Option(default=True, help=N_("Characters at exactly 0 LETHAL (disabled) may still act.")),
     }
 
     # --- characters ----------------------------------------------------------------
@@ -266,9 +268,9 @@ class TowersSystem(System):
             enc = enc.update(target.id, **{field: kept})
             shown = secret(kept, target)
             if kept == old and old:
-                template = "{who}: temporary {pool} {n} kept (temporary values never stack)."
+                template = N_("{who}: temporary {pool} {n} kept (temporary values never stack).")
             else:
-                template = "{who}: temporary {pool} {n} gained."
+                template = N_("{who}: temporary {pool} {n} gained.")
             pool = term("LETHAL" if action.lethal else "STUN")
             return enc, [Event(kind="info", text=say(template, who=target.name, pool=pool, n=shown))]
         if action.lethal:
@@ -326,9 +328,9 @@ class TowersSystem(System):
         resisted = mine.total > against.total
         theirs = described(action.stat.upper(), secret(value, me), mods, mine)
         if resisted:
-            template = "Attack {n}: {cards} vs {who} {flip} → resisted"
+            template = N_("Attack {n}: {cards} vs {who} {flip} → resisted")
         else:
-            template = "Attack {n}: {cards} vs {who} {flip} → affected"
+            template = N_("Attack {n}: {cards} vs {who} {flip} → affected")
         text = say(template, n=action.against, cards=against.text(), who=me.name, flip=theirs)
         return enc, [Event(kind="roll", text=text)]
 
