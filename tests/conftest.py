@@ -19,6 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.db import create_engine, upgrade_schema
 from bot.repository import Repository
+from bot.standin.contract import check_requests_with
+from tests.contract.spec import discord_contract
 from tests.helpers import pg_admin
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
@@ -26,6 +28,8 @@ TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 # waiting for bot.idle waits for Discord's answers, not for the interval; tests of the
 # interval itself set it explicitly. Bot processes started by tests inherit it.
 os.environ.setdefault("TRACKER_INTERVAL_SECONDS", "0.02")
+# Every stand-in a test makes holds the bot's requests to Discord's API description (see discord_api_contract).
+check_requests_with(discord_contract)
 
 
 def _backend() -> str:
