@@ -3,7 +3,9 @@
 The bot answers first and then posts the consequences (turn ping, tracker edit);
 the tracker edit is always its last call for a command. A command is *settled*
 when the channel's pinned tracker has been edited once more, so the next
-measured command never races the previous one's follow-up work.
+measured command never races the previous one's follow-up work. The bot sends no
+edit that would leave the tracker as it is (a miss, damage a threshold stops), so
+for such a command, foreseen with the rules core, the answer is the last call.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.render import tracker_embed
 from bot.repository import Repository
 from bot.standin import InteractionHandle, RecordedMessage
+from rules.engine import apply
 
 from .fights import Fight, Step
 from .observed import ObservedStandIn
@@ -33,14 +37,17 @@ class Driver:
         self._edits: dict[int, int] = {}  # tracker revisions each channel should reach
 
     # -- sending ----------------------------------------------------------------
-    async def send(self, channel: str, command: str | None, options: dict[str, Any]) -> InteractionHandle:
-        """Inject one interaction (a slash command, or the End turn click when ``command`` is None)."""
+    async def send(
+        self, channel: str, command: str | None, options: dict[str, Any], *, edits: bool = True
+    ) -> InteractionHandle:
+        """Inject one interaction (a slash command, or the End turn click when ``command`` is None);
+        ``edits``: whether it changes the channel's tracker."""
         if command is None:
             handle = await self.standin.click(GM, "End turn", in_channel=channel)
         else:
             handle = await self.standin.invoke(GM, command, dict(options), in_channel=channel)
         ch = self.standin.channel(channel)
-        if ch.id in self._edits:
+        if edits and ch.id in self._edits:
             self._edits[ch.id] += 1
         return handle
 
@@ -87,8 +94,8 @@ class Driver:
             self._edits[channel_id] = len(tracker.revisions)
 
     async def run(self, channel: str, command: str | None, options: dict[str, Any], *, tracked: bool = True) -> float:
-        """Send, wait for the answer and (for commands on an encounter) the tracker edit."""
-        handle = await self.send(channel, command, options)
+        """Send, wait for the answer and (for commands that change an encounter's tracker) the tracker edit."""
+        handle = await self.send(channel, command, options, edits=tracked)
         latency = await self.answered(handle)
         if tracked:
             await self.settled(channel)
@@ -97,7 +104,7 @@ class Driver:
     async def step(self, fight: Fight, *, buttons: bool = True) -> tuple[str, float]:
         """Send the fight's next command, wait until settled; (label, latency)."""
         step = fight.next_step(buttons=buttons)
-        latency = await self.run(fight.channel, step.command, step.options)
+        latency = await self.run(fight.channel, step.command, step.options, tracked=changes_tracker(fight, step))
         fight.advance(step)
         return step.label, latency
 
@@ -110,6 +117,12 @@ class Driver:
     async def resync(self, fight: Fight) -> None:
         record = await self.repo.active_encounter(self.standin.channel(fight.channel).id)
         fight.load(record.state)
+
+
+def changes_tracker(fight: Fight, step: Step) -> bool:
+    """Whether the bot's tracker will look different after ``step`` (rendered as the bot renders it)."""
+    after = apply(fight.state, step.action).state
+    return tracker_embed(fight.system, fight.state, 0).to_dict() != tracker_embed(fight.system, after, 0).to_dict()
 
 
 async def wait_for_callbacks(standin: ObservedStandIn, handles: list[InteractionHandle]) -> float:
