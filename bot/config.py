@@ -79,7 +79,7 @@ def settings_problem(error: ValidationError) -> str:
     """What is wrong with the settings, as one line that says where to fix it."""
     problems = []
     for found in error.errors():
-        setting = "_".join(str(part) for part in found["loc"]).upper()
+        setting = str(found["loc"][0]).upper() if found["loc"] else ""  # SHARD_IDS, not SHARD_IDS_1
         message = found["msg"].removeprefix("Value error, ")
         problems.append(f"{setting}: {message}" if setting else message)
     return "; ".join(problems) + ". Set it in .env or the environment (.env.example lists every setting)."
