@@ -60,6 +60,13 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--characters", type=int, default=2_000)
     parser.add_argument("--skip-scale", action="store_true", help="leave out the scale section (the longest)")
     parser.add_argument("--skip-budget", action="store_true", help="leave out the REST budget section")
+    parser.add_argument(
+        "--token-seconds",
+        type=float,
+        default=0,
+        help="an interaction token's life as the bot reckons it (default Discord's 15 minutes); a short one makes "
+        "a short run renew trackers as a run of 10 minutes or more does",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary databases and logs")
     return parser.parse_args(argv)
 
@@ -82,7 +89,10 @@ async def bots_section(report: Report, args: argparse.Namespace, url: str) -> li
     await echo_standin.start()
     engine = create_engine(url)
     try:
-        async with BotProcess(tk_standin, env={"DATABASE_URL": url}) as _tk, BotProcess(echo_standin, "echo"):
+        env = {"DATABASE_URL": url}
+        if args.token_seconds:
+            env["LAUNCHER_TOKEN_SECONDS"] = str(args.token_seconds)
+        async with BotProcess(tk_standin, env=env) as _tk, BotProcess(echo_standin, "echo"):
             await tk_standin.wait_for_commands(global_=True)
             await echo_standin.wait_for_commands(global_=True)
             tk = Driver(tk_standin, Repository(engine))

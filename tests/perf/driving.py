@@ -5,7 +5,8 @@ the tracker edit is always its last call for a command. A command is *settled*
 when the channel's pinned tracker has been edited once more, so the next
 measured command never races the previous one's follow-up work. The bot sends no
 edit that would leave the tracker as it is (a miss, damage a threshold stops), so
-for such a command, foreseen with the rules core, the answer is the last call.
+for such a command, foreseen with the rules core, the answer is the last call. A
+tracker the bot has posted afresh (its interaction's token ran low) is followed.
 """
 
 from __future__ import annotations
@@ -67,18 +68,29 @@ class Driver:
         """Wait until the bot has edited the channel's tracker for every command sent."""
         ch = self.standin.channel(channel)
         if ch.id not in self._trackers:
-            tracker = await self.standin.wait_for(
-                lambda: next((m for m in self.standin.messages(ch) if m.pinned), None),
-                TIMEOUT,
-                f"the tracker in #{channel}",
-            )
+            tracker = await self.standin.wait_for(lambda: self._pinned(ch), TIMEOUT, f"the tracker in #{channel}")
             self._trackers[ch.id] = tracker
             self._edits[ch.id] = len(tracker.revisions)
             return
-        tracker, wanted = self._trackers[ch.id], self._edits[ch.id]
         await self.standin.wait_for(
-            lambda: len(tracker.revisions) >= wanted or None, TIMEOUT, f"the tracker edit #{wanted} in #{channel}"
+            lambda: self._caught_up(ch) or None, TIMEOUT, f"the tracker edit #{self._edits[ch.id]} in #{channel}"
         )
+
+    def _pinned(self, channel) -> RecordedMessage | None:
+        return next((m for m in reversed(self.standin.messages(channel)) if m.pinned), None)
+
+    def _caught_up(self, channel) -> bool:
+        tracker = self._trackers[channel.id]
+        if tracker.deleted:
+            # Once the token of the interaction that posted it runs low, the bot posts the tracker
+            # afresh through a newer one (bot.delivery): the new tracker shows every change so far.
+            newer = self._pinned(channel)
+            if newer is None:
+                return False
+            self._trackers[channel.id] = newer
+            self._edits[channel.id] = len(newer.revisions)
+            return True
+        return len(tracker.revisions) >= self._edits[channel.id]
 
     async def quiet(self, for_seconds: float = 0.3) -> None:
         """Wait until the bot has made no REST call for a while."""

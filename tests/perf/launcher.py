@@ -12,6 +12,9 @@ Only discord.py's endpoints are redirected, from these variables:
   interaction callbacks and the gateway connection included, so the stand-in can
   tell which process sent what
 - ``LAUNCHER_PROFILE`` (optional): write a pyinstrument report of the whole run there
+- ``LAUNCHER_TOKEN_SECONDS`` (optional): how long the bot takes an interaction's token to
+  last (Discord's 15 minutes by default), so a short run sees what a long one does when
+  tokens run low (the tracker is posted afresh through a newer interaction)
 
 Prints ``ready`` on stdout once the gateway session is ready; SIGTERM closes the bot.
 """
@@ -27,6 +30,7 @@ import sys
 
 import aiohttp
 
+from bot import delivery
 from bot.standin.harness import point_from_environment
 
 # discord.py waits this long after the last GUILD_CREATE before "ready" (2 s default).
@@ -91,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     kind = args[0] if args else "turnkeeper"
     point_from_environment()
+    if os.environ.get("LAUNCHER_TOKEN_SECONDS"):
+        delivery.TOKEN_SECONDS = float(os.environ["LAUNCHER_TOKEN_SECONDS"])
     report = os.environ.get("LAUNCHER_PROFILE")
     if not report:
         return asyncio.run(serve(kind))
