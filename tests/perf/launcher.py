@@ -30,7 +30,6 @@ import sys
 
 import aiohttp
 
-from bot import delivery
 from bot.standin.harness import point_from_environment
 
 # discord.py waits this long after the last GUILD_CREATE before "ready" (2 s default).
@@ -57,9 +56,12 @@ def build(kind: str):
         from .echo_bot import EchoBot
 
         return EchoBot(**options)
+    from bot import delivery
     from bot.app import create_bot
     from bot.config import Settings
 
+    if os.environ.get("LAUNCHER_TOKEN_SECONDS"):
+        delivery.TOKEN_SECONDS = float(os.environ["LAUNCHER_TOKEN_SECONDS"])
     settings = Settings()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return create_bot(settings, **options)
@@ -95,8 +97,6 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     kind = args[0] if args else "turnkeeper"
     point_from_environment()
-    if os.environ.get("LAUNCHER_TOKEN_SECONDS"):
-        delivery.TOKEN_SECONDS = float(os.environ["LAUNCHER_TOKEN_SECONDS"])
     report = os.environ.get("LAUNCHER_PROFILE")
     if not report:
         return asyncio.run(serve(kind))
