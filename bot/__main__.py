@@ -7,7 +7,9 @@ import asyncio
 import logging
 import sys
 
-from .config import Settings
+from pydantic import ValidationError
+
+from .config import Settings, settings_problem
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is configured, so Turnkeeper cannot connect to Discord.
@@ -33,7 +35,11 @@ def main(argv: list[str] | None = None) -> int:
     sandbox.add_argument("--seed", type=int, default=1)
     sandbox.add_argument("script", nargs="?", help="A file of lines such as: alice: /initiative join character:Ann")
     args = parser.parse_args(argv)
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        print(f"error: {settings_problem(error)}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     if args.command in ("backup", "restore"):
@@ -65,11 +71,15 @@ def main(argv: list[str] | None = None) -> int:
 
         logging.disable(logging.INFO)
         return sandbox_main(argparse.Namespace(script=None, system=None, seed=1))
-    from .app import create_bot, freeze_start_up_heap
+    from .app import StartUpError, run
 
-    bot = create_bot(settings)
-    freeze_start_up_heap()
-    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    try:
+        asyncio.run(run(settings))
+    except StartUpError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
     return 0
 
 

@@ -6,9 +6,12 @@ import asyncio
 import contextlib
 import gc
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from . import interact, lengths, paging, translation
 from .buttons import ChoiceButton, ChoiceSelect, EndEncounterButton, EndTurnButton
@@ -29,6 +32,20 @@ COGS = (
     "cogs.npc",
     "cogs.help",
 )
+
+TOKEN_REFUSED = (
+    "Discord refused the token in DISCORD_TOKEN: open https://discord.com/developers/applications, your "
+    "application, Bot → Reset Token, and put the new token in .env as DISCORD_TOKEN=…"
+)
+NO_COMMANDS_SCOPE = (
+    "Discord refused the slash commands in server {guild} (DEV_GUILD_ID): invite the bot there again with the "
+    "scopes bot and applications.commands (README, “Creating the Discord application and inviting the bot”), "
+    "or leave DEV_GUILD_ID empty"
+)
+
+
+class StartUpError(Exception):
+    """Why the bot cannot start, in one line that says what to do."""
 
 
 class TurnkeeperBot(commands.AutoShardedBot):
@@ -66,10 +83,21 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.tree.on_error = self.on_app_command_error
         self.tree.interaction_check = self.within_limits
 
+    async def open_database(self) -> None:
+        """The database, its schema brought to the newest, before Discord is contacted."""
+        if self.engine is not None:
+            return
+        engine = create_engine(self.settings.database_url)
+        try:
+            await upgrade_schema(engine)
+        except (SQLAlchemyError, OSError, TimeoutError) as error:
+            await engine.dispose()
+            raise StartUpError(database_problem(self.settings.database_url, error)) from error
+        self.engine = engine
+        self.core = Core(Repository(engine), seed=self.seed)
+
     async def setup_hook(self) -> None:
-        self.engine = create_engine(self.settings.database_url)
-        await upgrade_schema(self.engine)
-        self.core = Core(Repository(self.engine), seed=self.seed)
+        await self.open_database()
         for name in COGS:
             await self.load_extension(name)
         await self.tree.set_translator(translation.Translator())
@@ -85,7 +113,10 @@ class TurnkeeperBot(commands.AutoShardedBot):
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            try:
+                await self.tree.sync(guild=guild)
+            except (discord.Forbidden, discord.NotFound) as error:
+                raise StartUpError(NO_COMMANDS_SCOPE.format(guild=guild.id)) from error
         else:
             await self.command_sets.sync_global()  # each server gets its systems' groups (bot.command_sets)
 
@@ -163,6 +194,56 @@ class TurnkeeperBot(commands.AutoShardedBot):
 
 def create_bot(settings: Settings | None = None, **options) -> TurnkeeperBot:
     return TurnkeeperBot(settings or Settings(), **options)
+
+
+async def run(settings: Settings) -> None:
+    """`python -m bot`: the database first, then Discord, until the bot is closed. A start-up that
+    cannot go on raises StartUpError (the settings were checked when ``settings`` was made)."""
+    quiet_voice()
+    async with create_bot(settings) as bot:
+        await bot.open_database()
+        freeze_start_up_heap()
+        try:
+            await bot.start(settings.discord_token.get_secret_value())
+        except discord.LoginFailure as error:
+            raise StartUpError(TOKEN_REFUSED) from error
+        except discord.DiscordServerError as error:
+            raise StartUpError(
+                f"Discord answered {error.status} ({error.text or 'server error'}): it is having trouble; "
+                "see https://discordstatus.com and start again later"
+            ) from error
+        except (OSError, aiohttp.ClientError, TimeoutError) as error:
+            raise StartUpError(
+                f"cannot reach Discord ({first_line(error) or 'timed out'}): check this machine's network "
+                "connection (DNS, firewall, proxy) and start again"
+            ) from error
+
+
+def quiet_voice() -> None:
+    """discord.py warns that voice needs PyNaCl and davey when a client is made; the bot
+    never speaks, and an operator never asked for voice."""
+    discord.VoiceClient.warn_nacl = False
+    if hasattr(discord.VoiceClient, "warn_dave"):
+        discord.VoiceClient.warn_dave = False
+
+
+def database_problem(url: str, error: BaseException) -> str:
+    parsed = make_url(url)
+    reason = first_line(getattr(error, "orig", None) or error) or type(error).__name__
+    where = (
+        "that its folder exists and this user may write there"
+        if parsed.get_backend_name() == "sqlite"
+        else "that the database server is running and this machine may connect to it"
+    )
+    return (
+        f"cannot open the database {parsed.render_as_string(hide_password=True)} ({reason}): "
+        f"check DATABASE_URL in .env or the environment, and {where}"
+    )
+
+
+def first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else ""
 
 
 def freeze_start_up_heap() -> None:

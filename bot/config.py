@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from pydantic import SecretStr, field_validator
+from pydantic import SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+# The async drivers the bot's engine takes (bot.db).
+DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 
 
 class Settings(BaseSettings):
@@ -39,6 +44,28 @@ class Settings(BaseSettings):
             return json.loads(text)
         return [part.strip() for part in text.split(",") if part.strip()]
 
+    @field_validator("database_url")
+    @classmethod
+    def _a_database_url(cls, value: str) -> str:
+        try:
+            driver = make_url(value).drivername
+        except ArgumentError:
+            driver = None
+        if driver not in DATABASE_DRIVERS:
+            raise ValueError(
+                "a database URL starts sqlite+aiosqlite:/// (a file) or postgresql+asyncpg:// "
+                "(user:password@host/database)"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids and not self.shard_count:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT, the number of shards of all processes together")
+        if self.shard_ids and self.shard_count and not all(0 <= n < self.shard_count for n in self.shard_ids):
+            raise ValueError(f"SHARD_IDS are numbered 0 to {self.shard_count - 1} (SHARD_COUNT - 1)")
+        return self
+
     @field_validator("discord_token", "shard_count", "dev_guild_id", mode="before")
     @classmethod
     def _blank_is_none(cls, value: Any) -> Any:
@@ -46,3 +73,13 @@ class Settings(BaseSettings):
         if isinstance(value, str) and not value.strip():
             return None
         return value
+
+
+def settings_problem(error: ValidationError) -> str:
+    """What is wrong with the settings, as one line that says where to fix it."""
+    problems = []
+    for found in error.errors():
+        setting = str(found["loc"][0]).upper() if found["loc"] else ""  # SHARD_IDS, not SHARD_IDS_1
+        message = found["msg"].removeprefix("Value error, ")
+        problems.append(f"{setting}: {message}" if setting else message)
+    return "; ".join(problems) + ". Set it in .env or the environment (.env.example lists every setting)."

@@ -14,9 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import discord
-
-from .app import create_bot
+from .app import create_bot, quiet_voice
 from .config import Settings
 from .sandbox_text import ScriptError, parse_script_line, run_script_line, transcript_of
 from .standin.harness import running_client, running_standin
@@ -38,14 +36,6 @@ async def settle(standin, bot, quiet: float = 0.05) -> None:
             return
         count = len(standin.book.events)
         await asyncio.sleep(quiet)
-
-
-def quiet_voice() -> None:
-    """discord.py warns that voice needs PyNaCl and davey when a client is made; the bot
-    never speaks, and a sandbox user never asked for voice."""
-    discord.VoiceClient.warn_nacl = False
-    if hasattr(discord.VoiceClient, "warn_dave"):
-        discord.VoiceClient.warn_dave = False
 
 
 async def sandbox(script: str | None, *, system: str | None, seed: int, out=sys.stdout, prompt=input) -> int:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import shutil
 import uuid
@@ -26,7 +25,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.db import create_engine, upgrade_schema
 from bot.repository import Repository
-from bot.standin.contract import Contract
+from bot.standin.contract import check_requests_with
+from tests.contract.spec import discord_contract
 from tests.helpers import pg_admin, pg_execute
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
@@ -34,6 +34,8 @@ TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 # waiting for bot.idle waits for Discord's answers, not for the interval; tests of the
 # interval itself set it explicitly. Bot processes started by tests inherit it.
 os.environ.setdefault("TRACKER_INTERVAL_SECONDS", "0.02")
+# Every stand-in a test makes holds the bot's requests to Discord's API description (see discord_api_contract).
+check_requests_with(discord_contract)
 
 
 def _backend() -> str:
@@ -150,27 +152,6 @@ async def engine(migrated_database_url: str) -> AsyncIterator[AsyncEngine]:
 @pytest.fixture
 def repo(engine: AsyncEngine) -> Repository:
     return Repository(engine)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def command_syncs_checked_once() -> Iterator[None]:
-    """Every bot that starts syncs its commands, the same few bodies each time, and checking one of
-    them against Discord's API description took about 0.2 s of jsonschema: most of an end-to-end
-    test's set-up. A body's verdict depends on nothing but the body, so each is checked once a session."""
-    check_body = Contract.check_body
-    verdicts: dict[tuple, list] = {}
-
-    def remembered(self, op, path, body, *, multipart=False):
-        if not op.template.endswith("/commands"):
-            return check_body(self, op, path, body, multipart=multipart)
-        key = (id(self), op, path, multipart, json.dumps(body))
-        if key not in verdicts:
-            verdicts[key] = check_body(self, op, path, body, multipart=multipart)
-        return list(verdicts[key])
-
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr(Contract, "check_body", remembered)
-        yield
 
 
 @pytest.fixture(autouse=True)

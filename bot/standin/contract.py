@@ -1,28 +1,17 @@
-"""Discord's published API description as a contract every REST request must meet.
+"""Holding the bot's REST requests to Discord's published API description, when a test asks for it.
 
-The stand-in checks each request the bot makes: the route and method exist in
-Discord's OpenAPI description (vendored in ``tests/contract``), and the JSON body
-validates against the request schema. Problems are recorded, not answered with a
-400, so the test that caused one fails at its end with the request named.
-
-Liberties Discord itself takes: snowflakes may be sent as JSON numbers, a new
-attachment's ``id`` is the index of its ``files[N]`` part, and channel type 16
-(GUILD_MEDIA, documented but missing from the description's enum) is a channel type.
+The stand-in records (does not answer with a 400) each request that breaks the contract, so the
+test that caused one fails at its end with the request named. The check itself, and Discord's
+OpenAPI description it reads, belong to the tests (``tests/contract``), which switch it on with
+``check_requests_with``: the sandbox and a plain install run the stand-in without either.
 """
 
 from __future__ import annotations
 
-import functools
-import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
-
-SPEC_PATH = Path(__file__).resolve().parents[2] / "tests" / "contract" / "openapi.json"
-SPEC_URI = "urn:discord-api-spec"
-JSON = "application/json"
-MULTIPART = "multipart/form-data"
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -42,95 +31,26 @@ class Violation:
         return f"{self.method} {self.path}: {self.problem}"
 
 
-def _lenient(spec: dict[str, Any]) -> dict[str, Any]:
-    """Snowflakes as strings or non-negative integers, as Discord accepts them (changes ``spec``)."""
-    schemas = spec["components"]["schemas"]
-    strict = schemas["SnowflakeType"]
-    schemas["SnowflakeType"] = {"anyOf": [strict, {"type": "integer", "minimum": 0}]}
-    # GUILD_MEDIA (16) is a documented channel type the description's enum lacks; discord.py
-    # names it among a channel option's types and Discord accepts it.
-    channel_types = schemas["ChannelTypes"]["oneOf"]
-    if not any(t.get("const") == 16 for t in channel_types):
-        channel_types.append({"title": "GUILD_MEDIA", "const": 16})
-    return spec
+class Contract(Protocol):
+    def operation(self, method: str, path: str) -> tuple[Operation | None, str | None]: ...
+
+    def check(self, method: str, path: str, body: Any = None, *, multipart: bool = False) -> list[Violation]: ...
+
+    def check_body(self, op: Operation, path: str, body: Any, *, multipart: bool = False) -> list[Violation]: ...
 
 
-@functools.lru_cache(maxsize=1)
-def _contract() -> Contract:
-    return Contract(json.loads(SPEC_PATH.read_text(encoding="utf-8")))
+_source: Callable[[], Contract] | None = None
+
+
+def check_requests_with(source: Callable[[], Contract] | None) -> None:
+    """Stand-ins made from now on in this process check their requests against ``source()`` (None: no check)."""
+    global _source
+    _source = source
 
 
 def contract() -> Contract | None:
-    """The process-wide contract (built once), or None where the spec is not vendored."""
-    return _contract() if SPEC_PATH.exists() else None
-
-
-class Contract:
-    def __init__(self, spec: dict[str, Any]) -> None:
-        from referencing import Registry, Resource
-        from referencing.jsonschema import DRAFT202012
-
-        self.spec = _lenient(spec)
-        resource = Resource.from_contents(self.spec, default_specification=DRAFT202012)
-        self._registry = Registry().with_resource(SPEC_URI, resource)
-        self._routes: list[tuple[re.Pattern[str], str, set[str], int]] = []
-        for template, item in self.spec["paths"].items():
-            methods = {m.upper() for m in item if m in ("get", "put", "post", "patch", "delete")}
-            pattern = re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(template))
-            literal = sum(1 for seg in template.split("/") if seg and not seg.startswith("{"))
-            self._routes.append((re.compile(f"^{pattern}$"), template, methods, literal))
-        # Literal segments (``@original``, ``pins``) beat a parameter in the same place.
-        self._routes.sort(key=lambda r: -r[3])
-        self._validators: dict[tuple[str, str, str], Any] = {}
-
-    def operation(self, method: str, path: str) -> tuple[Operation | None, str | None]:
-        """The documented operation for a concrete path, or why there is none."""
-        found_path = None
-        for regex, template, methods, literal in self._routes:
-            if regex.match(path):
-                if method in methods:
-                    return Operation(method, template, literal), None
-                found_path = found_path or template
-        if found_path:
-            return None, f"Discord has no {method} on {found_path}"
-        return None, "Discord has no such route"
-
-    def _validator(self, op: Operation, content_type: str) -> Any:
-        key = (op.method, op.template, content_type)
-        if key not in self._validators:
-            self._validators[key] = self._compile(op, content_type)
-        return self._validators[key]
-
-    def _compile(self, op: Operation, content_type: str) -> Any:
-        from jsonschema import Draft202012Validator
-
-        body = self.spec["paths"][op.template][op.method.lower()].get("requestBody")
-        if body is None or content_type not in body["content"]:
-            return None
-        escaped = op.template.replace("~", "~0").replace("/", "~1")
-        media = content_type.replace("/", "~1")
-        pointer = f"{SPEC_URI}#/paths/{escaped}/{op.method.lower()}/requestBody/content/{media}/schema"
-        return Draft202012Validator({"$ref": pointer}, registry=self._registry)
-
-    def check(self, method: str, path: str, body: Any = None, *, multipart: bool = False) -> list[Violation]:
-        """Problems with one request (``body``: parsed JSON, or a multipart's ``payload_json``)."""
-        op, why = self.operation(method, path)
-        if op is None:
-            return [Violation(method, path, why or "unknown route")]
-        return [] if body is None else self.check_body(op, path, body, multipart=multipart)
-
-    def check_body(self, op: Operation, path: str, body: Any, *, multipart: bool = False) -> list[Violation]:
-        method = op.method
-        request_body = self.spec["paths"][op.template][op.method.lower()].get("requestBody")
-        if request_body is None:
-            return [Violation(method, path, "Discord takes no request body here")]
-        # A multipart request's JSON part has the JSON body's schema; the files are checked by the stand-in.
-        validator = self._validator(op, JSON)
-        if validator is None and multipart:
-            validator = self._validator(op, MULTIPART)
-        if validator is None:
-            return [Violation(method, path, "Discord takes no JSON body here")]
-        return [Violation(method, path, _describe(error)) for error in _leaves(validator.iter_errors(body))]
+    """The contract a new stand-in checks requests against, or None where no test switched one on."""
+    return _source() if _source is not None else None
 
 
 # The rules' private marks (secret numbers, typed text, said phrases): the bot's rendering seam
@@ -155,22 +75,3 @@ def marks_in(method: str, path: str, body: Any) -> list[Violation]:
 
     walk(body, "")
     return [Violation(method, path, problem) for problem in found[:5]]
-
-
-def _leaves(errors) -> list[Any]:
-    """The most specific reason for each failure (anyOf/oneOf hide theirs in ``context``)."""
-    out = []
-    for error in errors:
-        if error.context:
-            from jsonschema.exceptions import best_match
-
-            out.append(best_match(error.context))
-        else:
-            out.append(error)
-    return out[:5]
-
-
-def _describe(error: Any) -> str:
-    where = "/".join(str(p) for p in error.absolute_path) or "(body)"
-    message = error.message if len(error.message) <= 200 else error.message[:100] + " … " + error.message[-80:]
-    return f"{where}: {message}"

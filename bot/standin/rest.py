@@ -51,6 +51,13 @@ def _check_app(call: RestCall) -> None:
         raise HTTPFailure(error(403, 50001, "Missing Access"))
 
 
+def _commands_guild(call: RestCall) -> Guild:
+    guild = _guild(call)
+    if not guild.commands_scope:
+        raise HTTPFailure(error(403, 50001, "Missing Access"))
+    return guild
+
+
 # -- login & discovery ---------------------------------------------------------
 @route("GET", "/users/@me")
 async def get_me(call: RestCall) -> web.Response:
@@ -100,14 +107,14 @@ async def get_global_commands(call: RestCall) -> web.Response:
 @route("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
 async def put_guild_commands(call: RestCall) -> web.Response:
     _check_app(call)
-    guild = _guild(call)
+    guild = _commands_guild(call)
     return json_response(call.standin.commands.replace(guild.id, await call.json()))
 
 
 @route("GET", "/applications/{application_id}/guilds/{guild_id}/commands")
 async def get_guild_commands(call: RestCall) -> web.Response:
     _check_app(call)
-    return json_response(call.standin.commands.list(_guild(call).id))
+    return json_response(call.standin.commands.list(_commands_guild(call).id))
 
 
 # -- guilds --------------------------------------------------------------------

@@ -98,6 +98,9 @@ class Guild:
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
     locale: str = "en-US"  # the server's preferred language, sent with every interaction
+    # Whether the bot was invited with the `applications.commands` scope: without it Discord
+    # refuses the application's commands for this server (403 Missing Access).
+    commands_scope: bool = True
 
     @property
     def everyone_role(self) -> Role:

@@ -26,6 +26,31 @@ def run_sandbox(script: Path, *extra: str) -> subprocess.CompletedProcess:
     )
 
 
+# A plain `pip install turnkeeper` has neither of the test extra's schema libraries, and no tests/ folder:
+# the child makes both so, then runs `python -m bot` with the arguments it is given.
+WITHOUT_TEST_EXTRA = """
+import os, sys
+
+class Absent:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in ("jsonschema", "referencing"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, Absent())
+TESTS = os.path.join(sys.argv.pop(1), "")
+
+def no_tests(event, args):
+    if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+        if os.path.abspath(os.fsdecode(args[0])).startswith(TESTS):
+            raise PermissionError(f"a plain install has no {args[0]}")
+
+sys.addaudithook(no_tests)
+from bot.__main__ import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 def test_the_same_seed_and_script_print_the_same_transcript(tmp_path):
     script = tmp_path / "fight.txt"
     script.write_text(SCRIPT)
@@ -51,3 +76,27 @@ def test_without_a_token_python_m_bot_explains_and_starts_the_sandbox(tmp_path):
     assert result.returncode == 0
     assert "DISCORD_TOKEN" in result.stderr and "sandbox" in result.stderr
     assert "Turnkeeper sandbox" in result.stdout
+
+
+def test_the_sandbox_runs_without_the_test_extra_or_the_tests_folder(tmp_path):
+    script = tmp_path / "fight.txt"
+    script.write_text(SCRIPT)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            WITHOUT_TEST_EXTRA,
+            str(ROOT / "tests"),
+            "sandbox",
+            "--system",
+            "rotted-capes",
+            str(script),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "gm: /initiative next" in result.stdout and "[End turn]" in result.stdout

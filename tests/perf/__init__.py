@@ -1,4 +1,3 @@
-"""Benchmarks (``python -m tests.perf.bench``) and the helpers the scale-out test shares.
-
-Nothing here is a test: pytest collects only ``test_*.py`` files, and none live here.
+"""Benchmarks (``python -m tests.perf.bench``), the load test (``python -m tests.perf.load``) and the
+helpers the scale-out test shares; ``test_*.py`` here run small versions of them in the suite.
 """

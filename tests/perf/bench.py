@@ -1,6 +1,6 @@
 """Turnkeeper's benchmark, measured against a do-nothing discord.py bot in the same run.
 
-    python -m tests.perf.bench [--samples 500] [--batches 5] [--scale-commands 500]
+    python -m tests.perf.bench [--samples 500] [--batches 5] [--scale-commands 500] [--load-channels 50]
 
 Run from the repository root. Every bot is a separate process (``launcher``) talking
 to a stand-in in this process; latency is taken at the stand-in, from queueing
@@ -36,9 +36,11 @@ from .processes import BotProcess
 from .seed import seed
 
 LATENCY_CHANNELS = [f"combat-{4 + i}" for i in range(len(SYSTEMS))]
-LOAD_CHANNELS = [f"combat-{4 + len(SYSTEMS) + i}" for i in range(50)]
-EXTRA_CHANNELS = len(LATENCY_CHANNELS) + len(LOAD_CHANNELS)
 CONCURRENT = 200
+
+
+def load_channels(count: int) -> list[str]:
+    return [f"combat-{4 + len(SYSTEMS) + i}" for i in range(count)]
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -51,9 +53,20 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         "--scale-commands", type=int, default=500, help="commands per database in the scale run (default 500)"
     )
     parser.add_argument("--startups", type=int, default=3, help="start-ups per database in the scale run (default 3)")
+    parser.add_argument(
+        "--load-channels", type=int, default=50, help="channels the concurrent batches are spread over (default 50)"
+    )
     parser.add_argument("--encounters", type=int, default=10_000)
     parser.add_argument("--characters", type=int, default=2_000)
     parser.add_argument("--skip-scale", action="store_true", help="leave out the scale section (the longest)")
+    parser.add_argument("--skip-budget", action="store_true", help="leave out the REST budget section")
+    parser.add_argument(
+        "--token-seconds",
+        type=float,
+        default=0,
+        help="an interaction token's life as the bot reckons it (default Discord's 15 minutes); a short one makes "
+        "a short run renew trackers as a run of 10 minutes or more does",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary databases and logs")
     return parser.parse_args(argv)
 
@@ -68,13 +81,18 @@ def machine() -> str:
 
 async def bots_section(report: Report, args: argparse.Namespace, url: str) -> list[Fight]:
     """Latency and throughput, Turnkeeper and echo interleaved. Returns the latency fights."""
-    tk_standin = ObservedStandIn(default_world(extra_channels=EXTRA_CHANNELS))
-    echo_standin = ObservedStandIn(default_world(extra_channels=EXTRA_CHANNELS))
+    load_names = load_channels(args.load_channels)
+    extra_channels = len(LATENCY_CHANNELS) + len(load_names)
+    tk_standin = ObservedStandIn(default_world(extra_channels=extra_channels))
+    echo_standin = ObservedStandIn(default_world(extra_channels=extra_channels))
     await tk_standin.start()
     await echo_standin.start()
     engine = create_engine(url)
     try:
-        async with BotProcess(tk_standin, env={"DATABASE_URL": url}) as _tk, BotProcess(echo_standin, "echo"):
+        env = {"DATABASE_URL": url}
+        if args.token_seconds:
+            env["LAUNCHER_TOKEN_SECONDS"] = str(args.token_seconds)
+        async with BotProcess(tk_standin, env=env) as _tk, BotProcess(echo_standin, "echo"):
             await tk_standin.wait_for_commands(global_=True)
             await echo_standin.wait_for_commands(global_=True)
             tk = Driver(tk_standin, Repository(engine))
@@ -82,7 +100,7 @@ async def bots_section(report: Report, args: argparse.Namespace, url: str) -> li
             await tk.run("general", "/campaign setup", {"system": SYSTEMS[0]}, tracked=False)
             gm = tk_standin.world.user("gm").id
             fights = [Fight(key, channel, gm) for key, channel in zip(SYSTEMS, LATENCY_CHANNELS)]
-            load = [Fight(SYSTEMS[i % len(SYSTEMS)], channel, gm) for i, channel in enumerate(LOAD_CHANNELS)]
+            load = [Fight(SYSTEMS[i % len(SYSTEMS)], channel, gm) for i, channel in enumerate(load_names)]
             started = time.perf_counter()
             await set_up_all(tk, fights + load)
             report.line(
@@ -95,15 +113,15 @@ async def bots_section(report: Report, args: argparse.Namespace, url: str) -> li
             found = await rounds.latencies(tk, fights, echo, args.samples)
             latency_table(report, found)
 
-            report.section(f"Throughput: {CONCURRENT} concurrent commands over {len(LOAD_CHANNELS)} channels")
-            per_channel = CONCURRENT // len(LOAD_CHANNELS)
+            report.section(f"Throughput: {CONCURRENT} concurrent commands over {len(load_names)} channels")
+            per_channel = CONCURRENT // len(load_names)
             tk_rates, echo_rates, failures = [], [], []
             for _ in range(args.batches):
-                echo_rates.append(await rounds.echo_batch(echo, LOAD_CHANNELS, per_channel))
+                echo_rates.append(await rounds.echo_batch(echo, load_names, per_channel))
                 rate, failed = await rounds.turnkeeper_batch(tk, load, per_channel)
                 tk_rates.append(rate)
                 failures += failed
-            throughput_table(report, tk_rates, echo_rates, failures)
+            throughput_table(report, tk_rates, echo_rates, failures, per_channel, len(load_names))
             return fights
     finally:
         await engine.dispose()
@@ -132,12 +150,17 @@ def latency_table(report: Report, found: dict) -> None:
     report.target("p99 latency < 10 ms (worst command)", ms(worst_p99).strip(), worst_p99 < 0.010)
 
 
-def throughput_table(report: Report, tk_rates: list[float], echo_rates: list[float], failures: list[str]) -> None:
+def throughput_table(
+    report: Report, tk_rates: list[float], echo_rates: list[float], failures: list[str], per_channel: int, channels: int
+) -> None:
     tk_rate, echo_rate = median(tk_rates), median(echo_rates)
     fmt = lambda rates: ", ".join(f"{r:.0f}" for r in rates)  # noqa: E731
     report.line(f"echo baseline: median {echo_rate:7.1f} commands/s  (batches: {fmt(echo_rates)})")
     report.line(f"Turnkeeper:    median {tk_rate:7.1f} commands/s  (batches: {fmt(tk_rates)})")
-    report.line("Turnkeeper batches: /attack and turn commands, 4 in a row per channel, 10 channels per system")
+    report.line(
+        f"Turnkeeper batches: /attack and turn commands, {per_channel} in a row per channel, "
+        f"{channels / len(SYSTEMS):g} channels per system"
+    )
     ratio = tk_rate / echo_rate
     report.line(f"ratio: {ratio:.2f}× echo")
     total = len(tk_rates) * CONCURRENT
@@ -249,7 +272,8 @@ async def bench(args: argparse.Namespace) -> int:
     report.line(f"database: {url}")
     try:
         fights = await bots_section(report, args, url)
-        await budget_section(report)
+        if not args.skip_budget:
+            await budget_section(report)
         rules = rules_section(report, fights)
         await database_section(report, fights, url, rules)
         if not args.skip_scale:

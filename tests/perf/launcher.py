@@ -12,6 +12,9 @@ Only discord.py's endpoints are redirected, from these variables:
   interaction callbacks and the gateway connection included, so the stand-in can
   tell which process sent what
 - ``LAUNCHER_PROFILE`` (optional): write a pyinstrument report of the whole run there
+- ``LAUNCHER_TOKEN_SECONDS`` (optional): how long the bot takes an interaction's token to
+  last (Discord's 15 minutes by default), so a short run sees what a long one does when
+  tokens run low (the tracker is posted afresh through a newer interaction)
 
 Prints ``ready`` on stdout once the gateway session is ready; SIGTERM closes the bot.
 """
@@ -53,9 +56,12 @@ def build(kind: str):
         from .echo_bot import EchoBot
 
         return EchoBot(**options)
+    from bot import delivery
     from bot.app import create_bot
     from bot.config import Settings
 
+    if os.environ.get("LAUNCHER_TOKEN_SECONDS"):
+        delivery.TOKEN_SECONDS = float(os.environ["LAUNCHER_TOKEN_SECONDS"])
     settings = Settings()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return create_bot(settings, **options)

@@ -35,6 +35,7 @@ from bot.repository import Repository
 from bot.standin import RateLimits, World
 from bot.standin.messages import Event
 from bot.standin.snowflakes import shard_of
+from tests.contract.spec import discord_contract
 from tests.helpers import pg_admin
 
 from .fights import NEXT, Fight
@@ -253,8 +254,7 @@ async def run_load(
 ) -> Figures:
     world = load_world(channels)
     standin = ObservedStandIn(world, rate_limits=RateLimits.discord())
-    if not check_contract:
-        standin.contract = None
+    standin.contract = discord_contract() if check_contract else None
     clocks = Clocks()
     standin.book.listeners.append(clocks)
     await standin.start()
