@@ -6,6 +6,8 @@ import pytest
 
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
 from rules.said import english
+from rules.systems.towers.attack import pick_weapon
+from rules.systems.towers.sheet import UNARMED
 from tests.helpers import answer_by_key
 from tests.rules.test_towers_helpers import PLAYER, add, begin, choose, command, new, phase_of, texts, who
 
@@ -277,3 +279,12 @@ def test_an_opportunity_attack_by_a_player_means_their_own_character():
     assert phase_of(out.state, "Hero") == 21
     with pytest.raises(InvalidInput, match="actor"):
         command(enc, "attack", target="Bandit", options="oa")  # the GM must say who
+
+
+def test_a_declared_fist_weapon_is_used_as_written_and_bare_hands_come_after():
+    # What a sheet declares is used as declared: "fist" names bare hands only when no weapon is called so.
+    enc = add(new(), "Brawler", "KH", 'init=1 hs=2 pa=2 pd=2 weapons="Fist: 3+hs; Club: 2+hs"').state
+    brawler = enc.find("Brawler")
+    assert pick_weapon(brawler, "fist").name == "Fist" and pick_weapon(brawler, "fist").damage == 3
+    assert pick_weapon(brawler, "fists") is UNARMED
+    assert pick_weapon(brawler, "unarmed") is UNARMED

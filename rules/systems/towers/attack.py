@@ -74,11 +74,12 @@ def pick_weapon(attacker: TowersCombatant, name: str | None) -> Weapon:
     if not name:
         return attacker.weapons[0] if attacker.weapons else UNARMED
     key = name.strip().casefold()
-    if key in ("unarmed", "fist", "fists"):
-        return UNARMED
+    # A weapon on the sheet is used as written, even one called `Fist`: bare hands come only after.
     for weapon in attacker.weapons:
         if weapon.name.casefold() == key:
             return weapon
+    if key in ("unarmed", "fist", "fists"):
+        return UNARMED
     matches = [w for w in attacker.weapons if w.name.casefold().startswith(key)]
     if len(matches) == 1:
         return matches[0]
