@@ -258,3 +258,16 @@ def test_a_hidden_grapplers_numbers_are_secret():
     enc = command(grappled(hidden_fighter=True), "act", action="forced delay").state
     out = command(enc, "damage", target="Fighter", amount="12")
     assert "Fighter (?) lets go: the grapple on Bandit breaks." in [conceal(t) for t in texts(out)]
+
+
+def test_full_defense_adds_to_the_defence_against_a_grapple_test():
+    # Seed: "A character on Full Defense gains a +1 Defense for all opposed combat checks."
+    enc = command(fight(), "act", action="full defense").state
+    assert who(enc) == "Bandit"
+    # Bandit PA 3: 9♣ 2♣ 3♣ → 9; Fighter PD 3 (size shift+1, full defense shift+1): 8♦ 4♦ 2♦ → 8 + 2 = 10.
+    out = command(enc, "act", action="grapple", target="Fighter", cards="9C 2C 3C 8D 4D 2D")
+    assert texts(out)[0] == (
+        "Bandit: Grapple Test: Bandit PA 3: 9♣ 2♣ 3♣ → keep 9 = 9; "
+        "Fighter PD 3 (size (shift+1); full defense (shift+1)): 8♦ 4♦ 2♦ → keep 8 = 8 + 2 = 10; "
+        "9 vs 10: Fighter slips the grapple."
+    )

@@ -31,7 +31,7 @@ from .attack import defense_base
 from .damage import Harm, dealt, take
 from .flips import Mods, described, flip
 from .model import GRAPPLED_BY, Condition, TowersCombatant
-from .modifiers import attack_mods, defense_mods, reckless_mods
+from .modifiers import attack_mods, defense_mods, full_defense_mods, reckless_mods
 from .sheet import Weapon
 
 PREFIX = GRAPPLED_BY
@@ -81,7 +81,7 @@ def _contest(
     attack = flip(chance, grappler.sheet.pa, attack_mods)
     base, label = defense_base(victim, "pd")
     defense_mods = Mods().plus(shift=victim.sheet.size, why=say("size")) if victim.sheet.size else Mods()
-    defense_mods = defense_mods + reckless_mods(victim)
+    defense_mods = defense_mods + full_defense_mods(victim) + reckless_mods(victim)
     defense = flip(chance, base, defense_mods)
     won = attack.total >= defense.total
     return won, [

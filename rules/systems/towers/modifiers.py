@@ -87,6 +87,11 @@ def user_mods(flags: dict, flip_key: str, shift_key: str, why: str) -> Mods:
     return mods
 
 
+def full_defense_mods(combatant: TowersCombatant) -> Mods:
+    """Full Defense: +1 Defense for all opposed combat checks, a grapple's as much as an attack's."""
+    return Mods().plus(shift=1, why=say("full defense")) if combatant.full_defense else Mods()
+
+
 def reckless_mods(combatant: TowersCombatant) -> Mods:
     """Reckless Move: (flip−1) on every opposed combat check until the mover next acts, attacking
     (an opportunity attack, a grappler's hold) as much as defending."""
@@ -132,9 +137,7 @@ def defense_mods(
         mods = mods.plus(shift=size_shift(defender), why=say("size {size:+d}", size=defender.sheet.size))
     if "cover" in flags and not weapon.perception:
         mods = mods + cover_mods(flags["cover"])
-    if defender.full_defense:
-        mods = mods.plus(shift=1, why=say("full defense"))
-    mods = mods + reckless_mods(defender)
+    mods = mods + full_defense_mods(defender) + reckless_mods(defender)
     if defender.power_attacked:
         mods = mods.plus(flip=-1, why=say("after a power attack"))
     if defender.aided_for == attacker.id:
