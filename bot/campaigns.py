@@ -215,7 +215,7 @@ class Campaigns:
     async def unbind(self, guild_id: int, place_id: int, *, manages_server: bool) -> None:
         _manager(manages_server)
         if not await self.repo.unbind_place(guild_id, place_id):
-            raise InvalidInput(say("{place} is not bound to a campaign of its own.", place=f"<#{place_id}>"))
+            raise InvalidInput(say("That channel or category is not bound to a campaign of its own."))
         self.places.forget(guild_id)
 
 

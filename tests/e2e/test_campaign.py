@@ -590,6 +590,13 @@ async def test_binding_a_channel_to_the_campaign_it_is_bound_to_is_refused_priva
     assert await bot.core.repo.places(guild) == bound
 
 
+async def test_unbinding_a_channel_that_is_not_bound_is_refused_privately_in_words(standin, bot):
+    await campaign(standin)
+    refused = await say(standin, "gm", "/campaign unbind", place="combat-2")
+    assert refused.ephemeral and "not bound to a campaign of its own" in refused.content, refused.content
+    assert "<#" not in refused.content, refused.content  # a refusal's mentions are escaped: it names no channel
+
+
 async def test_a_kept_npcs_numbers_stay_with_the_gm_between_fights(standin, bot):
     await campaign(standin)
     await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
