@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.standin import interactions as ix
-from tests.e2e.conftest import say
+from tests.e2e.conftest import help_sections, say
 
 
 def public(standin, since=0):
@@ -111,3 +111,8 @@ async def test_an_expression_too_long_is_refused_even_from_a_modified_client(sta
     refusal = await handle.response()
     assert refusal.ephemeral and "limited to 200 characters" in refusal.content
     assert public(standin) == []
+
+
+async def test_help_tells_everyone_about_roll(standin, bot):
+    _, text = await help_sections(standin, "alice")
+    assert "`/roll 4d6kh3`" in text and "`private:true` shows it only to you and the GM" in text
