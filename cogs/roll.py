@@ -77,7 +77,7 @@ class Roll(commands.Cog):
             try:
                 user = self.bot.get_user(gm) or await self.bot.fetch_user(gm)
                 await user.send(f"{where}\n{line}", allowed_mentions=render.NOBODY)
-            except discord.HTTPException:
+            except (discord.Forbidden, discord.NotFound):
                 raise InvalidInput(
                     say(
                         "The GM does not accept direct messages from the bot, so a private roll cannot reach "

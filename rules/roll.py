@@ -16,8 +16,11 @@ from .randomness import Chance
 from .said import say
 from .usertext import one_line, quoted
 
-# The breakdown is cut so that the whole line, with a 200-character expression and a
-# 500-character reason, stays one Discord message; the total is never cut.
+# The breakdown is cut so that the whole line stays one Discord message (2,000 characters) with
+# room for a heading, even where every typed character is shown escaped (doubled); the total is
+# never cut.
+LINE_LIMIT = 1800
+WORDS = 100  # the line's own words, the total and a natural 20, in any language
 BREAKDOWN_LIMIT = 1000
 REASON_LIMIT = 500
 
@@ -34,22 +37,23 @@ def roll(
 ) -> FreeRoll:
     """Roll `expression` for `who` (a display name, shown as typed); a refusal raises DiceError."""
     entered = tuple(entered)
+    who = one_line(who, 64)
+    text = one_line(reason, REASON_LIMIT) if reason else ""
     chance = Chance(rng_state, entered_dice=entered)
     result = chance.roll(expression)
     chance.finish()
     lines = [
         say(
             "{who} rolls {expression}: {breakdown} = **{total}**",
-            who=one_line(who, 64),
+            who=who,
             expression=quoted(result.expression, len(result.expression)),
-            breakdown=breakdown(result.text),
+            breakdown=breakdown(result.text, room(who, result.expression, text)),
             total=result.total,
         )
     ]
     natural = natural_of(result)
     if natural:
         lines[0] += " " + natural
-    text = one_line(reason, REASON_LIMIT) if reason else ""
     if text:
         lines.append(say("Reason: {reason}", reason=text))
     return FreeRoll(result, bool(entered), "\n".join(lines))
@@ -66,9 +70,15 @@ def natural_of(result: RollResult) -> str:
     return ""
 
 
+def room(*typed: str) -> int:
+    """What the breakdown may take beside the typed parts of the line."""
+    return min(BREAKDOWN_LIMIT, LINE_LIMIT - WORDS - 2 * sum(len(part) for part in typed))
+
+
 def breakdown(text: str, limit: int = BREAKDOWN_LIMIT) -> str:
     """Each die as rolled, cut between dice (a struck-out die stays whole) when too long."""
     if len(text) <= limit:
         return text
     cut = text.rfind(", ", 0, limit)
-    return (text[:cut] if cut > 0 else text[:limit]) + ", …"
+    kept = text[:cut] if cut > 0 else text[:limit]
+    return kept + ", …" + ")" * max(0, kept.count("(") - kept.count(")"))

@@ -116,3 +116,16 @@ async def test_an_expression_too_long_is_refused_even_from_a_modified_client(sta
 async def test_help_tells_everyone_about_roll(standin, bot):
     _, text = await help_sections(standin, "alice")
     assert "`/roll 4d6kh3`" in text and "`private:true` shows it only to you and the GM" in text
+
+
+async def test_the_longest_roll_is_one_message_for_the_roller_and_one_for_the_gm(standin, bot):
+    await say(standin, "gm", "/encounter start", system="frozen-lands")
+    expression = "100d1000000ro<1000000+" + "1+" * 38 + "1"
+    handle = await standin.invoke("alice", "/roll", expression=expression, private=True, reason="*_" * 250)
+    answer = await handle.response()
+    assert answer.ephemeral and len(handle.followups) + len(handle.callbacks) <= 2, "one answer, not several"
+    (dm,) = standin.direct_messages("gm")
+    for message in (answer, dm):
+        assert len(message.content) <= 2000 and ", …) = **" in message.content
+        assert message.content.count("\\*\\_") == 250
+    assert standin.rejected == []

@@ -66,10 +66,17 @@ def test_entered_dice_that_do_not_fit_are_refused():
 def test_a_long_breakdown_is_cut_between_dice_and_keeps_the_total():
     rolled = roll("100d1000000ro<1000000", 3, who="a")
     shown = english(rolled.said)
-    assert shown.endswith(f", … = **{rolled.result.total}**")
+    assert shown.endswith(f", …) = **{rolled.result.total}**")
     assert len(shown) < BREAKDOWN_LIMIT + 100
 
 
 def test_typed_text_is_shown_as_typed():
     rolled = roll("1d4", 1, who="**Boss**", reason="[Free Nitro](https://x.y)", entered=(2,))
     assert "**Boss**" in english(rolled.said) and "\ue002" in rolled.said
+
+
+def test_the_longest_typed_parts_leave_the_line_inside_one_message():
+    rolled = roll("100d1000000ro<1000000+" + "1+" * 38 + "1", 3, who="*" * 64, reason="_" * 600)
+    shown = english(rolled.said)
+    assert len(shown.replace("*", "**").replace("_", "__")) <= 1800
+    assert shown.count("_") == 500 and f"= **{rolled.result.total}**" in shown
