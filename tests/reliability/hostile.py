@@ -238,10 +238,6 @@ def known_names() -> list[str]:
         "Ongoing Damage",
         "2d6+3",
         "1d6",
-        # /roll's notation, as players type it.
-        "4d6kh3",
-        "2d20kh1+5",
-        "1d20",
         "5",
         "adv",
         "dis",
