@@ -29,6 +29,7 @@ COGS = (
     "cogs.encounter",
     "cogs.initiative",
     "cogs.play",
+    "cogs.roll",
     "cogs.npc",
     "cogs.help",
 )

@@ -162,6 +162,14 @@ class Core:
             raise NotRunning("There is no encounter in this channel: the GM starts one with /encounter start.")
         return record, self._load(record)
 
+    async def channel_gm(self, channel_id: int) -> int | None:
+        """The GM of the channel's running encounter, else of its last one; None before its first."""
+        record = await self.repo.active_encounter(channel_id)
+        if record is None:
+            ids = await self.repo.channel_encounter_ids(channel_id)
+            record = await self.repo.get_encounter(ids[-1]) if ids else None
+        return None if record is None else self._load(record).gm_id
+
     async def peek(self, channel_id: int) -> tuple[EncounterRecord, Encounter] | None:
         record = await self.repo.active_encounter(channel_id)
         return None if record is None else (record, self._load(record))

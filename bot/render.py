@@ -193,6 +193,12 @@ def event_lines(events, *, skip_turns: bool = True, gm: bool = False) -> str:
     return "\n".join(lines)
 
 
+def free_roll(said_line: str, *, entered: bool) -> str:
+    """A /roll as the channel (or, for a private roll, the roller and the GM) reads it."""
+    mark = f"{ENTERED} " if entered else ""
+    return f"🎲 {mark}{clean(said_line)}"
+
+
 def gm_view(events) -> str | None:
     """The events with a hidden NPC's numbers shown, for the GM alone; None when nothing was hidden."""
     if not any(has_secrets(event.said) for event in events):

@@ -28,7 +28,9 @@ GENERAL = N_(
     "GM: `/campaign setup`, `/encounter start`, `/initiative add`, `/initiative next` (round 1), "
     "`/encounter undo`, `/encounter end`. Players: `/character add`, `/initiative join`, then act on your turn "
     "(`/attack`, `/act`, …) and press **End turn**. Any roll can be entered by hand with `roll:`/`dice:`/`cards:`; "
-    "a result that used entered dice or cards is marked ✍️."
+    "a result that used entered dice or cards is marked ✍️.\n"
+    "Anyone, in a fight or between fights: `/roll 4d6kh3` rolls any dice notation (`2d6+3`, `2d20kh1`) with each die, "
+    "the total and a `reason:`; `private:true` shows it only to you and the GM."
 )
 NO_SYSTEM = "general"
 _TITLE = re.compile(r"^\*\*(?P<title>[^*]{1,60})\*\*:?\s*")

@@ -45,6 +45,8 @@ class RollResult:
     text: str
     dice: tuple[int, ...]
     kept: tuple[int, ...] = ()
+    # The kept die of each group of d20s that keeps one (1d20, 2d20kh1): what a natural 20 or 1 reads on.
+    naturals: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.text} = {self.total}"
@@ -104,6 +106,7 @@ class _Evaluator:
         self.draw = draw
         self.rolled: list[int] = []
         self.kept: list[int] = []
+        self.naturals: list[int] = []
 
     def die(self, size: int) -> int:
         if len(self.rolled) >= MAX_ROLLED:
@@ -170,6 +173,8 @@ class _Evaluator:
         shown = ", ".join(str(v) if k else f"~~{v}~~" for v, k in zip(values, kept))
         kept_values = [v for v, k in zip(values, kept) if k]
         self.kept.extend(kept_values)
+        if size == 20 and len(kept_values) == 1:
+            self.naturals.append(kept_values[0])
         label = str(dice) + "".join(str(op) for op in operations)
         return sum(kept_values), f"{label} ({shown})"
 
@@ -251,7 +256,9 @@ def evaluate(expr: str, draw: Callable[[int], int]) -> RollResult:
     evaluator = _Evaluator(draw)
     value, text = evaluator.eval(tree)
     total = int(value) if float(value).is_integer() else int(value // 1)
-    return RollResult(expr.strip(), total, text, tuple(evaluator.rolled), tuple(evaluator.kept))
+    return RollResult(
+        expr.strip(), total, text, tuple(evaluator.rolled), tuple(evaluator.kept), tuple(evaluator.naturals)
+    )
 
 
 def parse_entered(text: str | None) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .snowflakes import iso_time
-from .world import Channel, Guild, Member, Role, User, World
+from .world import DM, Channel, Guild, Member, Role, User, World
 
 
 def user_payload(user: User) -> dict[str, Any]:
@@ -77,8 +77,18 @@ def role_payload(role: Role) -> dict[str, Any]:
 
 
 def channel_payload(
-    channel: Channel, *, permissions: int | None = None, last_message_id: int | None = None
+    channel: Channel, *, permissions: int | None = None, last_message_id: int | None = None, world=None
 ) -> dict[str, Any]:
+    if channel.type == DM:
+        recipients = [user_payload(world.users[channel.recipient_id])] if world is not None else []
+        return {
+            "id": str(channel.id),
+            "type": DM,
+            "last_message_id": str(last_message_id) if last_message_id else None,
+            "flags": 0,
+            "last_pin_timestamp": None,
+            "recipients": recipients,
+        }
     data: dict[str, Any] = {
         "id": str(channel.id),
         "type": channel.type,

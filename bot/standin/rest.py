@@ -70,6 +70,15 @@ async def get_user(call: RestCall) -> web.Response:
     return json_response(user_payload(user)) if user else not_found("User", 10013)
 
 
+@route("POST", "/users/@me/channels")
+async def create_dm(call: RestCall) -> web.Response:
+    body = await call.json()
+    user = call.standin.world.users.get(int(body.get("recipient_id") or 0))
+    if user is None:
+        raise HTTPFailure(error(400, 50035, "Invalid Form Body: recipient_id"))
+    return json_response(channel_payload(call.standin.world.dm_channel(user), world=call.standin.world))
+
+
 @route("GET", "/oauth2/applications/@me")
 async def get_application(call: RestCall) -> web.Response:
     return json_response(application_payload(call.standin.world))
@@ -157,7 +166,8 @@ async def list_members(call: RestCall) -> web.Response:
 async def get_channel(call: RestCall) -> web.Response:
     channel = _channel(call)
     visible = call.standin.book.in_channel(channel)
-    return json_response(channel_payload(channel, last_message_id=visible[-1].id if visible else None))
+    last = visible[-1].id if visible else None
+    return json_response(channel_payload(channel, last_message_id=last, world=call.standin.world))
 
 
 @route("POST", "/channels/{channel_id}/typing")
@@ -197,6 +207,8 @@ def _writable(channel: Channel) -> None:
 async def create_message(call: RestCall) -> web.Response:
     channel = _channel(call)
     _writable(channel)
+    if channel.recipient_id is not None and not call.standin.world.users[channel.recipient_id].accepts_dms:
+        raise HTTPFailure(error(403, 50007, "Cannot send messages to this user"))
     body = await call.body()
     msg = call.standin.create_bot_message(channel, body)
     return json_response(msg.payload(call.standin.world))

@@ -302,6 +302,11 @@ class StandIn(UserActions):
         """Messages sent in a channel (default channel if omitted), oldest first."""
         return self.book.in_channel(self.channel(in_channel), include_ephemeral=include_ephemeral)
 
+    def direct_messages(self, user) -> list[RecordedMessage]:
+        """What the bot sent `user` in a direct message, oldest first."""
+        channel = self.world.dms.get(self.world.user(user).id)
+        return [] if channel is None else self.book.in_channel(channel)
+
     def last_message(self, in_channel: ChannelRef = None) -> RecordedMessage | None:
         found = self.messages(in_channel)
         return found[-1] if found else None

@@ -18,6 +18,7 @@ MENTION_EVERYONE = 1 << 17
 DEFAULT_EVERYONE_PERMISSIONS = (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
 # What an invite link with "send messages, manage messages, embed, attach, mention, pin" grants.
 PUBLIC_THREAD, PRIVATE_THREAD, GUILD_FORUM = 11, 12, 15
+DM = 1
 DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | (1 << 13) | MENTION_EVERYONE | (1 << 51)
 ALL_PERMISSIONS = (1 << 53) - 1
 
@@ -28,6 +29,8 @@ class User:
     name: str
     bot: bool = False
     global_name: str | None = None
+    # False: the user has direct messages from server members turned off, and a bot's DM is refused (50007).
+    accepts_dms: bool = True
 
     @property
     def mention(self) -> str:
@@ -52,7 +55,7 @@ class Role:
 @dataclass(eq=False)
 class Channel:
     id: int
-    guild_id: int
+    guild_id: int | None  # None: a direct message channel
     name: str
     position: int = 0
     topic: str | None = None
@@ -62,6 +65,7 @@ class Channel:
     archived: bool = False
     locked: bool = False  # a locked thread stays archived unless one may manage threads
     bot_manages_threads: bool = True  # whether the bot may reopen it when locked
+    recipient_id: int | None = None  # a direct message channel's user, besides the bot
 
     @property
     def mention(self) -> str:
@@ -135,6 +139,7 @@ class World:
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.roles: dict[int, Role] = {}
+        self.dms: dict[int, Channel] = {}  # user id → the bot's direct message channel with them
         self.bot = self.add_user(bot_name, bot=True)
         # Discord apps created after 2020 share the bot user's id.
         self.application_id = self.bot.id
@@ -197,6 +202,15 @@ class World:
         g.channels[thread.id] = thread
         self.channels[thread.id] = thread
         return thread
+
+    def dm_channel(self, user: UserRef) -> Channel:
+        """The bot's direct message channel with `user`: one per user, as on Discord."""
+        u = self.user(user)
+        if u.id not in self.dms:
+            channel = Channel(self.ids.next(), None, "", type=DM, recipient_id=u.id)
+            self.dms[u.id] = channel
+            self.channels[channel.id] = channel
+        return self.dms[u.id]
 
     def add_role(self, guild: Guild | str | int, name: str, *, permissions: int = 0, mentionable: bool = False) -> Role:
         g = self.guild(guild)

@@ -86,6 +86,9 @@ TABLE = [
     Row("/turn initiative", {"faction": "heroes"}, N, N, N, N),
     Row("/choose", {"option": "yes"}, N, N, N, N),
     Row("/help", {}, Y, Y, Y, Y),
+    # Anyone rolls, in or out of a fight; a private roll needs a GM to show it to (eve's far-hall had no fight).
+    Row("/roll", {"expression": "4d6kh3", "reason": "Strength"}, Y, Y, Y, Y),
+    Row("/roll", {"expression": "1d20+2", "private": True}, Y, Y, Y, N),
     # Between fights: the GM rests, adjusts, undoes, exports, imports and keeps the NPC library.
     Row("/campaign rest", {"kind": "end_scene"}, Y, N, N, N),
     Row("/campaign adjust", {"character": "Spare", "key": "plot_points", "value": "3"}, Y, N, N, N),

@@ -129,3 +129,18 @@ async def test_many_channels_concurrent_commands() -> None:
             answers = await asyncio.gather(*(h.response() for h in handles))
             assert {m.channel_id for m in answers} == {c.id for c in channels}
             assert all(m.content == "ok" for m in answers)
+
+
+async def test_a_direct_message_channel_is_one_per_user_and_refused_when_dms_are_off(standin, http) -> None:
+    alice = standin.world.user("alice")
+    async with http.post(api(standin, "/users/@me/channels"), json={"recipient_id": str(alice.id)}) as resp:
+        dm = await resp.json()
+    assert resp.status == 200 and dm["type"] == 1 and [u["id"] for u in dm["recipients"]] == [str(alice.id)]
+    async with http.post(api(standin, "/users/@me/channels"), json={"recipient_id": str(alice.id)}) as resp:
+        assert (await resp.json())["id"] == dm["id"]
+    status, _ = await post(http, standin, dm["id"], {"content": "psst"})
+    assert status == 200 and [m.content for m in standin.direct_messages("alice")] == ["psst"]
+    assert all(m.content != "psst" for m in standin.messages())
+    alice.accepts_dms = False
+    status, refused = await post(http, standin, dm["id"], {"content": "again"})
+    assert status == 403 and refused["code"] == 50007

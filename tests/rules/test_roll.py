@@ -1,0 +1,82 @@
+"""/roll: any dice notation outside a fight, with the same limits and entered dice as inside one."""
+
+import pytest
+
+from rules.dice import MAX_DICE, MAX_FACES, MAX_LENGTH
+from rules.errors import DiceError
+from rules.roll import BREAKDOWN_LIMIT, roll
+from rules.said import english
+
+
+def test_keep_highest_shows_every_die_and_strikes_the_dropped_one():
+    rolled = roll("4d6kh3", 1, who="alice", entered=(3, 6, 1, 5))
+    assert rolled.result.total == 14 and rolled.entered
+    assert english(rolled.said) == "alice rolls `4d6kh3`: 4d6kh3 (3, 6, ~~1~~, 5) = **14**"
+
+
+def test_a_modifier_and_the_reason():
+    rolled = roll("2d6+3", 1, who="bob", reason="Stealth check", entered=(2, 5))
+    assert english(rolled.said) == "bob rolls `2d6+3`: 2d6 (2, 5) + 3 = **10**\nReason: Stealth check"
+
+
+def test_advantage_shows_the_natural_20_it_keeps():
+    rolled = roll("2d20kh1+4", 1, who="alice", entered=(20, 3))
+    assert rolled.result.total == 24
+    assert english(rolled.said).startswith("alice rolls `2d20kh1+4`: 2d20kh1 (20, ~~3~~) + 4 = **24** 💥 natural 20!")
+
+
+def test_a_natural_1_and_no_natural_on_other_dice():
+    assert "natural 1" in english(roll("1d20", 1, who="a", entered=(1,)).said)
+    assert "natural" not in english(roll("1d6", 1, who="a", entered=(1,)).said)
+    assert "natural" not in english(roll("2d20", 1, who="a", entered=(20, 20)).said)
+
+
+def test_the_bot_rolls_when_nothing_is_entered():
+    first, second = roll("3d6", 7, who="a"), roll("3d6", 7, who="a")
+    assert first.result.dice == second.result.dice and not first.entered
+    assert all(1 <= d <= 6 for d in first.result.dice) and len(first.result.dice) == 3
+
+
+@pytest.mark.parametrize(
+    ("expression", "refusal"),
+    [
+        ("fireball", "is not a dice expression"),
+        (f"{MAX_DICE + 1}d6", f"At most {MAX_DICE} dice"),
+        (f"1d{MAX_FACES + 1}", "faces"),
+        ("1" * (MAX_LENGTH + 1), f"limited to {MAX_LENGTH} characters"),
+        ("1000000d1000000", f"At most {MAX_DICE} dice"),
+        ("1d1e1", "too many dice"),
+        ("", "empty"),
+    ],
+)
+def test_bad_notation_dice_bombs_and_huge_counts_are_refused(expression, refusal):
+    with pytest.raises(DiceError, match=refusal):
+        roll(expression, 1, who="a")
+
+
+def test_entered_dice_that_do_not_fit_are_refused():
+    with pytest.raises(DiceError, match="Too few dice entered"):
+        roll("2d6", 1, who="a", entered=(3,))
+    with pytest.raises(DiceError, match="not needed"):
+        roll("2d6", 1, who="a", entered=(3, 4, 5))
+    with pytest.raises(DiceError, match="cannot be rolled on a d6"):
+        roll("1d6", 1, who="a", entered=(7,))
+
+
+def test_a_long_breakdown_is_cut_between_dice_and_keeps_the_total():
+    rolled = roll("100d1000000ro<1000000", 3, who="a")
+    shown = english(rolled.said)
+    assert shown.endswith(f", …) = **{rolled.result.total}**")
+    assert len(shown) < BREAKDOWN_LIMIT + 100
+
+
+def test_typed_text_is_shown_as_typed():
+    rolled = roll("1d4", 1, who="**Boss**", reason="[Free Nitro](https://x.y)", entered=(2,))
+    assert "**Boss**" in english(rolled.said) and "\ue002" in rolled.said
+
+
+def test_the_longest_typed_parts_leave_the_line_inside_one_message():
+    rolled = roll("100d1000000ro<1000000+" + "1+" * 38 + "1", 3, who="*" * 64, reason="_" * 600)
+    shown = english(rolled.said)
+    assert len(shown.replace("*", "**").replace("_", "__")) <= 1800
+    assert shown.count("_") == 500 and f"= **{rolled.result.total}**" in shown
