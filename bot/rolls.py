@@ -1,0 +1,49 @@
+"""Private rolls: the roller's ephemeral answer, and a direct message to the GM of the channel's
+running encounter (else of its last one). An ephemeral message can only be seen by the one who used
+the command, and a server role cannot be written to, so the GM is reached as a person."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from rules.errors import InvalidInput
+from rules.said import say
+
+from . import render
+
+if TYPE_CHECKING:
+    from .app import TurnkeeperBot
+
+
+async def private_roll(bot: TurnkeeperBot, interaction: discord.Interaction, line: str) -> str:
+    """Sends a private roll to the GM and gives what the roller is told beside it; refuses (and nobody
+    sees the roll) when there is no GM to send it to."""
+    is_gm = await bot.is_gm(interaction)
+    gm = None if is_gm else await bot.core.channel_gm(interaction.channel_id)
+    if gm is None and not is_gm:
+        raise InvalidInput(
+            say(
+                "A private roll is shown to the GM of this channel's encounter, and this channel has had "
+                "none yet: roll in the open, or once the GM has started an encounter here."
+            )
+        )
+    if gm is not None and gm != interaction.user.id:
+        # Reaching the GM may take longer than Discord waits for an answer.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        where = render.own(say("🔒 A private roll in {channel}:", channel=f"<#{interaction.channel_id}>"))
+        try:
+            user = bot.get_user(gm) or await bot.fetch_user(gm)
+            await user.send(f"{where}\n{line}", allowed_mentions=render.NOBODY)
+        except (discord.Forbidden, discord.NotFound):
+            raise InvalidInput(
+                say(
+                    "The GM does not accept direct messages from the bot, so a private roll cannot reach "
+                    "them: nobody saw this roll. Roll in the open, or ask the GM to allow direct messages."
+                )
+            ) from None
+        shown = render.own(say("🔒 Only you and the GM see this roll."))
+    else:
+        shown = render.own(say("🔒 Only you see this roll: you are the GM."))
+    return shown
