@@ -18,7 +18,7 @@ from .buttons import ChoiceButton, ChoiceSelect, EndEncounterButton, EndTurnButt
 from .command_sets import CommandSets
 from .config import Settings
 from .core import Core
-from .db import create_engine, upgrade_schema
+from .db import create_engine, driver_threads_stopped, upgrade_schema
 from .delivery import Pacer, TrackerDelivery, TurnButtons
 from .reminders import Reminders
 from .repository import Repository
@@ -93,6 +93,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
             await upgrade_schema(engine)
         except (SQLAlchemyError, OSError, TimeoutError) as error:
             await engine.dispose()
+            await driver_threads_stopped()
             raise StartUpError(database_problem(self.settings.database_url, error)) from error
         self.engine = engine
         self.core = Core(Repository(engine), seed=self.seed)

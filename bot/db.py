@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -206,3 +208,14 @@ def _raw_sqlite(conn: Connection, sql: str) -> None:
         cursor.execute(sql)
     finally:
         cursor.close()
+
+
+async def driver_threads_stopped(timeout: float = 2.0) -> None:
+    """Waits (a bounded time) for the threads of aiosqlite connections to end. aiosqlite stops a
+    connection that failed to open through a future of the running loop: a thread still waiting when
+    the process exits finds the loop closed and prints a traceback under the start-up's error line."""
+    deadline = time.monotonic() + timeout
+    while any(t.name.endswith("(_connection_worker_thread)") and t.is_alive() for t in threading.enumerate()):
+        if time.monotonic() > deadline:
+            return
+        await asyncio.sleep(0.01)
