@@ -9,7 +9,14 @@ import sys
 
 from pydantic import ValidationError
 
+from rules.registry import MODULES
+
+from .app import StartUpError, run
+from .backup import BackupError
+from .backup import backup as do_backup
+from .backup import restore as do_restore
 from .config import Settings, settings_problem
+from .sandbox import main as sandbox_main
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is configured, so Turnkeeper cannot connect to Discord.
@@ -31,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     restore = sub.add_parser("restore", help="Replace the SQLite database with a backup (stop the bot first)")
     restore.add_argument("path")
     sandbox = sub.add_parser("sandbox", help="Try the bot offline against a local Discord stand-in")
-    sandbox.add_argument("--system", choices=sorted(__import__("rules.registry", fromlist=["MODULES"]).MODULES))
+    sandbox.add_argument("--system", choices=sorted(MODULES))
     sandbox.add_argument("--seed", type=int, default=1)
     sandbox.add_argument("script", nargs="?", help="A file of lines such as: alice: /initiative join character:Ann")
     args = parser.parse_args(argv)
@@ -43,10 +50,6 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     if args.command in ("backup", "restore"):
-        from .backup import BackupError
-        from .backup import backup as do_backup
-        from .backup import restore as do_restore
-
         try:
             if args.command == "backup":
                 asyncio.run(do_backup(settings.database_url, args.path))
@@ -59,19 +62,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     if args.command == "sandbox":
-        from .sandbox import main as sandbox_main
-
         logging.disable(logging.INFO)
         return sandbox_main(args)
 
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr)
         print("Starting the offline sandbox instead (python -m bot sandbox).\n", file=sys.stderr)
-        from .sandbox import main as sandbox_main
-
         logging.disable(logging.INFO)
         return sandbox_main(argparse.Namespace(script=None, system=None, seed=1))
-    from .app import StartUpError, run
 
     try:
         asyncio.run(run(settings))

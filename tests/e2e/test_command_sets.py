@@ -3,8 +3,10 @@ plays (its campaign's, its running encounters'), and no others."""
 
 import pytest
 
+from bot.command_sets import groups_for, system_groups
 from bot.standin import InvalidInvocation, default_world
 from bot.standin.harness import running_standin
+from tests import toy
 from tests.e2e.conftest import say, turnkeeper
 
 
@@ -77,17 +79,12 @@ async def test_a_campaign_bound_to_a_channel_brings_its_systems_groups_and_takes
 
 
 def test_the_groups_offered_per_system_come_from_what_each_system_declares():
-    from bot.command_sets import groups_for, system_groups
-
     assert system_groups() == {"plotpoint": {"rotted-capes"}, "turn": {"factions"}}
     assert groups_for(["99-towers", "fightin-words", "frozen-lands"]) == frozenset()
     assert groups_for(["rotted-capes", "factions"]) == {"plotpoint", "turn"}
 
 
 def test_a_toy_standing_in_for_a_system_leaves_no_groups_of_its_own_behind():
-    from bot.command_sets import system_groups
-    from tests import toy
-
     with toy.standing_in_for("rotted-capes"):
         assert "plotpoint" not in system_groups()  # the toy declares no Plot Points
     assert system_groups() == {"plotpoint": {"rotted-capes"}, "turn": {"factions"}}

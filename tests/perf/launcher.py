@@ -56,6 +56,7 @@ def build(kind: str):
         from .echo_bot import EchoBot
 
         return EchoBot(**options)
+    # Imported here, not above: the echo process, the benchmark's baseline, loads nothing of the bot.
     from bot import delivery
     from bot.app import create_bot
     from bot.config import Settings

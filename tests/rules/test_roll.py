@@ -2,6 +2,7 @@
 
 import pytest
 
+from rules import usertext
 from rules.dice import MAX_DICE, MAX_FACES, MAX_LENGTH
 from rules.errors import DiceError
 from rules.roll import BREAKDOWN_LIMIT, roll
@@ -72,7 +73,9 @@ def test_a_long_breakdown_is_cut_between_dice_and_keeps_the_total():
 
 def test_typed_text_is_shown_as_typed():
     rolled = roll("1d4", 1, who="**Boss**", reason="[Free Nitro](https://x.y)", entered=(2,))
-    assert "**Boss**" in english(rolled.said) and "\ue002" in rolled.said
+    typed: list[str] = []
+    usertext.spans(rolled.said, lambda part: typed.append(part) or part)
+    assert "**Boss**" in english(rolled.said) and "**Boss**" in typed  # shown literally by the renderer
 
 
 def test_the_longest_typed_parts_leave_the_line_inside_one_message():
