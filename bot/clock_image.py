@@ -15,13 +15,13 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from rules import registry, usertext
+from rules import registry
 from rules.model import Encounter
 from rules.said import say
-from rules.secrets import conceal
+from rules.text import Text
 from rules.turns.clock import ClockEntry
 
-from .render import words
+from . import render
 
 SIZE = 600
 GRID = 10
@@ -49,11 +49,11 @@ def _font(size: int):
     return ImageFont.load_default(size=size)
 
 
-def plain(text: str) -> str:
+def plain(text: Text | str) -> str:
     """The built-in font has ASCII only: accents dropped, other letters as `?`.
 
-    An image shows no markup, so a name is drawn exactly as typed (marks removed)."""
-    folded = unicodedata.normalize("NFKD", usertext.plain(conceal(text)))
+    An image shows no markup, so a name is drawn exactly as typed."""
+    folded = unicodedata.normalize("NFKD", render.plain(text) if isinstance(text, Text) else text)
     kept = "".join(ch for ch in folded if not unicodedata.combining(ch))
     return "".join(ch if ch.isascii() and ch.isprintable() else "?" for ch in kept)
 
@@ -149,7 +149,7 @@ def _legend(enc: Encounter, labels: dict[str, str], holding: list) -> list[str]:
 
 def _shown(text: str) -> str:
     """Words drawn into the picture, in the readers' language (the bot's seam, as for a button)."""
-    return plain(words(text))
+    return plain(render.plain(text))
 
 
 def _wrap(draw: ImageDraw.ImageDraw, parts: list[str], width: int, lines: int) -> list[str]:

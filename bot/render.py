@@ -19,12 +19,11 @@ import re
 
 import discord
 
-from rules import said, usertext
+from rules import usertext
 from rules.model import Encounter
-from rules.said import say
-from rules.secrets import conceal, has_secrets, reveal
-from rules.secrets import reveal as reveal_text
+from rules.said import joined, say, seq
 from rules.system import System
+from rules.text import Text, english, has_secrets, pieces
 
 from . import translation
 from .lengths import BUTTON_LABEL, CONTENT_LIMIT, EMBED_DESCRIPTION, FIELD_NAME, FIELD_VALUE, SELECT_LABEL
@@ -68,66 +67,84 @@ def neutralise(text: str) -> str:
     return text
 
 
-def words(text: str) -> str:
-    """What the rules said, in the readers' language (`bot.translation`), before anything else
-    touches it: concealing a number changes the lengths the phrases' marks count on."""
+def runs(text: Text | str, *, gm: bool = False, whole: bool = True) -> list[tuple[str, bool]]:
+    """The text in the readers' language as runs of characters, each with whether it is typed
+    text that could read as markup (and so must be shown literally). A hidden NPC's numbers
+    are "?" unless `gm`. A bare str is a constant of the rules, looked up whole when `whole`
+    (a help section, a heading); a command as it was given is never looked up whole."""
     read = translation.phrases()
-    if read is not None and said.OPEN not in text:
-        return read(text) or text  # a constant of the rules (a help section, a choice) is its own template
-    return phrases(text)
+    if isinstance(text, str):
+        if read is not None and whole:
+            return [(read(text) or text, False)]
+        return [(text, False)]
+    out: list[tuple[str, bool]] = []
+    for piece, typed in pieces(text, read, reveal=gm):
+        literal_span = typed and usertext.could_be_markup(piece)
+        if out and not literal_span and not out[-1][1]:
+            out[-1] = (out[-1][0] + piece, False)
+        elif piece or literal_span:
+            out.append((piece, literal_span))
+    return out
 
 
-def phrases(text: str) -> str:
-    """Only the phrases said in `text` in the readers' language, the rest as it stands: for a
-    command as it was given, which is never looked up whole."""
-    read = translation.phrases()
-    return said.english(text) if read is None else said.render(text, read)
+def _shown(parts: list[tuple[str, bool]], typed, other) -> str:
+    return "".join(typed(piece) if is_typed else other(piece) for piece, is_typed in parts)
 
 
-def clean(text: str, *, gm: bool = False) -> str:
-    """Text the rules (or a user) wrote, safe to repost: in the readers' language, user-typed
-    spans literal, no link, fence or block markup, never a mention. A hidden NPC's numbers
+def words(text: Text | str, *, gm: bool = False) -> str:
+    """A line the bot itself wrote (said, or a constant looked up whole), in the readers' language:
+    its own markup and mentions stand, typed text in it is shown literally."""
+    return _shown(runs(text, gm=gm), literal, _same)
+
+
+own = words
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def clean(text: Text | str, *, gm: bool = False) -> str:
+    """Text the rules (or a user) wrote, safe to repost: in the readers' language, typed text
+    literal, no link, fence or block markup, never a mention. A hidden NPC's numbers
     show as "?" unless the text is for the GM alone."""
-    return _safe(words(text), gm=gm)
+    return _mentionless(_shown(runs(text, gm=gm), literal, neutralise))
 
 
-def command_words(text: str) -> str:
-    """A logged command in the readers' language: a slash command as it was given, only what was
-    said in it translated; a click or a timeout ("End turn (button)") by the name the bot gave it."""
-    return phrases(text) if text.startswith("/") else words(text)
+def clean_command(text: Text | str) -> str:
+    """A logged command, safe to repost like `clean`: a slash command as it was given, only what
+    was said in it translated; a click or a timeout ("End turn (button)") by the name the bot gave it."""
+    return _mentionless(_shown(runs(text, whole=not _is_command(text)), literal, neutralise))
 
 
-def clean_command(text: str) -> str:
-    """A logged command, safe to repost like `clean` (see `command_words`)."""
-    return _safe(command_words(text))
+def _is_command(text: Text | str) -> bool:
+    return english(text).startswith("/")
 
 
-def _safe(text: str, *, gm: bool = False) -> str:
-    text = reveal(text) if gm else conceal(text)
-    text = usertext.spans(text, literal, neutralise)
+def _mentionless(text: str) -> str:
     text = discord.utils.escape_mentions(text)
     return text.replace("@", "@\u200b")
 
 
-def own(text: str) -> str:
-    """A line the bot itself wrote (said, or a constant looked up whole), in the readers' language:
-    its own markup and mentions stand, typed text in it (marked) is shown literally."""
-    return usertext.spans(words(text), literal)
-
-
 def shown_name(name: str) -> str:
     """A name a user typed, as it appears inside a message: literal, never a mention."""
-    return _safe(usertext.mark(name))  # a name is never looked up as words to translate
+    return clean(usertext.mark(name))
 
 
-def label(text: str, limit: int = BUTTON_LABEL) -> str:
+def plain(text: Text | str, *, gm: bool = False) -> str:
+    """The text in the readers' language with no markup meant (a button, an image): characters
+    as they are, hidden numbers concealed unless `gm`."""
+    return "".join(piece for piece, _ in runs(text, gm=gm))
+
+
+def label(text: Text | str, limit: int = BUTTON_LABEL) -> str:
     """Text for a place that shows no markup (a button, a select option, an image):
     plain characters, hidden numbers concealed, cut to `limit`."""
-    shown = usertext.plain(conceal(words(text))).strip() or "?"
+    shown = plain(text).strip() or "?"
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
-def select_label(text: str) -> str:
+def select_label(text: Text | str) -> str:
     return label(text, SELECT_LABEL)
 
 
@@ -193,7 +210,7 @@ def event_lines(events, *, skip_turns: bool = True, gm: bool = False) -> str:
     return "\n".join(lines)
 
 
-def free_roll(said_line: str, *, entered: bool) -> str:
+def free_roll(said_line: Text, *, entered: bool) -> str:
     """A /roll as the channel (or, for a private roll, the roller and the GM) reads it."""
     mark = f"{ENTERED} " if entered else ""
     return f"🎲 {mark}{clean(said_line)}"
@@ -250,8 +267,7 @@ def tracker_lines(system: System, state: Encounter, *, reveal: bool = False) -> 
             current = len(lines)
         entries = [_combatant_line(system, state, c, reveal) for c in line.cids] or ["—"]
         note = f" *({clean(line.note, gm=reveal)})*" if line.note else ""
-        slot = words(line.label)
-        slot = usertext.plain(reveal_text(slot) if reveal else conceal(slot)).replace("`", "'")
+        slot = plain(line.label, gm=reveal).replace("`", "'")
         text = f"{marker} `{slot:>8}` {'; '.join(entries)}{note}"
         if len(text) <= LINE_LIMIT:
             lines.append(text)
@@ -307,13 +323,13 @@ def tracker_embed(
     embed = discord.Embed(
         title=f"{system.name} — {clean(status)}", description=pages[page - 1], colour=discord.Colour.dark_teal()
     )
-    footer = say("Encounter #{number}", number=encounter_id)
+    footer: Text = say("Encounter #{number}", number=encounter_id)
     if len(pages) > 1:
-        footer += say(" · page {page}/{pages} (/encounter status page:N)", page=page, pages=len(pages))
+        footer = seq(footer, say(" · page {page}/{pages} (/encounter status page:N)", page=page, pages=len(pages)))
     if state.pending:
         waiting = words("Waiting for a choice")
         embed.add_field(name=waiting, value=fit(clean(state.pending.prompt), 1000), inline=False)
-    embed.set_footer(text=words(footer))
+    embed.set_footer(text=plain(footer))
     return fit_embed(embed)
 
 
@@ -321,14 +337,14 @@ def tracker_embed(
 SECRET_OPTIONS = ("stats",)
 
 
-def command_line(interaction: discord.Interaction, fallback: str) -> str:
+def command_line(interaction: discord.Interaction, fallback: Text) -> Text:
     """The slash command as typed, options included, for the log (`/initiative add name:Goblin count:2`).
 
-    Option values are the user's text: marked, so that the log shows them literally."""
+    Option values are the user's text, so that the log shows them literally."""
     data = interaction.data or {}
     if interaction.type is not discord.InteractionType.application_command or "name" not in data:
         return fallback
-    parts = [f"/{data['name']}"]
+    parts: list[Text | str] = [f"/{data['name']}"]
     options = data.get("options") or []
     while options and options[0].get("type") in (1, 2):  # subcommand (group)
         parts.append(options[0]["name"])
@@ -345,17 +361,18 @@ def command_line(interaction: discord.Interaction, fallback: str) -> str:
             text = f'"{text}"'
         # A hidden NPC's sheet stays out of the log that players read.
         shown = say("(hidden)") if hidden and option["name"] in SECRET_OPTIONS else usertext.mark(text)
-        parts.append(f"{option['name']}:{shown}")
-    return " ".join(parts)
+        parts.append(seq(f"{option['name']}:", shown))
+    return joined(" ", parts)
 
 
-def log_cell(text: str, *, typed: bool = False, command: bool = False) -> str:
+def log_cell(text: Text | str, *, typed: bool = False, command: bool = False) -> str:
     """Text for a cell of the Markdown log: user-typed parts literal, one line, pipes escaped.
-    `typed`: a name; `command`: a command as it was given (see `command_words`)."""
+    `typed`: a name; `command`: a command as it was given (see `clean_command`)."""
     if typed:  # a name, never looked up as words to translate
-        return literal(usertext.scrub(text).replace("\r", " ").replace("\n", " "))
-    text = (command_words(text) if command else words(text)).replace("\r", " ").replace("\n", " ")
-    return usertext.spans(text, literal, lambda part: neutralise(part.replace("|", "\\|")))
+        return literal(usertext.scrub(str(text)).replace("\r", " ").replace("\n", " "))
+    parts = runs(text, whole=not (command and _is_command(text)))
+    one_line = [(piece.replace("\r", " ").replace("\n", " "), is_typed) for piece, is_typed in parts]
+    return _shown(one_line, literal, lambda part: neutralise(part.replace("|", "\\|")))
 
 
 async def readable_names(interaction: discord.Interaction, user_ids) -> dict[int, str]:

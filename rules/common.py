@@ -10,9 +10,10 @@ from .actions import AddCombatants, Choose, DelayTurn, EndEncounter, EndTurn, Ne
 from .entered import mark_resumed
 from .errors import InvalidInput, NotAllowed, Stale
 from .model import Encounter, Event
-from .said import OPEN, say, say_plural
-from .secrets import conceal, reveal, scrub
-from .usertext import listed, mark, plain, user_text
+from .said import joined, say, say_plural, seq
+from .secrets import conceal, reveal
+from .usertext import scrub
+from .usertext import listed, mark, user_text
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -145,19 +146,17 @@ def choose(system: System, enc: Encounter, action: Choose, chance: Chance):
         # The rules themselves and the autocomplete's values answer with an option's key. A player
         # types what they were shown: an option with a hidden number reads "?" to them, and typed
         # words in an option (a weapon's name) carry no marks on the button.
-        typed = plain(action.option).strip().casefold()
-        shown = [(o, plain(reveal(o.label)).casefold(), plain(conceal(o.label)).casefold()) for o in pending.options]
+        typed = scrub(action.option).strip().casefold()
+        shown = [(o, reveal(o.label).casefold(), conceal(o.label).casefold()) for o in pending.options]
         option = pending.option(action.option) or next((o for o, *seen in shown if typed in seen), None)
     if option is None:
-        raise InvalidInput(say("Choose one of: {options}.", options=", ".join(pending.labels)))
+        raise InvalidInput(say("Choose one of: {options}.", options=joined(", ", pending.labels)))
     owners = pending.owners.get(option.key)
     if owners is not None and not action.by.is_gm and action.by.user_id not in owners:
         raise NotAllowed(say("“{option}” is another player's call.", option=option.label))
     enc = enc.but(pending=None)
     enc, events = system.resume(enc, pending, option.key, chance)
-    # A label that was said carries its typed words marked; one that was not (a name, or an
-    # option stored before options had keys) is shown whole as its button reads.
-    shown = option.label if OPEN in option.label else mark(option.label)
+    shown = option.label
     if action.timed_out:
         chosen = say("Chosen: {option} (no answer in time: the default applies).", option=shown)
     else:
@@ -173,7 +172,7 @@ def note(system: System, enc: Encounter, action: Note, chance: Chance):
     text = " ".join(scrub(action.text).split())[:500]
     if not text:
         raise InvalidInput(say("The note is empty."))
-    return enc, [Event(kind="info", text=f"📝 {mark(text)}")]
+    return enc, [Event(kind="info", text=seq("📝 ", mark(text)))]
 
 
 def _numbered(enc: Encounter, name: str, count: int) -> list[str]:

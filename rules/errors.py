@@ -4,18 +4,18 @@ Every message is written for the person who typed the command: the bot shows
 it verbatim in an ephemeral reply, so it must never leak internals.
 """
 
-from .said import english
+from .text import Text, as_text, english
 
 
 class RulesError(ValueError):
     """An action the rules refuse; the text is safe to show a user.
 
-    `said` is the message as the rules said it (its phrases marked for translation,
-    see `rules.said`), for the bot to show; `str()` reads it in English."""
+    `said` is the message as the rules said it (a `rules.text.Text`), for the bot to show;
+    `str()` reads it in English."""
 
     @property
-    def said(self) -> str:
-        return str(self.args[0]) if self.args else ""
+    def said(self) -> Text:
+        return as_text(self.args[0] if self.args else "")
 
     def __str__(self) -> str:
         return english(self.said)

@@ -12,13 +12,14 @@ import hashlib
 import json
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .errors import UnknownCombatant
 from .randomness import claim_entered
 from .said import english, say
+from .text import Text, as_text
 from .usertext import Typed, quoted, user_text
 
 
@@ -67,13 +68,13 @@ class Choice(Value):
     `label` is what the player reads (said, so it is translated; typed names stay as typed)."""
 
     key: str
-    label: str
+    label: Text
 
     @model_validator(mode="before")
     @classmethod
     def _plain(cls, data: Any) -> Any:
         # A question stored before options had keys holds each option as its text alone.
-        return {"key": data, "label": data} if isinstance(data, str) else data
+        return {"key": english(as_text(data)), "label": data} if isinstance(data, str) else data
 
 
 # How the options of questions stored before options had keys read, by question kind:
@@ -92,7 +93,7 @@ class Pending(Value):
 
     id: int
     kind: str  # which system handler resumes it
-    prompt: str
+    prompt: Text
     options: tuple[Choice, ...]
     default: str  # a key
     chooser: str | None = None  # the combatant whose controller decides
@@ -110,14 +111,14 @@ class Pending(Value):
             return data
         options = tuple(data["options"])
         known = _FORMER_KEYS.get(data.get("kind", ""), {})
-        keys = {o: known.get(english(o), o) for o in options if isinstance(o, str)}
+        keys = {o: known.get(english(as_text(o)), english(as_text(o))) for o in options if isinstance(o, str)}
         data = dict(data)
         if all(isinstance(o, str) for o in options) and "former_signature" not in data:
             former = repr((data.get("id"), data.get("kind"), data.get("prompt"), options))
             data["former_signature"] = hashlib.blake2s(former.encode(), digest_size=4).hexdigest()
         data["options"] = tuple(Choice(key=keys[o], label=o) if isinstance(o, str) else o for o in options)
         if isinstance(data.get("default"), str):
-            data["default"] = keys.get(data["default"], data["default"])
+            data["default"] = keys.get(data["default"], english(as_text(data["default"])))
         data["owners"] = {keys.get(k, k): v for k, v in (data.get("owners") or {}).items()}
         return data
 
@@ -126,7 +127,7 @@ class Pending(Value):
         return tuple(o.key for o in self.options)
 
     @property
-    def labels(self) -> tuple[str, ...]:
+    def labels(self) -> tuple[Text, ...]:
         return tuple(o.label for o in self.options)
 
     def option(self, key: str) -> Choice | None:
@@ -148,13 +149,19 @@ class Pending(Value):
 class Event(Value):
     """Something that happened, for the channel to see.
 
-    Made with ``Event(kind=…, text=…)``; the line is kept as said (`said`, its phrases
-    marked for translation, see `rules.said`) and `text` reads it in English."""
+    Made with ``Event(kind=…, text=…)``; the line is kept as said (`said`, a `rules.text.Text`)
+    and `text` reads it in English."""
 
     kind: str  # "info", "roll", "turn", "round", "choice", "warning", "end"
-    said: str
+    said: Text
     ping: tuple[int, ...] = ()  # user ids this event means to ping
     entered: bool = False  # the result came from dice or cards entered by hand
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, kind: str, text: Text, ping: tuple[int, ...] = (), entered: bool = False
+        ) -> None: ...
 
     @model_validator(mode="before")
     @classmethod

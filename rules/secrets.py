@@ -25,32 +25,22 @@ damage), a hidden attacker's damage against a visible target follows from what t
 target lost, whatever a line prints; its split into weapon and stat stays hidden.
 `tests/rules/derive.py` checks all this on every hidden fight of every system.
 
-The marks are two private-use characters, which no keyboard types and the bot
-strips from whatever a user does type (`scrub`), so a name can neither fake a
-mark nor break one open.
+A `rules.text.Secret` value carries the number and whether it is hidden; each renderer
+shows it or "?" for its reader, so a name can neither fake a secret nor break one open.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from . import usertext
+from .text import HIDDEN, Secret, as_text, english, has_secrets, pieces
 
-OPEN = "\ue000"
-CLOSE = "\ue001"
-HIDDEN = "?"
-
-_SPAN = re.compile(f"{OPEN}[^{CLOSE}]*(?:{CLOSE}|$)")
-_MARKS = re.compile(f"[{OPEN}{CLOSE}]")
+__all__ = ["HIDDEN", "conceal", "has_secrets", "lands_in_sight", "reveal", "secret"]
 
 
-def secret(value: Any, hidden: Any) -> str:
-    """`value` as text, marked secret when `hidden` is true or is a hidden combatant."""
-    text = str(value)
-    if getattr(hidden, "hidden", hidden) is True:
-        return f"{OPEN}{_unmark(text)}{CLOSE}"
-    return text
+def secret(value: Any, hidden: Any) -> Secret:
+    """`value` as a text, secret when `hidden` is true or is a hidden combatant."""
+    return Secret(as_text(value), getattr(hidden, "hidden", hidden) is True)
 
 
 def lands_in_sight(source: Any, target: Any) -> bool:
@@ -59,27 +49,13 @@ def lands_in_sight(source: Any, target: Any) -> bool:
     return getattr(source, "hidden", False) is True and getattr(target, "hidden", False) is not True
 
 
-def conceal(text: str) -> str:
-    """The text as players see it: each secret becomes "?" (a cut-off one hides the rest)."""
-    if OPEN not in text:
-        return _unmark(text)
-    return _unmark(_SPAN.sub(HIDDEN, text))
+def conceal(text: Any) -> str:
+    """The text in English as players see it: each hidden number is "?"."""
+    if isinstance(text, str):
+        return text
+    return "".join(piece for piece, _ in pieces(text, None, reveal=False))
 
 
-def reveal(text: str) -> str:
-    """The text as the GM sees it: every number shown, the marks gone."""
-    return _unmark(text)
-
-
-def has_secrets(text: str) -> bool:
-    return OPEN in text
-
-
-def _unmark(text: str) -> str:
-    # Only the secret marks: the marks of user-typed text (rules.usertext) are for the renderer.
-    return _MARKS.sub("", text) if (OPEN in text or CLOSE in text) else text
-
-
-def scrub(text: str) -> str:
-    """Remove every mark, secret or user-text, from text a user typed."""
-    return usertext.scrub(_unmark(text))
+def reveal(text: Any) -> str:
+    """The text in English as the GM sees it: every number shown."""
+    return english(text)
