@@ -150,7 +150,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self,
         interaction: discord.Interaction,
         build: interact.BuildWithActor,
-        command: str,
+        command: Text | str,
         *,
         encounter_id: int | None = None,
     ) -> None:

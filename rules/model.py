@@ -255,8 +255,8 @@ E = TypeVar("E", bound=Encounter)
 class Outcome:
     state: Encounter
     events: tuple[Event, ...]
-    summary: str
+    summary: Text
 
 
-def info(text: str, *ping: int) -> Event:
+def info(text: Text, *ping: int) -> Event:
     return Event(kind="info", text=text, ping=tuple(ping))

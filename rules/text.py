@@ -397,13 +397,16 @@ def dumps(text: Any) -> str:
     return json.dumps({"t": to_data(as_text(text))}, ensure_ascii=False, separators=(",", ":"))
 
 
-def loads(stored: str) -> Text:
+def loads(stored: str) -> Text | str:
+    """A text stored by `dumps`; a bare str (a constant, its own message id) stays a str."""
     if stored.startswith(_STORED):
         try:
             return from_data(json.loads(stored)["t"])
         except (ValueError, KeyError, TypeError):
             pass
-    return _from_stored_str(stored)
+    if _OLD_MARKS.search(stored):
+        return _from_stored_str(stored)
+    return stored
 
 
 # Before texts were values, a line was stored as a str with private-use marks around each
