@@ -28,8 +28,8 @@ from rules.errors import InvalidInput, NotRunning, RulesError, Stale
 from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
 from rules.said import N_, cut, joined, say
-from rules.text import Text, english
 from rules.system import System
+from rules.text import Text, english
 from rules.usertext import mark
 
 from .between import SYSTEM_STATE, Between

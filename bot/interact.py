@@ -21,6 +21,7 @@ from rules.errors import RulesError, Stale
 from rules.model import Actor, Encounter
 from rules.said import say
 from rules.system import System
+from rules.text import Text
 from rules.usertext import quoted
 
 from . import render, translation, turn_posts

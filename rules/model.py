@@ -159,9 +159,7 @@ class Event(Value):
 
     if TYPE_CHECKING:
 
-        def __init__(
-            self, *, kind: str, text: Text, ping: tuple[int, ...] = (), entered: bool = False
-        ) -> None: ...
+        def __init__(self, *, kind: str, text: Text, ping: tuple[int, ...] = (), entered: bool = False) -> None: ...
 
     @model_validator(mode="before")
     @classmethod

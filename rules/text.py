@@ -256,6 +256,14 @@ def english(text: Any) -> str:
     return "".join(piece for piece, _ in pieces(text, None, reveal=True))
 
 
+def plain_text(text: Text | str, translate=None, *, reveal: bool = False) -> str:
+    """The text as plain characters in the language `translate` gives (a log file, a terminal):
+    hidden numbers "?" unless `reveal`."""
+    if isinstance(text, str):
+        return text
+    return "".join(piece for piece, _ in pieces(text, translate, reveal=reveal))
+
+
 def pieces(text: Text, translate, *, reveal: bool) -> Iterator[tuple[str, bool]]:
     """The text's characters in order, each run with whether a user typed it: every phrase
     in the language `translate` gives (English where it gives None or there is none), each
