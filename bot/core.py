@@ -30,7 +30,7 @@ from rules.rng import seed_from
 from rules.said import N_, cut, joined, say
 from rules.system import System
 from rules.text import Text, english
-from rules.usertext import mark
+from rules.usertext import listed, mark
 
 from .between import SYSTEM_STATE, Between
 from .campaigns import Campaigns
@@ -306,7 +306,7 @@ class Core:
             campaign_state = campaign.state | {SYSTEM_STATE: dict(campaign.state.get(SYSTEM_STATE) or {}) | handed_back}
         if not lasting and campaign_state is None:
             return None, None, None
-        names = ", ".join(mark(r.name) for r in stored) or say("no stored characters")
+        names = listed(mark(r.name) for r in stored) or say("no stored characters")
         change = NewChange(
             key,
             by.user_id,
