@@ -171,6 +171,13 @@ class Given:
         self.state = state
         self.system = system
 
+    @property
+    def playing(self) -> System:
+        """The rule system the command runs under (`System.command` always gives it)."""
+        if self.system is None:
+            raise TypeError("these options were read without the rule system they are for")
+        return self.system
+
     # --- the options every command may carry ----------------------------------
     @cached_property
     def flags(self) -> dict[str, str | bool]:
@@ -341,13 +348,13 @@ def _join(given: Given) -> Action:
     character: Stored = given.options["character"]
     if character.owner_id != given.by.user_id:
         raise NotAllowed(say("{name} belongs to another player.", name=user_text(character.name)))
-    if character.system != given.system.key:
+    if character.system != given.playing.key:
         raise InvalidInput(
             say(
                 "{name} is a {kind} character; this fight is {system}.",
                 name=user_text(character.name),
                 kind=term(character.system),
-                system=term(given.system.name),
+                system=term(given.playing.name),
             )
         )
     # An NPC the GM kept (keep:true) comes back as the NPC it was, run by the GM on the threats' side;
@@ -395,22 +402,22 @@ def _npc_sheet(given: Given) -> dict[str, Any]:
     if kept is not None:
         template = (kept.system, kept.name, kept.sheet)
     if template is None:
-        return given.system.parse_sheet(given.text("stats"))
+        return given.playing.parse_sheet(given.text("stats"))
     system_key, name, sheet = template
-    if system_key != given.system.key:
+    if system_key != given.playing.key:
         raise InvalidInput(
             say(
                 "{name} is a {kind} stat block; this fight is {system}.",
                 name=user_text(name),
                 kind=term(system_key),
-                system=term(given.system.name),
+                system=term(given.playing.name),
             )
         )
     overrides = flags(given.optional("stats"))
     bare = [k for k, v in overrides.items() if v is True]
     if bare:
         raise InvalidInput(say("Write stats as `name=value` ({stat} has no value).", stat=quoted(bare[0])))
-    return given.system.parse_sheet(dict(sheet) | overrides)
+    return given.playing.parse_sheet(dict(sheet) | overrides)
 
 
 def _choose(given: Given) -> Action:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from .actions import AddCombatants, Choose, DelayTurn, EndEncounter, EndTurn, NextTurn, Note, RemoveCombatant
 from .entered import mark_resumed
 from .errors import InvalidInput, NotAllowed, Stale
-from .model import Encounter, Event
+from .model import Choice, Encounter, Event
 from .said import joined, say, say_plural, seq
 from .secrets import conceal, reveal
 from .usertext import listed, mark, scrub, user_text
@@ -137,6 +137,7 @@ def choose(system: System, enc: Encounter, action: Choose, chance: Chance):
         raise Stale(say("That question is no longer asked: answer the one the fight waits on now."))
     if not action.by.is_gm and action.by.user_id not in pending.users:
         raise NotAllowed(say("This choice is not yours to make."))
+    option: Choice | None
     if action.index is not None:
         if not 0 <= action.index < len(pending.options):
             raise Stale(say("That question is no longer asked: answer the one the fight waits on now."))
@@ -146,8 +147,8 @@ def choose(system: System, enc: Encounter, action: Choose, chance: Chance):
         # types what they were shown: an option with a hidden number reads "?" to them, and typed
         # words in an option (a weapon's name) carry no marks on the button.
         typed = scrub(action.option).strip().casefold()
-        shown = [(o, reveal(o.label).casefold(), conceal(o.label).casefold()) for o in pending.options]
-        option = pending.option(action.option) or next((o for o, *seen in shown if typed in seen), None)
+        readings = [(o, reveal(o.label).casefold(), conceal(o.label).casefold()) for o in pending.options]
+        option = pending.option(action.option) or next((o for o, *seen in readings if typed in seen), None)
     if option is None:
         raise InvalidInput(say("Choose one of: {options}.", options=joined(", ", pending.labels)))
     owners = pending.owners.get(option.key)
@@ -177,7 +178,8 @@ def note(system: System, enc: Encounter, action: Note, chance: Chance):
 def _numbered(enc: Encounter, name: str, count: int) -> list[str]:
     """`Zombie` ×3 → Zombie 1, Zombie 2, Zombie 3, continuing past existing numbers."""
     taken = {c.name.casefold() for c in enc.combatants}
-    names, n = [], 1
+    names: list[str] = []
+    n = 1
     while len(names) < count:
         candidate = f"{name} {n}"
         if candidate.casefold() not in taken:

@@ -69,6 +69,8 @@ def _check_answerable(system, state: Encounter, depth: int = 0) -> None:
     the choice (dice entered with it, say). Trying it on the immutable state is
     cheap and pure; a failure refuses the action that asked, before anything changes."""
     pending = state.pending
+    if pending is None:
+        return
     trial = Chance(state.rng_state, state.deck)
     after, _ = system.resume(state.but(pending=None), pending, pending.default, trial)
     trial.finish()

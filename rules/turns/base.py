@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from ..errors import InvalidInput, NotAllowed
 from ..model import Encounter, Event, Pending, TurnState
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..system import System
 
 Result = tuple[Encounter, list[Event]]
+S = TypeVar("S", bound=TurnState)
 
 # A runaway loop (everyone skipped forever) must end; no real round needs more.
 MAX_STEPS = 1_000
@@ -40,6 +41,14 @@ class Waiting:
     title: Text
     cids: tuple[str, ...]
     users: tuple[int, ...]
+
+
+def state_of(enc: Encounter, kind: type[S]) -> S:
+    """The encounter's turn state, as the structure running it keeps it."""
+    state = enc.turns
+    if not isinstance(state, kind):
+        raise TypeError(f"the encounter's turns are a {type(state).__name__}, not a {kind.__name__}")
+    return state
 
 
 class TurnStructure:

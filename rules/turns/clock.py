@@ -17,7 +17,17 @@ from ..errors import InvalidInput, NotYourTurn
 from ..model import Encounter, Event, TurnState, Value
 from ..said import EMPTY, say, seq
 from ..text import Text
-from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, settle_latecomer, start_turn
+from .base import (
+    MAX_STEPS,
+    OrderLine,
+    Result,
+    TurnStructure,
+    Waiting,
+    end_turns,
+    settle_latecomer,
+    start_turn,
+    state_of,
+)
 
 if TYPE_CHECKING:
     from ..system import System
@@ -93,14 +103,14 @@ class Clock(TurnStructure):
         }
 
     def entry(self, enc: Encounter, cid: str) -> ClockEntry:
-        for entry in enc.turns.entries:
+        for entry in state_of(enc, ClockState).entries:
             if entry.cid == cid:
                 return entry
         raise InvalidInput(say("{who} is not on the clock.", who=enc.get(cid).name))
 
     def _with_entry(self, enc: Encounter, entry: ClockEntry) -> Encounter:
-        entries = tuple(entry if e.cid == entry.cid else e for e in enc.turns.entries)
-        return enc.but(turns=enc.turns.but(entries=entries))
+        entries = tuple(entry if e.cid == entry.cid else e for e in state_of(enc, ClockState).entries)
+        return enc.but(turns=state_of(enc, ClockState).but(entries=entries))
 
     # --- membership ----------------------------------------------------------
     def enter(self, system, enc, cids, chance) -> Result:
@@ -120,7 +130,7 @@ class Clock(TurnStructure):
         return enc.but(turns=enc.turns.but(entries=tuple(entries))), events
 
     def leave(self, system, enc, cid, chance) -> Result:
-        state: ClockState = enc.turns
+        state = state_of(enc, ClockState)
         enc = enc.but(turns=state.but(entries=tuple(e for e in state.entries if e.cid != cid)))
         if state.current == cid and enc.status == "running":
             return self._next(system, enc, chance)
@@ -140,7 +150,7 @@ class Clock(TurnStructure):
 
     def queue(self, enc: Encounter) -> list[ClockEntry]:
         return sorted(
-            (e for e in enc.turns.entries if e.held_since is None),
+            (e for e in state_of(enc, ClockState).entries if e.held_since is None),
             key=ClockEntry.order,
         )
 
@@ -163,9 +173,9 @@ class Clock(TurnStructure):
                 continue
             nxt = live[0]
             enc = enc.but(turns=enc.turns.but(current=nxt.cid))
-            enc, more, live = start_turn(system, enc, [nxt.cid], chance)
+            enc, more, started = start_turn(system, enc, [nxt.cid], chance)
             events.extend(more)
-            if live:
+            if started:
                 return enc, events
             enc = enc.but(turns=enc.turns.but(current=None))
         raise InvalidInput(say("The clock is stuck: nobody can act."))
@@ -185,7 +195,7 @@ class Clock(TurnStructure):
         return enc, events + list(more)
 
     def acting(self, enc: Encounter) -> tuple[str, ...]:
-        current = enc.turns.current
+        current = state_of(enc, ClockState).current
         return (current,) if current else ()
 
     def waiting(self, system: System, enc: Encounter) -> Waiting:
@@ -193,12 +203,12 @@ class Clock(TurnStructure):
         waiting = super().waiting(system, enc)
         if not waiting.cids:
             return waiting
-        title = say("{title} — phase {phase}", title=waiting.title, phase=enc.turns.phase)
+        title = say("{title} — phase {phase}", title=waiting.title, phase=state_of(enc, ClockState).phase)
         return Waiting(title, waiting.cids, waiting.users)
 
     def advance(self, system, enc: Encounter, cid: str, cost: int, chance, *, what: Text | str = "") -> Result:
         """The actor spends `cost` phases; the clock moves on to whoever is next."""
-        state: ClockState = enc.turns
+        state = state_of(enc, ClockState)
         entry = self.entry(enc, cid)
         if cost < 0:
             raise InvalidInput(say("An action cannot cost fewer than {n} phases.", n=0))
@@ -219,13 +229,13 @@ class Clock(TurnStructure):
     def settle(self, system, enc: Encounter, chance) -> Result:
         """After something out of turn (an interrupt, GM damage): if whoever was
         acting can no longer act, the clock moves on to the next."""
-        current = enc.turns.current
+        current = state_of(enc, ClockState).current
         if enc.status != "running" or current is None or system.can_act(enc, enc.get(current)):
             return enc, []
         name = enc.get(current).name
         enc, events = end_turns(system, enc, [current], chance)
         events = [Event(kind="info", text=say("{who} can no longer act: the clock moves on.", who=name))] + list(events)
-        enc = enc.but(turns=enc.turns.but(current=None))
+        enc = enc.but(turns=state_of(enc, ClockState).but(current=None))
         enc, more = self._next(system, enc, chance)
         return enc, events + more
 
@@ -246,7 +256,7 @@ class Clock(TurnStructure):
         return enc, list(events) + more
 
     def hold(self, system, enc, combatant, chance) -> Result:
-        state: ClockState = enc.turns
+        state = state_of(enc, ClockState)
         if state.current != combatant.id:
             raise NotYourTurn(say("{who} can only hold on their own turn.", who=combatant.name))
         entry = self.entry(enc, combatant.id).but(held_since=state.phase)
@@ -267,7 +277,7 @@ class Clock(TurnStructure):
         return enc, events + more
 
     def holders(self, enc: Encounter) -> list[ClockEntry]:
-        return [e for e in enc.turns.entries if e.held_since is not None]
+        return [e for e in state_of(enc, ClockState).entries if e.held_since is not None]
 
     def _holder(self, enc: Encounter, action: Release):
         if action.actor:
@@ -294,7 +304,7 @@ class Clock(TurnStructure):
             while enc.turns.phase <= entry.held_since:
                 enc, more = self._tick(system, enc, chance)
                 events.extend(more)
-        state: ClockState = enc.turns
+        state = state_of(enc, ClockState)
         if entry.held_since == state.phase:
             raise InvalidInput(
                 say(
@@ -339,7 +349,7 @@ class Clock(TurnStructure):
     def lines(self, system, enc) -> list[OrderLine]:
         """Who acts when; those who cannot act last, without the phase they
         no longer keep (it would read as a turn to come)."""
-        state: ClockState = enc.turns
+        state = state_of(enc, ClockState)
         able, holding, down = [], [], []
         for e in self.queue(enc) + self.holders(enc):
             combatant = enc.get(e.cid)

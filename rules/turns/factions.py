@@ -21,7 +21,7 @@ from ..model import Encounter, Event, TurnState
 from ..said import EMPTY, say
 from ..text import Text
 from ..usertext import Typed, listed, mark, quoted
-from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn
+from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn, state_of
 
 if TYPE_CHECKING:
     from ..randomness import Chance
@@ -87,7 +87,7 @@ class Factions(TurnStructure):
         for combatant in enc.combatants:
             if not combatant.out and combatant.side not in seen:
                 seen.append(combatant.side)
-        holder = enc.turns.holder
+        holder = state_of(enc, FactionState).holder
         if holder in seen:
             seen.remove(holder)
             seen.insert(0, holder)
@@ -99,7 +99,7 @@ class Factions(TurnStructure):
         return [f for f in self.factions(enc) if f in able]
 
     def ready(self, system: System, enc: Encounter, faction: str) -> list[str]:
-        state: FactionState = enc.turns
+        state = state_of(enc, FactionState)
         return [
             c.id
             for c in enc.combatants
@@ -118,7 +118,7 @@ class Factions(TurnStructure):
         return enc, [Event(kind="info", text=say("Faction: {sides}.", sides=listed(sides)))]
 
     def leave(self, system, enc, cid, chance) -> Result:
-        state: FactionState = enc.turns
+        state = state_of(enc, FactionState)
         if state.active == cid:
             enc = enc.but(turns=state.but(active=None))
             return self._next_faction(system, enc, chance, passed=False)
@@ -170,7 +170,7 @@ class Factions(TurnStructure):
     def settle(self, system: System, enc: Encounter, chance: Chance) -> Result:
         """Pass for the moving faction if nobody in it can act any more (someone in
         it surrendered or reacted between turns)."""
-        state: FactionState = enc.turns
+        state = state_of(enc, FactionState)
         if enc.status != "running" or state.active or enc.pending is not None:
             return enc, []
         if state.moving in self.in_play(system, enc) and self.ready(system, enc, state.moving):
@@ -181,7 +181,7 @@ class Factions(TurnStructure):
         """Announce the moving faction, passing for it when nobody can act."""
         events: list[Event] = []
         for _ in range(MAX_STEPS):
-            state: FactionState = enc.turns
+            state = state_of(enc, FactionState)
             playing = self.in_play(system, enc)
             if not playing:
                 enc = enc.but(turns=state.but(moving=None))
@@ -223,7 +223,7 @@ class Factions(TurnStructure):
         return next(f for step in range(1, len(order) + 1) if (f := order[(start + step) % len(order)]) in playing)
 
     def _count_pass(self, system, enc, chance):
-        state: FactionState = enc.turns
+        state = state_of(enc, FactionState)
         passes = state.passes + 1
         if passes >= len(self.in_play(system, enc)):
             enc = enc.but(turns=state.but(passes=passes))
@@ -234,19 +234,19 @@ class Factions(TurnStructure):
         return enc, [], False
 
     def _next_faction(self, system, enc, chance, passed: bool) -> Result:
-        state: FactionState = enc.turns
+        state = state_of(enc, FactionState)
         enc = enc.but(turns=state.but(active=None, moving=self._after(system, enc, state.moving)))
         return self._open_move(system, enc, chance)
 
     def round_label(self, enc: Encounter) -> Text:
-        return say("bonus round (ambush)") if enc.turns.bonus else super().round_label(enc)
+        return say("bonus round (ambush)") if state_of(enc, FactionState).bonus else super().round_label(enc)
 
     def acting(self, enc: Encounter) -> tuple[str, ...]:
-        active = enc.turns.active
+        active = state_of(enc, FactionState).active
         return (active,) if active else ()
 
     def waiting(self, system: System, enc: Encounter) -> Waiting:
-        state: FactionState = enc.turns
+        state = state_of(enc, FactionState)
         if state.active:
             title = say("{who}'s turn", who=enc.get(state.active).name)
             return Waiting(title, (state.active,), enc.controllers([state.active]))
@@ -261,14 +261,14 @@ class Factions(TurnStructure):
     def may_move(self, enc: Encounter, user_id: int, is_gm: bool) -> None:
         if is_gm:
             return
-        moving = enc.turns.moving
+        moving = state_of(enc, FactionState).moving
         if moving is None:
             raise NotYourTurn(say("Nobody is able to act: only the GM can pass now."))
         if user_id not in self.faction_users(enc, moving):
             raise NotYourTurn(say("Not your move: the move is with {faction}.", faction=moving))
 
     def take(self, system, enc, action: TakeTurn, chance) -> Result:
-        state: FactionState = enc.turns
+        state = state_of(enc, FactionState)
         if state.active:
             raise NotYourTurn(say("{who} is still taking a turn: end it first.", who=enc.get(state.active).name))
         combatant = enc.find(action.actor or "")
@@ -298,7 +298,7 @@ class Factions(TurnStructure):
         return enc, events
 
     def end_turn(self, system, enc, chance) -> Result:
-        state: FactionState = enc.turns
+        state = state_of(enc, FactionState)
         if not state.active:
             raise InvalidInput(say("Nobody is taking a turn: take a turn with a character or pass."))
         enc, events = end_turns(system, enc, [state.active], chance)
@@ -306,12 +306,12 @@ class Factions(TurnStructure):
         return enc, events + more
 
     def may_end_turn(self, enc: Encounter, user_id: int, is_gm: bool) -> None:
-        if enc.turns.active is None:
+        if state_of(enc, FactionState).active is None:
             raise InvalidInput(say("Nobody is taking a turn: take a turn with a character or pass."))
         super().may_end_turn(enc, user_id, is_gm)
 
     def pass_move(self, system, enc, action: PassMove, chance) -> Result:
-        state: FactionState = enc.turns
+        state = state_of(enc, FactionState)
         if state.active:
             raise NotYourTurn(say("{who} is taking a turn: end it before passing.", who=enc.get(state.active).name))
         self.may_move(enc, action.by.user_id, action.by.is_gm)
@@ -324,7 +324,7 @@ class Factions(TurnStructure):
         return enc, events
 
     def first_move(self, system, enc, action: FirstMove, chance) -> Result:
-        state: FactionState = enc.turns
+        state = state_of(enc, FactionState)
         if state.acted or state.passes or state.active:
             raise InvalidInput(say("The first move can only be handed over before anyone acts this round."))
         if not action.by.is_gm and action.by.user_id not in self.faction_users(enc, state.holder):
@@ -347,7 +347,7 @@ class Factions(TurnStructure):
 
     def spend_reaction(self, enc: Encounter, cid: str) -> Encounter:
         """A reaction uses up the character's turn for the round."""
-        state: FactionState = enc.turns
+        state = state_of(enc, FactionState)
         if cid in state.acted:
             raise InvalidInput(say("{who} has already acted this round and cannot react.", who=enc.get(cid).name))
         return enc.but(turns=state.but(acted=state.acted + (cid,)))
@@ -356,7 +356,7 @@ class Factions(TurnStructure):
         """One line per character, faction by faction, marking who acts now (or,
         at a faction's move, whom it can take a turn with, once no choice is
         open); the dead and fled stay listed, struck out."""
-        state: FactionState = enc.turns
+        state = state_of(enc, FactionState)
         lines = []
         for faction in self.factions(enc):
             members = [c for c in enc.combatants if c.side == faction]

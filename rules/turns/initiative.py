@@ -18,7 +18,7 @@ from ..said import EMPTY, say
 from ..secrets import secret
 from ..text import Text
 from ..usertext import listed
-from .base import MAX_STEPS, OrderLine, Result, TurnStructure, end_turns, new_round, start_turn
+from .base import MAX_STEPS, OrderLine, Result, TurnStructure, end_turns, new_round, start_turn, state_of
 
 if TYPE_CHECKING:
     from ..randomness import Chance
@@ -51,7 +51,7 @@ class Initiative(TurnStructure):
 
     # --- membership ------------------------------------------------------
     def enter(self, system: System, enc: Encounter, cids: list[str], chance: Chance) -> Result:
-        state: InitiativeState = enc.turns
+        state = state_of(enc, InitiativeState)
         events: list[Event] = []
         entries = list(state.entries)
         for cid in cids:
@@ -89,7 +89,7 @@ class Initiative(TurnStructure):
 
     def _insert(self, system, enc, entries, new_cids, chance) -> Result:
         """Place newcomers without disturbing the running order or the current slot."""
-        state: InitiativeState = enc.turns
+        state = state_of(enc, InitiativeState)
         by_cid = {e.cid: e for e in entries}
         slots = [list(s) for s in state.slots]
         events: list[Event] = []
@@ -115,7 +115,7 @@ class Initiative(TurnStructure):
         return enc.but(turns=state), events
 
     def leave(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
-        state: InitiativeState = enc.turns
+        state = state_of(enc, InitiativeState)
         was_acting = cid in state.acting
         slots = []
         index = state.index
@@ -139,25 +139,25 @@ class Initiative(TurnStructure):
 
     # --- flow --------------------------------------------------------------
     def begin(self, system: System, enc: Encounter, chance: Chance) -> Result:
-        if not enc.turns.slots:
+        if not state_of(enc, InitiativeState).slots:
             raise InvalidInput(say("Nobody is in the initiative order yet: add combatants first."))
-        enc = enc.but(status="running", turns=enc.turns.but(index=-1))
+        enc = enc.but(status="running", turns=state_of(enc, InitiativeState).but(index=-1))
         enc, events = new_round(system, enc, chance)
         enc, more = self._advance(system, enc, chance, wrap=False)
         return enc, events + more
 
     def acting(self, enc: Encounter) -> tuple[str, ...]:
-        return enc.turns.acting
+        return state_of(enc, InitiativeState).acting
 
     def end_turn(self, system: System, enc: Encounter, chance: Chance) -> Result:
-        enc, events = end_turns(system, enc, enc.turns.acting, chance)
+        enc, events = end_turns(system, enc, state_of(enc, InitiativeState).acting, chance)
         enc, more = self._advance(system, enc, chance)
         return enc, events + more
 
     def _advance(self, system, enc, chance, wrap: bool = True) -> Result:
         events: list[Event] = []
         for _ in range(MAX_STEPS):
-            state: InitiativeState = enc.turns
+            state = state_of(enc, InitiativeState)
             index = state.index + 1
             if index >= len(state.slots):
                 if not any(system.can_act(enc, c) for c in enc.combatants):
@@ -179,7 +179,7 @@ class Initiative(TurnStructure):
         raise InvalidInput(say("The turn order is stuck: nobody can take a turn."))
 
     def delay(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
-        state: InitiativeState = enc.turns
+        state = state_of(enc, InitiativeState)
         name = enc.get(cid).name
         if cid in state.delayed:
             return self._come_back(system, enc, cid, chance)
@@ -195,7 +195,7 @@ class Initiative(TurnStructure):
 
     def _come_back(self, system, enc, cid, chance) -> Result:
         """A delayed combatant steps in now, in front of whoever is acting."""
-        state: InitiativeState = enc.turns
+        state = state_of(enc, InitiativeState)
         interrupted = state.acting
         slots = [tuple(c for c in s if c != cid) for s in state.slots]
         index = state.index
@@ -211,7 +211,7 @@ class Initiative(TurnStructure):
         return enc, events + more
 
     def lines(self, system: System, enc: Encounter) -> list[OrderLine]:
-        state: InitiativeState = enc.turns
+        state = state_of(enc, InitiativeState)
         by_cid = {e.cid: e for e in state.entries}
         lines = []
         for slot in state.slots:
@@ -225,7 +225,7 @@ class Initiative(TurnStructure):
     # --- for systems ---------------------------------------------------------
     def reorder(self, enc: Encounter, first: str, second: str) -> Encounter:
         """Swap two adjacent-in-value slots (e.g. tied heroes choosing their order)."""
-        state: InitiativeState = enc.turns
+        state = state_of(enc, InitiativeState)
         slots = list(state.slots)
         a = next(i for i, s in enumerate(slots) if first in s)
         b = next(i for i, s in enumerate(slots) if second in s)

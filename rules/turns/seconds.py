@@ -23,7 +23,7 @@ from ..errors import InvalidInput, NotYourTurn
 from ..model import Encounter, Event, Value
 from ..said import say
 from ..text import Text, as_text
-from .base import MAX_STEPS, Result, new_round, start_turn
+from .base import MAX_STEPS, Result, new_round, start_turn, state_of
 from .initiative import Initiative, InitiativeState, stepping_in
 
 if TYPE_CHECKING:
@@ -72,10 +72,10 @@ class Seconds(Initiative):
         return {Spend: lambda enc, a, ch: self.spend(system, enc, enc.find(a.actor).id, a.seconds, ch, what=a.what)}
 
     def left(self, enc: Encounter, cid: str) -> int:
-        return enc.turns.left.get(cid, 0)
+        return state_of(enc, SecondsState).left.get(cid, 0)
 
     def owed(self, enc: Encounter, cid: str) -> int:
-        return enc.turns.owed.get(cid, 0)
+        return state_of(enc, SecondsState).owed.get(cid, 0)
 
     def budget_of(self, system: System, enc: Encounter, cid: str) -> int:
         hook = getattr(system, "seconds_budget", None)
@@ -83,7 +83,7 @@ class Seconds(Initiative):
 
     def untouched(self, enc: Encounter, cid: str) -> bool:
         """True while the acting combatant has not used any second of this turn."""
-        state: SecondsState = enc.turns
+        state = state_of(enc, SecondsState)
         return cid in state.acting and state.left.get(cid, 0) == state.full.get(cid, self.budget) > 0
 
     # --- opening turns ---------------------------------------------------------
@@ -92,7 +92,7 @@ class Seconds(Initiative):
         until the delayer's own slot comes round again, even into the next round."""
         events: list[Event] = []
         for _ in range(MAX_STEPS):
-            state: SecondsState = enc.turns
+            state = state_of(enc, SecondsState)
             index = state.index + 1
             if index >= len(state.slots):
                 if not any(system.can_act(enc, c) for c in enc.combatants):
@@ -146,7 +146,7 @@ class Seconds(Initiative):
         return events
 
     def _resume_interrupted(self, system, enc, index, chance, events) -> Result:
-        state: SecondsState = enc.turns
+        state = state_of(enc, SecondsState)
         back = [c for c in state.interrupted if c in state.slots[index] and system.can_act(enc, enc.get(c))]
         enc = enc.but(turns=state.but(index=index, interrupted=(), acting=()))
         if not back:
@@ -163,7 +163,7 @@ class Seconds(Initiative):
         """Give each new actor their budget, minus carried and lost seconds."""
         for cid in enc.turns.acting:
             budget = self.budget_of(system, enc, cid)
-            state: SecondsState = enc.turns
+            state = state_of(enc, SecondsState)
             enc = enc.but(turns=state.but(left=dict(state.left) | {cid: budget}, full=dict(state.full) | {cid: budget}))
             debt = enc.turns.owed.get(cid, 0)
             if debt:
@@ -193,7 +193,7 @@ class Seconds(Initiative):
 
     def _take(self, system, enc, cid, seconds, chance, *, carried: bool, why: Text | str = "") -> Result:
         """Use up to `seconds` of the turn; what does not fit waits for the next one."""
-        state: SecondsState = enc.turns
+        state = state_of(enc, SecondsState)
         left = state.left.get(cid, 0)
         used = min(seconds, left)
         rest = seconds - used
@@ -224,7 +224,7 @@ class Seconds(Initiative):
         busy: Text | str = "",
     ) -> Result:
         """Spend seconds; an overrun carries into the next turn and ends this one."""
-        state: SecondsState = enc.turns
+        state = state_of(enc, SecondsState)
         name = enc.get(cid).name
         if cid not in state.acting:
             raise NotYourTurn(say("It is not {who}'s turn.", who=name))
@@ -263,13 +263,14 @@ class Seconds(Initiative):
         """Take seconds from a combatant: from this turn if they are acting, else their next."""
         if seconds <= 0:
             return enc, []
-        if cid not in enc.turns.acting:
-            return enc.but(turns=enc.turns.but(lost=enc.turns.lost + (Lost(cid=cid, seconds=seconds, why=why),))), []
-        before = enc.turns.left.get(cid, 0)
+        state = state_of(enc, SecondsState)
+        if cid not in state.acting:
+            return enc.but(turns=state.but(lost=state.lost + (Lost(cid=cid, seconds=seconds, why=why),))), []
+        before = state.left.get(cid, 0)
         enc, events = self._take(system, enc, cid, seconds, chance, carried=False, why=why)
-        used = before - enc.turns.left.get(cid, 0)
+        used = before - state_of(enc, SecondsState).left.get(cid, 0)
         events.insert(0, Event(kind="info", text=_loses(enc, cid, used, why)))
-        if enc.turns.left.get(cid, 0) == 0 and cid in enc.turns.acting:
+        if state_of(enc, SecondsState).left.get(cid, 0) == 0 and cid in state_of(enc, SecondsState).acting:
             enc, more = self.end_turn(system, enc, chance)
             events.extend(more)
         return enc, events
@@ -288,7 +289,7 @@ class Seconds(Initiative):
 
     # --- delaying ------------------------------------------------------------
     def delay(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
-        state: SecondsState = enc.turns
+        state = state_of(enc, SecondsState)
         if cid not in state.delayed and cid in state.acting and not self.untouched(enc, cid):
             raise InvalidInput(
                 say(
@@ -300,7 +301,7 @@ class Seconds(Initiative):
 
     def _come_back(self, system, enc, cid, chance) -> Result:
         """Step in before whoever is acting; they finish their turn afterwards."""
-        state: SecondsState = enc.turns
+        state = state_of(enc, SecondsState)
         interrupted = tuple(c for c in state.acting if c != cid)
         slots = [tuple(c for c in s if c != cid) for s in state.slots]
         removed_before = sum(1 for i, s in enumerate(state.slots) if cid in s and len(s) == 1 and i < state.index)
@@ -325,7 +326,7 @@ class Seconds(Initiative):
         return self._fill(system, enc, chance, events)
 
     def leave(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
-        state: SecondsState = enc.turns
+        state = state_of(enc, SecondsState)
         enc = enc.but(
             turns=state.but(
                 interrupted=tuple(c for c in state.interrupted if c != cid),

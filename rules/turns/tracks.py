@@ -32,6 +32,7 @@ from .base import (
     new_round,
     settle_latecomer,
     start_turn,
+    state_of,
 )
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ class Tracks(TurnStructure):
     state_type = TrackState
 
     def enter(self, system, enc, cids, chance) -> Result:
-        state: TrackState = enc.turns
+        state = state_of(enc, TrackState)
         events: list[Event] = []
         entries = list(state.entries)
         for cid in cids:
@@ -130,7 +131,7 @@ class Tracks(TurnStructure):
         return enc.but(turns=state), events
 
     def leave(self, system, enc, cid, chance) -> Result:
-        state: TrackState = enc.turns
+        state = state_of(enc, TrackState)
         was_acting = cid in state.acting
         index = state.index
         if cid in state.track and state.track.index(cid) <= index:
@@ -151,12 +152,12 @@ class Tracks(TurnStructure):
         return enc, []
 
     def gm_roll(self, enc: Encounter, chance: Chance) -> tuple[int, str]:
-        players = sum(1 for e in enc.turns.entries if e.player)
+        players = sum(1 for e in state_of(enc, TrackState).entries if e.player)
         dice = chance.pool(players + 1, 6)
         return max(dice), f"{players + 1}d6 ({', '.join(map(str, dice))}) → {max(dice)}"
 
     def begin(self, system, enc, chance) -> Result:
-        state: TrackState = enc.turns
+        state = state_of(enc, TrackState)
         if not state.entries:
             raise InvalidInput(say("Nobody is on the track yet: add combatants first."))
         roll, text = self.gm_roll(enc, chance)
@@ -174,7 +175,7 @@ class Tracks(TurnStructure):
 
     def _settle_ties(self, system, enc, chance) -> Result:
         """Ask tied players for their order, one pick at a time; then start round 1."""
-        state: TrackState = enc.turns
+        state = state_of(enc, TrackState)
         tied = tied_players(state.entries)
         if tied:
             # Each option is a tied player's combatant, its name as typed.
@@ -205,7 +206,7 @@ class Tracks(TurnStructure):
     def resume(self, system, enc, pending, option, chance) -> Result:
         if pending.kind != TIE_CHOICE:
             return super().resume(system, enc, pending, option, chance)
-        state: TrackState = enc.turns
+        state = state_of(enc, TrackState)
         group = [c for c in pending.context["cids"] if any(e.cid == c for e in state.entries)]
         chosen = option if option in group else None
         if chosen is None:  # gone meanwhile, or asked before options had keys: asked again
@@ -218,11 +219,11 @@ class Tracks(TurnStructure):
         return enc, [Event(kind="info", text=first)] + events
 
     def acting(self, enc: Encounter) -> tuple[str, ...]:
-        return enc.turns.acting
+        return state_of(enc, TrackState).acting
 
     def waiting(self, system: System, enc: Encounter) -> Waiting:
         """The turn message says when someone steps in, so nobody mistakes it for their own turn."""
-        state: TrackState = enc.turns
+        state = state_of(enc, TrackState)
         if not state.interjection:
             return super().waiting(system, enc)
         cids = state.acting
@@ -238,7 +239,7 @@ class Tracks(TurnStructure):
         return Waiting(title, cids, enc.controllers(cids))
 
     def end_turn(self, system, enc, chance) -> Result:
-        state: TrackState = enc.turns
+        state = state_of(enc, TrackState)
         if state.interjection:
             return self._after_interjection(system, enc, chance)
         enc, events = end_turns(system, enc, state.acting, chance)
@@ -248,7 +249,7 @@ class Tracks(TurnStructure):
     # --- stepping in between turns ------------------------------------------------
     def interject_now(self, system, enc, cid: str) -> Result:
         """`cid` acts at once; the acting turn waits until that action is done."""
-        state: TrackState = enc.turns
+        state = state_of(enc, TrackState)
         name = enc.get(cid).name
         if state.interjection:
             busy = listed(enc.get(c).name for c in state.acting)
@@ -272,7 +273,7 @@ class Tracks(TurnStructure):
 
     def queue_after(self, system, enc, cid: str) -> Result:
         """`cid` takes one action as soon as the current turn ends."""
-        state: TrackState = enc.turns
+        state = state_of(enc, TrackState)
         name = enc.get(cid).name
         if cid in state.queued:
             raise NotAllowed(say("{who}'s delayed action is already waiting for this turn to end.", who=name))
@@ -286,7 +287,7 @@ class Tracks(TurnStructure):
         return enc, [Event(kind="info", text=queued)]
 
     def _after_interjection(self, system, enc, chance) -> Result:
-        state: TrackState = enc.turns
+        state = state_of(enc, TrackState)
         if state.interjection == "now":
             back = tuple(c for c in state.interrupted if system.can_act(enc, enc.get(c)))
             enc = enc.but(turns=state.but(acting=back, interrupted=(), interjection=""))
@@ -302,7 +303,7 @@ class Tracks(TurnStructure):
     def _after_turn(self, system, enc, chance) -> Result:
         """Released delayed actions first, then the next place on the track."""
         events: list[Event] = []
-        state: TrackState = enc.turns
+        state = state_of(enc, TrackState)
         while state.queued:
             cid, rest = state.queued[0], state.queued[1:]
             enc = enc.but(turns=state.but(queued=rest))
@@ -323,7 +324,7 @@ class Tracks(TurnStructure):
     def _advance(self, system, enc, chance) -> Result:
         events: list[Event] = []
         for _ in range(MAX_STEPS):
-            state: TrackState = enc.turns
+            state = state_of(enc, TrackState)
             index = state.index + 1
             if index >= len(state.track):
                 if not any(system.can_act(enc, c) for c in enc.combatants):
@@ -348,7 +349,7 @@ class Tracks(TurnStructure):
         raise InvalidInput(say("The track is stuck: nobody can take a turn."))
 
     def lines(self, system, enc) -> list[OrderLine]:
-        state: TrackState = enc.turns
+        state = state_of(enc, TrackState)
         by_cid = {e.cid: e for e in state.entries}
         cids = state.track or tuple(
             e.cid for e in sorted(state.entries, key=lambda e: (e.value, e.tiebreak), reverse=True)
@@ -365,7 +366,7 @@ class Tracks(TurnStructure):
 
     def swap(self, enc: Encounter, first: str, second: str) -> Encounter:
         """Tied players choose their order: exchange two players' places."""
-        state: TrackState = enc.turns
+        state = state_of(enc, TrackState)
         by_cid = {e.cid: e for e in state.entries}
         a, b = by_cid[first], by_cid[second]
         entries = tuple(
