@@ -313,10 +313,11 @@ def _english_template(phrase: Phrase) -> str:
     return phrase.plural.singular if phrase.plural.n == 1 else phrase.plural.plural
 
 
-_FIELDS: dict[str, tuple[tuple[str, str | None, str, str | None], ...]] = {}
+Field = tuple[str, str | None, str | None, str | None]
+_FIELDS: dict[str, tuple[Field, ...]] = {}
 
 
-def fields(template: str) -> tuple[tuple[str, str | None, str, str | None], ...]:
+def fields(template: str) -> tuple[Field, ...]:
     """The template's pieces: (literal text, field name, format spec, conversion)."""
     found = _FIELDS.get(template)
     if found is None:
