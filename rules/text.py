@@ -22,6 +22,7 @@ English and the loss shows only as an untranslated line.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -32,6 +33,7 @@ from typing import Any
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import core_schema
 
+log = logging.getLogger(__name__)
 STRICT = os.environ.get("TURNKEEPER_STRICT_TEXT", "") not in ("", "0")
 
 
@@ -42,6 +44,7 @@ class Flattened(TypeError):
 def _flatten(text: Text, how: str) -> str:
     if STRICT:
         raise Flattened(f"a text value would be flattened by {how}: {english(text)!r}")
+    log.warning("a text value was flattened by %s (shown in English): %r", how, english(text))
     return english(text)
 
 
