@@ -13,6 +13,8 @@ from discord.ext import commands
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
+from rules.text import Text
+
 from . import interact, lengths, paging, translation
 from .buttons import ChoiceButton, ChoiceSelect, EndEncounterButton, EndTurnButton
 from .command_sets import CommandSets
@@ -150,7 +152,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self,
         interaction: discord.Interaction,
         build: interact.BuildWithActor,
-        command: str,
+        command: Text | str,
         *,
         encounter_id: int | None = None,
     ) -> None:

@@ -20,8 +20,9 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from rules.randomness import Chance
 from rules.rng import seed_from
-from rules.said import cut, english, say, term
+from rules.said import EMPTY, cut, english, joined, say, seq, term
 from rules.system import Resting, System
+from rules.text import Text, Typed, walk
 from rules.usertext import mark, quoted
 
 from .repository import CharacterRecord, NewChange, Repository
@@ -33,7 +34,7 @@ MAX_VALUE_CHARS = 200
 SYSTEM_STATE = "rules"  # where the campaign state keeps the system's part (e.g. the Editor-in-Chief's pool)
 
 
-def describe(system: System, record: CharacterRecord) -> list[str]:
+def describe(system: System, record: CharacterRecord) -> list[Text]:
     """What a stored character carries between fights, one line per topic."""
     lines = system.lasting_lines(record.sheet, dict(record.lasting))
     return lines or [say("Nothing carried over: it stands as its sheet says.")]
@@ -86,7 +87,7 @@ class Between:
         dice: str | None = None,
         options: str | None = None,
         by_name: str | None = None,
-    ) -> tuple[str, list[str], list[str]]:
+    ) -> tuple[Text, list[Text], list[Text]]:
         """Apply one kind of rest to every stored character (or one); returns its label, the
         lines everyone may read and the lines about the GM's kept NPCs."""
         if not by.is_gm:
@@ -128,20 +129,20 @@ class Between:
         after = {r.id: dict(c.lasting) for r, c in zip(records, outcome.characters)}
         lines = [e.said for e in outcome.events]
         label = term(rest.label)  # the rules' own word for the rest, said with the lines around it
-        summary = f"{label}: " + ("; ".join(lines) if lines else say("nothing changed"))
+        summary = seq(label, ": ", joined("; ", lines) if lines else say("nothing changed"))
         new_state = state | {"rng": chance.rng_state, SYSTEM_STATE: dict(outcome.campaign)}
         before = {"characters": {str(r.id): r.lasting for r in records}, "campaign": campaign.state}
-        target = f" character:{character.name}" if character else ""
-        change = NewChange(key, by.user_id, f"/campaign rest kind:{rest.key}{target}", summary, before, by_name)
+        target = seq(" character:", mark(character.name)) if character else EMPTY
+        change = NewChange(key, by.user_id, seq("/campaign rest kind:", rest.key, target), summary, before, by_name)
         await self.repo.save_lasting(after, change, new_state)
         # a kept NPC's lines are for the GM alone
         names = {r.name for r in records if r.id in kept}
-        private = [line for line in lines if any(name in english(line) for name in names)]
+        private = [line for line in lines if any(isinstance(n, Typed) and n.text in names for n in walk(line))]
         return label, [line for line in lines if line not in private], private
 
     async def adjust(
         self, key: int, by: Actor, record: CharacterRecord, what: str, value: str, by_name: str | None = None
-    ) -> str:
+    ) -> Text:
         if not by.is_gm:
             raise NotAllowed("Only the GM adjusts what a character carries between fights.")
         _, system = await self._campaign(key)
@@ -161,14 +162,14 @@ class Between:
         new = system.adjust(record.sheet, dict(record.lasting), what, value)
         if new == record.lasting:
             raise InvalidInput(say("That is what {name} already carries: nothing changed.", name=mark(record.name)))
-        shown = cut("; ".join(system.lasting_lines(record.sheet, new)), 300)
+        shown = cut(joined("; ", system.lasting_lines(record.sheet, new)), 300)
         summary = say(
             "{name}: {what} set to {value}", name=mark(record.name), what=what, value=mark(value.strip()[:40])
-        ) + (f" ({shown})" if shown else "")
+        ) + (seq(" (", shown, ")") if shown else EMPTY)
         change = NewChange(
             key,
             by.user_id,
-            f"/campaign adjust character:{record.name} {what}",
+            seq("/campaign adjust character:", mark(record.name), " ", what),
             summary,
             {"characters": {str(record.id): record.lasting}, "campaign": None},
             by_name,
@@ -176,11 +177,11 @@ class Between:
         await self.repo.save_lasting({record.id: new}, change)
         return summary
 
-    async def undo(self, key: int, by: Actor, by_name: str | None = None) -> str:
+    async def undo(self, key: int, by: Actor, by_name: str | None = None) -> Text:
         if not by.is_gm:
             raise NotAllowed("Only the GM can undo between-fight changes.")
         for change in await self.repo.changes(key, limit=200):
-            if change.undone or not change.command.startswith(UNDOABLE):
+            if change.undone or not english(change.command).startswith(UNDOABLE):
                 continue
             summary = cut(say("Undid {command}: {summary}", command=change.command, summary=change.summary), 500)
             log = NewChange(key, by.user_id, UNDO, summary, {}, by_name)

@@ -27,9 +27,10 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotRunning, RulesError, Stale
 from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
-from rules.said import N_, cut, say
+from rules.said import N_, cut, joined, say
 from rules.system import System
-from rules.usertext import mark
+from rules.text import Text, english
+from rules.usertext import listed, mark
 
 from .between import SYSTEM_STATE, Between
 from .campaigns import Campaigns
@@ -77,7 +78,7 @@ class Result:
     before: Encounter | None
     state: Encounter
     events: tuple[Event, ...]
-    summary: str
+    summary: Text
     record: EncounterRecord | None = None
 
     @property
@@ -224,7 +225,7 @@ class Core:
         self,
         channel_id: int,
         action: Action | Build,
-        command: str,
+        command: Text | str,
         *,
         encounter_id: int | None = None,
         by_name: str | None = None,
@@ -259,7 +260,7 @@ class Core:
                 data = new_state.model_dump(mode="json")
                 meta = self._timers(record, state, new_state)
                 status = "ended" if new_state.status == "ended" else None
-                event = NewEvent(todo.by.user_id, command[:200], outcome.summary, record.state)
+                event = NewEvent(todo.by.user_id, command, outcome.summary, record.state)
                 lasting, change, campaign_state = (None, None, None)
                 if status and state.status != "ended":
                     lasting, change, campaign_state = await self._lasting(record, new_state, todo.by, by_name)
@@ -305,7 +306,7 @@ class Core:
             campaign_state = campaign.state | {SYSTEM_STATE: dict(campaign.state.get(SYSTEM_STATE) or {}) | handed_back}
         if not lasting and campaign_state is None:
             return None, None, None
-        names = ", ".join(mark(r.name) for r in stored) or say("no stored characters")
+        names = listed(mark(r.name) for r in stored) or say("no stored characters")
         change = NewChange(
             key,
             by.user_id,
@@ -357,13 +358,13 @@ class Core:
             for _ in range(MAX_RETRIES):
                 record, current = await self.current(channel_id)
                 recent = await self.repo.last_events(record.id, count + 200)
-                undoable = [e for e in recent if e.command not in (UNDO, START)][:count]
+                undoable = [e for e in recent if english(e.command) not in (UNDO, START)][:count]
                 if not undoable:
                     raise InvalidInput("There is nothing to undo.")
                 target = undoable[-1]
                 system = registry.get(record.system)
                 restored = system.load(target.state_before)
-                commands = "; ".join(f"{e.command}" for e in reversed(undoable))
+                commands = joined("; ", [e.command for e in reversed(undoable)])
                 if len(undoable) > 1:
                     summary = say("Undid {n} actions: {commands}", n=len(undoable), commands=commands)
                 else:

@@ -21,6 +21,7 @@ from rules.errors import RulesError, Stale
 from rules.model import Actor, Encounter
 from rules.said import say
 from rules.system import System
+from rules.text import Text
 from rules.usertext import quoted
 
 from . import render, translation, turn_posts
@@ -133,7 +134,7 @@ async def _is_gm(interaction: discord.Interaction) -> bool:
 
 
 async def run(
-    interaction: discord.Interaction, build: BuildWithActor, command: str, *, encounter_id: int | None = None
+    interaction: discord.Interaction, build: BuildWithActor, command: Text | str, *, encounter_id: int | None = None
 ) -> Result | None:
     """Apply what `build` makes of the command; a refusal raises RulesError, which the
     command tree's error handler answers (buttons have no tree: they are answered here).
@@ -157,7 +158,7 @@ ANSWER_WITHIN_SECONDS = 2.0
 
 
 async def _run(
-    bot, interaction: discord.Interaction, build: BuildWithActor, command: str, encounter_id: int | None
+    bot, interaction: discord.Interaction, build: BuildWithActor, command: Text | str, encounter_id: int | None
 ) -> Result | None:
     by = await actor_of(interaction)
     command = render.command_line(interaction, command)

@@ -53,7 +53,8 @@ from bot.tables import (
 from bot.tables import (
     place_table as PL,
 )
-from rules.said import say
+from rules.said import cut, say
+from rules.text import Text, dumps, loads
 
 META_FIELDS = frozenset({"tracker_message_id", "turn_message_id", "reminder_due", "reminders_sent", "pending_deadline"})
 STATUSES = frozenset({ACTIVE, ENDED})
@@ -130,8 +131,8 @@ class ChangeRecord:
     guild_id: int
     user_id: int
     user_name: str | None
-    command: str
-    summary: str
+    command: Text | str
+    summary: Text | str
     before: dict[str, Any]
     undone: bool
     created_at: datetime
@@ -144,8 +145,8 @@ class NewChange:
 
     guild_id: int
     user_id: int
-    command: str
-    summary: str
+    command: Text | str
+    summary: Text | str
     before: dict[str, Any]
     user_name: str | None = None
 
@@ -175,8 +176,8 @@ class EventRecord:
     encounter_id: int
     seq: int
     user_id: int
-    command: str
-    summary: str
+    command: Text | str
+    summary: Text | str
     state_before: dict[str, Any]
     undone: bool
     created_at: datetime
@@ -185,9 +186,26 @@ class EventRecord:
 @dataclass(frozen=True, slots=True)
 class NewEvent:
     user_id: int
-    command: str
-    summary: str
+    command: Text | str
+    summary: Text | str
     state_before: dict[str, Any]
+
+
+# How much of a logged command and of what it did is kept, in characters of whichever language reads it.
+COMMAND_LENGTH = 200
+SUMMARY_LENGTH = 1000
+CHANGE_SUMMARY_LENGTH = 1000
+
+
+def stored_text(text: Text | str, limit: int) -> str:
+    """A logged text for its str column: a value as JSON (`rules.text.dumps`), at most `limit` characters
+    long when read; a bare str (a constant of the bot's, such as "End turn (button)") as it is."""
+    return text[:limit] if isinstance(text, str) else dumps(cut(text, limit))
+
+
+def _read_texts(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A log row with its command and summary read back into text values."""
+    return {**row, "command": loads(row["command"]), "summary": loads(row["summary"])}
 
 
 def name_key(name: str) -> str:
@@ -327,8 +345,8 @@ def _commit_body(
                     "encounter_id": encounter_id,
                     "seq": last_seq + i,
                     "user_id": e.user_id,
-                    "command": e.command,
-                    "summary": e.summary,
+                    "command": stored_text(e.command, COMMAND_LENGTH),
+                    "summary": stored_text(e.summary, SUMMARY_LENGTH),
                     "state_before": e.state_before,
                     "undone": False,
                     "created_at": now,
@@ -365,8 +383,8 @@ def _change_row(change: NewChange, now: datetime) -> dict[str, Any]:
         "guild_id": change.guild_id,
         "user_id": change.user_id,
         "user_name": change.user_name,
-        "command": change.command[:200],
-        "summary": change.summary[:1000],
+        "command": stored_text(change.command, COMMAND_LENGTH),
+        "summary": stored_text(change.summary, CHANGE_SUMMARY_LENGTH),
         "before": change.before,
         "undone": False,
         "created_at": now,
@@ -558,7 +576,7 @@ class Repository:
     async def changes(self, guild_id: int, *, limit: int = 100) -> list[ChangeRecord]:
         """Newest first."""
         stmt = sa.select(CC).where(CC.c.guild_id == guild_id).order_by(CC.c.id.desc()).limit(limit)
-        return [ChangeRecord(**row._mapping) for row in await self._fetch(stmt)]
+        return [ChangeRecord(**_read_texts(row._mapping)) for row in await self._fetch(stmt)]
 
     async def undo_change(self, change_id: int, log: NewChange) -> bool:
         """Restore what change ``change_id`` replaced; False if it was undone meanwhile."""
@@ -766,7 +784,7 @@ class Repository:
         if not include_undone:
             stmt = stmt.where(EV.c.undone.is_(False))
         stmt = stmt.order_by(EV.c.seq)
-        return [EventRecord(**row._mapping) for row in await self._fetch(stmt)]
+        return [EventRecord(**_read_texts(row._mapping)) for row in await self._fetch(stmt)]
 
     async def last_events(self, encounter_id: int, n: int, *, undone: bool = False) -> list[EventRecord]:
         """Newest first; ``undone=True`` lists undone events instead (for redo)."""
@@ -776,7 +794,7 @@ class Repository:
             .order_by(EV.c.seq.desc())
             .limit(n)
         )
-        return [EventRecord(**row._mapping) for row in await self._fetch(stmt)]
+        return [EventRecord(**_read_texts(row._mapping)) for row in await self._fetch(stmt)]
 
     async def due_encounters(
         self, now: datetime, *, guild_ids: Collection[int] | None = None, limit: int = 100

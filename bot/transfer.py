@@ -23,8 +23,9 @@ from typing import Any
 from rules import registry
 from rules.between import MAX_ENTRIES
 from rules.errors import InvalidInput, RulesError
-from rules.said import say
-from rules.usertext import mark, quoted
+from rules.said import joined, say
+from rules.text import Text
+from rules.usertext import listed, mark, quoted
 
 from .lengths import NOTE
 from .setting_values import MAX_CHOICE_SECONDS, MAX_REMINDER_MINUTES, bounded, typed
@@ -113,7 +114,7 @@ def _list(value: Any, what: str) -> list[Any]:
     return value
 
 
-def too_large() -> str:
+def too_large() -> Text:
     return say("The file is larger than {kb} KB: that is not a Turnkeeper campaign.", kb=MAX_BYTES // 1000)
 
 
@@ -319,7 +320,7 @@ def _flag_or_text(value: Any) -> bool:
     return isinstance(value, bool) or (isinstance(value, str) and len(value) <= MAX_ENTRY)
 
 
-def preview(incoming: CampaignFile, current, current_characters, current_npcs) -> str:
+def preview(incoming: CampaignFile, current, current_characters, current_npcs) -> Text:
     """What an import will change, in a few lines."""
     system = registry.get(incoming.system)
     lines = [
@@ -339,7 +340,7 @@ def preview(incoming: CampaignFile, current, current_characters, current_npcs) -
                 npcs=len(current_npcs),
             )
         )
-    names = ", ".join(mark(c["name"]) for c in incoming.characters[:20]) or say("none")
+    names: Text = listed(mark(c["name"]) for c in incoming.characters[:20]) or say("none")
     if len(incoming.characters) > 20:
         names += say(" and {n} more", n=len(incoming.characters) - 20)
     lines.append(
@@ -352,6 +353,6 @@ def preview(incoming: CampaignFile, current, current_characters, current_npcs) -
     )
     gone = {c.name for c in current_characters} - {c["name"] for c in incoming.characters}
     if gone:
-        names = ", ".join(mark(name) for name in sorted(gone)[:20])
+        names = listed(mark(name) for name in sorted(gone)[:20])
         lines.append(say("Characters not in the file are deleted: {names}.", names=names))
-    return "\n".join(lines)
+    return joined("\n", lines)

@@ -26,7 +26,8 @@ import discord
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-from rules.said import N_, Plural, fields
+from rules.said import N_
+from rules.text import Plural, fields
 
 log = logging.getLogger(__name__)
 

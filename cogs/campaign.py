@@ -283,7 +283,7 @@ class ImportButton(
         try:
             done = await work
         except DuplicateName as error:
-            refused = say("{refusal}. Nothing was changed.", refusal=str(error))
+            refused = say("{refusal}. Nothing was changed.", refusal=error.said)
             await _settle(interaction, f"⛔ {render.clean(refused)}")
             return
         bot.forget_campaign(done.key)

@@ -13,7 +13,7 @@ from bot.interact import actor_of, reply
 from bot.places import campaign_key
 from bot.roster import may_read
 from rules import registry
-from rules.said import say
+from rules.said import joined, say
 
 from . import autocomplete
 
@@ -75,7 +75,7 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
             colour=discord.Colour.green(),
         )
         if readable:
-            carried = "\n".join(describe(registry.get(record.system), record))
+            carried = joined("\n", describe(registry.get(record.system), record))
             embed.add_field(
                 name=render.words("Between fights"), value=render.fit(render.clean(carried), 1000), inline=False
             )

@@ -12,7 +12,8 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from .model import Actor, Value
-from .said import joined, term
+from .said import joined, seq, term
+from .text import Text
 from .usertext import Typed
 
 # The `options:` words as read (`rules.commands.flags`): a value is text the user typed.
@@ -31,8 +32,8 @@ class Action(Value):
     dice: tuple[int, ...] = ()
     cards: tuple[str, ...] = ()
 
-    def describe(self) -> str:
-        return f"/{command_name(self.kind)}"
+    def describe(self) -> Text:
+        return seq("/", command_name(self.kind))
 
 
 class Anytime(Action):
@@ -119,7 +120,7 @@ class Note(Anytime):
     text: str
 
 
-def command_name(name: str) -> str:
+def command_name(name: str) -> Text:
     """`initiative_join` as its slash command reads, `initiative join`: each word said, as the
     command tree says it (its names come from the same catalog)."""
     return joined(" ", (term(word) for word in name.split("_")))

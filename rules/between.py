@@ -9,9 +9,10 @@ from typing import Any
 
 from .errors import InvalidInput, NotAllowed
 from .model import Event
-from .said import say, term
+from .said import say, seq, term
 from .system import Adjustable, Rest, Resting, RestOutcome, whole_number, yes_no
-from .usertext import quoted
+from .text import Text
+from .usertext import listed, quoted
 
 MAX_ENTRIES = 20
 
@@ -46,7 +47,7 @@ def set_value(
                 "{system} keeps no lasting value called {key}. Values: {values}.",
                 system=term(system_name),
                 key=quoted(str(key)),
-                values=", ".join(term(name) for name in table),
+                values=listed(term(name) for name in table),
             )
         )
     if spec.kind == "bool":
@@ -85,21 +86,21 @@ def refuse_dead(name: str, state: dict[str, Any]) -> None:
         )
 
 
-def dead_rest(r: Resting, rest: str = "rest") -> tuple[dict[str, Any], str] | None:
+def dead_rest(r: Resting, rest: str = "rest") -> tuple[dict[str, Any], Text] | None:
     """A dead character's rest result (nothing changes), or None for the living."""
     if r.lasting.get("dead"):
         return dict(r.lasting), say("{name} is dead: {rest} changes nothing.", name=r.name, rest=term(rest))
     return None
 
 
-def heading(rest: Rest, chance) -> str:
+def heading(rest: Rest, chance) -> Text:
     if chance.entered_any:
-        return "🛌 " + say("{rest} (dice entered by hand):", rest=term(rest.label))
-    return f"🛌 {term(rest.label)}:"
+        return seq("🛌 ", say("{rest} (dice entered by hand):", rest=term(rest.label)))
+    return seq("🛌 ", term(rest.label), ":")
 
 
 def outcome(
-    characters: Sequence[Resting], results: Sequence[tuple], campaign: dict[str, Any], head: str
+    characters: Sequence[Resting], results: Sequence[tuple], campaign: dict[str, Any], head: Text
 ) -> RestOutcome:
     """One event for the rest, then one per character. A result is (new lasting, text)
     or (new lasting, text, event kind), e.g. "roll" when dice were rolled."""

@@ -27,6 +27,7 @@ from .dice import check_expression, parse_entered
 from .errors import InvalidInput, NotAllowed, UnknownAction
 from .model import Actor, Encounter
 from .said import say, term
+from .text import Text
 from .usertext import quoted, user_text
 
 if TYPE_CHECKING:
@@ -236,7 +237,7 @@ class Given:
 
 
 Builder = Callable[[Given], Action]
-Report = Callable[[Encounter, Given], str]
+Report = Callable[[Encounter, Given], Text]
 
 
 def plain(action: type[Action]) -> Builder:

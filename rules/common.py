@@ -12,8 +12,7 @@ from .errors import InvalidInput, NotAllowed, Stale
 from .model import Encounter, Event
 from .said import joined, say, say_plural, seq
 from .secrets import conceal, reveal
-from .usertext import scrub
-from .usertext import listed, mark, user_text
+from .usertext import listed, mark, scrub, user_text
 
 if TYPE_CHECKING:
     from .actions import Action

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 from .errors import DiceError
 from .said import say
+from .text import Text
 from .usertext import quoted
 
 MAX_DICE = 100
@@ -87,7 +88,7 @@ def check_expression(expr: str):
     return tree
 
 
-def _not_dice(expr: str) -> str:
+def _not_dice(expr: str) -> Text:
     return say("{expr} is not a dice expression (try `2d6+3` or `4d6kh3`).", expr=quoted(expr, 40))
 
 

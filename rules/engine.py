@@ -15,7 +15,7 @@ from .entered import HAND_ENTERED, mark_entered
 from .errors import AwaitingChoice, NotAllowed, NotRunning, NotYourTurn
 from .model import Encounter, Outcome
 from .randomness import Chance
-from .said import cut, say
+from .said import cut, say, seq
 
 SUMMARY_LIMIT = 200  # characters of the first line kept for the encounter's log
 
@@ -52,7 +52,10 @@ def apply(state: Encounter, action: Action, chance: Chance | None = None) -> Out
     if new_state.pending is not None and new_state.pending != state.pending:
         _check_answerable(system, new_state)
     first = next((e for e in events if e.kind != "turn"), None)
-    summary = (("✍️ " if first.entered else "") + first.said) if first else action.describe()
+    if first is None:
+        summary = action.describe()
+    else:
+        summary = seq("✍️ ", first.said) if first.entered else first.said
     return Outcome(new_state, tuple(events), cut(summary, SUMMARY_LIMIT))
 
 

@@ -10,12 +10,13 @@ from .text import Text, as_text, english
 class RulesError(ValueError):
     """An action the rules refuse; the text is safe to show a user.
 
-    `said` is the message as the rules said it (a `rules.text.Text`), for the bot to show;
-    `str()` reads it in English."""
+    `said` is the message as the rules said it (a `rules.text.Text`, or a bare str: a constant,
+    its own message id), for the bot to show; `str()` reads it in English."""
 
     @property
-    def said(self) -> Text:
-        return as_text(self.args[0] if self.args else "")
+    def said(self) -> Text | str:
+        said = self.args[0] if self.args else ""
+        return said if isinstance(said, (Text, str)) else as_text(said)
 
     def __str__(self) -> str:
         return english(self.said)

@@ -159,9 +159,7 @@ class Event(Value):
 
     if TYPE_CHECKING:
 
-        def __init__(
-            self, *, kind: str, text: Text, ping: tuple[int, ...] = (), entered: bool = False
-        ) -> None: ...
+        def __init__(self, *, kind: str, text: Text, ping: tuple[int, ...] = (), entered: bool = False) -> None: ...
 
     @model_validator(mode="before")
     @classmethod
@@ -255,8 +253,8 @@ E = TypeVar("E", bound=Encounter)
 class Outcome:
     state: Encounter
     events: tuple[Event, ...]
-    summary: str
+    summary: Text
 
 
-def info(text: str, *ping: int) -> Event:
+def info(text: Text, *ping: int) -> Event:
     return Event(kind="info", text=text, ping=tuple(ping))

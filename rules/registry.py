@@ -12,7 +12,7 @@ from functools import cache
 from .errors import InvalidInput
 from .said import N_, say, term
 from .system import System
-from .usertext import quoted
+from .usertext import listed, quoted
 
 MODULES: dict[str, str] = {
     N_("rotted-capes"): "rules.systems.rotted_capes",
@@ -45,6 +45,6 @@ def get(key: str) -> System:
     if key in _extra:
         return _extra[key]
     if key not in MODULES:
-        known = ", ".join(term(name) for name in MODULES)
+        known = listed(term(name) for name in MODULES)
         raise InvalidInput(say("Unknown rule system {key}. Known: {known}.", key=quoted(key or ""), known=known))
     return _load(key)

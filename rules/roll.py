@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from .dice import RollResult
 from .randomness import Chance
-from .said import say
+from .said import EMPTY, joined, say, seq
+from .text import Text
 from .usertext import one_line, quoted
 
 # The breakdown is cut so that the whole line stays one Discord message (2,000 characters) with
@@ -29,7 +30,7 @@ REASON_LIMIT = 500
 class FreeRoll:
     result: RollResult
     entered: bool  # every die came from the values entered by hand
-    said: str  # the line to show, as the rules said it
+    said: Text  # the line to show, as the rules said it
 
 
 def roll(
@@ -42,32 +43,31 @@ def roll(
     chance = Chance(rng_state, entered_dice=entered)
     result = chance.roll(expression)
     chance.finish()
-    lines = [
-        say(
-            "{who} rolls {expression}: {breakdown} = **{total}**",
-            who=who,
-            expression=quoted(result.expression, len(result.expression)),
-            breakdown=breakdown(result.text, room(who, result.expression, text)),
-            total=result.total,
-        )
-    ]
+    line: Text = say(
+        "{who} rolls {expression}: {breakdown} = **{total}**",
+        who=who,
+        expression=quoted(result.expression, len(result.expression)),
+        breakdown=breakdown(result.text, room(who, result.expression, text)),
+        total=result.total,
+    )
     natural = natural_of(result)
     if natural:
-        lines[0] += " " + natural
+        line = seq(line, " ", natural)
+    lines = [line]
     if text:
         lines.append(say("Reason: {reason}", reason=text))
-    return FreeRoll(result, bool(entered), "\n".join(lines))
+    return FreeRoll(result, bool(entered), joined("\n", lines))
 
 
-def natural_of(result: RollResult) -> str:
+def natural_of(result: RollResult) -> Text:
     """A natural 20 or 1 when the roll has one d20 that counts (1d20+5, 2d20kh1), as on a check."""
     if len(result.naturals) != 1:
-        return ""
+        return EMPTY
     if result.naturals[0] == 20:
         return say("💥 natural 20!")
     if result.naturals[0] == 1:
         return say("💀 natural 1!")
-    return ""
+    return EMPTY
 
 
 def room(*typed: str) -> int:

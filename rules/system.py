@@ -20,9 +20,10 @@ from .commands import Commands, Given, not_used, pairs
 from .errors import InvalidInput, UnknownAction
 from .model import Actor, Combatant, Encounter, Event, Pending, Value
 from .randomness import Chance
-from .said import N_, english, say, term
+from .said import EMPTY, N_, say, term
+from .text import Text
 from .turns.base import TurnStructure
-from .usertext import Typed, quoted, user_text
+from .usertext import Typed, listed, quoted, user_text
 
 Handler = Callable[[Encounter, Action, Chance], tuple[Encounter, list[Event]]]
 InitiativeKey = tuple[float, ...]
@@ -157,7 +158,7 @@ class System:
                     "Unknown stat {stat} for {system}. Known stats: {known}.",
                     stat=quoted(unknown[0]),
                     system=term(self.name),
-                    known=", ".join(term(name) for name in sorted(fields)),
+                    known=listed(term(name) for name in sorted(fields)),
                 )
             )
         try:
@@ -174,7 +175,7 @@ class System:
         """The side a new combatant joins: the one asked for, else players' or the last."""
         side = action.side or (self.player_side if not action.npc else self.sides[-1])
         if side not in self.sides and self.sides:
-            raise InvalidInput(say("Side must be one of: {sides}.", sides=", ".join(term(s) for s in self.sides)))
+            raise InvalidInput(say("Side must be one of: {sides}.", sides=listed(term(s) for s in self.sides)))
         return side
 
     def make_combatant(self, enc: Encounter, action: AddCombatants, cid: str, name: str) -> Combatant:
@@ -205,7 +206,7 @@ class System:
             raise not_used(name, self.name)
         return build(Given(by, options, state, self))
 
-    def report(self, name: str, enc: Encounter, options: dict[str, Any], by: Actor | None = None) -> str:
+    def report(self, name: str, enc: Encounter, options: dict[str, Any], by: Actor | None = None) -> Text:
         """Read-only commands (`plotpoint_show`…): text built from the state."""
         report = self.commands.reports.get(name)
         if report is None:
@@ -217,7 +218,7 @@ class System:
         return self.commands.act_choices()
 
     # --- hooks the turn structures call -------------------------------------
-    def roll_initiative(self, enc: Encounter, combatant: Combatant, chance: Chance) -> tuple[InitiativeKey, str]:
+    def roll_initiative(self, enc: Encounter, combatant: Combatant, chance: Chance) -> tuple[InitiativeKey, Text]:
         raise NotImplementedError
 
     def order_ties(
@@ -262,11 +263,11 @@ class System:
         return resume(enc, pending, option, chance)
 
     # --- what people see ---------------------------------------------------
-    def status_line(self, enc: Encounter, combatant: Combatant, *, reveal: bool) -> str:
+    def status_line(self, enc: Encounter, combatant: Combatant, *, reveal: bool) -> Text:
         """One tracker line; `reveal` is False for hidden NPCs shown to players."""
-        return ""
+        return EMPTY
 
-    def turn_summary(self, enc: Encounter, cid: str) -> list[str]:
+    def turn_summary(self, enc: Encounter, cid: str) -> list[Text]:
         """What is left of this combatant's turn, for the turn message."""
         return []
 
@@ -341,7 +342,7 @@ class System:
             say("{system} keeps no lasting value called {key}.", system=term(self.name), key=quoted(str(key)))
         )
 
-    def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any]) -> list[str]:
+    def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any]) -> list[Text]:
         """The lasting state for `/character show`, one line per topic."""
         return self.between.lines(sheet, lasting) if self.between else []
 
@@ -351,7 +352,7 @@ class System:
         key = " ".join(str(kind or "").split()).casefold().replace(" ", "_")
         found = rests.get(key) or next((r for r in rests.values() if r.label.casefold() == str(kind).casefold()), None)
         if found is None:
-            known = ", ".join(f"`{k}`" for k in rests) or say("none")
+            known = listed(f"`{k}`" for k in rests) or say("none")
             raise UnknownAction(
                 say(
                     "{system} has no rest called {kind}. Rests: {known}.",
@@ -432,7 +433,7 @@ VALUE_ERRORS = {
 }
 
 
-def _invalid(error) -> str:
+def _invalid(error) -> Text:
     """Why pydantic refused a sheet value, said with pydantic's own template for the error's
     type (`Input should be less than or equal to {le}`) so a translation reaches it."""
     message = error.get("msg", "invalid value")
@@ -442,6 +443,7 @@ def _invalid(error) -> str:
             VALUE_ERRORS.get(error["type"]) or PydanticKnownError(error["type"], context or None).message_template
         )
         said = say(template, **context)
+        fits = template.format(**context) == message
     except (KeyError, TypeError, ValueError):
         return term(message)
-    return said if english(said) == english(message) else term(message)
+    return said if fits else term(message)

@@ -256,6 +256,14 @@ def english(text: Any) -> str:
     return "".join(piece for piece, _ in pieces(text, None, reveal=True))
 
 
+def plain_text(text: Text | str, translate=None, *, reveal: bool = False) -> str:
+    """The text as plain characters in the language `translate` gives (a log file, a terminal):
+    hidden numbers "?" unless `reveal`."""
+    if isinstance(text, str):
+        return text
+    return "".join(piece for piece, _ in pieces(text, translate, reveal=reveal))
+
+
 def pieces(text: Text, translate, *, reveal: bool) -> Iterator[tuple[str, bool]]:
     """The text's characters in order, each run with whether a user typed it: every phrase
     in the language `translate` gives (English where it gives None or there is none), each
@@ -397,13 +405,16 @@ def dumps(text: Any) -> str:
     return json.dumps({"t": to_data(as_text(text))}, ensure_ascii=False, separators=(",", ":"))
 
 
-def loads(stored: str) -> Text:
+def loads(stored: str) -> Text | str:
+    """A text stored by `dumps`; a bare str (a constant, its own message id) stays a str."""
     if stored.startswith(_STORED):
         try:
             return from_data(json.loads(stored)["t"])
         except (ValueError, KeyError, TypeError):
             pass
-    return _from_stored_str(stored)
+    if _OLD_MARKS.search(stored):
+        return _from_stored_str(stored)
+    return stored
 
 
 # Before texts were values, a line was stored as a str with private-use marks around each

@@ -53,19 +53,19 @@ def contract() -> Contract | None:
     return _source() if _source is not None else None
 
 
-# The rules' private marks (secret numbers, typed text, said phrases): the bot's rendering seam
-# takes every one away, so a mark that reaches Discord is text that skipped the seam.
-_MARK = re.compile("[\ue000-\ue003\ue010-\ue013]")
+# Private-use code points (U+E000–U+F8FF, planes 15 and 16) mean nothing to a reader: the rules
+# say texts as values and nothing the bot sends may hold one.
+_MARK = re.compile("[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
 
 
 def marks_in(method: str, path: str, body: Any) -> list[Violation]:
-    """Texts in a request body that still hold one of the rules' private marks."""
+    """Texts in a request body that hold a private-use code point."""
     found: list[str] = []
 
     def walk(value: Any, where: str) -> None:
         if isinstance(value, str):
             if _MARK.search(value):
-                found.append(f"{where or '(body)'}: a mark of the rules reached Discord in {value[:80]!r}")
+                found.append(f"{where or '(body)'}: a private-use code point reached Discord in {value[:80]!r}")
         elif isinstance(value, dict):
             for key, item in value.items():
                 walk(item, f"{where}/{key}" if where else str(key))

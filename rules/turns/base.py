@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import InvalidInput, NotAllowed
 from ..model import Encounter, Event, Pending, TurnState
-from ..said import say, term
+from ..said import EMPTY, say, term
+from ..text import Text, as_text
+from ..usertext import listed
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -25,17 +27,17 @@ MAX_STEPS = 1_000
 class OrderLine:
     """One line of the tracker: a label (initiative, phase…) and who stands there."""
 
-    label: str
+    label: Text
     cids: tuple[str, ...]
     current: bool = False
-    note: str = ""
+    note: Text = EMPTY
 
 
 @dataclass(frozen=True, slots=True)
 class Waiting:
     """Whom the encounter waits for now: shown and pinged by the turn message."""
 
-    title: str
+    title: Text
     cids: tuple[str, ...]
     users: tuple[int, ...]
 
@@ -68,7 +70,7 @@ class TurnStructure:
 
     def waiting(self, system: System, enc: Encounter) -> Waiting:
         cids = self.acting(enc)
-        names = ", ".join(f"{enc.get(c).name}" for c in cids) or say("nobody")
+        names = listed(enc.get(c).name for c in cids) or say("nobody")
         return Waiting(say("{who}'s turn", who=names), cids, enc.controllers(cids))
 
     def end_turn(self, system: System, enc: Encounter, chance: Chance) -> Result:
@@ -82,7 +84,7 @@ class TurnStructure:
         if not any(enc.get(c).controller_id == user_id for c in acting):
             raise NotAllowed(say("Only the acting combatant's player or the GM can end this turn."))
 
-    def round_label(self, enc: Encounter) -> str:
+    def round_label(self, enc: Encounter) -> Text:
         return say("round {n}", n=enc.round) if enc.round else say("choosing the order")
 
     def delay(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
@@ -126,10 +128,11 @@ def start_turn(
     return enc, events, live
 
 
-def join_names(names: list[str]) -> str:
-    """ "A", "A and B", "A, B and C" (each name formatted, so typed names stay marked)."""
-    names = [f"{name}" for name in names]
-    return names[0] if len(names) == 1 else say("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
+def join_names(names: list[str]) -> Text:
+    """ "A", "A and B", "A, B and C" (typed names stay typed)."""
+    if len(names) == 1:
+        return as_text(names[0])
+    return say("{names} and {last}", names=listed(names[:-1]), last=as_text(names[-1]))
 
 
 def end_turns(system: System, enc: Encounter, cids, chance: Chance) -> Result:

@@ -15,13 +15,15 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ..actions import Action
 from ..errors import InvalidInput, NotYourTurn
 from ..model import Encounter, Event, TurnState, Value
-from ..said import say
+from ..said import EMPTY, say, seq
+from ..text import Text
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, settle_latecomer, start_turn
 
 if TYPE_CHECKING:
     from ..system import System
 
 PHASES_PER_ROUND = 10
+WAITS = say("waits")  # ending a turn without an action, unless a system names its own
 
 
 class ClockEntry(Value):
@@ -31,7 +33,7 @@ class ClockEntry(Value):
     tiebreak: tuple[float, ...] = ()
     back: float = 0  # raised by zero-cost actions: later in the same phase
     held_since: int | None = None
-    text: str = ""
+    text: Text = EMPTY
     # A released holder borrows the rank of whoever they step in beside, for
     # this phase only, so they sit right next to them and not after everyone.
     beside: tuple[tuple[float, ...], ...] | None = None
@@ -78,7 +80,7 @@ class Clock(TurnStructure):
     key = "clock"
     state_type = ClockState
 
-    def __init__(self, idle_cost: int = 1, idle_what: str = say("waits")) -> None:
+    def __init__(self, idle_cost: int = 1, idle_what: Text = WAITS) -> None:
         # What ending a turn without an action costs: systems name their own
         # "waste the turn" action here.
         self.idle_cost = idle_cost
@@ -109,7 +111,7 @@ class Clock(TurnStructure):
             if enc.status == "running":
                 phase = max(int(phase), enc.turns.phase)
             entry = ClockEntry(cid=cid, phase=int(phase), key=tuple(key), text=text)
-            events.append(Event(kind="roll", text=f"{enc.get(cid).name}: {text}"))
+            events.append(Event(kind="roll", text=seq(enc.get(cid).name, ": ", text)))
             tied = [e for e in entries if e.key == entry.key]
             if tied:
                 entries, entry, more = settle_latecomer(system, enc, entries, entry, tied, chance)
@@ -194,7 +196,7 @@ class Clock(TurnStructure):
         title = say("{title} — phase {phase}", title=waiting.title, phase=enc.turns.phase)
         return Waiting(title, waiting.cids, waiting.users)
 
-    def advance(self, system, enc: Encounter, cid: str, cost: int, chance, *, what: str = "") -> Result:
+    def advance(self, system, enc: Encounter, cid: str, cost: int, chance, *, what: Text | str = "") -> Result:
         """The actor spends `cost` phases; the clock moves on to whoever is next."""
         state: ClockState = enc.turns
         entry = self.entry(enc, cid)
@@ -208,7 +210,7 @@ class Clock(TurnStructure):
             entry = entry.moved(state.phase + cost)
             text = say("{who} next acts in phase {phase}", who=enc.get(cid).name, phase=state.phase + cost)
         enc = self._with_entry(enc, entry)
-        events = [Event(kind="info", text=f"{what}: {text}." if what else f"{text}.")]
+        events = [Event(kind="info", text=seq(what, ": ", text, ".") if what else seq(text, "."))]
         enc, more = end_turns(system, enc, [cid], chance)
         events.extend(more)
         enc, more = self._next(system, enc, chance)

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ..actions import Action
 from ..errors import InvalidInput, NotAllowed, NotYourTurn
 from ..model import Encounter, Event, TurnState
-from ..said import say
-from ..usertext import Typed, listed, quoted
+from ..said import EMPTY, say
+from ..text import Text
+from ..usertext import Typed, listed, mark, quoted
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ class Factions(TurnStructure):
         enc = enc.but(status="running", turns=enc.turns.but(holder=holder))
         bonus = tuple(getattr(system, "bonus_round", lambda enc: ())(enc))
         if bonus:
-            names = ", ".join(f"{enc.get(c).name}" for c in bonus)
+            names = listed(enc.get(c).name for c in bonus)
             enc = enc.but(turns=enc.turns.but(bonus=bonus, moving=holder))
             events.append(Event(kind="round", text=say("Bonus round: only {names} can act", names=names)))
             enc, more = self._open_move(system, enc, chance)
@@ -237,7 +238,7 @@ class Factions(TurnStructure):
         enc = enc.but(turns=state.but(active=None, moving=self._after(system, enc, state.moving)))
         return self._open_move(system, enc, chance)
 
-    def round_label(self, enc: Encounter) -> str:
+    def round_label(self, enc: Encounter) -> Text:
         return say("bonus round (ambush)") if enc.turns.bonus else super().round_label(enc)
 
     def acting(self, enc: Encounter) -> tuple[str, ...]:
@@ -252,7 +253,7 @@ class Factions(TurnStructure):
         if state.moving is None:
             return Waiting(say("Nobody is able to act"), (), ())
         ready = self.ready(system, enc, state.moving)
-        names = ", ".join(f"{enc.get(c).name}" for c in ready) or say("nobody")
+        names = listed(enc.get(c).name for c in ready) or say("nobody")
         users = self.faction_users(enc, state.moving)
         title = say("{faction} to move: take a turn with {names}, or pass", faction=state.moving, names=names)
         return Waiting(title, tuple(ready), users)
@@ -285,7 +286,7 @@ class Factions(TurnStructure):
         if not system.can_act(enc, combatant):
             raise InvalidInput(say("{who} cannot act.", who=combatant.name))
         if state.bonus and combatant.id not in state.bonus:
-            names = ", ".join(f"{enc.get(c).name}" for c in state.bonus)
+            names = listed(enc.get(c).name for c in state.bonus)
             raise InvalidInput(say("Only {names} act in the bonus round.", names=names))
         if not action.by.is_gm and combatant.controller_id != action.by.user_id:
             raise NotAllowed(say("{who} is not your character.", who=combatant.name))
@@ -360,13 +361,14 @@ class Factions(TurnStructure):
         for faction in self.factions(enc):
             members = [c for c in enc.combatants if c.side == faction]
             members.sort(key=lambda c: c.out)
-            note = say("holds the initiative") if faction == state.holder else ""
+            note = say("holds the initiative") if faction == state.holder else EMPTY
             moving = enc.status == "running" and enc.pending is None and faction == state.moving
             ready = self.ready(system, enc, faction) if moving and not state.active else ()
             for index, member in enumerate(members):
                 current = enc.status == "running" and member.id == state.active or member.id in ready
-                # Formatted, so a faction named as typed stays marked as typed.
-                lines.append(OrderLine(f"{faction}", (member.id,), current=current, note=note if index == 0 else ""))
+                # A faction is named as typed.
+                shown = note if index == 0 else EMPTY
+                lines.append(OrderLine(mark(faction), (member.id,), current=current, note=shown))
         return lines
 
 

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidInput, NotYourTurn
 from ..model import Encounter, Event, TurnState, Value
-from ..said import say
+from ..said import EMPTY, say
 from ..secrets import secret
+from ..text import Text
+from ..usertext import listed
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, end_turns, new_round, start_turn
 
 if TYPE_CHECKING:
@@ -27,7 +29,7 @@ class Entry(Value):
     cid: str
     key: tuple[float, ...]
     tiebreak: tuple[float, ...] = ()
-    text: str = ""
+    text: Text = EMPTY
 
     @property
     def sort_key(self) -> tuple:
@@ -216,7 +218,7 @@ class Initiative(TurnStructure):
             entry = by_cid[slot[0]]
             # A slot of hidden NPCs alone keeps its initiative total from players.
             label = secret("/".join(_number(k) for k in entry.key[:1]), all(enc.get(c).hidden for c in slot))
-            note = say("delayed") if all(c in state.delayed for c in slot) else ""
+            note = say("delayed") if all(c in state.delayed for c in slot) else EMPTY
             lines.append(OrderLine(label, tuple(slot), current=bool(set(slot) & set(state.acting)), note=note))
         return lines
 
@@ -237,12 +239,12 @@ class Initiative(TurnStructure):
         return enc.but(turns=state.but(slots=tuple(slots), entries=entries))
 
 
-def stepping_in(enc: Encounter, cid: str, interrupted) -> str:
+def stepping_in(enc: Encounter, cid: str, interrupted) -> Text:
     """A delayed combatant's return, naming whom it interrupts."""
     who = enc.get(cid).name
     if not interrupted:
         return say("{who} steps back in.", who=who)
-    names = ", ".join(f"{enc.get(c).name}" for c in interrupted)
+    names = listed(enc.get(c).name for c in interrupted)
     return say("{who} steps back in, interrupting {names}.", who=who, names=names)
 
 

@@ -22,6 +22,7 @@ from ..actions import Action
 from ..errors import InvalidInput, NotYourTurn
 from ..model import Encounter, Event, Value
 from ..said import say
+from ..text import Text, as_text
 from .base import MAX_STEPS, Result, new_round, start_turn
 from .initiative import Initiative, InitiativeState, stepping_in
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 DEFAULT_BUDGET = 6
 MAX_COST = 60
+ACTS = say("acts")  # what spending seconds is, unless named
 
 
 class Lost(Value):
@@ -38,14 +40,14 @@ class Lost(Value):
 
     cid: str
     seconds: int
-    why: str
+    why: Text
 
 
 class SecondsState(InitiativeState):
     structure: Literal["initiative", "seconds"] = "seconds"
     left: dict[str, int] = {}
     owed: dict[str, int] = {}
-    busy: dict[str, str] = {}  # what the owed seconds are for ("casting")
+    busy: dict[str, Text] = {}  # what the owed seconds are for ("casting")
     full: dict[str, int] = {}  # this turn's budget, to tell an untouched turn
     lost: tuple[Lost, ...] = ()
     interrupted: tuple[str, ...] = ()
@@ -56,7 +58,7 @@ class Spend(Action):
 
     kind: ClassVar[str] = "spend"
     seconds: int
-    what: str = say("acts")
+    what: Text = ACTS
 
 
 class Seconds(Initiative):
@@ -165,7 +167,7 @@ class Seconds(Initiative):
             enc = enc.but(turns=state.but(left=dict(state.left) | {cid: budget}, full=dict(state.full) | {cid: budget}))
             debt = enc.turns.owed.get(cid, 0)
             if debt:
-                busy = enc.turns.busy.get(cid, "")
+                busy = enc.turns.busy.get(cid)
                 enc, more = self._take(system, enc, cid, debt, chance, carried=True)
                 spent = debt - enc.turns.owed.get(cid, 0)
                 who = enc.get(cid).name
@@ -189,7 +191,7 @@ class Seconds(Initiative):
             events.extend(more)
         return enc, events
 
-    def _take(self, system, enc, cid, seconds, chance, *, carried: bool, why: str = "") -> Result:
+    def _take(self, system, enc, cid, seconds, chance, *, carried: bool, why: Text | str = "") -> Result:
         """Use up to `seconds` of the turn; what does not fit waits for the next one."""
         state: SecondsState = enc.turns
         left = state.left.get(cid, 0)
@@ -218,8 +220,8 @@ class Seconds(Initiative):
         seconds: int,
         chance: Chance,
         *,
-        what: str = say("acts"),
-        busy: str = "",
+        what: Text | str = ACTS,
+        busy: Text | str = "",
     ) -> Result:
         """Spend seconds; an overrun carries into the next turn and ends this one."""
         state: SecondsState = enc.turns
@@ -235,7 +237,7 @@ class Seconds(Initiative):
         new_busy = dict(state.busy)
         if owed:
             new_owed[cid] = new_owed.get(cid, 0) + owed
-            new_busy[cid] = busy or what
+            new_busy[cid] = as_text(busy or what)
         enc = enc.but(turns=state.but(left=dict(state.left) | {cid: left - used}, owed=new_owed, busy=new_busy))
         if owed:
             text = say(
@@ -257,7 +259,7 @@ class Seconds(Initiative):
             events.extend(more)
         return enc, events
 
-    def lose(self, system: System, enc: Encounter, cid: str, seconds: int, why: str, chance: Chance) -> Result:
+    def lose(self, system: System, enc: Encounter, cid: str, seconds: int, why: Text | str, chance: Chance) -> Result:
         """Take seconds from a combatant: from this turn if they are acting, else their next."""
         if seconds <= 0:
             return enc, []
@@ -334,5 +336,5 @@ class Seconds(Initiative):
         return super().leave(system, enc, cid, chance)
 
 
-def _loses(enc: Encounter, cid: str, seconds: int, why: str) -> str:
+def _loses(enc: Encounter, cid: str, seconds: int, why: Text | str) -> Text:
     return say("{who} loses {n} s ({why}).", who=enc.get(cid).name, n=seconds, why=why)

@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidInput, NotAllowed
 from ..model import Choice, Encounter, Event, TurnState, Value
-from ..said import N_, joined, say
+from ..said import EMPTY, N_, joined, say
 from ..secrets import secret
+from ..text import Text, as_text
+from ..usertext import listed
 from .base import (
     MAX_STEPS,
     OrderLine,
@@ -44,7 +46,7 @@ class TrackEntry(Value):
     player: bool
     value: float
     tiebreak: float = 0
-    text: str = ""
+    text: Text = EMPTY
 
 
 class TrackState(TurnState):
@@ -93,7 +95,7 @@ def tied_players(entries) -> list[TrackEntry]:
     return []
 
 
-def why_idle(system, enc, combatant) -> str:
+def why_idle(system, enc, combatant) -> Text:
     """Why someone still in the fight cannot take their turn (a system may say more)."""
     explain = getattr(system, "cannot_act_reason", None)
     return explain(enc, combatant) if explain else say("cannot act")
@@ -175,12 +177,12 @@ class Tracks(TurnStructure):
         state: TrackState = enc.turns
         tied = tied_players(state.entries)
         if tied:
-            # Each option is a tied player's combatant, its name formatted so that it stays marked as typed.
-            names = [f"{enc.get(e.cid).name}" for e in tied]
+            # Each option is a tied player's combatant, its name as typed.
+            names = [as_text(enc.get(e.cid).name) for e in tied]
             users = enc.controllers([e.cid for e in tied])
             prompt = say(
                 "{names} tied on initiative {value:g}: who goes first?",
-                names=", ".join(names),
+                names=listed(names),
                 value=tied[0].value,
             )
             enc = enc.ask(
@@ -224,9 +226,9 @@ class Tracks(TurnStructure):
         if not state.interjection:
             return super().waiting(system, enc)
         cids = state.acting
-        names = ", ".join(f"{enc.get(c).name}" for c in cids) or say("nobody")
+        names = listed(enc.get(c).name for c in cids) or say("nobody")
         if state.interjection == "now":
-            paused = ", ".join(f"{enc.get(c).name}" for c in state.interrupted)
+            paused = listed(enc.get(c).name for c in state.interrupted)
             if paused:
                 title = say("{who} acts out of turn, interrupting {paused}", who=names, paused=paused)
             else:
@@ -249,7 +251,7 @@ class Tracks(TurnStructure):
         state: TrackState = enc.turns
         name = enc.get(cid).name
         if state.interjection:
-            busy = ", ".join(f"{enc.get(c).name}" for c in state.acting)
+            busy = listed(enc.get(c).name for c in state.acting)
             raise NotAllowed(say("{who} is already acting out of turn: wait until that action is done.", who=busy))
         if cid in state.acting:
             raise NotAllowed(say("It is already {who}'s turn.", who=name))
@@ -259,7 +261,7 @@ class Tracks(TurnStructure):
         enc = enc.but(
             turn_no=enc.turn_no + 1, turns=state.but(acting=(cid,), interrupted=interrupted, interjection="now")
         )
-        names = ", ".join(f"{enc.get(c).name}" for c in interrupted)
+        names = listed(enc.get(c).name for c in interrupted)
         return enc, [
             Event(
                 kind="turn",
@@ -279,7 +281,7 @@ class Tracks(TurnStructure):
                 say("{who} is acting now: the delayed action comes after a turn, so end this one first.", who=name)
             )
         enc = enc.but(turns=state.but(queued=state.queued + (cid,)))
-        current = ", ".join(f"{enc.get(c).name}" for c in state.acting) or say("the current turn")
+        current = listed(enc.get(c).name for c in state.acting) or say("the current turn")
         queued = say("{who}'s delayed action happens right after {current}'s turn.", who=name, current=current)
         return enc, [Event(kind="info", text=queued)]
 
@@ -356,7 +358,7 @@ class Tracks(TurnStructure):
                 secret(f"{by_cid[c].value:g}", enc.get(c)),
                 (c,),
                 current=c in state.acting,
-                note="" if by_cid[c].player else say("GM"),
+                note=EMPTY if by_cid[c].player else say("GM"),
             )
             for c in cids
         ]

@@ -16,7 +16,9 @@ from rules.actions import AddCombatants, NextTurn, Note, RemoveCombatant
 from rules.engine import apply
 from rules.model import Event
 from rules.rng import seed_from
+from rules.said import say, seq
 from rules.secrets import secret
+from rules.text import Typed, english
 from tests.helpers import GM
 from tests.markup import EMPHASIS, renders_markup
 
@@ -78,28 +80,30 @@ def test_any_typed_name_reads_back_exactly_as_typed(name):
     assert re.sub(r"\\(.)", r"\1", shown) == name
 
 
-def test_a_plain_name_formats_as_plain_text():
-    assert f"{usertext.user_text('Dr Rot (Unleashed)')} attacks" == "Dr Rot (Unleashed) attacks"
-    assert usertext.OPEN in f"{usertext.user_text('**Boss**')} attacks"
+def test_a_name_put_in_a_phrase_stays_typed_text():
+    plain = say("{who} attacks", who=usertext.user_text("Dr Rot (Unleashed)"))
+    assert render.clean(plain) == "Dr Rot (Unleashed) attacks"
+    bold = say("{who} attacks", who=usertext.user_text("**Boss**"))
+    assert bold.value("who") == Typed("**Boss**") and render.clean(bold) == "\\*\\*Boss\\*\\* attacks"
 
 
 def test_typed_text_stays_marked_through_copies_cuts_and_lists():
     system, state = fight()
-    renamed = state.combatants[0].but(name="**Boss**")  # a copy skips validation; the mark must not
-    assert usertext.OPEN in f"{renamed.name} waits"
-    assert usertext.OPEN in f"{usertext.one_line('  **spell**   of doom ', 10)}"  # a slice alone would lose it
-    assert f"{usertext.one_line('a   b')}" == "a b"
-    shown = render.clean(f"Tags: {usertext.listed([usertext.user_text('_x_'), 'Fire'])}")
+    renamed = state.combatants[0].but(name="**Boss**")  # a copy skips validation; the type must not
+    assert isinstance(renamed.name, usertext.UserText)
+    assert isinstance(usertext.one_line("  **spell**   of doom ", 10), usertext.UserText)  # a slice alone would not be
+    assert usertext.one_line("a   b") == "a b"
+    shown = render.clean(seq("Tags: ", usertext.listed([usertext.user_text("_x_"), "Fire"])))
     assert shown == "Tags: \\_x\\_, Fire"
-    assert usertext.quoted("`code` here", 8) == "`'code' h`"  # a backtick cannot end the span early
+    assert english(usertext.quoted("`code` here", 8)) == "`'code' h`"  # a backtick cannot end the span early
 
 
-def test_typed_marks_cannot_open_or_close_a_span():
-    typed = f"{usertext.CLOSE}**x**{usertext.OPEN}"
+def test_private_use_characters_are_taken_out_of_typed_text():
+    typed = "\ue003**x**\ue002\U000f0001"
     system, state = fight(names=(typed,))
     (combatant,) = state.combatants
-    assert usertext.OPEN not in combatant.name and usertext.CLOSE not in combatant.name
-    assert renders_markup(render.event_lines([Event(kind="info", text=f"{combatant.name} waits")])) == []
+    assert combatant.name == "**x**"
+    assert renders_markup(render.event_lines([Event(kind="info", text=seq(combatant.name, " waits"))])) == []
 
 
 def test_notes_and_mentions_in_names_stay_inert():
@@ -110,22 +114,25 @@ def test_notes_and_mentions_in_names_stay_inert():
 
 
 def test_a_secret_inside_a_name_line_stays_hidden_and_the_name_literal():
-    line = Event(kind="info", text=f"{usertext.user_text('**Shade**')} has {secret(87, True)} Stamina")
+    line = Event(
+        kind="info",
+        text=say("{who} has {n} Stamina", who=usertext.user_text("**Shade**"), n=secret(87, True)),
+    )
     public = render.event_lines([line])
     assert "87" not in public and "?" in public and renders_markup(public) == []
     assert "87" in render.event_lines([line], gm=True)
 
 
 def test_labels_are_plain_text_within_discords_sizes():
-    text = f"Guard: {usertext.user_text('**' + 'x' * 200)}"
-    assert len(render.label(text)) == lengths.BUTTON_LABEL and usertext.OPEN not in render.label(text)
+    text = seq("Guard: ", usertext.user_text("**" + "x" * 200))
+    assert len(render.label(text)) == lengths.BUTTON_LABEL
     assert render.label(text).startswith("Guard: **xx") and render.label(text).endswith("…")
     assert len(render.select_label(text)) == lengths.SELECT_LABEL
-    assert render.label(f"PD {secret(3, True)}") == "PD ?"
+    assert render.label(seq("PD ", secret(3, True))) == "PD ?"
 
 
 def test_the_log_shows_typed_text_literally_in_its_table():
-    cell = render.log_cell(f"/initiative add name:{usertext.mark(LINK + ' | x')}")
+    cell = render.log_cell(seq("/initiative add name:", usertext.mark(LINK + " | x")))
     assert renders_markup(cell) == [] and " | " not in cell.replace("\\|", "")
     assert render.log_cell("Bob's | turn") == "Bob's \\| turn"
 
@@ -219,7 +226,7 @@ def test_embeds_are_cut_to_discords_limits():
 def test_the_bot_checks_text_lengths_itself():
     assert lengths.too_long([("name", "x" * 64), ("text", "y" * 500), ("stats", "z" * 1000)]) is None
     problem = lengths.too_long([("name", "x" * 65)])
-    assert problem and "64" in problem
+    assert problem and "64" in english(problem)
     assert lengths.too_long([("dice", "1 " * 201)]) and lengths.too_long([("whatever", "w" * 201)])
     nested = {"options": [{"type": 1, "name": "add", "options": [{"name": "name", "value": "x" * 4000}]}]}
     assert lengths.too_long(lengths.typed_options(nested))
@@ -266,9 +273,9 @@ def test_joined_names_stay_marked():
     from rules.turns.base import join_names
 
     names = [usertext.user_text("**A**"), usertext.user_text("B"), usertext.user_text("[C](https://x.y)")]
-    shown = render.clean(f"{join_names(names)}'s turn")
+    shown = render.clean(say("{names}'s turn", names=join_names(names)))
     assert "\\*\\*A\\*\\*" in shown and renders_markup(shown) == []
-    assert render.clean(f"{join_names(names[:1])}'s turn") == "\\*\\*A\\*\\*'s turn"
+    assert render.clean(say("{names}'s turn", names=join_names(names[:1]))) == "\\*\\*A\\*\\*'s turn"
 
 
 class Interaction:
@@ -313,8 +320,9 @@ def test_cleaning_twice_changes_nothing_more(text):
 def test_the_oracle_flags_a_typed_emphasis_shown_raw_and_passes_it_shown_literally(payload):
     line = f"Ogre takes 3 {payload} damage"
     assert renders_markup(line) == ["emphasis"]
-    assert renders_markup(f"**Round 1** {render.clean(f'Ogre takes 3 {usertext.mark(payload)} damage')}") == []
-    assert renders_markup(f"Could not read {usertext.quoted(payload)}") == []  # a code span shows it as typed
+    shown = render.clean(seq("Ogre takes 3 ", usertext.mark(payload), " damage"))
+    assert renders_markup(f"**Round 1** {shown}") == []
+    assert renders_markup(f"Could not read {english(usertext.quoted(payload))}") == []  # a code span shows it as typed
     # A button shows no markup: there the payload must read as typed, never with backslashes.
     assert renders_markup(payload, shows="plain") == []
     assert renders_markup(render.literal(payload), shows="plain") == ["backslashes in plain text"]
@@ -324,5 +332,5 @@ def test_the_oracle_flags_a_typed_emphasis_shown_raw_and_passes_it_shown_literal
 def test_any_typed_emphasis_the_rules_mark_is_shown_literally(payload, before):
     text = f"{before}{payload}"
     assert "emphasis" in renders_markup(text)
-    shown = render.clean(f"{usertext.user_text(text)} breaks")
-    assert renders_markup(shown) == [] and usertext.plain(shown).replace("\\", "") == f"{text} breaks"
+    shown = render.clean(seq(usertext.user_text(text), " breaks"))
+    assert renders_markup(shown) == [] and shown.replace("\\", "") == f"{text} breaks"

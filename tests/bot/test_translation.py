@@ -10,11 +10,11 @@ import pytest
 from discord import app_commands
 
 from bot import render, translation
-from rules import said, usertext
 from rules.errors import NotAllowed
 from rules.model import Event
 from rules.said import say, say_plural
 from rules.secrets import secret
+from rules.text import Plural, plain_text
 from rules.usertext import user_text
 from tests.catalogs import write_language
 
@@ -43,7 +43,7 @@ def test_nothing_is_translated_yet():
 
 def test_a_result_line_is_read_in_the_readers_language(pirate):
     event = Event(kind="roll", text=say("{who} attacks {target} for {n}", who=user_text("**Ogre**"), target="Max", n=3))
-    assert usertext.plain(event.text) == "**Ogre** attacks Max for 3"  # the rules and their tests read English
+    assert event.text == "**Ogre** attacks Max for 3"  # the rules and their tests read English
     assert render.event_lines([event]) == "🎲 \\*\\*Ogre\\*\\* boards Max, 3 hurt!"
 
 
@@ -73,7 +73,7 @@ def test_a_count_is_read_in_the_form_of_the_languages_plural_rule(tmp_path):
     write_language(tmp_path, "pl", {wounds: ("{who}: {n} rana", "{who}: {n} rany", "{who}: {n} ran")})
     read = translation.Catalog.read(tmp_path).phrases("pl")
     lines = [say_plural(*wounds, n, who="Max", n=n) for n in (1, 3, 5, 22, 112)]
-    assert [said.render(line, read) for line in lines] == [
+    assert [plain_text(line, read) for line in lines] == [
         "Max: 1 rana",
         "Max: 3 rany",
         "Max: 5 ran",
@@ -99,4 +99,4 @@ def test_a_count_kept_secret_is_read_in_the_languages_last_form(tmp_path):
     wounds = ("{n} wound", "{n} wounds")
     write_language(tmp_path, "pl", {wounds: ("{n} rana", "{n} rany", "{n} ran")})
     read = translation.Catalog.read(tmp_path).phrases("pl")
-    assert read(said.Plural(*wounds, None)) == "{n} ran"
+    assert read(Plural(*wounds, None)) == "{n} ran"

@@ -8,8 +8,6 @@ from discord.http import Route
 
 from bot.standin import SANDBOX_GUILD, running_client, running_standin
 from bot.standin.contract import marks_in
-from rules.said import say
-from rules.secrets import secret
 from tests.contract.spec import discord_contract
 from tests.standin.probe_bot import ProbeBot
 
@@ -27,10 +25,12 @@ def test_routes_and_methods_come_from_the_description() -> None:
     assert "no such route" in unknown.problem
 
 
-def test_a_mark_of_the_rules_that_reaches_discord_is_noticed() -> None:
-    leaked = {"content": "ok", "embeds": [{"fields": [{"name": "x", "value": say("{n} left", n=secret(3, True))}]}]}
+def test_a_private_use_code_point_that_reaches_discord_is_noticed() -> None:
+    leaked = {"content": "ok", "embeds": [{"fields": [{"name": "x", "value": "3 left \ue000"}]}]}
     (problem,) = marks_in("POST", "/channels/1/messages", leaked)
-    assert problem.problem.startswith("embeds/0/fields/0/value: a mark of the rules reached Discord")
+    assert problem.problem.startswith("embeds/0/fields/0/value: a private-use code point reached Discord")
+    (plane_16,) = marks_in("POST", "/channels/1/messages", {"content": "\U00100001"})
+    assert plane_16.problem.startswith("content: a private-use code point")
     assert marks_in("POST", "/channels/1/messages", {"content": "3 left ✍️ ⚔️"}) == []
 
 

@@ -2,15 +2,12 @@
 with everything the rules said recorded on the way: the transcript tests (`test_golden`,
 `test_golden_campaign`) compare its transcript, `test_reach` checks what was said.
 
-Recording only watches: it calls through to what it wraps, and the one thing it changes,
-marking every typed text and not only text that could read as markup, it undoes where the
-bot shows the marked spans (`usertext.spans`), so a recorded run prints what a plain one does."""
+Recording only watches: it calls through to what it wraps and changes nothing."""
 
 from __future__ import annotations
 
 import contextlib
 import io
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,35 +15,20 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox import sandbox
-from rules import model, registry, usertext
+from bot.standin.server import StandIn
+from rules import model, registry
 from rules.errors import RulesError
+from rules.text import Text
 
 SEED = 1
-_SPAN = re.compile(f"{usertext.OPEN}([^{usertext.CLOSE}]*)(?:{usertext.CLOSE}|$)")
-
-
-def marking_everything(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Mark every typed text, not only text that could read as markup, so a name is told from the rules' words."""
-    monkeypatch.setattr(usertext, "could_be_markup", lambda text: True)
-
-
-def shown_as_unmarked(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Whoever shows a line sees the spans of text that could not read as markup unmarked, as
-    `marking_everything` had not marked them: the bot prints what it would have printed."""
-    could_be_markup, spans = usertext.could_be_markup, usertext.spans
-
-    def unmark(match: re.Match[str]) -> str:
-        return match.group(0) if could_be_markup(match.group(1)) else match.group(1)
-
-    monkeypatch.setattr(usertext, "spans", lambda text, *how: spans(_SPAN.sub(unmark, text), *how))
 
 
 class Recorder:
     def __init__(self) -> None:
-        self.texts: dict[str, str] = {}  # what was said → where it came from
+        self.texts: dict[Text | str, str] = {}  # what was said → where it came from
 
     def add(self, where: str, text) -> None:
-        if isinstance(text, str) and text:
+        if isinstance(text, (Text, str)) and text:
             self.texts.setdefault(text, where)
 
     def state(self, state) -> None:
@@ -73,9 +55,6 @@ def recording() -> Iterator[Recorder]:
     line the rules make inside the block goes to the recorder it gives."""
     recorder = Recorder()
     with pytest.MonkeyPatch.context() as monkeypatch:
-        shown_as_unmarked(monkeypatch)
-        marking_everything(monkeypatch)
-
         made = model.Outcome.__init__
 
         def outcome(self, state, events, summary):
@@ -110,7 +89,8 @@ def recording() -> Iterator[Recorder]:
 class Run:
     code: int  # the sandbox's exit code: 0 when every line of the script ran
     transcript: str
-    texts: dict[str, str]  # what the rules said → where it came from (Recorder.texts)
+    texts: dict[Text | str, str]  # what the rules said → where it came from (Recorder.texts)
+    sent: tuple[str, ...]  # the problems the stand-in found in the bot's requests (private-use code points among them)
 
 
 class Runs:
@@ -122,9 +102,12 @@ class Runs:
     async def of(self, script: Path) -> Run:
         if script not in self._runs:
             out = io.StringIO()
+            before = set(map(id, StandIn.instances))
             with recording() as recorder:
                 code = await sandbox(
                     script.read_text(encoding="utf-8"), system=script.name.split(".")[0], seed=SEED, out=out
                 )
-            self._runs[script] = Run(code, out.getvalue(), dict(recorder.texts))
+            used = [s for s in list(StandIn.instances) if id(s) not in before]
+            sent = tuple(str(v) for s in used for v in s.contract_violations)
+            self._runs[script] = Run(code, out.getvalue(), dict(recorder.texts), sent)
         return self._runs[script]

@@ -2,11 +2,11 @@
 
 import pytest
 
-from rules import usertext
 from rules.dice import MAX_DICE, MAX_FACES, MAX_LENGTH
 from rules.errors import DiceError
 from rules.roll import BREAKDOWN_LIMIT, roll
 from rules.said import english
+from rules.text import pieces
 
 
 def test_keep_highest_shows_every_die_and_strikes_the_dropped_one():
@@ -73,8 +73,7 @@ def test_a_long_breakdown_is_cut_between_dice_and_keeps_the_total():
 
 def test_typed_text_is_shown_as_typed():
     rolled = roll("1d4", 1, who="**Boss**", reason="[Free Nitro](https://x.y)", entered=(2,))
-    typed: list[str] = []
-    usertext.spans(rolled.said, lambda part: typed.append(part) or part)
+    typed = [piece for piece, is_typed in pieces(rolled.said, None, reveal=True) if is_typed]
     assert "**Boss**" in english(rolled.said) and "**Boss**" in typed  # shown literally by the renderer
 
 

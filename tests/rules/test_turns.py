@@ -10,6 +10,7 @@ from rules.actions import AddCombatants, Choose, DelayTurn, EndTurn, NextTurn, R
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed, NotRunning, NotYourTurn, Stale, UnknownAction
 from rules.model import Actor, Choice, Event
+from rules.said import english, seq
 from rules.turns.clock import Clock, Hold, Release
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 from rules.turns.seconds import Spend
@@ -412,7 +413,7 @@ def test_an_option_is_chosen_by_its_label_as_shown_or_by_its_key_and_a_refusal_l
 
 def test_a_questions_signature_is_made_of_its_keys_not_its_words():
     pending = orc_hits_alice().pending
-    options = tuple(o.but(label=f"«{o.label}»") for o in pending.options)
+    options = tuple(o.but(label=seq("«", o.label, "»")) for o in pending.options)
     assert pending.but(prompt="«Alice : esquive ?»", options=options).signature == pending.signature
     rekeyed = (pending.options[0].but(key="duck"),) + pending.options[1:]
     assert pending.but(options=rekeyed).signature != pending.signature
@@ -429,10 +430,11 @@ def test_a_question_stored_before_options_had_keys_loads_and_is_answered():
     del data["pending"]["former_signature"]
     stored = type(s).model_validate_json(json.dumps(data))
     pending = stored.pending
-    assert pending.keys == pending.labels == ("Dodge", "Take it") and pending.default == "Take it"
+    labels = tuple(english(label) for label in pending.labels)
+    assert pending.keys == labels == ("Dodge", "Take it") and pending.default == "Take it"
     assert pending.owners == {"Dodge": (2,)}
     # Its buttons were posted with the signature of its id, kind, prompt and options as they were.
-    posted = repr((pending.id, pending.kind, pending.prompt, ("Dodge", "Take it")))
+    posted = repr((pending.id, pending.kind, data["pending"]["prompt"], ("Dodge", "Take it")))
     signature = hashlib.blake2s(posted.encode(), digest_size=4).hexdigest()
     assert pending.signature == signature
     assert type(s).model_validate_json(stored.model_dump_json()).pending.signature == signature
