@@ -254,7 +254,8 @@ class Seconds(Initiative):
         if used:
             enc, more = system.on_seconds(enc, cid, used, chance)
             events.extend(more)
-        if enc.turns.left.get(cid, 0) == 0 and cid in enc.turns.acting:
+        after = state_of(enc, SecondsState)
+        if after.left.get(cid, 0) == 0 and cid in after.acting:
             enc, more = self.end_turn(system, enc, chance)
             events.extend(more)
         return enc, events
