@@ -32,7 +32,7 @@ def split_entries(text: str) -> list[str]:
 
 
 def set_value(
-    system_name: str,
+    system_name: Text | str,
     table: dict[str, Adjustable],
     state: dict[str, Any],
     key: str,
@@ -86,7 +86,7 @@ def refuse_dead(name: str, state: dict[str, Any]) -> None:
         )
 
 
-def dead_rest(r: Resting, rest: str = "rest") -> tuple[dict[str, Any], Text] | None:
+def dead_rest(r: Resting, rest: Text | str = "rest") -> tuple[dict[str, Any], Text] | None:
     """A dead character's rest result (nothing changes), or None for the living."""
     if r.lasting.get("dead"):
         return dict(r.lasting), say("{name} is dead: {rest} changes nothing.", name=r.name, rest=term(rest))

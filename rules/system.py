@@ -9,7 +9,7 @@ pending choices). Everything here is pure: state in, state and events out.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import ValidationError
 from pydantic_core import PydanticKnownError
@@ -93,7 +93,12 @@ class RestOutcome(Value):
     events: tuple[Event, ...]
 
 
-class System:
+C = TypeVar("C", bound=Combatant)
+
+
+class System(Generic[C]):
+    """A rule system, over its own combatant type `C` (the hooks below receive its combatants)."""
+
     key: ClassVar[str]
     name: ClassVar[str]
     summary: ClassVar[str] = ""
@@ -106,7 +111,9 @@ class System:
     options: ClassVar[dict[str, Option]] = {}
     # The module with this system's rules between fights (its `between.py`): lasting,
     # carry_in, RESTS, rest, ADJUSTABLE, adjust, lines, and optionally campaign_out/in.
-    between: ClassVar[Any] = None
+    # Not declared a ClassVar: mypy reads a module named in a class body as an instance variable,
+    # and an instance variable may not override a ClassVar.
+    between: Any = None
 
     def __init__(self) -> None:
         self._handlers: dict[type[Action], Handler] = {}
@@ -218,7 +225,7 @@ class System:
         return self.commands.act_choices()
 
     # --- hooks the turn structures call -------------------------------------
-    def roll_initiative(self, enc: Encounter, combatant: Combatant, chance: Chance) -> tuple[InitiativeKey, Text]:
+    def roll_initiative(self, enc: Encounter, combatant: C, chance: Chance) -> tuple[InitiativeKey, Text]:
         raise NotImplementedError
 
     def order_ties(
@@ -227,7 +234,7 @@ class System:
         """Order entries whose keys are equal: returns (entries, slots, events)."""
         return tied, [[entry.cid] for entry in tied], []
 
-    def can_act(self, enc: Encounter, combatant: Combatant) -> bool:
+    def can_act(self, enc: Encounter, combatant: C) -> bool:
         return not combatant.out
 
     def on_turn_start(self, enc: Encounter, cid: str, chance: Chance) -> tuple[Encounter, list[Event]]:
@@ -263,7 +270,7 @@ class System:
         return resume(enc, pending, option, chance)
 
     # --- what people see ---------------------------------------------------
-    def status_line(self, enc: Encounter, combatant: Combatant, *, reveal: bool) -> Text:
+    def status_line(self, enc: Encounter, combatant: C, *, reveal: bool) -> Text:
         """One tracker line; `reveal` is False for hidden NPCs shown to players."""
         return EMPTY
 
@@ -281,14 +288,14 @@ class System:
     # Keys a character has no entry for stand as its sheet says, so `{}` is a
     # fresh character. The campaign's system-level state (`campaign`) is one
     # JSON dict per campaign, e.g. the Editor-in-Chief's Plot Point pool.
-    def lasting(self, enc: Encounter, combatant: Combatant) -> dict[str, Any]:
+    def lasting(self, enc: Encounter, combatant: C) -> dict[str, Any]:
         """What this combatant carries out of the fight (JSON-ready).
 
         The caller stores `stored | lasting(enc, c)`: keys the fight does not
         own (a hiatus count, attribute losses) are kept from the stored state."""
         return self.between.lasting(enc, combatant) if self.between else {}
 
-    def carry_in(self, combatant: Combatant, lasting: dict[str, Any]) -> Combatant:
+    def carry_in(self, combatant: C, lasting: dict[str, Any]) -> C:
         """A joining character starts from its lasting state instead of its fresh sheet.
 
         Called by the join handler when `AddCombatants.lasting` is given, before
