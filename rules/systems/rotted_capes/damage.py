@@ -77,7 +77,7 @@ def harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Report
     """Apply one instance of damage; the text continues a roll's total.
     A Horde's damage lands on one member, named in the text. Each piece of the
     text starts with its separator outside the phrase, so a Horde's area line
-    can trim it (`modes._member_text`)."""
+    can trim it (`modes._trimmed`)."""
     t = enc.get(cid)
     if not t.horde:
         return _harm(enc, cid, h)
