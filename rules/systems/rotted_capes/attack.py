@@ -277,6 +277,8 @@ def resolve(
     notes = [n for n in (user_text(spec["weapon"]), free) if n]
     weapon = seq(" (", listed(notes), ")") if notes else EMPTY
     head = say("{who} attacks {target}{notes}: ", who=attacker.name, target=target.name, notes=weapon)
+    rolled: tuple[int, ...]
+    text: Text
     if spec["blaze"]:
         natural, rolled, text = 20, (), say("blaze of glory: automatic critical")
         critical, hit = True, True
@@ -356,8 +358,8 @@ def resolve(
             Event(kind="info", text=seq("🔥 ", say("{who} goes out in a blaze of glory.", who=attacker.name)))
         )
     if report is not None:
-        enc, more = dmg.follow_up(enc, target.id, report)
-        events.extend(more)
+        enc, follow = dmg.follow_up(enc, target.id, report)
+        events.extend(follow)
     if not spec["blaze"]:
         enc = enc.but(
             last_roll=LastRoll(

@@ -102,7 +102,8 @@ ADJUSTABLE = {
 # --- out of a fight and into the next --------------------------------------
 def lasting(enc: RCEncounter, c: RCCombatant) -> dict[str, Any]:
     stamina = min(c.stamina, c.sheet.stamina)  # an Unleashed villain's doubled Stamina ends with the fight
-    unconscious = c.has("Unconscious") and not c.condition("Unconscious").source and c.stamina == 0
+    knocked = c.condition("Unconscious")
+    unconscious = knocked is not None and not knocked.source and c.stamina == 0
     out: dict[str, Any] = {
         "stamina": stamina,
         "unconscious": unconscious,
@@ -279,7 +280,7 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], Text, int, bool
     total = d20.natural + v["con"] - penalty
     sign = "+" if v["con"] >= 0 else "−"
     hiatuses = say_plural("{n} Hiatus", "{n} Hiatuses", taken, n=taken)
-    roll = say(
+    roll: Text = say(
         "{who} CON save (Wound Recovery, {hiatuses} taken): {d20} {sign} {con}",
         who=name,
         hiatuses=hiatuses,

@@ -18,6 +18,7 @@ from .actions import (
     Save,
     Swap,
 )
+from .model import rc_encounter
 
 
 def attack(given: Given) -> Attack:
@@ -89,7 +90,7 @@ COMMANDS = Commands(
         own={"swap": lambda given: Swap(**given.base(), target=given.required("target"))},
     ),
     reports={
-        "plotpoint_show": lambda enc, given: plot.balances(enc),
-        "condition_list": lambda enc, given: gm.conditions_text(enc, given.optional("target")),
+        "plotpoint_show": lambda enc, given: plot.balances(rc_encounter(enc)),
+        "condition_list": lambda enc, given: gm.conditions_text(rc_encounter(enc), given.optional("target")),
     },
 )

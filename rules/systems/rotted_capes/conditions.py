@@ -166,13 +166,15 @@ def attack_sources(
     """(advantage reasons, disadvantage reasons, flat modifier) from tracked state."""
     adv, dis = _own_rolls(attacker)
     flat = 0
-    if attacker.has("Blinded"):
-        if attacker.condition("Blinded").tagged("partial"):
+    blinded = attacker.condition("Blinded")
+    if blinded is not None:
+        if blinded.tagged("partial"):
             flat -= 2
         else:
             dis.append(N_("attacker blinded"))
-    if target.has("Blinded"):
-        if target.condition("Blinded").tagged("partial"):
+    blinded = target.condition("Blinded")
+    if blinded is not None:
+        if blinded.tagged("partial"):
             flat += 2
         else:
             adv.append(N_("target blinded"))

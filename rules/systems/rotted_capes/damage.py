@@ -54,6 +54,7 @@ def best_dr(c: RCCombatant, damage_type: str) -> tuple[int, str]:
     """Only the highest applicable DR counts; psychic damage ignores any DR
     that does not name psychic."""
     table = parse_dr(c.sheet.dr)
+    keys: tuple[str, ...]
     if damage_type == "psychic":
         keys = ("psychic",)
     else:
@@ -76,7 +77,7 @@ def harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Report
     """Apply one instance of damage; the text continues a roll's total.
     A Horde's damage lands on one member, named in the text. Each piece of the
     text starts with its separator outside the phrase, so a Horde's area line
-    can trim it (`modes._member_text`)."""
+    can trim it (`modes._trimmed`)."""
     t = enc.get(cid)
     if not t.horde:
         return _harm(enc, cid, h)
@@ -96,7 +97,9 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Repor
     dr_text = dict(dr=secret(shown_dr, t), after=secret(after, t))
     if t.zombie and h.damage_type == "psychic":
         return enc, seq(" ", say("psychic: no effect on zombies")), report
-    massive, why = False, EMPTY
+    massive = False
+    why: Text = EMPTY
+    text: Text
     total = t.ongoing_total
     if h.ongoing:
         total += after
@@ -197,7 +200,7 @@ def wound_text(dealt: int, critical: bool, massive: bool) -> Text:
 
 def settle(t: RCCombatant) -> tuple[RCCombatant, Text]:
     """Derived conditions from Stamina and Wounds (and Exhaustion 6)."""
-    text = EMPTY
+    text: Text = EMPTY
     had = {name: t.has(name) for name in cond.DERIVED}
     imposed = t.condition("Unconscious")
     imposed = imposed if imposed and imposed.source else None  # a power or a knockout, not Stamina
@@ -266,6 +269,8 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
 
 def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter, Event]:
     t = enc.get(cid)
+    if t.demanding is None:
+        raise ValueError(f"{cid} performs no demanding action to keep going")
     # the DC comes from the damage after the bearer's DR
     prompt = say(
         "{who}: Constitution save DC {dc} to keep {what} going.", who=t.name, dc=secret(dc, t), what=t.demanding.what

@@ -136,11 +136,8 @@ def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
     c = enc.get(spec["who"])
     adv = list(spec["adv"]) + (["assisted"] if assisted else [])
     spec = spec | {"adv": adv}
-    save_kind = (
-        spec["kind"]
-        if not spec["condition"]
-        else (c.condition(spec["condition"]).save if c.condition(spec["condition"]) else "con")
-    )
+    held = c.condition(spec["condition"]) if spec["condition"] else None
+    save_kind = spec["kind"] if not spec["condition"] else held.save if held else "con"
     ok, text = roll_save(enc, c.id, save_kind, spec["dc"], chance, adv, spec["dis"])
     events = [
         Event(
@@ -261,7 +258,7 @@ def add_condition(enc: RCEncounter, action, chance):
             fields = {"until": "save"}
     if fields["until"] == "save" and dc is None:
         raise InvalidInput(say("A condition that lasts until saved needs `dc=` in the options."))
-    source = one_line(flags.get("source") or flags.get("by"), 60)
+    source: str = one_line(flags.get("source") or flags.get("by"), 60)
     if name == "Unconscious" and not source:
         source = "imposed"  # so Stamina changes do not wake them
     condition = Condition(
@@ -277,7 +274,8 @@ def add_condition(enc: RCEncounter, action, chance):
     )
     t = cond.add(target, condition)
     events = []
-    if name == "Exhaustion" and t.condition("Exhaustion").level >= 6:
+    exhausted = t.condition("Exhaustion")
+    if exhausted is not None and exhausted.level >= 6:
         t = t.but(dead=True, out=True)
         events.append(Event(kind="info", text=seq("☠️ ", say("{who} reaches Exhaustion 6 and dies.", who=t.name))))
     if name == "Unconscious":

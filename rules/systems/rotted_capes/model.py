@@ -267,3 +267,31 @@ class RCEncounter(Encounter):
     pool: int = 0  # the Editor-in-Chief's Plot Points
     last_roll: LastRoll | None = None
     plot_log: tuple[Text, ...] = ()  # lines as posted
+
+    # the shared lookups, typed as what this encounter holds
+    def get(self, cid: str) -> RCCombatant:
+        return rc(super().get(cid))
+
+    def find(self, name: str) -> RCCombatant:
+        return rc(super().find(name))
+
+    def maybe(self, name: str | None) -> RCCombatant | None:
+        found = super().maybe(name)
+        return None if found is None else rc(found)
+
+    def active(self) -> tuple[RCCombatant, ...]:
+        return tuple(c for c in self.combatants if not c.out)
+
+
+def rc(c: Combatant) -> RCCombatant:
+    """A combatant of a Rotted Capes encounter, as the type it has."""
+    if not isinstance(c, RCCombatant):
+        raise TypeError(f"not a Rotted Capes combatant: {c.id}")
+    return c
+
+
+def rc_encounter(enc: Encounter) -> RCEncounter:
+    """An encounter handed over by the shared code, as the Rotted Capes encounter it is."""
+    if not isinstance(enc, RCEncounter):
+        raise TypeError(f"not a Rotted Capes encounter: {enc.system}")
+    return enc

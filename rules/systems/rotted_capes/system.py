@@ -3,14 +3,13 @@ turn hooks, commands and what the tracker shows."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...said import N_, joined, say, seq, term
 from ...secrets import secret
 from ...system import Option, System
-from ...text import Text
 from ...turns.initiative import Initiative
 from ...usertext import listed
 from . import attack, between, economy, gm, hooks, modes, moves, plot
@@ -58,7 +57,7 @@ class RottedCapes(System):
     sheet_type = RCSheet
     turns = Initiative()
     commands = COMMANDS
-    between = between
+    between: ClassVar[Any] = between
     options = {
         "starting_plot_points": Option(default=1, help=N_("Plot Points each hero starts an Issue with.")),
         "offer_plot_disadvantage": Option(
@@ -253,7 +252,7 @@ class RottedCapes(System):
                 if c.stamina * 2 <= c.max_stamina or c.wounds < c.max_wounds
                 else say("unhurt")
             )
-        parts: list[Text] = [say("dead") if c.dead else dmg.status(c)]
+        parts = [say("dead") if c.dead else dmg.status(c)]
         if c.horde:
             parts.append(say("+{bonus} to hit and damage", bonus=2 * (len(c.horde) - 1)))
         if c.conditions:
