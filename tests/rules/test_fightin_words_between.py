@@ -13,6 +13,7 @@ from rules.randomness import Chance
 from rules.said import english
 from rules.system import Resting
 from rules.systems.fightin_words import SYSTEM
+from rules.systems.fightin_words.between import ADJUSTABLE, LASTING
 from rules.systems.fightin_words.gm import AddCondition, Damage
 from tests.helpers import GM
 
@@ -101,6 +102,17 @@ def test_a_day_bedridden_heals_endurance_wounds():
         "Jack heals 3 wounds (Endurance 3): 2 wounds left, Toughness 7/1.",
         "Tough heals 2 wounds (Endurance 4): 0 wounds left, Toughness 10/4.",
     ]
+
+
+def test_a_day_bedridden_heals_located_wounds_too():
+    arm = "arm: the arm cannot carry objects"
+    out = rest("bedridden", resting({"wounds": 2, "locations": [arm]}))
+    assert out.characters[0].lasting == {"wounds": 0, "locations": []}
+    assert texts(out)[1] == f"Jack heals 2 wounds (Endurance 3): 0 wounds left, Toughness 9/3; healed: {arm}."
+
+
+def test_the_conditions_help_names_every_lasting_condition():
+    assert ADJUSTABLE["conditions"].help == "lasting conditions: " + ", ".join(LASTING)
 
 
 def test_nothing_to_heal_infection_and_death():

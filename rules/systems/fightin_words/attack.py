@@ -115,7 +115,7 @@ def to_hit_bonus(attacker: Fighter, w: Weapon, action: Attack) -> tuple[int, lis
     bonus = base + action.x
     if action.x:
         parts.append(Raw(f"{action.x:+d}"))
-    if w.ranged and action.distance is not None:
+    if w.increment is not None and action.distance is not None:  # a ranged weapon
         steps = range_penalty(action.distance, w.increment)
         if steps is None:
             raise InvalidInput(
@@ -166,13 +166,13 @@ def attack(system, enc, action: Attack, chance: Chance):
             rolls.append(say("{who} is helpless: melee hits automatically", who=t.name))
             hits.append({"i": i, "target": t.id})
             continue
-        die, total, hit = d6_check(chance, bonus, score)
+        die, total, hits_it = d6_check(chance, bonus, score)
         rolled = dict(die=die, bonus=joined(" ", bonus_parts), total=secret(total, me), target=t.name, score=shown)
-        if hit:
+        if hits_it:
             rolls.append(say("d6 {die} {bonus} = {total} vs {target}'s Target {score}: hit", **rolled))
         else:
             rolls.append(say("d6 {die} {bonus} = {total} vs {target}'s Target {score}: miss", **rolled))
-        if hit:
+        if hits_it:
             hits.append({"i": i, "target": t.id})
     melee = not w.ranged and not w.magic
     extra = melee_bonus_damage(me) if melee else 0

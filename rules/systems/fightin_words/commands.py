@@ -26,7 +26,7 @@ def modifier(text: str) -> tuple[int, int]:
     return integer(match.group(1), "X", -20, 20), integer(match.group(2), "Y", -20, 20)
 
 
-def _targets(text: str, repeat: int | None) -> tuple[str, ...]:
+def _targets(text: str | None, repeat: int | None) -> tuple[str, ...]:
     names = tuple(n.strip() for n in str(text or "").split(",") if n.strip())
     if not names:
         raise InvalidInput(say("Name a target."))
@@ -41,9 +41,9 @@ def _targets(text: str, repeat: int | None) -> tuple[str, ...]:
 
 def attack(given: Given) -> Action:
     opts = given.flags
-    x = y = given.integer("modifier", -20, 20, default=0)
+    x = y = given.integer("modifier", -20, 20) or 0
     if "mod" in opts:
-        dx, dy = modifier(opts["mod"])
+        dx, dy = modifier(str(opts["mod"]))
         x, y = x + dx, y + dy
     distance = given.number("range", 0, 100_000)
     if distance is None:
@@ -86,7 +86,8 @@ def damage(given: Given) -> Action:
     height = given.number("height", 0, 100_000)
     if height is None and given.text("amount").strip().casefold().startswith("fall"):
         raise InvalidInput(say("For a fall, give the height in metres: options `height=20 surface=concrete`."))
-    kind = (given.text("damage_type") or opts.get("type") or "").strip().casefold() or None
+    typed = opts.get("type")
+    kind = (given.text("damage_type") or (typed if isinstance(typed, str) else "")).strip().casefold() or None
     if opts.get("morale") and not kind:
         kind = "morale"
     return Damage(

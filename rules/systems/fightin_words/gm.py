@@ -247,11 +247,11 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
     if name == "stunned":
         seconds = cond.seconds_of(action.duration)
         acting = f.id in enc.turns.acting
-        enc, events = system.turns.lose(system, enc, f.id, seconds, say("stunned"), chance)
+        enc, lost = system.turns.lose(system, enc, f.id, seconds, say("stunned"), chance)
         if not acting:
             line = say("{who} is stunned: loses {n} s of their next turn.", who=f.name, n=seconds)
-            events = [Event(kind="info", text=line)]
-        return enc, events
+            lost = [Event(kind="info", text=line)]
+        return enc, lost
     events: list[Event] = []
     rounds = cond.rounds_of(action.duration)
     if name == "staggered" and rounds is None:

@@ -47,14 +47,14 @@ def break_ties(enc, tied: list, chance: Chance):
     A tie settled earlier stays settled: characters joining it later (late
     arrivals, or additions during setup) roll off into the existing order.
     """
+    events: list[Event] = []
     settled = [e for e in tied if e.tiebreak]
     if settled:
-        ordered, events = settled, []
+        ordered = settled
         for newcomer in (e for e in tied if not e.tiebreak):
             ordered, more = _slot_in(enc, ordered, newcomer, chance)
             events.extend(more)
         return ordered, [[e.cid] for e in ordered], events
-    events: list[Event] = []
     results: dict[str, tuple[int, ...]] = {e.cid: () for e in tied}
 
     def settle(group: list, depth: int) -> None:

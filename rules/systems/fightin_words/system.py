@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from rules.model import Event
 from rules.said import N_, joined, say, say_plural, term
 from rules.system import System
-from rules.text import Text, as_text
+from rules.text import Text
 from rules.turns.seconds import Seconds
 from rules.usertext import listed, user_text
 
@@ -38,7 +40,7 @@ class FightinWords(System):
     sheet_type = Sheet
     turns = Seconds(TURN_SECONDS)
     commands = COMMANDS
-    between = between
+    between: ClassVar[Any] = between
     sides = ("heroes", "threats")
     player_side = "heroes"
 
@@ -176,7 +178,7 @@ class FightinWords(System):
         ]
         owed = state.owed.get(cid, 0)
         if owed:
-            busy = as_text(state.busy[cid]) if state.busy.get(cid) else say("busy")
+            busy = state.busy.get(cid) or say("busy")
             lines.append(say("↪ {n} s carry into the next turn ({busy})", n=owed, busy=busy))
         if f.mounted:
             lines.append(say("🐎 steering the mount: 2 s every turn"))
