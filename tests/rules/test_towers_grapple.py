@@ -252,12 +252,12 @@ def test_a_hurt_grappler_keeps_hold():
 def test_a_hidden_grapplers_numbers_are_secret():
     enc = grappled(hidden_fighter=True)
     out = command(enc, "act", action="squeeze", cards="7H")
-    line = texts(out)[0]
+    line = out.events[0].said
     assert reveal(line).startswith("Fighter: Squeeze Bandit: damage flip 7♥ → 1♥: HS 3 + size 1 = 4 + 1♥ = 5")
     assert conceal(line).startswith("Fighter: Squeeze Bandit: damage flip 7♥ → 1♥: HS ? + size ? = ? + 1♥ = ?")
     enc = command(grappled(hidden_fighter=True), "act", action="forced delay").state
     out = command(enc, "damage", target="Fighter", amount="12")
-    assert "Fighter (?) lets go: the grapple on Bandit breaks." in [conceal(t) for t in texts(out)]
+    assert "Fighter (?) lets go: the grapple on Bandit breaks." in [conceal(e.said) for e in out.events]
 
 
 def test_full_defense_adds_to_the_defence_against_a_grapple_test():

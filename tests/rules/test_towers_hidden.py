@@ -158,11 +158,11 @@ def run(hidden: bool):
             step = lambda e: add(e, "Wraith", low(21), WRAITH, surprised=True)  # noqa: E731
         out = step(enc)
         enc = out.state
-        lines = [e.text for e in out.events] + [english(out.summary)]
+        lines = [e.said for e in out.events] + [out.summary]
         if enc.pending is not None:
-            lines += [english(enc.pending.prompt), *map(english, enc.pending.labels)]
+            lines += [enc.pending.prompt, *enc.pending.labels]
         if enc.turns.current:
-            lines += map(english, SYSTEM.turn_summary(enc, enc.turns.current))
+            lines += SYSTEM.turn_summary(enc, enc.turns.current)
         steps.append((label, lines))
     return enc, steps
 
@@ -303,13 +303,13 @@ def test_recover_and_unarmed_blows_hide_endurance_and_hard_strength():
     assert who(enc) == "Wraith"
     enc = command(enc, "damage", target="Wraith", amount="50", damage_type="physical").state
     out = command(enc, "act", actor="Wraith", action="recover")
-    assert conceal(out.events[0].text) == "Wraith recovers STUN = Endurance ?: STUN ? → ?/?."
-    assert reveal(out.events[0].text) == "Wraith recovers STUN = Endurance 19: STUN 64 → 83/97."
+    assert conceal(out.events[0].said) == "Wraith recovers STUN = Endurance ?: STUN ? → ?/?."
+    assert reveal(out.events[0].said) == "Wraith recovers STUN = Endurance 19: STUN 64 → 83/97."
     enc = out.state
     assert who(enc) == "Wraith"  # phase 5, before the Hero (CI 23 against 15)
     out = command(enc, "attack", actor="Wraith", target="Hero", weapon="unarmed", cards="AH " + low(23))
     out = choose(out.state, cards="9C")
-    damage = out.events[2].text
+    damage = out.events[2].said
     assert conceal(damage).startswith("Unarmed HS ? + 1♥ = ? − ER 12 = 5 physical STUN")
     assert reveal(damage).startswith("Unarmed HS 16 + 1♥ = 17 − ER 12 = 5 physical STUN")
 
@@ -319,14 +319,14 @@ def test_a_tie_with_a_hidden_npc_keeps_its_initiative_secret():
     for hidden in (True, False):
         enc = add(new(), "Wraith", low(21), WRAITH, hidden=hidden).state
         out = add(enc, "Twin", low(21) + " KD 3C", twin)
-        tie = out.events[-1].text
+        tie = out.events[-1].said
         if hidden:  # the Twin's N 21 is public: "tie" would tell the Wraith's too, and its SS
             assert conceal(tie) == "? → Wraith then Twin for this encounter."
             assert reveal(tie) == (
                 "Tie at CI 23, N 21, SS 18: flip-off Wraith K♦, Twin 3♣ → Wraith then Twin for this encounter."
             )
         else:
-            assert not has_secrets(tie) and tie.startswith("Tie at CI 23, N 21, SS 18: flip-off")
+            assert not has_secrets(tie) and english(tie).startswith("Tie at CI 23, N 21, SS 18: flip-off")
 
 
 def test_a_hidden_defender_asked_to_flip_reads_its_numbers_only_for_the_gm():
@@ -334,10 +334,10 @@ def test_a_hidden_defender_asked_to_flip_reads_its_numbers_only_for_the_gm():
     enc = add(enc, "Wraith", low(21), WRAITH).state
     enc = begin(enc).state
     out = command(enc, "attack", actor="Wraith", target="Hero", weapon="claws", cards="AH " + low(23))
-    prompt = english(out.state.pending.prompt)
+    prompt = out.state.pending.prompt
     assert "Flip PD ? − SS ? flat-footed = ?: ? card." in conceal(prompt)
     assert "Flip PD 3 − SS 2 flat-footed = 1: 1 card." in reveal(prompt)
-    assert conceal(out.events[-1].text) == "Hero flips PD ? − SS ? flat-footed = ? (? card): see the Flip button."
+    assert conceal(out.events[-1].said) == "Hero flips PD ? − SS ? flat-footed = ? (? card): see the Flip button."
 
 
 def test_the_gm_reads_what_the_table_read_before():
@@ -346,7 +346,7 @@ def test_the_gm_reads_what_the_table_read_before():
     _, plain = run(hidden=False)
     for (label, secret_lines), (_, plain_lines) in zip(hidden, plain, strict=True):
         for text, before in zip(secret_lines, plain_lines, strict=True):
-            before = before.replace("45 LETHAL → 43 (no more than the STUN)", "45 → 43 LETHAL")
+            before = reveal(before).replace("45 LETHAL → 43 (no more than the STUN)", "45 → 43 LETHAL")
             assert reveal(text) == before, label
 
 
@@ -357,12 +357,12 @@ def test_no_resistance_is_a_secret_too():
         enc = add(enc, "Shade", "9D", "init=1 ss=1 pd=1 er=0 stun=50", hidden=hidden).state
         enc = begin(enc).state
         out = command(enc, "attack", PLAYER, target="Shade", weapon="longblade", cards="QC " + low(4) + " 3D")
-        text = out.events[2].text
+        text = out.events[2].said
         if hidden:
             assert conceal(text) == "Longblade 4 + PX 2 = 6 − ER ? = ? physical STUN → Shade: STUN ? → ?/?"
             assert reveal(text) == "Longblade 4 + PX 2 = 6 − ER 0 = 6 physical STUN → Shade: STUN 50 → 44/50"
         else:
-            assert text == "Longblade 4 + PX 2 = 6 physical STUN → Shade: STUN 50 → 44/50"
+            assert english(text) == "Longblade 4 + PX 2 = 6 physical STUN → Shade: STUN 50 → 44/50"
 
 
 def derivations() -> tuple[set[int], set[int]]:
@@ -372,11 +372,11 @@ def derivations() -> tuple[set[int], set[int]]:
     for _, step in fight_steps():
         before, out = enc, step(enc)
         enc = out.state
-        shown = [e.text for e in out.events] + [english(out.summary)]
+        shown = [e.said for e in out.events] + [out.summary]
         if enc.pending is not None:
-            shown += [english(enc.pending.prompt), *map(english, enc.pending.labels)]
+            shown += [enc.pending.prompt, *enc.pending.labels]
         if enc.turns.current:
-            shown += map(english, SYSTEM.turn_summary(enc, enc.turns.current))
+            shown += SYSTEM.turn_summary(enc, enc.turns.current)
         moved = changes([before, enc], "stun", "lethal", "temp_stun", "temp_lethal", "mana")
         lines += [(conceal(text), moved) for text in shown]
     return derivable(lines), {4, 5, 25, 26}

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rules.commands import integer
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Choice, Event, Value, former_keys
-from rules.said import N_, english, joined, say, say_plural, term
+from rules.said import EMPTY, N_, Text, cut, joined, say, say_plural, seq, term
 from rules.secrets import secret
 from rules.usertext import Typed, listed, quoted
 
@@ -62,10 +62,10 @@ class Plan(Value):
     ally: str | None = None
     area: bool = False
     shifted: bool = False  # Shift Position added (+2)
-    damage_text: str = ""  # where `damage` comes from, e.g. "Axe 4 + PX 2 = 6"
+    damage_text: Text = EMPTY  # where `damage` comes from, e.g. "Axe 4 + PX 2 = 6"
 
     @property
-    def label(self) -> str:
+    def label(self) -> Text:
         label = term(LABELS.get(self.style, self.style.title()))
         return say("Shift Position + {action}", action=label) if self.shifted else label
 
@@ -217,25 +217,25 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
             weapon=weapon.shown,
             targets=against,
         )
-    line = f"{lead} — {described(weapon.stat.upper(), secret(stat_value, attacker), mods, result)}"
+    line = seq(lead, " — ", described(weapon.stat.upper(), secret(stat_value, attacker), mods, result))
     if result.hearts:
-        line += f" ({result.hearts}♥)"
+        line = seq(line, f" ({result.hearts}♥)")
     return proceed(system, enc, plan, chance, [Event(kind="roll", text=line)], answered=False)
 
 
-def damage_source(attacker: TowersCombatant, weapon: Weapon, style: str, base: int) -> str:
+def damage_source(attacker: TowersCombatant, weapon: Weapon, style: str, base: int) -> Text:
     """`Axe 4 + PX 2 + Power Attack 2 = 8`: the base damage with its parts.
 
     A hidden attacker's weapon damage, PX or HS and the total are secret."""
-    parts = [secret(weapon.damage, attacker)] if weapon.damage or not weapon.adds else []
+    parts: list[Text] = [secret(weapon.damage, attacker)] if weapon.damage or not weapon.adds else []
     if weapon.adds == "hs" and attacker.grappled:
         parts.append(say("HS {n} (halved: grappled)", n=secret(hard_strength(attacker), attacker)))
     elif weapon.adds:
-        parts.append(f"{term(weapon.adds.upper())} {secret(getattr(attacker.sheet, weapon.adds), attacker)}")
+        parts.append(seq(term(weapon.adds.upper()), " ", secret(getattr(attacker.sheet, weapon.adds), attacker)))
     if style == "power attack":
         parts.append(say("Power Attack {n}", n=POWER_DAMAGE))
-    total = f" = {secret(base, attacker)}" if len(parts) > 1 else ""
-    return f"{weapon.shown} " + " + ".join(parts) + total
+    total = seq(" = ", secret(base, attacker)) if len(parts) > 1 else EMPTY
+    return seq(weapon.shown, " ", joined(" + ", parts), total)
 
 
 def hard_strength(attacker: TowersCombatant) -> int:
@@ -243,9 +243,9 @@ def hard_strength(attacker: TowersCombatant) -> int:
     return attacker.sheet.hs // 2 if attacker.grappled else attacker.sheet.hs
 
 
-def spend_mana(enc: TowersEncounter, combatant: TowersCombatant, flags: dict) -> tuple[TowersEncounter, str]:
+def spend_mana(enc: TowersEncounter, combatant: TowersCombatant, flags: dict) -> tuple[TowersEncounter, Text]:
     if "mana" not in flags:
-        return enc, ""
+        return enc, EMPTY
     cost = integer(flags["mana"], "mana", 0, 100)
     if cost > combatant.mana:
         raise InvalidInput(
@@ -280,7 +280,7 @@ def proceed(system, enc: TowersEncounter, plan: Plan, chance, events: list[Event
     return finish(system, enc, plan, chance, events)
 
 
-def defense_base(defender: TowersCombatant, stat: str) -> tuple[int, str]:
+def defense_base(defender: TowersCombatant, stat: str) -> tuple[int, Text]:
     """The defence's cards and its label; shown, the base goes through `secret(base, defender)`."""
     value = getattr(defender.sheet, stat)
     if stat == "pd" and defender.flat_footed and defender.sheet.ss:
@@ -296,7 +296,7 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
     attacker = enc.get(plan.attacker)
     base, label = defense_base(defender, plan.defense)
     mods = defense_mods(defender, attacker, plan.weapon, plan.flags, plan.defense)
-    why = f" ({mods.text()})" if mods.notes else ""
+    why = seq(" (", mods.text(), ")") if mods.notes else EMPTY
     count = card_count(base, mods)
     cards = say_plural("{n} card", "{n} cards", count, n=secret(count, defender))
     prompt = say(
@@ -311,11 +311,9 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
         why=why,
         cards=cards,
     )
-    if len(english(prompt)) > PROMPT_LIMIT:
-        prompt = english(prompt)[:PROMPT_LIMIT]  # a phrase cut through reads in English only
     enc = enc.ask(
         kind="defense",
-        prompt=prompt,
+        prompt=cut(prompt, PROMPT_LIMIT),
         options=(Choice(key=FLIP, label=say("Flip")),),
         default=FLIP,
         chooser=defender.id,
@@ -336,13 +334,14 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
 
 def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) -> tuple[TowersEncounter, list[Event]]:
     attacker = enc.get(plan.attacker)
+    line: Text
     if defender.unconscious:
         total, line = 0, say("{who} is unconscious: defence 0", who=defender.name)
     else:
         base, label = defense_base(defender, plan.defense)
         mods = defense_mods(defender, attacker, plan.weapon, plan.flags, plan.defense)
         result = flip(chance, base, mods)
-        total, line = result.total, f"{defender.name} {described(label, secret(base, defender), mods, result)}"
+        total, line = result.total, seq(defender.name, " ", described(label, secret(base, defender), mods, result))
     if defender.aided_for == attacker.id:
         enc = enc.update(defender.id, aided_for=None)
     hit = plan.attack.total >= total
@@ -353,7 +352,7 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
         verdict = say("{attack} vs {defense}: hit", attack=plan.attack.total, defense=total)
     else:
         verdict = say("{attack} vs {defense}: miss", attack=plan.attack.total, defense=total)
-    events = [Event(kind="roll", text=f"{line} → {verdict}")]
+    events = [Event(kind="roll", text=seq(line, " → ", verdict))]
     if not hit:
         return enc, events
     defender = enc.get(defender.id)
@@ -395,5 +394,7 @@ def finish(system, enc: TowersEncounter, plan: Plan, chance, events: list[Event]
         events.append(Event(kind="info", text=text))
         enc, more = system.turns.settle(system, enc, chance)
         return enc, events + more
-    enc, more = system.turns.advance(system, enc, attacker.id, plan.cost, chance, what=f"{plan.label} ({plan.cost})")
+    enc, more = system.turns.advance(
+        system, enc, attacker.id, plan.cost, chance, what=seq(plan.label, f" ({plan.cost})")
+    )
     return enc, events + more

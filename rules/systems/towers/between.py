@@ -9,9 +9,9 @@ from typing import Any
 
 from rules.between import at_most_sheet, dead_rest, heading, kept, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
-from rules.said import N_, say
+from rules.said import N_, Text, say, seq
 from rules.system import Adjustable, Rest
-from rules.usertext import mark, quoted
+from rules.usertext import listed, mark, quoted
 
 from .grapple import PREFIX
 from .model import Condition, TowersCombatant
@@ -84,19 +84,19 @@ def rest(system, kind, characters, campaign, options, chance, settings):
     return outcome(characters, [step(r) for r in characters], campaign, heading(chosen, chance))
 
 
-def _breath(r) -> tuple[dict[str, Any], str]:
+def _breath(r) -> tuple[dict[str, Any], Text]:
     if dead := dead_rest(r):
         return dead
     state = dict(r.lasting)
     v = _view(r.sheet, state)
     state["stun"], state["mana"] = v["max_stun"], v["max_mana"]
-    text = f"{r.name}: " + say("STUN {was} → {now}/{most}", was=v["stun"], now=v["max_stun"], most=v["max_stun"])
+    text = seq(r.name, ": ", say("STUN {was} → {now}/{most}", was=v["stun"], now=v["max_stun"], most=v["max_stun"]))
     if v["max_mana"]:
-        text += ", " + say("mana {was} → {now}/{most}", was=v["mana"], now=v["max_mana"], most=v["max_mana"])
-    return state, text + "."
+        text = seq(text, ", ", say("mana {was} → {now}/{most}", was=v["mana"], now=v["max_mana"], most=v["max_mana"]))
+    return state, seq(text, ".")
 
 
-def _eight_hours(r) -> tuple[dict[str, Any], str]:
+def _eight_hours(r) -> tuple[dict[str, Any], Text]:
     if dead := dead_rest(r):
         return dead
     state = dict(r.lasting)
@@ -107,12 +107,12 @@ def _eight_hours(r) -> tuple[dict[str, Any], str]:
         )
     state["lethal"] = v["lethal"] + 1
     line = say("LETHAL {was} → {now}/{most}", was=v["lethal"], now=v["lethal"] + 1, most=v["max_lethal"])
-    return state, f"{r.name}: {line}."
+    return state, seq(r.name, ": ", line, ".")
 
 
-def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
+def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
     v = _view(sheet, state)
-    out = [say("Dead.")] if state.get("dead") else []
+    out: list[Text] = [say("Dead.")] if state.get("dead") else []
     now, most = v["lethal"], v["max_lethal"]
     if now < 0:
         out.append(say("LETHAL {now}/{most} (dying)", now=now, most=most))
@@ -129,11 +129,11 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
     if v["max_mana"]:
         out.append(say("Mana {now}/{most}", now=v["mana"], most=v["max_mana"]))
     if state.get("conditions"):
-        kept = [
+        kept: list[Text] = [
             say("{name} (minor)", name=mark(x["name"])) if x.get("minor") else mark(x["name"])
             for x in state["conditions"]
         ]
-        out.append(say("Conditions: {conditions}", conditions=", ".join(kept)))
+        out.append(say("Conditions: {conditions}", conditions=listed(kept)))
     return out
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.commands import Acts, Commands, Given, amount, integer
 from rules.errors import InvalidInput
-from rules.said import N_, say, term
+from rules.said import N_, joined, say, term
 from rules.turns.clock import Release
 from rules.usertext import one_line
 
@@ -144,7 +144,7 @@ def heal(given: Given) -> Heal:
 def check(given: Given) -> Check:
     stat = given.text("kind").strip().lower()
     if stat not in SAVE_STATS:
-        raise InvalidInput(say("Resist with one of: {stats}.", stats=", ".join(term(s) for s in SAVE_STATS)))
+        raise InvalidInput(say("Resist with one of: {stats}.", stats=joined(", ", (term(s) for s in SAVE_STATS))))
     if given.options.get("dc") is None:
         raise InvalidInput(say("dc: the effect's Attack value (how many cards it flips)."))
     opts = dict(given.flags)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from rules.errors import InvalidInput
-from rules.said import N_, say, term
+from rules.said import N_, joined, say, term
 from rules.usertext import quoted
 
 FREE = -1  # free actions do not end the turn
@@ -138,7 +138,7 @@ def action_type(name: str) -> ActionType:
             say(
                 "{name} is not a 99 Towers action. Actions: {actions}.",
                 name=quoted(name or ""),
-                actions=", ".join(term(a.label) for a in ACTIONS.values()),
+                actions=joined(", ", (term(a.label) for a in ACTIONS.values())),
             )
         )
     return ACTIONS[key]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.model import Value
-from rules.said import say, term
+from rules.said import EMPTY, Text, joined, say, seq, term
 from rules.secrets import secret
 from rules.usertext import Typed
 
@@ -30,7 +30,7 @@ class Harm(Value):
     category: str = "none"  # physical, arcane or none
     dtype: Typed = ""
     minimum: bool = True  # a hit always does at least 1 STUN
-    shown: str = ""  # the base as players should read it, e.g. "Axe 4 + PX 2 = 6"
+    shown: Text = EMPTY  # the base as players should read it, e.g. "Axe 4 + PX 2 = 6"
     secret_base: bool = False  # the base comes from a hidden attacker's sheet: its totals are secret
 
 
@@ -38,12 +38,12 @@ class Harm(Value):
 class Dealt:
     stun: int
     lethal: int
-    text: str
+    text: Text
     immune: bool = False
 
-    def result(self, state: str) -> str:
+    def result(self, state: Text) -> Text:
         """The damage and the target's new state; immunity is said once, with no state (nothing changed)."""
-        return f"{self.text}." if self.immune else f"{self.text} → {state}"
+        return seq(self.text, ".") if self.immune else seq(self.text, " → ", state)
 
 
 def resilience(target: TowersCombatant, category: str) -> tuple[int, str]:
@@ -59,56 +59,58 @@ def dealt(harm: Harm, target: TowersCombatant) -> Dealt:
         text = say("{who} is immune to {dtype}: no damage", who=target.name, dtype=term(harm.dtype))
         return Dealt(0, 0, text, immune=True)
     raw = harm.base + harm.hearts
-    base = harm.shown or secret(harm.base, harm.secret_base)
-    steps = base + (f" + {harm.hearts}♥ = {secret(raw, harm.secret_base)}" if harm.hearts else "")
+    steps: Text = harm.shown or secret(harm.base, harm.secret_base)
+    if harm.hearts:
+        steps = seq(steps, f" + {harm.hearts}♥ = ", secret(raw, harm.secret_base))
     resist, label = resilience(target, harm.category)
     stun = raw - resist
     if target.hidden and label:
         # Always the step, the minimum inside its secret: neither a missing step
         # (0) nor "minimum 1" may tell players anything about the hidden Resilience.
-        after = f"{stun}"
+        after: Text = seq(str(stun))
         if harm.minimum and stun < 1:
             stun = 1
-            after += f" → {say('minimum {n}', n=1)}"
-        steps += f" − {term(label)} {secret(resist, target)} = {secret(after, target)}"
+            after = seq(after, " → ", say("minimum {n}", n=1))
+        steps = seq(steps, " − ", term(label), " ", secret(resist, target), " = ", secret(after, target))
     else:
         if resist:
-            steps += f" − {term(label)} {resist} = {stun}"
+            steps = seq(steps, " − ", term(label), f" {resist} = {stun}")
         if harm.minimum and stun < 1:
             stun = 1
-            steps += f" → {say('minimum {n}', n=1)}"
+            steps = seq(steps, " → ", say("minimum {n}", n=1))
     lethal = harm.hearts + harm.extra_lethal
     if target.susceptible_to(harm.dtype):
         stun, lethal = stun * 2, lethal * 2
-        steps += f" {say('×2 susceptible = {stun}', stun=secret(stun, target))}"
+        steps = seq(steps, " ", say("×2 susceptible = {stun}", stun=secret(stun, target)))
     stun = max(0, stun)
-    text = f"{steps} {kind_of(harm)}"
+    text = seq(steps, " ", kind_of(harm))
     if lethal:
         capped = min(lethal, stun)
         if target.hidden:
             # Capped or not would tell how the LETHAL compares with the secret STUN.
-            text += f", {say('{n} LETHAL', n=secret(f'{lethal} → {capped}' if capped < lethal else lethal, target))}"
+            shown = secret(f"{lethal} → {capped}" if capped < lethal else lethal, target)
+            text = seq(text, ", ", say("{n} LETHAL", n=shown))
         elif capped < lethal:
-            text += f", {say('{n} LETHAL → {capped} (no more than the STUN)', n=lethal, capped=capped)}"
+            text = seq(text, ", ", say("{n} LETHAL → {capped} (no more than the STUN)", n=lethal, capped=capped))
         else:
-            text += f", {say('{n} LETHAL', n=lethal)}"
+            text = seq(text, ", ", say("{n} LETHAL", n=lethal))
         lethal = capped
     return Dealt(stun, lethal, text)
 
 
-def kind_of(harm: Harm) -> str:
+def kind_of(harm: Harm) -> Text:
     """`physical (fire) STUN`: the STUN's category and damage type, those it has."""
-    category = term(harm.category) if harm.category != "none" else ""
-    if category and harm.dtype:
+    category = term(harm.category) if harm.category != "none" else None
+    if category is not None and harm.dtype:
         return say("{category} ({dtype}) STUN", category=category, dtype=term(harm.dtype))
-    if category:
+    if category is not None:
         return say("{category} STUN", category=category)
     if harm.dtype:
         return say("({dtype}) STUN", dtype=term(harm.dtype))
     return say("STUN")
 
 
-def take(target: TowersCombatant, stun: int, lethal: int) -> tuple[TowersCombatant, str]:
+def take(target: TowersCombatant, stun: int, lethal: int) -> tuple[TowersCombatant, Text]:
     """Apply STUN and LETHAL, temporary first; report the new state."""
     from_temp = min(target.temp_stun, stun)
     new_stun = max(0, target.stun - (stun - from_temp))
@@ -127,26 +129,27 @@ def take(target: TowersCombatant, stun: int, lethal: int) -> tuple[TowersCombata
     return after, condition_text(target, after)
 
 
-def condition_text(before: TowersCombatant, after: TowersCombatant) -> str:
-    def n(value: int) -> str:
+def condition_text(before: TowersCombatant, after: TowersCombatant) -> Text:
+    def n(value: int) -> Text:
         return secret(value, after)
 
-    parts = []
+    parts: list[Text] = []
     stun_changed = before.stun != after.stun or before.temp_stun != after.temp_stun
     lethal_changed = before.lethal != after.lethal or before.temp_lethal != after.temp_lethal
     if stun_changed or not lethal_changed:
-        line = say("STUN {was} → {now}/{most}", was=n(before.stun), now=n(after.stun), most=n(after.sheet.stun))
+        line: Text = say("STUN {was} → {now}/{most}", was=n(before.stun), now=n(after.stun), most=n(after.sheet.stun))
         if before.temp_stun != after.temp_stun:
-            line += f" {say('(temporary {was} → {now})', was=n(before.temp_stun), now=n(after.temp_stun))}"
+            line = seq(line, " ", say("(temporary {was} → {now})", was=n(before.temp_stun), now=n(after.temp_stun)))
         parts.append(line)
     if lethal_changed:
         line = say("LETHAL {was} → {now}/{most}", was=n(before.lethal), now=n(after.lethal), most=n(after.sheet.lethal))
         if before.temp_lethal != after.temp_lethal:
-            line += f" {say('(temporary {was} → {now})', was=n(before.temp_lethal), now=n(after.temp_lethal))}"
+            line = seq(line, " ", say("(temporary {was} → {now})", was=n(before.temp_lethal), now=n(after.temp_lethal)))
         parts.append(line)
     new = [s for s in after.states() if s not in before.states()]
+    shown: list[Text] = []
     if after.out and not before.out:
-        new = [
+        shown = [
             say(
                 "dead (LETHAL {lethal} ≤ -2 × Endurance {endurance})",
                 lethal=n(after.health),
@@ -154,38 +157,45 @@ def condition_text(before: TowersCombatant, after: TowersCombatant) -> str:
             )
         ]
     else:
-        if "unconscious" in new:
-            new = [say("unconscious and prone") if s == "unconscious" else s for s in new if s != "prone"]
-        if after.dying:
+        if after.dying and "dying" not in new:
             # A dying character's table needs the line they must not cross.
-            where = n(after.death_at)
-            if "dying" in new:
-                new = [say("dying (dies at LETHAL {at})", at=where) if s == "dying" else s for s in new]
+            shown.append(say("still dying (dies at LETHAL {at})", at=n(after.death_at)))
+        for state in new:
+            if state == "unconscious":
+                shown.append(say("unconscious and prone"))
+            elif state == "prone" and "unconscious" in new:
+                continue
+            elif state == "dying" and after.dying:
+                shown.append(say("dying (dies at LETHAL {at})", at=n(after.death_at)))
             else:
-                new = [say("still dying (dies at LETHAL {at})", at=where)] + new
-    text = f"{after.name}: " + ", ".join(parts)
-    if new:
-        text += " — " + ", ".join(term(s) for s in new)
+                shown.append(term(state))
+    text = seq(after.name, ": ", joined(", ", parts))
+    if shown:
+        text = seq(text, " — ", joined(", ", shown))
     return text
 
 
-def heal(target: TowersCombatant, stun: int = 0, lethal: int = 0) -> tuple[TowersCombatant, str]:
+def heal(target: TowersCombatant, stun: int = 0, lethal: int = 0) -> tuple[TowersCombatant, Text]:
     """Healing never restores temporary values and never passes the maximum."""
     after = target.but(
         stun=max(target.stun, min(target.sheet.stun, target.stun + stun)),
         lethal=max(target.lethal, min(target.sheet.lethal, target.lethal + lethal)),
     )
 
-    def n(value: int) -> str:
+    def n(value: int) -> Text:
         return secret(value, target)
 
-    text = f"{target.name}: " + say(
-        "STUN {was} → {now}/{most}", was=n(target.stun), now=n(after.stun), most=n(after.sheet.stun)
+    text = seq(
+        target.name,
+        ": ",
+        say("STUN {was} → {now}/{most}", was=n(target.stun), now=n(after.stun), most=n(after.sheet.stun)),
     )
     if lethal:
-        text += ", " + say(
-            "LETHAL {was} → {now}/{most}", was=n(target.lethal), now=n(after.lethal), most=n(after.sheet.lethal)
+        text = seq(
+            text,
+            ", ",
+            say("LETHAL {was} → {now}/{most}", was=n(target.lethal), now=n(after.lethal), most=n(after.sheet.lethal)),
         )
     if target.unconscious and not after.unconscious:
-        text += f" — {say('conscious again (still prone)')}"
+        text = seq(text, " — ", say("conscious again (still prone)"))
     return after, text

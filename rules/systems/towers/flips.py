@@ -10,7 +10,7 @@ from __future__ import annotations
 from rules.cards import Card
 from rules.model import Value
 from rules.randomness import Chance
-from rules.said import say, term
+from rules.said import EMPTY, Text, joined, say, seq, term
 from rules.secrets import has_secrets, secret
 
 
@@ -23,25 +23,25 @@ class Mods(Value):
 
     flip: int = 0
     shift: int = 0
-    notes: tuple[str, ...] = ()
+    notes: tuple[Text, ...] = ()
 
-    def plus(self, flip: int = 0, shift: int = 0, why: str = "") -> Mods:
+    def plus(self, flip: int = 0, shift: int = 0, why: Text | str = "") -> Mods:
         if not flip and not shift:
             return self
-        parts = []
+        parts: list[Text] = []
         if flip:
             parts.append(say("flip{n}", n=signed(flip)))
         if shift:
             parts.append(say("shift{n}", n=signed(shift)))
         # `why` is said by the caller (or typed, a weapon's name).
-        note = f"{why} ({', '.join(parts)})" if why else ", ".join(parts)
+        note = seq(why, " (", joined(", ", parts), ")") if why else joined(", ", parts)
         return Mods(flip=self.flip + flip, shift=self.shift + shift, notes=self.notes + (note,))
 
     def __add__(self, other: Mods) -> Mods:
         return Mods(flip=self.flip + other.flip, shift=self.shift + other.shift, notes=self.notes + other.notes)
 
-    def text(self) -> str:
-        return "; ".join(self.notes)
+    def text(self) -> Text:
+        return joined("; ", self.notes)
 
 
 class Flip(Value):
@@ -61,13 +61,13 @@ class Flip(Value):
     def hearts(self) -> int:
         return sum(1 for code in self.cards if Card.parse(code).heart)
 
-    def text(self, hidden: bool = False) -> str:
+    def text(self, hidden: bool = False) -> Text:
         """The cards and the one kept; `hidden`: the cards secret, since how many there are is the stat."""
         shown = secret(" ".join(str(Card.parse(code)) for code in self.cards), hidden)
         kept = Card.parse(self.kept)
         line = say("{cards} → keep {rank} = {value}", cards=shown, rank=kept.rank, value=kept.value)
         if self.shift:
-            line += f" {'+' if self.shift > 0 else '−'} {abs(self.shift)} = {self.total}"
+            return seq(line, f" {'+' if self.shift > 0 else '−'} {abs(self.shift)} = {self.total}")
         return line
 
 
@@ -85,10 +85,10 @@ def flip(chance: Chance, base: int, mods: Mods = NO_MODS) -> Flip:
     return Flip(cards=tuple(c.code for c in cards), kept=kept.code, shift=mods.shift)
 
 
-def described(label: str, base: int | str, mods: Mods, result: Flip) -> str:
+def described(label: Text | str, base: int | Text, mods: Mods, result: Flip) -> Text:
     """`PA 3 (aim: flip+1): K♥ 4♣ 2♦ 7♠ → keep K = 13`.
 
     `base` may come marked secret (a hidden combatant's value): then so do the cards, one per point of
     it (and of the flip modifiers), or counting them would tell it; the kept card shows."""
-    why = f" ({mods.text()})" if mods.notes else ""
-    return f"{term(label)} {base}{why}: {result.text(hidden=has_secrets(str(base)))}"
+    why = seq(" (", mods.text(), ")") if mods.notes else EMPTY
+    return seq(term(label), " ", base, why, ": ", result.text(hidden=has_secrets(base)))

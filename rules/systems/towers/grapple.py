@@ -23,7 +23,7 @@ from __future__ import annotations
 from rules.cards import Card
 from rules.errors import InvalidInput
 from rules.model import Event
-from rules.said import say, term
+from rules.said import EMPTY, Text, joined, say, seq, term
 from rules.secrets import secret
 from rules.usertext import listed, user_text
 
@@ -48,7 +48,7 @@ def _held_by(condition: Condition) -> str | None:
     return name[: -len(RESTRAINED)] if name.endswith(RESTRAINED) else name
 
 
-def shown(name: str) -> str:
+def shown(name: str) -> Text:
     """A condition's name as the tracker shows it: a hold is said (`grappled by Tony`), any other is as typed."""
     held = _held_by(Condition(name=name))
     if held is None:
@@ -73,7 +73,7 @@ def _let_go(enc, victim: TowersCombatant):
 
 def _contest(
     chance, grappler: TowersCombatant, victim: TowersCombatant, restrained: bool = False
-) -> tuple[bool, list[str]]:
+) -> tuple[bool, list[Text]]:
     attack_mods = Mods().plus(shift=grappler.sheet.size, why=say("size")) if grappler.sheet.size else Mods()
     if restrained:
         attack_mods = attack_mods.plus(shift=RESTRAIN_SHIFT, why=say("restrain"))
@@ -85,8 +85,8 @@ def _contest(
     defense = flip(chance, base, defense_mods)
     won = attack.total >= defense.total
     return won, [
-        f"{grappler.name} {described('PA', secret(grappler.sheet.pa, grappler), attack_mods, attack)}",
-        f"{victim.name} {described(label, secret(base, victim), defense_mods, defense)}",
+        seq(grappler.name, " ", described("PA", secret(grappler.sheet.pa, grappler), attack_mods, attack)),
+        seq(victim.name, " ", described(label, secret(base, victim), defense_mods, defense)),
         say("{attack} vs {defense}", attack=attack.total, defense=defense.total),
     ]
 
@@ -117,7 +117,7 @@ def initiate(enc, me: TowersCombatant, target_name: str | None, chance):
         held = victim.conditions + (_hold(me),)
         enc = enc.update(victim.id, conditions=held)
     verdict = say("{who} is grappled", who=victim.name) if won else say("{who} slips the grapple", who=victim.name)
-    return enc, say("{who}: Grapple Test: {flips}: {verdict}.", who=me.name, flips="; ".join(lines), verdict=verdict)
+    return enc, say("{who}: Grapple Test: {flips}: {verdict}.", who=me.name, flips=joined("; ", lines), verdict=verdict)
 
 
 def escape(enc, me: TowersCombatant, chance):
@@ -131,7 +131,7 @@ def escape(enc, me: TowersCombatant, chance):
     if held:  # the Restrain bonus is spent on this test
         enc = enc.update(me.id, conditions=enc.get(me.id).conditions + (_hold(grappler),))
     verdict = say("{who} keeps hold", who=grappler.name) if held else say("{who} escapes", who=me.name)
-    return enc, say("{who}: Escape: {flips}: {verdict}.", who=me.name, flips="; ".join(lines), verdict=verdict)
+    return enc, say("{who}: Escape: {flips}: {verdict}.", who=me.name, flips=joined("; ", lines), verdict=verdict)
 
 
 # --- the grappler's follow-ups -------------------------------------------------------
@@ -188,24 +188,23 @@ def _size(combatant: TowersCombatant) -> int:
     return max(0, combatant.sheet.size)
 
 
-def _crush(enc, me: TowersCombatant, victim: TowersCombatant, chance) -> tuple[object, str]:
+def _crush(enc, me: TowersCombatant, victim: TowersCombatant, chance) -> tuple[object, Text]:
     """Squeeze and Slam: one damage flip, base Hard Strength + size − the victim's size."""
     base = me.sheet.hs + _size(me) - _size(victim)
-    parts = [say("HS {n}", n=secret(me.sheet.hs, me))]
+    parts: list[Text] = [say("HS {n}", n=secret(me.sheet.hs, me))]
     if _size(me) or me.hidden:
-        parts.append(f"+ {say('size {n}', n=secret(_size(me), me))}")
+        parts.append(seq("+ ", say("size {n}", n=secret(_size(me), me))))
     if _size(victim) or victim.hidden:
-        parts.append("− " + say("{who}'s size {n}", who=victim.name, n=secret(_size(victim), victim)))
+        parts.append(seq("− ", say("{who}'s size {n}", who=victim.name, n=secret(_size(victim), victim))))
     hidden = me.hidden or victim.hidden
-    shown = " ".join(parts) + (f" = {secret(base, hidden)}" if len(parts) > 1 else "")
+    shown = seq(joined(" ", parts), seq(" = ", secret(base, hidden)) if len(parts) > 1 else EMPTY)
     result = flip(chance, 1)
     cards = " ".join(str(Card.parse(code)) for code in result.cards)
     harm = Harm(base=base, hearts=result.hearts, category="physical", shown=shown, secret_base=hidden)
     amount = dealt(harm, victim)
     after, state = take(victim, amount.stun, amount.lethal)
-    return enc.with_combatant(
-        after
-    ), f"{say('damage flip {cards}', cards=cards)} → {result.hearts}♥: {amount.result(state)}"
+    line = seq(say("damage flip {cards}", cards=cards), f" → {result.hearts}♥: ", amount.result(state))
+    return enc.with_combatant(after), line
 
 
 def squeeze(enc, me: TowersCombatant, target_name: str | None, chance):
@@ -243,7 +242,7 @@ def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance
         raise InvalidInput(say("{who} is dead.", who=target.name))
     mods = attack_mods(me, THROW, "attack", flags, 0)
     attack = flip(chance, me.sheet.pa, mods)
-    lines = [f"{me.name} {described('PA', secret(me.sheet.pa, me), mods, attack)}"]
+    lines = [seq(me.name, " ", described("PA", secret(me.sheet.pa, me), mods, attack))]
     if target is None:
         total = 0
         lines.append(say("an empty space: defence 0"))
@@ -252,10 +251,11 @@ def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance
         dmods = defense_mods(target, me, THROW, flags)
         defense = flip(chance, base, dmods)
         total = defense.total
-        lines.append(f"{target.name} {described(label, secret(base, target), dmods, defense)}")
+        lines.append(seq(target.name, " ", described(label, secret(base, target), dmods, defense)))
     hit = attack.total >= total
     enc = _let_go(enc, victim)
     willing = bool(flags.get("willing"))
+    outcome: Text
     if hit and willing:
         enc = enc.update(victim.id, prone=False)
         if target is not None:
@@ -271,17 +271,17 @@ def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance
             outcome = say("hit: {who} and {target} are knocked prone", who=victim.name, target=target.name)
         else:
             outcome = say("hit: {who} lands prone in the space", who=victim.name)
-        outcome += f" {say('(the thrown foe lands in a random direction from the target)')}"
+        outcome = seq(outcome, " ", say("(the thrown foe lands in a random direction from the target)"))
     else:
         enc = enc.update(victim.id, prone=True)
         outcome = say("miss: {who} is prone in a random adjacent space", who=victim.name)
         if target is not None:
-            outcome += f"; {say('{who} is unharmed', who=target.name)}"
+            outcome = seq(outcome, "; ", say("{who} is unharmed", who=target.name))
     return enc, say(
         "{who}: Throw {target}: {flips}: {attack} vs {defense}: {outcome}; the grapple ends.",
         who=me.name,
         target=victim.name,
-        flips="; ".join(lines),
+        flips=joined("; ", lines),
         attack=attack.total,
         defense=total,
         outcome=outcome,
@@ -308,8 +308,8 @@ def reverse(enc, me: TowersCombatant, chance):
     theirs = flip(chance, grappler.sheet.hs, theirs_mods)
     won = mine.total > theirs.total
     lines = [
-        f"{me.name} {described('HS', secret(me.sheet.hs, me), mine_mods, mine)}",
-        f"{grappler.name} {described('HS', secret(grappler.sheet.hs, grappler), theirs_mods, theirs)}",
+        seq(me.name, " ", described("HS", secret(me.sheet.hs, me), mine_mods, mine)),
+        seq(grappler.name, " ", described("HS", secret(grappler.sheet.hs, grappler), theirs_mods, theirs)),
         say("{attack} vs {defense}", attack=mine.total, defense=theirs.total),
     ]
     if won:
@@ -319,7 +319,7 @@ def reverse(enc, me: TowersCombatant, chance):
     else:
         verdict = say("{who} keeps hold", who=grappler.name)
     return enc, say(
-        "{who}: Reverse the Grapple: {flips}: {verdict}.", who=me.name, flips="; ".join(lines), verdict=verdict
+        "{who}: Reverse the Grapple: {flips}: {verdict}.", who=me.name, flips=joined("; ", lines), verdict=verdict
     )
 
 

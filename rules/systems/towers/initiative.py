@@ -9,8 +9,9 @@ Strength, then a flip-off whose result holds for the whole encounter.
 from __future__ import annotations
 
 from rules.model import Event
-from rules.said import N_, joined, say
+from rules.said import N_, Text, joined, say, seq
 from rules.secrets import secret
+from rules.usertext import listed
 
 from .flips import flip
 from .model import TowersCombatant, TowersEncounter
@@ -19,7 +20,7 @@ START = 20
 MAX_FLIPOFF_ROUNDS = 20
 
 
-def calculated(enc: TowersEncounter, combatant: TowersCombatant, chance) -> tuple[tuple[float, ...], str]:
+def calculated(enc: TowersEncounter, combatant: TowersCombatant, chance) -> tuple[tuple[float, ...], Text]:
     n = combatant.sheet.init
     result = flip(chance, n)
     ci = result.value + n
@@ -28,18 +29,18 @@ def calculated(enc: TowersEncounter, combatant: TowersCombatant, chance) -> tupl
     # so its cards are secret too, or their number (N) and the kept one (CI − N) would tell N.
     shown_n, shown_ci = secret(n, combatant), secret(ci, combatant)
     cards = secret(result.text(), combatant)
-    text = say(
+    text: Text = say(
         "Initiative ⟨{n}⟩: {cards} + N {n} = CI {ci} → phase {phase}", n=shown_n, cards=cards, ci=shown_ci, phase=offset
     )
     if combatant.surprised:
         delay = int(enc.options.get("surprise_phases", 10))
         offset += delay
-        text += say(", surprised +{delay} → phase {phase}", delay=delay, phase=offset)
+        text = seq(text, say(", surprised +{delay} → phase {phase}", delay=delay, phase=offset))
     phase = offset
     if enc.status == "running":
         # Joining a running fight: the first phase counts from now.
         phase = enc.turns.phase + offset
-        text += " " + say("from now (phase {now}) → phase {phase}", now=enc.turns.phase, phase=phase)
+        text = seq(text, " ", say("from now (phase {now}) → phase {phase}", now=enc.turns.phase, phase=phase))
     return (phase, ci, n, combatant.sheet.ss), text
 
 
@@ -50,7 +51,7 @@ def settle_ties(enc: TowersEncounter, tied: list, chance) -> tuple[list, list[Ev
     holds for the encounter even when a newcomer ties with it.
     """
     entries = {e.cid: e for e in tied}
-    lines: list[str] = []
+    lines: list[Text] = []
     for _ in range(MAX_FLIPOFF_ROUNDS):
         unsettled = [
             e
@@ -60,12 +61,12 @@ def settle_ties(enc: TowersEncounter, tied: list, chance) -> tuple[list, list[Ev
         ]
         if not unsettled:
             break
-        drawn = []
+        drawn: list[Text] = []
         for entry in unsettled:
             card = chance.flip(1)[0]
             entries[entry.cid] = entry.but(tiebreak=entry.tiebreak + (float(card.value),))
-            drawn.append(f"{enc.get(entry.cid).name} {card}")
-        lines.append(", ".join(drawn))
+            drawn.append(seq(enc.get(entry.cid).name, " ", str(card)))
+        lines.append(listed(drawn))
     ordered = sorted(entries.values(), key=lambda e: tuple(-k for k in e.tiebreak))
     names = joined(N_(" then "), (enc.get(e.cid).name for e in ordered))
     # A tie is an equality: with a hidden combatant in it, even "?" for the tied values would tell its
@@ -73,7 +74,7 @@ def settle_ties(enc: TowersEncounter, tied: list, chance) -> tuple[list, list[Ev
     hidden = any(enc.get(e.cid).hidden for e in tied)
     key = [_n(value) for value in tied[0].key[:3]]
     tie = say(
-        "Tie at CI {ci}, N {n}, SS {ss}: flip-off {cards}", ci=key[0], n=key[1], ss=key[2], cards="; ".join(lines)
+        "Tie at CI {ci}, N {n}, SS {ss}: flip-off {cards}", ci=key[0], n=key[1], ss=key[2], cards=listed(lines, "; ")
     )
     text = say("{tie} → {order} for this encounter.", tie=secret(tie, hidden), order=names)
     return [entries[e.cid] for e in tied], [Event(kind="roll", text=text)]

@@ -6,7 +6,7 @@ import math
 
 from rules.commands import integer
 from rules.errors import InvalidInput
-from rules.said import say
+from rules.said import Text, say
 
 from .flips import Mods
 from .model import TowersCombatant
@@ -78,7 +78,7 @@ def cover_mods(value: str | bool) -> Mods:
     raise InvalidInput(say("cover must be soft, hard or total."))
 
 
-def user_mods(flags: dict, flip_key: str, shift_key: str, why: str) -> Mods:
+def user_mods(flags: dict, flip_key: str, shift_key: str, why: Text) -> Mods:
     mods = Mods()
     if flip_key in flags:
         mods = mods.plus(flip=integer(flags[flip_key], flip_key, -20, 20), why=why)

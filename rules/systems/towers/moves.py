@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from rules.commands import integer
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
-from rules.said import N_, say, term
+from rules.said import EMPTY, N_, Text, say, seq, term
 from rules.secrets import secret
 from rules.usertext import listed, quoted, user_text
 
@@ -58,14 +58,14 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
     else:
         enc, text = EFFECTS.get(kind.key, _nothing)(enc, me, action)
     enc = acted(enc, me.id, kind.key)
-    label = term(kind.label)
+    label: Text = term(kind.label)
     if kind.key == "running leap":
         label = say("Running Leap, the leap") if me.leaping else say("Running Leap, the run")
     if flags.get("shift_position") or flags.get("step"):
         label = say("Shift Position + {action}", action=label)
     # Each effect says its whole line, the actor's name in it.
     events = [Event(kind="info", text=text)] if text else []
-    enc, more = system.turns.advance(system, enc, me.id, cost, chance, what=f"{label} ({cost})")
+    enc, more = system.turns.advance(system, enc, me.id, cost, chance, what=seq(label, f" ({cost})"))
     return enc, events + more
 
 
@@ -85,13 +85,13 @@ def _cost(kind: ActionType, flags: dict, action: Act) -> int:
     return cost
 
 
-# effects: (enc, combatant, action) -> (enc, the line shown, or "") -----------------
+# effects: (enc, combatant, action) -> (enc, the line shown, or EMPTY) --------------
 
 
 def _nothing(enc, me, action):
     detail = action.flags.get("text") or action.target
     if not (isinstance(detail, str) and detail):
-        return enc, ""
+        return enc, EMPTY
     label = term(action_type(action.what).label)
     return enc, say("{who}: {action}: {detail}.", who=me.name, action=label, detail=user_text(detail))
 
@@ -117,7 +117,7 @@ def _aim(enc, me: TowersCombatant, action):
 def _recover(enc, me, action):
     after, _ = heal(me, stun=me.sheet.endurance)
 
-    def n(value: int) -> str:
+    def n(value: int) -> Text:
         return secret(value, me)
 
     if after.stun - me.stun < me.sheet.endurance:

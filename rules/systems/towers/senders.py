@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from rules.errors import InvalidInput
+from rules.said import Text
 
 
-def own_combatant(enc, action, refusal: str):
+def own_combatant(enc, action, refusal: Text):
     """`refusal`: what to say when it names nobody and the sender has no one combatant (said by the caller)."""
     if action.actor:
         return enc.find(action.actor)

@@ -13,8 +13,8 @@ from typing import Literal
 from pydantic import field_validator
 
 from rules.model import Value
-from rules.said import N_, say, term
-from rules.usertext import Typed, quoted, user_text
+from rules.said import N_, Text, joined, say, seq, term
+from rules.usertext import Typed, mark, quoted, user_text
 
 CATEGORIES = (N_("physical"), N_("arcane"))  # a weapon's damage category, as the lines say it
 
@@ -59,22 +59,22 @@ class Weapon(Value):
         return "perception" in self.keywords
 
     @property
-    def shown(self) -> str:
+    def shown(self) -> Text:
         """The weapon's name in a line: the typed name, or what an opportunity attack strikes with."""
-        return say("{weapon} butt (unarmed)", weapon=self.name) if self.butt else self.name
+        return say("{weapon} butt (unarmed)", weapon=self.name) if self.butt else mark(self.name)
 
     def base_damage(self, px: int, hs: int) -> int:
         return self.damage + {"px": px, "hs": hs, "": 0}[self.adds]
 
-    def profile(self) -> str:
-        parts = [str(self.damage) + (f"+{term(self.adds.upper())}" if self.adds else "")]
-        parts.append(term(self.category) if not self.dtype else f"{term(self.category)} ({term(self.dtype)})")
+    def profile(self) -> Text:
+        parts = [seq(str(self.damage), "+", term(self.adds.upper())) if self.adds else seq(str(self.damage))]
+        parts.append(term(self.category) if not self.dtype else seq(term(self.category), " (", term(self.dtype), ")"))
         if self.range:
             if self.stat == "pa":
                 parts.append(say("range increment {n}", n=self.range))
             else:
                 parts.append(say("range {n}", n=self.range))
-        return f"{self.shown} [{', '.join(parts)}]"
+        return seq(self.shown, " [", joined(", ", parts), "]")
 
 
 UNARMED = Weapon(name="Unarmed", adds="hs", keywords=("unarmed",))

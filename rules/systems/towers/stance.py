@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.errors import InvalidInput
-from rules.said import N_, say, term
+from rules.said import N_, Text, say, term
+from rules.usertext import listed
 
 from .flips import Mods
 
@@ -34,7 +35,7 @@ def _signed(value: int) -> str:
     return f"+{value}" if value >= 0 else f"−{-value}"
 
 
-def effect(stance: str) -> str:
+def effect(stance: str) -> Text:
     pa, pd = STANCES[stance]
     return say("PA {pa}, PD {pd}", pa=_signed(pa), pd=_signed(pd))
 
@@ -58,7 +59,7 @@ def melee_weapons(me: TowersCombatant) -> list[Weapon]:
     return [w for w in me.weapons if w.melee and not w.perception]
 
 
-def choose(enc: TowersEncounter, me: TowersCombatant, flags: dict, target: str | None) -> tuple[TowersEncounter, str]:
+def choose(enc: TowersEncounter, me: TowersCombatant, flags: dict, target: str | None) -> tuple[TowersEncounter, Text]:
     """The stance chosen, and the line that says so."""
     stance = wanted(flags, target)
     if stance in NO_STANCE:
@@ -68,7 +69,7 @@ def choose(enc: TowersEncounter, me: TowersCombatant, flags: dict, target: str |
             "{who} drops the {stance} stance.", who=me.name, stance=term(me.stance)
         )
     if len(melee_weapons(me)) < 2:
-        held = ", ".join(f"{w.name}" for w in melee_weapons(me)) or say("none")
+        held = listed(w.name for w in melee_weapons(me)) or say("none")
         raise InvalidInput(
             say(
                 "A stance is for dual-wielding two melee weapons: {who}'s sheet lists {weapons}.",

@@ -7,7 +7,7 @@ from typing import Any
 from rules.cards import Card
 from rules.errors import InvalidInput
 from rules.model import Event
-from rules.said import N_, say, term
+from rules.said import EMPTY, N_, Text, joined, say, seq, term
 from rules.secrets import secret
 from rules.system import Option, System
 from rules.turns.clock import PHASES_PER_ROUND, Clock
@@ -131,7 +131,9 @@ class TowersSystem(System):
                     amount = dealt(harm, current)
                     after, state = take(current, amount.stun, amount.lethal)
                     enc = enc.with_combatant(after)
-                    line = f"{say('Phase {phase}:', phase=phase)} {term(condition.name)}: {amount.result(state)}"
+                    line = seq(
+                        say("Phase {phase}:", phase=phase), " ", term(condition.name), ": ", amount.result(state)
+                    )
                     events.append(Event(kind="info", text=line))
             current = enc.get(combatant.id)
             if current.dying:
@@ -140,12 +142,15 @@ class TowersSystem(System):
                 events.append(
                     Event(
                         kind="info",
-                        text=say(
-                            "Phase {phase} (zero phase): {who} is dying and loses 1 LETHAL.",
-                            phase=phase,
-                            who=current.name,
-                        )
-                        + f" {state}",
+                        text=seq(
+                            say(
+                                "Phase {phase} (zero phase): {who} is dying and loses 1 LETHAL.",
+                                phase=phase,
+                                who=current.name,
+                            ),
+                            " ",
+                            state,
+                        ),
                     )
                 )
             current = enc.get(combatant.id)
@@ -218,7 +223,8 @@ class TowersSystem(System):
         target = enc.find(action.target)
         if target.out:
             raise InvalidInput(say("{who} is already dead.", who=target.name))
-        base, flips, lead = action.stun, action.flips, ""
+        base, flips = action.stun, action.flips
+        lead: Text = EMPTY
         if action.fall_feet:
             steps = action.fall_feet // 5
             base = steps * FALL_STUN_PER_5FT
@@ -235,7 +241,7 @@ class TowersSystem(System):
             hearts = result.hearts
             shown = " ".join(str(Card.parse(code)) for code in result.cards)
             lead = lead or say("{stun} STUN and {flips} damage flips", stun=base, flips=flips)
-            lead += f": {shown} → {hearts}♥"
+            lead = seq(lead, f": {shown} → {hearts}♥")
         harm = Harm(
             base=base,
             hearts=hearts,
@@ -247,13 +253,13 @@ class TowersSystem(System):
         amount = dealt(harm, target)
         after, state = take(target, amount.stun, amount.lethal)
         enc = enc.with_combatant(after)
-        text = f"{lead}. " if lead else ""
         took = (
             amount.result(state)
             if amount.immune
             else say("{who} takes {what}", who=target.name, what=amount.result(state))
         )
-        events = [Event(kind="roll" if flips else "info", text=f"{text}{took}")]
+        text = seq(lead, ". ", took) if lead else took
+        events = [Event(kind="roll" if flips else "info", text=text)]
         enc, more = self.turns.settle(self, enc, chance)
         return enc, events + more
 
@@ -297,16 +303,18 @@ class TowersSystem(System):
         kept = tuple(c for c in target.conditions if c.name.casefold() != action.name.casefold())
         enc = enc.update(target.id, conditions=kept + (condition,))
         name = term(action.name)
-        text = say("{who}: {what} (minor)", who=target.name, what=name) if action.minor else f"{target.name}: {name}"
+        text = (
+            say("{who}: {what} (minor)", who=target.name, what=name) if action.minor else seq(target.name, ": ", name)
+        )
         if until is not None:
-            text += f" {say('until the start of phase {phase}', phase=until)}"
+            text = seq(text, " ", say("until the start of phase {phase}", phase=until))
         if action.ongoing:
             if action.category != "none":
                 each = say("{n} {category} STUN at each zero phase", n=action.ongoing, category=term(action.category))
             else:
                 each = say("{n} STUN at each zero phase", n=action.ongoing)
-            text += f"; {each}"
-        return enc, [Event(kind="info", text=text + ".")]
+            text = seq(text, "; ", each)
+        return enc, [Event(kind="info", text=seq(text, "."))]
 
     def remove_condition(self, enc, action: RemoveCondition, chance):
         target = enc.find(action.target)
@@ -345,23 +353,26 @@ class TowersSystem(System):
             return say("hurt") if hurt else say("unhurt")
         c = combatant
         parts = [
-            say("STUN {now}/{most}", now=c.stun, most=c.sheet.stun) + (f" +{c.temp_stun}" if c.temp_stun else ""),
-            say("LETHAL {now}/{most}", now=c.lethal, most=c.sheet.lethal)
-            + (f" +{c.temp_lethal}" if c.temp_lethal else ""),
+            seq(say("STUN {now}/{most}", now=c.stun, most=c.sheet.stun), f" +{c.temp_stun}" if c.temp_stun else ""),
+            seq(
+                say("LETHAL {now}/{most}", now=c.lethal, most=c.sheet.lethal),
+                f" +{c.temp_lethal}" if c.temp_lethal else "",
+            ),
         ]
         if combatant.sheet.mana:
             parts.append(say("mana {now}/{most}", now=combatant.mana, most=combatant.sheet.mana))
         entry = next((e for e in enc.turns.entries if e.cid == combatant.id), None)
         if entry is not None:
             parts.append(say("CI {ci}", ci=int(entry.key[0])))
-        states = [term(s) for s in combatant.states()] + [grapple.shown(c.name) for c in combatant.conditions]
+        states: list[Text] = [term(s) for s in combatant.states()]
+        states += [grapple.shown(c.name) for c in combatant.conditions]
         if combatant.flat_footed and self.can_act(enc, combatant):
             states.append(say("flat-footed"))
         if combatant.stance and not combatant.out:
             states.append(say("{stance} stance", stance=term(combatant.stance)))
         if states:
             parts.append(listed(states))
-        return " · ".join(parts)
+        return joined(" · ", parts)
 
     def turn_summary(self, enc, cid):
         me = enc.get(cid)
