@@ -187,7 +187,7 @@ def test_the_tracker_has_a_line_per_character_and_keeps_the_dead_struck_out():
     enc = start(seed_cast()).state
     enc = enc.update(enc.find("Bandit 1").id, dead=True, out=True)
     lines = SYSTEM.turns.lines(SYSTEM, enc)
-    assert [(line.label, enc.get(line.cids[0]).name) for line in lines] == [
+    assert [(english(line.label), enc.get(line.cids[0]).name) for line in lines] == [
         ("gm", "Bandit Leader"),
         ("gm", "Bandit 2"),
         ("gm", "Bandit 3"),

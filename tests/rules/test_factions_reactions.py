@@ -10,7 +10,7 @@ from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
 from rules.systems.factions.actions import OpportunityAttack
-from rules.text import Cut, Phrase, Plural, Secret, Seq, Text
+from rules.text import Phrase, Plural, Text, english, walk
 from tests.helpers import answer_by_key
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
@@ -141,10 +141,10 @@ def stored_before_keys(state):
     and owners by label too), and what each offers kept by label."""
     data = state.model_dump(mode="json")
     pending = state.pending
-    label = dict(zip(pending.keys, pending.labels, strict=True))
+    label = {key: english(text) for key, text in zip(pending.keys, pending.labels, strict=True)}
     data["pending"] = {
         **{k: v for k, v in data["pending"].items() if k != "former_signature"},
-        "options": list(pending.labels),
+        "options": list(label.values()),
         "default": label[pending.default],
         "owners": {label[k]: v for k, v in pending.owners.items()},
     }
@@ -154,13 +154,8 @@ def stored_before_keys(state):
 
 
 def templates(text: Text) -> list[str | Plural]:
-    """Every template said in `text`, each phrase after the phrases inside it."""
-    inner = text.values if isinstance(text, Phrase) else ()
-    parts = text.parts if isinstance(text, Seq) else ()
-    found = [t for part in parts for t in templates(part)] + [t for _, value in inner for t in templates(value)]
-    if isinstance(text, (Secret, Cut)):
-        found += templates(text.value if isinstance(text, Secret) else text.text)
-    return found + ([text.asked] if isinstance(text, Phrase) else [])
+    """Every template said in `text`."""
+    return [node.asked for node in walk(text) if isinstance(node, Phrase)]
 
 
 def test_a_reaction_asked_before_options_had_keys_is_answered_as_the_same_option():

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from rules.actions import Action, GmAction
+from rules.said import seq
+from rules.text import Text
 from rules.usertext import Typed
 
 
@@ -43,8 +45,8 @@ class Attack(Action):
     stunt: Typed | None = None
     take: Typed | None = None  # disarm: which of the target's weapons
 
-    def describe(self) -> str:
-        return "/attack"
+    def describe(self) -> Text:
+        return seq("/attack")
 
 
 class OpportunityAttack(Attack):

@@ -55,10 +55,11 @@ def _names(value) -> tuple[str, ...]:
 
 
 def _attack(given: Given, targets, weapon, mode, *, opportunity=False, death_blow=False):
-    split = ()
-    if given.word("split"):
-        parts = re.split(r"[,/+ ]+", given.word("split").strip())
+    split: tuple[int, ...] = ()
+    if written := given.word("split"):
+        parts = re.split(r"[,/+ ]+", written.strip())
         split = tuple(integer(p, "split", 1, 100) for p in parts if p)
+    stunt = given.word("stunt")
     cls = OpportunityAttack if opportunity else Attack
     return cls(
         **given.base(),
@@ -78,7 +79,7 @@ def _attack(given: Given, targets, weapon, mode, *, opportunity=False, death_blo
         landed=given.flag("landed"),
         neighbours=integer(given.flags.get("neighbours", 6), "neighbours", 2, 20),
         split=split,
-        stunt=given.word("stunt")[:200] if given.word("stunt") else None,
+        stunt=stunt[:200] if stunt else None,
         take=given.word("take"),
     )
 

@@ -15,13 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.model import Event
-from rules.randomness import Chance
 from rules.said import N_, joined, say, seq
 from rules.secrets import secret
 from rules.text import Text
 
 from .model import FactionsEncounter, Fighter
-from .saves import save
+from .saves import Dice, save
 
 MAX_ARMOUR = 3
 
@@ -46,7 +45,7 @@ def harm(
     enc: FactionsEncounter,
     cid: str,
     amount: int,
-    chance: Chance,
+    chance: Dice,
     *,
     cover: bool = False,
     direct: bool = False,
@@ -54,7 +53,7 @@ def harm(
     by_enemy: bool = True,
 ) -> Harm:
     """`source`: where the damage comes from, said after it (a roll, `(d4, shoved by a larger foe)`)."""
-    target: Fighter = enc.get(cid)
+    target = enc.get(cid)
     hidden = target.hidden
 
     def shown(value: int) -> Text:

@@ -15,7 +15,7 @@ from rules.usertext import quoted
 from . import economy
 from .harm import harm
 from .model import FactionsEncounter, Fighter
-from .saves import save
+from .saves import Dice, save
 
 RESISTS = {
     "disarm": N_("{target} resists the disarm."),
@@ -24,7 +24,7 @@ RESISTS = {
 }
 
 
-def _resists(enc, attacker: Fighter, target: Fighter, chance: Chance, events: list[Event]) -> bool:
+def _resists(enc, attacker: Fighter, target: Fighter, chance: Dice, events: list[Event]) -> bool:
     if target.size_rank < attacker.size_rank:
         events.append(
             Event(
@@ -43,7 +43,13 @@ def _resists(enc, attacker: Fighter, target: Fighter, chance: Chance, events: li
 
 
 def apply_manoeuvre(
-    enc: FactionsEncounter, mode: str, attacker_id: str, target_id: str, take: str | None, chance: Chance, own=None
+    enc: FactionsEncounter,
+    mode: str,
+    attacker_id: str,
+    target_id: str,
+    take: str | None,
+    chance: Dice,
+    own: Dice | None = None,
 ):
     """Dice: the target's STR save (none if it is smaller); a larger shover's d4
     direct damage, from the attacker's own dice (`own`) when it has some."""
@@ -132,7 +138,7 @@ def apply_manoeuvre(
 
 def break_free(enc: FactionsEncounter, action, chance: Chance):
     """The grabbed character's whole turn: a STR save. Dice: d20."""
-    fighter: Fighter = enc.find(action.actor)
+    fighter: Fighter = enc.actor(action)
     if not fighter.grabbed_by:
         raise InvalidInput(say("{who} is not held by anyone.", who=fighter.name))
     if fighter.mains or fighter.bonuses or fighter.moved:
@@ -155,7 +161,7 @@ def break_free(enc: FactionsEncounter, action, chance: Chance):
 
 def free_ally(enc: FactionsEncounter, action, chance: Chance):
     """A main action: the helper's STR save frees a grabbed ally. Dice: d20."""
-    helper: Fighter = enc.find(action.actor)
+    helper: Fighter = enc.actor(action)
     ally: Fighter = enc.find(action.target)
     if ally.side != helper.side or ally.id == helper.id:
         raise InvalidInput(say("Free an ally of the same faction."))
@@ -179,7 +185,7 @@ def free_ally(enc: FactionsEncounter, action, chance: Chance):
 
 
 def release(enc: FactionsEncounter, action, chance: Chance):
-    fighter: Fighter = enc.find(action.actor)
+    fighter: Fighter = enc.actor(action)
     held = holding(enc, fighter)
     if not held:
         raise InvalidInput(say("{who} holds nobody.", who=fighter.name))

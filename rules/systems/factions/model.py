@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.actions import Action
 from rules.errors import InvalidInput
 from rules.model import Combatant, Encounter
 from rules.said import joined, say
@@ -81,16 +82,42 @@ class Fighter(Combatant):
         return tuple(w for w in self.weapons if w.name not in self.dropped) + (UNARMED,)
 
 
+def fighter(combatant: Combatant) -> Fighter:
+    """A combatant of a factions fight as the fighter it is."""
+    if not isinstance(combatant, Fighter):
+        raise TypeError(f"not a factions fighter: {combatant.id}")
+    return combatant
+
+
 class FactionsEncounter(Encounter):
     combatants: tuple[Fighter, ...] = ()
     turns: FactionState = FactionState()
     standing_at_round_start: dict[str, int] = {}
+
+    def get(self, cid: str) -> Fighter:
+        return fighter(super().get(cid))
+
+    def find(self, name: str) -> Fighter:
+        return fighter(super().find(name))
+
+    def actor(self, action: Action) -> Fighter:
+        """The fighter who acts (the engine names it for every action taken on a turn)."""
+        if not action.actor:
+            raise InvalidInput(say("Name the character (the `actor` option)."))
+        return self.find(action.actor)
 
     def members(self, faction: str) -> list[Fighter]:
         return [c for c in self.combatants if c.side == faction]
 
     def standing_count(self, faction: str) -> int:
         return sum(1 for c in self.members(faction) if c.standing)
+
+
+def factions_encounter(enc: Encounter) -> FactionsEncounter:
+    """The encounter the shared turn structure hands back, as the factions encounter it is."""
+    if not isinstance(enc, FactionsEncounter):
+        raise TypeError(f"not a factions encounter: {enc.system}")
+    return enc
 
 
 # One stateless instance: the system's turn structure, also used to spend reactions.

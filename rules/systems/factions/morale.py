@@ -112,13 +112,13 @@ def _ask_roll(enc: FactionsEncounter, checks, failed: list[str]):
     names = joined(
         "; ", (seq(faction, ": ", joined(", ", (enc.get(c).name for c in members))) for faction, members in checks)
     )
-    prompt = say(
+    asked = say(
         "Morale check at the round's end, a group WIT save ({names}): {n} d20. Press Roll, or "
         'enter the dice: /choose option:Roll dice:"…".',
         names=names,
         n=len(saving),
     )
-    prompt = cut(prompt, 300)  # a long list of names
+    prompt = cut(asked, 300)  # a long list of names
     enc = enc.ask(
         kind="morale_roll",
         prompt=prompt,

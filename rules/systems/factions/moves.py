@@ -14,7 +14,7 @@ from rules.usertext import one_line
 from . import economy, manoeuvres
 from .actions import ApplyDamage, BonusAction, Heal, MainAction, Move, PickUp, Reveal, RollSave, SetCondition, Surrender
 from .harm import harm, release_holds
-from .model import TURNS, FactionsEncounter, Fighter
+from .model import TURNS, FactionsEncounter, Fighter, factions_encounter
 from .saves import save
 
 CONDITIONS = (N_("incapacitated"), N_("concealed"), N_("surrendered"), N_("grabbed"), N_("immune"))
@@ -34,7 +34,7 @@ def free_hands(fighter: Fighter) -> None:
 
 
 def move(enc: FactionsEncounter, action: Move, chance: Chance):
-    fighter: Fighter = enc.find(action.actor)
+    fighter: Fighter = enc.actor(action)
     free_hands(fighter)
     enc = economy.spend_move(enc, fighter, action.zones, action.sprint)
     held = [c.name for c in enc.combatants if c.grabbed_by == fighter.id]
@@ -45,7 +45,7 @@ def move(enc: FactionsEncounter, action: Move, chance: Chance):
 
 def _narrated(enc: FactionsEncounter, action, spend, default: Text):
     """An action the rules only count (the player's words say what it is)."""
-    fighter: Fighter = enc.find(action.actor)
+    fighter: Fighter = enc.actor(action)
     free_hands(fighter)
     enc, let_go = manoeuvres.release_if_busy(spend(enc, fighter), fighter)
     what = one_line(action.text, 200) or default
@@ -61,7 +61,7 @@ def main_action(enc: FactionsEncounter, action: MainAction, chance: Chance):
 
 
 def pick_up(enc: FactionsEncounter, action: PickUp, chance: Chance):
-    fighter: Fighter = enc.find(action.actor)
+    fighter: Fighter = enc.actor(action)
     free_hands(fighter)
     if not fighter.dropped:
         raise InvalidInput(say("{who} has dropped nothing.", who=fighter.name))
@@ -79,7 +79,7 @@ def pick_up(enc: FactionsEncounter, action: PickUp, chance: Chance):
 
 
 def surrender(system, enc: FactionsEncounter, action: Surrender, chance: Chance):
-    fighter: Fighter = enc.find(action.actor)
+    fighter: Fighter = enc.actor(action)
     if fighter.surrendered or not fighter.standing:
         raise InvalidInput(say("{who} is not fighting.", who=fighter.name))
     active = enc.turns.active == fighter.id
@@ -91,7 +91,7 @@ def surrender(system, enc: FactionsEncounter, action: Surrender, chance: Chance)
                     who=fighter.name,
                 )
             )
-        enc = TURNS.spend_reaction(enc, fighter.id)
+        enc = factions_encounter(TURNS.spend_reaction(enc, fighter.id))
     enc, let_go = manoeuvres.let_go(enc.update(fighter.id, surrendered=True), fighter, manoeuvres.holding(enc, fighter))
     events = [
         Event(
@@ -100,13 +100,13 @@ def surrender(system, enc: FactionsEncounter, action: Surrender, chance: Chance)
         )
     ] + let_go
     if active:
-        enc, more = TURNS.end_turn(system, enc, chance)
-        events.extend(more)
+        ended, more = TURNS.end_turn(system, enc, chance)
+        return ended, events + more
     return enc, events
 
 
 def reveal(enc: FactionsEncounter, action: Reveal, chance: Chance):
-    fighter: Fighter = enc.find(action.actor)
+    fighter: Fighter = enc.actor(action)
     if not fighter.concealed:
         raise InvalidInput(say("{who} is not concealed.", who=fighter.name))
     return enc.update(fighter.id, concealed=False), [
@@ -115,7 +115,7 @@ def reveal(enc: FactionsEncounter, action: Reveal, chance: Chance):
 
 
 def roll_save(enc: FactionsEncounter, action: RollSave, chance: Chance):
-    fighter: Fighter = enc.find(action.actor)
+    fighter: Fighter = enc.actor(action)
     result = save(enc, fighter, action.attribute, chance, one_line(action.why, 80))
     return enc, [Event(kind="roll", text=seq(result.text, "."))]
 
@@ -173,7 +173,7 @@ def set_condition(enc: FactionsEncounter, action: SetCondition, chance: Chance):
     if condition not in CONDITIONS:
         raise InvalidInput(say("Conditions here: {conditions}.", conditions=joined(", ", map(term, CONDITIONS))))
     if condition == "grabbed":
-        holder = enc.find(action.by_whom) if action.on else None
+        holder = enc.find(action.by_whom) if action.on and action.by_whom else None
         if action.on and holder is None:
             raise InvalidInput(say("Say who holds them: `by=<name>`."))
         enc = enc.update(target.id, grabbed_by=holder.id if holder else None)

@@ -246,11 +246,11 @@ def _disarmed_weapon(ctx, attacker: Fighter) -> str:
     return ctx["weapon"]["name"] if ctx["weapon"]["name"] in held else held[0]
 
 
-def _picked(ctx, option: str) -> tuple[str, str | None]:
+def _picked(ctx, option: str) -> tuple[str, str]:
     """What the chosen option offers: its kind and the weapon, manoeuvre or character id it names.
     No reaction and Dodge name nothing (a question stored before options had keys kept neither)."""
     kind, what = ctx.get("offered", {}).get(option, [option, None])
-    return kind, what
+    return kind, what or ""
 
 
 def advance(enc, ctx, chance: Chance, events: list[Event] | None = None):

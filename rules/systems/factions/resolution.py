@@ -19,12 +19,13 @@ from rules.text import Text
 from .harm import after_armour, harm
 from .manoeuvres import apply_manoeuvre
 from .model import Fighter
+from .saves import Pool
 from .sheet import Weapon
 from .sizing import damage_die
 
 
 def _roll(
-    chance: Chance, dice: int, die: int, halve: int, *, shown_die: Text | None = None, sized: bool = False
+    chance: Pool, dice: int, die: int, halve: int, *, shown_die: Text | None = None, sized: bool = False
 ) -> tuple[int, Text]:
     """`shown_die`: the die as written (a hidden wielder's is secret); `sized`: a hidden
     character's size set the number of dice and halvings, which are then secret, and so are

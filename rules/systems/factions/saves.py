@@ -5,8 +5,8 @@ A hidden character's attribute (the target it rolls under) is secret; the d20 is
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
-from rules.randomness import Chance
 from rules.said import N_, say, term
 from rules.secrets import secret
 from rules.text import Text
@@ -17,6 +17,17 @@ ATTRIBUTES = {"str": "strength", "agi": "agility", "wit": "wits"}
 SHOWN = (N_("STR"), N_("AGI"), N_("WIT"))  # the keys in capitals, as the lines show them, for extraction
 
 
+class Dice(Protocol):
+    """What rolls a die: the action's `rules.randomness.Chance`, or one character's own dice
+    (`resolution.AttackerDice`)."""
+
+    def die(self, sides: int) -> int: ...
+
+
+class Pool(Dice, Protocol):
+    def pool(self, count: int, sides: int) -> tuple[int, ...]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Save:
     roll: int
@@ -25,7 +36,7 @@ class Save:
     text: Text
 
 
-def save(enc: FactionsEncounter, fighter: Fighter, attribute: str, chance: Chance, why: Text | str = "") -> Save:
+def save(enc: FactionsEncounter, fighter: Fighter, attribute: str, chance: Dice, why: Text | str = "") -> Save:
     """`why`: what the save is for, said (or typed by the GM), put after the save's name."""
     value = getattr(fighter, ATTRIBUTES[attribute])
     roll = chance.die(20)

@@ -50,16 +50,16 @@ def dice_shares(
         s = steps[0]
         return [(2**s, 0)] if s >= 0 else [(1, -s)]
     pools = [2**s for s in steps]
-    split = list(split)
-    if not split:
+    shares = list(split)
+    if not shares:
         if any(p % len(targets) for p in pools):
             raise InvalidInput(
                 say("Say how many dice each target takes, e.g. `split=1/2` (in the order of the targets).")
             )
-        split = [p // len(targets) for p in pools]
-    if len(split) != len(targets) or any(n < 1 for n in split):
+        shares = [p // len(targets) for p in pools]
+    if len(shares) != len(targets) or any(n < 1 for n in shares):
         raise InvalidInput(say("`split` needs one number of dice (at least 1) per target, in order."))
-    if sum(Fraction(n, p) for n, p in zip(split, pools)) != 1:
+    if sum(Fraction(n, p) for n, p in zip(shares, pools)) != 1:
         # a hidden target's size is secret
         pool_text = joined(", ", (seq(t.name, " ", secret(p, t)) for t, p in zip(targets, pools)))
         raise InvalidInput(
@@ -69,4 +69,4 @@ def dice_shares(
                 pools=pool_text,
             )
         )
-    return [(n, 0) for n in split]
+    return [(n, 0) for n in shares]

@@ -18,7 +18,7 @@ from . import economy
 from .actions import Attack, OpportunityAttack
 from .harm import release_holds
 from .manoeuvres import release_if_busy
-from .model import TURNS, FactionsEncounter, Fighter
+from .model import TURNS, FactionsEncounter, Fighter, factions_encounter
 from .reactions import advance, ask_stunt, attacker_faces, keep_attacker_dice
 from .saves import save
 from .sheet import Weapon
@@ -39,7 +39,7 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
         action = action.but(unseen=True)  # a concealed target is not visible
     targets = _targets(enc, attacker, action, weapon)
     if opportunity:
-        enc = TURNS.spend_reaction(enc, attacker.id)
+        enc = factions_encounter(TURNS.spend_reaction(enc, attacker.id))
     else:
         enc = economy.spend_main(enc, attacker)
     # The hold ends as the attack begins: its line comes first.

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.actions import AddCombatants
 from rules.errors import InvalidInput
-from rules.model import Event
+from rules.model import Combatant, Event
 from rules.said import N_, joined, say, term
 from rules.secrets import secret
 from rules.system import Option, System
@@ -32,7 +32,7 @@ from .actions import (
     Surrender,
 )
 from .commands import COMMANDS
-from .model import TURNS, FactionsEncounter, Fighter
+from .model import TURNS, FactionsEncounter, Fighter, fighter
 from .sheet import FactionsSheet, parse_weapons
 
 _FACTION = re.compile(r"^[\w][\w' -]{0,29}$")
@@ -69,7 +69,7 @@ class FactionsSystem(System):
     sheet_type = FactionsSheet
     turns = TURNS
     commands = COMMANDS
-    between = between
+    between: ClassVar[Any] = between
     sides = ("players", "gm")
     player_side = "players"
     options = {
@@ -168,8 +168,8 @@ class FactionsSystem(System):
         }
 
     # --- hooks ------------------------------------------------------------------
-    def can_act(self, enc, combatant: Fighter) -> bool:
-        return combatant.standing
+    def can_act(self, enc, combatant: Combatant) -> bool:
+        return fighter(combatant).standing
 
     def bonus_round(self, enc) -> list[str]:
         return [c.id for c in enc.combatants if c.concealed and c.standing]
@@ -206,7 +206,10 @@ class FactionsSystem(System):
         return enc, events
 
     # --- what people see ---------------------------------------------------------
-    def status_line(self, enc, combatant: Fighter, *, reveal: bool) -> Text:
+    def status_line(self, enc, combatant: Combatant, *, reveal: bool) -> Text:
+        return self._status_line(enc, fighter(combatant), reveal=reveal)
+
+    def _status_line(self, enc, combatant: Fighter, *, reveal: bool) -> Text:
         states: list[Text] = []
         if combatant.dead:
             states.append(say("dead"))
@@ -250,12 +253,12 @@ class FactionsSystem(System):
 
     def turn_summary(self, enc, cid) -> list[Text]:
         """The acting character's move and actions left; at a faction's move, who carries what."""
-        fighter: Fighter = enc.get(cid)
+        acting = fighter(enc.get(cid))
         # a hidden NPC's dice are secret
-        weapons = say("Weapons: {weapons}", weapons=joined(", ", (w.describe(fighter) for w in fighter.held())))
+        weapons = say("Weapons: {weapons}", weapons=joined(", ", (w.describe(acting) for w in acting.held())))
         if enc.turns.active != cid:
             return [weapons]
-        return economy.summary(fighter) + [weapons]
+        return economy.summary(acting) + [weapons]
 
 
 def _last_side_standing(enc) -> list[Event]:
