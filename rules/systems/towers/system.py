@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.cards import Card
 from rules.errors import InvalidInput
@@ -42,7 +42,7 @@ class TowersSystem(System):
     sheet_type = TowersSheet
     turns = Clock(idle_cost=5, idle_what=say("takes a Forced Delay"))
     commands = COMMANDS
-    between = between
+    between: ClassVar[Any] = between
     options = {
         "surprise_phases": Option(default=10, help=N_("Phases a surprised combatant loses before first acting.")),
         "mana_per_zero_phase": Option(default=1, help=N_("Mana each caster regains at the start of each zero phase.")),
