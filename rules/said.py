@@ -9,7 +9,7 @@ never flatten it into prose.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .text import (
@@ -44,7 +44,7 @@ __all__ = [
     "term",
 ]
 
-_CONVERSIONS = {"r": repr, "s": str, "a": ascii}
+_CONVERSIONS: dict[str, Callable[[Any], str]] = {"r": repr, "s": str, "a": ascii}
 
 
 def say(template: str, /, **values: Any) -> Phrase:

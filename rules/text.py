@@ -22,6 +22,7 @@ English and the loss shows only as an untranslated line.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -32,6 +33,7 @@ from typing import Any
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import core_schema
 
+log = logging.getLogger(__name__)
 STRICT = os.environ.get("TURNKEEPER_STRICT_TEXT", "") not in ("", "0")
 
 
@@ -42,6 +44,7 @@ class Flattened(TypeError):
 def _flatten(text: Text, how: str) -> str:
     if STRICT:
         raise Flattened(f"a text value would be flattened by {how}: {english(text)!r}")
+    log.warning("a text value was flattened by %s (shown in English): %r", how, english(text))
     return english(text)
 
 
@@ -313,10 +316,11 @@ def _english_template(phrase: Phrase) -> str:
     return phrase.plural.singular if phrase.plural.n == 1 else phrase.plural.plural
 
 
-_FIELDS: dict[str, tuple[tuple[str, str | None, str, str | None], ...]] = {}
+Field = tuple[str, str | None, str | None, str | None]
+_FIELDS: dict[str, tuple[Field, ...]] = {}
 
 
-def fields(template: str) -> tuple[tuple[str, str | None, str, str | None], ...]:
+def fields(template: str) -> tuple[Field, ...]:
     """The template's pieces: (literal text, field name, format spec, conversion)."""
     found = _FIELDS.get(template)
     if found is None:

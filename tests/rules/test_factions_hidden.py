@@ -33,6 +33,7 @@ from rules.systems.factions.actions import (
     RollSave,
     SetCondition,
 )
+from rules.text import Text
 from rules.turns.factions import PassMove
 from tests.rules.derive import changes, derivable, equations
 from tests.rules.test_factions_helpers import (
@@ -89,15 +90,15 @@ class Log:
     """Every text an action produces: events, summary, and the choice it waits on."""
 
     def __init__(self) -> None:
-        self.texts: list[str] = []
+        self.texts: list[Text | str] = []  # as said: `conceal` and `reveal` read their secrets
         self.known: list[set[int]] = []  # with each text: what its action took from or gave visible combatants
 
     def __call__(self, enc, action):
         out = apply(enc, action)
         shown = len(self.texts)
-        self.texts += [e.text for e in out.events] + [out.summary]
+        self.texts += [e.said for e in out.events] + [out.summary]
         if out.state.pending is not None:
-            self.texts += [english(out.state.pending.prompt), *options(out.state.pending)]
+            self.texts += [out.state.pending.prompt, *out.state.pending.labels]
         self.known += [changes([enc, out.state], "health", "grit")] * (len(self.texts) - shown)
         return out
 
@@ -107,7 +108,7 @@ class Log:
     def refused(self, enc, action) -> str:
         with pytest.raises(RulesError) as error:
             apply(enc, action)
-        self.texts.append(str(error.value))
+        self.texts.append(error.value.said)
         self.known.append(set())
         return str(error.value)
 
@@ -276,8 +277,8 @@ def morale(log, hidden):
 def turn_summary(log, hidden):
     enc = fight(hidden)
     enc = give_turn(enc, "Gorgon")
-    log.texts += map(english, SYSTEM.turn_summary(enc, enc.find("Gorgon").id))
-    log.texts += map(english, SYSTEM.turn_summary(enc.but(turns=enc.turns.but(active=None)), enc.find("Gorgon").id))
+    log.texts += SYSTEM.turn_summary(enc, enc.find("Gorgon").id)
+    log.texts += SYSTEM.turn_summary(enc.but(turns=enc.turns.but(active=None)), enc.find("Gorgon").id)
     return {"14"}
 
 
@@ -314,7 +315,7 @@ SCENARIOS = {
 }
 
 
-def play(name: str, hidden: bool) -> tuple[list[str], set[str]]:
+def play(name: str, hidden: bool) -> tuple[list[Text | str], set[str]]:
     log = Log()
     numbers = SCENARIOS[name](log, hidden)
     return log.texts, numbers
@@ -368,7 +369,7 @@ def test_the_same_fight_in_plain_sight_has_no_marks(name):
     texts, numbers = play(name, hidden=False)
     marked = [t for t in texts if has_secrets(t)]
     assert not marked
-    plain = "\n".join(texts)
+    plain = "\n".join(map(english, texts))
     assert all(shows(n, plain) for n in numbers)  # the path really prints these numbers
 
 
@@ -455,7 +456,7 @@ def test_the_gm_reads_the_size_and_the_sheet_die():
 def test_status_lines_mark_the_hidden_numbers():
     enc = fight(True)
     gorgon = enc.find("Gorgon")
-    full = english(SYSTEM.status_line(enc, gorgon, reveal=True))
+    full = SYSTEM.status_line(enc, gorgon, reveal=True)
     assert reveal(full) == "health 47/47 · grit 23/23 · armour 2 · large"
     assert conceal(full) == "health ?/? · grit ?/? · armour ? · ?"
     assert not has_secrets(SYSTEM.status_line(enc, gorgon, reveal=False))

@@ -9,8 +9,8 @@ import pytest
 from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
-from rules.said import templates
 from rules.systems.factions.actions import OpportunityAttack
+from rules.text import Cut, Phrase, Plural, Secret, Seq, Text
 from tests.helpers import answer_by_key
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
@@ -151,6 +151,16 @@ def stored_before_keys(state):
     context = data["pending"]["context"]
     context["offered"] = {label[k]: v for k, v in context["offered"].items()}
     return type(state).model_validate_json(json.dumps(data))
+
+
+def templates(text: Text) -> list[str | Plural]:
+    """Every template said in `text`, each phrase after the phrases inside it."""
+    inner = text.values if isinstance(text, Phrase) else ()
+    parts = text.parts if isinstance(text, Seq) else ()
+    found = [t for part in parts for t in templates(part)] + [t for _, value in inner for t in templates(value)]
+    if isinstance(text, (Secret, Cut)):
+        found += templates(text.value if isinstance(text, Secret) else text.text)
+    return found + ([text.asked] if isinstance(text, Phrase) else [])
 
 
 def test_a_reaction_asked_before_options_had_keys_is_answered_as_the_same_option():

@@ -417,7 +417,7 @@ def test_players_answer_their_own_defence_and_flanked_defends_at_minus_1():
     fight.next()  # the Goblin attacks Mauve
     fight.command("attack", target="Mauve", options="flanked", dice="6 1")
     pending = fight.enc.pending
-    assert pending.users == (PLAYER_ID,) and "flanked" in pending.prompt
+    assert pending.users == (PLAYER_ID,) and "flanked" in english(pending.prompt)
     with pytest.raises(AwaitingChoice):
         fight.act("move")
     fight.choose("Dodge", 4, by=PLAYER)

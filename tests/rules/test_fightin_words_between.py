@@ -75,7 +75,7 @@ def test_wounds_where_they_landed_and_morale_penalties_carry_into_the_next_fight
     jack = join(new(), lasting=kept).find("Jack")
     assert (jack.wounds, jack.morale_penalties, jack.notes) == (2, 1, tuple(kept["locations"]))
     assert [c.name for c in jack.conditions] == ["mobility penalty"]
-    assert "T 7/1" in SYSTEM.status_line(enc, jack, reveal=True)
+    assert "T 7/1" in english(SYSTEM.status_line(enc, jack, reveal=True))
 
 
 def test_a_dead_character_cannot_join():

@@ -24,10 +24,11 @@ from rules.actions import AddCombatants
 from rules.errors import DiceError
 from rules.randomness import Chance
 from rules.said import english
-from rules.secrets import CLOSE, OPEN, conceal, has_secrets, reveal
+from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.initiative import reroll
 from rules.systems.fightin_words.model import Fighter, Sheet
+from rules.text import Secret, Text, as_text, walk
 from tests.rules.derive import changes, derivable
 from tests.rules.test_fightin_words import GM, PLAYER, PLAYER_ID, Fight
 
@@ -64,7 +65,6 @@ HERO = {
 # the fear and morale damage the GM deals.
 PUBLIC = {381, 384, 441, 444, 999, 272}
 BIG = re.compile(r"\d{3,}")
-SPAN = re.compile(f"{OPEN}([^{CLOSE}]*){CLOSE}")
 
 
 class Table(Fight):
@@ -73,18 +73,18 @@ class Table(Fight):
     def __init__(self, hidden: bool) -> None:
         super().__init__()
         self.hidden = hidden
-        self.texts: list[str] = []
+        self.texts: list[Text] = []
         self.known: list[set[int]] = []  # with each text: what its action did to visible combatants' counts
 
     def do(self, action):
         before, shown = self.enc, len(self.texts)
         out = super().do(action)
-        self.texts += [e.text for e in out.events]
-        self.texts.append(english(out.summary))
+        self.texts += [e.said for e in out.events]
+        self.texts.append(as_text(out.summary))
         if out.state.pending is not None:
-            self.texts.append(english(out.state.pending.prompt))
+            self.texts.append(out.state.pending.prompt)
         for cid in out.state.turns.acting:
-            self.texts += [english(line) for line in SYSTEM.turn_summary(out.state, cid)]
+            self.texts += [as_text(line) for line in SYSTEM.turn_summary(out.state, cid)]
         moved = changes([before, out.state], "wounds", "morale_penalties")
         self.known += [moved] * (len(self.texts) - shown)
         return out
@@ -358,7 +358,7 @@ def test_the_gm_reads_the_hidden_fight_word_for_word_as_the_open_one(runs):
     hidden, open_, _ = runs
     assert len(hidden) == len(open_)
     for secret_text, open_text in zip(hidden, open_):
-        assert reveal(secret_text) == open_text
+        assert reveal(secret_text) == english(open_text)
 
 
 def test_the_open_fight_carries_no_marks_and_the_hidden_one_does(runs):
@@ -393,7 +393,7 @@ def test_players_cannot_derive_a_hidden_number(scenario):
 
 def test_the_open_fight_shows_those_numbers_so_the_check_can_fail(runs):
     hidden, open_, (_, only_the_gm_reads) = runs
-    everything = "\n".join(open_)
+    everything = "\n".join(english(text) for text in open_)
     for fragment in only_the_gm_reads:
         assert fragment in everything
     assert "\n".join(reveal(text) for text in hidden) == everything
@@ -404,23 +404,24 @@ def test_no_public_number_is_also_a_secret_one(runs):
     hidden, _, _ = runs
     for text in hidden:
         secrets = set()
-        for span in SPAN.findall(text):
-            secrets |= big_numbers(span)
-        assert not secrets & big_numbers(conceal(text)), text
+        for node in walk(text):
+            if isinstance(node, Secret) and node.hidden:
+                secrets |= big_numbers(english(node.value))
+        assert not secrets & big_numbers(conceal(text)), english(text)
 
 
 def test_every_scenario_prints_big_hidden_numbers_in_the_open():
     """The check on big numbers is not empty: an open fight shows them."""
     for scenario in SCENARIOS[:-1]:
         texts, _ = play(scenario, False)
-        assert big_numbers("\n".join(texts)) - PUBLIC, scenario.__name__
+        assert big_numbers("\n".join(english(text) for text in texts)) - PUBLIC, scenario.__name__
 
 
 def test_a_hidden_tie_breaker_with_no_modifier_does_not_show_that_it_has_none():
     chance = Chance(1, entered_dice=[4, 4])
     plain = Fighter(id="a", name="Wraith", sheet=Sheet(reflex=2, dex=-2))
     total, text = reroll(plain, chance)
-    assert (total, text) == (4, "Wraith d6 4")
+    assert (total, english(text)) == (4, "Wraith d6 4")
     total, text = reroll(plain.but(hidden=True), chance)
     assert total == 4 and conceal(text) == "Wraith d6 4 ?" and reveal(text) == "Wraith d6 4 = 4"
 
@@ -431,15 +432,15 @@ def test_a_hidden_npcs_defence_prompt_hides_its_bonuses_and_a_hidden_attackers_d
     table.next()  # Mauve's turn
     table.command("attack", by=PLAYER, target="Nemesis", dice="6 1")
     assert (
-        conceal(english(table.enc.pending.prompt))
+        conceal(table.enc.pending.prompt)
         == "Nemesis: defend against a hit from Mauve (DC 7)? Block ?, Dodge ?, Parry ?"
     )
-    assert reveal(english(table.enc.pending.prompt)).endswith("Block +170, Dodge +190, Parry +230")
+    assert reveal(table.enc.pending.prompt).endswith("Block +170, Dodge +190, Parry +230")
     table.choose("No defence")
     table.next()  # round 2: Nemesis's turn
     table.command("attack", target="Mauve", dice="6 1")
     assert (
-        conceal(english(table.enc.pending.prompt))
+        conceal(table.enc.pending.prompt)
         == "Mauve: defend against a hit from Nemesis (DC ?)? Block +1, Dodge +2, Parry +1"
     )
-    assert reveal(english(table.enc.pending.prompt)).startswith("Mauve: defend against a hit from Nemesis (DC 254)?")
+    assert reveal(table.enc.pending.prompt).startswith("Mauve: defend against a hit from Nemesis (DC 254)?")

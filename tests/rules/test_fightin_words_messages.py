@@ -76,17 +76,17 @@ def test_the_tracker_line_shows_owed_seconds_and_a_pending_spell_and_the_turn_me
     fight.act("run", by=PLAYER)
     fight.act("cast", by=PLAYER, target="Dummy", options="spell=Fireball delay=11")
     mira = fight.f("Mira")
-    line = SYSTEM.status_line(fight.enc, mira, reveal=True)
+    line = english(SYSTEM.status_line(fight.enc, mira, reveal=True))
     assert "↪ 1 s owed to the next turn" in line and "✨ Fireball on Dummy in 12 of Mira's seconds" in line
     fight.next()  # Dummy ends; Mira carries 1 s of casting
     assert [english(line) for line in SYSTEM.turn_summary(fight.enc, mira.id)] == ["⏱ 5 of 6 s left"]
-    assert "↪" not in SYSTEM.status_line(fight.enc, fight.f("Mira"), reveal=True)
+    assert "↪" not in english(SYSTEM.status_line(fight.enc, fight.f("Mira"), reveal=True))
 
 
 def test_negative_minimums_are_written_with_a_minus_sign():
     fight = duel()
     fight.add("Kobold", 1, spirit=-2, rerolls=(6, 1))
-    assert "Will 4/−2" in SYSTEM.status_line(fight.enc, fight.f("Kobold"), reveal=True)
+    assert "Will 4/−2" in english(SYSTEM.status_line(fight.enc, fight.f("Kobold"), reveal=True))
     fight.command("damage", target="Kobold", amount="5", damage_type="morale")
     assert "Untyped morale damage 5 vs Will 4/−2: Will beaten → two morale penalties." in fight.text()
     assert "Kobold's Will is now 2/−4." in fight.text()

@@ -197,7 +197,8 @@ def test_a_defense_is_answered_by_its_key_whatever_its_label_reads():
 def test_a_defense_asked_before_options_had_keys_is_answered_as_the_same_reaction():
     s = act(end_turn(party()), fl.Attack(by=GM, target="Astrid"))
     data = s.model_dump(mode="json")
-    data["pending"] |= {"options": list(s.pending.labels), "default": s.pending.option("none").label}
+    labels = [english(label) for label in s.pending.labels]
+    data["pending"] |= {"options": labels, "default": english(s.pending.option("none").label)}
     del data["pending"]["former_signature"]
     stored = type(s).model_validate_json(json.dumps(data))
     assert stored.pending.keys == ("dodge", "block", "none") and stored.pending.default == "none"

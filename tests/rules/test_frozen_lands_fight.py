@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.actions import AddCombatants
 from rules.errors import InvalidInput, UnknownAction
 from rules.said import english
 from rules.systems.frozen_lands import SYSTEM
@@ -128,6 +129,4 @@ def test_sheet_validation():
 
 
 def _npc(npc):
-    from rules.actions import AddCombatants
-
     return AddCombatants(by=GM, name="X", npc=npc)

@@ -14,7 +14,7 @@ import pytest
 
 from rules.actions import AddCombatants, Choose, EndTurn, NextTurn
 from rules.engine import apply
-from rules.said import english
+from rules.said import Text, english
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.frozen_lands import SYSTEM
 from tests.rules.derive import changes, derivable
@@ -59,18 +59,18 @@ class Log:
     """Applies actions and keeps every text they show: events, the summary, a pending choice."""
 
     def __init__(self):
-        self.texts: list[str] = []
+        self.texts: list[Text] = []
         self.known: list[set[int]] = []  # with each text: what its action took from or gave visible combatants
-        self.summaries: list[str] = []
+        self.summaries: list[Text] = []
 
     def do(self, state, action):
         outcome = apply(state, action)
         shown = len(self.texts)
-        self.texts += [event.text for event in outcome.events]
-        self.summaries.append(english(outcome.summary))
+        self.texts += [event.said for event in outcome.events]
+        self.summaries.append(outcome.summary)
         pending = outcome.state.pending
         if pending is not None:
-            self.texts += [english(pending.prompt), *map(english, pending.labels)]
+            self.texts += [pending.prompt, *pending.labels]
         moved = changes([state, outcome.state], "stamina", "wounds", "stress")
         self.known += [moved] * (len(self.texts) - shown)
         return outcome.state
@@ -82,7 +82,7 @@ class Log:
         """The turn message's lines for whoever acts now (it must be `name`)."""
         acting = [state.get(c).name for c in state.turns.acting]
         assert acting == [name]
-        self.texts += map(english, SYSTEM.turn_summary(state, state.find(name).id))
+        self.texts += SYSTEM.turn_summary(state, state.find(name).id)
         self.known += [set()] * (len(self.texts) - len(self.known))
         return state
 
@@ -231,11 +231,11 @@ def test_the_gm_reads_exactly_what_an_unhidden_fight_shows_and_that_has_no_marks
     hidden, plain = fight(True), fight(False)
     assert not any(has_secrets(text) for text in plain.texts + plain.summaries)
     assert any(has_secrets(text) for text in hidden.texts)
-    assert [reveal(text) for text in hidden.texts] == plain.texts
+    assert [reveal(text) for text in hidden.texts] == [english(text) for text in plain.texts]
     # The summary is cut at 200 characters, marks included: compare the beginnings.
     assert len(hidden.summaries) == len(plain.summaries)
     for secret_one, plain_one in zip(hidden.summaries, plain.summaries):
-        assert plain_one.startswith(reveal(secret_one))
+        assert english(plain_one).startswith(reveal(secret_one))
 
 
 def public_lines(log: Log, start: str) -> list[str]:
@@ -325,7 +325,7 @@ def test_the_ghosts_lines_as_the_channel_reads_them():
 
 def test_an_enemy_not_hidden_shows_its_numbers_to_everyone():
     log = shade_fight(False)
-    plain = "\n".join(log.texts)
+    plain = "\n".join(map(english, log.texts))
     assert "Shade initiative: fixed score 19" in plain
     assert "Shade takes 33 − defense 14 = 19: 19 damage → Stamina 151/187." in plain
     assert "Shade attacks Wolf: 37 damage − defense 1 = 36; 36 damage → Stamina 0/6: defeated" in plain

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.actions import EndTurn
 from rules.errors import InvalidInput, NotAllowed, NotYourTurn
 from tests.rules.test_frozen_lands_support import ASTRID, BJORN, GM, act, current, end_turn, fl, get, outcome, party
 
@@ -151,8 +152,6 @@ def test_an_unreleased_delayed_action_is_lost_at_the_end_of_the_round():
     s = act(s, fl.Delay(by=ASTRID))
     for _ in range(3):
         s = end_turn(s)
-    from rules.actions import EndTurn
-
     o = outcome(s, EndTurn(by=GM, turn_no=s.turn_no))
     assert any(e.text == "Delayed action not taken, lost: Astrid." for e in o.events)
     assert not get(o.state, "Astrid").held and get(o.state, "Astrid").actions_left == 3

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules.errors import DiceError
-from tests.rules.test_frozen_lands_support import ASTRID, GM, act, fl, get, outcome, party
+from rules.systems.frozen_lands import SYSTEM
+from tests.rules.test_frozen_lands_support import ASTRID, GM, act, begin, enemy, fl, get, hero, outcome, party
 
 
 def roll(s, skill, *dice, who="Astrid"):
@@ -69,9 +70,6 @@ def test_a_condition_above_level_three_breaks_the_character_with_a_critical_inju
 
 
 def test_any_failure_critical_campaign_setting():
-    from rules.systems.frozen_lands import SYSTEM
-    from tests.rules.test_frozen_lands_support import begin, enemy, hero
-
     s = SYSTEM.new_encounter(1, 7, {"any_failure_critical": True})
     s = hero(s, "Astrid", 5, stress=3)
     s = enemy(s, "Wolf", 4)

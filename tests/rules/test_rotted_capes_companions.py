@@ -6,6 +6,7 @@ from rules.actions import AddCombatants, NextTurn
 from rules.engine import apply
 from rules.errors import InvalidInput
 from rules.model import Actor
+from rules.said import english
 from rules.systems.rotted_capes import SYSTEM
 from tests.helpers import GM
 
@@ -69,8 +70,8 @@ def test_a_companion_holds_no_plot_points_of_its_own():
     )
     rex = s.find("Rex")
     assert rex.plot_points == 0
-    assert "PP" not in SYSTEM.status_line(s, rex, reveal=True)
-    assert "Rex" not in SYSTEM.report("plotpoint_show", s, {})
+    assert "PP" not in english(SYSTEM.status_line(s, rex, reveal=True))
+    assert "Rex" not in english(SYSTEM.report("plotpoint_show", s, {}))
     refused = SYSTEM.command("plotpoint_award", GM, {"target": "Rex"})
     with pytest.raises(InvalidInput):
         apply(s, refused)

@@ -17,6 +17,7 @@ from rules.engine import apply
 from rules.said import english
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.rotted_capes import SYSTEM
+from rules.text import Text
 from tests.rules.derive import changes, derivable
 from tests.rules.test_rotted_capes import ALICE, GM
 
@@ -49,7 +50,7 @@ class Fight:
     ):
         self.hidden = hidden
         self.name = name
-        self.texts: list[str] = []
+        self.texts: list[Text] = []
         self.known: list[set[int]] = []  # with each text: what its action took from or gave visible combatants
         self.states = []
         self.public: set[int] = set()  # numbers the channel may read although Shade's state holds them too
@@ -87,9 +88,9 @@ class Fight:
     def record(self, outcome):
         before, shown = self.enc, len(self.texts)
         self.enc = outcome.state
-        self.texts += [e.text for e in outcome.events] + [english(outcome.summary)]
+        self.texts += [e.said for e in outcome.events] + [outcome.summary]
         if outcome.state.pending is not None:
-            self.texts += map(english, [outcome.state.pending.prompt, *outcome.state.pending.labels])
+            self.texts += [outcome.state.pending.prompt, *outcome.state.pending.labels]
         self.look()
         moved = changes([before, self.enc], "stamina", "temp_stamina", "wounds")
         self.known += [moved] * (len(self.texts) - shown)
@@ -100,8 +101,8 @@ class Fight:
         enc = self.enc
         self.states.append(enc)
         for cid in enc.turns.acting:
-            self.texts += map(english, SYSTEM.turn_summary(enc, cid))
-        self.texts += [english(SYSTEM.report(name, enc, {})) for name in ("plotpoint_show", "condition_list")]
+            self.texts += SYSTEM.turn_summary(enc, cid)
+        self.texts += [SYSTEM.report(name, enc, {}) for name in ("plotpoint_show", "condition_list")]
 
     @property
     def shade(self):
@@ -397,7 +398,7 @@ def test_the_gm_still_reads_a_hidden_npcs_numbers(fight):
 def test_a_visible_npcs_texts_carry_no_marks(fight):
     f, expected = fight(False)
     assert not [t for t in f.texts if has_secrets(t)]
-    everyone = "\n".join(f.texts)
+    everyone = "\n".join(map(english, f.texts))
     for words in expected:
         assert words in everyone  # what the hidden fight hides, the visible one shows as before
 
@@ -408,11 +409,11 @@ def test_a_hidden_attacker_shows_its_d20_and_hides_its_bonus_and_the_damage_dice
     f.next()
     f.next(ALICE)
     out = f.cmd("attack", target="Nova", dice="12 3")
-    assert conceal(out.events[0].text) == (
+    assert conceal(out.events[0].said) == (
         "Shade attacks Nova: d20 12 + ? = ? vs Avoidance 15: hit; "
         "1d6 (?) + ? = 70 Stamina (Nova: 330/400 Stamina, 3/3 Wounds)"
     )
-    assert reveal(out.events[0].text) == (
+    assert reveal(out.events[0].said) == (
         "Shade attacks Nova: d20 12 + 53 = 65 vs Avoidance 15: hit; 1d6 (3) + 67 = 70 Stamina "
         "(Nova: 330/400 Stamina, 3/3 Wounds)"
     )
@@ -423,11 +424,11 @@ def test_a_hidden_target_shows_the_dr_step_even_without_dr():
     f = Fight(True)
     f.next()
     out = f.cmd("attack", ALICE, target="Shade", damage="1d6+10", dice="20 4")
-    assert conceal(out.events[0].text) == (
+    assert conceal(out.events[0].said) == (
         "Nova attacks Shade: d20 20 + 140 = 160 vs Avoidance ?: natural 20, critical hit; "
         "1d6 (4) + 10 = 14 − DR ? = ? Stamina; critical: 1 Wound (Shade: ?/? Stamina, ?/? Wounds)"
     )
-    assert "− DR 0 = 14 Stamina" in reveal(out.events[0].text)
+    assert "− DR 0 = 14 Stamina" in reveal(out.events[0].said)
     visible = Fight(False)
     visible.next()
     out = visible.cmd("attack", ALICE, target="Shade", damage="1d6+10", dice="20 4")
@@ -438,10 +439,10 @@ def test_the_turn_summary_and_tracker_line_of_a_hidden_npc():
     f = Fight(True)
     f.next()
     f.next(ALICE)
-    lines = [english(line) for line in SYSTEM.turn_summary(f.enc, f.shade.id)]
+    lines = SYSTEM.turn_summary(f.enc, f.shade.id)
     assert conceal(lines[0]).startswith("Pace ? areas left")
     assert english(SYSTEM.status_line(f.enc, f.shade, reveal=False)) == "unhurt"
-    gm_line = english(SYSTEM.status_line(f.enc, f.shade, reveal=True))
+    gm_line = SYSTEM.status_line(f.enc, f.shade, reveal=True)
     assert reveal(gm_line) == "737/737 Stamina, 83/83 Wounds" and conceal(gm_line) == "?/? Stamina, ?/? Wounds"
 
 
@@ -476,7 +477,7 @@ def test_a_hidden_horde_hides_its_members_numbers_but_not_its_size():
     )
     enc = apply(hit.state, NextTurn(by=ALICE)).state
     struck = apply(enc, SYSTEM.command("attack", GM, {"target": "Nova", "dice": "12 3"}))
-    shown = [conceal(e.text) for out in (formed, hit, struck) for e in out.events]
+    shown = [conceal(e.said) for out in (formed, hit, struck) for e in out.events]
     assert "6 creatures form Rotter Horde at Rotter 4's initiative: +10 to hit and damage." in shown
     assert any("d20 12 + ? + 8 horde = ? vs Avoidance 15: hit; 1d6 (?) + ? + 8 horde = 78 Stamina" in t for t in shown)
     assert any(
@@ -484,7 +485,7 @@ def test_a_hidden_horde_hides_its_members_numbers_but_not_its_size():
         "left in the horde, now +8 to hit and damage" in t
         for t in shown
     )
-    gm = "\n".join(reveal(e.text) for out in (formed, hit, struck) for e in out.events)
+    gm = "\n".join(reveal(e.said) for out in (formed, hit, struck) for e in out.events)
     assert "d20 12 + 53 + 8 horde = 73" in gm and "1d6 (3) + 67 + 8 horde = 78" in gm and "Avoidance 143" in gm
     for text in shown:
         assert not numbers_in(text) & {53, 67, 73, 83, 129, 143}

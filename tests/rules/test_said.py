@@ -1,10 +1,18 @@
-"""Said phrases read as English, survive joining and formatting, and are translated whole."""
+"""Said phrases are values: they read as English, join into sequences, are translated whole, and
+refuse to be flattened into a str by accident."""
 
 from __future__ import annotations
 
-from rules.said import Plural, cut, english, joined, render, say, say_plural, templates, term
+import json
+
+import pytest
+
+from rules import text
+from rules.model import Choice, Event, Pending
+from rules.said import cut, english, joined, say, say_plural, seq, term
 from rules.secrets import conceal, secret
-from rules.usertext import user_text
+from rules.text import Flattened, Phrase, Plural, Raw, Secret, Typed, dumps, from_data, loads, plain_text, to_data
+from rules.usertext import mark, user_text
 
 FRENCH = {
     "{who} attacks {target}": "{target} est attaqué par {who}",
@@ -14,22 +22,47 @@ FRENCH = {
 }
 
 
-def test_a_phrase_reads_as_its_english():
-    line = say("{who} attacks {target} for {n:+d}", who="Ogre", target="Max", n=3)
-    assert english(line) == "Ogre attacks Max for +3"
-    assert line != english(line)  # it carries its template
+def render(line, translate):
+    return plain_text(line, translate, reveal=True)
 
 
-def test_phrases_join_and_format_like_text():
-    line = f"🎲 {say('{who} attacks {target}', who='Ogre', target='Max')}; {say('no reaction')}."
+def asked_in(line) -> list:
+    return [node.asked for node in text.walk(line) if isinstance(node, Phrase)]
+
+
+def test_a_phrase_is_its_template_and_its_values_and_reads_as_its_english():
+    line = say("{who} attacks {target} for {n:+d}", who="Ogre", target=user_text("Max"), n=3)
+    assert line == Phrase(
+        "{who} attacks {target} for {n:+d}", (("who", Raw("Ogre")), ("target", Typed("Max")), ("n", Raw("+3")))
+    )
+    assert english(line) == str(line) == "Ogre attacks Max for +3"
+
+
+def test_flattening_a_phrase_by_accident_fails_loudly():
+    line = say("no reaction")
+    with pytest.raises(Flattened):
+        f"{line}"  # noqa: B018
+    with pytest.raises(Flattened):
+        line + "."  # noqa: B018
+    with pytest.raises(Flattened):
+        "🎲 " + line  # noqa: B018
+    with pytest.raises(Flattened):
+        line == "no reaction"  # noqa: B015
+    with pytest.raises(TypeError):
+        "; ".join([line, line])
+
+
+def test_phrases_join_into_a_sequence_that_each_reader_renders():
+    line = seq("🎲 ", say("{who} attacks {target}", who="Ogre", target="Max"), "; ", say("no reaction"), ".")
     assert english(line) == "🎲 Ogre attacks Max; no reaction."
     assert render(line, FRENCH.get) == "🎲 Max est attaqué par Ogre; pas de réaction."
+    assert say("no reaction") + say("no reaction") == seq(say("no reaction"), say("no reaction"))
 
 
 def test_a_translation_reorders_values_and_translates_phrases_inside_them():
     line = say("{who}: {why}", who="Max", why=say("no reaction"))
     assert render(line, FRENCH.get) == "Max : pas de réaction"
-    assert templates(line) == ["no reaction", "{who}: {why}"]
+    assert asked_in(line) == ["{who}: {why}", "no reaction"]
 
 
 def test_a_template_without_a_translation_stays_english():
@@ -38,30 +71,27 @@ def test_a_template_without_a_translation_stays_english():
     assert render(line, None) == "Max stands up."
 
 
-def test_typed_text_and_secrets_pass_through_untouched():
+def test_typed_text_and_secrets_pass_through_a_translation_untouched():
     name = user_text("**Bold**")
     line = say("{who} attacks {target}", who=name, target=secret(7, True))
-    rendered = render(line, FRENCH.get)
-    assert conceal(rendered) == f"? est attaqué par {name:}"
-    assert term(name) is name  # typed text is never a template
+    assert plain_text(line, FRENCH.get) == "? est attaqué par **Bold**"
+    assert plain_text(line, FRENCH.get, reveal=True) == "7 est attaqué par **Bold**"
+    assert term(name) == Typed("**Bold**")  # typed text is never a template
+    assert conceal(line) == "**Bold** attacks ?" and text.has_secrets(line)
 
 
-def test_a_phrase_cut_through_still_reads_in_english():
-    line = say("{who} attacks {target}", who="Ogre", target="Max") + say("no reaction")
-    assert render(line[:-3], FRENCH.get) == english(line[:-3])
-    assert english(line[:-3]).startswith("Ogre attacks Max")
-
-
-def test_cut_keeps_the_phrase_when_its_english_fits():
+def test_cut_keeps_the_phrase_when_it_fits_and_cuts_it_in_the_readers_language():
     line = say("{who} attacks {target}", who="Ogre", target="Max")
-    assert cut(line, 100) == line
-    assert cut(line, 4) == "Ogre"
+    assert cut(line, 100) is line
+    assert english(cut(line, 4)) == "Ogre"
+    assert render(cut(line, 3), FRENCH.get) == "Max"
 
 
 def test_vocabulary_and_separators_are_said():
     assert render(joined(" and ", ["Max", "Nova"]), FRENCH.get) == "Max et Nova"
     assert render(term("no reaction"), FRENCH.get) == "pas de réaction"
     assert english(term("{odd}")) == "{odd}"
+    assert english(joined(", ", [mark("A"), "B"])) == "A, B"
 
 
 def polish(asked):
@@ -82,18 +112,51 @@ def test_a_count_picks_the_english_form_by_one_and_a_languages_form_by_its_own_r
         "Max takes 22 wounds",
     ]
     assert [render(line, polish) for line in lines] == ["Max: 1 rana", "Max: 3 rany", "Max: 5 ran", "Max: 22 rany"]
-    assert templates(lines[1]) == [Plural("{who} takes {n} wound", "{who} takes {n} wounds", 3)]
+    assert asked_in(lines[1]) == [Plural("{who} takes {n} wound", "{who} takes {n} wounds", 3)]
     assert render(lines[1], FRENCH.get) == "Max takes 3 wounds"  # a language without it reads English
 
 
 def test_a_hidden_count_still_picks_its_form():
     line = say_plural("{n} card", "{n} cards", 1, n=secret(1, True))
-    assert conceal(english(line)) == "? card"
+    assert conceal(line) == "? card"
     french = {("{n} card", "{n} cards"): ("{n} carte", "{n} cartes")}
-    assert conceal(render(line, lambda asked: french[asked[:2]][asked.n != 1])) == "? carte"
+    translate = lambda asked: french[(asked.singular, asked.plural)][asked.n != 1]  # noqa: E731
+    assert plain_text(line, translate) == "? carte"
 
 
 def test_a_count_kept_secret_reads_in_the_plural_and_in_a_languages_other_form():
     line = say_plural("{n} Wound healed", "{n} Wounds healed", None, n=secret(1, True))
-    assert conceal(english(line)) == "? Wounds healed"  # "Wound" would tell it was one
-    assert templates(line) == [Plural("{n} Wound healed", "{n} Wounds healed", None)]  # the count stays unknown
+    assert conceal(line) == "? Wounds healed"  # "Wound" would tell it was one
+    assert asked_in(line) == [Plural("{n} Wound healed", "{n} Wounds healed", None)]  # the count stays unknown
+
+
+def test_a_text_is_stored_as_json_and_read_back_as_the_same_value():
+    line = seq(
+        "🎲 ",
+        say_plural("{who} takes {n} wound", "{who} takes {n} wounds", 2, who=user_text("Max"), n=secret(2, True)),
+        cut(say("no reaction"), 5),
+    )
+    assert from_data(json.loads(json.dumps(to_data(line)))) == line
+    assert loads(dumps(line)) == line
+    assert loads("End turn (button)") == "End turn (button)"  # a constant stays a str, its own message id
+    event = Event(kind="info", text=line)
+    assert Event.model_validate_json(event.model_dump_json()) == event
+    pending = Pending(id=1, kind="k", prompt=line, options=(Choice(key="a", label=say("no reaction")),), default="a")
+    assert Pending.model_validate(pending.model_dump(mode="json")) == pending
+
+
+def test_a_line_stored_with_the_former_marks_reads_as_values():
+    # Before texts were values: a phrase was OPEN template LENGTHS (a length per value) START English CLOSE.
+    name = "\ue002**Max**\ue003"
+    phrase = "\ue010{who} hits for {n}\ue011" + chr(0xF0000 + len(name)) + chr(0xF0000 + 3) + "\ue012"
+    stored = (
+        phrase + name + " hits for " + "\ue0005\ue001" + "\ue013 then \ue010no reaction\ue011\ue012no reaction\ue013"
+    )
+    read = loads(stored)
+    assert read == seq(
+        say("{who} hits for {n}", who=user_text("**Max**"), n=secret(5, True)), " then ", say("no reaction")
+    )
+    broken = loads("\ue010{who} hits\ue011\U000f0009\ue012Max")
+    assert english(broken) == "{who} hitsMax"  # a phrase cut through reads as its English
+    assert isinstance(loads("\ue000 7\ue001 left"), text.Seq) and conceal(loads("\ue000 7\ue001 left")) == "? left"
+    assert Secret(Raw("1"), True) != Secret(Raw("1"), False)

@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules.between import at_most_sheet, dead_rest, heading, kept, outcome, refuse_dead, set_value
-from rules.said import N_, say
+from rules.said import N_, joined, say, seq
 from rules.system import Adjustable, Option, Rest
+from rules.text import Text
 from rules.usertext import user_text
 
 from .model import Fighter
@@ -76,12 +77,12 @@ def rest(system, kind, characters, campaign, options, chance, settings):
     return outcome(characters, results, campaign, heading(chosen, chance))
 
 
-def _rest(r, health_back: bool) -> tuple[dict[str, Any], str]:
+def _rest(r, health_back: bool) -> tuple[dict[str, Any], Text]:
     if dead := dead_rest(r):
         return dead
     state = dict(r.lasting)
     v = _view(r.sheet, state)
-    parts = []
+    parts: list[Text] = []
     if v["grit"] < v["max_grit"]:
         state["grit"] = v["max_grit"]
         parts.append(say("grit back ({grit}/{most})", grit=v["max_grit"], most=v["max_grit"]))
@@ -109,12 +110,12 @@ def _rest(r, health_back: bool) -> tuple[dict[str, Any], str]:
         )
     if not parts:
         return state, say("{who} is already at full health and grit.", who=user_text(r.name))
-    return state, f"{user_text(r.name)}: " + ", ".join(parts) + "."
+    return state, seq(user_text(r.name), ": ", joined(", ", parts), ".")
 
 
-def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
+def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
     v = _view(sheet, state)
-    out = [say("Dead.")] if state.get("dead") else []
+    out: list[Text] = [say("Dead.")] if state.get("dead") else []
     out.append(say("Health {health}/{most}", health=v["health"], most=v["max_health"]))
     if v["max_grit"]:
         out.append(say("Grit {grit}/{most}", grit=v["grit"], most=v["max_grit"]))

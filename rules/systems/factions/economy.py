@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rules.errors import InvalidInput
 from rules.said import N_, say
+from rules.text import Text
 
 from .model import FactionsEncounter, Fighter
 
@@ -62,10 +63,11 @@ def spend_bonus(enc: FactionsEncounter, fighter: Fighter) -> FactionsEncounter:
     return enc.update(fighter.id, bonuses=fighter.bonuses + 1)
 
 
-def summary(fighter: Fighter) -> list[str]:
+def summary(fighter: Fighter) -> list[Text]:
     full = speed(fighter)
     limit = full // 2 if acted_yet(fighter) else full
     left = max(0, limit - fighter.moved)
+    lines: list[Text]
     if fighter.sprinting:
         lines = [say("Move: {left} zone(s) left ({moved} moved, sprinting)", left=left, moved=fighter.moved)]
     else:

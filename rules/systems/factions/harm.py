@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import N_, say
+from rules.said import N_, joined, say, seq
 from rules.secrets import secret
+from rules.text import Text
 
 from .model import FactionsEncounter, Fighter
 from .saves import save
@@ -49,17 +50,17 @@ def harm(
     *,
     cover: bool = False,
     direct: bool = False,
-    source: str = "",
+    source: Text | str = "",
     by_enemy: bool = True,
 ) -> Harm:
     """`source`: where the damage comes from, said after it (a roll, `(d4, shoved by a larger foe)`)."""
     target: Fighter = enc.get(cid)
     hidden = target.hidden
 
-    def shown(value: int) -> str:
+    def shown(value: int) -> Text:
         return secret(value, target)
 
-    steps: list[str] = [say("{n} damage {source}", n=amount, source=source) if source else say("{n} damage", n=amount)]
+    steps: list[Text] = [say("{n} damage {source}", n=amount, source=source) if source else say("{n} damage", n=amount)]
     if direct:
         dealt = max(0, amount)
         steps.append(say("direct"))
@@ -115,7 +116,7 @@ def harm(
     enc = enc.update(cid, **changes)
     if knocked_out:
         enc = release_holds(enc, cid)
-    events.append(Event(kind="roll", text=f"{target.name}: " + "; ".join(steps) + "."))
+    events.append(Event(kind="roll", text=seq(target.name, ": ", joined("; ", steps), ".")))
     return Harm(enc, events, knocked_out)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import N_, joined, say
+from rules.said import N_, joined, say, seq
 from rules.usertext import quoted
 
 from . import economy
@@ -38,7 +38,7 @@ def _resists(enc, attacker: Fighter, target: Fighter, chance: Chance, events: li
         )
         return False
     resist = save(enc, target, "str", chance, say("to resist"))
-    events.append(Event(kind="roll", text=resist.text + "."))
+    events.append(Event(kind="roll", text=seq(resist.text, ".")))
     return resist.passed
 
 

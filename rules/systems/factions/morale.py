@@ -13,7 +13,7 @@ import copy
 from rules.errors import DiceError
 from rules.model import Choice, Event, Pending, former_keys
 from rules.randomness import Chance
-from rules.said import cut, joined, say
+from rules.said import cut, joined, say, seq
 
 from . import manoeuvres
 from .model import FactionsEncounter
@@ -109,7 +109,9 @@ def _only(checks, keep) -> list[tuple[str, list[str]]]:
 def _ask_roll(enc: FactionsEncounter, checks, failed: list[str]):
     """The saves nobody entered dice for wait for their roller; `failed`: who already broke."""
     saving = [cid for _, members in checks for cid in members]
-    names = "; ".join(f"{faction}: " + joined(", ", (enc.get(c).name for c in members)) for faction, members in checks)
+    names = joined(
+        "; ", (seq(faction, ": ", joined(", ", (enc.get(c).name for c in members))) for faction, members in checks)
+    )
     prompt = say(
         "Morale check at the round's end, a group WIT save ({names}): {n} d20. Press Roll, or "
         'enter the dice: /choose option:Roll dice:"…".',

@@ -6,8 +6,9 @@ from __future__ import annotations
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import N_, joined, say, term
+from rules.said import N_, joined, say, seq, term
 from rules.secrets import secret
+from rules.text import Text
 from rules.usertext import one_line
 
 from . import economy, manoeuvres
@@ -42,13 +43,13 @@ def move(enc: FactionsEncounter, action: Move, chance: Chance):
     return enc, [Event(kind="info", text=say(template, **values))]
 
 
-def _narrated(enc: FactionsEncounter, action, spend, default: str):
+def _narrated(enc: FactionsEncounter, action, spend, default: Text):
     """An action the rules only count (the player's words say what it is)."""
     fighter: Fighter = enc.find(action.actor)
     free_hands(fighter)
     enc, let_go = manoeuvres.release_if_busy(spend(enc, fighter), fighter)
     what = one_line(action.text, 200) or default
-    return enc, [Event(kind="info", text=f"{fighter.name}: {what}.")] + let_go
+    return enc, [Event(kind="info", text=seq(fighter.name, ": ", what, "."))] + let_go
 
 
 def bonus_action(enc: FactionsEncounter, action: BonusAction, chance: Chance):
@@ -116,7 +117,7 @@ def reveal(enc: FactionsEncounter, action: Reveal, chance: Chance):
 def roll_save(enc: FactionsEncounter, action: RollSave, chance: Chance):
     fighter: Fighter = enc.find(action.actor)
     result = save(enc, fighter, action.attribute, chance, one_line(action.why, 80))
-    return enc, [Event(kind="roll", text=result.text + ".")]
+    return enc, [Event(kind="roll", text=seq(result.text, "."))]
 
 
 def apply_damage(enc: FactionsEncounter, action: ApplyDamage, chance: Chance):
@@ -170,7 +171,7 @@ def set_condition(enc: FactionsEncounter, action: SetCondition, chance: Chance):
     target: Fighter = enc.find(action.target)
     condition = action.condition.strip().casefold()
     if condition not in CONDITIONS:
-        raise InvalidInput(say("Conditions here: {conditions}.", conditions=", ".join(map(term, CONDITIONS))))
+        raise InvalidInput(say("Conditions here: {conditions}.", conditions=joined(", ", map(term, CONDITIONS))))
     if condition == "grabbed":
         holder = enc.find(action.by_whom) if action.on else None
         if action.on and holder is None:

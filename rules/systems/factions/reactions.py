@@ -74,56 +74,59 @@ def guard(ally: Fighter) -> Choice:
     return Choice(key=f"guard:{ally.id}", label=say("Guard: {who}", who=ally.name))
 
 
-ATTEMPTS = {  # what an attack tries, as its reaction prompt opens
-    "damage": "{attacker} attacks {target}",
-    "disarm": "{attacker} tries to disarm {target}",
-    "shove": "{attacker} tries to shove {target}",
-    "grapple": "{attacker} tries to grab {target}",
-}
-# The reaction prompts `_ask_reaction` composes (an attempt, then who may answer), each written out
-# whole for `pybabel extract`: a language translates the sentence, not its pieces.
-PROMPTS = (
-    N_(
+# The reaction prompts `_ask_reaction` asks, by what the attack tries and who may answer: the target
+# (`react`), the target or a nearby ally (`react_or_guard`), or only an ally (`guard`). Each is written
+# out whole: a language translates the sentence, not its pieces.
+PROMPTS = {
+    ("damage", "react_or_guard"): N_(
         "{attacker} attacks {target} ({weapon}). React? Or a nearby ally guards. "
         "A reaction spends that character's turn this round."
     ),
-    N_("{attacker} attacks {target} ({weapon}). React? A reaction spends that character's turn this round."),
-    N_(
+    ("damage", "react"): N_(
+        "{attacker} attacks {target} ({weapon}). React? A reaction spends that character's turn this round."
+    ),
+    ("damage", "guard"): N_(
         "{attacker} attacks {target} ({weapon}). "
         "{target} cannot react; a nearby ally may guard and become the target. "
         "A reaction spends that character's turn this round."
     ),
-    N_(
+    ("disarm", "react_or_guard"): N_(
         "{attacker} tries to disarm {target} ({weapon}). React? Or a nearby ally guards. "
         "A reaction spends that character's turn this round."
     ),
-    N_("{attacker} tries to disarm {target} ({weapon}). React? A reaction spends that character's turn this round."),
-    N_(
+    ("disarm", "react"): N_(
+        "{attacker} tries to disarm {target} ({weapon}). React? A reaction spends that character's turn this round."
+    ),
+    ("disarm", "guard"): N_(
         "{attacker} tries to disarm {target} ({weapon}). "
         "{target} cannot react; a nearby ally may guard and become the target. "
         "A reaction spends that character's turn this round."
     ),
-    N_(
+    ("shove", "react_or_guard"): N_(
         "{attacker} tries to shove {target} ({weapon}). React? Or a nearby ally guards. "
         "A reaction spends that character's turn this round."
     ),
-    N_("{attacker} tries to shove {target} ({weapon}). React? A reaction spends that character's turn this round."),
-    N_(
+    ("shove", "react"): N_(
+        "{attacker} tries to shove {target} ({weapon}). React? A reaction spends that character's turn this round."
+    ),
+    ("shove", "guard"): N_(
         "{attacker} tries to shove {target} ({weapon}). "
         "{target} cannot react; a nearby ally may guard and become the target. "
         "A reaction spends that character's turn this round."
     ),
-    N_(
+    ("grapple", "react_or_guard"): N_(
         "{attacker} tries to grab {target} ({weapon}). React? Or a nearby ally guards. "
         "A reaction spends that character's turn this round."
     ),
-    N_("{attacker} tries to grab {target} ({weapon}). React? A reaction spends that character's turn this round."),
-    N_(
+    ("grapple", "react"): N_(
+        "{attacker} tries to grab {target} ({weapon}). React? A reaction spends that character's turn this round."
+    ),
+    ("grapple", "guard"): N_(
         "{attacker} tries to grab {target} ({weapon}). "
         "{target} cannot react; a nearby ally may guard and become the target. "
         "A reaction spends that character's turn this round."
     ),
-)
+}
 
 
 def ask_stunt(enc, ctx, events):
@@ -272,16 +275,16 @@ def _ask_reaction(enc, ctx, target: Fighter, options, guards, reacting: bool, ev
     attacker = enc.get(ctx["attacker"])
     users = enc.controllers(([target.id] if reacting else []) + [g.id for g in guards])
     if reacting and guards:
-        ask = "React? Or a nearby ally guards."
+        ask = "react_or_guard"
         short = say("{who} may react or be guarded: see the buttons.", who=target.name)
     elif reacting:
-        ask = "React?"
+        ask = "react"
         short = say("{who} may react: see the buttons.", who=target.name)
     else:
-        ask = "{target} cannot react; a nearby ally may guard and become the target."
+        ask = "guard"
         short = say("An ally of {who} may guard: see the buttons.", who=target.name)
     prompt = say(
-        f"{ATTEMPTS[ctx['mode']]} ({{weapon}}). {ask} A reaction spends that character's turn this round.",
+        PROMPTS[ctx["mode"], ask],
         attacker=attacker.name,
         target=target.name,
         weapon=Weapon(**ctx["weapon"]).label,

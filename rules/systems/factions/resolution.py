@@ -12,8 +12,9 @@ import math
 
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import N_, say
+from rules.said import N_, say, seq
 from rules.secrets import secret
+from rules.text import Text
 
 from .harm import after_armour, harm
 from .manoeuvres import apply_manoeuvre
@@ -23,28 +24,29 @@ from .sizing import damage_die
 
 
 def _roll(
-    chance: Chance, dice: int, die: int, halve: int, *, shown_die: str | None = None, sized: bool = False
-) -> tuple[int, str]:
+    chance: Chance, dice: int, die: int, halve: int, *, shown_die: Text | None = None, sized: bool = False
+) -> tuple[int, Text]:
     """`shown_die`: the die as written (a hidden wielder's is secret); `sized`: a hidden
     character's size set the number of dice and halvings, which are then secret, and so are
     the faces and the sum halved, or counting the faces and halving the sum would tell them."""
     faces = chance.pool(dice, die)
     total = sum(faces)
-    shown_die = shown_die or str(die)
+    die_text = shown_die if shown_die is not None else str(die)
     if sized:
-        text = f"{secret(dice, True)}d{shown_die} ({secret(', '.join(map(str, faces)), True)})"
+        text = seq(secret(dice, True), "d", die_text, " (", secret(", ".join(map(str, faces)), True), ")")
     elif dice > 1:
-        text = f"{dice}d{shown_die} ({', '.join(map(str, faces))})"
+        text = seq(str(dice), "d", die_text, " (", ", ".join(map(str, faces)), ")")
     else:
-        text = f"d{shown_die} {faces[0]}"
+        text = seq("d", die_text, " ", str(faces[0]))
     if halve:
         reduced = math.ceil(total / 2**halve)
         values = {"total": secret(total, sized), "reduced": reduced}
         if sized or halve > 1:
             times = secret(halve, True) if sized else halve
-            text += " " + say("halved ×{times} (smaller attacker) {total} → {reduced}", times=times, **values)
+            halved = say("halved ×{times} (smaller attacker) {total} → {reduced}", times=times, **values)
         else:
-            text += " " + say("halved (smaller attacker) {total} → {reduced}", **values)
+            halved = say("halved (smaller attacker) {total} → {reduced}", **values)
+        text = seq(text, " ", halved)
         total = reduced
     return total, text
 
@@ -84,7 +86,7 @@ def counter_faces(counterer: Fighter, attacker: Fighter, weapon: Weapon) -> list
     return [damage_die(weapon, False, False)] * (2**steps if steps >= 0 else 1)
 
 
-def _counter_roll(chance: Chance, entry, counterer: Fighter, attacker: Fighter, weapon: Weapon) -> tuple[int, str]:
+def _counter_roll(chance: Chance, entry, counterer: Fighter, attacker: Fighter, weapon: Weapon) -> tuple[int, Text]:
     steps = counterer.size_rank - attacker.size_rank
     dice, halve = (2**steps, 0) if steps >= 0 else (1, -steps)
     die = damage_die(weapon, False, False)
@@ -92,7 +94,7 @@ def _counter_roll(chance: Chance, entry, counterer: Fighter, attacker: Fighter, 
     return _roll(own, dice, die, halve, shown_die=weapon.die_shown(die, counterer), sized=_sized(counterer, attacker))
 
 
-def _not_used(attacker: Fighter, dice: list[int], why: str) -> Event:
+def _not_used(attacker: Fighter, dice: list[int], why: Text) -> Event:
     """`why`: said."""
     if len(dice) == 1:
         return Event(
@@ -209,14 +211,14 @@ def _resolve(enc, ctx, chance: Chance, savers: dict[str, AttackerDice]):
             enc, more = _exchange(enc, ctx, entry, amount, text, chance, savers)
             events.extend(more)
             continue
-        events.append(Event(kind="roll", text=f"{attacker.name} → {target.name}: {text}."))
+        events.append(Event(kind="roll", text=seq(attacker.name, " → ", target.name, ": ", text, ".")))
         hit = harm(enc, target.id, amount, savers[target.id], cover=ctx["cover"])
         enc = hit.enc
         events.extend(hit.events)
     return enc, events
 
 
-def _exchange(enc, ctx, entry, amount: int, text: str, chance: Chance, savers: dict[str, AttackerDice]):
+def _exchange(enc, ctx, entry, amount: int, text: Text, chance: Chance, savers: dict[str, AttackerDice]):
     """Both roll at once; whoever suffers more after armour is hit first, and a
     blow that takes its victim down stops the other; a tie lands both."""
     attacker: Fighter = enc.get(ctx["attacker"])

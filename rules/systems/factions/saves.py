@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from rules.randomness import Chance
 from rules.said import N_, say, term
 from rules.secrets import secret
+from rules.text import Text
 
 from .model import FactionsEncounter, Fighter
 
@@ -21,10 +22,10 @@ class Save:
     roll: int
     target: int
     passed: bool
-    text: str
+    text: Text
 
 
-def save(enc: FactionsEncounter, fighter: Fighter, attribute: str, chance: Chance, why: str = "") -> Save:
+def save(enc: FactionsEncounter, fighter: Fighter, attribute: str, chance: Chance, why: Text | str = "") -> Save:
     """`why`: what the save is for, said (or typed by the GM), put after the save's name."""
     value = getattr(fighter, ATTRIBUTES[attribute])
     roll = chance.die(20)

@@ -16,9 +16,10 @@ from pydantic import Field, field_validator
 
 from rules.errors import InvalidInput
 from rules.model import Value
-from rules.said import N_, say, term
+from rules.said import N_, joined, say, seq, term
 from rules.secrets import secret
-from rules.usertext import Typed, quoted, user_text
+from rules.text import Raw, Text
+from rules.usertext import Typed, mark, quoted, user_text
 
 SIZES = (N_("tiny"), N_("small"), N_("medium"), N_("large"), N_("massive"))
 
@@ -39,22 +40,23 @@ class Weapon(Value):
         return self.range > 0
 
     @property
-    def label(self) -> builtins.str:
+    def label(self) -> Text:
         """The weapon's name as shown: typed, save bare hands, which are the rules' word."""
-        return say("unarmed") if self.name == UNARMED_NAME else self.name
+        return say("unarmed") if self.name == UNARMED_NAME else mark(self.name)
 
-    def describe(self, hidden: object = False) -> builtins.str:
+    def describe(self, hidden: object = False) -> Text:
         """`hidden`: the wielder, whose sheet's die and range are secret if it is hidden."""
-        extras = [say("range {zones}", zones=secret(self.range, hidden))] if self.ranged else []
+        extras: list[Text] = [say("range {zones}", zones=secret(self.range, hidden))] if self.ranged else []
         extras += [say("blast")] if self.blast else []
         extras += [say("great")] if self.great else []
-        return f"{self.label} (d{self.die_shown(self.die, hidden)}{', ' + ', '.join(extras) if extras else ''})"
+        shown = seq(", ", joined(", ", extras)) if extras else ""
+        return seq(self.label, " (d", self.die_shown(self.die, hidden), shown, ")")
 
-    def die_shown(self, die: int, hidden: object = False) -> builtins.str:
+    def die_shown(self, die: int, hidden: object = False) -> Text:
         """The die rolled with this weapon: secret when it is the hidden wielder's own
         sheet die (unarmed, or an impaired d4 or enhanced d12 that differs, is no secret)."""
         own = die == self.die and self.name != UNARMED_NAME
-        return secret(die, hidden) if own else builtins.str(die)
+        return secret(die, hidden) if own else Raw(builtins.str(die))
 
 
 UNARMED = Weapon(name=UNARMED_NAME, die=4)
@@ -122,7 +124,7 @@ class FactionsSheet(Value):
     def _size(cls, value: builtins.str) -> builtins.str:
         value = value.strip().lower()
         if value not in SIZES:
-            raise ValueError(say("size must be one of {sizes}", sizes=", ".join(term(size) for size in SIZES)))
+            raise ValueError(say("size must be one of {sizes}", sizes=joined(", ", (term(size) for size in SIZES))))
         return value
 
     @field_validator("weapons")

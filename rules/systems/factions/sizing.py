@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.errors import InvalidInput
-from rules.said import say
+from rules.said import joined, say, seq
 from rules.secrets import secret
 
 from .model import Fighter
@@ -60,9 +60,8 @@ def dice_shares(
     if len(split) != len(targets) or any(n < 1 for n in split):
         raise InvalidInput(say("`split` needs one number of dice (at least 1) per target, in order."))
     if sum(Fraction(n, p) for n, p in zip(split, pools)) != 1:
-        pool_text = ", ".join(
-            f"{t.name} {secret(p, t)}" for t, p in zip(targets, pools)
-        )  # a hidden target's size is secret
+        # a hidden target's size is secret
+        pool_text = joined(", ", (seq(t.name, " ", secret(p, t)) for t, p in zip(targets, pools)))
         raise InvalidInput(
             say(
                 "The dice must share out the whole attack: each target's dice divided by its full pool "

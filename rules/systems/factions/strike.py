@@ -10,8 +10,9 @@ from typing import Any
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import N_, joined, say
+from rules.said import N_, joined, say, seq
 from rules.secrets import secret
+from rules.text import Text
 
 from . import economy
 from .actions import Attack, OpportunityAttack
@@ -47,14 +48,14 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
     if action.death_blow:
         return _death_blow(enc, attacker, targets, label, events)
     needed = _save_needed(attacker, weapon, targets, action)
-    if needed:
+    if needed is not None:
         wit = save(enc, attacker, "wit", chance, say("to hit ({why})", why=needed))
-        events.append(Event(kind="roll", text=f"{label}: {wit.text}."))
+        events.append(Event(kind="roll", text=seq(label, ": ", wit.text, ".")))
         if not wit.passed:
             faces = attacker_faces(enc, _context(enc, attacker, weapon, targets, action))
             return _missed(enc, attacker, weapon, action, chance, events, faces)
     else:
-        events.append(Event(kind="info", text=f"{label}."))
+        events.append(Event(kind="info", text=seq(label, ".")))
     ctx = _context(enc, attacker, weapon, targets, action)
     enc = _reveal(enc, attacker, events)
     if action.stunt:
@@ -72,7 +73,7 @@ MANOEUVRES = {
 }
 
 
-def _label(attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: Attack, opportunity: bool) -> str:
+def _label(attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: Attack, opportunity: bool) -> Text:
     """`Bandit 1 attacks Balthasar with axe (impaired: d4)`: the die actually rolled; a
     non-lethal attack names what it tries, not a weapon it does not use."""
     names = joined(", ", (t.name for t in targets))
@@ -83,7 +84,7 @@ def _label(attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: At
         weapon_text = weapon.describe(attacker)
     else:
         why = say("impaired") if action.impaired else say("enhanced") if action.enhanced else say("unarmed")
-        weapon_text = f"{weapon.label} ({why}: d{die})"
+        weapon_text = seq(weapon.label, " (", why, ": d", str(die), ")")
     if opportunity:
         template = N_("{attacker} makes an opportunity attack on {targets} with {weapon}")
     else:
@@ -186,17 +187,17 @@ def _keep_or_release_hold(enc, attacker: Fighter, action: Attack, weapon: Weapon
     return release_if_busy(enc, attacker)
 
 
-def _save_needed(attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: Attack) -> str:
-    """Why a WIT save to hit is needed, said; "" when none is."""
+def _save_needed(attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: Attack) -> Text | None:
+    """Why a WIT save to hit is needed, said; None when none is."""
     if action.landed or (weapon.blast and not weapon.ranged):
-        return ""
+        return None
     if not weapon.ranged:
-        return say("target unseen") if action.unseen else ""
+        return say("target unseen") if action.unseen else None
     if action.moving:
         return say("shooting while moving")
     if any(2 * action.zones > effective_range(weapon, attacker, t) for t in targets):
         return say("beyond half range")
-    return ""
+    return None
 
 
 def _missed(enc, attacker: Fighter, weapon: Weapon, action: Attack, chance: Chance, events, faces: list[int]):
@@ -241,7 +242,7 @@ def _reveal(enc, attacker: Fighter, events: list[Event]) -> FactionsEncounter:
     return enc
 
 
-def _death_blow(enc, attacker: Fighter, targets: list[Fighter], label: str, events: list[Event]):
+def _death_blow(enc, attacker: Fighter, targets: list[Fighter], label: Text, events: list[Event]):
     target = targets[0]
     enc = enc.update(target.id, dead=True, out=True, incapacitated=False, health=0, grabbed_by=None)
     enc = release_holds(enc, target.id)

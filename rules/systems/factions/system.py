@@ -11,6 +11,7 @@ from rules.model import Event
 from rules.said import N_, joined, say, term
 from rules.secrets import secret
 from rules.system import Option, System
+from rules.text import Text
 
 from . import between, economy, manoeuvres, morale, moves, reactions, strike
 from .actions import (
@@ -205,8 +206,8 @@ class FactionsSystem(System):
         return enc, events
 
     # --- what people see ---------------------------------------------------------
-    def status_line(self, enc, combatant: Fighter, *, reveal: bool) -> str:
-        states = []
+    def status_line(self, enc, combatant: Fighter, *, reveal: bool) -> Text:
+        states: list[Text] = []
         if combatant.dead:
             states.append(say("dead"))
         if combatant.fled:
@@ -217,25 +218,25 @@ class FactionsSystem(System):
             states.append(say("surrendered"))
         if combatant.grabbed_by:
             states.append(say("grabbed by {who}", who=enc.get(combatant.grabbed_by).name))
-        concealed = say("concealed")
-        if combatant.concealed:
-            states.append(concealed)
+        if combatant.concealed and reveal:  # players do not see who hides
+            states.append(say("concealed"))
         if combatant.id == enc.turns.active:
             states.append(say("acting"))
         elif combatant.id in enc.turns.acted:
             states.append(say("acted"))
         if not reveal:
-            if not states:
+            if not states and not combatant.concealed:
                 hurt = combatant.health < combatant.max_health
                 states.append(say("wounded") if hurt else say("unhurt"))
-            return ", ".join(s for s in states if s != concealed)
+            return joined(", ", states)
 
         # Revealed lines are the GM's (or a visible character's); a hidden NPC's
         # numbers stay marked in case such a line is ever shown to the channel.
-        def shown(value) -> str:
+        def shown(value) -> Text:
             return secret(value, combatant)
 
-        numbers = [say("health {left}/{most}", left=shown(combatant.health), most=shown(combatant.max_health))]
+        health = say("health {left}/{most}", left=shown(combatant.health), most=shown(combatant.max_health))
+        numbers: list[Text] = [health]
         if combatant.max_grit:
             numbers.append(say("grit {left}/{most}", left=shown(combatant.grit), most=shown(combatant.max_grit)))
         numbers.append(say("armour {armour}", armour=shown(combatant.armour)))
@@ -244,14 +245,14 @@ class FactionsSystem(System):
         if combatant.dropped:
             numbers.append(say("dropped {weapons}", weapons=joined(", ", combatant.dropped)))
         if states:
-            numbers.append(", ".join(states))
-        return " · ".join(numbers)
+            numbers.append(joined(", ", states))
+        return joined(" · ", numbers)
 
-    def turn_summary(self, enc, cid) -> list[str]:
+    def turn_summary(self, enc, cid) -> list[Text]:
         """The acting character's move and actions left; at a faction's move, who carries what."""
         fighter: Fighter = enc.get(cid)
         # a hidden NPC's dice are secret
-        weapons = say("Weapons: {weapons}", weapons=", ".join(w.describe(fighter) for w in fighter.held()))
+        weapons = say("Weapons: {weapons}", weapons=joined(", ", (w.describe(fighter) for w in fighter.held())))
         if enc.turns.active != cid:
             return [weapons]
         return economy.summary(fighter) + [weapons]

@@ -19,8 +19,10 @@ from rules.actions import Action
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Choice, Event, Pending, former_keys
 from rules.randomness import Chance
-from rules.said import say, term
+from rules.said import joined, say, seq, term
 from rules.secrets import secret
+from rules.text import Raw, Text, from_data, to_data
+from rules.usertext import listed
 
 from . import wounds
 from .checks import d6_check
@@ -64,14 +66,14 @@ class Attack(Action):
     nonlethal: bool = False
 
 
-def target_score(attacker: Fighter, target: Fighter, w: Weapon, action: Attack) -> tuple[int, str]:
+def target_score(attacker: Fighter, target: Fighter, w: Weapon, action: Attack) -> tuple[int, Text]:
     """The Target score and how it was made: `2 (4 − scale 2)`, or just `4`.
 
     The score and its base (4 − the target's scale) are a hidden target's secret;
     the called shot, cover, posture and speed are public."""
     score = 4 - target.sheet.scale
-    base = say("4 − scale {scale}", scale=target.sheet.scale) if target.sheet.scale else "4"
-    parts = []
+    base: Text = say("4 − scale {scale}", scale=target.sheet.scale) if target.sheet.scale else Raw("4")
+    parts: list[Text] = []
     if action.called:
         spot = LOCATIONS[action.called]
         score += spot.target
@@ -99,20 +101,20 @@ def target_score(attacker: Fighter, target: Fighter, w: Weapon, action: Attack) 
         parts.append(say("speed +{n}", n=action.speed // SPEED_SQUARES))
     if not parts:
         # Score and base in one secret, so that "(4 − scale 2)" or its absence tells nothing.
-        return score, secret(f"{score} ({base})" if target.sheet.scale else score, target)
-    return score, f"{secret(score, target)} ({' '.join([secret(base, target)] + parts)})"
+        return score, secret(seq(str(score), " (", base, ")") if target.sheet.scale else score, target)
+    return score, seq(secret(score, target), " (", joined(" ", [secret(base, target), *parts]), ")")
 
 
-def to_hit_bonus(attacker: Fighter, w: Weapon, action: Attack) -> tuple[int, list[str]]:
+def to_hit_bonus(attacker: Fighter, w: Weapon, action: Attack) -> tuple[int, list[Text]]:
     """Attack bonus (skill − scale) + X + range penalty (eased by aiming).
 
     A hidden attacker's skill − scale is secret, and so is the range penalty,
     which tells its weapon's range increment."""
     base = skill(attacker, w) - attacker.sheet.scale
-    parts = [secret(f"{base:+d}", attacker)]
+    parts: list[Text] = [secret(f"{base:+d}", attacker)]
     bonus = base + action.x
     if action.x:
-        parts.append(f"{action.x:+d}")
+        parts.append(Raw(f"{action.x:+d}"))
     if w.ranged and action.distance is not None:
         steps = range_penalty(action.distance, w.increment)
         if steps is None:
@@ -143,7 +145,7 @@ def attack(system, enc, action: Attack, chance: Chance):
     if action.called and action.called not in LOCATIONS:
         raise InvalidInput(called_shots())
     if action.cover not in COVER:
-        raise InvalidInput(say("Cover is one of: {covers}.", covers=", ".join(term(c) for c in COVER)))
+        raise InvalidInput(say("Cover is one of: {covers}.", covers=listed(term(c) for c in COVER)))
     combo = len(action.targets) > 1
     if combo and has(me, "disabled"):
         raise NotAllowed(say("{who} is Disabled: single attacks only, no combos.", who=me.name))
@@ -156,7 +158,8 @@ def attack(system, enc, action: Attack, chance: Chance):
         if t.dead:
             raise InvalidInput(say("{who} is already dead.", who=t.name))
     bonus, bonus_parts = to_hit_bonus(me, w, action)
-    rolls, hits = [], []
+    rolls: list[Text] = []
+    hits: list[dict] = []
     for i, t in enumerate(targets):
         score, shown = target_score(me, t, w, action)
         if not w.ranged and helpless(t):
@@ -164,7 +167,7 @@ def attack(system, enc, action: Attack, chance: Chance):
             hits.append({"i": i, "target": t.id})
             continue
         die, total, hit = d6_check(chance, bonus, score)
-        rolled = dict(die=die, bonus=" ".join(bonus_parts), total=secret(total, me), target=t.name, score=shown)
+        rolled = dict(die=die, bonus=joined(" ", bonus_parts), total=secret(total, me), target=t.name, score=shown)
         if hit:
             rolls.append(say("d6 {die} {bonus} = {total} vs {target}'s Target {score}: hit", **rolled))
         else:
@@ -173,25 +176,29 @@ def attack(system, enc, action: Attack, chance: Chance):
             hits.append({"i": i, "target": t.id})
     melee = not w.ranged and not w.magic
     extra = melee_bonus_damage(me) if melee else 0
-    added = _added(me) if melee else ""
+    added = _added(me) if melee else None
     expr = action.damage or w.damage
     for hit in hits:
         roll = chance.roll(expr)
         amount = roll.total + extra
         # Strength and scale are a hidden attacker's secret, and so the total they make.
-        text = f"{roll.text} {secret(f'{added} = {amount}', me)}" if added else str(roll)
-        hit.update(amount=amount, text=text, hidden=bool(added) and me.hidden)
+        text = seq(roll.text, " ", secret(seq(added, " = ", amount), me)) if added else Raw(str(roll))
+        # Kept as data in the question's context, which is stored with the encounter.
+        hit.update(amount=amount, text=to_data(text), hidden=bool(added) and me.hidden)
     if combo:
         head = say(
             "{who} makes a combo of {n} attacks with {weapon}: {rolls}.",
             who=me.name,
             n=len(targets),
             weapon=weapon_name(w),
-            rolls="; ".join(rolls),
+            rolls=joined("; ", rolls),
         )
     else:
         head = say(
-            "{who} makes an attack with {weapon}: {rolls}.", who=me.name, weapon=weapon_name(w), rolls="; ".join(rolls)
+            "{who} makes an attack with {weapon}: {rolls}.",
+            who=me.name,
+            weapon=weapon_name(w),
+            rolls=joined("; ", rolls),
         )
     events = [Event(kind="roll", text=head)]
     defenders = []
@@ -210,27 +217,27 @@ def attack(system, enc, action: Attack, chance: Chance):
         "flat_footed": action.flat_footed,
         "nonlethal": action.nonlethal,
         "cost": ATTACK_SECONDS if action.cost is None else action.cost,
-        "what": say("uses a combo") if combo else say("attacks {target}", target=targets[0].name),
+        "what": to_data(say("uses a combo") if combo else say("attacks {target}", target=targets[0].name)),
         "ranged": w.ranged,
     }
     enc = enc.update(me.id, aimed=False)
     return proceed(system, enc, context, chance, events)
 
 
-def called_shots() -> str:
-    return say("Called shots aim at one of: {spots}.", spots=", ".join(term(spot) for spot in LOCATIONS))
+def called_shots() -> Text:
+    return say("Called shots aim at one of: {spots}.", spots=listed(term(spot) for spot in LOCATIONS))
 
 
-def _added(f: Fighter) -> str:
-    """What melee adds to the damage roll, named: `+ Strength 3 + 3×scale 3`."""
-    parts = []
+def _added(f: Fighter) -> Text | None:
+    """What melee adds to the damage roll, named: `+ Strength 3 + 3×scale 3` (None: nothing)."""
+    parts: list[Text] = []
     if f.sheet.strength:
         value = f.sheet.strength
         parts.append(say("{sign} Strength {n}", sign="+" if value > 0 else "−", n=abs(value)))
     if f.sheet.scale:
         value = 3 * f.sheet.scale
         parts.append(say("{sign} 3×scale {n}", sign="+" if value > 0 else "−", n=abs(value)))
-    return " ".join(parts)
+    return joined(" ", parts) if parts else None
 
 
 def proceed(system, enc, context: dict, chance: Chance, events: list[Event]):
@@ -249,7 +256,9 @@ def proceed(system, enc, context: dict, chance: Chance, events: list[Event]):
         return _ask(enc, t, hits, context, events)
     attacker = enc.get(context["attacker"])
     if attacker.id in enc.turns.acting:
-        enc, more = system.turns.spend(system, enc, attacker.id, context["cost"], chance, what=context["what"])
+        enc, more = system.turns.spend(
+            system, enc, attacker.id, context["cost"], chance, what=from_data(context["what"])
+        )
         events.extend(more)
     return enc, events
 
@@ -268,9 +277,9 @@ def _ask(enc, t: Fighter, hits, context, events):
     attacker = enc.get(context["attacker"])
     options = _options(t)
     best = max((o for o in options if o != NONE), key=lambda o: _bonus(t, o))
-    bonuses = ", ".join(f"{LABELS[o]} {secret(f'{_bonus(t, o):+d}', t)}" for o in options if o != NONE)
+    bonuses = listed(seq(LABELS[o], " ", secret(f"{_bonus(t, o):+d}", t)) for o in options if o != NONE)
     count = say("{n} hits", n=len(hits)) if len(hits) > 1 else say("a hit")
-    flanked = say(", flanked: −1") if context["flanked"] else ""
+    flanked: Text = say(", flanked: −1") if context["flanked"] else Raw("")
     shown = secret(dc, attacker)  # 4 + the attacker's skill + Y
     prompt = say(
         "{who}: defend against {count} from {attacker} (DC {dc}{flanked})? {bonuses}",
@@ -321,7 +330,8 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
         bonus = _bonus(t, choice) - (1 if context["flanked"] else 0) - (1 if choice == DODGE and has(t, "held") else 0)
         dc = context["dc"]
         attacker = enc.get(context["attacker"])
-        parts, through = [], []
+        parts: list[Text] = []
+        through = []
         for hit in hits:
             die, total, ok = d6_check(chance, bonus, dc)
             rolled = dict(die=die, bonus=secret(f"{bonus:+d}", t), total=secret(total, t), dc=secret(dc, attacker))
@@ -330,13 +340,13 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
             else:
                 parts.append(say("d6 {die} {bonus} = {total} vs DC {dc}: fails", **rolled))
                 through.append(hit)
-        rolled = dict(who=t.name, rolls="; ".join(parts))
+        said = dict(who=t.name, rolls=joined("; ", parts))
         if choice == BLOCK:
-            line = say("{who} blocks: {rolls}.", **rolled)
+            line = say("{who} blocks: {rolls}.", **said)
         elif choice == DODGE:
-            line = say("{who} dodges: {rolls}.", **rolled)
+            line = say("{who} dodges: {rolls}.", **said)
         else:
-            line = say("{who} parries: {rolls}.", **rolled)
+            line = say("{who} parries: {rolls}.", **said)
         events.append(Event(kind="roll", text=line))
     if through:
         enc, more = _land(enc, cid, through, context, chance)
@@ -348,5 +358,5 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
 
 
 def _land(enc, cid, hits, context, chance):
-    landed = [wounds.Hit(h["amount"], h["text"], hidden=h.get("hidden", False)) for h in hits]
+    landed = [wounds.Hit(h["amount"], from_data(h["text"]), hidden=h.get("hidden", False)) for h in hits]
     return wounds.land(enc, cid, landed, chance, location=context["called"], nonlethal=context["nonlethal"])

@@ -8,8 +8,10 @@ from typing import Any
 
 from rules.between import dead_rest, heading, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
-from rules.said import N_, say, say_plural, term
+from rules.said import N_, joined, say, say_plural, term
 from rules.system import Adjustable, Rest, RestOption, chosen_names
+from rules.text import Text
+from rules.usertext import listed
 
 from .conditions import canonical
 from .model import Condition, Fighter, Sheet
@@ -49,7 +51,9 @@ ADJUSTABLE = {
     N_("morale_penalties"): Adjustable(
         key="morale_penalties", help=N_("morale penalties (each: Will −1)"), minimum=0, maximum=30
     ),
-    N_("conditions"): Adjustable(key="conditions", kind="list", help="lasting conditions: " + ", ".join(LASTING)),
+    N_("conditions"): Adjustable(
+        key="conditions", kind="list", help=N_("lasting conditions: mobility penalty, disabled, confused, unconscious")
+    ),
     N_("dying"): Adjustable(key="dying", kind="bool", help=N_("dying (yes/no)")),
     N_("stable"): Adjustable(key="stable", kind="bool", help=N_("stabilised but unconscious (yes/no)")),
     N_("dead"): Adjustable(key="dead", kind="bool", help=N_("dead (yes/no)")),
@@ -110,15 +114,15 @@ def _fighter(sheet: dict[str, Any], state: dict[str, Any]) -> Fighter:
     )
 
 
-def _wounds(n: int) -> str:
+def _wounds(n: int) -> Text:
     return say_plural("{n} wound", "{n} wounds", n, n=n)
 
 
-def _penalties(n: int) -> str:
+def _penalties(n: int) -> Text:
     return say_plural("{n} morale penalty", "{n} morale penalties", n, n=n)
 
 
-def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], str]:
+def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], Text]:
     if dead := dead_rest(r):
         return dead
     state = dict(r.lasting)
@@ -137,22 +141,35 @@ def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], str
     healed_spots = locations[: max(0, len(locations) - left)]
     state["locations"] = locations[len(healed_spots) :]
     f = _fighter(r.sheet, state)
-    why = "" if key == "sleep" else say(" (Endurance {n})", n=_sheet(r.sheet).endurance)
-    text = say(
-        "{who} heals {healed}{why}: {left} left, Toughness {toughness}",
+    healed = dict(
         who=r.name,
         healed=_wounds(had - left),
-        why=why,
         left=_wounds(left),
         toughness=pair(toughness(f), minimum_toughness(f)),
     )
-    if healed_spots:
-        text += say("; healed: {spots}", spots="; ".join(located(spot) for spot in healed_spots))
-    return state, text + "."
+    spots = joined("; ", [located(spot) for spot in healed_spots])
+    if key == "sleep" and healed_spots:
+        text = say("{who} heals {healed}: {left} left, Toughness {toughness}; healed: {spots}.", spots=spots, **healed)
+    elif key == "sleep":
+        text = say("{who} heals {healed}: {left} left, Toughness {toughness}.", **healed)
+    elif healed_spots:
+        text = say(
+            "{who} heals {healed} (Endurance {n}): {left} left, Toughness {toughness}; healed: {spots}.",
+            n=_sheet(r.sheet).endurance,
+            spots=spots,
+            **healed,
+        )
+    else:
+        text = say(
+            "{who} heals {healed} (Endurance {n}): {left} left, Toughness {toughness}.",
+            n=_sheet(r.sheet).endurance,
+            **healed,
+        )
+    return state, text
 
 
-def _calm(r) -> tuple[dict[str, Any], str]:
-    if dead := dead_rest(r, say("a calm hour")):
+def _calm(r) -> tuple[dict[str, Any], Text]:
+    if dead := dead_rest(r, N_("a calm hour")):
         return dead
     state = dict(r.lasting)
     had = int(state.get("morale_penalties", 0))
@@ -163,17 +180,15 @@ def _calm(r) -> tuple[dict[str, Any], str]:
     conditions = list(state.get("conditions", ()))
     state["conditions"] = [c for c in conditions if c != "confused"]
     f = _fighter(r.sheet, state)
-    text = say(
-        "{who} removes {removed}: Will {will}", who=r.name, removed=_penalties(had), will=pair(will(f), minimum_will(f))
-    )
+    removed = dict(who=r.name, removed=_penalties(had), will=pair(will(f), minimum_will(f)))
     if "confused" in conditions:
-        text += say("; no longer Confused")
-    return state, text + "."
+        return state, say("{who} removes {removed}: Will {will}; no longer Confused.", **removed)
+    return state, say("{who} removes {removed}: Will {will}.", **removed)
 
 
-def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
+def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
     f = _fighter(sheet, state)
-    out = []
+    out: list[Text] = []
     if state.get("dead"):
         out.append(say("Dead."))
     elif state.get("dying"):
@@ -188,7 +203,7 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
         )
     )
     if state.get("locations"):
-        out.append(say("Located wounds: {spots}", spots="; ".join(located(spot) for spot in state["locations"])))
+        out.append(say("Located wounds: {spots}", spots=joined("; ", [located(spot) for spot in state["locations"]])))
     if f.morale_penalties:
         out.append(
             say(
@@ -198,12 +213,12 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
             )
         )
     if state.get("conditions"):
-        out.append(say("Conditions: {conditions}", conditions=", ".join(term(c) for c in state["conditions"])))
+        out.append(say("Conditions: {conditions}", conditions=listed(term(c) for c in state["conditions"])))
     return out
 
 
 def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
-    return set_value(term("Them's Fightin' Words"), ADJUSTABLE, state, key, value, _entries)
+    return set_value(N_("Them's Fightin' Words"), ADJUSTABLE, state, key, value, _entries)
 
 
 def _entries(key: str, items: list[str]) -> list[str]:
@@ -216,7 +231,7 @@ def _entries(key: str, items: list[str]) -> list[str]:
             say(
                 "{condition} does not last between fights. Lasting conditions: {lasting}.",
                 condition=term(bad[0]),
-                lasting=", ".join(term(c) for c in LASTING),
+                lasting=listed(term(c) for c in LASTING),
             )
         )
     return list(dict.fromkeys(names))

@@ -14,7 +14,8 @@ from rules.errors import InvalidInput
 from rules.model import Event
 from rules.randomness import Chance
 from rules.said import N_, say, term
-from rules.usertext import quoted
+from rules.text import Raw, Text
+from rules.usertext import listed, quoted
 
 from .model import Condition, Fighter
 from .tables import CONFUSION
@@ -73,7 +74,7 @@ def canonical(name: str) -> str:
     key = ALIASES.get(key.replace(" ", "_"), ALIASES.get(key, key))
     if key in KNOWN or key in SPECIAL:
         return key
-    known = ", ".join(term(k) for k in sorted(KNOWN) + list(SPECIAL))
+    known = listed(term(k) for k in sorted(KNOWN) + list(SPECIAL))
     raise InvalidInput(
         say("Unknown condition {name}. Fightin' Words knows: {known}.", name=quoted(name or ""), known=known)
     )
@@ -108,12 +109,14 @@ def without(f: Fighter, name: str) -> Fighter:
     return f.but(conditions=tuple(c for c in f.conditions if c.name != name))
 
 
-def confusion(f: Fighter, chance: Chance) -> tuple[Fighter, str]:
+def confusion(f: Fighter, chance: Chance) -> tuple[Fighter, Text]:
     """Roll the chart; 1 rerolls (no more 1s) and adds d6 rounds, 6 rerolls (no 5s) screaming."""
-    parts, ignore, scream = [], set(), False
+    parts: list[Text] = []
+    ignore: set[int] = set()
+    scream = False
     for _ in range(20):
         roll = chance.die(20)
-        parts.append(str(roll))
+        parts.append(Raw(str(roll)))
         if roll in ignore:
             continue
         if roll == 1:
@@ -128,18 +131,21 @@ def confusion(f: Fighter, chance: Chance) -> tuple[Fighter, str]:
             scream = True
             ignore.update((5, 6))
             continue
-        result = term(CONFUSION[roll])
+        result: Text = term(CONFUSION[roll])
         if roll == 19:
             lucid = chance.die(6)
-            parts.append(f"d6 {lucid}")
+            parts.append(Raw(f"d6 {lucid}"))
             f = with_condition(f, Condition(name="lucid", rounds=lucid))
             result = say("regains control for {n} rounds", n=lucid)
         elif roll == 20:
             f = with_condition(f, Condition(name="lucid", rounds=10))
+        rolls = listed(parts)
         if scream:
-            result += say(", screaming as loudly as they can")
-        return f, say("d20 {rolls}: {who} {result}", rolls=", ".join(parts), who=f.name, result=result)
-    return f, say("d20 {rolls}: the GM decides what {who} does", rolls=", ".join(parts), who=f.name)
+            return f, say(
+                "d20 {rolls}: {who} {result}, screaming as loudly as they can", rolls=rolls, who=f.name, result=result
+            )
+        return f, say("d20 {rolls}: {who} {result}", rolls=rolls, who=f.name, result=result)
+    return f, say("d20 {rolls}: the GM decides what {who} does", rolls=listed(parts), who=f.name)
 
 
 def tick(f: Fighter) -> tuple[Fighter, list[str]]:

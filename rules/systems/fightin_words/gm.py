@@ -10,9 +10,10 @@ from rules.actions import Action, GmAction
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import N_, say, say_plural, term
+from rules.said import N_, joined, say, say_plural, seq, term
 from rules.secrets import secret
-from rules.usertext import quoted, user_text
+from rules.text import Raw, Text
+from rules.usertext import listed, quoted, user_text
 
 from . import conditions as cond
 from . import morale, wounds
@@ -44,7 +45,7 @@ def falling(f: Fighter, height: int, surface: str) -> str:
     """1d6 + 3×scale + 1 per 5 m (up to 60 m) + the surface's modifier."""
     key = surface.strip().casefold().replace(" ", "_").replace("-", "_")
     if key not in SURFACES:
-        known = ", ".join(term(s) for s in SURFACES)
+        known = listed(term(s) for s in SURFACES)
         raise InvalidInput(say("Unknown surface {surface}. Known: {known}.", surface=quoted(surface, 20), known=known))
     if not 0 <= height <= 100_000:
         raise InvalidInput(say("The height is in metres, from 0 up."))
@@ -66,13 +67,13 @@ def damage(system, enc, action: Damage, chance: Chance):
         if not expr:
             raise InvalidInput(say("Give an amount (a number or dice like `1d6+2`), or a fall with `height=`."))
     roll = chance.roll(expr)
-    text = f"{roll}" if roll.dice else str(roll.total)
+    text: Text = Raw(str(roll) if roll.dice else str(roll.total))
     # A fall adds 3×scale of the one falling: for a hidden one, all but the die is secret.
     hidden = action.height is not None and f.hidden
     if hidden:
         face = roll.text[: roll.text.index(")") + 1]  # `1d6 (4)`
         rest = roll.text[len(face) :].strip()
-        text = f"{face} {secret(f'{rest} = {roll.total}'.strip(), f)}"
+        text = seq(face, " ", secret(f"{rest} = {roll.total}".strip(), f))
     if kind in MORALE_KINDS:
         return morale.take(enc, f.id, roll.total, None if kind == "morale" else kind, text)
     if action.height is not None:
@@ -170,7 +171,7 @@ def check(system, enc, action: Check, chance: Chance):
     if stat in ROLLED_BY_THE_BOT:
         raise InvalidInput(ROLLED_BY_THE_BOT[stat])
     die = chance.die(6)
-    parts = [f"d6 {die}"]
+    parts: list[Text] = [Raw(f"d6 {die}")]
     if stat in STATS:
         if stat == "will":
             base = will(f)
@@ -178,7 +179,7 @@ def check(system, enc, action: Check, chance: Chance):
             base = f.sheet.fortitude + f.sheet.scale
         else:
             base = getattr(f.sheet, stat)
-        parts.append(f"{base:+d}")
+        parts.append(Raw(f"{base:+d}"))
         label = term(stat.capitalize())
     elif SKILL.fullmatch(stat):
         # Skills are not on the sheet: the GM or player gives the skill's bonus, and names it.
@@ -188,27 +189,27 @@ def check(system, enc, action: Check, chance: Chance):
         raise InvalidInput(
             say(
                 'Checks use a stat ({stats}) or a skill with its bonus, e.g. `kind:medicine options:"bonus=2"`.',
-                stats=", ".join(term(stat) for stat in STATS),
+                stats=listed(term(stat) for stat in STATS),
             )
         )
     if action.bonus or stat not in STATS:
-        parts.append(f"{action.bonus:+d}")
+        parts.append(Raw(f"{action.bonus:+d}"))
     total = die + base + action.bonus
     # A hidden fighter's stat, skill bonus and total are secret; the die and the DC are not.
-    text = say(
-        "{who} {check} check: {die} {bonus} = {total}",
+    rolled = dict(
         who=f.name,
         check=label,
         die=parts[0],
-        bonus=secret(" ".join(parts[1:]), f),
+        bonus=secret(joined(" ", parts[1:]), f),
         total=secret(total, f),
     )
-    if action.dc is not None:
-        if total >= action.dc:
-            text += say(" vs DC {dc}: success", dc=action.dc)
-        else:
-            text += say(" vs DC {dc}: failure", dc=action.dc)
-    return enc, [Event(kind="roll", text=text + ".")]
+    if action.dc is None:
+        text = say("{who} {check} check: {die} {bonus} = {total}.", **rolled)
+    elif total >= action.dc:
+        text = say("{who} {check} check: {die} {bonus} = {total} vs DC {dc}: success.", dc=action.dc, **rolled)
+    else:
+        text = say("{who} {check} check: {die} {bonus} = {total} vs DC {dc}: failure.", dc=action.dc, **rolled)
+    return enc, [Event(kind="roll", text=text)]
 
 
 class AddCondition(GmAction):

@@ -7,8 +7,9 @@ from itertools import groupby
 
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import say
+from rules.said import say, seq
 from rules.secrets import secret
+from rules.text import Text
 from rules.usertext import listed
 
 from .model import Fighter
@@ -16,7 +17,7 @@ from .model import Fighter
 MAX_REROLLS = 50  # a tie that survives this many rerolls keeps the list order
 
 
-def check(f: Fighter, chance: Chance) -> tuple[int, str]:
+def check(f: Fighter, chance: Chance) -> tuple[int, Text]:
     die = chance.die(6)
     total = die + f.sheet.reflex + f.sheet.dex
     return total, say(
@@ -28,16 +29,16 @@ def check(f: Fighter, chance: Chance) -> tuple[int, str]:
     )
 
 
-def reroll(f: Fighter, chance: Chance) -> tuple[int, str]:
+def reroll(f: Fighter, chance: Chance) -> tuple[int, Text]:
     """A tie-breaking roll, short enough to list several on one line: `Goblin d6 2 + 3 = 5`."""
     total, _ = check(f, chance)
     mods = f.sheet.reflex + f.sheet.dex
     sign = "+" if mods >= 0 else "−"
     if f.hidden:  # one secret, so that a missing "+ 0" tells nothing either
-        return total, f"{f.name} d6 {total - mods} " + secret(
-            f"{sign} {abs(mods)} = {total}" if mods else f"= {total}", f
+        return total, seq(
+            f.name, f" d6 {total - mods} ", secret(f"{sign} {abs(mods)} = {total}" if mods else f"= {total}", f)
         )
-    return total, f"{f.name} d6 {total - mods}" + (f" {sign} {abs(mods)} = {total}" if mods else "")
+    return total, seq(f.name, f" d6 {total - mods}" + (f" {sign} {abs(mods)} = {total}" if mods else ""))
 
 
 def break_ties(enc, tied: list, chance: Chance):
@@ -59,12 +60,12 @@ def break_ties(enc, tied: list, chance: Chance):
     def settle(group: list, depth: int) -> None:
         if len(group) < 2 or depth >= MAX_REROLLS:
             return
-        parts = []
+        parts: list[Text] = []
         for entry in group:
             total, text = reroll(enc.get(entry.cid), chance)
             results[entry.cid] += (total,)
             parts.append(text)
-        line = say("Initiative tie at {score}: reroll {rolls}.", score=_tie(enc, tied), rolls=", ".join(parts))
+        line = say("Initiative tie at {score}: reroll {rolls}.", score=_tie(enc, tied), rolls=listed(parts))
         events.append(Event(kind="roll", text=line))
         ranked = sorted(group, key=lambda e: results[e.cid], reverse=True)
         for _, sub in groupby(ranked, key=lambda e: results[e.cid]):
@@ -110,7 +111,7 @@ def _slot_in(enc, standing: list, newcomer, chance: Chance):
     return standing[:position] + [newcomer] + standing[position:], events
 
 
-def _tie(enc, entries) -> str:
+def _tie(enc, entries) -> Text:
     """The tied initiative: a hidden fighter's total, so secret if any of them is hidden."""
     hidden = any(enc.get(e.cid).hidden for e in entries)
     return secret(_n(entries[0].key[0]), hidden)

@@ -12,6 +12,7 @@ from rules.model import Event
 from rules.randomness import Chance
 from rules.said import N_, say, say_plural, term
 from rules.secrets import secret
+from rules.text import Text
 
 from .checks import d6_check, signed
 from .model import Condition, Fighter
@@ -27,14 +28,12 @@ def max_penalties(f: Fighter) -> int:
     return max(0, f.sheet.spirit + 6 + f.sheet.will_bonus)
 
 
-def take(enc, cid: str, amount: int, kind: str | None, text: str) -> tuple[object, list[Event]]:
+def take(enc, cid: str, amount: int, kind: str | None, text: Text) -> tuple[object, list[Event]]:
     f: Fighter = enc.get(cid)
     w, least = will(f), minimum_will(f)
-    label = term((kind or "untyped").capitalize())
-    head = say(
-        "{who}: {kind} morale damage {roll} vs Will {will}",
+    taken = dict(
         who=f.name,
-        kind=label,
+        kind=term((kind or "untyped").capitalize()),
         roll=text,
         will=secret(pair(w, least), f),
     )
@@ -42,16 +41,22 @@ def take(enc, cid: str, amount: int, kind: str | None, text: str) -> tuple[objec
     if amount > w:
         if kind in KINDS:
             penalties, condition = 1, KINDS[kind]
-            head += say(": Will beaten → morale penalty and {condition}", condition=term(condition.capitalize()))
+            head = say(
+                "{who}: {kind} morale damage {roll} vs Will {will}: Will beaten → morale penalty and {condition}.",
+                condition=term(condition.capitalize()),
+                **taken,
+            )
         else:
             penalties = 2
-            head += say(": Will beaten → two morale penalties")
+            head = say(
+                "{who}: {kind} morale damage {roll} vs Will {will}: Will beaten → two morale penalties.", **taken
+            )
     elif amount > least:
         penalties = 1
-        head += say(": morale penalty")
+        head = say("{who}: {kind} morale damage {roll} vs Will {will}: morale penalty.", **taken)
     else:
-        head += say(": no effect")
-    events = [Event(kind="roll", text=head + ".")]
+        head = say("{who}: {kind} morale damage {roll} vs Will {will}: no effect.", **taken)
+    events = [Event(kind="roll", text=head)]
     conditions = list(f.conditions)
     if condition and not any(c.name == condition for c in conditions):
         note = "until a morale penalty is removed" if condition == "confused" else ""
@@ -105,21 +110,17 @@ def broken_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     f: Fighter = enc.get(cid)
     die, total, ok = d6_check(chance, f.sheet.spirit, f.broken_dc)
     # The Broken DC is public (10, −1 a failure); Spirit and the total are not.
-    spirit = secret(signed(f.sheet.spirit), f)
-    text = say(
-        "{who} (Broken): Spirit d6 {die} {bonus} = {total} vs DC {dc}",
-        who=f.name,
-        die=die,
-        bonus=spirit,
-        total=secret(total, f),
-        dc=f.broken_dc,
-    )
+    rolled = dict(who=f.name, die=die, bonus=secret(signed(f.sheet.spirit), f), total=secret(total, f), dc=f.broken_dc)
     if ok:
         enc, more = recover(enc, cid, 1)
         f = enc.get(cid)
         f = f.but(conditions=tuple(c for c in f.conditions if c.name != "broken"), broken_dc=BROKEN_DC)
-        return enc.with_combatant(f), [Event(kind="roll", text=text + say(": no longer Broken."))] + more
+        text = say("{who} (Broken): Spirit d6 {die} {bonus} = {total} vs DC {dc}: no longer Broken.", **rolled)
+        return enc.with_combatant(f), [Event(kind="roll", text=text)] + more
     dc = max(1, f.broken_dc - 1)
-    return enc.with_combatant(f.but(broken_dc=dc)), [
-        Event(kind="roll", text=text + say(": still Broken; DC falls to {dc}.", dc=dc))
-    ]
+    text = say(
+        "{who} (Broken): Spirit d6 {die} {bonus} = {total} vs DC {dc}: still Broken; DC falls to {next}.",
+        next=dc,
+        **rolled,
+    )
+    return enc.with_combatant(f.but(broken_dc=dc)), [Event(kind="roll", text=text)]

@@ -10,7 +10,8 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
 from rules.said import say, term
-from rules.usertext import one_line, quoted, user_text
+from rules.text import Text
+from rules.usertext import listed, mark, one_line, quoted, user_text
 
 from .model import DelayedEffect, Fighter
 from .sheet import has
@@ -36,13 +37,14 @@ class Act(Action):
 def act(system, enc, action: Act, chance: Chance):
     name = action.action.strip().casefold().replace(" ", "_")
     if name not in ACTIONS:
-        choices = ", ".join(term(key) for key in ACTIONS)
+        choices = listed(term(key) for key in ACTIONS)
         raise InvalidInput(
             say("Unknown action {action}. Choose one of: {choices}.", action=quoted(action.action), choices=choices)
         )
     me: Fighter = enc.find(action.actor)
     timed = ACTIONS[name]
-    cost, verb = timed.seconds, term(timed.verb)
+    cost = timed.seconds
+    verb: Text = term(timed.verb)
     events: list[Event] = []
     changes: dict = {}
     if name in ("move", "run") and has(me, "disabled"):
@@ -75,7 +77,7 @@ def act(system, enc, action: Act, chance: Chance):
     elif name == "spend":
         raise InvalidInput(say('Say how long it takes: options `seconds=N` (and `what="…"`).'))
     if action.what:
-        verb = one_line(action.what, 80)
+        verb = mark(one_line(action.what, 80))
     if name == "cast":
         named = one_line(action.spell, 60) if action.spell else ""
         spell = spell_name(named)
@@ -144,6 +146,6 @@ def countdown(enc, cid: str, seconds: int):
     return enc.with_combatant(f.but(effects=tuple(kept))), events
 
 
-def spell_name(what: str) -> str:
+def spell_name(what: str) -> Text:
     """A delayed effect's spell as typed, or the rules' words for one nobody named."""
-    return what or say("a spell")
+    return mark(what) if what else say("a spell")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rules.errors import InvalidInput
 from rules.said import N_, say, term
-from rules.usertext import listed, quoted
+from rules.text import Text
+from rules.usertext import listed, mark, quoted
 
 from .model import UNARMED, Fighter, Weapon, parse_weapons
 
@@ -90,9 +91,9 @@ def weapon(f: Fighter, name: str | None) -> Weapon:
     )
 
 
-def weapon_name(w: Weapon) -> str:
+def weapon_name(w: Weapon) -> Text:
     """A weapon's name as the lines show it: as typed, save the bare hands, which are the rules' word."""
-    return term(str(w.name)) if w == UNARMED else w.name
+    return term(str(w.name)) if w == UNARMED else mark(w.name)
 
 
 def skill(f: Fighter, w: Weapon) -> int:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from rules.model import Event
-from rules.said import N_, say, say_plural, term
+from rules.said import N_, joined, say, say_plural, term
 from rules.system import System
+from rules.text import Text, as_text
 from rules.turns.seconds import Seconds
-from rules.usertext import user_text
+from rules.usertext import listed, user_text
 
 from . import attack, between, conditions, gm, initiative, morale, moves, wounds
 from .commands import COMMANDS
@@ -72,7 +73,7 @@ class FightinWords(System):
     def can_act(self, enc, combatant):
         return can_act(combatant)
 
-    def cannot_act_reason(self, enc, combatant):
+    def cannot_act_reason(self, enc, combatant) -> Text:
         f: Fighter = combatant
         if f.dying:
             return say("dying")
@@ -116,12 +117,12 @@ class FightinWords(System):
             f, gone = conditions.tick(f)
             enc = enc.with_combatant(f)
             if gone:
-                line = say("{who} is no longer {conditions}.", who=f.name, conditions=", ".join(term(g) for g in gone))
+                line = say("{who} is no longer {conditions}.", who=f.name, conditions=listed(term(g) for g in gone))
                 events.append(Event(kind="info", text=line))
         return enc, events
 
     # --- what people see -------------------------------------------------------
-    def status_line(self, enc, combatant, *, reveal):
+    def status_line(self, enc, combatant, *, reveal) -> Text:
         f: Fighter = combatant
         if not reveal:
             if f.dead:
@@ -131,7 +132,7 @@ class FightinWords(System):
             if helpless(f):
                 return say("down")
             return say("wounded") if f.wounds else say("unhurt")
-        parts = [
+        parts: list[Text] = [
             say("T {toughness}", toughness=pair(toughness(f), minimum_toughness(f))),
             say("Will {will}", will=pair(will(f), minimum_will(f))),
         ]
@@ -165,15 +166,17 @@ class FightinWords(System):
                 )
             else:
                 parts.append(say("✨ {spell} in {n} of {who}'s seconds", **told))
-        return " · ".join(parts)
+        return joined(" · ", parts)
 
-    def turn_summary(self, enc, cid):
+    def turn_summary(self, enc, cid) -> list[Text]:
         state = enc.turns
         f: Fighter = enc.get(cid)
-        lines = [say("⏱ {left} of {full} s left", left=state.left.get(cid, 0), full=state.full.get(cid, TURN_SECONDS))]
+        lines: list[Text] = [
+            say("⏱ {left} of {full} s left", left=state.left.get(cid, 0), full=state.full.get(cid, TURN_SECONDS))
+        ]
         owed = state.owed.get(cid, 0)
         if owed:
-            busy = state.busy.get(cid) or say("busy")
+            busy = as_text(state.busy[cid]) if state.busy.get(cid) else say("busy")
             lines.append(say("↪ {n} s carry into the next turn ({busy})", n=owed, busy=busy))
         if f.mounted:
             lines.append(say("🐎 steering the mount: 2 s every turn"))

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import say, term
+from rules.said import joined, say, seq, term
 from rules.secrets import secret
-from rules.usertext import user_text
+from rules.text import Raw, Text
+from rules.usertext import mark
 
 from .checks import d6_check, signed
 from .model import Condition, Fighter
@@ -28,13 +29,13 @@ class Hit:
 
     __slots__ = ("amount", "hidden", "text")
 
-    def __init__(self, amount: int, text: str, hidden: bool = False) -> None:
+    def __init__(self, amount: int, text: Text, hidden: bool = False) -> None:
         self.amount = amount
         self.text = text
         self.hidden = hidden
 
 
-def fortitude(f: Fighter, dc: int, chance: Chance, *, secret_dc: bool = False) -> tuple[bool, str]:
+def fortitude(f: Fighter, dc: int, chance: Chance, *, secret_dc: bool = False) -> tuple[bool, Text]:
     """Fortitude check: d6 + Fortitude + scale (scale is added to fortitude).
 
     A hidden fighter's bonus and total are secret; `secret_dc` when the DC is
@@ -47,14 +48,14 @@ def fortitude(f: Fighter, dc: int, chance: Chance, *, secret_dc: bool = False) -
     return ok, say("Fortitude d6 {die} {bonus} = {total} vs DC {dc}: fails", **rolled)
 
 
-def located(note: str) -> str:
+def located(note: str) -> Text:
     """A located wound's lasting effect as the lines show it. The notes keep the English
     (`arm: the arm cannot …`), and the GM may type one: only the rules' own are said."""
     spot, _, effect = note.partition(": ")
     known = LOCATIONS.get(spot)
     if known and effect and effect in (known.full, known.minimum):
         return say("{spot}: {effect}", spot=term(spot), effect=term(effect))
-    return f"{user_text(note)}"
+    return mark(note)
 
 
 def land(
@@ -65,18 +66,19 @@ def land(
     spot = LOCATIONS.get(location) if location else None
     full = toughness(target) + (spot.toughness if spot else 0)
     least = minimum_toughness(target) + (spot.toughness if spot else 0)
-    where = f" ({term(location)})" if location else ""
-    wounds, starts_dying, extra = 0, False, []
+    where = seq(" (", term(location), ")") if location else Raw("")
+    wounds, starts_dying = 0, False
+    extra: list[Text] = []
     conditions = list(target.conditions)
     notes = list(target.notes)
     posture = target.posture
-    parts = []
+    parts: list[Text] = []
     for hit in hits:
         if hit.amount >= full:
             wounds += 1
             if spot is None or spot.full_dying:
                 starts_dying = True
-                verdict = say("≥ Toughness: wound and Dying")
+                verdict: Text = say("≥ Toughness: wound and Dying")
             else:
                 verdict = (
                     say("≥ Toughness: wound; {effect}", effect=term(spot.full))
@@ -86,7 +88,7 @@ def land(
                 notes.append(f"{location}: {spot.full}")
                 if spot.full_check:
                     ok, text = fortitude(target, hit.amount, chance, secret_dc=hit.hidden)
-                    verdict += f"; {text}" + ("" if ok else f" → {term(spot.full_check)}")
+                    verdict = seq(verdict, "; ", text, *(() if ok else (" → ", term(spot.full_check))))
                     if not ok and spot.full_check == "fall prone":
                         posture = "prone"
         elif hit.amount > least:
@@ -96,11 +98,11 @@ def land(
             else:
                 verdict = say("> Minimum")
             if spot and spot.minimum:
-                verdict += f"; {term(spot.minimum)}"
+                verdict = seq(verdict, "; ", term(spot.minimum))
                 notes.append(f"{location}: {spot.minimum}")
             if spot and spot.minimum_check:
                 ok, text = fortitude(target, hit.amount, chance, secret_dc=hit.hidden)
-                verdict += f"; {text}" + ("" if ok else f" → {term(spot.minimum_check)}")
+                verdict = seq(verdict, "; ", text, *(() if ok else (" → ", term(spot.minimum_check))))
                 if not ok and spot.minimum_check.startswith("be Staggered"):
                     conditions.append(Condition(name="staggered", rounds=1))
         else:
@@ -114,7 +116,7 @@ def land(
                 verdict=verdict,
             )
         )
-    events = [Event(kind="roll", text=say("{who}: {hits}.", who=target.name, hits="; ".join(parts)))]
+    events = [Event(kind="roll", text=say("{who}: {hits}.", who=target.name, hits=joined("; ", parts)))]
     was_dying = target.dying
     target = target.but(
         wounds=target.wounds + wounds, conditions=tuple(conditions), notes=tuple(notes[-6:]), posture=posture
@@ -168,26 +170,37 @@ def dying_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
         ]
     die, total, holds = d6_check(chance, f.sheet.endurance - f.wounds, f.dying_dc)
     if not f.wounds:
-        hurt = ""
+        hurt: Text = Raw("")
     elif f.wounds == 1:
         hurt = say(" − {n} wound", n=f.wounds)
     else:
         hurt = say(" − {n} wounds", n=f.wounds)
     # The dying DC is public (4, +1 a failure); Endurance, the wounds and the total are not.
-    text = say(
-        "{who} dying: d10 {d10} (no 10); Endurance d6 {die} {bonus} = {total} vs DC {dc}",
+    rolled = dict(
         who=f.name,
         d10=d10,
         die=die,
-        bonus=secret(signed(f.sheet.endurance) + hurt, f),
+        bonus=secret(seq(signed(f.sheet.endurance), hurt), f),
         total=secret(total, f),
         dc=f.dying_dc,
     )
     if holds:
-        return enc, [Event(kind="roll", text=text + say(": holds on."))]
+        text = say(
+            "{who} dying: d10 {d10} (no 10); Endurance d6 {die} {bonus} = {total} vs DC {dc}: holds on.", **rolled
+        )
+        return enc, [Event(kind="roll", text=text)]
     dc = f.dying_dc + 1
     if dc > best:
-        return enc.with_combatant(_dies(f.but(dying_dc=dc))), [
-            Event(kind="roll", text=text + say(": fails; DC {dc} is out of reach → dies.", dc=dc))
-        ]
-    return enc.with_combatant(f.but(dying_dc=dc)), [Event(kind="roll", text=text + say(": fails → DC {dc}.", dc=dc))]
+        text = say(
+            "{who} dying: d10 {d10} (no 10); Endurance d6 {die} {bonus} = {total} vs DC {dc}: "
+            "fails; DC {next} is out of reach → dies.",
+            next=dc,
+            **rolled,
+        )
+        return enc.with_combatant(_dies(f.but(dying_dc=dc))), [Event(kind="roll", text=text)]
+    text = say(
+        "{who} dying: d10 {d10} (no 10); Endurance d6 {die} {bonus} = {total} vs DC {dc}: fails → DC {next}.",
+        next=dc,
+        **rolled,
+    )
+    return enc.with_combatant(f.but(dying_dc=dc)), [Event(kind="roll", text=text)]

@@ -9,9 +9,9 @@ from typing import Any
 
 from rules.between import dead_rest, heading, kept, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
-from rules.said import N_, say, say_plural, term
+from rules.said import N_, Text, say, say_plural, seq, term
 from rules.system import Adjustable, Rest
-from rules.usertext import mark
+from rules.usertext import listed, mark
 
 from .model import FrozenCombatant, Sheet
 
@@ -95,7 +95,7 @@ def rest(system, kind, characters, campaign, options, chance, settings):
     return outcome(characters, [_rest(r) for r in characters], campaign, heading(chosen, chance))
 
 
-def _rest(r) -> tuple[dict[str, Any], str]:
+def _rest(r) -> tuple[dict[str, Any], Text]:
     if dead := dead_rest(r, say("resting")):
         return dead
     state = dict(r.lasting)
@@ -115,13 +115,13 @@ def _rest(r) -> tuple[dict[str, Any], str]:
             v["wounds"],
             n=v["wounds"],
         )
-        text += f"; {remain}"
-    return state, text + "."
+        return state, seq(text, "; ", remain, ".")
+    return state, seq(text, ".")
 
 
-def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
+def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
     v = _view(sheet, state)
-    out = [say("Dead.")] if state.get("dead") else []
+    out: list[Text] = [say("Dead.")] if state.get("dead") else []
     stamina = dict(stamina=v["stamina"], most=v["max_stamina"])
     if v["stamina"] == 0:
         out.append(say("Stamina {stamina}/{most} (broken)", **stamina))
@@ -130,24 +130,24 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
     if v["wounds"]:
         injuries = v["injuries"]
         missing = v["wounds"] - len(injuries)
-        text = say("Wounds {wounds}", wounds=v["wounds"])
+        parts: list[Text | str] = [say("Wounds {wounds}", wounds=v["wounds"])]
         if injuries:
-            text += ": " + "; ".join(mark(i) for i in injuries)
+            parts += [": ", listed((mark(i) for i in injuries), "; ")]
         if missing > 0:
             unrecorded = say_plural(
                 "{n} critical injury not recorded", "{n} critical injuries not recorded", missing, n=missing
             )
-            text += f" ({unrecorded})"
-        out.append(text)
+            parts += [" (", unrecorded, ")"]
+        out.append(seq(*parts))
     extra = max(0, v["stress"] - v["soul"])
     kept = dict(stress=v["stress"], soul=v["soul"], wp=v["wp"])
     if extra:
         out.append(say("Stress {stress} (SOUL {soul}; {dice} stress dice), WP {wp}", dice=extra, **kept))
     else:
         out.append(say("Stress {stress} (SOUL {soul}), WP {wp}", **kept))
-    found = [f"{term(name.capitalize())} {v[name]}" for name in CONDITIONS if v[name]]
+    found = [seq(term(name.capitalize()), " ", str(v[name])) for name in CONDITIONS if v[name]]
     if found:
-        out.append(say("Conditions: {conditions}", conditions=", ".join(found)))
+        out.append(say("Conditions: {conditions}", conditions=listed(found)))
     return out
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Choice, Event, Pending, former_keys
 from ...randomness import Chance
-from ...said import say, say_plural, term
+from ...said import EMPTY, Text, joined, say, say_plural, seq, term
 from ...secrets import secret
+from ...usertext import listed
 from . import health, pools, weapons
 from .actions import Attack
 from .economy import spend
@@ -16,18 +17,22 @@ from .weapons import RANGES, Weapon
 RANGE_MODIFIER = {"close": -3, "short": 0, "medium": -1, "long": -2, "distant": -3}
 AIM = 2
 BEYOND_RANGE = -3  # the footnoted total for one category past the weapon's range
-LIGHT = {"dim": (say("dim light"), -1), "dark": (say("darkness"), -3), "darkness": (say("darkness"), -3)}
+LIGHT: dict[str, tuple[Text, int]] = {
+    "dim": (say("dim light"), -1),
+    "dark": (say("darkness"), -3),
+    "darkness": (say("darkness"), -3),
+}
 DIM_ZONE = -2
 DEFEND = "defend"
 # The reactions, as the rules read an answer (its English) and as the question offers them (said).
 DODGE, BLOCK, NO_REACTION = "dodge", "block", "none"  # the reactions' keys
-REACTIONS = {DODGE: say("Dodge"), BLOCK: say("Block"), NO_REACTION: say("No reaction")}
+REACTIONS: dict[str, Text] = {DODGE: say("Dodge"), BLOCK: say("Block"), NO_REACTION: say("No reaction")}
 former_keys(DEFEND, {"Dodge": DODGE, "Block": BLOCK, "No reaction": NO_REACTION})
 
 
 def ranged_modifiers(
     weapon: Weapon, range_name: str, *, aimed: bool, size: int = 0, light: str | None = None, dim_zone: bool = False
-) -> list[tuple[str, int]]:
+) -> list[tuple[Text, int]]:
     """The seed's ranged table: range, Aim, target size, light."""
     wanted, reach = weapons.range_index(range_name), weapons.range_index(weapon.reach)
     name = RANGES[wanted]
@@ -53,7 +58,7 @@ def ranged_modifiers(
                     total=BEYOND_RANGE,
                 )
             )
-        parts = [(say("{range} range with Aim", range=term(name)), BEYOND_RANGE)]
+        parts: list[tuple[Text, int]] = [(say("{range} range with Aim", range=term(name)), BEYOND_RANGE)]
     else:
         parts = [(say("{range} range", range=term(name)), RANGE_MODIFIER[name])] if RANGE_MODIFIER[name] else []
         if aimed:
@@ -128,7 +133,7 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
             )
         )
     dual = "attack" in attacker.used and not attacker.talent_allows("attack") and _dual_wield_ok(attacker, weapon)
-    parts: list[tuple[str, int]]
+    parts: list[tuple[Text, int]]
     if weapon.ranged:
         if action.split is not None:
             raise InvalidInput(say("Only melee attacks split the pool (dual wielding)."))
@@ -205,21 +210,22 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
     if not weapon.ranged:
         enc = enc.update(target.id, engaged=_add(enc.get(target.id).engaged, attacker.id))
     values = dict(who=attacker.name, target=target.name, weapon=term(weapon.name), roll=result.text(pool, attacker))
+    text: Text
     if action.thrown:
         text = say("{who} throws {target} with {weapon}: {roll}", **values)
     elif weapon.ranged:
         text = say("{who} shoots {target} with {weapon}: {roll}", **values)
     else:
         text = say("{who} attacks {target} with {weapon}: {roll}", **values)
-    text += "".join(f"; {n}" for n in notes)
+    text = pools.with_notes(text, notes)
     events: list[Event] = []
     ping: tuple[int, ...] = ()
     if broke:
         enc, more = break_and_injure(enc, paid.id)
-        text += f"; {more}"
+        text = seq(text, "; ", more)
         ping = (enc.gm_id,)
     if result.successes < 1:
-        events.append(Event(kind="roll", text=f"{text}; {say('no success: miss.')}", ping=ping))
+        events.append(Event(kind="roll", text=seq(text, "; ", say("no success: miss.")), ping=ping))
         return enc, events
     damage = result.successes + weapon.damage
     hit = say(
@@ -229,7 +235,7 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
         damage=secret(weapon.damage, attacker),
         total=secret(damage, attacker),
     )
-    text += f"; {hit}"
+    text = seq(text, "; ", hit)
     if target.enemy:
         enc, more, _ = _damage_enemy(enc, enc.get(target.id), damage, secret_damage=attacker.hidden)
         events.append(Event(kind="roll", text=text + more, ping=ping))
@@ -259,17 +265,19 @@ def enemy_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, action
     return incoming(enc, enc.get(attacker.id), enc.get(target.id), damage, lead=text)
 
 
-def incoming(enc, attacker: FrozenCombatant, target: FrozenCombatant, damage: int, lead: str = ""):
+def incoming(
+    enc: FrozenEncounter, attacker: FrozenCombatant, target: FrozenCombatant, damage: int, lead: Text | None = None
+) -> tuple[FrozenEncounter, list[Event]]:
     """A hit on a character: offer a reaction, else armour alone reduces it."""
     hidden = attacker.hidden  # a hidden attacker's damage is the GM's alone
     shown = secret(damage, hidden)
     if target.broken or target.reactions_left <= 0:
         why = say("broken: no reaction") if target.broken else say("no reactions left")
         enc, text, ping = _damage_character(enc, target, damage, [], secret_damage=hidden)
-        if lead:
-            line = f"{lead}; {why}; {text}"
+        if lead is not None:
+            line = seq(lead, "; ", why, "; ", text)
         else:
-            line = say("{who} takes {damage}: {what}", who=target.name, damage=shown, what=f"{why}; {text}")
+            line = say("{who} takes {damage}: {what}", who=target.name, damage=shown, what=seq(why, "; ", text))
         return enc, [Event(kind="roll", text=line, ping=ping)]
     options = [DODGE]
     if can_block(target):
@@ -287,14 +295,14 @@ def incoming(enc, attacker: FrozenCombatant, target: FrozenCombatant, damage: in
         for option, pool in ((o, defense_pool(target, o)) for o in options[:-1])
     ]
     stress = target.stress_dice()
-    extra = f" (+ {dice_text(stress, stress=True, hidden=target.hidden)})" if stress else ""
+    extra = seq(" (+ ", dice_text(stress, stress=True, hidden=target.hidden), ")") if stress else EMPTY
     prompt = say(
         "{attacker} hits {target} for {damage}: spend a reaction ({left} left) on a defense roll? {rolls}{extra}.",
         attacker=attacker.name,
         target=target.name,
         damage=shown,
         left=left,
-        rolls=", ".join(rolls),
+        rolls=listed(rolls),
         extra=extra,
     )
     context = {"attacker": attacker.id, "target": target.id, "damage": damage}
@@ -310,8 +318,8 @@ def incoming(enc, attacker: FrozenCombatant, target: FrozenCombatant, damage: in
         context=context,
     )
     ask = say("{who} may spend a reaction on a defense roll ({left} left).", who=target.name, left=left)
-    if lead:
-        line = f"{lead}; {ask}"
+    if lead is not None:
+        line = seq(lead, "; ", ask)
     else:
         line = say("{who} is hit for {damage}; {ask}", who=target.name, damage=shown, ask=ask)
     return enc, [Event(kind="info", text=line, ping=users)]
@@ -326,7 +334,7 @@ def can_block(combatant: FrozenCombatant) -> bool:
     return False
 
 
-def dice_text(count: int, *, stress: bool = False, hidden: bool = False) -> str:
+def dice_text(count: int, *, stress: bool = False, hidden: bool = False) -> Text:
     """ "2 dice"; a hidden combatant's count is secret (and always "dice", so 1 does not show)."""
     shown = secret(count, True) if hidden else count
     known = None if hidden else count
@@ -349,7 +357,7 @@ def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: C
     damage = int(context["damage"])
     attacker = next((c for c in enc.combatants if c.id == context.get("attacker")), None)
     hidden = bool(context.get("hidden")) or bool(attacker and attacker.hidden)
-    notes: list[str] = []
+    notes: list[Text] = []
     ping: tuple[int, ...] = ()
     if option == NO_REACTION:
         notes.append(say("no reaction"))
@@ -366,9 +374,8 @@ def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: C
             cut=secret(reduced, hidden),
             left=secret(damage - reduced, hidden),
         )
-        notes.append(
-            f"{REACTIONS[option]}: {result.text(pool, target)}" + "".join(f"; {n}" for n in stress_notes) + f" → {cut}"
-        )
+        rolled = pools.with_notes(seq(REACTIONS[option], ": ", result.text(pool, target)), stress_notes)
+        notes.append(seq(rolled, " → ", cut))
         damage -= reduced
         enc = enc.with_combatant(target)
         if broke:
@@ -376,10 +383,13 @@ def resume_defend(enc: FrozenEncounter, pending: Pending, option: str, chance: C
             notes.append(more)
             ping = (enc.gm_id,)
     enc, text, more_ping = _damage_character(enc, enc.get(target.id), damage, notes, secret_damage=hidden)
-    return enc, [Event(kind="roll", text=f"{target.name}: {text}", ping=tuple(dict.fromkeys(ping + more_ping)))]
+    line = seq(target.name, ": ", text)
+    return enc, [Event(kind="roll", text=line, ping=tuple(dict.fromkeys(ping + more_ping)))]
 
 
-def _damage_character(enc, target: FrozenCombatant, damage: int, notes: list[str], *, secret_damage: bool = False):
+def _damage_character(
+    enc: FrozenEncounter, target: FrozenCombatant, damage: int, notes: list[Text], *, secret_damage: bool = False
+) -> tuple[FrozenEncounter, Text, tuple[int, ...]]:
     """Armour cuts the damage. `secret_damage`: a hidden attacker's damage, for the GM only."""
     armour = target.sheet.armour
     after = max(0, damage - armour)
@@ -401,24 +411,26 @@ def _damage_character(enc, target: FrozenCombatant, damage: int, notes: list[str
     if wounded:
         parts.append(health.injury_hint(target.name))
         ping = (enc.gm_id,)
-    return enc, "; ".join(parts), ping
+    return enc, joined("; ", parts), ping
 
 
-def _damage_enemy(enc, target: FrozenCombatant, damage: int, *, secret_damage: bool = False):
+def _damage_enemy(
+    enc: FrozenEncounter, target: FrozenCombatant, damage: int, *, secret_damage: bool = False
+) -> tuple[FrozenEncounter, Text, int]:
     """Defense cuts the damage. `secret_damage`: a hidden attacker's damage, for the GM only."""
     defense = target.sheet.defense
     after = max(0, damage - defense)
     target, text, _ = health.hurt(target, after, secret_amount=secret_damage)
     enc = enc.with_combatant(target)
     # A hidden enemy's defense is shown (as "?") even at 0, so that its absence tells nothing.
-    shown = ""
+    shown = EMPTY
     if defense or target.hidden:
         cut = say("defense {defense}", defense=secret(defense, target))
-        shown = f" − {cut} = {secret(after, secret_damage or target.hidden)}"
-    return enc, f"{shown}; {text}", after
+        shown = seq(" − ", cut, " = ", secret(after, secret_damage or target.hidden))
+    return enc, seq(shown, "; ", text), after
 
 
-def break_and_injure(enc, cid: str):
+def break_and_injure(enc: FrozenEncounter, cid: str) -> tuple[FrozenEncounter, Text]:
     """The character broken by a condition over level 3, and the note saying so (to follow "; ")."""
     enc = enc.with_combatant(health.break_with_injury(enc.get(cid)))
     name = enc.get(cid).name
@@ -429,7 +441,7 @@ def break_and_injure(enc, cid: str):
         broken=health.BROKEN,
         wounds=wounds,
     )
-    return enc, f"{broken}; {health.injury_hint(name)}"
+    return enc, seq(broken, "; ", health.injury_hint(name))
 
 
 def _add(cids: tuple[str, ...], cid: str) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ from typing import Any
 from ...commands import Acts, Commands, Given, integer, plain
 from ...errors import InvalidInput
 from ...said import N_, say, term
-from ...usertext import quoted
+from ...usertext import listed, quoted
 from . import movement
 from .actions import (
     AddCondition,
@@ -113,7 +113,7 @@ def unknown(given: Given):
         say(
             "Unknown action {action}. Actions: {actions}.",
             action=quoted(choice, 20),
-            actions=", ".join(term(v) for v, _ in ACT_CHOICES),
+            actions=listed(term(v) for v, _ in ACT_CHOICES),
         )
     )
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from ...errors import NotAllowed
-from ...said import N_, say, say_plural, term
-from ...usertext import user_text
+from ...said import EMPTY, N_, Text, say, say_plural, seq, term
+from ...usertext import mark
 from .model import FrozenCombatant, FrozenEncounter
 
 # The actions the rules name themselves; any other is one a player named (`Other`'s label).
 OWN_ACTIONS = (N_("attack"), N_("move"), N_("stand"), N_("aim"), N_("reload"), N_("delay"))
 
 
-def action_word(action: str) -> str:
+def action_word(action: str) -> Text:
     """An action's name as a line shows it: the rules' own word (said), or the player's."""
-    return term(action) if action in OWN_ACTIONS else user_text(action)
+    return term(action) if action in OWN_ACTIONS else mark(action)
 
 
 def interjecting(enc: FrozenEncounter, combatant: FrozenCombatant) -> bool:
@@ -47,7 +47,7 @@ def spend(
         )
     if combatant.actions_left < cost:
         left = combatant.actions_left
-        why = f" ({say('Exhaustion {level}', level=combatant.exhaustion)})" if combatant.exhaustion else ""
+        why = seq(" (", say("Exhaustion {level}", level=combatant.exhaustion), ")") if combatant.exhaustion else EMPTY
         values = dict(who=name, left=left, why=why, action=action_word(action), cost=cost)
         raise NotAllowed(
             say_plural(

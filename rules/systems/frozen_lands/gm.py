@@ -5,9 +5,9 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
-from ...said import say, say_plural, term
+from ...said import EMPTY, Text, joined, say, say_plural, seq, term
 from ...secrets import secret
-from ...usertext import mark, one_line
+from ...usertext import listed, mark, one_line
 from . import health, pools
 from .actions import AddCondition, Check, Damage, Engage, Heal, Place, RemoveCondition, SetZone
 from .combat import break_and_injure
@@ -34,7 +34,7 @@ def set_zone(enc: FrozenEncounter, action: SetZone, chance: Chance):
         raise InvalidInput(say('A zone needs a name: options:"name=Hall cluttered dim".'))
     zone = Zone(name=name, features=action.features)
     zones = tuple(z for z in enc.zones if z.name.casefold() != name.casefold()) + (zone,)
-    shown = ", ".join(term(f) for f in action.features) or say("no features")
+    shown = listed(term(f) for f in action.features) if action.features else say("no features")
     return enc.but(zones=zones), [Event(kind="info", text=say("Zone {zone}: {features}.", zone=name, features=shown))]
 
 
@@ -83,12 +83,12 @@ def check(enc: FrozenEncounter, action: Check, chance: Chance):
         text = say("{who} rolls {roll}, needs {need} → success", **rolled)
     else:
         text = say("{who} rolls {roll}, needs {need} → failure", **rolled)
-    text += "".join(f"; {n}" for n in notes)
+    line = pools.with_notes(text, notes)
     enc = enc.with_combatant(combatant)
     if broke:
         enc, more = break_and_injure(enc, combatant.id)
-        return enc, [Event(kind="roll", text=f"{text}; {more}", ping=(enc.gm_id,))]
-    return enc, [Event(kind="roll", text=text + ".")]
+        return enc, [Event(kind="roll", text=seq(line, "; ", more), ping=(enc.gm_id,))]
+    return enc, [Event(kind="roll", text=seq(line, "."))]
 
 
 def damage(enc: FrozenEncounter, action: Damage, chance: Chance):
@@ -114,22 +114,22 @@ def damage(enc: FrozenEncounter, action: Damage, chance: Chance):
     target, text, wounded = health.hurt(target, after)
     enc = enc.with_combatant(target)
     # A hidden target's defense or armour is shown (as "?") even at 0, so that its absence tells nothing.
-    cut = ""
+    cut = EMPTY
     if reduce or (target.hidden and not action.direct):
         by = secret(reduce, target)
         label = say("defense {defense}", defense=by) if target.enemy else say("armour {armour}", armour=by)
-        cut = f" − {label} = {secret(after, target)}"
+        cut = seq(" − ", label, " = ", secret(after, target))
     line = say("{who} takes {amount}{cut}: {result}", who=target.name, amount=shown, cut=cut, result=text)
     if wounded:
-        return enc, [Event(kind="roll", text=f"{line}; {health.injury_hint(target.name)}", ping=(enc.gm_id,))]
-    return enc, [Event(kind="roll", text=line + ".")]
+        return enc, [Event(kind="roll", text=seq(line, "; ", health.injury_hint(target.name)), ping=(enc.gm_id,))]
+    return enc, [Event(kind="roll", text=seq(line, "."))]
 
 
 def heal(enc: FrozenEncounter, action: Heal, chance: Chance):
     target = enc.find(action.target)
     if action.amount < 0 or action.wounds < 0:
         raise InvalidInput(say("Healing cannot be negative."))
-    parts = []
+    parts: list[Text] = []
     if action.amount:
         target = health.heal(target, action.amount)
         if target.enemy and target.stamina > 0:
@@ -152,7 +152,8 @@ def heal(enc: FrozenEncounter, action: Heal, chance: Chance):
         parts.append(say("rested: Stress 0"))
     if not parts:
         raise InvalidInput(say("Give an amount of Stamina, wounds=N, or rest."))
-    return enc.with_combatant(target), [Event(kind="info", text=f"{target.name}: " + "; ".join(parts) + ".")]
+    line = seq(target.name, ": ", joined("; ", parts), ".")
+    return enc.with_combatant(target), [Event(kind="info", text=line)]
 
 
 def _condition(name: str) -> str:
@@ -197,7 +198,7 @@ def add_condition(enc: FrozenEncounter, action: AddCondition, chance: Chance):
             condition=term(condition.capitalize()),
             level=MAX_LEVEL,
         )
-        return enc, [Event(kind="info", text=f"{above}; {more}", ping=(enc.gm_id,))]
+        return enc, [Event(kind="info", text=seq(above, "; ", more), ping=(enc.gm_id,))]
     return _set_level(enc, target, condition, new)
 
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ...said import say
+from ...said import Text, say
 from ...secrets import secret
 from .model import FrozenCombatant
 
 BROKEN = say("broken (cannot act until healed; every further hit is a Wound)")
 
 
-def injury_hint(name: str) -> str:
+def injury_hint(name: str) -> Text:
     return say(
         'GM: roll on your critical injuries table and record it with /condition add target:"{who}" '
         'condition:injury tags:"<result>"',
@@ -17,7 +17,7 @@ def injury_hint(name: str) -> str:
     )
 
 
-def stamina_text(combatant: FrozenCombatant) -> str:
+def stamina_text(combatant: FrozenCombatant) -> Text:
     """ "Stamina 3/6", each number the GM's alone when the combatant is hidden."""
     return say(
         "Stamina {stamina}/{most}",
@@ -26,7 +26,7 @@ def stamina_text(combatant: FrozenCombatant) -> str:
     )
 
 
-def hurt(combatant: FrozenCombatant, amount: int, *, secret_amount: bool = False) -> tuple[FrozenCombatant, str, bool]:
+def hurt(combatant: FrozenCombatant, amount: int, *, secret_amount: bool = False) -> tuple[FrozenCombatant, Text, bool]:
     """Apply damage already reduced by armour or defense.
 
     Returns (combatant, text, wounded). A character at 0 Stamina is broken and

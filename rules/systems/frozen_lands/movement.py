@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
-from ...said import N_, say, say_plural, term
+from ...said import N_, Text, joined, say, say_plural, seq, term
 from ...secrets import secret
 from ...usertext import listed, mark, one_line, quoted
 from . import pools
@@ -32,7 +32,9 @@ def close_enemies(enc: FrozenEncounter, combatant: FrozenCombatant) -> list[Froz
     ]
 
 
-def _check(enc, mover, skill: str, need: int, chance: Chance, label: str):
+def _check(
+    enc: FrozenEncounter, mover: FrozenCombatant, skill: str, need: int, chance: Chance, label: Text
+) -> tuple[FrozenCombatant, bool, Text, bool]:
     """One roll needing `need` successes: (mover, passed, text, broke). `label` is said."""
     attribute = "athletics" if skill == "athletics" else "mobility"
     pool = pools.Pool(
@@ -46,7 +48,7 @@ def _check(enc, mover, skill: str, need: int, chance: Chance, label: str):
         text = say("{label}: {roll}, needs {need} → success", **rolled)
     else:
         text = say("{label}: {roll}, needs {need} → failure", **rolled)
-    return mover, passed, text + "".join(f"; {n}" for n in notes), broke
+    return mover, passed, pools.with_notes(text, notes), broke
 
 
 def move(enc: FrozenEncounter, action: Move, chance: Chance):
@@ -74,7 +76,7 @@ def move(enc: FrozenEncounter, action: Move, chance: Chance):
     if close < 0:
         raise InvalidInput(say("The number of close enemies cannot be negative."))
     mover = spend(enc, mover, "move")
-    texts = [say("{who} moves to {zone}", who=mover.name, zone=destination)]
+    texts: list[Text] = [say("{who} moves to {zone}", who=mover.name, zone=destination)]
     broke = False
     if close:
         label = say_plural("disengage from {n} close enemy", "disengage from {n} close enemies", close, n=close)
@@ -133,14 +135,14 @@ def _arrive(enc, mover, destination, texts, chance, broke=False):
     return _finish(enc.with_combatant(mover), mover.id, texts, broke)
 
 
-def _finish(enc, cid, texts, broke):
+def _finish(enc: FrozenEncounter, cid: str, texts: list[Text], broke: bool) -> tuple[FrozenEncounter, list[Event]]:
     ping: tuple[int, ...] = ()
-    text = "; ".join(texts)
+    text = joined("; ", texts)
     if broke:
         enc, more = break_and_injure(enc, cid)
-        text += f"; {more}"
+        text = seq(text, "; ", more)
         ping = (enc.gm_id,)
-    return enc, [Event(kind="roll", text=text + ".", ping=ping)]
+    return enc, [Event(kind="roll", text=seq(text, "."), ping=ping)]
 
 
 def stand(enc: FrozenEncounter, action: StandUp, chance: Chance):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
-from ...said import say, term
+from ...said import Text, say, seq, term
 from ...secrets import secret
-from ...usertext import one_line, quoted
+from ...usertext import listed, one_line, quoted
 from . import pools, weapons
 from .actions import Aim, Delay, Interrupt, Other, Release, Reload
 from .combat import break_and_injure
@@ -106,17 +106,18 @@ def interrupt(system, enc: FrozenEncounter, action: Interrupt, chance: Chance):
     pool = pools.Pool(((say("AWARENESS"), combatant.sheet.awareness),), "awareness")
     result = pools.roll(enc, combatant, pool, chance)
     combatant, notes, broke = pools.settle_stress(combatant.but(out_of_turn_tried=True), result, "awareness")
-    text = say("{who} tries to act out of turn: {roll}", who=combatant.name, roll=result.text(pool, combatant))
-    text += "".join(f"; {n}" for n in notes)
+    tried = say("{who} tries to act out of turn: {roll}", who=combatant.name, roll=result.text(pool, combatant))
+    text = pools.with_notes(tried, notes)
     if broke:
         enc, more = break_and_injure(enc.with_combatant(combatant), combatant.id)
-        return enc, [Event(kind="roll", text=f"{text}; {more}", ping=(enc.gm_id,))]
+        return enc, [Event(kind="roll", text=seq(text, "; ", more), ping=(enc.gm_id,))]
     if result.successes < 1:
         combatant = combatant.but(stress=combatant.stress + 1)
         failed = say("failure: +1 Stress ({stress}).", stress=secret(combatant.stress, combatant))
-        return enc.with_combatant(combatant), [Event(kind="roll", text=f"{text}; {failed}")]
+        return enc.with_combatant(combatant), [Event(kind="roll", text=seq(text, "; ", failed))]
     enc, events = system.turns.interject_now(system, enc.with_combatant(combatant), combatant.id)
-    return enc, [Event(kind="roll", text=f"{text}; {say('success: acts now (one of the 3 actions).')}")] + events
+    acts = say("success: acts now (one of the 3 actions).")
+    return enc, [Event(kind="roll", text=seq(text, "; ", acts))] + events
 
 
 def other(enc: FrozenEncounter, action: Other, chance: Chance):
@@ -125,23 +126,23 @@ def other(enc: FrozenEncounter, action: Other, chance: Chance):
     if not label:
         raise InvalidInput(say('Name the action with options:"label=First Aid".'))
     paid = spend(enc, combatant, label.casefold())
-    text = f"{combatant.name}: {label}"
+    text = seq(combatant.name, ": ", label)
     if action.skill:
         pool, attribute = skill_pool(enc, combatant, action.skill, action.modifier)
         result = pools.roll(enc, paid, pool, chance)
         paid, notes, broke = pools.settle_stress(paid, result, attribute)
-        text += f" — {result.text(pool, paid)}" + "".join(f"; {n}" for n in notes)
+        text = pools.with_notes(seq(text, " — ", result.text(pool, paid)), notes)
         if broke:
             enc, more = break_and_injure(enc.with_combatant(paid), paid.id)
-            return enc, [Event(kind="roll", text=f"{text}; {more}", ping=(enc.gm_id,))]
-    return enc.with_combatant(paid), [Event(kind="roll" if action.skill else "info", text=text + ".")]
+            return enc, [Event(kind="roll", text=seq(text, "; ", more), ping=(enc.gm_id,))]
+    return enc.with_combatant(paid), [Event(kind="roll" if action.skill else "info", text=seq(text, "."))]
 
 
 def skill_pool(enc: FrozenEncounter, combatant, name: str, modifier: int = 0):
     """A skill's dice, or an attribute's for an attribute check."""
     key = name.strip().casefold()
     if key in SKILLS:
-        parts = [(term(key.capitalize()), getattr(combatant.sheet, key))]
+        parts: list[tuple[Text, int]] = [(term(key.capitalize()), getattr(combatant.sheet, key))]
         attribute = SKILLS[key]
     elif key in ATTRIBUTES:
         parts = [(term(key.upper()), getattr(combatant.sheet, key))]
@@ -151,8 +152,8 @@ def skill_pool(enc: FrozenEncounter, combatant, name: str, modifier: int = 0):
             say(
                 "Unknown skill {skill}. Skills: {skills}; attributes: {attributes}.",
                 skill=quoted(name, 20),
-                skills=", ".join(term(s) for s in SKILLS),
-                attributes=", ".join(term(a) for a in ATTRIBUTES),
+                skills=listed(term(s) for s in SKILLS),
+                attributes=listed(term(a) for a in ATTRIBUTES),
             )
         )
     if key == "perception" and enc.feature(combatant, "dim"):

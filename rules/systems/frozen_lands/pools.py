@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...randomness import Chance
-from ...said import say, say_plural, term
+from ...said import Text, joined, say, say_plural, seq, term
 from ...secrets import secret
 from .model import CONDITIONS, MAX_LEVEL, FrozenCombatant
 
@@ -19,23 +19,23 @@ EFFECTS = {
 
 @dataclass(frozen=True, slots=True)
 class Pool:
-    parts: tuple[tuple[str, int], ...]  # ("Melee", 3), ("weapon", 2), ("close range", -3)…: vocabulary or said
+    parts: tuple[tuple[Text, int], ...]  # ("Melee", 3), ("weapon", 2), ("close range", -3)…: said
     attribute: str
 
     @property
     def size(self) -> int:
         return max(0, sum(n for _, n in self.parts))
 
-    def describe(self, hidden=False) -> str:
+    def describe(self, hidden: object = False) -> Text:
         """The parts; `hidden` (a hidden roller) keeps their numbers for the GM."""
         shown = [
-            f"{term(label)} {secret(n, hidden)}"
+            seq(label, " ", secret(n, hidden))
             if i == 0
-            else f"{'+' if n >= 0 else '−'} {term(label)} {secret(abs(n), hidden)}"
+            else seq("+" if n >= 0 else "−", " ", label, " ", secret(abs(n), hidden))
             for i, (label, n) in enumerate(self.parts)
             if n or i == 0
         ]
-        return " ".join(shown)
+        return joined(" ", shown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,29 +61,39 @@ class PoolRoll:
     def criticals(self) -> int:
         return sum(1 for d in self.stress if d in self.crit_faces)
 
-    def text(self, pool: Pool, hidden=False) -> str:
+    def text(self, pool: Pool, hidden: object = False) -> Text:
         """The roll; `hidden` (a hidden roller, or True) keeps its pool, dice and Fear for the GM.
 
         The successes stay public: they are the roll's outcome, not the roller's numbers.
         """
-        text = (
-            f"{pool.describe(hidden)} = {secret(len(self.dice), hidden)}d6 "
-            f"({secret(', '.join(map(str, self.dice)) or '–', hidden)})"
-        )
+        faces = ", ".join(map(str, self.dice)) or "–"
+        parts: list[Text | str] = [
+            pool.describe(hidden),
+            " = ",
+            secret(len(self.dice), hidden),
+            "d6 (",
+            secret(faces, hidden),
+            ")",
+        ]
         if self.stress:
             stress = say(
                 "stress {count}d6 ({dice})",
                 count=secret(len(self.stress), hidden),
                 dice=secret(", ".join(map(str, self.stress)), hidden),
             )
-            text += f" + {stress}"
+            parts += [" + ", stress]
         fear = bool(self.fear and self.sixes)
         # With Fear shown, the sixes before it would give its level away.
         sixes = secret(self.sixes, hidden) if fear else self.sixes
-        text += " → " + say_plural("{n} success", "{n} successes", self.sixes, n=sixes)
+        parts += [" → ", say_plural("{n} success", "{n} successes", self.sixes, n=sixes)]
         if fear:
-            text += f" − {say('Fear {level}', level=secret(self.fear, hidden))} = {self.successes}"
-        return text
+            parts += [" − ", say("Fear {level}", level=secret(self.fear, hidden)), " = ", str(self.successes)]
+        return seq(*parts)
+
+
+def with_notes(text: Text, notes: list[Text]) -> Text:
+    """The line, then each note after "; "."""
+    return seq(text, *(seq("; ", note) for note in notes))
 
 
 def crit_faces(enc) -> tuple[int, ...]:
@@ -100,13 +110,13 @@ def roll(enc, combatant: FrozenCombatant, pool: Pool, chance: Chance) -> PoolRol
 
 def settle_stress(
     combatant: FrozenCombatant, result: PoolRoll, attribute: str
-) -> tuple[FrozenCombatant, list[str], bool]:
+) -> tuple[FrozenCombatant, list[Text], bool]:
     """WP from stress sixes; a critical failure raises the attribute's condition.
 
     Returns (combatant, notes, broke): `broke` means a condition went over
     level 3, so the character is broken and suffers a critical injury.
     """
-    notes: list[str] = []
+    notes: list[Text] = []
     hidden = combatant.hidden
     if result.wp:
         combatant = combatant.but(wp=combatant.wp + result.wp)

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...actions import AddCombatants
 from ...model import Event
-from ...said import N_, say, say_plural, term
+from ...said import N_, Text, joined, say, say_plural, seq, term
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.tracks import Tracks
@@ -92,12 +92,12 @@ class FrozenLands(System):
             score = combatant.sheet.initiative
             return (score,), say("fixed score {score}", score=secret(score, combatant))
         value = chance.die(6)
-        return (value,), f"1d6 ({value})"
+        return (value,), seq("1d6 (", str(value), ")")
 
     def can_act(self, enc, combatant: FrozenCombatant) -> bool:
         return not combatant.out and not combatant.broken
 
-    def cannot_act_reason(self, enc, combatant: FrozenCombatant) -> str:
+    def cannot_act_reason(self, enc, combatant: FrozenCombatant) -> Text:
         return say("broken (0 Stamina) until healed") if combatant.broken else say("cannot act")
 
     # --- rounds and turns -----------------------------------------------------------
@@ -174,7 +174,8 @@ class FrozenLands(System):
         return combat.resume_defend(enc, pending, option, chance)
 
     # --- what people see ------------------------------------------------------------------
-    def status_line(self, enc, combatant: FrozenCombatant, *, reveal: bool) -> str:
+    def status_line(self, enc, combatant: FrozenCombatant, *, reveal: bool) -> Text:
+        parts: list[Text | str]
         if combatant.enemy:
             if not reveal:
                 if combatant.out or combatant.stamina <= 0:
@@ -182,40 +183,38 @@ class FrozenLands(System):
                 if combatant.stamina == combatant.stamina_max:
                     return say("unhurt")
                 return say("hurt") if combatant.stamina * 2 > combatant.stamina_max else say("badly hurt")
-            line = say(
-                "Stamina {stamina}/{most} · dmg {damage} · def {defense}",
-                stamina=combatant.stamina,
-                most=combatant.stamina_max,
-                damage=combatant.sheet.damage,
-                defense=combatant.sheet.defense,
-            )
+            parts = [
+                say(
+                    "Stamina {stamina}/{most} · dmg {damage} · def {defense}",
+                    stamina=combatant.stamina,
+                    most=combatant.stamina_max,
+                    damage=combatant.sheet.damage,
+                    defense=combatant.sheet.defense,
+                )
+            ]
         else:
             dice = combatant.stress_dice()
-            stress = say("Stress {stress}", stress=combatant.stress) + (
-                f" ({dice_text(dice, stress=True)})" if dice else ""
-            )
-            line = " · ".join(
-                (
-                    say("Stamina {stamina}/{most}", stamina=combatant.stamina, most=combatant.stamina_max),
-                    say("Wounds {wounds}", wounds=combatant.wounds),
-                    stress,
-                    say("WP {wp}", wp=combatant.wp),
-                )
-            )
+            stress = say("Stress {stress}", stress=combatant.stress)
+            parts = [
+                say("Stamina {stamina}/{most}", stamina=combatant.stamina, most=combatant.stamina_max),
+                say("Wounds {wounds}", wounds=combatant.wounds),
+                seq(stress, " (", dice_text(dice, stress=True), ")") if dice else stress,
+                say("WP {wp}", wp=combatant.wp),
+            ]
             for condition in ("exhaustion", "dazed", "fear"):
                 if getattr(combatant, condition):
-                    line += f" · {term(condition.capitalize())} {getattr(combatant, condition)}"
+                    parts.append(seq(term(condition.capitalize()), " ", str(getattr(combatant, condition))))
             if combatant.broken:
-                line += f" · {say('broken')}"
+                parts.append(say("broken"))
             if combatant.unrecorded_injuries:
-                line += f" · {say('{n} injury to record', n=combatant.unrecorded_injuries)}"
+                parts.append(say("{n} injury to record", n=combatant.unrecorded_injuries))
         if combatant.prone:
-            line += f" · {say('prone')}"
+            parts.append(say("prone"))
         if combatant.zone:
-            line += f" · {combatant.zone}"
-        return line
+            parts.append(combatant.zone)
+        return joined(" · ", parts)
 
-    def turn_summary(self, enc, cid: str) -> list[str]:
+    def turn_summary(self, enc, cid: str) -> list[Text]:
         combatant: FrozenCombatant = enc.get(cid)
         if combatant.enemy:
             # The turn message is public: a hidden enemy's numbers stay with the GM.
@@ -225,7 +224,7 @@ class FrozenLands(System):
                     damage=secret(combatant.sheet.damage, combatant),
                 )
             ]
-        lines = []
+        lines: list[Text] = []
         stepping_in = bool(enc.turns.interjection) and cid in enc.turns.acting
         if stepping_in and combatant.releasing:
             lines.append(say("Delayed action: one action, already paid when it was held"))
@@ -239,7 +238,7 @@ class FrozenLands(System):
         actions = dict(left=combatant.actions_left, most=secret(combatant.max_actions(), combatant))
         # What was used belongs to the character's own turn, not to a step-in.
         if combatant.used and not stepping_in:
-            used = ", ".join(action_word(a) for a in combatant.used)
+            used = listed(action_word(a) for a in combatant.used)
             lines.append(say("Actions left: {left} of {most} (used: {used})", used=used, **actions))
         else:
             lines.append(say("Actions left: {left} of {most}", **actions))
@@ -249,9 +248,9 @@ class FrozenLands(System):
         return lines
 
 
-def _extras(combatant: FrozenCombatant) -> list[str]:
+def _extras(combatant: FrozenCombatant) -> list[Text]:
     """What else the turn holds, as one line; its first phrase is capitalized (so each has two forms)."""
-    extras: list[tuple[str, str]] = []
+    extras: list[tuple[Text, Text]] = []
     if combatant.held and not combatant.releasing:
         extras.append((say("a delayed action held"), say("A delayed action held")))
     if combatant.aimed:
@@ -270,7 +269,7 @@ def _extras(combatant: FrozenCombatant) -> list[str]:
         extras.append((say("out-of-turn try available"), say("Out-of-turn try available")))
     if not extras:
         return []
-    return [", ".join([extras[0][1]] + [lower for lower, _ in extras[1:]])]
+    return [listed([extras[0][1]] + [lower for lower, _ in extras[1:]])]
 
 
 SYSTEM = FrozenLands()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...errors import InvalidInput
 from ...model import Value
 from ...said import N_, say, term
-from ...usertext import quoted, user_text
+from ...usertext import listed, quoted, user_text
 
 RANGES = (N_("close"), N_("short"), N_("medium"), N_("long"), N_("distant"))
 SHOWN_RANGES = (N_("Close"), N_("Short"), N_("Medium"), N_("Long"), N_("Distant"))  # capitalised, for extraction
@@ -178,7 +178,7 @@ def find(name: str, *, ranged: bool = False, thrown: bool = False) -> Weapon:
         return RANGED[ALIASES[key]]
     if key in MELEE:
         return MELEE[key]
-    names = ", ".join(term(w.name) for w in list(MELEE.values()) + list(RANGED.values()))
+    names = listed(term(w.name) for w in list(MELEE.values()) + list(RANGED.values()))
     raise InvalidInput(say("Unknown weapon {weapon}. Known weapons: {names}.", weapon=quoted(name or ""), names=names))
 
 
@@ -189,5 +189,5 @@ def keeps_load(weapon: Weapon) -> bool:
 def range_index(name: str) -> int:
     key = (name or "").strip().casefold()
     if key not in RANGES:
-        raise InvalidInput(say("Range must be one of: {ranges}.", ranges=", ".join(term(r) for r in RANGES)))
+        raise InvalidInput(say("Range must be one of: {ranges}.", ranges=listed(term(r) for r in RANGES)))
     return RANGES.index(key)

@@ -11,8 +11,9 @@ from ...commands import integer
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Choice, Event, former_keys
-from ...said import N_, say, term
+from ...said import N_, joined, say, seq, term
 from ...secrets import lands_in_sight, secret
+from ...text import EMPTY, Raw, Text
 from ...usertext import listed, user_text
 from . import conditions as cond
 from . import damage as dmg
@@ -153,7 +154,7 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
     return resolve(system, enc, spec, chance)
 
 
-def _horde_name(n: int) -> str:
+def _horde_name(n: int) -> Text:
     """The horde's bonus on its `n`th opportunity attack since its turn (English ordinals: one template each)."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     if suffix == "st":
@@ -213,7 +214,7 @@ def _ask_plot(enc, spec, chance):
         target=target.name,
         left=secret(target.plot_points, target),
     )
-    return enc, [Event(kind="info", text=f"⏳ {waiting}")]
+    return enc, [Event(kind="info", text=seq("⏳ ", waiting))]
 
 
 def resume_plot(system, enc, pending, option, chance):
@@ -229,12 +230,14 @@ def resume_plot(system, enc, pending, option, chance):
         events.append(
             Event(
                 kind="info",
-                text="🎭 "
-                + say(
-                    "{who} spends a Plot Point: the attack has disadvantage ({left} left; pool {pool}).",
-                    who=target.name,
-                    left=secret(target.plot_points - 1, target),
-                    pool=enc.pool,
+                text=seq(
+                    "🎭 ",
+                    say(
+                        "{who} spends a Plot Point: the attack has disadvantage ({left} left; pool {pool}).",
+                        who=target.name,
+                        left=secret(target.plot_points - 1, target),
+                        pool=enc.pool,
+                    ),
                 ),
             )
         )
@@ -248,7 +251,7 @@ def resume_plot(system, enc, pending, option, chance):
             text = say("Entered die not needed after “{option}”: {dice} (not used).", option=chosen, dice=dice)
         else:
             text = say("Entered dice not needed after “{option}”: {dice} (not used).", option=chosen, dice=dice)
-        more.append(Event(kind="info", text=f"✍️ {text}"))
+        more.append(Event(kind="info", text=seq("✍️ ", text)))
     return enc, events + more
 
 
@@ -270,8 +273,9 @@ def resolve(
     bonus = spec["modifier"] + spec["flat"] + spec["horde"] - penalty
     defense_value = getattr(target.sheet, spec["defense"]) - cond.weakened(target, spec["defense"])
     label = term(spec["defense"].capitalize())
-    notes = [n for n in (user_text(spec["weapon"]), say("no Action spent") if spec.get("free") else "") if n]
-    weapon = f" ({listed(notes)})" if notes else ""
+    free = say("no Action spent") if spec.get("free") else EMPTY
+    notes = [n for n in (user_text(spec["weapon"]), free) if n]
+    weapon = seq(" (", listed(notes), ")") if notes else EMPTY
     head = say("{who} attacks {target}{notes}: ", who=attacker.name, target=target.name, notes=weapon)
     if spec["blaze"]:
         natural, rolled, text = 20, (), say("blaze of glory: automatic critical")
@@ -280,7 +284,7 @@ def resolve(
         d20 = _kept(keep_d20, mode) if keep_d20 else roll_d20(chance, mode)
         natural, rolled = d20.natural, d20.rolled
         total = natural + bonus
-        parts = [d20.text()]
+        parts: list[Text] = [d20.text()]
         if attacker.hidden:
             # a hidden attacker's modifier and wounds stay secret, and so does any total they are in
             parts.append(masked_bonus(spec["modifier"], attacker, penalty))
@@ -292,21 +296,21 @@ def resolve(
             (0 if attacker.hidden else -penalty, say("wounds/exhaustion")),
         ):
             if value:
-                parts.append(f"{'+' if value > 0 else '−'} {abs(value)}{f' {name}' if name else ''}")
+                parts.append(seq(Raw(f"{'+' if value > 0 else '−'} {abs(value)}"), seq(" ", name) if name else EMPTY))
         against = dict(total=secret(total, attacker), defense=label, value=secret(defense_value, target))
-        text = " ".join(parts) + " " + say("= {total} vs {defense} {value}", **against)
+        text = seq(joined(" ", parts), " ", say("= {total} vs {defense} {value}", **against))
         critical = natural == 20
         hit = natural != 1 and (critical or total >= defense_value)
         if natural == 1:
-            text += ": " + say("natural 1, miss")
+            text = seq(text, ": ", say("natural 1, miss"))
         elif critical:
-            text += ": " + say("natural 20, critical hit")
+            text = seq(text, ": ", say("natural 20, critical hit"))
         else:
-            text += ": " + (say("hit") if hit else say("miss"))
+            text = seq(text, ": ", say("hit") if hit else say("miss"))
         if hit and not critical and target.has("Unconscious") and spec["same_area"]:
             critical = True
-            text += " " + say("(Unconscious in the same area: critical)")
-    text += reasons(spec["adv"], spec["dis"], mode)
+            text = seq(text, " ", say("(Unconscious in the same area: critical)"))
+    text = seq(text, reasons(spec["adv"], spec["dis"], mode))
     if not hit and 0 < chance.entered_dice_left() <= _dice_in(spec["damage"]):
         drain(chance)  # players often roll damage with the d20: on a miss those dice are simply not used
     events: list[Event] = []
@@ -316,26 +320,27 @@ def resolve(
         roll = chance.roll(spec["damage"])
         damage_dice = roll.dice
         amount = roll.total + spec["horde"]
-        horde = " " + say("+ {bonus} horde", bonus=spec["horde"]) if spec["horde"] else ""
+        horde = seq(" ", say("+ {bonus} horde", bonus=spec["horde"])) if spec["horde"] else EMPTY
         # a hidden attacker's damage bonus and total are its own numbers: only the dice show; but a
         # visible target's tracker tells the total, so then the dice hide instead (rules/secrets.py)
         if lands_in_sight(attacker, target):
-            text += f"; {secret_faces(roll.text, attacker)}{horde} = {amount}"
+            text = seq(text, "; ", secret_faces(roll.text, attacker), horde, " = ", amount)
         else:
-            text += f"; {secret_constants(roll.text, attacker)}{horde} = {secret(amount, attacker)}"
+            text = seq(text, "; ", secret_constants(roll.text, attacker), horde, " = ", secret(amount, attacker))
         was_horde = bool(target.horde)
         harm = dmg.Harm(amount, spec["type"], critical=critical, armor_piercing=spec["ap"], hit=True)
         area_gone = False
         if was_horde and spec.get("area"):
             enc, more, horde_events, report, area_gone = modes.area_harm(system, enc, target.id, harm, chance)
-            text += more
+            text = seq(text, more)
             events.extend(horde_events)
         else:
             enc, more, report = dmg.harm(enc, target.id, harm)
-            text += more
+            text = seq(text, more)
         if was_horde and report.taken_out and not spec.get("area"):
             enc, horde_events = modes.member_down(system, enc, target.id, chance)
-            text += horde_events.pop(0).said if horde_events else ""
+            if horde_events:
+                text = seq(text, horde_events.pop(0).said)
             events.extend(horde_events)
             report.dying, report.interrupt_dc = False, None
         t = enc.get(target.id)
@@ -343,11 +348,13 @@ def resolve(
             area_gone if spec.get("area") else report.taken_out
         )  # the horde's own line says what is left
         if (not t.zombie or not t.out) and not member_gone:
-            text += f" ({t.name}: {dmg.status(t)})"
-    events.insert(0, Event(kind="roll", text=head + text))
+            text = seq(text, " (", t.name, ": ", dmg.status(t), ")")
+    events.insert(0, Event(kind="roll", text=seq(head, text)))
     if spec["blaze"]:
         enc = enc.update(attacker.id, blaze=False, dead=True, out=True)
-        events.append(Event(kind="info", text="🔥 " + say("{who} goes out in a blaze of glory.", who=attacker.name)))
+        events.append(
+            Event(kind="info", text=seq("🔥 ", say("{who} goes out in a blaze of glory.", who=attacker.name)))
+        )
     if report is not None:
         enc, more = dmg.follow_up(enc, target.id, report)
         events.extend(more)

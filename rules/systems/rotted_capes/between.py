@@ -12,8 +12,9 @@ from typing import Any
 from ...between import heading, kept, refuse_dead, split_entries
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import N_, english, say, say_plural, term
+from ...said import N_, joined, say, say_plural, seq, term
 from ...system import Adjustable, Rest, RestOption, RestOutcome, chosen_names, whole_number, yes_no
+from ...text import EMPTY, Text
 from ...usertext import mark, quoted, user_text
 from . import conditions as cond
 from . import damage as dmg
@@ -174,8 +175,9 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
     settings = system.settings_for(settings)
     campaign = dict(campaign)
     head = heading(chosen, chance)
+    results: list[tuple[dict[str, Any], Text, str]]
     if chosen.key == "end_scene":
-        results = [_end_scene(r) for r in characters]
+        results = [(*_end_scene(r), "info") for r in characters]
     elif chosen.key == "new_issue":
         n = int(settings.get("starting_plot_points", 1))
         # Plot Points are a hero's: a kept villain's resources are the Editor-in-Chief's pool
@@ -183,16 +185,20 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
             (
                 r.lasting | {"plot_points": n},
                 say_plural("{who} has {n} Plot Point.", "{who} has {n} Plot Points.", n, who=user_text(r.name), n=n),
+                "info",
             )
             if not r.npc
-            else (r.lasting, "")
+            else (r.lasting, EMPTY, "info")
             for r in characters
         ]
-        head = "📰 " + say(
-            "A new Issue: every hero's Plot Points reset to {n}; the Editor-in-Chief's pool is emptied "
-            "(it held {held}).",
-            n=n,
-            held=int(campaign.get("pool", 0)),
+        head = seq(
+            "📰 ",
+            say(
+                "A new Issue: every hero's Plot Points reset to {n}; the Editor-in-Chief's pool is emptied "
+                "(it held {held}).",
+                n=n,
+                held=int(campaign.get("pool", 0)),
+            ),
         )
         campaign["pool"] = 0
     else:
@@ -204,14 +210,12 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
                 )
         results = []
         for r in characters:
-            state, text, spent = _hiatus(r, picks, chance, settings)
+            state, text, spent, rolled = _hiatus(r, picks, chance, settings)
             if spent:
                 campaign["pool"] = int(campaign.get("pool", 0)) + spent
-            results.append((state, text))
-    events = [Event(kind="info", text=head)] + [
-        Event(kind="roll" if "save" in english(text) else "info", text=text) for _, text in results if text
-    ]
-    rested = tuple(r.but(lasting=state) for r, (state, _) in zip(characters, results))
+            results.append((state, text, "roll" if rolled else "info"))
+    events = [Event(kind="info", text=head)] + [Event(kind=kind, text=text) for _, text, kind in results if text]
+    rested = tuple(r.but(lasting=state) for r, (state, _, _) in zip(characters, results))
     return RestOutcome(characters=rested, campaign=campaign, events=tuple(events))
 
 
@@ -220,7 +224,7 @@ def _points(r, settings) -> int:
     return int(settings.get("starting_plot_points", 1)) if points is None else int(points)
 
 
-def _end_scene(r) -> tuple[dict[str, Any], str]:
+def _end_scene(r) -> tuple[dict[str, Any], Text]:
     v = _view(r.sheet, r.lasting)
     if v["zombie"]:
         return r.lasting, say("{who} has no Stamina to recover.", who=user_text(r.name))
@@ -239,14 +243,15 @@ def _end_scene(r) -> tuple[dict[str, Any], str]:
     return r.lasting | {"stamina": back, "unconscious": back == 0}, text
 
 
-def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
-    """One Hiatus for one hero: (new lasting, what happened, Plot Points spent)."""
+def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], Text, int, bool]:
+    """One Hiatus for one hero: (new lasting, what happened, Plot Points spent, whether the
+    Wound Recovery roll was made)."""
     v = _view(r.sheet, r.lasting)
     name = user_text(r.name)
     if v["dead"]:
-        return r.lasting, say("{who} is dead: a Hiatus changes nothing.", who=name), 0
+        return r.lasting, say("{who} is dead: a Hiatus changes nothing.", who=name), 0, False
     state = dict(r.lasting)
-    notes = []
+    notes: list[Text] = []
     if v["exhaustion"]:
         if name.casefold() in picks["unfed"]:
             notes.append(say("Exhaustion stays at {level} (no food and drink)", level=v["exhaustion"]))
@@ -256,7 +261,7 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
     taken = v["max_wounds"] - v["wounds"]
     if taken == 0:
         state["hiatuses"] = 0
-        return state, say("{who} has no Wounds to recover", who=name) + _also(notes) + ".", 0
+        return state, seq(say("{who} has no Wounds to recover", who=name), _also(notes), "."), 0, False
     done = v["hiatuses"] + 1
     if done < taken:
         state["hiatuses"] = done
@@ -266,7 +271,7 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
             done=done,
             taken=taken,
         )
-        return state, took + _also(notes) + ".", 0
+        return state, seq(took, _also(notes), "."), 0, False
     state["hiatuses"] = 0
     medic = name.casefold() in picks["medic"]
     d20 = roll_d20(chance, mode_for(["medic"] if medic else [], []))
@@ -282,19 +287,19 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
         sign=sign,
         con=abs(v["con"]),
     )
-    roll += " " + say("− {penalty} wounds/exhaustion", penalty=penalty) if penalty else ""
-    roll += " " + say("= {total} vs DC {dc}", total=total, dc=RECOVERY_DC)
-    roll += " " + say("[adv: medic]") if medic else ""
+    wear = seq(" ", say("− {penalty} wounds/exhaustion", penalty=penalty)) if penalty else EMPTY
+    against = say("= {total} vs DC {dc}", total=total, dc=RECOVERY_DC)
+    roll = seq(roll, wear, " ", against, seq(" ", say("[adv: medic]")) if medic else EMPTY)
     wounds, max_wounds = v["wounds"], v["max_wounds"]
     if total >= RECOVERY_DC and d20.natural != 1:
         state["wounds"] = wounds + 1
         healed = say("success, 1 Wound recovered ({wounds}/{most} Wounds)", wounds=wounds + 1, most=max_wounds)
-        return state, f"{roll}: {healed}" + _also(notes) + ".", 0
+        return state, seq(roll, ": ", healed, _also(notes), "."), 0, True
     worse = d20.natural == 1 or RECOVERY_DC - total >= 5
     row = say("natural 1") if d20.natural == 1 else say("failed by {n}", n=RECOVERY_DC - total)
     if not worse:
         failed = say("failure ({row}): no Wound recovered, no further harm", row=row)
-        return state, f"{roll}: {failed}" + _also(notes) + ".", 0
+        return state, seq(roll, ": ", failed, _also(notes), "."), 0, True
     if name.casefold() in picks["plot_point"]:
         points = _points(r, settings) - 1
         state["plot_points"] = points
@@ -307,7 +312,7 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
             points,
             **ignored,
         )
-        return state, f"{roll}: {failed}" + _also(notes) + ".", 1
+        return state, seq(roll, ": ", failed, _also(notes), "."), 1, True
     if d20.natural == 1:
         if name.casefold() in picks["flaw"]:
             state["wounds"] = wounds + 1
@@ -318,20 +323,20 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
                 wounds=wounds + 1,
                 most=max_wounds,
             )
-            return state, f"{roll}: {flaw}" + _also(notes) + ".", 0
+            return state, seq(roll, ": ", flaw, _also(notes), "."), 0, True
         state["wounds"] = wounds - 1
         if wounds - 1 <= 0:
             state["dead"] = True
             dies = say(
                 "natural 1: an additional Wound; at 0 Wounds {who} succumbs to their injuries and dies.", who=name
             )
-            return state, f"{roll}: {dies}", 0
+            return state, seq(roll, ": ", dies), 0, True
         worsens = say(
             "natural 1: an additional Wound as their condition worsens ({wounds}/{most} Wounds)",
             wounds=wounds - 1,
             most=max_wounds,
         )
-        return state, f"{roll}: {worsens}" + _also(notes) + ".", 0
+        return state, seq(roll, ": ", worsens, _also(notes), "."), 0, True
     die = chance.die(6)
     attribute = ATTRIBUTES[die - 1]
     state["attribute_losses"] = list(state.get("attribute_losses", ())) + [attribute]
@@ -342,17 +347,17 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], str, int]:
         die=die,
         attribute=term(attribute),
     )
-    return state, f"{roll}: {lost}" + _also(notes) + ".", 0
+    return state, seq(roll, ": ", lost, _also(notes), "."), 0, True
 
 
-def _also(notes: list[str]) -> str:
-    return f"; {', '.join(notes)}" if notes else ""
+def _also(notes: list[Text]) -> Text:
+    return seq("; ", joined(", ", notes)) if notes else EMPTY
 
 
 # --- what the GM sees and sets ---------------------------------------------
-def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
+def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
     v = _view(sheet, state)
-    out = []
+    out: list[Text] = []
     if v["dead"]:
         out.append(say("Dead."))
     if not v["zombie"]:
@@ -362,17 +367,25 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
         else:
             out.append(say("Stamina {stamina}/{most}", **stamina))
     taken = v["max_wounds"] - v["wounds"]
-    wounds = say("Wounds {wounds}/{most}", wounds=v["wounds"], most=v["max_wounds"])
+    wounds: Text = say("Wounds {wounds}/{most}", wounds=v["wounds"], most=v["max_wounds"])
     if taken:
-        wounds += " " + say(
-            "(Wounded −{taken}; Hiatuses towards the next Wound Recovery roll: {done} of {taken})",
-            taken=taken,
-            done=v["hiatuses"],
+        wounds = seq(
+            wounds,
+            " ",
+            say(
+                "(Wounded −{taken}; Hiatuses towards the next Wound Recovery roll: {done} of {taken})",
+                taken=taken,
+                done=v["hiatuses"],
+            ),
         )
     if v["flaws"]:
         flaws = v["flaws"]
-        wounds += "; " + say_plural(
-            "{n} physical flaw (maximum Wounds −{n})", "{n} physical flaws (maximum Wounds −{n})", flaws, n=flaws
+        wounds = seq(
+            wounds,
+            "; ",
+            say_plural(
+                "{n} physical flaw (maximum Wounds −{n})", "{n} physical flaws (maximum Wounds −{n})", flaws, n=flaws
+            ),
         )
     out.append(wounds)
     if v["plot_points"] is not None:
@@ -381,14 +394,15 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[str]:
         out.append(say("Exhaustion {level}", level=v["exhaustion"]))
     found = _conditions(state)
     if found:
-        out.append(say("Conditions: {conditions}", conditions=", ".join(x.label() for x in found)))
+        out.append(say("Conditions: {conditions}", conditions=joined(", ", (x.label() for x in found))))
     if state.get("weaknesses"):
-        out.append(say("Physical Conditions: {conditions}", conditions=", ".join(mark(w) for w in state["weaknesses"])))
+        weaknesses = joined(", ", (mark(w) for w in state["weaknesses"]))
+        out.append(say("Physical Conditions: {conditions}", conditions=weaknesses))
     if state.get("attribute_losses"):
         counts: dict[str, int] = {}
         for name in state["attribute_losses"]:
             counts[name] = counts.get(name, 0) + 1
-        lowered = ", ".join(f"{term(k)} −{n}" for k, n in counts.items())
+        lowered = joined(", ", (seq(term(k), f" −{n}") for k, n in counts.items()))
         out.append(say("Attribute scores lowered for good: {attributes}", attributes=lowered))
     return out
 
@@ -403,7 +417,7 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
             say(
                 "Rotted Capes keeps no lasting value called {key}. Values: {values}.",
                 key=quoted(str(key)),
-                values=", ".join(term(k) for k in ADJUSTABLE),
+                values=joined(", ", map(term, ADJUSTABLE)),
             )
         )
     key = spec.key
@@ -420,7 +434,7 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
                     say(
                         "{bad} is not an attribute: {attributes}.",
                         bad=quoted(bad[0]),
-                        attributes=", ".join(term(a) for a in ATTRIBUTES),
+                        attributes=joined(", ", map(term, ATTRIBUTES)),
                     )
                 )
             return state | {key: [e.capitalize() for e in entries]}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ...errors import InvalidInput
-from ...said import N_, say, term
+from ...said import N_, joined, say, term
 from ...usertext import one_line, quoted
 from .model import PACE_CAP, Condition, RCCombatant, RCEncounter
 
@@ -60,7 +60,7 @@ def canonical(name: str) -> tuple[str, int]:
         say(
             "{name} is not a Rotted Capes condition. Conditions: {names}.",
             name=quoted(text),
-            names=", ".join(term(n) for n in NAMES),
+            names=joined(", ", map(term, NAMES)),
         )
     )
 

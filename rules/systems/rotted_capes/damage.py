@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...model import Choice, Event, former_keys
-from ...said import say, say_plural, term
+from ...said import say, say_plural, seq, term
 from ...secrets import secret
+from ...text import EMPTY, Text
 from . import conditions as cond
 from .model import ENERGY, PHYSICAL, Condition, RCCombatant, RCEncounter, parse_dr
 
@@ -71,7 +72,7 @@ def fortitude(c: RCCombatant) -> int:
     return c.sheet.fortitude - cond.weakened(c, "fortitude")
 
 
-def harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report]:
+def harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Report]:
     """Apply one instance of damage; the text continues a roll's total.
     A Horde's damage lands on one member, named in the text. Each piece of the
     text starts with its separator outside the phrase, so a Horde's area line
@@ -83,7 +84,7 @@ def harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report]
     return enc.update(cid, name=t.name), text, report
 
 
-def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report]:
+def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Report]:
     t: RCCombatant = enc.get(cid)
     report = Report()
     dr, dr_key = (0, "") if h.armor_piercing else best_dr(t, h.damage_type)
@@ -94,78 +95,87 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
     shows_dr = dr or (t.hidden and not h.armor_piercing)
     dr_text = dict(dr=secret(shown_dr, t), after=secret(after, t))
     if t.zombie and h.damage_type == "psychic":
-        return enc, " " + say("psychic: no effect on zombies"), report
-    massive, why = False, ""
+        return enc, seq(" ", say("psychic: no effect on zombies")), report
+    massive, why = False, EMPTY
     total = t.ongoing_total
     if h.ongoing:
         total += after
         if total > t.stamina_defense:
             massive = True
-            why = "; " + say(
-                "continuous total {total} > Stamina Defense {defense} → massive (total resets)",
-                total=secret(total, t),
-                defense=secret(t.stamina_defense, t),
+            why = seq(
+                "; ",
+                say(
+                    "continuous total {total} > Stamina Defense {defense} → massive (total resets)",
+                    total=secret(total, t),
+                    defense=secret(t.stamina_defense, t),
+                ),
             )
             total = 0
         else:
-            why = " " + say(
-                "(continuous total {total}/{defense})", total=secret(total, t), defense=secret(t.stamina_defense, t)
+            why = seq(
+                " ",
+                say(
+                    "(continuous total {total}/{defense})",
+                    total=secret(total, t),
+                    defense=secret(t.stamina_defense, t),
+                ),
             )
     elif after > fortitude(t):
         massive = True
-        why = "; " + say(
-            "{after} > Fortitude {fortitude} → massive", after=secret(after, t), fortitude=secret(fortitude(t), t)
+        why = seq(
+            "; ",
+            say("{after} > Fortitude {fortitude} → massive", after=secret(after, t), fortitude=secret(fortitude(t), t)),
         )
     t = t.but(ongoing_total=total)
     if t.zombie:
-        text = (" " + say("− DR {dr} = {after}", **dr_text) if shows_dr else "") + why
+        text = seq(seq(" ", say("− DR {dr} = {after}", **dr_text)) if shows_dr else EMPTY, why)
         if massive and t.lesser_zombie:
             t = t.but(wounds=0, dead=True, out=True)
             report.destroyed = report.taken_out = True
             enc = enc.with_combatant(t)
-            return enc, text + ": " + say("{who} is destroyed", who=t.name), report
+            return enc, seq(text, ": ", say("{who} is destroyed", who=t.name)), report
         dealt = int(h.critical) + int(massive) + h.wounds
         if not dealt and h.ongoing:
             return (
                 enc.with_combatant(t),
-                text + ": " + say("no Wound until the total passes its Stamina Defense"),
+                seq(text, ": ", say("no Wound until the total passes its Stamina Defense")),
                 report,
             )
         if not dealt:
             return (
                 enc.with_combatant(t),
-                text + ": " + say("no effect (zombies are hurt only by massive damage and criticals)"),
+                seq(text, ": ", say("no effect (zombies are hurt only by massive damage and criticals)")),
                 report,
             )
         t = t.but(wounds=max(0, t.wounds - dealt))
         report.wounds = dealt
-        text += wound_text(dealt, h.critical, massive)
+        text = seq(text, wound_text(dealt, h.critical, massive))
         if t.wounds == 0:
             t = t.but(dead=True, out=True)
             report.destroyed = report.taken_out = True
-            text += "; " + say("{who} is destroyed", who=t.name)
+            text = seq(text, "; ", say("{who} is destroyed", who=t.name))
         return enc.with_combatant(t), text, report
-    text = " " + (say("− DR {dr} = {after} Stamina", **dr_text) if shows_dr else say("Stamina"))
+    text = seq(" ", say("− DR {dr} = {after} Stamina", **dr_text) if shows_dr else say("Stamina"))
     absorbed = min(t.temp_stamina, after)
     if absorbed:
-        text += " " + say("({absorbed} absorbed by temporary Stamina)", absorbed=secret(absorbed, t))
+        text = seq(text, " ", say("({absorbed} absorbed by temporary Stamina)", absorbed=secret(absorbed, t)))
     stamina = max(0, t.stamina - (after - absorbed))
     t = t.but(temp_stamina=t.temp_stamina - absorbed, stamina=stamina)
-    text += why
+    text = seq(text, why)
     dealt = int(h.critical) + int(massive) + h.wounds
     if dealt:
-        text += wound_text(dealt, h.critical, massive)
+        text = seq(text, wound_text(dealt, h.critical, massive))
         t = t.but(wounds=max(0, t.wounds - dealt))
         report.wounds = dealt
     t, more = settle(t)
-    text += more
+    text = seq(text, more)
     enc = enc.with_combatant(t)
     if t.wounds == 0 and t.stamina == 0:
         if t.is_hero and not t.dead:
             report.dying = True
         else:
             enc = enc.with_combatant(t.but(dead=True, out=True))
-            text += "; " + say("{who} dies", who=t.name)
+            text = seq(text, "; ", say("{who} dies", who=t.name))
         report.taken_out = True
     elif cond.helpless(t):
         report.taken_out = True
@@ -174,20 +184,20 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, str, Report
     return enc, text, report
 
 
-def wound_text(dealt: int, critical: bool, massive: bool) -> str:
+def wound_text(dealt: int, critical: bool, massive: bool) -> Text:
     """What the Wounds dealt (at least one) read as after the damage."""
     if critical and massive:
-        return ", " + say_plural("critical + massive: {n} Wound", "critical + massive: {n} Wounds", dealt, n=dealt)
+        return seq(", ", say_plural("critical + massive: {n} Wound", "critical + massive: {n} Wounds", dealt, n=dealt))
     if massive:
-        return ": " + say_plural("{n} Wound", "{n} Wounds", dealt, n=dealt)
+        return seq(": ", say_plural("{n} Wound", "{n} Wounds", dealt, n=dealt))
     if critical:
-        return "; " + say_plural("critical: {n} Wound", "critical: {n} Wounds", dealt, n=dealt)
-    return "; " + say_plural("{n} Wound", "{n} Wounds", dealt, n=dealt)
+        return seq("; ", say_plural("critical: {n} Wound", "critical: {n} Wounds", dealt, n=dealt))
+    return seq("; ", say_plural("{n} Wound", "{n} Wounds", dealt, n=dealt))
 
 
-def settle(t: RCCombatant) -> tuple[RCCombatant, str]:
+def settle(t: RCCombatant) -> tuple[RCCombatant, Text]:
     """Derived conditions from Stamina and Wounds (and Exhaustion 6)."""
-    text = ""
+    text = EMPTY
     had = {name: t.has(name) for name in cond.DERIVED}
     imposed = t.condition("Unconscious")
     imposed = imposed if imposed and imposed.source else None  # a power or a knockout, not Stamina
@@ -203,16 +213,16 @@ def settle(t: RCCombatant) -> tuple[RCCombatant, str]:
         t = cond.add(t, Condition(name="Incapacitated"))
     for name in ("Unconscious", "Incapacitated"):
         if t.has(name) and not had[name]:
-            text += "; " + say("{who} is {condition}", who=t.name, condition=term(name))
+            text = seq(text, "; ", say("{who} is {condition}", who=t.name, condition=term(name)))
     if cond.helpless(t) and t.demanding:
-        text += "; " + say("{what} is lost", what=t.demanding.what)
+        text = seq(text, "; ", say("{what} is lost", what=t.demanding.what))
         t = t.but(demanding=None)
     if cond.helpless(t):
         t = t.but(dodging=False)
     return t, text
 
 
-def status(c: RCCombatant) -> str:
+def status(c: RCCombatant) -> Text:
     if c.environment:
         return say("environment")
     if c.horde:
@@ -251,7 +261,7 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
         context={"cid": cid},
     )
     # the choice message pings the players; the result line only tells the channel
-    return enc, Event(kind="info", text=f"☠️ {prompt}")
+    return enc, Event(kind="info", text=seq("☠️ ", prompt))
 
 
 def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter, Event]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed, NotYourTurn
-from ...said import say, say_plural, term
+from ...said import say, say_plural, seq, term
 from ...secrets import secret
+from ...text import EMPTY, Text
 from . import conditions as cond
 from .model import RCCombatant, RCEncounter
 
@@ -109,17 +110,17 @@ def _tick(ok: bool) -> str:
     return "✅" if ok else "❌"
 
 
-def summary(c: RCCombatant) -> list[str]:
+def summary(c: RCCombatant) -> list[Text]:
     e = c.economy
-    blocked = say("(Stunned)") if c.has("Stunned") else say("(demanding)") if c.demanding else ""
-    if blocked:
-        reaction = f"{_tick(False)} {blocked}"
+    blocked = say("(Stunned)") if c.has("Stunned") else say("(demanding)") if c.demanding else None
+    if blocked is not None:
+        reaction = seq(_tick(False), " ", blocked)
     elif c.horde:
         # one per member, as the member count says; once some are used, how many are left
         left = e.opportunity and e.reactions
-        reaction = _tick(e.reactions > 0) + (" " + say("×{n} left", n=e.reactions) if left else "")
+        reaction = seq(_tick(e.reactions > 0), seq(" ", say("×{n} left", n=e.reactions)) if left else EMPTY)
     else:
-        reaction = _tick(e.reactions > 0) + (f" ×{e.reactions}" if e.reactions > 1 else "")
+        reaction = seq(_tick(e.reactions > 0), f" ×{e.reactions}" if e.reactions > 1 else "")
     turn = dict(pace=secret(e.pace, c), action=_tick(e.action), bonus=_tick(e.bonus), reaction=reaction)
     line = say_plural(
         "Pace {pace} area left · Action {action} · Bonus Action {bonus} · Reaction {reaction}",
@@ -127,7 +128,7 @@ def summary(c: RCCombatant) -> list[str]:
         None if c.hidden else e.pace,
         **turn,
     )
-    lines = [line]
+    lines: list[Text] = [line]
     if c.demanding:
         what = c.demanding.what
         if c.demanding.interruptible:

@@ -6,8 +6,9 @@ from ...commands import flag_number
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import say, say_plural, term
+from ...said import joined, say, say_plural, seq, term
 from ...secrets import secret
+from ...text import EMPTY, Text
 from ...usertext import listed, mark, one_line, user_text
 from . import conditions as cond
 from . import damage as dmg
@@ -39,11 +40,11 @@ def damage(system, enc: RCEncounter, action, chance):
     events = []
     if was_horde and report.taken_out:
         enc, more = modes.member_down(system, enc, target.id, chance)
-        text += more.pop(0).said
+        text = seq(text, more.pop(0).said)
         events.extend(more)
         report.dying, report.interrupt_dc = False, None
     t = enc.get(target.id)
-    tail = "" if t.out or (was_horde and report.taken_out) else f" ({t.name}: {dmg.status(t)})"
+    tail = EMPTY if t.out or (was_horde and report.taken_out) else seq(" (", t.name, ": ", dmg.status(t), ")")
     head = say(
         "{who} takes {kind} damage: {roll} = {total}",
         who=target.name,
@@ -51,7 +52,7 @@ def damage(system, enc: RCEncounter, action, chance):
         roll=roll.text,
         total=roll.total,
     )
-    events.insert(0, Event(kind="roll", text=f"{head}{text}{tail}"))
+    events.insert(0, Event(kind="roll", text=seq(head, text, tail)))
     enc, more = dmg.follow_up(enc, target.id, report)
     return enc, events + more
 
@@ -192,7 +193,7 @@ def _unleashed_save(enc, c, kind, dc, condition):
             kind=mark(kind.upper()),
             **values,
         )
-    return enc, [Event(kind="info", text=f"🎭 {text}")]
+    return enc, [Event(kind="info", text=seq("🎭 ", text))]
 
 
 def _condition_for(c, kind: str):
@@ -278,7 +279,7 @@ def add_condition(enc: RCEncounter, action, chance):
     events = []
     if name == "Exhaustion" and t.condition("Exhaustion").level >= 6:
         t = t.but(dead=True, out=True)
-        events.append(Event(kind="info", text="☠️ " + say("{who} reaches Exhaustion 6 and dies.", who=t.name)))
+        events.append(Event(kind="info", text=seq("☠️ ", say("{who} reaches Exhaustion 6 and dies.", who=t.name))))
     if name == "Unconscious":
         t = t.but(demanding=None, dodging=False)
     enc = enc.with_combatant(t)
@@ -287,9 +288,9 @@ def add_condition(enc: RCEncounter, action, chance):
     return enc, [Event(kind="info", text=text)] + events
 
 
-def _state(c: Condition) -> str:
+def _state(c: Condition) -> Text:
     if c.name == "Ongoing Damage":
-        damage = dict(damage=c.damage, kind=term(c.damage_type))
+        damage: dict[str, Text | str] = dict(damage=c.damage, kind=term(c.damage_type))
         if c.tags:
             damage["tags"] = listed(c.tags)
             if c.at == "start":
@@ -305,7 +306,7 @@ def _state(c: Condition) -> str:
     return say("is {condition}", condition=c.label())
 
 
-def _describe(c: Condition, enc, *, added: bool = False) -> str:
+def _describe(c: Condition, enc, *, added: bool = False) -> Text:
     if c.until == "rounds":
         n = c.turns_left
         if added:
@@ -334,17 +335,21 @@ def remove_condition(enc: RCEncounter, action, chance):
     return enc, [Event(kind="info", text=say("{who} is no longer {condition}.", who=target.name, condition=term(name)))]
 
 
-def conditions_text(enc: RCEncounter, target: str | None = None) -> str:
+def conditions_text(enc: RCEncounter, target: str | None = None) -> Text:
     people = [enc.find(target)] if target else [c for c in enc.active() if c.conditions]
-    lines = [f"**{c.name}**: " + ("; ".join(_listed(x, enc) for x in c.conditions) or say("none")) for c in people]
-    return "\n".join(lines) or say("Nobody has a condition.")
+    lines = [seq("**", c.name, "**: ", _all_listed(c, enc)) for c in people]
+    return joined("\n", lines) if lines else say("Nobody has a condition.")
 
 
-def _listed(c: Condition, enc) -> str:
+def _all_listed(c, enc) -> Text:
+    return joined("; ", (_listed(x, enc) for x in c.conditions)) if c.conditions else say("none")
+
+
+def _listed(c: Condition, enc) -> Text:
     if c.name in cond.DERIVED and not c.source:
         return c.label()  # follows from Stamina and Wounds: no duration to show
-    extra = f"{c.damage} {term(c.damage_type)}, " if c.name == "Ongoing Damage" else ""
-    return f"{c.label()} — {extra}{_describe(c, enc)}"
+    extra = seq(c.damage, " ", term(c.damage_type), ", ") if c.name == "Ongoing Damage" else EMPTY
+    return seq(c.label(), " — ", extra, _describe(c, enc))
 
 
 def list_conditions(enc: RCEncounter, action, chance):

@@ -4,14 +4,15 @@ Ongoing Damage, saves, and condition durations running out."""
 from __future__ import annotations
 
 from ...model import Event
-from ...said import say, term
+from ...said import say, seq, term
 from ...secrets import secret
+from ...text import EMPTY, Text
 from ...usertext import listed
 from . import conditions as cond
 from . import damage as dmg
 from . import economy
 from .model import RCEncounter, parse_saves
-from .rolls import masked_bonus, mode_for, reasons, roll_d20
+from .rolls import masked_bonus, mode_for, reasons, roll_d20, signed
 
 
 def save_modifier(c, kind: str) -> int:
@@ -25,7 +26,7 @@ def save_modifier(c, kind: str) -> int:
 
 def roll_save(
     enc: RCEncounter, cid: str, kind: str, dc: int, chance, extra_adv=(), extra_dis=(), *, own_dc: bool = False
-) -> tuple[bool, str]:
+) -> tuple[bool, Text]:
     """`own_dc`: the DC comes from the saver's own numbers (its damage after DR)."""
     c = enc.get(cid)
     adv, dis = cond.save_sources(c)
@@ -37,16 +38,14 @@ def roll_save(
     ok = total >= dc
     if c.hidden:
         # its save bonus and wounds are its own numbers, and so is the total
-        text = f"{d20.text()} {masked_bonus(mod, c, penalty)}"
+        text = seq(d20.text(), " ", masked_bonus(mod, c, penalty))
     else:
-        text = f"{d20.text()} {'+' if mod >= 0 else '−'} {abs(mod)}"
+        text = seq(d20.text(), " ", signed(mod))
         if penalty:
-            text += " " + say("− {penalty} wounds/exhaustion", penalty=penalty)
+            text = seq(text, " ", say("− {penalty} wounds/exhaustion", penalty=penalty))
     against = dict(total=secret(total, c), dc=secret(dc, c) if own_dc else dc)
-    text += " " + (
-        say("= {total} vs DC {dc}: success", **against) if ok else say("= {total} vs DC {dc}: failure", **against)
-    )
-    return ok, text + reasons(adv, dis, d20.mode)
+    result = say("= {total} vs DC {dc}: success", **against) if ok else say("= {total} vs DC {dc}: failure", **against)
+    return ok, seq(text, " ", result, reasons(adv, dis, d20.mode))
 
 
 def tick(enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter, list[Event]]:
@@ -57,13 +56,13 @@ def tick(enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter, list[Event]]:
     roll = chance.roll(ongoing.damage)
     enc, text, report = dmg.harm(enc, cid, dmg.Harm(roll.total, ongoing.damage_type, ongoing=True))
     t = enc.get(cid)
-    tail = "" if t.out else f" ({t.name}: {dmg.status(t)})"
+    tail = EMPTY if t.out else seq(" (", t.name, ": ", dmg.status(t), ")")
     took = dict(who=c.name, kind=term(ongoing.damage_type), roll=roll.text, total=roll.total)
     if ongoing.tags:
         head = say("{who} takes {kind} Ongoing Damage ({tags}): {roll} = {total}", tags=listed(ongoing.tags), **took)
     else:
         head = say("{who} takes {kind} Ongoing Damage: {roll} = {total}", **took)
-    events = [Event(kind="roll", text=f"{head}{text}{tail}")]
+    events = [Event(kind="roll", text=seq(head, text, tail))]
     enc, more = dmg.follow_up(enc, cid, report)
     return enc, events + more
 
@@ -106,12 +105,14 @@ def turn_start(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter,
         events.append(
             Event(
                 kind="info",
-                text="✨ "
-                + say(
-                    "{who}'s demanding action resolves now: {what}. Apply its effect (`/attack … options:free` spends "
-                    "no Action).",
-                    who=c.name,
-                    what=c.demanding.what,
+                text=seq(
+                    "✨ ",
+                    say(
+                        "{who}'s demanding action resolves now: {what}. Apply its effect (`/attack … options:free` "
+                        "spends no Action).",
+                        who=c.name,
+                        what=c.demanding.what,
+                    ),
                 ),
             )
         )
@@ -181,7 +182,7 @@ def _expire_only(enc: RCEncounter, cid: str):
     )
 
 
-def no_longer(c, condition) -> str:
+def no_longer(c, condition) -> Text:
     return say("{who} is no longer {condition}.", who=c.name, condition=condition.label())
 
 

@@ -11,7 +11,8 @@ from pydantic import field_validator
 
 from ...errors import InvalidInput
 from ...model import Combatant, Encounter, Value
-from ...said import N_, say, term
+from ...said import N_, joined, say, seq, term
+from ...text import Text
 from ...turns.initiative import InitiativeState
 from ...usertext import Typed, listed, quoted
 
@@ -44,8 +45,8 @@ def known_damage_type(kind: str) -> str:
     return kind
 
 
-def _terms(words) -> str:
-    return ", ".join(term(w) for w in words)
+def _terms(words) -> Text:
+    return joined(", ", map(term, words))
 
 
 def parse_dr(text: str) -> dict[str, int]:
@@ -127,7 +128,7 @@ class RCSheet(Value):
         return value
 
 
-def _one_of(value: str, allowed: tuple[str, ...], what: str) -> str:
+def _one_of(value: str, allowed: tuple[str, ...], what: Text) -> str:
     """A sheet's word, in lower case, if it is one of `allowed`."""
     value = value.strip().lower()
     if value not in allowed:
@@ -157,9 +158,9 @@ class Condition(Value):
     at: Literal["start", "end"] = "start"  # when Ongoing Damage ticks
     source: Typed = ""  # who imposed it (the charmer, the frightening foe)
 
-    def label(self) -> str:
+    def label(self) -> Text:
         name = say("Exhaustion {level}", level=self.level) if self.name == "Exhaustion" else term(self.name)
-        return f"{name} ({listed(self.tags)})" if self.tags else name
+        return seq(name, " (", listed(self.tags), ")") if self.tags else name
 
     def tagged(self, word: str) -> bool:
         word = word.casefold()
@@ -265,4 +266,4 @@ class RCEncounter(Encounter):
     turns: InitiativeState
     pool: int = 0  # the Editor-in-Chief's Plot Points
     last_roll: LastRoll | None = None
-    plot_log: tuple[str, ...] = ()  # lines as posted: typed words already marked
+    plot_log: tuple[Text, ...] = ()  # lines as posted

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import say, say_plural
+from ...said import joined, say, say_plural, seq
 from ...secrets import secret
+from ...text import EMPTY, Raw, Seq, Text
 from ...turns.initiative import Entry
 from ...usertext import listed
 from . import conditions as cond
@@ -66,12 +67,12 @@ def member_down(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter
     rest = horde.horde[1:]
     enc = enc.with_combatant(_next(horde).but(horde=rest))
     if len(rest) >= HORDE_MIN:
-        return enc, [Event(kind="info", text="; " + _left(rest))]
+        return enc, [Event(kind="info", text=seq("; ", _left(rest)))]
     enc, more = split(enc, cid)
-    return enc, [Event(kind="info", text="; " + say("{n} left, too few for a horde", n=len(rest)))] + more
+    return enc, [Event(kind="info", text=seq("; ", say("{n} left, too few for a horde", n=len(rest))))] + more
 
 
-def _left(rest) -> str:
+def _left(rest) -> Text:
     return say("{n} left in the horde, now +{bonus} to hit and damage", n=len(rest), bonus=2 * (len(rest) - 1))
 
 
@@ -84,15 +85,29 @@ def _next(horde: RCCombatant) -> RCCombatant:
     return c
 
 
-def _member_text(name: str, text: str) -> str:
-    # `dmg.harm` keeps each piece's separator outside its phrase: trimming it cuts no phrase
-    text = text.strip()
-    return f"{name}: {text[2:] if text.startswith('; ') else text}"
+def _member_text(name: str, text: Text) -> Text:
+    return seq(name, ": ", _trimmed(text))
+
+
+def _trimmed(text: Text) -> Text:
+    """`text` without the spaces around it and a leading "; ": `dmg.harm` keeps each piece's
+    separator outside its phrase, so trimming it cuts no phrase."""
+    parts = list(text.parts) if isinstance(text, Seq) else [text]
+    while parts and isinstance(parts[0], Raw) and not parts[0].text.strip():
+        parts.pop(0)
+    while parts and isinstance(parts[-1], Raw) and not parts[-1].text.strip():
+        parts.pop()
+    if parts and isinstance(parts[-1], Raw):
+        parts[-1] = Raw(parts[-1].text.rstrip())
+    if parts and isinstance(parts[0], Raw):
+        head = parts[0].text.lstrip()
+        parts[0] = Raw(head[2:] if head.startswith("; ") else head)
+    return seq(*parts)
 
 
 def area_harm(
     system, enc: RCEncounter, cid: str, h: dmg.Harm, chance
-) -> tuple[RCEncounter, str, list[Event], dmg.Report, bool]:
+) -> tuple[RCEncounter, Text, list[Event], dmg.Report, bool]:
     """An area attack on a Horde: the same damage on every member, each against
     its own Fortitude and Wounds. The horde tracks its front member; the others
     are identical, so one result stands for each of them. Returns the text, the
@@ -113,7 +128,7 @@ def area_harm(
             gone.append(name)
         else:
             other = scratch.get(cid)
-    summary = "; " + say("area, every member: {members}", members=" · ".join(parts))
+    summary = seq("; ", say("area, every member: {members}", members=joined(" · ", parts)))
     wear = (other.stamina, other.temp_stamina, other.wounds, other.ongoing_total) if other else ()
     if not gone:
         enc = enc.with_combatant(front.but(horde_wear=wear))
@@ -125,14 +140,14 @@ def area_harm(
     if len(rest) >= HORDE_MIN:
         return (
             enc,
-            summary + "; " + _left(rest),
+            seq(summary, "; ", _left(rest)),
             [],
             report,
             True,
         )
     enc, more = split(enc, cid)
-    too_few = "; " + say("{n} left, too few for a horde", n=len(rest)) if rest else ""
-    return enc, summary + too_few, more, report, True
+    too_few = seq("; ", say("{n} left, too few for a horde", n=len(rest))) if rest else EMPTY
+    return enc, seq(summary, too_few), more, report, True
 
 
 def split(enc: RCEncounter, cid: str) -> tuple[RCEncounter, list[Event]]:
@@ -206,7 +221,7 @@ def unleash(system, enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncount
         key=secret(f"{key:g}", c),
         boost=boost,
     )
-    return enc, [Event(kind="info", text=f"💥 {text}")] + events
+    return enc, [Event(kind="info", text=seq("💥 ", text))] + events
 
 
 def second_wind(enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncounter, list[Event]]:
@@ -260,7 +275,7 @@ def danger_zone(system, enc: RCEncounter, where: list[str], chance) -> tuple[RCE
 
 def end_scene(enc: RCEncounter) -> tuple[RCEncounter, list[Event]]:
     """All Stamina back (half if Unconscious); scene effects and limits reset."""
-    lines = []
+    lines: list[Text] = []
     combatants = []
     for c in enc.combatants:
         if c.out or c.environment or c.echo_of or c.zombie:
@@ -283,10 +298,10 @@ def end_scene(enc: RCEncounter) -> tuple[RCEncounter, list[Event]]:
         )
         c, _ = dmg.settle(c)
         combatants.append(c)
-        lines.append(f"{c.name} {dmg.status(c)}")
+        lines.append(seq(c.name, " ", dmg.status(c)))
     enc = enc.but(combatants=tuple(combatants))
     head = say("End of scene: Stamina recovers (half if Unconscious); once-per-scene limits reset.")
-    return enc, [Event(kind="info", text=f"🎬 {head} " + "; ".join(lines))]
+    return enc, [Event(kind="info", text=seq("🎬 ", head, " ", joined("; ", lines)))]
 
 
 def surprise() -> Condition:

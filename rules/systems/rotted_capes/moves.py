@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import N_, say, say_plural, term
+from ...said import N_, joined, say, say_plural, term
 from ...secrets import secret
 from ...usertext import one_line, user_text
 from . import conditions as cond
 from . import economy, modes
 from .model import Condition, Demanding, RCEncounter
-from .rolls import masked_bonus, mode_for, reasons, roll_d20
+from .rolls import masked_bonus, mode_for, reasons, roll_d20, signed
 
 CHOICES = [
     (N_("assist"), N_("Assist (Action): an ally gains advantage on their next roll")),
@@ -45,7 +45,7 @@ def act(system, enc: RCEncounter, action, chance):
     handler = _ACTIONS.get(what)
     if handler is None:
         raise InvalidInput(
-            say("Unknown action. Choose one of: {actions}.", actions=", ".join(term(v) for v, _ in CHOICES))
+            say("Unknown action. Choose one of: {actions}.", actions=joined(", ", (term(v) for v, _ in CHOICES)))
         )
     c = economy.actor_of(enc, action)
     return handler(enc, c, action, chance)
@@ -183,7 +183,7 @@ def _hide(enc, c, action, chance):
     total = d20.natural + mod
     ok = total > dc
     enc = enc.update(c.id, assisted_by=())
-    bonus = masked_bonus(mod, c) if c.hidden else f"{'+' if mod >= 0 else '−'} {abs(mod)}"
+    bonus = masked_bonus(mod, c) if c.hidden else signed(mod)
     tried = dict(
         who=c.name, d20=d20.text(), bonus=bonus, total=secret(total, c), dc=dc, why=reasons(adv, dis, d20.mode)
     )

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import say, say_plural, term
+from ...said import joined, say, say_plural, seq, term
 from ...secrets import secret
+from ...text import Text
 from ...usertext import one_line
 from . import attack as atk
 from . import damage as dmg
@@ -35,7 +36,7 @@ def heroes(enc: RCEncounter) -> list[RCCombatant]:
     return [c for c in enc.combatants if c.is_hero and not c.echo_of and not c.environment]
 
 
-def no_points(c: RCCombatant) -> str:
+def no_points(c: RCCombatant) -> Text:
     return say("{who} has no Plot Points left.", who=c.name)
 
 
@@ -58,10 +59,11 @@ def spender(enc: RCEncounter, action) -> RCCombatant:
 ALIASES = {"ignore recovery": "wound recovery", "escape death": "escape death", "reroll_damage": "reroll damage"}
 
 
-def balances(enc: RCEncounter) -> str:
-    lines = [f"{c.name} {secret(c.plot_points, c)}" for c in heroes(enc)]
-    shown = ", ".join(lines) or say("no heroes yet")
-    return "🎭 " + say("Plot Points: {balances}; the Editor-in-Chief's pool: {pool}.", balances=shown, pool=enc.pool)
+def balances(enc: RCEncounter) -> Text:
+    lines = [seq(c.name, " ", secret(c.plot_points, c)) for c in heroes(enc)]
+    shown = joined(", ", lines) if lines else say("no heroes yet")
+    line = say("Plot Points: {balances}; the Editor-in-Chief's pool: {pool}.", balances=shown, pool=enc.pool)
+    return seq("🎭 ", line)
 
 
 def show(enc: RCEncounter, action, chance):
@@ -81,7 +83,7 @@ def spend(system, enc: RCEncounter, action, chance):
             )
         )
     if use not in USES:
-        raise InvalidInput(say("Plot Point uses: {uses}.", uses=", ".join(term(u) for u in USES)))
+        raise InvalidInput(say("Plot Point uses: {uses}.", uses=joined(", ", map(term, USES))))
     hero = spender(enc, action)
     note = one_line(action.text, 300)
     if use.startswith("reroll"):
@@ -94,8 +96,8 @@ def spend(system, enc: RCEncounter, action, chance):
         text = say("{who} spends a Plot Point to {use}: {note} ({left} left; pool {pool}).", note=note, **spent)
     else:
         text = say("{who} spends a Plot Point to {use} ({left} left; pool {pool}).", **spent)
-    text = f"🎭 {text}"
-    return enc.but(plot_log=(enc.plot_log + (text,))[-20:]), [Event(kind="info", text=text)]
+    line = seq("🎭 ", text)
+    return enc.but(plot_log=(enc.plot_log + (line,))[-20:]), [Event(kind="info", text=line)]
 
 
 def _pay(enc: RCEncounter, hero: RCCombatant) -> RCEncounter:
@@ -117,13 +119,15 @@ def _aid(enc, hero, action):
     return enc, [
         Event(
             kind="info",
-            text="🎭 "
-            + say(
-                "{who} gives a Plot Point to {ally} ({who} {left}, {ally} {now}).",
-                who=hero.name,
-                ally=ally.name,
-                left=secret(hero.plot_points - 1, hero),
-                now=secret(ally.plot_points + 1, ally),
+            text=seq(
+                "🎭 ",
+                say(
+                    "{who} gives a Plot Point to {ally} ({who} {left}, {ally} {now}).",
+                    who=hero.name,
+                    ally=ally.name,
+                    left=secret(hero.plot_points - 1, hero),
+                    now=secret(ally.plot_points + 1, ally),
+                ),
             ),
         )
     ]
@@ -159,7 +163,7 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
         text = say("{who} spends a Plot Point to reroll the damage roll ({left} left; pool {pool}).", **spent)
     else:
         text = say("{who} spends a Plot Point to reroll the d20 ({left} left; pool {pool}).", **spent)
-    head = Event(kind="info", text=f"🎭 {text}")
+    head = Event(kind="info", text=seq("🎭 ", text))
     spec = dict(last.spec)
     spec["plot"] = True
     if last.kind == "attack":
@@ -197,7 +201,7 @@ def award(enc: RCEncounter, action, chance):
         text = say("{who} earns {n} Plot Points: now {now}.", **earned)
     else:
         text = say("{who} earns {n} Plot Point: now {now}.", **earned)
-    return enc, [Event(kind="info", text=f"🎭 {text}", ping=enc.controllers([hero.id]))]
+    return enc, [Event(kind="info", text=seq("🎭 ", text), ping=enc.controllers([hero.id]))]
 
 
 def pool(enc: RCEncounter, action, chance):
@@ -218,14 +222,14 @@ def pool(enc: RCEncounter, action, chance):
         text = say("The Editor-in-Chief spends {n} Plot Points from the pool ({left} left).", **spent)
     else:
         text = say("The Editor-in-Chief spends {n} Plot Point from the pool ({left} left).", **spent)
-    return enc, [Event(kind="info", text=f"🎭 {text}")]
+    return enc, [Event(kind="info", text=seq("🎭 ", text))]
 
 
 def new_issue(enc: RCEncounter, action, chance):
     n = starting(enc)
     combatants = tuple(c.but(plot_points=n, aided_this_scene=False) if c in heroes(enc) else c for c in enc.combatants)
     return enc.but(combatants=combatants), [
-        Event(kind="info", text="📰 " + say("A new Issue: every hero's Plot Points reset to {n}.", n=n))
+        Event(kind="info", text=seq("📰 ", say("A new Issue: every hero's Plot Points reset to {n}.", n=n)))
     ]
 
 
@@ -237,11 +241,13 @@ def resume_death(system, enc: RCEncounter, pending, option, chance):
         return enc, [
             Event(
                 kind="info",
-                text="🔥 "
-                + say(
-                    "{who} goes out in a blaze of glory: one last action now (an attack is an automatic critical), "
-                    "then death. No Plot Point can save them.",
-                    who=hero.name,
+                text=seq(
+                    "🔥 ",
+                    say(
+                        "{who} goes out in a blaze of glory: one last action now (an attack is an automatic "
+                        "critical), then death. No Plot Point can save them.",
+                        who=hero.name,
+                    ),
                 ),
                 ping=enc.controllers([cid]),
             )
@@ -282,4 +288,4 @@ def resume_death(system, enc: RCEncounter, pending, option, chance):
             who=hero.name,
             pool=enc.pool,
         )
-    return enc, [Event(kind="info", text=f"🎭 {text}")]
+    return enc, [Event(kind="info", text=seq("🎭 ", text))]

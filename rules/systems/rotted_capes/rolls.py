@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from ...dice import MAX_FACES, evaluate
 from ...errors import DiceError
-from ...said import say, term
+from ...said import joined, say, seq, term
 from ...secrets import secret
+from ...text import EMPTY, Raw, Text
 
 # a die group in a roll's text: "2d6kh1 (5, ~~2~~)"
 _DICE_GROUP = re.compile(r"\d*d(?:\d+|%)[^\s(]*\s\([^()]*\)")
@@ -22,9 +23,9 @@ class D20:
     rolled: tuple[int, ...]
     mode: str  # "", "adv", "dis"
 
-    def text(self) -> str:
+    def text(self) -> Text:
         if len(self.rolled) == 1:
-            return f"d20 {self.natural}"
+            return Raw(f"d20 {self.natural}")
         rolled = ", ".join(map(str, self.rolled))
         if self.mode == "adv":
             return say("d20 adv ({rolled}) {natural}", rolled=rolled, natural=self.natural)
@@ -50,14 +51,14 @@ def roll_d20(chance, mode: str) -> D20:
     return D20(max(a, b) if mode == "adv" else min(a, b), (a, b), mode)
 
 
-def reasons(adv: list[str], dis: list[str], mode: str | None = None) -> str:
+def reasons(adv: list[str], dis: list[str], mode: str | None = None) -> Text:
     """Why a d20 was rolled twice; `mode` (what was rolled) says when both sides cancelled out."""
     # the reasons are kept as English keys (a pending choice stores them) and said when shown
-    parts = [say("adv: {reasons}", reasons=", ".join(term(r) for r in adv))] if adv else []
-    parts += [say("dis: {reasons}", reasons=", ".join(term(r) for r in dis))] if dis else []
+    parts: list[Text] = [say("adv: {reasons}", reasons=joined(", ", map(term, adv)))] if adv else []
+    parts += [say("dis: {reasons}", reasons=joined(", ", map(term, dis)))] if dis else []
     if adv and dis and mode == "":
         parts.append(say("they cancel: one d20"))
-    return f" [{'; '.join(parts)}]" if parts else ""
+    return seq(" [", joined("; ", parts), "]") if parts else EMPTY
 
 
 def drain(chance) -> list[int]:
@@ -95,33 +96,51 @@ class Queued:
         return left
 
 
-def masked_bonus(value: int, who, penalty: int = 0) -> str:
+def masked_bonus(value: int, who, penalty: int = 0) -> Text:
     """A hidden combatant's own modifier (and wound penalty) after a d20: `+ ?` to players."""
-    inner = str(value) if value >= 0 else f"−{abs(value)}"
+    inner: Text = Raw(str(value) if value >= 0 else f"−{abs(value)}")
     if penalty:
-        inner += say(" − {penalty} wounds/exhaustion", penalty=penalty)
-    return f"+ {secret(inner, who)}"
+        inner = seq(inner, say(" − {penalty} wounds/exhaustion", penalty=penalty))
+    return seq("+ ", secret(inner, who))
 
 
-def secret_faces(text: str, who) -> str:
+def signed(value: int) -> Text:
+    """A visible modifier after a d20: `+ 2`, `− 1`."""
+    return Raw(f"{'+' if value >= 0 else '−'} {abs(value)}")
+
+
+def secret_faces(text: str, who) -> Text:
     """`secret_constants` with the dice faces secret too: `1d8 (?) + ?` to players, for a total
     that shows anyway (see rules/secrets.py)."""
     return secret_constants(text, who, faces=True)
 
 
-def secret_constants(text: str, who, faces: bool = False) -> str:
+def secret_constants(text: str, who, faces: bool = False) -> Text:
     """A roll's text with the numbers outside its dice marked secret when `who` is hidden:
     `1d8 (5) + 4` shows the die face, not the bonus."""
     if getattr(who, "hidden", who) is not True:
-        return text
-    out, last = [], 0
+        return Raw(text)
+    out: list[Text | str] = []
+    last = 0
     for match in _DICE_GROUP.finditer(text):
-        out.append(_NUMBER.sub(lambda m: secret(m.group(), who), text[last : match.start()]))
+        out += _numbers_secret(text[last : match.start()], who)
         group = match.group()
         if faces:
             dice, rolled = group[:-1].split("(", 1)
-            group = f"{dice}({secret(rolled, who)})"
-        out.append(group)
+            out += [dice, "(", secret(rolled, who), ")"]
+        else:
+            out.append(group)
         last = match.end()
-    out.append(_NUMBER.sub(lambda m: secret(m.group(), who), text[last:]))
-    return "".join(out)
+    out += _numbers_secret(text[last:], who)
+    return seq(*out)
+
+
+def _numbers_secret(text: str, who) -> list[Text | str]:
+    """The numbers in `text` as secrets, the characters between them as they are."""
+    out: list[Text | str] = []
+    last = 0
+    for match in _NUMBER.finditer(text):
+        out += [text[last : match.start()], secret(match.group(), who)]
+        last = match.end()
+    out.append(text[last:])
+    return out

@@ -7,9 +7,10 @@ from typing import Any
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import N_, say, term
+from ...said import N_, joined, say, seq, term
 from ...secrets import secret
 from ...system import Option, System
+from ...text import Text
 from ...turns.initiative import Initiative
 from ...usertext import listed
 from . import attack, between, economy, gm, hooks, modes, moves, plot
@@ -33,7 +34,7 @@ from .actions import (
 )
 from .commands import COMMANDS
 from .model import RCCombatant, RCEncounter, RCSheet
-from .rolls import masked_bonus
+from .rolls import masked_bonus, signed
 
 # /help sends this after the general text in one message of at most 2,000 characters:
 # every word has to earn its place (the README has the long version).
@@ -107,8 +108,8 @@ class RottedCapes(System):
             return (combatant.fixed_init,), say("fixed at {key}", key=secret(f"{combatant.fixed_init:g}", combatant))
         die = chance.die(20)
         bonus = combatant.sheet.dex + combatant.sheet.init
-        shown = masked_bonus(bonus, combatant) if combatant.hidden else f"{'+' if bonus >= 0 else '−'} {abs(bonus)}"
-        return (die + bonus,), f"d20 {die} {shown} = {secret(die + bonus, combatant)}"
+        shown = masked_bonus(bonus, combatant) if combatant.hidden else signed(bonus)
+        return (die + bonus,), seq("d20 ", die, " ", shown, " = ", secret(die + bonus, combatant))
 
     def order_ties(self, enc, tied, chance):
         """Heroes before threats, each hero its own turn; tied threats act together."""
@@ -156,11 +157,13 @@ class RottedCapes(System):
         events = [
             Event(
                 kind="info",
-                text="💤 "
-                + say(
-                    "{who} is {condition}: their turns are skipped until they recover.",
-                    who=c.name,
-                    condition=term(economy.helpless_as(c)),
+                text=seq(
+                    "💤 ",
+                    say(
+                        "{who} is {condition}: their turns are skipped until they recover.",
+                        who=c.name,
+                        condition=term(economy.helpless_as(c)),
+                    ),
                 ),
             )
             for c in skipped
@@ -250,18 +253,18 @@ class RottedCapes(System):
                 if c.stamina * 2 <= c.max_stamina or c.wounds < c.max_wounds
                 else say("unhurt")
             )
-        parts = [say("dead") if c.dead else dmg.status(c)]
+        parts: list[Text] = [say("dead") if c.dead else dmg.status(c)]
         if c.horde:
             parts.append(say("+{bonus} to hit and damage", bonus=2 * (len(c.horde) - 1)))
         if c.conditions:
-            parts.append(", ".join(x.label() for x in c.conditions))
+            parts.append(joined(", ", (x.label() for x in c.conditions)))
         if c.is_hero:
             parts.append(say("PP {points}", points=secret(c.plot_points, c)))
         if c.unleashed:
             parts.append(say("Unleashed"))
         if c.demanding:
             parts.append(say("demanding: {what}", what=c.demanding.what))
-        return " · ".join(parts)
+        return joined(" · ", parts)
 
     def turn_summary(self, enc, cid):
         c = enc.get(cid)
@@ -270,9 +273,8 @@ class RottedCapes(System):
         if c.echo_of:
             villain = enc.get(c.echo_of)
             # the extra turn's own line says only whose turn it is: show the villain as they stand
-            return [f"{villain.name}: {self.status_line(enc, villain, reveal=not villain.hidden)}"] + economy.summary(
-                villain
-            )
+            status = self.status_line(enc, villain, reveal=not villain.hidden)
+            return [seq(villain.name, ": ", status)] + economy.summary(villain)
         return economy.summary(c)
 
 
