@@ -99,7 +99,7 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
     attacker = own_combatant(enc, action, say("Name who attacks with actor:."))
     if not action.targets:
         raise InvalidInput(say("Name a target."))
-    defenders = []
+    defenders: list[TowersCombatant] = []
     for name in action.targets:
         target = enc.find(name)
         if target.id == attacker.id:
@@ -356,7 +356,7 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
     if not hit:
         return enc, events
     defender = enc.get(defender.id)
-    if plan.style == "aid":
+    if plan.style == "aid" and plan.ally is not None:
         ally = enc.get(plan.ally)
         enc = enc.update(defender.id, aided_for=ally.id)
         text = say("{who} defends at (flip−1) on the next flip against {ally}.", who=defender.name, ally=ally.name)

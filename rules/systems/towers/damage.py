@@ -56,8 +56,8 @@ def resilience(target: TowersCombatant, category: str) -> tuple[int, str]:
 
 def dealt(harm: Harm, target: TowersCombatant) -> Dealt:
     if target.immune_to(harm.dtype):
-        text = say("{who} is immune to {dtype}: no damage", who=target.name, dtype=term(harm.dtype))
-        return Dealt(0, 0, text, immune=True)
+        immune = say("{who} is immune to {dtype}: no damage", who=target.name, dtype=term(harm.dtype))
+        return Dealt(0, 0, immune, immune=True)
     raw = harm.base + harm.hearts
     steps: Text = harm.shown or secret(harm.base, harm.secret_base)
     if harm.hearts:

@@ -99,3 +99,23 @@ class TowersCombatant(Combatant):
 class TowersEncounter(Encounter):
     combatants: tuple[TowersCombatant, ...] = ()
     turns: ClockState = ClockState()
+
+    # lookups, typed as what this encounter holds --------------------------
+    def get(self, cid: str) -> TowersCombatant:
+        return _ours(super().get(cid))
+
+    def find(self, name: str) -> TowersCombatant:
+        return _ours(super().find(name))
+
+    def maybe(self, name: str | None) -> TowersCombatant | None:
+        found = super().maybe(name)
+        return None if found is None else _ours(found)
+
+    def active(self) -> tuple[TowersCombatant, ...]:
+        return tuple(c for c in self.combatants if not c.out)
+
+
+def _ours(combatant: Combatant) -> TowersCombatant:
+    if not isinstance(combatant, TowersCombatant):
+        raise TypeError(f"not a 99 Towers combatant: {combatant.id}")
+    return combatant

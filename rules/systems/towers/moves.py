@@ -58,15 +58,15 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
     else:
         enc, text = EFFECTS.get(kind.key, _nothing)(enc, me, action)
     enc = acted(enc, me.id, kind.key)
-    label: Text = term(kind.label)
+    label = term(kind.label)
     if kind.key == "running leap":
         label = say("Running Leap, the leap") if me.leaping else say("Running Leap, the run")
     if flags.get("shift_position") or flags.get("step"):
         label = say("Shift Position + {action}", action=label)
     # Each effect says its whole line, the actor's name in it.
     events = [Event(kind="info", text=text)] if text else []
-    enc, more = system.turns.advance(system, enc, me.id, cost, chance, what=seq(label, f" ({cost})"))
-    return enc, events + more
+    after, more = system.turns.advance(system, enc, me.id, cost, chance, what=seq(label, f" ({cost})"))
+    return after, events + more
 
 
 def _cost(kind: ActionType, flags: dict, action: Act) -> int:

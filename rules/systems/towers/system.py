@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.cards import Card
 from rules.errors import InvalidInput
@@ -42,7 +42,7 @@ class TowersSystem(System):
     sheet_type = TowersSheet
     turns = Clock(idle_cost=5, idle_what=say("takes a Forced Delay"))
     commands = COMMANDS
-    between = between
+    between: ClassVar[Any] = between
     options = {
         "surprise_phases": Option(default=10, help=N_("Phases a surprised combatant loses before first acting.")),
         "mana_per_zero_phase": Option(default=1, help=N_("Mana each caster regains at the start of each zero phase.")),
@@ -103,7 +103,7 @@ class TowersSystem(System):
         events = [Event(kind="info", text=say("{who} loses the benefits of Aiming.", who=me.name))] if me.aim else []
         return acted(enc, cid, "forced delay"), events
 
-    def on_phase(self, enc, phase, chance):
+    def on_phase(self, enc, phase: int, chance) -> tuple[TowersEncounter, list[Event]]:
         events: list[Event] = []
         for combatant in enc.active():
             ending = [c for c in combatant.conditions if c.until_phase is not None and c.until_phase <= phase]
@@ -118,7 +118,7 @@ class TowersSystem(System):
             events.extend(more)
         return enc, events
 
-    def zero_phase(self, enc, phase):
+    def zero_phase(self, enc, phase: int) -> tuple[TowersEncounter, list[Event]]:
         events: list[Event] = []
         regain = int(enc.options.get("mana_per_zero_phase", 1))
         for combatant in enc.active():
@@ -343,7 +343,7 @@ class TowersSystem(System):
         return enc, [Event(kind="roll", text=text)]
 
     # --- what people see ------------------------------------------------------------------
-    def status_line(self, enc, combatant, *, reveal):
+    def status_line(self, enc, combatant, *, reveal) -> Text:
         if not reveal:
             if combatant.out:
                 return say("dead")
@@ -374,9 +374,9 @@ class TowersSystem(System):
             parts.append(listed(states))
         return joined(" · ", parts)
 
-    def turn_summary(self, enc, cid):
+    def turn_summary(self, enc, cid) -> list[Text]:
         me = enc.get(cid)
-        lines = []  # the phase is in the message's title
+        lines: list[Text] = []  # the phase is in the message's title
         if me.leaping:
             lines.append(say("Mid Running Leap: the leap comes now (/act action:running leap, 5)."))
         if me.flat_footed:
