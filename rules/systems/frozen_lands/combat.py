@@ -111,7 +111,7 @@ def _dual_wield_ok(attacker: FrozenCombatant, weapon: Weapon) -> bool:
 
 
 def attack(enc: FrozenEncounter, action: Attack, chance: Chance):
-    attacker = enc.find(action.actor)
+    attacker = enc.actor(action)
     target = enc.find(action.target)
     if target.out:
         raise NotAllowed(say("{who} is out of the fight.", who=target.name))
@@ -241,8 +241,8 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
         events.append(Event(kind="roll", text=text + more, ping=ping))
         return enc, events
     events.append(Event(kind="roll", text=text, ping=ping))
-    enc, more = incoming(enc, enc.get(paid.id), enc.get(target.id), damage)
-    return enc, events + more
+    enc, defended = incoming(enc, enc.get(paid.id), enc.get(target.id), damage)
+    return enc, events + defended
 
 
 def enemy_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, action: Attack, chance: Chance):
@@ -423,7 +423,7 @@ def _damage_enemy(
     target, text, _ = health.hurt(target, after, secret_amount=secret_damage)
     enc = enc.with_combatant(target)
     # A hidden enemy's defense is shown (as "?") even at 0, so that its absence tells nothing.
-    shown = EMPTY
+    shown: Text = EMPTY
     if defense or target.hidden:
         cut = say("defense {defense}", defense=secret(defense, target))
         shown = seq(" − ", cut, " = ", secret(after, secret_damage or target.hidden))

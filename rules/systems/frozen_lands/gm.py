@@ -114,7 +114,7 @@ def damage(enc: FrozenEncounter, action: Damage, chance: Chance):
     target, text, wounded = health.hurt(target, after)
     enc = enc.with_combatant(target)
     # A hidden target's defense or armour is shown (as "?") even at 0, so that its absence tells nothing.
-    cut = EMPTY
+    cut: Text = EMPTY
     if reduce or (target.hidden and not action.direct):
         by = secret(reduce, target)
         label = say("defense {defense}", defense=by) if target.enemy else say("armour {armour}", armour=by)

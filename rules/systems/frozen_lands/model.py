@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from ...actions import Action
+from ...errors import InvalidInput
 from ...model import Combatant, Encounter, Value
-from ...said import N_
+from ...said import N_, say
 from ...turns.tracks import TrackState
 from ...usertext import Typed
 
@@ -123,10 +125,29 @@ class FrozenCombatant(Combatant):
         return max(0, self.stress - self.sheet.soul)
 
 
+def frozen(combatant: Combatant) -> FrozenCombatant:
+    """`combatant` as the Frozen Lands combatant that every one of its encounters holds."""
+    if isinstance(combatant, FrozenCombatant):
+        return combatant
+    raise TypeError(f"{combatant.id} is not a Frozen Lands combatant")
+
+
 class FrozenEncounter(Encounter):
     combatants: tuple[FrozenCombatant, ...] = ()
     turns: TrackState
     zones: tuple[Zone, ...] = ()
+
+    def get(self, cid: str) -> FrozenCombatant:
+        return frozen(super().get(cid))
+
+    def find(self, name: str) -> FrozenCombatant:
+        return frozen(super().find(name))
+
+    def actor(self, action: Action) -> FrozenCombatant:
+        """Who takes an action on a turn (the engine names the one whose turn it is)."""
+        if not action.actor:
+            raise InvalidInput(say("Name the character with actor:."))
+        return self.find(action.actor)
 
     def zone(self, name: str) -> Zone | None:
         key = (name or "").strip().casefold()

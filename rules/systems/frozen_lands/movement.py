@@ -7,7 +7,7 @@ from ...model import Event
 from ...randomness import Chance
 from ...said import N_, Text, joined, say, say_plural, seq, term
 from ...secrets import secret
-from ...usertext import listed, mark, one_line, quoted
+from ...usertext import listed, mark, one_line, quoted, user_text
 from . import pools
 from .actions import Move, StandUp
 from .combat import break_and_injure
@@ -52,7 +52,7 @@ def _check(
 
 
 def move(enc: FrozenEncounter, action: Move, chance: Chance):
-    mover = enc.find(action.actor)
+    mover = enc.actor(action)
     destination = one_line(action.to)
     if not destination:
         raise InvalidInput(say('Say where to move: options:"to=<zone>".'))
@@ -65,7 +65,7 @@ def move(enc: FrozenEncounter, action: Move, chance: Chance):
                 zones=listed(z.name for z in enc.zones),
             )
         )
-    destination = zone.name if zone else destination
+    destination = user_text(zone.name) if zone else destination
     if mover.zone and mover.zone.casefold() == destination.casefold():
         raise InvalidInput(say("{who} is already in {zone}.", who=mover.name, zone=destination))
     if mover.enemy:
@@ -111,12 +111,21 @@ def move(enc: FrozenEncounter, action: Move, chance: Chance):
     return _arrive(enc, mover, destination, texts, chance, broke)
 
 
-def _stay(enc, mover, texts, broke):
+def _stay(
+    enc: FrozenEncounter, mover: FrozenCombatant, texts: list[Text], broke: bool
+) -> tuple[FrozenEncounter, list[Event]]:
     enc = enc.with_combatant(mover)
     return _finish(enc, mover.id, texts, broke)
 
 
-def _arrive(enc, mover, destination, texts, chance, broke=False):
+def _arrive(
+    enc: FrozenEncounter,
+    mover: FrozenCombatant,
+    destination: str,
+    texts: list[Text],
+    chance: Chance,
+    broke: bool = False,
+) -> tuple[FrozenEncounter, list[Event]]:
     for other in mover.engaged:
         if any(c.id == other for c in enc.combatants):
             enc = enc.update(other, engaged=tuple(c for c in enc.get(other).engaged if c != mover.id))
@@ -146,7 +155,7 @@ def _finish(enc: FrozenEncounter, cid: str, texts: list[Text], broke: bool) -> t
 
 
 def stand(enc: FrozenEncounter, action: StandUp, chance: Chance):
-    combatant = enc.find(action.actor)
+    combatant = enc.actor(action)
     if not combatant.prone:
         raise NotAllowed(say("{who} is not prone.", who=combatant.name))
     combatant = spend(enc, combatant, "stand").but(prone=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...actions import Action
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...randomness import Chance
@@ -12,10 +13,10 @@ from . import pools, weapons
 from .actions import Aim, Delay, Interrupt, Other, Release, Reload
 from .combat import break_and_injure
 from .economy import spend
-from .model import ATTRIBUTES, SKILLS, FrozenEncounter
+from .model import ATTRIBUTES, SKILLS, FrozenCombatant, FrozenEncounter
 
 
-def named(enc: FrozenEncounter, action):
+def named(enc: FrozenEncounter, action: Action) -> FrozenCombatant:
     """The combatant named by `actor:`, or else the sender's only character in the fight."""
     if action.actor:
         return enc.find(action.actor)
@@ -27,7 +28,7 @@ def named(enc: FrozenEncounter, action):
 
 
 def aim(enc: FrozenEncounter, action: Aim, chance: Chance):
-    combatant = enc.find(action.actor)
+    combatant = enc.actor(action)
     if combatant.aimed:
         raise NotAllowed(say("{who} is already aiming: the +2 applies to the next ranged attack.", who=combatant.name))
     combatant = spend(enc, combatant, "aim").but(aimed=True)
@@ -37,7 +38,7 @@ def aim(enc: FrozenEncounter, action: Aim, chance: Chance):
 
 
 def reload(enc: FrozenEncounter, action: Reload, chance: Chance):
-    combatant = enc.find(action.actor)
+    combatant = enc.actor(action)
     if not combatant.sheet.ranged:
         raise InvalidInput(say("{who} has no ranged weapon on the sheet to reload.", who=combatant.name))
     weapon = weapons.find(combatant.sheet.ranged, ranged=True)
@@ -55,7 +56,7 @@ def reload(enc: FrozenEncounter, action: Reload, chance: Chance):
 
 
 def delay(enc: FrozenEncounter, action: Delay, chance: Chance):
-    combatant = enc.find(action.actor)
+    combatant = enc.actor(action)
     if combatant.enemy:
         raise NotAllowed(say("Enemies do not hold actions; the GM simply acts on their turn."))
     if combatant.held:
@@ -121,7 +122,7 @@ def interrupt(system, enc: FrozenEncounter, action: Interrupt, chance: Chance):
 
 
 def other(enc: FrozenEncounter, action: Other, chance: Chance):
-    combatant = enc.find(action.actor)
+    combatant = enc.actor(action)
     label = one_line(action.label, 40)
     if not label:
         raise InvalidInput(say('Name the action with options:"label=First Aid".'))

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from ...actions import AddCombatants
-from ...model import Event
+from ...model import Combatant, Event
 from ...said import N_, Text, joined, say, say_plural, seq, term
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.tracks import Tracks
 from ...usertext import listed
-from . import between, combat, gm, movement, moves, weapons
+from . import between as frozen_between
+from . import combat, gm, movement, moves, weapons
 from .actions import (
     AddCondition,
     Aim,
@@ -34,7 +36,7 @@ from .actions import (
 from .combat import dice_text
 from .commands import COMMANDS
 from .economy import action_word, fresh_turn, refresh_round
-from .model import FrozenCombatant, FrozenEncounter, Sheet
+from .model import FrozenCombatant, FrozenEncounter, Sheet, frozen
 
 # /help shows this after the general lines: both must fit one 2,000-character Discord message.
 SUMMARY = """d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:"6 4 1"` (pool, then stress dice).
@@ -57,7 +59,7 @@ class FrozenLands(System):
     sheet_type = Sheet
     turns = Tracks()
     commands = COMMANDS
-    between = between
+    between: ClassVar[ModuleType] = frozen_between
     sides = ("heroes", "threats")
     player_side = "heroes"
     options = {
@@ -87,14 +89,16 @@ class FrozenLands(System):
             )
         return fields
 
-    def roll_initiative(self, enc, combatant: FrozenCombatant, chance):
+    def roll_initiative(self, enc, combatant: Combatant, chance):
+        combatant = frozen(combatant)
         if combatant.enemy:
             score = combatant.sheet.initiative
             return (score,), say("fixed score {score}", score=secret(score, combatant))
         value = chance.die(6)
         return (value,), seq("1d6 (", str(value), ")")
 
-    def can_act(self, enc, combatant: FrozenCombatant) -> bool:
+    def can_act(self, enc, combatant: Combatant) -> bool:
+        combatant = frozen(combatant)
         return not combatant.out and not combatant.broken
 
     def cannot_act_reason(self, enc, combatant: FrozenCombatant) -> Text:
@@ -174,7 +178,8 @@ class FrozenLands(System):
         return combat.resume_defend(enc, pending, option, chance)
 
     # --- what people see ------------------------------------------------------------------
-    def status_line(self, enc, combatant: FrozenCombatant, *, reveal: bool) -> Text:
+    def status_line(self, enc, combatant: Combatant, *, reveal: bool) -> Text:
+        combatant = frozen(combatant)
         parts: list[Text | str]
         if combatant.enemy:
             if not reveal:
