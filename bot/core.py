@@ -27,7 +27,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotRunning, RulesError, Stale
 from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
-from rules.said import N_, cut, joined, say
+from rules.said import N_, cut, joined, say, seq
 from rules.system import System
 from rules.text import Text, english
 from rules.usertext import listed, mark
@@ -310,7 +310,7 @@ class Core:
         change = NewChange(
             key,
             by.user_id,
-            f"/encounter end {say('(encounter #{id})', id=record.id)}",
+            seq("/encounter end ", say("(encounter #{id})", id=record.id)),
             say("Saved from the fight: {names}", names=names),
             {
                 "characters": {str(r.id): r.lasting for r in stored},
