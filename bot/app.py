@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+from typing import Any
 
 import aiohttp
 import discord
@@ -12,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from rules.text import Text
 
@@ -51,13 +53,25 @@ class StartUpError(Exception):
     """Why the bot cannot start, in one line that says what to do."""
 
 
+class Tree(app_commands.CommandTree["TurnkeeperBot"]):
+    """The command tree: every command passes the bot's own length limits, every error its one handler."""
+
+    async def interaction_check(self, interaction: discord.Interaction[TurnkeeperBot], /) -> bool:
+        return await self.client.within_limits(interaction)
+
+    async def on_error(
+        self, interaction: discord.Interaction[TurnkeeperBot], error: app_commands.AppCommandError, /
+    ) -> None:
+        await self.client.on_app_command_error(interaction, error)
+
+
 class TurnkeeperBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, seed: int | None = None, **options) -> None:
         # Only servers, channels, threads and roles: Turnkeeper reads no messages, so it does not
         # ask to be sent every message of every channel (nor reactions, typing, presences).
         intents = discord.Intents.none()
         intents.guilds = True
-        sharding = {}
+        sharding: dict[str, Any] = {}
         if settings.shard_count:
             sharding["shard_count"] = settings.shard_count
         if settings.shard_ids:
@@ -68,6 +82,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             max_messages=None,  # no message events, nothing to cache
+            tree_cls=Tree,
             **sharding,
             **options,
         )
@@ -76,15 +91,13 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.busy = 0
         self.idle = asyncio.Event()
         self.idle.set()
-        self.core: Core | None = None
-        self.engine = None
+        self._core: Core | None = None
+        self.engine: AsyncEngine | None = None
         self.command_sets = CommandSets(self)
         pacer = Pacer(settings.tracker_requests_per_second)
         self.trackers = TrackerDelivery(self, interval=settings.tracker_interval_seconds, pacer=pacer)
         self.turn_buttons = TurnButtons(pacer)
         self._campaign_roles: dict[int, int | None] = {}
-        self.tree.on_error = self.on_app_command_error
-        self.tree.interaction_check = self.within_limits
 
     async def open_database(self) -> None:
         """The database, its schema brought to the newest, before Discord is contacted."""
@@ -98,7 +111,14 @@ class TurnkeeperBot(commands.AutoShardedBot):
             await driver_threads_stopped()
             raise StartUpError(database_problem(self.settings.database_url, error)) from error
         self.engine = engine
-        self.core = Core(Repository(engine), seed=self.seed)
+        self._core = Core(Repository(engine), seed=self.seed)
+
+    @property
+    def core(self) -> Core:
+        """The core over the database, there once `open_database` opened it."""
+        if self._core is None:
+            raise RuntimeError("the database is not open yet: open_database() first")
+        return self._core
 
     async def setup_hook(self) -> None:
         await self.open_database()
@@ -131,8 +151,8 @@ class TurnkeeperBot(commands.AutoShardedBot):
         await self.command_sets.stop()
         await self.trackers.flush()  # nothing the channel should see is left unsent
         await super().close()
-        if self.core is not None:
-            self.core.repo.close()
+        if self._core is not None:
+            self._core.repo.close()
         if self.engine is not None:
             await self.engine.dispose()
 
@@ -203,12 +223,15 @@ def create_bot(settings: Settings | None = None, **options) -> TurnkeeperBot:
 async def run(settings: Settings) -> None:
     """`python -m bot`: the database first, then Discord, until the bot is closed. A start-up that
     cannot go on raises StartUpError (the settings were checked when ``settings`` was made)."""
+    if settings.discord_token is None:
+        raise StartUpError("no DISCORD_TOKEN is configured: put the bot's token in .env as DISCORD_TOKEN=…")
+    token = settings.discord_token.get_secret_value()
     quiet_voice()
     async with create_bot(settings) as bot:
         await bot.open_database()
         freeze_start_up_heap()
         try:
-            await bot.start(settings.discord_token.get_secret_value())
+            await bot.start(token)
         except discord.LoginFailure as error:
             raise StartUpError(TOKEN_REFUSED) from error
         except discord.DiscordServerError as error:

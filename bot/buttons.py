@@ -136,7 +136,9 @@ class ChoiceSelect(
         return cls(int(match["eid"]), int(match["pid"]), signature=match["sig"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        picked = str(((interaction.data or {}).get("values") or ["x"])[0])
+        # A select menu's data carries the values picked (a str each).
+        values = cast(list[str], dict(interaction.data or {}).get("values") or ["x"])
+        picked = str(values[0])
         index = int(picked) if picked.isdigit() else 999  # out of range: refused as a stale choice
         choose = dict(pending_id=self.pending_id, index=index, signature=self.signature)
         await _bot(interaction).play(

@@ -51,7 +51,7 @@ def extract_python(
         if not isinstance(node, ast.Call):
             continue
         name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
-        if name not in keywords or not node.args:
+        if not isinstance(name, str) or name not in keywords or not node.args:
             continue
         rest = tuple(_written(arg) for arg in node.args[1:])
         first = node.args[0]

@@ -19,7 +19,7 @@ from rules import registry
 from rules.model import Encounter
 from rules.said import say
 from rules.text import Text
-from rules.turns.clock import ClockEntry
+from rules.turns.clock import ClockEntry, ClockState
 
 from . import render
 
@@ -105,19 +105,28 @@ def _cell_box(index: int) -> tuple[int, int, int, int]:
     return x, y, x + CELL, y + CELL
 
 
+def clock_of(enc: Encounter) -> ClockState:
+    """The encounter's turns, which run on the phase clock (`rules.turns.clock`)."""
+    state = enc.turns
+    if not isinstance(state, ClockState):
+        raise TypeError(f"encounter of {enc.system} does not run on the phase clock")
+    return state
+
+
 def _tokens_at(enc: Encounter, first: int) -> tuple[dict[int, list], list]:
     """Entries by grid cell, in acting order; holders apart. Someone whose
     phase has passed (down, waiting to be healed) stands on the current phase."""
+    clock = clock_of(enc)
     cells: dict[int, list] = {}
     holding = []
-    for entry in sorted(enc.turns.entries, key=ClockEntry.order):
+    for entry in sorted(clock.entries, key=ClockEntry.order):
         combatant = enc.get(entry.cid)
         if combatant.out:
             continue
         if entry.held_since is not None:
             holding.append(combatant)
             continue
-        index = max(entry.phase, enc.turns.phase) - first
+        index = max(entry.phase, clock.phase) - first
         if 0 <= index < GRID * GRID:
             cells.setdefault(index, []).append(combatant)
     for occupants in cells.values():
@@ -142,12 +151,12 @@ def _legend(enc: Encounter, labels: dict[str, str], holding: list) -> list[str]:
     names = [
         f"{labels[c.id]} = {plain(c.name)}" + (_shown(" (holding)") if c.id in held else "")
         for c in enc.combatants
-        if not c.out and any(e.cid == c.id for e in enc.turns.entries)
+        if not c.out and any(e.cid == c.id for e in clock_of(enc).entries)
     ]
     return names + [_shown("grey: cannot act"), _shown("white ring: acting now")]
 
 
-def _shown(text: str) -> str:
+def _shown(text: Text | str) -> str:
     """Words drawn into the picture, in the readers' language (the bot's seam, as for a button)."""
     return plain(render.plain(text))
 
@@ -190,7 +199,7 @@ def _cell(draw: ImageDraw.ImageDraw, index: int, first: int, fill) -> None:
 
 def render_clock(enc: Encounter) -> bytes:
     """A PNG of the phase grid for a clock encounter (`enc.turns` is a ClockState)."""
-    state = enc.turns
+    state = clock_of(enc)
     first = (state.phase // GRID) * GRID
     image = _grid(first).copy()
     draw = ImageDraw.Draw(image)

@@ -75,7 +75,13 @@ class CommandSets:
     async def sync_global(self) -> None:
         tree = self.bot.tree
         common = [c.name for c in tree.get_commands() if c.name not in system_groups()]
-        await self.bot.http.bulk_upsert_global_commands(self.bot.application_id, payload=await self._payload(common))
+        await self.bot.http.bulk_upsert_global_commands(self._application_id(), payload=await self._payload(common))
+
+    def _application_id(self) -> int:
+        """The bot's application, known once it has logged in (commands are synced after)."""
+        if self.bot.application_id is None:
+            raise RuntimeError("the application id is known only once the bot has logged in")
+        return self.bot.application_id
 
     async def systems_of(self, guild_id: int) -> set[str]:
         """The systems of the server's campaign, of the campaigns bound to its channels and
@@ -87,6 +93,8 @@ class CommandSets:
         encounters = sa.select(encounter_table.c.system).where(
             encounter_table.c.guild_id == guild_id, encounter_table.c.status == ACTIVE
         )
+        if self.bot.engine is None:
+            raise RuntimeError("the database is not open yet: open_database() first")
         async with self.bot.engine.connect() as conn:  # one round trip
             return set((await conn.execute(sa.union(campaigns, encounters))).scalars())
 
@@ -121,7 +129,7 @@ class CommandSets:
             if current == wanted or (current is None and known_empty and not wanted):
                 return
             await self.bot.http.bulk_upsert_guild_commands(
-                self.bot.application_id, guild_id, payload=await self._payload(wanted)
+                self._application_id(), guild_id, payload=await self._payload(wanted)
             )
             self.synced[guild_id] = wanted
 

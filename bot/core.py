@@ -27,7 +27,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotRunning, RulesError, Stale
 from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
-from rules.said import N_, cut, joined, say
+from rules.said import N_, cut, joined, say, seq
 from rules.system import System
 from rules.text import Text, english
 from rules.usertext import listed, mark
@@ -57,6 +57,7 @@ START = "/encounter start"
 MAX_REMINDERS = 3
 CACHE_SIZE = 512
 ENDED_ENCOUNTER = "That button belongs to an encounter that is over."
+NO_ENCOUNTER_YET = "This channel has had no encounter yet: the GM starts one with /encounter start."
 
 # Campaign settings every system shares; systems add their own (rules Option).
 DEFAULT_SETTINGS: dict[str, Any] = {
@@ -310,11 +311,11 @@ class Core:
         change = NewChange(
             key,
             by.user_id,
-            f"/encounter end {say('(encounter #{id})', id=record.id)}",
+            seq("/encounter end ", say("(encounter #{id})", id=record.id)),
             say("Saved from the fight: {names}", names=names),
             {
                 "characters": {str(r.id): r.lasting for r in stored},
-                "campaign": campaign.state if campaign_state is not None else None,
+                "campaign": campaign.state if campaign is not None and campaign_state is not None else None,
             },
             by_name,
         )
@@ -400,7 +401,7 @@ class Core:
         one, else the last that ended. Returns (number, record)."""
         ids = await self.repo.channel_encounter_ids(channel_id)
         if not ids:
-            raise NotRunning("This channel has had no encounter yet: the GM starts one with /encounter start.")
+            raise NotRunning(NO_ENCOUNTER_YET)
         if number is None:
             active = await self.repo.active_encounter(channel_id)
             number = ids.index(active.id) + 1 if active is not None else len(ids)
@@ -409,6 +410,8 @@ class Core:
                 raise InvalidInput(say("This channel has had {n} encounter: choose a number from 1 to {n}.", n=1))
             raise InvalidInput(say("This channel has had {n} encounters: choose a number from 1 to {n}.", n=len(ids)))
         record = await self.repo.get_encounter(ids[number - 1])
+        if record is None:  # gone since its id was read
+            raise NotRunning(NO_ENCOUNTER_YET)
         return number, record
 
     async def log_markdown(

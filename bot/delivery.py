@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,8 @@ from rules import registry
 from . import render
 
 if TYPE_CHECKING:
+    from discord.types.embed import Embed as EmbedData
+
     from .app import TurnkeeperBot
     from .core import Result
 
@@ -124,12 +127,14 @@ def hook_of(interaction: discord.Interaction | None) -> Hook | None:
     return Hook(interaction.followup, time.monotonic() + TOKEN_SECONDS - age)
 
 
-async def _by_webhook_or_bot(hook: Hook | None, by_webhook, by_bot, pacer: Pacer):
+async def _by_webhook_or_bot(
+    hook: Hook | None, by_webhook: Callable[[discord.Webhook], Awaitable[Any]], by_bot, pacer: Pacer
+):
     """Through the webhook that sent the message while its token lasts (exempt from
     the global limit), else as the bot (paced)."""
     if hook is not None and hook.usable():
         try:
-            return await persist(by_webhook)
+            return await persist(by_webhook, hook.webhook)
         except discord.HTTPException as error:
             if error.status != 401:  # 401: the token ran out early; the bot can still do it
                 raise
@@ -141,7 +146,7 @@ async def edit_message(channel, message_id: int, hook: Hook | None, pacer: Pacer
     """Edit a message the bot sent (see ``_by_webhook_or_bot``)."""
     return await _by_webhook_or_bot(
         hook,
-        lambda: hook.webhook.edit_message(message_id, **fields),
+        lambda webhook: webhook.edit_message(message_id, **fields),
         lambda: channel.get_partial_message(message_id).edit(**fields),
         pacer,
     )
@@ -150,7 +155,7 @@ async def edit_message(channel, message_id: int, hook: Hook | None, pacer: Pacer
 async def delete_message(channel, message_id: int, hook: Hook | None, pacer: Pacer) -> None:
     await _by_webhook_or_bot(
         hook,
-        lambda: hook.webhook.delete_message(message_id),
+        lambda webhook: webhook.delete_message(message_id),
         lambda: channel.get_partial_message(message_id).delete(),
         pacer,
     )
@@ -191,7 +196,7 @@ class TrackerDelivery:
         self._pending: dict[int, tuple[Any, Result, Hook | None]] = {}  # encounter → (channel, newest result, hook)
         self._tasks: dict[int, asyncio.Task] = {}
         self._last_edit: dict[int, float] = {}
-        self._shown: dict[int, dict] = {}  # encounter → the embed its tracker shows, as sent
+        self._shown: dict[int, EmbedData] = {}  # encounter → the embed its tracker shows, as sent
         self._owners: dict[int, tuple[int, Hook | None]] = {}  # encounter → (tracker message, webhook that sent it)
         self._hurry = asyncio.Event()
         self.edits = 0

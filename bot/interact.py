@@ -79,7 +79,17 @@ async def post(channel, content: str, *, allowed_mentions: discord.AllowedMentio
 
 async def refuse(interaction: discord.Interaction, error: Exception, *, gm: bool = False) -> None:
     """An ephemeral refusal; `gm`: it goes to the GM, who may read hidden NPCs' numbers in it."""
-    await reply(interaction, f"⛔ {render.clean(getattr(error, 'said', None) or str(error), gm=gm)}", ephemeral=True)
+    await reply(interaction, f"⛔ {render.clean(said_by(error), gm=gm)}", ephemeral=True)
+
+
+def said_by(error: Exception) -> Text | str:
+    """What an error says: the rules' text (`RulesError.said`, or a text it was made with), else its str."""
+    said = getattr(error, "said", None)
+    if said:
+        return said if isinstance(said, (Text, str)) else str(said)
+    if error.args and isinstance(error.args[0], Text):
+        return error.args[0]
+    return str(error)
 
 
 async def refuse_stale(interaction: discord.Interaction, error: Stale) -> None:
@@ -232,7 +242,7 @@ async def announce(
         except discord.HTTPException:
             log.warning("could not offer %s's commands in server %s", state.system, channel.guild.id)
     hook = hook_of(interaction)
-    send = channel.send if hook is None else _followup(interaction)
+    send = channel.send if hook is None or interaction is None else _followup(interaction)
 
     async def turn_message() -> None:
         # Drawn in a thread: tens of milliseconds that would stall every other channel.

@@ -8,12 +8,13 @@ on every text option when the commands are registered (`declare`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from discord import AppCommandOptionType, app_commands
 
 from rules.said import say
+from rules.text import Text
 
 CONTENT_LIMIT = 2000
 EMBED_DESCRIPTION = 4096
@@ -58,7 +59,7 @@ def limit_for(option: str) -> int:
     return LIMITS.get(option, OTHER)
 
 
-def too_long(options: Iterable[tuple[str, Any]]) -> str | None:
+def too_long(options: Iterable[tuple[str, Any]]) -> Text | None:
     """The refusal for the first text option longer than its limit, or None."""
     for name, value in options:
         if isinstance(value, str) and len(value) > limit_for(name):
@@ -88,7 +89,7 @@ def declare(commands) -> None:
                     parameter.max_value = limit
 
 
-def typed_options(data: dict[str, Any] | None) -> list[tuple[str, Any]]:
+def typed_options(data: Mapping[str, Any] | None) -> list[tuple[str, Any]]:
     """(name, value) of every option in an interaction's data, subcommands included."""
     found: list[tuple[str, Any]] = []
     for option in (data or {}).get("options", []) or []:

@@ -8,6 +8,7 @@ from the saved data and edits the message in place.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, cast
 
 import discord
 
@@ -17,6 +18,9 @@ from rules.said import say
 from . import render, translation
 from .interact import refuse
 from .places import campaign_key
+
+if TYPE_CHECKING:
+    from .app import TurnkeeperBot
 
 CHARACTER_LINES = 15
 
@@ -75,9 +79,9 @@ class PageButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         translation.speaking(interaction)
-        bot = interaction.client
+        bot = cast("TurnkeeperBot", interaction.client)
         if self.kind == "order":
-            found = await bot.core.peek(interaction.channel_id)
+            found = await bot.core.peek(interaction.channel_id) if interaction.channel_id is not None else None
             if found is None or found[0].id != int(self.key):
                 over = "That encounter is over: /initiative order shows the current one."
                 await refuse(interaction, ValueError(over))

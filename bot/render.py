@@ -16,6 +16,7 @@ This is the one place that turns what the rules say into what Discord shows:
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 
@@ -337,11 +338,12 @@ def tracker_embed(
 SECRET_OPTIONS = ("stats",)
 
 
-def command_line(interaction: discord.Interaction, fallback: Text) -> Text:
+def command_line(interaction: discord.Interaction, fallback: Text | str) -> Text | str:
     """The slash command as typed, options included, for the log (`/initiative add name:Goblin count:2`).
 
     Option values are the user's text, so that the log shows them literally."""
-    data = interaction.data or {}
+    # A slash command's data: its name, options (nested under subcommands) and resolved users.
+    data: dict[str, Any] = dict(interaction.data or {})
     if interaction.type is not discord.InteractionType.application_command or "name" not in data:
         return fallback
     parts: list[Text | str] = [f"/{data['name']}"]

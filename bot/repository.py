@@ -66,7 +66,11 @@ class RepositoryError(Exception):
 
 class DuplicateName(RepositoryError, ValueError):
     """The owner already has a character (or the library an NPC) with this
-    (case-insensitive) name in the campaign."""
+    (case-insensitive) name in the campaign; `said`: which, as a text."""
+
+    @property
+    def said(self) -> Text | str:
+        return self.args[0] if self.args and isinstance(self.args[0], (Text, str)) else ""
 
 
 class CampaignChanged(RepositoryError):
@@ -203,7 +207,7 @@ def stored_text(text: Text | str, limit: int) -> str:
     return text[:limit] if isinstance(text, str) else dumps(cut(text, limit))
 
 
-def _read_texts(row: Mapping[str, Any]) -> dict[str, Any]:
+def _read_texts(row: Mapping[Any, Any]) -> dict[str, Any]:
     """A log row with its command and summary read back into text values."""
     return {**row, "command": loads(row["command"]), "summary": loads(row["summary"])}
 
@@ -440,11 +444,13 @@ class Repository:
 
     # -- helpers -------------------------------------------------------------------
 
-    async def _fetch(self, stmt: sa.Executable, params: Mapping[str, Any] | None = None) -> list[sa.Row[Any]]:
+    async def _fetch(
+        self, stmt: sa.Executable, params: Mapping[str, Any] | None = None
+    ) -> list[sa.Row[*tuple[Any, ...]]]:
         async with self._reader.connect() as conn:
             return list((await conn.execute(stmt, params)).all())
 
-    async def _write_row(self, stmt: sa.Executable) -> sa.Row[Any]:
+    async def _write_row(self, stmt: sa.Executable) -> sa.Row[*tuple[Any, ...]]:
         """Run one INSERT/UPDATE ... RETURNING and return its single row."""
         if self._writer is not None:
             return await self._writer.run(lambda conn: conn.execute(stmt).one())
@@ -458,7 +464,7 @@ class Repository:
         async with self._single.begin() as conn:
             return (await conn.execute(stmt)).rowcount
 
-    async def _insert_named(self, table: sa.Table, row: dict[str, Any], duplicate: str) -> Mapping[str, Any]:
+    async def _insert_named(self, table: sa.Table, row: dict[str, Any], duplicate: Text | str) -> sa.RowMapping:
         """Insert a character or library NPC; its name taken already raises DuplicateName(duplicate)."""
         try:
             return (await self._write_row(sa.insert(table).values(row).returning(*table.c)))._mapping

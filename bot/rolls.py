@@ -21,7 +21,8 @@ async def private_roll(bot: TurnkeeperBot, interaction: discord.Interaction, lin
     """Sends a private roll to the GM and gives what the roller is told beside it; refuses (and nobody
     sees the roll) when there is no GM to send it to."""
     is_gm = await bot.is_gm(interaction)
-    gm = None if is_gm else await bot.core.channel_gm(interaction.channel_id)
+    channel_id = interaction.channel_id
+    gm = None if is_gm or channel_id is None else await bot.core.channel_gm(channel_id)
     if gm is None and not is_gm:
         raise InvalidInput(
             say(

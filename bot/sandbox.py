@@ -50,11 +50,10 @@ async def sandbox(script: str | None, *, system: str | None, seed: int, out=sys.
             ) as bot:
                 channel = standin.channel("combat")
                 if system:
-                    gm_role = next(r for r in standin.world.guild_of_channel(channel).roles.values() if r.name == "GM")
-                    await bot.core.repo.save_campaign(
-                        channel.guild_id, system=system, gm_role_id=gm_role.id, settings={}
-                    )
-                    await bot.command_sets.refresh(channel.guild_id)
+                    guild = standin.world.guild_of_channel(channel)
+                    gm_role = next(r for r in guild.roles.values() if r.name == "GM")
+                    await bot.core.repo.save_campaign(guild.id, system=system, gm_role_id=gm_role.id, settings={})
+                    await bot.command_sets.refresh(guild.id)
                 lines = script.splitlines() if script is not None else None
                 if lines is None:
                     print(BANNER, file=out, flush=True)

@@ -91,7 +91,7 @@ def digest(campaign, characters, npcs) -> str:
     return hashlib.sha256(dumps(export(campaign, characters, npcs))).hexdigest()
 
 
-def _name(value: Any, what: str) -> str:
+def _name(value: Any, what: Text) -> str:
     if not isinstance(value, str) or not " ".join(value.split()):
         raise InvalidInput(say("The file has {what} without a name.", what=what))
     name = " ".join(value.split())
@@ -100,7 +100,7 @@ def _name(value: Any, what: str) -> str:
     return name
 
 
-def _dict(value: Any, what: str) -> dict[str, Any]:
+def _dict(value: Any, what: Text) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InvalidInput(say("The file's {what} is not an object.", what=what))
     return value

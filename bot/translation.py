@@ -42,6 +42,13 @@ UNDESCRIBED = N_("…")
 LOCALE: ContextVar[str | None] = ContextVar("turnkeeper_locale", default=None)
 
 
+def _forms(value: object) -> tuple[str, ...]:
+    """A catalog message's id or translation as its forms: one, or a plural's (a tuple); None reads as empty."""
+    if isinstance(value, (tuple, list)):
+        return tuple(form if isinstance(form, str) else "" for form in value)
+    return (value if isinstance(value, str) else "",)
+
+
 class Language:
     """One language's templates: {English template: its own} and, for a count,
     {(singular, plural): its forms}, the form picked by `plural_forms` (gettext's Plural-Forms)."""
@@ -67,13 +74,12 @@ class Language:
         for message in catalog:
             if not message.id or message.fuzzy:
                 continue
-            english = message.id if isinstance(message.id, tuple) else (message.id,)
-            translated = message.string if isinstance(message.string, tuple) else (message.string,)
+            english, translated = _forms(message.id), _forms(message.string)
             if not all(translated) or not all(_fits(text, english) for text in translated):
                 if any(translated):
                     log.warning("%s: %r left out: empty forms or values its English does not name", path, english[0])
                 continue
-            if isinstance(message.id, tuple):
+            if len(english) > 1:
                 forms[(english[0], english[1])] = translated
             else:
                 templates[english[0]] = translated[0]

@@ -48,7 +48,10 @@ MAX_CHOICE_BUTTONS = 5
 
 
 def choice_message(state: Encounter, encounter_id: int):
+    """The question of the encounter's pending choice, to whoever must answer (the GM if nobody is named)."""
     pending = state.pending
+    if pending is None:
+        raise ValueError(f"encounter {encounter_id} asks no question")
     users = list(pending.users) or [state.gm_id]
     default = pending.option(pending.default)
     how = say(

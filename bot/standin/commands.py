@@ -6,6 +6,7 @@ subcommand ``add``; groups add one more level (``"/gm monster add"``).
 
 from __future__ import annotations
 
+import builtins
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -103,7 +104,8 @@ class CommandRegistry:
     def is_synced(self, guild_id: int | None = None) -> bool:
         return guild_id in self._scopes
 
-    def visible_in(self, guild_id: int | None) -> list[dict[str, Any]]:
+    # `list` below names the method: the builtin is `builtins.list` in this class.
+    def visible_in(self, guild_id: int | None) -> builtins.list[dict[str, Any]]:
         """Guild commands first, then global ones — the order Discord's picker shows."""
         scoped = self._scopes.get(guild_id, []) if guild_id is not None else []
         return scoped + self._scopes.get(None, [])
@@ -133,7 +135,7 @@ class CommandRegistry:
         scope = int(top["guild_id"]) if top.get("guild_id") else None
         return CommandPath(top, names, node, scope)
 
-    def all_paths(self, guild_id: int | None = None) -> list[str]:
+    def all_paths(self, guild_id: int | None = None) -> builtins.list[str]:
         """Every invocable path, for help texts and error messages."""
         out: list[str] = []
 

@@ -37,6 +37,14 @@ CLOSE_AUTH_FAILED = 4004
 CLOSE_INVALID_SHARD = 4010
 
 
+def _payload(frame: dict[str, Any]) -> dict[str, Any]:
+    """A frame's `d`, which for every op a client sends but a heartbeat is an object."""
+    data = frame.get("d")
+    if not isinstance(data, dict):
+        raise ValueError(f"gateway op {frame.get('op')} carries no object: {data!r}")
+    return data
+
+
 class GatewaySession:
     def __init__(self, session_id: str, shard_id: int, shard_count: int, intents: int) -> None:
         self.session_id = session_id
@@ -144,15 +152,15 @@ class Gateway:
         return ws
 
     def _on_frame(self, conn: Connection, frame: dict[str, Any]) -> None:
-        op, data = frame.get("op"), frame.get("d")
+        op = frame.get("op")
         if op == HEARTBEAT:
             conn.send_op(HEARTBEAT_ACK, None)
         elif op == IDENTIFY:
-            self._identify(conn, data)
+            self._identify(conn, _payload(frame))
         elif op == RESUME:
-            self._resume(conn, data)
+            self._resume(conn, _payload(frame))
         elif op == REQUEST_MEMBERS:
-            self._member_chunk(conn, data)
+            self._member_chunk(conn, _payload(frame))
         # Presence (3) and voice state (4) updates need no answer.
 
     def _identify(self, conn: Connection, data: dict[str, Any]) -> None:
@@ -217,7 +225,7 @@ class Gateway:
     def _member_chunk(self, conn: Connection, data: dict[str, Any]) -> None:
         if conn.session is None:
             return
-        guild_ids = data.get("guild_id")
+        guild_ids = data["guild_id"]  # one id or a list of them
         for gid in guild_ids if isinstance(guild_ids, list) else [guild_ids]:
             guild = self.standin.world.guilds.get(int(gid))
             if guild is None:

@@ -124,7 +124,7 @@ async def running_client(
     """
     with patched_endpoints(standin):
         created = client_factory()
-        client: ClientT = await created if inspect.isawaitable(created) else created  # type: ignore[assignment]
+        client: ClientT = await created if inspect.isawaitable(created) else created
         task = await start_client(standin, client, timeout=ready_timeout)
         try:
             yield client

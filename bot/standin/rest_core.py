@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from .messages import MessageBody, UploadedFile
 
@@ -81,6 +81,8 @@ class RestCall:
         files = []
         reader = await self.request.multipart()
         async for part in reader:
+            if not isinstance(part, BodyPartReader):
+                continue  # a multipart nested in a part: discord.py sends none
             name = part.name or ""
             data = await part.read(decode=False)
             if name == "payload_json":

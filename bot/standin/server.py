@@ -257,7 +257,7 @@ class StandIn(UserActions):
     def archive_thread(self, thread: Channel, *, locked: bool = False, bot_manages_threads: bool = True) -> None:
         """The thread goes quiet and Discord archives it (and a moderator may lock it)."""
         thread.archived, thread.locked, thread.bot_manages_threads = True, locked, bot_manages_threads
-        session = self.gateway.session_for_guild(thread.guild_id)
+        session = self.gateway.session_for_guild(thread.guild_id) if thread.guild_id is not None else None
         if session is not None:
             session.dispatch("THREAD_UPDATE", channel_payload(thread))
 

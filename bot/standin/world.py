@@ -310,6 +310,8 @@ class World:
         return self.guild(guild).members.get(self.user(user).id)
 
     def guild_of_channel(self, channel: Channel) -> Guild:
+        if channel.guild_id is None:
+            raise KeyError(f"channel {channel.name!r} is a direct message channel, in no server")
         return self.guilds[channel.guild_id]
 
 
