@@ -96,7 +96,7 @@ def rest(system, kind, characters, campaign, options, chance, settings):
 
 
 def _rest(r) -> tuple[dict[str, Any], Text]:
-    if dead := dead_rest(r, N_("resting")):
+    if dead := dead_rest(r, say("resting")):
         return dead
     state = dict(r.lasting)
     v = _view(r.sheet, state)

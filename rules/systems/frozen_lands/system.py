@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any
 
 from ...actions import AddCombatants
-from ...model import Combatant, Event
+from ...model import Event
 from ...said import N_, Text, joined, say, say_plural, seq, term
 from ...secrets import secret
 from ...system import Option, System
 from ...turns.tracks import Tracks
 from ...usertext import listed
-from . import between as frozen_between
-from . import combat, gm, movement, moves, weapons
+from . import between, combat, gm, movement, moves, weapons
 from .actions import (
     AddCondition,
     Aim,
@@ -36,7 +34,7 @@ from .actions import (
 from .combat import dice_text
 from .commands import COMMANDS
 from .economy import action_word, fresh_turn, refresh_round
-from .model import FrozenCombatant, FrozenEncounter, Sheet, frozen
+from .model import FrozenCombatant, FrozenEncounter, Sheet
 
 # /help shows this after the general lines: both must fit one 2,000-character Discord message.
 SUMMARY = """d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:"6 4 1"` (pool, then stress dice).
@@ -50,7 +48,7 @@ SUMMARY = """d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:
 **GM's call** (README): talents → `/encounter note`."""
 
 
-class FrozenLands(System):
+class FrozenLands(System[FrozenCombatant]):
     key = "frozen-lands"
     name = N_("Frozen Lands")
     summary = SUMMARY
@@ -59,7 +57,7 @@ class FrozenLands(System):
     sheet_type = Sheet
     turns = Tracks()
     commands = COMMANDS
-    between: ClassVar[ModuleType] = frozen_between
+    between = between
     sides = ("heroes", "threats")
     player_side = "heroes"
     options = {
@@ -89,16 +87,14 @@ class FrozenLands(System):
             )
         return fields
 
-    def roll_initiative(self, enc, combatant: Combatant, chance):
-        combatant = frozen(combatant)
+    def roll_initiative(self, enc, combatant: FrozenCombatant, chance):
         if combatant.enemy:
             score = combatant.sheet.initiative
             return (score,), say("fixed score {score}", score=secret(score, combatant))
         value = chance.die(6)
         return (value,), seq("1d6 (", str(value), ")")
 
-    def can_act(self, enc, combatant: Combatant) -> bool:
-        combatant = frozen(combatant)
+    def can_act(self, enc, combatant: FrozenCombatant) -> bool:
         return not combatant.out and not combatant.broken
 
     def cannot_act_reason(self, enc, combatant: FrozenCombatant) -> Text:
@@ -178,8 +174,7 @@ class FrozenLands(System):
         return combat.resume_defend(enc, pending, option, chance)
 
     # --- what people see ------------------------------------------------------------------
-    def status_line(self, enc, combatant: Combatant, *, reveal: bool) -> Text:
-        combatant = frozen(combatant)
+    def status_line(self, enc, combatant: FrozenCombatant, *, reveal: bool) -> Text:
         parts: list[Text | str]
         if combatant.enemy:
             if not reveal:
