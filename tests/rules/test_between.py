@@ -5,8 +5,14 @@ import pytest
 from rules.between import at_most_sheet, dead_rest, heading, kept, refuse_dead
 from rules.errors import InvalidInput, NotAllowed
 from rules.randomness import Chance
-from rules.said import english, templates
+from rules.said import english
 from rules.system import Rest, Resting
+from rules.text import Phrase, Plural, Text, walk
+
+
+def templates(text: Text) -> list[str | Plural]:
+    """Every phrase said in `text`, each after the phrases inside it."""
+    return [node.asked for node in reversed(list(walk(text))) if isinstance(node, Phrase)]
 
 
 def resting(**lasting):
