@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+from typing import Any
 
 from rules.actions import AddCombatants
 from rules.errors import InvalidInput
@@ -69,7 +69,7 @@ class FactionsSystem(System):
     sheet_type = FactionsSheet
     turns = TURNS
     commands = COMMANDS
-    between: ClassVar[Any] = between
+    between = between
     sides = ("players", "gm")
     player_side = "players"
     options = {
