@@ -29,7 +29,7 @@ from rules.model import Actor, Encounter, Event
 from rules.rng import seed_from
 from rules.said import N_, cut, joined, say, seq
 from rules.system import System
-from rules.text import Text, english
+from rules.text import Text, english, has_secrets
 from rules.usertext import listed, mark
 
 from .between import SYSTEM_STATE, Between
@@ -416,8 +416,9 @@ class Core:
 
     async def log_markdown(
         self, channel_id: int, number: int | None = None, who: dict[int, str] | None = None
-    ) -> tuple[str, str]:
-        """The encounter's log as a Markdown table; `who`: readable names for user ids."""
+    ) -> tuple[str, str, str | None]:
+        """The encounter's log as a Markdown table, its file name, and the same table with a hidden NPC's
+        numbers shown, for the GM (None when nothing was hidden); `who`: readable names for user ids."""
         number, record = await self.logged_encounter(channel_id, number)
         state = self._load(record)
         events = await self.repo.events(record.id)
@@ -437,17 +438,22 @@ class Core:
             n=len(state.combatants),
         )
         head = " | ".join(words(cell) for cell in (N_("when (UTC)"), N_("who"), N_("command"), N_("what happened")))
-        lines = [f"# {words(title)}", "", words(started), "", f"| # | {head} |", "|---|---|---|---|---|"]
-        for event in events:
-            mark = "~~" if event.undone else ""
-            name = who.get(event.user_id)
-            person = log_cell(name, typed=True) if name else log_cell(say("user {id}", id=event.user_id))
-            command, summary = log_cell(event.command, command=True), log_cell(event.summary)
-            when = f"{event.created_at:%H:%M:%S}"
-            lines.append(f"| {event.seq} | {when} | {person} | {mark}{command}{mark} | {mark}{summary}{mark} |")
-        if any(e.undone for e in events):
-            lines += ["", words("Struck-through lines were undone.")]
-        return f"encounter-{record.id}-log.md", "\n".join(lines) + "\n"
+
+        def table(gm: bool) -> str:
+            lines = [f"# {words(title)}", "", words(started), "", f"| # | {head} |", "|---|---|---|---|---|"]
+            for event in events:
+                mark = "~~" if event.undone else ""
+                name = who.get(event.user_id)
+                person = log_cell(name, typed=True) if name else log_cell(say("user {id}", id=event.user_id))
+                command, summary = log_cell(event.command, command=True), log_cell(event.summary, gm=gm)
+                when = f"{event.created_at:%H:%M:%S}"
+                lines.append(f"| {event.seq} | {when} | {person} | {mark}{command}{mark} | {mark}{summary}{mark} |")
+            if any(e.undone for e in events):
+                lines += ["", words("Struck-through lines were undone.")]
+            return "\n".join(lines) + "\n"
+
+        hidden = any(has_secrets(e.summary) for e in events)
+        return f"encounter-{record.id}-log.md", table(gm=False), table(gm=True) if hidden else None
 
     async def log_users(self, channel_id: int, number: int | None = None) -> list[int]:
         """Who issued the logged encounter's commands (for readable names in the log)."""

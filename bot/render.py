@@ -367,12 +367,12 @@ def command_line(interaction: discord.Interaction, fallback: Text | str) -> Text
     return joined(" ", parts)
 
 
-def log_cell(text: Text | str, *, typed: bool = False, command: bool = False) -> str:
+def log_cell(text: Text | str, *, typed: bool = False, command: bool = False, gm: bool = False) -> str:
     """Text for a cell of the Markdown log: user-typed parts literal, one line, pipes escaped.
-    `typed`: a name; `command`: a command as it was given (see `clean_command`)."""
+    `typed`: a name; `command`: a command as it was given (see `clean_command`); `gm`: a hidden NPC's numbers shown."""
     if typed:  # a name, never looked up as words to translate
         return literal(usertext.scrub(str(text)).replace("\r", " ").replace("\n", " "))
-    parts = runs(text, whole=not (command and _is_command(text)))
+    parts = runs(text, gm=gm, whole=not (command and _is_command(text)))
     one_line = [(piece.replace("\r", " ").replace("\n", " "), is_typed) for piece, is_typed in parts]
     return _shown(one_line, literal, lambda part: neutralise(part.replace("|", "\\|")))
 

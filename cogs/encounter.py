@@ -16,7 +16,6 @@ from bot.places import campaign_key
 from rules import registry
 from rules.actions import EndEncounter
 from rules.said import N_
-from rules.secrets import conceal, reveal
 
 from .campaign import SYSTEM_CHOICES
 from .forwarding import forwarded
@@ -87,19 +86,18 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description=_("
     async def log(
         self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 100000] | None = None
     ) -> None:
-        filename, text = await self.bot.core.log_markdown(interaction.channel_id, number)
-        public = conceal(text)
+        filename, public, for_gm = await self.bot.core.log_markdown(interaction.channel_id, number)
         await reply(
             interaction,
             f"📜 {render.words('The encounter log:')}",
             file=discord.File(io.BytesIO(public.encode()), filename=filename),
         )
-        if public != reveal(text) and (await actor_of(interaction)).is_gm:
+        if for_gm is not None and (await actor_of(interaction)).is_gm:
             await reply(
                 interaction,
                 f"🔒 {render.words('Only you see this: the log with the hidden numbers.')}",
                 ephemeral=True,
-                file=discord.File(io.BytesIO(reveal(text).encode()), filename=filename),
+                file=discord.File(io.BytesIO(for_gm.encode()), filename=filename),
             )
 
     @app_commands.command(name="note", description=_("Log a narrative ruling or event (not adjudicated)"))

@@ -135,6 +135,7 @@ async def test_the_log_is_markdown_with_every_event(repo):
     await started(core)
     await core.act(CHANNEL, toy.Hit(by=GM, target="Alice", damage="1"), "/attack")
     await core.undo(CHANNEL, GM, 1)
-    name, text = await core.log_markdown(CHANNEL)
+    name, text, for_gm = await core.log_markdown(CHANNEL)
     assert name.endswith(".md") and text.startswith("# Toy toy-initiative encounter")
     assert "~~/attack~~" in text and "/encounter undo" in text and text.count("\n| ") == 6
+    assert for_gm is None  # nothing was hidden

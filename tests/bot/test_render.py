@@ -152,7 +152,7 @@ def test_an_entered_roll_carries_the_mark_and_a_generated_one_does_not():
 def test_the_log_summary_carries_the_mark():
     system, state = fight(names=())
     outcome = apply(state, AddCombatants(by=GM, name="Zombie", dice=(5,), sheet={}))
-    assert not outcome.summary.startswith(render.ENTERED)  # "Zombie joins" used no die
+    assert not english(outcome.summary).startswith(render.ENTERED)  # "Zombie joins" used no die
     first_roll = next(e for e in outcome.events if e.kind == "roll")
     assert first_roll.entered
 

@@ -7,7 +7,7 @@ nothing, and leave that message without buttons.
 
 import pytest
 
-from rules import registry
+from rules import registry, said
 from rules.model import Choice, Event, Pending
 from tests import toy
 from tests.e2e.conftest import say
@@ -31,7 +31,7 @@ class AskingToy(toy.ToyBase):
         pending = Pending(
             id=enc.next_pending,
             kind="ask",
-            prompt=f"{asker.name}: which one?",
+            prompt=said.say("{who}: which one?", who=asker.name),
             options=options,
             default=options[0].key,
             chooser=asker.id,
@@ -41,7 +41,8 @@ class AskingToy(toy.ToyBase):
 
     def resume_ask(self, enc, pending, option, chance):
         picked = pending.option(option).label
-        return enc, [Event(kind="info", text=f"Picked {picked} for {pending.prompt.split(':')[0]}.")]
+        who = enc.get(pending.chooser).name
+        return enc, [Event(kind="info", text=said.say("Picked {picked} for {who}.", picked=picked, who=who))]
 
 
 @pytest.fixture(autouse=True)

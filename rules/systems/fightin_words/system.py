@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from rules.model import Event
 from rules.said import N_, joined, say, say_plural, term
 from rules.system import System
@@ -40,7 +38,7 @@ class FightinWords(System):
     sheet_type = Sheet
     turns = Seconds(TURN_SECONDS)
     commands = COMMANDS
-    between: ClassVar[Any] = between
+    between = between
     sides = ("heroes", "threats")
     player_side = "heroes"
 

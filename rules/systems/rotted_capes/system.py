@@ -3,7 +3,7 @@ turn hooks, commands and what the tracker shows."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
@@ -48,7 +48,7 @@ SUMMARY = """Stats: dex con init avoidance fortitude willpower stamina wounds dr
 **GM's call** (README): positions, terrain, knockback, vehicles → adv/dis, /encounter note."""
 
 
-class RottedCapes(System):
+class RottedCapes(System[RCCombatant]):
     key = "rotted-capes"
     name = N_("Rotted Capes")
     summary = SUMMARY
@@ -57,7 +57,7 @@ class RottedCapes(System):
     sheet_type = RCSheet
     turns = Initiative()
     commands = COMMANDS
-    between: ClassVar[Any] = between
+    between = between
     options = {
         "starting_plot_points": Option(default=1, help=N_("Plot Points each hero starts an Issue with.")),
         "offer_plot_disadvantage": Option(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from rules.cards import Card
 from rules.errors import InvalidInput
@@ -33,7 +33,7 @@ FALL_STUN_PER_5FT = 5
 FALL_FLIPS_PER_5FT = 2
 
 
-class TowersSystem(System):
+class TowersSystem(System[TowersCombatant]):
     key = "99-towers"
     name = N_("99 Towers")
     summary = HELP
@@ -42,7 +42,7 @@ class TowersSystem(System):
     sheet_type = TowersSheet
     turns = Clock(idle_cost=5, idle_what=say("takes a Forced Delay"))
     commands = COMMANDS
-    between: ClassVar[Any] = between
+    between = between
     options = {
         "surprise_phases": Option(default=10, help=N_("Phases a surprised combatant loses before first acting.")),
         "mana_per_zero_phase": Option(default=1, help=N_("Mana each caster regains at the start of each zero phase.")),
@@ -68,14 +68,14 @@ class TowersSystem(System):
             "mana": values.mana,
         }
 
-    def roll_initiative(self, enc, combatant, chance):
+    def roll_initiative(self, enc, combatant: TowersCombatant, chance):
         return calculated(enc, combatant, chance)
 
     def order_ties(self, enc, tied, chance):
         settled, events = settle_ties(enc, tied, chance)
         return settled, [[e.cid] for e in settled], events
 
-    def can_act(self, enc, combatant) -> bool:
+    def can_act(self, enc, combatant: TowersCombatant) -> bool:
         if combatant.out or combatant.unconscious or combatant.dying:
             return False
         return not (combatant.disabled and not enc.options.get("disabled_can_act", True))
@@ -343,7 +343,7 @@ class TowersSystem(System):
         return enc, [Event(kind="roll", text=text)]
 
     # --- what people see ------------------------------------------------------------------
-    def status_line(self, enc, combatant, *, reveal) -> Text:
+    def status_line(self, enc, combatant: TowersCombatant, *, reveal: bool) -> Text:
         if not reveal:
             if combatant.out:
                 return say("dead")
