@@ -31,6 +31,7 @@ from rules.engine import apply
 from rules.errors import RulesError
 from rules.model import Actor, Encounter
 from rules.system import System
+from rules.text import english
 
 TOKEN = "standin.bot.token"
 SYSTEM = "rotted-capes"
@@ -281,7 +282,7 @@ async def check_replay(
         after_data = events[index + 1].state_before if index + 1 < len(events) else record.state
         if event.seq <= after_seq:
             continue
-        if event.command == UNDO:
+        if english(event.command) == UNDO:
             assert _undo_target(events, index, after_data), f"undo #{event.seq} did not restore an undone event's state"
             candidates = [s for s in pool if s.command == UNDO and s.user_id == event.user_id and id(s) not in used]
             match = next((s for s in sorted(candidates, key=lambda s: not s.applied)), None)
@@ -289,7 +290,7 @@ async def check_replay(
             used.add(id(match))
             continue
         after = system.load(after_data)
-        if event.command == TIMED_OUT:
+        if english(event.command) == TIMED_OUT:
             pending = before.pending
             assert pending is not None, f"event #{event.seq} answered a choice nobody was asked"
             action = Choose(
@@ -324,7 +325,7 @@ def _match(
         for s in pool
         if id(s) not in used
         and s.user_id == event.user_id
-        and (event.command == s.command or event.command.startswith(s.command + " "))
+        and (english(event.command) == s.command or english(event.command).startswith(s.command + " "))
     ]
     # Commands the bot confirmed first: a lookalike that was never answered must not take their place.
     candidates.sort(key=lambda s: not s.applied)

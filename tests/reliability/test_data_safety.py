@@ -31,6 +31,7 @@ from rules import registry
 from rules.actions import AddCombatants, NextTurn, Note
 from rules.engine import apply
 from rules.model import Actor
+from rules.text import english
 
 from .support import (
     BRUTE,
@@ -173,7 +174,7 @@ def first_release_rows(world, backend: str) -> dict[sa.Table, list[dict]]:
                 "seq": seq,
                 "user_id": user,
                 "command": name,
-                "summary": outcome.summary,
+                "summary": english(outcome.summary),  # the first release stored plain English
                 "state_before": state.model_dump(mode="json"),
                 "undone": seq == len(steps),
                 "created_at": _stamp(t0 + timedelta(minutes=seq), backend),
