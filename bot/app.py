@@ -19,6 +19,7 @@ from rules.text import Text
 
 from . import interact, lengths, paging, translation
 from .buttons import ChoiceButton, ChoiceSelect, EndEncounterButton, EndTurnButton
+from .check_posts import CheckOfferButton
 from .command_sets import CommandSets
 from .config import Settings
 from .core import Core
@@ -34,6 +35,7 @@ COGS = (
     "cogs.initiative",
     "cogs.play",
     "cogs.roll",
+    "cogs.check",
     "cogs.npc",
     "cogs.help",
 )
@@ -126,7 +128,9 @@ class TurnkeeperBot(commands.AutoShardedBot):
             await self.load_extension(name)
         await self.tree.set_translator(translation.Translator())
         lengths.declare(self.tree.get_commands())
-        self.add_dynamic_items(EndTurnButton, ChoiceButton, ChoiceSelect, EndEncounterButton, *paging.DYNAMIC_ITEMS)
+        self.add_dynamic_items(
+            EndTurnButton, ChoiceButton, ChoiceSelect, EndEncounterButton, CheckOfferButton, *paging.DYNAMIC_ITEMS
+        )
         await self.sync_commands()
         if not self.settings.dev_guild_id:
             self.command_sets.start()

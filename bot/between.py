@@ -28,8 +28,9 @@ from rules.usertext import mark, quoted
 from .repository import CharacterRecord, NewChange, Repository
 
 UNDO = "/campaign undo"
-# Only what the GM did between fights is undone here; a fight's end is undone with /encounter undo.
-UNDOABLE = ("/campaign rest", "/campaign adjust")
+# What the GM did between fights and checks that changed what a character carries are undone here;
+# a fight's end is undone with /encounter undo.
+UNDOABLE = ("/campaign rest", "/campaign adjust", "/check")
 MAX_VALUE_CHARS = 200
 SYSTEM_STATE = "rules"  # where the campaign state keeps the system's part (e.g. the Editor-in-Chief's pool)
 
@@ -181,10 +182,11 @@ class Between:
         if not by.is_gm:
             raise NotAllowed("Only the GM can undo between-fight changes.")
         for change in await self.repo.changes(key, limit=200):
-            if change.undone or not english(change.command).startswith(UNDOABLE):
+            # A check that changed nothing (most do) has nothing to take back.
+            if change.undone or not english(change.command).startswith(UNDOABLE) or not change.before:
                 continue
             summary = cut(say("Undid {command}: {summary}", command=change.command, summary=change.summary), 500)
             log = NewChange(key, by.user_id, UNDO, summary, {}, by_name)
             if await self.repo.undo_change(change.id, log):
                 return summary
-        raise InvalidInput("There is no rest or adjustment to undo.")
+        raise InvalidInput("There is no rest, adjustment or check to undo.")

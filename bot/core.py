@@ -34,6 +34,7 @@ from rules.usertext import listed, mark
 
 from .between import SYSTEM_STATE, Between
 from .campaigns import Campaigns
+from .checks import Checks
 from .library import Library
 from .places import Places
 from .render import log_cell, words
@@ -99,6 +100,7 @@ class Core:
         # A fixed seed makes every encounter replay the same (the sandbox uses it).
         self.seed = seed
         self.between = Between(repo, seed=seed)
+        self.checks = Checks(self.between)
         self.places = Places(repo)
         self.library = Library(repo)
         self.roster = Roster(repo)

@@ -155,3 +155,16 @@ async def adjustable(interaction: discord.Interaction, current: str) -> list[app
     return _choices(
         (f"{a.key} — {render.label(a.help, 96)}", a.key) for a in offered if key in a.key or key in a.help.casefold()
     )
+
+
+async def check_kinds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    system = await _campaign_system(interaction)
+    if system is None:
+        return []
+    key = _typed(current)
+    offered = system.check_kinds()
+    return _choices(
+        (f"{render.label(k.label, 40)} — {render.label(k.help, 56)}", k.key)
+        for k in offered
+        if key in k.key or key in k.label.casefold()
+    )

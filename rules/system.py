@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 from pydantic_core import PydanticKnownError
 
 from . import common
 from .actions import Action, AddCombatants
 from .commands import Commands, Given, not_used, pairs
 from .errors import InvalidInput, UnknownAction
-from .model import Actor, Combatant, Encounter, Event, Pending, Value
+from .model import Actor, Choice, Combatant, Encounter, Event, Pending, Value
 from .randomness import Chance
 from .said import EMPTY, N_, say, term
 from .text import Text
@@ -93,6 +93,55 @@ class RestOutcome(Value):
     events: tuple[Event, ...]
 
 
+class CheckKind(Value):
+    """A check a system's seed defines outside (and inside) a fight (`/check kind:…`).
+
+    `help` says what it rolls against what, for the autocomplete and /help; `opposed`: it may
+    be rolled against another character (`against:`); `dc`: it takes a target number."""
+
+    key: str
+    label: str
+    help: str
+    opposed: bool = False
+    dc: bool = True
+
+
+class CheckRequest(Value):
+    """One check as asked: who rolls it (as stored, lasting state included), the target number,
+    the other character of an opposed check, the options as given (`flags`), and the system's
+    part of the campaign state (a deck, a pool) and its settings."""
+
+    kind: str
+    who: Resting
+    dc: int | None = None
+    against: Resting | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    campaign: dict[str, Any] = Field(default_factory=dict)
+    settings: dict[str, Any] = Field(default_factory=dict)
+
+
+class CheckOutcome(Value):
+    """What a check did: its lines, the checker's (and the other's) new lasting state when it
+    changed (a Plot Point spent, Stress gained), the system's new campaign state when it changed
+    (a card drawn), and what the checker may do next (`offers`, e.g. a reroll) with what that
+    needs to know (`memo`)."""
+
+    lines: tuple[Text, ...]
+    lasting: dict[str, Any] | None = None
+    against_lasting: dict[str, Any] | None = None
+    campaign: dict[str, Any] | None = None
+    offers: tuple[Choice, ...] = ()
+    memo: dict[str, Any] = Field(default_factory=dict)
+
+
+class FormSection(Value):
+    """One field of the sheet's form (`/character add` without `stats`): a section of the sheet,
+    its keys written one per line as `key=value`. A Discord form holds at most five."""
+
+    label: str  # at most 45 characters
+    keys: tuple[str, ...]
+
+
 C = TypeVar("C", bound=Combatant)
 
 
@@ -114,6 +163,11 @@ class System(Generic[C]):
     # Not declared a ClassVar: mypy reads a module named in a class body as an instance variable,
     # and an instance variable may not override a ClassVar.
     between: Any = None
+    # The module with this system's checks (its `checks.py`): KINDS, check(request, chance) and
+    # check_again(request, memo, offer, chance) for what a check offers next.
+    checks: Any = None
+    # The sheet's form, section by section (at most five); none: the sheet's keys in order, in sections of ten.
+    form: ClassVar[tuple[FormSection, ...]] = ()
 
     def __init__(self) -> None:
         self._handlers: dict[type[Action], Handler] = {}
@@ -174,6 +228,53 @@ class System(Generic[C]):
             first = error.errors()[0]
             where = ".".join(str(p) for p in first.get("loc", ())) or "sheet"
             raise InvalidInput(say("Stat `{stat}`: {why}.", stat=where, why=_invalid(first))) from None
+
+    def sheet_form(self) -> tuple[FormSection, ...]:
+        if self.form:
+            return self.form
+        keys = tuple(self.sheet_type.model_fields)
+        size = max(10, -(-len(keys) // 5))
+        return tuple(
+            FormSection(label=N_("Sheet") if len(keys) <= size else f"{N_('Sheet')} {n + 1}", keys=keys[at : at + size])
+            for n, at in enumerate(range(0, len(keys), size))
+        )
+
+    def key_help(self, key: str) -> tuple[str, str]:
+        """What a sheet key means (its field's description, "" when it has none) and what it takes."""
+        info = self.sheet_type.model_fields[key]
+        low = next((m.ge for m in info.metadata if getattr(m, "ge", None) is not None), None)
+        high = next((m.le for m in info.metadata if getattr(m, "le", None) is not None), None)
+        if info.annotation is bool:
+            takes = "yes/no"
+        elif low is not None or high is not None:
+            takes = f"{'' if low is None else low}–{'' if high is None else high}"
+        elif info.annotation is int:
+            takes = "0, 1, 2…"
+        else:
+            takes = "text"
+        return info.description or "", takes
+
+    def form_text(self, section: FormSection, sheet: dict[str, Any] | None = None) -> str:
+        """A section as its form field shows it: `key=value` per line, the sheet's values (or the defaults)."""
+        values = self.sheet_type.model_validate(sheet or {}).model_dump(mode="json")
+        return "\n".join(f"{key}={_form_value(values[key])}" for key in section.keys)
+
+    def parse_form(self, fields: dict[str, str]) -> dict[str, Any]:
+        """The sheet from its form's fields (by section label): a wrong value is refused naming its field."""
+        raw: dict[str, str] = {}
+        for section in self.sheet_form():
+            text = " ".join(
+                f'{line.partition("=")[0].strip()}="{line.partition("=")[2].strip()}"'
+                for line in fields.get(section.label, "").splitlines()
+                if line.strip()
+            )
+            try:
+                part = pairs(text, self.sheet_example())
+                self.parse_sheet(part)
+            except InvalidInput as error:
+                raise InvalidInput(say("{field}: {problem}", field=term(section.label), problem=error.said)) from None
+            raw |= part
+        return self.parse_sheet(raw)
 
     def sheet_example(self) -> str:
         return "`" + " ".join(f"{name}=…" for name in list(self.sheet_type.model_fields)[:3]) + "`"
@@ -372,6 +473,44 @@ class System(Generic[C]):
 
     def settings_for(self, settings: dict[str, Any] | None) -> dict[str, Any]:
         return self.default_options() | dict(settings or {})
+
+    # --- checks ----------------------------------------------------------------
+    def check_kinds(self) -> tuple[CheckKind, ...]:
+        return tuple(self.checks.KINDS) if self.checks is not None else ()
+
+    def check_kind(self, kind: str) -> CheckKind:
+        kinds = self.check_kinds()
+        if not kinds:
+            raise UnknownAction(say("{system} defines no checks of its own: roll with /roll.", system=term(self.name)))
+        key = " ".join(str(kind or "").split()).casefold().replace(" ", "_")
+        found = next((k for k in kinds if key in (k.key, k.label.casefold().replace(" ", "_"))), None)
+        if found is None:
+            raise UnknownAction(
+                say(
+                    "{system} has no check called {kind}. Checks: {known}.",
+                    system=term(self.name),
+                    kind=quoted(str(kind)),
+                    known=listed(f"`{k.key}`" for k in kinds),
+                )
+            )
+        return found
+
+    def roll_check(self, request: CheckRequest, chance: Chance) -> CheckOutcome:
+        """Roll one check (`request.kind` is a key of `check_kinds`)."""
+        kind = self.check_kind(request.kind)
+        if request.against is not None and not kind.opposed:
+            raise InvalidInput(say("A {kind} check is not rolled against another character.", kind=term(kind.label)))
+        return self.checks.check(request.but(kind=kind.key), chance)
+
+    def roll_check_again(self, request: CheckRequest, memo: dict[str, Any], offer: str, chance: Chance) -> CheckOutcome:
+        """What a check offered next (`CheckOutcome.offers`), taken: `memo` is what the check kept for it."""
+        return self.checks.check_again(request, memo, offer, chance)
+
+
+def _form_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def chosen_names(options: dict[str, Any], key: str, characters: tuple[Resting, ...]) -> set[str]:

@@ -1,0 +1,73 @@
+"""A check's result as the channel reads it, with a button for each thing the check offers next
+(a Plot Point reroll), which keeps working after a restart: its custom id names the character and
+the check it was made for (`bot.checks` refuses it once another check of that character came after)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, cast
+
+import discord
+
+from rules.errors import RulesError
+
+from . import render
+from .checks import Checked
+from .interact import actor_of, refuse, reply
+from .places import campaign_key
+
+if TYPE_CHECKING:
+    from .app import TurnkeeperBot
+
+
+def check_lines(checked: Checked) -> str:
+    mark = f"{render.ENTERED} " if checked.entered else ""
+    return "\n".join(f"🎲 {mark}{render.clean(line)}" for line in checked.lines)
+
+
+def check_message(checked: Checked) -> tuple[str, discord.ui.View | None]:
+    if not checked.offers:
+        return check_lines(checked), None
+    view = discord.ui.View(timeout=None)
+    for offer in checked.offers[:5]:
+        view.add_item(CheckOfferButton(checked.character_id, checked.turn, offer.key, render.label(offer.label)))
+    return check_lines(checked), view
+
+
+class CheckOfferButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"tk:check:(?P<cid>\d+):(?P<turn>\d+):(?P<offer>[a-z_]{1,40})"
+):
+    def __init__(self, character_id: int, turn: int, offer: str, label: str = "?") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"tk:check:{character_id}:{turn}:{offer}",
+            )
+        )
+        self.character_id = character_id
+        self.turn = turn
+        self.offer = offer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["cid"]), int(match["turn"]), match["offer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast("TurnkeeperBot", interaction.client)
+        try:
+            checked = await bot.core.checks.follow(
+                await campaign_key(interaction),
+                await actor_of(interaction),
+                self.character_id,
+                self.turn,
+                self.offer,
+                interaction.user.display_name,
+            )
+        except RulesError as error:
+            await refuse(interaction, error)
+            return
+        line, view = check_message(checked)
+        await reply(
+            interaction, line, view=view, ephemeral=bool(interaction.message and interaction.message.flags.ephemeral)
+        )

@@ -1,0 +1,179 @@
+"""Checks a stored character rolls from its sheet (`/check`), in a fight or between fights.
+
+The rolling is the system's (`System.check`); this module finds the characters and the
+campaign, keeps the campaign's generator (and deck) going, and writes every check to the
+campaign log. A check that changes what a character carries (a Plot Point spent, Stress
+gained) logs what it replaced, so `/campaign undo` takes it back like an adjustment. What a
+check offers next (a reroll) is kept in the campaign state until the next check of that
+character, and taken by its button (`follow`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules.cards import parse_cards
+from rules.commands import flags
+from rules.dice import parse_entered
+from rules.errors import InvalidInput, NotAllowed, Stale
+from rules.model import Actor, Choice
+from rules.randomness import Chance
+from rules.said import EMPTY, joined, say, seq
+from rules.system import CheckOutcome, CheckRequest, Resting, System
+from rules.text import Text
+from rules.usertext import mark
+
+from .between import SYSTEM_STATE, Between
+from .repository import CharacterRecord, NewChange
+
+CHECK = "/check"
+OFFERED = "offered"  # the campaign state's key for what the last checks offer next, by character id
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A check as the channel reads it: its lines, whether entered dice or cards decided it, and
+    what the checker may do next (`offers`, answered with `follow`)."""
+
+    lines: tuple[Text, ...]
+    entered: bool
+    offers: tuple[Choice, ...]
+    character_id: int
+    turn: int  # tells this check's offers from a later check's
+
+
+def resting(record: CharacterRecord) -> Resting:
+    return Resting(
+        name=record.name,
+        owner_id=record.owner_id,
+        sheet=record.sheet,
+        lasting=dict(record.lasting),
+        character_id=record.id,
+        npc=record.npc,
+    )
+
+
+class Checks:
+    def __init__(self, between: Between) -> None:
+        self.between = between
+        self.repo = between.repo
+
+    async def check(
+        self,
+        key: int,
+        by: Actor,
+        record: CharacterRecord,
+        kind: str,
+        *,
+        dc: int | None = None,
+        against: CharacterRecord | None = None,
+        options: str | None = None,
+        dice: str | None = None,
+        cards: str | None = None,
+        by_name: str | None = None,
+    ) -> Checked:
+        campaign, system = await self.between._campaign(key)
+        if not (by.is_gm or record.owner_id == by.user_id):
+            raise NotAllowed(say("Only {name}'s player or the GM rolls its checks.", name=mark(record.name)))
+        if record.system != system.key or (against is not None and against.system != system.key):
+            raise InvalidInput(say("That character belongs to another rule system than this campaign's."))
+        if against is not None and against.id == record.id:
+            raise InvalidInput(say("A check is not rolled against the same character."))
+        check_kind = system.check_kind(kind)
+        request = CheckRequest(
+            kind=check_kind.key,
+            who=resting(record),
+            dc=dc,
+            against=resting(against) if against is not None else None,
+            options=flags(options),
+            campaign=dict(campaign.state.get(SYSTEM_STATE) or {}),
+            settings=system.settings_for(campaign.settings),
+        )
+        command = seq(
+            f"{CHECK} character:",
+            mark(record.name),
+            f" kind:{check_kind.key}",
+            f" dc:{dc}" if dc is not None else EMPTY,
+            seq(" against:", mark(against.name)) if against is not None else EMPTY,
+        )
+        return await self._roll(key, campaign, system, request, record, against, command, dice, cards, by, by_name)
+
+    async def follow(
+        self, key: int, by: Actor, character_id: int, turn: int, offer: str, by_name: str | None = None
+    ) -> Checked:
+        """Take what a check offered (its button): only while it is that character's last check."""
+        campaign, system = await self.between._campaign(key)
+        record = await self.repo.character_by_id(key, character_id)
+        kept = dict(campaign.state.get(OFFERED) or {}).get(str(character_id))
+        if record is None or kept is None or kept.get("turn") != turn or offer not in kept.get("offers", ()):
+            raise Stale(say("That check is over: its offer has passed."))
+        if not (by.is_gm or record.owner_id == by.user_id):
+            raise NotAllowed(say("Only {name}'s player or the GM rolls its checks.", name=mark(record.name)))
+        against = await self.repo.character_by_id(key, kept["against"]) if kept.get("against") else None
+        request = CheckRequest.model_validate(kept["request"]).but(
+            who=resting(record),
+            against=resting(against) if against is not None else None,
+            campaign=dict(campaign.state.get(SYSTEM_STATE) or {}),
+        )
+        command = seq(f"{CHECK} ", offer, " character:", mark(record.name))
+
+        def again(chance: Chance) -> CheckOutcome:
+            return system.roll_check_again(request, kept["memo"], offer, chance)
+
+        return await self._roll(
+            key, campaign, system, request, record, against, command, None, None, by, by_name, roll=again
+        )
+
+    async def _roll(
+        self,
+        key: int,
+        campaign: Any,
+        system: System,
+        request: CheckRequest,
+        record: CharacterRecord,
+        against: CharacterRecord | None,
+        command: Text,
+        dice: str | None,
+        cards: str | None,
+        by: Actor,
+        by_name: str | None,
+        roll=None,
+    ) -> Checked:
+        state = dict(campaign.state)
+        chance = Chance(
+            self.between._rng(key, state),
+            deck=tuple((state.get(SYSTEM_STATE) or {}).get("deck") or ()),
+            entered_dice=parse_entered(dice) if dice else (),
+            entered_cards=parse_cards(cards) if cards else (),
+        )
+        with chance.reporting():
+            outcome = roll(chance) if roll is not None else system.roll_check(request, chance)
+        chance.finish()  # entered dice or cards the check did not use: refused, nothing changed
+        turn = int(state.get("checks", 0)) + 1
+        offered = dict(state.get(OFFERED) or {})
+        offered.pop(str(record.id), None)
+        if outcome.offers:
+            offered[str(record.id)] = {
+                "turn": turn,
+                "offers": [o.key for o in outcome.offers],
+                "memo": outcome.memo,
+                "request": request.model_dump(mode="json"),
+                "against": against.id if against is not None else None,
+            }
+        new_state = state | {"rng": chance.rng_state, "checks": turn, OFFERED: offered}
+        if outcome.campaign is not None:
+            new_state[SYSTEM_STATE] = dict(outcome.campaign)
+        after: dict[int, dict[str, Any]] = {}
+        if outcome.lasting is not None and outcome.lasting != record.lasting:
+            after[record.id] = dict(outcome.lasting)
+        if against is not None and outcome.against_lasting is not None and outcome.against_lasting != against.lasting:
+            after[against.id] = dict(outcome.against_lasting)
+        changed = after or (outcome.campaign is not None and outcome.campaign != state.get(SYSTEM_STATE))
+        before: dict[str, Any] = {}
+        if changed:  # what `/campaign undo` restores
+            originals = {record.id: record.lasting} | ({against.id: against.lasting} if against is not None else {})
+            before = {"characters": {str(i): originals[i] for i in after}, "campaign": campaign.state}
+        summary = joined("; ", outcome.lines) if outcome.lines else say("nothing rolled")
+        await self.repo.save_lasting(after, NewChange(key, by.user_id, command, summary, before, by_name), new_state)
+        return Checked(outcome.lines, chance.entered_any, outcome.offers, record.id, turn)

@@ -1,0 +1,117 @@
+"""/check through the local Discord, with a toy system's checks: the bot's part of a check (the
+campaign's dice, the log, undo, what a check offers next, private checks, permissions), whatever
+the system's rules. Each system's own checks are tested beside its rules and its other e2e tests."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from bot.standin.world import default_world
+from rules.model import Choice
+from rules.said import say as said
+from rules.system import CheckKind, CheckOutcome
+from tests.e2e.conftest import say, serving, turnkeeper
+from tests.toy import standing_in_for
+
+KEY = "rotted-capes"  # the toy stands in under a real key: slash options accept only those
+
+
+def luck_check(request, chance) -> CheckOutcome:
+    """d20 + the sheet's init against the DC; a point of luck (lasting) buys a reroll."""
+    roll = chance.die(20) + int(request.who.sheet.get("init", 0))
+    luck = int(request.who.lasting.get("luck", 1))
+    line = said("{who} rolls luck: {roll} vs {dc}", who=request.who.name, roll=roll, dc=request.dc)
+    offers = (Choice(key="reroll", label=said("Spend luck to reroll")),) if luck > 0 else ()
+    return CheckOutcome(lines=(line,), offers=offers, memo={"roll": roll})
+
+
+def luck_again(request, memo, offer, chance) -> CheckOutcome:
+    luck = int(request.who.lasting.get("luck", 1))
+    roll = chance.die(20) + int(request.who.sheet.get("init", 0))
+    line = said("{who} spends luck and rerolls: {roll} (was {was})", who=request.who.name, roll=roll, was=memo["roll"])
+    return CheckOutcome(lines=(line,), lasting=request.who.lasting | {"luck": luck - 1})
+
+
+CHECKS = SimpleNamespace(
+    KINDS=(CheckKind(key="luck", label="Luck", help="d20 + init against a DC"),),
+    check=luck_check,
+    check_again=luck_again,
+)
+
+
+@pytest.fixture
+async def standin():
+    with standing_in_for(KEY) as toy:
+        toy.checks = CHECKS
+        async with serving(default_world()) as server:
+            yield server
+
+
+@pytest.fixture
+async def bot(standin, migrated_database_url):
+    async with turnkeeper(standin, migrated_database_url) as client:
+        yield client
+
+
+async def campaign(standin):
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(standin, "alice", "/character add", name="Nova", stats="init=3")
+    await say(standin, "bob", "/character add", name="Bolt", stats="init=1")
+
+
+async def test_a_check_is_shown_with_its_dice_and_written_to_the_campaign_log(standin, bot):
+    await campaign(standin)
+    shown = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=12, dice="14")
+    assert not shown.ephemeral and shown.content == "🎲 ✍️ Nova rolls luck: 17 vs 12", shown.content
+    log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
+    assert "/check character:Nova kind:luck dc:12" in log and "Nova rolls luck: 17 vs 12" in log
+    nothing = await say(standin, "gm", "/campaign undo")  # a check that changed nothing is not undone
+    assert nothing.ephemeral and "no rest, adjustment or check to undo" in nothing.content, nothing.content
+
+
+async def test_a_reroll_offered_by_a_check_spends_what_it_costs_and_undo_gives_it_back(standin, bot):
+    await campaign(standin)
+    shown = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=12, dice="5")
+    assert [b["label"] for b in shown.buttons()] == ["Spend luck to reroll"], shown.buttons()
+    refused = await (await standin.click("bob", "Spend luck to reroll", message=shown)).response()
+    assert refused.ephemeral and "Nova" in refused.content
+    again = await (await standin.click("alice", "Spend luck to reroll", message=shown)).response()
+    assert "Nova spends luck and rerolls" in again.content and "(was 8)" in again.content, again.content
+    assert again.buttons() == []
+    spent = await (await standin.click("alice", "Spend luck to reroll", message=shown)).response()
+    assert spent.ephemeral and "over" in spent.content  # an offer is taken once
+    nova = await bot.core.repo.get_character(standin.world.default_guild.id, "Nova")
+    assert nova.lasting == {"luck": 0}
+    undone = await say(standin, "gm", "/campaign undo")
+    assert "Undid" in undone.content and "/check reroll" in undone.content, undone.content
+    nova = await bot.core.repo.get_character(standin.world.default_guild.id, "Nova")
+    assert nova.lasting == {}
+
+
+async def test_only_the_owner_or_the_gm_rolls_a_characters_check_and_bad_input_changes_nothing(standin, bot):
+    await campaign(standin)
+    refused = await say(standin, "bob", "/check", character="Nova", kind="luck", dc=10)
+    assert refused.ephemeral and "Nova" in refused.content
+    assert not (await say(standin, "gm", "/check", character="Nova", kind="luck", dc=10)).ephemeral
+    unknown = await say(standin, "alice", "/check", character="Nova", kind="charm", dc=10)
+    assert unknown.ephemeral and "`luck`" in unknown.content, unknown.content
+    opposed = await say(standin, "alice", "/check", character="Nova", kind="luck", against="Bolt")
+    assert opposed.ephemeral and "against" in opposed.content, opposed.content
+    extra = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=10, dice="3 4")
+    assert extra.ephemeral and "not needed" in extra.content, extra.content
+    log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
+    assert log.count("/check") == 1  # the GM's, and no refused one
+
+
+async def test_a_private_check_is_shown_to_the_roller_and_sent_to_the_gm(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/encounter start")  # the channel's GM, whom a private roll reaches
+    await say(standin, "gm", "/encounter end")
+    shown = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=12, private=True, dice="10")
+    assert shown.ephemeral and "Nova rolls luck: 13 vs 12" in shown.content, shown.content
+    public = standin.messages("combat", include_ephemeral=False)
+    assert not any("rolls luck" in m.content for m in public)
+    (sent,) = standin.direct_messages("gm")
+    assert "A private roll in" in sent.content and "Nova rolls luck: 13 vs 12" in sent.content, sent.content
