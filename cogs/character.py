@@ -12,7 +12,10 @@ from bot.between import describe
 from bot.interact import actor_of, reply
 from bot.places import campaign_key
 from bot.roster import may_read
+from bot.sheet_forms import Draft, FixFormButton, SheetForm, blank_texts
 from rules import registry
+from rules.commands import check_owner_or_gm
+from rules.errors import RulesError
 from rules.said import joined, say
 
 from . import autocomplete
@@ -38,6 +41,11 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
     ) -> None:
         by = await actor_of(interaction)
         key = await campaign_key(interaction)
+        if stats is None:
+            system = await self.bot.core.roster.system(key)
+            draft = Draft(guild=key, user_id=by.user_id, system=system.key, texts=blank_texts(system), name=name)
+            await interaction.response.send_modal(SheetForm(draft))
+            return
         clean_name, system = await self.bot.core.roster.add(key, by, name, stats, interaction.user.display_name)
         stored = say(
             "**{name}** is stored for {owner} ({system}).",
@@ -46,6 +54,44 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
             system=system.name,
         )
         await reply(interaction, f"✅ {render.own(stored)}")
+
+    @add.autocomplete("stats")
+    async def stats_help(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The next key to type, with what it means and takes."""
+        try:
+            system = await self.bot.core.roster.system(await campaign_key(interaction))
+        except RulesError:
+            return []  # no campaign yet: /character add itself says so
+        typed = current.rstrip()
+        done = {part.partition("=")[0] for part in typed.split()}
+        partial = "" if not typed or current.endswith(" ") or "=" in typed.split()[-1] else typed.split()[-1]
+        stem = typed[: len(typed) - len(partial)].rstrip()
+        choices = []
+        for key in system.sheet_type.model_fields:
+            if key in done or not key.startswith(partial):
+                continue
+            meaning, takes = system.key_help(key)
+            value = f"{stem} {key}=".lstrip()
+            shown = render.label(" ".join(part for part in (f"{key}=", meaning, f"({takes})") if part), 100)
+            if len(value) <= 100:
+                choices.append(app_commands.Choice(name=shown, value=value))
+        return choices[:25]
+
+    @app_commands.command(name="edit", description=_("Change a character's sheet in a form (its owner or the GM)"))
+    @app_commands.autocomplete(name=autocomplete.campaign_characters)
+    async def edit(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
+        by, key, record = await self._named(interaction, name)
+        check_owner_or_gm(by, record)
+        system = registry.get(record.system)
+        draft = Draft(
+            guild=key,
+            user_id=by.user_id,
+            system=system.key,
+            texts=blank_texts(system, record.sheet),
+            name=record.name,
+            character_id=record.id,
+        )
+        await interaction.response.send_modal(SheetForm(draft))
 
     @app_commands.command(name="list", description=_("List the server's characters"))
     @app_commands.describe(mine=_("Only your own characters"))
@@ -65,20 +111,23 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         # A sheet and what it carries between fights are its owner's and the GM's to read, as the
         # numbers are in a fight: an NPC the GM kept may have fought hidden.
         readable = may_read(by, record)
+        system = registry.get(record.system)
+        embed = discord.Embed(title=render.fit(render.shown_name(record.name), 256), colour=discord.Colour.green())
         if readable:
-            stats = "\n".join(f"`{k}` = {render.shown_name(str(v))}" for k, v in record.sheet.items()) or "—"
-        else:
-            stats = render.words("Only its owner and the GM read its sheet.")
-        embed = discord.Embed(
-            title=render.fit(render.shown_name(record.name), 256),
-            description=render.fit(stats, 3000),
-            colour=discord.Colour.green(),
-        )
-        if readable:
-            carried = joined("\n", describe(registry.get(record.system), record))
+            # The sheet in its form's sections, so what /character edit asks is what /character show shows.
+            for section in system.sheet_form():
+                lines = "\n".join(
+                    f"`{k}` = {render.shown_name(str(record.sheet[k]))}" for k in section.keys if k in record.sheet
+                )
+                embed.add_field(
+                    name=render.label(section.label, 256), value=render.fit(lines or "—", 1000), inline=False
+                )
+            carried = joined("\n", describe(system, record))
             embed.add_field(
-                name=render.words("Between fights"), value=render.fit(render.clean(carried), 1000), inline=False
+                name=render.words("Between fights"), value=render.fit(render.clean(carried) or "—", 1000), inline=False
             )
+        else:
+            embed.description = render.words("Only its owner and the GM read its sheet.")
         embed.set_footer(text=f"{record.system}")
         owner = say("Owner: {owner}", owner=f"<@{record.owner_id}>")
         await reply(interaction, render.own(owner), embed=embed, ephemeral=True)
@@ -93,4 +142,5 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
 
 
 async def setup(bot) -> None:
+    bot.add_dynamic_items(FixFormButton)
     await bot.add_cog(Character(bot))
