@@ -114,18 +114,17 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         system = registry.get(record.system)
         embed = discord.Embed(title=render.fit(render.shown_name(record.name), 256), colour=discord.Colour.green())
         if readable:
+            # What it carries between fights first: it is what changes from fight to fight.
+            carried = joined("\n", describe(system, record))
+            embed.add_field(
+                name=render.words("Between fights"), value=render.fit(render.clean(carried) or "—", 1000), inline=False
+            )
             # The sheet in its form's sections, so what /character edit asks is what /character show shows.
             for section in system.sheet_form():
                 lines = "\n".join(
                     f"`{k}` = {render.shown_name(str(record.sheet[k]))}" for k in section.keys if k in record.sheet
                 )
-                embed.add_field(
-                    name=render.label(section.label, 256), value=render.fit(lines or "—", 1000), inline=False
-                )
-            carried = joined("\n", describe(system, record))
-            embed.add_field(
-                name=render.words("Between fights"), value=render.fit(render.clean(carried) or "—", 1000), inline=False
-            )
+                embed.add_field(name=render.words(section.label), value=render.fit(lines or "—", 1000), inline=False)
         else:
             embed.description = render.words("Only its owner and the GM read its sheet.")
         embed.set_footer(text=f"{record.system}")

@@ -118,7 +118,7 @@ async def test_show_is_an_embed_in_the_sheets_sections(standin, bot) -> None:
     await say(standin, "alice", "/character add", name="Nova", stats="body=3 stealth=2")
     shown = await say(standin, "alice", "/character show", name="Nova")
     fields = shown_sheet(shown)
-    assert list(fields) == ["Sheet 1", "Sheet 2", "Sheet 3", "Sheet 4", "Between fights"]
+    assert list(fields) == ["Between fights", "Sheet 1", "Sheet 2", "Sheet 3", "Sheet 4"]
     assert "`body` = 3" in fields["Sheet 1"] and "`stealth` = 2" in fields["Sheet 2"]
     hidden = await say(standin, "bob", "/character show", name="Nova")
     assert shown_sheet(hidden) == {} and "body" not in hidden.embeds[0].get("description", "")
