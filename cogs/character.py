@@ -21,6 +21,14 @@ from rules.said import joined, say
 from . import autocomplete
 
 
+def key_line(system, key: str) -> str:
+    """A sheet key as an autocomplete suggestion: `key=`, what it means and what it takes."""
+    meaning, takes = system.key_help(key)
+    if meaning:
+        return render.label(say("{key}= {meaning} ({takes})", key=key, meaning=meaning, takes=takes), 100)
+    return render.label(say("{key}= ({takes})", key=key, takes=takes), 100)
+
+
 @app_commands.guild_only()
 class Character(commands.GroupCog, group_name="character", group_description=_("Characters stored on this server")):
     def __init__(self, bot) -> None:
@@ -63,18 +71,22 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         except RulesError:
             return []  # no campaign yet: /character add itself says so
         typed = current.rstrip()
-        done = {part.partition("=")[0] for part in typed.split()}
-        partial = "" if not typed or current.endswith(" ") or "=" in typed.split()[-1] else typed.split()[-1]
-        stem = typed[: len(typed) - len(partial)].rstrip()
-        choices = []
-        for key in system.sheet_type.model_fields:
-            if key in done or not key.startswith(partial):
-                continue
-            meaning, takes = system.key_help(key)
-            value = f"{stem} {key}=".lstrip()
-            shown = render.label(" ".join(part for part in (f"{key}=", meaning, f"({takes})") if part), 100)
-            if len(value) <= 100:
-                choices.append(app_commands.Choice(name=shown, value=value))
+        words = typed.split()
+        last = words[-1] if words and not current.endswith(" ") else ""
+        fields = system.sheet_type.model_fields
+        if "=" in last:
+            # Typing a value: what its key means and takes, keeping what was typed.
+            key = last.partition("=")[0]
+            if key not in fields or len(current) > 100:
+                return []
+            return [app_commands.Choice(name=key_line(system, key), value=current)]
+        done = {word.partition("=")[0] for word in words if "=" in word}
+        stem = typed[: len(typed) - len(last)].rstrip()
+        choices = [
+            app_commands.Choice(name=key_line(system, key), value=f"{stem} {key}=".lstrip())
+            for key in fields
+            if key not in done and key.startswith(last) and len(f"{stem} {key}=") <= 101
+        ]
         return choices[:25]
 
     @app_commands.command(name="edit", description=_("Change a character's sheet in a form (its owner or the GM)"))

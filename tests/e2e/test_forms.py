@@ -5,9 +5,11 @@ sheet out in the form's sections."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from bot.sheet_forms import blank_texts
+from bot.sheet_forms import Draft, Drafts, blank_texts
 from bot.standin.commands import InvalidInvocation
 from rules import registry
 from tests.e2e.conftest import say
@@ -100,17 +102,39 @@ async def test_only_the_owner_or_the_gm_edits_a_sheet(standin, bot) -> None:
     assert "str=12" in by_gm.field("Sheet").value.splitlines()
 
 
-async def test_stats_autocomplete_suggests_the_next_key_with_its_meaning_and_range(standin, bot) -> None:
+async def test_stats_autocomplete_suggests_the_next_key_with_its_meaning_and_range(standin, bot, monkeypatch) -> None:
     await say(standin, "gm", "/campaign setup", system="frozen-lands")
     system = registry.get("frozen-lands")
-    meaning, takes = system.key_help("agility")
-    typing = await standin.autocomplete("alice", "/character add", "stats", name="Nova", stats="body=3 ag")
-    choices = await typing.choices()
-    (agility,) = choices
-    assert agility["value"] == "body=3 agility="
-    assert takes in agility["name"] and (meaning in agility["name"] or not meaning)
-    first = await (await standin.autocomplete("alice", "/character add", "stats", name="Nova", stats="")).choices()
-    assert first[0]["value"] == "body="
+    real = system.key_help
+    # The bot shows what the system says a key means (systems are giving their keys meanings one by one).
+    meant = {"agility": "How quick you are"}
+    monkeypatch.setattr(system, "key_help", lambda key: (meant.get(key, real(key)[0]), real(key)[1]))
+    assert system.key_help("agility") == ("How quick you are", "0–10") and real("body") == ("", "0–10")
+
+    async def typing(stats: str) -> list[dict]:
+        handle = await standin.autocomplete("alice", "/character add", "stats", name="Nova", stats=stats)
+        return await handle.choices()
+
+    assert await typing("body=3 ag") == [{"name": "agility= How quick you are (0–10)", "value": "body=3 agility="}]
+    first = await typing("")
+    assert first[0] == {"name": "body= (0–10)", "value": "body="} and len(first) == 25
+    assert await typing("body=") == [{"name": "body= (0–10)", "value": "body="}]
+    after = await typing("body=3 agility=2 ")
+    assert after[0]["value"] == "body=3 agility=2 mind="
+    assert not any(c["value"].endswith(("body=", "agility=")) for c in after)
+
+
+def test_typed_forms_are_kept_for_a_while_and_in_bounded_number(monkeypatch) -> None:
+    drafts = Drafts(size=3, seconds=60)
+    draft = Draft(guild=1, user_id=2, system="factions", texts={"Sheet": "str=x"}, name="Nova")
+    tokens = [drafts.keep(draft) for _ in range(5)]
+    assert len(drafts) == 3 and drafts.get(tokens[0]) is None and drafts.get(tokens[-1]) == draft
+    assert all(len(token) == 16 for token in tokens) and len(set(tokens)) == 5
+    now = time.monotonic()
+    monkeypatch.setattr(time, "monotonic", lambda: now + 61)
+    assert drafts.get(tokens[-1]) is None
+    drafts.keep(draft)
+    assert len(drafts) == 1
 
 
 async def test_show_is_an_embed_in_the_sheets_sections(standin, bot) -> None:
