@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from bot import sheet_forms
 from bot.sheet_forms import Draft, Drafts, blank_texts
 from bot.standin.commands import InvalidInvocation
 from rules import registry
@@ -177,3 +178,13 @@ async def test_a_form_is_only_sent_as_discords_client_would(standin, bot) -> Non
         await standin.submit("bob", opened, {"Sheet": "str=3"})
     with pytest.raises(InvalidInvocation, match="4000"):
         await standin.submit("alice", opened, {"Sheet": "x" * 4001})
+
+
+async def test_a_form_no_longer_kept_asks_for_the_command_again(standin, bot, monkeypatch) -> None:
+    await say(standin, "gm", "/campaign setup", system="factions")
+    opened = await standin.invoke("alice", "/character add", name="Nova")
+    await opened.form()
+    refused = await (await standin.submit("alice", opened, {"Sheet": "str=lots"})).response()
+    monkeypatch.setattr(sheet_forms, "DRAFTS", Drafts())  # as after a restart
+    gone = await (await standin.click("alice", "Fix the form", message=refused)).response()
+    assert gone.ephemeral and gone.content == "⛔ This form was not kept: run the command again."
