@@ -82,7 +82,7 @@ def test_typed_text_and_secrets_pass_through_a_translation_untouched():
 
 def test_cut_keeps_the_phrase_when_it_fits_and_cuts_it_in_the_readers_language():
     line = say("{who} attacks {target}", who="Ogre", target="Max")
-    assert cut(line, 100) is line
+    assert english(cut(line, 100)) == english(line)
     assert english(cut(line, 4)) == "Ogre"
     assert render(cut(line, 3), FRENCH.get) == "Max"
 
