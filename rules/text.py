@@ -81,6 +81,20 @@ class Text:
     def __bool__(self) -> bool:
         return True
 
+    # Values compare by kind and fields; a str is never equal, and comparing with one is a flattening.
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__match_args__)  # type: ignore[attr-defined]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            if STRICT:
+                raise Flattened(f"a text value compared with a str: {english(self)!r} == {other!r}")
+            return False
+        return type(other) is type(self) and other._fields() == self._fields()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._fields()))
+
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         return core_schema.no_info_plain_validator_function(
@@ -88,26 +102,9 @@ class Text:
         )
 
 
-def _no_str_equality(method):
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str) and STRICT:
-            raise Flattened(f"a text value compared with a str: {english(self)!r} == {other!r}")
-        return method(self, other)
-
-    return __eq__
-
-
 @dataclass(frozen=True, slots=True, eq=False)
 class Raw(Text):
     text: str
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return _no_str_equality(lambda s, o: False)(self, other)
-        return isinstance(other, Raw) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(("raw", self.text))
 
     def __bool__(self) -> bool:
         return bool(self.text)
@@ -117,14 +114,6 @@ class Raw(Text):
 class Typed(Text):
     text: str
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return _no_str_equality(lambda s, o: False)(self, other)
-        return isinstance(other, Typed) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(("typed", self.text))
-
     def __bool__(self) -> bool:
         return bool(self.text)
 
@@ -133,14 +122,6 @@ class Typed(Text):
 class Secret(Text):
     value: Text
     hidden: bool
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return _no_str_equality(lambda s, o: False)(self, other)
-        return isinstance(other, Secret) and (other.value, other.hidden) == (self.value, self.hidden)
-
-    def __hash__(self) -> int:
-        return hash(("secret", self.value, self.hidden))
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,30 +148,10 @@ class Phrase(Text):
     def value(self, name: str) -> Text | None:
         return next((v for k, v in self.values if k == name), None)
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return _no_str_equality(lambda s, o: False)(self, other)
-        return isinstance(other, Phrase) and (other.template, other.values, other.plural) == (
-            self.template,
-            self.values,
-            self.plural,
-        )
-
-    def __hash__(self) -> int:
-        return hash(("phrase", self.template, self.values, self.plural))
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Seq(Text):
     parts: tuple[Text, ...]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return _no_str_equality(lambda s, o: False)(self, other)
-        return isinstance(other, Seq) and other.parts == self.parts
-
-    def __hash__(self) -> int:
-        return hash(("seq", self.parts))
 
     def __bool__(self) -> bool:
         return any(self.parts)
@@ -200,14 +161,6 @@ class Seq(Text):
 class Cut(Text):
     text: Text
     limit: int
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return _no_str_equality(lambda s, o: False)(self, other)
-        return isinstance(other, Cut) and (other.text, other.limit) == (self.text, self.limit)
-
-    def __hash__(self) -> int:
-        return hash(("cut", self.text, self.limit))
 
     def __bool__(self) -> bool:
         return bool(self.text) and self.limit > 0
