@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rules.model import Event
 from rules.said import N_, joined, say, say_plural, term
-from rules.system import System
+from rules.system import FormSection, System
 from rules.text import Text
 from rules.turns.seconds import Seconds
 from rules.usertext import listed, user_text
 
-from . import attack, between, conditions, gm, initiative, morale, moves, wounds
+from . import attack, between, checks, conditions, gm, initiative, morale, moves, wounds
 from .commands import COMMANDS
 from .model import Condition, FightEncounter, Fighter, Sheet
 from .sheet import HELPLESS, can_act, has, helpless, minimum_toughness, minimum_will, pair, toughness, will
@@ -39,6 +41,14 @@ class FightinWords(System):
     turns = Seconds(TURN_SECONDS)
     commands = COMMANDS
     between = between
+    checks = checks
+    form: ClassVar[tuple[FormSection, ...]] = (
+        FormSection(label=N_("Abilities"), keys=("reflex", "dex", "strength", "endurance", "spirit")),
+        FormSection(label=N_("Body and Will"), keys=("scale", "defence", "fortitude", "will_bonus")),
+        FormSection(label=N_("Attack skills"), keys=("weapon_skill", "ranged_skill", "magic_skill")),
+        FormSection(label=N_("Defences"), keys=("block", "dodge", "parry")),
+        FormSection(label=N_("Weapons"), keys=("weapons",)),
+    )
     sides = ("heroes", "threats")
     player_side = "heroes"
 
