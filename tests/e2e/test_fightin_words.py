@@ -171,6 +171,9 @@ async def test_help_fits_one_message_and_names_what_a_gm_needs(standin, bot):
         "damage_type:fear",
         "/condition add|remove",
         "Broken",
+        "/check character:",
+        "options:veto",
+        "kind:skill",
     ):
         assert needed in text, needed
 

@@ -28,6 +28,7 @@ Initiative d6+Reflex+Dex, ties reroll. `/initiative delay` on an untouched turn,
 **GM**: `/damage amount:2d6` (`amount:fall options:"height=20"`; `damage_type:fear|insanity|rage|morale`), `/heal`, `/save kind:will|medicine dc:5 options:"bonus=2"`, `/condition add|remove` dying (remove = stabilise), staggered, stunned, confused, disabled…
 Rounds open with dying checks (d10 10 stabilises, else Endurance vs DC 4 rising) and Broken ones (Spirit vs DC 10 falling).
 Defaults: meeting the number succeeds; melee adds Strength+3×scale; a spell's delay starts after its casting; the surprised are flat-footed until their turn.
+**Checks**: `/check character:X kind:reflex|dex|strength|endurance|spirit|fortitude|will dc:4`; `kind:will|initiative against:Y` (ties reroll; `options:veto`: a lost veto costs a morale penalty); `kind:skill options:"skill=medicine bonus=2"`.
 **GM's call** (README): positions, mount speed (`damage:"1d8+3"`), possession → `/encounter note`."""
 
 
