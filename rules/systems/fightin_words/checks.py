@@ -90,9 +90,9 @@ def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
         raise NotAllowed(say("{who} has zero Will and cannot attempt to veto.", who=who.name))
     if request.against is None:
         if kind == "initiative":
-            _, line = initiative.check(who, chance)
-            return CheckOutcome(lines=(say("{who} Initiative: {roll}.", who=who.name, roll=line),))
-        _, line = roll_check(who, _stat(kind, options), options["bonus"], request.dc, chance)
+            _, line = _roll(kind, who, options, chance)
+        else:
+            _, line = roll_check(who, _stat(kind, options), options["bonus"], request.dc, chance)
         return CheckOutcome(lines=(line,))
     other = _fighter(request.against, "c1")
     if request.against.name.casefold() == request.who.name.casefold():
@@ -101,11 +101,13 @@ def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
 
 
 def check_again(request: CheckRequest, memo: dict[str, Any], offer: str, chance: Chance) -> CheckOutcome:
-    # No check of this system offers anything afterwards.
+    # Every check here is settled by its own roll (a tie rerolls at once): nothing is offered afterwards.
     raise Stale(say("That check offers nothing more: roll a new one with /check."))
 
 
-def _opposed(request: CheckRequest, who: Fighter, other: Fighter, options: dict[str, Any], chance: Chance):
+def _opposed(
+    request: CheckRequest, who: Fighter, other: Fighter, options: dict[str, Any], chance: Chance
+) -> CheckOutcome:
     """Both roll; "In cases of a tie, roll again." — as often as it takes, every roll shown."""
     lines: list[Text] = []
     for _ in range(MAX_REROLLS):
