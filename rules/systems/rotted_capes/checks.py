@@ -58,7 +58,7 @@ def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
     c = standing(request.who, request.settings)
     line = _rolled(request, c, chance)
     offers = (Choice(key=REROLL, label=say("Spend a Plot Point: reroll")),) if _may_reroll(c) else ()
-    return CheckOutcome(lines=(line,), offers=offers, memo={"points": c.plot_points})
+    return CheckOutcome(lines=(line,), offers=offers)
 
 
 def check_again(request: CheckRequest, memo: dict[str, Any], offer: str, chance: Chance) -> CheckOutcome:
