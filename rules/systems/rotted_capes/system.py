@@ -35,8 +35,8 @@ from .commands import COMMANDS
 from .model import RCCombatant, RCEncounter, RCSheet, fresh_state
 from .rolls import masked_bonus, signed
 
-# /help sends this after the general text in one message of at most 2,000 characters:
-# every word has to earn its place (the README has the long version).
+# /help shows this after the general text, a section per **Title** line picked from a menu:
+# short lines, every word earning its place (the README has the long version).
 SUMMARY = """Stats: dex con init avoidance fortitude willpower stamina wounds dr (fire:10) attack damage damage_type pace zombie(_level).
 **Initiative** d20+dex+init; ties: heroes first (/act action:swap), tied threats share a turn.
 **Turn**: Pace, Action, Bonus Action, 1 Reaction (off-turn attack; none on a mover who disengaged). /act action: dodge, dash, disengage, assist target:X, hide, ready, demanding, move, stand, prone; options: hide dc=N, ready trigger="…" (then trigger, then its /attack on that Reaction), demanding what="X" interruptible, move areas=N.
