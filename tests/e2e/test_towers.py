@@ -217,6 +217,10 @@ async def test_help_fits_one_message_and_lets_a_gm_run_the_fight(standin, bot):
         "defender_flips=auto",
         "Forced Delay",
         "stance options:aggressive",
+        "**Checks**",
+        "/check character:Tony kind:endurance dc:5",
+        "against:Mira",
+        "kind:skill",
     ):
         assert needed in text, needed
 
