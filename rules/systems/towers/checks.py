@@ -28,35 +28,29 @@ SKILL = "skill"
 ASPECTS = ("ss", "hs", "endurance")  # the Aspects a sheet holds, one of which a skill check adds
 # A stat check per value a seed's effect may attack, as `/save` takes them in a fight.
 STATS = {
-    "endurance": (N_("External Endurance"), N_("a poison or other effect resisted by External Endurance")),
-    "ss": (N_("Soft Strength"), N_("an effect resisted by Soft Strength")),
-    "hs": (N_("Hard Strength"), N_("an effect resisted by Hard Strength, or a test of strength")),
-    "pd": (N_("Physical Defense"), N_("an effect resisted by Physical Defense")),
-    "id": (N_("Intangible Defense"), N_("an effect resisted by Intangible Defense, such as a spell")),
-    "pa": (N_("Physical Attack"), N_("a Physical Attack flip")),
-    "sa": (N_("Spell Attack"), N_("a Spell Attack flip")),
-    "init": (N_("Initiative"), N_("an Initiative flip")),
-    "er": (N_("External Resilience"), N_("an effect resisted by External Resilience")),
-    "ir": (N_("Internal Resilience"), N_("an effect resisted by Internal Resilience")),
+    "endurance": (N_("External Endurance"), N_("External Endurance cards vs a poison's Attack (dc) or another's flip")),
+    "ss": (N_("Soft Strength"), N_("Soft Strength cards vs an effect's Attack (dc) or another's flip")),
+    "hs": (N_("Hard Strength"), N_("Hard Strength cards vs an effect's Attack (dc) or another's flip")),
+    "pd": (N_("Physical Defense"), N_("Physical Defense cards vs an effect's Attack (dc) or another's flip")),
+    "id": (N_("Intangible Defense"), N_("Intangible Defense cards vs a spell's Attack (dc) or another's flip")),
+    "pa": (N_("Physical Attack"), N_("Physical Attack cards vs a flip of dc cards or another's flip")),
+    "sa": (N_("Spell Attack"), N_("Spell Attack cards vs a flip of dc cards or another's flip")),
+    "init": (N_("Initiative"), N_("Initiative cards vs a flip of dc cards or another's flip")),
+    "er": (N_("External Resilience"), N_("External Resilience cards vs an effect's Attack (dc) or another's flip")),
+    "ir": (N_("Internal Resilience"), N_("Internal Resilience cards vs an effect's Attack (dc) or another's flip")),
 }
 KINDS = (
     *(CheckKind(key=key, label=label, help=help, opposed=True) for key, (label, help) in STATS.items()),
     CheckKind(
         key=SKILL,
         label=N_("Skill"),
-        help=N_("the skill's ranks in cards plus its Aspect: options `ranks=3 aspect=ss`"),
+        help=N_("the skill's ranks in cards, plus its Aspect: options `ranks=3 aspect=ss`"),
         opposed=True,
     ),
 )
-OPTIONS = {
-    "flip": N_("`flip=±N`: N more or fewer cards (a specialization, a circumstance)"),
-    "shift": N_("`shift=±N`: added to the kept card"),
-    "vs": N_("`vs=pd`: what the other character flips (the same stat when not given)"),
-    "ranks": N_("`ranks=N`: the skill's ranks (skill checks)"),
-    "aspect": N_("`aspect=ss|hs|endurance`: the Aspect a skill check adds"),
-    "vs_ranks": N_("`vs_ranks=N`: the other character's ranks in the skill"),
-    "vs_aspect": N_("`vs_aspect=ss`: the Aspect the other character adds"),
-}
+# flip/shift: (flip±N)/(shift±N), e.g. a specialization; vs: the other's stat; ranks/aspect: a skill check's,
+# vs_ranks/vs_aspect: the other's in an opposed skill check.
+OPTIONS = ("flip", "shift", "vs", "ranks", "aspect", "vs_ranks", "vs_aspect")
 SKILL_SHOWN = N_("skill")
 
 
