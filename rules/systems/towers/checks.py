@@ -16,7 +16,7 @@ from rules.between import refuse_dead
 from rules.commands import integer
 from rules.errors import InvalidInput, Stale
 from rules.randomness import Chance
-from rules.said import N_, Text, say, term
+from rules.said import N_, Text, say, seq, term
 from rules.system import CheckKind, CheckOutcome, CheckRequest, Resting
 from rules.usertext import listed, quoted
 
@@ -137,7 +137,7 @@ def _pool(who: Resting, kind: str, options: dict[str, Any], ranks_key: str, aspe
 
 
 def _shown(who: Resting, label: Text, cards: int, mods: Mods, result: Flip) -> Text:
-    return say("{who} {flip}", who=who.name, flip=described(label, cards, mods, result))
+    return seq(who.name, " ", described(label, cards, mods, result))
 
 
 def _verdict(who: Resting, other: Resting, mine: Flip, theirs: Flip) -> Text:
