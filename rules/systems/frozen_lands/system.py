@@ -8,10 +8,10 @@ from ...actions import AddCombatants
 from ...model import Event
 from ...said import N_, Text, joined, say, say_plural, seq, term
 from ...secrets import secret
-from ...system import Option, System
+from ...system import FormSection, Option, System
 from ...turns.tracks import Tracks
 from ...usertext import listed
-from . import between, combat, gm, movement, moves, weapons
+from . import between, checks, combat, gm, movement, moves, weapons
 from .actions import (
     AddCondition,
     Aim,
@@ -58,8 +58,33 @@ class FrozenLands(System[FrozenCombatant]):
     turns = Tracks()
     commands = COMMANDS
     between = between
+    checks = checks
     sides = ("heroes", "threats")
     player_side = "heroes"
+    form = (
+        FormSection(label=N_("Attributes"), keys=("body", "agility", "mind", "awareness", "soul")),
+        FormSection(
+            label=N_("Skills"),
+            keys=(
+                "melee",
+                "marksmanship",
+                "mobility",
+                "athletics",
+                "perception",
+                "stealth",
+                "survival",
+                "lore",
+                "healing",
+                "persuasion",
+            ),
+        ),
+        FormSection(
+            label=N_("Stamina, armour, weapons and talents"),
+            keys=("class_stamina", "armour", "weapon", "offhand", "ranged", "shield", "loaded", "talents"),
+        ),
+        FormSection(label=N_("Stress, WP and Wounds carried in"), keys=("stress", "wp", "wounds")),
+        FormSection(label=N_("Enemies only"), keys=("initiative", "damage", "defense", "stamina", "size")),
+    )
     options = {
         "any_failure_critical": Option(
             default=False,
