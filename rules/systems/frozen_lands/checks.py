@@ -58,8 +58,8 @@ def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
     kind = request.kind
     modifier, dim = _options(request)
     need = _need(kind, request.dc)
-    before = _checker(request.who)
-    table = _table(request, before, dim)
+    table = _table(request, _checker(request.who), dim)
+    before = table.get(CHECKER)
     if kind in (DISENGAGE, OUT_OF_TURN) and before.broken:
         raise NotAllowed(say("{who} is broken and cannot act.", who=before.name))
     pool, attribute = skill_pool(table, before, ROLLS[kind], modifier)
