@@ -301,7 +301,10 @@ def tracker_pages(system: System, state: Encounter, *, reveal: bool = False) -> 
 
 def current_page(system: System, state: Encounter) -> int:
     """The page (from 1) that shows whose turn it is: the ▶️ never falls off the tracker."""
-    lines, current = tracker_lines(system, state)
+    return _page_of(*tracker_lines(system, state))
+
+
+def _page_of(lines: list[str], current: int | None) -> int:
     if current is None:
         return 1
     seen = 0
@@ -316,8 +319,11 @@ def tracker_embed(
     system: System, state: Encounter, encounter_id: int, *, page: int | None = None, reveal: bool = False
 ) -> discord.Embed:
     """One page of the tracker; without `page`, the page with the current turn."""
-    pages = tracker_pages(system, state, reveal=reveal)
-    page = current_page(system, state) if page is None else page
+    lines, current = tracker_lines(system, state, reveal=reveal)
+    pages = ["\n".join(on_page) for on_page in page_lines(lines)]
+    if page is None:
+        # The players' tracker finds its current turn on its own lines; the GM's pages like the players'.
+        page = current_page(system, state) if reveal else _page_of(lines, current)
     page = max(1, min(page, len(pages)))
     running = system.turns.round_label(state)
     status = {"setup": say("setting up"), "running": running, "ended": say("ended")}[state.status]

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from .errors import UnknownCombatant
 from .randomness import claim_entered
 from .said import english, say
-from .text import Text, as_text
+from .text import Text, from_data
 from .usertext import Typed, quoted, user_text
 
 
@@ -74,7 +74,7 @@ class Choice(Value):
     @classmethod
     def _plain(cls, data: Any) -> Any:
         # A question stored before options had keys holds each option as its text alone.
-        return {"key": english(as_text(data)), "label": data} if isinstance(data, str) else data
+        return {"key": english(from_data(data)), "label": data} if isinstance(data, str) else data
 
 
 # How the options of questions stored before options had keys read, by question kind:
@@ -111,14 +111,14 @@ class Pending(Value):
             return data
         options = tuple(data["options"])
         known = _FORMER_KEYS.get(data.get("kind", ""), {})
-        keys = {o: known.get(english(as_text(o)), english(as_text(o))) for o in options if isinstance(o, str)}
+        keys = {o: known.get(english(from_data(o)), english(from_data(o))) for o in options if isinstance(o, str)}
         data = dict(data)
         if all(isinstance(o, str) for o in options) and "former_signature" not in data:
             former = repr((data.get("id"), data.get("kind"), data.get("prompt"), options))
             data["former_signature"] = hashlib.blake2s(former.encode(), digest_size=4).hexdigest()
         data["options"] = tuple(Choice(key=keys[o], label=o) if isinstance(o, str) else o for o in options)
         if isinstance(data.get("default"), str):
-            data["default"] = keys.get(data["default"], english(as_text(data["default"])))
+            data["default"] = keys.get(data["default"], english(from_data(data["default"])))
         data["owners"] = {keys.get(k, k): v for k, v in (data.get("owners") or {}).items()}
         return data
 

@@ -114,6 +114,9 @@ def joined(sep: str, parts: Iterable[Any]) -> Text:
 
 
 def cut(text: Any, limit: int) -> Text:
-    """At most `limit` characters, in whichever language the text is read."""
+    """At most `limit` characters, in whichever language the text is read (cut when it is rendered:
+    measuring it here would render it once more on every command)."""
     value = as_text(text)
-    return value if len(english(value)) <= limit else Cut(value, limit)
+    if isinstance(value, Cut) and value.limit <= limit:
+        return value
+    return Cut(value, limit)

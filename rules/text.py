@@ -81,33 +81,30 @@ class Text:
     def __bool__(self) -> bool:
         return True
 
+    # Values compare by kind and fields; a str is never equal, and comparing with one is a flattening.
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__match_args__)  # type: ignore[attr-defined]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            if STRICT:
+                raise Flattened(f"a text value compared with a str: {english(self)!r} == {other!r}")
+            return False
+        return type(other) is type(self) and other._fields() == self._fields()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._fields()))
+
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
         return core_schema.no_info_plain_validator_function(
-            as_text, serialization=core_schema.plain_serializer_function_ser_schema(to_data)
+            from_data, serialization=core_schema.plain_serializer_function_ser_schema(to_data)
         )
-
-
-def _no_str_equality(method):
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str) and STRICT:
-            raise Flattened(f"a text value compared with a str: {english(self)!r} == {other!r}")
-        return method(self, other)
-
-    return __eq__
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Raw(Text):
     text: str
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return _no_str_equality(lambda s, o: False)(self, other)
-        return isinstance(other, Raw) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(("raw", self.text))
 
     def __bool__(self) -> bool:
         return bool(self.text)
@@ -117,14 +114,6 @@ class Raw(Text):
 class Typed(Text):
     text: str
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return _no_str_equality(lambda s, o: False)(self, other)
-        return isinstance(other, Typed) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(("typed", self.text))
-
     def __bool__(self) -> bool:
         return bool(self.text)
 
@@ -133,14 +122,6 @@ class Typed(Text):
 class Secret(Text):
     value: Text
     hidden: bool
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return _no_str_equality(lambda s, o: False)(self, other)
-        return isinstance(other, Secret) and (other.value, other.hidden) == (self.value, self.hidden)
-
-    def __hash__(self) -> int:
-        return hash(("secret", self.value, self.hidden))
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,30 +148,10 @@ class Phrase(Text):
     def value(self, name: str) -> Text | None:
         return next((v for k, v in self.values if k == name), None)
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return _no_str_equality(lambda s, o: False)(self, other)
-        return isinstance(other, Phrase) and (other.template, other.values, other.plural) == (
-            self.template,
-            self.values,
-            self.plural,
-        )
-
-    def __hash__(self) -> int:
-        return hash(("phrase", self.template, self.values, self.plural))
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Seq(Text):
     parts: tuple[Text, ...]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return _no_str_equality(lambda s, o: False)(self, other)
-        return isinstance(other, Seq) and other.parts == self.parts
-
-    def __hash__(self) -> int:
-        return hash(("seq", self.parts))
 
     def __bool__(self) -> bool:
         return any(self.parts)
@@ -201,14 +162,6 @@ class Cut(Text):
     text: Text
     limit: int
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return _no_str_equality(lambda s, o: False)(self, other)
-        return isinstance(other, Cut) and (other.text, other.limit) == (self.text, self.limit)
-
-    def __hash__(self) -> int:
-        return hash(("cut", self.text, self.limit))
-
     def __bool__(self) -> bool:
         return bool(self.text) and self.limit > 0
 
@@ -217,22 +170,31 @@ EMPTY = Seq(())
 
 
 def as_text(value: Any) -> Text:
-    """Any value as a text: a text as it is, a typed str as `Typed`, anything else as `Raw`
-    (and a stored one, see `from_data`)."""
+    """Any value as a text: a text as it is, a typed str as `Typed`, anything else as `Raw`."""
     if isinstance(value, Text):
         return value
     if isinstance(value, NotSaid):
         return Typed(str(value))
-    if isinstance(value, str):
-        return from_data(value)
-    if isinstance(value, (dict, list)):
-        return from_data(value)
-    return Raw(str(value))
+    return Raw(value if isinstance(value, str) else str(value))
 
 
 def seq(*parts: Any) -> Text:
     """The parts one after the other; a str part is `Raw` (punctuation, never words to translate)."""
-    return joined_raw("", parts)
+    out: list[Text] = []
+    for part in parts:
+        if isinstance(part, Text):
+            if isinstance(part, Seq):
+                out.extend(part.parts)
+            elif part or not isinstance(part, Raw):
+                out.append(part)
+        elif isinstance(part, NotSaid):
+            out.append(Typed(str(part)))
+        elif isinstance(part, str):
+            if part:
+                out.append(Raw(part))
+        else:
+            out.append(Raw(str(part)))
+    return out[0] if len(out) == 1 else Seq(tuple(out))
 
 
 def joined_raw(sep: str, parts: Iterable[Any]) -> Text:
@@ -267,47 +229,57 @@ def plain_text(text: Text | str, translate=None, *, reveal: bool = False) -> str
     return "".join(piece for piece, _ in pieces(text, translate, reveal=reveal))
 
 
-def pieces(text: Text, translate, *, reveal: bool) -> Iterator[tuple[str, bool]]:
+def pieces(text: Text, translate, *, reveal: bool) -> list[tuple[str, bool]]:
     """The text's characters in order, each run with whether a user typed it: every phrase
     in the language `translate` gives (English where it gives None or there is none), each
     hidden secret as "?" unless `reveal`. Every medium renders from these."""
-    if isinstance(text, Raw):
-        yield text.text, False
-    elif isinstance(text, Typed):
-        yield text.text, True
-    elif isinstance(text, Seq):
-        for part in text.parts:
-            yield from pieces(part, translate, reveal=reveal)
-    elif isinstance(text, Secret):
-        if text.hidden and not reveal:
-            yield HIDDEN, False
-        else:
-            yield from pieces(text.value, translate, reveal=reveal)
-    elif isinstance(text, Phrase):
-        yield from _phrase(text, translate, reveal)
-    elif isinstance(text, Cut):
-        left = text.limit
-        for piece, typed in pieces(text.text, translate, reveal=reveal):
-            if left <= 0:
-                break
-            yield piece[:left], typed
-            left -= len(piece)
-    else:
-        raise TypeError(f"not a text: {text!r}")
+    out: list[tuple[str, bool]] = []
+    _collect(text, translate, reveal, out)
+    return out
 
 
 HIDDEN = "?"
 
 
-def _phrase(phrase: Phrase, translate, reveal: bool) -> Iterator[tuple[str, bool]]:
+def _collect(text: Text, translate, reveal: bool, out: list[tuple[str, bool]]) -> None:
+    # One list filled by plain recursion: a line is a tree of a few hundred nodes, rendered on every command.
+    if isinstance(text, Raw):
+        out.append((text.text, False))
+    elif isinstance(text, Phrase):
+        _phrase(text, translate, reveal, out)
+    elif isinstance(text, Seq):
+        for part in text.parts:
+            _collect(part, translate, reveal, out)
+    elif isinstance(text, Typed):
+        out.append((text.text, True))
+    elif isinstance(text, Secret):
+        if text.hidden and not reveal:
+            out.append((HIDDEN, False))
+        else:
+            _collect(text.value, translate, reveal, out)
+    elif isinstance(text, Cut):
+        left = text.limit
+        for piece, typed in pieces(text.text, translate, reveal=reveal):
+            if left <= 0:
+                break
+            out.append((piece[:left], typed))
+            left -= len(piece)
+    else:
+        raise TypeError(f"not a text: {text!r}")
+
+
+def _phrase(phrase: Phrase, translate, reveal: bool, out: list[tuple[str, bool]]) -> None:
     wanted = translate(phrase.asked) if translate is not None else None
     template = wanted if wanted is not None else _english_template(phrase)
-    values = dict(phrase.values)
+    values = phrase.values
     for literal, name, _, _ in fields(template):
         if literal:
-            yield literal, False
-        if name is not None and name in values:
-            yield from pieces(values[name], translate, reveal=reveal)
+            out.append((literal, False))
+        if name is not None:
+            for key, value in values:
+                if key == name:
+                    _collect(value, translate, reveal, out)
+                    break
 
 
 def _english_template(phrase: Phrase) -> str:
@@ -378,8 +350,12 @@ def to_data(text: Text) -> Any:
 
 
 def from_data(data: Any) -> Text:
+    """A text as stored (`to_data`), or as the rules made it; a line stored as a str, with or without
+    the marks texts had before they were values, reads as the same values."""
     if isinstance(data, Text):
         return data
+    if isinstance(data, NotSaid):
+        return Typed(str(data))
     if isinstance(data, str):
         return _from_stored_str(data)
     if isinstance(data, list):
