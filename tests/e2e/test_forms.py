@@ -79,16 +79,16 @@ async def test_a_wrong_value_is_refused_naming_its_field_and_the_form_reopens_as
     await say(standin, "gm", "/campaign setup", system="frozen-lands")
     opened = await standin.invoke("alice", "/character add", name="Nova")
     form = await opened.form()
-    typed = with_value(form.field("Sheet 1").value, "body", "lots")
-    refused = await (await standin.submit("alice", opened, {"Sheet 1": typed})).response()
-    assert refused.ephemeral and "Sheet 1" in refused.content and "body" in refused.content
+    typed = with_value(form.field("Attributes").value, "body", "lots")
+    refused = await (await standin.submit("alice", opened, {"Attributes": typed})).response()
+    assert refused.ephemeral and "Attributes" in refused.content and "body" in refused.content
     assert await bot.core.repo.get_character(standin.world.default_guild.id, "Nova") is None
     reopened = await standin.click("alice", "Fix the form", message=refused)
     again = await reopened.form()
-    assert again.field("Sheet 1").value == typed
-    assert again.field("Sheet 2").value == form.field("Sheet 2").value
+    assert again.field("Attributes").value == typed
+    assert again.field("Skills").value == form.field("Skills").value
     fixed = with_value(typed, "body", "3")
-    stored = await (await standin.submit("alice", reopened, {"Sheet 1": fixed})).response()
+    stored = await (await standin.submit("alice", reopened, {"Attributes": fixed})).response()
     assert "is stored" in stored.content
     record = await bot.core.repo.get_character(standin.world.default_guild.id, "Nova")
     assert record.sheet["body"] == 3
@@ -100,26 +100,25 @@ async def test_only_the_owner_or_the_gm_edits_a_sheet(standin, bot) -> None:
     refused = await (await standin.invoke("bob", "/character edit", name="Nova")).response()
     assert refused.ephemeral and "⛔" in refused.content
     by_gm = await (await standin.invoke("gm", "/character edit", name="Nova")).form()
-    assert "str=12" in by_gm.field("Sheet").value.splitlines()
+    assert "str=12" in by_gm.field("Attributes").value.splitlines()
 
 
-async def test_stats_autocomplete_suggests_the_next_key_with_its_meaning_and_range(standin, bot, monkeypatch) -> None:
+async def test_stats_autocomplete_suggests_the_next_key_with_its_meaning_and_range(standin, bot) -> None:
     await say(standin, "gm", "/campaign setup", system="frozen-lands")
     system = registry.get("frozen-lands")
-    real = system.key_help
-    # The bot shows what the system says a key means (systems are giving their keys meanings one by one).
-    meant = {"agility": "How quick you are"}
-    monkeypatch.setattr(system, "key_help", lambda key: (meant.get(key, real(key)[0]), real(key)[1]))
-    assert system.key_help("agility") == ("How quick you are", "0–10") and real("body") == ("", "0–10")
+    body, agility = system.key_help("body"), system.key_help("agility")
+    assert body == ("BODY: toughness; adds to Stamina", "0–10")  # the sheet's own words
 
     async def typing(stats: str) -> list[dict]:
         handle = await standin.autocomplete("alice", "/character add", "stats", name="Nova", stats=stats)
         return await handle.choices()
 
-    assert await typing("body=3 ag") == [{"name": "agility= How quick you are (0–10)", "value": "body=3 agility="}]
+    agility_line = f"agility= {agility[0]} ({agility[1]})"
+    assert await typing("body=3 ag") == [{"name": agility_line, "value": "body=3 agility="}]
     first = await typing("")
-    assert first[0] == {"name": "body= (0–10)", "value": "body="} and len(first) == 25
-    assert await typing("body=") == [{"name": "body= (0–10)", "value": "body="}]
+    body_line = "body= BODY: toughness; adds to Stamina (0–10)"
+    assert first[0] == {"name": body_line, "value": "body="} and len(first) == 25
+    assert await typing("body=") == [{"name": body_line, "value": "body="}]
     after = await typing("body=3 agility=2 ")
     assert after[0]["value"] == "body=3 agility=2 mind="
     assert not any(c["value"].endswith(("body=", "agility=")) for c in after)
@@ -127,7 +126,7 @@ async def test_stats_autocomplete_suggests_the_next_key_with_its_meaning_and_ran
 
 def test_typed_forms_are_kept_for_a_while_and_in_bounded_number(monkeypatch) -> None:
     drafts = Drafts(size=3, seconds=60)
-    draft = Draft(guild=1, user_id=2, system="factions", texts={"Sheet": "str=x"}, name="Nova")
+    draft = Draft(guild=1, user_id=2, system="factions", texts={"Attributes": "str=x"}, name="Nova")
     tokens = [drafts.keep(draft) for _ in range(5)]
     assert len(drafts) == 3 and drafts.get(tokens[0]) is None and drafts.get(tokens[-1]) == draft
     assert all(len(token) == 16 for token in tokens) and len(set(tokens)) == 5
@@ -143,8 +142,9 @@ async def test_show_is_an_embed_in_the_sheets_sections(standin, bot) -> None:
     await say(standin, "alice", "/character add", name="Nova", stats="body=3 stealth=2")
     shown = await say(standin, "alice", "/character show", name="Nova")
     fields = shown_sheet(shown)
-    assert list(fields) == ["Between fights", "Sheet 1", "Sheet 2", "Sheet 3", "Sheet 4"]
-    assert "`body` = 3" in fields["Sheet 1"] and "`stealth` = 2" in fields["Sheet 2"]
+    sections = [section.label for section in registry.get("frozen-lands").sheet_form()]
+    assert list(fields) == ["Between fights", *sections] and sections[:2] == ["Attributes", "Skills"]
+    assert "`body` = 3" in fields["Attributes"].splitlines() and "`stealth` = 2" in fields["Skills"].splitlines()
     hidden = await say(standin, "bob", "/character show", name="Nova")
     assert shown_sheet(hidden) == {} and "body" not in hidden.embeds[0].get("description", "")
 
@@ -156,16 +156,24 @@ async def test_markup_typed_in_the_form_is_shown_literally(standin, bot, payload
     opened = await standin.invoke("alice", "/character add", name=name)
     form = await opened.form()
     assert form.title.startswith("Sheet of Nova")
-    refused = await (await standin.submit("alice", opened, {"Sheet": f"str={payload}"})).response()
-    assert refused.ephemeral and "Sheet" in refused.content and "str" in refused.content
-    reopened = await (await standin.click("alice", "Fix the form", message=refused)).form()
-    assert reopened.field("Sheet").value == f"str={payload}"
-    weapons = with_value(form.field("Sheet").value, "weapons", "")
-    stored = await (await standin.submit("alice", opened, {"Sheet": weapons})).response()
+    typed = with_value(form.field("Attributes").value, "str", payload)
+    refused = await (await standin.submit("alice", opened, {"Attributes": typed})).response()
+    assert refused.ephemeral and "Attributes" in refused.content and "str" in refused.content
+    fixing = await standin.click("alice", "Fix the form", message=refused)
+    assert (await fixing.form()).field("Attributes").value == typed
+    weapon = with_value(form.field("Size and weapons").value, "weapons", f"sword {payload}:d6")
+    fields = {"Attributes": form.field("Attributes").value, "Size and weapons": weapon}
+    unread = await (await standin.submit("alice", fixing, fields)).response()
+    assert unread.ephemeral and "Size and weapons" in unread.content and "weapons" in unread.content
+    fixing = await standin.click("alice", "Fix the form", message=unread)
+    assert (await fixing.form()).field("Size and weapons").value == weapon
+    plain = {"Size and weapons": form.field("Size and weapons").value}
+    stored = await (await standin.submit("alice", fixing, plain)).response()
     assert "is stored" in stored.content
     shown = await say(standin, "alice", "/character show", name=name)
-    assert markup_in([refused, stored, shown]) == []
-    assert all(not m.current.mentions.user_ids and not m.current.mentions.everyone for m in (refused, stored, shown))
+    said = [refused, unread, stored, shown]
+    assert markup_in(said) == []
+    assert all(not m.current.mentions.user_ids and not m.current.mentions.everyone for m in said)
 
 
 async def test_a_form_is_only_sent_as_discords_client_would(standin, bot) -> None:
@@ -173,18 +181,18 @@ async def test_a_form_is_only_sent_as_discords_client_would(standin, bot) -> Non
     opened = await standin.invoke("alice", "/character add", name="Nova")
     await opened.form()
     with pytest.raises(InvalidInvocation, match="no field"):
-        await standin.submit("alice", opened, {"Attributes": "str=3"})
+        await standin.submit("alice", opened, {"Stats": "str=3"})
     with pytest.raises(InvalidInvocation, match="opened for alice"):
-        await standin.submit("bob", opened, {"Sheet": "str=3"})
+        await standin.submit("bob", opened, {"Attributes": "str=3"})
     with pytest.raises(InvalidInvocation, match="4000"):
-        await standin.submit("alice", opened, {"Sheet": "x" * 4001})
+        await standin.submit("alice", opened, {"Attributes": "x" * 4001})
 
 
 async def test_a_form_no_longer_kept_asks_for_the_command_again(standin, bot, monkeypatch) -> None:
     await say(standin, "gm", "/campaign setup", system="factions")
     opened = await standin.invoke("alice", "/character add", name="Nova")
     await opened.form()
-    refused = await (await standin.submit("alice", opened, {"Sheet": "str=lots"})).response()
+    refused = await (await standin.submit("alice", opened, {"Attributes": "str=lots"})).response()
     monkeypatch.setattr(sheet_forms, "DRAFTS", Drafts())  # as after a restart
     gone = await (await standin.click("alice", "Fix the form", message=refused)).response()
     assert gone.ephemeral and gone.content == "⛔ This form was not kept: run the command again."
