@@ -76,23 +76,8 @@ def _bot(interaction: discord.Interaction) -> TurnkeeperBot:
 
 
 def blank_texts(system: System, sheet: dict | None = None) -> dict[str, str]:
-    """Each section's field as the form opens it: the sheet's values, or the defaults. A key with no
-    value (an optional number) shows as `key=`, which `given` reads back as unset."""
-    values = system.sheet_type.model_validate(sheet or {}).model_dump(mode="json")
-    unset = {f"{key}=None" for key, value in values.items() if value is None}
-    return {
-        section.label: "\n".join(
-            line.partition("=")[0] + "=" if line in unset else line
-            for line in system.form_text(section, sheet).splitlines()
-        )
-        for section in system.sheet_form()
-    }
-
-
-def given(text: str) -> str:
-    """A field's lines that set a value: the form shows an unset key as `key=` (an optional number
-    with no default), and a line left so keeps the key's default."""
-    return "\n".join(line for line in text.splitlines() if line.partition("=")[2].strip())
+    """Each section's field as the form opens it: the sheet's values, or the defaults."""
+    return {section.label: system.form_text(section, sheet) for section in system.sheet_form()}
 
 
 class SheetForm(discord.ui.Modal):
@@ -130,7 +115,7 @@ async def submitted(interaction: discord.Interaction, draft: Draft) -> None:
     roster = _bot(interaction).core.roster
     by = await actor_of(interaction)
     try:
-        sheet = system.parse_form({label: given(text) for label, text in draft.texts.items()})
+        sheet = system.parse_form(dict(draft.texts))
         if draft.character_id is None:
             name = await roster.store(draft.guild, by, draft.name, sheet, interaction.user.display_name)
             done = say(

@@ -255,7 +255,8 @@ class System(Generic[C]):
         return info.description or "", takes
 
     def form_text(self, section: FormSection, sheet: dict[str, Any] | None = None) -> str:
-        """A section as its form field shows it: `key=value` per line, the sheet's values (or the defaults)."""
+        """A section as its form field shows it: `key=value` per line, the sheet's values (or the defaults;
+        an optional value that is unset reads `key=`)."""
         values = self.sheet_type.model_validate(sheet or {}).model_dump(mode="json")
         return "\n".join(f"{key}={_form_value(values[key])}" for key in section.keys)
 
@@ -263,10 +264,11 @@ class System(Generic[C]):
         """The sheet from its form's fields (by section label): a wrong value is refused naming its field."""
         raw: dict[str, str] = {}
         for section in self.sheet_form():
+            # A line left as `key=` keeps the key's default (an optional number shows so when unset).
             text = " ".join(
                 f'{line.partition("=")[0].strip()}="{line.partition("=")[2].strip()}"'
                 for line in fields.get(section.label, "").splitlines()
-                if line.strip()
+                if line.partition("=")[2].strip()
             )
             try:
                 part = pairs(text, self.sheet_example())
@@ -508,6 +510,8 @@ class System(Generic[C]):
 
 
 def _form_value(value: Any) -> str:
+    if value is None:
+        return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)

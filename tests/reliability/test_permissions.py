@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.standin import InvalidInvocation, RecordedAttachment
+from bot.standin.waiting import UnexpectedResponse
 from rules import registry
 
 from .livebot import LiveBot, without_versions
@@ -43,7 +44,8 @@ UNREADABLE = RecordedAttachment(1, "campaign.json", "application/json", b"{}", "
 TABLE = [
     Row("/campaign setup", {"system": "rotted-capes"}, Y, N, N, N),
     Row("/campaign show", {}, Y, Y, Y, Y),
-    Row("/character add", {"name": "Newcomer"}, Y, Y, Y, N),
+    Row("/character add", {"name": "Newcomer"}, Y, Y, Y, N),  # opens the sheet's form
+    Row("/character edit", {"name": "Nova"}, Y, Y, N, N),  # its owner or the GM
     Row("/character list", {}, Y, Y, Y, Y),
     Row("/character show", {"name": "Nova"}, Y, Y, Y, N),
     Row("/character remove", {"name": "Nova"}, Y, Y, N, N),
@@ -149,7 +151,12 @@ async def attempt(live: LiveBot, row: Row, user: str) -> tuple[bool, str, bool]:
     except InvalidInvocation:
         # A system's commands are offered only in servers that play it (bot.command_sets).
         return False, "not offered in this server", False
-    answer = await handle.response(timeout=30)
+    try:
+        answer = await handle.response(timeout=30)
+    except UnexpectedResponse:  # a form opened (a sheet to fill in): allowed, and nothing is stored yet
+        form = await handle.form()
+        await live.bot.idle.wait()
+        return True, form.title, without_versions(await live.snapshot()) != without_versions(before)
     await live.bot.idle.wait()
     after = await live.snapshot()
     refused = answer.content.startswith("⛔") and answer.ephemeral
