@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import socket
 
 import pytest
+import sqlalchemy as sa
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import create_bot
 from bot.config import Settings
+from bot.db import create_engine
+from bot.repository import Repository
 from bot.standin.harness import running_client
 from bot.web.server import WebPage
 from tests.e2e.conftest import say, serving
@@ -44,17 +48,37 @@ async def bot(standin, migrated_database_url):
         yield client
 
 
-@pytest.fixture
-async def web(bot):
-    """A page server of its own over the bot's database, as another process would run it."""
-    page = WebPage(bot.core.repo, poll=0.05)
+@contextlib.asynccontextmanager
+async def page_server(database_url: str, **options):
+    """A page server with an engine of its own over the bot's database, as another process would run it;
+    `written` lists every statement it sent that could change the database."""
+    engine = create_engine(database_url)
+    written: list[str] = []
+
+    def watch(conn, cursor, statement, parameters, context, executemany):
+        if statement.lstrip().split(" ", 1)[0].upper() in ("INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP"):
+            written.append(statement)
+
+    sa.event.listen(engine.sync_engine, "before_cursor_execute", watch)
+    repo = Repository(engine)
+    page = WebPage(repo, **({"poll": 0.05} | options))
     client = TestClient(TestServer(page.app))
     await client.start_server()
+    client.written = written  # type: ignore[attr-defined]
+    client.page = page  # type: ignore[attr-defined]
     try:
         yield client
     finally:
         await client.close()
         await page.stop()
+        repo.close()
+        await engine.dispose()
+
+
+@pytest.fixture
+async def web(bot):
+    async with page_server(bot.settings.database_url) as client:
+        yield client
 
 
 async def shared(standin, user="gm") -> str:
@@ -66,9 +90,11 @@ async def shared(standin, user="gm") -> str:
     return found.group(1)
 
 
-async def first_state(response) -> str:
-    """The first `state` event of an open event stream."""
+async def next_state(response) -> dict:
+    """The next `state` event of an open event stream, as the fragments it carries."""
     while True:
         line = await response.content.readline()
+        if not line:
+            raise EOFError("the event stream ended")
         if line.startswith(b"data: "):
-            return line[len(b"data: ") :].decode()
+            return json.loads(line[len(b"data: ") :])
