@@ -235,3 +235,22 @@ async def test_one_poller_serves_every_open_page_of_a_fight_and_stops_with_the_l
         stream.close()
     await asyncio.sleep(0.2)
     assert web.page.watches == {} and web.page.streams == 0
+
+
+async def test_a_99_towers_page_draws_the_combat_clock_with_each_token_on_its_phase(standin, bot, web):
+    tony = "init=2 ss=2 hs=2 pa=4 pd=3 id=2 px=1 er=1 endurance=2 stun=12 lethal=6 weapons='Heavy Rifle: 7 r12'"
+    boss = "init=2 ss=2 hs=3 pa=4 pd=3 px=2 er=1 endurance=2 stun=14 lethal=5 weapons='Axe: 4+px'"
+    await say(standin, "gm", "/campaign setup", system="99-towers")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative add", name="Tony Vance", stats=tony)
+    await say(standin, "gm", "/initiative add", name="<b>Boss</b>", stats=boss)
+    await say(standin, "gm", "/initiative next")
+    _, state = await bot.core.current(next(m.channel_id for m in standin.messages() if "Tony" in m.content))
+    token = await shared(standin)
+    page = await (await web.get(f"/f/{token}")).text()
+    clock = page[page.index('<div id="clock">') : page.index('<ol id="order">')]
+    assert f'aria-label="Combat Clock · round 1 · phase {state.turns.phase}"' in clock
+    assert clock.count('class="cell now"') == 1 and clock.count("<rect") == 30
+    assert clock.count("<circle") == 2 and "acting" in clock  # both tokens, one of them acting now
+    assert "<b>TV</b> <bdi>Tony Vance</bdi>" in clock and "&lt;b&gt;Boss&lt;/b&gt;" in clock
+    assert_harmless(page)
