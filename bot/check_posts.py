@@ -5,7 +5,7 @@ the check it was made for (`bot.checks` refuses it once another check of that ch
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -25,13 +25,14 @@ def check_lines(checked: Checked) -> str:
     return "\n".join(f"🎲 {mark}{render.clean(line)}" for line in checked.lines)
 
 
-def check_message(checked: Checked) -> tuple[str, discord.ui.View | None]:
+def check_message(checked: Checked) -> tuple[str, dict[str, Any]]:
+    """The check's lines, and the buttons of what it offers next as `reply`'s keywords (none: no view at all)."""
     if not checked.offers:
-        return check_lines(checked), None
+        return check_lines(checked), {}
     view = discord.ui.View(timeout=None)
     for offer in checked.offers[:5]:
         view.add_item(CheckOfferButton(checked.character_id, checked.turn, offer.key, render.label(offer.label)))
-    return check_lines(checked), view
+    return check_lines(checked), {"view": view}
 
 
 class CheckOfferButton(
@@ -67,7 +68,6 @@ class CheckOfferButton(
         except RulesError as error:
             await refuse(interaction, error)
             return
-        line, view = check_message(checked)
-        await reply(
-            interaction, line, view=view, ephemeral=bool(interaction.message and interaction.message.flags.ephemeral)
-        )
+        line, buttons = check_message(checked)
+        private = bool(interaction.message and interaction.message.flags.ephemeral)  # a private check stays private
+        await reply(interaction, line, ephemeral=private, **buttons)

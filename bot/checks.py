@@ -96,6 +96,7 @@ class Checks:
             f" kind:{check_kind.key}",
             f" dc:{dc}" if dc is not None else EMPTY,
             seq(" against:", mark(against.name)) if against is not None else EMPTY,
+            seq(" options:", mark(options)) if options else EMPTY,
         )
         return await self._roll(key, campaign, system, request, record, against, command, dice, cards, by, by_name)
 

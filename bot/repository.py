@@ -544,6 +544,10 @@ class Repository:
         rows = await self._fetch(sa.select(CH).where(CH.c.id.in_(list(ids))).order_by(CH.c.id))
         return [CharacterRecord(**row._mapping) for row in rows]
 
+    async def set_character_sheet(self, guild_id: int, character_id: int, sheet: dict[str, Any]) -> bool:
+        stmt = sa.update(CH).where(CH.c.guild_id == guild_id, CH.c.id == character_id).values(sheet=sheet)
+        return await self._write_count(stmt) > 0
+
     async def remove_character_id(self, guild_id: int, character_id: int) -> bool:
         stmt = sa.delete(CH).where(CH.c.guild_id == guild_id, CH.c.id == character_id)
         return await self._write_count(stmt) > 0

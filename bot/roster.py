@@ -7,6 +7,8 @@ and only they remove it. Nothing here touches Discord.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules import registry
 from rules.commands import check_owner_or_gm
 from rules.errors import InvalidInput
@@ -36,7 +38,11 @@ class Roster:
     async def add(self, key: int, by: Actor, name: str, stats: str | None, owner_name: str) -> tuple[str, System]:
         """Store `by`'s character; returns its name as stored and the campaign's system."""
         system = await self.system(key)
-        sheet = system.parse_sheet(stats or "")
+        return await self.store(key, by, name, system.parse_sheet(stats or ""), owner_name), system
+
+    async def store(self, key: int, by: Actor, name: str, sheet: dict[str, Any], owner_name: str) -> str:
+        """Store `by`'s character with a sheet already read (from a form); returns its name as stored."""
+        system = await self.system(key)
         clean = " ".join(name.split())
         if not clean:
             raise InvalidInput("A character needs a name.")
@@ -44,7 +50,12 @@ class Roster:
             await self.repo.add_character(key, by.user_id, clean, system.key, sheet, owner_name=owner_name)
         except DuplicateName:
             raise InvalidInput(say("You already have a character called {name} here.", name=mark(name))) from None
-        return clean, system
+        return clean
+
+    async def edit(self, key: int, by: Actor, record: CharacterRecord, sheet: dict[str, Any]) -> None:
+        """Replace a stored character's sheet (its owner or the GM)."""
+        check_owner_or_gm(by, record)
+        await self.repo.set_character_sheet(key, record.id, sheet)
 
     async def remove(self, key: int, by: Actor, record: CharacterRecord) -> None:
         check_owner_or_gm(by, record)

@@ -5,19 +5,23 @@ Two halves:
   (mentions as ``@name``, embeds flattened, buttons as ``[End turn]``, attachments by
   filename, ephemeral and edited messages marked; never timestamps or ids);
 * script lines — ``alice: /initiative join character:"Silver Star" roll:15`` parsed
-  into a structured command, option types resolved against the synced schema.
+  into a structured command, option types resolved against the synced schema;
+  ``alice: submit "Sheet 1=dex=2 con=1"`` sends the last form (modal) shown to alice.
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.standin.commands import CommandRegistry, InvalidInvocation
+from bot.standin.interactions import MODAL
 from bot.standin.mentions import CHANNEL_RE, ROLE_RE, USER_RE
 from bot.standin.messages import Event
+from bot.standin.modals import Form, form_of
 from bot.standin.records import RecordedMessage, Revision, iter_components
 from bot.standin.world import World
 
@@ -128,10 +132,26 @@ def _same_but_buttons(before: Revision, after: Revision) -> bool:
     )
 
 
+def render_form(form: Form, user: str) -> list[str]:
+    """A form the bot opened: its title, then each field's label and what it is filled with
+    (its placeholder, when empty)."""
+    lines = [f'(only {user} sees this form) [form: "{form.title}"]']
+    for text_input in form.inputs:
+        lines.append(f"| {text_input.label}:")
+        empty = f"({text_input.placeholder})" if text_input.placeholder else "(empty)"
+        shown = text_input.value.splitlines() or [empty]
+        lines.extend(f"|   {line}" for line in shown)
+    return lines
+
+
 def render_event(event: Event, world: World) -> str | None:
     msg = event.message
     if event.kind == "interaction" and event.interaction is not None:
-        return event.interaction.label
+        handle = event.interaction
+        if handle.modal is None:
+            return handle.label
+        form = render_form(form_of(handle.modal), handle.user.name)
+        return "\n".join([handle.label, *("  " + line for line in form)])
     if msg is None:
         return None
     revision = msg.revisions[event.revision]
@@ -188,7 +208,8 @@ class RawValue:
 
 @dataclass
 class ScriptLine:
-    """``kind`` is ``"command"`` (command + options), ``"click"`` (label) or ``"say"`` (text)."""
+    """``kind`` is ``"command"`` (command + options), ``"click"`` (label), ``"submit"`` (options:
+    the form's fields by label) or ``"say"`` (text)."""
 
     user: str
     kind: str
@@ -317,7 +338,41 @@ def parse_script_line(
         if not label:
             raise ScriptError("click needs a button label", line_no)
         return ScriptLine(user, "click", label=label, line_no=line_no, raw=stripped)
+    if rest.lower().startswith("submit"):
+        return ScriptLine(user, "submit", options=_form_values(rest[6:], line_no), line_no=line_no, raw=stripped)
     return ScriptLine(user, "say", text=rest, line_no=line_no, raw=stripped)
+
+
+def _form_values(rest: str, line_no: int) -> dict[str, str]:
+    """``"Sheet 1=dex=2 weapons='Heavy Rifle'" "Sheet 2=..."`` → each field's `key=value` lines."""
+    try:
+        fields = shlex.split(rest)
+        values = {}
+        for given in fields:
+            label, sep, text = given.partition("=")
+            if not sep or not label.strip():
+                raise ScriptError(f'submit takes "Field label=key=value ...", got {given!r}', line_no)
+            values[label.strip()] = "\n".join(shlex.split(text))
+    except ValueError as error:
+        raise ScriptError(f"submit: {error}", line_no) from None
+    return values
+
+
+def _merged(before: str, given: str) -> str:
+    """A field's text with the keys `given` names set to their new values in place, the others as they were."""
+    new = dict(line.partition("=")[::2] for line in given.splitlines())
+    keys = [line.partition("=")[0] for line in before.splitlines()]
+    lines = [f"{key}={new[key]}" if key in new else line for key, line in zip(keys, before.splitlines(), strict=True)]
+    return "\n".join([*lines, *(f"{key}={value}" for key, value in new.items() if key not in keys)])
+
+
+def last_form(standin: Any, user: str, line_no: int = 0) -> Any:
+    """The interaction that opened the newest form shown to `user`."""
+    u = standin.world.user(user)
+    for handle in reversed(standin.interactions):
+        if handle.modal is not None and handle.user.id == u.id:
+            return handle
+    raise ScriptError(f"no form was shown to {u.name}", line_no)
 
 
 def parse_script(text: str, commands: CommandRegistry | None = None, guild_id: int | None = None) -> list[ScriptLine]:
@@ -333,8 +388,18 @@ async def run_script_line(
         handle = await standin.invoke(line.user, line.command, line.options, in_channel=in_channel)
     elif line.kind == "click":
         handle = await standin.click(line.user, line.label, in_channel=in_channel)
+    elif line.kind == "submit":
+        opened = last_form(standin, line.user, line.line_no)
+        form = form_of(opened.modal)
+        try:
+            values = {label: _merged(form.field(label).value, text) for label, text in line.options.items()}
+            handle = await standin.submit(line.user, opened, values)
+        except (KeyError, InvalidInvocation) as error:
+            raise ScriptError(str(error).strip("'\""), line.line_no) from None
     else:
         return [await standin.say(line.user, line.text or "", in_channel=in_channel)]
+    if await handle.acknowledged(timeout=timeout) == MODAL:
+        return []  # a form: the transcript shows it under the line that opened it
     await handle.response(timeout=timeout)
     return handle.messages
 

@@ -12,10 +12,21 @@ from bot.between import describe
 from bot.interact import actor_of, reply
 from bot.places import campaign_key
 from bot.roster import may_read
+from bot.sheet_forms import Draft, FixFormButton, SheetForm, blank_texts
 from rules import registry
+from rules.commands import check_owner_or_gm
+from rules.errors import RulesError
 from rules.said import joined, say
 
 from . import autocomplete
+
+
+def key_line(system, key: str) -> str:
+    """A sheet key as an autocomplete suggestion: `key=`, what it means and what it takes."""
+    meaning, takes = system.key_help(key)
+    if meaning:
+        return render.label(say("{key}= {meaning} ({takes})", key=key, meaning=meaning, takes=takes), 100)
+    return render.label(say("{key}= ({takes})", key=key, takes=takes), 100)
 
 
 @app_commands.guild_only()
@@ -38,6 +49,11 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
     ) -> None:
         by = await actor_of(interaction)
         key = await campaign_key(interaction)
+        if stats is None:
+            system = await self.bot.core.roster.system(key)
+            draft = Draft(guild=key, user_id=by.user_id, system=system.key, texts=blank_texts(system), name=name)
+            await interaction.response.send_modal(SheetForm(draft))
+            return
         clean_name, system = await self.bot.core.roster.add(key, by, name, stats, interaction.user.display_name)
         stored = say(
             "**{name}** is stored for {owner} ({system}).",
@@ -46,6 +62,48 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
             system=system.name,
         )
         await reply(interaction, f"✅ {render.own(stored)}")
+
+    @add.autocomplete("stats")
+    async def stats_help(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The next key to type, with what it means and takes."""
+        try:
+            system = await self.bot.core.roster.system(await campaign_key(interaction))
+        except RulesError:
+            return []  # no campaign yet: /character add itself says so
+        typed = current.rstrip()
+        words = typed.split()
+        last = words[-1] if words and not current.endswith(" ") else ""
+        fields = system.sheet_type.model_fields
+        if "=" in last:
+            # Typing a value: what its key means and takes, keeping what was typed.
+            key = last.partition("=")[0]
+            if key not in fields or len(current) > 100:
+                return []
+            return [app_commands.Choice(name=key_line(system, key), value=current)]
+        done = {word.partition("=")[0] for word in words if "=" in word}
+        stem = typed[: len(typed) - len(last)].rstrip()
+        choices = [
+            app_commands.Choice(name=key_line(system, key), value=f"{stem} {key}=".lstrip())
+            for key in fields
+            if key not in done and key.startswith(last) and len(f"{stem} {key}=") <= 101
+        ]
+        return choices[:25]
+
+    @app_commands.command(name="edit", description=_("Change a character's sheet in a form (its owner or the GM)"))
+    @app_commands.autocomplete(name=autocomplete.campaign_characters)
+    async def edit(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
+        by, key, record = await self._named(interaction, name)
+        check_owner_or_gm(by, record)
+        system = registry.get(record.system)
+        draft = Draft(
+            guild=key,
+            user_id=by.user_id,
+            system=system.key,
+            texts=blank_texts(system, record.sheet),
+            name=record.name,
+            character_id=record.id,
+        )
+        await interaction.response.send_modal(SheetForm(draft))
 
     @app_commands.command(name="list", description=_("List the server's characters"))
     @app_commands.describe(mine=_("Only your own characters"))
@@ -65,20 +123,22 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         # A sheet and what it carries between fights are its owner's and the GM's to read, as the
         # numbers are in a fight: an NPC the GM kept may have fought hidden.
         readable = may_read(by, record)
+        system = registry.get(record.system)
+        embed = discord.Embed(title=render.fit(render.shown_name(record.name), 256), colour=discord.Colour.green())
         if readable:
-            stats = "\n".join(f"`{k}` = {render.shown_name(str(v))}" for k, v in record.sheet.items()) or "—"
-        else:
-            stats = render.words("Only its owner and the GM read its sheet.")
-        embed = discord.Embed(
-            title=render.fit(render.shown_name(record.name), 256),
-            description=render.fit(stats, 3000),
-            colour=discord.Colour.green(),
-        )
-        if readable:
-            carried = joined("\n", describe(registry.get(record.system), record))
+            # What it carries between fights first: it is what changes from fight to fight.
+            carried = joined("\n", describe(system, record))
             embed.add_field(
-                name=render.words("Between fights"), value=render.fit(render.clean(carried), 1000), inline=False
+                name=render.words("Between fights"), value=render.fit(render.clean(carried) or "—", 1000), inline=False
             )
+            # The sheet in its form's sections, so what /character edit asks is what /character show shows.
+            for section in system.sheet_form():
+                lines = "\n".join(
+                    f"`{k}` = {render.shown_name(str(record.sheet[k]))}" for k in section.keys if k in record.sheet
+                )
+                embed.add_field(name=render.words(section.label), value=render.fit(lines or "—", 1000), inline=False)
+        else:
+            embed.description = render.words("Only its owner and the GM read its sheet.")
         embed.set_footer(text=f"{record.system}")
         owner = say("Owner: {owner}", owner=f"<@{record.owner_id}>")
         await reply(interaction, render.own(owner), embed=embed, ephemeral=True)
@@ -93,4 +153,5 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
 
 
 async def setup(bot) -> None:
+    bot.add_dynamic_items(FixFormButton)
     await bot.add_cog(Character(bot))

@@ -69,12 +69,12 @@ class Check(commands.Cog):
             cards=cards,
             by_name=interaction.user.display_name,
         )
-        line, view = check_message(checked)
+        line, buttons = check_message(checked)
         if not private:
-            await reply(interaction, line, view=view)
+            await reply(interaction, line, **buttons)
             return
         shown = await private_roll(self.bot, interaction, line)
-        await reply(interaction, f"{shown}\n{line}", ephemeral=True, view=view)
+        await reply(interaction, f"{shown}\n{line}", ephemeral=True, **buttons)
 
 
 async def setup(bot) -> None:

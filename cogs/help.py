@@ -31,7 +31,7 @@ GENERAL = N_(
     "a result that used entered dice or cards is marked ✍️.\n"
     "Anyone, in a fight or between fights: `/roll 4d6kh3` rolls any dice notation (`2d6+3`, `2d20kh1`) with each die, "
     "the total and a `reason:`; `private:true` shows it only to you and the GM.\n"
-    "A stored character's own check: `/check character:Nova kind:…` rolls it from the sheet as the system's "
+    "A stored character's own check: `/check character:… kind:…` rolls it from the sheet as the system's "
     "rules write it (the system's section **Checks** lists them), written to the campaign log; "
     "`/campaign undo` takes back one that spent or gained something."
 )

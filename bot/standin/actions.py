@@ -9,6 +9,7 @@ from . import interactions as ix
 from .commands import CommandPath, CommandRegistry, InvalidInvocation
 from .interactions import InteractionHandle, base_payload
 from .messages import MessageBody, MessageBook
+from .modals import filled, form_of, refusal
 from .options import OptionBuilder, describe_invocation, nest_options
 from .records import RecordedMessage
 from .waiting import StandInTimeout
@@ -223,34 +224,32 @@ class UserActions:
         self, user: UserRef, opened_by: InteractionHandle, values: dict[str, str]
     ) -> InteractionHandle:
         """A user fills and submits the modal the bot opened in answer to ``opened_by``."""
+        return await self.submit(user, opened_by, values)
+
+    async def submit(self, user: UserRef, opened_by: InteractionHandle, values: dict[str, str]) -> InteractionHandle:
+        """A user fills the form the bot opened in answer to ``opened_by`` and sends it:
+        ``await standin.submit("alice", opened, {"Attributes": "dex=2\ncon=1"})``. Fields are named by
+        label (or custom id); a field not named keeps what it was opened with. Only the user the form
+        was opened for sends it, and only as Discord's client would (required fields, lengths)."""
         u = self.world.user(user)
-        modal = opened_by.modal
-        if modal is None:
+        if opened_by.modal is None:
             raise InvalidInvocation(f"{opened_by.label!r} did not open a modal")
-
-        def fill(comp: dict[str, Any]) -> dict[str, Any]:
-            if comp.get("type") == 4:
-                return {
-                    "type": 4,
-                    "custom_id": comp["custom_id"],
-                    "value": values.get(comp["custom_id"], comp.get("value") or ""),
-                }
-            if comp.get("type") == 18:
-                return {"type": 18, "id": comp.get("id"), "component": fill(comp["component"])}
-            if comp.get("type") == 1:
-                return {"type": 1, "components": [fill(c) for c in comp.get("components") or []]}
-            return {"type": comp.get("type"), "id": comp.get("id")}
-
-        data = {"custom_id": modal["custom_id"], "components": [fill(c) for c in modal.get("components") or []]}
-        text = f"{u.name}: submit {modal.get('title') or modal['custom_id']!r}"
+        if u.id != opened_by.user.id:
+            raise InvalidInvocation(f"the form was opened for {opened_by.user.name}, not {u.name}")
+        form = form_of(opened_by.modal)
+        problem = refusal(form, values)
+        if problem:
+            raise InvalidInvocation(problem)
+        row = [{"type": 4, "custom_id": t.custom_id, "value": filled(t, values)} for t in form.inputs]
+        data = {"custom_id": form.custom_id, "components": [{"type": 1, "components": [c]} for c in row]}
         return self._send_interaction(
             ix.MODAL_SUBMIT,
             u,
             opened_by.channel,
             data,
-            text,
+            f"{u.name}: submit {form.title!r}",
             source_message=opened_by.source_message,
-            custom_id=modal["custom_id"],
+            custom_id=form.custom_id,
         )
 
     async def say(self, user: UserRef, content: str, *, in_channel: ChannelRef = None) -> RecordedMessage:

@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from .commands import CommandPath, InvalidInvocation
+from .modals import Form, form_of
 from .payloads import channel_payload, member_payload, user_payload
 from .records import RecordedMessage
 from .waiting import Notifier, UnexpectedResponse
@@ -193,6 +194,10 @@ class InteractionHandle:
 
     async def modal_data(self, timeout: float = 5.0) -> dict[str, Any]:
         return await self._notifier.wait_until(lambda: self.modal, timeout, lambda: self._describe("a modal"))
+
+    async def form(self, timeout: float = 5.0) -> Form:
+        """The form (modal) the bot answered with: its title and each field's label, value, placeholder…."""
+        return form_of(await self.modal_data(timeout))
 
     def __repr__(self) -> str:
         return f"<InteractionHandle {self.label!r} callbacks={[t for t, _ in self.callbacks]}>"

@@ -11,6 +11,7 @@ from aiohttp import web
 from . import interactions as ix
 from .interactions import InteractionHandle
 from .messages import MessageBody
+from .modals import modal_problems
 from .records import CHAT_INPUT_COMMAND, EPHEMERAL, RecordedMessage
 from .rest import router
 from .rest_core import HTTPFailure, RestCall, error, json_response, no_content, not_found
@@ -71,6 +72,10 @@ async def interaction_callback(call: RestCall) -> web.Response:
         return error(
             400, 50035, f"Invalid Form Body: callback type {kind} not allowed for interaction type {handle.type}"
         )
+    if kind == ix.MODAL:
+        problem = modal_problems(data)
+        if problem:
+            return error(400, 50035, f"Invalid Form Body: {problem}")
     _callback_message(call, handle, kind, MessageBody(data, body.files))
     if kind == ix.AUTOCOMPLETE_RESULT:
         choices = data.get("choices") or []

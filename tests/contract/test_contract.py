@@ -72,3 +72,19 @@ async def test_a_bad_request_from_a_client_is_recorded_against_the_test() -> Non
         problems = [str(v) for v in standin.contract_violations]
     assert any("tts: 'loudly'" in p for p in problems), problems
     assert any("/teleport: Discord has no such route" in p for p in problems), problems
+
+
+def test_a_modal_and_its_submit_answer_are_held_to_the_description() -> None:
+    spec = discord_contract()
+    text_input = {"type": 4, "custom_id": "tk:sheet:0", "style": 2, "label": "Sheet", "value": "dex=2"}
+    modal = {
+        "custom_id": "tk:sheet-form",
+        "title": "Sheet of Nova",
+        "components": [{"type": 1, "components": [text_input]}],
+    }
+    assert spec.check("POST", "/interactions/1/tok/callback", {"type": 9, "data": modal}) == []
+    long_label = {**modal, "components": [{"type": 1, "components": [{**text_input, "label": "L" * 46}]}]}
+    assert spec.check("POST", "/interactions/1/tok/callback", {"type": 9, "data": long_label})
+    long_value = {**modal, "components": [{"type": 1, "components": [{**text_input, "value": "v" * 4001}]}]}
+    assert spec.check("POST", "/interactions/1/tok/callback", {"type": 9, "data": long_value})
+    assert spec.check("POST", "/interactions/1/tok/callback", {"type": 9, "data": {**modal, "title": "T" * 46}})

@@ -23,7 +23,7 @@ def luck_check(request, chance) -> CheckOutcome:
     roll = chance.die(20) + int(request.who.sheet.get("init", 0))
     luck = int(request.who.lasting.get("luck", 1))
     line = said("{who} rolls luck: {roll} vs {dc}", who=request.who.name, roll=roll, dc=request.dc)
-    offers = (Choice(key="reroll", label=said("Spend luck to reroll")),) if luck > 0 else ()
+    offers = (Choice(key="reroll", label=said("Spend luck to reroll")),) if luck > 0 and request.kind == "luck" else ()
     return CheckOutcome(lines=(line,), offers=offers, memo={"roll": roll})
 
 
@@ -35,7 +35,10 @@ def luck_again(request, memo, offer, chance) -> CheckOutcome:
 
 
 CHECKS = SimpleNamespace(
-    KINDS=(CheckKind(key="luck", label="Luck", help="d20 + init against a DC"),),
+    KINDS=(
+        CheckKind(key="luck", label="Luck", help="d20 + init against a DC"),
+        CheckKind(key="plain", label="Plain", help="the same roll, with nothing to offer after it"),
+    ),
     check=luck_check,
     check_again=luck_again,
 )
@@ -63,10 +66,10 @@ async def campaign(standin):
 
 async def test_a_check_is_shown_with_its_dice_and_written_to_the_campaign_log(standin, bot):
     await campaign(standin)
-    shown = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=12, dice="14")
+    shown = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=12, dice="14", options="why=tide")
     assert not shown.ephemeral and shown.content == "🎲 ✍️ Nova rolls luck: 17 vs 12", shown.content
     log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
-    assert "/check character:Nova kind:luck dc:12" in log and "Nova rolls luck: 17 vs 12" in log
+    assert "/check character:Nova kind:luck dc:12 options:why=tide" in log and "Nova rolls luck: 17 vs 12" in log
     nothing = await say(standin, "gm", "/campaign undo")  # a check that changed nothing is not undone
     assert nothing.ephemeral and "no rest, adjustment or check to undo" in nothing.content, nothing.content
 
@@ -96,7 +99,7 @@ async def test_only_the_owner_or_the_gm_rolls_a_characters_check_and_bad_input_c
     assert refused.ephemeral and "Nova" in refused.content
     assert not (await say(standin, "gm", "/check", character="Nova", kind="luck", dc=10)).ephemeral
     unknown = await say(standin, "alice", "/check", character="Nova", kind="charm", dc=10)
-    assert unknown.ephemeral and "`luck`" in unknown.content, unknown.content
+    assert unknown.ephemeral and "`luck`, `plain`" in unknown.content, unknown.content
     opposed = await say(standin, "alice", "/check", character="Nova", kind="luck", against="Bolt")
     assert opposed.ephemeral and "against" in opposed.content, opposed.content
     extra = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=10, dice="3 4")
@@ -115,3 +118,11 @@ async def test_a_private_check_is_shown_to_the_roller_and_sent_to_the_gm(standin
     assert not any("rolls luck" in m.content for m in public)
     (sent,) = standin.direct_messages("gm")
     assert "A private roll in" in sent.content and "Nova rolls luck: 13 vs 12" in sent.content, sent.content
+
+
+async def test_a_check_that_offers_nothing_is_answered_once_and_without_buttons(standin, bot):
+    await campaign(standin)
+    shown = await say(standin, "alice", "/check", character="Nova", kind="plain", dc=12, dice="10")
+    assert shown.content == "🎲 ✍️ Nova rolls luck: 13 vs 12" and shown.buttons() == []
+    channel_messages = standin.messages("combat")
+    assert not any("went wrong" in m.content for m in channel_messages), [m.content for m in channel_messages]

@@ -173,6 +173,8 @@ async def test_help_lets_a_gm_run_the_fight_in_one_message(standin, bot):
         "/choose",
         "weapons=",
         "Defaults",
+        "**Checks**",
+        "kind:chase",
     ):
         assert needed in text, needed
 
@@ -198,3 +200,74 @@ async def test_a_players_pass_that_ends_the_round_leaves_the_bandits_morale_dice
         answer.content
     )
     assert standin.unknown_routes == []
+
+
+async def stored_characters(standin):
+    """A campaign with Sybilla (AGI 8, WIT 12, STR 20) and a fearless Theobald, outside any fight."""
+    await say(standin, "gm", "/campaign setup", system="factions")
+    await say(standin, "bob", "/character add", name="Sybilla", stats="agi=8 wit=12 str=20")
+    await say(standin, "carol", "/character add", name="Theobald", stats="fearless=yes")
+
+
+async def test_check_rolls_a_stored_characters_saves_equal_to_the_attribute_passes(standin, bot):
+    # "He rolls a 2 on a d20, lower than their AGI [8], so the attack misses": at or under the attribute passes.
+    await stored_characters(standin)
+    passed = await say(standin, "bob", "/check", character="Sybilla", kind="agi", dice="8")
+    assert not passed.ephemeral and passed.content == "🎲 ✍️ Sybilla AGI save: d20 8 vs AGI 8 → pass.", passed.content
+    failed = await say(standin, "bob", "/check", character="Sybilla", kind="agi", dice="9")
+    assert failed.content == "🎲 ✍️ Sybilla AGI save: d20 9 vs AGI 8 → fail.", failed.content
+    wit = await say(standin, "bob", "/check", character="Sybilla", kind="wit", dice="12", options="why='to climb'")
+    assert wit.content == "🎲 ✍️ Sybilla WIT save to climb: d20 12 vs WIT 12 → pass.", wit.content
+    # "He rolls a 20 on the d20, a miss": a natural 20 fails even under STR 20.
+    natural = await say(standin, "bob", "/check", character="Sybilla", kind="str", dice="20")
+    assert natural.content == "🎲 ✍️ Sybilla STR save: d20 20 vs STR 20 → natural 20: fail.", natural.content
+    assert natural.buttons() == []  # the seed offers nothing after a save
+    log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
+    assert "/check character:Sybilla kind:agi" in log and "d20 9 vs AGI 8 → fail" in log
+    nothing = await say(standin, "gm", "/campaign undo")  # a save changes nothing a character carries
+    assert nothing.ephemeral and "no rest, adjustment or check to undo" in nothing.content, nothing.content
+
+
+async def test_check_rolls_the_seeds_chase_and_morale(standin, bot):
+    await stored_characters(standin)
+    # "those who pass escape, those who fail are reached by the pursuers"
+    escaped = await say(standin, "bob", "/check", character="Sybilla", kind="chase", dice="8")
+    assert escaped.content.splitlines() == [
+        "🎲 ✍️ Sybilla AGI save to escape: d20 8 vs AGI 8 → pass.",
+        "🎲 ✍️ Sybilla escapes.",
+    ]
+    reached = await say(standin, "bob", "/check", character="Sybilla", kind="chase", dice="9")
+    assert "Sybilla is reached by the pursuers." in reached.content, reached.content
+    # "those who fail must surrender or retreat"; "Characters who are immune to fear are also immune to morale."
+    broke = await say(standin, "gm", "/check", character="Sybilla", kind="morale", dice="13")
+    assert "d20 13 vs WIT 12 → fail" in broke.content and "Sybilla breaks: surrenders or retreats." in broke.content
+    held = await say(standin, "gm", "/check", character="Sybilla", kind="morale", dice="12")
+    assert "Sybilla holds" in held.content, held.content
+    fearless = await say(standin, "carol", "/check", character="Theobald", kind="morale")
+    assert fearless.content == "🎲 Theobald is immune to fear, hence to morale: no save.", fearless.content
+
+
+async def test_check_refuses_a_dc_an_unknown_option_and_the_dead(standin, bot):
+    await stored_characters(standin)
+    with_dc = await say(standin, "bob", "/check", character="Sybilla", kind="agi", dc=10, dice="3")
+    refused(with_dc, "takes no DC")
+    unknown = await say(standin, "bob", "/check", character="Sybilla", kind="agi", options="advantage", dice="3")
+    refused(unknown, "`why=…`")
+    await say(standin, "gm", "/campaign adjust", character="Sybilla", key="dead", value="yes")
+    dead = await say(standin, "bob", "/check", character="Sybilla", kind="agi", dice="3")
+    refused(dead, "dead")
+    log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
+    assert "/check" not in log  # refused checks are not written
+
+
+async def test_check_rolls_a_fighters_save_in_the_middle_of_a_fight(standin, bot):
+    await begin_fight(standin, bot)
+    answer, _ = await act(standin, bot, "alice", "/check", character="Balthasar", kind="str", dice="10")
+    assert answer.content == "🎲 ✍️ Balthasar STR save: d20 10 vs STR 10 → pass.", answer.content
+
+
+async def test_a_save_that_offers_nothing_is_followed_by_nothing(standin, bot):
+    await stored_characters(standin)
+    answer, after = await act(standin, bot, "bob", "/check", character="Sybilla", kind="agi", dice="3")
+    assert "d20 3 vs AGI 8 → pass" in answer.content
+    assert [m.content for m in after] == []

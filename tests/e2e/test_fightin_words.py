@@ -171,5 +171,75 @@ async def test_help_fits_one_message_and_names_what_a_gm_needs(standin, bot):
         "damage_type:fear",
         "/condition add|remove",
         "Broken",
+        "/check character:",
+        "options:veto",
+        "kind:skill",
     ):
         assert needed in text, needed
+
+
+async def stored_characters(standin):
+    """Jack (alice, Will 8) and Bal-Ziggaroth (the GM's, Will 11), as in the seed's veto example."""
+    await say(standin, "gm", "/campaign setup", system=SYSTEM)
+    await say(standin, "alice", "/character add", name="Jack", stats="reflex=2 dex=1 spirit=2 fortitude=1")
+    await say(standin, "gm", "/character add", name="Bal-Ziggaroth", stats="reflex=1 dex=1 spirit=5")
+
+
+async def test_a_stat_check_and_a_skill_check_from_a_stored_sheet(standin, bot):
+    await stored_characters(standin)
+    ledge = await say(standin, "alice", "/check", character="Jack", kind="reflex", dc=4, dice="2")
+    assert not ledge.ephemeral and "Jack Reflex check: d6 2 +2 = 4 vs DC 4: success." in ledge.content, ledge.content
+    poison = await say(standin, "alice", "/check", character="Jack", kind="fortitude", dc=6, dice="4")
+    assert "Jack Fortitude check: d6 4 +1 = 5 vs DC 6: failure." in poison.content, poison.content
+    for kind in ("dex", "strength", "endurance", "spirit"):
+        shown = await say(standin, "alice", "/check", character="Jack", kind=kind, dc=3, options="bonus=1", dice="2")
+        assert not shown.ephemeral and "vs DC 3" in shown.content, shown.content
+    medicine = await say(
+        standin, "alice", "/check", character="Jack", kind="skill", dc=7, options="skill=medicine bonus=2", dice="5"
+    )
+    assert "Jack Medicine (skill) check: d6 5 +2 = 7 vs DC 7: success." in medicine.content, medicine.content
+    log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
+    assert "/check character:Jack kind:reflex dc:4" in log
+
+
+async def test_checks_without_their_dc_or_with_unknown_options_are_refused(standin, bot):
+    await stored_characters(standin)
+    missing = await say(standin, "alice", "/check", character="Jack", kind="spirit", dice="3")
+    assert missing.ephemeral and "needs a DC" in missing.content, missing.content
+    unknown = await say(standin, "alice", "/check", character="Jack", kind="will", dc=8, options="advantage")
+    assert unknown.ephemeral and "bonus" in unknown.content and "veto" in unknown.content, unknown.content
+    log = await say(standin, "gm", "/campaign log")
+    assert "/check" not in "".join([log.content] + [a.data.decode() for a in log.attachments])
+
+
+async def test_a_failed_veto_costs_a_morale_penalty_that_undo_gives_back(standin, bot):
+    await stored_characters(standin)
+    # the seed: "Jack only got 12, while Bal-Ziggaroth got 14. Jack fails his veto, takes a morale penalty"
+    shown = await say(
+        standin, "alice", "/check", character="Jack", kind="will", against="Bal-Ziggaroth", options="veto", dice="4 3"
+    )
+    assert not shown.ephemeral and "Jack's veto fails (12 to 14)" in shown.content, shown.content
+    jack = await bot.core.repo.get_character(standin.world.default_guild.id, "Jack")
+    assert jack.lasting == {"morale_penalties": 1}
+    weaker = await say(standin, "alice", "/check", character="Jack", kind="will", dc=10, dice="3")
+    assert "d6 3 +7 = 10 vs DC 10: success." in weaker.content, weaker.content  # Will 8 − 1
+    undone = await say(standin, "gm", "/campaign undo")
+    assert "Undid" in undone.content, undone.content
+    jack = await bot.core.repo.get_character(standin.world.default_guild.id, "Jack")
+    assert jack.lasting == {}
+
+
+async def test_an_opposed_check_that_ties_rolls_again(standin, bot):
+    await stored_characters(standin)
+    # "In cases of a tie, roll again."
+    shown = await say(
+        standin, "alice", "/check", character="Jack", kind="will", against="Bal-Ziggaroth", dice="6 3 1 2"
+    )
+    assert "Tie at 14: both roll again." in shown.content, shown.content
+    assert shown.content.index("Tie at 14") < shown.content.index("Bal-Ziggaroth wins (13 to 9).")
+    first = await say(
+        standin, "alice", "/check", character="Jack", kind="initiative", against="Bal-Ziggaroth", dice="3 4 5 2"
+    )
+    assert "Tie at 6: both roll again." in first.content and "Jack wins (8 to 4)." in first.content, first.content
+    jack = await bot.core.repo.get_character(standin.world.default_guild.id, "Jack")
+    assert jack.lasting == {}  # an opposed check without a veto changes nothing

@@ -152,5 +152,89 @@ async def test_help_for_frozen_lands_fits_one_message(standin, bot):
         "/choose option:Block",
         "condition:injury",
         "any_failure_critical",
+        "/check character:Astrid kind:perception",
+        "kind:disengage",
     ):
         assert needed in text, needed
+
+
+async def campaign_with_astrid(standin, bot, stress=None):
+    """A Frozen Lands campaign with Astrid stored (SOUL 2); `stress`: what the GM says she carries."""
+    await say(standin, "gm", "/campaign setup", system="frozen-lands")
+    await say(standin, "alice", "/character add", name="Astrid", stats=SHEETS["Astrid"][1])
+    if stress is not None:
+        await say(standin, "gm", "/campaign adjust", character="Astrid", key="stress", value=str(stress))
+
+
+async def astrid(bot, standin):
+    return (await bot.core.repo.get_character(standin.world.default_guild.id, "Astrid")).lasting
+
+
+async def test_check_rolls_a_skill_or_an_attribute_from_the_stored_sheet_and_logs_it(standin, bot):
+    await campaign_with_astrid(standin, bot)
+    shown = await say(standin, "alice", "/check", character="Astrid", kind="mobility", dc=2, dice="6 3")
+    assert not shown.ephemeral and shown.buttons() == []  # the seed has no push
+    assert shown.content == "🎲 ✍️ Astrid rolls Mobility 2 = 2d6 (6, 3) → 1 success, needs 2 → failure.", shown.content
+    shown = await say(standin, "alice", "/check", character="Astrid", kind="awareness", dice="2 6 4")
+    assert shown.content == "🎲 ✍️ Astrid rolls AWARENESS 3 = 3d6 (2, 6, 4) → 1 success, needs 1 → success."
+    dim = await say(
+        standin, "alice", "/check", character="Astrid", kind="perception", options="dim modifier=3", dice="6"
+    )
+    assert "Perception 0 − dimly lit zone 2 + modifier 3 = 1d6 (6) → 1 success" in dim.content, dim.content
+    log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
+    assert "/check character:Astrid kind:mobility dc:2" in log and "needs 2 → failure" in log
+    nothing = await say(standin, "gm", "/campaign undo")  # the checks changed nothing Astrid carries
+    assert nothing.ephemeral and "no rest, adjustment or check to undo" in nothing.content, nothing.content
+
+
+async def test_stress_dice_of_the_stress_carried_give_wp_and_a_condition_that_undo_takes_back(standin, bot):
+    await campaign_with_astrid(standin, bot, stress=4)  # SOUL 2: two stress dice
+    shown = await say(standin, "alice", "/check", character="Astrid", kind="melee", dice="6 2 1 6")
+    assert shown.content == (
+        "🎲 ✍️ Astrid rolls Melee 2 = 2d6 (6, 2) + stress 2d6 (1, 6) → 1 success, needs 1 → success; "
+        "stress success → +1 WP; 1 critical failure > Exhaustion 0 → Exhaustion 1 (BODY: −1 action a round)."
+    ), shown.content
+    carried = await astrid(bot, standin)
+    assert (carried["stress"], carried["wp"], carried["exhaustion"]) == (4, 1, 1), carried
+    card = await say(standin, "alice", "/character show", name="Astrid")
+    assert "Conditions: Exhaustion 1" in str(card.embeds), card.embeds
+    undone = await say(standin, "gm", "/campaign undo")
+    assert "Undid" in undone.content and "/check character:Astrid kind:melee" in undone.content, undone.content
+    carried = await astrid(bot, standin)
+    assert carried.get("exhaustion", 0) == 0 and carried.get("wp", 0) == 0 and carried["stress"] == 4, carried
+
+
+async def test_a_failed_disengage_adds_a_stress_and_undo_takes_it_back(standin, bot):
+    await campaign_with_astrid(standin, bot, stress=2)
+    missing = await say(standin, "alice", "/check", character="Astrid", kind="disengage", dice="6 6")
+    assert missing.ephemeral and "needs dc" in missing.content, missing.content
+    shown = await say(standin, "alice", "/check", character="Astrid", kind="disengage", dc=2, dice="6 4")
+    assert shown.content == (
+        "🎲 ✍️ Astrid disengages from 2 close enemies: Mobility 2 = 2d6 (6, 4) → 1 success, needs 2 → failure; "
+        "+1 Stress (3); an extra action to move."
+    ), shown.content
+    assert (await astrid(bot, standin))["stress"] == 3
+    # Stress 3 is one above SOUL 2: the next check rolls a stress die, and its 1 dazes her.
+    again = await say(standin, "alice", "/check", character="Astrid", kind="out_of_turn", dice="5 1 2 1")
+    assert again.content == (
+        "🎲 ✍️ Astrid tries to act out of turn: AWARENESS 3 = 3d6 (5, 1, 2) + stress 1d6 (1) → 0 successes; "
+        "1 critical failure > Dazed 0 → Dazed 1 (AWARENESS: −1 reaction a round); failure: +1 Stress (4)."
+    ), again.content
+    assert (await astrid(bot, standin))["stress"] == 4
+    await say(standin, "gm", "/campaign undo")
+    carried = await astrid(bot, standin)
+    assert carried["stress"] == 3 and carried.get("dazed", 0) == 0, carried
+    await say(standin, "gm", "/campaign undo")
+    assert (await astrid(bot, standin))["stress"] == 2
+
+
+async def test_check_refuses_unknown_options_and_checks_with_the_list_and_logs_nothing(standin, bot):
+    await campaign_with_astrid(standin, bot)
+    unknown = await say(standin, "alice", "/check", character="Astrid", kind="mobility", options="advantage")
+    assert unknown.ephemeral and "Options: `modifier`" in unknown.content, unknown.content
+    kind = await say(standin, "alice", "/check", character="Astrid", kind="charm")
+    assert kind.ephemeral and "`perception`" in kind.content and "`out_of_turn`" in kind.content, kind.content
+    dc = await say(standin, "alice", "/check", character="Astrid", kind="out_of_turn", dc=2)
+    assert dc.ephemeral and "no dc" in dc.content, dc.content
+    log = await say(standin, "gm", "/campaign log")
+    assert not log.attachments and "Nothing has changed" in log.content, log.content

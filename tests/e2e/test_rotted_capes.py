@@ -1,6 +1,7 @@
 """Rotted Capes through real discord.py and the stand-in: attack results with
 every step, Plot Point buttons reaching the right player, the death choice,
-read-only reports and refusals, and a /help that fits one message."""
+read-only reports and refusals, a /help that fits one message, and /check's challenges and saves
+with a Plot Point reroll."""
 
 from __future__ import annotations
 
@@ -141,7 +142,8 @@ async def test_help_fits_one_message_and_names_the_tools(standin, bot):
     await say(standin, "gm", "/campaign setup", system=KEY)
     answer, text = await help_sections(standin, "alice")
     assert answer.ephemeral and not text.endswith("…")
-    for needed in ("/attack", "/plotpoint", "/condition add", "horde", "unleash", "**Defaults**", "advantage=count"):
+    tools = ("/attack", "/plotpoint", "/condition add", "horde", "unleash", "**Defaults**", "advantage=count")
+    for needed in tools + ("**Checks**", "/check"):
         assert needed in text, needed
 
 
@@ -181,3 +183,60 @@ async def test_a_hidden_npcs_hit_on_a_hero_lets_nobody_derive_its_bonus(standin,
     assert "d20 12 + ? = ? vs Avoidance 14: hit; 1d6 (?) + ? = 42 − DR 3 (kinetic) = 39 Stamina" in line
     public = [conceal(m.content) for m in standin.messages()]
     assert not derivable(public, {39}) & {37, 41, 53}
+
+
+async def checks_campaign(standin):
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(standin, "alice", "/character add", name="Nova", stats=NOVA + " saves='wis:2'")
+    await say(standin, "bob", "/character add", name="Bolt", stats=BOLT)
+
+
+async def test_a_challenge_and_a_save_roll_from_the_sheet_and_what_the_hero_carries(standin, bot):
+    await checks_campaign(standin)
+    challenge = await say(
+        standin, "alice", "/check", character="Nova", kind="challenge", dc=15, options="dex", dice="13"
+    )
+    assert not challenge.ephemeral and challenge.content.startswith(
+        "🎲 ✍️ Nova DEX challenge: d20 13 + 2 = 15 vs DC 15: success"
+    ), challenge.content
+    await say(standin, "gm", "/campaign adjust", character="Nova", key="wounds", value="2")
+    save = await say(standin, "alice", "/check", character="Nova", kind="save", dc=15, dice="14")
+    assert save.content.startswith("🎲 ✍️ Nova CON save: d20 14 + 1 − 1 wounds/exhaustion = 14 vs DC 15: failure"), (
+        save.content
+    )
+    wis = await say(
+        standin, "alice", "/check", character="Nova", kind="save", dc=12, options="wis dis bonus=5", dice="15 9"
+    )
+    assert wis.content.startswith(
+        "🎲 ✍️ Nova WIS save: d20 dis (15, 9) 9 + 2 + 5 situational − 1 wounds/exhaustion = 15 vs DC 12: success"
+    ), wis.content
+    log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
+    assert "/check character:Nova kind:challenge dc:15" in log and "Nova WIS save" in log
+    missing = await say(standin, "alice", "/check", character="Nova", kind="challenge", dc=15)
+    assert missing.ephemeral and "Name the ability" in missing.content, missing.content
+    unknown = await say(standin, "alice", "/check", character="Nova", kind="save", dc=15, options="stress=2")
+    assert unknown.ephemeral and "`adv`" in unknown.content, unknown.content
+    no_dc = await say(standin, "alice", "/check", character="Nova", kind="save")
+    assert no_dc.ephemeral and "needs a DC" in no_dc.content, no_dc.content
+
+
+async def test_a_plot_point_rerolls_a_check_and_undo_gives_it_back(standin, bot):
+    await checks_campaign(standin)
+    shown = await say(standin, "alice", "/check", character="Nova", kind="challenge", dc=15, options="dex", dice="4")
+    assert "Nova DEX challenge: d20 4 + 2 = 6 vs DC 15: failure" in shown.content, shown.content
+    assert [b["label"] for b in shown.buttons()] == ["Spend a Plot Point: reroll"], shown.buttons()
+    again = await (await standin.click("alice", "Spend a Plot Point: reroll", message=shown)).response()
+    assert "🎭 Nova spends a Plot Point to reroll the d20 (0 left; pool 1)." in again.content, again.content
+    assert "Nova DEX challenge: d20" in again.content and again.buttons() == []
+    nova = await bot.core.repo.get_character(standin.world.default_guild.id, "Nova")
+    assert nova.lasting == {"plot_points": 0}
+    campaign = await bot.core.repo.get_campaign(standin.world.default_guild.id)
+    assert campaign.state["rules"]["pool"] == 1
+    broke = await say(standin, "alice", "/check", character="Nova", kind="save", dc=15, dice="4")
+    assert broke.buttons() == []  # no Plot Point left: nothing offered
+    undone = await say(standin, "gm", "/campaign undo")
+    assert "Undid" in undone.content and "/check reroll" in undone.content, undone.content
+    nova = await bot.core.repo.get_character(standin.world.default_guild.id, "Nova")
+    assert nova.lasting == {}
+    campaign = await bot.core.repo.get_campaign(standin.world.default_guild.id)
+    assert not (campaign.state.get("rules") or {}).get("pool")

@@ -100,3 +100,30 @@ def test_the_sandbox_runs_without_the_test_extra_or_the_tests_folder(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert "gm: /initiative next" in result.stdout and "[End turn]" in result.stdout
+
+
+FORM_SCRIPT = """\
+gm: /campaign setup system:factions
+alice: /character add name:Nova
+alice: submit "Attributes=str=lots"
+alice: click "Fix the form"
+alice: submit "Attributes=str=12" "Size and weapons=weapons='sword:d6, dagger:d4'"
+alice: /character show name:Nova
+bob: submit "Attributes=str=3"
+"""
+
+
+def test_a_form_is_shown_as_its_fields_and_submitted_by_label(tmp_path):
+    script = tmp_path / "forms.txt"
+    script.write_text(FORM_SCRIPT)
+    result = run_sandbox(script)
+    out = result.stdout
+    assert '(only alice sees this form) [form: "Sheet of Nova"]' in out
+    assert "  | Attributes:\n  |   str=10\n  |   agi=10\n  |   wit=10\n  | Health and armour:" in out
+    assert "⛔ Attributes: Stat `str`" in out and "[Fix the form]" in out
+    reopened = out.split('alice: click "Fix the form"')[1]
+    assert "  |   str=lots\n  |   agi=10" in reopened
+    assert "**Nova** is stored for @alice" in out
+    assert "`str` = 12" in out and "`weapons` = sword:d6, dagger:d4" in out
+    assert "!! line 7: no form was shown to bob" in out
+    assert result.returncode == 1

@@ -217,6 +217,10 @@ async def test_help_fits_one_message_and_lets_a_gm_run_the_fight(standin, bot):
         "defender_flips=auto",
         "Forced Delay",
         "stance options:aggressive",
+        "**Checks**",
+        "/check character:Tony kind:endurance dc:5",
+        "against:Mira",
+        "kind:skill",
     ):
         assert needed in text, needed
 
@@ -243,3 +247,80 @@ async def test_a_dual_wielder_takes_an_aggressive_stance_with_act_and_attacks_wi
     )
     assert "Attack (5): Kit next acts in phase 10." in swing.content
     await settle(standin, bot)
+
+
+async def characters(standin):
+    await say(standin, "gm", "/campaign setup", system=SYSTEM)
+    await say(standin, "alice", "/character add", name="Tony", stats=TONY)
+    await say(standin, "bob", "/character add", name="Mira", stats=MIRA)
+
+
+async def test_check_flips_a_stat_against_an_effects_attack_with_entered_cards_and_logs_it(standin, bot):
+    # The seed's poison: "an Attack value of 5 ... 5 cards will be drawn"; Tony's External Endurance 2: two cards.
+    await characters(standin)
+    shown = await say(
+        standin, "alice", "/check", character="Tony", kind="endurance", dc=5, cards="QC 7D 3H 2S 9C AH 4C"
+    )
+    assert not shown.ephemeral
+    assert shown.content == (
+        "🎲 ✍️ Attack 5: Q♣ 7♦ 3♥ 2♠ 9♣ → keep Q = 12 vs Tony ENDURANCE 2: A♥ 4♣ → keep A = 14 → resisted"
+    ), shown.content
+    affected = await say(standin, "alice", "/check", character="Tony", kind="endurance", dc=1, cards="KC KH 4C")
+    assert affected.content.endswith("K♥ 4♣ → keep K = 13 → affected"), affected.content  # the effect wins a tie
+    log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
+    assert "/check character:Tony kind:endurance dc:5" in log and "→ resisted" in log
+    nothing = await say(standin, "gm", "/campaign undo")  # entered cards leave the deck as it was
+    assert nothing.ephemeral and "no rest, adjustment or check to undo" in nothing.content, nothing.content
+
+
+async def test_check_against_another_character_is_an_opposed_flip_with_entered_cards(standin, bot):
+    await characters(standin)
+    shown = await say(standin, "alice", "/check", character="Tony", kind="hs", against="Mira", cards="JC 4D QH 3S 2C")
+    assert shown.content.splitlines() == [
+        "🎲 ✍️ Tony HS 2: J♣ 4♦ → keep J = 11",
+        "🎲 ✍️ Mira HS 3: Q♥ 3♠ 2♣ → keep Q = 12",
+        "🎲 ✍️ 11 vs 12: Mira wins by 1.",
+    ], shown.content
+    duel = await say(
+        standin,
+        "bob",
+        "/check",
+        character="Mira",
+        kind="skill",
+        against="Tony",
+        options="ranks=2 aspect=ss vs_ranks=1 vs_aspect=ss",
+        cards="9C 2D 10H",
+    )
+    assert duel.content.splitlines() == [
+        "🎲 ✍️ Mira skill 2 (SS (shift+2)): 9♣ 2♦ → keep 9 = 9 + 2 = 11",
+        "🎲 ✍️ Tony skill 1 (SS (shift+2)): 10♥ → keep 10 = 10 + 2 = 12",
+        "🎲 ✍️ 11 vs 12: Tony wins by 1.",
+    ], duel.content
+
+
+async def test_a_check_flips_from_the_campaigns_deck_and_undo_puts_the_cards_back(standin, bot):
+    await characters(standin)
+    first = await say(standin, "alice", "/check", character="Tony", kind="pd", dc=2)
+    assert not first.ephemeral and "✍️" not in first.content and "Tony PD 3:" in first.content, first.content
+    campaign = await bot.core.repo.get_campaign(standin.world.default_guild.id)
+    deck = campaign.state["rules"]["deck"]
+    assert len(deck) == 52 - 5  # two cards for the effect, three for Tony's PD
+    second = await say(standin, "alice", "/check", character="Tony", kind="pd", dc=2)
+    campaign = await bot.core.repo.get_campaign(standin.world.default_guild.id)
+    assert campaign.state["rules"]["deck"] == deck[:-5], second.content  # the next cards off the same deck
+    undone = await say(standin, "gm", "/campaign undo")
+    assert "Undid" in undone.content and "/check character:Tony kind:pd" in undone.content, undone.content
+    campaign = await bot.core.repo.get_campaign(standin.world.default_guild.id)
+    assert campaign.state["rules"]["deck"] == deck
+
+
+async def test_a_check_refuses_a_missing_attack_value_and_an_unknown_option_and_logs_nothing(standin, bot):
+    await characters(standin)
+    missing = await say(standin, "alice", "/check", character="Tony", kind="endurance")
+    assert missing.ephemeral and "dc: the effect's Attack value" in missing.content, missing.content
+    unknown = await say(standin, "alice", "/check", character="Tony", kind="endurance", dc=3, options="advantage")
+    assert unknown.ephemeral and "`advantage`" in unknown.content and "`flip`" in unknown.content, unknown.content
+    skill = await say(standin, "alice", "/check", character="Tony", kind="skill", dc=3)
+    assert skill.ephemeral and "ranks=N" in skill.content, skill.content
+    log = await say(standin, "gm", "/campaign log")
+    assert "/check" not in log.content + "".join(a.data.decode() for a in log.attachments), log.content

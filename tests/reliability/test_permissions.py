@@ -89,6 +89,8 @@ TABLE = [
     # Anyone rolls, in or out of a fight; a private roll needs a GM to show it to (eve's far-hall had no fight).
     Row("/roll", {"expression": "4d6kh3", "reason": "Strength"}, Y, Y, Y, Y),
     Row("/roll", {"expression": "1d20+2", "private": True}, Y, Y, Y, N),
+    # A stored character's check: its player or the GM (Nova is alice's; eve's server has no Nova).
+    Row("/check", {"character": "Nova", "kind": "save", "dc": 12}, Y, Y, N, N),
     # Between fights: the GM rests, adjusts, undoes, exports, imports and keeps the NPC library.
     Row("/campaign rest", {"kind": "end_scene"}, Y, N, N, N),
     Row("/campaign adjust", {"character": "Spare", "key": "plot_points", "value": "3"}, Y, N, N, N),

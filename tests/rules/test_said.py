@@ -160,3 +160,18 @@ def test_a_line_stored_with_the_former_marks_reads_as_values():
     assert english(broken) == "{who} hitsMax"  # a phrase cut through reads as its English
     assert isinstance(loads("\ue000 7\ue001 left"), text.Seq) and conceal(loads("\ue000 7\ue001 left")) == "? left"
     assert Secret(Raw("1"), True) != Secret(Raw("1"), False)
+
+
+def test_a_question_stored_with_the_former_marks_is_read_as_values():
+    prompt = "\ue010{who}: block or dodge?\ue011\U000f0003\ue012Max: block or dodge?\ue013"
+    stored = {
+        "id": 3,
+        "kind": "defend",
+        "prompt": prompt,
+        "options": [{"key": "block", "label": "\ue010Block\ue011\ue012Block\ue013"}],
+        "default": "block",
+    }
+    pending = Pending.model_validate(stored)
+    assert pending.prompt == say("{who}: block or dodge?", who="Max")
+    assert pending.options[0].label == say("Block")
+    assert "\ue010" not in json.dumps(pending.model_dump(mode="json"))

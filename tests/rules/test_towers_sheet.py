@@ -32,8 +32,10 @@ def test_damage_words_name_a_category_and_a_type_the_last_word_winning():
 
 
 def test_sheet_errors_are_specific():
-    with pytest.raises(InvalidInput, match="size rank"):
+    with pytest.raises(InvalidInput, match="Stat `size`: Input should be less than or equal to 4"):
         SYSTEM.parse_sheet("size=6")
+    with pytest.raises(InvalidInput, match="Stat `pa`: Input should be greater than or equal to 0"):
+        SYSTEM.parse_sheet("pa=-1")
     with pytest.raises(InvalidInput, match="Unknown stat `dex`"):
         SYSTEM.parse_sheet("dex=3")
     with pytest.raises(InvalidInput, match="weapon needs a name"):

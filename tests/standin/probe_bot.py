@@ -42,6 +42,22 @@ class NoteModal(discord.ui.Modal, title="Add a note"):
         await interaction.response.send_message(f"noted: {self.note.value}")
 
 
+class ChainModal(discord.ui.Modal, title="Chain"):
+    """A form whose submit answers with another form, which Discord refuses."""
+
+    note = discord.ui.TextInput(label="Note", custom_id="probe:chain-text", required=False)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.send_modal(NoteModal())
+        except discord.HTTPException as error:
+            await interaction.response.send_message(f"refused: {error.status} {error.code}")
+
+
+class LongLabelModal(discord.ui.Modal, title="Long"):
+    note = discord.ui.TextInput(label="L" * 46, custom_id="probe:long-text")
+
+
 def build_probe_group(bot: ProbeBot) -> app_commands.Group:
     probe = app_commands.Group(name="probe", description="stand-in probes")
     gm = app_commands.Group(name="gm", description="GM tools", parent=probe)
@@ -132,6 +148,17 @@ def build_probe_group(bot: ProbeBot) -> app_commands.Group:
     @probe.command(description="opens a modal")
     async def note(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(NoteModal())
+
+    @probe.command(description="opens a form that answers with a form")
+    async def chain(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(ChainModal())
+
+    @probe.command(description="opens a form with a label over Discord's limit")
+    async def longlabel(interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.send_modal(LongLabelModal())
+        except discord.HTTPException as error:
+            await interaction.response.send_message(f"refused: {error.status} {error.code} {error.text}")
 
     @probe.command(description="pick a side")
     @app_commands.choices(

@@ -6,6 +6,7 @@ import discord
 import pytest
 
 from bot.standin import SANDBOX_GUILD, InvalidInvocation, NoBotSession, StandInTimeout
+from bot.standin.modals import modal_problems
 
 from .probe_bot import PNG_BYTES, ProbeBot, probe_schemas
 
@@ -181,3 +182,87 @@ async def test_no_answer_times_out_with_explanation(standin, bot: ProbeBot) -> N
     handle = await standin.invoke("alice", "/probe silent")
     with pytest.raises(StandInTimeout, match="no callback"):
         await handle.response(timeout=0.3)
+
+
+async def test_a_form_is_read_as_its_fields_and_submitted_by_label(standin, bot: ProbeBot) -> None:
+    opened = await standin.invoke("alice", "/probe note")
+    assert await opened.acknowledged() == 9
+    form = await opened.form()
+    assert (form.title, [f.label for f in form.inputs]) == ("Add a note", ["Note"])
+    note = form.field("Note")
+    assert (note.style, note.value, note.required, note.max_length) == (1, "", True, 4000)
+    submitted = await standin.submit("alice", opened, {"Note": "orc is bloodied"})
+    assert submitted.type == 5 and submitted.payload["data"]["custom_id"] == form.custom_id
+    assert (await submitted.response()).content == "noted: orc is bloodied"
+
+
+async def test_a_form_is_sent_only_as_discords_client_would(standin, bot: ProbeBot) -> None:
+    opened = await standin.invoke("alice", "/probe note")
+    await opened.form()
+    with pytest.raises(InvalidInvocation, match="required"):
+        await standin.submit("alice", opened, {})
+    with pytest.raises(InvalidInvocation, match="no field 'Notes'"):
+        await standin.submit("alice", opened, {"Notes": "x"})
+    with pytest.raises(InvalidInvocation, match="opened for alice"):
+        await standin.submit("bob", opened, {"Note": "x"})
+    with pytest.raises(InvalidInvocation, match="did not open a modal"):
+        await standin.submit("alice", await standin.invoke("alice", "/probe ping"), {"Note": "x"})
+
+
+async def test_a_form_is_no_answer_to_a_form(standin, bot: ProbeBot) -> None:
+    opened = await standin.invoke("alice", "/probe chain")
+    await opened.form()
+    answer = await (await standin.submit("alice", opened, {"Note": "again"})).response()
+    assert answer.content == "refused: 400 50035"
+
+
+@pytest.mark.outside_contract  # the form breaks Discord's API description on purpose
+async def test_a_form_over_discords_limits_is_refused(standin, bot: ProbeBot) -> None:
+    answer = await (await standin.invoke("alice", "/probe longlabel")).response()
+    assert answer.content.startswith("refused: 400 50035") and "label must be 1 to 45" in answer.content
+
+
+def rows(*inputs: dict) -> list[dict]:
+    return [{"type": 1, "components": [text_input]} for text_input in inputs]
+
+
+FIELD = {"type": 4, "custom_id": "f", "style": 2, "label": "Attributes"}
+
+
+@pytest.mark.parametrize(
+    ("modal", "problem"),
+    [
+        ({"custom_id": "m", "title": "T" * 46, "components": rows(FIELD)}, "title must be 1 to 45"),
+        ({"custom_id": "m" * 101, "title": "T", "components": rows(FIELD)}, "custom_id must be 1 to 100"),
+        ({"custom_id": "m", "title": "T", "components": []}, "1 to 5 components"),
+        (
+            {"custom_id": "m", "title": "T", "components": rows(*({**FIELD, "custom_id": str(n)} for n in range(6)))},
+            "1 to 5 components, not 6",
+        ),
+        ({"custom_id": "m", "title": "T", "components": rows(FIELD, FIELD)}, "share a custom_id"),
+        (
+            {"custom_id": "m", "title": "T", "components": [{"type": 1, "components": [FIELD, FIELD]}]},
+            "exactly one text input",
+        ),
+        ({"custom_id": "m", "title": "T", "components": rows({**FIELD, "label": "L" * 46})}, "label must be 1 to 45"),
+        ({"custom_id": "m", "title": "T", "components": rows({**FIELD, "value": "v" * 4001})}, "at most 4000"),
+        ({"custom_id": "m", "title": "T", "components": rows({**FIELD, "style": 3})}, "style must be 1"),
+        ({"custom_id": "m", "title": "T", "components": rows({**FIELD, "max_length": 4001})}, "max_length must be"),
+        (
+            {"custom_id": "m", "title": "T", "components": rows({**FIELD, "min_length": 9, "max_length": 3})},
+            "min_length is more",
+        ),
+        ({"custom_id": "m", "title": "T", "components": rows({**FIELD, "placeholder": "p" * 101})}, "at most 100"),
+        ({"custom_id": "m", "title": "T", "components": [{"type": 2, "custom_id": "b"}]}, "action row or a label"),
+    ],
+)
+def test_modals_discord_would_refuse(modal, problem) -> None:
+    assert problem in (modal_problems(modal) or "")
+
+
+def test_modals_discord_opens() -> None:
+    labelled = {"type": 18, "label": "Attributes", "component": {k: v for k, v in FIELD.items() if k != "label"}}
+    assert modal_problems({"custom_id": "m", "title": "T", "components": rows(FIELD)}) is None
+    assert modal_problems({"custom_id": "m", "title": "T" * 45, "components": [labelled]}) is None
+    full = {**FIELD, "value": "v" * 4000, "placeholder": "p" * 100, "min_length": 0, "max_length": 4000}
+    assert modal_problems({"custom_id": "m" * 100, "title": "T", "components": rows(full)}) is None

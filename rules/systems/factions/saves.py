@@ -38,12 +38,26 @@ class Save:
 
 def save(enc: FactionsEncounter, fighter: Fighter, attribute: str, chance: Dice, why: Text | str = "") -> Save:
     """`why`: what the save is for, said (or typed by the GM), put after the save's name."""
-    value = getattr(fighter, ATTRIBUTES[attribute])
+    nat20_fails = bool(enc.options.get("nat20_fails", True))
+    return rolled(fighter.name, getattr(fighter, ATTRIBUTES[attribute]), attribute, chance, nat20_fails, why, fighter)
+
+
+def rolled(
+    who: str,
+    value: int,
+    attribute: str,
+    chance: Dice,
+    nat20_fails: bool,
+    why: Text | str = "",
+    hidden: object = False,
+) -> Save:
+    """A save by whoever rolls under `value`, in a fight or out of one (`/check`); `hidden`: the
+    character whose attribute is secret."""
     roll = chance.die(20)
-    natural_fail = roll == 20 and enc.options.get("nat20_fails", True)
+    natural_fail = roll == 20 and nat20_fails
     passed = roll <= value and not natural_fail
     verdict = say("pass") if passed else (say("natural 20: fail") if natural_fail else say("fail"))
-    values = {"who": fighter.name, "stat": term(attribute.upper()), "roll": roll, "target": secret(value, fighter)}
+    values = {"who": who, "stat": term(attribute.upper()), "roll": roll, "target": secret(value, hidden)}
     if why:
         text = say(
             "{who} {stat} save {why}: d20 {roll} vs {stat} {target} → {verdict}", why=why, verdict=verdict, **values

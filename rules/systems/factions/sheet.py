@@ -108,16 +108,18 @@ def parse_weapons(text: builtins.str) -> tuple[Weapon, ...]:
 
 
 class FactionsSheet(Value):
-    str: int = Field(10, ge=1, le=20)
-    agi: int = Field(10, ge=1, le=20)
-    wit: int = Field(10, ge=1, le=20)
-    health: int = Field(8, ge=1, le=999)
-    grit: int = Field(0, ge=0, le=999)
-    armour: int = Field(0, ge=0, le=3)
-    size: builtins.str = "medium"
-    weapons: builtins.str = ""
-    fearless: bool = False  # immune to fear, hence to morale
-    concealed: bool = False  # launched an ambush: plays the bonus round
+    str: int = Field(10, ge=1, le=20, description=N_("Strength: STR saves roll a d20 at or under it"))
+    agi: int = Field(10, ge=1, le=20, description=N_("Agility: AGI saves (dodge, chase) roll at or under it"))
+    wit: int = Field(10, ge=1, le=20, description=N_("Wits: WIT saves (hard shots, morale) roll at or under it"))
+    health: int = Field(8, ge=1, le=999, description=N_("Health: damage reaching it incapacitates; 0 is death"))
+    grit: int = Field(0, ge=0, le=999, description=N_("Grit: a buffer damage takes first (0 for mooks)"))
+    armour: int = Field(0, ge=0, le=3, description=N_("Armour: taken off each hit's damage"))
+    size: builtins.str = Field("medium", description=N_("Size: tiny, small, medium, large or massive"))
+    weapons: builtins.str = Field(
+        "", description=N_("Weapons: name:die[:range][:blast][:great], comma-separated, e.g. bow:d6:8")
+    )
+    fearless: bool = Field(False, description=N_("Immune to fear, hence to morale"))
+    concealed: bool = Field(False, description=N_("Launches an ambush: plays the bonus round"))
 
     @field_validator("size")
     @classmethod

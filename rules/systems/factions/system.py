@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.actions import AddCombatants
 from rules.errors import InvalidInput
 from rules.model import Combatant, Event
 from rules.said import N_, joined, say, term
 from rules.secrets import secret
-from rules.system import Option, System
+from rules.system import FormSection, Option, System
 from rules.text import Text
 
-from . import between, economy, manoeuvres, morale, moves, reactions, strike
+from . import between, checks, economy, manoeuvres, morale, moves, reactions, strike
 from .actions import (
     ApplyDamage,
     Attack,
@@ -61,6 +61,10 @@ class FactionsSystem(System):
         "failures Surrender or Flee.\n"
         "Defaults: natural 20 fails (`nat20_fails`); `critical_str_save` off; "
         "unanswered: no reaction, surrender.\n"
+        "**Checks** (a stored character, in a fight or between fights): `/check character:X kind:str` (or `agi`, "
+        "`wit`) rolls d20 at or under the attribute, no DC; `kind:chase` (AGI: a pass escapes, a failure is "
+        "reached), `kind:morale` (WIT: a failure surrenders or retreats; fearless: immune). "
+        '`options:"why=\'to climb\'"`, `dice:"7"`. The dead roll nothing.\n'
         "**GM's call** (README): positions in a zone, stunts' effects, vehicles → "
         "`/condition add`, `/encounter note`."
     )
@@ -70,6 +74,13 @@ class FactionsSystem(System):
     turns = TURNS
     commands = COMMANDS
     between = between
+    checks = checks
+    form: ClassVar[tuple[FormSection, ...]] = (
+        FormSection(label=N_("Attributes"), keys=("str", "agi", "wit")),
+        FormSection(label=N_("Health and armour"), keys=("health", "grit", "armour")),
+        FormSection(label=N_("Size and weapons"), keys=("size", "weapons")),
+        FormSection(label=N_("Traits"), keys=("fearless", "concealed")),
+    )
     sides = ("players", "gm")
     player_side = "players"
     options = {

@@ -25,8 +25,8 @@ from rules.text import Raw, Text, from_data, to_data
 from rules.usertext import listed
 
 from . import wounds
-from .checks import d6_check
 from .model import Fighter, Weapon
+from .rolls import d6_check
 from .sheet import can_defend, has, helpless, melee_bonus_damage, skill, weapon, weapon_name
 from .tables import ATTACK_SECONDS, COVER, INVISIBLE_TARGET, LOCATIONS, SPEED_SQUARES, range_penalty
 

@@ -164,12 +164,24 @@ def check(system, enc, action: Check, chance: Chance):
         if not mine:
             raise InvalidInput(say("Say who makes the check (`actor`)."))
         f = mine[0]
-    stat = " ".join(action.stat.strip().casefold().replace("_", " ").split())
-    stat = {"dexterity": "dex", "end": "endurance", "str": "strength", "fort": "fortitude", "ref": "reflex"}.get(
-        stat, stat
-    )
+    stat = stat_key(action.stat)
     if stat in ROLLED_BY_THE_BOT:
         raise InvalidInput(ROLLED_BY_THE_BOT[stat])
+    _, text = roll_check(f, stat, action.bonus, action.dc, chance)
+    return enc, [Event(kind="roll", text=text)]
+
+
+def stat_key(stat: str) -> str:
+    """A stat or skill as typed (`Dexterity`, `weapon_skill`), as the checks name it."""
+    stat = " ".join(stat.strip().casefold().replace("_", " ").split())
+    return {"dexterity": "dex", "end": "endurance", "str": "strength", "fort": "fortitude", "ref": "reflex"}.get(
+        stat, stat
+    )
+
+
+def roll_check(f: Fighter, stat: str, bonus: int, dc: int | None, chance: Chance) -> tuple[int, Text]:
+    """d6 + a stat (Fortitude adds scale; Will is the Will score) or a named skill's bonus, with
+    `bonus` on top, against `dc` if given: the total and its line. Dice: one d6."""
     die = chance.die(6)
     parts: list[Text] = [Raw(f"d6 {die}")]
     if stat in STATS:
@@ -192,9 +204,9 @@ def check(system, enc, action: Check, chance: Chance):
                 stats=listed(term(stat) for stat in STATS),
             )
         )
-    if action.bonus or stat not in STATS:
-        parts.append(Raw(f"{action.bonus:+d}"))
-    total = die + base + action.bonus
+    if bonus or stat not in STATS:
+        parts.append(Raw(f"{bonus:+d}"))
+    total = die + base + bonus
     # A hidden fighter's stat, skill bonus and total are secret; the die and the DC are not.
     rolled = dict(
         who=f.name,
@@ -203,13 +215,13 @@ def check(system, enc, action: Check, chance: Chance):
         bonus=secret(joined(" ", parts[1:]), f),
         total=secret(total, f),
     )
-    if action.dc is None:
+    if dc is None:
         text = say("{who} {check} check: {die} {bonus} = {total}.", **rolled)
-    elif total >= action.dc:
-        text = say("{who} {check} check: {die} {bonus} = {total} vs DC {dc}: success.", dc=action.dc, **rolled)
+    elif total >= dc:
+        text = say("{who} {check} check: {die} {bonus} = {total} vs DC {dc}: success.", dc=dc, **rolled)
     else:
-        text = say("{who} {check} check: {die} {bonus} = {total} vs DC {dc}: failure.", dc=action.dc, **rolled)
-    return enc, [Event(kind="roll", text=text)]
+        text = say("{who} {check} check: {die} {bonus} = {total} vs DC {dc}: failure.", dc=dc, **rolled)
+    return total, text
 
 
 class AddCondition(GmAction):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from rules.errors import InvalidInput
 from rules.model import Combatant, Encounter, Value
-from rules.said import say
+from rules.said import N_, say
 from rules.turns.seconds import SecondsState
 from rules.usertext import Typed, quoted
 
@@ -69,22 +69,24 @@ def parse_weapons(text: str) -> tuple[Weapon, ...]:
 
 
 class Sheet(Value):
-    reflex: int = 0
-    dex: int = 0
-    strength: int = 3
-    endurance: int = 3
-    spirit: int = 3
-    scale: int = 0
-    defence: int = 0  # best Defence bonus (armour, natural, durability…): they do not stack
-    will_bonus: int = 0  # Discipline and other Will modifiers
-    weapon_skill: int = 0
-    ranged_skill: int = 0
-    magic_skill: int = 0
-    block: int = 0
-    dodge: int = 0
-    parry: int = 0
-    fortitude: int = 0
-    weapons: str = ""
+    reflex: int = Field(0, description=N_("Reflex: initiative, Dodge and Reflex checks"))
+    dex: int = Field(0, description=N_("Dexterity: added to initiative"))
+    strength: int = Field(3, description=N_("Strength: added to melee damage"))
+    endurance: int = Field(3, description=N_("Endurance: adds to Toughness; dying checks"))
+    spirit: int = Field(3, description=N_("Spirit: Will is Spirit + 6; Broken checks"))
+    scale: int = Field(0, description=N_("size: −1 cat, 0 human, 1 horse… up to 10"))
+    # best Defence bonus (armour, natural, durability…): they do not stack
+    defence: int = Field(0, description=N_("best Defence bonus (armour, natural…), added to Toughness"))
+    # Discipline and other Will modifiers
+    will_bonus: int = Field(0, description=N_("Will modifiers such as Discipline"))
+    weapon_skill: int = Field(0, description=N_("Weapon Skill bonus: melee attacks"))
+    ranged_skill: int = Field(0, description=N_("Ranged Skill bonus: ranged attacks"))
+    magic_skill: int = Field(0, description=N_("Magic Skill bonus: attack spells"))
+    block: int = Field(0, description=N_("Block defence bonus (Shield Use)"))
+    dodge: int = Field(0, description=N_("Dodge defence bonus"))
+    parry: int = Field(0, description=N_("Parry defence bonus"))
+    fortitude: int = Field(0, description=N_("Fortitude bonus (checks add scale)"))
+    weapons: str = Field("", description=N_("name:damage[:reach or range in m][:magic]; several split by ;"))
 
     @field_validator("weapons")
     @classmethod

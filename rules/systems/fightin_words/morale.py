@@ -14,8 +14,8 @@ from rules.said import N_, say, say_plural, term
 from rules.secrets import secret
 from rules.text import Text
 
-from .checks import d6_check, signed
 from .model import Condition, Fighter
+from .rolls import d6_check, signed
 from .sheet import minimum_will, pair, will
 
 KINDS = {N_("fear"): N_("panicked"), N_("insanity"): N_("confused"), N_("rage"): N_("raging")}

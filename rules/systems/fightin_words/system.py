@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rules.model import Event
 from rules.said import N_, joined, say, say_plural, term
-from rules.system import System
+from rules.system import FormSection, System
 from rules.text import Text
 from rules.turns.seconds import Seconds
 from rules.usertext import listed, user_text
 
-from . import attack, between, conditions, gm, initiative, morale, moves, wounds
+from . import attack, between, checks, conditions, gm, initiative, morale, moves, wounds
 from .commands import COMMANDS
 from .model import Condition, FightEncounter, Fighter, Sheet
 from .sheet import HELPLESS, can_act, has, helpless, minimum_toughness, minimum_will, pair, toughness, will
@@ -26,6 +28,7 @@ Initiative d6+Reflex+Dex, ties reroll. `/initiative delay` on an untouched turn,
 **GM**: `/damage amount:2d6` (`amount:fall options:"height=20"`; `damage_type:fear|insanity|rage|morale`), `/heal`, `/save kind:will|medicine dc:5 options:"bonus=2"`, `/condition add|remove` dying (remove = stabilise), staggered, stunned, confused, disabled…
 Rounds open with dying checks (d10 10 stabilises, else Endurance vs DC 4 rising) and Broken ones (Spirit vs DC 10 falling).
 Defaults: meeting the number succeeds; melee adds Strength+3×scale; a spell's delay starts after its casting; the surprised are flat-footed until their turn.
+**Checks**: `/check character:X kind:reflex|dex|strength|endurance|spirit|fortitude|will dc:4`; `kind:will|initiative against:Y` (ties reroll; `options:veto`: a lost veto costs a morale penalty); `kind:skill options:"skill=medicine bonus=2"`.
 **GM's call** (README): positions, mount speed (`damage:"1d8+3"`), possession → `/encounter note`."""
 
 
@@ -39,6 +42,14 @@ class FightinWords(System):
     turns = Seconds(TURN_SECONDS)
     commands = COMMANDS
     between = between
+    checks = checks
+    form: ClassVar[tuple[FormSection, ...]] = (
+        FormSection(label=N_("Abilities"), keys=("reflex", "dex", "strength", "endurance", "spirit")),
+        FormSection(label=N_("Body and Will"), keys=("scale", "defence", "fortitude", "will_bonus")),
+        FormSection(label=N_("Attack skills"), keys=("weapon_skill", "ranged_skill", "magic_skill")),
+        FormSection(label=N_("Defences"), keys=("block", "dodge", "parry")),
+        FormSection(label=N_("Weapons"), keys=("weapons",)),
+    )
     sides = ("heroes", "threats")
     player_side = "heroes"
 

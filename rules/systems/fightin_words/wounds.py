@@ -15,8 +15,8 @@ from rules.secrets import secret
 from rules.text import Raw, Text
 from rules.usertext import mark
 
-from .checks import d6_check, signed
 from .model import Condition, Fighter
+from .rolls import d6_check, signed
 from .sheet import minimum_toughness, pair, toughness
 from .tables import LOCATIONS
 

@@ -38,38 +38,38 @@ MAX_LEVEL = 3
 
 class Sheet(Value):
     # characters
-    body: int = Field(2, ge=0, le=10)
-    agility: int = Field(2, ge=0, le=10)
-    mind: int = Field(2, ge=0, le=10)
-    awareness: int = Field(2, ge=0, le=10)
-    soul: int = Field(2, ge=0, le=10)
-    melee: int = Field(0, ge=0, le=20)
-    marksmanship: int = Field(0, ge=0, le=20)
-    mobility: int = Field(0, ge=0, le=20)
-    athletics: int = Field(0, ge=0, le=20)
-    perception: int = Field(0, ge=0, le=20)
-    stealth: int = Field(0, ge=0, le=20)
-    survival: int = Field(0, ge=0, le=20)
-    lore: int = Field(0, ge=0, le=20)
-    healing: int = Field(0, ge=0, le=20)
-    persuasion: int = Field(0, ge=0, le=20)
-    class_stamina: int = Field(4, ge=0, le=50)
-    armour: int = Field(0, ge=0, le=20)
-    weapon: str = "Unarmed"
-    offhand: str = ""
-    ranged: str = ""
-    shield: bool = False
-    loaded: bool = False
-    talents: str = ""  # actions this character may repeat in one turn, e.g. "attack,move"
-    stress: int = Field(0, ge=0, le=50)
-    wp: int = Field(0, ge=0, le=99)
-    wounds: int = Field(0, ge=0, le=50)
+    body: int = Field(2, ge=0, le=10, description="BODY: toughness; adds to Stamina")
+    agility: int = Field(2, ge=0, le=10, description="AGILITY: reactions a round are AGILITY − 1")
+    mind: int = Field(2, ge=0, le=10, description="MIND: Lore and Healing rest on it")
+    awareness: int = Field(2, ge=0, le=10, description="AWARENESS: senses; acting out of turn")
+    soul: int = Field(2, ge=0, le=10, description="SOUL: Stress up to it adds no stress dice")
+    melee: int = Field(0, ge=0, le=20, description="Melee dice: melee attacks and blocks")
+    marksmanship: int = Field(0, ge=0, le=20, description="Marksmanship dice: ranged attacks")
+    mobility: int = Field(0, ge=0, le=20, description="Mobility dice: dodging, disengaging, standing up")
+    athletics: int = Field(0, ge=0, le=20, description="Athletics dice: jumping, feats of strength")
+    perception: int = Field(0, ge=0, le=20, description="Perception dice: noticing things")
+    stealth: int = Field(0, ge=0, le=20, description="Stealth dice: moving unseen")
+    survival: int = Field(0, ge=0, le=20, description="Survival dice: tracking, finding shelter")
+    lore: int = Field(0, ge=0, le=20, description="Lore dice: knowledge")
+    healing: int = Field(0, ge=0, le=20, description="Healing dice: First Aid")
+    persuasion: int = Field(0, ge=0, le=20, description="Persuasion dice: talking, intimidating")
+    class_stamina: int = Field(4, ge=0, le=50, description="Stamina from the class (Stamina = this + BODY)")
+    armour: int = Field(0, ge=0, le=20, description="Armour: cuts every hit's damage")
+    weapon: str = Field("Unarmed", description="Main melee weapon (the seed's table; Unarmed)")
+    offhand: str = Field("", description="Second one-handed melee weapon, for dual wielding")
+    ranged: str = Field("", description="Ranged weapon (the seed's table)")
+    shield: bool = Field(False, description="Carries a shield: can block")
+    loaded: bool = Field(False, description="The ranged weapon starts loaded")
+    talents: str = Field("", description="Actions repeatable in one turn, e.g. attack,move")
+    stress: int = Field(0, ge=0, le=50, description="Stress carried in (above SOUL: stress dice)")
+    wp: int = Field(0, ge=0, le=99, description="WP carried in")
+    wounds: int = Field(0, ge=0, le=50, description="Wounds carried in")
     # enemies
-    initiative: int = Field(0, ge=0, le=20)
-    damage: int = Field(1, ge=0, le=50)
-    defense: int = Field(0, ge=0, le=20)
-    stamina: int = Field(4, ge=1, le=200)
-    size: int = Field(0, ge=-2, le=2)
+    initiative: int = Field(0, ge=0, le=20, description="Enemy: fixed initiative score")
+    damage: int = Field(1, ge=0, le=50, description="Enemy: damage of each attack")
+    defense: int = Field(0, ge=0, le=20, description="Enemy: defense, cuts the damage it takes")
+    stamina: int = Field(4, ge=1, le=200, description="Enemy: Stamina")
+    size: int = Field(0, ge=-2, le=2, description="Enemy: size for shots at it (+ large, − small)")
 
 
 class Zone(Value):

@@ -8,10 +8,10 @@ from ...actions import AddCombatants
 from ...model import Event
 from ...said import N_, Text, joined, say, say_plural, seq, term
 from ...secrets import secret
-from ...system import Option, System
+from ...system import FormSection, Option, System
 from ...turns.tracks import Tracks
 from ...usertext import listed
-from . import between, combat, gm, movement, moves, weapons
+from . import between, checks, combat, gm, movement, moves, weapons
 from .actions import (
     AddCondition,
     Aim,
@@ -36,7 +36,7 @@ from .commands import COMMANDS
 from .economy import action_word, fresh_turn, refresh_round
 from .model import FrozenCombatant, FrozenEncounter, Sheet
 
-# /help shows this after the general lines: both must fit one 2,000-character Discord message.
+# /help shows this after the general lines, one section per **Title** line.
 SUMMARY = """d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:"6 4 1"` (pool, then stress dice).
 **Sheets** `stats:"body=3 agility=3 mind=2 awareness=3 soul=2 melee=2 mobility=2 armour=1 weapon=Shortsword"`, marksmanship… `ranged= offhand= shield=true class_stamina=4 stress= talents=attack`. Enemies: `stats:"initiative=4 damage=3 defense=1 stamina=6"`.
 **Initiative** players roll 1d6 on joining; `/initiative next` rolls players+1 d6: enemies first only if it beats every player. Tied players pick by buttons.
@@ -45,6 +45,7 @@ SUMMARY = """d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:
 **Enemy attacks** `/attack target:Astrid`: the player picks Dodge/Block/No reaction (AGILITY−1 a round); successes then armour cut it. Own dice: `/choose option:Block dice:"6 2 1"`.
 **Health** 0 Stamina: broken; each later hit 1 Wound: `/condition add condition:injury tags:"broken arm"`. Stress over SOUL adds stress dice: 6 = +1 WP; 1 = Exhaustion (BODY/AGILITY), Dazed (MIND/AWARENESS) or Fear (SOUL) if the 1s exceed its level, else +1 Stress; past 3: broken (`any_failure_critical`: any non-6).
 **GM** `/damage amount:2 damage_type:stress`, `/heal amount:3 options:"rest wounds=1"`, `/act action:zone options:"name=Hall cluttered dim"`.
+**Checks** `/check character:Astrid kind:perception dc:2` (dc: successes needed, 1 if left out) rolls a skill's or attribute's dice and the stress dice of the Stress carried, as in a fight; the WP, Stress, condition or Wound it gives is kept (`/campaign undo` takes it back). `kind:disengage dc:2`: a Mobility success per close enemy, failure +1 Stress. `kind:out_of_turn`: AWARENESS, failure +1 Stress. `options:"modifier=-1 dim"` (dim: Perception −2). No push or reroll.
 **GM's call** (README): talents → `/encounter note`."""
 
 
@@ -58,8 +59,33 @@ class FrozenLands(System[FrozenCombatant]):
     turns = Tracks()
     commands = COMMANDS
     between = between
+    checks = checks
     sides = ("heroes", "threats")
     player_side = "heroes"
+    form = (
+        FormSection(label=N_("Attributes"), keys=("body", "agility", "mind", "awareness", "soul")),
+        FormSection(
+            label=N_("Skills"),
+            keys=(
+                "melee",
+                "marksmanship",
+                "mobility",
+                "athletics",
+                "perception",
+                "stealth",
+                "survival",
+                "lore",
+                "healing",
+                "persuasion",
+            ),
+        ),
+        FormSection(
+            label=N_("Stamina, armour, weapons and talents"),
+            keys=("class_stamina", "armour", "weapon", "offhand", "ranged", "shield", "loaded", "talents"),
+        ),
+        FormSection(label=N_("Stress, WP and Wounds carried in"), keys=("stress", "wp", "wounds")),
+        FormSection(label=N_("Enemies only"), keys=("initiative", "damage", "defense", "stamina", "size")),
+    )
     options = {
         "any_failure_critical": Option(
             default=False,

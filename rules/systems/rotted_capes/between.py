@@ -13,7 +13,7 @@ from ...between import heading, kept, refuse_dead, split_entries
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...said import N_, joined, say, say_plural, seq, term
-from ...system import Adjustable, Rest, RestOption, RestOutcome, chosen_names, whole_number, yes_no
+from ...system import Adjustable, Rest, Resting, RestOption, RestOutcome, chosen_names, whole_number, yes_no
 from ...text import EMPTY, Text
 from ...usertext import mark, quoted, user_text
 from . import conditions as cond
@@ -205,7 +205,7 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
     else:
         picks = {key.key: chosen_names(options, key.key, characters) for key in chosen.options}
         for r in characters:
-            if r.name.casefold() in picks["plot_point"] and _points(r, settings) <= 0:
+            if r.name.casefold() in picks["plot_point"] and held_points(r, settings) <= 0:
                 raise NotAllowed(
                     say("{who} has no Plot Point to spend on the Wound Recovery roll.", who=user_text(r.name))
                 )
@@ -220,8 +220,10 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
     return RestOutcome(characters=rested, campaign=campaign, events=tuple(events))
 
 
-def _points(r, settings) -> int:
-    points = r.lasting.get("plot_points")
+def held_points(r: Resting, settings: dict[str, Any]) -> int:
+    """A hero's Plot Points between fights: as the last fight or rest left them, else the sheet's, else
+    the campaign's starting number (what joining a fight would give them)."""
+    points = r.lasting.get("plot_points", r.sheet.get("plot_points"))
     return int(settings.get("starting_plot_points", 1)) if points is None else int(points)
 
 
@@ -302,7 +304,7 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], Text, int, bool
         failed = say("failure ({row}): no Wound recovered, no further harm", row=row)
         return state, seq(roll, ": ", failed, _also(notes), "."), 0, True
     if name.casefold() in picks["plot_point"]:
-        points = _points(r, settings) - 1
+        points = held_points(r, settings) - 1
         state["plot_points"] = points
         ignored = dict(row=row, who=name, n=points)
         failed = say_plural(

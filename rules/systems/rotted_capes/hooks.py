@@ -28,19 +28,30 @@ def roll_save(
     enc: RCEncounter, cid: str, kind: str, dc: int, chance, extra_adv=(), extra_dis=(), *, own_dc: bool = False
 ) -> tuple[bool, Text]:
     """`own_dc`: the DC comes from the saver's own numbers (its damage after DR)."""
-    c = enc.get(cid)
+    rule = enc.options.get("advantage", "cancel")
+    return d20_check(enc.get(cid), kind, dc, chance, extra_adv, extra_dis, rule=rule, own_dc=own_dc)
+
+
+def d20_check(
+    c, kind: str, dc: int, chance, extra_adv=(), extra_dis=(), *, rule: str, own_dc: bool = False, bonus: int = 0
+) -> tuple[bool, Text]:
+    """A d20 + the ability's modifier against a DC, with the bearer's conditions and the Wounded or
+    Exhaustion penalty: a save in a fight, and a stored character's challenge or save (`/check`).
+    `bonus`: a situational modifier the Editor-in-Chief allows (a Skill Set's Rank Bonus, antibiotics)."""
     adv, dis = cond.save_sources(c)
     adv, dis = adv + list(extra_adv), dis + list(extra_dis)
-    d20 = roll_d20(chance, mode_for(adv, dis, enc.options.get("advantage", "cancel")))
+    d20 = roll_d20(chance, mode_for(adv, dis, rule))
     mod = save_modifier(c, kind) - cond.weakened(c, kind)
     penalty = cond.wound_penalty(c)
-    total = d20.natural + mod - penalty
+    total = d20.natural + mod + bonus - penalty
     ok = total >= dc
     if c.hidden:
         # its save bonus and wounds are its own numbers, and so is the total
-        text = seq(d20.text(), " ", masked_bonus(mod, c, penalty))
+        text = seq(d20.text(), " ", masked_bonus(mod + bonus, c, penalty))
     else:
         text = seq(d20.text(), " ", signed(mod))
+        if bonus:
+            text = seq(text, " ", say("{bonus} situational", bonus=signed(bonus)))
         if penalty:
             text = seq(text, " ", say("− {penalty} wounds/exhaustion", penalty=penalty))
     against = dict(total=secret(total, c), dc=secret(dc, c) if own_dc else dc)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from ...errors import InvalidInput
 from ...model import Combatant, Encounter, Value
@@ -76,27 +76,29 @@ def parse_saves(text: str) -> dict[str, int]:
 class RCSheet(Value):
     """Every stat `/character add stats:"…"` accepts, with its default."""
 
-    dex: int = 0  # Dexterity modifier (initiative, Dexterity saves)
-    con: int = 0  # Constitution modifier (interruptible and ongoing-damage saves)
-    init: int = 0  # initiative bonus on top of Dexterity
-    saves: str = ""  # other save modifiers, e.g. "wis:2 str:1"
-    avoidance: int = 10
-    fortitude: int = 10
-    willpower: int = 10
-    stamina: int = 10
-    wounds: int = 3
-    stamina_defense: int | None = None  # None: the Fortitude defense
-    dr: str = ""  # e.g. "fire:10 energy:5 psychic:2 all:1"
-    rank: int = 1
-    zombie: bool = False
-    zombie_level: str = "epsilon"
-    brute: bool = False  # Unleashed brutes do not double their Stamina
-    pace: int = 4
-    attack: int = 0  # default attack modifier
-    damage: str = "1d6"  # default damage expression
-    damage_type: str = "kinetic"
-    plot_points: int | None = None  # a hero's balance from the campaign; None: the starting number
-    companion_of: str = ""  # a pet, summon or controlled mount: acts in this combatant's slot
+    dex: int = Field(0, description="Dexterity modifier (initiative, Dexterity saves and challenges)")
+    con: int = Field(0, description="Constitution modifier (Constitution saves and challenges)")
+    init: int = Field(0, description="initiative bonus on top of Dexterity")
+    saves: str = Field("", description="the other abilities' modifiers for saves and challenges, e.g. wis:2 str:1")
+    avoidance: int = Field(10, description="Avoidance defense (most attacks)")
+    fortitude: int = Field(10, description="Fortitude defense; damage after DR above it is massive")
+    willpower: int = Field(10, description="Willpower defense (mental attacks)")
+    stamina: int = Field(10, description="Stamina: what an attack wears down first")
+    wounds: int = Field(3, description="Wounds: the hero dies at 0 Wounds and 0 Stamina")
+    # None: the Fortitude defense
+    stamina_defense: int | None = Field(None, description="Ongoing Damage past this is massive (empty: Fortitude)")
+    dr: str = Field("", description="damage resistance by type, e.g. fire:10 energy:5 all:1")
+    rank: int = Field(1, description="the character's rank")
+    zombie: bool = Field(False, description="a zombie: no Stamina, hurt only by massive damage and criticals")
+    zombie_level: str = Field("epsilon", description="a zombie's level, alpha (strongest) … omega")
+    brute: bool = Field(False, description="an Unleashed brute does not double its Stamina")
+    pace: int = Field(4, description="areas moved a turn (5 at most count)")
+    attack: int = Field(0, description="the /attack modifier")
+    damage: str = Field("1d6", description="the /attack damage, e.g. 2d6+3")
+    damage_type: str = Field("kinetic", description="the /attack damage type, e.g. fire")
+    # None: the campaign's starting number
+    plot_points: int | None = Field(None, description="a hero's Plot Points (empty: the campaign's starting number)")
+    companion_of: str = Field("", description="a pet, summon or mount: the name of whose turn it acts in")
 
     @field_validator("dr")
     @classmethod
@@ -126,6 +128,17 @@ class RCSheet(Value):
         if not 0 <= value <= 1000:
             raise ValueError(say("must be between 0 and 1000"))
         return value
+
+
+def fresh_state(sheet: RCSheet) -> dict[str, Any]:
+    """A combatant's Stamina and Wounds as its sheet starts them, before any lasting state."""
+    return {
+        "sheet": sheet,
+        "stamina": sheet.stamina,
+        "max_stamina": sheet.stamina,
+        "wounds": sheet.wounds,
+        "max_wounds": sheet.wounds,
+    }
 
 
 def _one_of(value: str, allowed: tuple[str, ...], what: Text) -> str:

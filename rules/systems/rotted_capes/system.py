@@ -3,16 +3,16 @@ turn hooks, commands and what the tracker shows."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...said import N_, joined, say, seq, term
 from ...secrets import secret
-from ...system import Option, System
+from ...system import FormSection, Option, System
 from ...turns.initiative import Initiative
 from ...usertext import listed
-from . import attack, between, economy, gm, hooks, modes, moves, plot
+from . import attack, between, checks, economy, gm, hooks, modes, moves, plot
 from . import conditions as cond
 from . import damage as dmg
 from .actions import (
@@ -32,11 +32,11 @@ from .actions import (
     Swap,
 )
 from .commands import COMMANDS
-from .model import RCCombatant, RCEncounter, RCSheet
+from .model import RCCombatant, RCEncounter, RCSheet, fresh_state
 from .rolls import masked_bonus, signed
 
-# /help sends this after the general text in one message of at most 2,000 characters:
-# every word has to earn its place (the README has the long version).
+# /help shows this after the general text, a section per **Title** line picked from a menu:
+# short lines, every word earning its place (the README has the long version).
 SUMMARY = """Stats: dex con init avoidance fortitude willpower stamina wounds dr (fire:10) attack damage damage_type pace zombie(_level).
 **Initiative** d20+dex+init; ties: heroes first (/act action:swap), tied threats share a turn.
 **Turn**: Pace, Action, Bonus Action, 1 Reaction (off-turn attack; none on a mover who disengaged). /act action: dodge, dash, disengage, assist target:X, hide, ready, demanding, move, stand, prone; options: hide dc=N, ready trigger="…" (then trigger, then its /attack on that Reaction), demanding what="X" interruptible, move areas=N.
@@ -45,6 +45,7 @@ SUMMARY = """Stats: dex con init avoidance fortitude willpower stamina wounds dr
 **Plot Points**: /plotpoint show, spend use:reroll|aid|narrative; buttons offer disadvantage and escape from death.
 **Modes** (GM /act action:): horde target:Zombie, unleash target:X, "second wind", "danger zone" (middle end), "end scene".
 **Defaults**: adv+dis = one d20 (advantage=count nets); Stamina Defense = Fortitude; massive: after DR, before temp Stamina; Ongoing Damage at turn start, DC 10 CON save at turn end; 1 Plot Point per Issue, pool kept; Danger Zone mid-order/after last.
+**Checks** /check character:X kind:challenge dc:15 options:dex, or kind:save dc:15 (CON unless named): d20 + the ability's modifier (dex, con; others from `saves`) − Wounded/Exhaustion, with carried conditions; options adv dis bonus=N (a Skill Set's Rank Bonus, antibiotics +5). A hero with a Plot Point gets a reroll button; the point goes to the pool. The GM picks the ability, Skill Set and DC.
 **GM's call** (README): positions, terrain, knockback, vehicles → adv/dis, /encounter note."""
 
 
@@ -58,6 +59,14 @@ class RottedCapes(System[RCCombatant]):
     turns = Initiative()
     commands = COMMANDS
     between = between
+    checks = checks
+    form: ClassVar[tuple[FormSection, ...]] = (
+        FormSection(label=N_("Abilities"), keys=("dex", "con", "init", "saves", "rank")),
+        FormSection(label=N_("Defenses"), keys=("avoidance", "fortitude", "willpower", "stamina_defense", "dr")),
+        FormSection(label=N_("Stamina, Wounds and Pace"), keys=("stamina", "wounds", "pace", "plot_points")),
+        FormSection(label=N_("Attack"), keys=("attack", "damage", "damage_type")),
+        FormSection(label=N_("Zombies and companions"), keys=("zombie", "zombie_level", "brute", "companion_of")),
+    )
     options = {
         "starting_plot_points": Option(default=1, help=N_("Plot Points each hero starts an Issue with.")),
         "offer_plot_disadvantage": Option(
@@ -73,14 +82,7 @@ class RottedCapes(System[RCCombatant]):
 
     # --- sheets and initiative -------------------------------------------------
     def combatant_fields(self, sheet: dict[str, Any], action) -> dict[str, Any]:
-        s = RCSheet(**sheet)
-        fields: dict[str, Any] = {
-            "sheet": s,
-            "stamina": s.stamina,
-            "max_stamina": s.stamina,
-            "wounds": s.wounds,
-            "max_wounds": s.wounds,
-        }
+        fields = fresh_state(RCSheet(**sheet))
         if action.surprised:
             fields["conditions"] = (modes.surprise(),)
         return fields

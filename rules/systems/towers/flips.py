@@ -85,6 +85,15 @@ def flip(chance: Chance, base: int, mods: Mods = NO_MODS) -> Flip:
     return Flip(cards=tuple(c.code for c in cards), kept=kept.code, shift=mods.shift)
 
 
+def resist(chance: Chance, attack: int, base: int, mods: Mods = NO_MODS) -> tuple[Flip, Flip, bool]:
+    """An effect's Attack flip, then the resisting flip: (effect, resisting, resisted).
+
+    The effect attacks as an attack does, hitting on an equal value, so resisting takes a higher one."""
+    effect = flip(chance, attack)
+    mine = flip(chance, base, mods)
+    return effect, mine, mine.total > effect.total
+
+
 def described(label: Text | str, base: int | Text, mods: Mods, result: Flip) -> Text:
     """`PA 3 (aim: flip+1): K♥ 4♣ 2♦ 7♠ → keep K = 13`.
 

@@ -26,5 +26,9 @@ HELP = (
     "**Defaults** players flip their defence; disabled may act; flat-footed PD −SS. "
     '`/campaign setup settings:"defender_flips=auto surprise_phases=10 '
     'mana_per_zero_phase=1 disabled_can_act=false"`\n'
+    "**Checks** `/check character:Tony kind:endurance dc:5` flips the stat's cards against an effect's Attack 5 "
+    "(a higher card resists; kinds endurance ss hs pd id pa sa init er ir); `against:Mira` an opposed flip, a tie "
+    'to the roller (`options:vs=pd`: hers); `kind:skill options:"ranks=3 aspect=ss"` ranks + Aspect; '
+    '`flip=±N shift=±N`. Cards come from the campaign\'s deck, or `cards:"QC 7D"`.\n'
     "**GM's call** (README): positions, knockback, marks, duels → `/encounter note`."
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from rules.model import Value
 from rules.said import N_, Text, joined, say, seq, term
@@ -140,45 +140,26 @@ def damage_words(found, category: str, skip: tuple[str, ...] = ()) -> tuple[str,
 
 
 class TowersSheet(Value):
-    init: int = 1  # Initiative ⟨N⟩
-    ss: int = 1  # Soft Strength
-    hs: int = 1  # Hard Strength
-    pa: int = 2
-    sa: int = 0
-    pd: int = 2
-    id: int = 2  # Intangible Defense
-    px: int = 0
-    er: int = 0
-    ir: int = 0
-    endurance: int = 1  # External Endurance
-    stun: int = 10
-    lethal: int = 5
-    size: int = 0  # size rank, −4 minuscule … 4 colossal
-    mana: int = 0
-    weapons: str = ""
-    immune: str = ""
-    susceptible: str = ""
-
-    @field_validator("init", "ss", "hs", "pa", "sa", "pd", "id", "px", "er", "ir", "endurance", "mana")
-    @classmethod
-    def _rank(cls, value: int) -> int:
-        if not 0 <= value <= 30:
-            raise ValueError(say("must be between {low} and {high}", low=0, high=30))
-        return value
-
-    @field_validator("stun", "lethal")
-    @classmethod
-    def _pool(cls, value: int) -> int:
-        if not 1 <= value <= 500:
-            raise ValueError(say("must be between {low} and {high}", low=1, high=500))
-        return value
-
-    @field_validator("size")
-    @classmethod
-    def _size(cls, value: int) -> int:
-        if not -4 <= value <= 4:
-            raise ValueError(say("size rank must be between -4 (minuscule) and 4 (colossal)"))
-        return value
+    init: int = Field(1, ge=0, le=30, description="Initiative ⟨N⟩: cards flipped for initiative, then added")
+    ss: int = Field(1, ge=0, le=30, description="Soft Strength: added to PD once you have acted; breaks ties")
+    hs: int = Field(1, ge=0, le=30, description="Hard Strength: unarmed damage, grapples")
+    pa: int = Field(2, ge=0, le=30, description="Physical Attack: cards flipped to attack with a weapon")
+    sa: int = Field(0, ge=0, le=30, description="Spell Attack: cards flipped to attack with a spell")
+    pd: int = Field(2, ge=0, le=30, description="Physical Defense: cards flipped against a PA attack")
+    id: int = Field(2, ge=0, le=30, description="Intangible Defense: cards flipped against a spell")
+    px: int = Field(0, ge=0, le=30, description="Physical Damage: added to a melee weapon's damage")
+    er: int = Field(0, ge=0, le=30, description="External Resilience: taken off physical STUN")
+    ir: int = Field(0, ge=0, le=30, description="Internal Resilience: taken off arcane STUN")
+    endurance: int = Field(1, ge=0, le=30, description="External Endurance: STUN healed by Recover; resists poison")
+    stun: int = Field(10, ge=1, le=500, description="STUN at full health (0: unconscious)")
+    lethal: int = Field(5, ge=1, le=500, description="LETHAL at full health (0: disabled, below 0: dying)")
+    size: int = Field(0, ge=-4, le=4, description="Size rank: -4 minuscule, 0 medium, 4 colossal")
+    mana: int = Field(0, ge=0, le=30, description="Mana pool of a caster (0: none)")
+    weapons: str = Field(
+        "", description="Weapons, `;` between them, e.g. `Rifle: 7 r12; Knife: 2+px +1pa; Bolt: 6 sa arcane fire`"
+    )
+    immune: str = Field("", description="Damage types that harm it not at all, e.g. `fire poison`")
+    susceptible: str = Field("", description="Damage types that harm it double, e.g. `cold`")
 
     @field_validator("weapons")
     @classmethod

@@ -9,18 +9,18 @@ from rules.errors import InvalidInput
 from rules.model import Event
 from rules.said import EMPTY, N_, Text, joined, say, seq, term
 from rules.secrets import secret
-from rules.system import Option, System
+from rules.system import FormSection, Option, System
 from rules.turns.clock import PHASES_PER_ROUND, Clock
 from rules.usertext import listed, quoted
 
 from . import attack as attacks
-from . import between, grapple, moves
+from . import between, checks, grapple, moves
 from .acting import acted, may_delay
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
 from .commands import COMMANDS
 from .costs import action_type
 from .damage import Harm, dealt, heal, take
-from .flips import described, flip
+from .flips import described, flip, resist
 from .help import HELP
 from .initiative import calculated, settle_ties
 from .model import Condition, TowersCombatant, TowersEncounter
@@ -43,6 +43,14 @@ class TowersSystem(System[TowersCombatant]):
     turns = Clock(idle_cost=5, idle_what=say("takes a Forced Delay"))
     commands = COMMANDS
     between = between
+    checks = checks
+    form = (
+        FormSection(label=N_("Combat Values"), keys=("init", "pa", "sa", "pd", "id", "px", "er", "ir")),
+        FormSection(label=N_("Aspects and size"), keys=("ss", "hs", "endurance", "size")),
+        FormSection(label=N_("STUN, LETHAL and mana"), keys=("stun", "lethal", "mana")),
+        FormSection(label=N_("Weapons"), keys=("weapons",)),
+        FormSection(label=N_("Immunities and susceptibilities"), keys=("immune", "susceptible")),
+    )
     options = {
         "surprise_phases": Option(default=10, help=N_("Phases a surprised combatant loses before first acting.")),
         "mana_per_zero_phase": Option(default=1, help=N_("Mana each caster regains at the start of each zero phase.")),
@@ -329,11 +337,9 @@ class TowersSystem(System[TowersCombatant]):
 
     def check(self, enc, action: Check, chance):
         me = own_combatant(enc, action, say("Name who resists with actor:."))
-        against = flip(chance, action.against)
         value = getattr(me.sheet, action.stat)
         mods = reckless_mods(me)
-        mine = flip(chance, value, mods)
-        resisted = mine.total > against.total
+        against, mine, resisted = resist(chance, action.against, value, mods)
         theirs = described(action.stat.upper(), secret(value, me), mods, mine)
         if resisted:
             template = N_("Attack {n}: {cards} vs {who} {flip} → resisted")

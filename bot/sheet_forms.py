@@ -1,0 +1,176 @@
+"""A character's sheet through a Discord form (modal): one paragraph field per section of the
+system's sheet, `key=value` a line. A wrong value is refused naming its field, with a button
+that opens the form again with what was typed: that text waits here under a short random token
+(the custom id has room for no sheet), for a while and for a bounded number of forms."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, cast
+
+import discord
+
+from rules import registry
+from rules.errors import RulesError
+from rules.said import say
+from rules.system import System
+from rules.usertext import mark
+
+from . import render
+from .interact import actor_of, answer_error, reply, said_by
+
+if TYPE_CHECKING:
+    from .app import TurnkeeperBot
+
+TITLE_LIMIT = 45  # Discord's limit for a form's title and a field's label
+KEPT_SECONDS = 30 * 60
+KEPT_FORMS = 500
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A form as it was sent: what it does on submit and what its fields held."""
+
+    guild: int
+    user_id: int
+    system: str
+    texts: dict[str, str]
+    name: str  # the character's name: the new one (add) or the stored one (edit)
+    character_id: int | None = None  # set when the form edits a stored character
+
+
+class Drafts:
+    """Forms refused, kept under a token for `seconds`, the oldest forgotten beyond `size`."""
+
+    def __init__(self, size: int = KEPT_FORMS, seconds: float = KEPT_SECONDS) -> None:
+        self.size, self.seconds = size, seconds
+        self._kept: OrderedDict[str, tuple[float, Draft]] = OrderedDict()
+
+    def keep(self, draft: Draft) -> str:
+        now = time.monotonic()
+        while self._kept and (len(self._kept) >= self.size or next(iter(self._kept.values()))[0] < now):
+            self._kept.popitem(last=False)
+        token = secrets.token_hex(8)
+        self._kept[token] = (now + self.seconds, draft)
+        return token
+
+    def get(self, token: str) -> Draft | None:
+        kept = self._kept.get(token)
+        if kept is None or kept[0] < time.monotonic():
+            return None
+        return kept[1]
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+DRAFTS = Drafts()
+
+
+def _bot(interaction: discord.Interaction) -> TurnkeeperBot:
+    return cast("TurnkeeperBot", interaction.client)
+
+
+def blank_texts(system: System, sheet: dict | None = None) -> dict[str, str]:
+    """Each section's field as the form opens it: the sheet's values, or the defaults. A key with no
+    value (an optional number) shows as `key=`, which `given` reads back as unset."""
+    values = system.sheet_type.model_validate(sheet or {}).model_dump(mode="json")
+    unset = {f"{key}=None" for key, value in values.items() if value is None}
+    return {
+        section.label: "\n".join(
+            line.partition("=")[0] + "=" if line in unset else line
+            for line in system.form_text(section, sheet).splitlines()
+        )
+        for section in system.sheet_form()
+    }
+
+
+def given(text: str) -> str:
+    """A field's lines that set a value: the form shows an unset key as `key=` (an optional number
+    with no default), and a line left so keeps the key's default."""
+    return "\n".join(line for line in text.splitlines() if line.partition("=")[2].strip())
+
+
+class SheetForm(discord.ui.Modal):
+    def __init__(self, draft: Draft) -> None:
+        system = registry.get(draft.system)
+        title = say("Sheet of {name}", name=mark(draft.name))
+        super().__init__(title=render.label(title, TITLE_LIMIT), timeout=KEPT_SECONDS, custom_id="tk:sheet-form")
+        self.draft = draft
+        self.fields: dict[str, discord.ui.TextInput] = {}
+        for number, section in enumerate(system.sheet_form()):
+            first = section.keys[0] if section.keys else "key"
+            field: discord.ui.TextInput = discord.ui.TextInput(
+                label=render.label(section.label, TITLE_LIMIT),
+                style=discord.TextStyle.paragraph,
+                custom_id=f"tk:sheet:{number}",
+                default=draft.texts.get(section.label, ""),
+                placeholder=render.label(say("One key=value a line, e.g. {example}=2", example=first), 100),
+                required=False,
+                max_length=4000,
+            )
+            self.fields[section.label] = field
+            self.add_item(field)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        texts = {label: field.value for label, field in self.fields.items()}
+        try:
+            await submitted(interaction, replace(self.draft, texts=texts))
+        except Exception as error:  # a form's errors reach no command's handler: answered the same way here
+            await answer_error(interaction, error)
+
+
+async def submitted(interaction: discord.Interaction, draft: Draft) -> None:
+    """Store the sheet the form was filled with, or refuse it keeping what was typed."""
+    system = registry.get(draft.system)
+    roster = _bot(interaction).core.roster
+    by = await actor_of(interaction)
+    try:
+        sheet = system.parse_form({label: given(text) for label, text in draft.texts.items()})
+        if draft.character_id is None:
+            name = await roster.store(draft.guild, by, draft.name, sheet, interaction.user.display_name)
+            done = say(
+                "**{name}** is stored for {owner} ({system}).",
+                name=render.shown_name(name),
+                owner=f"<@{interaction.user.id}>",
+                system=system.name,
+            )
+            await reply(interaction, f"✅ {render.own(done)}")
+            return
+        record = await roster.repo.character_by_id(draft.guild, draft.character_id)
+        if record is None:
+            await reply(interaction, render.words("That character is no longer stored."), ephemeral=True)
+            return
+        await roster.edit(draft.guild, by, record, sheet)
+        edited = say("The sheet of **{name}** is updated.", name=render.shown_name(record.name))
+        await reply(interaction, f"✅ {render.own(edited)}", ephemeral=True)
+    except RulesError as error:
+        view = discord.ui.View(timeout=None)
+        view.add_item(FixFormButton(DRAFTS.keep(draft)))
+        await reply(interaction, f"⛔ {render.clean(said_by(error))}", ephemeral=True, view=view)
+
+
+class FixFormButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:fixform:(?P<token>[0-9a-f]{16})"):
+    def __init__(self, token: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=render.label("Fix the form"), style=discord.ButtonStyle.primary, custom_id=f"tk:fixform:{token}"
+            )
+        )
+        self.token = token
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(match["token"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        draft = DRAFTS.get(self.token)
+        if draft is None or draft.user_id != interaction.user.id:
+            gone = render.words("This form was not kept: run the command again.")
+            await reply(interaction, f"⛔ {gone}", ephemeral=True)
+            return
+        await interaction.response.send_modal(SheetForm(draft))

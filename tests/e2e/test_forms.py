@@ -1,0 +1,198 @@
+"""A character's sheet through Discord forms (modals), in every system: /character add without
+stats opens one, /character edit opens it filled with the sheet, a wrong value is refused naming
+its field with a button that opens the form again as it was typed, and /character show lays the
+sheet out in the form's sections."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from bot import sheet_forms
+from bot.sheet_forms import Draft, Drafts, blank_texts
+from bot.standin.commands import InvalidInvocation
+from rules import registry
+from tests.e2e.conftest import say
+from tests.markup import markup_in
+from tests.reliability.hostile import MARKUP
+
+SYSTEMS = ["rotted-capes", "fightin-words", "factions", "99-towers", "frozen-lands"]
+
+
+def numeric_key(system) -> tuple[str, str, int]:
+    """The first whole-number key of the sheet (its section's label) and a value it takes other than its default."""
+    for section in system.sheet_form():
+        for key in section.keys:
+            info = system.sheet_type.model_fields[key]
+            if info.annotation is not int:
+                continue
+            low = next((m.ge for m in info.metadata if getattr(m, "ge", None) is not None), None)
+            high = next((m.le for m in info.metadata if getattr(m, "le", None) is not None), None)
+            for value in (info.default + 1, info.default - 1, low, high):
+                if value is not None and value != info.default and (low is None or value >= low):
+                    if high is None or value <= high:
+                        return section.label, key, value
+    raise AssertionError(f"{system.key} has no whole-number key")
+
+
+def with_value(text: str, key: str, value: object) -> str:
+    return "\n".join(f"{key}={value}" if line.partition("=")[0] == key else line for line in text.splitlines())
+
+
+def shown_sheet(message) -> dict[str, str]:
+    (embed,) = message.embeds
+    return {field["name"]: field["value"] for field in embed.get("fields", [])}
+
+
+@pytest.mark.parametrize("key", SYSTEMS)
+async def test_a_character_is_created_and_edited_through_the_form(standin, bot, key) -> None:
+    system = registry.get(key)
+    await say(standin, "gm", "/campaign setup", system=key)
+    opened = await standin.invoke("alice", "/character add", name="Nova")
+    form = await opened.form()
+    assert [field.label for field in form.inputs] == [section.label for section in system.sheet_form()]
+    for field, section in zip(form.inputs, system.sheet_form(), strict=True):
+        assert field.style == 2 and field.value == blank_texts(system)[section.label]
+        assert all(line.partition("=")[0] in section.keys for line in field.value.splitlines())
+        assert "key=value" in field.placeholder
+    label, stat, value = numeric_key(system)
+    typed = with_value(form.field(label).value, stat, value)
+    stored = await (await standin.submit("alice", opened, {label: typed})).response()
+    assert "Nova" in stored.content and "is stored" in stored.content
+    record = await bot.core.repo.get_character(standin.world.default_guild.id, "Nova")
+    assert record.sheet[stat] == value
+
+    edit = await standin.invoke("alice", "/character edit", name="Nova")
+    filled = await edit.form()
+    assert f"{stat}={value}" in filled.field(label).value.splitlines()
+    again = value + 1 if value + 1 != system.sheet_type.model_fields[stat].default else value - 1
+    edited = await standin.submit("alice", edit, {label: with_value(filled.field(label).value, stat, again)})
+    assert "is updated" in (await edited.response()).content
+    record = await bot.core.repo.get_character(standin.world.default_guild.id, "Nova")
+    assert record.sheet[stat] == again
+    shown = shown_sheet(await say(standin, "alice", "/character show", name="Nova"))
+    assert f"`{stat}` = {again}" in shown[label].splitlines()
+
+
+async def test_a_wrong_value_is_refused_naming_its_field_and_the_form_reopens_as_typed(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="frozen-lands")
+    opened = await standin.invoke("alice", "/character add", name="Nova")
+    form = await opened.form()
+    typed = with_value(form.field("Attributes").value, "body", "lots")
+    refused = await (await standin.submit("alice", opened, {"Attributes": typed})).response()
+    assert refused.ephemeral and "Attributes" in refused.content and "body" in refused.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Nova") is None
+    reopened = await standin.click("alice", "Fix the form", message=refused)
+    again = await reopened.form()
+    assert again.field("Attributes").value == typed
+    assert again.field("Skills").value == form.field("Skills").value
+    fixed = with_value(typed, "body", "3")
+    stored = await (await standin.submit("alice", reopened, {"Attributes": fixed})).response()
+    assert "is stored" in stored.content
+    record = await bot.core.repo.get_character(standin.world.default_guild.id, "Nova")
+    assert record.sheet["body"] == 3
+
+
+async def test_only_the_owner_or_the_gm_edits_a_sheet(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="factions")
+    await say(standin, "alice", "/character add", name="Nova", stats="str=12")
+    refused = await (await standin.invoke("bob", "/character edit", name="Nova")).response()
+    assert refused.ephemeral and "⛔" in refused.content
+    by_gm = await (await standin.invoke("gm", "/character edit", name="Nova")).form()
+    assert "str=12" in by_gm.field("Attributes").value.splitlines()
+
+
+async def test_stats_autocomplete_suggests_the_next_key_with_its_meaning_and_range(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="frozen-lands")
+    system = registry.get("frozen-lands")
+    body, agility = system.key_help("body"), system.key_help("agility")
+    assert body == ("BODY: toughness; adds to Stamina", "0–10")  # the sheet's own words
+
+    async def typing(stats: str) -> list[dict]:
+        handle = await standin.autocomplete("alice", "/character add", "stats", name="Nova", stats=stats)
+        return await handle.choices()
+
+    agility_line = f"agility= {agility[0]} ({agility[1]})"
+    assert await typing("body=3 ag") == [{"name": agility_line, "value": "body=3 agility="}]
+    first = await typing("")
+    body_line = "body= BODY: toughness; adds to Stamina (0–10)"
+    assert first[0] == {"name": body_line, "value": "body="} and len(first) == 25
+    assert await typing("body=") == [{"name": body_line, "value": "body="}]
+    after = await typing("body=3 agility=2 ")
+    assert after[0]["value"] == "body=3 agility=2 mind="
+    assert not any(c["value"].endswith(("body=", "agility=")) for c in after)
+
+
+def test_typed_forms_are_kept_for_a_while_and_in_bounded_number(monkeypatch) -> None:
+    drafts = Drafts(size=3, seconds=60)
+    draft = Draft(guild=1, user_id=2, system="factions", texts={"Attributes": "str=x"}, name="Nova")
+    tokens = [drafts.keep(draft) for _ in range(5)]
+    assert len(drafts) == 3 and drafts.get(tokens[0]) is None and drafts.get(tokens[-1]) == draft
+    assert all(len(token) == 16 for token in tokens) and len(set(tokens)) == 5
+    now = time.monotonic()
+    monkeypatch.setattr(time, "monotonic", lambda: now + 61)
+    assert drafts.get(tokens[-1]) is None
+    drafts.keep(draft)
+    assert len(drafts) == 1
+
+
+async def test_show_is_an_embed_in_the_sheets_sections(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="frozen-lands")
+    await say(standin, "alice", "/character add", name="Nova", stats="body=3 stealth=2")
+    shown = await say(standin, "alice", "/character show", name="Nova")
+    fields = shown_sheet(shown)
+    sections = [section.label for section in registry.get("frozen-lands").sheet_form()]
+    assert list(fields) == ["Between fights", *sections] and sections[:2] == ["Attributes", "Skills"]
+    assert "`body` = 3" in fields["Attributes"].splitlines() and "`stealth` = 2" in fields["Skills"].splitlines()
+    hidden = await say(standin, "bob", "/character show", name="Nova")
+    assert shown_sheet(hidden) == {} and "body" not in hidden.embeds[0].get("description", "")
+
+
+@pytest.mark.parametrize("payload", [MARKUP[0], MARKUP[5], "<@123456789012345678> @everyone"])
+async def test_markup_typed_in_the_form_is_shown_literally(standin, bot, payload) -> None:
+    await say(standin, "gm", "/campaign setup", system="factions")
+    name = f"Nova {payload}"[:60]
+    opened = await standin.invoke("alice", "/character add", name=name)
+    form = await opened.form()
+    assert form.title.startswith("Sheet of Nova")
+    typed = with_value(form.field("Attributes").value, "str", payload)
+    refused = await (await standin.submit("alice", opened, {"Attributes": typed})).response()
+    assert refused.ephemeral and "Attributes" in refused.content and "str" in refused.content
+    fixing = await standin.click("alice", "Fix the form", message=refused)
+    assert (await fixing.form()).field("Attributes").value == typed
+    weapon = with_value(form.field("Size and weapons").value, "weapons", f"sword {payload}:d6")
+    fields = {"Attributes": form.field("Attributes").value, "Size and weapons": weapon}
+    unread = await (await standin.submit("alice", fixing, fields)).response()
+    assert unread.ephemeral and "Size and weapons" in unread.content and "weapons" in unread.content
+    fixing = await standin.click("alice", "Fix the form", message=unread)
+    assert (await fixing.form()).field("Size and weapons").value == weapon
+    plain = {"Size and weapons": form.field("Size and weapons").value}
+    stored = await (await standin.submit("alice", fixing, plain)).response()
+    assert "is stored" in stored.content
+    shown = await say(standin, "alice", "/character show", name=name)
+    said = [refused, unread, stored, shown]
+    assert markup_in(said) == []
+    assert all(not m.current.mentions.user_ids and not m.current.mentions.everyone for m in said)
+
+
+async def test_a_form_is_only_sent_as_discords_client_would(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="factions")
+    opened = await standin.invoke("alice", "/character add", name="Nova")
+    await opened.form()
+    with pytest.raises(InvalidInvocation, match="no field"):
+        await standin.submit("alice", opened, {"Stats": "str=3"})
+    with pytest.raises(InvalidInvocation, match="opened for alice"):
+        await standin.submit("bob", opened, {"Attributes": "str=3"})
+    with pytest.raises(InvalidInvocation, match="4000"):
+        await standin.submit("alice", opened, {"Attributes": "x" * 4001})
+
+
+async def test_a_form_no_longer_kept_asks_for_the_command_again(standin, bot, monkeypatch) -> None:
+    await say(standin, "gm", "/campaign setup", system="factions")
+    opened = await standin.invoke("alice", "/character add", name="Nova")
+    await opened.form()
+    refused = await (await standin.submit("alice", opened, {"Attributes": "str=lots"})).response()
+    monkeypatch.setattr(sheet_forms, "DRAFTS", Drafts())  # as after a restart
+    gone = await (await standin.click("alice", "Fix the form", message=refused)).response()
+    assert gone.ephemeral and gone.content == "⛔ This form was not kept: run the command again."
