@@ -27,6 +27,7 @@ from .db import create_engine, driver_threads_stopped, upgrade_schema
 from .delivery import Pacer, TrackerDelivery, TurnButtons
 from .reminders import Reminders
 from .repository import Repository
+from .web.server import WebPage
 
 COGS = (
     "cogs.campaign",
@@ -100,6 +101,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.trackers = TrackerDelivery(self, interval=settings.tracker_interval_seconds, pacer=pacer)
         self.turn_buttons = TurnButtons(pacer)
         self._campaign_roles: dict[int, int | None] = {}
+        self.web_page: WebPage | None = None
 
     async def open_database(self) -> None:
         """The database, its schema brought to the newest, before Discord is contacted."""
@@ -136,6 +138,15 @@ class TurnkeeperBot(commands.AutoShardedBot):
             self.command_sets.start()
         self.reminders = Reminders(self, poll=self.settings.reminder_poll_seconds)
         self.reminders.start()
+        if self.settings.web_port is not None:
+            self.web_page = WebPage(self.core.repo)
+            try:
+                await self.web_page.start(self.settings.web_host, self.settings.web_port)
+            except OSError as error:
+                raise StartUpError(
+                    f"cannot serve the fight's web page on {self.settings.web_host}:{self.settings.web_port} "
+                    f"({first_line(error)}): choose a free WEB_PORT, or leave it empty to turn the page off"
+                ) from error
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:
@@ -153,6 +164,8 @@ class TurnkeeperBot(commands.AutoShardedBot):
         if reminders:
             await reminders.stop()
         await self.command_sets.stop()
+        if self.web_page is not None:
+            await self.web_page.stop()
         await self.trackers.flush()  # nothing the channel should see is left unsent
         await super().close()
         if self._core is not None:

@@ -31,6 +31,11 @@ class Settings(BaseSettings):
     tracker_interval_seconds: float = 1.0
     # Tracker requests of this process per second, under the bot token's global 50/s.
     tracker_requests_per_second: float | None = 40.0
+    # The fight's read-only web page (`/encounter share`): off unless WEB_PORT is set. WEB_BASE_URL is the
+    # address people open, behind the operator's reverse proxy (which adds TLS); links are made from it.
+    web_port: int | None = None
+    web_host: str = "127.0.0.1"
+    web_base_url: str | None = None
 
     @field_validator("shard_ids", mode="before")
     @classmethod
@@ -66,7 +71,22 @@ class Settings(BaseSettings):
             raise ValueError(f"SHARD_IDS are numbered 0 to {self.shard_count - 1} (SHARD_COUNT - 1)")
         return self
 
-    @field_validator("discord_token", "shard_count", "dev_guild_id", mode="before")
+    @field_validator("web_base_url")
+    @classmethod
+    def _a_web_address(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not value.startswith(("https://", "http://")):
+            raise ValueError("the page's public address starts https:// (e.g. https://turnkeeper.example.org)")
+        return value.rstrip("/")
+
+    @model_validator(mode="after")
+    def _web_needs_an_address(self) -> Settings:
+        if self.web_port is not None and not self.web_base_url:
+            raise ValueError("WEB_PORT needs WEB_BASE_URL, the public address of the page behind the reverse proxy")
+        return self
+
+    @field_validator("discord_token", "shard_count", "dev_guild_id", "web_port", "web_base_url", mode="before")
     @classmethod
     def _blank_is_none(cls, value: Any) -> Any:
         # `.env.example` copied verbatim leaves `KEY=` lines; treat them as unset.

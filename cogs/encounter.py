@@ -11,14 +11,22 @@ from discord.ext import commands
 
 from bot import render
 from bot.buttons import EndEncounterButton
-from bot.interact import actor_of, announce, reply
+from bot.interact import actor_of, announce, refuse, reply
 from bot.places import campaign_key
 from rules import registry
 from rules.actions import EndEncounter
-from rules.said import N_
+from rules.said import N_, say
 
 from .campaign import SYSTEM_CHOICES
 from .forwarding import forwarded
+
+SHARE_OFF = N_(
+    "The fight's web page is off on this bot: its operator turns it on with WEB_PORT and WEB_BASE_URL "
+    "(README, “The fight on a second screen”)."
+)
+SHARE_GM = N_("Only the GM shares the fight's page.")
+SHARE_REVOKED = N_("The links to this channel's fights no longer work; /encounter share makes a new one.")
+SHARE_NONE = N_("This channel had no shared link.")
 
 CONFIRM_END = N_(
     "End the encounter in this channel? The fight stops for everyone and its turn order cannot be "
@@ -99,6 +107,36 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description=_("
                 ephemeral=True,
                 file=discord.File(io.BytesIO(for_gm.encode()), filename=filename),
             )
+
+    @app_commands.command(
+        name="share", description=_("GM: a private link to a live page of the fight, for a TV or a stream")
+    )
+    @app_commands.describe(revoke=_("Turn off every link to this channel's fights"))
+    async def share(self, interaction: discord.Interaction, revoke: bool = False) -> None:
+        page = self.bot.web_page
+        if page is None:
+            await refuse(interaction, ValueError(SHARE_OFF))
+            return
+        if not (await actor_of(interaction)).is_gm:
+            await refuse(interaction, PermissionError(SHARE_GM))
+            return
+        if revoke:
+            gone = await page.shares.revoke(interaction.channel_id)
+            await reply(interaction, f"🔒 {render.words(SHARE_REVOKED if gone else SHARE_NONE)}", ephemeral=True)
+            return
+        record, _state = await self.bot.core.current(interaction.channel_id)
+        locale = interaction.guild_locale.value if interaction.guild_locale else None
+        token = await page.shares.share(record.id, interaction.channel_id, locale)
+        link = f"{self.bot.settings.web_base_url}/f/{token}"
+        said = say(
+            "Only you see this: the fight's live page, for a TV or a phone: {link}\n"
+            "For streaming software (transparent background): {overlay}\n"
+            "Anyone with the link can watch until a day after the fight ends; "
+            "/encounter share revoke:True turns it off.",
+            link=link,
+            overlay=f"{link}?overlay",
+        )
+        await reply(interaction, f"🔗 {render.words(said)}", ephemeral=True)
 
     @app_commands.command(name="note", description=_("Log a narrative ruling or event (not adjudicated)"))
     @forwarded("encounter_note")

@@ -1,0 +1,308 @@
+"""The fight's read-only page, served with aiohttp beside the bot (`WEB_PORT`).
+
+- `GET /f/{token}`: the page (`?overlay`: the compact, transparent one for streaming software). It works without
+  JavaScript: a `<noscript>` refresh reloads it every few seconds.
+- `GET /f/{token}/events`: Server-Sent Events, the page's fragments again after every change.
+- `GET /static/…`: the page's script and style (the Content-Security-Policy allows no inline script or style).
+
+State is read from the database, never from this process's memory of a command: a fight changed by another shard
+process reaches the page too. One poller per fight watches its `version` (about twice a second) for all its open
+pages; each page has a queue of one, so a slow reader skips to the latest state instead of piling up memory.
+A request writes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import ipaddress
+import json
+import logging
+import re
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from aiohttp import web
+
+from rules import registry
+from rules.said import N_, say
+
+from .. import render, translation
+from ..html_text import html_text
+from ..repository import EncounterRecord, Repository
+from ..tables import utcnow
+from .page import LAST_RESULTS, View, view
+from .shares import Share, Shares, expired
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
+POLL_SECONDS = 0.5
+KEEPALIVE_SECONDS = 15.0
+NO_SCRIPT_REFRESH_SECONDS = 5
+# Requests per address: a burst, then so many a second.
+PAGE_BURST, PAGE_RATE = 30, 1.0
+STREAM_BURST, STREAM_RATE = 10, 0.2
+MAX_STREAMS = 5000
+MAX_ADDRESSES = 10000
+
+POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+HEADERS = {
+    "Content-Security-Policy": POLICY,
+    "Cache-Control": "no-store",
+    # The link's token is in the address: no other site learns it from a Referer.
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+class RateLimit:
+    """A token bucket per address; the least recently seen addresses are forgotten past `MAX_ADDRESSES`."""
+
+    def __init__(self, burst: float, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst, self.rate, self.clock = burst, rate, clock
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def allow(self, address: str) -> bool:
+        now = self.clock()
+        tokens, then = self._buckets.pop(address, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        allowed = tokens >= 1
+        self._buckets[address] = (tokens - 1 if allowed else tokens, now)
+        while len(self._buckets) > MAX_ADDRESSES:
+            self._buckets.popitem(last=False)
+        return allowed
+
+
+def address_of(request: web.Request) -> str:
+    """Who asks: behind a reverse proxy on this machine, the address it forwards (the last one it added)."""
+    remote = request.remote or ""
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    try:
+        local = ipaddress.ip_address(remote).is_loopback
+    except ValueError:
+        local = False
+    if local and forwarded:
+        return forwarded.split(",")[-1].strip()
+    return remote
+
+
+class Watch:
+    """One fight as its open pages see it: the latest view, and a queue of one per page."""
+
+    def __init__(self, encounter_id: int, locale: str | None) -> None:
+        self.encounter_id = encounter_id
+        self.locale = locale
+        self.pages: set[asyncio.Queue[View | None]] = set()
+        self.task: asyncio.Task[None] | None = None
+
+    def publish(self, shown: View | None) -> None:
+        for queue in self.pages:
+            with contextlib.suppress(asyncio.QueueEmpty):
+                queue.get_nowait()  # an unread older state is not worth sending any more
+            queue.put_nowait(shown)
+
+
+class WebPage:
+    def __init__(
+        self,
+        repo: Repository,
+        *,
+        poll: float = POLL_SECONDS,
+        now: Callable[[], datetime] = utcnow,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.repo = repo
+        self.shares = Shares(repo.engine)
+        self.poll = poll
+        self.now = now
+        self.page_limit = RateLimit(PAGE_BURST, PAGE_RATE, clock)
+        self.stream_limit = RateLimit(STREAM_BURST, STREAM_RATE, clock)
+        self.watches: dict[tuple[int, str | None], Watch] = {}
+        self.streams = 0
+        self.app = web.Application()
+        self.app.router.add_get("/f/{token}", self.page)
+        self.app.router.add_get("/f/{token}/events", self.events)
+        self.app.router.add_get("/static/{name}", self.static)
+        self.app.on_response_prepare.append(_secure)
+        self._runner: web.AppRunner | None = None
+
+    # --- running beside the bot ------------------------------------------------------
+    async def start(self, host: str, port: int) -> None:
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, host, port).start()
+        log.info("the fight's web page listens on %s:%s", host, port)
+
+    async def stop(self) -> None:
+        for watch in list(self.watches.values()):
+            if watch.task is not None:
+                watch.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watch.task
+            watch.publish(None)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # --- reading a fight ---------------------------------------------------------------
+    async def _shared(self, request: web.Request) -> tuple[Share, EncounterRecord]:
+        token = request.match_info["token"]
+        share = await self.shares.find(token) if TOKEN.fullmatch(token) else None
+        if share is None:
+            raise _refused(web.HTTPNotFound, N_("This link is unknown or was revoked by the GM."))
+        record = await self.repo.get_encounter(share.encounter_id)
+        if record is None or expired(record, self.now()):
+            raise _refused(web.HTTPGone, N_("This fight ended more than a day ago: its page is gone."))
+        return share, record
+
+    async def _view(self, record: EncounterRecord) -> View:
+        system = registry.get(record.system)
+        events = await self.repo.last_events(record.id, LAST_RESULTS)
+        return view(system, system.load(record.state), record.version, events)
+
+    # --- the page ------------------------------------------------------------------------
+    async def page(self, request: web.Request) -> web.Response:
+        if not self.page_limit.allow(address_of(request)):
+            raise _refused(web.HTTPTooManyRequests, N_("Too many requests: wait a moment."))
+        share, record = await self._shared(request)
+        translation.LOCALE.set(share.locale)
+        shown = await self._view(record)
+        overlay = "overlay" in request.query
+        return web.Response(text=document(shown, share, overlay=overlay), content_type="text/html", charset="utf-8")
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        if not self.stream_limit.allow(address_of(request)):
+            raise _refused(web.HTTPTooManyRequests, N_("Too many requests: wait a moment."))
+        if self.streams >= MAX_STREAMS:
+            raise _refused(web.HTTPServiceUnavailable, N_("Too many open pages: try again later."))
+        share, record = await self._shared(request)
+        translation.LOCALE.set(share.locale)
+        shown = await self._view(record)
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
+        queue: asyncio.Queue[View | None] = asyncio.Queue(maxsize=1)
+        watch = self._watch(share)
+        watch.pages.add(queue)
+        self.streams += 1
+        try:
+            await response.prepare(request)
+            await response.write(b"retry: 1000\n\n" + _event(shown))
+            while True:
+                try:
+                    latest = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+                    continue
+                if latest is None:
+                    break  # the fight is gone or its page expired
+                await response.write(_event(latest))
+        except (ConnectionResetError, ConnectionError):
+            pass
+        finally:
+            self.streams -= 1
+            watch.pages.discard(queue)
+            if not watch.pages and watch.task is not None:
+                watch.task.cancel()
+                self.watches.pop((watch.encounter_id, watch.locale), None)
+        return response
+
+    def _watch(self, share: Share) -> Watch:
+        key = (share.encounter_id, share.locale)
+        watch = self.watches.get(key)
+        if watch is None:
+            watch = self.watches[key] = Watch(share.encounter_id, share.locale)
+            watch.task = asyncio.create_task(self._polling(watch), name=f"web page of encounter {share.encounter_id}")
+        return watch
+
+    async def _polling(self, watch: Watch) -> None:
+        translation.LOCALE.set(watch.locale)
+        seen: int | None = None
+        while True:
+            await asyncio.sleep(self.poll)
+            try:
+                found = await self.shares.version(watch.encounter_id)
+                if found is None:
+                    watch.publish(None)
+                    continue
+                version, _ = found
+                if version == seen:
+                    continue
+                record = await self.repo.get_encounter(watch.encounter_id)
+                if record is None or expired(record, self.now()):
+                    watch.publish(None)
+                    continue
+                watch.publish(await self._view(record))  # the first one too: a page may have read an older state
+                seen = record.version
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a database hiccup: the pages keep their last state, the next poll tries again
+                log.exception("the web page of encounter %s could not be read", watch.encounter_id)
+
+    async def static(self, request: web.Request) -> web.FileResponse:
+        name = request.match_info["name"]
+        if name not in ("page.js", "page.css"):
+            raise web.HTTPNotFound()
+        response = web.FileResponse(STATIC / name)
+        response.headers["Cache-Control"] = "public, max-age=300"
+        return response
+
+
+async def _secure(request: web.Request, response: web.StreamResponse) -> None:
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    response.headers.popall("Set-Cookie", None)
+
+
+def _refused(kind: type[web.HTTPException], said: str) -> web.HTTPException:
+    text = html_text(said)
+    body = (
+        f'<!DOCTYPE html><html lang="{_lang(None)}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{text}</title></head><body><p>{text}</p></body></html>"
+    )
+    return kind(text=body, content_type="text/html")
+
+
+def _event(shown: View) -> bytes:
+    return f"event: state\ndata: {json.dumps(shown.fragments())}\n\n".encode()
+
+
+def _lang(locale: str | None) -> str:
+    return html.escape(locale or "en", quote=True)
+
+
+def document(shown: View, share: Share, *, overlay: bool = False) -> str:
+    """The whole page; its parts are the view's fragments, filled again in place by the script on every change."""
+    title = html.escape(render.plain(say("Turnkeeper — the fight")), quote=True)
+    results = html_text(N_("Last results"))
+    events = html.escape(f"{share.token}/events", quote=True)
+    return f"""<!DOCTYPE html>
+<html lang="{_lang(share.locale)}" data-events="{events}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>{title}</title>
+<link rel="stylesheet" href="../static/page.css">
+<script src="../static/page.js" defer></script>
+<noscript><meta http-equiv="refresh" content="{NO_SCRIPT_REFRESH_SECONDS}"></noscript>
+</head>
+<body class="{"overlay" if overlay else "page"}">
+<main>
+<header><h1 id="title">{shown.title}</h1><p id="round">{shown.round}</p></header>
+<p id="now" role="status" aria-live="polite">{shown.now}</p>
+<div id="clock">{shown.clock}</div>
+<ol id="order">{shown.order}</ol>
+<section class="results"><h2>{results}</h2><ul id="results">{shown.results}</ul></section>
+</main>
+</body>
+</html>
+"""

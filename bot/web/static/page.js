@@ -1,0 +1,21 @@
+"use strict";
+// Keeps the page current: every change of the fight arrives as the page's fragments (already escaped HTML made
+// by the server) over Server-Sent Events; EventSource reconnects by itself.
+(function () {
+  var url = document.documentElement.getAttribute("data-events");
+  if (!url || !window.EventSource) {
+    return;
+  }
+  var parts = ["title", "round", "now", "clock", "order", "results"];
+  var source = new EventSource(url);
+  source.addEventListener("state", function (event) {
+    var shown = JSON.parse(event.data);
+    parts.forEach(function (id) {
+      var element = document.getElementById(id);
+      if (element && typeof shown[id] === "string" && element.innerHTML !== shown[id]) {
+        element.innerHTML = shown[id];
+      }
+    });
+    document.documentElement.setAttribute("data-version", String(shown.v));
+  });
+})();

@@ -1,0 +1,58 @@
+"""A real browser opens a fight's page; a command changes the fight and the page follows within a second.
+Screenshots of the page and the overlay go to tests/output/ (tests/web/screenshots/ keeps a copy for the README)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import say
+from tests.web.cdp import CHROMIUM, chromium
+from tests.web.conftest import shared
+from tests.web.test_page import setup_fight
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (apt-get install chromium)"),
+]
+
+OUTPUT = Path(__file__).resolve().parents[1] / "output"
+NOW = "document.getElementById('now').textContent"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def output_ignored():
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    (OUTPUT / ".gitignore").write_text("*\n")  # what the tests leave here is not the project's
+
+
+async def test_the_page_in_a_browser_follows_the_fight_within_a_second(standin, bot):
+    await setup_fight(standin)
+    await say(standin, "gm", "/initiative add", name="Goblin Archer", stats="stamina=12", roll=9)
+    token = await shared(standin)
+    url = f"http://127.0.0.1:{bot.settings.web_port}/f/{token}"
+    async with chromium() as tab:
+        await tab.open(url, f"{NOW}.includes('Tank') && document.documentElement.dataset.version")
+        assert await tab.evaluate("document.documentElement.lang") == "en-US"
+        await tab.screenshot(OUTPUT / "page.png", width=900, height=700)
+
+        started = time.monotonic()
+        await say(standin, "gm", "/initiative next")
+        shown = await tab.until(f"{NOW}.includes('Goblin Archer') && {NOW}", timeout=1.0)
+        assert "Acting now: Goblin Archer" in shown and time.monotonic() - started < 1.0
+        order = json.loads(
+            await tab.evaluate(
+                "JSON.stringify([...document.querySelectorAll('#order > li')].map(li => "
+                "[li.getAttribute('aria-current'), li.querySelector('.name').textContent]))"
+            )
+        )
+        assert ["true", "Goblin Archer"] in order
+
+        await tab.open(url + "?overlay", f"{NOW}.includes('Goblin Archer')")
+        background = await tab.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background in ("rgba(0, 0, 0, 0)", "transparent")
+        await tab.screenshot(OUTPUT / "overlay.png", width=480, height=320, transparent=True)
+    assert (OUTPUT / "page.png").stat().st_size > 1000 and (OUTPUT / "overlay.png").stat().st_size > 1000

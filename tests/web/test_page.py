@@ -1,0 +1,256 @@
+"""The fight's page and its event stream, read through aiohttp's test client: what they show, what they never
+show (a hidden NPC's numbers), escaping of hostile names, headers, links that no longer work, limits."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import time
+from datetime import timedelta
+from html.parser import HTMLParser
+
+import pytest
+
+from bot.tables import utcnow
+from bot.web.server import PAGE_BURST
+from rules import registry, usertext
+from rules.text import english
+from tests.e2e.conftest import say
+from tests.web.conftest import next_state, page_server, shared
+
+KEY = "rotted-capes"
+# The hidden Shade's numbers: none may reach a page.
+SECRETS = ("937", "59", "47")
+HOSTILE = [
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(1)>',
+    "\u202eevil\u202c",
+    "</li></ol><h1>x</h1>",
+    "<svg onload=alert(1)>",
+    "javascript:alert(1)",
+    "&lt;b&gt;",
+]
+# Every tag a page is made of; anything else came from someone's text.
+TAGS = {
+    "html", "head", "meta", "title", "link", "script", "noscript", "body", "main", "header", "h1", "h2", "p",
+    "div", "ol", "ul", "li", "span", "s", "strong", "bdi", "section", "svg", "rect", "text", "circle", "b",
+}  # fmt: skip
+
+
+class Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[str, list[tuple[str, str | None]]]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.seen.append((tag, attrs))
+
+
+def tags_of(markup: str) -> list[tuple[str, list[tuple[str, str | None]]]]:
+    parser = Tags()
+    parser.feed(markup)
+    return parser.seen
+
+
+def assert_harmless(markup: str) -> None:
+    for tag, attrs in tags_of(markup):
+        assert tag in TAGS, (tag, markup)
+        assert not any(name.startswith("on") for name, _ in attrs), (tag, attrs)
+        if tag == "script":
+            assert dict(attrs).get("src") == "../static/page.js"
+
+
+async def setup_fight(standin):
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(
+        standin,
+        "alice",
+        "/character add",
+        name="Tank",
+        stats="dex=1 avoidance=14 fortitude=8 stamina=200 wounds=3 dr='kinetic:3' plot_points=0",
+    )
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Tank", roll=14)
+    await say(
+        standin,
+        "gm",
+        "/initiative add",
+        name="Shade",
+        stats="stamina=937 avoidance=15 attack=59 damage=1d6+47",
+        roll=1,
+        hidden=True,
+    )
+    await say(standin, "gm", "/initiative next")
+
+
+async def test_the_page_shows_the_order_round_and_acting_hero_in_the_servers_language(standin, bot, web):
+    await setup_fight(standin)
+    token = await shared(standin)
+    page = await web.get(f"/f/{token}")
+    text = await page.text()
+    assert page.status == 200 and page.content_type == "text/html"
+    assert '<html lang="en-US"' in text and "Tank" in text and "Shade" in text and "round 1" in text.lower()
+    assert 'aria-live="polite"' in text and "Acting now: <bdi>Tank</bdi>" in text
+    assert '<li class="slot current" aria-current="true">' in text
+    assert '<noscript><meta http-equiv="refresh"' in text
+    overlay = await (await web.get(f"/f/{token}?overlay")).text()
+    assert '<body class="overlay">' in overlay and "Tank" in overlay
+
+
+async def test_a_hidden_npcs_numbers_reach_neither_the_page_nor_the_stream(standin, bot, web):
+    await setup_fight(standin)
+    _, state = await bot.core.current(_channel(standin))
+    shade = next(c for c in state.combatants if c.name == "Shade")
+    assert "937" in english(registry.get(KEY).status_line(state, shade, reveal=True))  # the GM would see it
+    token = await shared(standin)
+    stream = await web.get(f"/f/{token}/events")
+    first = await next_state(stream)
+    await say(standin, "gm", "/initiative next")  # the Shade's turn
+    await say(standin, "gm", "/attack", target="Tank", dice="12 5")
+    seen = [first]
+    deadline = time.monotonic() + 3
+    while "Avoidance 14: hit" not in seen[-1]["results"] and time.monotonic() < deadline:
+        seen.append(await asyncio.wait_for(next_state(stream), 3))
+    assert "<bdi>Shade</bdi> attacks <bdi>Tank</bdi>: d20 12 + ? = ?" in seen[-1]["results"]
+    stream.close()
+    page = await (await web.get(f"/f/{token}")).text()
+    main = page[page.index("<main>") :]  # the head carries the link's token, random characters
+    for shown in [main, *(str(state) for state in seen)]:
+        for number in SECRETS:
+            assert number not in shown
+
+
+def _channel(standin) -> int:
+    return next(m.channel_id for m in standin.messages() if "Tank" in m.content)
+
+
+@pytest.mark.parametrize("payload", HOSTILE)
+async def test_every_typed_text_is_escaped_on_the_page_and_in_the_stream(standin, bot, web, payload):
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative add", name=payload, stats="stamina=10", roll=5)
+    await say(standin, "gm", "/initiative add", name="Goblin", stats="stamina=10", roll=3)
+    await say(standin, "gm", "/initiative next")
+    token = await shared(standin)
+    stream = await web.get(f"/f/{token}/events")
+    first = await next_state(stream)
+    await say(standin, "gm", "/encounter note", text=payload)
+    state = await asyncio.wait_for(next_state(stream), 3)
+    while state["v"] == first["v"]:
+        state = await asyncio.wait_for(next_state(stream), 3)
+    assert usertext.scrub(payload) in html.unescape(state["results"])  # the note arrived, shown as typed
+    stream.close()
+    page = await (await web.get(f"/f/{token}")).text()
+    assert_harmless(page)
+    for fragment in state.values():
+        assert_harmless(str(fragment))
+    assert "<bdi>" in page  # the typed name kept apart from the sentence around it
+    if "<" in payload:
+        assert payload not in page
+
+
+async def test_headers_allow_no_inline_script_set_no_cookie_and_cache_nothing(standin, bot, web):
+    await setup_fight(standin)
+    token = await shared(standin)
+    for path in (f"/f/{token}", f"/f/{token}?overlay", "/f/nope"):
+        response = await web.get(path)
+        policy = response.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy and "default-src 'none'" in policy
+        assert response.headers["Cache-Control"] == "no-store"
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+        assert "Set-Cookie" not in response.headers
+    page = await (await web.get(f"/f/{token}")).text()
+    assert all(dict(attrs).get("src") for tag, attrs in tags_of(page) if tag == "script")
+    stream = await web.get(f"/f/{token}/events")
+    assert stream.headers["Content-Type"] == "text/event-stream" and stream.headers["Cache-Control"] == "no-store"
+    stream.close()
+    script = await web.get("/static/page.js")
+    assert script.status == 200 and "EventSource" in await script.text()
+    assert (await web.get("/static/..%2fserver.py")).status == 404
+
+
+async def test_unknown_and_malformed_tokens_are_refused_alike(standin, bot, web):
+    await setup_fight(standin)
+    token = await shared(standin)
+    for wrong in (token[:-1] + ("A" if token[-1] != "A" else "B"), "short", "x" * 200, "<script>"):
+        response = await web.get(f"/f/{wrong}")
+        assert response.status == 404 and "unknown or was revoked" in await response.text()
+        assert (await web.get(f"/f/{wrong}/events")).status == 404
+
+
+async def test_a_page_shows_the_final_state_after_the_end_then_expires_a_day_later(standin, bot):
+    await setup_fight(standin)
+    token = await shared(standin)
+    async with page_server(bot.settings.database_url, now=lambda: utcnow() + timedelta(days=30)) as later:
+        assert (await later.get(f"/f/{token}")).status == 200  # a running fight never expires
+    await say(standin, "gm", "/encounter end")
+    await (await standin.click("gm", "End the encounter")).response()
+    async with page_server(bot.settings.database_url) as now:
+        final = await (await now.get(f"/f/{token}")).text()
+        assert "The encounter is over." in final and "Tank" in final and "ended" in final
+    async with page_server(bot.settings.database_url, now=lambda: utcnow() + timedelta(hours=23)) as next_day:
+        assert (await next_day.get(f"/f/{token}")).status == 200
+    async with page_server(bot.settings.database_url, now=lambda: utcnow() + timedelta(days=1, minutes=1)) as gone:
+        response = await gone.get(f"/f/{token}")
+        assert response.status == 410 and "more than a day ago" in await response.text()
+        assert (await gone.get(f"/f/{token}/events")).status == 410
+
+
+async def test_a_change_reaches_an_open_stream_within_a_second(standin, bot, web):
+    await setup_fight(standin)
+    token = await shared(standin)
+    stream = await web.get(f"/f/{token}/events")
+    before = await next_state(stream)
+    assert "Tank" in before["now"]
+    started = time.monotonic()
+    await say(standin, "gm", "/initiative next")
+    after = await asyncio.wait_for(next_state(stream), 1)
+    while "Shade" not in after["now"]:
+        after = await asyncio.wait_for(next_state(stream), 1)
+    assert time.monotonic() - started < 1 and after["v"] > before["v"]
+    stream.close()
+
+
+async def test_requests_per_address_are_limited_and_a_page_writes_nothing(standin, bot):
+    await setup_fight(standin)
+    token = await shared(standin)
+    async with page_server(bot.settings.database_url, clock=lambda: 0.0) as web:
+        answers = [(await web.get(f"/f/{token}")).status for _ in range(PAGE_BURST + 1)]
+        assert answers[:PAGE_BURST] == [200] * PAGE_BURST and answers[-1] == 429
+        streams = [await web.get(f"/f/{token}/events") for _ in range(11)]
+        assert [s.status for s in streams] == [200] * 10 + [429]
+        for s in streams:
+            s.close()
+        assert web.written == []
+
+
+async def test_one_poller_serves_every_open_page_of_a_fight_and_stops_with_the_last(standin, bot, web):
+    await setup_fight(standin)
+    token = await shared(standin)
+    streams = [await web.get(f"/f/{token}/events") for _ in range(3)]
+    for stream in streams:
+        await next_state(stream)
+    assert len(web.page.watches) == 1 and len(next(iter(web.page.watches.values())).pages) == 3
+    for stream in streams:
+        stream.close()
+    await asyncio.sleep(0.2)
+    assert web.page.watches == {} and web.page.streams == 0
+
+
+async def test_a_99_towers_page_draws_the_combat_clock_with_each_token_on_its_phase(standin, bot, web):
+    tony = "init=2 ss=2 hs=2 pa=4 pd=3 id=2 px=1 er=1 endurance=2 stun=12 lethal=6 weapons='Heavy Rifle: 7 r12'"
+    boss = "init=2 ss=2 hs=3 pa=4 pd=3 px=2 er=1 endurance=2 stun=14 lethal=5 weapons='Axe: 4+px'"
+    await say(standin, "gm", "/campaign setup", system="99-towers")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative add", name="Tony Vance", stats=tony)
+    await say(standin, "gm", "/initiative add", name="<b>Boss</b>", stats=boss)
+    await say(standin, "gm", "/initiative next")
+    _, state = await bot.core.current(next(m.channel_id for m in standin.messages() if "Tony" in m.content))
+    token = await shared(standin)
+    page = await (await web.get(f"/f/{token}")).text()
+    clock = page[page.index('<div id="clock">') : page.index('<ol id="order">')]
+    assert f'aria-label="Combat Clock · round 1 · phase {state.turns.phase}"' in clock
+    assert clock.count('class="cell now"') == 1 and clock.count("<rect") == 30
+    assert clock.count("<circle") == 2 and "acting" in clock  # both tokens, one of them acting now
+    assert "<b>TV</b> <bdi>Tony Vance</bdi>" in clock and "&lt;b&gt;Boss&lt;/b&gt;" in clock
+    assert_harmless(page)

@@ -1,0 +1,89 @@
+"""/encounter share end to end: the GM's private link, refusals, revoking, and the page it opens."""
+
+from __future__ import annotations
+
+import aiohttp
+import pytest
+import sqlalchemy as sa
+
+from bot.web.shares import share_table
+from tests import toy
+from tests.e2e.conftest import say
+from tests.web.conftest import BASE, shared, turnkeeper_on_the_web
+
+KEY = "rotted-capes"  # a real key so the command choices accept it; the toy stands in
+
+
+@pytest.fixture(autouse=True)
+def toy_system():
+    with toy.standing_in_for(KEY) as system:
+        yield system
+
+
+async def fight(standin, *names):
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(standin, "gm", "/encounter start")
+    for name in names:
+        await say(standin, "gm", "/initiative add", name=name, roll=10)
+    await say(standin, "gm", "/initiative next")
+
+
+async def test_the_gm_gets_a_private_link_with_a_long_token_that_opens_the_fight(standin, bot, web):
+    await fight(standin, "Goblin")
+    answer = await say(standin, "gm", "/encounter share")
+    assert answer.ephemeral and f"{BASE}/f/" in answer.content and "?overlay" in answer.content
+    token = await shared(standin)
+    assert len(token) >= 43  # token_urlsafe(32): 256 bits
+    assert f"/f/{token}" in answer.content  # asked again, the same link
+    page = await web.get(f"/f/{token}")
+    assert page.status == 200 and "Goblin" in await page.text()
+    # Nothing the channel saw: the link went to the GM alone.
+    assert all(token not in m.content for m in standin.messages() if not m.ephemeral)
+
+
+async def test_refusals_are_private_and_say_why(standin, bot):
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    none = await say(standin, "gm", "/encounter share")
+    assert none.ephemeral and none.content.startswith("⛔") and "no encounter" in none.content
+    await fight(standin, "Goblin")
+    player = await say(standin, "alice", "/encounter share")
+    assert player.ephemeral and player.content.startswith("⛔") and "Only the GM" in player.content
+    assert "/f/" not in player.content
+
+
+async def test_a_bot_without_web_port_says_the_page_is_off(standin, migrated_database_url):
+    async with turnkeeper_on_the_web(standin, migrated_database_url, None) as bot:
+        assert bot.web_page is None
+        await fight(standin, "Goblin")
+        off = await say(standin, "gm", "/encounter share")
+        assert off.ephemeral and off.content.startswith("⛔") and "WEB_PORT" in off.content
+
+
+async def test_revoke_kills_the_link_and_a_new_share_makes_another(standin, bot, web):
+    await fight(standin, "Goblin")
+    token = await shared(standin)
+    refused = await say(standin, "alice", "/encounter share", revoke=True)
+    assert refused.content.startswith("⛔")
+    assert (await web.get(f"/f/{token}")).status == 200
+    revoked = await say(standin, "gm", "/encounter share", revoke=True)
+    assert revoked.ephemeral and "no longer work" in revoked.content
+    assert (await web.get(f"/f/{token}")).status == 404
+    assert (await web.get(f"/f/{token}/events")).status == 404
+    again = await shared(standin)
+    assert again != token and (await web.get(f"/f/{again}")).status == 200
+
+
+async def test_the_bot_serves_the_page_on_its_port(standin, bot):
+    await fight(standin, "Goblin")
+    token = await shared(standin)
+    port = bot.settings.web_port
+    async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}/f/{token}") as page:
+        assert page.status == 200 and "Goblin" in await page.text()
+
+
+async def test_the_link_is_stored_for_every_process(standin, bot):
+    await fight(standin, "Goblin")
+    token = await shared(standin)
+    async with bot.engine.connect() as conn:
+        rows = (await conn.execute(sa.select(share_table.c.token))).scalars().all()
+    assert rows == [token]
