@@ -200,3 +200,20 @@ event_table: sa.Table = Event.__table__  # type: ignore[attr-defined]
 npc_table: sa.Table = Npc.__table__  # type: ignore[attr-defined]
 change_table: sa.Table = CampaignChange.__table__  # type: ignore[attr-defined]
 place_table: sa.Table = CampaignPlace.__table__  # type: ignore[attr-defined]
+
+# The links a GM shared to a fight's web page (`bot.web.shares`): one secret token per fight and channel.
+share_table = sa.Table(
+    "encounter_share",
+    metadata,
+    sa.Column("token", sa.String(), primary_key=True),
+    sa.Column(
+        "encounter_id",
+        sa.Integer(),
+        sa.ForeignKey("encounter.id", name="fk_share_encounter", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    sa.Column("channel_id", sa.BigInteger(), nullable=False, index=True),
+    sa.Column("locale", sa.String(), nullable=True),
+    sa.Column("created_at", UTCDateTime(), nullable=False),
+)

@@ -15,26 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.db import SQLITE_IMMEDIATE, SQLITE_NO_BEGIN
 from bot.repository import EncounterRecord
-from bot.tables import ENDED, UTCDateTime, encounter_table, metadata, utcnow
+from bot.tables import ENDED, encounter_table, share_table, utcnow
 
 # How long a finished fight's page stays readable.
 KEPT_AFTER_END = timedelta(days=1)
-
-share_table = sa.Table(
-    "encounter_share",
-    metadata,
-    sa.Column("token", sa.String(), primary_key=True),
-    sa.Column(
-        "encounter_id",
-        sa.Integer(),
-        sa.ForeignKey("encounter.id", name="fk_share_encounter", ondelete="CASCADE"),
-        nullable=False,
-        index=True,
-    ),
-    sa.Column("channel_id", sa.BigInteger(), nullable=False, index=True),
-    sa.Column("locale", sa.String(), nullable=True),
-    sa.Column("created_at", UTCDateTime(), nullable=False),
-)
 
 EN = encounter_table
 SH = share_table

@@ -56,6 +56,7 @@ TABLE = [
     Row("/encounter undo", {}, Y, N, N, N),
     Row("/encounter log", {}, Y, Y, Y, N),
     Row("/encounter note", {"text": "the lights go out"}, Y, Y, Y, N),
+    Row("/encounter share", {}, N, N, N, N),  # the web page is off in this bot (no WEB_PORT): refused for all
     Row("/initiative join", {"character": "Spare"}, N, Y, N, N),
     Row("/initiative add", {"name": "Goblin"}, Y, N, N, N),
     Row("/initiative order", {}, Y, Y, Y, N),
