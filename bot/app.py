@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from rules.text import Text
 
-from . import interact, lengths, paging, translation
+from . import interact, lengths, paging, sheet_forms, translation
 from .buttons import ChoiceButton, ChoiceSelect, EndEncounterButton, EndTurnButton
 from .check_posts import CheckOfferButton
 from .command_sets import CommandSets
@@ -167,6 +167,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         if self.web_page is not None:
             await self.web_page.stop()
         await self.trackers.flush()  # nothing the channel should see is left unsent
+        sheet_forms.close_forms()
         await super().close()
         if self._core is not None:
             self._core.repo.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import secrets
 import time
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, cast
@@ -69,6 +70,13 @@ class Drafts:
 
 
 DRAFTS = Drafts()
+OPEN_FORMS: weakref.WeakSet[SheetForm] = weakref.WeakSet()  # forms sent and not yet answered or timed out
+
+
+def close_forms() -> None:
+    """Stop waiting for the forms still open (the bot is closing): their timers end with them."""
+    for form in list(OPEN_FORMS):
+        form.stop()
 
 
 def _bot(interaction: discord.Interaction) -> TurnkeeperBot:
@@ -84,7 +92,11 @@ class SheetForm(discord.ui.Modal):
     def __init__(self, draft: Draft) -> None:
         system = registry.get(draft.system)
         title = say("Sheet of {name}", name=mark(draft.name))
-        super().__init__(title=render.label(title, TITLE_LIMIT), timeout=KEPT_SECONDS, custom_id="tk:sheet-form")
+        # discord.py answers a form by its custom id alone: each form sent gets its own, or two players
+        # filling in forms at once would have their answers taken for each other's.
+        custom_id = f"tk:sheet-form:{secrets.token_hex(8)}"
+        super().__init__(title=render.label(title, TITLE_LIMIT), timeout=KEPT_SECONDS, custom_id=custom_id)
+        OPEN_FORMS.add(self)
         self.draft = draft
         self.fields: dict[str, discord.ui.TextInput] = {}
         for number, section in enumerate(system.sheet_form()):

@@ -75,6 +75,19 @@ async def test_a_character_is_created_and_edited_through_the_form(standin, bot, 
     assert f"`{stat}` = {again}" in shown[label].splitlines()
 
 
+async def test_two_players_filling_in_forms_at_once_each_store_their_own(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    alices = await standin.invoke("alice", "/character add", name="Nova")
+    bobs = await standin.invoke("bob", "/character add", name="Bolt")
+    await alices.form()
+    await bobs.form()
+    assert (await (await standin.submit("alice", alices, {})).response()).content.count("Nova") == 1
+    assert "Bolt" in (await (await standin.submit("bob", bobs, {})).response()).content
+    guild = standin.world.default_guild.id
+    nova, bolt = [await bot.core.repo.get_character(guild, n) for n in ("Nova", "Bolt")]
+    assert (nova.owner_id, bolt.owner_id) == (standin.world.user("alice").id, standin.world.user("bob").id)
+
+
 async def test_a_wrong_value_is_refused_naming_its_field_and_the_form_reopens_as_typed(standin, bot) -> None:
     await say(standin, "gm", "/campaign setup", system="frozen-lands")
     opened = await standin.invoke("alice", "/character add", name="Nova")
