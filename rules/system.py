@@ -8,7 +8,7 @@ pending choices). Everything here is pure: state in, state and events out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import Field, ValidationError
@@ -507,6 +507,27 @@ class System(Generic[C]):
     def roll_check_again(self, request: CheckRequest, memo: dict[str, Any], offer: str, chance: Chance) -> CheckOutcome:
         """What a check offered next (`CheckOutcome.offers`), taken: `memo` is what the check kept for it."""
         return self.checks.check_again(request, memo, offer, chance)
+
+
+def known_options(options: dict[str, Any], known: Sequence[str], kind: Text | str, also: Sequence[str] = ()) -> None:
+    """Refuse a check's option it does not know (`known`, as the help writes them: `bonus=N`; `also`: other
+    spellings it takes), naming the ones it knows."""
+    names = [k.partition("=")[0] for k in known] + list(also)
+    unknown = next((key for key in options if key not in names), None)
+    if unknown is None:
+        return
+    if not known:
+        raise InvalidInput(
+            say("{option} is not an option of a {kind} check: it takes none.", option=quoted(unknown), kind=kind)
+        )
+    raise InvalidInput(
+        say(
+            "Unknown option {option} for a {kind} check. Options: {known}.",
+            option=quoted(unknown),
+            kind=kind,
+            known=listed(f"`{k}`" for k in known),
+        )
+    )
 
 
 def _form_value(value: Any) -> str:

@@ -152,7 +152,7 @@ def test_a_missing_or_unwanted_dc_and_unknown_options_are_refused():
         roll("initiative", 3, dc=5)
     with pytest.raises(InvalidInput, match="not both"):
         roll("will", 3, 3, dc=5, against=demon())
-    with pytest.raises(InvalidInput, match="advantage.*Its options: bonus, veto"):
+    with pytest.raises(InvalidInput, match="advantage.*Options: `bonus`, `veto`"):
         roll("will", 3, dc=5, options={"advantage": True})
     with pytest.raises(InvalidInput, match="whole number"):
         roll("reflex", 3, dc=5, options={"bonus": "lots"})

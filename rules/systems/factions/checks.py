@@ -14,9 +14,9 @@ from typing import Any
 from rules.errors import InvalidInput, Stale
 from rules.randomness import Chance
 from rules.said import N_, say, seq, term
-from rules.system import CheckKind, CheckOutcome, CheckRequest
+from rules.system import CheckKind, CheckOutcome, CheckRequest, known_options
 from rules.text import Text
-from rules.usertext import listed, one_line, quoted
+from rules.usertext import one_line
 
 from .saves import rolled
 from .sheet import FactionsSheet
@@ -89,15 +89,7 @@ def check_again(request: CheckRequest, memo: dict[str, Any], offer: str, chance:
 
 
 def _why(options: dict[str, Any]) -> Text | str:
-    unknown = [key for key in options if key not in OPTIONS]
-    if unknown:
-        raise InvalidInput(
-            say(
-                "A save has no option {option}. Options: {known}.",
-                option=quoted(unknown[0]),
-                known=listed(f"`{key}=…`" for key in OPTIONS),
-            )
-        )
+    known_options(options, tuple(f"{key}=…" for key in OPTIONS), say("save"))
     why = options.get("why", "")
     if why is True:
         raise InvalidInput(say('`why` takes what the save is for, e.g. `why="to climb the wall"`.'))

@@ -9,9 +9,9 @@ from typing import Any
 from rules.errors import InvalidInput, NotAllowed, Stale
 from rules.randomness import Chance
 from rules.said import N_, say, term
-from rules.system import CheckKind, CheckOutcome, CheckRequest, Resting
+from rules.system import CheckKind, CheckOutcome, CheckRequest, Resting, known_options
 from rules.text import Text
-from rules.usertext import listed, mark, quoted
+from rules.usertext import quoted
 
 from . import initiative
 from .between import carry_in
@@ -170,25 +170,7 @@ def _stat(kind: str, options: dict[str, Any]) -> str:
 
 
 def _options(request: CheckRequest) -> dict[str, Any]:
-    known = OPTIONS[request.kind]
-    for key in request.options:
-        if key not in known:
-            if not known:
-                raise InvalidInput(
-                    say(
-                        "{option} is not an option of a {kind} check: it takes none.",
-                        option=quoted(key),
-                        kind=_label(request.kind),
-                    )
-                )
-            raise InvalidInput(
-                say(
-                    "{option} is not an option of a {kind} check. Its options: {known}.",
-                    option=quoted(key),
-                    kind=_label(request.kind),
-                    known=listed(mark(k) for k in known),
-                )
-            )
+    known_options(request.options, OPTIONS[request.kind], _label(request.kind))
     raw = request.options.get("bonus", 0)
     try:
         bonus = int(str(raw).replace("−", "-").replace("+", ""))

@@ -18,9 +18,8 @@ from ...commands import integer
 from ...errors import InvalidInput, NotAllowed, Stale
 from ...randomness import Chance
 from ...said import N_, Text, say, say_plural, seq, term
-from ...system import CheckKind, CheckOutcome, CheckRequest, Resting, yes_no
+from ...system import CheckKind, CheckOutcome, CheckRequest, Resting, known_options, yes_no
 from ...turns.tracks import TrackState
-from ...usertext import listed, quoted
 from . import between, health, pools
 from .model import FrozenCombatant, FrozenEncounter, Sheet, Zone
 from .moves import skill_pool
@@ -114,16 +113,7 @@ def check_again(request: CheckRequest, memo: dict[str, Any], offer: str, chance:
 def _options(request: CheckRequest) -> tuple[int, bool]:
     """(modifier, dim light) from `options:"modifier=-1 dim"`; anything else is refused with the list."""
     known = ("modifier", DIM) if ROLLS[request.kind] == "perception" else ("modifier",)
-    for key in request.options:
-        if key not in known:
-            raise InvalidInput(
-                say(
-                    "Unknown option {option} for a {kind} check. Options: {known}.",
-                    option=quoted(key),
-                    kind=term(LABELS[request.kind]),
-                    known=listed(f"`{k}`" for k in known),
-                )
-            )
+    known_options(request.options, known, term(LABELS[request.kind]))
     given = request.options.get("modifier")
     # A bare `modifier` has no number: refused like any other word that is not one.
     modifier = 0 if given is None else integer("" if given is True else given, "modifier", -20, 20)

@@ -12,9 +12,9 @@ from ...errors import InvalidInput, NotAllowed, Stale
 from ...model import Choice
 from ...randomness import Chance
 from ...said import N_, say, seq, term
-from ...system import CheckKind, CheckOutcome, CheckRequest, Resting
+from ...system import CheckKind, CheckOutcome, CheckRequest, Resting, known_options
 from ...text import Text
-from ...usertext import listed, mark, quoted
+from ...usertext import listed, mark
 from . import between
 from .hooks import d20_check
 from .model import RCCombatant, RCSheet, fresh_state
@@ -128,15 +128,8 @@ def _dc(request: CheckRequest) -> int:
 def _options(request: CheckRequest) -> tuple[str, list[str], list[str], int]:
     """(ability, advantage reasons, disadvantage reasons, situational bonus) from the options."""
     options = request.options
+    known_options(options, OPTIONS, say("Rotted Capes"), also=(*ABILITIES, *ADVANTAGE, *DISADVANTAGE, BONUS))
     for key, value in options.items():
-        if key not in ABILITIES and key not in ADVANTAGE + DISADVANTAGE + (BONUS,):
-            raise InvalidInput(
-                say(
-                    "{option} is not an option of a Rotted Capes check. Options: {known}.",
-                    option=quoted(key),
-                    known=listed(f"`{k}`" for k in OPTIONS),
-                )
-            )
         if key != BONUS and value is not True:
             raise InvalidInput(say("`{option}` takes no value.", option=key))
     if options.get(BONUS) is True:

@@ -17,8 +17,8 @@ from rules.commands import integer
 from rules.errors import InvalidInput, Stale
 from rules.randomness import Chance
 from rules.said import N_, Text, say, seq, term
-from rules.system import CheckKind, CheckOutcome, CheckRequest, Resting
-from rules.usertext import listed, quoted
+from rules.system import CheckKind, CheckOutcome, CheckRequest, Resting, known_options
+from rules.usertext import listed
 
 from .flips import Flip, Mods, described, flip, resist
 from .modifiers import user_mods
@@ -55,15 +55,7 @@ SKILL_SHOWN = N_("skill")
 
 
 def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
-    unknown = [key for key in request.options if key not in OPTIONS]
-    if unknown:
-        raise InvalidInput(
-            say(
-                "99 Towers checks know no option {option}. Options: {known}.",
-                option=quoted(unknown[0]),
-                known=listed(f"`{key}`" for key in OPTIONS),
-            )
-        )
+    known_options(request.options, OPTIONS, say("99 Towers"))
     refuse_dead(request.who.name, request.who.lasting)
     if request.against is not None:
         refuse_dead(request.against.name, request.against.lasting)
