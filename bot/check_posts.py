@@ -5,7 +5,7 @@ the check it was made for (`bot.checks` refuses it once another check of that ch
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 
@@ -13,11 +13,9 @@ from rules.errors import RulesError
 
 from . import render
 from .checks import Checked
+from .core import core_of
 from .interact import actor_of, refuse, reply
 from .places import campaign_key
-
-if TYPE_CHECKING:
-    from .app import TurnkeeperBot
 
 
 def check_lines(checked: Checked) -> str:
@@ -55,9 +53,8 @@ class CheckOfferButton(
         return cls(int(match["cid"]), int(match["turn"]), match["offer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = cast("TurnkeeperBot", interaction.client)
         try:
-            checked = await bot.core.checks.follow(
+            checked = await core_of(interaction).checks.follow(
                 await campaign_key(interaction),
                 await actor_of(interaction),
                 self.character_id,

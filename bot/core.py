@@ -17,8 +17,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol, cast
 from weakref import WeakValueDictionary
+
+import discord
 
 from rules import registry
 from rules.actions import Action, Choose
@@ -472,3 +474,15 @@ class Core:
         minutes = state.options.get("reminder_minutes", DEFAULT_SETTINGS["reminder_minutes"])
         due = self.now() + timedelta(minutes=minutes) if sent < MAX_REMINDERS and minutes else None
         await self.repo.set_meta(record.id, reminders_sent=sent, reminder_due=due)
+
+
+class Served(Protocol):
+    """The bot as a click, a form or a private roll reaches it: by its core. (The bot's own class imports
+    the modules that answer those, so they name this instead of it.)"""
+
+    core: Core
+
+
+def core_of(interaction: discord.Interaction) -> Core:
+    """The core of the bot an interaction reached."""
+    return cast(Served, interaction.client).core

@@ -34,14 +34,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.types.embed import Embed as EmbedData
 
 from rules import registry
 
 from . import render
 
 if TYPE_CHECKING:
-    from discord.types.embed import Embed as EmbedData
-
     from .app import TurnkeeperBot
     from .core import Result
 

@@ -8,7 +8,6 @@ from the saved data and edits the message in place.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, cast
 
 import discord
 
@@ -16,11 +15,9 @@ from rules import registry
 from rules.said import say
 
 from . import render, translation
+from .core import core_of
 from .interact import refuse
 from .places import campaign_key
-
-if TYPE_CHECKING:
-    from .app import TurnkeeperBot
 
 CHARACTER_LINES = 15
 
@@ -79,9 +76,9 @@ class PageButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         translation.speaking(interaction)
-        bot = cast("TurnkeeperBot", interaction.client)
+        core = core_of(interaction)
         if self.kind == "order":
-            found = await bot.core.peek(interaction.channel_id) if interaction.channel_id is not None else None
+            found = await core.peek(interaction.channel_id) if interaction.channel_id is not None else None
             if found is None or found[0].id != int(self.key):
                 over = "That encounter is over: /initiative order shows the current one."
                 await refuse(interaction, ValueError(over))
@@ -91,7 +88,7 @@ class PageButton(
             await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=render.NOBODY)
             return
         owner = int(self.key) or None
-        records = await bot.core.repo.list_characters(await campaign_key(interaction), owner_id=owner, limit=1000)
+        records = await core.repo.list_characters(await campaign_key(interaction), owner_id=owner, limit=1000)
         content, view = character_page(records, owner, self.page)
         await interaction.response.edit_message(
             content=content or render.words("No characters."), view=view, allowed_mentions=render.NOBODY

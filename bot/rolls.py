@@ -4,25 +4,22 @@ the command, and a server role cannot be written to, so the GM is reached as a p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 
 from rules.errors import InvalidInput
 from rules.said import say
 
 from . import render
+from .core import core_of
+from .interact import actor_of
 
-if TYPE_CHECKING:
-    from .app import TurnkeeperBot
 
-
-async def private_roll(bot: TurnkeeperBot, interaction: discord.Interaction, line: str) -> str:
+async def private_roll(interaction: discord.Interaction, line: str) -> str:
     """Sends a private roll to the GM and gives what the roller is told beside it; refuses (and nobody
     sees the roll) when there is no GM to send it to."""
-    is_gm = await bot.is_gm(interaction)
+    is_gm = (await actor_of(interaction)).is_gm
     channel_id = interaction.channel_id
-    gm = None if is_gm or channel_id is None else await bot.core.channel_gm(channel_id)
+    gm = None if is_gm or channel_id is None else await core_of(interaction).channel_gm(channel_id)
     if gm is None and not is_gm:
         raise InvalidInput(
             say(
@@ -35,7 +32,7 @@ async def private_roll(bot: TurnkeeperBot, interaction: discord.Interaction, lin
         await interaction.response.defer(ephemeral=True, thinking=True)
         where = render.own(say("🔒 A private roll in {channel}:", channel=f"<#{interaction.channel_id}>"))
         try:
-            user = bot.get_user(gm) or await bot.fetch_user(gm)
+            user = interaction.client.get_user(gm) or await interaction.client.fetch_user(gm)
             await user.send(f"{where}\n{line}", allowed_mentions=render.NOBODY)
         except (discord.Forbidden, discord.NotFound):
             raise InvalidInput(

@@ -11,7 +11,6 @@ import time
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, cast
 
 import discord
 
@@ -22,10 +21,8 @@ from rules.system import System
 from rules.usertext import mark
 
 from . import render
+from .core import core_of
 from .interact import actor_of, answer_error, reply, said_by
-
-if TYPE_CHECKING:
-    from .app import TurnkeeperBot
 
 TITLE_LIMIT = 45  # Discord's limit for a form's title and a field's label
 KEPT_SECONDS = 30 * 60
@@ -79,10 +76,6 @@ def close_forms() -> None:
         form.stop()
 
 
-def _bot(interaction: discord.Interaction) -> TurnkeeperBot:
-    return cast("TurnkeeperBot", interaction.client)
-
-
 def blank_texts(system: System, sheet: dict | None = None) -> dict[str, str]:
     """Each section's field as the form opens it: the sheet's values, or the defaults."""
     return {section.label: system.form_text(section, sheet) for section in system.sheet_form()}
@@ -124,7 +117,7 @@ class SheetForm(discord.ui.Modal):
 async def submitted(interaction: discord.Interaction, draft: Draft) -> None:
     """Store the sheet the form was filled with, or refuse it keeping what was typed."""
     system = registry.get(draft.system)
-    roster = _bot(interaction).core.roster
+    roster = core_of(interaction).roster
     by = await actor_of(interaction)
     try:
         sheet = system.parse_form(dict(draft.texts))

@@ -73,7 +73,7 @@ class Check(commands.Cog):
         if not private:
             await reply(interaction, line, **buttons)
             return
-        shown = await private_roll(self.bot, interaction, line)
+        shown = await private_roll(interaction, line)
         await reply(interaction, f"{shown}\n{line}", ephemeral=True, **buttons)
 
 

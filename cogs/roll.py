@@ -52,7 +52,7 @@ class Roll(commands.Cog):
         if not private:
             await reply(interaction, line)
             return
-        shown = await private_roll(self.bot, interaction, line)
+        shown = await private_roll(interaction, line)
         await reply(interaction, f"{shown}\n{line}", ephemeral=True)
 
 

@@ -20,8 +20,9 @@ from .text import NotSaid, Raw, Text, joined_raw
 # What can start markup, a link, a tag or an emoji in a Discord message. Parentheses,
 # hyphens and colons alone cannot ("Dr Rot (Unleashed)", "Half-Orc" stay as they are).
 _MARKUP = re.compile(r"[\\*_~|`<>#\[\]]|://|^\s*-")
-# Private-use code points mean nothing to anybody reading; nothing typed keeps them.
-_PRIVATE = re.compile("[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
+# Private-use code points (U+E000–U+F8FF, planes 15 and 16) mean nothing to anybody reading: nothing
+# typed keeps them, and nothing the bot sends may hold one.
+PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
 
 
 def could_be_markup(text: str) -> bool:
@@ -66,4 +67,4 @@ def listed(items: Iterable[Any], sep: str = ", ") -> Text:
 
 def scrub(text: str) -> str:
     """Typed text without private-use code points, which mean nothing to anybody reading."""
-    return _PRIVATE.sub("", text) if _PRIVATE.search(text) else text
+    return PRIVATE_USE.sub("", text) if PRIVATE_USE.search(text) else text

@@ -8,10 +8,11 @@ OpenAPI description it reads, belong to the tests (``tests/contract``), which sw
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from rules.usertext import PRIVATE_USE
 
 
 @dataclass(frozen=True)
@@ -53,18 +54,13 @@ def contract() -> Contract | None:
     return _source() if _source is not None else None
 
 
-# Private-use code points (U+E000–U+F8FF, planes 15 and 16) mean nothing to a reader: the rules
-# say texts as values and nothing the bot sends may hold one.
-_MARK = re.compile("[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
-
-
 def marks_in(method: str, path: str, body: Any) -> list[Violation]:
     """Texts in a request body that hold a private-use code point."""
     found: list[str] = []
 
     def walk(value: Any, where: str) -> None:
         if isinstance(value, str):
-            if _MARK.search(value):
+            if PRIVATE_USE.search(value):
                 found.append(f"{where or '(body)'}: a private-use code point reached Discord in {value[:80]!r}")
         elif isinstance(value, dict):
             for key, item in value.items():
