@@ -19,6 +19,7 @@ from rules.text import Text
 
 from . import interact, lengths, paging, sheet_forms, translation
 from .buttons import ChoiceButton, ChoiceSelect, EndEncounterButton, EndTurnButton
+from .admission import Admission
 from .check_posts import CheckOfferButton
 from .command_sets import CommandSets
 from .config import Settings
@@ -27,6 +28,7 @@ from .db import create_engine, driver_threads_stopped, upgrade_schema
 from .delivery import Pacer, TrackerDelivery, TurnButtons
 from .reminders import Reminders
 from .repository import Repository
+from .stages import STAGE_CLOCK, Arrivals
 from .web.server import WebPage
 
 COGS = (
@@ -60,6 +62,9 @@ class Tree(app_commands.CommandTree["TurnkeeperBot"]):
     """The command tree: every command passes the bot's own length limits, every error its one handler."""
 
     async def interaction_check(self, interaction: discord.Interaction[TurnkeeperBot], /) -> bool:
+        arrived = self.client.arrivals.pop(interaction.id, None)
+        if arrived is not None:
+            STAGE_CLOCK.add("decode", arrived)
         return await self.client.within_limits(interaction)
 
     async def on_error(
@@ -102,6 +107,8 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.turn_buttons = TurnButtons(pacer)
         self._campaign_roles: dict[int, int | None] = {}
         self.web_page: WebPage | None = None
+        self.arrivals = Arrivals(self._connection)
+        self.admission = Admission(settings.commands_at_once, settings.busy_after_seconds)
 
     async def open_database(self) -> None:
         """The database, its schema brought to the newest, before Discord is contacted."""
@@ -115,7 +122,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
             await driver_threads_stopped()
             raise StartUpError(database_problem(self.settings.database_url, error)) from error
         self.engine = engine
-        self._core = Core(Repository(engine), seed=self.seed)
+        self._core = Core(Repository(engine), seed=self.seed, cache_size=self.settings.encounters_in_memory)
 
     @property
     def core(self) -> Core:

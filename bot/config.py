@@ -31,6 +31,13 @@ class Settings(BaseSettings):
     tracker_interval_seconds: float = 1.0
     # Tracker requests of this process per second, under the bot token's global 50/s.
     tracker_requests_per_second: float | None = 40.0
+    # Encounters each process keeps parsed in memory (about 35 KiB each), the most recently
+    # played first; a command on any other reads its encounter from the database.
+    encounters_in_memory: int = 4096
+    # Commands each process works on at once; more wait in line, and one that would wait
+    # longer than BUSY_AFTER_SECONDS is told, privately, that the bot is busy (nothing changes).
+    commands_at_once: int = 16
+    busy_after_seconds: float = 1.0
     # The fight's read-only web page (`/encounter share`): off unless WEB_PORT is set. WEB_BASE_URL is the
     # address people open, behind the operator's reverse proxy (which adds TLS); links are made from it.
     web_port: int | None = None

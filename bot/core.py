@@ -51,6 +51,7 @@ from .repository import (
 )
 from .roster import Roster
 from .setting_values import DEFAULT_CHOICE_SECONDS
+from .stages import STAGE_CLOCK, clock
 
 Build = Callable[[System, Encounter], Action]
 
@@ -58,7 +59,7 @@ MAX_RETRIES = 50
 UNDO = "/encounter undo"
 START = "/encounter start"
 MAX_REMINDERS = 3
-CACHE_SIZE = 512
+CACHE_SIZE = 4096
 ENDED_ENCOUNTER = "That button belongs to an encounter that is over."
 NO_ENCOUNTER_YET = "This channel has had no encounter yet: the GM starts one with /encounter start."
 
@@ -96,8 +97,11 @@ class Result:
 
 
 class Core:
-    def __init__(self, repo: Repository, *, now=utcnow, seed: int | None = None) -> None:
+    def __init__(
+        self, repo: Repository, *, now=utcnow, seed: int | None = None, cache_size: int = CACHE_SIZE
+    ) -> None:
         self.repo = repo
+        self.cache_size = cache_size
         self.now = now
         # A fixed seed makes every encounter replay the same (the sandbox uses it).
         self.seed = seed
@@ -145,7 +149,7 @@ class Core:
     def _remember(self, encounter_id: int, version: int, state: Encounter) -> None:
         self._cache[encounter_id] = (version, state)
         self._cache.move_to_end(encounter_id)
-        while len(self._cache) > CACHE_SIZE:
+        while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
 
     def _saved(self, channel_id: int, record: EncounterRecord | None) -> None:
@@ -153,8 +157,16 @@ class Core:
         self._latest.pop(channel_id, None)
         if record is not None:
             self._latest[channel_id] = record
-            while len(self._latest) > CACHE_SIZE:
+            while len(self._latest) > self.cache_size:
                 self._latest.popitem(last=False)
+
+    def saved(self, channel_id: int, encounter_id: int, version: int) -> tuple[EncounterRecord, Encounter] | None:
+        """The encounter as this process saved it last, if that is at least ``version``
+        (None: read it from the database)."""
+        record = self._latest.get(channel_id)
+        if record is None or record.id != encounter_id or record.version < version:
+            return None
+        return record, self._load(record)
 
     async def _acting_on(self, channel_id: int) -> tuple[EncounterRecord, Encounter]:
         record = self._latest.get(channel_id)
@@ -239,11 +251,15 @@ class Core:
 
         `encounter_id`: the encounter a button was made for; any other is refused.
         `by_name`: the sender's display name, for the campaign log if the action ends the fight."""
+        stages = STAGE_CLOCK
+        started = clock()
         async with self.lock(channel_id):
+            started = stages.add("lock", started)
             for _ in range(MAX_RETRIES):
                 remembered = channel_id in self._latest
                 try:
                     record, state = await self._acting_on(channel_id)
+                    started = stages.add("load", started)
                 except NotRunning:
                     if encounter_id is None:
                         raise
@@ -261,6 +277,7 @@ class Core:
                         raise
                     self._latest.pop(channel_id, None)  # a refusal must hold against the stored state
                     continue
+                started = stages.add("apply", started)
                 new_state = outcome.state
                 data = new_state.model_dump(mode="json")
                 meta = self._timers(record, state, new_state)
@@ -285,6 +302,7 @@ class Core:
                     self._cache.pop(record.id, None)
                     self._latest.pop(channel_id, None)
                     continue
+                stages.add("save", started)
                 self._remember(record.id, version, new_state)
                 self._saved(channel_id, None if status == "ended" else replace(record, state=data, version=version))
                 return Result(record.id, version, state, new_state, outcome.events, outcome.summary, record)

@@ -32,21 +32,31 @@ SQLITE_BUSY_TIMEOUT_MS = 10_000
 _PG_MIGRATION_LOCK = 0x7475726E  # "turn"
 
 
+# Connections each process may hold: the commands under way (``Settings.commands_at_once``),
+# the tracker edits under way (``bot.delivery.TRACKERS_AT_ONCE``), reminders and the web
+# page's pollers, with room to spare. Both are bounded, so a checkout waits for one of a
+# few short transactions, never for a crowd: the timeout is a last resort, not a limit.
+POOL_SIZE = 20
+POOL_OVERFLOW = 20
+POOL_TIMEOUT_SECONDS = 120
+
+
 def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     """Async engine for ``url`` (``sqlite+aiosqlite`` or ``postgresql+asyncpg``)."""
-    backend = make_url(url).get_backend_name()
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    pool: dict[str, Any] = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW, "pool_timeout": POOL_TIMEOUT_SECONDS}
     if backend == "postgresql":
         options: dict[str, Any] = {
-            "pool_size": 10,
-            "max_overflow": 10,
-            "pool_timeout": 30,
+            **pool,
             # Recycling beats pre-ping here: pre-ping costs a round trip per checkout.
             "pool_recycle": 1800,
             "connect_args": {"server_settings": {"application_name": "turnkeeper"}},
         }
         options.update(kwargs)
         return create_async_engine(url, **options)
-    engine = create_async_engine(url, **kwargs)
+    in_memory = parsed.database in (None, "", ":memory:") or "mode=memory" in str(parsed.query)
+    engine = create_async_engine(url, **({} if backend != "sqlite" or in_memory else pool) | kwargs)
     if backend == "sqlite":
         _configure_sqlite(engine)
     return engine

@@ -39,6 +39,7 @@ from discord.types.embed import Embed as EmbedData
 from rules import registry
 
 from . import render
+from .stages import STAGE_CLOCK, clock
 
 if TYPE_CHECKING:
     from .app import TurnkeeperBot
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SERVER_ERROR_TRIES = 3
+TRACKERS_AT_ONCE = 8
 
 
 async def persist(call, *args, **kwargs):
@@ -198,6 +200,8 @@ class TrackerDelivery:
         self._shown: dict[int, EmbedData] = {}  # encounter → the embed its tracker shows, as sent
         self._owners: dict[int, tuple[int, Hook | None]] = {}  # encounter → (tracker message, webhook that sent it)
         self._hurry = asyncio.Event()
+        # Edits under way at once: past it, trackers wait (and coalesce) while commands go first.
+        self._at_once = asyncio.Semaphore(TRACKERS_AT_ONCE)
         self.edits = 0
         self.skipped = 0
 
@@ -227,13 +231,15 @@ class TrackerDelivery:
         try:
             while eid in self._pending:
                 await self._wait_turn(eid)
-                channel, result, hook = self._pending.pop(eid)
-                try:
-                    await self._show(channel, result, hook)
-                except discord.HTTPException:
-                    log.exception("could not update the tracker of encounter %s", eid)
-                except Exception:
-                    log.exception("tracker update of encounter %s failed", eid)
+                # Waiting for a slot coalesces: what is shown is the newest result at the time.
+                async with self._at_once:
+                    channel, result, hook = self._pending.pop(eid)
+                    try:
+                        await self._show(channel, result, hook)
+                    except discord.HTTPException:
+                        log.exception("could not update the tracker of encounter %s", eid)
+                    except Exception:
+                        log.exception("tracker update of encounter %s failed", eid)
                 self._last_edit[eid] = time.monotonic()
         finally:
             self._tasks.pop(eid, None)
@@ -260,22 +266,35 @@ class TrackerDelivery:
             self._hurry.clear()
 
     async def _show(self, channel, result: Result, fresh: Hook | None) -> None:
+        started = clock()
+        try:
+            await self._show_now(channel, result, fresh)
+        finally:
+            STAGE_CLOCK.add("tracker", started)
+
+    async def _show_now(self, channel, result: Result, fresh: Hook | None) -> None:
         bot = self.bot
         eid = result.encounter_id
         system = registry.get(result.state.system)
-        record = await bot.core.repo.get_encounter(eid)
-        if record is None:
-            return
         # Results reach here in any order, not in commit order: render the newest
         # saved state, never an older result over a newer one.
-        state = result.state if record.version == result.version else system.load(record.state)
+        saved = bot.core.saved(channel.id, eid, result.version)
+        if saved is not None:
+            record, state = saved
+        else:
+            read = await bot.core.repo.get_encounter(eid)
+            if read is None:
+                return
+            record = read
+            state = result.state if record.version == result.version else system.load(record.state)
         embed = render.tracker_embed(system, state, eid)
         shown = embed.to_dict()
-        message_id = record.tracker_message_id
+        owner = self._owners.get(eid)
+        # The tracker this process posted last; a record kept in memory may predate it.
+        message_id = owner[0] if owner is not None else record.tracker_message_id
         if message_id and self._shown.get(eid) == shown:
             self.skipped += 1
             return
-        owner = self._owners.get(eid)
         hook = owner[1] if owner is not None and owner[0] == message_id else None
         fresh = fresh if fresh is not None and fresh.left() > _renew_below() else None
         ended = state.status == "ended"

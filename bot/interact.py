@@ -27,6 +27,7 @@ from rules.usertext import quoted
 from . import render, translation, turn_posts
 from .core import Result
 from .delivery import Hook, hook_of, persist  # persist: cogs import it from here
+from .stages import STAGE_CLOCK, clock
 
 if TYPE_CHECKING:
     from .app import TurnkeeperBot
@@ -153,7 +154,8 @@ async def run(
     translation.speaking(interaction)
     async with bot.working():
         try:
-            return await _run(bot, interaction, build, command, encounter_id)
+            async with bot.admission.slot():
+                return await _run(bot, interaction, build, command, encounter_id)
         except RulesError as error:
             if interaction.type == discord.InteractionType.application_command:
                 raise
@@ -171,7 +173,9 @@ async def _run(
     bot, interaction: discord.Interaction, build: BuildWithActor, command: Text | str, encounter_id: int | None
 ) -> Result | None:
     by = await actor_of(interaction)
+    started = clock()
     command = render.command_line(interaction, command)
+    STAGE_CLOCK.add("render", started)
     work = asyncio.ensure_future(
         bot.core.act(
             interaction.channel_id,
@@ -183,9 +187,11 @@ async def _run(
     )
     deferred = await defer_if_slow(interaction, work)
     result = await work
+    started = clock()
     pending = result.state.pending
     asked = (pending.users or (result.state.gm_id,)) if result.pending_opened else ()
     content, mentions = render.result_content(result.events, leave_out=asked)
+    started = STAGE_CLOCK.add("render", started)
     if deferred:
         # The first followup takes the place of the private "thinking…"; later ones may be
         # public, and like every followup they do not count against the global REST limit.
@@ -194,6 +200,7 @@ async def _run(
             await persist(_followup(interaction), chunk, allowed_mentions=mentions)
     else:
         await reply(interaction, content, allowed=mentions)
+    STAGE_CLOCK.add("reply", started)
     if by.is_gm:
         await show_gm(interaction, result)
     await announce(bot, interaction.channel, result, interaction=interaction)
@@ -245,12 +252,14 @@ async def announce(
     send = channel.send if hook is None or interaction is None else _followup(interaction)
 
     async def turn_message() -> None:
+        started = clock()
         # Drawn in a thread: tens of milliseconds that would stall every other channel.
-        picture = await asyncio.to_thread(turn_posts.clock_picture, state)
+        picture = await asyncio.to_thread(turn_posts.clock_picture, state) if turn_posts.on_clock(state) else None
         content, embed, view, mentions, picture = turn_posts.turn_message(system, state, result.encounter_id, picture)
         files = [picture] if picture else []
         message = await persist(send, content, embed=embed, view=view, allowed_mentions=mentions, files=files)
         await bot.turn_buttons.posted(channel, result.encounter_id, message.id, hook)
+        STAGE_CLOCK.add("ping", started)
 
     async def choice_message() -> None:
         content, view, mentions = turn_posts.choice_message(state, result.encounter_id)

@@ -15,6 +15,7 @@ This is the one place that turns what the rules say into what Discord shows:
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -57,11 +58,15 @@ def allowed(users) -> discord.AllowedMentions:
     )
 
 
+# The same names and phrases are shown again and again (every tracker edit lists every
+# combatant): the escaping of each distinct string is worked out once.
+@functools.lru_cache(maxsize=8192)
 def literal(text: str) -> str:
     """User-typed text shown exactly as typed: every markup character escaped."""
     return _LITERAL.sub(r"\\\1", text)
 
 
+@functools.lru_cache(maxsize=8192)
 def neutralise(text: str) -> str:
     for pattern, replacement in _NET:
         text = pattern.sub(replacement, text)
@@ -122,6 +127,7 @@ def _is_command(text: Text | str) -> bool:
     return english(text).startswith("/")
 
 
+@functools.lru_cache(maxsize=8192)
 def _mentionless(text: str) -> str:
     text = discord.utils.escape_mentions(text)
     return text.replace("@", "@\u200b")

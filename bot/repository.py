@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 import unicodedata
 import weakref
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -23,10 +24,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.db import SQLITE_IMMEDIATE, SQLITE_NO_BEGIN, configure_sqlite
+from bot.db import SQLITE_BUSY_TIMEOUT_MS, SQLITE_IMMEDIATE, SQLITE_NO_BEGIN, configure_sqlite
 from bot.tables import (
     ACTIVE,
     ENDED,
@@ -289,6 +290,12 @@ _NEXT_DUE = sa.case(
 )
 
 
+# While another process holds SQLite's write lock, the writer tries again this often.
+# SQLite's own busy handler sleeps 1, 2, 5, 10, … ms between tries: with two shard
+# processes writing a few hundred times a second, its waits queued up every later write.
+WRITE_LOCK_POLL_SECONDS = 0.0002
+
+
 class SqliteWriter:
     """Runs this process's SQLite write transactions in one thread of their own.
 
@@ -296,12 +303,15 @@ class SqliteWriter:
     back (cursor, execute, fetch, close), a dozen for a commit; here the whole
     transaction is one hop. A single thread also queues the writers in order, where
     SQLite's busy handler would make them poll with sleeps of up to 100 ms (and
-    starve one past the busy timeout under a burst: "database is locked").
+    starve one past the busy timeout under a burst: "database is locked"). Waiting
+    for another process's write lock is this thread's own short polling, up to
+    the same busy timeout.
     """
 
     def __init__(self, url: sa.URL) -> None:
         self._engine = sa.create_engine(url.set(drivername="sqlite"))
         configure_sqlite(self._engine)
+        sa.event.listen(self._engine, "connect", _no_busy_handler)
         self._immediate = self._engine.execution_options(**{SQLITE_IMMEDIATE: True})
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
         weakref.finalize(self, self._thread.shutdown, wait=False)
@@ -311,12 +321,25 @@ class SqliteWriter:
         return await asyncio.get_running_loop().run_in_executor(self._thread, self._transaction, body, args)
 
     def _transaction(self, body: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-        with self._immediate.begin() as conn:
-            return body(conn, *args)
+        deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+        while True:
+            try:
+                with self._immediate.begin() as conn:
+                    return body(conn, *args)
+            except OperationalError as error:
+                # Rolled back whole: nothing of this try is left to undo before the next.
+                if "database is locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+            time.sleep(WRITE_LOCK_POLL_SECONDS)
 
     def close(self) -> None:
         self._thread.submit(self._engine.dispose).result()
         self._thread.shutdown()
+
+
+def _no_busy_handler(dbapi_connection: Any, _record: Any) -> None:
+    """Runs after ``configure_sqlite``'s connect hook, once the database is in WAL mode."""
+    dbapi_connection.execute("PRAGMA busy_timeout = 0")
 
 
 def _commit_body(

@@ -16,9 +16,13 @@ from .clock_image import render_clock
 from .render import allowed, clean, fit, fit_embed, label, mention, select_label, shown_name
 
 
+def on_clock(state: Encounter) -> bool:
+    return state.turns.structure == "clock"
+
+
 def clock_picture(state: Encounter) -> discord.File | None:
     """The phase clock as an image, for systems whose turns run on the clock."""
-    if state.turns.structure != "clock":
+    if not on_clock(state):
         return None
     return discord.File(io.BytesIO(render_clock(state)), filename="clock.png")
 

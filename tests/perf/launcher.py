@@ -11,7 +11,10 @@ Only discord.py's endpoints are redirected, from these variables:
 - ``LAUNCHER_NAME`` (optional): sent as the ``X-Launcher`` header of every request,
   interaction callbacks and the gateway connection included, so the stand-in can
   tell which process sent what
-- ``LAUNCHER_PROFILE`` (optional): write a pyinstrument report of the whole run there
+- ``LAUNCHER_PROFILE`` (optional): on SIGUSR2, write there a pyinstrument report of what
+  ran since SIGUSR1
+- ``LAUNCHER_STAGES`` (optional): on SIGUSR2, write there (JSON) where commands spent their
+  time since SIGUSR1 (``bot.stages``); SIGUSR1 starts the count afresh
 - ``LAUNCHER_TOKEN_SECONDS`` (optional): how long the bot takes an interaction's token to
   last (Discord's 15 minutes by default), so a short run sees what a long one does when
   tokens run low (the tracker is posted afresh through a newer interaction)
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import signal
@@ -30,6 +34,7 @@ import sys
 
 import aiohttp
 
+from bot.stages import STAGE_CLOCK
 from bot.standin.harness import point_from_environment
 
 # discord.py waits this long after the last GUILD_CREATE before "ready" (2 s default).
@@ -78,6 +83,9 @@ async def serve(kind: str) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    window = Window()
+    loop.add_signal_handler(signal.SIGUSR1, window.open)
+    loop.add_signal_handler(signal.SIGUSR2, window.close)
     runner = asyncio.create_task(bot.start(os.environ.get("DISCORD_TOKEN", "standin.bot.token")))
     while not bot.is_ready():
         if runner.done():
@@ -94,23 +102,39 @@ async def serve(kind: str) -> int:
     return 0
 
 
+class Window:
+    """The measured part of a run, from SIGUSR1 to SIGUSR2: its stage figures and its profile."""
+
+    def __init__(self) -> None:
+        self.report = os.environ.get("LAUNCHER_PROFILE")
+        self.stages = os.environ.get("LAUNCHER_STAGES")
+        self.profiler = None
+
+    def open(self) -> None:
+        STAGE_CLOCK.reset()
+        if self.report:
+            # Only the bench extra installs the profiler; the tests run without it.
+            from pyinstrument import Profiler
+
+            self.profiler = Profiler(interval=0.001, async_mode="disabled")
+            self.profiler.start()
+
+    def close(self) -> None:
+        if self.stages:
+            with open(self.stages, "w", encoding="utf-8") as out:
+                json.dump(STAGE_CLOCK.report(), out)
+        if self.profiler is not None and self.report:
+            self.profiler.stop()
+            with open(self.report, "w", encoding="utf-8") as out:
+                out.write(self.profiler.output_text(unicode=True, show_all=False))
+            self.profiler = None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     kind = args[0] if args else "turnkeeper"
     point_from_environment()
-    report = os.environ.get("LAUNCHER_PROFILE")
-    if not report:
-        return asyncio.run(serve(kind))
-    from pyinstrument import Profiler
-
-    profiler = Profiler(interval=0.001, async_mode="disabled")
-    profiler.start()
-    try:
-        return asyncio.run(serve(kind))
-    finally:
-        profiler.stop()
-        with open(report, "w", encoding="utf-8") as out:
-            out.write(profiler.output_text(unicode=True, show_all=False))
+    return asyncio.run(serve(kind))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,10 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import json
+import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -57,6 +60,11 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--shards", type=int, default=2, help="bot processes, one shard each (default 2)")
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--settle", type=float, default=30.0, help="seconds to wait for the last edits (default 30)")
+    parser.add_argument(
+        "--profile",
+        default="",
+        help="write each bot process's pyinstrument report into this folder (slows the bots)",
+    )
     parser.add_argument(
         "--contract",
         action="store_true",
@@ -96,6 +104,9 @@ class Figures:
     deferred: int = 0  # acknowledged privately first, being slower than 2 s
     pings_missing: int = 0
     refusals: dict = field(default_factory=dict)  # refusal text → count
+    stages: dict = field(default_factory=dict)  # stage → its figures over every bot process
+    cpu: list = field(default_factory=list)  # CPU seconds of each bot process, then of the stand-in's
+    window: float = 0.0  # seconds from the first command to the end of settling
     trackers_behind: int = 0  # channels whose pinned tracker does not show the saved state at the end
     global_429: int = 0
     route_429: int = 0
@@ -105,18 +116,33 @@ class Figures:
 
     def lines(self) -> list[str]:
         ms = lambda v: f"{v * 1000:.0f} ms" if v == v else "n/a"  # noqa: E731
-        return [
-            f"commands sent: {self.commands} in {self.seconds:.1f} s ({self.commands / self.seconds:.1f}/s)",
-            f"acknowledgement latency: p50 {ms(median(self.acks))}, p99 {ms(p99(self.acks))}",
-            f"turn change → ping: p99 {ms(p99(self.pings))} over {len(self.pings)} turn changes",
-            f"tracker staleness: p99 {ms(p99(self.staleness))} over {len(self.staleness)} commands "
-            "(those whose tracker edit came before their channel's next command)",
-            f"429s received: {self.global_429} global, {self.route_429} per route",
-            f"non-interaction REST requests: {self.rest} ({self.rest / max(1, self.commands):.2f} per command)",
-            f"commands lost: {self.lost}; refused: {self.refused}; deferred (slower than 2 s): {self.deferred}; "
-            f"turn pings missing: {self.pings_missing}; "
-            f"trackers behind at the end: {self.trackers_behind}",
-        ] + [f"  refused {n} ×: {text}" for text, n in sorted(self.refusals.items(), key=lambda kv: -kv[1])[:3]]
+        return (
+            [
+                f"commands sent: {self.commands} in {self.seconds:.1f} s ({self.commands / self.seconds:.1f}/s)",
+                f"acknowledgement latency: p50 {ms(median(self.acks))}, p99 {ms(p99(self.acks))}",
+                f"turn change → ping: p99 {ms(p99(self.pings))} over {len(self.pings)} turn changes",
+                f"tracker staleness: p99 {ms(p99(self.staleness))} over {len(self.staleness)} commands "
+                "(those whose tracker edit came before their channel's next command)",
+                f"429s received: {self.global_429} global, {self.route_429} per route",
+                f"non-interaction REST requests: {self.rest} ({self.rest / max(1, self.commands):.2f} per command)",
+                f"commands lost: {self.lost}; refused: {self.refused}; deferred (slower than 2 s): {self.deferred}; "
+                f"turn pings missing: {self.pings_missing}; "
+                f"trackers behind at the end: {self.trackers_behind}",
+            ]
+            + [f"  refused {n} ×: {text}" for text, n in sorted(self.refusals.items(), key=lambda kv: -kv[1])[:3]]
+            + self.cpu_lines()
+            + stage_lines(self.stages, self.commands)
+        )
+
+    def cpu_lines(self) -> list[str]:
+        if not self.cpu:
+            return []
+        names = [f"shard {n}" for n in range(len(self.cpu) - 1)] + ["stand-in and clock"]
+        return [f"CPU over the {self.window:.0f} s of commands and settling:"] + [
+            f"  {name:<18} {seconds:6.1f} s ({seconds / self.window:4.0%} of a core, "
+            f"{seconds * 1000 / max(1, self.commands):.2f} ms per command)"
+            for name, seconds in zip(names, self.cpu, strict=True)
+        ]
 
 
 class Clocks:
@@ -135,6 +161,41 @@ class Clocks:
             self.created.setdefault(msg.id, now)
         elif event.kind == "edit" and msg.pinned:
             self.edits.setdefault(msg.channel_id, []).append(now)
+
+
+async def stage_reports(paths: list[Path], timeout: float = 30.0) -> dict:
+    """Every bot process's stage figures (``bot.stages``) added up, once each has written them."""
+    deadline = time.monotonic() + timeout
+    while not all(p.exists() for p in paths) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    merged: dict = {}
+    for path in paths:
+        with contextlib.suppress(OSError, ValueError):
+            for name, figures in json.loads(path.read_text()).items():
+                into = merged.setdefault(name, {"count": 0, "total": 0.0, "samples": []})
+                into["count"] += figures["count"]
+                into["total"] += figures["total"]
+                into["samples"] += figures["samples"]
+    return merged
+
+
+def stage_lines(stages: dict, commands: int) -> list[str]:
+    """Where the bots spent a command's time, stage by stage (see ``bot.stages``)."""
+    if not stages:
+        return []
+    lines = [
+        "where the time went (every bot process, the measured run and its settling):",
+        f"  {'stage':<8} {'count':>7} {'p50 ms':>8} {'p99 ms':>8} {'ms per command':>15}",
+    ]
+    for name, figures in stages.items():
+        samples = figures["samples"]
+        if not samples:
+            continue
+        lines.append(
+            f"  {name:<8} {figures['count']:>7} {median(samples) * 1000:>8.2f} {p99(samples) * 1000:>8.2f} "
+            f"{figures['total'] * 1000 / max(1, commands):>15.2f}"
+        )
+    return lines
 
 
 async def set_up(standin: ObservedStandIn, repo: Repository, fights: list[Fight], at_once: int = 16) -> None:
@@ -251,8 +312,10 @@ async def run_load(
     settle_seconds: float = 10.0,
     shards: int = SHARDS,
     check_contract: bool = True,
+    profile: str = "",
 ) -> Figures:
     world = load_world(channels)
+    stage_dir = tempfile.TemporaryDirectory(prefix="tk-stages-")
     standin = ObservedStandIn(world, rate_limits=RateLimits.discord())
     standin.contract = discord_contract() if check_contract else None
     clocks = Clocks()
@@ -263,10 +326,15 @@ async def run_load(
     env = {"DATABASE_URL": database_url, "TRACKER_REQUESTS_PER_SECOND": str(40 / shards)}
     if shards > 1:
         env["SHARD_COUNT"] = str(shards)
-    bots = [
-        BotProcess(standin, env={**env, **({"SHARD_IDS": str(n)} if shards > 1 else {})}, name=f"shard-{n}")
-        for n in range(shards)
-    ]
+
+    def shard_env(n: int) -> dict[str, str]:
+        own = {"SHARD_IDS": str(n)} if shards > 1 else {}
+        own["LAUNCHER_STAGES"] = str(Path(stage_dir.name) / f"shard-{n}.json")
+        if profile:
+            own["LAUNCHER_PROFILE"] = str(Path(profile) / f"shard-{n}.txt")
+        return env | own
+
+    bots = [BotProcess(standin, env=shard_env(n), name=f"shard-{n}") for n in range(shards)]
     try:
         for bot in bots:  # the first runs the migrations, then the others join
             await bot.start(timeout=300)
@@ -288,14 +356,25 @@ async def run_load(
         gc.freeze()
         gc.disable()
         first = len(standin.requests)
+        for bot in bots:
+            bot.proc.send_signal(signal.SIGUSR1)
+        cpu_before = [bot.cpu_seconds() for bot in bots], sum(os.times()[:2])
         started = time.perf_counter()
         sent = await drive(standin, fights, rate, seconds, random.Random(seed))
         elapsed = time.perf_counter() - started
         await asyncio.sleep(settle_seconds)  # the last trackers and pings arrive
+        for bot in bots:
+            bot.proc.send_signal(signal.SIGUSR2)
+        cpu = [bot.cpu_seconds() - b for bot, b in zip(bots, cpu_before[0], strict=True)]
+        cpu.append(sum(os.times()[:2]) - cpu_before[1])
+        window = time.perf_counter() - started
         gc.enable()
         figures = await collect(standin, sent, clocks, first)
         figures.trackers_behind = await trackers_behind(standin, Repository(engine), fights)
         figures.seconds = elapsed
+        figures.cpu = cpu
+        figures.window = window
+        figures.stages = await stage_reports([Path(stage_dir.name) / f"shard-{n}.json" for n in range(shards)])
         served = {shard_of(g.id, SHARDS) for g in world.guilds.values()}
         assert served == set(range(SHARDS)), "both shards have servers"
         return figures
@@ -304,6 +383,7 @@ async def run_load(
         await asyncio.gather(*(bot.stop() for bot in bots))
         await engine.dispose()
         await standin.stop()
+        stage_dir.cleanup()
 
 
 @contextlib.asynccontextmanager
@@ -346,6 +426,7 @@ async def measure_and_print(args: argparse.Namespace, url: str) -> int:
         settle_seconds=args.settle,
         shards=args.shards,
         check_contract=args.contract,
+        profile=args.profile,
     )
     print("\n".join(figures.lines()))
     return 0 if figures.lost == 0 and figures.pings_missing == 0 and figures.trackers_behind == 0 else 1

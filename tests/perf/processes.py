@@ -90,6 +90,11 @@ class BotProcess:
                 return int(line.split()[1]) / 1024
         raise RuntimeError(f"no {field} in /proc/{self.proc.pid}/status")
 
+    def cpu_seconds(self) -> float:
+        """CPU time the bot process has used so far, its threads' included."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def log(self) -> str:
         return Path(self._log.name).read_text(errors="replace")
 
