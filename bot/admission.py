@@ -19,7 +19,6 @@ from rules.said import say
 
 from .stages import STAGE_CLOCK, clock
 
-
 BUSY = say("Turnkeeper is very busy right now: please try again in a moment. Nothing was changed.")
 
 

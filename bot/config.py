@@ -36,7 +36,7 @@ class Settings(BaseSettings):
     encounters_in_memory: int = 4096
     # Commands each process works on at once; more wait in line, and one that would wait
     # longer than BUSY_AFTER_SECONDS is told, privately, that the bot is busy (nothing changes).
-    commands_at_once: int = 16
+    commands_at_once: int = 64
     busy_after_seconds: float = 1.0
     # The fight's read-only web page (`/encounter share`): off unless WEB_PORT is set. WEB_BASE_URL is the
     # address people open, behind the operator's reverse proxy (which adds TLS); links are made from it.

@@ -37,6 +37,7 @@ from rules.usertext import listed, mark
 from .between import SYSTEM_STATE, Between
 from .campaigns import Campaigns
 from .checks import Checks
+from .db import StoredJSON
 from .library import Library
 from .places import Places
 from .render import log_cell, words
@@ -97,9 +98,7 @@ class Result:
 
 
 class Core:
-    def __init__(
-        self, repo: Repository, *, now=utcnow, seed: int | None = None, cache_size: int = CACHE_SIZE
-    ) -> None:
+    def __init__(self, repo: Repository, *, now=utcnow, seed: int | None = None, cache_size: int = CACHE_SIZE) -> None:
         self.repo = repo
         self.cache_size = cache_size
         self.now = now
@@ -113,13 +112,13 @@ class Core:
         # Read through self: whoever sets `now` later (a test's clock) sets the previews' clock too.
         self.campaigns = Campaigns(repo, self.places, now=lambda: self.now())
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
-        # Parsed states by encounter id with their version: skips re-validating
-        # the JSON of encounters this process saved last. Bounded, oldest out.
-        self._cache: OrderedDict[int, tuple[int, Encounter]] = OrderedDict()
         # Each channel's encounter as this process last saved it. A shard serves its
         # channels alone, so acting on it saves a read per command; if another process
         # wrote in between, the save fails its version check and the command re-runs
-        # on a fresh read.
+        # on a fresh read. The state is kept as its JSON text, parsed again per command
+        # (some 50 µs): a str is one object the cycle collector never walks, where a parsed
+        # state is hundreds, and thousands of kept states made every full collection
+        # stall the process for about 100 ms.
         self._latest: OrderedDict[int, EncounterRecord] = OrderedDict()
 
     def lock(self, channel_id: int) -> asyncio.Lock:
@@ -141,16 +140,7 @@ class Core:
 
     # --- loading -------------------------------------------------------------
     def _load(self, record: EncounterRecord) -> Encounter:
-        cached = self._cache.get(record.id)
-        if cached and cached[0] == record.version:
-            return cached[1]
         return registry.get(record.system).load(record.state)
-
-    def _remember(self, encounter_id: int, version: int, state: Encounter) -> None:
-        self._cache[encounter_id] = (version, state)
-        self._cache.move_to_end(encounter_id)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
 
     def _saved(self, channel_id: int, record: EncounterRecord | None) -> None:
         """What the channel's encounter is now, as this process wrote it (None: no encounter)."""
@@ -233,8 +223,7 @@ class Core:
                 system=rules_system.name,
             ),
         )
-        self._remember(record.id, record.version, state)
-        self._saved(channel_id, record)
+        self._saved(channel_id, replace(record, state=StoredJSON(state.model_dump_json())))
         return Result(record.id, record.version, None, state, (event,), event.said, record)
 
     # --- acting --------------------------------------------------------------
@@ -279,7 +268,7 @@ class Core:
                     continue
                 started = stages.add("apply", started)
                 new_state = outcome.state
-                data = new_state.model_dump(mode="json")
+                data = StoredJSON(new_state.model_dump_json())
                 meta = self._timers(record, state, new_state)
                 status = "ended" if new_state.status == "ended" else None
                 event = NewEvent(todo.by.user_id, command, outcome.summary, record.state)
@@ -299,11 +288,9 @@ class Core:
                         campaign_state=campaign_state,
                     )
                 except VersionConflict:
-                    self._cache.pop(record.id, None)
                     self._latest.pop(channel_id, None)
                     continue
                 stages.add("save", started)
-                self._remember(record.id, version, new_state)
                 self._saved(channel_id, None if status == "ended" else replace(record, state=data, version=version))
                 return Result(record.id, version, state, new_state, outcome.events, outcome.summary, record)
         raise InvalidInput("The channel is very busy: please try again.")
@@ -404,7 +391,6 @@ class Core:
                     )
                 except VersionConflict:
                     continue
-                self._remember(record.id, version, restored)
                 self._saved(channel_id, None)  # re-read next time: undo may revive an ended encounter
                 return Result(
                     record.id, version, current, restored, (Event(kind="info", text=summary),), summary, record

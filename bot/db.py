@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import threading
 import time
@@ -41,11 +42,21 @@ POOL_OVERFLOW = 20
 POOL_TIMEOUT_SECONDS = 120
 
 
+class StoredJSON(str):
+    """A value already written as JSON text (a state, by pydantic's serialiser): stored as it is."""
+
+
+def to_json(value: Any) -> str:
+    """The engines' JSON serialiser: JSON columns take data, or text already in JSON."""
+    return value if isinstance(value, StoredJSON) else json.dumps(value)
+
+
 def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     """Async engine for ``url`` (``sqlite+aiosqlite`` or ``postgresql+asyncpg``)."""
     parsed = make_url(url)
     backend = parsed.get_backend_name()
     pool: dict[str, Any] = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW, "pool_timeout": POOL_TIMEOUT_SECONDS}
+    kwargs = {"json_serializer": to_json} | kwargs
     if backend == "postgresql":
         options: dict[str, Any] = {
             **pool,

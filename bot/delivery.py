@@ -27,6 +27,7 @@ the global limit for the 15 minutes its token lasts. So:
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -34,7 +35,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.types.embed import Embed as EmbedData
 
 from rules import registry
 
@@ -189,6 +189,10 @@ class TurnButtons:
             log.warning("could not take the End-turn button off an old turn message in channel %s", channel.id)
 
 
+def as_shown(embed: discord.Embed) -> str:
+    return json.dumps(embed.to_dict(), sort_keys=True)
+
+
 class TrackerDelivery:
     def __init__(self, bot: TurnkeeperBot, *, interval: float, pacer: Pacer) -> None:
         self.bot = bot
@@ -197,7 +201,9 @@ class TrackerDelivery:
         self._pending: dict[int, tuple[Any, Result, Hook | None]] = {}  # encounter → (channel, newest result, hook)
         self._tasks: dict[int, asyncio.Task] = {}
         self._last_edit: dict[int, float] = {}
-        self._shown: dict[int, EmbedData] = {}  # encounter → the embed its tracker shows, as sent
+        # Encounter → the embed its tracker shows, as sent (as JSON text: kept for every
+        # encounter, and a str is nothing for the cycle collector to walk).
+        self._shown: dict[int, str] = {}
         self._owners: dict[int, tuple[int, Hook | None]] = {}  # encounter → (tracker message, webhook that sent it)
         self._hurry = asyncio.Event()
         # Edits under way at once: past it, trackers wait (and coalesce) while commands go first.
@@ -288,7 +294,7 @@ class TrackerDelivery:
             record = read
             state = result.state if record.version == result.version else system.load(record.state)
         embed = render.tracker_embed(system, state, eid)
-        shown = embed.to_dict()
+        shown = as_shown(embed)
         owner = self._owners.get(eid)
         # The tracker this process posted last; a record kept in memory may predate it.
         message_id = owner[0] if owner is not None else record.tracker_message_id
@@ -336,7 +342,7 @@ class TrackerDelivery:
         else:
             await self.pacer.acquire()
             message = await persist(channel.send, embed=embed, allowed_mentions=render.NOBODY)
-        self._shown[eid] = embed.to_dict()
+        self._shown[eid] = as_shown(embed)
         self._owners[eid] = (message.id, hook)
         self.edits += 1
         await self.bot.core.repo.set_meta(eid, tracker_message_id=message.id)

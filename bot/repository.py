@@ -14,9 +14,7 @@ import asyncio
 import functools
 import time
 import unicodedata
-import weakref
 from collections.abc import Callable, Collection, Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,7 +25,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.db import SQLITE_BUSY_TIMEOUT_MS, SQLITE_IMMEDIATE, SQLITE_NO_BEGIN, configure_sqlite
+from bot.db import SQLITE_BUSY_TIMEOUT_MS, SQLITE_IMMEDIATE, SQLITE_NO_BEGIN, StoredJSON, configure_sqlite, to_json
 from bot.tables import (
     ACTIVE,
     ENDED,
@@ -163,7 +161,8 @@ class EncounterRecord:
     channel_id: int
     system: str
     status: str
-    state: dict[str, Any]
+    # Read from the database: the data. Kept by the core after saving it: the JSON text.
+    state: dict[str, Any] | StoredJSON
     version: int
     campaign_key: int | None
     tracker_message_id: int | None
@@ -193,7 +192,7 @@ class NewEvent:
     user_id: int
     command: Text | str
     summary: Text | str
-    state_before: dict[str, Any]
+    state_before: dict[str, Any] | StoredJSON
 
 
 # How much of a logged command and of what it did is kept, in characters of whichever language reads it.
@@ -291,36 +290,37 @@ _NEXT_DUE = sa.case(
 
 
 # While another process holds SQLite's write lock, the writer tries again this often.
-# SQLite's own busy handler sleeps 1, 2, 5, 10, … ms between tries: with two shard
-# processes writing a few hundred times a second, its waits queued up every later write.
 WRITE_LOCK_POLL_SECONDS = 0.0002
 
 
 class SqliteWriter:
-    """Runs this process's SQLite write transactions in one thread of their own.
+    """Runs this process's SQLite write transactions on the event loop's own thread, whole.
 
-    Through aiosqlite each statement costs several hops to the driver's thread and
-    back (cursor, execute, fetch, close), a dozen for a commit; here the whole
-    transaction is one hop. A single thread also queues the writers in order, where
-    SQLite's busy handler would make them poll with sleeps of up to 100 ms (and
-    starve one past the busy timeout under a burst: "database is locked"). Waiting
-    for another process's write lock is this thread's own short polling, up to
-    the same busy timeout.
+    A write transaction is a few hundred microseconds of work in SQLite itself. Through
+    aiosqlite each statement cost several hops to the driver's thread and back, a dozen
+    for a commit; in a thread of its own the transaction still waited for the
+    interpreter's lock at each statement (up to 5 ms each while the event loop was busy),
+    holding SQLite's write lock all the while, so the other shard processes waited too.
+    Run here, synchronously, a transaction never awaits: it holds the write lock only
+    for its own work, and transactions of this process never interleave.
+
+    Another process's write lock is waited for without blocking the loop: SQLite's busy
+    handler is off for this connection, and the transaction is tried again every
+    ``WRITE_LOCK_POLL_SECONDS`` (SQLite's own handler sleeps 1, 2, 5, 10, … ms between
+    tries, and would block the loop), up to the usual busy timeout.
     """
 
     def __init__(self, url: sa.URL) -> None:
-        self._engine = sa.create_engine(url.set(drivername="sqlite"))
+        # The pool may hand a connection to another thread (disposal at shutdown).
+        self._engine = sa.create_engine(
+            url.set(drivername="sqlite"), connect_args={"check_same_thread": False}, json_serializer=to_json
+        )
         configure_sqlite(self._engine)
         sa.event.listen(self._engine, "connect", _no_busy_handler)
         self._immediate = self._engine.execution_options(**{SQLITE_IMMEDIATE: True})
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
-        weakref.finalize(self, self._thread.shutdown, wait=False)
 
     async def run(self, body: Callable[..., Any], *args: Any) -> Any:
-        """``body(connection, *args)`` inside BEGIN IMMEDIATE … COMMIT, in the writer thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._thread, self._transaction, body, args)
-
-    def _transaction(self, body: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """``body(connection, *args)`` inside BEGIN IMMEDIATE … COMMIT."""
         deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
         while True:
             try:
@@ -330,11 +330,10 @@ class SqliteWriter:
                 # Rolled back whole: nothing of this try is left to undo before the next.
                 if "database is locked" not in str(error) or time.monotonic() > deadline:
                     raise
-            time.sleep(WRITE_LOCK_POLL_SECONDS)
+            await asyncio.sleep(WRITE_LOCK_POLL_SECONDS)
 
     def close(self) -> None:
-        self._thread.submit(self._engine.dispose).result()
-        self._thread.shutdown()
+        self._engine.dispose()
 
 
 def _no_busy_handler(dbapi_connection: Any, _record: Any) -> None:
@@ -766,7 +765,7 @@ class Repository:
         encounter_id: int,
         expected_version: int,
         *,
-        state: dict[str, Any],
+        state: dict[str, Any] | StoredJSON,
         events: Iterable[NewEvent] = (),
         undo_seqs: Collection[int] = (),
         status: str | None = None,

@@ -205,7 +205,10 @@ class System(Generic[C]):
             options=merged,
         )
 
-    def load(self, data: dict[str, Any]) -> Encounter:
+    def load(self, data: dict[str, Any] | str) -> Encounter:
+        """A stored state: its JSON data, or its JSON text."""
+        if isinstance(data, str):
+            return self.encounter_type.model_validate_json(data)
         return self.encounter_type.model_validate(data)
 
     def parse_sheet(self, text: str | dict[str, Any] | None) -> dict[str, Any]:

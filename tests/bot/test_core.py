@@ -139,3 +139,21 @@ async def test_the_log_is_markdown_with_every_event(repo):
     assert name.endswith(".md") and text.startswith("# Toy toy-initiative encounter")
     assert "~~/attack~~" in text and "/encounter undo" in text and text.count("\n| ") == 6
     assert for_gm is None  # nothing was hidden
+
+
+async def test_the_state_kept_between_commands_is_the_one_stored_and_each_event_keeps_the_one_before(repo):
+    core = Core(repo)
+    await started(core)
+    saved = []
+    for _ in range(3):
+        result = await core.act(CHANNEL, toy.Hit(by=GM, target="Alice", damage="1d6"), "/attack")
+        record = await repo.get_encounter(result.encounter_id)
+        assert isinstance(record.state, dict) and record.state == result.state.model_dump(mode="json")
+        saved.append(record.state)
+        await core.act(CHANNEL, NextTurn(by=GM), "/initiative next")
+    events = await repo.events(result.encounter_id)
+    attacks = [e for e in events if "attack" in str(e.command)]
+    # Each attack's before-state is what the previous command saved (data, not text in text).
+    nexts = [e for e in events if "next" in str(e.command)][1:]
+    assert [e.state_before for e in nexts] == saved
+    assert all(isinstance(e.state_before, dict) for e in attacks)

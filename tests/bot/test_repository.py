@@ -3,6 +3,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -335,3 +336,31 @@ async def test_two_repositories_never_lose_an_update(database_url: str, engine) 
         assert conflicts > 0, "the test should actually exercise conflicts"
     finally:
         await second_engine.dispose()
+
+
+async def test_a_commit_waits_for_another_process_write_lock_without_stalling_the_loop(
+    repo: Repository, migrated_database_url: str
+) -> None:
+    if not migrated_database_url.startswith("sqlite"):
+        pytest.skip("SQLite's write lock: PostgreSQL locks the row")
+    enc = await repo.create_encounter(GUILD, CHANNEL, "dnd5e", {"hp": 10})
+    other = sqlite3.connect(sa.make_url(migrated_database_url).database, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another shard process in the middle of its write
+    ticks = 0
+
+    async def ticking() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.005)
+            ticks += 1
+
+    clock = asyncio.create_task(ticking())
+    saving = asyncio.create_task(repo.commit(enc.id, enc.version, state={"hp": 7}, events=[ev()]))
+    await asyncio.sleep(0.2)
+    assert not saving.done()
+    assert ticks >= 20  # the loop ran on while the commit waited
+    other.execute("COMMIT")
+    other.close()
+    assert await asyncio.wait_for(saving, 2) == enc.version + 1
+    clock.cancel()
+    assert (await repo.get_encounter(enc.id)).state == {"hp": 7}
