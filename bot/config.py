@@ -31,7 +31,7 @@ class Settings(BaseSettings):
     tracker_interval_seconds: float = 1.0
     # Tracker requests of this process per second, under the bot token's global 50/s.
     tracker_requests_per_second: float | None = 40.0
-    # Encounters each process keeps parsed in memory (about 35 KiB each), the most recently
+    # Encounters each process keeps in memory as JSON text (about 4 KiB each), the most recently
     # played first; a command on any other reads its encounter from the database.
     encounters_in_memory: int = 4096
     # Commands each process works on at once; more wait in line, and one that would wait

@@ -47,6 +47,7 @@ from .observed import ObservedStandIn
 from .processes import BotProcess
 
 SHARDS = 2
+INTERNAL_ERROR = "Something went wrong on our side"
 SYSTEM = "rotted-capes"
 ANSWER_TIMEOUT = 30.0
 
@@ -96,7 +97,9 @@ class Sent:
 
 @dataclass
 class Figures:
-    acks: list[float] = field(default_factory=list)
+    acks: list[float] = field(default_factory=list)  # of the commands carried out
+    answers: list[float] = field(default_factory=list)  # of every command answered, refusals included
+    internal_errors: int = 0
     pings: list[float] = field(default_factory=list)
     staleness: list[float] = field(default_factory=list)
     lost: int = 0
@@ -107,6 +110,7 @@ class Figures:
     stages: dict = field(default_factory=dict)  # stage → its figures over every bot process
     cpu: list = field(default_factory=list)  # CPU seconds of each bot process, then of the stand-in's
     window: float = 0.0  # seconds from the first command to the end of settling
+    peak_mb: list = field(default_factory=list)  # the most resident memory each bot process had
     trackers_behind: int = 0  # channels whose pinned tracker does not show the saved state at the end
     global_429: int = 0
     route_429: int = 0
@@ -120,6 +124,9 @@ class Figures:
             [
                 f"commands sent: {self.commands} in {self.seconds:.1f} s ({self.commands / self.seconds:.1f}/s)",
                 f"acknowledgement latency: p50 {ms(median(self.acks))}, p99 {ms(p99(self.acks))}",
+                f"every command, refusals included: {sum(1 for a in self.answers if a <= 3.0)} of {self.commands} "
+                f"acknowledged within Discord's 3 s, the slowest in {ms(max(self.answers, default=float('nan')))}; "
+                f"internal errors: {self.internal_errors}",
                 f"turn change → ping: p99 {ms(p99(self.pings))} over {len(self.pings)} turn changes",
                 f"tracker staleness: p99 {ms(p99(self.staleness))} over {len(self.staleness)} commands "
                 "(those whose tracker edit came before their channel's next command)",
@@ -138,10 +145,11 @@ class Figures:
         if not self.cpu:
             return []
         names = [f"shard {n}" for n in range(len(self.cpu) - 1)] + ["stand-in and clock"]
+        peaks = [f", peak memory {mb:.0f} MiB" for mb in self.peak_mb] + [""]
         return [f"CPU over the {self.window:.0f} s of commands and settling:"] + [
             f"  {name:<18} {seconds:6.1f} s ({seconds / self.window:4.0%} of a core, "
-            f"{seconds * 1000 / max(1, self.commands):.2f} ms per command)"
-            for name, seconds in zip(names, self.cpu, strict=True)
+            f"{seconds * 1000 / max(1, self.commands):.2f} ms per command){peak}"
+            for name, seconds, peak in zip(names, self.cpu, peaks, strict=True)
         ]
 
 
@@ -271,6 +279,9 @@ async def collect(standin: ObservedStandIn, sent: list[Sent], clocks: Clocks, st
         except Exception:
             figures.lost += 1
             continue
+        figures.answers.append(standin.latency(s.handle))
+        if INTERNAL_ERROR in answer.content:
+            figures.internal_errors += 1
         if answer.ephemeral and answer.content.startswith("✅ Done"):
             figures.deferred += 1
         elif answer.ephemeral:
@@ -367,12 +378,14 @@ async def run_load(
             bot.proc.send_signal(signal.SIGUSR2)
         cpu = [bot.cpu_seconds() - b for bot, b in zip(bots, cpu_before[0], strict=True)]
         cpu.append(sum(os.times()[:2]) - cpu_before[1])
+        peak_mb = [bot.peak_rss_mb() for bot in bots]
         window = time.perf_counter() - started
         gc.enable()
         figures = await collect(standin, sent, clocks, first)
         figures.trackers_behind = await trackers_behind(standin, Repository(engine), fights)
         figures.seconds = elapsed
         figures.cpu = cpu
+        figures.peak_mb = peak_mb
         figures.window = window
         figures.stages = await stage_reports([Path(stage_dir.name) / f"shard-{n}.json" for n in range(shards)])
         served = {shard_of(g.id, SHARDS) for g in world.guilds.values()}
