@@ -189,6 +189,15 @@ class TurnButtons:
             log.warning("could not take the End-turn button off an old turn message in channel %s", channel.id)
 
 
+@dataclass(frozen=True, slots=True)
+class Due:
+    """A change a tracker has yet to show."""
+
+    encounter_id: int
+    version: int
+    system: str
+
+
 def as_shown(embed: discord.Embed) -> str:
     return json.dumps(embed.to_dict(), sort_keys=True)
 
@@ -198,7 +207,10 @@ class TrackerDelivery:
         self.bot = bot
         self.interval = interval
         self.pacer = pacer
-        self._pending: dict[int, tuple[Any, Result, Hook | None]] = {}  # encounter → (channel, newest result, hook)
+        # Encounter → (channel, the newest change to show, hook). Only which change: under a backlog,
+        # thousands of whole results (states before and after, events) made every collection of
+        # the cycle collector longer, and so the backlog longer still.
+        self._pending: dict[int, tuple[Any, Due, Hook | None]] = {}
         self._tasks: dict[int, asyncio.Task] = {}
         self._last_edit: dict[int, float] = {}
         # Encounter → the embed its tracker shows, as sent (as JSON text: kept for every
@@ -224,7 +236,7 @@ class TrackerDelivery:
         if queued is not None:
             hook = hook.better(queued[2]) if hook is not None else queued[2]
         if queued is None or queued[1].version <= result.version:
-            self._pending[eid] = (channel, result, hook)
+            self._pending[eid] = (channel, Due(eid, result.version, result.state.system), hook)
         else:
             self._pending[eid] = (*queued[:2], hook)
         if eid not in self._tasks:
@@ -237,11 +249,11 @@ class TrackerDelivery:
         try:
             while eid in self._pending:
                 await self._wait_turn(eid)
-                # Waiting for a slot coalesces: what is shown is the newest result at the time.
+                # Waiting for a slot coalesces: what is shown is the newest change at the time.
                 async with self._at_once:
-                    channel, result, hook = self._pending.pop(eid)
+                    channel, due, hook = self._pending.pop(eid)
                     try:
-                        await self._show(channel, result, hook)
+                        await self._show(channel, due, hook)
                     except discord.HTTPException:
                         log.exception("could not update the tracker of encounter %s", eid)
                     except Exception:
@@ -271,28 +283,27 @@ class TrackerDelivery:
         finally:
             self._hurry.clear()
 
-    async def _show(self, channel, result: Result, fresh: Hook | None) -> None:
+    async def _show(self, channel, due: Due, fresh: Hook | None) -> None:
         started = clock()
         try:
-            await self._show_now(channel, result, fresh)
+            await self._show_now(channel, due, fresh)
         finally:
             STAGE_CLOCK.add("tracker", started)
 
-    async def _show_now(self, channel, result: Result, fresh: Hook | None) -> None:
+    async def _show_now(self, channel, due: Due, fresh: Hook | None) -> None:
         bot = self.bot
-        eid = result.encounter_id
-        system = registry.get(result.state.system)
-        # Results reach here in any order, not in commit order: render the newest
-        # saved state, never an older result over a newer one.
-        saved = bot.core.saved(channel.id, eid, result.version)
+        eid = due.encounter_id
+        system = registry.get(due.system)
+        # Changes reach here in any order, not in commit order: render the newest
+        # saved state, never an older one over a newer one.
+        saved = bot.core.saved(channel.id, eid, due.version)
         if saved is not None:
             record, state = saved
         else:
             read = await bot.core.repo.get_encounter(eid)
             if read is None:
                 return
-            record = read
-            state = result.state if record.version == result.version else system.load(record.state)
+            record, state = read, system.load(read.state)
         embed = render.tracker_embed(system, state, eid)
         shown = as_shown(embed)
         owner = self._owners.get(eid)

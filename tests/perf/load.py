@@ -111,6 +111,7 @@ class Figures:
     cpu: list = field(default_factory=list)  # CPU seconds of each bot process, then of the stand-in's
     window: float = 0.0  # seconds from the first command to the end of settling
     peak_mb: list = field(default_factory=list)  # the most resident memory each bot process had
+    tracked: list = field(default_factory=list)  # objects each bot process's cycle collector tracked at the end
     trackers_behind: int = 0  # channels whose pinned tracker does not show the saved state at the end
     global_429: int = 0
     route_429: int = 0
@@ -146,6 +147,8 @@ class Figures:
             return []
         names = [f"shard {n}" for n in range(len(self.cpu) - 1)] + ["stand-in and clock"]
         peaks = [f", peak memory {mb:.0f} MiB" for mb in self.peak_mb] + [""]
+        if len(self.tracked) == len(self.peak_mb):
+            peaks = [f"{p}, {n:,} objects tracked at the end" for p, n in zip(peaks, self.tracked)] + [""]
         return [f"CPU over the {self.window:.0f} s of commands and settling:"] + [
             f"  {name:<18} {seconds:6.1f} s ({seconds / self.window:4.0%} of a core, "
             f"{seconds * 1000 / max(1, self.commands):.2f} ms per command){peak}"
@@ -171,20 +174,24 @@ class Clocks:
             self.edits.setdefault(msg.channel_id, []).append(now)
 
 
-async def stage_reports(paths: list[Path], timeout: float = 30.0) -> dict:
-    """Every bot process's stage figures (``bot.stages``) added up, once each has written them."""
+async def stage_reports(paths: list[Path], timeout: float = 30.0) -> tuple[dict, list[int]]:
+    """Every bot process's stage figures (``bot.stages``) added up, once each has written them,
+    and the objects each process's cycle collector tracked at the end."""
     deadline = time.monotonic() + timeout
     while not all(p.exists() for p in paths) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
     merged: dict = {}
+    tracked: list[int] = []
     for path in paths:
         with contextlib.suppress(OSError, ValueError):
-            for name, figures in json.loads(path.read_text()).items():
+            report = json.loads(path.read_text())
+            tracked.append(report["tracked_objects"])
+            for name, figures in report["stages"].items():
                 into = merged.setdefault(name, {"count": 0, "total": 0.0, "samples": []})
                 into["count"] += figures["count"]
                 into["total"] += figures["total"]
                 into["samples"] += figures["samples"]
-    return merged
+    return merged, tracked
 
 
 def stage_lines(stages: dict, commands: int) -> list[str]:
@@ -387,7 +394,9 @@ async def run_load(
         figures.cpu = cpu
         figures.peak_mb = peak_mb
         figures.window = window
-        figures.stages = await stage_reports([Path(stage_dir.name) / f"shard-{n}.json" for n in range(shards)])
+        figures.stages, figures.tracked = await stage_reports(
+            [Path(stage_dir.name) / f"shard-{n}.json" for n in range(shards)]
+        )
         served = {shard_of(g.id, SHARDS) for g in world.guilds.values()}
         assert served == set(range(SHARDS)), "both shards have servers"
         return figures
