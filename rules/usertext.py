@@ -9,6 +9,7 @@ stays text, and the rules never need to know about Discord.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Annotated, Any
 
@@ -22,7 +23,16 @@ from .text import NotSaid, Raw, Text, joined_raw
 _MARKUP = re.compile(r"[\\*_~|`<>#\[\]]|://|^\s*-")
 # Private-use code points (U+E000–U+F8FF, planes 15 and 16) mean nothing to anybody reading: nothing
 # typed keeps them, and nothing the bot sends may hold one.
-PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
+# Found by Unicode's own category for them ("Co"), so no such code point is written here either.
+FIRST_PRIVATE_USE = 0xE000
+
+
+def has_private_use(text: str) -> bool:
+    return bool(text) and ord(max(text)) >= FIRST_PRIVATE_USE and any(unicodedata.category(c) == "Co" for c in text)
+
+
+def without_private_use(text: str) -> str:
+    return "".join(c for c in text if unicodedata.category(c) != "Co") if has_private_use(text) else text
 
 
 def could_be_markup(text: str) -> bool:
@@ -67,4 +77,4 @@ def listed(items: Iterable[Any], sep: str = ", ") -> Text:
 
 def scrub(text: str) -> str:
     """Typed text without private-use code points, which mean nothing to anybody reading."""
-    return PRIVATE_USE.sub("", text) if PRIVATE_USE.search(text) else text
+    return without_private_use(text)

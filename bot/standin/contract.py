@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from rules.usertext import PRIVATE_USE
+from rules.usertext import has_private_use
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def marks_in(method: str, path: str, body: Any) -> list[Violation]:
 
     def walk(value: Any, where: str) -> None:
         if isinstance(value, str):
-            if PRIVATE_USE.search(value):
+            if has_private_use(value):
                 found.append(f"{where or '(body)'}: a private-use code point reached Discord in {value[:80]!r}")
         elif isinstance(value, dict):
             for key, item in value.items():

@@ -18,7 +18,7 @@ from babel.messages.pofile import read_po
 from bot import catalog
 from rules import said, usertext
 from rules.text import Cut, Phrase, Plural, Raw, Secret, Seq, Text, Typed, walk
-from rules.usertext import PRIVATE_USE
+from rules.usertext import has_private_use
 
 from .runs import Runs
 
@@ -104,7 +104,7 @@ def test_the_check_finds_a_word_outside_a_phrase():
 def private_use(text: Text | str) -> list[str]:
     """Every string inside `text` (its leaves, its templates) that holds a private-use code point."""
     if isinstance(text, str):
-        return [text] if PRIVATE_USE.search(text) else []
+        return [text] if has_private_use(text) else []
     found: list[str] = []
     for node in walk(text):
         held = [node.text] if isinstance(node, (Raw, Typed)) else []
@@ -112,7 +112,7 @@ def private_use(text: Text | str) -> list[str]:
             held = [node.template, *(name for name, _ in node.values)]
             if node.plural is not None:
                 held += [node.plural.singular, node.plural.plural]
-        found += [string for string in held if PRIVATE_USE.search(string)]
+        found += [string for string in held if has_private_use(string)]
     return found
 
 
@@ -123,7 +123,7 @@ async def test_no_private_use_code_point_is_said_or_sent(script: Path, golden_ru
     assert not said_with, f"private-use code points in what the rules said: {said_with}"
     assert all(isinstance(text, Text) for text in run.texts), "a line the rules said is not a text value"
     assert run.sent == (), "the bot's requests:\n" + "\n".join(run.sent[:20])
-    assert not PRIVATE_USE.search(run.transcript)
+    assert not has_private_use(run.transcript)
 
 
 def test_the_private_use_check_finds_a_code_point_in_a_leaf_or_a_template():
