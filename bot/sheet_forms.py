@@ -114,6 +114,17 @@ class SheetForm(discord.ui.Modal):
             await answer_error(interaction, error)
 
 
+async def answer_stored(interaction: discord.Interaction, name: str, system: System) -> None:
+    """A new character is stored: said the same whether it came by options or by the form."""
+    done = say(
+        "**{name}** is stored for {owner} ({system}).",
+        name=render.shown_name(name),
+        owner=f"<@{interaction.user.id}>",
+        system=system.name,
+    )
+    await reply(interaction, f"✅ {render.own(done)}")
+
+
 async def submitted(interaction: discord.Interaction, draft: Draft) -> None:
     """Store the sheet the form was filled with, or refuse it keeping what was typed."""
     system = registry.get(draft.system)
@@ -123,13 +134,7 @@ async def submitted(interaction: discord.Interaction, draft: Draft) -> None:
         sheet = system.parse_form(dict(draft.texts))
         if draft.character_id is None:
             name = await roster.store(draft.guild, by, draft.name, sheet, interaction.user.display_name)
-            done = say(
-                "**{name}** is stored for {owner} ({system}).",
-                name=render.shown_name(name),
-                owner=f"<@{interaction.user.id}>",
-                system=system.name,
-            )
-            await reply(interaction, f"✅ {render.own(done)}")
+            await answer_stored(interaction, name, system)
             return
         record = await roster.repo.character_by_id(draft.guild, draft.character_id)
         if record is None:

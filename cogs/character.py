@@ -12,7 +12,7 @@ from bot.between import describe
 from bot.interact import actor_of, reply
 from bot.places import campaign_key
 from bot.roster import may_read
-from bot.sheet_forms import Draft, FixFormButton, SheetForm, blank_texts
+from bot.sheet_forms import Draft, FixFormButton, SheetForm, answer_stored, blank_texts
 from rules import registry
 from rules.commands import check_owner_or_gm
 from rules.errors import RulesError
@@ -55,13 +55,7 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
             await interaction.response.send_modal(SheetForm(draft))
             return
         clean_name, system = await self.bot.core.roster.add(key, by, name, stats, interaction.user.display_name)
-        stored = say(
-            "**{name}** is stored for {owner} ({system}).",
-            name=render.shown_name(clean_name),
-            owner=f"<@{interaction.user.id}>",
-            system=system.name,
-        )
-        await reply(interaction, f"✅ {render.own(stored)}")
+        await answer_stored(interaction, clean_name, system)
 
     @add.autocomplete("stats")
     async def stats_help(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
