@@ -28,6 +28,7 @@ from bot.repository import Repository
 from bot.standin.contract import check_requests_with
 from tests.contract.spec import discord_contract
 from tests.helpers import pg_admin, pg_execute
+from tests.reliability.support import FIGURES
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 # Bots in tests edit trackers at once instead of once a second (bot.delivery), so a test
@@ -171,3 +172,25 @@ def discord_api_contract(request):
     if os.environ.get("SHOW_CONTRACT_CHECKS"):
         print("contract bodies checked:", sum(s.contract_bodies_checked for s in used))
     assert not violations, "requests outside Discord's API contract:\n" + "\n".join(violations[:20])
+
+
+# The reliability figures are counted in whichever process ran the test: under pytest-xdist
+# each worker sends its counts to the main process, which prints them all.
+def pytest_sessionfinish(session) -> None:
+    worker_output = getattr(session.config, "workeroutput", None)
+    if worker_output is not None:
+        worker_output["reliability_figures"] = dict(FIGURES)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    FIGURES.update(getattr(node, "workeroutput", {}).get("reliability_figures", {}))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    # Written to the terminal reporter, so the figures show whatever -s or -q says.
+    if not FIGURES:
+        return
+    terminalreporter.section("reliability figures")
+    for name, value in sorted(FIGURES.items()):
+        terminalreporter.write_line(f"{name}: {value}")

@@ -12,6 +12,9 @@ import pytest
 
 from .runs import Runs
 
+# The golden runs are made once per session and shared (tests/golden/runs.py): one worker runs them all.
+pytestmark = pytest.mark.xdist_group("golden")
+
 HERE = Path(__file__).parent
 SCRIPTS = sorted(HERE.glob("*.campaign"))
 

@@ -22,6 +22,9 @@ from rules.usertext import has_private_use
 
 from .runs import Runs
 
+# The golden runs are made once per session and shared (tests/golden/runs.py): one worker runs them all.
+pytestmark = pytest.mark.xdist_group("golden")
+
 HERE = Path(__file__).parent
 SCRIPTS = sorted([*HERE.glob("*.script"), *HERE.glob("*.campaign")])
 _DICE = re.compile(r"\b\d*d\d+\b|\bd%")

@@ -1,4 +1,4 @@
-"""Fixtures of the reliability tests, and the closing figures CI prints."""
+"""Fixtures of the reliability tests (the closing figures CI prints are the root conftest's)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from sqlalchemy.engine import make_url
 
 from tests.helpers import pg_execute
 
-from .support import FIGURES, ErrorLog
+from .support import ErrorLog
 
 
 @pytest.fixture
@@ -36,12 +36,3 @@ def module_database_url(tmp_path_factory):
         yield make_url(server).set(database=name).render_as_string(hide_password=False)
     finally:
         asyncio.run(pg_execute(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-
-
-def pytest_terminal_summary(terminalreporter) -> None:
-    # Written to the terminal reporter, so the figures show whatever -s or -q says.
-    if not FIGURES:
-        return
-    terminalreporter.section("reliability figures")
-    for name, value in sorted(FIGURES.items()):
-        terminalreporter.write_line(f"{name}: {value}")

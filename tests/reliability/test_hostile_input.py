@@ -29,6 +29,9 @@ from .hostile import CAMPAIGN_FILES, options_for
 from .livebot import LiveBot, without_versions
 from .support import FIGURES, NOVA, answered_once, leaf_paths, reliability_world, setup_campaign
 
+# One worker runs the whole module: its bot is started once per module, and its last test counts every case before it.
+pytestmark = pytest.mark.xdist_group("hostile")
+
 MIN_CASES = 5000
 # Who types commands where: mostly the fight in #combat, also a channel with another
 # fight, one with none, and a stranger in another server.

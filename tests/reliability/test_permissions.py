@@ -19,6 +19,9 @@ from rules import registry
 from .livebot import LiveBot, without_versions
 from .support import NOVA, leaf_paths, reliability_world, setup_campaign
 
+# One worker runs the whole module: its bot is started once per module.
+pytestmark = pytest.mark.xdist_group("permissions")
+
 Y, N = True, False
 SEATS = {"gm": "combat", "alice": "combat", "bob": "combat", "eve": "far-hall"}  # eve: another server
 SHADE = "stamina=737 wounds=3 fortitude=19 avoidance=17"  # a hidden NPC with numbers nobody could guess
