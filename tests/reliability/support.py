@@ -74,13 +74,16 @@ def leaf_paths(schemas: list[dict[str, Any]]) -> list[str]:
 
 
 # --- the bot -------------------------------------------------------------------
-def make_bot(database_url: str, *, seed: int | None = None) -> TurnkeeperBot:
-    return create_bot(Settings(discord_token=TOKEN, database_url=database_url), seed=seed, guild_ready_timeout=0.05)
+def make_bot(database_url: str, *, seed: int | None = None, **settings: Any) -> TurnkeeperBot:
+    """`settings`: any of `Settings`' fields besides the token and the database."""
+    return create_bot(
+        Settings(discord_token=TOKEN, database_url=database_url, **settings), seed=seed, guild_ready_timeout=0.05
+    )
 
 
 @contextlib.asynccontextmanager
-async def running_bot(standin: StandIn, database_url: str, *, seed: int | None = None):
-    async with running_client(standin, lambda: make_bot(database_url, seed=seed)) as bot:
+async def running_bot(standin: StandIn, database_url: str, *, seed: int | None = None, **settings: Any):
+    async with running_client(standin, lambda: make_bot(database_url, seed=seed, **settings)) as bot:
         try:
             yield bot
         finally:
