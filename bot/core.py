@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -38,6 +37,7 @@ from .between import SYSTEM_STATE, Between
 from .campaigns import Campaigns
 from .checks import Checks
 from .db import StoredJSON
+from .kept import KeptEncounters
 from .library import Library
 from .places import Places
 from .render import log_cell, words
@@ -112,14 +112,7 @@ class Core:
         # Read through self: whoever sets `now` later (a test's clock) sets the previews' clock too.
         self.campaigns = Campaigns(repo, self.places, now=lambda: self.now())
         self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
-        # Each channel's encounter as this process last saved it. A shard serves its
-        # channels alone, so acting on it saves a read per command; if another process
-        # wrote in between, the save fails its version check and the command re-runs
-        # on a fresh read. The state is kept as its JSON text, parsed again per command
-        # (some 50 µs): a str is one object the cycle collector never walks, where a parsed
-        # state is hundreds, and thousands of kept states made every full collection
-        # stall the process for about 100 ms.
-        self._latest: OrderedDict[int, EncounterRecord] = OrderedDict()
+        self._latest = KeptEncounters(cache_size)
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -142,27 +135,24 @@ class Core:
     def _load(self, record: EncounterRecord) -> Encounter:
         return registry.get(record.system).load(record.state)
 
-    def _saved(self, channel_id: int, record: EncounterRecord | None) -> None:
-        """What the channel's encounter is now, as this process wrote it (None: no encounter)."""
-        self._latest.pop(channel_id, None)
-        if record is not None:
-            self._latest[channel_id] = record
-            while len(self._latest) > self.cache_size:
-                self._latest.popitem(last=False)
+    def _saved(self, channel_id: int, record: EncounterRecord | None, state: Encounter | None = None) -> None:
+        """What the channel's encounter is now, as this process wrote it (None: no encounter),
+        and its state parsed, when the caller has it."""
+        self._latest.keep(channel_id, record, state)
 
     def saved(self, channel_id: int, encounter_id: int, version: int) -> tuple[EncounterRecord, Encounter] | None:
         """The encounter as this process saved it last, if that is at least ``version``
         (None: read it from the database)."""
-        record = self._latest.get(channel_id)
+        record = self._latest.record(channel_id)
         if record is None or record.id != encounter_id or record.version < version:
             return None
-        return record, self._load(record)
+        return record, self._latest.state(channel_id, record, self._load)
 
     async def _acting_on(self, channel_id: int) -> tuple[EncounterRecord, Encounter]:
-        record = self._latest.get(channel_id)
+        record = self._latest.record(channel_id)
         if record is None:
             return await self.current(channel_id)
-        return record, self._load(record)
+        return record, self._latest.state(channel_id, record, self._load)
 
     async def current(self, channel_id: int) -> tuple[EncounterRecord, Encounter]:
         record = await self.repo.active_encounter(channel_id)
@@ -223,7 +213,7 @@ class Core:
                 system=rules_system.name,
             ),
         )
-        self._saved(channel_id, replace(record, state=StoredJSON(state.model_dump_json())))
+        self._saved(channel_id, replace(record, state=StoredJSON(state.model_dump_json())), state)
         return Result(record.id, record.version, None, state, (event,), event.said, record)
 
     # --- acting --------------------------------------------------------------
@@ -255,7 +245,7 @@ class Core:
                     raise Stale(ENDED_ENCOUNTER) from None
                 if encounter_id is not None and record.id != encounter_id:
                     if remembered:  # this process's copy may be older than the button
-                        self._latest.pop(channel_id, None)
+                        self._latest.forget(channel_id)
                         continue
                     raise Stale(ENDED_ENCOUNTER)
                 try:
@@ -264,7 +254,7 @@ class Core:
                 except RulesError:
                     if not remembered:
                         raise
-                    self._latest.pop(channel_id, None)  # a refusal must hold against the stored state
+                    self._latest.forget(channel_id)  # a refusal must hold against the stored state
                     continue
                 started = stages.add("apply", started)
                 new_state = outcome.state
@@ -288,10 +278,13 @@ class Core:
                         campaign_state=campaign_state,
                     )
                 except VersionConflict:
-                    self._latest.pop(channel_id, None)
+                    self._latest.forget(channel_id)
                     continue
                 stages.add("save", started)
-                self._saved(channel_id, None if status == "ended" else replace(record, state=data, version=version))
+                if status == "ended":
+                    self._saved(channel_id, None)
+                else:
+                    self._saved(channel_id, replace(record, state=data, version=version), new_state)
                 return Result(record.id, version, state, new_state, outcome.events, outcome.summary, record)
         raise InvalidInput("The channel is very busy: please try again.")
 

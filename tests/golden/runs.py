@@ -26,6 +26,8 @@ SEED = 1
 class Recorder:
     def __init__(self) -> None:
         self.texts: dict[Text | str, str] = {}  # what was said → where it came from
+        self.states = 0
+        self.changed_by_storage: list[str] = []  # states that read back from their JSON as another state
 
     def add(self, where: str, text) -> None:
         if isinstance(text, (Text, str)) and text:
@@ -35,6 +37,9 @@ class Recorder:
         if state is None:
             return
         system = registry.get(state.system)
+        self.states += 1
+        if system.load(state.model_dump_json()) != state:
+            self.changed_by_storage.append(f"round {state.round}, turn {state.turn_no}")
         if state.pending is not None:
             self.add("question", state.pending.prompt)
             for option in state.pending.labels:
@@ -91,6 +96,8 @@ class Run:
     transcript: str
     texts: dict[Text | str, str]  # what the rules said → where it came from (Recorder.texts)
     sent: tuple[str, ...]  # the problems the stand-in found in the bot's requests (private-use code points among them)
+    states: int  # the states the rules made
+    changed_by_storage: tuple[str, ...]  # those that read back from their stored JSON as another state
 
 
 class Runs:
@@ -109,5 +116,12 @@ class Runs:
                 )
             used = [s for s in list(StandIn.instances) if id(s) not in before]
             sent = tuple(str(v) for s in used for v in s.contract_violations)
-            self._runs[script] = Run(code, out.getvalue(), dict(recorder.texts), sent)
+            self._runs[script] = Run(
+                code,
+                out.getvalue(),
+                dict(recorder.texts),
+                sent,
+                recorder.states,
+                tuple(recorder.changed_by_storage),
+            )
         return self._runs[script]
