@@ -317,14 +317,22 @@ class SqliteWriter:
         )
         configure_sqlite(self._engine)
         sa.event.listen(self._engine, "connect", _no_busy_handler)
-        self._immediate = self._engine.execution_options(**{SQLITE_IMMEDIATE: True})
+        # One connection, held: its transactions never overlap, and taking one from the pool and
+        # giving it back cost as much as the statements themselves.
+        self._connection: sa.Connection | None = None
+
+    def _connected(self) -> sa.Connection:
+        if self._connection is None:
+            self._connection = self._engine.connect().execution_options(**{SQLITE_IMMEDIATE: True})
+        return self._connection
 
     async def run(self, body: Callable[..., Any], *args: Any) -> Any:
         """``body(connection, *args)`` inside BEGIN IMMEDIATE … COMMIT."""
         deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
         while True:
+            conn = self._connected()
             try:
-                with self._immediate.begin() as conn:
+                with conn.begin():
                     return body(conn, *args)
             except OperationalError as error:
                 # Rolled back whole: nothing of this try is left to undo before the next.
@@ -333,6 +341,9 @@ class SqliteWriter:
             await asyncio.sleep(WRITE_LOCK_POLL_SECONDS)
 
     def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
         self._engine.dispose()
 
 
