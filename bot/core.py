@@ -100,7 +100,6 @@ class Result:
 class Core:
     def __init__(self, repo: Repository, *, now=utcnow, seed: int | None = None, cache_size: int = CACHE_SIZE) -> None:
         self.repo = repo
-        self.cache_size = cache_size
         self.now = now
         # A fixed seed makes every encounter replay the same (the sandbox uses it).
         self.seed = seed

@@ -33,10 +33,11 @@ SQLITE_BUSY_TIMEOUT_MS = 10_000
 _PG_MIGRATION_LOCK = 0x7475726E  # "turn"
 
 
-# Connections each process may hold: the commands under way (``Settings.commands_at_once``),
-# the tracker edits under way (``bot.delivery.TRACKERS_AT_ONCE``), reminders and the web
-# page's pollers, with room to spare. Both are bounded, so a checkout waits for one of a
-# few short transactions, never for a crowd: the timeout is a last resort, not a limit.
+# Connections each process may hold, shared by the commands under way (at most
+# ``Settings.commands_at_once``), the tracker edits under way (``bot.delivery.TRACKERS_AT_ONCE``),
+# reminders and the web page's pollers. Two processes stay inside PostgreSQL's default of 100
+# connections. Both kinds of work are bounded, so a checkout waits for one of the transactions
+# under way, each short: the timeout is a last resort, not a limit.
 POOL_SIZE = 20
 POOL_OVERFLOW = 20
 POOL_TIMEOUT_SECONDS = 120

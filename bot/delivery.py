@@ -195,7 +195,6 @@ class Due:
 
     encounter_id: int
     version: int
-    system: str
 
 
 def as_shown(embed: discord.Embed) -> str:
@@ -236,7 +235,7 @@ class TrackerDelivery:
         if queued is not None:
             hook = hook.better(queued[2]) if hook is not None else queued[2]
         if queued is None or queued[1].version <= result.version:
-            self._pending[eid] = (channel, Due(eid, result.version, result.state.system), hook)
+            self._pending[eid] = (channel, Due(eid, result.version), hook)
         else:
             self._pending[eid] = (*queued[:2], hook)
         if eid not in self._tasks:
@@ -293,7 +292,6 @@ class TrackerDelivery:
     async def _show_now(self, channel, due: Due, fresh: Hook | None) -> None:
         bot = self.bot
         eid = due.encounter_id
-        system = registry.get(due.system)
         # Changes reach here in any order, not in commit order: render the newest
         # saved state, never an older one over a newer one.
         saved = bot.core.saved(channel.id, eid, due.version)
@@ -303,7 +301,8 @@ class TrackerDelivery:
             read = await bot.core.repo.get_encounter(eid)
             if read is None:
                 return
-            record, state = read, system.load(read.state)
+            record, state = read, registry.get(read.system).load(read.state)
+        system = registry.get(record.system)
         embed = render.tracker_embed(system, state, eid)
         shown = as_shown(embed)
         owner = self._owners.get(eid)
