@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sqlite3
 import time
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -26,6 +27,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.db import SQLITE_BUSY_TIMEOUT_MS, SQLITE_IMMEDIATE, SQLITE_NO_BEGIN, StoredJSON, configure_sqlite, to_json
+from bot.precompiled import Precompiled
 from bot.tables import (
     ACTIVE,
     ENDED,
@@ -265,6 +267,8 @@ def _commit_statement(optional: tuple[str, ...]) -> sa.Update:
 
 
 _INSERT_EVENT = sa.insert(EV)
+_EVENT_COLUMNS = ("encounter_id", "seq", "user_id", "command", "summary", "state_before", "undone", "created_at")
+_VERSION_OF = sa.select(EN.c.version).where(EN.c.id == sa.bindparam("eid", type_=EN.c.id.type))
 _UNDO_EVENTS = (
     sa.update(EV)
     .where(
@@ -320,6 +324,7 @@ class SqliteWriter:
         # One connection, held: its transactions never overlap, and taking one from the pool and
         # giving it back cost as much as the statements themselves.
         self._connection: sa.Connection | None = None
+        self._precompiled: dict[tuple[sa.ClauseElement, tuple[str, ...] | None], Precompiled] = {}
 
     def _connected(self) -> sa.Connection:
         if self._connection is None:
@@ -328,13 +333,46 @@ class SqliteWriter:
 
     async def run(self, body: Callable[..., Any], *args: Any) -> Any:
         """``body(connection, *args)`` inside BEGIN IMMEDIATE … COMMIT."""
+
+        def once() -> Any:
+            conn = self._connected()
+            with conn.begin():
+                return body(conn, *args)
+
+        return await self._until_unlocked(once)
+
+    async def run_direct(self, body: Callable[..., Any], *args: Any) -> Any:
+        """``body(sqlite3_connection, *args)`` inside BEGIN IMMEDIATE … COMMIT, on the held
+        connection's own sqlite3 connection, for ``Precompiled`` statements."""
+
+        def once() -> Any:
+            db = self._connected().connection.dbapi_connection
+            assert isinstance(db, sqlite3.Connection)
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                result = body(db, *args)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            return result
+
+        return await self._until_unlocked(once)
+
+    def precompiled(self, statement: sa.ClauseElement, keys: tuple[str, ...] | None = None) -> Precompiled:
+        """``statement`` compiled for this writer's engine, once."""
+        found = self._precompiled.get((statement, keys))
+        if found is None:
+            found = self._precompiled[(statement, keys)] = Precompiled.of(statement, self._engine.dialect, keys)
+        return found
+
+    async def _until_unlocked(self, once: Callable[[], Any]) -> Any:
         deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
         while True:
-            conn = self._connected()
             try:
-                with conn.begin():
-                    return body(conn, *args)
-            except OperationalError as error:
+                return once()
+            except (OperationalError, sqlite3.OperationalError) as error:
                 # Rolled back whole: nothing of this try is left to undo before the next.
                 if "database is locked" not in str(error) or time.monotonic() > deadline:
                     raise
@@ -362,40 +400,70 @@ def _commit_body(
     change: NewChange | None = None,
     campaign_state: dict[str, Any] | None = None,
 ) -> int:
-    encounter_id, expected_version = params["eid"], params["expected"]
+    encounter_id = params["eid"]
     try:
         row = conn.execute(update, params).first()
     except IntegrityError as exc:
-        # Only the one-active-per-channel index can refuse this UPDATE: the
-        # caller re-activated an ended encounter whose channel has a new one.
-        raise EncounterExists(f"encounter {encounter_id}: its channel already has an active encounter") from exc
+        raise _exists(encounter_id) from exc
     if row is None:
-        current = conn.scalar(sa.select(EN.c.version).where(EN.c.id == encounter_id))
-        raise VersionConflict(encounter_id, expected_version, current)
+        raise _conflict(params, conn.scalar(_VERSION_OF, params))
     new_version, last_seq = row
     if new_events:
-        now = params["now"]
-        conn.execute(
-            _INSERT_EVENT,
-            [
-                {
-                    "encounter_id": encounter_id,
-                    "seq": last_seq + i,
-                    "user_id": e.user_id,
-                    "command": stored_text(e.command, COMMAND_LENGTH),
-                    "summary": stored_text(e.summary, SUMMARY_LENGTH),
-                    "state_before": e.state_before,
-                    "undone": False,
-                    "created_at": now,
-                }
-                for i, e in enumerate(new_events, 1)
-            ],
-        )
+        conn.execute(_INSERT_EVENT, _event_rows(encounter_id, last_seq, new_events, params["now"]))
     if undo_seqs:
         conn.execute(_UNDO_EVENTS, {"eid": encounter_id, "seqs": list(undo_seqs)})
     if change is not None:
         _write_lasting(conn, lasting or {}, change, campaign_state)
     return int(new_version)
+
+
+def _direct_commit_body(
+    db: sqlite3.Connection,
+    update: Precompiled,
+    insert: Precompiled,
+    version_of: Precompiled,
+    params: dict[str, Any],
+    new_events: list[NewEvent],
+) -> int:
+    """``_commit_body`` without undone events or lasting changes, on SQLite's own connection."""
+    encounter_id = params["eid"]
+    try:
+        row = update.execute(db, params).fetchone()
+    except sqlite3.IntegrityError as exc:
+        raise _exists(encounter_id) from exc
+    if row is None:
+        current = version_of.execute(db, params).fetchone()
+        raise _conflict(params, None if current is None else current[0])
+    new_version, last_seq = row
+    if new_events:
+        insert.execute_many(db, _event_rows(encounter_id, last_seq, new_events, params["now"]))
+    return int(new_version)
+
+
+def _exists(encounter_id: int) -> EncounterExists:
+    # Only the one-active-per-channel index can refuse a commit's UPDATE: the
+    # caller re-activated an ended encounter whose channel has a new one.
+    return EncounterExists(f"encounter {encounter_id}: its channel already has an active encounter")
+
+
+def _conflict(params: Mapping[str, Any], current: int | None) -> VersionConflict:
+    return VersionConflict(params["eid"], params["expected"], current)
+
+
+def _event_rows(encounter_id: int, last_seq: int, new_events: list[NewEvent], now: datetime) -> list[dict[str, Any]]:
+    return [
+        {
+            "encounter_id": encounter_id,
+            "seq": last_seq + i,
+            "user_id": e.user_id,
+            "command": stored_text(e.command, COMMAND_LENGTH),
+            "summary": stored_text(e.summary, SUMMARY_LENGTH),
+            "state_before": e.state_before,
+            "undone": False,
+            "created_at": now,
+        }
+        for i, e in enumerate(new_events, 1)
+    ]
 
 
 def _write_lasting(
@@ -806,8 +874,19 @@ class Repository:
             params.update(_check_meta(meta))
         update = _commit_statement(tuple(sorted(k for k in params if k in _OPTIONAL_SET)))
         new_events = list(events)
-        if self._writer is not None:
-            return await self._writer.run(
+        writer = self._writer
+        if writer is not None and not undo_seqs and change is None:
+            # The commit of almost every command: see bot.precompiled.
+            return await writer.run_direct(
+                _direct_commit_body,
+                writer.precompiled(update),
+                writer.precompiled(_INSERT_EVENT, _EVENT_COLUMNS),
+                writer.precompiled(_VERSION_OF),
+                params,
+                new_events,
+            )
+        if writer is not None:
+            return await writer.run(
                 _commit_body, update, params, new_events, undo_seqs, lasting, change, campaign_state
             )
         async with self._tx.begin() as conn:
