@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 from discord import app_commands
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BuildWithActor = Callable[[Actor, System, Encounter], object]
+T = TypeVar("T")
 
 
 async def actor_of(interaction: discord.Interaction) -> Actor:
@@ -182,18 +183,15 @@ async def _run(
     started = clock()
     command = render.command_line(interaction, command)
     STAGE_CLOCK.add("render", started)
-    work = asyncio.ensure_future(
-        bot.core.act(
-            interaction.channel_id,
-            lambda system, state: build(by, system, state),
-            command,
-            encounter_id=encounter_id,
-            by_name=interaction.user.display_name,
-        )
+    work = bot.core.act(
+        interaction.channel_id,
+        lambda system, state: build(by, system, state),
+        command,
+        encounter_id=encounter_id,
+        by_name=interaction.user.display_name,
     )
     # The time in line counts: Discord's 3 seconds run from the command, not from its turn.
-    deferred = await defer_if_slow(interaction, work, ANSWER_WITHIN_SECONDS - (clock() - arrived))
-    result = await work
+    result, deferred = await in_time(interaction, work, ANSWER_WITHIN_SECONDS - (clock() - arrived))
     started = clock()
     pending = result.state.pending
     asked = (pending.users or (result.state.gm_id,)) if result.pending_opened else ()
@@ -226,13 +224,30 @@ async def show_gm(interaction: discord.Interaction, result: Result) -> None:
         log.warning("could not show the GM the hidden numbers in channel %s", interaction.channel_id)
 
 
-async def defer_if_slow(
-    interaction: discord.Interaction, work: asyncio.Future, within: float = ANSWER_WITHIN_SECONDS
-) -> bool:
-    """Acknowledge the interaction privately if `work` is not done within `within` seconds; True if it was."""
-    done, _ = await asyncio.wait({work}, timeout=max(0.0, within))
-    if done:
-        return False
+async def in_time(
+    interaction: discord.Interaction, work: Awaitable[T], within: float = ANSWER_WITHIN_SECONDS
+) -> tuple[T, bool]:
+    """``work``'s result, and whether the interaction was acknowledged privately first
+    because ``work`` was not done within ``within`` seconds.
+
+    The work runs in this task, not one of its own: a timer starts the acknowledgement only if
+    it is needed. Either way the acknowledgement is over before this returns or raises, so
+    the answer that follows knows whether it is the interaction's response or a followup."""
+    deferring: list[asyncio.Task[bool]] = []
+
+    def defer() -> None:
+        deferring.append(asyncio.ensure_future(_defer(interaction)))
+
+    timer = asyncio.get_running_loop().call_later(max(0.0, within), defer)
+    try:
+        result = await work
+    finally:
+        timer.cancel()
+        deferred = await deferring[0] if deferring else False
+    return result, deferred
+
+
+async def _defer(interaction: discord.Interaction) -> bool:
     try:
         await interaction.response.defer(ephemeral=True, thinking=True)
     except discord.HTTPException:

@@ -3,7 +3,6 @@ adjustments, their log and undo; export and import; campaigns bound to channels.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 
@@ -15,7 +14,7 @@ from discord.ext import commands
 
 from bot import render, transfer, translation
 from bot.core import DEFAULT_SETTINGS
-from bot.interact import actor_of, answer_error, defer_if_slow, manages_server, reply
+from bot.interact import actor_of, answer_error, in_time, manages_server, reply
 from bot.places import campaign_key
 from bot.repository import DuplicateName
 from rules import registry
@@ -278,10 +277,10 @@ class ImportButton(
     async def confirm(self, interaction: discord.Interaction) -> None:
         bot = interaction.client
         by = await actor_of(interaction)
-        work = asyncio.ensure_future(bot.core.campaigns.replace(self.token, by, interaction.user.display_name))
-        await defer_if_slow(interaction, work)
         try:
-            done = await work
+            done, _ = await in_time(
+                interaction, bot.core.campaigns.replace(self.token, by, interaction.user.display_name)
+            )
         except DuplicateName as error:
             refused = say("{refusal}. Nothing was changed.", refusal=error.said)
             await _settle(interaction, f"⛔ {render.clean(refused)}")
