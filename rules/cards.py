@@ -39,6 +39,9 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
+        known = _BY_CODE.get(text)
+        if known is not None:  # a deck's own code: the rules read the same few cards many times a flip
+            return known
         match = _CARD.match(text.strip())
         if not match:
             raise InvalidInput(
@@ -46,6 +49,9 @@ class Card:
             )
         rank, suit = match.group(1).upper(), match.group(2).upper()
         return cls(rank, _SYMBOL_SUITS.get(suit, suit))
+
+
+_BY_CODE = {f"{rank}{suit}": Card(rank, suit) for suit in SUITS for rank in RANKS}
 
 
 def full_deck() -> list[str]:
