@@ -139,13 +139,16 @@ class Core:
         and its state parsed, when the caller has it."""
         self._latest.keep(channel_id, record, state)
 
-    def saved(self, channel_id: int, encounter_id: int, version: int) -> tuple[EncounterRecord, Encounter] | None:
-        """The encounter as this process saved it last, if that is at least ``version``
-        (None: read it from the database)."""
+    async def newest(
+        self, channel_id: int, encounter_id: int, version: int
+    ) -> tuple[EncounterRecord, Encounter] | None:
+        """The encounter as this process saved it last, if that is at least ``version``, else as
+        stored (None: it is gone)."""
         record = self._latest.record(channel_id)
-        if record is None or record.id != encounter_id or record.version < version:
-            return None
-        return record, self._latest.state(channel_id, record, self._load)
+        if record is not None and record.id == encounter_id and record.version >= version:
+            return record, self._latest.state(channel_id, record, self._load)
+        read = await self.repo.get_encounter(encounter_id)
+        return None if read is None else (read, self._load(read))
 
     async def _acting_on(self, channel_id: int) -> tuple[EncounterRecord, Encounter]:
         record = self._latest.record(channel_id)

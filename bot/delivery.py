@@ -294,14 +294,10 @@ class TrackerDelivery:
         eid = due.encounter_id
         # Changes reach here in any order, not in commit order: render the newest
         # saved state, never an older one over a newer one.
-        saved = bot.core.saved(channel.id, eid, due.version)
-        if saved is not None:
-            record, state = saved
-        else:
-            read = await bot.core.repo.get_encounter(eid)
-            if read is None:
-                return
-            record, state = read, registry.get(read.system).load(read.state)
+        newest = await bot.core.newest(channel.id, eid, due.version)
+        if newest is None:
+            return
+        record, state = newest
         system = registry.get(record.system)
         embed = render.tracker_embed(system, state, eid)
         shown = as_shown(embed)
