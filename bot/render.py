@@ -66,8 +66,14 @@ def literal(text: str) -> str:
     return _LITERAL.sub(r"\\\1", text)
 
 
+# Each rule of _NET needs one of these in the text; most lines have none.
+_NET_MARKS = ("[", "://", "```", "||", "__", ">", "#", "<")
+
+
 @functools.lru_cache(maxsize=8192)
 def neutralise(text: str) -> str:
+    if not any(mark in text for mark in _NET_MARKS):
+        return text
     for pattern, replacement in _NET:
         text = pattern.sub(replacement, text)
     return text
@@ -129,6 +135,8 @@ def _is_command(text: Text | str) -> bool:
 
 @functools.lru_cache(maxsize=8192)
 def _mentionless(text: str) -> str:
+    if "@" not in text:
+        return text
     text = discord.utils.escape_mentions(text)
     return text.replace("@", "@\u200b")
 

@@ -25,6 +25,7 @@ from tests.markup import EMPHASIS, renders_markup
 LINK = "[Free Nitro](https://evil.example/x)"
 HOSTILE = [
     LINK,
+    "[Free Nitro](evil.example)",
     "**Bold** ||spoiler||",
     "```py\nboom\n```",
     "# Heading",
