@@ -245,27 +245,26 @@ def _collect(text: Text, translate, reveal: bool, out: list[tuple[str, bool]]) -
     # One list filled by plain recursion: a line is a tree of a few hundred nodes, rendered on every
     # command. Dispatch on the exact class (no class here has subclasses), and a Raw leaf, the
     # commonest node, is appended where it is met rather than through a call of its own.
-    kind = type(text)
-    if kind is Raw:
-        out.append((text.text, False))  # type: ignore[attr-defined]
-    elif kind is Phrase:
-        _phrase(text, translate, reveal, out)  # type: ignore[arg-type]
-    elif kind is Seq:
-        for part in text.parts:  # type: ignore[attr-defined]
+    if type(text) is Raw:
+        out.append((text.text, False))
+    elif type(text) is Phrase:
+        _phrase(text, translate, reveal, out)
+    elif type(text) is Seq:
+        for part in text.parts:
             if type(part) is Raw:
                 out.append((part.text, False))
             else:
                 _collect(part, translate, reveal, out)
-    elif kind is Typed:
-        out.append((text.text, True))  # type: ignore[attr-defined]
-    elif kind is Secret:
-        if text.hidden and not reveal:  # type: ignore[attr-defined]
+    elif type(text) is Typed:
+        out.append((text.text, True))
+    elif type(text) is Secret:
+        if text.hidden and not reveal:
             out.append((HIDDEN, False))
         else:
-            _collect(text.value, translate, reveal, out)  # type: ignore[attr-defined]
-    elif kind is Cut:
-        left = text.limit  # type: ignore[attr-defined]
-        for piece, typed in pieces(text.text, translate, reveal=reveal):  # type: ignore[attr-defined]
+            _collect(text.value, translate, reveal, out)
+    elif type(text) is Cut:
+        left = text.limit
+        for piece, typed in pieces(text.text, translate, reveal=reveal):
             if left <= 0:
                 break
             out.append((piece[:left], typed))
