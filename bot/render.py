@@ -40,14 +40,15 @@ ENTERED = "✍️"  # beside a result that came from dice or cards entered by ha
 # masked links and URLs (a disguised "Free Nitro"), code fences, block quotes,
 # headings, subtext, spoilers, underline, and <#channel> / <t:…> / <:emoji:…> tags.
 # Idempotent: text that was cleaned once (a refusal quoting a name) is not broken open again.
+# Each rule names the marks it needs in the text: most lines have none, and skip its pattern.
 _NET = [
-    (re.compile(r"(?<!\\)\[(?=[^\]]*\]\()"), r"\["),
-    (re.compile(r"(?<=[A-Za-z])://"), r"\://"),
-    (re.compile(r"```"), r"\`\`\`"),
-    (re.compile(r"\|\|"), r"\|\|"),
-    (re.compile(r"__"), r"\_\_"),
-    (re.compile(r"^(\s*)(>|#{1,3}\s|-#\s)", re.MULTILINE), r"\1\\\2"),
-    (re.compile(r"(?<!\\)<(?=[#:/]|a:|t:)"), r"\\<"),
+    (("[",), re.compile(r"(?<!\\)\[(?=[^\]]*\]\()"), r"\["),
+    (("://",), re.compile(r"(?<=[A-Za-z])://"), r"\://"),
+    (("```",), re.compile(r"```"), r"\`\`\`"),
+    (("||",), re.compile(r"\|\|"), r"\|\|"),
+    (("__",), re.compile(r"__"), r"\_\_"),
+    ((">", "#"), re.compile(r"^(\s*)(>|#{1,3}\s|-#\s)", re.MULTILINE), r"\1\\\2"),
+    (("<",), re.compile(r"(?<!\\)<(?=[#:/]|a:|t:)"), r"\\<"),
 ]
 _LITERAL = re.compile(r"([\\*_~|`>#\[\]()<:\-])")
 
@@ -66,16 +67,11 @@ def literal(text: str) -> str:
     return _LITERAL.sub(r"\\\1", text)
 
 
-# Each rule of _NET needs one of these in the text; most lines have none.
-_NET_MARKS = ("[", "://", "```", "||", "__", ">", "#", "<")
-
-
 @functools.lru_cache(maxsize=8192)
 def neutralise(text: str) -> str:
-    if not any(mark in text for mark in _NET_MARKS):
-        return text
-    for pattern, replacement in _NET:
-        text = pattern.sub(replacement, text)
+    for marks, pattern, replacement in _NET:
+        if any(mark in text for mark in marks):
+            text = pattern.sub(replacement, text)
     return text
 
 

@@ -55,7 +55,7 @@ _BY_CODE = {f"{rank}{suit}": Card(rank, suit) for suit in SUITS for rank in RANK
 
 
 def full_deck() -> list[str]:
-    return [f"{rank}{suit}" for suit in SUITS for rank in RANKS]
+    return list(_BY_CODE)
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
