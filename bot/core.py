@@ -170,6 +170,14 @@ class Core:
             record = await self.repo.get_encounter(ids[-1]) if ids else None
         return None if record is None else self._load(record).gm_id
 
+    async def system_here(self, channel_id: int, campaign_key: int) -> str | None:
+        """The system a channel plays: its running encounter's, else its campaign's (None: not set up)."""
+        record = await self.repo.active_encounter(channel_id)
+        if record is not None:
+            return record.system
+        campaign_system, _ = await self.settings(campaign_key)
+        return campaign_system
+
     async def peek(self, channel_id: int) -> tuple[EncounterRecord, Encounter] | None:
         record = await self.repo.active_encounter(channel_id)
         return None if record is None else (record, self._load(record))

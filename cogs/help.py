@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot import render, translation
 from bot.interact import reply
 from bot.lengths import SELECT_LABEL, SELECT_OPTIONS
+from bot.places import campaign_key
 from rules import registry
 from rules.errors import RulesError
 from rules.said import N_, say
@@ -117,7 +118,7 @@ class Help(commands.Cog):
     async def help(self, interaction: discord.Interaction, system: app_commands.Choice[str] | None = None) -> None:
         key = system.value if system else None
         if key is None and interaction.guild_id:
-            key, _ = await self.bot.core.settings(interaction.guild_id)
+            key = await self.bot.core.system_here(interaction.channel_id, await campaign_key(interaction))
         embed, view = help_message(key)
         await reply(interaction, "", embed=embed, view=view, ephemeral=True)
 

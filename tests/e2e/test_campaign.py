@@ -575,6 +575,21 @@ async def test_several_campaigns_in_one_server(standin, bot):
     assert "Rotted Capes" in (await say(standin, "gm", "/campaign show", in_channel="combat-2")).embeds[0]["title"]
 
 
+async def test_help_explains_the_system_the_channel_plays(standin, bot):
+    await campaign(standin)  # the server's default: Rotted Capes
+    await say(standin, "gm", "/campaign bind", place="combat-2")
+    await say(standin, "gm", "/campaign setup", system="99-towers", in_channel="combat-2")
+    title = lambda answer: answer.embeds[0]["title"]  # noqa: E731
+    assert "99 Towers" in title(await say(standin, "alice", "/help", in_channel="combat-2"))
+    assert "Rotted Capes" in title(await say(standin, "alice", "/help"))
+    # A fight started in another system than the campaign's: its own system's help.
+    started = await say(standin, "gm", "/encounter start", system="frozen-lands", in_channel="combat-3")
+    assert not started.ephemeral, started.content
+    assert "Frozen Lands" in title(await say(standin, "alice", "/help", in_channel="combat-3"))
+    chosen = await say(standin, "alice", "/help", system="factions", in_channel="combat-3")
+    assert "Factions" in title(chosen)
+
+
 async def test_binding_a_channel_to_the_campaign_it_is_bound_to_is_refused_privately(standin, bot):
     await campaign(standin)
     guild = standin.world.default_guild.id
