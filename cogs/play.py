@@ -232,14 +232,13 @@ class Play(commands.Cog):
         actor=_("Whose point (default: yours)"),
         target=_("Ally, if the use names one"),
         text=_("Your words, for narrative uses"),
+        dice=_(DICE),
     )
     @app_commands.choices(
         use=[
             app_commands.Choice(name=_(n), value=v)
             for n, v in (
                 (N_("Reroll the last d20 check or damage roll"), "reroll"),
-                (N_("Give the attacker disadvantage"), "disadvantage"),
-                (N_("Help an ally escape death"), "escape_death"),
                 (N_("Ignore a failed wound-recovery roll"), "ignore_recovery"),
                 (N_("Aid another (give a point to an ally)"), "aid"),
                 (N_("Narrative: alter a scene, endure, influence…"), "narrative"),
