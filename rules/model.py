@@ -88,6 +88,10 @@ def former_keys(kind: str, keys: dict[str, str]) -> None:
     _FORMER_KEYS.setdefault(kind, {}).update(keys)
 
 
+# The most options one question offers: what one menu can show.
+MAX_CHOICES = 25
+
+
 class Pending(Value):
     """An action waiting for a named person's decision."""
 

@@ -467,6 +467,23 @@ def test_the_death_question_is_answered_by_key_and_an_ally_who_pays_by_its_id():
     assert who(out.state, "Nova").blaze
 
 
+def test_a_flaw_and_a_blaze_of_glory_stay_offered_however_many_allies_could_pay():
+    enc = new()
+    enc = join(enc, "Nova", 15, stamina=5, wounds=1, fortitude=4, plot_points=1)
+    for number, name in enumerate(("Bolt", "Gale", "Tide", "Ember", "Frost"), start=2):
+        player = Actor(user_id=10 + number)
+        enc = apply(
+            enc,
+            AddCombatants(
+                by=player, name=name, sheet={"plot_points": "1"}, npc=False, controller_id=player.user_id, dice=(12,)
+            ),
+        ).state
+    enc = begin(join(enc, "Brute", 5))
+    pending = cmd(enc, "damage", target="Nova", amount="6").state.pending
+    assert pending.keys[0] == "own" and pending.keys[-2:] == ("flaw", "blaze") and len(pending.keys) == 8
+    assert len(set(pending.users)) == 6
+
+
 def test_accepting_a_flaw_lowers_max_wounds():
     enc = new()
     enc = join(enc, "Nova", 15, stamina=5, wounds=3, plot_points=0)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 
 from rules.errors import DiceError
-from rules.model import Choice, Event, Pending, former_keys
+from rules.model import MAX_CHOICES, Choice, Event, Pending, former_keys
 from rules.randomness import Chance
 from rules.said import N_, say
 from rules.secrets import secret
@@ -45,7 +45,6 @@ NO_REACTION, DODGE = "none", "dodge"
 ACCEPT, REFUSE = "accept", "refuse"
 former_keys("reaction", {"No reaction": NO_REACTION, "Dodge": DODGE})
 former_keys("stunt", {"Accept": ACCEPT, "Take the attack": REFUSE})
-MAX_OPTIONS = 25
 NON_LETHAL_COUNTERS = {
     "grapple": N_("Counter: grapple"),
     "shove": N_("Counter: shove"),
@@ -228,7 +227,7 @@ def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[dict[Choice, li
     guards = _guards(enc, ctx, target)
     for g in guards:
         offered.setdefault(guard(g), ["guard", g.id])
-    return dict(list(offered.items())[:MAX_OPTIONS]), guards, reacting
+    return dict(list(offered.items())[:MAX_CHOICES]), guards, reacting
 
 
 def _non_lethal_counters(ctx, target: Fighter, attacker: Fighter) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...model import Choice, Event, former_keys
+from ...model import MAX_CHOICES, Choice, Event, former_keys
 from ...said import say, say_plural, seq, term
 from ...secrets import secret
 from ...text import EMPTY, Text
@@ -244,6 +244,8 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
     t = enc.get(cid)
     allies = [a for a in enc.active() if a.is_hero and a.id != cid and a.plot_points > 0 and not a.echo_of]
     options = [Choice(key=DEATH_OWN, label=DEATH_LABELS[DEATH_OWN])] if t.plot_points > 0 else []
+    # The flaw and the blaze of glory are always offered: allies past what one question holds are left out.
+    allies = allies[: MAX_CHOICES - len(options) - 2]
     options += [Choice(key=a.id, label=say("{who} spends a Plot Point", who=a.name)) for a in allies]
     options += [Choice(key=k, label=DEATH_LABELS[k]) for k in (DEATH_FLAW, DEATH_BLAZE)]
     users = enc.controllers([cid] + [a.id for a in allies])
@@ -257,7 +259,7 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
     enc = enc.ask(
         kind="death",
         prompt=prompt,
-        options=tuple(options[:5]),
+        options=tuple(options),
         default=default,
         chooser=cid,
         users=users,
