@@ -23,6 +23,8 @@ FIELD_VALUE = 1024
 BUTTON_LABEL = 80
 SELECT_LABEL = 100
 SELECT_OPTIONS = 25
+CHOICE_NAME = 100  # an autocomplete choice's name
+CHOICE_VALUE = 100  # and its value, when a string
 
 NAME = 64
 NOTE = 500

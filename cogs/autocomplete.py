@@ -10,6 +10,7 @@ from discord import app_commands
 
 from bot import render
 from bot.interact import actor_of
+from bot.lengths import CHOICE_NAME, CHOICE_VALUE, SELECT_OPTIONS
 from bot.places import campaign_key
 from rules import registry
 from rules.errors import InvalidInput
@@ -19,7 +20,10 @@ from rules.usertext import mark
 
 def _choices(offered: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
     """The first (label, value) pairs Discord shows, both cut to the length it takes."""
-    return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in islice(offered, 25)]
+    return [
+        app_commands.Choice(name=label[:CHOICE_NAME], value=value[:CHOICE_VALUE])
+        for label, value in islice(offered, SELECT_OPTIONS)
+    ]
 
 
 def _typed(current: str | None) -> str:

@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot import paging, render
 from bot.between import describe
 from bot.interact import actor_of, reply
+from bot.lengths import CHOICE_NAME, CHOICE_VALUE, SELECT_OPTIONS
 from bot.places import campaign_key
 from bot.roster import may_read
 from bot.sheet_forms import Draft, FixFormButton, SheetForm, answer_stored, blank_texts
@@ -25,8 +26,8 @@ def key_line(system, key: str) -> str:
     """A sheet key as an autocomplete suggestion: `key=`, what it means and what it takes."""
     meaning, takes = system.key_help(key)
     if meaning:
-        return render.label(say("{key}= {meaning} ({takes})", key=key, meaning=meaning, takes=takes), 100)
-    return render.label(say("{key}= ({takes})", key=key, takes=takes), 100)
+        return render.label(say("{key}= {meaning} ({takes})", key=key, meaning=meaning, takes=takes), CHOICE_NAME)
+    return render.label(say("{key}= ({takes})", key=key, takes=takes), CHOICE_NAME)
 
 
 @app_commands.guild_only()
@@ -71,17 +72,19 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         if "=" in last:
             # Typing a value: what its key means and takes, keeping what was typed.
             key = last.partition("=")[0]
-            if key not in fields or len(current) > 100:
+            if key not in fields or len(current) > CHOICE_VALUE:
                 return []
             return [app_commands.Choice(name=key_line(system, key), value=current)]
         done = {word.partition("=")[0] for word in words if "=" in word}
         stem = typed[: len(typed) - len(last)].rstrip()
+        # A suggestion carries all that was typed: past what a choice holds, none is offered.
+        offered = ((key, f"{stem} {key}=".lstrip()) for key in fields if key not in done and key.startswith(last))
         choices = [
-            app_commands.Choice(name=key_line(system, key), value=f"{stem} {key}=".lstrip())
-            for key in fields
-            if key not in done and key.startswith(last) and len(f"{stem} {key}=") <= 101
+            app_commands.Choice(name=key_line(system, key), value=value)
+            for key, value in offered
+            if len(value) <= CHOICE_VALUE
         ]
-        return choices[:25]
+        return choices[:SELECT_OPTIONS]
 
     @app_commands.command(name="edit", description=_("Change a character's sheet in a form (its owner or the GM)"))
     @app_commands.autocomplete(name=autocomplete.campaign_characters)

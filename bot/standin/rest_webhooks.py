@@ -81,6 +81,11 @@ async def interaction_callback(call: RestCall) -> web.Response:
         choices = data.get("choices") or []
         if len(choices) > 25:
             return error(400, 50035, "Invalid Form Body: more than 25 autocomplete choices")
+        for index, choice in enumerate(choices):
+            # Discord's documentation: a choice's name is 1-100 characters, a string value at most 100.
+            name, value = choice.get("name", ""), choice.get("value")
+            if not 1 <= len(name) <= 100 or (isinstance(value, str) and len(value) > 100):
+                return error(400, 50035, f"Invalid Form Body: choices[{index}] must be 1-100 characters")
         handle.choices_result = choices
     elif kind == ix.MODAL:
         handle.modal = data

@@ -135,6 +135,10 @@ async def test_stats_autocomplete_suggests_the_next_key_with_its_meaning_and_ran
     after = await typing("body=3 agility=2 ")
     assert after[0]["value"] == "body=3 agility=2 mind="
     assert not any(c["value"].endswith(("body=", "agility=")) for c in after)
+    # A suggestion repeats all that was typed: offered only while it fits a choice's 100 characters.
+    typed = "body=3 " + "x" * 88
+    near = await typing(typed + " ")
+    assert [c["value"] for c in near] == [f"{typed} {key}=" for key in system.sheet_type.model_fields if len(key) <= 3]
 
 
 def test_typed_forms_are_kept_for_a_while_and_in_bounded_number(monkeypatch) -> None:
