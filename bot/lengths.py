@@ -13,7 +13,9 @@ from typing import Any
 
 from discord import AppCommandOptionType, app_commands
 
-from rules.said import say
+from rules.errors import InvalidInput
+from rules.said import say, term
+from rules.system import System
 from rules.text import Text
 
 CONTENT_LIMIT = 2000
@@ -21,6 +23,7 @@ EMBED_DESCRIPTION = 4096
 FIELD_NAME = 256
 FIELD_VALUE = 1024
 BUTTON_LABEL = 80
+FORM_FIELD = 4000  # a form's text field
 SELECT_LABEL = 100
 SELECT_OPTIONS = 25
 CHOICE_NAME = 100  # an autocomplete choice's name
@@ -55,6 +58,20 @@ LIMITS = {
     "damage": ENTERED,
     # "target" may name several ("A, B, C" for an area): other text, 200.
 }
+
+
+def check_form_fits(system: System, sheet: dict[str, Any]) -> None:
+    """Refuse a sheet that could not be opened again in its form (``/character edit``): a section's
+    field, every key written out, must fit what a form field holds."""
+    label = system.overlong_section(sheet, FORM_FIELD)
+    if label is not None:
+        raise InvalidInput(
+            say(
+                "{field}: longer than the {n} characters a form field holds, with every key written out.",
+                field=term(label),
+                n=FORM_FIELD,
+            )
+        )
 
 
 def limit_for(option: str) -> int:

@@ -23,6 +23,7 @@ from rules.usertext import mark
 from . import render
 from .core import core_of
 from .interact import actor_of, answer_error, reply, said_by
+from .lengths import FORM_FIELD, check_form_fits
 
 TITLE_LIMIT = 45  # Discord's limit for a form's title and a field's label
 KEPT_SECONDS = 30 * 60
@@ -101,7 +102,7 @@ class SheetForm(discord.ui.Modal):
                 default=draft.texts.get(section.label, ""),
                 placeholder=render.label(say("One key=value a line, e.g. {example}=2", example=first), 100),
                 required=False,
-                max_length=4000,
+                max_length=FORM_FIELD,
             )
             self.fields[section.label] = field
             self.add_item(field)
@@ -132,6 +133,7 @@ async def submitted(interaction: discord.Interaction, draft: Draft) -> None:
     by = await actor_of(interaction)
     try:
         sheet = system.parse_form(dict(draft.texts))
+        check_form_fits(system, sheet)
         if draft.character_id is None:
             name = await roster.store(draft.guild, by, draft.name, sheet, interaction.user.display_name)
             await answer_stored(interaction, name, system)

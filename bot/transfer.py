@@ -27,7 +27,7 @@ from rules.said import joined, say
 from rules.text import Text
 from rules.usertext import listed, mark, quoted
 
-from .lengths import NOTE
+from .lengths import NOTE, check_form_fits
 from .setting_values import MAX_CHOICE_SECONDS, MAX_REMINDER_MINUTES, bounded, typed
 
 FORMAT = "turnkeeper-campaign"
@@ -271,6 +271,7 @@ def _sheet(system, sheet: Any, name: str) -> dict[str, Any]:
     sheet = _dict(sheet, say("sheet of {name}", name=mark(name)))
     try:
         system.parse_sheet(sheet)
+        check_form_fits(system, sheet)
     except RulesError as error:
         raise InvalidInput(say("{name}'s sheet: {error}", name=mark(name), error=error.said)) from None
     return sheet

@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot import paging, render
 from bot.between import describe
 from bot.interact import actor_of, reply
-from bot.lengths import CHOICE_NAME, CHOICE_VALUE, SELECT_OPTIONS
+from bot.lengths import CHOICE_NAME, CHOICE_VALUE, SELECT_OPTIONS, check_form_fits
 from bot.places import campaign_key
 from bot.roster import may_read
 from bot.sheet_forms import Draft, FixFormButton, SheetForm, answer_stored, blank_texts
@@ -92,6 +92,7 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         by, key, record = await self._named(interaction, name)
         check_owner_or_gm(by, record)
         system = registry.get(record.system)
+        check_form_fits(system, record.sheet)
         draft = Draft(
             guild=key,
             user_id=by.user_id,

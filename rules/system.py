@@ -263,6 +263,11 @@ class System(Generic[C]):
         values = self.sheet_type.model_validate(sheet or {}).model_dump(mode="json")
         return "\n".join(f"{key}={_form_value(values[key])}" for key in section.keys)
 
+    def overlong_section(self, sheet: dict[str, Any], most: int) -> str | None:
+        """The label of the first section whose form text (every key written out) is longer than `most`
+        characters; None when all fit."""
+        return next((s.label for s in self.sheet_form() if len(self.form_text(s, sheet)) > most), None)
+
     def parse_form(self, fields: dict[str, str]) -> dict[str, Any]:
         """The sheet from its form's fields (by section label): a wrong value is refused naming its field."""
         raw: dict[str, str] = {}

@@ -107,6 +107,33 @@ async def test_a_wrong_value_is_refused_naming_its_field_and_the_form_reopens_as
     assert record.sheet["body"] == 3
 
 
+async def test_a_sheet_is_only_stored_from_a_form_if_it_opens_again_in_one(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    opened = await standin.invoke("alice", "/character add", name="Nova")
+    await opened.form()
+    # Any key may be typed in any field: this one comes back in another, beside its defaults.
+    long = "companion_of=" + "x" * 3980
+    refused = await (await standin.submit("alice", opened, {"Abilities": long})).response()
+    assert refused.ephemeral and "Zombies and companions" in refused.content and "4000" in refused.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Nova") is None
+    reopened = await standin.click("alice", "Fix the form", message=refused)
+    assert (await reopened.form()).field("Abilities").value == long
+    fits = "companion_of=" + "x" * 3900
+    assert "is stored" in (await (await standin.submit("alice", reopened, {"Abilities": fits})).response()).content
+    form = await (await standin.invoke("alice", "/character edit", name="Nova")).form()
+    assert all(len(form.field(label).value) <= 4000 for label in ("Abilities", "Zombies and companions"))
+
+
+async def test_a_stored_sheet_too_long_for_a_form_is_not_opened_in_one(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    assert not (await say(standin, "alice", "/character add", name="Nova", stats="dex=1")).ephemeral
+    guild = standin.world.default_guild.id
+    record = await bot.core.repo.get_character(guild, "Nova")
+    await bot.core.repo.set_character_sheet(guild, record.id, record.sheet | {"companion_of": "x" * 4000})
+    refused = await (await standin.invoke("alice", "/character edit", name="Nova")).response()
+    assert refused.ephemeral and "Zombies and companions" in refused.content, refused.content
+
+
 async def test_only_the_owner_or_the_gm_edits_a_sheet(standin, bot) -> None:
     await say(standin, "gm", "/campaign setup", system="factions")
     await say(standin, "alice", "/character add", name="Nova", stats="str=12")

@@ -176,6 +176,11 @@ CAMPAIGN_FILES = [
     ("no sections", _campaign(settings=None, state=None, characters=None, npcs=None), "settings"),
     ("no NPC library", _campaign(npcs=None), "npcs"),
     (
+        "a sheet too long to open in a form",
+        _campaign(characters=[{"name": "Nova", "owner_id": "1", "sheet": {"companion_of": "x" * 4000}}]),
+        "Zombies and companions",
+    ),
+    (
         "100,000 nested lists",
         b'{"format": "turnkeeper-campaign", "version": 1, "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
         "nest",
