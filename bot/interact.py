@@ -197,19 +197,27 @@ async def _run(
     asked = (pending.users or (result.state.gm_id,)) if result.pending_opened else ()
     content, mentions = render.result_content(result.events, leave_out=asked)
     started = STAGE_CLOCK.add("render", started)
-    if deferred:
-        # The first followup takes the place of the private "thinking…"; later ones may be
-        # public, and like every followup they do not count against the global REST limit.
-        await reply(interaction, f"✅ {render.words('Done: the result is in the channel.')}", ephemeral=True)
-        for chunk in render.split(content):
-            await persist(_followup(interaction), chunk, allowed_mentions=mentions)
-    else:
-        await reply(interaction, content, allowed=mentions)
+    await answer_result(interaction, content, mentions, deferred)
     STAGE_CLOCK.add("reply", started)
     if by.is_gm:
         await show_gm(interaction, result)
     await announce(bot, interaction.channel, result, interaction=interaction)
     return result
+
+
+async def answer_result(
+    interaction: discord.Interaction, content: str, mentions: discord.AllowedMentions, deferred: bool
+) -> None:
+    """A change's public answer: the interaction's response, or after a private acknowledgement
+    (``in_time``) a private "done" and then the answer as followups."""
+    if not deferred:
+        await reply(interaction, content, allowed=mentions)
+        return
+    # The first followup takes the place of the private "thinking…"; later ones may be
+    # public, and like every followup they do not count against the global REST limit.
+    await reply(interaction, f"✅ {render.words('Done: the result is in the channel.')}", ephemeral=True)
+    for chunk in render.split(content):
+        await persist(_followup(interaction), chunk, allowed_mentions=mentions)
 
 
 async def show_gm(interaction: discord.Interaction, result: Result) -> None:
@@ -224,9 +232,7 @@ async def show_gm(interaction: discord.Interaction, result: Result) -> None:
         log.warning("could not show the GM the hidden numbers in channel %s", interaction.channel_id)
 
 
-async def in_time(
-    interaction: discord.Interaction, work: Awaitable[T], within: float = ANSWER_WITHIN_SECONDS
-) -> tuple[T, bool]:
+async def in_time(interaction: discord.Interaction, work: Awaitable[T], within: float | None = None) -> tuple[T, bool]:
     """``work``'s result, and whether the interaction was acknowledged privately first
     because ``work`` was not done within ``within`` seconds.
 
@@ -238,6 +244,7 @@ async def in_time(
     def defer() -> None:
         deferring.append(asyncio.ensure_future(_defer(interaction)))
 
+    within = ANSWER_WITHIN_SECONDS if within is None else within
     timer = asyncio.get_running_loop().call_later(max(0.0, within), defer)
     try:
         result = await work

@@ -11,7 +11,8 @@ from discord.ext import commands
 
 from bot import render
 from bot.buttons import EndEncounterButton
-from bot.interact import actor_of, announce, refuse, reply
+from bot.core import Result
+from bot.interact import actor_of, announce, answer_result, in_time, refuse, reply
 from bot.places import campaign_key
 from rules import registry
 from rules.actions import EndEncounter
@@ -47,16 +48,19 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description=_("
             await self._start(interaction, system)
 
     async def _start(self, interaction: discord.Interaction, system: app_commands.Choice[str] | None) -> None:
-        by = await actor_of(interaction)
-        result = await self.bot.core.start(
-            interaction.guild_id,
-            interaction.channel_id,
-            by,
-            system=system.value if system else None,
-            campaign=await campaign_key(interaction),
-        )
+        async def started() -> Result:
+            return await self.bot.core.start(
+                interaction.guild_id,
+                interaction.channel_id,
+                await actor_of(interaction),
+                system=system.value if system else None,
+                campaign=await campaign_key(interaction),
+            )
+
+        # It waits for the channel's lock like any command: acknowledged privately if that takes long.
+        result, deferred = await in_time(interaction, started())
         content, mentions = render.result_content(result.events)
-        await reply(interaction, content, allowed=mentions)
+        await answer_result(interaction, content, mentions, deferred)
         await announce(self.bot, interaction.channel, result, interaction=interaction)
 
     @app_commands.command(name="end", description=_("GM: end the encounter in this channel (asks to confirm)"))
@@ -83,8 +87,8 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description=_("
     @app_commands.describe(count=_("How many actions to undo (default 1)"))
     async def undo(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 1) -> None:
         by = await actor_of(interaction)
-        result = await self.bot.core.undo(interaction.channel_id, by, count)
-        await reply(interaction, f"↩️ {render.clean(result.summary)}")
+        result, deferred = await in_time(interaction, self.bot.core.undo(interaction.channel_id, by, count))
+        await answer_result(interaction, f"↩️ {render.clean(result.summary)}", render.NOBODY, deferred)
         await announce(self.bot, interaction.channel, result, interaction=interaction)
 
     @app_commands.command(name="log", description=_("Post an encounter's log as a Markdown file (also after it ended)"))

@@ -163,3 +163,26 @@ async def test_a_command_stuck_behind_others_is_acknowledged_in_time_and_refusal
     assert refused.ephemeral and refused.content.startswith("⛔")
     assert not any("⛔" in m.content for m in standin.messages() if not m.ephemeral)
     await bot.idle.wait()
+
+
+@pytest.mark.parametrize(
+    ("command", "channel", "said"),
+    [("/encounter undo", "combat", "Undid 1 action"), ("/encounter start", "combat-2", "encounter begins")],
+)
+async def test_undo_and_start_waiting_for_the_channel_are_acknowledged_in_time(
+    standin, bot, monkeypatch, command, channel, said
+):
+    from bot import interact
+
+    await setup_fight(standin)
+    monkeypatch.setattr(interact, "ANSWER_WITHIN_SECONDS", 0.05)
+    before = len(standin.messages(channel))
+    async with bot.core.lock(standin.channel(channel).id):  # as if a burst of commands held the channel
+        handle = await standin.invoke("gm", command, in_channel=channel)
+        assert await handle.acknowledged() == 5  # deferred while it waits
+    answer = await handle.response()
+    assert answer.ephemeral and "Done" in answer.content, answer.content
+    shown = lambda: standin.messages(channel)[before:]  # noqa: E731
+    posted = await standin.wait_for(lambda: next((m for m in shown() if said in m.content), None))
+    assert not posted.ephemeral
+    await bot.idle.wait()
