@@ -149,7 +149,7 @@ def check(given: Given) -> Check:
         raise InvalidInput(say("dc: the effect's Attack value (how many cards it flips)."))
     opts = dict(given.flags)
     if isinstance(opts.get("cards"), str) and not given.has("cards"):
-        # /save has no cards: field, so flips entered by hand ride in the options.
+        # Flips entered by hand go in /save's cards: field; `cards='…'` in the options is still read.
         given = Given(given.by, given.options | {"cards": opts.pop("cards")}, given.state, given.system)
     return Check(**given.base(), stat=stat, against=given.integer("dc", 1, 30), flags=opts)
 

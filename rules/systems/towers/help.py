@@ -22,7 +22,7 @@ HELP = (
     "**Damage** weapon + ♥ − ER/IR, min 1 STUN; LETHAL = ♥ (≤ STUN); ♥ on a hit = critical.\n"
     '**GM** `/damage amount:"20 ft"`, `amount:8 damage_type:"arcane cold" options:"lethal=1 flips=2"`, '
     '`/heal options:lethal|temp`, `/condition add duration:"2 rounds" options:ongoing=2`, '
-    "`/save kind:endurance dc:5` (Attack 5; `options:\"cards='…'\"`: its cards, then yours).\n"
+    '`/save kind:endurance dc:5` (Attack 5; `cards:"…"`: its cards, then yours).\n'
     "**Defaults** players flip their defence; disabled may act; flat-footed PD −SS. "
     '`/campaign setup settings:"defender_flips=auto surprise_phases=10 '
     'mana_per_zero_phase=1 disabled_can_act=false"`\n'
