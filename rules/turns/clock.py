@@ -134,6 +134,8 @@ class Clock(TurnStructure):
         enc = enc.but(turns=state.but(entries=tuple(e for e in state.entries if e.cid != cid)))
         if state.current == cid and enc.status == "running":
             return self._next(system, enc, chance)
+        if state.current == cid:  # the last one out: nobody's turn until the GM goes on
+            enc = enc.but(turns=enc.turns.but(current=None))
         return enc, []
 
     # --- flow -------------------------------------------------------------------
@@ -247,8 +249,8 @@ class Clock(TurnStructure):
     def end_turn(self, system, enc, chance) -> Result:
         """Ending a turn without an action costs the structure's idle cost."""
         current = enc.turns.current
-        if current is None:
-            raise InvalidInput(say("Nobody is acting on the clock."))
+        if current is None:  # nobody could act (or nobody was left): the clock looks again
+            return self._next(system, enc, chance)
         name = enc.get(current).name
         what = say("{who} {what} ({cost})", who=name, what=self.idle_what, cost=self.idle_cost)
         enc, events = system.on_idle_turn(enc, current, chance)

@@ -393,3 +393,14 @@ def test_whoever_drops_on_their_own_turn_hands_the_clock_on_with_a_word():
     out = command(enc, "damage", target="Bandit", amount="10", options="lethal=6")
     assert "Bandit can no longer act: the clock moves on." in texts(out)
     assert who(out.state) == "Fighter"
+
+
+def test_after_the_last_one_leaves_a_newcomer_takes_the_next_turn():
+    enc = duel()
+    enc = command(enc, "initiative_remove", combatant="Bandit").state
+    out = command(enc, "initiative_remove", combatant="Fighter")
+    assert "Nobody is left in the fight" in " ".join(map(english, texts(out)))
+    assert who(out.state) is None and SYSTEM.turns.acting(out.state) == ()
+    enc = add(out.state, "Thug", "9D", BANDIT).state
+    enc = begin(enc).state  # the GM goes on
+    assert who(enc) == "Thug" and SYSTEM.turns.waiting(SYSTEM, enc).cids == SYSTEM.turns.acting(enc)
