@@ -79,25 +79,30 @@ def add(system: System, enc: Encounter, action: AddCombatants, chance: Chance):
 
 def remove(system: System, enc: Encounter, action: RemoveCombatant, chance: Chance):
     combatant = enc.find(action.target)
-    if enc.status == "running" and not any(c.id != combatant.id and not c.out for c in enc.combatants):
-        # The last one out: there is no next turn to find, so the fight waits for newcomers.
-        left, events = system.turns.leave(system, enc.but(status="setup"), combatant.id, chance)
-        enc = left.but(status="running", combatants=tuple(c for c in left.combatants if c.id != combatant.id))
-        return enc, [
-            Event(kind="info", text=say("{who} leaves the encounter.", who=combatant.name)),
+    gone = system.leaving(enc, combatant.id)
+    events = [Event(kind="info", text=say("{who} leaves the encounter.", who=combatant.name))]
+    # The last one out: there is no next turn to find, so the fight waits for newcomers.
+    last = enc.status == "running" and not any(c.id not in gone and not c.out for c in enc.combatants)
+    if last:
+        events.append(
             Event(
                 kind="warning",
                 text=say(
                     "Nobody is left in the fight: add combatants with /initiative add or "
                     "/initiative join and the GM goes on with /initiative next, or /encounter end."
                 ),
-            ),
-        ] + events
-    enc, events = system.turns.leave(system, enc, combatant.id, chance)
-    enc = enc.but(combatants=tuple(c for c in enc.combatants if c.id != combatant.id))
-    if enc.pending and enc.pending.chooser == combatant.id:
-        enc = enc.but(pending=None)
-    return enc, [Event(kind="info", text=say("{who} leaves the encounter.", who=combatant.name))] + events
+            )
+        )
+        enc = enc.but(status="setup")
+    for cid in gone:
+        enc, more = system.turns.leave(system, enc, cid, chance)
+        events += more
+        enc = enc.but(combatants=tuple(c for c in enc.combatants if c.id != cid))
+        if enc.pending and enc.pending.chooser == cid:
+            enc = enc.but(pending=None)
+    if last:
+        enc = enc.but(status="running")
+    return system.forget(enc, gone), events
 
 
 def next_turn(system: System, enc: Encounter, action: NextTurn, chance: Chance):

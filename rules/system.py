@@ -348,6 +348,14 @@ class System(Generic[C]):
     def can_act(self, enc: Encounter, combatant: C) -> bool:
         return not combatant.out
 
+    def leaving(self, enc: Encounter, cid: str) -> tuple[str, ...]:
+        """Who leaves the fight when the GM removes `cid`: itself, then whoever exists only through it."""
+        return (cid,)
+
+    def forget(self, enc: Encounter, gone: tuple[str, ...]) -> Encounter:
+        """The encounter once `gone` have left it: what the others held of them let go."""
+        return enc
+
     def on_turn_start(self, enc: Encounter, cid: str, chance: Chance) -> tuple[Encounter, list[Event]]:
         return enc, []
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from rules.actions import RemoveCombatant
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
+from rules.said import english
+from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import BonusAction, BreakFree, FreeAlly, Move, PickUp, Surrender
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
@@ -74,6 +77,15 @@ def test_the_grapple_example():
     assert "Bandit 1 STR save to break free of Theobald: d20 6 vs STR 10 → pass: free!" in texts(out)
     assert out.state.find("Bandit 1").grabbed_by is None
     assert out.state.turns.active is None and out.state.turns.moving == "players"
+
+
+def test_removing_a_grabber_frees_whoever_it_held():
+    enc = seed_cast()
+    enc = enc.update(enc.find("Bandit 1").id, grabbed_by=enc.find("Theobald").id)
+    out = apply(enc, RemoveCombatant(by=GM, target="Theobald"))
+    bandit = out.state.find("Bandit 1")
+    assert bandit.grabbed_by is None
+    assert "grabbed" not in english(SYSTEM.status_line(out.state, bandit, reveal=True))
 
 
 def test_an_ally_frees_a_grabbed_character_with_a_str_save():

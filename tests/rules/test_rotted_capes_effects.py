@@ -488,6 +488,28 @@ def test_unleashed_gets_an_extra_turn_at_initiative_minus_ten_and_double_stamina
         )
 
 
+def test_a_removed_unleashed_villain_takes_its_extra_turn_with_it():
+    enc = end_turn(villain(), GM).state  # Nova's turn
+    out = cmd(enc, "initiative_remove", combatant="Dr Rot")
+    assert [c.name for c in out.state.combatants] == ["Nova"]
+    enc = end_turn(out.state, ALICE).state
+    assert acting(enc) == ["Nova"] and enc.round == 2
+
+
+def test_a_condition_timed_on_a_removed_combatants_turn_ends_with_the_round():
+    enc = new()
+    enc = join(join(enc, "Nova", 15), "Bolt", 10)
+    enc = begin(join(enc, "Brute", 5))
+    enc = run(enc, "condition_add", target="Nova", condition="Stunned", duration="end of Brute's next turn")
+    enc = run(enc, "initiative_remove", combatant="Brute")
+    assert "Stunned" in report("condition_list", enc, {}) and "until the end of the round" in report(
+        "condition_list", enc, {}
+    )
+    enc = end_turn(enc, ALICE).state
+    out = end_turn(enc, BOB)
+    assert texts(out)[:2] == ["Nova is no longer Stunned.", "Round 2"]
+
+
 def SYSTEM_STATUS(enc, name):
     from rules.systems.rotted_capes import SYSTEM
 

@@ -32,6 +32,7 @@ from .actions import (
     Surrender,
 )
 from .commands import COMMANDS
+from .harm import release_holds
 from .model import TURNS, FactionsEncounter, Fighter, fighter
 from .sheet import FactionsSheet, parse_weapons
 
@@ -181,6 +182,12 @@ class FactionsSystem(System):
     # --- hooks ------------------------------------------------------------------
     def can_act(self, enc, combatant: Combatant) -> bool:
         return fighter(combatant).standing
+
+    def forget(self, enc, gone: tuple[str, ...]):
+        # Whoever a removed grabber held is free.
+        for cid in gone:
+            enc = release_holds(enc, cid)
+        return enc
 
     def bonus_round(self, enc) -> list[str]:
         return [c.id for c in enc.combatants if c.concealed and c.standing]

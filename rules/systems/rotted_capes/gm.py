@@ -311,8 +311,11 @@ def _describe(c: Condition, enc, *, added: bool = False) -> Text:
             return say_plural("for {n} round", "for {n} rounds", n, n=n)
         return say_plural("{n} round left", "{n} rounds left", n, n=n)
     if c.until == "turn_end":
-        if c.owner:
-            return say("until the end of {who}'s next turn", who=enc.get(c.owner).name)
+        owner = next((o for o in enc.combatants if o.id == c.owner), None)
+        if owner is not None:
+            return say("until the end of {who}'s next turn", who=owner.name)
+        if c.owner:  # who it waited for has left the fight (see hooks.round_end)
+            return say("until the end of the round")
         return say("until the end of their next turn")
     if c.until == "save":
         return say("until a DC {dc} {kind} save at the end of one of their turns", dc=c.dc, kind=mark(c.save.upper()))

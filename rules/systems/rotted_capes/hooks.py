@@ -202,9 +202,10 @@ def round_start(enc: RCEncounter) -> RCEncounter:
 
 
 def round_end(enc: RCEncounter) -> tuple[RCEncounter, list[Event]]:
-    """A condition timed on the turn of someone who will never act again ends with the round."""
-    gone = {c.id for c in enc.combatants if c.out}
-    return _end_conditions(enc, lambda o, x: x.until == "turn_end" and x.owner in gone)
+    """A condition timed on the turn of someone who will never act again (out, or no longer in the
+    fight) ends with the round."""
+    here = {c.id for c in enc.combatants if not c.out}
+    return _end_conditions(enc, lambda o, x: x.until == "turn_end" and x.owner is not None and x.owner not in here)
 
 
 def _end_conditions(enc: RCEncounter, ends) -> tuple[RCEncounter, list[Event]]:

@@ -133,6 +133,10 @@ class RottedCapes(System[RCCombatant]):
             )
         return ordered, slots, events
 
+    def leaving(self, enc, cid) -> tuple[str, ...]:
+        # An Unleashed villain's extra turn leaves with it.
+        return (cid, *(c.id for c in enc.combatants if c.echo_of == cid))
+
     def can_act(self, enc, c) -> bool:
         if c.out or c.passing:
             return False
