@@ -6,12 +6,16 @@ instead of the real hit)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from pydantic_core import PydanticKnownError
 
+import rules
 from rules import registry
 from rules.actions import AddCombatants, DelayTurn, NextTurn
-from rules.commands import Stored, amount
+from rules.commands import SHARED, Stored, amount
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, RulesError, UnknownAction
 from rules.model import Actor
@@ -176,3 +180,30 @@ def test_a_sheet_value_error_is_said_with_pydantics_own_template(kind):
     }
     context = context or None
     assert VALUE_ERRORS[kind] == PydanticKnownError(kind, context).message_template
+
+
+# Every `name` a command builder reads from `options:` (found in the builders' own source, so a
+# new one is covered without this list being kept by hand).
+_READ = re.compile(r"""(?:opts|flags)(?:\.get\(|\[)"(\w+)"|given\.(?:word|number|flag)\("(\w+)\"""")
+OPTION_NAMES = sorted(
+    {a or b for path in Path(rules.__file__).parent.rglob("*.py") for a, b in _READ.findall(path.read_text())}
+)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_any_option_word_bare_or_with_any_value_builds_an_action_or_is_refused_in_words(key):
+    rules_system = system(key)
+    state = rules_system.new_encounter(1, 1)
+    # (initiative_join takes the stored character the bot read, never typed text)
+    names = (*rules_system.commands.build, *SHARED)
+    commands = [n for n in names if n != "initiative_join" and rules_system.commands.builder(n)]
+    acts = [("act", value) for value, _ in rules_system.act_choices()]
+    assert len(OPTION_NAMES) > 20
+    for command, action in [(c, None) for c in commands] + acts:
+        for name in OPTION_NAMES:
+            for written in (name, f"{name}=zz", f"{name}=-1", f"{name}=99999999999"):
+                given = {"target": "Goblin", "amount": "3", "options": written} | ({"action": action} if action else {})
+                try:
+                    rules_system.command(command, GM, given, state)
+                except RulesError:
+                    pass

@@ -50,7 +50,7 @@ def attack(given: Given) -> Action:
         distance = given.number("distance", 0, 100_000)
     fields = dict(
         targets=_targets(given.options.get("target"), given.number("combo", 1, 10)),
-        weapon=given.optional("weapon") or opts.get("weapon") or None,
+        weapon=given.optional("weapon") or given.word("weapon"),
         x=x,
         y=y,
         damage=given.optional("damage"),
