@@ -801,3 +801,9 @@ def test_a_full_fight_carry_over_delayed_spell_combo_parry_dying_stabilised_and_
         found = next((i for i in range(position, len(log)) if log[i] == line), None)
         assert found is not None, f"missing or out of order: {line}\n\n" + "\n".join(log)
         position = found + 1
+
+
+@pytest.mark.parametrize("stats", ["reflex=1001", "dex=-1001", "strength=1000000000000000000", "scale=11"])
+def test_a_sheet_number_past_any_creature_is_refused_naming_it(stats):
+    with pytest.raises(InvalidInput, match=stats.partition("=")[0]):
+        SYSTEM.parse_sheet(stats)

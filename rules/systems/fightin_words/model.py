@@ -68,24 +68,31 @@ def parse_weapons(text: str) -> tuple[Weapon, ...]:
     return tuple(weapons)
 
 
+# Far past any creature the seed describes: the bounds keep initiative keys and sums exact (as floats too).
+LOW, HIGH = -1000, 1000
+SCALE_LOW, SCALE_HIGH = -5, 10
+
+
 class Sheet(Value):
-    reflex: int = Field(0, description=N_("Reflex: initiative, Dodge and Reflex checks"))
-    dex: int = Field(0, description=N_("Dexterity: added to initiative"))
-    strength: int = Field(3, description=N_("Strength: added to melee damage"))
-    endurance: int = Field(3, description=N_("Endurance: adds to Toughness; dying checks"))
-    spirit: int = Field(3, description=N_("Spirit: Will is Spirit + 6; Broken checks"))
-    scale: int = Field(0, description=N_("size: −1 cat, 0 human, 1 horse… up to 10"))
+    reflex: int = Field(0, ge=LOW, le=HIGH, description=N_("Reflex: initiative, Dodge and Reflex checks"))
+    dex: int = Field(0, ge=LOW, le=HIGH, description=N_("Dexterity: added to initiative"))
+    strength: int = Field(3, ge=LOW, le=HIGH, description=N_("Strength: added to melee damage"))
+    endurance: int = Field(3, ge=LOW, le=HIGH, description=N_("Endurance: adds to Toughness; dying checks"))
+    spirit: int = Field(3, ge=LOW, le=HIGH, description=N_("Spirit: Will is Spirit + 6; Broken checks"))
+    scale: int = Field(0, ge=SCALE_LOW, le=SCALE_HIGH, description=N_("size: −1 cat, 0 human, 1 horse… up to 10"))
     # best Defence bonus (armour, natural, durability…): they do not stack
-    defence: int = Field(0, description=N_("best Defence bonus (armour, natural…), added to Toughness"))
+    defence: int = Field(
+        0, ge=LOW, le=HIGH, description=N_("best Defence bonus (armour, natural…), added to Toughness")
+    )
     # Discipline and other Will modifiers
-    will_bonus: int = Field(0, description=N_("Will modifiers such as Discipline"))
-    weapon_skill: int = Field(0, description=N_("Weapon Skill bonus: melee attacks"))
-    ranged_skill: int = Field(0, description=N_("Ranged Skill bonus: ranged attacks"))
-    magic_skill: int = Field(0, description=N_("Magic Skill bonus: attack spells"))
-    block: int = Field(0, description=N_("Block defence bonus (Shield Use)"))
-    dodge: int = Field(0, description=N_("Dodge defence bonus"))
-    parry: int = Field(0, description=N_("Parry defence bonus"))
-    fortitude: int = Field(0, description=N_("Fortitude bonus (checks add scale)"))
+    will_bonus: int = Field(0, ge=LOW, le=HIGH, description=N_("Will modifiers such as Discipline"))
+    weapon_skill: int = Field(0, ge=LOW, le=HIGH, description=N_("Weapon Skill bonus: melee attacks"))
+    ranged_skill: int = Field(0, ge=LOW, le=HIGH, description=N_("Ranged Skill bonus: ranged attacks"))
+    magic_skill: int = Field(0, ge=LOW, le=HIGH, description=N_("Magic Skill bonus: attack spells"))
+    block: int = Field(0, ge=LOW, le=HIGH, description=N_("Block defence bonus (Shield Use)"))
+    dodge: int = Field(0, ge=LOW, le=HIGH, description=N_("Dodge defence bonus"))
+    parry: int = Field(0, ge=LOW, le=HIGH, description=N_("Parry defence bonus"))
+    fortitude: int = Field(0, ge=LOW, le=HIGH, description=N_("Fortitude bonus (checks add scale)"))
     weapons: str = Field("", description=N_("name:damage[:reach or range in m][:magic]; several split by ;"))
 
     @field_validator("weapons")
