@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
 from rules.said import english
+from rules.systems.towers import actions
 from rules.systems.towers.attack import pick_weapon
 from rules.systems.towers.sheet import UNARMED
 from tests.helpers import answer_by_key
-from tests.rules.test_towers_helpers import PLAYER, add, begin, choose, command, new, phase_of, texts, who
+from tests.rules.test_towers_helpers import GM, PLAYER, add, begin, choose, command, new, phase_of, texts, who
 
 HERO = (
     "init=2 ss=2 hs=3 pa=4 pd=3 id=2 er=1 stun=12 lethal=6 endurance=2 px=2 "
@@ -288,3 +290,17 @@ def test_a_declared_fist_weapon_is_used_as_written_and_bare_hands_come_after():
     assert pick_weapon(brawler, "fist").name == "Fist" and pick_weapon(brawler, "fist").damage == 3
     assert pick_weapon(brawler, "fists") is UNARMED
     assert pick_weapon(brawler, "unarmed") is UNARMED
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        lambda: actions.Attack(by=GM, targets=("Bandit",), style="nonsense"),
+        lambda: actions.Check(by=GM, actor="Fighter", stat="__class__", against=3),
+    ],
+    ids=["an unknown attack style", "an unknown stat to resist with"],
+)
+def test_an_action_the_commands_never_build_is_still_refused_in_words(action):
+    enc = add(add(new(), "Fighter", "KH 4C", "init=2").state, "Bandit", "9D", "init=1").state
+    with pytest.raises(InvalidInput):
+        apply(begin(enc).state, action())

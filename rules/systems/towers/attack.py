@@ -18,7 +18,7 @@ from rules.secrets import secret
 from rules.usertext import Typed, listed, quoted
 
 from .acting import acted
-from .costs import ACTIONS, OPPORTUNITY_DELAY, SHIFT_ADDED
+from .costs import OPPORTUNITY_DELAY, SHIFT_ADDED, action_type
 from .damage import Harm, dealt, take
 from .flips import Flip, card_count, described, flip
 from .model import TowersCombatant, TowersEncounter
@@ -157,7 +157,7 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
             raise InvalidInput(say("Aid helps a third person against your foe."))
         if len(defenders) != 1:
             raise InvalidInput(say("Aid works against one foe."))
-    kind = ACTIONS[style]
+    kind = action_type(style)
     cost = kind.cost
     moved = bool(flags.get("shift_position") or flags.get("step"))
     if moved:
