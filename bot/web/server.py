@@ -6,8 +6,9 @@
 - `GET /static/…`: the page's script and style (the Content-Security-Policy allows no inline script or style).
 
 State is read from the database, never from this process's memory of a command: a fight changed by another shard
-process reaches the page too. One poller per fight watches its `version` (about twice a second) for all its open
-pages; each page has a queue of one, so a slow reader skips to the latest state instead of piling up memory.
+process reaches the page too. One poller per link watches its fight's `version` (about twice a second) for all its
+open pages, and that the link still shows it (not revoked, not expired: else the pages are told and closed); each
+page has a queue of one, so a slow reader skips to the latest state instead of piling up memory.
 A request writes nothing.
 """
 
@@ -21,7 +22,7 @@ import json
 import logging
 import re
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -49,7 +50,10 @@ NO_SCRIPT_REFRESH_SECONDS = 5
 PAGE_BURST, PAGE_RATE = 30, 1.0
 STREAM_BURST, STREAM_RATE = 10, 0.2
 MAX_STREAMS = 5000
+MAX_STREAMS_PER_VISITOR = 20  # a TV, a stream, a few phones: more from one place is not a table watching
 MAX_ADDRESSES = 10000
+# The end of a page whose link no longer shows the fight (None ends a stream quietly: the page reconnects).
+GONE = N_("This link no longer shows the fight: the GM revoked it, or the fight ended more than a day ago.")
 
 POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -83,28 +87,36 @@ class RateLimit:
 
 
 def address_of(request: web.Request) -> str:
-    """Who asks: behind a reverse proxy on this machine, the address it forwards (the last one it added)."""
+    """Who asks: behind a reverse proxy on this machine, the address it forwards (the last one it added; a
+    proxy may add a header line of its own after the client's), an IPv6 address by its /64, which one
+    household or server holds whole."""
     remote = request.remote or ""
-    forwarded = request.headers.get("X-Forwarded-For", "")
+    # Every line of the header: the client may have sent one of its own before the proxy's.
+    forwarded = ",".join(request.headers.getall("X-Forwarded-For", []))
     try:
         local = ipaddress.ip_address(remote).is_loopback
     except ValueError:
         local = False
-    if local and forwarded:
-        return forwarded.split(",")[-1].strip()
-    return remote
+    address = forwarded.split(",")[-1].strip() if local and forwarded.strip() else remote
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
+
+
+Shown = View | str | None  # a state; GONE: the link is dead; None: the server stops
 
 
 class Watch:
-    """One fight as its open pages see it: the latest view, and a queue of one per page."""
+    """One link's fight as its open pages see it: the latest view, and a queue of one per page."""
 
-    def __init__(self, encounter_id: int, locale: str | None) -> None:
-        self.encounter_id = encounter_id
-        self.locale = locale
-        self.pages: set[asyncio.Queue[View | None]] = set()
+    def __init__(self, share: Share) -> None:
+        self.share = share
+        self.pages: set[asyncio.Queue[Shown]] = set()
         self.task: asyncio.Task[None] | None = None
 
-    def publish(self, shown: View | None) -> None:
+    def publish(self, shown: Shown) -> None:
         for queue in self.pages:
             with contextlib.suppress(asyncio.QueueEmpty):
                 queue.get_nowait()  # an unread older state is not worth sending any more
@@ -126,8 +138,9 @@ class WebPage:
         self.now = now
         self.page_limit = RateLimit(PAGE_BURST, PAGE_RATE, clock)
         self.stream_limit = RateLimit(STREAM_BURST, STREAM_RATE, clock)
-        self.watches: dict[tuple[int, str | None], Watch] = {}
+        self.watches: dict[str, Watch] = {}  # by link
         self.streams = 0
+        self.streams_of: Counter[str] = Counter()  # open streams by visitor
         self.app = web.Application()
         self.app.router.add_get("/f/{token}", self.page)
         self.app.router.add_get("/f/{token}/events", self.events)
@@ -180,7 +193,8 @@ class WebPage:
         return web.Response(text=document(shown, share, overlay=overlay), content_type="text/html", charset="utf-8")
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        if not self.stream_limit.allow(address_of(request)):
+        visitor = address_of(request)
+        if not self.stream_limit.allow(visitor) or self.streams_of[visitor] >= MAX_STREAMS_PER_VISITOR:
             raise _refused(web.HTTPTooManyRequests, N_("Too many requests: wait a moment."))
         if self.streams >= MAX_STREAMS:
             raise _refused(web.HTTPServiceUnavailable, N_("Too many open pages: try again later."))
@@ -188,10 +202,11 @@ class WebPage:
         translation.LOCALE.set(share.locale)
         shown = await self._view(record)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
-        queue: asyncio.Queue[View | None] = asyncio.Queue(maxsize=1)
+        queue: asyncio.Queue[Shown] = asyncio.Queue(maxsize=1)
         watch = self._watch(share)
         watch.pages.add(queue)
         self.streams += 1
+        self.streams_of[visitor] += 1
         try:
             await response.prepare(request)
             await response.write(b"retry: 1000\n\n" + _event(shown))
@@ -202,49 +217,53 @@ class WebPage:
                     await response.write(b": still here\n\n")
                     continue
                 if latest is None:
-                    break  # the fight is gone or its page expired
+                    break  # the server stops: the page reconnects to the next one
+                if isinstance(latest, str):
+                    await response.write(_gone(latest))  # the page stops listening
+                    break
                 await response.write(_event(latest))
         except (ConnectionResetError, ConnectionError):
             pass
         finally:
             self.streams -= 1
+            self.streams_of[visitor] -= 1
+            if not self.streams_of[visitor]:
+                del self.streams_of[visitor]
             watch.pages.discard(queue)
             if not watch.pages and watch.task is not None:
                 watch.task.cancel()
-                self.watches.pop((watch.encounter_id, watch.locale), None)
+                self.watches.pop(watch.share.token, None)
         return response
 
     def _watch(self, share: Share) -> Watch:
-        key = (share.encounter_id, share.locale)
-        watch = self.watches.get(key)
+        watch = self.watches.get(share.token)
         if watch is None:
-            watch = self.watches[key] = Watch(share.encounter_id, share.locale)
+            watch = self.watches[share.token] = Watch(share)
             watch.task = asyncio.create_task(self._polling(watch), name=f"web page of encounter {share.encounter_id}")
         return watch
 
     async def _polling(self, watch: Watch) -> None:
-        translation.LOCALE.set(watch.locale)
+        translation.LOCALE.set(watch.share.locale)
         seen: int | None = None
         while True:
             await asyncio.sleep(self.poll)
             try:
-                found = await self.shares.version(watch.encounter_id)
-                if found is None:
-                    watch.publish(None)
+                # The link itself is looked up every time: a page of a revoked or expired link ends at once.
+                version = await self.shares.shown(watch.share.token, self.now())
+                if version is None:
+                    watch.publish(render.plain(say(GONE)))
                     continue
-                version, _ = found
                 if version == seen:
                     continue
-                record = await self.repo.get_encounter(watch.encounter_id)
-                if record is None or expired(record, self.now()):
-                    watch.publish(None)
-                    continue
+                record = await self.repo.get_encounter(watch.share.encounter_id)
+                if record is None:
+                    continue  # gone since: the next look says so
                 watch.publish(await self._view(record))  # the first one too: a page may have read an older state
                 seen = record.version
             except asyncio.CancelledError:
                 raise
             except Exception:  # a database hiccup: the pages keep their last state, the next poll tries again
-                log.exception("the web page of encounter %s could not be read", watch.encounter_id)
+                log.exception("the web page of encounter %s could not be read", watch.share.encounter_id)
 
     async def static(self, request: web.Request) -> web.FileResponse:
         name = request.match_info["name"]
@@ -273,6 +292,10 @@ def _refused(kind: type[web.HTTPException], said: str) -> web.HTTPException:
 
 def _event(shown: View) -> bytes:
     return f"event: state\ndata: {json.dumps(shown.fragments())}\n\n".encode()
+
+
+def _gone(said: str) -> bytes:
+    return f"event: gone\ndata: {json.dumps({'said': said})}\n\n".encode()
 
 
 def _lang(locale: str | None) -> str:

@@ -39,7 +39,11 @@ def new_token() -> str:
 
 def expired(record: EncounterRecord, now: datetime) -> bool:
     """A finished fight's page lives a day past the end (its last change)."""
-    return record.status == ENDED and now - record.updated_at > KEPT_AFTER_END
+    return ended_long_ago(record.status, record.updated_at, now)
+
+
+def ended_long_ago(status: str, updated_at: datetime, now: datetime) -> bool:
+    return status == ENDED and now - updated_at > KEPT_AFTER_END
 
 
 class Shares:
@@ -77,8 +81,16 @@ class Shares:
             return None
         return Share(token=row.token, encounter_id=row.encounter_id, channel_id=row.channel_id, locale=row.locale)
 
-    async def version(self, encounter_id: int) -> tuple[int, str] | None:
-        """The fight's version and status: a cheap look for a change (None: the fight is gone)."""
+    async def shown(self, token: str, now: datetime) -> int | None:
+        """The version of the fight a link shows: a cheap look for a change. None when the link shows nothing
+        any more: revoked, its fight gone, or ended more than a day ago."""
+        query = (
+            sa.select(EN.c.version, EN.c.status, EN.c.updated_at)
+            .select_from(SH.join(EN, EN.c.id == SH.c.encounter_id))
+            .where(SH.c.token == token)
+        )
         async with self._reader.connect() as conn:
-            row = (await conn.execute(sa.select(EN.c.version, EN.c.status).where(EN.c.id == encounter_id))).first()
-        return None if row is None else (row.version, row.status)
+            row = (await conn.execute(query)).first()
+        if row is None or ended_long_ago(row.status, row.updated_at, now):
+            return None
+        return int(row.version)

@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 import pytest
 
 from bot.tables import utcnow
-from bot.web.server import PAGE_BURST
+from bot.web.server import MAX_STREAMS_PER_VISITOR, PAGE_BURST
 from rules import registry, usertext
 from rules.text import english
 from tests.e2e.conftest import say
@@ -194,6 +194,35 @@ async def test_a_page_shows_the_final_state_after_the_end_then_expires_a_day_lat
         response = await gone.get(f"/f/{token}")
         assert response.status == 410 and "more than a day ago" in await response.text()
         assert (await gone.get(f"/f/{token}/events")).status == 410
+
+
+async def test_an_open_page_of_an_ended_fight_closes_when_its_day_is_over(standin, bot):
+    await setup_fight(standin)
+    token = await shared(standin)
+    await say(standin, "gm", "/encounter end")
+    await (await standin.click("gm", "End the encounter")).response()
+    later = [timedelta(0)]
+    async with page_server(bot.settings.database_url, now=lambda: utcnow() + later[0]) as web:
+        stream = await web.get(f"/f/{token}/events")
+        assert "Tank" in (await next_state(stream))["order"]
+        later[0] = timedelta(days=1, minutes=1)  # nothing changes any more: the day runs out all the same
+        assert "more than a day ago" in (await asyncio.wait_for(next_state(stream), 2))["said"]
+        assert web.page.streams == 0
+
+
+async def test_one_visitor_keeps_only_so_many_pages_open_at_once(standin, bot):
+    await setup_fight(standin)
+    token = await shared(standin)
+    ticks = iter(range(0, 10**6, 60))  # a minute between requests: the request rate never stops them
+    async with page_server(bot.settings.database_url, clock=lambda: float(next(ticks))) as web:
+        streams = [await web.get(f"/f/{token}/events") for _ in range(MAX_STREAMS_PER_VISITOR + 1)]
+        assert [s.status for s in streams] == [200] * MAX_STREAMS_PER_VISITOR + [429]
+        streams[0].close()
+        await asyncio.sleep(0.2)
+        again = await web.get(f"/f/{token}/events")
+        assert again.status == 200
+        for stream in [*streams, again]:
+            stream.close()
 
 
 async def test_a_change_reaches_an_open_stream_within_a_second(standin, bot, web):

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 
 from aiohttp.test_utils import make_mocked_request
+from multidict import CIMultiDict
 
 from bot.web.page import View
 from bot.web.server import RateLimit, Watch, address_of
+from bot.web.shares import Share
 
 
 def a_view(version: int) -> View:
@@ -15,7 +17,7 @@ def a_view(version: int) -> View:
 
 
 def test_a_slow_page_keeps_only_the_latest_state_however_many_changes_it_missed():
-    watch = Watch(1, None)
+    watch = Watch(Share(token="t" * 43, encounter_id=1, channel_id=2, locale=None))
     slow: asyncio.Queue[View | None] = asyncio.Queue(maxsize=1)
     watch.pages.add(slow)
     for version in range(1, 1001):
@@ -37,3 +39,13 @@ def test_only_a_proxy_on_this_machine_names_the_visitor():
     assert address_of(proxied) == "5.6.7.8"
     spoofed = make_mocked_request("GET", "/", headers={"X-Forwarded-For": "5.6.7.8"}).clone(remote="203.0.113.9")
     assert address_of(spoofed) == "203.0.113.9"
+    # A client's own header line comes before the one its proxy adds: the proxy's last address counts.
+    lines = CIMultiDict([("X-Forwarded-For", "6.6.6.6"), ("X-Forwarded-For", "1.2.3.4")])
+    assert address_of(make_mocked_request("GET", "/", headers=lines).clone(remote="127.0.0.1")) == "1.2.3.4"
+
+
+def test_an_ipv6_visitor_is_known_by_its_64_which_one_place_holds_whole():
+    one, two = (
+        make_mocked_request("GET", "/").clone(remote=address) for address in ("2001:db8:1:2::5", "2001:db8:1:2:ff::9")
+    )
+    assert address_of(one) == address_of(two) == "2001:db8:1:2::/64"

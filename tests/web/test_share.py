@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import aiohttp
 import pytest
 import sqlalchemy as sa
@@ -9,7 +11,7 @@ import sqlalchemy as sa
 from bot.web.shares import share_table
 from tests import toy
 from tests.e2e.conftest import say
-from tests.web.conftest import BASE, shared, turnkeeper_on_the_web
+from tests.web.conftest import BASE, next_state, shared, turnkeeper_on_the_web
 
 KEY = "rotted-capes"  # a real key so the command choices accept it; the toy stands in
 
@@ -71,6 +73,19 @@ async def test_revoke_kills_the_link_and_a_new_share_makes_another(standin, bot,
     assert (await web.get(f"/f/{token}/events")).status == 404
     again = await shared(standin)
     assert again != token and (await web.get(f"/f/{again}")).status == 200
+
+
+async def test_revoking_ends_the_pages_already_open_and_they_see_no_later_change(standin, bot, web):
+    await fight(standin, "Goblin", "Orc")
+    token = await shared(standin)
+    stream = await web.get(f"/f/{token}/events")
+    await next_state(stream)
+    await say(standin, "gm", "/encounter share", revoke=True)
+    last = await asyncio.wait_for(next_state(stream), 2)
+    assert "revoked" in last["said"]
+    assert (await asyncio.wait_for(stream.content.read(), 2)).strip() == b""  # the stream is over
+    await say(standin, "gm", "/encounter note", text="the secret plan")
+    assert web.page.streams == 0 and web.page.watches == {}
 
 
 async def test_the_bot_serves_the_page_on_its_port(standin, bot):

@@ -18,4 +18,13 @@
     });
     document.documentElement.setAttribute("data-version", String(shown.v));
   });
+  // The link was revoked or the fight's page expired: say so, and stop asking.
+  source.addEventListener("gone", function (event) {
+    source.close();
+    var now = document.getElementById("now");
+    if (now) {
+      now.textContent = JSON.parse(event.data).said;
+    }
+    document.documentElement.setAttribute("data-gone", "");
+  });
 })();
