@@ -230,7 +230,8 @@ class TurnkeeperBot(commands.AutoShardedBot):
         translation.speaking(interaction)
         if interaction.type is not discord.InteractionType.application_command:
             return True
-        problem = lengths.too_long(lengths.typed_options(interaction.data))
+        declared = lengths.declared_limits(interaction.command)
+        problem = lengths.too_long(lengths.typed_options(interaction.data), declared)
         if problem is None:
             return True
         await interact.refuse(interaction, ValueError(problem))

@@ -78,17 +78,27 @@ def limit_for(option: str) -> int:
     return LIMITS.get(option, OTHER)
 
 
-def too_long(options: Iterable[tuple[str, Any]]) -> Text | None:
-    """The refusal for the first text option longer than its limit, or None."""
+def too_long(options: Iterable[tuple[str, Any]], declared: Mapping[str, int] | None = None) -> Text | None:
+    """The refusal for the first text option longer than its limit, or None. `declared`: the limits the
+    command registered (some tighter than the shared ones, see `declared_limits`)."""
     for name, value in options:
-        if isinstance(value, str) and len(value) > limit_for(name):
+        limit = (declared or {}).get(name, limit_for(name))
+        if isinstance(value, str) and len(value) > limit:
             return say(
-                "`{name}` is limited to {limit} characters (you sent {sent}).",
-                name=name,
-                limit=limit_for(name),
-                sent=len(value),
+                "`{name}` is limited to {limit} characters (you sent {sent}).", name=name, limit=limit, sent=len(value)
             )
     return None
+
+
+def declared_limits(command: Any) -> dict[str, int]:
+    """The `max_length` each text option of `command` was registered with, by the name Discord sends."""
+    if not isinstance(command, app_commands.Command):
+        return {}
+    return {
+        parameter.display_name: int(parameter.max_value)
+        for parameter in command._params.values()
+        if parameter.type is AppCommandOptionType.string and parameter.max_value is not None
+    }
 
 
 def declare(commands) -> None:

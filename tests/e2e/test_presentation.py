@@ -144,6 +144,18 @@ async def test_the_bot_refuses_text_longer_than_its_limits_even_from_a_modified_
     assert "NNNN" not in listing.content
 
 
+async def test_a_modified_client_is_held_to_a_commands_own_tighter_limit(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    await say(standin, "alice", "/character add", name="Nova", stats="dex=2")
+    user, channel = standin.world.user("alice"), standin.channel("combat")
+    _, data = standin._command_data(user, channel, "/check", {"character": "Nova", "kind": "save"})
+    kind = next(o for o in data["options"] if o["name"] == "kind")
+    kind["value"] = "k" * 100  # within what other text may hold (200), past the 60 /check declares for it
+    handle = standin._send_interaction(ix.APPLICATION_COMMAND, user, channel, data, "alice: /check (long)")
+    refusal = await handle.response()
+    assert refusal.ephemeral and "`kind` is limited to 60 characters" in refusal.content, refusal.content
+
+
 async def test_removing_the_last_combatant_is_answered_sensibly(standin, bot):
     await say(standin, "gm", "/campaign setup", system="rotted-capes")
     await say(standin, "gm", "/encounter start")
