@@ -12,6 +12,7 @@ from bot.interact import actor_of, reply, run
 from bot.places import campaign_key
 from rules import registry
 from rules.commands import Stored
+from rules.errors import RulesError
 from rules.said import N_
 
 from . import autocomplete
@@ -95,30 +96,37 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
             kept, stored_now = await library.keep(
                 key, by, label, stats, npc, count, entered, by_name=interaction.user.display_name
             )
-        result = await run(
-            interaction,
-            forward(
-                "initiative_add",
-                dict(
-                    name=label,
-                    stats=stats,
-                    count=count,
-                    side=side,
-                    hidden=hidden,
-                    roll=roll,
-                    dice=dice,
-                    cards=cards,
-                    surprised=surprised,
-                    player=player.id if player else None,
-                    template=(npc.system, npc.name, npc.sheet) if npc else None,
-                    kept=carried(kept) if kept else None,
+        refused = False
+        try:
+            result = await run(
+                interaction,
+                forward(
+                    "initiative_add",
+                    dict(
+                        name=label,
+                        stats=stats,
+                        count=count,
+                        side=side,
+                        hidden=hidden,
+                        roll=roll,
+                        dice=dice,
+                        cards=cards,
+                        surprised=surprised,
+                        player=player.id if player else None,
+                        template=(npc.system, npc.name, npc.sheet) if npc else None,
+                        kept=carried(kept) if kept else None,
+                    ),
                 ),
-            ),
-            "/initiative add",
-        )
-        if result is None and stored_now:
-            # The fight refused the NPC: a refused command leaves nothing behind.
-            await self.bot.core.repo.remove_character_id(key, kept.id)
+                "/initiative add",
+            )
+            refused = result is None
+        except RulesError:  # a slash command's refusal is raised, for the command tree's handler
+            refused = True
+            raise
+        finally:
+            if refused and stored_now:
+                # The fight refused the NPC: a refused command leaves nothing behind.
+                await self.bot.core.repo.remove_character_id(key, kept.id)
 
     @app_commands.command(name="order", description=_("Show the turn order"))
     async def order(self, interaction: discord.Interaction) -> None:

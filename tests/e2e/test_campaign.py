@@ -220,6 +220,13 @@ async def test_npcs_are_forgotten_unless_kept(standin, bot):
     assert vile.max_stamina == 8 and vile.sheet.fortitude == 4 and vile.sheet.attack == 2
 
 
+async def test_a_refused_kept_npc_is_not_stored(standin, bot):
+    await campaign(standin)
+    refused = await say(standin, "gm", "/initiative add", name="Ghost Villain", stats=ZOMBIE, roll=5, keep=True)
+    assert refused.ephemeral and "no encounter" in refused.content, refused.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Ghost Villain") is None
+
+
 async def test_a_kept_villain_stays_a_villain_without_plot_points(standin, bot):
     """Seed 000: "Every Hero starts each Issue with a set number of Plot Points"; a villain kept from fight to
     fight is the Editor-in-Chief's, whose points are the pool."""
