@@ -25,6 +25,7 @@ from rules.system import Resting, System
 from rules.text import Text, Typed, walk
 from rules.usertext import mark, quoted
 
+from .keyed_locks import KeyedLocks
 from .repository import CharacterRecord, NewChange, Repository
 
 UNDO = "/campaign undo"
@@ -61,8 +62,9 @@ def rest_options(system: System, kind: str, text: str | None) -> dict[str, Any]:
 
 
 class Between:
-    def __init__(self, repo: Repository, *, seed: int | None = None) -> None:
+    def __init__(self, repo: Repository, lock: KeyedLocks, *, seed: int | None = None) -> None:
         self.repo = repo
+        self.lock = lock  # by campaign: each change reads, under it, the state it writes whole
         self.seed = seed  # fixed in the sandbox and tests: rests replay the same
 
     async def _campaign(self, key: int):
@@ -93,11 +95,24 @@ class Between:
         lines everyone may read and the lines about the GM's kept NPCs."""
         if not by.is_gm:
             raise NotAllowed(say("Only the GM decides when the characters rest."))
+        async with self.lock(key):
+            return await self._rest(key, by, kind, character, dice, options, by_name)
+
+    async def _rest(
+        self,
+        key: int,
+        by: Actor,
+        kind: str,
+        character: CharacterRecord | None,
+        dice: str | None,
+        options: str | None,
+        by_name: str | None,
+    ) -> tuple[Text, list[Text], list[Text]]:
         campaign, system = await self._campaign(key)
         rest = system.rest_kind(kind)
         answers = rest_options(system, rest.key, options)
         if character is not None:
-            records = [character]
+            records = [await self.again(key, character)]
         else:
             records = [r for r in await self.repo.list_characters(key, limit=1000) if r.system == system.key]
         if not records:
@@ -146,6 +161,19 @@ class Between:
     ) -> Text:
         if not by.is_gm:
             raise NotAllowed("Only the GM adjusts what a character carries between fights.")
+        async with self.lock(key):
+            return await self._adjust(key, by, await self.again(key, record), what, value, by_name)
+
+    async def again(self, key: int, record: CharacterRecord) -> CharacterRecord:
+        """The character as stored now (read under the campaign's lock)."""
+        found = await self.repo.character_by_id(key, record.id)
+        if found is None:
+            raise InvalidInput(say("{name} is no longer stored.", name=mark(record.name)))
+        return found
+
+    async def _adjust(
+        self, key: int, by: Actor, record: CharacterRecord, what: str, value: str, by_name: str | None
+    ) -> Text:
         _, system = await self._campaign(key)
         if len(value) > MAX_VALUE_CHARS:
             raise InvalidInput(say("Values are limited to {n} characters.", n=MAX_VALUE_CHARS))
@@ -181,6 +209,10 @@ class Between:
     async def undo(self, key: int, by: Actor, by_name: str | None = None) -> Text:
         if not by.is_gm:
             raise NotAllowed("Only the GM can undo between-fight changes.")
+        async with self.lock(key):
+            return await self._undo(key, by, by_name)
+
+    async def _undo(self, key: int, by: Actor, by_name: str | None) -> Text:
         for change in await self.repo.changes(key, limit=200):
             # A check that changed nothing (most do) has nothing to take back.
             if change.undone or not english(change.command).startswith(UNDOABLE) or not change.before:

@@ -25,6 +25,7 @@ from rules.system import System
 from rules.usertext import quoted
 
 from . import transfer
+from .keyed_locks import KeyedLocks
 from .places import Places, own_key
 from .repository import CampaignChanged, CampaignRecord, CharacterRecord, NewChange, NpcRecord, Repository
 from .setting_values import DEFAULT_CHOICE_SECONDS, MAX_CHOICE_SECONDS, MAX_REMINDER_MINUTES, bounded, typed
@@ -67,9 +68,12 @@ def may_confirm_import(user_id: int, asked_by: int) -> None:
 
 
 class Campaigns:
-    def __init__(self, repo: Repository, places: Places, *, now: Callable[[], datetime] = utcnow) -> None:
+    def __init__(
+        self, repo: Repository, places: Places, lock: KeyedLocks, *, now: Callable[[], datetime] = utcnow
+    ) -> None:
         self.repo = repo
         self.places = places
+        self.lock = lock  # by campaign
         self.now = now
         self._pending: OrderedDict[str, PendingImport] = OrderedDict()
 
@@ -88,6 +92,18 @@ class Campaigns:
         """Save the campaign's rule system, GM role and settings; returns the system and the GM role now."""
         if not (by.is_gm or manages_server):
             raise NotAllowed(say("Only someone with Manage Server or the GM role can set up the campaign."))
+        async with self.lock(key):
+            return await self._setup(key, system, gm_role_id, reminder_minutes, choice_timeout, settings)
+
+    async def _setup(
+        self,
+        key: int,
+        system: str,
+        gm_role_id: int | None,
+        reminder_minutes: Any,
+        choice_timeout: Any,
+        settings: str | None,
+    ) -> tuple[System, int | None]:
         rules_system = registry.get(system)
         current = await self.repo.get_campaign(key)
         merged = dict(current.settings) if current and current.system == system else {}
@@ -182,16 +198,17 @@ class Campaigns:
             npcs=len(incoming.npcs),
         )
         try:
-            await self.repo.replace_campaign(
-                pending.key,
-                system=incoming.system,
-                settings=incoming.settings,
-                state=incoming.state,
-                characters=incoming.characters,
-                npcs=incoming.npcs,
-                change=NewChange(pending.key, by.user_id, "/campaign import", summary, {}, by_name),
-                unchanged=lambda *found: transfer.digest(*found) == pending.replaces,
-            )
+            async with self.lock(pending.key):
+                await self.repo.replace_campaign(
+                    pending.key,
+                    system=incoming.system,
+                    settings=incoming.settings,
+                    state=incoming.state,
+                    characters=incoming.characters,
+                    npcs=incoming.npcs,
+                    change=NewChange(pending.key, by.user_id, "/campaign import", summary, {}, by_name),
+                    unchanged=lambda *found: transfer.digest(*found) == pending.replaces,
+                )
         except CampaignChanged:
             raise changed_since_preview() from None
         return pending

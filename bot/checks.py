@@ -73,6 +73,24 @@ class Checks:
         cards: str | None = None,
         by_name: str | None = None,
     ) -> Checked:
+        async with self.between.lock(key):
+            record = await self.between.again(key, record)
+            against = await self.between.again(key, against) if against is not None else None
+            return await self._check(key, by, record, kind, dc, against, options, dice, cards, by_name)
+
+    async def _check(
+        self,
+        key: int,
+        by: Actor,
+        record: CharacterRecord,
+        kind: str,
+        dc: int | None,
+        against: CharacterRecord | None,
+        options: str | None,
+        dice: str | None,
+        cards: str | None,
+        by_name: str | None,
+    ) -> Checked:
         campaign, system = await self.between._campaign(key)
         if not (by.is_gm or record.owner_id == by.user_id):
             raise NotAllowed(say("Only {name}'s player or the GM rolls its checks.", name=mark(record.name)))
@@ -104,6 +122,12 @@ class Checks:
         self, key: int, by: Actor, character_id: int, turn: int, offer: str, by_name: str | None = None
     ) -> Checked:
         """Take what a check offered (its button): only while it is that character's last check."""
+        async with self.between.lock(key):
+            return await self._follow(key, by, character_id, turn, offer, by_name)
+
+    async def _follow(
+        self, key: int, by: Actor, character_id: int, turn: int, offer: str, by_name: str | None
+    ) -> Checked:
         campaign, system = await self.between._campaign(key)
         record = await self.repo.character_by_id(key, character_id)
         kept = dict(campaign.state.get(OFFERED) or {}).get(str(character_id))

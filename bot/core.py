@@ -11,13 +11,12 @@ Nothing here touches Discord: cogs call it and render what it returns.
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, cast
-from weakref import WeakValueDictionary
 
 import discord
 
@@ -38,6 +37,7 @@ from .campaigns import Campaigns
 from .checks import Checks
 from .db import StoredJSON
 from .kept import KeptEncounters
+from .keyed_locks import KeyedLocks
 from .library import Library
 from .places import Places
 from .render import log_cell, words
@@ -75,6 +75,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def campaign_of(record: EncounterRecord) -> int:
+    """The key of the campaign an encounter belongs to."""
+    return record.campaign_key if record.campaign_key is not None else record.guild_id
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """What a command did: the new state and what the channel should see."""
@@ -103,22 +108,19 @@ class Core:
         self.now = now
         # A fixed seed makes every encounter replay the same (the sandbox uses it).
         self.seed = seed
-        self.between = Between(repo, seed=seed)
+        # A campaign's changes one at a time, each reading what it changes inside: rests, adjustments,
+        # checks, set-up and a fight's end (all a campaign's channels are in its server, so one process
+        # serves them all).
+        self.campaign_lock = KeyedLocks()
+        self.between = Between(repo, self.campaign_lock, seed=seed)
         self.checks = Checks(self.between)
         self.places = Places(repo)
         self.library = Library(repo)
         self.roster = Roster(repo)
         # Read through self: whoever sets `now` later (a test's clock) sets the previews' clock too.
-        self.campaigns = Campaigns(repo, self.places, now=lambda: self.now())
-        self._locks: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
+        self.campaigns = Campaigns(repo, self.places, self.campaign_lock, now=lambda: self.now())
+        self.lock = KeyedLocks()  # a channel's commands one at a time
         self._latest = KeptEncounters(cache_size)
-
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        lock = self._locks.get(channel_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[channel_id] = lock
-        return lock
 
     # --- campaigns ---------------------------------------------------------
     async def campaign(self, guild_id: int) -> CampaignRecord | None:
@@ -272,24 +274,28 @@ class Core:
                 meta = self._timers(record, state, new_state)
                 status = "ended" if new_state.status == "ended" else None
                 event = NewEvent(todo.by.user_id, command, outcome.summary, record.state)
-                lasting, change, campaign_state = (None, None, None)
-                if status and state.status != "ended":
-                    lasting, change, campaign_state = await self._lasting(record, new_state, todo.by, by_name)
-                try:
-                    version = await self.repo.commit(
-                        record.id,
-                        record.version,
-                        state=data,
-                        events=[event],
-                        status=status,
-                        meta=meta,
-                        lasting=lasting,
-                        change=change,
-                        campaign_state=campaign_state,
-                    )
-                except VersionConflict:
-                    self._latest.forget(channel_id)
-                    continue
+                ending = status is not None and state.status != "ended"
+                # A fight's end writes what its characters and campaign carry on, read under the campaign's lock.
+                guard = self.campaign_lock(campaign_of(record)) if ending else contextlib.nullcontext()
+                async with guard:
+                    lasting, change, campaign_state = (None, None, None)
+                    if ending:
+                        lasting, change, campaign_state = await self._lasting(record, new_state, todo.by, by_name)
+                    try:
+                        version = await self.repo.commit(
+                            record.id,
+                            record.version,
+                            state=data,
+                            events=[event],
+                            status=status,
+                            meta=meta,
+                            lasting=lasting,
+                            change=change,
+                            campaign_state=campaign_state,
+                        )
+                    except VersionConflict:
+                        self._latest.forget(channel_id)
+                        continue
                 stages.add("save", started)
                 if status == "ended":
                     self._saved(channel_id, None)
@@ -305,7 +311,7 @@ class Core:
         Only combatants tied to a stored character count: NPCs the GM added are
         forgotten unless added with keep:true (which stores them as the GM's characters)."""
         system = registry.get(record.system)
-        key = record.campaign_key if record.campaign_key is not None else record.guild_id
+        key = campaign_of(record)
         fought = {c.character_id: c for c in state.combatants if c.character_id is not None}
         stored = [
             r for r in await self.repo.characters_by_ids(fought) if r.system == record.system and r.guild_id == key

@@ -7,6 +7,7 @@ import pytest
 
 from bot import transfer
 from bot.campaigns import Campaigns, may_confirm_import
+from bot.keyed_locks import KeyedLocks
 from bot.places import Places
 from bot.repository import Repository
 from rules.errors import InvalidInput, NotAllowed
@@ -20,7 +21,7 @@ SET_UP = "Only someone with Manage Server or the GM role can set up the campaign
 
 @pytest.fixture
 def campaigns(repo: Repository) -> Campaigns:
-    return Campaigns(repo, Places(repo))
+    return Campaigns(repo, Places(repo), KeyedLocks())
 
 
 async def test_a_player_does_not_set_up_the_campaign(campaigns: Campaigns, repo: Repository) -> None:

@@ -126,3 +126,19 @@ async def test_a_check_that_offers_nothing_is_answered_once_and_without_buttons(
     assert shown.content == "🎲 ✍️ Nova rolls luck: 13 vs 12" and shown.buttons() == []
     channel_messages = standin.messages("combat")
     assert not any("went wrong" in m.content for m in channel_messages), [m.content for m in channel_messages]
+
+
+async def test_two_checks_at_once_keep_their_offers_and_an_offer_clicked_twice_at_once_is_taken_once(standin, bot):
+    await campaign(standin)
+    asked = [
+        await standin.invoke(user, "/check", character=name, kind="luck", dc=12)
+        for user, name in (("alice", "Nova"), ("bob", "Bolt"))
+    ]
+    nova, bolt = [await handle.response() for handle in asked]
+    clicks = [await standin.click("alice", "Spend luck to reroll", message=nova) for _ in range(2)]
+    answers = [await click.response() for click in clicks]
+    assert sorted(a.ephemeral for a in answers) == [False, True], [a.content for a in answers]
+    taken = await (await standin.click("bob", "Spend luck to reroll", message=bolt)).response()
+    assert not taken.ephemeral and "Bolt spends luck and rerolls" in taken.content, taken.content
+    log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
+    assert log.count("spends luck and rerolls") == 2
