@@ -108,6 +108,13 @@ class EndEncounterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"t
         )
 
 
+def menu_index(value: str) -> int:
+    """A menu's value as the index it was offered under (``str(i)``), else -1: a client may send any value."""
+    if value.isascii() and value.isdigit() and len(value) <= 3 and value == str(int(value)):
+        return int(value)
+    return -1
+
+
 class ChoiceSelect(
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"tk:pick:(?P<eid>\d+):(?P<pid>\d+)(?::(?P<sig>[0-9a-f]{8}))?",
@@ -138,8 +145,7 @@ class ChoiceSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         # A select menu's data carries the values picked (a str each).
         values = cast(list[str], dict(interaction.data or {}).get("values") or ["x"])
-        picked = str(values[0])
-        index = int(picked) if picked.isdigit() else 999  # out of range: refused as a stale choice
+        index = menu_index(str(values[0]))  # -1, out of range, is refused
         choose = dict(pending_id=self.pending_id, index=index, signature=self.signature)
         await _bot(interaction).play(
             interaction,

@@ -15,6 +15,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import render, translation
+from bot.buttons import menu_index
 from bot.interact import reply
 from bot.lengths import SELECT_LABEL, SELECT_OPTIONS
 from bot.places import campaign_key
@@ -105,7 +106,7 @@ class SectionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tk:hel
         translation.speaking(interaction)
         values = (interaction.data or {}).get("values") or ["0"]
         key = None if self.key == NO_SYSTEM else self.key
-        embed, view = help_message(key, int(values[0]) if values[0].isdigit() else 0)
+        embed, view = help_message(key, max(0, menu_index(str(values[0]))))
         await interaction.response.edit_message(embed=embed, view=view)
 
 

@@ -145,7 +145,9 @@ def choose(system: System, enc: Encounter, action: Choose, chance: Chance):
     option: Choice | None
     if action.index is not None:
         if not 0 <= action.index < len(pending.options):
-            raise Stale(say("That question is no longer asked: answer the one the fight waits on now."))
+            if action.signature is None:  # a button of an older question (made before questions were signed)
+                raise Stale(say("That question is no longer asked: answer the one the fight waits on now."))
+            raise InvalidInput(say("Choose one of: {options}.", options=joined(", ", pending.labels)))
         option = pending.options[action.index]
     else:
         # The rules themselves and the autocomplete's values answer with an option's key. A player

@@ -180,6 +180,15 @@ async def test_help_is_an_embed_with_a_section_menu(standin, bot):
     assert len(shown.embeds[0]["description"]) <= 4096
 
 
+@pytest.mark.parametrize("value", ["²", "9" * 5000])
+async def test_a_help_section_never_offered_shows_the_first(standin, bot, value):
+    answer = await say(standin, "gm", "/help", system="99-towers")
+    (menu,) = [c for row in answer.components for c in row["components"] if c["type"] == 3]
+    data = {"custom_id": menu["custom_id"], "component_type": 3, "values": [value]}  # as a modified client sends
+    shown = await standin._use(standin.world.user("gm"), answer, menu, data, "gm: a section never offered").response()
+    assert shown.embeds[0]["title"].endswith(menu["options"][0]["label"]), shown.embeds
+
+
 async def test_the_sandbox_does_not_talk_about_voice(caplog):
     import io
 

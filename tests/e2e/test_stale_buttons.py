@@ -169,3 +169,19 @@ async def test_an_old_turn_button_in_the_same_encounter_is_refused_and_loses_its
     await click_stale(standin, "alice", "End turn", first, "already over")
 
     assert tracker_text(standin) == tracker
+
+
+@pytest.mark.parametrize("value", ["²", "9" * 5000, "-1", "6", "00", "٣"])
+async def test_a_menu_value_never_offered_is_refused_and_the_question_keeps_its_menu(standin, bot, value):
+    await setup_campaign(standin)
+    await new_fight(standin)
+    await say(standin, "alice", "/attack", target="Bulwark", damage="ask:a,b,c,d,e,f")
+    question = await newest(standin, lambda m: "which one?" in m.content and m.components)
+    (menu,) = [c for row in question.components for c in row["components"]]
+    data = {"custom_id": menu["custom_id"], "component_type": 3, "values": [value]}  # as a modified client sends
+    forged = standin._use(standin.world.user("alice"), question, menu, data, "alice: a value never offered")
+    answer = await forged.response()
+    assert answer.ephemeral and "Choose one of" in answer.content, answer.content
+    assert question.components  # the question is still asked, with its menu
+    picked = await (await standin.select("alice", ["1"], custom_id=menu["custom_id"], message=question)).response()
+    assert not picked.ephemeral, picked.content
