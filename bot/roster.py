@@ -40,9 +40,19 @@ class Roster:
         system = await self.system(key)
         return await self.store(key, by, name, system.parse_sheet(stats or ""), owner_name), system
 
-    async def store(self, key: int, by: Actor, name: str, sheet: dict[str, Any], owner_name: str) -> str:
-        """Store `by`'s character with a sheet already read (from a form); returns its name as stored."""
+    async def store(
+        self, key: int, by: Actor, name: str, sheet: dict[str, Any], owner_name: str, read_as: str | None = None
+    ) -> str:
+        """Store `by`'s character with a sheet already read (from a form, by the rules of system `read_as`);
+        returns its name as stored."""
         system = await self.system(key)
+        if read_as is not None and read_as != system.key:
+            raise InvalidInput(
+                say(
+                    "This campaign plays {system} now, not the system the form was for: run /character add again.",
+                    system=system.name,
+                )
+            )
         clean = " ".join(name.split())
         if not clean:
             raise InvalidInput("A character needs a name.")

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 import discord
 
 from rules import registry
-from rules.errors import RulesError
-from rules.said import say
+from rules.errors import InvalidInput, RulesError
+from rules.said import say, term
 from rules.system import System
 from rules.usertext import mark
 
@@ -40,6 +40,7 @@ class Draft:
     texts: dict[str, str]
     name: str  # the character's name: the new one (add) or the stored one (edit)
     character_id: int | None = None  # set when the form edits a stored character
+    token: str | None = None  # kept under this after a refusal (Fix the form): forgotten once stored
 
 
 class Drafts:
@@ -56,6 +57,10 @@ class Drafts:
         token = secrets.token_hex(8)
         self._kept[token] = (now + self.seconds, draft)
         return token
+
+    def forget(self, token: str | None) -> None:
+        if token is not None:
+            self._kept.pop(token, None)
 
     def get(self, token: str) -> Draft | None:
         kept = self._kept.get(token)
@@ -107,6 +112,13 @@ class SheetForm(discord.ui.Modal):
             self.fields[section.label] = field
             self.add_item(field)
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # discord.py finds a form by its custom id alone: only whom it was opened for may submit it.
+        if interaction.user.id == self.draft.user_id:
+            return True
+        await reply(interaction, f"⛔ {render.words('This form is not yours.')}", ephemeral=True)
+        return False
+
     async def on_submit(self, interaction: discord.Interaction) -> None:
         texts = {label: field.value for label, field in self.fields.items()}
         try:
@@ -132,10 +144,17 @@ async def submitted(interaction: discord.Interaction, draft: Draft) -> None:
     roster = core_of(interaction).roster
     by = await actor_of(interaction)
     try:
+        longest = max(draft.texts, key=lambda label: len(draft.texts[label]), default=None)
+        if longest is not None and len(draft.texts[longest]) > FORM_FIELD:  # only a modified client sends that
+            draft = replace(draft, texts={label: text[:FORM_FIELD] for label, text in draft.texts.items()})
+            raise InvalidInput(say("{field}: at most {n} characters.", field=term(longest), n=FORM_FIELD))
         sheet = system.parse_form(dict(draft.texts))
         check_form_fits(system, sheet)
         if draft.character_id is None:
-            name = await roster.store(draft.guild, by, draft.name, sheet, interaction.user.display_name)
+            name = await roster.store(
+                draft.guild, by, draft.name, sheet, interaction.user.display_name, read_as=draft.system
+            )
+            DRAFTS.forget(draft.token)
             await answer_stored(interaction, name, system)
             return
         record = await roster.repo.character_by_id(draft.guild, draft.character_id)
@@ -143,10 +162,12 @@ async def submitted(interaction: discord.Interaction, draft: Draft) -> None:
             await reply(interaction, render.words("That character is no longer stored."), ephemeral=True)
             return
         await roster.edit(draft.guild, by, record, sheet)
+        DRAFTS.forget(draft.token)
         edited = say("The sheet of **{name}** is updated.", name=render.shown_name(record.name))
         await reply(interaction, f"✅ {render.own(edited)}", ephemeral=True)
     except RulesError as error:
         view = discord.ui.View(timeout=None)
+        DRAFTS.forget(draft.token)
         view.add_item(FixFormButton(DRAFTS.keep(draft)))
         await reply(interaction, f"⛔ {render.clean(said_by(error))}", ephemeral=True, view=view)
 
@@ -170,4 +191,4 @@ class FixFormButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tk:fix
             gone = render.words("This form was not kept: run the command again.")
             await reply(interaction, f"⛔ {gone}", ephemeral=True)
             return
-        await interaction.response.send_modal(SheetForm(draft))
+        await interaction.response.send_modal(SheetForm(replace(draft, token=self.token)))

@@ -11,7 +11,9 @@ import pytest
 
 from bot import sheet_forms
 from bot.sheet_forms import Draft, Drafts, blank_texts
+from bot.standin import interactions as ix
 from bot.standin.commands import InvalidInvocation
+from bot.standin.modals import form_of
 from rules import registry
 from tests.e2e.conftest import say
 from tests.markup import markup_in
@@ -240,3 +242,50 @@ async def test_a_form_no_longer_kept_asks_for_the_command_again(standin, bot, mo
     monkeypatch.setattr(sheet_forms, "DRAFTS", Drafts())  # as after a restart
     gone = await (await standin.click("alice", "Fix the form", message=refused)).response()
     assert gone.ephemeral and gone.content == "⛔ This form was not kept: run the command again."
+
+
+def forged_submit(standin, user, opened, values: dict[str, str]):
+    """A modified client's submit: any user, any lengths, fields named by label."""
+    form = form_of(opened.modal)
+    row = [{"type": 4, "custom_id": t.custom_id, "value": values.get(t.label, t.value)} for t in form.inputs]
+    data = {"custom_id": form.custom_id, "components": [{"type": 1, "components": [c]} for c in row]}
+    u = standin.world.user(user)
+    return standin._send_interaction(
+        ix.MODAL_SUBMIT, u, opened.channel, data, f"{u.name}: forged submit", custom_id=form.custom_id
+    )
+
+
+async def test_a_modified_clients_form_is_held_to_what_discord_would_take(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="factions")
+    opened = await standin.invoke("alice", "/character add", name="Nova")
+    await opened.form()
+    stranger = await forged_submit(standin, "bob", opened, {"Attributes": "str=12"}).response()
+    assert stranger.ephemeral and "not yours" in stranger.content, stranger.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Nova") is None
+    long = await forged_submit(standin, "alice", opened, {"Attributes": "str=12\n" + "x" * 5000}).response()
+    assert long.ephemeral and "Attributes" in long.content and "4000" in long.content, long.content
+    reopened = await standin.click("alice", "Fix the form", message=long)
+    assert len((await reopened.form()).field("Attributes").value) == 4000
+
+
+async def test_a_form_fixed_and_stored_cannot_be_reopened_from_its_old_button(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="factions")
+    opened = await standin.invoke("alice", "/character add", name="Nova")
+    await opened.form()
+    refused = await (await standin.submit("alice", opened, {"Attributes": "str=lots"})).response()
+    reopened = await standin.click("alice", "Fix the form", message=refused)
+    await reopened.form()
+    stored = await (await standin.submit("alice", reopened, {"Attributes": "str=12"})).response()
+    assert "is stored" in stored.content
+    again = await (await standin.click("alice", "Fix the form", message=refused)).response()
+    assert again.ephemeral and "not kept" in again.content, again.content
+
+
+async def test_a_form_opened_before_the_campaign_changed_system_stores_nothing(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    opened = await standin.invoke("alice", "/character add", name="Nova")
+    await opened.form()
+    await say(standin, "gm", "/campaign setup", system="frozen-lands")
+    refused = await (await standin.submit("alice", opened, {"Abilities": "dex=3"})).response()
+    assert refused.ephemeral and "Frozen Lands now" in refused.content, refused.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Nova") is None
