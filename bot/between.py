@@ -23,7 +23,7 @@ from rules.rng import seed_from
 from rules.said import EMPTY, cut, english, joined, say, seq, term
 from rules.system import Resting, System
 from rules.text import Text, Typed, walk
-from rules.usertext import mark, quoted
+from rules.usertext import listed, mark, quoted
 
 from .keyed_locks import KeyedLocks
 from .repository import CharacterRecord, NewChange, Repository
@@ -164,6 +164,30 @@ class Between:
         async with self.lock(key):
             return await self._adjust(key, by, await self.again(key, record), what, value, by_name)
 
+    async def _still_stands(self, key: int, command: Text | str, written: dict[str, Any] | None) -> None:
+        """Refuse to undo a change when what it wrote was changed since (a fight's end, another check):
+        putting back what it replaced would silently lose that."""
+        if not written:
+            return  # logged before changes kept what they wrote
+        ids = [int(i) for i in written.get("characters") or {}]
+        now = {r.id: r for r in await self.repo.characters_by_ids(ids)}
+        moved: list[Text] = [
+            mark(now[i].name) for i in ids if i in now and now[i].lasting != written["characters"][str(i)]
+        ]
+        campaign = written.get("campaign")
+        if campaign is not None:
+            current = await self.repo.get_campaign(key)
+            if current is not None and current.state.get(SYSTEM_STATE) != campaign.get(SYSTEM_STATE):
+                moved.append(say("the campaign's own state"))
+        if moved:
+            raise InvalidInput(
+                say(
+                    "{command} cannot be undone: {what} changed since. Set what should change with /campaign adjust.",
+                    command=command,
+                    what=listed(moved),
+                )
+            )
+
     async def again(self, key: int, record: CharacterRecord) -> CharacterRecord:
         """The character as stored now (read under the campaign's lock)."""
         found = await self.repo.character_by_id(key, record.id)
@@ -217,6 +241,7 @@ class Between:
             # A check that changed nothing (most do) has nothing to take back.
             if change.undone or not english(change.command).startswith(UNDOABLE) or not change.before:
                 continue
+            await self._still_stands(key, change.command, change.before.get("after"))
             summary = cut(say("Undid {command}: {summary}", command=change.command, summary=change.summary), 500)
             log = NewChange(key, by.user_id, UNDO, summary, {}, by_name)
             if await self.repo.undo_change(change.id, log):

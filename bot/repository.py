@@ -480,7 +480,11 @@ def _write_lasting(
             sa.update(CT).where(CT.c.guild_id == change.guild_id).values(state=campaign_state, updated_at=utcnow())
         )
     if change is not None:
-        conn.execute(sa.insert(CC).values(_change_row(change, utcnow())))
+        row = _change_row(change, utcnow())
+        if change.before:  # an undoable change keeps what it wrote too: its undo checks that it still stands
+            written = {"characters": {str(k): v for k, v in lasting.items()}, "campaign": campaign_state}
+            row["before"] = change.before | {"after": written}
+        conn.execute(sa.insert(CC).values(row))
 
 
 def _change_row(change: NewChange, now: datetime) -> dict[str, Any]:

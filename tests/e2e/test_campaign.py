@@ -155,6 +155,16 @@ async def test_adjust_undo_and_the_log_say_who_changed_what(standin, bot):
     assert all("| gm |" in row for row in rows), rows
 
 
+async def test_an_undo_that_would_lose_a_later_fights_result_is_refused(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/campaign adjust", character="Nova", key="plot_points", value="3")
+    await fight_and_end(standin, bot, "6")
+    after_fight = (await nova(bot, standin)).lasting
+    refused = await say(standin, "gm", "/campaign undo")
+    assert refused.ephemeral and "cannot be undone" in refused.content and "Nova" in refused.content, refused.content
+    assert (await nova(bot, standin)).lasting == after_fight
+
+
 async def test_the_npc_library_is_the_gms_and_templates_fill_a_fight(standin, bot):
     await campaign(standin)
     assert (await say(standin, "alice", "/npc add", name="Zombie", stats=ZOMBIE)).ephemeral
