@@ -74,6 +74,8 @@ class Character(SQLModel, table=True):
     __table_args__ = (
         sa.UniqueConstraint("guild_id", "owner_id", "name_key", name="uq_character_owner_name"),
         sa.Index("ix_character_guild_name", "guild_id", "name_key"),
+        # Fights name their characters by id: SQLite must never give a deleted one's id to another.
+        {"sqlite_autoincrement": True},
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -364,3 +364,12 @@ async def test_a_commit_waits_for_another_process_write_lock_without_stalling_th
     assert await asyncio.wait_for(saving, 2) == enc.version + 1
     clock.cancel()
     assert (await repo.get_encounter(enc.id)).state == {"hp": 7}
+
+
+async def test_a_deleted_characters_id_is_never_given_to_another(repo: Repository) -> None:
+    """Fights name their characters by id: a character stored after the newest was deleted gets a new one."""
+    first = await repo.add_character(1, 10, "Nova", "dnd5e", {})
+    second = await repo.add_character(1, 10, "Bolt", "dnd5e", {})
+    await repo.remove_character_id(1, second.id)
+    third = await repo.add_character(1, 10, "Vex", "dnd5e", {})
+    assert third.id not in (first.id, second.id)
