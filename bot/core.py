@@ -359,15 +359,19 @@ class Core:
         state = self._load(record)
         pending = state.pending
         if pending is None:
-            await self.repo.set_meta(record.id, pending_deadline=None)
+            await self.repo.set_meta(
+                record.id, pending_deadline=None, still={"pending_deadline": record.pending_deadline}
+            )
             return None
         action = Choose(
             by=Actor(user_id=state.gm_id, is_gm=True), pending_id=pending.id, option=pending.default, timed_out=True
         )
         try:
             return await self.act(record.channel_id, action, "(choice timed out)")
-        except RulesError:
-            await self.repo.set_meta(record.id, pending_deadline=None)
+        except RulesError:  # answered meanwhile: a newer question keeps its own deadline
+            await self.repo.set_meta(
+                record.id, pending_deadline=None, still={"pending_deadline": record.pending_deadline}
+            )
             return None
 
     # --- undo and log ----------------------------------------------------------
@@ -486,7 +490,9 @@ class Core:
         sent = record.reminders_sent + 1
         minutes = state.options.get("reminder_minutes", DEFAULT_SETTINGS["reminder_minutes"])
         due = self.now() + timedelta(minutes=minutes) if sent < MAX_REMINDERS and minutes else None
-        await self.repo.set_meta(record.id, reminders_sent=sent, reminder_due=due)
+        await self.repo.set_meta(
+            record.id, reminders_sent=sent, reminder_due=due, still={"reminder_due": record.reminder_due}
+        )
 
 
 class Served(Protocol):

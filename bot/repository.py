@@ -898,11 +898,15 @@ class Repository:
                 _commit_body, update, params, new_events, undo_seqs, lasting, change, campaign_state
             )
 
-    async def set_meta(self, encounter_id: int, **meta: Any) -> bool:
-        """Update message ids / reminder fields without bumping the version."""
+    async def set_meta(self, encounter_id: int, *, still: Mapping[str, Any] | None = None, **meta: Any) -> bool:
+        """Update message ids / reminder fields without bumping the version; with ``still``, only while
+        those fields hold those values (a deadline read before a command changed it is not the new one)."""
         if not meta:
             return False
         stmt = sa.update(EN).where(EN.c.id == encounter_id).values(_check_meta(meta))
+        for name, value in _check_meta(still or {}).items():
+            column = EN.c[name]
+            stmt = stmt.where(column.is_(None) if value is None else column == value)
         return await self._write_count(stmt) > 0
 
     async def events(self, encounter_id: int, *, include_undone: bool = True) -> list[EventRecord]:

@@ -373,3 +373,16 @@ async def test_a_deleted_characters_id_is_never_given_to_another(repo: Repositor
     await repo.remove_character_id(1, second.id)
     third = await repo.add_character(1, 10, "Vex", "dnd5e", {})
     assert third.id not in (first.id, second.id)
+
+
+async def test_a_deadline_is_cleared_only_while_it_is_the_one_that_was_read(repo: Repository) -> None:
+    enc = await repo.create_encounter(GUILD, 5, "dnd5e", {})
+    first, second = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 1, 2, tzinfo=UTC)
+    await repo.set_meta(enc.id, pending_deadline=first)
+    read = await repo.get_encounter(enc.id)
+    await repo.set_meta(enc.id, pending_deadline=second)  # a command opened a new question meanwhile
+    assert not await repo.set_meta(enc.id, pending_deadline=None, still={"pending_deadline": read.pending_deadline})
+    assert (await repo.get_encounter(enc.id)).pending_deadline == second
+    now = await repo.get_encounter(enc.id)
+    assert await repo.set_meta(enc.id, pending_deadline=None, still={"pending_deadline": now.pending_deadline})
+    assert (await repo.get_encounter(enc.id)).pending_deadline is None
