@@ -26,6 +26,7 @@ from .config import Settings
 from .core import Core
 from .db import create_engine, driver_threads_stopped, upgrade_schema
 from .delivery import Pacer, TrackerDelivery, TurnButtons
+from .read_through import ReadThrough
 from .reminders import Reminders
 from .repository import Repository
 from .stages import STAGE_CLOCK, Arrivals
@@ -105,7 +106,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         pacer = Pacer(settings.tracker_requests_per_second)
         self.trackers = TrackerDelivery(self, interval=settings.tracker_interval_seconds, pacer=pacer)
         self.turn_buttons = TurnButtons(pacer)
-        self._campaign_roles: dict[int, int | None] = {}
+        self._campaign_roles: ReadThrough[int, int | None] = ReadThrough(self._read_gm_role)
         self.web_page: WebPage | None = None
         self.arrivals = Arrivals(self._connection)
         self.admission = Admission(settings.commands_at_once, settings.busy_after_seconds)
@@ -206,13 +207,14 @@ class TurnkeeperBot(commands.AutoShardedBot):
 
     # --- who is the GM --------------------------------------------------------
     async def gm_role(self, guild_id: int) -> int | None:
-        if guild_id not in self._campaign_roles:
-            campaign = await self.core.repo.get_campaign(guild_id)
-            self._campaign_roles[guild_id] = campaign.gm_role_id if campaign else None
-        return self._campaign_roles[guild_id]
+        return await self._campaign_roles.get(guild_id)
+
+    async def _read_gm_role(self, guild_id: int) -> int | None:
+        campaign = await self.core.repo.get_campaign(guild_id)
+        return campaign.gm_role_id if campaign else None
 
     def forget_campaign(self, guild_id: int) -> None:
-        self._campaign_roles.pop(guild_id, None)
+        self._campaign_roles.forget(guild_id)
 
     async def is_gm(self, interaction: discord.Interaction) -> bool:
         member = interaction.user

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .read_through import ReadThrough
+
 
 def own_key(place_id: int) -> int:
     """The key of a campaign made for a channel or category (never a server's id)."""
@@ -35,15 +37,13 @@ class Places:
 
     def __init__(self, repo) -> None:
         self.repo = repo
-        self._cache: dict[int, dict[int, int]] = {}
+        self._bound: ReadThrough[int, dict[int, int]] = ReadThrough(repo.places)
 
     async def of(self, guild_id: int) -> dict[int, int]:
-        if guild_id not in self._cache:
-            self._cache[guild_id] = await self.repo.places(guild_id)
-        return self._cache[guild_id]
+        return await self._bound.get(guild_id)
 
     def forget(self, guild_id: int) -> None:
-        self._cache.pop(guild_id, None)
+        self._bound.forget(guild_id)
 
     async def key(self, guild_id: int, channel: Any) -> int:
         bound = await self.of(guild_id)
