@@ -40,6 +40,7 @@ class Draft:
     texts: dict[str, str]
     name: str  # the character's name: the new one (add) or the stored one (edit)
     character_id: int | None = None  # set when the form edits a stored character
+    opened_on: dict | None = None  # the stored sheet the edit form opened with: a change since is not undone
     token: str | None = None  # kept under this after a refusal (Fix the form): forgotten once stored
 
 
@@ -160,6 +161,12 @@ async def submitted(interaction: discord.Interaction, draft: Draft) -> None:
         record = await roster.repo.character_by_id(draft.guild, draft.character_id)
         if record is None:
             await reply(interaction, render.words("That character is no longer stored."), ephemeral=True)
+            return
+        if draft.opened_on is not None and record.sheet != draft.opened_on:  # another edit was stored first
+            changed = say(
+                "The sheet of {name} changed since this form opened: run /character edit again.", name=mark(record.name)
+            )
+            await reply(interaction, f"⛔ {render.clean(changed)}", ephemeral=True)
             return
         await roster.edit(draft.guild, by, record, sheet)
         DRAFTS.forget(draft.token)

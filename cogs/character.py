@@ -100,6 +100,7 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
             texts=blank_texts(system, record.sheet),
             name=record.name,
             character_id=record.id,
+            opened_on=record.sheet,
         )
         await interaction.response.send_modal(SheetForm(draft))
 

@@ -289,3 +289,17 @@ async def test_a_form_opened_before_the_campaign_changed_system_stores_nothing(s
     refused = await (await standin.submit("alice", opened, {"Abilities": "dex=3"})).response()
     assert refused.ephemeral and "Frozen Lands now" in refused.content, refused.content
     assert await bot.core.repo.get_character(standin.world.default_guild.id, "Nova") is None
+
+
+async def test_of_two_edit_forms_open_at_once_the_later_cannot_undo_the_earlier(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="factions")
+    await say(standin, "alice", "/character add", name="Nova", stats="str=12")
+    forms = [await standin.invoke(user, "/character edit", name="Nova") for user in ("alice", "gm")]
+    for opened in forms:
+        await opened.form()
+    first = await (await standin.submit("alice", forms[0], {"Attributes": "str=14"})).response()
+    assert "updated" in first.content, first.content
+    second = await (await standin.submit("gm", forms[1], {"Attributes": "str=9"})).response()
+    assert second.ephemeral and "changed since" in second.content and not second.buttons(), second.content
+    record = await bot.core.repo.get_character(standin.world.default_guild.id, "Nova")
+    assert record.sheet["str"] == 14
