@@ -117,7 +117,7 @@ class LiveBot:
         for guild in self.world.guilds:
             self.bot.forget_campaign(guild)
             self.bot.core.places.forget(guild)
-        self.bot._campaign_roles.clear()  # campaigns bound to channels have keys of their own
+        self.bot._campaign_roles.forget_all()  # campaigns bound to channels have keys of their own
 
     async def _on_database(self, work: Callable[[sa.Connection], T], write: bool = False) -> T:
         if self._sync is not None:
