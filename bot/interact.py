@@ -66,10 +66,14 @@ async def reply(
             await interaction.followup.send(chunk, ephemeral=ephemeral, allowed_mentions=allowed, **extra)
         else:
             await interaction.response.send_message(chunk, ephemeral=ephemeral, allowed_mentions=allowed, **extra)
-    view = kwargs.get("view")
-    if view is not None and view.children and all(isinstance(i, discord.ui.DynamicItem) for i in view.children):
-        # Buttons and menus that are DynamicItems are answered by their custom id after any restart:
-        # their view object needs no listening (nor the 15-minute timer discord.py gives ephemeral views).
+    let_go(kwargs.get("view"))
+
+
+def let_go(view: discord.ui.View | None) -> None:
+    """A view sent or edited in whose items are all DynamicItems (or that has none): those are answered by
+    their custom id after any restart, so the view object needs no listening (nor the 15-minute timer
+    discord.py gives a private message's view)."""
+    if view is not None and all(isinstance(i, discord.ui.DynamicItem) for i in view.children):
         view.stop()
 
 

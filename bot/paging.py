@@ -16,7 +16,7 @@ from rules.said import say
 
 from . import render, translation
 from .core import core_of
-from .interact import refuse
+from .interact import let_go, refuse
 from .places import campaign_key
 
 CHARACTER_LINES = 15
@@ -86,6 +86,7 @@ class PageButton(
             record, state = found
             embed, view = tracker_page(registry.get(record.system), state, record.id, self.page)
             await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=render.NOBODY)
+            let_go(view)
             return
         owner = int(self.key) or None
         records = await core.repo.list_characters(await campaign_key(interaction), owner_id=owner, limit=1000)
@@ -93,6 +94,7 @@ class PageButton(
         await interaction.response.edit_message(
             content=content or render.words("No characters."), view=view, allowed_mentions=render.NOBODY
         )
+        let_go(view)
 
 
 DYNAMIC_ITEMS = (PageButton,)

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot import render, translation
 from bot.buttons import menu_index
-from bot.interact import reply
+from bot.interact import let_go, reply
 from bot.lengths import SELECT_LABEL, SELECT_OPTIONS
 from bot.places import campaign_key
 from rules import registry
@@ -108,6 +108,7 @@ class SectionSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tk:hel
         key = None if self.key == NO_SYSTEM else self.key
         embed, view = help_message(key, max(0, menu_index(str(values[0]))))
         await interaction.response.edit_message(embed=embed, view=view)
+        let_go(view)
 
 
 class Help(commands.Cog):
