@@ -90,15 +90,14 @@ def too_long(options: Iterable[tuple[str, Any]], declared: Mapping[str, int] | N
     return None
 
 
-def declared_limits(command: Any) -> dict[str, int]:
-    """The `max_length` each text option of `command` was registered with, by the name Discord sends."""
-    if not isinstance(command, app_commands.Command):
-        return {}
-    return {
-        parameter.display_name: int(parameter.max_value)
-        for parameter in command._params.values()
-        if parameter.type is AppCommandOptionType.string and parameter.max_value is not None
-    }
+LIMITS_KEY = "turnkeeper.text_limits"  # where `declare` leaves a command's limits, in its `extras`
+
+
+def declared_limits(command: Any) -> Mapping[str, int]:
+    """The `max_length` each text option of `command` was registered with, by the name Discord sends
+    (worked out by `declare`, once, before the bot connects)."""
+    extras = getattr(command, "extras", None)
+    return extras.get(LIMITS_KEY, {}) if isinstance(extras, dict) else {}
 
 
 def declare(commands) -> None:
@@ -116,6 +115,11 @@ def declare(commands) -> None:
                 limit = limit_for(parameter.name)
                 if parameter.max_value is None or parameter.max_value > limit:
                     parameter.max_value = limit
+        command.extras[LIMITS_KEY] = {
+            parameter.display_name: int(parameter.max_value)
+            for parameter in command._params.values()
+            if parameter.type is AppCommandOptionType.string and parameter.max_value is not None
+        }
 
 
 def typed_options(data: Mapping[str, Any] | None) -> list[tuple[str, Any]]:

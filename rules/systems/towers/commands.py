@@ -141,10 +141,15 @@ def heal(given: Given) -> Heal:
     )
 
 
-def check(given: Given) -> Check:
-    stat = given.text("kind").strip().lower()
+def check_save_stat(stat: str) -> None:
+    """Refuse a stat that is not one a 99 Towers effect is resisted with."""
     if stat not in SAVE_STATS:
         raise InvalidInput(say("Resist with one of: {stats}.", stats=joined(", ", (term(s) for s in SAVE_STATS))))
+
+
+def check(given: Given) -> Check:
+    stat = given.text("kind").strip().lower()
+    check_save_stat(stat)
     if given.options.get("dc") is None:
         raise InvalidInput(say("dc: the effect's Attack value (how many cards it flips)."))
     opts = dict(given.flags)

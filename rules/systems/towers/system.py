@@ -17,7 +17,7 @@ from . import attack as attacks
 from . import between, checks, grapple, moves
 from .acting import acted, may_delay
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
-from .commands import COMMANDS, SAVE_STATS
+from .commands import COMMANDS, check_save_stat
 from .costs import action_type
 from .damage import Harm, dealt, heal, take
 from .flips import described, flip, resist
@@ -337,8 +337,7 @@ class TowersSystem(System[TowersCombatant]):
 
     def check(self, enc, action: Check, chance):
         me = own_combatant(enc, action, say("Name who resists with actor:."))
-        if action.stat not in SAVE_STATS:
-            raise InvalidInput(say("Resist with one of: {stats}.", stats=joined(", ", (term(s) for s in SAVE_STATS))))
+        check_save_stat(action.stat)
         value = getattr(me.sheet, action.stat)
         mods = reckless_mods(me)
         against, mine, resisted = resist(chance, action.against, value, mods)
