@@ -260,9 +260,29 @@ class TrackerDelivery:
                 self._last_edit[eid] = time.monotonic()
         finally:
             self._tasks.pop(eid, None)
+            self._forget_edit_later(eid)
             self.bot.busy -= 1
             if not self.bot.busy:
                 self.bot.idle.set()
+
+    @property
+    def remembered(self) -> int:
+        """Encounters whose last edit is still kept to space the next one."""
+        return len(self._last_edit)
+
+    def _forget_edit_later(self, eid: int) -> None:
+        # An edit's time matters only for one interval: kept for every encounter the process
+        # ever edited, it grew without end over a long-running bot's fights.
+        edited = self._last_edit.get(eid)
+        if edited is None:
+            return
+        asyncio.get_running_loop().call_later(
+            max(0.0, edited + self.interval - time.monotonic()), self._forget_edit, eid, edited
+        )
+
+    def _forget_edit(self, eid: int, edited: float) -> None:
+        if eid not in self._tasks and self._last_edit.get(eid) == edited:
+            del self._last_edit[eid]
 
     async def _wait_turn(self, eid: int) -> None:
         wait = self._last_edit.get(eid, float("-inf")) + self.interval - time.monotonic()

@@ -211,3 +211,18 @@ async def test_an_old_turn_message_loses_its_end_turn_button(standin, database_u
         await (await standin.click("gm", "End the encounter")).response()
         await bot.idle.wait()
         assert not second.has_component(label="End turn"), "an ended fight leaves no End-turn button"
+
+
+async def test_an_edits_time_is_kept_only_for_its_interval(standin, database_url):
+    async with bot_with(standin, database_url, interval=0.2) as bot:
+        await setup_fight(standin)
+        await say(standin, "gm", "/initiative next")
+        await say(standin, "alice", "/attack", target="Zombie 1", damage="1")
+        await bot.idle.wait()
+        assert bot.trackers.remembered == 1, "the next edit within the interval waits for it"
+        await asyncio.sleep(0.3)
+        assert bot.trackers.remembered == 0, "nothing kept per encounter once its interval is over"
+        edits = len(tracker_edits(standin, 0))
+        await say(standin, "alice", "/attack", target="Zombie 1", damage="1")
+        await bot.idle.wait()
+        assert len(tracker_edits(standin, 0)) == edits + 1 and "Zombie 1 — 28 hp" in tracker(standin)
