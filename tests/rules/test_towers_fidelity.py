@@ -9,7 +9,7 @@ import pytest
 from rules.actions import EndTurn
 from rules.cards import parse_cards
 from rules.engine import apply
-from rules.errors import DiceError, InvalidInput
+from rules.errors import DiceError, InvalidInput, NotAllowed
 from rules.randomness import Chance
 from tests.rules.test_towers_helpers import GM, add, begin, command, new, texts, who
 
@@ -124,3 +124,16 @@ def test_immunity_is_said_once_plainly():
     out = command(enc, "damage", target="Berhardt", amount="8", damage_type="arcane fire")
     assert texts(out) == ["Berhardt is immune to fire: no damage."]
     assert out.state.find("Berhardt").stun == 20
+
+
+def test_a_character_on_full_defense_makes_no_opportunity_attack():
+    # "A character on Full Defense gains a +1 Defense for all opposed combat checks. He may take no
+    # other actions during this time."
+    tony = 'init=2 ss=2 hs=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons="Longblade: 4+px"'
+    enc = add(new(), "Tony", "KH 4C", tony).state  # CI 15: phase 5
+    enc = add(enc, "Bandit", "9D", BANDIT).state  # CI 10: phase 10
+    enc = begin(enc).state
+    enc = command(enc, "act", action="full defense").state
+    assert who(enc) == "Bandit" and enc.find("Tony").full_defense
+    with pytest.raises(NotAllowed, match="Full Defense"):
+        command(enc, "act", action="oa", actor="Tony", target="Bandit", cards="9S 3C 2D 4D 7D")

@@ -83,7 +83,7 @@ info: Tony recovers STUN = Endurance 2: STUN 4 → 6/12.
 info: Recover (5): Tony next acts in phase 19.
 turn: Boss's turn @1
 ## the Boss goes on Full Defense
-info: Boss goes on Full Defense: +1 (shift+1) on defence flips until next acting.
+info: Boss goes on Full Defense: +1 (shift+1) on defence flips and no other action until next acting.
 info: Full Defense (10): Boss next acts in phase 28.
 turn: Tony's turn @2
 ## Tony aims

@@ -123,6 +123,11 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
             )
         if not system.can_act(enc, attacker):
             raise NotAllowed(say("{who} cannot act now.", who=attacker.name))
+        if attacker.full_defense:
+            # "He may take no other actions during this time."
+            raise NotAllowed(
+                say("{who} is on Full Defense and may take no other actions until next acting.", who=attacker.name)
+            )
         if len(defenders) != 1:
             raise InvalidInput(say("An opportunity attack is a single attack on one target."))
         if not weapon.melee:

@@ -157,7 +157,9 @@ def _reckless(enc, me, action):
 
 
 def _full_defense(enc, me, action):
-    text = say("{who} goes on Full Defense: +1 (shift+1) on defence flips until next acting.", who=me.name)
+    text = say(
+        "{who} goes on Full Defense: +1 (shift+1) on defence flips and no other action until next acting.", who=me.name
+    )
     return enc.update(me.id, full_defense=True), text
 
 
