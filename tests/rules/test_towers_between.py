@@ -13,7 +13,7 @@ from rules.randomness import Chance
 from rules.said import english
 from rules.system import Resting
 from rules.systems.towers import SYSTEM
-from rules.systems.towers.actions import AddCondition, Damage
+from rules.systems.towers.actions import AddCondition, Damage, Heal
 from tests.helpers import GM
 
 ALICE = Actor(user_id=11)
@@ -108,3 +108,36 @@ def test_adjustments_and_what_show_says():
         "Mana 4/4",
         "Conditions: cursed, blinded (minor)",
     ]
+
+
+def test_temporary_stun_and_lethal_are_kept_until_used():
+    # "If you receive temporary STUN or LETHAL, you keep them until they are used": a fight's end does
+    # not use them, and "If you are at zero or lower LETHAL and gain enough temporary LETHAL to bring
+    # you back above zero, you are no longer disabled or dying."
+    enc = join(new())
+    enc = gm(enc, Damage(by=GM, target="Tony", stun=6, lethal=6))
+    enc = gm(enc, Heal(by=GM, target="Tony", amount=3, lethal=True, temporary=True))
+    enc = gm(enc, Heal(by=GM, target="Tony", amount=4, temporary=True))
+    enc = gm(enc, EndEncounter(by=GM))
+    kept = SYSTEM.lasting(enc, enc.find("Tony"))
+    assert (kept["lethal"], kept["temp_lethal"], kept["stun"], kept["temp_stun"]) == (-1, 3, 4, 4)
+    tony = join(new(), lasting=kept).find("Tony")
+    assert (tony.lethal, tony.temp_lethal, tony.stun, tony.temp_stun) == (-1, 3, 4, 4)
+    assert not tony.dying and tony.wounded
+    sheet = SYSTEM.parse_sheet(SHEET)
+    assert [english(line) for line in SYSTEM.lasting_lines(sheet, kept)][:2] == [
+        "LETHAL -1/5 (wounded) +3 temporary",
+        "STUN 4/10 +4 temporary",
+    ]
+    # "Healing does not recover temporary STUN or LETHAL": a rest leaves them as they are.
+    rested = rest("five_minutes", resting(kept)).characters[0].lasting
+    assert (rested["stun"], rested["temp_stun"], rested["temp_lethal"]) == (10, 4, 3)
+    # The GM can set them between fights, never below zero.
+    assert SYSTEM.adjust(sheet, kept, "temp_lethal", "0")["temp_lethal"] == 0
+    with pytest.raises(InvalidInput):
+        SYSTEM.adjust(sheet, kept, "temp_stun", "-1")
+
+
+def test_nothing_temporary_is_stored_when_there_is_none():
+    enc = gm(join(new()), EndEncounter(by=GM))
+    assert "temp_stun" not in SYSTEM.lasting(enc, enc.find("Tony"))

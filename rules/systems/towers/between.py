@@ -17,6 +17,8 @@ from .grapple import PREFIX
 from .model import Condition, TowersCombatant
 from .sheet import TowersSheet
 
+TEMPORARY = ("temp_stun", "temp_lethal")
+
 RESTS = {
     "five_minutes": Rest(
         key="five_minutes",
@@ -38,6 +40,12 @@ ADJUSTABLE = {
     ),
     N_("stun"): Adjustable(key="stun", help=N_("STUN left (up to the sheet's)"), minimum=0, maximum=500),
     N_("mana"): Adjustable(key="mana", help=N_("mana left (up to the sheet's)"), minimum=0, maximum=30),
+    N_("temp_stun"): Adjustable(
+        key="temp_stun", help=N_("temporary STUN, on top of the sheet's"), minimum=0, maximum=500
+    ),
+    N_("temp_lethal"): Adjustable(
+        key="temp_lethal", help=N_("temporary LETHAL, on top of the sheet's"), minimum=0, maximum=500
+    ),
     N_("conditions"): Adjustable(
         key="conditions", kind="list", help=N_("lasting conditions, e.g. `cursed, blinded (minor)`")
     ),
@@ -47,13 +55,18 @@ ADJUSTABLE = {
 
 def lasting(enc, c: TowersCombatant) -> dict[str, Any]:
     kept = [x for x in c.conditions if x.until_phase is None and not x.ongoing and not x.name.startswith(PREFIX)]
-    return {
+    state: dict[str, Any] = {
         "lethal": c.lethal,
         "stun": c.stun,
         "mana": c.mana,
         "conditions": [{"name": x.name, "minor": x.minor} for x in kept],
         "dead": c.out and c.health <= c.death_at,
     }
+    # "If you receive temporary STUN or LETHAL, you keep them until they are used."
+    for name in TEMPORARY:
+        if getattr(c, name):
+            state[name] = getattr(c, name)
+    return state
 
 
 def carry_in(c: TowersCombatant, state: dict[str, Any]) -> TowersCombatant:
@@ -62,7 +75,14 @@ def carry_in(c: TowersCombatant, state: dict[str, Any]) -> TowersCombatant:
     conditions = tuple(
         Condition(name=x["name"], minor=bool(x.get("minor", False))) for x in state.get("conditions", ())
     )
-    c = c.but(lethal=v["lethal"], stun=v["stun"], mana=v["mana"], conditions=c.conditions + conditions)
+    c = c.but(
+        lethal=v["lethal"],
+        stun=v["stun"],
+        mana=v["mana"],
+        temp_stun=v["temp_stun"],
+        temp_lethal=v["temp_lethal"],
+        conditions=c.conditions + conditions,
+    )
     return c.but(prone=True) if c.unconscious else c
 
 
@@ -75,6 +95,8 @@ def _view(sheet: TowersSheet | dict[str, Any], state: dict[str, Any]) -> dict[st
         "max_stun": s.stun,
         "mana": kept(state, "mana", s.mana),
         "max_mana": s.mana,
+        "temp_stun": max(0, int(state.get("temp_stun", 0))),
+        "temp_lethal": max(0, int(state.get("temp_lethal", 0))),
     }
 
 
@@ -114,18 +136,22 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
     v = _view(sheet, state)
     out: list[Text] = [say("Dead.")] if state.get("dead") else []
     now, most = v["lethal"], v["max_lethal"]
-    if now < 0:
-        out.append(say("LETHAL {now}/{most} (dying)", now=now, most=most))
-    elif now == 0:
-        out.append(say("LETHAL {now}/{most} (disabled)", now=now, most=most))
+    # Temporary LETHAL above zero lifts a character out of dying or disabled.
+    health = now + v["temp_lethal"]
+    if health < 0:
+        line = say("LETHAL {now}/{most} (dying)", now=now, most=most)
+    elif health == 0:
+        line = say("LETHAL {now}/{most} (disabled)", now=now, most=most)
     elif now < most:
-        out.append(say("LETHAL {now}/{most} (wounded)", now=now, most=most))
+        line = say("LETHAL {now}/{most} (wounded)", now=now, most=most)
     else:
-        out.append(say("LETHAL {now}/{most}", now=now, most=most))
+        line = say("LETHAL {now}/{most}", now=now, most=most)
+    out.append(_with_temporary(line, v["temp_lethal"]))
     if v["stun"] == 0:
-        out.append(say("STUN {now}/{most} (unconscious)", now=v["stun"], most=v["max_stun"]))
+        line = say("STUN {now}/{most} (unconscious)", now=v["stun"], most=v["max_stun"])
     else:
-        out.append(say("STUN {now}/{most}", now=v["stun"], most=v["max_stun"]))
+        line = say("STUN {now}/{most}", now=v["stun"], most=v["max_stun"])
+    out.append(_with_temporary(line, v["temp_stun"]))
     if v["max_mana"]:
         out.append(say("Mana {now}/{most}", now=v["mana"], most=v["max_mana"]))
     if state.get("conditions"):
@@ -135,6 +161,10 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
         ]
         out.append(say("Conditions: {conditions}", conditions=listed(kept)))
     return out
+
+
+def _with_temporary(line: Text, temporary: int) -> Text:
+    return seq(line, " ", say("+{n} temporary", n=temporary)) if temporary else line
 
 
 def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
