@@ -271,3 +271,27 @@ def test_full_defense_adds_to_the_defence_against_a_grapple_test():
         "Fighter PD 3 (size (shift+1); full defense (shift+1)): 8♦ 4♦ 2♦ → keep 8 = 8 + 2 = 10; "
         "9 vs 10: Fighter slips the grapple."
     )
+
+
+def test_a_power_attackers_defence_is_worse_against_a_grapple_test_too():
+    # Seed: Power Attack, "You suffer (flip-1) to Defense scores until the start of your next activation";
+    # Grappling, "Attacker's Attack <PA> plus Size versus the Defender's Physical Defense [PD] plus Size."
+    enc = command(fight(), "act", action="power attack", target="Bandit", cards="9C 2C 3C 5D").state
+    assert who(enc) == "Bandit" and enc.find("Fighter").power_attacked
+    # Bandit PA 3: 9♣ 2♣ 3♣ → 9; Fighter PD 3 (size shift+1, power attack flip−1) = 2 cards: 8♦ 4♦ → 9.
+    out = command(enc, "act", action="grapple", target="Fighter", cards="9C 2C 3C 8D 4D")
+    assert texts(out)[0] == (
+        "Bandit: Grapple Test: Bandit PA 3: 9♣ 2♣ 3♣ → keep 9 = 9; "
+        "Fighter PD 3 (size (shift+1); after a power attack (flip−1)): 8♦ 4♦ → keep 8 = 8 + 1 = 9; "
+        "9 vs 9: Fighter is grappled."
+    )
+
+
+def test_an_aid_counts_on_the_next_defensive_flip_a_grapple_tests_too():
+    # Seed: Aid, "your foe will be at a (flip-1) on his next defensive flip against your chosen ally."
+    enc = command(fight(), "act", action="interact inventory").state  # Fighter 5 → 15
+    assert who(enc) == "Bandit"
+    enc = enc.update(enc.find("Fighter").id, aided_for=enc.find("Bandit").id)
+    out = command(enc, "act", action="grapple", target="Fighter", cards="9C 2C 3C 8D 4D")
+    assert "Fighter PD 3 (size (shift+1); aided against (flip−1)): 8♦ 4♦ → keep 8" in texts(out)[0]
+    assert out.state.find("Fighter").aided_for is None, "spent on this flip"

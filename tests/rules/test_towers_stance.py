@@ -119,3 +119,10 @@ def test_the_stance_is_offered_by_act_with_its_cost():
     assert texts(command(fight(), "act", action="dual-wield", options="defensive"))[0].startswith(
         "Hero fights defensively"
     )
+
+
+def test_a_stance_changes_the_defence_against_a_grapple_test():
+    # "If he chooses to fight defensively, he gains +1 <PD>": a Grapple Test flips the defender's PD.
+    enc = waits_for_the_foe(stance(fight(), "defensive").state)
+    out = command(enc, "act", action="grapple", target="Hero", cards="9C 2C 3C 8D 4D 2D 3D")
+    assert "Hero PD 3 (defensive stance (flip+1)): 8♦ 4♦ 2♦ 3♦ → keep 8" in texts(out)[0]

@@ -31,8 +31,9 @@ from .attack import defense_base
 from .damage import Harm, dealt, take
 from .flips import Mods, described, flip
 from .model import GRAPPLED_BY, Condition, TowersCombatant
-from .modifiers import attack_mods, defense_mods, full_defense_mods, reckless_mods
+from .modifiers import attack_mods, defense_mods, own_defense_mods, reckless_mods
 from .sheet import Weapon
+from .stance import defense_mods as stance_defense
 
 PREFIX = GRAPPLED_BY
 RESTRAINED = " (restrained)"
@@ -80,8 +81,10 @@ def _contest(
     attack_mods = attack_mods + reckless_mods(grappler)
     attack = flip(chance, grappler.sheet.pa, attack_mods)
     base, label = defense_base(victim, "pd")
-    defense_mods = Mods().plus(shift=victim.sheet.size, why=say("size")) if victim.sheet.size else Mods()
-    defense_mods = defense_mods + full_defense_mods(victim) + reckless_mods(victim)
+    defense_mods = stance_defense(victim, "pd")
+    if victim.sheet.size:
+        defense_mods = defense_mods.plus(shift=victim.sheet.size, why=say("size"))
+    defense_mods = defense_mods + own_defense_mods(victim, grappler)
     defense = flip(chance, base, defense_mods)
     won = attack.total >= defense.total
     return won, [
@@ -89,6 +92,11 @@ def _contest(
         seq(victim.name, " ", described(label, secret(base, victim), defense_mods, defense)),
         say("{attack} vs {defense}", attack=attack.total, defense=defense.total),
     ]
+
+
+def _aid_spent(enc, defender: TowersCombatant, against: TowersCombatant):
+    """An Aid counts for one defensive flip only."""
+    return enc.update(defender.id, aided_for=None) if defender.aided_for == against.id else enc
 
 
 def grappler_of(enc, victim: TowersCombatant) -> TowersCombatant | None:
@@ -113,6 +121,7 @@ def initiate(enc, me: TowersCombatant, target_name: str | None, chance):
     if grappler_of(enc, victim):
         raise InvalidInput(say("{who} is already grappled.", who=victim.name))
     won, lines = _contest(chance, me, victim)
+    enc = _aid_spent(enc, victim, me)
     if won:
         held = victim.conditions + (_hold(me),)
         enc = enc.update(victim.id, conditions=held)
@@ -127,7 +136,7 @@ def escape(enc, me: TowersCombatant, chance):
         raise InvalidInput(say("{who} is not grappled.", who=me.name))
     restrained = _restrained(me)
     held, lines = _contest(chance, grappler, me, restrained)
-    enc = _let_go(enc, me)
+    enc = _let_go(_aid_spent(enc, me, grappler), me)
     if held:  # the Restrain bonus is spent on this test
         enc = enc.update(me.id, conditions=enc.get(me.id).conditions + (_hold(grappler),))
     verdict = say("{who} keeps hold", who=grappler.name) if held else say("{who} escapes", who=me.name)

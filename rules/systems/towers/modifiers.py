@@ -137,9 +137,16 @@ def defense_mods(
         mods = mods.plus(shift=size_shift(defender), why=say("size {size:+d}", size=defender.sheet.size))
     if "cover" in flags and not weapon.perception:
         mods = mods + cover_mods(flags["cover"])
-    mods = mods + full_defense_mods(defender) + reckless_mods(defender)
+    return mods + own_defense_mods(defender, attacker) + user_mods(flags, "dflip", "dshift", say("GM"))
+
+
+def own_defense_mods(defender: TowersCombatant, attacker: TowersCombatant) -> Mods:
+    """What the defender's own doings bring to every defensive flip against ``attacker``, an attack's
+    or a Grapple Test's: Full Defense, a Reckless Move, a Power Attack made ("(flip-1) to Defense
+    scores"), and an ally's Aid ("his next defensive flip against your chosen ally")."""
+    mods = full_defense_mods(defender) + reckless_mods(defender)
     if defender.power_attacked:
         mods = mods.plus(flip=-1, why=say("after a power attack"))
     if defender.aided_for == attacker.id:
         mods = mods.plus(flip=-1, why=say("aided against"))
-    return mods + user_mods(flags, "dflip", "dshift", say("GM"))
+    return mods
