@@ -242,8 +242,11 @@ class Clock(TurnStructure):
         return enc, events + more
 
     def push(self, enc: Encounter, cid: str, phases: int) -> Encounter:
-        """Move someone who is not acting later on the clock (an interrupt's cost)."""
+        """Move someone who is not acting later on the clock (an interrupt's cost). A holder is
+        where the clock is now, and may release no earlier than ``phases`` after it."""
         entry = self.entry(enc, cid)
+        if entry.held_since is not None:
+            return self._with_entry(enc, entry.moved(max(entry.phase, state_of(enc, ClockState).phase) + phases))
         return self._with_entry(enc, entry.moved(entry.phase + phases))
 
     def end_turn(self, system, enc, chance) -> Result:
@@ -303,7 +306,7 @@ class Clock(TurnStructure):
         events: list[Event] = []
         if action.target is None and enc.turns.current is None:
             # Nobody left to step in beside: the clock moves on to the next phase.
-            while enc.turns.phase <= entry.held_since:
+            while enc.turns.phase <= entry.held_since or enc.turns.phase < entry.phase:
                 enc, more = self._tick(system, enc, chance)
                 events.extend(more)
         state = state_of(enc, ClockState)
@@ -313,6 +316,14 @@ class Clock(TurnStructure):
                     "{who} began holding in phase {phase}: release in a later phase.",
                     who=holder.name,
                     phase=state.phase,
+                )
+            )
+        if state.phase < entry.phase:
+            raise InvalidInput(
+                say(
+                    "{who} was moved back on the clock while holding: release in phase {phase} or later.",
+                    who=holder.name,
+                    phase=entry.phase,
                 )
             )
         if action.target is None and state.current is None:
@@ -357,6 +368,9 @@ class Clock(TurnStructure):
             combatant = enc.get(e.cid)
             if enc.status != "setup" and not system.can_act(enc, combatant):
                 down.append(OrderLine(say("dead") if combatant.out else say("down"), (e.cid,)))
+            elif e.held_since is not None and e.phase > max(e.held_since, state.phase):
+                note = say("since phase {n}, acts from phase {m}", n=e.held_since, m=e.phase)
+                holding.append(OrderLine(say("holding"), (e.cid,), note=note))
             elif e.held_since is not None:
                 holding.append(OrderLine(say("holding"), (e.cid,), note=say("since phase {n}", n=e.held_since)))
             else:

@@ -11,6 +11,8 @@ from rules.cards import parse_cards
 from rules.engine import apply
 from rules.errors import DiceError, InvalidInput, NotAllowed
 from rules.randomness import Chance
+from rules.said import english
+from rules.systems.towers import SYSTEM
 from tests.rules.test_towers_helpers import GM, add, begin, command, new, texts, who
 
 TONY = 'init=2 ss=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons="Heavy Rifle: 7 r12 two-handed"'
@@ -137,3 +139,45 @@ def test_a_character_on_full_defense_makes_no_opportunity_attack():
     assert who(enc) == "Bandit" and enc.find("Tony").full_defense
     with pytest.raises(NotAllowed, match="Full Defense"):
         command(enc, "act", action="oa", actor="Tony", target="Bandit", cards="9S 3C 2D 4D 7D")
+
+
+def test_a_holders_opportunity_attack_costs_three_phases_from_where_the_clock_is():
+    # "When someone makes an Opportunity Attack, they are moved back three phases on the Combat Clock
+    # from wherever they are currently." A holder is where the clock is: holding still, but not before.
+    tony = 'init=2 ss=2 hs=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons="Longblade: 4+px"'
+    enc = add(new(), "Tony", "KH 4C", tony).state  # phase 5
+    enc = add(enc, "Bandit", "9D", BANDIT).state  # phase 10
+    enc = add(enc, "Guard", "8D", BANDIT).state  # phase 11
+    enc = add(enc, "Scout", "7D", BANDIT).state  # phase 12
+    enc = begin(enc).state
+    enc = command(enc, "act", action="draw weapon").state  # Tony 5 → 11
+    enc = command(enc, "act", action="forced delay", actor="Bandit").state  # Bandit 10 → 15
+    enc = command(enc, "act", action="hold", actor="Tony").state  # Tony holds from phase 11
+    assert who(enc) == "Guard" and enc.turns.phase == 11
+    out = command(enc, "act", action="oa", actor="Tony", target="Guard", cards="9S 3C 2D 4D 7D")
+    assert "Tony's opportunity attack costs 3 phases: next acts in phase 14." in texts(out)
+    enc = command(out.state, "act", action="forced delay", actor="Guard").state
+    assert who(enc) == "Scout" and enc.turns.phase == 12
+    with pytest.raises(InvalidInput, match="phase 14 or later"):
+        command(enc, "act", action="release", actor="Tony", target="Scout")
+    assert "since phase 11, acts from phase 14" in [english(line.note) for line in SYSTEM.turns.lines(SYSTEM, enc)]
+    enc = command(enc, "act", action="forced delay", actor="Scout").state  # Scout 12 → 17
+    assert who(enc) == "Bandit" and enc.turns.phase == 15
+    out = command(enc, "act", action="release", actor="Tony", target="Bandit")
+    assert who(out.state) == "Tony" and out.state.turns.phase == 15
+
+
+def test_a_holder_moved_back_and_released_with_nobody_acting_waits_for_its_phase():
+    tony = 'init=2 ss=2 hs=2 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 weapons="Longblade: 4+px"'
+    enc = add(new(), "Tony", "KH 4C", tony).state  # phase 5
+    enc = add(enc, "Bandit", "9D", BANDIT).state  # phase 10
+    enc = begin(enc).state
+    enc = command(enc, "act", action="draw weapon").state  # Tony 5 → 11
+    enc = command(enc, "act", action="forced delay", actor="Bandit").state  # Bandit 10 → 15
+    enc = command(enc, "act", action="hold", actor="Tony").state  # from phase 11
+    enc = command(enc, "act", action="hold", actor="Bandit").state  # from phase 15: everyone holds
+    assert enc.turns.current is None and enc.turns.phase == 15
+    enc = command(enc, "act", action="oa", actor="Tony", target="Bandit", cards="9S 3C 2D 4D 7D 2H").state
+    out = command(enc, "act", action="release", actor="Tony")
+    assert "Tony stops holding and acts in phase 18." in texts(out)
+    assert who(out.state) == "Tony" and out.state.turns.phase == 18
