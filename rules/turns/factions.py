@@ -297,6 +297,18 @@ class Factions(TurnStructure):
             events.extend(more)
         return enc, events
 
+    def fallen(self, system, enc: Encounter, chance: Chance) -> Result:
+        """A character taken down during its own turn (an opportunity attack as it moved, the GM's
+        damage) does not go on: "their turn resumes if they are still alive and conscious"."""
+        active = state_of(enc, FactionState).active
+        if enc.status != "running" or active is None or enc.pending is not None:
+            return enc, []
+        if system.can_act(enc, enc.get(active)):
+            return enc, []
+        text = say("{who} can no longer act: their turn ends.", who=enc.get(active).name)
+        enc, events = self.end_turn(system, enc, chance)
+        return enc, [Event(kind="info", text=text), *events]
+
     def end_turn(self, system, enc, chance) -> Result:
         state = state_of(enc, FactionState)
         if not state.active:

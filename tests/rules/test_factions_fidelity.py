@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rules.engine import apply
+from rules.errors import RulesError
+from rules.systems.factions.actions import ApplyDamage, MainAction, Move, OpportunityAttack
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
     GM,
@@ -16,11 +18,13 @@ from tests.rules.test_factions_helpers import (
     add,
     attack,
     choose,
+    end,
     give_turn,
     mark_acted,
     options,
     seed_cast,
     start,
+    take,
     texts,
 )
 
@@ -241,3 +245,28 @@ def test_the_gm_names_who_is_near_the_target_and_only_their_players_are_asked():
         "attack", GM, {"target": "Sybilla", "weapon": "axe", "options": "near='Theobald'"}
     )
     assert command.near == ("Theobald",)
+
+
+def test_a_mover_taken_down_by_an_opportunity_attack_does_not_go_on():
+    # "The target's movement is interrupted and the attack is resolved, after which their turn resumes
+    # if they are still alive and conscious."
+    enc = start(seed_cast()).state
+    enc = end(take(enc, "Bandit Leader").state).state  # the GM's move; now the players'
+    enc = take(enc, "Balthasar", by=BALTHASAR).state
+    enc = apply(enc, Move(by=BALTHASAR, zones=1)).state
+    out = apply(enc, OpportunityAttack(by=GM, actor="Bandit 1", targets=("Balthasar",), weapon="axe", dice=(6,)))
+    out = choose(out.state, "No reaction", by=SYBILLA)
+    assert out.state.find("Balthasar").incapacitated
+    assert "Balthasar can no longer act: their turn ends." in texts(out)
+    assert out.state.turns.active is None
+    with pytest.raises(RulesError):
+        apply(out.state, MainAction(by=BALTHASAR, text="drinks a potion"))
+
+
+def test_a_mover_the_gm_takes_down_does_not_go_on():
+    enc = start(seed_cast()).state
+    enc = end(take(enc, "Bandit Leader").state).state
+    enc = take(enc, "Balthasar", by=BALTHASAR).state
+    out = apply(enc, ApplyDamage(by=GM, target="Balthasar", amount="40", direct=True))
+    assert out.state.find("Balthasar").dead and out.state.turns.active is None
+    assert "Balthasar can no longer act: their turn ends." in texts(out)
