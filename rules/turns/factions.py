@@ -150,6 +150,9 @@ class Factions(TurnStructure):
             names = listed(enc.get(c).name for c in bonus)
             enc = enc.but(turns=enc.turns.but(bonus=bonus, moving=holder))
             events.append(Event(kind="round", text=say("Bonus round: only {names} can act", names=names)))
+            # A round for the system too (round 0): what it counts from, it counts from here.
+            enc, more = system.on_round_start(enc, chance)
+            events.extend(more)
             enc, more = self._open_move(system, enc, chance)
             return enc, events + more
         enc, more = self._new_round(system, enc, chance)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.actions import AddCombatants
 from rules.engine import apply
 from rules.errors import InvalidInput
 from rules.said import english
@@ -20,6 +21,7 @@ from tests.rules.test_factions_helpers import (
     choose,
     end,
     mark_acted,
+    new,
     pass_move,
     player,
     seed_cast,
@@ -144,3 +146,37 @@ def test_status_line_and_turn_summary():
     ]
     enc = end(enc).state
     assert english(SYSTEM.status_line(enc, enc.find("Bandit 1"), reveal=False)) == "acted"
+
+
+def join_carried(enc, name, stats, lasting, user=None):
+    action = AddCombatants(
+        by=GM, name=name, sheet=SYSTEM.parse_sheet(stats), npc=user is None, controller_id=user, lasting=lasting
+    )
+    return apply(enc, action).state
+
+
+def test_wounds_carried_into_the_fight_are_no_loss_in_its_first_round():
+    # "Groups must make a morale check if they were reduced to half or less their original numbers in the
+    # past round. Characters fighting alone must make a morale check if they were reduced to half or less
+    # their maximum health in the past round."
+    enc = join_carried(new(), "Sybilla", "health=8 weapons='dagger:d4'", {"health": 3}, user=SYBILLA.user_id)
+    enc = add(enc, "Bandit", "weapons='axe:d6'", count=2)
+    for name in ("Thug 1", "Thug 2"):
+        enc = join_carried(enc, name, "weapons='axe:d6'", {"health": 5, "incapacitated": True})
+    enc = start(enc).state
+    enc = pass_move(enc).state
+    out = pass_move(enc, by=SYBILLA)
+    assert "Round 2" in texts(out) and out.state.pending is None
+    assert not [line for line in texts(out) if line.startswith("Morale check")]
+
+
+def test_an_ambushs_bonus_round_counts_with_round_1_for_morale():
+    enc = add(seed_cast(), "Shade", "weapons='knife:d4' concealed=true", user=THEOBALD_ID + 1)
+    enc = start(enc).state
+    assert enc.round == 0
+    enc = down(enc, "Bandit 1", "Bandit 2")  # taken down in the bonus round
+    enc = end(take(enc, "Shade", by=player(THEOBALD_ID + 1)).state, by=player(THEOBALD_ID + 1)).state
+    assert enc.round == 1
+    enc = pass_move(enc).state
+    out = apply(enc, PassMove(by=GM, dice=(15, 4)))
+    assert "Morale check for gm: a group WIT save." in texts(out)

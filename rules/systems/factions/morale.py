@@ -32,11 +32,13 @@ def factions(enc: FactionsEncounter) -> list[str]:
 
 
 def mark_round_start(enc: FactionsEncounter) -> FactionsEncounter:
-    """Remember numbers and health; round 1 counts from full strength, so an
-    ambush's bonus round weighs on the first morale check."""
-    first = enc.round <= 1
-    standing = {f: len(enc.members(f)) if first else enc.standing_count(f) for f in factions(enc)}
-    fighters = tuple(c.but(health_at_round_start=c.max_health if first else c.health) for c in enc.combatants)
+    """Remember numbers and health as they are when the round begins: wounds carried into the
+    fight are not a loss "in the past round". An ambush's bonus round (round 0) counts with
+    round 1, so round 1 keeps what was remembered when the bonus round began."""
+    if enc.round == 1 and enc.standing_at_round_start:
+        return enc
+    standing = {f: enc.standing_count(f) for f in factions(enc)}
+    fighters = tuple(c.but(health_at_round_start=c.health) for c in enc.combatants)
     return enc.but(standing_at_round_start=standing, combatants=fighters)
 
 
