@@ -66,8 +66,8 @@ class FactionsSystem(System):
         "`wit`) rolls d20 at or under the attribute, no DC; `kind:chase` (AGI: a pass escapes, a failure is "
         "reached), `kind:morale` (WIT: a failure surrenders or retreats; fearless: immune). "
         '`options:"why=\'to climb\'"`, `dice:"7"`. The dead roll nothing.\n'
-        "**GM's call** (README): positions in a zone, stunts' effects, vehicles → "
-        "`/condition add`, `/encounter note`."
+        "**GM's call** (README): positions in a zone, stunts' effects, vehicles, gear durability → "
+        "`/condition add`, `/encounter note`, `/roll`."
     )
     encounter_type = FactionsEncounter
     combatant_type = Fighter
