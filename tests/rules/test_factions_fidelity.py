@@ -6,7 +6,7 @@ import pytest
 
 from rules.engine import apply
 from rules.errors import RulesError
-from rules.systems.factions.actions import ApplyDamage, MainAction, Move, OpportunityAttack
+from rules.systems.factions.actions import ApplyDamage, MainAction, Move, OpportunityAttack, PickUp
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
     GM,
@@ -270,3 +270,43 @@ def test_a_mover_the_gm_takes_down_does_not_go_on():
     out = apply(enc, ApplyDamage(by=GM, target="Balthasar", amount="40", direct=True))
     assert out.state.find("Balthasar").dead and out.state.turns.active is None
     assert "Balthasar can no longer act: their turn ends." in texts(out)
+
+
+def ogre_holding_bandit_1():
+    # "The grabbing character can keep hold while moving together with the grabbed character, attempting
+    # to disarm them, hiding behind them as reaction to an attack, or attacking with a one-handed weapon
+    # or an unarmed attack. Any other action frees the grabbed character."
+    enc = add(seed_cast(), "Ogre", "weapons='maul:d10:great, knife:d4' grit=5", side="ogres")  # medium, as humans
+    enc = start(enc).state
+    return enc.update(enc.find("Bandit 1").id, grabbed_by=enc.find("Ogre").id)
+
+
+def balthasar_attacks_the_ogre():
+    enc = give_turn(ogre_holding_bandit_1(), "Balthasar")
+    enc = mark_acted(enc, "Bandit 2", "Bandit 3", "Bandit Leader", "Sybilla", "Theobald")
+    return attack(enc, BALTHASAR, "Ogre", "sword", dice=(1,)).state
+
+
+@pytest.mark.parametrize(
+    ("reaction", "dice", "kept"),
+    [("Dodge", (2,), False), ("Counter: maul", (2,), False), ("Counter: knife", (2,), True)],
+)
+def test_a_grabbers_reaction_frees_the_grabbed_unless_it_keeps_hold(reaction, dice, kept):
+    out = choose(balthasar_attacks_the_ogre(), reaction, dice=dice)
+    assert (out.state.find("Bandit 1").grabbed_by is not None) is kept
+    assert ("Ogre lets go of Bandit 1." in texts(out)) is not kept
+
+
+def test_a_grabbers_opportunity_attack_with_a_great_weapon_frees_the_grabbed():
+    enc = give_turn(ogre_holding_bandit_1(), "Balthasar")
+    enc = mark_acted(enc, "Bandit 2", "Bandit 3", "Bandit Leader", "Sybilla", "Theobald")
+    out = apply(enc, OpportunityAttack(by=GM, actor="Ogre", targets=("Balthasar",), weapon="maul", dice=(2,)))
+    assert texts(out)[0] == "Ogre lets go of Bandit 1." and out.state.find("Bandit 1").grabbed_by is None
+
+
+def test_picking_up_a_weapon_frees_the_grabbed():
+    enc = ogre_holding_bandit_1()
+    enc = enc.update(enc.find("Ogre").id, dropped=("maul",))
+    enc = mark_acted(give_turn(enc, "Ogre"), "Balthasar", "Sybilla", "Theobald")
+    out = apply(enc, PickUp(by=GM, weapon="maul"))
+    assert "Ogre lets go of Bandit 1." in texts(out) and out.state.find("Bandit 1").grabbed_by is None

@@ -16,6 +16,7 @@ from . import economy
 from .harm import harm
 from .model import FactionsEncounter, Fighter
 from .saves import Dice, save
+from .sheet import Weapon
 
 RESISTS = {
     "disarm": N_("{target} resists the disarm."),
@@ -204,6 +205,12 @@ def let_go(enc: FactionsEncounter, fighter: Fighter, held: list[Fighter]) -> tup
         enc = enc.update(victim.id, grabbed_by=None)
     text = say("{who} lets go of {held}.", who=fighter.name, held=joined(", ", (v.name for v in held)))
     return enc, [Event(kind="info", text=text)]
+
+
+def keeps_hold(mode: str, weapon: Weapon | None) -> bool:
+    """What a grabber may do and keep hold: "attempting to disarm them, …, or attacking with a
+    one-handed weapon or an unarmed attack. Any other action frees the grabbed character." """
+    return mode == "disarm" or (mode == "damage" and weapon is not None and not weapon.great and not weapon.blast)
 
 
 def release_if_busy(enc: FactionsEncounter, fighter: Fighter) -> tuple[FactionsEncounter, list[Event]]:

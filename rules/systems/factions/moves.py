@@ -75,7 +75,8 @@ def pick_up(enc: FactionsEncounter, action: PickUp, chance: Chance):
     name = name or fighter.dropped[0]
     enc = economy.spend_bonus(enc, fighter)
     enc = enc.update(fighter.id, dropped=tuple(w for w in fighter.dropped if w != name))
-    return enc, [Event(kind="info", text=say("{who} picks up the {weapon}.", who=fighter.name, weapon=name))]
+    enc, let_go = manoeuvres.release_if_busy(enc, enc.get(fighter.id))
+    return enc, [Event(kind="info", text=say("{who} picks up the {weapon}.", who=fighter.name, weapon=name))] + let_go
 
 
 def surrender(system, enc: FactionsEncounter, action: Surrender, chance: Chance):

@@ -32,6 +32,7 @@ from rules.said import N_, say
 from rules.secrets import secret
 from rules.usertext import mark
 
+from .manoeuvres import keeps_hold, release_if_busy
 from .model import TURNS, Fighter
 from .resolution import counter_faces, resolve
 from .saves import save
@@ -369,6 +370,7 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
     elif kind == "dodge":
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
+        enc = _lets_go(enc, target, events, keeps=False)
         dodge = save(enc, target, "agi", chance, say("to dodge"))
         entry["dodged"] = dodge.passed
         events.append(
@@ -380,6 +382,7 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
     elif kind == "non_lethal":
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
+        enc = _lets_go(enc, target, events, keeps=keeps_hold(what, None))
         attacker = enc.get(ctx["attacker"])
         take = _disarmed_weapon(ctx, attacker) if what == "disarm" else None
         entry["non_lethal_counter"] = {"mode": what, "take": take}
@@ -392,6 +395,7 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
         weapon = target.weapon(what)
+        enc = _lets_go(enc, target, events, keeps=keeps_hold("damage", weapon))
         entry["counter"] = weapon.model_dump(mode="json")
         # The counterer's own damage dice, entered with this choice or rolled now.
         entry["counter_dice"] = [chance.die(sides) for sides in counter_faces(target, enc.get(ctx["attacker"]), weapon)]
@@ -407,6 +411,8 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
         shield = enc.get(what)
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
+        # "hiding behind them as reaction to an attack" keeps the hold: behind anyone else, not.
+        enc = _lets_go(enc, target, events, keeps=shield.grabbed_by == target.id)
         _retarget(enc, ctx, entry, shield)
         events.append(
             Event(
@@ -422,6 +428,7 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
         ally = enc.get(what)
         enc = TURNS.spend_reaction(enc, ally.id)
         ctx["reacted"].append(ally.id)
+        enc = _lets_go(enc, ally, events, keeps=False)
         _retarget(enc, ctx, entry, ally)
         entry["guarded"] = True
         events.append(
@@ -434,6 +441,15 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
     if own:
         _keep_save_die(enc, ctx, entry, chance)
     return advance(enc, ctx, chance, events)
+
+
+def _lets_go(enc, reacting: Fighter, events: list[Event], *, keeps: bool):
+    """A reaction is an action: a grabber lets go for it unless it is one that keeps hold."""
+    if keeps:
+        return enc
+    enc, let_go = release_if_busy(enc, enc.get(reacting.id))
+    events.extend(let_go)
+    return enc
 
 
 def _keep_save_die(enc, ctx, entry, chance: Chance) -> None:

@@ -17,7 +17,7 @@ from rules.text import Text
 from . import economy
 from .actions import Attack, OpportunityAttack
 from .harm import release_holds
-from .manoeuvres import release_if_busy
+from .manoeuvres import keeps_hold, release_if_busy
 from .model import TURNS, FactionsEncounter, Fighter, factions_encounter
 from .reactions import advance, ask_stunt, attacker_faces, keep_attacker_dice
 from .saves import save
@@ -43,7 +43,7 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
     else:
         enc = economy.spend_main(enc, attacker)
     # The hold ends as the attack begins: its line comes first.
-    enc, events = (enc, []) if opportunity else _keep_or_release_hold(enc, attacker, action, weapon)
+    enc, events = _keep_or_release_hold(enc, attacker, action, weapon)
     label = _label(attacker, weapon, targets, action, opportunity)
     if action.death_blow:
         return _death_blow(enc, attacker, targets, label, events)
@@ -179,10 +179,9 @@ def _check_manoeuvre(attacker: Fighter, targets: list[Fighter], action: Attack) 
 
 
 def _keep_or_release_hold(enc, attacker: Fighter, action: Attack, weapon: Weapon):
-    """Holding on allows a one-handed weapon, unarmed blows or a disarm; a larger
-    grabber needs only one hand and keeps hold whatever it does."""
-    keeps = action.mode == "disarm" or (action.mode == "damage" and not weapon.great and not weapon.blast)
-    if keeps:
+    """Holding on allows a one-handed weapon, unarmed blows or a disarm, out of turn too; a
+    larger grabber needs only one hand and keeps hold whatever it does."""
+    if keeps_hold(action.mode, weapon):
         return enc, []
     return release_if_busy(enc, attacker)
 
