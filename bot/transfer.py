@@ -1,8 +1,8 @@
 """A whole campaign as one JSON file: `/campaign export` writes it, `/campaign import` reads it.
 
-Format (version 1), documented in the README:
+Format (version 2), documented in the README:
 
-    {"format": "turnkeeper-campaign", "version": 1, "system": "rotted-capes",
+    {"format": "turnkeeper-campaign", "version": 2, "system": "rotted-capes",
      "settings": {...}, "state": {...},
      "characters": [{"name": "Nova", "owner_id": "123", "sheet": {...}, "lasting": {...}, "npc": false}],
      "npcs": [{"name": "Zombie", "sheet": {...}, "notes": ""}]}
@@ -10,6 +10,7 @@ Format (version 1), documented in the README:
 Ids are strings: JSON readers in other languages lose precision on 64-bit integers.
 The GM role is not in the file: role ids mean nothing on another server. A character's
 `npc` (an NPC the GM kept, not a hero) may be left out: files written before it are heroes.
+Version 1 files are read too: each system reads their sheets as it did then (System.upgrade_sheet).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from .lengths import NOTE, check_form_fits
 from .setting_values import MAX_CHOICE_SECONDS, MAX_REMINDER_MINUTES, bounded, typed
 
 FORMAT = "turnkeeper-campaign"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)
 MAX_BYTES = 1_000_000  # well under Discord's smallest upload limit (10 MB) and any real campaign
 MAX_ITEMS = 1000
 MAX_NAME = 60
@@ -155,10 +157,10 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
         raise InvalidInput(
             say("The file's format version is not a whole number: this bot reads version {version}.", version=VERSION)
         )
-    if version != VERSION:
+    if version not in READS:
         raise InvalidInput(
             say(
-                "The file is format version {found}; this bot reads version {version}.",
+                "The file is format version {found}; this bot reads versions 1 to {version}.",
                 found=mark(str(version)[:10]),
                 version=VERSION,
             )
@@ -190,7 +192,7 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
         owner = _owner(item.get("owner_id"))
         if owner is None:
             raise InvalidInput(say("Character {name} has no valid owner id.", name=mark(name)))
-        sheet = _sheet(system, item.get("sheet", {}), name)
+        sheet = _sheet(system, item.get("sheet", {}), name, version)
         lasting = _lasting(system, sheet, item.get("lasting", {}), name)
         key = (name.casefold(), owner)
         if key in seen:
@@ -219,7 +221,7 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
         if name.casefold() in seen_npcs:
             raise InvalidInput(say("The file lists the NPC {name} twice.", name=mark(name)))
         seen_npcs.add(name.casefold())
-        npcs.append({"name": name, "sheet": _sheet(system, item.get("sheet", {}), name), "notes": notes})
+        npcs.append({"name": name, "sheet": _sheet(system, item.get("sheet", {}), name, version), "notes": notes})
     return CampaignFile(system_key, settings, state, characters, npcs)
 
 
@@ -267,8 +269,8 @@ def _state(state: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def _sheet(system, sheet: Any, name: str) -> dict[str, Any]:
-    sheet = _dict(sheet, say("sheet of {name}", name=mark(name)))
+def _sheet(system, sheet: Any, name: str, version: int) -> dict[str, Any]:
+    sheet = system.upgrade_sheet(_dict(sheet, say("sheet of {name}", name=mark(name))), version)
     try:
         system.parse_sheet(sheet)
         check_form_fits(system, sheet)

@@ -232,6 +232,11 @@ class System(Generic[C]):
             where = ".".join(str(p) for p in first.get("loc", ())) or "sheet"
             raise InvalidInput(say("Stat `{stat}`: {why}.", stat=where, why=_invalid(first))) from None
 
+    def upgrade_sheet(self, sheet: dict[str, Any], version: int) -> dict[str, Any]:
+        """A sheet as a campaign file of format ``version`` wrote it, as this system reads it now
+        (a file keeps its meaning after a stat's default changes)."""
+        return sheet
+
     def sheet_form(self) -> tuple[FormSection, ...]:
         if self.form:
             return self.form

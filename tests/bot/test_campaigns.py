@@ -96,3 +96,23 @@ async def test_only_a_server_manager_binds_and_unbinds(campaigns: Campaigns, rep
     await campaigns.unbind(KEY, 21, manages_server=True)
     with pytest.raises(InvalidInput, match="is not bound"):
         await campaigns.unbind(KEY, 21, manages_server=True)
+
+
+def campaign_file(version: int, system: str, sheet: dict) -> bytes:
+    character = {"name": "Mira", "owner_id": "7", "sheet": sheet, "lasting": {}}
+    data = {"format": transfer.FORMAT, "version": version, "system": system, "settings": {}, "state": {}}
+    return transfer.dumps(data | {"characters": [character], "npcs": [{"name": "Goblin", "sheet": sheet}]})
+
+
+def test_a_version_1_file_reads_as_it_meant_then() -> None:
+    # Version 1 wrote Fightin' Words' Dodge and Parry 0 when nobody gave them: they follow Reflex and
+    # Weapon Skill now, while a value given (2) stays; version 2 keeps a 0 as given.
+    sheet = {"reflex": 3, "dodge": 0, "parry": 2}
+    old = transfer.read(campaign_file(1, "fightin-words", sheet), expected_system=None)
+    assert old.characters[0]["sheet"] == old.npcs[0]["sheet"] == {"reflex": 3, "dodge": None, "parry": 2}
+    new = transfer.read(campaign_file(2, "fightin-words", sheet), expected_system=None)
+    assert new.characters[0]["sheet"] == sheet
+    other = transfer.read(campaign_file(1, "rotted-capes", {"dex": 0}), expected_system=None)
+    assert other.characters[0]["sheet"] == {"dex": 0}
+    with pytest.raises(InvalidInput, match="versions 1 to 2"):
+        transfer.read(campaign_file(3, "fightin-words", sheet), expected_system=None)

@@ -349,7 +349,7 @@ async def test_export_then_import_into_a_fresh_server_gives_the_same_campaign(st
     assert (await say(standin, "alice", "/campaign export")).ephemeral and not standin.messages()[-1].attachments
     original = await exported(standin, "gm")
     data = json.loads(original.data)
-    assert data["format"] == "turnkeeper-campaign" and data["version"] == 1 and data["system"] == KEY
+    assert data["format"] == "turnkeeper-campaign" and data["version"] == 2 and data["system"] == KEY
     assert [c["name"] for c in data["characters"]] == ["Bolt", "Nova"] and data["npcs"][0]["notes"] == "slow"
     # A player of Far Keep cannot import; its owner sees what will change and confirms.
     assert (await say(standin, "alice", "/campaign import", in_channel="far-hall", file=original)).ephemeral

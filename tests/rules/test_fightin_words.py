@@ -420,8 +420,8 @@ def test_players_answer_their_own_defence_and_flanked_defends_at_minus_1():
     assert pending.users == (PLAYER_ID,) and "flanked" in english(pending.prompt)
     with pytest.raises(AwaitingChoice):
         fight.act("move")
-    fight.choose("Dodge", 4, by=PLAYER)
-    assert "Mauve dodges: d6 4 -1 = 3 vs DC 4: fails" in fight.text()
+    fight.choose("Dodge", 1, by=PLAYER)  # Dodge is her Reflex 3, −1 flanked
+    assert "Mauve dodges: d6 1 +2 = 3 vs DC 4: fails" in fight.text()
 
 
 def test_flat_footed_and_helpless_targets_cannot_defend_and_melee_hits_the_helpless():

@@ -145,6 +145,6 @@ def test_a_flanked_defender_is_told_in_the_prompt():
     fight.command("attack", target="Mauve", options="flanked", dice="6 1")
     assert (
         english(fight.enc.pending.prompt)
-        == "Mauve: defend against a hit from Goblin (DC 4, flanked: −1)? Block +0, Dodge +0, Parry +0"
+        == "Mauve: defend against a hit from Goblin (DC 4, flanked: −1)? Block +0, Dodge +3, Parry +3"
     )
     assert "🛡️ Mauve may defend against a hit (DC 4, flanked: −1): waiting for the choice." in fight.text()

@@ -5,7 +5,11 @@ the 11-second and 2-second spell delays, the heavy crossbow's range increments, 
 
 from __future__ import annotations
 
+from rules.randomness import Chance
+from rules.said import english
+from rules.systems.fightin_words import SYSTEM
 from tests.rules.test_fightin_words import Fight, duel
+from tests.rules.test_fightin_words_between import resting
 
 
 def test_bal_ziggaroth_possesses_jack_clancy():
@@ -41,3 +45,153 @@ def test_on_the_exhale_plus_1_over_0_and_shoot_from_the_hip_minus_1_over_minus_1
     fight.command("attack", target="Goblin", options="mod=-1/-1", dice="3 5")
     assert "d6 3 +3 -1 = 5 vs Goblin's Target 4: hit." in fight.text()
     assert "(DC 6)" in fight.text()
+
+
+# --- the seed's rules an audit found the bot breaking ----------------------------------------
+
+
+def test_dodge_rolls_reflex_and_parry_weapon_skill_unless_the_sheet_gives_its_own():
+    # "He picks one of his available defence options (typically Block, Dodge, or Parry using the Shield
+    # use, Reflex, and Weapon Skill skills respectively) and rolls."
+    fight = Fight()
+    fight.add("Mauve", 4, player=True, reflex=3, weapon_skill=3, weapons="arming sword:1d8")
+    fight.add("Duelist", 2, reflex=3, weapon_skill=2, block=1)
+    fight.add("Fencer", 1, reflex=3, weapon_skill=2, dodge=1, parry=0)
+    fight.next()
+    fight.command("attack", target="Duelist", dice="4 5")
+    assert english(fight.enc.pending.prompt).endswith("Block +1, Dodge +3, Parry +2")
+    fight.choose("Dodge", 4)
+    assert "Duelist dodges: d6 4 +3 = 7 vs DC 7: negated." in fight.text()
+    fight.next()  # the Duelist's turn: it attacks the Fencer, whose own dodge= and parry= stand
+    fight.command("attack", actor="Duelist", target="Fencer", dice="6 1")
+    assert english(fight.enc.pending.prompt).endswith("Block +0, Dodge +1, Parry +0")
+    assert SYSTEM.key_help("dodge")[0] == "Dodge defence bonus (empty: Reflex)"
+    assert SYSTEM.key_help("parry")[0] == "Parry defence bonus (empty: Weapon Skill)"
+    assert "dodge (empty: reflex) parry (empty: weapon_skill)" in SYSTEM.help_text()
+
+
+def test_a_nonlethal_blow_on_a_dying_character_wounds_but_does_not_kill():
+    # "It functions exactly like normal damage with regards to wounds, but in the case of a would-be-fatal
+    # attack with nonlethal damage, the target is simply knocked unconscious instead of killed."
+    fight = duel()
+    fight.command("attack", target="Goblin", dice="6 6")  # 6 + 3 = 9 ≥ Toughness 9: Dying
+    fight.choose("No defence")
+    assert fight.f("Goblin").dying
+    fight.next()
+    fight.next(3, 5)  # round 2: the Goblin holds on (d10 3, Endurance d6 5)
+    fight.command("attack", target="Goblin", options="nonlethal", dice="1")  # helpless: hit; 1 + 3 = 4
+    goblin = fight.f("Goblin")
+    assert (goblin.wounds, goblin.dying, goblin.dead) == (2, True, False)
+    assert "Goblin was wounded while dying, but nonlethally: still dying, not dead." in fight.text()
+
+
+def test_staggered_for_one_round_after_the_targets_turn_costs_its_next_turn():
+    # Head: "Wound, Fortitude check (DC=damage) or be Staggered for one round"; Staggered: stunned for
+    # d6 seconds each round. The Goblin has acted when Mauve staggers it: the round is its next one.
+    fight = Fight()
+    fight.add("Goblin", 6)
+    fight.add("Mauve", 1, player=True, weapon_skill=3, weapons="arming sword:1d8")
+    fight.next()
+    fight.next()  # the Goblin's turn passes untouched; Mauve's turn
+    fight.command("attack", target="Goblin", options="called=head", dice="4 1")  # 1 + 3 = 4 > head Minimum 0
+    fight.choose("No defence", 2)  # Fortitude d6 2 vs DC 4 fails
+    fight.next(4)  # round 2 opens: the Goblin's turn
+    assert "Goblin is Staggered: d6 4 → stunned 4 s." in fight.text()
+    assert fight.left("Goblin") == 2
+    fight.next()
+    fight.next()  # round 2 ends: its one round is over
+    assert "Goblin is no longer staggered." in fight.text()
+    assert fight.f("Goblin").conditions == ()
+
+
+def test_waking_after_ones_turn_leaves_one_flat_footed_through_the_next_round():
+    # "When a character first wakes up from being unconscious, he is flat-footed for one round."
+    fight = Fight()
+    fight.add("Goblin", 6)
+    fight.add("Mauve", 1, player=True, weapon_skill=3, weapons="arming sword:1d8")
+    fight.next()
+    fight.next()  # the Goblin has had its turn; Mauve's turn
+    fight.command("condition_add", target="Goblin", condition="unconscious")
+    fight.command("condition_remove", target="Goblin", condition="unconscious")
+    fight.next()  # round 2: the Goblin's turn
+    assert "Goblin is no longer flat-footed." not in fight.text()
+    fight.next()  # Mauve's turn
+    fight.command("attack", target="Goblin", dice="4 1")
+    assert "Goblin cannot defend (flat-footed)." in fight.text()
+    fight.next()  # round 2 ends
+    assert "Goblin is no longer flat-footed." in fight.text()
+
+
+def test_confusion_14_lays_the_character_prone_and_15_sits_them_down_as_a_crouch():
+    # The confusion chart: "14 Character falls prone"; "15 Character sits down (counts as a crouch)".
+    fight = Fight()
+    fight.add("Mauve", 4, player=True, ranged_skill=2, weapons="bow:1d8:20")
+    fight.add("Goblin", 1)
+    fight.next()
+    fight.command("condition_add", target="Goblin", condition="confused", duration="3 rounds")
+    fight.next(14)
+    assert fight.f("Goblin").posture == "prone"
+    fight.next()  # round 2, Mauve: prone is +2 to the Target against a ranged attack
+    fight.command("attack", target="Goblin", dice="3")
+    assert "d6 3 +2 = 5 vs Goblin's Target 6 (4 prone +2): miss." in fight.text()
+    fight.next(15)
+    assert "🌀 Confusion: d20 15: Goblin sits down (counts as a crouch)." in fight.text()
+    assert fight.f("Goblin").posture == "crouching"
+
+
+def rest(kind, *characters, dice=()):
+    chance = Chance(3, entered_dice=dice)
+    out = SYSTEM.rest(kind, tuple(characters), {}, {}, chance)
+    chance.finish()  # every entered die used, and no more
+    return out
+
+
+def lines(out):
+    return [english(e.text) for e in out.events][1:]
+
+
+def test_a_stabilised_character_wakes_after_1d4_hours_per_wound():
+    # "A stabilized character is still unconscious, but is no longer in danger of dying." "A character who
+    # falls unconscious wakes up in 1d4 hours per wound it has taken". A day holds 4 h × 2 wounds.
+    out = rest("bedridden", resting({"wounds": 2, "stable": True, "dying": False}))
+    assert out.characters[0].lasting == {"wounds": 0, "stable": False, "dying": False, "locations": []}
+    assert lines(out) == [
+        "Jack wakes up within 8 h (1d4 h per wound). Jack heals 2 wounds (Endurance 3): 0 wounds left, Toughness 9/3."
+    ]
+    # knocked out by nonlethal damage: the same, on a day's sleep
+    out = rest("sleep", resting({"wounds": 1, "conditions": ["unconscious", "disabled"]}))
+    assert out.characters[0].lasting["conditions"] == ["disabled"]
+    assert lines(out)[0].startswith("Jack wakes up within 4 h (1d4 h per wound).")
+
+
+def test_waking_hours_are_rolled_once_and_counted_down_by_the_rests():
+    # "wakes up in 1d4 hours per wound it has taken": a calm hour is shorter than 2 wounds may take.
+    jack = resting({"wounds": 2, "stable": True})
+    out = rest("calm_hour", jack, dice=(1, 2))
+    jack = out.characters[0]
+    assert jack.lasting["stable"] and jack.lasting["waking_in"] == 2
+    assert lines(out)[0].startswith("Jack is still unconscious: 1d4 h per wound, 2d4 (1, 2) = 3 h; wakes in 2 h.")
+    assert "Wakes in 2 h." in [english(t) for t in SYSTEM.between.lines(jack.sheet, jack.lasting)]
+    out = rest("calm_hour", jack)  # no new roll
+    assert lines(out)[0].startswith("Jack is still unconscious: wakes in 1 h.")
+    out = rest("calm_hour", out.characters[0])
+    assert lines(out)[0].startswith("Jack wakes up.")
+    assert not out.characters[0].lasting["stable"] and "waking_in" not in out.characters[0].lasting
+    # 7 wounds may take 28 h, more than a day: rolled
+    out = rest("sleep", resting({"wounds": 7, "stable": True}), dice=(4, 4, 4, 4, 4, 4, 1))
+    assert lines(out)[0].startswith("Jack is still unconscious: 1d4 h per wound, 7d4 (4, 4, 4, 4, 4, 4, 1) = 25 h;")
+    assert out.characters[0].lasting["waking_in"] == 1
+    # waking them by hand forgets the time rolled for this unconsciousness
+    state = SYSTEM.adjust(jack.sheet, jack.lasting, "stable", "no")
+    assert "waking_in" not in state
+
+
+def test_a_dying_character_does_not_rest_until_stabilised():
+    # "A dying character is unconscious and must make a DC 4 endurance check every round"
+    for kind in ("sleep", "bedridden", "calm_hour"):
+        out = rest(kind, resting({"wounds": 3, "dying": True, "morale_penalties": 1}))
+        assert out.characters[0].lasting == {"wounds": 3, "dying": True, "morale_penalties": 1}
+        assert lines(out) == [
+            "Jack is dying and cannot rest: stabilise them first (Medicine, then set `dying` to no "
+            "and `stable` to yes)."
+        ]

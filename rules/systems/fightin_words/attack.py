@@ -27,7 +27,7 @@ from rules.usertext import listed
 from . import wounds
 from .model import Fighter, Weapon
 from .rolls import d6_check
-from .sheet import can_defend, has, helpless, melee_bonus_damage, skill, weapon, weapon_name
+from .sheet import can_defend, dodge, has, helpless, melee_bonus_damage, parry, skill, weapon, weapon_name
 from .tables import ATTACK_SECONDS, COVER, INVISIBLE_TARGET, LOCATIONS, SPEED_SQUARES, range_penalty
 
 # The defences' keys, as the rules read them; the choice offers them said (`_options`).
@@ -269,7 +269,7 @@ def _options(t: Fighter) -> tuple[str, ...]:
 
 
 def _bonus(t: Fighter, option: str) -> int:
-    return {BLOCK: t.sheet.block, DODGE: t.sheet.dodge, PARRY: t.sheet.parry}.get(option, 0)
+    return {BLOCK: t.sheet.block, DODGE: dodge(t), PARRY: parry(t)}.get(option, 0)
 
 
 def _ask(enc, t: Fighter, hits, context, events):

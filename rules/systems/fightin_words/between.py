@@ -1,6 +1,8 @@
 """Fightin' Words between fights: wounds (and what a called shot did where),
 morale penalties and lasting conditions outlive a fight; days of sleep or in
-bed heal wounds ("Healing"), a calm hour clears morale penalties ("Morale")."""
+bed heal wounds ("Healing"), a calm hour clears morale penalties ("Morale").
+The unconscious wake after 1d4 hours per wound, rolled once and counted down
+over the rests; the dying rest not at all until they are stabilised."""
 
 from __future__ import annotations
 
@@ -8,9 +10,10 @@ from typing import Any
 
 from rules.between import dead_rest, heading, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
+from rules.randomness import Chance
 from rules.said import N_, joined, say, say_plural, term
-from rules.system import Adjustable, Rest, RestOption, chosen_names
-from rules.text import Text
+from rules.system import Adjustable, Rest, Resting, RestOption, chosen_names
+from rules.text import Raw, Text
 from rules.usertext import listed
 
 from .conditions import canonical
@@ -21,18 +24,28 @@ from .wounds import located
 # conditions that can outlast the fight; the rest belong to its seconds and rounds
 LASTING = (N_("mobility penalty"), N_("disabled"), N_("confused"), N_("unconscious"))
 
+# The hours each rest lasts, which an unconscious character's waking time counts down.
+HOURS = {"sleep": 24, "bedridden": 24, "calm_hour": 1}
+WAKING = "waking_in"  # hours still to pass before an unconscious character wakes, once rolled
+_WAKING_DICE = (
+    "for each unconscious character in the order given whose waking time is not yet rolled and may be "
+    "longer than the rest: 1d4 per wound"
+)
+
 _INFECTED = RestOption(key="infected", help=N_("characters whose poison or disease afflicts wounds: they do not heal"))
 RESTS = {
     "sleep": Rest(
         key="sleep",
         label=N_("A day with eight hours' sleep"),
         rule="“Characters heal one wound every day that they spend with at least eight hours of sleep […]”",
+        dice=_WAKING_DICE,
         options=(_INFECTED,),
     ),
     "bedridden": Rest(
         key="bedridden",
         label=N_("A day bedridden"),
         rule="“[…] and a number of wounds equal to their Endurance score every day that they spend bedridden.”",
+        dice=_WAKING_DICE,
         options=(_INFECTED,),
     ),
     "calm_hour": Rest(
@@ -40,6 +53,7 @@ RESTS = {
         label=N_("A calm hour"),
         rule="“If a character goes for a full, relatively calm hour without taking any morale penalties, "
         "he removes all morale penalties.”",
+        dice=_WAKING_DICE,
     ),
 }
 
@@ -92,12 +106,75 @@ def rest(system, kind, characters, campaign, options, chance, settings):
     infected = chosen_names(options, "infected", characters) if chosen.options else set()
     results = []
     for r in characters:
+        if r.lasting.get("dying") and not r.lasting.get("dead"):
+            # A dying character checks Endurance every round: no rest can wait on that.
+            line = say(
+                "{who} is dying and cannot rest: stabilise them first (Medicine, then set `dying` to no "
+                "and `stable` to yes).",
+                who=r.name,
+            )
+            results.append((dict(r.lasting), line))
+            continue
+        state, woke, rolled = _wake(r, HOURS[chosen.key], chance)
+        r = r.but(lasting=state)
         if chosen.key == "calm_hour":
-            results.append(_calm(r))
+            state, text = _calm(r)
         else:
             amount = 1 if chosen.key == "sleep" else max(0, _sheet(r.sheet).endurance)
-            results.append(_heal(r, amount, r.name.casefold() in infected, chosen.key))
+            state, text = _heal(r, amount, r.name.casefold() in infected, chosen.key)
+        text = joined(" ", [woke, text]) if woke is not None else text
+        results.append((state, text, "roll") if rolled else (state, text))
     return outcome(characters, results, campaign, heading(chosen, chance))
+
+
+def _wake(r: Resting, hours: int, chance: Chance) -> tuple[dict[str, Any], Text | None, bool]:
+    """An unconscious (or stabilised) character's waking: "1d4 hours per wound it has taken",
+    rolled the first time a rest may be shorter than that, then counted down by each rest's hours.
+    The new lasting state, what to say (None: nobody to wake), and whether dice were rolled."""
+    state = dict(r.lasting)
+    out = state.get("stable") or "unconscious" in state.get("conditions", ())
+    if state.get("dead") or not out:
+        state.pop(WAKING, None)
+        return state, None, False
+    wounds = max(0, int(state.get("wounds", 0)))
+    left = state.get(WAKING)
+    if left is None and 4 * wounds <= hours:
+        # Even four hours a wound is over within this rest: no roll can change the outcome.
+        if not wounds:
+            return _woken(state), say("{who} wakes up.", who=r.name), False
+        return (
+            _woken(state),
+            say("{who} wakes up within {most} h (1d4 h per wound).", who=r.name, most=4 * wounds),
+            False,
+        )
+    roll = None
+    if left is None:
+        roll = chance.roll(f"{wounds}d4")
+        left = roll.total
+    left = int(left) - hours
+    if left <= 0:
+        if roll is None:
+            return _woken(state), say("{who} wakes up.", who=r.name), False
+        return _woken(state), say("{who} wakes up: 1d4 h per wound, {roll} h.", who=r.name, roll=Raw(str(roll))), True
+    state[WAKING] = left
+    if roll is None:
+        return state, say("{who} is still unconscious: wakes in {left} h.", who=r.name, left=left), False
+    line = say(
+        "{who} is still unconscious: 1d4 h per wound, {roll} h; wakes in {left} h.",
+        who=r.name,
+        roll=Raw(str(roll)),
+        left=left,
+    )
+    return state, line, True
+
+
+def _woken(state: dict[str, Any]) -> dict[str, Any]:
+    state = {k: v for k, v in state.items() if k != WAKING}
+    if state.get("stable"):
+        state["stable"] = False
+    if "unconscious" in state.get("conditions", ()):
+        state["conditions"] = [c for c in state["conditions"] if c != "unconscious"]
+    return state
 
 
 def _sheet(sheet: dict[str, Any]) -> Sheet:
@@ -195,6 +272,8 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
         out.append(say("Dying."))
     elif state.get("stable"):
         out.append(say("Stable, unconscious."))
+    if state.get(WAKING) and not state.get("dead"):
+        out.append(say("Wakes in {n} h.", n=state[WAKING]))
     out.append(
         say(
             "{wounds}: Toughness {toughness}",
@@ -218,7 +297,11 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
 
 
 def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
-    return set_value(N_("Them's Fightin' Words"), ADJUSTABLE, state, key, value, _entries)
+    new = set_value(N_("Them's Fightin' Words"), ADJUSTABLE, state, key, value, _entries)
+    if any(new.get(k) != state.get(k) for k in ("dying", "stable", "dead", "conditions")):
+        # A waking time belongs to the unconsciousness it was rolled for, not to the next one.
+        new.pop(WAKING, None)
+    return new
 
 
 def _entries(key: str, items: list[str]) -> list[str]:

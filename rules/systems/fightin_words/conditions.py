@@ -2,13 +2,16 @@
 
 Staggered: each turn, d6 seconds stunned (seconds taken from the turn).
 Stunned: N seconds taken from the turn. Confused: a d20 on the seed's chart at
-the start of each turn, posted for everyone. Rounds-based durations tick down
-at the end of each round.
+the start of each turn, posted for everyone; its falls (14 prone, 15 sitting
+down) set the posture. Rounds-based durations tick down at the end of each
+round; one put on after its bearer's turn in the round counts from the
+bearer's next turn.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from rules.errors import InvalidInput
 from rules.model import Event
@@ -69,6 +72,10 @@ ALIASES = {
 SPECIAL = (N_("dying"), N_("stable"), N_("prone"), N_("crouching"), N_("wound"), N_("morale penalty"))
 
 
+# The chart's results that change the posture: 14 falls prone, 15 sits down ("counts as a crouch").
+FALLS: dict[int, Literal["crouching", "prone"]] = {14: "prone", 15: "crouching"}
+
+
 def canonical(name: str) -> str:
     key = " ".join((name or "").strip().casefold().replace("_", " ").split())
     key = ALIASES.get(key.replace(" ", "_"), ALIASES.get(key, key))
@@ -98,6 +105,17 @@ def seconds_of(duration: str | None) -> int:
     if not match:
         raise InvalidInput(say("Stunned needs a number of seconds, e.g. duration `3 seconds`."))
     return max(1, min(60, int(match.group(1))))
+
+
+def turn_passed(enc, cid: str) -> bool:
+    """Whether the combatant's turn has come this round (taken, passed, delayed, or going on)."""
+    state = enc.turns
+    return any(cid in slot for slot in state.slots[: state.index + 1])
+
+
+def timed(enc, cid: str, name: str, rounds: int | None) -> Condition:
+    """A condition lasting `rounds` rounds of the bearer's, from now."""
+    return Condition(name=name, rounds=rounds, waiting=rounds is not None and turn_passed(enc, cid))
 
 
 def with_condition(f: Fighter, condition: Condition) -> Fighter:
@@ -139,6 +157,9 @@ def confusion(f: Fighter, chance: Chance) -> tuple[Fighter, Text]:
             result = say("regains control for {n} rounds", n=lucid)
         elif roll == 20:
             f = with_condition(f, Condition(name="lucid", rounds=10))
+        elif roll in FALLS:
+            # Attacks read the posture for the Target score, so the chart's fall must move it.
+            f = f.but(posture=FALLS[roll])
         rolls = listed(parts)
         if scream:
             return f, say(
@@ -149,11 +170,14 @@ def confusion(f: Fighter, chance: Chance) -> tuple[Fighter, Text]:
 
 
 def tick(f: Fighter) -> tuple[Fighter, list[str]]:
-    """End of a round: durations fall by one; expired conditions go."""
+    """End of a round: durations fall by one (save those put on after the bearer's turn);
+    expired conditions go."""
     kept, gone = [], []
     for c in f.conditions:
         if c.rounds is None:
             kept.append(c)
+        elif c.waiting:
+            kept.append(c.but(waiting=False))
         elif c.rounds <= 1:
             gone.append(c.name)
         else:

@@ -18,7 +18,7 @@ from rules.usertext import listed, quoted, user_text
 from . import conditions as cond
 from . import morale, wounds
 from .attack import called_shots
-from .model import Condition, Fighter
+from .model import Fighter
 from .sheet import minimum_toughness, minimum_will, pair, toughness, will
 from .tables import LOCATIONS, SURFACES, fall_bonus
 
@@ -271,7 +271,7 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
         events.append(Event(kind="roll", text=say("Staggered lasts d6 {n} rounds.", n=rounds)))
     if name == "broken":
         f = f.but(broken_dc=morale.BROKEN_DC)
-    f = cond.with_condition(f, Condition(name=name, rounds=rounds))
+    f = cond.with_condition(f, cond.timed(enc, f.id, name, rounds))
     if not rounds:
         lasting = say("until removed")
     else:
@@ -310,7 +310,7 @@ def remove_condition(system, enc, action: RemoveCondition, chance: Chance):
         if f.dying:
             raise NotAllowed(say("{who} is dying: stabilise them first (remove `dying`).", who=f.name))
         f = cond.without(f.but(stable=False), "unconscious")
-        f = cond.with_condition(f, Condition(name="flat-footed", rounds=1))
+        f = cond.with_condition(f, cond.timed(enc, f.id, "flat-footed", 1))
         line = say("{who} wakes up (flat-footed for one round).", who=f.name)
         return enc.with_combatant(f), [Event(kind="info", text=line)]
     if name in ("prone", "crouching"):

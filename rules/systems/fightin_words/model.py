@@ -86,12 +86,13 @@ class Sheet(Value):
     )
     # Discipline and other Will modifiers
     will_bonus: int = Field(0, ge=LOW, le=HIGH, description=N_("Will modifiers such as Discipline"))
-    weapon_skill: int = Field(0, ge=LOW, le=HIGH, description=N_("Weapon Skill bonus: melee attacks"))
+    weapon_skill: int = Field(0, ge=LOW, le=HIGH, description=N_("Weapon Skill bonus: melee attacks and Parry"))
     ranged_skill: int = Field(0, ge=LOW, le=HIGH, description=N_("Ranged Skill bonus: ranged attacks"))
     magic_skill: int = Field(0, ge=LOW, le=HIGH, description=N_("Magic Skill bonus: attack spells"))
     block: int = Field(0, ge=LOW, le=HIGH, description=N_("Block defence bonus (Shield Use)"))
-    dodge: int = Field(0, ge=LOW, le=HIGH, description=N_("Dodge defence bonus"))
-    parry: int = Field(0, ge=LOW, le=HIGH, description=N_("Parry defence bonus"))
+    # The seed rolls Dodge with the Reflex skill and Parry with Weapon Skill: these only override them.
+    dodge: int | None = Field(None, ge=LOW, le=HIGH, description=N_("Dodge defence bonus (empty: Reflex)"))
+    parry: int | None = Field(None, ge=LOW, le=HIGH, description=N_("Parry defence bonus (empty: Weapon Skill)"))
     fortitude: int = Field(0, ge=LOW, le=HIGH, description=N_("Fortitude bonus (checks add scale)"))
     weapons: str = Field("", description=N_("name:damage[:reach or range in m][:magic]; several split by ;"))
 
@@ -117,6 +118,9 @@ class Condition(Value):
     name: str
     rounds: int | None = None  # None: until removed (or until its own rule ends it)
     note: str = ""
+    # Put on after the bearer's turn this round: its rounds count from the bearer's next turn,
+    # so the end of this round does not take one off ("staggered for one round" must cost a turn).
+    waiting: bool = False
 
 
 class DelayedEffect(Value):

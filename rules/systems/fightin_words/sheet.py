@@ -103,6 +103,16 @@ def skill(f: Fighter, w: Weapon) -> int:
     return s.ranged_skill if w.ranged else s.weapon_skill
 
 
+def dodge(f: Fighter) -> int:
+    """The Dodge bonus: the Reflex skill, unless the sheet gives its own."""
+    return f.sheet.reflex if f.sheet.dodge is None else f.sheet.dodge
+
+
+def parry(f: Fighter) -> int:
+    """The Parry bonus: the Weapon Skill, unless the sheet gives its own."""
+    return f.sheet.weapon_skill if f.sheet.parry is None else f.sheet.parry
+
+
 def melee_bonus_damage(f: Fighter) -> int:
     """Melee damage adds Strength and three times the wielder's scale."""
     return f.sheet.strength + 3 * f.sheet.scale

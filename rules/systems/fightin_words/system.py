@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rules.model import Event
 from rules.said import N_, joined, say, say_plural, term
@@ -20,7 +20,7 @@ from .tables import DISABLED_SECONDS, TURN_SECONDS
 # The whole /help text: with the shared part above it, it must stay within
 # one 2,000-character Discord message.
 SUMMARY = """\
-Stats: reflex dex strength endurance spirit scale defence fortitude will_bonus weapon_skill ranged_skill magic_skill block dodge parry, weapons="sword:1d8;crossbow:1d10:15".
+Stats: reflex dex strength endurance spirit scale defence fortitude will_bonus weapon_skill ranged_skill magic_skill block dodge (empty: reflex) parry (empty: weapon_skill), weapons="sword:1d8;crossbow:1d10:15".
 Initiative d6+Reflex+Dex, ties reroll. `/initiative delay` on an untouched turn, again later to interrupt.
 **Seconds**: `/act action:` move 1, run 3, draw 1, grab 2, aim 2, crouch/prone 1, stand 1 (4 from prone), cast 4, reload 4, talk 0, mount (2 s a turn), `spend options:"seconds=3 what='…'"`. Overruns carry into the next turn; 0 s left ends the turn. `cast options:"spell=Fireball delay=11"` pings the GM when it goes off.
 **/attack** (4 s): d6+skill−scale vs Target 4; options combo=3 (target:"A, B" splits) mod=+X/+Y range=30 cover=light called=head flanked surprised; dice: attack d6s, then damage.
@@ -52,6 +52,13 @@ class FightinWords(System):
     )
     sides = ("heroes", "threats")
     player_side = "heroes"
+
+    def upgrade_sheet(self, sheet: dict[str, Any], version: int) -> dict[str, Any]:
+        # Before version 2, Dodge and Parry were 0 unless given: 0 there is what now reads "unset"
+        # (Reflex and Weapon Skill), as the database's migration 0006 made it for stored sheets.
+        if version >= 2:
+            return sheet
+        return {key: None if key in ("dodge", "parry") and value == 0 else value for key, value in sheet.items()}
 
     def handlers(self):
         return {

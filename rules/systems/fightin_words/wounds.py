@@ -15,6 +15,7 @@ from rules.secrets import secret
 from rules.text import Raw, Text
 from rules.usertext import mark
 
+from .conditions import timed
 from .model import Condition, Fighter
 from .rolls import d6_check, signed
 from .sheet import minimum_toughness, pair, toughness
@@ -104,7 +105,7 @@ def land(
                 ok, text = fortitude(target, hit.amount, chance, secret_dc=hit.hidden)
                 verdict = seq(verdict, "; ", text, *(() if ok else (" → ", term(spot.minimum_check))))
                 if not ok and spot.minimum_check.startswith("be Staggered"):
-                    conditions.append(Condition(name="staggered", rounds=1))
+                    conditions.append(timed(enc, cid, "staggered", 1))
         else:
             verdict = say("≤ Minimum: no wound")
         parts.append(
@@ -121,7 +122,10 @@ def land(
     target = target.but(
         wounds=target.wounds + wounds, conditions=tuple(conditions), notes=tuple(notes[-6:]), posture=posture
     )
-    if wounds and was_dying:
+    if wounds and was_dying and nonlethal:
+        # Nonlethal damage wounds like any other, but knocks out where it would kill.
+        extra.append(say("{who} was wounded while dying, but nonlethally: still dying, not dead.", who=target.name))
+    elif wounds and was_dying:
         target = _dies(target)
         extra.append(say("{who} was wounded while dying and dies.", who=target.name))
     elif starts_dying and nonlethal:
