@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from rules.actions import Choose
 from rules.errors import InvalidInput, NotAllowed
 from rules.said import english
-from rules.systems.frozen_lands import weapons
+from rules.systems.frozen_lands import movement, weapons
 from rules.systems.frozen_lands.combat import ranged_modifiers
 from tests.helpers import answer_by_key
 from tests.rules.test_frozen_lands_support import ASTRID, BJORN, GM, act, choose, end_turn, fl, get, outcome, party
@@ -160,8 +161,8 @@ def test_a_melee_attack_needs_the_same_zone():
         act(s, fl.Attack(by=ASTRID, target="Wolf", dice=(6, 6, 6, 6)))
     with pytest.raises(NotAllowed, match="same zone"):
         act(s, fl.Attack(by=ASTRID, target="Wolf", range="short", weapon="Flail", dice=(6, 6, 6)))
-    # a shot still crosses zones
-    shot = act(s, fl.Attack(by=ASTRID, target="Wolf", weapon="Dagger", thrown=True, dice=(1, 1, 1, 1)))
+    # a shot still crosses zones (at medium range or farther)
+    shot = act(s, fl.Attack(by=ASTRID, target="Wolf", weapon="Dagger", thrown=True, range="medium", dice=(1, 1, 1)))
     assert get(shot, "Astrid").actions_left == 2
     s = act(s, fl.Place(by=GM, target="Wolf", zone="Hall"))
     s = act(s, fl.Attack(by=ASTRID, target="Wolf", dice=(6, 6, 6, 6)))
@@ -270,3 +271,115 @@ def test_the_defense_prompt_says_how_many_dice_each_reaction_rolls():
     s = choose(s, "Dodge", 6, 6, 1, by=ASTRID)  # the stress die last: a 1 on AGILITY's Mobility
     astrid = get(s, "Astrid")
     assert astrid.stamina == 7 and astrid.exhaustion == 1  # 3 − 2 − armour 1 = 0: no damage
+
+
+def apart(**extra):
+    """Astrid (a loaded Short Bow) in the Hall, the Wolf in the Yard."""
+    s = party(astrid={"loaded": True}, **extra)
+    for zone in ("Hall", "Yard"):
+        s = act(s, fl.SetZone(by=GM, name=zone))
+    s = act(s, fl.Place(by=GM, target="Astrid", zone="Hall"))
+    return act(s, fl.Place(by=GM, target="Wolf", zone="Yard"))
+
+
+def test_an_enemys_melee_attack_needs_the_same_zone_and_only_melee_brings_both_close():
+    """Seed 004: "To attack in Melee the character must be in the same zone as the enemy." """
+    s = end_turn(apart())  # the Wolf's turn
+    with pytest.raises(NotAllowed, match="Wolf is in Yard and Astrid in Hall: a melee attack needs the same zone"):
+        act(s, fl.Attack(by=GM, target="Astrid"))
+    for shot in (fl.Attack(by=GM, target="Astrid", ranged=True), fl.Attack(by=GM, target="Astrid", thrown=True)):
+        after = act(s, shot)
+        assert after.pending is not None  # Astrid is asked for her reaction
+        assert get(after, "Astrid").engaged == () and get(after, "Wolf").engaged == ()
+    s = act(s, fl.Place(by=GM, target="Wolf", zone="Hall"))
+    s = act(s, fl.Attack(by=GM, target="Astrid"))
+    assert get(s, "Wolf").id in get(s, "Astrid").engaged and get(s, "Astrid").id in get(s, "Wolf").engaged
+
+
+@pytest.mark.parametrize(
+    "field, name, refusal",
+    [
+        ("weapon", "Axe", "Axe is a thrown weapon (the ranged table): for weapon= use Handaxe or Battleaxe"),
+        ("weapon", "spear", "Spear is a thrown weapon (the ranged table): for weapon= use Short Spear or Long Spear"),
+        ("offhand", "Rock", "Rock is a ranged weapon (the ranged table): offhand= takes one of the melee table"),
+        ("weapon", "Short Bow", "Short Bow is a ranged weapon (the ranged table): weapon= takes one of the melee"),
+        ("ranged", "Handaxe", "Handaxe is a melee weapon (the melee table): for ranged= use Axe"),
+        ("ranged", "Broadsword", "Broadsword is a melee weapon (the melee table): ranged= takes one of the ranged"),
+    ],
+)
+def test_a_sheets_weapon_comes_from_its_own_table(field, name, refusal):
+    """Seed 004: "When you attack in Melee, you make a Melee roll and add the weapon bonus." The Axe, the Spear
+    and the Rock of the ranged table are thrown: as the melee weapon they would turn every attack into a shot."""
+    with pytest.raises(InvalidInput, match=re.escape(refusal)):
+        party(astrid={field: name})
+
+
+def test_a_melee_weapon_of_the_sheet_attacks_in_melee_and_the_ranged_table_keeps_its_aliases():
+    s = party(astrid={"weapon": "handaxe", "offhand": "Dagger", "ranged": "shortbow"})
+    o = outcome(s, fl.Attack(by=ASTRID, target="Wolf", dice=(6, 1, 1, 1)))
+    assert o.events[0].text.startswith("Astrid attacks Wolf with Handaxe: Melee 2 + Handaxe 2 = 4d6")
+    assert get(o.state, "Wolf").id in get(o.state, "Astrid").engaged
+
+
+def test_a_shot_into_another_zone_is_at_medium_range_or_farther():
+    """Seed 004: "Short: A few meters away, in the same zone." "Medium: In an adjacent zone, up to 25 meters
+    away." """
+    s = apart()
+    asked = 'Astrid is in Hall and Wolf in Yard: say how far the shot is, options:"medium"'
+    with pytest.raises(NotAllowed, match=asked):
+        act(s, fl.Attack(by=ASTRID, target="Wolf", ranged=True, dice=(1,) * 5))
+    for near in ("close", "short"):
+        with pytest.raises(NotAllowed, match=f"{near} range is within one zone"):
+            act(s, fl.Attack(by=ASTRID, target="Wolf", ranged=True, range=near, dice=(1,) * 5))
+    o = outcome(s, fl.Attack(by=ASTRID, target="Wolf", ranged=True, range="medium", dice=(1,) * 4))
+    assert "Marksmanship 3 + Short Bow 2 − medium range 1 = 4d6" in o.events[0].text
+
+
+def test_a_heavy_parrying_weapon_gives_no_block_in_a_cramped_zone_a_shield_does():
+    """Seed 004: "Cramped: The character can only crawl and its impossible to use Heavy weapons like axes." """
+    s = party(astrid={"weapon": "Longsword"})  # Heavy, Parrying; Bjorn has a shield
+    s = end_turn(s)  # the Wolf's turn
+    assert tuple(map(english, act(s, fl.Attack(by=GM, target="Astrid")).pending.labels)) == (
+        "Dodge",
+        "Block",
+        "No reaction",
+    )
+    s = act(s, fl.SetZone(by=GM, name="Tunnel", features=("cramped",)))
+    for name in ("Astrid", "Bjorn", "Wolf"):
+        s = act(s, fl.Place(by=GM, target=name, zone="Tunnel"))
+    labels = act(s, fl.Attack(by=GM, target="Astrid")).pending.labels
+    assert tuple(map(english, labels)) == ("Dodge", "No reaction")
+    labels = act(s, fl.Attack(by=GM, target="Bjorn")).pending.labels
+    assert tuple(map(english, labels)) == ("Dodge", "Block", "No reaction")
+
+
+def test_a_second_attack_needs_a_first_one_with_the_other_melee_weapon_of_the_pair():
+    """Seed 004: "If you are fighting with two one-handed melee weapons, and one of them is a light weapon, you can
+    use another action to use the Attack action again in the same turn, as long as you are using the other
+    weapon." """
+    s = party(astrid={"offhand": "Dagger", "loaded": True})  # Shortsword and Dagger, and a Short Bow
+    s = act(s, fl.Attack(by=ASTRID, target="Wolf", ranged=True, dice=(1,) * 5))  # a shot first
+    with pytest.raises(NotAllowed, match="already used attack"):
+        act(s, fl.Attack(by=ASTRID, target="Wolf", weapon="Dagger", dice=(6,)))
+    s = party(astrid={"offhand": "Dagger"})
+    s = act(s, fl.Attack(by=ASTRID, target="Wolf", weapon="Dagger", thrown=True, dice=(1,) * 4))  # a throw first
+    with pytest.raises(NotAllowed, match="already used attack"):
+        act(s, fl.Attack(by=ASTRID, target="Wolf", dice=(6,) * 2))
+
+
+def test_a_dark_zone_takes_three_dice_from_a_shot_a_dim_one_two():
+    """Seed 004, the ranged modifiers: "Darkness -3"; and "Dimly lit: Perception and Ranged attack rolls get a -2
+    modifier." """
+    assert movement.parse_features("dark") == ("dark",) and movement.parse_features("darkness dim") == ("dark", "dim")
+    s = party(astrid={"loaded": True})
+    o = outcome(s, fl.SetZone(by=GM, name="Cellar", features=movement.parse_features("dark")))
+    assert english(o.events[0].text) == "Zone Cellar: dark."
+    s = act(o.state, fl.SetZone(by=GM, name="Cave", features=("dim",)))
+    s = act(s, fl.Place(by=GM, target="Astrid", zone="Cellar"))
+    s = act(s, fl.Place(by=GM, target="Wolf", zone="Cellar"))
+    o = outcome(s, fl.Attack(by=ASTRID, target="Wolf", ranged=True, dice=(1,) * 2))
+    assert "Marksmanship 3 + Short Bow 2 − darkness 3 = 2d6" in o.events[0].text
+    s = act(s, fl.Place(by=GM, target="Astrid", zone="Cave"))
+    s = act(s, fl.Place(by=GM, target="Wolf", zone="Cave"))
+    o = outcome(s, fl.Attack(by=ASTRID, target="Wolf", ranged=True, dice=(1,) * 3))
+    assert "Marksmanship 3 + Short Bow 2 − dimly lit zone 2 = 3d6" in o.events[0].text

@@ -155,3 +155,25 @@ def test_an_unreleased_delayed_action_is_lost_at_the_end_of_the_round():
     o = outcome(s, EndTurn(by=GM, turn_no=s.turn_no))
     assert any(e.text == "Delayed action not taken, lost: Astrid." for e in o.events)
     assert not get(o.state, "Astrid").held and get(o.state, "Astrid").actions_left == 3
+
+
+def test_a_bow_reloaded_out_of_turn_or_as_a_delayed_action_is_not_loaded_next_turn():
+    """Seed 004: "Some ranged weapons like bows and slings need to be reload every turn before you attack with
+    them. For crossbows, you can keep your weapon loaded while you execute other actions." """
+    s = end_turn(party())  # the Wolf's turn
+    s = act(s, fl.Interrupt(by=ASTRID, actor="Astrid", dice=(6, 2, 3)))
+    o = outcome(s, fl.Reload(by=ASTRID, actor="Astrid"))
+    assert "Astrid's Short Bow is no longer loaded: bows and slings shoot in the turn they are loaded." in [
+        e.text for e in o.events
+    ]
+    assert not get(o.state, "Astrid").loaded and current(o.state) == ["Wolf"]
+    s = act(party(), fl.Delay(by=ASTRID))
+    s = end_turn(s)  # the Wolf's turn
+    s = act(s, fl.Release(by=ASTRID, actor="Astrid"))
+    s = end_turn(s)  # Astrid's delayed action
+    s = act(s, fl.Reload(by=ASTRID))
+    assert not get(s, "Astrid").loaded and current(s) == ["Bjorn"]
+    s = end_turn(party(astrid={"ranged": "Light Crossbow"}))
+    s = act(s, fl.Interrupt(by=ASTRID, actor="Astrid", dice=(6, 2, 3)))
+    s = act(s, fl.Reload(by=ASTRID, actor="Astrid"))
+    assert get(s, "Astrid").loaded

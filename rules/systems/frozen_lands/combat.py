@@ -31,9 +31,16 @@ former_keys(DEFEND, {"Dodge": DODGE, "Block": BLOCK, "No reaction": NO_REACTION}
 
 
 def ranged_modifiers(
-    weapon: Weapon, range_name: str, *, aimed: bool, size: int = 0, light: str | None = None, dim_zone: bool = False
+    weapon: Weapon,
+    range_name: str,
+    *,
+    aimed: bool,
+    size: int = 0,
+    light: str | None = None,
+    dim_zone: bool = False,
+    dark_zone: bool = False,
 ) -> list[tuple[Text, int]]:
-    """The seed's ranged table: range, Aim, target size, light."""
+    """The seed's ranged table: range, Aim, target size, light (named for the shot, else the zone's)."""
     wanted, reach = weapons.range_index(range_name), weapons.range_index(weapon.reach)
     name = RANGES[wanted]
     if wanted > reach + 1:
@@ -70,6 +77,8 @@ def ranged_modifiers(
         if key not in LIGHT:
             raise InvalidInput(say("Light must be `dim` or `dark`."))
         parts.append(LIGHT[key])
+    elif dark_zone:
+        parts.append(LIGHT["dark"])
     elif dim_zone:
         parts.append((say("dimly lit zone"), DIM_ZONE))
     return parts
@@ -81,7 +90,7 @@ def _weapon(attacker: FrozenCombatant, action: Attack) -> Weapon:
         return weapons.find(action.weapon or sheet.weapon, thrown=True)
     if action.weapon:
         return weapons.find(action.weapon, ranged=action.ranged)
-    main = weapons.find(sheet.weapon)
+    main = weapons.sheet_weapon(sheet.weapon, "weapon")
     # Naming a range the melee weapon cannot reach means shooting with the sheet's ranged weapon.
     beyond = action.range is not None and weapons.range_index(action.range) > weapons.range_index(main.reach)
     if action.ranged or (beyond and sheet.ranged):
@@ -89,25 +98,69 @@ def _weapon(attacker: FrozenCombatant, action: Attack) -> Weapon:
             raise InvalidInput(
                 say("{who} has no ranged weapon on the sheet: name one with weapon:.", who=attacker.name)
             )
-        return weapons.find(sheet.ranged, ranged=True)
+        return weapons.sheet_weapon(sheet.ranged, "ranged")
     return main
 
 
 def _dual_wield_ok(attacker: FrozenCombatant, weapon: Weapon) -> bool:
-    """A second Attack in the turn with the other of two one-handed melee weapons, one Light."""
+    """A second Attack in the turn with the other of two one-handed melee weapons, one Light, the first
+    Attack having been made with the one."""
     sheet = attacker.sheet
     if not sheet.offhand or weapon.ranged or len(attacker.attacked_with) != 1:
         return False
-    try:
-        main, off = weapons.find(sheet.weapon), weapons.find(sheet.offhand)
-    except InvalidInput:
-        return False
-    pair = {main.name, off.name}
-    if main.ranged or off.ranged or not (main.one_handed and off.one_handed) or len(pair) != 2:
+    main, off = weapons.sheet_weapon(sheet.weapon, "weapon"), weapons.sheet_weapon(sheet.offhand, "offhand")
+    if not (main.one_handed and off.one_handed) or main.name == off.name:
         return False
     if not (main.has("Light") or off.has("Light")):
         return False
-    return weapon.name in pair and weapon.name not in attacker.attacked_with
+    first = attacker.attacked_with[0]
+    return {first, weapon.name} == {main.name, off.name}
+
+
+def _apart(attacker: FrozenCombatant, target: FrozenCombatant) -> bool:
+    """Both are placed, in different zones (unplaced combatants are wherever the GM says)."""
+    return bool(attacker.zone and target.zone and attacker.zone.casefold() != target.zone.casefold())
+
+
+def _same_zone_for_melee(attacker: FrozenCombatant, target: FrozenCombatant) -> None:
+    # No weapon in the seed's tables reaches past Short (the same zone), so none attacks into another zone.
+    if _apart(attacker, target):
+        raise NotAllowed(
+            say(
+                "{who} is in {zone} and {target} in {other}: a melee attack needs the same zone.",
+                who=attacker.name,
+                zone=attacker.zone,
+                target=target.name,
+                other=target.zone,
+            )
+        )
+
+
+def _shot_range(attacker: FrozenCombatant, target: FrozenCombatant, given: str | None) -> str:
+    """The range of a shot: as given, else close when the two are close, else short (the same zone).
+
+    Into another zone a shot is at least Medium; the bot does not know which zones are adjacent, so it asks."""
+    if not _apart(attacker, target):
+        return given or ("close" if target.id in attacker.engaged else "short")
+    zones = dict(who=attacker.name, zone=attacker.zone, target=target.name, other=target.zone)
+    if given is None:
+        raise NotAllowed(
+            say(
+                "{who} is in {zone} and {target} in {other}: say how far the shot is, "
+                'options:"medium" (an adjacent zone) or options:"long" (farther).',
+                **zones,
+            )
+        )
+    if weapons.range_index(given) < weapons.range_index("medium"):
+        raise NotAllowed(
+            say(
+                "{who} is in {zone} and {target} in {other}: {range} range is within one zone; "
+                'a shot into another zone is options:"medium" (adjacent) or options:"long" (farther).',
+                range=term(RANGES[weapons.range_index(given)]),
+                **zones,
+            )
+        )
+    return given
 
 
 def attack(enc: FrozenEncounter, action: Attack, chance: Chance):
@@ -145,7 +198,7 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
                     weapon=term(weapon.name),
                 )
             )
-        range_name = action.range or ("close" if target.id in attacker.engaged else "short")
+        range_name = _shot_range(attacker, target, action.range)
         size = action.size if action.size is not None else target.sheet.size if target.enemy else 0
         parts = [(say("Marksmanship"), attacker.sheet.marksmanship), (term(weapon.name), weapon.bonus)]
         parts += ranged_modifiers(
@@ -155,6 +208,7 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
             size=size,
             light=action.light,
             dim_zone=enc.feature(attacker, "dim"),
+            dark_zone=enc.feature(attacker, "dark"),
         )
         attribute = "agility"
     else:
@@ -163,18 +217,7 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
             raise NotAllowed(
                 say("A {weapon} only reaches {reach} range.", weapon=term(weapon.name), reach=term(weapon.reach))
             )
-        apart = attacker.zone and target.zone and attacker.zone.casefold() != target.zone.casefold()
-        # No weapon in the seed's tables reaches past Short (the same zone), so none attacks into another zone.
-        if apart:
-            raise NotAllowed(
-                say(
-                    "{who} is in {zone} and {target} in {other}: a melee attack needs the same zone.",
-                    who=attacker.name,
-                    zone=attacker.zone,
-                    target=target.name,
-                    other=target.zone,
-                )
-            )
+        _same_zone_for_melee(attacker, target)
         skill = attacker.sheet.melee
         if dual:
             skill = attacker.split_rest if attacker.split_rest is not None else 0
@@ -249,7 +292,9 @@ def enemy_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, action
     damage = action.damage if action.damage is not None else attacker.sheet.damage
     if damage < 0:
         raise InvalidInput(say("Damage cannot be negative."))
-    if not action.ranged:
+    # An enemy's attack is melee unless the GM says it shoots or throws.
+    if not (action.ranged or action.thrown):
+        _same_zone_for_melee(attacker, target)
         enc = enc.update(attacker.id, engaged=_add(attacker.engaged, target.id))
         enc = enc.update(target.id, engaged=_add(target.engaged, attacker.id))
     # A hidden enemy's damage (its own or the GM's number for this attack) is the GM's alone.
@@ -280,7 +325,7 @@ def incoming(
             line = say("{who} takes {damage}: {what}", who=target.name, damage=shown, what=seq(why, "; ", text))
         return enc, [Event(kind="roll", text=line, ping=ping)]
     options = [DODGE]
-    if can_block(target):
+    if can_block(enc, target):
         options.append(BLOCK)
     options.append(NO_REACTION)
     users = enc.controllers([target.id])
@@ -325,11 +370,14 @@ def incoming(
     return enc, [Event(kind="info", text=line, ping=users)]
 
 
-def can_block(combatant: FrozenCombatant) -> bool:
+def can_block(enc: FrozenEncounter, combatant: FrozenCombatant) -> bool:
+    """A shield, or a parrying weapon that can be used where the character is (no Heavy one when cramped)."""
     if combatant.sheet.shield:
         return True
+    cramped = enc.feature(combatant, "cramped")
     for name in (combatant.sheet.weapon, combatant.sheet.offhand):
-        if name and weapons.known(name) and weapons.find(name).has("Parrying"):
+        weapon = weapons.melee_row(name)
+        if weapon and weapon.has("Parrying") and not (cramped and weapon.has("Heavy")):
             return True
     return False
 

@@ -137,7 +137,7 @@ ACT_CHOICES = (
     (N_("other"), N_("Another action (label=… skill=…)")),
     (N_("engage"), N_("Come to close range with the target")),
     (N_("part"), N_("No longer at close range with the target")),
-    (N_("zone"), N_("GM: define a zone (name=… cluttered dim cramped)")),
+    (N_("zone"), N_("GM: define a zone (name=… cluttered dim dark cramped)")),
     (N_("place"), N_("GM: put the target in a zone (zone=…)")),
 )
 

@@ -74,7 +74,7 @@ class Sheet(Value):
 
 class Zone(Value):
     name: Typed
-    features: tuple[str, ...] = ()  # cluttered, dim, cramped
+    features: tuple[str, ...] = ()  # cluttered, dim, dark, cramped
 
 
 class FrozenCombatant(Combatant):

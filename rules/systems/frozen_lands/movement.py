@@ -19,7 +19,9 @@ FEATURES = {
     "dim": N_("dim"),
     "dimly_lit": N_("dim"),
     "dimly-lit": N_("dim"),
-    "dark": N_("dim"),
+    # The seed's ranged table has Darkness (−3) apart from dim light: a dark zone is not a dim one.
+    "dark": N_("dark"),
+    "darkness": N_("dark"),
     "cramped": N_("cramped"),
 }
 
@@ -168,7 +170,7 @@ def parse_features(text: str) -> tuple[str, ...]:
         key = word.strip().casefold()
         if key not in FEATURES:
             raise InvalidInput(
-                say("Unknown zone feature {word}: use cluttered, dim or cramped.", word=quoted(word, 20))
+                say("Unknown zone feature {word}: use cluttered, dim, dark or cramped.", word=quoted(word, 20))
             )
         if FEATURES[key] not in found:
             found.append(FEATURES[key])

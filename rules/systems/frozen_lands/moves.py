@@ -41,7 +41,7 @@ def reload(enc: FrozenEncounter, action: Reload, chance: Chance):
     combatant = enc.actor(action)
     if not combatant.sheet.ranged:
         raise InvalidInput(say("{who} has no ranged weapon on the sheet to reload.", who=combatant.name))
-    weapon = weapons.find(combatant.sheet.ranged, ranged=True)
+    weapon = weapons.sheet_weapon(combatant.sheet.ranged, "ranged")
     named_weapon = dict(who=combatant.name, weapon=term(weapon.name))
     if not weapon.has("Reload"):
         raise NotAllowed(say("A {weapon} needs no reloading.", weapon=term(weapon.name)))
@@ -53,6 +53,20 @@ def reload(enc: FrozenEncounter, action: Reload, chance: Chance):
     else:
         text = say("{who} reloads the {weapon} (must shoot this turn).", **named_weapon)
     return enc.with_combatant(combatant), [Event(kind="info", text=text)]
+
+
+def drop_load(enc: FrozenEncounter, cid: str) -> tuple[FrozenEncounter, list[Event]]:
+    """A bow or sling loaded and not shot loses the load when the turn (or the step-in) it was loaded in ends."""
+    combatant = enc.get(cid)
+    weapon = weapons.ranged_row(combatant.sheet.ranged) if combatant.loaded else None
+    if weapon is None or weapons.keeps_load(weapon):
+        return enc, []
+    text = say(
+        "{who}'s {weapon} is no longer loaded: bows and slings shoot in the turn they are loaded.",
+        who=combatant.name,
+        weapon=term(weapon.name),
+    )
+    return enc.update(cid, loaded=False), [Event(kind="info", text=text)]
 
 
 def delay(enc: FrozenEncounter, action: Delay, chance: Chance):

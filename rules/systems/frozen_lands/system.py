@@ -97,9 +97,8 @@ class FrozenLands(System[FrozenCombatant]):
     def combatant_fields(self, sheet: dict[str, Any], action: AddCombatants) -> dict[str, Any]:
         stats = Sheet(**sheet)
         for field in ("weapon", "offhand", "ranged"):
-            name = getattr(stats, field)
-            if name and not weapons.known(name):
-                weapons.find(name)  # raises the list of known weapons
+            if name := getattr(stats, field):
+                weapons.sheet_weapon(name, field)
         enemy = action.npc
         stamina = stats.stamina if enemy else stats.class_stamina + stats.body
         fields = dict(sheet=stats, enemy=enemy, stamina=stamina, stamina_max=stamina)
@@ -141,21 +140,7 @@ class FrozenLands(System[FrozenCombatant]):
         return enc.with_combatant(fresh_turn(enc.get(cid))), []
 
     def on_turn_end(self, enc, cid, chance):
-        combatant = enc.get(cid)
-        if combatant.loaded and combatant.sheet.ranged and weapons.known(combatant.sheet.ranged):
-            weapon = weapons.find(combatant.sheet.ranged, ranged=True)
-            if not weapons.keeps_load(weapon):
-                return enc.update(cid, loaded=False), [
-                    Event(
-                        kind="info",
-                        text=say(
-                            "{who}'s {weapon} is no longer loaded: bows and slings shoot in the turn they are loaded.",
-                            who=combatant.name,
-                            weapon=term(weapon.name),
-                        ),
-                    )
-                ]
-        return enc, []
+        return moves.drop_load(enc, cid)
 
     # --- actions ----------------------------------------------------------------------
     def handlers(self):
@@ -193,8 +178,10 @@ class FrozenLands(System[FrozenCombatant]):
         if combatant.id not in enc.turns.acting or not combatant.interject_spent:
             return enc, events
         enc = enc.update(combatant.id, interject_spent=False)
+        # A step-in is no turn of its own, but a bow loaded in it is lost as at a turn's end.
+        enc, dropped = moves.drop_load(enc, combatant.id)
         enc, more = self.turns.end_turn(self, enc, chance)
-        return enc, events + more
+        return enc, events + dropped + more
 
     def resume_defend(self, enc, pending, option, chance):
         return combat.resume_defend(enc, pending, option, chance)

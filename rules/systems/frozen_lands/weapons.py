@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...errors import InvalidInput
 from ...model import Value
-from ...said import N_, say, term
+from ...said import N_, joined, say, term
 from ...usertext import listed, quoted, user_text
 
 RANGES = (N_("close"), N_("short"), N_("medium"), N_("long"), N_("distant"))
@@ -150,9 +150,15 @@ def _key(name: str) -> str:
     return " ".join((name or "").replace("_", " ").split()).casefold()
 
 
-def known(name: str) -> bool:
+def melee_row(name: str) -> Weapon | None:
+    """The melee table's row a sheet's `weapon` or `offhand` names, None for any other name."""
+    return MELEE.get(_key(name))
+
+
+def ranged_row(name: str) -> Weapon | None:
+    """The ranged table's row a sheet's `ranged` names (or its alias), None for any other name."""
     key = _key(name)
-    return key in MELEE or key in RANGED or ALIASES.get(key, "") in RANGED
+    return RANGED.get(ALIASES.get(key, key))
 
 
 def find(name: str, *, ranged: bool = False, thrown: bool = False) -> Weapon:
@@ -180,6 +186,51 @@ def find(name: str, *, ranged: bool = False, thrown: bool = False) -> Weapon:
         return MELEE[key]
     names = listed(term(w.name) for w in list(MELEE.values()) + list(RANGED.values()))
     raise InvalidInput(say("Unknown weapon {weapon}. Known weapons: {names}.", weapon=quoted(name or ""), names=names))
+
+
+def sheet_weapon(name: str, field: str) -> Weapon:
+    """The sheet's `weapon` or `offhand` from the melee table, its `ranged` from the ranged table (or an alias).
+
+    Both tables hold an axe, a spear and a knife: a melee weapon named from the ranged table would make every
+    plain attack a shot, so a name from the other table is refused with the names that fit."""
+    key = _key(name)
+    shooting = field == "ranged"
+    table, other = (RANGED, MELEE) if shooting else (MELEE, RANGED)
+    found = ranged_row(name) if shooting else melee_row(name)
+    if found:
+        return found
+    stray = other.get(key if shooting else ALIASES.get(key, key))
+    if stray is None:
+        names = listed(term(w.name) for w in table.values())
+        raise InvalidInput(
+            say("Unknown weapon {weapon}. Known weapons: {names}.", weapon=quoted(name or ""), names=names)
+        )
+    if shooting:
+        fits = [RANGED[THROWN[key]]] if key in THROWN else []
+    else:
+        fits = [w for w in MELEE.values() if any(part in w.name.casefold() for part in _parts(stray))]
+    values = dict(weapon=term(stray.name), field=field)
+    if fits:
+        values["fits"] = joined(N_(" or "), (term(w.name) for w in fits))
+        if shooting:
+            raise InvalidInput(say("{weapon} is a melee weapon (the melee table): for {field}= use {fits}.", **values))
+        raise InvalidInput(say("{weapon} is a thrown weapon (the ranged table): for {field}= use {fits}.", **values))
+    values["names"] = listed(term(w.name) for w in table.values())
+    if shooting:
+        raise InvalidInput(
+            say(
+                "{weapon} is a melee weapon (the melee table): {field}= takes one of the ranged table: {names}.",
+                **values,
+            )
+        )
+    raise InvalidInput(
+        say("{weapon} is a ranged weapon (the ranged table): {field}= takes one of the melee table: {names}.", **values)
+    )
+
+
+def _parts(weapon: Weapon) -> list[str]:
+    """The words a ranged row shares with its melee weapons: "axe" (Handaxe, Battleaxe…), "knife", "dagger"."""
+    return [part.strip() for part in weapon.name.casefold().split("/")]
 
 
 def keeps_load(weapon: Weapon) -> bool:
