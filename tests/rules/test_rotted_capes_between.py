@@ -192,11 +192,16 @@ def test_rest_options_name_resting_heroes_and_dice_must_all_be_used():
         rest("nap", resting({}))
 
 
-def test_a_new_issue_resets_plot_points_and_empties_the_pool():
+def test_a_new_issue_resets_plot_points_and_keeps_the_pool_as_in_a_fight():
+    """Seed 000: "Plot Points are reset to one at the start of each new Issue." It says nothing of the
+    Editor-in-Chief's pool, and the bot's default (README, /help) keeps it: the campaign rest and the
+    in-fight `/plotpoint issue` agree."""
     out = rest("new_issue", resting({"plot_points": 0}), resting({"plot_points": 4}, "Bolt"), campaign={"pool": 3})
     assert [r.lasting["plot_points"] for r in out.characters] == [1, 1]
-    assert out.campaign == {"pool": 0}
-    assert texts(out)[0].startswith("📰 A new Issue: every hero's Plot Points reset to 1")
+    assert out.campaign == {"pool": 3}
+    assert texts(out)[0] == "📰 A new Issue: every hero's Plot Points reset to 1."
+    fight = apply(join(new({"pool": 3})), SYSTEM.command("plotpoint_issue", GM, {}))
+    assert fight.state.pool == 3 and [e.text for e in fight.events] == texts(out)[:1]
     two = SYSTEM.rest("new_issue", (resting({}),), {}, {}, Chance(1), {"starting_plot_points": 2})
     assert two.characters[0].lasting["plot_points"] == 2
 

@@ -11,14 +11,14 @@ from ...commands import integer
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Choice, Event, former_keys
-from ...said import N_, joined, say, seq, term
+from ...said import N_, joined, say, say_plural, seq, term
 from ...secrets import lands_in_sight, secret
 from ...text import EMPTY, Raw, Text
 from ...usertext import listed, user_text
 from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
-from .model import LastRoll, RCEncounter, known_damage_type
+from .model import LastRoll, RCCombatant, RCEncounter, known_damage_type
 from .rolls import D20, Queued, drain, masked_bonus, mode_for, reasons, roll_d20, secret_constants, secret_faces
 
 DEFENSES = ("avoidance", "fortitude", "willpower")
@@ -62,7 +62,8 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
         raise NotAllowed(say("{who} has total cover: they cannot be targeted directly.", who=target.name))
     damage_type = known_damage_type((action.damage_type or attacker.sheet.damage_type).strip().lower())
     ranged = bool(flags.get("ranged"))
-    adv, dis, flat = cond.attack_sources(enc, attacker, target, melee=not ranged, defense=defense)
+    unaware = bool(flags.get("unaware"))
+    adv, dis, flat = cond.attack_sources(enc, attacker, target, melee=not ranged, defense=defense, unaware=unaware)
     for key, why in _FLAG_DIS.items():
         off = str(flags.get(key, "")).lower() in ("", "none", "no", "false")
         if not off and (ranged or key not in ("same_area", "beyond_range", "in_melee")):
@@ -71,7 +72,7 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
         flat -= 2  # shadowy light: −2 where clear vision matters
     if flags.get("adv"):
         adv.append(N_("advantage"))
-    if flags.get("unaware"):
+    if unaware:
         adv.append(N_("target cannot see the attacker"))
     if flags.get("unleashed"):
         if not attacker.unleashed:
@@ -107,6 +108,8 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
         # the readied response goes off on the Reaction its trigger already took
         economy.may_act(enc.get(attacker.id))
         enc = enc.update(attacker.id, economy=enc.get(attacker.id).economy.but(triggered=None))
+    elif cost == "action" and split is not None:
+        enc = _split(enc, enc.get(attacker.id), target, members)
     else:
         enc = economy.spend(enc, enc.get(attacker.id), cost)
     opportunity = 0
@@ -119,6 +122,7 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
             opportunity = made + 1
             e = enc.get(attacker.id).economy
             enc = enc.update(attacker.id, economy=e.but(opportunity=opportunity))
+    enc, freed = _charm_broken(enc, attacker, target)
     changes: dict[str, Any] = {"assisted_by": ()}
     if attacker.has("Hidden"):
         changes["conditions"] = tuple(c for c in enc.get(attacker.id).conditions if c.name != "Hidden")
@@ -150,8 +154,70 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
         spec["area"] = True  # against a Horde: the damage lands on every member
     check_expression(spec["damage"])
     if _offer_plot(enc, attacker, target, spec):
-        return _ask_plot(enc, spec, chance)
-    return resolve(system, enc, spec, chance)
+        enc, events = _ask_plot(enc, spec, chance)
+    else:
+        enc, events = resolve(system, enc, spec, chance)
+    return enc, events + freed
+
+
+def _split(enc: RCEncounter, horde: RCCombatant, target: RCCombatant, members: int) -> RCEncounter:
+    """A Horde "may attack one or two targets": the first split attack takes the Action and leaves the
+    members it did not use; a second one, at another target and with no more than those, takes none."""
+    e = horde.economy
+    if e.split_target is None or not e.split_left:
+        enc = economy.spend(enc, horde, "action")
+        e = enc.get(horde.id).economy
+        return enc.update(horde.id, economy=e.but(split_target=target.id, split_left=len(horde.horde) - members))
+    economy.may_act(horde)
+    if target.id == e.split_target:
+        raise NotAllowed(
+            say(
+                "{horde}'s second split attack goes at another target than {target}.",
+                horde=horde.name,
+                target=target.name,
+            )
+        )
+    if members > e.split_left:
+        raise NotAllowed(
+            say_plural(
+                "{horde} has only {n} member left to attack a second target.",
+                "{horde} has only {n} members left to attack a second target.",
+                e.split_left,
+                horde=horde.name,
+                n=e.split_left,
+            )
+        )
+    return enc.update(horde.id, economy=e.but(split_target=None, split_left=0))
+
+
+def _charm_broken(enc: RCEncounter, attacker: RCCombatant, target: RCCombatant) -> tuple[RCEncounter, list[Event]]:
+    """Charmed: "the condition ends if the charmer or their allies attack you"."""
+    charm = target.condition("Charmed")
+    if charm is None or not charm.source:
+        return enc, []
+    charmer = enc.maybe(charm.source)
+    by_charmer = attacker.name.casefold() == charm.source.casefold() or (
+        charmer is not None and charmer.id == attacker.id
+    )
+    if by_charmer:
+        text = say(
+            "{who} is no longer {condition}: {charmer} attacks them.",
+            who=target.name,
+            condition=charm.label(),
+            charmer=attacker.name,
+        )
+    elif charmer is not None and charmer.side == attacker.side:
+        text = say(
+            "{who} is no longer {condition}: {attacker}, an ally of {charmer}, attacks them.",
+            who=target.name,
+            condition=charm.label(),
+            attacker=attacker.name,
+            charmer=charmer.name,
+        )
+    else:
+        return enc, []
+    enc = enc.with_combatant(cond.remove(enc.get(target.id), "Charmed"))
+    return enc, [Event(kind="info", text=text)]
 
 
 def _horde_name(n: int) -> Text:
@@ -164,6 +230,12 @@ def _horde_name(n: int) -> Text:
     if suffix == "rd":
         return say("horde ({n}rd opportunity attack)", n=n)
     return say("horde ({n}th opportunity attack)", n=n)
+
+
+def _unconscious_fails(defense: Text, same_area: bool) -> Text:
+    if same_area:
+        return say("(Unconscious: {defense} fails automatically; in the same area: critical)", defense=defense)
+    return say("(Unconscious: {defense} fails automatically)", defense=defense)
 
 
 def _dice_in(expr: str) -> int:
@@ -271,7 +343,8 @@ def resolve(
     mode = mode_for(spec["adv"], spec["dis"], spec["rule"])
     penalty = cond.wound_penalty(attacker)
     bonus = spec["modifier"] + spec["flat"] + spec["horde"] - penalty
-    defense_value = getattr(target.sheet, spec["defense"]) - cond.weakened(target, spec["defense"])
+    score = getattr(target.sheet, spec["defense"])
+    defense_value = score - cond.weakened(target, spec["defense"], score)
     label = term(spec["defense"].capitalize())
     free = say("no Action spent") if spec.get("free") else EMPTY
     notes = [n for n in (user_text(spec["weapon"]), free) if n]
@@ -302,11 +375,17 @@ def resolve(
         against = dict(total=secret(total, attacker), defense=label, value=secret(defense_value, target))
         text = seq(joined(" ", parts), " ", say("= {total} vs {defense} {value}", **against))
         critical = natural == 20
-        hit = natural != 1 and (critical or total >= defense_value)
+        # "You automatically fail Avoidance and Willpower checks" (a natural 1 still misses); said only when
+        # it turns a miss into a hit, which tells no more of a hidden defense than any hit or miss does
+        fails = target.has("Unconscious") and spec["defense"] in ("avoidance", "willpower") and total < defense_value
+        hit = natural != 1 and (critical or fails or total >= defense_value)
         if natural == 1:
             text = seq(text, ": ", say("natural 1, miss"))
         elif critical:
             text = seq(text, ": ", say("natural 20, critical hit"))
+        elif fails:
+            text = seq(text, ": ", say("hit"), " ", _unconscious_fails(label, spec["same_area"]))
+            critical = spec["same_area"]
         else:
             text = seq(text, ": ", say("hit") if hit else say("miss"))
         if hit and not critical and target.has("Unconscious") and spec["same_area"]:

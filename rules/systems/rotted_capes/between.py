@@ -2,7 +2,7 @@
 until the scene ends, Wounds, flaws, Plot Points, Exhaustion, lasting
 conditions), the rests of "Healing and Death" (end of a scene, a Hiatus with
 its Wound Recovery roll) and a new Issue; the Editor-in-Chief's pool lives in
-the campaign between fights of one Issue."""
+the campaign between fights, and a new Issue leaves it as it is."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from ...usertext import mark, quoted, user_text
 from . import conditions as cond
 from . import damage as dmg
 from .model import Condition, RCCombatant, RCEncounter, RCSheet
+from .plot import issue_line
 from .rolls import mode_for, roll_d20
 
 RECOVERY_DC = 15
@@ -61,8 +62,8 @@ RESTS = {
     "new_issue": Rest(
         key="new_issue",
         label=N_("New Issue"),
-        rule="“Plot Points are reset to one at the start of each new Issue.” The Editor-in-Chief's pool is emptied "
-        "(the bot's default; the seed does not say).",
+        rule="“Plot Points are reset to one at the start of each new Issue.” The Editor-in-Chief's pool stays as it "
+        "is (the bot's default, as `/plotpoint issue` in a fight; the seed does not say).",
     ),
 }
 
@@ -102,11 +103,9 @@ ADJUSTABLE = {
 # --- out of a fight and into the next --------------------------------------
 def lasting(enc: RCEncounter, c: RCCombatant) -> dict[str, Any]:
     stamina = min(c.stamina, c.sheet.stamina)  # an Unleashed villain's doubled Stamina ends with the fight
-    knocked = c.condition("Unconscious")
-    unconscious = knocked is not None and not knocked.source and c.stamina == 0
     out: dict[str, Any] = {
         "stamina": stamina,
-        "unconscious": unconscious,
+        "unconscious": cond.knocked_out(c),
         "wounds": c.wounds,
         "flaws": c.flaws,
         "exhaustion": cond.exhaustion(c),
@@ -192,16 +191,7 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
             else (r.lasting, EMPTY, "info")
             for r in characters
         ]
-        head = seq(
-            "📰 ",
-            say(
-                "A new Issue: every hero's Plot Points reset to {n}; the Editor-in-Chief's pool is emptied "
-                "(it held {held}).",
-                n=n,
-                held=int(campaign.get("pool", 0)),
-            ),
-        )
-        campaign["pool"] = 0
+        head = issue_line(n)
     else:
         picks = {key.key: chosen_names(options, key.key, characters) for key in chosen.options}
         for r in characters:
@@ -232,8 +222,9 @@ def _end_scene(r) -> tuple[dict[str, Any], Text]:
     if v["zombie"]:
         return r.lasting, say("{who} has no Stamina to recover.", who=user_text(r.name))
     full = v["max_stamina"]
-    if v["unconscious"] and v["stamina"] == 0:
-        back = full // 2
+    knocked = v["unconscious"] and v["stamina"] == 0
+    back = cond.scene_stamina(full, knocked)
+    if knocked:
         text = say(
             "{who} was Unconscious from Stamina loss: half their total Stamina back ({back}/{full}).",
             who=user_text(r.name),
@@ -241,7 +232,6 @@ def _end_scene(r) -> tuple[dict[str, Any], Text]:
             full=full,
         )
     else:
-        back = full
         text = say("{who} recovers all of their Stamina ({back}/{full}).", who=user_text(r.name), back=back, full=full)
     return r.lasting | {"stamina": back, "unconscious": back == 0}, text
 

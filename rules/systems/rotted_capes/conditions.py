@@ -95,12 +95,21 @@ def parse_tags(text: str | None) -> tuple[str, ...]:
 
 
 def add(c: RCCombatant, condition: Condition) -> RCCombatant:
-    """A condition replaces one of the same name; Exhaustion levels add up."""
+    """A condition replaces one of the same name; Exhaustion levels add up. Weakened replaces only one with
+    the same tags: on another stat, or at another severity, both stand, each with its own duration, and
+    `weakened` takes the higher penalty ("Multiple instances affecting the same stat do not stack")."""
     old = c.condition(condition.name)
     if old and condition.name == "Exhaustion":
         condition = condition.but(level=min(6, old.level + condition.level))
-    kept = tuple(x for x in c.conditions if x.name != condition.name)
+    if condition.name == "Weakened":
+        kept = tuple(x for x in c.conditions if x.name != "Weakened" or _tag_set(x) != _tag_set(condition))
+    else:
+        kept = tuple(x for x in c.conditions if x.name != condition.name)
     return c.but(conditions=kept + (condition,))
+
+
+def _tag_set(x: Condition) -> frozenset[str]:
+    return frozenset(tag.casefold() for tag in x.tags)
 
 
 def remove(c: RCCombatant, name: str) -> RCCombatant:
@@ -122,22 +131,53 @@ def wound_penalty(c: RCCombatant) -> int:
     return max(taken, exhaustion(c))
 
 
+def held(c: RCCombatant) -> bool:
+    """Grappled or Restrained: "Your Pace becomes 0", with no Dash or bonus to lift it."""
+    return c.has("Grappled") or c.has("Restrained")
+
+
 def pace(c: RCCombatant) -> int:
-    if c.has("Grappled") or c.has("Restrained"):
+    if held(c):
         return 0
     return max(0, min(c.sheet.pace, PACE_CAP) - exhaustion(c))
 
 
-def weakened(c: RCCombatant, stat: str) -> int:
-    """Penalty to a defense or ability named in a Weakened tag (−2; Mild −1, Severe −4)."""
-    cond = c.condition("Weakened")
-    if not cond or not cond.tagged(stat):
-        return 0
-    if cond.tagged("severe"):
+def dash_pace(c: RCCombatant) -> int:
+    """Areas a Dash adds: the Pace again. Exhaustion that wears a Pace down to 0 still leaves a Dash of
+    1 area ("they can still move … they must use the dash action to move 1 area"); a creature with no
+    Pace on its sheet, or held fast, gets none."""
+    if held(c) or pace(c) or not c.sheet.pace:
+        return pace(c)
+    return 1
+
+
+def weakened(c: RCCombatant, stat: str, score: int) -> int:
+    """Penalty to `score`, the defense or ability modifier a Weakened tag names: −2, Mild −1, Severe −4,
+    Crippling halves it. Several on one stat do not stack: the highest penalty counts."""
+    return max((_weakness(x, score) for x in c.conditions if x.name == "Weakened" and x.tagged(stat)), default=0)
+
+
+def _weakness(x: Condition, score: int) -> int:
+    if x.tagged("crippling"):
+        # rounded down, as half Stamina at the end of a scene is; halving a score at 0 or below would raise it
+        return max(0, score - score // 2)
+    if x.tagged("severe"):
         return 4
-    if cond.tagged("mild"):
+    if x.tagged("mild"):
         return 1
     return 2
+
+
+def knocked_out(c: RCCombatant) -> bool:
+    """Unconscious from Stamina loss; a power or a knockout that imposed it names its source."""
+    knocked = c.condition("Unconscious")
+    return knocked is not None and not knocked.source and c.stamina == 0
+
+
+def scene_stamina(most: int, knocked: bool) -> int:
+    """The Stamina a scene's end leaves: "you recover all of your Stamina. If you are Unconscious at the end
+    of a scene due to stamina loss […] you regain half your total Stamina instead" (rounded down)."""
+    return most // 2 if knocked else most
 
 
 def dr_penalty(c: RCCombatant) -> int:
@@ -161,9 +201,10 @@ def _own_rolls(c: RCCombatant) -> tuple[list[str], list[str]]:
 
 
 def attack_sources(
-    enc: RCEncounter, attacker: RCCombatant, target: RCCombatant, *, melee: bool, defense: str
+    enc: RCEncounter, attacker: RCCombatant, target: RCCombatant, *, melee: bool, defense: str, unaware: bool
 ) -> tuple[list[str], list[str], int]:
-    """(advantage reasons, disadvantage reasons, flat modifier) from tracked state."""
+    """(advantage reasons, disadvantage reasons, flat modifier) from tracked state; `unaware`: the target
+    cannot see the attacker."""
     adv, dis = _own_rolls(attacker)
     flat = 0
     blinded = attacker.condition("Blinded")
@@ -198,11 +239,19 @@ def attack_sources(
         dis.append(N_("engulfed in fire"))
     if target.demanding is not None:
         adv.append(N_("target busy with a demanding action"))
-    if target.dodging and defense == "avoidance" and not helpless(target) and pace(target) > 0:
+    dodges = target.dodging and defense == "avoidance" and not helpless(target) and pace(target) > 0
+    if dodges and sees(target, attacker) and not unaware:
         dis.append(N_("target dodging"))
     if attacker.assisted_by:
         adv.append(N_("assisted"))
     return adv, dis, flat
+
+
+def sees(c: RCCombatant, other: RCCombatant) -> bool:
+    """Whether `c` can see where `other`'s attack comes from (Dodge: "You must be able to see where the
+    Attack is coming from"): not when `other` is Hidden, nor when `c` is Blinded (a Partial tag still sees)."""
+    blinded = c.condition("Blinded")
+    return not other.has("Hidden") and (blinded is None or blinded.tagged("partial"))
 
 
 def save_sources(c: RCCombatant) -> tuple[list[str], list[str]]:

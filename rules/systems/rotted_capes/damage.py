@@ -70,7 +70,7 @@ def best_dr(c: RCCombatant, damage_type: str) -> tuple[int, str]:
 
 
 def fortitude(c: RCCombatant) -> int:
-    return c.sheet.fortitude - cond.weakened(c, "fortitude")
+    return c.sheet.fortitude - cond.weakened(c, "fortitude", c.sheet.fortitude)
 
 
 def harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Report]:
@@ -291,11 +291,43 @@ def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter,
 
 
 def follow_up(enc: RCEncounter, cid: str, report: Report) -> tuple[RCEncounter, list[Event]]:
-    """The choice a harm leaves open: a death to escape or a demanding action to hold."""
+    """What a harm ends (a grapple whose grappler is down) and the choice it leaves open: a death to
+    escape or a demanding action to hold."""
+    enc, events = let_go(enc)
     if report.dying:
         enc, event = death_pending(enc, cid)
-        return enc, [event]
+        return enc, events + [event]
     if report.interrupt_dc is not None and enc.pending is None:
         enc, event = interrupt_pending(enc, cid, report.interrupt_dc)
-        return enc, [event]
-    return enc, []
+        return enc, events + [event]
+    return enc, events
+
+
+def let_go(enc: RCEncounter) -> tuple[RCEncounter, list[Event]]:
+    """Grappled: "The condition ends if the grappler is Incapacitated": its source, when that is a combatant
+    who is Unconscious ("drop anything you are holding") or Incapacitated, dead, or out of the fight."""
+    events: list[Event] = []
+    for c in enc.combatants:
+        grapple = c.condition("Grappled")
+        grappler = enc.maybe(grapple.source) if grapple else None
+        if grapple is None or grappler is None or grappler.id == c.id:
+            continue
+        state: Text
+        if grappler.dead:
+            state = say("dead")
+        elif cond.helpless(grappler):
+            state = term("Unconscious" if grappler.has("Unconscious") else "Incapacitated")
+        elif grappler.out:
+            state = say("out of the fight")
+        else:
+            continue
+        enc = enc.with_combatant(cond.remove(c, "Grappled"))
+        text = say(
+            "{who} is no longer {condition}: {grappler} is {state}.",
+            who=c.name,
+            condition=grapple.label(),
+            grappler=grappler.name,
+            state=state,
+        )
+        events.append(Event(kind="info", text=text))
+    return enc, events

@@ -102,6 +102,8 @@ def fresh(c: RCCombatant) -> RCCombatant:
             dashed=False,
             disengaged=False,
             triggered=None,
+            split_target=None,
+            split_left=0,
         )
     )
 
@@ -147,6 +149,15 @@ def summary(c: RCCombatant) -> list[Text]:
         lines.append(say("Dodging: attacks against Avoidance at disadvantage"))
     if c.ready:
         lines.append(say("Ready: {trigger}", trigger=c.ready))
+    if c.horde and e.split_target and e.split_left:
+        lines.append(
+            say_plural(
+                "Split attack: {n} member left to attack a second target (no Action)",
+                "Split attack: {n} members left to attack a second target (no Action)",
+                e.split_left,
+                n=e.split_left,
+            )
+        )
     if c.assisted_by:
         lines.append(say("Assisted: advantage on the next roll"))
     if c.blaze:

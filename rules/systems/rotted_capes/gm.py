@@ -138,14 +138,14 @@ def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
     spec = spec | {"adv": adv}
     held = c.condition(spec["condition"]) if spec["condition"] else None
     save_kind = spec["kind"] if not spec["condition"] else held.save if held else "con"
-    ok, text = roll_save(enc, c.id, save_kind, spec["dc"], chance, adv, spec["dis"])
+    enc, ok, text = roll_save(enc, c.id, save_kind, spec["dc"], chance, adv, spec["dis"])
     events = [
         Event(
             kind="roll", text=say("{who} {kind} save: {result}", who=c.name, kind=mark(save_kind.upper()), result=text)
         )
     ]
-    if ok and spec["condition"] and c.has(spec["condition"]):
-        enc = enc.update(c.id, conditions=tuple(x for x in c.conditions if x.name != spec["condition"]))
+    if ok and held is not None:
+        enc = enc.update(c.id, conditions=tuple(x for x in enc.get(c.id).conditions if x != held))
         events.append(
             Event(kind="info", text=say("{who} shakes off {condition}.", who=c.name, condition=term(spec["condition"])))
         )
@@ -207,7 +207,7 @@ def resume_interrupt(enc: RCEncounter, pending, option, chance):
     c = enc.get(cid)
     if c.demanding is None:
         return enc, [Event(kind="info", text=say("{who} is no longer performing a demanding action.", who=c.name))]
-    ok, text = roll_save(enc, cid, "con", dc, chance, own_dc=True)
+    enc, ok, text = roll_save(enc, cid, "con", dc, chance, own_dc=True)
     values = dict(who=c.name, what=c.demanding.what, result=text)
     if ok:
         return enc, [Event(kind="roll", text=say("{who} CON save to keep {what}: {result} — still going.", **values))]
@@ -283,7 +283,8 @@ def add_condition(enc: RCEncounter, action, chance):
     enc = enc.with_combatant(t)
     now = t.condition(name) or condition
     text = say("{who} {state} {lasts}.", who=t.name, state=_state(now), lasts=_describe(now, enc, added=True))
-    return enc, [Event(kind="info", text=text)] + events
+    enc, freed = dmg.let_go(enc)
+    return enc, [Event(kind="info", text=text)] + events + freed
 
 
 def _state(c: Condition) -> Text:

@@ -26,10 +26,12 @@ def save_modifier(c, kind: str) -> int:
 
 def roll_save(
     enc: RCEncounter, cid: str, kind: str, dc: int, chance, extra_adv=(), extra_dis=(), *, own_dc: bool = False
-) -> tuple[bool, Text]:
-    """`own_dc`: the DC comes from the saver's own numbers (its damage after DR)."""
+) -> tuple[RCEncounter, bool, Text]:
+    """`own_dc`: the DC comes from the saver's own numbers (its damage after DR). An Assist's advantage
+    counts on this save and is spent: it is for "their next attack roll or ability check"."""
     rule = enc.options.get("advantage", "cancel")
-    return d20_check(enc.get(cid), kind, dc, chance, extra_adv, extra_dis, rule=rule, own_dc=own_dc)
+    ok, text = d20_check(enc.get(cid), kind, dc, chance, extra_adv, extra_dis, rule=rule, own_dc=own_dc)
+    return enc.update(cid, assisted_by=()), ok, text
 
 
 def d20_check(
@@ -41,7 +43,8 @@ def d20_check(
     adv, dis = cond.save_sources(c)
     adv, dis = adv + list(extra_adv), dis + list(extra_dis)
     d20 = roll_d20(chance, mode_for(adv, dis, rule))
-    mod = save_modifier(c, kind) - cond.weakened(c, kind)
+    own = save_modifier(c, kind)
+    mod = own - cond.weakened(c, kind, own)
     penalty = cond.wound_penalty(c)
     total = d20.natural + mod + bonus - penalty
     ok = total >= dc
@@ -161,7 +164,7 @@ def turn_end(system, enc: RCEncounter, cid: str, chance, skip_tick: bool = False
         if condition.until == "save" or (condition.name == "Ongoing Damage" and condition.dc is not None):
             if condition.dc is None or c.out:
                 continue
-            ok, text = roll_save(enc, cid, condition.save, condition.dc, chance)
+            enc, ok, text = roll_save(enc, cid, condition.save, condition.dc, chance)
             saved = dict(who=c.name, condition=condition.label(), result=text)
             events.append(
                 Event(
@@ -172,7 +175,8 @@ def turn_end(system, enc: RCEncounter, cid: str, chance, skip_tick: bool = False
                 )
             )
             if ok:
-                enc = enc.update(cid, conditions=tuple(x for x in enc.get(cid).conditions if x.name != condition.name))
+                # only the one saved against: another Weakened, on another stat, stays
+                enc = enc.update(cid, conditions=tuple(x for x in enc.get(cid).conditions if x != condition))
     kept = []
     for condition in enc.get(cid).conditions:
         if condition.until == "rounds" and condition.since_turn < enc.turn_no:

@@ -197,6 +197,8 @@ class Economy(Value):
     dashed: bool = False
     disengaged: bool = False
     triggered: int | None = None  # the turn a readied action went off: its response already has its Reaction
+    split_target: str | None = None  # a Horde's first split attack this turn went at this combatant
+    split_left: int = 0  # … and left this many members to attack a second target
 
 
 class RCCombatant(Combatant):

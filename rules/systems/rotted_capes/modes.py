@@ -281,7 +281,7 @@ def end_scene(enc: RCEncounter) -> tuple[RCEncounter, list[Event]]:
         if c.out or c.environment or c.echo_of or c.zombie:
             combatants.append(c.but(aided_this_scene=False, ongoing_total=0))
             continue
-        stamina = c.max_stamina // 2 if c.has("Unconscious") else c.max_stamina
+        stamina = cond.scene_stamina(c.max_stamina, cond.knocked_out(c))
         if c.horde_wear:
             c = c.but(horde_wear=(c.max_stamina, 0, c.horde_wear[2], 0))
         kept = tuple(x for x in c.conditions if x.until != "scene")

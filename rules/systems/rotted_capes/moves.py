@@ -95,19 +95,20 @@ def _assist(enc, c, action, chance):
 def _dash(enc, c, action, chance):
     enc = economy.spend(enc, c, "action")
     c = enc.get(c.id)
-    extra = 1 if c.demanding else cond.pace(c)
+    extra = 1 if c.demanding else cond.dash_pace(c)
     e = c.economy
     enc = enc.update(
         c.id, economy=e.but(pace=e.pace + extra if not c.demanding else min(e.pace + extra, 1), dashed=True)
     )
-    return enc, [
-        Event(
-            kind="info",
-            text=say(
-                "{who} dashes: {pace} areas of movement left.", who=c.name, pace=secret(enc.get(c.id).economy.pace, c)
-            ),
-        )
-    ]
+    left = enc.get(c.id).economy.pace
+    text = say_plural(
+        "{who} dashes: {pace} area of movement left.",
+        "{who} dashes: {pace} areas of movement left.",
+        None if c.hidden else left,
+        who=c.name,
+        pace=secret(left, c),
+    )
+    return enc, [Event(kind="info", text=text)]
 
 
 def _demanding(enc, c, action, chance):
@@ -258,6 +259,14 @@ def _stand(enc, c, action, chance):
         raise InvalidInput(say("{who} is not Prone.", who=c.name))
     if not economy.acting(enc, c.id):
         raise NotAllowed(say("{who} stands up on their own turn.", who=c.name))
+    if cond.pace(c) == 0:
+        raise NotAllowed(
+            say(
+                "{who}'s Pace is 0: they are stuck on the ground unless a power helps them up (then remove Prone "
+                "with /condition remove and note the power with /encounter note).",
+                who=c.name,
+            )
+        )
     cost = (cond.pace(c) + 1) // 2
     e = c.economy
     if cost > e.pace:

@@ -228,9 +228,13 @@ def pool(enc: RCEncounter, action, chance):
 def new_issue(enc: RCEncounter, action, chance):
     n = starting(enc)
     combatants = tuple(c.but(plot_points=n, aided_this_scene=False) if c in heroes(enc) else c for c in enc.combatants)
-    return enc.but(combatants=combatants), [
-        Event(kind="info", text=seq("📰 ", say("A new Issue: every hero's Plot Points reset to {n}.", n=n)))
-    ]
+    return enc.but(combatants=combatants), [Event(kind="info", text=issue_line(n))]
+
+
+def issue_line(n: int) -> Text:
+    """A new Issue, in a fight (`/plotpoint issue`) or between fights (the `new_issue` rest). "Plot Points
+    are reset to one at the start of each new Issue" says nothing of the Editor-in-Chief's pool: it stays."""
+    return seq("📰 ", say("A new Issue: every hero's Plot Points reset to {n}.", n=n))
 
 
 def resume_death(system, enc: RCEncounter, pending, option, chance):
