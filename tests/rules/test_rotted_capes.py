@@ -31,7 +31,7 @@ def join(enc, name, roll, count=1, surprised=False, **stats):
             sheet=sheet,
             npc=False,
             controller_id=player.user_id,
-            dice=(roll,),
+            dice=roll if isinstance(roll, tuple) else (roll,),
             surprised=surprised,
         )
     else:
@@ -154,7 +154,7 @@ def test_joining_mid_combat_rolls_and_inserts():
 
 def test_surprised_are_stunned_until_the_end_of_their_first_turn():
     enc = new()
-    enc = join(enc, "Nova", 15, surprised=True, attack=5)
+    enc = join(enc, "Nova", (15, 18), surprised=True, attack=5)  # initiative too: a roll at disadvantage
     enc = join(enc, "Brute", 5, avoidance=15)
     assert english(who(enc, "Nova").condition("Stunned").label()) == "Stunned (Lesser, Surprise)"
     enc = begin(enc)

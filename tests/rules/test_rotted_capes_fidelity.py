@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.actions import Choose
+from rules.actions import AddCombatants, Choose
 from rules.engine import apply
 from rules.errors import NotAllowed
 from rules.randomness import Chance
@@ -288,3 +288,20 @@ def test_a_horde_splits_its_attack_between_two_targets():
     whole = cmd(horde_turn(), "attack", GM, target="Nova", dice="14 2").state
     with pytest.raises(NotAllowed, match="already used their Action"):
         cmd(whole, "attack", GM, target="Bolt", dice="14 2", options="split=1")
+
+
+def test_initiative_is_a_dexterity_check_with_the_rollers_conditions_and_wounds():
+    # Initiative is "a Dexterity check"; the surprised are "Stunned (Lesser, Surprise)": "Disadvantage on all
+    # rolls"; Wounded: a "penalty to all challenge rolls".
+    out = apply(new(), AddCombatants(by=GM, name="Guard", sheet={"dex": "2"}, dice=(14, 5), surprised=True))
+    assert "Guard initiative: d20 dis (14, 5) 5 + 2 = 7 [dis: stunned]" in texts(out)
+    hero = AddCombatants(
+        by=ALICE,
+        name="Nova",
+        sheet={"dex": "2", "wounds": "3"},
+        npc=False,
+        controller_id=ALICE.user_id,
+        dice=(14,),
+        lasting={"wounds": 1, "exhaustion": 3},
+    )
+    assert "Nova initiative: d20 14 + 2 − 3 wounds/exhaustion = 13" in texts(apply(new(), hero))

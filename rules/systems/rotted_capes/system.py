@@ -33,7 +33,7 @@ from .actions import (
 )
 from .commands import COMMANDS
 from .model import RCCombatant, RCEncounter, RCSheet, fresh_state
-from .rolls import masked_bonus, signed
+from .rolls import masked_bonus, mode_for, reasons, roll_d20, signed
 
 # /help shows this after the general text, a section per **Title** line picked from a menu:
 # short lines, every word earning its place (the README has the long version).
@@ -107,10 +107,22 @@ class RottedCapes(System[RCCombatant]):
         if combatant.fixed_init is not None:
             # an Unleashed extra turn sits at the villain's initiative − 10
             return (combatant.fixed_init,), say("fixed at {key}", key=secret(f"{combatant.fixed_init:g}", combatant))
-        die = chance.die(20)
+        # "a Dexterity check": the roller's conditions count (the surprised are Stunned, "Disadvantage on all
+        # rolls"), and so does the Wounded or Exhaustion penalty "to all challenge rolls"
+        adv, dis = cond.save_sources(combatant)
+        d20 = roll_d20(chance, mode_for(adv, dis, enc.options.get("advantage", "cancel")))
         bonus = combatant.sheet.dex + combatant.sheet.init
-        shown = masked_bonus(bonus, combatant) if combatant.hidden else signed(bonus)
-        return (die + bonus,), seq("d20 ", die, " ", shown, " = ", secret(die + bonus, combatant))
+        penalty = cond.wound_penalty(combatant)
+        total = d20.natural + bonus - penalty
+        head = seq("d20 ", d20.natural) if len(d20.rolled) == 1 else d20.text()
+        if combatant.hidden:
+            shown = masked_bonus(bonus, combatant, penalty)
+        elif penalty:
+            shown = seq(signed(bonus), " ", say("− {penalty} wounds/exhaustion", penalty=penalty))
+        else:
+            shown = signed(bonus)
+        text = seq(head, " ", shown, " = ", secret(total, combatant), reasons(adv, dis, d20.mode))
+        return (total,), text
 
     def order_ties(self, enc, tied, chance):
         """Heroes before threats, each hero its own turn; tied threats act together."""
