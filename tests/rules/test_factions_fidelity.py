@@ -310,3 +310,24 @@ def test_picking_up_a_weapon_frees_the_grabbed():
     enc = mark_acted(give_turn(enc, "Ogre"), "Balthasar", "Sybilla", "Theobald")
     out = apply(enc, PickUp(by=GM, weapon="maul"))
     assert "Ogre lets go of Bandit 1." in texts(out) and out.state.find("Bandit 1").grabbed_by is None
+
+
+def bandit_shoots_sybilla_from_5_zones():
+    enc = start(seed_cast()).state
+    others = [c.name for c in enc.combatants if c.name not in ("Bandit 1", "Sybilla")]
+    enc = mark_acted(give_turn(enc, "Bandit 1"), *others)
+    return attack(enc, GM, "Sybilla", "bow", zones=5, dice=(5,)).state  # his WIT save 5: passes
+
+
+def test_a_counter_shot_beyond_half_range_needs_the_wit_save_to_hit():
+    # "Counter. Perform a suitable attack against the attacker." An attack needs "a WIT save ... to hit in
+    # challenging circumstances ... For ranged attacks: when the target is beyond half range".
+    # Sybilla's musket reaches 6 zones: 5 is beyond its half.
+    out = choose(bandit_shoots_sybilla_from_5_zones(), "Counter: musket", by=SYBILLA, dice=(15, 7))
+    lines = texts(out)
+    assert "Sybilla WIT save to hit (beyond half range): d20 15 vs WIT 10 → fail" in lines
+    assert "Sybilla's counter misses." in lines and "Sybilla's damage die 7 is not used." in lines
+    assert out.state.find("Bandit 1").health == out.state.find("Bandit 1").max_health
+    hit = choose(bandit_shoots_sybilla_from_5_zones(), "Counter: musket", by=SYBILLA, dice=(5, 7))
+    assert "Sybilla WIT save to hit (beyond half range): d20 5 vs WIT 10 → pass" in texts(hit)
+    assert hit.state.find("Bandit 1").health < hit.state.find("Bandit 1").max_health

@@ -28,7 +28,7 @@ import copy
 from rules.errors import DiceError
 from rules.model import MAX_CHOICES, Choice, Event, Pending, former_keys
 from rules.randomness import Chance
-from rules.said import N_, say
+from rules.said import N_, say, say_plural
 from rules.secrets import secret
 from rules.usertext import mark
 
@@ -396,9 +396,8 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
         ctx["reacted"].append(target.id)
         weapon = target.weapon(what)
         enc = _lets_go(enc, target, events, keeps=keeps_hold("damage", weapon))
-        entry["counter"] = weapon.model_dump(mode="json")
-        # The counterer's own damage dice, entered with this choice or rolled now.
-        entry["counter_dice"] = [chance.die(sides) for sides in counter_faces(target, enc.get(ctx["attacker"]), weapon)]
+        attacker = enc.get(ctx["attacker"])
+        faces = counter_faces(target, attacker, weapon)
         ctx["countered"] = True
         events.append(
             Event(
@@ -406,6 +405,10 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
                 text=say("{who} counters with the {weapon}: both roll damage.", who=target.name, weapon=weapon.label),
             )
         )
+        if _counter_lands(enc, ctx, target, attacker, weapon, faces, chance, events):
+            entry["counter"] = weapon.model_dump(mode="json")
+            # The counterer's own damage dice, entered with this choice or rolled now.
+            entry["counter_dice"] = [chance.die(sides) for sides in faces]
         ctx["asking"] += 1
     elif kind == "hide":
         shield = enc.get(what)
@@ -441,6 +444,30 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
     if own:
         _keep_save_die(enc, ctx, entry, chance)
     return advance(enc, ctx, chance, events)
+
+
+def _counter_lands(enc, ctx, counterer: Fighter, attacker: Fighter, weapon: Weapon, faces, chance, events) -> bool:
+    """A counter is "a suitable attack", so a shot beyond half range needs the WIT save to hit an attack
+    would (its d20 comes first, entered with the choice). A missed one does no damage: damage dice entered
+    for it are said unused, the attacker's blow lands alone."""
+    if not weapon.ranged or 2 * ctx["zones"] <= effective_range(weapon, counterer, attacker):
+        return True
+    wit = save(enc, counterer, "wit", chance, say("to hit ({why})", why=say("beyond half range")))
+    events.append(Event(kind="roll", text=wit.text))
+    if wit.passed:
+        return True
+    unused = [chance.die(sides) for sides in faces[: chance.entered_dice_left()]]
+    events.append(Event(kind="info", text=say("{who}'s counter misses.", who=counterer.name)))
+    if unused:
+        text = say_plural(
+            "{who}'s damage die {dice} is not used.",
+            "{who}'s damage dice {dice} are not used.",
+            len(unused),
+            who=counterer.name,
+            dice=", ".join(map(str, unused)),
+        )
+        events.append(Event(kind="info", text=text))
+    return False
 
 
 def _lets_go(enc, reacting: Fighter, events: list[Event], *, keeps: bool):

@@ -54,7 +54,8 @@ class FactionsSystem(System):
         '**Attack**: `/attack target:X weapon:bow options:"zones=5"` hits; a WIT save if `unseen`, '
         '`moving` or beyond half range. Also `cover impaired enhanced unaware stunt="…"`; a blast names '
         "all targets. Damage − armour (max 3) hits grit, then health: critical = incapacitated, 0 = dead.\n"
-        "**Reactions** (target not yet acted; spends its turn): buttons Dodge, Counter (a weapon, or a grapple, "
+        "**Reactions** (target not yet acted; spends its turn): buttons Dodge, Counter (a weapon — a shot beyond "
+        "half range needs a WIT save —, or a grapple, "
         "shove or disarm on a nearby attacker: a non-lethal attack or counter is resolved last), Hide behind, or an "
         "ally Guards (`alone`/`near=A,B`). `/act action:opportunity actor:X target:Y`.\n"
         '**Dice by hand**: `/attack dice:"<WIT save> <damage>"`; `/choose option:Dodge dice:2` for reactions.\n'
