@@ -37,7 +37,7 @@ from .model import TURNS, Fighter
 from .resolution import counter_faces, resolve
 from .saves import save
 from .sheet import Weapon
-from .sizing import dice_shares, effective_range, reach
+from .sizing import beyond_half_range, dice_shares, effective_range, reach
 
 # The options' keys. A reaction's key is its kind, then what it names (`counter:` and a weapon's
 # name, `guard:` and an ally's id); what each offers is kept beside it in the question's context
@@ -450,7 +450,7 @@ def _counter_lands(enc, ctx, counterer: Fighter, attacker: Fighter, weapon: Weap
     """A counter is "a suitable attack", so a shot beyond half range needs the WIT save to hit an attack
     would (its d20 comes first, entered with the choice). A missed one does no damage: damage dice entered
     for it are said unused, the attacker's blow lands alone."""
-    if not weapon.ranged or 2 * ctx["zones"] <= effective_range(weapon, counterer, attacker):
+    if not weapon.ranged or not beyond_half_range(weapon, counterer, attacker, ctx["zones"]):
         return True
     wit = save(enc, counterer, "wit", chance, say("to hit ({why})", why=say("beyond half range")))
     events.append(Event(kind="roll", text=wit.text))

@@ -31,6 +31,11 @@ def effective_range(weapon: Weapon, attacker: Fighter, target: Fighter) -> int:
     return weapon.range * 2**steps if steps >= 0 else weapon.range // 2 ** (-steps)
 
 
+def beyond_half_range(weapon: Weapon, shooter: Fighter, target: Fighter, zones: int) -> bool:
+    """A ranged attack that needs a WIT save to hit: "when the target is beyond half range"."""
+    return 2 * zones > effective_range(weapon, shooter, target)
+
+
 def damage_die(weapon: Weapon, impaired: bool, enhanced: bool) -> int:
     if impaired or weapon is UNARMED or weapon.name == UNARMED.name:
         return 4

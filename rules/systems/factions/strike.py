@@ -22,7 +22,7 @@ from .model import TURNS, FactionsEncounter, Fighter, factions_encounter
 from .reactions import advance, ask_stunt, attacker_faces, keep_attacker_dice
 from .saves import save
 from .sheet import Weapon
-from .sizing import damage_die, dice_shares, effective_range, reach
+from .sizing import beyond_half_range, damage_die, dice_shares, effective_range, reach
 
 
 def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
@@ -194,7 +194,7 @@ def _save_needed(attacker: Fighter, weapon: Weapon, targets: list[Fighter], acti
         return say("target unseen") if action.unseen else None
     if action.moving:
         return say("shooting while moving")
-    if any(2 * action.zones > effective_range(weapon, attacker, t) for t in targets):
+    if any(beyond_half_range(weapon, attacker, t, action.zones) for t in targets):
         return say("beyond half range")
     return None
 

@@ -196,17 +196,16 @@ def _charm_broken(enc: RCEncounter, attacker: RCCombatant, target: RCCombatant) 
     if charm is None or not charm.source:
         return enc, []
     charmer = enc.maybe(charm.source)
-    by_charmer = attacker.name.casefold() == charm.source.casefold() or (
-        charmer is not None and charmer.id == attacker.id
-    )
-    if by_charmer:
+    if charmer is None:
+        return enc, []
+    if charmer.id == attacker.id:
         text = say(
             "{who} is no longer {condition}: {charmer} attacks them.",
             who=target.name,
             condition=charm.label(),
             charmer=attacker.name,
         )
-    elif charmer is not None and charmer.side == attacker.side:
+    elif charmer.side == attacker.side:
         text = say(
             "{who} is no longer {condition}: {attacker}, an ally of {charmer}, attacks them.",
             who=target.name,

@@ -22,7 +22,7 @@ from .costs import OPPORTUNITY_DELAY, SHIFT_ADDED, action_type
 from .damage import Harm, dealt, take
 from .flips import Flip, card_count, described, flip
 from .model import TowersCombatant, TowersEncounter
-from .modifiers import attack_mods, defense_mods
+from .modifiers import aid_spent, attack_mods, defense_mods
 from .senders import own_combatant
 from .sheet import UNARMED, Weapon, damage_words, words
 
@@ -347,8 +347,7 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
         mods = defense_mods(defender, attacker, plan.weapon, plan.flags, plan.defense)
         result = flip(chance, base, mods)
         total, line = result.total, seq(defender.name, " ", described(label, secret(base, defender), mods, result))
-    if defender.aided_for == attacker.id:
-        enc = enc.update(defender.id, aided_for=None)
+    enc = aid_spent(enc, defender, attacker)
     hit = plan.attack.total >= total
     critical = hit and plan.attack.hearts > 0
     if critical:

@@ -31,7 +31,7 @@ from .attack import defense_base
 from .damage import Harm, dealt, take
 from .flips import Mods, described, flip
 from .model import GRAPPLED_BY, Condition, TowersCombatant
-from .modifiers import attack_mods, defense_mods, own_defense_mods, reckless_mods
+from .modifiers import aid_spent, attack_mods, defense_mods, own_defense_mods, reckless_mods
 from .sheet import Weapon
 from .stance import defense_mods as stance_defense
 
@@ -94,11 +94,6 @@ def _contest(
     ]
 
 
-def _aid_spent(enc, defender: TowersCombatant, against: TowersCombatant):
-    """An Aid counts for one defensive flip only."""
-    return enc.update(defender.id, aided_for=None) if defender.aided_for == against.id else enc
-
-
 def grappler_of(enc, victim: TowersCombatant) -> TowersCombatant | None:
     for condition in victim.conditions:
         name = _held_by(condition)
@@ -121,7 +116,7 @@ def initiate(enc, me: TowersCombatant, target_name: str | None, chance):
     if grappler_of(enc, victim):
         raise InvalidInput(say("{who} is already grappled.", who=victim.name))
     won, lines = _contest(chance, me, victim)
-    enc = _aid_spent(enc, victim, me)
+    enc = aid_spent(enc, victim, me)
     if won:
         held = victim.conditions + (_hold(me),)
         enc = enc.update(victim.id, conditions=held)
@@ -136,7 +131,7 @@ def escape(enc, me: TowersCombatant, chance):
         raise InvalidInput(say("{who} is not grappled.", who=me.name))
     restrained = _restrained(me)
     held, lines = _contest(chance, grappler, me, restrained)
-    enc = _let_go(_aid_spent(enc, me, grappler), me)
+    enc = _let_go(aid_spent(enc, me, grappler), me)
     if held:  # the Restrain bonus is spent on this test
         enc = enc.update(me.id, conditions=enc.get(me.id).conditions + (_hold(grappler),))
     verdict = say("{who} keeps hold", who=grappler.name) if held else say("{who} escapes", who=me.name)

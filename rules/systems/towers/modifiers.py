@@ -140,6 +140,11 @@ def defense_mods(
     return mods + own_defense_mods(defender, attacker) + user_mods(flags, "dflip", "dshift", say("GM"))
 
 
+def aid_spent(enc, defender: TowersCombatant, attacker: TowersCombatant):
+    """An Aid counts on one defensive flip against the aided ally only."""
+    return enc.update(defender.id, aided_for=None) if defender.aided_for == attacker.id else enc
+
+
 def own_defense_mods(defender: TowersCombatant, attacker: TowersCombatant) -> Mods:
     """What the defender's own doings bring to every defensive flip against ``attacker``, an attack's
     or a Grapple Test's: Full Defense, a Reckless Move, a Power Attack made ("(flip-1) to Defense
