@@ -219,6 +219,16 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).strip().casefold()
 
 
+# Row ids are INTEGER on PostgreSQL: a larger number typed as `#id` (or in a forged button) would fail
+# to bind there, while SQLite would simply find nothing.
+MAX_ROW_ID = 2**31 - 1
+
+
+def a_row_id(value: int) -> bool:
+    """Whether ``value`` can be a row's id on every backend."""
+    return 0 < value <= MAX_ROW_ID
+
+
 def _require_aware(value: datetime | None, what: str) -> None:
     # Checked here too, not only in UTCDateTime, so callers get a plain ValueError
     # instead of SQLAlchemy's StatementError wrapper.
@@ -579,6 +589,11 @@ class Repository:
     def _upsert(self, table: sa.Table) -> Any:
         return (pg_insert if self._dialect == "postgresql" else sqlite_insert)(table)
 
+    def _in_code_order(self, column: sa.ColumnElement[str]) -> sa.ColumnElement[str]:
+        """``column`` ordered by code point, as SQLite always orders text; PostgreSQL would otherwise
+        follow the database's collation, and a list or its first 25 would differ between backends."""
+        return column.collate("C") if self._dialect == "postgresql" else column
+
     # -- campaigns -----------------------------------------------------------------
 
     async def get_campaign(self, guild_id: int) -> CampaignRecord | None:
@@ -640,13 +655,16 @@ class Repository:
         return [CharacterRecord(**row._mapping) for row in rows]
 
     async def character_by_id(self, guild_id: int, character_id: int) -> CharacterRecord | None:
+        if not a_row_id(character_id):
+            return None
         rows = await self._fetch(sa.select(CH).where(CH.c.guild_id == guild_id, CH.c.id == character_id))
         return CharacterRecord(**rows[0]._mapping) if rows else None
 
     async def characters_by_ids(self, ids: Collection[int]) -> list[CharacterRecord]:
-        if not ids:
+        wanted = [i for i in ids if a_row_id(i)]
+        if not wanted:
             return []
-        rows = await self._fetch(sa.select(CH).where(CH.c.id.in_(list(ids))).order_by(CH.c.id))
+        rows = await self._fetch(sa.select(CH).where(CH.c.id.in_(wanted)).order_by(CH.c.id))
         return [CharacterRecord(**row._mapping) for row in rows]
 
     async def set_character_sheet(self, guild_id: int, character_id: int, sheet: dict[str, Any]) -> bool:
@@ -670,7 +688,7 @@ class Repository:
             stmt = stmt.where(CH.c.owner_id == owner_id)
         if prefix:
             stmt = stmt.where(CH.c.name_key.startswith(name_key(prefix), autoescape=True))
-        stmt = stmt.order_by(CH.c.name_key).limit(limit)
+        stmt = stmt.order_by(self._in_code_order(CH.c.name_key), CH.c.id).limit(limit)
         return [CharacterRecord(**row._mapping) for row in await self._fetch(stmt)]
 
     async def _transaction(self, body: Callable[..., Any], *args: Any) -> Any:
@@ -726,7 +744,7 @@ class Repository:
         stmt = sa.select(NP).where(NP.c.guild_id == guild_id)
         if prefix:
             stmt = stmt.where(NP.c.name_key.contains(name_key(prefix), autoescape=True))
-        stmt = stmt.order_by(NP.c.name_key).limit(limit)
+        stmt = stmt.order_by(self._in_code_order(NP.c.name_key)).limit(limit)
         return [NpcRecord(**row._mapping) for row in await self._fetch(stmt)]
 
     async def remove_npc(self, guild_id: int, name: str) -> bool:
@@ -771,10 +789,12 @@ class Repository:
         now = utcnow()
 
         def body(conn: sa.Connection) -> None:
-            rows = conn.execute(sa.select(CT).where(CT.c.guild_id == key)).all()
+            # On PostgreSQL the rows read are locked until the end (SQLite's write transaction holds
+            # the whole database already): nobody changes them between this check and their deletion.
+            rows = conn.execute(sa.select(CT).where(CT.c.guild_id == key).with_for_update()).all()
             campaign = CampaignRecord(**rows[0]._mapping) if rows else None
-            had = conn.execute(sa.select(CH).where(CH.c.guild_id == key).order_by(CH.c.name_key)).all()
-            kept = conn.execute(sa.select(NP).where(NP.c.guild_id == key).order_by(NP.c.name_key)).all()
+            had = conn.execute(sa.select(CH).where(CH.c.guild_id == key).with_for_update()).all()
+            kept = conn.execute(sa.select(NP).where(NP.c.guild_id == key).with_for_update()).all()
             if not unchanged(
                 campaign, [CharacterRecord(**r._mapping) for r in had], [NpcRecord(**r._mapping) for r in kept]
             ):
@@ -782,8 +802,12 @@ class Repository:
             gm_role_id = campaign.gm_role_id if campaign else None
             conn.execute(sa.delete(CT).where(CT.c.guild_id == key))
             conn.execute(sa.insert(CT).values(_campaign_row(key, system, gm_role_id, settings, state, now)))
-            conn.execute(sa.delete(CH).where(CH.c.guild_id == key))
-            conn.execute(sa.delete(NP).where(NP.c.guild_id == key))
+            # A row added since the read (PostgreSQL reads committed rows statement by statement) is
+            # not locked: it would be deleted unseen, so it counts as a change.
+            gone = conn.execute(sa.delete(CH).where(CH.c.guild_id == key).returning(CH.c.id)).scalars().all()
+            gone_npcs = conn.execute(sa.delete(NP).where(NP.c.guild_id == key).returning(NP.c.id)).scalars().all()
+            if set(gone) != {r.id for r in had} or set(gone_npcs) != {r.id for r in kept}:
+                raise CampaignChanged(key)
             for c in characters:
                 more = {
                     "owner_id": c["owner_id"],
@@ -805,6 +829,8 @@ class Repository:
     # -- encounters ----------------------------------------------------------------
 
     async def get_encounter(self, encounter_id: int) -> EncounterRecord | None:
+        if not a_row_id(encounter_id):
+            return None
         rows = await self._fetch(_ENCOUNTER_BY_ID, {"eid": encounter_id})
         return EncounterRecord(**rows[0]._mapping) if rows else None
 

@@ -106,7 +106,7 @@ async def resolve_character(interaction: discord.Interaction, key: int, text: st
 
     repo = interaction.client.core.repo
     text = (text or "").strip()
-    if text.startswith("#") and text[1:].isdigit():
+    if text.startswith("#") and text[1:].isascii() and text[1:].isdigit():
         record = await repo.character_by_id(key, int(text[1:]))  # scoped to this campaign
         if record is None:
             raise InvalidInput("No such character in this campaign.")

@@ -564,6 +564,14 @@ async def test_a_player_cannot_read_another_servers_campaign(standin, bot):
     assert not log.attachments
 
 
+async def test_an_id_no_character_can_have_is_refused_like_any_unknown_one(standin, bot):
+    await campaign(standin)
+    for typed in ("#2147483648", "#9223372036854775808", "#²"):
+        shown = await say(standin, "alice", "/character show", name=typed)
+        refused = "No such character" in shown.content or "No character called" in shown.content
+        assert shown.ephemeral and refused, (typed, shown.content)
+
+
 async def test_several_campaigns_in_one_server(standin, bot):
     await campaign(standin)  # the server's default: Rotted Capes
     assert (await say(standin, "alice", "/campaign bind", place="combat-2")).ephemeral
