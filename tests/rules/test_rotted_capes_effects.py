@@ -666,7 +666,7 @@ def test_a_save_can_be_rerolled_with_a_plot_point():
     out = cmd(out.state, "plotpoint_spend", ALICE, use="reroll", dice="17 15")
     assert texts(out)[1:] == [
         "Nova CON save: d20 dis (17, 15) 15 + 1 = 16 vs DC 13: success [dis: stunned]",
-        "Nova shakes off Stunned.",
+        "Nova shakes off Stunned (Lesser).",
     ]
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from rules.actions import AddCombatants, Choose
 from rules.engine import apply
-from rules.errors import NotAllowed
+from rules.errors import InvalidInput, NotAllowed
 from rules.randomness import Chance
 from rules.said import english
 from rules.system import Resting
@@ -126,6 +126,23 @@ def test_saving_against_one_weakness_leaves_the_other():
     # a CON save: the Constitution weakness counts on it, then stays
     assert "Nova saves against Weakened (Dexterity): d20 15 − 2 = 13 vs DC 5: success — it ends." in texts(out)
     assert labels(out.state, "Nova") == ["Weakened (Constitution)"]
+
+
+def test_a_save_names_which_of_several_weaknesses_it_is_against():
+    # Each Weakened has its own save ("Multiple instances affecting the same stat do not stack"): a hand-rolled
+    # save must say which one it ends.
+    enc = begin(join(new(), "Nova", 15, attack=0))
+    for stat in ("Dexterity", "Constitution"):
+        enc = run(enc, "condition_add", target="Nova", condition="Weakened", tags=stat, duration="save", options="dc=5")
+    with pytest.raises(InvalidInput, match="more than once: name the one"):
+        cmd(enc, "save", ALICE, kind="weakened", dice="15")
+    with pytest.raises(InvalidInput, match="no Weakened"):
+        cmd(enc, "save", ALICE, kind="weakened strength", dice="15")
+    out = cmd(enc, "save", ALICE, kind="Weakened (Dexterity)", dice="15")
+    assert "Nova shakes off Weakened (Dexterity)." in texts(out)
+    assert labels(out.state, "Nova") == ["Weakened (Constitution)"]
+    out = cmd(enc, "save", ALICE, kind="weakened constitution", dice="15")
+    assert labels(out.state, "Nova") == ["Weakened (Dexterity)"]
 
 
 # --- Charmed and Grappled ------------------------------------------------------------------------

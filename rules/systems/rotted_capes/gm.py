@@ -126,6 +126,7 @@ def save(enc: RCEncounter, action, chance):
         "adv": ["advantage"] if flags.get("adv") else [],
         "dis": ["disadvantage"] if flags.get("dis") else [],
         "condition": condition.name if condition else "",
+        "tags": list(condition.tags) if condition else [],
     }
     enc = enc.update(c.id, assisted_by=())
     return resolve_save(enc, spec, chance, assisted=bool(c.assisted_by))
@@ -136,7 +137,7 @@ def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
     c = enc.get(spec["who"])
     adv = list(spec["adv"]) + (["assisted"] if assisted else [])
     spec = spec | {"adv": adv}
-    held = c.condition(spec["condition"]) if spec["condition"] else None
+    held = _held(c, spec)
     save_kind = spec["kind"] if not spec["condition"] else held.save if held else "con"
     enc, ok, text = roll_save(enc, c.id, save_kind, spec["dc"], chance, adv, spec["dis"])
     events = [
@@ -146,9 +147,7 @@ def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
     ]
     if ok and held is not None:
         enc = enc.update(c.id, conditions=tuple(x for x in enc.get(c.id).conditions if x != held))
-        events.append(
-            Event(kind="info", text=say("{who} shakes off {condition}.", who=c.name, condition=term(spec["condition"])))
-        )
+        events.append(Event(kind="info", text=say("{who} shakes off {condition}.", who=c.name, condition=held.label())))
     last = LastRoll(
         kind="save",
         roller=c.id,
@@ -162,6 +161,14 @@ def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
     return enc.but(last_roll=last), events
 
 
+def _held(c, spec):
+    """The condition a save (or its reroll) is against: the one of that name and tags."""
+    if not spec["condition"]:
+        return None
+    tags = spec.get("tags") or []  # older saves named only the condition
+    return next((x for x in c.conditions if x.name == spec["condition"] and (not tags or list(x.tags) == tags)), None)
+
+
 def _unleashed_save(enc, c, kind, dc, condition):
     if not c.unleashed:
         raise NotAllowed(
@@ -171,7 +178,7 @@ def _unleashed_save(enc, c, kind, dc, condition):
         raise NotAllowed(say("{who} already used this round's automatic save.", who=c.name))
     if enc.pool <= 0:
         raise NotAllowed(say("The Editor-in-Chief's pool has no Plot Point to spend."))
-    conditions = tuple(x for x in c.conditions if not condition or x.name != condition.name)
+    conditions = tuple(x for x in c.conditions if x != condition)
     enc = enc.update(c.id, unleashed_save_round=enc.round, conditions=conditions).but(pool=enc.pool - 1)
     values = dict(who=c.name, dc=dc, pool=enc.pool)
     if condition:
@@ -194,12 +201,48 @@ def _unleashed_save(enc, c, kind, dc, condition):
 
 
 def _condition_for(c, kind: str):
+    """The condition a save's `kind` names, if it has a save: `stunned`, or `weakened dexterity` for
+    one of several Weakened (each has its own save)."""
     try:
         name, _ = cond.canonical(kind)
+        tag = ""
     except InvalidInput:
-        return None
-    found = c.condition(name)
-    return found if found and (found.until == "save" or found.dc is not None) else None
+        name, tag = _named_with_tag(kind)
+        if name is None:
+            return None
+    held = [x for x in c.conditions if x.name == name and (x.until == "save" or x.dc is not None)]
+    if tag:
+        held = [x for x in held if x.tagged(tag)]
+        if not held:
+            raise InvalidInput(
+                say(
+                    "{who} has no {condition} to save against.",
+                    who=c.name,
+                    condition=seq(term(name), " (", mark(tag), ")"),
+                )
+            )
+    if len(held) > 1:
+        raise InvalidInput(
+            say(
+                "{who} is {condition} more than once: name the one to save against, e.g. {example}.",
+                who=c.name,
+                condition=term(name),
+                example=mark(f"{name.lower()} {held[0].tags[0]}" if held[0].tags else name.lower()),
+            )
+        )
+    return held[0] if held else None
+
+
+def _named_with_tag(kind: str) -> tuple[str | None, str]:
+    """`"weakened (dexterity)"` → ("Weakened", "dexterity"); (None, "") when no condition leads it."""
+    words = kind.replace("(", " ").replace(")", " ").replace(",", " ").split()
+    for cut in range(len(words) - 1, 0, -1):
+        try:
+            name, _ = cond.canonical(" ".join(words[:cut]))
+        except InvalidInput:
+            continue
+        return name, " ".join(words[cut:])
+    return None, ""
 
 
 def resume_interrupt(enc: RCEncounter, pending, option, chance):
