@@ -16,6 +16,7 @@ command changes nothing and the refusal is private.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, AddCombatants, Choose, DelayTurn, NextTurn, Note, RemoveCombatant, command_name
-from .dice import check_expression, parse_entered
+from .dice import MAX_TOTAL, check_expression, parse_entered, walk
 from .errors import InvalidInput, NotAllowed, UnknownAction
 from .model import Actor, Encounter
 from .said import say, term
@@ -39,7 +40,8 @@ _NAME = r"([A-Za-z_][\w-]*)"
 _VALUE = r'("[^"]*"|\'[^\']*\'|[^\s{stop}]+)'
 _FLAG = re.compile(_NAME + r"(?:\s*[=:]\s*" + _VALUE.format(stop=",") + ")?")
 _PAIR = re.compile(_NAME + r"\s*[=:]\s*" + _VALUE.format(stop=""))
-_NUMBER = re.compile(r"^\s*[+-]?\d+\s*$")
+# ASCII digits only: `٣` would pass int() here and then fail as dice when rolled.
+_NUMBER = re.compile(r"^\s*[+-]?[0-9]+\s*$")
 TRUTHY = {"1", "true", "yes", "on"}
 MAX_OPTIONS = 300
 
@@ -100,7 +102,8 @@ def flag_number(opts: Mapping[str, Any], name: str, low: int, high: int) -> int 
 def amount(text: Any, name: str = "amount", high: int = 1000, *, zero: bool = False) -> str:
     """A positive amount, as a number or dice (`7`, `2d6+3`): zero, negative
     numbers and dice that cannot give more than 0 would post and record a no-op.
-    `zero`: other options of the command do something with an amount of 0."""
+    `zero`: other options of the command do something with an amount of 0.
+    Dice are held to `high` as a typed number is: at their highest they may not pass it."""
     value = " ".join(str(text if text is not None else "").split())
     if not value:
         raise InvalidInput(say("`{name}` is required.", name=name))
@@ -108,7 +111,12 @@ def amount(text: Any, name: str = "amount", high: int = 1000, *, zero: bool = Fa
         integer(value, name, 0 if zero else 1, high)
         return value.lstrip("+")
     tree = check_expression(value)
-    highest = _bounds(tree)[1]
+    # A total is rounded down, so `0.5` would be a no-op; a whole-number amount never needs a decimal.
+    if any(type(node).__name__ == "Literal" and not isinstance(node.value, int) for node in walk(tree)):
+        raise InvalidInput(
+            say("`{name}` takes whole numbers: {value} has a decimal.", name=name, value=quoted(value, 40))
+        )
+    highest = math.floor(_bounds(tree)[1])
     if highest < 0 or (highest == 0 and not zero):
         raise InvalidInput(
             say(
@@ -117,36 +125,106 @@ def amount(text: Any, name: str = "amount", high: int = 1000, *, zero: bool = Fa
                 value=quoted(value, 40),
             )
         )
+    if highest > high:
+        raise InvalidInput(
+            say(
+                "`{name}` must be between {low} and {high}: {value} can come out as high as {most}.",
+                name=name,
+                low=0 if zero else 1,
+                high=high,
+                value=quoted(value, 40),
+                most=highest,
+            )
+        )
     return value
 
 
-def _bounds(node) -> tuple[float, float]:
-    """(lowest, highest) a parsed dice expression can total: signs, sums and products
-    exactly; anything fancier counts its dice at their highest, and at most 0 as its lowest."""
+def _bounds(node) -> tuple[float, float, bool]:
+    """(lowest, highest, always whole) a parsed dice expression can total before it is rounded
+    down: signs, sums, products and quotients exactly, dice under keep, drop, minimum and maximum
+    at their extremes. Explosions are left out: they can pass any bound, and counting them would
+    refuse every exploding die."""
     kind = type(node).__name__
-    if kind in ("Expression", "Parenthetical"):
+    if kind in ("Expression", "Parenthetical", "AnnotatedNumber"):
         return _bounds(node.roll if kind == "Expression" else node.value)
     if kind == "Literal":
-        return node.value, node.value
-    if kind == "Dice":
-        return node.num, node.num * node.size
+        return node.value, node.value, isinstance(node.value, int)
     if kind == "UnOp":
-        low, high = _bounds(node.value)
-        return (-high, -low) if node.op == "-" else (low, high)
+        low, high, whole = _bounds(node.value)
+        return (-high, -low, whole) if node.op == "-" else (low, high, whole)
     if kind == "BinOp":
-        (left_low, left_high), (right_low, right_high) = _bounds(node.left), _bounds(node.right)
-        if node.op == "+":
-            return left_low + right_low, left_high + right_high
-        if node.op == "-":
-            return left_low - right_high, left_high - right_low
-        if node.op == "*":
-            high = max(a * b for a in (left_low, left_high) for b in (right_low, right_high))
-        else:
-            high = max(left_high, right_high)
-        return min(0, -high), high
-    children = getattr(node, "children", None) or []
-    high = sum(max(_bounds(child)[1], 0) for child in children) if children else 1
-    return min(0, -high), high
+        return _arithmetic(node.op, _bounds(node.left), _bounds(node.right))
+    if kind in ("Dice", "OperatedDice", "OperatedSet"):
+        return _group_bounds(node, [])
+    if kind == "NumberSet":
+        return _set_bounds(node.values, keeps=False)
+    return -MAX_TOTAL, MAX_TOTAL, False
+
+
+def _arithmetic(
+    op: str, left: tuple[float, float, bool], right: tuple[float, float, bool]
+) -> tuple[float, float, bool]:
+    (left_low, left_high, left_whole), (right_low, right_high, right_whole) = left, right
+    whole = left_whole and right_whole
+    if op == "+":
+        return left_low + right_low, left_high + right_high, whole
+    if op == "-":
+        return left_low - right_high, left_high - right_low, whole
+    if op == "*":
+        products = [a * b for a in (left_low, left_high) for b in (right_low, right_high)]
+        return min(products), max(products), whole
+    if right_low <= 0 <= right_high:
+        # A divisor that can be 0 or cross it: a whole one is at least 1 away from 0 when the roll
+        # goes through, anything else could make the quotient as large as the evaluator allows.
+        most = max(abs(left_low), abs(left_high), abs(right_low), abs(right_high)) if whole else MAX_TOTAL
+        return -most, most, op == "//" or (op == "%" and whole)
+    if op == "%":
+        # The remainder has the divisor's sign and stays short of it: a whole one by at least 1.
+        gap = 1 if whole else 0
+        if right_low > 0:
+            return 0, right_high - gap if left_low < 0 else min(left_high, right_high - gap), whole
+        return right_low + gap if left_high > 0 else max(left_low, right_low + gap), 0, whole
+    quotients = [a / b for a in (left_low, left_high) for b in (right_low, right_high)]
+    if op == "//":
+        return math.floor(min(quotients)), math.floor(max(quotients)), True
+    return min(quotients), max(quotients), False
+
+
+def _group_bounds(node, operations: list) -> tuple[float, float, bool]:
+    """Dice, a set, or brackets with keep or drop after them (`(2d20)kh1`), as the evaluator rolls them."""
+    kind = type(node).__name__
+    if kind == "Parenthetical":
+        return _group_bounds(node.value, operations)
+    if kind in ("OperatedDice", "OperatedSet"):
+        return _group_bounds(node.value, [*node.operations, *operations])
+    if kind == "NumberSet":
+        return _set_bounds(node.values, keeps=bool(operations))
+    if kind != "Dice":
+        return _set_bounds([node], keeps=bool(operations))
+    low_face, high_face, most, dropped = 1, node.size, node.num, False
+    for operation in operations:
+        numbers = [sel.num for sel in operation.sels]
+        by_rank = all(sel.cat in ("h", "l") for sel in operation.sels)
+        if operation.op == "mi":
+            low_face, high_face = max(low_face, numbers[0]), max(high_face, numbers[0])
+        elif operation.op == "ma":
+            low_face, high_face = min(low_face, numbers[0]), min(high_face, numbers[0])
+        elif operation.op in ("k", "p"):
+            dropped = True
+            if by_rank:
+                most = min(most, sum(numbers)) if operation.op == "k" else max(0, most - sum(numbers))
+        else:  # a reroll or explosion: fresh dice, as rolled
+            low_face, high_face = min(low_face, 1), max(high_face, node.size)
+            most += 1 if operation.op == "ra" else 0
+    return (0 if dropped else node.num * low_face), most * high_face, True
+
+
+def _set_bounds(items, *, keeps: bool) -> tuple[float, float, bool]:
+    """A set's items add up; keep or drop may leave out any of them."""
+    parts = [_bounds(item) for item in items]
+    lows = [min(low, 0) if keeps else low for low, _, _ in parts]
+    highs = [max(high, 0) if keeps else high for _, high, _ in parts]
+    return sum(lows), sum(highs), all(whole for _, _, whole in parts)
 
 
 def entered(options: Mapping[str, Any]) -> dict[str, Any]:

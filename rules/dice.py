@@ -12,13 +12,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from .errors import DiceError
+from .errors import DiceError, RulesError
 from .said import say
 from .text import Text
 from .usertext import quoted
 
 MAX_DICE = 100
 MAX_FACES = 1_000_000
+# Any value the evaluation passes through; beyond it a total means nothing at a table.
+MAX_TOTAL = 10**12
 MAX_LENGTH = 200
 MAX_DEPTH = 20
 # Rerolls and explosions add dice after the bounds check; this caps them too.
@@ -72,7 +74,13 @@ def check_expression(expr: str):
     except (d20.RollSyntaxError, RecursionError, ValueError, TypeError):
         raise DiceError(_not_dice(expr)) from None
     count = 0
-    for node in _walk(tree):
+    for node in walk(tree):
+        numbers = [sel.num for operation in getattr(node, "operations", ()) for sel in operation.sels]
+        if isinstance(node, ast.Literal):
+            numbers.append(node.value)
+        # `1d1mi99999999999999999999` would deal that much: every number is held to a die's faces.
+        if any(abs(number) > MAX_FACES for number in numbers):
+            raise DiceError(say("Numbers in dice expressions may be at most {n:,}.", n=MAX_FACES))
         if isinstance(node, ast.Dice):
             if node.size == "%":
                 node.size = 100
@@ -92,7 +100,8 @@ def _not_dice(expr: str) -> Text:
     return say("{expr} is not a dice expression (try `2d6+3` or `4d6kh3`).", expr=quoted(expr, 40))
 
 
-def _walk(node):
+def walk(node):
+    """Every node of a parsed expression (not the keep, reroll… operations attached to one)."""
     stack = [node]
     while stack:
         current = stack.pop()
@@ -136,9 +145,9 @@ class _Evaluator:
         if isinstance(node, ast.Dice):
             return self._dice(node, [])
         if isinstance(node, ast.OperatedSet):
-            return self._set(node.value, node.operations)
+            return self._group(node, node.value, node.operations)
         if isinstance(node, ast.NumberSet):
-            return self._set(node, [])
+            return self._set(node.values, [])
         raise DiceError(say("That dice expression uses something the bot cannot roll."))
 
     def _binop(self, node) -> tuple[float, str]:
@@ -153,8 +162,6 @@ class _Evaluator:
             value = left - right
         elif op == "*":
             value = left * right
-            if abs(value) > 10**12:
-                raise DiceError(say("That dice expression's result is too large."))
         elif op == "/":
             value = left / right
         elif op == "//":
@@ -163,24 +170,45 @@ class _Evaluator:
             value = left % right
         else:
             raise DiceError(say("Comparisons are not allowed in dice expressions."))
+        if abs(value) > MAX_TOTAL:
+            raise DiceError(say("That dice expression's result is too large."))
         return value, f"{ltext} {op} {rtext}"
 
-    def _dice(self, dice, operations) -> tuple[float, str]:
+    def _group(self, node, inner, operations) -> tuple[float, str]:
+        """Keep or drop after brackets, as d20 reads it: `(2d20)kh1` keeps the higher of the two dice,
+        `((1d6, 3))kh1` the higher item of the set, and `(1d20+5)kh1` its one value."""
+        while isinstance(inner, ast.Parenthetical):
+            inner = inner.value
+        if isinstance(inner, ast.OperatedDice):
+            return self._dice(inner.value, [*inner.operations, *operations], str(node))
+        if isinstance(inner, ast.Dice):
+            return self._dice(inner, list(operations), str(node))
+        if isinstance(inner, ast.OperatedSet):
+            return self._group(node, inner.value, [*inner.operations, *operations])
+        if isinstance(inner, ast.NumberSet):
+            return self._set(inner.values, operations)
+        return self._set([inner], operations)
+
+    def _dice(self, dice, operations, label: str | None = None) -> tuple[float, str]:
         size = dice.size
         values = [self.die(size) for _ in range(dice.num)]
         kept = [True] * len(values)
+        # The faces as they came up: a minimum or maximum changes what a die counts, not its natural.
+        faces = list(values)
         for operation in operations:
             values, kept = self._operate(operation, values, kept, size)
+            faces.extend(values[len(faces) :])
         shown = ", ".join(str(v) if k else f"~~{v}~~" for v, k in zip(values, kept))
         kept_values = [v for v, k in zip(values, kept) if k]
         self.kept.extend(kept_values)
-        if size == 20 and len(kept_values) == 1:
-            self.naturals.append(kept_values[0])
-        label = str(dice) + "".join(str(op) for op in operations)
+        kept_faces = [face for face, k in zip(faces, kept) if k]
+        if size == 20 and len(kept_faces) == 1:
+            self.naturals.append(kept_faces[0])
+        label = label or str(dice) + "".join(str(op) for op in operations)
         return sum(kept_values), f"{label} ({shown})"
 
-    def _set(self, number_set, operations) -> tuple[float, str]:
-        parts = [self.eval(child) for child in number_set.values]
+    def _set(self, items, operations) -> tuple[float, str]:
+        parts = [self.eval(child) for child in items]
         values = [value for value, _ in parts]
         kept = [True] * len(values)
         for operation in operations:
@@ -255,7 +283,14 @@ class _Evaluator:
 def evaluate(expr: str, draw: Callable[[int], int]) -> RollResult:
     tree = check_expression(expr)
     evaluator = _Evaluator(draw)
-    value, text = evaluator.eval(tree)
+    try:
+        value, text = evaluator.eval(tree)
+    except RulesError:
+        raise
+    except Exception as error:
+        # A tree d20 reads but this evaluator gets wrong must not stop a fight: an expression stored on a
+        # sheet or a condition is rolled again on every turn.
+        raise DiceError(say("That dice expression uses something the bot cannot roll.")) from error
     total = int(value) if float(value).is_integer() else int(value // 1)
     return RollResult(
         expr.strip(), total, text, tuple(evaluator.rolled), tuple(evaluator.kept), tuple(evaluator.naturals)

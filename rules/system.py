@@ -17,6 +17,7 @@ from pydantic_core import PydanticKnownError
 from . import common
 from .actions import Action, AddCombatants
 from .commands import Commands, Given, not_used, pairs
+from .entering import ENTERED
 from .errors import InvalidInput, UnknownAction
 from .model import Actor, Choice, Combatant, Encounter, Event, Pending, Value
 from .randomness import Chance
@@ -226,7 +227,7 @@ class System(Generic[C]):
                 )
             )
         try:
-            return self.sheet_type.model_validate(raw).model_dump(mode="json")
+            return self.sheet_type.model_validate(raw, context=ENTERED).model_dump(mode="json")
         except ValidationError as error:
             first = error.errors()[0]
             where = ".".join(str(p) for p in first.get("loc", ())) or "sheet"

@@ -6,6 +6,8 @@ instead of the real hit)."""
 
 from __future__ import annotations
 
+import math
+import random
 import re
 from pathlib import Path
 
@@ -15,9 +17,10 @@ from pydantic_core import PydanticKnownError
 import rules
 from rules import registry
 from rules.actions import AddCombatants, DelayTurn, NextTurn
-from rules.commands import SHARED, Stored, amount
+from rules.commands import SHARED, Stored, _bounds, amount
+from rules.dice import check_expression, evaluate
 from rules.engine import apply
-from rules.errors import InvalidInput, NotAllowed, RulesError, UnknownAction
+from rules.errors import DiceError, InvalidInput, NotAllowed, RulesError, UnknownAction
 from rules.model import Actor
 from rules.said import fields
 from rules.system import VALUE_ERRORS
@@ -26,7 +29,8 @@ from tests.helpers import GM
 ALICE = Actor(user_id=2)
 KEYS = list(registry.MODULES)
 BAD_DAMAGE = ["-5", "0", "-1d6", "+0", "1d6-10", "0d6", "2d6*0", "-(1d4)", "  -3  "]
-BAD_HEAL = ["-5", "0", "-1d6", "-1"]
+BAD_DAMAGE += ["0.5", "1d6//7", "1d6ma0", "(5000)"]  # a total rounded down to 0, or past the cap of a typed number
+BAD_HEAL = ["-5", "0", "-1d6", "-1", "0.5", "1/2"]
 
 
 def system(key):
@@ -73,9 +77,70 @@ def test_a_refused_amount_leaves_a_real_encounter_untouched(key):
     assert hurt.state != enc  # the control: a real amount does change the fight
 
 
-@pytest.mark.parametrize("text", ["7", "+7", "2d6", "1d4-1", "4d6kh3", "10 - 1d6", "(1d6)"])
+@pytest.mark.parametrize(
+    "text",
+    ["7", "+7", "2d6", "1d4-1", "4d6kh3", "10 - 1d6", "(1d6)", "(2d6)kh1", "2d6//2", "1d6%4", "1d1000", "100d10"],
+)
 def test_amounts_that_can_come_out_above_zero_are_kept(text):
     assert amount(text) == text.lstrip("+")
+
+
+@pytest.mark.parametrize("text", ["0.5", "1d6//7", "1/2", "1d6/7", "1d20%1", "1d6ma0", "(1d6)kh1//7", "(1d4-4)kh1"])
+def test_amounts_whose_rounded_down_total_cannot_pass_zero_are_refused(text):
+    # the total is rounded down: `0.5` and `1d6//7` always deal 0, and a public no-op would be posted
+    with pytest.raises(InvalidInput, match="amount"):
+        amount(text)
+
+
+@pytest.mark.parametrize("text", ["1.5", "1d6*1.5", "2.0"])
+def test_an_amount_takes_whole_numbers_only(text):
+    with pytest.raises(InvalidInput, match="whole numbers"):
+        amount(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["(5000)", "1d1mi5000", "1d6*1000", "1d4+1000", "(2d1000)kh1+1", "1001", "1d1mi99999999"]
+)
+def test_dice_amounts_are_held_to_the_cap_a_typed_number_is(text):
+    with pytest.raises(InvalidInput, match=r"1000\b|1,000,000"):
+        amount(text)
+    assert amount("1d1000") == "1d1000"
+
+
+@pytest.mark.parametrize("text", ["٣", "３"])
+def test_an_amount_of_other_scripts_digits_is_refused_as_it_is_typed(text):
+    with pytest.raises(InvalidInput, match="not a dice expression"):
+        amount(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1d6//7+1d2",
+        "(2d20)kh1-5",
+        "2d6ro1mi3",
+        "4d6kh3ma4",
+        "3d6pl1*2",
+        "(1d6, 2d6)kh1",
+        "(1d4-2)pl1+2",
+        "1d20%7",
+        "-1d6%5+3",
+        "10/(1d6-3)",
+        "1d6//(1d2-3)",
+        "2d6ra6",
+        "1d3mi2ma5",
+        "(1d6+1)kh1*(1d4-2)",
+    ],
+)
+def test_the_bounds_an_amount_is_checked_against_hold_every_roll(text):
+    low, high, _ = _bounds(check_expression(text))
+    draw = random.Random(text).randint
+    for _ in range(300):
+        try:
+            total = evaluate(text, lambda size: draw(1, size)).total
+        except DiceError:
+            continue  # a division by zero: refused when rolled
+        assert math.floor(low) <= total <= math.floor(high)
 
 
 def test_zero_is_allowed_only_where_other_options_do_something():

@@ -1,6 +1,6 @@
 import pytest
 
-from rules.dice import MAX_DICE, evaluate, parse_entered
+from rules.dice import MAX_DICE, MAX_FACES, _Evaluator, evaluate, parse_entered
 from rules.errors import DiceError, RulesError
 from rules.randomness import Chance
 
@@ -78,3 +78,52 @@ def test_deck_flips_entered_cards_then_reshuffles_when_empty():
     assert first.code == "2C"
     second = chance.flip(1)[0]
     assert chance.reshuffled and len(chance.deck) == 51 and second.code not in chance.deck
+
+
+@pytest.mark.parametrize(
+    ("expr", "faces", "total", "text"),
+    [
+        ("(2d20)kh1", [11, 9], 11, "(2d20)kh1 (11, ~~9~~)"),
+        ("(4d6)kh3", [3, 6, 1, 5], 14, "(4d6)kh3 (3, 6, ~~1~~, 5)"),
+        ("((2d20))kl1", [11, 9], 9, "((2d20))kl1 (~~11~~, 9)"),
+        ("(2d20kh1)kh1+1", [4, 17], 18, "(2d20kh1)kh1 (~~4~~, 17) + 1"),
+        ("(1d20+5)kh1", [10], 15, "(1d20 (10) + 5)"),
+        ("(1d6+1)pl1", [2], 0, "(~~1d6 (2) + 1~~)"),
+        ("((2d6, 3))kh1", [1, 1], 3, "(~~2d6 (1, 1)~~, 3)"),
+    ],
+)
+def test_keep_and_drop_after_brackets_work_on_what_is_inside_as_in_d20(expr, faces, total, text):
+    result = evaluate(expr, fixed(faces))
+    assert (result.total, result.text) == (total, text)
+
+
+def test_a_bracketed_advantage_keeps_its_natural():
+    assert evaluate("(2d20)kh1", fixed([20, 3])).naturals == (20,)
+
+
+def test_only_a_dice_error_leaves_an_evaluation(monkeypatch):
+    # Whatever the evaluator gets wrong, an expression stored on a sheet or a condition must not stop the fight.
+    def broken(self, node):
+        raise AttributeError("'Parenthetical' object has no attribute 'values'")
+
+    monkeypatch.setattr(_Evaluator, "_binop", broken)
+    with pytest.raises(DiceError, match="cannot roll"):
+        evaluate("1d6+1", fixed([3]))
+
+
+@pytest.mark.parametrize(
+    "expr", ["1d1mi99999999999999999999", "2d6ma1000001", "99999999999999999999", "1d6+1000001", "4d6kh1000001"]
+)
+def test_numbers_in_an_expression_are_held_to_the_faces_limit(expr):
+    with pytest.raises(DiceError, match="at most 1,000,000"):
+        evaluate(expr, fixed([1] * 10))
+
+
+def test_numbers_up_to_the_faces_limit_still_roll():
+    assert evaluate(f"1d1mi{MAX_FACES}", fixed([1])).total == MAX_FACES
+    assert evaluate(f"{MAX_FACES}+1d6", fixed([2])).total == MAX_FACES + 2
+
+
+def test_a_quotient_past_the_largest_total_is_refused():
+    with pytest.raises(DiceError, match="too large"):
+        evaluate("1000000/0.000001/0.000001", fixed([]))

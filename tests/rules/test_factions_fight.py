@@ -135,3 +135,18 @@ def test_a_sheet_rejects_bad_stats():
     with pytest.raises(InvalidInput):
         SYSTEM.parse_sheet("size=huge")
     assert SYSTEM.parse_sheet("str=14 weapons='bow:d6:8'")["str"] == 14
+
+
+def test_a_superscript_range_is_refused_as_any_unreadable_part():
+    with pytest.raises(InvalidInput, match="Could not read `²` in weapon `bow`"):
+        SYSTEM.parse_sheet("weapons='bow:d6:²'")
+
+
+def test_rolled_healing_shows_its_dice_as_damage_does():
+    enc = start(seed_cast()).state
+    hurt = SYSTEM.command("damage", GM, {"target": "Bandit Leader", "amount": "6", "options": "direct"}, enc)
+    enc = apply(enc, hurt).state
+    healed = apply(enc, SYSTEM.command("heal", GM, {"target": "Bandit Leader", "amount": "1d4", "dice": "3"}, enc))
+    assert english(healed.events[-1].text) == "Bandit Leader heals (1d4 (3) = 3): health 4 → 7/10."
+    grit = apply(enc, SYSTEM.command("heal", GM, {"target": "Bandit Leader", "amount": "2", "options": "grit"}, enc))
+    assert "(" not in english(grit.events[-1].text)  # a typed number has no dice to show

@@ -706,6 +706,31 @@ def test_weapons_are_validated_on_the_sheet():
     assert sheet["reflex"] == 2
 
 
+@pytest.mark.parametrize(
+    ("weapons", "refusal"),
+    [
+        ("club:fireball", "`fireball` is not a dice expression"),
+        ("club:1d6+", "is not a dice expression"),
+        ("club:1d1000001", "faces"),
+        ("club:1d6:²", "`²` in weapon `club` is neither a reach"),
+    ],
+)
+def test_a_weapon_that_could_never_be_rolled_is_refused_with_the_sheet(weapons, refusal):
+    # not on its first hit: the NPC would be in the fight by then
+    with pytest.raises(InvalidInput, match=refusal):
+        SYSTEM.parse_sheet(f'weapons="{weapons}"')
+    assert SYSTEM.parse_sheet('weapons="club:(2d6)kh1:2"')["weapons"] == "club:(2d6)kh1:2"
+
+
+def test_a_fight_stored_before_weapon_damage_was_checked_still_loads():
+    # its next command reads it again: the check is for sheets entered, not for fights already running
+    fight = Fight()
+    fight.add("Orc", 3, weapons="club:1d6")
+    data = fight.enc.model_dump(mode="json")
+    data["combatants"][0]["sheet"]["weapons"] = "club:fireball"
+    assert SYSTEM.load(data).combatants[0].sheet.weapons == "club:fireball"
+
+
 # --- a whole fight ----------------------------------------------------------------------------
 
 

@@ -82,3 +82,18 @@ def test_the_longest_typed_parts_leave_the_line_inside_one_message():
     shown = english(rolled.said)
     assert len(shown.replace("*", "**").replace("_", "__")) <= 1800
     assert shown.count("_") == 500 and f"= **{rolled.result.total}**" in shown
+
+
+def test_keep_after_brackets_rolls_as_d20_reads_it():
+    rolled = roll("(2d20)kh1", 1, who="alice", entered=(11, 20))
+    assert rolled.result.total == 20
+    assert english(rolled.said) == "alice rolls `(2d20)kh1`: (2d20)kh1 (~~11~~, 20) = **20** 💥 natural 20!"
+
+
+@pytest.mark.parametrize(
+    ("expression", "face", "natural"),
+    [("1d20mi20", 3, ""), ("1d20ma1", 17, ""), ("1d20ma19", 20, "💥 natural 20!"), ("1d20mi2", 1, "💀 natural 1!")],
+)
+def test_a_natural_is_the_face_as_rolled_not_after_a_minimum_or_maximum(expression, face, natural):
+    said = english(roll(expression, 1, who="a", entered=(face,)).said)
+    assert said.endswith(f"** {natural}" if natural else "**")

@@ -6,7 +6,7 @@ import pytest
 
 from rules.actions import AddCombatants, Choose, NextTurn
 from rules.engine import apply
-from rules.errors import NotAllowed, NotYourTurn, RulesError, UnknownAction
+from rules.errors import InvalidInput, NotAllowed, NotYourTurn, RulesError, UnknownAction
 from rules.model import Actor
 from rules.said import english
 from rules.systems.rotted_capes import SYSTEM
@@ -543,3 +543,18 @@ def test_light_and_the_unconscious_failing_avoidance_and_willpower():
     enc = run(enc, "damage", target="Brute", amount="25", options="ap")
     out = cmd(enc, "save", actor="Brute", kind="willpower", dc=10)
     assert texts(out) == ["Brute is Unconscious: the Willpower check fails automatically."]
+
+
+@pytest.mark.parametrize("damage", ["fireball", "1d6+", "1d1000001", "1d1mi99999999999999999999"])
+def test_a_sheet_damage_that_could_never_be_rolled_is_refused_with_the_sheet(damage):
+    # not on the first hit: the NPC would be in the fight by then
+    with pytest.raises(InvalidInput, match="Stat `damage`"):
+        SYSTEM.parse_sheet(f"damage={damage}")
+    assert SYSTEM.parse_sheet("damage=(2d6)kh1+3")["damage"] == "(2d6)kh1+3"
+
+
+def test_a_fight_stored_before_sheet_damage_was_checked_still_loads():
+    # its next command reads it again: the check is for sheets entered, not for fights already running
+    data = join(new(), "Brute", 5).model_dump(mode="json")
+    data["combatants"][0]["sheet"]["damage"] = "fireball"
+    assert SYSTEM.load(data).combatants[0].sheet.damage == "fireball"

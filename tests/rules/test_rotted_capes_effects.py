@@ -707,3 +707,34 @@ def test_read_only_reports_and_the_spend_menu_values():
     )  # advantage (prone): two d20s, then the 1d6
     out = cmd(enc, "plotpoint_spend", ALICE, use="reroll", text="the damage", dice="5")
     assert "1d6 (5) = 5 Stamina" in texts(out)[1]
+
+
+def test_ongoing_damage_of_bracketed_dice_ticks_and_the_fight_goes_on():
+    # `(1d6)kh1` once stopped every turn change: the tick's roll failed inside the evaluator
+    enc = begin(join(join(new(), "Nova", 15), "Brute", 5, stamina=40))
+    enc = run(
+        enc, "condition_add", target="Brute", condition="Ongoing Damage", options="damage=(2d6)kh1 type=fire dc=12"
+    )
+    out = end_turn(enc, ALICE, dice=(2, 5))
+    assert "Brute takes fire Ongoing Damage: (2d6)kh1 (~~2~~, 5) = 5 Stamina" in texts(out)[0]
+    assert who(out.state, "Brute").stamina == 35
+    assert end_turn(out.state, GM, dice=(4,)).state.round == 2
+
+
+@pytest.mark.parametrize(
+    ("damage", "refusal"),
+    [
+        ("-50", "between 1 and 1000"),
+        ("0", "between 1 and 1000"),
+        ("1d6-100", "above 0"),
+        ("1d6pl1//7", "above 0"),
+        ("0.5", "whole numbers"),
+        ("(5000)", "1000"),
+    ],
+)
+def test_an_attack_damage_that_cannot_hurt_is_refused_as_a_damage_amount_is(damage, refusal):
+    enc = begin(join(join(new(), "Nova", 15), "Brute", 5))
+    with pytest.raises(InvalidInput, match=refusal):
+        cmd(enc, "attack", GM, actor="Brute", target="Nova", damage=damage, roll=15, options="free")
+    hit = cmd(enc, "attack", GM, actor="Brute", target="Nova", damage="(1d6)kh1", dice="15 4", options="free")
+    assert "(1d6)kh1 (4) = 4" in texts(hit)[0]

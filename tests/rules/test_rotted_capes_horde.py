@@ -53,7 +53,7 @@ def test_each_opportunity_attack_after_the_first_loses_one_members_bonus():
     enc = out.state
     for _ in range(3):
         enc = run(enc, "attack", GM, actor="Thug Horde", target="Nova", options="reaction", dice="1")
-    out = cmd(enc, "attack", GM, actor="Thug Horde", target="Nova", options="reaction", dice="19", damage="0")
+    out = cmd(enc, "attack", GM, actor="Thug Horde", target="Nova", options="reaction", dice="19", damage="1")
     # sixth: 10 − 5 × 2 = no bonus left, never below 0
     assert texts(out)[0].startswith("Thug Horde attacks Nova: d20 19 + 2 = 21 vs Avoidance 15: hit")
     assert "horde" not in texts(out)[0]
@@ -127,3 +127,8 @@ def test_area_against_a_lone_target_changes_nothing():
     plain = texts(cmd(enc, "attack", ALICE, target="Brute", damage="6", roll=15))
     area = texts(cmd(enc, "attack", ALICE, target="Brute", damage="6", roll=15, options="area"))
     assert plain == area
+
+
+def test_a_horde_may_attack_for_damage_0_while_its_bonus_adds_to_it():
+    out = cmd(fight(), "attack", GM, actor="Thug Horde", target="Nova", options="reaction", dice="10", damage="0")
+    assert "hit; 0 + 10 horde = 10 Stamina" in texts(out)[0]

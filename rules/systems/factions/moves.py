@@ -26,6 +26,13 @@ MOVES = {  # (sprinting, dragging someone): how a move reads
     (False, True): N_("{who} moves {zones} zone(s), dragging {held}."),
     (True, True): N_("{who} moves {zones} zone(s) (sprinting), dragging {held}."),
 }
+# Rolled healing shows its dice as /damage does: the table can check what came up.
+HEALS = {
+    ("health", False): N_("{who} heals: health {before} → {after}/{most}."),
+    ("health", True): N_("{who} heals {roll}: health {before} → {after}/{most}."),
+    ("grit", False): N_("{who} recovers grit: {before} → {after}/{most}."),
+    ("grit", True): N_("{who} recovers grit {roll}: {before} → {after}/{most}."),
+}
 
 
 def free_hands(fighter: Fighter) -> None:
@@ -145,27 +152,26 @@ def heal(enc: FactionsEncounter, action: Heal, chance: Chance):
         raise InvalidInput(say("{who} is dead.", who=target.name))
     roll = chance.roll(action.amount)
     amount = max(0, int(roll.total))
+    rolled = f"({roll})" if roll.dice else ""
     if action.grit:
         grit = min(target.max_grit, target.grit + amount)
         enc = enc.update(target.id, grit=grit)
-        text = say(
-            "{who} recovers grit: {before} → {after}/{most}.",
-            who=target.name,
-            before=secret(target.grit, target),
-            after=secret(grit, target),
-            most=secret(target.max_grit, target),
-        )
+        template = HEALS["grit", bool(rolled)]
+        before, after, most = target.grit, grit, target.max_grit
     else:
         health = min(target.max_health, target.health + amount)
         enc = enc.update(target.id, health=health)
-        text = say(
-            "{who} heals: health {before} → {after}/{most}.",
-            who=target.name,
-            before=secret(target.health, target),
-            after=secret(health, target),
-            most=secret(target.max_health, target),
-        )
-    return enc, [Event(kind="info", text=text)]
+        template = HEALS["health", bool(rolled)]
+        before, after, most = target.health, health, target.max_health
+    text = say(
+        template,
+        who=target.name,
+        roll=rolled,
+        before=secret(before, target),
+        after=secret(after, target),
+        most=secret(most, target),
+    )
+    return enc, [Event(kind="roll" if rolled else "info", text=text)]
 
 
 def set_condition(enc: FactionsEncounter, action: SetCondition, chance: Chance):

@@ -84,7 +84,7 @@ def parse_weapons(text: builtins.str) -> tuple[Weapon, ...]:
             low = part.lower()
             if _DIE.match(low):
                 die = int(low[1:])
-            elif low.isdigit():
+            elif low.isascii() and low.isdigit():  # `²` passes isdigit() but not int()
                 rng = int(low)
             elif low == "blast":
                 blast = True

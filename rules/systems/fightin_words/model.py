@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
+from rules.dice import check_expression
+from rules.entering import entered
 from rules.errors import InvalidInput
 from rules.model import Combatant, Encounter, Value
 from rules.said import N_, say
@@ -51,7 +53,8 @@ def parse_weapons(text: str) -> tuple[Weapon, ...]:
             word = extra.lower()
             if word == "magic":
                 weapon["magic"] = True
-            elif word.rstrip("m").isdigit():
+            # ASCII digits only: `²` passes isdigit() but not int()
+            elif word.rstrip("m").isascii() and word.rstrip("m").isdigit():
                 weapon["increment"] = max(1, int(word.rstrip("m")))
             elif word and word.split()[0] in REACHES:
                 weapon["reach"] = word
@@ -98,9 +101,13 @@ class Sheet(Value):
 
     @field_validator("weapons")
     @classmethod
-    def _weapons(cls, value: str) -> str:
+    def _weapons(cls, value: str, info: ValidationInfo) -> str:
         try:
-            parse_weapons(value)
+            weapons = parse_weapons(value)
+            if entered(info):
+                # refused as the sheet is entered, not on the first hit: a weapon's damage is rolled only when it hits
+                for weapon in weapons:
+                    check_expression(weapon.damage)
         except InvalidInput as error:
             # pydantic quotes a ValueError's str(), which reads English only: hand it what was said.
             raise ValueError(error.said) from None

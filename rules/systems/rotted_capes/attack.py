@@ -7,7 +7,7 @@ from typing import Any
 
 from d20 import diceast
 
-from ...commands import integer
+from ...commands import amount, integer
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Choice, Event, former_keys
@@ -152,7 +152,12 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
         spec["opportunity"] = opportunity
     if flags.get("area"):
         spec["area"] = True  # against a Horde: the damage lands on every member
-    check_expression(spec["damage"])
+    if action.damage:
+        # read as /damage reads its amount: `-50` or `0` would post a hit that hurts no one (unless a
+        # Horde's bonus adds to it)
+        amount(action.damage, "damage", zero=horde_bonus > 0)
+    else:
+        check_expression(spec["damage"])
     if _offer_plot(enc, attacker, target, spec):
         enc, events = _ask_plot(enc, spec, chance)
     else:

@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
+from ...dice import check_expression
+from ...entering import entered
 from ...errors import InvalidInput
 from ...model import Combatant, Encounter, Value
 from ...said import N_, joined, say, seq, term
@@ -110,6 +112,17 @@ class RCSheet(Value):
     @classmethod
     def _saves(cls, value: str) -> str:
         parse_saves(value)
+        return value
+
+    @field_validator("damage")
+    @classmethod
+    def _damage(cls, value: str, info: ValidationInfo) -> str:
+        # refused as the sheet is entered, not on the first hit: a sheet's damage is rolled only when its owner hits
+        if entered(info):
+            try:
+                check_expression(value)
+            except InvalidInput as error:
+                raise ValueError(error.said) from None
         return value
 
     @field_validator("zombie_level")
