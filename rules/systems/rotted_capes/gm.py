@@ -207,9 +207,10 @@ def _condition_for(c, kind: str):
         name, _ = cond.canonical(kind)
         tag = ""
     except InvalidInput:
-        name, tag = _named_with_tag(kind)
-        if name is None:
+        found, tag = _named_with_tag(kind)
+        if found is None:
             return None
+        name = found
     held = [x for x in c.conditions if x.name == name and (x.until == "save" or x.dc is not None)]
     if tag:
         held = [x for x in held if x.tagged(tag)]
