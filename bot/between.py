@@ -21,8 +21,9 @@ from rules.model import Actor
 from rules.randomness import Chance
 from rules.rng import seed_from
 from rules.said import EMPTY, cut, english, joined, say, seq, term
+from rules.secrets import secret
 from rules.system import Resting, System
-from rules.text import Text, Typed, walk
+from rules.text import Secret, Text, Typed, walk
 from rules.usertext import listed, mark, quoted
 
 from .keyed_locks import KeyedLocks
@@ -144,16 +145,17 @@ class Between:
         chance.finish()  # entered dice the rest did not use: refused, nothing changed
         after = {r.id: dict(c.lasting) for r, c in zip(records, outcome.characters)}
         lines = [e.said for e in outcome.events]
+        # a kept NPC's lines are for the GM alone, in the log that anyone reads too
+        names = {r.name for r in records if r.id in kept}
+        private = [line for line in lines if any(isinstance(n, Typed) and n.text in names for n in walk(line))]
+        logged = [Secret(line, True) if line in private else line for line in lines]
         label = term(rest.label)  # the rules' own word for the rest, said with the lines around it
-        summary = seq(label, ": ", joined("; ", lines) if lines else say("nothing changed"))
+        summary = seq(label, ": ", joined("; ", logged) if logged else say("nothing changed"))
         new_state = state | {"rng": chance.rng_state, SYSTEM_STATE: dict(outcome.campaign)}
         before = {"characters": {str(r.id): r.lasting for r in records}, "campaign": campaign.state}
         target = seq(" character:", mark(character.name)) if character else EMPTY
         change = NewChange(key, by.user_id, seq("/campaign rest kind:", rest.key, target), summary, before, by_name)
         await self.repo.save_lasting(after, change, new_state)
-        # a kept NPC's lines are for the GM alone
-        names = {r.name for r in records if r.id in kept}
-        private = [line for line in lines if any(isinstance(n, Typed) and n.text in names for n in walk(line))]
         return label, [line for line in lines if line not in private], private
 
     async def adjust(
@@ -216,9 +218,11 @@ class Between:
         if new == record.lasting:
             raise InvalidInput(say("That is what {name} already carries: nothing changed.", name=mark(record.name)))
         shown = cut(joined("; ", system.lasting_lines(record.sheet, new)), 300)
-        summary = say(
-            "{name}: {what} set to {value}", name=mark(record.name), what=what, value=mark(value.strip()[:40])
-        ) + (seq(" (", shown, ")") if shown else EMPTY)
+        # A kept NPC's numbers are the GM's: the log, which anyone reads, keeps them as secrets.
+        value_said = secret(mark(value.strip()[:40]), record.npc)
+        summary = say("{name}: {what} set to {value}", name=mark(record.name), what=what, value=value_said) + (
+            seq(" (", secret(shown, record.npc), ")") if shown else EMPTY
+        )
         change = NewChange(
             key,
             by.user_id,

@@ -10,6 +10,7 @@ character, and taken by its button (`follow`).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,16 +20,20 @@ from rules.dice import parse_entered
 from rules.errors import InvalidInput, NotAllowed, Stale
 from rules.model import Actor, Choice
 from rules.randomness import Chance
-from rules.said import EMPTY, joined, say, seq
+from rules.said import EMPTY, N_, joined, say, seq
 from rules.system import CheckOutcome, CheckRequest, Resting, System
-from rules.text import Text
+from rules.text import Secret, Text
 from rules.usertext import mark
 
 from .between import SYSTEM_STATE, Between
 from .repository import CharacterRecord, NewChange
+from .roster import may_read
 
 CHECK = "/check"
 OFFERED = "offered"  # the campaign state's key for what the last checks offer next, by character id
+ROLLS = N_("Only {name}'s player or the GM rolls its checks.")
+# Shows a private check to whom it is for before anything is saved; raises when it cannot.
+Delivery = Callable[["Checked"], Awaitable[Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +77,17 @@ class Checks:
         dice: str | None = None,
         cards: str | None = None,
         by_name: str | None = None,
+        private: bool = False,
+        deliver: Delivery | None = None,
     ) -> Checked:
+        """`private`: only the roller and the GM read it, in the log too; `deliver` shows it to them
+        before it is saved, so a check that cannot reach them is neither saved nor logged."""
         async with self.between.lock(key):
             record = await self.between.again(key, record)
             against = await self.between.again(key, against) if against is not None else None
-            return await self._check(key, by, record, kind, dc, against, options, dice, cards, by_name)
+            return await self._check(
+                key, by, record, kind, dc, against, options, dice, cards, by_name, private, deliver
+            )
 
     async def _check(
         self,
@@ -90,10 +101,13 @@ class Checks:
         dice: str | None,
         cards: str | None,
         by_name: str | None,
+        private: bool,
+        deliver: Delivery | None,
     ) -> Checked:
         campaign, system = await self.between._campaign(key)
-        if not (by.is_gm or record.owner_id == by.user_id):
-            raise NotAllowed(say("Only {name}'s player or the GM rolls its checks.", name=mark(record.name)))
+        if not may_read(by, record):
+            raise NotAllowed(say(ROLLS, name=mark(record.name)))
+        _may_oppose(by, against)
         if record.system != system.key or (against is not None and against.system != system.key):
             raise InvalidInput(say("That character belongs to another rule system than this campaign's."))
         if against is not None and against.id == record.id:
@@ -116,7 +130,9 @@ class Checks:
             seq(" against:", mark(against.name)) if against is not None else EMPTY,
             seq(" options:", mark(options)) if options else EMPTY,
         )
-        return await self._roll(key, campaign, system, request, record, against, command, dice, cards, by, by_name)
+        return await self._roll(
+            key, campaign, system, request, record, against, command, dice, cards, by, by_name, private, deliver
+        )
 
     async def follow(
         self, key: int, by: Actor, character_id: int, turn: int, offer: str, by_name: str | None = None
@@ -133,9 +149,10 @@ class Checks:
         kept = dict(campaign.state.get(OFFERED) or {}).get(str(character_id))
         if record is None or kept is None or kept.get("turn") != turn or offer not in kept.get("offers", ()):
             raise Stale(say("That check is over: its offer has passed."))
-        if not (by.is_gm or record.owner_id == by.user_id):
-            raise NotAllowed(say("Only {name}'s player or the GM rolls its checks.", name=mark(record.name)))
+        if not may_read(by, record):
+            raise NotAllowed(say(ROLLS, name=mark(record.name)))
         against = await self.repo.character_by_id(key, kept["against"]) if kept.get("against") else None
+        _may_oppose(by, against)
         request = CheckRequest.model_validate(kept["request"]).but(
             who=resting(record),
             against=resting(against) if against is not None else None,
@@ -146,8 +163,10 @@ class Checks:
         def again(chance: Chance) -> CheckOutcome:
             return system.roll_check_again(request, kept["memo"], offer, chance)
 
+        # What a private check offers stays private: its button is on a message only the roller sees.
+        private = bool(kept.get("private"))
         return await self._roll(
-            key, campaign, system, request, record, against, command, None, None, by, by_name, roll=again
+            key, campaign, system, request, record, against, command, None, None, by, by_name, private, roll=again
         )
 
     async def _roll(
@@ -163,6 +182,8 @@ class Checks:
         cards: str | None,
         by: Actor,
         by_name: str | None,
+        private: bool,
+        deliver: Delivery | None = None,
         roll=None,
     ) -> Checked:
         state = dict(campaign.state)
@@ -185,6 +206,7 @@ class Checks:
                 "memo": outcome.memo,
                 "request": request.model_dump(mode="json"),
                 "against": against.id if against is not None else None,
+                "private": private,
             }
         new_state = state | {"rng": chance.rng_state, "checks": turn, OFFERED: offered}
         if outcome.campaign is not None:
@@ -200,5 +222,21 @@ class Checks:
             originals = {record.id: record.lasting} | ({against.id: against.lasting} if against is not None else {})
             before = {"characters": {str(i): originals[i] for i in after}, "campaign": campaign.state}
         summary = joined("; ", outcome.lines) if outcome.lines else say("nothing rolled")
+        if private:
+            # The log is anyone's to read: a private check is kept whole as a secret, which the log
+            # shows to the GM (and to whoever rolled it).
+            command, summary = Secret(command, True), Secret(summary, True)
+        checked = Checked(outcome.lines, chance.entered_any, outcome.offers, record.id, turn)
+        if deliver is not None:
+            await deliver(checked)
         await self.repo.save_lasting(after, NewChange(key, by.user_id, command, summary, before, by_name), new_state)
-        return Checked(outcome.lines, chance.entered_any, outcome.offers, record.id, turn)
+        return checked
+
+
+def _may_oppose(by: Actor, against: CharacterRecord | None) -> None:
+    """An opposed check shows the other side's numbers in the channel: a kept NPC's are the GM's
+    (it may have fought hidden), so only a GM rolls against it."""
+    if against is not None and against.npc and not may_read(by, against):
+        raise NotAllowed(
+            say("{name} is an NPC the GM kept: only a GM rolls a check against it.", name=mark(against.name))
+        )

@@ -114,7 +114,8 @@ class Library:
         by_name: str | None = None,
     ) -> tuple[CharacterRecord, bool]:
         """keep:true stores the NPC as the GM's character, so the fight's end saves its lasting state.
-        Returns the character and whether it was stored just now (to take back if the fight refuses it)."""
+        Returns the character and whether it was stored just now (to take back if the fight refuses it).
+        A kept NPC is the campaign's GMs', not its keeper's: any GM brings it back by its name."""
         _gm(by, GM_ADDS_NPCS)
         if count != 1:
             raise InvalidInput("keep:true stores one NPC at a time (count 1).")
@@ -123,9 +124,12 @@ class Library:
         campaign = await self.repo.get_campaign(key)
         if campaign is None:
             raise InvalidInput("keep:true needs a campaign: the GM runs /campaign setup first.")
-        existing = await self.repo.get_character(key, name, owner_id=by.user_id)
-        if existing is not None and existing.npc:
-            return existing, False  # kept before: it comes back as it left
+        found = await self.repo.find_characters(key, name)
+        kept = [r for r in found if r.npc]
+        if kept:
+            # kept before, by this GM or another: it comes back as it left, never a second one from defaults
+            return kept[0], False
+        existing = next((r for r in found if r.owner_id == by.user_id), None)
         if existing is not None:
             # the GM's own hero stays a hero: keeping would make it an NPC
             raise InvalidInput(

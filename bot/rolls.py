@@ -17,6 +17,12 @@ from .interact import actor_of
 async def private_roll(interaction: discord.Interaction, line: str) -> str:
     """Sends a private roll to the GM and gives what the roller is told beside it; refuses (and nobody
     sees the roll) when there is no GM to send it to."""
+    return await send_private(interaction, await private_gm(interaction), line)
+
+
+async def private_gm(interaction: discord.Interaction) -> int | None:
+    """Whom a private roll goes to besides the roller (None: the roller is the GM), asked before
+    anything is rolled; refuses when the channel has no GM to send it to."""
     is_gm = (await actor_of(interaction)).is_gm
     channel_id = interaction.channel_id
     gm = None if is_gm or channel_id is None else await core_of(interaction).channel_gm(channel_id)
@@ -27,6 +33,12 @@ async def private_roll(interaction: discord.Interaction, line: str) -> str:
                 "none yet: roll in the open, or once the GM has started an encounter here."
             )
         )
+    return gm
+
+
+async def send_private(interaction: discord.Interaction, gm: int | None, line: str) -> str:
+    """Sends a private roll to `gm` (from `private_gm`) and gives what the roller is told beside it;
+    refuses when the GM cannot be written to, and then nobody has seen the roll."""
     if gm is not None and gm != interaction.user.id:
         # Reaching the GM may take longer than Discord waits for an answer.
         await interaction.response.defer(ephemeral=True, thinking=True)

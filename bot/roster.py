@@ -1,8 +1,8 @@
 """The campaign's stored characters: players store their sheets once and join fights with them.
 
 Anyone stores a character of their own; a character's sheet and what it carries between
-fights are for its owner and the GM to read (an NPC the GM kept may have fought hidden),
-and only they remove it. Nothing here touches Discord.
+fights are for its owner and the GM to read, and only they remove it. An NPC a GM kept is every
+GM's, and no one else's (it may have fought hidden). Nothing here touches Discord.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from .repository import CharacterRecord, DuplicateName, Repository
 
 
 def may_read(by: Actor, record: CharacterRecord) -> bool:
-    """Whether `by` reads the sheet and the lasting state of a stored character."""
-    return by.is_gm or record.owner_id == by.user_id
+    """Whether `by` reads the sheet and the lasting state of a stored character. A kept NPC is the
+    GMs', not its keeper's: a keeper who is no longer a GM reads it no more than any player."""
+    return by.is_gm or (record.owner_id == by.user_id and not record.npc)
 
 
 class Roster:

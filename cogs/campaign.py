@@ -13,6 +13,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import render, transfer, translation
+from bot.checks import CHECK
 from bot.core import DEFAULT_SETTINGS
 from bot.interact import actor_of, answer_error, in_time, manages_server, reply
 from bot.places import campaign_key
@@ -20,9 +21,11 @@ from bot.repository import DuplicateName
 from rules import registry
 from rules.errors import InvalidInput
 from rules.said import N_, say
+from rules.text import Cut, Secret, Text, english
 
 from . import autocomplete
 
+PRIVATE = N_("(private)")
 SYSTEM_CHOICES = [app_commands.Choice(name=key, value=key) for key in registry.MODULES]
 
 
@@ -141,8 +144,8 @@ class Campaign(
         ckey = await campaign_key(interaction)
         record = await autocomplete.resolve_character(interaction, ckey, character)
         summary = await self.bot.core.between.adjust(ckey, by, record, key, value, interaction.user.display_name)
-        # An NPC kept from a fight: its numbers stay with the GM.
-        await reply(interaction, f"✏️ {render.clean(summary)}", ephemeral=record.npc)
+        # An NPC kept from a fight: its numbers stay with the GM, who alone reads this answer.
+        await reply(interaction, f"✏️ {render.clean(summary, gm=record.npc)}", ephemeral=record.npc)
 
     @app_commands.command(name="undo", description=_("GM: undo the last rest or adjustment"))
     async def undo(self, interaction: discord.Interaction) -> None:
@@ -153,6 +156,7 @@ class Campaign(
 
     @app_commands.command(name="log", description=_("Between-fight changes: rests, adjustments, fights' ends, imports"))
     async def log(self, interaction: discord.Interaction) -> None:
+        by = await actor_of(interaction)
         changes = await self.bot.core.repo.changes(await campaign_key(interaction), limit=500)
         if not changes:
             await reply(interaction, render.words("Nothing has changed between fights yet."), ephemeral=True)
@@ -165,7 +169,10 @@ class Campaign(
             mark = "~~" if change.undone else ""
             who = change.user_name or _member_name(interaction, change.user_id)
             person = _cell(who, typed=True) if who else _cell(say("user {id}", id=change.user_id))
-            cells = [person, _cell(change.command, command=True), _cell(change.summary)]
+            # Anyone reads the log: what was private in it (a private check, a kept NPC's numbers) only the
+            # GM does, and whoever rolled a private check their own line, which they were shown.
+            gm = by.is_gm or (change.user_id == by.user_id and english(change.command).startswith(CHECK))
+            cells = [person, _cell(change.command, command=True, gm=gm), _cell(change.summary, gm=gm)]
             when = f"{change.created_at:%Y-%m-%d %H:%M}"
             lines.append(f"| {when} | {cells[0]} | {mark}{cells[1]}{mark} | {mark}{cells[2]}{mark} |")
         if any(c.undone for c in changes):
@@ -315,12 +322,28 @@ def _member_name(interaction: discord.Interaction, user_id: int) -> str | None:
     return member.display_name if member else None
 
 
-def _cell(text: str, *, typed: bool = False, command: bool = False) -> str:
-    """`typed`: a name as its user wrote it, shown literally; `command`: a command as it was given."""
+def _opened(text: Text | str) -> Text | None:
+    """A logged text kept private whole (as stored: cut to its column's length), with what it hides
+    shown; None for any other text."""
+    if isinstance(text, Cut) and isinstance(text.text, Secret) and text.text.hidden:
+        return Cut(text.text.value, text.limit)
+    if isinstance(text, Secret) and text.hidden:
+        return text.value
+    return None
+
+
+def _cell(text: Text | str, *, typed: bool = False, command: bool = False, gm: bool = False) -> str:
+    """`typed`: a name as its user wrote it, shown literally; `command`: a command as it was given;
+    `gm`: what was private shown. An entry kept private whole reads as private to everyone else."""
+    opened = _opened(text)
+    if opened is not None:
+        if not gm:
+            return render.words(PRIVATE)
+        text = opened
     if typed:
-        shown = render.shown_name(text)
+        shown = render.shown_name(str(text))
     else:
-        shown = render.clean_command(text) if command else render.clean(text)
+        shown = render.clean_command(text) if command else render.clean(text, gm=gm)
     return shown.replace("|", "\\|").replace("\n", " ")
 
 

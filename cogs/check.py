@@ -10,10 +10,11 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import translation
-from bot.check_posts import check_message
+from bot.check_posts import check_lines, check_message
+from bot.checks import Checked, Delivery
 from bot.interact import actor_of, reply
 from bot.places import campaign_key
-from bot.rolls import private_roll
+from bot.rolls import private_gm, send_private
 
 from . import autocomplete
 from .play import DICE
@@ -57,6 +58,18 @@ class Check(commands.Cog):
         key = await campaign_key(interaction)
         record = await autocomplete.resolve_character(interaction, key, character)
         other = await autocomplete.resolve_character(interaction, key, against) if against else None
+        deliver: Delivery | None = None
+        shown: list[str] = []
+        if private:
+            # Whom the roll is shown to is settled before it is rolled, and it reaches them before it is
+            # saved: a private check nobody can be shown is never rolled, saved or logged.
+            gm = await private_gm(interaction)
+
+            async def to_gm(checked: Checked) -> None:
+                shown.append(await send_private(interaction, gm, check_lines(checked)))
+
+            deliver = to_gm
+
         checked = await self.bot.core.checks.check(
             key,
             by,
@@ -68,13 +81,14 @@ class Check(commands.Cog):
             dice=dice,
             cards=cards,
             by_name=interaction.user.display_name,
+            private=private,
+            deliver=deliver,
         )
         line, buttons = check_message(checked)
         if not private:
             await reply(interaction, line, **buttons)
             return
-        shown = await private_roll(interaction, line)
-        await reply(interaction, f"{shown}\n{line}", ephemeral=True, **buttons)
+        await reply(interaction, f"{shown[0]}\n{line}", ephemeral=True, **buttons)
 
 
 async def setup(bot) -> None:

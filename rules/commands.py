@@ -403,8 +403,13 @@ def check_undo(by: Actor, count: int) -> int:
 
 
 def check_owner_or_gm(by: Actor, character: Any) -> None:
-    """Changing a stored character (anything with a `name` and an `owner_id`): its owner, or the GM."""
-    if character.owner_id != by.user_id and not by.is_gm:
+    """Changing a stored character (anything with a `name` and an `owner_id`): its owner, or the GM.
+    An NPC a GM kept (`npc`) is the GMs' alone: whoever kept it has no say once no longer a GM."""
+    if by.is_gm:
+        return
+    if getattr(character, "npc", False):
+        raise NotAllowed(say("{name} is an NPC the GM kept: only a GM changes it.", name=user_text(character.name)))
+    if character.owner_id != by.user_id:
         raise NotAllowed(say("{name} belongs to another player.", name=user_text(character.name)))
 
 
@@ -424,7 +429,13 @@ class Stored:
 
 def _join(given: Given) -> Action:
     character: Stored = given.options["character"]
-    if character.owner_id != given.by.user_id:
+    if character.npc:
+        # Any GM brings back an NPC a GM kept, whoever kept it; nobody else does.
+        if not given.by.is_gm:
+            raise NotAllowed(
+                say("{name} is an NPC the GM kept: only a GM brings it back.", name=user_text(character.name))
+            )
+    elif character.owner_id != given.by.user_id:
         raise NotAllowed(say("{name} belongs to another player.", name=user_text(character.name)))
     if character.system != given.playing.key:
         raise InvalidInput(

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from .actions import AddCombatants, Choose, DelayTurn, EndEncounter, EndTurn, NextTurn, Note, RemoveCombatant
 from .entered import mark_resumed
 from .errors import InvalidInput, NotAllowed, Stale
-from .model import Choice, Encounter, Event
+from .model import Choice, Encounter, Event, Pending
 from .said import joined, say, say_plural, seq
 from .secrets import conceal, reveal
 from .usertext import listed, mark, scrub, user_text
@@ -140,7 +140,7 @@ def choose(system: System, enc: Encounter, action: Choose, chance: Chance):
         raise Stale(say("That choice has already been made."))
     if action.signature is not None and action.signature != pending.signature:
         raise Stale(say("That question is no longer asked: answer the one the fight waits on now."))
-    if not action.by.is_gm and action.by.user_id not in pending.users:
+    if not action.by.is_gm and not _answers(enc, pending, action.by.user_id, pending.users):
         raise NotAllowed(say("This choice is not yours to make."))
     option: Choice | None
     if action.index is not None:
@@ -159,7 +159,7 @@ def choose(system: System, enc: Encounter, action: Choose, chance: Chance):
     if option is None:
         raise InvalidInput(say("Choose one of: {options}.", options=joined(", ", pending.labels)))
     owners = pending.owners.get(option.key)
-    if owners is not None and not action.by.is_gm and action.by.user_id not in owners:
+    if owners is not None and not action.by.is_gm and not _answers(enc, pending, action.by.user_id, owners):
         raise NotAllowed(say("“{option}” is another player's call.", option=option.label))
     enc = enc.but(pending=None)
     enc, events = system.resume(enc, pending, option.key, chance)
@@ -169,6 +169,20 @@ def choose(system: System, enc: Encounter, action: Choose, chance: Chance):
     else:
         chosen = say("Chosen: {option}.", option=shown)
     return enc, [Event(kind="info", text=chosen)] + mark_resumed(events, pending)
+
+
+def _answers(enc: Encounter, pending: Pending, user_id: int, users: tuple[int, ...]) -> bool:
+    """Whether `user_id`, who is no GM now, answers as one of `users`: as the player of a combatant
+    the question is for. Whoever started the encounter stands in those lists as the address of its
+    GM-run combatants (`Encounter.controllers`); for those only a GM answers, not a former one."""
+    if user_id not in users:
+        return False
+    if user_id != enc.gm_id:
+        return True
+    chooser = next((c for c in enc.combatants if c.id == pending.chooser), None)
+    if chooser is not None and chooser.controller_id is None:
+        return False
+    return any(c.controller_id == user_id for c in enc.combatants)
 
 
 def end(system: System, enc: Encounter, action: EndEncounter, chance: Chance):

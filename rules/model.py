@@ -101,7 +101,7 @@ class Pending(Value):
     options: tuple[Choice, ...]
     default: str  # a key
     chooser: str | None = None  # the combatant whose controller decides
-    users: tuple[int, ...] = ()  # who may answer besides the GM
+    users: tuple[int, ...] = ()  # whom to ask: its players, who may answer besides any GM (`controllers`)
     # Options (by key) only some of those users may pick (a guard is the guarding ally's call).
     owners: dict[str, tuple[int, ...]] = Field(default_factory=dict)
     context: dict[str, Any] = Field(default_factory=dict)
@@ -234,7 +234,8 @@ class Encounter(Value):
         return tuple(c for c in self.combatants if not c.out)
 
     def controllers(self, cids) -> tuple[int, ...]:
-        """Users to ping for these combatants: their players, else the GM."""
+        """Users to ping for these combatants: their players, else the GM who started the encounter.
+        That GM is only an address: answering for a GM-run combatant takes a GM now (`common.choose`)."""
         users: list[int] = []
         for cid in cids:
             combatant = self.get(cid)

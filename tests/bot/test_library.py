@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.library import Library
-from bot.repository import Repository
+from bot.repository import NewChange, Repository
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from tests.helpers import GM
@@ -92,3 +92,18 @@ async def test_npc_notes_are_limited_to_500_characters(library: Library, repo: R
     with pytest.raises(InvalidInput, match="Notes are limited to 500 characters."):
         await library.add(KEY, GM, "Wight", "stamina=5", "n" * 501)
     assert [n.name for n in await repo.list_npcs(KEY)] == ["Ghoul", "Zombie"]
+
+
+async def test_a_kept_npc_comes_back_to_any_gm_and_is_never_kept_twice(library: Library, repo: Repository) -> None:
+    carol = Actor(user_id=4, is_gm=True)
+    kept, new = await library.keep(KEY, carol, "Doctor Vile", "stamina=8", None, 1, {})
+    assert new and kept.npc and kept.owner_id == carol.user_id
+    await repo.save_lasting({kept.id: {"stamina": 5}}, NewChange(KEY, carol.user_id, "/encounter end", "", {}))
+    # another GM brings back the one carol kept, as it left, whatever stats or name case they give
+    again, new = await library.keep(KEY, GM, "doctor vile", "stamina=99", None, 1, {})
+    assert not new and again.id == kept.id and again.lasting == {"stamina": 5}
+    assert [(r.name, r.owner_id) for r in await repo.list_characters(KEY)] == [("Doctor Vile", carol.user_id)]
+    # a GM's own hero of that name stays a hero, and still no second NPC is stored
+    await repo.add_character(KEY, GM.user_id, "Paragon", "rotted-capes", {})
+    with pytest.raises(InvalidInput, match="You already have a hero called Paragon"):
+        await library.keep(KEY, GM, "Paragon", None, None, 1, {})

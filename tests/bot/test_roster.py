@@ -48,3 +48,20 @@ async def test_only_the_owner_or_the_gm_reads_or_removes_a_character(roster: Ros
     assert len(await repo.list_characters(KEY)) == 1
     await roster.remove(KEY, GM, record)
     assert await repo.list_characters(KEY) == []
+
+
+async def test_a_kept_npc_is_read_and_removed_by_any_gm_and_not_by_a_keeper_no_longer_gm(
+    roster: Roster, repo: Repository
+) -> None:
+    carol = Actor(user_id=4, is_gm=True)
+    kept = await repo.add_character(KEY, carol.user_id, "Doctor Vile", "rotted-capes", {}, npc=True)
+    stepped_down = Actor(user_id=carol.user_id)  # the GM role taken from her since
+    assert may_read(carol, kept) and may_read(GM, kept)
+    assert not may_read(stepped_down, kept) and not may_read(ALICE, kept)
+    with pytest.raises(NotAllowed, match="only a GM changes it"):
+        await roster.remove(KEY, stepped_down, kept)
+    with pytest.raises(NotAllowed, match="only a GM changes it"):
+        await roster.edit(KEY, stepped_down, kept, {"stamina": 1})
+    assert (await repo.character_by_id(KEY, kept.id)) == kept
+    await roster.remove(KEY, GM, kept)  # not the GM who kept it
+    assert await repo.list_characters(KEY) == []

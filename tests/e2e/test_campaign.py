@@ -661,3 +661,47 @@ async def test_a_kept_npcs_numbers_stay_with_the_gm_between_fights(standin, bot)
     assert adjusted.ephemeral, adjusted.content
     shown = await say(standin, "bob", "/character show", name="Doctor Vile")
     assert "stamina" not in shown.embeds[0]["description"] and not shown.embeds[0].get("fields")
+    # The log anyone reads keeps them too: the GM reads them there, a player reads "?".
+    for_bob = (await say(standin, "bob", "/campaign log")).attachments[0].data.decode()
+    for_gm = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
+    assert "Stamina 4/8" in for_gm and "Doctor Vile" in for_gm, for_gm
+    assert "Stamina 4/8" not in for_bob and "8/8" not in for_bob and "stamina set to ? (?)" in for_bob, for_bob
+    assert "Nova" in for_bob.split("/campaign rest")[1], for_bob  # a hero's lines stay readable
+    undone = await say(standin, "gm", "/campaign undo")  # in the channel
+    assert not undone.ephemeral and "Stamina 4/8" not in undone.content, undone.content
+
+
+async def test_a_kept_npc_is_every_gms_and_not_its_keepers_once_no_longer_gm(standin, bot):
+    world = standin.world
+    guild = world.default_guild
+    gm_role = next(r for r in guild.roles.values() if r.name == "GM")
+    carol = world.user("carol")
+    guild.members[carol.id].role_ids.append(gm_role.id)
+    await say(standin, "gm", "/campaign setup", system=KEY, gm_role=gm_role.id)
+    # carol, a GM by role, keeps Doctor Vile; it leaves the fight at 5/8 Stamina
+    await say(standin, "carol", "/encounter start")
+    await say(standin, "carol", "/initiative add", name="Doctor Vile", stats=ZOMBIE, roll=5, keep=True)
+    await say(standin, "carol", "/initiative next")
+    await say(standin, "carol", "/damage", target="Doctor Vile", amount="3")
+    await end_fight(standin)
+    # another GM brings it back, with /initiative join or /initiative add keep:true, as it left
+    await say(standin, "gm", "/encounter start")
+    joined = await say(standin, "gm", "/initiative join", character="Doctor Vile", roll=5)
+    assert not joined.ephemeral, joined.content
+    _, state = await bot.core.current(world.channel("combat").id)
+    assert state.find("Doctor Vile").npc and state.find("Doctor Vile").stamina == 5
+    await end_fight(standin)
+    await say(standin, "gm", "/encounter start")
+    added = await say(standin, "gm", "/initiative add", name="Doctor Vile", keep=True, roll=5)
+    assert not added.ephemeral, added.content
+    _, state = await bot.core.current(world.channel("combat").id)
+    assert state.find("Doctor Vile").stamina == 5
+    assert [c.name for c in await bot.core.repo.list_characters(guild.id)] == ["Doctor Vile"]  # never a second
+    assert not (await say(standin, "gm", "/character show", name="Doctor Vile")).embeds[0].get("description")
+    # carol steps down: the villain is the GMs', not hers
+    guild.members[carol.id].role_ids.remove(gm_role.id)
+    shown = await say(standin, "carol", "/character show", name="Doctor Vile")
+    assert not shown.embeds[0].get("fields"), shown.embeds[0]
+    removed = await say(standin, "carol", "/character remove", name="Doctor Vile")
+    assert removed.ephemeral and "only a GM" in removed.content, removed.content
+    assert await bot.core.repo.get_character(guild.id, "Doctor Vile") is not None

@@ -142,3 +142,56 @@ async def test_two_checks_at_once_keep_their_offers_and_an_offer_clicked_twice_a
     assert not taken.ephemeral and "Bolt spends luck and rerolls" in taken.content, taken.content
     log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
     assert log.count("spends luck and rerolls") == 2
+
+
+async def test_a_private_check_is_in_the_log_for_the_gm_and_its_roller_only(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/encounter end")
+    shown = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=12, private=True, dice="10")
+    again = await (await standin.click("alice", "Spend luck to reroll", message=shown)).response()
+    assert again.ephemeral and "Nova spends luck and rerolls" in again.content, again.content
+    for_bob = (await say(standin, "bob", "/campaign log")).attachments[0].data.decode()
+    assert "Nova" not in for_bob and "luck" not in for_bob, for_bob
+    rows = [line for line in for_bob.splitlines() if line.startswith("| 20")]
+    assert len(rows) == 2 and all("| alice | (private) | (private) |" in row for row in rows), rows
+    for reader in ("gm", "alice"):
+        log = (await say(standin, reader, "/campaign log")).attachments[0].data.decode()
+        assert "/check character:Nova kind:luck dc:12" in log and "Nova rolls luck: 13 vs 12" in log, log
+        assert "Nova spends luck and rerolls" in log, log
+    undone = await say(standin, "gm", "/campaign undo")  # said in the channel: still private
+    assert not undone.ephemeral and "Nova" not in undone.content and "Undid" in undone.content, undone.content
+
+
+async def test_a_private_check_nobody_can_be_shown_is_neither_rolled_nor_saved_nor_logged(standin, bot):
+    await campaign(standin)
+    key = standin.world.default_guild.id
+    before = (await bot.core.repo.get_campaign(key)).state
+    # no encounter in this channel yet: no GM to show it to
+    refused = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=12, private=True)
+    assert refused.ephemeral and "none yet" in refused.content, refused.content
+    # a GM who takes no direct messages
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/encounter end")
+    standin.world.user("gm").accepts_dms = False
+    refused = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=12, private=True)
+    assert refused.ephemeral and "does not accept direct messages" in refused.content, refused.content
+    assert "rolls luck" not in refused.content and refused.buttons() == []
+    assert (await bot.core.repo.get_campaign(key)).state == before  # the campaign's dice did not move
+    log = await say(standin, "gm", "/campaign log")
+    assert not log.attachments and "Nothing has changed" in log.content, log.content
+    assert not any("rolls luck" in m.content for m in standin.messages())
+
+
+async def test_only_a_gm_rolls_a_check_against_a_kept_npc(standin, bot):
+    await campaign(standin)
+    key, gm = standin.world.default_guild.id, standin.world.user("gm").id
+    await bot.core.repo.add_character(key, gm, "Vile", KEY, {"init": 9}, npc=True)
+    refused = await say(standin, "alice", "/check", character="Nova", kind="luck", against="Vile")
+    assert refused.ephemeral and "only a GM rolls a check against it" in refused.content, refused.content
+    # the GM is not refused for it (this toy's luck is then refused as never opposed)
+    theirs = await say(standin, "gm", "/check", character="Nova", kind="luck", against="Vile")
+    assert theirs.ephemeral and "not rolled against another character" in theirs.content, theirs.content
+    # against another player's hero the check goes on to the rules, as before
+    hero = await say(standin, "alice", "/check", character="Nova", kind="luck", against="Bolt")
+    assert "not rolled against another character" in hero.content, hero.content

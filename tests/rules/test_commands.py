@@ -17,7 +17,7 @@ from pydantic_core import PydanticKnownError
 import rules
 from rules import registry
 from rules.actions import AddCombatants, DelayTurn, NextTurn
-from rules.commands import SHARED, Stored, _bounds, amount
+from rules.commands import SHARED, Stored, _bounds, amount, check_owner_or_gm
 from rules.dice import check_expression, evaluate
 from rules.engine import apply
 from rules.errors import DiceError, InvalidInput, NotAllowed, RulesError, UnknownAction
@@ -212,6 +212,23 @@ def test_a_stored_character_joins_as_what_it_was_stored_as_not_as_what_its_owner
     kept = Stored(id=6, name="Dr Rot", owner_id=GM.user_id, system=key, sheet={}, npc=True)
     joined = system(key).command("initiative_join", GM, {"character": kept})
     assert joined.npc and joined.controller_id is None and joined.character_id == 6
+
+
+def test_a_kept_npc_is_any_gms_to_bring_back_and_change_and_nobody_elses():
+    rules = system("rotted-capes")
+    keeper, co_gm = Actor(user_id=7, is_gm=True), Actor(user_id=8, is_gm=True)
+    kept = Stored(id=6, name="Doctor Vile", owner_id=keeper.user_id, system="rotted-capes", sheet={}, npc=True)
+    joined = rules.command("initiative_join", co_gm, {"character": kept})
+    assert joined.npc and joined.controller_id is None and joined.character_id == 6
+    check_owner_or_gm(co_gm, kept)
+    stepped_down = Actor(user_id=keeper.user_id)  # kept it as a GM, no longer one
+    for who in (stepped_down, ALICE):
+        with pytest.raises(NotAllowed, match="only a GM brings it back"):
+            rules.command("initiative_join", who, {"character": kept})
+        with pytest.raises(NotAllowed, match="only a GM changes it"):
+            check_owner_or_gm(who, kept)
+    hero = Stored(id=5, name="Nova", owner_id=ALICE.user_id, system="rotted-capes", sheet={})
+    check_owner_or_gm(ALICE, hero)
 
 
 def test_delay_without_a_name_picks_the_senders_acting_combatant_in_the_engine():

@@ -9,6 +9,7 @@ import pytest
 from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
+from rules.model import Actor
 from rules.systems.factions.actions import OpportunityAttack
 from rules.text import Phrase, Plural, Text, english, walk
 from tests.helpers import answer_by_key
@@ -26,6 +27,7 @@ from tests.rules.test_factions_helpers import (
     choose,
     give_turn,
     mark_acted,
+    new,
     options,
     seed_cast,
     start,
@@ -322,3 +324,20 @@ def test_a_non_lethal_counter_fails_when_the_attack_grabs_the_counterer_first():
     assert "Bandit 1 STR save to resist: d20 15 vs STR 10 → fail." in lines
     assert "Bandit 1 is held by Theobald and cannot act: the shove fails." in lines
     assert out.state.find("Bandit 1").grabbed_by == out.state.find("Theobald").id
+
+
+def test_an_npcs_choice_is_any_current_gms_and_not_a_former_gms_who_started_the_fight():
+    enc = alone(start(seed_cast()).state, "Sybilla", "Bandit 1")
+    asked = attack(enc, SYBILLA, "Bandit 1", "musket").state
+    assert asked.pending.users == (GM_ID,)  # whoever started the fight is still the one asked
+    stepped_down = Actor(user_id=GM_ID)  # the GM role taken from them since
+    with pytest.raises(NotAllowed, match="not yours to make"):
+        choose(asked, "Dodge", by=stepped_down, dice=(2,))
+    # ... even while playing a character of their own in the fight
+    playing = seed_cast(add(new(), "Mauve", "agi=8 weapons='axe:d6'", user=GM_ID))
+    playing = attack(alone(start(playing).state, "Sybilla", "Bandit 1"), SYBILLA, "Bandit 1", "musket").state
+    with pytest.raises(NotAllowed, match="not yours to make"):
+        choose(playing, "Dodge", by=stepped_down, dice=(2,))
+    co_gm = Actor(user_id=99, is_gm=True)  # a GM who did not start it answers for the bandit
+    out = choose(asked, "Dodge", by=co_gm, dice=(2,))
+    assert "Bandit 1 AGI save to dodge: d20 2 vs AGI 8 → pass: the attack misses." in texts(out)
