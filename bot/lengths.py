@@ -16,7 +16,8 @@ from discord import AppCommandOptionType, app_commands
 from rules.errors import InvalidInput
 from rules.said import say, term
 from rules.system import System
-from rules.text import Text
+from rules.text import Raw, Text
+from rules.usertext import control_refusal
 
 CONTENT_LIMIT = 2000
 EMBED_DESCRIPTION = 4096
@@ -58,6 +59,8 @@ LIMITS = {
     "damage": ENTERED,
     # "target" may name several ("A, B, C" for an area): other text, 200.
 }
+# Options whose text may run over several lines (a tab or a line break in them is no fault).
+LINES = frozenset(("text", "note", "notes", "reason", "stats", "options", "settings"))
 
 
 def check_form_fits(system: System, sheet: dict[str, Any]) -> None:
@@ -79,14 +82,20 @@ def limit_for(option: str) -> int:
 
 
 def too_long(options: Iterable[tuple[str, Any]], declared: Mapping[str, int] | None = None) -> Text | None:
-    """The refusal for the first text option longer than its limit, or None. `declared`: the limits the
-    command registered (some tighter than the shared ones, see `declared_limits`)."""
+    """The refusal for the first text option longer than its limit, or holding a control character
+    (a NUL, which PostgreSQL cannot store), or None. `declared`: the limits the command registered
+    (some tighter than the shared ones, see `declared_limits`)."""
     for name, value in options:
+        if not isinstance(value, str):
+            continue
         limit = (declared or {}).get(name, limit_for(name))
-        if isinstance(value, str) and len(value) > limit:
+        if len(value) > limit:
             return say(
                 "`{name}` is limited to {limit} characters (you sent {sent}).", name=name, limit=limit, sent=len(value)
             )
+        refusal = control_refusal(value, Raw(f"`{name}`"), lines=name in LINES)
+        if refusal is not None:
+            return refusal
     return None
 
 

@@ -67,12 +67,28 @@ def literal(text: str) -> str:
     return _LITERAL.sub(r"\\\1", text)
 
 
+# A code span on one line (what `rules.usertext.quoted` makes): Discord shows all in it as it stands,
+# a backslash too, so nothing in it is escaped.
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
+
+
 @functools.lru_cache(maxsize=8192)
 def neutralise(text: str) -> str:
+    spans = "`" in text and "```" not in text
     for marks, pattern, replacement in _NET:
         if any(mark in text for mark in marks):
-            text = pattern.sub(replacement, text)
+            text = _outside_code(pattern, replacement, text) if spans else pattern.sub(replacement, text)
     return text
+
+
+def _outside_code(pattern: re.Pattern[str], replacement: str, text: str) -> str:
+    inside = [match.span() for match in _CODE_SPAN.finditer(text)]
+    if not inside:
+        return pattern.sub(replacement, text)
+    return pattern.sub(
+        lambda found: found.group() if any(a < found.start() < b for a, b in inside) else found.expand(replacement),
+        text,
+    )
 
 
 def runs(text: Text | str, *, gm: bool = False, whole: bool = True) -> list[tuple[str, bool]]:
@@ -87,6 +103,9 @@ def runs(text: Text | str, *, gm: bool = False, whole: bool = True) -> list[tupl
         return [(text, False)]
     out: list[tuple[str, bool]] = []
     for piece, typed in pieces(text, read, reveal=gm):
+        if typed:
+            # A right-to-left override in one name must not turn the rest of the line around.
+            piece = usertext.isolated(piece)
         literal_span = typed and usertext.could_be_markup(piece)
         if out and not literal_span and not out[-1][1]:
             out[-1] = (out[-1][0] + piece, False)
@@ -387,7 +406,7 @@ def log_cell(text: Text | str, *, typed: bool = False, command: bool = False, gm
     """Text for a cell of the Markdown log: user-typed parts literal, one line, pipes escaped.
     `typed`: a name; `command`: a command as it was given (see `clean_command`); `gm`: a hidden NPC's numbers shown."""
     if typed:  # a name, never looked up as words to translate
-        return literal(usertext.scrub(str(text)).replace("\r", " ").replace("\n", " "))
+        return literal(usertext.isolated(usertext.scrub(str(text)).replace("\r", " ").replace("\n", " ")))
     parts = runs(text, gm=gm, whole=not (command and _is_command(text)))
     one_line = [(piece.replace("\r", " ").replace("\n", " "), is_typed) for piece, is_typed in parts]
     return _shown(one_line, literal, lambda part: neutralise(part.replace("|", "\\|")))

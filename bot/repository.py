@@ -14,7 +14,6 @@ import asyncio
 import functools
 import sqlite3
 import time
-import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -54,6 +53,7 @@ from bot.tables import (
 from bot.tables import (
     place_table as PL,
 )
+from rules import usertext
 from rules.said import cut, say
 from rules.text import Text, dumps, loads
 
@@ -215,8 +215,9 @@ def _read_texts(row: Mapping[Any, Any]) -> dict[str, Any]:
 
 
 def name_key(name: str) -> str:
-    """Comparison key for character names: NFKC, trimmed, casefolded."""
-    return unicodedata.normalize("NFKC", name).strip().casefold()
+    """Comparison key for stored names: the one a fight compares names by (`rules.usertext.name_key`),
+    so that a name that reads alike is one name here too."""
+    return usertext.name_key(name)
 
 
 # Row ids are INTEGER on PostgreSQL: a larger number typed as `#id` (or in a forged button) would fail

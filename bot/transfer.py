@@ -26,7 +26,7 @@ from rules.between import MAX_ENTRIES
 from rules.errors import InvalidInput, RulesError
 from rules.said import joined, say
 from rules.text import Text
-from rules.usertext import listed, mark, quoted
+from rules.usertext import listed, mark, name_key, quoted, refuse_controls, visible
 
 from .lengths import NOTE, check_form_fits
 from .setting_values import MAX_CHOICE_SECONDS, MAX_REMINDER_MINUTES, bounded, typed
@@ -94,11 +94,12 @@ def digest(campaign, characters, npcs) -> str:
 
 
 def _name(value: Any, what: Text) -> str:
-    if not isinstance(value, str) or not " ".join(value.split()):
+    if not isinstance(value, str) or not visible(value):
         raise InvalidInput(say("The file has {what} without a name.", what=what))
     name = " ".join(value.split())
     if len(name) > MAX_NAME:
         raise InvalidInput(say("The file has {what} whose name is longer than {n} characters.", what=what, n=MAX_NAME))
+    refuse_controls(name, say("The name of {what} in the file", what=what))
     return name
 
 
@@ -194,7 +195,7 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
             raise InvalidInput(say("Character {name} has no valid owner id.", name=mark(name)))
         sheet = _sheet(system, item.get("sheet", {}), name, version)
         lasting = _lasting(system, sheet, item.get("lasting", {}), name)
-        key = (name.casefold(), owner)
+        key = (name_key(name), owner)
         if key in seen:
             raise InvalidInput(say("The file lists {name} twice for the same player.", name=mark(name)))
         seen.add(key)
@@ -203,6 +204,8 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
             raise InvalidInput(
                 say("Character {name}'s owner name is not text of at most {n} characters.", name=mark(name), n=100)
             )
+        if owner_name is not None:
+            refuse_controls(owner_name, say("Character {name}'s owner name", name=mark(name)))
         npc = item.get("npc", False)
         if not isinstance(npc, bool):
             raise InvalidInput(say("Character {name}'s `npc` is not true or false.", name=mark(name)))
@@ -218,9 +221,10 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
             raise InvalidInput(
                 say("NPC {name}'s notes are not text of at most {n} characters.", name=mark(name), n=MAX_NOTES)
             )
-        if name.casefold() in seen_npcs:
+        refuse_controls(notes, say("NPC {name}'s notes", name=mark(name)), lines=True)
+        if name_key(name) in seen_npcs:
             raise InvalidInput(say("The file lists the NPC {name} twice.", name=mark(name)))
-        seen_npcs.add(name.casefold())
+        seen_npcs.add(name_key(name))
         npcs.append({"name": name, "sheet": _sheet(system, item.get("sheet", {}), name, version), "notes": notes})
     return CampaignFile(system_key, settings, state, characters, npcs)
 

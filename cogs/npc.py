@@ -48,7 +48,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description=_("GM: the camp
             return
         shown = render.shown_name
         lines = [f"• **{shown(r.name)}**" + (f" — {shown(r.notes[:80])}" if r.notes else "") for r in records]
-        await reply(interaction, render.fit("\n".join(lines)), ephemeral=True)
+        await reply(interaction, "\n".join(lines), ephemeral=True)  # a long library goes as several messages
 
     @app_commands.command(name="show", description=_("GM: one stat block"))
     @app_commands.autocomplete(name=autocomplete.npcs)

@@ -12,7 +12,7 @@ from .errors import InvalidInput, NotAllowed, Stale
 from .model import Choice, Encounter, Event, Pending
 from .said import joined, say, say_plural, seq
 from .secrets import conceal, reveal
-from .usertext import listed, mark, scrub, user_text
+from .usertext import listed, mark, name_key, refuse_controls, scrub, user_text, visible
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -46,19 +46,28 @@ def add(system: System, enc: Encounter, action: AddCombatants, chance: Chance):
     name = " ".join(scrub(action.name or "").split())
     if not name:
         raise InvalidInput(say("A combatant needs a name."))
+    refuse_controls(name, say("The name"))
+    if not visible(name):
+        raise InvalidInput(say("A name needs at least one character that shows."))
     if len(name) > MAX_NAME:
         raise InvalidInput(say("Names are limited to {n} characters.", n=MAX_NAME))
     if not 1 <= action.count <= MAX_GROUP:
         raise InvalidInput(say("Count must be between {low} and {high}.", low=1, high=MAX_GROUP))
     if len(enc.combatants) + action.count > MAX_COMBATANTS:
         raise InvalidInput(say("An encounter holds at most {n} combatants.", n=MAX_COMBATANTS))
-    names = [name] if action.count == 1 else _numbered(enc, name, action.count)
-    for candidate in names:
-        if enc.maybe(candidate):
-            raise InvalidInput(say("There is already a combatant called {name}.", name=user_text(candidate)))
     if not action.npc and action.character_id is not None:
         if any(c.character_id == action.character_id and not c.out for c in enc.combatants):
             raise InvalidInput(say("{name} is already in this encounter.", name=user_text(name)))
+    names = [name] if action.count == 1 else _numbered(enc, name, action.count)
+    renamed = False
+    clash = enc.maybe(name) if action.count == 1 else None
+    if clash is not None and action.character_id is not None and clash.character_id != action.character_id:
+        # A stored character's name is its player's, unique per player only: two players' Max both
+        # fight, the later one under a name of its own for this fight (the link is its character_id).
+        names, renamed = [_distinct(enc, name)], True
+    for candidate in names:
+        if enc.maybe(candidate):
+            raise InvalidInput(say("There is already a combatant called {name}.", name=user_text(candidate)))
     if action.lasting is not None and action.count != 1:
         raise InvalidInput(say("Only a single combatant can start from a lasting state."))
     new_ids = []
@@ -71,10 +80,15 @@ def add(system: System, enc: Encounter, action: AddCombatants, chance: Chance):
         new_ids.append(cid)
     enc, events = system.turns.enter(system, enc, new_ids, chance)
     who = listed(user_text(n) for n in names)
-    joined = Event(
-        kind="info", text=say_plural("{who} joins the encounter.", "{who} join the encounter.", len(names), who=who)
-    )
-    return enc, [joined] + events
+    if renamed:
+        text = say(
+            "{name} joins the encounter as {who}: another combatant is already called {name}.",
+            name=user_text(name),
+            who=who,
+        )
+    else:
+        text = say_plural("{who} joins the encounter.", "{who} join the encounter.", len(names), who=who)
+    return enc, [Event(kind="info", text=text)] + events
 
 
 def remove(system: System, enc: Encounter, action: RemoveCombatant, chance: Chance):
@@ -198,12 +212,21 @@ def note(system: System, enc: Encounter, action: Note, chance: Chance):
 
 def _numbered(enc: Encounter, name: str, count: int) -> list[str]:
     """`Zombie` ×3 → Zombie 1, Zombie 2, Zombie 3, continuing past existing numbers."""
-    taken = {c.name.casefold() for c in enc.combatants}
+    taken = {name_key(c.name) for c in enc.combatants}
     names: list[str] = []
     n = 1
     while len(names) < count:
         candidate = f"{name} {n}"
-        if candidate.casefold() not in taken:
+        if name_key(candidate) not in taken:
             names.append(candidate)
         n += 1
     return names
+
+
+def _distinct(enc: Encounter, name: str) -> str:
+    """`Max` when a Max already fights → Max (2), or the first number after it not taken."""
+    taken = {name_key(c.name) for c in enc.combatants}
+    n = 2
+    while name_key(f"{name} ({n})") in taken:
+        n += 1
+    return f"{name} ({n})"

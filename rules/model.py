@@ -20,7 +20,7 @@ from .errors import UnknownCombatant
 from .randomness import claim_entered
 from .said import english, say
 from .text import Text, from_data
-from .usertext import Typed, quoted, user_text
+from .usertext import Typed, name_key, quoted, user_text
 
 
 class Value(BaseModel):
@@ -208,9 +208,9 @@ class Encounter(Value):
         raise UnknownCombatant(say("No combatant `{cid}` in this encounter.", cid=cid))
 
     def find(self, name: str) -> Combatant:
-        key = (name or "").strip().casefold()
-        for combatant in self.combatants:
-            if combatant.name.casefold() == key or combatant.id == key:
+        key = name_key(name or "")
+        for combatant in self.combatants if key else ():
+            if name_key(combatant.name) == key or combatant.id == key:
                 return combatant
         shown = quoted((name or "").strip(), 40)
         raise UnknownCombatant(say("There is no combatant called {name} in this encounter.", name=shown))

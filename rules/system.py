@@ -24,7 +24,7 @@ from .randomness import Chance
 from .said import EMPTY, N_, say, term
 from .text import Text
 from .turns.base import TurnStructure
-from .usertext import Typed, listed, quoted, user_text
+from .usertext import Typed, listed, name_key, quoted, split_names, user_text
 
 Handler = Callable[[Encounter, Action, Chance], tuple[Encounter, list[Event]]]
 InitiativeKey = tuple[float, ...]
@@ -561,18 +561,27 @@ def _form_value(value: Any) -> str:
 
 
 def chosen_names(options: dict[str, Any], key: str, characters: tuple[Resting, ...]) -> set[str]:
-    """The casefolded names a `names` rest option picks; every name must be resting."""
+    """The casefolded names of the resting characters a `names` rest option picks (`medic=Nova, Max`,
+    `medic=all`); every name must be resting. A name is matched as in a fight (`name_key`)."""
     raw = options.get(key)
     if raw in (None, "", False):
         return set()
+    resting: dict[str, set[str]] = {}
+    for c in characters:
+        resting.setdefault(name_key(c.name), set()).add(c.name.casefold())
+    everyone = {c.name.casefold() for c in characters}
     if raw is True:
-        return {c.name.casefold() for c in characters}
-    names = [n.strip() for n in (raw.split(",") if isinstance(raw, str) else raw) if str(n).strip()]
-    if any(str(n).casefold() == "all" for n in names):
-        return {c.name.casefold() for c in characters}
-    resting = {c.name.casefold() for c in characters}
+        return everyone
+    if isinstance(raw, str):
+        names = split_names(raw, ",", lambda name: name_key(name) in resting)
+    else:
+        names = tuple(str(n).strip() for n in raw if str(n).strip())
+    # "all" is everyone, unless a resting character is called All: then it is that one.
+    if any(name_key(n) == "all" and "all" not in resting for n in names):
+        return everyone
+    chosen: set[str] = set()
     for name in names:
-        if str(name).casefold() not in resting:
+        if name_key(name) not in resting:
             raise InvalidInput(
                 say(
                     "`{key}`: {name} is not among the resting characters.",
@@ -580,7 +589,8 @@ def chosen_names(options: dict[str, Any], key: str, characters: tuple[Resting, .
                     name=user_text(str(name)[:40]),
                 )
             )
-    return {str(n).casefold() for n in names}
+        chosen |= resting[name_key(name)]
+    return chosen
 
 
 def whole_number(key: str, value: Any, minimum: int | None, maximum: int | None) -> int:

@@ -8,14 +8,17 @@ stays text, and the rules never need to know about Discord.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any
 
 from pydantic import AfterValidator
 
 from . import text as _text
+from .errors import InvalidInput
+from .said import say
 from .text import NotSaid, Raw, Text, joined_raw
 
 # What can start markup, a link, a tag or an emoji in a Discord message. Parentheses,
@@ -66,8 +69,9 @@ def one_line(value: Any, limit: int | None = None) -> UserText:
 
 def quoted(value: Any, limit: int = 30) -> Text:
     """Typed text in a code span (a refusal naming what it could not read): shown as typed,
-    save that a backtick, which would end the span early, reads as an apostrophe."""
-    return Raw("`" + scrub(str(value))[:limit].replace("`", "'") + "`")
+    save that a backtick, which would end the span early, reads as an apostrophe. Nothing in a
+    code span is markup, so a renderer leaves it as it is (`bot.render.neutralise`)."""
+    return Raw("`" + isolated(scrub(str(value))[:limit].replace("`", "'")) + "`")
 
 
 def listed(items: Iterable[Any], sep: str = ", ") -> Text:
@@ -78,3 +82,111 @@ def listed(items: Iterable[Any], sep: str = ", ") -> Text:
 def scrub(text: str) -> str:
     """Typed text without private-use code points, which mean nothing to anybody reading."""
     return without_private_use(text)
+
+
+# Unicode's Default_Ignorable_Code_Point: characters drawn as nothing at all. The format characters
+# (category Cf) are found by category, save those drawn as a sign (an Arabic number sign, an
+# interlinear annotation mark, a hieroglyph format control); the others are listed (Hangul fillers,
+# variation selectors, tags).
+_IGNORABLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0\U000e0000-\U000e0fff]")
+_SHOWN_FORMAT = re.compile(
+    "[\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f]"
+)
+
+
+def _without_ignorable(text: str) -> str:
+    if text.isascii():
+        return text
+    text = _IGNORABLE.sub("", text)
+    return "".join(c for c in text if unicodedata.category(c) != "Cf" or _SHOWN_FORMAT.match(c))
+
+
+@functools.lru_cache(maxsize=8192)
+def name_key(name: str) -> str:
+    """The one form names are compared in, in an encounter and in the database alike: what reads
+    alike is one name. Compatibility forms fold (NFKC: "Café" composed or not, full-width
+    letters), characters drawn as nothing go (a zero-width space makes no second "Bob"), runs of
+    spaces are one, and case does not count. For a name with none of those characters drawn as nothing
+    it is the key stored names had before (NFKC, casefolded, trimmed), so stored rows are found as before."""
+    text = unicodedata.normalize("NFKC", _without_ignorable(name)).casefold()
+    return " ".join(_without_ignorable(text).split())
+
+
+def visible(name: str) -> bool:
+    """Whether a name shows anything at all: one of zero-width spaces or Hangul fillers shows blank."""
+    return bool(name_key(name))
+
+
+def control_character(text: str, *, lines: bool = False) -> str | None:
+    """The first control character in `text` (a NUL, an escape), None when there is none.
+    `lines`: text that may run over several lines, where a tab or a line break is no fault."""
+    allowed = "\t\n\r" if lines else ""
+    return next((c for c in text if unicodedata.category(c) == "Cc" and c not in allowed), None)
+
+
+def control_refusal(text: str, what: Any, *, lines: bool = False) -> Text | None:
+    """The refusal of text a user typed (or a file holds) with a control character in it, None when it
+    has none: nothing shows one, and a NUL cannot even be stored in PostgreSQL's text. `what` names the
+    text ("`name`")."""
+    found = control_character(text, lines=lines)
+    if found is None:
+        return None
+    return say("{what}: a control character ({code}) cannot be stored.", what=what, code=f"U+{ord(found):04X}")
+
+
+def refuse_controls(text: str, what: Any, *, lines: bool = False) -> None:
+    refusal = control_refusal(text, what, lines=lines)
+    if refusal is not None:
+        raise InvalidInput(refusal)
+
+
+# What makes text run right to left, or sets the direction of what follows: a right-to-left letter,
+# a mark, an embedding, an override or an isolate.
+_BIDI = frozenset(("R", "AL", "RLE", "RLO", "LRE", "LRO", "PDF", "RLI", "LRI", "FSI", "PDI"))
+FSI, PDI = "\u2068", "\u2069"
+
+
+@functools.lru_cache(maxsize=8192)
+def isolated(text: str) -> str:
+    """Typed text that could turn a line around (a right-to-left override, a Hebrew name), set apart
+    as a bidirectional isolate: it reads as typed, and what stands beside it in the line as written.
+    A closing isolate with no opening one of its own would close the set-apart early, so it goes:
+    alone it changes nothing."""
+    if text.isascii() or not any(unicodedata.bidirectional(c) in _BIDI for c in text):
+        return text
+    kept, depth = [], 0
+    for c in text:
+        if c in "\u2066\u2067\u2068":
+            depth += 1
+        elif c == PDI:
+            if not depth:
+                continue
+            depth -= 1
+        kept.append(c)
+    return FSI + "".join(kept) + PDI
+
+
+def split_names(text: str, separator: str, known: Callable[[str], object] | None = None) -> tuple[str, ...]:
+    """The names listed in `text`, split at the regular expression `separator` ("A, B", "A and B").
+    With `known` (a name's combatant, or None: `Encounter.maybe`), a name that holds a separator itself
+    ("Salt and Pepper", "Hansel, Gretel") stays whole: the text is split only between names that are
+    known, and past the last known name at every separator (so that the piece refused is the unknown one)."""
+    whole = text.strip()
+    if not whole:
+        return ()
+    pieces = re.split(f"({separator})", whole)
+    plain = tuple(p.strip() for p in pieces[::2] if p.strip())
+    if known is None or len(plain) < 2:
+        return plain
+    # Piece boundaries are the even indices; best[i] is a reading of pieces[:i] as known names.
+    best: dict[int, tuple[str, ...]] = {0: ()}
+    for end in range(1, len(pieces) + 1, 2):
+        for start in range(0, end, 2):
+            if start not in best:
+                continue
+            name = "".join(pieces[start:end]).strip()
+            if name and known(name):
+                best[end + 1] = best[start] + (name,)
+                break
+    reached = max(best)
+    return best[reached] + tuple(p.strip() for p in pieces[reached::2] if p.strip())

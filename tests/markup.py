@@ -19,6 +19,7 @@ EMPHASIS = ("**zqbold**", "*zqital*", "_zqund_", "`zqcode`", "~~zqstrike~~")
 _WORD = r"(?i:zq(?:bold|ital|und|code|strike))"  # the rules may change a typed word's case
 _IN_CODE = re.compile(f"`{_WORD}|{_WORD}`")
 _CODE_SPAN = re.compile(r"`[^`]*`")
+_ONE_LINE_SPAN = re.compile(r"`[^`\n]+`")
 _EMPHASISED = re.compile(f"[*_~]{_WORD}|{_WORD}[*_~]")
 _ESCAPE_SHOWN = re.compile(f"(?:\\\\[*_~`])+{_WORD}|{_WORD}(?:\\\\[*_~`])+")
 
@@ -33,12 +34,15 @@ def renders_markup(text: str, *, shows: str = "markdown") -> list[str]:
     place that shows no markup (a button label), where a payload must appear as
     typed, without backslashes; "data" for a file that is not read as Markdown."""
     plain = re.sub(r"\\.", "·", text)
+    # Nothing in a code span on one line is markup (a refusal quotes a name in one); with a fence
+    # in the text, spans are not told apart from it, and the whole text counts.
+    outside = plain if "```" in plain else _ONE_LINE_SPAN.sub("`·`", plain)
     found = []
     for kind, pattern in (("masked link", _MASKED_LINK), ("url", _URL), ("block markup", _BLOCK), ("tag", _TAG)):
-        if pattern.search(plain):
+        if pattern.search(outside):
             found.append(kind)
     for kind, token in (("code fence", "```"), ("spoiler", "||"), ("underline", "__")):
-        if token in plain:
+        if token in (plain if token == "```" else outside):
             found.append(kind)
     if shows == "markdown" and (_IN_CODE.search(plain) or _EMPHASISED.search(_CODE_SPAN.sub("", plain))):
         found.append("emphasis")

@@ -43,7 +43,7 @@ async def test_upgrade_creates_schema_then_is_a_no_op(database_url: str, monkeyp
         assert await _tables(engine) == set()
         await upgrade_schema(engine)
         assert await _tables(engine) == TABLES | {"alembic_version"}
-        assert await _revision(engine) == head_revision() == "0006"
+        assert await _revision(engine) == head_revision() == "0007"
 
         repo = Repository(engine)
         await repo.save_campaign(1, system="dnd5e")
@@ -53,7 +53,7 @@ async def test_upgrade_creates_schema_then_is_a_no_op(database_url: str, monkeyp
 
         monkeypatch.setattr(alembic.command, "upgrade", must_not_run)
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0006"
+        assert await _revision(engine) == "0007"
         assert (await repo.get_campaign(1)).system == "dnd5e"
     finally:
         await engine.dispose()
@@ -71,7 +71,7 @@ async def test_concurrent_upgrades_of_a_new_database(database_url: str) -> None:
     engines = [create_engine(database_url) for _ in range(3)]
     try:
         await asyncio.gather(*(upgrade_schema(e) for e in engines))
-        assert await _revision(engines[0]) == "0006"
+        assert await _revision(engines[0]) == "0007"
         assert await _tables(engines[1]) == TABLES | {"alembic_version"}
     finally:
         for e in engines:
@@ -96,7 +96,7 @@ async def test_alembic_command_line(database_url: str) -> None:
     await asyncio.to_thread(alembic, "upgrade", "head")
     engine = create_engine(database_url)
     try:
-        assert await _revision(engine) == "0006"
+        assert await _revision(engine) == "0007"
         await asyncio.to_thread(alembic, "downgrade", "base")
         assert await _tables(engine) == {"alembic_version"}
         assert "0001" in await asyncio.to_thread(alembic, "history")
@@ -196,9 +196,9 @@ async def test_sqlite_table_rebuild_keeps_child_rows(engine, tmp_path: Path, mon
 
     scripts = tmp_path / "migrations"
     shutil.copytree(bot.db.MIGRATIONS_DIR, scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0007_rebuild.py").write_text(
-        'revision = "0007"\n'
-        'down_revision = "0006"\n'
+    (scripts / "versions" / "0008_rebuild.py").write_text(
+        'revision = "0008"\n'
+        'down_revision = "0007"\n'
         "import sqlalchemy as sa\n"
         "from alembic import op\n"
         "def upgrade():\n"
@@ -209,7 +209,7 @@ async def test_sqlite_table_rebuild_keeps_child_rows(engine, tmp_path: Path, mon
     bot.db.head_revision.cache_clear()
     try:
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0007"
+        assert await _revision(engine) == "0008"
     finally:
         monkeypatch.undo()
         bot.db.head_revision.cache_clear()
@@ -274,7 +274,7 @@ async def test_0002_carries_a_filled_0001_database_forward(database_url: str) ->
                 statement = sa.text(sql).bindparams(sa.bindparam("t", type_=UTCDateTime()))
                 await conn.execute(statement, {"t": stamp, **params})
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0006"
+        assert await _revision(engine) == "0007"
         repo = Repository(engine)
         campaign = await repo.get_campaign(2**62)
         expected = ("rotted-capes", 2**61, {"reminder_minutes": 5})
@@ -307,7 +307,7 @@ async def test_0003_keeps_characters_stored_before_it_as_heroes(database_url: st
             ).bindparams(sa.bindparam("t", type_=UTCDateTime()))
             await conn.execute(statement, {"t": datetime(2026, 11, 26, 10, tzinfo=UTC)})
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0006"
+        assert await _revision(engine) == "0007"
         repo = Repository(engine)
         assert not (await repo.get_character(1, "Nova")).npc
         await repo.add_character(1, 7, "Dr Rot", "rotted-capes", {}, npc=True)
@@ -344,5 +344,36 @@ async def test_0006_leaves_fightin_words_dodge_and_parry_unset_where_they_were_t
         assert (await repo.get_character(1, "Nova")).sheet == {"dodge": 0}, "another system's sheet is its own"
         (goblin,) = await repo.list_npcs(1)
         assert goblin.sheet == {"weapon_skill": 1, "dodge": None, "parry": None}
+    finally:
+        await engine.dispose()
+
+
+async def test_0007_gives_stored_names_the_key_a_fight_compares_by(database_url: str) -> None:
+    """A zero-width space or a variation selector no longer makes a name of its own; a row whose new key
+    another row of its player already has keeps its old one, and both stay stored."""
+    engine = create_engine(database_url)
+    try:
+        await _migrate_to(engine, "0006")
+        rows = [
+            ("character", 7, "Bob", "bob"),
+            ("character", 7, "B\u200bob", "b\u200bob"),  # the same player's Bob, told apart only by 0006
+            ("character", 8, "\u2694\ufe0f Blade", "\u2694\ufe0f blade"),
+            ("npc", None, "Gob\u200blin", "gob\u200blin"),
+        ]
+        async with engine.begin() as conn:
+            for table, owner, name, key in rows:
+                owned = ("owner_id, lasting, ", f"{owner}, '{{}}', ") if table == "character" else ("", "")
+                statement = sa.text(
+                    f"INSERT INTO {table} (guild_id, {owned[0]}name, name_key, system, sheet, created_at) "
+                    f"VALUES (1, {owned[1]}:name, :key, 'factions', '{{}}', :t)"
+                ).bindparams(sa.bindparam("t", type_=UTCDateTime()))
+                await conn.execute(statement, {"name": name, "key": key, "t": datetime(2026, 11, 28, tzinfo=UTC)})
+        await upgrade_schema(engine)
+        assert await _revision(engine) == "0007"
+        repo = Repository(engine)
+        assert (await repo.get_character(1, "\u2694 Blade", owner_id=8)).name == "\u2694\ufe0f Blade"
+        assert (await repo.get_npc(1, "Goblin")).name == "Gob\u200blin"
+        assert (await repo.get_character(1, "bob", owner_id=7)).name == "Bob"
+        assert {c.name for c in await repo.list_characters(1, owner_id=7)} == {"Bob", "B\u200bob"}
     finally:
         await engine.dispose()

@@ -6,9 +6,10 @@ import re
 
 from rules.commands import Acts, Commands, Given, integer, plain
 from rules.errors import InvalidInput, UnknownAction
+from rules.model import Encounter
 from rules.said import say
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
-from rules.usertext import quoted
+from rules.usertext import quoted, split_names
 
 from .actions import (
     ApplyDamage,
@@ -47,11 +48,11 @@ ACTS = (
 )
 
 
-def _names(value) -> tuple[str, ...]:
-    """`near="Theobald, Sybilla"` → the names, in order."""
+def _names(value, state: Encounter | None) -> tuple[str, ...]:
+    """`near="Theobald, Sybilla"` → the names, in order; a combatant named "Hansel, Gretel" is one."""
     if not value or value is True:
         return ()
-    return tuple(n.strip() for n in str(value).split(",") if n.strip())[:20]
+    return split_names(str(value), ",", state.maybe if state is not None else None)[:20]
 
 
 def _attack(given: Given, targets, weapon, mode, *, opportunity=False, death_blow=False):
@@ -74,7 +75,7 @@ def _attack(given: Given, targets, weapon, mode, *, opportunity=False, death_blo
         enhanced=given.flag("enhanced"),
         unaware=given.flag("unaware"),
         alone=given.flag("alone"),
-        near=_names(given.flags.get("near")),
+        near=_names(given.flags.get("near"), given.state),
         death_blow=death_blow or given.flag("death_blow", "deathblow"),
         landed=given.flag("landed"),
         neighbours=integer(given.flags.get("neighbours", 6), "neighbours", 2, 20),
@@ -85,7 +86,8 @@ def _attack(given: Given, targets, weapon, mode, *, opportunity=False, death_blo
 
 
 def attack(given: Given):
-    targets = tuple(t.strip() for t in given.required("target").split(",") if t.strip())
+    state = given.state
+    targets = split_names(given.required("target"), ",", state.maybe if state is not None else None)
     mode = next((m for m in ("disarm", "shove", "grapple") if given.flag(m)), "damage")
     return _attack(
         given,

@@ -7,7 +7,9 @@ import re
 from rules.actions import Action
 from rules.commands import Acts, Commands, Given, integer
 from rules.errors import InvalidInput
+from rules.model import Encounter
 from rules.said import say
+from rules.usertext import split_names
 
 from .attack import Attack
 from .gm import AddCondition, Check, Damage, Heal, RemoveCondition
@@ -26,8 +28,9 @@ def modifier(text: str) -> tuple[int, int]:
     return integer(match.group(1), "X", -20, 20), integer(match.group(2), "Y", -20, 20)
 
 
-def _targets(text: str | None, repeat: int | None) -> tuple[str, ...]:
-    names = tuple(n.strip() for n in str(text or "").split(",") if n.strip())
+def _targets(text: str | None, repeat: int | None, state: Encounter | None = None) -> tuple[str, ...]:
+    # A combatant named "Hansel, Gretel" is one target, not two.
+    names = split_names(str(text or ""), ",", state.maybe if state is not None else None)
     if not names:
         raise InvalidInput(say("Name a target."))
     if repeat:
@@ -49,7 +52,7 @@ def attack(given: Given) -> Action:
     if distance is None:
         distance = given.number("distance", 0, 100_000)
     fields = dict(
-        targets=_targets(given.options.get("target"), given.number("combo", 1, 10)),
+        targets=_targets(given.options.get("target"), given.number("combo", 1, 10), given.state),
         weapon=given.optional("weapon") or given.word("weapon"),
         x=x,
         y=y,

@@ -7,9 +7,10 @@ from typing import Any
 
 from rules.commands import Acts, Commands, Given, amount, integer
 from rules.errors import InvalidInput
+from rules.model import Encounter
 from rules.said import N_, joined, say, term
 from rules.turns.clock import Release
-from rules.usertext import one_line
+from rules.usertext import one_line, split_names
 
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
 from .costs import ACTIONS, action_type
@@ -46,11 +47,12 @@ def number(text: Any, name: str) -> int:
     return integer(total, name, -1000, 1000)
 
 
-def targets(text: Any) -> tuple[str, ...]:
-    parts = [p.strip() for p in re.split(r",|\band\b", str(text or "")) if p.strip()]
+def targets(text: Any, state: Encounter | None = None) -> tuple[str, ...]:
+    """The targets named in `text`: "A, B and C", where a combatant named "Salt and Pepper" is one."""
+    parts = split_names(str(text or ""), r",|\band\b", state.maybe if state is not None else None)
     if not parts:
         raise InvalidInput(say("Name a target."))
-    return tuple(parts)
+    return parts
 
 
 def attack(given: Given, style: str | None = None) -> Attack:
@@ -67,7 +69,11 @@ def attack(given: Given, style: str | None = None) -> Attack:
         ):
             if opts.get(flag):
                 style = named
-    fields = given.base() | {"targets": targets(given.options.get("target")), "style": style, "flags": opts}
+    fields = given.base() | {
+        "targets": targets(given.options.get("target"), given.state),
+        "style": style,
+        "flags": opts,
+    }
     if given.has("weapon"):
         fields["weapon"] = given.text("weapon")
     if given.options.get("modifier") is not None:
