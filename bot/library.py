@@ -17,7 +17,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from rules.said import say
 from rules.system import System
-from rules.usertext import mark, quoted
+from rules.usertext import mark, quoted, refuse_unshown_name
 
 from .lengths import NOTE
 from .repository import CharacterRecord, DuplicateName, NpcRecord, Repository
@@ -61,6 +61,7 @@ class Library:
         clean = " ".join(name.split())
         if not clean or len(clean) > MAX_NAME:
             raise InvalidInput("A template name has 1 to 60 characters.")
+        refuse_unshown_name(clean)
         if notes and len(notes) > MAX_NOTES:
             raise InvalidInput(say("Notes are limited to {n} characters.", n=MAX_NOTES))
         sheet = system.parse_sheet(stats or "")

@@ -15,7 +15,7 @@ from rules.errors import InvalidInput
 from rules.model import Actor
 from rules.said import say
 from rules.system import System
-from rules.usertext import mark, refuse_controls, visible
+from rules.usertext import mark, refuse_unshown_name
 
 from .repository import CharacterRecord, DuplicateName, Repository
 
@@ -57,9 +57,7 @@ class Roster:
         clean = " ".join(name.split())
         if not clean:
             raise InvalidInput("A character needs a name.")
-        refuse_controls(clean, say("The name"))
-        if not visible(clean):
-            raise InvalidInput(say("A name needs at least one character that shows."))
+        refuse_unshown_name(clean)
         try:
             await self.repo.add_character(key, by.user_id, clean, system.key, sheet, owner_name=owner_name)
         except DuplicateName:

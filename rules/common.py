@@ -12,7 +12,7 @@ from .errors import InvalidInput, NotAllowed, Stale
 from .model import Choice, Encounter, Event, Pending
 from .said import joined, say, say_plural, seq
 from .secrets import conceal, reveal
-from .usertext import listed, mark, name_key, refuse_controls, scrub, user_text, visible
+from .usertext import listed, mark, name_key, refuse_unshown_name, scrub, user_text
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -46,9 +46,7 @@ def add(system: System, enc: Encounter, action: AddCombatants, chance: Chance):
     name = " ".join(scrub(action.name or "").split())
     if not name:
         raise InvalidInput(say("A combatant needs a name."))
-    refuse_controls(name, say("The name"))
-    if not visible(name):
-        raise InvalidInput(say("A name needs at least one character that shows."))
+    refuse_unshown_name(name)
     if len(name) > MAX_NAME:
         raise InvalidInput(say("Names are limited to {n} characters.", n=MAX_NAME))
     if not 1 <= action.count <= MAX_GROUP:

@@ -140,6 +140,14 @@ def refuse_controls(text: str, what: Any, *, lines: bool = False) -> None:
         raise InvalidInput(refusal)
 
 
+def refuse_unshown_name(name: str) -> None:
+    """A typed name (a combatant's, a stored character's, a template's) must show: no control
+    character, and at least one character that is drawn."""
+    refuse_controls(name, say("The name"))
+    if not visible(name):
+        raise InvalidInput(say("A name needs at least one character that shows."))
+
+
 # What makes text run right to left, or sets the direction of what follows: a right-to-left letter,
 # a mark, an embedding, an override or an isolate.
 _BIDI = frozenset(("R", "AL", "RLE", "RLO", "LRE", "LRO", "PDF", "RLI", "LRI", "FSI", "PDI"))

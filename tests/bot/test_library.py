@@ -107,3 +107,11 @@ async def test_a_kept_npc_comes_back_to_any_gm_and_is_never_kept_twice(library: 
     await repo.add_character(KEY, GM.user_id, "Paragon", "rotted-capes", {})
     with pytest.raises(InvalidInput, match="You already have a hero called Paragon"):
         await library.keep(KEY, GM, "Paragon", None, None, 1, {})
+
+
+async def test_a_template_name_must_show(library: Library, repo: Repository) -> None:
+    # a template named only by a zero-width space or a Hangul filler would list as a blank line
+    for unseen in ("\u200b", "\u3164", "Gh\x00oul"):
+        with pytest.raises(InvalidInput):
+            await library.add(KEY, GM, unseen, "stamina=5", None)
+    assert [n.name for n in await repo.list_npcs(KEY)] == ["Zombie"]  # the fixture's template alone
