@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 
 SERVER_ERROR_TRIES = 3
 TRACKERS_AT_ONCE = 8
+# A channel where the bot may not pin is asked again only this long after a refusal (or for a new tracker).
+PIN_RETRY_SECONDS = 10 * 60
 
 
 async def persist(call, *args, **kwargs):
@@ -128,6 +130,17 @@ def hook_of(interaction: discord.Interaction | None) -> Hook | None:
     return Hook(interaction.followup, time.monotonic() + TOKEN_SECONDS - age)
 
 
+UNKNOWN_WEBHOOK = 10015
+INVALID_WEBHOOK_TOKEN = 50027
+
+
+def token_unusable(error: discord.HTTPException) -> bool:
+    """Discord refused an interaction's webhook itself, not the request: its token ran out early
+    or was revoked (401, or 404 Unknown Webhook, 401 Invalid Webhook Token). The bot can still
+    do it; unlike 404 Unknown Message, this says nothing about the message."""
+    return error.status == 401 or error.code in (UNKNOWN_WEBHOOK, INVALID_WEBHOOK_TOKEN)
+
+
 async def _by_webhook_or_bot(
     hook: Hook | None, by_webhook: Callable[[discord.Webhook], Awaitable[Any]], by_bot, pacer: Pacer
 ):
@@ -137,7 +150,7 @@ async def _by_webhook_or_bot(
         try:
             return await persist(by_webhook, hook.webhook)
         except discord.HTTPException as error:
-            if error.status != 401:  # 401: the token ran out early; the bot can still do it
+            if not token_unusable(error):
                 raise
     await pacer.acquire()
     return await persist(by_bot)
@@ -216,6 +229,7 @@ class TrackerDelivery:
         # encounter, and a str is nothing for the cycle collector to walk).
         self._shown: dict[int, str] = {}
         self._owners: dict[int, tuple[int, Hook | None]] = {}  # encounter → (tracker message, webhook that sent it)
+        self._no_pins: dict[int, float] = {}  # channel → when Discord last refused the bot a pin there
         self._hurry = asyncio.Event()
         # Edits under way at once: past it, trackers wait (and coalesce) while commands go first.
         self._at_once = asyncio.Semaphore(TRACKERS_AT_ONCE)
@@ -363,24 +377,47 @@ class TrackerDelivery:
 
     async def _post(self, channel, eid: int, embed: discord.Embed, hook: Hook | None) -> None:
         """A new tracker (through ``hook`` when there is one), remembered, then pinned."""
+        message = None
         if hook is not None:
-            message = await persist(hook.webhook.send, embed=embed, wait=True, allowed_mentions=render.NOBODY)
-        else:
+            try:
+                message = await persist(hook.webhook.send, embed=embed, wait=True, allowed_mentions=render.NOBODY)
+            except discord.HTTPException as error:
+                if not token_unusable(error):
+                    raise
+                hook = None  # a tracker owned by a dead webhook would try it on every edit
+        if message is None:
             await self.pacer.acquire()
             message = await persist(channel.send, embed=embed, allowed_mentions=render.NOBODY)
         self._shown[eid] = as_shown(embed)
         self._owners[eid] = (message.id, hook)
         self.edits += 1
         await self.bot.core.repo.set_meta(eid, tracker_message_id=message.id)
-        await self._pin(channel, message.id, pin=True)
+        await self._pin(channel, message.id, pin=True, again=True)  # the permission may be back
 
-    async def _pin(self, channel, message_id: int, *, pin: bool) -> None:
-        """Pin a running fight's tracker; an ended one leaves the pins (a channel holds only so many)."""
+    async def _pin(self, channel, message_id: int, *, pin: bool, again: bool = False) -> None:
+        """Pin a running fight's tracker; an ended one leaves the pins (a channel holds only so many).
+        ``again``: ask even though the bot was refused a pin in this channel lately."""
+        refused = self._no_pins.get(channel.id)
+        if refused is not None and not again and time.monotonic() - refused < PIN_RETRY_SECONDS:
+            # Asked on every edit, the refusals would add up: Discord bans for a while a
+            # token that makes too many refused (401/403/429) requests.
+            return
         message = channel.get_partial_message(message_id)
         try:
             await self.pacer.acquire()
             await (message.pin() if pin else message.unpin())
         except discord.NotFound:
             pass
+        except discord.Forbidden as error:
+            if refused is None:  # once until it works again, not on every edit
+                log.warning(
+                    "could not %s the tracker in channel %s (%s): the bot needs the Pin Messages permission there",
+                    "pin" if pin else "unpin",
+                    channel.id,
+                    error,
+                )
+            self._no_pins[channel.id] = time.monotonic()
         except discord.HTTPException:
             log.warning("could not %s the tracker in channel %s", "pin" if pin else "unpin", channel.id)
+        else:
+            self._no_pins.pop(channel.id, None)

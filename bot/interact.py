@@ -201,27 +201,50 @@ async def _run(
     asked = (pending.users or (result.state.gm_id,)) if result.pending_opened else ()
     content, mentions = render.result_content(result.events, leave_out=asked)
     started = STAGE_CLOCK.add("render", started)
-    await answer_result(interaction, content, mentions, deferred)
+    answered = await answer_result(interaction, content, mentions, deferred)
     STAGE_CLOCK.add("reply", started)
     if by.is_gm:
         await show_gm(interaction, result)
-    await announce(bot, interaction.channel, result, interaction=interaction)
+    await announce(bot, interaction.channel, result, interaction=interaction if answered else None)
     return result
 
 
 async def answer_result(
     interaction: discord.Interaction, content: str, mentions: discord.AllowedMentions, deferred: bool
-) -> None:
-    """A change's public answer: the interaction's response, or after a private acknowledgement
-    (``in_time``) a private "done" and then the answer as followups."""
-    if not deferred:
-        await reply(interaction, content, allowed=mentions)
-        return
-    # The first followup takes the place of the private "thinking…"; later ones may be
-    # public, and like every followup they do not count against the global REST limit.
-    await reply(interaction, f"✅ {render.words('Done: the result is in the channel.')}", ephemeral=True)
-    for chunk in render.split(content):
-        await persist(_followup(interaction), chunk, allowed_mentions=mentions)
+) -> bool:
+    """A committed change's public answer: the interaction's response, or after a private
+    acknowledgement (``in_time``) a private "done" and then the answer as followups.
+
+    Whether the interaction took it. When Discord refuses it (the token died: 404 10062
+    Unknown interaction), what is left of the answer goes to the channel as the bot's own
+    message, and only a warning is logged: the change is saved, and an error reply would
+    have the GM retry it, skipping another turn."""
+    chunks = render.split(content)
+    sent = 0
+    try:
+        if deferred:
+            # The first followup takes the place of the private "thinking…"; later ones may be
+            # public, and like every followup they do not count against the global REST limit.
+            await reply(interaction, f"✅ {render.words('Done: the result is in the channel.')}", ephemeral=True)
+        for chunk in chunks:
+            if interaction.response.is_done():
+                await persist(_followup(interaction), chunk, allowed_mentions=mentions)
+            else:
+                await interaction.response.send_message(chunk, allowed_mentions=mentions)
+            sent += 1
+        return True
+    except discord.HTTPException as error:
+        log.warning(
+            "could not answer a command in channel %s (%s): its result goes to the channel",
+            interaction.channel_id,
+            error,
+        )
+    try:
+        for chunk in chunks[sent:]:
+            await post(interaction.channel, chunk, allowed_mentions=mentions)
+    except discord.HTTPException:
+        log.warning("could not post a command's result to channel %s either", interaction.channel_id)
+    return False
 
 
 async def show_gm(interaction: discord.Interaction, result: Result) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import discord
@@ -33,6 +34,7 @@ class Reminders:
         self.bot = bot
         self.poll = poll
         self._task: asyncio.Task | None = None
+        self._refused: dict[int, int] = {}  # encounter → refused lookups of its channel in a row
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="turnkeeper-reminders")
@@ -59,41 +61,85 @@ class Reminders:
         return [guild.id for guild in self.bot.guilds]
 
     async def tick(self) -> int:
-        core = self.bot.core
-        now = core.now()
+        now = self.bot.core.now()
         done = 0
-        for record in await core.due(self._guild_ids()):
-            channel = self.bot.get_channel(record.channel_id)
-            if channel is None:
-                # An archived thread or forum post is not in the cache: ask Discord.
-                channel = await self._fetch_channel(record.channel_id)
-            if channel is not None:
-                translation.speaking_in(getattr(channel, "guild", None))
-            if channel is None:
-                guild = self.bot.get_guild(record.guild_id)
-                if guild is not None and guild.unavailable:
-                    continue  # a Discord outage: the channel comes back with its server
-                # A server the bot left or a deleted channel. Left due, a hundred such
-                # rows fill the query's limit and every other reminder and choice
-                # deadline waits behind them for ever.
-                await core.repo.set_meta(record.id, reminder_due=None, pending_deadline=None)
-                continue
-            if record.pending_deadline and record.pending_deadline <= now:
-                result = await core.answer_default(record)
-                if result is not None:
-                    await post(channel, render.event_lines(result.events))
-                    await announce(self.bot, channel, result)
-                done += 1
-            if record.reminder_due and record.reminder_due <= now:
-                await self.remind(channel, record)
-                done += 1
+        for record in await self.bot.core.due(self._guild_ids()):
+            try:
+                done += await self._due(record, now)
+            except Exception:  # one bad channel or row must not hold up every other server's deadlines
+                log.exception("could not handle the deadlines of encounter %s", record.id)
         return done
 
-    async def _fetch_channel(self, channel_id: int):
+    async def _due(self, record, now) -> int:
+        """What falls due in one encounter: its choice's default, its reminder. How many were."""
+        core = self.bot.core
+        channel = self.bot.get_channel(record.channel_id)
+        if channel is None:
+            # An archived thread or forum post is not in the cache: ask Discord.
+            channel = await self._fetch_channel(record, now)
+            if channel is None:
+                return 0
+        self._refused.pop(record.id, None)
+        translation.speaking_in(getattr(channel, "guild", None))
+        done = 0
+        if record.pending_deadline and record.pending_deadline <= now:
+            result = await core.answer_default(record)
+            if result is not None:
+                await self.timed_out(channel, result)
+            done += 1
+        if record.reminder_due and record.reminder_due <= now:
+            await self.remind(channel, record)
+            done += 1
+        return done
+
+    async def _fetch_channel(self, record, now):
+        """The channel, or None when there is none to post to this pass. Only a server the
+        bot left or a channel Discord says is gone clears the deadlines: left due, a hundred
+        such rows would fill the query's limit and every other reminder and choice deadline
+        would wait behind them for ever. A blip (5xx) must not cost them though."""
+        guild = self.bot.get_guild(record.guild_id)
+        if guild is not None and guild.unavailable:
+            return None  # a Discord outage: the channel comes back with its server
         try:
-            return await self.bot.fetch_channel(channel_id)
-        except discord.HTTPException:
+            if guild is not None:
+                return await self.bot.fetch_channel(record.channel_id)
+        except discord.NotFound:
+            pass  # 10003 Unknown Channel: deleted
+        except discord.Forbidden:
+            # The bot may no longer see the channel; its permissions may come back.
+            await self._back_off(record, now)
             return None
+        except discord.HTTPException as error:
+            log.warning("could not look up channel %s (%s): tried again next pass", record.channel_id, error)
+            return None
+        self._refused.pop(record.id, None)
+        await self.bot.core.repo.set_meta(record.id, reminder_due=None, pending_deadline=None)
+        return None
+
+    async def _back_off(self, record, now) -> None:
+        """A refused channel is asked again the next pass, then ever less often (its deadlines are
+        put off, not dropped): every pass, a lasting refusal would fill each query and count against
+        the refused requests for which Discord bans a bot for a while."""
+        refusals = self._refused.get(record.id, 0) + 1
+        self._refused[record.id] = refusals
+        if refusals == 1:
+            return
+        log.warning("the bot may not see channel %s: its deadlines are put off", record.channel_id)
+        later = now + min(BACKOFF_FIRST * 2 ** min(refusals - 2, 16), BACKOFF_MOST)
+        for field in ("reminder_due", "pending_deadline"):
+            due = getattr(record, field)
+            if due is not None and due <= now:
+                await self.bot.core.repo.set_meta(record.id, **{field: later}, still={field: due})
+
+    async def timed_out(self, channel, result) -> None:
+        """A choice's default, taken when its time ran out: said where the encounter's
+        players read (see ``reopened``), then announced like any change."""
+        try:
+            await post_reopened(channel, render.event_lines(result.events))
+        except (discord.HTTPException, discord.ClientException) as error:
+            log.warning("could not say in channel %s that a choice timed out (%s)", channel.id, error)
+        # Saved all the same: the new turn's ping and the tracker edit are each tried on their own.
+        await announce(self.bot, channel, result)
 
     async def remind(self, channel, record) -> None:
         system = registry.get(record.system)
@@ -105,15 +151,7 @@ class Reminders:
         still = render.clean(say("Still waiting: **{who}**.", who=waiting.title))
         text = f"{render.mention(waiting.users)} ⏰ {still}"
         try:
-            try:
-                target, said = await reopened(channel, text)
-                await target.send(render.fit(said), allowed_mentions=render.allowed(waiting.users))
-            except discord.HTTPException as error:
-                if error.code != THREAD_ARCHIVED or not isinstance(channel, discord.Thread):
-                    raise
-                # Archived since the bot last heard of it.
-                target, said = await reopened(channel, text, archived=True)
-                await target.send(render.fit(said), allowed_mentions=render.allowed(waiting.users))
+            await post_reopened(channel, text, one=True, allowed_mentions=render.allowed(waiting.users))
         except (discord.HTTPException, discord.ClientException):
             # Counted as sent all the same: retried every pass, the row would stay due
             # for ever and crowd out the others (see tick).
@@ -122,6 +160,29 @@ class Reminders:
 
 
 THREAD_ARCHIVED = 50083  # Discord's error code for a message to an archived thread
+# A channel the bot may not see is asked again after this, then twice as long each time up to the most.
+BACKOFF_FIRST = timedelta(minutes=1)
+BACKOFF_MOST = timedelta(hours=1)
+
+
+async def post_reopened(
+    channel, text: str, *, one: bool = False, allowed_mentions: discord.AllowedMentions = render.NOBODY
+) -> None:
+    """Post where the encounter's players read it (see ``reopened``); ``one``: in one message, cut to fit."""
+
+    async def send(archived: bool) -> None:
+        target, said = await reopened(channel, text, archived=archived)
+        if one:
+            await target.send(render.fit(said), allowed_mentions=allowed_mentions)
+        else:
+            await post(target, said, allowed_mentions=allowed_mentions)
+
+    try:
+        await send(archived=False)
+    except discord.HTTPException as error:
+        if error.code != THREAD_ARCHIVED or not isinstance(channel, discord.Thread):
+            raise
+        await send(archived=True)  # archived since the bot last heard of it
 
 
 async def reopened(channel, text: str, *, archived: bool = False):

@@ -60,8 +60,8 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description=_("
         # It waits for the channel's lock like any command: acknowledged privately if that takes long.
         result, deferred = await in_time(interaction, started())
         content, mentions = render.result_content(result.events)
-        await answer_result(interaction, content, mentions, deferred)
-        await announce(self.bot, interaction.channel, result, interaction=interaction)
+        answered = await answer_result(interaction, content, mentions, deferred)
+        await announce(self.bot, interaction.channel, result, interaction=interaction if answered else None)
 
     @app_commands.command(name="end", description=_("GM: end the encounter in this channel (asks to confirm)"))
     async def end(self, interaction: discord.Interaction) -> None:
@@ -88,8 +88,8 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description=_("
     async def undo(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 1) -> None:
         by = await actor_of(interaction)
         result, deferred = await in_time(interaction, self.bot.core.undo(interaction.channel_id, by, count))
-        await answer_result(interaction, f"↩️ {render.clean(result.summary)}", render.NOBODY, deferred)
-        await announce(self.bot, interaction.channel, result, interaction=interaction)
+        answered = await answer_result(interaction, f"↩️ {render.clean(result.summary)}", render.NOBODY, deferred)
+        await announce(self.bot, interaction.channel, result, interaction=interaction if answered else None)
 
     @app_commands.command(name="log", description=_("Post an encounter's log as a Markdown file (also after it ended)"))
     @app_commands.describe(

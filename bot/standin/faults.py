@@ -1,4 +1,5 @@
-"""Injected REST failures: rate limits (429) and server errors (5xx)."""
+"""Injected REST failures: rate limits (429), server errors (5xx) and Discord's coded refusals
+(403 50013 Missing Permissions, 404 10015 Unknown Webhook, ...)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ class Fault:
     retry_after: float
     is_global: bool
     hits: int = 0
+    code: int = 0  # Discord's JSON error code (HTTPException.code): what tells refusals apart
+    message: str | None = None
 
     def response(self) -> web.Response:
         if self.status == 429:
@@ -49,7 +52,8 @@ class Fault:
             if self.is_global:
                 headers["X-RateLimit-Global"] = "true"
             return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
-        body = {"message": f"{self.status}: Server error (injected by the stand-in)", "code": 0}
+        message = self.message or f"{self.status}: Server error (injected by the stand-in)"
+        body = {"message": message, "code": self.code}
         return web.Response(
             status=self.status, body=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
         )
@@ -61,9 +65,17 @@ class FaultInjector:
         self.fired: list[tuple[str, str, int]] = []  # (method, path, status)
 
     def add(
-        self, pattern: str, *, times: int = 1, status: int = 429, retry_after: float = 0.05, is_global: bool = False
+        self,
+        pattern: str,
+        *,
+        times: int = 1,
+        status: int = 429,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+        code: int = 0,
+        message: str | None = None,
     ) -> Fault:
-        fault = Fault(pattern, times, status, retry_after, is_global)
+        fault = Fault(pattern, times, status, retry_after, is_global, code=code, message=message)
         self.active.append(fault)
         return fault
 

@@ -54,3 +54,21 @@ async def test_a_server_in_an_outage_keeps_its_reminders(repo):
     core.now = lambda: record.reminder_due + timedelta(minutes=1)
     await Reminders(bot_seeing(core, {}, unavailable_guilds={record.guild_id})).tick()
     assert [r.channel_id for r in await core.due()] == [CHANNEL]
+
+
+class BrokenChannel:
+    async def send(self, content, **kwargs) -> None:
+        raise RuntimeError("a channel the bot trips over")
+
+
+async def test_a_channel_that_fails_does_not_end_the_pass(repo):
+    core = Core(repo)
+    await started(core, channel=GONE)
+    await started(core)
+    broken, _ = await core.current(GONE)
+    seen_record, _ = await core.current(CHANNEL)
+    assert broken.reminder_due <= seen_record.reminder_due  # the broken one comes first
+    core.now = lambda: seen_record.reminder_due + timedelta(minutes=1)
+    seen = SeenChannel()
+    assert await Reminders(bot_seeing(core, {GONE: BrokenChannel(), CHANNEL: seen})).tick() == 1
+    assert len(seen.sent) == 1 and "Still waiting" in seen.sent[0]

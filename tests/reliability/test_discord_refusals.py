@@ -1,0 +1,342 @@
+"""Discord refuses a request (an error with its JSON code, not a blip that a retry
+mends): a dead interaction token, a channel the bot may no longer post in or see, a
+missing Pin Messages permission, an interaction webhook that is gone. What is saved is
+still shown, deadlines are neither lost nor retried on every pass, and a refusal that
+will come again is not asked again and again."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot import delivery, interact
+from bot.sandbox_text import run_script
+from bot.standin import running_standin
+from rules import registry
+from rules.text import english
+
+from .support import (
+    assert_tracker_current,
+    must,
+    pinned_tracker,
+    reliability_world,
+    running_bot,
+    say,
+    settle,
+    setup_campaign,
+    setup_fight,
+)
+
+CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
+FOLLOWUP = "POST /webhooks/{application_id}/{token}"
+EDIT_BY_WEBHOOK = "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
+DELETE_BY_WEBHOOK = "DELETE /webhooks/{application_id}/{token}/messages/{message_id}"
+PIN = "PUT /channels/{channel_id}/messages/pins/{message_id}"
+
+# Factions, as in its golden script, up to a bandit's attack that Sybilla may react to.
+GOLDEN = Path(__file__).parents[1] / "golden"
+CHOICE_SCRIPT = "\n".join((GOLDEN / "factions.script").read_text().splitlines()[2:18])
+
+
+def refuse(standin, pattern: str, status: int, code: int, message: str, times: int = 1):
+    return standin.faults.add(pattern, status=status, code=code, message=message, times=times)
+
+
+def dead_token(standin, times: int = 5):
+    return refuse(standin, CALLBACK, 404, 10062, "Unknown interaction", times=times)
+
+
+async def refused_then_posted(standin, bot, user: str, command: str, posts: int) -> list:
+    """Run a command whose answer Discord refuses; the ``posts`` public messages that follow it
+    in #combat (the command's work is not all counted by ``bot.idle``: wait for what it shows)."""
+    before = len(standin.messages("combat", include_ephemeral=False))
+    await standin.invoke(user, command)
+    await standin.wait_for(
+        lambda: len(standin.messages("combat", include_ephemeral=False)) >= before + posts or None, 10, "the posts"
+    )
+    await settle(bot)
+    return standin.messages("combat", include_ephemeral=False)[before:]
+
+
+async def waiting_for(bot, channel):
+    record = await bot.core.repo.active_encounter(channel.id)
+    system = registry.get(record.system)
+    return system.turns.waiting(system, system.load(record.state))
+
+
+# --- an answer refused after the change was saved -------------------------------------
+
+
+async def test_a_refused_answer_still_announces_the_new_turn(database_url, errors):
+    """The token died before the answer (404 10062): the turn has moved on all the same, so
+    the channel reads the result and the next player is pinged; no "something went wrong"
+    invites the GM to move it on again."""
+    async with running_standin(reliability_world()) as standin:
+        async with running_bot(standin, database_url, seed=11) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await settle(bot)
+            fault = dead_token(standin)
+            new = await refused_then_posted(standin, bot, "gm", "/initiative next", 2)
+            assert fault.hits >= 1
+            waiting = await waiting_for(bot, standin.channel("combat"))
+            result, turn = new
+            assert english(waiting.title) in result.content and result.interaction is None
+            assert turn.has_component(label="End turn") and set(turn.pings.user_ids) == set(waiting.users)
+            await assert_tracker_current(standin, bot.core.repo, "combat")
+        assert errors.records == [], errors.describe()
+
+
+async def test_a_refused_answer_to_undo_still_shows_the_undo(database_url, errors):
+    async with running_standin(reliability_world()) as standin:
+        async with running_bot(standin, database_url, seed=12) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await must(standin, "gm", "/initiative next")
+            await settle(bot)
+            fault = dead_token(standin)
+            undone, turn = await refused_then_posted(standin, bot, "gm", "/encounter undo", 2)
+            assert fault.hits >= 1
+            assert undone.content.startswith("↩️") and undone.interaction is None
+            waiting = await waiting_for(bot, standin.channel("combat"))
+            assert english(waiting.title) == "Nova's turn"  # back with her, and she is told
+            assert turn.has_component(label="End turn") and set(turn.pings.user_ids) == set(waiting.users)
+            await assert_tracker_current(standin, bot.core.repo, "combat")
+        assert errors.records == [], errors.describe()
+
+
+async def test_a_refused_answer_to_start_still_posts_the_tracker(database_url, errors):
+    async with running_standin(reliability_world()) as standin:
+        async with running_bot(standin, database_url, seed=13) as bot:
+            await setup_campaign(standin)
+            fault = dead_token(standin)
+            new = await refused_then_posted(standin, bot, "gm", "/encounter start", 1)
+            assert fault.hits >= 1
+            (begun,) = [m for m in new if "encounter begins" in m.content]
+            assert begun.interaction is None
+            await standin.wait_for(lambda: standin.book.pinned_in(standin.channel("combat")) or None, 10, "a tracker")
+            await assert_tracker_current(standin, bot.core.repo, "combat")
+        assert errors.records == [], errors.describe()
+
+
+# --- a choice that times out where the bot may not post --------------------------------
+
+
+@pytest.fixture
+async def thread_world():
+    world = reliability_world()
+    duel = world.add_thread(world.channel("combat"), "duel")
+    async with running_standin(world) as standin:
+        yield standin, duel
+
+
+async def open_choice(standin, bot, duel):
+    """A choice waiting in the thread, and a second fight in #combat-2 whose reminder falls
+    due just after that choice's deadline: the time both are due."""
+    await say(standin, "gm", "/campaign setup", system="factions")
+    await run_script(standin, CHOICE_SCRIPT, in_channel=duel, timeout=10)
+    other = standin.channel("combat-2")
+    lines = (
+        "gm: /encounter start",
+        "gm: /initiative add name:Wolf side:wolves stats:\"agi=8 wit=7 weapons='bite:d6'\"",
+        "alice: /initiative join character:Balthasar",
+        "gm: /initiative next",
+    )
+    await run_script(standin, "\n".join(lines), in_channel=other, timeout=10)
+    await settle(bot)
+    choice = await bot.core.repo.active_encounter(duel.id)
+    second = await bot.core.repo.active_encounter(other.id)
+    assert choice.pending_deadline is not None
+    await bot.core.repo.set_meta(second.id, reminder_due=choice.pending_deadline + timedelta(seconds=1))
+    return choice.pending_deadline + timedelta(seconds=2)
+
+
+@pytest.mark.parametrize("how", ["locked thread", "no Send Messages"])
+async def test_a_choice_timing_out_where_the_bot_may_not_post(thread_world, database_url, how, caplog):
+    """The default applies, is said in the parent channel when the thread is locked, and
+    the rest of the pass (another server's reminder) goes on."""
+    standin, duel = thread_world
+    caplog.set_level(logging.WARNING)
+    async with running_bot(standin, database_url, seed=14) as bot:
+        due = await open_choice(standin, bot, duel)
+        if how == "locked thread":
+            standin.archive_thread(duel, locked=True, bot_manages_threads=False)
+        else:
+            refuse(standin, f"POST /channels/{duel.id}/messages", 403, 50013, "Missing Permissions", times=100)
+        await settle(bot)
+        combat = standin.channel("combat")
+        before = len(standin.messages(combat))
+        bot.core.now = lambda: due
+        await bot.reminders.tick()
+        await settle(bot)
+        _, state = await bot.core.current(duel.id)
+        assert state.pending is None, "the choice took its default"
+        assert "Still waiting" in standin.last_message("combat-2").content, "the pass went on"
+        said = [m.content for m in standin.messages(combat)[before:]]
+        if how == "locked thread":
+            assert any("no answer in time" in text and duel.mention in text for text in said), said
+        else:
+            assert said == []
+            assert any("timed out" in r.getMessage() for r in caplog.records if r.name == "bot.reminders")
+
+
+# --- a channel the bot cannot look up ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("status", "code"), [(503, 0), (403, 50001)])
+async def test_one_failed_channel_lookup_loses_no_deadline(thread_world, database_url, status, code):
+    standin, duel = thread_world
+    async with running_bot(standin, database_url, seed=15) as bot:
+        due = await open_choice(standin, bot, duel)
+        standin.archive_thread(duel)  # out of discord.py's cache: the bot must fetch it
+        await settle(bot)
+        fault = refuse(standin, f"GET /channels/{duel.id}", status, code, "refused")
+        bot.core.now = lambda: due
+        await bot.reminders.tick()
+        assert fault.hits == 1
+        record = await bot.core.repo.active_encounter(duel.id)
+        assert record.pending_deadline is not None and record.reminder_due is not None
+        bot.core.now = lambda: due + timedelta(hours=5)
+        await bot.reminders.tick()
+        await settle(bot)
+        _, state = await bot.core.current(duel.id)
+        assert state.pending is None, "the choice took its default once Discord answered again"
+
+
+async def test_a_lasting_refusal_puts_the_deadlines_off_and_a_deleted_channel_drops_them(thread_world, database_url):
+    standin, duel = thread_world
+    async with running_bot(standin, database_url, seed=16) as bot:
+        due = await open_choice(standin, bot, duel)
+        standin.archive_thread(duel)
+        await settle(bot)
+        fault = refuse(standin, f"GET /channels/{duel.id}", 403, 50001, "Missing Access", times=1000)
+        bot.core.now = lambda: due
+        for _ in range(5):  # polls a few seconds apart
+            await bot.reminders.tick()
+        assert fault.hits == 2, "asked again once, then not before the back-off"
+        record = await bot.core.repo.active_encounter(duel.id)
+        assert record.pending_deadline > due and record.reminder_due > due
+        fault.remaining = 0
+        refuse(standin, f"GET /channels/{duel.id}", 404, 10003, "Unknown Channel")
+        bot.core.now = lambda: due + timedelta(hours=1)
+        await bot.reminders.tick()
+        record = await bot.core.repo.active_encounter(duel.id)
+        assert record.pending_deadline is None and record.reminder_due is None
+
+
+# --- no Pin Messages ---------------------------------------------------------------------
+
+
+async def test_without_pin_messages_the_pin_is_not_asked_on_every_edit(database_url, caplog):
+    caplog.set_level(logging.WARNING)
+    async with running_standin(reliability_world()) as standin:
+        fault = refuse(standin, PIN, 403, 50013, "Missing Permissions", times=10_000)
+        async with running_bot(standin, database_url, seed=17) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await settle(bot)
+            for amount in range(1, 11):
+                await must(standin, "gm", "/damage", target="Brute 1", amount=str(amount))
+                await settle(bot)
+            assert fault.hits == 1, "asked when the tracker was posted, not on each of the ten edits"
+            warned = [r for r in caplog.records if "Pin Messages" in r.getMessage()]
+            assert len(warned) == 1
+            # The permission is given back; a new tracker (the old one was deleted) asks again.
+            fault.remaining = 0
+            tracker = [m for m in standin.messages("combat") if m.embeds and "Brute 1" in str(m.embeds)][-1]
+            standin.book.delete(tracker)
+            await must(standin, "gm", "/damage", target="Brute 2", amount="1")
+            await settle(bot)
+            assert pinned_tracker(standin, "combat").id != tracker.id
+            await assert_tracker_current(standin, bot.core.repo, "combat")
+
+
+# --- the interaction's webhook is gone ----------------------------------------------------
+
+
+async def test_an_unknown_webhook_is_not_taken_for_a_deleted_tracker(database_url, errors):
+    """404 10015 Unknown Webhook says the token is unusable, not that the message is gone:
+    the bot edits the tracker itself instead of pinning a second one."""
+    async with running_standin(reliability_world()) as standin:
+        async with running_bot(standin, database_url, seed=18) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await settle(bot)
+            tracker = pinned_tracker(standin, "combat")
+            fault = refuse(standin, EDIT_BY_WEBHOOK, 404, 10015, "Unknown Webhook")
+            await must(standin, "gm", "/damage", target="Brute 1", amount="3")
+            await settle(bot)
+            assert fault.hits == 1
+            assert pinned_tracker(standin, "combat").id == tracker.id
+            await assert_tracker_current(standin, bot.core.repo, "combat")
+        assert errors.records == [], errors.describe()
+
+
+async def test_an_unknown_webhook_does_not_leave_the_end_turn_button(database_url, errors):
+    async with running_standin(reliability_world()) as standin:
+        async with running_bot(standin, database_url, seed=19) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await settle(bot)
+            (old,) = [m for m in standin.messages("combat") if m.has_component(label="End turn")]
+            refuse(standin, EDIT_BY_WEBHOOK, 404, 10015, "Unknown Webhook")
+            await must(standin, "gm", "/initiative next")
+            await settle(bot)
+            assert not old.has_component(label="End turn")
+            assert len([m for m in standin.messages("combat") if m.has_component(label="End turn")]) == 1
+        assert errors.records == [], errors.describe()
+
+
+async def test_an_unknown_webhook_does_not_leave_the_old_tracker_pinned(database_url, errors, monkeypatch):
+    """The tracker moves to a fresher token: its old message goes first, by the bot when its
+    own webhook is refused, rather than stay pinned beside its successor."""
+    monkeypatch.setattr(delivery, "TOKEN_SECONDS", 3.0)
+    async with running_standin(reliability_world()) as standin:
+        standin.interaction_token_seconds = 3.0
+        async with running_bot(standin, database_url, seed=20) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await settle(bot)
+            first = pinned_tracker(standin, "combat")
+            await asyncio.sleep(2.2)  # less than a third of its token left
+            fault = refuse(standin, DELETE_BY_WEBHOOK, 404, 10015, "Unknown Webhook")
+            await must(standin, "gm", "/damage", target="Brute 1", amount="3")
+            await settle(bot)
+            assert fault.hits == 1 and first.deleted
+            assert pinned_tracker(standin, "combat").id != first.id
+            await assert_tracker_current(standin, bot.core.repo, "combat")
+        assert errors.records == [], errors.describe()
+
+
+@pytest.mark.parametrize(("command", "work"), [("/encounter undo", "undo"), ("/initiative next", "act")])
+async def test_a_webhook_refused_after_a_slow_commands_acknowledgement(
+    database_url, errors, monkeypatch, command, work
+):
+    """Acknowledged privately, the answer goes out as followups; when the webhook is refused
+    (404 10015), the answer, the turn ping and the tracker go out as the bot's own."""
+    async with running_standin(reliability_world()) as standin:
+        async with running_bot(standin, database_url, seed=21) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await must(standin, "gm", "/initiative next")
+            await settle(bot)
+            applied = getattr(bot.core, work)
+
+            async def slowly(*args, **kwargs):
+                await asyncio.sleep(0.2)
+                return await applied(*args, **kwargs)
+
+            monkeypatch.setattr(bot.core, work, slowly)
+            monkeypatch.setattr(interact, "ANSWER_WITHIN_SECONDS", 0.05)  # so it is acknowledged first
+            fault = refuse(standin, FOLLOWUP, 404, 10015, "Unknown Webhook", times=10)
+            answer, turn = await refused_then_posted(standin, bot, "gm", command, 2)
+            assert fault.hits >= 1
+            assert answer.interaction is None and not answer.is_followup
+            waiting = await waiting_for(bot, standin.channel("combat"))
+            assert english(waiting.title) in turn.content and set(turn.pings.user_ids) == set(waiting.users)
+            await assert_tracker_current(standin, bot.core.repo, "combat")
+        assert errors.records == [], errors.describe()
