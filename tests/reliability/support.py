@@ -37,6 +37,12 @@ TOKEN = "standin.bot.token"
 SYSTEM = "rotted-capes"
 UNDO = "/encounter undo"
 TIMED_OUT = "(choice timed out)"
+# Discord's routes the bot's answers take, as the stand-in's faults name them.
+CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
+FOLLOWUP = "POST /webhooks/{application_id}/{token}"  # turn pings: followups of the interaction that changed the turn
+EDIT_BY_WEBHOOK = "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"  # the tracker's edits
+DELETE_BY_WEBHOOK = "DELETE /webhooks/{application_id}/{token}/messages/{message_id}"
+PIN = "PUT /channels/{channel_id}/messages/pins/{message_id}"
 
 # The closing figures CI prints (conftest's terminal summary).
 FIGURES: Counter[str] = Counter()

@@ -11,7 +11,10 @@ from rules import registry
 from rules.said import english
 
 from .support import (
+    CALLBACK,
+    EDIT_BY_WEBHOOK,
     FIGURES,
+    FOLLOWUP,
     Commander,
     answered_once,
     assert_tracker_current,
@@ -25,12 +28,6 @@ from .support import (
     setup_campaign,
     setup_fight,
 )
-
-CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
-# Turn pings go out as followups of the interaction that changed the turn.
-FOLLOWUP = "POST /webhooks/{application_id}/{token}"
-# The tracker is edited through the webhook of the interaction that posted it.
-EDIT_MESSAGE = "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
 
 
 def round_of_commands(tag: str) -> list[tuple[str, str, dict]]:
@@ -104,11 +101,11 @@ async def test_rate_limits_and_server_errors_lose_and_double_nothing(database_ur
             faults = [
                 standin.fail_next(CALLBACK, times=3, retry_after=0.05),
                 standin.fail_next(FOLLOWUP, times=2, retry_after=0.05),
-                standin.fail_next(EDIT_MESSAGE, times=2, retry_after=0.05),
+                standin.fail_next(EDIT_BY_WEBHOOK, times=2, retry_after=0.05),
                 # discord.py waits a second or more before retrying a 5xx: one of each kind.
                 standin.fail_next(CALLBACK, status=502),
                 standin.fail_next(FOLLOWUP, status=500),
-                standin.fail_next(EDIT_MESSAGE, status=504),
+                standin.fail_next(EDIT_BY_WEBHOOK, status=504),
             ]
             sent = [await commander.send(u, p, **o) for u, p, o in round_of_commands("faults") * 2]
             await commander.answers(sent)

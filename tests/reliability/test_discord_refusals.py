@@ -20,6 +20,11 @@ from rules import registry
 from rules.text import english
 
 from .support import (
+    CALLBACK,
+    DELETE_BY_WEBHOOK,
+    EDIT_BY_WEBHOOK,
+    FOLLOWUP,
+    PIN,
     assert_tracker_current,
     must,
     pinned_tracker,
@@ -30,12 +35,6 @@ from .support import (
     setup_campaign,
     setup_fight,
 )
-
-CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
-FOLLOWUP = "POST /webhooks/{application_id}/{token}"
-EDIT_BY_WEBHOOK = "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
-DELETE_BY_WEBHOOK = "DELETE /webhooks/{application_id}/{token}/messages/{message_id}"
-PIN = "PUT /channels/{channel_id}/messages/pins/{message_id}"
 
 # Factions, as in its golden script, up to a bandit's attack that Sybilla may react to.
 GOLDEN = Path(__file__).parents[1] / "golden"
