@@ -20,7 +20,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from rules.randomness import Chance
 from rules.rng import seed_from
-from rules.said import EMPTY, cut, english, joined, say, seq, term
+from rules.said import EMPTY, cut, english, joined, say, say_plural, seq, term
 from rules.secrets import secret
 from rules.system import Resting, System
 from rules.text import Secret, Text, Typed, walk
@@ -33,6 +33,7 @@ UNDO = "/campaign undo"
 # What the GM did between fights and checks that changed what a character carries are undone here;
 # a fight's end is undone with /encounter undo.
 UNDOABLE = ("/campaign rest", "/campaign adjust", "/check")
+IMPORT = "/campaign import"
 MAX_VALUE_CHARS = 200
 SYSTEM_STATE = "rules"  # where the campaign state keeps the system's part (e.g. the Editor-in-Chief's pool)
 
@@ -176,6 +177,9 @@ class Between:
         moved: list[Text] = [
             mark(now[i].name) for i in ids if i in now and now[i].lasting != written["characters"][str(i)]
         ]
+        gone = sum(1 for i in ids if i not in now)  # removed, or replaced by an import
+        if gone:
+            moved.append(say_plural("{n} character no longer stored", "{n} characters no longer stored", gone, n=gone))
         campaign = written.get("campaign")
         if campaign is not None:
             current = await self.repo.get_campaign(key)
@@ -242,6 +246,8 @@ class Between:
 
     async def _undo(self, key: int, by: Actor, by_name: str | None) -> Text:
         for change in await self.repo.changes(key, limit=200):
+            if english(change.command).startswith(IMPORT):
+                break  # what came before an import was replaced whole: nothing of it is left to take back
             # A check that changed nothing (most do) has nothing to take back.
             if change.undone or not english(change.command).startswith(UNDOABLE) or not change.before:
                 continue

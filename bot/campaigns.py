@@ -25,6 +25,7 @@ from rules.system import System
 from rules.usertext import quoted
 
 from . import transfer
+from .between import IMPORT
 from .keyed_locks import KeyedLocks
 from .places import Places, own_key
 from .repository import CampaignChanged, CampaignRecord, CharacterRecord, NewChange, NpcRecord, Repository
@@ -206,7 +207,7 @@ class Campaigns:
                     state=incoming.state,
                     characters=incoming.characters,
                     npcs=incoming.npcs,
-                    change=NewChange(pending.key, by.user_id, "/campaign import", summary, {}, by_name),
+                    change=NewChange(pending.key, by.user_id, IMPORT, summary, {}, by_name),
                     unchanged=lambda *found: transfer.digest(*found) == pending.replaces,
                 )
         except CampaignChanged:

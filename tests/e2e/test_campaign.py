@@ -705,3 +705,23 @@ async def test_a_kept_npc_is_every_gms_and_not_its_keepers_once_no_longer_gm(sta
     removed = await say(standin, "carol", "/character remove", name="Doctor Vile")
     assert removed.ephemeral and "only a GM" in removed.content, removed.content
     assert await bot.core.repo.get_character(guild.id, "Doctor Vile") is not None
+
+
+async def test_an_undo_of_a_change_to_a_character_no_longer_stored_is_refused(standin, bot):
+    # Undid and marked undone, it would write nowhere and say it had taken the change back.
+    await campaign(standin)
+    await say(standin, "gm", "/campaign adjust", character="Nova", key="plot_points", value="3")
+    await say(standin, "alice", "/character remove", name="Nova")
+    undo = await say(standin, "gm", "/campaign undo")
+    assert undo.ephemeral and "1 character no longer stored" in undo.content, undo.content
+
+
+async def test_an_undo_does_not_reach_past_an_import(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/campaign adjust", character="Nova", key="plot_points", value="3")
+    file = await exported(standin, "gm")
+    done = await (await standin.click("gm", "Import", message=await preview_of(standin, file))).response()
+    assert "Imported" in done.content, done.content
+    undo = await say(standin, "gm", "/campaign undo")
+    assert undo.ephemeral and "There is no rest, adjustment or check to undo." in undo.content, undo.content
+    assert (await nova(bot, standin)).lasting["plot_points"] == 3
