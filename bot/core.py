@@ -12,6 +12,7 @@ Nothing here touches Discord: cogs call it and render what it returns.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -20,7 +21,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from rules import registry
+from rules import carry, registry
 from rules.actions import Action, Choose
 from rules.commands import check_start, check_undo
 from rules.engine import apply
@@ -316,13 +317,20 @@ class Core:
         stored = [
             r for r in await self.repo.characters_by_ids(fought) if r.system == record.system and r.guild_id == key
         ]
-        # Keys the fight does not own (attribute losses, a hiatus count) stay as stored.
-        lasting = {r.id: r.lasting | system.lasting(state, fought[r.id]) for r in stored}
-        handed_back = system.campaign_out(state)
-        campaign = await self.repo.get_campaign(key) if handed_back else None
+        joined, begun = await self._as_joined(record, system, {r.id for r in stored})
+        # Keys the fight does not own (attribute losses, a hiatus count), and those it left as it found
+        # them (a rest or an adjustment made meanwhile), stay as stored.
+        lasting = {
+            r.id: r.lasting | carry.written(r.lasting, joined.get(r.id), system.lasting(state, fought[r.id]))
+            for r in stored
+        }
+        ended_with = system.campaign_out(state)
+        campaign = await self.repo.get_campaign(key) if ended_with else None
         campaign_state = None
         if campaign is not None and campaign.system == record.system:
-            campaign_state = campaign.state | {SYSTEM_STATE: dict(campaign.state.get(SYSTEM_STATE) or {}) | handed_back}
+            own = dict(campaign.state.get(SYSTEM_STATE) or {})
+            began_with = system.campaign_out(begun) if begun is not None else None
+            campaign_state = campaign.state | {SYSTEM_STATE: own | carry.handed_back(own, began_with, ended_with)}
         if not lasting and campaign_state is None:
             return None, None, None
         names = listed(mark(r.name) for r in stored) or say("no stored characters")
@@ -338,6 +346,25 @@ class Core:
             by_name,
         )
         return lasting, change, campaign_state
+
+    async def _as_joined(
+        self, record: EncounterRecord, system: System, ids: set[int]
+    ) -> tuple[dict[int, dict[str, Any]], Encounter | None]:
+        """Each stored character's lasting state as it joined the fight (by character id), and the fight
+        as it began: read from the states its log kept, the newest being the one before this command."""
+        kept: list[Any] = [e.state_before for e in await self.repo.events(record.id)] + [record.state]
+        states = [json.loads(data) if isinstance(data, str) else data for data in kept]
+        joined: dict[int, dict[str, Any]] = {}
+        for data in states:
+            new = {c.get("character_id") for c in data.get("combatants", ())} & ids - joined.keys()
+            if new:
+                fight = system.load(data)
+                joined |= {
+                    c.character_id: system.lasting(fight, c)
+                    for c in fight.combatants
+                    if c.character_id is not None and c.character_id in new
+                }
+        return joined, system.load(states[0])
 
     def _timers(self, record: EncounterRecord, before: Encounter, after: Encounter) -> dict[str, Any]:
         """Reminder and choice deadlines that follow from a state change."""

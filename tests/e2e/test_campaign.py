@@ -725,3 +725,25 @@ async def test_an_undo_does_not_reach_past_an_import(standin, bot):
     undo = await say(standin, "gm", "/campaign undo")
     assert undo.ephemeral and "There is no rest, adjustment or check to undo." in undo.content, undo.content
     assert (await nova(bot, standin)).lasting["plot_points"] == 3
+
+
+async def nova_fights(standin):
+    await say(standin, "gm", "/encounter start")
+    joined = await say(standin, "alice", "/initiative join", character="Nova", roll=14)
+    assert not joined.ephemeral, joined.content
+    await say(standin, "gm", "/initiative next")
+
+
+async def test_a_fights_end_keeps_what_changed_meanwhile_and_writes_what_the_fight_changed(standin, bot):
+    await campaign(standin)
+    await nova_fights(standin)
+    guild = standin.world.default_guild.id
+    await say(standin, "gm", "/damage", target="Nova", amount="10")  # the fight's own change
+    await say(standin, "gm", "/campaign adjust", character="Nova", key="plot_points", value="3")  # meanwhile
+    checked = await say(standin, "alice", "/check", character="Nova", kind="save", dc=20, dice="2")
+    reroll = next(b["label"] for b in checked.buttons() if "Plot" in b["label"])
+    await (await standin.click("alice", reroll, message=checked)).response()  # a point to the pool, meanwhile
+    await end_fight(standin)
+    kept = (await nova(bot, standin)).lasting
+    assert kept["plot_points"] == 2 and kept["stamina"] == 10, kept  # 3, less the reroll; the fight's damage
+    assert (await bot.core.repo.get_campaign(guild)).state["rules"]["pool"] == 1
