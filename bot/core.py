@@ -181,6 +181,12 @@ class Core:
         campaign_system, _ = await self.settings(campaign_key)
         return campaign_system
 
+    async def fighting_for(self, channel_id: int, key: int) -> int:
+        """The campaign whose characters and NPCs join the channel's running fight: the one it began in,
+        though the channel was bound to another since (its end saves them there); else `key`."""
+        record = await self.repo.active_encounter(channel_id)
+        return key if record is None else campaign_of(record)
+
     async def peek(self, channel_id: int) -> tuple[EncounterRecord, Encounter] | None:
         record = await self.repo.active_encounter(channel_id)
         return None if record is None else (record, self._load(record))

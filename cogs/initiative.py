@@ -45,7 +45,8 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
         cards: str | None = None,
         surprised: bool = False,
     ) -> None:
-        record = await autocomplete.resolve_character(interaction, await campaign_key(interaction), character)
+        key = await self.bot.core.fighting_for(interaction.channel_id, await campaign_key(interaction))
+        record = await autocomplete.resolve_character(interaction, key, character)
         stored = carried(record)
         await run(
             interaction,
@@ -86,7 +87,7 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
         keep: bool = False,
     ) -> None:
         by = await actor_of(interaction)
-        key = await campaign_key(interaction)
+        key = await self.bot.core.fighting_for(interaction.channel_id, await campaign_key(interaction))
         library = self.bot.core.library
         npc = await library.template(key, by, template)
         label = name or (npc.name if npc else None)

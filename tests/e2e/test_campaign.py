@@ -747,3 +747,20 @@ async def test_a_fights_end_keeps_what_changed_meanwhile_and_writes_what_the_fig
     kept = (await nova(bot, standin)).lasting
     assert kept["plot_points"] == 2 and kept["stamina"] == 10, kept  # 3, less the reroll; the fight's damage
     assert (await bot.core.repo.get_campaign(guild)).state["rules"]["pool"] == 1
+
+
+async def test_a_fight_keeps_drawing_on_the_campaign_it_began_in_after_its_channel_is_rebound(standin, bot):
+    # Its end saves its characters in that campaign: one of the new campaign joining would be lost.
+    await campaign(standin)
+    await say(standin, "gm", "/encounter start", in_channel="combat-2")
+    await say(standin, "gm", "/campaign bind", place="combat-2")
+    await say(standin, "gm", "/campaign setup", system=KEY, in_channel="combat-2")
+    await say(standin, "bob", "/character add", name="Vega", stats=BOLT, in_channel="combat-2")
+    refused = await say(standin, "bob", "/initiative join", character="Vega", roll=12, in_channel="combat-2")
+    assert refused.ephemeral and "No character called" in refused.content, refused.content
+    joined = await say(standin, "alice", "/initiative join", character="Nova", roll=14, in_channel="combat-2")
+    assert not joined.ephemeral, joined.content
+    await say(standin, "gm", "/initiative next", in_channel="combat-2")
+    await say(standin, "gm", "/damage", target="Nova", amount="5", in_channel="combat-2")
+    await end_fight(standin, "combat-2")
+    assert (await nova(bot, standin)).lasting["stamina"] == 15
