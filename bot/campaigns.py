@@ -126,7 +126,7 @@ class Campaigns:
                 )
             if value is True:
                 raise InvalidInput(say("Give `{name}` a value: `{name}=…`.", name=name))
-            merged[name] = typed(value, rules_system.options[name].default, name)
+            merged[name] = typed(value, rules_system.options[name], name)
         role_id = gm_role_id if gm_role_id else (current.gm_role_id if current else None)
         await self.repo.save_campaign(key, system=system, gm_role_id=role_id, settings=merged)
         return rules_system, role_id

@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.errors import InvalidInput
 from rules.said import say
+from rules.system import Option
 
 DEFAULT_CHOICE_SECONDS = 120
 MAX_REMINDER_MINUTES = 1440
@@ -20,8 +21,10 @@ def bounded(value: Any, key: str, low: int, high: int) -> int:
     return value
 
 
-def typed(value: Any, default: Any, key: str) -> Any:
-    """A system setting in its default's type, within sane bounds; nothing that could ping or link."""
+def typed(value: Any, option: Option, key: str) -> Any:
+    """A system setting in its default's type, within its declared range or choices; nothing that could
+    ping or link."""
+    default = option.default
     if isinstance(default, bool):
         text = str(value).lower()
         if text in ("1", "true", "yes", "on"):
@@ -34,9 +37,14 @@ def typed(value: Any, default: Any, key: str) -> Any:
             number = int(value)
         except (TypeError, ValueError):
             raise InvalidInput(say("`{key}` must be a whole number.", key=key)) from None
-        low = 0 if default >= 0 else -1000
-        return bounded(number, key, low, 1000)
+        low = option.low if option.low is not None else 0 if default >= 0 else -1000
+        return bounded(number, key, low, option.high if option.high is not None else 1000)
     text = str(value)
+    if option.choices:
+        word = text.strip().lower()
+        if word not in option.choices:
+            raise InvalidInput(say("`{key}` is one of: {choices}.", key=key, choices=", ".join(option.choices)))
+        return word
     if len(text) > MAX_TEXT_SETTING:
         raise InvalidInput(say("`{key}` is limited to {n} characters.", key=key, n=MAX_TEXT_SETTING))
     if any(ch in text for ch in "@<>`[]") or "://" in text:

@@ -248,7 +248,8 @@ def _settings(system, settings: dict[str, Any]) -> dict[str, Any]:
             continue
         if key not in system.options:
             raise InvalidInput(say("The file has an unknown setting {name}.", name=quoted(key)))
-        default = system.options[key].default
+        option = system.options[key]
+        default = option.default
         # setup reads typed text; a file holds the stored value, which must already be of the default's type.
         if isinstance(default, bool) and not isinstance(value, bool):
             raise InvalidInput(say("`{key}` is yes or no.", key=key))
@@ -257,7 +258,7 @@ def _settings(system, settings: dict[str, Any]) -> dict[str, Any]:
                 raise InvalidInput(say("`{key}` must be a whole number.", key=key))
         elif isinstance(default, str) and not isinstance(value, str):
             raise InvalidInput(say("The file's setting {name} is not text.", name=quoted(key)))
-        checked[key] = typed(value, default, key)
+        checked[key] = typed(value, option, key)
     return checked
 
 

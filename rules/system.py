@@ -31,10 +31,16 @@ InitiativeKey = tuple[float, ...]
 
 
 class Option(Value):
-    """A campaign setting a system reads, with its default and a help line."""
+    """A campaign setting a system reads, with its default and a help line.
+
+    `choices`: the words a text setting may be (a misspelt word would otherwise play as
+    whichever branch its reader falls through to); `low`/`high`: a number's range."""
 
     default: Any
     help: str
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
 
 
 class RestOption(Value):

@@ -47,6 +47,33 @@ async def test_setup_refuses_settings_the_system_does_not_have_or_cannot_hold(ca
         await campaigns.setup(KEY, GM, "rotted-capes", reminder_minutes=5000)
 
 
+@pytest.mark.parametrize(
+    "system, settings, refusal",
+    [
+        # a misspelt word would play as whichever branch its reader falls through to
+        ("99-towers", "defender_flips=player", "`defender_flips` is one of: players, auto."),
+        ("rotted-capes", "advantage=counts", "`advantage` is one of: cancel, count."),
+        # a hero holds at most 100 Plot Points, and a typed DC is 1 to 60
+        ("rotted-capes", "starting_plot_points=101", "`starting_plot_points` must be a whole number from 0 to 100."),
+        ("rotted-capes", "ongoing_dc=0", "`ongoing_dc` must be a whole number from 1 to 60."),
+        ("rotted-capes", "ongoing_dc=61", "`ongoing_dc` must be a whole number from 1 to 60."),
+    ],
+)
+async def test_setup_holds_a_setting_to_its_choices_and_range(
+    campaigns: Campaigns, repo: Repository, system: str, settings: str, refusal: str
+) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        await campaigns.setup(KEY, GM, system, settings=settings)
+    assert str(refused.value) == refusal
+    assert await repo.get_campaign(KEY) is None
+
+
+async def test_a_setting_word_is_read_whatever_its_case(campaigns: Campaigns, repo: Repository) -> None:
+    await campaigns.setup(KEY, GM, "99-towers", settings="defender_flips=Auto")
+    await campaigns.setup(KEY, GM, "99-towers", settings="surprise_phases=4")
+    assert (await repo.get_campaign(KEY)).settings == {"defender_flips": "auto", "surprise_phases": 4}
+
+
 async def test_only_the_gm_exports(campaigns: Campaigns, repo: Repository) -> None:
     with pytest.raises(NotAllowed, match="Only the GM exports the campaign"):
         await campaigns.export(KEY, PLAYER)  # refused before saying there is no campaign
@@ -116,3 +143,17 @@ def test_a_version_1_file_reads_as_it_meant_then() -> None:
     assert other.characters[0]["sheet"] == {"dex": 0}
     with pytest.raises(InvalidInput, match="versions 1 to 2"):
         transfer.read(campaign_file(3, "fightin-words", sheet), expected_system=None)
+
+
+@pytest.mark.parametrize(
+    "system, settings, refusal",
+    [
+        ("99-towers", {"defender_flips": "player"}, "`defender_flips` is one of: players, auto."),
+        ("rotted-capes", {"starting_plot_points": 150}, "`starting_plot_points` must be a whole number from 0 to 100."),
+    ],
+)
+def test_an_imported_setting_is_held_to_what_setup_allows(system: str, settings: dict, refusal: str) -> None:
+    data = {"format": transfer.FORMAT, "version": 2, "system": system, "settings": settings, "state": {}}
+    with pytest.raises(InvalidInput) as refused:
+        transfer.read(transfer.dumps(data | {"characters": [], "npcs": []}), expected_system=None)
+    assert str(refused.value) == refusal

@@ -24,6 +24,7 @@ from bot.repository import DuplicateName, NewChange, NewEvent, Repository
 from bot.tables import UTCDateTime, metadata
 
 ROOT = Path(__file__).resolve().parents[2]
+HEAD = "0008"
 TABLES = {"campaign", "character", "encounter", "event", "npc", "campaign_change", "campaign_place", "encounter_share"}
 
 
@@ -43,7 +44,7 @@ async def test_upgrade_creates_schema_then_is_a_no_op(database_url: str, monkeyp
         assert await _tables(engine) == set()
         await upgrade_schema(engine)
         assert await _tables(engine) == TABLES | {"alembic_version"}
-        assert await _revision(engine) == head_revision() == "0007"
+        assert await _revision(engine) == head_revision() == HEAD
 
         repo = Repository(engine)
         await repo.save_campaign(1, system="dnd5e")
@@ -53,7 +54,7 @@ async def test_upgrade_creates_schema_then_is_a_no_op(database_url: str, monkeyp
 
         monkeypatch.setattr(alembic.command, "upgrade", must_not_run)
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0007"
+        assert await _revision(engine) == HEAD
         assert (await repo.get_campaign(1)).system == "dnd5e"
     finally:
         await engine.dispose()
@@ -71,7 +72,7 @@ async def test_concurrent_upgrades_of_a_new_database(database_url: str) -> None:
     engines = [create_engine(database_url) for _ in range(3)]
     try:
         await asyncio.gather(*(upgrade_schema(e) for e in engines))
-        assert await _revision(engines[0]) == "0007"
+        assert await _revision(engines[0]) == HEAD
         assert await _tables(engines[1]) == TABLES | {"alembic_version"}
     finally:
         for e in engines:
@@ -96,7 +97,7 @@ async def test_alembic_command_line(database_url: str) -> None:
     await asyncio.to_thread(alembic, "upgrade", "head")
     engine = create_engine(database_url)
     try:
-        assert await _revision(engine) == "0007"
+        assert await _revision(engine) == HEAD
         await asyncio.to_thread(alembic, "downgrade", "base")
         assert await _tables(engine) == {"alembic_version"}
         assert "0001" in await asyncio.to_thread(alembic, "history")
@@ -196,9 +197,9 @@ async def test_sqlite_table_rebuild_keeps_child_rows(engine, tmp_path: Path, mon
 
     scripts = tmp_path / "migrations"
     shutil.copytree(bot.db.MIGRATIONS_DIR, scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0008_rebuild.py").write_text(
-        'revision = "0008"\n'
-        'down_revision = "0007"\n'
+    (scripts / "versions" / "0009_rebuild.py").write_text(
+        'revision = "0009"\n'
+        'down_revision = "0008"\n'
         "import sqlalchemy as sa\n"
         "from alembic import op\n"
         "def upgrade():\n"
@@ -209,7 +210,7 @@ async def test_sqlite_table_rebuild_keeps_child_rows(engine, tmp_path: Path, mon
     bot.db.head_revision.cache_clear()
     try:
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0008"
+        assert await _revision(engine) == "0009"
     finally:
         monkeypatch.undo()
         bot.db.head_revision.cache_clear()
@@ -274,7 +275,7 @@ async def test_0002_carries_a_filled_0001_database_forward(database_url: str) ->
                 statement = sa.text(sql).bindparams(sa.bindparam("t", type_=UTCDateTime()))
                 await conn.execute(statement, {"t": stamp, **params})
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0007"
+        assert await _revision(engine) == HEAD
         repo = Repository(engine)
         campaign = await repo.get_campaign(2**62)
         expected = ("rotted-capes", 2**61, {"reminder_minutes": 5})
@@ -307,7 +308,7 @@ async def test_0003_keeps_characters_stored_before_it_as_heroes(database_url: st
             ).bindparams(sa.bindparam("t", type_=UTCDateTime()))
             await conn.execute(statement, {"t": datetime(2026, 11, 26, 10, tzinfo=UTC)})
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0007"
+        assert await _revision(engine) == HEAD
         repo = Repository(engine)
         assert not (await repo.get_character(1, "Nova")).npc
         await repo.add_character(1, 7, "Dr Rot", "rotted-capes", {}, npc=True)
@@ -369,11 +370,44 @@ async def test_0007_gives_stored_names_the_key_a_fight_compares_by(database_url:
                 ).bindparams(sa.bindparam("t", type_=UTCDateTime()))
                 await conn.execute(statement, {"name": name, "key": key, "t": datetime(2026, 11, 28, tzinfo=UTC)})
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0007"
+        assert await _revision(engine) == HEAD
         repo = Repository(engine)
         assert (await repo.get_character(1, "\u2694 Blade", owner_id=8)).name == "\u2694\ufe0f Blade"
         assert (await repo.get_npc(1, "Goblin")).name == "Gob\u200blin"
         assert (await repo.get_character(1, "bob", owner_id=7)).name == "Bob"
         assert {c.name for c in await repo.list_characters(1, owner_id=7)} == {"Bob", "B\u200bob"}
+    finally:
+        await engine.dispose()
+
+
+async def test_0008_drops_setting_words_no_system_knows_and_brings_numbers_into_range(database_url: str) -> None:
+    """A misspelt word played as whichever branch its reader fell through to: it becomes the default again."""
+    engine = create_engine(database_url)
+    try:
+        await _migrate_to(engine, "0007")
+        rows = [
+            (1, "99-towers", {"defender_flips": "player", "surprise_phases": 4}),
+            (2, "99-towers", {"defender_flips": " Auto"}),
+            (3, "rotted-capes", {"advantage": "counts", "starting_plot_points": 150, "ongoing_dc": 0}),
+            (4, "rotted-capes", {"advantage": "count", "ongoing_dc": 12}),
+            (5, "factions", {"advantage": "whatever"}),
+        ]
+        async with engine.begin() as conn:
+            for key, system, settings in rows:
+                statement = sa.text(
+                    "INSERT INTO campaign (guild_id, system, settings, state, created_at, updated_at) "
+                    "VALUES (:key, :system, :settings, '{}', :t, :t)"
+                ).bindparams(sa.bindparam("t", type_=UTCDateTime()), sa.bindparam("settings", type_=sa.JSON()))
+                values = {"key": key, "system": system, "settings": settings}
+                await conn.execute(statement, {**values, "t": datetime(2026, 11, 28, tzinfo=UTC)})
+        await upgrade_schema(engine)
+        repo = Repository(engine)
+        assert [(await repo.get_campaign(key)).settings for key, _, _ in rows] == [
+            {"surprise_phases": 4},
+            {"defender_flips": "auto"},
+            {"starting_plot_points": 100, "ongoing_dc": 1},
+            {"advantage": "count", "ongoing_dc": 12},
+            {"advantage": "whatever"},
+        ]
     finally:
         await engine.dispose()

@@ -18,6 +18,9 @@ from ...text import Text
 from ...turns.initiative import InitiativeState
 from ...usertext import Typed, listed, quoted
 
+MAX_PLOT_POINTS = 100  # what a hero may hold, whichever way they come: sheet, setting, award, aid, import
+MAX_DC = 60  # the hardest save or check a GM may set
+
 ENERGY = (N_("cold"), N_("cosmic"), N_("electricity"), N_("fire"), N_("radioactive"), N_("sonic"))
 PHYSICAL = (N_("acid"), N_("ballistic"), N_("kinetic"), N_("piercing"), N_("slashing"))
 DAMAGE_TYPES = ENERGY + PHYSICAL + (N_("poison"), N_("psychic"))

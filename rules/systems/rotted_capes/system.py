@@ -32,7 +32,7 @@ from .actions import (
     Swap,
 )
 from .commands import COMMANDS
-from .model import RCCombatant, RCEncounter, RCSheet, fresh_state
+from .model import MAX_DC, MAX_PLOT_POINTS, RCCombatant, RCEncounter, RCSheet, fresh_state
 from .rolls import masked_bonus, mode_for, reasons, roll_d20, signed
 
 # /help shows this after the general text, a section per **Title** line picked from a menu:
@@ -68,16 +68,21 @@ class RottedCapes(System[RCCombatant]):
         FormSection(label=N_("Zombies and companions"), keys=("zombie", "zombie_level", "brute", "companion_of")),
     )
     options = {
-        "starting_plot_points": Option(default=1, help=N_("Plot Points each hero starts an Issue with.")),
+        "starting_plot_points": Option(
+            default=1, low=0, high=MAX_PLOT_POINTS, help=N_("Plot Points each hero starts an Issue with.")
+        ),
         "offer_plot_disadvantage": Option(
             default=True,
             help=N_("Ask a hero with Plot Points, when a threat attacks them, whether to spend one for disadvantage."),
         ),
         "advantage": Option(
             default="cancel",
+            choices=("cancel", "count"),
             help=N_("`cancel`: any advantage and any disadvantage give a straight roll; `count`: the reasons net out."),
         ),
-        "ongoing_dc": Option(default=10, help=N_("Save DC against Ongoing Damage when none is given.")),
+        "ongoing_dc": Option(
+            default=10, low=1, high=MAX_DC, help=N_("Save DC against Ongoing Damage when none is given.")
+        ),
     }
 
     # --- sheets and initiative -------------------------------------------------

@@ -56,6 +56,7 @@ class TowersSystem(System[TowersCombatant]):
         "mana_per_zero_phase": Option(default=1, help=N_("Mana each caster regains at the start of each zero phase.")),
         "defender_flips": Option(
             default="players",
+            choices=("players", "auto"),
             help=N_(
                 "`players`: player characters flip their own defence "
                 "(a choice with a button); `auto`: the bot flips every defence at once."
