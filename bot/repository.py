@@ -683,10 +683,12 @@ class Repository:
         owner_id: int | None = None,
         prefix: str | None = None,
         limit: int = 25,
+        with_kept: bool = False,
     ) -> list[CharacterRecord]:
+        """The campaign's characters, or `owner_id`'s (and with `with_kept`, every NPC a GM kept too)."""
         stmt = sa.select(CH).where(CH.c.guild_id == guild_id)
         if owner_id is not None:
-            stmt = stmt.where(CH.c.owner_id == owner_id)
+            stmt = stmt.where(sa.or_(CH.c.owner_id == owner_id, CH.c.npc) if with_kept else CH.c.owner_id == owner_id)
         if prefix:
             stmt = stmt.where(CH.c.name_key.startswith(name_key(prefix), autoescape=True))
         stmt = stmt.order_by(self._in_code_order(CH.c.name_key), CH.c.id).limit(limit)

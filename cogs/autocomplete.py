@@ -96,8 +96,16 @@ async def campaign_characters(interaction: discord.Interaction, current: str) ->
     return await _campaign_characters(interaction, current, None)
 
 
-async def my_campaign_characters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return await _campaign_characters(interaction, current, interaction.user.id)
+async def joinable_characters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Your own characters, and for a GM every NPC a GM kept (they belong to all of them), from the
+    campaign the channel's fight draws on."""
+    core = interaction.client.core
+    key = await core.fighting_for(interaction.channel_id, await campaign_key(interaction))
+    gm = (await actor_of(interaction)).is_gm
+    records = await core.repo.list_characters(
+        key, owner_id=interaction.user.id, prefix=current or None, limit=25, with_kept=gm
+    )
+    return _character_choices(interaction, records)
 
 
 async def resolve_character(interaction: discord.Interaction, key: int, text: str):

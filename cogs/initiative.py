@@ -35,7 +35,7 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
         cards=_(CARDS),
         surprised=_("Caught by surprise"),
     )
-    @app_commands.autocomplete(character=autocomplete.my_campaign_characters)
+    @app_commands.autocomplete(character=autocomplete.joinable_characters)
     async def join(
         self,
         interaction: discord.Interaction,

@@ -684,8 +684,12 @@ async def test_a_kept_npc_is_every_gms_and_not_its_keepers_once_no_longer_gm(sta
     await say(standin, "carol", "/initiative next")
     await say(standin, "carol", "/damage", target="Doctor Vile", amount="3")
     await end_fight(standin)
-    # another GM brings it back, with /initiative join or /initiative add keep:true, as it left
+    # another GM brings it back, with /initiative join or /initiative add keep:true, as it left; join offers it
     await say(standin, "gm", "/encounter start")
+    offered = await (await standin.autocomplete("gm", "/initiative join", "character", character="doc")).choices()
+    assert [c["value"] for c in offered] == ["Doctor Vile"]
+    offered = await (await standin.autocomplete("bob", "/initiative join", "character", character="")).choices()
+    assert offered == [], "a player is offered only their own characters"
     joined = await say(standin, "gm", "/initiative join", character="Doctor Vile", roll=5)
     assert not joined.ephemeral, joined.content
     _, state = await bot.core.current(world.channel("combat").id)
