@@ -45,7 +45,9 @@ SECTIONS = ("settings", "state", "characters", "npcs")
 SHARED_SETTINGS = {"reminder_minutes": MAX_REMINDER_MINUTES, "choice_timeout_seconds": MAX_CHOICE_SECONDS}
 MAX_SNOWFLAKE = 2**63 - 1
 MAX_RNG = 2**64 - 1  # the generator's state is one 64-bit word (rules.rng)
-MAX_CAMPAIGN_VALUE = 1000
+# A campaign-wide number only grows by play (the Editor-in-Chief's pool gains every spent Plot Point):
+# any count a campaign could reach, within what every database's integer holds.
+MAX_CAMPAIGN_VALUE = 2**31 - 1
 MAX_ENTRY = 120  # the longest entry /campaign adjust keeps in a lasting list
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 

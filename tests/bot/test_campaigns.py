@@ -157,3 +157,11 @@ def test_an_imported_setting_is_held_to_what_setup_allows(system: str, settings:
     with pytest.raises(InvalidInput) as refused:
         transfer.read(transfer.dumps(data | {"characters": [], "npcs": []}), expected_system=None)
     assert str(refused.value) == refusal
+
+
+def test_an_editor_in_chiefs_pool_grown_by_a_long_campaign_comes_back_in() -> None:
+    # Every spent Plot Point adds one to the pool and nothing empties it: its own export must import.
+    data = {"format": transfer.FORMAT, "version": 2, "system": "rotted-capes", "settings": {}}
+    state = {"rules": {"pool": 5000}}
+    read = transfer.read(transfer.dumps(data | {"state": state, "characters": [], "npcs": []}), expected_system=None)
+    assert read.state == state

@@ -138,6 +138,33 @@ async def test_refusals_are_ephemeral_and_say_why(standin, bot):
     assert standin.unknown_routes == []
 
 
+async def test_a_sheet_number_no_fight_could_hold_is_refused_as_it_is_entered(standin, bot):
+    huge = "9" * 400  # was stored, then broke the join with an internal error
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    for stats, why in (
+        (f"dex={huge} stamina=20", "Stat `dex`: Input should be less than or equal to 1000"),
+        (NOVA + " plot_points=-3", "Stat `plot_points`: Input should be greater than or equal to 0"),
+    ):
+        added = await say(standin, "alice", "/character add", name="Nova", stats=stats)
+        assert added.ephemeral and why in added.content, added.content
+    await say(standin, "gm", "/encounter start")
+    npc = await say(standin, "gm", "/initiative add", name="Zed", stats=f"init={huge}")
+    assert npc.ephemeral and "Stat `init`: Input should be less than or equal to 1000" in npc.content, npc.content
+    joined = await say(standin, "alice", "/initiative join", character="Nova")
+    assert joined.ephemeral and "No character called Nova" in joined.content, joined.content
+
+
+async def test_an_award_past_the_most_plot_points_is_refused_naming_the_balance(standin, bot):
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(standin, "alice", "/character add", name="Nova", stats=NOVA + " plot_points=95")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Nova", roll=14)
+    refused = await say(standin, "gm", "/plotpoint award", target="Nova", amount=6)
+    assert refused.ephemeral and "Nova holds 95 Plot Points; a hero holds at most 100." in refused.content
+    awarded = await say(standin, "gm", "/plotpoint award", target="Nova", amount=5)
+    assert "Nova earns 5 Plot Points: now 100." in awarded.content, awarded.content
+
+
 async def test_help_fits_one_message_and_names_the_tools(standin, bot):
     await say(standin, "gm", "/campaign setup", system=KEY)
     answer, text = await help_sections(standin, "alice")

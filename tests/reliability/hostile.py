@@ -167,6 +167,7 @@ CAMPAIGN_FILES = [
     ("a random state that is text", _campaign(state={"rng": "abc"}), "rng"),
     ("a random state that is a fraction", _campaign(state={"rng": 1.5}), "rng"),
     ("a pool below zero", _campaign(state={"rules": {"pool": -3}}), "pool"),
+    ("a pool past what a database integer holds", _campaign(state={"rules": {"pool": 2**31}}), "pool"),
     ("an owner id past 64 bits", _campaign(characters=[{"name": "Nova", "owner_id": "1" + "0" * 30}]), "owner id"),
     ("an owner id that is true", _campaign(characters=[{"name": "Nova", "owner_id": True}]), "owner id"),
     ("npc as text", _campaign(characters=[{"name": "Nova", "owner_id": "1", "npc": "true"}]), "`npc`"),

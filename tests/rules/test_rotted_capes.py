@@ -9,7 +9,9 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, NotYourTurn, RulesError, UnknownAction
 from rules.model import Actor
 from rules.said import english
-from rules.systems.rotted_capes import SYSTEM
+from rules.systems.rotted_capes import SYSTEM, commands, gm
+from rules.systems.rotted_capes.checks import DC_RANGE
+from rules.systems.rotted_capes.model import MAX_DC, MAX_PLOT_POINTS, RCSheet
 from tests.helpers import GM, answer_by_key
 
 ALICE = Actor(user_id=11)
@@ -551,6 +553,59 @@ def test_a_sheet_damage_that_could_never_be_rolled_is_refused_with_the_sheet(dam
     with pytest.raises(InvalidInput, match="Stat `damage`"):
         SYSTEM.parse_sheet(f"damage={damage}")
     assert SYSTEM.parse_sheet("damage=(2d6)kh1+3")["damage"] == "(2d6)kh1+3"
+
+
+NUMBERS = [name for name, info in RCSheet.model_fields.items() if info.annotation in (int, int | None)]
+
+
+@pytest.mark.parametrize("stat", NUMBERS)
+def test_every_sheet_number_refuses_a_value_no_fight_could_hold(stat):
+    # 400 digits used to be stored, then fail the join (initiative is a float) as an internal error
+    for value in ("9" * 400, "-" + "9" * 400, "1001", "-1001"):
+        with pytest.raises(InvalidInput, match=f"Stat `{stat}`"):
+            SYSTEM.parse_sheet(f"{stat}={value}")
+
+
+@pytest.mark.parametrize(
+    ("stat", "low", "high"),
+    [
+        ("dex", -1000, 1000),
+        ("con", -1000, 1000),
+        ("init", -1000, 1000),
+        ("attack", -1000, 1000),
+        ("stamina_defense", 0, 1000),
+        ("rank", 0, 100),
+        ("plot_points", 0, MAX_PLOT_POINTS),
+    ],
+)
+def test_sheet_numbers_take_their_whole_range_and_say_it(stat, low, high):
+    assert SYSTEM.parse_sheet(f"{stat}={low}")[stat] == low and SYSTEM.parse_sheet(f"{stat}={high}")[stat] == high
+    with pytest.raises(InvalidInput, match=f"Stat `{stat}`: Input should be greater than or equal to {low}"):
+        SYSTEM.parse_sheet(f"{stat}={low - 1}")
+    with pytest.raises(InvalidInput, match=f"Stat `{stat}`: Input should be less than or equal to {high}"):
+        SYSTEM.parse_sheet(f"{stat}={high + 1}")
+    assert SYSTEM.key_help(stat)[1] == f"{low}–{high}"
+
+
+def test_a_fight_stored_before_the_sheet_bounds_still_loads():
+    data = join(new(), "Brute", 5).model_dump(mode="json")
+    data["combatants"][0]["sheet"] |= {"dex": 5000, "plot_points": -3}
+    assert SYSTEM.load(data).combatants[0].sheet.dex == 5000
+
+
+def test_every_dc_bound_is_the_one_constant(monkeypatch):
+    assert DC_RANGE == (1, MAX_DC)
+    enc = duel()
+    assert "vs DC 60" in texts(cmd(enc, "save", actor="Brute", kind="con", dc=MAX_DC, dice="5"))[0]
+    # a lower constant reaches the command, the rule and a condition's DC alike
+    monkeypatch.setattr(commands, "MAX_DC", 30)
+    monkeypatch.setattr(gm, "MAX_DC", 30)
+    with pytest.raises(InvalidInput, match="`dc` must be between 1 and 30"):
+        cmd(enc, "save", actor="Brute", kind="con", dc=31)
+    with pytest.raises(InvalidInput, match="between 1 and 30"):
+        gm.save(enc, SYSTEM.command("save", GM, {"actor": "Brute", "kind": "con"}).but(dc=31), None)
+    with pytest.raises(InvalidInput, match="`dc` must be between 1 and 30"):
+        cmd(enc, "condition_add", target="Brute", condition="Stunned", options="dc=31")
 
 
 def test_a_fight_stored_before_sheet_damage_was_checked_still_loads():

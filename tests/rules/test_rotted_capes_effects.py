@@ -10,6 +10,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
 from rules.said import english
 from rules.systems.rotted_capes import SYSTEM
+from rules.systems.rotted_capes.model import MAX_PLOT_POINTS
 from tests.helpers import answer_by_key
 from tests.rules.test_rotted_capes import ALICE, BOB, GM, acting, begin, cmd, end_turn, join, new, run, texts, who
 
@@ -386,6 +387,26 @@ def test_award_pool_show_and_new_issue():
         cmd(enc, "plotpoint_award", ALICE, target="Nova")
     enc = run(enc, "plotpoint_issue")
     assert (who(enc, "Nova").plot_points, who(enc, "Bolt").plot_points) == (1, 1)
+
+
+def test_no_award_nor_aid_takes_a_hero_past_the_most_plot_points_a_hero_holds():
+    # refused rather than cut down: the GM sees why and may award fewer, and the giver keeps the point
+    enc = SYSTEM_NEW()
+    enc = join(enc, "Nova", 15, plot_points=MAX_PLOT_POINTS - 5)
+    enc = join(enc, "Bolt", 12, plot_points=MAX_PLOT_POINTS)
+    enc = begin(enc)
+    with pytest.raises(NotAllowed, match="Bolt holds 100 Plot Points; a hero holds at most 100"):
+        cmd(enc, "plotpoint_spend", ALICE, use="aid", target="Bolt")
+    with pytest.raises(NotAllowed, match="Nova holds 95 Plot Points; a hero holds at most 100"):
+        cmd(enc, "plotpoint_award", target="Nova", amount=6)
+    enc = run(enc, "plotpoint_award", target="Nova", amount=5)
+    assert (who(enc, "Nova").plot_points, who(enc, "Bolt").plot_points) == (MAX_PLOT_POINTS, MAX_PLOT_POINTS)
+    with pytest.raises(NotAllowed, match="Nova holds 100"):
+        cmd(enc, "plotpoint_award", target="Nova")
+    # with room again, the same aid goes through
+    enc = run(enc, "plotpoint_spend", BOB, use="narrative")
+    enc = run(enc, "plotpoint_spend", ALICE, use="aid", target="Bolt")
+    assert (who(enc, "Nova").plot_points, who(enc, "Bolt").plot_points) == (MAX_PLOT_POINTS - 1, MAX_PLOT_POINTS)
 
 
 # --- Horde -------------------------------------------------------------------------------------------

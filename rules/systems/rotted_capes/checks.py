@@ -17,7 +17,7 @@ from ...text import Text
 from ...usertext import listed, mark
 from . import between
 from .hooks import d20_check
-from .model import RCCombatant, RCSheet, fresh_state
+from .model import MAX_DC, RCCombatant, RCSheet, fresh_state
 from .plot import no_points
 
 KINDS = (
@@ -51,7 +51,7 @@ DISADVANTAGE = ("dis", "disadvantage")
 BONUS = "bonus"  # a situational modifier: a Skill Set's Rank Bonus, antibiotics' +5, shadowy light's −2
 OPTIONS = ("str", "dex", "con", "int", "wis", "cha", "adv", "dis", "bonus=N")
 REROLL = "reroll"
-DC_RANGE = (1, 60)
+DC_RANGE = (1, MAX_DC)
 
 
 def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
@@ -121,7 +121,7 @@ def _dc(request: CheckRequest) -> int:
         raise InvalidInput(say("A {kind} needs a DC: the number to reach (`dc:`).", kind=term(label)))
     low, high = DC_RANGE
     if not low <= request.dc <= high:
-        raise InvalidInput(say("A DC is between 1 and 60."))
+        raise InvalidInput(say("A DC is between {low} and {high}.", low=low, high=high))
     return request.dc
 
 

@@ -18,7 +18,7 @@ from .actions import (
     Save,
     Swap,
 )
-from .model import rc_encounter
+from .model import MAX_DC, rc_encounter
 
 
 def attack(given: Given) -> Attack:
@@ -57,7 +57,7 @@ COMMANDS = Commands(
             **given.base(), target=given.required("target"), amount=given.amount(), flags=given.flags
         ),
         "save": lambda given: Save(
-            **given.base(), save=given.required("kind"), dc=given.integer("dc", 1, 60), flags=given.flags
+            **given.base(), save=given.required("kind"), dc=given.integer("dc", 1, MAX_DC), flags=given.flags
         ),
         "condition_add": lambda given: AddCondition(
             **given.base(),

@@ -14,7 +14,7 @@ from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
 from .hooks import roll_save
-from .model import Condition, LastRoll, RCEncounter, known_damage_type
+from .model import MAX_DC, Condition, LastRoll, RCEncounter, known_damage_type
 
 
 def damage(system, enc: RCEncounter, action, chance):
@@ -103,8 +103,8 @@ def save(enc: RCEncounter, action, chance):
     dc = action.dc if action.dc is not None else (condition.dc if condition else None)
     if dc is None:
         raise InvalidInput(say("Give the save's `dc`."))
-    if not 1 <= dc <= 60:
-        raise InvalidInput(say("A DC is between 1 and 60."))
+    if not 1 <= dc <= MAX_DC:
+        raise InvalidInput(say("A DC is between {low} and {high}.", low=1, high=MAX_DC))
     flags = action.flags
     if c.has("Unconscious") and kind[:3] in ("avo", "wil"):
         return enc, [
@@ -289,7 +289,7 @@ def add_condition(enc: RCEncounter, action, chance):
     tags = cond.parse_tags(action.tags)
     level = flag_number(flags, "level", 1, 6) or level
     extra = {}
-    dc = flag_number(flags, "dc", 1, 60)
+    dc = flag_number(flags, "dc", 1, MAX_DC)
     if name == "Ongoing Damage":
         amount = str(flags.get("damage") or "")
         if not amount:

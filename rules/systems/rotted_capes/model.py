@@ -5,9 +5,11 @@ Plot Point may reroll)."""
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, GetCoreSchemaHandler, ValidationInfo, field_validator
+from pydantic_core import CoreSchema, PydanticKnownError, core_schema
 
 from ...dice import check_expression
 from ...entering import entered
@@ -39,6 +41,37 @@ ZOMBIE_LEVELS = (
 )
 EPSILON = ZOMBIE_LEVELS.index("epsilon")
 PACE_CAP = 5
+# Sheet bounds. The seed prints modifiers, defences and ranks in ones and tens; a GM's homebrew boss may go far
+# past that, so the bounds are wide, but a sum such as initiative (d20 + Dexterity + bonus) stays a number every
+# later step can hold. A modifier reaches as far as the defences it is rolled against.
+MAX_DEFENSE = 1000  # Avoidance, Fortitude, Willpower, Stamina Defense
+MODIFIER_LOW, MODIFIER_HIGH = -MAX_DEFENSE, MAX_DEFENSE
+MAX_RANK = 100
+
+
+@dataclass(frozen=True)
+class Bounded:
+    """A sheet number's range, checked as the sheet is entered: the bounds came after sheets were stored, and a
+    stored fight or character must still load (rules/entering.py). `ge` and `le` read as pydantic's own
+    constraints do, so a stat's help shows the range and a refusal says what pydantic's bounds say."""
+
+    ge: int
+    le: int
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.with_info_after_validator_function(self._check, handler(source))
+
+    def _check(self, value: int | None, info: ValidationInfo) -> int | None:
+        if value is None or not entered(info):
+            return value
+        if value < self.ge:
+            raise PydanticKnownError("greater_than_equal", {"ge": self.ge})
+        if value > self.le:
+            raise PydanticKnownError("less_than_equal", {"le": self.le})
+        return value
+
+
+MODIFIER = Bounded(MODIFIER_LOW, MODIFIER_HIGH)
 
 _DR_PAIR = re.compile(r"^([a-z]+)[:=](\d{1,3})$")
 
@@ -81,9 +114,11 @@ def parse_saves(text: str) -> dict[str, int]:
 class RCSheet(Value):
     """Every stat `/character add stats:"…"` accepts, with its default."""
 
-    dex: int = Field(0, description="Dexterity modifier (initiative, Dexterity saves and challenges)")
-    con: int = Field(0, description="Constitution modifier (Constitution saves and challenges)")
-    init: int = Field(0, description="initiative bonus on top of Dexterity")
+    dex: Annotated[int, MODIFIER] = Field(
+        0, description="Dexterity modifier (initiative, Dexterity saves and challenges)"
+    )
+    con: Annotated[int, MODIFIER] = Field(0, description="Constitution modifier (Constitution saves and challenges)")
+    init: Annotated[int, MODIFIER] = Field(0, description="initiative bonus on top of Dexterity")
     saves: str = Field("", description="the other abilities' modifiers for saves and challenges, e.g. wis:2 str:1")
     avoidance: int = Field(10, description="Avoidance defense (most attacks)")
     fortitude: int = Field(10, description="Fortitude defense; damage after DR above it is massive")
@@ -91,18 +126,22 @@ class RCSheet(Value):
     stamina: int = Field(10, description="Stamina: what an attack wears down first")
     wounds: int = Field(3, description="Wounds: the hero dies at 0 Wounds and 0 Stamina")
     # None: the Fortitude defense
-    stamina_defense: int | None = Field(None, description="Ongoing Damage past this is massive (empty: Fortitude)")
+    stamina_defense: Annotated[int | None, Bounded(0, MAX_DEFENSE)] = Field(
+        None, description="Ongoing Damage past this is massive (empty: Fortitude)"
+    )
     dr: str = Field("", description="damage resistance by type, e.g. fire:10 energy:5 all:1")
-    rank: int = Field(1, description="the character's rank")
+    rank: Annotated[int, Bounded(0, MAX_RANK)] = Field(1, description="the character's rank")
     zombie: bool = Field(False, description="a zombie: no Stamina, hurt only by massive damage and criticals")
     zombie_level: str = Field("epsilon", description="a zombie's level, alpha (strongest) … omega")
     brute: bool = Field(False, description="an Unleashed brute does not double its Stamina")
     pace: int = Field(4, description="areas moved a turn (5 at most count)")
-    attack: int = Field(0, description="the /attack modifier")
+    attack: Annotated[int, MODIFIER] = Field(0, description="the /attack modifier")
     damage: str = Field("1d6", description="the /attack damage, e.g. 2d6+3")
     damage_type: str = Field("kinetic", description="the /attack damage type, e.g. fire")
     # None: the campaign's starting number
-    plot_points: int | None = Field(None, description="a hero's Plot Points (empty: the campaign's starting number)")
+    plot_points: Annotated[int | None, Bounded(0, MAX_PLOT_POINTS)] = Field(
+        None, description="a hero's Plot Points (empty: the campaign's starting number)"
+    )
     companion_of: str = Field("", description="a pet, summon or mount: the name of whose turn it acts in")
 
     @field_validator("dr")

@@ -12,7 +12,7 @@ from ...usertext import one_line
 from . import attack as atk
 from . import damage as dmg
 from .gm import resolve_save
-from .model import RCCombatant, RCEncounter
+from .model import MAX_PLOT_POINTS, RCCombatant, RCEncounter
 
 USES = {
     "reroll": say("reroll the last d20 check"),
@@ -100,6 +100,21 @@ def spend(system, enc: RCEncounter, action, chance):
     return enc.but(plot_log=(enc.plot_log + (line,))[-20:]), [Event(kind="info", text=line)]
 
 
+def _room_for(hero: RCCombatant, n: int) -> None:
+    """Refuses `n` more Plot Points for a hero they would take past the most a hero holds: refused, not cut
+    down, so no point is lost unseen (an ally's aid stays with the giver; the GM may award fewer), and a
+    campaign never holds a balance its own import refuses."""
+    if hero.plot_points + n > MAX_PLOT_POINTS:
+        raise NotAllowed(
+            say(
+                "{who} holds {n} Plot Points; a hero holds at most {most}.",
+                who=hero.name,
+                n=secret(hero.plot_points, hero),
+                most=MAX_PLOT_POINTS,
+            )
+        )
+
+
 def _pay(enc: RCEncounter, hero: RCCombatant) -> RCEncounter:
     """A spent point goes to the Editor-in-Chief's pool."""
     hero = enc.get(hero.id)
@@ -114,6 +129,7 @@ def _aid(enc, hero, action):
         raise InvalidInput(say("Aid another gives a Plot Point to another hero."))
     if hero.aided_this_scene:
         raise NotAllowed(say("{who} has already given a Plot Point this scene.", who=hero.name))
+    _room_for(ally, 1)
     enc = enc.update(hero.id, plot_points=hero.plot_points - 1, aided_this_scene=True)
     enc = enc.update(ally.id, plot_points=ally.plot_points + 1)
     return enc, [
@@ -188,6 +204,7 @@ def award(enc: RCEncounter, action, chance):
         raise InvalidInput(say("Plot Points are awarded to heroes."))
     if not 1 <= action.amount <= 10:
         raise InvalidInput(say("Award between 1 and 10 Plot Points."))
+    _room_for(hero, action.amount)
     enc = enc.update(hero.id, plot_points=hero.plot_points + action.amount)
     why = one_line(action.text, 200)
     earned = dict(who=hero.name, n=action.amount, now=secret(hero.plot_points + action.amount, hero))
