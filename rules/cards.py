@@ -58,8 +58,12 @@ def full_deck() -> list[str]:
     return list(_BY_CODE)
 
 
+# The most cards one action turns: a 1,000-foot fall (the highest a command takes) flips 400, a deck at a time.
+MAX_ENTERED = 8 * 52
+
+
 def parse_cards(text: str) -> tuple[Card, ...]:
     parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
-    if len(parts) > 52:
-        raise InvalidInput(say("At most {n} cards can be entered.", n=52))
+    if len(parts) > MAX_ENTERED:
+        raise InvalidInput(say("At most {n} cards can be entered.", n=MAX_ENTERED))
     return tuple(Card.parse(p) for p in parts)

@@ -324,3 +324,14 @@ async def test_a_check_refuses_a_missing_attack_value_and_an_unknown_option_and_
     assert skill.ephemeral and "ranks=N" in skill.content, skill.content
     log = await say(standin, "gm", "/campaign log")
     assert "/check" not in log.content + "".join(a.data.decode() for a in log.attachments), log.content
+
+
+async def test_the_highest_fall_is_dealt_and_its_cards_all_reach_the_channel(standin, bot):
+    await setup_duel(standin)
+    fell = await say(standin, "gm", "/damage", target="Boss", amount="1000 ft")
+    assert not fell.ephemeral, fell.content
+    said = "".join(m.content for m in standin.messages()[-3:])
+    assert "Fall of 1000 feet: 1000 physical STUN and 400 damage flips" in said, said
+    line = said.split("400 damage flips: ")[1]
+    assert len(line.split(" → ")[0].split()) == 400  # no card cut off
+    assert all(len(m.content) <= 2000 for m in standin.messages())

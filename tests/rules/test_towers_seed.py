@@ -94,6 +94,33 @@ def test_fall_of_20_feet_deals_20_stun_and_flips_8_cards():
     assert "Fall of 20 feet: 20 physical STUN and 8 damage flips" in texts(out)[0]
 
 
+DECK = [f"{rank}{suit}" for suit in "SHDC" for rank in ("A", *map(str, range(2, 11)), "J", "Q", "K")]
+
+
+def test_a_fall_past_one_deck_flips_the_next_cards_from_a_fresh_deck():
+    # 200 feet: 200 STUN and 80 flips, a whole deck (13 hearts) then 28 cards of the next (3 hearts)
+    enc = add(new(), "Climber", "2D", "er=0 stun=400 lethal=400").state
+    second = ["AH", "2H", "3H"] + [card for card in DECK if not card.endswith("H")][:25]
+    out = command(enc, "damage", target="Climber", amount="200 ft", cards=" ".join(DECK + second))
+    climber = out.state.find("Climber")
+    assert (climber.stun, climber.lethal) == (400 - 200 - 16, 400 - 16)
+    assert "Fall of 200 feet: 200 physical STUN and 80 damage flips" in texts(out)[0]
+    # one deck's worth holds each card once
+    twice = DECK[:51] + ["AS"] + second
+    with pytest.raises(InvalidInput, match="entered twice in one flip"):
+        command(enc, "damage", target="Climber", amount="200 ft", cards=" ".join(twice))
+
+
+def test_the_highest_fall_the_command_takes_is_dealt():
+    enc = add(new(), "Climber", "2D", "er=0 stun=400 lethal=400").state
+    out = command(enc, "damage", target="Climber", amount="1000 ft")
+    line = str(texts(out)[0])
+    assert "Fall of 1000 feet: 1000 physical STUN and 400 damage flips" in line
+    hearts = int(line.split(" → ")[1].split("♥")[0])
+    assert hearts == line.split(" → ")[0].count("♥") > 13  # more than one deck holds
+    assert out.state.find("Climber").lethal == 400 - hearts
+
+
 def test_fall_hearts_add_stun_and_lethal_and_er_reduces():
     enc = add(new(), "Climber", "2D", "er=1 stun=30 lethal=5").state
     out = command(enc, "damage", target="Climber", amount="fall 20", cards="AH 3H 4C 5C 6S 7S 8D 9D")

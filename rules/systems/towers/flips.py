@@ -71,6 +71,18 @@ class Flip(Value):
         return line
 
 
+DECK = 52
+
+
+def damage_cards(chance: Chance, count: int) -> tuple[str, ...]:
+    """Every card of a damage flip, whose hearts all count. A long fall flips 2 per 5 feet, past one deck:
+    each deck's worth is one flip, so the cards after it come from the deck shuffled anew, as at a table."""
+    cards: list[str] = []
+    while len(cards) < count:
+        cards += (card.code for card in chance.flip(min(DECK, count - len(cards))))
+    return tuple(cards)
+
+
 def card_count(base: int, mods: Mods) -> int:
     return max(1, base + mods.flip)
 

@@ -20,7 +20,7 @@ from .actions import Act, AddCondition, Attack, Check, Damage, Heal, Opportunity
 from .commands import COMMANDS, check_save_stat
 from .costs import action_type
 from .damage import Harm, dealt, heal, take
-from .flips import described, flip, resist
+from .flips import damage_cards, described, resist
 from .help import HELP
 from .initiative import calculated, settle_ties
 from .model import Condition, TowersCombatant, TowersEncounter
@@ -246,9 +246,9 @@ class TowersSystem(System[TowersCombatant]):
             )
         hearts = 0
         if flips:
-            result = flip(chance, flips)
-            hearts = result.hearts
-            shown = " ".join(str(Card.parse(code)) for code in result.cards)
+            cards = damage_cards(chance, flips)
+            hearts = sum(1 for code in cards if Card.parse(code).heart)
+            shown = " ".join(str(Card.parse(code)) for code in cards)
             lead = lead or say("{stun} STUN and {flips} damage flips", stun=base, flips=flips)
             lead = seq(lead, f": {shown} → {hearts}♥")
         harm = Harm(
