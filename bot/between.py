@@ -144,7 +144,7 @@ class Between:
             system.settings_for(campaign.settings),
         )
         chance.finish()  # entered dice the rest did not use: refused, nothing changed
-        after = {r.id: dict(c.lasting) for r, c in zip(records, outcome.characters)}
+        after = {r.id: system.fit_lasting(r.sheet, c.lasting) for r, c in zip(records, outcome.characters)}
         lines = [e.said for e in outcome.events]
         # a kept NPC's lines are for the GM alone, in the log that anyone reads too
         names = {r.name for r in records if r.id in kept}
@@ -218,7 +218,8 @@ class Between:
                     known=known,
                 )
             )
-        new = system.adjust(record.sheet, dict(record.lasting), what, value)
+        # Fitted as well as checked: more flaws lower the most Wounds, and the Wounds held come down with it.
+        new = system.fit_lasting(record.sheet, system.adjust(record.sheet, dict(record.lasting), what, value))
         if new == record.lasting:
             raise InvalidInput(say("That is what {name} already carries: nothing changed.", name=mark(record.name)))
         shown = cut(joined("; ", system.lasting_lines(record.sheet, new)), 300)
@@ -254,6 +255,11 @@ class Between:
             await self._still_stands(key, change.command, change.before.get("after"))
             summary = cut(say("Undid {command}: {summary}", command=change.command, summary=change.summary), 500)
             log = NewChange(key, by.user_id, UNDO, summary, {}, by_name)
-            if await self.repo.undo_change(change.id, log):
+            if await self.repo.undo_change(change.id, log, _fit):
                 return summary
         raise InvalidInput("There is no rest, adjustment or check to undo.")
+
+
+def _fit(system: str, sheet: dict[str, Any], lasting: dict[str, Any]) -> dict[str, Any]:
+    """What an undo puts back, fitted to the sheet as stored now (edited since, perhaps)."""
+    return registry.get(system).fit_lasting(sheet, lasting)

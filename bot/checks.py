@@ -212,14 +212,15 @@ class Checks:
         if outcome.campaign is not None:
             new_state[SYSTEM_STATE] = dict(outcome.campaign)
         after: dict[int, dict[str, Any]] = {}
-        if outcome.lasting is not None and outcome.lasting != record.lasting:
-            after[record.id] = dict(outcome.lasting)
-        if against is not None and outcome.against_lasting is not None and outcome.against_lasting != against.lasting:
-            after[against.id] = dict(outcome.against_lasting)
+        if outcome.lasting is not None:
+            after[record.id] = system.fit_lasting(record.sheet, outcome.lasting)
+        if against is not None and outcome.against_lasting is not None:
+            after[against.id] = system.fit_lasting(against.sheet, outcome.against_lasting)
+        originals = {record.id: record.lasting} | ({against.id: against.lasting} if against is not None else {})
+        after = {i: state for i, state in after.items() if state != originals[i]}
         changed = after or (outcome.campaign is not None and outcome.campaign != state.get(SYSTEM_STATE))
         before: dict[str, Any] = {}
         if changed:  # what `/campaign undo` restores
-            originals = {record.id: record.lasting} | ({against.id: against.lasting} if against is not None else {})
             before = {"characters": {str(i): originals[i] for i in after}, "campaign": campaign.state}
         summary = joined("; ", outcome.lines) if outcome.lines else say("nothing rolled")
         if private:

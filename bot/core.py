@@ -117,7 +117,7 @@ class Core:
         self.checks = Checks(self.between)
         self.places = Places(repo)
         self.library = Library(repo)
-        self.roster = Roster(repo)
+        self.roster = Roster(repo, self.campaign_lock)
         # Read through self: whoever sets `now` later (a test's clock) sets the previews' clock too.
         self.campaigns = Campaigns(repo, self.places, self.campaign_lock, now=lambda: self.now())
         self.lock = KeyedLocks()  # a channel's commands one at a time
@@ -325,9 +325,12 @@ class Core:
         ]
         joined, begun = await self._as_joined(record, system, {r.id for r in stored})
         # Keys the fight does not own (attribute losses, a hiatus count), and those it left as it found
-        # them (a rest or an adjustment made meanwhile), stay as stored.
+        # them (a rest or an adjustment made meanwhile), stay as stored. The sheet may have been edited
+        # since the character joined: what is written fits the sheet as stored now.
         lasting = {
-            r.id: r.lasting | carry.written(r.lasting, joined.get(r.id), system.lasting(state, fought[r.id]))
+            r.id: system.fit_lasting(
+                r.sheet, r.lasting | carry.written(r.lasting, joined.get(r.id), system.lasting(state, fought[r.id]))
+            )
             for r in stored
         }
         ended_with = system.campaign_out(state)

@@ -143,6 +143,10 @@ class ChangeRecord:
     created_at: datetime
 
 
+# A character's system, sheet and lasting state → the lasting state that sheet reads (System.fit_lasting).
+Fit = Callable[[str, dict[str, Any], dict[str, Any]], dict[str, Any]]
+
+
 @dataclass(frozen=True, slots=True)
 class NewChange:
     """A between-fight change to log. ``before``: {"characters": {id: lasting},
@@ -668,8 +672,12 @@ class Repository:
         rows = await self._fetch(sa.select(CH).where(CH.c.id.in_(wanted)).order_by(CH.c.id))
         return [CharacterRecord(**row._mapping) for row in rows]
 
-    async def set_character_sheet(self, guild_id: int, character_id: int, sheet: dict[str, Any]) -> bool:
-        stmt = sa.update(CH).where(CH.c.guild_id == guild_id, CH.c.id == character_id).values(sheet=sheet)
+    async def set_character_sheet(
+        self, guild_id: int, character_id: int, sheet: dict[str, Any], *, lasting: dict[str, Any] | None = None
+    ) -> bool:
+        """Replace a character's sheet, and its lasting state with it when given."""
+        values: dict[str, Any] = {"sheet": sheet} | ({"lasting": lasting} if lasting is not None else {})
+        stmt = sa.update(CH).where(CH.c.guild_id == guild_id, CH.c.id == character_id).values(**values)
         return await self._write_count(stmt) > 0
 
     async def remove_character_id(self, guild_id: int, character_id: int) -> bool:
@@ -714,8 +722,10 @@ class Repository:
         stmt = sa.select(CC).where(CC.c.guild_id == guild_id).order_by(CC.c.id.desc()).limit(limit)
         return [ChangeRecord(**_read_texts(row._mapping)) for row in await self._fetch(stmt)]
 
-    async def undo_change(self, change_id: int, log: NewChange) -> bool:
-        """Restore what change ``change_id`` replaced; False if it was undone meanwhile."""
+    async def undo_change(self, change_id: int, log: NewChange, fit: Fit | None = None) -> bool:
+        """Restore what change ``change_id`` replaced; False if it was undone meanwhile. ``fit`` (a
+        character's system, sheet and lasting state → the lasting state to store) fits what is put back
+        to each character's sheet as stored now: it may have been edited since."""
 
         def body(conn: sa.Connection) -> bool:
             marked = conn.execute(
@@ -725,6 +735,10 @@ class Repository:
                 return False
             before = conn.execute(sa.select(CC.c.before).where(CC.c.id == change_id)).scalar_one()
             lasting = {int(k): v for k, v in (before.get("characters") or {}).items()}
+            if fit is not None and lasting:
+                rows = conn.execute(sa.select(CH.c.id, CH.c.system, CH.c.sheet).where(CH.c.id.in_(lasting)))
+                sheets = {row.id: (row.system, row.sheet) for row in rows}
+                lasting = {i: fit(*sheets[i], value) if i in sheets else value for i, value in lasting.items()}
             _write_lasting(conn, lasting, log, before.get("campaign"))
             return True
 

@@ -17,6 +17,7 @@ from rules.said import say
 from rules.system import System
 from rules.usertext import mark, refuse_unshown_name
 
+from .keyed_locks import KeyedLocks
 from .repository import CharacterRecord, DuplicateName, Repository
 
 
@@ -27,8 +28,10 @@ def may_read(by: Actor, record: CharacterRecord) -> bool:
 
 
 class Roster:
-    def __init__(self, repo: Repository) -> None:
+    def __init__(self, repo: Repository, lock: KeyedLocks | None = None) -> None:
         self.repo = repo
+        # by campaign: the one a fight's end, a rest and an adjustment write lasting states under
+        self.lock = lock if lock is not None else KeyedLocks()
 
     async def system(self, key: int) -> System:
         campaign = await self.repo.get_campaign(key)
@@ -65,9 +68,16 @@ class Roster:
         return clean
 
     async def edit(self, key: int, by: Actor, record: CharacterRecord, sheet: dict[str, Any]) -> None:
-        """Replace a stored character's sheet (its owner or the GM)."""
+        """Replace a stored character's sheet (its owner or the GM), its lasting state fitted to it."""
         check_owner_or_gm(by, record)
-        await self.repo.set_character_sheet(key, record.id, sheet)
+        async with self.lock(key):
+            # Stamina left above a sheet edited down is read as the sheet's: stored so, an export holds
+            # what the bot shows, and its import takes it.
+            now = await self.repo.character_by_id(key, record.id)
+            if now is None:
+                return  # removed meanwhile
+            lasting = registry.get(now.system).fit_lasting(sheet, now.lasting)
+            await self.repo.set_character_sheet(key, now.id, sheet, lasting=lasting if lasting != now.lasting else None)
 
     async def remove(self, key: int, by: Actor, record: CharacterRecord) -> None:
         check_owner_or_gm(by, record)

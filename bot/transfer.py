@@ -61,7 +61,10 @@ class CampaignFile:
     npcs: list[dict[str, Any]]
 
 
-def export(campaign, characters, npcs) -> dict[str, Any]:
+def export(campaign, characters, npcs, *, fitted: bool = True) -> dict[str, Any]:
+    """The campaign's file. `fitted`: a lasting value stored past a sheet edited down (before such values
+    were fitted as they are stored) is written as the bot reads it, so the file passes its own import."""
+    system = registry.get(campaign.system)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -74,7 +77,7 @@ def export(campaign, characters, npcs) -> dict[str, Any]:
                 "owner_id": str(c.owner_id),
                 "owner_name": c.owner_name,
                 "sheet": c.sheet,
-                "lasting": c.lasting,
+                "lasting": system.fit_lasting(c.sheet, c.lasting) if fitted else c.lasting,
                 "npc": c.npc,
             }
             for c in sorted(characters, key=lambda c: (c.name_key, c.owner_id))
@@ -92,7 +95,7 @@ def digest(campaign, characters, npcs) -> str:
     replace (system, settings, state, a character or NPC added, removed or changed) changes it."""
     if campaign is None:
         return ""
-    return hashlib.sha256(dumps(export(campaign, characters, npcs))).hexdigest()
+    return hashlib.sha256(dumps(export(campaign, characters, npcs, fitted=False))).hexdigest()
 
 
 def _name(value: Any, what: Text) -> str:

@@ -480,6 +480,25 @@ class System(Generic[C]):
             say("{system} keeps no lasting value called {key}.", system=term(self.name), key=quoted(str(key)))
         )
 
+    def fit_lasting(self, sheet: dict[str, Any], lasting: dict[str, Any]) -> dict[str, Any]:
+        """The lasting state as this sheet reads it: a value past the sheet's bound (Stamina left above a
+        sheet edited down) lowered to it, as joining a fight and `/character show` would read it.
+
+        Written wherever a sheet or a lasting state is stored, so that what is stored is what the bot
+        shows, and a campaign's export passes its own import's checks. The bounds are the system's
+        (its between module's optional `fit`), then each number's range as `/campaign adjust` takes it:
+        play may count past it (a 31st failed veto), which the import would refuse."""
+        fit = getattr(self.between, "fit", None)
+        fitted = fit(sheet, dict(lasting)) if fit else dict(lasting)
+        for spec in self.adjustable().values():
+            value = fitted.get(spec.key)
+            if spec.kind != "int" or not isinstance(value, int) or isinstance(value, bool):
+                continue
+            if spec.maximum is not None:
+                value = min(value, spec.maximum)
+            fitted[spec.key] = value if spec.minimum is None else max(value, spec.minimum)
+        return fitted
+
     def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any]) -> list[Text]:
         """The lasting state for `/character show`, one line per topic."""
         return self.between.lines(sheet, lasting) if self.between else []

@@ -768,3 +768,27 @@ async def test_a_fight_keeps_drawing_on_the_campaign_it_began_in_after_its_chann
     await say(standin, "gm", "/damage", target="Nova", amount="5", in_channel="combat-2")
     await end_fight(standin, "combat-2")
     assert (await nova(bot, standin)).lasting["stamina"] == 15
+
+
+async def edit_novas_stamina(standin, stamina: int):
+    """Nova's owner edits her sheet's Stamina in the /character edit form."""
+    edit = await standin.invoke("alice", "/character edit", name="Nova")
+    form = await edit.form()
+    label = next(t.label for t in form.inputs if "stamina=20" in t.value.splitlines())
+    typed = form.field(label).value.replace("stamina=20", f"stamina={stamina}")
+    edited = await (await standin.submit("alice", edit, {label: typed})).response()
+    assert "is updated" in edited.content, edited.content
+
+
+async def test_a_sheet_edited_down_mid_fight_stores_what_the_bot_shows_and_its_export_imports(standin, bot):
+    await campaign(standin)
+    await nova_fights(standin)
+    await edit_novas_stamina(standin, 10)  # while she fights at 20
+    await end_fight(standin)
+    assert (await nova(bot, standin)).lasting["stamina"] == 10  # as /character show and the next join read her
+    shown = await say(standin, "alice", "/character show", name="Nova")
+    assert "Stamina 10/10" in shown.embeds[0]["fields"][0]["value"]
+    preview = await say(standin, "gm", "/campaign import", file=await exported(standin, "gm"))
+    assert preview.buttons(), preview.content  # its own export is not refused
+    assert "Imported" in (await (await standin.click("gm", "Import", message=preview)).response()).content
+    assert (await nova(bot, standin)).lasting["stamina"] == 10

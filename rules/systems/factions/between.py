@@ -70,6 +70,12 @@ def _view(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def fit(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """The lasting state with health and grit no higher than the sheet's, as `_view` reads them."""
+    v = _view(sheet, state)
+    return state | {key: v[key] for key in ("health", "grit") if key in state}
+
+
 def rest(system, kind, characters, campaign, options, chance, settings):
     chosen = system.rest_kind(kind)
     settings = system.settings_for(settings)

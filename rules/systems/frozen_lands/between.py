@@ -90,6 +90,11 @@ def _view(sheet: Sheet | dict[str, Any], state: dict[str, Any]) -> dict[str, Any
     return view | {name: int(state.get(name, 0)) for name in CONDITIONS}
 
 
+def fit(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """The lasting state with Stamina no higher than class Stamina + BODY, as `_view` reads it."""
+    return state | {"stamina": _view(sheet, state)["stamina"]} if "stamina" in state else state
+
+
 def rest(system, kind, characters, campaign, options, chance, settings):
     chosen = system.rest_kind(kind)
     return outcome(characters, [_rest(r) for r in characters], campaign, heading(chosen, chance))

@@ -18,7 +18,7 @@ from ...text import EMPTY, Text
 from ...usertext import mark, quoted, user_text
 from . import conditions as cond
 from . import damage as dmg
-from .model import Condition, RCCombatant, RCEncounter, RCSheet
+from .model import MAX_PLOT_POINTS, Condition, RCCombatant, RCEncounter, RCSheet
 from .plot import issue_line
 from .rolls import mode_for, roll_d20
 
@@ -80,7 +80,7 @@ ADJUSTABLE = {
     N_("flaws"): Adjustable(
         key="flaws", help=N_("physical flaws accepted to escape death (each: maximum Wounds −1)"), minimum=0, maximum=20
     ),
-    N_("plot_points"): Adjustable(key="plot_points", help=N_("Plot Points held"), minimum=0, maximum=100),
+    N_("plot_points"): Adjustable(key="plot_points", help=N_("Plot Points held"), minimum=0, maximum=MAX_PLOT_POINTS),
     N_("exhaustion"): Adjustable(key="exhaustion", help=N_("Exhaustion level (6 is death)"), minimum=0, maximum=6),
     N_("hiatuses"): Adjustable(
         key="hiatuses", help=N_("Hiatuses taken towards the next Wound Recovery roll"), minimum=0, maximum=100
@@ -159,6 +159,13 @@ def _view(sheet: RCSheet | dict[str, Any], state: dict[str, Any]) -> dict[str, A
         "con": sheet.con,
         "zombie": sheet.zombie,
     }
+
+
+def fit(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """The lasting state with Stamina and Wounds no higher than the sheet holds (its Wounds less flaws),
+    as `_view` reads them."""
+    v = _view(sheet, state)
+    return state | {key: v[key] for key in ("stamina", "wounds") if key in state}
 
 
 def campaign_out(enc: RCEncounter) -> dict[str, Any]:

@@ -100,6 +100,12 @@ def _view(sheet: TowersSheet | dict[str, Any], state: dict[str, Any]) -> dict[st
     }
 
 
+def fit(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """The lasting state with LETHAL, STUN and mana no higher than the sheet's, as `_view` reads them."""
+    v = _view(sheet, state)
+    return state | {key: v[key] for key in ("lethal", "stun", "mana") if key in state}
+
+
 def rest(system, kind, characters, campaign, options, chance, settings):
     chosen = system.rest_kind(kind)
     step = _breath if chosen.key == "five_minutes" else _eight_hours

@@ -1,0 +1,78 @@
+"""What a character carries between fights is stored as its sheet reads it, whatever writes either: a
+sheet edited down, an adjustment that lowers a bound, an undo after an edit, a rest. A campaign's export
+then passes its own import's checks (bot/transfer.py), which stay as strict as they are."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import transfer
+from bot.core import Core
+from bot.repository import NewChange, Repository
+from rules import registry
+from rules.errors import InvalidInput
+from rules.model import Actor
+from tests.helpers import GM
+
+KEY = 10**18
+ALICE = Actor(user_id=2)
+SYSTEM = registry.get("rotted-capes")
+
+
+async def nova(repo: Repository, stats: str, lasting: dict) -> tuple[Core, int]:
+    await repo.save_campaign(KEY, system=SYSTEM.key)
+    record = await repo.add_character(KEY, ALICE.user_id, "Nova", SYSTEM.key, SYSTEM.parse_sheet(stats))
+    if lasting:
+        await repo.save_lasting({record.id: lasting}, NewChange(KEY, 1, "/encounter end", "fight", {}))
+    return Core(repo), record.id
+
+
+async def stored(repo: Repository, character_id: int) -> dict:
+    """The stored lasting state, after checking that an import of it takes it."""
+    record = await repo.character_by_id(KEY, character_id)
+    return transfer._lasting(SYSTEM, record.sheet, record.lasting, record.name)
+
+
+async def test_a_sheet_edited_down_between_fights_brings_down_what_it_bounds(repo: Repository) -> None:
+    core, nova_id = await nova(repo, "stamina=20 wounds=3", {"stamina": 18, "wounds": 3, "plot_points": 2})
+    record = await repo.character_by_id(KEY, nova_id)
+    await core.roster.edit(KEY, ALICE, record, SYSTEM.parse_sheet("stamina=10 wounds=2"))
+    assert await stored(repo, nova_id) == {"stamina": 10, "wounds": 2, "plot_points": 2}
+    # Edited up again, she holds what she was shown holding, not what the sheet before last allowed.
+    await core.roster.edit(KEY, ALICE, await repo.character_by_id(KEY, nova_id), SYSTEM.parse_sheet("stamina=20"))
+    assert (await stored(repo, nova_id))["stamina"] == 10
+
+
+async def test_a_flaw_adjusted_brings_the_wounds_held_down_to_the_most_it_leaves(repo: Repository) -> None:
+    core, nova_id = await nova(repo, "stamina=20 wounds=3", {"wounds": 3})
+    await core.between.adjust(KEY, GM, await repo.character_by_id(KEY, nova_id), "flaws", "1")
+    assert await stored(repo, nova_id) == {"wounds": 2, "flaws": 1}
+
+
+async def test_an_undo_after_an_edit_puts_back_what_the_sheet_now_allows(repo: Repository) -> None:
+    core, nova_id = await nova(repo, "stamina=20 wounds=3", {"stamina": 20})
+    await core.between.adjust(KEY, GM, await repo.character_by_id(KEY, nova_id), "stamina", "5")
+    await core.roster.edit(KEY, ALICE, await repo.character_by_id(KEY, nova_id), SYSTEM.parse_sheet("stamina=10"))
+    await core.between.undo(KEY, GM)
+    assert (await stored(repo, nova_id))["stamina"] == 10
+
+
+async def test_a_rest_stores_a_state_held_past_the_sheet_as_it_reads_it(repo: Repository) -> None:
+    # As a state stored before fitting was may hold it.
+    core, nova_id = await nova(repo, "stamina=20 wounds=2", {"stamina": 20, "wounds": 3})
+    await core.between.rest(KEY, GM, "hiatus")
+    assert (await stored(repo, nova_id))["wounds"] == 2
+
+
+async def test_the_import_still_refuses_a_state_past_the_sheet(repo: Repository) -> None:
+    with pytest.raises(InvalidInput, match="at most 10"):
+        transfer._lasting(SYSTEM, SYSTEM.parse_sheet("stamina=10"), {"stamina": 20}, "Nova")
+
+
+async def test_a_state_stored_past_its_sheet_before_this_is_exported_as_the_bot_reads_it(repo: Repository) -> None:
+    core, nova_id = await nova(repo, "stamina=20 wounds=3", {})
+    stale = {"stamina": 20, "wounds": 3}
+    await repo.set_character_sheet(KEY, nova_id, SYSTEM.parse_sheet("stamina=10 wounds=3"), lasting=stale)
+    _, data = await core.campaigns.export(KEY, GM)
+    assert data["characters"][0]["lasting"] == {"stamina": 10, "wounds": 3}
+    assert transfer.read(transfer.dumps(data), expected_system=None).characters[0]["lasting"]["stamina"] == 10
