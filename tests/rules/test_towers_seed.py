@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.cards import Card
 from rules.errors import InvalidInput
 from rules.said import english
 from rules.systems.towers.damage import Harm, dealt
@@ -119,6 +120,22 @@ def test_the_highest_fall_the_command_takes_is_dealt():
     hearts = int(line.split(" → ")[1].split("♥")[0])
     assert hearts == line.split(" → ")[0].count("♥") > 13  # more than one deck holds
     assert out.state.find("Climber").lethal == 400 - hearts
+
+
+def test_a_long_fall_turns_whole_decks_and_replays_from_the_stored_state():
+    enc = add(new(), "Climber", "2D", "er=0 stun=400 lethal=400").state
+    assert not enc.deck  # the first card shuffles a fresh deck
+    out = command(enc, "damage", target="Climber", amount="1000 ft")
+    shown = str(texts(out)[0]).split("400 damage flips: ")[1].split(" → ")[0].split()
+    whole = {str(Card.parse(code)) for code in DECK}
+    # 400 = 7 decks and 36 cards: each deck turned holds every card once, and the last one's
+    # other 16 cards are what the encounter keeps for its next flip
+    assert all(set(shown[at : at + 52]) == whole for at in range(0, 364, 52))
+    rest = [str(Card.parse(code)) for code in out.state.deck]
+    assert len(rest) == 16 and set(shown[364:]) | set(rest) == whole
+    # the same stored random state deals the same fall
+    again = command(enc, "damage", target="Climber", amount="1000 ft")
+    assert texts(again) == texts(out) and again.state == out.state
 
 
 def test_fall_hearts_add_stun_and_lethal_and_er_reduces():
