@@ -36,7 +36,7 @@ def merged_sheet(system: System, npc: NpcRecord | None, stats: str | None) -> di
     bare = [k for k, v in overrides.items() if v is True]
     if bare:
         raise InvalidInput(say("Write stats as `name=value` ({name} has no value).", name=quoted(bare[0])))
-    return system.parse_sheet(dict(npc.sheet) | overrides)
+    return system.sheet_over(npc.sheet, overrides)
 
 
 def _gm(by: Actor, refusal: str) -> None:

@@ -506,7 +506,7 @@ def _npc_sheet(given: Given) -> dict[str, Any]:
     bare = [k for k, v in overrides.items() if v is True]
     if bare:
         raise InvalidInput(say("Write stats as `name=value` ({stat} has no value).", stat=quoted(bare[0])))
-    return given.playing.parse_sheet(dict(sheet) | overrides)
+    return given.playing.sheet_over(sheet, overrides)
 
 
 def _choose(given: Given) -> Action:

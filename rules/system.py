@@ -218,8 +218,9 @@ class System(Generic[C]):
             return self.encounter_type.model_validate_json(data)
         return self.encounter_type.model_validate(data)
 
-    def parse_sheet(self, text: str | dict[str, Any] | None) -> dict[str, Any]:
-        """`dex=3 avoidance=15 dr="fire:10"` → validated sheet values."""
+    def parse_sheet(self, text: str | dict[str, Any] | None, *, entered: bool = True) -> dict[str, Any]:
+        """`dex=3 avoidance=15 dr="fire:10"` → validated sheet values. `entered`: typed now, so the checks
+        that hold only for what is entered run too; a stored sheet is read without them (rules/entering.py)."""
         raw = dict(text) if isinstance(text, dict) else pairs(text, self.sheet_example())
         fields = self.sheet_type.model_fields
         unknown = [key for key in raw if key not in fields]
@@ -233,7 +234,7 @@ class System(Generic[C]):
                 )
             )
         try:
-            return self.sheet_type.model_validate(raw, context=ENTERED).model_dump(mode="json")
+            return self.sheet_type.model_validate(raw, context=ENTERED if entered else None).model_dump(mode="json")
         except ValidationError as error:
             first = error.errors()[0]
             where = ".".join(str(p) for p in first.get("loc", ())) or "sheet"
@@ -298,6 +299,12 @@ class System(Generic[C]):
             raw |= part
         return self.parse_sheet(raw)
 
+    def sheet_over(self, stored: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+        """A stored sheet (a template, a kept NPC) with stats typed now on top: only the typed ones are
+        checked as entered, so a stat block stored before a check existed still comes into a fight."""
+        self.parse_sheet(overrides)
+        return self.parse_sheet(dict(stored) | overrides, entered=False)
+
     def sheet_example(self) -> str:
         return "`" + " ".join(f"{name}=…" for name in list(self.sheet_type.model_fields)[:3]) + "`"
 
@@ -309,7 +316,8 @@ class System(Generic[C]):
         return side
 
     def make_combatant(self, enc: Encounter, action: AddCombatants, cid: str, name: str) -> Combatant:
-        sheet = self.parse_sheet(action.sheet)
+        # Typed stats were checked as entered when the command was read; a stored sheet joins as stored.
+        sheet = self.parse_sheet(action.sheet, entered=False)
         return self.combatant_type(
             id=cid,
             name=name,

@@ -231,6 +231,23 @@ def test_a_kept_npc_is_any_gms_to_bring_back_and_change_and_nobody_elses():
     check_owner_or_gm(ALICE, hero)
 
 
+def test_a_sheet_stored_before_a_check_existed_still_comes_into_a_fight():
+    # `/character add` took "2d6+3 kinetic" as damage before damage was checked: the hero and the template
+    # join as stored; only what is typed now is checked as entered
+    rules = system("rotted-capes")
+    old = rules.parse_sheet("stamina=12") | {"damage": "2d6+3 kinetic"}
+    enc = rules.new_encounter(GM.user_id, 7)
+    hero = Stored(id=5, name="Nova", owner_id=ALICE.user_id, system=rules.key, sheet=old)
+    enc = apply(enc, rules.command("initiative_join", ALICE, {"character": hero, "roll": 12}, enc)).state
+    assert enc.find("Nova").sheet.damage == "2d6+3 kinetic"
+    template = {"template": (rules.key, "Brute", old)}
+    added = rules.command("initiative_add", GM, template | {"name": "Brute", "stats": "stamina=5", "roll": 3}, enc)
+    enc = apply(enc, added).state
+    assert enc.find("Brute").sheet.damage == "2d6+3 kinetic" and enc.find("Brute").sheet.stamina == 5
+    with pytest.raises(InvalidInput, match="not a dice expression"):
+        rules.command("initiative_add", GM, template | {"name": "Ogre", "stats": "damage=fireball"}, enc)
+
+
 def test_delay_without_a_name_picks_the_senders_acting_combatant_in_the_engine():
     rules = system("fightin-words")
     enc = rules.new_encounter(GM.user_id, 3)
