@@ -99,10 +99,9 @@ async def campaign_characters(interaction: discord.Interaction, current: str) ->
 async def joinable_characters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Your own characters, and for a GM every NPC a GM kept (they belong to all of them), from the
     campaign the channel's fight draws on."""
-    core = interaction.client.core
-    key = await core.fighting_for(interaction.channel_id, await campaign_key(interaction))
+    key = await _fight_campaign(interaction)
     gm = (await actor_of(interaction)).is_gm
-    records = await core.repo.list_characters(
+    records = await interaction.client.core.repo.list_characters(
         key, owner_id=interaction.user.id, prefix=current or None, limit=25, with_kept=gm
     )
     return _character_choices(interaction, records)
@@ -135,11 +134,24 @@ async def resolve_character(interaction: discord.Interaction, key: int, text: st
     return found[0]
 
 
-async def npcs(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def _fight_campaign(interaction: discord.Interaction) -> int:
+    """The campaign the channel's fight draws on: the one it began in, though the channel was bound
+    elsewhere since; the channel's own campaign when no fight runs (as the commands resolve it)."""
+    return await interaction.client.core.fighting_for(interaction.channel_id, await campaign_key(interaction))
 
-    by = await actor_of(interaction)
-    records = await interaction.client.core.library.suggestions(await campaign_key(interaction), by, current)
+
+async def _library(interaction: discord.Interaction, current: str, key: int) -> list[app_commands.Choice[str]]:
+    records = await interaction.client.core.library.suggestions(key, await actor_of(interaction), current)
     return _choices((r.name, r.name) for r in records)
+
+
+async def npcs(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return await _library(interaction, current, await campaign_key(interaction))
+
+
+async def templates(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The NPC library a template for the channel's fight comes from."""
+    return await _library(interaction, current, await _fight_campaign(interaction))
 
 
 async def _campaign_system(interaction: discord.Interaction):

@@ -69,7 +69,7 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
         template=_("A stat block from the NPC library (stats given here override it)"),
         keep=_("Store this NPC so it carries its state into later fights"),
     )
-    @app_commands.autocomplete(template=autocomplete.npcs)
+    @app_commands.autocomplete(template=autocomplete.templates)
     async def add(
         self,
         interaction: discord.Interaction,

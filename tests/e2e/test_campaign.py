@@ -760,6 +760,20 @@ async def test_a_fight_keeps_drawing_on_the_campaign_it_began_in_after_its_chann
     await say(standin, "gm", "/campaign bind", place="combat-2")
     await say(standin, "gm", "/campaign setup", system=KEY, in_channel="combat-2")
     await say(standin, "bob", "/character add", name="Vega", stats=BOLT, in_channel="combat-2")
+    await say(standin, "gm", "/npc add", name="Ghoul", stats=ZOMBIE, in_channel="combat-2")
+    # what the fight can draw on is what is offered
+    offered = await (
+        await standin.autocomplete("bob", "/initiative join", "character", character="", in_channel="combat-2")
+    ).choices()
+    assert [c["value"] for c in offered] == ["Bolt"]  # not Vega, whom the fight cannot draw on
+    offered = await (
+        await standin.autocomplete("alice", "/initiative join", "character", character="", in_channel="combat-2")
+    ).choices()
+    assert [c["value"] for c in offered] == ["Nova"]
+    offered = await (
+        await standin.autocomplete("gm", "/initiative add", "template", template="", in_channel="combat-2")
+    ).choices()
+    assert offered == [], offered  # the Ghoul is the new campaign's
     refused = await say(standin, "bob", "/initiative join", character="Vega", roll=12, in_channel="combat-2")
     assert refused.ephemeral and "No character called" in refused.content, refused.content
     joined = await say(standin, "alice", "/initiative join", character="Nova", roll=14, in_channel="combat-2")
