@@ -159,7 +159,9 @@ def isolated(text: str) -> str:
     """Typed text that could turn a line around (a right-to-left override, a Hebrew name), set apart
     as a bidirectional isolate: it reads as typed, and what stands beside it in the line as written.
     A closing isolate with no opening one of its own would close the set-apart early, so it goes:
-    alone it changes nothing."""
+    alone it changes nothing; an isolate the text opens and never closes is closed at its end, or the
+    closing mark would pair with it and leave the set-apart open to the end of the line. (Embeddings
+    and overrides need no closing: an isolate's end closes every one opened inside it.)"""
     if text.isascii() or not any(unicodedata.bidirectional(c) in _BIDI for c in text):
         return text
     kept, depth = [], 0
@@ -171,7 +173,7 @@ def isolated(text: str) -> str:
                 continue
             depth -= 1
         kept.append(c)
-    return FSI + "".join(kept) + PDI
+    return FSI + "".join(kept) + PDI * depth + PDI
 
 
 def split_names(text: str, separator: str, known: Callable[[str], object] | None = None) -> tuple[str, ...]:

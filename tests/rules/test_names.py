@@ -201,6 +201,9 @@ def test_isolated_sets_apart_only_what_could_turn_a_line():
     # a stray closing isolate would end the set-apart early: it goes
     assert isolated("\u2069\u202eX") == "\u2068\u202eX\u2069"
     assert isolated("\u2067a\u2069b") == "\u2068\u2067a\u2069b\u2069"
+    # isolates opened and left open are closed before the set-apart ends, or it would run to the line's end
+    assert isolated("\u2067\u2067Brute") == "\u2068\u2067\u2067Brute\u2069\u2069\u2069"
+    assert isolated("\u2067a\u2069\u2066b") == "\u2068\u2067a\u2069\u2066b\u2069\u2069"
 
 
 def _resting(*names):
