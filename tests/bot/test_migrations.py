@@ -24,7 +24,7 @@ from bot.repository import DuplicateName, NewChange, NewEvent, Repository
 from bot.tables import UTCDateTime, metadata
 
 ROOT = Path(__file__).resolve().parents[2]
-HEAD = "0008"
+HEAD = "0009"
 TABLES = {"campaign", "character", "encounter", "event", "npc", "campaign_change", "campaign_place", "encounter_share"}
 
 
@@ -197,9 +197,9 @@ async def test_sqlite_table_rebuild_keeps_child_rows(engine, tmp_path: Path, mon
 
     scripts = tmp_path / "migrations"
     shutil.copytree(bot.db.MIGRATIONS_DIR, scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0009_rebuild.py").write_text(
-        'revision = "0009"\n'
-        'down_revision = "0008"\n'
+    (scripts / "versions" / "0010_rebuild.py").write_text(
+        'revision = "0010"\n'
+        'down_revision = "0009"\n'
         "import sqlalchemy as sa\n"
         "from alembic import op\n"
         "def upgrade():\n"
@@ -210,7 +210,7 @@ async def test_sqlite_table_rebuild_keeps_child_rows(engine, tmp_path: Path, mon
     bot.db.head_revision.cache_clear()
     try:
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0009"
+        assert await _revision(engine) == "0010"
     finally:
         monkeypatch.undo()
         bot.db.head_revision.cache_clear()
@@ -369,8 +369,7 @@ async def test_0007_gives_stored_names_the_key_a_fight_compares_by(database_url:
                     f"VALUES (1, {owned[1]}:name, :key, 'factions', '{{}}', :t)"
                 ).bindparams(sa.bindparam("t", type_=UTCDateTime()))
                 await conn.execute(statement, {"name": name, "key": key, "t": datetime(2026, 11, 28, tzinfo=UTC)})
-        await upgrade_schema(engine)
-        assert await _revision(engine) == HEAD
+        await _migrate_to(engine, "0007")
         repo = Repository(engine)
         assert (await repo.get_character(1, "\u2694 Blade", owner_id=8)).name == "\u2694\ufe0f Blade"
         assert (await repo.get_npc(1, "Goblin")).name == "Gob\u200blin"
@@ -409,5 +408,40 @@ async def test_0008_drops_setting_words_no_system_knows_and_brings_numbers_into_
             {"advantage": "count", "ongoing_dc": 12},
             {"advantage": "whatever"},
         ]
+    finally:
+        await engine.dispose()
+
+
+async def test_0009_names_a_row_left_on_its_old_key_so_its_name_finds_it(database_url: str) -> None:
+    """0007 left a row on its old key where its new one was taken: listed, but its name found the other."""
+    engine = create_engine(database_url)
+    try:
+        await _migrate_to(engine, "0008")
+        rows = [
+            ("character", 7, "Bob", "bob"),
+            ("character", 7, "B\u200bob", "b\u200bob"),  # left on its old key by 0007
+            ("character", 7, "Bob (2)", "bob (2)"),  # the first free number is taken
+            ("character", 8, "Sam", "sam"),
+            ("npc", None, "Goblin", "goblin"),
+            ("npc", None, "Gob\u200blin", "gob\u200blin"),
+        ]
+        async with engine.begin() as conn:
+            for table, owner, name, key in rows:
+                owned = ("owner_id, lasting, ", f"{owner}, '{{}}', ") if table == "character" else ("", "")
+                statement = sa.text(
+                    f"INSERT INTO {table} (guild_id, {owned[0]}name, name_key, system, sheet, created_at) "
+                    f"VALUES (1, {owned[1]}:name, :key, 'factions', '{{}}', :t)"
+                ).bindparams(sa.bindparam("t", type_=UTCDateTime()))
+                await conn.execute(statement, {"name": name, "key": key, "t": datetime(2026, 11, 28, tzinfo=UTC)})
+        await upgrade_schema(engine)
+        assert await _revision(engine) == HEAD
+        repo = Repository(engine)
+        assert (await repo.get_character(1, "bob", owner_id=7)).name == "Bob"
+        assert (await repo.get_character(1, "Bob (3)", owner_id=7)).name == "B\u200bob (3)"
+        assert (await repo.get_character(1, "sam", owner_id=8)).name == "Sam"
+        assert (await repo.get_npc(1, "Goblin (2)")).name == "Gob\u200blin (2)"
+        assert (await repo.get_npc(1, "goblin")).name == "Goblin"
+        assert await repo.remove_npc(1, "Goblin (2)")
+        assert [n.name for n in await repo.list_npcs(1)] == ["Goblin"]
     finally:
         await engine.dispose()
