@@ -138,6 +138,20 @@ def test_a_long_fall_turns_whole_decks_and_replays_from_the_stored_state():
     assert texts(again) == texts(out) and again.state == out.state
 
 
+def test_a_long_fall_goes_on_from_a_deck_partly_turned_before_it():
+    enc = add(new(), "Climber", "2D", "er=0 stun=400 lethal=400").state
+    enc = command(enc, "damage", target="Climber", amount="0", options="flips=20").state
+    left = [str(Card.parse(code)) for code in reversed(enc.deck)]
+    out = command(enc, "damage", target="Climber", amount="200 ft")
+    shown = str(texts(out)[0]).split("80 damage flips: ")[1].split(" → ")[0].split()
+    whole = {str(Card.parse(code)) for code in DECK}
+    # the 32 cards left come first, then a deck shuffled when they ran out gives the other 48,
+    # keeping 4 for the encounter's next flip
+    assert len(left) == 32 and shown[:32] == left
+    rest = {str(Card.parse(code)) for code in out.state.deck}
+    assert len(rest) == 4 and set(shown[32:]) | rest == whole
+
+
 def test_fall_hearts_add_stun_and_lethal_and_er_reduces():
     enc = add(new(), "Climber", "2D", "er=1 stun=30 lethal=5").state
     out = command(enc, "damage", target="Climber", amount="fall 20", cards="AH 3H 4C 5C 6S 7S 8D 9D")
