@@ -18,7 +18,7 @@ from . import common
 from .actions import Action, AddCombatants
 from .commands import Commands, Given, not_used, pairs
 from .entering import ENTERED
-from .errors import InvalidInput, UnknownAction
+from .errors import InvalidInput, RulesError, UnknownAction
 from .model import Actor, Choice, Combatant, Encounter, Event, Pending, Value
 from .randomness import Chance
 from .said import EMPTY, N_, say, term
@@ -238,6 +238,9 @@ class System(Generic[C]):
         except ValidationError as error:
             first = error.errors()[0]
             where = ".".join(str(p) for p in first.get("loc", ())) or "sheet"
+            refused = (first.get("ctx") or {}).get("error")
+            if isinstance(refused, RulesError):  # a refusal the rules made, a sentence of its own
+                raise InvalidInput(say("Stat `{stat}`: {why}", stat=where, why=refused.said)) from None
             raise InvalidInput(say("Stat `{stat}`: {why}.", stat=where, why=_invalid(first))) from None
 
     def upgrade_sheet(self, sheet: dict[str, Any], version: int) -> dict[str, Any]:
@@ -674,6 +677,9 @@ def _invalid(error) -> Text:
     type (`Input should be less than or equal to {le}`) so a translation reaches it."""
     message = error.get("msg", "invalid value")
     context = error.get("ctx") or {}
+    refused = context.get("error")
+    if isinstance(refused, ValueError) and refused.args and isinstance(refused.args[0], Text):
+        return refused.args[0]  # a sheet's own check, said for a user: pydantic's English says "Value error, " first
     try:
         template = (
             VALUE_ERRORS.get(error["type"]) or PydanticKnownError(error["type"], context or None).message_template

@@ -306,3 +306,22 @@ def test_any_option_word_bare_or_with_any_value_builds_an_action_or_is_refused_i
                     rules_system.command(command, GM, given, state)
                 except RulesError:
                     pass
+
+
+@pytest.mark.parametrize(
+    "key, stats, refusal",
+    [
+        (
+            "rotted-capes",
+            "damage=fireball",
+            "Stat `damage`: `fireball` is not a dice expression (try `2d6+3` or `4d6kh3`).",
+        ),
+        ("rotted-capes", "zombie_level=zed", "Stat `zombie_level`: zombie level must be one of alpha, beta"),
+        ("frozen-lands", "weapon=Banana", "Stat `weapon`: Unknown weapon `Banana`. Known weapons: Unarmed,"),
+    ],
+)
+def test_a_sheets_own_check_is_said_in_its_words_not_pydantics(key, stats, refusal):
+    with pytest.raises(InvalidInput) as refused:
+        system(key).parse_sheet(stats)
+    said = str(refused.value)
+    assert said.startswith(refusal) and "Value error" not in said and not said.endswith(".."), said

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from rules import registry
 from rules.actions import Choose
 from rules.errors import InvalidInput, NotAllowed
 from rules.said import english
@@ -312,6 +313,14 @@ def test_a_sheets_weapon_comes_from_its_own_table(field, name, refusal):
     and the Rock of the ranged table are thrown: as the melee weapon they would turn every attack into a shot."""
     with pytest.raises(InvalidInput, match=re.escape(refusal)):
         party(astrid={field: name})
+    # refused as the sheet is typed (/character add, a form, /npc add), not first at /initiative join
+    with pytest.raises(InvalidInput, match=re.escape(f"Stat `{field}`: {refusal}")):
+        registry.get("frozen-lands").parse_sheet({field: name})
+
+
+def test_a_sheet_stored_with_a_weapon_of_the_wrong_table_still_loads():
+    stored = registry.get("frozen-lands").parse_sheet({}) | {"weapon": "Axe"}
+    assert registry.get("frozen-lands").sheet_type.model_validate(stored).weapon == "Axe"
 
 
 def test_a_melee_weapon_of_the_sheet_attacks_in_melee_and_the_ranged_table_keeps_its_aliases():

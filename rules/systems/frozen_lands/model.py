@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
 
 from ...actions import Action
+from ...entering import entered
 from ...errors import InvalidInput
 from ...model import Combatant, Encounter, Value
 from ...said import N_, say
 from ...turns.tracks import TrackState
 from ...usertext import Typed
+from .weapons import sheet_weapon
 
 ATTRIBUTES = (N_("body"), N_("agility"), N_("mind"), N_("awareness"), N_("soul"))
 # Which attribute a skill rests on decides the condition its stress dice give.
@@ -70,6 +72,14 @@ class Sheet(Value):
     defense: int = Field(0, ge=0, le=20, description="Enemy: defense, cuts the damage it takes")
     stamina: int = Field(4, ge=1, le=200, description="Enemy: Stamina")
     size: int = Field(0, ge=-2, le=2, description="Enemy: size for shots at it (+ large, − small)")
+
+    @field_validator("weapon", "offhand", "ranged")
+    @classmethod
+    def _from_its_table(cls, name: str, info: ValidationInfo) -> str:
+        # Refused as it is typed, not first at the table's /initiative join; a stored sheet still loads.
+        if name and entered(info):
+            sheet_weapon(name, str(info.field_name))
+        return name
 
 
 class Zone(Value):

@@ -161,10 +161,7 @@ class RCSheet(Value):
     def _damage(cls, value: str, info: ValidationInfo) -> str:
         # refused as the sheet is entered, not on the first hit: a sheet's damage is rolled only when its owner hits
         if entered(info):
-            try:
-                check_expression(value)
-            except InvalidInput as error:
-                raise ValueError(error.said) from None
+            check_expression(value)  # its refusal, a RulesError, is the sheet's
         return value
 
     @field_validator("zombie_level")
