@@ -29,7 +29,14 @@ from .between import IMPORT
 from .keyed_locks import KeyedLocks
 from .places import Places, own_key
 from .repository import CampaignChanged, CampaignRecord, CharacterRecord, NewChange, NpcRecord, Repository
-from .setting_values import DEFAULT_CHOICE_SECONDS, MAX_CHOICE_SECONDS, MAX_REMINDER_MINUTES, bounded, typed
+from .setting_values import (
+    DEFAULT_CHOICE_SECONDS,
+    MAX_CHOICE_SECONDS,
+    MAX_REMINDER_MINUTES,
+    SHARED_OPTIONS,
+    bounded,
+    typed,
+)
 from .tables import utcnow
 
 # Previews waiting for their GM's click, each holding its file: the oldest are dropped past this.
@@ -114,6 +121,9 @@ class Campaigns:
         if choice_timeout is not None:
             merged["choice_timeout_seconds"] = bounded(choice_timeout, "choice_timeout", 0, MAX_CHOICE_SECONDS)
         for name, value in flags(settings).items():
+            shared = next((option for key, (option, _) in SHARED_OPTIONS.items() if name in (key, option)), None)
+            if shared is not None:
+                raise InvalidInput(say("Set `{name}` with the `{name}:` option of /campaign setup.", name=shared))
             if name not in rules_system.options:
                 known = ", ".join(rules_system.options) or say("none")
                 raise InvalidInput(

@@ -5,13 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from rules.errors import InvalidInput
-from rules.said import say
+from rules.said import N_, say
 from rules.system import Option
 
 DEFAULT_CHOICE_SECONDS = 120
 MAX_REMINDER_MINUTES = 1440
 MAX_CHOICE_SECONDS = 86400
 MAX_TEXT_SETTING = 100
+
+# The settings every system shares are set with /campaign setup's own options: stored key → (option, help).
+SHARED_OPTIONS = {
+    "reminder_minutes": ("reminder_minutes", N_("Minutes before an idle turn's player is reminded (0: never).")),
+    "choice_timeout_seconds": (
+        "choice_timeout",
+        N_("Seconds before an unanswered choice takes its default."),
+    ),
+}
 
 
 def bounded(value: Any, key: str, low: int, high: int) -> int:

@@ -18,6 +18,7 @@ from bot.core import DEFAULT_SETTINGS
 from bot.interact import actor_of, answer_error, in_time, manages_server, reply
 from bot.places import campaign_key
 from bot.repository import DuplicateName
+from bot.setting_values import SHARED_OPTIONS
 from rules import registry
 from rules.errors import InvalidInput
 from rules.said import N_, say
@@ -92,8 +93,10 @@ class Campaign(
         embed = discord.Embed(title=render.words(title), colour=discord.Colour.blurple())
         role = f"<@&{campaign.gm_role_id}>" if campaign.gm_role_id else render.words("Manage Server holders")
         embed.add_field(name=render.words("GM role"), value=role)
+        # The shared ones under the names /campaign setup takes them by, with what they mean.
+        helps = {k: o.help for k, o in rules_system.options.items()} | {k: h for k, (_, h) in SHARED_OPTIONS.items()}
         lines = [
-            f"`{k}` = {v}" + (f" — {render.words(rules_system.options[k].help)}" if k in rules_system.options else "")
+            f"`{SHARED_OPTIONS.get(k, (k,))[0]}` = {v}" + (f" — {render.words(helps[k])}" if k in helps else "")
             for k, v in settings.items()
         ]
         embed.add_field(name=render.words("Settings"), value=render.fit("\n".join(lines), 1000), inline=False)

@@ -321,6 +321,8 @@ async def test_two_players_may_each_have_a_max(standin, bot):
         ({"settings": "starting_plot_points=99999"}, "starting_plot_points"),
         ({"settings": "starting_plot_points"}, "value"),
         ({"settings": "nonsense=1"}, "no setting"),
+        ({"settings": "choice_timeout_seconds=60"}, "Set `choice_timeout` with the `choice_timeout:` option"),
+        ({"settings": "reminder_minutes=5"}, "Set `reminder_minutes` with the `reminder_minutes:` option"),
     ],
 )
 async def test_campaign_settings_are_checked_and_a_refusal_changes_nothing(standin, bot, options, refusal):
@@ -806,3 +808,11 @@ async def test_a_sheet_edited_down_mid_fight_stores_what_the_bot_shows_and_its_e
     assert preview.buttons(), preview.content  # its own export is not refused
     assert "Imported" in (await (await standin.click("gm", "Import", message=preview)).response()).content
     assert (await nova(bot, standin)).lasting["stamina"] == 10
+
+
+async def test_campaign_show_names_each_setting_as_setup_takes_it(standin, bot):
+    await say(standin, "gm", "/campaign setup", system=KEY, choice_timeout=60, settings="ongoing_dc=12")
+    shown = (await say(standin, "alice", "/campaign show")).embeds[0]["fields"][1]["value"]
+    assert "`choice_timeout` = 60 — Seconds before an unanswered choice takes its default." in shown, shown
+    assert "`reminder_minutes` = 10 — Minutes before" in shown and "`ongoing_dc` = 12 — Save DC" in shown
+    assert "choice_timeout_seconds" not in shown
