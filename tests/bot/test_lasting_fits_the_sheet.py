@@ -12,6 +12,7 @@ from bot.repository import NewChange, Repository
 from rules import registry
 from rules.errors import InvalidInput
 from rules.model import Actor
+from rules.said import english
 from tests.helpers import GM
 
 KEY = 10**18
@@ -76,3 +77,29 @@ async def test_a_state_stored_past_its_sheet_before_this_is_exported_as_the_bot_
     _, data = await core.campaigns.export(KEY, GM)
     assert data["characters"][0]["lasting"] == {"stamina": 10, "wounds": 3}
     assert transfer.read(transfer.dumps(data), expected_system=None).characters[0]["lasting"]["stamina"] == 10
+
+
+async def test_a_check_that_counts_past_what_the_gm_may_set_stores_it_within_that_range(repo: Repository) -> None:
+    # Stress 50 is the most `/campaign adjust` sets and an import takes; a failed disengage adds one.
+    frozen = registry.get("frozen-lands")
+    await repo.save_campaign(KEY, system=frozen.key)
+    record = await repo.add_character(KEY, ALICE.user_id, "Astrid", frozen.key, frozen.parse_sheet("soul=2"))
+    await repo.save_lasting({record.id: {"stress": 50}}, NewChange(KEY, 1, "/encounter end", "fight", {}))
+    core = Core(repo)
+    no_success = " ".join(["4"] * 48)  # Mobility 0, and a stress die for each Stress above SOUL
+    record = await repo.character_by_id(KEY, record.id)
+    checked = await core.checks.check(KEY, ALICE, record, "disengage", dc=2, dice=no_success)
+    assert "+1 Stress (51)" in english(checked.lines[0])
+    now = await repo.character_by_id(KEY, record.id)
+    assert transfer._lasting(frozen, now.sheet, now.lasting, now.name)["stress"] == 50
+
+
+async def test_a_waking_time_a_rest_rolled_is_stored_as_an_import_takes_it(repo: Repository) -> None:
+    words = registry.get("fightin-words")
+    await repo.save_campaign(KEY, system=words.key)
+    record = await repo.add_character(KEY, ALICE.user_id, "Jack", words.key, words.parse_sheet(""))
+    knocked_out = {"wounds": 2, "conditions": ["unconscious"]}
+    await repo.save_lasting({record.id: knocked_out}, NewChange(KEY, 1, "/encounter end", "fight", {}))
+    await Core(repo).between.rest(KEY, GM, "calm_hour", dice="3 2")  # 2d4 h, one of them gone
+    now = await repo.character_by_id(KEY, record.id)
+    assert transfer._lasting(words, now.sheet, now.lasting, now.name)["waking_in"] == 4

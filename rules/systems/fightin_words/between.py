@@ -71,6 +71,14 @@ ADJUSTABLE = {
     N_("dying"): Adjustable(key="dying", kind="bool", help=N_("dying (yes/no)")),
     N_("stable"): Adjustable(key="stable", kind="bool", help=N_("stabilised but unconscious (yes/no)")),
     N_("dead"): Adjustable(key="dead", kind="bool", help=N_("dead (yes/no)")),
+    # A rest stores the waking time it rolled: declared here, a campaign file's import checks it as a number
+    # (an undeclared value must be yes or no there), and the GM may set it as the seed's "1d4 hours per wound".
+    N_("waking_in"): Adjustable(
+        key=WAKING,
+        help=N_("hours until an unconscious character wakes (1d4 per wound, rolled by a rest)"),
+        minimum=0,
+        maximum=4 * 50,  # 1d4 hours for each of the most wounds `wounds` takes
+    ),
 }
 
 
