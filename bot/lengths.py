@@ -13,6 +13,7 @@ from typing import Any
 
 from discord import AppCommandOptionType, app_commands
 
+from rules.commands import MAX_OPTIONS
 from rules.errors import InvalidInput
 from rules.said import say, term
 from rules.system import System
@@ -51,8 +52,8 @@ LIMITS = {
     "notes": NOTE,
     "reason": NOTE,
     "stats": STATS,
-    "options": STATS,
-    "settings": STATS,
+    "options": MAX_OPTIONS,  # what the rules read (rules.commands.flags): the client counts down to the same
+    "settings": MAX_OPTIONS,
     "dice": ENTERED,
     "cards": ENTERED,
     "amount": ENTERED,

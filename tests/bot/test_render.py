@@ -11,8 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import lengths, paging, render, turn_posts
+from bot.app import COGS, create_bot
+from bot.config import Settings
 from rules import registry, usertext
 from rules.actions import AddCombatants, NextTurn, Note, RemoveCombatant
+from rules.commands import MAX_OPTIONS
 from rules.engine import apply
 from rules.model import Event
 from rules.rng import seed_from
@@ -255,6 +258,27 @@ async def test_every_text_option_declares_its_limit():
         data = command.to_dict(bot.tree)
         walk(data.get("options", []), f"/{data['name']}")
     assert missing == []
+
+
+async def test_the_client_counts_down_to_what_the_rules_read_of_options_and_settings():
+    bot = create_bot(Settings(discord_token="x", database_url="sqlite+aiosqlite:///:memory:"))
+    for name in COGS:
+        await bot.load_extension(name)
+    lengths.declare(bot.tree.get_commands())
+    declared = {}
+
+    def walk(options, path):
+        for option in options:
+            if option["type"] in (1, 2):
+                walk(option.get("options", []), f"{path} {option['name']}")
+            elif option["name"] in ("options", "settings"):
+                declared[f"{path} {option['name']}"] = option.get("max_length")
+
+    for command in bot.tree.get_commands():
+        data = command.to_dict(bot.tree)
+        walk(data.get("options", []), f"/{data['name']}")
+    assert "/campaign setup settings" in declared and "/attack options" in declared
+    assert set(declared.values()) == {MAX_OPTIONS}, declared
 
 
 @pytest.mark.parametrize("system", ["rotted-capes", "fightin-words", "factions", "99-towers", "frozen-lands"])
