@@ -12,10 +12,11 @@ import discord
 from rules.errors import RulesError
 
 from . import render
-from .checks import Checked
+from .checks import Checked, Delivery
 from .core import core_of
 from .interact import actor_of, refuse, reply
 from .places import campaign_key
+from .rolls import private_gm, send_private
 
 
 def check_lines(checked: Checked) -> str:
@@ -53,7 +54,19 @@ class CheckOfferButton(
         return cls(int(match["cid"]), int(match["turn"]), match["offer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        private = bool(interaction.message and interaction.message.flags.ephemeral)  # a private check stays private
+        shown: list[str] = []
         try:
+            deliver: Delivery | None = None
+            if private:
+                # As for /check: a reroll changes the result (and spends what it costs), so the GM who was
+                # sent the check is sent the reroll before it is saved, or it is refused unsaved.
+                gm = await private_gm(interaction)
+
+                async def to_gm(checked: Checked) -> None:
+                    shown.append(await send_private(interaction, gm, check_lines(checked)))
+
+                deliver = to_gm
             checked = await core_of(interaction).checks.follow(
                 await campaign_key(interaction),
                 await actor_of(interaction),
@@ -61,10 +74,10 @@ class CheckOfferButton(
                 self.turn,
                 self.offer,
                 interaction.user.display_name,
+                deliver,
             )
         except RulesError as error:
             await refuse(interaction, error)
             return
         line, buttons = check_message(checked)
-        private = bool(interaction.message and interaction.message.flags.ephemeral)  # a private check stays private
-        await reply(interaction, line, ephemeral=private, **buttons)
+        await reply(interaction, "\n".join([*shown, line]), ephemeral=private, **buttons)

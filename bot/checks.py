@@ -135,14 +135,30 @@ class Checks:
         )
 
     async def follow(
-        self, key: int, by: Actor, character_id: int, turn: int, offer: str, by_name: str | None = None
+        self,
+        key: int,
+        by: Actor,
+        character_id: int,
+        turn: int,
+        offer: str,
+        by_name: str | None = None,
+        deliver: Delivery | None = None,
     ) -> Checked:
-        """Take what a check offered (its button): only while it is that character's last check."""
+        """Take what a check offered (its button): only while it is that character's last check.
+        `deliver`, as for `check`, shows what follows a private check to the roller and the GM before it
+        is saved (a public check's follow-up ignores it)."""
         async with self.between.lock(key):
-            return await self._follow(key, by, character_id, turn, offer, by_name)
+            return await self._follow(key, by, character_id, turn, offer, by_name, deliver)
 
     async def _follow(
-        self, key: int, by: Actor, character_id: int, turn: int, offer: str, by_name: str | None
+        self,
+        key: int,
+        by: Actor,
+        character_id: int,
+        turn: int,
+        offer: str,
+        by_name: str | None,
+        deliver: Delivery | None,
     ) -> Checked:
         campaign, system = await self.between._campaign(key)
         record = await self.repo.character_by_id(key, character_id)
@@ -163,10 +179,24 @@ class Checks:
         def again(chance: Chance) -> CheckOutcome:
             return system.roll_check_again(request, kept["memo"], offer, chance)
 
-        # What a private check offers stays private: its button is on a message only the roller sees.
+        # What a private check offers stays private: its button is on a message only the roller sees, and
+        # what it changes reaches the GM like the check did, or is not saved.
         private = bool(kept.get("private"))
         return await self._roll(
-            key, campaign, system, request, record, against, command, None, None, by, by_name, private, roll=again
+            key,
+            campaign,
+            system,
+            request,
+            record,
+            against,
+            command,
+            None,
+            None,
+            by,
+            by_name,
+            private,
+            deliver if private else None,
+            roll=again,
         )
 
     async def _roll(

@@ -143,21 +143,26 @@ def token_unusable(error: discord.HTTPException) -> bool:
 
 async def _by_webhook_or_bot(
     hook: Hook | None, by_webhook: Callable[[discord.Webhook], Awaitable[Any]], by_bot, pacer: Pacer
-):
+) -> tuple[Any, Hook | None]:
     """Through the webhook that sent the message while its token lasts (exempt from
-    the global limit), else as the bot (paced)."""
+    the global limit), else as the bot (paced). Gives the result and the hook to try next
+    time: None once Discord refused it, as Discord bans for a while a token that makes too
+    many refused (401/403/429) requests."""
     if hook is not None and hook.usable():
         try:
-            return await persist(by_webhook, hook.webhook)
+            return await persist(by_webhook, hook.webhook), hook
         except discord.HTTPException as error:
             if not token_unusable(error):
                 raise
+            hook = None
     await pacer.acquire()
-    return await persist(by_bot)
+    return await persist(by_bot), hook
 
 
-async def edit_message(channel, message_id: int, hook: Hook | None, pacer: Pacer, **fields):
-    """Edit a message the bot sent (see ``_by_webhook_or_bot``)."""
+async def edit_message(
+    channel, message_id: int, hook: Hook | None, pacer: Pacer, **fields
+) -> tuple[discord.Message, Hook | None]:
+    """Edit a message the bot sent, and the hook to edit it with next (see ``_by_webhook_or_bot``)."""
     return await _by_webhook_or_bot(
         hook,
         lambda webhook: webhook.edit_message(message_id, **fields),
@@ -349,9 +354,13 @@ class TrackerDelivery:
             message_id = None
         if message_id:
             try:
-                message = await edit_message(
+                message, usable = await edit_message(
                     channel, message_id, hook, self.pacer, embed=embed, allowed_mentions=render.NOBODY
                 )
+                if usable is not hook:
+                    # Refused once, the hook is like one that ran out: the next change with a fresh
+                    # token moves the tracker to it, and none is asked of the dead one again.
+                    self._owners[eid] = (message_id, usable)
                 self._shown[eid] = shown
                 self.edits += 1
                 # Pinned exactly while the fight lasts: this also mends a pin that a crash

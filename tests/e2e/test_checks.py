@@ -120,6 +120,41 @@ async def test_a_private_check_is_shown_to_the_roller_and_sent_to_the_gm(standin
     assert "A private roll in" in sent.content and "Nova rolls luck: 13 vs 12" in sent.content, sent.content
 
 
+async def test_a_private_checks_reroll_is_sent_to_the_gm_too(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/encounter end")
+    shown = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=12, private=True, dice="10")
+    again = await (await standin.click("alice", "Spend luck to reroll", message=shown)).response()
+    assert again.ephemeral and "Only you and the GM see this roll" in again.content, again.content
+    assert "Nova spends luck and rerolls" in again.content and "(was 13)" in again.content, again.content
+    first, sent = standin.direct_messages("gm")
+    assert "A private roll in" in sent.content and "Nova spends luck and rerolls" in sent.content, sent.content
+    assert "(was 13)" in sent.content, sent.content
+    public = standin.messages("combat", include_ephemeral=False)
+    assert not any("rerolls" in m.content for m in public)
+
+
+async def test_a_private_checks_reroll_the_gm_cannot_receive_is_refused_and_not_saved(standin, bot):
+    await campaign(standin)
+    key = standin.world.default_guild.id
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/encounter end")
+    shown = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=12, private=True, dice="10")
+    before = (await bot.core.repo.get_campaign(key)).state
+    standin.world.user("gm").accepts_dms = False
+    refused = await (await standin.click("alice", "Spend luck to reroll", message=shown)).response()
+    assert refused.ephemeral and "does not accept direct messages" in refused.content, refused.content
+    assert "rerolls" not in refused.content and refused.buttons() == []
+    assert (await bot.core.repo.get_campaign(key)).state == before  # the campaign's dice did not move
+    nova = await bot.core.repo.get_character(key, "Nova")
+    assert nova.lasting == {}  # no luck spent
+    standin.world.user("gm").accepts_dms = True  # the offer still stands: nothing was taken
+    again = await (await standin.click("alice", "Spend luck to reroll", message=shown)).response()
+    assert "Nova spends luck and rerolls" in again.content, again.content
+    assert any("rerolls" in m.content for m in standin.direct_messages("gm"))
+
+
 async def test_a_check_that_offers_nothing_is_answered_once_and_without_buttons(standin, bot):
     await campaign(standin)
     shown = await say(standin, "alice", "/check", character="Nova", kind="plain", dc=12, dice="10")

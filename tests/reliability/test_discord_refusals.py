@@ -275,6 +275,28 @@ async def test_an_unknown_webhook_is_not_taken_for_a_deleted_tracker(database_ur
         assert errors.records == [], errors.describe()
 
 
+@pytest.mark.parametrize(("status", "code"), [(404, 10015), (401, 50027)])
+async def test_a_tracker_asks_its_refused_webhook_once_and_moves_on(database_url, errors, status, code):
+    """Discord bans for a while a token that makes too many refused requests: once the webhook
+    that sent the tracker is refused (Unknown Webhook, Invalid Webhook Token), no later edit asks it
+    again; the next command's fresh token takes the tracker over."""
+    async with running_standin(reliability_world()) as standin:
+        async with running_bot(standin, database_url, seed=18) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await settle(bot)
+            tracker = pinned_tracker(standin, "combat")
+            # Every edit of this tracker through a webhook is refused: its sender's token is dead.
+            fault = refuse(standin, f"PATCH /webhooks/*/*/messages/{tracker.id}", status, code, "refused", 1000)
+            for amount in range(1, 6):
+                await must(standin, "gm", "/damage", target="Brute 1", amount=str(amount))
+                await settle(bot)
+            assert fault.hits == 1, "asked once, then never again"
+            assert tracker.deleted and pinned_tracker(standin, "combat").id != tracker.id  # one pinned, moved
+            await assert_tracker_current(standin, bot.core.repo, "combat")
+        assert errors.records == [], errors.describe()
+
+
 async def test_an_unknown_webhook_does_not_leave_the_end_turn_button(database_url, errors):
     async with running_standin(reliability_world()) as standin:
         async with running_bot(standin, database_url, seed=19) as bot:
