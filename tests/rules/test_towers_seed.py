@@ -235,3 +235,12 @@ def test_longblade_does_four_plus_px_plus_hearts():
     out = command(enc, "attack", target="Bandit", cards="9H 5C 2C 3S 8D")  # PA 3 + 1 = 4 cards
     assert texts(out)[2].startswith("Longblade 4 + PX 2 = 6 + 1♥ = 7 physical STUN, 1 LETHAL")
     assert out.state.find("Bandit").stun == 13
+
+
+def test_lethal_alone_with_no_stun_is_refused_for_it_could_do_nothing():
+    # the seed: "A target cannot take more LETHAL damage than he takes STUN damage"
+    enc = add(new(), "Brute", "2D", "er=0 stun=20 lethal=10").state
+    with pytest.raises(InvalidInput, match="LETHAL is never more than the STUN dealt"):
+        command(enc, "damage", target="Brute", amount="0", options="lethal=2")
+    flipped = command(enc, "damage", target="Brute", amount="0", options="lethal=2 flips=3", cards="AH 2H 3C")
+    assert flipped.state.find("Brute").lethal == 10 - 2

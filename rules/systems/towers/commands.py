@@ -110,8 +110,11 @@ def damage(given: Given) -> Damage:
         fields["category"] = "physical"
     else:
         stun = number(text, "amount")
-        if stun < 0 or (stun == 0 and not ("flips" in opts or "lethal" in opts)):
-            amount(text)  # refused: only flips or LETHAL make an amount of 0 do something
+        if stun == 0 and "lethal" in opts and "flips" not in opts:
+            # the seed: "A target cannot take more LETHAL damage than he takes STUN damage"
+            raise InvalidInput(say("LETHAL is never more than the STUN dealt: give an amount above 0, or `flips=N`."))
+        if stun < 0 or (stun == 0 and "flips" not in opts):
+            amount(text)  # refused: only damage flips make an amount of 0 do something
         fields["stun"] = stun
         category, dtype = kind_words(f"{given.text('damage_type')} {_words(opts)}")
         fields |= {"category": category, "dtype": dtype}
