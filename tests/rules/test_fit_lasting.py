@@ -104,3 +104,24 @@ def test_a_count_play_took_past_what_the_gm_may_set_is_stored_within_it(key, las
     system = registry.get(key)
     sheet = system.parse_sheet("")
     assert system.fit_lasting(sheet, lasting) == fitted
+
+
+@pytest.mark.parametrize(
+    "key, stats, lasting, dead",
+    [
+        ("factions", "health=8", {"health": 0}, True),
+        ("factions", "health=8", {"health": 1}, False),
+        ("99-towers", "lethal=6 endurance=2", {"lethal": -4}, True),  # at −2 × Endurance
+        ("99-towers", "lethal=6 endurance=2", {"lethal": -3}, False),  # dying, not dead
+    ],
+)
+def test_a_value_set_past_the_death_line_between_fights_is_death_as_in_a_fight(key, stats, lasting, dead):
+    # README: Factions "health 0 is death"; 99 Towers "at −2×Endurance → dead"
+    system = registry.get(key)
+    sheet = system.parse_sheet(stats)
+    assert bool(system.fit_lasting(sheet, lasting).get("dead")) is dead
+    join = AddCombatants(by=Actor(user_id=1, is_gm=True), name="Syb", sheet=sheet, npc=False, controller_id=2)
+    carried = join.but(lasting=lasting, character_id=5)
+    if dead:  # a row stored past the line before this was fitted joins no fight either
+        with pytest.raises(RulesError, match="died in an earlier fight"):
+            apply(system.new_encounter(1, 7), carried)

@@ -52,7 +52,7 @@ def lasting(enc, f: Fighter) -> dict[str, Any]:
 
 
 def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:
-    refuse_dead(f.name, state)
+    refuse_dead(f.name, state | ({"dead": True} if _died(state) else {}))
     health = kept(state, "health", f.max_health)
     grit = kept(state, "grit", f.max_grit)
     return f.but(
@@ -71,9 +71,16 @@ def _view(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
 
 
 def fit(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
-    """The lasting state with health and grit no higher than the sheet's, as `_view` reads them."""
+    """The lasting state with health and grit no higher than the sheet's, as `_view` reads them; health
+    set to 0 between fights is death, as in a fight."""
     v = _view(sheet, state)
-    return state | {key: v[key] for key in ("health", "grit") if key in state}
+    fitted = state | {key: v[key] for key in ("health", "grit") if key in state}
+    return fitted | {"dead": True, "incapacitated": False} if _died(fitted) else fitted
+
+
+def _died(state: dict[str, Any]) -> bool:
+    # "Health 0 is death" (README; the seed's "dies" at 0 health)
+    return "health" in state and int(state["health"]) <= 0
 
 
 def rest(system, kind, characters, campaign, options, chance, settings):

@@ -70,7 +70,7 @@ def lasting(enc, c: TowersCombatant) -> dict[str, Any]:
 
 
 def carry_in(c: TowersCombatant, state: dict[str, Any]) -> TowersCombatant:
-    refuse_dead(c.name, state)
+    refuse_dead(c.name, state | ({"dead": True} if _died(c.sheet, state) else {}))
     v = _view(c.sheet, state)
     conditions = tuple(
         Condition(name=x["name"], minor=bool(x.get("minor", False))) for x in state.get("conditions", ())
@@ -101,9 +101,16 @@ def _view(sheet: TowersSheet | dict[str, Any], state: dict[str, Any]) -> dict[st
 
 
 def fit(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
-    """The lasting state with LETHAL, STUN and mana no higher than the sheet's, as `_view` reads them."""
+    """The lasting state with LETHAL, STUN and mana no higher than the sheet's, as `_view` reads them;
+    LETHAL set at −2 × Endurance or below between fights is death, as in a fight."""
     v = _view(sheet, state)
-    return state | {key: v[key] for key in ("lethal", "stun", "mana") if key in state}
+    fitted = state | {key: v[key] for key in ("lethal", "stun", "mana") if key in state}
+    return fitted | {"dead": True} if _died(sheet, fitted) else fitted
+
+
+def _died(sheet: TowersSheet | dict[str, Any], state: dict[str, Any]) -> bool:
+    s = sheet if isinstance(sheet, TowersSheet) else TowersSheet(**sheet)
+    return "lethal" in state and int(state["lethal"]) <= -2 * s.endurance
 
 
 def rest(system, kind, characters, campaign, options, chance, settings):
