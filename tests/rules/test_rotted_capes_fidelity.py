@@ -14,6 +14,7 @@ from rules.said import english
 from rules.system import Resting
 from rules.systems.rotted_capes import SYSTEM
 from rules.systems.rotted_capes.between import lasting
+from rules.systems.rotted_capes.model import Condition
 from tests.rules.test_rotted_capes import ALICE, BOB, GM, acting, begin, cmd, end_turn, join, new, run, summary, texts
 from tests.rules.test_rotted_capes import who as find
 
@@ -143,6 +144,95 @@ def test_a_save_names_which_of_several_weaknesses_it_is_against():
     assert labels(out.state, "Nova") == ["Weakened (Constitution)"]
     out = cmd(enc, "save", ALICE, kind="weakened constitution", dice="15")
     assert labels(out.state, "Nova") == ["Weakened (Dexterity)"]
+
+
+def doubly_weakened_nova(*weaknesses):
+    enc = begin(join(new(), "Nova", 15, attack=0))
+    for tags in weaknesses:
+        enc = run(enc, "condition_add", target="Nova", condition="Weakened", tags=tags, duration="save", options="dc=5")
+    return enc
+
+
+@pytest.mark.parametrize(
+    ("kind", "ends", "left"),
+    [
+        ("weakened dexterity", "Weakened (Dexterity)", "Weakened (Dexterity, Severe)"),
+        ("Weakened (Dexterity)", "Weakened (Dexterity)", "Weakened (Dexterity, Severe)"),
+        ("weakened dexterity severe", "Weakened (Dexterity, Severe)", "Weakened (Dexterity)"),
+        ("Weakened (Dexterity, Severe)", "Weakened (Dexterity, Severe)", "Weakened (Dexterity)"),
+        ("weakened (severe dexterity)", "Weakened (Dexterity, Severe)", "Weakened (Dexterity)"),
+        ("weakened severe", "Weakened (Dexterity, Severe)", "Weakened (Dexterity)"),
+    ],
+)
+def test_a_save_names_either_weakness_on_one_stat_as_typed_or_as_shown(kind, ends, left):
+    # "another severity, both stand": the plain one is named by its own tags, the Severe one by all of its tags
+    # in any order, or by the word only it holds; a label as the bot shows it can be typed back
+    enc = doubly_weakened_nova("Dexterity", "Dexterity, Severe")
+    out = cmd(enc, "save", ALICE, kind=kind, dice="15")
+    assert f"Nova shakes off {ends}." in texts(out)
+    assert labels(out.state, "Nova") == [left]
+
+
+def test_a_save_that_names_no_one_weakness_is_refused_with_an_example_that_names_one():
+    enc = doubly_weakened_nova("Dexterity", "Dexterity, Severe")
+    for kind in ("weakened", "weakened dex"):
+        with pytest.raises(InvalidInput) as refused:
+            cmd(enc, "save", ALICE, kind=kind, dice="15")
+        assert english(refused.value.said) == (
+            "Nova is Weakened more than once: name the one to save against, e.g. weakened Dexterity."
+        )
+    out = cmd(enc, "save", ALICE, kind="weakened Dexterity", dice="15")  # the example, typed back, is taken
+    assert labels(out.state, "Nova") == ["Weakened (Dexterity, Severe)"]
+    with pytest.raises(InvalidInput) as refused:
+        cmd(enc, "save", ALICE, kind="weakened dexterity -2", dice="15")
+    assert english(refused.value.said) == "Nova has no Weakened (dexterity, -2) to save against."
+    # the example is a full tag list even where the first tag alone would name both
+    enc = doubly_weakened_nova("Severe, Dexterity", "Severe, Strength")
+    with pytest.raises(InvalidInput, match="e.g. weakened Severe Dexterity") as refused:
+        cmd(enc, "save", ALICE, kind="weakened severe", dice="15")
+    out = cmd(enc, "save", ALICE, kind="weakened Severe Dexterity", dice="15")
+    assert labels(out.state, "Nova") == ["Weakened (Severe, Strength)"]
+
+
+def test_a_save_against_weaknesses_alike_in_tags_takes_the_first():
+    enc = doubly_weakened_nova()
+    nova = find(enc, "Nova")
+    twins = (
+        Condition(name="Weakened", tags=("Dexterity",), until="save", dc=5),
+        Condition(name="Weakened", tags=("dexterity",), until="save", dc=20),
+    )
+    enc = enc.update(nova.id, conditions=twins)
+    for kind in ("weakened", "weakened dexterity"):
+        out = cmd(enc, "save", ALICE, kind=kind, dice="15")
+        assert "Nova shakes off Weakened (Dexterity)." in texts(out)  # DC 5: the first one's
+        assert labels(out.state, "Nova") == ["Weakened (dexterity)"]
+
+
+def test_an_unleashed_villains_automatic_save_names_one_weakness_the_same_way():
+    enc = begin(join(join(new(), "Nova", 15, attack=5), "Dr Rot", 18, stamina=30, wounds=3))
+    enc = run(enc, "act", action="unleash", target="Dr Rot").but(pool=1)
+    for tags in ("Dexterity", "Dexterity, Severe"):
+        enc = run(
+            enc, "condition_add", target="Dr Rot", condition="Weakened", tags=tags, duration="save", options="dc=5"
+        )
+    out = cmd(enc, "save", actor="Dr Rot", kind="Weakened (Dexterity)", options="auto")
+    assert "against Weakened (Dexterity) (DC 5) succeeds automatically" in texts(out)[0]
+    assert labels(out.state, "Dr Rot") == ["Weakened (Dexterity, Severe)"]
+
+
+def test_removing_one_of_several_weaknesses_names_it_as_a_save_does():
+    enc = doubly_weakened_nova("Dexterity", "Dexterity, Severe", "Strength")
+    out = cmd(enc, "condition_remove", target="Nova", condition="Weakened (Dexterity, Severe)")
+    assert texts(out) == ["Nova is no longer Weakened (Dexterity, Severe)."]
+    assert labels(out.state, "Nova") == ["Weakened (Dexterity)", "Weakened (Strength)"]
+    out = cmd(enc, "condition_remove", target="Nova", condition="weakened dexterity")
+    assert labels(out.state, "Nova") == ["Weakened (Dexterity, Severe)", "Weakened (Strength)"]
+    with pytest.raises(InvalidInput, match="name the one to remove, e.g. weakened Dexterity"):
+        cmd(enc, "condition_remove", target="Nova", condition="weakened dex")
+    with pytest.raises(InvalidInput, match=r"Nova is not Weakened \(willpower\)"):
+        cmd(enc, "condition_remove", target="Nova", condition="weakened willpower")
+    out = cmd(enc, "condition_remove", target="Nova", condition="weakened")  # the name alone: all of them
+    assert labels(out.state, "Nova") == []
 
 
 # --- Charmed and Grappled ------------------------------------------------------------------------
@@ -322,3 +412,15 @@ def test_initiative_is_a_dexterity_check_with_the_rollers_conditions_and_wounds(
         lasting={"wounds": 1, "exhaustion": 3},
     )
     assert "Nova initiative: d20 14 + 2 − 3 wounds/exhaustion = 13" in texts(apply(new(), hero))
+
+
+def test_a_second_weakness_is_announced_as_itself_not_as_the_first():
+    enc = weakened_brute("Fortitude, Severe")
+    out = cmd(
+        enc, "condition_add", target="Brute", condition="Weakened", tags="Dexterity", duration="save", options="dc=13"
+    )
+    said = english(texts(out)[0])
+    assert said.startswith("Brute is Weakened (Dexterity)") and "DC 13" in said and "Fortitude" not in said, said
+    more = cmd(out.state, "condition_add", target="Brute", condition="Exhaustion 2")
+    again = cmd(more.state, "condition_add", target="Brute", condition="Exhaustion 1")
+    assert "Exhaustion 3" in english(texts(again)[0])  # levels add up, and the sum is said

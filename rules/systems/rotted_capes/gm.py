@@ -14,7 +14,7 @@ from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
 from .hooks import roll_save
-from .model import MAX_DC, Condition, LastRoll, RCEncounter, known_damage_type
+from .model import MAX_DC, Condition, LastRoll, RCEncounter, known_damage_type, tag_words
 
 
 def damage(system, enc: RCEncounter, action, chance):
@@ -205,45 +205,67 @@ def _condition_for(c, kind: str):
     one of several Weakened (each has its own save)."""
     try:
         name, _ = cond.canonical(kind)
-        tag = ""
+        words: tuple[str, ...] = ()
     except InvalidInput:
-        found, tag = _named_with_tag(kind)
+        found, words = _named_with_tag(kind)
         if found is None:
             return None
         name = found
     held = [x for x in c.conditions if x.name == name and (x.until == "save" or x.dc is not None)]
-    if tag:
-        held = [x for x in held if x.tagged(tag)]
-        if not held:
-            raise InvalidInput(
-                say(
-                    "{who} has no {condition} to save against.",
-                    who=c.name,
-                    condition=seq(term(name), " (", mark(tag), ")"),
-                )
-            )
-    if len(held) > 1:
+    if not held and not words:
+        return None
+    fits = _named_one(held, words)
+    if not fits:
+        raise InvalidInput(
+            say("{who} has no {condition} to save against.", who=c.name, condition=_typed_label(name, words))
+        )
+    if len(fits) > 1:
         raise InvalidInput(
             say(
                 "{who} is {condition} more than once: name the one to save against, e.g. {example}.",
                 who=c.name,
                 condition=term(name),
-                example=mark(f"{name.lower()} {held[0].tags[0]}" if held[0].tags else name.lower()),
+                example=_example(fits[0]),
             )
         )
-    return held[0] if held else None
+    return fits[0]
 
 
-def _named_with_tag(kind: str) -> tuple[str | None, str]:
-    """`"weakened (dexterity)"` → ("Weakened", "dexterity"); (None, "") when no condition leads it."""
-    words = kind.replace("(", " ").replace(")", " ").replace(",", " ").split()
+def _named_with_tag(kind: str) -> tuple[str | None, tuple[str, ...]]:
+    """`"weakened (dexterity, severe)"` → ("Weakened", ("dexterity", "severe")); (None, ()) when no condition
+    leads it."""
+    words = tag_words(kind)
     for cut in range(len(words) - 1, 0, -1):
         try:
             name, _ = cond.canonical(" ".join(words[:cut]))
         except InvalidInput:
             continue
-        return name, " ".join(words[cut:])
-    return None, ""
+        return name, words[cut:]
+    return None, ()
+
+
+def _named_one(held: list[Condition], words: tuple[str, ...]) -> list[Condition]:
+    """Which of `held` (one name) the typed tag `words` name: the first whose tags are exactly those words, so
+    the plain `weakened dexterity` is named beside a Severe one; else those whose tags hold every word (`dex`
+    finds Dexterity). Several that differ come back, for the caller to ask which; ones alike in tags are one
+    to the player, so the first stands for them."""
+    wanted = frozenset(words)
+    exact = [x for x in held if x.tag_words() == wanted]
+    if exact:
+        return exact[:1]
+    fits = [x for x in held if not words or x.tagged(" ".join(words))]
+    if len({x.tag_words() for x in fits}) > 1:
+        return fits
+    return fits[:1]
+
+
+def _example(x: Condition) -> Text:
+    """How to type `x` so that it alone is named: its full tag list, which `_named_one` takes exactly."""
+    return mark(" ".join((x.name.lower(), *x.tags)))
+
+
+def _typed_label(name: str, words: tuple[str, ...]) -> Text:
+    return seq(term(name), " (", mark(", ".join(words)), ")") if words else term(name)
 
 
 def resume_interrupt(enc: RCEncounter, pending, option, chance):
@@ -325,7 +347,8 @@ def add_condition(enc: RCEncounter, action, chance):
     if name == "Unconscious":
         t = t.but(demanding=None, dodging=False)
     enc = enc.with_combatant(t)
-    now = t.condition(name) or condition
+    # `cond.add` puts what it added last (Exhaustion's summed level too): a second Weakened is the one said
+    now = next((x for x in reversed(t.conditions) if x.name == name), condition)
     text = say("{who} {state} {lasts}.", who=t.name, state=_state(now), lasts=_describe(now, enc, added=True))
     enc, freed = dmg.let_go(enc)
     return enc, [Event(kind="info", text=text)] + events + freed
@@ -372,13 +395,42 @@ def _describe(c: Condition, enc, *, added: bool = False) -> Text:
 def remove_condition(enc: RCEncounter, action, chance):
     may_change(enc, action)
     target = economy.real(enc, enc.find(action.target))
-    name, _ = cond.canonical(action.condition)
+    try:
+        name, _ = cond.canonical(action.condition)
+        words: tuple[str, ...] = ()
+    except InvalidInput:
+        # `weakened dexterity` or a label as `/condition list` shows it, `Weakened (Dexterity, Severe)`
+        found, words = _named_with_tag(action.condition)
+        if found is None:
+            raise
+        name = found
     if not target.has(name):
         raise InvalidInput(say("{who} is not {condition}.", who=target.name, condition=term(name)))
     if name in cond.DERIVED:
         raise InvalidInput(say("{condition} follows from Wounds and Stamina: heal them instead.", condition=term(name)))
-    enc = enc.with_combatant(cond.remove(target, name))
-    return enc, [Event(kind="info", text=say("{who} is no longer {condition}.", who=target.name, condition=term(name)))]
+    if not words:
+        t, shown = cond.remove(target, name), term(name)
+    else:
+        gone = _one_to_remove(target, name, words)
+        t, shown = target.but(conditions=tuple(x for x in target.conditions if x != gone)), gone.label()
+    enc = enc.with_combatant(t)
+    return enc, [Event(kind="info", text=say("{who} is no longer {condition}.", who=target.name, condition=shown))]
+
+
+def _one_to_remove(target, name: str, words: tuple[str, ...]) -> Condition:
+    fits = _named_one([x for x in target.conditions if x.name == name], words)
+    if not fits:
+        raise InvalidInput(say("{who} is not {condition}.", who=target.name, condition=_typed_label(name, words)))
+    if len(fits) > 1:
+        raise InvalidInput(
+            say(
+                "{who} is {condition} more than once: name the one to remove, e.g. {example}.",
+                who=target.name,
+                condition=term(name),
+                example=_example(fits[0]),
+            )
+        )
+    return fits[0]
 
 
 def conditions_text(enc: RCEncounter, target: str | None = None) -> Text:

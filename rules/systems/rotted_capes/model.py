@@ -74,6 +74,7 @@ class Bounded:
 MODIFIER = Bounded(MODIFIER_LOW, MODIFIER_HIGH)
 
 _DR_PAIR = re.compile(r"^([a-z]+)[:=](\d{1,3})$")
+_TAG_BREAKS = re.compile(r"[\s,()]+")
 
 
 def known_damage_type(kind: str) -> str:
@@ -201,6 +202,11 @@ def _one_of(value: str, allowed: tuple[str, ...], what: Text) -> str:
     return value
 
 
+def tag_words(text: str) -> tuple[str, ...]:
+    """Tags as words, whether typed `dexterity severe` or copied from a label, `(Dexterity, Severe)`."""
+    return tuple(word for word in _TAG_BREAKS.split(text.casefold()) if word)
+
+
 class Condition(Value):
     """A core condition with its tags and how it ends.
 
@@ -227,9 +233,15 @@ class Condition(Value):
         name = say("Exhaustion {level}", level=self.level) if self.name == "Exhaustion" else term(self.name)
         return seq(name, " (", listed(self.tags), ")") if self.tags else name
 
-    def tagged(self, word: str) -> bool:
-        word = word.casefold()
-        return any(word in tag.casefold() for tag in self.tags)
+    def tag_words(self) -> frozenset[str]:
+        return frozenset(tag_words(" ".join(self.tags)))
+
+    def tagged(self, words: str) -> bool:
+        """Whether each of `words` is in one of the tags: `dex` finds Dexterity, and `dexterity severe` a
+        weakness tagged `Dexterity, Severe`, though no one tag holds both words."""
+        tags = [tag.casefold() for tag in self.tags]
+        wanted = tag_words(words)
+        return bool(wanted) and all(any(word in tag for tag in tags) for word in wanted)
 
 
 class Demanding(Value):
