@@ -151,7 +151,9 @@ class Between:
         private = [line for line in lines if any(isinstance(n, Typed) and n.text in names for n in walk(line))]
         logged = [Secret(line, True) if line in private else line for line in lines]
         label = term(rest.label)  # the rules' own word for the rest, said with the lines around it
-        summary = seq(label, ": ", joined("; ", logged) if logged else say("nothing changed"))
+        # A rest's first line names it (and says whether dice were entered): it heads the logged summary.
+        head, told = (logged[0], logged[1:]) if logged else (seq(label, ":"), [])
+        summary = seq(head, " ", joined("; ", told) if told else say("nothing changed"))
         new_state = state | {"rng": chance.rng_state, SYSTEM_STATE: dict(outcome.campaign)}
         before = {"characters": {str(r.id): r.lasting for r in records}, "campaign": campaign.state}
         target = seq(" character:", mark(character.name)) if character else EMPTY

@@ -111,6 +111,10 @@ async def test_rests_apply_the_seed_and_only_the_gm_rests(standin, bot):
     assert (await nova(bot, standin)).lasting == after
     unknown = await say(standin, "gm", "/campaign rest", kind="nap")
     assert unknown.ephemeral and "no rest called" in unknown.content
+    # the log and an undo name the rest once, then what it did
+    undone = await say(standin, "gm", "/campaign undo")
+    assert "Undid /campaign rest kind:end_scene: 🛌 End of scene: Bolt recovers" in undone.content, undone.content
+    assert ":;" not in undone.content and undone.content.count("End of scene") == 1
 
 
 async def test_an_attribute_lost_on_wound_recovery_outlasts_the_next_fight(standin, bot):
