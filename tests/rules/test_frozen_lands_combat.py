@@ -255,6 +255,12 @@ def test_gm_damage_heal_and_rest():
         act(s, fl.Damage(by=ASTRID, target="Astrid", amount="1"))
 
 
+def test_stress_stops_at_the_most_a_character_carries_out_of_a_fight():
+    # 50, as a sheet, `/campaign adjust` and an import take it: what is said is what is stored
+    o = outcome(party(astrid={"stress": 45}), fl.Damage(by=GM, target="Astrid", amount="60", stress=True))
+    assert get(o.state, "Astrid").stress == 50 and "(Stress 50)" in english(o.events[0].text)
+
+
 def test_bjorns_block_with_a_shield():
     s = end_turn(party())
     s = act(s, fl.Attack(by=GM, target="Bjorn", damage=6))

@@ -13,7 +13,7 @@ from rules.said import N_, Text, say, say_plural, seq, term
 from rules.system import Adjustable, Rest
 from rules.usertext import listed, mark
 
-from .model import FrozenCombatant, Sheet
+from .model import MAX_STRESS, FrozenCombatant, Sheet
 
 CONDITIONS = (N_("exhaustion"), N_("dazed"), N_("fear"))
 
@@ -36,7 +36,7 @@ ADJUSTABLE = {
     N_("injuries"): Adjustable(
         key="injuries", kind="list", help=N_("critical injuries, one per Wound, from the GM's table")
     ),
-    N_("stress"): Adjustable(key="stress", help=N_("Stress"), minimum=0, maximum=50),
+    N_("stress"): Adjustable(key="stress", help=N_("Stress"), minimum=0, maximum=MAX_STRESS),
     N_("wp"): Adjustable(key="wp", help=N_("WP"), minimum=0, maximum=99),
     N_("exhaustion"): Adjustable(key="exhaustion", help=N_("Exhaustion level (−1 action each)"), minimum=0, maximum=3),
     N_("dazed"): Adjustable(key="dazed", help=N_("Dazed level (−1 reaction each)"), minimum=0, maximum=3),

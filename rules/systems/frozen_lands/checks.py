@@ -75,7 +75,7 @@ def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
         elif passed:
             line = seq(line, "; ", say("success: acts before the action it interrupts (one of the 3 actions)."))
         else:
-            after = after.but(stress=after.stress + 1)
+            after = after.stressed(1)
             line = seq(line, "; ", say("failure: +1 Stress ({stress}).", stress=after.stress))
         return _outcome(request, before, after, line)
     if kind == DISENGAGE:
@@ -91,7 +91,7 @@ def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
             line = say("{label}: {roll}, needs {need} → success", **rolled)
         else:
             line = say("{label}: {roll}, needs {need} → failure", **rolled)
-            after = after.but(stress=after.stress + 1)
+            after = after.stressed(1)
             notes = [*notes, say("+1 Stress ({stress})", stress=after.stress), say("an extra action to move")]
     else:
         rolled = dict(who=after.name, roll=roll, need=need)

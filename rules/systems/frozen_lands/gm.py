@@ -99,7 +99,7 @@ def damage(enc: FrozenEncounter, action: Damage, chance: Chance):
     if action.stress:
         if target.enemy:
             raise NotAllowed(say("Enemies do not take Stress."))
-        target = target.but(stress=target.stress + amount)
+        target = target.stressed(amount)
         stress = secret(target.stress, target)
         return enc.with_combatant(target), [
             Event(

@@ -13,6 +13,8 @@ from ...turns.tracks import TrackState
 from ...usertext import Typed
 from .weapons import sheet_weapon
 
+MAX_STRESS = 50  # what a sheet carries in, `/campaign adjust` sets and an import takes
+
 ATTRIBUTES = (N_("body"), N_("agility"), N_("mind"), N_("awareness"), N_("soul"))
 # Which attribute a skill rests on decides the condition its stress dice give.
 SKILLS = {
@@ -63,7 +65,7 @@ class Sheet(Value):
     shield: bool = Field(False, description="Carries a shield: can block")
     loaded: bool = Field(False, description="The ranged weapon starts loaded")
     talents: str = Field("", description="Actions repeatable in one turn, e.g. attack,move")
-    stress: int = Field(0, ge=0, le=50, description="Stress carried in (above SOUL: stress dice)")
+    stress: int = Field(0, ge=0, le=MAX_STRESS, description="Stress carried in (above SOUL: stress dice)")
     wp: int = Field(0, ge=0, le=99, description="WP carried in")
     wounds: int = Field(0, ge=0, le=50, description="Wounds carried in")
     # enemies
@@ -121,6 +123,10 @@ class FrozenCombatant(Combatant):
     @property
     def unrecorded_injuries(self) -> int:
         return max(0, self.wounds - len(self.injuries))
+
+    def stressed(self, n: int) -> FrozenCombatant:
+        """`n` more Stress, up to the most a character carries out of the fight (the seed sets no top)."""
+        return self.but(stress=min(MAX_STRESS, self.stress + n))
 
     def talent_allows(self, action: str) -> bool:
         return action in {t.strip().casefold() for t in self.sheet.talents.split(",")}

@@ -85,7 +85,7 @@ def move(enc: FrozenEncounter, action: Move, chance: Chance):
         mover, passed, text, broke = _check(enc, mover, "mobility", close, chance, label)
         texts.append(text)
         if not passed:
-            mover = mover.but(stress=mover.stress + 1)
+            mover = mover.stressed(1)
             texts.append(say("+1 Stress ({stress})", stress=secret(mover.stress, mover)))
             if mover.actions_left < 1:
                 texts.append(say("no action left for the extra move: stays put"))

@@ -127,7 +127,7 @@ def interrupt(system, enc: FrozenEncounter, action: Interrupt, chance: Chance):
         enc, more = break_and_injure(enc.with_combatant(combatant), combatant.id)
         return enc, [Event(kind="roll", text=seq(text, "; ", more), ping=(enc.gm_id,))]
     if result.successes < 1:
-        combatant = combatant.but(stress=combatant.stress + 1)
+        combatant = combatant.stressed(1)
         failed = say("failure: +1 Stress ({stress}).", stress=secret(combatant.stress, combatant))
         return enc.with_combatant(combatant), [Event(kind="roll", text=seq(text, "; ", failed))]
     enc, events = system.turns.interject_now(system, enc.with_combatant(combatant), combatant.id)

@@ -129,7 +129,7 @@ def settle_stress(
     values = dict(count=secret(crits, hidden), condition=term(condition.capitalize()), level=secret(level, hidden))
     one = crits == 1
     if crits <= level:
-        combatant = combatant.but(stress=combatant.stress + 1)
+        combatant = combatant.stressed(1)
         stress = secret(combatant.stress, hidden)
         notes.append(
             say("{count} critical failure ≤ {condition} {level} → +1 Stress ({stress})", stress=stress, **values)
