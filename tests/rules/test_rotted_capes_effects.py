@@ -428,6 +428,20 @@ def horde(count=6):
     return run(enc, "act", action="horde", target="Zombie")
 
 
+def test_a_horde_is_named_as_any_combatant_is():
+    # a zero-width space in the typed name, a name holding a comma: compared as everywhere in a fight
+    enc = join(new(), "Nova", 15)
+    zombie = dict(zombie="true", attack=1, damage="1d6", fortitude=5, wounds=1)
+    enc = begin(join(enc, "Zom\u200bbie", (9, 7, 12, 3, 8, 11), count=6, **zombie))
+    formed = run(enc, "act", action="horde", target="zombie")
+    assert len(who(formed, "zombie Horde").horde) == 6
+    enc = join(join(new(), "Nova", 15), "Salt, Pepper", 9, **zombie)
+    enc = begin(join(enc, "Ghoul", (7, 6, 5, 4), count=4, **zombie))
+    targets = "Salt, Pepper, Ghoul 1, Ghoul 2, Ghoul 3, Ghoul 4"
+    formed = run(enc, "act", action="horde", target=targets, options="name=Pack")
+    assert len(who(formed, "Pack").horde) == 5
+
+
 def test_a_horde_of_six_attacks_at_plus_ten_at_its_lowest_members_initiative():
     enc = horde()
     zh = who(enc, "Zombie Horde")

@@ -8,7 +8,7 @@ from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...said import N_, joined, say, say_plural, term
 from ...secrets import secret
-from ...usertext import one_line, user_text
+from ...usertext import name_key, one_line, split_names, user_text
 from . import conditions as cond
 from . import economy, modes
 from .model import Condition, Demanding, RCEncounter
@@ -61,11 +61,12 @@ def _mode(system, enc, what, action, chance):
         raise InvalidInput(say("{mode} needs a `target`.", mode=term(what.capitalize())))
     if what == "unleash":
         return modes.unleash(system, enc, enc.find(action.target), chance)
-    names = [n.strip() for n in action.target.split(",") if n.strip()]
+    # Names compare as everywhere in a fight (name_key), and one holding a comma ("Hansel, Gretel") stays whole.
+    names = list(split_names(action.target, ",", enc.maybe))
     if len(names) == 1:
-        base = names[0].casefold()
-        names = [c.name for c in enc.active() if c.name.casefold().rsplit(" ", 1)[0] == base and not c.horde]
-    title = one_line(action.flags.get("name") or f"{action.target.split(',')[0].strip()} Horde", 60)
+        base = name_key(names[0])
+        names = [c.name for c in enc.active() if name_key(c.name).rsplit(" ", 1)[0] == base and not c.horde]
+    title = one_line(action.flags.get("name") or f"{split_names(action.target, ',', enc.maybe)[0]} Horde", 60)
     if enc.maybe(title):
         title = user_text(f"{title} {enc.next_id}")
     return modes.form_horde(system, enc, names, title, chance)
