@@ -121,7 +121,7 @@ class Campaigns:
         if choice_timeout is not None:
             merged["choice_timeout_seconds"] = bounded(choice_timeout, "choice_timeout", 0, MAX_CHOICE_SECONDS)
         for name, value in flags(settings).items():
-            shared = next((option for key, (option, _) in SHARED_OPTIONS.items() if name in (key, option)), None)
+            shared = next((s.option for key, s in SHARED_OPTIONS.items() if name in (key, s.option)), None)
             if shared is not None:
                 raise InvalidInput(say("Set `{name}` with the `{name}:` option of /campaign setup.", name=shared))
             if name not in rules_system.options:

@@ -24,6 +24,18 @@ def check_lines(checked: Checked) -> str:
     return "\n".join(f"🎲 {mark}{render.clean(line)}" for line in checked.lines)
 
 
+async def to_the_gm(interaction: discord.Interaction) -> tuple[Delivery, list[str]]:
+    """How a private check reaches the GM, found before anything is rolled (a check nobody can be shown is
+    never rolled, saved or logged), and what the roller is told beside it, filled in as it is sent."""
+    gm = await private_gm(interaction)
+    shown: list[str] = []
+
+    async def deliver(checked: Checked) -> None:
+        shown.append(await send_private(interaction, gm, check_lines(checked)))
+
+    return deliver, shown
+
+
 def check_message(checked: Checked) -> tuple[str, dict[str, Any]]:
     """The check's lines, and the buttons of what it offers next as `reply`'s keywords (none: no view at all)."""
     if not checked.offers:
@@ -61,12 +73,7 @@ class CheckOfferButton(
             if private:
                 # As for /check: a reroll changes the result (and spends what it costs), so the GM who was
                 # sent the check is sent the reroll before it is saved, or it is refused unsaved.
-                gm = await private_gm(interaction)
-
-                async def to_gm(checked: Checked) -> None:
-                    shown.append(await send_private(interaction, gm, check_lines(checked)))
-
-                deliver = to_gm
+                deliver, shown = await to_the_gm(interaction)
             checked = await core_of(interaction).checks.follow(
                 await campaign_key(interaction),
                 await actor_of(interaction),

@@ -58,3 +58,9 @@ async def campaign_key(interaction) -> int:
     """The campaign key for an interaction's channel."""
     core = interaction.client.core
     return await core.places.key(interaction.guild_id, interaction.channel)
+
+
+async def fight_campaign_key(interaction) -> int:
+    """The campaign the channel's running fight draws its characters and NPCs from: the one it began in,
+    though the channel was bound elsewhere since (its end saves them there); else the channel's own."""
+    return await interaction.client.core.fighting_for(interaction.channel_id, await campaign_key(interaction))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import InvalidInput
@@ -13,12 +14,23 @@ MAX_REMINDER_MINUTES = 1440
 MAX_CHOICE_SECONDS = 86400
 MAX_TEXT_SETTING = 100
 
-# The settings every system shares are set with /campaign setup's own options: stored key → (option, help).
+
+@dataclass(frozen=True)
+class Shared:
+    """A setting every system shares, set with /campaign setup's own option `option`, from 0 to `most`."""
+
+    option: str
+    help: str
+    most: int
+
+
+# by the key it is stored under
 SHARED_OPTIONS = {
-    "reminder_minutes": ("reminder_minutes", N_("Minutes before an idle turn's player is reminded (0: never).")),
-    "choice_timeout_seconds": (
-        "choice_timeout",
-        N_("Seconds before an unanswered choice takes its default."),
+    "reminder_minutes": Shared(
+        "reminder_minutes", N_("Minutes before an idle turn's player is reminded (0: never)."), MAX_REMINDER_MINUTES
+    ),
+    "choice_timeout_seconds": Shared(
+        "choice_timeout", N_("Seconds before an unanswered choice takes its default."), MAX_CHOICE_SECONDS
     ),
 }
 

@@ -29,7 +29,7 @@ from rules.text import Text
 from rules.usertext import listed, mark, name_key, quoted, refuse_controls, visible
 
 from .lengths import NOTE, check_form_fits
-from .setting_values import MAX_CHOICE_SECONDS, MAX_REMINDER_MINUTES, bounded, typed
+from .setting_values import SHARED_OPTIONS, bounded, typed
 
 FORMAT = "turnkeeper-campaign"
 VERSION = 2
@@ -42,7 +42,6 @@ MAX_NOTES = NOTE
 # reader recurses once per level and fails past about a thousand, so deeper is refused unread.
 MAX_DEPTH = 20
 SECTIONS = ("settings", "state", "characters", "npcs")
-SHARED_SETTINGS = {"reminder_minutes": MAX_REMINDER_MINUTES, "choice_timeout_seconds": MAX_CHOICE_SECONDS}
 MAX_SNOWFLAKE = 2**63 - 1
 MAX_RNG = 2**64 - 1  # the generator's state is one 64-bit word (rules.rng)
 # A campaign-wide number only grows by play (the Editor-in-Chief's pool gains every spent Plot Point):
@@ -248,8 +247,8 @@ def _settings(system, settings: dict[str, Any]) -> dict[str, Any]:
     """The settings as `/campaign setup` would have stored them, each in its type and range."""
     checked = {}
     for key, value in settings.items():
-        if key in SHARED_SETTINGS:
-            checked[key] = bounded(value, key, 0, SHARED_SETTINGS[key])
+        if key in SHARED_OPTIONS:
+            checked[key] = bounded(value, key, 0, SHARED_OPTIONS[key].most)
             continue
         if key not in system.options:
             raise InvalidInput(say("The file has an unknown setting {name}.", name=quoted(key)))

@@ -11,7 +11,7 @@ from discord import app_commands
 from bot import render
 from bot.interact import actor_of
 from bot.lengths import CHOICE_NAME, CHOICE_VALUE, SELECT_OPTIONS
-from bot.places import campaign_key
+from bot.places import campaign_key, fight_campaign_key
 from rules import registry
 from rules.errors import InvalidInput
 from rules.said import say
@@ -99,7 +99,7 @@ async def campaign_characters(interaction: discord.Interaction, current: str) ->
 async def joinable_characters(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Your own characters, and for a GM every NPC a GM kept (they belong to all of them), from the
     campaign the channel's fight draws on."""
-    key = await _fight_campaign(interaction)
+    key = await fight_campaign_key(interaction)
     gm = (await actor_of(interaction)).is_gm
     records = await interaction.client.core.repo.list_characters(
         key, owner_id=interaction.user.id, prefix=current or None, limit=25, with_kept=gm
@@ -134,12 +134,6 @@ async def resolve_character(interaction: discord.Interaction, key: int, text: st
     return found[0]
 
 
-async def _fight_campaign(interaction: discord.Interaction) -> int:
-    """The campaign the channel's fight draws on: the one it began in, though the channel was bound
-    elsewhere since; the channel's own campaign when no fight runs (as the commands resolve it)."""
-    return await interaction.client.core.fighting_for(interaction.channel_id, await campaign_key(interaction))
-
-
 async def _library(interaction: discord.Interaction, current: str, key: int) -> list[app_commands.Choice[str]]:
     records = await interaction.client.core.library.suggestions(key, await actor_of(interaction), current)
     return _choices((r.name, r.name) for r in records)
@@ -151,7 +145,7 @@ async def npcs(interaction: discord.Interaction, current: str) -> list[app_comma
 
 async def templates(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The NPC library a template for the channel's fight comes from."""
-    return await _library(interaction, current, await _fight_campaign(interaction))
+    return await _library(interaction, current, await fight_campaign_key(interaction))
 
 
 async def _campaign_system(interaction: discord.Interaction):

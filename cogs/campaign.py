@@ -94,9 +94,10 @@ class Campaign(
         role = f"<@&{campaign.gm_role_id}>" if campaign.gm_role_id else render.words("Manage Server holders")
         embed.add_field(name=render.words("GM role"), value=role)
         # The shared ones under the names /campaign setup takes them by, with what they mean.
-        helps = {k: o.help for k, o in rules_system.options.items()} | {k: h for k, (_, h) in SHARED_OPTIONS.items()}
+        helps = {k: o.help for k, o in rules_system.options.items()} | {k: s.help for k, s in SHARED_OPTIONS.items()}
+        named = {k: s.option for k, s in SHARED_OPTIONS.items()}
         lines = [
-            f"`{SHARED_OPTIONS.get(k, (k,))[0]}` = {v}" + (f" — {render.words(helps[k])}" if k in helps else "")
+            f"`{named.get(k, k)}` = {v}" + (f" — {render.words(helps[k])}" if k in helps else "")
             for k, v in settings.items()
         ]
         embed.add_field(name=render.words("Settings"), value=render.fit("\n".join(lines), 1000), inline=False)

@@ -10,11 +10,10 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import translation
-from bot.check_posts import check_lines, check_message
-from bot.checks import Checked, Delivery
+from bot.check_posts import check_message, to_the_gm
+from bot.checks import Delivery
 from bot.interact import actor_of, reply
 from bot.places import campaign_key
-from bot.rolls import private_gm, send_private
 
 from . import autocomplete
 from .play import DICE
@@ -61,15 +60,7 @@ class Check(commands.Cog):
         deliver: Delivery | None = None
         shown: list[str] = []
         if private:
-            # Whom the roll is shown to is settled before it is rolled, and it reaches them before it is
-            # saved: a private check nobody can be shown is never rolled, saved or logged.
-            gm = await private_gm(interaction)
-
-            async def to_gm(checked: Checked) -> None:
-                shown.append(await send_private(interaction, gm, check_lines(checked)))
-
-            deliver = to_gm
-
+            deliver, shown = await to_the_gm(interaction)
         checked = await self.bot.core.checks.check(
             key,
             by,

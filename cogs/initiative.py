@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from bot import paging
 from bot.interact import actor_of, reply, run
-from bot.places import campaign_key
+from bot.places import fight_campaign_key
 from rules import registry
 from rules.commands import Stored
 from rules.errors import RulesError
@@ -45,7 +45,7 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
         cards: str | None = None,
         surprised: bool = False,
     ) -> None:
-        key = await self.bot.core.fighting_for(interaction.channel_id, await campaign_key(interaction))
+        key = await fight_campaign_key(interaction)
         record = await autocomplete.resolve_character(interaction, key, character)
         stored = carried(record)
         await run(
@@ -87,7 +87,7 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
         keep: bool = False,
     ) -> None:
         by = await actor_of(interaction)
-        key = await self.bot.core.fighting_for(interaction.channel_id, await campaign_key(interaction))
+        key = await fight_campaign_key(interaction)
         library = self.bot.core.library
         npc = await library.template(key, by, template)
         label = name or (npc.name if npc else None)

@@ -203,14 +203,9 @@ def _unleashed_save(enc, c, kind, dc, condition):
 def _condition_for(c, kind: str):
     """The condition a save's `kind` names, if it has a save: `stunned`, or `weakened dexterity` for
     one of several Weakened (each has its own save)."""
-    try:
-        name, _ = cond.canonical(kind)
-        words: tuple[str, ...] = ()
-    except InvalidInput:
-        found, words = _named_with_tag(kind)
-        if found is None:
-            return None
-        name = found
+    name, words = _named(kind)
+    if name is None:
+        return None
     held = [x for x in c.conditions if x.name == name and (x.until == "save" or x.dc is not None)]
     if not held and not words:
         return None
@@ -231,9 +226,14 @@ def _condition_for(c, kind: str):
     return fits[0]
 
 
-def _named_with_tag(kind: str) -> tuple[str | None, tuple[str, ...]]:
-    """`"weakened (dexterity, severe)"` → ("Weakened", ("dexterity", "severe")); (None, ()) when no condition
-    leads it."""
+def _named(kind: str) -> tuple[str | None, tuple[str, ...]]:
+    """A condition's name and the tag words typed after it: `"stunned"` → ("Stunned", ()), `"weakened
+    (dexterity, severe)"` → ("Weakened", ("dexterity", "severe")), as `/condition list` shows it or typed;
+    (None, ()) when no condition leads it."""
+    try:
+        return cond.canonical(kind)[0], ()
+    except InvalidInput:
+        pass
     words = tag_words(kind)
     for cut in range(len(words) - 1, 0, -1):
         try:
@@ -395,15 +395,8 @@ def _describe(c: Condition, enc, *, added: bool = False) -> Text:
 def remove_condition(enc: RCEncounter, action, chance):
     may_change(enc, action)
     target = economy.real(enc, enc.find(action.target))
-    try:
-        name, _ = cond.canonical(action.condition)
-        words: tuple[str, ...] = ()
-    except InvalidInput:
-        # `weakened dexterity` or a label as `/condition list` shows it, `Weakened (Dexterity, Severe)`
-        found, words = _named_with_tag(action.condition)
-        if found is None:
-            raise
-        name = found
+    found, words = _named(action.condition)
+    name = found if found is not None else cond.canonical(action.condition)[0]  # refused: it names no condition
     if not target.has(name):
         raise InvalidInput(say("{who} is not {condition}.", who=target.name, condition=term(name)))
     if name in cond.DERIVED:
