@@ -18,7 +18,7 @@ from rules import registry
 from rules.errors import InvalidInput, RulesError
 from rules.said import say, term
 from rules.system import System
-from rules.usertext import mark
+from rules.usertext import control_refusal, mark
 
 from . import render
 from .core import core_of
@@ -149,6 +149,10 @@ async def submitted(interaction: discord.Interaction, draft: Draft) -> None:
         if longest is not None and len(draft.texts[longest]) > FORM_FIELD:  # only a modified client sends that
             draft = replace(draft, texts={label: text[:FORM_FIELD] for label, text in draft.texts.items()})
             raise InvalidInput(say("{field}: at most {n} characters.", field=term(longest), n=FORM_FIELD))
+        for label, text in draft.texts.items():
+            refusal = control_refusal(text, term(label), lines=True)
+            if refusal is not None:
+                raise InvalidInput(refusal)
         sheet = system.parse_form(dict(draft.texts))
         check_form_fits(system, sheet)
         if draft.character_id is None:

@@ -303,3 +303,15 @@ async def test_of_two_edit_forms_open_at_once_the_later_cannot_undo_the_earlier(
     assert second.ephemeral and "changed since" in second.content and not second.buttons(), second.content
     record = await bot.core.repo.get_character(standin.world.default_guild.id, "Nova")
     assert record.sheet["str"] == 14
+
+
+async def test_a_control_character_typed_in_the_form_is_refused_as_the_stats_option_refuses_it(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    opened = await standin.invoke("alice", "/character add", name="Nova")
+    form = await opened.form()
+    typed = with_value(form.field("Attack").value, "damage_type", "fire\x1b[31m")
+    refused = await forged_submit(standin, "alice", opened, {"Attack": typed}).response()
+    assert refused.ephemeral and "Attack" in refused.content and "U+001B" in refused.content, refused.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Nova") is None
+    reopened = await standin.click("alice", "Fix the form", message=refused)
+    assert (await reopened.form()).field("Attack").value == typed
