@@ -110,7 +110,10 @@ class Chance:
     def flip(self, count: int) -> tuple[Card, ...]:
         if count > 52:
             raise InvalidInput(say("At most {n} cards can be flipped at once.", n=52))
-        cards = tuple(self._next_card() for _ in range(max(0, count)))
+        turned: list[Card] = []
+        for _ in range(max(0, count)):
+            turned.append(self._next_card(turned))
+        cards = tuple(turned)
         if self._cards_entered:
             seen: set[str] = set()
             for card in cards:
@@ -121,7 +124,8 @@ class Chance:
                 seen.add(card.code)
         return cards
 
-    def _next_card(self) -> Card:
+    def _next_card(self, in_hand: Sequence[Card] = ()) -> Card:
+        """`in_hand`: the cards this flip has turned so far, which a reshuffle midway leaves out."""
         if self._cards:
             self.unreported = True
             return self._cards.popleft()
@@ -133,7 +137,8 @@ class Chance:
                 )
             )
         if not self.deck:
-            self.deck = full_deck()
+            held = {card.code for card in in_hand}
+            self.deck = [code for code in full_deck() if code not in held]
             self.rng.shuffle(self.deck)
             self.reshuffled = True
         return Card.parse(self.deck.pop())

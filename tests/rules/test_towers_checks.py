@@ -106,8 +106,9 @@ def test_the_cards_come_off_the_campaigns_deck_which_is_handed_back():
 
 def test_an_empty_deck_is_reshuffled_whole_when_the_flip_runs_out():
     outcome, _ = roll("endurance", dc=2, campaign={"deck": full_deck()[:1]})
-    # one card left, three more needed: a new 52-card deck, less those three
-    assert len(outcome.campaign["deck"]) == 49 and len(set(outcome.campaign["deck"])) == 49
+    # one card left, three more needed: a new deck of the 51 cards not in hand, less those three
+    deck = outcome.campaign["deck"]
+    assert len(deck) == 48 and len(set(deck)) == 48 and full_deck()[0] not in deck
 
 
 def test_a_check_needs_an_attack_value_or_another_character_but_not_both():

@@ -145,11 +145,11 @@ def test_a_long_fall_goes_on_from_a_deck_partly_turned_before_it():
     out = command(enc, "damage", target="Climber", amount="200 ft")
     shown = str(texts(out)[0]).split("80 damage flips: ")[1].split(" → ")[0].split()
     whole = {str(Card.parse(code)) for code in DECK}
-    # the 32 cards left come first, then a deck shuffled when they ran out gives the other 48,
-    # keeping 4 for the encounter's next flip
-    assert len(left) == 32 and shown[:32] == left
+    # the 32 cards left come first, then the other 20, shuffled when they ran out (the first 52 are one flip,
+    # a whole deck); then a deck shuffled anew gives the last 28, keeping 24 for the encounter's next flip
+    assert len(left) == 32 and shown[:32] == left and set(shown[:52]) == whole
     rest = {str(Card.parse(code)) for code in out.state.deck}
-    assert len(rest) == 4 and set(shown[32:]) | rest == whole
+    assert len(rest) == 24 and set(shown[52:]) | rest == whole
 
 
 def test_fall_hearts_add_stun_and_lethal_and_er_reduces():
