@@ -11,7 +11,7 @@ from rules.errors import InvalidInput, NotAllowed, UnknownAction
 from rules.model import Actor
 from rules.randomness import Chance
 from rules.said import english
-from rules.system import Resting
+from rules.system import CheckRequest, Resting
 from rules.systems.rotted_capes import SYSTEM
 from rules.systems.rotted_capes.actions import AddCondition, Damage, PlotSpend
 from tests.helpers import GM
@@ -225,3 +225,42 @@ def test_gm_adjustments_are_checked_and_shown():
         "Conditions: Weakened (Strength, Mild), Charmed",
     ]
     assert set(SYSTEM.adjustable()) >= {"wounds", "plot_points", "exhaustion", "stamina", "conditions"}
+
+
+def test_the_wound_recovery_roll_is_a_constitution_save_with_what_the_hero_carries():
+    """Seed 000, Weakened: "a –2 penalty to all rolls, checks … based on the targeted Ability (… Severe = –4)"."""
+    weakened = {"wounds": 2, "conditions": [{"name": "Weakened", "tags": ["Constitution", "Severe"]}]}
+    # 16 + CON 1 − Severe 4 (weakened, the modifier shown is 1 − 4) − 1 Wound = 12: failed by 3
+    out = rest("hiatus", resting(weakened), dice=(16,))
+    assert "d20 16 − 3 − 1 wounds/exhaustion = 12 vs DC 15: failure (failed by 3)" in texts(out)[1]
+    # the same roll as /check's Constitution save of the same hero
+    request = CheckRequest(
+        kind="save", who=resting(weakened), dc=15, options={}, campaign={}, settings=SYSTEM.default_options()
+    )
+    check = SYSTEM.roll_check(request, Chance(3, (), (16,)))
+    assert "d20 16 − 3 − 1 wounds/exhaustion = 12 vs DC 15: failure" in english(check.lines[0])
+
+
+def test_exhaustion_six_or_no_wounds_and_no_stamina_set_between_fights_is_death_and_dead_no_brings_back():
+    sheet = SYSTEM.parse_sheet(SHEET)
+    exhausted = SYSTEM.fit_lasting(sheet, SYSTEM.adjust(sheet, {}, "exhaustion", "6"))
+    assert exhausted["dead"] is True and "Dead." in map(english, SYSTEM.lasting_lines(sheet, exhausted))
+    back = SYSTEM.fit_lasting(sheet, SYSTEM.adjust(sheet, exhausted, "dead", "no"))
+    assert back["dead"] is False and back["exhaustion"] == 5
+    spent = SYSTEM.adjust(sheet, SYSTEM.adjust(sheet, {}, "stamina", "0"), "wounds", "0")
+    assert spent["dead"] is True
+    assert SYSTEM.adjust(sheet, {}, "wounds", "0").get("dead") is None  # Stamina left: Wounded, not dead
+    revived = SYSTEM.fit_lasting(sheet, SYSTEM.adjust(sheet, spent, "dead", "no"))
+    assert revived["dead"] is False and revived["wounds"] == 1
+    out = rest("end_scene", resting(spent))
+    assert out.characters[0].lasting == spent
+    assert texts(out)[1] == "Nova is dead: the end of a scene changes nothing."
+
+
+def test_a_companion_holds_no_plot_points_of_its_own_between_fights():
+    rex = resting({"wounds": 2}, "Rex", sheet=SHEET | {"companion_of": "Nova"})
+    issue = rest("new_issue", resting({}), rex)
+    assert [r.lasting.get("plot_points") for r in issue.characters] == [1, None]
+    assert not any("Rex" in text for text in texts(issue))
+    with pytest.raises(NotAllowed, match="Rex holds no Plot Points of their own"):
+        rest("hiatus", rex, dice=(1,), plot_point="Rex")

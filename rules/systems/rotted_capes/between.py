@@ -18,11 +18,12 @@ from ...text import EMPTY, Text
 from ...usertext import mark, quoted, user_text
 from . import conditions as cond
 from . import damage as dmg
-from .model import MAX_PLOT_POINTS, Condition, RCCombatant, RCEncounter, RCSheet
+from .hooks import d20_roll
+from .model import MAX_PLOT_POINTS, Condition, RCCombatant, RCEncounter, RCSheet, fresh_state
 from .plot import issue_line
-from .rolls import mode_for, roll_d20
 
 RECOVERY_DC = 15
+DEADLY_EXHAUSTION = 6  # the seed's Exhaustion table: "6 | Death"
 ATTRIBUTES = (N_("Strength"), N_("Dexterity"), N_("Constitution"), N_("Intelligence"), N_("Wisdom"), N_("Charisma"))
 # gone when the fight is over: where someone stands, who holds them, what burns them this scene
 FIGHT_ONLY = cond.DERIVED + ("Exhaustion", "Hidden", "Prone", "Grappled", "Restrained", "Ongoing Damage")
@@ -136,6 +137,23 @@ def carry_in(c: RCCombatant, state: dict[str, Any]) -> RCCombatant:
     return c
 
 
+def standing(who: Resting, settings: dict[str, Any]) -> RCCombatant:
+    """The stored character as it would join a fight: its sheet, then what it carries (Wounds,
+    Exhaustion, lasting conditions, Plot Points). A dead character rolls nothing."""
+    sheet = RCSheet(**who.sheet)
+    fresh = RCCombatant(
+        id="check",
+        name=who.name,
+        controller_id=who.owner_id,
+        side="threats" if who.npc else "heroes",
+        npc=who.npc,
+        companion_of=sheet.companion_of or None,
+        plot_points=held_points(who, settings),
+        **fresh_state(sheet),
+    )
+    return carry_in(fresh, who.lasting)
+
+
 def _conditions(state: dict[str, Any]) -> list[Condition]:
     return [Condition(name=x["name"], tags=tuple(x.get("tags", ()))) for x in state.get("conditions", ())]
 
@@ -163,9 +181,10 @@ def _view(sheet: RCSheet | dict[str, Any], state: dict[str, Any]) -> dict[str, A
 
 def fit(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     """The lasting state with Stamina and Wounds no higher than the sheet holds (its Wounds less flaws),
-    as `_view` reads them."""
+    as `_view` reads them; Exhaustion 6 is death between fights as in a fight."""
     v = _view(sheet, state)
-    return state | {key: v[key] for key in ("stamina", "wounds") if key in state}
+    fitted = state | {key: v[key] for key in ("stamina", "wounds") if key in state}
+    return fitted | {"dead": True} if v["exhaustion"] >= DEADLY_EXHAUSTION else fitted
 
 
 def campaign_out(enc: RCEncounter) -> dict[str, Any]:
@@ -187,14 +206,15 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
         results = [(*_end_scene(r), "info") for r in characters]
     elif chosen.key == "new_issue":
         n = int(settings.get("starting_plot_points", 1))
-        # Plot Points are a hero's: a kept villain's resources are the Editor-in-Chief's pool
+        # Plot Points are a hero's: a kept villain's resources are the Editor-in-Chief's pool, a companion's
+        # its controller's
         results = [
             (
                 r.lasting | {"plot_points": n},
                 say_plural("{who} has {n} Plot Point.", "{who} has {n} Plot Points.", n, who=user_text(r.name), n=n),
                 "info",
             )
-            if not r.npc
+            if holds_points(r)
             else (r.lasting, EMPTY, "info")
             for r in characters
         ]
@@ -202,6 +222,14 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
     else:
         picks = {key.key: chosen_names(options, key.key, characters) for key in chosen.options}
         for r in characters:
+            if r.name.casefold() in picks["plot_point"] and not holds_points(r):
+                raise NotAllowed(
+                    say(
+                        "{who} holds no Plot Points of their own: a hero spends theirs, a companion's are its "
+                        "controller's.",
+                        who=user_text(r.name),
+                    )
+                )
             if r.name.casefold() in picks["plot_point"] and held_points(r, settings) <= 0:
                 raise NotAllowed(
                     say("{who} has no Plot Point to spend on the Wound Recovery roll.", who=user_text(r.name))
@@ -217,6 +245,11 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
     return RestOutcome(characters=rested, campaign=campaign, events=tuple(events))
 
 
+def holds_points(r: Resting) -> bool:
+    """Plot Points are a hero's own: not a kept NPC's (the pool's) nor a companion's (its controller's)."""
+    return not r.npc and not r.sheet.get("companion_of")
+
+
 def held_points(r: Resting, settings: dict[str, Any]) -> int:
     """A hero's Plot Points between fights: as the last fight or rest left them, else the sheet's, else
     the campaign's starting number (what joining a fight would give them)."""
@@ -226,6 +259,8 @@ def held_points(r: Resting, settings: dict[str, Any]) -> int:
 
 def _end_scene(r) -> tuple[dict[str, Any], Text]:
     v = _view(r.sheet, r.lasting)
+    if v["dead"]:
+        return r.lasting, say("{who} is dead: the end of a scene changes nothing.", who=user_text(r.name))
     if v["zombie"]:
         return r.lasting, say("{who} has no Stamina to recover.", who=user_text(r.name))
     full = v["max_stamina"]
@@ -274,22 +309,20 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], Text, int, bool
         return state, seq(took, _also(notes), "."), 0, False
     state["hiatuses"] = 0
     medic = name.casefold() in picks["medic"]
-    d20 = roll_d20(chance, mode_for(["medic"] if medic else [], []))
-    penalty = max(taken, int(state.get("exhaustion", 0)))
-    total = d20.natural + v["con"] - penalty
-    sign = "+" if v["con"] >= 0 else "−"
+    # rolled as any Constitution save: the carried conditions (Weakened, Disadvantage) and the Wounded or
+    # Exhaustion penalty, Exhaustion as this Hiatus has just lowered it
+    hero = standing(r.but(lasting=state), settings)
+    d20 = d20_roll(hero, "con", chance, ["medic"] if medic else [], rule=str(settings.get("advantage", "cancel")))
+    total = d20.total
     hiatuses = say_plural("{n} Hiatus", "{n} Hiatuses", taken, n=taken)
     roll: Text = say(
-        "{who} CON save (Wound Recovery, {hiatuses} taken): {d20} {sign} {con}",
+        "{who} CON save (Wound Recovery, {hiatuses} taken): {roll}",
         who=name,
         hiatuses=hiatuses,
-        d20=d20.text(),
-        sign=sign,
-        con=abs(v["con"]),
+        roll=d20.text,
     )
-    wear = seq(" ", say("− {penalty} wounds/exhaustion", penalty=penalty)) if penalty else EMPTY
     against = say("= {total} vs DC {dc}", total=total, dc=RECOVERY_DC)
-    roll = seq(roll, wear, " ", against, seq(" ", say("[adv: medic]")) if medic else EMPTY)
+    roll = seq(roll, " ", against, d20.why)
     wounds, max_wounds = v["wounds"], v["max_wounds"]
     if total >= RECOVERY_DC and d20.natural != 1:
         state["wounds"] = wounds + 1
@@ -421,6 +454,8 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
             )
         )
     key = spec.key
+    if key == "dead":
+        return _revived(sheet, state) if not yes_no(key, value) else state | {"dead": True}
     if spec.kind == "bool":
         return state | {key: yes_no(key, value)}
     if spec.kind == "list":
@@ -448,7 +483,22 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
     new = state | {key: number}
     if key == "stamina":
         new["unconscious"] = number == 0
+    after = _view(sheet, new)
+    if key in ("stamina", "wounds") and after["wounds"] == 0 and (after["stamina"] == 0 or after["zombie"]):
+        new["dead"] = True  # "the hero dies at 0 Wounds and 0 Stamina"; a zombie at 0 Wounds is destroyed
     return new
+
+
+def _revived(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """`dead` set to no: the hero is brought back off what killed them (Exhaustion 6 → 5; 0 Wounds → 1),
+    or the numbers would say dead again."""
+    v = _view(sheet, state)
+    revived = state | {"dead": False}
+    if v["exhaustion"] >= DEADLY_EXHAUSTION:
+        revived["exhaustion"] = DEADLY_EXHAUSTION - 1
+    if v["wounds"] == 0 and v["max_wounds"] > 0:
+        revived["wounds"] = 1
+    return revived
 
 
 def _condition_entry(text: str) -> dict[str, Any]:

@@ -12,12 +12,12 @@ from ...errors import InvalidInput, NotAllowed, Stale
 from ...model import Choice
 from ...randomness import Chance
 from ...said import N_, say, seq, term
-from ...system import CheckKind, CheckOutcome, CheckRequest, Resting, known_options
+from ...system import CheckKind, CheckOutcome, CheckRequest, known_options
 from ...text import Text
 from ...usertext import listed, mark
 from . import between
 from .hooks import d20_check
-from .model import MAX_DC, RCCombatant, RCSheet, fresh_state
+from .model import MAX_DC, RCCombatant
 from .plot import no_points
 
 KINDS = (
@@ -55,7 +55,7 @@ DC_RANGE = (1, MAX_DC)
 
 
 def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
-    c = standing(request.who, request.settings)
+    c = between.standing(request.who, request.settings)
     line = _rolled(request, c, chance)
     offers = (Choice(key=REROLL, label=say("Spend a Plot Point: reroll")),) if _may_reroll(c) else ()
     return CheckOutcome(lines=(line,), offers=offers)
@@ -66,7 +66,7 @@ def check_again(request: CheckRequest, memo: dict[str, Any], offer: str, chance:
     replaces the result, and only one point goes on a roll, so nothing more is offered."""
     if offer != REROLL:
         raise Stale(say("That check is over: its offer has passed."))
-    c = standing(request.who, request.settings)
+    c = between.standing(request.who, request.settings)
     if not c.is_hero:
         raise NotAllowed(say("Only heroes hold Plot Points; the GM spends from the pool with /plotpoint pool."))
     if c.plot_points <= 0:
@@ -80,23 +80,6 @@ def check_again(request: CheckRequest, memo: dict[str, Any], offer: str, chance:
         lasting=request.who.lasting | {"plot_points": left},
         campaign=request.campaign | {"pool": pool},
     )
-
-
-def standing(who: Resting, settings: dict[str, Any]) -> RCCombatant:
-    """The stored character as it would join a fight: its sheet, then what it carries (Wounds,
-    Exhaustion, lasting conditions, Plot Points). A dead character rolls nothing."""
-    sheet = RCSheet(**who.sheet)
-    fresh = RCCombatant(
-        id="check",
-        name=who.name,
-        controller_id=who.owner_id,
-        side="threats" if who.npc else "heroes",
-        npc=who.npc,
-        companion_of=sheet.companion_of or None,
-        plot_points=between.held_points(who, settings),
-        **fresh_state(sheet),
-    )
-    return between.carry_in(fresh, who.lasting)
 
 
 def _may_reroll(c: RCCombatant) -> bool:

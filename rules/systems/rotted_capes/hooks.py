@@ -3,6 +3,8 @@ Ongoing Damage, saves, and condition durations running out."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ...model import Event
 from ...said import say, seq, term
 from ...secrets import secret
@@ -34,12 +36,22 @@ def roll_save(
     return enc.update(cid, assisted_by=()), ok, text
 
 
-def d20_check(
-    c, kind: str, dc: int, chance, extra_adv=(), extra_dis=(), *, rule: str, own_dc: bool = False, bonus: int = 0
-) -> tuple[bool, Text]:
-    """A d20 + the ability's modifier against a DC, with the bearer's conditions and the Wounded or
-    Exhaustion penalty: a save in a fight, and a stored character's challenge or save (`/check`).
-    `bonus`: a situational modifier the Editor-in-Chief allows (a Skill Set's Rank Bonus, antibiotics)."""
+@dataclass(frozen=True)
+class D20Roll:
+    """A d20 + an ability's modifier as rolled, before it meets a DC: its natural face, its total, and
+    the roll's text up to the total (the face, the modifier, the penalty)."""
+
+    natural: int
+    total: int
+    text: Text
+    why: Text  # why two d20s were rolled, if they were
+
+
+def d20_roll(c, kind: str, chance, extra_adv=(), extra_dis=(), *, rule: str, bonus: int = 0) -> D20Roll:
+    """A d20 + the ability's modifier, with the bearer's conditions and the Wounded or Exhaustion
+    penalty: a save in a fight, a stored character's challenge or save (`/check`) and a Hiatus's Wound
+    Recovery roll. `bonus`: a situational modifier the Editor-in-Chief allows (a Skill Set's Rank Bonus,
+    antibiotics)."""
     adv, dis = cond.save_sources(c)
     adv, dis = adv + list(extra_adv), dis + list(extra_dis)
     d20 = roll_d20(chance, mode_for(adv, dis, rule))
@@ -47,7 +59,6 @@ def d20_check(
     mod = own - cond.weakened(c, kind, own)
     penalty = cond.wound_penalty(c)
     total = d20.natural + mod + bonus - penalty
-    ok = total >= dc
     if c.hidden:
         # its save bonus and wounds are its own numbers, and so is the total
         text = seq(d20.text(), " ", masked_bonus(mod + bonus, c, penalty))
@@ -57,9 +68,18 @@ def d20_check(
             text = seq(text, " ", say("{bonus} situational", bonus=signed(bonus)))
         if penalty:
             text = seq(text, " ", say("− {penalty} wounds/exhaustion", penalty=penalty))
-    against = dict(total=secret(total, c), dc=secret(dc, c) if own_dc else dc)
+    return D20Roll(natural=d20.natural, total=total, text=text, why=reasons(adv, dis, d20.mode))
+
+
+def d20_check(
+    c, kind: str, dc: int, chance, extra_adv=(), extra_dis=(), *, rule: str, own_dc: bool = False, bonus: int = 0
+) -> tuple[bool, Text]:
+    """`d20_roll` against a DC. `own_dc`: the DC is the bearer's own number (its damage after DR)."""
+    rolled = d20_roll(c, kind, chance, extra_adv, extra_dis, rule=rule, bonus=bonus)
+    ok = rolled.total >= dc
+    against = dict(total=secret(rolled.total, c), dc=secret(dc, c) if own_dc else dc)
     result = say("= {total} vs DC {dc}: success", **against) if ok else say("= {total} vs DC {dc}: failure", **against)
-    return ok, seq(text, " ", result, reasons(adv, dis, d20.mode))
+    return ok, seq(rolled.text, " ", result, rolled.why)
 
 
 def tick(enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter, list[Event]]:
