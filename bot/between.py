@@ -20,7 +20,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from rules.randomness import Chance
 from rules.rng import seed_from
-from rules.said import EMPTY, cut, english, joined, say, say_plural, seq, term
+from rules.said import EMPTY, N_, cut, english, joined, say, say_plural, seq, term
 from rules.secrets import secret
 from rules.system import Resting, System
 from rules.text import Secret, Text, Typed, walk
@@ -36,12 +36,20 @@ UNDOABLE = ("/campaign rest", "/campaign adjust", "/check")
 IMPORT = "/campaign import"
 MAX_VALUE_CHARS = 200
 SYSTEM_STATE = "rules"  # where the campaign state keeps the system's part (e.g. the Editor-in-Chief's pool)
+OTHER_SYSTEM = N_("That character belongs to another rule system than this campaign's.")
 
 
 def describe(system: System, record: CharacterRecord) -> list[Text]:
     """What a stored character carries between fights, one line per topic."""
     lines = system.lasting_lines(record.sheet, dict(record.lasting))
     return lines or [say("Nothing carried over: it stands as its sheet says.")]
+
+
+def of_this_system(system: System, *records: CharacterRecord | None) -> None:
+    """Refuse a character stored before /campaign setup switched the campaign to another system:
+    its sheet and lasting state are its own system's, which this one cannot read."""
+    if any(record is not None and record.system != system.key for record in records):
+        raise InvalidInput(say(OTHER_SYSTEM))
 
 
 def rest_options(system: System, kind: str, text: str | None) -> dict[str, Any]:
@@ -115,7 +123,9 @@ class Between:
         answers = rest_options(system, rest.key, options)
         if character is not None:
             records = [await self.again(key, character)]
+            of_this_system(system, *records)
         else:
+            # Characters of the campaign's former system sit this rest out, as they sit out its fights.
             records = [r for r in await self.repo.list_characters(key, limit=1000) if r.system == system.key]
         if not records:
             raise InvalidInput("There are no stored characters to rest.")
@@ -207,6 +217,7 @@ class Between:
         self, key: int, by: Actor, record: CharacterRecord, what: str, value: str, by_name: str | None
     ) -> Text:
         _, system = await self._campaign(key)
+        of_this_system(system, record)
         if len(value) > MAX_VALUE_CHARS:
             raise InvalidInput(say("Values are limited to {n} characters.", n=MAX_VALUE_CHARS))
         what = " ".join(what.split())

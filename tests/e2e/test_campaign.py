@@ -820,3 +820,46 @@ async def test_campaign_show_names_each_setting_as_setup_takes_it(standin, bot):
     assert "`choice_timeout` = 60 — Seconds before an unanswered choice takes its default." in shown, shown
     assert "`reminder_minutes` = 10 — Minutes before" in shown and "`ongoing_dc` = 12 — Save DC" in shown
     assert "choice_timeout_seconds" not in shown
+
+
+async def test_a_character_of_the_campaigns_former_system_is_neither_rested_nor_adjusted(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/campaign adjust", character="Nova", key="plot_points", value="3")
+    await say(standin, "gm", "/campaign setup", system="frozen-lands")
+    await say(standin, "carol", "/character add", name="Astrid", stats="body=3")
+    await say(standin, "gm", "/campaign adjust", character="Astrid", key="stress", value="3")
+    kept = (await nova(bot, standin)).lasting
+    other = "That character belongs to another rule system than this campaign's."
+    checked = await say(standin, "alice", "/check", character="Nova", kind="melee")
+    rested = await say(standin, "gm", "/campaign rest", kind="rest", character="Nova")
+    adjusted = await say(standin, "gm", "/campaign adjust", character="Nova", key="stress", value="3")
+    for refused in (checked, rested, adjusted):
+        assert refused.ephemeral and other in refused.content, refused.content
+    everyone = await say(standin, "gm", "/campaign rest", kind="rest")
+    assert not everyone.ephemeral and "Astrid" in everyone.content and "Nova" not in everyone.content
+    assert "Bolt" not in everyone.content, everyone.content
+    assert (await nova(bot, standin)).lasting == kept
+    astrid = await bot.core.repo.get_character(standin.world.default_guild.id, "Astrid")
+    assert astrid.lasting.get("stress", 0) == 0, astrid.lasting
+
+
+@pytest.mark.parametrize(
+    ("system", "stats", "key", "value", "back"),
+    [
+        ("factions", "health=10", "health", "0", "Health 1/10"),
+        ("99-towers", "endurance=2 lethal=6", "lethal", "-4", "LETHAL -3/6"),
+    ],
+)
+async def test_the_gm_brings_a_dead_character_back_as_the_refused_join_says(
+    standin, bot, system, stats, key, value, back
+):
+    await say(standin, "gm", "/campaign setup", system=system)
+    await say(standin, "alice", "/character add", name="Syb", stats=stats)
+    await say(standin, "gm", "/campaign adjust", character="Syb", key=key, value=value)
+    await say(standin, "gm", "/encounter start")
+    refused = await say(standin, "alice", "/initiative join", character="Syb")
+    assert refused.ephemeral and "set `dead` to no" in refused.content, refused.content
+    revived = await say(standin, "gm", "/campaign adjust", character="Syb", key="dead", value="no")
+    assert not revived.ephemeral and back in revived.content and "Dead" not in revived.content, revived.content
+    joined = await say(standin, "alice", "/initiative join", character="Syb")
+    assert not joined.ephemeral, joined.content

@@ -107,3 +107,15 @@ def test_settings_and_adjustments():
     with pytest.raises(InvalidInput, match="at most 8"):
         SYSTEM.adjust(sheet, state, "health", "9")
     assert [english(line) for line in SYSTEM.lasting_lines(sheet, state)] == ["Health 5/8", "Grit 3/3", "Incapacitated"]
+
+
+def test_dead_set_to_no_brings_the_character_back_with_1_health():
+    sheet = SYSTEM.parse_sheet(SHEET)
+    dead = SYSTEM.fit_lasting(sheet, SYSTEM.adjust(sheet, {}, "health", "0"))
+    assert dead["dead"] is True
+    back = SYSTEM.fit_lasting(sheet, SYSTEM.adjust(sheet, dead, "dead", "no"))
+    assert back["dead"] is False and back["health"] == 1
+    assert [english(line) for line in SYSTEM.lasting_lines(sheet, back)] == ["Health 1/8", "Grit 3/3"]
+    join(new(), lasting=back)  # no longer refused
+    # Only bringing the dead back raises health: a living character's health stays as set.
+    assert SYSTEM.adjust(sheet, {"health": 4, "dead": False}, "dead", "no")["health"] == 4

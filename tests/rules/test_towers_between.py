@@ -141,3 +141,16 @@ def test_temporary_stun_and_lethal_are_kept_until_used():
 def test_nothing_temporary_is_stored_when_there_is_none():
     enc = gm(join(new()), EndEncounter(by=GM))
     assert "temp_stun" not in SYSTEM.lasting(enc, enc.find("Tony"))
+
+
+def test_dead_set_to_no_brings_the_character_back_one_lethal_above_death():
+    sheet = SYSTEM.parse_sheet(SHEET)  # Endurance 2: LETHAL −4 is death
+    dead = SYSTEM.fit_lasting(sheet, SYSTEM.adjust(sheet, {}, "lethal", "-4"))
+    assert dead["dead"] is True
+    back = SYSTEM.fit_lasting(sheet, SYSTEM.adjust(sheet, dead, "dead", "no"))
+    assert back["dead"] is False and back["lethal"] == -3
+    assert english(SYSTEM.lasting_lines(sheet, back)[0]) == "LETHAL -3/5 (dying)"
+    join(new(), lasting=back)  # no longer refused
+    # A death in a fight that left LETHAL past the threshold comes back at the same place.
+    assert SYSTEM.adjust(sheet, {"lethal": -9, "dead": True}, "dead", "no")["lethal"] == -3
+    assert SYSTEM.adjust(sheet, {"lethal": 2, "dead": False}, "dead", "no")["lethal"] == 2

@@ -138,5 +138,12 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
 
 
 def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
-    new = set_value("factions", ADJUSTABLE, state, key, value)
+    new = _revived(state, set_value("factions", ADJUSTABLE, state, key, value))
     return at_most_sheet(new, _view(sheet, {}), ("health", "grit"))
+
+
+def _revived(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """`dead` set to no brings the character back with 1 health: left at 0, `fit` would read death again."""
+    if old.get("dead") and not new.get("dead") and _died(new):
+        return new | {"health": 1}
+    return new

@@ -181,8 +181,16 @@ def _with_temporary(line: Text, temporary: int) -> Text:
 
 
 def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
-    new = set_value("99 Towers", ADJUSTABLE, state, key, value, _entries)
+    new = _revived(sheet, state, set_value("99 Towers", ADJUSTABLE, state, key, value, _entries))
     return at_most_sheet(new, _view(sheet, {}), ("lethal", "stun", "mana"))
+
+
+def _revived(sheet: dict[str, Any], old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """`dead` set to no brings the character back dying, one LETHAL above death: left at or below
+    −2 × Endurance, `fit` would read death again."""
+    if old.get("dead") and not new.get("dead") and _died(sheet, new):
+        return new | {"lethal": 1 - 2 * TowersSheet(**sheet).endurance}
+    return new
 
 
 def _entries(key: str, items: list[str]) -> list[dict[str, Any]]:
