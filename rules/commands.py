@@ -40,8 +40,9 @@ _NAME = r"([A-Za-z_][\w-]*)"
 _VALUE = r'("[^"]*"|\'[^\']*\'|[^\s{stop}]+)'
 _FLAG = re.compile(_NAME + r"(?:\s*[=:]\s*" + _VALUE.format(stop=",") + ")?")
 _PAIR = re.compile(_NAME + r"\s*[=:]\s*" + _VALUE.format(stop=""))
-# ASCII digits only: `٣` would pass int() here and then fail as dice when rolled.
-_NUMBER = re.compile(r"^\s*[+-]?[0-9]+\s*$")
+# A whole number as typed: ASCII digits only, where int() would also take `1_0` and `٣` (which would
+# then fail as dice when rolled).
+NUMBER = re.compile(r"^\s*[+-]?[0-9]+\s*$")
 TRUTHY = {"1", "true", "yes", "on"}
 MAX_OPTIONS = 300
 
@@ -107,7 +108,7 @@ def amount(text: Any, name: str = "amount", high: int = 1000, *, zero: bool = Fa
     value = " ".join(str(text if text is not None else "").split())
     if not value:
         raise InvalidInput(say("`{name}` is required.", name=name))
-    if _NUMBER.match(value):
+    if NUMBER.match(value):
         integer(value, name, 0 if zero else 1, high)
         return value.lstrip("+")
     tree = check_expression(value)

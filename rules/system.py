@@ -8,7 +8,9 @@ pending choices). Everything here is pure: state in, state and events out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import Field, ValidationError
@@ -16,7 +18,7 @@ from pydantic_core import PydanticKnownError
 
 from . import common
 from .actions import Action, AddCombatants
-from .commands import Commands, Given, not_used, pairs
+from .commands import NUMBER, Commands, Given, not_used, pairs
 from .entering import ENTERED
 from .errors import InvalidInput, RulesError, UnknownAction
 from .model import Actor, Choice, Combatant, Encounter, Event, Pending, Value
@@ -28,6 +30,7 @@ from .usertext import Typed, listed, name_key, quoted, split_names, user_text
 
 Handler = Callable[[Encounter, Action, Chance], tuple[Encounter, list[Event]]]
 InitiativeKey = tuple[float, ...]
+_SEPARATOR = re.compile(r"[=:]")  # between a form line's key and its value, as in `stats:`
 
 
 class Option(Value):
@@ -285,22 +288,36 @@ class System(Generic[C]):
         return next((s.label for s in self.sheet_form() if len(self.form_text(s, sheet)) > most), None)
 
     def parse_form(self, fields: dict[str, str]) -> dict[str, Any]:
-        """The sheet from its form's fields (by section label): a wrong value is refused naming its field."""
+        """The sheet from its form's fields (by section label): a line that cannot be read, a wrong value and
+        a key given twice are refused naming their field. A key may be typed in another section's field
+        when its own leaves it as `key=`."""
         raw: dict[str, str] = {}
+        given_in: dict[str, str] = {}  # the label of the field each key was given in
         for section in self.sheet_form():
-            # A line left as `key=` keeps the key's default (an optional number shows so when unset).
-            text = " ".join(
-                f'{line.partition("=")[0].strip()}="{line.partition("=")[2].strip()}"'
-                for line in fields.get(section.label, "").splitlines()
-                if line.partition("=")[2].strip()
-            )
             try:
-                part = pairs(text, self.sheet_example())
+                part = _form_values(fields.get(section.label, ""))
                 self.parse_sheet(part)
             except InvalidInput as error:
                 raise InvalidInput(say("{field}: {problem}", field=term(section.label), problem=error.said)) from None
+            for key in part:
+                if key in given_in:
+                    self._given_twice(key, given_in[key], section.label)
             raw |= part
+            given_in |= dict.fromkeys(part, section.label)
         return self.parse_sheet(raw)
+
+    def _given_twice(self, key: str, first: str, then: str) -> None:
+        """Refuse a key given in two fields, naming first the one it does not belong in."""
+        home = next((s.label for s in self.sheet_form() if key in s.keys), None)
+        stray, other = (first, then) if home == then else (then, first)
+        raise InvalidInput(
+            say(
+                "{field}: {key} is given in {other} as well: keep one of them.",
+                field=term(stray),
+                key=quoted(key),
+                other=term(other),
+            )
+        )
 
     def sheet_over(self, stored: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
         """A stored sheet (a template, a kept NPC) with stats typed now on top: only the typed ones are
@@ -588,6 +605,31 @@ def known_options(options: dict[str, Any], known: Sequence[str], kind: Text | st
     )
 
 
+def _form_values(text: str) -> dict[str, str]:
+    """A form field's values by key. A line left as `key=` gives none: the key keeps its default (an
+    optional number shows so when unset)."""
+    values: dict[str, str] = {}
+    for line in filter(str.strip, text.splitlines()):
+        key, value = _form_line(line)
+        if value and key in values:
+            raise InvalidInput(say("{key} is given twice: keep one of the lines.", key=quoted(key)))
+        if value:
+            values[key] = value
+    return values
+
+
+def _form_line(line: str) -> tuple[str, str]:
+    """One line of a form field: `key=value` or `key:value` as the `stats:` option reads them (`pairs`),
+    the value running to the line's end (a space or a separator in it is its own)."""
+    at = _SEPARATOR.search(line)
+    if at is not None:
+        value = line[at.end() :].strip()
+        quote = "'" if '"' in value else '"'
+        with suppress(InvalidInput):  # refused below, quoting the line as it was typed
+            return next(iter(pairs(f"{line[: at.start()]}={quote}{value}{quote}", "").items()))
+    raise InvalidInput(say("Could not read {line}: write one `key=value` per line.", line=quoted(line.strip(), 40)))
+
+
 def _form_value(value: Any) -> str:
     if value is None:
         return ""
@@ -631,15 +673,24 @@ def chosen_names(options: dict[str, Any], key: str, characters: tuple[Resting, .
 
 def whole_number(key: str, value: Any, minimum: int | None, maximum: int | None) -> int:
     """A GM-typed whole number within limits, for `adjust`."""
-    try:
-        number = int(str(value).strip())
-    except ValueError:
-        raise InvalidInput(say("`{key}` takes a whole number.", key=key)) from None
+    number = _typed_whole(str(value))
+    if number is None:
+        raise InvalidInput(say("`{key}` takes a whole number.", key=key))
     if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
         low = "" if minimum is None else str(minimum)
         high = "" if maximum is None else str(maximum)
         raise InvalidInput(say("`{key}` must be between {low} and {high}.", key=key, low=low or "…", high=high or "…"))
     return number
+
+
+def _typed_whole(text: str) -> int | None:
+    """`text` as a whole number read as every typed number is (`NUMBER`), or None."""
+    if not NUMBER.match(text):
+        return None
+    try:
+        return int(text)
+    except ValueError:  # more digits than Python turns into a number
+        return None
 
 
 def yes_no(key: str, value: Any) -> bool:

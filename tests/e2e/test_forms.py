@@ -315,3 +315,26 @@ async def test_a_control_character_typed_in_the_form_is_refused_as_the_stats_opt
     assert await bot.core.repo.get_character(standin.world.default_guild.id, "Nova") is None
     reopened = await standin.click("alice", "Fix the form", message=refused)
     assert (await reopened.form()).field("Attack").value == typed
+
+
+async def test_a_form_line_is_read_as_the_stats_option_reads_it_or_refused_never_dropped(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="factions")
+    opened = await standin.invoke("alice", "/character add", name="Nova")
+    await opened.form()
+    typed = "str:12\nagi 9\nwit=3"
+    refused = await (await standin.submit("alice", opened, {"Attributes": typed})).response()
+    assert refused.ephemeral and "Attributes" in refused.content and "agi 9" in refused.content, refused.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Nova") is None
+    reopened = await standin.click("alice", "Fix the form", message=refused)
+    assert (await reopened.form()).field("Attributes").value == typed
+    stored = await (await standin.submit("alice", reopened, {"Attributes": "str:12\nagi:9\nwit=3"})).response()
+    assert "is stored" in stored.content, stored.content
+    record = await bot.core.repo.get_character(standin.world.default_guild.id, "Nova")
+    assert (record.sheet["str"], record.sheet["agi"], record.sheet["wit"]) == (12, 9, 3)
+    # A key typed in another field than its own, which still gives it, is refused rather than overwritten.
+    opened = await standin.invoke("alice", "/character add", name="Mira")
+    await opened.form()
+    typed = "str=10\nagi=10\nwit=10\nhealth=15"
+    refused = await (await standin.submit("alice", opened, {"Attributes": typed})).response()
+    assert refused.ephemeral and "Attributes" in refused.content and "Health and armour" in refused.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Mira") is None
