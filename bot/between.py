@@ -165,7 +165,13 @@ class Between:
         head, told = (logged[0], logged[1:]) if logged else (seq(label, ":"), [])
         summary = seq(head, " ", joined("; ", told) if told else say("nothing changed"))
         new_state = state | {"rng": chance.rng_state, SYSTEM_STATE: dict(outcome.campaign)}
-        before = {"characters": {str(r.id): r.lasting for r in records}, "campaign": campaign.state}
+        # What an undo puts back: the characters and the rules' part of the campaign, not the dice or the
+        # offers of checks rolled since (see Repository.undo_change).
+        before = {
+            "characters": {str(r.id): r.lasting for r in records},
+            "campaign": None,
+            "campaign_part": {SYSTEM_STATE: state.get(SYSTEM_STATE)},
+        }
         target = seq(" character:", mark(character.name)) if character else EMPTY
         change = NewChange(key, by.user_id, seq("/campaign rest kind:", rest.key, target), summary, before, by_name)
         await self.repo.save_lasting(after, change, new_state)

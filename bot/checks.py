@@ -25,7 +25,7 @@ from rules.system import CheckOutcome, CheckRequest, Resting, System
 from rules.text import Secret, Text
 from rules.usertext import mark
 
-from .between import SYSTEM_STATE, Between
+from .between import SYSTEM_STATE, Between, of_this_system
 from .repository import CharacterRecord, NewChange
 from .roster import may_read
 
@@ -108,8 +108,7 @@ class Checks:
         if not may_read(by, record):
             raise NotAllowed(say(ROLLS, name=mark(record.name)))
         _may_oppose(by, against)
-        if record.system != system.key or (against is not None and against.system != system.key):
-            raise InvalidInput(say("That character belongs to another rule system than this campaign's."))
+        of_this_system(system, record, against)
         if against is not None and against.id == record.id:
             raise InvalidInput(say("A check is not rolled against the same character."))
         check_kind = system.check_kind(kind)
@@ -248,10 +247,12 @@ class Checks:
             after[against.id] = system.fit_lasting(against.sheet, outcome.against_lasting)
         originals = {record.id: record.lasting} | ({against.id: against.lasting} if against is not None else {})
         after = {i: state for i, state in after.items() if state != originals[i]}
-        changed = after or (outcome.campaign is not None and outcome.campaign != state.get(SYSTEM_STATE))
+        touched = outcome.campaign is not None and outcome.campaign != state.get(SYSTEM_STATE)
         before: dict[str, Any] = {}
-        if changed:  # what `/campaign undo` restores
-            before = {"characters": {str(i): originals[i] for i in after}, "campaign": campaign.state}
+        if after or touched:
+            replaced = {i: originals[i] for i in after}
+            rules = {SYSTEM_STATE: state.get(SYSTEM_STATE)} if touched else {}
+            before = _undone_by(record.id, turn, replaced, rules, bool(outcome.offers))
         summary = joined("; ", outcome.lines) if outcome.lines else say("nothing rolled")
         if private:
             # The log is anyone's to read: a private check is kept whole as a secret, which the log
@@ -262,6 +263,23 @@ class Checks:
             await deliver(checked)
         await self.repo.save_lasting(after, NewChange(key, by.user_id, command, summary, before, by_name), new_state)
         return checked
+
+
+def _undone_by(
+    character_id: int, turn: int, replaced: dict[int, dict[str, Any]], rules: dict[str, Any], offered: bool
+) -> dict[str, Any]:
+    """What `/campaign undo` puts back for a check: what it replaced of the characters and of the rules'
+    part of the campaign state (`rules`, empty if untouched), over the campaign state as it is then, and
+    the offer the check made, withdrawn. Not the whole campaign state: other characters' checks since keep
+    their offers, and the dice go on (rolled back, they would show a player the rolls to come)."""
+    before: dict[str, Any] = {
+        "characters": {str(i): lasting for i, lasting in replaced.items()},
+        "campaign": None,
+        "campaign_part": rules,
+    }
+    if offered:
+        before["offer"] = {"key": OFFERED, "character": str(character_id), "turn": turn}
+    return before
 
 
 def _may_oppose(by: Actor, against: CharacterRecord | None) -> None:

@@ -739,10 +739,30 @@ class Repository:
                 rows = conn.execute(sa.select(CH.c.id, CH.c.system, CH.c.sheet).where(CH.c.id.in_(lasting)))
                 sheets = {row.id: (row.system, row.sheet) for row in rows}
                 lasting = {i: fit(*sheets[i], value) if i in sheets else value for i, value in lasting.items()}
-            _write_lasting(conn, lasting, log, before.get("campaign"))
+            _write_lasting(conn, lasting, log, self._campaign_put_back(conn, log.guild_id, before))
             return True
 
         return await self._transaction(body)
+
+    @staticmethod
+    def _campaign_put_back(conn: sa.Connection, guild_id: int, before: dict[str, Any]) -> dict[str, Any] | None:
+        """The campaign state an undo writes: the whole state a rest replaced (and a check logged before
+        checks kept less), or else a check's `campaign_part` over the state as it is now, with the offer the
+        check made withdrawn (if it still stands): what happened since to the rest of it stays."""
+        part = before.get("campaign_part")
+        if part is None:
+            return before.get("campaign")
+        state = conn.execute(sa.select(CT.c.state).where(CT.c.guild_id == guild_id)).scalar_one_or_none()
+        if state is None:
+            return None
+        restored = dict(state) | part
+        offer = before.get("offer")
+        if offer:
+            offers = dict(restored.get(offer["key"]) or {})
+            if (offers.get(offer["character"]) or {}).get("turn") == offer["turn"]:
+                del offers[offer["character"]]
+            restored[offer["key"]] = offers
+        return restored
 
     # -- the NPC library ---------------------------------------------------------------
 

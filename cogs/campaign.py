@@ -22,7 +22,7 @@ from bot.setting_values import SHARED_OPTIONS
 from rules import registry
 from rules.errors import InvalidInput
 from rules.said import N_, say
-from rules.text import Cut, Secret, Text, english
+from rules.text import Cut, Secret, Text, english, has_secrets, walk
 
 from . import autocomplete
 
@@ -156,7 +156,10 @@ class Campaign(
         by = await actor_of(interaction)
         key = await campaign_key(interaction)
         summary = await self.bot.core.between.undo(key, by, interaction.user.display_name)
-        await reply(interaction, f"↩️ {render.clean(summary)}")
+        await reply(interaction, f"↩️ {render.clean(_undone_openly(summary))}")
+        if has_secrets(summary):
+            # What was private (a private check, a kept NPC's numbers) the GM who took it back reads, alone.
+            await reply(interaction, f"🔒 ↩️ {render.clean(summary, gm=True)}", ephemeral=True)
 
     @app_commands.command(name="log", description=_("Between-fight changes: rests, adjustments, fights' ends, imports"))
     async def log(self, interaction: discord.Interaction) -> None:
@@ -334,6 +337,16 @@ def _opened(text: Text | str) -> Text | None:
     if isinstance(text, Secret) and text.hidden:
         return text.value
     return None
+
+
+def _undone_openly(summary: Text) -> Text:
+    """An undo as the channel reads it: a private check's command and result are its roller's and the
+    GM's, so it is said to be one and no more; anything else as it reads with its secrets hidden."""
+    if any(
+        isinstance(node, Secret) and node.hidden and english(node.value).startswith(CHECK) for node in walk(summary)
+    ):
+        return say("Undid a private check.")
+    return summary
 
 
 def _cell(text: Text | str, *, typed: bool = False, command: bool = False, gm: bool = False) -> str:

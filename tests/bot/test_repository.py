@@ -13,6 +13,7 @@ from bot.db import create_engine
 from bot.repository import (
     DuplicateName,
     EncounterExists,
+    NewChange,
     NewEvent,
     Repository,
     VersionConflict,
@@ -51,6 +52,45 @@ async def test_campaign_upsert_keeps_state_and_created_at(repo: Repository, engi
     assert second.created_at == first.created_at
     assert second.updated_at >= first.updated_at
     assert await repo.get_campaign(GUILD) == second
+
+
+async def test_a_checks_undo_puts_back_only_its_part_of_the_campaign_state(repo: Repository) -> None:
+    await repo.save_campaign(GUILD, system="rotted-capes")
+    nova = await repo.add_character(GUILD, 7, "Nova", "rotted-capes", {})
+    offered = {str(nova.id): {"turn": 2, "offers": ["reroll"]}}
+    before = {
+        "characters": {str(nova.id): {}},
+        "campaign": None,
+        "campaign_part": {"rules": {"pool": 0}},
+        "offer": {"key": "offered", "character": str(nova.id), "turn": 2},
+    }
+    checked = {"rng": 5, "checks": 2, "rules": {"pool": 1}, "offered": offered}
+    await repo.save_lasting({nova.id: {"plot_points": 0}}, NewChange(GUILD, 7, "/check", "reroll", before), checked)
+    # Bolt's check since: the dice and the count of checks go on, and Bolt is offered a reroll
+    later = checked | {"rng": 9, "checks": 3, "offered": offered | {"99": {"turn": 3, "offers": ["reroll"]}}}
+    await repo.save_lasting({}, NewChange(GUILD, 8, "/check", "bolt", {}), later)
+    change = next(c for c in await repo.changes(GUILD) if c.summary == "reroll")
+    assert await repo.undo_change(change.id, NewChange(GUILD, 1, "/campaign undo", "undid", {}))
+    assert (await repo.character_by_id(GUILD, nova.id)).lasting == {}
+    assert (await repo.get_campaign(GUILD)).state == {
+        "rng": 9,
+        "checks": 3,
+        "rules": {"pool": 0},
+        "offered": {"99": {"turn": 3, "offers": ["reroll"]}},
+    }
+
+
+async def test_a_checks_undo_leaves_a_later_offer_of_its_character(repo: Repository) -> None:
+    await repo.save_campaign(GUILD, system="rotted-capes")
+    nova = await repo.add_character(GUILD, 7, "Nova", "rotted-capes", {})
+    offer = {"key": "offered", "character": str(nova.id), "turn": 1}
+    before = {"characters": {str(nova.id): {}}, "campaign": None, "campaign_part": {}, "offer": offer}
+    newer = {"offered": {str(nova.id): {"turn": 2, "offers": ["reroll"]}}, "checks": 2}
+    await repo.save_lasting({nova.id: {"stress": 1}}, NewChange(GUILD, 7, "/check", "first", before), {"checks": 1})
+    await repo.save_lasting({}, NewChange(GUILD, 7, "/check", "second", {}), newer)
+    change = next(c for c in await repo.changes(GUILD) if c.summary == "first")
+    assert await repo.undo_change(change.id, NewChange(GUILD, 1, "/campaign undo", "undid", {}))
+    assert (await repo.get_campaign(GUILD)).state == newer
 
 
 # -- characters --------------------------------------------------------------------

@@ -117,6 +117,22 @@ async def test_rests_apply_the_seed_and_only_the_gm_rests(standin, bot):
     assert ":;" not in undone.content and undone.content.count("End of scene") == 1
 
 
+async def test_undoing_a_rest_leaves_the_dice_and_the_offers_of_checks_rolled_since(standin, bot):
+    await campaign(standin)
+    key = standin.world.default_guild.id
+    await say(standin, "gm", "/campaign adjust", character="Nova", key="stamina", value="5")
+    await say(standin, "gm", "/campaign rest", kind="end_scene")
+    check = await say(standin, "alice", "/check", character="Nova", kind="save", dc=20, dice="3")
+    assert check.components, check.content  # a hero with a Plot Point is offered a reroll
+    state = (await bot.core.repo.get_campaign(key)).state
+    undone = await say(standin, "gm", "/campaign undo")
+    assert "Undid /campaign rest kind:end_scene" in undone.content, undone.content
+    assert (await nova(bot, standin)).lasting["stamina"] == 5
+    assert (await bot.core.repo.get_campaign(key)).state["rng"] == state["rng"]  # no roll comes again
+    taken = await (await standin.click("alice", "Spend a Plot Point: reroll", message=check)).response()
+    assert not taken.ephemeral and "spends a Plot Point to reroll" in taken.content, taken.content
+
+
 async def test_an_attribute_lost_on_wound_recovery_outlasts_the_next_fight(standin, bot):
     await campaign(standin)
     await say(standin, "gm", "/campaign adjust", character="Nova", key="wounds", value="2")

@@ -93,6 +93,24 @@ async def test_a_reroll_offered_by_a_check_spends_what_it_costs_and_undo_gives_i
     assert nova.lasting == {}
 
 
+async def test_an_undo_takes_back_its_own_check_and_leaves_later_checks_and_the_dice_alone(standin, bot):
+    await campaign(standin)
+    key = standin.world.default_guild.id
+    nova = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=12, dice="5")
+    await (await standin.click("alice", "Spend luck to reroll", message=nova)).response()  # Nova's luck spent
+    bolt = await say(standin, "bob", "/check", character="Bolt", kind="luck", dc=12, dice="4")
+    state = (await bot.core.repo.get_campaign(key)).state
+    undone = await say(standin, "gm", "/campaign undo")  # takes back Nova's reroll
+    assert "Undid /check reroll character:Nova" in undone.content, undone.content
+    assert (await bot.core.repo.get_character(key, "Nova")).lasting == {}
+    now = (await bot.core.repo.get_campaign(key)).state
+    assert (now["rng"], now["checks"]) == (state["rng"], state["checks"])  # no roll comes again
+    revived = await (await standin.click("alice", "Spend luck to reroll", message=nova)).response()
+    assert revived.ephemeral and "over" in revived.content, revived.content
+    taken = await (await standin.click("bob", "Spend luck to reroll", message=bolt)).response()
+    assert not taken.ephemeral and "Bolt spends luck and rerolls" in taken.content, taken.content
+
+
 async def test_only_the_owner_or_the_gm_rolls_a_characters_check_and_bad_input_changes_nothing(standin, bot):
     await campaign(standin)
     refused = await say(standin, "bob", "/check", character="Nova", kind="luck", dc=10)
@@ -196,6 +214,20 @@ async def test_a_private_check_is_in_the_log_for_the_gm_and_its_roller_only(stan
         assert "Nova spends luck and rerolls" in log, log
     undone = await say(standin, "gm", "/campaign undo")  # said in the channel: still private
     assert not undone.ephemeral and "Nova" not in undone.content and "Undid" in undone.content, undone.content
+
+
+async def test_an_undone_private_check_is_named_as_one_in_the_channel_and_shown_whole_to_the_gm(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/encounter end")
+    shown = await say(standin, "alice", "/check", character="Nova", kind="luck", dc=12, private=True, dice="10")
+    await (await standin.click("alice", "Spend luck to reroll", message=shown)).response()
+    handle = await standin.invoke("gm", "/campaign undo")
+    undone, opened = [await handle.response(), await handle.followup()]
+    assert not undone.ephemeral and undone.content == "↩️ Undid a private check.", undone.content
+    assert opened.ephemeral and opened.content.startswith("🔒 ↩️ Undid /check reroll character:Nova: "), opened.content
+    assert "Nova spends luck and rerolls" in opened.content and "(was 13)" in opened.content, opened.content
+    assert (await bot.core.repo.get_character(standin.world.default_guild.id, "Nova")).lasting == {}
 
 
 async def test_a_private_check_nobody_can_be_shown_is_neither_rolled_nor_saved_nor_logged(standin, bot):
