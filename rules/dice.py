@@ -208,15 +208,26 @@ class _Evaluator:
         return sum(kept_values), f"{label} ({shown})"
 
     def _set(self, items, operations) -> tuple[float, str]:
-        parts = [self.eval(child) for child in items]
+        rolled = [self._item(child) for child in items]
+        parts = [part for part, _ in rolled]
         values = [value for value, _ in parts]
         kept = [True] * len(values)
         for operation in operations:
             if operation.op not in ("k", "p"):
                 raise DiceError(say("`{op}` only works on dice, not on sets.", op=operation.op))
             values, kept = self._operate(operation, values, kept, None)
+        # A dropped item's d20 no longer counts: `(1d20, 1d20)kh1` reads one natural, as `2d20kh1` does.
+        self.naturals.extend(face for (_, found), k in zip(rolled, kept) if k for face in found)
         shown = ", ".join(text if k else f"~~{text}~~" for (_, text), k in zip(parts, kept))
         return sum(v for v, k in zip(values, kept) if k), f"({shown})"
+
+    def _item(self, child) -> tuple[tuple[float, str], list[int]]:
+        """One item of a set, rolled, with the naturals it read, held back until the set keeps or drops it."""
+        start = len(self.naturals)
+        part = self.eval(child)
+        found = self.naturals[start:]
+        del self.naturals[start:]
+        return part, found
 
     def _select(self, selector, values, kept) -> set[int]:
         live = [i for i, k in enumerate(kept) if k]

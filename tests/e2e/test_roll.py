@@ -21,6 +21,12 @@ async def test_a_public_roll_shows_each_die_the_total_and_the_reason(standin, bo
     assert not answer.pings.user_ids and not answer.pings.everyone and not answer.pings.role_ids
 
 
+@pytest.mark.parametrize("expression", ["2d20kh1", "(2d20)kh1", "(1d20, 1d20)kh1"])
+async def test_every_way_to_write_advantage_reads_the_natural_it_keeps(standin, bot, expression):
+    answer = await say(standin, "alice", "/roll", expression=expression, dice="20 5")
+    assert answer.content.endswith("= **20** 💥 natural 20!"), answer.content
+
+
 async def test_the_bot_rolls_without_entered_dice_and_inside_a_fight(standin, bot):
     await say(standin, "gm", "/campaign setup", system="99-towers")
     await say(standin, "gm", "/encounter start")

@@ -101,6 +101,20 @@ def test_a_bracketed_advantage_keeps_its_natural():
     assert evaluate("(2d20)kh1", fixed([20, 3])).naturals == (20,)
 
 
+@pytest.mark.parametrize(
+    ("expr", "faces", "naturals"),
+    [
+        ("(1d20, 1d20)kh1", [20, 5], (20,)),
+        ("(1d20, 1d20)kl1", [20, 5], (5,)),
+        ("(1d20+5, 1d20+5)kh1", [3, 19], (19,)),
+        ("(1d20+5)pl1", [20], ()),
+        ("(1d20, 1d20)", [20, 5], (20, 5)),
+    ],
+)
+def test_a_set_reads_the_naturals_of_the_items_it_keeps_only(expr, faces, naturals):
+    assert evaluate(expr, fixed(faces)).naturals == naturals
+
+
 def test_only_a_dice_error_leaves_an_evaluation(monkeypatch):
     # Whatever the evaluator gets wrong, an expression stored on a sheet or a condition must not stop the fight.
     def broken(self, node):

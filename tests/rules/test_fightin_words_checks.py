@@ -143,6 +143,19 @@ def test_an_opposed_initiative_check_decides_who_goes_first_and_ties_roll_again(
     assert lines(alone) == ["Jack Initiative: d6 3 + Reflex 2 + Dex 1 = 6."]
 
 
+def test_two_players_characters_of_one_name_oppose_each_other_but_none_opposes_itself():
+    # Names are unique per player: two players may both have a Jack.
+    mine, theirs = jack().but(character_id=1), Resting(name="jack", owner_id=12, sheet=JACK, lasting={})
+    outcome = roll("initiative", 5, 2, who=mine, against=theirs.but(character_id=2))
+    assert lines(outcome)[-1] == "Jack wins (8 to 5).", lines(outcome)
+    assert lines(roll("initiative", 5, 2, who=jack(), against=theirs))[-1] == "Jack wins (8 to 5)."
+    for same in (mine, jack().but(character_id=1, lasting={"morale_penalties": 1})):
+        with pytest.raises(InvalidInput, match="cannot oppose themselves"):
+            roll("initiative", 5, 2, who=mine, against=same)
+    with pytest.raises(InvalidInput, match="cannot oppose themselves"):
+        roll("will", 5, 2, who=jack(), against=Resting(name="JACK", owner_id=11, sheet=JACK, lasting={}))
+
+
 def test_a_missing_or_unwanted_dc_and_unknown_options_are_refused():
     with pytest.raises(InvalidInput, match="needs a DC"):
         roll("reflex", 3)

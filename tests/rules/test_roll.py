@@ -90,6 +90,12 @@ def test_keep_after_brackets_rolls_as_d20_reads_it():
     assert english(rolled.said) == "alice rolls `(2d20)kh1`: (2d20)kh1 (~~11~~, 20) = **20** 💥 natural 20!"
 
 
+def test_advantage_written_as_a_set_shows_the_natural_it_keeps():
+    rolled = roll("(1d20, 1d20)kh1", 1, who="alice", entered=(20, 5))
+    assert english(rolled.said) == ("alice rolls `(1d20, 1d20)kh1`: (1d20 (20), ~~1d20 (5)~~) = **20** 💥 natural 20!")
+    assert "natural" not in english(roll("(1d20, 1d20)", 1, who="a", entered=(20, 5)).said)
+
+
 @pytest.mark.parametrize(
     ("expression", "face", "natural"),
     [("1d20mi20", 3, ""), ("1d20ma1", 17, ""), ("1d20ma19", 20, "💥 natural 20!"), ("1d20mi2", 1, "💀 natural 1!")],

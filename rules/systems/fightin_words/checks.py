@@ -95,7 +95,7 @@ def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
             _, line = roll_check(who, _stat(kind, options), options["bonus"], request.dc, chance)
         return CheckOutcome(lines=(line,))
     other = _fighter(request.against, "c1")
-    if request.against.name.casefold() == request.who.name.casefold():
+    if _same(request.who, request.against):
         raise InvalidInput(say("A character cannot oppose themselves."))
     return _opposed(request, who, other, options, chance)
 
@@ -194,6 +194,13 @@ def _options(request: CheckRequest) -> dict[str, Any]:
 
 def _label(kind: str) -> Text:
     return term(next(k.label for k in KINDS if k.key == kind))
+
+
+def _same(one: Resting, other: Resting) -> bool:
+    """Two players may both have a *Max*: a stored character is its id, or else its owner's name for it."""
+    if one.character_id is not None and other.character_id is not None:
+        return one.character_id == other.character_id
+    return one.owner_id == other.owner_id and one.name.casefold() == other.name.casefold()
 
 
 def _fighter(r: Resting, cid: str) -> Fighter:
