@@ -680,6 +680,11 @@ class Repository:
         stmt = sa.update(CH).where(CH.c.guild_id == guild_id, CH.c.id == character_id).values(**values)
         return await self._write_count(stmt) > 0
 
+    async def set_character_lasting(self, guild_id: int, character_id: int, lasting: dict[str, Any]) -> bool:
+        """Replace a character's lasting state outside a logged change (what the bot keeps there itself)."""
+        stmt = sa.update(CH).where(CH.c.guild_id == guild_id, CH.c.id == character_id).values(lasting=lasting)
+        return await self._write_count(stmt) > 0
+
     async def remove_character_id(self, guild_id: int, character_id: int) -> bool:
         stmt = sa.delete(CH).where(CH.c.guild_id == guild_id, CH.c.id == character_id)
         return await self._write_count(stmt) > 0

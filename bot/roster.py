@@ -2,7 +2,8 @@
 
 Anyone stores a character of their own; a character's sheet and what it carries between
 fights are for its owner and the GM to read, and only they remove it. An NPC a GM kept is every
-GM's, and no one else's (it may have fought hidden). Nothing here touches Discord.
+GM's, and no one else's (it may have fought hidden, and comes back hidden until a GM brings it back
+visible). Nothing here touches Discord.
 """
 
 from __future__ import annotations
@@ -19,6 +20,20 @@ from rules.usertext import mark, refuse_unshown_name
 
 from .keyed_locks import KeyedLocks
 from .repository import CharacterRecord, DuplicateName, Repository
+
+# The bot's own key in a kept NPC's lasting state, beside its system's: stored there, it needs no
+# column of its own and goes through an export and its import as a flag (true or false).
+HIDDEN = "hidden"
+
+
+def fought_hidden(record: CharacterRecord) -> bool:
+    """Whether a kept NPC last fought hidden: a GM who does not say otherwise brings it back hidden."""
+    return record.npc and record.lasting.get(HIDDEN) is True
+
+
+def system_lasting(record: CharacterRecord) -> dict[str, Any]:
+    """The lasting state its system reads: the bot's own key left out."""
+    return {key: value for key, value in record.lasting.items() if key != HIDDEN}
 
 
 def may_read(by: Actor, record: CharacterRecord) -> bool:
@@ -82,3 +97,16 @@ class Roster:
     async def remove(self, key: int, by: Actor, record: CharacterRecord) -> None:
         check_owner_or_gm(by, record)
         await self.repo.remove_character_id(key, record.id)
+
+    async def remember_hidden(self, key: int, record: CharacterRecord, hidden: bool) -> None:
+        """A kept NPC the fight just took in remembers whether it fights hidden, for the next time a GM
+        brings it back. Hidden cannot change during a fight, so this is how it fought."""
+        if not record.npc:
+            return
+        async with self.lock(key):
+            now = await self.repo.character_by_id(key, record.id)
+            if now is None or fought_hidden(now) == hidden:
+                return  # removed meanwhile, or another fight took it in so
+            # Kept only when hidden, so that a visible NPC's lasting state stays as its system wrote it.
+            flag = {HIDDEN: True} if hidden else {}
+            await self.repo.set_character_lasting(key, now.id, system_lasting(now) | flag)

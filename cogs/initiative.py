@@ -10,6 +10,8 @@ from discord.ext import commands
 from bot import paging
 from bot.interact import actor_of, reply, run
 from bot.places import fight_campaign_key
+from bot.repository import CharacterRecord
+from bot.roster import fought_hidden, system_lasting
 from rules import registry
 from rules.commands import Stored
 from rules.errors import RulesError
@@ -34,6 +36,7 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
         dice=_(DICE),
         cards=_(CARDS),
         surprised=_("Caught by surprise"),
+        hidden=_("Hide their numbers from players"),
     )
     @app_commands.autocomplete(character=autocomplete.joinable_characters)
     async def join(
@@ -44,15 +47,18 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
         dice: str | None = None,
         cards: str | None = None,
         surprised: bool = False,
+        hidden: bool | None = None,
     ) -> None:
         key = await fight_campaign_key(interaction)
         record = await autocomplete.resolve_character(interaction, key, character)
-        stored = carried(record)
-        await run(
+        stored = carried(record, hidden)
+        result = await run(
             interaction,
             forward("initiative_join", dict(character=stored, roll=roll, dice=dice, cards=cards, surprised=surprised)),
             "/initiative join",
         )
+        if result is not None:  # a refused join leaves nothing behind
+            await self.bot.core.roster.remember_hidden(key, record, stored.hidden)
 
     @app_commands.command(name="add", description=_("GM: add NPCs (a count makes a numbered group)"))
     @app_commands.describe(
@@ -77,7 +83,7 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
         stats: str | None = None,
         count: app_commands.Range[int, 1, 50] = 1,
         side: str | None = None,
-        hidden: bool = False,
+        hidden: bool | None = None,
         roll: int | None = None,
         dice: str | None = None,
         cards: str | None = None,
@@ -97,6 +103,8 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
             kept, stored_now = await library.keep(
                 key, by, label, stats, npc, count, entered, by_name=interaction.user.display_name
             )
+        brought = carried(kept, hidden) if kept else None
+        hides = brought.hidden if brought else bool(hidden)
         refused = False
         try:
             result = await run(
@@ -108,14 +116,14 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
                         stats=stats,
                         count=count,
                         side=side,
-                        hidden=hidden,
+                        hidden=hides,
                         roll=roll,
                         dice=dice,
                         cards=cards,
                         surprised=surprised,
                         player=player.id if player else None,
                         template=(npc.system, npc.name, npc.sheet) if npc else None,
-                        kept=carried(kept) if kept else None,
+                        kept=brought,
                     ),
                 ),
                 "/initiative add",
@@ -128,6 +136,8 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
             if refused and stored_now:
                 # The fight refused the NPC: a refused command leaves nothing behind.
                 await self.bot.core.repo.remove_character_id(key, kept.id)
+        if kept is not None and not refused:
+            await self.bot.core.roster.remember_hidden(key, kept, hides)
 
     @app_commands.command(name="order", description=_("Show the turn order"))
     async def order(self, interaction: discord.Interaction) -> None:
@@ -160,16 +170,18 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
     async def remove(self, interaction: discord.Interaction, combatant: str) -> None: ...
 
 
-def carried(record) -> Stored:
-    """A stored character as it enters a fight: with what it carried out of its last one."""
+def carried(record: CharacterRecord, hidden: bool | None = None) -> Stored:
+    """A stored character as it enters a fight: with what it carried out of its last one, and hidden as the
+    GM says (`hidden`), else as a kept NPC last fought: a villain kept hidden stays hidden."""
     return Stored(
         id=record.id,
         name=record.name,
         owner_id=record.owner_id,
         system=record.system,
         sheet=record.sheet,
-        lasting=record.lasting or None,
+        lasting=system_lasting(record) or None,
         npc=record.npc,
+        hidden=fought_hidden(record) if hidden is None else hidden,
     )
 
 

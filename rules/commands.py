@@ -426,6 +426,7 @@ class Stored:
     sheet: dict[str, Any]
     lasting: dict[str, Any] | None = None  # what it carried out of its last fight (System.carry_in)
     npc: bool = False  # an NPC the GM kept (keep:true), not a hero
+    hidden: bool = False  # joins with its numbers hidden from players (a kept NPC: as it last fought)
 
 
 def _join(given: Given) -> Action:
@@ -456,6 +457,7 @@ def _join(given: Given) -> Action:
         sheet=character.sheet,
         npc=kept,
         controller_id=None if kept else given.by.user_id,
+        hidden=character.hidden,
         character_id=character.id,
         lasting=character.lasting,
         surprised=bool(given.options.get("surprised")),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.repository import Repository
-from bot.roster import Roster, may_read
+from bot.roster import Roster, fought_hidden, may_read, system_lasting
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from tests.helpers import GM
@@ -65,3 +65,28 @@ async def test_a_kept_npc_is_read_and_removed_by_any_gm_and_not_by_a_keeper_no_l
     assert (await repo.character_by_id(KEY, kept.id)) == kept
     await roster.remove(KEY, GM, kept)  # not the GM who kept it
     assert await repo.list_characters(KEY) == []
+
+
+async def test_a_kept_npc_remembers_whether_it_fought_hidden_beside_its_systems_lasting_state(
+    roster: Roster, repo: Repository
+) -> None:
+    kept = await repo.add_character(KEY, GM.user_id, "Shade", "rotted-capes", {}, npc=True)
+    await repo.set_character_lasting(KEY, kept.id, {"stamina": 28})
+    kept = await repo.character_by_id(KEY, kept.id)
+    assert kept is not None and not fought_hidden(kept)
+    await roster.remember_hidden(KEY, kept, True)
+    hidden = await repo.character_by_id(KEY, kept.id)
+    assert hidden is not None and fought_hidden(hidden)
+    assert hidden.lasting == {"stamina": 28, "hidden": True}
+    assert system_lasting(hidden) == {"stamina": 28}  # what its system reads when it joins
+    await roster.remember_hidden(KEY, kept, False)  # a stale record: the stored one is read again
+    visible = await repo.character_by_id(KEY, kept.id)
+    assert visible is not None and not fought_hidden(visible) and visible.lasting == {"stamina": 28}
+
+
+async def test_a_hero_never_takes_the_kept_npcs_flag(roster: Roster, repo: Repository) -> None:
+    await roster.add(KEY, ALICE, "Nova", "stamina=20", "alice")
+    (hero,) = await repo.list_characters(KEY)
+    await roster.remember_hidden(KEY, hero, True)
+    hero = await repo.character_by_id(KEY, hero.id)
+    assert hero is not None and hero.lasting == {} and not fought_hidden(hero)
