@@ -197,9 +197,7 @@ async def _run(
     # The time in line counts: Discord's 3 seconds run from the command, not from its turn.
     result, deferred = await in_time(interaction, work, ANSWER_WITHIN_SECONDS - (clock() - arrived))
     started = clock()
-    pending = result.state.pending
-    asked = (pending.users or (result.state.gm_id,)) if result.pending_opened else ()
-    content, mentions = render.result_content(result.events, leave_out=asked)
+    content, mentions = answer_content(result)
     started = STAGE_CLOCK.add("render", started)
     answered = await answer_result(interaction, content, mentions, deferred)
     STAGE_CLOCK.add("reply", started)
@@ -207,6 +205,30 @@ async def _run(
         await show_gm(interaction, result)
     await announce(bot, interaction.channel, result, interaction=interaction if answered else None)
     return result
+
+
+def answer_content(result: Result) -> tuple[str, discord.AllowedMentions]:
+    """A change's public answer and whom it pings: whoever its events ask for, but for those
+    ``announce``'s messages right after ping anyway, so that each person is notified once."""
+    return render.result_content(result.events, leave_out=announced_to(result))
+
+
+def announced_to(result: Result) -> list[int]:
+    """Whom ``announce``'s own messages ping: a new turn's players, a new choice's choosers."""
+    users: list[int] = []
+    if turn_posted(result):
+        users += turn_posts.turn_users(registry.get(result.state.system), result.state)
+    if choice_posted(result):
+        users += turn_posts.choosers(result.state)
+    return users
+
+
+def turn_posted(result: Result) -> bool:
+    return result.state.status == "running" and result.turn_changed
+
+
+def choice_posted(result: Result) -> bool:
+    return result.state.pending is not None and result.pending_opened
 
 
 async def answer_result(
@@ -327,9 +349,9 @@ async def announce(
         await bot.turn_buttons.ended(channel, result.encounter_id)
 
     steps = []
-    if state.status == "running" and result.turn_changed:
+    if turn_posted(result):
         steps.append(turn_message)
-    if state.pending is not None and result.pending_opened:
+    if choice_posted(result):
         steps.append(choice_message)
     if state.status == "ended":
         steps.append(fight_over)

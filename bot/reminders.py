@@ -18,8 +18,8 @@ import discord
 from rules import registry
 from rules.said import say
 
-from . import render, translation
-from .interact import announce, post
+from . import render, translation, turn_posts
+from .interact import announce, answer_content, post
 
 if TYPE_CHECKING:
     from .app import TurnkeeperBot
@@ -133,9 +133,11 @@ class Reminders:
 
     async def timed_out(self, channel, result) -> None:
         """A choice's default, taken when its time ran out: said where the encounter's
-        players read (see ``reopened``), then announced like any change."""
+        players read (see ``reopened``), pinging whom it means to as a command's answer
+        does, then announced like any change."""
+        content, mentions = answer_content(result)
         try:
-            await post_reopened(channel, render.event_lines(result.events))
+            await post_reopened(channel, content, allowed_mentions=mentions)
         except (discord.HTTPException, discord.ClientException) as error:
             log.warning("could not say in channel %s that a choice timed out (%s)", channel.id, error)
         # Saved all the same: the new turn's ping and the tracker edit are each tried on their own.
@@ -144,19 +146,27 @@ class Reminders:
     async def remind(self, channel, record) -> None:
         system = registry.get(record.system)
         state = system.load(record.state)
-        waiting = system.turns.waiting(system, state)
-        if state.status != "running" or not waiting.users:
+        users, still = reminder(system, state)
+        if state.status != "running" or not users:
             await self.bot.core.repo.set_meta(record.id, reminder_due=None)
             return
-        still = render.clean(say("Still waiting: **{who}**.", who=waiting.title))
-        text = f"{render.mention(waiting.users)} ⏰ {still}"
+        text = f"{render.mention(users)} ⏰ {still}"
         try:
-            await post_reopened(channel, text, one=True, allowed_mentions=render.allowed(waiting.users))
+            await post_reopened(channel, text, one=True, allowed_mentions=render.allowed(users))
         except (discord.HTTPException, discord.ClientException):
             # Counted as sent all the same: retried every pass, the row would stay due
             # for ever and crowd out the others (see tick).
             log.warning("could not send a reminder to channel %s", record.channel_id)
         await self.bot.core.reminder_sent(record)
+
+
+def reminder(system, state) -> tuple[list[int], str]:
+    """Whom a reminder pings, and what it says. While a choice is pending nobody else may act:
+    its choosers are reminded, with its question as the choice message asks it."""
+    if state.pending is not None:
+        return turn_posts.choosers(state), render.clean(state.pending.prompt)
+    waiting = system.turns.waiting(system, state)
+    return list(waiting.users), render.clean(say("Still waiting: **{who}**.", who=waiting.title))
 
 
 THREAD_ARCHIVED = 50083  # Discord's error code for a message to an archived thread

@@ -48,6 +48,17 @@ def turn_message(system: System, state: Encounter, encounter_id: int, picture: d
     return content, embed, view, allowed(waiting.users), picture
 
 
+def turn_users(system: System, state: Encounter) -> tuple[int, ...]:
+    """Whom ``turn_message`` pings."""
+    return system.turns.waiting(system, state).users
+
+
+def choosers(state: Encounter) -> list[int]:
+    """Whom a pending choice asks: its players, or the GM when it names nobody."""
+    pending = state.pending
+    return list(pending.users) if pending is not None and pending.users else [state.gm_id]
+
+
 MAX_CHOICE_BUTTONS = 5
 
 
@@ -56,7 +67,7 @@ def choice_message(state: Encounter, encounter_id: int):
     pending = state.pending
     if pending is None:
         raise ValueError(f"encounter {encounter_id} asks no question")
-    users = list(pending.users) or [state.gm_id]
+    users = choosers(state)
     default = pending.option(pending.default)
     how = say(
         "(default if nobody answers: {default}; to enter your own roll, use /choose with dice: or cards:)",

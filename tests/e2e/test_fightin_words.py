@@ -1,9 +1,11 @@
 """Them's Fightin' Words through real discord.py and the stand-in: the seconds
 in the turn message, carry-over, the defence buttons going to the defender's
 player (the GM for NPCs), delayed spells and interruptions pinging the right
-person, and refusals that only the sender sees."""
+person (also when a choice times out, and only once a turn), and refusals that only the sender sees."""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 from tests.e2e.conftest import help_sections, say
 from tests.helpers import ids
@@ -136,6 +138,61 @@ async def test_a_delayed_spell_going_off_pings_the_gm_and_a_delayer_stepping_in_
     assert set(back.pings.user_ids) == {who["bob"]}
     mauve = await turn_message(standin, "Mauve", after=mira)
     assert set(mauve.pings.user_ids) == {who["alice"]} and "⏱ 6 of 6 s left" in field(mauve, "Mauve")
+
+
+async def test_a_delayed_spell_going_off_when_a_defence_times_out_pings_the_gm(standin, bot):
+    """The timed-out answer pings whom its events mean, as a click's would; the new turn's
+    player is pinged by the turn message alone."""
+    who = ids(standin)
+    await say(standin, "gm", "/campaign setup", system=SYSTEM)
+    await say(standin, "bob", "/character add", name="Mira", stats="reflex=2 magic_skill=2 dodge=1")
+    await say(standin, "alice", "/character add", name="Mauve", stats="reflex=1")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "bob", "/initiative join", character="Mira", roll=6)
+    await say(standin, "alice", "/initiative join", character="Mauve", roll=3)
+    await say(
+        standin, "gm", "/initiative add", name="Goblin", stats="weapon_skill=2 parry=1 weapons='spear:1d6'", roll=1
+    )
+    await say(standin, "gm", "/initiative next")
+    await say(standin, "bob", "/act", action="cast", target="Goblin", options="spell=Blast delay=1")
+    await say(standin, "bob", "/attack", target="Goblin", dice="6 2")
+    await choice_message(standin, "Goblin")
+    await bot.idle.wait()
+    since = len(standin.book.messages)
+    record = await bot.core.repo.active_encounter(standin.world.channel("combat").id)
+    bot.core.now = lambda: record.pending_deadline + timedelta(seconds=1)
+    await bot.reminders.tick()
+    await bot.idle.wait()
+    posted = standin.book.messages[since:]
+    (timed_out,) = [m for m in posted if "no answer in time" in m.content]
+    assert "Blast on Goblin takes effect now" in timed_out.content
+    assert set(timed_out.pings.user_ids) == {who["gm"]}
+    assert timed_out.current.allowed_mentions.get("users") == [who["gm"]]
+    (mauve,) = [m for m in posted if "Mauve's turn" in m.content]
+    assert [m.id for m in posted if m.pings.user_ids] == [timed_out.id, mauve.id]
+    assert set(mauve.pings.user_ids) == {who["alice"]}
+
+
+async def test_a_confused_characters_turn_pings_their_player_once(standin, bot):
+    """The Confusion roll at the turn's start asks for its player, whom the turn message pings anyway."""
+    who = ids(standin)
+    await say(standin, "gm", "/campaign setup", system=SYSTEM)
+    await say(standin, "alice", "/character add", name="Mauve", stats="reflex=3")
+    await say(standin, "bob", "/character add", name="Mira", stats="reflex=2")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "bob", "/initiative join", character="Mira", roll=6)
+    await say(standin, "alice", "/initiative join", character="Mauve", roll=1)
+    await say(standin, "gm", "/condition add", target="Mauve", condition="confused", duration="10 rounds")
+    await say(standin, "gm", "/initiative next")
+    await bot.idle.wait()
+    since = len(standin.book.messages)
+    ended = await say(standin, "bob", "/initiative next")
+    mauve = await turn_message(standin, "Mauve")
+    await bot.idle.wait()
+    assert "Confusion" in ended.content and not ended.pings.user_ids
+    assert ended.current.allowed_mentions.get("users") == []
+    assert [m.id for m in standin.book.messages[since:] if m.pings.user_ids] == [mauve.id]
+    assert set(mauve.pings.user_ids) == {who["alice"]}
 
 
 async def test_refusals_are_ephemeral_and_change_nothing(standin, bot):
