@@ -26,7 +26,7 @@ from rules.actions import Action, Choose
 from rules.commands import check_start, check_undo
 from rules.engine import apply
 from rules.errors import InvalidInput, NotRunning, RulesError, Stale
-from rules.model import Actor, Encounter, Event
+from rules.model import Actor, Combatant, Encounter, Event, Outcome
 from rules.rng import seed_from
 from rules.said import N_, cut, joined, say, seq
 from rules.system import System
@@ -41,7 +41,7 @@ from .kept import KeptEncounters
 from .keyed_locks import KeyedLocks
 from .library import Library
 from .places import Places
-from .render import log_cell, words
+from .render import hiding_entered, log_cell, words
 from .repository import (
     CampaignRecord,
     EncounterExists,
@@ -101,6 +101,27 @@ class Result:
     def pending_opened(self) -> bool:
         new = self.state.pending
         return new is not None and (self.before is None or self.before.pending != new)
+
+
+def _hidden_took_part(before: Encounter, action: Action, outcome: Outcome) -> bool:
+    """Whether a hidden combatant acted, was a target or joined; or the result hides a number, which the
+    values entered may tell too (a choice answered for a hidden NPC, a round that rolled for one)."""
+    if not any(c.hidden for c in before.combatants) and not any(c.hidden for c in outcome.state.combatants):
+        return False  # nobody in the fight is hidden: the common case, decided without walking any text
+    present = {c.id for c in before.combatants}
+    taking_part = [*_named(before, action), *(c for c in outcome.state.combatants if c.id not in present)]
+    if action.actor is None and action.on_turn and before.status == "running":
+        acting = [before.get(cid) for cid in registry.get(before.system).turns.acting(before)]
+        taking_part += [c for c in acting if action.by.is_gm or c.controller_id == action.by.user_id][:1]
+    return any(c.hidden for c in taking_part) or any(has_secrets(event.said) for event in outcome.events)
+
+
+def _named(state: Encounter, action: Action) -> list[Combatant]:
+    """The combatants the action names as actor and targets (`/act target:door` names none)."""
+    targets = getattr(action, "targets", ())
+    names = [action.actor, getattr(action, "target", None), *([targets] if isinstance(targets, str) else targets)]
+    found = (state.maybe(name) for name in names if isinstance(name, str))
+    return [combatant for combatant in found if combatant is not None]
 
 
 class Core:
@@ -280,7 +301,8 @@ class Core:
                 data = StoredJSON(new_state.model_dump_json())
                 meta = self._timers(record, state, new_state)
                 status = "ended" if new_state.status == "ended" else None
-                event = NewEvent(todo.by.user_id, command, outcome.summary, record.state)
+                logged = hiding_entered(command) if _hidden_took_part(state, todo, outcome) else command
+                event = NewEvent(todo.by.user_id, logged, outcome.summary, record.state)
                 ending = status is not None and state.status != "ended"
                 # A fight's end writes what its characters and campaign carry on, read under the campaign's lock.
                 guard = self.campaign_lock(campaign_of(record)) if ending else contextlib.nullcontext()
@@ -502,14 +524,15 @@ class Core:
                 mark = "~~" if event.undone else ""
                 name = who.get(event.user_id)
                 person = log_cell(name, typed=True) if name else log_cell(say("user {id}", id=event.user_id))
-                command, summary = log_cell(event.command, command=True), log_cell(event.summary, gm=gm)
+                command = log_cell(event.command, command=True, gm=gm)
+                summary = log_cell(event.summary, gm=gm)
                 when = f"{event.created_at:%H:%M:%S}"
                 lines.append(f"| {event.seq} | {when} | {person} | {mark}{command}{mark} | {mark}{summary}{mark} |")
             if any(e.undone for e in events):
                 lines += ["", words("Struck-through lines were undone.")]
             return "\n".join(lines) + "\n"
 
-        hidden = any(has_secrets(e.summary) for e in events)
+        hidden = any(has_secrets(e.summary) or has_secrets(e.command) for e in events)
         return f"encounter-{record.id}-log.md", table(gm=False), table(gm=True) if hidden else None
 
     async def log_users(self, channel_id: int, number: int | None = None) -> list[int]:

@@ -24,8 +24,9 @@ import discord
 from rules import usertext
 from rules.model import Encounter
 from rules.said import joined, say, seq
+from rules.secrets import secret
 from rules.system import System
-from rules.text import Text, english, has_secrets, pieces
+from rules.text import Cut, Phrase, Secret, Seq, Text, english, has_secrets, pieces
 
 from . import translation
 from .lengths import BUTTON_LABEL, CONTENT_LIMIT, EMBED_DESCRIPTION, FIELD_NAME, FIELD_VALUE, SELECT_LABEL
@@ -371,6 +372,10 @@ def tracker_embed(
 
 # --- the encounter log ---------------------------------------------------------------
 SECRET_OPTIONS = ("stats",)
+# Options whose value is a number, dice or cards a user entered. When a hidden combatant takes part, they
+# tell its numbers as its result's "?" would (faces beside a total, the count of its cards, a damage bonus):
+# each is logged as a secret, hidden or not as `bot.core` finds (`hiding_entered`).
+ENTERED_OPTIONS = frozenset({"roll", "dice", "cards", "amount", "modifier", "dc", "damage", "options"})
 
 
 def command_line(interaction: discord.Interaction, fallback: Text | str) -> Text | str:
@@ -396,10 +401,33 @@ def command_line(interaction: discord.Interaction, fallback: Text | str) -> Text
         text = str(value).replace("\n", " ")
         if isinstance(option.get("value"), str) and (not text or " " in text):
             text = f'"{text}"'
-        # A hidden NPC's sheet stays out of the log that players read.
-        shown = say("(hidden)") if hidden and option["name"] in SECRET_OPTIONS else usertext.mark(text)
-        parts.append(seq(f"{option['name']}:", shown))
+        parts.append(seq(f"{option['name']}:", _option_value(option["name"], text, hidden)))
     return joined(" ", parts)
+
+
+def _option_value(name: str, text: str, hidden: bool) -> Text:
+    if hidden and name in SECRET_OPTIONS:  # a hidden NPC's sheet stays out of the log that players read
+        return say("(hidden)")
+    if name in ENTERED_OPTIONS:
+        return secret(usertext.mark(text), False)
+    return usertext.mark(text)
+
+
+def hiding_entered(command: Text | str) -> Text | str:
+    """The logged command with the values entered in it (`ENTERED_OPTIONS`) hidden from players, shown to the GM."""
+    return command if isinstance(command, str) else _hiding(command)
+
+
+def _hiding(text: Text) -> Text:
+    if isinstance(text, Secret):
+        return Secret(text.value, True)
+    if isinstance(text, Seq):
+        return Seq(tuple(_hiding(part) for part in text.parts))
+    if isinstance(text, Cut):
+        return Cut(_hiding(text.text), text.limit)
+    if isinstance(text, Phrase):
+        return Phrase(text.template, tuple((name, _hiding(value)) for name, value in text.values), text.plural)
+    return text
 
 
 def log_cell(text: Text | str, *, typed: bool = False, command: bool = False, gm: bool = False) -> str:

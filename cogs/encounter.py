@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot import render
 from bot.buttons import EndEncounterButton
 from bot.core import Result
-from bot.interact import actor_of, announce, answer_result, in_time, refuse, reply
+from bot.interact import actor_of, announce, answer_result, in_time, refuse, reply, show_gm
 from bot.places import campaign_key
 from rules import registry
 from rules.actions import EndEncounter
@@ -89,6 +89,8 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description=_("
         by = await actor_of(interaction)
         result, deferred = await in_time(interaction, self.bot.core.undo(interaction.channel_id, by, count))
         answered = await answer_result(interaction, f"↩️ {render.clean(result.summary)}", render.NOBODY, deferred)
+        # The values entered for a hidden NPC in the commands undone read "?" above: the GM reads them here.
+        await show_gm(interaction, result)
         await announce(self.bot, interaction.channel, result, interaction=interaction if answered else None)
 
     @app_commands.command(name="log", description=_("Post an encounter's log as a Markdown file (also after it ended)"))
@@ -98,7 +100,9 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description=_("
     async def log(
         self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 100000] | None = None
     ) -> None:
-        filename, public, for_gm = await self.bot.core.log_markdown(interaction.channel_id, number)
+        core = self.bot.core
+        who = await render.readable_names(interaction, await core.log_users(interaction.channel_id, number))
+        filename, public, for_gm = await core.log_markdown(interaction.channel_id, number, who)
         await reply(
             interaction,
             f"📜 {render.words('The encounter log:')}",

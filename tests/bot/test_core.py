@@ -11,6 +11,9 @@ from bot.repository import Repository
 from rules.actions import AddCombatants, NextTurn
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
+from rules.said import seq
+from rules.secrets import conceal, reveal, secret
+from rules.usertext import mark
 from tests import toy
 from tests.helpers import GM
 from tests.rules.test_turns import ASK  # noqa: F401 (importing it registers the toy-ask system)
@@ -139,6 +142,37 @@ async def test_the_log_is_markdown_with_every_event(repo):
     assert name.endswith(".md") and text.startswith("# Toy toy-initiative encounter")
     assert "~~/attack~~" in text and "/encounter undo" in text and text.count("\n| ") == 6
     assert for_gm is None  # nothing was hidden
+
+
+def entered(command: str, dice: str):
+    """A command with dice entered, logged as `bot.render.command_line` logs it."""
+    return seq(f"{command} dice:", secret(mark(dice), False))
+
+
+def entered_in(log: str) -> list[str]:
+    """The dice in each logged command of a log's table."""
+    commands = [line.split(" | ")[3] for line in log.splitlines() if line.startswith("| ")]
+    return [command.split("dice:")[1].strip("~") for command in commands if "dice:" in command]
+
+
+async def test_values_entered_for_a_hidden_combatant_are_logged_hidden_from_players(repo):
+    core = Core(repo)
+    await core.start(9, CHANNEL, GM, system="toy-initiative", seed=1)
+    shade = AddCombatants(by=GM, name="Shade", hidden=True, dice=(20,))
+    await core.act(CHANNEL, shade, entered("/initiative add", "20"))
+    alice = AddCombatants(by=ALICE, name="Alice", npc=False, controller_id=2, dice=(5,))
+    await core.act(CHANNEL, alice, entered("/initiative join", "5"))
+    await core.act(CHANNEL, NextTurn(by=GM), "/initiative next")
+    await core.act(CHANNEL, toy.Hit(by=GM, target="Alice", dice=(4,)), entered("/attack", "4"))  # the Shade's turn
+    await core.act(CHANNEL, NextTurn(by=GM), "/initiative next")
+    await core.act(CHANNEL, toy.Hit(by=ALICE, target="Shade", dice=(3,)), entered("/attack", "3"))
+    undone = await core.undo(CHANNEL, GM, 3)
+    _, public, for_gm = await core.log_markdown(CHANNEL)
+    assert for_gm is not None
+    assert entered_in(public) == ["?", "5", "?", "?"]
+    assert entered_in(for_gm) == ["20", "5", "4", "3"]
+    assert conceal(undone.summary) == "Undid 3 actions: /attack dice:?; /initiative next; /attack dice:?"
+    assert reveal(undone.summary) == "Undid 3 actions: /attack dice:4; /initiative next; /attack dice:3"
 
 
 async def test_the_state_kept_between_commands_is_the_one_stored_and_each_event_keeps_the_one_before(repo):

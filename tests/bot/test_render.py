@@ -334,6 +334,23 @@ def test_the_logged_command_keeps_its_options_and_hides_a_hidden_npcs_sheet():
     assert renders_markup(conceal(render.log_cell(shown))) == []
 
 
+def test_the_values_entered_in_a_logged_command_hide_when_a_hidden_combatant_took_part():
+    options = [
+        {"name": "target", "type": 3, "value": "Nova"},
+        {"name": "modifier", "type": 4, "value": 2},
+        {"name": "damage", "type": 3, "value": "2d6+3"},
+        {"name": "dice", "type": 3, "value": "12 3 4"},
+        {"name": "cards", "type": 3, "value": "QS 5D"},
+    ]
+    line = render.command_line(Interaction({"name": "attack", "options": options}), "/attack")
+    typed = '/attack target:Nova modifier:2 damage:2d6+3 dice:"12 3 4" cards:"QS 5D"'
+    assert render.log_cell(line, command=True) == typed  # nobody hidden: as typed
+    hidden = render.hiding_entered(line)
+    assert render.log_cell(hidden, command=True) == "/attack target:Nova modifier:? damage:? dice:? cards:?"
+    assert render.log_cell(hidden, command=True, gm=True) == typed
+    assert render.hiding_entered("End turn (button)") == "End turn (button)"
+
+
 @pytest.mark.parametrize("text", HOSTILE)
 def test_cleaning_twice_changes_nothing_more(text):
     once = render.clean(text)

@@ -120,6 +120,18 @@ async def test_a_hidden_npcs_numbers_reach_neither_the_page_nor_the_stream(stand
             assert number not in shown
 
 
+async def test_an_undone_command_on_the_page_hides_the_dice_entered_for_a_hidden_npc(standin, bot, web):
+    await setup_fight(standin)
+    await say(standin, "gm", "/initiative next")  # the Shade's turn
+    hit = await say(standin, "gm", "/attack", target="Tank", dice="12 3")
+    assert "1d6 (?) + ? = 50" in hit.content  # the face would tell the Shade's damage bonus
+    await say(standin, "gm", "/encounter undo")
+    await bot.idle.wait()
+    page = await (await web.get(f"/f/{await shared(standin)}")).text()
+    results = page[page.index('<ul id="results">') :]
+    assert "Undid 1 action: /attack target:<bdi>Tank</bdi> dice:?</li>" in results[: results.index("</ul>")]
+
+
 def _channel(standin) -> int:
     return next(m.channel_id for m in standin.messages() if "Tank" in m.content)
 
