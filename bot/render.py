@@ -375,7 +375,8 @@ SECRET_OPTIONS = ("stats",)
 # Options whose value is a number, dice or cards a user entered. When a hidden combatant takes part, they
 # tell its numbers as its result's "?" would (faces beside a total, the count of its cards, a damage bonus):
 # each is logged as a secret, hidden or not as `bot.core` finds (`hiding_entered`).
-ENTERED_OPTIONS = frozenset({"roll", "dice", "cards", "amount", "modifier", "dc", "damage", "options"})
+# A sheet typed for an NPC the command does not say is hidden is one of them: a kept NPC may come back hidden.
+ENTERED_OPTIONS = frozenset({"roll", "dice", "cards", "amount", "modifier", "dc", "damage", "options", "stats"})
 
 
 def command_line(interaction: discord.Interaction, fallback: Text | str) -> Text | str:

@@ -122,3 +122,19 @@ async def nova_line(standin, bot) -> str:
     await bot.idle.wait()
     tracker = next(m for m in standin.messages() if m.pinned)
     return next(line for line in tracker.embeds[0]["description"].splitlines() if "Nova" in line)
+
+
+async def test_stats_typed_for_a_kept_npc_brought_back_hidden_stay_out_of_the_players_log(standin, bot):
+    await setup(standin)
+    await fight_with_shade(standin, bot, hidden=True)
+    await say(standin, "gm", "/encounter start")
+    added = await say(standin, "gm", "/initiative add", name="Shade", stats="stamina=41", roll=15, keep=True)
+    assert not added.ephemeral, added.content
+    assert await shade_hidden(standin, bot)
+    handle = await standin.invoke("alice", "/encounter log")
+    public = (await handle.response()).attachments[0].data.decode()
+    assert "/initiative add" in public and "stamina=41" not in public, public
+    gm_handle = await standin.invoke("gm", "/encounter log")
+    await gm_handle.response()
+    private = (await gm_handle.followup()).attachments[0].data.decode()
+    assert "stamina=41" in private, private
