@@ -9,20 +9,22 @@ Nothing here touches Discord.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from rules import registry
 from rules.commands import flags
 from rules.errors import InvalidInput, NotAllowed, Stale
 from rules.model import Actor
-from rules.said import say
+from rules.said import joined, say, say_plural
 from rules.system import System
-from rules.usertext import quoted
+from rules.text import Text
+from rules.usertext import listed, mark, quoted
 
 from . import transfer
 from .between import IMPORT
@@ -41,6 +43,23 @@ from .tables import utcnow
 
 # Previews waiting for their GM's click, each holding its file: the oldest are dropped past this.
 MAX_PENDING_IMPORTS = 50
+# Import's change check reads every stored row, so the preview's digest and the export read them all
+# too, however many there are (SQL's LIMIT takes at most a 64-bit count).
+EVERY_ROW = 2**63 - 1
+# A preview names this many of the records it deletes, then counts the rest.
+NAMED = 20
+
+Stored = TypeVar("Stored", CharacterRecord, NpcRecord)
+
+
+@dataclass(frozen=True)
+class Exported:
+    """An export's campaign, and how many of its stored characters and NPCs the file leaves out: those
+    of a system it played before being set up anew (they stay stored, for fights of their own system)."""
+
+    campaign: CampaignRecord
+    other_characters: int
+    other_npcs: int
 
 
 @dataclass(frozen=True)
@@ -67,6 +86,21 @@ def no_longer_valid() -> Stale:
 
 def changed_since_preview() -> InvalidInput:
     return InvalidInput(say("The campaign changed since this preview: import again."))
+
+
+class FightRunning(InvalidInput):
+    """An import refused while a fight of the campaign runs: its end saves into the characters it
+    took in, which the import would have replaced, so what the fight did would be lost."""
+
+    def __init__(self, channel_ids: Sequence[int]) -> None:
+        super().__init__(
+            say(
+                "A fight of this campaign is running in {channels}: its end keeps what happened to its characters, "
+                "which an import replaces. End it with /encounter end, then import. Nothing was changed.",
+                channels=listed(f"<#{channel_id}>" for channel_id in channel_ids),
+            )
+        )
+        self.channel_ids = tuple(channel_ids)
 
 
 def may_confirm_import(user_id: int, asked_by: int) -> None:
@@ -141,33 +175,47 @@ class Campaigns:
         await self.repo.save_campaign(key, system=system, gm_role_id=role_id, settings=merged)
         return rules_system, role_id
 
-    async def export(self, key: int, by: Actor) -> tuple[CampaignRecord, dict[str, Any]]:
-        """The campaign and its file's data."""
+    async def export(self, key: int, by: Actor) -> tuple[Exported, dict[str, Any]]:
+        """The campaign, with what its file leaves out, and the file's data: the characters and NPCs of
+        the system it plays (those of another, which the file's system could not read, stay stored)."""
         if not by.is_gm:
             raise NotAllowed(say("Only the GM exports the campaign (it holds the NPC library)."))
         campaign = await self.repo.get_campaign(key)
         if campaign is None:
             raise InvalidInput("There is no campaign here to export.")
-        data = transfer.export(
-            campaign,
-            await self.repo.list_characters(key, limit=transfer.MAX_ITEMS),
-            await self.repo.list_npcs(key, limit=transfer.MAX_ITEMS),
-        )
-        return campaign, data
+        characters, npcs = await self._stored(key)
+        heroes, other_heroes = of_system(characters, campaign.system)
+        library, other_library = of_system(npcs, campaign.system)
+        fits_a_file(len(heroes), len(library))
+        data = transfer.export(campaign, heroes, library)
+        return Exported(campaign, len(other_heroes), len(other_library)), data
+
+    async def _stored(self, key: int) -> tuple[list[CharacterRecord], list[NpcRecord]]:
+        """Every character and NPC the campaign stores, of any system."""
+        return await self.repo.list_characters(key, limit=EVERY_ROW), await self.repo.list_npcs(key, limit=EVERY_ROW)
+
+    async def _no_fight_running(self, key: int) -> None:
+        running = await self.repo.running_fights(key)
+        if running:
+            raise FightRunning(running)
 
     async def incoming(
         self, key: int, by: Actor, size: int, download: Callable[[], Awaitable[bytes]]
     ) -> tuple[PendingImport, list[CharacterRecord], list[NpcRecord]]:
-        """A file to import, checked completely, with what it would replace; nothing changes yet.
-        The import waits, under its token, for the asker's `replace` or `cancel`."""
+        """A file to import, checked completely, with everything it would replace (of any system: the
+        import deletes every stored character and NPC); nothing changes yet. A file fit to import is
+        refused while a fight of the campaign runs. The import waits, under its token, for the asker's
+        `replace` or `cancel`."""
         if not by.is_gm:
             raise NotAllowed(say("Only the GM imports a campaign."))
         if size > transfer.MAX_BYTES:
             raise InvalidInput(transfer.too_large())
         current = await self.repo.get_campaign(key)
-        incoming = transfer.read(await download(), expected_system=current.system if current else None)
-        characters = await self.repo.list_characters(key, limit=transfer.MAX_ITEMS) if current else []
-        npcs = await self.repo.list_npcs(key, limit=transfer.MAX_ITEMS) if current else []
+        raw = await download()
+        # A large file takes a while to check: the bot's other servers and channels must not wait for it.
+        incoming = await asyncio.to_thread(transfer.read, raw, expected_system=current.system if current else None)
+        await self._no_fight_running(key)
+        characters, npcs = await self._stored(key) if current else ([], [])
         # A preview waits for its GM's click as long as a choice in this campaign waits for an answer.
         seconds = (current.settings if current else {}).get("choice_timeout_seconds", DEFAULT_CHOICE_SECONDS)
         now = self.now()
@@ -199,8 +247,8 @@ class Campaigns:
     async def replace(self, token: str, by: Actor, by_name: str | None = None) -> PendingImport:
         """The import, confirmed by the GM who asked: the campaign becomes the file's, in one
         transaction with its log line, if it is still the campaign the preview described (no
-        character added, no system set up, no other import since); else nothing changes. A name
-        the file holds twice for one owner raises DuplicateName, changing nothing."""
+        character added, no system set up, no other import since) and no fight of it runs; else
+        nothing changes. A name the file holds twice for one owner raises DuplicateName, changing nothing."""
         pending = self._answer(token, by, confirming=True)
         incoming = pending.file
         summary = say(
@@ -210,6 +258,7 @@ class Campaigns:
         )
         try:
             async with self.lock(pending.key):
+                await self._no_fight_running(pending.key)
                 await self.repo.replace_campaign(
                     pending.key,
                     system=incoming.system,
@@ -245,6 +294,78 @@ class Campaigns:
         if not await self.repo.unbind_place(guild_id, place_id):
             raise InvalidInput(say("That channel or category is not bound to a campaign of its own."))
         self.places.forget(guild_id)
+
+
+def of_system(records: Sequence[Stored], system: str) -> tuple[list[Stored], list[Stored]]:
+    """The records of `system`, and those of another (kept since the campaign was set up anew)."""
+    return [r for r in records if r.system == system], [r for r in records if r.system != system]
+
+
+def fits_a_file(characters: int, npcs: int) -> None:
+    """A campaign file holds at most transfer.MAX_ITEMS characters and as many NPCs: a larger campaign is
+    refused rather than written cut short, which its import would take for the whole campaign."""
+    most = transfer.MAX_ITEMS
+    if characters > most:
+        raise InvalidInput(
+            say(
+                "This campaign has {n} characters, more than the {most} a campaign file holds: nothing was exported.",
+                n=characters,
+                most=most,
+            )
+        )
+    if npcs > most:
+        raise InvalidInput(
+            say(
+                "This campaign's NPC library holds {n} NPCs, more than the {most} a campaign file holds: "
+                "nothing was exported.",
+                n=npcs,
+                most=most,
+            )
+        )
+
+
+def preview(
+    pending: PendingImport,
+    characters: Sequence[CharacterRecord],
+    npcs: Sequence[NpcRecord],
+    strangers: Collection[int] = (),
+) -> Text:
+    """What an import will change. It deletes every stored character and NPC, those of a system the
+    campaign played before too, so those are named apart; `strangers`: owners who are not members of
+    the server, whose characters in the file nobody here could play."""
+    heroes, other_heroes = of_system(characters, pending.file.system)
+    library, other_library = of_system(npcs, pending.file.system)
+    lines = [transfer.preview(pending.file, pending.current, heroes, library)]
+    if other_heroes or other_library:
+        lines.append(
+            say(
+                "It also deletes what this campaign keeps of a system it played before: "
+                "{characters} characters ({names}) and {npcs} NPCs.",
+                characters=len(other_heroes),
+                names=_names(other_heroes),
+                npcs=len(other_library),
+            )
+        )
+    unplayable = sum(1 for c in pending.file.characters if not c["npc"] and c["owner_id"] in strangers)
+    if unplayable:
+        lines.append(
+            say_plural(
+                "{n} character in the file belongs to someone who is not a member of this server: "
+                "nobody can play it here until they join.",
+                "{n} characters in the file belong to people who are not members of this server: "
+                "nobody can play them here until their owners join.",
+                unplayable,
+                n=unplayable,
+            )
+        )
+    return joined("\n", lines)
+
+
+def _names(records: Sequence[CharacterRecord]) -> Text:
+    names = listed(mark(r.name) for r in records[:NAMED]) or say("none")
+    if len(records) > NAMED:
+        return names + say(" and {n} more", n=len(records) - NAMED)
+    return names
 
 
 def _manager(manages_server: bool) -> None:

@@ -880,6 +880,12 @@ class Repository:
         rows = await self._fetch(_ACTIVE_IN_CHANNEL, {"channel_id": channel_id})
         return EncounterRecord(**rows[0]._mapping) if rows else None
 
+    async def running_fights(self, key: int) -> list[int]:
+        """The channels where a fight of campaign `key` runs (a fight of a server's own campaign stores no key)."""
+        of_campaign = sa.or_(EN.c.campaign_key == key, sa.and_(EN.c.campaign_key.is_(None), EN.c.guild_id == key))
+        stmt = sa.select(EN.c.channel_id).where(EN.c.status == ACTIVE, of_campaign).order_by(EN.c.id)
+        return [int(row.channel_id) for row in await self._fetch(stmt)]
+
     async def channel_encounter_ids(self, channel_id: int) -> list[int]:
         """Every encounter a channel has had, oldest first (their logs stay readable)."""
         stmt = sa.select(EN.c.id).where(EN.c.channel_id == channel_id).order_by(EN.c.id)

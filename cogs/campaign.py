@@ -13,6 +13,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import render, transfer, translation
+from bot.campaigns import FightRunning, preview
 from bot.checks import CHECK
 from bot.core import DEFAULT_SETTINGS
 from bot.interact import actor_of, answer_error, in_time, manages_server, reply
@@ -21,12 +22,15 @@ from bot.repository import DuplicateName
 from bot.setting_values import SHARED_OPTIONS
 from rules import registry
 from rules.errors import InvalidInput
-from rules.said import N_, say
+from rules.said import N_, joined, say
 from rules.text import Cut, Secret, Text, english, has_secrets, walk
 
 from . import autocomplete
 
 PRIVATE = N_("(private)")
+# An import's preview asks Discord about each owner it does not know yet, one request each: a party's
+# players are few, a file's owners need not be (those past this are not asked about).
+MAX_OWNER_LOOKUPS = 25
 SYSTEM_CHOICES = [app_commands.Choice(name=key, value=key) for key in registry.MODULES]
 
 
@@ -196,15 +200,24 @@ class Campaign(
     @app_commands.command(name="export", description=_("GM: the whole campaign as one JSON file"))
     async def export(self, interaction: discord.Interaction) -> None:
         by = await actor_of(interaction)
-        campaign, data = await self.bot.core.campaigns.export(await campaign_key(interaction), by)
-        name = f"campaign-{campaign.system}.json"
+        done, data = await self.bot.core.campaigns.export(await campaign_key(interaction), by)
+        system = done.campaign.system
+        name = f"campaign-{system}.json"
         exported = say(
             "The {system} campaign ({characters} characters, {npcs} NPCs), format version {version}.",
-            system=registry.get(campaign.system).name,
+            system=registry.get(system).name,
             characters=len(data["characters"]),
             npcs=len(data["npcs"]),
             version=transfer.VERSION,
         )
+        if done.other_characters or done.other_npcs:
+            left_out = say(
+                "Left out: {characters} characters and {npcs} NPCs of a system this campaign played before "
+                "(they stay stored here).",
+                characters=done.other_characters,
+                npcs=done.other_npcs,
+            )
+            exported = joined(" ", [exported, left_out])
         await reply(
             interaction,
             f"📦 {render.words(exported)}",
@@ -217,11 +230,21 @@ class Campaign(
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         by = await actor_of(interaction)
         key = await campaign_key(interaction)
-        pending, characters, npcs = await self.bot.core.campaigns.incoming(key, by, file.size, lambda: _download(file))
+        # Downloading and checking the file may take longer than the 3 seconds Discord waits for an answer.
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            pending, characters, npcs = await self.bot.core.campaigns.incoming(
+                key, by, file.size, lambda: _download(file)
+            )
+        except FightRunning as running:
+            await reply(interaction, _fight_refusal(running), ephemeral=True)
+            return
+        owners = {c["owner_id"] for c in pending.file.characters if not c["npc"]}
         view = discord.ui.View(timeout=None)
         view.add_item(ImportButton(pending.token, CONFIRM))
         view.add_item(ImportButton(pending.token, CANCEL))
-        shown = transfer.preview(pending.file, pending.current, characters, npcs)
+        shown = preview(pending, characters, npcs, await _strangers(interaction, owners))
         await reply(interaction, render.clean(shown), ephemeral=True, view=view)
 
     # --- several campaigns per server -----------------------------------------------------
@@ -299,6 +322,9 @@ class ImportButton(
             refused = say("{refusal}. Nothing was changed.", refusal=error.said)
             await _settle(interaction, f"⛔ {render.clean(refused)}")
             return
+        except FightRunning as running:
+            await _settle(interaction, _fight_refusal(running))
+            return
         bot.forget_campaign(done.key)
         imported = say(
             "Imported the {system} campaign: {characters} characters, {npcs} NPCs.",
@@ -315,6 +341,29 @@ async def _settle(interaction: discord.Interaction, content: str) -> None:
         await reply(interaction, content, ephemeral=True)
     else:
         await interaction.response.edit_message(content=content, view=None)
+
+
+def _fight_refusal(running: FightRunning) -> str:
+    """The refusal with the fights' channels as links: only the bot's words and channel ids are in it."""
+    return f"⛔ {render.words(running.said)}"
+
+
+async def _strangers(interaction: discord.Interaction, owner_ids: set[int]) -> set[int]:
+    """The owners Discord says are not members of this server. Without the members intent the cache knows
+    few members, so the others are asked about; one Discord cannot answer for is not counted."""
+    guild = interaction.guild
+    if guild is None:
+        return set()
+    unknown = sorted(owner for owner in owner_ids if guild.get_member(owner) is None)
+    strangers = set()
+    for owner in unknown[:MAX_OWNER_LOOKUPS]:
+        try:
+            await guild.fetch_member(owner)
+        except discord.NotFound:
+            strangers.add(owner)
+        except discord.HTTPException:
+            continue
+    return strangers
 
 
 async def _download(file: discord.Attachment) -> bytes:

@@ -3,15 +3,19 @@ before they read or change anything."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from bot import transfer
-from bot.campaigns import Campaigns, may_confirm_import
+from bot.campaigns import Campaigns, FightRunning, fits_a_file, may_confirm_import, preview
 from bot.keyed_locks import KeyedLocks
 from bot.places import Places
 from bot.repository import Repository
+from rules import registry
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
+from rules.said import english
 from tests.helpers import GM
 
 PLAYER = Actor(user_id=2)
@@ -82,8 +86,8 @@ async def test_only_the_gm_exports(campaigns: Campaigns, repo: Repository) -> No
     await repo.save_campaign(KEY, system="rotted-capes")
     with pytest.raises(NotAllowed):
         await campaigns.export(KEY, PLAYER)
-    campaign, data = await campaigns.export(KEY, GM)
-    assert campaign.system == data["system"] == "rotted-capes"
+    exported, data = await campaigns.export(KEY, GM)
+    assert exported.campaign.system == data["system"] == "rotted-capes"
 
 
 async def test_only_the_gm_imports_and_only_the_gm_who_asked_confirms(campaigns: Campaigns, repo: Repository) -> None:
@@ -108,6 +112,117 @@ async def test_only_the_gm_imports_and_only_the_gm_who_asked_confirms(campaigns:
     with pytest.raises(NotAllowed):
         await campaigns.replace(pending.token, PLAYER)
     await campaigns.replace(pending.token, GM)  # a player's press did not use the preview up
+
+
+def as_file(data: dict) -> transfer.CampaignFile:
+    return transfer.read(transfer.dumps(data), expected_system=None)
+
+
+def download_of(data: dict):
+    async def download() -> bytes:
+        return transfer.dumps(data)
+
+    return download
+
+
+async def switched_to_factions(repo: Repository) -> None:
+    """A Rotted Capes campaign with a hero and an NPC template, set up anew for Factions, which keeps them."""
+    capes = registry.get("rotted-capes")
+    await repo.save_campaign(KEY, system=capes.key)
+    await repo.add_character(KEY, 7, "Nova", capes.key, capes.parse_sheet("dex=2 stamina=20 wounds=3"))
+    await repo.add_npc(KEY, "Zombie", capes.key, capes.parse_sheet("stamina=8 wounds=1 attack=2"))
+    await repo.save_campaign(KEY, system="factions")
+
+
+async def test_an_export_holds_the_campaigns_system_and_counts_what_it_leaves_out(
+    campaigns: Campaigns, repo: Repository
+) -> None:
+    await switched_to_factions(repo)
+    factions = registry.get("factions")
+    await repo.add_character(KEY, 8, "Vex", factions.key, factions.parse_sheet("health=7"))
+    exported, data = await campaigns.export(KEY, GM)
+    assert [c["name"] for c in data["characters"]] == ["Vex"] and data["npcs"] == []
+    assert (exported.other_characters, exported.other_npcs) == (1, 1)
+    # The file passes its own import, and what was left out stays stored.
+    assert as_file(data).system == "factions"
+    assert await repo.get_character(KEY, "Nova") is not None and await repo.get_npc(KEY, "Zombie") is not None
+
+
+async def test_an_import_preview_names_what_of_another_system_it_deletes_and_the_import_does(
+    campaigns: Campaigns, repo: Repository
+) -> None:
+    await switched_to_factions(repo)
+    _, data = await campaigns.export(KEY, GM)
+    pending, characters, npcs = await campaigns.incoming(KEY, GM, 10, download_of(data))
+    shown = english(preview(pending, characters, npcs))
+    assert "Now: Factions, 0 characters, 0 NPCs." in shown
+    assert (
+        "It also deletes what this campaign keeps of a system it played before: 1 characters (Nova) and 1 NPCs."
+        in shown
+    )
+    await campaigns.replace(pending.token, GM)
+    assert await repo.list_characters(KEY) == [] and await repo.list_npcs(KEY) == []
+
+
+async def test_a_campaign_larger_than_a_file_holds_is_refused_not_cut_short(
+    campaigns: Campaigns, repo: Repository
+) -> None:
+    factions = registry.get("factions")
+    await repo.save_campaign(KEY, system=factions.key)
+    sheet = factions.parse_sheet("")
+    for n in range(transfer.MAX_ITEMS + 1):
+        await repo.add_character(KEY, 7, f"A{n:04d}", factions.key, sheet)
+    with pytest.raises(InvalidInput) as refused:
+        await campaigns.export(KEY, GM)
+    assert str(refused.value) == (
+        "This campaign has 1001 characters, more than the 1000 a campaign file holds: nothing was exported."
+    )
+    with pytest.raises(InvalidInput, match="NPC library holds 1001 NPCs, more than the 1000"):
+        fits_a_file(0, transfer.MAX_ITEMS + 1)
+    fits_a_file(transfer.MAX_ITEMS, transfer.MAX_ITEMS)
+    # A file imports over that campaign: the preview's change check read it all, as the import's does.
+    file = {"format": transfer.FORMAT, "version": 2, "system": factions.key, "settings": {}, "state": {}}
+    vex = {"name": "Vex", "owner_id": "8", "sheet": sheet, "lasting": {}}
+    pending, characters, _ = await campaigns.incoming(
+        KEY, GM, 10, download_of(file | {"characters": [vex], "npcs": []})
+    )
+    await campaigns.replace(pending.token, GM)
+    assert [c.name for c in await repo.list_characters(KEY)] == ["Vex"]
+    assert len(characters) == transfer.MAX_ITEMS + 1  # what the preview counted as "Now"
+
+
+async def test_the_file_is_read_off_the_event_loop(
+    campaigns: Campaigns, repo: Repository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await repo.save_campaign(KEY, system="rotted-capes")
+    _, data = await campaigns.export(KEY, GM)
+    read, threads = transfer.read, []
+
+    def reading(*args, **kwargs):
+        threads.append(threading.get_ident())
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(transfer, "read", reading)
+    await campaigns.incoming(KEY, GM, 10, download_of(data))
+    assert threads and threads[0] != threading.get_ident()
+
+
+async def test_an_import_is_refused_while_a_fight_of_the_campaign_runs(campaigns: Campaigns, repo: Repository) -> None:
+    await repo.save_campaign(KEY, system="rotted-capes")
+    _, data = await campaigns.export(KEY, GM)
+    pending, _, _ = await campaigns.incoming(KEY, GM, 10, download_of(data))
+    # A fight of another campaign does not count; one of this one, here or in a bound channel, does.
+    await repo.create_encounter(KEY + 1, 55, "rotted-capes", {})
+    await repo.create_encounter(KEY, 56, "rotted-capes", {}, campaign_key=KEY + 2)
+    await repo.create_encounter(KEY, 57, "rotted-capes", {})
+    await repo.create_encounter(KEY + 3, 58, "rotted-capes", {}, campaign_key=KEY)
+    with pytest.raises(FightRunning) as refused:
+        await campaigns.incoming(KEY, GM, 10, download_of(data))
+    assert refused.value.channel_ids == (57, 58)
+    assert "running in <#57>, <#58>: its end keeps what happened to its characters" in str(refused.value)
+    with pytest.raises(FightRunning):
+        await campaigns.replace(pending.token, GM)  # the fight began after the preview
+    assert await repo.changes(KEY) == []
 
 
 async def test_only_a_server_manager_binds_and_unbinds(campaigns: Campaigns, repo: Repository) -> None:
