@@ -256,12 +256,17 @@ def is_tracker(message) -> bool:
 def answered_once(handle: InteractionHandle) -> bool:
     """One callback and one visible message: not answered twice, not left hanging.
     Followups may only be the channel's announcements (a new turn's or a choice's ping,
-    the pinned tracker), and, after a private "✅ Done" for a slow command, its public result."""
+    the pinned tracker), after a private "✅ Done" for a slow command its public result, and
+    the GM's own private copy of what the answer hides (🔒)."""
     if len(handle.callbacks) != 1 or handle.original is None:
         return False
-    unpinged = [f for f in handle.followups if not f.pings.user_ids and not is_tracker(f)]
+    gm_copies = [f for f in handle.followups if f.ephemeral and f.content.startswith("🔒")]
+    if len(gm_copies) > 1:
+        return False
+    public = [f for f in handle.followups if f not in gm_copies]
+    unpinged = [f for f in public if not f.pings.user_ids and not is_tracker(f)]
     allowed_unpinged = 1 if handle.original.ephemeral and handle.original.content.startswith("✅ Done") else 0
-    return all(not f.ephemeral for f in handle.followups) and len(unpinged) <= allowed_unpinged
+    return all(not f.ephemeral for f in public) and len(unpinged) <= allowed_unpinged
 
 
 def _undo_target(events: list[EventRecord], index: int, after: dict[str, Any]) -> bool:
