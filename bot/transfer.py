@@ -18,37 +18,67 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 from rules import registry
 from rules.between import MAX_ENTRIES
+from rules.cards import full_deck
 from rules.errors import InvalidInput, RulesError
 from rules.said import joined, say
 from rules.text import Text
-from rules.usertext import listed, mark, name_key, quoted, refuse_controls, visible
+from rules.usertext import control_character, listed, mark, name_key, quoted, refuse_controls, visible
 
-from .lengths import NOTE, check_form_fits
+from .lengths import NOTE, OTHER, check_form_fits
 from .setting_values import SHARED_OPTIONS, bounded, typed
 
 FORMAT = "turnkeeper-campaign"
 VERSION = 2
 READS = (1, 2)
-MAX_BYTES = 1_000_000  # well under Discord's smallest upload limit (10 MB) and any real campaign
 MAX_ITEMS = 1000
+# The largest file an import reads. The limits on what a campaign holds allow far more: 1000 characters and
+# 1000 NPCs (MAX_ITEMS each), every sheet up to the 5 form fields of 4,000 characters that /character edit
+# opens (lengths.check_form_fits), names of 60 and notes of 500 characters, at up to 4 bytes a character in
+# UTF-8: some 160 MB of sheets alone. The file travels as a Discord attachment, which a server without boosts
+# limits to 10 MiB, the bot's export as much as the GM's upload: no file past that goes through every server.
+MAX_BYTES = 10 * 2**20
 MAX_NAME = 60
 MAX_NOTES = NOTE
 # An export nests five deep (a condition's tags in a character's lasting state); Python's JSON
 # reader recurses once per level and fails past about a thousand, so deeper is refused unread.
 MAX_DEPTH = 20
 SECTIONS = ("settings", "state", "characters", "npcs")
+SHOWN = 20  # names a preview lists of the characters it adds or deletes; it counts the rest
 MAX_SNOWFLAKE = 2**63 - 1
 MAX_RNG = 2**64 - 1  # the generator's state is one 64-bit word (rules.rng)
 # A campaign-wide number only grows by play (the Editor-in-Chief's pool gains every spent Plot Point):
 # any count a campaign could reach, within what every database's integer holds.
 MAX_CAMPAIGN_VALUE = 2**31 - 1
-MAX_ENTRY = 120  # the longest entry /campaign adjust keeps in a lasting list
-_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+# The longest text play writes into a lasting list: a Frozen Lands injury, typed in /condition add's tags:
+# (other text, 200 characters); a condition's name (64) and a Rotted Capes tag (30) are shorter.
+MAX_ENTRY = OTHER
+# The longest lasting list: a Frozen Lands hero keeps at most 50 Wounds, each with its critical injury; a Rotted
+# Capes hero at most 25 lasting conditions that differ (Weakened on 7 stats at 3 severities, and 4 others).
+# Play adds more only by naming ever new conditions (99 Towers takes any name); /campaign adjust sets 20.
+MAX_LIST = 50
+# The campaign state a file carries: the generator and the system's campaign-wide state. A check also keeps
+# its count (`checks`) and what it offers next by this database's character ids (`offered`): they mean
+# nothing in another campaign, so an export leaves them out and an import drops them (older exports hold them).
+STATE = ("rng", "rules")
+LOCAL_STATE = ("checks", "offered")
+CARDS = frozenset(full_deck())
+# The most lists and objects a file holds: itself, its settings, state, state's rules, the deck, characters
+# and npcs; each character itself, its sheet, its lasting state and its lasting lists (MOST_LISTS, the most
+# a system keeps), each entry an object with a list of tags; each NPC itself and its sheet. Sheets and
+# settings hold none. JSON reads more only into memory the import refuses anyway.
+MOST_LISTS = max(
+    sum(spec.kind == "list" for spec in registry.get(key).adjustable().values()) for key in registry.MODULES
+)
+MAX_CONTAINERS = 7 + MAX_ITEMS * (3 + MOST_LISTS * (1 + 2 * MAX_LIST)) + MAX_ITEMS * 2
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 @dataclass(frozen=True)
@@ -69,7 +99,7 @@ def export(campaign, characters, npcs, *, fitted: bool = True) -> dict[str, Any]
         "version": VERSION,
         "system": campaign.system,
         "settings": campaign.settings,
-        "state": campaign.state,
+        "state": {key: value for key, value in campaign.state.items() if key in STATE},
         "characters": [
             {
                 "name": c.name,
@@ -86,7 +116,9 @@ def export(campaign, characters, npcs, *, fitted: bool = True) -> dict[str, Any]
 
 
 def dumps(data: dict[str, Any]) -> bytes:
-    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True).encode()
+    # Compact: the file is for the import to read (the README shows its format); indentation and spaces made
+    # up a third of a campaign's file.
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
 
 
 def digest(campaign, characters, npcs) -> str:
@@ -122,21 +154,48 @@ def _list(value: Any, what: str) -> list[Any]:
 
 
 def too_large() -> Text:
-    return say("The file is larger than {kb} KB: that is not a Turnkeeper campaign.", kb=MAX_BYTES // 1000)
+    return say("The file is larger than {mb} MB: that is not a Turnkeeper campaign.", mb=MAX_BYTES // 2**20)
 
 
-def _nesting(text: str) -> int:
-    """How deep the file's lists and objects nest, counted up to one level past MAX_DEPTH."""
-    depth = 0
-    for match in _STRING_OR_BRACKET.finditer(text):
-        token = match.group()
-        if token in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return depth
-        elif token in "]}":
-            depth -= 1
-    return 0
+def _refuse_shape(text: str) -> None:
+    """Refuse, before JSON reads it, a file whose lists and objects no campaign has: more of them than
+    MAX_CONTAINERS, or nested deeper than MAX_DEPTH (the reader recurses once a level)."""
+    outside = _outside_strings(text)
+    if outside.count("[") + outside.count("{") > MAX_CONTAINERS:
+        raise InvalidInput(
+            say("The file holds more than {n} lists and objects: that is not a Turnkeeper campaign.", n=MAX_CONTAINERS)
+        )
+    if _nesting(outside) > MAX_DEPTH:
+        raise InvalidInput(
+            say("The file nests lists or objects more than {n} deep: that is not a Turnkeeper campaign.", n=MAX_DEPTH)
+        )
+
+
+def _outside_strings(text: str) -> str:
+    """The file's text outside its strings, as JSON reads them, in a few passes over the text, each linear
+    whatever it holds (a string never closed, escaped quotes by the thousand)."""
+    # Escaped backslashes out first (`\\\\"` ends a string), then escaped quotes: every quote left opens or
+    # closes a string.
+    unescaped = text.replace("\\\\", "").replace('\\"', "")
+    # Between quotes, every other piece is inside a string; a string never closed runs to the end.
+    return "".join(unescaped.split('"')[::2])
+
+
+def _nesting(outside: str) -> int:
+    """How deep the lists and objects of text outside strings nest."""
+    brackets = _NOT_A_BRACKET.sub("", outside)
+    return max(accumulate(map(_BRACKET_STEP.__getitem__, brackets)), default=0)
+
+
+def _refuse_lone_surrogates(data: Any) -> None:
+    """JSON may escape half of a UTF-16 pair (`\\ud800`), which is no character: such text could be
+    neither shown nor stored."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        raise InvalidInput(
+            say("The file holds text that is not valid Unicode (half of a surrogate pair): nothing was changed.")
+        ) from None
 
 
 def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
@@ -147,14 +206,12 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidInput("The file is not valid JSON: attach a file made by /campaign export.") from None
-    if _nesting(text) > MAX_DEPTH:
-        raise InvalidInput(
-            say("The file nests lists or objects more than {n} deep: that is not a Turnkeeper campaign.", n=MAX_DEPTH)
-        )
+    _refuse_shape(text)
     try:
         data = json.loads(text)
     except ValueError:
         raise InvalidInput("The file is not valid JSON: attach a file made by /campaign export.") from None
+    _refuse_lone_surrogates(data)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidInput("The file is not a Turnkeeper campaign export.")
     version = data.get("version")
@@ -267,15 +324,34 @@ def _settings(system, settings: dict[str, Any]) -> dict[str, Any]:
 
 
 def _state(state: dict[str, Any]) -> dict[str, Any]:
-    """The campaign state: the generator rests roll with and the system's campaign-wide numbers."""
-    unknown = [key for key in state if key not in ("rng", "rules")]
+    """The campaign state: the generator rests roll with and the system's campaign-wide numbers (and the
+    99 Towers deck its checks flip from)."""
+    unknown = [key for key in state if key not in STATE + LOCAL_STATE]
     if unknown:
         raise InvalidInput(say("The file's state has an unknown entry {name}.", name=quoted(unknown[0])))
     if "rng" in state:
         bounded(state["rng"], "rng", 0, MAX_RNG)
     for key, value in _dict(state.get("rules", {}), say("state")).items():
-        bounded(value, str(key)[:40], 0, MAX_CAMPAIGN_VALUE)
-    return state
+        if key == "deck":
+            _deck(value)
+        else:
+            bounded(value, str(key)[:40], 0, MAX_CAMPAIGN_VALUE)
+    return {key: value for key, value in state.items() if key in STATE}
+
+
+def _deck(deck: Any) -> None:
+    """The cards left to flip, in order: each card of the 52 at most once."""
+    if (
+        not isinstance(deck, list)
+        or not all(isinstance(card, str) and card in CARDS for card in deck)
+        or len(set(deck)) != len(deck)
+    ):
+        raise InvalidInput(
+            say(
+                "`deck` is not a list of different cards, each written as a code such as `KH` or `10S` (at most {n}).",
+                n=len(CARDS),
+            )
+        )
 
 
 def _sheet(system, sheet: Any, name: str, version: int) -> dict[str, Any]:
@@ -289,47 +365,137 @@ def _sheet(system, sheet: Any, name: str, version: int) -> dict[str, Any]:
 
 
 def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str) -> dict[str, Any]:
-    """A character's lasting state: each value of the type the system keeps, each number passing
-    the checks `/campaign adjust` makes (its range, the sheet's maximum)."""
+    """A character's lasting state: each value of the type the system keeps, each number passing the checks
+    `/campaign adjust` makes (its range, the sheet's maximum), each list's entries those the system keeps."""
     lasting = _dict(lasting, say("lasting state of {name}", name=mark(name)))
     adjustable = system.adjustable()
     try:
         # Every type first: the range checks read the other values (flaws lower the most Wounds).
-        for key, value in lasting.items():
-            spec = adjustable.get(key)
-            if spec is None or spec.kind == "bool":
-                # Flags the fight sets and the GM does not (unconscious) are yes or no too.
-                if not isinstance(value, bool):
-                    raise InvalidInput(say("`{key}` takes yes or no.", key=str(key)[:40]))
-            elif spec.kind == "list":
-                if not isinstance(value, list) or len(value) > MAX_ENTRIES or not all(map(_entry, value)):
-                    raise InvalidInput(
-                        say("`{key}` is a list of at most {n} entries, each a name.", key=key, n=MAX_ENTRIES)
-                    )
-            elif not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidInput(say("`{key}` takes a whole number.", key=key))
-        for key, value in lasting.items():
+        checked = {key: _value(system, sheet, adjustable.get(key), key, value) for key, value in lasting.items()}
+        for key, value in checked.items():
             spec = adjustable.get(key)
             if spec is not None and spec.kind == "int":
-                system.adjust(sheet, lasting, key, str(value))
+                system.adjust(sheet, checked, key, str(value))
     except RulesError as error:
         raise InvalidInput(say("{name}'s lasting state: {error}", name=mark(name), error=error.said)) from None
-    return lasting
+    return checked
 
 
-def _entry(entry: Any) -> bool:
-    """A lasting list's entry as the systems write them: a name, or a condition (its name, tags, flags)."""
-    if isinstance(entry, str):
-        return len(entry) <= MAX_ENTRY
-    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+def _value(system, sheet: dict[str, Any], spec: Any, key: Any, value: Any) -> Any:
+    if spec is None or spec.kind == "bool":
+        # Flags the fight sets and the GM does not (unconscious) are yes or no too.
+        if not isinstance(value, bool):
+            raise InvalidInput(say("`{key}` takes yes or no.", key=str(key)[:40]))
+        return value
+    if spec.kind == "list":
+        return _entries(system, sheet, key, value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidInput(say("`{key}` takes a whole number.", key=key))
+    return value
+
+
+def _entries(system, sheet: dict[str, Any], key: str, entries: Any) -> list[Any]:
+    if not isinstance(entries, list):
+        raise InvalidInput(say("`{key}` is not a list.", key=key))
+    if len(entries) > MAX_LIST:
+        raise InvalidInput(say("`{key}` holds more than {n} entries.", key=key, n=MAX_LIST))
+    return [_entry(system, sheet, key, entry) for entry in entries]
+
+
+def _entry(system, sheet: dict[str, Any], key: str, entry: Any) -> Any:
+    """One entry of a lasting list, read as /campaign adjust reads it typed: a name it refuses (a condition
+    that does not last, one the system does not know) is refused, one it spells its own way ("stunned") is
+    kept so. Text it would cut or split (an injury of 200 characters, a located wound's effect with commas in
+    it) is kept whole, as play writes it. The entry keeps the form the system stores: text, or an object
+    with its name and the fields the system gives it (a condition's tags, whether it is minor)."""
+    text = entry.get("name") if isinstance(entry, dict) else entry
+    if not isinstance(text, str):
+        raise InvalidInput(say("`{key}` holds an entry that is neither text nor an object with a name.", key=key))
+    if len(text) > MAX_ENTRY:
+        raise InvalidInput(
+            say("`{key}` holds {entry}, longer than {n} characters.", key=key, entry=_shown(text), n=MAX_ENTRY)
+        )
+    if not text.isprintable():  # a control character is not; most text is, and is read at once
+        refuse_controls(text, say("`{key}` entry {entry}", key=key, entry=_shown(text)))
+    made = _adjusted(system, sheet, key, text)
+    spelt = made[0] if len(made) == 1 else None
+    if all(isinstance(m, str) for m in made):
+        if isinstance(entry, dict):
+            raise InvalidInput(
+                say("`{key}` holds {entry} as an object: each of its entries is text.", key=key, entry=_shown(text))
+            )
+        return _spelling(text, spelt)
+    if not isinstance(entry, dict) or not all(isinstance(m, dict) for m in made):
+        raise InvalidInput(
+            say(
+                "`{key}` holds {entry} as text: each of its entries is an object with a name.",
+                key=key,
+                entry=_shown(text),
+            )
+        )
+    for field, value in entry.items():
+        _field(key, text, field, value, made[0])
+    return made[0] | entry | {"name": _spelling(text, spelt["name"] if spelt else None)}
+
+
+def _adjusted(system, sheet: dict[str, Any], key: str, text: str) -> list[Any]:
+    """What /campaign adjust stores for `text` typed as the list's value: one entry, or more at commas."""
+    try:
+        made = system.adjust(sheet, {}, key, text)[key]
+    except RulesError as error:
+        refused = say(
+            "`{key}` holds {entry}, which /campaign adjust refuses: {error}",
+            key=key,
+            entry=_shown(text),
+            error=error.said,
+        )
+        raise InvalidInput(refused) from None
+    if not made:
+        raise InvalidInput(say("`{key}` holds {entry}, which names nothing.", key=key, entry=_shown(text)))
+    return made
+
+
+def _shown(text: str) -> Text:
+    return quoted(text, 40)
+
+
+def _spelling(text: str, spelt: str | None) -> str:
+    """The system's spelling of a name it knows ("stunned" → "Stunned"), else the text as written: what
+    /campaign adjust keeps of typed text is where it begins (cut shorter than play writes it, split at commas)."""
+    return spelt if spelt is not None and not text.startswith(spelt) else text
+
+
+def _field(key: str, text: str, field: Any, value: Any, fields: dict[str, Any]) -> None:
+    """A field of an object entry, of the type the system gives it (yes or no, or a list of short texts)."""
+    if field == "name":
+        return
+    named = dict(key=key, entry=_shown(text), field=quoted(field))
+    if field not in fields:
+        raise InvalidInput(say("`{key}` entry {entry} has an unknown field {field}.", **named))
+    like = fields[field]
+    if isinstance(like, bool):
+        if not isinstance(value, bool):
+            raise InvalidInput(say("`{key}` entry {entry}: {field} takes yes or no.", **named))
+    elif isinstance(like, list):
+        if not isinstance(value, list) or len(value) > MAX_ENTRIES or not all(map(_short_text, value)):
+            raise InvalidInput(
+                say(
+                    "`{key}` entry {entry}: {field} is not a list of at most {n} texts of at most {most} characters.",
+                    n=MAX_ENTRIES,
+                    most=MAX_ENTRY,
+                    **named,
+                )
+            )
+    elif not _short_text(value):
+        raise InvalidInput(
+            say("`{key}` entry {entry}: {field} is not a text of at most {most} characters.", most=MAX_ENTRY, **named)
+        )
+
+
+def _short_text(value: Any) -> bool:
+    if not isinstance(value, str) or len(value) > MAX_ENTRY:
         return False
-    return all(_flag_or_text(v) for v in entry.values())
-
-
-def _flag_or_text(value: Any) -> bool:
-    if isinstance(value, list):
-        return len(value) <= MAX_ENTRIES and all(isinstance(v, str) and len(v) <= MAX_ENTRY for v in value)
-    return isinstance(value, bool) or (isinstance(value, str) and len(value) <= MAX_ENTRY)
+    return value.isprintable() or control_character(value) is None
 
 
 def preview(incoming: CampaignFile, current, current_characters, current_npcs) -> Text:
@@ -352,9 +518,7 @@ def preview(incoming: CampaignFile, current, current_characters, current_npcs) -
                 npcs=len(current_npcs),
             )
         )
-    names: Text = listed(mark(c["name"]) for c in incoming.characters[:20]) or say("none")
-    if len(incoming.characters) > 20:
-        names += say(" and {n} more", n=len(incoming.characters) - 20)
+    names = _some([mark(c["name"]) for c in incoming.characters]) or say("none")
     lines.append(
         say(
             "From the file: {characters} characters ({names}), {npcs} NPCs.",
@@ -363,8 +527,30 @@ def preview(incoming: CampaignFile, current, current_characters, current_npcs) -
             npcs=len(incoming.npcs),
         )
     )
-    gone = {c.name for c in current_characters} - {c["name"] for c in incoming.characters}
+    gone = _deleted(incoming, current_characters)
     if gone:
-        names = listed(mark(name) for name in sorted(gone)[:20])
-        lines.append(say("Characters not in the file are deleted: {names}.", names=names))
+        lines.append(say("Characters not in the file are deleted: {names}.", names=_some(gone)))
     return joined("\n", lines)
+
+
+def _some(names: list[Text]) -> Text:
+    """The first SHOWN names, and how many more there are."""
+    shown = listed(names[:SHOWN])
+    return shown + say(" and {n} more", n=len(names) - SHOWN) if len(names) > SHOWN else shown
+
+
+def _deleted(incoming: CampaignFile, current_characters) -> list[Text]:
+    """The characters the import deletes: a character is one player's, so another player's of the same name
+    in the file does not keep it. One of a name another character has too names its player."""
+    kept = {(name_key(c["name"]), c["owner_id"]) for c in incoming.characters}
+    gone = sorted(
+        (c for c in current_characters if (c.name_key, c.owner_id) not in kept), key=lambda c: (c.name_key, c.owner_id)
+    )
+    named = Counter(c.name_key for c in current_characters)
+    return [_whose(c) if named[c.name_key] > 1 else mark(c.name) for c in gone]
+
+
+def _whose(character) -> Text:
+    return say(
+        "{name} ({player})", name=mark(character.name), player=mark(character.owner_name or str(character.owner_id))
+    )

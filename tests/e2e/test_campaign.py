@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot import transfer
 from bot.core import utcnow
 from bot.standin.commands import InvalidInvocation
 from bot.standin.world import default_world
@@ -442,7 +443,7 @@ async def test_export_and_import_keep_which_characters_are_kept_npcs(standin, bo
             ).encode(),
             "Unknown stat",
         ),
-        (b" " * 1_000_001, "larger than"),
+        pytest.param(b" " * (transfer.MAX_BYTES + 1), "larger than", id="larger-than-the-limit"),
         *[pytest.param(content, refusal, id=what) for what, content, refusal in CAMPAIGN_FILES],
     ],
 )
