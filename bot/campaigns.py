@@ -188,6 +188,16 @@ class Campaigns:
         library, other_library = of_system(npcs, campaign.system)
         fits_a_file(len(heroes), len(library))
         data = transfer.export(campaign, heroes, library)
+        size = len(transfer.dumps(data))
+        if size > transfer.MAX_BYTES:  # Discord would refuse the upload, and the import the file
+            raise InvalidInput(
+                say(
+                    "The campaign's file would be {mb} MB, more than the {most} MB an import reads: nothing was "
+                    "exported. Remove NPC templates or characters the campaign no longer needs.",
+                    mb=round(size / 2**20, 1),
+                    most=transfer.MAX_BYTES // 2**20,
+                )
+            )
         return Exported(campaign, len(other_heroes), len(other_library)), data
 
     async def _stored(self, key: int) -> tuple[list[CharacterRecord], list[NpcRecord]]:

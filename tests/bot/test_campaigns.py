@@ -191,6 +191,17 @@ async def test_a_campaign_larger_than_a_file_holds_is_refused_not_cut_short(
     assert len(characters) == transfer.MAX_ITEMS + 1  # what the preview counted as "Now"
 
 
+async def test_a_campaign_whose_file_would_pass_the_size_an_import_reads_is_refused(
+    campaigns: Campaigns, repo: Repository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await repo.save_campaign(KEY, system="factions")
+    await repo.add_character(KEY, 7, "Vex", "factions", registry.get("factions").parse_sheet(""))
+    size = len(transfer.dumps((await campaigns.export(KEY, GM))[1]))
+    monkeypatch.setattr(transfer, "MAX_BYTES", size - 1)
+    with pytest.raises(InvalidInput, match="more than the 0 MB an import reads: nothing was exported"):
+        await campaigns.export(KEY, GM)
+
+
 async def test_the_file_is_read_off_the_event_loop(
     campaigns: Campaigns, repo: Repository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
