@@ -9,6 +9,7 @@ import pytest
 from bot.app import create_bot
 from bot.config import Settings
 from bot.standin.harness import running_client, running_standin
+from bot.standin.world import default_world
 
 
 @contextlib.asynccontextmanager
@@ -30,6 +31,14 @@ async def serving(world=None):
     async with running_standin(world) as server:
         yield server
         assert server.unknown_routes == [], f"the bot used unknown routes: {server.unknown_routes}"
+
+
+def with_far_keep():
+    """The sandbox's world plus a second server, Far Keep, whose owner is carol; alice plays in both."""
+    world = default_world()
+    far = world.add_guild("Far Keep", owner="carol", channels=("far-hall",))
+    world.add_member(far, "alice")
+    return world
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from bot import transfer
 from bot.core import utcnow
 from bot.standin.commands import InvalidInvocation
 from bot.standin.world import default_world
-from tests.e2e.conftest import say, serving, turnkeeper
+from tests.e2e.conftest import say, serving, turnkeeper, with_far_keep
 from tests.reliability.hostile import CAMPAIGN_FILES
 
 KEY = "rotted-capes"
@@ -27,11 +27,7 @@ MANAGE_SERVER = 1 << 5
 
 @pytest.fixture
 async def standin():
-    # The sandbox plus a second server, Far Keep, whose owner is carol.
-    world = default_world()
-    far = world.add_guild("Far Keep", owner="carol", channels=("far-hall",))
-    world.add_member(far, "alice")
-    async with serving(world) as server:
+    async with serving(with_far_keep()) as server:
         yield server
 
 

@@ -8,8 +8,7 @@ import json
 
 import pytest
 
-from bot.standin.world import default_world
-from tests.e2e.conftest import say, serving
+from tests.e2e.conftest import say, serving, with_far_keep
 
 NOVA = "dex=2 con=1 avoidance=14 fortitude=8 stamina=20 wounds=3 attack=5 damage=2d6+3"
 DEFERRED = 5  # Discord's "thinking…" acknowledgement
@@ -18,11 +17,7 @@ STRANGER = 424242424242424242  # nobody in the stand-in's world
 
 @pytest.fixture
 async def standin():
-    # The sandbox plus a second server, Far Keep, whose owner is carol.
-    world = default_world()
-    far = world.add_guild("Far Keep", owner="carol", channels=("far-hall",))
-    world.add_member(far, "alice")
-    async with serving(world) as server:
+    async with serving(with_far_keep()) as server:
         yield server
 
 
