@@ -33,11 +33,15 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sqlalchemy.engine import make_url
+
+from bot import render
 from bot.db import create_engine
 from bot.repository import Repository
 from bot.standin import RateLimits, World
 from bot.standin.messages import Event
 from bot.standin.snowflakes import shard_of
+from rules import registry
 from tests.contract.spec import discord_contract
 from tests.helpers import pg_admin
 
@@ -268,9 +272,6 @@ async def quiet(standin: ObservedStandIn, *, stretch: float, most: float = float
 
 async def trackers_behind(standin: ObservedStandIn, repo: Repository, fights: list[Fight]) -> int:
     """Channels whose pinned tracker does not show what the database holds."""
-    from bot import render
-    from rules import registry
-
     behind = 0
     for fight in fights:
         channel = standin.channel(fight.channel)
@@ -433,8 +434,6 @@ async def run_load(
 @contextlib.asynccontextmanager
 async def fresh_database(url: str):
     """A new PostgreSQL database on the given server for this run, dropped afterwards."""
-    from sqlalchemy.engine import make_url
-
     u = make_url(url)
     name = f"tk_load_{uuid.uuid4().hex[:12]}"
     admin = await pg_admin(url)
