@@ -164,15 +164,20 @@ class Core:
         self._latest.keep(channel_id, record, state)
 
     async def newest(
-        self, channel_id: int, encounter_id: int, version: int
+        self, channel_id: int, encounter_id: int, version: int, saved: Encounter | None = None
     ) -> tuple[EncounterRecord, Encounter] | None:
         """The encounter as this process saved it last, if that is at least ``version``, else as
-        stored (None: it is gone)."""
+        stored (None: it is gone). ``saved``: the state saved at ``version``, if the caller holds it;
+        a version is saved once, so while it is still the newest its text need not be parsed again."""
         record = self._latest.record(channel_id)
         if record is not None and record.id == encounter_id and record.version >= version:
+            if saved is not None and record.version == version:
+                return record, saved
             return record, self._latest.state(channel_id, record, self._load)
         read = await self.repo.get_encounter(encounter_id)
-        return None if read is None else (read, self._load(read))
+        if read is None:
+            return None
+        return read, saved if saved is not None and read.version == version else self._load(read)
 
     async def _acting_on(self, channel_id: int) -> tuple[EncounterRecord, Encounter]:
         record = self._latest.record(channel_id)

@@ -42,6 +42,8 @@ from . import render
 from .stages import STAGE_CLOCK, clock
 
 if TYPE_CHECKING:
+    from rules.model import Encounter
+
     from .app import TurnkeeperBot
     from .core import Result
 
@@ -213,6 +215,7 @@ class Due:
 
     encounter_id: int
     version: int
+    state: Encounter  # as saved at ``version``
 
 
 def as_shown(embed: discord.Embed) -> str:
@@ -254,7 +257,7 @@ class TrackerDelivery:
         if queued is not None:
             hook = hook.better(queued[2]) if hook is not None else queued[2]
         if queued is None or queued[1].version <= result.version:
-            self._pending[eid] = (channel, Due(eid, result.version), hook)
+            self._pending[eid] = (channel, Due(eid, result.version, result.state), hook)
         else:
             self._pending[eid] = (*queued[:2], hook)
         if eid not in self._tasks:
@@ -333,7 +336,7 @@ class TrackerDelivery:
         eid = due.encounter_id
         # Changes reach here in any order, not in commit order: render the newest
         # saved state, never an older one over a newer one.
-        newest = await bot.core.newest(channel.id, eid, due.version)
+        newest = await bot.core.newest(channel.id, eid, due.version, due.state)
         if newest is None:
             return
         record, state = newest

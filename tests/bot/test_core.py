@@ -191,3 +191,43 @@ async def test_the_state_kept_between_commands_is_the_one_stored_and_each_event_
     nexts = [e for e in events if "next" in str(e.command)][1:]
     assert [e.state_before for e in nexts] == saved
     assert all(isinstance(e.state_before, dict) for e in attacks)
+
+
+class CountedLoads:
+    """Counts how often a core parses a stored state."""
+
+    def __init__(self, core: Core, monkeypatch) -> None:
+        self.count = 0
+        load = core._load
+
+        def counted(record):
+            self.count += 1
+            return load(record)
+
+        monkeypatch.setattr(core, "_load", counted)
+
+
+async def test_the_tracker_shows_the_state_a_command_saved_without_parsing_it_again(repo, monkeypatch):
+    core = Core(repo)
+    await started(core)
+    result = await core.act(CHANNEL, toy.Hit(by=GM, target="Alice", damage="1d6"), "/attack")
+    core._latest.keep(CHANNEL, core._latest.record(CHANNEL))  # the parsed copy pushed out by other channels
+    loads = CountedLoads(core, monkeypatch)
+    record, state = await core.newest(CHANNEL, result.encounter_id, result.version, result.state)
+    assert state is result.state and record.version == result.version and loads.count == 0
+    # Another process's core reads the record, and still needs no parse for the version it was handed.
+    other = Core(repo)
+    other_loads = CountedLoads(other, monkeypatch)
+    record, state = await other.newest(CHANNEL, result.encounter_id, result.version, result.state)
+    assert state is result.state and other_loads.count == 0
+
+
+async def test_a_state_saved_later_is_shown_rather_than_the_one_handed_over(repo):
+    core = Core(repo)
+    await started(core)
+    first = await core.act(CHANNEL, toy.Hit(by=GM, target="Alice", damage="1d6"), "/attack")
+    later = await core.act(CHANNEL, NextTurn(by=GM), "/initiative next")
+    record, state = await core.newest(CHANNEL, first.encounter_id, first.version, first.state)
+    assert record.version == later.version and state == later.state
+    record, state = await Core(repo).newest(CHANNEL, first.encounter_id, first.version, first.state)
+    assert record.version == later.version and state == later.state
