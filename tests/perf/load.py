@@ -358,6 +358,8 @@ async def run_load(
     profile: str = "",
 ) -> Figures:
     world = load_world(channels)
+    if profile:
+        Path(profile).mkdir(parents=True, exist_ok=True)
     stage_dir = tempfile.TemporaryDirectory(prefix="tk-stages-")
     standin = ObservedStandIn(world, rate_limits=RateLimits.discord())
     standin.contract = discord_contract() if check_contract else None
