@@ -230,6 +230,26 @@ class Core:
     ) -> Result:
         """``campaign``: the key of the campaign the channel belongs to (default: the server's)."""
         key_of_campaign = guild_id if campaign is None else campaign
+        # An import checks that no fight of the campaign runs and replaces it under the campaign's lock:
+        # a fight begins before it (and refuses it) or after it, on the campaign as imported. The channel's
+        # lock is taken first, as a fight's end takes them.
+        async with self.lock(channel_id), self.campaign_lock(key_of_campaign):
+            record, state, rules_system = await self._begin(guild_id, channel_id, by, system, seed, key_of_campaign)
+        event = Event(
+            kind="info",
+            text=say(
+                "A {system} encounter begins. Add combatants with /initiative join and /initiative add; "
+                "the GM starts round 1 with /initiative next.",
+                system=rules_system.name,
+            ),
+        )
+        self._saved(channel_id, replace(record, state=StoredJSON(state.model_dump_json())), state)
+        return Result(record.id, record.version, None, state, (event,), event.said, record)
+
+    async def _begin(
+        self, guild_id: int, channel_id: int, by: Actor, system: str | None, seed: int | None, key_of_campaign: int
+    ) -> tuple[EncounterRecord, Encounter, System]:
+        """The channel's new encounter, stored, with the campaign's settings and state as they are now."""
         campaign_record = await self.repo.get_campaign(key_of_campaign)
         campaign_system, settings = await self.settings(key_of_campaign)
         key = check_start(by, system or campaign_system)
@@ -243,23 +263,14 @@ class Core:
         if campaign_record is not None and campaign_record.system == key:
             # Campaign-level state, e.g. the Editor-in-Chief's pool, carries into the fight.
             state = rules_system.campaign_in(state, dict(campaign_record.state.get(SYSTEM_STATE) or {}))
-        data = state.model_dump(mode="json")
-        async with self.lock(channel_id):
-            try:
-                bound = None if key_of_campaign == guild_id else key_of_campaign
-                record = await self.repo.create_encounter(guild_id, channel_id, key, data, campaign_key=bound)
-            except EncounterExists:
-                raise InvalidInput("This channel already has an encounter: /encounter end it first.") from None
-        event = Event(
-            kind="info",
-            text=say(
-                "A {system} encounter begins. Add combatants with /initiative join and /initiative add; "
-                "the GM starts round 1 with /initiative next.",
-                system=rules_system.name,
-            ),
-        )
-        self._saved(channel_id, replace(record, state=StoredJSON(state.model_dump_json())), state)
-        return Result(record.id, record.version, None, state, (event,), event.said, record)
+        bound = None if key_of_campaign == guild_id else key_of_campaign
+        try:
+            record = await self.repo.create_encounter(
+                guild_id, channel_id, key, state.model_dump(mode="json"), campaign_key=bound
+            )
+        except EncounterExists:
+            raise InvalidInput("This channel already has an encounter: /encounter end it first.") from None
+        return record, state, rules_system
 
     # --- acting --------------------------------------------------------------
     async def act(

@@ -3,12 +3,15 @@ before they read or change anything."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
+from collections.abc import Callable
 
 import pytest
 
 from bot import transfer
 from bot.campaigns import Campaigns, FightRunning, fits_a_file, may_confirm_import, preview
+from bot.core import Core
 from bot.keyed_locks import KeyedLocks
 from bot.places import Places
 from bot.repository import Repository
@@ -234,6 +237,57 @@ async def test_an_import_is_refused_while_a_fight_of_the_campaign_runs(campaigns
     with pytest.raises(FightRunning):
         await campaigns.replace(pending.token, GM)  # the fight began after the preview
     assert await repo.changes(KEY) == []
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    async with asyncio.timeout(5):
+        while not condition():
+            await asyncio.sleep(0.001)
+
+
+async def test_a_fight_started_while_an_import_replaces_the_campaign_starts_after_it(
+    repo: Repository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    core = Core(repo)
+    capes = registry.get("rotted-capes")
+    await repo.save_campaign(KEY, system=capes.key)
+    await repo.add_character(KEY, 7, "Mira", capes.key, capes.parse_sheet(""))
+    _, data = await core.campaigns.export(KEY, GM)
+    vex = {"name": "Vex", "owner_id": "7", "sheet": capes.parse_sheet(""), "lasting": {}}
+    imported = data | {"characters": [vex], "state": {"rules": {"pool": 7}}}
+    pending, _, _ = await core.campaigns.incoming(KEY, GM, 10, download_of(imported))
+    checked, go, order, creating = asyncio.Event(), asyncio.Event(), [], []
+    replace_campaign, create_encounter = repo.replace_campaign, repo.create_encounter
+
+    async def replacing(*args, **kwargs) -> None:
+        checked.set()  # the import found no fight running: the window a start must not slip into
+        await go.wait()
+        await replace_campaign(*args, **kwargs)
+        order.append("import")
+
+    async def creating_encounter(*args, **kwargs):
+        creating.append(True)
+        record = await create_encounter(*args, **kwargs)
+        order.append("start")
+        return record
+
+    monkeypatch.setattr(repo, "replace_campaign", replacing)
+    monkeypatch.setattr(repo, "create_encounter", creating_encounter)
+    importing = asyncio.create_task(core.campaigns.replace(pending.token, GM))
+    await checked.wait()
+    starting = asyncio.create_task(core.start(9, 56, GM, campaign=KEY))
+    # The start either gets through, or waits holding its channel's lock (taken before the campaign's)
+    # without having written its encounter.
+    await until(lambda: starting.done() or (core.lock(56).locked() and not creating))
+    go.set()
+    done, started = await asyncio.gather(importing, starting, return_exceptions=True)
+    if isinstance(done, FightRunning):
+        assert [c.name for c in await repo.list_characters(KEY)] == ["Mira"] and await repo.changes(KEY) == []
+    else:
+        assert order == ["import", "start"]  # the fight began on the campaign as imported
+        assert [c.name for c in await repo.list_characters(KEY)] == ["Vex"]
+        assert started.state.pool == 7
+    assert await repo.running_fights(KEY) == [56]
 
 
 async def test_only_a_server_manager_binds_and_unbinds(campaigns: Campaigns, repo: Repository) -> None:
