@@ -72,6 +72,8 @@ class MessageBook:
         self._attachment_url = attachment_url
         self.messages: list[RecordedMessage] = []
         self.by_id: dict[int, RecordedMessage] = {}
+        # A channel's messages, in order: a scan of every message per look-up made a large world quadratic.
+        self._by_channel: dict[int, list[RecordedMessage]] = {}
         self.events: list[Event] = []
         self.listeners: list[Callable[[Event], None]] = []
 
@@ -165,6 +167,7 @@ class MessageBook:
             msg.pings = self._pings_for(msg, rev, ephemeral=bool(flags & EPHEMERAL))
         self.messages.append(msg)
         self.by_id[msg.id] = msg
+        self._by_channel.setdefault(msg.channel_id, []).append(msg)
         self._emit(Event("create", msg, 0))
         return msg
 
@@ -220,10 +223,8 @@ class MessageBook:
     ) -> list[RecordedMessage]:
         return [
             m
-            for m in self.messages
-            if m.channel_id == channel.id
-            and (include_ephemeral or not m.ephemeral)
-            and (include_deleted or not m.deleted)
+            for m in self._by_channel.get(channel.id, ())
+            if (include_ephemeral or not m.ephemeral) and (include_deleted or not m.deleted)
         ]
 
     def pinned_in(self, channel: Channel) -> list[RecordedMessage]:
