@@ -39,8 +39,10 @@ from bot import render
 from bot.db import create_engine
 from bot.repository import Repository
 from bot.standin import RateLimits, World
+from bot.standin.interactions import InteractionHandle
 from bot.standin.messages import Event
 from bot.standin.snowflakes import shard_of
+from bot.standin.world import Channel
 from rules import registry
 from tests.contract.spec import discord_contract
 from tests.helpers import pg_admin
@@ -95,7 +97,7 @@ def load_world(channels: int) -> World:
 class Sent:
     fight: Fight
     label: str
-    handle: object
+    handle: InteractionHandle
     at: float
 
 
@@ -217,21 +219,30 @@ def stage_lines(stages: dict, commands: int) -> list[str]:
     return lines
 
 
+def channels_of(standin: ObservedStandIn, fights: list[Fight]) -> dict[str, Channel]:
+    """Each fight's channel, by name, looked up once: a look-up by name walks the server's channels,
+    so doing it for each command or check made the load run's own work grow with the square of its size."""
+    by_name = {channel.name: channel for channel in standin.world.channels.values()}
+    return {fight.channel: by_name[fight.channel.lstrip("#")] for fight in fights}
+
+
 async def set_up(standin: ObservedStandIn, repo: Repository, fights: list[Fight], at_once: int = 16) -> None:
     for guild in standin.world.guilds.values():
         channel = next(iter(guild.channels.values()))
         handle = await standin.invoke("gm", "/campaign setup", {"system": SYSTEM}, in_channel=channel)
         await handle.response(timeout=ANSWER_TIMEOUT)
     gate = asyncio.Semaphore(at_once)
+    channels = channels_of(standin, fights)
 
     async def one(fight: Fight) -> None:
+        channel = channels[fight.channel]
         async with gate:
             for command, options in fight.setup():
-                handle = await standin.invoke("gm", command, dict(options), in_channel=fight.channel)
+                handle = await standin.invoke("gm", command, dict(options), in_channel=channel)
                 answer = await handle.response(timeout=ANSWER_TIMEOUT)
                 if answer.ephemeral:
                     raise RuntimeError(f"set-up refused in {fight.channel}: {answer.content}")
-            record = await repo.active_encounter(standin.channel(fight.channel).id)
+            record = await repo.active_encounter(channel.id)
             fight.load(record.state)
 
     await asyncio.gather(*(one(f) for f in fights))
@@ -241,6 +252,7 @@ async def drive(
     standin: ObservedStandIn, fights: list[Fight], rate: float, seconds: float, rng: random.Random
 ) -> list[Sent]:
     sent: list[Sent] = []
+    channels = channels_of(standin, fights)
     loop = asyncio.get_running_loop()
     start = loop.time()
     due = start
@@ -254,7 +266,7 @@ async def drive(
         fight = rng.choice(fights)
         step = fight.next_step(buttons=False)
         fight.advance(step)
-        handle = await standin.invoke("gm", step.command, dict(step.options), in_channel=fight.channel)
+        handle = await standin.invoke("gm", step.command, dict(step.options), in_channel=channels[fight.channel])
         sent.append(Sent(fight, step.label, handle, time.perf_counter()))
     return sent
 
@@ -273,8 +285,9 @@ async def quiet(standin: ObservedStandIn, *, stretch: float, most: float = float
 async def trackers_behind(standin: ObservedStandIn, repo: Repository, fights: list[Fight]) -> int:
     """Channels whose pinned tracker does not show what the database holds."""
     behind = 0
+    channels = channels_of(standin, fights)
     for fight in fights:
-        channel = standin.channel(fight.channel)
+        channel = channels[fight.channel]
         record = await repo.active_encounter(channel.id)
         system = registry.get(record.system)
         wanted = render.tracker_embed(system, system.load(record.state), record.id).to_dict()["description"]
@@ -322,7 +335,7 @@ async def collect(standin: ObservedStandIn, sent: list[Sent], clocks: Clocks, st
             continue
         figures.acks.append(standin.latency(s.handle))
         callback = standin.callback_at[s.handle.id]
-        edits = clocks.edits.get(standin.channel(s.fight.channel).id, [])
+        edits = clocks.edits.get(s.handle.channel.id, [])
         after = next((t for t in edits if t >= callback), None)
         # A command that changed nothing on the tracker gets no edit of its own: the next
         # edit, after the channel's next command, would overstate how stale it was.
