@@ -62,10 +62,11 @@ async def reply(
     chunks = render.split(content)
     for number, chunk in enumerate(chunks, start=1):
         extra = kwargs if number == len(chunks) else {}
+        mentions = render.named_in(allowed, chunk)
         if interaction.response.is_done():
-            await interaction.followup.send(chunk, ephemeral=ephemeral, allowed_mentions=allowed, **extra)
+            await interaction.followup.send(chunk, ephemeral=ephemeral, allowed_mentions=mentions, **extra)
         else:
-            await interaction.response.send_message(chunk, ephemeral=ephemeral, allowed_mentions=allowed, **extra)
+            await interaction.response.send_message(chunk, ephemeral=ephemeral, allowed_mentions=mentions, **extra)
     let_go(kwargs.get("view"))
 
 
@@ -80,7 +81,7 @@ def let_go(view: discord.ui.View | None) -> None:
 async def post(channel, content: str, *, allowed_mentions: discord.AllowedMentions = render.NOBODY) -> None:
     """A message to the channel, split like `reply` when it is long."""
     for chunk in render.split(content):
-        await persist(channel.send, chunk, allowed_mentions=allowed_mentions)
+        await persist(channel.send, chunk, allowed_mentions=render.named_in(allowed_mentions, chunk))
 
 
 async def refuse(interaction: discord.Interaction, error: Exception, *, gm: bool = False) -> None:
@@ -250,9 +251,9 @@ async def answer_result(
             await reply(interaction, f"✅ {render.words('Done: the result is in the channel.')}", ephemeral=True)
         for chunk in chunks:
             if interaction.response.is_done():
-                await persist(_followup(interaction), chunk, allowed_mentions=mentions)
+                await persist(_followup(interaction), chunk, allowed_mentions=render.named_in(mentions, chunk))
             else:
-                await interaction.response.send_message(chunk, allowed_mentions=mentions)
+                await interaction.response.send_message(chunk, allowed_mentions=render.named_in(mentions, chunk))
             sent += 1
         return True
     except discord.HTTPException as error:

@@ -60,6 +60,13 @@ def allowed(users) -> discord.AllowedMentions:
     )
 
 
+def named_in(mentions: discord.AllowedMentions, piece: str) -> discord.AllowedMentions:
+    """``mentions`` narrowed to the users a piece of a longer answer names: each message allows
+    the pings it makes, and no others."""
+    users = mentions.users if isinstance(mentions.users, list) else []
+    return allowed(user.id for user in users if f"<@{user.id}>" in piece or f"<@!{user.id}>" in piece)
+
+
 # The same names and phrases are shown again and again (every tracker edit lists every
 # combatant): the escaping of each distinct string is worked out once.
 @functools.lru_cache(maxsize=8192)
