@@ -20,8 +20,9 @@ from rules.engine import apply
 from rules.model import Event
 from rules.rng import seed_from
 from rules.said import say, seq
-from rules.secrets import secret
+from rules.secrets import conceal, secret
 from rules.text import Typed, english
+from rules.turns.base import join_names
 from tests.helpers import GM
 from tests.markup import EMPHASIS, renders_markup
 
@@ -237,9 +238,6 @@ def test_the_bot_checks_text_lengths_itself():
 
 
 async def test_every_text_option_declares_its_limit():
-    from bot.app import COGS, create_bot
-    from bot.config import Settings
-
     bot = create_bot(Settings(discord_token="x", database_url="sqlite+aiosqlite:///:memory:"))
     for name in COGS:
         await bot.load_extension(name)
@@ -295,8 +293,6 @@ def test_emphasis_in_a_name_is_escaped_in_the_turn_ping_and_tracker(system):
 
 
 def test_joined_names_stay_marked():
-    from rules.turns.base import join_names
-
     names = [usertext.user_text("**A**"), usertext.user_text("B"), usertext.user_text("[C](https://x.y)")]
     shown = render.clean(say("{names}'s turn", names=join_names(names)))
     assert "\\*\\*A\\*\\*" in shown and renders_markup(shown) == []
@@ -319,8 +315,6 @@ def test_the_logged_command_keeps_its_options_and_hides_a_hidden_npcs_sheet():
     ]
     data = {"name": "initiative", "options": [{"type": 1, "name": "add", "options": options}]}
     line = render.command_line(Interaction(data), "/initiative add")
-    from rules.secrets import conceal
-
     assert conceal(render.log_cell(line)) == "/initiative add name:Shade hidden:True stats:(hidden) roll:7"
     shown = render.command_line(
         Interaction(
