@@ -258,6 +258,7 @@ async def run(settings: Settings) -> None:
     async with create_bot(settings) as bot:
         await bot.open_database()
         freeze_start_up_heap()
+        freezing = asyncio.create_task(freeze_once_ready(bot))
         try:
             await bot.start(token)
         except discord.LoginFailure as error:
@@ -272,6 +273,8 @@ async def run(settings: Settings) -> None:
                 f"cannot reach Discord ({first_line(error) or 'timed out'}): check this machine's network "
                 "connection (DNS, firewall, proxy) and start again"
             ) from error
+        finally:
+            freezing.cancel()
 
 
 def quiet_voice() -> None:
@@ -317,3 +320,10 @@ def freeze_start_up_heap() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG_COLLECTION_AFTER, *gc.get_threshold()[1:])
+
+
+async def freeze_once_ready(bot: discord.Client) -> None:
+    """Once every shard is ready, its servers, channels and members are in memory for as long as the
+    process runs: frozen like start-up's heap, they no longer lengthen each full collection."""
+    await bot.wait_until_ready()
+    freeze_start_up_heap()

@@ -93,6 +93,8 @@ async def serve(kind: str) -> int:
             runner.result()
             return 1
         await asyncio.sleep(0.002)
+    if kind != "echo":
+        freeze_start_up_heap()  # once ready too, as `python -m bot` does
     print("ready", flush=True)
     stopping = asyncio.create_task(stop.wait())
     await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)
