@@ -12,7 +12,7 @@ from .errors import InvalidInput, NotAllowed, Stale
 from .model import Choice, Encounter, Event, Pending
 from .said import joined, say, say_plural, seq
 from .secrets import conceal, reveal
-from .usertext import listed, mark, name_key, refuse_unshown_name, scrub, user_text
+from .usertext import Typed, listed, mark, name_key, refuse_unshown_name, scrub, user_text
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 MAX_COMBATANTS = 200
 MAX_GROUP = 50
 MAX_NAME = 60
+# The most conditions a combatant gathers by play where their names or tags are free (a 99 Towers condition, a
+# Rotted Capes Weakened). A hero's lasting conditions are some of these, and a campaign file's lasting list takes
+# at most 50 (bot/transfer.py MAX_LIST): no more than that, so what a fight leaves a hero always imports.
+MAX_CONDITIONS = 50
 
 
 def handlers(system: System) -> dict[type[Action], Handler]:
@@ -206,6 +210,20 @@ def note(system: System, enc: Encounter, action: Note, chance: Chance):
     if not text:
         raise InvalidInput(say("The note is empty."))
     return enc, [Event(kind="info", text=seq("📝 ", mark(text)))]
+
+
+def refuse_another_condition(who: Typed, held: int) -> None:
+    """Refuses a condition that would stand beside the `held` ones of `who` (not replace one) at the bound."""
+    if held >= MAX_CONDITIONS:
+        raise InvalidInput(
+            say_plural(
+                "{who} already has {n} condition: remove one with /condition remove first.",
+                "{who} already has {n} conditions: remove one with /condition remove first.",
+                held,
+                who=who,
+                n=held,
+            )
+        )
 
 
 def _numbered(enc: Encounter, name: str, count: int) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.actions import AddCombatants, Choose, NextTurn
+from rules.common import MAX_CONDITIONS
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, NotYourTurn, RulesError, UnknownAction
 from rules.model import Actor
@@ -613,3 +614,49 @@ def test_a_fight_stored_before_sheet_damage_was_checked_still_loads():
     data = join(new(), "Brute", 5).model_dump(mode="json")
     data["combatants"][0]["sheet"]["damage"] = "fireball"
     assert SYSTEM.load(data).combatants[0].sheet.damage == "fireball"
+
+
+# --- the most conditions a combatant holds ---------------------------------------------------------------
+FULL = f"Nova already has {MAX_CONDITIONS} conditions: remove one with /condition remove first."
+
+
+def weakened_to_the_bound(enc, held=MAX_CONDITIONS):
+    """Nova Weakened on ever new tags, each standing beside the others, until she holds `held` conditions."""
+    for n in range(held):
+        enc = run(enc, "condition_add", target="Nova", condition="Weakened", tags=f"Strength, Mark {n}")
+    return enc
+
+
+@pytest.mark.parametrize(
+    ("condition", "tags"),
+    [("Weakened", "Strength, Mark new"), ("Weakened", "Strength"), ("Stunned", None), ("Exhaustion", None)],
+    ids=["weakened on new tags", "weakened on fewer tags", "a new name", "a first exhaustion"],
+)
+def test_a_new_condition_past_the_most_a_combatant_holds_is_refused_and_changes_nothing(condition, tags):
+    """Weakened on ever new tags added a Weakened each time: a combatant's state, and the lasting conditions
+    a fight writes to the hero, grew past what a campaign file's import takes."""
+    enc = weakened_to_the_bound(duel())
+    held = who(enc, "Nova").conditions
+    assert len(held) == MAX_CONDITIONS
+    with pytest.raises(InvalidInput) as refused:
+        cmd(enc, "condition_add", target="Nova", condition=condition, tags=tags)
+    assert str(refused.value) == FULL
+    assert who(enc, "Nova").conditions == held
+    assert len(SYSTEM.lasting(enc, who(enc, "Nova"))["conditions"]) == MAX_CONDITIONS
+
+
+def test_at_the_most_conditions_one_that_replaces_a_held_one_is_still_taken():
+    enc = weakened_to_the_bound(duel(), MAX_CONDITIONS - 1)
+    enc = run(enc, "condition_add", target="Nova", condition="Exhaustion 1")
+    # the same tags in another order and case: that Weakened is replaced, now with a save against DC 12
+    enc = run(enc, "condition_add", target="Nova", condition="Weakened", tags="mark 3, STRENGTH", options="dc=12")
+    # Exhaustion's levels add up in its place
+    out = cmd(enc, "condition_add", target="Nova", condition="Exhaustion 2")
+    nova = who(out.state, "Nova")
+    assert len(nova.conditions) == MAX_CONDITIONS
+    assert nova.condition("Exhaustion").level == 3
+    assert [x.dc for x in nova.conditions if x.tags == ("mark 3", "STRENGTH")] == [12]
+    # one removed, a new one has room again
+    enc = run(out.state, "condition_remove", target="Nova", condition="Weakened (Strength, Mark 0)")
+    enc = run(enc, "condition_add", target="Nova", condition="Stunned")
+    assert len(who(enc, "Nova").conditions) == MAX_CONDITIONS and who(enc, "Nova").has("Stunned")

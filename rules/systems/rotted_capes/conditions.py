@@ -101,11 +101,18 @@ def add(c: RCCombatant, condition: Condition) -> RCCombatant:
     old = c.condition(condition.name)
     if old and condition.name == "Exhaustion":
         condition = condition.but(level=min(6, old.level + condition.level))
-    if condition.name == "Weakened":
-        kept = tuple(x for x in c.conditions if x.name != "Weakened" or _tag_set(x) != _tag_set(condition))
-    else:
-        kept = tuple(x for x in c.conditions if x.name != condition.name)
+    kept = tuple(x for x in c.conditions if not _same(x, condition))
     return c.but(conditions=kept + (condition,))
+
+
+def replaces(c: RCCombatant, condition: Condition) -> bool:
+    """Whether `add` puts `condition` in the place of one `c` holds, rather than beside them all."""
+    return any(_same(x, condition) for x in c.conditions)
+
+
+def _same(x: Condition, condition: Condition) -> bool:
+    """Whether `condition` takes the place of `x`: the same name, and for Weakened the same tags."""
+    return x.name == condition.name and (condition.name != "Weakened" or _tag_set(x) == _tag_set(condition))
 
 
 def _tag_set(x: Condition) -> frozenset[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...commands import flag_number
+from ...common import refuse_another_condition
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
@@ -338,6 +339,8 @@ def add_condition(enc: RCEncounter, action, chance):
         **fields,
         **extra,
     )
+    if not cond.replaces(target, condition):
+        refuse_another_condition(target.name, len(target.conditions))
     t = cond.add(target, condition)
     events = []
     exhausted = t.condition("Exhaustion")

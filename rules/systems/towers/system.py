@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.cards import Card
+from rules.common import refuse_another_condition
 from rules.errors import InvalidInput
 from rules.model import Event
 from rules.said import EMPTY, N_, Text, joined, say, seq, term
@@ -300,6 +301,9 @@ class TowersSystem(System[TowersCombatant]):
             raise InvalidInput(say("Name the condition."))
         if action.name.casefold() == "prone":
             return enc.update(target.id, prone=True), [Event(kind="info", text=say("{who} is prone.", who=target.name))]
+        kept = tuple(c for c in target.conditions if c.name.casefold() != action.name.casefold())
+        if len(kept) == len(target.conditions):  # a new name: it stands beside all those held
+            refuse_another_condition(target.name, len(target.conditions))
         until = enc.turns.phase + action.phases if action.phases else None
         condition = Condition(
             name=action.name,
@@ -309,7 +313,6 @@ class TowersSystem(System[TowersCombatant]):
             category=action.category,
             dtype=action.dtype,
         )
-        kept = tuple(c for c in target.conditions if c.name.casefold() != action.name.casefold())
         enc = enc.update(target.id, conditions=kept + (condition,))
         name = term(action.name)
         text = (
