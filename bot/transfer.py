@@ -27,11 +27,12 @@ from rules import registry
 from rules.between import MAX_ENTRIES
 from rules.cards import full_deck
 from rules.errors import InvalidInput, RulesError
-from rules.said import joined, say
+from rules.said import joined, say, term
 from rules.text import Text
 from rules.usertext import control_character, listed, mark, name_key, quoted, refuse_controls, visible
 
 from .lengths import NOTE, OTHER, check_form_fits
+from .roster import HIDDEN
 from .setting_values import SHARED_OPTIONS, bounded, typed
 
 FORMAT = "turnkeeper-campaign"
@@ -59,9 +60,9 @@ MAX_CAMPAIGN_VALUE = 2**31 - 1
 # The longest text play writes into a lasting list: a Frozen Lands injury, typed in /condition add's tags:
 # (other text, 200 characters); a condition's name (64) and a Rotted Capes tag (30) are shorter.
 MAX_ENTRY = OTHER
-# The longest lasting list: a Frozen Lands hero keeps at most 50 Wounds, each with its critical injury; a Rotted
-# Capes hero at most 25 lasting conditions that differ (Weakened on 7 stats at 3 severities, and 4 others).
-# Play adds more only by naming ever new conditions (99 Towers takes any name); /campaign adjust sets 20.
+# The longest lasting list: a Frozen Lands hero keeps at most 50 Wounds, each with its critical injury; a
+# combatant holds at most rules.common.MAX_CONDITIONS (50) conditions, however play names or tags them;
+# /campaign adjust sets 20.
 MAX_LIST = 50
 # The campaign state a file carries: the generator and the system's campaign-wide state. A check also keeps
 # its count (`checks`) and what it offers next by this database's character ids (`offered`): they mean
@@ -254,8 +255,11 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
         owner = _owner(item.get("owner_id"))
         if owner is None:
             raise InvalidInput(say("Character {name} has no valid owner id.", name=mark(name)))
+        npc = item.get("npc", False)
+        if not isinstance(npc, bool):
+            raise InvalidInput(say("Character {name}'s `npc` is not true or false.", name=mark(name)))
         sheet = _sheet(system, item.get("sheet", {}), name, version)
-        lasting = _lasting(system, sheet, item.get("lasting", {}), name)
+        lasting = _lasting(system, sheet, item.get("lasting", {}), name, npc=npc)
         key = (name_key(name), owner)
         if key in seen:
             raise InvalidInput(say("The file lists {name} twice for the same player.", name=mark(name)))
@@ -267,9 +271,6 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
             )
         if owner_name is not None:
             refuse_controls(owner_name, say("Character {name}'s owner name", name=mark(name)))
-        npc = item.get("npc", False)
-        if not isinstance(npc, bool):
-            raise InvalidInput(say("Character {name}'s `npc` is not true or false.", name=mark(name)))
         characters.append(
             {"name": name, "owner_id": owner, "owner_name": owner_name, "sheet": sheet, "lasting": lasting, "npc": npc}
         )
@@ -364,14 +365,18 @@ def _sheet(system, sheet: Any, name: str, version: int) -> dict[str, Any]:
     return sheet
 
 
-def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str) -> dict[str, Any]:
-    """A character's lasting state: each value of the type the system keeps, each number passing the checks
-    `/campaign adjust` makes (its range, the sheet's maximum), each list's entries those the system keeps."""
+def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str, *, npc: bool = False) -> dict[str, Any]:
+    """A character's lasting state: each key one the system keeps, each value of its type, each number passing
+    the checks `/campaign adjust` makes (its range, the sheet's maximum), each list's entries those the system
+    keeps."""
     lasting = _dict(lasting, say("lasting state of {name}", name=mark(name)))
     adjustable = system.adjustable()
+    flags = _flags(system, npc)
     try:
         # Every type first: the range checks read the other values (flaws lower the most Wounds).
-        checked = {key: _value(system, sheet, adjustable.get(key), key, value) for key, value in lasting.items()}
+        checked = {
+            key: _value(system, sheet, adjustable.get(key), key in flags, key, value) for key, value in lasting.items()
+        }
         for key, value in checked.items():
             spec = adjustable.get(key)
             if spec is not None and spec.kind == "int":
@@ -381,9 +386,19 @@ def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str) -> dict[str
     return checked
 
 
-def _value(system, sheet: dict[str, Any], spec: Any, key: Any, value: Any) -> Any:
+def _flags(system, npc: bool) -> frozenset[str]:
+    """The yes/no keys a lasting state holds that the GM does not set: the system's (a hero left Unconscious),
+    and the bot's own beside them in a kept NPC's (whether it last fought hidden)."""
+    return system.lasting_flags() | ({HIDDEN} if npc else set())
+
+
+def _value(system, sheet: dict[str, Any], spec: Any, flag: bool, key: Any, value: Any) -> Any:
+    if spec is None and not flag:
+        # Kept, a key nothing reads would go into every later export: a file could add any number of them.
+        raise InvalidInput(
+            say("{system} keeps no lasting value called {key}.", system=term(system.name), key=quoted(str(key), 40))
+        )
     if spec is None or spec.kind == "bool":
-        # Flags the fight sets and the GM does not (unconscious) are yes or no too.
         if not isinstance(value, bool):
             raise InvalidInput(say("`{key}` takes yes or no.", key=str(key)[:40]))
         return value

@@ -16,6 +16,7 @@ from rules import registry
 from rules.errors import InvalidInput
 from rules.text import english
 from rules.usertext import name_key
+from tests.rules.test_lasting_keys import distinct, written
 
 ALICE, BOB = 7, 8
 DECK = ["9D", "AS", "10H", "JC"]
@@ -100,6 +101,17 @@ def test_a_list_past_what_play_makes_is_refused_saying_why(lasting, said):
     with pytest.raises(InvalidInput) as refused:
         read(campaign("frozen-lands", [hero]))
     assert str(refused.value).startswith("Astrid's lasting state: `injuries`") and said in str(refused.value)
+
+
+# --- what play stores -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("key", sorted(registry.MODULES))
+def test_every_lasting_state_play_stores_imports_as_it_was_stored(key):
+    """The import takes only the keys a system declares (adjustable, or a flag the GM does not set): every
+    key its fights, rests, checks and adjustments write is one, or its campaigns' exports would not import."""
+    system = registry.get(key)
+    sheet = system.parse_sheet({})
+    for state in distinct(system.fit_lasting(sheet, state) for state in written(system)):
+        assert transfer._lasting(system, sheet, state, "Nova") == state
 
 
 # --- the largest campaign ---------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Campaign files no export writes (bot/transfer.py): a string never closed full of escaped quotes, half of a
-surrogate pair, lasting lists the systems could not read. Each is refused, saying what and where, before
-anything is stored; what play itself writes passes."""
+surrogate pair, lasting lists the systems could not read, lasting values no system keeps. Each is refused,
+saying what and where, before anything is stored; what play itself writes passes."""
 
 from __future__ import annotations
 
@@ -9,9 +9,17 @@ import json
 import pytest
 
 from bot import transfer
+from bot.campaigns import Campaigns
+from bot.keyed_locks import KeyedLocks
+from bot.places import Places
+from bot.repository import NewChange, Repository
+from bot.roster import HIDDEN, Roster
+from rules import registry
 from rules.errors import InvalidInput
+from tests.helpers import GM
 
-RC, TOWERS, FROZEN, WORDS = "rotted-capes", "99-towers", "frozen-lands", "fightin-words"
+RC, TOWERS, FROZEN, WORDS, FACTIONS = "rotted-capes", "99-towers", "frozen-lands", "fightin-words", "factions"
+KEY = 10**18
 
 
 def campaign(system=RC, characters=(), npcs=(), **sections) -> dict:
@@ -172,3 +180,67 @@ def test_what_play_writes_in_a_lasting_list_is_read_as_written():
     }
     for system, lasting in files.items():
         assert read(campaign(system, [nova(lasting)])).characters[0]["lasting"] == lasting
+
+
+# --- lasting values no system keeps -------------------------------------------------------------------
+@pytest.mark.parametrize("system", [RC, TOWERS, FROZEN, WORDS, FACTIONS])
+def test_a_yes_or_no_lasting_value_the_system_does_not_keep_is_refused_naming_it(system):
+    """Any key was taken as long as its value was yes or no, since the fight writes flags the GM does not
+    set: a file could put any number of made-up keys into every character, and every later export kept them."""
+    refused = refusal(campaign(system, [nova({"dead": False, "possessed": True})]))
+    name = registry.get(system).name
+    assert refused == f"Nova's lasting state: {name} keeps no lasting value called `possessed`.", refused
+
+
+def test_a_long_made_up_key_is_named_cut_short():
+    refused = refusal(campaign(RC, [nova({"x" * 10_000: True})]))
+    assert refused == "Nova's lasting state: Rotted Capes keeps no lasting value called `" + "x" * 40 + "`.", refused
+
+
+def test_the_flags_play_writes_are_read_and_the_bots_own_only_for_a_kept_npc():
+    """Rotted Capes writes `unconscious` (fallen from Stamina loss), which the GM does not set; the bot keeps
+    `hidden` in a kept NPC's lasting state, not in a hero's."""
+    assert read(campaign(RC, [nova({"unconscious": True})])).characters[0]["lasting"] == {"unconscious": True}
+    kept = nova({"hidden": True}, npc=True)
+    assert read(campaign(TOWERS, [kept])).characters[0]["lasting"] == {"hidden": True}
+    assert "99 Towers keeps no lasting value called `hidden`" in refusal(campaign(TOWERS, [kept | {"npc": False}]))
+    assert "`unconscious` takes yes or no" in refusal(campaign(RC, [nova({"unconscious": 1})]))
+
+
+async def test_an_import_with_made_up_flags_is_refused_and_changes_nothing(repo: Repository) -> None:
+    campaigns = Campaigns(repo, Places(repo), KeyedLocks())
+    capes = registry.get(RC)
+    await repo.save_campaign(KEY, system=RC)
+    nova_id = (await repo.add_character(KEY, 7, "Nova", RC, capes.parse_sheet("stamina=20 wounds=3"))).id
+    fallen = {"stamina": 0, "unconscious": True, "wounds": 2}
+    await repo.save_lasting({nova_id: fallen}, NewChange(KEY, 1, "/encounter end", "fight", {}))
+    _, exported = await campaigns.export(KEY, GM)
+    hostile = json.loads(transfer.dumps(exported))
+    hostile["characters"][0]["lasting"] |= {f"cursed_{n}": True for n in range(500)}
+    with pytest.raises(InvalidInput, match="Rotted Capes keeps no lasting value called `cursed_0`"):
+        await campaigns.incoming(KEY, GM, 10, download_of(hostile))
+    assert (await repo.character_by_id(KEY, nova_id)).lasting == fallen
+    assert (await campaigns.export(KEY, GM))[1] == exported
+    # The bot's own file, its flag and all, imports.
+    pending, _, _ = await campaigns.incoming(KEY, GM, 10, download_of(exported))
+    assert pending.file.characters[0]["lasting"] == fallen
+
+
+async def test_a_kept_npc_that_fought_hidden_exports_a_file_its_import_reads(repo: Repository) -> None:
+    """The bot keeps `hidden` beside the system's values in a kept NPC's lasting state (bot.roster): no system
+    declares it, and the import takes it for a kept NPC alone."""
+    campaigns = Campaigns(repo, Places(repo), KeyedLocks())
+    await repo.save_campaign(KEY, system=RC)
+    shade = await repo.add_character(KEY, GM.user_id, "Shade", RC, registry.get(RC).parse_sheet(""), npc=True)
+    await Roster(repo).remember_hidden(KEY, shade, True)
+    _, exported = await campaigns.export(KEY, GM)
+    assert exported["characters"][0]["lasting"] == {HIDDEN: True}
+    pending, _, _ = await campaigns.incoming(KEY, GM, 10, download_of(exported))
+    assert pending.file.characters[0]["lasting"] == {HIDDEN: True}
+
+
+def download_of(data: dict):
+    async def download() -> bytes:
+        return transfer.dumps(data)
+
+    return download

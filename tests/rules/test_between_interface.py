@@ -70,6 +70,7 @@ def test_lasting_state_leaves_an_encounter_as_json_and_joins_the_next(key):
         enc = apply(enc, join.but(dice=(3,))).state
     kept = system.lasting(enc, enc.find("Ann"))
     assert kept and json.loads(json.dumps(kept)) == kept
+    assert kept.keys() <= system.adjustable().keys() | system.lasting_flags()  # what an import takes
     again = system.new_encounter(1, 5)
     again = system.campaign_in(again, system.campaign_out(enc))
     try:

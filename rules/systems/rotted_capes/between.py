@@ -100,6 +100,12 @@ ADJUSTABLE = {
     ),
 }
 
+# The yes/no values kept here that the GM does not set (System.lasting_flags): `unconscious`, a hero at 0 Stamina
+# having fallen Unconscious from Stamina loss, for whom the end of a scene gives back half their Stamina, not
+# all. The fight writes it (`lasting`), and so do the end of a scene and `stamina` set by hand (`adjust`).
+# A campaign file's import refuses any key neither here nor in ADJUSTABLE.
+FLAGS: frozenset[str] = frozenset({"unconscious"})
+
 
 # --- out of a fight and into the next --------------------------------------
 def lasting(enc: RCEncounter, c: RCCombatant) -> dict[str, Any]:
