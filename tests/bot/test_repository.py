@@ -239,6 +239,27 @@ async def test_stale_version_raises_and_changes_nothing(repo: Repository) -> Non
     assert info.value.current is None
 
 
+async def test_a_commit_of_a_commands_events_alone_is_refused_whole_when_stale_or_reopening(repo: Repository) -> None:
+    # Almost every command commits its state and events and nothing else: PostgreSQL takes that as one statement.
+    enc = await repo.create_encounter(GUILD, CHANNEL, "dnd5e", {"n": 0})
+    await repo.commit(enc.id, 1, state={"n": 1}, events=[ev()])
+    before = await repo.get_encounter(enc.id)
+    with pytest.raises(VersionConflict) as info:
+        await repo.commit(enc.id, 1, state={"n": 99}, events=[ev("lost"), ev("lost too")])
+    assert (info.value.expected, info.value.current) == (1, 2)
+    with pytest.raises(VersionConflict) as info:
+        await repo.commit(enc.id + 1000, 1, state={}, events=[ev("lost")])
+    assert info.value.current is None
+    assert await repo.get_encounter(enc.id) == before
+    assert [(e.seq, e.command) for e in await repo.events(enc.id)] == [(1, "attack")]
+
+    ended = await repo.commit(enc.id, 2, state={"n": 2}, status="ended", events=[ev("end")])
+    await repo.create_encounter(GUILD, CHANNEL, "dnd5e", {})
+    with pytest.raises(EncounterExists):
+        await repo.commit(enc.id, ended, state={}, status="active", events=[ev("reopen")])
+    assert [(e.seq, e.command) for e in await repo.events(enc.id)] == [(1, "attack"), (2, "end")]
+
+
 async def test_commit_meta_status_and_set_meta(repo: Repository) -> None:
     enc = await repo.create_encounter(GUILD, CHANNEL, "dnd5e", {})
     due = datetime(2030, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
