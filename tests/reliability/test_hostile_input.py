@@ -166,6 +166,13 @@ def allowed_pings(live: LiveBot, snapshot: dict[str, Any], channel_id: int) -> s
     return users
 
 
+def shows_internals(reason: str, case: Case) -> bool:
+    """Whether a refusal names the bot's insides. A word the case typed itself is quoted back, not leaked:
+    Hypothesis draws text from constants in the loaded code too, such as `asyncpg` for `cards:`."""
+    typed = " ".join(str(value) for value in case.options.values())
+    return any(found.group(0) not in typed for found in INTERNALS.finditer(reason))
+
+
 async def run_case(live: LiveBot, case: Case) -> str:
     """Run one command; return what went wrong ('' when nothing did)."""
     standin, bot = live.standin, live.bot
@@ -205,7 +212,7 @@ async def run_case(live: LiveBot, case: Case) -> str:
         reason = answer.content[1:].strip()
         if len(reason) < 10 or GENERIC_FAILURE in reason:
             problems.append(f"the refusal does not say what is wrong: {answer.content!r}")
-        if INTERNALS.search(reason):
+        if shows_internals(reason, case):
             problems.append(f"the refusal shows internals: {answer.content!r}")
         if after != before:
             problems.append("a refused command changed the database")
