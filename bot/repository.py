@@ -979,10 +979,10 @@ class Repository:
         if meta:
             params.update(_check_meta(meta))
         optional = tuple(sorted(k for k in params if k in _OPTIONAL_SET))
-        update = _commit_statement(optional)
         new_events = list(events)
         if self._dialect == "postgresql" and new_events and not undo_seqs and change is None:
             return await self._commit_in_one_statement(optional, params, new_events)
+        update = _commit_statement(optional)
         writer = self._writer
         if writer is not None and not undo_seqs and change is None:
             # The commit of almost every command: see bot.precompiled.

@@ -169,7 +169,7 @@ class System(Generic[C]):
     player_side: ClassVar[str] = "heroes"
     options: ClassVar[dict[str, Option]] = {}
     # The module with this system's rules between fights (its `between.py`): lasting,
-    # carry_in, RESTS, rest, ADJUSTABLE, FLAGS, adjust, lines, and optionally campaign_out/in.
+    # carry_in, RESTS, rest, ADJUSTABLE, adjust, lines, and optionally FLAGS and campaign_out/in.
     # Not declared a ClassVar: mypy reads a module named in a class body as an instance variable,
     # and an instance variable may not override a ClassVar.
     between: Any = None
@@ -505,7 +505,7 @@ class System(Generic[C]):
 
         With `adjustable()`, every key a lasting state may hold: a campaign file's import refuses any other,
         which nothing here would read and every later export would carry."""
-        return frozenset(self.between.FLAGS) if self.between else frozenset()
+        return frozenset(getattr(self.between, "FLAGS", ()))
 
     def adjust(self, sheet: dict[str, Any], lasting: dict[str, Any], key: str, value: str) -> dict[str, Any]:
         """The lasting state with one value set by the GM (`value` as typed); InvalidInput if it does not fit."""

@@ -16,7 +16,7 @@ from rules import registry
 from rules.errors import InvalidInput
 from rules.text import english
 from rules.usertext import name_key
-from tests.rules.test_lasting_keys import distinct, written
+from tests.rules.lasting_writes import distinct, written
 
 ALICE, BOB = 7, 8
 DECK = ["9D", "AS", "10H", "JC"]

@@ -44,10 +44,6 @@ ADJUSTABLE = {
     N_("dead"): Adjustable(key="dead", kind="bool", help=N_("dead (yes/no)")),
 }
 
-# The yes/no values kept here that the GM does not set (System.lasting_flags): none, as `incapacitated` and
-# `dead` are adjustable. A campaign file's import refuses any key neither here nor in ADJUSTABLE.
-FLAGS: frozenset[str] = frozenset()
-
 
 def lasting(enc, f: Fighter) -> dict[str, Any]:
     # Grit back is written as full: a stored value (a GM adjustment) would otherwise outlast the fight.

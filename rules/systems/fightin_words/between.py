@@ -81,10 +81,6 @@ ADJUSTABLE = {
     ),
 }
 
-# The yes/no values kept here that the GM does not set (System.lasting_flags): none, as `dying`, `stable`
-# and `dead` are adjustable. A campaign file's import refuses any key neither here nor in ADJUSTABLE.
-FLAGS: frozenset[str] = frozenset()
-
 
 def lasting(enc, f: Fighter) -> dict[str, Any]:
     return {

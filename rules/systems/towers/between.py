@@ -52,10 +52,6 @@ ADJUSTABLE = {
     N_("dead"): Adjustable(key="dead", kind="bool", help=N_("dead (yes/no)")),
 }
 
-# The yes/no values kept here that the GM does not set (System.lasting_flags): none, as `dead` is adjustable.
-# A campaign file's import refuses any key neither here nor in ADJUSTABLE.
-FLAGS: frozenset[str] = frozenset()
-
 
 def lasting(enc, c: TowersCombatant) -> dict[str, Any]:
     kept = [x for x in c.conditions if x.until_phase is None and not x.ongoing and not x.name.startswith(PREFIX)]
