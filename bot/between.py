@@ -36,6 +36,10 @@ UNDOABLE = ("/campaign rest", "/campaign adjust", "/check")
 IMPORT = "/campaign import"
 MAX_VALUE_CHARS = 200
 SYSTEM_STATE = "rules"  # where the campaign state keeps the system's part (e.g. the Editor-in-Chief's pool)
+# The cards a system's checks flip from (99 Towers), kept in its part. They go on as the dice do: put back
+# by an undo, the deck would deal the undone flip's cards again, the cards to come shown to the table.
+DECK = "deck"
+GOES_ON = ((SYSTEM_STATE, DECK),)
 OTHER_SYSTEM = N_("That character belongs to another rule system than this campaign's.")
 
 
@@ -201,7 +205,7 @@ class Between:
         campaign = written.get("campaign")
         if campaign is not None:
             current = await self.repo.get_campaign(key)
-            if current is not None and current.state.get(SYSTEM_STATE) != campaign.get(SYSTEM_STATE):
+            if current is not None and rules_part(current.state) != rules_part(campaign):
                 moved.append(say("the campaign's own state"))
         if moved:
             raise InvalidInput(
@@ -274,9 +278,14 @@ class Between:
             await self._still_stands(key, change.command, change.before.get("after"))
             summary = cut(say("Undid {command}: {summary}", command=change.command, summary=change.summary), 500)
             log = NewChange(key, by.user_id, UNDO, summary, {}, by_name)
-            if await self.repo.undo_change(change.id, log, _fit):
+            if await self.repo.undo_change(change.id, log, _fit, GOES_ON):
                 return summary
         raise InvalidInput("There is no rest, adjustment or check to undo.")
+
+
+def rules_part(state: dict[str, Any]) -> dict[str, Any]:
+    """The system's part of a campaign state that an undo puts back: all of it but the deck."""
+    return {k: v for k, v in (state.get(SYSTEM_STATE) or {}).items() if k != DECK}
 
 
 def _fit(system: str, sheet: dict[str, Any], lasting: dict[str, Any]) -> dict[str, Any]:

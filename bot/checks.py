@@ -25,7 +25,7 @@ from rules.system import CheckOutcome, CheckRequest, Resting, System
 from rules.text import Secret, Text
 from rules.usertext import mark
 
-from .between import SYSTEM_STATE, Between, of_this_system
+from .between import DECK, SYSTEM_STATE, Between, of_this_system, rules_part
 from .repository import CharacterRecord, NewChange
 from .roster import may_read
 
@@ -218,7 +218,7 @@ class Checks:
         state = dict(campaign.state)
         chance = Chance(
             self.between._rng(key, state),
-            deck=tuple((state.get(SYSTEM_STATE) or {}).get("deck") or ()),
+            deck=tuple((state.get(SYSTEM_STATE) or {}).get(DECK) or ()),
             entered_dice=parse_entered(dice) if dice else (),
             entered_cards=parse_cards(cards) if cards else (),
         )
@@ -247,7 +247,8 @@ class Checks:
             after[against.id] = system.fit_lasting(against.sheet, outcome.against_lasting)
         originals = {record.id: record.lasting} | ({against.id: against.lasting} if against is not None else {})
         after = {i: state for i, state in after.items() if state != originals[i]}
-        touched = outcome.campaign is not None and outcome.campaign != state.get(SYSTEM_STATE)
+        # The deck going on is no change to take back (see DECK).
+        touched = outcome.campaign is not None and rules_part(new_state) != rules_part(state)
         before: dict[str, Any] = {}
         if after or touched:
             replaced = {i: originals[i] for i in after}

@@ -530,6 +530,40 @@ def _write_lasting(
         conn.execute(sa.insert(CC).values(row))
 
 
+def _campaign_put_back(now: dict[str, Any] | None, before: dict[str, Any]) -> dict[str, Any] | None:
+    """The campaign state an undo writes: the whole state a rest replaced (and a check logged before
+    checks kept less), or else a check's `campaign_part` over the state as it is ``now``, with the offer the
+    check made withdrawn (if it still stands): what happened since to the rest of it stays."""
+    part = before.get("campaign_part")
+    if part is None:
+        return before.get("campaign")
+    if now is None:
+        return None
+    restored = dict(now) | part
+    offer = before.get("offer")
+    if offer:
+        offers = dict(restored.get(offer["key"]) or {})
+        if (offers.get(offer["character"]) or {}).get("turn") == offer["turn"]:
+            del offers[offer["character"]]
+        restored[offer["key"]] = offers
+    return restored
+
+
+def _going_on(
+    restored: dict[str, Any], now: dict[str, Any] | None, paths: Collection[tuple[str, str]]
+) -> dict[str, Any]:
+    """``restored`` with the value at each of ``paths`` as it is ``now`` (or without it, if it has none)."""
+    out = dict(restored)
+    for outer, inner in paths:
+        current = (now or {}).get(outer) or {}
+        kept = {k: v for k, v in (out.get(outer) or {}).items() if k != inner}
+        if inner in current:
+            kept[inner] = current[inner]
+        if kept or outer in out:
+            out[outer] = kept
+    return out
+
+
 def _change_row(change: NewChange, now: datetime) -> dict[str, Any]:
     return {
         "guild_id": change.guild_id,
@@ -755,10 +789,13 @@ class Repository:
         stmt = sa.select(CC).where(CC.c.guild_id == guild_id).order_by(CC.c.id.desc()).limit(limit)
         return [ChangeRecord(**_read_texts(row._mapping)) for row in await self._fetch(stmt)]
 
-    async def undo_change(self, change_id: int, log: NewChange, fit: Fit | None = None) -> bool:
+    async def undo_change(
+        self, change_id: int, log: NewChange, fit: Fit | None = None, goes_on: Collection[tuple[str, str]] = ()
+    ) -> bool:
         """Restore what change ``change_id`` replaced; False if it was undone meanwhile. ``fit`` (a
         character's system, sheet and lasting state → the lasting state to store) fits what is put back
-        to each character's sheet as stored now: it may have been edited since."""
+        to each character's sheet as stored now: it may have been edited since. What the campaign state
+        holds at each of ``goes_on`` (a key, then a key inside its value) stays as it is now."""
 
         def body(conn: sa.Connection) -> bool:
             marked = conn.execute(
@@ -772,30 +809,12 @@ class Repository:
                 rows = conn.execute(sa.select(CH.c.id, CH.c.system, CH.c.sheet).where(CH.c.id.in_(lasting)))
                 sheets = {row.id: (row.system, row.sheet) for row in rows}
                 lasting = {i: fit(*sheets[i], value) if i in sheets else value for i, value in lasting.items()}
-            _write_lasting(conn, lasting, log, self._campaign_put_back(conn, log.guild_id, before))
+            now = conn.execute(sa.select(CT.c.state).where(CT.c.guild_id == log.guild_id)).scalar_one_or_none()
+            restored = _campaign_put_back(now, before)
+            _write_lasting(conn, lasting, log, _going_on(restored, now, goes_on) if restored is not None else None)
             return True
 
         return await self._transaction(body)
-
-    @staticmethod
-    def _campaign_put_back(conn: sa.Connection, guild_id: int, before: dict[str, Any]) -> dict[str, Any] | None:
-        """The campaign state an undo writes: the whole state a rest replaced (and a check logged before
-        checks kept less), or else a check's `campaign_part` over the state as it is now, with the offer the
-        check made withdrawn (if it still stands): what happened since to the rest of it stays."""
-        part = before.get("campaign_part")
-        if part is None:
-            return before.get("campaign")
-        state = conn.execute(sa.select(CT.c.state).where(CT.c.guild_id == guild_id)).scalar_one_or_none()
-        if state is None:
-            return None
-        restored = dict(state) | part
-        offer = before.get("offer")
-        if offer:
-            offers = dict(restored.get(offer["key"]) or {})
-            if (offers.get(offer["character"]) or {}).get("turn") == offer["turn"]:
-                del offers[offer["character"]]
-            restored[offer["key"]] = offers
-        return restored
 
     # -- the NPC library ---------------------------------------------------------------
 

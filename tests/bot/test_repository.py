@@ -93,6 +93,25 @@ async def test_a_checks_undo_leaves_a_later_offer_of_its_character(repo: Reposit
     assert (await repo.get_campaign(GUILD)).state == newer
 
 
+async def test_an_undo_leaves_what_goes_on_as_it_is_now_whatever_the_entry_put_back(repo: Repository) -> None:
+    await repo.save_campaign(GUILD, system="99-towers")
+    tony = await repo.add_character(GUILD, 7, "Tony", "99-towers", {})
+    goes_on = (("rules", "deck"),)
+    # a change logged when the whole campaign state was put back, and one that puts back the rules' part
+    whole = {"characters": {str(tony.id): {}}, "campaign": {"rules": {"deck": ["AS", "KS"], "pool": 1}}}
+    part = {"characters": {str(tony.id): {"stun": 3}}, "campaign": None, "campaign_part": {"rules": {"pool": 2}}}
+    await repo.save_lasting({tony.id: {"stun": 3}}, NewChange(GUILD, 1, "/campaign rest", "old", whole), {})
+    await repo.save_lasting({tony.id: {"stun": 5}}, NewChange(GUILD, 1, "/campaign rest", "new", part), {})
+    await repo.save_lasting({}, NewChange(GUILD, 7, "/check", "flip", {}), {"rules": {"deck": ["2H"], "pool": 3}})
+    changes = {c.summary: c for c in await repo.changes(GUILD)}
+    old, new = changes["old"], changes["new"]
+    assert await repo.undo_change(new.id, NewChange(GUILD, 1, "/campaign undo", "undid", {}), None, goes_on)
+    assert (await repo.get_campaign(GUILD)).state == {"rules": {"deck": ["2H"], "pool": 2}}
+    assert await repo.undo_change(old.id, NewChange(GUILD, 1, "/campaign undo", "undid", {}), None, goes_on)
+    assert (await repo.get_campaign(GUILD)).state == {"rules": {"deck": ["2H"], "pool": 1}}
+    assert (await repo.character_by_id(GUILD, tony.id)).lasting == {}
+
+
 # -- characters --------------------------------------------------------------------
 
 

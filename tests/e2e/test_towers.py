@@ -298,20 +298,29 @@ async def test_check_against_another_character_is_an_opposed_flip_with_entered_c
     ], duel.content
 
 
-async def test_a_check_flips_from_the_campaigns_deck_and_undo_puts_the_cards_back(standin, bot):
+async def test_a_check_flips_from_the_campaigns_deck_which_an_undo_leaves_going_on(standin, bot):
     await characters(standin)
+    guild = standin.world.default_guild.id
+    await say(standin, "gm", "/campaign adjust", character="Tony", key="stun", value="4")
+    rested = await say(standin, "gm", "/campaign rest", kind="five_minutes")
+    assert "Tony" in rested.content, rested.content
     first = await say(standin, "alice", "/check", character="Tony", kind="pd", dc=2)
     assert not first.ephemeral and "✍️" not in first.content and "Tony PD 3:" in first.content, first.content
-    campaign = await bot.core.repo.get_campaign(standin.world.default_guild.id)
-    deck = campaign.state["rules"]["deck"]
+    deck = (await bot.core.repo.get_campaign(guild)).state["rules"]["deck"]
     assert len(deck) == 52 - 5  # two cards for the effect, three for Tony's PD
     second = await say(standin, "alice", "/check", character="Tony", kind="pd", dc=2)
-    campaign = await bot.core.repo.get_campaign(standin.world.default_guild.id)
-    assert campaign.state["rules"]["deck"] == deck[:-5], second.content  # the next cards off the same deck
+    after = (await bot.core.repo.get_campaign(guild)).state["rules"]["deck"]
+    assert after == deck[:-5], second.content  # the next cards off the same deck
+    # The checks changed nothing but the deck, which goes on as the dice do: the undo takes back the rest
+    # (the deck moving since does not stand in its way), and the next flip deals new cards.
     undone = await say(standin, "gm", "/campaign undo")
-    assert "Undid" in undone.content and "/check character:Tony kind:pd" in undone.content, undone.content
-    campaign = await bot.core.repo.get_campaign(standin.world.default_guild.id)
-    assert campaign.state["rules"]["deck"] == deck
+    assert "Undid /campaign rest kind:five_minutes" in undone.content, undone.content
+    assert (await bot.core.repo.get_campaign(guild)).state["rules"]["deck"] == after
+    (tony,) = [c for c in await bot.core.repo.list_characters(guild) if c.name == "Tony"]
+    assert tony.lasting["stun"] == 4
+    assert "Undid /campaign adjust" in (await say(standin, "gm", "/campaign undo")).content
+    nothing = await say(standin, "gm", "/campaign undo")
+    assert nothing.ephemeral and "no rest, adjustment or check to undo" in nothing.content, nothing.content
 
 
 async def test_a_check_refuses_a_missing_attack_value_and_an_unknown_option_and_logs_nothing(standin, bot):
