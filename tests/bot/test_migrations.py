@@ -24,7 +24,7 @@ from bot.repository import DuplicateName, NewChange, NewEvent, Repository
 from bot.tables import UTCDateTime, metadata
 
 ROOT = Path(__file__).resolve().parents[2]
-HEAD = "0009"
+HEAD = "0010"
 TABLES = {"campaign", "character", "encounter", "event", "npc", "campaign_change", "campaign_place", "encounter_share"}
 
 
@@ -197,9 +197,9 @@ async def test_sqlite_table_rebuild_keeps_child_rows(engine, tmp_path: Path, mon
 
     scripts = tmp_path / "migrations"
     shutil.copytree(bot.db.MIGRATIONS_DIR, scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0010_rebuild.py").write_text(
-        'revision = "0010"\n'
-        'down_revision = "0009"\n'
+    (scripts / "versions" / "0011_rebuild.py").write_text(
+        'revision = "0011"\n'
+        'down_revision = "0010"\n'
         "import sqlalchemy as sa\n"
         "from alembic import op\n"
         "def upgrade():\n"
@@ -210,7 +210,7 @@ async def test_sqlite_table_rebuild_keeps_child_rows(engine, tmp_path: Path, mon
     bot.db.head_revision.cache_clear()
     try:
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0010"
+        assert await _revision(engine) == "0011"
     finally:
         monkeypatch.undo()
         bot.db.head_revision.cache_clear()
@@ -443,5 +443,35 @@ async def test_0009_names_a_row_left_on_its_old_key_so_its_name_finds_it(databas
         assert (await repo.get_npc(1, "goblin")).name == "Goblin"
         assert await repo.remove_npc(1, "Goblin (2)")
         assert [n.name for n in await repo.list_npcs(1)] == ["Goblin"]
+    finally:
+        await engine.dispose()
+
+
+async def test_0010_names_a_row_whose_name_shows_nothing_so_it_can_join_and_be_exported(database_url: str) -> None:
+    engine = create_engine(database_url)
+    try:
+        await _migrate_to(engine, "0009")
+        rows = [
+            ("character", 7, "\u200b", ""),
+            ("character", 7, "Unnamed", "unnamed"),  # the player already has one: the next number
+            ("character", 8, "\u3164", ""),
+            ("character", 8, "Sam", "sam"),
+            ("npc", None, "\u200d\u200b", ""),
+        ]
+        async with engine.begin() as conn:
+            for table, owner, name, key in rows:
+                owned = ("owner_id, lasting, ", f"{owner}, '{{}}', ") if table == "character" else ("", "")
+                statement = sa.text(
+                    f"INSERT INTO {table} (guild_id, {owned[0]}name, name_key, system, sheet, created_at) "
+                    f"VALUES (1, {owned[1]}:name, :key, 'factions', '{{}}', :t)"
+                ).bindparams(sa.bindparam("t", type_=UTCDateTime()))
+                await conn.execute(statement, {"name": name, "key": key, "t": datetime(2026, 11, 28, tzinfo=UTC)})
+        await upgrade_schema(engine)
+        assert await _revision(engine) == HEAD
+        repo = Repository(engine)
+        assert sorted(c.name for c in await repo.list_characters(1, owner_id=7)) == ["Unnamed", "Unnamed (2)"]
+        assert [c.name for c in await repo.list_characters(1, owner_id=8)] == ["Sam", "Unnamed"]
+        assert (await repo.get_character(1, "unnamed", owner_id=8)).name == "Unnamed"
+        assert [n.name for n in await repo.list_npcs(1)] == ["Unnamed"]
     finally:
         await engine.dispose()
