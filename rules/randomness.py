@@ -26,6 +26,7 @@ from .errors import DiceError, InvalidInput
 from .rng import Rng
 from .said import say, say_plural
 
+DECK_SIZE = 52
 _REPORTING: ContextVar[Chance | None] = ContextVar("reporting", default=None)
 
 
@@ -108,8 +109,8 @@ class Chance:
 
     # cards --------------------------------------------------------------
     def flip(self, count: int) -> tuple[Card, ...]:
-        if count > 52:
-            raise InvalidInput(say("At most {n} cards can be flipped at once.", n=52))
+        if count > DECK_SIZE:
+            raise InvalidInput(say("At most {n} cards can be flipped at once.", n=DECK_SIZE))
         turned: list[Card] = []
         for _ in range(max(0, count)):
             turned.append(self._next_card(turned))
@@ -123,6 +124,29 @@ class Chance:
                     )
                 seen.add(card.code)
         return cards
+
+    def deal(self, count: int) -> tuple[Card, ...]:
+        """`count` cards, past one deck if need be (a long fall's damage flips), turned as at a table: the
+        deck is shuffled anew each time it runs out. Entered by hand, each card comes at most once between
+        two reshuffles; where the first falls depends on how far the table's deck was turned before, so
+        any place that fits will do."""
+        if not self._cards_entered:
+            cards: list[Card] = []
+            while len(cards) < count:
+                cards += self.flip(min(DECK_SIZE, count - len(cards)))
+            return tuple(cards)
+        dealt = tuple(self._next_card() for _ in range(max(0, count)))
+        again = _too_soon(dealt)
+        if again is not None:
+            raise InvalidInput(
+                say(
+                    "{card} was entered again too soon: a deck has one of each card and is reshuffled only when "
+                    "it runs out, after {n} cards.",
+                    card=str(again),
+                    n=DECK_SIZE,
+                )
+            )
+        return dealt
 
     def _next_card(self, in_hand: Sequence[Card] = ()) -> Card:
         """`in_hand`: the cards this flip has turned so far, which a reshuffle midway leaves out."""
@@ -166,3 +190,23 @@ class Chance:
                     n=count,
                 )
             )
+
+
+def _too_soon(cards: Sequence[Card]) -> Card | None:
+    """None when `cards` can come from a deck reshuffled each time it runs out, the first reshuffle
+    after 1 to 52 of them (as far as the deck was turned before), the next ones every 52. Else the card
+    that comes again too soon where the best such reading breaks down, the latest."""
+    latest, card = -1, None
+    for first in range(1, min(DECK_SIZE, len(cards)) + 1):
+        seen: set[str] = set()
+        for i, dealt in enumerate(cards):
+            if i >= first and (i - first) % DECK_SIZE == 0:
+                seen = set()  # reshuffled
+            if dealt.code in seen:
+                if i > latest:
+                    latest, card = i, dealt
+                break
+            seen.add(dealt.code)
+        else:
+            return None
+    return card

@@ -106,10 +106,29 @@ def test_a_fall_past_one_deck_flips_the_next_cards_from_a_fresh_deck():
     climber = out.state.find("Climber")
     assert (climber.stun, climber.lethal) == (400 - 200 - 16, 400 - 16)
     assert "Fall of 200 feet: 200 physical STUN and 80 damage flips" in texts(out)[0]
-    # one deck's worth holds each card once
+    # one deck's worth holds each card once, wherever its reshuffle falls
     twice = DECK[:51] + ["AS"] + second
-    with pytest.raises(InvalidInput, match="entered twice in one flip"):
+    with pytest.raises(InvalidInput, match="entered again too soon"):
         command(enc, "damage", target="Climber", amount="200 ft", cards=" ".join(twice))
+
+
+def test_a_fall_entered_by_hand_may_reshuffle_where_the_tables_deck_ran_out():
+    # 100 feet: 40 flips. The table's deck had 30 cards left: the 31st card comes from a fresh deck, so
+    # cards of the first 30 may come again within 52.
+    enc = add(new(), "Climber", "2D", "er=0 stun=400 lethal=400").state
+    out = command(enc, "damage", target="Climber", amount="100 ft", cards=" ".join(DECK[22:] + DECK[22:32]))
+    assert "40 damage flips" in texts(out)[0]
+    # the same card three times in a row fits no deck (twice does: the table's deck had one card left)
+    command(enc, "damage", target="Climber", amount="100 ft", cards=" ".join(["2C", "2C"] + DECK[:38]))
+    with pytest.raises(InvalidInput, match="2♣ was entered again too soon"):
+        command(enc, "damage", target="Climber", amount="100 ft", cards=" ".join(["2C", "2C", "2C"] + DECK[:37]))
+    # each of two cards again 10 later: one reshuffle cannot fall between both pairs; the card named is
+    # where the reading that goes furthest breaks down
+    close = DECK[:40]
+    close[10], close[30] = close[0], close[20]
+    with pytest.raises(InvalidInput, match="entered again too soon") as refused:
+        command(enc, "damage", target="Climber", amount="100 ft", cards=" ".join(close))
+    assert "8♥" in str(refused.value)  # the 21st card of the deck, close[30]
 
 
 def test_the_highest_fall_the_command_takes_is_dealt():

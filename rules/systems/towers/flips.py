@@ -71,18 +71,11 @@ class Flip(Value):
         return line
 
 
-DECK = 52
-
-
 def damage_cards(chance: Chance, count: int) -> tuple[str, ...]:
     """Every card of a damage flip, whose hearts all count. A long fall flips 2 per 5 feet, past one deck:
-    the cards go on from the encounter's deck, shuffled anew each time it runs out, as at a table (so a
-    deck partly turned before the fall ends inside its first 52 cards). Each 52 in turn counts as one
-    flip, the most a deck can give at once, within which a card entered by hand may come only once."""
-    cards: list[str] = []
-    while len(cards) < count:
-        cards += (card.code for card in chance.flip(min(DECK, count - len(cards))))
-    return tuple(cards)
+    the cards go on from the encounter's deck, shuffled anew each time it runs out, as at a table
+    (`Chance.deal`)."""
+    return tuple(card.code for card in chance.deal(count))
 
 
 def card_count(base: int, mods: Mods) -> int:
