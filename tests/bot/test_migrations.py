@@ -232,6 +232,18 @@ async def _migrate_to(engine, revision: str) -> None:
         await conn.run_sync(run)
 
 
+async def _insert_named(engine, rows: list[tuple[str, int | None, str, str]]) -> None:
+    """Characters and NPCs (table, owner, name, name key) written as an older revision's code wrote them."""
+    async with engine.begin() as conn:
+        for table, owner, name, key in rows:
+            owned = ("owner_id, lasting, ", f"{owner}, '{{}}', ") if table == "character" else ("", "")
+            statement = sa.text(
+                f"INSERT INTO {table} (guild_id, {owned[0]}name, name_key, system, sheet, created_at) "
+                f"VALUES (1, {owned[1]}:name, :key, 'factions', '{{}}', :t)"
+            ).bindparams(sa.bindparam("t", type_=UTCDateTime()))
+            await conn.execute(statement, {"name": name, "key": key, "t": datetime(2026, 11, 28, tzinfo=UTC)})
+
+
 async def test_0002_carries_a_filled_0001_database_forward(database_url: str) -> None:
     """Campaigns, characters, encounters and events written under 0001 survive 0002
     unchanged; characters start with nothing carried over and names become unique per owner."""
@@ -361,14 +373,7 @@ async def test_0007_gives_stored_names_the_key_a_fight_compares_by(database_url:
             ("character", 8, "\u2694\ufe0f Blade", "\u2694\ufe0f blade"),
             ("npc", None, "Gob\u200blin", "gob\u200blin"),
         ]
-        async with engine.begin() as conn:
-            for table, owner, name, key in rows:
-                owned = ("owner_id, lasting, ", f"{owner}, '{{}}', ") if table == "character" else ("", "")
-                statement = sa.text(
-                    f"INSERT INTO {table} (guild_id, {owned[0]}name, name_key, system, sheet, created_at) "
-                    f"VALUES (1, {owned[1]}:name, :key, 'factions', '{{}}', :t)"
-                ).bindparams(sa.bindparam("t", type_=UTCDateTime()))
-                await conn.execute(statement, {"name": name, "key": key, "t": datetime(2026, 11, 28, tzinfo=UTC)})
+        await _insert_named(engine, rows)
         await _migrate_to(engine, "0007")
         repo = Repository(engine)
         assert (await repo.get_character(1, "\u2694 Blade", owner_id=8)).name == "\u2694\ufe0f Blade"
@@ -425,14 +430,7 @@ async def test_0009_names_a_row_left_on_its_old_key_so_its_name_finds_it(databas
             ("npc", None, "Goblin", "goblin"),
             ("npc", None, "Gob\u200blin", "gob\u200blin"),
         ]
-        async with engine.begin() as conn:
-            for table, owner, name, key in rows:
-                owned = ("owner_id, lasting, ", f"{owner}, '{{}}', ") if table == "character" else ("", "")
-                statement = sa.text(
-                    f"INSERT INTO {table} (guild_id, {owned[0]}name, name_key, system, sheet, created_at) "
-                    f"VALUES (1, {owned[1]}:name, :key, 'factions', '{{}}', :t)"
-                ).bindparams(sa.bindparam("t", type_=UTCDateTime()))
-                await conn.execute(statement, {"name": name, "key": key, "t": datetime(2026, 11, 28, tzinfo=UTC)})
+        await _insert_named(engine, rows)
         await upgrade_schema(engine)
         assert await _revision(engine) == HEAD
         repo = Repository(engine)
@@ -458,14 +456,7 @@ async def test_0010_names_a_row_whose_name_shows_nothing_so_it_can_join_and_be_e
             ("character", 8, "Sam", "sam"),
             ("npc", None, "\u200d\u200b", ""),
         ]
-        async with engine.begin() as conn:
-            for table, owner, name, key in rows:
-                owned = ("owner_id, lasting, ", f"{owner}, '{{}}', ") if table == "character" else ("", "")
-                statement = sa.text(
-                    f"INSERT INTO {table} (guild_id, {owned[0]}name, name_key, system, sheet, created_at) "
-                    f"VALUES (1, {owned[1]}:name, :key, 'factions', '{{}}', :t)"
-                ).bindparams(sa.bindparam("t", type_=UTCDateTime()))
-                await conn.execute(statement, {"name": name, "key": key, "t": datetime(2026, 11, 28, tzinfo=UTC)})
+        await _insert_named(engine, rows)
         await upgrade_schema(engine)
         assert await _revision(engine) == HEAD
         repo = Repository(engine)
