@@ -531,6 +531,17 @@ def test_a_removed_unleashed_villain_takes_its_extra_turn_with_it():
     assert acting(enc) == ["Nova"] and enc.round == 2
 
 
+def test_an_extra_turn_is_not_unleashed_again_and_a_chain_saved_before_leaves_whole():
+    enc = villain()
+    with pytest.raises(InvalidInput, match="extra turn of an Unleashed villain"):
+        cmd(enc, "act", GM, action="unleash", target="Dr Rot (Unleashed)")
+    # a state saved while an extra turn could still be Unleashed: its own extra turn leaves with the villain
+    extra = enc.find("Dr Rot (Unleashed)")
+    chained = extra.but(id=f"c{enc.next_id}", name="Dr Rot (Unleashed) (Unleashed)", echo_of=extra.id)
+    enc = enc.but(combatants=enc.combatants + (chained,), next_id=enc.next_id + 1)
+    assert SYSTEM.leaving(enc, enc.find("Dr Rot").id) == (enc.find("Dr Rot").id, extra.id, chained.id)
+
+
 def test_a_condition_timed_on_a_removed_combatants_turn_ends_with_the_round():
     enc = new()
     enc = join(join(enc, "Nova", 15), "Bolt", 10)

@@ -189,6 +189,10 @@ def unleash(system, enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncount
         raise InvalidInput(say("{who} is already Unleashed.", who=c.name))
     if c.is_hero:
         raise NotAllowed(say("Only villains are Unleashed."))
+    if c.echo_of:
+        raise InvalidInput(
+            say("{who} is the extra turn of an Unleashed villain: it cannot be Unleashed itself.", who=c.name)
+        )
     if c.zombie:
         c = c.but(wounds=c.wounds + 2, max_wounds=c.max_wounds + 2)
         boost = say("+2 Wounds")

@@ -151,8 +151,13 @@ class RottedCapes(System[RCCombatant]):
         return ordered, slots, events
 
     def leaving(self, enc, cid) -> tuple[str, ...]:
-        # An Unleashed villain's extra turn leaves with it.
-        return (cid, *(c.id for c in enc.combatants if c.echo_of == cid))
+        # An Unleashed villain's extra turn leaves with it (and an extra turn's own, from a state saved
+        # before an extra turn could no longer be Unleashed).
+        leaving = [cid]
+        for c in enc.combatants:
+            if c.echo_of in leaving:
+                leaving.append(c.id)
+        return tuple(leaving)
 
     def can_act(self, enc, c) -> bool:
         if c.out or c.passing:
