@@ -282,6 +282,14 @@ def test_wound_penalty_applies_to_attacks_and_does_not_stack_with_exhaustion():
     assert "d20 10 + 5 − 3 wounds/exhaustion = 12" in texts(out)[0]
 
 
+@pytest.mark.parametrize("level", [0, 7, 8, 9])
+def test_an_exhaustion_level_outside_the_seeds_six_is_refused_and_changes_nothing(level):
+    enc = duel()
+    with pytest.raises(InvalidInput, match="Exhaustion has levels 1 to 6"):
+        cmd(enc, "condition_add", target="Nova", condition=f"Exhaustion {level}")
+    assert not who(enc, "Nova").conditions
+
+
 def test_unconscious_target_in_the_same_area_takes_critical_hits():
     enc = duel()
     enc = run(enc, "condition_add", target="Brute", condition="Unconscious")

@@ -38,6 +38,7 @@ _ALIASES = {
     "grapple": "Grappled",
     "restrain": "Restrained",
 }
+MAX_EXHAUSTION = 6  # the seed's six levels: the sixth is death
 # These follow from Stamina and Wounds: the damage rules set and clear them.
 DERIVED = ("Unconscious", "Wounded", "Incapacitated")
 HELPLESS = ("Unconscious", "Incapacitated")
@@ -100,7 +101,7 @@ def add(c: RCCombatant, condition: Condition) -> RCCombatant:
     `weakened` takes the higher penalty ("Multiple instances affecting the same stat do not stack")."""
     old = c.condition(condition.name)
     if old and condition.name == "Exhaustion":
-        condition = condition.but(level=min(6, old.level + condition.level))
+        condition = condition.but(level=min(MAX_EXHAUSTION, old.level + condition.level))
     kept = tuple(x for x in c.conditions if not _same(x, condition))
     return c.but(conditions=kept + (condition,))
 

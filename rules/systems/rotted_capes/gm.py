@@ -303,6 +303,8 @@ def add_condition(enc: RCEncounter, action, chance):
     may_change(enc, action)
     target = economy.real(enc, enc.find(action.target))
     name, level = cond.canonical(action.condition)
+    if name == "Exhaustion" and not 1 <= level <= cond.MAX_EXHAUSTION:
+        raise InvalidInput(say("Exhaustion has levels 1 to {n} (at {n} the creature dies).", n=cond.MAX_EXHAUSTION))
     if name in cond.DERIVED and name != "Unconscious":
         raise InvalidInput(
             say("{condition} follows from Wounds and Stamina: the bot sets it by itself.", condition=term(name))
@@ -344,7 +346,7 @@ def add_condition(enc: RCEncounter, action, chance):
     t = cond.add(target, condition)
     events = []
     exhausted = t.condition("Exhaustion")
-    if exhausted is not None and exhausted.level >= 6:
+    if exhausted is not None and exhausted.level >= cond.MAX_EXHAUSTION:
         t = t.but(dead=True, out=True)
         events.append(Event(kind="info", text=seq("☠️ ", say("{who} reaches Exhaustion 6 and dies.", who=t.name))))
     if name == "Unconscious":
