@@ -280,7 +280,7 @@ class System(Generic[C]):
         """A section as its form field shows it: `key=value` per line, the sheet's values (or the defaults;
         an optional value that is unset reads `key=`)."""
         values = self.sheet_type.model_validate(sheet or {}).model_dump(mode="json")
-        return "\n".join(f"{key}={_form_value(values[key])}" for key in section.keys)
+        return "\n".join(f"{key}={sheet_value(values[key])}" for key in section.keys)
 
     def overlong_section(self, sheet: dict[str, Any], most: int) -> str | None:
         """The label of the first section whose form text (every key written out) is longer than `most`
@@ -637,7 +637,9 @@ def _form_line(line: str) -> tuple[str, str]:
     raise InvalidInput(say("Could not read {line}: write one `key=value` per line.", line=quoted(line.strip(), 40)))
 
 
-def _form_value(value: Any) -> str:
+def sheet_value(value: Any) -> str:
+    """A sheet's value as a form and `/character show` write it: yes/no, and nothing for one left unset
+    (its default applies)."""
     if value is None:
         return ""
     if isinstance(value, bool):

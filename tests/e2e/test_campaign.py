@@ -144,6 +144,10 @@ async def test_an_attribute_lost_on_wound_recovery_outlasts_the_next_fight(stand
     assert (await nova(bot, standin)).lasting["attribute_losses"] == ["Strength"]
     shown = await say(standin, "alice", "/character show", name="Nova")
     assert "Strength −1" in shown.embeds[0]["fields"][0]["value"]
+    # the sheet as its form writes it: yes/no, and a dash for a value left to its default
+    sheet = "\n".join(field["value"] for field in shown.embeds[0]["fields"][1:])
+    assert "`stamina_defense` = —" in sheet and "`zombie` = no" in sheet, sheet
+    assert "None" not in sheet and "False" not in sheet, sheet
 
 
 async def test_adjust_undo_and_the_log_say_who_changed_what(standin, bot):
