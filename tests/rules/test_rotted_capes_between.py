@@ -95,6 +95,14 @@ def test_unconscious_from_stamina_loss_carries_over_and_a_flaw_lowers_maximum_wo
     assert nova.has("Unconscious") and nova.has("Wounded")
 
 
+def test_flaws_past_the_sheets_wounds_say_the_maximum_stays_at_one():
+    sheet = SYSTEM.parse_sheet(SHEET)
+    said = [english(line) for line in SYSTEM.lasting_lines(sheet, {"flaws": 2})]
+    assert any("Wounds 1/1; 2 physical flaws (maximum Wounds −2)" in line for line in said), said
+    said = [english(line) for line in SYSTEM.lasting_lines(sheet, {"flaws": 3})]
+    assert any("Wounds 1/1; 3 physical flaws (maximum Wounds −3, never below 1)" in line for line in said), said
+
+
 def test_end_of_scene_gives_all_stamina_back_or_half_when_unconscious():
     out = rest(
         "end_scene", resting({"stamina": 3, "wounds": 2}, "Nova"), resting({"stamina": 0, "unconscious": True}, "Bolt")

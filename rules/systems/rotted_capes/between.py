@@ -176,6 +176,7 @@ def _view(sheet: RCSheet | dict[str, Any], state: dict[str, Any]) -> dict[str, A
         "wounds": kept(state, "wounds", max_wounds),
         "max_wounds": max_wounds,
         "flaws": flaws,
+        "flaws_floored": bool(sheet.wounds) and sheet.wounds - flaws < 1,
         "plot_points": state.get("plot_points"),
         "exhaustion": int(state.get("exhaustion", 0)),
         "hiatuses": int(state.get("hiatuses", 0)),
@@ -424,6 +425,13 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
             "; ",
             say_plural(
                 "{n} physical flaw (maximum Wounds −{n})", "{n} physical flaws (maximum Wounds −{n})", flaws, n=flaws
+            )
+            if not v["flaws_floored"]
+            else say_plural(
+                "{n} physical flaw (maximum Wounds −{n}, never below 1)",
+                "{n} physical flaws (maximum Wounds −{n}, never below 1)",
+                flaws,
+                n=flaws,
             ),
         )
     out.append(wounds)
