@@ -233,9 +233,10 @@ def test_condition_list_remove_and_refusals():
         cmd(enc, "condition_add", target="Nova", condition="Wounded")
     with pytest.raises(NotAllowed):
         cmd(enc, "condition_add", BOB, target="Nova", condition="Prone")
-    assert who(enc, "Nova").economy.pace == 4  # the turn began before the grapple
+    assert who(enc, "Nova").economy.pace == 0  # "Your Pace becomes 0", in Nova's own turn too
     enc = run(enc, "condition_remove", target="Nova", condition="grappled")
     assert not who(enc, "Nova").conditions
+    assert who(enc, "Nova").economy.pace == 4  # free again: the Pace left comes back
 
 
 def test_exhaustion_stacks_and_six_is_death():

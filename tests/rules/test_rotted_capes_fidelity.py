@@ -326,7 +326,23 @@ def test_a_pace_worn_to_zero_still_dashes_one_area():
     # Grappled: "Your Pace becomes 0, and you cannot benefit from bonuses to Pace"
     held = run(exhausted_nova(1), "condition_add", target="Nova", condition="Grappled")
     held = end_turn(end_turn(held, ALICE).state, GM).state
-    assert texts(cmd(held, "act", ALICE, action="dash")) == ["Nova dashes: 0 areas of movement left."]
+    with pytest.raises(NotAllowed, match="held fast"):
+        cmd(held, "act", ALICE, action="dash")
+
+
+def test_pace_lost_in_the_bearers_own_turn_is_lost_from_what_is_left():
+    # Restrained: "Your Pace becomes 0"; Exhaustion's levels come off the Pace
+    enc = exhausted_nova(1)  # Pace 3, Nova's turn
+    enc = run(enc, "act", ALICE, action="move", options="areas=1")
+    held = run(enc, "condition_add", target="Nova", condition="Restrained")
+    with pytest.raises(NotAllowed, match="Nova has no Pace left this turn"):
+        cmd(held, "act", ALICE, action="move", options="areas=1")
+    with pytest.raises(NotAllowed, match="held fast"):
+        cmd(held, "act", ALICE, action="dash")
+    tired = run(enc, "condition_add", target="Nova", condition="Exhaustion 1")  # Pace 3 → 2: 2 left → 1
+    assert find(tired, "Nova").economy.pace == 1
+    with pytest.raises(NotAllowed, match="only 1 area of Pace left"):
+        cmd(tired, "act", ALICE, action="move", options="areas=2")
 
 
 def test_a_prone_character_with_pace_zero_cannot_stand():

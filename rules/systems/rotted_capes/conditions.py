@@ -103,7 +103,14 @@ def add(c: RCCombatant, condition: Condition) -> RCCombatant:
     if old and condition.name == "Exhaustion":
         condition = condition.but(level=min(MAX_EXHAUSTION, old.level + condition.level))
     kept = tuple(x for x in c.conditions if not _same(x, condition))
-    return c.but(conditions=kept + (condition,))
+    after = c.but(conditions=kept + (condition,))
+    # Pace lost in the bearer's own turn is lost from what is left of it: Restrained at once "Your Pace
+    # becomes 0", Exhaustion takes its levels off what remains.
+    lost = pace(c) - pace(after)
+    if lost > 0:
+        e = after.economy
+        after = after.but(economy=e.but(pace=0 if held(after) else max(0, e.pace - lost)))
+    return after
 
 
 def replaces(c: RCCombatant, condition: Condition) -> bool:
@@ -121,7 +128,14 @@ def _tag_set(x: Condition) -> frozenset[str]:
 
 
 def remove(c: RCCombatant, name: str) -> RCCombatant:
-    return c.but(conditions=tuple(x for x in c.conditions if x.name != name))
+    after = c.but(conditions=tuple(x for x in c.conditions if x.name != name))
+    # Pace given back in the bearer's own turn (a grapple escaped) is theirs for the rest of it.
+    gained = pace(after) - pace(c)
+    if gained > 0:
+        e = after.economy
+        most = e.pace + gained if e.dashed else pace(after)
+        after = after.but(economy=e.but(pace=min(e.pace + gained, most)))
+    return after
 
 
 def helpless(c: RCCombatant) -> bool:

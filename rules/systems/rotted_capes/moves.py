@@ -94,6 +94,8 @@ def _assist(enc, c, action, chance):
 
 
 def _dash(enc, c, action, chance):
+    if cond.held(c):
+        raise NotAllowed(say("{who} is held fast (Grappled or Restrained): a Dash moves them nowhere.", who=c.name))
     enc = economy.spend(enc, c, "action")
     c = enc.get(c.id)
     extra = 1 if c.demanding else cond.dash_pace(c)
@@ -246,6 +248,8 @@ def _move(enc, c, action, chance):
     areas = _areas(action)
     e = c.economy
     if areas > e.pace:
+        if e.pace == 0:
+            raise NotAllowed(say("{who} has no Pace left this turn.", who=c.name))
         if e.pace == 1:
             raise NotAllowed(say("{who} has only {n} area of Pace left.", who=c.name, n=e.pace))
         raise NotAllowed(say("{who} has only {n} areas of Pace left.", who=c.name, n=e.pace))
