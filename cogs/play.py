@@ -239,7 +239,6 @@ class Play(commands.Cog):
             app_commands.Choice(name=_(n), value=v)
             for n, v in (
                 (N_("Reroll the last d20 check or damage roll"), "reroll"),
-                (N_("Ignore a failed wound-recovery roll"), "ignore_recovery"),
                 (N_("Aid another (give a point to an ally)"), "aid"),
                 (N_("Narrative: alter a scene, endure, influence…"), "narrative"),
             )

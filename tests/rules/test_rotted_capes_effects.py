@@ -745,8 +745,11 @@ def test_read_only_reports_and_the_spend_menu_values():
     assert report("plotpoint_show", enc, {}) == "🎭 Plot Points: Nova 1, Bolt 1; the Editor-in-Chief's pool: 0."
     enc = run(enc, "condition_add", target="Brute", condition="Prone")
     assert report("condition_list", enc, {}) == "**Brute**: Prone — until removed"
-    out = cmd(enc, "plotpoint_spend", ALICE, use="ignore_recovery")
-    assert texts(out) == ["🎭 Nova spends a Plot Point to ignore a failed Wound Recovery roll (0 left; pool 1)."]
+    # Wound Recovery is rolled between fights: a point spent on it in a fight changed nothing
+    with pytest.raises(InvalidInput, match="kind:hiatus"):
+        cmd(enc, "plotpoint_spend", ALICE, use="ignore_recovery")
+    out = cmd(enc, "plotpoint_spend", ALICE, use="narrative")
+    assert texts(out) == ["🎭 Nova spends a Plot Point to shape the story (0 left; pool 1)."]
     with pytest.raises(InvalidInput, match="buttons"):
         cmd(enc, "plotpoint_spend", ALICE, use="escape_death")
     enc = run(

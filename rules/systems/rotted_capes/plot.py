@@ -18,13 +18,12 @@ USES = {
     "reroll": say("reroll the last d20 check"),
     "reroll damage": say("reroll the last damage roll"),
     "aid": say("aid another"),
-    "wound recovery": say("ignore a failed Wound Recovery roll"),
     "alter scene": say("alter a scene"),
     "negate flaw": say("negate a triggered flaw"),
     "endure": say("endure"),
     "influence": say("influence events"),
     "break rules": say("break the rules"),
-    "narrative": say("a narrative use"),
+    "narrative": say("shape the story"),
 }
 
 
@@ -80,6 +79,14 @@ def spend(system, enc: RCEncounter, action, chance):
             say(
                 "That use is offered with buttons when it applies: during an attack on your hero, or when a hero is "
                 "about to die."
+            )
+        )
+    if use == "wound recovery":
+        raise InvalidInput(
+            say(
+                "Wound Recovery is rolled between fights: give `/campaign rest kind:hiatus` the option "
+                "`plot_point={who}` to spend a Plot Point on a failed roll.",
+                who=action.actor or "…",
             )
         )
     if use not in USES:
