@@ -593,6 +593,8 @@ def test_danger_zone_takes_turns_in_the_middle_and_at_the_end():
         "Brute",
         "Danger Zone (end)",
     ]
+    with pytest.raises(InvalidInput, match="already has its `end` turn"):
+        cmd(enc, "act", action="danger zone", options="end")
     enc = end_turn(end_turn(enc, ALICE).state, BOB).state
     assert acting(enc) == ["Danger Zone (middle)"]
     with pytest.raises(InvalidInput):

@@ -255,6 +255,16 @@ def danger_zone(system, enc: RCEncounter, where: list[str], chance) -> tuple[RCE
             say("Roll initiative for everyone first: the Danger Zone goes in the middle and/or at the end.")
         )
     events = [Event(kind="warning", text=say("Danger Zone: the environment takes turns as a threat."))]
+    taken = {c.name for c in enc.combatants if c.environment}
+    for spot in where:
+        if f"Danger Zone ({spot})" in taken:
+            raise InvalidInput(
+                say(
+                    "The Danger Zone already has its `{spot}` turn (the seed gives it one or two a round): remove "
+                    "“Danger Zone ({spot})” with /initiative remove to place it again.",
+                    spot=spot,
+                )
+            )
     for spot in where:
         if spot == "middle":
             upper = (len(keys) - 1) // 2
