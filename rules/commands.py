@@ -358,6 +358,24 @@ class Commands:
     build: Mapping[str, Builder] = field(default_factory=dict)
     acts: Acts | None = None
     reports: Mapping[str, Report] = field(default_factory=dict)
+    # The `options:` words a command reads, where declared: any other is refused, so a typo (`avd`)
+    # never rolls as if no option were given.
+    options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def check_options(self, name: str, given: Given) -> None:
+        known = self.options.get(name)
+        if known is None:
+            return
+        unknown = next((key for key in given.flags if key not in known), None)
+        if unknown is not None:
+            raise InvalidInput(
+                say(
+                    "Unknown option {option} for /{command}. Options: {known}.",
+                    option=quoted(unknown),
+                    command=command_name(name),
+                    known=", ".join(f"`{k}`" for k in known),
+                )
+            )
 
     def builder(self, name: str) -> Builder | None:
         if name == "act" and self.acts is not None:

@@ -362,7 +362,9 @@ class System(Generic[C]):
         build = self.commands.builder(name)
         if build is None:
             raise not_used(name, self.name)
-        return build(Given(by, options, state, self))
+        given = Given(by, options, state, self)
+        self.commands.check_options(name, given)
+        return build(given)
 
     def report(self, name: str, enc: Encounter, options: dict[str, Any], by: Actor | None = None) -> Text:
         """Read-only commands (`plotpoint_show`…): text built from the state."""

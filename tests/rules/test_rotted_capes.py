@@ -290,6 +290,16 @@ def test_an_exhaustion_level_outside_the_seeds_six_is_refused_and_changes_nothin
     assert not who(enc, "Nova").conditions
 
 
+def test_an_unknown_attack_or_save_option_is_refused_and_names_the_known_ones():
+    enc = duel()
+    with pytest.raises(InvalidInput, match="Unknown option `avd` for /attack. Options: `adv`, `dis`"):
+        cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=3, options="avd")
+    with pytest.raises(InvalidInput, match="Unknown option `unleashed` for /save. Options: `adv`, `dis`, `auto`"):
+        cmd(enc, "save", GM, actor="Brute", kind="con", dc=15, roll=3, options="unleashed")
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="3 15", options="adv ranged")
+    assert "d20 adv (3, 15) 15" in texts(out)[0]
+
+
 def test_unconscious_target_in_the_same_area_takes_critical_hits():
     enc = duel()
     enc = run(enc, "condition_add", target="Brute", condition="Unconscious")

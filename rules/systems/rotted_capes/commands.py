@@ -50,6 +50,30 @@ def act(given: Given) -> Act:
 
 
 COMMANDS = Commands(
+    options={
+        "attack": (
+            "adv",
+            "dis",
+            "ranged",
+            "same_area",
+            "beyond_range",
+            "in_melee",
+            "cover",
+            "unseen",
+            "unaware",
+            "dark",
+            "squeezed",
+            "shadowy",
+            "ap",
+            "bonus",
+            "reaction",
+            "free",
+            "unleashed",
+            "split",
+            "area",
+        ),
+        "save": ("adv", "dis", "auto"),
+    },
     build={
         "attack": attack,
         "damage": damage,
