@@ -210,6 +210,23 @@ def test_a_players_dice_on_a_pass_that_ends_the_round_roll_only_their_own_charac
     assert out.state.find("Sybilla").morale_immune
 
 
+def test_a_player_answering_the_round_ends_morale_prompt_rolls_only_their_own_characters():
+    from rules.errors import DiceError
+    from rules.turns.factions import PassMove
+
+    out = apply(shaken_bandits_and_players(), PassMove(by=SYBILLA))  # no dice: one prompt for both
+    assert out.state.pending.kind == "morale_roll" and set(out.state.pending.users) == {GM_ID, SYBILLA.user_id}
+    with pytest.raises(DiceError, match="your own characters"):
+        choose(out.state, "Roll", by=SYBILLA, dice=(3, 15, 4))
+    mine = choose(out.state, "Roll", by=SYBILLA, dice=(3,))
+    lines = texts(mine)
+    assert "Sybilla WIT save (morale): d20 3 vs WIT 10 → pass: immune to morale for the rest of the fight." in lines
+    assert not any("Bandit" in line and "WIT save (morale)" in line for line in lines)
+    assert mine.state.pending.kind == "morale_roll" and mine.state.pending.users == (GM_ID,)
+    out = choose(mine.state, "Roll", dice=(15, 4))
+    assert "Bandit Leader WIT save (morale): d20 15 vs WIT 10 → fail: breaks." in texts(out)
+
+
 def test_a_players_dice_for_the_gms_morale_saves_are_refused():
     from rules.errors import DiceError
     from rules.systems.factions.actions import SetCondition

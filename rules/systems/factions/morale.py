@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 
-from rules.errors import DiceError
+from rules.errors import DiceError, NotAllowed
 from rules.model import Choice, Event, Pending, former_keys
 from rules.randomness import Chance
 from rules.said import cut, joined, say, seq
@@ -140,6 +140,24 @@ def resume_roll(enc: FactionsEncounter, pending: Pending, option: str, chance: C
         if left:
             checks.append((faction, left))
     broke = [cid for cid in pending.context.get("failed", []) if not enc.get(cid).out]
+    sender = getattr(chance, "entered_by", None)
+    if sender is not None and not sender.is_gm:
+        # A player's answer rolls their own characters' saves; the rest wait for their own rollers.
+        mine = _only(checks, lambda cid: enc.get(cid).controller_id == sender.user_id)
+        others = _only(checks, lambda cid: enc.get(cid).controller_id != sender.user_id)
+        if not mine:
+            raise NotAllowed(say("None of these morale saves is yours to roll."))
+        if others:
+            if chance.entered_dice_left() > sum(len(m) for _, m in mine):
+                raise DiceError(
+                    say(
+                        "Morale dice roll only your own characters' saves: the others' players (the GM for NPCs) "
+                        "roll theirs with the Roll button or `/choose option:Roll dice:…`."
+                    )
+                )
+            enc, events, failed = _roll(enc, mine, chance)
+            enc, more = _ask_roll(enc, others, broke + failed)
+            return enc, events + more
     enc, events, failed = _roll(enc, checks, chance)
     enc, more = _ask_failed(enc, broke + failed)
     return enc, events + more
