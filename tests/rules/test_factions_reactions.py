@@ -110,6 +110,17 @@ def test_a_tie_hits_both_at_once():
     assert out.state.find("Balthasar").grit == 0 and out.state.find("Bandit 1").health == 5
 
 
+def test_a_tie_with_a_hidden_side_does_not_say_so():
+    # a tie of what each took after armour, beside the raw die, would give the hidden armour away
+    enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
+    bandit = enc.find("Bandit 1")
+    enc = enc.with_combatant(bandit.but(hidden=True))
+    out = choose(attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(3,)).state, "Counter: axe", dice=(3,))
+    assert "A tie: both are hit at once." not in texts(out)
+    assert "Both strike at once: whoever suffers more after armour is hit first." in texts(out)
+    assert out.state.find("Balthasar").grit == 0 and out.state.find("Bandit 1").health == 5
+
+
 def test_hiding_behind_a_willing_ally_makes_them_the_target_and_they_may_react():
     enc = start(seed_cast()).state
     enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader", "Theobald")

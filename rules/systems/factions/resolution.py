@@ -249,6 +249,10 @@ def _exchange(enc, ctx, entry, amount: int, text: Text, chance: Chance, savers: 
     tie = to_target == to_attacker
     first_name = enc.get(blows[0][0]).name
     first = say("A tie: both are hit at once.") if tie else say("{who} suffers more and is hit first.", who=first_name)
+    # Which side suffers more compares what each takes after armour: with a hidden side, saying it would
+    # let the channel subtract its way to the hidden armour, so only the rule is said.
+    if attacker.hidden or target.hidden:
+        first = say("Both strike at once: whoever suffers more after armour is hit first.")
     events.append(Event(kind="info", text=first))
     hits = [harm(enc, blows[0][0], blows[0][1], savers[blows[0][0]], cover=blows[0][2])]
     enc = hits[0].enc
