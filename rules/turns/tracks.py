@@ -124,10 +124,11 @@ class Tracks(TurnStructure):
             events.append(Event(kind="roll", text=say("{who} initiative: {roll}", who=combatant.name, roll=text)))
         state = state.but(entries=tuple(entries))
         if enc.status == "running" and state.track:
-            current = state.acting
-            track = build_track(entries, state.gm_first)
-            index = track.index(current[0]) if current and current[0] in track else state.index
-            state = state.but(track=tuple(track), index=index)
+            # The round so far stays as it went; everyone still to act this round (a latecomer too) follows
+            # in the new track's order, so nobody behind the current place loses their turn.
+            done = state.track[: state.index + 1]
+            rest = [cid for cid in build_track(entries, state.gm_first) if cid not in done]
+            state = state.but(track=(*done, *rest))
         return enc.but(turns=state), events
 
     def leave(self, system, enc, cid, chance) -> Result:
@@ -329,7 +330,9 @@ class Tracks(TurnStructure):
             if index >= len(state.track):
                 if not any(system.can_act(enc, c) for c in enc.combatants):
                     return enc.but(turns=state.but(acting=())), events
-                enc = enc.but(turns=state.but(index=-1, acting=()))
+                # A new round runs the whole track in its order again, latecomers in their places.
+                track = tuple(build_track(list(state.entries), state.gm_first))
+                enc = enc.but(turns=state.but(track=track, index=-1, acting=()))
                 enc, more = new_round(system, enc, chance)
                 events.extend(more)
                 continue

@@ -67,6 +67,18 @@ def test_track_alternates_and_leftover_enemies_act_at_the_end_of_the_round():
     assert s.round == 2 and current(s) == ["Astrid"]
 
 
+def test_someone_joining_mid_round_costs_nobody_still_to_act_their_turn():
+    s = begin(four_of_them(), 2, 1, 1)  # Astrid, Raven, Bjorn, Wolf, Bear
+    s = end_turn(end_turn(s))
+    assert current(s) == ["Bjorn"]
+    s = hero(s, "Sigrid", 6)  # sorts first: before the place the round has reached
+    seen = []
+    for _ in range(4):
+        s = end_turn(s)
+        seen.append((s.round, current(s)[0]))
+    assert seen == [(1, "Sigrid"), (1, "Wolf"), (1, "Bear"), (2, "Sigrid")]
+
+
 def test_tied_players_choose_their_order_before_round_one():
     s = new()
     s = hero(s, "Astrid", 4)
