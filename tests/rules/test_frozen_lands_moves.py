@@ -33,6 +33,13 @@ def test_disengaging_from_two_close_enemies_needs_two_successes():
     assert get(o.state, "Wolf").engaged == ()
 
 
+def test_a_player_cannot_part_from_close_range_to_skip_the_disengage_roll():
+    s = surrounded()
+    with pytest.raises(NotAllowed, match="Only the GM sets who is at close range"):
+        act(s, fl.Engage(by=ASTRID, actor="Astrid", target="Wolf", apart=True))
+    assert get(s, "Astrid").engaged == (get(s, "Wolf").id, get(s, "Bandit").id)
+
+
 def test_a_failed_disengage_costs_one_stress_and_an_extra_action():
     s = surrounded()
     o = outcome(s, fl.Move(by=ASTRID, to="Loft", dice=(6, 3)))

@@ -54,6 +54,11 @@ def place(enc: FrozenEncounter, action: Place, chance: Chance):
 
 
 def engage(enc: FrozenEncounter, action: Engage, chance: Chance, *, apart: bool = False):
+    # Who stands at close range is the GM's call: a player's move away from it rolls to disengage.
+    if not action.by.is_gm:
+        raise NotAllowed(
+            say("Only the GM sets who is at close range; to get away, move (`/act action:move`) and roll to disengage.")
+        )
     first = named(enc, action)
     second = enc.find(action.target)
     if first.id == second.id:
