@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ..actions import Action
 from ..errors import InvalidInput, NotAllowed, NotYourTurn
 from ..model import Encounter, Event, TurnState
-from ..said import EMPTY, say
+from ..said import EMPTY, say, say_plural
 from ..text import Text
 from ..usertext import Typed, listed, mark, quoted
 from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn, state_of
@@ -290,7 +290,14 @@ class Factions(TurnStructure):
             raise InvalidInput(say("{who} cannot act.", who=combatant.name))
         if state.bonus and combatant.id not in state.bonus:
             names = listed(enc.get(c).name for c in state.bonus)
-            raise InvalidInput(say("Only {names} act in the bonus round.", names=names))
+            raise InvalidInput(
+                say_plural(
+                    "Only {names} acts in the bonus round.",
+                    "Only {names} act in the bonus round.",
+                    len(state.bonus),
+                    names=names,
+                )
+            )
         if not action.by.is_gm and combatant.controller_id != action.by.user_id:
             raise NotAllowed(say("{who} is not your character.", who=combatant.name))
         enc = enc.but(turns=state.but(active=combatant.id, acted=state.acted + (combatant.id,), passes=0))

@@ -110,7 +110,7 @@ def test_the_gm_heals_wounds_by_hand_and_show_lists_them():
     assert [english(line) for line in SYSTEM.lasting_lines(sheet, state)] == [
         "Stamina 7/7",
         "Wounds 2: broken ribs (1 critical injury not recorded)",
-        "Stress 3 (SOUL 2; 1 stress dice), WP 1",
+        "Stress 3 (SOUL 2; 1 stress die), WP 1",
         "Conditions: Fear 2",
     ]
     state = SYSTEM.adjust(sheet, state, "wounds", "0")

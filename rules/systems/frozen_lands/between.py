@@ -147,7 +147,15 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
     extra = max(0, v["stress"] - v["soul"])
     kept = dict(stress=v["stress"], soul=v["soul"], wp=v["wp"])
     if extra:
-        out.append(say("Stress {stress} (SOUL {soul}; {dice} stress dice), WP {wp}", dice=extra, **kept))
+        out.append(
+            say_plural(
+                "Stress {stress} (SOUL {soul}; {dice} stress die), WP {wp}",
+                "Stress {stress} (SOUL {soul}; {dice} stress dice), WP {wp}",
+                extra,
+                dice=extra,
+                **kept,
+            )
+        )
     else:
         out.append(say("Stress {stress} (SOUL {soul}), WP {wp}", **kept))
     found = [seq(term(name.capitalize()), " ", str(v[name])) for name in CONDITIONS if v[name]]
