@@ -136,11 +136,15 @@ def test_dual_wielding_splits_the_melee_pool():
     assert get(o.state, "Wolf").stamina == 3 and get(o.state, "Astrid").actions_left == 1
     with pytest.raises(NotAllowed, match="already used attack"):
         act(o.state, fl.Attack(by=ASTRID, target="Wolf", weapon="Shortsword", dice=(1, 1)))
-    # no light weapon in the pair: no second attack
+    # no light weapon in the pair, or no pair at all: no split, so no pool quietly lost
     s = party(astrid={"weapon": "Shortsword", "offhand": "Mace"})
-    s = act(s, fl.Attack(by=ASTRID, target="Wolf", split=1, dice=(1, 1, 1)))
+    with pytest.raises(InvalidInput, match="cannot split the Melee pool"):
+        act(s, fl.Attack(by=ASTRID, target="Wolf", split=1, dice=(1, 1, 1)))
+    s = act(s, fl.Attack(by=ASTRID, target="Wolf", dice=(1, 1, 1, 1)))
     with pytest.raises(NotAllowed, match="already used attack"):
         act(s, fl.Attack(by=ASTRID, target="Wolf", weapon="Mace", dice=(1, 1, 1)))
+    with pytest.raises(InvalidInput, match="cannot split the Melee pool"):
+        act(party(astrid={"weapon": "Shortsword"}), fl.Attack(by=ASTRID, target="Wolf", split=0, dice=(1, 1)))
 
 
 def test_heavy_weapons_cannot_be_used_in_a_cramped_zone():

@@ -102,19 +102,26 @@ def _weapon(attacker: FrozenCombatant, action: Attack) -> Weapon:
     return main
 
 
-def _dual_wield_ok(attacker: FrozenCombatant, weapon: Weapon) -> bool:
-    """A second Attack in the turn with the other of two one-handed melee weapons, one Light, the first
-    Attack having been made with the one."""
+def _dual_pair(attacker: FrozenCombatant) -> tuple[Weapon, Weapon] | None:
+    """The sheet's two weapons when they can be wielded together: one-handed melee weapons, one Light."""
     sheet = attacker.sheet
-    if not sheet.offhand or weapon.ranged or len(attacker.attacked_with) != 1:
-        return False
+    if not sheet.offhand:
+        return None
     main, off = weapons.sheet_weapon(sheet.weapon, "weapon"), weapons.sheet_weapon(sheet.offhand, "offhand")
     if not (main.one_handed and off.one_handed) or main.name == off.name:
-        return False
+        return None
     if not (main.has("Light") or off.has("Light")):
+        return None
+    return main, off
+
+
+def _dual_wield_ok(attacker: FrozenCombatant, weapon: Weapon) -> bool:
+    """A second Attack in the turn with the other of the two weapons wielded together, the first Attack
+    having been made with the one."""
+    pair = _dual_pair(attacker)
+    if pair is None or weapon.ranged or len(attacker.attacked_with) != 1:
         return False
-    first = attacker.attacked_with[0]
-    return {first, weapon.name} == {main.name, off.name}
+    return {attacker.attacked_with[0], weapon.name} == {pair[0].name, pair[1].name}
 
 
 def _apart(attacker: FrozenCombatant, target: FrozenCombatant) -> bool:
@@ -223,6 +230,15 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
             skill = attacker.split_rest if attacker.split_rest is not None else 0
             label = say("Melee (rest of the split)")
         elif action.split is not None:
+            pair = _dual_pair(attacker)
+            if pair is None or weapon.name not in (pair[0].name, pair[1].name):
+                raise InvalidInput(
+                    say(
+                        "{who} cannot split the Melee pool: that takes two one-handed melee weapons on the sheet "
+                        "(`weapon` and `offhand`), one of them Light, attacking with one of them.",
+                        who=attacker.name,
+                    )
+                )
             if not 0 <= action.split <= skill:
                 raise InvalidInput(
                     say("Split must be between 0 and {who}'s Melee {skill}.", who=attacker.name, skill=skill)
