@@ -113,8 +113,10 @@ def test_the_gm_heals_wounds_by_hand_and_show_lists_them():
         "Stress 3 (SOUL 2; 1 stress die), WP 1",
         "Conditions: Fear 2",
     ]
+    # a healed Wound takes its injury with it, the newest first
+    two = SYSTEM.adjust(sheet, state | {"injuries": ["broken ribs", "lost eye"]}, "wounds", "1")
+    assert two["wounds"] == 1 and two["injuries"] == ["broken ribs"]
     state = SYSTEM.adjust(sheet, state, "wounds", "0")
-    state = SYSTEM.adjust(sheet, state, "injuries", "")
     assert state["wounds"] == 0 and state["injuries"] == []
     with pytest.raises(InvalidInput, match="at most 7"):
         SYSTEM.adjust(sheet, state, "stamina", "8")

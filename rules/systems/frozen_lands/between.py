@@ -169,4 +169,8 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -
     v = _view(sheet, {})
     if new.get("stamina", 0) > v["max_stamina"]:
         raise InvalidInput(say("`stamina` can be at most {most} (class Stamina + BODY).", most=v["max_stamina"]))
+    wounds = _view(sheet, new)["wounds"]
+    if key == "wounds" and len(new.get("injuries", ())) > wounds:
+        # A healed Wound takes its critical injury with it, the newest first, as healing in a fight does.
+        new["injuries"] = list(new["injuries"])[:wounds]
     return new
