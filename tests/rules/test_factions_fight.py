@@ -123,6 +123,11 @@ def test_commands_map_to_actions():
     assert SYSTEM.command("save", GM, {"actor": "Sybilla", "kind": "AGI", "roll": 4}).attribute == "agi"
     with pytest.raises(UnknownAction):
         SYSTEM.command("act", GM, {"action": "fly"})
+    # a typo is refused, not rolled as if no option were given
+    with pytest.raises(InvalidInput, match="Unknown option `zonse` for /attack. Options: `zones`"):
+        SYSTEM.command("attack", GM, {"target": "Sybilla", "options": "zonse=6 unaware"})
+    with pytest.raises(InvalidInput, match="Unknown option `drect` for /damage. Options: `direct`, `cover`"):
+        SYSTEM.command("damage", GM, {"target": "Sybilla", "amount": "3", "options": "drect"})
     with pytest.raises(InvalidInput):
         SYSTEM.command("save", GM, {"kind": "luck"})
 

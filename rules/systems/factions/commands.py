@@ -153,6 +153,34 @@ def condition(on: bool):
 
 
 COMMANDS = Commands(
+    options={
+        "attack": (
+            "zones",
+            "distance",
+            "moving",
+            "unseen",
+            "dark",
+            "cover",
+            "impaired",
+            "enhanced",
+            "unaware",
+            "alone",
+            "near",
+            "neighbours",
+            "stunt",
+            "split",
+            "landed",
+            "death_blow",
+            "deathblow",
+            "opportunity",
+            "disarm",
+            "shove",
+            "grapple",
+            "take",
+            "weapon",
+        ),
+        "damage": ("direct", "cover"),
+    },
     build={
         "attack": attack,
         "damage": lambda given: ApplyDamage(
