@@ -96,6 +96,8 @@ def test_slash_commands_map_to_actions():
     assert a.split == 2 and not a.ranged
     a = command("attack", ASTRID, target="Wolf", options="throw", weapon="Dagger")
     assert a.thrown
+    with pytest.raises(InvalidInput, match="Unknown option `shot` for /attack. Options: `ranged`, `shoot`"):
+        command("attack", ASTRID, target="Wolf", options="shot")
     a = command("attack", GM, actor="Wolf", target="Astrid", damage="5")
     assert a.damage == 5 and a.actor == "Wolf"
     m = command("act", ASTRID, action="move", options="to=Hall close=2 jump")

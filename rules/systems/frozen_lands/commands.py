@@ -142,6 +142,22 @@ ACT_CHOICES = (
 )
 
 COMMANDS = Commands(
+    options={
+        "attack": (
+            "ranged",
+            "shoot",
+            "throw",
+            "thrown",
+            "range",
+            *RANGE_WORDS,
+            "size",
+            *SIZE_WORDS,
+            "light",
+            "dim",
+            "dark",
+            "split",
+        ),
+    },
     build={
         "attack": attack,
         "damage": lambda given: Damage(
