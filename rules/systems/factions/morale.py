@@ -13,7 +13,7 @@ import copy
 from rules.errors import DiceError, NotAllowed
 from rules.model import Choice, Event, Pending, former_keys
 from rules.randomness import Chance
-from rules.said import cut, joined, say, seq
+from rules.said import N_, cut, joined, say, seq
 
 from . import manoeuvres
 from .model import FactionsEncounter
@@ -86,20 +86,38 @@ def check(enc: FactionsEncounter, chance: Chance):
         return _ask_roll(enc, checks, [])
     if sender is None or sender.is_gm:
         return roll(enc, checks, chance)
+    mine, others = _shares(enc, checks, sender)
+    if not mine:
+        raise DiceError(say(OWN_DICE))
+    _refuse_others_dice(chance, mine, others)
+    return _roll_then_ask(enc, mine, others, chance, [])
+
+
+OWN_DICE = N_(
+    "Morale dice roll only your own characters' saves: the others' players (the GM for NPCs) "
+    "roll theirs with the Roll button or `/choose option:Roll dice:…`."
+)
+
+
+def _shares(enc: FactionsEncounter, checks, sender) -> tuple[list, list]:
+    """The saves a player rolls (their own characters') and the others', each faction by faction."""
     mine = _only(checks, lambda cid: enc.get(cid).controller_id == sender.user_id)
     others = _only(checks, lambda cid: enc.get(cid).controller_id != sender.user_id)
-    if not mine or (others and chance.entered_dice_left() > sum(len(m) for _, m in mine)):
-        raise DiceError(
-            say(
-                "Morale dice roll only your own characters' saves: the others' players (the GM for NPCs) "
-                "roll theirs with the Roll button or `/choose option:Roll dice:…`."
-            )
-        )
-    enc, events, failed = _roll(enc, mine, chance)
-    if others:
-        enc, more = _ask_roll(enc, others, failed)
-        return enc, events + more
-    enc, more = _ask_failed(enc, failed)
+    return mine, others
+
+
+def _refuse_others_dice(chance: Chance, mine, others) -> None:
+    if others and chance.entered_dice_left() > sum(len(m) for _, m in mine):
+        raise DiceError(say(OWN_DICE))
+
+
+def _roll_then_ask(enc: FactionsEncounter, saving, waiting, chance: Chance, broke: list[str]):
+    """Roll `saving`; the saves `waiting` for another roller are asked next, else who broke is."""
+    enc, events, failed = _roll(enc, saving, chance)
+    if waiting:
+        enc, more = _ask_roll(enc, waiting, broke + failed)
+    else:
+        enc, more = _ask_failed(enc, broke + failed)
     return enc, events + more
 
 
@@ -143,30 +161,16 @@ def resume_roll(enc: FactionsEncounter, pending: Pending, option: str, chance: C
     sender = getattr(chance, "entered_by", None)
     if sender is not None and not sender.is_gm:
         # A player's answer rolls their own characters' saves; the rest wait for their own rollers.
-        mine = _only(checks, lambda cid: enc.get(cid).controller_id == sender.user_id)
-        others = _only(checks, lambda cid: enc.get(cid).controller_id != sender.user_id)
+        mine, others = _shares(enc, checks, sender)
         if not mine:
             raise NotAllowed(say("None of these morale saves is yours to roll."))
-        if others:
-            if chance.entered_dice_left() > sum(len(m) for _, m in mine):
-                raise DiceError(
-                    say(
-                        "Morale dice roll only your own characters' saves: the others' players (the GM for NPCs) "
-                        "roll theirs with the Roll button or `/choose option:Roll dice:…`."
-                    )
-                )
-            enc, events, failed = _roll(enc, mine, chance)
-            enc, more = _ask_roll(enc, others, broke + failed)
-            return enc, events + more
-    enc, events, failed = _roll(enc, checks, chance)
-    enc, more = _ask_failed(enc, broke + failed)
-    return enc, events + more
+        _refuse_others_dice(chance, mine, others)
+        return _roll_then_ask(enc, mine, others, chance, broke)
+    return _roll_then_ask(enc, checks, [], chance, broke)
 
 
 def roll(enc: FactionsEncounter, checks: list[tuple[str, list[str]]], chance: Chance):
-    enc, events, failed = _roll(enc, checks, chance)
-    enc, more = _ask_failed(enc, failed)
-    return enc, events + more
+    return _roll_then_ask(enc, checks, [], chance, [])
 
 
 def _roll(enc: FactionsEncounter, checks: list[tuple[str, list[str]]], chance: Chance):
