@@ -809,9 +809,14 @@ class Repository:
                 rows = conn.execute(sa.select(CH.c.id, CH.c.system, CH.c.sheet).where(CH.c.id.in_(lasting)))
                 sheets = {row.id: (row.system, row.sheet) for row in rows}
                 lasting = {i: fit(*sheets[i], value) if i in sheets else value for i, value in lasting.items()}
-            now = conn.execute(sa.select(CT.c.state).where(CT.c.guild_id == log.guild_id)).scalar_one_or_none()
-            restored = _campaign_put_back(now, before)
-            _write_lasting(conn, lasting, log, _going_on(restored, now, goes_on) if restored is not None else None)
+            restored = None
+            if before.get("campaign_part") is not None or before.get("campaign") is not None:
+                # Only a change that replaced campaign state reads it (an adjustment's undo does not).
+                now = conn.execute(sa.select(CT.c.state).where(CT.c.guild_id == log.guild_id)).scalar_one_or_none()
+                restored = _campaign_put_back(now, before)
+                if restored is not None:
+                    restored = _going_on(restored, now, goes_on)
+            _write_lasting(conn, lasting, log, restored)
             return True
 
         return await self._transaction(body)
