@@ -45,7 +45,7 @@ OTHER_SYSTEM = N_("That character belongs to another rule system than this campa
 
 def describe(system: System, record: CharacterRecord) -> list[Text]:
     """What a stored character carries between fights, one line per topic."""
-    lines = system.lasting_lines(record.sheet, dict(record.lasting))
+    lines = system.lasting_lines(record.sheet, dict(record.lasting), record.npc)
     return lines or [say("Nothing carried over: it stands as its sheet says.")]
 
 
@@ -158,7 +158,7 @@ class Between:
             system.settings_for(campaign.settings),
         )
         chance.finish()  # entered dice the rest did not use: refused, nothing changed
-        after = {r.id: system.fit_lasting(r.sheet, c.lasting) for r, c in zip(records, outcome.characters)}
+        after = {r.id: system.fit_lasting(r.sheet, c.lasting, r.npc) for r, c in zip(records, outcome.characters)}
         lines = [e.said for e in outcome.events]
         # a kept NPC's lines are for the GM alone, in the log that anyone reads too
         names = {r.name for r in records if r.id in kept}
@@ -242,10 +242,11 @@ class Between:
                 )
             )
         # Fitted as well as checked: more flaws lower the most Wounds, and the Wounds held come down with it.
-        new = system.fit_lasting(record.sheet, system.adjust(record.sheet, dict(record.lasting), what, value))
+        adjusted = system.adjust(record.sheet, dict(record.lasting), what, value, record.npc)
+        new = system.fit_lasting(record.sheet, adjusted, record.npc)
         if new == record.lasting:
             raise InvalidInput(say("That is what {name} already carries: nothing changed.", name=mark(record.name)))
-        shown = cut(joined("; ", system.lasting_lines(record.sheet, new)), 300)
+        shown = cut(joined("; ", system.lasting_lines(record.sheet, new, record.npc)), 300)
         # A kept NPC's numbers are the GM's: the log, which anyone reads, keeps them as secrets.
         value_said = secret(mark(value.strip()[:40]), record.npc)
         summary = say("{name}: {what} set to {value}", name=mark(record.name), what=what, value=value_said) + (
@@ -288,6 +289,6 @@ def rules_part(state: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in (state.get(SYSTEM_STATE) or {}).items() if k != DECK}
 
 
-def _fit(system: str, sheet: dict[str, Any], lasting: dict[str, Any]) -> dict[str, Any]:
+def _fit(system: str, sheet: dict[str, Any], lasting: dict[str, Any], npc: bool) -> dict[str, Any]:
     """What an undo puts back, fitted to the sheet as stored now (edited since, perhaps)."""
-    return registry.get(system).fit_lasting(sheet, lasting)
+    return registry.get(system).fit_lasting(sheet, lasting, npc)

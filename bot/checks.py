@@ -242,9 +242,9 @@ class Checks:
             new_state[SYSTEM_STATE] = dict(outcome.campaign)
         after: dict[int, dict[str, Any]] = {}
         if outcome.lasting is not None:
-            after[record.id] = system.fit_lasting(record.sheet, outcome.lasting)
+            after[record.id] = system.fit_lasting(record.sheet, outcome.lasting, record.npc)
         if against is not None and outcome.against_lasting is not None:
-            after[against.id] = system.fit_lasting(against.sheet, outcome.against_lasting)
+            after[against.id] = system.fit_lasting(against.sheet, outcome.against_lasting, against.npc)
         originals = {record.id: record.lasting} | ({against.id: against.lasting} if against is not None else {})
         after = {i: state for i, state in after.items() if state != originals[i]}
         # The deck going on is no change to take back (see DECK).

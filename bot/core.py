@@ -367,7 +367,9 @@ class Core:
         # since the character joined: what is written fits the sheet as stored now.
         lasting = {
             r.id: system.fit_lasting(
-                r.sheet, r.lasting | carry.written(r.lasting, joined.get(r.id), system.lasting(state, fought[r.id]))
+                r.sheet,
+                r.lasting | carry.written(r.lasting, joined.get(r.id), system.lasting(state, fought[r.id])),
+                r.npc,
             )
             for r in stored
         }

@@ -143,8 +143,9 @@ class ChangeRecord:
     created_at: datetime
 
 
-# A character's system, sheet and lasting state → the lasting state that sheet reads (System.fit_lasting).
-Fit = Callable[[str, dict[str, Any], dict[str, Any]], dict[str, Any]]
+# A character's system, sheet, lasting state and whether it is a kept NPC → the lasting state that sheet
+# reads (System.fit_lasting).
+Fit = Callable[[str, dict[str, Any], dict[str, Any], bool], dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -806,9 +807,12 @@ class Repository:
             before = conn.execute(sa.select(CC.c.before).where(CC.c.id == change_id)).scalar_one()
             lasting = {int(k): v for k, v in (before.get("characters") or {}).items()}
             if fit is not None and lasting:
-                rows = conn.execute(sa.select(CH.c.id, CH.c.system, CH.c.sheet).where(CH.c.id.in_(lasting)))
-                sheets = {row.id: (row.system, row.sheet) for row in rows}
-                lasting = {i: fit(*sheets[i], value) if i in sheets else value for i, value in lasting.items()}
+                rows = conn.execute(sa.select(CH.c.id, CH.c.system, CH.c.sheet, CH.c.npc).where(CH.c.id.in_(lasting)))
+                sheets = {row.id: (row.system, row.sheet, row.npc) for row in rows}
+                lasting = {
+                    i: fit(sheets[i][0], sheets[i][1], value, sheets[i][2]) if i in sheets else value
+                    for i, value in lasting.items()
+                }
             restored = None
             if before.get("campaign_part") is not None or before.get("campaign") is not None:
                 # Only a change that replaced campaign state reads it (an adjustment's undo does not).

@@ -91,7 +91,7 @@ class Roster:
             now = await self.repo.character_by_id(key, record.id)
             if now is None:
                 return  # removed meanwhile
-            lasting = registry.get(now.system).fit_lasting(sheet, now.lasting)
+            lasting = registry.get(now.system).fit_lasting(sheet, now.lasting, now.npc)
             await self.repo.set_character_sheet(key, now.id, sheet, lasting=lasting if lasting != now.lasting else None)
 
     async def remove(self, key: int, by: Actor, record: CharacterRecord) -> None:

@@ -107,7 +107,7 @@ def export(campaign, characters, npcs, *, fitted: bool = True) -> dict[str, Any]
                 "owner_id": str(c.owner_id),
                 "owner_name": c.owner_name,
                 "sheet": c.sheet,
-                "lasting": system.fit_lasting(c.sheet, c.lasting) if fitted else c.lasting,
+                "lasting": system.fit_lasting(c.sheet, c.lasting, c.npc) if fitted else c.lasting,
                 "npc": c.npc,
             }
             for c in sorted(characters, key=lambda c: (c.name_key, c.owner_id))
@@ -380,7 +380,7 @@ def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str, *, npc: boo
         for key, value in checked.items():
             spec = adjustable.get(key)
             if spec is not None and spec.kind == "int":
-                system.adjust(sheet, checked, key, str(value))
+                system.adjust(sheet, checked, key, str(value), npc)
     except RulesError as error:
         raise InvalidInput(say("{name}'s lasting state: {error}", name=mark(name), error=error.said)) from None
     return checked

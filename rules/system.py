@@ -509,15 +509,18 @@ class System(Generic[C]):
         which nothing here would read and every later export would carry."""
         return frozenset(getattr(self.between, "FLAGS", ()))
 
-    def adjust(self, sheet: dict[str, Any], lasting: dict[str, Any], key: str, value: str) -> dict[str, Any]:
-        """The lasting state with one value set by the GM (`value` as typed); InvalidInput if it does not fit."""
+    def adjust(
+        self, sheet: dict[str, Any], lasting: dict[str, Any], key: str, value: str, npc: bool = False
+    ) -> dict[str, Any]:
+        """The lasting state with one value set by the GM (`value` as typed); InvalidInput if it does not fit.
+        `npc`: the character is an NPC the GM kept, whose sheet may read otherwise (an enemy's own Stamina)."""
         if self.between is not None:
-            return self.between.adjust(sheet, lasting, key, value)
+            return self.between.adjust(sheet, lasting, key, value, npc)
         raise InvalidInput(
             say("{system} keeps no lasting value called {key}.", system=term(self.name), key=quoted(str(key)))
         )
 
-    def fit_lasting(self, sheet: dict[str, Any], lasting: dict[str, Any]) -> dict[str, Any]:
+    def fit_lasting(self, sheet: dict[str, Any], lasting: dict[str, Any], npc: bool = False) -> dict[str, Any]:
         """The lasting state as this sheet reads it: a value past the sheet's bound (Stamina left above a
         sheet edited down) lowered to it, as joining a fight and `/character show` would read it.
 
@@ -526,7 +529,7 @@ class System(Generic[C]):
         (its between module's optional `fit`), then each number's range as `/campaign adjust` takes it:
         play may count past it (a 31st failed veto), which the import would refuse."""
         fit = getattr(self.between, "fit", None)
-        fitted = fit(sheet, dict(lasting)) if fit else dict(lasting)
+        fitted = fit(sheet, dict(lasting), npc) if fit else dict(lasting)
         for spec in self.adjustable().values():
             value = fitted.get(spec.key)
             if spec.kind != "int" or not isinstance(value, int) or isinstance(value, bool):
@@ -536,9 +539,9 @@ class System(Generic[C]):
             fitted[spec.key] = value if spec.minimum is None else max(value, spec.minimum)
         return fitted
 
-    def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any]) -> list[Text]:
+    def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any], npc: bool = False) -> list[Text]:
         """The lasting state for `/character show`, one line per topic."""
-        return self.between.lines(sheet, lasting) if self.between else []
+        return self.between.lines(sheet, lasting, npc) if self.between else []
 
     # helpers the systems' rests share
     def rest_kind(self, kind: str) -> Rest:

@@ -238,3 +238,27 @@ async def test_check_refuses_unknown_options_and_checks_with_the_list_and_logs_n
     assert dc.ephemeral and "no dc" in dc.content, dc.content
     log = await say(standin, "gm", "/campaign log")
     assert not log.attachments and "Nothing has changed" in log.content, log.content
+
+
+async def test_a_kept_enemy_keeps_its_own_stamina_through_show_adjust_rest_and_the_next_fight(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="frozen-lands")
+    await say(standin, "gm", "/encounter start")
+    troll = "initiative=4 damage=3 defense=1 stamina=12"
+    await say(standin, "gm", "/initiative add", name="Troll", stats=troll, keep=True)
+    await say(standin, "gm", "/initiative next")
+    await say(standin, "gm", "/damage", target="Troll", amount="3")  # 3 − defense 1: Stamina 10/12
+    question = await say(standin, "gm", "/encounter end")
+    await (await standin.click("gm", "End the encounter", message=question)).response()
+    await bot.idle.wait()
+    shown = await say(standin, "gm", "/character show", name="Troll")
+    assert shown.embeds[0]["fields"][0]["value"] == "Stamina 10/12", shown.embeds
+    refused = await say(standin, "gm", "/campaign adjust", character="Troll", key="stamina", value="13")
+    assert refused.ephemeral and "at most 12" in refused.content, refused.content
+    rest = await standin.invoke("gm", "/campaign rest", kind="rest")
+    assert (await rest.response()).content == "🛌 Resting:"
+    private = await rest.followup()
+    assert private.ephemeral and private.content == "🔒 Troll: Stamina 10 → 12/12.", private.content
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative join", character="Troll")
+    _, state = await bot.core.current(standin.world.channel("combat").id)
+    assert (state.find("Troll").stamina, state.find("Troll").stamina_max) == (12, 12)

@@ -122,3 +122,29 @@ def test_the_gm_heals_wounds_by_hand_and_show_lists_them():
         SYSTEM.adjust(sheet, state, "stamina", "8")
     with pytest.raises(InvalidInput, match="between 0 and 3"):
         SYSTEM.adjust(sheet, state, "fear", "4")
+
+
+TROLL = {"stamina": "12", "initiative": "4", "body": "2", "class_stamina": "4"}  # a character's formula: 6
+
+
+def test_a_kept_enemy_carries_its_own_stamina_not_a_characters():
+    enc = gm(new(), AddCombatants(by=GM, name="Troll", sheet=TROLL, character_id=5, lasting={"stamina": 10}))
+    assert enc.find("Troll").stamina == 10
+    assert enc.find("Troll").stamina_max == 12
+    sheet = SYSTEM.parse_sheet(TROLL)
+    assert SYSTEM.fit_lasting(sheet, {"stamina": 10}, npc=True) == {"stamina": 10}
+    assert SYSTEM.fit_lasting(sheet, {"stamina": 10}) == {"stamina": 6}  # read as a character's sheet
+    assert [english(line) for line in SYSTEM.lasting_lines(sheet, {"stamina": 10}, npc=True)] == ["Stamina 10/12"]
+
+
+def test_a_kept_enemy_rests_back_to_its_own_stamina_and_the_gm_sets_it_up_to_that():
+    troll = Resting(name="Troll", owner_id=1, sheet=SYSTEM.parse_sheet(TROLL), lasting={"stamina": 3}, npc=True)
+    out = rest(troll)
+    assert out.characters[0].lasting == {"stamina": 12}
+    assert english(out.events[1].text) == "Troll: Stamina 3 → 12/12."
+    sheet = SYSTEM.parse_sheet(TROLL)
+    assert SYSTEM.adjust(sheet, {}, "stamina", "12", npc=True) == {"stamina": 12}
+    with pytest.raises(InvalidInput, match="at most 12"):
+        SYSTEM.adjust(sheet, {}, "stamina", "13", npc=True)
+    with pytest.raises(InvalidInput, match="at most 6"):
+        SYSTEM.adjust(sheet, {}, "stamina", "7")

@@ -70,7 +70,7 @@ def _view(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def fit(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+def fit(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> dict[str, Any]:
     """The lasting state with health and grit no higher than the sheet's, as `_view` reads them; health
     set to 0 between fights is death, as in a fight."""
     v = _view(sheet, state)
@@ -126,7 +126,7 @@ def _rest(r, health_back: bool) -> tuple[dict[str, Any], Text]:
     return state, seq(user_text(r.name), ": ", joined(", ", parts), ".")
 
 
-def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
+def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> list[Text]:
     v = _view(sheet, state)
     out: list[Text] = [say("Dead.")] if state.get("dead") else []
     out.append(say("Health {health}/{most}", health=v["health"], most=v["max_health"]))
@@ -137,7 +137,7 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
     return out
 
 
-def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str, npc: bool = False) -> dict[str, Any]:
     new = _revived(state, set_value("factions", ADJUSTABLE, state, key, value))
     return at_most_sheet(new, _view(sheet, {}), ("health", "grit"))
 

@@ -271,7 +271,7 @@ def _calm(r) -> tuple[dict[str, Any], Text]:
     return state, say("{who} removes {removed}: Will {will}.", **removed)
 
 
-def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
+def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> list[Text]:
     f = _fighter(sheet, state)
     out: list[Text] = []
     if state.get("dead"):
@@ -304,7 +304,7 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
     return out
 
 
-def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str, npc: bool = False) -> dict[str, Any]:
     new = set_value(N_("Them's Fightin' Words"), ADJUSTABLE, state, key, value, _entries)
     if any(new.get(k) != state.get(k) for k in ("dying", "stable", "dead", "conditions")):
         # A waking time belongs to the unconsciousness it was rolled for, not to the next one.

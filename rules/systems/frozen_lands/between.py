@@ -30,7 +30,10 @@ RESTS = {
 
 ADJUSTABLE = {
     N_("stamina"): Adjustable(
-        key="stamina", help=N_("Stamina left (up to class Stamina + BODY)"), minimum=0, maximum=200
+        key="stamina",
+        help=N_("Stamina left (up to class Stamina + BODY; an enemy's own Stamina)"),
+        minimum=0,
+        maximum=200,
     ),
     N_("wounds"): Adjustable(key="wounds", help=N_("Wounds"), minimum=0, maximum=50),
     N_("injuries"): Adjustable(
@@ -59,9 +62,14 @@ def lasting(enc, c: FrozenCombatant) -> dict[str, Any]:
     }
 
 
+def most_stamina(sheet: Sheet, npc: bool) -> int:
+    """An enemy's sheet gives its Stamina; a character's is class Stamina + BODY."""
+    return sheet.stamina if npc else sheet.class_stamina + sheet.body
+
+
 def carry_in(c: FrozenCombatant, state: dict[str, Any]) -> FrozenCombatant:
     refuse_dead(c.name, state)
-    v = _view(c.sheet, state)
+    v = _view(c.sheet, state, c.enemy)
     c = c.but(
         stamina=v["stamina"],
         wounds=v["wounds"],
@@ -75,9 +83,9 @@ def carry_in(c: FrozenCombatant, state: dict[str, Any]) -> FrozenCombatant:
     return c.but(reactions_left=c.max_reactions(), actions_left=c.max_actions())
 
 
-def _view(sheet: Sheet | dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+def _view(sheet: Sheet | dict[str, Any], state: dict[str, Any], npc: bool = False) -> dict[str, Any]:
     s = sheet if isinstance(sheet, Sheet) else Sheet(**sheet)
-    full = s.class_stamina + s.body
+    full = most_stamina(s, npc)
     view = {
         "stamina": kept(state, "stamina", full),
         "max_stamina": full,
@@ -90,9 +98,9 @@ def _view(sheet: Sheet | dict[str, Any], state: dict[str, Any]) -> dict[str, Any
     return view | {name: int(state.get(name, 0)) for name in CONDITIONS}
 
 
-def fit(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
-    """The lasting state with Stamina no higher than class Stamina + BODY, as `_view` reads it."""
-    return state | {"stamina": _view(sheet, state)["stamina"]} if "stamina" in state else state
+def fit(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> dict[str, Any]:
+    """The lasting state with Stamina no higher than the sheet's, as `_view` reads it."""
+    return state | {"stamina": _view(sheet, state, npc)["stamina"]} if "stamina" in state else state
 
 
 def rest(system, kind, characters, campaign, options, chance, settings):
@@ -104,8 +112,14 @@ def _rest(r) -> tuple[dict[str, Any], Text]:
     if dead := dead_rest(r, say("resting")):
         return dead
     state = dict(r.lasting)
-    v = _view(r.sheet, state)
-    state["stress"], state["stamina"] = 0, v["max_stamina"]
+    v = _view(r.sheet, state, r.npc)
+    state["stamina"] = v["max_stamina"]
+    if r.npc:
+        # An enemy has no Stress, WP or Wounds to speak of: resting brings back its Stamina.
+        return state, say(
+            "{who}: Stamina {stamina} → {full}/{full}.", who=r.name, stamina=v["stamina"], full=v["max_stamina"]
+        )
+    state["stress"] = 0
     text = say(
         "{who}: Stress {stress} → 0, Stamina {stamina} → {full}/{full}",
         who=r.name,
@@ -124,14 +138,25 @@ def _rest(r) -> tuple[dict[str, Any], Text]:
     return state, seq(text, ".")
 
 
-def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
-    v = _view(sheet, state)
+def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> list[Text]:
+    v = _view(sheet, state, npc)
     out: list[Text] = [say("Dead.")] if state.get("dead") else []
     stamina = dict(stamina=v["stamina"], most=v["max_stamina"])
     if v["stamina"] == 0:
         out.append(say("Stamina {stamina}/{most} (broken)", **stamina))
     else:
         out.append(say("Stamina {stamina}/{most}", **stamina))
+    if not npc:
+        out += _hero_lines(v)
+    found = [seq(term(name.capitalize()), " ", str(v[name])) for name in CONDITIONS if v[name]]
+    if found:
+        out.append(say("Conditions: {conditions}", conditions=listed(found)))
+    return out
+
+
+def _hero_lines(v: dict[str, Any]) -> list[Text]:
+    """Wounds with their injuries, Stress and WP: a character's, which an enemy does not keep."""
+    out: list[Text] = []
     if v["wounds"]:
         injuries = v["injuries"]
         missing = v["wounds"] - len(injuries)
@@ -158,15 +183,14 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
         )
     else:
         out.append(say("Stress {stress} (SOUL {soul}), WP {wp}", **kept))
-    found = [seq(term(name.capitalize()), " ", str(v[name])) for name in CONDITIONS if v[name]]
-    if found:
-        out.append(say("Conditions: {conditions}", conditions=listed(found)))
     return out
 
 
-def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str, npc: bool = False) -> dict[str, Any]:
     new = set_value("Frozen Lands", ADJUSTABLE, state, key, value)
-    v = _view(sheet, {})
+    v = _view(sheet, {}, npc)
+    if new.get("stamina", 0) > v["max_stamina"] and npc:
+        raise InvalidInput(say("`stamina` can be at most {most} (the enemy's Stamina).", most=v["max_stamina"]))
     if new.get("stamina", 0) > v["max_stamina"]:
         raise InvalidInput(say("`stamina` can be at most {most} (class Stamina + BODY).", most=v["max_stamina"]))
     wounds = _view(sheet, new)["wounds"]

@@ -100,7 +100,7 @@ class FrozenLands(System[FrozenCombatant]):
             if name := getattr(stats, field):
                 weapons.sheet_weapon(name, field)
         enemy = action.npc
-        stamina = stats.stamina if enemy else stats.class_stamina + stats.body
+        stamina = between.most_stamina(stats, enemy)
         fields = dict(sheet=stats, enemy=enemy, stamina=stamina, stamina_max=stamina)
         if not enemy:
             fields |= dict(

@@ -186,7 +186,7 @@ def _view(sheet: RCSheet | dict[str, Any], state: dict[str, Any]) -> dict[str, A
     }
 
 
-def fit(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+def fit(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> dict[str, Any]:
     """The lasting state with Stamina and Wounds no higher than the sheet holds (its Wounds less flaws),
     as `_view` reads them; Exhaustion 6 is death between fights as in a fight."""
     v = _view(sheet, state)
@@ -395,7 +395,7 @@ def _also(notes: list[Text]) -> Text:
 
 
 # --- what the GM sees and sets ---------------------------------------------
-def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
+def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> list[Text]:
     v = _view(sheet, state)
     out: list[Text] = []
     if v["dead"]:
@@ -457,7 +457,7 @@ def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
 _ENTRY = re.compile(r"^\s*([^()]+?)\s*(?:\(([^()]*)\))?\s*$")
 
 
-def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str, npc: bool = False) -> dict[str, Any]:
     spec = ADJUSTABLE.get(str(key).strip().lower())
     if spec is None:
         raise InvalidInput(

@@ -100,7 +100,7 @@ def _view(sheet: TowersSheet | dict[str, Any], state: dict[str, Any]) -> dict[st
     }
 
 
-def fit(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+def fit(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> dict[str, Any]:
     """The lasting state with LETHAL, STUN and mana no higher than the sheet's, as `_view` reads them;
     LETHAL set at −2 × Endurance or below between fights is death, as in a fight."""
     v = _view(sheet, state)
@@ -145,7 +145,7 @@ def _eight_hours(r) -> tuple[dict[str, Any], Text]:
     return state, seq(r.name, ": ", line, ".")
 
 
-def lines(sheet: dict[str, Any], state: dict[str, Any]) -> list[Text]:
+def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> list[Text]:
     v = _view(sheet, state)
     out: list[Text] = [say("Dead.")] if state.get("dead") else []
     now, most = v["lethal"], v["max_lethal"]
@@ -180,7 +180,7 @@ def _with_temporary(line: Text, temporary: int) -> Text:
     return seq(line, " ", say("+{n} temporary", n=temporary)) if temporary else line
 
 
-def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str, npc: bool = False) -> dict[str, Any]:
     new = _revived(sheet, state, set_value("99 Towers", ADJUSTABLE, state, key, value, _entries))
     return at_most_sheet(new, _view(sheet, {}), ("lethal", "stun", "mana"))
 
