@@ -329,3 +329,28 @@ def test_an_enemy_not_hidden_shows_its_numbers_to_everyone():
     assert "Shade initiative: fixed score 19" in plain
     assert "Shade takes 33 − defense 14 = 19: 19 damage → Stamina 151/187." in plain
     assert "Shade attacks Wolf: 37 damage − defense 1 = 36; 36 damage → Stamina 0/6: defeated" in plain
+
+
+def shot_at_giant(hidden: bool, **options) -> Text:
+    """Sigrid's shot at a large enemy (its sheet's size 2): the shot's line."""
+    log = Log()
+    s = SYSTEM.new_encounter(1, 7)
+    s = log.do(s, AddCombatants(by=SIGRID, name="Sigrid", npc=False, controller_id=10, sheet=SIGRID_SHEET, dice=(6,)))
+    giant = {"initiative": 1, "damage": 5, "defense": 2, "stamina": 30, "size": 2}
+    s = log.do(s, AddCombatants(by=GM, name="Giant", hidden=hidden, sheet=giant))
+    s = log.do(s, fl_next(2, 1))
+    s = log.turn(s, "Sigrid")
+    s = log.do(s, fl.Attack(by=SIGRID, target="Giant", ranged=True, range="short", **options))
+    return log.texts[-1]
+
+
+def test_a_hidden_enemys_size_and_the_pool_it_makes_are_the_gms():
+    public, gm = conceal(shot_at_giant(True)), reveal(shot_at_giant(True))
+    assert "Marksmanship 20 + Long Bow 2 + ? = ?d6 (?) → " in public, public
+    assert "target" not in public and "24" not in public
+    assert "Marksmanship 20 + Long Bow 2 + large target 2 = 24d6 (" in gm, gm
+    seen = conceal(shot_at_giant(False))
+    assert "Marksmanship 20 + Long Bow 2 + large target 2 = 24d6 (" in seen, seen
+    # A size the player names is theirs to read.
+    named = conceal(shot_at_giant(True, size=-1))
+    assert "Marksmanship 20 + Long Bow 2 − small target 1 = 21d6 (" in named, named

@@ -30,6 +30,10 @@ REACTIONS: dict[str, Text] = {DODGE: say("Dodge"), BLOCK: say("Block"), NO_REACT
 former_keys(DEFEND, {"Dodge": DODGE, "Block": BLOCK, "No reaction": NO_REACTION})
 
 
+def size_part(size: int) -> tuple[Text, int]:
+    return (say("large target") if size > 0 else say("small target"), size)
+
+
 def ranged_modifiers(
     weapon: Weapon,
     range_name: str,
@@ -71,7 +75,7 @@ def ranged_modifiers(
         if aimed:
             parts.append((say("Aim"), AIM))
     if size:
-        parts.append((say("large target") if size > 0 else say("small target"), size))
+        parts.append(size_part(size))
     if light:
         key = light.strip().casefold()
         if key not in LIGHT:
@@ -194,6 +198,7 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
         )
     dual = "attack" in attacker.used and not attacker.talent_allows("attack") and _dual_wield_ok(attacker, weapon)
     parts: list[tuple[Text, int]]
+    veiled = 0
     if weapon.ranged:
         if action.split is not None:
             raise InvalidInput(say("Only melee attacks split the pool (dual wielding)."))
@@ -207,12 +212,14 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
             )
         range_name = _shot_range(attacker, target, action.range)
         size = action.size if action.size is not None else target.sheet.size if target.enemy else 0
+        # A hidden enemy's size is its sheet's, which the attacker's player does not read: it goes last, veiled.
+        veiled = size if action.size is None and target.hidden else 0
         parts = [(say("Marksmanship"), attacker.sheet.marksmanship), (term(weapon.name), weapon.bonus)]
         parts += ranged_modifiers(
             weapon,
             range_name,
             aimed=attacker.aimed,
-            size=size,
+            size=0 if veiled else size,
             light=action.light,
             dim_zone=enc.feature(attacker, "dim"),
             dark_zone=enc.feature(attacker, "dark"),
@@ -250,8 +257,10 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
         attribute = "body"
     if action.modifier:
         parts.append((say("modifier"), action.modifier))
+    if veiled:
+        parts.append(size_part(veiled))
     paid = spend(enc, attacker, "attack", repeat_ok=dual)
-    pool = pools.Pool(tuple(parts), attribute)
+    pool = pools.Pool(tuple(parts), attribute, veiled=bool(veiled))
     result = pools.roll(enc, paid, pool, chance)
     paid, notes, broke = pools.settle_stress(paid, result, attribute)
     rest = None

@@ -21,6 +21,9 @@ EFFECTS = {
 class Pool:
     parts: tuple[tuple[Text, int], ...]  # ("Melee", 3), ("weapon", 2), ("close range", -3)…: said
     attribute: str
+    # The last part is the GM's alone, what it is and its sign too: a hidden target's size ("large target").
+    # The pool's count and its dice then stay the GM's as well, or counting them would tell it.
+    veiled: bool = False
 
     @property
     def size(self) -> int:
@@ -28,9 +31,12 @@ class Pool:
 
     def describe(self, hidden: object = False) -> Text:
         """The parts; `hidden` (a hidden roller) keeps their numbers for the GM."""
+        last = len(self.parts) - 1
         shown = [
             seq(label, " ", secret(n, hidden))
             if i == 0
+            else seq("+ ", secret(seq(label, " ", str(n).replace("-", "−")), True))
+            if self.veiled and i == last
             else seq("+" if n >= 0 else "−", " ", label, " ", secret(abs(n), hidden))
             for i, (label, n) in enumerate(self.parts)
             if n or i == 0
@@ -67,12 +73,13 @@ class PoolRoll:
         The successes stay public: they are the roll's outcome, not the roller's numbers.
         """
         faces = ", ".join(map(str, self.dice)) or "–"
+        counted = True if pool.veiled else hidden
         parts: list[Text | str] = [
             pool.describe(hidden),
             " = ",
-            secret(len(self.dice), hidden),
+            secret(len(self.dice), counted),
             "d6 (",
-            secret(faces, hidden),
+            secret(faces, counted),
             ")",
         ]
         if self.stress:
