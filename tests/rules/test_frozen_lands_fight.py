@@ -113,6 +113,9 @@ def test_slash_commands_map_to_actions():
     assert (h.amount, h.rest, h.wounds) == (2, True, 1)
     c = command("save", ASTRID, actor="Astrid", kind="perception", dc=2)
     assert isinstance(c, fl.Check) and (c.skill, c.need) == ("perception", 2)
+    assert command("save", ASTRID, actor="Astrid", kind="perception").need == 1
+    with pytest.raises(InvalidInput, match="`dc` must be between 1 and 20"):
+        command("save", ASTRID, actor="Astrid", kind="perception", dc=0)
     c = command("condition_add", target="Astrid", condition="injury", tags="broken arm")
     assert c.text == "broken arm"
     with pytest.raises(UnknownAction):

@@ -171,7 +171,7 @@ COMMANDS = Commands(
         "save": lambda given: Check(
             **given.base(),
             skill=given.required("kind"),
-            need=integer(given.options.get("dc") or 1, "dc", 1, 20),
+            need=integer(given.options.get("dc", 1), "dc", 1, 20),
             modifier=integer(given.flags.get("mod", given.flags.get("modifier", 0)), "mod", -20, 20),
         ),
         "condition_add": lambda given: AddCondition(

@@ -139,7 +139,7 @@ def other(enc: FrozenEncounter, action: Other, chance: Chance):
     combatant = enc.actor(action)
     label = one_line(action.label, 40)
     if not label:
-        raise InvalidInput(say('Name the action with options:"label=First Aid".'))
+        raise InvalidInput(say("Name the action with options:\"label='First Aid'\"."))
     paid = spend(enc, combatant, label.casefold())
     text = seq(combatant.name, ": ", label)
     if action.skill:
