@@ -69,9 +69,14 @@ def choice_message(state: Encounter, encounter_id: int):
         raise ValueError(f"encounter {encounter_id} asks no question")
     users = choosers(state)
     default = pending.option(pending.default)
-    how = say(
-        "(default if nobody answers: {default}; to enter your own roll, use /choose with dice: or cards:)",
-        default=default.label if default else pending.default,
+    shown = default.label if default else pending.default
+    how = (
+        say(
+            "(default if nobody answers: {default}; to enter your own roll, use /choose with dice: or cards:)",
+            default=shown,
+        )
+        if pending.rolls
+        else say("(default if nobody answers: {default})", default=shown)
     )
     content = fit(f"{mention(users)} {clean(pending.prompt)} *{clean(how)}*")
     view = discord.ui.View(timeout=None)

@@ -105,6 +105,8 @@ class Pending(Value):
     # Options (by key) only some of those users may pick (a guard is the guarding ally's call).
     owners: dict[str, tuple[int, ...]] = Field(default_factory=dict)
     context: dict[str, Any] = Field(default_factory=dict)
+    # Whether an answer may roll: the question then tells its players how to enter their own dice.
+    rolls: bool = True
     # The signature a question stored before options had keys was posted with: its buttons still answer.
     former_signature: str | None = None
 

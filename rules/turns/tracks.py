@@ -195,6 +195,7 @@ class Tracks(TurnStructure):
                 chooser=tied[0].cid,
                 users=users,
                 context={"cids": [e.cid for e in tied]},
+                rolls=False,
             )
             asked = say("{question} (the tied players choose)", question=prompt)
             return enc, [Event(kind="info", text=asked, ping=users)]

@@ -64,6 +64,8 @@ async def test_tied_players_order_themselves_with_buttons_only_they_can_press(st
     await begin(standin, Astrid=6, Bjorn=6, Sigrid=2)
     tie = await choice_message(standin, "tied on initiative 6")
     assert set(tie.pings.user_ids) == {who["alice"], who["bob"]} and not tie.pings.everyone
+    # an order is chosen, not rolled: no word of entering one's own roll
+    assert tie.content.endswith("*(default if nobody answers: Astrid)*"), tie.content
     refused = await (await standin.click("carol", "Bjorn", message=tie)).response()
     assert refused.ephemeral and "not yours" in refused.content
     chosen = await (await standin.click("bob", "Bjorn", message=tie)).response()

@@ -211,6 +211,7 @@ def ask(enc: FactionsEncounter, queue: list[str]):
         chooser=fighter.id,
         users=users,
         context={"queue": list(queue)},
+        rolls=False,
     )
     return enc, [
         Event(
