@@ -128,6 +128,14 @@ def test_commands_map_to_actions():
         SYSTEM.command("attack", GM, {"target": "Sybilla", "options": "zonse=6 unaware"})
     with pytest.raises(InvalidInput, match="Unknown option `drect` for /damage. Options: `direct`, `cover`"):
         SYSTEM.command("damage", GM, {"target": "Sybilla", "amount": "3", "options": "drect"})
+    assert SYSTEM.command("heal", GM, {"target": "Sybilla", "amount": "2", "options": "grit"}).grit
+    with pytest.raises(InvalidInput, match="Unknown option `grt` for /heal. Options: `grit`"):
+        SYSTEM.command("heal", GM, {"target": "Sybilla", "amount": "2", "options": "grt"})
+    assert SYSTEM.command("save", GM, {"kind": "wit", "options": "why=fear"}).why == "fear"
+    with pytest.raises(InvalidInput, match="Unknown option `wy` for /save. Options: `why`"):
+        SYSTEM.command("save", GM, {"kind": "wit", "options": "wy=fear"})
+    with pytest.raises(InvalidInput, match="Unknown option `bye` for /condition add. Options: `by`"):
+        SYSTEM.command("condition_add", GM, {"target": "Sybilla", "condition": "grappled", "options": "bye=Bandit"})
     with pytest.raises(InvalidInput):
         SYSTEM.command("save", GM, {"kind": "luck"})
 

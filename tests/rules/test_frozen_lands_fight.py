@@ -116,6 +116,15 @@ def test_slash_commands_map_to_actions():
     assert command("save", ASTRID, actor="Astrid", kind="perception").need == 1
     with pytest.raises(InvalidInput, match="`dc` must be between 1 and 20"):
         command("save", ASTRID, actor="Astrid", kind="perception", dc=0)
+    assert command("save", ASTRID, actor="Astrid", kind="perception", options="mod=-1").modifier == -1
+    with pytest.raises(InvalidInput, match="Unknown option `bonus` for /save. Options: `mod`, `modifier`"):
+        command("save", ASTRID, actor="Astrid", kind="perception", options="bonus=1")
+    with pytest.raises(InvalidInput, match="Unknown option `stres` for /damage. Options: `stress`, `direct`"):
+        command("damage", target="Astrid", amount="2", options="stres")
+    with pytest.raises(InvalidInput, match="Unknown option `wound` for /heal. Options: `rest`, `wounds`"):
+        command("heal", target="Astrid", amount="2", options="wound=1")
+    with pytest.raises(InvalidInput, match="Unknown option `lvl` for /condition add. Options: `level`"):
+        command("condition_add", target="Astrid", condition="dazed", options="lvl=2")
     c = command("condition_add", target="Astrid", condition="injury", tags="broken arm")
     assert c.text == "broken arm"
     with pytest.raises(UnknownAction):

@@ -180,6 +180,9 @@ COMMANDS = Commands(
             "weapon",
         ),
         "damage": ("direct", "cover"),
+        "heal": ("grit",),
+        "save": ("why",),
+        "condition_add": ("by",),
     },
     build={
         "attack": attack,

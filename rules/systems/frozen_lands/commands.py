@@ -157,6 +157,10 @@ COMMANDS = Commands(
             "dark",
             "split",
         ),
+        "damage": ("stress", "direct"),
+        "heal": ("rest", "wounds"),
+        "save": ("mod", "modifier"),
+        "condition_add": ("level",),
     },
     build={
         "attack": attack,
