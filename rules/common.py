@@ -178,13 +178,13 @@ def choose(system: System, enc: Encounter, action: Choose, chance: Chance):
     if owners is not None and not action.by.is_gm and not _answers(enc, pending, action.by.user_id, owners):
         raise NotAllowed(say("“{option}” is another player's call.", option=option.label))
     enc = enc.but(pending=None)
-    enc, events = system.resume(enc, pending, option.key, chance)
+    enc, events = mark_resumed(*system.resume(enc, pending, option.key, chance), pending)
     shown = option.label
     if action.timed_out:
         chosen = say("Chosen: {option} (no answer in time: the default applies).", option=shown)
     else:
         chosen = say("Chosen: {option}.", option=shown)
-    return enc, [Event(kind="info", text=chosen)] + mark_resumed(events, pending)
+    return enc, [Event(kind="info", text=chosen), *events]
 
 
 def _answers(enc: Encounter, pending: Pending, user_id: int, users: tuple[int, ...]) -> bool:

@@ -11,17 +11,22 @@ if TYPE_CHECKING:
 HAND_ENTERED = "hand_entered"
 
 
-def mark_resumed(events, pending) -> list:
-    """The result of a choice whose action used entered values carries the mark."""
+def mark_resumed(enc, events, pending) -> tuple:
+    """The result of a choice whose action used entered values carries the mark: its first roll line.
+    An answer with no roll that opens another question (the next target's reaction) has no result yet:
+    that question carries the mark on."""
     if not pending.context.get(HAND_ENTERED) or any(e.entered for e in events):
-        return list(events)
+        return enc, list(events)
+    if enc.pending is not None and not any(e.kind == "roll" for e in events):
+        asked = enc.pending
+        return enc.but(pending=asked.but(context={**asked.context, HAND_ENTERED: True})), list(events)
     events = list(events)
     for kinds in (("roll",), ("info", "warning", "round", "end", "choice")):
         for index, event in enumerate(events):
             if event.kind in kinds:
                 events[index] = event.but(entered=True)
-                return events
-    return events
+                return enc, events
+    return enc, events
 
 
 def mark_entered(events, chance: Chance) -> list:

@@ -13,6 +13,7 @@ from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import SetCondition, Surrender
 from rules.turns.factions import FirstMove, PassMove
 from tests.rules.test_factions_helpers import (
+    BALTHASAR,
     BALTHASAR_ID,
     GM,
     GM_ID,
@@ -76,6 +77,25 @@ def test_a_dodge_leaves_the_entered_damage_unrolled():
     enc = mark_acted(give_turn(start(seed_cast()).state, "Sybilla"), "Bandit 2", "Bandit 3", "Bandit Leader")
     out = choose(attack(enc, SYBILLA, "Bandit 1", "musket", dice=(8,)).state, "Dodge", dice=(2,))
     assert out.state.find("Bandit 1").health == 8 and out.state.pending is None
+
+
+def test_the_attackers_entered_damage_die_keeps_its_mark_after_a_failed_dodge():
+    enc = mark_acted(give_turn(start(seed_cast()).state, "Sybilla"), "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = choose(attack(enc, SYBILLA, "Bandit 1", "musket", dice=(5,)).state, "Dodge", dice=(15,))
+    marked = {e.text: e.entered for e in out.events if e.kind == "roll"}
+    assert marked["Bandit 1 AGI save to dodge: d20 15 vs AGI 8 → fail: hit anyway."]
+    assert marked["Sybilla → Bandit 1: d8 5."]
+
+
+def test_the_mark_of_entered_damage_waits_for_the_last_reaction_of_an_area_attack():
+    enc = add(seed_cast(), "Wyrm", "health=30 size=large weapons='bite:d8'")
+    enc = give_turn(start(enc).state, "Wyrm")
+    out = attack(enc, GM, ["Balthasar", "Sybilla"], "bite", split=(1, 1), alone=True, dice=(3, 4))
+    first = choose(out.state, "No reaction", by=BALTHASAR)
+    assert first.state.pending is not None and not any(e.entered for e in first.events)
+    last = choose(first.state, "No reaction", by=SYBILLA)
+    rolls = [e for e in last.events if e.kind == "roll"]
+    assert rolls[0].entered and "d8 3" in rolls[0].text, [(e.text, e.entered) for e in last.events]
 
 
 def test_entered_dice_the_attacker_does_not_roll_are_refused_before_anything_changes():
