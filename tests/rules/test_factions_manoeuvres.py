@@ -40,6 +40,8 @@ def test_the_grapple_example():
     enc = take(enc, "Theobald", by=THEOBALD).state
     # Theobald attempts to grab a bandit; the bandit counters with his axe and rolls a 1: just a scratch.
     out = attack(enc, THEOBALD, "Bandit 1", mode="grapple")
+    # a grab takes no weapon, so the question names none (Theobald's first is his spear)
+    assert english(out.state.pending.prompt).startswith("Theobald tries to grab Bandit 1. React?")
     out = choose(out.state, "Counter: axe", dice=(1, 15))
     lines = texts(out)
     assert "Theobald: 1 damage; − armour 2 = 0; no harm." in lines

@@ -91,38 +91,38 @@ PROMPTS = {
         "A reaction spends that character's turn this round."
     ),
     ("disarm", "react_or_guard"): N_(
-        "{attacker} tries to disarm {target} ({weapon}). React? Or a nearby ally guards. "
+        "{attacker} tries to disarm {target}. React? Or a nearby ally guards. "
         "A reaction spends that character's turn this round."
     ),
     ("disarm", "react"): N_(
-        "{attacker} tries to disarm {target} ({weapon}). React? A reaction spends that character's turn this round."
+        "{attacker} tries to disarm {target}. React? A reaction spends that character's turn this round."
     ),
     ("disarm", "guard"): N_(
-        "{attacker} tries to disarm {target} ({weapon}). "
+        "{attacker} tries to disarm {target}. "
         "{target} cannot react; a nearby ally may guard and become the target. "
         "A reaction spends that character's turn this round."
     ),
     ("shove", "react_or_guard"): N_(
-        "{attacker} tries to shove {target} ({weapon}). React? Or a nearby ally guards. "
+        "{attacker} tries to shove {target}. React? Or a nearby ally guards. "
         "A reaction spends that character's turn this round."
     ),
     ("shove", "react"): N_(
-        "{attacker} tries to shove {target} ({weapon}). React? A reaction spends that character's turn this round."
+        "{attacker} tries to shove {target}. React? A reaction spends that character's turn this round."
     ),
     ("shove", "guard"): N_(
-        "{attacker} tries to shove {target} ({weapon}). "
+        "{attacker} tries to shove {target}. "
         "{target} cannot react; a nearby ally may guard and become the target. "
         "A reaction spends that character's turn this round."
     ),
     ("grapple", "react_or_guard"): N_(
-        "{attacker} tries to grab {target} ({weapon}). React? Or a nearby ally guards. "
+        "{attacker} tries to grab {target}. React? Or a nearby ally guards. "
         "A reaction spends that character's turn this round."
     ),
     ("grapple", "react"): N_(
-        "{attacker} tries to grab {target} ({weapon}). React? A reaction spends that character's turn this round."
+        "{attacker} tries to grab {target}. React? A reaction spends that character's turn this round."
     ),
     ("grapple", "guard"): N_(
-        "{attacker} tries to grab {target} ({weapon}). "
+        "{attacker} tries to grab {target}. "
         "{target} cannot react; a nearby ally may guard and become the target. "
         "A reaction spends that character's turn this round."
     ),
