@@ -327,8 +327,8 @@ class Clock(TurnStructure):
                 )
             )
         if action.target is None and state.current is None:
-            entry = entry.moved(state.phase).but(held_since=None)
-            enc = self._with_entry(enc, entry).but(turns=state.but(current=holder.id))
+            enc = self._with_entry(enc, entry.moved(state.phase).but(held_since=None))
+            enc = enc.but(turns=enc.turns.but(current=holder.id))
             events.append(
                 Event(
                     kind="info",

@@ -216,6 +216,22 @@ def test_a_lone_holder_steps_back_in_a_later_phase():
     assert who(out.state) == "A" and out.state.turns.phase == 6
 
 
+def test_when_everyone_holds_a_released_holder_acts_and_the_clock_goes_on():
+    enc = command(duel(), "act", action="hold").state  # Fighter, from phase 5
+    enc = command(enc, "act", action="hold").state  # Bandit, from phase 10: nobody is left to act
+    assert who(enc) is None
+    enc = command(enc, "act", action="release", actor="Fighter").state
+    assert who(enc) == "Fighter" and enc.turns.phase == 10
+    out = command(enc, "act", action="recover")
+    # The Fighter no longer holds: the clock runs on to their next turn; the Bandit still holds.
+    assert who(out.state) == "Fighter" and out.state.turns.phase == 15
+    assert [e.held_since for e in out.state.turns.entries] == [None, 10]
+    enc = command(out.state, "act", action="hold").state
+    assert who(enc) is None
+    enc = command(enc, "act", action="release", actor="Bandit").state
+    assert who(enc) == "Bandit" and enc.turns.phase == 15
+
+
 def test_running_leap_comes_in_two_halves():
     enc = duel()
     enc = command(enc, "act", action="running leap").state
@@ -228,6 +244,19 @@ def test_running_leap_comes_in_two_halves():
         command(enc, "attack", target="Bandit")
     enc = command(enc, "act", action="leap").state
     assert not enc.find("Fighter").leaping and phase_of(enc, "Fighter") == 15
+
+
+@pytest.mark.parametrize("delay", [EndTurn, "forced delay"])
+def test_a_forced_delay_wastes_the_turn_of_the_leap_and_loses_it(delay):
+    # The leap comes "when the player's turn comes up again": a Forced Delay wastes that turn.
+    enc = command(duel(), "act", action="running leap").state
+    assert who(enc) == "Fighter" and enc.find("Fighter").leaping
+    out = apply(enc, EndTurn(by=GM, turn_no=enc.turn_no)) if delay is EndTurn else command(enc, "act", action=delay)
+    assert not out.state.find("Fighter").leaping and phase_of(out.state, "Fighter") == 15
+    assert "Fighter wastes the turn: the leap of the Running Leap is lost." in texts(out)
+    enc = command(out.state, "act", action="forced delay").state  # the Bandit, phase 10
+    assert who(enc) == "Fighter" and enc.turns.phase == 15
+    assert phase_of(command(enc, "act", action="aim").state, "Fighter") == 20
 
 
 def test_aim_stacks_up_to_half_pa_and_feeds_the_next_attack():

@@ -7,11 +7,15 @@ and an End turn (the Forced Delay) all come through here, so none of them can fo
 "You are not allowed to use any free or 0-cost actions in the same phase as Delay": free actions
 come before the action that ends a turn, and a Delay ends it, so the Delay always comes second
 and is what is refused (End turn with it).
+
+A Running Leap's leap comes "when the player's turn comes up again": a Forced Delay wastes that
+turn, so the leap is lost with it.
 """
 
 from __future__ import annotations
 
 from rules.errors import NotAllowed
+from rules.model import Event
 from rules.said import say
 
 from .model import TowersCombatant, TowersEncounter
@@ -41,3 +45,13 @@ def may_delay(enc: TowersEncounter, me: TowersCombatant) -> None:
                 phase=enc.turns.phase,
             )
         )
+
+
+def forced_delay(enc: TowersEncounter, me: TowersCombatant) -> tuple[TowersEncounter, list[Event]]:
+    """What a Forced Delay (End turn included) does before its cost: it may be refused, and it ends
+    a pending leap."""
+    may_delay(enc, me)
+    if not me.leaping:
+        return enc, []
+    line = say("{who} wastes the turn: the leap of the Running Leap is lost.", who=me.name)
+    return enc.update(me.id, leaping=False), [Event(kind="info", text=line)]

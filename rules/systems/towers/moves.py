@@ -11,7 +11,7 @@ from rules.said import EMPTY, N_, Text, say, seq, term
 from rules.secrets import secret
 from rules.usertext import listed, quoted, user_text
 
-from .acting import acted, may_delay, used_free
+from .acting import acted, forced_delay, used_free
 from .attack import spend_mana
 from .costs import FREE, SHIFT_ADDED, VARIES, ActionType, action_type
 from .damage import heal
@@ -40,14 +40,15 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
         else:
             line = say("{who}: {action} (free).", who=me.name, action=label)
         return used_free(enc, me.id), [Event(kind="info", text=line)]
-    if me.leaping and kind.key != "running leap":
+    if me.leaping and kind.key not in ("running leap", "forced delay"):
         raise NotAllowed(
             say("{who} is mid Running Leap: the second half comes first (/act action:running leap).", who=me.name)
         )
     if kind.key == "hold":
         return system.turns.hold(system, enc, me, chance)
+    events: list[Event] = []
     if kind.key == "forced delay":
-        may_delay(enc, me)
+        enc, events = forced_delay(enc, me)
     cost = _cost(kind, flags, action)
     if cost == 0:
         enc = used_free(enc, me.id)
@@ -64,7 +65,7 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
     if flags.get("shift_position") or flags.get("step"):
         label = say("Shift Position + {action}", action=label)
     # Each effect says its whole line, the actor's name in it.
-    events = [Event(kind="info", text=text)] if text else []
+    events += [Event(kind="info", text=text)] if text else []
     after, more = system.turns.advance(system, enc, me.id, cost, chance, what=seq(label, f" ({cost})"))
     return after, events + more
 

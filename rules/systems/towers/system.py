@@ -16,7 +16,7 @@ from rules.usertext import listed, quoted
 
 from . import attack as attacks
 from . import between, checks, grapple, moves
-from .acting import acted, may_delay
+from .acting import acted, forced_delay
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
 from .commands import COMMANDS, check_save_stat
 from .costs import action_type
@@ -109,8 +109,9 @@ class TowersSystem(System[TowersCombatant]):
     def on_idle_turn(self, enc, cid, chance):
         """End turn is the Forced Delay: an action, so it ends flat-footed and loses Aiming."""
         me = enc.get(cid)
-        may_delay(enc, me)
-        events = [Event(kind="info", text=say("{who} loses the benefits of Aiming.", who=me.name))] if me.aim else []
+        enc, events = forced_delay(enc, me)
+        if me.aim:
+            events.append(Event(kind="info", text=say("{who} loses the benefits of Aiming.", who=me.name)))
         return acted(enc, cid, "forced delay"), events
 
     def on_phase(self, enc, phase: int, chance) -> tuple[TowersEncounter, list[Event]]:
