@@ -49,13 +49,21 @@ def _font(size: int):
     return ImageFont.load_default(size=size)
 
 
+# Beyond ASCII, the built-in font draws "·" (the title's separator) and "…" (which NFKD makes "...").
+DRAWN_PUNCTUATION = frozenset("·")
+
+
 def plain(text: Text | str) -> str:
-    """The built-in font has ASCII only: accents dropped, other letters as `?`.
+    """The built-in font has ASCII and a little punctuation only: accents dropped, other letters as `?`.
 
     An image shows no markup, so a name is drawn exactly as typed."""
     folded = unicodedata.normalize("NFKD", render.plain(text) if isinstance(text, Text) else text)
     kept = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    return "".join(ch if ch.isascii() and ch.isprintable() else "?" for ch in kept)
+    return "".join(ch if _drawable(ch) else "?" for ch in kept)
+
+
+def _drawable(ch: str) -> bool:
+    return (ch.isascii() and ch.isprintable()) or ch in DRAWN_PUNCTUATION
 
 
 def initials(name: str) -> str:

@@ -14,11 +14,13 @@ from bot.clock_image import (  # noqa: E402
     SIDE_COLOURS,
     SIZE,
     TOP,
+    _font,
     initials,
     plain,
     render_clock,
     token_labels,
 )
+from rules.said import say
 from tests.rules.test_towers_helpers import add, full_fight, new  # noqa: E402
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -97,3 +99,11 @@ def test_initials_are_unique_tokens_and_names_are_drawable():
     enc = add(add(add(new(), "Bandit 1", "9D").state, "Boss 1", "8D").state, "Tony", "7D").state
     labels = token_labels(enc)
     assert sorted(labels.values()) == ["B1", "B2", "To"]
+
+
+def test_the_title_draws_its_middle_dots_which_the_font_has():
+    assert plain(say("Combat Clock · round {round} · phase {phase}", round=2, phase=13)) == (
+        "Combat Clock · round 2 · phase 13"
+    )
+    lacking = bytes(_font(16).getmask("♥"))  # what the font draws for a character it lacks
+    assert bytes(_font(16).getmask("·")) != lacking
