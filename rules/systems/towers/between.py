@@ -147,20 +147,11 @@ def _eight_hours(r) -> tuple[dict[str, Any], Text]:
 
 def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> list[Text]:
     v = _view(sheet, state)
-    out: list[Text] = [say("Dead.")] if state.get("dead") else []
-    now, most = v["lethal"], v["max_lethal"]
-    # Temporary LETHAL above zero lifts a character out of dying or disabled.
-    health = now + v["temp_lethal"]
-    if health < 0:
-        line = say("LETHAL {now}/{most} (dying)", now=now, most=most)
-    elif health == 0:
-        line = say("LETHAL {now}/{most} (disabled)", now=now, most=most)
-    elif now < most:
-        line = say("LETHAL {now}/{most} (wounded)", now=now, most=most)
-    else:
-        line = say("LETHAL {now}/{most}", now=now, most=most)
-    out.append(_with_temporary(line, v["temp_lethal"]))
-    if v["stun"] == 0:
+    dead = bool(state.get("dead"))
+    out: list[Text] = [say("Dead.")] if dead else []
+    out.append(_with_temporary(_lethal_line(v, dead), v["temp_lethal"]))
+    # Dead reads dead only: not also dying, disabled, wounded or unconscious.
+    if v["stun"] == 0 and not dead:
         line = say("STUN {now}/{most} (unconscious)", now=v["stun"], most=v["max_stun"])
     else:
         line = say("STUN {now}/{most}", now=v["stun"], most=v["max_stun"])
@@ -174,6 +165,21 @@ def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> li
         ]
         out.append(say("Conditions: {conditions}", conditions=listed(kept)))
     return out
+
+
+def _lethal_line(v: dict[str, Any], dead: bool) -> Text:
+    now, most = v["lethal"], v["max_lethal"]
+    if dead:
+        return say("LETHAL {now}/{most}", now=now, most=most)
+    # Temporary LETHAL above zero lifts a character out of dying or disabled.
+    health = now + v["temp_lethal"]
+    if health < 0:
+        return say("LETHAL {now}/{most} (dying)", now=now, most=most)
+    if health == 0:
+        return say("LETHAL {now}/{most} (disabled)", now=now, most=most)
+    if now < most:
+        return say("LETHAL {now}/{most} (wounded)", now=now, most=most)
+    return say("LETHAL {now}/{most}", now=now, most=most)
 
 
 def _with_temporary(line: Text, temporary: int) -> Text:
