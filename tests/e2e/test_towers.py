@@ -263,7 +263,7 @@ async def test_check_flips_a_stat_against_an_effects_attack_with_entered_cards_a
     )
     assert not shown.ephemeral
     assert shown.content == (
-        "🎲 ✍️ Attack 5: Q♣ 7♦ 3♥ 2♠ 9♣ → keep Q = 12 vs Tony ENDURANCE 2: A♥ 4♣ → keep A = 14 → resisted"
+        "🎲 ✍️ Attack 5: Q♣ 7♦ 3♥ 2♠ 9♣ → keep Q = 12 vs Tony Endurance 2: A♥ 4♣ → keep A = 14 → resisted"
     ), shown.content
     affected = await say(standin, "alice", "/check", character="Tony", kind="endurance", dc=1, cards="KC KH 4C")
     assert affected.content.endswith("K♥ 4♣ → keep K = 13 → affected"), affected.content  # the effect wins a tie

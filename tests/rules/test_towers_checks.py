@@ -35,7 +35,7 @@ def test_the_seeds_poison_flips_five_cards_against_two_for_external_endurance():
     # "The poison has an Attack value of 5, which means that 5 cards will be drawn and the highest one kept.
     # Tony has an External Endurance of 2. This means he will draw 2 cards and keep the high one."
     outcome, lines = roll("endurance", "QC 7D 3H 2S 9C AH 4C", dc=5)
-    assert lines == ["Attack 5: Q♣ 7♦ 3♥ 2♠ 9♣ → keep Q = 12 vs Tony ENDURANCE 2: A♥ 4♣ → keep A = 14 → resisted"]
+    assert lines == ["Attack 5: Q♣ 7♦ 3♥ 2♠ 9♣ → keep Q = 12 vs Tony Endurance 2: A♥ 4♣ → keep A = 14 → resisted"]
     assert outcome.campaign is None  # every card was entered: the campaign's deck is untouched
 
 
@@ -44,13 +44,13 @@ def test_against_an_aspect_only_the_flip_counts_and_the_effect_wins_a_tie():
     # the flip." The effect attacks as an attack does: "If the Attacker's final value is equal to or higher than
     # the Defender's, the attack hits."
     _, lines = roll("endurance", "KC 7D 3H 2S 9C KH 4C", dc=5)
-    assert lines[0].endswith("Tony ENDURANCE 2: K♥ 4♣ → keep K = 13 → affected"), lines
+    assert lines[0].endswith("Tony Endurance 2: K♥ 4♣ → keep K = 13 → affected"), lines
 
 
 def test_flip_and_shift_options_change_the_cards_and_the_kept_value():
     _, lines = roll("endurance", "5C 2D 3H 4S", dc=1, options={"flip": "1", "shift": "-1"})
     assert lines == [
-        "Attack 1: 5♣ → keep 5 = 5 vs Tony ENDURANCE 2 (modifier (flip+1); modifier (shift−1)): "
+        "Attack 1: 5♣ → keep 5 = 5 vs Tony Endurance 2 (modifier (flip+1); modifier (shift−1)): "
         "2♦ 3♥ 4♠ → keep 4 = 4 − 1 = 3 → affected"
     ]
 
@@ -62,6 +62,12 @@ def test_a_skill_check_flips_the_ranks_and_adds_the_matching_aspect():
     assert lines == [
         "Attack 1: 8♣ → keep 8 = 8 vs Tony skill 3 (SS (shift+2)): 9♦ 2♥ 10♠ → keep 10 = 10 + 2 = 12 → resisted"
     ]
+
+
+def test_endurance_is_named_as_a_word_as_a_skill_checks_aspect_too():
+    _, lines = roll("skill", "8C 9D 2H", dc=1, options={"ranks": "2", "aspect": "endurance"})
+    assert "vs Tony skill 2 (Endurance (shift+2)): 9♦ 2♥ → keep 9 = 9 + 2 = 11" in lines[0]
+    assert "ENDURANCE" not in lines[0]
 
 
 def test_an_opposed_flip_against_another_character_goes_to_the_one_acting_on_a_tie():
@@ -82,7 +88,7 @@ def test_the_other_character_may_flip_another_stat_or_the_same_skill():
     # whatever value is specified." Duelists flip "his Dueling skill ... against his opponent's same skill".
     mira = who("Mira", MIRA)
     _, lines = roll("pd", "AC 2D 3H 4S KC 5D", against=mira, options={"vs": "endurance"})
-    assert lines[1] == "Mira ENDURANCE 3: 4♠ K♣ 5♦ → keep K = 13" and lines[2] == "14 vs 13: Tony wins by 1."
+    assert lines[1] == "Mira Endurance 3: 4♠ K♣ 5♦ → keep K = 13" and lines[2] == "14 vs 13: Tony wins by 1."
     _, lines = roll(
         "skill",
         "9C 2D 10H 3S",

@@ -236,7 +236,7 @@ def test_each_result_line_hides_what_it_must():
         "Wraith takes 10 − ER ? = ? physical STUN → Wraith: STUN ? → ?/?"
     )
     assert line("the Wraith resists a poison", "Attack 5") == (
-        f"Attack 5: {twos(5)} → keep 2 = 2 vs Wraith ENDURANCE ?: ? → keep A = 14 → resisted"
+        f"Attack 5: {twos(5)} → keep 2 = 2 vs Wraith Endurance ?: ? → keep A = 14 → resisted"
     )
     assert line("the Hero grapples", "Hero: Grapple Test") == (
         "Hero: Grapple Test: Hero PA 4: A♥ 2♣ 2♣ 2♣ → keep A = 14; Wraith PD ?: ? → keep 2 = 2; "

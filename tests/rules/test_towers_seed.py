@@ -210,7 +210,7 @@ def test_minimum_one_stun_and_lethal_never_more_than_stun():
 def test_poison_check_flips_attack_5_against_endurance_2():
     enc = add(new(), "Tony", "KH 4C", TONY).state
     out = command(enc, "save", actor="Tony", kind="endurance", dc=5, cards="2C 3C 4C 5C 9D KS 2S")
-    assert "vs Tony ENDURANCE 2: K♠ 2♠ → keep K = 13 → resisted" in texts(out)[0]
+    assert "vs Tony Endurance 2: K♠ 2♠ → keep K = 13 → resisted" in texts(out)[0]
 
 
 def test_a_reckless_mover_resists_a_check_at_flip_minus_1():
@@ -220,13 +220,13 @@ def test_a_reckless_mover_resists_a_check_at_flip_minus_1():
     enc = command(begin(enc).state, "act", action="reckless move").state
     assert who(enc) == "Bandit"
     out = command(enc, "save", actor="Tony", kind="endurance", dc=5, cards="2C 3C 4C 5C 9D KS")
-    assert "vs Tony ENDURANCE 2 (reckless move (flip−1)): K♠ → keep K = 13 → resisted" in texts(out)[0]
+    assert "vs Tony Endurance 2 (reckless move (flip−1)): K♠ → keep K = 13 → resisted" in texts(out)[0]
 
 
 def test_save_takes_real_cards_in_its_options_since_save_has_no_cards_field():
     enc = add(new(), "Tony", "KH 4C", TONY).state
     out = command(enc, "save", actor="Tony", kind="endurance", dc=5, options="cards='2C 3C 4C 5C 9D KS 2S'")
-    assert "vs Tony ENDURANCE 2: K♠ 2♠ → keep K = 13 → resisted" in texts(out)[0]
+    assert "vs Tony Endurance 2: K♠ 2♠ → keep K = 13 → resisted" in texts(out)[0]
 
 
 def test_flip_keeps_highest_and_shifts():

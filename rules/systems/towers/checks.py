@@ -22,7 +22,7 @@ from rules.usertext import listed
 
 from .flips import Flip, Mods, described, flip, resist
 from .modifiers import user_mods
-from .sheet import TowersSheet
+from .sheet import TowersSheet, stat_label
 
 SKILL = "skill"
 ASPECTS = ("ss", "hs", "endurance")  # the Aspects a sheet holds, one of which a skill check adds
@@ -109,7 +109,7 @@ def _pool(who: Resting, kind: str, options: dict[str, Any], ranks_key: str, aspe
     """What a character flips for a check: (label, cards, the Aspect a skill adds)."""
     sheet = TowersSheet(**who.sheet)
     if kind != SKILL:
-        return term(kind.upper()), getattr(sheet, kind), Mods()
+        return stat_label(kind), getattr(sheet, kind), Mods()
     if options.get(ranks_key) in (None, True):
         raise InvalidInput(
             say("A skill check needs {who}'s ranks in the skill: `{key}=N`.", who=who.name, key=ranks_key)
@@ -125,7 +125,7 @@ def _pool(who: Resting, kind: str, options: dict[str, Any], ranks_key: str, aspe
             )
         )
     added = getattr(sheet, aspect)
-    return term(SKILL_SHOWN), ranks, Mods().plus(shift=added, why=term(aspect.upper()))
+    return term(SKILL_SHOWN), ranks, Mods().plus(shift=added, why=stat_label(aspect))
 
 
 def _shown(who: Resting, label: Text, cards: int, mods: Mods, result: Flip) -> Text:

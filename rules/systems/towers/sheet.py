@@ -80,6 +80,12 @@ class Weapon(Value):
 UNARMED = Weapon(name="Unarmed", adds="hs", keywords=("unarmed",))
 
 
+def stat_label(stat: str) -> Text:
+    """A stat as the lines name it: the seed's capitals (PD, SS…), but Endurance, which the seed
+    writes out, as a word."""
+    return term(N_("Endurance")) if stat == "endurance" else term(stat.upper())
+
+
 def parse_weapon(text: str) -> Weapon:
     name, _, rest = text.partition(":")
     name = " ".join(name.split())

@@ -27,7 +27,7 @@ from .initiative import calculated, settle_ties
 from .model import Condition, TowersCombatant, TowersEncounter
 from .modifiers import reckless_mods
 from .senders import own_combatant
-from .sheet import TowersSheet, parse_weapons
+from .sheet import TowersSheet, parse_weapons, stat_label
 from .stance import ADVERBS, effect
 
 FALL_STUN_PER_5FT = 5
@@ -346,7 +346,7 @@ class TowersSystem(System[TowersCombatant]):
         value = getattr(me.sheet, action.stat)
         mods = reckless_mods(me)
         against, mine, resisted = resist(chance, action.against, value, mods)
-        theirs = described(action.stat.upper(), secret(value, me), mods, mine)
+        theirs = described(stat_label(action.stat), secret(value, me), mods, mine)
         if resisted:
             template = N_("Attack {n}: {cards} vs {who} {flip} → resisted")
         else:
