@@ -270,6 +270,16 @@ def test_unknown_weapons_are_named_in_the_refusal():
         command(enc, "attack", target="Bandit", weapon="axe")
 
 
+def test_an_unknown_attack_option_is_refused_with_the_list():
+    enc = fight()
+    with pytest.raises(InvalidInput, match="Unknown option .*avd.* for /attack. Options: `power`, `charge`"):
+        command(enc, "attack", target="Bandit", options="avd")
+    # Every word the attack reads still works.
+    words = "weapon=pistol range=3 cover=soft outnumber=2:1 unaware high offhand step flip=1 shift=1 dflip=1 dshift=-1"
+    line = english(texts(command(enc, "attack", target="Bandit", options=words))[0])
+    assert "Shift Position + Attack" in line and "Pistol" in line and "off hand" in line
+
+
 def test_an_opportunity_attack_by_a_player_means_their_own_character():
     enc = fight(hero_player=True, hero_cards="2H 3C", bandit_cards="QD")  # Bandit phase 7, Hero 15
     enc = command(enc, "act", action="aim").state  # Bandit → 12

@@ -21,7 +21,7 @@ _FALL = re.compile(r"^\s*(?:fall\s*:?\s*)?(\d+)\s*(?:ft|feet|foot|')?\s*$", re.I
 _DURATION = re.compile(r"^\s*(\d+)\s*(phases?|rounds?)\s*$", re.IGNORECASE)
 # The sheet's stats in capitals, as the lines show them, for extraction.
 SHOWN_STATS = (
-    *(N_("ENDURANCE"), N_("PD"), N_("ID"), N_("PA"), N_("SA"), N_("SS"), N_("HS"), N_("INIT"), N_("ER"), N_("IR")),
+    *(N_("PD"), N_("ID"), N_("PA"), N_("SA"), N_("SS"), N_("HS"), N_("INIT"), N_("ER"), N_("IR")),
     *(N_("PX"), N_("MANA")),
 )
 SAVE_STATS = (
@@ -35,6 +35,17 @@ SAVE_STATS = (
     N_("init"),
     N_("er"),
     N_("ir"),
+)
+
+
+# The `options:` words /attack reads (any other is refused): the style (here), then, in attack.py and
+# modifiers.py, the weapon, an Aid's ally, Shift Position, mana, and the attack's and defence's modifiers.
+ATTACK_OPTIONS = (
+    *("power", "charge", "aid", "ally", "opportunity", "oa"),
+    *("weapon", "step", "shift_position", "mana"),
+    *("range", "cover", "outnumber", "unaware", "concealed", "concealment", "hidden"),
+    *("high", "elevation", "high_ground", "higher", "offhand", "off_hand"),
+    *("flip", "shift", "dflip", "dshift"),
 )
 
 
@@ -193,6 +204,7 @@ def condition_add(given: Given) -> AddCondition:
 
 
 COMMANDS = Commands(
+    options={"attack": ATTACK_OPTIONS},
     build={
         "attack": attack,
         "damage": damage,
