@@ -300,6 +300,18 @@ def test_an_unknown_attack_or_save_option_is_refused_and_names_the_known_ones():
     assert "d20 adv (3, 15) 15" in texts(out)[0]
 
 
+def test_an_unknown_option_of_the_gms_tools_is_refused_and_names_the_known_ones():
+    enc = duel()
+    with pytest.raises(InvalidInput, match="Unknown option `crti` for /damage. Options: `crit`, `wounds`"):
+        cmd(enc, "damage", GM, target="Brute", amount="3", options="crti")
+    with pytest.raises(InvalidInput, match="Unknown option `temporary` for /heal. Options: `temp`, `wounds`"):
+        cmd(enc, "heal", GM, target="Nova", amount="3", options="temporary")
+    with pytest.raises(InvalidInput, match="Unknown option `dmg` for /condition add. Options: `level`, `dc`"):
+        cmd(enc, "condition_add", GM, target="Nova", condition="Ongoing Damage", options="dmg=1d6")
+    out = cmd(enc, "damage", GM, target="Brute", amount="0", options="crit ap")
+    assert out.events
+
+
 def test_unconscious_target_in_the_same_area_takes_critical_hits():
     enc = duel()
     enc = run(enc, "condition_add", target="Brute", condition="Unconscious")

@@ -365,7 +365,7 @@ def test_only_unconscious_from_stamina_loss_halves_stamina_at_the_end_of_a_scene
     enc = join(new(), "Nova", 15, stamina=20)
     enc = begin(join(enc, "Brute", 5, stamina=9))
     enc = run(enc, "damage", target="Nova", amount="4")
-    enc = run(enc, "condition_add", target="Nova", condition="Unconscious", options="source=Sleep Gas")
+    enc = run(enc, "condition_add", target="Nova", condition="Unconscious", options="source='Sleep Gas'")
     enc = run(enc, "damage", target="Brute", amount="9")
     assert labels(enc, "Brute") == ["Unconscious"]
     rested = run(enc, "act", GM, action="end scene")

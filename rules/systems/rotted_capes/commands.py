@@ -73,6 +73,9 @@ COMMANDS = Commands(
             "area",
         ),
         "save": ("adv", "dis", "auto"),
+        "damage": ("crit", "wounds", "ap", "ongoing"),
+        "heal": ("temp", "wounds"),
+        "condition_add": ("level", "dc", "damage", "type", "end", "source", "by", "save"),
     },
     build={
         "attack": attack,
