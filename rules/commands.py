@@ -27,7 +27,7 @@ from .actions import Action, AddCombatants, Choose, DelayTurn, NextTurn, Note, R
 from .dice import MAX_TOTAL, check_expression, parse_entered, walk
 from .errors import InvalidInput, NotAllowed, UnknownAction
 from .model import Actor, Encounter
-from .said import say, term
+from .said import say, seq, term
 from .text import Text
 from .usertext import quoted, user_text
 
@@ -359,23 +359,31 @@ class Commands:
     acts: Acts | None = None
     reports: Mapping[str, Report] = field(default_factory=dict)
     # The `options:` words a command reads, where declared: any other is refused, so a typo (`avd`)
-    # never rolls as if no option were given.
+    # never rolls as if no option were given. One of `/act`'s actions is declared as `act:<action>`
+    # (`act:move`); an empty list refuses every word.
     options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def check_options(self, name: str, given: Given) -> None:
-        known = self.options.get(name)
+        act = _normal(given.text("action")) if name == "act" else ""
+        known = self.options.get(f"act:{act}" if act else name)
         if known is None:
             return
         unknown = next((key for key in given.flags if key not in known), None)
-        if unknown is not None:
+        if unknown is None:
+            return
+        command = seq(command_name(name), " action:", term(act.replace("_", " "))) if act else command_name(name)
+        if not known:
             raise InvalidInput(
-                say(
-                    "Unknown option {option} for /{command}. Options: {known}.",
-                    option=quoted(unknown),
-                    command=command_name(name),
-                    known=", ".join(f"`{k}`" for k in known),
-                )
+                say("/{command} takes no options: {option} is not one.", command=command, option=quoted(unknown))
             )
+        raise InvalidInput(
+            say(
+                "Unknown option {option} for /{command}. Options: {known}.",
+                option=quoted(unknown),
+                command=command,
+                known=", ".join(f"`{k}`" for k in known),
+            )
+        )
 
     def builder(self, name: str) -> Builder | None:
         if name == "act" and self.acts is not None:

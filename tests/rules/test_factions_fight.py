@@ -120,6 +120,10 @@ def test_commands_map_to_actions():
     assert isinstance(opportunity, OpportunityAttack)
     move = SYSTEM.command("act", GM, {"action": "move", "options": "zones=2 sprint"})
     assert isinstance(move, Move) and move.zones == 2 and move.sprint
+    with pytest.raises(InvalidInput, match="Unknown option `zone` for /act action:move. Options: `zones`, `sprint`"):
+        SYSTEM.command("act", GM, {"action": "move", "options": "zone=2"})
+    with pytest.raises(InvalidInput, match="/act action:break free takes no options: `now` is not one."):
+        SYSTEM.command("act", GM, {"action": "break free", "options": "now"})
     assert SYSTEM.command("save", GM, {"actor": "Sybilla", "kind": "AGI", "roll": 4}).attribute == "agi"
     with pytest.raises(UnknownAction):
         SYSTEM.command("act", GM, {"action": "fly"})

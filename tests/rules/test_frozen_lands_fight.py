@@ -125,6 +125,11 @@ def test_slash_commands_map_to_actions():
         command("heal", target="Astrid", amount="2", options="wound=1")
     with pytest.raises(InvalidInput, match="Unknown option `lvl` for /condition add. Options: `level`"):
         command("condition_add", target="Astrid", condition="dazed", options="lvl=2")
+    with pytest.raises(InvalidInput, match="Unknown option `too` for /act action:move. Options: `to`, `close`"):
+        command("act", ASTRID, action="move", options="too=Hall")
+    with pytest.raises(InvalidInput, match="/act action:aim takes no options: `ranged` is not one."):
+        command("act", ASTRID, action="aim", options="ranged")
+    assert command("act", ASTRID, action="other", options="label='First Aid' skill=healing").label == "First Aid"
     c = command("condition_add", target="Astrid", condition="injury", tags="broken arm")
     assert c.text == "broken arm"
     with pytest.raises(UnknownAction):

@@ -183,6 +183,12 @@ COMMANDS = Commands(
         "heal": ("grit",),
         "save": ("why",),
         "condition_add": ("by",),
+        "act:move": ("zones", "sprint"),
+        "act:sprint": ("zones",),
+        "act:bonus": ("text",),
+        "act:main": ("text",),
+        "act:pick_up": ("weapon",),
+        **{f"act:{name}": () for name in ("break_free", "release", "surrender", "reveal", "free")},
     },
     build={
         "attack": attack,

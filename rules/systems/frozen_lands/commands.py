@@ -161,6 +161,10 @@ COMMANDS = Commands(
         "heal": ("rest", "wounds"),
         "save": ("mod", "modifier"),
         "condition_add": ("level",),
+        "act:move": ("to", "close", "jump"),
+        "act:other": ("label", "name", "skill", "mod"),
+        "act:place": ("zone",),
+        **{f"act:{name}": () for name in ("stand", "aim", "reload", "delay", "release", "interrupt", "engage", "part")},
     },
     build={
         "attack": attack,
