@@ -220,7 +220,7 @@ FIGHTS: dict[str, list[Step]] = {
         ("gm", "/initiative add", dict(name="Ogre", roll=3, stats="avoidance=10 stamina=60 wounds=3")),
         ("gm", "/initiative add", dict(name="Zombie", count=5, dice="2 2 2 2 2", stats="zombie=true avoidance=8")),
         ("gm", "/initiative next", {}),
-        ("alice", "/attack", dict(target="Ogre", weapon="{}", damage="2d6", options="free", dice="15 3 4")),
+        ("gm", "/attack", dict(actor="Nova", target="Ogre", weapon="{}", damage="2d6", options="free", dice="15 3 4")),
         ("alice", "/attack", dict(target="Ogre", weapon="{}", defense="{}", options="free", dice="15 3 4"), False),
         ("alice", "/act", dict(action="demanding", options="what={} interruptible")),
         ("alice", "/act", dict(action="{}"), False),

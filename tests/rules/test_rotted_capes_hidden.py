@@ -139,9 +139,10 @@ def attacked(hidden):
     f = Fight(hidden)
     f.next()  # round 1: Nova (initiative 75) before Shade (d20 5 + 44 = 49)
     f.cmd("attack", ALICE, target="Shade", damage="1d6+300", dice="10 4")  # 150 vs Avoidance 143; 304 massive
-    f.cmd(
+    f.cmd(  # free: the GM rules Nova's powers cost no Action, and enters them
         "attack",
-        ALICE,
+        GM,
+        actor="Nova",
         target="Shade",
         damage="1d6+300",
         damage_type="fire",
@@ -149,10 +150,14 @@ def attacked(hidden):
         dice="12 5",
         options="free",
     )  # 305 − DR 31 = 274 > Fortitude 129
-    f.cmd("attack", ALICE, target="Shade", defense="willpower", dice="2", options="free")  # 142 vs Willpower 147
-    f.cmd("attack", ALICE, target="Shade", damage="1d6", damage_type="cold", dice="20 1", options="free")  # critical
+    f.cmd(
+        "attack", GM, actor="Nova", target="Shade", defense="willpower", dice="2", options="free"
+    )  # 142 vs Willpower 147
+    f.cmd(
+        "attack", GM, actor="Nova", target="Shade", damage="1d6", damage_type="cold", dice="20 1", options="free"
+    )  # critical
     f.cmd("plotpoint_spend", ALICE, use="reroll", dice="15 2")
-    f.cmd("attack", ALICE, target="Shade", damage="1d6+300", options="free ap", dice="10 6")  # ignores DR
+    f.cmd("attack", GM, actor="Nova", target="Shade", damage="1d6+300", options="free ap", dice="10 6")  # ignores DR
     f.public |= {304, 305, 306}  # the damage Nova rolls: hers to read
     f.extra |= {274, 49, 49 - 44}
     expected = {
@@ -292,8 +297,8 @@ def zombie(hidden):
     )
     f.next()
     f.cmd("attack", ALICE, target="Shade", damage="1d6+300", dice="10 4")
-    f.cmd("attack", ALICE, target="Shade", damage="1d6", dice="10 4", options="free")
-    f.cmd("attack", ALICE, target="Shade", damage="1d6", damage_type="psychic", dice="10 4", options="free")
+    f.cmd("attack", GM, actor="Nova", target="Shade", damage="1d6", dice="10 4", options="free")
+    f.cmd("attack", GM, actor="Nova", target="Shade", damage="1d6", damage_type="psychic", dice="10 4", options="free")
     f.public |= {304}
     expected = {"304 > Fortitude 129", "82/83 Wounds", "Avoidance 143"}
     return f, expected

@@ -83,7 +83,7 @@ def test_an_area_attack_hits_every_member_and_the_horde_dissolves_below_five():
     enc = out.state
     assert horde(enc).horde_wear == (1, 0, 2, 0)
     # a single attack takes out the front member: the next one steps forward as worn as the area left it
-    out = cmd(enc, "attack", ALICE, target="Thug Horde", damage="1", roll=15, options="free")
+    out = cmd(enc, "attack", GM, actor="Nova", target="Thug Horde", damage="1", roll=15, options="free")
     assert "5 left in the horde, now +8 to hit and damage" in texts(out)[0]
     assert horde(out.state).stamina == 1
     # another area attack: everyone down at once, nothing left of the horde

@@ -88,17 +88,27 @@ def test_damage_dice_entered_with_a_missed_d20_are_not_needed_and_not_refused():
 
 
 # --- a demanding action's effect ----------------------------------------------------------------
-def test_a_free_attack_spends_no_action():
+def test_a_free_attack_spends_no_action_when_a_demanding_action_resolved_or_the_gm_rules_so():
     enc = table()
-    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", options="free", roll=15)
+    # a player's own attack is free only as a demanding action's effect
+    with pytest.raises(NotAllowed, match="`free` is for the effect of a demanding action"):
+        cmd(enc, "attack", ALICE, target="Brute", damage="1", options="free", roll=15)
+    out = cmd(enc, "attack", GM, actor="Nova", target="Brute", damage="1", options="free", roll=15)
     assert texts(out)[0].startswith("Nova attacks Brute (no Action spent): d20 15 + 5 = 20")
     enc = out.state
     assert who(enc, "Nova").economy.action
-    enc = run(enc, "attack", ALICE, target="Brute", damage="1", roll=15)
+    enc = run(enc, "act", ALICE, action="demanding", options="what=Overcharge")
+    enc = end_turn(end_turn(end_turn(enc, ALICE).state, BOB).state).state  # round 2: Nova's turn again
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", options="free", roll=15)
+    assert texts(out)[0].startswith("Nova attacks Brute (no Action spent)")
+    enc = run(out.state, "attack", ALICE, target="Brute", damage="1", roll=15)
     assert not who(enc, "Nova").economy.action
+    # the next turn has no demanding action resolving: no free attack
+    enc = end_turn(end_turn(end_turn(enc, ALICE).state, BOB).state).state
+    with pytest.raises(NotAllowed):
+        cmd(enc, "attack", ALICE, target="Brute", damage="1", options="free", roll=15)
 
 
-# --- skipped turns --------------------------------------------------------------------------------
 def test_a_new_round_says_whose_turns_are_skipped():
     enc = table()
     enc = run(enc, "damage", target="Bolt", amount="10")

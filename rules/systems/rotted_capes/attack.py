@@ -103,6 +103,7 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
     elif flags.get("free"):
         # the effect of a demanding action resolving, or a power the GM rules costs no action
         economy.may_act(enc.get(attacker.id))
+        economy.may_go_free(enc, attacker, action.by)
         cost = "free"
     elif cost == "reaction" and triggered:
         # the readied response goes off on the Reaction its trigger already took

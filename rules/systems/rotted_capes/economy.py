@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...errors import InvalidInput, NotAllowed, NotYourTurn
+from ...model import Actor
 from ...said import say, say_plural, seq, term
 from ...secrets import secret
 from ...text import EMPTY, Text
@@ -36,6 +37,20 @@ def may_act(c: RCCombatant) -> None:
         raise NotAllowed(say("{who} is out of the fight.", who=c.name))
     if cond.helpless(c) and not c.blaze:
         raise NotAllowed(say("{who} is {condition} and cannot act.", who=c.name, condition=term(helpless_as(c))))
+
+
+def may_go_free(enc: RCEncounter, c: RCCombatant, by: Actor) -> None:
+    """A player's attack costs no Action only as the effect of a demanding action that resolved at the start of
+    this turn; anything else free is the GM's ruling, theirs to enter."""
+    if by.is_gm or c.economy.resolved == enc.turn_no:
+        return
+    raise NotAllowed(
+        say(
+            "`free` is for the effect of a demanding action that resolved at the start of {who}'s turn; "
+            "anything else that costs no Action is the GM's call.",
+            who=c.name,
+        )
+    )
 
 
 def helpless_as(c: RCCombatant) -> str:

@@ -150,7 +150,7 @@ def turn_start(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter,
                 ),
             )
         )
-        c = c.but(demanding=None)
+        c = c.but(demanding=None, economy=c.economy.but(resolved=enc.turn_no))
     enc = enc.with_combatant(c)
     ongoing = c.condition("Ongoing Damage")
     if ongoing and ongoing.at == "start":

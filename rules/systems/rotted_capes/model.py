@@ -263,6 +263,7 @@ class Economy(Value):
     triggered: int | None = None  # the turn a readied action went off: its response already has its Reaction
     split_target: str | None = None  # a Horde's first split attack this turn went at this combatant
     split_left: int = 0  # … and left this many members to attack a second target
+    resolved: int | None = None  # the turn a demanding action resolved at its start: its effect costs no Action
 
 
 class RCCombatant(Combatant):
