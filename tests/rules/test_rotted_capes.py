@@ -310,6 +310,10 @@ def test_an_unknown_option_of_the_gms_tools_is_refused_and_names_the_known_ones(
         cmd(enc, "condition_add", GM, target="Nova", condition="Ongoing Damage", options="dmg=1d6")
     out = cmd(enc, "damage", GM, target="Brute", amount="0", options="crit ap")
     assert out.events
+    with pytest.raises(InvalidInput, match="Unknown option `area` for /act action:move. Options: `areas`"):
+        cmd(enc, "act", ALICE, action="move", options="area=2")
+    with pytest.raises(InvalidInput, match="/act action:second wind takes no options: `now` is not one."):
+        cmd(enc, "act", ALICE, action="second wind", options="now")
 
 
 def test_unconscious_target_in_the_same_area_takes_critical_hits():

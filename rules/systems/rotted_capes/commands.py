@@ -76,6 +76,19 @@ COMMANDS = Commands(
         "damage": ("crit", "wounds", "ap", "ongoing"),
         "heal": ("temp", "wounds"),
         "condition_add": ("level", "dc", "damage", "type", "end", "source", "by", "save"),
+        "act:demanding": ("what", "interruptible"),
+        "act:hide": ("dc", "adv", "dis"),
+        "act:ready": ("trigger",),
+        "act:move": ("areas",),
+        "act:horde": ("name",),
+        "act:danger_zone": ("middle", "end"),
+        **{
+            f"act:{name}": ()
+            for name in (
+                *("assist", "dash", "disengage", "dodge", "trigger", "stand", "prone", "swap"),
+                *("second_wind", "unleash", "end_scene"),
+            )
+        },
     },
     build={
         "attack": attack,
