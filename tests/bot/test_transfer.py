@@ -114,6 +114,18 @@ def test_every_lasting_state_play_stores_imports_as_it_was_stored(key):
         assert transfer._lasting(system, sheet, state, "Nova") == state
 
 
+def test_a_kept_frozen_lands_enemys_own_stamina_exports_and_imports_as_stored():
+    """An enemy's Stamina runs to its sheet's `stamina`, past a character's class Stamina + BODY (6 here)."""
+    system = registry.get("frozen-lands")
+    sheet = system.parse_sheet("initiative=4 stamina=12")
+    troll = stored("Troll", ALICE, system="frozen-lands", sheet=sheet, lasting={"stamina": 10}, npc=True)
+    here = SimpleNamespace(system=system.key, settings={}, state={})
+    (written,) = transfer.export(here, [troll], [])["characters"]
+    assert written["lasting"] == {"stamina": 10} and written["npc"] is True
+    (back,) = read(campaign("frozen-lands", characters=[written | {"owner_name": None}])).characters
+    assert back["lasting"] == {"stamina": 10}
+
+
 # --- the largest campaign ---------------------------------------------------------------------------------
 def test_the_largest_npc_library_exports_a_file_its_import_reads():
     """1000 templates (the most a file holds) with names and notes as long as they may be, in characters of
