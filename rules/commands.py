@@ -79,7 +79,12 @@ def pairs(text: str | None, example: str) -> dict[str, str]:
                 example=example,
             )
         )
-    return {_key(key): value.strip("\"'") for key, value in _PAIR.findall(text)}
+    result: dict[str, str] = {}
+    for key, value in _PAIR.findall(text):
+        if _key(key) in result:  # which one was meant is the user's to say
+            raise InvalidInput(say("Stat {stat} is given twice: keep one of them.", stat=quoted(_key(key))))
+        result[_key(key)] = value.strip("\"'")
+    return result
 
 
 def integer(value: Any, name: str, low: int = -1000, high: int = 1000) -> int:
@@ -359,19 +364,22 @@ class Commands:
     acts: Acts | None = None
     reports: Mapping[str, Report] = field(default_factory=dict)
     # The `options:` words a command reads, where declared: any other is refused, so a typo (`avd`)
-    # never rolls as if no option were given. One of `/act`'s actions is declared as `act:<action>`
-    # (`act:move`); an empty list refuses every word.
+    # never rolls as if no option were given. One of `/act`'s actions may be declared as `act:<action>`
+    # (`act:move`), else `act` holds the words of them all; an empty list refuses every word.
     options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def check_options(self, name: str, given: Given) -> None:
         act = _normal(given.text("action")) if name == "act" else ""
-        known = self.options.get(f"act:{act}" if act else name)
+        key = f"act:{act}" if f"act:{act}" in self.options else name
+        known = self.options.get(key)
         if known is None:
             return
-        unknown = next((key for key in given.flags if key not in known), None)
+        unknown = next((word for word in given.flags if word not in known), None)
         if unknown is None:
             return
-        command = seq(command_name(name), " action:", term(act.replace("_", " "))) if act else command_name(name)
+        command = (
+            seq(command_name(name), " action:", term(act.replace("_", " "))) if key != name else command_name(name)
+        )
         if not known:
             raise InvalidInput(
                 say("/{command} takes no options: {option} is not one.", command=command, option=quoted(unknown))

@@ -39,6 +39,7 @@ def apply(state: Encounter, action: Action, chance: Chance | None = None) -> Out
         raise NotAllowed(say("Only the GM can do that."))
     action = _resolve_actor(system, state, action)
     chance = chance or chance_for(state, action)
+    chance.entered_by = action.by  # a system may keep a player's dice for their own characters' rolls
     with chance.reporting():
         new_state, events = handler(state, action, chance)
     chance.finish()

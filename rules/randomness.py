@@ -19,6 +19,7 @@ import contextlib
 from collections import deque
 from collections.abc import Iterable, Sequence
 from contextvars import ContextVar
+from typing import Protocol
 
 from . import dice as dicemod
 from .cards import Card, full_deck
@@ -37,6 +38,16 @@ def claim_entered() -> bool:
         return False
     chance.unreported = False
     return True
+
+
+class Sender(Protocol):
+    """Who sent the action a chance rolls for (a `rules.model.Actor`)."""
+
+    @property
+    def user_id(self) -> int: ...
+
+    @property
+    def is_gm(self) -> bool: ...
 
 
 class Chance:
@@ -58,7 +69,7 @@ class Chance:
         self.unreported = False  # an entered value was used and no result has shown it yet
         # Who entered the dice, for a system whose rolls may fall to someone other than the sender
         # (a round's end reached by anyone's command); None: not told.
-        self.entered_by = None
+        self.entered_by: Sender | None = None
 
     @contextlib.contextmanager
     def reporting(self):

@@ -424,6 +424,16 @@ def test_players_answer_their_own_defence_and_flanked_defends_at_minus_1():
     assert "Mauve dodges: d6 1 +2 = 3 vs DC 4: fails" in fight.text()
 
 
+def test_a_held_defender_is_offered_dodge_at_the_minus_1_it_rolls_with():
+    fight = duel(reflex=3)
+    fight.next()  # the Goblin attacks Mauve, who is held
+    fight.command("condition_add", target="Mauve", condition="held")
+    fight.command("attack", target="Mauve", dice="6 1")
+    assert english(fight.enc.pending.prompt).endswith("? Dodge +2")  # Reflex 3, −1 held
+    fight.choose("Dodge", 1, by=PLAYER)
+    assert "Mauve dodges: d6 1 +2 = 3 vs DC 4: fails" in fight.text()
+
+
 def test_flat_footed_and_helpless_targets_cannot_defend_and_melee_hits_the_helpless():
     fight = Fight()
     fight.add("Mauve", 4, player=True, reflex=3, weapon_skill=3)
@@ -497,6 +507,41 @@ def test_a_leg_hit_past_toughness_does_not_kill_but_may_floor():
     fight.choose("No defence", 1)
     goblin = fight.f("Goblin")
     assert goblin.wounds == 1 and not goblin.dying and goblin.posture == "prone"
+
+
+def test_damage_entered_with_the_attack_carries_the_hand_mark_once_the_defender_answers():
+    fight = duel()
+    fight.command("attack", by=PLAYER, target="Goblin", dice="6 5")
+    fight.choose("No defence")
+    damage = next(e for e in fight.events if "vs Toughness" in e.text)
+    assert damage.text.startswith("Goblin: 1d8 (5) + Strength 3 = 8") and damage.entered
+    assert [e.entered for e in fight.events].count(True) == 1
+
+
+def test_damage_the_bot_rolls_carries_no_hand_mark():
+    fight = duel()
+    fight.command("attack", target="Goblin")
+    while fight.enc.pending is not None:
+        fight.choose("No defence")
+    assert not any(e.entered for e in fight.events)
+
+
+def test_healing_a_located_wound_in_the_fight_heals_its_effect_unlocated_wounds_first():
+    fight = duel()
+    fight.command("attack", target="Goblin", options="called=arm", dice="6 6")  # 6 + 3 = 9 ≥ 8: the arm
+    fight.choose("No defence")
+    fight.command("damage", target="Goblin", amount="4")  # > 3: an unlocated wound
+    assert fight.f("Goblin").wounds == 2 and fight.f("Goblin").notes[0].startswith("arm:")
+    fight.command("heal", target="Goblin", amount="1")
+    assert fight.f("Goblin").notes[0].startswith("arm:") and fight.text() == "Goblin heals 1 wound: Toughness 8/2."
+    fight.command("heal", target="Goblin", amount="1")
+    assert fight.f("Goblin").notes == () and fight.f("Goblin").wounds == 0
+    assert fight.text() == (
+        "Goblin heals 1 wound: Toughness 9/3; healed: arm: the arm cannot carry objects, weapons or shields, "
+        "nor attack unarmed, until healed."
+    )
+    kept = SYSTEM.lasting(fight.enc, fight.f("Goblin"))
+    assert kept["locations"] == []
 
 
 def test_a_combo_can_split_its_attacks_between_targets():
@@ -655,6 +700,15 @@ def test_stunned_takes_seconds_from_the_current_turn():
     assert fight.left("Mauve") == 3 and "Mauve loses 3 s (stunned)." in fight.text()
 
 
+@pytest.mark.parametrize("duration", ["0 seconds", "61 s"])
+def test_a_stun_of_no_seconds_or_past_ten_rounds_is_refused_not_changed(duration):
+    fight = duel()
+    with pytest.raises(InvalidInput, match="Stunned lasts 1 to 60 seconds"):
+        fight.command("condition_add", target="Goblin", condition="stunned", duration=duration)
+    fight.command("condition_add", target="Goblin", condition="stunned", duration="60 s")
+    assert "Goblin is stunned: loses 60 s of their next turn." in fight.text()
+
+
 def test_confused_rolls_the_d20_chart_every_turn_and_posts_it():
     fight = duel()
     fight.command("condition_add", target="Goblin", condition="confused", duration="3 rounds")
@@ -676,6 +730,55 @@ def test_confusion_result_1_rerolls_and_lengthens_the_confusion():
     assert next(c for c in fight.f("Goblin").conditions if c.name == "confused").rounds == 5
 
 
+# --- whose dice a player enters ----------------------------------------------------------------
+
+
+def test_a_players_dice_do_not_roll_the_dying_check_their_turn_ends_into():
+    fight = duel()
+    fight.command("damage", target="Goblin", amount="9")  # the Goblin is dying
+    fight.act("run")
+    ends = SYSTEM.command("act", PLAYER, {"action": "run"})
+    bots = apply(fight.enc, ends)  # what the bot's own dice make of it
+    assert "Goblin dying: d10" in "\n".join(e.text for e in bots.events)
+    with pytest.raises(RulesError, match="1 entered die was not needed"):
+        fight.command("act", by=PLAYER, action="run", dice="10")
+    fight.do(ends)
+    assert fight.text() == "\n".join(e.text for e in bots.events)
+    assert not any(e.entered for e in fight.events)
+
+
+def test_a_players_dice_do_not_roll_a_confused_npcs_chart():
+    fight = duel(weapon_skill=0)
+    fight.command("condition_add", target="Goblin", condition="confused")
+    fight.act("move", by=PLAYER)
+    fight.act("move", by=PLAYER)
+    with pytest.raises(RulesError, match="1 entered die was not needed"):
+        fight.command("attack", by=PLAYER, target="Goblin", dice="1 20")
+    fight.command("attack", by=PLAYER, target="Goblin", dice="1")  # the bot rolls the Goblin's d20
+    confusion = [e for e in fight.events if "Confusion" in e.text]
+    assert len(confusion) == 1 and not confusion[0].entered
+    assert "d6 1 +0 = 1 vs Goblin's Target 4: miss" in fight.text() and fight.events[0].entered
+
+
+def test_the_gms_dice_still_roll_the_npcs_dying_check():
+    fight = duel()
+    fight.command("damage", target="Goblin", amount="9")
+    fight.act("run")
+    fight.act("run", dice="10")
+    assert "Goblin dying: d10 10 → stabilises" in fight.text()
+
+
+def test_a_players_dice_reroll_only_their_own_character_in_an_initiative_tie():
+    fight = Fight()
+    fight.add("Gob", 4, reflex=4)
+    join = dict(by=PLAYER, name="Mauve", sheet={"reflex": 3, "dex": 1}, npc=False, controller_id=PLAYER_ID)
+    with pytest.raises(RulesError, match="1 entered die was not needed"):
+        fight.do(AddCombatants(**join, dice=(4, 6, 1)))
+    fight.do(AddCombatants(**join, dice=(4, 6)))
+    reroll = next(e.text for e in fight.events if "tie" in e.text)
+    assert "Mauve d6 6 + 4 = 10" in reroll and "Gob d6 6 + 4" not in reroll
+
+
 # --- commands -------------------------------------------------------------------------------
 
 
@@ -691,6 +794,41 @@ def test_commands_refuse_bad_input_clearly():
         fight.command("attack", target="Goblin", weapon="laser", dice="1")
     with pytest.raises(InvalidInput, match="Unknown condition"):
         fight.command("condition_add", target="Goblin", condition="sparkly")
+
+
+@pytest.mark.parametrize(
+    "command, options, typo",
+    [
+        ("attack", {"target": "Goblin", "options": "flankd"}, "flankd"),
+        ("attack", {"target": "Goblin", "options": "range=20 bonsu=4"}, "bonsu"),
+        ("save", {"actor": "Goblin", "kind": "reflex", "dc": 4, "options": "bonsu=4"}, "bonsu"),
+        ("damage", {"target": "Goblin", "amount": "fall", "options": "height=20 surfce=concrete"}, "surfce"),
+        ("heal", {"target": "Goblin", "options": "moral"}, "moral"),
+        ("act", {"action": "cast", "options": "spell=Fireball dealy=11"}, "dealy"),
+    ],
+)
+def test_an_unknown_option_word_is_refused_with_the_known_ones(command, options, typo):
+    with pytest.raises(InvalidInput, match=f"Unknown option `{typo}` for /{command}. Options: `"):
+        SYSTEM.command(command, GM, options)
+
+
+@pytest.mark.parametrize(
+    "command, options",
+    [
+        (
+            "attack",
+            "combo=2 mod=+1/0 range=20 distance=20 weapon=sword called=arm cover=light concealed invisible speed=30 "
+            "flanked flat-footed flatfooted surprised surprise cost=4 nonlethal",
+        ),
+        ("save", "bonus=2"),
+        ("damage", "height=20 surface=concrete type=fear morale called=leg nonlethal"),
+        ("heal", "morale"),
+        ("act", "seconds=3 what='picks the lock' spell=Fireball delay=11 larger=1"),
+    ],
+)
+def test_every_option_word_a_command_reads_is_taken(command, options):
+    given = {"target": "Goblin", "actor": "Goblin", "kind": "reflex", "action": "cast", "amount": "2"}
+    SYSTEM.command(command, GM, given | {"options": options})
 
 
 def test_a_check_rolls_d6_plus_the_stat():
@@ -832,3 +970,11 @@ def test_a_full_fight_carry_over_delayed_spell_combo_parry_dying_stabilised_and_
 def test_a_sheet_number_past_any_creature_is_refused_naming_it(stats):
     with pytest.raises(InvalidInput, match=stats.partition("=")[0]):
         SYSTEM.parse_sheet(stats)
+
+
+@pytest.mark.parametrize("stats", ["reflex=3 reflex=4", "reflex=3 Reflex=3", "will_bonus=1 will-bonus=2"])
+def test_a_stat_given_twice_is_refused_naming_it(stats):
+    key = stats.split("=")[0].casefold().replace("-", "_")
+    with pytest.raises(InvalidInput, match=f"Stat `{key}` is given twice: keep one of them."):
+        SYSTEM.parse_sheet(stats)
+    assert SYSTEM.parse_sheet("reflex=3 dex=4")["reflex"] == 3

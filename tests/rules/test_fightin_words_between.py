@@ -161,3 +161,26 @@ def test_gm_adjustments_are_checked_and_shown():
         "1 morale penalty: Will 8/2",
         "Conditions: mobility penalty, disabled",
     ]
+
+
+def test_a_dying_characters_raised_dc_carries_into_the_next_fight_until_they_stop_dying():
+    enc = gm(join(new()), AddCombatants(by=GM, name="Orc", dice=(1,)))
+    enc = gm(enc, NextTurn(by=GM))
+    enc = gm(enc, Damage(by=GM, target="Jack", amount="9"))  # ≥ Toughness: dying, DC 4
+    enc = gm(enc, NextTurn(by=GM))  # the Orc's turn
+    enc = gm(enc, NextTurn(by=GM, dice=(3, 1)))  # round 2: no 10, Endurance 1 + 3 − 1 = 3 fails → DC 5
+    assert enc.find("Jack").dying_dc == 5
+    kept = SYSTEM.lasting(apply(enc, EndEncounter(by=GM)).state, enc.find("Jack"))
+    assert kept["dying"] and kept["dying_dc"] == 5
+    assert SYSTEM.fit_lasting(SYSTEM.parse_sheet(SHEET), kept) == kept  # a campaign file carries it as it is
+    assert "Dying (DC 5)." in [english(line) for line in SYSTEM.lasting_lines(SYSTEM.parse_sheet(SHEET), kept)]
+
+    jack = join(new(), lasting=kept).find("Jack")
+    assert jack.dying and jack.dying_dc == 5
+    assert "dying (DC 5)" in english(SYSTEM.status_line(enc, jack, reveal=True))
+
+    stabilised = SYSTEM.adjust(SYSTEM.parse_sheet(SHEET), kept, "dying", "no")
+    assert "dying_dc" not in stabilised
+    # dying anew, as the GM sets it: the DC starts again at 4
+    again = SYSTEM.adjust(SYSTEM.parse_sheet(SHEET), stabilised, "dying", "yes")
+    assert join(new(), lasting=again).find("Jack").dying_dc == 4

@@ -10,6 +10,7 @@ from rules.randomness import Chance
 from rules.said import english
 from rules.system import CheckRequest, Resting
 from rules.systems.fightin_words import SYSTEM
+from rules.systems.fightin_words.model import Fighter
 from rules.systems.fightin_words.rolls import d6_check, signed
 
 JACK = {"reflex": 2, "dex": 1, "endurance": 3, "spirit": 2, "fortitude": 1, "scale": 0}  # Will 8, as in the seed
@@ -37,7 +38,8 @@ def lines(outcome) -> list[str]:
     "die, bonus, need, ok", [(3, 2, 5, True), (3, 1, 5, False), (6, -2, 4, True), (1, 0, 2, False)]
 )
 def test_a_d6_check_meets_or_beats_the_number(die, bonus, need, ok):
-    assert tuple(d6_check(Chance(1, (), [die]), bonus, need)) == (die, die + bonus, ok)
+    jack = Fighter(id="c1", name="Jack")
+    assert tuple(d6_check(Chance(1, (), [die]), jack, bonus, need)) == (die, die + bonus, ok)
 
 
 def test_a_bonus_reads_with_its_sign_apart():

@@ -85,6 +85,19 @@ def test_a_nonlethal_blow_on_a_dying_character_wounds_but_does_not_kill():
     assert "Goblin was wounded while dying, but nonlethally: still dying, not dead." in fight.text()
 
 
+def test_a_would_be_fatal_nonlethal_blow_says_knocked_unconscious_not_dying():
+    # "in the case of a would-be-fatal attack with nonlethal damage, the target is simply knocked unconscious"
+    fight = duel()
+    fight.command("attack", target="Goblin", options="nonlethal", dice="6 6")  # 6 + 3 = 9 ≥ Toughness 9
+    fight.choose("No defence")
+    goblin = fight.f("Goblin")
+    assert not goblin.dying and any(c.name == "unconscious" for c in goblin.conditions)
+    assert "= 9 vs Toughness 9/3: ≥ Toughness: wound and knocked unconscious." in fight.text()
+    assert "Dying" not in fight.text()
+    fight.command("damage", target="Goblin", amount="9", options="called=head nonlethal")
+    assert "(head): ≥ Toughness: wound and knocked unconscious." in fight.text() and not fight.f("Goblin").dying
+
+
 def test_staggered_for_one_round_after_the_targets_turn_costs_its_next_turn():
     # Head: "Wound, Fortitude check (DC=damage) or be Staggered for one round"; Staggered: stunned for
     # d6 seconds each round. The Goblin has acted when Mauve staggers it: the round is its next one.

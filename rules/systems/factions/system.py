@@ -113,13 +113,10 @@ class FactionsSystem(System):
         }
 
     def handler(self, action):
-        """Every action's chance knows who sent it: whichever command ends the round, its
-        dice roll the morale saves of the sender's characters only (the GM's: anyone's).
-        After every action, a character taken down in its own turn ends it."""
+        """After every action, a character taken down in its own turn ends it."""
         run = super().handler(action)
 
         def sent(enc, act, chance):
-            chance.entered_by = act.by
             enc, events = run(enc, act, chance)
             enc, more = TURNS.fallen(self, enc, chance)
             return enc, events + more

@@ -45,7 +45,8 @@ class Attack(Action):
     melee attack on a helpless target), then the damage dice of each hit in the
     order of the attacks. Dice for the defence (a d6 per hit) and for called-shot
     Fortitude checks come with the defender's answer; when nobody can defend,
-    the Fortitude dice follow the damage dice.
+    the Fortitude dice follow the damage dice if the GM sent the attack (a
+    player's dice roll only their own characters': rolls.die).
     """
 
     kind: ClassVar[str] = "attack"
@@ -166,7 +167,7 @@ def attack(system, enc, action: Attack, chance: Chance):
             rolls.append(say("{who} is helpless: melee hits automatically", who=t.name))
             hits.append({"i": i, "target": t.id})
             continue
-        die, total, hits_it = d6_check(chance, bonus, score)
+        die, total, hits_it = d6_check(chance, me, bonus, score)
         rolled = dict(die=die, bonus=joined(" ", bonus_parts), total=secret(total, me), target=t.name, score=shown)
         if hits_it:
             rolls.append(say("d6 {die} {bonus} = {total} vs {target}'s Target {score}: hit", **rolled))
@@ -179,12 +180,15 @@ def attack(system, enc, action: Attack, chance: Chance):
     added = _added(me) if melee else None
     expr = action.damage or w.damage
     for hit in hits:
+        left = chance.entered_dice_left()
         roll = chance.roll(expr)
         amount = roll.total + extra
         # Strength and scale are a hidden attacker's secret, and so the total they make.
         text = seq(roll.text, " ", secret(seq(added, " = ", amount), me)) if added else Raw(str(roll))
-        # Kept as data in the question's context, which is stored with the encounter.
-        hit.update(amount=amount, text=to_data(text), hidden=bool(added) and me.hidden)
+        # Kept as data in the question's context, which is stored with the encounter. Whether the
+        # damage was entered by hand is kept too: its line comes after the attack's, which claims the mark.
+        entered = chance.entered_dice_left() < left
+        hit.update(amount=amount, text=to_data(text), hidden=bool(added) and me.hidden, entered=entered)
     if combo:
         head = say(
             "{who} makes a combo of {n} attacks with {weapon}: {rolls}.",
@@ -269,7 +273,9 @@ def _options(t: Fighter) -> tuple[str, ...]:
 
 
 def _bonus(t: Fighter, option: str) -> int:
-    return {BLOCK: t.sheet.block, DODGE: dodge(t), PARRY: parry(t)}.get(option, 0)
+    """The defence's bonus as rolled, dodging while held at −1 (flanked is the attack's, told apart)."""
+    held = 1 if option == DODGE and has(t, "held") else 0
+    return {BLOCK: t.sheet.block, DODGE: dodge(t), PARRY: parry(t)}.get(option, 0) - held
 
 
 def _ask(enc, t: Fighter, hits, context, events):
@@ -327,13 +333,13 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
     through = hits
     choice = option  # a defence's key
     if choice != NONE:
-        bonus = _bonus(t, choice) - (1 if context["flanked"] else 0) - (1 if choice == DODGE and has(t, "held") else 0)
+        bonus = _bonus(t, choice) - (1 if context["flanked"] else 0)
         dc = context["dc"]
         attacker = enc.get(context["attacker"])
         parts: list[Text] = []
         through = []
         for hit in hits:
-            die, total, ok = d6_check(chance, bonus, dc)
+            die, total, ok = d6_check(chance, t, bonus, dc)
             rolled = dict(die=die, bonus=secret(f"{bonus:+d}", t), total=secret(total, t), dc=secret(dc, attacker))
             if ok:
                 parts.append(say("d6 {die} {bonus} = {total} vs DC {dc}: negated", **rolled))
@@ -358,5 +364,8 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
 
 
 def _land(enc, cid, hits, context, chance):
-    landed = [wounds.Hit(h["amount"], from_data(h["text"]), hidden=h.get("hidden", False)) for h in hits]
+    landed = [
+        wounds.Hit(h["amount"], from_data(h["text"]), hidden=h.get("hidden", False), entered=h.get("entered", False))
+        for h in hits
+    ]
     return wounds.land(enc, cid, landed, chance, location=context["called"], nonlethal=context["nonlethal"])

@@ -17,9 +17,10 @@ from rules.text import Raw, Text
 from rules.usertext import listed
 
 from .conditions import canonical
-from .model import Condition, Fighter, Sheet
+from .model import HIGH, Condition, Fighter, Sheet
 from .sheet import minimum_toughness, minimum_will, pair, toughness, will
-from .wounds import located
+from .tables import FIRST_DYING_DC
+from .wounds import heal_spots, located
 
 # conditions that can outlast the fight; the rest belong to its seconds and rounds
 LASTING = (N_("mobility penalty"), N_("disabled"), N_("confused"), N_("unconscious"))
@@ -27,6 +28,7 @@ LASTING = (N_("mobility penalty"), N_("disabled"), N_("confused"), N_("unconscio
 # The hours each rest lasts, which an unconscious character's waking time counts down.
 HOURS = {"sleep": 24, "bedridden": 24, "calm_hour": 1}
 WAKING = "waking_in"  # hours still to pass before an unconscious character wakes, once rolled
+DYING_DC = "dying_dc"  # kept only while the character is dying
 _WAKING_DICE = (
     "for each unconscious character in the order given whose waking time is not yet rolled and may be "
     "longer than the rest: 1d4 per wound"
@@ -69,6 +71,13 @@ ADJUSTABLE = {
         key="conditions", kind="list", help=N_("lasting conditions: mobility penalty, disabled, confused, unconscious")
     ),
     N_("dying"): Adjustable(key="dying", kind="bool", help=N_("dying (yes/no)")),
+    # Each failed dying check raises the DC for as long as the character is dying, from one fight into the next.
+    N_("dying_dc"): Adjustable(
+        key=DYING_DC,
+        help=N_("a dying character's Endurance check DC (4, +1 per failed check)"),
+        minimum=0,
+        maximum=6 + HIGH,  # past any Endurance's reach
+    ),
     N_("stable"): Adjustable(key="stable", kind="bool", help=N_("stabilised but unconscious (yes/no)")),
     N_("dead"): Adjustable(key="dead", kind="bool", help=N_("dead (yes/no)")),
     # A rest stores the waking time it rolled: declared here, a campaign file's import checks it as a number
@@ -83,7 +92,7 @@ ADJUSTABLE = {
 
 
 def lasting(enc, f: Fighter) -> dict[str, Any]:
-    return {
+    state = {
         "wounds": f.wounds,
         "locations": list(f.notes),
         "morale_penalties": f.morale_penalties,
@@ -92,6 +101,9 @@ def lasting(enc, f: Fighter) -> dict[str, Any]:
         "stable": f.stable,
         "dead": f.dead,
     }
+    if f.dying:
+        state[DYING_DC] = f.dying_dc
+    return state
 
 
 def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:
@@ -104,9 +116,14 @@ def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:
         morale_penalties=int(state.get("morale_penalties", 0)),
         dying=bool(state.get("dying", False)),
         stable=bool(state.get("stable", False)),
-        dying_dc=4,
+        dying_dc=_dying_dc(state),
         conditions=kept + conditions,
     )
+
+
+def _dying_dc(state: dict[str, Any]) -> int:
+    """The DC a dying character's failed checks raised; a new dying starts again at 4."""
+    return int(state.get(DYING_DC, FIRST_DYING_DC)) if state.get("dying") else FIRST_DYING_DC
 
 
 def rest(system, kind, characters, campaign, options, chance, settings):
@@ -221,10 +238,7 @@ def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], Tex
         return state, line
     left = max(0, had - amount)
     state["wounds"] = left
-    # wounds with no lasting effect heal first; a located wound's effect lasts "until the wound is healed"
-    locations = list(state.get("locations", ()))
-    healed_spots = locations[: max(0, len(locations) - left)]
-    state["locations"] = locations[len(healed_spots) :]
+    healed_spots, state["locations"] = heal_spots(state.get("locations", ()), left)
     f = _fighter(r.sheet, state)
     healed = dict(
         who=r.name,
@@ -276,6 +290,8 @@ def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> li
     out: list[Text] = []
     if state.get("dead"):
         out.append(say("Dead."))
+    elif state.get("dying") and _dying_dc(state) > FIRST_DYING_DC:
+        out.append(say("Dying (DC {dc}).", dc=_dying_dc(state)))
     elif state.get("dying"):
         out.append(say("Dying."))
     elif state.get("stable"):
@@ -309,6 +325,9 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str, n
     if any(new.get(k) != state.get(k) for k in ("dying", "stable", "dead", "conditions")):
         # A waking time belongs to the unconsciousness it was rolled for, not to the next one.
         new.pop(WAKING, None)
+    if state.get("dying") and not new.get("dying"):
+        # Stabilised: the DC the failed checks raised goes; dying again starts at 4.
+        new.pop(DYING_DC, None)
     return new
 
 

@@ -106,6 +106,29 @@ def damage(given: Given) -> Action:
 
 
 COMMANDS = Commands(
+    # Every `options:` word each builder above reads: any other (a typo) is refused with the list.
+    options={
+        "attack": (
+            "combo",
+            "mod",
+            "range",
+            "distance",
+            "weapon",
+            "called",
+            "cover",
+            "concealed",
+            "invisible",
+            "speed",
+            "flanked",
+            *FLAT_FOOTED,
+            "cost",
+            "nonlethal",
+        ),
+        "save": ("bonus",),
+        "damage": ("height", "surface", "type", "morale", "called", "nonlethal"),
+        "heal": ("morale",),
+        "act": ("seconds", "what", "spell", "delay", "larger"),
+    },
     build={
         "attack": attack,
         "damage": damage,

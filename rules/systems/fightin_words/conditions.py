@@ -21,6 +21,7 @@ from rules.text import Raw, Text
 from rules.usertext import listed, quoted
 
 from .model import Condition, Fighter
+from .rolls import die
 from .tables import CONFUSION
 
 KNOWN = {
@@ -72,6 +73,8 @@ ALIASES = {
 SPECIAL = (N_("dying"), N_("stable"), N_("prone"), N_("crouching"), N_("wound"), N_("morale penalty"))
 
 
+MAX_STUNNED = 60  # seconds: ten rounds
+
 # The chart's results that change the posture: 14 falls prone, 15 sits down ("counts as a crouch").
 FALLS: dict[int, Literal["crouching", "prone"]] = {14: "prone", 15: "crouching"}
 
@@ -104,7 +107,10 @@ def seconds_of(duration: str | None) -> int:
     match = re.fullmatch(r"\s*(\d+)\s*(s|sec|secs|seconds?)?\s*", duration or "")
     if not match:
         raise InvalidInput(say("Stunned needs a number of seconds, e.g. duration `3 seconds`."))
-    return max(1, min(60, int(match.group(1))))
+    seconds = int(match.group(1))
+    if not 1 <= seconds <= MAX_STUNNED:  # taken as typed, or refused: never 0 s read as 1
+        raise InvalidInput(say("Stunned lasts 1 to {most} seconds, e.g. duration `3 seconds`.", most=MAX_STUNNED))
+    return seconds
 
 
 def turn_passed(enc, cid: str) -> bool:
@@ -133,12 +139,12 @@ def confusion(f: Fighter, chance: Chance) -> tuple[Fighter, Text]:
     ignore: set[int] = set()
     scream = False
     for _ in range(20):
-        roll = chance.die(20)
+        roll = die(chance, f, 20)
         parts.append(Raw(str(roll)))
         if roll in ignore:
             continue
         if roll == 1:
-            extra = chance.die(6)
+            extra = die(chance, f, 6)
             parts.append(say("+{n} rounds (d6)", n=extra))
             current = next((c for c in f.conditions if c.name == "confused"), None)
             if current and current.rounds is not None:
@@ -151,7 +157,7 @@ def confusion(f: Fighter, chance: Chance) -> tuple[Fighter, Text]:
             continue
         result: Text = term(CONFUSION[roll])
         if roll == 19:
-            lucid = chance.die(6)
+            lucid = die(chance, f, 6)
             parts.append(Raw(f"d6 {lucid}"))
             f = with_condition(f, Condition(name="lucid", rounds=lucid))
             result = say("regains control for {n} rounds", n=lucid)
@@ -197,7 +203,7 @@ def turn_start(system, enc, cid: str, chance: Chance) -> tuple[object, list[Even
         enc, more = system.turns.lose(system, enc, cid, 2, say("steering the mount"), chance)
         events.extend(more)
     if any(c.name == "staggered" for c in f.conditions):
-        stunned = chance.die(6)
+        stunned = die(chance, f, 6)
         events.append(
             Event(kind="roll", text=say("{who} is Staggered: d6 {n} → stunned {n} s.", who=f.name, n=stunned))
         )

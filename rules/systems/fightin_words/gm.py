@@ -20,7 +20,7 @@ from . import morale, wounds
 from .attack import called_shots
 from .model import Fighter
 from .sheet import minimum_toughness, minimum_will, pair, toughness, will
-from .tables import LOCATIONS, SURFACES, fall_bonus
+from .tables import FIRST_DYING_DC, LOCATIONS, SURFACES, fall_bonus
 
 MORALE_KINDS = ("fear", "insanity", "rage", "morale")
 
@@ -119,15 +119,23 @@ def heal(system, enc, action: Heal, chance: Chance):
     if not f.wounds:
         raise InvalidInput(say("{who} has no wound.", who=f.name))
     count = min(action.amount, f.wounds)  # tells how many wounds there were
-    f = f.but(wounds=f.wounds - count)
-    healed = secret(say_plural("{n} wound", "{n} wounds", count, n=count), f)
-    now = secret(pair(toughness(f), minimum_toughness(f)), f)
-    return enc.with_combatant(f), [
-        Event(
-            kind="info",
-            text=say("{who} heals {healed}: Toughness {toughness}.", who=f.name, healed=healed, toughness=now),
+    spots, kept = wounds.heal_spots(f.notes, f.wounds - count)
+    f = f.but(wounds=f.wounds - count, notes=tuple(kept))
+    told = dict(
+        who=f.name,
+        healed=secret(say_plural("{n} wound", "{n} wounds", count, n=count), f),
+        toughness=secret(pair(toughness(f), minimum_toughness(f)), f),
+    )
+    if spots:
+        # which located wounds healed tells how many others there are: as secret as the count
+        text = say(
+            "{who} heals {healed}: Toughness {toughness}; healed: {spots}.",
+            spots=secret(joined("; ", [wounds.located(spot) for spot in spots]), f),
+            **told,
         )
-    ]
+    else:
+        text = say("{who} heals {healed}: Toughness {toughness}.", **told)
+    return enc.with_combatant(f), [Event(kind="info", text=text)]
 
 
 # The stats capitalised, as the lines show them, for extraction.
@@ -239,7 +247,7 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
     if f.dead:
         raise InvalidInput(say("{who} is dead.", who=f.name))
     if name == "dying":
-        f = f.but(dying=True, stable=False, dying_dc=4)
+        f = f.but(dying=True, stable=False, dying_dc=FIRST_DYING_DC)
         return enc.with_combatant(f), [Event(kind="info", text=say("{who} is Dying (DC 4).", who=f.name))]
     if name == "stable":
         return _stabilise(enc, f)

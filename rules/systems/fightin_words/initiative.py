@@ -13,16 +13,17 @@ from rules.text import Text
 from rules.usertext import listed
 
 from .model import Fighter
+from .rolls import die
 
 MAX_REROLLS = 50  # a tie that survives this many rerolls keeps the list order
 
 
 def check(f: Fighter, chance: Chance) -> tuple[int, Text]:
-    die = chance.die(6)
-    total = die + f.sheet.reflex + f.sheet.dex
+    rolled = die(chance, f, 6)
+    total = rolled + f.sheet.reflex + f.sheet.dex
     return total, say(
         "d6 {die} + Reflex {reflex} + Dex {dex} = {total}",
-        die=die,
+        die=rolled,
         reflex=secret(f.sheet.reflex, f),
         dex=secret(f.sheet.dex, f),
         total=secret(total, f),

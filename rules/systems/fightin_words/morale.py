@@ -108,7 +108,7 @@ def recover(enc, cid: str, count: int) -> tuple[object, list[Event]]:
 
 def broken_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     f: Fighter = enc.get(cid)
-    die, total, ok = d6_check(chance, f.sheet.spirit, f.broken_dc)
+    die, total, ok = d6_check(chance, f, f.sheet.spirit, f.broken_dc)
     # The Broken DC is public (10, −1 a failure); Spirit and the total are not.
     rolled = dict(who=f.name, die=die, bonus=secret(signed(f.sheet.spirit), f), total=secret(total, f), dc=f.broken_dc)
     if ok:

@@ -11,6 +11,7 @@ TURN_SECONDS = 6
 MOUNT_SECONDS = 2
 DISABLED_SECONDS = 3
 ATTACK_SECONDS = 4
+FIRST_DYING_DC = 4  # a dying character's first Endurance check; each failure raises it by 1
 
 
 @dataclass(frozen=True, slots=True)

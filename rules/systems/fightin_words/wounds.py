@@ -8,8 +8,10 @@ is wounded while already dying dies.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rules.model import Event
-from rules.randomness import Chance
+from rules.randomness import Chance, claim_entered
 from rules.said import joined, say, seq, term
 from rules.secrets import secret
 from rules.text import Raw, Text
@@ -17,23 +19,25 @@ from rules.usertext import mark
 
 from .conditions import timed
 from .model import Condition, Fighter
-from .rolls import d6_check, signed
+from .rolls import d6_check, die, signed
 from .sheet import minimum_toughness, pair, toughness
-from .tables import LOCATIONS
+from .tables import FIRST_DYING_DC, LOCATIONS
 
 
 class Hit:
     """One damage roll landing: its amount and how it was rolled.
 
     `hidden`: the amount is a secret (a hidden attacker's Strength is in it);
-    `text` then already hides it."""
+    `text` then already hides it. `entered`: rolled from dice entered by hand
+    before the line showing it (an attack's damage, shown once the defender answers)."""
 
-    __slots__ = ("amount", "hidden", "text")
+    __slots__ = ("amount", "entered", "hidden", "text")
 
-    def __init__(self, amount: int, text: Text, hidden: bool = False) -> None:
+    def __init__(self, amount: int, text: Text, hidden: bool = False, entered: bool = False) -> None:
         self.amount = amount
         self.text = text
         self.hidden = hidden
+        self.entered = entered
 
 
 def fortitude(f: Fighter, dc: int, chance: Chance, *, secret_dc: bool = False) -> tuple[bool, Text]:
@@ -42,8 +46,8 @@ def fortitude(f: Fighter, dc: int, chance: Chance, *, secret_dc: bool = False) -
     A hidden fighter's bonus and total are secret; `secret_dc` when the DC is
     (a hidden attacker's damage)."""
     bonus = f.sheet.fortitude + f.sheet.scale
-    die, total, ok = d6_check(chance, bonus, dc)
-    rolled = dict(die=die, bonus=secret(signed(bonus), f), total=secret(total, f), dc=secret(dc, secret_dc))
+    d6, total, ok = d6_check(chance, f, bonus, dc)
+    rolled = dict(die=d6, bonus=secret(signed(bonus), f), total=secret(total, f), dc=secret(dc, secret_dc))
     if ok:
         return ok, say("Fortitude d6 {die} {bonus} = {total} vs DC {dc}: passes", **rolled)
     return ok, say("Fortitude d6 {die} {bonus} = {total} vs DC {dc}: fails", **rolled)
@@ -57,6 +61,13 @@ def located(note: str) -> Text:
     if known and effect and effect in (known.full, known.minimum):
         return say("{spot}: {effect}", spot=term(spot), effect=term(effect))
     return mark(note)
+
+
+def heal_spots(spots: Sequence[str], left: int) -> tuple[list[str], list[str]]:
+    """The located wounds' effects (`Fighter.notes`) healed and kept when `left` wounds remain: wounds with
+    no lasting effect heal first; a located wound's effect lasts "until the wound is healed"."""
+    healed = list(spots[: max(0, len(spots) - left)])
+    return healed, list(spots[len(healed) :])
 
 
 def land(
@@ -79,7 +90,12 @@ def land(
             wounds += 1
             if spot is None or spot.full_dying:
                 starts_dying = True
-                verdict: Text = say("≥ Toughness: wound and Dying")
+                # "in the case of a would-be-fatal attack with nonlethal damage, the target is simply knocked
+                # unconscious instead of killed"
+                if nonlethal:
+                    verdict: Text = say("≥ Toughness: wound and knocked unconscious")
+                else:
+                    verdict = say("≥ Toughness: wound and Dying")
             else:
                 verdict = (
                     say("≥ Toughness: wound; {effect}", effect=term(spot.full))
@@ -117,7 +133,10 @@ def land(
                 verdict=verdict,
             )
         )
-    events = [Event(kind="roll", text=say("{who}: {hits}.", who=target.name, hits=joined("; ", parts)))]
+    line = say("{who}: {hits}.", who=target.name, hits=joined("; ", parts))
+    # Marked if this action's entered dice made it (a Fortitude die), or the damage's, entered earlier.
+    entered = claim_entered() or any(hit.entered for hit in hits)
+    events = [Event(kind="roll", text=line, entered=entered)]
     was_dying = target.dying
     target = target.but(
         wounds=target.wounds + wounds, conditions=tuple(conditions), notes=tuple(notes[-6:]), posture=posture
@@ -133,7 +152,7 @@ def land(
             target = target.but(conditions=target.conditions + (Condition(name="unconscious"),))
         extra.append(say("{who} is knocked unconscious (nonlethal).", who=target.name))
     elif starts_dying and not target.dead:
-        target = target.but(dying=True, stable=False, dying_dc=4)
+        target = target.but(dying=True, stable=False, dying_dc=FIRST_DYING_DC)
         extra.append(
             say("{who} is Dying: unconscious, an Endurance check each round (DC 4, −1 per wound).", who=target.name)
         )
@@ -166,13 +185,13 @@ def dying_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
         return enc.with_combatant(_dies(f)), [
             Event(kind="info", text=say("{who} dies: DC {dc} is out of reach.", who=f.name, dc=f.dying_dc))
         ]
-    d10 = chance.die(10)
+    d10 = die(chance, f, 10)
     if d10 == 10:
         f = f.but(dying=False, stable=True)
         return enc.with_combatant(f), [
             Event(kind="roll", text=say("{who} dying: d10 10 → stabilises (still unconscious).", who=f.name))
         ]
-    die, total, holds = d6_check(chance, f.sheet.endurance - f.wounds, f.dying_dc)
+    d6, total, holds = d6_check(chance, f, f.sheet.endurance - f.wounds, f.dying_dc)
     if not f.wounds:
         hurt: Text = Raw("")
     elif f.wounds == 1:
@@ -183,7 +202,7 @@ def dying_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     rolled = dict(
         who=f.name,
         d10=d10,
-        die=die,
+        die=d6,
         bonus=secret(seq(signed(f.sheet.endurance), hurt), f),
         total=secret(total, f),
         dc=f.dying_dc,
