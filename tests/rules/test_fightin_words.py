@@ -709,6 +709,14 @@ def test_a_stun_of_no_seconds_or_past_ten_rounds_is_refused_not_changed(duration
     assert "Goblin is stunned: loses 60 s of their next turn." in fight.text()
 
 
+@pytest.mark.parametrize("duration", ["0 rounds", "101 rounds"])
+def test_a_duration_of_no_rounds_or_past_a_hundred_is_refused_not_changed(duration):
+    fight = duel()
+    with pytest.raises(InvalidInput, match="A condition lasts 1 to 100 rounds"):
+        fight.command("condition_add", target="Goblin", condition="confused", duration=duration)
+    assert not fight.enc.find("Goblin").conditions
+
+
 def test_confused_rolls_the_d20_chart_every_turn_and_posts_it():
     fight = duel()
     fight.command("condition_add", target="Goblin", condition="confused", duration="3 rounds")

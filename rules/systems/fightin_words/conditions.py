@@ -74,6 +74,7 @@ SPECIAL = (N_("dying"), N_("stable"), N_("prone"), N_("crouching"), N_("wound"),
 
 
 MAX_STUNNED = 60  # seconds: ten rounds
+MAX_ROUNDS = 100
 
 # The chart's results that change the posture: 14 falls prone, 15 sits down ("counts as a crouch").
 FALLS: dict[int, Literal["crouching", "prone"]] = {14: "prone", 15: "crouching"}
@@ -100,7 +101,10 @@ def rounds_of(duration: str | None) -> int | None:
         raise InvalidInput(
             say("Give the duration as a number of rounds (`3 rounds`), or leave it empty for 'until removed'.")
         )
-    return max(1, min(100, int(match.group(1))))
+    rounds = int(match.group(1))
+    if not 1 <= rounds <= MAX_ROUNDS:  # taken as typed, or refused: never 0 rounds read as 1
+        raise InvalidInput(say("A condition lasts 1 to {most} rounds, e.g. duration `3 rounds`.", most=MAX_ROUNDS))
+    return rounds
 
 
 def seconds_of(duration: str | None) -> int:
