@@ -49,7 +49,7 @@ def _font(size: int):
     return ImageFont.load_default(size=size)
 
 
-# Beyond ASCII, the built-in font draws "·" (the title's separator) and "…" (which NFKD makes "...").
+# Beyond ASCII, the built-in font draws "·", the title's separator.
 DRAWN_PUNCTUATION = frozenset("·")
 
 

@@ -808,9 +808,9 @@ class Repository:
             lasting = {int(k): v for k, v in (before.get("characters") or {}).items()}
             if fit is not None and lasting:
                 rows = conn.execute(sa.select(CH.c.id, CH.c.system, CH.c.sheet, CH.c.npc).where(CH.c.id.in_(lasting)))
-                sheets = {row.id: (row.system, row.sheet, row.npc) for row in rows}
+                stored = {row.id: row for row in rows}
                 lasting = {
-                    i: fit(sheets[i][0], sheets[i][1], value, sheets[i][2]) if i in sheets else value
+                    i: fit(stored[i].system, stored[i].sheet, value, stored[i].npc) if i in stored else value
                     for i, value in lasting.items()
                 }
             restored = None

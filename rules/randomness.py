@@ -71,6 +71,11 @@ class Chance:
         # (a round's end reached by anyone's command); None: not told.
         self.entered_by: Sender | None = None
 
+    def replayed_entered(self) -> None:
+        """An entered value kept aside while a choice was asked now decides a result: the next result line
+        claims the mark, as one rolled from this chance's own entered dice does."""
+        self.unreported = True
+
     @contextlib.contextmanager
     def reporting(self):
         token = _REPORTING.set(self)

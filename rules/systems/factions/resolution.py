@@ -69,7 +69,7 @@ class AttackerDice:
 
     def die(self, sides: int) -> int:
         if self.saved:
-            self.chance.unreported = True  # the result it decides shows the mark of entered dice
+            self.chance.replayed_entered()
             return self.saved.pop(0)
         return self.chance.bots_die(sides) if self.parked else self.chance.die(sides)
 

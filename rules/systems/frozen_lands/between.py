@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.between import dead_rest, heading, kept, outcome, refuse_dead, set_value
+from rules.between import at_most_sheet, dead_rest, heading, kept, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
 from rules.said import N_, Text, say, say_plural, seq, term
 from rules.system import Adjustable, Rest
@@ -189,9 +189,9 @@ def _hero_lines(v: dict[str, Any]) -> list[Text]:
 def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str, npc: bool = False) -> dict[str, Any]:
     new = set_value("Frozen Lands", ADJUSTABLE, state, key, value)
     v = _view(sheet, {}, npc)
-    if new.get("stamina", 0) > v["max_stamina"] and npc:
-        raise InvalidInput(say("`stamina` can be at most {most} (the enemy's Stamina).", most=v["max_stamina"]))
-    if new.get("stamina", 0) > v["max_stamina"]:
+    if npc:
+        at_most_sheet(new, v, ("stamina",))
+    elif new.get("stamina", 0) > v["max_stamina"]:
         raise InvalidInput(say("`stamina` can be at most {most} (class Stamina + BODY).", most=v["max_stamina"]))
     wounds = _view(sheet, new)["wounds"]
     if key == "wounds" and len(new.get("injuries", ())) > wounds:
