@@ -544,6 +544,38 @@ def test_healing_a_located_wound_in_the_fight_heals_its_effect_unlocated_wounds_
     assert kept["locations"] == []
 
 
+HAND_GRAZE = "hand: −1 to attacks made with this hand"
+
+
+def test_a_located_effect_that_came_with_no_wound_ends_with_healing():
+    # the hand's Minimum deals no wound: without a wound to heal, /heal once refused and the −1 stayed for ever
+    fight = duel()
+    fight.command("damage", target="Goblin", amount="4", options="called=hand", dice="6")  # > 1, < 7
+    assert fight.f("Goblin").notes == (HAND_GRAZE,) and fight.f("Goblin").wounds == 0
+    fight.command("heal", target="Goblin", amount="1")
+    assert fight.text() == f"Goblin has no wounds to heal; healed: {HAND_GRAZE}."
+    goblin = fight.f("Goblin")
+    assert goblin.notes == () and goblin.wounds == 0
+    assert SYSTEM.lasting(fight.enc, goblin)["locations"] == []
+    assert english(SYSTEM.status_line(fight.enc, goblin, reveal=True)) == "T 9/3 · Will 9/3"
+    assert english(SYSTEM.status_line(fight.enc, goblin, reveal=False)) == "unhurt"
+    with pytest.raises(InvalidInput, match="Goblin has no wound."):
+        fight.command("heal", target="Goblin", amount="1")
+
+
+def test_healing_one_wound_ends_an_effect_that_came_with_none_and_keeps_the_located_wound():
+    fight = duel()
+    fight.command("attack", target="Goblin", options="called=arm", dice="6 6")  # 9 ≥ 8: the arm
+    fight.choose("No defence")
+    fight.command("damage", target="Goblin", amount="4")  # > 2: an unlocated wound
+    fight.command("damage", target="Goblin", amount="3", options="called=hand", dice="6")  # > −1, < 5: no wound
+    assert fight.f("Goblin").wounds == 2 and fight.f("Goblin").notes[1] == HAND_GRAZE
+    fight.command("heal", target="Goblin", amount="1")
+    assert fight.text() == f"Goblin heals 1 wound: Toughness 8/2; healed: {HAND_GRAZE}."
+    goblin = fight.f("Goblin")
+    assert goblin.wounds == 1 and [note.partition(":")[0] for note in goblin.notes] == ["arm"]
+
+
 def test_a_combo_can_split_its_attacks_between_targets():
     fight = duel()
     fight.add("Orc", 1, dodge=1, rerolls=(6, 1))  # ties the Goblin, rerolls lower: joins after it
@@ -837,6 +869,16 @@ def test_an_unknown_option_word_is_refused_with_the_known_ones(command, options,
 def test_every_option_word_a_command_reads_is_taken(command, options):
     given = {"target": "Goblin", "actor": "Goblin", "kind": "reflex", "action": "cast", "amount": "2"}
     SYSTEM.command(command, GM, given | {"options": options})
+
+
+def test_condition_add_reads_no_option_word_and_refuses_one_changing_nothing():
+    fight = duel()
+    before = fight.enc
+    with pytest.raises(InvalidInput, match="/condition add takes no options: `rounds` is not one."):
+        fight.command("condition_add", target="Goblin", condition="held", options="rounds=2")
+    assert fight.enc == before
+    fight.command("condition_add", target="Goblin", condition="held", duration="2 rounds")
+    assert [c.name for c in fight.f("Goblin").conditions] == ["held"]
 
 
 def test_a_check_rolls_d6_plus_the_stat():

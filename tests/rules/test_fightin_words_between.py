@@ -111,6 +111,29 @@ def test_a_day_bedridden_heals_located_wounds_too():
     assert texts(out)[1] == f"Jack heals 2 wounds (Endurance 3): 0 wounds left, Toughness 9/3; healed: {arm}."
 
 
+HAND_GRAZE = "hand: −1 to attacks made with this hand"
+
+
+def test_a_day_of_rest_ends_a_located_effect_that_came_with_no_wound():
+    out = rest("sleep", resting({"locations": [HAND_GRAZE]}))
+    assert out.characters[0].lasting == {"wounds": 0, "locations": []}
+    assert texts(out)[1] == f"Jack has no wounds to heal; healed: {HAND_GRAZE}."
+    lines = SYSTEM.lasting_lines(SYSTEM.parse_sheet(SHEET), out.characters[0].lasting)
+    assert [english(line) for line in lines] == ["0 wounds: Toughness 9/3"]
+
+
+def test_a_day_of_sleep_heals_the_unlocated_wound_and_ends_the_effect_that_came_with_none():
+    leg = "leg: speed −1 square"
+    out = rest("sleep", resting({"wounds": 2, "locations": [leg, HAND_GRAZE]}))
+    assert out.characters[0].lasting == {"wounds": 1, "locations": [leg]}
+    assert texts(out)[1] == f"Jack heals 1 wound: 1 wound left, Toughness 8/2; healed: {HAND_GRAZE}."
+
+
+def test_an_infection_heals_nothing_not_even_an_effect_that_came_with_no_wound():
+    out = rest("sleep", resting({"wounds": 1, "locations": [HAND_GRAZE]}), infected="Jack")
+    assert out.characters[0].lasting == {"wounds": 1, "locations": [HAND_GRAZE]}
+
+
 def test_the_conditions_help_names_every_lasting_condition():
     assert ADJUSTABLE["conditions"].help == "lasting conditions: " + ", ".join(LASTING)
 

@@ -229,9 +229,10 @@ def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], Tex
         return dead
     state = dict(r.lasting)
     had = int(state.get("wounds", 0))
-    if not had:
+    if not had and not state.get("locations"):
         return state, say("{who} has no wounds to heal.", who=r.name)
     if infected:
+        # "the character does not heal naturally": not even a located effect that came with no wound
         line = say(
             "{who}'s poison or disease afflicts wounds: no wound heals ({wounds}).", who=r.name, wounds=_wounds(had)
         )
@@ -239,6 +240,10 @@ def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], Tex
     left = max(0, had - amount)
     state["wounds"] = left
     healed_spots, state["locations"] = heal_spots(state.get("locations", ()), left)
+    spots = joined("; ", [located(spot) for spot in healed_spots])
+    if not had:
+        # only located effects that came with no wound (a hand's −1 to attacks), which any healing ends
+        return state, say("{who} has no wounds to heal; healed: {spots}.", who=r.name, spots=spots)
     f = _fighter(r.sheet, state)
     healed = dict(
         who=r.name,
@@ -246,7 +251,6 @@ def _heal(r, amount: int, infected: bool, key: str) -> tuple[dict[str, Any], Tex
         left=_wounds(left),
         toughness=pair(toughness(f), minimum_toughness(f)),
     )
-    spots = joined("; ", [located(spot) for spot in healed_spots])
     if key == "sleep" and healed_spots:
         text = say("{who} heals {healed}: {left} left, Toughness {toughness}; healed: {spots}.", spots=spots, **healed)
     elif key == "sleep":

@@ -128,6 +128,7 @@ COMMANDS = Commands(
         "damage": ("height", "surface", "type", "morale", "called", "nonlethal"),
         "heal": ("morale",),
         "act": ("seconds", "what", "spell", "delay", "larger"),
+        "condition_add": (),
     },
     build={
         "attack": attack,

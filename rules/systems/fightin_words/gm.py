@@ -116,23 +116,24 @@ def heal(system, enc, action: Heal, chance: Chance):
         if not f.morale_penalties:
             raise InvalidInput(say("{who} has no morale penalty.", who=f.name))
         return morale.recover(enc, f.id, action.amount)
-    if not f.wounds:
+    if not f.wounds and not f.notes:
         raise InvalidInput(say("{who} has no wound.", who=f.name))
     count = min(action.amount, f.wounds)  # tells how many wounds there were
     spots, kept = wounds.heal_spots(f.notes, f.wounds - count)
     f = f.but(wounds=f.wounds - count, notes=tuple(kept))
+    # which located wounds healed tells how many others there are: as secret as the count
+    healed_spots = secret(joined("; ", [wounds.located(spot) for spot in spots]), f)
+    if not count:
+        # only located effects that came with no wound (a hand's −1 to attacks), which any healing ends
+        text = say("{who} has no wounds to heal; healed: {spots}.", who=f.name, spots=healed_spots)
+        return enc.with_combatant(f), [Event(kind="info", text=text)]
     told = dict(
         who=f.name,
         healed=secret(say_plural("{n} wound", "{n} wounds", count, n=count), f),
         toughness=secret(pair(toughness(f), minimum_toughness(f)), f),
     )
     if spots:
-        # which located wounds healed tells how many others there are: as secret as the count
-        text = say(
-            "{who} heals {healed}: Toughness {toughness}; healed: {spots}.",
-            spots=secret(joined("; ", [wounds.located(spot) for spot in spots]), f),
-            **told,
-        )
+        text = say("{who} heals {healed}: Toughness {toughness}; healed: {spots}.", spots=healed_spots, **told)
     else:
         text = say("{who} heals {healed}: Toughness {toughness}.", **told)
     return enc.with_combatant(f), [Event(kind="info", text=text)]

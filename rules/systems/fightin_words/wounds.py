@@ -63,11 +63,29 @@ def located(note: str) -> Text:
     return mark(note)
 
 
+def woundless(note: str) -> bool:
+    """Whether a located effect came with no wound: a Minimum hit where the seed's table gives no wound
+    (the hand's −1 to attacks, the wings' flight speed)."""
+    spot, _, effect = note.partition(": ")
+    known = LOCATIONS.get(spot)
+    return known is not None and not known.minimum_wound and effect == known.minimum
+
+
 def heal_spots(spots: Sequence[str], left: int) -> tuple[list[str], list[str]]:
-    """The located wounds' effects (`Fighter.notes`) healed and kept when `left` wounds remain: wounds with
-    no lasting effect heal first; a located wound's effect lasts "until the wound is healed"."""
-    healed = list(spots[: max(0, len(spots) - left)])
-    return healed, list(spots[len(healed) :])
+    """The located effects (`Fighter.notes`) healed and kept when `left` wounds remain: wounds with no
+    lasting effect heal first; a located wound's effect lasts "until the wound is healed". The seed gives
+    an effect that came with no wound no end of its own: any healing ends it, or it would last for ever."""
+    healing = max(0, sum(not woundless(spot) for spot in spots) - left)
+    healed, kept = [], []
+    for spot in spots:
+        if woundless(spot):
+            healed.append(spot)
+        elif healing:
+            healing -= 1
+            healed.append(spot)
+        else:
+            kept.append(spot)
+    return healed, kept
 
 
 def land(
