@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rules.actions import RemoveCombatant
@@ -9,7 +11,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
 from rules.said import english
 from rules.systems.factions import SYSTEM
-from rules.systems.factions.actions import BonusAction, BreakFree, FreeAlly, Move, PickUp, Surrender
+from rules.systems.factions.actions import Attack, BonusAction, BreakFree, FreeAlly, Move, PickUp, Surrender
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
     BALTHASAR_ID,
@@ -252,3 +254,59 @@ def test_a_grabber_who_lets_go_by_another_action_says_the_hold_ends():
     freeing = freeing.update(freeing.find("Bandit 2").id, grabbed_by=freeing.find("Balthasar").id)
     freed = apply(give_turn(freeing, "Balthasar"), FreeAlly(by=BALTHASAR, target="Sybilla", dice=(3,)))
     assert texts(freed)[-1] == "Balthasar lets go of Bandit 2."
+
+
+# `/act`'s attacking actions, and one way to write each word an attack reads.
+ATTACKING_ACTS = ("disarm", "shove", "grapple", "death_blow", "opportunity")
+ATTACK_OPTIONS = {
+    "zones": "zones=1",
+    "distance": "distance=1",
+    "moving": "moving",
+    "unseen": "unseen",
+    "dark": "dark",
+    "cover": "cover",
+    "impaired": "impaired",
+    "enhanced": "enhanced",
+    "unaware": "unaware",
+    "alone": "alone",
+    "near": "near='Sybilla, Theobald'",
+    "neighbours": "neighbours=4",
+    "stunt": "stunt='drops his axe'",
+    "split": "split=1",
+    "landed": "landed",
+    "death_blow": "death_blow",
+    "deathblow": "deathblow",
+    "take": "take=axe",
+    "weapon": "weapon=sword",
+}
+
+
+def act_command(enc, act, options):
+    """Balthasar's `/act action:<act> target:"Bandit 1" options:…`, applied."""
+    given = {"action": act, "target": "Bandit 1", "options": options}
+    return apply(enc, SYSTEM.command("act", BALTHASAR, given, enc))
+
+
+@pytest.mark.parametrize("act", ATTACKING_ACTS)
+@pytest.mark.parametrize("typo", ["zonse", "opportunity", "grapple"])  # /attack's words for its kind of attack
+def test_an_attacking_action_refuses_a_word_it_does_not_read_with_the_list_and_does_nothing(act, typo):
+    enc = give_turn(start(seed_cast()).state, "Balthasar")
+    refusal = (
+        f"Unknown option `{typo}` for /act action:{act.replace('_', ' ')}. Options: `zones`, `distance`, `moving`, "
+        "`unseen`, `dark`, `cover`, `impaired`, `enhanced`, `unaware`, `alone`, `near`, `neighbours`, `stunt`, "
+        "`split`, `landed`, `death_blow`, `deathblow`, `take`, `weapon`."
+    )
+    with pytest.raises(InvalidInput, match=re.escape(refusal)):
+        enc = act_command(enc, act, f"alone {typo}").state
+    assert enc.pending is None and enc.find("Balthasar").mains == 0
+
+
+@pytest.mark.parametrize("act", ATTACKING_ACTS)
+@pytest.mark.parametrize("word", sorted(ATTACK_OPTIONS))
+def test_an_attacking_action_takes_every_word_an_attack_reads(act, word):
+    given = {"action": act, "target": "Bandit 1"}
+    attack = SYSTEM.command("act", BALTHASAR, given | {"options": ATTACK_OPTIONS[word]})
+    assert isinstance(attack, Attack) and attack.targets == ("Bandit 1",)
+    assert attack.mode == (act if act in ("disarm", "shove", "grapple") else "damage")
+    if not (act == "death_blow" and word in ("death_blow", "deathblow")):  # that one says what the action says
+        assert attack != SYSTEM.command("act", BALTHASAR, given)  # the word is read, not ignored

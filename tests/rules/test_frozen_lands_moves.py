@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rules.actions import EndTurn
 from rules.errors import InvalidInput, NotAllowed, NotYourTurn
+from rules.systems.frozen_lands import SYSTEM
 from tests.rules.test_frozen_lands_support import ASTRID, BJORN, GM, act, current, end_turn, fl, get, outcome, party
 
 
@@ -100,6 +103,46 @@ def test_a_cluttered_zone_needs_a_mobility_roll_or_the_character_falls():
     assert get(s, "Astrid").zone == "Yard" and get(s, "Astrid").prone
     with pytest.raises(InvalidInput, match="no zone called"):
         act(s, fl.Place(by=GM, target="Bjorn", zone="Nowhere"))
+
+
+def zone_command(state, options: str):
+    """The GM's `/act action:zone target:Hall options:…`, applied."""
+    return act(state, SYSTEM.command("act", GM, {"action": "zone", "target": "Hall", "options": options}, state))
+
+
+@pytest.mark.parametrize(
+    ("options", "typo"),
+    [("featurs='dim dark'", "featurs"), ("name=Hall cluttred=yes", "cluttred"), ("level=2", "level")],
+)
+def test_a_zone_refuses_a_word_it_does_not_read_with_the_list_and_adds_no_zone(options, typo):
+    s = party()
+    refusal = (
+        "Unknown option `{}` for /act action:zone. Options: `name`, `features`, `cluttered`, `dim`, `dimly_lit`, "
+        "`dark`, `darkness`, `cramped`."
+    )
+    with pytest.raises(InvalidInput, match=re.escape(refusal.format(typo))):
+        s = zone_command(s, options)
+    assert s.zones == ()
+
+
+@pytest.mark.parametrize(
+    ("options", "features"),
+    [
+        ("name=Hall", ()),
+        ("features='dim cramped'", ("dim", "cramped")),
+        ("features=dimly-lit", ("dim",)),
+        ("cluttered", ("cluttered",)),
+        ("dim", ("dim",)),
+        ("dimly_lit", ("dim",)),
+        ("dimly-lit", ("dim",)),
+        ("dark", ("dark",)),
+        ("darkness", ("dark",)),
+        ("cramped", ("cramped",)),
+    ],
+)
+def test_a_zone_takes_every_word_it_reads(options, features):
+    s = zone_command(party(), options)
+    assert [(zone.name, zone.features) for zone in s.zones] == [("Hall", features)]
 
 
 def test_out_of_turn_action_succeeds_acts_at_once_then_the_turn_goes_on():

@@ -47,6 +47,31 @@ ACTS = (
     ("reveal", "A concealed character is revealed"),
 )
 
+# `/act`'s actions that are attacks: each reads every word of ATTACK_WORDS.
+ATTACKING_ACTS = ("disarm", "shove", "grapple", "death_blow", "opportunity")
+# The `options:` words of every attack: those `_attack` reads, and the `weapon=` its builders pass it.
+ATTACK_WORDS = (
+    "zones",
+    "distance",
+    "moving",
+    "unseen",
+    "dark",
+    "cover",
+    "impaired",
+    "enhanced",
+    "unaware",
+    "alone",
+    "near",
+    "neighbours",
+    "stunt",
+    "split",
+    "landed",
+    "death_blow",
+    "deathblow",
+    "take",
+    "weapon",
+)
+
 
 def _names(value, state: Encounter | None) -> tuple[str, ...]:
     """`near="Theobald, Sybilla"` → the names, in order; a combatant named "Hansel, Gretel" is one."""
@@ -154,31 +179,8 @@ def condition(on: bool):
 
 COMMANDS = Commands(
     options={
-        "attack": (
-            "zones",
-            "distance",
-            "moving",
-            "unseen",
-            "dark",
-            "cover",
-            "impaired",
-            "enhanced",
-            "unaware",
-            "alone",
-            "near",
-            "neighbours",
-            "stunt",
-            "split",
-            "landed",
-            "death_blow",
-            "deathblow",
-            "opportunity",
-            "disarm",
-            "shove",
-            "grapple",
-            "take",
-            "weapon",
-        ),
+        "attack": (*ATTACK_WORDS, "opportunity", "disarm", "shove", "grapple"),
+        **{f"act:{act}": ATTACK_WORDS for act in ATTACKING_ACTS},
         "damage": ("direct", "cover"),
         "heal": ("grit",),
         "save": ("why",),
@@ -215,7 +217,7 @@ COMMANDS = Commands(
         choices=ACTS,
         build=unknown,
         own={
-            **{act: manoeuvre(act) for act in ("disarm", "shove", "grapple", "death_blow", "opportunity")},
+            **{act: manoeuvre(act) for act in ATTACKING_ACTS},
             "break_free": plain(BreakFree),
             "release": plain(Release),
             "surrender": plain(Surrender),

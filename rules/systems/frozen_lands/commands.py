@@ -164,6 +164,7 @@ COMMANDS = Commands(
         "act:move": ("to", "close", "jump"),
         "act:other": ("label", "name", "skill", "mod"),
         "act:place": ("zone",),
+        "act:zone": ("name", "features", *movement.FEATURES),
         **{f"act:{name}": () for name in ("stand", "aim", "reload", "delay", "release", "interrupt", "engage", "part")},
     },
     build={

@@ -14,11 +14,11 @@ from .combat import break_and_injure
 from .economy import spend
 from .model import FrozenCombatant, FrozenEncounter
 
+# The words as `options:` reads them (`dimly-lit` is `dimly_lit`), so they are also the zone's option words.
 FEATURES = {
     "cluttered": N_("cluttered"),
     "dim": N_("dim"),
     "dimly_lit": N_("dim"),
-    "dimly-lit": N_("dim"),
     # The seed's ranged table has Darkness (−3) apart from dim light: a dark zone is not a dim one.
     "dark": N_("dark"),
     "darkness": N_("dark"),
@@ -167,7 +167,7 @@ def stand(enc: FrozenEncounter, action: StandUp, chance: Chance):
 def parse_features(text: str) -> tuple[str, ...]:
     found: list[str] = []
     for word in text.replace(",", " ").split():
-        key = word.strip().casefold()
+        key = word.strip().casefold().replace("-", "_")
         if key not in FEATURES:
             raise InvalidInput(
                 say("Unknown zone feature {word}: use cluttered, dim, dark or cramped.", word=quoted(word, 20))
