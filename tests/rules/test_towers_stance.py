@@ -105,9 +105,11 @@ def test_a_stance_needs_two_melee_weapons_and_one_clear_choice():
     with pytest.raises(InvalidInput, match="two melee weapons: Hero's sheet lists Longblade"):
         stance(enc, "aggressive")
     enc = fight()
-    for unclear in ("", "wild", "aggressive defensive"):
+    for unclear in ("", "stance=wild", "aggressive defensive"):
         with pytest.raises(InvalidInput, match="Choose one stance"):
             stance(enc, unclear)
+    with pytest.raises(InvalidInput, match="Unknown option `wild` for /act action:stance. Options: `stance`, `aggres"):
+        stance(enc, "wild")
     with pytest.raises(InvalidInput, match="no stance to drop"):
         stance(enc, "none")
     with pytest.raises(InvalidInput, match="already fights aggressively"):

@@ -18,7 +18,7 @@ from rules.secrets import secret
 from rules.usertext import Typed, listed, quoted
 
 from .acting import acted
-from .costs import OPPORTUNITY_DELAY, SHIFT_ADDED, action_type
+from .costs import OPPORTUNITY_DELAY, SHIFT_ADDED, action_type, adds_shift
 from .damage import Harm, dealt, take
 from .flips import Flip, card_count, described, flip
 from .model import TowersCombatant, TowersEncounter
@@ -164,7 +164,7 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
             raise InvalidInput(say("Aid works against one foe."))
     kind = action_type(style)
     cost = kind.cost
-    moved = bool(flags.get("shift_position") or flags.get("step"))
+    moved = adds_shift(flags)
     if moved:
         if not kind.can_add_shift:
             raise InvalidInput(say("Shift Position cannot be added to {action}.", action=term(kind.label)))

@@ -12,9 +12,11 @@ from rules.said import N_, joined, say, term
 from rules.turns.clock import Release
 from rules.usertext import one_line, split_names
 
+from . import moves
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
-from .costs import ACTIONS, action_type
-from .sheet import damage_words
+from .costs import ACTIONS, ALIASES, SHIFT_WORDS, ActionType, action_type
+from .modifiers import ATTACK_WORDS, DEFENSE_WORDS
+from .sheet import CATEGORIES, DAMAGE_TYPES, NO_CATEGORY, damage_words
 
 _SUM = re.compile(r"^\s*[+-]?\d+(\s*[+-]\s*\d+)*\s*$")
 _FALL = re.compile(r"^\s*(?:fall\s*:?\s*)?(\d+)\s*(?:ft|feet|foot|')?\s*$", re.IGNORECASE)
@@ -38,15 +40,23 @@ SAVE_STATS = (
 )
 
 
-# The `options:` words /attack reads (any other is refused): the style (here), then, in attack.py and
-# modifiers.py, the weapon, an Aid's ally, Shift Position, mana, and the attack's and defence's modifiers.
-ATTACK_OPTIONS = (
-    *("power", "charge", "aid", "ally", "opportunity", "oa"),
-    *("weapon", "step", "shift_position", "mana"),
-    *("range", "cover", "outnumber", "unaware", "concealed", "concealment", "hidden"),
-    *("high", "elevation", "high_ground", "higher", "offhand", "off_hand"),
-    *("flip", "shift", "dflip", "dshift"),
+# /attack's style words and the style each names (of several, the one later here).
+STYLES = (
+    ("power", "power attack"),
+    ("charge", "charge"),
+    ("aid", "aid"),
+    ("ally", "aid"),
+    ("opportunity", "opportunity attack"),
+    ("oa", "opportunity attack"),
 )
+# The `options:` words an attack reads in attack.py and modifiers.py, whatever its style: the weapon,
+# Shift Position, mana, and the attack's and defence's modifiers; an Aid's ally besides.
+STRIKE_WORDS = ("weapon", *SHIFT_WORDS, "mana", *ATTACK_WORDS, *DEFENSE_WORDS)
+AID_WORDS = ("ally", "aid")
+# What /attack reads (any other is refused): the style, then what every attack reads.
+ATTACK_OPTIONS = (*dict(STYLES), *STRIKE_WORDS)
+# A damage category and type, as words (`arcane cold`) or `type=<word>`, for any other type.
+KIND_WORDS = ("type", *CATEGORIES, *NO_CATEGORY, *DAMAGE_TYPES)
 
 
 def number(text: Any, name: str) -> int:
@@ -70,14 +80,7 @@ def attack(given: Given, style: str | None = None) -> Attack:
     opts = given.flags
     if style is None:
         style = "attack"
-        for flag, named in (
-            ("power", "power attack"),
-            ("charge", "charge"),
-            ("aid", "aid"),
-            ("ally", "aid"),
-            ("opportunity", "opportunity attack"),
-            ("oa", "opportunity attack"),
-        ):
+        for flag, named in STYLES:
             if opts.get(flag):
                 style = named
     fields = given.base() | {
@@ -143,7 +146,8 @@ def _words(opts: dict) -> str:
     return " ".join(found)
 
 
-NOT_TYPES = ("fall", "temp", "temporary", "lethal", "minor")
+# The bare words /damage and /condition add read as something else than a damage type.
+NOT_TYPES = ("fall", "lethal", "flips", "minor")
 
 
 def kind_words(text: str) -> tuple[str, str]:
@@ -203,8 +207,38 @@ def condition_add(given: Given) -> AddCondition:
     )
 
 
+def act_words(kind: ActionType) -> tuple[str, ...]:
+    """The `options:` words `act` reads for one action."""
+    if kind.attack:
+        return (*AID_WORDS, *STRIKE_WORDS) if kind.key == "aid" else STRIKE_WORDS
+    if kind.key == "release":
+        return ("after",)
+    return moves.words(kind)
+
+
+def act_options() -> dict[str, tuple[str, ...]]:
+    """`act:<action>` → its words, under every name /act takes (`move` as well as `combat move`);
+    `act` holds them all, for a name `action_type` reads but `Commands.check_options` keys
+    otherwise (`pick up!`)."""
+    names = {**{key: key for key in ACTIONS}, **ALIASES}
+    declared = {_act_key(name): act_words(ACTIONS[key]) for name, key in names.items()}
+    return {**declared, "act": tuple(dict.fromkeys(word for words in declared.values() for word in words))}
+
+
+def _act_key(name: str) -> str:
+    """`zero-cost` → `act:zero_cost`, as `Commands.check_options` keys an /act action."""
+    return "act:" + "_".join(name.replace("-", " ").split())
+
+
 COMMANDS = Commands(
-    options={"attack": ATTACK_OPTIONS},
+    options={
+        "attack": ATTACK_OPTIONS,
+        "damage": ("fall", "lethal", "flips", *KIND_WORDS),
+        "heal": ("lethal", "temp", "temporary"),
+        "save": ("cards",),  # the flips entered by hand, as `cards:` takes them
+        "condition_add": ("ongoing", "minor", *KIND_WORDS),
+        **act_options(),
+    },
     build={
         "attack": attack,
         "damage": damage,

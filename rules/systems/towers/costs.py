@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from rules.errors import InvalidInput
 from rules.said import N_, joined, say, term
@@ -145,4 +147,10 @@ def action_type(name: str) -> ActionType:
 
 
 SHIFT_ADDED = 2
+# The `options:` words that add Shift Position to another action, for SHIFT_ADDED more phases.
+SHIFT_WORDS = ("shift_position", "step")
 OPPORTUNITY_DELAY = 3
+
+
+def adds_shift(flags: Mapping[str, Any]) -> bool:
+    return any(flags.get(word) for word in SHIFT_WORDS)

@@ -234,6 +234,10 @@ def slam(enc, me: TowersCombatant, target_name: str | None, chance):
     )
 
 
+# The `options:` words a Throw reads besides the attack's and defence's modifiers (commands.py declares them).
+THROW_WORDS = ("victim", "willing")
+
+
 def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance):
     """Cards: the thrower's PA flip, then the PD flip of whoever is in the space (none for an empty one)."""
     victim = _my_victim(enc, me, flags.get("victim"), "Throw")

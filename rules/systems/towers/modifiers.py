@@ -15,6 +15,12 @@ from .stance import attack_mods as stance_attack
 from .stance import defense_mods as stance_defense
 
 MAX_INCREMENTS = 4
+# The `options:` words the modifiers read (commands.py declares them): an attack's, then a defence's.
+UNAWARE = ("unaware", "concealed", "concealment", "hidden")
+HIGH_GROUND = ("high", "elevation", "high_ground", "higher")
+OFF_HAND = ("offhand", "off_hand")
+ATTACK_WORDS = ("range", "outnumber", *UNAWARE, *HIGH_GROUND, *OFF_HAND, "flip", "shift")
+DEFENSE_WORDS = ("cover", "dflip", "dshift")
 
 
 def range_mods(weapon: Weapon, spaces: int) -> Mods:
@@ -117,11 +123,11 @@ def attack_mods(attacker: TowersCombatant, weapon: Weapon, style: str, flags: di
         mods = mods.plus(shift=size_shift(attacker), why=say("size {size:+d}", size=attacker.sheet.size))
     if "outnumber" in flags:
         mods = mods + outnumber_mods(flags["outnumber"])
-    if any(flags.get(k) for k in ("unaware", "concealed", "concealment", "hidden")):
+    if any(flags.get(k) for k in UNAWARE):
         mods = mods.plus(flip=1, why=say("target unaware"))
-    if any(flags.get(k) for k in ("high", "elevation", "high_ground", "higher")):
+    if any(flags.get(k) for k in HIGH_GROUND):
         mods = mods.plus(shift=1, why=say("high ground"))
-    if flags.get("offhand") or flags.get("off_hand"):
+    if any(flags.get(k) for k in OFF_HAND):
         mods = mods.plus(flip=-1, why=say("off hand"))
     mods = mods + stance_attack(attacker, weapon)
     if modifier:

@@ -13,9 +13,11 @@ from rules.usertext import listed, quoted, user_text
 
 from .acting import acted, forced_delay, used_free
 from .attack import spend_mana
-from .costs import FREE, SHIFT_ADDED, VARIES, ActionType, action_type
+from .costs import FREE, SHIFT_ADDED, SHIFT_WORDS, VARIES, ActionType, action_type, adds_shift
 from .damage import heal
-from .grapple import escape, initiate, restrain, reverse, slam, squeeze, throw
+from .grapple import THROW_WORDS, escape, initiate, restrain, reverse, slam, squeeze, throw
+from .modifiers import ATTACK_WORDS, DEFENSE_WORDS
+from .stance import STANCE_WORDS
 from .stance import choose as choose_stance
 
 if TYPE_CHECKING:
@@ -62,7 +64,7 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
     label = term(kind.label)
     if kind.key == "running leap":
         label = say("Running Leap, the leap") if me.leaping else say("Running Leap, the run")
-    if flags.get("shift_position") or flags.get("step"):
+    if adds_shift(flags):
         label = say("Shift Position + {action}", action=label)
     # Each effect says its whole line, the actor's name in it.
     events += [Event(kind="info", text=text)] if text else []
@@ -79,7 +81,7 @@ def _cost(kind: ActionType, flags: dict, action: Act) -> int:
     elif kind.key == "stand" and "cost" in flags:
         # A good Acrobatics check makes standing quicker, never slower.
         cost = integer(flags["cost"], "cost", 0, kind.cost)
-    if flags.get("shift_position") or flags.get("step"):
+    if adds_shift(flags):
         if not kind.can_add_shift or cost == 0:
             raise InvalidInput(say("Shift Position cannot be added to {action}.", action=term(kind.label)))
         cost += SHIFT_ADDED
@@ -253,3 +255,28 @@ CONTESTS = {
     "throw": _throw,
     "reverse grapple": _reverse,
 }
+
+# The `options:` words an action's cost and effect read, other than Shift Position's and `text`.
+OWN_WORDS = {
+    "aim": ("sa", "spell"),
+    "stand": ("cost",),
+    "use skill": ("cost",),
+    "combat move": ("prone",),
+    "shake condition": ("condition",),
+    "cast": ("mana", "spell"),
+    "throw": (*THROW_WORDS, *ATTACK_WORDS, *DEFENSE_WORDS),
+}
+
+
+def words(kind: ActionType) -> tuple[str, ...]:
+    """The `options:` words `act` reads for an action that is neither an attack nor a Release (the
+    commands build those), as it goes: a stance, a Hold (none), another free action (its `text`),
+    or an action with a cost."""
+    if kind.key == "stance":
+        return STANCE_WORDS
+    if kind.key == "hold":
+        return ()
+    if kind.cost == FREE:
+        return ("text",)
+    told = () if kind.key in EFFECTS or kind.key in CONTESTS else ("text",)  # `_nothing` tells it
+    return (*SHIFT_WORDS, *OWN_WORDS.get(kind.key, ()), *told)

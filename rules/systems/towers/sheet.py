@@ -17,6 +17,7 @@ from rules.said import N_, Text, joined, say, seq, term
 from rules.usertext import Typed, mark, quoted, user_text
 
 CATEGORIES = (N_("physical"), N_("arcane"))  # a weapon's damage category, as the lines say it
+NO_CATEGORY = ("none", "untyped")  # the words that clear it
 
 DAMAGE_TYPES = (
     N_("acid"),
@@ -105,9 +106,9 @@ def parse_weapon(text: str) -> Weapon:
                 fields["cards"] = int(m.group(1) or m.group(4))
         elif m := _RANGE.match(word):
             fields["range"] = int(m.group(1))
-        elif word in ("physical", "arcane"):
+        elif word in CATEGORIES:
             fields["category"] = word
-        elif word in ("untyped", "none"):
+        elif word in NO_CATEGORY:
             fields["category"] = "none"
         elif word.startswith("type="):
             fields["dtype"] = word[5:]
@@ -136,9 +137,9 @@ def damage_words(found, category: str, skip: tuple[str, ...] = ()) -> tuple[str,
     not in `skip` is the damage type (the last one wins)."""
     dtype = ""
     for word in found:
-        if word in ("physical", "arcane"):
+        if word in CATEGORIES:
             category = word
-        elif word in ("none", "untyped"):
+        elif word in NO_CATEGORY:
             category = "none"
         elif word not in skip:
             dtype = word

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 # stance → (PA change, PD change)
 STANCES = {N_("aggressive"): (1, -1), N_("defensive"): (-1, 1)}
 NO_STANCE = ("none", "off", "drop")
+# The `options:` words choosing one (commands.py declares them): a stance as a word, or `stance=<word>`.
+STANCE_WORDS = ("stance", *STANCES, *NO_STANCE)
 # "fights aggressively": whole words, each said as it is, for a translation to read.
 ADVERBS = {"aggressive": N_("aggressively"), "defensive": N_("defensively")}
 
