@@ -41,8 +41,12 @@ from .setting_values import (
 )
 from .tables import utcnow
 
-# Previews waiting for their GM's click, each holding its file: the oldest are dropped past this.
+# Previews waiting for their GM's click, each holding its file: the oldest are dropped past this many, or past
+# this many bytes of files. A file is held read, at up to ten times its size (one of the largest an import reads,
+# its characters' lasting lists full of tags, some 100 MB): fifty of those would be gigabytes, held for good by
+# previews that never expire (a choice timeout of 0).
 MAX_PENDING_IMPORTS = 50
+MAX_PENDING_BYTES = 4 * transfer.MAX_BYTES
 # Import's change check reads every stored row, so the preview's digest and the export read them all
 # too, however many there are (SQL's LIMIT takes at most a 64-bit count).
 EVERY_ROW = 2**63 - 1
@@ -74,6 +78,7 @@ class PendingImport:
     current: CampaignRecord | None
     replaces: str  # transfer.digest of the campaign the preview described
     expires_at: datetime | None
+    size: int  # the file's bytes
 
     def expired(self, now: datetime) -> bool:
         return self.expires_at is not None and now >= self.expires_at
@@ -231,13 +236,18 @@ class Campaigns:
         now = self.now()
         expires_at = now + timedelta(seconds=seconds) if seconds else None
         replaces = transfer.digest(current, characters, npcs)
-        pending = PendingImport(secrets.token_hex(8), key, by.user_id, incoming, current, replaces, expires_at)
+        pending = PendingImport(
+            secrets.token_hex(8), key, by.user_id, incoming, current, replaces, expires_at, len(raw)
+        )
         for token in [token for token, waiting in self._pending.items() if waiting.expired(now)]:
             del self._pending[token]
         self._pending[pending.token] = pending
-        while len(self._pending) > MAX_PENDING_IMPORTS:
+        while len(self._pending) > MAX_PENDING_IMPORTS or self._pending_bytes() > MAX_PENDING_BYTES:
             self._pending.popitem(last=False)
         return pending, characters, npcs
+
+    def _pending_bytes(self) -> int:
+        return sum(waiting.size for waiting in self._pending.values())
 
     def _answer(self, token: str, by: Actor, *, confirming: bool) -> PendingImport:
         """The pending import, taken out so that no other click answers it; nothing to await

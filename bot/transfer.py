@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from itertools import accumulate
@@ -31,6 +32,7 @@ from rules.said import joined, say, term
 from rules.text import Text
 from rules.usertext import control_character, listed, mark, name_key, quoted, refuse_controls, visible
 
+from .between import DECK
 from .lengths import NOTE, OTHER, check_form_fits
 from .roster import HIDDEN
 from .setting_values import SHARED_OPTIONS, bounded, typed
@@ -53,6 +55,7 @@ MAX_DEPTH = 20
 SECTIONS = ("settings", "state", "characters", "npcs")
 SHOWN = 20  # names a preview lists of the characters it adds or deletes; it counts the rest
 MAX_SNOWFLAKE = 2**63 - 1
+MAX_SNOWFLAKE_DIGITS = len(str(MAX_SNOWFLAKE))
 MAX_RNG = 2**64 - 1  # the generator's state is one 64-bit word (rules.rng)
 # A campaign-wide number only grows by play (the Editor-in-Chief's pool gains every spent Plot Point):
 # any count a campaign could reach, within what every database's integer holds.
@@ -70,6 +73,13 @@ MAX_LIST = 50
 STATE = ("rng", "rules")
 LOCAL_STATE = ("checks", "offered")
 CARDS = frozenset(full_deck())
+# The campaign-wide values a system keeps (the state's `rules`): what a fight's end hands back to the campaign
+# (the Editor-in-Chief's pool), and the deck 99 Towers' checks flip from. Those of every system: a campaign set
+# up anew for another system keeps its former system's, and its export holds them.
+RULES_STATE = frozenset({DECK}).union(
+    *(registry.get(key).campaign_out(registry.get(key).new_encounter(0, 0)) for key in registry.MODULES)
+)
+NOT_JSON = "The file is not valid JSON: attach a file made by /campaign export."
 # The most lists and objects a file holds: itself, its settings, state, state's rules, the deck, characters
 # and npcs; each character itself, its sheet, its lasting state and its lasting lists (MOST_LISTS, the most
 # a system keeps), each entry an object with a list of tags; each NPC itself and its sheet. Sheets and
@@ -131,11 +141,13 @@ def digest(campaign, characters, npcs) -> str:
 
 
 def _name(value: Any, what: Text) -> str:
-    if not isinstance(value, str) or not visible(value):
-        raise InvalidInput(say("The file has {what} without a name.", what=what))
-    name = " ".join(value.split())
+    """A name as play stores it. Its length is checked before it is compared: the comparison keeps the names
+    it saw, and a file's name may run to its whole size."""
+    name = " ".join(value.split()) if isinstance(value, str) else ""
     if len(name) > MAX_NAME:
         raise InvalidInput(say("The file has {what} whose name is longer than {n} characters.", what=what, n=MAX_NAME))
+    if not visible(name):
+        raise InvalidInput(say("The file has {what} without a name.", what=what))
     refuse_controls(name, say("The name of {what} in the file", what=what))
     return name
 
@@ -199,20 +211,44 @@ def _refuse_lone_surrogates(data: Any) -> None:
         ) from None
 
 
+def _loaded(text: str) -> tuple[Any, str | None]:
+    """The file's JSON, and the first key it gives twice in one object (None when it gives none): of such a
+    key JSON's reader keeps the last value, where whoever reads or edits the file may see the first."""
+    doubled: list[str] = []
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        found = dict(pairs)
+        if len(found) < len(pairs) and not doubled:
+            doubled.append(next(key for key, n in Counter(key for key, _ in pairs).items() if n > 1))
+        return found
+
+    try:
+        return json.loads(text, object_pairs_hook=unique), next(iter(doubled), None)
+    except json.JSONDecodeError:
+        raise InvalidInput(NOT_JSON) from None
+    except ValueError:  # JSON's numbers have any length: Python reads none past its limit of digits
+        raise InvalidInput(
+            say(
+                "The file holds a number of more than {n} digits: that is not a Turnkeeper campaign.",
+                n=sys.get_int_max_str_digits(),
+            )
+        ) from None
+
+
 def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
     """Check a campaign file completely before anything is changed; InvalidInput says what is wrong."""
     if len(raw) > MAX_BYTES:
         raise InvalidInput(too_large())
     try:
-        text = raw.decode("utf-8")
+        # Some editors save a byte-order mark first; JSON's standard lets a reader ignore it.
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InvalidInput("The file is not valid JSON: attach a file made by /campaign export.") from None
+        raise InvalidInput(NOT_JSON) from None
     _refuse_shape(text)
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise InvalidInput("The file is not valid JSON: attach a file made by /campaign export.") from None
+    data, doubled = _loaded(text)
     _refuse_lone_surrogates(data)
+    if doubled is not None:
+        raise InvalidInput(say("The file gives {key} twice in one object: nothing was changed.", key=quoted(doubled)))
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidInput("The file is not a Turnkeeper campaign export.")
     version = data.get("version")
@@ -229,7 +265,7 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
             )
         )
     system_key = data.get("system")
-    if system_key not in registry.MODULES:
+    if not isinstance(system_key, str) or system_key not in registry.MODULES:
         raise InvalidInput(say("The file is for an unknown rule system {system}.", system=quoted(system_key)))
     if expected_system is not None and system_key != expected_system:
         raise InvalidInput(
@@ -248,7 +284,7 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
     system = registry.get(system_key)
     settings = _settings(system, _dict(data["settings"], say("settings")))
     state = _state(_dict(data["state"], say("state")))
-    characters, seen = [], set()
+    characters, seen, kept = [], set(), set()
     for item in _list(data["characters"], "characters"):
         item = _dict(item, say("character"))
         name = _name(item.get("name"), say("a character"))
@@ -264,6 +300,10 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
         if key in seen:
             raise InvalidInput(say("The file lists {name} twice for the same player.", name=mark(name)))
         seen.add(key)
+        if npc:  # every GM's, brought back by its name alone
+            if key[0] in kept:
+                raise InvalidInput(say("The file lists the kept NPC {name} twice.", name=mark(name)))
+            kept.add(key[0])
         owner_name = item.get("owner_name")
         if owner_name is not None and (not isinstance(owner_name, str) or len(owner_name) > 100):
             raise InvalidInput(
@@ -292,13 +332,15 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
 
 
 def _owner(value: Any) -> int | None:
-    """A Discord user id: written as digits, it fits the database's 64-bit column."""
+    """A Discord user id: written as digits, it fits the database's 64-bit column. Digits are counted
+    before they are read: Python reads no number of thousands of them."""
     if isinstance(value, bool) or not isinstance(value, int | str):
         return None
-    if not (str(value).isascii() and str(value).isdigit()):
-        return None
-    owner = int(value)
-    return owner if 0 < owner <= MAX_SNOWFLAKE else None
+    if isinstance(value, str):
+        if not (value.isascii() and value.isdigit()) or len(value) > MAX_SNOWFLAKE_DIGITS:
+            return None
+        value = int(value)
+    return value if 0 < value <= MAX_SNOWFLAKE else None
 
 
 def _settings(system, settings: dict[str, Any]) -> dict[str, Any]:
@@ -333,7 +375,9 @@ def _state(state: dict[str, Any]) -> dict[str, Any]:
     if "rng" in state:
         bounded(state["rng"], "rng", 0, MAX_RNG)
     for key, value in _dict(state.get("rules", {}), say("state")).items():
-        if key == "deck":
+        if key not in RULES_STATE:
+            raise InvalidInput(say("The file's state has an unknown entry {name}.", name=quoted(key)))
+        if key == DECK:
             _deck(value)
         else:
             bounded(value, str(key)[:40], 0, MAX_CAMPAIGN_VALUE)
@@ -356,13 +400,35 @@ def _deck(deck: Any) -> None:
 
 
 def _sheet(system, sheet: Any, name: str, version: int) -> dict[str, Any]:
+    """The sheet as /character add stores it: every stat, each of its own type."""
     sheet = system.upgrade_sheet(_dict(sheet, say("sheet of {name}", name=mark(name))), version)
     try:
-        system.parse_sheet(sheet)
-        check_form_fits(system, sheet)
+        _refuse_controls_in_stats(system, sheet)
+        read_in = system.parse_sheet(sheet)
+        for key, value in sheet.items():
+            _typed_as_read(key, value, read_in[key])
+        check_form_fits(system, read_in)
     except RulesError as error:
         raise InvalidInput(say("{name}'s sheet: {error}", name=mark(name), error=error.said)) from None
-    return sheet
+    return read_in
+
+
+def _refuse_controls_in_stats(system, sheet: dict[str, Any]) -> None:
+    """A stat's text holds no control character, as the form's may not (a line break, which `stats:` takes
+    in quotes, is none): checked before the sheet is read, whose refusals quote what they cannot read."""
+    for key, value in sheet.items():
+        if key in system.sheet_type.model_fields and isinstance(value, str):
+            refuse_controls(value, say("Stat `{stat}`", stat=key), lines=True)
+
+
+def _typed_as_read(key: str, value: Any, read_in: Any) -> None:
+    """A stat written as the type it is read as: the sheet's reader takes `true` as the number 1, `20.0` as 20
+    and "no" as no, where an export writes each as the bot stores it."""
+    if isinstance(read_in, bool):
+        if not isinstance(value, bool):
+            raise InvalidInput(say("`{key}` takes yes or no.", key=key))
+    elif isinstance(read_in, int) and (not isinstance(value, int) or isinstance(value, bool)):
+        raise InvalidInput(say("`{key}` takes a whole number.", key=key))
 
 
 def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str, *, npc: bool = False) -> dict[str, Any]:

@@ -5,9 +5,11 @@ saying what and where, before anything is stored; what play itself writes passes
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
+import bot.campaigns
 from bot import transfer
 from bot.campaigns import Campaigns
 from bot.keyed_locks import KeyedLocks
@@ -15,7 +17,8 @@ from bot.places import Places
 from bot.repository import NewChange, Repository
 from bot.roster import HIDDEN, Roster
 from rules import registry
-from rules.errors import InvalidInput
+from rules.errors import InvalidInput, Stale
+from rules.usertext import name_key
 from tests.helpers import GM
 
 RC, TOWERS, FROZEN, WORDS, FACTIONS = "rotted-capes", "99-towers", "frozen-lands", "fightin-words", "factions"
@@ -44,6 +47,12 @@ def refusal(raw: bytes | str | dict) -> str:
 
 
 # --- the shape check before JSON reads the file ---------------------------------------------------------
+def test_a_file_an_editor_saved_with_a_byte_order_mark_is_read():
+    data = campaign(characters=[nova()])
+    assert read(b"\xef\xbb\xbf" + json.dumps(data).encode()).system == RC
+    assert "not valid JSON" in refusal(b"\xef\xbb\xbf\xef\xbb\xbf" + json.dumps(data).encode())
+
+
 def test_a_string_never_closed_holds_every_bracket_after_it():
     """The brackets after a string's opening quote are inside the string, however many escaped quotes come
     between: the file is not JSON (a scan that counted them would call it nested too deep)."""
@@ -244,3 +253,177 @@ def download_of(data: dict):
         return transfer.dumps(data)
 
     return download
+
+
+# --- what the JSON reader takes that no export writes ---------------------------------------------------
+def test_a_number_of_more_digits_than_python_reads_is_refused_saying_so():
+    """JSON's numbers have any length, Python reads none of more than 4,300 digits: the file is JSON, and the
+    refusal says what in it no campaign holds."""
+    refused = refusal('{"format": "turnkeeper-campaign", "version": ' + "9" * 10_000 + "}")
+    most = sys.get_int_max_str_digits()
+    assert refused == f"The file holds a number of more than {most} digits: that is not a Turnkeeper campaign.", refused
+
+
+@pytest.mark.parametrize(
+    ("raw", "key"),
+    [
+        (json.dumps(campaign())[:-1] + ', "characters": [' + json.dumps(nova()) + "]}", "characters"),
+        (
+            json.dumps(campaign(characters=[nova({"stamina": 20})])).replace(
+                '"stamina": 20', '"stamina": 20, "stamina": 1'
+            ),
+            "stamina",
+        ),
+    ],
+    ids=["a section", "a lasting value"],
+)
+def test_a_key_given_twice_in_one_object_is_refused_naming_it(raw, key):
+    """JSON's reader keeps the last of a key given twice, where whoever reads or edits the file may see the
+    first: a character was deleted, a value changed, that the file seems to keep."""
+    assert refusal(raw) == f"The file gives `{key}` twice in one object: nothing was changed.", raw
+
+
+# --- crashes -----------------------------------------------------------------------------------------------
+def test_an_owner_id_of_more_digits_than_python_reads_is_refused_as_no_owner_id():
+    """Digits past Python's limit on reading a number made an internal error ("Something went wrong")."""
+    assert refusal(campaign(characters=[nova(owner_id="9" * 5000)])) == "Character Nova has no valid owner id."
+    assert refusal(campaign(characters=[nova(owner_id="0" * 30 + "7")])) == "Character Nova has no valid owner id."
+    assert read(campaign(characters=[nova(owner_id=str(transfer.MAX_SNOWFLAKE))])).characters[0]["owner_id"] == (
+        transfer.MAX_SNOWFLAKE
+    )
+
+
+@pytest.mark.parametrize("system", [[RC], {RC: 1}], ids=["a list", "an object"])
+def test_a_system_that_is_not_text_is_refused_as_unknown(system):
+    """A list or an object made an internal error: no system can be looked up by it."""
+    assert refusal(campaign(system=system)).startswith("The file is for an unknown rule system `")
+
+
+# --- sheets ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("system", "sheet", "said"),
+    [
+        (RC, {"stamina": True}, "`stamina` takes a whole number."),
+        (RC, {"stamina": 20.0}, "`stamina` takes a whole number."),
+        (RC, {"wounds": "3"}, "`wounds` takes a whole number."),
+        (RC, {"plot_points": False}, "`plot_points` takes a whole number."),
+        (RC, {"zombie": "no"}, "`zombie` takes yes or no."),
+        (FACTIONS, {"fearless": 1}, "`fearless` takes yes or no."),
+        (TOWERS, {"stun": 12.5}, "Stat `stun`: Input should be a valid integer, got a number with a fractional part."),
+    ],
+    ids=[
+        "true as a number",
+        "a fraction's form",
+        "a number as text",
+        "false as a number",
+        "no as text",
+        "1 as yes",
+        "a fraction",
+    ],
+)
+def test_a_stat_of_another_type_is_refused_naming_it(system, sheet, said):
+    """The sheet's reader takes `true` as the number 1, `20.0` as 20, "3" as 3 and "no" as no: a fight read them
+    so, while the sheet was stored as written, /character show showed `stamina = yes` and every export kept it."""
+    for data in (campaign(system, [nova(sheet=sheet)]), campaign(system, npcs=[{"name": "Nova", "sheet": sheet}])):
+        refused = refusal(data)
+        assert refused == f"Nova's sheet: {said}", refused
+
+
+@pytest.mark.parametrize("text", ["Bolt\x00", "Bo\x1bb", "\x7f"], ids=["NUL", "escape", "delete"])
+def test_a_control_character_in_a_stats_text_is_refused(text):
+    """The form refuses them, as every typed text: a NUL cannot even be stored in PostgreSQL."""
+    for data in (
+        campaign(characters=[nova(sheet={"companion_of": text})]),
+        campaign(npcs=[{"name": "Nova", "sheet": {"companion_of": text}}]),
+    ):
+        refused = refusal(data)
+        code = f"U+{ord(next(c for c in text if not c.isprintable())):04X}"
+        assert refused == f"Nova's sheet: Stat `companion_of`: a control character ({code}) cannot be stored.", refused
+
+
+def test_a_sheet_is_stored_as_character_add_stores_it():
+    """Every stat the file leaves out stands at its default, as /character add stores it; a line break, which
+    `stats:` takes in quotes, is no fault."""
+    capes = registry.get(RC)
+    stats = 'dex=2 companion_of="Bolt\nand Max"'
+    read_in = read(campaign(characters=[nova(sheet={"dex": 2, "companion_of": "Bolt\nand Max"})]))
+    assert read_in.characters[0]["sheet"] == capes.parse_sheet(stats)
+    assert read(campaign(npcs=[{"name": "Zombie", "sheet": {"dex": 2}}])).npcs[0]["sheet"] == capes.parse_sheet("dex=2")
+
+
+# --- the same character twice --------------------------------------------------------------------------------
+def test_a_kept_npc_given_twice_is_refused():
+    """A kept NPC is every GM's, brought back by its name alone: of two of one name kept by two GMs, only one
+    could ever fight again. A hero of a player may share a kept NPC's name, as in play."""
+    shade = {"name": "Shade", "owner_id": "7", "sheet": {}, "npc": True}
+    assert refusal(campaign(characters=[shade, shade | {"name": "SHADE", "owner_id": "8"}])) == (
+        "The file lists the kept NPC SHADE twice."
+    )
+    assert len(read(campaign(characters=[shade, shade | {"owner_id": "8", "npc": False}])).characters) == 2
+
+
+# --- the campaign state ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("key", ["cursed", "\x00", "x" * 10_000], ids=["made up", "NUL", "long"])
+def test_a_campaign_wide_value_no_system_keeps_is_refused(key):
+    """Any key was taken as long as its value was a whole number: a file could put any number of them into the
+    campaign's state, which every command reads and every later export kept (and PostgreSQL stores no NUL)."""
+    refused = refusal(campaign(state={"rules": {"pool": 1, key: 1}}))
+    assert refused == f"The file's state has an unknown entry `{key[:30]}`.", refused
+
+
+def test_the_pool_and_the_deck_are_read_in_any_system():
+    """A campaign set up anew for another system keeps what its former system kept: its export holds them."""
+    for system in (RC, TOWERS, FACTIONS):
+        rules = {"pool": 3, "deck": ["AS", "9D"]}
+        assert read(campaign(system, state={"rules": rules})).state == {"rules": rules}
+
+
+async def test_a_hostile_import_changes_nothing(repo: Repository) -> None:
+    campaigns = Campaigns(repo, Places(repo), KeyedLocks())
+    await repo.save_campaign(KEY, system=RC)
+    await repo.add_character(KEY, 7, "Nova", RC, registry.get(RC).parse_sheet("stamina=20"))
+    _, exported = await campaigns.export(KEY, GM)
+    for hostile in (
+        exported | {"system": [RC]},
+        exported | {"characters": [nova(owner_id="9" * 5000)]},
+        exported | {"characters": [nova(sheet={"stamina": True})]},
+        exported | {"state": {"rules": {"cursed": 1}}},
+    ):
+        with pytest.raises(InvalidInput):
+            await campaigns.incoming(KEY, GM, 10, download_of(hostile))
+    assert (await campaigns.export(KEY, GM))[1] == exported
+
+
+@pytest.mark.parametrize("where", ["characters", "npcs"])
+def test_a_long_name_is_refused_before_names_are_compared(where):
+    """Names are compared in a form kept for the names seen last (`name_key`'s cache, 8192 of them): a name of
+    millions of characters was kept there, with its form, after its file was refused, and every such file
+    sent again kept another."""
+    calls = name_key.cache_info()
+    refused = refusal(campaign(**{where: [nova(name="N" * 1_000_000)]}))
+    assert refused.endswith("whose name is longer than 60 characters."), refused
+    after = name_key.cache_info()
+    assert (after.hits, after.misses) == (calls.hits, calls.misses)
+
+
+async def test_previews_hold_files_of_so_many_bytes_at_most_the_oldest_let_go(repo: Repository, monkeypatch) -> None:
+    """A preview holds its file, read, until its GM answers: fifty previews of the largest files, which never
+    expire in a campaign whose choices wait for ever, held gigabytes. The oldest are let go (their buttons say
+    the preview is no longer valid) once the files held pass MAX_PENDING_BYTES, as past MAX_PENDING_IMPORTS."""
+    assert bot.campaigns.MAX_PENDING_BYTES >= transfer.MAX_BYTES  # the largest file always has its preview
+    campaigns = Campaigns(repo, Places(repo), KeyedLocks())
+    await repo.save_campaign(KEY, system=RC)
+    _, exported = await campaigns.export(KEY, GM)
+    size = len(transfer.dumps(exported))
+    monkeypatch.setattr(bot.campaigns, "MAX_PENDING_BYTES", 2 * size)
+    first, second, third = [(await campaigns.incoming(KEY, GM, size, download_of(exported)))[0] for _ in range(3)]
+    with pytest.raises(Stale, match="no longer valid"):
+        campaigns.cancel(first.token, GM)
+    campaigns.cancel(second.token, GM)
+    campaigns.cancel(third.token, GM)
+
+
+def test_a_control_character_in_a_stat_its_reader_refuses_is_named_not_quoted():
+    """The sheet's reader quotes the text it cannot read: the control character is refused before it is read."""
+    refused = refusal(campaign(characters=[nova(sheet={"dr": "fire:10\x00"})]))
+    assert refused == "Nova's sheet: Stat `dr`: a control character (U+0000) cannot be stored.", refused

@@ -124,3 +124,38 @@ async def test_an_import_is_refused_while_a_fight_of_the_campaign_runs_and_the_f
     assert (await bot.core.repo.get_character(guild, "Nova")).lasting["stamina"] == 0
     # Once it is over the import goes through.
     assert "Imported" in (await press(standin, await say(standin, "gm", "/campaign import", file=file))).content
+
+
+HOSTILE = {
+    "an owner id of 5,000 digits": (
+        {"characters": [hero("Nova", "9" * 5000)]},
+        "Character Nova has no valid owner id.",
+    ),
+    "a system that is a list": ({"system": ["rotted-capes"]}, "The file is for an unknown rule system"),
+    "true as Stamina": (
+        {"characters": [hero("Nova", 7) | {"sheet": {"stamina": True}}]},
+        "Nova's sheet: `stamina` takes a whole number.",
+    ),
+    "a NUL in a stat": (
+        {"npcs": [{"name": "Zombie", "sheet": {"companion_of": "Nova\x00"}}]},
+        "Zombie's sheet: Stat `companion_of`: a control character (U+0000) cannot be stored.",
+    ),
+    "a made-up campaign value": (
+        {"state": {"rules": {"cursed": 1}}},
+        "The file's state has an unknown entry `cursed`.",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+async def test_a_hostile_file_is_refused_privately_saying_what_and_changes_nothing(standin, bot, case):
+    """Each made an internal error ("Something went wrong on our side") or was stored as no play stores it."""
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    await say(standin, "alice", "/character add", name="Nova", stats="stamina=20")
+    before = (await exported(standin)).attachments[0].data
+    sections, refusal = HOSTILE[case]
+    data = {"format": "turnkeeper-campaign", "version": 2, "system": "rotted-capes", "settings": {}, "state": {}}
+    file = standin.upload("campaign.json", json.dumps(data | {"characters": [], "npcs": []} | sections).encode())
+    refused = await say(standin, "gm", "/campaign import", file=file)
+    assert refused.ephemeral and refusal in refused.content and not refused.buttons(), refused.content
+    assert (await exported(standin)).attachments[0].data == before
