@@ -71,7 +71,13 @@ def quoted(value: Any, limit: int = 30) -> Text:
     """Typed text in a code span (a refusal naming what it could not read): shown as typed,
     save that a backtick, which would end the span early, reads as an apostrophe. Nothing in a
     code span is markup, so a renderer leaves it as it is (`bot.render.neutralise`)."""
-    return Raw("`" + isolated(scrub(str(value))[:limit].replace("`", "'")) + "`")
+    return Raw("`" + isolated(without_controls(scrub(str(value))[:limit]).replace("`", "'")) + "`")
+
+
+def without_controls(text: str) -> str:
+    """Text on one line, each control character (a NUL, an escape) drawn as U+FFFD: a file's keys may hold
+    them, and a message shows none of them (PostgreSQL could not even store a NUL)."""
+    return "".join(" " if c in "\t\n\r" else "\ufffd" if unicodedata.category(c) == "Cc" else c for c in text)
 
 
 def listed(items: Iterable[Any], sep: str = ", ") -> Text:

@@ -363,12 +363,14 @@ def test_a_kept_npc_given_twice_is_refused():
 
 
 # --- the campaign state ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("key", ["cursed", "\x00", "x" * 10_000], ids=["made up", "NUL", "long"])
-def test_a_campaign_wide_value_no_system_keeps_is_refused(key):
+@pytest.mark.parametrize(
+    "key, shown", [("cursed", "cursed"), ("\x00", "\ufffd"), ("x" * 10_000, "x" * 30)], ids=["made up", "NUL", "long"]
+)
+def test_a_campaign_wide_value_no_system_keeps_is_refused(key, shown):
     """Any key was taken as long as its value was a whole number: a file could put any number of them into the
     campaign's state, which every command reads and every later export kept (and PostgreSQL stores no NUL)."""
     refused = refusal(campaign(state={"rules": {"pool": 1, key: 1}}))
-    assert refused == f"The file's state has an unknown entry `{key[:30]}`.", refused
+    assert refused == f"The file's state has an unknown entry `{shown}`.", refused
 
 
 def test_the_pool_and_the_deck_are_read_in_any_system():
@@ -427,3 +429,8 @@ def test_a_control_character_in_a_stat_its_reader_refuses_is_named_not_quoted():
     """The sheet's reader quotes the text it cannot read: the control character is refused before it is read."""
     refused = refusal(campaign(characters=[nova(sheet={"dr": "fire:10\x00"})]))
     assert refused == "Nova's sheet: Stat `dr`: a control character (U+0000) cannot be stored.", refused
+
+
+def test_a_key_with_a_control_character_is_quoted_with_it_drawn_as_a_replacement():
+    refused = refusal(campaign(settings={"reminder\x00\x1b[31m": 5}))
+    assert "reminder\ufffd\ufffd[31m" in refused and "\x00" not in refused and "\x1b" not in refused, refused
