@@ -550,13 +550,16 @@ def _field(key: str, text: str, field: Any, value: Any, fields: dict[str, Any]) 
     """A field of an object entry, of the type the system gives it (yes or no, or a list of short texts)."""
     if field == "name":
         return
-    named = dict(key=key, entry=_shown(text), field=quoted(field))
+
+    def named() -> dict[str, Any]:  # only for a refusal: an import reads thousands of fields
+        return dict(key=key, entry=_shown(text), field=quoted(field))
+
     if field not in fields:
-        raise InvalidInput(say("`{key}` entry {entry} has an unknown field {field}.", **named))
+        raise InvalidInput(say("`{key}` entry {entry} has an unknown field {field}.", **named()))
     like = fields[field]
     if isinstance(like, bool):
         if not isinstance(value, bool):
-            raise InvalidInput(say("`{key}` entry {entry}: {field} takes yes or no.", **named))
+            raise InvalidInput(say("`{key}` entry {entry}: {field} takes yes or no.", **named()))
     elif isinstance(like, list):
         if not isinstance(value, list) or len(value) > MAX_ENTRIES or not all(map(_short_text, value)):
             raise InvalidInput(
@@ -564,12 +567,12 @@ def _field(key: str, text: str, field: Any, value: Any, fields: dict[str, Any]) 
                     "`{key}` entry {entry}: {field} is not a list of at most {n} texts of at most {most} characters.",
                     n=MAX_ENTRIES,
                     most=MAX_ENTRY,
-                    **named,
+                    **named(),
                 )
             )
     elif not _short_text(value):
         raise InvalidInput(
-            say("`{key}` entry {entry}: {field} is not a text of at most {most} characters.", most=MAX_ENTRY, **named)
+            say("`{key}` entry {entry}: {field} is not a text of at most {most} characters.", most=MAX_ENTRY, **named())
         )
 
 

@@ -19,16 +19,21 @@ MAX_ENTRIES = 20
 
 def split_entries(text: str) -> list[str]:
     """Commas separate entries, except inside parentheses (a condition's tags)."""
-    parts, depth, current = [], 0, ""
-    for ch in str(text or ""):
-        depth += ch == "("
-        depth -= ch == ")"
-        if ch == "," and depth <= 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += ch
-    return [p.strip() for p in parts + [current] if p.strip()][:MAX_ENTRIES]
+    text = str(text or "")
+    parts, depth, start = [], 0, 0
+    if "(" in text or ")" in text:
+        for at, ch in enumerate(text):
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+            elif ch == "," and depth <= 0:
+                parts.append(text[start:at])
+                start = at + 1
+        parts.append(text[start:])
+    else:  # an import reads thousands of entries: most have no tags
+        parts = text.split(",")
+    return [p.strip() for p in parts if p.strip()][:MAX_ENTRIES]
 
 
 def set_value(

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules.between import at_most_sheet, dead_rest, heading, kept, refuse_dead
+from rules.between import MAX_ENTRIES, at_most_sheet, dead_rest, heading, kept, refuse_dead, split_entries
 from rules.errors import InvalidInput, NotAllowed
 from rules.randomness import Chance
 from rules.said import english
@@ -52,3 +52,21 @@ def test_a_rests_heading_says_its_label_and_whether_dice_were_entered():
     entered = heading(rest, Chance(1, entered_dice=(3,)))
     assert english(entered) == "🛌 Short rest (dice entered by hand):"
     assert templates(entered) == ["Short rest", "{rest} (dice entered by hand):"]
+
+
+def test_commas_separate_entries_and_blank_ones_are_dropped():
+    assert split_entries(" Stunned, Dazed ,, Weakened (Strength) ") == ["Stunned", "Dazed", "Weakened (Strength)"]
+
+
+def test_a_comma_inside_parentheses_stays_in_its_entry():
+    assert split_entries("Weakened (Strength, Speed), Dazed") == ["Weakened (Strength, Speed)", "Dazed"]
+    assert split_entries("a (b (c, d), e), f") == ["a (b (c, d), e)", "f"]
+
+
+def test_a_closing_parenthesis_with_no_opening_one_does_not_hold_the_next_comma():
+    assert split_entries("a), b, c") == ["a)", "b", "c"]
+
+
+def test_at_most_so_many_entries_are_read():
+    assert len(split_entries(",".join(str(n) for n in range(MAX_ENTRIES + 5)))) == MAX_ENTRIES
+    assert split_entries(None) == [] and split_entries("") == []
