@@ -325,6 +325,24 @@ def test_unconscious_target_in_the_same_area_takes_critical_hits():
     assert "critical" not in texts(out)[0]
 
 
+def test_a_restrained_target_fails_avoidance_against_an_area_attack():
+    """Restrained: "You also automatically fail Avoidance checks against area effects"."""
+    enc = duel()
+    enc = run(enc, "condition_add", target="Brute", condition="Restrained")
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="3", options="area", dice="2 4")
+    assert (
+        "d20 adv (2, 4) 4 + 5 = 9 vs Avoidance 15: hit (Restrained: Avoidance fails automatically against an area "
+        "attack) [adv: target restrained]; 3 = 3 Stamina" in texts(out)[0]
+    )
+    assert who(out.state, "Brute").stamina == 17
+    # not a lone attack, not another defense, and a natural 1 still misses
+    assert "miss" in texts(cmd(enc, "attack", ALICE, target="Brute", damage="3", dice="2 4"))[0]
+    assert (
+        "miss" in texts(cmd(enc, "attack", ALICE, target="Brute", options="area", defense="willpower", dice="1 4"))[0]
+    )
+    assert "natural 1, miss" in texts(cmd(enc, "attack", ALICE, target="Brute", options="area", dice="1 1"))[0]
+
+
 # --- advantage from tracked state --------------------------------------------------------
 def test_dodge_gives_disadvantage_against_avoidance_only():
     enc = duel()

@@ -293,10 +293,31 @@ def test_zombie_continuous_damage_past_stamina_defense_destroys_a_common_z():
     enc = burning(zombie="true", zombie_level="epsilon", wounds=1)
     out = end_turn(enc, ALICE, dice=(6,))
     assert who(out.state, "Brute").ongoing_total == 6
-    out = end_turn(out.state, GM, dice=(1,))
+    out = end_turn(out.state, GM)
     out = end_turn(out.state, ALICE, dice=(3,))
     assert "continuous total 9 > Stamina Defense 8 → massive (total resets): Brute is destroyed" in texts(out)[0]
     assert who(out.state, "Brute").out
+
+
+def test_a_common_zombie_makes_no_save_against_ongoing_damage():
+    """ "A zombie lacks the survival instinct to put out a fire or remove acids eating away at them"."""
+    enc = burning(zombie="true", zombie_level="epsilon", wounds=1, stamina_defense=20)
+    enc = end_turn(enc, ALICE, dice=(2,)).state
+    out = end_turn(enc, GM)  # no die: no save is rolled
+    assert "Brute is a common zombie: it does not shake off Ongoing Damage (Engulfed – Fire) (no save)." in texts(out)
+    assert who(out.state, "Brute").has("Ongoing Damage")
+
+
+def test_a_super_zombie_still_saves_against_ongoing_damage():
+    """ "Super Z's, on the other hand, have the cunning to remove dangerous conditions from their bodies"."""
+    enc = burning(zombie="true", zombie_level="alpha", wounds=3, stamina_defense=20)
+    enc = end_turn(enc, ALICE, dice=(2,)).state
+    out = end_turn(enc, GM, dice=(15,))
+    assert (
+        "Brute saves against Ongoing Damage (Engulfed – Fire): d20 15 + 1 = 16 vs DC 12: success — it ends."
+        in texts(out)
+    )
+    assert not who(out.state, "Brute").has("Ongoing Damage")
 
 
 # --- Plot Points ----------------------------------------------------------------------------------
@@ -612,6 +633,16 @@ def test_end_of_scene_restores_stamina_half_if_unconscious_and_resets_limits():
     assert (nova.stamina, nova.has("Unconscious")) == (5, False)
     assert bolt.stamina == 10 and not bolt.aided_this_scene
     assert not who(out.state, "Brute").conditions
+
+
+def test_the_end_of_a_scene_ends_a_zombies_scene_long_conditions_too():
+    enc = burning(zombie="true", zombie_level="delta", wounds=3, stamina_defense=20)
+    enc = end_turn(enc, ALICE, dice=(2,)).state
+    enc = run(enc, "condition_add", target="Brute", condition="Stunned", tags="Lesser, Sonic", duration="scene")
+    out = cmd(enc, "act", action="end scene")
+    brute = who(out.state, "Brute")
+    assert not brute.has("Stunned") and brute.has("Ongoing Damage")
+    assert brute.ongoing_total == 0
 
 
 def test_unconscious_combatants_pass_their_turn():

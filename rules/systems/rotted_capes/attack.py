@@ -243,6 +243,11 @@ def _unconscious_fails(defense: Text, same_area: bool) -> Text:
     return say("(Unconscious: {defense} fails automatically)", defense=defense)
 
 
+def _restrained_fails(target: RCCombatant, spec: dict) -> bool:
+    """Restrained: "You also automatically fail Avoidance checks against area effects"."""
+    return target.has("Restrained") and bool(spec.get("area")) and spec["defense"] == "avoidance"
+
+
 def _dice_in(expr: str) -> int:
     tree = check_expression(expr)
     stack, count = [tree], 0
@@ -383,7 +388,9 @@ def resolve(
         # "You automatically fail Avoidance and Willpower checks" (a natural 1 still misses); said only when
         # it turns a miss into a hit, which tells no more of a hidden defense than any hit or miss does
         fails = target.has("Unconscious") and spec["defense"] in ("avoidance", "willpower") and total < defense_value
-        hit = natural != 1 and (critical or fails or total >= defense_value)
+        # the same, said the same way, for a Restrained target of an area attack
+        held_fails = not fails and _restrained_fails(target, spec) and total < defense_value
+        hit = natural != 1 and (critical or fails or held_fails or total >= defense_value)
         if natural == 1:
             text = seq(text, ": ", say("natural 1, miss"))
         elif critical:
@@ -391,6 +398,14 @@ def resolve(
         elif fails:
             text = seq(text, ": ", say("hit"), " ", _unconscious_fails(label, spec["same_area"]))
             critical = spec["same_area"]
+        elif held_fails:
+            text = seq(
+                text,
+                ": ",
+                say("hit"),
+                " ",
+                say("(Restrained: {defense} fails automatically against an area attack)", defense=label),
+            )
         else:
             text = seq(text, ": ", say("hit") if hit else say("miss"))
         if hit and not critical and target.has("Unconscious") and spec["same_area"]:

@@ -184,6 +184,9 @@ def turn_end(system, enc: RCEncounter, cid: str, chance, skip_tick: bool = False
         if condition.until == "save" or (condition.name == "Ongoing Damage" and condition.dc is not None):
             if condition.dc is None or c.out:
                 continue
+            if condition.name == "Ongoing Damage" and c.lesser_zombie:
+                events.append(Event(kind="info", text=_burns_on(c, condition)))
+                continue
             enc, ok, text = roll_save(enc, cid, condition.save, condition.dc, chance)
             saved = dict(who=c.name, condition=condition.label(), result=text)
             events.append(
@@ -208,6 +211,16 @@ def turn_end(system, enc: RCEncounter, cid: str, chance, skip_tick: bool = False
     enc = enc.update(cid, conditions=tuple(kept))
     enc, more = _expire_only(enc, cid)
     return enc, events + more
+
+
+def _burns_on(c, condition) -> Text:
+    """ "A zombie lacks the survival instinct to put out a fire or remove acids eating away at them"; only a
+    Super Z has "the cunning to remove dangerous conditions": a common one (Epsilon or below) makes no save."""
+    return say(
+        "{who} is a common zombie: it does not shake off {condition} (no save).",
+        who=c.name,
+        condition=condition.label(),
+    )
 
 
 def _expire_only(enc: RCEncounter, cid: str):

@@ -292,30 +292,39 @@ def end_scene(enc: RCEncounter) -> tuple[RCEncounter, list[Event]]:
     lines: list[Text] = []
     combatants = []
     for c in enc.combatants:
-        if c.out or c.environment or c.echo_of or c.zombie:
+        if c.out or c.environment or c.echo_of:
             combatants.append(c.but(aided_this_scene=False, ongoing_total=0))
+            continue
+        c = _scene_over(c)
+        if c.zombie:
+            combatants.append(c)  # no Stamina to recover, but what lasted the scene ends for it too
             continue
         stamina = cond.scene_stamina(c.max_stamina, cond.knocked_out(c))
         if c.horde_wear:
             c = c.but(horde_wear=(c.max_stamina, 0, c.horde_wear[2], 0))
-        kept = tuple(x for x in c.conditions if x.until != "scene")
-        c = c.but(
-            stamina=max(c.stamina, stamina),
-            temp_stamina=0,
-            conditions=kept,
-            aided_this_scene=False,
-            ongoing_total=0,
-            demanding=None,
-            dodging=False,
-            ready="",
-            assisted_by=(),
-        )
+        c = c.but(stamina=max(c.stamina, stamina), temp_stamina=0)
         c, _ = dmg.settle(c)
         combatants.append(c)
         lines.append(seq(c.name, " ", dmg.status(c)))
     enc = enc.but(combatants=tuple(combatants))
     head = say("End of scene: Stamina recovers (half if Unconscious); once-per-scene limits reset.")
     return enc, [Event(kind="info", text=seq("🎬 ", head, " ", joined("; ", lines)))]
+
+
+def _scene_over(c: RCCombatant) -> RCCombatant:
+    """What ends with a scene for anyone, zombie or not: conditions lasting the scene, the continuous-damage
+    count, once-per-scene limits and what was under way."""
+    if c.horde_wear:
+        c = c.but(horde_wear=c.horde_wear[:3] + (0,))
+    return c.but(
+        conditions=tuple(x for x in c.conditions if x.until != "scene"),
+        aided_this_scene=False,
+        ongoing_total=0,
+        demanding=None,
+        dodging=False,
+        ready="",
+        assisted_by=(),
+    )
 
 
 def surprise() -> Condition:
