@@ -278,6 +278,11 @@ def _bonus(t: Fighter, option: str) -> int:
     return {BLOCK: t.sheet.block, DODGE: dodge(t), PARRY: parry(t)}.get(option, 0) - held
 
 
+def _flanked(t: Fighter, context: dict) -> bool:
+    """Flanked by this attack's option, or by a condition: "−1 to all defence rolls made against any attack"."""
+    return context["flanked"] or has(t, "flanked")
+
+
 def _ask(enc, t: Fighter, hits, context, events):
     dc = 4 + context["skill"] + context["y"]
     attacker = enc.get(context["attacker"])
@@ -285,7 +290,7 @@ def _ask(enc, t: Fighter, hits, context, events):
     best = max((o for o in options if o != NONE), key=lambda o: _bonus(t, o))
     bonuses = listed(seq(LABELS[o], " ", secret(f"{_bonus(t, o):+d}", t)) for o in options if o != NONE)
     count = say("{n} hits", n=len(hits)) if len(hits) > 1 else say("a hit")
-    flanked: Text = say(", flanked: −1") if context["flanked"] else Raw("")
+    flanked: Text = say(", flanked: −1") if _flanked(t, context) else Raw("")
     shown = secret(dc, attacker)  # 4 + the attacker's skill + Y
     prompt = say(
         "{who}: defend against {count} from {attacker} (DC {dc}{flanked})? {bonuses}",
@@ -333,7 +338,7 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
     through = hits
     choice = option  # a defence's key
     if choice != NONE:
-        bonus = _bonus(t, choice) - (1 if context["flanked"] else 0)
+        bonus = _bonus(t, choice) - (1 if _flanked(t, context) else 0)
         dc = context["dc"]
         attacker = enc.get(context["attacker"])
         parts: list[Text] = []

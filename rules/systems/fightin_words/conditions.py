@@ -22,6 +22,7 @@ from rules.usertext import listed, quoted
 
 from .model import Condition, Fighter
 from .rolls import die
+from .sheet import has, unconscious
 from .tables import CONFUSION
 
 KNOWN = {
@@ -37,6 +38,7 @@ KNOWN = {
     N_("unconscious"): N_("helpless"),
     N_("sleeping"): N_("helpless; −6 Perception"),
     N_("held"): N_("no block or parry; dodge at −1"),
+    N_("flanked"): N_("−1 to all defence rolls"),
     N_("mobility penalty"): N_("−1 Acrobatics, Athletics, Wrestle, Stealth and ½ square of speed each"),
     N_("lucid"): N_("confusion paused: in control"),
 }
@@ -54,6 +56,7 @@ SHOWN = (
     N_("Unconscious"),
     N_("Sleeping"),
     N_("Held"),
+    N_("Flanked"),
     N_("Mobility penalty"),
     N_("Lucid"),
 )
@@ -73,11 +76,16 @@ ALIASES = {
 SPECIAL = (N_("dying"), N_("stable"), N_("prone"), N_("crouching"), N_("wound"), N_("morale penalty"))
 
 
+WAKING = ("unconscious", "sleeping")  # the conditions one wakes up from, flat-footed
+
 MAX_STUNNED = 60  # seconds: ten rounds
 MAX_ROUNDS = 100
 
 # The chart's results that change the posture: 14 falls prone, 15 sits down ("counts as a crouch").
 FALLS: dict[int, Literal["crouching", "prone"]] = {14: "prone", 15: "crouching"}
+# The chart's results that put a condition on for the round: "5 Creature is Panicked for this round",
+# "13 [...] The character is flanked for the round."
+FOR_THE_ROUND = {5: "panicked", 13: "flanked"}
 
 
 def canonical(name: str) -> str:
@@ -170,6 +178,9 @@ def confusion(f: Fighter, chance: Chance) -> tuple[Fighter, Text]:
         elif roll in FALLS:
             # Attacks read the posture for the Target score, so the chart's fall must move it.
             f = f.but(posture=FALLS[roll])
+        elif roll in FOR_THE_ROUND and not has(f, FOR_THE_ROUND[roll]):
+            # Defences read flanked; one already on (until removed) is not cut short.
+            f = with_condition(f, Condition(name=FOR_THE_ROUND[roll], rounds=1))
         rolls = listed(parts)
         if scream:
             return f, say(
@@ -193,6 +204,15 @@ def tick(f: Fighter) -> tuple[Fighter, list[str]]:
         else:
             kept.append(c.but(rounds=c.rounds - 1))
     return f.but(conditions=tuple(kept)), gone
+
+
+def woken(f: Fighter, gone: list[str]) -> Fighter | None:
+    """`f` flat-footed for the coming round if an unconsciousness or sleep just ran out and left them awake
+    ("When a character first wakes up from being unconscious [or asleep], he is flat-footed for one round"),
+    else None. Called at a round's end, so the round to come is the one."""
+    if not any(name in WAKING for name in gone) or unconscious(f) or has(f, "sleeping"):
+        return None
+    return with_condition(f, Condition(name="flat-footed", rounds=1))
 
 
 def turn_start(system, enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:

@@ -304,6 +304,14 @@ def _stabilise(enc, f: Fighter):
     return enc.with_combatant(f), [Event(kind="info", text=say("{who} is stabilised (still unconscious).", who=f.name))]
 
 
+def _wake(enc, f: Fighter):
+    """Wake `f` up: "When a character first wakes up from being unconscious [or asleep], he is flat-footed for
+    one round"."""
+    f = cond.with_condition(f, cond.timed(enc, f.id, "flat-footed", 1))
+    line = say("{who} wakes up (flat-footed for one round).", who=f.name)
+    return enc.with_combatant(f), [Event(kind="info", text=line)]
+
+
 class RemoveCondition(GmAction):
     kind: ClassVar[str] = "condition_remove"
     target: str
@@ -318,10 +326,9 @@ def remove_condition(system, enc, action: RemoveCondition, chance: Chance):
     if name in ("stable", "unconscious"):
         if f.dying:
             raise NotAllowed(say("{who} is dying: stabilise them first (remove `dying`).", who=f.name))
-        f = cond.without(f.but(stable=False), "unconscious")
-        f = cond.with_condition(f, cond.timed(enc, f.id, "flat-footed", 1))
-        line = say("{who} wakes up (flat-footed for one round).", who=f.name)
-        return enc.with_combatant(f), [Event(kind="info", text=line)]
+        return _wake(enc, cond.without(f.but(stable=False), "unconscious"))
+    if name == "sleeping" and any(c.name == name for c in f.conditions):
+        return _wake(enc, cond.without(f, name))
     if name in ("prone", "crouching"):
         line = say("{who} is standing.", who=f.name)
         return enc.with_combatant(f.but(posture="standing")), [Event(kind="info", text=line)]

@@ -133,9 +133,13 @@ class FightinWords(System):
             if f.out:
                 continue
             f, gone = conditions.tick(f)
-            enc = enc.with_combatant(f)
+            awake = conditions.woken(f, gone)
+            enc = enc.with_combatant(awake or f)
             if gone:
                 line = say("{who} is no longer {conditions}.", who=f.name, conditions=listed(term(g) for g in gone))
+                events.append(Event(kind="info", text=line))
+            if awake:
+                line = say("{who} wakes up (flat-footed for one round).", who=f.name)
                 events.append(Event(kind="info", text=line))
         return enc, events
 

@@ -1,0 +1,102 @@
+"""Them's Fightin' Words: waking flat-footed, and the confusion chart's conditions for the round, each rule quoted."""
+
+from __future__ import annotations
+
+from tests.rules.test_fightin_words import Fight
+
+
+def sleeper() -> Fight:
+    """The Goblin sleeps; Mauve (Reflex 3) acts first."""
+    fight = Fight()
+    fight.add("Mauve", 4, player=True, reflex=3, weapon_skill=3, weapons="arming sword:1d8")
+    fight.add("Goblin", 1, parry=1)
+    fight.next()
+    return fight
+
+
+def test_a_sleeper_woken_by_the_gm_is_flat_footed_for_one_round():
+    # Sleeping: "When a character first wakes up from being asleep, he is flat-footed for one round."
+    fight = sleeper()
+    fight.command("condition_add", target="Goblin", condition="sleeping")
+    fight.command("condition_remove", target="Goblin", condition="sleeping")
+    assert "Goblin wakes up (flat-footed for one round)." in fight.text()
+    fight.command("attack", target="Goblin", dice="4 1")
+    assert "Goblin cannot defend (flat-footed)." in fight.text()
+
+
+def test_a_sleep_that_runs_out_leaves_the_sleeper_flat_footed_through_the_next_round():
+    fight = sleeper()
+    fight.command("condition_add", target="Goblin", condition="sleeping", duration="1 round")
+    fight.next()  # the sleeping Goblin's turn passes; round 1 ends
+    assert "Goblin is no longer sleeping." in fight.text()
+    assert "Goblin wakes up (flat-footed for one round)." in fight.text()
+    fight.command("attack", target="Goblin", dice="4 1")  # round 2, Mauve's turn
+    assert "Goblin cannot defend (flat-footed)." in fight.text()
+    fight.next()
+    fight.next()  # round 2 ends: its one round is over
+    assert "Goblin is no longer flat-footed." in fight.text()
+
+
+def test_an_unconsciousness_that_runs_out_while_dying_wakes_nobody():
+    fight = sleeper()
+    fight.command("condition_add", target="Goblin", condition="unconscious", duration="1 round")
+    fight.command("condition_add", target="Goblin", condition="dying")
+    fight.next()
+    assert "wakes up" not in fight.text()
+    assert not any(c.name == "flat-footed" for c in fight.f("Goblin").conditions)
+
+
+def confused_goblin(*chart) -> Fight:
+    """The confused Goblin (Parry +2) acts first and rolls `chart` on the confusion chart; then Mauve's turn."""
+    fight = Fight()
+    fight.add("Goblin", 6, parry=2)
+    fight.add("Mauve", 1, player=True, weapon_skill=3, weapons="arming sword:1d8")
+    fight.command("condition_add", target="Goblin", condition="confused", duration="3 rounds")
+    fight.next(*chart)
+    return fight
+
+
+def test_confusion_13_leaves_the_character_flanked_for_the_round():
+    # The chart: "13 Character hallucinates ghostly attackers, and attacks random space. The character is flanked
+    # for the round." Flanked: "-1 to all defence rolls".
+    fight = confused_goblin(13)
+    assert any(c.name == "flanked" and c.rounds == 1 for c in fight.f("Goblin").conditions)
+    fight.next()  # Mauve's turn
+    fight.command("attack", target="Goblin", dice="4 1")
+    assert "🛡️ Goblin may defend against a hit (DC 7, flanked: −1): waiting for the choice." in fight.text()
+    fight.choose("parry", 5)
+    assert "Goblin parries: d6 5 +1 = 6 vs DC 7: fails." in fight.text()
+    fight.next()  # the round ends
+    assert "Goblin is no longer flanked." in fight.text()
+
+
+def test_confusion_5_panics_the_character_for_this_round_only():
+    # The chart: "5 Creature is Panicked for this round".
+    fight = confused_goblin(5)
+    assert "Goblin is Panicked: flees the source of fear as fast as possible; may still defend." in fight.text()
+    fight.next()
+    fight.next()  # the round ends
+    assert "Goblin is no longer panicked." in fight.text()
+
+
+def test_the_chart_does_not_cut_short_a_panic_that_lasts_until_removed():
+    fight = Fight()
+    fight.add("Goblin", 6)
+    fight.add("Mauve", 1, player=True)
+    fight.command("condition_add", target="Goblin", condition="panicked")  # as a Fear effect beating Will leaves it
+    fight.command("condition_add", target="Goblin", condition="confused", duration="3 rounds")
+    fight.next(5)
+    fight.next()
+    fight.next()
+    assert any(c.name == "panicked" and c.rounds is None for c in fight.f("Goblin").conditions)
+
+
+def test_the_gm_can_mark_a_defender_flanked_for_every_attack():
+    # Flanking: "Flanked characters take a -1 circumstance penalty to all defence rolls made against any attack,
+    # not just ones made by the flanking enemies."
+    fight = confused_goblin(18)
+    fight.command("condition_add", target="Goblin", condition="flanked")
+    fight.next()
+    fight.command("attack", target="Goblin", dice="4 1")
+    fight.choose("parry", 5)
+    assert "Goblin parries: d6 5 +1 = 6 vs DC 7: fails." in fight.text()
