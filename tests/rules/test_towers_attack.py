@@ -158,6 +158,33 @@ def test_opportunity_attacks_use_melee_weapons_only():
     assert texts(out)[2].startswith("Pistol butt (unarmed) HS 3 − ER 1 = 2 physical STUN")
 
 
+def test_an_opportunity_attack_casts_no_spell_the_caster_strikes_unarmed():
+    # "you cannot make a ranged attack or cast a spell": neither a bolt nor a spell cast by touch.
+    mage = 'init=2 ss=1 hs=2 pa=3 sa=4 pd=2 id=3 stun=8 lethal=4 weapons="Bolt: 6 sa fire r10; Grasp: 5 sa arcane"'
+    enc = add(new(), "Mage", "KH 4C", mage).state
+    enc = begin(add(enc, "Bandit", "9D", BANDIT).state).state
+    enc = command(enc, "act", action="shift position").state  # Mage → 8, no longer flat-footed
+    for spell in ("Bolt", "Grasp"):
+        out = command(enc, "attack", actor="Mage", target="Bandit", weapon=spell, options="oa", cards="9C 2C 3C 2D")
+        assert texts(out)[0].startswith("Mage: Opportunity Attack with Unarmed on Bandit — PA 3: 9♣ 2♣ 3♣")
+        assert texts(out)[2].startswith("Unarmed HS 2 − ER 1 = 1 physical STUN")
+
+
+def test_a_tiny_creature_makes_no_opportunity_attack():
+    # "Creatures that are tiny or smaller do not threaten adjacent spaces."
+    enc = fight()
+    enc = add(enc, "Pixie", "2D", "init=1 pa=3 size=-2").state
+    enc = add(enc, "Cat", "3D", "init=1 pa=3 size=-1").state
+    # Joining in phase 5, Cat acts in phase 21, Pixie in 22; Hero every 5 phases.
+    while who(enc) != "Hero" or enc.find("Pixie").flat_footed:
+        enc = command(enc, "act", action="combat move").state
+    assert enc.turns.phase == 25 and phase_of(enc, "Cat") == 26
+    with pytest.raises(NotAllowed, match="Pixie is tiny or smaller"):
+        command(enc, "act", action="oa", actor="Pixie", target="Hero")
+    out = command(enc, "act", action="oa", actor="Cat", target="Hero", cards="9C 2C 3C 2D 4D 5D")
+    assert "Cat's opportunity attack costs 3 phases: next acts in phase 29." in texts(out)
+
+
 def test_charge_costs_8_and_needs_a_melee_weapon():
     enc = fight()
     with pytest.raises(InvalidInput, match="ranged"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.actions import AddCombatants
+from rules.actions import AddCombatants, RemoveCombatant
 from rules.engine import apply
 from rules.errors import InvalidInput
 from rules.secrets import conceal, reveal
@@ -152,6 +152,20 @@ def test_a_throw_into_an_empty_space_is_against_defence_0_and_a_willing_ally_sta
     assert not out.state.find("Bandit").prone and out.state.find("Bandit").conditions == ()
 
 
+def test_a_throws_range_increments_are_a_quarter_of_its_maximum_range():
+    # "Range increments for the thrown object will be equal to the maximum range divided by 4."
+    out = command(grappled(), "act", action="throw", options="range=7 max=8", cards="JC 2C 3C")
+    # Increment 2, so 7 spaces is the fourth: (shift−1)(flip−1) on top of the size's (shift−1).
+    assert texts(out)[0].startswith(
+        "Fighter: Throw Bandit: Fighter PA 4 (size +1 (shift−1); range 7 = increment 4 (flip−1, shift−1)): "
+        "J♣ 2♣ 3♣ → keep J = 11 − 2 = 9; an empty space: defence 0"
+    )
+    with pytest.raises(InvalidInput, match="beyond the throw's maximum range of 8"):
+        command(grappled(), "act", action="throw", options="range=9 max=8")
+    with pytest.raises(InvalidInput, match="a quarter of its maximum range"):
+        command(grappled(), "act", action="throw", options="range=7")
+
+
 def test_follow_ups_are_refused_without_a_hold():
     enc = fight(guard=True)
     for what in ("restrain", "squeeze", "slam", "throw"):
@@ -241,6 +255,13 @@ def test_the_grapple_breaks_when_the_grappler_drops_to_0_lethal():
     out = command(enc, "damage", target="Fighter", amount="6", options="lethal=6")
     assert "Fighter (0 LETHAL) lets go: the grapple on Bandit breaks." in texts(out)
     assert out.state.find("Bandit").conditions == ()
+
+
+def test_the_grapple_breaks_when_the_grappler_leaves_the_encounter():
+    # Left held by nobody, the Bandit would attack at (flip−1) and only in melee, yet could not Escape.
+    out = apply(grappled(), RemoveCombatant(by=GM, target="Fighter"))
+    assert "Fighter has left the fight: the grapple on Bandit breaks." in texts(out)
+    assert out.state.find("Bandit").conditions == () and not out.state.find("Bandit").grappled
 
 
 def test_a_hurt_grappler_keeps_hold():

@@ -82,7 +82,8 @@ REFUSED = [
     (
         "act",
         {"action": "throw"},
-        "Unknown option `avd` for /act action:throw. Options: `shift_position`, `step`, `victim`, `willing`, `range`",
+        "Unknown option `avd` for /act action:throw. Options: `shift_position`, `step`, `victim`, `willing`, `max`, "
+        "`range`",
     ),
     ("act", {"action": "speak"}, "Unknown option `avd` for /act action:speak. Options: `text`."),
     (

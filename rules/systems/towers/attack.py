@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .system import TowersSystem
 
 POWER_DAMAGE = 2
+TINY = -2  # the size rank of a tiny creature
 PROMPT_LIMIT = 300
 FLIP = "flip"  # the key of the defence's one option
 former_keys("defense", {"Flip": FLIP})
@@ -128,11 +129,17 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
             raise NotAllowed(
                 say("{who} is on Full Defense and may take no other actions until next acting.", who=attacker.name)
             )
+        if attacker.sheet.size <= TINY:
+            # "Creatures that are tiny or smaller do not threaten adjacent spaces."
+            raise NotAllowed(
+                say(
+                    "{who} is tiny or smaller: it threatens no space and makes no opportunity attacks.",
+                    who=attacker.name,
+                )
+            )
         if len(defenders) != 1:
             raise InvalidInput(say("An opportunity attack is a single attack on one target."))
-        if not weapon.melee:
-            # No shooting here: the seed lets the butt of the gun strike, unarmed.
-            weapon = UNARMED.but(name=weapon.name, butt=True)
+        weapon = opportunity_weapon(weapon)
     if attacker.grappled:
         # "Using the Attack action, the grappled target may attempt a restricted melee attack."
         if style != "attack":
@@ -226,6 +233,16 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
     if result.hearts:
         line = seq(line, f" ({result.hearts}♥)")
     return proceed(system, enc, plan, chance, [Event(kind="roll", text=line)], answered=False)
+
+
+def opportunity_weapon(weapon: Weapon) -> Weapon:
+    """ "A single melee attack": no shooting (the butt of the gun strikes, unarmed) and no spell ("you
+    cannot ... cast a spell"), not even one cast by touch: the caster strikes unarmed."""
+    if weapon.stat == "sa":
+        return UNARMED
+    if not weapon.melee:
+        return UNARMED.but(name=weapon.name, butt=True)
+    return weapon
 
 
 def damage_source(attacker: TowersCombatant, weapon: Weapon, style: str, base: int) -> Text:

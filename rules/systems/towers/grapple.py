@@ -31,7 +31,7 @@ from .attack import defense_base
 from .damage import Harm, dealt, take
 from .flips import Mods, described, flip
 from .model import GRAPPLED_BY, Condition, TowersCombatant
-from .modifiers import aid_spent, attack_mods, defense_mods, own_defense_mods, reckless_mods
+from .modifiers import aid_spent, attack_mods, defense_mods, own_defense_mods, reckless_mods, throw_range_mods
 from .sheet import Weapon
 from .stance import defense_mods as stance_defense
 
@@ -235,7 +235,7 @@ def slam(enc, me: TowersCombatant, target_name: str | None, chance):
 
 
 # The `options:` words a Throw reads besides the attack's and defence's modifiers (commands.py declares them).
-THROW_WORDS = ("victim", "willing")
+THROW_WORDS = ("victim", "willing", "max")
 
 
 def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance):
@@ -248,7 +248,7 @@ def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance
         )
     if target is not None and target.out:
         raise InvalidInput(say("{who} is dead.", who=target.name))
-    mods = attack_mods(me, THROW, "attack", flags, 0)
+    mods = attack_mods(me, THROW, "attack", flags, 0) + throw_range_mods(flags)
     attack = flip(chance, me.sheet.pa, mods)
     lines = [seq(me.name, " ", described("PA", secret(me.sheet.pa, me), mods, attack))]
     if target is None:
@@ -335,11 +335,16 @@ def reverse(enc, me: TowersCombatant, chance):
 
 
 def broken(enc) -> tuple[object, list[Event]]:
-    """A grappler at 0 STUN or 0 LETHAL (or worse) lets go at once."""
+    """A grappler at 0 STUN or 0 LETHAL (or worse) lets go at once; one taken out of the encounter
+    holds nobody any more."""
     events: list[Event] = []
     for victim in enc.combatants:
         grappler = grappler_of(enc, victim)
-        if grappler is None or not (grappler.out or grappler.stun <= 0 or grappler.health <= 0):
+        if grappler is None:
+            enc, gone = _left(enc, victim)
+            events.extend(gone)
+            continue
+        if not (grappler.out or grappler.stun <= 0 or grappler.health <= 0):
             continue
         why = say("dead") if grappler.out else say("0 STUN") if grappler.stun <= 0 else say("0 LETHAL")
         enc = _let_go(enc, enc.get(victim.id))
@@ -351,3 +356,12 @@ def broken(enc) -> tuple[object, list[Event]]:
         )
         events.append(Event(kind="info", text=text))
     return enc, events
+
+
+def _left(enc, victim: TowersCombatant) -> tuple[object, list[Event]]:
+    """A hold whose grappler is no longer in the encounter breaks."""
+    names = [name for c in victim.conditions if (name := _held_by(c)) is not None]
+    if not names:
+        return enc, []
+    text = say("{who} has left the fight: the grapple on {target} breaks.", who=user_text(names[0]), target=victim.name)
+    return _let_go(enc, victim), [Event(kind="info", text=text)]

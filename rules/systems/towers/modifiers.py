@@ -50,9 +50,35 @@ def range_mods(weapon: Weapon, spaces: int) -> Mods:
                 most=MAX_INCREMENTS * weapon.range,
             )
         )
+    return increment_mods(spaces, increments)
+
+
+def increment_mods(spaces: int, increments: int) -> Mods:
+    """The penalty of the range increment an attack reaches: 2 (shift−1), 3 (flip−1), 4 both."""
     flip = -1 if increments >= 3 else 0
     shift = -1 if increments in (2, 4) else 0
     return Mods().plus(flip, shift, say("range {spaces} = increment {n}", spaces=spaces, n=increments))
+
+
+def throw_range_mods(flags: dict) -> Mods:
+    """A throw's `range=`: "Range increments for the thrown object will be equal to the maximum range
+    divided by 4". The maximum comes from the thrower's Aspects, which the bot does not hold: `max=`."""
+    if "range" not in flags:
+        return Mods()
+    if "max" not in flags:
+        raise InvalidInput(
+            say(
+                "A throw's range increments are a quarter of its maximum range: give both, "
+                'e.g. options:"range=6 max=12".'
+            )
+        )
+    spaces = integer(flags["range"], "range", 0, 10_000)
+    most = integer(flags["max"], "max", 1, 10_000)
+    if spaces > most:
+        raise InvalidInput(
+            say("{spaces} spaces is beyond the throw's maximum range of {most}.", spaces=spaces, most=most)
+        )
+    return increment_mods(spaces, max(1, math.ceil(spaces * MAX_INCREMENTS / most)))
 
 
 def size_shift(combatant: TowersCombatant) -> int:
