@@ -207,3 +207,13 @@ def test_a_dying_characters_raised_dc_carries_into_the_next_fight_until_they_sto
     # dying anew, as the GM sets it: the DC starts again at 4
     again = SYSTEM.adjust(SYSTEM.parse_sheet(SHEET), stabilised, "dying", "yes")
     assert join(new(), lasting=again).find("Jack").dying_dc == 4
+
+
+def test_a_character_carried_in_dying_checks_at_the_start_of_round_1():
+    # "must make a DC 4 endurance check every round": round 1 too, for one who comes into the fight dying
+    enc = gm(
+        join(new(), lasting={"wounds": 1, "dying": True, "dying_dc": 5}), AddCombatants(by=GM, name="Orc", dice=(1,))
+    )
+    out = apply(enc, NextTurn(by=GM, dice=(3, 3)))
+    line = "Jack dying: d10 3 (no 10); Endurance d6 3 + 3 − 1 wound = 5 vs DC 5: holds on."
+    assert out.state.round == 1 and line in [english(e.text) for e in out.events]

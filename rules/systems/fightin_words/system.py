@@ -112,10 +112,9 @@ class FightinWords(System):
         return moves.countdown(enc, cid, seconds)
 
     def on_round_start(self, enc, chance):
-        """Dying and Broken checks, once a round, from round 2 on."""
+        """Dying and Broken checks, once a round ("every round"): round 1's are those of a character who comes
+        into the fight dying or Broken."""
         events: list[Event] = []
-        if enc.round < 2:
-            return enc, events
         for f in enc.combatants:
             if f.out or f.dead:
                 continue
