@@ -306,6 +306,10 @@ def test_a_common_zombie_makes_no_save_against_ongoing_damage():
     out = end_turn(enc, GM)  # no die: no save is rolled
     assert "Brute is a common zombie: it does not shake off Ongoing Damage (Engulfed – Fire) (no save)." in texts(out)
     assert who(out.state, "Brute").has("Ongoing Damage")
+    # and the condition says so from the start, not "until a DC 12 CON save"
+    assert report("condition_list", out.state, {}) == (
+        "**Brute**: Ongoing Damage (Engulfed – Fire) — 1d6 fire, until removed (a common zombie makes no save)"
+    )
 
 
 def test_a_super_zombie_still_saves_against_ongoing_damage():

@@ -15,7 +15,7 @@ from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
 from .hooks import roll_save
-from .model import MAX_DC, Condition, LastRoll, RCEncounter, known_damage_type, tag_words
+from .model import MAX_DC, Condition, LastRoll, RCCombatant, RCEncounter, known_damage_type, tag_words
 
 
 def damage(system, enc: RCEncounter, action, chance):
@@ -354,7 +354,7 @@ def add_condition(enc: RCEncounter, action, chance):
     enc = enc.with_combatant(t)
     # `cond.add` puts what it added last (Exhaustion's summed level too): a second Weakened is the one said
     now = next((x for x in reversed(t.conditions) if x.name == name), condition)
-    text = say("{who} {state} {lasts}.", who=t.name, state=_state(now), lasts=_describe(now, enc, added=True))
+    text = say("{who} {state} {lasts}.", who=t.name, state=_state(now), lasts=_describe(now, enc, t, added=True))
     enc, freed = dmg.let_go(enc)
     return enc, [Event(kind="info", text=text)] + events + freed
 
@@ -377,7 +377,7 @@ def _state(c: Condition) -> Text:
     return say("is {condition}", condition=c.label())
 
 
-def _describe(c: Condition, enc, *, added: bool = False) -> Text:
+def _describe(c: Condition, enc, bearer: RCCombatant, *, added: bool = False) -> Text:
     if c.until == "rounds":
         n = c.turns_left
         if added:
@@ -390,6 +390,9 @@ def _describe(c: Condition, enc, *, added: bool = False) -> Text:
         if c.owner:  # who it waited for has left the fight (see hooks.round_end)
             return say("until the end of the round")
         return say("until the end of their next turn")
+    if c.until == "save" and c.name == "Ongoing Damage" and bearer.lesser_zombie:
+        # the end of each turn says so too (hooks.turn_end): it lacks "the survival instinct to put out a fire"
+        return say("until removed (a common zombie makes no save)")
     if c.until == "save":
         return say("until a DC {dc} {kind} save at the end of one of their turns", dc=c.dc, kind=mark(c.save.upper()))
     if c.until == "scene":
@@ -438,14 +441,14 @@ def conditions_text(enc: RCEncounter, target: str | None = None) -> Text:
 
 
 def _all_listed(c, enc) -> Text:
-    return joined("; ", (_listed(x, enc) for x in c.conditions)) if c.conditions else say("none")
+    return joined("; ", (_listed(x, enc, c) for x in c.conditions)) if c.conditions else say("none")
 
 
-def _listed(c: Condition, enc) -> Text:
+def _listed(c: Condition, enc, bearer: RCCombatant) -> Text:
     if c.name in cond.DERIVED and not c.source:
         return c.label()  # follows from Stamina and Wounds: no duration to show
     extra = seq(c.damage, " ", term(c.damage_type), ", ") if c.name == "Ongoing Damage" else EMPTY
-    return seq(c.label(), " — ", extra, _describe(c, enc))
+    return seq(c.label(), " — ", extra, _describe(c, enc, bearer))
 
 
 def list_conditions(enc: RCEncounter, action, chance):
