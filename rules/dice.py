@@ -8,6 +8,7 @@ dice bomb is refused at once instead of hanging the bot.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -25,6 +26,7 @@ MAX_LENGTH = 200
 MAX_DEPTH = 20
 # Rerolls and explosions add dice after the bounds check; this caps them too.
 MAX_ROLLED = 1_000
+WHOLE_NUMBER = re.compile(r"[+-]?\d+")  # a die entered by hand
 
 
 # d20 builds its grammar when imported, which is most of the rules' import time;
@@ -317,10 +319,10 @@ def parse_entered(text: str | None) -> tuple[int, ...]:
         raise DiceError(say("At most {n} dice can be entered at once.", n=MAX_DICE))
     values = []
     for part in parts:
-        try:
-            values.append(int(part))
-        except ValueError:
+        # Digits only, with a sign at most: `int` would also read `1_0` as 10, a typo turned into a result.
+        if not WHOLE_NUMBER.fullmatch(part):
             raise DiceError(
                 say("{part} is not a die result: enter whole numbers such as `4 6 2`.", part=quoted(part, 40))
-            ) from None
+            )
+        values.append(int(part))
     return tuple(values)

@@ -24,6 +24,7 @@ LINE_LIMIT = 1800
 WORDS = 100  # the line's own words, the total and a natural 20, in any language
 BREAKDOWN_LIMIT = 1000
 REASON_LIMIT = 500
+STRUCK = "~~"  # around a die or an item the roll dropped (`rules.dice`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,5 +81,8 @@ def breakdown(text: str, limit: int = BREAKDOWN_LIMIT) -> str:
     if len(text) <= limit:
         return text
     cut = text.rfind(", ", 0, limit)
+    # A struck-out item of a set (`~~2d6 (3, 4)~~`) has commas inside: the cut goes before it.
+    while cut > 0 and text.count(STRUCK, 0, cut) % 2:
+        cut = text.rfind(", ", 0, cut)
     kept = text[:cut] if cut > 0 else text[:limit]
     return kept + ", …" + ")" * max(0, kept.count("(") - kept.count(")"))

@@ -141,3 +141,13 @@ def test_numbers_up_to_the_faces_limit_still_roll():
 def test_a_quotient_past_the_largest_total_is_refused():
     with pytest.raises(DiceError, match="too large"):
         evaluate("1000000/0.000001/0.000001", fixed([]))
+
+
+@pytest.mark.parametrize("typed", ["1_0", "+-3", "--3", "0x1", "1.0", "²"])
+def test_an_entered_die_is_digits_only_so_a_typo_is_never_read_as_a_result(typed):
+    with pytest.raises(DiceError):
+        parse_entered(typed)
+
+
+def test_an_entered_die_may_carry_a_sign():
+    assert parse_entered("+5 -3 ٣") == (5, -3, 3)

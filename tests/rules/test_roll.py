@@ -103,3 +103,10 @@ def test_advantage_written_as_a_set_shows_the_natural_it_keeps():
 def test_a_natural_is_the_face_as_rolled_not_after_a_minimum_or_maximum(expression, face, natural):
     said = english(roll(expression, 1, who="a", entered=(face,)).said)
     assert said.endswith(f"** {natural}" if natural else "**")
+
+
+def test_a_long_breakdown_is_never_cut_inside_a_struck_out_item_of_a_set():
+    # 31 items of two dice each: the line's room ends inside a dropped item, which has a comma of its own.
+    rolled = roll("(" + ",".join(["2d6"] * 31) + ")kh1", 1, who="a", reason="x" * 500)
+    line = english(rolled.said).split("\n")[0]
+    assert line.endswith(f"~~, …) = **{rolled.result.total}**") and line.count("~~") % 2 == 0
