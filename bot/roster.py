@@ -16,6 +16,7 @@ from rules.errors import InvalidInput
 from rules.model import Actor
 from rules.said import say
 from rules.system import System
+from rules.text import Text
 from rules.usertext import mark, refuse_unshown_name
 
 from .keyed_locks import KeyedLocks
@@ -72,14 +73,22 @@ class Roster:
                     system=system.name,
                 )
             )
+        clean = await self.new_name(key, by, name)
+        try:
+            await self.repo.add_character(key, by.user_id, clean, system.key, sheet, owner_name=owner_name)
+        except DuplicateName:  # stored meanwhile
+            raise InvalidInput(_taken(name)) from None
+        return clean
+
+    async def new_name(self, key: int, by: Actor, name: str) -> str:
+        """The name `by`'s new character is stored under; refuses one that shows nothing or that `by` already
+        has (asked before a form opens too: a form cannot change the name it was opened for)."""
         clean = " ".join(name.split())
         if not clean:
             raise InvalidInput("A character needs a name.")
         refuse_unshown_name(clean)
-        try:
-            await self.repo.add_character(key, by.user_id, clean, system.key, sheet, owner_name=owner_name)
-        except DuplicateName:
-            raise InvalidInput(say("You already have a character called {name} here.", name=mark(name))) from None
+        if await self.repo.get_character(key, clean, owner_id=by.user_id) is not None:
+            raise InvalidInput(_taken(name))
         return clean
 
     async def edit(self, key: int, by: Actor, record: CharacterRecord, sheet: dict[str, Any]) -> None:
@@ -110,3 +119,7 @@ class Roster:
             # Kept only when hidden, so that a visible NPC's lasting state stays as its system wrote it.
             flag = {HIDDEN: True} if hidden else {}
             await self.repo.set_character_lasting(key, now.id, system_lasting(now) | flag)
+
+
+def _taken(name: str) -> Text:
+    return say("You already have a character called {name} here.", name=mark(name))

@@ -53,6 +53,7 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         key = await campaign_key(interaction)
         if stats is None:
             system = await self.bot.core.roster.system(key)
+            await self.bot.core.roster.new_name(key, by, name)
             draft = Draft(guild=key, user_id=by.user_id, system=system.key, texts=blank_texts(system), name=name)
             await interaction.response.send_modal(SheetForm(draft))
             return

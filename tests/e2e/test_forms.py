@@ -338,3 +338,16 @@ async def test_a_form_line_is_read_as_the_stats_option_reads_it_or_refused_never
     refused = await (await standin.submit("alice", opened, {"Attributes": typed})).response()
     assert refused.ephemeral and "Attributes" in refused.content and "Health and armour" in refused.content
     assert await bot.core.repo.get_character(standin.world.default_guild.id, "Mira") is None
+
+
+@pytest.mark.parametrize("name", ["Nova", "nova", "   "])
+async def test_a_name_that_cannot_be_stored_is_refused_before_the_form_opens(standin, bot, name) -> None:
+    # The form cannot change its name: filled in first, it could only be refused again and again.
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    await say(standin, "alice", "/character add", name="Nova", stats="dex=3")
+    opened = await standin.invoke("alice", "/character add", name=name)
+    refused = await opened.response()
+    assert opened.modal is None and refused.ephemeral and "⛔" in refused.content
+    assert [r.name for r in await bot.core.repo.list_characters(standin.world.default_guild.id)] == ["Nova"]
+    # Another player's Nova is theirs to store.
+    assert (await (await standin.invoke("bob", "/character add", name="Nova")).form()) is not None
