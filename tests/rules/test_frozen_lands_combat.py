@@ -112,6 +112,19 @@ def test_ranged_and_reach_rules():
     assert get(s3, "Wolf").stamina == 4  # 6 − (2 successes + 1 − defense 1)
 
 
+def test_a_reach_weapon_striking_at_short_range_does_not_bring_the_two_to_close_range():
+    # "Short: A few meters away"; "Close: [...] at arms-length, threatening the character".
+    s = act(party(), fl.Attack(by=ASTRID, target="Wolf", range="short", weapon="Flail", dice=(1,) * 3))
+    assert get(s, "Astrid").engaged == () and get(s, "Wolf").engaged == ()
+    close = act(party(), fl.Attack(by=ASTRID, target="Wolf", weapon="Flail", dice=(1,) * 3))
+    assert get(close, "Wolf").id in get(close, "Astrid").engaged
+
+
+def test_a_throw_says_what_is_thrown_at_whom():
+    o = outcome(party(), fl.Attack(by=ASTRID, target="Wolf", weapon="Dagger", thrown=True, dice=(6, 1, 1, 1)))
+    assert english(o.events[0].text).startswith("Astrid throws the Knife/Dagger at Wolf: Marksmanship 3 + ")
+
+
 def test_bows_must_be_reloaded_each_turn_crossbows_stay_loaded():
     s = party()
     s = act(s, fl.Reload(by=ASTRID))
@@ -145,6 +158,16 @@ def test_dual_wielding_splits_the_melee_pool():
         act(s, fl.Attack(by=ASTRID, target="Wolf", weapon="Mace", dice=(1, 1, 1)))
     with pytest.raises(InvalidInput, match="cannot split the Melee pool"):
         act(party(astrid={"weapon": "Shortsword"}), fl.Attack(by=ASTRID, target="Wolf", split=0, dice=(1, 1)))
+
+
+def test_an_out_of_turn_attack_with_the_off_hand_weapon_rolls_the_whole_melee_pool():
+    # "you can use another action to use the Attack action again in the same turn": an out-of-turn
+    # attack is not that second Attack, whatever Astrid did on her own turn.
+    s = party(astrid={"weapon": "Shortsword", "offhand": "Dagger", "melee": 3})
+    s = end_turn(act(s, fl.Attack(by=ASTRID, target="Bandit", dice=(1, 1, 1, 1, 1))))  # the Wolf's turn
+    s = act(s, fl.Interrupt(by=ASTRID, actor="Astrid", dice=(6, 1, 1)))
+    o = outcome(s, fl.Attack(by=ASTRID, target="Wolf", weapon="Dagger", dice=(6, 1, 1, 1)))
+    assert "Melee 3 + Dagger 1 = 4d6 (6, 1, 1, 1)" in o.events[0].text
 
 
 def test_heavy_weapons_cannot_be_used_in_a_cramped_zone():

@@ -10,7 +10,7 @@ from ...secrets import secret
 from ...usertext import listed
 from . import health, pools, weapons
 from .actions import Attack
-from .economy import spend
+from .economy import interjecting, spend
 from .model import FrozenCombatant, FrozenEncounter
 from .weapons import RANGES, Weapon
 
@@ -196,7 +196,13 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
                 weapon=term(weapon.name),
             )
         )
-    dual = "attack" in attacker.used and not attacker.talent_allows("attack") and _dual_wield_ok(attacker, weapon)
+    # The off-hand's second Attack belongs to the turn itself: an out-of-turn or delayed attack rolls its own pool.
+    dual = (
+        not interjecting(enc, attacker)
+        and "attack" in attacker.used
+        and not attacker.talent_allows("attack")
+        and _dual_wield_ok(attacker, weapon)
+    )
     parts: list[tuple[Text, int]]
     veiled = 0
     if weapon.ranged:
@@ -272,15 +278,17 @@ def character_attack(enc, attacker: FrozenCombatant, target: FrozenCombatant, ac
         aimed=False if weapon.ranged else paid.aimed,
         loaded=False if weapon.has("Reload") else paid.loaded,
     )
-    if not weapon.ranged:
+    # A reach weapon striking at Short range ("a few meters away") leaves the two apart, not at arm's length.
+    closes_in = not weapon.ranged and range_name == "close"
+    if closes_in:
         paid = paid.but(engaged=_add(paid.engaged, target.id))
     enc = enc.with_combatant(paid)
-    if not weapon.ranged:
+    if closes_in:
         enc = enc.update(target.id, engaged=_add(enc.get(target.id).engaged, attacker.id))
     values = dict(who=attacker.name, target=target.name, weapon=term(weapon.name), roll=result.text(pool, attacker))
     text: Text
     if action.thrown:
-        text = say("{who} throws {target} with {weapon}: {roll}", **values)
+        text = say("{who} throws the {weapon} at {target}: {roll}", **values)
     elif weapon.ranged:
         text = say("{who} shoots {target} with {weapon}: {roll}", **values)
     else:
