@@ -280,6 +280,21 @@ def test_a_mover_taken_down_by_an_opportunity_attack_does_not_go_on():
         apply(out.state, MainAction(by=BALTHASAR, text="drinks a potion"))
 
 
+def test_an_opportunity_attack_is_made_only_on_the_enemy_taking_its_turn():
+    # "Characters can make an opportunity attack as a reaction against nearby enemies moving away."
+    enc = start(seed_cast()).state
+    enc = end(take(enc, "Bandit Leader").state).state  # the players' move, nobody taking a turn
+    with pytest.raises(RulesError, match="Balthasar is not taking a turn"):
+        apply(enc, OpportunityAttack(by=GM, actor="Bandit 1", targets=("Balthasar",), weapon="axe", dice=(6,)))
+    enc = take(enc, "Balthasar", by=BALTHASAR).state
+    with pytest.raises(RulesError, match="Sybilla is not taking a turn"):
+        apply(enc, OpportunityAttack(by=GM, actor="Bandit 1", targets=("Sybilla",), weapon="axe", dice=(6,)))
+    with pytest.raises(RulesError, match="Balthasar is an ally"):
+        apply(enc, OpportunityAttack(by=SYBILLA, actor="Sybilla", targets=("Balthasar",), weapon="dagger", dice=(3,)))
+    out = apply(enc, OpportunityAttack(by=GM, actor="Bandit 1", targets=("Balthasar",), weapon="axe", dice=(6,)))
+    assert "Bandit 1 makes an opportunity attack on Balthasar with axe (d6)." in texts(out)
+
+
 def test_a_mover_the_gm_takes_down_does_not_go_on():
     enc = start(seed_cast()).state
     enc = end(take(enc, "Bandit Leader").state).state

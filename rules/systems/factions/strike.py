@@ -39,6 +39,7 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
         action = action.but(unseen=True)  # a concealed target is not visible
     targets = _targets(enc, attacker, action, weapon)
     if opportunity:
+        _check_mover(enc, attacker, targets)
         enc = factions_encounter(TURNS.spend_reaction(enc, attacker.id))
     else:
         enc = economy.spend_main(enc, attacker)
@@ -146,6 +147,18 @@ def _targets(enc: FactionsEncounter, attacker: Fighter, action: Attack, weapon: 
             if action.moving and 2 * action.zones > limit:
                 raise InvalidInput(say("Nobody beyond half range can be targeted while moving."))
     return targets
+
+
+def _check_mover(enc: FactionsEncounter, attacker: Fighter, targets: list[Fighter]) -> None:
+    """The seed's opportunity attack answers "nearby enemies moving away": only the enemy
+    taking its turn can be moving."""
+    for target in targets:
+        if target.id != enc.turns.active:
+            raise NotAllowed(
+                say("{who} is not taking a turn: only a moving enemy invites an opportunity attack.", who=target.name)
+            )
+        if target.side == attacker.side:
+            raise NotAllowed(say("{who} is an ally: an opportunity attack is made on an enemy.", who=target.name))
 
 
 ONE_TARGET = {
