@@ -605,7 +605,7 @@ def known_options(options: dict[str, Any], known: Sequence[str], kind: Text | st
         return
     if not known:
         raise InvalidInput(
-            say("{option} is not an option of a {kind} check: it takes none.", option=quoted(unknown), kind=kind)
+            say("{option} is not an option of the {kind} check: it takes none.", option=quoted(unknown), kind=kind)
         )
     raise InvalidInput(
         say(

@@ -105,7 +105,8 @@ def test_the_lasting_state_decides_who_rolls():
 
 
 def test_a_dc_an_unknown_option_or_a_why_without_text_is_refused():
-    with pytest.raises(InvalidInput, match="no DC"):
+    # "the", not "a": "A AGI save" read wrong
+    with pytest.raises(InvalidInput, match="^The AGI save rolls under the character's attribute: it takes no DC.$"):
         roll("agi", 3, dc=10)
     with pytest.raises(InvalidInput, match=r"advantage.*`why=…`"):
         roll("agi", 3, options={"advantage": True})

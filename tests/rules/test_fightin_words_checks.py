@@ -159,8 +159,10 @@ def test_two_players_characters_of_one_name_oppose_each_other_but_none_opposes_i
 
 
 def test_a_missing_or_unwanted_dc_and_unknown_options_are_refused():
-    with pytest.raises(InvalidInput, match="needs a DC"):
+    with pytest.raises(InvalidInput, match=r"^The Reflex check needs a DC \(`dc:`\).$"):
         roll("reflex", 3)
+    with pytest.raises(InvalidInput, match="^`bonus` is not an option of the Initiative check: it takes none.$"):
+        roll("initiative", 3, options={"bonus": "2"})
     with pytest.raises(InvalidInput, match="or another character"):
         roll("will", 3)
     with pytest.raises(InvalidInput, match="not rolled against a DC"):

@@ -65,7 +65,7 @@ def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
         raise InvalidInput(say("{who} is dead: the dead roll no saves.", who=who.name))
     if request.dc is not None:
         raise InvalidInput(
-            say("A {kind} rolls under the character's attribute: it takes no DC.", kind=term(kind.label))
+            say("The {kind} rolls under the character's attribute: it takes no DC.", kind=term(kind.label))
         )
     why = _why(request.options)
     sheet = FactionsSheet.model_validate(who.sheet)

@@ -80,7 +80,7 @@ def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
     elif request.dc is None and request.against is None:
         if kind == "will":
             raise InvalidInput(say("A Will check needs a DC (`dc:`) or another character to oppose (`against:`)."))
-        raise InvalidInput(say("A {kind} check needs a DC (`dc:`).", kind=_label(kind)))
+        raise InvalidInput(say("The {kind} check needs a DC (`dc:`).", kind=_label(kind)))
     if request.dc is not None and request.against is not None:
         raise InvalidInput(say("Give a DC or another character (`against:`), not both."))
     who = _fighter(request.who, "c0")
