@@ -5,6 +5,8 @@ after an undo: a click on an old message must be refused privately, change
 nothing, and leave that message without buttons.
 """
 
+import asyncio
+
 import pytest
 
 from rules import registry, said
@@ -87,9 +89,14 @@ async def click_stale(standin, user, label, message, text):
         await standin.click(user, label, message=message)
 
 
-def forget_turn_messages(bot):
+async def forget_turn_messages(standin, bot, message):
     """As after a restart: the bot no longer knows which turn message to take the
-    End-turn button off when the turn moves on, so the old button stays clickable."""
+    End-turn button off when the turn moves on, so the old button stays clickable.
+    The bot learns of `message` once its post returns, after the stand-in shows it: wait for that first (the
+    bot's own bookkeeping wakes no waiter of the stand-in's, so this looks again every few milliseconds)."""
+    async with asyncio.timeout(5):
+        while not any(kept[0] == message.id for kept in bot.turn_buttons._newest.values()):
+            await asyncio.sleep(0.005)
     bot.turn_buttons._newest.clear()
 
 
@@ -102,7 +109,7 @@ async def test_an_end_turn_button_from_an_ended_encounter_does_not_end_a_turn_in
     await setup_campaign(standin)
     await new_fight(standin)
     old_turn = await newest(standin, lambda m: "Silver Star's turn" in m.content and m.components)
-    forget_turn_messages(bot)
+    await forget_turn_messages(standin, bot, old_turn)
     await end_encounter(standin)
     await new_fight(standin)
     current = await newest(standin, lambda m: "Silver Star's turn" in m.content and m.components and m is not old_turn)
@@ -152,7 +159,7 @@ async def test_an_old_turn_button_in_the_same_encounter_is_refused_and_loses_its
     await setup_campaign(standin)
     await new_fight(standin)
     first = await newest(standin, lambda m: "Silver Star's turn" in m.content and m.components)
-    forget_turn_messages(bot)
+    await forget_turn_messages(standin, bot, first)
     await (await standin.click("alice", "End turn", message=first)).response()
     await newest(standin, lambda m: "Bulwark's turn" in m.content and m.components)
     tracker = await standin.wait_for(
