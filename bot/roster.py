@@ -73,20 +73,17 @@ class Roster:
                     system=system.name,
                 )
             )
-        clean = await self.new_name(key, by, name)
+        clean = _stored_name(name)
         try:
             await self.repo.add_character(key, by.user_id, clean, system.key, sheet, owner_name=owner_name)
-        except DuplicateName:  # stored meanwhile
+        except DuplicateName:
             raise InvalidInput(_taken(name)) from None
         return clean
 
     async def new_name(self, key: int, by: Actor, name: str) -> str:
-        """The name `by`'s new character is stored under; refuses one that shows nothing or that `by` already
-        has (asked before a form opens too: a form cannot change the name it was opened for)."""
-        clean = " ".join(name.split())
-        if not clean:
-            raise InvalidInput("A character needs a name.")
-        refuse_unshown_name(clean)
+        """The name `by`'s new character would be stored under, asked before a form opens (a form cannot change
+        the name it was opened for): refuses one that shows nothing or that `by` already has."""
+        clean = _stored_name(name)
         if await self.repo.get_character(key, clean, owner_id=by.user_id) is not None:
             raise InvalidInput(_taken(name))
         return clean
@@ -119,6 +116,15 @@ class Roster:
             # Kept only when hidden, so that a visible NPC's lasting state stays as its system wrote it.
             flag = {HIDDEN: True} if hidden else {}
             await self.repo.set_character_lasting(key, now.id, system_lasting(now) | flag)
+
+
+def _stored_name(name: str) -> str:
+    """The name as stored, its spaces tidied; refuses one that shows nothing."""
+    clean = " ".join(name.split())
+    if not clean:
+        raise InvalidInput("A character needs a name.")
+    refuse_unshown_name(clean)
+    return clean
 
 
 def _taken(name: str) -> Text:

@@ -340,6 +340,11 @@ def _normal(name: str) -> str:
     return "_".join(name.strip().casefold().replace("-", " ").replace("_", " ").split())
 
 
+def act_key(name: str) -> str:
+    """The `Commands.options` key of one of `/act`'s actions: `zero-cost` → `act:zero_cost`."""
+    return f"act:{_normal(name)}"
+
+
 @dataclass(frozen=True)
 class Acts:
     """`/act`'s actions: what autocomplete offers, and how each becomes an action.
@@ -370,7 +375,7 @@ class Commands:
 
     def check_options(self, name: str, given: Given) -> None:
         act = _normal(given.text("action")) if name == "act" else ""
-        key = f"act:{act}" if f"act:{act}" in self.options else name
+        key = act_key(act) if act_key(act) in self.options else name
         known = self.options.get(key)
         if known is None:
             return

@@ -390,8 +390,7 @@ def _describe(c: Condition, enc, bearer: RCCombatant, *, added: bool = False) ->
         if c.owner:  # who it waited for has left the fight (see hooks.round_end)
             return say("until the end of the round")
         return say("until the end of their next turn")
-    if c.until == "save" and c.name == "Ongoing Damage" and bearer.lesser_zombie:
-        # the end of each turn says so too (hooks.turn_end): it lacks "the survival instinct to put out a fire"
+    if c.until == "save" and not bearer.saves_against(c):
         return say("until removed (a common zombie makes no save)")
     if c.until == "save":
         return say("until a DC {dc} {kind} save at the end of one of their turns", dc=c.dc, kind=mark(c.save.upper()))

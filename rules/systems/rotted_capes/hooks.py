@@ -184,7 +184,7 @@ def turn_end(system, enc: RCEncounter, cid: str, chance, skip_tick: bool = False
         if condition.until == "save" or (condition.name == "Ongoing Damage" and condition.dc is not None):
             if condition.dc is None or c.out:
                 continue
-            if condition.name == "Ongoing Damage" and c.lesser_zombie:
+            if not c.saves_against(condition):
                 events.append(Event(kind="info", text=_burns_on(c, condition)))
                 continue
             enc, ok, text = roll_save(enc, cid, condition.save, condition.dc, chance)
@@ -214,8 +214,7 @@ def turn_end(system, enc: RCEncounter, cid: str, chance, skip_tick: bool = False
 
 
 def _burns_on(c, condition) -> Text:
-    """ "A zombie lacks the survival instinct to put out a fire or remove acids eating away at them"; only a
-    Super Z has "the cunning to remove dangerous conditions": a common one (Epsilon or below) makes no save."""
+    """A common zombie's end of turn under Ongoing Damage, which it makes no save against."""
     return say(
         "{who} is a common zombie: it does not shake off {condition} (no save).",
         who=c.name,

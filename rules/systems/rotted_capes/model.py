@@ -312,6 +312,11 @@ class RCCombatant(Combatant):
     def lesser_zombie(self) -> bool:
         return self.sheet.zombie and ZOMBIE_LEVELS.index(self.sheet.zombie_level) >= EPSILON
 
+    def saves_against(self, condition: Condition) -> bool:
+        """Whether a save can end `condition`: a common zombie "lacks the survival instinct to put out a fire or
+        remove acids eating away at them" (only a Super Z has "the cunning to remove dangerous conditions")."""
+        return not (condition.name == "Ongoing Damage" and self.lesser_zombie)
+
     @property
     def stamina_defense(self) -> int:
         sd = self.sheet.stamina_defense

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.commands import Acts, Commands, Given, amount, integer
+from rules.commands import Acts, Commands, Given, act_key, amount, integer
 from rules.errors import InvalidInput
 from rules.model import Encounter
 from rules.said import N_, joined, say, term
@@ -221,13 +221,8 @@ def act_options() -> dict[str, tuple[str, ...]]:
     `act` holds them all, for a name `action_type` reads but `Commands.check_options` keys
     otherwise (`pick up!`)."""
     names = {**{key: key for key in ACTIONS}, **ALIASES}
-    declared = {_act_key(name): act_words(ACTIONS[key]) for name, key in names.items()}
+    declared = {act_key(name): act_words(ACTIONS[key]) for name, key in names.items()}
     return {**declared, "act": tuple(dict.fromkeys(word for words in declared.values() for word in words))}
-
-
-def _act_key(name: str) -> str:
-    """`zero-cost` → `act:zero_cost`, as `Commands.check_options` keys an /act action."""
-    return "act:" + "_".join(name.replace("-", " ").split())
 
 
 COMMANDS = Commands(
