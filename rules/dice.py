@@ -197,15 +197,18 @@ class _Evaluator:
         kept = [True] * len(values)
         # The faces as they came up: a minimum or maximum changes what a die counts, not its natural.
         faces = list(values)
+        # The die each value counts with: an explosion's die adds to the one that exploded (`1d20e20`
+        # is still one d20, read on its first face), a rerolled die stands for itself.
+        roots = list(range(len(values)))
         for operation in operations:
-            values, kept = self._operate(operation, values, kept, size)
+            values, kept = self._operate(operation, values, kept, size, roots)
             faces.extend(values[len(faces) :])
         shown = ", ".join(str(v) if k else f"~~{v}~~" for v, k in zip(values, kept))
         kept_values = [v for v, k in zip(values, kept) if k]
         self.kept.extend(kept_values)
-        kept_faces = [face for face, k in zip(faces, kept) if k]
-        if size == 20 and len(kept_faces) == 1:
-            self.naturals.append(kept_faces[0])
+        counted = {root for root, k in zip(roots, kept) if k}
+        if size == 20 and len(counted) == 1:
+            self.naturals.append(faces[counted.pop()])
         label = label or str(dice) + "".join(str(op) for op in operations)
         return sum(kept_values), f"{label} ({shown})"
 
@@ -217,7 +220,7 @@ class _Evaluator:
         for operation in operations:
             if operation.op not in ("k", "p"):
                 raise DiceError(say("`{op}` only works on dice, not on sets.", op=operation.op))
-            values, kept = self._operate(operation, values, kept, None)
+            values, kept = self._operate(operation, values, kept, None, list(range(len(values))))
         # A dropped item's d20 no longer counts: `(1d20, 1d20)kh1` reads one natural, as `2d20kh1` does.
         self.naturals.extend(face for (_, found), k in zip(rolled, kept) if k for face in found)
         shown = ", ".join(text if k else f"~~{text}~~" for (_, text), k in zip(parts, kept))
@@ -246,7 +249,7 @@ class _Evaluator:
             return {i for i in live if values[i] < num}
         raise DiceError(say("Unknown selector in the dice expression."))
 
-    def _operate(self, operation, values, kept, size):
+    def _operate(self, operation, values, kept, size, roots):
         op = operation.op
         chosen: set[int] = set()
         for selector in operation.sels:
@@ -257,40 +260,43 @@ class _Evaluator:
             kept = [k and i not in chosen for i, k in enumerate(kept)]
         elif op in ("rr", "ro", "ra", "e"):
             values, kept = list(values), list(kept)
-            self._reroll(op, operation, values, kept, size, chosen)
+            self._reroll(op, operation, values, kept, size, chosen, roots)
         elif op in ("mi", "ma"):
             bound = operation.sels[0].num
             values = [max(v, bound) if op == "mi" else min(v, bound) for v in values]
         return values, kept
 
-    def _reroll(self, op, operation, values, kept, size, chosen):
+    def _reroll(self, op, operation, values, kept, size, chosen, roots):
+        """Rolls the dice `op` adds, each with the die it counts with (`roots`): the one that exploded
+        for an explosion, its own for a reroll (a reroll-and-add's die is a second one that counts)."""
         if op == "rr":
             pending = sorted(chosen)
             while pending:
                 for index in pending:
                     kept[index] = False
-                    values.append(self.die(size))
-                    kept.append(True)
+                    self._add(values, kept, size, roots, len(values))
                 fresh = range(len(values) - len(pending), len(values))
                 pending = [i for i in fresh if any(i in self._select(s, values, kept) for s in operation.sels)]
         elif op == "ro":
             for index in sorted(chosen):
                 kept[index] = False
-                values.append(self.die(size))
-                kept.append(True)
+                self._add(values, kept, size, roots, len(values))
         elif op == "ra":
             if chosen:
-                values.append(self.die(size))
-                kept.append(True)
+                self._add(values, kept, size, roots, len(values))
         elif op == "e":
             pending = sorted(chosen)
             while pending:
                 start = len(values)
-                for _ in pending:
-                    values.append(self.die(size))
-                    kept.append(True)
+                for index in pending:
+                    self._add(values, kept, size, roots, roots[index])
                 fresh = range(start, len(values))
                 pending = [i for i in fresh if any(i in self._select(s, values, kept) for s in operation.sels)]
+
+    def _add(self, values, kept, size, roots, root) -> None:
+        values.append(self.die(size))
+        kept.append(True)
+        roots.append(root)
 
 
 def evaluate(expr: str, draw: Callable[[int], int]) -> RollResult:

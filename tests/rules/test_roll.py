@@ -32,6 +32,27 @@ def test_a_natural_1_and_no_natural_on_other_dice():
     assert "natural" not in english(roll("2d20", 1, who="a", entered=(20, 20)).said)
 
 
+@pytest.mark.parametrize(
+    ("expression", "faces", "natural"),
+    [
+        ("1d20e20", (20, 5), "💥 natural 20!"),
+        ("1d20e20+3", (20, 20, 7), "💥 natural 20!"),
+        ("1d20e1", (1, 4), "💀 natural 1!"),
+        ("1d20e20", (7,), ""),
+        ("2d20e20kh1", (20, 3, 7), "💥 natural 20!"),
+    ],
+)
+def test_an_exploding_d20_reads_its_natural_on_the_first_die_as_a_plain_d20_does(expression, faces, natural):
+    said = english(roll(expression, 1, who="a", entered=faces).said)
+    assert said.endswith(f"** {natural}" if natural else "**"), said
+
+
+def test_dice_a_d20_rolls_again_and_adds_are_two_d20s_with_no_natural():
+    # Two d20s that both count (a reroll-and-add, or two that explode) read no natural, as `2d20` does.
+    assert "natural" not in english(roll("1d20ra1", 1, who="a", entered=(1, 20)).said)
+    assert "natural" not in english(roll("2d20e20", 1, who="a", entered=(20, 3, 7)).said)
+
+
 def test_the_bot_rolls_when_nothing_is_entered():
     first, second = roll("3d6", 7, who="a"), roll("3d6", 7, who="a")
     assert first.result.dice == second.result.dice and not first.entered
