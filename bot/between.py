@@ -20,7 +20,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from rules.randomness import Chance
 from rules.rng import seed_from
-from rules.said import EMPTY, N_, cut, english, joined, say, say_plural, seq, term
+from rules.said import EMPTY, N_, cut, english, joined_lines, say, say_plural, seq, term
 from rules.secrets import secret
 from rules.system import Resting, System
 from rules.text import Secret, Text, Typed, walk
@@ -167,7 +167,7 @@ class Between:
         label = term(rest.label)  # the rules' own word for the rest, said with the lines around it
         # A rest's first line names it (and says whether dice were entered): it heads the logged summary.
         head, told = (logged[0], logged[1:]) if logged else (seq(label, ":"), [])
-        summary = seq(head, " ", joined("; ", told) if told else say("nothing changed"))
+        summary = seq(head, " ", joined_lines(told) if told else say("nothing changed"))
         new_state = state | {"rng": chance.rng_state, SYSTEM_STATE: dict(outcome.campaign)}
         # What an undo puts back: the characters and the rules' part of the campaign, not the dice or the
         # offers of checks rolled since (see Repository.undo_change).
@@ -246,7 +246,7 @@ class Between:
         new = system.fit_lasting(record.sheet, adjusted, record.npc)
         if new == record.lasting:
             raise InvalidInput(say("That is what {name} already carries: nothing changed.", name=mark(record.name)))
-        shown = cut(joined("; ", system.lasting_lines(record.sheet, new, record.npc)), 300)
+        shown = cut(joined_lines(system.lasting_lines(record.sheet, new, record.npc)), 300)
         # A kept NPC's numbers are the GM's: the log, which anyone reads, keeps them as secrets.
         value_said = secret(mark(value.strip()[:40]), record.npc)
         summary = say("{name}: {what} set to {value}", name=mark(record.name), what=what, value=value_said) + (

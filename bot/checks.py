@@ -20,7 +20,7 @@ from rules.dice import parse_entered
 from rules.errors import InvalidInput, NotAllowed, Stale
 from rules.model import Actor, Choice
 from rules.randomness import Chance
-from rules.said import EMPTY, N_, joined, say, seq
+from rules.said import EMPTY, N_, joined_lines, say, seq
 from rules.system import CheckOutcome, CheckRequest, Resting, System
 from rules.text import Secret, Text
 from rules.usertext import mark
@@ -254,7 +254,7 @@ class Checks:
             replaced = {i: originals[i] for i in after}
             rules = {SYSTEM_STATE: state.get(SYSTEM_STATE)} if touched else {}
             before = _undone_by(record.id, turn, replaced, rules, bool(outcome.offers))
-        summary = joined("; ", outcome.lines) if outcome.lines else say("nothing rolled")
+        summary = joined_lines(outcome.lines) if outcome.lines else say("nothing rolled")
         if private:
             # The log is anyone's to read: a private check is kept whole as a secret, which the log
             # shows to the GM (and to whoever rolled it).

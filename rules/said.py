@@ -19,6 +19,8 @@ from .text import (
     Phrase,
     Plural,
     Raw,
+    Secret,
+    Seq,
     Text,
     Typed,
     as_text,
@@ -38,6 +40,7 @@ __all__ = [
     "cut",
     "english",
     "joined",
+    "joined_lines",
     "say",
     "say_plural",
     "seq",
@@ -111,6 +114,43 @@ def joined(sep: str, parts: Iterable[Any]) -> Text:
             out.append(say(sep))
         out.append(part)
     return joined_raw("", out)
+
+
+# What ends a sentence: a line ending so is parted from the next by it, and a space.
+SENTENCE_ENDS = (".", "!", "?")
+
+
+def joined_lines(lines: Iterable[Any]) -> Text:
+    """Lines shown one under another, put in one (a log's summary, a list in brackets): "; " after
+    each, but only a space after one that ends a sentence ("… rest changes nothing."), its stop
+    parting it from the next already. An empty line is left out."""
+    items = [text for text in map(as_text, lines) if text]
+    out: list[Any] = []
+    for index, line in enumerate(items):
+        if index:
+            out.append(" " if _last_character(items[index - 1]) in SENTENCE_ENDS else "; ")
+        out.append(line)
+    return seq(*out)
+
+
+def _last_character(text: Text) -> str:
+    """The last character of the text's English ("" if it is empty or hidden): a phrase's template
+    says whether the line ends a sentence in every language, a typed text as typed."""
+    if isinstance(text, Raw | Typed):
+        return text.text[-1:]
+    if isinstance(text, Secret):
+        return ""  # the separator must tell the players nothing of what is hidden
+    if isinstance(text, Cut):
+        return _last_character(text.text)
+    if isinstance(text, Seq):
+        return next((last for last in map(_last_character, reversed(text.parts)) if last), "")
+    if isinstance(text, Phrase):
+        for literal, name, _, _ in reversed(fields(text.template)):
+            value = text.value(name) if name is not None else None
+            last = _last_character(value) if value is not None else ""
+            if last or literal:
+                return last or literal[-1]
+    return ""
 
 
 def cut(text: Any, limit: int) -> Text:

@@ -114,6 +114,23 @@ async def test_rests_apply_the_seed_and_only_the_gm_rests(standin, bot):
     assert ":;" not in undone.content and undone.content.count("End of scene") == 1
 
 
+async def test_lines_put_in_one_are_parted_by_their_full_stop_not_by_a_semicolon_after_it(standin, bot):
+    # What a character carries is a list ("Dead", not "Dead."); a rest's and a check's lines are sentences,
+    # which their own stop parts in the log's one line: never "nothing.; Nova".
+    await campaign(standin)
+    await say(standin, "gm", "/campaign adjust", character="Nova", key="stamina", value="5")
+    dead = await say(standin, "gm", "/campaign adjust", character="Bolt", key="dead", value="yes")
+    assert "(Dead; Stamina 12/12; Wounds 1/1)" in dead.content, dead.content
+    await say(standin, "gm", "/campaign rest", kind="end_scene")
+    undone = await say(standin, "gm", "/campaign undo")
+    assert "changes nothing. Nova recovers all of their Stamina (20/20)." in undone.content, undone.content
+    check = await say(standin, "alice", "/check", character="Nova", kind="save", dc=20, dice="3")
+    await (await standin.click("alice", "Spend a Plot Point: reroll", message=check)).response()
+    log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
+    assert "(0 left; pool 1). Nova CON save: d20" in log, log
+    assert ".;" not in log, log
+
+
 async def test_undoing_a_rest_leaves_the_dice_and_the_offers_of_checks_rolled_since(standin, bot):
     await campaign(standin)
     key = standin.world.default_guild.id

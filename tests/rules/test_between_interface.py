@@ -13,6 +13,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput, RulesError
 from rules.model import Actor
 from rules.randomness import Chance
+from rules.said import english
 from rules.system import Resting
 from tests.helpers import GM
 
@@ -56,6 +57,22 @@ def test_every_adjustable_value_can_be_set_and_is_checked(key):
         system.lasting_lines(sheet, state)
     with pytest.raises(InvalidInput):
         system.adjust(sheet, {}, "no_such_value", "1")
+
+
+# States that read a line of their own beyond a flag set alone: a dying DC raised, a waking time rolled.
+MORE_STATES = {"fightin-words": [{"dying": True, "dying_dc": 6}, {"stable": True, "waking_in": 2}]}
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_lasting_lines_are_items_of_a_list_not_sentences(key):
+    # `/character show` lists them one under another and `/campaign adjust` puts them in one line after
+    # "; " (`joined_lines`): "Dead; Health 0/12", never "Dead.; Health 0/12".
+    system = registry.get(key)
+    sheet = system.parse_sheet({})
+    flags = [{name: True} for name, spec in system.adjustable().items() if spec.kind == "bool"]
+    for state in [{}, *flags, *MORE_STATES.get(key, [])]:
+        for line in system.lasting_lines(sheet, state):
+            assert not english(line).endswith((".", "!")), (state, english(line))
 
 
 @pytest.mark.parametrize("key", KEYS)

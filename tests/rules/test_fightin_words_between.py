@@ -196,7 +196,7 @@ def test_a_dying_characters_raised_dc_carries_into_the_next_fight_until_they_sto
     kept = SYSTEM.lasting(apply(enc, EndEncounter(by=GM)).state, enc.find("Jack"))
     assert kept["dying"] and kept["dying_dc"] == 5
     assert SYSTEM.fit_lasting(SYSTEM.parse_sheet(SHEET), kept) == kept  # a campaign file carries it as it is
-    assert "Dying (DC 5)." in [english(line) for line in SYSTEM.lasting_lines(SYSTEM.parse_sheet(SHEET), kept)]
+    assert "Dying (DC 5)" in [english(line) for line in SYSTEM.lasting_lines(SYSTEM.parse_sheet(SHEET), kept)]
 
     jack = join(new(), lasting=kept).find("Jack")
     assert jack.dying and jack.dying_dc == 5

@@ -184,7 +184,7 @@ def test_waking_hours_are_rolled_once_and_counted_down_by_the_rests():
     jack = out.characters[0]
     assert jack.lasting["stable"] and jack.lasting["waking_in"] == 2
     assert lines(out)[0].startswith("Jack is still unconscious: 1d4 h per wound, 2d4 (1, 2) = 3 h; wakes in 2 h.")
-    assert "Wakes in 2 h." in [english(t) for t in SYSTEM.between.lines(jack.sheet, jack.lasting)]
+    assert "Wakes in 2 h" in [english(t) for t in SYSTEM.between.lines(jack.sheet, jack.lasting)]
     out = rest("calm_hour", jack)  # no new roll
     assert lines(out)[0].startswith("Jack is still unconscious: wakes in 1 h.")
     out = rest("calm_hour", out.characters[0])

@@ -252,7 +252,7 @@ def test_the_wound_recovery_roll_is_a_constitution_save_with_what_the_hero_carri
 def test_exhaustion_six_or_no_wounds_and_no_stamina_set_between_fights_is_death_and_dead_no_brings_back():
     sheet = SYSTEM.parse_sheet(SHEET)
     exhausted = SYSTEM.fit_lasting(sheet, SYSTEM.adjust(sheet, {}, "exhaustion", "6"))
-    assert exhausted["dead"] is True and "Dead." in map(english, SYSTEM.lasting_lines(sheet, exhausted))
+    assert exhausted["dead"] is True and "Dead" in map(english, SYSTEM.lasting_lines(sheet, exhausted))
     back = SYSTEM.fit_lasting(sheet, SYSTEM.adjust(sheet, exhausted, "dead", "no"))
     assert back["dead"] is False and back["exhaustion"] == 5
     spent = SYSTEM.adjust(sheet, SYSTEM.adjust(sheet, {}, "stamina", "0"), "wounds", "0")

@@ -9,7 +9,7 @@ import pytest
 
 from rules import text
 from rules.model import Choice, Event, Pending
-from rules.said import cut, english, joined, say, say_plural, seq, term
+from rules.said import EMPTY, cut, english, joined, joined_lines, say, say_plural, seq, term
 from rules.secrets import conceal, secret
 from rules.text import Flattened, Phrase, Plural, Raw, Secret, Typed, dumps, from_data, loads, plain_text, to_data
 from rules.usertext import mark, user_text
@@ -92,6 +92,25 @@ def test_vocabulary_and_separators_are_said():
     assert render(term("no reaction"), FRENCH.get) == "pas de réaction"
     assert english(term("{odd}")) == "{odd}"
     assert english(joined(", ", [mark("A"), "B"])) == "A, B"
+
+
+def test_lines_put_in_one_are_parted_by_a_semicolon_or_by_the_sentence_they_end():
+    dead = say("{who} is dead: rest changes nothing.", who=mark("Bal"))
+    healed = say("{who}: health back ({n})", who=mark("Cid"), n=8)
+    wins = seq(say("{who} wins", who=mark("Ann")), "!")
+    line = joined_lines([dead, healed, wins, secret(say("{who} holds.", who=mark("Ogre")), True), healed])
+    # A hidden line is always followed by "; ": how it ends would tell the players something of it.
+    assert english(line) == (
+        "Bal is dead: rest changes nothing. Cid: health back (8); Ann wins! Ogre holds.; Cid: health back (8)"
+    )
+    # The stop is the template's, so the line reads so in any language; a template ending in a value
+    # ends as its value does.
+    translated = {"{who} is dead: rest changes nothing.": "{who} est mort : le repos n'y change rien."}
+    assert render(joined_lines([dead, healed]), translated.get) == (
+        "Bal est mort : le repos n'y change rien. Cid: health back (8)"
+    )
+    assert english(joined_lines([say("{a}", a=say("Dead.")), "", "Health 0/12", EMPTY])) == "Dead. Health 0/12"
+    assert english(joined_lines([])) == "" and english(joined_lines(["Health 3/8"])) == "Health 3/8"
 
 
 def polish(asked):

@@ -147,14 +147,14 @@ def test_a_dead_character_reads_dead_only_not_also_dying_or_unconscious():
     sheet = SYSTEM.parse_sheet(SHEET)  # Endurance 2: LETHAL −4 is death
     dead = SYSTEM.fit_lasting(sheet, SYSTEM.adjust(sheet, {"stun": 0}, "lethal", "-4"))
     assert [english(line) for line in SYSTEM.lasting_lines(sheet, dead)][:3] == [
-        "Dead.",
+        "Dead",
         "LETHAL -4/5",
         "STUN 0/10",
     ]
     # Killed in a fight: the same.
     enc = gm(join(new()), Damage(by=GM, target="Tony", stun=10, lethal=9))
     kept = SYSTEM.lasting(enc, enc.find("Tony"))
-    assert [english(line) for line in SYSTEM.lasting_lines(sheet, kept)][:2] == ["Dead.", "LETHAL -4/5"]
+    assert [english(line) for line in SYSTEM.lasting_lines(sheet, kept)][:2] == ["Dead", "LETHAL -4/5"]
 
 
 def test_dead_set_to_no_brings_the_character_back_one_lethal_above_death():

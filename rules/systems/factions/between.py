@@ -128,7 +128,7 @@ def _rest(r, health_back: bool) -> tuple[dict[str, Any], Text]:
 
 def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> list[Text]:
     v = _view(sheet, state)
-    out: list[Text] = [say("Dead.")] if state.get("dead") else []
+    out: list[Text] = [say("Dead")] if state.get("dead") else []
     out.append(say("Health {health}/{most}", health=v["health"], most=v["max_health"]))
     if v["max_grit"]:
         out.append(say("Grit {grit}/{most}", grit=v["grit"], most=v["max_grit"]))

@@ -293,15 +293,15 @@ def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> li
     f = _fighter(sheet, state)
     out: list[Text] = []
     if state.get("dead"):
-        out.append(say("Dead."))
+        out.append(say("Dead"))
     elif state.get("dying") and _dying_dc(state) > FIRST_DYING_DC:
-        out.append(say("Dying (DC {dc}).", dc=_dying_dc(state)))
+        out.append(say("Dying (DC {dc})", dc=_dying_dc(state)))
     elif state.get("dying"):
-        out.append(say("Dying."))
+        out.append(say("Dying"))
     elif state.get("stable"):
-        out.append(say("Stable, unconscious."))
+        out.append(say("Stable, unconscious"))
     if state.get(WAKING) and not state.get("dead"):
-        out.append(say("Wakes in {n} h.", n=state[WAKING]))
+        out.append(say("Wakes in {n} h", n=state[WAKING]))
     out.append(
         say(
             "{wounds}: Toughness {toughness}",

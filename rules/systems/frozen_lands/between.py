@@ -140,7 +140,7 @@ def _rest(r) -> tuple[dict[str, Any], Text]:
 
 def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> list[Text]:
     v = _view(sheet, state, npc)
-    out: list[Text] = [say("Dead.")] if state.get("dead") else []
+    out: list[Text] = [say("Dead")] if state.get("dead") else []
     stamina = dict(stamina=v["stamina"], most=v["max_stamina"])
     if v["stamina"] == 0:
         out.append(say("Stamina {stamina}/{most} (broken)", **stamina))

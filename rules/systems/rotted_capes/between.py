@@ -399,7 +399,7 @@ def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> li
     v = _view(sheet, state)
     out: list[Text] = []
     if v["dead"]:
-        out.append(say("Dead."))
+        out.append(say("Dead"))
     if not v["zombie"]:
         stamina = dict(stamina=v["stamina"], most=v["max_stamina"])
         if v["unconscious"] and v["stamina"] == 0:

@@ -148,7 +148,7 @@ def _eight_hours(r) -> tuple[dict[str, Any], Text]:
 def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> list[Text]:
     v = _view(sheet, state)
     dead = bool(state.get("dead"))
-    out: list[Text] = [say("Dead.")] if dead else []
+    out: list[Text] = [say("Dead")] if dead else []
     out.append(_with_temporary(_lethal_line(v, dead), v["temp_lethal"]))
     # Dead reads dead only: not also dying, disabled, wounded or unconscious.
     if v["stun"] == 0 and not dead:
