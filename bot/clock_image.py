@@ -19,7 +19,7 @@ from rules import registry
 from rules.model import Encounter
 from rules.said import say
 from rules.text import Text
-from rules.turns.clock import ClockEntry, ClockState
+from rules.turns.clock import Clock, ClockEntry, ClockState
 
 from . import render
 
@@ -121,6 +121,12 @@ def clock_of(enc: Encounter) -> ClockState:
     return state
 
 
+def _members(enc: Encounter, entry: ClockEntry) -> tuple[str, ...]:
+    """Who stands on an entry's place: the combatant, and any companion sharing it."""
+    turns = registry.get(enc.system).turns
+    return turns.members(enc, entry.cid) if isinstance(turns, Clock) else (entry.cid,)
+
+
 def _tokens_at(enc: Encounter, first: int) -> tuple[dict[int, list], list]:
     """Entries by grid cell, in acting order; holders apart. Someone whose
     phase has passed (down, waiting to be healed) stands on the current phase."""
@@ -128,15 +134,15 @@ def _tokens_at(enc: Encounter, first: int) -> tuple[dict[int, list], list]:
     cells: dict[int, list] = {}
     holding = []
     for entry in sorted(clock.entries, key=ClockEntry.order):
-        combatant = enc.get(entry.cid)
-        if combatant.out:
-            continue
-        if entry.held_since is not None:
-            holding.append(combatant)
-            continue
-        index = max(entry.phase, clock.phase) - first
-        if 0 <= index < GRID * GRID:
-            cells.setdefault(index, []).append(combatant)
+        for combatant in (enc.get(cid) for cid in _members(enc, entry)):
+            if combatant.out:
+                continue
+            if entry.held_since is not None:
+                holding.append(combatant)
+                continue
+            index = max(entry.phase, clock.phase) - first
+            if 0 <= index < GRID * GRID:
+                cells.setdefault(index, []).append(combatant)
     for occupants in cells.values():
         occupants.sort(key=lambda c: not _can_act(enc, c))  # stable: acting order first, the fallen after
     return cells, holding
@@ -156,10 +162,11 @@ def _token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, c
 
 def _legend(enc: Encounter, labels: dict[str, str], holding: list) -> list[str]:
     held = {c.id for c in holding}
+    placed = {cid for e in clock_of(enc).entries for cid in _members(enc, e)}
     names = [
         f"{labels[c.id]} = {plain(c.name)}" + (_shown(" (holding)") if c.id in held else "")
         for c in enc.combatants
-        if not c.out and any(e.cid == c.id for e in clock_of(enc).entries)
+        if not c.out and c.id in placed
     ]
     return names + [_shown("grey: cannot act"), _shown("white ring: acting now")]
 

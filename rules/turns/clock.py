@@ -108,6 +108,14 @@ class Clock(TurnStructure):
                 return entry
         raise InvalidInput(say("{who} is not on the clock.", who=enc.get(cid).name))
 
+    def members(self, enc: Encounter, cid: str) -> tuple[str, ...]:
+        """Who activates on `cid`'s place on the clock: `cid` alone, unless a system's companions share it."""
+        return (cid,)
+
+    def able(self, system, enc: Encounter, cid: str) -> bool:
+        """Whether anyone who activates on `cid`'s place can act."""
+        return any(system.can_act(enc, enc.get(member)) for member in self.members(enc, cid))
+
     def _with_entry(self, enc: Encounter, entry: ClockEntry) -> Encounter:
         entries = tuple(entry if e.cid == entry.cid else e for e in state_of(enc, ClockState).entries)
         return enc.but(turns=state_of(enc, ClockState).but(entries=entries))
@@ -160,7 +168,7 @@ class Clock(TurnStructure):
         """Run the clock to the next combatant who can act and open their turn."""
         events: list[Event] = []
         for _ in range(MAX_STEPS):
-            queue = [e for e in self.queue(enc) if system.can_act(enc, enc.get(e.cid))]
+            queue = [e for e in self.queue(enc) if self.able(system, enc, e.cid)]
             if not queue:
                 return enc.but(turns=enc.turns.but(current=None)), events + [
                     Event(kind="info", text=say("Nobody is left on the clock who can act."))
@@ -170,12 +178,12 @@ class Clock(TurnStructure):
                 enc, more = self._tick(system, enc, chance)
                 events.extend(more)
             # Start-of-phase effects may have changed who is first or who can act.
-            live = [e for e in self.queue(enc) if system.can_act(enc, enc.get(e.cid))]
+            live = [e for e in self.queue(enc) if self.able(system, enc, e.cid)]
             if not live or live[0].phase > enc.turns.phase:
                 continue
             nxt = live[0]
             enc = enc.but(turns=enc.turns.but(current=nxt.cid))
-            enc, more, started = start_turn(system, enc, [nxt.cid], chance)
+            enc, more, started = start_turn(system, enc, list(self.members(enc, nxt.cid)), chance)
             events.extend(more)
             if started:
                 return enc, events
@@ -232,7 +240,7 @@ class Clock(TurnStructure):
         """After something out of turn (an interrupt, GM damage): if whoever was
         acting can no longer act, the clock moves on to the next."""
         current = state_of(enc, ClockState).current
-        if enc.status != "running" or current is None or system.can_act(enc, enc.get(current)):
+        if enc.status != "running" or current is None or self.able(system, enc, current):
             return enc, []
         name = enc.get(current).name
         enc, events = end_turns(system, enc, [current], chance)
@@ -254,17 +262,20 @@ class Clock(TurnStructure):
         current = enc.turns.current
         if current is None:  # nobody could act (or nobody was left): the clock looks again
             return self._next(system, enc, chance)
-        name = enc.get(current).name
+        # the one who takes the idle action: whoever is acting on the current place on the clock
+        actor = next(iter(self.acting(enc)), current)
+        name = enc.get(actor).name
         what = say("{who} {what} ({cost})", who=name, what=self.idle_what, cost=self.idle_cost)
-        enc, events = system.on_idle_turn(enc, current, chance)
-        enc, more = self.advance(system, enc, current, self.idle_cost, chance, what=what)
+        enc, events = system.on_idle_turn(enc, actor, chance)
+        enc, more = self.advance(system, enc, actor, self.idle_cost, chance, what=what)
         return enc, list(events) + more
 
     def hold(self, system, enc, combatant, chance) -> Result:
         state = state_of(enc, ClockState)
-        if state.current != combatant.id:
+        entry = self.entry(enc, combatant.id)
+        if state.current != entry.cid:
             raise NotYourTurn(say("{who} can only hold on their own turn.", who=combatant.name))
-        entry = self.entry(enc, combatant.id).but(held_since=state.phase)
+        entry = entry.but(held_since=state.phase)
         enc = self._with_entry(enc, entry)
         enc = enc.but(turns=enc.turns.but(current=None))
         events = [
@@ -328,20 +339,20 @@ class Clock(TurnStructure):
             )
         if action.target is None and state.current is None:
             enc = self._with_entry(enc, entry.moved(state.phase).but(held_since=None))
-            enc = enc.but(turns=enc.turns.but(current=holder.id))
+            enc = enc.but(turns=enc.turns.but(current=entry.cid))
             events.append(
                 Event(
                     kind="info",
                     text=say("{who} stops holding and acts in phase {phase}.", who=holder.name, phase=state.phase),
                 )
             )
-            enc, more, _ = start_turn(system, enc, [holder.id], chance)
+            enc, more, _ = start_turn(system, enc, list(self.members(enc, entry.cid)), chance)
             return enc, events + more
         target = enc.find(action.target) if action.target else enc.get(state.current)
-        if state.current != target.id:
+        target_entry = self.entry(enc, target.id)
+        if state.current != target_entry.cid:
             raise InvalidInput(say("Release when {who} is about to act (it is their turn).", who=target.name))
         before = action.before and action.target is not None
-        target_entry = self.entry(enc, target.id)
         entry = entry.moved(state.phase, back=target_entry.back).but(
             held_since=None,
             beside=target_entry.beside or target_entry.rank(),
@@ -354,8 +365,8 @@ class Clock(TurnStructure):
             text = say("{who} stops holding and acts after {target}.", who=holder.name, target=target.name)
         events.append(Event(kind="info", text=text))
         if before:
-            enc = enc.but(turns=enc.turns.but(current=holder.id))
-            enc, more, _ = start_turn(system, enc, [holder.id], chance)
+            enc = enc.but(turns=enc.turns.but(current=entry.cid))
+            enc, more, _ = start_turn(system, enc, list(self.members(enc, entry.cid)), chance)
             events.extend(more)
         return enc, events
 
@@ -366,13 +377,14 @@ class Clock(TurnStructure):
         able, holding, down = [], [], []
         for e in self.queue(enc) + self.holders(enc):
             combatant = enc.get(e.cid)
-            if enc.status != "setup" and not system.can_act(enc, combatant):
-                down.append(OrderLine(say("dead") if combatant.out else say("down"), (e.cid,)))
+            cids = self.members(enc, e.cid)
+            if enc.status != "setup" and not self.able(system, enc, e.cid):
+                down.append(OrderLine(say("dead") if combatant.out else say("down"), cids))
             elif e.held_since is not None and e.phase > max(e.held_since, state.phase):
                 note = say("since phase {n}, acts from phase {m}", n=e.held_since, m=e.phase)
-                holding.append(OrderLine(say("holding"), (e.cid,), note=note))
+                holding.append(OrderLine(say("holding"), cids, note=note))
             elif e.held_since is not None:
-                holding.append(OrderLine(say("holding"), (e.cid,), note=say("since phase {n}", n=e.held_since)))
+                holding.append(OrderLine(say("holding"), cids, note=say("since phase {n}", n=e.held_since)))
             else:
-                able.append(OrderLine(say("phase {n}", n=e.phase), (e.cid,), current=e.cid == state.current))
+                able.append(OrderLine(say("phase {n}", n=e.phase), cids, current=e.cid == state.current))
         return able + holding + down

@@ -15,6 +15,8 @@ from bot.clock_image import (  # noqa: E402
     SIZE,
     TOP,
     _font,
+    _legend,
+    _tokens_at,
     initials,
     plain,
     render_clock,
@@ -107,3 +109,11 @@ def test_the_title_draws_its_middle_dots_which_the_font_has():
     )
     lacking = bytes(_font(16).getmask("♥"))  # what the font draws for a character it lacks
     assert bytes(_font(16).getmask("·")) != lacking
+
+
+def test_a_companion_stands_on_its_masters_place():
+    enc = add(new(), "Tony", "KH 4C", "init=2", player=True).state
+    enc = add(enc, "Rex", "", "companion_of=Tony").state
+    cells, _ = _tokens_at(enc, 0)
+    assert [c.name for c in cells[5]] == ["Tony", "Rex"]
+    assert "Re = Rex" in _legend(enc, token_labels(enc), [])

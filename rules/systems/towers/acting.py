@@ -8,6 +8,9 @@ and an End turn (the Forced Delay) all come through here, so none of them can fo
 come before the action that ends a turn, and a Delay ends it, so the Delay always comes second
 and is what is refused (End turn with it).
 
+A companion and its master "activate simultaneously": the first action either takes ends both
+being flat-footed (the Aim lost is the actor's only).
+
 A Running Leap's leap comes "when the player's turn comes up again": a Forced Delay wastes that
 turn, so the leap is lost with it.
 """
@@ -18,16 +21,16 @@ from rules.errors import NotAllowed
 from rules.model import Event
 from rules.said import say
 
+from .companions import pair
 from .model import TowersCombatant, TowersEncounter
 
 
 def acted(enc: TowersEncounter, cid: str, action: str) -> TowersEncounter:
     """`action` is the Action List key ("aim", "attack", "forced delay"…); call it after
     the action's own effect, which may still read the aim it builds on."""
-    changes: dict = {"flat_footed": False}
-    if action != "aim":
-        changes["aim"] = 0
-    return enc.update(cid, **changes)
+    for member in pair(enc, enc.get(cid)):
+        enc = enc.update(member.id, flat_footed=False)
+    return enc if action == "aim" else enc.update(cid, aim=0)
 
 
 def used_free(enc: TowersEncounter, cid: str) -> TowersEncounter:

@@ -284,7 +284,7 @@ def _text(value) -> str | None:
 def asks(system: TowersSystem, enc: TowersEncounter, defender: TowersCombatant) -> bool:
     return (
         enc.options.get("defender_flips", "players") == "players"
-        and not defender.npc
+        and (not defender.npc or defender.companion_of is not None)  # a companion: its master's player flips
         and defender.controller_id is not None
         and not defender.unconscious
     )

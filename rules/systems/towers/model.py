@@ -42,6 +42,7 @@ class TowersCombatant(Combatant):
     free_phase: int | None = None  # the phase of the last free or zero-cost action: no Forced Delay in it
     stance: str = ""  # dual-wielding: "aggressive", "defensive" or none (see stance.py)
     conditions: tuple[Condition, ...] = ()
+    companion_of: str | None = None  # an animal companion: the master whose activations it shares
 
     # derived states -------------------------------------------------------
     @property
@@ -113,6 +114,14 @@ class TowersEncounter(Encounter):
 
     def active(self) -> tuple[TowersCombatant, ...]:
         return tuple(c for c in self.combatants if not c.out)
+
+
+def can_act(enc: TowersEncounter, combatant: TowersCombatant) -> bool:
+    """Whether `combatant` may act on its turn: neither dead, unconscious nor dying (nor disabled, if the campaign
+    says the disabled cannot act)."""
+    if combatant.out or combatant.unconscious or combatant.dying:
+        return False
+    return not (combatant.disabled and not enc.options.get("disabled_can_act", True))
 
 
 def _ours(combatant: Combatant) -> TowersCombatant:

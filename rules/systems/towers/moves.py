@@ -13,6 +13,7 @@ from rules.usertext import listed, quoted, user_text
 
 from .acting import acted, forced_delay, used_free
 from .attack import spend_mana
+from .companions import alongside, pair
 from .costs import FREE, SHIFT_ADDED, SHIFT_WORDS, VARIES, ActionType, action_type, adds_shift
 from .damage import heal
 from .grapple import THROW_WORDS, escape, initiate, restrain, reverse, slam, squeeze, throw
@@ -35,6 +36,8 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
     if kind.key == "stance":
         enc, text = choose_stance(enc, me, flags, action.target)
         return enc, [Event(kind="info", text=text)]
+    if kind.key == "discard chip" and action.target:
+        return used_free(enc, me.id), [Event(kind="info", text=_chip_for(enc, me, action.target, flags))]
     if kind.cost == FREE and kind.key not in ("hold", "release"):
         label = term(kind.label)
         if isinstance(flags.get("text"), str):
@@ -68,8 +71,51 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
         label = say("Shift Position + {action}", action=label)
     # Each effect says its whole line, the actor's name in it.
     events += [Event(kind="info", text=text)] if text else []
+    if kind.key in ALONG:
+        enc, more = _move_along(enc, me, kind.key)
+        events += more
     after, more = system.turns.advance(system, enc, me.id, cost, chance, what=seq(label, f" ({cost})"))
     return after, events + more
+
+
+def _chip_for(enc: TowersEncounter, me: TowersCombatant, name: str, flags: dict) -> Text:
+    """ "Either you or your companion may benefit": the chip heals the one named, of the pair."""
+    healed = enc.find(name)
+    mine = pair(enc, me)
+    if healed.id not in {c.id for c in mine}:
+        raise InvalidInput(
+            say("A chip {who} discards heals only {names}.", who=me.name, names=listed(c.name for c in mine))
+        )
+    label = term(action_type("discard chip").label)
+    if isinstance(flags.get("text"), str):
+        return say(
+            "{who}: {action} (free), healing {healed}: {text}.",
+            who=me.name,
+            action=label,
+            healed=healed.name,
+            text=user_text(flags["text"]),
+        )
+    return say("{who}: {action} (free), healing {healed}.", who=me.name, action=label, healed=healed.name)
+
+
+def _move_along(enc: TowersEncounter, me: TowersCombatant, key: str) -> tuple[TowersEncounter, list[Event]]:
+    """ "When you opt for a Combat Move or Reckless Move action, both you and your companion move. One of
+    you must complete their movement before the other begins": the others of the pair who can act move
+    the same way, after the mover, at no cost of their own."""
+    events = []
+    for other in alongside(enc, me):
+        if key == "reckless move":
+            enc = enc.update(other.id, reckless=True)
+            line = say(
+                "{who} moves too, after {first}: up to double Speed, (flip−1) on opposed checks until next acting.",
+                who=other.name,
+                first=me.name,
+            )
+        else:
+            line = say("{who} moves too, up to Speed, after {first}.", who=other.name, first=me.name)
+        enc = acted(enc, other.id, key)
+        events.append(Event(kind="info", text=line))
+    return enc, events
 
 
 def _cost(kind: ActionType, flags: dict, action: Act) -> int:
@@ -246,6 +292,8 @@ EFFECTS = {
     "shake condition": _shake,
     "cast": _cast,
 }
+# The moves a companion and its master make together (see companions.py).
+ALONG = ("combat move", "reckless move")
 CONTESTS = {
     "initiate grapple": _grapple,
     "escape": _escape,

@@ -167,6 +167,7 @@ class TowersSheet(Value):
     )
     immune: str = Field("", description="Damage types that harm it not at all, e.g. `fire poison`")
     susceptible: str = Field("", description="Damage types that harm it double, e.g. `cold`")
+    companion_of: str = Field("", description="An animal companion: its master's name, whose activations it shares")
 
     @field_validator("weapons")
     @classmethod

@@ -11,7 +11,7 @@ from rules.model import Event
 from rules.said import EMPTY, N_, Text, joined, say, seq, term
 from rules.secrets import secret
 from rules.system import FormSection, Option, System
-from rules.turns.clock import PHASES_PER_ROUND, Clock
+from rules.turns.clock import PHASES_PER_ROUND
 from rules.usertext import listed, quoted
 
 from . import attack as attacks
@@ -19,12 +19,13 @@ from . import between, checks, grapple, moves
 from .acting import acted, forced_delay
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
 from .commands import COMMANDS, check_save_stat
+from .companions import TowersClock, attach
 from .costs import action_type
 from .damage import Harm, dealt, heal, take
 from .flips import damage_cards, described, resist
 from .help import HELP
 from .initiative import calculated, settle_ties
-from .model import Condition, TowersCombatant, TowersEncounter
+from .model import Condition, TowersCombatant, TowersEncounter, can_act
 from .modifiers import reckless_mods
 from .senders import own_combatant
 from .sheet import TowersSheet, parse_weapons, stat_label
@@ -41,7 +42,7 @@ class TowersSystem(System[TowersCombatant]):
     encounter_type = TowersEncounter
     combatant_type = TowersCombatant
     sheet_type = TowersSheet
-    turns = Clock(idle_cost=5, idle_what=say("takes a Forced Delay"))
+    turns = TowersClock(idle_cost=5, idle_what=say("takes a Forced Delay"))
     commands = COMMANDS
     between = between
     checks = checks
@@ -50,7 +51,9 @@ class TowersSystem(System[TowersCombatant]):
         FormSection(label=N_("Aspects and size"), keys=("ss", "hs", "endurance", "size")),
         FormSection(label=N_("STUN, LETHAL and mana"), keys=("stun", "lethal", "mana")),
         FormSection(label=N_("Weapons"), keys=("weapons",)),
-        FormSection(label=N_("Immunities and susceptibilities"), keys=("immune", "susceptible")),
+        FormSection(
+            label=N_("Immunities, susceptibilities, companion"), keys=("immune", "susceptible", "companion_of")
+        ),
     )
     options = {
         "surprise_phases": Option(default=10, help=N_("Phases a surprised combatant loses before first acting.")),
@@ -78,6 +81,9 @@ class TowersSystem(System[TowersCombatant]):
             "mana": values.mana,
         }
 
+    def make_combatant(self, enc, action, cid, name):
+        return attach(enc, super().make_combatant(enc, action, cid, name))
+
     def roll_initiative(self, enc, combatant: TowersCombatant, chance):
         return calculated(enc, combatant, chance)
 
@@ -86,9 +92,7 @@ class TowersSystem(System[TowersCombatant]):
         return settled, [[e.cid] for e in settled], events
 
     def can_act(self, enc, combatant: TowersCombatant) -> bool:
-        if combatant.out or combatant.unconscious or combatant.dying:
-            return False
-        return not (combatant.disabled and not enc.options.get("disabled_can_act", True))
+        return can_act(enc, combatant)
 
     # --- the clock -----------------------------------------------------------------
     def on_turn_start(self, enc, cid, chance):
@@ -382,6 +386,8 @@ class TowersSystem(System[TowersCombatant]):
             states.append(say("flat-footed"))
         if combatant.stance and not combatant.out:
             states.append(say("{stance} stance", stance=term(combatant.stance)))
+        if combatant.companion_of:
+            states.append(say("{master}'s companion", master=enc.get(combatant.companion_of).name))
         if states:
             parts.append(listed(states))
         return joined(" · ", parts)
@@ -415,6 +421,16 @@ class TowersSystem(System[TowersCombatant]):
                     effect=effect(me.stance),
                 )
             )
+        if me.companion_of:
+            lines.append(
+                say(
+                    "Activates with {master}: one action for the two of you (name who acts with actor:); "
+                    "a Combat or Reckless Move moves both.",
+                    master=enc.get(me.companion_of).name,
+                )
+            )
+            if self.can_act(enc, enc.get(me.companion_of)):
+                return lines  # the master's lines list the actions
         lines.append(
             say(
                 "Attack 5 · Power Attack 7 · Charge 8 · Aim 5 · Move 5 · Shift Position 3 (+2 added) · "

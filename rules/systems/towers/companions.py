@@ -1,0 +1,107 @@
+"""Animal companions: "You and your animal companion activate simultaneously. You choose a single
+action, and either you or your companion executes it."
+
+A companion (`companion_of=<master>` on its sheet) has no place of its own on the Combat Clock: it
+activates on its master's, and whichever of the two takes the action moves that one place on. Its
+controller is the master's player. A Combat Move or Reckless Move moves both, one after the other;
+a chip discarded to heal may heal either; a knocked-out master's companion still acts on the
+master's activation. It defends itself like anyone (its own PD and ID, its own defence flip).
+"""
+
+from __future__ import annotations
+
+from rules.errors import InvalidInput
+from rules.model import Encounter, Event
+from rules.said import say
+from rules.turns.base import Result
+from rules.turns.clock import Clock, ClockEntry, ClockState
+
+from .model import TowersCombatant, TowersEncounter, can_act
+
+
+def attach(enc: TowersEncounter, combatant: TowersCombatant) -> TowersCombatant:
+    """A new combatant whose sheet names a master: the master's companion, on the master's side and
+    commanded by the master's player."""
+    if not combatant.sheet.companion_of:
+        return combatant
+    master = enc.find(combatant.sheet.companion_of)
+    if master.companion_of:
+        raise InvalidInput(
+            say(
+                "{who} is a companion itself: name its master, {master}.",
+                who=master.name,
+                master=enc.get(master.companion_of).name,
+            )
+        )
+    return combatant.but(companion_of=master.id, side=master.side, controller_id=master.controller_id)
+
+
+def companions(enc: TowersEncounter, cid: str) -> tuple[TowersCombatant, ...]:
+    return tuple(c for c in enc.combatants if c.companion_of == cid)
+
+
+def pair(enc: TowersEncounter, combatant: TowersCombatant) -> tuple[TowersCombatant, ...]:
+    """The master and their companions, the master first: who share one activation."""
+    master = enc.get(combatant.companion_of) if combatant.companion_of else combatant
+    return (master, *companions(enc, master.id))
+
+
+def alongside(enc: TowersEncounter, combatant: TowersCombatant) -> tuple[TowersCombatant, ...]:
+    """The others of `combatant`'s pair who can act now."""
+    return tuple(c for c in pair(enc, combatant) if c.id != combatant.id and can_act(enc, c))
+
+
+class TowersClock(Clock):
+    """The Combat Clock, with a companion on its master's place."""
+
+    def members(self, enc: Encounter, cid: str) -> tuple[str, ...]:
+        return (cid, *(c.id for c in companions(_ours(enc), cid)))
+
+    def entry(self, enc: Encounter, cid: str) -> ClockEntry:
+        master = _ours(enc).get(cid).companion_of
+        return super().entry(enc, master or cid)
+
+    def acting(self, enc: Encounter) -> tuple[str, ...]:
+        """Whoever can act of those who activate on the current place: the master, their companion, or both."""
+        current = _ours(enc).turns.current
+        if current is None:
+            return ()
+        ours = _ours(enc)
+        return tuple(cid for cid in self.members(enc, current) if can_act(ours, ours.get(cid)))
+
+    def enter(self, system, enc, cids, chance) -> Result:
+        alone = [cid for cid in cids if not _ours(enc).get(cid).companion_of]
+        enc, events = super().enter(system, enc, alone, chance)
+        for cid in cids:
+            master = _ours(enc).get(cid).companion_of
+            if master:
+                text = say(
+                    "{who} activates with {master}: on each of {master}'s turns, one of the two takes the action.",
+                    who=enc.get(cid).name,
+                    master=enc.get(master).name,
+                )
+                events.append(Event(kind="info", text=text))
+        return enc, events
+
+    def leave(self, system, enc, cid, chance) -> Result:
+        """A master leaving the fight leaves their companions on the clock in their place, acting alone."""
+        events: list[Event] = []
+        ours = _ours(enc)
+        left = companions(ours, cid)
+        if left:
+            entry = super().entry(enc, cid)
+            state = ours.turns
+            entries = state.entries + tuple(entry.but(cid=c.id) for c in left)
+            enc = ours.but(turns=state.but(entries=entries))
+            for companion in left:
+                enc = enc.update(companion.id, companion_of=None)
+                line = say("{who} stays in the fight and now acts on its own.", who=companion.name)
+                events.append(Event(kind="info", text=line))
+        enc, more = super().leave(system, enc, cid, chance)
+        return enc, events + more
+
+
+def _ours(enc: Encounter) -> TowersEncounter:
+    if not isinstance(enc, TowersEncounter) or not isinstance(enc.turns, ClockState):
+        raise TypeError("not a 99 Towers encounter")
+    return enc
