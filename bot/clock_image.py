@@ -127,9 +127,10 @@ def _members(enc: Encounter, entry: ClockEntry) -> tuple[str, ...]:
     return turns.members(enc, entry.cid) if isinstance(turns, Clock) else (entry.cid,)
 
 
-def _tokens_at(enc: Encounter, first: int) -> tuple[dict[int, list], list]:
-    """Entries by grid cell, in acting order; holders apart. Someone whose
-    phase has passed (down, waiting to be healed) stands on the current phase."""
+def tokens_at(enc: Encounter, first: int, cells_count: int = GRID * GRID) -> tuple[dict[int, list], list]:
+    """Combatants by cell (phase ``first`` in cell 0), in acting order; holders apart. Someone whose
+    phase has passed (down, waiting to be healed) stands on the current phase. The fight page draws
+    its clock from this too."""
     clock = clock_of(enc)
     cells: dict[int, list] = {}
     holding = []
@@ -141,11 +142,17 @@ def _tokens_at(enc: Encounter, first: int) -> tuple[dict[int, list], list]:
                 holding.append(combatant)
                 continue
             index = max(entry.phase, clock.phase) - first
-            if 0 <= index < GRID * GRID:
+            if 0 <= index < cells_count:
                 cells.setdefault(index, []).append(combatant)
     for occupants in cells.values():
         occupants.sort(key=lambda c: not _can_act(enc, c))  # stable: acting order first, the fallen after
     return cells, holding
+
+
+def on_the_clock(enc: Encounter) -> list:
+    """Who has a token, in the encounter's order: whoever is on the clock and not out."""
+    placed = {cid for e in clock_of(enc).entries for cid in _members(enc, e)}
+    return [c for c in enc.combatants if not c.out and c.id in placed]
 
 
 def _token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, colour, ring: bool) -> None:
@@ -162,11 +169,9 @@ def _token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, c
 
 def _legend(enc: Encounter, labels: dict[str, str], holding: list) -> list[str]:
     held = {c.id for c in holding}
-    placed = {cid for e in clock_of(enc).entries for cid in _members(enc, e)}
     names = [
         f"{labels[c.id]} = {plain(c.name)}" + (_shown(" (holding)") if c.id in held else "")
-        for c in enc.combatants
-        if not c.out and c.id in placed
+        for c in on_the_clock(enc)
     ]
     return names + [_shown("grey: cannot act"), _shown("white ring: acting now")]
 
@@ -234,7 +239,7 @@ def render_clock(enc: Encounter) -> bytes:
 
     sides = tuple(sorted({c.side for c in enc.combatants}))
     labels = token_labels(enc)
-    cells, holding = _tokens_at(enc, first)
+    cells, holding = tokens_at(enc, first)
     for index, occupants in cells.items():
         x0, y0, _, _ = _cell_box(index)
         shown = occupants[:MAX_TOKENS] if len(occupants) <= MAX_TOKENS else occupants[: MAX_TOKENS - 1]

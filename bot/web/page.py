@@ -16,10 +16,10 @@ from rules.model import Encounter
 from rules.said import N_, joined, say
 from rules.system import System
 from rules.text import Text
-from rules.turns.clock import ClockEntry, ClockState
+from rules.turns.clock import ClockState
 
 from .. import render
-from ..clock_image import token_labels
+from ..clock_image import MAX_TOKENS, on_the_clock, token_labels, tokens_at
 from ..html_text import html_text
 from ..repository import EventRecord
 
@@ -122,14 +122,7 @@ def clock_svg(state: Encounter) -> str:
         return ""
     first = (clock.phase // PHASES) * PHASES
     labels = token_labels(state)
-    cells: dict[int, list[str]] = {}
-    for entry in sorted(clock.entries, key=ClockEntry.order):
-        combatant = state.get(entry.cid)
-        if combatant.out or entry.held_since is not None:
-            continue
-        index = max(entry.phase, clock.phase) - first
-        if 0 <= index < PHASES * CLOCK_ROWS:
-            cells.setdefault(index, []).append(entry.cid)
+    cells, _ = tokens_at(state, first, PHASES * CLOCK_ROWS)
     width, height = 40 + PHASES * CELL, CLOCK_ROWS * CELL
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
@@ -145,19 +138,30 @@ def clock_svg(state: Encounter) -> str:
             cls = "cell now" if now else "cell"
             parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" class="{cls}"/>')
             parts.append(f'<text x="{x + 3}" y="{y + 11}" class="n">{first + index}</text>')
-            for slot, cid in enumerate(cells.get(index, [])[:4]):
-                cx, cy = x + 12 + (slot % 2) * 16, y + 20 + (slot // 2) * 12
+            occupants = cells.get(index, [])
+            # As on the picture: a full cell shows one token less and counts the others, so nobody goes unseen.
+            shown = occupants if len(occupants) <= MAX_TOKENS else occupants[: MAX_TOKENS - 1]
+            for slot, combatant in enumerate(shown):
+                cid = combatant.id
+                cx, cy = _slot(x, y, slot)
                 acting = " acting" if cid == clock.current else ""
-                side = "heroes" if state.get(cid).side == "heroes" else "others"
+                side = "heroes" if combatant.side == "heroes" else "others"
                 parts.append(f'<circle cx="{cx}" cy="{cy}" r="{TOKEN // 2 + 2}" class="t {side}{acting}"/>')
                 parts.append(f'<text x="{cx}" y="{cy + 3}" class="l">{html.escape(labels[cid])}</text>')
+            if len(occupants) > len(shown):
+                cx, cy = _slot(x, y, len(shown))
+                parts.append(f'<text x="{cx}" y="{cy + 3}" class="more">+{len(occupants) - len(shown)}</text>')
     parts.append("</svg>")
     legend = "".join(
         f"<li><b>{html.escape(labels[c.id])}</b> {html_text(usertext.mark(c.name))}</li>"
-        for c in state.combatants
-        if not c.out and any(e.cid == c.id for e in clock.entries)
+        for c in on_the_clock(state)
     )
     return "".join(parts) + f'<ul class="legend">{legend}</ul>'
+
+
+def _slot(x: int, y: int, slot: int) -> tuple[int, int]:
+    """The centre of a cell's `slot`th token: two by two."""
+    return x + 12 + (slot % 2) * 16, y + 20 + (slot // 2) * 12
 
 
 def _clock_title(state: Encounter, clock: ClockState) -> Text:

@@ -52,6 +52,8 @@ STREAM_BURST, STREAM_RATE = 10, 0.2
 MAX_STREAMS = 5000
 MAX_STREAMS_PER_VISITOR = 20  # a TV, a stream, a few phones: more from one place is not a table watching
 MAX_ADDRESSES = 10000
+# Refusals that pass: a page refused (a TV reloading after the server restarted) asks again by itself.
+PASSING = (web.HTTPTooManyRequests, web.HTTPServiceUnavailable)
 # The end of a page whose link no longer shows the fight (None ends a stream quietly: the page reconnects).
 GONE = N_("This link no longer shows the fight: the GM revoked it, or the fight ended more than a day ago.")
 
@@ -65,6 +67,8 @@ HEADERS = {
     # The link's token is in the address: no other site learns it from a Referer.
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
+    # A link someone posted in the open is still nobody's to find through a search engine.
+    "X-Robots-Tag": "noindex, nofollow",
 }
 
 
@@ -143,7 +147,8 @@ class WebPage:
         self.streams_of: Counter[str] = Counter()  # open streams by visitor
         self.app = web.Application()
         self.app.router.add_get("/f/{token}", self.page)
-        self.app.router.add_get("/f/{token}/events", self.events)
+        # No HEAD: a stream's body would follow headers that said there is none, and hold a place for nothing.
+        self.app.router.add_get("/f/{token}/events", self.events, allow_head=False)
         self.app.router.add_get("/static/{name}", self.static)
         self.app.on_response_prepare.append(_secure)
         self._runner: web.AppRunner | None = None
@@ -282,12 +287,15 @@ async def _secure(request: web.Request, response: web.StreamResponse) -> None:
 
 def _refused(kind: type[web.HTTPException], said: str) -> web.HTTPException:
     text = html_text(said)
+    passing = issubclass(kind, PASSING)
+    again = f'<meta http-equiv="refresh" content="{NO_SCRIPT_REFRESH_SECONDS}">' if passing else ""
     body = (
         f'<!DOCTYPE html><html lang="{_lang(None)}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">{again}'
         f"<title>{text}</title></head><body><p>{text}</p></body></html>"
     )
-    return kind(text=body, content_type="text/html")
+    headers = {"Retry-After": str(NO_SCRIPT_REFRESH_SECONDS)} if passing else None
+    return kind(text=body, content_type="text/html", headers=headers)
 
 
 def _event(shown: View) -> bytes:
@@ -308,7 +316,7 @@ def document(shown: View, share: Share, *, overlay: bool = False) -> str:
     results = html_text(N_("Last results"))
     events = html.escape(f"{share.token}/events", quote=True)
     return f"""<!DOCTYPE html>
-<html lang="{_lang(share.locale)}" data-events="{events}">
+<html lang="{_lang(share.locale)}" data-events="{events}" data-again="{NO_SCRIPT_REFRESH_SECONDS}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -16,7 +16,7 @@ from bot.clock_image import (  # noqa: E402
     TOP,
     _font,
     _legend,
-    _tokens_at,
+    tokens_at,
     initials,
     plain,
     render_clock,
@@ -114,6 +114,6 @@ def test_the_title_draws_its_middle_dots_which_the_font_has():
 def test_a_companion_stands_on_its_masters_place():
     enc = add(new(), "Tony", "KH 4C", "init=2", player=True).state
     enc = add(enc, "Rex", "", "companion_of=Tony").state
-    cells, _ = _tokens_at(enc, 0)
+    cells, _ = tokens_at(enc, 0)
     assert [c.name for c in cells[5]] == ["Tony", "Rex"]
     assert "Re = Rex" in _legend(enc, token_labels(enc), [])

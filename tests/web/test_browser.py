@@ -3,12 +3,14 @@ Screenshots of the page and the overlay go to tests/output/ (tests/web/screensho
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from pathlib import Path
 
 import pytest
 
+from bot.web.server import STREAM_BURST, STREAM_RATE, RateLimit
 from tests.e2e.conftest import say
 from tests.web.cdp import CHROMIUM, chromium
 from tests.web.conftest import shared
@@ -56,3 +58,35 @@ async def test_the_page_in_a_browser_follows_the_fight_within_a_second(standin, 
         assert background in ("rgba(0, 0, 0, 0)", "transparent")
         await tab.screenshot(OUTPUT / "overlay.png", width=480, height=320, transparent=True)
     assert (OUTPUT / "page.png").stat().st_size > 1000 and (OUTPUT / "overlay.png").stat().st_size > 1000
+
+
+async def test_a_phone_reads_the_longest_name_and_note_without_scrolling_sideways(standin, bot):
+    await setup_fight(standin)
+    long = "W" * 60  # the longest name, with no space to wrap at
+    await say(standin, "gm", "/initiative add", name=long, stats="stamina=12", roll=9)
+    await say(standin, "gm", "/encounter note", text="Z" * 500)
+    token = await shared(standin)
+    async with chromium() as tab:
+        await tab.send("Emulation.setDeviceMetricsOverride", width=360, height=640, deviceScaleFactor=1, mobile=False)
+        loaded = f"document.readyState === 'complete' && document.body.textContent.includes('{long}')"
+        await tab.open(f"http://127.0.0.1:{bot.settings.web_port}/f/{token}", loaded)
+        widths = await tab.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1], widths
+
+
+async def test_a_page_whose_stream_was_refused_on_reconnecting_loads_again_and_follows_the_fight(standin, bot):
+    await setup_fight(standin)
+    token = await shared(standin)
+    page = bot.web_page
+    async with chromium() as tab:
+        await tab.open(
+            f"http://127.0.0.1:{bot.settings.web_port}/f/{token}", "document.documentElement.dataset.version"
+        )
+        # The server went away and came back to more pages than it lets in at once: this one is refused.
+        page.stream_limit = RateLimit(0, 0)
+        for watch in page.watches.values():
+            watch.publish(None)
+        await asyncio.sleep(2)  # it reconnected (after a second), was refused, and gave up listening
+        page.stream_limit = RateLimit(STREAM_BURST, STREAM_RATE)
+        await say(standin, "gm", "/initiative next")
+        assert "Shade" in await tab.until(f"{NOW}.includes('Shade') && {NOW}", timeout=10.0)

@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import html
+import re
 import time
 from datetime import timedelta
 from html.parser import HTMLParser
 
 import pytest
 
+from bot.clock_image import MAX_TOKENS
 from bot.tables import utcnow
+from bot.web.page import clock_svg
 from bot.web.server import MAX_STREAMS_PER_VISITOR, PAGE_BURST
 from rules import registry, usertext
 from rules.text import english
 from tests.e2e.conftest import say
+from tests.rules.test_towers_helpers import BANDIT, add, begin, new
 from tests.web.conftest import next_state, page_server, shared
 
 KEY = "rotted-capes"
@@ -29,6 +33,10 @@ HOSTILE = [
     "<svg onload=alert(1)>",
     "javascript:alert(1)",
     "&lt;b&gt;",
+    "</script><script>alert(1)</script>",
+    'x" onmouseover="alert(1)',
+    "**bold** ~~gone~~ `code` ||spoiler||",
+    "zero\u200bwidth \u2066open",
 ]
 # Every tag a page is made of; anything else came from someone's text.
 TAGS = {
@@ -157,6 +165,7 @@ async def test_every_typed_text_is_escaped_on_the_page_and_in_the_stream(standin
     for fragment in state.values():
         assert_harmless(str(fragment))
     assert "<bdi>" in page  # the typed name kept apart from the sentence around it
+    assert "<strong>" not in page + state["results"]  # Discord's markup typed is no markup here either
     if "<" in payload:
         assert payload not in page
 
@@ -170,6 +179,7 @@ async def test_headers_allow_no_inline_script_set_no_cookie_and_cache_nothing(st
         assert "script-src 'self'" in policy and "unsafe-inline" not in policy and "default-src 'none'" in policy
         assert response.headers["Cache-Control"] == "no-store"
         assert response.headers["Referrer-Policy"] == "no-referrer"
+        assert response.headers["X-Robots-Tag"] == "noindex, nofollow"
         assert "Set-Cookie" not in response.headers
     page = await (await web.get(f"/f/{token}")).text()
     assert all(dict(attrs).get("src") for tag, attrs in tags_of(page) if tag == "script")
@@ -256,8 +266,11 @@ async def test_requests_per_address_are_limited_and_a_page_writes_nothing(standi
     await setup_fight(standin)
     token = await shared(standin)
     async with page_server(bot.settings.database_url, clock=lambda: 0.0) as web:
-        answers = [(await web.get(f"/f/{token}")).status for _ in range(PAGE_BURST + 1)]
-        assert answers[:PAGE_BURST] == [200] * PAGE_BURST and answers[-1] == 429
+        answers = [await web.get(f"/f/{token}") for _ in range(PAGE_BURST + 1)]
+        assert [a.status for a in answers] == [200] * PAGE_BURST + [429]
+        # A refused page asks again by itself, with or without its script.
+        assert answers[-1].headers["Retry-After"] == "5"
+        assert '<meta http-equiv="refresh" content="5">' in await answers[-1].text()
         streams = [await web.get(f"/f/{token}/events") for _ in range(11)]
         assert [s.status for s in streams] == [200] * 10 + [429]
         for s in streams:
@@ -296,3 +309,122 @@ async def test_a_99_towers_page_draws_the_combat_clock_with_each_token_on_its_ph
     assert clock.count("<circle") == 2 and "acting" in clock  # both tokens, one of them acting now
     assert "<b>TV</b> <bdi>Tony Vance</bdi>" in clock and "&lt;b&gt;Boss&lt;/b&gt;" in clock
     assert_harmless(page)
+
+
+def test_a_crowded_phase_of_the_combat_clock_counts_the_tokens_it_cannot_draw():
+    fight = new()
+    for number, card in enumerate(("9D", "8D", "7D", "6D", "5D", "4D"), start=1):
+        fight = add(fight, f"Bandit {number}", card, BANDIT).state
+    fight = begin(fight).state
+    clock = fight.turns
+    crowded = fight.but(turns=clock.but(entries=tuple(entry.but(phase=clock.phase) for entry in clock.entries)))
+    drawn = clock_svg(crowded)
+    assert drawn.count("<circle") == MAX_TOKENS - 1 and '<text x="68" y="35" class="more">+3</text>' in drawn
+    assert drawn.count("<li>") == 6  # the legend names all six
+
+
+def test_a_companion_stands_on_its_masters_phase_of_the_combat_clock():
+    fight = add(new(), "Tony", "KH 4C", "init=2", player=True).state
+    fight = begin(add(fight, "Rex", "", "companion_of=Tony").state).state
+    drawn = clock_svg(fight)
+    labels = re.findall(r'class="l">([^<]+)<', drawn)
+    assert labels == ["To", "Re"]  # both tokens, in the master's cell
+    assert drawn.count("<li>") == 2 and "Rex" in drawn
+
+
+async def test_a_head_request_opens_no_event_stream(standin, bot, web):
+    await setup_fight(standin)
+    token = await shared(standin)
+    assert (await web.head(f"/f/{token}")).status == 200
+    head = await web.head(f"/f/{token}/events")
+    assert head.status == 405 and web.page.streams == 0 and web.page.watches == {}
+    assert (await web.get(f"/f/{token}")).status == 200  # nothing was left on the connection to misread
+
+
+# Each system: a hero's sheet and how it joins; a hidden NPC's sheet and how it is added; the NPC's numbers
+# (and what damage leaves of them), none of which the hero's sheet, the dice or the clock's phases show.
+HIDDEN_FIGHTS = {
+    "rotted-capes": (
+        "dex=1 avoidance=14 fortitude=8 stamina=200 wounds=3 plot_points=0",
+        {"roll": 14},
+        "stamina=937 avoidance=15 attack=59 damage=1d6+47",
+        {"roll": 1},
+        ("937", "932", "59", "47"),
+    ),
+    "fightin-words": (
+        "reflex=3 dex=1 weapon_skill=3 parry=2 block=1 dodge=1 weapons='arming sword:1d8'",
+        {"roll": 4},
+        "reflex=410 dex=520 strength=640 endurance=380 spirit=270 fortitude=700 weapon_skill=250 "
+        "ranged_skill=350 block=170 dodge=190 parry=230 weapons='claw:1d6'",
+        {"roll": 1},
+        ("410", "520", "640", "380", "270", "700", "250", "350", "170", "190", "230", "389", "276", "931"),
+    ),
+    "frozen-lands": (
+        "body=3 agility=3 mind=2 awareness=3 soul=2 melee=2 marksmanship=3 mobility=2 athletics=1 armour=1 "
+        "weapon=Shortsword",
+        {"roll": 4},
+        "initiative=19 damage=37 defense=14 stamina=187",
+        {},
+        ("19", "37", "14", "187"),
+    ),
+    "factions": (
+        "health=12 grit=3 weapons='sword:d6'",
+        {},
+        "str=17 agi=19 wit=18 health=47 grit=23 armour=2 size=large weapons='claw:d10, spit:d8:14'",
+        {},
+        ("17", "19", "18", "47", "23", "14"),
+    ),
+    "99-towers": (
+        "init=2 ss=2 hs=2 pa=4 pd=3 id=2 px=1 er=1 endurance=2 stun=12 lethal=6 weapons='Heavy Rifle: 7 r12'",
+        {"cards": "KH 4C"},
+        "init=21 ss=18 hs=16 pa=24 sa=28 pd=26 id=28 px=22 er=17 ir=29 endurance=19 stun=97 lethal=41 "
+        "weapons='Claws: 3+px'",
+        {},
+        ("97", "92", "41", "38"),
+    ),
+}
+WORDS = ("round", "now", "order", "results")  # the clock numbers its phases: read apart, in its own test
+
+
+def words_of(state: dict) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", " ".join(str(state[part]) for part in WORDS)))
+
+
+async def state_where(stream, seen: list[dict], shows) -> dict:
+    """The first state the stream sends that `shows` (every one read on the way kept in `seen`)."""
+    while not shows(seen[-1]):
+        seen.append(await asyncio.wait_for(next_state(stream), 3))
+    return seen[-1]
+
+
+@pytest.mark.parametrize("system", list(HIDDEN_FIGHTS))
+async def test_in_every_system_the_page_follows_a_hidden_npc_damaged_undone_and_the_end_but_never_its_numbers(
+    standin, bot, web, system
+):
+    hero, joining, npc, adding, secrets = HIDDEN_FIGHTS[system]
+    await say(standin, "gm", "/campaign setup", system=system)
+    await say(standin, "alice", "/character add", name="Hero", stats=hero)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Hero", **joining)
+    await say(standin, "gm", "/initiative add", name="Wraith", stats=npc, hidden=True, **adding)
+    await say(standin, "gm", "/initiative next")
+    token = await shared(standin)
+    stream = await web.get(f"/f/{token}/events")
+    seen = [await next_state(stream)]
+    assert "Wraith" in seen[0]["order"] and "Hero" in seen[0]["order"]
+    await say(standin, "gm", "/damage", target="Wraith", amount="5")
+    before = seen[-1]["v"]
+    damaged = await state_where(stream, seen, lambda state: state["v"] > before)
+    assert "<bdi>Wraith</bdi>" in damaged["results"].rsplit("<li>", 1)[-1]
+    await say(standin, "gm", "/encounter undo")
+    await state_where(stream, seen, lambda state: "Undid 1 action" in state["results"])
+    await say(standin, "gm", "/encounter end")
+    await (await standin.click("gm", "End the encounter")).response()
+    await state_where(stream, seen, lambda state: "The encounter is over." in state["now"])
+    stream.close()
+    page = await (await web.get(f"/f/{token}")).text()
+    main = page[page.index("<main>") : page.index('<div id="clock">')] + page[page.index('<ol id="order">') :]
+    assert "The encounter is over." in main
+    for text in [html.unescape(re.sub(r"<[^>]+>", " ", main)), *map(words_of, seen)]:
+        for number in secrets:
+            assert not re.search(rf"(?<!\d){number}(?!\d)", text), (number, text)

@@ -6,6 +6,7 @@
   if (!url || !window.EventSource) {
     return;
   }
+  var again = Number(document.documentElement.getAttribute("data-again")) || 5; // seconds
   var parts = ["title", "round", "now", "clock", "order", "results"];
   var source = new EventSource(url);
   source.addEventListener("state", function (event) {
@@ -17,6 +18,15 @@
       }
     });
     document.documentElement.setAttribute("data-version", String(shown.v));
+  });
+  // A refused reconnection (too many pages at once after the server restarted; the link revoked meanwhile)
+  // ends an EventSource for good: the page loads again a little later, and shows the fight or says why not.
+  source.addEventListener("error", function () {
+    if (source.readyState === EventSource.CLOSED) {
+      window.setTimeout(function () {
+        window.location.reload();
+      }, again * 1000);
+    }
   });
   // The link was revoked or the fight's page expired: say so, and stop asking.
   source.addEventListener("gone", function (event) {
