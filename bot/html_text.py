@@ -2,7 +2,9 @@
 
 Every character is escaped, the rules' own words included, so nothing a user typed (or a translator wrote)
 can open a tag; typed text is kept apart in a `<bdi>` so a right-to-left name cannot reorder the sentence
-around it. Discord's markup means nothing here: the rules' `**bold**` is shown as <strong>.
+around it. Discord's markup means nothing here, so the rules' own is translated: `**bold**` is shown as
+<strong>, a command or option in backticks as <code>, a die a roll dropped (`~~3~~`) struck out as <s>.
+What a user typed is never read as markup.
 """
 
 from __future__ import annotations
@@ -14,7 +16,11 @@ from rules.text import Text, pieces
 
 from . import translation
 
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_MARKUP = (
+    (re.compile(r"`([^`\n]+?)`"), r"<code>\1</code>"),
+    (re.compile(r"\*\*(.+?)\*\*"), r"<strong>\1</strong>"),
+    (re.compile(r"~~(.+?)~~"), r"<s>\1</s>"),
+)
 
 
 def html_text(text: Text | str, *, gm: bool = False) -> str:
@@ -35,4 +41,6 @@ def html_text(text: Text | str, *, gm: bool = False) -> str:
 
 
 def _words(escaped: str) -> str:
-    return _BOLD.sub(r"<strong>\1</strong>", escaped)
+    for pattern, tag in _MARKUP:
+        escaped = pattern.sub(tag, escaped)
+    return escaped

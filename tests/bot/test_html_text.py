@@ -24,3 +24,10 @@ def test_the_rules_bold_is_strong_and_a_hidden_number_is_concealed():
     )
     assert html_text(line) == "<strong>Round 2</strong> <bdi>Shade</bdi> has ? Stamina"
     assert "87" in html_text(line, gm=True)
+
+
+def test_the_rules_commands_are_code_and_dropped_dice_struck_but_typed_markup_stays_as_typed():
+    line = say("Use `/attack options:free`: {roll}", roll="4d6kh3 (5, 4, 3, ~~1~~)")
+    assert html_text(line) == "Use <code>/attack options:free</code>: 4d6kh3 (5, 4, 3, <s>1</s>)"
+    typed = say("{who} waits", who=user_text("`code` ~~gone~~"))
+    assert html_text(typed) == "<bdi>`code` ~~gone~~</bdi> waits"
