@@ -29,6 +29,11 @@ MAX_ROLLED = 1_000
 WHOLE_NUMBER = re.compile(r"[+-]?\d+")  # a die entered by hand
 
 
+# Keep or drop with a bare number reads as nearly every dice roller reads it (`4d6k3` keeps the highest
+# three, `4d6p1` drops the lowest), not as d20's dice showing that number, which left `4d6k3` at 0.
+BARE_KEEP_DROP = {"k": "h", "p": "l"}
+
+
 # d20 builds its grammar when imported, which is most of the rules' import time;
 # it is loaded on the first roll instead.
 ast = SimpleNamespace()
@@ -234,9 +239,10 @@ class _Evaluator:
         del self.naturals[start:]
         return part, found
 
-    def _select(self, selector, values, kept) -> set[int]:
+    def _select(self, selector, values, kept, bare: str | None = None) -> set[int]:
+        """The live dice `selector` picks; a bare number (`k3`) is of category `bare` when given."""
         live = [i for i, k in enumerate(kept) if k]
-        cat, num = selector.cat, selector.num
+        cat, num = selector.cat or bare, selector.num
         if cat is None:
             return {i for i in live if values[i] == num}
         if cat == "h":
@@ -253,7 +259,7 @@ class _Evaluator:
         op = operation.op
         chosen: set[int] = set()
         for selector in operation.sels:
-            chosen |= self._select(selector, values, kept)
+            chosen |= self._select(selector, values, kept, BARE_KEEP_DROP.get(op))
         if op == "k":
             kept = [k and i in chosen for i, k in enumerate(kept)]
         elif op == "p":

@@ -15,6 +15,20 @@ def test_keep_highest_shows_every_die_and_strikes_the_dropped_one():
     assert english(rolled.said) == "alice rolls `4d6kh3`: 4d6kh3 (3, 6, ~~1~~, 5) = **14**"
 
 
+@pytest.mark.parametrize(
+    ("expression", "entered", "total", "shown"),
+    [
+        ("4d6k3", (3, 6, 1, 5), 14, "(3, 6, ~~1~~, 5)"),  # as most dice rollers read it, not "the 3s"
+        ("4d6p1", (3, 6, 1, 5), 14, "(3, 6, ~~1~~, 5)"),
+        ("2d20k1", (4, 17), 17, "(~~4~~, 17)"),
+        ("4d6p<2", (1, 6, 1, 5), 11, "(~~1~~, 6, ~~1~~, 5)"),  # dice by value: a comparison
+    ],
+)
+def test_keep_or_drop_with_a_bare_number_keeps_the_highest_or_drops_the_lowest(expression, entered, total, shown):
+    rolled = roll(expression, 1, who="alice", entered=entered)
+    assert rolled.result.total == total and shown in english(rolled.said)
+
+
 def test_a_modifier_and_the_reason():
     rolled = roll("2d6+3", 1, who="bob", reason="Stealth check", entered=(2, 5))
     assert english(rolled.said) == "bob rolls `2d6+3`: 2d6 (2, 5) + 3 = **10**\nReason: Stealth check"
