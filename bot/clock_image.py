@@ -170,8 +170,7 @@ def _token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, c
 def _legend(enc: Encounter, labels: dict[str, str], holding: list) -> list[str]:
     held = {c.id for c in holding}
     names = [
-        f"{labels[c.id]} = {plain(c.name)}" + (_shown(" (holding)") if c.id in held else "")
-        for c in on_the_clock(enc)
+        f"{labels[c.id]} = {plain(c.name)}" + (_shown(" (holding)") if c.id in held else "") for c in on_the_clock(enc)
     ]
     return names + [_shown("grey: cannot act"), _shown("white ring: acting now")]
 

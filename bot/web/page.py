@@ -153,8 +153,7 @@ def clock_svg(state: Encounter) -> str:
                 parts.append(f'<text x="{cx}" y="{cy + 3}" class="more">+{len(occupants) - len(shown)}</text>')
     parts.append("</svg>")
     legend = "".join(
-        f"<li><b>{html.escape(labels[c.id])}</b> {html_text(usertext.mark(c.name))}</li>"
-        for c in on_the_clock(state)
+        f"<li><b>{html.escape(labels[c.id])}</b> {html_text(usertext.mark(c.name))}</li>" for c in on_the_clock(state)
     )
     return "".join(parts) + f'<ul class="legend">{legend}</ul>'
 

@@ -16,11 +16,11 @@ from bot.clock_image import (  # noqa: E402
     TOP,
     _font,
     _legend,
-    tokens_at,
     initials,
     plain,
     render_clock,
     token_labels,
+    tokens_at,
 )
 from rules.said import say
 from tests.rules.test_towers_helpers import add, full_fight, new  # noqa: E402
