@@ -138,6 +138,9 @@ class MessageBook:
         p = body.payload
         validate_allowed_mentions(p.get("allowed_mentions"))
         flags = int(p.get("flags") or 0) & SETTABLE_FLAGS
+        if interaction is None:
+            # Only an interaction's answers can be ephemeral: Discord shows a channel message to all.
+            flags &= ~EPHEMERAL
         if loading:
             flags |= LOADING
         msg_id = self.world.ids.next()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from .command_rules import command_set_problems
+from .form_errors import Problem
 from .payloads import (
     application_payload,
     channel_payload,
@@ -15,7 +17,16 @@ from .payloads import (
     user_payload,
 )
 from .records import RecordedMessage
-from .rest_core import HTTPFailure, RestCall, Router, error, json_response, no_content, not_found
+from .rest_core import (
+    HTTPFailure,
+    RestCall,
+    Router,
+    error,
+    invalid_form_body,
+    json_response,
+    no_content,
+    not_found,
+)
 from .snowflakes import iso_time
 from .world import Channel, Guild
 
@@ -75,7 +86,7 @@ async def create_dm(call: RestCall) -> web.Response:
     body = await call.json()
     user = call.standin.world.users.get(int(body.get("recipient_id") or 0))
     if user is None:
-        raise HTTPFailure(error(400, 50035, "Invalid Form Body: recipient_id"))
+        raise HTTPFailure(invalid_form_body([Problem("recipient_id", "Unknown user")]))
     return json_response(channel_payload(call.standin.world.dm_channel(user), world=call.standin.world))
 
 
@@ -101,10 +112,19 @@ async def get_gateway_bot(call: RestCall) -> web.Response:
 
 
 # -- command sync --------------------------------------------------------------
+async def _command_set(call: RestCall) -> list:
+    """The commands of a bulk overwrite, held to Discord's rules for registering them."""
+    commands = await call.json()
+    problems = command_set_problems(commands)
+    if problems:
+        raise HTTPFailure(invalid_form_body(problems))
+    return commands
+
+
 @route("PUT", "/applications/{application_id}/commands")
 async def put_global_commands(call: RestCall) -> web.Response:
     _check_app(call)
-    return json_response(call.standin.commands.replace(None, await call.json()))
+    return json_response(call.standin.commands.replace(None, await _command_set(call)))
 
 
 @route("GET", "/applications/{application_id}/commands")
@@ -117,7 +137,7 @@ async def get_global_commands(call: RestCall) -> web.Response:
 async def put_guild_commands(call: RestCall) -> web.Response:
     _check_app(call)
     guild = _commands_guild(call)
-    return json_response(call.standin.commands.replace(guild.id, await call.json()))
+    return json_response(call.standin.commands.replace(guild.id, await _command_set(call)))
 
 
 @route("GET", "/applications/{application_id}/guilds/{guild_id}/commands")

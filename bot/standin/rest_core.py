@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import BodyPartReader, web
 
+from .form_errors import INVALID_FORM_BODY, Problem, errors_tree
 from .messages import MessageBody, UploadedFile
 
 if TYPE_CHECKING:
@@ -28,8 +29,16 @@ def no_content() -> web.Response:
     return web.Response(status=204)
 
 
-def error(status: int, code: int, message: str) -> web.Response:
-    return json_response({"message": message, "code": code}, status=status)
+def error(status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> web.Response:
+    body: dict[str, Any] = {"message": message, "code": code}
+    if errors:
+        body["errors"] = errors
+    return json_response(body, status=status)
+
+
+def invalid_form_body(problems: list[Problem]) -> web.Response:
+    """Discord's 400 for a body it will not take, each problem under its field."""
+    return error(400, INVALID_FORM_BODY, "Invalid Form Body", errors_tree(problems))
 
 
 def not_found(what: str, code: int) -> web.Response:
@@ -55,7 +64,7 @@ class RestCall:
         try:
             return int(self.params[name])
         except ValueError:
-            raise HTTPFailure(error(400, 50035, f"Invalid Form Body: {name} is not snowflake")) from None
+            raise HTTPFailure(invalid_form_body([Problem(name, "Value is not snowflake.")])) from None
 
     @property
     def query(self) -> Any:

@@ -9,12 +9,15 @@ from typing import Any
 from aiohttp import web
 
 from . import interactions as ix
+from .command_rules import STRING, choice_problems
+from .form_errors import Problem, under
 from .interactions import InteractionHandle
 from .messages import MessageBody
 from .modals import modal_problems
 from .records import CHAT_INPUT_COMMAND, EPHEMERAL, RecordedMessage
 from .rest import router
-from .rest_core import HTTPFailure, RestCall, error, json_response, no_content, not_found
+from .rest_core import HTTPFailure, RestCall, error, invalid_form_body, json_response, no_content, not_found
+from .validation import message_problems
 
 route = router.route
 
@@ -57,36 +60,53 @@ def _callback_message(call: RestCall, handle: InteractionHandle, kind: int, body
             standin.edit_message(handle.source_message, body)
 
 
+def _focused_type(options: list[dict[str, Any]]) -> int | None:
+    """The type of the option a user is typing into, in an autocomplete interaction's options."""
+    for option in options:
+        if option.get("focused"):
+            return option.get("type")
+        found = _focused_type(option.get("options") or [])
+        if found is not None:
+            return found
+    return None
+
+
+def _callback_problems(handle: InteractionHandle, kind: int, body: MessageBody) -> list[Problem]:
+    """Why Discord would refuse this answer to this interaction; [] if it would take it."""
+    data: dict[str, Any] = body.payload.get("data") or {}
+    if kind not in ALLOWED_CALLBACKS.get(handle.type, set()):
+        return [Problem("type", f"Callback type {kind} is not allowed for interaction type {handle.type}.")]
+    if kind in (ix.CHANNEL_MESSAGE, ix.UPDATE_MESSAGE):
+        return under("data", message_problems(MessageBody(data, body.files)))
+    if kind == ix.MODAL:
+        problem = modal_problems(data)
+        return [Problem("data", problem)] if problem else []
+    if kind == ix.AUTOCOMPLETE_RESULT:
+        option_type = _focused_type(handle.payload["data"].get("options") or []) or STRING
+        return choice_problems("data.choices", data.get("choices") or [], option_type)
+    return []
+
+
 @route("POST", "/interactions/{interaction_id}/{token}/callback")
 async def interaction_callback(call: RestCall) -> web.Response:
     standin = call.standin
     handle = standin.interactions_by_id.get(call.int_param("interaction_id"))
     if handle is None or handle.token != call.params["token"]:
         return not_found("interaction", 10062)
+    if time.monotonic() - handle.created > standin.interaction_callback_seconds:
+        # Discord waits 3 seconds for the first answer; after that the interaction is gone.
+        return not_found("interaction", 10062)
     if handle.callbacks:
         return error(400, 40060, "Interaction has already been acknowledged.")
     body = await call.body()
     kind = int(body.payload.get("type", 0))
     data: dict[str, Any] = body.payload.get("data") or {}
-    if kind not in ALLOWED_CALLBACKS.get(handle.type, set()):
-        return error(
-            400, 50035, f"Invalid Form Body: callback type {kind} not allowed for interaction type {handle.type}"
-        )
-    if kind == ix.MODAL:
-        problem = modal_problems(data)
-        if problem:
-            return error(400, 50035, f"Invalid Form Body: {problem}")
+    problems = _callback_problems(handle, kind, body)
+    if problems:
+        return invalid_form_body(problems)
     _callback_message(call, handle, kind, MessageBody(data, body.files))
     if kind == ix.AUTOCOMPLETE_RESULT:
-        choices = data.get("choices") or []
-        if len(choices) > 25:
-            return error(400, 50035, "Invalid Form Body: more than 25 autocomplete choices")
-        for index, choice in enumerate(choices):
-            # Discord's documentation: a choice's name is 1-100 characters, a string value at most 100.
-            name, value = choice.get("name", ""), choice.get("value")
-            if not 1 <= len(name) <= 100 or (isinstance(value, str) and len(value) > 100):
-                return error(400, 50035, f"Invalid Form Body: choices[{index}] must be 1-100 characters")
-        handle.choices_result = choices
+        handle.choices_result = data.get("choices") or []
     elif kind == ix.MODAL:
         handle.modal = data
     handle.record_callback(kind, data)

@@ -21,6 +21,7 @@ from .actions import ChannelRef, NoBotSession, UserActions
 from .commands import CommandRegistry
 from .contract import Violation, contract, marks_in
 from .faults import Fault, FaultInjector
+from .form_errors import Problem
 from .gateway import Gateway, GatewaySession
 from .interactions import InteractionHandle
 from .mentions import AllowedMentionsError
@@ -29,8 +30,8 @@ from .payloads import channel_payload, member_payload
 from .ratelimits import RateLimiter, RateLimits
 from .records import RecordedAttachment, RecordedMessage
 from .rest import bot_routes_need_auth, router
-from .rest_core import API_PREFIX, HTTPFailure, RestCall, error
-from .validation import message_problems
+from .rest_core import API_PREFIX, HTTPFailure, RestCall, error, invalid_form_body
+from .validation import is_empty, message_problems
 from .waiting import Notifier
 from .world import Channel, Guild, World, default_world
 
@@ -41,6 +42,8 @@ __all__ = ["NoBotSession", "StandIn"]
 
 # How long an interaction's token opens its webhook (followups, edits), as on Discord.
 INTERACTION_TOKEN_SECONDS = 15 * 60
+# How long Discord waits for the first answer (the callback) to an interaction.
+INTERACTION_CALLBACK_SECONDS = 3.0
 
 
 class StandIn(UserActions):
@@ -61,10 +64,12 @@ class StandIn(UserActions):
         host: str = "127.0.0.1",
         rate_limits: RateLimits | None = None,
         interaction_token_seconds: float = INTERACTION_TOKEN_SECONDS,
+        interaction_callback_seconds: float = INTERACTION_CALLBACK_SECONDS,
     ) -> None:
         self.world = world or default_world()
         self.token = token
         self.interaction_token_seconds = interaction_token_seconds
+        self.interaction_callback_seconds = interaction_callback_seconds
         self.host = host
         self.port: int | None = None
         self.notifier = Notifier()
@@ -186,7 +191,7 @@ class StandIn(UserActions):
         except HTTPFailure as failure:
             return failure.response
         except AllowedMentionsError as exc:
-            return error(400, 50035, f"Invalid Form Body: allowed_mentions: {exc}")
+            return invalid_form_body([Problem("allowed_mentions", str(exc))])
 
     async def _unknown(self, request: web.Request) -> web.Response:
         self.unknown_routes.append((request.method, request.path))
@@ -213,10 +218,11 @@ class StandIn(UserActions):
 
     # -- bot-authored messages (shared by channel and webhook routes) ----------
     def _check(self, body: MessageBody, *, creating: bool) -> None:
-        problem = message_problems(body, creating=creating)
-        if problem:
-            code = 50006 if problem.startswith("Cannot send an empty") else 50035
-            raise HTTPFailure(error(400, code, problem if code == 50006 else f"Invalid Form Body: {problem}"))
+        problems = message_problems(body)
+        if problems:
+            raise HTTPFailure(invalid_form_body(problems))
+        if creating and is_empty(body):
+            raise HTTPFailure(error(400, 50006, "Cannot send an empty message"))
 
     def create_bot_message(
         self,
@@ -228,7 +234,18 @@ class StandIn(UserActions):
         type: int = 0,
     ) -> RecordedMessage:
         self._check(body, creating=True)
+        self._check_reference(channel, body)
         return self.book.create(channel, self.world.bot.id, body, interaction=interaction, followup=followup, type=type)
+
+    def _check_reference(self, channel: Channel, body: MessageBody) -> None:
+        """A reply names a message the channel shows, unless it asks Discord not to mind."""
+        ref = body.payload.get("message_reference") or {}
+        if not ref.get("message_id") or ref.get("fail_if_not_exists") is False:
+            return
+        target = self.book.get(int(ref["message_id"]))
+        in_channel = int(ref.get("channel_id") or channel.id)
+        if target is None or target.deleted or target.ephemeral or target.channel_id != in_channel:
+            raise HTTPFailure(invalid_form_body([Problem("message_reference", "Unknown message")]))
 
     def edit_message(self, msg: RecordedMessage, body: MessageBody) -> RecordedMessage:
         self._check(body, creating=False)

@@ -1,70 +1,99 @@
 """Discord's message limits, so a bot bug that production would answer with HTTP 400
-also fails against the stand-in (https://discord.com/developers/docs/resources/message#create-message)."""
+also fails against the stand-in (https://discord.com/developers/docs/resources/message#create-message,
+https://discord.com/developers/docs/resources/message#embed-object-embed-limits)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from .components import component_problems
+from .form_errors import Problem
 from .messages import MessageBody
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
-MAX_EMBED_TOTAL = 6000
+MAX_EMBED_TOTAL = 6000  # every embed of a message together
 MAX_FILES = 10
 MAX_FILE_BYTES = 10 * 1024 * 1024
-MAX_ACTION_ROWS = 5
 EMBED_LIMITS = {"title": 256, "description": 4096}
+COMPONENTS_V2 = 1 << 15
 
 
-def _embed_problems(i: int, embed: dict[str, Any]) -> list[str]:
+def _embed_problems(i: int, embed: dict[str, Any]) -> list[Problem]:
     problems = []
-    total = 0
     for key, limit in EMBED_LIMITS.items():
-        text = embed.get(key) or ""
-        total += len(text)
-        if len(text) > limit:
-            problems.append(f"embeds[{i}].{key} is longer than {limit}")
+        if len(embed.get(key) or "") > limit:
+            problems.append(Problem(f"embeds.{i}.{key}", f"Must be {limit} or fewer in length."))
     fields = embed.get("fields") or []
     if len(fields) > 25:
-        problems.append(f"embeds[{i}] has more than 25 fields")
+        problems.append(Problem(f"embeds.{i}.fields", "Must be 25 or fewer in length."))
     for j, f in enumerate(fields):
-        if not f.get("name") or not f.get("value"):
-            problems.append(f"embeds[{i}].fields[{j}] needs a non-empty name and value")
-        if len(f.get("name") or "") > 256 or len(f.get("value") or "") > 1024:
-            problems.append(f"embeds[{i}].fields[{j}] name/value too long (256/1024)")
-        total += len(f.get("name") or "") + len(f.get("value") or "")
-    footer = (embed.get("footer") or {}).get("text") or ""
-    author = (embed.get("author") or {}).get("name") or ""
-    if len(footer) > 2048:
-        problems.append(f"embeds[{i}].footer.text is longer than 2048")
-    if len(author) > 256:
-        problems.append(f"embeds[{i}].author.name is longer than 256")
-    total += len(footer) + len(author)
-    if total > MAX_EMBED_TOTAL:
-        problems.append(f"embeds[{i}] has more than {MAX_EMBED_TOTAL} characters in total")
+        for key, limit in (("name", 256), ("value", 1024)):
+            if not 1 <= len(f.get(key) or "") <= limit:
+                problems.append(Problem(f"embeds.{i}.fields.{j}.{key}", f"Must be between 1 and {limit} in length."))
+    if len(_footer(embed)) > 2048:
+        problems.append(Problem(f"embeds.{i}.footer.text", "Must be 2048 or fewer in length."))
+    if len(_author(embed)) > 256:
+        problems.append(Problem(f"embeds.{i}.author.name", "Must be 256 or fewer in length."))
     return problems
 
 
-def message_problems(body: MessageBody, *, creating: bool) -> str | None:
-    """None if Discord would accept the message, else the reason it would not."""
+def _footer(embed: dict[str, Any]) -> str:
+    return (embed.get("footer") or {}).get("text") or ""
+
+
+def _author(embed: dict[str, Any]) -> str:
+    return (embed.get("author") or {}).get("name") or ""
+
+
+def embed_characters(embed: dict[str, Any]) -> int:
+    """What counts towards the 6000: title, description, field names and values, footer text, author name."""
+    fields = embed.get("fields") or []
+    return (
+        len(embed.get("title") or "")
+        + len(embed.get("description") or "")
+        + sum(len(f.get("name") or "") + len(f.get("value") or "") for f in fields)
+        + len(_footer(embed))
+        + len(_author(embed))
+    )
+
+
+def message_problems(body: MessageBody) -> list[Problem]:
+    """Why Discord would refuse the message; [] if it would accept it."""
     p = body.payload
     problems = []
     content = p.get("content") or ""
     embeds = p.get("embeds") or []
     if len(content) > MAX_CONTENT:
-        problems.append(f"content is {len(content)} characters, more than {MAX_CONTENT}")
+        problems.append(Problem("content", f"Must be {MAX_CONTENT} or fewer in length."))
     if len(embeds) > MAX_EMBEDS:
-        problems.append(f"more than {MAX_EMBEDS} embeds")
+        problems.append(Problem("embeds", f"Must be {MAX_EMBEDS} or fewer in length."))
     for i, embed in enumerate(embeds):
         problems.extend(_embed_problems(i, embed))
+    if sum(embed_characters(e) for e in embeds) > MAX_EMBED_TOTAL:
+        problems.append(Problem("embeds", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}"))
     components = p.get("components") or []
-    if not (p.get("flags") or 0) & (1 << 15) and len(components) > MAX_ACTION_ROWS:
-        problems.append(f"more than {MAX_ACTION_ROWS} action rows")
+    if (p.get("flags") or 0) & COMPONENTS_V2:
+        if content or embeds:
+            problems.append(Problem("content", "Cannot send content or embeds with the components-v2 flag."))
+    else:
+        problems.extend(component_problems(components))
     if len(body.files) > MAX_FILES:
-        problems.append(f"more than {MAX_FILES} files")
+        problems.append(Problem("files", f"Must be {MAX_FILES} or fewer in length."))
     for f in body.files:
         if len(f.data) > MAX_FILE_BYTES:
-            problems.append(f"file {f.filename} is larger than {MAX_FILE_BYTES} bytes")
-    if creating and not (content or embeds or components or body.files or p.get("sticker_ids") or p.get("poll")):
-        return "Cannot send an empty message"
-    return "; ".join(problems) or None
+            problems.append(Problem(f"files.{f.index}", f"File cannot be larger than {MAX_FILE_BYTES} bytes."))
+    return problems
+
+
+def is_empty(body: MessageBody) -> bool:
+    """A new message with nothing in it, which Discord refuses with 50006."""
+    p = body.payload
+    return not (
+        p.get("content")
+        or p.get("embeds")
+        or p.get("components")
+        or body.files
+        or p.get("sticker_ids")
+        or p.get("poll")
+    )

@@ -78,20 +78,33 @@ async def test_post_list_edit_delete_and_legacy_pins(standin, http) -> None:
     assert standin.typing == [channel.id]
 
 
+def refusal(body: dict) -> str:
+    """Discord's error answer as one line: its message, then each field's reasons (``embeds.0.title: …``)."""
+
+    def walk(node: dict, where: str) -> list[str]:
+        found = [f"{where}: {e['message']}" for e in node.get("_errors", [])]
+        for key, child in node.items():
+            if key != "_errors":
+                found += walk(child, f"{where}.{key}" if where else key)
+        return found
+
+    return "; ".join([body["message"], *walk(body.get("errors") or {}, "")])
+
+
 @pytest.mark.parametrize(
     "payload, fragment",
     [
         ({"content": ""}, "Cannot send an empty message"),
-        ({"content": "x" * 2001}, "more than 2000"),
-        ({"embeds": [{"title": "t" * 257}]}, "title is longer than 256"),
-        ({"embeds": [{"fields": [{"name": "a", "value": ""}]}]}, "non-empty name and value"),
+        ({"content": "x" * 2001}, "content: Must be 2000 or fewer"),
+        ({"embeds": [{"title": "t" * 257}]}, "embeds.0.title: Must be 256 or fewer"),
+        ({"embeds": [{"fields": [{"name": "a", "value": ""}]}]}, "embeds.0.fields.0.value: Must be between 1"),
         ({"content": "hi", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}, "mutually exclusive"),
     ],
 )
 @pytest.mark.outside_contract
 async def test_discord_limits_are_enforced(standin, http, payload, fragment) -> None:
     status, body = await post(http, standin, standin.world.channel("combat").id, payload)
-    assert status == 400 and fragment in body["message"]
+    assert status == 400 and fragment in refusal(body)
     assert standin.rejected and standin.rejected[-1][2] == 400
 
 

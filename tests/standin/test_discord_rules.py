@@ -1,0 +1,235 @@
+"""Rules Discord holds the bot's requests to, which the stand-in enforces alike: a message's components
+and embeds, command registration, the answers to an interaction and its time, replies."""
+
+from __future__ import annotations
+
+import aiohttp
+import pytest
+
+from bot.standin import StandIn
+from bot.standin.command_rules import choice_problems, command_characters, command_set_problems
+from bot.standin.components import component_problems
+from bot.standin.form_errors import Problem, errors_tree
+from bot.standin.messages import MessageBody
+from bot.standin.validation import message_problems
+
+from .probe_bot import ProbeBot
+from .test_rest_routes import api, post, refusal
+
+
+@pytest.fixture
+async def http(standin):
+    headers = {"Authorization": f"Bot {standin.token}"}
+    async with aiohttp.ClientSession(base_url=standin.base_url, headers=headers) as session:
+        yield session
+
+
+def button(custom_id: str = "b", label: str = "Go", **more) -> dict:
+    return {"type": 2, "style": 1, "custom_id": custom_id, "label": label, **more}
+
+
+def select(custom_id: str = "s", options: int = 2, **more) -> dict:
+    opts = [{"label": f"o{i}", "value": str(i)} for i in range(options)]
+    return {"type": 3, "custom_id": custom_id, "options": opts, **more}
+
+
+def row(*components: dict) -> dict:
+    return {"type": 1, "components": list(components)}
+
+
+def paths(problems: list[Problem]) -> list[str]:
+    return [str(p) for p in problems]
+
+
+def test_errors_are_filed_under_their_fields_as_discord_does() -> None:
+    tree = errors_tree([Problem("embeds.0.title", "Too long."), Problem("content", "Too long.")])
+    assert tree == {
+        "embeds": {"0": {"title": {"_errors": [{"code": "BASE_TYPE_INVALID", "message": "Too long."}]}}},
+        "content": {"_errors": [{"code": "BASE_TYPE_INVALID", "message": "Too long."}]},
+    }
+
+
+@pytest.mark.parametrize(
+    "components, problem",
+    [
+        ([row(button("a"), button("a", "Again"))], "components: Component custom id cannot be duplicated"),
+        ([row(button("a")), row(select("a"))], "components: Component custom id cannot be duplicated"),
+        ([row(*(button(str(i)) for i in range(6)))], "components.0.components: Must be between 1 and 5"),
+        ([row()], "components.0.components: Must be between 1 and 5"),
+        ([row(button(str(i))) for i in range(6)], "components: Must be 5 or fewer"),
+        ([row(button("x" * 101))], "components.0.components.0.custom_id: Must be between 1 and 100"),
+        ([row(button("b", "L" * 81))], "components.0.components.0.label: Must be between 0 and 80"),
+        ([row(button("b", ""))], "components.0.components.0: A button needs a label or an emoji."),
+        ([row(button("b", style=5))], "components.0.components.0: A link button needs a url"),
+        ([row(select(), button())], "components.0.components: A select menu must be alone"),
+        ([row(select(options=0))], "components.0.components.0.options: Must be between 1 and 25"),
+        ([row(select(options=26))], "components.0.components.0.options: Must be between 1 and 25"),
+        ([row(select(max_values=3))], "components.0.components.0.max_values: Must be less than or equal to the"),
+        ([row(select(min_values=2, max_values=1))], "components.0.components.0.min_values: Must be less than"),
+        ([row(select(placeholder="p" * 151))], "components.0.components.0.placeholder: Must be between 0 and 150"),
+        (
+            [row(select(options=1) | {"options": [{"label": "L" * 101, "value": "0"}]})],
+            "components.0.components.0.options.0.label: Must be between 1 and 100",
+        ),
+        (
+            [row(select(options=1) | {"options": [{"label": "a", "value": "0", "description": "d" * 101}]})],
+            "components.0.components.0.options.0.description: Must be between 0 and 100",
+        ),
+        (
+            [row(select() | {"options": [{"label": "a", "value": "0"}, {"label": "b", "value": "0"}]})],
+            "components.0.components.0.options: Select option values must be unique.",
+        ),
+    ],
+)
+def test_components_discord_would_refuse(components, problem) -> None:
+    found = paths(component_problems(components))
+    assert any(p.startswith(problem) for p in found), found
+
+
+def test_components_discord_takes() -> None:
+    link = {"type": 2, "style": 5, "label": "Docs", "url": "https://example.com"}
+    components = [row(button("a"), button("b"), link), row(select("s", options=25, max_values=25, placeholder="p"))]
+    assert component_problems(components) == []
+
+
+def test_the_6000_characters_are_counted_over_every_embed_of_a_message() -> None:
+    # Each embed is well under 6000 on its own; together they are not.
+    embeds = [{"description": "d" * 4000, "footer": {"text": "f"}}, {"description": "d" * 2000}]
+    (problem,) = message_problems(MessageBody({"embeds": embeds}))
+    assert str(problem) == "embeds: Embed size exceeds maximum size of 6000"
+    fields = [{"name": "n" * 256, "value": "v" * 1024}] * 4
+    assert message_problems(MessageBody({"embeds": [{"fields": fields, "author": {"name": "a" * 256}}]})) == []
+    too_many = [{"fields": fields, "author": {"name": "a" * 256}, "title": "t" * 256}] * 2
+    assert paths(message_problems(MessageBody({"embeds": too_many}))) == [
+        "embeds: Embed size exceeds maximum size of 6000"
+    ]
+
+
+def command(name: str = "roll", *options: dict, **more) -> dict:
+    return {"name": name, "description": "Roll dice", "type": 1, "options": list(options), **more}
+
+
+def option(name: str, type: int = 3, **more) -> dict:
+    return {"name": name, "description": "An option", "type": type, **more}
+
+
+@pytest.mark.parametrize(
+    "commands, problem",
+    [
+        ([command("Roll")], "0.name: Command name is invalid"),
+        ([command("roll dice")], "0.name: Command name is invalid"),
+        ([command("x" * 33)], "0.name: Must be between 1 and 32"),
+        ([command("roll", description="")], "0.description: Must be between 1 and 100"),
+        ([command("roll", description="d" * 101)], "0.description: Must be between 1 and 100"),
+        ([command("roll"), command("roll")], "Application command names must be unique"),
+        ([command("roll", *(option(f"o{i}") for i in range(26)))], "0.options: Must be 25 or fewer"),
+        ([command("roll", option("a"), option("a"))], "0.options: Option names must be unique"),
+        ([command("roll", option("Dice"))], "0.options.0.name: Command name is invalid"),
+        ([command("roll", option("dice", description=""))], "0.options.0.description: Must be between 1 and 100"),
+        (
+            [command("roll", option("a"), option("b", required=True))],
+            "0.options.1.required: Required options must be placed before non-required options",
+        ),
+        (
+            [command("roll", option("a", autocomplete=True, choices=[{"name": "x", "value": "x"}]))],
+            "0.options.0.autocomplete: Autocomplete cannot be set with choices",
+        ),
+        (
+            [command("roll", option("a", choices=[{"name": str(i), "value": str(i)} for i in range(26)]))],
+            "0.options.0.choices: Must be 25 or fewer",
+        ),
+        (
+            [command("roll", option("a", choices=[{"name": "x" * 101, "value": "x"}]))],
+            "0.options.0.choices.0.name: Must be between 1 and 100",
+        ),
+        (
+            [command("roll", option("a", type=4, choices=[{"name": "x", "value": "1"}]))],
+            "0.options.0.choices.0.value: Not a valid value for an option of type 4",
+        ),
+        ([command("roll", option("sub", 1), option("a"))], "0.options: Subcommands cannot be mixed"),
+        (
+            [command("roll", option("sub", 1, options=[option("grp", 2)]))],
+            "0.options.0.options.0.type: A subcommand group sits at the top",
+        ),
+        (
+            [
+                command(
+                    "gm",
+                    *(option(f"s{i}", 1, options=[option(n, description="d" * 100) for n in "ab"]) for i in range(25)),
+                )
+            ],
+            "0: Command exceeds maximum size (4000)",
+        ),
+    ],
+)
+def test_command_sets_discord_would_refuse(commands, problem) -> None:
+    found = paths(command_set_problems(commands))
+    assert any(p.startswith(problem) for p in found), found
+
+
+def test_command_sets_discord_takes() -> None:
+    sub = option("add", 1, options=[option("name", required=True), option("count", 4, min_value=1, max_value=9)])
+    group = option("monster", 2, options=[sub])
+    commands = [command("gm", group), command("roll", option("dice", autocomplete=True)), {"name": "Sheet", "type": 2}]
+    assert command_set_problems(commands) == []
+
+
+def test_the_4000_characters_are_counted_in_each_locale() -> None:
+    cmd = command("roll", option("dice", description="d" * 90, description_localizations={"de": "D" * 100}))
+    assert command_characters(cmd) == len("roll") + len("Roll dice") + len("dice") + 100
+
+
+def test_autocomplete_choices_match_the_options_type() -> None:
+    assert choice_problems("data.choices", [{"name": "Orc", "value": "orc"}], 3) == []
+    assert choice_problems("data.choices", [{"name": "Three", "value": 3}], 4) == []
+    assert paths(choice_problems("data.choices", [{"name": "Three", "value": "3"}], 4)) == [
+        "data.choices.0.value: Not a valid value for an option of type 4."
+    ]
+    assert paths(choice_problems("data.choices", [{"name": "Orc", "value": "o" * 101}], 3)) == [
+        "data.choices.0.value: Not a valid value for an option of type 3."
+    ]
+
+
+@pytest.mark.outside_contract  # the command set breaks Discord's API description on purpose
+async def test_a_command_set_discord_would_refuse_is_answered_with_its_400(standin: StandIn, http) -> None:
+    path = api(standin, f"/applications/{standin.world.application_id}/commands")
+    async with http.put(path, json=[command("Roll")]) as resp:
+        assert resp.status == 400
+        body = await resp.json()
+    assert body["code"] == 50035 and body["message"] == "Invalid Form Body"
+    assert refusal(body) == "Invalid Form Body; 0.name: Command name is invalid"
+    assert not standin.commands.is_synced(None)
+
+
+async def test_components_discord_would_refuse_are_answered_with_a_400(standin: StandIn, http) -> None:
+    channel = standin.world.channel("combat")
+    status, body = await post(http, standin, channel.id, {"content": "hi", "components": [row(button(), button())]})
+    assert status == 400 and body["code"] == 50035
+    assert refusal(body) == "Invalid Form Body; components: Component custom id cannot be duplicated"
+    assert standin.messages(channel) == []
+
+
+async def test_a_reply_to_a_message_the_channel_does_not_show_is_refused(standin: StandIn, http) -> None:
+    channel = standin.world.channel("combat")
+    reply = {"content": "hi", "message_reference": {"message_id": "12345"}}
+    status, body = await post(http, standin, channel.id, reply)
+    assert status == 400 and refusal(body) == "Invalid Form Body; message_reference: Unknown message"
+    lenient = {"content": "hi", "message_reference": {"message_id": "12345", "fail_if_not_exists": False}}
+    status, _ = await post(http, standin, channel.id, lenient)
+    assert status == 200
+
+
+async def test_an_answer_after_three_seconds_finds_the_interaction_gone(standin: StandIn, bot: ProbeBot) -> None:
+    standin.interaction_callback_seconds = 0.0  # every answer comes too late
+    handle = await standin.invoke("alice", "/probe ping")
+    await standin.wait_for(lambda: any("/callback" in r[1] for r in standin.rejected) or None)
+    method, _, status, text = standin.rejected[-1]
+    assert (method, status) == ("POST", 404) and '"code": 10062' in text
+    assert handle.callbacks == []
+
+
+async def test_a_channel_message_is_never_ephemeral(standin: StandIn, http) -> None:
+    channel = standin.world.channel("combat")
+    status, sent = await post(http, standin, channel.id, {"content": "for all", "flags": 64})
+    assert status == 200 and not sent["flags"] & 64
+    assert [m.content for m in standin.messages(channel, include_ephemeral=False)] == ["for all"]
