@@ -174,6 +174,16 @@ async def run(
 # waiting for its channel's lock by then (a burst of commands in one channel) is
 # acknowledged first, privately, so a refusal can still be private too.
 ANSWER_WITHIN_SECONDS = 2.0
+# Discord's 3 seconds run from the moment its id carries, not from when the event reached this process
+# (a busy event loop reads the gateway late). A host clock ahead of Discord's would make every
+# interaction look old, so no more than this much of its age is believed.
+TRUSTED_AGE_SECONDS = 1.5
+
+
+def age_of(interaction: discord.Interaction) -> float:
+    """How long ago Discord created the interaction, as far as it is believed (0 to TRUSTED_AGE_SECONDS)."""
+    age = (discord.utils.utcnow() - discord.utils.snowflake_time(interaction.id)).total_seconds()
+    return min(max(age, 0.0), TRUSTED_AGE_SECONDS)
 
 
 async def _run(
@@ -284,7 +294,8 @@ async def show_gm(interaction: discord.Interaction, result: Result) -> None:
 
 async def in_time(interaction: discord.Interaction, work: Awaitable[T], within: float | None = None) -> tuple[T, bool]:
     """``work``'s result, and whether the interaction was acknowledged privately first
-    because ``work`` was not done within ``within`` seconds.
+    because ``work`` was not done within ``within`` seconds, nor by ANSWER_WITHIN_SECONDS after
+    Discord created the interaction.
 
     The work runs in this task, not one of its own: a timer starts the acknowledgement only if
     it is needed. Either way the acknowledgement is over before this returns or raises, so
@@ -294,7 +305,7 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], within: 
     def defer() -> None:
         deferring.append(asyncio.ensure_future(_defer(interaction)))
 
-    within = ANSWER_WITHIN_SECONDS if within is None else within
+    within = min(ANSWER_WITHIN_SECONDS if within is None else within, ANSWER_WITHIN_SECONDS - age_of(interaction))
     timer = asyncio.get_running_loop().call_later(max(0.0, within), defer)
     try:
         result = await work

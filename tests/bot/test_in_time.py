@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
+import discord
 import pytest
 
-from bot.interact import in_time
+from bot.interact import ANSWER_WITHIN_SECONDS, TRUSTED_AGE_SECONDS, in_time
+
+
+def snowflake(seconds_ago: float) -> int:
+    """An id stamped as Discord stamps an interaction's, `seconds_ago` before now."""
+    return discord.utils.time_snowflake(discord.utils.utcnow()) - (int(seconds_ago * 1000) << 22)
 
 
 class Response:
     def __init__(self, seconds: float = 0.0) -> None:
         self.seconds = seconds
         self.deferrals: list[tuple[bool, bool]] = []
+        self.deferred_at: list[float] = []
         self.done = False
 
     async def defer(self, *, ephemeral: bool, thinking: bool) -> None:
+        self.deferred_at.append(time.monotonic())
         await asyncio.sleep(self.seconds)
         self.deferrals.append((ephemeral, thinking))
         self.done = True
@@ -24,8 +33,9 @@ class Response:
 class Interaction:
     channel_id = 1
 
-    def __init__(self, seconds: float = 0.0) -> None:
+    def __init__(self, seconds: float = 0.0, *, created_ago: float = 0.0) -> None:
         self.response = Response(seconds)
+        self.id = snowflake(created_ago)
 
 
 async def work(seconds: float, value: str = "done") -> str:
@@ -65,3 +75,17 @@ async def test_a_failure_after_the_acknowledgement_began_waits_for_it() -> None:
     with pytest.raises(ValueError, match="refused"):
         await in_time(interaction, failing(), 0.01)  # type: ignore[arg-type]
     assert interaction.response.deferrals == [(True, True)]
+
+
+@pytest.mark.parametrize(("created_ago", "waited"), [(1.0, 1.0), (60.0, TRUSTED_AGE_SECONDS)])
+async def test_discords_seconds_count_from_the_interactions_id_not_from_its_arrival(created_ago, waited) -> None:
+    # An interaction the gateway delivered late has less than the full time left; a clock far ahead of
+    # Discord's (60 s) is believed only so far, so a quick command is still answered directly.
+    interaction = Interaction(created_ago=created_ago)
+    started = time.monotonic()
+    assert await in_time(interaction, work(ANSWER_WITHIN_SECONDS), None) == ("done", True)  # type: ignore[arg-type]
+    assert interaction.response.deferrals == [(True, True)]
+    took = interaction.response.deferred_at[0] - started
+    assert ANSWER_WITHIN_SECONDS - waited - 0.05 < took < ANSWER_WITHIN_SECONDS - waited + 0.4
+    quick = Interaction(created_ago=created_ago)
+    assert await in_time(quick, work(0.05), None) == ("done", False)  # type: ignore[arg-type]
