@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ..actions import Action
 from ..errors import InvalidInput, NotYourTurn
 from ..model import Encounter, Event, TurnState, Value
-from ..said import EMPTY, say, seq
+from ..said import EMPTY, say, say_plural, seq
 from ..text import Text
 from .base import (
     MAX_STEPS,
@@ -24,6 +24,7 @@ from .base import (
     TurnStructure,
     Waiting,
     end_turns,
+    join_names,
     settle_latecomer,
     start_turn,
     state_of,
@@ -222,19 +223,40 @@ class Clock(TurnStructure):
         entry = self.entry(enc, cid)
         if cost < 0:
             raise InvalidInput(say("An action cannot cost fewer than {n} phases.", n=0))
+        names = self._moving(system, enc, cid)
+        who = join_names(names)
         if cost == 0:
             entry = entry.moved(state.phase, back=state.backs + 1)
             enc = enc.but(turns=state.but(backs=state.backs + 1))
-            text = say("{who} goes to the back of phase {phase}", who=enc.get(cid).name, phase=state.phase)
+            text = say_plural(
+                "{who} goes to the back of phase {phase}",
+                "{who} go to the back of phase {phase}",
+                len(names),
+                who=who,
+                phase=state.phase,
+            )
         else:
             entry = entry.moved(state.phase + cost)
-            text = say("{who} next acts in phase {phase}", who=enc.get(cid).name, phase=state.phase + cost)
+            text = say_plural(
+                "{who} next acts in phase {phase}",
+                "{who} next act in phase {phase}",
+                len(names),
+                who=who,
+                phase=state.phase + cost,
+            )
         enc = self._with_entry(enc, entry)
         events = [Event(kind="info", text=seq(what, ": ", text, ".") if what else seq(text, "."))]
         enc, more = end_turns(system, enc, [cid], chance)
         events.extend(more)
         enc, more = self._next(system, enc, chance)
         return enc, events + more
+
+    def _moving(self, system, enc: Encounter, cid: str) -> list[str]:
+        """The names of those whose next activation `cid`'s action moves: whoever can act of those who
+        activate on its place (as the turn's title names them), `cid` alone without a companion."""
+        place = self.entry(enc, cid).cid
+        able = [enc.get(m).name for m in self.members(enc, place) if system.can_act(enc, enc.get(m))]
+        return able if len(able) > 1 else [enc.get(cid).name]
 
     def settle(self, system, enc: Encounter, chance) -> Result:
         """After something out of turn (an interrupt, GM damage): if whoever was
@@ -275,17 +297,23 @@ class Clock(TurnStructure):
         entry = self.entry(enc, combatant.id)
         if state.current != entry.cid:
             raise NotYourTurn(say("{who} can only hold on their own turn.", who=combatant.name))
+        names = self._moving(system, enc, combatant.id)
         entry = entry.but(held_since=state.phase)
         enc = self._with_entry(enc, entry)
         enc = enc.but(turns=enc.turns.but(current=None))
         events = [
             Event(
                 kind="info",
-                text=say(
-                    "{who} holds (from phase {phase}): on someone's "
-                    "turn in a later phase, release to act just before them (or after).",
-                    who=combatant.name,
-                    phase=state.phase,
+                text=(
+                    say_plural(
+                        "{who} holds (from phase {phase}): on someone's "
+                        "turn in a later phase, release to act just before them (or after).",
+                        "{who} hold (from phase {phase}): on someone's "
+                        "turn in a later phase, release to act just before them (or after).",
+                        len(names),
+                        who=join_names(names),
+                        phase=state.phase,
+                    )
                 ),
             )
         ]
@@ -314,6 +342,8 @@ class Clock(TurnStructure):
         entry = self.entry(enc, holder.id)
         if entry.held_since is None:
             raise InvalidInput(say("{who} is not holding.", who=holder.name))
+        names = self._moving(system, enc, holder.id)
+        who, count = join_names(names), len(names)
         events: list[Event] = []
         if action.target is None and enc.turns.current is None:
             # Nobody left to step in beside: the clock moves on to the next phase.
@@ -343,7 +373,15 @@ class Clock(TurnStructure):
             events.append(
                 Event(
                     kind="info",
-                    text=say("{who} stops holding and acts in phase {phase}.", who=holder.name, phase=state.phase),
+                    text=(
+                        say_plural(
+                            "{who} stops holding and acts in phase {phase}.",
+                            "{who} stop holding and act in phase {phase}.",
+                            count,
+                            who=who,
+                            phase=state.phase,
+                        )
+                    ),
                 )
             )
             enc, more, _ = start_turn(system, enc, list(self.members(enc, entry.cid)), chance)
@@ -360,9 +398,21 @@ class Clock(TurnStructure):
         )
         enc = self._with_entry(enc, entry)
         if before:
-            text = say("{who} stops holding and acts before {target}.", who=holder.name, target=target.name)
+            text = say_plural(
+                "{who} stops holding and acts before {target}.",
+                "{who} stop holding and act before {target}.",
+                count,
+                who=who,
+                target=target.name,
+            )
         else:
-            text = say("{who} stops holding and acts after {target}.", who=holder.name, target=target.name)
+            text = say_plural(
+                "{who} stops holding and acts after {target}.",
+                "{who} stop holding and act after {target}.",
+                count,
+                who=who,
+                target=target.name,
+            )
         events.append(Event(kind="info", text=text))
         if before:
             enc = enc.but(turns=enc.turns.but(current=entry.cid))

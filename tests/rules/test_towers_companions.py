@@ -46,7 +46,7 @@ def test_master_and_companion_activate_together_and_either_takes_the_one_action(
     assert acting(enc) == ["Tony", "Rex"]
     assert english(SYSTEM.turns.waiting(SYSTEM, enc).title) == "Tony, Rex's turn — phase 5"
     out = command(enc, "act", by=PLAYER, action="recover", actor="Rex")
-    assert "Recover (5): Rex next acts in phase 10." in map(english, texts(out))
+    assert "Recover (5): Tony and Rex next act in phase 10." in map(english, texts(out))
     enc = out.state
     assert who(enc) == "Bandit" and phase_of(enc, "Tony") == 10
     with pytest.raises(NotYourTurn):
@@ -69,7 +69,7 @@ def test_a_combat_move_moves_both_for_one_action():
     assert lines[:3] == [
         "Tony moves up to Speed.",
         "Rex moves too, up to Speed, after Tony.",
-        "Combat Move (5): Tony next acts in phase 10.",
+        "Combat Move (5): Tony and Rex next act in phase 10.",
     ]
     assert not out.state.find("Rex").flat_footed
 
@@ -158,3 +158,51 @@ def test_a_master_leaving_leaves_the_companion_in_their_place():
     assert enc.find("Rex").companion_of is None and phase_of(enc, "Rex") == 10
     enc = command(enc, "act", action="recover").state
     assert acting(enc) == ["Rex"]
+
+
+def test_a_companion_mid_running_leap_makes_the_pairs_next_action_the_leap():
+    enc = command(fight(), "act", by=PLAYER, action="running leap", actor="Rex").state
+    enc = command(enc, "act", action="recover").state  # the Bandit
+    assert acting(enc) == ["Tony", "Rex"] and enc.find("Rex").leaping
+    for refused in (
+        lambda: command(enc, "act", by=PLAYER, action="recover", actor="Tony"),
+        lambda: command(enc, "act", by=PLAYER, action="running leap", actor="Tony"),
+        lambda: command(enc, "act", by=PLAYER, action="hold", actor="Tony"),
+        lambda: command(enc, "attack", by=PLAYER, actor="Tony", target="Bandit"),
+    ):
+        with pytest.raises(NotAllowed) as said:
+            refused()
+        assert english(said.value.said) == (
+            "Rex is mid Running Leap: the leap is the one action Rex and Tony share now "
+            "(/act action:running leap actor:Rex)."
+        )
+    out = command(enc, "act", by=PLAYER, action="running leap", actor="Rex")
+    assert "Running Leap, the leap (5): Tony and Rex next act in phase 15." in map(english, texts(out))
+    assert not out.state.find("Rex").leaping
+
+
+def test_the_pairs_forced_delay_loses_the_companions_leap():
+    enc = command(fight(), "act", by=PLAYER, action="running leap", actor="Rex").state
+    enc = command(enc, "act", action="recover").state  # the Bandit
+    out = apply(enc, NextTurn(by=PLAYER))  # End turn: Tony takes the Forced Delay for the two
+    lines = [english(t) for t in texts(out)]
+    assert "Rex wastes the turn: the leap of the Running Leap is lost." in lines
+    assert "Tony takes a Forced Delay (5): Tony and Rex next act in phase 15." in lines
+    assert not out.state.find("Rex").leaping
+
+
+def test_a_free_action_by_either_rules_out_the_pairs_delay_in_that_phase():
+    enc = command(fight(), "act", by=PLAYER, action="speak", actor="Rex").state
+    with pytest.raises(NotAllowed) as refused:
+        apply(enc, NextTurn(by=PLAYER))
+    assert english(refused.value.said).startswith("Rex has taken a free or zero-cost action in phase 5")
+    with pytest.raises(NotAllowed):
+        command(enc, "act", by=PLAYER, action="forced delay", actor="Tony")
+    assert who(command(enc, "act", by=PLAYER, action="recover", actor="Tony").state) == "Bandit"
+
+
+def test_the_pairs_hold_and_release_name_the_two():
+    out = command(fight(), "act", by=PLAYER, action="hold", actor="Rex")
+    assert english(texts(out)[0]).startswith("Tony and Rex hold (from phase 5)")
+    out = command(out.state, "act", by=PLAYER, action="release", actor="Rex", target="Bandit")
+    assert "Tony and Rex stop holding and act before Bandit." in map(english, texts(out))

@@ -9,10 +9,12 @@ come before the action that ends a turn, and a Delay ends it, so the Delay alway
 and is what is refused (End turn with it).
 
 A companion and its master "activate simultaneously": the first action either takes ends both
-being flat-footed (the Aim lost is the actor's only).
+being flat-footed (the Aim lost is the actor's only), and a free action either takes rules out
+the pair's Delay in that phase.
 
 A Running Leap's leap comes "when the player's turn comes up again": a Forced Delay wastes that
-turn, so the leap is lost with it.
+turn, so the leap is lost with it. The pair's turn is the leaper's turn: its one action is the
+leap (or the Delay that loses it), whichever of the two ran.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from rules.model import Event
 from rules.said import say
 
 from .companions import pair
-from .model import TowersCombatant, TowersEncounter
+from .model import TowersCombatant, TowersEncounter, can_act
 
 
 def acted(enc: TowersEncounter, cid: str, action: str) -> TowersEncounter:
@@ -38,23 +40,54 @@ def used_free(enc: TowersEncounter, cid: str) -> TowersEncounter:
     return enc.update(cid, free_phase=enc.turns.phase)
 
 
+def free_this_phase(enc: TowersEncounter, me: TowersCombatant) -> TowersCombatant | None:
+    """Whoever of `me`'s pair has taken a free or zero-cost action in the current phase."""
+    return next((c for c in pair(enc, me) if c.free_phase == enc.turns.phase), None)
+
+
 def may_delay(enc: TowersEncounter, me: TowersCombatant) -> None:
-    if me.free_phase == enc.turns.phase:
+    free = free_this_phase(enc, me)
+    if free is not None:
         raise NotAllowed(
             say(
                 "{who} has taken a free or zero-cost action in phase {phase}: no Forced Delay in phase {phase} "
                 "(End turn is one). Take another action, or Hold.",
-                who=me.name,
+                who=free.name,
                 phase=enc.turns.phase,
             )
         )
 
 
+def leaper(enc: TowersEncounter, me: TowersCombatant) -> TowersCombatant | None:
+    """Whoever of `me`'s pair is mid Running Leap and can leap now."""
+    return next((c for c in pair(enc, me) if c.leaping and can_act(enc, c)), None)
+
+
+def leap_first(enc: TowersEncounter, me: TowersCombatant, key: str) -> None:
+    """Refuse any action but the leap, by the one who ran, or the Forced Delay that wastes it."""
+    mid = leaper(enc, me)
+    if mid is None or key == "forced delay" or (mid.id == me.id and key == "running leap"):
+        return
+    if mid.id == me.id:
+        raise NotAllowed(
+            say("{who} is mid Running Leap: the second half comes first (/act action:running leap).", who=me.name)
+        )
+    raise NotAllowed(
+        say(
+            "{leaper} is mid Running Leap: the leap is the one action {leaper} and {who} share now "
+            "(/act action:running leap actor:{leaper}).",
+            leaper=mid.name,
+            who=me.name,
+        )
+    )
+
+
 def forced_delay(enc: TowersEncounter, me: TowersCombatant) -> tuple[TowersEncounter, list[Event]]:
     """What a Forced Delay (End turn included) does before its cost: it may be refused, and it ends
-    a pending leap."""
+    a pending leap, whichever of the pair ran."""
     may_delay(enc, me)
-    if not me.leaping:
+    mid = leaper(enc, me)
+    if mid is None:
         return enc, []
-    line = say("{who} wastes the turn: the leap of the Running Leap is lost.", who=me.name)
-    return enc.update(me.id, leaping=False), [Event(kind="info", text=line)]
+    line = say("{who} wastes the turn: the leap of the Running Leap is lost.", who=mid.name)
+    return enc.update(mid.id, leaping=False), [Event(kind="info", text=line)]

@@ -17,7 +17,7 @@ from rules.said import EMPTY, N_, Text, cut, joined, say, say_plural, seq, term
 from rules.secrets import secret
 from rules.usertext import Typed, listed, quoted
 
-from .acting import acted
+from .acting import acted, leap_first
 from .costs import OPPORTUNITY_DELAY, SHIFT_ADDED, action_type, adds_shift
 from .damage import Harm, dealt, take
 from .flips import Flip, card_count, described, flip
@@ -112,10 +112,8 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
         defenders.append(target)
     style = action.style
     flags = dict(action.flags)
-    if attacker.leaping and style != "opportunity attack":
-        raise NotAllowed(
-            say("{who} is mid Running Leap: finish it first with /act action:running leap.", who=attacker.name)
-        )
+    if style != "opportunity attack":
+        leap_first(enc, attacker, "attack")
     weapon = pick_weapon(attacker, action.weapon or _text(flags.get("weapon")))
     if style == "opportunity attack":
         if attacker.flat_footed:

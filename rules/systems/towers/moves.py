@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.commands import integer
-from rules.errors import InvalidInput, NotAllowed
+from rules.errors import InvalidInput
 from rules.model import Event
 from rules.said import EMPTY, N_, Text, say, seq, term
 from rules.secrets import secret
 from rules.usertext import listed, quoted, user_text
 
-from .acting import acted, forced_delay, used_free
+from .acting import acted, forced_delay, leap_first, used_free
 from .attack import spend_mana
 from .companions import alongside, pair
 from .costs import FREE, SHIFT_ADDED, SHIFT_WORDS, VARIES, ActionType, action_type, adds_shift
@@ -45,10 +45,7 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
         else:
             line = say("{who}: {action} (free).", who=me.name, action=label)
         return used_free(enc, me.id), [Event(kind="info", text=line)]
-    if me.leaping and kind.key not in ("running leap", "forced delay"):
-        raise NotAllowed(
-            say("{who} is mid Running Leap: the second half comes first (/act action:running leap).", who=me.name)
-        )
+    leap_first(enc, me, kind.key)
     if kind.key == "hold":
         return system.turns.hold(system, enc, me, chance)
     events: list[Event] = []
