@@ -825,3 +825,57 @@ def test_an_attack_damage_that_cannot_hurt_is_refused_as_a_damage_amount_is(dama
         cmd(enc, "attack", GM, actor="Brute", target="Nova", damage=damage, roll=15, options="free")
     hit = cmd(enc, "attack", GM, actor="Brute", target="Nova", damage="(1d6)kh1", dice="15 4", options="free")
     assert "(1d6)kh1 (4) = 4" in texts(hit)[0]
+
+
+def _engulfed():
+    enc = begin(join(join(new(), "Nova", 15, dr="physical:6", fortitude=20, stamina=30), "Super-Z", 5))
+    return run(
+        enc, "condition_add", GM, target="Nova", condition="Ongoing Damage", tags="Engulfed, Fire", options="damage=3"
+    )
+
+
+def test_a_condition_that_replaces_another_of_its_name_says_so():
+    # a bearer holds one Ongoing Damage: the acid put on a burning hero takes the fire's place, and the GM is told
+    out = cmd(
+        _engulfed(),
+        "condition_add",
+        GM,
+        target="Nova",
+        condition="Ongoing Damage",
+        tags="Engulfed, Acid",
+        options="damage=1 type=acid",
+    )
+    assert texts(out)[0].endswith(". It replaces the Ongoing Damage (Engulfed, Fire) they had.")
+    assert [english(x.label()) for x in who(out.state, "Nova").conditions] == ["Ongoing Damage (Engulfed, Acid)"]
+
+
+def test_the_same_condition_again_or_more_exhaustion_replaces_nothing_said():
+    again = cmd(
+        _engulfed(),
+        "condition_add",
+        GM,
+        target="Nova",
+        condition="Ongoing Damage",
+        tags="Engulfed, Fire",
+        options="damage=3",
+    )
+    assert "replaces" not in texts(again)[0]
+    enc = run(_engulfed(), "condition_add", GM, target="Nova", condition="Exhaustion")
+    more = cmd(enc, "condition_add", GM, target="Nova", condition="Exhaustion")
+    assert texts(more) == ["Nova has Exhaustion 2 until removed."]
+
+
+def test_two_dr_penalties_do_not_stack_the_larger_counts():
+    # "Engulfed – Acid (DR penalty)": the larger of two penalties counts, whichever condition came first
+    enc = run(_engulfed(), "condition_add", GM, target="Nova", condition="Weakened", tags="Fortitude, DR -1")
+    enc = run(
+        enc,
+        "condition_add",
+        GM,
+        target="Nova",
+        condition="Ongoing Damage",
+        tags="Engulfed, Acid, DR -4",
+        options="damage=1 type=acid",
+    )
+    out = cmd(enc, "damage", GM, target="Nova", amount="10", damage_type="kinetic")
+    assert texts(out)[0].startswith("Nova takes kinetic damage: 10 = 10 − DR 2 (physical) = 8 Stamina")

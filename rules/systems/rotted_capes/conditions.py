@@ -115,7 +115,12 @@ def add(c: RCCombatant, condition: Condition) -> RCCombatant:
 
 def replaces(c: RCCombatant, condition: Condition) -> bool:
     """Whether `add` puts `condition` in the place of one `c` holds, rather than beside them all."""
-    return any(_same(x, condition) for x in c.conditions)
+    return replaced(c, condition) is not None
+
+
+def replaced(c: RCCombatant, condition: Condition) -> Condition | None:
+    """The condition `c` holds that `add` puts `condition` in the place of, if any."""
+    return next((x for x in c.conditions if _same(x, condition)), None)
 
 
 def _same(x: Condition, condition: Condition) -> bool:
@@ -203,13 +208,10 @@ def scene_stamina(most: int, knocked: bool) -> int:
 
 
 def dr_penalty(c: RCCombatant) -> int:
-    """An acid engulfing can eat armour: a `DR -2` tag lowers every DR by 2."""
-    for cond in c.conditions:
-        for tag in cond.tags:
-            match = re.search(r"dr\s*-\s*(\d+)", tag.casefold())
-            if match:
-                return int(match.group(1))
-    return 0
+    """An acid engulfing can eat armour: a `DR -2` tag lowers every DR by 2. Two such tags do not stack: the
+    larger counts, as for Weakened ("Multiple instances affecting the same stat do not stack")."""
+    found = (re.search(r"dr\s*-\s*(\d+)", tag.casefold()) for cond in c.conditions for tag in cond.tags)
+    return max((int(match.group(1)) for match in found if match), default=0)
 
 
 def _own_rolls(c: RCCombatant) -> tuple[list[str], list[str]]:

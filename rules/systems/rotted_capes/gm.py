@@ -343,6 +343,7 @@ def add_condition(enc: RCEncounter, action, chance):
     )
     if not cond.replaces(target, condition):
         refuse_another_condition(target.name, len(target.conditions))
+    replaced = _replaced(target, condition)
     t = cond.add(target, condition)
     events = []
     exhausted = t.condition("Exhaustion")
@@ -354,9 +355,23 @@ def add_condition(enc: RCEncounter, action, chance):
     enc = enc.with_combatant(t)
     # `cond.add` puts what it added last (Exhaustion's summed level too): a second Weakened is the one said
     now = next((x for x in reversed(t.conditions) if x.name == name), condition)
-    text = say("{who} {state} {lasts}.", who=t.name, state=_state(now), lasts=_describe(now, enc, t, added=True))
+    text: Text = say("{who} {state} {lasts}.", who=t.name, state=_state(now), lasts=_describe(now, enc, t, added=True))
+    if replaced is not None:
+        text = seq(text, " ", say("It replaces the {condition} they had.", condition=replaced.label()))
     enc, freed = dmg.let_go(enc)
     return enc, [Event(kind="info", text=text)] + events + freed
+
+
+def _replaced(target: RCCombatant, condition: Condition) -> Condition | None:
+    """The condition `condition` takes the place of (a bearer holds one of a name, Weakened one per
+    tags), said so the GM knows a fire is not still burning under the acid; none when it is the same again,
+    or Exhaustion, whose levels add up."""
+    if condition.name == "Exhaustion":
+        return None
+    old = cond.replaced(target, condition)
+    if old is None or old.but(since_turn=condition.since_turn) == condition:
+        return None
+    return old
 
 
 def _state(c: Condition) -> Text:
