@@ -125,6 +125,20 @@ def test_tied_heroes_may_swap_before_acting_but_not_after():
         cmd(begin(join(join(new(), "Nova", 12), "Bolt", 12)), "act", BOB, actor="Nova", action="swap", target="Bolt")
 
 
+def test_a_swap_once_the_first_tied_heros_turn_has_begun_says_so():
+    """The first hero's turn is under way, though they have done nothing yet: neither has had a turn, so the
+    refusal names the turn that has begun."""
+    enc = begin(join(join(new(), "Nova", 12), "Bolt", 12))
+    assert acting(enc) == ["Nova"]
+    with pytest.raises(NotAllowed, match="Nova's turn has already begun: tied heroes swap before either turn starts"):
+        cmd(enc, "act", ALICE, actor="Nova", action="swap", target="Bolt")
+    with pytest.raises(NotAllowed, match="Nova's turn has already begun"):
+        cmd(enc, "act", BOB, actor="Bolt", action="swap", target="Nova")
+    enc = end_turn(enc, ALICE).state
+    with pytest.raises(NotAllowed, match="One of them has already had their turn this round"):
+        cmd(enc, "act", BOB, actor="Bolt", action="swap", target="Nova")
+
+
 def test_the_tied_heroes_agreed_order_stands_when_others_join_before_round_one():
     """Seed 000: "If two or more heroes are tied, allow them to agree on an order amongst themselves." An agreement
     stands until the tied heroes change it: a threat or a companion joining during set-up leaves it alone."""

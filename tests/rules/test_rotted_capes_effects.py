@@ -99,6 +99,15 @@ def test_demanding_limits_movement_and_forbids_reactions():
         cmd(enc, "attack", ALICE, actor="Stepaside", target="Flaming Fist", roll=10)
 
 
+def test_a_bonus_action_after_a_demanding_action_begins_is_refused_for_that_reason():
+    """Seed 000: "You may only take a Bonus Action before you begin your Demanding Action": the Bonus Action was
+    never used, so the refusal says why it is gone."""
+    enc = begin(join(join(new(), "Nova", 15, attack=5), "Thug", 5))
+    enc = run(enc, "act", ALICE, action="demanding", options='what="Teleport"')
+    with pytest.raises(NotAllowed, match="A Bonus Action may only come before a demanding action begins"):
+        cmd(enc, "attack", ALICE, target="Thug", options="bonus", dice="15 3")
+
+
 # --- Ready ----------------------------------------------------------------------------------
 def test_ready_goes_off_as_a_reaction_or_is_lost():
     enc = stepaside()
@@ -865,6 +874,24 @@ def test_the_same_condition_again_or_more_exhaustion_replaces_nothing_said():
     assert texts(more) == ["Nova has Exhaustion 2 until removed."]
 
 
+def test_the_dr_line_shows_the_full_dr_and_what_the_acid_cut_from_it():
+    """Seed 000: "A Super-Z sprays you with acid: Ongoing Damage (Engulfed – Acid, DR -2 to armor)": the damage line
+    says the DR that counts, the DR on the sheet and the cut, so the GM sees where the smaller number comes from."""
+    enc = begin(join(join(new(), "Nova", 15, dr="physical:4", fortitude=20, stamina=30), "Super-Z", 5))
+    tags = "Engulfed – Acid, DR -2 to armor"
+    enc = run(enc, "condition_add", GM, target="Nova", condition="Ongoing Damage", tags=tags, options="damage=1")
+    out = cmd(enc, "damage", GM, target="Nova", amount="10", damage_type="kinetic")
+    assert texts(out)[0].startswith(
+        "Nova takes kinetic damage: 10 = 10 − DR 2 (physical 4, −2 from Ongoing Damage) = 8"
+    )
+    # a cut that eats the whole DR still shows, where no DR at all shows no step
+    enc = run(enc, "condition_add", GM, target="Nova", condition="Weakened", tags="Fortitude, DR -5")
+    out = cmd(enc, "damage", GM, target="Nova", amount="10", damage_type="kinetic")
+    assert texts(out)[0].startswith("Nova takes kinetic damage: 10 = 10 − DR 0 (physical 4, −5 from Weakened) = 10")
+    out = cmd(enc, "damage", GM, target="Nova", amount="10", damage_type="fire")
+    assert texts(out)[0].startswith("Nova takes fire damage: 10 = 10 Stamina")
+
+
 def test_two_dr_penalties_do_not_stack_the_larger_counts():
     # "Engulfed – Acid (DR penalty)": the larger of two penalties counts, whichever condition came first
     enc = run(_engulfed(), "condition_add", GM, target="Nova", condition="Weakened", tags="Fortitude, DR -1")
@@ -878,4 +905,6 @@ def test_two_dr_penalties_do_not_stack_the_larger_counts():
         options="damage=1 type=acid",
     )
     out = cmd(enc, "damage", GM, target="Nova", amount="10", damage_type="kinetic")
-    assert texts(out)[0].startswith("Nova takes kinetic damage: 10 = 10 − DR 2 (physical) = 8 Stamina")
+    assert texts(out)[0].startswith(
+        "Nova takes kinetic damage: 10 = 10 − DR 2 (physical 6, −4 from Ongoing Damage) = 8 Stamina"
+    )

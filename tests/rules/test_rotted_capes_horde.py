@@ -21,6 +21,24 @@ def horde(enc):
     return enc.find("Thug Horde")
 
 
+def test_a_horde_can_be_formed_before_round_one_at_its_lowest_members_initiative():
+    """The seed speaks of a Horde "formed after combat has started" (the lowest member's initiative); formed during
+    set-up, SYSTEMS.md's default holds: the lowest member's initiative too."""
+    enc = join(new(), "Nova", 10, avoidance=15)
+    enc = join(enc, "Thug", (16, 15, 14, 13, 12, 3), count=6, dex=1, avoidance=10, wounds=2, attack=2)
+    with pytest.raises(NotAllowed, match="Only the GM changes combat modes"):
+        cmd(enc, "act", ALICE, action="horde", target="Thug")
+    out = cmd(enc, "act", GM, action="horde", target="Thug")
+    assert texts(out) == ["6 creatures form Thug Horde at Thug 6's initiative: +10 to hit and damage."]
+    enc = out.state
+    assert [[enc.get(c).name for c in s] for s in enc.turns.slots] == [["Nova"], ["Thug Horde"]]
+    assert horde(enc).horde == tuple(f"Thug {i}" for i in range(1, 7)) and horde(enc).economy.reactions == 6
+    enc = end_turn(begin(enc)).state
+    assert [enc.get(c).name for c in enc.turns.acting] == ["Thug Horde"]
+    out = cmd(enc, "attack", GM, target="Nova", dice="10 3")
+    assert "d20 10 + 2 + 10 horde = 22 vs Avoidance 15: hit" in texts(out)[0]
+
+
 def test_a_horde_has_one_reaction_per_member_and_gets_them_back_on_its_turn():
     enc = fight()
     assert horde(enc).economy.reactions == 6

@@ -37,6 +37,14 @@ class Act(Action):
     flags: Flags = Field(default_factory=dict)
 
 
+class FormHorde(Act):
+    """`/act action:horde`: the seed's "If a Horde is formed after combat has started" leaves room for one
+    formed before, so the GM may form it during set-up as well (at its lowest member's initiative, as
+    SYSTEMS.md has it)."""
+
+    needs_running: ClassVar[bool] = False
+
+
 class Swap(Anytime):
     """Tied heroes agree on their order (also before round 1)."""
 

@@ -9,6 +9,7 @@ from .actions import (
     AddCondition,
     Attack,
     Damage,
+    FormHorde,
     Heal,
     PlotAward,
     PlotIssue,
@@ -45,8 +46,8 @@ def damage(given: Given) -> Damage:
     )
 
 
-def act(given: Given) -> Act:
-    return Act(**given.base(), action=given.required("action"), target=given.optional("target"), flags=given.flags)
+def act(given: Given, kind: type[Act] = Act) -> Act:
+    return kind(**given.base(), action=given.required("action"), target=given.optional("target"), flags=given.flags)
 
 
 COMMANDS = Commands(
@@ -127,7 +128,10 @@ COMMANDS = Commands(
     acts=Acts(
         choices=tuple(moves.CHOICES),
         build=act,
-        own={"swap": lambda given: Swap(**given.base(), target=given.required("target"))},
+        own={
+            "swap": lambda given: Swap(**given.base(), target=given.required("target")),
+            "horde": lambda given: act(given, FormHorde),
+        },
     ),
     reports={
         "plotpoint_show": lambda enc, given: plot.balances(rc_encounter(enc)),

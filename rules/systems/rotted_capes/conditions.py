@@ -207,11 +207,17 @@ def scene_stamina(most: int, knocked: bool) -> int:
     return most // 2 if knocked else most
 
 
-def dr_penalty(c: RCCombatant) -> int:
+def dr_penalty(c: RCCombatant) -> tuple[int, str]:
     """An acid engulfing can eat armour: a `DR -2` tag lowers every DR by 2. Two such tags do not stack: the
-    larger counts, as for Weakened ("Multiple instances affecting the same stat do not stack")."""
-    found = (re.search(r"dr\s*-\s*(\d+)", tag.casefold()) for cond in c.conditions for tag in cond.tags)
-    return max((int(match.group(1)) for match in found if match), default=0)
+    larger counts, as for Weakened ("Multiple instances affecting the same stat do not stack").
+    Returns the penalty and the condition whose tag it is (0 and "" without one)."""
+    found = (
+        (int(match.group(1)), cond.name)
+        for cond in c.conditions
+        for tag in cond.tags
+        if (match := re.search(r"dr\s*-\s*(\d+)", tag.casefold()))
+    )
+    return max(found, key=lambda pair: pair[0], default=(0, ""))
 
 
 def _own_rolls(c: RCCombatant) -> tuple[list[str], list[str]]:

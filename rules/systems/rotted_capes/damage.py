@@ -52,7 +52,7 @@ class Report:
 
 def best_dr(c: RCCombatant, damage_type: str) -> tuple[int, str]:
     """Only the highest applicable DR counts; psychic damage ignores any DR
-    that does not name psychic."""
+    that does not name psychic. A condition's DR penalty is not taken off (`dr_step`)."""
     table = parse_dr(c.sheet.dr)
     keys: tuple[str, ...]
     if damage_type == "psychic":
@@ -64,9 +64,21 @@ def best_dr(c: RCCombatant, damage_type: str) -> tuple[int, str]:
     for key in keys:
         if table.get(key, 0) > best:
             best, label = table[key], key
-    if best:
-        best = max(0, best - cond.dr_penalty(c))
     return best, label
+
+
+def dr_step(t: RCCombatant, h: Harm) -> tuple[int, Text | None]:
+    """The DR that counts against `h` and how the damage line shows it (None: no DR to show). When a
+    condition's DR penalty cuts it, the line gives the full DR and the cut, so the GM sees where it comes from."""
+    full, key = (0, "") if h.armor_piercing else best_dr(t, h.damage_type)
+    cut, source = cond.dr_penalty(t) if full else (0, "")
+    dr = max(0, full - cut)
+    if cut:
+        shown = say(
+            "{dr} ({kind} {full}, −{cut} from {source})", dr=dr, kind=term(key), full=full, cut=cut, source=term(source)
+        )
+        return dr, shown
+    return dr, say("{dr} ({kind})", dr=dr, kind=term(key)) if dr else None
 
 
 def fortitude(c: RCCombatant) -> int:
@@ -88,13 +100,12 @@ def harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Report
 def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Report]:
     t: RCCombatant = enc.get(cid)
     report = Report()
-    dr, dr_key = (0, "") if h.armor_piercing else best_dr(t, h.damage_type)
+    dr, shown_dr = dr_step(t, h)
     after = max(0, h.amount - dr)
     report.after_dr = after
     # a hidden target shows the step even without DR, or its absence would tell
-    shown_dr = say("{dr} ({kind})", dr=dr, kind=term(dr_key)) if dr else str(dr)
-    shows_dr = dr or (t.hidden and not h.armor_piercing)
-    dr_text = dict(dr=secret(shown_dr, t), after=secret(after, t))
+    shows_dr = shown_dr is not None or (t.hidden and not h.armor_piercing)
+    dr_text = dict(dr=secret(str(dr) if shown_dr is None else shown_dr, t), after=secret(after, t))
     if t.zombie and h.damage_type == "psychic":
         return enc, seq(" ", say("psychic: no effect on zombies")), report
     massive = False

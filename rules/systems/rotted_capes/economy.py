@@ -84,10 +84,11 @@ def spend(enc: RCEncounter, c: RCCombatant, what: str) -> RCEncounter:
             raise NotAllowed(say("{who} has already used their Action this turn.", who=c.name))
         return enc.update(c.id, economy=e.but(action=False))
     if what == "bonus":
-        if not e.bonus:
-            raise NotAllowed(say("{who} has already used their Bonus Action this turn.", who=c.name))
+        # beginning a demanding action takes the Bonus Action away: that, not its use, is the reason
         if c.demanding:
             raise NotAllowed(say("A Bonus Action may only come before a demanding action begins."))
+        if not e.bonus:
+            raise NotAllowed(say("{who} has already used their Bonus Action this turn.", who=c.name))
         return enc.update(c.id, economy=e.but(bonus=False))
     raise InvalidInput(say("Unknown action cost `{what}`.", what=what))
 

@@ -20,6 +20,7 @@ from .actions import (
     AddCondition,
     Attack,
     Damage,
+    FormHorde,
     Heal,
     ListConditions,
     PlotAward,
@@ -214,6 +215,7 @@ class RottedCapes(System[RCCombatant]):
         return {
             Attack: lambda e, a, c: attack.declare(self, e, a, c),
             Act: lambda e, a, c: moves.act(self, e, a, c),
+            FormHorde: lambda e, a, c: moves.act(self, e, a, c),
             Swap: self.swap,
             Damage: lambda e, a, c: gm.damage(self, e, a, c),
             Heal: gm.heal,
@@ -248,8 +250,14 @@ class RottedCapes(System[RCCombatant]):
                 say("{first} and {second} are not tied in initiative.", first=first.name, second=second.name)
             )
         slots = [i for i, s in enumerate(state.slots) if first.id in s or second.id in s]
-        if enc.status == "running" and min(slots) <= state.index:
+        if enc.status == "running" and min(slots) < state.index:
             raise NotAllowed(say("One of them has already had their turn this round."))
+        if enc.status == "running" and min(slots) == state.index:
+            # the order was theirs to agree before either began: a turn under way stays where it is
+            on = first if first.id in state.slots[state.index] else second
+            raise NotAllowed(
+                say("{who}'s turn has already begun: tied heroes swap before either turn starts.", who=on.name)
+            )
         enc = self.turns.reorder(enc, first.id, second.id)
         return enc, [
             Event(
