@@ -49,6 +49,33 @@ def test_each_target_of_a_blast_answers_its_own_choice_with_its_own_dice():
     assert out.state.find("Alchemist").health == 8
 
 
+def test_a_blast_that_downs_its_own_thrower_still_hits_everyone_in_the_zone():
+    # "Ranged blast attacks ... target the attacker as well if directed at their own zone": one roll
+    # lands on the whole zone at once, the thrower too; only a counter that hits first stops an attack.
+    enc = add(seed_cast(), "Alchemist", "weapons='firebomb:d6:2:blast' health=4")
+    enc = mark_acted(give_turn(start(enc).state, "Alchemist"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = attack(enc, GM, ["Alchemist", "Balthasar", "Sybilla"], "firebomb", dice=(5,), zones=0)
+    out = choose(out.state, "No reaction", by=BALTHASAR)
+    out = choose(out.state, "No reaction", by=SYBILLA)
+    assert out.state.find("Alchemist").dead
+    balthasar, sybilla = out.state.find("Balthasar"), out.state.find("Sybilla")
+    assert (balthasar.grit, balthasar.health) == (0, 10)
+    assert (sybilla.grit, sybilla.health) == (0, 7)
+    assert "never lands" not in " ".join(texts(out))
+
+
+def test_a_counter_that_ties_with_a_blast_lets_the_blast_land_on_everyone():
+    # "In case of a tie both characters are hit at the same time": the blast lands, on the whole zone.
+    enc = add(seed_cast(), "Alchemist", "weapons='firebomb:d6:2:blast' health=4")
+    enc = mark_acted(give_turn(start(enc).state, "Alchemist"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb", dice=(5,))
+    out = choose(out.state, "Counter: sword", by=BALTHASAR, dice=(5,))
+    out = choose(out.state, "No reaction", by=SYBILLA)
+    assert out.state.find("Alchemist").dead
+    assert out.state.find("Balthasar").health == 10
+    assert out.state.find("Sybilla").health == 7
+
+
 def test_the_last_chooser_enters_only_their_own_dice():
     enc = blast_at_balthasar_and_sybilla()
     out = attack(enc, GM, ["Balthasar", "Sybilla"], "firebomb")  # the bot rolls the Alchemist's blast
@@ -293,6 +320,18 @@ def test_an_opportunity_attack_is_made_only_on_the_enemy_taking_its_turn():
         apply(enc, OpportunityAttack(by=SYBILLA, actor="Sybilla", targets=("Balthasar",), weapon="dagger", dice=(3,)))
     out = apply(enc, OpportunityAttack(by=GM, actor="Bandit 1", targets=("Balthasar",), weapon="axe", dice=(6,)))
     assert "Bandit 1 makes an opportunity attack on Balthasar with axe (d6)." in texts(out)
+
+
+def test_an_opportunity_attack_is_made_only_on_a_nearby_enemy_even_with_a_bow():
+    # "Characters can make an opportunity attack as a reaction against nearby enemies moving away."
+    enc = start(seed_cast()).state
+    enc = end(take(enc, "Bandit Leader").state).state
+    enc = take(enc, "Balthasar", by=BALTHASAR).state
+    far = OpportunityAttack(by=GM, actor="Bandit 1", targets=("Balthasar",), weapon="bow", zones=3, dice=(6,))
+    with pytest.raises(RulesError, match="nearby enemy"):
+        apply(enc, far)
+    out = apply(enc, far.but(zones=0))
+    assert "Bandit 1 makes an opportunity attack on Balthasar with bow (d6, range 8)." in texts(out)
 
 
 def test_a_mover_the_gm_takes_down_does_not_go_on():

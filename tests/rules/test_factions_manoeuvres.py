@@ -12,6 +12,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.said import english
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import Attack, BonusAction, BreakFree, FreeAlly, Move, PickUp, Surrender
+from rules.systems.factions.sizing import moved_share
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
     BALTHASAR_ID,
@@ -28,6 +29,7 @@ from tests.rules.test_factions_helpers import (
     new,
     options,
     pass_move,
+    player,
     seed_cast,
     start,
     take,
@@ -166,6 +168,45 @@ def test_the_wyrms_bite_doubles_its_dice_per_size_and_splits_among_smaller_targe
         attack(enc, GM, ["Halfling", "Gnome", "Sprite"], "bite")
 
 
+def test_a_share_of_the_wyrms_bite_keeps_its_part_of_the_attack_on_whoever_takes_it_instead():
+    # The wyrm gives half its bite to the Halfling (2d8 of a small target's 4d8), who hides behind the
+    # Squire: half the bite against a medium character is d8, not 2d8 (which would be the whole bite).
+    enc, everyone = wyrm_fight()
+    enc = mark_acted(give_turn(enc, "Wyrm"), *(n for n in everyone if n not in ("Halfling", "Squire")))
+    out = attack(enc, GM, ["Halfling", "Knight"], "bite", split=(2, 1), dice=(1, 2, 3))
+    out = choose(out.state, "Hide behind: Squire", by=player(THEOBALD_ID))
+    while out.state.pending:
+        out = choose(out.state, "No reaction")
+    assert (lost(out, "Squire"), lost(out, "Knight"), lost(out, "Halfling")) == (1, 2, 0)
+    assert "Wyrm's damage die 3 is not used: the attack changed target." in texts(out)
+    alone = attack(enc, GM, "Halfling", "bite", dice=(1, 2, 3, 4))  # 4d8 against the small Halfling
+    alone = choose(alone.state, "Hide behind: Squire", by=player(THEOBALD_ID))
+    alone = choose(alone.state, "No reaction")
+    assert lost(alone, "Squire") == 3  # 2d8 against the medium Squire
+    assert "Wyrm's damage dice 3, 4 are not used: the attack changed target." in texts(alone)
+
+
+def test_a_share_that_was_one_die_on_a_larger_target_moves_to_a_smaller_one_whole():
+    # A human's share on the Wyrm was one die (halved); if the Halfling takes it instead, it is the human's
+    # one die against a smaller target: two dice, as the human's whole attack on a small target.
+    enc, _ = wyrm_fight()
+    human, wyrm, halfling = (enc.find(name) for name in ("Hunter", "Wyrm", "Halfling"))
+    assert moved_share(human, wyrm, halfling, 1) == (2, 0)
+    assert moved_share(wyrm, halfling, enc.find("Squire"), 2) == (1, 0)
+
+
+def test_a_counter_that_drops_the_wyrm_first_says_the_dice_of_the_bite_that_never_lands():
+    enc, everyone = wyrm_fight()
+    enc = enc.update(enc.find("Wyrm").id, health=1, grit=0)
+    enc = mark_acted(give_turn(enc, "Wyrm"), *(n for n in everyone if n != "Knight"))
+    out = attack(enc, GM, ["Knight", "Squire"], "bite", dice=(1, 6))
+    out = choose(out.state, "Counter: unarmed", by=BALTHASAR, dice=(4,))  # halved: 2, more than the 1 bitten
+    assert out.state.find("Wyrm").dead and lost(out, "Squire") == 0
+    said = texts(out)
+    never = said.index("Wyrm is down: the attack on Squire never lands.")
+    assert said[never + 1] == "Wyrm's damage die 6 is not used: the attack never landed."
+
+
 def test_the_wyrms_fire_breath_is_a_blast_unmodified_by_size():
     enc, everyone = wyrm_fight()
     enc = mark_acted(give_turn(enc, "Wyrm"), *everyone)
@@ -225,6 +266,19 @@ def test_any_other_action_frees_the_held_character_but_a_dagger_keeps_hold():
     great = mark_acted(give_turn(great, "Brute"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
     swung = attack(great, GM, "Bandit 2", "maul", dice=(2,)).state
     assert swung.find("Bandit 1").grabbed_by is None
+
+
+def test_a_grabber_keeps_hold_disarming_the_one_held_but_not_someone_else():
+    # Seed: the grabber keeps hold "attempting to disarm them" (the grabbed character); "Any other
+    # action frees the grabbed character."
+    enc = start(seed_cast()).state
+    enc = enc.update(enc.find("Bandit 1").id, grabbed_by=enc.find("Theobald").id)
+    enc = mark_acted(give_turn(enc, "Theobald"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
+    held = attack(enc, THEOBALD, "Bandit 1", mode="disarm", dice=(18,))
+    assert held.state.find("Bandit 1").grabbed_by == held.state.find("Theobald").id
+    other = attack(enc, THEOBALD, "Bandit 2", mode="disarm", dice=(18,))
+    assert texts(other)[0] == "Theobald lets go of Bandit 1."
+    assert other.state.find("Bandit 1").grabbed_by is None
 
 
 def test_a_grabber_who_lets_go_by_another_action_says_the_hold_ends():

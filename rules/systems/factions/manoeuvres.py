@@ -207,10 +207,13 @@ def let_go(enc: FactionsEncounter, fighter: Fighter, held: list[Fighter]) -> tup
     return enc, [Event(kind="info", text=text)]
 
 
-def keeps_hold(mode: str, weapon: Weapon | None) -> bool:
+def keeps_hold(mode: str, weapon: Weapon | None, *, on_held: bool) -> bool:
     """What a grabber may do and keep hold: "attempting to disarm them, …, or attacking with a
-    one-handed weapon or an unarmed attack. Any other action frees the grabbed character." """
-    return mode == "disarm" or (mode == "damage" and weapon is not None and not weapon.great and not weapon.blast)
+    one-handed weapon or an unarmed attack. Any other action frees the grabbed character."
+    `on_held`: the action is aimed at the one held (only disarming *them* keeps the hold)."""
+    if mode == "disarm":
+        return on_held
+    return mode == "damage" and weapon is not None and not weapon.great and not weapon.blast
 
 
 def release_if_busy(enc: FactionsEncounter, fighter: Fighter) -> tuple[FactionsEncounter, list[Event]]:

@@ -37,7 +37,7 @@ from .model import TURNS, Fighter
 from .resolution import counter_faces, resolve
 from .saves import save
 from .sheet import Weapon
-from .sizing import beyond_half_range, dice_shares, effective_range, reach
+from .sizing import beyond_half_range, dice_shares, effective_range, moved_share, reach
 
 # The options' keys. A reaction's key is its kind, then what it names (`counter:` and a weapon's
 # name, `guard:` and an ally's id); what each offers is kept beside it in the question's context
@@ -382,7 +382,8 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
     elif kind == "non_lethal":
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
-        enc = _lets_go(enc, target, events, keeps=keeps_hold(what, None))
+        # A counter is aimed at the attacker, never at the one held (who cannot attack).
+        enc = _lets_go(enc, target, events, keeps=keeps_hold(what, None, on_held=False))
         attacker = enc.get(ctx["attacker"])
         take = _disarmed_weapon(ctx, attacker) if what == "disarm" else None
         entry["non_lethal_counter"] = {"mode": what, "take": take}
@@ -395,7 +396,7 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
         weapon = target.weapon(what)
-        enc = _lets_go(enc, target, events, keeps=keeps_hold("damage", weapon))
+        enc = _lets_go(enc, target, events, keeps=keeps_hold("damage", weapon, on_held=False))
         attacker = enc.get(ctx["attacker"])
         faces = counter_faces(target, attacker, weapon)
         ctx["countered"] = True
@@ -500,8 +501,12 @@ def str_saves_owed(enc, ctx, target: Fighter) -> int:
 
 
 def _retarget(enc, ctx, entry, new: Fighter) -> None:
-    """The new target stands where the old one was; it knows it is attacked."""
+    """The new target stands where the old one was; it knows it is attacked. Its dice are the
+    old target's part of the attack, counted against the new target's size."""
+    attacker, weapon, old = enc.get(ctx["attacker"]), Weapon(**ctx["weapon"]), enc.get(entry["cid"])
     entry["cid"], entry["unaware"] = new.id, False
     entry.pop("save_dice", None)  # the old target's, who is no longer hit
     if len(ctx["targets"]) == 1:
-        ((entry["dice"], entry["halve"]),) = dice_shares(enc.get(ctx["attacker"]), Weapon(**ctx["weapon"]), [new], ())
+        ((entry["dice"], entry["halve"]),) = dice_shares(attacker, weapon, [new], ())
+    elif not weapon.blast:
+        entry["dice"], entry["halve"] = moved_share(attacker, old, new, entry["dice"])

@@ -186,17 +186,21 @@ def _resolve(enc, ctx, chance: Chance, savers: dict[str, AttackerDice]):
             blast_roll = _roll(own, 1, ctx["die"], 0, shown_die=shown_die)  # a blast ignores size
         elif unused := own.unused(1):
             events.append(_not_used(attacker, unused, say("everyone dodged")))
+    stopped = False  # a counter struck first and took the attacker down: the attack stops there
     for entry in entries:
         target: Fighter = enc.get(entry["cid"])
         if entry.get("dodged"):
             if ctx["mode"] == "damage" and not weapon.blast and (unused := own.unused(entry["dice"])):
                 events.append(_not_used(attacker, unused, say("{who} dodged", who=target.name)))
             continue
-        if not enc.get(attacker.id).standing:
+        if stopped:
             down = say(
                 "{attacker} is down: the attack on {target} never lands.", attacker=attacker.name, target=target.name
             )
             events.append(Event(kind="info", text=down))
+            unused = own.unused(entry["dice"]) if ctx["mode"] == "damage" and not weapon.blast else []
+            if unused and not _sized(attacker, target):  # how many tells a hidden character's size
+                events.append(_not_used(attacker, unused, say("the attack never landed")))
             continue
         if ctx["mode"] != "damage":
             enc, more = _manoeuvre(enc, ctx, entry, chance, own, savers)
@@ -210,19 +214,25 @@ def _resolve(enc, ctx, chance: Chance, savers: dict[str, AttackerDice]):
             )
         )
         if "counter" in entry:
-            enc, more = _exchange(enc, ctx, entry, amount, text, chance, savers)
+            enc, more, stopped = _exchange(enc, ctx, entry, amount, text, chance, savers)
             events.extend(more)
             continue
         events.append(Event(kind="roll", text=seq(attacker.name, " → ", target.name, ": ", text, ".")))
         hit = harm(enc, target.id, amount, savers[target.id], cover=ctx["cover"])
         enc = hit.enc
         events.extend(hit.events)
+    # Dice entered for a target that hid behind, or was guarded by, one who takes fewer (how many
+    # fewer tells a hidden character's size: then they go unsaid).
+    hidden = _sized(attacker, *(enc.get(e["cid"]) for e in entries))
+    if ctx["mode"] == "damage" and (unused := own.unused(len(own.saved))) and not hidden:
+        events.append(_not_used(attacker, unused, say("the attack changed target")))
     return enc, events
 
 
 def _exchange(enc, ctx, entry, amount: int, text: Text, chance: Chance, savers: dict[str, AttackerDice]):
     """Both roll at once; whoever suffers more after armour is hit first, and a
-    blow that takes its victim down stops the other; a tie lands both."""
+    blow that takes its victim down stops the other; a tie lands both. Also says whether
+    the counter took the attacker down before its attack landed."""
     attacker: Fighter = enc.get(ctx["attacker"])
     target: Fighter = enc.get(entry["cid"])
     counter_weapon = Weapon(**entry["counter"])
@@ -264,7 +274,8 @@ def _exchange(enc, ctx, entry, amount: int, text: Text, chance: Chance, savers: 
         events.extend(second.events)
     else:
         events.append(Event(kind="info", text=say("{who} suffers no damage at all.", who=enc.get(blows[1][0]).name)))
-    return enc, events
+    stopped = not tie and blows[0][0] == attacker.id and hits[0].knocked_out
+    return enc, events, stopped
 
 
 FAILS = {

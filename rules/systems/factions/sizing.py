@@ -9,6 +9,7 @@ damage per step. Blasts ignore size.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from rules.errors import InvalidInput
@@ -75,3 +76,14 @@ def dice_shares(
             )
         )
     return [(n, 0) for n in shares]
+
+
+def moved_share(attacker: Fighter, old: Fighter, new: Fighter, dice: int) -> tuple[int, int]:
+    """(dice, halvings) when a share of a larger attacker's dice falls on another character (one hid
+    behind it, or it guarded): the same part of the attack, against the new target's full pool,
+    never less than one die; a target not smaller than the attacker takes one die, halved as usual."""
+    steps = attacker.size_rank - new.size_rank
+    if steps <= 0:
+        return 1, -steps
+    part = Fraction(dice, 2 ** max(0, attacker.size_rank - old.size_rank))  # one die on a target not smaller
+    return max(1, math.ceil(part * 2**steps)), 0

@@ -39,7 +39,7 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
         action = action.but(unseen=True)  # a concealed target is not visible
     targets = _targets(enc, attacker, action, weapon)
     if opportunity:
-        _check_mover(enc, attacker, targets)
+        _check_mover(enc, attacker, targets, action.zones)
         enc = factions_encounter(TURNS.spend_reaction(enc, attacker.id))
     else:
         enc = economy.spend_main(enc, attacker)
@@ -149,9 +149,11 @@ def _targets(enc: FactionsEncounter, attacker: Fighter, action: Attack, weapon: 
     return targets
 
 
-def _check_mover(enc: FactionsEncounter, attacker: Fighter, targets: list[Fighter]) -> None:
+def _check_mover(enc: FactionsEncounter, attacker: Fighter, targets: list[Fighter], zones: int) -> None:
     """The seed's opportunity attack answers "nearby enemies moving away": only the enemy
-    taking its turn can be moving."""
+    taking its turn can be moving, and only from nearby (a ranged weapon too)."""
+    if zones > reach(attacker):
+        raise NotAllowed(say("An opportunity attack is made on a nearby enemy moving away."))
     for target in targets:
         if target.id != enc.turns.active:
             raise NotAllowed(
@@ -194,7 +196,8 @@ def _check_manoeuvre(attacker: Fighter, targets: list[Fighter], action: Attack) 
 def _keep_or_release_hold(enc, attacker: Fighter, action: Attack, weapon: Weapon):
     """Holding on allows a one-handed weapon, unarmed blows or a disarm, out of turn too; a
     larger grabber needs only one hand and keeps hold whatever it does."""
-    if keeps_hold(action.mode, weapon):
+    on_held = all(enc.find(name).grabbed_by == attacker.id for name in action.targets)
+    if keeps_hold(action.mode, weapon, on_held=on_held):
         return enc, []
     return release_if_busy(enc, attacker)
 
