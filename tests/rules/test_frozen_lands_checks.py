@@ -166,6 +166,15 @@ def test_acting_out_of_turn_is_an_awareness_check_whose_failure_costs_a_stress()
         checked("out_of_turn", 6, 1, 1, dc=2)
 
 
+def test_a_failed_out_of_turn_check_costs_its_stress_even_when_a_condition_past_level_three_breaks_too():
+    # "If you fail the check you get a point of Stress." — whatever else the stress dice do.
+    out = checked("out_of_turn", 1, 2, 3, 1, 1, 1, 1, lasting={"stress": 6, "dazed": 3})
+    text = line(out)
+    assert "4 critical failures > Dazed 3 → above level 3: broken and a critical injury; +1 Stress (7); " in text
+    assert out.lasting is not None
+    assert (out.lasting["stress"], out.lasting["stamina"], out.lasting["wounds"]) == (7, 0, 1)
+
+
 def test_a_broken_character_neither_disengages_nor_acts_out_of_turn_but_may_look_around():
     broken = {"stamina": 0}
     for kind in ("disengage", "out_of_turn"):

@@ -120,6 +120,25 @@ def test_a_reach_weapon_striking_at_short_range_does_not_bring_the_two_to_close_
     assert get(close, "Wolf").id in get(close, "Astrid").engaged
 
 
+def test_a_shot_at_an_enemy_at_close_range_keeps_the_close_range_penalty_whatever_range_is_named():
+    """Seed 004: "If the character is close to the enemy, there is a -3 modifier to the attack." Who stands at
+    close range is the GM's call, so naming a range does not shake off the -3."""
+    s = party(astrid={"ranged": "Light Crossbow", "loaded": True})
+    s = act(s, fl.Engage(by=GM, actor="Astrid", target="Wolf"))
+    for named in ("short", "medium", "long"):
+        for shot in (
+            fl.Attack(by=ASTRID, target="Wolf", ranged=True, range=named, dice=(6,)),
+            fl.Attack(by=ASTRID, target="Wolf", weapon="Dagger", thrown=True, range=named, dice=(6,)),
+        ):
+            with pytest.raises(NotAllowed, match="Astrid and Wolf are at close range: a shot between them is at close"):
+                act(s, shot)
+    o = outcome(s, fl.Attack(by=ASTRID, target="Wolf", ranged=True, range="close", dice=(6,)))
+    assert "Marksmanship 3 + Light Crossbow 1 − close range 3 = 1d6 (6)" in english(o.events[0].text)
+    parted = act(s, fl.Engage(by=GM, actor="Astrid", target="Wolf", apart=True))
+    o = outcome(parted, fl.Attack(by=ASTRID, target="Wolf", ranged=True, range="short", dice=(6, 1, 1, 1)))
+    assert "Marksmanship 3 + Light Crossbow 1 = 4d6" in english(o.events[0].text)
+
+
 def test_a_throw_says_what_is_thrown_at_whom():
     o = outcome(party(), fl.Attack(by=ASTRID, target="Wolf", weapon="Dagger", thrown=True, dice=(6, 1, 1, 1)))
     assert english(o.events[0].text).startswith("Astrid throws the Knife/Dagger at Wolf: Marksmanship 3 + ")

@@ -126,6 +126,8 @@ def shade_fight(hidden: bool) -> Log:
     # Sigrid: a melee hit (20 + 3 = 23 − 14 = 9 → 178) and a shot (21 + 1 = 22 − 14 = 8 → 170).
     s = log.turn(s, "Sigrid")
     s = log.do(s, fl.Attack(by=SIGRID, target="Shade", dice=(6,) * 20 + (1, 1)))
+    # The Shade steps back (a shot at close range would take −3): the GM parts them.
+    s = log.do(s, fl.Engage(by=GM, actor="Sigrid", target="Shade", apart=True))
     s = log.do(s, fl.Attack(by=SIGRID, target="Shade", ranged=True, range="short", dice=(6,) * 21 + (1,)))
     s = log.end_turn(s)
     # The Wolf bites the Shade: 3 − 14: no damage.

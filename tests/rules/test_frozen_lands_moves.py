@@ -58,7 +58,20 @@ def test_without_an_action_for_the_extra_move_the_character_stays():
     o = outcome(s, fl.Move(by=ASTRID, to="Loft", dice=(6, 3)))
     assert "no action left for the extra move: stays put" in o.events[0].text
     assert get(o.state, "Astrid").zone == "Hall" and get(o.state, "Astrid").actions_left == 0
-    s = act(s, fl.Move(by=ASTRID, to="Loft", close=0))  # the GM's count overrides the tracked one
+    s = act(s, fl.Move(by=GM, to="Loft", close=0))  # the GM's count overrides the tracked one
+    assert get(s, "Astrid").zone == "Loft"
+
+
+def test_a_player_cannot_count_away_the_enemies_at_close_range():
+    """Seed 004: "If there are one or more enemies close to the character, to be able to move to another zone you
+    must make a Mobility roll. You need one success for each enemy close to you." Who is close is the GM's call."""
+    s = surrounded()
+    for fewer in (0, 1):
+        with pytest.raises(NotAllowed, match="Astrid has 2 enemies at close range: only the GM counts fewer"):
+            act(s, fl.Move(by=ASTRID, to="Loft", close=fewer, dice=(6, 6)))
+    o = outcome(s, fl.Move(by=ASTRID, to="Loft", close=3, dice=(6, 6)))  # one more than tracked: the player's say
+    assert "disengage from 3 close enemies" in o.events[0].text
+    s = act(s, fl.Move(by=GM, to="Loft", close=1, dice=(6, 3)))
     assert get(s, "Astrid").zone == "Loft"
 
 
@@ -99,7 +112,7 @@ def test_jumping_needs_an_athletics_or_mobility_success():
 
 def test_a_cluttered_zone_needs_a_mobility_roll_or_the_character_falls():
     s = surrounded()
-    s = act(s, fl.Move(by=ASTRID, to="Yard", close=0, dice=(1, 2)))
+    s = act(s, fl.Move(by=GM, to="Yard", close=0, dice=(1, 2)))
     assert get(s, "Astrid").zone == "Yard" and get(s, "Astrid").prone
     with pytest.raises(InvalidInput, match="no zone called"):
         act(s, fl.Place(by=GM, target="Bjorn", zone="Nowhere"))

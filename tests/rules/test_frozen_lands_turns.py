@@ -172,6 +172,17 @@ def test_dazed_costs_a_reaction_and_exhaustion_an_action_each_round():
     assert (astrid.actions_left, astrid.reactions_left) == (1, 1)
 
 
+def test_a_failed_out_of_turn_try_costs_its_stress_even_when_a_condition_past_level_three_breaks_too():
+    # "If you fail the check you get a point of Stress."
+    s = act(party(astrid={"stress": 6}), fl.AddCondition(by=GM, target="Astrid", condition="dazed", text="3"))
+    s = end_turn(s)  # the Wolf's turn
+    o = outcome(s, fl.Interrupt(by=ASTRID, dice=(1, 2, 3, 1, 1, 1, 1)))
+    assert "above level 3: broken and a critical injury; +1 Stress (7); Astrid is broken" in english(o.events[0].text)
+    astrid = get(o.state, "Astrid")
+    assert (astrid.stress, astrid.stamina, astrid.wounds) == (7, 0, 1)
+    assert current(o.state) == ["Wolf"]
+
+
 def test_removing_a_combatant_mid_interruption_hands_the_turn_back():
     s = end_turn(party())  # the Wolf's turn
     s = act(s, fl.Interrupt(by=ASTRID, actor="Astrid", dice=(6, 1, 1)))

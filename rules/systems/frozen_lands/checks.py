@@ -69,13 +69,17 @@ def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
     line: Text
     if kind == OUT_OF_TURN:
         line = pools.with_notes(say("{who} tries to act out of turn: {roll}", who=after.name, roll=roll), notes)
+        if not passed:
+            # The failed check's Stress is owed even when a condition past level 3 breaks the character too.
+            after = after.stressed(1)
         if broke:
+            if not passed:
+                line = seq(line, "; ", say("+1 Stress ({stress})", stress=after.stress))
             after, injured = _broken(after)
             line = seq(line, "; ", injured)
         elif passed:
             line = seq(line, "; ", say("success: acts before the action it interrupts (one of the 3 actions)."))
         else:
-            after = after.stressed(1)
             line = seq(line, "; ", say("failure: +1 Stress ({stress}).", stress=after.stress))
         return _outcome(request, before, after, line)
     if kind == DISENGAGE:

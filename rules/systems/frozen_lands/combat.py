@@ -151,8 +151,19 @@ def _shot_range(attacker: FrozenCombatant, target: FrozenCombatant, given: str |
     """The range of a shot: as given, else close when the two are close, else short (the same zone).
 
     Into another zone a shot is at least Medium; the bot does not know which zones are adjacent, so it asks."""
+    close = target.id in attacker.engaged
+    # "If the character is close to the enemy, there is a -3 modifier": who stands at close range is the GM's call.
+    if close and given is not None and given.strip().casefold() != "close":
+        raise NotAllowed(
+            say(
+                "{who} and {target} are at close range: a shot between them is at close range (−3) "
+                "until the GM parts them (/act action:part).",
+                who=attacker.name,
+                target=target.name,
+            )
+        )
     if not _apart(attacker, target):
-        return given or ("close" if target.id in attacker.engaged else "short")
+        return given or ("close" if close else "short")
     zones = dict(who=attacker.name, zone=attacker.zone, target=target.name, other=target.zone)
     if given is None:
         raise NotAllowed(

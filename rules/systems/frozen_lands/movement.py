@@ -74,9 +74,21 @@ def move(enc: FrozenEncounter, action: Move, chance: Chance):
         return _arrive(
             enc, mover, destination, [say("{who} moves to {zone}", who=mover.name, zone=destination)], chance
         )
-    close = action.close if action.close is not None else len(close_enemies(enc, mover))
+    tracked = len(close_enemies(enc, mover))
+    close = action.close if action.close is not None else tracked
     if close < 0:
         raise InvalidInput(say("The number of close enemies cannot be negative."))
+    # Who stands at close range is the GM's call: a player's count may add enemies, never drop tracked ones.
+    if close < tracked and not action.by.is_gm:
+        raise NotAllowed(
+            say_plural(
+                "{who} has {n} enemy at close range: only the GM counts fewer with close=.",
+                "{who} has {n} enemies at close range: only the GM counts fewer with close=.",
+                tracked,
+                who=mover.name,
+                n=tracked,
+            )
+        )
     mover = spend(enc, mover, "move")
     texts: list[Text] = [say("{who} moves to {zone}", who=mover.name, zone=destination)]
     broke = False

@@ -123,13 +123,19 @@ def interrupt(system, enc: FrozenEncounter, action: Interrupt, chance: Chance):
     combatant, notes, broke = pools.settle_stress(combatant.but(out_of_turn_tried=True), result, "awareness")
     tried = say("{who} tries to act out of turn: {roll}", who=combatant.name, roll=result.text(pool, combatant))
     text = pools.with_notes(tried, notes)
+    failed = result.successes < 1
+    if failed:
+        # The failed check's Stress is owed even when a condition past level 3 breaks the character too.
+        combatant = combatant.stressed(1)
+    stress = secret(combatant.stress, combatant)
     if broke:
+        if failed:
+            text = seq(text, "; ", say("+1 Stress ({stress})", stress=stress))
         enc, more = break_and_injure(enc.with_combatant(combatant), combatant.id)
         return enc, [Event(kind="roll", text=seq(text, "; ", more), ping=(enc.gm_id,))]
-    if result.successes < 1:
-        combatant = combatant.stressed(1)
-        failed = say("failure: +1 Stress ({stress}).", stress=secret(combatant.stress, combatant))
-        return enc.with_combatant(combatant), [Event(kind="roll", text=seq(text, "; ", failed))]
+    if failed:
+        failure = say("failure: +1 Stress ({stress}).", stress=stress)
+        return enc.with_combatant(combatant), [Event(kind="roll", text=seq(text, "; ", failure))]
     enc, events = system.turns.interject_now(system, enc.with_combatant(combatant), combatant.id)
     acts = say("success: acts now (one of the 3 actions).")
     return enc, [Event(kind="roll", text=seq(text, "; ", acts))] + events
