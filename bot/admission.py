@@ -36,14 +36,14 @@ class Admission:
     @contextlib.asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
         started = clock()
-        if self._slots.locked():
-            try:
-                await asyncio.wait_for(self._slots.acquire(), self.patience)
-            except TimeoutError:
-                self.turned_away += 1
-                raise Busy(BUSY) from None
-        else:
-            await self._slots.acquire()  # free: taken at once, without wait_for's task
+        # The wait is this task's own, not a task wait_for would start: in line from the moment the command
+        # arrives, so a command that comes later (the next in its channel) cannot take a slot freed meanwhile.
+        try:
+            async with asyncio.timeout(self.patience):
+                await self._slots.acquire()
+        except TimeoutError:
+            self.turned_away += 1
+            raise Busy(BUSY) from None
         STAGE_CLOCK.add("queue", started)
         try:
             yield

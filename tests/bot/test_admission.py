@@ -55,3 +55,24 @@ async def test_a_command_that_would_wait_too_long_is_told_the_bot_is_busy_and_th
     async with asyncio.timeout(0.5):
         async with admission.slot():
             pass  # free again once the burst is over
+
+
+async def test_a_slot_freed_while_a_command_waits_goes_to_it_not_to_one_that_came_later() -> None:
+    # The next command of a channel must not overtake the one before it: it would act on the wrong turn.
+    admission = Admission(at_once=1, patience=1.0)
+    order: list[str] = []
+    held = admission.slot()
+    await held.__aenter__()
+
+    async def earlier() -> None:
+        async with admission.slot():
+            order.append("earlier")
+
+    waiting = asyncio.create_task(earlier())
+    await asyncio.sleep(0)  # the earlier command has come and is waiting for a slot
+    await held.__aexit__(None, None, None)  # a slot is freed, and at once a later command asks for one
+    async with asyncio.timeout(0.5):
+        async with admission.slot():
+            order.append("later")
+    await waiting
+    assert order == ["earlier", "later"]
