@@ -149,3 +149,20 @@ def test_sheet_validation():
 
 def _npc(npc):
     return AddCombatants(by=GM, name="X", npc=npc)
+
+
+@pytest.mark.parametrize(
+    "lower",
+    [
+        fl.AddCondition(by=GM, target="Astrid", condition="exhaustion", text="0"),
+        fl.RemoveCondition(by=GM, target="Astrid", condition="exhaustion"),
+    ],
+    ids=["add at a lower level", "remove"],
+)
+def test_lowering_exhaustion_mid_round_gives_back_no_actions_however_the_gm_does_it(lower):
+    s = party()
+    assert current(s) == ["Astrid"] and get(s, "Astrid").actions_left == 3
+    s = act(s, fl.AddCondition(by=GM, target="Astrid", condition="exhaustion", text="2"))
+    assert get(s, "Astrid").actions_left == 1
+    s = act(s, lower)
+    assert get(s, "Astrid").exhaustion == 0 and get(s, "Astrid").actions_left == 1

@@ -208,12 +208,14 @@ def add_condition(enc: FrozenEncounter, action: AddCondition, chance: Chance):
 
 
 def _set_level(enc, target, condition, new):
-    delta = new - getattr(target, condition)
+    # A higher level costs this round's actions or reactions at once; a lower one, like a removed
+    # condition, does not hand back those already lost (it counts from the next round).
+    lost = max(0, new - getattr(target, condition))
     target = target.but(**{condition: new})
     if condition == "exhaustion":
-        target = target.but(actions_left=max(0, min(target.max_actions(), target.actions_left - delta)))
+        target = target.but(actions_left=max(0, target.actions_left - lost))
     elif condition == "dazed":
-        target = target.but(reactions_left=max(0, min(target.max_reactions(), target.reactions_left - delta)))
+        target = target.but(reactions_left=max(0, target.reactions_left - lost))
     return enc.with_combatant(target), [
         Event(
             kind="info",
