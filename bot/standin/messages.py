@@ -10,7 +10,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .mentions import compute_pings, validate_allowed_mentions
-from .records import EPHEMERAL, LOADING, REPLY, RecordedAttachment, RecordedMessage, Revision
+from .records import (
+    EPHEMERAL,
+    IS_COMPONENTS_V2,
+    LOADING,
+    REPLY,
+    SUPPRESS_EMBEDS,
+    SUPPRESS_NOTIFICATIONS,
+    RecordedAttachment,
+    RecordedMessage,
+    Revision,
+)
 from .waiting import Notifier
 from .world import Channel, World
 
@@ -18,7 +28,7 @@ if TYPE_CHECKING:
     from .interactions import InteractionHandle
 
 # Flags a sender may set on a new message; everything else is Discord-controlled.
-SETTABLE_FLAGS = (1 << 2) | EPHEMERAL | (1 << 12) | (1 << 15)
+SETTABLE_FLAGS = SUPPRESS_EMBEDS | EPHEMERAL | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
 
 
 @dataclass
@@ -63,6 +73,15 @@ def guess_content_type(filename: str, sent: str) -> str:
 def _edited_list(payload: dict[str, Any], key: str, current: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """On edit a field changes only if its key is sent; null or [] clears it."""
     return copy.deepcopy(payload[key] or [] if key in payload else current)
+
+
+def _edited_flags(current: int, asked: int | None) -> int:
+    """Discord lets an edit set or clear SUPPRESS_EMBEDS and set IS_COMPONENTS_V2, which no edit
+    clears again; it ignores any other change without error, so no edit makes a message ephemeral or
+    public (https://discord.com/developers/docs/resources/message#edit-message)."""
+    if asked is None:
+        return current
+    return (current & ~SUPPRESS_EMBEDS) | (int(asked) & (SUPPRESS_EMBEDS | IS_COMPONENTS_V2))
 
 
 class MessageBook:
@@ -152,6 +171,8 @@ class MessageBook:
             components=copy.deepcopy(p.get("components") or []),
             flags=flags,
             allowed_mentions=copy.deepcopy(p.get("allowed_mentions")),
+            sticker_ids=list(p.get("sticker_ids") or []),
+            poll=copy.deepcopy(p.get("poll")),
         )
         msg = RecordedMessage(
             msg_id,
@@ -174,28 +195,31 @@ class MessageBook:
         self._emit(Event("create", msg, 0))
         return msg
 
-    def edit(self, msg: RecordedMessage, body: MessageBody) -> RecordedMessage:
+    def revise(self, msg: RecordedMessage, body: MessageBody) -> Revision:
+        """What ``msg`` would show after the edit ``body``: a field not sent keeps its value."""
         p = body.payload
         validate_allowed_mentions(p.get("allowed_mentions"))
-        was_loading = msg.loading
         cur = msg.current
         rev = Revision(
             content=cur.content if "content" not in p else (p["content"] or ""),
             embeds=_edited_list(p, "embeds", cur.embeds),
             components=_edited_list(p, "components", cur.components),
-            flags=cur.flags & ~LOADING,
+            flags=_edited_flags(cur.flags & ~LOADING, p.get("flags")),
             allowed_mentions=copy.deepcopy(p["allowed_mentions"]) if "allowed_mentions" in p else cur.allowed_mentions,
+            sticker_ids=list(cur.sticker_ids),  # an edit takes no stickers or poll: they stay as sent
+            poll=cur.poll,
         )
-        if "flags" in p and p["flags"] is not None:
-            # Only suppress-embeds/components-v2 may change after sending; ephemerality may not.
-            changeable = (1 << 2) | (1 << 15)
-            rev.flags = (rev.flags & ~changeable) | (int(p["flags"]) & changeable)
         if "attachments" in p or body.files:
             rev.attachments = self._attachments(msg.channel_id, body, cur.attachments)
             if "attachments" not in p:
                 rev.attachments = list(cur.attachments) + rev.attachments
         else:
             rev.attachments = list(cur.attachments)
+        return rev
+
+    def edit(self, msg: RecordedMessage, rev: Revision) -> RecordedMessage:
+        """Show ``rev`` (from ``revise``) as the message's newest state."""
+        was_loading = msg.loading
         rev.mentions = self._pings_for(msg, rev, ephemeral=False)
         msg.revisions.append(rev)
         if was_loading:

@@ -15,9 +15,11 @@ if TYPE_CHECKING:
     from .interactions import InteractionHandle
     from .world import World
 
+SUPPRESS_EMBEDS = 1 << 2
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 SUPPRESS_NOTIFICATIONS = 1 << 12
+IS_COMPONENTS_V2 = 1 << 15
 
 # Message types (https://discord.com/developers/docs/resources/message#message-object-message-types)
 DEFAULT = 0
@@ -61,6 +63,8 @@ class Revision:
     flags: int = 0
     allowed_mentions: dict[str, Any] | None = None
     mentions: Pings = NO_PINGS  # what the content of this revision resolves to
+    sticker_ids: list[str] = field(default_factory=list)
+    poll: dict[str, Any] | None = None  # set when the message is sent; no edit removes it
 
 
 def iter_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:

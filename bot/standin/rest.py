@@ -28,7 +28,7 @@ from .rest_core import (
     not_found,
 )
 from .snowflakes import iso_time
-from .world import Channel, Guild
+from .world import MANAGE_MESSAGES, PIN_MESSAGES, Channel, Guild
 
 router = Router()
 route = router.route
@@ -265,11 +265,26 @@ async def list_pins(call: RestCall) -> web.Response:
     return json_response({"items": items, "has_more": False})
 
 
+# Discord's limit of pins per channel.
+MAX_PINS = 250
+
+
+def _may_pin(call: RestCall, channel: Channel) -> None:
+    """Pinning and unpinning in a server take Pin Messages (Manage Messages on servers that have not
+    split it off yet); Discord refuses with 403 50013 otherwise.  A direct message needs neither."""
+    if channel.guild_id is None:
+        return
+    granted = call.standin.world.guilds[channel.guild_id].permissions_of(call.standin.world.bot.id)
+    if not granted & (PIN_MESSAGES | MANAGE_MESSAGES):
+        raise HTTPFailure(error(403, 50013, "Missing Permissions"))
+
+
 async def _set_pin(call: RestCall, pinned: bool) -> web.Response:
     channel = _channel(call)
+    _may_pin(call, channel)
     msg = _message(call, channel)
-    if pinned and len(call.standin.book.pinned_in(channel)) >= 250 and not msg.pinned:
-        return error(400, 30003, "Maximum number of pins reached (250)")
+    if pinned and len(call.standin.book.pinned_in(channel)) >= MAX_PINS and not msg.pinned:
+        return error(400, 30003, f"Maximum number of pins reached ({MAX_PINS})")
     call.standin.book.set_pinned(msg, pinned)
     return no_content()
 

@@ -31,7 +31,7 @@ from .ratelimits import RateLimiter, RateLimits
 from .records import RecordedAttachment, RecordedMessage
 from .rest import bot_routes_need_auth, router
 from .rest_core import API_PREFIX, HTTPFailure, RestCall, error, invalid_form_body
-from .validation import is_empty, message_problems
+from .validation import is_empty, leaves_empty, message_problems
 from .waiting import Notifier
 from .world import Channel, Guild, World, default_world
 
@@ -44,6 +44,11 @@ __all__ = ["NoBotSession", "StandIn"]
 INTERACTION_TOKEN_SECONDS = 15 * 60
 # How long Discord waits for the first answer (the callback) to an interaction.
 INTERACTION_CALLBACK_SECONDS = 3.0
+
+
+def _empty_message() -> HTTPFailure:
+    """Discord's answer to a message that would show nothing, sent or edited so."""
+    return HTTPFailure(error(400, 50006, "Cannot send an empty message"))
 
 
 class StandIn(UserActions):
@@ -222,7 +227,7 @@ class StandIn(UserActions):
         if problems:
             raise HTTPFailure(invalid_form_body(problems))
         if creating and is_empty(body):
-            raise HTTPFailure(error(400, 50006, "Cannot send an empty message"))
+            raise _empty_message()
 
     def create_bot_message(
         self,
@@ -249,7 +254,10 @@ class StandIn(UserActions):
 
     def edit_message(self, msg: RecordedMessage, body: MessageBody) -> RecordedMessage:
         self._check(body, creating=False)
-        return self.book.edit(msg, body)
+        revision = self.book.revise(msg, body)
+        if leaves_empty(revision):
+            raise _empty_message()
+        return self.book.edit(msg, revision)
 
     def _relay_message_event(self, event: Event) -> None:
         """Mirror message events to the bot's gateway session, as Discord does."""

@@ -9,6 +9,7 @@ from typing import Any
 from .components import component_problems
 from .form_errors import Problem
 from .messages import MessageBody
+from .records import IS_COMPONENTS_V2, Revision
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
@@ -16,7 +17,6 @@ MAX_EMBED_TOTAL = 6000  # every embed of a message together
 MAX_FILES = 10
 MAX_FILE_BYTES = 10 * 1024 * 1024
 EMBED_LIMITS = {"title": 256, "description": 4096}
-COMPONENTS_V2 = 1 << 15
 
 
 def _embed_problems(i: int, embed: dict[str, Any]) -> list[Problem]:
@@ -73,7 +73,7 @@ def message_problems(body: MessageBody) -> list[Problem]:
     if sum(embed_characters(e) for e in embeds) > MAX_EMBED_TOTAL:
         problems.append(Problem("embeds", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}"))
     components = p.get("components") or []
-    if (p.get("flags") or 0) & COMPONENTS_V2:
+    if (p.get("flags") or 0) & IS_COMPONENTS_V2:
         if content or embeds:
             problems.append(Problem("content", "Cannot send content or embeds with the components-v2 flag."))
     else:
@@ -89,11 +89,15 @@ def message_problems(body: MessageBody) -> list[Problem]:
 def is_empty(body: MessageBody) -> bool:
     """A new message with nothing in it, which Discord refuses with 50006."""
     p = body.payload
-    return not (
-        p.get("content")
-        or p.get("embeds")
-        or p.get("components")
-        or body.files
-        or p.get("sticker_ids")
-        or p.get("poll")
+    return _shows_nothing(
+        p.get("content"), p.get("embeds"), p.get("components"), body.files, p.get("sticker_ids"), p.get("poll")
     )
+
+
+def leaves_empty(rev: Revision) -> bool:
+    """An edit that would leave the message with nothing in it, which Discord refuses with 50006 too."""
+    return _shows_nothing(rev.content, rev.embeds, rev.components, rev.attachments, rev.sticker_ids, rev.poll)
+
+
+def _shows_nothing(*parts: object) -> bool:
+    return not any(parts)

@@ -11,15 +11,17 @@ from dataclasses import dataclass, field
 
 from .snowflakes import SnowflakeFactory
 
-# Permission bits the stand-in cares about (it does not enforce permissions in general).
+# Permission bits the stand-in cares about (it enforces only these, server-wide: no channel overwrites).
 ADMINISTRATOR = 1 << 3
+MANAGE_MESSAGES = 1 << 13
 MENTION_EVERYONE = 1 << 17
+PIN_MESSAGES = 1 << 51
 # A plausible @everyone default: view, send, read history, embed, attach, react, app commands.
 DEFAULT_EVERYONE_PERMISSIONS = (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
 # What an invite link with "send messages, manage messages, embed, attach, mention, pin" grants.
 PUBLIC_THREAD, PRIVATE_THREAD, GUILD_FORUM = 11, 12, 15
 DM = 1
-DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | (1 << 13) | MENTION_EVERYONE | (1 << 51)
+DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | MANAGE_MESSAGES | MENTION_EVERYONE | PIN_MESSAGES
 ALL_PERMISSIONS = (1 << 53) - 1
 
 

@@ -16,6 +16,7 @@ import pytest
 from bot import delivery, interact
 from bot.sandbox_text import run_script
 from bot.standin import running_standin
+from bot.standin.world import MANAGE_MESSAGES, PIN_MESSAGES
 from rules import registry
 from rules.text import english
 
@@ -252,6 +253,27 @@ async def test_without_pin_messages_the_pin_is_not_asked_on_every_edit(database_
             await settle(bot)
             assert pinned_tracker(standin, "combat").id != tracker.id
             await assert_tracker_current(standin, bot.core.repo, "combat")
+
+
+async def test_a_server_that_never_granted_pin_messages_still_gets_its_tracker(database_url, errors, caplog):
+    """The stand-in refuses the pin itself, as Discord does, when the bot's role lacks Pin Messages
+    (and Manage Messages): the tracker is posted and kept current, unpinned, with one warning."""
+    caplog.set_level(logging.WARNING)
+    world = reliability_world()
+    world.role(world.bot.name).permissions &= ~(PIN_MESSAGES | MANAGE_MESSAGES)
+    async with running_standin(world) as standin:
+        async with running_bot(standin, database_url, seed=17) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await settle(bot)
+            await must(standin, "gm", "/damage", target="Brute 1", amount="2")
+            await settle(bot)
+            refused = [r for r in standin.rejected if "/pins/" in r[1]]
+            assert [(r[0], r[2]) for r in refused] == [("PUT", 403)] and '"code": 50013' in refused[0][3]
+            trackers = [m for m in standin.messages("combat") if m.embeds and "Brute 1" in str(m.embeds)]
+            assert trackers and not any(m.pinned for m in standin.messages("combat"))
+            assert len([r for r in caplog.records if "Pin Messages" in r.getMessage()]) == 1
+        assert errors.records == [], errors.describe()
 
 
 # --- the interaction's webhook is gone ----------------------------------------------------

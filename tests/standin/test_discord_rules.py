@@ -3,6 +3,8 @@ and embeds, command registration, the answers to an interaction and its time, re
 
 from __future__ import annotations
 
+import json
+
 import aiohttp
 import pytest
 
@@ -11,7 +13,10 @@ from bot.standin.command_rules import choice_problems, command_characters, comma
 from bot.standin.components import component_problems
 from bot.standin.form_errors import Problem, errors_tree
 from bot.standin.messages import MessageBody
+from bot.standin.records import EPHEMERAL, SUPPRESS_EMBEDS
+from bot.standin.rest import MAX_PINS
 from bot.standin.validation import message_problems
+from bot.standin.world import MANAGE_MESSAGES, PIN_MESSAGES
 
 from .probe_bot import ProbeBot
 from .test_rest_routes import api, post, refusal
@@ -233,3 +238,145 @@ async def test_a_channel_message_is_never_ephemeral(standin: StandIn, http) -> N
     status, sent = await post(http, standin, channel.id, {"content": "for all", "flags": 64})
     assert status == 200 and not sent["flags"] & 64
     assert [m.content for m in standin.messages(channel, include_ephemeral=False)] == ["for all"]
+
+
+# -- edits: what an edit leaves, and which flags it may change --------------------------------
+async def edit(http, standin: StandIn, message: dict, payload: dict) -> tuple[int, dict]:
+    path = api(standin, f"/channels/{message['channel_id']}/messages/{message['id']}")
+    async with http.patch(path, json=payload) as resp:
+        return resp.status, await resp.json()
+
+
+async def edit_original(http, standin: StandIn, token: str, payload: dict) -> tuple[int, dict]:
+    path = api(standin, f"/webhooks/{standin.world.application_id}/{token}/messages/@original")
+    async with http.patch(path, json=payload) as resp:
+        return resp.status, await resp.json()
+
+
+@pytest.mark.parametrize(
+    "sent, change",
+    [
+        ({"content": "hi"}, {"content": ""}),
+        ({"content": "hi"}, {"content": None}),
+        ({"embeds": [{"title": "Round 1"}]}, {"embeds": []}),
+        ({"content": "hi", "embeds": [{"title": "Round 1"}]}, {"content": "", "embeds": None}),
+        ({"content": "hi", "components": [row(button())]}, {"content": "", "components": []}),
+    ],
+)
+async def test_an_edit_that_would_leave_a_message_empty_is_refused(standin: StandIn, http, sent, change) -> None:
+    channel = standin.world.channel("combat")
+    _, message = await post(http, standin, channel.id, sent)
+    status, body = await edit(http, standin, message, change)
+    assert (status, body["code"], body["message"]) == (400, 50006, "Cannot send an empty message")
+    assert len(standin.book.get(int(message["id"])).revisions) == 1
+
+
+@pytest.mark.parametrize(
+    "sent, change",
+    [
+        ({"content": "hi"}, {}),  # nothing sent: everything stays
+        ({"content": "hi", "embeds": [{"title": "Round 1"}]}, {"content": ""}),  # the embed stays
+        ({"embeds": [{"title": "Round 1"}]}, {"embeds": [], "content": "over"}),
+        ({"content": "hi"}, {"content": None, "components": [row(button())]}),
+    ],
+)
+async def test_an_edit_that_leaves_something_is_taken(standin: StandIn, http, sent, change) -> None:
+    _, message = await post(http, standin, standin.world.channel("combat").id, sent)
+    status, _ = await edit(http, standin, message, change)
+    assert status == 200 and len(standin.book.get(int(message["id"])).revisions) == 2
+
+
+async def test_an_edit_that_removes_every_attachment_of_a_file_only_message_is_refused(standin: StandIn, http) -> None:
+    channel = standin.world.channel("combat")
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps({"attachments": [{"id": 0, "filename": "log.md"}]}))
+    form.add_field("files[0]", b"# log", filename="log.md")
+    async with http.post(api(standin, f"/channels/{channel.id}/messages"), data=form) as resp:
+        message = await resp.json()
+    status, body = await edit(http, standin, message, {"attachments": []})
+    assert (status, body["code"]) == (400, 50006)
+    status, _ = await edit(http, standin, message, {"content": "the log is gone", "attachments": []})
+    assert status == 200 and standin.book.get(int(message["id"])).attachments == []
+
+
+async def test_an_edit_of_an_interactions_answer_that_would_leave_it_empty_is_refused(
+    standin: StandIn, bot: ProbeBot, http
+) -> None:
+    handle = await standin.invoke("alice", "/probe ping")
+    answer = await handle.response()
+    status, body = await edit_original(http, standin, handle.token, {"content": ""})
+    assert (status, body["code"], body["message"]) == (400, 50006, "Cannot send an empty message")
+    path = api(standin, f"/webhooks/{standin.world.application_id}/{handle.token}/messages/{answer.id}")
+    async with http.patch(path, json={"content": None}) as resp:  # the same message, named by its id
+        assert resp.status == 400 and (await resp.json())["code"] == 50006
+    assert answer.content == "ok" and len(answer.revisions) == 1
+
+
+async def test_an_edit_may_suppress_embeds_but_not_change_other_flags(standin: StandIn, http) -> None:
+    _, message = await post(http, standin, standin.world.channel("combat").id, {"content": "see https://x.y"})
+    recorded = standin.book.get(int(message["id"]))
+    status, edited = await edit(http, standin, message, {"flags": SUPPRESS_EMBEDS | EPHEMERAL})
+    assert status == 200 and edited["flags"] == SUPPRESS_EMBEDS and not recorded.ephemeral
+    status, edited = await edit(http, standin, message, {"content": "no flags given"})
+    assert edited["flags"] == SUPPRESS_EMBEDS  # flags not sent keep their value
+    status, edited = await edit(http, standin, message, {"flags": 0})
+    assert status == 200 and edited["flags"] == 0
+    assert [m.content for m in standin.messages("combat", include_ephemeral=False)] == ["no flags given"]
+
+
+async def test_an_edit_cannot_make_an_ephemeral_answer_public(standin: StandIn, bot: ProbeBot, http) -> None:
+    handle = await standin.invoke("bob", "/probe secret")
+    answer = await handle.response()
+    status, edited = await edit_original(http, standin, handle.token, {"content": "for all?", "flags": 0})
+    assert status == 200 and edited["flags"] & EPHEMERAL and answer.ephemeral
+    assert standin.messages("combat", include_ephemeral=False) == []
+
+
+def test_an_edit_sets_components_v2_but_never_clears_it(standin: StandIn) -> None:
+    channel = standin.world.channel("combat")
+    message = standin.book.create(channel, standin.world.bot.id, MessageBody({"content": "hi"}))
+    text = {"type": 10, "content": "hi"}
+    upgraded = standin.book.revise(message, MessageBody({"content": None, "components": [text], "flags": 1 << 15}))
+    assert upgraded.flags == 1 << 15
+    standin.book.edit(message, upgraded)
+    assert standin.book.revise(message, MessageBody({"flags": 0})).flags == 1 << 15
+
+
+# -- pins: the permission and the limit ---------------------------------------------------------
+async def pin(http, standin: StandIn, message: dict, *, method: str = "PUT", legacy: bool = False) -> tuple[int, dict]:
+    where = "pins" if legacy else "messages/pins"
+    path = api(standin, f"/channels/{message['channel_id']}/{where}/{message['id']}")
+    async with http.request(method, path) as resp:
+        return resp.status, (await resp.json() if resp.status != 204 else {})
+
+
+@pytest.mark.parametrize(("method", "legacy"), [("PUT", False), ("PUT", True), ("DELETE", False), ("DELETE", True)])
+async def test_pinning_without_pin_messages_is_refused(standin: StandIn, http, method, legacy) -> None:
+    _, message = await post(http, standin, standin.world.channel("combat").id, {"content": "tracker"})
+    if method == "DELETE":
+        assert (await pin(http, standin, message))[0] == 204
+    standin.world.role(standin.world.bot.name).permissions &= ~(PIN_MESSAGES | MANAGE_MESSAGES)
+    status, body = await pin(http, standin, message, method=method, legacy=legacy)
+    assert (status, body["code"], body["message"]) == (403, 50013, "Missing Permissions")
+    assert standin.book.get(int(message["id"])).pinned == (method == "DELETE")
+
+
+@pytest.mark.parametrize("granted", [PIN_MESSAGES, MANAGE_MESSAGES])
+async def test_pin_messages_or_manage_messages_lets_the_bot_pin(standin: StandIn, http, granted) -> None:
+    role = standin.world.role(standin.world.bot.name)
+    role.permissions = (role.permissions & ~(PIN_MESSAGES | MANAGE_MESSAGES)) | granted
+    _, message = await post(http, standin, standin.world.channel("combat").id, {"content": "tracker"})
+    assert (await pin(http, standin, message))[0] == 204
+    assert (await pin(http, standin, message, method="DELETE"))[0] == 204
+
+
+async def test_the_251st_pin_of_a_channel_is_refused(standin: StandIn, http) -> None:
+    channel = standin.world.channel("combat")
+    for n in range(MAX_PINS):
+        standin.book.set_pinned(
+            standin.book.create(channel, standin.world.bot.id, MessageBody({"content": f"{n}"})), True
+        )
+    _, message = await post(http, standin, channel.id, {"content": "one too many"})
+    status, body = await pin(http, standin, message)
+    assert (status, body["code"], body["message"]) == (400, 30003, "Maximum number of pins reached (250)")
+    assert not standin.book.get(int(message["id"])).pinned
