@@ -161,7 +161,8 @@ async def run(
     arrived = clock()
     async with bot.working():
         try:
-            async with bot.admission.slot():
+            # Turned away, if it must be, while there is still time to say so.
+            async with bot.admission.slot(within=ANSWER_WITHIN_SECONDS - age_of(interaction)):
                 return await _run(bot, interaction, build, command, encounter_id, arrived)
         except RulesError as error:
             if interaction.type == discord.InteractionType.application_command:
