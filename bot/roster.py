@@ -13,7 +13,7 @@ from typing import Any
 from rules import registry
 from rules.commands import check_owner_or_gm
 from rules.errors import InvalidInput
-from rules.model import Actor
+from rules.model import Actor, Encounter
 from rules.said import say
 from rules.system import System
 from rules.text import Text
@@ -104,18 +104,29 @@ class Roster:
         check_owner_or_gm(by, record)
         await self.repo.remove_character_id(key, record.id)
 
-    async def remember_hidden(self, key: int, record: CharacterRecord, hidden: bool) -> None:
-        """A kept NPC the fight just took in remembers whether it fights hidden, for the next time a GM
-        brings it back. Hidden cannot change during a fight, so this is how it fought."""
+    async def remember_hidden(
+        self, key: int, record: CharacterRecord, hidden: bool, joined: dict[str, Any] | None = None
+    ) -> None:
+        """A kept NPC the fight just took in remembers whether it fights hidden, and what else joining
+        decided (`joined`, `System.joined_lasting`: a faction the GM named), for the next time a GM brings it
+        back. Neither changes during a fight, so this is how it fought."""
         if not record.npc:
             return
         async with self.lock(key):
             now = await self.repo.character_by_id(key, record.id)
-            if now is None or fought_hidden(now) == hidden:
-                return  # removed meanwhile, or another fight took it in so
+            if now is None:
+                return  # removed meanwhile
             # Kept only when hidden, so that a visible NPC's lasting state stays as its system wrote it.
             flag = {HIDDEN: True} if hidden else {}
-            await self.repo.set_character_lasting(key, now.id, system_lasting(now) | flag)
+            lasting = system_lasting(now) | (joined or {}) | flag
+            if lasting != now.lasting:  # else another fight took it in so
+                await self.repo.set_character_lasting(key, now.id, lasting)
+
+
+def joined_lasting(state: Encounter, record: CharacterRecord) -> dict[str, Any]:
+    """What the fight that just took `record` in decided of its lasting state by taking it in (a faction)."""
+    taken = next(c for c in state.combatants if c.character_id == record.id)
+    return registry.get(state.system).joined_lasting(state, taken)
 
 
 def _stored_name(name: str) -> str:

@@ -434,7 +434,7 @@ def _typed_as_read(key: str, value: Any, read_in: Any) -> None:
 def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str, *, npc: bool = False) -> dict[str, Any]:
     """A character's lasting state: each key one the system keeps, each value of its type, each number passing
     the checks `/campaign adjust` makes (its range, the sheet's maximum), each list's entries those the system
-    keeps."""
+    keeps, each name one the system reads (a faction)."""
     lasting = _dict(lasting, say("lasting state of {name}", name=mark(name)))
     adjustable = system.adjustable()
     flags = _flags(system, npc)
@@ -447,6 +447,12 @@ def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str, *, npc: boo
             spec = adjustable.get(key)
             if spec is not None and spec.kind == "int":
                 system.adjust(sheet, checked, key, str(value), npc)
+        # A name is kept as the system reads it typed (`GM` is the side `gm`): one it refuses is refused.
+        checked |= {
+            key: system.adjust(sheet, checked, key, value, npc)[key]
+            for key, value in checked.items()
+            if key in adjustable and adjustable[key].kind == "text"
+        }
     except RulesError as error:
         raise InvalidInput(say("{name}'s lasting state: {error}", name=mark(name), error=error.said)) from None
     return checked
@@ -470,6 +476,10 @@ def _value(system, sheet: dict[str, Any], spec: Any, flag: bool, key: Any, value
         return value
     if spec.kind == "list":
         return _entries(system, sheet, key, value)
+    if spec.kind == "text":
+        if not isinstance(value, str):
+            raise InvalidInput(say("`{key}` takes a name.", key=key))
+        return value
     if not isinstance(value, int) or isinstance(value, bool):
         raise InvalidInput(say("`{key}` takes a whole number.", key=key))
     return value

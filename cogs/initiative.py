@@ -11,7 +11,7 @@ from bot import paging
 from bot.interact import actor_of, reply, run
 from bot.places import fight_campaign_key
 from bot.repository import CharacterRecord
-from bot.roster import fought_hidden, system_lasting
+from bot.roster import fought_hidden, joined_lasting, system_lasting
 from rules import registry
 from rules.commands import Stored
 from rules.errors import RulesError
@@ -58,7 +58,7 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
             "/initiative join",
         )
         if result is not None:  # a refused join leaves nothing behind
-            await self.bot.core.roster.remember_hidden(key, record, stored.hidden)
+            await self.bot.core.roster.remember_hidden(key, record, stored.hidden, joined_lasting(result.state, record))
 
     @app_commands.command(name="add", description=_("GM: add NPCs (a count makes a numbered group)"))
     @app_commands.describe(
@@ -136,8 +136,8 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
             if refused and stored_now:
                 # The fight refused the NPC: a refused command leaves nothing behind.
                 await self.bot.core.repo.remove_character_id(key, kept.id)
-        if kept is not None and not refused:
-            await self.bot.core.roster.remember_hidden(key, kept, hides)
+        if kept is not None and result is not None:  # not refused
+            await self.bot.core.roster.remember_hidden(key, kept, hides, joined_lasting(result.state, kept))
 
     @app_commands.command(name="order", description=_("Show the turn order"))
     async def order(self, interaction: discord.Interaction) -> None:

@@ -72,12 +72,12 @@ class Adjustable(Value):
     """A lasting value the GM may set by hand (`/character edit`, `/campaign adjust`).
 
     `int`: a whole number within [minimum, maximum]; `bool`: yes/no;
-    `list`: comma-separated entries (the help says which).
+    `list`: comma-separated entries (the help says which); `text`: one name the system reads (a faction).
     """
 
     key: str
     help: str
-    kind: Literal["int", "bool", "list"] = "int"
+    kind: Literal["int", "bool", "list", "text"] = "int"
     minimum: int | None = None
     maximum: int | None = None
 
@@ -169,7 +169,7 @@ class System(Generic[C]):
     player_side: ClassVar[str] = "heroes"
     options: ClassVar[dict[str, Option]] = {}
     # The module with this system's rules between fights (its `between.py`): lasting,
-    # carry_in, RESTS, rest, ADJUSTABLE, adjust, lines, and optionally FLAGS and campaign_out/in.
+    # carry_in, RESTS, rest, ADJUSTABLE, adjust, lines, and optionally FLAGS, fit, on_joining and campaign_out/in.
     # Not declared a ClassVar: mypy reads a module named in a class body as an instance variable,
     # and an instance variable may not override a ClassVar.
     between: Any = None
@@ -455,6 +455,12 @@ class System(Generic[C]):
         The caller stores `stored | lasting(enc, c)`: keys the fight does not
         own (a hiatus count, attribute losses) are kept from the stored state."""
         return self.between.lasting(enc, combatant) if self.between else {}
+
+    def joined_lasting(self, enc: Encounter, combatant: C) -> dict[str, Any]:
+        """The part of `lasting` that joining itself decides (a faction the GM named), for an NPC the GM kept
+        to store as it joins: the fight's end writes only what the fight changed after that."""
+        on_joining = getattr(self.between, "on_joining", None)
+        return on_joining(enc, combatant) if on_joining else {}
 
     def carry_in(self, combatant: C, lasting: dict[str, Any]) -> C:
         """A joining character starts from its lasting state instead of its fresh sheet.

@@ -126,6 +126,30 @@ def test_a_kept_frozen_lands_enemys_own_stamina_exports_and_imports_as_stored():
     assert back["lasting"] == {"stamina": 10}
 
 
+def test_a_kept_factions_npcs_faction_exports_and_imports_as_stored():
+    """A kept NPC comes back to the faction it fought for: the file carries it, as the system names it."""
+    chief = stored("Chief", ALICE, system="factions", lasting={"health": 5, "faction": "bandits"}, npc=True)
+    here = SimpleNamespace(system="factions", settings={}, state={})
+    (written,) = transfer.export(here, [chief], [])["characters"]
+    assert written["lasting"] == {"health": 5, "faction": "bandits"}
+    (back,) = read(campaign("factions", characters=[written | {"owner_name": None}])).characters
+    assert back["lasting"] == {"health": 5, "faction": "bandits"}
+    spelt = {"name": "Chief", "owner_id": str(ALICE), "sheet": {}, "lasting": {"faction": "GM"}, "npc": True}
+    assert read(campaign("factions", [spelt])).characters[0]["lasting"] == {"faction": "gm"}
+
+
+@pytest.mark.parametrize(
+    ("faction", "said"),
+    [("", "A faction name is"), ("x" * 31, "A faction name is"), ("**loud**", "A faction name is"), (7, "a name")],
+    ids=["empty", "too long", "markup", "a number"],
+)
+def test_a_faction_no_side_could_have_is_refused(faction, said):
+    chief = {"name": "Chief", "owner_id": str(ALICE), "sheet": {}, "lasting": {"faction": faction}, "npc": True}
+    with pytest.raises(InvalidInput) as refused:
+        read(campaign("factions", [chief]))
+    assert str(refused.value).startswith("Chief's lasting state:") and said in str(refused.value)
+
+
 # --- the largest campaign ---------------------------------------------------------------------------------
 def test_the_largest_npc_library_exports_a_file_its_import_reads():
     """1000 templates (the most a file holds) with names and notes as long as they may be, in characters of

@@ -271,3 +271,46 @@ async def test_a_save_that_offers_nothing_is_followed_by_nothing(standin, bot):
     answer, after = await act(standin, bot, "bob", "/check", character="Sybilla", kind="agi", dice="3")
     assert "d20 3 vs AGI 8 → pass" in answer.content
     assert [m.content for m in after] == []
+
+
+async def faction_of(standin, bot, name):
+    _, state = await bot.core.current(standin.world.channel("combat").id)
+    return state.find(name).side
+
+
+async def end_fight(standin, bot):
+    question = await say(standin, "gm", "/encounter end")
+    await (await standin.click("gm", "End the encounter", message=question)).response()
+    await bot.idle.wait()
+
+
+async def test_a_kept_npc_comes_back_to_the_faction_it_was_kept_with(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="factions")
+    await say(standin, "alice", "/character add", name="Balthasar", stats="health=12 weapons='sword:d6'")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Balthasar")
+    added = await say(standin, "gm", "/initiative add", name="Chief", side="bandits", keep=True, stats="agi=8")
+    assert not added.ephemeral and "Faction: bandits." in added.content, added.content
+    await end_fight(standin, bot)
+    shown = await say(standin, "gm", "/character show", name="Chief")
+    assert "Faction bandits" in str(shown.embeds), shown.embeds
+    # The next fight: brought back with /initiative join, Chief fights for the bandits again, not the GM.
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Balthasar")
+    joined = await say(standin, "gm", "/initiative join", character="Chief")
+    assert not joined.ephemeral and "Faction: bandits." in joined.content, joined.content
+    assert await faction_of(standin, bot, "Chief") == "bandits"
+    assert await faction_of(standin, bot, "Balthasar") == "players"
+    await end_fight(standin, bot)
+    # Brought back with /initiative add keep:true, likewise; a side the GM names there wins, and is kept.
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative add", name="Chief", keep=True)
+    assert await faction_of(standin, bot, "Chief") == "bandits"
+    await end_fight(standin, bot)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative add", name="Chief", keep=True, side="wolves")
+    assert await faction_of(standin, bot, "Chief") == "wolves"
+    await end_fight(standin, bot)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative join", character="Chief")
+    assert await faction_of(standin, bot, "Chief") == "wolves"

@@ -151,6 +151,8 @@ def _as_typed(spec) -> tuple[str, ...]:
         return ("yes", "no")
     if spec.kind == "list":
         return ("",)
+    if spec.kind == "text":
+        return ("bandits", "GM")
     return tuple(str(n) for n in {spec.minimum or 0, 0, 1, spec.maximum or 0})
 
 

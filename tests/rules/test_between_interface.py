@@ -18,7 +18,7 @@ from rules.system import Resting
 from tests.helpers import GM
 
 KEYS = ["rotted-capes", "fightin-words", "factions", "99-towers", "frozen-lands"]
-SAMPLE = {"int": "0", "bool": "no", "list": ""}
+SAMPLE = {"int": "0", "bool": "no", "list": "", "text": "bandits"}
 
 
 @pytest.mark.parametrize("key", KEYS)

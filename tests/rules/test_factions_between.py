@@ -119,3 +119,46 @@ def test_dead_set_to_no_brings_the_character_back_with_1_health():
     join(new(), lasting=back)  # no longer refused
     # Only bringing the dead back raises health: a living character's health stays as set.
     assert SYSTEM.adjust(sheet, {"health": 4, "dead": False}, "dead", "no")["health"] == 4
+
+
+# --- the faction a kept NPC fought for ------------------------------------------------------------------
+def keep_chief(enc, side=None, lasting=None):
+    """Chief, an NPC the GM keeps (a stored character), added or brought back."""
+    action = AddCombatants(by=GM, name="Chief", sheet={}, side=side, npc=True, character_id=9, lasting=lasting)
+    return apply(enc, action).state
+
+
+def test_a_kept_npc_comes_back_to_the_faction_it_fought_for():
+    first = keep_chief(new(), side="bandits")
+    kept = SYSTEM.lasting(first, first.find("Chief"))
+    assert kept["faction"] == "bandits"
+    again = keep_chief(new(), lasting=kept)
+    assert again.find("Chief").side == "bandits"
+    assert SYSTEM.lasting(again, again.find("Chief")) == kept
+    # Kept without a side, it fought for the GM and comes back so.
+    plain = keep_chief(new())
+    assert keep_chief(new(), lasting=SYSTEM.lasting(plain, plain.find("Chief"))).find("Chief").side == "gm"
+
+
+def test_a_side_the_gm_names_wins_over_the_kept_faction_and_is_kept_next():
+    again = keep_chief(new(), side="wolves", lasting={"faction": "bandits"})
+    assert again.find("Chief").side == "wolves"
+    assert SYSTEM.lasting(again, again.find("Chief"))["faction"] == "wolves"
+    # Joining decided it, not the fight (whose end writes only what it changed): it is stored as Chief joins.
+    assert SYSTEM.joined_lasting(again, again.find("Chief")) == {"faction": "wolves"}
+
+
+def test_a_hero_keeps_no_faction_and_joins_the_players():
+    enc = join(new())
+    assert enc.find("Vex").side == "players" and "faction" not in SYSTEM.lasting(enc, enc.find("Vex"))
+    assert SYSTEM.joined_lasting(enc, enc.find("Vex")) == {}
+
+
+def test_the_gm_sets_a_kept_npcs_faction_between_fights_as_a_side_is_named():
+    sheet = SYSTEM.parse_sheet({})
+    assert SYSTEM.adjust(sheet, {}, "faction", " GM ", npc=True) == {"faction": "gm"}
+    state = SYSTEM.adjust(sheet, {"health": 3}, "faction", "wolves", npc=True)
+    assert state == {"health": 3, "faction": "wolves"}
+    assert [english(line) for line in SYSTEM.lasting_lines(sheet, state, npc=True)] == ["Health 3/8", "Faction wolves"]
+    with pytest.raises(InvalidInput, match="faction name"):
+        SYSTEM.adjust(sheet, {}, "faction", "<@&123> everyone!", npc=True)

@@ -25,7 +25,7 @@ def play(request) -> tuple[System, list[dict[str, Any]]]:
 
 
 # --- the tests --------------------------------------------------------------------------------------------
-TYPES = {"int": int, "bool": bool, "list": list}
+TYPES = {"int": int, "bool": bool, "list": list, "text": str}
 
 
 def test_every_key_play_writes_is_adjustable_or_a_declared_flag_of_its_type(play):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rules.actions import Action
 from rules.errors import InvalidInput
 from rules.model import Combatant, Encounter
@@ -10,6 +12,18 @@ from rules.turns.factions import Factions, FactionState
 from rules.usertext import Typed, quoted
 
 from .sheet import SIZES, UNARMED, UNARMED_WORDS, Weapon
+
+# The two sides every fight has; any other name the GM gives is a faction of its own (bandits, wolves…).
+SIDES = ("players", "gm")
+_FACTION = re.compile(r"^[\w][\w' -]{0,29}$")
+
+
+def faction_named(name: str) -> str:
+    """The faction `name` names, as a fight and a kept NPC's lasting state hold it; InvalidInput if it names none."""
+    side = str(name).strip()
+    if not _FACTION.match(side):
+        raise InvalidInput(say("A faction name is 1–30 letters, digits, spaces, ' or -."))
+    return side.casefold() if side.casefold() in SIDES else side
 
 
 class Fighter(Combatant):

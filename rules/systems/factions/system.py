@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from rules.actions import AddCombatants
@@ -33,10 +32,8 @@ from .actions import (
 )
 from .commands import COMMANDS
 from .harm import release_holds
-from .model import TURNS, FactionsEncounter, Fighter, fighter
+from .model import SIDES, TURNS, FactionsEncounter, Fighter, faction_named, fighter
 from .sheet import FactionsSheet, parse_weapons
-
-_FACTION = re.compile(r"^[\w][\w' -]{0,29}$")
 
 
 class FactionsSystem(System):
@@ -83,7 +80,7 @@ class FactionsSystem(System):
         FormSection(label=N_("Size and weapons"), keys=("size", "weapons")),
         FormSection(label=N_("Traits"), keys=("fearless", "concealed")),
     )
-    sides = ("players", "gm")
+    sides = SIDES
     player_side = "players"
     options = {
         "nat20_fails": Option(default=True, help=N_("A natural 20 fails every save.")),
@@ -157,11 +154,9 @@ class FactionsSystem(System):
 
     # --- characters -----------------------------------------------------------
     def side_of(self, action: AddCombatants) -> str:
-        side = (action.side or (self.player_side if not action.npc else "gm")).strip()
-        if not _FACTION.match(side):
-            raise InvalidInput(say("A faction name is 1–30 letters, digits, spaces, ' or -."))
-        # Any faction name the GM gives is a faction of its own (bandits, wolves…).
-        return side.casefold() if side.casefold() in self.sides else side
+        """The faction the GM names, else the one a kept NPC fought for last, else players' or the GM's."""
+        kept = between.kept_faction(action.lasting or {})
+        return faction_named(action.side or kept or (self.player_side if not action.npc else "gm"))
 
     def combatant_fields(self, sheet: dict[str, Any], action: AddCombatants) -> dict[str, Any]:
         return {
