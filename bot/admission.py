@@ -34,15 +34,12 @@ class Admission:
         self.turned_away = 0
 
     @contextlib.asynccontextmanager
-    async def slot(self, within: float | None = None) -> AsyncIterator[None]:
-        """A slot, waited for at most ``patience`` seconds, and no longer than ``within`` (what is left of the
-        time to answer a command that already spent some of it on the way)."""
+    async def slot(self) -> AsyncIterator[None]:
         started = clock()
-        wait = self.patience if within is None else max(0.0, min(self.patience, within))
         # The wait is this task's own, not a task wait_for would start: in line from the moment the command
         # arrives, so a command that comes later (the next in its channel) cannot take a slot freed meanwhile.
         try:
-            async with asyncio.timeout(wait):
+            async with asyncio.timeout(self.patience):
                 await self._slots.acquire()
         except TimeoutError:
             self.turned_away += 1

@@ -9,6 +9,7 @@ Refusals come back ephemeral and change nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
@@ -161,9 +162,7 @@ async def run(
     arrived = clock()
     async with bot.working():
         try:
-            # Turned away, if it must be, while there is still time to say so.
-            async with bot.admission.slot(within=ANSWER_WITHIN_SECONDS - age_of(interaction)):
-                return await _run(bot, interaction, build, command, encounter_id, arrived)
+            return await _run(bot, interaction, build, command, encounter_id, arrived)
         except RulesError as error:
             if interaction.type == discord.InteractionType.application_command:
                 raise
@@ -195,28 +194,34 @@ async def _run(
     encounter_id: int | None,
     arrived: float,
 ) -> Result | None:
-    by = await actor_of(interaction)
-    started = clock()
-    command = render.command_line(interaction, command)
-    STAGE_CLOCK.add("render", started)
-    work = bot.core.act(
-        interaction.channel_id,
-        lambda system, state: build(by, system, state),
-        command,
-        encounter_id=encounter_id,
-        by_name=interaction.user.display_name,
-    )
-    # The time in line counts: Discord's 3 seconds run from the command, not from its turn.
-    result, deferred = await in_time(interaction, work, ANSWER_WITHIN_SECONDS - (clock() - arrived))
-    started = clock()
-    content, mentions = answer_content(result)
-    started = STAGE_CLOCK.add("render", started)
-    answered = await answer_result(interaction, content, mentions, deferred)
-    STAGE_CLOCK.add("reply", started)
-    if by.is_gm:
-        await show_gm(interaction, result)
-    await announce(bot, interaction.channel, result, interaction=interaction if answered else None)
-    return result
+    async with contextlib.AsyncExitStack() as held:
+
+        async def admitted() -> tuple[Actor, Result]:
+            await held.enter_async_context(bot.admission.slot())  # held until the command is answered
+            by = await actor_of(interaction)
+            started = clock()
+            line = render.command_line(interaction, command)
+            STAGE_CLOCK.add("render", started)
+            return by, await bot.core.act(
+                interaction.channel_id,
+                lambda system, state: build(by, system, state),
+                line,
+                encounter_id=encounter_id,
+                by_name=interaction.user.display_name,
+            )
+
+        # The time in line counts, the wait for a slot too: Discord's 3 seconds run from the command, not
+        # from its turn, so a command still waiting then is acknowledged privately first.
+        (by, result), deferred = await in_time(interaction, admitted(), ANSWER_WITHIN_SECONDS - (clock() - arrived))
+        started = clock()
+        content, mentions = answer_content(result)
+        started = STAGE_CLOCK.add("render", started)
+        answered = await answer_result(interaction, content, mentions, deferred)
+        STAGE_CLOCK.add("reply", started)
+        if by.is_gm:
+            await show_gm(interaction, result)
+        await announce(bot, interaction.channel, result, interaction=interaction if answered else None)
+        return result
 
 
 def answer_content(result: Result) -> tuple[str, discord.AllowedMentions]:

@@ -6,6 +6,8 @@ from datetime import timedelta
 
 import pytest
 
+from bot import interact
+from bot.admission import Admission
 from tests import toy
 from tests.e2e.conftest import say, turnkeeper
 from tests.helpers import ids
@@ -184,5 +186,21 @@ async def test_undo_and_start_waiting_for_the_channel_are_acknowledged_in_time(
     assert answer.ephemeral and "Done" in answer.content, answer.content
     shown = lambda: standin.messages(channel)[before:]  # noqa: E731
     posted = await standin.wait_for(lambda: next((m for m in shown() if said in m.content), None))
+    assert not posted.ephemeral
+    await bot.idle.wait()
+
+
+async def test_a_command_still_waiting_for_a_slot_is_acknowledged_in_time_then_carried_out(standin, bot, monkeypatch):
+    await setup_fight(standin)
+    monkeypatch.setattr(interact, "ANSWER_WITHIN_SECONDS", 0.05)
+    monkeypatch.setattr(bot, "admission", Admission(at_once=1, patience=5.0))
+    before = len(standin.messages("combat"))
+    async with bot.admission.slot():  # as if the bot were working on as many commands as it takes at once
+        handle = await standin.invoke("gm", "/initiative next")
+        assert await handle.acknowledged() == 5  # deferred while it waits in line
+    answer = await handle.response()
+    assert answer.ephemeral and "Done" in answer.content, answer.content
+    shown = lambda: standin.messages("combat")[before:]  # noqa: E731
+    posted = await standin.wait_for(lambda: next((m for m in shown() if "**Round 1**" in m.content), None))
     assert not posted.ephemeral
     await bot.idle.wait()
