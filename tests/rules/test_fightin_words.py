@@ -475,6 +475,18 @@ def test_crouching_behind_light_cover_counts_as_medium_cover():
     assert "Target 6 (4 crouching behind cover cover +2): miss" in fight.text()
 
 
+def test_crouching_or_prone_behind_total_cover_adds_nothing_to_invisible():
+    # "ignore the bonus (and penalty) from crouching or prone, and instead increase the cover value":
+    # total cover cannot grow, so the target is invisible (+4) and no more, against a shot as a stab.
+    fight = duel(ranged_skill=0, weapons="arming sword:1d8; bow:1d6:20")
+    fight.command("condition_add", target="Goblin", condition="crouching")
+    fight.command("attack", target="Goblin", weapon="bow", options="range=10 cover=total", dice="5")
+    assert "Target 8 (4 crouching behind cover invisible +4): miss" in fight.text()
+    fight.command("condition_add", target="Goblin", condition="prone")
+    fight.command("attack", target="Goblin", weapon="arming sword", options="cost=0 cover=total", dice="5 2")
+    assert "Target 8 (4 prone behind cover invisible +4): hit" in fight.text()
+
+
 def test_aiming_eases_the_range_penalty_by_one():
     fight = duel(ranged_skill=1, weapons="heavy crossbow:1d10:15")
     fight.act("aim")
@@ -684,6 +696,18 @@ def test_insanity_confusion_ends_when_a_morale_penalty_is_removed():
     fight.command("damage", target="Goblin", amount="10", damage_type="insanity")
     fight.command("heal", target="Goblin", amount=1, options="morale")
     assert fight.f("Goblin").conditions == () and fight.f("Goblin").morale_penalties == 0
+
+
+def test_insanity_makes_a_timed_confusion_last_until_a_morale_penalty_is_removed():
+    # "If a character's Will is beaten by an insanity effect, he is treated as Confused until at least one
+    # morale penalty has been removed": a confusion with rounds to run no longer runs out on its own.
+    fight = duel()
+    fight.command("condition_add", target="Goblin", condition="confused", duration="1 rounds")
+    fight.command("damage", target="Goblin", amount="10", damage_type="insanity")
+    (confused,) = fight.f("Goblin").conditions
+    assert confused.rounds is None and confused.note == "until a morale penalty is removed"
+    fight.command("heal", target="Goblin", amount=1, options="morale")
+    assert fight.f("Goblin").conditions == ()
 
 
 def test_will_zero_breaks_and_the_spirit_check_dc_falls_each_round():

@@ -81,7 +81,9 @@ def target_score(attacker: Fighter, target: Fighter, w: Weapon, action: Attack) 
         parts.append(say("{spot} {n:+d}", spot=term(action.called), n=spot.target))
     step = {"crouching": 1, "prone": 2}.get(target.posture, 0)
     cover = COVER[action.cover]
-    if cover and step and cover < COVER["total"]:
+    if cover and step:
+        # "ignore the bonus (and penalty) from crouching or prone, and instead increase the cover value":
+        # behind total cover the posture adds nothing.
         cover = min(COVER["total"], cover + step)
         parts.append(say("{posture} behind cover", posture=term(target.posture)))
     elif step:

@@ -58,8 +58,12 @@ def take(enc, cid: str, amount: int, kind: str | None, text: Text) -> tuple[obje
         head = say("{who}: {kind} morale damage {roll} vs Will {will}: no effect.", **taken)
     events = [Event(kind="roll", text=head)]
     conditions = list(f.conditions)
-    if condition and not any(c.name == condition for c in conditions):
+    current = next((c for c in conditions if c.name == condition), None)
+    # A Will beaten lasts longer than a condition with rounds to run (the chart's Panicked for the round, a
+    # GM's timed confusion): insanity confuses "until at least one morale penalty has been removed".
+    if condition and (current is None or current.rounds is not None):
         note = "until a morale penalty is removed" if condition == "confused" else ""
+        conditions = [c for c in conditions if c.name != condition]
         conditions.append(Condition(name=condition, note=note))
     f = f.but(morale_penalties=min(max_penalties(f), f.morale_penalties + penalties), conditions=tuple(conditions))
     enc = enc.with_combatant(f)
