@@ -206,3 +206,15 @@ def test_the_pairs_hold_and_release_name_the_two():
     assert english(texts(out)[0]).startswith("Tony and Rex hold (from phase 5)")
     out = command(out.state, "act", by=PLAYER, action="release", actor="Rex", target="Bandit")
     assert "Tony and Rex stop holding and act before Bandit." in map(english, texts(out))
+
+
+def test_a_companion_cannot_be_surprised_apart_from_its_master():
+    # "If some combatants are not aware … they will automatically be delayed by 10 phases": a companion has
+    # no place of its own to delay ("You and your animal companion activate simultaneously"), so a
+    # surprise on it alone is refused rather than dropped unsaid; its master's surprise delays the pair.
+    enc = add(new(), "Tony", "KH 4C", TONY, player=True).state
+    with pytest.raises(InvalidInput, match="Rex activates with Tony: surprise Tony"):
+        add(enc, "Rex", "", REX, surprised=True)
+    enc = add(add(new(), "Tony", "KH 4C", TONY, player=True, surprised=True).state, "Rex", "", REX).state
+    assert phase_of(enc, "Tony") == 15  # 5 + 10
+    assert SYSTEM.turns.entry(enc, enc.find("Rex").id).phase == 15

@@ -128,3 +128,11 @@ def test_a_stance_changes_the_defence_against_a_grapple_test():
     enc = waits_for_the_foe(stance(fight(), "defensive").state)
     out = command(enc, "act", action="grapple", target="Hero", cards="9C 2C 3C 8D 4D 2D 3D")
     assert "Hero PD 3 (defensive stance (flip+1)): 8♦ 4♦ 2♦ 3♦ → keep 8" in texts(out)[0]
+
+
+def test_a_stance_changes_the_grapplers_attack_in_a_grapple_test():
+    # "Attacker's Attack <PA> plus Size versus the Defender's Physical Defense [PD] plus Size": the
+    # aggressive stance's "+1 <PA>" turns one more card there, as its −1 <PD> turns one fewer.
+    enc = stance(fight(), "aggressive").state
+    out = command(enc, "act", action="grapple", target="Foe", cards="2C 3C 8S 5D 6D 7C")
+    assert "Hero PA 4 (aggressive stance (flip+1)): 2♣ 3♣ 8♠ 5♦ 6♦ → keep 8" in texts(out)[0]

@@ -33,6 +33,16 @@ def attach(enc: TowersEncounter, combatant: TowersCombatant) -> TowersCombatant:
                 master=enc.get(master.companion_of).name,
             )
         )
+    if combatant.surprised:
+        # No place of its own to delay: a surprise said of it alone would be dropped unsaid.
+        raise InvalidInput(
+            say(
+                "{who} activates with {master}: surprise {master} to delay the two of them, "
+                "or add {who} without surprised.",
+                who=combatant.name,
+                master=master.name,
+            )
+        )
     return combatant.but(companion_of=master.id, side=master.side, controller_id=master.controller_id)
 
 

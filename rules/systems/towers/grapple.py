@@ -2,7 +2,8 @@
 
 Initiating and escaping both flip the grappler's PA as the attacker and the
 victim's PD as the defender; the attacker wins ties, so a victim escapes only
-by flipping higher. Size ranks add to the flips as shifts.
+by flipping higher. Size ranks add to the flips as shifts; a dual-wielder's
+stance changes the cards of either side, PA or PD.
 
 Once holding a foe, the grappler may (each an Attack action, 5 phases):
 Restrain (shift+1 on his next Grapple Test in this grapple, not cumulative),
@@ -34,6 +35,7 @@ from .model import GRAPPLED_BY, Condition, TowersCombatant
 from .modifiers import aid_spent, attack_mods, defense_mods, own_defense_mods, reckless_mods, throw_range_mods
 from .sheet import Weapon
 from .stance import defense_mods as stance_defense
+from .stance import pa_mods as stance_pa
 
 PREFIX = GRAPPLED_BY
 RESTRAINED = " (restrained)"
@@ -78,7 +80,7 @@ def _contest(
     attack_mods = Mods().plus(shift=grappler.sheet.size, why=say("size")) if grappler.sheet.size else Mods()
     if restrained:
         attack_mods = attack_mods.plus(shift=RESTRAIN_SHIFT, why=say("restrain"))
-    attack_mods = attack_mods + reckless_mods(grappler)
+    attack_mods = attack_mods + stance_pa(grappler) + reckless_mods(grappler)
     attack = flip(chance, grappler.sheet.pa, attack_mods)
     base, label = defense_base(victim, "pd")
     defense_mods = stance_defense(victim, "pd")

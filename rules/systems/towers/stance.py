@@ -90,7 +90,12 @@ def choose(enc: TowersEncounter, me: TowersCombatant, flags: dict, target: str |
 
 def attack_mods(me: TowersCombatant, weapon: Weapon) -> Mods:
     """The PA change, on attacks that flip PA."""
-    if not me.stance or weapon.stat != "pa":
+    return pa_mods(me) if weapon.stat == "pa" else Mods()
+
+
+def pa_mods(me: TowersCombatant) -> Mods:
+    """The PA change, on any flip of PA: an attack's or a Grapple Test's."""
+    if not me.stance:
         return Mods()
     return Mods().plus(flip=STANCES[me.stance][0], why=say("{stance} stance", stance=term(me.stance)))
 
