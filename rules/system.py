@@ -82,6 +82,11 @@ class Adjustable(Value):
     maximum: int | None = None
 
 
+# A kept NPC's side, kept by the systems whose sides are fixed (Factions keeps a faction of its own instead).
+SIDE = "side"
+SIDE_ADJUSTABLE = Adjustable(key=SIDE, kind="text", help=N_("the side a kept NPC joins fights on"))
+
+
 class Resting(Value):
     """A stored character as time between fights sees it. An empty `lasting`
     means the character has not been hurt yet: it stands as its sheet says."""
@@ -330,7 +335,10 @@ class System(Generic[C]):
 
     def side_of(self, action: AddCombatants) -> str:
         """The side a new combatant joins: the one asked for, else players' or the last."""
-        side = action.side or (self.player_side if not action.npc else self.sides[-1])
+        kept = (action.lasting or {}).get(SIDE)
+        return self._side_named(action.side or kept or (self.player_side if not action.npc else self.sides[-1]))
+
+    def _side_named(self, side: str) -> str:
         if side not in self.sides and self.sides:
             raise InvalidInput(say("Side must be one of: {sides}.", sides=listed(term(s) for s in self.sides)))
         return side
@@ -460,7 +468,14 @@ class System(Generic[C]):
         """The part of `lasting` that joining itself decides (a faction the GM named), for an NPC the GM kept
         to store as it joins: the fight's end writes only what the fight changed after that."""
         on_joining = getattr(self.between, "on_joining", None)
-        return on_joining(enc, combatant) if on_joining else {}
+        if on_joining:
+            return on_joining(enc, combatant)
+        return {SIDE: combatant.side} if self._keeps_side() and combatant.npc else {}
+
+    def _keeps_side(self) -> bool:
+        """Whether a kept NPC's side is the generic lasting value `side` (a system whose between module says
+        what joining decides, Factions' faction, keeps its own)."""
+        return self.between is not None and not hasattr(self.between, "on_joining")
 
     def carry_in(self, combatant: C, lasting: dict[str, Any]) -> C:
         """A joining character starts from its lasting state instead of its fresh sheet.
@@ -506,7 +521,8 @@ class System(Generic[C]):
 
     def adjustable(self) -> dict[str, Adjustable]:
         """The lasting values a GM may set by hand, by key."""
-        return dict(self.between.ADJUSTABLE) if self.between else {}
+        table = dict(self.between.ADJUSTABLE) if self.between else {}
+        return table | ({N_("side"): SIDE_ADJUSTABLE} if self._keeps_side() else {})
 
     def lasting_flags(self) -> frozenset[str]:
         """The yes/no lasting values the system writes and the GM does not set (a hero left Unconscious).
@@ -520,6 +536,8 @@ class System(Generic[C]):
     ) -> dict[str, Any]:
         """The lasting state with one value set by the GM (`value` as typed); InvalidInput if it does not fit.
         `npc`: the character is an NPC the GM kept, whose sheet may read otherwise (an enemy's own Stamina)."""
+        if self._keeps_side() and str(key or "").strip().casefold() == SIDE:
+            return lasting | {SIDE: self._side_named(str(value or "").strip().casefold())}
         if self.between is not None:
             return self.between.adjust(sheet, lasting, key, value, npc)
         raise InvalidInput(
@@ -547,7 +565,11 @@ class System(Generic[C]):
 
     def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any], npc: bool = False) -> list[Text]:
         """The lasting state for `/character show`, one line per topic."""
-        return self.between.lines(sheet, lasting, npc) if self.between else []
+        lines = self.between.lines(sheet, lasting, npc) if self.between else []
+        side = lasting.get(SIDE) if self._keeps_side() else None
+        if side and side != self.sides[-1]:  # an NPC on the usual side needs no line
+            lines.append(say("Side: {side}", side=term(side)))
+        return lines
 
     # helpers the systems' rests share
     def rest_kind(self, kind: str) -> Rest:

@@ -150,6 +150,18 @@ def test_a_faction_no_side_could_have_is_refused(faction, said):
     assert str(refused.value).startswith("Chief's lasting state:") and said in str(refused.value)
 
 
+@pytest.mark.parametrize(
+    ("side", "taken"), [("heroes", "heroes"), ("Threats", "threats"), ("bandits", None), (3, None)]
+)
+def test_a_kept_npcs_side_imports_only_as_one_of_the_systems_sides(side, taken):
+    shade = {"name": "Shade", "owner_id": str(ALICE), "sheet": {}, "lasting": {"side": side}, "npc": True}
+    if taken is None:
+        with pytest.raises(InvalidInput, match="Shade's lasting state:"):
+            read(campaign("rotted-capes", [shade]))
+    else:
+        assert read(campaign("rotted-capes", [shade])).characters[0]["lasting"] == {"side": taken}
+
+
 # --- the largest campaign ---------------------------------------------------------------------------------
 def test_the_largest_npc_library_exports_a_file_its_import_reads():
     """1000 templates (the most a file holds) with names and notes as long as they may be, in characters of

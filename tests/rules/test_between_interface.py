@@ -18,7 +18,7 @@ from rules.system import Resting
 from tests.helpers import GM
 
 KEYS = ["rotted-capes", "fightin-words", "factions", "99-towers", "frozen-lands"]
-SAMPLE = {"int": "0", "bool": "no", "list": "", "text": "bandits"}
+SAMPLE = {"int": "0", "bool": "no", "list": "", "text": "heroes"}  # a side, and a faction too
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -110,3 +110,34 @@ def test_rest_kinds_are_found_by_key_or_label_and_unknown_ones_refused():
     assert system.rest_kind("eight hours").key == "eight_hours"
     with pytest.raises(RulesError, match="Rests: `five_minutes`, `eight_hours`"):
         system.rest_kind("nap")
+
+
+def joined(system, enc, action):
+    try:
+        return apply(enc, action).state
+    except RulesError:  # a system that needs entered dice or cards for initiative
+        return apply(enc, action.but(dice=(3,))).state
+
+
+@pytest.mark.parametrize("key", [k for k in KEYS if k != "factions"])  # Factions keeps a faction of its own
+def test_a_kept_npc_comes_back_on_the_side_it_fought_on(key):
+    system = registry.get(key)
+    ally = AddCombatants(by=GM, name="Ally", npc=True, character_id=7, sheet={}, side="heroes")
+    first = joined(system, system.new_encounter(1, 5), ally)
+    decided = system.joined_lasting(first, first.find("Ally"))
+    assert decided == {"side": "heroes"}
+    assert decided.keys() <= system.adjustable().keys()  # what an import takes
+    back = joined(system, system.new_encounter(1, 5), ally.but(side=None, lasting=decided))
+    assert back.find("Ally").side == "heroes"
+    named = joined(system, system.new_encounter(1, 5), ally.but(side="threats", lasting=decided))
+    assert system.joined_lasting(named, named.find("Ally")) == {"side": "threats"}  # the GM's side wins
+    # The GM sets it between fights like any lasting value; /character show names a side other than the usual.
+    sheet = system.parse_sheet({})
+    assert system.adjust(sheet, {}, "side", " Threats ", npc=True) == {"side": "threats"}
+    with pytest.raises(InvalidInput, match="Side must be one of"):
+        system.adjust(sheet, {}, "side", "bandits", npc=True)
+    assert "Side: heroes" in map(english, system.lasting_lines(sheet, {"side": "heroes"}, npc=True))
+    assert not any("Side" in english(line) for line in system.lasting_lines(sheet, {"side": "threats"}, npc=True))
+    # A hero keeps no side: it joins the heroes each time.
+    hero = joined(system, system.new_encounter(1, 5), AddCombatants(by=GM, name="Ann", npc=False, controller_id=9))
+    assert system.joined_lasting(hero, hero.find("Ann")) == {}
