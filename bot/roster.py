@@ -104,12 +104,12 @@ class Roster:
         check_owner_or_gm(by, record)
         await self.repo.remove_character_id(key, record.id)
 
-    async def remember_hidden(
+    async def remember_joining(
         self, key: int, record: CharacterRecord, hidden: bool, joined: dict[str, Any] | None = None
     ) -> None:
         """A kept NPC the fight just took in remembers whether it fights hidden, and what else joining
-        decided (`joined`, `System.joined_lasting`: a faction the GM named), for the next time a GM brings it
-        back. Neither changes during a fight, so this is how it fought."""
+        decided (`joined`, `System.joined_lasting`: its side), for the next time a GM brings it back.
+        Neither changes during a fight, so this is how it fought."""
         if not record.npc:
             return
         async with self.lock(key):
@@ -124,7 +124,7 @@ class Roster:
 
 
 def joined_lasting(state: Encounter, record: CharacterRecord) -> dict[str, Any]:
-    """What the fight that just took `record` in decided of its lasting state by taking it in (a faction)."""
+    """What the fight that just took `record` in decided of its lasting state by taking it in (its side)."""
     taken = next(c for c in state.combatants if c.character_id == record.id)
     return registry.get(state.system).joined_lasting(state, taken)
 

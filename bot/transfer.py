@@ -434,7 +434,7 @@ def _typed_as_read(key: str, value: Any, read_in: Any) -> None:
 def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str, *, npc: bool = False) -> dict[str, Any]:
     """A character's lasting state: each key one the system keeps, each value of its type, each number passing
     the checks `/campaign adjust` makes (its range, the sheet's maximum), each list's entries those the system
-    keeps, each name one the system reads (a faction)."""
+    keeps, each name one the system reads (a kept NPC's side)."""
     lasting = _dict(lasting, say("lasting state of {name}", name=mark(name)))
     adjustable = system.adjustable()
     flags = _flags(system, npc)

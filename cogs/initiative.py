@@ -58,7 +58,9 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
             "/initiative join",
         )
         if result is not None:  # a refused join leaves nothing behind
-            await self.bot.core.roster.remember_hidden(key, record, stored.hidden, joined_lasting(result.state, record))
+            await self.bot.core.roster.remember_joining(
+                key, record, stored.hidden, joined_lasting(result.state, record)
+            )
 
     @app_commands.command(name="add", description=_("GM: add NPCs (a count makes a numbered group)"))
     @app_commands.describe(
@@ -137,7 +139,7 @@ class Initiative(commands.GroupCog, group_name="initiative", group_description=_
                 # The fight refused the NPC: a refused command leaves nothing behind.
                 await self.bot.core.repo.remove_character_id(key, kept.id)
         if kept is not None and result is not None:  # not refused
-            await self.bot.core.roster.remember_hidden(key, kept, hides, joined_lasting(result.state, kept))
+            await self.bot.core.roster.remember_joining(key, kept, hides, joined_lasting(result.state, kept))
 
     @app_commands.command(name="order", description=_("Show the turn order"))
     async def order(self, interaction: discord.Interaction) -> None:

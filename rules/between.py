@@ -43,10 +43,8 @@ def set_value(
     key: str,
     value: Any,
     entries: Callable[[str, list[str]], list[Any]] | None = None,
-    text: Callable[[str], str] | None = None,
 ) -> dict[str, Any]:
-    """`state` with `key` set from the GM's text, checked against its Adjustable: a list's entries by
-    `entries`, a text by `text` (else each kept as typed, tidied and cut)."""
+    """`state` with `key` set from the GM's text, checked against its Adjustable."""
     spec = table.get(str(key or "").strip().lower().replace(" ", "_").replace("-", "_"))
     if spec is None:
         raise InvalidInput(
@@ -62,8 +60,6 @@ def set_value(
     if spec.kind == "list":
         items = split_entries(value)
         return state | {spec.key: entries(spec.key, items) if entries else [i[:80] for i in items]}
-    if spec.kind == "text":
-        return state | {spec.key: text(value) if text else " ".join(str(value or "").split())[:80]}
     return state | {spec.key: whole_number(spec.key, value, spec.minimum, spec.maximum)}
 
 

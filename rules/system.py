@@ -82,9 +82,8 @@ class Adjustable(Value):
     maximum: int | None = None
 
 
-# A kept NPC's side, kept by the systems whose sides are fixed (Factions keeps a faction of its own instead).
-SIDE = "side"
-SIDE_ADJUSTABLE = Adjustable(key=SIDE, kind="text", help=N_("the side a kept NPC joins fights on"))
+# A kept NPC's side, a lasting value (under the system's `side_key`; a system may declare its own Adjustable for it).
+SIDE_ADJUSTABLE = Adjustable(key="side", kind="text", help=N_("the side a kept NPC joins fights on"))
 
 
 class Resting(Value):
@@ -172,9 +171,10 @@ class System(Generic[C]):
     turns: ClassVar[TurnStructure]
     sides: ClassVar[tuple[str, ...]] = ("heroes", "threats")
     player_side: ClassVar[str] = "heroes"
+    side_key: ClassVar[str] = "side"  # the lasting value a kept NPC's side is kept under
     options: ClassVar[dict[str, Option]] = {}
     # The module with this system's rules between fights (its `between.py`): lasting,
-    # carry_in, RESTS, rest, ADJUSTABLE, adjust, lines, and optionally FLAGS, fit, on_joining and campaign_out/in.
+    # carry_in, RESTS, rest, ADJUSTABLE, adjust, lines, and optionally FLAGS, fit and campaign_out/in.
     # Not declared a ClassVar: mypy reads a module named in a class body as an instance variable,
     # and an instance variable may not override a ClassVar.
     between: Any = None
@@ -335,13 +335,19 @@ class System(Generic[C]):
 
     def side_of(self, action: AddCombatants) -> str:
         """The side a new combatant joins: the one asked for, else players' or the last."""
-        kept = (action.lasting or {}).get(SIDE)
-        return self._side_named(action.side or kept or (self.player_side if not action.npc else self.sides[-1]))
+        kept = (action.lasting or {}).get(self.side_key)
+        return self.side_named(action.side or kept or (self.player_side if not action.npc else self.sides[-1]))
 
-    def _side_named(self, side: str) -> str:
-        if side not in self.sides and self.sides:
+    def side_named(self, name: str) -> str:
+        """The side `name` names, as a fight and a kept NPC's lasting state hold it; InvalidInput if none."""
+        side = str(name or "").strip()
+        if side.casefold() not in self.sides and self.sides:
             raise InvalidInput(say("Side must be one of: {sides}.", sides=listed(term(s) for s in self.sides)))
-        return side
+        return side.casefold()
+
+    def side_line(self, side: str) -> Text | None:
+        """A kept NPC's side on `/character show` (None: the usual side, not worth a line)."""
+        return say("Side: {side}", side=term(side)) if side != self.sides[-1] else None
 
     def make_combatant(self, enc: Encounter, action: AddCombatants, cid: str, name: str) -> Combatant:
         # Typed stats were checked as entered when the command was read; a stored sheet joins as stored.
@@ -462,20 +468,13 @@ class System(Generic[C]):
 
         The caller stores `stored | lasting(enc, c)`: keys the fight does not
         own (a hiatus count, attribute losses) are kept from the stored state."""
-        return self.between.lasting(enc, combatant) if self.between else {}
+        return self.between.lasting(enc, combatant) | self.joined_lasting(enc, combatant) if self.between else {}
 
     def joined_lasting(self, enc: Encounter, combatant: C) -> dict[str, Any]:
-        """The part of `lasting` that joining itself decides (a faction the GM named), for an NPC the GM kept
-        to store as it joins: the fight's end writes only what the fight changed after that."""
-        on_joining = getattr(self.between, "on_joining", None)
-        if on_joining:
-            return on_joining(enc, combatant)
-        return {SIDE: combatant.side} if self._keeps_side() and combatant.npc else {}
-
-    def _keeps_side(self) -> bool:
-        """Whether a kept NPC's side is the generic lasting value `side` (a system whose between module says
-        what joining decides, Factions' faction, keeps its own)."""
-        return self.between is not None and not hasattr(self.between, "on_joining")
+        """The part of `lasting` that joining itself decides (the side the GM named), for an NPC the GM kept
+        to store as it joins: the fight's end writes only what the fight changed after that. A hero joins
+        the players' side each time."""
+        return {self.side_key: combatant.side} if self.between is not None and combatant.npc else {}
 
     def carry_in(self, combatant: C, lasting: dict[str, Any]) -> C:
         """A joining character starts from its lasting state instead of its fresh sheet.
@@ -521,8 +520,10 @@ class System(Generic[C]):
 
     def adjustable(self) -> dict[str, Adjustable]:
         """The lasting values a GM may set by hand, by key."""
-        table = dict(self.between.ADJUSTABLE) if self.between else {}
-        return table | ({N_("side"): SIDE_ADJUSTABLE} if self._keeps_side() else {})
+        if self.between is None:
+            return {}
+        table = dict(self.between.ADJUSTABLE)
+        return table if self.side_key in table else table | {N_("side"): SIDE_ADJUSTABLE}
 
     def lasting_flags(self) -> frozenset[str]:
         """The yes/no lasting values the system writes and the GM does not set (a hero left Unconscious).
@@ -536,8 +537,8 @@ class System(Generic[C]):
     ) -> dict[str, Any]:
         """The lasting state with one value set by the GM (`value` as typed); InvalidInput if it does not fit.
         `npc`: the character is an NPC the GM kept, whose sheet may read otherwise (an enemy's own Stamina)."""
-        if self._keeps_side() and str(key or "").strip().casefold() == SIDE:
-            return lasting | {SIDE: self._side_named(str(value or "").strip().casefold())}
+        if self.between is not None and str(key or "").strip().casefold() == self.side_key:
+            return lasting | {self.side_key: self.side_named(value)}
         if self.between is not None:
             return self.between.adjust(sheet, lasting, key, value, npc)
         raise InvalidInput(
@@ -565,11 +566,11 @@ class System(Generic[C]):
 
     def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any], npc: bool = False) -> list[Text]:
         """The lasting state for `/character show`, one line per topic."""
-        lines = self.between.lines(sheet, lasting, npc) if self.between else []
-        side = lasting.get(SIDE) if self._keeps_side() else None
-        if side and side != self.sides[-1]:  # an NPC on the usual side needs no line
-            lines.append(say("Side: {side}", side=term(side)))
-        return lines
+        if self.between is None:
+            return []
+        side = lasting.get(self.side_key)
+        line = self.side_line(side) if side else None
+        return self.between.lines(sheet, lasting, npc) + ([line] if line else [])
 
     # helpers the systems' rests share
     def rest_kind(self, kind: str) -> Rest:

@@ -74,12 +74,12 @@ async def test_a_kept_npc_remembers_whether_it_fought_hidden_beside_its_systems_
     await repo.set_character_lasting(KEY, kept.id, {"stamina": 28})
     kept = await repo.character_by_id(KEY, kept.id)
     assert kept is not None and not fought_hidden(kept)
-    await roster.remember_hidden(KEY, kept, True)
+    await roster.remember_joining(KEY, kept, True)
     hidden = await repo.character_by_id(KEY, kept.id)
     assert hidden is not None and fought_hidden(hidden)
     assert hidden.lasting == {"stamina": 28, "hidden": True}
     assert system_lasting(hidden) == {"stamina": 28}  # what its system reads when it joins
-    await roster.remember_hidden(KEY, kept, False)  # a stale record: the stored one is read again
+    await roster.remember_joining(KEY, kept, False)  # a stale record: the stored one is read again
     visible = await repo.character_by_id(KEY, kept.id)
     assert visible is not None and not fought_hidden(visible) and visible.lasting == {"stamina": 28}
 
@@ -87,6 +87,6 @@ async def test_a_kept_npc_remembers_whether_it_fought_hidden_beside_its_systems_
 async def test_a_hero_never_takes_the_kept_npcs_flag(roster: Roster, repo: Repository) -> None:
     await roster.add(KEY, ALICE, "Nova", "stamina=20", "alice")
     (hero,) = await repo.list_characters(KEY)
-    await roster.remember_hidden(KEY, hero, True)
+    await roster.remember_joining(KEY, hero, True)
     hero = await repo.character_by_id(KEY, hero.id)
     assert hero is not None and hero.lasting == {} and not fought_hidden(hero)

@@ -241,7 +241,7 @@ async def test_a_kept_npc_that_fought_hidden_exports_a_file_its_import_reads(rep
     campaigns = Campaigns(repo, Places(repo), KeyedLocks())
     await repo.save_campaign(KEY, system=RC)
     shade = await repo.add_character(KEY, GM.user_id, "Shade", RC, registry.get(RC).parse_sheet(""), npc=True)
-    await Roster(repo).remember_hidden(KEY, shade, True)
+    await Roster(repo).remember_joining(KEY, shade, True)
     _, exported = await campaigns.export(KEY, GM)
     assert exported["characters"][0]["lasting"] == {HIDDEN: True}
     pending, _, _ = await campaigns.incoming(KEY, GM, 10, download_of(exported))

@@ -14,7 +14,7 @@ from rules.system import Adjustable, Option, Rest
 from rules.text import Text
 from rules.usertext import user_text
 
-from .model import Fighter, faction_named
+from .model import Fighter
 from .sheet import FactionsSheet
 
 OPTIONS = {
@@ -54,17 +54,7 @@ ADJUSTABLE = {
 def lasting(enc, f: Fighter) -> dict[str, Any]:
     # Grit back is written as full: a stored value (a GM adjustment) would otherwise outlast the fight.
     grit = f.max_grit if enc.options.get("grit_back_after_fight", True) else f.grit
-    return {"health": f.health, "grit": grit, "incapacitated": f.incapacitated, "dead": f.dead} | on_joining(enc, f)
-
-
-def on_joining(enc, f: Fighter) -> dict[str, Any]:
-    """The faction an NPC fights for, as the GM may name it on joining; a hero joins the players' each time."""
-    return {"faction": f.side} if f.npc else {}
-
-
-def kept_faction(state: dict[str, Any]) -> str | None:
-    """The faction a character kept from its last fight comes back to (None: none kept)."""
-    return state.get("faction")
+    return {"health": f.health, "grit": grit, "incapacitated": f.incapacitated, "dead": f.dead}
 
 
 def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:
@@ -150,13 +140,11 @@ def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> li
         out.append(say("Grit {grit}/{most}", grit=v["grit"], most=v["max_grit"]))
     if state.get("incapacitated"):
         out.append(say("Incapacitated"))
-    if faction := kept_faction(state):
-        out.append(say("Faction {faction}", faction=user_text(faction)))
     return out
 
 
 def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str, npc: bool = False) -> dict[str, Any]:
-    new = _revived(state, set_value("factions", ADJUSTABLE, state, key, value, text=faction_named))
+    new = _revived(state, set_value("factions", ADJUSTABLE, state, key, value))
     return at_most_sheet(new, _view(sheet, {}), ("health", "grit"))
 
 

@@ -11,6 +11,7 @@ from rules.said import N_, joined, say, term
 from rules.secrets import secret
 from rules.system import FormSection, Option, System
 from rules.text import Text
+from rules.usertext import user_text
 
 from . import between, checks, economy, manoeuvres, morale, moves, reactions, strike
 from .actions import (
@@ -153,10 +154,13 @@ class FactionsSystem(System):
         return enc, events + let_go
 
     # --- characters -----------------------------------------------------------
-    def side_of(self, action: AddCombatants) -> str:
-        """The faction the GM names, else the one a kept NPC fought for last, else players' or the GM's."""
-        kept = between.kept_faction(action.lasting or {})
-        return faction_named(action.side or kept or (self.player_side if not action.npc else "gm"))
+    side_key = "faction"
+
+    def side_named(self, name: str) -> str:
+        return faction_named(name)  # any name the GM gives is a faction of its own
+
+    def side_line(self, side: str) -> Text | None:
+        return say("Faction {faction}", faction=user_text(side))
 
     def combatant_fields(self, sheet: dict[str, Any], action: AddCombatants) -> dict[str, Any]:
         return {
