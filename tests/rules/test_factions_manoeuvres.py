@@ -11,7 +11,17 @@ from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
 from rules.said import english
 from rules.systems.factions import SYSTEM
-from rules.systems.factions.actions import Attack, BonusAction, BreakFree, FreeAlly, Move, PickUp, Surrender
+from rules.systems.factions.actions import (
+    Attack,
+    BonusAction,
+    BreakFree,
+    FreeAlly,
+    MainAction,
+    Move,
+    OpportunityAttack,
+    PickUp,
+    Surrender,
+)
 from rules.systems.factions.sizing import moved_share
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
@@ -83,6 +93,51 @@ def test_the_grapple_example():
     assert "Bandit 1 STR save to break free of Theobald: d20 6 vs STR 10 → pass: free!" in texts(out)
     assert out.state.find("Bandit 1").grabbed_by is None
     assert out.state.turns.active is None and out.state.turns.moving == "players"
+
+
+def bandit_1_held_by_theobald_on_his_turn():
+    enc = start(seed_cast()).state
+    enc = enc.update(enc.find("Bandit 1").id, grabbed_by=enc.find("Theobald").id, dropped=("bow",))
+    enc = enc.update(enc.find("Bandit 2").id, grabbed_by=enc.find("Balthasar").id)
+    return give_turn(enc, "Bandit 1")
+
+
+GRABBED_ON_THEIR_TURN = {
+    "attack": Attack(by=GM, targets=("Theobald",), weapon="axe"),
+    "grapple": Attack(by=GM, targets=("Theobald",), mode="grapple"),
+    "move": Move(by=GM, zones=1),
+    "sprint": Move(by=GM, zones=4, sprint=True),
+    "bonus": BonusAction(by=GM, text="shouts"),
+    "main": MainAction(by=GM, text="intimidates"),
+    "pick_up": PickUp(by=GM, weapon="bow"),
+    "free": FreeAlly(by=GM, target="Bandit 2", dice=(1,)),
+    "surrender": Surrender(by=GM),
+}
+
+
+@pytest.mark.parametrize("act", sorted(GRABBED_ON_THEIR_TURN))
+def test_a_grabbed_character_can_only_spend_its_turn_trying_to_break_free(act):
+    # Seed: "Grabbed characters can't act, and can only spend their turn to attempt to break free by
+    # passing a STR save." Surrendering too is spending the turn ("Characters can spend their turn to
+    # surrender"): not while held.
+    enc = bandit_1_held_by_theobald_on_his_turn()
+    with pytest.raises(NotAllowed, match="Bandit 1 is grabbed and can only try to break free"):
+        apply(enc, GRABBED_ON_THEIR_TURN[act])
+    freed = apply(enc, BreakFree(by=GM, dice=(6,))).state
+    assert freed.find("Bandit 1").grabbed_by is None and freed.turns.active is None
+
+
+def test_a_grabbed_character_may_end_its_turn_without_acting_but_not_surrender_or_strike_out_of_turn():
+    enc = bandit_1_held_by_theobald_on_his_turn()
+    ended = end(enc).state
+    assert ended.turns.active is None and ended.find("Bandit 1").grabbed_by == ended.find("Theobald").id
+    theirs = give_turn(start(seed_cast()).state, "Theobald")
+    theirs = theirs.update(theirs.find("Bandit 1").id, grabbed_by=theirs.find("Balthasar").id)
+    with pytest.raises(NotAllowed, match="Bandit 1 is grabbed"):
+        apply(theirs, Surrender(by=GM, actor="Bandit 1"))  # out of turn, as a reaction would be
+    with pytest.raises(NotAllowed, match="Bandit 1 is grabbed"):
+        apply(theirs, OpportunityAttack(by=GM, actor="Bandit 1", targets=("Theobald",), weapon="axe"))
+    assert not theirs.find("Bandit 1").surrendered
 
 
 def test_removing_a_grabber_frees_whoever_it_held():

@@ -90,6 +90,7 @@ def surrender(system, enc: FactionsEncounter, action: Surrender, chance: Chance)
     fighter: Fighter = enc.actor(action)
     if fighter.surrendered or not fighter.standing:
         raise InvalidInput(say("{who} is not fighting.", who=fighter.name))
+    free_hands(fighter)  # a grabbed character's turn can only go to breaking free
     active = enc.turns.active == fighter.id
     if not active:
         if fighter.id in enc.turns.acted:
