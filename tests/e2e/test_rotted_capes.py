@@ -105,6 +105,35 @@ async def test_a_dying_hero_and_allies_get_the_death_buttons(standin, bot):
     assert listed.ephemeral and listed.content == "**Bolt**: Unconscious"
 
 
+async def test_a_fire_and_an_acid_burn_side_by_side_and_one_is_put_out_by_its_tags(standin, bot):
+    await fight(standin)
+    for tags, kind in (("Engulfed – Fire", "fire"), ("Engulfed – Acid", "acid")):
+        added = await say(
+            standin,
+            "gm",
+            "/condition add",
+            target="Brute",
+            condition="Ongoing Damage",
+            tags=tags,
+            options=f"damage=1d4 type={kind} dc=12",
+        )
+        assert "replaces" not in added.content
+    listed = await say(standin, "gm", "/condition list")
+    assert listed.content == (
+        "**Brute**: Ongoing Damage (Engulfed – Fire) — 1d4 fire, until a DC 12 CON save at the end of one of their "
+        "turns; Ongoing Damage (Engulfed – Acid) — 1d4 acid, until a DC 12 CON save at the end of one of their turns"
+    )
+    removed = await say(
+        standin, "gm", "/condition remove", target="Brute", condition="Ongoing Damage (Engulfed – Fire)"
+    )
+    assert removed.content.endswith("Brute is no longer Ongoing Damage (Engulfed – Fire).")
+    listed = await say(standin, "gm", "/condition list")
+    assert listed.content == (
+        "**Brute**: Ongoing Damage (Engulfed – Acid) — 1d4 acid, until a DC 12 CON save at the end of one of their "
+        "turns"
+    )
+
+
 async def test_an_interrupted_demanding_action_takes_the_players_own_die(standin, bot):
     await fight(standin)
     begun = await say(standin, "alice", "/act", action="demanding", options='what="Solar Flare" interruptible')

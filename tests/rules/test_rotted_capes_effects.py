@@ -333,6 +333,114 @@ def test_a_super_zombie_still_saves_against_ongoing_damage():
     assert not who(out.state, "Brute").has("Ongoing Damage")
 
 
+def burning_and_soaked(**stats):
+    """Brute on fire (1d6, DC 12) and soaked in acid (1d4, DC 14): two sources, each its own condition."""
+    out = cmd(
+        burning(**stats),
+        "condition_add",
+        target="Brute",
+        condition="Ongoing Damage",
+        tags="Engulfed – Acid",
+        options="damage=1d4 type=acid dc=14",
+    )
+    assert "replaces" not in texts(out)[0]
+    return out.state
+
+
+def ongoing_labels(enc, name):
+    return [english(x.label()) for x in who(enc, name).conditions if x.name == "Ongoing Damage"]
+
+
+def test_fire_and_acid_each_tick_and_save_and_add_up_to_one_continuous_total():
+    """ "All continuous Damage you suffer during a scene is cumulative, regardless of the source"; each
+    condition ends on its own save."""
+    enc = burning_and_soaked()
+    assert ongoing_labels(enc, "Brute") == ["Ongoing Damage (Engulfed – Fire)", "Ongoing Damage (Engulfed – Acid)"]
+    out = end_turn(enc, ALICE, dice=(5, 3))
+    assert texts(out)[:2] == [
+        "Brute takes fire Ongoing Damage (Engulfed – Fire): 1d6 (5) = 5 Stamina (continuous total 5/8) (Brute: 35/40 "
+        "Stamina, 3/3 Wounds)",
+        "Brute takes acid Ongoing Damage (Engulfed – Acid): 1d4 (3) = 3 Stamina (continuous total 8/8) (Brute: 32/40 "
+        "Stamina, 3/3 Wounds)",
+    ]
+    out = end_turn(out.state, GM, dice=(15, 4))
+    assert "Brute saves against Ongoing Damage (Engulfed – Fire): d20 15 + 1 = 16 vs DC 12: success — it ends." in (
+        texts(out)
+    )
+    assert "Brute saves against Ongoing Damage (Engulfed – Acid): d20 4 + 1 = 5 vs DC 14: failure." in texts(out)
+    assert ongoing_labels(out.state, "Brute") == ["Ongoing Damage (Engulfed – Acid)"]
+    # the acid alone burns on, and its damage adds to what the fire left in the total
+    out = end_turn(out.state, ALICE, dice=(2,))
+    assert (
+        "1d4 (2) = 2 Stamina; continuous total 10 > Stamina Defense 8 → massive (total resets): 1 Wound"
+        in (texts(out)[0])
+    )
+    assert who(out.state, "Brute").ongoing_total == 0
+
+
+def test_one_ongoing_damage_is_removed_or_saved_against_by_its_tags_and_the_name_alone_removes_all():
+    enc = burning_and_soaked()
+    out = cmd(enc, "condition_remove", target="Brute", condition="Ongoing Damage (Engulfed – Fire)")
+    assert texts(out) == ["Brute is no longer Ongoing Damage (Engulfed – Fire)."]
+    assert ongoing_labels(out.state, "Brute") == ["Ongoing Damage (Engulfed – Acid)"]
+    out = cmd(enc, "condition_remove", target="Brute", condition="ongoing damage acid")
+    assert ongoing_labels(out.state, "Brute") == ["Ongoing Damage (Engulfed – Fire)"]
+    with pytest.raises(InvalidInput, match="more than once: name the one to save against"):
+        cmd(enc, "save", actor="Brute", kind="ongoing damage")
+    out = cmd(enc, "save", actor="Brute", kind="ongoing damage acid", dice="14")
+    assert "Brute shakes off Ongoing Damage (Engulfed – Acid)." in texts(out)
+    assert ongoing_labels(out.state, "Brute") == ["Ongoing Damage (Engulfed – Fire)"]
+    out = cmd(enc, "condition_remove", target="Brute", condition="Ongoing Damage")
+    assert ongoing_labels(out.state, "Brute") == []
+
+
+def test_a_fire_held_beside_acid_still_hampers_attacks():
+    """Engulfed – Fire: "Disadvantage on attacks", whichever Ongoing Damage came first."""
+    enc = burning_and_soaked()
+    enc = run(enc, "condition_remove", target="Brute", condition="Ongoing Damage (Engulfed – Fire)")
+    enc = run(
+        enc,
+        "condition_add",
+        target="Brute",
+        condition="Ongoing Damage",
+        tags="Engulfed – Fire",
+        options="damage=1d6 type=fire dc=12",
+    )
+    assert ongoing_labels(enc, "Brute") == ["Ongoing Damage (Engulfed – Acid)", "Ongoing Damage (Engulfed – Fire)"]
+    enc = end_turn(enc, ALICE, dice=(1, 1)).state
+    hit = cmd(enc, "attack", GM, target="Nova", damage="1", dice="9 3")
+    assert "[dis: engulfed in fire]" in texts(hit)[0]
+
+
+def test_a_hero_the_first_ongoing_damage_leaves_dying_takes_no_more_and_is_asked_once():
+    enc = new()
+    enc = join(enc, "Nova", 15, stamina=3, wounds=1, stamina_defense=4)
+    enc = begin(join(enc, "Brute", 5))
+    for tags, kind in (("Engulfed – Fire", "fire"), ("Engulfed – Acid", "acid")):
+        options = f"damage=5 type={kind} dc=12"
+        enc = run(enc, "condition_add", target="Nova", condition="Ongoing Damage", tags=tags, options=options)
+    enc = end_turn(enc, ALICE).state
+    out = end_turn(enc, GM)
+    said = [english(x) for x in texts(out)]
+    assert sum("Ongoing Damage (Engulfed" in line for line in said) == 1
+    assert sum("is at 0 Wounds and 0 Stamina" in line for line in said) == 1
+    assert out.state.pending.kind == "death" and who(out.state, "Nova").ongoing_total == 0
+
+
+def test_a_stored_fight_with_one_ongoing_damage_loads_and_takes_a_second_beside_it():
+    stored = burning().model_dump_json()  # as fights were stored when a bearer held one Ongoing Damage
+    enc = run(
+        SYSTEM.load(stored),
+        "condition_add",
+        target="Brute",
+        condition="Ongoing Damage",
+        tags="Bleeding",
+        options="damage=1 dc=10",
+    )
+    enc = SYSTEM.load(enc.model_dump_json())
+    assert ongoing_labels(enc, "Brute") == ["Ongoing Damage (Engulfed – Fire)", "Ongoing Damage (Bleeding)"]
+
+
 # --- Plot Points ----------------------------------------------------------------------------------
 def plotted():
     enc = SYSTEM_NEW()
@@ -844,18 +952,24 @@ def _engulfed():
 
 
 def test_a_condition_that_replaces_another_of_its_name_says_so():
-    # a bearer holds one Ongoing Damage: the acid put on a burning hero takes the fire's place, and the GM is told
+    # the same fire again, hotter, takes the first one's place (its tags name its source), and the GM is told
     out = cmd(
         _engulfed(),
         "condition_add",
         GM,
         target="Nova",
         condition="Ongoing Damage",
-        tags="Engulfed, Acid",
-        options="damage=1 type=acid",
+        tags="Engulfed, Fire",
+        options="damage=2d6 type=fire",
     )
     assert texts(out)[0].endswith(". It replaces the Ongoing Damage (Engulfed, Fire) they had.")
-    assert [english(x.label()) for x in who(out.state, "Nova").conditions] == ["Ongoing Damage (Engulfed, Acid)"]
+    nova = who(out.state, "Nova")
+    assert [english(x.label()) for x in nova.conditions] == ["Ongoing Damage (Engulfed, Fire)"]
+    assert nova.conditions[0].damage == "2d6"
+    # a Stunned of other tags replaces the one held: a bearer is stunned once
+    enc = run(out.state, "condition_add", GM, target="Nova", condition="Stunned", tags="Lesser")
+    out = cmd(enc, "condition_add", GM, target="Nova", condition="Stunned", tags="Greater")
+    assert texts(out)[0].endswith(". It replaces the Stunned (Lesser) they had.")
 
 
 def test_the_same_condition_again_or_more_exhaustion_replaces_nothing_said():
@@ -908,3 +1022,23 @@ def test_two_dr_penalties_do_not_stack_the_larger_counts():
     assert texts(out)[0].startswith(
         "Nova takes kinetic damage: 10 = 10 − DR 2 (physical 6, −4 from Ongoing Damage) = 8 Stamina"
     )
+
+
+def test_a_source_typed_with_a_hyphen_is_the_one_printed_with_a_dash():
+    """Discord users type "Engulfed - Fire" for the label's "Engulfed – Fire": the same source."""
+    enc = burning_and_soaked()
+    out = cmd(enc, "condition_remove", target="Brute", condition="Ongoing Damage (Engulfed - Fire)")
+    assert ongoing_labels(out.state, "Brute") == ["Ongoing Damage (Engulfed – Acid)"]
+    out = cmd(
+        enc,
+        "condition_add",
+        target="Brute",
+        condition="Ongoing Damage",
+        tags="Engulfed - Acid",
+        options="damage=2d4 type=acid dc=14",
+    )
+    assert texts(out)[0].endswith(". It replaces the Ongoing Damage (Engulfed – Acid) they had.")
+    assert ongoing_labels(out.state, "Brute") == [
+        "Ongoing Damage (Engulfed – Fire)",
+        "Ongoing Damage (Engulfed - Acid)",
+    ]

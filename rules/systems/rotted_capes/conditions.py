@@ -42,6 +42,9 @@ MAX_EXHAUSTION = 6  # the seed's six levels: the sixth is death
 # These follow from Stamina and Wounds: the damage rules set and clear them.
 DERIVED = ("Unconscious", "Wounded", "Incapacitated")
 HELPLESS = ("Unconscious", "Incapacitated")
+# A bearer holds one of these per set of tags: Weakened on each stat and severity, Ongoing Damage from each
+# source ("on fire or soaked in acid", tagged Engulfed – Fire, Engulfed – Acid, Bleeding…).
+BY_TAGS = ("Weakened", "Ongoing Damage")
 
 
 def canonical(name: str) -> tuple[str, int]:
@@ -96,9 +99,10 @@ def parse_tags(text: str | None) -> tuple[str, ...]:
 
 
 def add(c: RCCombatant, condition: Condition) -> RCCombatant:
-    """A condition replaces one of the same name; Exhaustion levels add up. Weakened replaces only one with
-    the same tags: on another stat, or at another severity, both stand, each with its own duration, and
-    `weakened` takes the higher penalty ("Multiple instances affecting the same stat do not stack")."""
+    """A condition replaces one of the same name; Exhaustion levels add up. Weakened and Ongoing Damage replace
+    only one with the same tags: on another stat, or at another severity, both Weakened stand, each with its own
+    duration, and `weakened` takes the higher penalty ("Multiple instances affecting the same stat do not
+    stack"); a fire and an acid each burn, and end, on their own."""
     old = c.condition(condition.name)
     if old and condition.name == "Exhaustion":
         condition = condition.but(level=min(MAX_EXHAUSTION, old.level + condition.level))
@@ -124,12 +128,13 @@ def replaced(c: RCCombatant, condition: Condition) -> Condition | None:
 
 
 def _same(x: Condition, condition: Condition) -> bool:
-    """Whether `condition` takes the place of `x`: the same name, and for Weakened the same tags."""
-    return x.name == condition.name and (condition.name != "Weakened" or _tag_set(x) == _tag_set(condition))
+    """Whether `condition` takes the place of `x`: the same name, and for Weakened and Ongoing Damage the same
+    tags."""
+    return x.name == condition.name and (condition.name not in BY_TAGS or _tag_set(x) == _tag_set(condition))
 
 
 def _tag_set(x: Condition) -> frozenset[str]:
-    return frozenset(tag.casefold() for tag in x.tags)
+    return x.tag_words()
 
 
 def remove(c: RCCombatant, name: str) -> RCCombatant:
@@ -264,8 +269,7 @@ def attack_sources(
         adv.append(N_("attacker hidden"))
     if target.has("Hidden"):
         dis.append(N_("target hidden"))
-    engulfed = attacker.condition("Ongoing Damage")
-    if engulfed and engulfed.tagged("engulfed") and engulfed.tagged("fire"):
+    if any(x.name == "Ongoing Damage" and x.tagged("engulfed fire") for x in attacker.conditions):
         dis.append(N_("engulfed in fire"))
     if target.demanding is not None:
         adv.append(N_("target busy with a demanding action"))

@@ -363,9 +363,9 @@ def add_condition(enc: RCEncounter, action, chance):
 
 
 def _replaced(target: RCCombatant, condition: Condition) -> Condition | None:
-    """The condition `condition` takes the place of (a bearer holds one of a name, Weakened one per
-    tags), said so the GM knows a fire is not still burning under the acid; none when it is the same again,
-    or Exhaustion, whose levels add up."""
+    """The condition `condition` takes the place of (a bearer holds one of a name, Weakened and Ongoing Damage
+    one per tags), said so the GM knows the first fire is not still burning under the second; none when it is
+    the same again, or Exhaustion, whose levels add up."""
     if condition.name == "Exhaustion":
         return None
     old = cond.replaced(target, condition)

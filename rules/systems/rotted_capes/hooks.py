@@ -13,7 +13,7 @@ from ...usertext import listed
 from . import conditions as cond
 from . import damage as dmg
 from . import economy
-from .model import RCEncounter, parse_saves
+from .model import Condition, RCEncounter, parse_saves
 from .rolls import masked_bonus, mode_for, reasons, roll_d20, signed
 
 
@@ -82,11 +82,24 @@ def d20_check(
     return ok, seq(rolled.text, " ", result, rolled.why)
 
 
-def tick(enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter, list[Event]]:
+def ticks(enc: RCEncounter, cid: str, chance, at: str) -> tuple[RCEncounter, list[Event]]:
+    """Each Ongoing Damage that ticks `at` the start or end of the bearer's turn, in the order they came, all
+    adding to the one continuous total. One that leaves the bearer out, or a hero dying, is the last: the
+    rest would only ask again how the hero escapes death."""
+    events: list[Event] = []
+    for ongoing in enc.get(cid).conditions:
+        if ongoing.name != "Ongoing Damage" or ongoing.at != at or not ongoing.damage:
+            continue
+        enc, more = tick(enc, cid, ongoing, chance)
+        events.extend(more)
+        t = enc.get(cid)
+        if t.out or (t.wounds == 0 and t.stamina == 0):
+            break
+    return enc, events
+
+
+def tick(enc: RCEncounter, cid: str, ongoing: Condition, chance) -> tuple[RCEncounter, list[Event]]:
     c = enc.get(cid)
-    ongoing = c.condition("Ongoing Damage")
-    if not ongoing or not ongoing.damage:
-        return enc, []
     roll = chance.roll(ongoing.damage)
     enc, text, report = dmg.harm(enc, cid, dmg.Harm(roll.total, ongoing.damage_type, ongoing=True))
     t = enc.get(cid)
@@ -152,10 +165,8 @@ def turn_start(system, enc: RCEncounter, cid: str, chance) -> tuple[RCEncounter,
         )
         c = c.but(demanding=None, economy=c.economy.but(resolved=enc.turn_no))
     enc = enc.with_combatant(c)
-    ongoing = c.condition("Ongoing Damage")
-    if ongoing and ongoing.at == "start":
-        enc, more = tick(enc, cid, chance)
-        events.extend(more)
+    enc, more = ticks(enc, cid, chance, "start")
+    events.extend(more)
     c = enc.get(cid)
     if not c.out and (cond.helpless(c) and not c.blaze) and enc.pending is None:
         enc, more = turn_end(system, enc, cid, chance, skip_tick=False)
@@ -175,9 +186,8 @@ def turn_end(system, enc: RCEncounter, cid: str, chance, skip_tick: bool = False
     if c.echo_of or c.environment or c.out:
         return _expire_only(enc, cid)
     events: list[Event] = []
-    ongoing = c.condition("Ongoing Damage")
-    if ongoing and ongoing.at == "end" and not skip_tick:
-        enc, more = tick(enc, cid, chance)
+    if not skip_tick:
+        enc, more = ticks(enc, cid, chance, "end")
         events.extend(more)
     c = enc.get(cid)
     for condition in c.conditions:

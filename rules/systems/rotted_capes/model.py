@@ -74,7 +74,9 @@ class Bounded:
 MODIFIER = Bounded(MODIFIER_LOW, MODIFIER_HIGH)
 
 _DR_PAIR = re.compile(r"^([a-z]+)[:=](\d{1,3})$")
-_TAG_BREAKS = re.compile(r"[\s,()]+")
+# A dash standing between words breaks them too ("Engulfed – Fire" as printed is typed "Engulfed - Fire"); one
+# in a word or before a number is its own ("DR -2").
+_TAG_BREAKS = re.compile(r"[\s,()]+(?:[-–—][\s,()]+)*")
 
 
 def known_damage_type(kind: str) -> str:
