@@ -20,6 +20,7 @@ from rules.systems.factions.actions import (
     Move,
     OpportunityAttack,
     PickUp,
+    SetCondition,
     Surrender,
 )
 from rules.systems.factions.sizing import moved_share
@@ -363,6 +364,21 @@ def test_a_grabber_who_lets_go_by_another_action_says_the_hold_ends():
     freeing = freeing.update(freeing.find("Bandit 2").id, grabbed_by=freeing.find("Balthasar").id)
     freed = apply(give_turn(freeing, "Balthasar"), FreeAlly(by=BALTHASAR, target="Sybilla", dice=(3,)))
     assert texts(freed)[-1] == "Balthasar lets go of Bandit 2."
+
+
+def test_a_grabber_the_gm_marks_surrendered_lets_go_as_one_who_surrenders_does():
+    # Seed: "Characters can spend their turn to surrender, throwing their weapons away, putting their hands
+    # up, etc." Hands up, a grabber holds nobody, whether it surrenders on its turn or the GM marks it so;
+    # surrendering does not free one held itself.
+    enc = start(seed_cast()).state
+    enc = enc.update(enc.find("Bandit 1").id, grabbed_by=enc.find("Theobald").id)
+    enc = enc.update(enc.find("Theobald").id, grabbed_by=enc.find("Bandit 2").id)
+    out = apply(enc, SetCondition(by=GM, target="Theobald", condition="surrendered"))
+    assert texts(out) == ["Theobald is now surrendered.", "Theobald lets go of Bandit 1."]
+    assert out.state.find("Bandit 1").grabbed_by is None
+    assert out.state.find("Theobald").grabbed_by == out.state.find("Bandit 2").id
+    back = apply(out.state, SetCondition(by=GM, target="Theobald", condition="surrendered", on=False))
+    assert texts(back) == ["Theobald is no longer surrendered."]
 
 
 # `/act`'s attacking actions, and one way to write each word an attack reads.

@@ -180,6 +180,7 @@ def set_condition(enc: FactionsEncounter, action: SetCondition, chance: Chance):
     condition = action.condition.strip().casefold()
     if condition not in CONDITIONS:
         raise InvalidInput(say("Conditions here: {conditions}.", conditions=joined(", ", map(term, CONDITIONS))))
+    let_go: list[Event] = []
     if condition == "grabbed":
         holder = enc.find(action.by_whom) if action.on and action.by_whom else None
         if action.on and holder is None:
@@ -191,7 +192,12 @@ def set_condition(enc: FactionsEncounter, action: SetCondition, chance: Chance):
         enc = enc.update(target.id, incapacitated=action.on)
         if action.on:
             enc = release_holds(enc.update(target.id, grabbed_by=None), target.id)
+    elif condition == "surrendered" and action.on:
+        # Hands up, as for the Surrender action: whoever they held is let go (they stay held themselves).
+        enc, let_go = manoeuvres.let_go(
+            enc.update(target.id, surrendered=True), target, manoeuvres.holding(enc, target)
+        )
     else:
         enc = enc.update(target.id, **{condition: action.on})
     template = N_("{who} is now {condition}.") if action.on else N_("{who} is no longer {condition}.")
-    return enc, [Event(kind="info", text=say(template, who=target.name, condition=term(condition)))]
+    return enc, [Event(kind="info", text=say(template, who=target.name, condition=term(condition)))] + let_go
