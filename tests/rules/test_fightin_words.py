@@ -190,8 +190,16 @@ def test_falling_20_m_onto_concrete_deals_1d6_plus_4():
     fight = duel()
     assert falling(fight.f("Goblin"), 20, "concrete") == "1d6+4"
     fight.command("damage", target="Goblin", amount="fall", options="height=20 surface=concrete", dice="3")
-    assert "falls 20 m onto concrete: 1d6 (3) + 4 = 7 vs Toughness 9/3" in fight.text()
+    # "Falling damage is always Bludgeoning."
+    assert "falls 20 m onto concrete: bludgeoning damage 1d6 (3) + 4 = 7 vs Toughness 9/3" in fight.text()
     assert fight.f("Goblin").wounds == 1
+
+
+def test_falling_onto_spikes_adds_3_and_is_piercing():
+    # "Spikes or similar: +3, and all damage is Piercing"
+    fight = duel()
+    fight.command("damage", target="Goblin", amount="fall", options="height=20 surface=spikes", dice="3")
+    assert "falls 20 m onto spikes: piercing damage 1d6 (3) + 7 = 10 vs Toughness 9/3" in fight.text()
 
 
 def test_falling_is_capped_at_60_m_and_softened_by_the_surface():

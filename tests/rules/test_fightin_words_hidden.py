@@ -255,7 +255,7 @@ def the_gm_hurts_heals_and_tests_nemesis(t: Table):
         [
             "Nemesis: 384 vs Toughness ?: > Minimum: wound",
             "Nemesis heals ?: Toughness ?",
-            "falls 20 m onto concrete: 1d6 (4) ? vs Toughness ?: ≤ Minimum: no wound",
+            "falls 20 m onto concrete: bludgeoning damage 1d6 (4) ? vs Toughness ?: ≤ Minimum: no wound",
             "a wound (GM) vs Toughness ?",
             "Will check: d6",
             "? = ? vs DC 5: success",

@@ -20,7 +20,7 @@ from . import morale, wounds
 from .attack import called_shots
 from .model import Fighter
 from .sheet import minimum_toughness, minimum_will, pair, toughness, will
-from .tables import FIRST_DYING_DC, LOCATIONS, SURFACES, fall_bonus
+from .tables import FALL_DAMAGE, FALL_DAMAGE_ONTO, FIRST_DYING_DC, LOCATIONS, SURFACES, fall_bonus
 
 MORALE_KINDS = ("fear", "insanity", "rage", "morale")
 
@@ -41,12 +41,18 @@ class Damage(Action):
     surface: str = "hard"
 
 
-def falling(f: Fighter, height: int, surface: str) -> str:
-    """1d6 + 3×scale + 1 per 5 m (up to 60 m) + the surface's modifier."""
+def surface_key(surface: str) -> str:
+    """A surface as typed (`Deep water`), as SURFACES names it."""
     key = surface.strip().casefold().replace(" ", "_").replace("-", "_")
     if key not in SURFACES:
         known = listed(term(s) for s in SURFACES)
         raise InvalidInput(say("Unknown surface {surface}. Known: {known}.", surface=quoted(surface, 20), known=known))
+    return key
+
+
+def falling(f: Fighter, height: int, surface: str) -> str:
+    """1d6 + 3×scale + 1 per 5 m (up to 60 m) + the surface's modifier."""
+    key = surface_key(surface)
     if not 0 <= height <= 100_000:
         raise InvalidInput(say("The height is in metres, from 0 up."))
     bonus = fall_bonus(height) + 3 * f.sheet.scale + SURFACES[key]
@@ -78,7 +84,14 @@ def damage(system, enc, action: Damage, chance: Chance):
         return morale.take(enc, f.id, roll.total, None if kind == "morale" else kind, text)
     if action.height is not None:
         surface = term(action.surface.replace("_", " "))
-        text = say("falls {height} m onto {surface}: {roll}", height=action.height, surface=surface, roll=text)
+        kind_of = term(FALL_DAMAGE_ONTO.get(surface_key(action.surface), FALL_DAMAGE))
+        text = say(
+            "falls {height} m onto {surface}: {kind} damage {roll}",
+            height=action.height,
+            surface=surface,
+            kind=kind_of,
+            roll=text,
+        )
     enc, events = wounds.land(
         enc,
         f.id,

@@ -131,6 +131,9 @@ SURFACES: dict[str, int] = {
     N_("glass"): 1,
     N_("spikes"): 3,
 }
+# "Falling damage is always Bludgeoning", save onto "Spikes or similar": "+3, and all damage is Piercing".
+FALL_DAMAGE = N_("bludgeoning")
+FALL_DAMAGE_ONTO: dict[str, str] = {N_("spikes"): N_("piercing")}
 
 COVER: dict[str, int] = {N_("none"): 0, N_("light"): 1, N_("medium"): 2, N_("heavy"): 3, N_("total"): 4}
 INVISIBLE_TARGET = 4  # total cover counts as invisibility
