@@ -31,7 +31,7 @@ from .ratelimits import RateLimiter, RateLimits
 from .records import RecordedAttachment, RecordedMessage
 from .rest import bot_routes_need_auth, router
 from .rest_core import API_PREFIX, HTTPFailure, RestCall, error, invalid_form_body
-from .validation import is_empty, leaves_empty, message_problems
+from .validation import components_only_problems, is_empty, leaves_empty, message_problems
 from .waiting import Notifier
 from .world import Channel, Guild, World, default_world
 
@@ -222,8 +222,8 @@ class StandIn(UserActions):
         return web.Response(status=404)
 
     # -- bot-authored messages (shared by channel and webhook routes) ----------
-    def _check(self, body: MessageBody, *, creating: bool) -> None:
-        problems = message_problems(body)
+    def _check(self, body: MessageBody, *, creating: bool, flags: int = 0) -> None:
+        problems = message_problems(body, flags)
         if problems:
             raise HTTPFailure(invalid_form_body(problems))
         if creating and is_empty(body):
@@ -253,10 +253,13 @@ class StandIn(UserActions):
             raise HTTPFailure(invalid_form_body([Problem("message_reference", "Unknown message")]))
 
     def edit_message(self, msg: RecordedMessage, body: MessageBody) -> RecordedMessage:
-        self._check(body, creating=False)
+        self._check(body, creating=False, flags=msg.current.flags)
         revision = self.book.revise(msg, body)
         if leaves_empty(revision):
             raise _empty_message()
+        problems = components_only_problems(revision)
+        if problems:
+            raise HTTPFailure(invalid_form_body(problems))
         return self.book.edit(msg, revision)
 
     def _relay_message_event(self, event: Event) -> None:

@@ -17,6 +17,7 @@ MAX_EMBED_TOTAL = 6000  # every embed of a message together
 MAX_FILES = 10
 MAX_FILE_BYTES = 10 * 1024 * 1024
 EMBED_LIMITS = {"title": 256, "description": 4096}
+COMPONENTS_ONLY = "Cannot send content or embeds with the components-v2 flag."
 
 
 def _embed_problems(i: int, embed: dict[str, Any]) -> list[Problem]:
@@ -58,8 +59,10 @@ def embed_characters(embed: dict[str, Any]) -> int:
     )
 
 
-def message_problems(body: MessageBody) -> list[Problem]:
-    """Why Discord would refuse the message; [] if it would accept it."""
+def message_problems(body: MessageBody, flags: int = 0) -> list[Problem]:
+    """Why Discord would refuse the message; [] if it would accept it. An edit is read by the flags it sends,
+    else by those of the message it edits, `flags` (an edit that sends flags without IS_COMPONENTS_V2 has its
+    components read as a legacy message's, although the message keeps the flag)."""
     p = body.payload
     problems = []
     content = p.get("content") or ""
@@ -73,9 +76,9 @@ def message_problems(body: MessageBody) -> list[Problem]:
     if sum(embed_characters(e) for e in embeds) > MAX_EMBED_TOTAL:
         problems.append(Problem("embeds", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}"))
     components = p.get("components") or []
-    if (p.get("flags") or 0) & IS_COMPONENTS_V2:
-        if content or embeds:
-            problems.append(Problem("content", "Cannot send content or embeds with the components-v2 flag."))
+    sent = p.get("flags")
+    if (flags if sent is None else int(sent)) & IS_COMPONENTS_V2:
+        problems.extend(_not_components(content, embeds))
     else:
         problems.extend(component_problems(components))
     if len(body.files) > MAX_FILES:
@@ -84,6 +87,18 @@ def message_problems(body: MessageBody) -> list[Problem]:
         if len(f.data) > MAX_FILE_BYTES:
             problems.append(Problem(f"files.{f.index}", f"File cannot be larger than {MAX_FILE_BYTES} bytes."))
     return problems
+
+
+def components_only_problems(rev: Revision) -> list[Problem]:
+    """A components-v2 message shows components only: an edit that would leave it content or embeds (one that
+    sends them, or sets the flag without clearing them) is refused
+    (https://discord.com/developers/docs/resources/message#edit-message)."""
+    return _not_components(rev.content, rev.embeds) if rev.flags & IS_COMPONENTS_V2 else []
+
+
+def _not_components(content: str, embeds: list[dict[str, Any]]) -> list[Problem]:
+    shown = {"content": content, "embeds": embeds}
+    return [Problem(field, COMPONENTS_ONLY) for field, value in shown.items() if value]
 
 
 def is_empty(body: MessageBody) -> bool:

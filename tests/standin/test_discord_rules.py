@@ -342,6 +342,70 @@ def test_an_edit_sets_components_v2_but_never_clears_it(standin: StandIn) -> Non
     assert standin.book.revise(message, MessageBody({"flags": 0})).flags == 1 << 15
 
 
+# -- edits of a components-v2 message: it shows components only, and keeps the flag ----------------
+COMPONENTS_V2 = 1 << 15
+
+
+def text(said: str) -> dict:
+    return {"type": 10, "content": said}
+
+
+def refused_for(status: int, body: dict, field: str) -> bool:
+    return (status, body.get("code")) == (400, 50035) and field in body["errors"]
+
+
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"content": "Round 2"}, "content"),
+        ({"embeds": [{"title": "Round 2"}]}, "embeds"),
+        ({"content": "Round 2", "flags": 0}, "content"),  # the flag stays all the same
+    ],
+)
+async def test_a_components_v2_message_takes_no_content_or_embeds_in_an_edit(standin: StandIn, http, change, field):
+    channel = standin.world.channel("combat")
+    _, message = await post(http, standin, channel.id, {"flags": COMPONENTS_V2, "components": [text("Round 1")]})
+    status, body = await edit(http, standin, message, change)
+    assert refused_for(status, body, field), body
+    assert len(standin.book.get(int(message["id"])).revisions) == 1
+
+
+async def test_an_edit_reads_its_components_by_the_flags_it_sends_else_by_the_messages(standin: StandIn, http):
+    channel = standin.world.channel("combat")
+    _, message = await post(http, standin, channel.id, {"flags": COMPONENTS_V2, "components": [text("Round 1")]})
+    status, edited = await edit(http, standin, message, {"components": [text("Round 2")]})
+    assert status == 200 and edited["flags"] == COMPONENTS_V2, edited
+    # Flags without the bit read the edit's components as a legacy message's (Discord: UNION_TYPE_CHOICES).
+    status, body = await edit(http, standin, message, {"flags": 0, "components": [text("Round 3")]})
+    assert refused_for(status, body, "components"), body
+    assert standin.book.get(int(message["id"])).components == [text("Round 2")]
+
+
+async def test_setting_components_v2_on_an_edit_needs_the_content_and_embeds_cleared(standin: StandIn, http):
+    channel = standin.world.channel("combat")
+    _, message = await post(http, standin, channel.id, {"content": "Round 1", "embeds": [{"title": "Order"}]})
+    upgrade = {"flags": COMPONENTS_V2, "components": [text("Round 1")]}
+    status, body = await edit(http, standin, message, upgrade | {"content": None})
+    assert refused_for(status, body, "embeds"), body
+    status, edited = await edit(http, standin, message, upgrade | {"content": None, "embeds": []})
+    assert status == 200 and edited["flags"] == COMPONENTS_V2 and edited["content"] == ""
+
+
+async def test_an_interactions_answer_made_components_v2_takes_no_content_again(
+    standin: StandIn, bot: ProbeBot, http
+) -> None:
+    handle = await standin.invoke("alice", "/probe ping")
+    answer = await handle.response()
+    upgrade = {"flags": COMPONENTS_V2, "components": [text("ok")]}
+    status, body = await edit_original(http, standin, handle.token, upgrade)
+    assert refused_for(status, body, "content"), body
+    status, _ = await edit_original(http, standin, handle.token, upgrade | {"content": None})
+    assert status == 200
+    status, body = await edit_original(http, standin, handle.token, {"content": "ok again"})
+    assert refused_for(status, body, "content"), body
+    assert answer.content == "" and answer.components == [text("ok")]
+
+
 # -- pins: the permission and the limit ---------------------------------------------------------
 async def pin(http, standin: StandIn, message: dict, *, method: str = "PUT", legacy: bool = False) -> tuple[int, dict]:
     where = "pins" if legacy else "messages/pins"
