@@ -147,7 +147,11 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.reminders = Reminders(self, poll=self.settings.reminder_poll_seconds)
         self.reminders.start()
         if self.settings.web_port is not None:
-            self.web_page = WebPage(self.core.repo)
+            self.web_page = WebPage(
+                self.core.repo,
+                connections=self.settings.web_max_connections,
+                connections_per_address=self.settings.web_max_connections_per_address,
+            )
             try:
                 await self.web_page.start(self.settings.web_host, self.settings.web_port)
             except OSError as error:

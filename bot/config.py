@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from pydantic import SecretStr, ValidationError, field_validator, model_validator
+from pydantic import PositiveInt, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     web_port: int | None = None
     web_host: str = "127.0.0.1"
     web_base_url: str | None = None
+    # Connections the page holds open at once, in all and from one address (a reverse proxy on this machine
+    # counts in all only); one more is answered 503 or 429 and closed (bot.web.gate).
+    web_max_connections: PositiveInt = 5000
+    web_max_connections_per_address: PositiveInt = 50
 
     @field_validator("shard_ids", mode="before")
     @classmethod

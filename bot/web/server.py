@@ -5,6 +5,8 @@
 - `GET /f/{token}/events`: Server-Sent Events, the page's fragments again after every change.
 - `GET /static/…`: the page's script and style (the Content-Security-Policy allows no inline script or style).
 
+Connections are bounded in all and by address before any of this (`bot.web.gate`).
+
 State is read from the database, never from this process's memory of a command: a fight changed by another shard
 process reaches the page too. One poller per link watches its fight's `version` (about twice a second) for all its
 open pages, and that the link still shows it (not revoked, not expired: else the pages are told and closed); each
@@ -36,6 +38,7 @@ from .. import render, translation
 from ..html_text import html_text
 from ..repository import EncounterRecord, Repository
 from ..tables import utcnow
+from .gate import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, Connections, GatedSite, Refusal, place, within_files
 from .page import LAST_RESULTS, View, view
 from .shares import Share, Shares, expired
 
@@ -49,7 +52,6 @@ NO_SCRIPT_REFRESH_SECONDS = 5
 # Requests per address: a burst, then so many a second.
 PAGE_BURST, PAGE_RATE = 30, 1.0
 STREAM_BURST, STREAM_RATE = 10, 0.2
-MAX_STREAMS = 5000
 MAX_STREAMS_PER_VISITOR = 20  # a TV, a stream, a few phones: more from one place is not a table watching
 MAX_ADDRESSES = 10000
 # Refusals that pass: a page refused (a TV reloading after the server restarted) asks again by itself.
@@ -102,11 +104,7 @@ def address_of(request: web.Request) -> str:
     except ValueError:
         local = False
     address = forwarded.split(",")[-1].strip() if local and forwarded.strip() else remote
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
+    return place(address)
 
 
 Shown = View | str | None  # a state; GONE: the link is dead; None: the server stops
@@ -135,8 +133,11 @@ class WebPage:
         poll: float = POLL_SECONDS,
         now: Callable[[], datetime] = utcnow,
         clock: Callable[[], float] = time.monotonic,
+        connections: int = MAX_CONNECTIONS,
+        connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
     ) -> None:
         self.repo = repo
+        self.connections = Connections(connections, connections_per_address)
         self.shares = Shares(repo.engine)
         self.poll = poll
         self.now = now
@@ -157,7 +158,8 @@ class WebPage:
     async def start(self, host: str, port: int) -> None:
         self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
-        await web.TCPSite(self._runner, host, port).start()
+        self.connections.most = within_files(self.connections.most)
+        await GatedSite(self._runner, host, port, self.connections, _refusal).start()
         log.info("the fight's web page listens on %s:%s", host, port)
 
     async def stop(self) -> None:
@@ -201,8 +203,6 @@ class WebPage:
         visitor = address_of(request)
         if not self.stream_limit.allow(visitor) or self.streams_of[visitor] >= MAX_STREAMS_PER_VISITOR:
             raise _refused(web.HTTPTooManyRequests, N_("Too many requests: wait a moment."))
-        if self.streams >= MAX_STREAMS:
-            raise _refused(web.HTTPServiceUnavailable, N_("Too many open pages: try again later."))
         share, record = await self._shared(request)
         translation.LOCALE.set(share.locale)
         shown = await self._view(record)
@@ -296,6 +296,18 @@ def _refused(kind: type[web.HTTPException], said: str) -> web.HTTPException:
     )
     headers = {"Retry-After": str(NO_SCRIPT_REFRESH_SECONDS)} if passing else None
     return kind(text=body, content_type="text/html", headers=headers)
+
+
+def _refusal(kind: Refusal) -> bytes:
+    """The whole answer to a connection beyond a bound (`bot.web.gate`), before its request is read."""
+    if kind is web.HTTPServiceUnavailable:
+        error = _refused(kind, N_("Too many open pages: try again later."))
+    else:
+        error = _refused(kind, N_("Too many requests: wait a moment."))
+    body = error.body if isinstance(error.body, bytes) else b""
+    headers = {**HEADERS, **error.headers, "Content-Length": str(len(body)), "Connection": "close"}
+    head = f"HTTP/1.1 {error.status} {error.reason}\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+    return (head + "\r\n").encode("latin-1") + body
 
 
 def _event(shown: View) -> bytes:
