@@ -258,19 +258,15 @@ def test_exhaustion_stacks_and_six_is_death():
 
 
 # --- Ongoing Damage ----------------------------------------------------------------------------
+FIRE = {"condition": "Ongoing Damage", "tags": "Engulfed – Fire", "options": "damage=1d6 type=fire dc=12"}
+
+
 def burning(**stats):
     enc = new()
     enc = join(enc, "Nova", 15)
     enc = join(enc, "Brute", 5, **({"stamina": 40, "stamina_defense": 8, "con": 1} | stats))
     enc = begin(enc)
-    return run(
-        enc,
-        "condition_add",
-        target="Brute",
-        condition="Ongoing Damage",
-        tags="Engulfed – Fire",
-        options="damage=1d6 type=fire dc=12",
-    )
+    return run(enc, "condition_add", target="Brute", **FIRE)
 
 
 def test_ongoing_damage_ticks_at_start_adds_up_to_massive_and_saves_at_end():
@@ -398,14 +394,7 @@ def test_a_fire_held_beside_acid_still_hampers_attacks():
     """Engulfed – Fire: "Disadvantage on attacks", whichever Ongoing Damage came first."""
     enc = burning_and_soaked()
     enc = run(enc, "condition_remove", target="Brute", condition="Ongoing Damage (Engulfed – Fire)")
-    enc = run(
-        enc,
-        "condition_add",
-        target="Brute",
-        condition="Ongoing Damage",
-        tags="Engulfed – Fire",
-        options="damage=1d6 type=fire dc=12",
-    )
+    enc = run(enc, "condition_add", target="Brute", **FIRE)
     assert ongoing_labels(enc, "Brute") == ["Ongoing Damage (Engulfed – Acid)", "Ongoing Damage (Engulfed – Fire)"]
     enc = end_turn(enc, ALICE, dice=(1, 1)).state
     hit = cmd(enc, "attack", GM, target="Nova", damage="1", dice="9 3")
