@@ -20,6 +20,11 @@ def interjecting(enc: FrozenEncounter, combatant: FrozenCombatant) -> bool:
     return bool(enc.turns.interjection) and combatant.id in enc.turns.acting
 
 
+def taking_delayed(enc: FrozenEncounter, combatant: FrozenCombatant) -> bool:
+    """The released delayed action is the one being taken now: an out-of-turn action while it waits is not it."""
+    return combatant.releasing and enc.turns.interjection == "after" and combatant.id in enc.turns.acting
+
+
 def spend(
     enc: FrozenEncounter, combatant: FrozenCombatant, action: str, cost: int = 1, *, repeat_ok: bool = False
 ) -> FrozenCombatant:
@@ -32,7 +37,7 @@ def spend(
     stepping_in = interjecting(enc, combatant)
     if stepping_in and combatant.interject_spent:
         raise NotAllowed(say("{who} has taken the one action of this interruption: end it to go on.", who=name))
-    if stepping_in and combatant.releasing:
+    if taking_delayed(enc, combatant):
         # The delayed action was paid for when it was held.
         return combatant.but(
             releasing=False, held=False, interject_spent=True, actions_left=combatant.actions_left - (cost - 1)

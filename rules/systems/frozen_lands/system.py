@@ -33,7 +33,7 @@ from .actions import (
 )
 from .combat import dice_text
 from .commands import COMMANDS
-from .economy import action_word, fresh_turn, refresh_round
+from .economy import action_word, fresh_turn, refresh_round, taking_delayed
 from .model import FrozenCombatant, FrozenEncounter, Sheet
 
 # /help shows this after the general lines, one section per **Title** line.
@@ -239,7 +239,7 @@ class FrozenLands(System[FrozenCombatant]):
             ]
         lines: list[Text] = []
         stepping_in = bool(enc.turns.interjection) and cid in enc.turns.acting
-        if stepping_in and combatant.releasing:
+        if taking_delayed(enc, combatant):
             lines.append(say("Delayed action: one action, already paid when it was held"))
         elif stepping_in:
             paused = listed(enc.get(c).name for c in enc.turns.interrupted)
