@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ..actions import Action
-from ..errors import InvalidInput, NotYourTurn
+from ..errors import InvalidInput, NotAllowed, NotYourTurn
 from ..model import Encounter, Event, TurnState, Value
 from ..said import EMPTY, say, say_plural, seq
 from ..text import Text
@@ -342,6 +342,9 @@ class Clock(TurnStructure):
         entry = self.entry(enc, holder.id)
         if entry.held_since is None:
             raise InvalidInput(say("{who} is not holding.", who=holder.name))
+        if not self.able(system, enc, entry.cid):
+            # Knocked out (or worse) while holding: stepping in would open a turn nobody can take.
+            raise NotAllowed(say("{who} cannot act now.", who=holder.name))
         names = self._moving(system, enc, holder.id)
         who, count = join_names(names), len(names)
         events: list[Event] = []

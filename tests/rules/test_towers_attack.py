@@ -152,6 +152,7 @@ def test_opportunity_attack_costs_the_attacker_3_phases_and_interrupts():
 def test_opportunity_attacks_use_melee_weapons_only():
     enc = fight()
     enc = command(enc, "act", action="shift position").state  # Hero → 8, no longer flat-footed
+    enc = command(enc, "act", action="combat move").state  # Hero → 13: the Bandit acts in 10
     out = command(enc, "attack", actor="Hero", target="Bandit", weapon="pistol", options="oa", cards="9C 2C 3C 8D 2D")
     assert "Opportunity Attack with Pistol butt (unarmed) on Bandit" in texts(out)[0]
     # The butt of the gun strikes unarmed: Hard Strength 3, not the pistol's 5.
@@ -164,6 +165,7 @@ def test_an_opportunity_attack_casts_no_spell_the_caster_strikes_unarmed():
     enc = add(new(), "Mage", "KH 4C", mage).state
     enc = begin(add(enc, "Bandit", "9D", BANDIT).state).state
     enc = command(enc, "act", action="shift position").state  # Mage → 8, no longer flat-footed
+    enc = command(enc, "act", action="combat move").state  # Mage → 13: the Bandit acts in 10
     for spell in ("Bolt", "Grasp"):
         out = command(enc, "attack", actor="Mage", target="Bandit", weapon=spell, options="oa", cards="9C 2C 3C 2D")
         assert texts(out)[0].startswith("Mage: Opportunity Attack with Unarmed on Bandit — PA 3: 9♣ 2♣ 3♣")

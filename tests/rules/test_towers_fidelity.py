@@ -181,3 +181,87 @@ def test_a_holder_moved_back_and_released_with_nobody_acting_waits_for_its_phase
     out = command(enc, "act", action="release", actor="Tony")
     assert "Tony stops holding and acts in phase 18." in texts(out)
     assert who(out.state) == "Tony" and out.state.turns.phase == 18
+
+
+@pytest.mark.parametrize(
+    ("action", "flag", "shown", "cards", "ends"),
+    [
+        ("reckless move", "reckless", "reckless move (flip−1)", "9C 5C 2C 3S 8D", "Reckless Move penalty"),
+        ("full defense", "full_defense", "full defense (shift+1)", "9C 5C 2C 3S 8D 4D", "Full Defense"),
+    ],
+)
+def test_a_holder_stepping_in_first_finds_the_foes_posture_still_on(action, flag, shown, cards, ends):
+    # Reckless Move: "(flip-1) for all opposed combat checks until the start of your next activation";
+    # Hold: "he moves into that phase ahead of ... whoever is normally scheduled to go": that one's
+    # activation has not started yet.
+    enc = add(new(), "Tony", "KH 4C", TONY).state  # CI 15: phase 5
+    enc = add(enc, "Bandit", "KD", BANDIT).state  # CI 14: phase 6
+    enc = command(begin(enc).state, "act", action="hold").state
+    enc = command(enc, "act", action=action, actor="Bandit").state
+    assert who(enc) == "Bandit"
+    out = command(enc, "act", action="release", actor="Tony", target="Bandit")
+    assert who(out.state) == "Tony" and getattr(out.state.find("Bandit"), flag)
+    out = command(out.state, "attack", target="Bandit", options="range=3", cards=cards)
+    assert shown in texts(out)[1]
+    assert who(out.state) == "Bandit" and not getattr(out.state.find("Bandit"), flag)
+    assert f"Bandit: {ends} ends." in texts(out)
+
+
+def on_the_move():
+    """The Hero moves away in phase 13; the Bandit (phase 10, has acted) may strike."""
+    enc = add(new(), "Hero", "KH 4C", 'init=2 ss=2 hs=3 pa=4 pd=3 er=1 stun=12 lethal=6 weapons="Sword: 4+hs"').state
+    enc = begin(add(enc, "Bandit", "9D", BANDIT).state).state
+    enc = command(enc, "act", action="shift position").state  # Hero 5 → 8
+    enc = command(enc, "act", action="combat move").state  # Hero 8 → 13
+    return command(enc, "act", action="aim").state  # Bandit 10 → 15: the Hero acts in 13
+
+
+def test_one_action_provokes_one_opportunity_attack_from_each_foe():
+    # "You can make multiple Opportunity Attacks on the same opponent, but each must be triggered by a
+    # different action. If a foe moves out of two threatened spaces with a Combat Move action, for
+    # example, you can make an Opportunity Attack only once."
+    enc = on_the_move()
+    assert who(enc) == "Hero"
+    enc = command(enc, "act", action="oa", actor="Bandit", target="Hero", cards="9C 2C 3C 8D 4D 2S 5S").state
+    with pytest.raises(NotAllowed, match="already"):
+        command(enc, "act", action="oa", actor="Bandit", target="Hero", cards="9H 2H 3H 8S 4S 2D")
+    enc = command(enc, "act", action="combat move").state  # the Hero's next action: another trigger
+    assert who(enc) == "Hero"
+    out = command(enc, "act", action="oa", actor="Bandit", target="Hero", cards="9H 2H 3H 8S 4S 2D")
+    assert "Bandit's opportunity attack costs 3 phases: next acts in phase 21." in texts(out)
+
+
+def test_the_one_acting_makes_no_opportunity_attack():
+    # "It interrupts the character that triggered the Opportunity Attack": another's action, and its
+    # cost, "moved back three phases", is not lost in the attacker's own next action.
+    enc = on_the_move()
+    with pytest.raises(NotAllowed, match="acting"):
+        command(enc, "act", action="oa", actor="Hero", target="Bandit", cards="9C 2C 3C 8D 4D 2S")
+
+
+def test_an_unconscious_holder_does_not_step_back_in():
+    # "When you reach 0 STUN, you fall to the ground prone and unconscious. You cannot fight any further."
+    enc = add(new(), "Tony", "KH 4C", TONY).state  # phase 5
+    enc = begin(add(enc, "Bandit", "9D", BANDIT).state).state  # phase 10
+    enc = command(enc, "act", action="hold").state
+    enc = command(enc, "damage", target="Tony", amount="20").state
+    assert who(enc) == "Bandit" and enc.find("Tony").unconscious
+    with pytest.raises(NotAllowed, match="Tony cannot act now"):
+        command(enc, "act", action="release", actor="Tony", target="Bandit")
+
+
+def test_a_defence_resisted_with_pd_counts_what_the_defender_did():
+    # Flat-footed: "lose the Soft Strength [SS] bonus they get to Physical Defense <PD>"; Power Attack:
+    # "You suffer (flip-1) to Defense scores"; Full Defense: "+1 Defense for all opposed combat checks".
+    enc = add(new(), "Tony", "KH 4C", TONY).state  # phase 5
+    enc = begin(add(enc, "Bandit", "9D", BANDIT).state).state  # phase 10
+    out = command(enc, "save", actor="Bandit", kind="pd", dc=3, cards="2C 3C 4C 9D")
+    assert "vs Bandit PD 2 − SS 1 flat-footed = 1: 9♦ → keep 9 = 9 → resisted" in texts(out)[0]
+    enc = command(enc, "act", action="power attack", target="Bandit", options="range=3", cards="2C 3C QS 5D").state
+    out = command(enc, "save", actor="Tony", kind="pd", dc=3, cards="2C 3C 4C 9D 5D")
+    assert "vs Tony PD 3 (after a power attack (flip−1)): 9♦ 5♦ → keep 9 = 9 → resisted" in texts(out)[0]
+    assert who(enc) == "Bandit"  # Tony's next activation, in phase 12, is still to come
+    enc = command(enc, "act", action="full defense", actor="Bandit").state
+    assert who(enc) == "Tony" and not enc.find("Tony").power_attacked
+    out = command(enc, "save", actor="Bandit", kind="id", dc=3, cards="2C 3C 4C 9D 5D")
+    assert "vs Bandit ID 2 (full defense (shift+1)): 9♦ 5♦ → keep 9 = 9 + 1 = 10 → resisted" in texts(out)[0]

@@ -135,8 +135,21 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
                     who=attacker.name,
                 )
             )
+        if attacker.id in system.turns.acting(enc):
+            raise NotAllowed(
+                say("{who} is acting now: an opportunity attack interrupts another's action.", who=attacker.name)
+            )
         if len(defenders) != 1:
             raise InvalidInput(say("An opportunity attack is a single attack on one target."))
+        if attacker.opportunity_on == (defenders[0].id, enc.turn_no):
+            raise NotAllowed(
+                say(
+                    "{who} has already made an opportunity attack on {target} for this action: "
+                    "another needs another action.",
+                    who=attacker.name,
+                    target=defenders[0].name,
+                )
+            )
         weapon = opportunity_weapon(weapon)
     if attacker.grappled:
         # "Using the Attack action, the grappled target may attempt a restricted melee attack."
@@ -192,6 +205,8 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
     stat_value = getattr(attacker.sheet, weapon.stat)
     result = flip(chance, stat_value, mods)
     enc = enc.update(attacker.id, flat_footed=False)
+    if style == "opportunity attack":
+        enc = enc.update(attacker.id, opportunity_on=(defenders[0].id, enc.turn_no))
     plan = Plan(
         style=style,
         attacker=attacker.id,

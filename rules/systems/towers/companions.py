@@ -14,9 +14,10 @@ from rules.errors import InvalidInput
 from rules.model import Encounter, Event
 from rules.said import say
 from rules.turns.base import Result
-from rules.turns.clock import Clock, ClockEntry, ClockState
+from rules.turns.clock import Clock, ClockEntry, ClockState, Release
+from rules.usertext import listed
 
-from .model import TowersCombatant, TowersEncounter, can_act
+from .model import ENDINGS, TowersCombatant, TowersEncounter, can_act
 
 
 def attach(enc: TowersEncounter, combatant: TowersCombatant) -> TowersCombatant:
@@ -92,6 +93,24 @@ class TowersClock(Clock):
                 )
                 events.append(Event(kind="info", text=text))
         return enc, events
+
+    def release(self, system, enc, action: Release, chance) -> Result:
+        """A holder stepping in before the one whose turn just opened acts "ahead of" them: their
+        activation has not started, so what lasts until it starts (ENDINGS) is back on until it does."""
+        put_off = _ours(enc).turns.current
+        enc, events = super().release(system, enc, action, chance)
+        if not (action.before and action.target) or put_off is None:
+            return enc, events
+        ours = _ours(enc)
+        for member in (ours.get(cid) for cid in self.members(ours, put_off)):
+            if not member.ended:
+                continue
+            ours = ours.update(member.id, **dict.fromkeys(member.ended, True))
+            what = listed(say(label) for flag, label in ENDINGS if flag in member.ended)
+            line = Event(kind="info", text=say("{what} lasts until {who} acts.", what=what, who=member.name))
+            at = next((i for i, e in enumerate(events) if e.kind == "turn"), len(events))
+            events = [*events[:at], line, *events[at:]]
+        return ours, events
 
     def leave(self, system, enc, cid, chance) -> Result:
         """A master leaving the fight leaves their companions on the clock in their place, acting alone."""

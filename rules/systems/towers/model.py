@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.model import Combatant, Encounter, Value
+from rules.said import N_
 from rules.turns.clock import ClockState
 from rules.usertext import Typed
 
@@ -10,6 +11,12 @@ from .sheet import TowersSheet, Weapon, words
 
 # The hold is the victim's condition `grappled by <grappler>` (see grapple.py).
 GRAPPLED_BY = "grappled by "
+# What lasts "until the start of your next activation": each flag, and its name as the lines say it.
+ENDINGS = (
+    ("full_defense", N_("Full Defense")),
+    ("reckless", N_("Reckless Move penalty")),
+    ("power_attacked", N_("Power Attack penalty")),
+)
 
 
 class Condition(Value):
@@ -38,6 +45,10 @@ class TowersCombatant(Combatant):
     full_defense: bool = False
     reckless: bool = False
     power_attacked: bool = False
+    # The ENDINGS flags the start of the turn now open ended: back on if a holder steps in first.
+    ended: tuple[str, ...] = ()
+    # (foe, turn_no) of the last opportunity attack: one for each action of a foe.
+    opportunity_on: tuple[str, int] | None = None
     leaping: bool = False
     free_phase: int | None = None  # the phase of the last free or zero-cost action: no Forced Delay in it
     stance: str = ""  # dual-wielding: "aggressive", "defensive" or none (see stance.py)

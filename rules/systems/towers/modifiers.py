@@ -177,13 +177,19 @@ def aid_spent(enc, defender: TowersCombatant, attacker: TowersCombatant):
     return enc.update(defender.id, aided_for=None) if defender.aided_for == attacker.id else enc
 
 
-def own_defense_mods(defender: TowersCombatant, attacker: TowersCombatant) -> Mods:
-    """What the defender's own doings bring to every defensive flip against ``attacker``, an attack's
-    or a Grapple Test's: Full Defense, a Reckless Move, a Power Attack made ("(flip-1) to Defense
-    scores"), and an ally's Aid ("his next defensive flip against your chosen ally")."""
+def posture_mods(defender: TowersCombatant) -> Mods:
+    """What the defender's own doings bring to every defensive flip, an attack's, a Grapple Test's or
+    an effect's resisted with PD or ID: Full Defense, a Reckless Move, a Power Attack made ("(flip-1)
+    to Defense scores")."""
     mods = full_defense_mods(defender) + reckless_mods(defender)
     if defender.power_attacked:
         mods = mods.plus(flip=-1, why=say("after a power attack"))
+    return mods
+
+
+def own_defense_mods(defender: TowersCombatant, attacker: TowersCombatant) -> Mods:
+    """The defender's posture, and an ally's Aid ("his next defensive flip against your chosen ally")."""
+    mods = posture_mods(defender)
     if defender.aided_for == attacker.id:
         mods = mods.plus(flip=-1, why=say("aided against"))
     return mods

@@ -25,11 +25,12 @@ from .damage import Harm, dealt, heal, take
 from .flips import damage_cards, described, resist
 from .help import HELP
 from .initiative import calculated, settle_ties
-from .model import Condition, TowersCombatant, TowersEncounter, can_act
-from .modifiers import reckless_mods
+from .model import ENDINGS, Condition, TowersCombatant, TowersEncounter, can_act
+from .modifiers import posture_mods, reckless_mods
 from .senders import own_combatant
 from .sheet import TowersSheet, parse_weapons, stat_label
 from .stance import ADVERBS, effect
+from .stance import defense_mods as stance_defense
 
 FALL_STUN_PER_5FT = 5
 FALL_FLIPS_PER_5FT = 2
@@ -97,17 +98,10 @@ class TowersSystem(System[TowersCombatant]):
     # --- the clock -----------------------------------------------------------------
     def on_turn_start(self, enc, cid, chance):
         me = enc.get(cid)
-        ended = [
-            label
-            for flag, label in (
-                ("full_defense", say("Full Defense")),
-                ("reckless", say("Reckless Move penalty")),
-                ("power_attacked", say("Power Attack penalty")),
-            )
-            if getattr(me, flag)
-        ]
-        enc = enc.update(cid, full_defense=False, reckless=False, power_attacked=False)
-        events = [Event(kind="info", text=say("{who}: {what} ends.", who=me.name, what=listed(ended)))] if ended else []
+        ended = tuple(flag for flag, _ in ENDINGS if getattr(me, flag))
+        enc = enc.update(cid, full_defense=False, reckless=False, power_attacked=False, ended=ended)
+        what = listed(say(label) for flag, label in ENDINGS if flag in ended)
+        events = [Event(kind="info", text=say("{who}: {what} ends.", who=me.name, what=what))] if ended else []
         return enc, events
 
     def on_idle_turn(self, enc, cid, chance):
@@ -347,10 +341,14 @@ class TowersSystem(System[TowersCombatant]):
     def check(self, enc, action: Check, chance):
         me = own_combatant(enc, action, say("Name who resists with actor:."))
         check_save_stat(action.stat)
-        value = getattr(me.sheet, action.stat)
+        value, label = getattr(me.sheet, action.stat), stat_label(action.stat)
         mods = reckless_mods(me)
+        if action.stat in ("pd", "id"):
+            # A Defense resisting an effect is a defensive flip: flat-footed, Full Defense, a Power Attack count.
+            value, label = attacks.defense_base(me, action.stat)
+            mods = posture_mods(me) + stance_defense(me, action.stat)
         against, mine, resisted = resist(chance, action.against, value, mods)
-        theirs = described(stat_label(action.stat), secret(value, me), mods, mine)
+        theirs = described(label, secret(value, me), mods, mine)
         if resisted:
             template = N_("Attack {n}: {cards} vs {who} {flip} → resisted")
         else:
