@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValidationError as error:
         print(f"error: {settings_problem(error)}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     if args.command in ("backup", "restore"):
         try:

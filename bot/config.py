@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import PositiveInt, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -23,7 +23,7 @@ class Settings(BaseSettings):
     # NoDecode: pydantic-settings would otherwise insist on JSON, but operators write "0,1".
     shard_ids: Annotated[list[int] | None, NoDecode] = None
     dev_guild_id: int | None = None
-    log_level: str = "INFO"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     # How often due reminders and choice deadlines are looked for, in seconds.
     reminder_poll_seconds: float = 5.0
     # The pinned tracker is edited at most this often per encounter (Discord allows a
@@ -47,6 +47,11 @@ class Settings(BaseSettings):
     # counts in all only); one more is answered 503 or 429 and closed (bot.web.gate).
     web_max_connections: PositiveInt = 5000
     web_max_connections_per_address: PositiveInt = 50
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _a_log_level(cls, value: Any) -> Any:
+        return value.strip().upper() if isinstance(value, str) else value
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -79,6 +79,12 @@ async def test_shard_ids_without_a_shard_count_is_a_bad_setting(tmp_path):
     assert "SHARD_IDS" in line and "SHARD_COUNT" in line
 
 
+async def test_an_unknown_log_level_is_a_bad_setting(tmp_path):
+    code, lines = await start_bot(tmp_path, nowhere(), LOG_LEVEL="verbose")
+    line = one_error_line(code, lines)
+    assert code == 2 and "LOG_LEVEL" in line and "WARNING" in line
+
+
 async def test_an_unreachable_database_is_told_before_discord_is_contacted(tmp_path):
     async with running_standin() as standin:
         code, lines = await start_bot(

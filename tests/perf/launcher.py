@@ -70,7 +70,7 @@ def build(kind: str):
     if os.environ.get("LAUNCHER_TOKEN_SECONDS"):
         delivery.TOKEN_SECONDS = float(os.environ["LAUNCHER_TOKEN_SECONDS"])
     settings = Settings()
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return create_bot(settings, **options)
 
 
