@@ -410,6 +410,13 @@ def test_assist_gives_advantage_once():
     assert "d20 2 + 5" in texts(out)[0]
 
 
+@pytest.mark.parametrize("dc", ["x", "0", "61", "9" * 40])
+def test_a_hide_against_a_result_that_is_no_dc_is_refused_and_spends_nothing(dc):
+    enc = duel(dex=2)
+    with pytest.raises(InvalidInput, match="dc"):
+        cmd(enc, "act", ALICE, action="hide", options=f"dc={dc}", roll=11)
+
+
 def test_hidden_attacker_has_advantage_and_is_revealed():
     enc = duel(dex=2)
     out = cmd(enc, "act", ALICE, action="hide", options="dc=12", roll=11)

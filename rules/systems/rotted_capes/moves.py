@@ -4,6 +4,7 @@ disadvantage); Second wind rolls 1d4; the rest roll nothing."""
 
 from __future__ import annotations
 
+from ...commands import flag_number
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...said import N_, joined, say, say_plural, term
@@ -11,7 +12,7 @@ from ...secrets import secret
 from ...usertext import name_key, one_line, split_names, user_text
 from . import conditions as cond
 from . import economy, modes
-from .model import Condition, Demanding, RCEncounter
+from .model import MAX_DC, Condition, Demanding, RCEncounter
 from .rolls import masked_bonus, mode_for, reasons, roll_d20, signed
 
 CHOICES = [
@@ -170,13 +171,9 @@ def _dodge(enc, c, action, chance):
 
 
 def _hide(enc, c, action, chance):
-    dc = action.flags.get("dc")
-    if dc in (None, True):
+    dc = flag_number(action.flags, "dc", 1, MAX_DC)
+    if dc is None:
         raise InvalidInput(say("Hide is a face-off: give the observers' result as `dc=` in the options."))
-    try:
-        dc = int(dc)
-    except ValueError:
-        raise InvalidInput(say("`dc` must be a whole number.")) from None
     enc = economy.spend(enc, c, "action")
     c = enc.get(c.id)
     adv, dis = cond.save_sources(c)
