@@ -82,10 +82,13 @@ class Library:
             raise InvalidInput(say("The NPC library has no {name}.", name=mark(name[:MAX_NAME])))
         return record
 
-    async def remove(self, key: int, by: Actor, name: str) -> None:
+    async def remove(self, key: int, by: Actor, name: str) -> str:
+        """Deletes a stat block; its name as stored."""
         await self._system(key, by)
-        if not await self.repo.remove_npc(key, name):
+        removed = await self.repo.remove_npc(key, name)
+        if removed is None:
             raise InvalidInput(say("The NPC library has no {name}.", name=mark(name[:MAX_NAME])))
+        return removed
 
     async def suggestions(self, key: int, by: Actor, prefix: str | None) -> list[NpcRecord]:
         """Stat blocks whose names start an autocompletion: none for a player, names included."""

@@ -640,6 +640,13 @@ class Repository:
         async with self._single.begin() as conn:
             return (await conn.execute(stmt)).one()
 
+    async def _write_scalar(self, stmt: sa.Executable) -> Any:
+        """Run one write ... RETURNING a column; its value in the one row touched, None if none was."""
+        if self._writer is not None:
+            return await self._writer.run(lambda conn: conn.execute(stmt).scalar_one_or_none())
+        async with self._single.begin() as conn:
+            return (await conn.execute(stmt)).scalar_one_or_none()
+
     async def _write_count(self, stmt: sa.Executable) -> int:
         """Run one UPDATE/DELETE and return how many rows it touched."""
         if self._writer is not None:
@@ -845,9 +852,10 @@ class Repository:
         stmt = stmt.order_by(self._in_code_order(NP.c.name_key)).limit(limit)
         return [NpcRecord(**row._mapping) for row in await self._fetch(stmt)]
 
-    async def remove_npc(self, guild_id: int, name: str) -> bool:
-        stmt = sa.delete(NP).where(NP.c.guild_id == guild_id, NP.c.name_key == name_key(name))
-        return await self._write_count(stmt) > 0
+    async def remove_npc(self, guild_id: int, name: str) -> str | None:
+        """Deletes the stat block `name` names (in any case); the name it was stored under, None if none."""
+        stmt = sa.delete(NP).where(NP.c.guild_id == guild_id, NP.c.name_key == name_key(name)).returning(NP.c.name)
+        return await self._write_scalar(stmt)
 
     # -- campaigns bound to channels and categories --------------------------------------
 

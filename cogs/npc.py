@@ -69,8 +69,8 @@ class Npc(commands.GroupCog, group_name="npc", group_description=_("GM: the camp
     @app_commands.autocomplete(name=autocomplete.npcs)
     async def remove(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]) -> None:
         by = await actor_of(interaction)
-        await self.bot.core.library.remove(await campaign_key(interaction), by, name)
-        left = say("{name} left the NPC library.", name=render.shown_name(name))
+        removed = await self.bot.core.library.remove(await campaign_key(interaction), by, name)
+        left = say("{name} left the NPC library.", name=render.shown_name(removed))
         await reply(interaction, f"🗑️ {render.own(left)}", ephemeral=True)
 
 

@@ -43,7 +43,7 @@ async def test_the_gm_keeps_the_library(library: Library, repo: Repository) -> N
     assert [n.name for n in await library.entries(KEY, GM)] == ["Ghoul", "Zombie"]
     assert (await library.show(KEY, GM, "ghoul")).notes == "fast"
     assert [n.name for n in await library.suggestions(KEY, GM, "Zo")] == ["Zombie"]
-    await library.remove(KEY, GM, "Zombie")
+    assert await library.remove(KEY, GM, "zombie") == "Zombie"  # as stored, for the answer to name it
     with pytest.raises(InvalidInput, match="The NPC library has no Zombie."):
         await library.show(KEY, GM, "Zombie")
     with pytest.raises(InvalidInput, match="already has Ghoul"):
