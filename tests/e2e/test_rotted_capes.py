@@ -98,7 +98,8 @@ async def test_a_dying_hero_and_allies_get_the_death_buttons(standin, bot):
     offer = await buttons_with(standin, "Blaze of glory")
     assert set(offer.pings.user_ids) == {who["bob"], who["alice"]}
     labels = [b.get("label") for b in offer.buttons()]
-    assert labels == ["Spend own Plot Point", "Nova spends a Plot Point", "Accept a physical flaw", "Blaze of glory"]
+    # Bolt has one Wound at most: none to lose to a flaw
+    assert labels == ["Spend own Plot Point", "Nova spends a Plot Point", "Blaze of glory", "Die"]
     saved = await (await standin.click("alice", "Nova spends a Plot Point", message=offer)).response()
     assert "🎭 A Plot Point from Nova saves Bolt from death: 1 Wound, Unconscious (pool 1)." in saved.content
     listed = await say(standin, "carol", "/condition list")

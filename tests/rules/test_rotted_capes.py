@@ -497,11 +497,12 @@ def test_delta_zombies_take_wounds_without_penalties_and_die_at_zero():
 # --- death -------------------------------------------------------------------------------
 def dying_hero(points=1, **options):
     enc = new(**options)
-    enc = join(enc, "Nova", 15, stamina=5, wounds=1, fortitude=4, plot_points=points, attack=5)
+    enc = join(enc, "Nova", 15, stamina=5, wounds=2, fortitude=4, plot_points=points, attack=5)
     enc = join(enc, "Bolt", 12, plot_points=2)
     enc = join(enc, "Brute", 5, avoidance=15, fortitude=4, wounds=2)
     enc = begin(enc)
-    return cmd(enc, "damage", target="Nova", amount="6")
+    # a Wound left to lose to a flaw
+    return cmd(enc, "damage", target="Nova", amount="6", options="wounds=1")
 
 
 def test_death_asks_the_hero_and_allies_with_buttons():
@@ -545,7 +546,7 @@ def test_the_death_question_is_answered_by_key_and_an_ally_who_pays_by_its_id():
 
 def test_a_flaw_and_a_blaze_of_glory_stay_offered_however_many_allies_could_pay():
     enc = new()
-    enc = join(enc, "Nova", 15, stamina=5, wounds=1, fortitude=4, plot_points=1)
+    enc = join(enc, "Nova", 15, stamina=5, wounds=2, fortitude=4, plot_points=1)
     for number, name in enumerate(("Bolt", "Gale", "Tide", "Ember", "Frost"), start=2):
         player = Actor(user_id=10 + number)
         enc = apply(
@@ -555,7 +556,7 @@ def test_a_flaw_and_a_blaze_of_glory_stay_offered_however_many_allies_could_pay(
             ),
         ).state
     enc = begin(join(enc, "Brute", 5))
-    pending = cmd(enc, "damage", target="Nova", amount="6").state.pending
+    pending = cmd(enc, "damage", target="Nova", amount="6", options="wounds=1").state.pending
     assert pending.keys[0] == "own" and pending.keys[-2:] == ("flaw", "blaze") and len(pending.keys) == 8
     assert len(set(pending.users)) == 6
 

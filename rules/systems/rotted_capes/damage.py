@@ -14,11 +14,12 @@ from . import conditions as cond
 from .model import ENERGY, PHYSICAL, Condition, RCCombatant, RCEncounter, parse_dr
 
 # The keys of the death question's options; an ally who pays is keyed by its id.
-DEATH_FLAW, DEATH_BLAZE, DEATH_OWN = "flaw", "blaze", "own"
+DEATH_FLAW, DEATH_BLAZE, DEATH_OWN, DEATH_DIE = "flaw", "blaze", "own", "die"
 DEATH_LABELS = {
     DEATH_FLAW: say("Accept a physical flaw"),
     DEATH_BLAZE: say("Blaze of glory"),
     DEATH_OWN: say("Spend own Plot Point"),
+    DEATH_DIE: say("Die"),
 }
 INTERRUPT_ROLL = "roll"
 former_keys(
@@ -156,6 +157,7 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Repor
                 report,
             )
         if not dealt:
+            report.interrupt_dc = _interrupt_dc(t, h, 0, 0)
             return (
                 enc.with_combatant(t),
                 seq(text, ": ", say("no effect (zombies are hurt only by massive damage and criticals)")),
@@ -168,6 +170,8 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Repor
             t = t.but(dead=True, out=True)
             report.destroyed = report.taken_out = True
             text = seq(text, "; ", say("{who} is destroyed", who=t.name))
+        else:
+            report.interrupt_dc = _interrupt_dc(t, h, 0, dealt)
         return enc.with_combatant(t), text, report
     text = seq(" ", say("− DR {dr} = {after} Stamina", **dr_text) if shows_dr else say("Stamina"))
     absorbed = min(t.temp_stamina, after)
@@ -193,9 +197,17 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Repor
         report.taken_out = True
     elif cond.helpless(t):
         report.taken_out = True
-    if t.demanding and t.demanding.interruptible and not report.taken_out and (h.hit or after or dealt):
-        report.interrupt_dc = 25 if dealt else max(10, after // 2)
+    if not report.taken_out:
+        report.interrupt_dc = _interrupt_dc(t, h, after, dealt)
     return enc, text, report
+
+
+def _interrupt_dc(t: RCCombatant, h: Harm, lost: int, dealt: int) -> int | None:
+    """The save an interruptible demanding action asks for "If you are hit or suffer Damage": DC 10 or half
+    the Stamina damage after DR (`lost`; a zombie has no Stamina to lose), 25 if a Wound was dealt."""
+    if t.demanding is None or not t.demanding.interruptible or not (h.hit or lost or dealt):
+        return None
+    return 25 if dealt else max(10, lost // 2)
 
 
 def wound_text(dealt: int, critical: bool, massive: bool) -> Text:
@@ -255,18 +267,29 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
     t = enc.get(cid)
     allies = [a for a in enc.active() if a.is_hero and a.id != cid and a.plot_points > 0 and not a.echo_of]
     options = [Choice(key=DEATH_OWN, label=DEATH_LABELS[DEATH_OWN])] if t.plot_points > 0 else []
-    # The flaw and the blaze of glory are always offered: allies past what one question holds are left out.
+    # The flaw (or, with no Wound left to lose to one, death) and the blaze of glory are always offered:
+    # allies past what one question holds are left out.
     allies = allies[: MAX_CHOICES - len(options) - 2]
     options += [Choice(key=a.id, label=say("{who} spends a Plot Point", who=a.name)) for a in allies]
-    options += [Choice(key=k, label=DEATH_LABELS[k]) for k in (DEATH_FLAW, DEATH_BLAZE)]
+    paid = options[0].key if options else None
+    flaw = t.max_wounds > 1  # "having your maximum wounds reduced by 1" must leave one
+    last = (DEATH_FLAW, DEATH_BLAZE) if flaw else (DEATH_BLAZE, DEATH_DIE)
+    options += [Choice(key=k, label=DEATH_LABELS[k]) for k in last]
     users = enc.controllers([cid] + [a.id for a in allies])
     users = tuple(u for u in users if u != enc.gm_id) or (enc.gm_id,)
-    default = options[0].key if options[0].key != DEATH_FLAW and len(options) > 2 else DEATH_FLAW
-    prompt = say(
-        "{who} is at 0 Wounds and 0 Stamina: spend a Plot Point, accept a physical flaw, or go out in a "
-        "blaze of glory?",
-        who=t.name,
-    )
+    default = paid or (DEATH_FLAW if flaw else DEATH_DIE)
+    if flaw:
+        prompt = say(
+            "{who} is at 0 Wounds and 0 Stamina: spend a Plot Point, accept a physical flaw, or go out in a "
+            "blaze of glory?",
+            who=t.name,
+        )
+    else:
+        prompt = say(
+            "{who} is at 0 Wounds and 0 Stamina with no Wound left to lose to a flaw: spend a Plot Point, go out "
+            "in a blaze of glory, or die?",
+            who=t.name,
+        )
     enc = enc.ask(
         kind="death",
         prompt=prompt,
@@ -280,7 +303,8 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
     return enc, Event(kind="info", text=seq("☠️ ", prompt))
 
 
-def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter, Event]:
+def interrupt_pending(enc: RCEncounter, cid: str, dc: int, later: tuple[int, ...] = ()) -> tuple[RCEncounter, Event]:
+    """`later`: the DCs of damage taken after this one, each its own save once this one is made."""
     t = enc.get(cid)
     if t.demanding is None:
         raise ValueError(f"{cid} performs no demanding action to keep going")
@@ -296,9 +320,19 @@ def interrupt_pending(enc: RCEncounter, cid: str, dc: int) -> tuple[RCEncounter,
         default=INTERRUPT_ROLL,
         chooser=cid,
         users=users,
-        context={"cid": cid, "dc": dc},
+        context={"cid": cid, "dc": dc} | ({"later": list(later)} if later else {}),
     )
     return enc, Event(kind="warning", text=prompt)
+
+
+def _interrupt_after(enc: RCEncounter, cid: str, dc: int) -> RCEncounter:
+    """Damage taken while `cid`'s save for earlier damage waits (a second Ongoing Damage ticking with the
+    first): "You must make a new saving throw each time you take Damage", asked once that one is made."""
+    pending = enc.pending
+    if pending is None or pending.kind != "interrupt" or pending.context.get("cid") != cid:
+        return enc
+    later = list(pending.context.get("later", ())) + [dc]
+    return enc.but(pending=pending.but(context={**pending.context, "later": later}))
 
 
 def follow_up(enc: RCEncounter, cid: str, report: Report) -> tuple[RCEncounter, list[Event]]:
@@ -311,6 +345,8 @@ def follow_up(enc: RCEncounter, cid: str, report: Report) -> tuple[RCEncounter, 
     if report.interrupt_dc is not None and enc.pending is None:
         enc, event = interrupt_pending(enc, cid, report.interrupt_dc)
         return enc, events + [event]
+    if report.interrupt_dc is not None:
+        enc = _interrupt_after(enc, cid, report.interrupt_dc)
     return enc, events
 
 

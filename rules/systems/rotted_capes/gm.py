@@ -270,25 +270,49 @@ def _typed_label(name: str, words: tuple[str, ...]) -> Text:
 
 
 def resume_interrupt(enc: RCEncounter, pending, option, chance):
-    cid, dc = pending.context["cid"], pending.context["dc"]
+    context = pending.context
+    return interrupt_save(enc, context["cid"], context["dc"], tuple(context.get("later") or ()), chance)
+
+
+def interrupt_save(enc: RCEncounter, cid: str, dc: int, later: tuple[int, ...], chance):
+    """The save that keeps a demanding action going, then the next one `later` damage asks for. It is the
+    last roll, which a Plot Point may reroll ("any d20 check")."""
     c = enc.get(cid)
     if c.demanding is None:
         return enc, [Event(kind="info", text=say("{who} is no longer performing a demanding action.", who=c.name))]
+    before, turns_before = enc.combatants, enc.turns
     enc, ok, text = roll_save(enc, cid, "con", dc, chance, own_dc=True)
     values = dict(who=c.name, what=c.demanding.what, result=text)
     if ok:
-        return enc, [Event(kind="roll", text=say("{who} CON save to keep {what}: {result} — still going.", **values))]
-    enc = enc.update(cid, demanding=None)
-    return enc, [
-        Event(
-            kind="roll",
-            text=say(
-                "{who} CON save to keep {what}: {result} — the action is disrupted (no Burnout is paid; it can be "
-                "tried again).",
-                **values,
-            ),
-        )
-    ]
+        events = [Event(kind="roll", text=say("{who} CON save to keep {what}: {result} — still going.", **values))]
+    else:
+        enc = enc.update(cid, demanding=None)
+        events = [
+            Event(
+                kind="roll",
+                text=say(
+                    "{who} CON save to keep {what}: {result} — the action is disrupted (no Burnout is paid; it can "
+                    "be tried again).",
+                    **values,
+                ),
+            )
+        ]
+    spec = {"who": cid, "kind": "con", "dc": dc, "interrupt": True, "later": list(later)}
+    last = LastRoll(
+        kind="save",
+        roller=cid,
+        turn_no=enc.turn_no,
+        spec=spec,
+        d20=0,
+        before=before,
+        turns_before=turns_before,
+        after=enc.combatants,
+    )
+    enc = enc.but(last_roll=last)
+    if ok and later:
+        enc, asked = dmg.interrupt_pending(enc, cid, later[0], later[1:])
+        events.append(asked)
+    return enc, events
 
 
 # --- conditions --------------------------------------------------------------

@@ -11,7 +11,7 @@ from ...text import Text
 from ...usertext import one_line
 from . import attack as atk
 from . import damage as dmg
-from .gm import resolve_save
+from .gm import interrupt_save, resolve_save
 from .model import MAX_PLOT_POINTS, RCCombatant, RCEncounter
 
 USES = {
@@ -195,7 +195,10 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
     else:
         if damage_only:
             raise InvalidInput(say("A save has no damage roll."))
-        enc, events = resolve_save(enc, spec, chance)
+        if spec.get("interrupt"):
+            enc, events = interrupt_save(enc, spec["who"], spec["dc"], tuple(spec.get("later", ())), chance)
+        else:
+            enc, events = resolve_save(enc, spec, chance)
     if enc.last_roll is not None:
         enc = enc.but(last_roll=enc.last_roll.but(plot_spent=True))
     return enc, [head] + events
@@ -280,6 +283,9 @@ def resume_death(system, enc: RCEncounter, pending, option, chance):
                 ping=enc.controllers([cid]),
             )
         ]
+    if option == dmg.DEATH_DIE:
+        enc = enc.update(cid, dead=True, out=True)
+        return enc, [Event(kind="info", text=seq("☠️ ", say("{who} dies.", who=hero.name)))]
     if option == dmg.DEATH_FLAW:
         if hero.max_wounds <= 1:
             raise NotAllowed(say("{who} has no Wounds left to lose to a flaw.", who=hero.name))
