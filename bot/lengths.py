@@ -29,6 +29,8 @@ FORM_FIELD = 4000  # a form's text field
 SELECT_LABEL = 100
 SELECT_OPTIONS = 25
 CHOICE_NAME = 100  # an autocomplete choice's name
+COMMAND_NAME = 32  # a command's, group's or option's name
+COMMAND_TEXT = 100  # a command's, group's or option's description
 CHOICE_VALUE = 100  # and its value, when a string
 
 NAME = 64

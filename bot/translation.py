@@ -29,7 +29,10 @@ from discord import app_commands
 from rules.said import N_
 from rules.text import Plural, fields
 
+from . import lengths
+
 log = logging.getLogger(__name__)
+Where = app_commands.TranslationContextLocation
 
 LOCALES = Path(__file__).parent / "locale"
 DOMAIN = "turnkeeper"
@@ -146,8 +149,32 @@ def speaking_in(guild: discord.Guild | None) -> None:
     LOCALE.set(locale.value if locale else None)
 
 
+NAMES = frozenset((Where.command_name, Where.group_name, Where.parameter_name))
+NAME_PUNCTUATION = frozenset("-_'")
+LONGEST = {
+    Where.command_description: lengths.COMMAND_TEXT,
+    Where.group_description: lengths.COMMAND_TEXT,
+    Where.parameter_description: lengths.COMMAND_TEXT,
+    Where.choice_name: lengths.CHOICE_NAME,
+}
+
+
+def discord_takes(location: app_commands.TranslationContextLocation, text: str) -> bool:
+    """Whether Discord registers `text` as this command text: a name is 1-32 letters, digits, - _ ', in lower
+    case; a description or a choice's name at most 100 characters. The catalog's texts are written for prose
+    (a name such as "character" is a msgid of its own), and one text Discord refuses fails the whole sync."""
+    if location in NAMES:
+        return (
+            1 <= len(text) <= lengths.COMMAND_NAME
+            and text == text.lower()
+            and all(c.isalnum() or c in NAME_PUNCTUATION for c in text)
+        )
+    return len(text) <= LONGEST.get(location, len(text))
+
+
 class Translator(app_commands.Translator):
-    """Command names, descriptions and choices from the catalog (English when it has none)."""
+    """Command names, descriptions and choices from the catalog (English when it has none, or one Discord
+    would not register)."""
 
     def __init__(self, catalog: Catalog | None = None) -> None:
         self.catalog = catalog  # None: the module's catalog, read when asked
@@ -156,4 +183,8 @@ class Translator(app_commands.Translator):
         self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContext
     ) -> str | None:
         read = (self.catalog or CATALOG).phrases(locale.value)
-        return read(string.message) if read else None
+        translated = read(string.message) if read else None
+        if translated is None or discord_takes(context.location, translated):
+            return translated
+        log.warning("%s: %r left out of the command texts: Discord would refuse it there", locale.value, translated)
+        return None

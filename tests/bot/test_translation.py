@@ -68,6 +68,35 @@ async def test_the_command_tree_reads_command_texts_from_the_catalog(pirate):
     assert await translator.translate(text, discord.Locale.french, context) is None
 
 
+async def test_a_command_text_discord_would_refuse_is_read_in_english(tmp_path):
+    long = "«" + "d" * 99 + "»"
+    write_language(
+        tmp_path,
+        "fr",
+        {
+            "attack": "attaque",
+            "character": "Personnage",
+            "save": "jet de sauvegarde",
+            "Dodge": long,
+            "Done.": "d" * 100,
+        },
+    )
+    translator = translation.Translator(translation.Catalog.read(tmp_path))
+
+    async def french(text: str, where: app_commands.TranslationContextLocation) -> str | None:
+        context = app_commands.TranslationContext(where, None)
+        return await translator.translate(app_commands.locale_str(text), discord.Locale.french, context)
+
+    where = app_commands.TranslationContextLocation
+    assert await french("attack", where.command_name) == "attaque"
+    assert await french("character", where.parameter_name) is None  # upper case
+    assert await french("save", where.group_name) is None  # spaces
+    assert await french("save", where.other) == "jet de sauvegarde"  # prose takes any text
+    assert await french("Dodge", where.choice_name) is None  # 101 characters
+    assert await french("Dodge", where.command_description) is None
+    assert await french("Done.", where.parameter_description) == "d" * 100
+
+
 def test_a_count_is_read_in_the_form_of_the_languages_plural_rule(tmp_path):
     wounds = ("{who} takes {n} wound", "{who} takes {n} wounds")
     write_language(tmp_path, "pl", {wounds: ("{who}: {n} rana", "{who}: {n} rany", "{who}: {n} ran")})
