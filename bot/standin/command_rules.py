@@ -19,22 +19,36 @@ MAX_CHOICES = 25
 MAX_CHOICE_TEXT = 100  # a choice's name, and its value when a string
 MAX_COMMAND_CHARACTERS = 4000
 MAX_COMMANDS = 100  # chat-input commands in one scope
+MAX_TEXT_OPTION = 6000  # a text option's min_length and max_length
+MAX_INT53 = 2**53 - 1  # an integer option's values and choices (Int53Type)
 NAME_PUNCTUATION = frozenset("-_'")
 
 
-def _name_problems(where: str, name: Any) -> list[Problem]:
-    """A chat-input name: 1-32 letters, digits, - _ ', in lower case where a letter has one."""
-    if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
-        return [Problem(f"{where}.name", f"Must be between 1 and {MAX_NAME} in length.")]
-    if not all(c.isalnum() or c in NAME_PUNCTUATION for c in name) or name != name.lower():
-        return [Problem(f"{where}.name", "Command name is invalid")]
-    return []
+def _translations(where: str, node: dict[str, Any], key: str) -> list[tuple[str, Any]]:
+    """``node``'s ``key`` and each of its translations (``key_localizations``, held to the same rules), by path."""
+    localized = node.get(f"{key}_localizations") or {}
+    return [(f"{where}.{key}", node.get(key))] + [
+        (f"{where}.{key}_localizations.{locale}", text) for locale, text in localized.items()
+    ]
 
 
-def _description_problems(where: str, description: Any) -> list[Problem]:
-    if not isinstance(description, str) or not 1 <= len(description) <= MAX_DESCRIPTION:
-        return [Problem(f"{where}.description", f"Must be between 1 and {MAX_DESCRIPTION} in length.")]
-    return []
+def _name_problems(where: str, node: dict[str, Any]) -> list[Problem]:
+    """A chat-input name and its translations: 1-32 letters, digits, - _ ', in lower case where a letter has one."""
+    problems = []
+    for at, name in _translations(where, node, "name"):
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
+            problems.append(Problem(at, f"Must be between 1 and {MAX_NAME} in length."))
+        elif not all(c.isalnum() or c in NAME_PUNCTUATION for c in name) or name != name.lower():
+            problems.append(Problem(at, "Command name is invalid"))
+    return problems
+
+
+def _description_problems(where: str, node: dict[str, Any]) -> list[Problem]:
+    return [
+        Problem(at, f"Must be between 1 and {MAX_DESCRIPTION} in length.")
+        for at, description in _translations(where, node, "description")
+        if not isinstance(description, str) or not 1 <= len(description) <= MAX_DESCRIPTION
+    ]
 
 
 def _value_fits(option_type: int, value: Any) -> bool:
@@ -43,7 +57,7 @@ def _value_fits(option_type: int, value: Any) -> bool:
     if isinstance(value, bool):
         return False
     if option_type == INTEGER:
-        return isinstance(value, int) and -(2**53) <= value <= 2**53
+        return isinstance(value, int) and abs(value) <= MAX_INT53
     return isinstance(value, (int, float))
 
 
@@ -53,9 +67,9 @@ def choice_problems(where: str, choices: list[dict[str, Any]], option_type: int)
         return [Problem(where, f"Must be {MAX_CHOICES} or fewer in length.")]
     problems = []
     for i, choice in enumerate(choices):
-        name = choice.get("name")
-        if not isinstance(name, str) or not 1 <= len(name) <= MAX_CHOICE_TEXT:
-            problems.append(Problem(f"{where}.{i}.name", f"Must be between 1 and {MAX_CHOICE_TEXT} in length."))
+        for at, name in _translations(f"{where}.{i}", choice, "name"):
+            if not isinstance(name, str) or not 1 <= len(name) <= MAX_CHOICE_TEXT:
+                problems.append(Problem(at, f"Must be between 1 and {MAX_CHOICE_TEXT} in length."))
         if not _value_fits(option_type, choice.get("value")):
             problems.append(Problem(f"{where}.{i}.value", f"Not a valid value for an option of type {option_type}."))
     return problems
@@ -69,6 +83,10 @@ def _value_option_problems(where: str, option: dict[str, Any]) -> list[Problem]:
     if choices and option.get("type") not in (STRING, INTEGER, NUMBER):
         problems.append(Problem(f"{where}.choices", "Only string, integer and number options take choices."))
     problems += choice_problems(f"{where}.choices", choices, option.get("type", STRING))
+    for key, least in (("min_length", 0), ("max_length", 1)):
+        length = option.get(key)
+        if length is not None and not least <= length <= MAX_TEXT_OPTION:
+            problems.append(Problem(f"{where}.{key}", f"Must be between {least} and {MAX_TEXT_OPTION}."))
     low, high = option.get("min_length"), option.get("max_length")
     if low is not None and high is not None and low > high:
         problems.append(Problem(f"{where}.min_length", "Must be less than or equal to max_length."))
@@ -92,8 +110,8 @@ def _options_problems(where: str, options: list[dict[str, Any]], depth: int) -> 
     seen_optional = False
     for i, option in enumerate(options):
         at = f"{where}.options.{i}"
-        problems += _name_problems(at, option.get("name"))
-        problems += _description_problems(at, option.get("description"))
+        problems += _name_problems(at, option)
+        problems += _description_problems(at, option)
         kind = option.get("type")
         if kind == SUB_COMMAND_GROUP:
             if depth > 0 or any(o.get("type") != SUB_COMMAND for o in option.get("options") or []):
@@ -146,8 +164,8 @@ def command_problems(where: str, command: dict[str, Any]) -> list[Problem]:
         if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
             return [Problem(f"{where}.name", f"Must be between 1 and {MAX_NAME} in length.")]
         return []
-    problems = _name_problems(where, command.get("name"))
-    problems += _description_problems(where, command.get("description"))
+    problems = _name_problems(where, command)
+    problems += _description_problems(where, command)
     problems += _options_problems(where, command.get("options") or [], 0)
     if command_characters(command) > MAX_COMMAND_CHARACTERS:
         problems.append(Problem(where, f"Command exceeds maximum size ({MAX_COMMAND_CHARACTERS})"))

@@ -4,7 +4,8 @@ Rules implemented (https://discord.com/developers/docs/resources/message#allowed
 * no ``allowed_mentions`` → every user, role and @everyone/@here in the content is parsed;
 * ``parse`` lists the mention kinds parsed from content ("users", "roles", "everyone");
 * ``users``/``roles`` whitelist ids (only those also present in the content ping);
-  combining ``parse: ["users"]`` with a ``users`` list is a 400 error, as on Discord;
+  combining ``parse: ["users"]`` with a ``users`` list is a 400 error, as on Discord, and so is
+  a list (``parse``, ``users``, ``roles``) naming a value twice or more than 100 ids;
 * ``replied_user`` controls pinging the author of the replied-to message (default on
   only when allowed_mentions is absent);
 * @everyone/@here need the author's MENTION_EVERYONE permission; role pings need the
@@ -52,11 +53,17 @@ def validate_allowed_mentions(allowed: dict[str, Any] | None) -> None:
     unknown = parse - {"users", "roles", "everyone"}
     if unknown:
         raise AllowedMentionsError(f"allowed_mentions.parse has unknown values {sorted(unknown)}")
+    if len(parse) != len(allowed.get("parse") or []):
+        raise AllowedMentionsError("allowed_mentions.parse holds a value twice")
     for kind in ("users", "roles"):
-        if kind in parse and allowed.get(kind):
+        ids = [str(x) for x in allowed.get(kind) or []]
+        if kind in parse and ids:
             raise AllowedMentionsError(f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive.')
-        if len(allowed.get(kind) or []) > 100:
+        if len(ids) > 100:
             raise AllowedMentionsError(f"allowed_mentions.{kind} may hold at most 100 ids")
+        if len(set(ids)) != len(ids):
+            # The API description holds each list to unique items (uniqueItems).
+            raise AllowedMentionsError(f"allowed_mentions.{kind} holds an id twice")
 
 
 def compute_pings(

@@ -151,6 +151,31 @@ def option(name: str, type: int = 3, **more) -> dict:
             [command("roll", option("a", type=4, choices=[{"name": "x", "value": "1"}]))],
             "0.options.0.choices.0.value: Not a valid value for an option of type 4",
         ),
+        (
+            [command("roll", option("a", type=4, choices=[{"name": "x", "value": 2**53}]))],
+            "0.options.0.choices.0.value: Not a valid value for an option of type 4",
+        ),
+        ([command("roll", name_localizations={"fr": "Lancer"})], "0.name_localizations.fr: Command name is invalid"),
+        ([command("roll", name_localizations={"de": "w" * 33})], "0.name_localizations.de: Must be between 1 and 32"),
+        (
+            [command("roll", description_localizations={"fr": "«" + "d" * 99 + "»"})],
+            "0.description_localizations.fr: Must be between 1 and 100",
+        ),
+        (
+            [command("roll", option("dice", description_localizations={"fr": ""}))],
+            "0.options.0.description_localizations.fr: Must be between 1 and 100",
+        ),
+        (
+            [
+                command(
+                    "roll", option("a", choices=[{"name": "x", "value": "x", "name_localizations": {"fr": "x" * 101}}])
+                )
+            ],
+            "0.options.0.choices.0.name_localizations.fr: Must be between 1 and 100",
+        ),
+        ([command("roll", option("a", max_length=6001))], "0.options.0.max_length: Must be between 1 and 6000"),
+        ([command("roll", option("a", max_length=0))], "0.options.0.max_length: Must be between 1 and 6000"),
+        ([command("roll", option("a", min_length=-1))], "0.options.0.min_length: Must be between 0 and 6000"),
         ([command("roll", option("sub", 1), option("a"))], "0.options: Subcommands cannot be mixed"),
         (
             [command("roll", option("sub", 1, options=[option("grp", 2)]))],
@@ -177,6 +202,20 @@ def test_command_sets_discord_takes() -> None:
     group = option("monster", 2, options=[sub])
     commands = [command("gm", group), command("roll", option("dice", autocomplete=True)), {"name": "Sheet", "type": 2}]
     assert command_set_problems(commands) == []
+    translated = command(
+        "roll",
+        option("note", min_length=0, max_length=6000, description_localizations={"fr": "d" * 100}),
+        option("n", 4, choices=[{"name": "most", "value": 2**53 - 1, "name_localizations": {"de": "größte"}}]),
+        name_localizations={"fr": "lancer", "de": "würfeln", "ja": "ロール"},
+    )
+    assert command_set_problems([translated]) == []
+
+
+def test_an_autocompletes_choices_are_held_to_the_same_rules_in_each_language() -> None:
+    choices = [{"name": "Orc", "value": "orc", "name_localizations": {"fr": ""}}]
+    assert paths(choice_problems("data.choices", choices, 3)) == [
+        "data.choices.0.name_localizations.fr: Must be between 1 and 100 in length."
+    ]
 
 
 def test_the_4000_characters_are_counted_in_each_locale() -> None:
@@ -211,6 +250,17 @@ async def test_components_discord_would_refuse_are_answered_with_a_400(standin: 
     status, body = await post(http, standin, channel.id, {"content": "hi", "components": [row(button(), button())]})
     assert status == 400 and body["code"] == 50035
     assert refusal(body) == "Invalid Form Body; components: Component custom id cannot be duplicated"
+    assert standin.messages(channel) == []
+
+
+@pytest.mark.outside_contract  # the request breaks Discord's API description on purpose
+async def test_an_id_allowed_twice_is_answered_with_a_400(standin, http) -> None:
+    channel = standin.world.channel("combat")
+    alice = standin.world.user("alice").id
+    allowed = {"parse": [], "users": [str(alice), str(alice)]}
+    status, body = await post(http, standin, channel.id, {"content": f"<@{alice}>", "allowed_mentions": allowed})
+    assert status == 400 and body["code"] == 50035
+    assert refusal(body) == "Invalid Form Body; allowed_mentions: allowed_mentions.users holds an id twice"
     assert standin.messages(channel) == []
 
 

@@ -56,6 +56,20 @@ def test_parse_users_and_whitelist_are_exclusive(world) -> None:
         pings(world, "x", {"parse": ["users"], "users": ["1"]})
 
 
+@pytest.mark.parametrize(
+    "allowed, problem",
+    [
+        ({"parse": [], "users": ["1", "2", "1"]}, "allowed_mentions.users holds an id twice"),
+        ({"parse": [], "roles": [5, 5]}, "allowed_mentions.roles holds an id twice"),
+        ({"parse": ["everyone", "everyone"]}, "allowed_mentions.parse holds a value twice"),
+        ({"parse": [], "users": [str(i) for i in range(101)]}, "allowed_mentions.users may hold at most 100 ids"),
+    ],
+)
+def test_lists_are_unique_and_at_most_100_ids(world, allowed, problem) -> None:
+    with pytest.raises(AllowedMentionsError, match=problem):
+        pings(world, "x", allowed)
+
+
 def test_empty_parse_pings_nobody(world) -> None:
     alice = world.user("alice")
     assert pings(world, f"@everyone <@{alice.id}>", {"parse": []}).user_ids == frozenset()
