@@ -7,11 +7,16 @@ gets to use it (stunned, steering a mount): the system books it with `lose`.
 Systems count down their own timed effects through the `on_seconds` hook, on
 the actor's own seconds, and may give a combatant a smaller budget through an
 optional `seconds_budget(enc, cid)` method, and say why a combatant's turn
-passes with an optional `cannot_act_reason(enc, combatant)`.
+passes with an optional `cannot_act_reason(enc, combatant)`. An action carried
+into a turn that passes by (the actor is down) is broken off, since its seconds
+must follow on; an optional `on_broken_off(enc, cid)` lets the system drop what
+hung on it.
 
 A delaying combatant may step back in before their next turn, even in the
 middle of someone else's turn: the interrupted combatant then finishes their
-turn with the seconds they had left instead of starting a new one.
+turn with the seconds they had left instead of starting a new one. Stepping
+back in the round the turn was put off takes up that same turn where it
+stood; its start (seconds lost, what the system rolls then) is not done again.
 """
 
 from __future__ import annotations
@@ -41,6 +46,9 @@ class Lost(Value):
     cid: str
     seconds: int
     why: Text
+    # False for what a round costs once (steering, a staggered round's stun): what does not fit the turn is
+    # not taken from the next one, which pays its own.
+    spill: bool = True
 
 
 class SecondsState(InitiativeState):
@@ -48,7 +56,12 @@ class SecondsState(InitiativeState):
     left: dict[str, int] = {}
     owed: dict[str, int] = {}
     busy: dict[str, Text] = {}  # what the owed seconds are for ("casting")
-    full: dict[str, int] = {}  # this turn's budget, to tell an untouched turn
+    full: dict[str, int] = {}  # this turn's budget
+    # Seconds left once the turn opened, after those lost before the actor could use them (stunned,
+    # steering a mount): an untouched turn still has them all. A turn that opened busy with a carried
+    # action holds its full budget here, which it never has left.
+    ready: dict[str, int] = {}
+    put_off: dict[str, int] = {}  # the round each delayer put their turn off in
     lost: tuple[Lost, ...] = ()
     interrupted: tuple[str, ...] = ()
 
@@ -82,9 +95,11 @@ class Seconds(Initiative):
         return max(0, min(self.budget, hook(enc, cid))) if hook else self.budget
 
     def untouched(self, enc: Encounter, cid: str) -> bool:
-        """True while the acting combatant has not used any second of this turn."""
+        """True while the acting combatant has not used any second of this turn (seconds lost
+        before they could act, stunned or steering, are not theirs), nor opened it still busy."""
         state = state_of(enc, SecondsState)
-        return cid in state.acting and state.left.get(cid, 0) == state.full.get(cid, self.budget) > 0
+        ready = state.ready.get(cid, state.full.get(cid, self.budget))
+        return cid in state.acting and state.left.get(cid, 0) == ready > 0
 
     # --- opening turns ---------------------------------------------------------
     def _advance(self, system, enc, chance, wrap: bool = True) -> Result:
@@ -117,7 +132,10 @@ class Seconds(Initiative):
                     )
                 )
             live = [c for c in slot if system.can_act(enc, enc.get(c))]
-            events.extend(self._skipped(system, enc, [c for c in slot if c not in live]))
+            skipped = [c for c in slot if c not in live]
+            events.extend(self._skipped(system, enc, skipped))
+            enc, more = self._break_off(system, enc, skipped)
+            events.extend(more)
             if not live:
                 continue
             enc, more, live = start_turn(system, enc, live, chance)
@@ -145,6 +163,43 @@ class Seconds(Initiative):
             events.append(Event(kind="info", text=text))
         return events
 
+    @staticmethod
+    def _break_off(system, enc, cids) -> Result:
+        """Seconds owed by those whose turn passes by are not spent in a row with the first ones:
+        the action they finish is broken off."""
+        state = state_of(enc, SecondsState)
+        cut = [c for c in cids if state.owed.get(c)]
+        if not cut:
+            return enc, []
+        events: list[Event] = []
+        for cid in cut:
+            combatant = enc.get(cid)
+            if combatant.out:
+                continue
+            busy = state.busy.get(cid)
+            if busy:
+                text = say(
+                    "{who} cannot finish what they were doing ({doing}): it is broken off.",
+                    who=combatant.name,
+                    doing=busy,
+                )
+            else:
+                text = say(
+                    "{who} cannot finish the action carried into this turn: it is broken off.", who=combatant.name
+                )
+            events.append(Event(kind="info", text=text))
+        state = state.but(
+            owed={k: v for k, v in state.owed.items() if k not in cut},
+            busy={k: v for k, v in state.busy.items() if k not in cut},
+        )
+        enc = enc.but(turns=state)
+        hook = getattr(system, "on_broken_off", None)
+        if hook:
+            for cid in cut:
+                enc, more = hook(enc, cid)
+                events.extend(more)
+        return enc, events
+
     def _resume_interrupted(self, system, enc, index, chance, events) -> Result:
         state = state_of(enc, SecondsState)
         back = [c for c in state.interrupted if c in state.slots[index] and system.can_act(enc, enc.get(c))]
@@ -159,12 +214,15 @@ class Seconds(Initiative):
             events.extend(more)
         return enc, events
 
-    def _fill(self, system, enc, chance, events) -> Result:
-        """Give each new actor their budget, minus carried and lost seconds."""
+    def _fill(self, system, enc, chance, events, *, fresh: bool = True) -> Result:
+        """Give each new actor their budget, minus carried and lost seconds; a turn taken up
+        again (`fresh` False) keeps what it had left, minus seconds lost in the meantime."""
         for cid in enc.turns.acting:
-            budget = self.budget_of(system, enc, cid)
             state = state_of(enc, SecondsState)
-            enc = enc.but(turns=state.but(left=dict(state.left) | {cid: budget}, full=dict(state.full) | {cid: budget}))
+            if fresh:
+                budget = self.budget_of(system, enc, cid)
+                state = state.but(left=dict(state.left) | {cid: budget}, full=dict(state.full) | {cid: budget})
+                enc = enc.but(turns=state)
             debt = enc.turns.owed.get(cid, 0)
             if debt:
                 busy = enc.turns.busy.get(cid)
@@ -180,10 +238,16 @@ class Seconds(Initiative):
             for lost in [item for item in enc.turns.lost if item.cid == cid]:
                 enc = enc.but(turns=enc.turns.but(lost=tuple(i for i in enc.turns.lost if i is not lost)))
                 before = enc.turns.left.get(cid, 0)
-                enc, more = self._take(system, enc, cid, lost.seconds, chance, carried=False, why=lost.why)
+                enc, more = self._take(
+                    system, enc, cid, lost.seconds, chance, carried=False, why=lost.why, spill=lost.spill
+                )
                 used = before - enc.turns.left.get(cid, 0)
-                events.append(Event(kind="info", text=_loses(enc, cid, used, lost.why)))
+                if used:
+                    events.append(Event(kind="info", text=_loses(enc, cid, used, lost.why)))
                 events.extend(more)
+            state = state_of(enc, SecondsState)
+            ready = state.full.get(cid, self.budget) if debt else state.left.get(cid, 0)
+            enc = enc.but(turns=state.but(ready=dict(state.ready) | {cid: ready}))
         state = enc.turns
         if state.acting and all(state.left.get(c, 0) == 0 for c in state.acting):
             events.append(Event(kind="info", text=say("No seconds left this turn.")))
@@ -191,7 +255,9 @@ class Seconds(Initiative):
             events.extend(more)
         return enc, events
 
-    def _take(self, system, enc, cid, seconds, chance, *, carried: bool, why: Text | str = "") -> Result:
+    def _take(
+        self, system, enc, cid, seconds, chance, *, carried: bool, why: Text | str = "", spill: bool = True
+    ) -> Result:
         """Use up to `seconds` of the turn; what does not fit waits for the next one."""
         state = state_of(enc, SecondsState)
         left = state.left.get(cid, 0)
@@ -203,7 +269,7 @@ class Seconds(Initiative):
             owed.pop(cid, None)
             if rest:
                 owed[cid] = rest
-        elif rest:
+        elif rest and spill:
             lost = lost + (Lost(cid=cid, seconds=rest, why=why),)
         busy = dict(state.busy) if cid in owed else {k: v for k, v in state.busy.items() if k != cid}
         enc = enc.but(turns=state.but(left=dict(state.left) | {cid: left - used}, owed=owed, lost=lost, busy=busy))
@@ -260,15 +326,28 @@ class Seconds(Initiative):
             events.extend(more)
         return enc, events
 
-    def lose(self, system: System, enc: Encounter, cid: str, seconds: int, why: Text | str, chance: Chance) -> Result:
-        """Take seconds from a combatant: from this turn if they are acting, else their next."""
+    def lose(
+        self,
+        system: System,
+        enc: Encounter,
+        cid: str,
+        seconds: int,
+        why: Text | str,
+        chance: Chance,
+        *,
+        spill: bool = True,
+    ) -> Result:
+        """Take seconds from a combatant: from this turn if they are acting, else their next; `spill`
+        False keeps it to that one turn."""
         if seconds <= 0:
             return enc, []
         state = state_of(enc, SecondsState)
         if cid not in state.acting:
-            return enc.but(turns=state.but(lost=state.lost + (Lost(cid=cid, seconds=seconds, why=why),))), []
+            return enc.but(
+                turns=state.but(lost=state.lost + (Lost(cid=cid, seconds=seconds, why=why, spill=spill),))
+            ), []
         before = state.left.get(cid, 0)
-        enc, events = self._take(system, enc, cid, seconds, chance, carried=False, why=why)
+        enc, events = self._take(system, enc, cid, seconds, chance, carried=False, why=why, spill=spill)
         used = before - state_of(enc, SecondsState).left.get(cid, 0)
         events.insert(0, Event(kind="info", text=_loses(enc, cid, used, why)))
         if state_of(enc, SecondsState).left.get(cid, 0) == 0 and cid in state_of(enc, SecondsState).acting:
@@ -291,18 +370,22 @@ class Seconds(Initiative):
     # --- delaying ------------------------------------------------------------
     def delay(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
         state = state_of(enc, SecondsState)
-        if cid not in state.delayed and cid in state.acting and not self.untouched(enc, cid):
-            raise InvalidInput(
-                say(
-                    "{who} has already used part of this turn: only an untouched turn can be delayed.",
-                    who=enc.get(cid).name,
+        if cid not in state.delayed and cid in state.acting:
+            if not self.untouched(enc, cid):
+                raise InvalidInput(
+                    say(
+                        "{who} has already used part of this turn: only an untouched turn can be delayed.",
+                        who=enc.get(cid).name,
+                    )
                 )
-            )
+            enc = enc.but(turns=state.but(put_off=dict(state.put_off) | {cid: enc.round}))
         return super().delay(system, enc, cid, chance)
 
     def _come_back(self, system, enc, cid, chance) -> Result:
         """Step in before whoever is acting; they finish their turn afterwards."""
         state = state_of(enc, SecondsState)
+        # The round it was put off in, it is the same turn: its start is not done again.
+        same = state.put_off.get(cid) == enc.round
         interrupted = tuple(c for c in state.acting if c != cid)
         slots = [tuple(c for c in s if c != cid) for s in state.slots]
         removed_before = sum(1 for i, s in enumerate(state.slots) if cid in s and len(s) == 1 and i < state.index)
@@ -315,16 +398,17 @@ class Seconds(Initiative):
             delayed=tuple(c for c in state.delayed if c != cid),
             interrupted=interrupted,
             acting=(),
+            put_off={k: v for k, v in state.put_off.items() if k != cid},
         )
         enc = enc.but(turns=state)
         events = [Event(kind="info", text=stepping_in(enc, cid, interrupted), ping=enc.controllers(interrupted))]
-        enc, more, live = start_turn(system, enc, [cid], chance)
+        enc, more, live = start_turn(system, enc, [cid], chance, fresh=not same)
         events.extend(more)
         enc = enc.but(turns=enc.turns.but(acting=tuple(live)))
         if not live:
             enc, more = self._advance(system, enc, chance)
             return enc, events + more
-        return self._fill(system, enc, chance, events)
+        return self._fill(system, enc, chance, events, fresh=not same)
 
     def leave(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
         state = state_of(enc, SecondsState)

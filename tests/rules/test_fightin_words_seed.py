@@ -5,10 +5,15 @@ the 11-second and 2-second spell delays, the heavy crossbow's range increments, 
 
 from __future__ import annotations
 
+import pytest
+
+from rules.actions import DelayTurn
+from rules.errors import NotAllowed
 from rules.randomness import Chance
 from rules.said import english
 from rules.systems.fightin_words import SYSTEM
-from tests.rules.test_fightin_words import Fight, duel
+from tests.helpers import GM
+from tests.rules.test_fightin_words import PLAYER, Fight, duel
 from tests.rules.test_fightin_words_between import resting
 
 
@@ -208,3 +213,108 @@ def test_a_dying_character_does_not_rest_until_stabilised():
             "Jack is dying and cannot rest: stabilise them first (Medicine, then set `dying` to no "
             "and `stable` to yes)."
         ]
+
+
+# --- where the seed's rules meet -------------------------------------------------------------
+
+
+def test_a_fighter_who_goes_down_on_their_own_turn_can_no_longer_act():
+    # "A dying character is unconscious"; Broken: "He cannot take any actions, move, speak, or make defence rolls."
+    fight = duel()
+    fight.act("move")
+    fight.command("damage", target="Mauve", amount="20")  # ≥ Toughness 9 on her own turn: Dying
+    with pytest.raises(NotAllowed, match=r"Mauve cannot act \(dying\)\."):
+        fight.command("attack", target="Goblin", dice="6 6")
+    with pytest.raises(NotAllowed, match=r"Mauve cannot act \(dying\)\."):
+        fight.act("talk")
+    fight.next()
+    assert fight.acting() == ["Goblin"]
+    fight.command("condition_add", target="Goblin", condition="broken")
+    with pytest.raises(NotAllowed, match=r"Goblin cannot act \(Broken\)\."):
+        fight.act("move")
+
+
+def test_stepping_back_in_the_same_round_rolls_no_second_confusion_chart():
+    # Confused: "Roll once on the Confusion chart every round". The delayed turn is the one already rolled for.
+    fight = Fight()
+    fight.add("Mauve", 4, player=True, reflex=3)
+    fight.add("Goblin", 1)
+    fight.next()
+    fight.command("condition_add", target="Mauve", condition="confused")
+    fight.next()  # the Goblin's turn
+    fight.next(10)  # round 2: Mauve's chart, d20 10: she stares off into space
+    assert "🌀 Confusion: d20 10: Mauve stares off into space." in fight.text()
+    fight.do(DelayTurn(by=PLAYER, actor="Mauve"))
+    fight.do(DelayTurn(by=GM, actor="Mauve"))  # no die entered: none is rolled
+    assert "Confusion" not in fight.text()
+    assert fight.acting() == ["Mauve"] and "Mauve's turn continues" in fight.text()
+
+
+def test_a_staggered_fighter_may_delay_and_steps_back_in_with_the_seconds_the_stun_left():
+    # "A character can, on his turn, choose not to act. Instead, he can delay his turn until later."
+    # Staggered: "rolls 1d6 every round" — stepping back in rolls it no second time.
+    fight = duel()
+    fight.command("condition_add", target="Mauve", condition="staggered", duration="3 rounds")
+    fight.next()  # the Goblin's turn
+    fight.next(2)  # round 2: Mauve is stunned 2 s
+    assert fight.left("Mauve") == 4
+    fight.do(DelayTurn(by=PLAYER, actor="Mauve"))
+    assert fight.acting() == ["Goblin"]
+    fight.do(DelayTurn(by=GM, actor="Mauve"))
+    assert "Staggered" not in fight.text() and fight.left("Mauve") == 4
+
+
+def test_a_rider_may_delay_and_steers_the_mount_once_a_turn():
+    # "Controlling a mount without special techniques takes the equivalent of 2 seconds of effort every round."
+    fight = duel()
+    fight.act("mount")
+    fight.next()  # the Goblin's turn
+    fight.next()  # round 2: Mauve steers, 4 s left
+    fight.do(DelayTurn(by=PLAYER, actor="Mauve"))
+    fight.act("move")  # the Goblin moves
+    fight.do(DelayTurn(by=PLAYER, actor="Mauve"))
+    assert "steering the mount" not in fight.text() and fight.left("Mauve") == 4
+    assert "Mauve steps back in, interrupting Goblin." in fight.text()
+
+
+def test_a_casting_carried_into_a_turn_spent_dying_is_broken_off():
+    # "actions that take longer than 1 second must use concurrent seconds [...] all 4 seconds must be done
+    # successively"; "A dying character is unconscious".
+    fight = duel()
+    fight.act("move", options="seconds=4")
+    fight.act("cast", options="spell=Bolt delay=3")  # 2 s of casting carry into her next turn
+    fight.command("damage", target="Mauve", amount="20")  # Dying, in the Goblin's turn
+    fight.next(1, 6)  # round 2: she holds on, and her turn passes
+    assert "Mauve cannot finish what they were doing (casts Bolt): it is broken off." in fight.text()
+    assert "✨ Mauve's Bolt is not cast: the casting was broken off." in fight.text()
+    mauve = fight.f("Mauve")
+    assert mauve.effects == () and fight.enc.turns.owed == {}
+    fight.command("condition_remove", target="Mauve", condition="dying")
+    fight.command("condition_remove", target="Mauve", condition="unconscious")
+    fight.next()  # round 3: Mauve's whole turn is hers
+    assert fight.acting() == ["Mauve"] and fight.left("Mauve") == 6 and "still busy" not in fight.text()
+
+
+def test_a_staggered_stun_longer_than_a_disabled_turn_does_not_spill_into_the_next_round():
+    # Staggered: "rolls 1d6 every round. He is stunned (as above) for that many seconds"; Disabled: "can only
+    # take the equivalent of 3 seconds of action every round". Each round's stun is that round's.
+    fight = duel()
+    fight.command("condition_add", target="Goblin", condition="disabled")
+    fight.command("condition_add", target="Goblin", condition="staggered", duration="1 round")
+    fight.next(5)  # the Goblin's turn: stunned 5 s, its 3 s are gone; round 1 ends, and the stagger with it
+    assert "Goblin loses 3 s (stunned, staggered d6 5)." in fight.text()
+    assert "Goblin is no longer staggered." in fight.text() and fight.acting() == ["Mauve"]
+    fight.next()  # round 2: the Goblin's whole 3 s
+    assert fight.acting() == ["Goblin"] and fight.left("Goblin") == 3 and "loses" not in fight.text()
+
+
+def test_steering_a_mount_while_staggered_for_a_whole_turn_costs_the_next_turn_nothing():
+    # "Controlling a mount [...] takes the equivalent of 2 seconds of effort every round."
+    fight = duel()
+    fight.act("mount")
+    fight.command("condition_add", target="Mauve", condition="staggered", duration="1 round")
+    fight.next()  # the Goblin's turn
+    fight.next(6)  # round 2: Mauve steers 2 s and is stunned 6 s: nothing is left of her turn
+    assert "Mauve loses 4 s (stunned, staggered d6 6)." in fight.text() and fight.acting() == ["Goblin"]
+    fight.next()  # round 3: steering takes its 2 s, and only those
+    assert fight.acting() == ["Mauve"] and fight.left("Mauve") == 4

@@ -23,7 +23,7 @@ from rules.usertext import listed, quoted
 from .model import Condition, Fighter
 from .rolls import die
 from .sheet import has, unconscious
-from .tables import CONFUSION
+from .tables import CONFUSION, MOUNT_SECONDS
 
 KNOWN = {
     N_("flat-footed"): N_("cannot make defence rolls"),
@@ -224,14 +224,17 @@ def turn_start(system, enc, cid: str, chance: Chance) -> tuple[object, list[Even
         events.append(Event(kind="info", text=say("{who} is no longer flat-footed.", who=f.name)))
     enc = enc.with_combatant(f)
     if f.mounted:
-        enc, more = system.turns.lose(system, enc, cid, 2, say("steering the mount"), chance)
+        # "2 seconds of effort every round": a round's, never the next one's
+        enc, more = system.turns.lose(system, enc, cid, MOUNT_SECONDS, say("steering the mount"), chance, spill=False)
         events.extend(more)
     if any(c.name == "staggered" for c in f.conditions):
         stunned = die(chance, f, 6)
         events.append(
             Event(kind="roll", text=say("{who} is Staggered: d6 {n} → stunned {n} s.", who=f.name, n=stunned))
         )
-        enc, more = system.turns.lose(system, enc, cid, stunned, say("stunned, staggered d6 {n}", n=stunned), chance)
+        # "rolls 1d6 every round": each round's stun is that round's, never carried into the next
+        why = say("stunned, staggered d6 {n}", n=stunned)
+        enc, more = system.turns.lose(system, enc, cid, stunned, why, chance, spill=False)
         events.extend(more)
     f = enc.get(cid)
     if any(c.name == "confused" for c in f.conditions):

@@ -14,7 +14,7 @@ from rules.text import Text
 from rules.usertext import listed, mark, one_line, quoted, user_text
 
 from .model import DelayedEffect, Fighter
-from .sheet import has
+from .sheet import can_act, has
 from .tables import ACTIONS, STAND_FROM_PRONE
 
 MOVING = ("move", "run", "stand", "crouch", "prone", "crawl")
@@ -42,6 +42,9 @@ def act(system, enc, action: Act, chance: Chance):
             say("Unknown action {action}. Choose one of: {choices}.", action=quoted(action.action), choices=choices)
         )
     me: Fighter = enc.find(action.actor)
+    if not can_act(me):
+        # Down on their own turn (a GM's /damage or /condition): "cannot take any actions, move, speak".
+        raise NotAllowed(say("{who} cannot act ({why}).", who=me.name, why=system.cannot_act_reason(enc, me)))
     timed = ACTIONS[name]
     cost = timed.seconds
     verb: Text = term(timed.verb)
@@ -144,6 +147,25 @@ def countdown(enc, cid: str, seconds: int):
         # The GM resolves what the effect does (/damage, /condition…).
         events.append(Event(kind="info", text=line, ping=(enc.gm_id,)))
     return enc.with_combatant(f.but(effects=tuple(kept))), events
+
+
+def broken_off(enc, cid: str):
+    """A casting carried into a turn its caster could not take is broken off: the spell never goes off
+    ("all 4 seconds must be done successively"). Spells already cast keep their delay."""
+    f: Fighter = enc.get(cid)
+    unfinished = [e for e in f.effects if e.seconds > e.delay]
+    if not unfinished:
+        return enc, []
+    events = [
+        Event(
+            kind="info",
+            text=say(
+                "✨ {who}'s {spell} is not cast: the casting was broken off.", who=f.name, spell=spell_name(e.what)
+            ),
+        )
+        for e in unfinished
+    ]
+    return enc.with_combatant(f.but(effects=tuple(e for e in f.effects if e not in unfinished))), events
 
 
 def spell_name(what: str) -> Text:

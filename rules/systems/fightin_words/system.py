@@ -93,6 +93,8 @@ class FightinWords(System):
 
     def cannot_act_reason(self, enc, combatant) -> Text:
         f: Fighter = combatant
+        if f.dead:
+            return say("dead")
         if f.dying:
             return say("dying")
         if f.stable:
@@ -110,6 +112,9 @@ class FightinWords(System):
 
     def on_seconds(self, enc, cid, seconds, chance):
         return moves.countdown(enc, cid, seconds)
+
+    def on_broken_off(self, enc, cid):
+        return moves.broken_off(enc, cid)
 
     def on_round_start(self, enc, chance):
         """Dying and Broken checks, once a round ("every round"): round 1's are those of a character who comes
