@@ -189,6 +189,26 @@ def test_surrendering_characters_fight_on_when_harmed():
     assert not out.state.find("Bandit 1").surrendered
 
 
+def test_a_surrendering_character_hit_by_an_allys_blast_stays_surrendered():
+    # "Surrendering characters who are harmed by the enemy can resume fighting normally": an ally's firebomb
+    # landing on their zone harms them, but it is no enemy's.
+    enc = add(seed_cast(), "Alchemist", "weapons='firebomb:d6:2:blast'", user=SYBILLA.user_id)
+    enc = everyone_acted(give_turn(start(enc).state, "Alchemist"), "Alchemist")
+    enc = enc.update(enc.find("Balthasar").id, surrendered=True).update(enc.find("Bandit 1").id, surrendered=True)
+    out = attack(enc, SYBILLA, ["Balthasar", "Bandit 1"], "firebomb", dice=(5,), zones=1)
+    assert out.state.find("Balthasar").health == 10 and out.state.find("Balthasar").surrendered
+    assert not out.state.find("Bandit 1").surrendered
+    assert not any(line.startswith("Balthasar:") and "fights on" in line for line in texts(out))
+
+
+def test_a_surrendering_character_shoved_by_a_larger_ally_stays_surrendered():
+    enc = add(seed_cast(), "Ogre", "size=large", user=SYBILLA.user_id)
+    enc = everyone_acted(give_turn(start(enc).state, "Ogre"), "Ogre")
+    enc = enc.update(enc.find("Balthasar").id, surrendered=True)
+    out = attack(enc, SYBILLA, "Balthasar", mode="shove", dice=(3,))  # the larger shover's d4
+    assert out.state.find("Balthasar").health == 9 and out.state.find("Balthasar").surrendered
+
+
 def test_a_passing_faction_cannot_attack_out_of_turn():
     enc = start(seed_cast()).state
     enc = pass_move(enc).state

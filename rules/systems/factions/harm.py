@@ -52,7 +52,8 @@ def harm(
     source: Text | str = "",
     by_enemy: bool = True,
 ) -> Harm:
-    """`source`: where the damage comes from, said after it (a roll, `(d4, shoved by a larger foe)`)."""
+    """`source`: where the damage comes from, said after it (a roll, `(d4, shoved by a larger foe)`);
+    `by_enemy`: an enemy deals it, so it ends a surrender ("harmed by the enemy")."""
     target = enc.get(cid)
     hidden = target.hidden
 

@@ -108,7 +108,15 @@ def apply_manoeuvre(
                     ),
                 )
             )
-            hit = harm(enc, target.id, bruise, chance, direct=True, source=say("(d4, shoved by a larger foe)"))
+            hit = harm(
+                enc,
+                target.id,
+                bruise,
+                chance,
+                direct=True,
+                source=say("(d4, shoved by a larger foe)"),
+                by_enemy=attacker.side != target.side,
+            )
             enc = hit.enc
             events.extend(hit.events)
         else:

@@ -218,7 +218,9 @@ def _resolve(enc, ctx, chance: Chance, savers: dict[str, AttackerDice]):
             events.extend(more)
             continue
         events.append(Event(kind="roll", text=seq(attacker.name, " → ", target.name, ": ", text, ".")))
-        hit = harm(enc, target.id, amount, savers[target.id], cover=ctx["cover"])
+        # "harmed by the enemy": an ally's blast does not end a surrender
+        enemy = attacker.side != target.side
+        hit = harm(enc, target.id, amount, savers[target.id], cover=ctx["cover"], by_enemy=enemy)
         enc = hit.enc
         events.extend(hit.events)
     # Dice entered for a target that hid behind, or was guarded by, one who takes fewer (how many
