@@ -155,6 +155,18 @@ async def test_reaction_buttons_go_to_the_targets_player_and_guards_to_the_allie
     assert standin.unknown_routes == []
 
 
+async def test_a_counter_on_a_bandit_peeking_from_cover_meets_the_cover(standin, bot):
+    # Seed: "If a character peaks behind cover to attack, they can be still countered and the barrier only
+    # counts as cover."
+    await begin_fight(standin, bot)
+    await act(standin, bot, "gm", "/turn take", character="Bandit 1")
+    await act(standin, bot, "gm", "/attack", target="Sybilla", weapon="axe", options="alone peek", dice="3")
+    answer, _ = await act(standin, bot, "bob", "/choose", option="Counter: dagger", dice="4")
+    assert "A tie: both are hit at once." in answer.content  # the dagger's 4 − cover 1 = 3 against 3
+    assert "Bandit 1: 4 damage; − armour 1 (cover) = 3;" in answer.content
+    assert standin.unknown_routes == []
+
+
 async def test_help_lets_a_gm_run_the_fight_in_one_message(standin, bot):
     await say(standin, "gm", "/campaign setup", system="factions")
     answer, text = await help_sections(standin, "gm")
@@ -169,6 +181,7 @@ async def test_help_lets_a_gm_run_the_fight_in_one_message(standin, bot):
         "Counter",
         "Guards",
         "alone",
+        "peek",
         "Morale",
         "/choose",
         "weapons=",

@@ -390,6 +390,7 @@ ATTACK_OPTIONS = {
     "unseen": "unseen",
     "dark": "dark",
     "cover": "cover",
+    "peek": "peek",
     "impaired": "impaired",
     "enhanced": "enhanced",
     "unaware": "unaware",
@@ -418,8 +419,8 @@ def test_an_attacking_action_refuses_a_word_it_does_not_read_with_the_list_and_d
     enc = give_turn(start(seed_cast()).state, "Balthasar")
     refusal = (
         f"Unknown option `{typo}` for /act action:{act.replace('_', ' ')}. Options: `zones`, `distance`, `moving`, "
-        "`unseen`, `dark`, `cover`, `impaired`, `enhanced`, `unaware`, `alone`, `near`, `neighbours`, `stunt`, "
-        "`split`, `landed`, `death_blow`, `deathblow`, `take`, `weapon`."
+        "`unseen`, `dark`, `cover`, `peek`, `impaired`, `enhanced`, `unaware`, `alone`, `near`, `neighbours`, "
+        "`stunt`, `split`, `landed`, `death_blow`, `deathblow`, `take`, `weapon`."
     )
     with pytest.raises(InvalidInput, match=re.escape(refusal)):
         enc = act_command(enc, act, f"alone {typo}").state

@@ -10,6 +10,7 @@ from rules.actions import Choose
 from rules.engine import apply
 from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
 from rules.model import Actor
+from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import OpportunityAttack
 from rules.text import Phrase, Plural, Text, english, walk
 from tests.helpers import answer_by_key
@@ -119,6 +120,52 @@ def test_a_tie_with_a_hidden_side_does_not_say_so():
     assert "A tie: both are hit at once." not in texts(out)
     assert "Both strike at once: whoever suffers more after armour is hit first." in texts(out)
     assert out.state.find("Balthasar").grit == 0 and out.state.find("Bandit 1").health == 5
+
+
+# Seed: "Barriers completely block attacks. If a character peaks behind cover to attack, they can be still
+# countered and the barrier only counts as cover." Cover: "The target's armour value is increased by 1 (as
+# usual never above 3)". `peek`: the attacker peeks out from behind cover, so a counter meets it as cover.
+
+
+def test_a_counter_on_an_attacker_peeking_from_cover_meets_the_cover():
+    enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
+    assert SYSTEM.command("attack", BALTHASAR, {"target": "Bandit 1", "options": "peek"}).peek
+    out = choose(attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(3,), peek=True).state, "Counter: axe", dice=(4,))
+    lines = texts(out)
+    assert (
+        "Balthasar rolls d6 3 → 3 after armour for Bandit 1; Bandit 1 counters with d6 4 → 3 after armour "
+        "for Balthasar."
+    ) in lines
+    assert "A tie: both are hit at once." in lines  # 4 − cover 1 = 3 against 3
+    assert "Balthasar: 4 damage; − armour 1 (cover) = 3; grit soaks 3 (grit 0/3)." in lines
+    balthasar, bandit = out.state.find("Balthasar"), out.state.find("Bandit 1")
+    assert (balthasar.health, balthasar.incapacitated) == (12, False)
+    assert bandit.incapacitated  # his cover is not the attacker's: 3 damage, no armour
+
+
+def test_without_peek_the_counter_meets_no_cover():
+    enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
+    out = choose(attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(3,)).state, "Counter: axe", dice=(4,))
+    lines = texts(out)
+    assert "Balthasar suffers more and is hit first." in lines
+    assert "Balthasar: 4 damage; grit soaks 3 (grit 0/3); health 12 → 11; critical damage: incapacitated." in lines
+    assert out.state.find("Bandit 1").health == 8
+
+
+def test_a_peeking_attackers_armour_with_cover_never_exceeds_3():
+    enc = alone(start(seed_cast()).state, "Theobald", "Bandit 1")
+    enc = enc.update(enc.find("Theobald").id, armour=3)
+    out = choose(attack(enc, THEOBALD, "Bandit 1", "spear", dice=(2,), peek=True).state, "Counter: axe", dice=(5,))
+    lines = texts(out)
+    assert "A tie: both are hit at once." in lines  # 5 − armour 3 = 2 against 2, not 5 − 4
+    assert "Theobald: 5 damage; − armour 3 (cover) = 2; grit soaks 2 (grit 1/3)." in lines
+
+
+def test_a_counter_on_a_manoeuvre_from_cover_meets_the_cover_too():
+    enc = alone(start(seed_cast()).state, "Balthasar", "Bandit 1")
+    out = attack(enc, BALTHASAR, "Bandit 1", mode="grapple", peek=True)
+    out = choose(out.state, "Counter: axe", dice=(4, 20))  # the counter's damage, then his STR save
+    assert "Balthasar: 4 damage; − armour 1 (cover) = 3; grit soaks 3 (grit 0/3)." in texts(out)
 
 
 def test_hiding_behind_a_willing_ally_makes_them_the_target_and_they_may_react():

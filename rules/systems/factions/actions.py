@@ -33,6 +33,7 @@ class Attack(Action):
     unseen: bool = False
     moving: bool = False
     cover: bool = False
+    peek: bool = False  # the attacker peeks out from behind cover: a counter meets the cover
     impaired: bool = False
     enhanced: bool = False
     unaware: bool = False

@@ -231,6 +231,12 @@ def _resolve(enc, ctx, chance: Chance, savers: dict[str, AttackerDice]):
     return enc, events
 
 
+def _peeks(ctx) -> bool:
+    """The attacker peeks out from behind a barrier: "they can be still countered and the barrier only
+    counts as cover". (An attack parked before `peek` existed has no such key.)"""
+    return ctx.get("peek", False)
+
+
 def _exchange(enc, ctx, entry, amount: int, text: Text, chance: Chance, savers: dict[str, AttackerDice]):
     """Both roll at once; whoever suffers more after armour is hit first, and a
     blow that takes its victim down stops the other; a tie lands both. Also says whether
@@ -240,7 +246,7 @@ def _exchange(enc, ctx, entry, amount: int, text: Text, chance: Chance, savers: 
     counter_weapon = Weapon(**entry["counter"])
     back, back_text = _counter_roll(chance, entry, target, attacker, counter_weapon)
     to_target = after_armour(target, amount, cover=ctx["cover"])
-    to_attacker = after_armour(attacker, back)
+    to_attacker = after_armour(attacker, back, cover=_peeks(ctx))
     events = [
         Event(
             kind="roll",
@@ -256,7 +262,7 @@ def _exchange(enc, ctx, entry, amount: int, text: Text, chance: Chance, savers: 
             ),
         )
     ]
-    blows = [(target.id, amount, ctx["cover"]), (attacker.id, back, False)]
+    blows = [(target.id, amount, ctx["cover"]), (attacker.id, back, _peeks(ctx))]
     if to_attacker > to_target:
         blows.reverse()
     tie = to_target == to_attacker
@@ -302,7 +308,7 @@ def _manoeuvre(enc, ctx, entry, chance: Chance, own: AttackerDice, savers: dict[
                 ),
             )
         )
-        hit = harm(enc, attacker.id, back, savers[attacker.id])
+        hit = harm(enc, attacker.id, back, savers[attacker.id], cover=_peeks(ctx))
         enc = hit.enc
         events.extend(hit.events)
         if hit.knocked_out:

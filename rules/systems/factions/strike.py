@@ -283,6 +283,7 @@ def _context(enc, attacker: Fighter, weapon: Weapon, targets: list[Fighter], act
         "die": damage_die(weapon, action.impaired, action.enhanced),
         "zones": action.zones,
         "cover": action.cover,
+        "peek": action.peek,
         "surprise": attacker.concealed,
         "alone": action.alone,
         "near": [enc.find(name).id for name in action.near] if action.near else None,

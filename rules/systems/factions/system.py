@@ -50,8 +50,9 @@ class FactionsSystem(System):
         '**Turn**: 2 zones, or 1 plus a main and a bonus action: `/act action:move options:"zones=1 sprint"`, '
         "`bonus`, `main`, `grapple`, `shove`, `death_blow`, `break_free`, `surrender`…; then End turn.\n"
         '**Attack**: `/attack target:X weapon:bow options:"zones=5"` hits; a WIT save if `unseen`, '
-        '`moving` or beyond half range. Also `cover impaired enhanced unaware stunt="…"`; a blast names '
-        "all targets. Damage − armour (max 3) hits grit, then health: critical = incapacitated, 0 = dead.\n"
+        '`moving` or beyond half range. Also `cover impaired enhanced unaware stunt="…"`, `peek` (out of '
+        "cover: a counter meets it); a blast names all targets. Damage − armour (max 3) hits grit, then "
+        "health: critical = incapacitated, 0 = dead.\n"
         "**Reactions** (target not yet acted; spends its turn): buttons Dodge, Counter (a weapon — a shot beyond "
         "half range needs a WIT save —, or a grapple, "
         "shove or disarm on a nearby attacker: a non-lethal attack or counter is resolved last), Hide behind, or an "
