@@ -137,6 +137,16 @@ def changes_tracker(fight: Fight, step: Step) -> bool:
     return tracker_embed(fight.system, fight.state, 0).to_dict() != tracker_embed(fight.system, after, 0).to_dict()
 
 
+def deferred(answer) -> bool:
+    """Whether an answer is the private "done" of a command slower than 2 s, which was carried out."""
+    return answer.ephemeral and answer.content.startswith("✅ Done")
+
+
+def refused(answer) -> bool:
+    """Whether an answer turned its command away: a private answer other than a slow command's "done"."""
+    return answer.ephemeral and not deferred(answer)
+
+
 async def wait_for_callbacks(standin: ObservedStandIn, handles: list[InteractionHandle]) -> float:
     """Wait until every handle has had its callback; the perf_counter time of the last."""
     await standin.wait_for(

@@ -47,6 +47,7 @@ from rules import registry
 from tests.contract.spec import discord_contract
 from tests.helpers import pg_admin
 
+from .driving import deferred, refused
 from .fights import NEXT, Fight
 from .figures import median, p99
 from .observed import ObservedStandIn
@@ -327,9 +328,9 @@ async def collect(standin: ObservedStandIn, sent: list[Sent], clocks: Clocks, st
         figures.answers.append(standin.latency(s.handle))
         if INTERNAL_ERROR in answer.content:
             figures.internal_errors += 1
-        if answer.ephemeral and answer.content.startswith("✅ Done"):
+        if deferred(answer):
             figures.deferred += 1
-        elif answer.ephemeral:
+        elif refused(answer):
             figures.refused += 1
             figures.refusals[answer.content[:100]] = figures.refusals.get(answer.content[:100], 0) + 1
             continue
