@@ -272,3 +272,22 @@ def test_a_companion_holds_no_plot_points_of_its_own_between_fights():
     assert not any("Rex" in text for text in texts(issue))
     with pytest.raises(NotAllowed, match="Rex holds no Plot Points of their own"):
         rest("hiatus", rex, dice=(1,), plot_point="Rex")
+
+
+def test_the_wound_recovery_tables_edges_fail_by_4_fail_by_5_and_a_1_whatever_the_total():
+    """Seed 000, Wound Recovery: "Fail by 4 or less. You do not recover a Wound and suffer no additional adverse
+    effects." / "Fail by 5 or more. … permanently reduce a random attribute score by 1." / "Roll a 1 You suffer
+    an additional Wound"."""
+    by_four = rest("hiatus", resting({"wounds": 2}), dice=(11,))  # 11 + 1 − 1 = 11: failed by 4
+    assert by_four.characters[0].lasting == {"wounds": 2, "hiatuses": 0}
+    by_five = rest("hiatus", resting({"wounds": 2}), dice=(10, 6))  # 10 + 1 − 1 = 10: failed by 5; d6 6
+    assert by_five.characters[0].lasting["attribute_losses"] == ["Charisma"]
+    strong = SHEET | {"con": "16"}  # a 1 + 16 − 1 = 16 would pass the DC: the table's row is still "Roll a 1"
+    one = rest("hiatus", resting({"wounds": 2}, sheet=strong), dice=(1,))
+    assert one.characters[0].lasting["wounds"] == 1
+
+
+def test_half_of_an_odd_stamina_at_the_end_of_a_scene_rounds_down():
+    odd = SHEET | {"stamina": "15"}
+    out = rest("end_scene", resting({"stamina": 0, "unconscious": True}, sheet=odd))
+    assert out.characters[0].lasting == {"stamina": 7, "unconscious": False}
