@@ -90,9 +90,20 @@ def test_five_minutes_give_all_stun_and_mana_back_but_no_lethal():
 
 
 def test_eight_hours_give_one_lethal_back_up_to_the_maximum():
-    out = rest("eight_hours", resting({"lethal": -1, "stun": 2}), resting({}, "Fresh"))
-    assert out.characters[0].lasting == {"lethal": 0, "stun": 2}
+    out = rest("eight_hours", resting({"lethal": -1, "stun": 10}), resting({}, "Fresh"))
+    assert out.characters[0].lasting == {"lethal": 0, "stun": 10}
     assert texts(out)[1:] == ["Tony: LETHAL -1 → 0/5.", "Fresh has all their LETHAL (5/5)."]
+
+
+def test_eight_hours_without_exertion_hold_five_minutes_out_of_combat_so_all_stun_comes_back_too():
+    # "If a character is given 5 minutes outside of combat to catch his breath, he will regain all his STUN."
+    # Mana comes back with it, as after five minutes (the bot's default); temporary STUN is not healing's.
+    out = rest("eight_hours", resting({"lethal": 3, "stun": 0, "mana": 1, "temp_stun": 2}))
+    assert out.characters[0].lasting == {"lethal": 4, "stun": 10, "mana": 4, "temp_stun": 2}
+    assert texts(out)[1:] == ["Tony: STUN 0 → 10/10, mana 1 → 4/4, LETHAL 3 → 4/5."]
+    out = rest("eight_hours", resting({"lethal": 5, "stun": 4}))
+    assert out.characters[0].lasting == {"lethal": 5, "stun": 10}
+    assert texts(out)[1:] == ["Tony: STUN 4 → 10/10."]
 
 
 def test_adjustments_and_what_show_says():

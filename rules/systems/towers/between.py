@@ -1,7 +1,7 @@
 """99 Towers between fights: LETHAL, STUN until the character catches their
 breath, mana spent and lasting conditions outlive a fight; the seed's
 "Healing" gives all STUN back after five minutes and 1 LETHAL per 8 hours
-without exertion."""
+without exertion (which hold five minutes out of combat, so all STUN too)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.between import at_most_sheet, dead_rest, heading, kept, outcome, refuse_dead, set_value
 from rules.errors import InvalidInput
-from rules.said import N_, Text, say, seq
+from rules.said import N_, Text, joined, say, seq
 from rules.system import Adjustable, Rest
 from rules.usertext import listed, mark, quoted
 
@@ -30,7 +30,8 @@ RESTS = {
         key="eight_hours",
         label=N_("Eight hours without exertion"),
         rule="“LETHAL damage comes back much more slowly. A character gains back 1 point of LETHAL for every "
-        "8 hours spent without physical or mental exertion.”",
+        "8 hours spent without physical or mental exertion.” Those hours hold five minutes out of combat too: "
+        "all STUN (and mana) back as well.",
     ),
 }
 
@@ -136,13 +137,22 @@ def _eight_hours(r) -> tuple[dict[str, Any], Text]:
         return dead
     state = dict(r.lasting)
     v = _view(r.sheet, state)
-    if v["lethal"] >= v["max_lethal"]:
+    # Eight hours without exertion hold the five minutes out of combat that give all STUN (and mana) back.
+    parts: list[Text] = []
+    if v["stun"] < v["max_stun"]:
+        state["stun"] = v["max_stun"]
+        parts.append(say("STUN {was} → {now}/{most}", was=v["stun"], now=v["max_stun"], most=v["max_stun"]))
+    if v["mana"] < v["max_mana"]:
+        state["mana"] = v["max_mana"]
+        parts.append(say("mana {was} → {now}/{most}", was=v["mana"], now=v["max_mana"], most=v["max_mana"]))
+    if v["lethal"] < v["max_lethal"]:
+        state["lethal"] = v["lethal"] + 1
+        parts.append(say("LETHAL {was} → {now}/{most}", was=v["lethal"], now=v["lethal"] + 1, most=v["max_lethal"]))
+    if not parts:
         return state, say(
             "{who} has all their LETHAL ({now}/{most}).", who=r.name, now=v["max_lethal"], most=v["max_lethal"]
         )
-    state["lethal"] = v["lethal"] + 1
-    line = say("LETHAL {was} → {now}/{most}", was=v["lethal"], now=v["lethal"] + 1, most=v["max_lethal"])
-    return state, seq(r.name, ": ", line, ".")
+    return state, seq(r.name, ": ", joined(", ", parts), ".")
 
 
 def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> list[Text]:
