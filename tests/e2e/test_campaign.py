@@ -793,6 +793,30 @@ async def test_a_fights_end_keeps_what_changed_meanwhile_and_writes_what_the_fig
     assert (await bot.core.repo.get_campaign(guild)).state["rules"]["pool"] == 1
 
 
+async def test_a_new_issue_empties_the_pool_in_a_fight_and_between_fights(standin, bot):
+    """SYSTEMS.md's default, the seed being silent: the Editor-in-Chief's pool "is kept between fights of one
+    Issue and emptied by a new Issue"; a fight's end leaves the campaign's pool as the fight emptied it."""
+    await campaign(standin)
+    guild = standin.world.default_guild.id
+
+    async def a_point_to_the_pool():
+        checked = await say(standin, "alice", "/check", character="Nova", kind="save", dc=30, dice="2")
+        reroll = next(b["label"] for b in checked.buttons() if "Plot" in b["label"])
+        await (await standin.click("alice", reroll, message=checked)).response()
+        assert (await bot.core.repo.get_campaign(guild)).state["rules"]["pool"] == 1
+
+    await a_point_to_the_pool()
+    await nova_fights(standin)
+    issue = await say(standin, "gm", "/plotpoint issue")
+    assert "the Editor-in-Chief's pool is emptied (it held 1)" in issue.content, issue.content
+    await end_fight(standin)
+    assert (await bot.core.repo.get_campaign(guild)).state["rules"]["pool"] == 0
+    await a_point_to_the_pool()
+    rested = await say(standin, "gm", "/campaign rest", kind="new_issue")
+    assert "the Editor-in-Chief's pool is emptied (it held 1)" in rested.content, rested.content
+    assert (await bot.core.repo.get_campaign(guild)).state["rules"]["pool"] == 0
+
+
 async def test_a_fight_keeps_drawing_on_the_campaign_it_began_in_after_its_channel_is_rebound(standin, bot):
     # Its end saves its characters in that campaign: one of the new campaign joining would be lost.
     await campaign(standin)

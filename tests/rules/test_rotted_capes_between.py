@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rules.actions import AddCombatants, EndEncounter, NextTurn
+from rules.carry import handed_back
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed, UnknownAction
 from rules.model import Actor
@@ -200,18 +201,45 @@ def test_rest_options_name_resting_heroes_and_dice_must_all_be_used():
         rest("nap", resting({}))
 
 
-def test_a_new_issue_resets_plot_points_and_keeps_the_pool_as_in_a_fight():
+def test_a_new_issue_resets_plot_points_and_empties_the_pool_in_a_fight_and_between_fights():
     """Seed 000: "Plot Points are reset to one at the start of each new Issue." It says nothing of the
-    Editor-in-Chief's pool, and the bot's default (README, /help) keeps it: the campaign rest and the
-    in-fight `/plotpoint issue` agree."""
+    Editor-in-Chief's pool: the bot's default (SYSTEMS.md, README, /help) empties it, and the campaign rest
+    and the in-fight `/plotpoint issue` agree."""
     out = rest("new_issue", resting({"plot_points": 0}), resting({"plot_points": 4}, "Bolt"), campaign={"pool": 3})
     assert [r.lasting["plot_points"] for r in out.characters] == [1, 1]
-    assert out.campaign == {"pool": 3}
-    assert texts(out)[0] == "📰 A new Issue: every hero's Plot Points reset to 1."
+    assert out.campaign == {"pool": 0}
+    line = "📰 A new Issue: every hero's Plot Points reset to 1; the Editor-in-Chief's pool is emptied (it held 3)."
+    assert texts(out)[0] == line
     fight = apply(join(new({"pool": 3})), SYSTEM.command("plotpoint_issue", GM, {}))
-    assert fight.state.pool == 3 and [e.text for e in fight.events] == texts(out)[:1]
+    assert fight.state.pool == 0 and [e.text for e in fight.events] == [line]
+    # nothing to empty: nothing said of the pool
+    assert texts(rest("new_issue", resting({}), campaign={"pool": 0}))[0] == (
+        "📰 A new Issue: every hero's Plot Points reset to 1."
+    )
     two = SYSTEM.rest("new_issue", (resting({}),), {}, {}, Chance(1), {"starting_plot_points": 2})
     assert two.characters[0].lasting["plot_points"] == 2
+
+
+def test_a_campaign_may_keep_the_pool_at_a_new_issue():
+    keep = {"empty_pool_at_new_issue": False}
+    assert SYSTEM.default_options()["empty_pool_at_new_issue"] is True
+    out = SYSTEM.rest("new_issue", (resting({"plot_points": 0}),), {"pool": 3}, {}, Chance(1), keep)
+    assert out.campaign == {"pool": 3} and out.characters[0].lasting["plot_points"] == 1
+    assert texts(out)[0] == "📰 A new Issue: every hero's Plot Points reset to 1."
+    enc = SYSTEM.campaign_in(SYSTEM.new_encounter(1, 7, {"offer_plot_disadvantage": False} | keep), {"pool": 3})
+    fight = apply(join(enc), SYSTEM.command("plotpoint_issue", GM, {}))
+    assert fight.state.pool == 3 and [e.text for e in fight.events] == texts(out)[:1]
+
+
+def test_a_pool_emptied_in_a_fight_is_empty_in_the_campaign_after_it():
+    """The fight's end writes the pool's change on top of the campaign's: emptied from 3, the campaign's 3 is
+    emptied too, and points spent after the new Issue are what the campaign keeps."""
+    begun = join(new({"pool": 3}))
+    emptied = apply(begun, SYSTEM.command("plotpoint_issue", GM, {})).state
+    ended = apply(emptied, EndEncounter(by=GM)).state
+    assert handed_back({"pool": 3}, SYSTEM.campaign_out(begun), SYSTEM.campaign_out(ended)) == {"pool": 0}
+    spent = gm(emptied, PlotSpend(by=ALICE, use="narrative", actor="Nova", text="a lucky break"))
+    assert handed_back({"pool": 3}, SYSTEM.campaign_out(begun), SYSTEM.campaign_out(spent)) == {"pool": 1}
 
 
 def test_gm_adjustments_are_checked_and_shown():

@@ -2,7 +2,8 @@
 until the scene ends, Wounds, flaws, Plot Points, Exhaustion, lasting
 conditions), the rests of "Healing and Death" (end of a scene, a Hiatus with
 its Wound Recovery roll) and a new Issue; the Editor-in-Chief's pool lives in
-the campaign between fights, and a new Issue leaves it as it is."""
+the campaign between fights, and a new Issue empties it (the bot's default, a
+campaign setting)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from . import conditions as cond
 from . import damage as dmg
 from .hooks import d20_roll
 from .model import MAX_PLOT_POINTS, Condition, RCCombatant, RCEncounter, RCSheet, fresh_state
-from .plot import issue_line
+from .plot import empties_pool, issue_line
 
 RECOVERY_DC = 15
 DEADLY_EXHAUSTION = 6  # the seed's Exhaustion table: "6 | Death"
@@ -63,8 +64,9 @@ RESTS = {
     "new_issue": Rest(
         key="new_issue",
         label=N_("New Issue"),
-        rule="“Plot Points are reset to one at the start of each new Issue.” The Editor-in-Chief's pool stays as it "
-        "is (the bot's default, as `/plotpoint issue` in a fight; the seed does not say).",
+        rule="“Plot Points are reset to one at the start of each new Issue.” The Editor-in-Chief's pool is emptied "
+        "(the bot's default, as `/plotpoint issue` in a fight; the seed does not say; campaign setting "
+        "`empty_pool_at_new_issue=false` keeps it).",
     ),
 }
 
@@ -225,7 +227,11 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
             else (r.lasting, EMPTY, "info")
             for r in characters
         ]
-        head = issue_line(n)
+        held = int(campaign.get("pool", 0))
+        emptied = held if empties_pool(settings) else 0
+        if emptied:
+            campaign["pool"] = 0
+        head = issue_line(n, emptied)
     else:
         picks = {key.key: chosen_names(options, key.key, characters) for key in chosen.options}
         for r in characters:

@@ -3,6 +3,8 @@ the Editor-in-Chief's pool, and a new Issue."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...said import joined, say, say_plural, seq, term
@@ -255,12 +257,29 @@ def pool(enc: RCEncounter, action, chance):
 def new_issue(enc: RCEncounter, action, chance):
     n = starting(enc)
     combatants = tuple(c.but(plot_points=n, aided_this_scene=False) if c in heroes(enc) else c for c in enc.combatants)
-    return enc.but(combatants=combatants), [Event(kind="info", text=issue_line(n))]
+    emptied = enc.pool if empties_pool(enc.options) else 0
+    return enc.but(combatants=combatants, pool=enc.pool - emptied), [Event(kind="info", text=issue_line(n, emptied))]
 
 
-def issue_line(n: int) -> Text:
-    """A new Issue, in a fight (`/plotpoint issue`) or between fights (the `new_issue` rest). "Plot Points
-    are reset to one at the start of each new Issue" says nothing of the Editor-in-Chief's pool: it stays."""
+def empties_pool(settings: dict[str, Any]) -> bool:
+    """Whether a new Issue, in a fight (`/plotpoint issue`) or between fights (the `new_issue` rest), empties the
+    Editor-in-Chief's pool: "Plot Points are reset to one at the start of each new Issue" says nothing of it,
+    and the bot's default (SYSTEMS.md) empties it; a campaign may keep it instead."""
+    return bool(settings.get("empty_pool_at_new_issue", True))
+
+
+def issue_line(n: int, emptied: int) -> Text:
+    """A new Issue's line; the pool is named only when it had points to lose."""
+    if emptied:
+        return seq(
+            "📰 ",
+            say(
+                "A new Issue: every hero's Plot Points reset to {n}; the Editor-in-Chief's pool is emptied "
+                "(it held {held}).",
+                n=n,
+                held=emptied,
+            ),
+        )
     return seq("📰 ", say("A new Issue: every hero's Plot Points reset to {n}.", n=n))
 
 
