@@ -14,7 +14,19 @@ from rules.said import english
 from rules.systems.frozen_lands import movement, weapons
 from rules.systems.frozen_lands.combat import ranged_modifiers
 from tests.helpers import answer_by_key
-from tests.rules.test_frozen_lands_support import ASTRID, BJORN, GM, act, choose, end_turn, fl, get, outcome, party
+from tests.rules.test_frozen_lands_support import (
+    ASTRID,
+    BJORN,
+    GM,
+    act,
+    choose,
+    current,
+    end_turn,
+    fl,
+    get,
+    outcome,
+    party,
+)
 
 SHORT_BOW = weapons.find("Short Bow")
 LONG_BOW = weapons.find("Long Bow")
@@ -77,6 +89,18 @@ def test_a_distant_shot_is_refused_without_aim_and_taken_with_it():
     )
     astrid = get(o.state, "Astrid")
     assert not astrid.aimed and not astrid.loaded
+
+
+def test_aim_lasts_until_the_next_ranged_attack_even_in_a_later_round():
+    # "Aim - If you aim, your next ranged attack gets a +2 modifier": no round ends it.
+    s = act(party(), fl.Aim(by=ASTRID))
+    while not (s.round == 2 and current(s) == ["Astrid"]):
+        s = end_turn(s)
+    assert get(s, "Astrid").aimed
+    s = act(s, fl.Reload(by=ASTRID))
+    o = outcome(s, fl.Attack(by=ASTRID, target="Wolf", ranged=True, dice=(6, 1, 1, 1, 1, 1, 1)))
+    assert "Marksmanship 3 + Short Bow 2 + Aim 2 = 7d6" in english(o.events[0].text)
+    assert not get(o.state, "Astrid").aimed
 
 
 def test_size_from_the_enemy_stat_block_and_a_dimly_lit_zone_change_the_pool():

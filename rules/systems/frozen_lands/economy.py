@@ -79,7 +79,6 @@ def refresh_round(combatant: FrozenCombatant) -> FrozenCombatant:
         held=False,
         releasing=False,
         interject_spent=False,
-        aimed=False,
     )
 
 

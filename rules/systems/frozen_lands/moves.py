@@ -33,7 +33,7 @@ def aim(enc: FrozenEncounter, action: Aim, chance: Chance):
         raise NotAllowed(say("{who} is already aiming: the +2 applies to the next ranged attack.", who=combatant.name))
     combatant = spend(enc, combatant, "aim").but(aimed=True)
     return enc.with_combatant(combatant), [
-        Event(kind="info", text=say("{who} aims: +2 on the next ranged attack this round.", who=combatant.name))
+        Event(kind="info", text=say("{who} aims: +2 on the next ranged attack.", who=combatant.name))
     ]
 
 
