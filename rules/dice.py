@@ -9,6 +9,7 @@ dice bomb is refused at once instead of hanging the bot.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, insort
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -27,6 +28,8 @@ MAX_DEPTH = 20
 # Rerolls and explosions add dice after the bounds check; this caps them too.
 MAX_ROLLED = 1_000
 WHOLE_NUMBER = re.compile(r"[+-]?\d+")  # a die entered by hand
+# A label (`(2d20 [stealth])kh1`) as d20 writes it back: typed text, which a breakdown (markup) never shows.
+LABEL = re.compile(r"\s*\[[^\]]*\]")
 
 
 # Keep or drop with a bare number reads as nearly every dice roller reads it (`4d6k3` keeps the highest
@@ -116,6 +119,35 @@ def walk(node):
         stack.extend(getattr(current, "children", []) or [])
 
 
+class _Order:
+    """The live dice of a set from the highest and from the lowest, ties in the order rolled (as a stable
+    sort leaves them), sorted when first asked and then kept as dice are added and dropped: a long
+    explosion asks the rank of every die it adds, and sorting the set each time made it slow."""
+
+    def __init__(self, values, kept) -> None:
+        self.values, self.kept = values, kept
+        self.ranks: dict[str, list[tuple[float, int]]] = {}
+
+    def _key(self, cat: str, index: int) -> tuple[float, int]:
+        value = self.values[index]
+        return (-value if cat == "h" else value, index)
+
+    def rank(self, cat: str, index: int) -> int:
+        """How many live dice come before the live die `index`, from the highest ("h") or the lowest."""
+        if not self.ranks:
+            live = [i for i, k in enumerate(self.kept) if k]
+            self.ranks = {c: sorted(self._key(c, i) for i in live) for c in ("h", "l")}
+        return bisect_left(self.ranks[cat], self._key(cat, index))
+
+    def add(self, index: int) -> None:
+        for cat, ranks in self.ranks.items():
+            insort(ranks, self._key(cat, index))
+
+    def drop(self, index: int) -> None:
+        for cat, ranks in self.ranks.items():
+            del ranks[bisect_left(ranks, self._key(cat, index))]
+
+
 class _Evaluator:
     """Rolls a parsed expression, drawing each face from `draw(size)`."""
 
@@ -184,12 +216,13 @@ class _Evaluator:
     def _group(self, node, inner, operations) -> tuple[float, str]:
         """Keep or drop after brackets, as d20 reads it: `(2d20)kh1` keeps the higher of the two dice,
         `((1d6, 3))kh1` the higher item of the set, and `(1d20+5)kh1` its one value."""
-        while isinstance(inner, ast.Parenthetical):
+        while isinstance(inner, (ast.Parenthetical, ast.AnnotatedNumber)):
             inner = inner.value
+        label = LABEL.sub("", str(node))
         if isinstance(inner, ast.OperatedDice):
-            return self._dice(inner.value, [*inner.operations, *operations], str(node))
+            return self._dice(inner.value, [*inner.operations, *operations], label)
         if isinstance(inner, ast.Dice):
-            return self._dice(inner, list(operations), str(node))
+            return self._dice(inner, list(operations), label)
         if isinstance(inner, ast.OperatedSet):
             return self._group(node, inner.value, [*inner.operations, *operations])
         if isinstance(inner, ast.NumberSet):
@@ -228,7 +261,8 @@ class _Evaluator:
             values, kept = self._operate(operation, values, kept, None, list(range(len(values))))
         # A dropped item's d20 no longer counts: `(1d20, 1d20)kh1` reads one natural, as `2d20kh1` does.
         self.naturals.extend(face for (_, found), k in zip(rolled, kept) if k for face in found)
-        shown = ", ".join(text if k else f"~~{text}~~" for (_, text), k in zip(parts, kept))
+        # A dropped item is struck out whole: its own struck dice inside would end the strike early.
+        shown = ", ".join(text if k else f"~~{text.replace('~~', '')}~~" for (_, text), k in zip(parts, kept))
         return sum(v for v, k in zip(values, kept) if k), f"({shown})"
 
     def _item(self, child) -> tuple[tuple[float, str], list[int]]:
@@ -239,27 +273,35 @@ class _Evaluator:
         del self.naturals[start:]
         return part, found
 
-    def _select(self, selector, values, kept, bare: str | None = None) -> set[int]:
-        """The live dice `selector` picks; a bare number (`k3`) is of category `bare` when given."""
-        live = [i for i, k in enumerate(kept) if k]
-        cat, num = selector.cat or bare, selector.num
-        if cat is None:
-            return {i for i in live if values[i] == num}
-        if cat == "h":
-            return set(sorted(live, key=lambda i: values[i], reverse=True)[:num])
-        if cat == "l":
-            return set(sorted(live, key=lambda i: values[i])[:num])
-        if cat == ">":
-            return {i for i in live if values[i] > num}
-        if cat == "<":
-            return {i for i in live if values[i] < num}
-        raise DiceError(say("Unknown selector in the dice expression."))
+    def _picked(self, selectors, values, among, order: _Order, bare: str | None = None) -> list[int]:
+        """The live dice of `among` that any of `selectors` picks; a bare number (`k3`) is of category
+        `bare` when given. A reroll or an explosion asks this of every die it adds: each die is tested
+        against all the selectors at once, never the whole set once a selector (`100d6e7e7…e>0` took
+        seconds)."""
+        nums: dict[str | None, list[int]] = {}
+        for selector in selectors:
+            cat = selector.cat or bare
+            if cat not in (None, "h", "l", ">", "<"):
+                raise DiceError(say("Unknown selector in the dice expression."))
+            nums.setdefault(cat, []).append(selector.num)
+        equal = set(nums.get(None, ()))
+        above = min(nums.get(">", ()), default=None)
+        below = max(nums.get("<", ()), default=None)
+        # The highest n dice hold the highest m for every m below n: only the largest counts.
+        ranked = {cat: max(nums[cat]) for cat in ("h", "l") if cat in nums}
+        return [
+            i
+            for i in among
+            if values[i] in equal
+            or (above is not None and values[i] > above)
+            or (below is not None and values[i] < below)
+            or any(order.rank(cat, i) < most for cat, most in ranked.items())
+        ]
 
     def _operate(self, operation, values, kept, size, roots):
         op = operation.op
-        chosen: set[int] = set()
-        for selector in operation.sels:
-            chosen |= self._select(selector, values, kept, BARE_KEEP_DROP.get(op))
+        live = [i for i, k in enumerate(kept) if k]
+        chosen = set(self._picked(operation.sels, values, live, _Order(values, kept), BARE_KEEP_DROP.get(op)))
         if op == "k":
             kept = [k and i in chosen for i, k in enumerate(kept)]
         elif op == "p":
@@ -275,34 +317,36 @@ class _Evaluator:
     def _reroll(self, op, operation, values, kept, size, chosen, roots):
         """Rolls the dice `op` adds, each with the die it counts with (`roots`): the one that exploded
         for an explosion, its own for a reroll (a reroll-and-add's die is a second one that counts)."""
+        order = _Order(values, kept)
         if op == "rr":
             pending = sorted(chosen)
             while pending:
                 for index in pending:
                     kept[index] = False
-                    self._add(values, kept, size, roots, len(values))
+                    order.drop(index)
+                    self._add(values, kept, size, roots, len(values), order)
                 fresh = range(len(values) - len(pending), len(values))
-                pending = [i for i in fresh if any(i in self._select(s, values, kept) for s in operation.sels)]
+                pending = self._picked(operation.sels, values, fresh, order)
         elif op == "ro":
             for index in sorted(chosen):
                 kept[index] = False
-                self._add(values, kept, size, roots, len(values))
+                self._add(values, kept, size, roots, len(values), order)
         elif op == "ra":
             if chosen:
-                self._add(values, kept, size, roots, len(values))
+                self._add(values, kept, size, roots, len(values), order)
         elif op == "e":
             pending = sorted(chosen)
             while pending:
                 start = len(values)
                 for index in pending:
-                    self._add(values, kept, size, roots, roots[index])
-                fresh = range(start, len(values))
-                pending = [i for i in fresh if any(i in self._select(s, values, kept) for s in operation.sels)]
+                    self._add(values, kept, size, roots, roots[index], order)
+                pending = self._picked(operation.sels, values, range(start, len(values)), order)
 
-    def _add(self, values, kept, size, roots, root) -> None:
+    def _add(self, values, kept, size, roots, root, order: _Order) -> None:
         values.append(self.die(size))
         kept.append(True)
         roots.append(root)
+        order.add(len(values) - 1)
 
 
 def evaluate(expr: str, draw: Callable[[int], int]) -> RollResult:

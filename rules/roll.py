@@ -80,9 +80,12 @@ def breakdown(text: str, limit: int = BREAKDOWN_LIMIT) -> str:
     """Each die as rolled, cut between dice (a struck-out die stays whole) when too long."""
     if len(text) <= limit:
         return text
-    cut = text.rfind(", ", 0, limit)
-    # A struck-out item of a set (`~~2d6 (3, 4)~~`) has commas inside: the cut goes before it.
+    last = cut = text.rfind(", ", 0, limit)
+    # A struck-out item of a set (`~~2d6 (3, 4)~~`) has commas inside: the cut goes before it, or, when
+    # the first item is struck out and too long, inside it between dice, its strike closed.
     while cut > 0 and text.count(STRUCK, 0, cut) % 2:
         cut = text.rfind(", ", 0, cut)
+    cut = cut if cut > 0 else last
     kept = text[:cut] if cut > 0 else text[:limit]
-    return kept + ", …" + ")" * max(0, kept.count("(") - kept.count(")"))
+    struck = STRUCK if kept.count(STRUCK) % 2 else ""
+    return kept + ", …" + struck + ")" * max(0, kept.count("(") - kept.count(")"))

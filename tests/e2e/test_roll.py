@@ -21,7 +21,7 @@ async def test_a_public_roll_shows_each_die_the_total_and_the_reason(standin, bo
     assert not answer.pings.user_ids and not answer.pings.everyone and not answer.pings.role_ids
 
 
-@pytest.mark.parametrize("expression", ["2d20kh1", "(2d20)kh1", "(1d20, 1d20)kh1"])
+@pytest.mark.parametrize("expression", ["2d20kh1", "(2d20)kh1", "(1d20, 1d20)kh1", "(2d20 [stealth])kh1"])
 async def test_every_way_to_write_advantage_reads_the_natural_it_keeps(standin, bot, expression):
     answer = await say(standin, "alice", "/roll", expression=expression, dice="20 5")
     assert answer.content.endswith("= **20** 💥 natural 20!"), answer.content
@@ -39,6 +39,12 @@ async def test_a_typed_reason_is_shown_as_typed_and_pings_nobody(standin, bot):
     answer = await say(standin, "alice", "/roll", expression="1d4", reason="@everyone [Nitro](https://x.y) **b**")
     assert not answer.pings.everyone and not answer.pings.user_ids
     assert "\\*\\*b\\*\\*" in answer.content and "](https" not in answer.content
+
+
+async def test_a_label_in_the_expression_changes_nothing_and_is_shown_only_where_typed(standin, bot):
+    answer = await say(standin, "alice", "/roll", expression="(2d6 [@everyone <@123> **x**])kh1", dice="4 5")
+    assert not answer.pings.everyone and not answer.pings.user_ids
+    assert answer.content.endswith("`: (2d6)kh1 (~~4~~, 5) = **5**"), answer.content
 
 
 async def test_a_private_roll_reaches_the_roller_and_the_encounters_gm_only(standin, bot):

@@ -1,3 +1,5 @@
+import time
+
 import pytest
 
 from rules.dice import MAX_DICE, MAX_FACES, _Evaluator, evaluate, parse_entered
@@ -90,6 +92,11 @@ def test_deck_flips_entered_cards_then_reshuffles_when_empty():
         ("(1d20+5)kh1", [10], 15, "(1d20 (10) + 5)"),
         ("(1d6+1)pl1", [2], 0, "(~~1d6 (2) + 1~~)"),
         ("((2d6, 3))kh1", [1, 1], 3, "(~~2d6 (1, 1)~~, 3)"),
+        # Discord's strike-through does not nest: a dropped item's own dropped dice are not struck out twice.
+        ("((2d6kh1, 1d6))kh1", [4, 5, 6], 6, "(~~2d6kh1 (4, 5)~~, 1d6 (6))"),
+        # A label changes nothing, and is not shown in the breakdown (where it would be read as markup).
+        ("(2d20 [adv])kh1", [11, 9], 11, "(2d20)kh1 (11, ~~9~~)"),
+        ("((4d6 [<@1> **x**]) [y])pl1", [3, 6, 1, 5], 14, "((4d6))pl1 (3, 6, ~~1~~, 5)"),
     ],
 )
 def test_keep_and_drop_after_brackets_work_on_what_is_inside_as_in_d20(expr, faces, total, text):
@@ -99,6 +106,7 @@ def test_keep_and_drop_after_brackets_work_on_what_is_inside_as_in_d20(expr, fac
 
 def test_a_bracketed_advantage_keeps_its_natural():
     assert evaluate("(2d20)kh1", fixed([20, 3])).naturals == (20,)
+    assert evaluate("(2d20 [adv])kh1", fixed([20, 3])).naturals == (20,)
 
 
 @pytest.mark.parametrize(
@@ -113,6 +121,23 @@ def test_a_bracketed_advantage_keeps_its_natural():
 )
 def test_a_set_reads_the_naturals_of_the_items_it_keeps_only(expr, faces, naturals):
     assert evaluate(expr, fixed(faces)).naturals == naturals
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "100d6" + "e7" * 45 + "e>0",
+        "100d6" + "el0" * 44 + "e>0",
+        "1d6" + "rr7" * 44 + "rr>0",
+        "1d6" + "el0" * 60 + "e>0",
+    ],
+)
+def test_a_reroll_or_explosion_with_many_selectors_is_refused_at_once(expr):
+    # Each new die was tested against the whole set once a selector: over a second of work for one command.
+    started = time.process_time()
+    with pytest.raises(DiceError, match="too many dice"):
+        evaluate(expr, lambda size: 1)
+    assert time.process_time() - started < 0.1
 
 
 def test_only_a_dice_error_leaves_an_evaluation(monkeypatch):

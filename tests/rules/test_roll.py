@@ -145,3 +145,10 @@ def test_a_long_breakdown_is_never_cut_inside_a_struck_out_item_of_a_set():
     rolled = roll("(" + ",".join(["2d6"] * 31) + ")kh1", 1, who="a", reason="x" * 500)
     line = english(rolled.said).split("\n")[0]
     assert line.endswith(f"~~, …) = **{rolled.result.total}**") and line.count("~~") % 2 == 0
+
+
+def test_a_breakdown_cut_inside_a_dropped_item_too_long_to_show_whole_closes_its_strike():
+    # The first item, dropped, is longer than the room the typed parts leave: the cut falls inside it.
+    rolled = roll("(100d1000000, 1)kl1", 1, who="a" * 64, reason="x" * 500)
+    line = english(rolled.said).split("\n")[0]
+    assert line.count("~~") == 2 and line.endswith(", …~~)) = **1**"), line
