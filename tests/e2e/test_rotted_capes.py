@@ -257,16 +257,19 @@ async def test_a_challenge_and_a_save_roll_from_the_sheet_and_what_the_hero_carr
         "🎲 ✍️ Nova DEX challenge: d20 13 + 2 = 15 vs DC 15: success"
     ), challenge.content
     await say(standin, "gm", "/campaign adjust", character="Nova", key="wounds", value="2")
+    hurt = await say(standin, "alice", "/check", character="Nova", kind="challenge", dc=15, options="dex", dice="13")
+    assert hurt.content.startswith(
+        "🎲 ✍️ Nova DEX challenge: d20 13 + 2 − 1 wounds/exhaustion = 14 vs DC 15: failure"
+    ), hurt.content
+    # the Wounded penalty falls on challenges and attacks, not on saves
     save = await say(standin, "alice", "/check", character="Nova", kind="save", dc=15, dice="14")
-    assert save.content.startswith("🎲 ✍️ Nova CON save: d20 14 + 1 − 1 wounds/exhaustion = 14 vs DC 15: failure"), (
-        save.content
-    )
+    assert save.content.startswith("🎲 ✍️ Nova CON save: d20 14 + 1 = 15 vs DC 15: success"), save.content
     wis = await say(
         standin, "alice", "/check", character="Nova", kind="save", dc=12, options="wis dis bonus=5", dice="15 9"
     )
-    assert wis.content.startswith(
-        "🎲 ✍️ Nova WIS save: d20 dis (15, 9) 9 + 2 + 5 situational − 1 wounds/exhaustion = 15 vs DC 12: success"
-    ), wis.content
+    assert wis.content.startswith("🎲 ✍️ Nova WIS save: d20 dis (15, 9) 9 + 2 + 5 situational = 16 vs DC 12: success"), (
+        wis.content
+    )
     log = (await say(standin, "gm", "/campaign log")).attachments[0].data.decode()
     assert "/check character:Nova kind:challenge dc:15" in log and "Nova WIS save" in log
     missing = await say(standin, "alice", "/check", character="Nova", kind="challenge", dc=15)

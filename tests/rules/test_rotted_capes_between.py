@@ -121,13 +121,13 @@ def test_one_hiatus_per_wound_before_the_recovery_roll():
     first = rest("hiatus", hurt)
     assert first.characters[0].lasting["hiatuses"] == 1
     assert texts(first)[1] == "Nova takes Hiatus 1 of 2 (one per Wound they have) before a Wound Recovery roll."
-    # d20 16 + 1 CON − 2 wounds = 15 vs DC 15: success
-    second = rest("hiatus", first.characters[0], dice=(16,))
+    # d20 14 + 1 CON = 15 vs DC 15: success (a save takes no Wounded penalty)
+    second = rest("hiatus", first.characters[0], dice=(14,))
     state = second.characters[0].lasting
     assert state["wounds"] == 2 and state["hiatuses"] == 0
     assert texts(second)[1] == (
-        "Nova CON save (Wound Recovery, 2 Hiatuses taken): d20 16 + 1 − 2 wounds/exhaustion"
-        " = 15 vs DC 15: success, 1 Wound recovered (2/3 Wounds)."
+        "Nova CON save (Wound Recovery, 2 Hiatuses taken): d20 14 + 1 = 15 vs DC 15: success, 1 Wound recovered"
+        " (2/3 Wounds)."
     )
     assert "dice entered by hand" in texts(second)[0]
 
@@ -142,13 +142,13 @@ def test_no_wounds_means_nothing_to_recover_but_exhaustion_drops():
 
 
 def test_failing_by_four_or_less_changes_nothing():
-    out = rest("hiatus", resting({"wounds": 2}), dice=(12,))  # 12 + 1 − 1 = 12: failed by 3
+    out = rest("hiatus", resting({"wounds": 2}), dice=(11,))  # 11 + 1 = 12: failed by 3
     assert out.characters[0].lasting["wounds"] == 2
     assert texts(out)[1].endswith("= 12 vs DC 15: failure (failed by 3): no Wound recovered, no further harm.")
 
 
 def test_failing_by_five_or_more_rolls_on_the_wound_recovery_table():
-    out = rest("hiatus", resting({"wounds": 2}), dice=(5, 3))  # 5 + 1 − 1 = 5: failed by 10; d6 3 → Constitution
+    out = rest("hiatus", resting({"wounds": 2}), dice=(4, 3))  # 4 + 1 = 5: failed by 10; d6 3 → Constitution
     state = out.characters[0].lasting
     assert state["wounds"] == 2 and state["attribute_losses"] == ["Constitution"]
     assert (
@@ -177,7 +177,7 @@ def test_a_natural_one_with_a_physical_condition_heals_a_wound_instead():
 def test_a_medic_gives_advantage():
     out = rest("hiatus", resting({"wounds": 2}), dice=(4, 17), medic="Nova")
     assert out.characters[0].lasting["wounds"] == 3
-    assert "d20 adv (4, 17) 17 + 1 − 1 wounds/exhaustion = 17 vs DC 15 [adv: medic]: success" in texts(out)[1]
+    assert "d20 adv (4, 17) 17 + 1 = 18 vs DC 15 [adv: medic]: success" in texts(out)[1]
 
 
 def test_a_plot_point_ignores_a_failed_roll_and_goes_to_the_pool():
@@ -266,15 +266,16 @@ def test_gm_adjustments_are_checked_and_shown():
 def test_the_wound_recovery_roll_is_a_constitution_save_with_what_the_hero_carries():
     """Seed 000, Weakened: "a –2 penalty to all rolls, checks … based on the targeted Ability (… Severe = –4)"."""
     weakened = {"wounds": 2, "conditions": [{"name": "Weakened", "tags": ["Constitution", "Severe"]}]}
-    # 16 + CON 1 − Severe 4 (weakened, the modifier shown is 1 − 4) − 1 Wound = 12: failed by 3
-    out = rest("hiatus", resting(weakened), dice=(16,))
-    assert "d20 16 − 3 − 1 wounds/exhaustion = 12 vs DC 15: failure (failed by 3)" in texts(out)[1]
+    # 15 + CON 1 − Severe 4 (weakened, the modifier shown is 1 − 4) = 12: failed by 3; a save takes no
+    # Wounded penalty ("a penalty to all challenge rolls and attack rolls")
+    out = rest("hiatus", resting(weakened), dice=(15,))
+    assert "d20 15 − 3 = 12 vs DC 15: failure (failed by 3)" in texts(out)[1]
     # the same roll as /check's Constitution save of the same hero
     request = CheckRequest(
         kind="save", who=resting(weakened), dc=15, options={}, campaign={}, settings=SYSTEM.default_options()
     )
-    check = SYSTEM.roll_check(request, Chance(3, (), (16,)))
-    assert "d20 16 − 3 − 1 wounds/exhaustion = 12 vs DC 15: failure" in english(check.lines[0])
+    check = SYSTEM.roll_check(request, Chance(3, (), (15,)))
+    assert "d20 15 − 3 = 12 vs DC 15: failure" in english(check.lines[0])
 
 
 def test_exhaustion_six_or_no_wounds_and_no_stamina_set_between_fights_is_death_and_dead_no_brings_back():
@@ -306,11 +307,11 @@ def test_the_wound_recovery_tables_edges_fail_by_4_fail_by_5_and_a_1_whatever_th
     """Seed 000, Wound Recovery: "Fail by 4 or less. You do not recover a Wound and suffer no additional adverse
     effects." / "Fail by 5 or more. … permanently reduce a random attribute score by 1." / "Roll a 1 You suffer
     an additional Wound"."""
-    by_four = rest("hiatus", resting({"wounds": 2}), dice=(11,))  # 11 + 1 − 1 = 11: failed by 4
+    by_four = rest("hiatus", resting({"wounds": 2}), dice=(10,))  # 10 + 1 = 11: failed by 4
     assert by_four.characters[0].lasting == {"wounds": 2, "hiatuses": 0}
-    by_five = rest("hiatus", resting({"wounds": 2}), dice=(10, 6))  # 10 + 1 − 1 = 10: failed by 5; d6 6
+    by_five = rest("hiatus", resting({"wounds": 2}), dice=(9, 6))  # 9 + 1 = 10: failed by 5; d6 6
     assert by_five.characters[0].lasting["attribute_losses"] == ["Charisma"]
-    strong = SHEET | {"con": "16"}  # a 1 + 16 − 1 = 16 would pass the DC: the table's row is still "Roll a 1"
+    strong = SHEET | {"con": "16"}  # a 1 + 16 = 17 would pass the DC: the table's row is still "Roll a 1"
     one = rest("hiatus", resting({"wounds": 2}, sheet=strong), dice=(1,))
     assert one.characters[0].lasting["wounds"] == 1
 

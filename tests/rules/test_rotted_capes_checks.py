@@ -87,6 +87,13 @@ def test_the_wounded_and_exhaustion_penalties_come_from_the_lasting_state_and_do
     assert lines(both) == ["Nova DEX challenge: d20 13 + 2 − 3 wounds/exhaustion = 12 vs DC 15: failure"]
 
 
+def test_a_saving_throw_takes_no_wounded_or_exhaustion_penalty():
+    # The penalties fall on "challenge rolls and attack rolls"; "the penalty also applies to the Hero's saves"
+    # only in the optional Brutal Continuity.
+    outcome = rolled(request(kind="save", lasting={"wounds": 2, "exhaustion": 3}), 14)
+    assert lines(outcome) == ["Nova CON save: d20 14 + 1 = 15 vs DC 15: success"]
+
+
 def test_carried_conditions_count_as_in_a_fight():
     # Weakened “Mild = –1” to its ability; Frightened: “Disadvantage on checks”
     lasting = {"conditions": [{"name": "Weakened", "tags": ["Dexterity", "Mild"]}, {"name": "Frightened"}]}

@@ -197,16 +197,26 @@ def test_an_unconscious_target_in_the_same_area_takes_a_critical_and_massive_two
 
 
 def test_the_wounded_penalty_and_exhaustion_do_not_add_up():
-    # "these penalties do not stack with Exhaustion": the larger applies, to attacks and saves alike
+    # "these penalties do not stack with Exhaustion": the larger applies
     enc = run(brute_target(), "damage", target="Nova", amount="0", options="wounds=2")
     enc = run(enc, "condition_add", target="Nova", condition="Exhaustion 1")
     out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="10")
     assert "d20 10 + 5 − 2 wounds/exhaustion = 13" in said(out)[0]
-    out = cmd(enc, "save", ALICE, kind="con", dc=10, dice="10")
-    assert "d20 10 + 0 − 2 wounds/exhaustion = 8 vs DC 10: failure" in said(out)[0]
     enc = run(enc, "condition_add", target="Nova", condition="Exhaustion 2")
     out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="10")
     assert "d20 10 + 5 − 3 wounds/exhaustion = 12" in said(out)[0]
+
+
+def test_the_wounded_and_exhaustion_penalties_fall_on_attacks_and_challenges_not_on_saves():
+    # Wounded: "a penalty to all challenge rolls and attack rolls"; Exhaustion: "applies to all challenge and
+    # attack roles"; only the optional Brutal Continuity says "the penalty also applies to the Hero's saves"
+    enc = run(brute_target(), "damage", target="Nova", amount="0", options="wounds=2")
+    enc = run(enc, "condition_add", target="Nova", condition="Exhaustion 1")
+    out = cmd(enc, "save", ALICE, kind="con", dc=10, dice="10")
+    assert "Nova CON save: d20 10 + 0 = 10 vs DC 10: success" in said(out)[0]
+    enc = run(enc, "condition_add", target="Nova", condition="Ongoing Damage", options="damage=1 type=fire dc=12")
+    out = end_turn(enc, ALICE, dice=(12,))
+    assert "Nova saves against Ongoing Damage: d20 12 + 0 = 12 vs DC 12: success — it ends." in said(out)
 
 
 # --- advantage and disadvantage ----------------------------------------------------------------

@@ -322,10 +322,11 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], Text, int, bool
         return state, seq(took, _also(notes), "."), 0, False
     state["hiatuses"] = 0
     medic = name.casefold() in picks["medic"]
-    # rolled as any Constitution save: the carried conditions (Weakened, Disadvantage) and the Wounded or
-    # Exhaustion penalty, Exhaustion as this Hiatus has just lowered it
+    # rolled as any Constitution save: the carried conditions (Weakened, Disadvantage), and no Wounded or
+    # Exhaustion penalty, which falls on challenges and attacks
     hero = standing(r.but(lasting=state), settings)
-    d20 = d20_roll(hero, "con", chance, ["medic"] if medic else [], rule=str(settings.get("advantage", "cancel")))
+    rule = str(settings.get("advantage", "cancel"))
+    d20 = d20_roll(hero, "con", chance, ["medic"] if medic else [], rule=rule, save=True)
     total = d20.total
     hiatuses = say_plural("{n} Hiatus", "{n} Hiatuses", taken, n=taken)
     roll: Text = say(

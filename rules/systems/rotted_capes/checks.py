@@ -91,7 +91,7 @@ def _rolled(request: CheckRequest, c: RCCombatant, chance: Chance) -> Text:
     ability, adv, dis, bonus = _options(request)
     dc = _dc(request)
     rule = str(request.settings.get("advantage", "cancel"))
-    _, result = d20_check(c, ability, dc, chance, adv, dis, rule=rule, bonus=bonus)
+    _, result = d20_check(c, ability, dc, chance, adv, dis, rule=rule, save=request.kind == "save", bonus=bonus)
     kind = mark(ability.upper())
     if request.kind == "save":
         return say("{who} {kind} save: {result}", who=c.name, kind=kind, result=result)

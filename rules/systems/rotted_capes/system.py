@@ -46,7 +46,7 @@ SUMMARY = """Stats: dex con init saves (wis:2 str:1) avoidance fortitude willpow
 **Plot Points**: /plotpoint show, spend use:reroll|aid|narrative (a failed Wound Recovery roll: /campaign rest kind:hiatus options:plot_point=…); GM: award target:X [amount], pool (spends the pool's points), issue (every hero back to the starting points); buttons offer disadvantage and escape from death.
 **Modes** (GM /act action:): horde target:Zombie, unleash target:X, "second wind", "danger zone" (middle end), "end scene".
 **Defaults**: adv+dis = one d20 (advantage=count nets); Stamina Defense = Fortitude; damage with no type = kinetic; massive: after DR, before temp Stamina; Ongoing Damage at turn start, DC 10 CON save at turn end; 1 Plot Point per Issue, pool emptied by a new Issue (empty_pool_at_new_issue=false keeps); Danger Zone mid-order/after last.
-**Checks** /check character:X kind:challenge dc:15 options:dex, or kind:save dc:15 (CON unless named): d20 + the ability's modifier (dex, con; others from `saves`) − Wounded/Exhaustion, with carried conditions; options adv dis bonus=N (a Skill Set's Rank Bonus, antibiotics +5). A hero with a Plot Point gets a reroll button; the point goes to the pool. The GM picks the ability, Skill Set and DC.
+**Checks** /check character:X kind:challenge dc:15 options:dex, or kind:save dc:15 (CON unless named): d20 + the ability's modifier (dex, con; others from `saves`), with carried conditions; a challenge (not a save) − Wounded/Exhaustion; options adv dis bonus=N (a Skill Set's Rank Bonus, antibiotics +5). A hero with a Plot Point gets a reroll button; the point goes to the pool. The GM picks the ability, Skill Set and DC.
 **GM's call** (README): positions, terrain, knockback, vehicles → adv/dis, /encounter note."""
 
 
