@@ -25,6 +25,9 @@ MAX_FACES = 1_000_000
 MAX_TOTAL = 10**12
 MAX_LENGTH = 200
 MAX_DEPTH = 20
+# A phone keyboard capitalises what starts a line: `1D6` and `D20` are the dice `1d6` and `d20` (a D after a
+# letter, or before anything but a die's size, is no dice operator and stays as typed).
+_CAPITAL_D = re.compile(r"(?<![^\d\s+\-*/(,])D(?=[\d%])")
 # Rerolls and explosions add dice after the bounds check; this caps them too.
 MAX_ROLLED = 1_000
 WHOLE_NUMBER = re.compile(r"[+-]?\d+")  # a die entered by hand
@@ -67,7 +70,7 @@ class RollResult:
 
 def check_expression(expr: str):
     """Parse and bound-check an expression without rolling it."""
-    expr = (expr or "").strip()
+    expr = _CAPITAL_D.sub("d", (expr or "").strip())
     if not expr:
         raise DiceError(say("The dice expression is empty."))
     if len(expr) > MAX_LENGTH:

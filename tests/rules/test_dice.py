@@ -176,3 +176,15 @@ def test_an_entered_die_is_digits_only_so_a_typo_is_never_read_as_a_result(typed
 
 def test_an_entered_die_may_carry_a_sign():
     assert parse_entered("+5 -3 ٣") == (5, -3, 3)
+
+
+@pytest.mark.parametrize(
+    ("expr", "total"), [("1D6+2", 6), ("D20", 4), ("2D6kh1", 4), ("(1D6, 2)kh1", 4), ("1d6+D4", 8), ("d%", 4)]
+)
+def test_a_capital_d_as_a_phone_keyboard_types_it_is_the_dice_operator(expr, total):
+    assert evaluate(expr, fixed([4, 4])).total == total
+
+
+def test_a_capital_d_that_is_no_dice_operator_is_still_refused():
+    with pytest.raises(DiceError, match="not a dice expression"):
+        evaluate("1DD6", fixed([4]))
