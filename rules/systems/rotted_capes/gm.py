@@ -149,17 +149,7 @@ def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
     if ok and held is not None:
         enc = enc.update(c.id, conditions=tuple(x for x in enc.get(c.id).conditions if x != held))
         events.append(Event(kind="info", text=say("{who} shakes off {condition}.", who=c.name, condition=held.label())))
-    last = LastRoll(
-        kind="save",
-        roller=c.id,
-        turn_no=enc.turn_no,
-        spec=spec,
-        d20=0,
-        before=before,
-        turns_before=turns_before,
-        after=enc.combatants,
-    )
-    return enc.but(last_roll=last), events
+    return _saved_last(enc, c.id, spec, before, turns_before), events
 
 
 def _held(c, spec):
@@ -298,17 +288,7 @@ def interrupt_save(enc: RCEncounter, cid: str, dc: int, later: tuple[int, ...], 
             )
         ]
     spec = {"who": cid, "kind": "con", "dc": dc, "interrupt": True, "later": list(later)}
-    last = LastRoll(
-        kind="save",
-        roller=cid,
-        turn_no=enc.turn_no,
-        spec=spec,
-        d20=0,
-        before=before,
-        turns_before=turns_before,
-        after=enc.combatants,
-    )
-    enc = enc.but(last_roll=last)
+    enc = _saved_last(enc, cid, spec, before, turns_before)
     if ok and later:
         enc, asked = dmg.interrupt_pending(enc, cid, later[0], later[1:])
         events.append(asked)
@@ -491,3 +471,18 @@ def _listed(c: Condition, enc, bearer: RCCombatant) -> Text:
 
 def list_conditions(enc: RCEncounter, action, chance):
     return enc, [Event(kind="info", text=conditions_text(enc, action.target))]
+
+
+def _saved_last(enc: RCEncounter, cid: str, spec: dict, before, turns_before) -> RCEncounter:
+    """The save just made is the last roll, which a Plot Point may reroll from where it began (`before`)."""
+    last = LastRoll(
+        kind="save",
+        roller=cid,
+        turn_no=enc.turn_no,
+        spec=spec,
+        d20=0,
+        before=before,
+        turns_before=turns_before,
+        after=enc.combatants,
+    )
+    return enc.but(last_roll=last)
