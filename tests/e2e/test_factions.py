@@ -185,7 +185,11 @@ async def test_help_lets_a_gm_run_the_fight_in_one_message(standin, bot):
         "Morale",
         "/choose",
         "weapons=",
-        "Defaults",
+        "**Defaults**",
+        "grit_back_after_fight",
+        "health_back_after_rest",
+        "impaired damage d4, enhanced d12",
+        "options:direct` skips armour and grit",
         "**Checks**",
         "kind:chase",
     ):

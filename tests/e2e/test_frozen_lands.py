@@ -156,6 +156,7 @@ async def test_help_for_frozen_lands_fits_one_message(standin, bot):
         "any_failure_critical",
         "/check character:Astrid kind:perception",
         "kind:disengage",
+        "broken (cannot act until healed)",
     ):
         assert needed in text, needed
 

@@ -221,6 +221,10 @@ async def test_help_fits_one_message_and_lets_a_gm_run_the_fight(standin, bot):
         "/check character:Tony kind:endurance dc:5",
         "against:Mira",
         "kind:skill",
+        "52 cards, no jokers, A 14, reshuffled when empty",
+        "(at least one)",
+        "dying cannot",
+        "kind:five_minutes` restores STUN and mana",
     ):
         assert needed in text, needed
 

@@ -60,8 +60,9 @@ class FactionsSystem(System):
         '**Dice by hand**: `/attack dice:"<WIT save> <damage>"`; `/choose option:Dodge dice:2` for reactions.\n'
         "**Morale** after a round halving a group or a loner's health: WIT saves; "
         "failures Surrender or Flee.\n"
-        "Defaults: natural 20 fails (`nat20_fails`); `critical_str_save` off; "
-        "unanswered: no reaction, surrender.\n"
+        "**Defaults**: natural 20 fails (`nat20_fails`); `critical_str_save` off; grit back when a fight ends "
+        "(`grit_back_after_fight`), health after `/campaign rest` (`health_back_after_rest`); impaired damage d4, "
+        "enhanced d12; `/damage options:direct` skips armour and grit; unanswered: no reaction, surrender.\n"
         "**Checks** (a stored character, in a fight or between fights): `/check character:X kind:str` (or `agi`, "
         "`wit`) rolls d20 at or under the attribute, no DC; `kind:chase` (AGI: a pass escapes, a failure is "
         "reached), `kind:morale` (WIT: a failure surrenders or retreats; fearless: immune). "

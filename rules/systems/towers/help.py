@@ -5,7 +5,7 @@ starts one), so every section stays far below an embed's limit.
 """
 
 HELP = (
-    "A flip keeps the highest card; flip±X = X more/fewer cards, shift±X adds to it. "
+    "A flip keeps the highest card; flip±X = X more/fewer cards (at least one), shift±X adds to it. "
     "Real cards: `cards:\"KH 4C\"` (actor's, then NPC defenders').\n"
     "**Sheet** `init=2 ss=2 hs=3 pa=4 pd=3 id sa px er ir endurance stun lethal size mana immune susceptible "
     "weapons='Rifle: 7 r12; Knife: 2+px +1pa; Bolt: 6 sa arcane fire r10'`; "
@@ -25,7 +25,8 @@ HELP = (
     '**GM** `/damage amount:"20 ft"`, `amount:8 damage_type:"arcane cold" options:"lethal=1 flips=2"`, '
     '`/heal options:lethal|temp`, `/condition add duration:"2 rounds" options:ongoing=2`, '
     '`/save kind:endurance dc:5` (Attack 5; `cards:"…"`: its cards, then yours).\n'
-    "**Defaults** players flip their defence; disabled may act; flat-footed PD −SS. "
+    "**Defaults** 52 cards, no jokers, A 14, reshuffled when empty; players flip their defence; disabled may act, "
+    "dying cannot; flat-footed PD −SS; `/campaign rest kind:five_minutes` restores STUN and mana. "
     '`/campaign setup settings:"defender_flips=auto surprise_phases=10 '
     'mana_per_zero_phase=1 disabled_can_act=false"`\n'
     "**Checks** `/check character:Tony kind:endurance dc:5` flips the stat's cards against an effect's Attack 5 "
