@@ -11,6 +11,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from bot import catalog
+from rules import registry
 from rules.systems.frozen_lands import weapons
 
 
@@ -32,6 +33,14 @@ def test_the_template_holds_plural_forms_and_command_texts():
         ids = {message.id for message in read_po(file)}
     assert "The turn order in this channel" in ids  # a command description (cogs/initiative.py)
     assert ("{who} joins the encounter.", "{who} join the encounter.") in ids
+
+
+def test_each_systems_help_is_in_the_template():
+    """`/help`'s section for a system is looked up whole in the readers' language, so it is a template too."""
+    with catalog.TEMPLATE.open("rb") as file:
+        ids = {message.id for message in read_po(file)}
+    missing = [key for key in registry.MODULES if registry.get(key).help_text() not in ids]
+    assert missing == []
 
 
 def test_every_word_of_the_frozen_lands_weapon_tables_is_in_the_template():

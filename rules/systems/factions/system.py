@@ -40,7 +40,7 @@ from .sheet import FactionsSheet, parse_weapons
 class FactionsSystem(System):
     key = "factions"
     name = N_("Factions")
-    summary = (
+    summary = N_(
         "Factions alternate moves, no initiative roll. Sides: `players`, `gm` or a `side:`.\n"
         "**Stats**: `str agi wit` (d20 roll-under, 10), `health` (8), `grit` (0), `armour` 0–3, `size` "
         'tiny…massive, `fearless`, `concealed`, `weapons="sword:d6, bow:d6:8, bomb:d6:2:blast, maul:d10:great"`.\n'

@@ -19,7 +19,7 @@ from .tables import DISABLED_SECONDS, TURN_SECONDS
 
 # The whole /help text: with the shared part above it, it must stay within
 # one 2,000-character Discord message.
-SUMMARY = """\
+SUMMARY = N_("""\
 Stats: reflex dex strength endurance spirit scale defence fortitude will_bonus weapon_skill ranged_skill magic_skill block dodge (empty: reflex) parry (empty: weapon_skill), weapons="sword:1d8;crossbow:1d10:15".
 Initiative d6+Reflex+Dex, ties reroll. `/initiative delay` on an untouched turn, again later to interrupt.
 **Seconds**: `/act action:` move 1, run 3, draw 1, grab 2, aim 2, crouch/prone 1, stand 1 (4 from prone), cast 4, reload 4, talk 0, mount (2 s a turn), `spend options:"seconds=3 what='…'"`. Overruns carry into the next turn; 0 s left ends the turn. `cast options:"spell=Fireball delay=11"` pings the GM when it goes off.
@@ -29,7 +29,7 @@ Initiative d6+Reflex+Dex, ties reroll. `/initiative delay` on an untouched turn,
 Rounds open with dying checks (d10 10 stabilises, else Endurance vs DC 4 rising) and Broken ones (Spirit vs DC 10 falling).
 Defaults: meeting the number succeeds; melee adds Strength+3×scale; a spell's delay starts after its casting; the surprised are flat-footed until their turn.
 **Checks**: `/check character:X kind:reflex|dex|strength|endurance|spirit|fortitude|will dc:4`; `kind:will|initiative against:Y` (ties reroll; `options:veto`: a lost veto costs a morale penalty); `kind:skill options:"skill=medicine bonus=2"`.
-**GM's call** (README): positions, mount speed (`damage:"1d8+3"`), possession → `/encounter note`."""
+**GM's call** (README): positions, mount speed (`damage:"1d8+3"`), possession → `/encounter note`.""")
 
 
 class FightinWords(System):

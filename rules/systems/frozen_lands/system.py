@@ -37,7 +37,7 @@ from .economy import action_word, fresh_turn, refresh_round, taking_delayed
 from .model import FrozenCombatant, FrozenEncounter, Sheet
 
 # /help shows this after the general lines, one section per **Title** line.
-SUMMARY = """d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:"6 4 1"` (pool, then stress dice).
+SUMMARY = N_("""d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:"6 4 1"` (pool, then stress dice).
 **Sheets** `stats:"body=3 agility=3 mind=2 awareness=3 soul=2 melee=2 mobility=2 armour=1 weapon=Shortsword"`, marksmanship… `ranged= offhand= shield=true class_stamina=4 stress= talents=attack`. Enemies: `stats:"initiative=4 damage=3 defense=1 stamina=6"`.
 **Initiative** players roll 1d6 on joining; `/initiative next` rolls players+1 d6: enemies first only if it beats every player. Tied players pick by buttons.
 **Turn** 3 actions a round, each once a turn: `/attack target:` (melee: same zone; `options:"shoot long"`; close…distant, large, small, dim, dark), `/act action:aim|reload|move|stand|other` (`options:"to=Hall"`: 1 Mobility success per close enemy).
@@ -46,7 +46,7 @@ SUMMARY = """d6 pools, each 6 a success; ±N adds/removes dice. Own dice: `dice:
 **Health** 0 Stamina: broken (cannot act until healed); each later hit 1 Wound: `/condition add condition:injury tags:"broken arm"`. Stress over SOUL adds stress dice: 6 = +1 WP; 1 = Exhaustion (BODY/AGILITY), Dazed (MIND/AWARENESS) or Fear (SOUL) if the 1s exceed its level, else +1 Stress; past 3: broken (`any_failure_critical`: any non-6).
 **GM** `/damage amount:2 damage_type:stress`, `/heal amount:3 options:"rest wounds=1"`, `/act action:zone options:"name=Hall cluttered dim"`.
 **Checks** `/check character:Astrid kind:perception dc:2` (dc: successes needed, 1 if left out) rolls a skill's or attribute's dice and the stress dice of the Stress carried, as in a fight; the WP, Stress, condition or Wound it gives is kept (`/campaign undo` takes it back). `kind:disengage dc:2`: a Mobility success per close enemy, failure +1 Stress. `kind:out_of_turn`: AWARENESS, failure +1 Stress. `options:"modifier=-1 dim"` (dim: Perception −2). No push or reroll.
-**GM's call** (README): talents → `/encounter note`."""
+**GM's call** (README): talents → `/encounter note`.""")
 
 
 class FrozenLands(System[FrozenCombatant]):

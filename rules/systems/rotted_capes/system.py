@@ -38,7 +38,7 @@ from .rolls import masked_bonus, mode_for, reasons, roll_d20, signed
 
 # /help shows this after the general text, a section per **Title** line picked from a menu:
 # short lines, every word earning its place (the README has the long version).
-SUMMARY = """Stats: dex con init saves (wis:2 str:1) avoidance fortitude willpower stamina wounds stamina_defense dr (fire:10) rank attack damage damage_type pace zombie zombie_level brute plot_points companion_of (whose turn a pet acts in).
+SUMMARY = N_("""Stats: dex con init saves (wis:2 str:1) avoidance fortitude willpower stamina wounds stamina_defense dr (fire:10) rank attack damage damage_type pace zombie zombie_level brute plot_points companion_of (whose turn a pet acts in).
 **Initiative** d20+dex+init; ties: heroes first (/act action:swap), tied threats share a turn.
 **Turn**: Pace, Action, Bonus Action, 1 Reaction (off-turn attack; none on a mover who disengaged). /act action: dodge, dash, disengage, assist target:X, hide, ready, demanding, move, stand, prone; options: hide dc=N, ready trigger="…" (then trigger, then its /attack on that Reaction), demanding what="X" interruptible, move areas=N.
 **/attack** target:X [modifier damage damage_type defense:fortitude|willpower] options: adv dis ranged cover same_area beyond_range in_melee unseen unaware dark squeezed shadowy ap area bonus reaction free unleashed split=N. Nat 20: critical, +1 Wound; damage after DR > Fortitude: massive, +1 Wound; zombies take only these. Dice by hand: d20(s), then damage.
@@ -47,7 +47,7 @@ SUMMARY = """Stats: dex con init saves (wis:2 str:1) avoidance fortitude willpow
 **Modes** (GM /act action:): horde target:Zombie, unleash target:X, "second wind", "danger zone" (middle end), "end scene".
 **Defaults**: adv+dis = one d20 (advantage=count nets); Stamina Defense = Fortitude; damage with no type = kinetic; massive: after DR, before temp Stamina; Ongoing Damage at turn start, DC 10 CON save at turn end; 1 Plot Point per Issue, pool emptied by a new Issue (empty_pool_at_new_issue=false keeps); Danger Zone mid-order/after last.
 **Checks** /check character:X kind:challenge dc:15 options:dex, or kind:save dc:15 (CON unless named): d20 + the ability's modifier (dex, con; others from `saves`), with carried conditions; a challenge (not a save) − Wounded/Exhaustion; options adv dis bonus=N (a Skill Set's Rank Bonus, antibiotics +5). A hero with a Plot Point gets a reroll button; the point goes to the pool. The GM picks the ability, Skill Set and DC.
-**GM's call** (README): positions, terrain, knockback, vehicles → adv/dis, /encounter note."""
+**GM's call** (README): positions, terrain, knockback, vehicles → adv/dis, /encounter note.""")
 
 
 class RottedCapes(System[RCCombatant]):

@@ -4,7 +4,9 @@
 starts one), so every section stays far below an embed's limit.
 """
 
-HELP = (
+from rules.said import N_
+
+HELP = N_(
     "A flip keeps the highest card; flip±X = X more/fewer cards (at least one), shift±X adds to it. "
     "Real cards: `cards:\"KH 4C\"` (actor's, then NPC defenders').\n"
     "**Sheet** `init=2 ss=2 hs=3 pa=4 pd=3 id sa px er ir endurance stun lethal size mana immune susceptible "
