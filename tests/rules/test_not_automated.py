@@ -57,3 +57,10 @@ def test_the_towers_and_factions_lists_name_the_rules_the_table_found():
     text = section("factions")
     for rule in ("Positions within a zone", "stunts", "Vehicles"):
         assert rule in text
+
+
+@pytest.mark.parametrize("key", list(SECTIONS))
+def test_help_names_every_campaign_setting(key):
+    """A default where the seed is silent is "always changeable per campaign, always stated in /help"."""
+    system = registry.get(key)
+    assert [name for name in system.options if name not in system.help_text()] == []
