@@ -64,6 +64,14 @@ async def test_setup_refuses_settings_the_system_does_not_have_or_cannot_hold(ca
         ("rotted-capes", "starting_plot_points=101", "`starting_plot_points` must be a whole number from 0 to 100."),
         ("rotted-capes", "ongoing_dc=0", "`ongoing_dc` must be a whole number from 1 to 60."),
         ("rotted-capes", "ongoing_dc=61", "`ongoing_dc` must be a whole number from 1 to 60."),
+        # where the seed gives two readings, a setting stays between them
+        (
+            "fightin-words",
+            "stand_from_prone_seconds=6",
+            "`stand_from_prone_seconds` must be a whole number from 2 to 4.",
+        ),
+        ("fightin-words", "first_dying_dc=3", "`first_dying_dc` must be a whole number from 4 to 6."),
+        ("fightin-words", "dying_at_toughness=maybe", "`dying_at_toughness` is yes or no."),
     ],
 )
 async def test_setup_holds_a_setting_to_its_choices_and_range(

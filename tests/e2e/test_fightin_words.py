@@ -231,6 +231,8 @@ async def test_help_fits_one_message_and_names_what_a_gm_needs(standin, bot):
         "/check character:",
         "options:veto",
         "kind:skill",
+        "stand_from_prone_seconds",
+        "first_dying_dc",
     ):
         assert needed in text, needed
 

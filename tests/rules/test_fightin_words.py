@@ -27,8 +27,8 @@ PLAYER = Actor(user_id=PLAYER_ID)
 class Fight:
     """An encounter driven only through rules.engine.apply."""
 
-    def __init__(self) -> None:
-        self.enc = SYSTEM.new_encounter(gm_id=1, rng_state=7)
+    def __init__(self, settings=None) -> None:
+        self.enc = SYSTEM.new_encounter(gm_id=1, rng_state=7, options=settings)
         self.events = ()
 
     def do(self, action):
@@ -79,9 +79,9 @@ class Fight:
         return "\n".join(e.text for e in self.events)
 
 
-def duel(**mauve):
-    """Mauve (player, Reflex 3 so she goes first) against a Goblin."""
-    fight = Fight()
+def duel(settings=None, **mauve):
+    """Mauve (player, Reflex 3 so she goes first) against a Goblin; `settings`: the campaign's."""
+    fight = Fight(settings)
     sheet = {"reflex": 3, "weapon_skill": 3, "weapons": "arming sword:1d8"} | mauve
     fight.add("Mauve", 4, player=True, **sheet)
     fight.add("Goblin", 1, parry=1, block=2)
@@ -1060,3 +1060,54 @@ def test_a_stat_given_twice_is_refused_naming_it(stats):
     with pytest.raises(InvalidInput, match=f"Stat `{key}` is given twice: keep one of them."):
         SYSTEM.parse_sheet(stats)
     assert SYSTEM.parse_sheet("reflex=3 dex=4")["reflex"] == 3
+
+
+# --- the campaign settings where the seed contradicts itself ------------------------
+
+
+@pytest.mark.parametrize("settings, cost", [(None, 4), ({"stand_from_prone_seconds": 2}, 2)])
+def test_standing_from_prone_takes_the_time_table_s_4_seconds_or_the_prose_s_2(settings, cost):
+    fight = duel(settings)
+    fight.act("prone")
+    fight.act("stand")
+    assert f"stands up from prone ({cost} s): {5 - cost} s left." in fight.text()
+
+
+@pytest.mark.parametrize("settings, left", [(None, 4), ({"aim_seconds": 1}, 5)])
+def test_aiming_takes_2_seconds_or_the_time_table_s_other_1(settings, left):
+    fight = duel(settings, ranged_skill=1, weapons="heavy crossbow:1d10:15")
+    fight.act("aim")
+    assert fight.left("Mauve") == left and fight.f("Mauve").aimed
+
+
+@pytest.mark.parametrize("settings, dc", [(None, 4), ({"first_dying_dc": 6}, 6)])
+def test_the_first_dying_check_is_dc_4_or_the_conditions_list_s_dc_6(settings, dc):
+    fight = duel(settings)
+    fight.command("attack", target="Goblin", dice="6 8")
+    fight.choose("No defence")
+    assert f"Goblin is Dying: unconscious, an Endurance check each round (DC {dc}, −1 per wound)." in fight.text()
+    fight.next(3, 1)  # round 2: d10 3, Endurance d6 1 + 3 − 1 = 3 fails
+    assert f"Endurance d6 1 + 3 − 1 wound = 3 vs DC {dc}: fails → DC {dc + 1}." in fight.text()
+    fight.command("condition_remove", target="Goblin", condition="dying")
+    fight.command("condition_add", target="Goblin", condition="dying")
+    assert fight.f("Goblin").dying_dc == dc and f"Goblin is Dying (DC {dc})." in fight.text()
+
+
+@pytest.mark.parametrize("settings, dying", [(None, True), ({"dying_at_toughness": False}, False)])
+def test_damage_equal_to_toughness_starts_dying_unless_only_more_than_toughness_does(settings, dying):
+    fight = duel(settings)
+    fight.command("attack", target="Goblin", dice="6 6")  # 6 + 3 = 9 against Toughness 9/3
+    fight.choose("No defence")
+    goblin = fight.f("Goblin")
+    assert goblin.wounds == 1 and goblin.dying == dying
+
+
+@pytest.mark.parametrize(
+    "settings, verdict, wounds",
+    [(None, "≤ Minimum: no wound", 0), ({"called_shot_meets_minimum": True}, "≥ Minimum: wound", 1)],
+)
+def test_a_called_shot_meeting_its_minimum_toughness_wounds_only_if_meeting_beats(settings, verdict, wounds):
+    fight = duel(settings, strength=0)
+    fight.command("attack", target="Goblin", options="called=arm", dice="6 2")  # 2 against the arm's 8/2
+    fight.choose("No defence")
+    assert f"2 vs Toughness 8/2 (arm): {verdict}" in fight.text() and fight.f("Goblin").wounds == wounds

@@ -35,8 +35,8 @@ def join(enc, lasting=None):
     return apply(enc, action).state
 
 
-def new():
-    return SYSTEM.new_encounter(gm_id=1, rng_state=7)
+def new(settings=None):
+    return SYSTEM.new_encounter(gm_id=1, rng_state=7, options=settings)
 
 
 def gm(enc, action):
@@ -207,6 +207,8 @@ def test_a_dying_characters_raised_dc_carries_into_the_next_fight_until_they_sto
     # dying anew, as the GM sets it: the DC starts again at 4
     again = SYSTEM.adjust(SYSTEM.parse_sheet(SHEET), stabilised, "dying", "yes")
     assert join(new(), lasting=again).find("Jack").dying_dc == 4
+    # … or at the campaign's first dying DC
+    assert join(new({"first_dying_dc": 6}), lasting=again).find("Jack").dying_dc == 6
 
 
 def test_a_character_carried_in_dying_checks_at_the_start_of_round_1():

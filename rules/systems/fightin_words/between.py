@@ -116,13 +116,14 @@ def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:
         morale_penalties=int(state.get("morale_penalties", 0)),
         dying=bool(state.get("dying", False)),
         stable=bool(state.get("stable", False)),
-        dying_dc=_dying_dc(state),
+        # a DC the failed checks did not raise is the campaign's first (on the fighter as it joins)
+        dying_dc=int(state.get(DYING_DC, f.dying_dc)) if state.get("dying") else f.dying_dc,
         conditions=kept + conditions,
     )
 
 
 def _dying_dc(state: dict[str, Any]) -> int:
-    """The DC a dying character's failed checks raised; a new dying starts again at 4."""
+    """The DC a dying character's failed checks raised; a new dying starts again at the first."""
     return int(state.get(DYING_DC, FIRST_DYING_DC)) if state.get("dying") else FIRST_DYING_DC
 
 

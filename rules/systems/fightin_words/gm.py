@@ -20,7 +20,7 @@ from . import morale, wounds
 from .attack import called_shots
 from .model import Fighter
 from .sheet import minimum_toughness, minimum_will, pair, toughness, will
-from .tables import FALL_DAMAGE, FALL_DAMAGE_ONTO, FIRST_DYING_DC, LOCATIONS, SURFACES, fall_bonus
+from .tables import FALL_DAMAGE, FALL_DAMAGE_ONTO, LOCATIONS, SURFACES, fall_bonus
 
 MORALE_KINDS = ("fear", "insanity", "rage", "morale")
 
@@ -261,8 +261,9 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
     if f.dead:
         raise InvalidInput(say("{who} is dead.", who=f.name))
     if name == "dying":
-        f = f.but(dying=True, stable=False, dying_dc=FIRST_DYING_DC)
-        return enc.with_combatant(f), [Event(kind="info", text=say("{who} is Dying (DC 4).", who=f.name))]
+        f = f.but(dying=True, stable=False, dying_dc=wounds.first_dying_dc(enc))
+        line = say("{who} is Dying (DC {dc}).", who=f.name, dc=f.dying_dc)
+        return enc.with_combatant(f), [Event(kind="info", text=line)]
     if name == "stable":
         return _stabilise(enc, f)
     if name in ("prone", "crouching"):

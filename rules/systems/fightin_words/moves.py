@@ -15,7 +15,7 @@ from rules.usertext import listed, mark, one_line, quoted, user_text
 
 from .model import DelayedEffect, Fighter
 from .sheet import can_act, has
-from .tables import ACTIONS, STAND_FROM_PRONE
+from .tables import ACTIONS, AIM, STAND_FROM_PRONE
 
 MOVING = ("move", "run", "stand", "crouch", "prone", "crawl")
 MAX_DELAY = 600
@@ -55,7 +55,7 @@ def act(system, enc, action: Act, chance: Chance):
     if name == "stand":
         if me.posture == "standing":
             raise InvalidInput(say("{who} is already standing.", who=me.name))
-        cost = STAND_FROM_PRONE if me.posture == "prone" else 1
+        cost = enc.options.get("stand_from_prone_seconds", STAND_FROM_PRONE) if me.posture == "prone" else 1
         verb = say("stands up from prone") if me.posture == "prone" else say("stands up from a crouch")
         changes["posture"] = "standing"
     elif name in ("crouch", "prone"):
@@ -64,6 +64,7 @@ def act(system, enc, action: Act, chance: Chance):
             raise InvalidInput(say("{who} is already {posture}.", who=me.name, posture=term(wanted)))
         changes["posture"] = wanted
     elif name == "aim":
+        cost = enc.options.get("aim_seconds", AIM)
         changes["aimed"] = True
     elif name in ("mount", "dismount"):
         changes["mounted"] = name == "mount"

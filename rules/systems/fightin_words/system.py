@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from rules.model import Event
 from rules.said import N_, joined, say, say_plural, term
-from rules.system import FormSection, System
+from rules.system import FormSection, Option, System
 from rules.text import Text
 from rules.turns.seconds import Seconds
 from rules.usertext import listed, user_text
@@ -15,10 +15,10 @@ from . import attack, between, checks, conditions, gm, initiative, morale, moves
 from .commands import COMMANDS
 from .model import Condition, FightEncounter, Fighter, Sheet
 from .sheet import HELPLESS, can_act, has, helpless, minimum_toughness, minimum_will, pair, toughness, will
-from .tables import DISABLED_SECONDS, TURN_SECONDS
+from .tables import AIM, DISABLED_SECONDS, FIRST_DYING_DC, STAND_FROM_PRONE, TURN_SECONDS
 
-# The whole /help text: with the shared part above it, it must stay within
-# one 2,000-character Discord message.
+# /help shows this after the general text, a section per **Title** line picked from a menu
+# (the lines after one belong to its section): short lines, the README has the long version.
 SUMMARY = N_("""\
 Stats: reflex dex strength endurance spirit scale defence fortitude will_bonus weapon_skill ranged_skill magic_skill block dodge (empty: reflex) parry (empty: weapon_skill), weapons="sword:1d8;crossbow:1d10:15".
 Initiative d6+Reflex+Dex, ties reroll. `/initiative delay` on an untouched turn, again later to interrupt.
@@ -27,7 +27,7 @@ Initiative d6+Reflex+Dex, ties reroll. `/initiative delay` on an untouched turn,
 **Defence**: the defender's player (GM for NPCs) picks Block/Dodge/Parry: d6+bonus vs 4+skill+Y per hit; own dice: `/choose option:Parry dice:"5 2"`. Damage > T−6 → wound; ≥ T → wound + Dying.
 **GM**: `/damage amount:2d6` (`amount:fall options:"height=20"`; `damage_type:fear|insanity|rage|morale`), `/heal`, `/save kind:will|medicine dc:5 options:"bonus=2"`, `/condition add|remove` dying (remove = stabilise), staggered, stunned, confused, disabled…
 Rounds open with dying checks (d10 10 stabilises, else Endurance vs DC 4 rising) and Broken ones (Spirit vs DC 10 falling).
-Defaults: meeting the number succeeds; melee adds Strength+3×scale; a spell's delay starts after its casting; the surprised are flat-footed until their turn.
+**Defaults**: meeting the number succeeds; melee adds Strength+3×scale; a spell's delay starts after its casting; the surprised are flat-footed until their turn; where the seed says both: `stand_from_prone_seconds=4` (or 2), `aim_seconds=2` (1), `first_dying_dc=4` (6), `dying_at_toughness=true` (false: only > T), `called_shot_meets_minimum=false` (true: a called shot meeting T−6 wounds).
 **Checks**: `/check character:X kind:reflex|dex|strength|endurance|spirit|fortitude|will dc:4`; `kind:will|initiative against:Y` (ties reroll; `options:veto`: a lost veto costs a morale penalty); `kind:skill options:"skill=medicine bonus=2"`.
 **GM's call** (README): positions, mount speed (`damage:"1d8+3"`), possession → `/encounter note`.""")
 
@@ -52,6 +52,33 @@ class FightinWords(System):
     )
     sides = ("heroes", "threats")
     player_side = "heroes"
+    # Where the seed gives two readings: the default, and the other within reach.
+    options = {
+        "stand_from_prone_seconds": Option(
+            default=STAND_FROM_PRONE,
+            low=2,
+            high=4,
+            help=N_("Seconds to stand up from prone: the time table's 4, the prose's 2."),
+        ),
+        "aim_seconds": Option(
+            default=AIM, low=1, high=2, help=N_("Seconds to aim a ranged weapon: 2, or the time table's other 1.")
+        ),
+        "first_dying_dc": Option(
+            default=FIRST_DYING_DC,
+            low=4,
+            high=6,
+            help=N_("A dying character's first Endurance check DC: 4 (Dying), or 6 (the list of conditions)."),
+        ),
+        "dying_at_toughness": Option(
+            default=True, help=N_("Damage equal to Toughness starts Dying (off: only damage that exceeds it).")
+        ),
+        "called_shot_meets_minimum": Option(
+            default=False,
+            help=N_(
+                "A called shot's damage equal to the spot's Minimum Toughness wounds (the chart's “meet or beat”)."
+            ),
+        ),
+    }
 
     def upgrade_sheet(self, sheet: dict[str, Any], version: int) -> dict[str, Any]:
         # Before version 2, Dodge and Parry were 0 unless given: 0 there is what now reads "unset"
@@ -75,6 +102,9 @@ class FightinWords(System):
         return attack.resume_defence(self, enc, pending, option, chance)
 
     # --- characters --------------------------------------------------------
+    def make_combatant(self, enc, action, cid, name):
+        return super().make_combatant(enc, action, cid, name).but(dying_dc=wounds.first_dying_dc(enc))
+
     def combatant_fields(self, sheet, action):
         fields = {"sheet": Sheet(**sheet)}
         if action.surprised:

@@ -3,7 +3,10 @@
 Every hit is compared on its own with the Toughness the target had before
 the attack (a combo's hits land at once and never add up): more than Minimum
 Toughness is a wound, Toughness or more is a wound and Dying. A character who
-is wounded while already dying dies.
+is wounded while already dying dies. The seed says both "exceeds" and "equal to
+or more than" Toughness, and a called shot's chart "meet or beat" where the rule
+says "more than" Minimum Toughness: the campaign settings `dying_at_toughness`
+and `called_shot_meets_minimum` pick.
 """
 
 from __future__ import annotations
@@ -88,6 +91,10 @@ def heal_spots(spots: Sequence[str], left: int) -> tuple[list[str], list[str]]:
     return healed, kept
 
 
+def first_dying_dc(enc) -> int:
+    return enc.options.get("first_dying_dc", FIRST_DYING_DC)
+
+
 def land(
     enc, cid: str, hits: list[Hit], chance: Chance, *, location: str | None = None, nonlethal: bool = False
 ) -> tuple[object, list[Event]]:
@@ -97,6 +104,10 @@ def land(
     full = toughness(target) + (spot.toughness if spot else 0)
     least = minimum_toughness(target) + (spot.toughness if spot else 0)
     where = seq(" (", term(location), ")") if location else Raw("")
+    # the least damage that reaches Toughness, and the most that stays within Minimum Toughness
+    reaching = full if enc.options.get("dying_at_toughness", True) else full + 1
+    meets_minimum = spot is not None and enc.options.get("called_shot_meets_minimum", False)
+    within = least - 1 if meets_minimum else least
     wounds, starts_dying = 0, False
     extra: list[Text] = []
     conditions = list(target.conditions)
@@ -104,7 +115,7 @@ def land(
     posture = target.posture
     parts: list[Text] = []
     for hit in hits:
-        if hit.amount >= full:
+        if hit.amount >= reaching:
             wounds += 1
             if spot is None or spot.full_dying:
                 starts_dying = True
@@ -126,12 +137,12 @@ def land(
                     verdict = seq(verdict, "; ", text, *(() if ok else (" → ", term(spot.full_check))))
                     if not ok and spot.full_check == "fall prone":
                         posture = "prone"
-        elif hit.amount > least:
+        elif hit.amount > within:
             if spot is None or spot.minimum_wound:
                 wounds += 1
-                verdict = say("> Minimum: wound")
+                verdict = say("≥ Minimum: wound") if meets_minimum else say("> Minimum: wound")
             else:
-                verdict = say("> Minimum")
+                verdict = say("≥ Minimum") if meets_minimum else say("> Minimum")
             if spot and spot.minimum:
                 verdict = seq(verdict, "; ", term(spot.minimum))
                 notes.append(f"{location}: {spot.minimum}")
@@ -141,7 +152,7 @@ def land(
                 if not ok and spot.minimum_check.startswith("be Staggered"):
                     conditions.append(timed(enc, cid, "staggered", 1))
         else:
-            verdict = say("≤ Minimum: no wound")
+            verdict = say("< Minimum: no wound") if meets_minimum else say("≤ Minimum: no wound")
         parts.append(
             say(
                 "{hit} vs Toughness {toughness}{where}: {verdict}",
@@ -170,9 +181,14 @@ def land(
             target = target.but(conditions=target.conditions + (Condition(name="unconscious"),))
         extra.append(say("{who} is knocked unconscious (nonlethal).", who=target.name))
     elif starts_dying and not target.dead:
-        target = target.but(dying=True, stable=False, dying_dc=FIRST_DYING_DC)
+        dc = first_dying_dc(enc)
+        target = target.but(dying=True, stable=False, dying_dc=dc)
         extra.append(
-            say("{who} is Dying: unconscious, an Endurance check each round (DC 4, −1 per wound).", who=target.name)
+            say(
+                "{who} is Dying: unconscious, an Endurance check each round (DC {dc}, −1 per wound).",
+                who=target.name,
+                dc=dc,
+            )
         )
     if wounds:
         # How many wounds this did is public (each hit's verdict says so); the total and Toughness are not.
