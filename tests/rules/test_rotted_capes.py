@@ -308,8 +308,10 @@ def test_an_unknown_attack_or_save_option_is_refused_and_names_the_known_ones():
     enc = duel()
     with pytest.raises(InvalidInput, match="Unknown option `avd` for /attack. Options: `adv`, `dis`"):
         cmd(enc, "attack", ALICE, target="Brute", damage="1", roll=3, options="avd")
-    with pytest.raises(InvalidInput, match="Unknown option `unleashed` for /save. Options: `adv`, `dis`, `auto`"):
-        cmd(enc, "save", GM, actor="Brute", kind="con", dc=15, roll=3, options="unleashed")
+    with pytest.raises(
+        InvalidInput, match="Unknown option `unleash` for /save. Options: `adv`, `dis`, `auto`, `unleashed`"
+    ):
+        cmd(enc, "save", GM, actor="Brute", kind="con", dc=15, roll=3, options="unleash")
     out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="3 15", options="adv ranged")
     assert "d20 adv (3, 15) 15" in texts(out)[0]
 

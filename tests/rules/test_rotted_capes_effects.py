@@ -655,6 +655,27 @@ def test_unleashed_gets_an_extra_turn_at_initiative_minus_ten_and_double_stamina
         )
 
 
+def test_the_unleashed_advantage_serves_a_save_or_defense_check_once_a_round_shared_with_attacks():
+    """ "Once per round, the villain may roll with Advantage on any attack, defense, or saving throw": one
+    advantage a round, on a /save (a defense check is a /save against Avoidance or Willpower) or an /attack."""
+    enc = villain()
+    out = cmd(enc, "save", GM, actor="Dr Rot", kind="con", dc=15, dice="3 17", options="unleashed")
+    assert "d20 adv (3, 17) 17" in texts(out)[0] and "[adv: Unleashed]" in texts(out)[0]
+    for name, more in (("save", dict(kind="avoidance", dc=15)), ("attack", dict(target="Nova", damage="1d4"))):
+        with pytest.raises(NotAllowed, match="already used this round's Unleashed advantage"):
+            cmd(out.state, name, GM, actor="Dr Rot", dice="3 17 2", options="unleashed", **more)
+    with pytest.raises(NotAllowed, match="Nova is not Unleashed"):
+        cmd(enc, "save", GM, actor="Nova", kind="con", dc=15, dice="3 17", options="unleashed")
+    attacked = run(enc, "attack", GM, target="Nova", dice="3 17 2", options="unleashed", damage="1d4")
+    with pytest.raises(NotAllowed, match="already used this round's Unleashed advantage"):
+        cmd(attacked, "save", GM, actor="Dr Rot", kind="willpower", dc=15, dice="3 17", options="unleashed")
+    enc = out.state
+    for _ in range(3):  # Dr Rot, Nova, the extra turn: round 2 gives it back
+        enc = end_turn(enc, GM).state
+    out = cmd(enc, "save", GM, actor="Dr Rot", kind="avoidance", dc=15, dice="3 17", options="unleashed")
+    assert "d20 adv (3, 17) 17" in texts(out)[0]
+
+
 def test_a_removed_unleashed_villain_takes_its_extra_turn_with_it():
     enc = end_turn(villain(), GM).state  # Nova's turn
     out = cmd(enc, "initiative_remove", combatant="Dr Rot")

@@ -75,12 +75,8 @@ def declare(system, enc: RCEncounter, action, chance) -> tuple[RCEncounter, list
     if unaware:
         adv.append(N_("target cannot see the attacker"))
     if flags.get("unleashed"):
-        if not attacker.unleashed:
-            raise NotAllowed(say("{who} is not Unleashed.", who=attacker.name))
-        if attacker.unleashed_adv_round == enc.round:
-            raise NotAllowed(say("{who} already used this round's Unleashed advantage.", who=attacker.name))
+        enc = modes.unleashed_advantage(enc, attacker)
         adv.append(N_("Unleashed"))
-        enc = enc.update(attacker.id, unleashed_adv_round=enc.round)
     split = flags.get("split")
     members = len(attacker.horde)
     if split is not None:

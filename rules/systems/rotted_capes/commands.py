@@ -73,7 +73,7 @@ COMMANDS = Commands(
             "split",
             "area",
         ),
-        "save": ("adv", "dis", "auto"),
+        "save": ("adv", "dis", "auto", "unleashed"),
         "damage": ("crit", "wounds", "ap", "ongoing"),
         "heal": ("temp", "wounds"),
         "condition_add": ("level", "dc", "damage", "type", "end", "source", "by", "save"),

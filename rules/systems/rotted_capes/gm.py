@@ -7,7 +7,7 @@ from ...common import refuse_another_condition
 from ...dice import check_expression
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
-from ...said import joined, say, say_plural, seq, term
+from ...said import N_, joined, say, say_plural, seq, term
 from ...secrets import secret
 from ...text import EMPTY, Text
 from ...usertext import listed, mark, one_line, user_text
@@ -120,11 +120,15 @@ def save(enc: RCEncounter, action, chance):
         ]
     if flags.get("auto"):
         return _unleashed_save(enc, c, kind, dc, condition)
+    adv = ["advantage"] if flags.get("adv") else []
+    if flags.get("unleashed"):
+        enc = modes.unleashed_advantage(enc, c)
+        adv.append(N_("Unleashed"))
     spec = {
         "who": c.id,
         "kind": kind,
         "dc": dc,
-        "adv": ["advantage"] if flags.get("adv") else [],
+        "adv": adv,
         "dis": ["disadvantage"] if flags.get("dis") else [],
         "condition": condition.name if condition else "",
         "tags": list(condition.tags) if condition else [],

@@ -228,6 +228,16 @@ def unleash(system, enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncount
     return enc, [Event(kind="info", text=seq("💥 ", text))] + events
 
 
+def unleashed_advantage(enc: RCEncounter, c: RCCombatant) -> RCEncounter:
+    """The villain's one advantage a round "on any attack, defense, or saving throw", spent: an /attack's or a
+    /save's (a defense check is a /save against Avoidance or Willpower)."""
+    if not c.unleashed:
+        raise NotAllowed(say("{who} is not Unleashed.", who=c.name))
+    if c.unleashed_adv_round == enc.round:
+        raise NotAllowed(say("{who} already used this round's Unleashed advantage.", who=c.name))
+    return enc.update(c.id, unleashed_adv_round=enc.round)
+
+
 def second_wind(enc: RCEncounter, c: RCCombatant, chance) -> tuple[RCEncounter, list[Event]]:
     """1d4 Wounds back, once per encounter, as the Action."""
     if not c.unleashed:
