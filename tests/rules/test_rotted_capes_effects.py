@@ -491,6 +491,67 @@ def test_reroll_damage_keeps_the_d20_and_undoes_the_old_damage():
     assert who(out.state, "Brute").stamina == 4
 
 
+def test_a_hide_roll_is_rerolled_and_its_action_spent_once():
+    # "Reroll: You may spend Plot Point rerolling any d20 check or damage roll": Hide is a Dexterity check
+    enc = plotted()
+    out = cmd(enc, "act", ALICE, action="hide", options="dc=12", dice="5")
+    assert texts(out) == ["Nova tries to hide: d20 5 + 0 = 5 vs 12: spotted"]
+    out = cmd(out.state, "plotpoint_spend", ALICE, use="reroll", dice="18")
+    assert texts(out) == [
+        "🎭 Nova spends a Plot Point to reroll the d20 (0 left; pool 1).",
+        "Nova tries to hide: d20 18 + 0 = 18 vs 12: hidden (advantage on attacks; attacking reveals them)",
+    ]
+    nova = who(out.state, "Nova")
+    assert nova.has("Hidden") and not nova.economy.action and nova.plot_points == 0
+    with pytest.raises(NotAllowed, match="only one per die roll"):
+        cmd(run(out.state, "plotpoint_award", target="Nova"), "plotpoint_spend", ALICE, use="reroll", dice="2")
+
+
+def test_the_gms_damage_roll_against_a_hero_is_rerolled_by_that_hero():
+    enc = plotted()
+    out = cmd(enc, "damage", target="Nova", amount="2d6", dice="6 5")
+    assert who(out.state, "Nova").stamina == 0
+    with pytest.raises(NotAllowed, match="give them a Plot Point"):
+        cmd(out.state, "plotpoint_spend", BOB, use="reroll", dice="1 1")
+    out = cmd(out.state, "plotpoint_spend", ALICE, use="reroll", dice="1 2")
+    assert texts(out)[0] == "🎭 Nova spends a Plot Point to reroll the damage roll (0 left; pool 1)."
+    assert "Nova takes kinetic damage: 2d6 (1, 2) = 3" in texts(out)[1]
+    assert who(out.state, "Nova").stamina == 7 and out.state.pool == 1
+    # a flat amount is no roll: nothing to reroll
+    enc = run(enc, "damage", target="Nova", amount="4")
+    with pytest.raises(InvalidInput, match="no roll to reroll"):
+        cmd(enc, "plotpoint_spend", ALICE, use="reroll damage", dice="1")
+
+
+def test_a_reroll_is_the_rollers_or_its_targets_an_ally_helps_by_aid():
+    # "Aid another: ... allowing them to spend that Plot Point as if it were theirs"
+    enc = plotted()
+    enc = run(enc, "attack", ALICE, target="Brute", damage="1d6", dice="2")
+    with pytest.raises(NotAllowed, match="Bolt"):
+        cmd(enc, "plotpoint_spend", BOB, use="reroll", dice="15 4")
+    enc = run(enc, "plotpoint_spend", BOB, use="aid", target="Nova")
+    out = cmd(enc, "plotpoint_spend", ALICE, use="reroll", dice="15 4")
+    assert texts(out)[0] == "🎭 Nova spends a Plot Point to reroll the d20 (1 left; pool 1)."
+
+
+def test_a_player_with_two_heroes_spends_the_one_the_roll_concerns():
+    enc = begin(join(join(join(SYSTEM_NEW(), "Stepaside", 15), "Nova", 12), "Brute", 5))
+    enc = run(enc, "damage", target="Nova", amount="1d6", dice="6")
+    out = cmd(enc, "plotpoint_spend", ALICE, use="reroll", dice="1")
+    assert texts(out)[0] == "🎭 Nova spends a Plot Point to reroll the damage roll (0 left; pool 1)."
+    assert who(out.state, "Stepaside").plot_points == 1
+
+
+def test_a_hero_rerolls_the_damage_an_attack_deals_them():
+    enc = end_turn(end_turn(plotted(), ALICE).state, BOB).state
+    asked = cmd(enc, "attack", GM, target="Nova", damage="1d6", dice="18 6").state
+    enc = apply(asked, Choose(by=ALICE, pending_id=asked.pending.id, option="No")).state
+    assert who(enc, "Nova").stamina == 4
+    out = cmd(enc, "plotpoint_spend", ALICE, use="reroll damage", dice="1")
+    assert "d20 18 + 4 = 22 vs Avoidance 12: hit; 1d6 (1) = 1 Stamina" in texts(out)[1]
+    assert who(out.state, "Nova").stamina == 9
+
+
 def test_aid_another_once_per_scene_and_narrative_uses():
     enc = plotted()
     enc = run(enc, "plotpoint_spend", ALICE, use="aid", target="Bolt")

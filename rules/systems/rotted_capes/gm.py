@@ -26,15 +26,32 @@ def damage(system, enc: RCEncounter, action, chance):
         raise InvalidInput(say("{who} cannot take damage.", who=target.name))
     damage_type = known_damage_type((action.damage_type or "kinetic").strip().lower())
     flags = action.flags
-    roll = chance.roll(action.amount)
-    wounds = flag_number(flags, "wounds", 0, 20) or 0
+    spec = {
+        "target": target.id,
+        "amount": action.amount,
+        "type": damage_type,
+        "crit": bool(flags.get("crit")),
+        "ap": bool(flags.get("ap")),
+        "ongoing": bool(flags.get("ongoing")),
+        "wounds": flag_number(flags, "wounds", 0, 20) or 0,
+    }
+    return resolve_damage(system, enc, spec, chance)
+
+
+def resolve_damage(system, enc: RCEncounter, spec: dict, chance):
+    """Roll and apply `/damage`. Dice rolled are the last roll, which a Plot Point may reroll ("any d20 check or
+    damage roll") from where it began; a plain number is no roll."""
+    before, turns_before = enc.combatants, enc.turns
+    target = enc.get(spec["target"])
+    damage_type = spec["type"]
+    roll = chance.roll(spec["amount"])
     harm = dmg.Harm(
         max(0, roll.total),
         damage_type,
-        critical=bool(flags.get("crit")),
-        armor_piercing=bool(flags.get("ap")),
-        ongoing=bool(flags.get("ongoing")),
-        wounds=wounds,
+        critical=spec["crit"],
+        armor_piercing=spec["ap"],
+        ongoing=spec["ongoing"],
+        wounds=spec["wounds"],
     )
     was_horde = bool(target.horde)
     enc, text, report = dmg.harm(enc, target.id, harm)
@@ -55,6 +72,19 @@ def damage(system, enc: RCEncounter, action, chance):
     )
     events.insert(0, Event(kind="roll", text=seq(head, text, tail)))
     enc, more = dmg.follow_up(enc, target.id, report)
+    if roll.dice:
+        last = LastRoll(
+            kind="damage",
+            roller="",
+            turn_no=enc.turn_no,
+            spec=spec,
+            d20=0,
+            damage=roll.dice,
+            before=before,
+            turns_before=turns_before,
+            after=enc.combatants,
+        )
+        enc = enc.but(last_roll=last)
     return enc, events + more
 
 

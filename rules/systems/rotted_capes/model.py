@@ -334,8 +334,8 @@ class RCCombatant(Combatant):
 class LastRoll(Value):
     """The newest d20 check or damage roll, so a Plot Point can reroll it."""
 
-    kind: Literal["attack", "save"]
-    roller: str
+    kind: Literal["attack", "save", "hide", "damage"]
+    roller: str  # "" for the GM's own dice (`/damage`); who it hit is the spec's `target`
     turn_no: int
     spec: dict[str, Any]
     d20: int

@@ -12,7 +12,7 @@ from ...secrets import secret
 from ...usertext import name_key, one_line, split_names, user_text
 from . import conditions as cond
 from . import economy, modes
-from .model import MAX_DC, Condition, Demanding, RCEncounter
+from .model import MAX_DC, Condition, Demanding, LastRoll, RCEncounter
 from .rolls import masked_bonus, mode_for, reasons, roll_d20, signed
 
 CHOICES = [
@@ -175,10 +175,24 @@ def _hide(enc, c, action, chance):
     if dc is None:
         raise InvalidInput(say("Hide is a face-off: give the observers' result as `dc=` in the options."))
     enc = economy.spend(enc, c, "action")
-    c = enc.get(c.id)
+    spec = {
+        "who": c.id,
+        "dc": dc,
+        "adv": ["advantage"] if action.flags.get("adv") else [],
+        "dis": ["disadvantage"] if action.flags.get("dis") else [],
+    }
+    return resolve_hide(enc, spec, chance)
+
+
+def resolve_hide(enc: RCEncounter, spec: dict, chance):
+    """The Hide roll, a Dexterity check: the last roll, which a Plot Point may reroll from where it began
+    (the Action already spent)."""
+    before, turns_before = enc.combatants, enc.turns
+    c = enc.get(spec["who"])
+    dc = spec["dc"]
     adv, dis = cond.save_sources(c)
-    adv += ["advantage"] if action.flags.get("adv") else []
-    dis += ["disadvantage"] if action.flags.get("dis") else []
+    adv += spec["adv"]
+    dis += spec["dis"]
     d20 = roll_d20(chance, mode_for(adv, dis, enc.options.get("advantage", "cancel")))
     mod = c.sheet.dex - cond.wound_penalty(c)
     total = d20.natural + mod
@@ -197,7 +211,17 @@ def _hide(enc, c, action, chance):
         )
     else:
         text = say("{who} tries to hide: {d20} {bonus} = {total} vs {dc}{why}: spotted", **tried)
-    return enc, [Event(kind="roll", text=text)]
+    last = LastRoll(
+        kind="hide",
+        roller=c.id,
+        turn_no=enc.turn_no,
+        spec=spec,
+        d20=d20.natural,
+        before=before,
+        turns_before=turns_before,
+        after=enc.combatants,
+    )
+    return enc.but(last_roll=last), [Event(kind="roll", text=text)]
 
 
 def _ready(enc, c, action, chance):

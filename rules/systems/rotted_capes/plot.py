@@ -13,8 +13,9 @@ from ...text import Text
 from ...usertext import one_line
 from . import attack as atk
 from . import damage as dmg
-from .gm import interrupt_save, resolve_save
-from .model import MAX_PLOT_POINTS, RCCombatant, RCEncounter
+from .gm import interrupt_save, resolve_damage, resolve_save
+from .model import MAX_PLOT_POINTS, LastRoll, RCCombatant, RCEncounter
+from .moves import resolve_hide
 
 USES = {
     "reroll": say("reroll the last d20 check"),
@@ -41,11 +42,13 @@ def no_points(c: RCCombatant) -> Text:
     return say("{who} has no Plot Points left.", who=c.name)
 
 
-def spender(enc: RCEncounter, action) -> RCCombatant:
+def spender(enc: RCEncounter, action, among: frozenset[str] = frozenset()) -> RCCombatant:
+    """The named hero, else the sender's first (the first of `among`, the heroes a reroll may be theirs)."""
     if action.actor:
         c = enc.find(action.actor)
     else:
         mine = [c for c in heroes(enc) if c.controller_id == action.by.user_id and not c.out]
+        mine = [c for c in mine if c.id in among] or mine
         if not mine:
             raise NotAllowed(say("Name the hero who spends the Plot Point (`actor:`)."))
         c = mine[0]
@@ -93,7 +96,8 @@ def spend(system, enc: RCEncounter, action, chance):
         )
     if use not in USES:
         raise InvalidInput(say("Plot Point uses: {uses}.", uses=joined(", ", map(term, USES))))
-    hero = spender(enc, action)
+    rerolled = enc.last_roll if use.startswith("reroll") else None
+    hero = spender(enc, action, _rolled_by_or_against(rerolled) if rerolled else frozenset())
     note = one_line(action.text, 300)
     if use.startswith("reroll"):
         return _reroll(system, enc, hero, use == "reroll damage", chance)
@@ -164,6 +168,15 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
         raise InvalidInput(say("There is no roll to reroll this turn."))
     if last.plot_spent:
         raise NotAllowed(say("A Plot Point was already spent on that roll: only one per die roll."))
+    if hero.id not in _rolled_by_or_against(last):
+        raise NotAllowed(
+            say(
+                "That roll is neither {who}'s nor made against them: to help an ally with their roll, give them a "
+                "Plot Point (`use:aid`).",
+                who=hero.name,
+            )
+        )
+    damage_only = damage_only or last.kind == "damage"
     if damage_only and not last.damage:
         raise InvalidInput(say("The last roll dealt no damage to reroll."))
     if _without_points(enc.combatants) != _without_points(last.after):
@@ -194,16 +207,24 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
     if last.kind == "attack":
         keep = tuple(spec.get("rolled") or (last.d20,)) if damage_only else None
         enc, events = atk.resolve(system, enc, spec, chance, keep_d20=keep)
+    elif last.kind == "damage":
+        enc, events = resolve_damage(system, enc, spec, chance)
+    elif last.kind == "hide":
+        enc, events = resolve_hide(enc, spec, chance)
+    elif spec.get("interrupt"):
+        enc, events = interrupt_save(enc, spec["who"], spec["dc"], tuple(spec.get("later", ())), chance)
     else:
-        if damage_only:
-            raise InvalidInput(say("A save has no damage roll."))
-        if spec.get("interrupt"):
-            enc, events = interrupt_save(enc, spec["who"], spec["dc"], tuple(spec.get("later", ())), chance)
-        else:
-            enc, events = resolve_save(enc, spec, chance)
+        enc, events = resolve_save(enc, spec, chance)
     if enc.last_roll is not None:
         enc = enc.but(last_roll=enc.last_roll.but(plot_spent=True))
     return enc, [head] + events
+
+
+def _rolled_by_or_against(last: LastRoll) -> frozenset[str]:
+    """Who may spend a Plot Point rerolling a roll: the one who made it and the one it was made against ("any
+    d20 check or damage roll" of theirs, a GM's damage on them too). An ally's point reaches it only through aid
+    another, "allowing them to spend that Plot Point as if it were theirs"."""
+    return frozenset({last.roller, str(last.spec.get("target") or "")}) - {""}
 
 
 def _without_points(combatants) -> tuple:
