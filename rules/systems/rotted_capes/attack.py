@@ -18,7 +18,7 @@ from ...usertext import listed, user_text
 from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
-from .model import LastRoll, RCCombatant, RCEncounter, known_damage_type
+from .model import RCCombatant, RCEncounter, known_damage_type
 from .rolls import D20, Queued, drain, masked_bonus, mode_for, reasons, roll_d20, secret_constants, secret_faces
 
 DEFENSES = ("avoidance", "fortitude", "willpower")
@@ -344,7 +344,7 @@ def resolve(
     system, enc: RCEncounter, spec: dict, chance, *, keep_d20: tuple[int, ...] | None = None
 ) -> tuple[RCEncounter, list[Event]]:
     """Roll and apply one attack; `keep_d20` rerolls only the damage."""
-    before, turns_before = enc.combatants, enc.turns
+    started = enc
     attacker, target = enc.get(spec["attacker"]), enc.get(spec["target"])
     mode = mode_for(spec["adv"], spec["dis"], spec["rule"])
     penalty = cond.wound_penalty(attacker)
@@ -456,18 +456,9 @@ def resolve(
         enc, follow = dmg.follow_up(enc, target.id, report)
         events.extend(follow)
     if not spec["blaze"]:
-        enc = enc.but(
-            last_roll=LastRoll(
-                kind="attack",
-                roller=attacker.id,
-                turn_no=enc.turn_no,
-                spec=spec | {"rolled": list(rolled)},
-                d20=natural,
-                damage=damage_dice,
-                before=before,
-                turns_before=turns_before,
-                after=enc.combatants,
-                plot_spent=bool(spec.get("plot")),
-            )
+        rolled_spec = spec | {"rolled": list(rolled)}
+        plot_spent = bool(spec.get("plot"))
+        enc = enc.rolled(
+            started, "attack", attacker.id, rolled_spec, d20=natural, damage=damage_dice, plot_spent=plot_spent
         )
     return enc, events

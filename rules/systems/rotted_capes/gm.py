@@ -15,7 +15,7 @@ from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
 from .hooks import roll_save
-from .model import MAX_DC, Condition, LastRoll, RCCombatant, RCEncounter, known_damage_type, tag_words
+from .model import MAX_DC, Condition, RCCombatant, RCEncounter, known_damage_type, tag_words
 
 
 def damage(system, enc: RCEncounter, action, chance):
@@ -41,7 +41,7 @@ def damage(system, enc: RCEncounter, action, chance):
 def resolve_damage(system, enc: RCEncounter, spec: dict, chance):
     """Roll and apply `/damage`. Dice rolled are the last roll, which a Plot Point may reroll ("any d20 check or
     damage roll") from where it began; a plain number is no roll."""
-    before, turns_before = enc.combatants, enc.turns
+    started = enc
     target = enc.get(spec["target"])
     damage_type = spec["type"]
     roll = chance.roll(spec["amount"])
@@ -73,18 +73,7 @@ def resolve_damage(system, enc: RCEncounter, spec: dict, chance):
     events.insert(0, Event(kind="roll", text=seq(head, text, tail)))
     enc, more = dmg.follow_up(enc, target.id, report)
     if roll.dice:
-        last = LastRoll(
-            kind="damage",
-            roller="",
-            turn_no=enc.turn_no,
-            spec=spec,
-            d20=0,
-            damage=roll.dice,
-            before=before,
-            turns_before=turns_before,
-            after=enc.combatants,
-        )
-        enc = enc.but(last_roll=last)
+        enc = enc.rolled(started, "damage", "", spec, damage=roll.dice)
     return enc, events + more
 
 
@@ -168,7 +157,7 @@ def save(enc: RCEncounter, action, chance):
 
 
 def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
-    before, turns_before = enc.combatants, enc.turns
+    started = enc
     c = enc.get(spec["who"])
     adv = list(spec["adv"]) + (["assisted"] if assisted else [])
     spec = spec | {"adv": adv}
@@ -183,7 +172,7 @@ def resolve_save(enc: RCEncounter, spec, chance, assisted: bool = False):
     if ok and held is not None:
         enc = enc.update(c.id, conditions=tuple(x for x in enc.get(c.id).conditions if x != held))
         events.append(Event(kind="info", text=say("{who} shakes off {condition}.", who=c.name, condition=held.label())))
-    return _saved_last(enc, c.id, spec, before, turns_before), events
+    return enc.rolled(started, "save", c.id, spec), events
 
 
 def _held(c, spec):
@@ -304,7 +293,7 @@ def interrupt_save(enc: RCEncounter, cid: str, dc: int, later: tuple[int, ...], 
     c = enc.get(cid)
     if c.demanding is None:
         return enc, [Event(kind="info", text=say("{who} is no longer performing a demanding action.", who=c.name))]
-    before, turns_before = enc.combatants, enc.turns
+    started = enc
     enc, ok, text = roll_save(enc, cid, "con", dc, chance, own_dc=True)
     values = dict(who=c.name, what=c.demanding.what, result=text)
     if ok:
@@ -322,7 +311,7 @@ def interrupt_save(enc: RCEncounter, cid: str, dc: int, later: tuple[int, ...], 
             )
         ]
     spec = {"who": cid, "kind": "con", "dc": dc, "interrupt": True, "later": list(later)}
-    enc = _saved_last(enc, cid, spec, before, turns_before)
+    enc = enc.rolled(started, "save", cid, spec)
     if ok and later:
         enc, asked = dmg.interrupt_pending(enc, cid, later[0], later[1:])
         events.append(asked)
@@ -505,18 +494,3 @@ def _listed(c: Condition, enc, bearer: RCCombatant) -> Text:
 
 def list_conditions(enc: RCEncounter, action, chance):
     return enc, [Event(kind="info", text=conditions_text(enc, action.target))]
-
-
-def _saved_last(enc: RCEncounter, cid: str, spec: dict, before, turns_before) -> RCEncounter:
-    """The save just made is the last roll, which a Plot Point may reroll from where it began (`before`)."""
-    last = LastRoll(
-        kind="save",
-        roller=cid,
-        turn_no=enc.turn_no,
-        spec=spec,
-        d20=0,
-        before=before,
-        turns_before=turns_before,
-        after=enc.combatants,
-    )
-    return enc.but(last_roll=last)

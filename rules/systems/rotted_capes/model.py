@@ -331,10 +331,13 @@ class RCCombatant(Combatant):
         return next((c for c in self.conditions if c.name == name), None)
 
 
+RollKind = Literal["attack", "save", "hide", "damage"]
+
+
 class LastRoll(Value):
     """The newest d20 check or damage roll, so a Plot Point can reroll it."""
 
-    kind: Literal["attack", "save", "hide", "damage"]
+    kind: RollKind
     roller: str  # "" for the GM's own dice (`/damage`); who it hit is the spec's `target`
     turn_no: int
     spec: dict[str, Any]
@@ -354,6 +357,33 @@ class RCEncounter(Encounter):
     pool: int = 0  # the Editor-in-Chief's Plot Points
     last_roll: LastRoll | None = None
     plot_log: tuple[Text, ...] = ()  # lines as posted
+
+    def rolled(
+        self,
+        started: RCEncounter,
+        kind: RollKind,
+        roller: str,
+        spec: dict[str, Any],
+        *,
+        d20: int = 0,
+        damage: tuple[int, ...] = (),
+        plot_spent: bool = False,
+    ) -> RCEncounter:
+        """This encounter with its newest roll recorded, made on `started`, so a Plot Point can reroll it from
+        there."""
+        last = LastRoll(
+            kind=kind,
+            roller=roller,
+            turn_no=self.turn_no,
+            spec=spec,
+            d20=d20,
+            damage=damage,
+            before=started.combatants,
+            turns_before=started.turns,
+            after=self.combatants,
+            plot_spent=plot_spent,
+        )
+        return self.but(last_roll=last)
 
     # the shared lookups, typed as what this encounter holds
     def get(self, cid: str) -> RCCombatant:

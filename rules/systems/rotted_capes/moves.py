@@ -12,7 +12,7 @@ from ...secrets import secret
 from ...usertext import name_key, one_line, split_names, user_text
 from . import conditions as cond
 from . import economy, modes
-from .model import MAX_DC, Condition, Demanding, LastRoll, RCEncounter
+from .model import MAX_DC, Condition, Demanding, RCEncounter
 from .rolls import masked_bonus, mode_for, reasons, roll_d20, signed
 
 CHOICES = [
@@ -187,7 +187,7 @@ def _hide(enc, c, action, chance):
 def resolve_hide(enc: RCEncounter, spec: dict, chance):
     """The Hide roll, a Dexterity check: the last roll, which a Plot Point may reroll from where it began
     (the Action already spent)."""
-    before, turns_before = enc.combatants, enc.turns
+    started = enc
     c = enc.get(spec["who"])
     dc = spec["dc"]
     adv, dis = cond.save_sources(c)
@@ -211,17 +211,7 @@ def resolve_hide(enc: RCEncounter, spec: dict, chance):
         )
     else:
         text = say("{who} tries to hide: {d20} {bonus} = {total} vs {dc}{why}: spotted", **tried)
-    last = LastRoll(
-        kind="hide",
-        roller=c.id,
-        turn_no=enc.turn_no,
-        spec=spec,
-        d20=d20.natural,
-        before=before,
-        turns_before=turns_before,
-        after=enc.combatants,
-    )
-    return enc.but(last_roll=last), [Event(kind="roll", text=text)]
+    return enc.rolled(started, "hide", c.id, spec, d20=d20.natural), [Event(kind="roll", text=text)]
 
 
 def _ready(enc, c, action, chance):
