@@ -27,7 +27,18 @@ from rules.usertext import listed
 from . import wounds
 from .model import Fighter, Weapon
 from .rolls import d6_check
-from .sheet import can_act, can_defend, dodge, has, helpless, melee_bonus_damage, parry, skill, weapon, weapon_name
+from .sheet import (
+    can_defend,
+    dodge,
+    has,
+    helpless,
+    melee_bonus_damage,
+    parry,
+    refuse_if_down,
+    skill,
+    weapon,
+    weapon_name,
+)
 from .tables import ATTACK_SECONDS, COVER, INVISIBLE_TARGET, LOCATIONS, SPEED_SQUARES, range_penalty
 
 # The defences' keys, as the rules read them; the choice offers them said (`_options`).
@@ -140,9 +151,7 @@ def to_hit_bonus(attacker: Fighter, w: Weapon, action: Attack) -> tuple[int, lis
 
 def attack(system, enc, action: Attack, chance: Chance):
     me: Fighter = enc.find(action.actor)
-    if not can_act(me):
-        # Down on their own turn (a GM's /damage or /condition): "cannot take any actions".
-        raise NotAllowed(say("{who} cannot act ({why}).", who=me.name, why=system.cannot_act_reason(enc, me)))
+    refuse_if_down(me)
     w = weapon(me, action.weapon)
     if not action.targets:
         raise InvalidInput(say("Name a target to attack."))

@@ -14,7 +14,7 @@ from rules.text import Text
 from rules.usertext import listed, mark, one_line, quoted, user_text
 
 from .model import DelayedEffect, Fighter
-from .sheet import can_act, has
+from .sheet import has, refuse_if_down
 from .tables import ACTIONS, AIM, STAND_FROM_PRONE
 
 MOVING = ("move", "run", "stand", "crouch", "prone", "crawl")
@@ -42,9 +42,7 @@ def act(system, enc, action: Act, chance: Chance):
             say("Unknown action {action}. Choose one of: {choices}.", action=quoted(action.action), choices=choices)
         )
     me: Fighter = enc.find(action.actor)
-    if not can_act(me):
-        # Down on their own turn (a GM's /damage or /condition): "cannot take any actions, move, speak".
-        raise NotAllowed(say("{who} cannot act ({why}).", who=me.name, why=system.cannot_act_reason(enc, me)))
+    refuse_if_down(me)
     timed = ACTIONS[name]
     cost = timed.seconds
     verb: Text = term(timed.verb)

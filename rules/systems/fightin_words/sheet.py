@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.errors import InvalidInput
+from rules.errors import InvalidInput, NotAllowed
 from rules.said import N_, say, term
 from rules.text import Text
 from rules.usertext import listed, mark, quoted
@@ -63,6 +63,24 @@ def can_defend(f: Fighter) -> str:
 
 def can_act(f: Fighter) -> bool:
     return not f.out and not f.dead and not helpless(f)
+
+
+def cannot_act_reason(f: Fighter) -> Text:
+    if f.dead:
+        return say("dead")
+    if f.dying:
+        return say("dying")
+    if f.stable:
+        return say("stable but unconscious")
+    if has(f, "broken"):
+        return say("Broken")
+    return term(next((c.name for c in f.conditions if c.name in HELPLESS), "helpless"))
+
+
+def refuse_if_down(f: Fighter) -> None:
+    """One down on their own turn (a GM's /damage or /condition) "cannot take any actions"."""
+    if not can_act(f):
+        raise NotAllowed(say("{who} cannot act ({why}).", who=f.name, why=cannot_act_reason(f)))
 
 
 def weapons(f: Fighter) -> tuple[Weapon, ...]:

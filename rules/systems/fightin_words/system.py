@@ -14,7 +14,17 @@ from rules.usertext import listed, user_text
 from . import attack, between, checks, conditions, gm, initiative, morale, moves, wounds
 from .commands import COMMANDS
 from .model import Condition, FightEncounter, Fighter, Sheet
-from .sheet import HELPLESS, can_act, has, helpless, minimum_toughness, minimum_will, pair, toughness, will
+from .sheet import (
+    can_act,
+    cannot_act_reason,
+    has,
+    helpless,
+    minimum_toughness,
+    minimum_will,
+    pair,
+    toughness,
+    will,
+)
 from .tables import AIM, DISABLED_SECONDS, FIRST_DYING_DC, STAND_FROM_PRONE, TURN_SECONDS
 
 # /help shows this after the general text, a section per **Title** line picked from a menu
@@ -122,16 +132,7 @@ class FightinWords(System):
         return can_act(combatant)
 
     def cannot_act_reason(self, enc, combatant) -> Text:
-        f: Fighter = combatant
-        if f.dead:
-            return say("dead")
-        if f.dying:
-            return say("dying")
-        if f.stable:
-            return say("stable but unconscious")
-        if has(f, "broken"):
-            return say("Broken")
-        return term(next((c.name for c in f.conditions if c.name in HELPLESS), "helpless"))
+        return cannot_act_reason(combatant)
 
     def seconds_budget(self, enc, cid):
         return DISABLED_SECONDS if has(enc.get(cid), "disabled") else TURN_SECONDS
