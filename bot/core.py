@@ -24,7 +24,7 @@ import discord
 from rules import carry, registry
 from rules.actions import Action, Choose
 from rules.commands import check_start, check_undo
-from rules.engine import apply
+from rules.engine import acting_for, apply
 from rules.errors import InvalidInput, NotRunning, RulesError, Stale
 from rules.model import Actor, Combatant, Encounter, Event, Outcome
 from rules.rng import seed_from
@@ -110,9 +110,8 @@ def _hidden_took_part(before: Encounter, action: Action, outcome: Outcome) -> bo
         return False  # nobody in the fight is hidden: the common case, decided without walking any text
     present = {c.id for c in before.combatants}
     taking_part = [*_named(before, action), *(c for c in outcome.state.combatants if c.id not in present)]
-    if action.actor is None and action.on_turn and before.status == "running":
-        acting = [before.get(cid) for cid in registry.get(before.system).turns.acting(before)]
-        taking_part += [c for c in acting if action.by.is_gm or c.controller_id == action.by.user_id][:1]
+    if action.actor is None and action.on_turn:
+        taking_part += [before.get(cid) for cid in acting_for(registry.get(before.system), before, action.by)[:1]]
     return any(c.hidden for c in taking_part) or any(has_secrets(event.said) for event in outcome.events)
 
 

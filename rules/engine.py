@@ -13,7 +13,7 @@ from .actions import Action
 from .cards import parse_cards
 from .entered import HAND_ENTERED, mark_entered
 from .errors import AwaitingChoice, NotAllowed, NotRunning, NotYourTurn
-from .model import Encounter, Outcome
+from .model import Actor, Encounter, Outcome
 from .randomness import Chance
 from .said import cut, say, seq
 
@@ -79,21 +79,43 @@ def _check_answerable(system, state: Encounter, depth: int = 0) -> None:
         _check_answerable(system, after.but(rng_state=trial.rng_state, deck=tuple(trial.deck)), depth + 1)
 
 
+def acting_for(system, state: Encounter, by: Actor) -> list[str]:
+    """Whose turn an action sent without `actor:` takes, the one meant first: the sender's combatants acting
+    now (the GM's: all of them, and first an NPC whose turn waits while a player's character steps in)."""
+    if state.status != "running":
+        return []
+    acting = list(system.turns.acting(state))
+    if not by.is_gm:
+        return [c for c in acting if state.get(c).controller_id == by.user_id]
+    # The GM runs the NPCs: a player's out-of-turn action does not make its character the GM's.
+    if not any(state.get(c).controller_id is None for c in acting):
+        return _gm_paused(system, state) + acting
+    return acting
+
+
+def _gm_paused(system, state: Encounter) -> list[str]:
+    """GM-run combatants whose turn waits while someone steps in: still their turn for the GM."""
+    if state.status != "running":
+        return []
+    return [c for c in system.turns.paused(state) if state.get(c).controller_id is None]
+
+
 def _resolve_actor(system, state: Encounter, action: Action) -> Action:
     """Fill in and check who acts: the sender's own combatant, on its turn."""
     if "actor" not in type(action).model_fields:
         return action
-    acting = system.turns.acting(state) if state.status == "running" else ()
     if action.actor is None:
         if not action.on_turn:
             return action
-        mine = [c for c in acting if action.by.is_gm or state.get(c).controller_id == action.by.user_id]
+        mine = acting_for(system, state, action.by)
         if not mine:
             raise NotYourTurn(say("It is not your turn."))
         return action.but(actor=state.get(mine[0]).name)
     combatant = state.find(action.actor)
     if not action.by.is_gm and combatant.controller_id != action.by.user_id:
         raise NotAllowed(say("{who} is not your character.", who=combatant.name))
-    if action.on_turn and combatant.id not in acting:
+    acting = system.turns.acting(state) if state.status == "running" else ()
+    own_turn = combatant.id in acting or (action.by.is_gm and combatant.id in _gm_paused(system, state))
+    if action.on_turn and not own_turn:
         raise NotYourTurn(say("It is not {who}'s turn.", who=combatant.name))
     return action.but(actor=combatant.name)

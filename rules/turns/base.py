@@ -77,6 +77,10 @@ class TurnStructure:
         """Combatants who may take their turn's actions right now."""
         raise NotImplementedError
 
+    def paused(self, enc: Encounter) -> tuple[str, ...]:
+        """Combatants whose turn waits while someone steps in out of turn: still their turn."""
+        return ()
+
     def waiting(self, system: System, enc: Encounter) -> Waiting:
         cids = self.acting(enc)
         names = listed(enc.get(c).name for c in cids) or say("nobody")

@@ -223,6 +223,10 @@ class Tracks(TurnStructure):
     def acting(self, enc: Encounter) -> tuple[str, ...]:
         return state_of(enc, TrackState).acting
 
+    def paused(self, enc: Encounter) -> tuple[str, ...]:
+        state = state_of(enc, TrackState)
+        return state.interrupted if state.interjection == "now" else ()
+
     def waiting(self, system: System, enc: Encounter) -> Waiting:
         """The turn message says when someone steps in, so nobody mistakes it for their own turn."""
         state = state_of(enc, TrackState)

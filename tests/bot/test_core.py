@@ -5,17 +5,19 @@ from datetime import timedelta
 
 import pytest
 
-from bot.core import Core
+from bot.core import Core, _hidden_took_part
 from bot.db import create_engine, upgrade_schema
 from bot.repository import Repository
 from rules.actions import AddCombatants, NextTurn
 from rules.errors import InvalidInput, NotAllowed
-from rules.model import Actor
+from rules.model import Actor, Outcome
 from rules.said import seq
 from rules.secrets import conceal, reveal, secret
+from rules.systems.frozen_lands.actions import Attack, Interrupt
 from rules.usertext import mark
 from tests import toy
 from tests.helpers import GM
+from tests.rules.test_frozen_lands_support import BJORN, act, begin, end_turn, hero, new
 from tests.rules.test_turns import ASK  # noqa: F401 (importing it registers the toy-ask system)
 
 ALICE = Actor(user_id=2)
@@ -173,6 +175,15 @@ async def test_values_entered_for_a_hidden_combatant_are_logged_hidden_from_play
     assert entered_in(for_gm) == ["20", "5", "4", "3"]
     assert conceal(undone.summary) == "Undid 3 actions: /attack dice:?; /initiative next; /attack dice:?"
     assert reveal(undone.summary) == "Undid 3 actions: /attack dice:4; /initiative next; /attack dice:3"
+
+
+def test_a_gm_command_for_a_hidden_enemy_whose_turn_a_player_interrupts_is_logged_hidden():
+    # Whom a command without actor: is for, the log reads as the rules do: the paused hidden Wolf, not Bjorn.
+    s = hero(hero(new(), "Astrid", 5), "Bjorn", 3)
+    s = begin(act(s, AddCombatants(by=GM, name="Wolf", hidden=True, sheet={"initiative": 4})), 2, 1, 1)
+    s = act(end_turn(s), Interrupt(by=BJORN, dice=(6, 1)))  # in the Wolf's turn
+    assert _hidden_took_part(s, Attack(by=GM, target="Astrid"), Outcome(s, (), ""))
+    assert not _hidden_took_part(s, Attack(by=BJORN, target="Astrid", dice=(1,) * 5), Outcome(s, (), ""))
 
 
 async def test_the_state_kept_between_commands_is_the_one_stored_and_each_event_keeps_the_one_before(repo):

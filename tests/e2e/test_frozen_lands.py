@@ -140,6 +140,13 @@ async def test_the_turn_message_shows_actions_and_reactions_left(standin, bot):
         "Actions left: 2 of 3",
         "Reactions left: 1 of 2",
     ]
+    # The GM's /attack while Astrid steps in is still the Wolf's, and her one action still waits.
+    ask = await attack_and_ask(standin, "Bjorn")
+    assert "> Wolf hits Bjorn for 3:" in ask.content
+    await (await standin.click("bob", "No reaction", message=ask)).response()
+    since = len(standin.messages())
+    await say(standin, "alice", "/attack", target="Wolf", dice="1 1 1 1")
+    await turn_message(standin, "Wolf's turn", since)
 
 
 async def test_help_for_frozen_lands_fits_one_message(standin, bot):

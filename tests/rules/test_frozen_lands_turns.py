@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.actions import AddCombatants, EndTurn, NextTurn, RemoveCombatant
-from rules.errors import AwaitingChoice, DiceError, NotAllowed
+from rules.errors import AwaitingChoice, DiceError, NotAllowed, NotYourTurn
 from rules.said import english
 from rules.secrets import conceal, reveal
 from rules.systems.frozen_lands import SYSTEM
@@ -213,6 +213,33 @@ def test_release_and_interrupt_are_refused_when_they_make_no_sense():
         act(s, fl.Interrupt(by=ASTRID, actor="Astrid", dice=(6, 6, 6)))
     with pytest.raises(NotAllowed, match="not your character"):
         act(s, fl.Interrupt(by=BJORN, actor="Astrid", dice=(6, 6, 6)))
+
+
+def test_the_gm_still_runs_the_enemy_whose_turn_a_players_out_of_turn_action_interrupts():
+    # "If the check succeeds you can execute your action before the action that you are interrupting":
+    # the Wolf's turn waits for Bjorn's one action; the GM's /attack is the Wolf's, not Bjorn's.
+    s = end_turn(party())  # the Wolf's turn
+    s = act(s, fl.Interrupt(by=BJORN, dice=(6, 1)))
+    o = outcome(s, fl.Attack(by=GM, target="Astrid"))
+    assert english(o.events[0].text).startswith("Wolf attacks Astrid: 3 damage")
+    bitten = choose(o.state, "No reaction", by=ASTRID)
+    assert get(bitten, "Astrid").stamina == 5  # 7 − (3 − armour 1)
+    # Bjorn's out-of-turn action is still his to take; then the Wolf's turn goes on.
+    assert current(bitten) == ["Bjorn"] and get(bitten, "Bjorn").actions_left == 3
+    bitten = act(bitten, fl.Attack(by=BJORN, target="Wolf", dice=(6, 1, 1, 1, 1)))
+    assert get(bitten, "Wolf").stamina == 4 and current(bitten) == ["Wolf"]
+    # Named, the Wolf acts too; an enemy whose turn it is not, or another player's character, does not.
+    named = act(s, fl.Attack(by=GM, actor="Wolf", target="Bjorn"))
+    assert english(named.pending.prompt).startswith("Wolf hits Bjorn for 3")
+    with pytest.raises(NotYourTurn, match="It is not Bandit's turn"):
+        act(s, fl.Attack(by=GM, actor="Bandit", target="Astrid"))
+    with pytest.raises(NotAllowed, match="Wolf is not your character"):
+        act(s, fl.Attack(by=BJORN, actor="Wolf", target="Astrid"))
+    with pytest.raises(NotYourTurn, match="It is not your turn"):
+        act(s, fl.Attack(by=ASTRID, target="Wolf", dice=(6, 6, 6, 6)))
+    # The GM may still act for the character stepping in, by name.
+    o = outcome(s, fl.Attack(by=GM, actor="Bjorn", target="Wolf", dice=(6, 1, 1, 1, 1)))
+    assert english(o.events[0].text).startswith("Bjorn attacks Wolf") and current(o.state) == ["Wolf"]
 
 
 def test_the_turn_message_names_an_out_of_turn_or_delayed_action_and_what_it_costs():
