@@ -15,8 +15,10 @@ hung on it.
 A delaying combatant may step back in before their next turn, even in the
 middle of someone else's turn: the interrupted combatant then finishes their
 turn with the seconds they had left instead of starting a new one. Stepping
-back in the round the turn was put off takes up that same turn where it
-stood; its start (seconds lost, what the system rolls then) is not done again.
+back in takes up the turn put off where it stood, in that round or the next;
+its start (seconds lost, what the system rolls then) is not done again. The
+delayer keeps their place in the order: their next turn comes there. A delay
+that runs out unused still lets the turn's seconds pass.
 """
 
 from __future__ import annotations
@@ -61,9 +63,11 @@ class SecondsState(InitiativeState):
     # steering a mount): an untouched turn still has them all. A turn that opened busy with a carried
     # action holds its full budget here, which it never has left.
     ready: dict[str, int] = {}
-    put_off: dict[str, int] = {}  # the round each delayer put their turn off in
+    put_off: dict[str, int] = {}  # no longer used: kept so that encounters saved with it still load
     lost: tuple[Lost, ...] = ()
-    interrupted: tuple[str, ...] = ()
+    interrupted: tuple[str, ...] = ()  # the turn stepped in on, in the current slot, which resumes afterwards
+    # Delayers who stepped back in and have not finished, the one acting last: one may step in on another.
+    stepped_in: tuple[str, ...] = ()
 
 
 class Spend(Action):
@@ -108,6 +112,12 @@ class Seconds(Initiative):
         events: list[Event] = []
         for _ in range(MAX_STEPS):
             state = state_of(enc, SecondsState)
+            stepped = tuple(c for c in state.stepped_in if c not in state.acting)
+            if stepped or state.interrupted:
+                return self._resume(system, enc, stepped, chance, events)
+            if state.stepped_in:  # the delayer who stepped in on nobody's turn is done
+                state = state.but(stepped_in=())
+                enc = enc.but(turns=state)
             index = state.index + 1
             if index >= len(state.slots):
                 if not any(system.can_act(enc, c) for c in enc.combatants):
@@ -119,8 +129,6 @@ class Seconds(Initiative):
                 events.extend(more)
                 continue
             slot = state.slots[index]
-            if state.interrupted and set(slot) & set(state.interrupted):
-                return self._resume_interrupted(system, enc, index, chance, events)
             lapsed = tuple(c for c in state.delayed if c in slot)
             delayed = tuple(c for c in state.delayed if c not in slot)
             enc = enc.but(turns=state.but(index=index, acting=(), delayed=delayed))
@@ -131,6 +139,12 @@ class Seconds(Initiative):
                         text=say("{who}'s delay runs out: their next turn has come.", who=enc.get(cid).name),
                     )
                 )
+                # The turn put off passes unused, as an ended turn's unspent seconds do.
+                rest = enc.turns.left.get(cid, 0)
+                if rest:
+                    enc = enc.but(turns=enc.turns.but(left=dict(enc.turns.left) | {cid: 0}))
+                    enc, more = system.on_seconds(enc, cid, rest, chance)
+                    events.extend(more)
             live = [c for c in slot if system.can_act(enc, enc.get(c))]
             skipped = [c for c in slot if c not in live]
             events.extend(self._skipped(system, enc, skipped))
@@ -200,12 +214,20 @@ class Seconds(Initiative):
                 events.extend(more)
         return enc, events
 
-    def _resume_interrupted(self, system, enc, index, chance, events) -> Result:
+    def _resume(self, system, enc, stepped, chance, events) -> Result:
+        """The turn stepped in on goes on once the delayer's ends: the delayer's stepped in on by another
+        (the latest first), else the current slot's."""
         state = state_of(enc, SecondsState)
-        back = [c for c in state.interrupted if c in state.slots[index] and system.can_act(enc, enc.get(c))]
-        enc = enc.but(turns=state.but(index=index, interrupted=(), acting=()))
+        if stepped:
+            back = [stepped[-1]] if system.can_act(enc, enc.get(stepped[-1])) else []
+            enc = enc.but(turns=state.but(stepped_in=stepped if back else stepped[:-1], acting=()))
+        else:
+            slot = state.slots[state.index] if 0 <= state.index < len(state.slots) else ()
+            back = [c for c in state.interrupted if c in slot and system.can_act(enc, enc.get(c))]
+            enc = enc.but(turns=state.but(stepped_in=(), interrupted=(), acting=()))
         if not back:
-            return self._advance(system, enc, chance)
+            enc, more = self._advance(system, enc, chance)
+            return enc, events + more
         enc, more, live = start_turn(system, enc, back, chance, fresh=False)
         events.extend(more)
         enc = enc.but(turns=enc.turns.but(acting=tuple(live)))
@@ -378,43 +400,38 @@ class Seconds(Initiative):
                         who=enc.get(cid).name,
                     )
                 )
-            enc = enc.but(turns=state.but(put_off=dict(state.put_off) | {cid: enc.round}))
+            # One who stepped back in and puts the turn off again is no longer stepping in.
+            enc = enc.but(turns=state.but(stepped_in=tuple(c for c in state.stepped_in if c != cid)))
         return super().delay(system, enc, cid, chance)
 
     def _come_back(self, system, enc, cid, chance) -> Result:
-        """Step in before whoever is acting; they finish their turn afterwards."""
+        """Step in before whoever is acting, who finishes their turn afterwards. It is the turn put off, taken
+        up where it stood (its start is not done again), and the order stays as it was."""
         state = state_of(enc, SecondsState)
-        # The round it was put off in, it is the same turn: its start is not done again.
-        same = state.put_off.get(cid) == enc.round
         interrupted = tuple(c for c in state.acting if c != cid)
-        slots = [tuple(c for c in s if c != cid) for s in state.slots]
-        removed_before = sum(1 for i, s in enumerate(state.slots) if cid in s and len(s) == 1 and i < state.index)
-        slots = [s for s in slots if s]
-        index = max(state.index - removed_before, 0)
-        slots.insert(index, (cid,))
         state = state.but(
-            slots=tuple(slots),
-            index=index,
             delayed=tuple(c for c in state.delayed if c != cid),
-            interrupted=interrupted,
+            # A delayer stepped in on is one of `stepped_in`; the slot's turn stays the one to resume.
+            interrupted=state.interrupted if state.stepped_in else interrupted,
+            stepped_in=state.stepped_in + (cid,),
             acting=(),
-            put_off={k: v for k, v in state.put_off.items() if k != cid},
         )
         enc = enc.but(turns=state)
         events = [Event(kind="info", text=stepping_in(enc, cid, interrupted), ping=enc.controllers(interrupted))]
-        enc, more, live = start_turn(system, enc, [cid], chance, fresh=not same)
+        enc, more, live = start_turn(system, enc, [cid], chance, fresh=False)
         events.extend(more)
         enc = enc.but(turns=enc.turns.but(acting=tuple(live)))
         if not live:
             enc, more = self._advance(system, enc, chance)
             return enc, events + more
-        return self._fill(system, enc, chance, events, fresh=not same)
+        return self._fill(system, enc, chance, events, fresh=False)
 
     def leave(self, system: System, enc: Encounter, cid: str, chance: Chance) -> Result:
         state = state_of(enc, SecondsState)
         enc = enc.but(
             turns=state.but(
                 interrupted=tuple(c for c in state.interrupted if c != cid),
+                stepped_in=tuple(c for c in state.stepped_in if c != cid),
                 lost=tuple(i for i in state.lost if i.cid != cid),
                 owed={k: v for k, v in state.owed.items() if k != cid},
             )

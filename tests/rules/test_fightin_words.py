@@ -380,6 +380,83 @@ def test_an_unused_delay_runs_out_at_the_delayers_own_turn():
     assert fight.acting() == ["Mauve"] and "Mauve's delay runs out" in fight.text()
 
 
+def trio():
+    """Mauve, the Goblin, then the Kobold; round 1, Mauve acting."""
+    fight = duel()
+    fight.add("Kobold", 1, reflex=-1)
+    assert fight.order() == ["Mauve", "Goblin", "Kobold"]
+    return fight
+
+
+def test_a_delayer_who_steps_back_in_keeps_their_place_in_the_order():
+    # "At any time after his skipped turn but before his next turn, he can take his turn": the skipped turn is
+    # taken late, and the next one comes where it always did.
+    fight = trio()
+    fight.do(DelayTurn(by=PLAYER, actor="Mauve"))
+    fight.next()  # the Goblin's turn, then the Kobold's
+    fight.act("move")
+    fight.do(DelayTurn(by=PLAYER, actor="Mauve"))  # interrupting the Kobold
+    assert fight.acting() == ["Mauve"]
+    fight.next()
+    assert fight.acting() == ["Kobold"] and fight.left("Kobold") == 5
+    fight.next()
+    assert fight.enc.round == 2 and fight.acting() == ["Mauve"]
+    assert fight.order() == ["Mauve", "Goblin", "Kobold"]
+
+
+def test_a_turn_put_off_into_the_next_round_is_taken_there_and_the_next_turn_still_comes_in_its_place():
+    fight = trio()
+    fight.next()  # the Goblin's turn
+    fight.do(DelayTurn(by=GM, actor="Goblin"))
+    fight.next()  # the Kobold ends; round 2
+    assert fight.enc.round == 2 and fight.acting() == ["Mauve"]
+    fight.act("move")
+    fight.do(DelayTurn(by=GM, actor="Goblin"))  # the turn put off in round 1, before its next turn
+    assert fight.acting() == ["Goblin"] and fight.left("Goblin") == 6
+    fight.act("move")
+    fight.next()
+    assert fight.acting() == ["Mauve"] and fight.left("Mauve") == 5
+    fight.next()  # the Goblin's own turn of round 2
+    assert fight.acting() == ["Goblin"] and fight.left("Goblin") == 6 and "Goblin's turn" in fight.text()
+    fight.next()
+    fight.next()
+    assert fight.enc.round == 3 and fight.acting() == ["Mauve"]
+
+
+def test_a_delayer_stepping_in_on_another_who_stepped_in_lets_each_finish_in_turn():
+    fight = trio()
+    fight.do(DelayTurn(by=PLAYER, actor="Mauve"))
+    fight.do(DelayTurn(by=GM, actor="Goblin"))
+    fight.act("move")  # the Kobold moves
+    fight.do(DelayTurn(by=PLAYER, actor="Mauve"))
+    fight.act("move", by=PLAYER)
+    fight.do(DelayTurn(by=GM, actor="Goblin"))
+    assert fight.acting() == ["Goblin"]
+    fight.next()
+    assert fight.acting() == ["Mauve"] and fight.left("Mauve") == 5
+    fight.next()
+    assert fight.acting() == ["Kobold"] and fight.left("Kobold") == 5
+    fight.next()
+    assert fight.enc.round == 2 and fight.order() == ["Mauve", "Goblin", "Kobold"] and fight.acting() == ["Mauve"]
+
+
+def test_a_delay_that_runs_out_still_counts_the_turns_seconds_down_on_a_delayed_spell():
+    # "A delay is an activity that takes time": the seconds of a turn put off and never taken still pass.
+    fight = Fight()
+    fight.add("Mira", 6, player=True, reflex=3)
+    fight.add("Dummy", 1)
+    fight.next()
+    fight.act("cast", options="spell=Fireball delay=8")  # 4 s casting + 8 s: 6 left once her turn ends
+    fight.next()
+    fight.next()  # round 2: Mira puts her turn off and never steps back in
+    fight.do(DelayTurn(by=PLAYER, actor="Mira"))
+    fight.next()  # round 3: her delay runs out
+    text = fight.text()
+    assert "Mira's delay runs out" in text
+    assert "✨ Mira's Fireball takes effect now, after second 6 of Mira's turn (8 s delay)" in text
+    assert fight.f("Mira").effects == () and fight.acting() == ["Mira"] and fight.left("Mira") == 6
+
+
 # --- attacks -------------------------------------------------------------------------
 
 
@@ -643,6 +720,19 @@ def test_a_dying_character_dies_when_the_dc_is_out_of_reach():
         assert fight.f("Goblin").dying_dc == dc
     fight.next(1, 1)  # DC 9 > 6 + 3 − 1
     assert fight.f("Goblin").dead and "out of reach → dies" in fight.text()
+
+
+def test_with_the_conditions_list_s_dc_6_the_dc_is_out_of_reach_past_6_plus_endurance():
+    # "If the DC becomes too high for the character to be able to succeed (ex., the character has Endurance 3
+    # and the DC is higher than 9), then the character dies": the wound does not lower the reach.
+    fight = duel({"first_dying_dc": 6})
+    fight.command("attack", target="Goblin", dice="6 8")
+    fight.choose("No defence")
+    for dc in (7, 8, 9):
+        fight.next(1, 1)
+        assert fight.f("Goblin").dying_dc == dc and not fight.f("Goblin").dead
+    fight.next(1, 1)  # DC 10 > 6 + 3
+    assert fight.f("Goblin").dead and "fails; DC 10 is out of reach → dies." in fight.text()
 
 
 def test_wounded_while_dying_dies():
@@ -1080,14 +1170,21 @@ def test_aiming_takes_2_seconds_or_the_time_table_s_other_1(settings, left):
     assert fight.left("Mauve") == left and fight.f("Mauve").aimed
 
 
-@pytest.mark.parametrize("settings, dc", [(None, 4), ({"first_dying_dc": 6}, 6)])
-def test_the_first_dying_check_is_dc_4_or_the_conditions_list_s_dc_6(settings, dc):
+@pytest.mark.parametrize(
+    "settings, dc, starts, check",
+    [
+        (None, 4, "(DC 4, −1 per wound)", "Endurance d6 1 + 3 − 1 wound = 3 vs DC 4: fails → DC 5."),
+        # The conditions' list: "must make a DC 6 endurance check every round", no penalty for wounds.
+        ({"first_dying_dc": 6}, 6, "(DC 6)", "Endurance d6 1 + 3 = 4 vs DC 6: fails → DC 7."),
+    ],
+)
+def test_the_first_dying_check_is_dc_4_less_wounds_or_the_conditions_list_s_dc_6(settings, dc, starts, check):
     fight = duel(settings)
     fight.command("attack", target="Goblin", dice="6 8")
     fight.choose("No defence")
-    assert f"Goblin is Dying: unconscious, an Endurance check each round (DC {dc}, −1 per wound)." in fight.text()
-    fight.next(3, 1)  # round 2: d10 3, Endurance d6 1 + 3 − 1 = 3 fails
-    assert f"Endurance d6 1 + 3 − 1 wound = 3 vs DC {dc}: fails → DC {dc + 1}." in fight.text()
+    assert f"Goblin is Dying: unconscious, an Endurance check each round {starts}." in fight.text()
+    fight.next(3, 1)  # round 2: d10 3, Endurance d6 1
+    assert check in fight.text()
     fight.command("condition_remove", target="Goblin", condition="dying")
     fight.command("condition_add", target="Goblin", condition="dying")
     assert fight.f("Goblin").dying_dc == dc and f"Goblin is Dying (DC {dc})." in fight.text()

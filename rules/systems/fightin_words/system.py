@@ -37,7 +37,7 @@ Initiative d6+Reflex+Dex, ties reroll. `/initiative delay` on an untouched turn,
 **Defence**: the defender's player (GM for NPCs) picks Block/Dodge/Parry: d6+bonus vs 4+skill+Y per hit; own dice: `/choose option:Parry dice:"5 2"`. Damage > T−6 → wound; ≥ T → wound + Dying.
 **GM**: `/damage amount:2d6` (`amount:fall options:"height=20"`; `damage_type:fear|insanity|rage|morale`), `/heal`, `/save kind:will|medicine dc:5 options:"bonus=2"`, `/condition add|remove` dying (remove = stabilise), staggered, stunned, confused, disabled…
 Rounds open with dying checks (d10 10 stabilises, else Endurance vs DC 4 rising) and Broken ones (Spirit vs DC 10 falling).
-**Defaults**: meeting the number succeeds; melee adds Strength+3×scale; a spell's delay starts after its casting; the surprised are flat-footed until their turn; where the seed says both: `stand_from_prone_seconds=4` (or 2), `aim_seconds=2` (1), `first_dying_dc=4` (6), `dying_at_toughness=true` (false: only > T), `called_shot_meets_minimum=false` (true: a called shot meeting T−6 wounds).
+**Defaults**: meeting the number succeeds; melee adds Strength+3×scale; a spell's delay starts after its casting; the surprised are flat-footed until their turn; where the seed says both: `stand_from_prone_seconds=4` (or 2), `aim_seconds=2` (1), `first_dying_dc=4` (6: no −1 per wound), `dying_at_toughness=true` (false: only > T), `called_shot_meets_minimum=false` (true: a called shot meeting T−6 wounds).
 **Checks**: `/check character:X kind:reflex|dex|strength|endurance|spirit|fortitude|will dc:4`; `kind:will|initiative against:Y` (ties reroll; `options:veto`: a lost veto costs a morale penalty); `kind:skill options:"skill=medicine bonus=2"`.
 **GM's call** (README): positions, mount speed (`damage:"1d8+3"`), possession → `/encounter note`.""")
 
@@ -77,7 +77,10 @@ class FightinWords(System):
             default=FIRST_DYING_DC,
             low=4,
             high=6,
-            help=N_("A dying character's first Endurance check DC: 4 (Dying), or 6 (the list of conditions)."),
+            help=N_(
+                "A dying character's first Endurance check: DC 4, −1 per wound (Dying), "
+                "or DC 6, no penalty (the list of conditions)."
+            ),
         ),
         "dying_at_toughness": Option(
             default=True, help=N_("Damage equal to Toughness starts Dying (off: only damage that exceeds it).")

@@ -15,9 +15,10 @@ ATTACK_SECONDS = 4
 # time table, 2 in the prose; aiming 2 s ("Aim a ranged weapon", the prose), 1 ("Aim before a ranged attack").
 STAND_FROM_PRONE = 4
 AIM = 2
-# A dying character's first Endurance check, each failure raising it by 1: "Dying" says DC 4, the
-# conditions' list DC 6 (the campaign setting `first_dying_dc`).
+# A dying character's first Endurance check, each failure raising it by 1: "Dying" says DC 4, "with a -1
+# penalty for every wound", the conditions' list DC 6 with no penalty (the campaign setting `first_dying_dc`).
 FIRST_DYING_DC = 4
+CONDITIONS_DYING_DC = 6
 
 
 @dataclass(frozen=True, slots=True)

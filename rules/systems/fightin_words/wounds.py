@@ -24,7 +24,7 @@ from .conditions import timed
 from .model import Condition, Fighter
 from .rolls import d6_check, die, signed
 from .sheet import minimum_toughness, pair, toughness
-from .tables import FIRST_DYING_DC, LOCATIONS
+from .tables import CONDITIONS_DYING_DC, FIRST_DYING_DC, LOCATIONS
 
 
 class Hit:
@@ -93,6 +93,12 @@ def heal_spots(spots: Sequence[str], left: int) -> tuple[list[str], list[str]]:
 
 def first_dying_dc(enc) -> int:
     return enc.options.get("first_dying_dc", FIRST_DYING_DC)
+
+
+def dying_penalty(enc, f: Fighter) -> int:
+    """What the wounds take from a dying check: "Dying" gives "a -1 penalty for every wound", the conditions'
+    list's DC 6 check none."""
+    return 0 if first_dying_dc(enc) == CONDITIONS_DYING_DC else f.wounds
 
 
 def land(
@@ -183,13 +189,15 @@ def land(
     elif starts_dying and not target.dead:
         dc = first_dying_dc(enc)
         target = target.but(dying=True, stable=False, dying_dc=dc)
-        extra.append(
-            say(
+        if dc == CONDITIONS_DYING_DC:
+            told = say("{who} is Dying: unconscious, an Endurance check each round (DC {dc}).", who=target.name, dc=dc)
+        else:
+            told = say(
                 "{who} is Dying: unconscious, an Endurance check each round (DC {dc}, −1 per wound).",
                 who=target.name,
                 dc=dc,
             )
-        )
+        extra.append(told)
     if wounds:
         # How many wounds this did is public (each hit's verdict says so); the total and Toughness are not.
         counted = dict(
@@ -212,9 +220,10 @@ def _dies(f: Fighter) -> Fighter:
 
 
 def dying_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
-    """Start of a round: d10 (10 stabilises), else Endurance d6 − wounds vs the DC."""
+    """Start of a round: d10 (10 stabilises), else Endurance d6 − wounds (see `dying_penalty`) vs the DC."""
     f: Fighter = enc.get(cid)
-    best = 6 + f.sheet.endurance - f.wounds
+    penalty = dying_penalty(enc, f)
+    best = 6 + f.sheet.endurance - penalty
     if f.dying_dc > best:
         return enc.with_combatant(_dies(f)), [
             Event(kind="info", text=say("{who} dies: DC {dc} is out of reach.", who=f.name, dc=f.dying_dc))
@@ -225,13 +234,13 @@ def dying_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
         return enc.with_combatant(f), [
             Event(kind="roll", text=say("{who} dying: d10 10 → stabilises (still unconscious).", who=f.name))
         ]
-    d6, total, holds = d6_check(chance, f, f.sheet.endurance - f.wounds, f.dying_dc)
-    if not f.wounds:
+    d6, total, holds = d6_check(chance, f, f.sheet.endurance - penalty, f.dying_dc)
+    if not penalty:
         hurt: Text = Raw("")
-    elif f.wounds == 1:
-        hurt = say(" − {n} wound", n=f.wounds)
+    elif penalty == 1:
+        hurt = say(" − {n} wound", n=penalty)
     else:
-        hurt = say(" − {n} wounds", n=f.wounds)
+        hurt = say(" − {n} wounds", n=penalty)
     # The dying DC is public (4, +1 a failure); Endurance, the wounds and the total are not.
     rolled = dict(
         who=f.name,
