@@ -5,7 +5,8 @@ occupied phase, firing each phase passed on the way (start-of-phase effects,
 zero phases). In one phase, combatants act in their tie order; a zero-cost
 action sends the actor to the back of the phase. A held combatant leaves the
 clock and steps back in just before or after someone, never in the phase the
-hold began.
+hold began; holders stepping in at the same moment go as the one who held
+first chooses, and first unless they choose otherwise.
 """
 
 from __future__ import annotations
@@ -49,15 +50,22 @@ class ClockEntry(Value):
     # this phase only, so they sit right next to them and not after everyone.
     beside: tuple[tuple[float, ...], ...] | None = None
     anchor: float = 0
+    # The turn a hold began in, until the holder next moves: holders stepping in at the same moment
+    # go in the order they began holding.
+    held_turn: int = 0
 
     def rank(self) -> tuple[tuple[float, ...], ...]:
         return (tuple(-k for k in self.key), tuple(-k for k in self.tiebreak))
 
     def order(self) -> tuple:
-        return (self.phase, self.back, self.beside or self.rank(), self.anchor)
+        return (self.phase, self.back, self.beside or self.rank(), self.anchor, self.held_turn)
 
     def moved(self, phase: int, back: float = 0) -> ClockEntry:
-        return self.but(phase=phase, back=back, beside=None, anchor=0)
+        return self.but(phase=phase, back=back, beside=None, anchor=0, held_turn=0)
+
+    def stepping_in(self, phase: int) -> bool:
+        """Released from a hold to act beside someone in `phase`, and not yet acted."""
+        return self.beside is not None and self.held_since is None and self.phase == phase
 
 
 class ClockState(TurnState):
@@ -276,7 +284,8 @@ class Clock(TurnStructure):
         where the clock is now, and may release no earlier than ``phases`` after it."""
         entry = self.entry(enc, cid)
         if entry.held_since is not None:
-            return self._with_entry(enc, entry.moved(max(entry.phase, state_of(enc, ClockState).phase) + phases))
+            later = entry.moved(max(entry.phase, state_of(enc, ClockState).phase) + phases)
+            return self._with_entry(enc, later.but(held_turn=entry.held_turn))
         return self._with_entry(enc, entry.moved(entry.phase + phases))
 
     def end_turn(self, system, enc, chance) -> Result:
@@ -298,7 +307,7 @@ class Clock(TurnStructure):
         if state.current != entry.cid:
             raise NotYourTurn(say("{who} can only hold on their own turn.", who=combatant.name))
         names = self._moving(system, enc, combatant.id)
-        entry = entry.but(held_since=state.phase)
+        entry = entry.but(held_since=state.phase, held_turn=enc.turn_no)
         enc = self._with_entry(enc, entry)
         enc = enc.but(turns=enc.turns.but(current=None))
         events = [
@@ -391,13 +400,27 @@ class Clock(TurnStructure):
             return enc, events + more
         target = enc.find(action.target) if action.target else enc.get(state.current)
         target_entry = self.entry(enc, target.id)
-        if state.current != target_entry.cid:
+        # Beside whoever is acting, or beside another holder stepping in at this moment ("come out of his
+        # hold based on another character also stopping his hold action").
+        joining = target_entry.stepping_in(state.phase) and state.current != target_entry.cid
+        if state.current != target_entry.cid and not joining:
             raise InvalidInput(say("Release when {who} is about to act (it is their turn).", who=target.name))
         before = action.before and action.target is not None
+        if joining and before and target_entry.held_turn < entry.held_turn:
+            # "whoever held first chooses who acts first"
+            raise InvalidInput(
+                say(
+                    "{first} began holding first and chooses who acts first: "
+                    "{who} may step in after {first} (options:after).",
+                    first=target.name,
+                    who=holder.name,
+                )
+            )
         entry = entry.moved(state.phase, back=target_entry.back).but(
             held_since=None,
             beside=target_entry.beside or target_entry.rank(),
             anchor=target_entry.anchor + (-0.5 if before else 0.5),
+            held_turn=entry.held_turn,
         )
         enc = self._with_entry(enc, entry)
         if before:
@@ -417,7 +440,7 @@ class Clock(TurnStructure):
                 target=target.name,
             )
         events.append(Event(kind="info", text=text))
-        if before:
+        if before and not joining:
             enc = enc.but(turns=enc.turns.but(current=entry.cid))
             enc, more, _ = start_turn(system, enc, list(self.members(enc, entry.cid)), chance)
             events.extend(more)

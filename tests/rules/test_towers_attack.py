@@ -87,12 +87,14 @@ def test_flat_footed_ends_when_a_character_first_acts():
     assert not enc.find("Hero").flat_footed
 
 
-def test_full_defense_shifts_defence_until_the_next_activation():
+def test_full_defense_flips_one_more_defence_card_until_the_next_activation():
+    # Seed: "A character on Full Defense gains a +1 Defense for all opposed combat checks": a Defense (PD, ID)
+    # is how many cards the defender flips, so +1 Defense is one card more, (flip+1), not a (shift+1).
     enc = fight()
     enc = command(enc, "act", action="full defense").state  # Hero → 15
     assert who(enc) == "Bandit"
-    out = command(enc, "attack", target="Hero", cards="9C 2C 3C 8D 4D 2S")
-    assert "Hero PD 3 (full defense (shift+1)): 8♦ 4♦ 2♠ → keep 8 = 8 + 1 = 9 → 9 vs 9: hit" in texts(out)[1]
+    out = command(enc, "attack", target="Hero", cards="9C 2C 3C 8D 4D 2S 10H")
+    assert "Hero PD 3 (full defense (flip+1)): 8♦ 4♦ 2♠ 10♥ → keep 10 = 10 → 9 vs 10: miss" in texts(out)[1]
     enc = out.state
     assert who(enc) == "Hero"  # phase 15: the hero's next activation ends Full Defense
     assert not enc.find("Hero").full_defense

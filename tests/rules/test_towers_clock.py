@@ -433,3 +433,69 @@ def test_after_the_last_one_leaves_a_newcomer_takes_the_next_turn():
     enc = add(out.state, "Thug", "9D", BANDIT).state
     enc = begin(enc).state  # the GM goes on
     assert who(enc) == "Thug" and SYSTEM.turns.waiting(SYSTEM, enc).cids == SYSTEM.turns.acting(enc)
+
+
+def holders_and_x():
+    """B holds from phase 5, then A from phase 9 (A joined the fight first); X acts in phase 17."""
+    enc = add(new(), "A", "9H 4C", "init=2").state  # CI 11: phase 9
+    enc = add(enc, "B", "KH 4D", "init=2").state  # CI 15: phase 5
+    enc = add(enc, "X", "2D", "init=1").state  # CI 3: phase 17
+    enc = command(begin(enc).state, "act", action="hold").state  # B
+    enc = command(enc, "act", action="hold").state  # A
+    assert who(enc) == "X" and enc.turns.phase == 17
+    return enc
+
+
+def test_holders_stepping_in_after_the_same_one_go_in_the_order_they_began_holding():
+    # Seed (Hold): "If two or more people are holding, they may want to go at the same moment. If this is the
+    # case, the person who first started to Hold chooses who will go first." Unasked, B (who held first) goes first.
+    enc = holders_and_x()
+    enc = command(enc, "act", action="release", actor="A", target="X", options="after").state
+    enc = command(enc, "act", action="release", actor="B", target="X", options="after").state
+    enc = command(enc, "act", action="recover").state  # X
+    assert who(enc) == "B" and enc.turns.phase == 17
+    enc = command(enc, "act", action="recover").state
+    assert who(enc) == "A" and enc.turns.phase == 17
+
+
+def test_the_first_holder_chooses_to_come_out_of_the_hold_after_a_later_one():
+    # "A character may choose to come out of his hold based on another character also stopping his hold action.
+    # In this case, whoever held first chooses who acts first."
+    enc = holders_and_x()
+    enc = command(enc, "act", action="release", actor="A", target="X", options="after").state
+    out = command(enc, "act", action="release", actor="B", target="A", options="after")
+    assert "B stops holding and acts after A." in texts(out)
+    enc = command(out.state, "act", action="recover").state  # X
+    assert who(enc) == "A"
+    enc = command(enc, "act", action="recover").state
+    assert who(enc) == "B" and enc.turns.phase == 17
+
+
+def test_a_later_holder_does_not_choose_to_go_ahead_of_the_first():
+    enc = holders_and_x()
+    enc = command(enc, "act", action="release", actor="B", target="X", options="after").state
+    with pytest.raises(InvalidInput, match="B began holding first") as refused:
+        command(enc, "act", action="release", actor="A", target="B")
+    assert english(refused.value.said) == (
+        "B began holding first and chooses who acts first: A may step in after B (options:after)."
+    )
+    enc = command(enc, "act", action="release", actor="A", target="B", options="after").state
+    enc = command(enc, "act", action="recover").state  # X
+    assert [who(enc), enc.turns.phase] == ["B", 17]
+
+
+def test_a_holder_stepping_in_before_another_holder_leaves_the_one_acting_as_they_are():
+    enc = add(new(), "X", "KH 4D", "init=2").state  # CI 15: phase 5
+    enc = add(enc, "B", "QH 4C", "init=2").state  # CI 14: phase 6
+    enc = add(enc, "A", "JH 3C", "init=2").state  # CI 13: phase 7
+    enc = command(begin(enc).state, "act", action="full defense").state  # X, to phase 15
+    enc = command(enc, "act", action="hold").state  # B
+    enc = command(enc, "act", action="hold").state  # A
+    assert who(enc) == "X" and not enc.find("X").full_defense  # X's turn opened: Full Defense is over
+    enc = command(enc, "act", action="release", actor="A", target="X", options="after").state
+    out = command(enc, "act", action="release", actor="B", target="A")
+    assert "B stops holding and acts before A." in texts(out)
+    # B steps in after X, who is acting: X's Full Defense stays over.
+    assert who(out.state) == "X" and not out.state.find("X").full_defense
+    enc = command(out.state, "act", action="recover").state
+    assert who(enc) == "B"

@@ -160,6 +160,24 @@ def test_a_master_leaving_leaves_the_companion_in_their_place():
     assert acting(enc) == ["Rex"]
 
 
+def test_a_companion_left_alone_flips_its_own_initiative_for_its_ties_and_shows_that_ci():
+    # Seed: Initiative is each character's own flip, "his Calculated Initiative", and ties in a phase go by "the
+    # higher Calculated Initiative", then "the higher Initiative <N>", then "the higher Soft Strength". Rex never
+    # flipped (it activated with Tony): on its own, it flips its Initiative ⟨3⟩ and keeps the pair's place.
+    enc = add(new(), "Tony", "AH 4C", TONY, player=True).state  # CI 16: phase 4
+    enc = add(enc, "Rex", "", REX).state
+    enc = begin(add(enc, "Bandit", "JD", BANDIT).state).state
+    enc = command(enc, "act", by=PLAYER, action="recover", actor="Tony").state  # the Bandit's turn
+    out = apply(enc, RemoveCombatant(by=GM, target="Tony"))
+    enc, rex = out.state, out.state.find("Rex")
+    entry = SYSTEM.turns.entry(enc, rex.id)
+    assert entry.key[1:] == (3, 1) and phase_of(enc, "Rex") == 9  # Rex's N and SS, not Tony's 2 and 2
+    ci = int(entry.key[0])
+    line = next(english(t) for t in texts(out) if "Initiative" in english(t))
+    assert line.startswith("Rex: Initiative ⟨3⟩: ") and line.endswith(f"+ N 3 = CI {ci}, in its place (phase 9)")
+    assert ci != 16 and f"CI {ci}" in english(SYSTEM.status_line(enc, rex, reveal=True))
+
+
 def test_a_companion_mid_running_leap_makes_the_pairs_next_action_the_leap():
     enc = command(fight(), "act", by=PLAYER, action="running leap", actor="Rex").state
     enc = command(enc, "act", action="recover").state  # the Bandit

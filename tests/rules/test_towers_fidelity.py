@@ -187,7 +187,7 @@ def test_a_holder_moved_back_and_released_with_nobody_acting_waits_for_its_phase
     ("action", "flag", "shown", "cards", "ends"),
     [
         ("reckless move", "reckless", "reckless move (flip−1)", "9C 5C 2C 3S 8D", "Reckless Move penalty"),
-        ("full defense", "full_defense", "full defense (shift+1)", "9C 5C 2C 3S 8D 4D", "Full Defense"),
+        ("full defense", "full_defense", "full defense (flip+1)", "9C 5C 2C 3S 8D 4D 2D", "Full Defense"),
     ],
 )
 def test_a_holder_stepping_in_first_finds_the_foes_posture_still_on(action, flag, shown, cards, ends):
@@ -263,5 +263,5 @@ def test_a_defence_resisted_with_pd_counts_what_the_defender_did():
     assert who(enc) == "Bandit"  # Tony's next activation, in phase 12, is still to come
     enc = command(enc, "act", action="full defense", actor="Bandit").state
     assert who(enc) == "Tony" and not enc.find("Tony").power_attacked
-    out = command(enc, "save", actor="Bandit", kind="id", dc=3, cards="2C 3C 4C 9D 5D")
-    assert "vs Bandit ID 2 (full defense (shift+1)): 9♦ 5♦ → keep 9 = 9 + 1 = 10 → resisted" in texts(out)[0]
+    out = command(enc, "save", actor="Bandit", kind="id", dc=3, cards="2C 3C 4C 9D 5D 6D")
+    assert "vs Bandit ID 2 (full defense (flip+1)): 9♦ 5♦ 6♦ → keep 9 = 9 → resisted" in texts(out)[0]

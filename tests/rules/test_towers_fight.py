@@ -83,7 +83,7 @@ info: Tony recovers STUN = Endurance 2: STUN 4 → 6/12.
 info: Recover (5): Tony next acts in phase 19.
 turn: Boss's turn @1
 ## the Boss goes on Full Defense
-info: Boss goes on Full Defense: +1 (shift+1) on defence flips and no other action until next acting.
+info: Boss goes on Full Defense: (flip+1) on defence flips and no other action until next acting.
 info: Full Defense (10): Boss next acts in phase 28.
 turn: Tony's turn @2
 ## Tony aims
@@ -94,13 +94,13 @@ info: Phase 20 (zero phase): Bandit is dying and loses 1 LETHAL. Bandit: LETHAL 
 turn: Mira's turn @3
 ## Mira attacks the defending Boss
 roll: Mira: Attack with Longblade on Boss — PA 3 (Longblade (flip+1)): Q♦ 5♣ 4♠ 3♠ → keep Q = 12
-roll: Boss PD 3 (full defense (shift+1)): 9♥ 8♠ 7♠ → keep 9 = 9 + 1 = 10 → 12 vs 10: hit
+roll: Boss PD 3 (full defense (flip+1)): 9♥ 8♠ 7♠ 2♠ → keep 9 = 9 → 12 vs 9: hit
 info: Longblade 4 + PX 1 = 5 − ER 1 = 4 physical STUN → Boss: STUN 9 → 5/14
 info: Attack (5): Mira next acts in phase 25.
 turn: Tony's turn @2
 ## Tony fires from 14 spaces
 roll: Tony: Attack with Heavy Rifle on Boss — PA 4 (aim (flip+1); range 14 = increment 2 (shift−1)): A♠ 2♣ 3♣ 4♣ 5♣ → keep A = 14 − 1 = 13
-roll: Boss PD 3 (full defense (shift+1)): J♦ 8♦ 7♦ → keep J = 11 + 1 = 12 → 13 vs 12: hit
+roll: Boss PD 3 (full defense (flip+1)): J♦ 8♦ 7♦ 2♦ → keep J = 11 → 13 vs 11: hit
 info: Heavy Rifle 7 − ER 1 = 6 physical STUN → Boss: STUN 5 → 0/14 — unconscious and prone
 info: Attack (5): Tony next acts in phase 29.
 turn: Mira's turn @3

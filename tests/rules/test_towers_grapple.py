@@ -285,11 +285,11 @@ def test_full_defense_adds_to_the_defence_against_a_grapple_test():
     # Seed: "A character on Full Defense gains a +1 Defense for all opposed combat checks."
     enc = command(fight(), "act", action="full defense").state
     assert who(enc) == "Bandit"
-    # Bandit PA 3: 9♣ 2♣ 3♣ → 9; Fighter PD 3 (size shift+1, full defense shift+1): 8♦ 4♦ 2♦ → 8 + 2 = 10.
-    out = command(enc, "act", action="grapple", target="Fighter", cards="9C 2C 3C 8D 4D 2D")
+    # Bandit PA 3: 9♣ 2♣ 3♣ → 9; Fighter PD 3 (size shift+1, full defense one card more): 8♦ 4♦ 2♦ 9♦ → 9 + 1 = 10.
+    out = command(enc, "act", action="grapple", target="Fighter", cards="9C 2C 3C 8D 4D 2D 9D")
     assert texts(out)[0] == (
         "Bandit: Grapple Test: Bandit PA 3: 9♣ 2♣ 3♣ → keep 9 = 9; "
-        "Fighter PD 3 (size (shift+1); full defense (shift+1)): 8♦ 4♦ 2♦ → keep 8 = 8 + 2 = 10; "
+        "Fighter PD 3 (size (shift+1); full defense (flip+1)): 8♦ 4♦ 2♦ 9♦ → keep 9 = 9 + 1 = 10; "
         "9 vs 10: Fighter slips the grapple."
     )
 

@@ -115,11 +115,13 @@ def fight_steps():
         ("Tony aims", lambda e: command(e, "act", PLAYER, action="aim")),
         (
             "Mira attacks the defending Boss",
-            lambda e: command(e, "attack", BOB, target="Boss", cards="QD 5C 4S 3S 9H 8S 7S"),
+            lambda e: command(e, "attack", BOB, target="Boss", cards="QD 5C 4S 3S 9H 8S 7S 2S"),
         ),
         (
             "Tony fires from 14 spaces",
-            lambda e: command(e, "attack", PLAYER, target="Boss", options="range=14", cards="AS 2C 3C 4C 5C JD 8D 7D"),
+            lambda e: command(
+                e, "attack", PLAYER, target="Boss", options="range=14", cards="AS 2C 3C 4C 5C JD 8D 7D 2D"
+            ),
         ),
     ]
 

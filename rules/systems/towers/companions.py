@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from rules.errors import InvalidInput
 from rules.model import Encounter, Event
-from rules.said import say
-from rules.turns.base import Result
+from rules.said import say, seq
+from rules.turns.base import Result, settle_latecomer
 from rules.turns.clock import Clock, ClockEntry, ClockState, Release
 from rules.usertext import listed
 
+from .initiative import on_its_own
 from .model import ENDINGS, TowersCombatant, TowersEncounter, can_act
 
 
@@ -99,7 +100,7 @@ class TowersClock(Clock):
         activation has not started, so what lasts until it starts (ENDINGS) is back on until it does."""
         put_off = _ours(enc).turns.current
         enc, events = super().release(system, enc, action, chance)
-        if not (action.before and action.target) or put_off is None:
+        if put_off is None or _ours(enc).turns.current == put_off:  # nobody put off: after them, or another holder
             return enc, events
         ours = _ours(enc)
         for member in (ours.get(cid) for cid in self.members(ours, put_off)):
@@ -113,20 +114,28 @@ class TowersClock(Clock):
         return ours, events
 
     def leave(self, system, enc, cid, chance) -> Result:
-        """A master leaving the fight leaves their companions on the clock in their place, acting alone."""
-        events: list[Event] = []
+        """A master leaving the fight leaves their companions on the clock in their place, acting alone,
+        each on a Calculated Initiative of its own."""
         ours = _ours(enc)
         left = companions(ours, cid)
-        if left:
-            entry = super().entry(enc, cid)
-            state = ours.turns
-            entries = state.entries + tuple(entry.but(cid=c.id) for c in left)
-            enc = ours.but(turns=state.but(entries=entries))
-            for companion in left:
-                enc = enc.update(companion.id, companion_of=None)
-                line = say("{who} stays in the fight and now acts on its own.", who=companion.name)
-                events.append(Event(kind="info", text=line))
-        enc, more = super().leave(system, enc, cid, chance)
+        if not left:
+            return super().leave(system, enc, cid, chance)
+        events: list[Event] = []
+        place = super().entry(enc, cid)
+        entries = list(ours.turns.entries)
+        for companion in left:
+            ours = ours.update(companion.id, companion_of=None)
+            line = say("{who} stays in the fight and now acts on its own.", who=companion.name)
+            events.append(Event(kind="info", text=line))
+            key, text = on_its_own(companion, place.phase, chance)
+            entry = place.but(cid=companion.id, key=key, tiebreak=(), text=text)
+            events.append(Event(kind="roll", text=seq(companion.name, ": ", text)))
+            tied = [e for e in entries if e.key == entry.key and e.cid != cid]
+            if tied:
+                entries, entry, more = settle_latecomer(system, ours, entries, entry, tied, chance)
+                events.extend(more)
+            entries.append(entry)
+        enc, more = super().leave(system, ours.but(turns=ours.turns.but(entries=tuple(entries))), cid, chance)
         return enc, events + more
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rules.model import Event
 from rules.said import N_, Text, joined, say, seq
-from rules.secrets import secret
+from rules.secrets import Secret, secret
 from rules.usertext import listed
 
 from .flips import flip
@@ -20,18 +20,21 @@ START = 20
 MAX_FLIPOFF_ROUNDS = 20
 
 
-def calculated(enc: TowersEncounter, combatant: TowersCombatant, chance) -> tuple[tuple[float, ...], Text]:
+def _flipped(combatant: TowersCombatant, chance) -> tuple[int, dict[str, Secret]]:
+    """The Calculated Initiative, and its N, cards and CI as the line shows them."""
     n = combatant.sheet.init
     result = flip(chance, n)
     ci = result.value + n
-    offset = START - min(ci, START)
     # A hidden combatant's N and CI are secret; its phase (the clock) is not, and tells CI below 20:
     # so its cards are secret too, or their number (N) and the kept one (CI − N) would tell N.
-    shown_n, shown_ci = secret(n, combatant), secret(ci, combatant)
-    cards = secret(result.text(), combatant)
-    text: Text = say(
-        "Initiative ⟨{n}⟩: {cards} + N {n} = CI {ci} → phase {phase}", n=shown_n, cards=cards, ci=shown_ci, phase=offset
-    )
+    shown = {"n": secret(n, combatant), "cards": secret(result.text(), combatant), "ci": secret(ci, combatant)}
+    return ci, shown
+
+
+def calculated(enc: TowersEncounter, combatant: TowersCombatant, chance) -> tuple[tuple[float, ...], Text]:
+    ci, shown = _flipped(combatant, chance)
+    offset = START - min(ci, START)
+    text: Text = say("Initiative ⟨{n}⟩: {cards} + N {n} = CI {ci} → phase {phase}", phase=offset, **shown)
     if combatant.surprised:
         delay = int(enc.options.get("surprise_phases", 10))
         offset += delay
@@ -41,7 +44,16 @@ def calculated(enc: TowersEncounter, combatant: TowersCombatant, chance) -> tupl
         # Joining a running fight: the first phase counts from now.
         phase = enc.turns.phase + offset
         text = seq(text, " ", say("from now (phase {now}) → phase {phase}", now=enc.turns.phase, phase=phase))
-    return (phase, ci, n, combatant.sheet.ss), text
+    return (phase, ci, combatant.sheet.init, combatant.sheet.ss), text
+
+
+def on_its_own(combatant: TowersCombatant, phase: int, chance) -> tuple[tuple[float, ...], Text]:
+    """A companion whose master has left: it never flipped (it activated on its master's CI), so it flips
+    its own Initiative now; that CI, with its own N and Soft Strength, breaks its ties in a phase (the
+    seed's tie order is each character's own), while its place on the clock stays the pair's."""
+    ci, shown = _flipped(combatant, chance)
+    text = say("Initiative ⟨{n}⟩: {cards} + N {n} = CI {ci}, in its place (phase {phase})", phase=phase, **shown)
+    return (ci, combatant.sheet.init, combatant.sheet.ss), text
 
 
 def settle_ties(enc: TowersEncounter, tied: list, chance) -> tuple[list, list[Event]]:

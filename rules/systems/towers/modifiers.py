@@ -120,8 +120,9 @@ def user_mods(flags: dict, flip_key: str, shift_key: str, why: Text) -> Mods:
 
 
 def full_defense_mods(combatant: TowersCombatant) -> Mods:
-    """Full Defense: +1 Defense for all opposed combat checks, a grapple's as much as an attack's."""
-    return Mods().plus(shift=1, why=say("full defense")) if combatant.full_defense else Mods()
+    """Full Defense: "+1 Defense for all opposed combat checks", a grapple's as much as an attack's. A Defense
+    (PD, ID) is how many cards the defender flips, so +1 is one card more (flip+1), as a stance's +1 PD is."""
+    return Mods().plus(flip=1, why=say("full defense")) if combatant.full_defense else Mods()
 
 
 def reckless_mods(combatant: TowersCombatant) -> Mods:

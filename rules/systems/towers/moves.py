@@ -204,7 +204,7 @@ def _reckless(enc, me, action):
 
 def _full_defense(enc, me, action):
     text = say(
-        "{who} goes on Full Defense: +1 (shift+1) on defence flips and no other action until next acting.", who=me.name
+        "{who} goes on Full Defense: (flip+1) on defence flips and no other action until next acting.", who=me.name
     )
     return enc.update(me.id, full_defense=True), text
 
