@@ -14,7 +14,7 @@ from rules.randomness import Chance
 from rules.said import english
 from rules.system import CheckRequest, Resting
 from rules.systems.rotted_capes import SYSTEM
-from rules.systems.rotted_capes.actions import AddCondition, Damage, PlotSpend
+from rules.systems.rotted_capes.actions import AddCondition, Damage, Heal, PlotSpend
 from tests.helpers import GM
 
 ALICE = Actor(user_id=11)
@@ -94,6 +94,18 @@ def test_unconscious_from_stamina_loss_carries_over_and_a_flaw_lowers_maximum_wo
     nova = later.find("Nova")
     assert (nova.stamina, nova.wounds, nova.max_wounds) == (0, 1, 2)
     assert nova.has("Unconscious") and nova.has("Wounded")
+
+
+def test_a_hero_kept_awake_by_temporary_stamina_leaves_the_fight_unconscious_at_zero_stamina():
+    # Temporary Stamina "increases your current Stamina for a limited time": it ends with the fight, and the
+    # hero's own 0 Stamina, "Unconscious", is what lasts (half their Stamina back at the end of the scene)
+    enc = apply(join(new()), NextTurn(by=GM)).state
+    enc = gm(enc, Damage(by=GM, target="Nova", amount="20", flags={"ap": True}))
+    enc = gm(enc, Heal(by=GM, target="Nova", amount="5", flags={"temp": True}))
+    assert not enc.find("Nova").has("Unconscious")
+    enc = apply(enc, EndEncounter(by=GM)).state
+    kept = SYSTEM.lasting(enc, enc.find("Nova"))
+    assert (kept["stamina"], kept["unconscious"]) == (0, True)
 
 
 def test_flaws_past_the_sheets_wounds_say_the_maximum_stays_at_one():
@@ -276,6 +288,15 @@ def test_the_wound_recovery_roll_is_a_constitution_save_with_what_the_hero_carri
     )
     check = SYSTEM.roll_check(request, Chance(3, (), (15,)))
     assert "d20 15 − 3 = 12 vs DC 15: failure" in english(check.lines[0])
+
+
+def test_in_brutal_continuity_the_wound_recovery_roll_takes_the_exhaustion_the_hiatus_leaves():
+    # Brutal Continuity: "the penalty also applies to the Hero's saves"; the Hiatus first lowers Exhaustion 3 to 2
+    chance = Chance(3, (), (15,))
+    tired = resting({"wounds": 2, "exhaustion": 3})
+    out = SYSTEM.rest("hiatus", (tired,), {}, {}, chance, {"brutal_continuity": True})
+    chance.finish()
+    assert "d20 15 + 1 − 2 exhaustion = 14 vs DC 15: failure (failed by 1)" in english(texts(out)[1])
 
 
 def test_exhaustion_six_or_no_wounds_and_no_stamina_set_between_fights_is_death_and_dead_no_brings_back():

@@ -19,14 +19,14 @@ def who(lasting=None, sheet=SHEET, npc=False):
     return Resting(name="Nova", owner_id=11, sheet=SYSTEM.parse_sheet(sheet), lasting=lasting or {}, npc=npc)
 
 
-def request(kind="challenge", dc=15, options=None, lasting=None, sheet=SHEET, npc=False, campaign=None):
+def request(kind="challenge", dc=15, options=None, lasting=None, sheet=SHEET, npc=False, campaign=None, **settings):
     return CheckRequest(
         kind=kind,
         who=who(lasting, sheet, npc),
         dc=dc,
         options=options or {},
         campaign=campaign or {},
-        settings=SYSTEM.default_options(),
+        settings=SYSTEM.default_options() | settings,
     )
 
 
@@ -91,6 +91,15 @@ def test_a_saving_throw_takes_no_wounded_or_exhaustion_penalty():
     # The penalties fall on "challenge rolls and attack rolls"; "the penalty also applies to the Hero's saves"
     # only in the optional Brutal Continuity.
     outcome = rolled(request(kind="save", lasting={"wounds": 2, "exhaustion": 3}), 14)
+    assert lines(outcome) == ["Nova CON save: d20 14 + 1 = 15 vs DC 15: success"]
+
+
+def test_in_brutal_continuity_a_heros_saving_throw_takes_the_exhaustion_penalty_alone():
+    # "When playing in the Brutal Continuity, the penalty also applies to the Hero's saves"; Wounded's does not
+    lasting = {"wounds": 2, "exhaustion": 1}
+    outcome = rolled(request(kind="save", lasting=lasting, brutal_continuity=True), 14)
+    assert lines(outcome) == ["Nova CON save: d20 14 + 1 − 1 exhaustion = 14 vs DC 15: failure"]
+    outcome = rolled(request(kind="save", lasting=lasting, npc=True, brutal_continuity=True), 14)
     assert lines(outcome) == ["Nova CON save: d20 14 + 1 = 15 vs DC 15: success"]
 
 

@@ -10,6 +10,7 @@ from rules.actions import AddCombatants, Choose
 from rules.engine import apply
 from rules.errors import NotAllowed
 from rules.said import english
+from rules.systems.rotted_capes import SYSTEM
 from tests.helpers import answer_by_key
 from tests.rules.test_rotted_capes import ALICE, GM, begin, cmd, end_turn, join, new, run, texts, who
 
@@ -185,6 +186,24 @@ def test_new_temporary_stamina_replaces_the_old_even_when_smaller():
     assert "8 = 8 Stamina (5 absorbed by temporary Stamina) (Brute: 37/40 Stamina, 3/3 Wounds)" in said(out)[0]
 
 
+def test_temporary_stamina_wakes_a_hero_knocked_out_by_stamina_loss_until_it_is_spent():
+    # "When you gain Temporary Stamina, it increases your current Stamina"; "Once you reach 0 Stamina, you are
+    # Unconscious"
+    enc = run(brute_target(), "damage", target="Nova", amount="10", options="ap")
+    assert who(enc, "Nova").has("Unconscious")
+    out = cmd(enc, "heal", target="Nova", amount="5", options="temp")
+    nova = who(out.state, "Nova")
+    assert not nova.has("Unconscious") and not nova.out
+    assert "(0/10 Stamina +5 temp, 3/3 Wounds)" in said(out)[0]
+    out = cmd(out.state, "damage", target="Nova", amount="5", options="ap")
+    assert who(out.state, "Nova").has("Unconscious")
+    assert "Nova is Unconscious" in said(out)[0]
+    # a power's Unconscious is not Stamina's to end
+    enc = run(brute_target(), "condition_add", target="Brute", condition="Unconscious", tags="Knocked Out")
+    enc = run(enc, "heal", target="Brute", amount="5", options="temp")
+    assert who(enc, "Brute").has("Unconscious")
+
+
 def test_an_unconscious_target_in_the_same_area_takes_a_critical_and_massive_two_wounds():
     # "attacks against you from within the same area are critical hits" + massive damage
     enc = run(brute_target(stamina=10, fortitude=30), "damage", target="Brute", amount="10")
@@ -217,6 +236,46 @@ def test_the_wounded_and_exhaustion_penalties_fall_on_attacks_and_challenges_not
     enc = run(enc, "condition_add", target="Nova", condition="Ongoing Damage", options="damage=1 type=fire dc=12")
     out = end_turn(enc, ALICE, dice=(12,))
     assert "Nova saves against Ongoing Damage: d20 12 + 0 = 12 vs DC 12: success — it ends." in said(out)
+
+
+def brutal(**hero):
+    """Nova (Exhaustion 2 and 1 Wound lost) against a Brute, in a campaign playing Brutal Continuity."""
+    enc = join(new(brutal_continuity=True), "Nova", 15, **({"attack": 5, "avoidance": 15, "fortitude": 8} | hero))
+    enc = begin(join(enc, "Brute", 5, avoidance=10, fortitude=10, stamina=40))
+    enc = run(enc, "damage", target="Nova", amount="0", options="wounds=1")
+    return run(enc, "condition_add", target="Nova", condition="Exhaustion 2")
+
+
+def test_brutal_continuity_puts_the_exhaustion_penalty_on_a_heros_saves_and_defenses():
+    # "When playing in the Brutal Continuity, the penalty also applies to the Hero's saves, defenses, and burnout
+    # threshold"; Wounded's penalty stays on "challenge rolls and attack rolls"
+    assert SYSTEM.default_options()["brutal_continuity"] is False
+    enc = brutal()
+    out = cmd(enc, "save", ALICE, kind="con", dc=10, dice="11")
+    assert "Nova CON save: d20 11 + 0 − 2 exhaustion = 9 vs DC 10: failure" in said(out)[0]
+    out = cmd(enc, "attack", GM, actor="Brute", target="Nova", damage="1d8", dice="13 7")
+    assert "vs Avoidance 13: hit" in said(out)[0]
+    assert "7 > Fortitude 6 → massive: 1 Wound" in said(out)[0]
+    out = cmd(enc, "attack", GM, actor="Brute", target="Nova", defense="willpower", damage="1d4", dice="8 1")
+    assert "vs Willpower 8: hit" in said(out)[0]
+    # the hero's own attack keeps the larger of its Wounded and Exhaustion penalties, as ever
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1d4", dice="10 1")
+    assert "d20 10 + 5 − 2 wounds/exhaustion = 13 vs Avoidance 10" in said(out)[0]
+
+
+def test_brutal_continuity_is_off_by_default_and_spares_the_threats():
+    enc = brutal()
+    enc = run(enc, "condition_add", target="Brute", condition="Exhaustion 3")
+    out = cmd(enc, "save", GM, actor="Brute", kind="con", dc=10, dice="10")
+    assert "Brute CON save: d20 10 + 0 = 10 vs DC 10: success" in said(out)[0]
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1d4", dice="10 1")
+    assert "vs Avoidance 10" in said(out)[0]
+    enc = join(new(), "Nova", 15, avoidance=15)
+    enc = run(begin(join(enc, "Brute", 5)), "condition_add", target="Nova", condition="Exhaustion 2")
+    out = cmd(enc, "save", ALICE, kind="con", dc=10, dice="10")
+    assert "Nova CON save: d20 10 + 0 = 10 vs DC 10: success" in said(out)[0]
+    out = cmd(enc, "attack", GM, actor="Brute", target="Nova", damage="1d4", dice="13 1")
+    assert "vs Avoidance 15: miss" in said(out)[0]
 
 
 # --- advantage and disadvantage ----------------------------------------------------------------

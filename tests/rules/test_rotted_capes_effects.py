@@ -542,6 +542,36 @@ def test_a_player_with_two_heroes_spends_the_one_the_roll_concerns():
     assert who(out.state, "Stepaside").plot_points == 1
 
 
+def test_a_hero_rerolls_their_initiative_before_the_fight_begins_and_once():
+    # Initiative: "each player ... makes a Dexterity check"; "Reroll: You may spend Plot Point rerolling any d20
+    # check or damage roll"
+    enc = join(join(SYSTEM_NEW(), "Brute", 12), "Nova", 3, dex=2)
+    out = cmd(enc, "plotpoint_spend", ALICE, use="reroll", dice="14")
+    assert texts(out) == [
+        "🎭 Nova spends a Plot Point to reroll the d20 (0 left; pool 1).",
+        "Nova initiative: d20 14 + 2 = 16",
+    ]
+    assert [[out.state.get(c).name for c in s] for s in out.state.turns.slots] == [["Nova"], ["Brute"]]
+    assert [e.key for e in out.state.turns.entries] == [(16,), (12,)]
+    with pytest.raises(NotAllowed, match="only one per die roll"):
+        cmd(run(out.state, "plotpoint_award", target="Nova"), "plotpoint_spend", ALICE, use="reroll", dice="20")
+    # once the fight begins the order is fixed: the roll is no longer the last one
+    with pytest.raises(InvalidInput, match="no roll to reroll"):
+        cmd(begin(enc), "plotpoint_spend", ALICE, use="reroll", dice="14")
+
+
+def test_a_hero_joining_mid_fight_rerolls_their_initiative_into_its_place():
+    enc = plotted()
+    enc = join(enc, "Stepaside", 1)
+    assert [[enc.get(c).name for c in s] for s in enc.turns.slots][-1] == ["Stepaside"]
+    with pytest.raises(NotAllowed, match="neither Bolt's"):
+        cmd(enc, "plotpoint_spend", BOB, use="reroll", dice="13")
+    out = cmd(enc, "plotpoint_spend", ALICE, actor="Stepaside", use="reroll", dice="13")
+    slots = [[out.state.get(c).name for c in s] for s in out.state.turns.slots]
+    assert slots == [["Nova"], ["Stepaside"], ["Bolt"], ["Brute"]]
+    assert acting(out.state) == ["Nova"] and who(out.state, "Stepaside").plot_points == 0
+
+
 def test_a_hero_rerolls_the_damage_an_attack_deals_them():
     enc = end_turn(end_turn(plotted(), ALICE).state, BOB).state
     asked = cmd(enc, "attack", GM, target="Nova", damage="1d6", dice="18 6").state

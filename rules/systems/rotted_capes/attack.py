@@ -349,8 +349,7 @@ def resolve(
     mode = mode_for(spec["adv"], spec["dis"], spec["rule"])
     penalty = cond.wound_penalty(attacker)
     bonus = spec["modifier"] + spec["flat"] + spec["horde"] - penalty
-    score = getattr(target.sheet, spec["defense"])
-    defense_value = score - cond.weakened(target, spec["defense"], score)
+    defense_value = cond.defense(target, spec["defense"], enc.options)
     label = term(spec["defense"].capitalize())
     free = say("no Action spent") if spec.get("free") else EMPTY
     notes = [n for n in (user_text(spec["weapon"]), free) if n]

@@ -112,9 +112,11 @@ FLAGS: frozenset[str] = frozenset({"unconscious"})
 # --- out of a fight and into the next --------------------------------------
 def lasting(enc: RCEncounter, c: RCCombatant) -> dict[str, Any]:
     stamina = min(c.stamina, c.sheet.stamina)  # an Unleashed villain's doubled Stamina ends with the fight
+    # and so does temporary Stamina: a hero it kept awake at 0 Stamina is Unconscious without it
+    spent, _ = dmg.settle(c.but(temp_stamina=0))
     out: dict[str, Any] = {
         "stamina": stamina,
-        "unconscious": cond.knocked_out(c),
+        "unconscious": cond.knocked_out(spent),
         "wounds": c.wounds,
         "flaws": c.flaws,
         "exhaustion": cond.exhaustion(c),
@@ -323,10 +325,11 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], Text, int, bool
     state["hiatuses"] = 0
     medic = name.casefold() in picks["medic"]
     # rolled as any Constitution save: the carried conditions (Weakened, Disadvantage), and no Wounded or
-    # Exhaustion penalty, which falls on challenges and attacks
+    # Exhaustion penalty, which falls on challenges and attacks (Exhaustion's only in Brutal Continuity)
     hero = standing(r.but(lasting=state), settings)
     rule = str(settings.get("advantage", "cancel"))
-    d20 = d20_roll(hero, "con", chance, ["medic"] if medic else [], rule=rule, save=True)
+    brutal = cond.brutal_penalty(hero, settings)
+    d20 = d20_roll(hero, "con", chance, ["medic"] if medic else [], rule=rule, save=True, brutal=brutal)
     total = d20.total
     hiatuses = say_plural("{n} Hiatus", "{n} Hiatuses", taken, n=taken)
     roll: Text = say(

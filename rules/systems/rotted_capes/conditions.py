@@ -163,6 +163,19 @@ def wound_penalty(c: RCCombatant) -> int:
     return max(taken, exhaustion(c))
 
 
+def brutal_penalty(c: RCCombatant, settings) -> int:
+    """The optional Brutal Continuity (campaign setting `brutal_continuity`): Exhaustion's penalty "also applies
+    to the Hero's saves, defenses, and burnout threshold" (the bot tracks no burnout threshold)."""
+    return exhaustion(c) if c.is_hero and settings.get("brutal_continuity", False) else 0
+
+
+def defense(c: RCCombatant, name: str, settings) -> int:
+    """A defense (avoidance, fortitude, willpower) as it stands: the sheet's, less a Weakened on it and
+    Brutal Continuity's Exhaustion penalty."""
+    score: int = getattr(c.sheet, name)
+    return score - weakened(c, name, score) - brutal_penalty(c, settings)
+
+
 def held(c: RCCombatant) -> bool:
     """Grappled or Restrained: "Your Pace becomes 0", with no Dash or bonus to lift it."""
     return c.has("Grappled") or c.has("Restrained")
@@ -203,7 +216,7 @@ def _weakness(x: Condition, score: int) -> int:
 def knocked_out(c: RCCombatant) -> bool:
     """Unconscious from Stamina loss; a power or a knockout that imposed it names its source."""
     knocked = c.condition("Unconscious")
-    return knocked is not None and not knocked.source and c.stamina == 0
+    return knocked is not None and not knocked.source and c.current_stamina == 0
 
 
 def scene_stamina(most: int, knocked: bool) -> int:

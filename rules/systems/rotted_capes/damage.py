@@ -82,10 +82,6 @@ def dr_step(t: RCCombatant, h: Harm) -> tuple[int, Text | None]:
     return dr, say("{dr} ({kind})", dr=dr, kind=term(key)) if dr else None
 
 
-def fortitude(c: RCCombatant) -> int:
-    return c.sheet.fortitude - cond.weakened(c, "fortitude", c.sheet.fortitude)
-
-
 def harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Report]:
     """Apply one instance of damage; the text continues a roll's total.
     A Horde's damage lands on one member, named in the text. Each piece of the
@@ -110,6 +106,7 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Repor
     if t.zombie and h.damage_type == "psychic":
         return enc, seq(" ", say("psychic: no effect on zombies")), report
     massive = False
+    fortitude = cond.defense(t, "fortitude", enc.options)
     why: Text = EMPTY
     text: Text
     total = t.ongoing_total
@@ -135,11 +132,11 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Repor
                     defense=secret(t.stamina_defense, t),
                 ),
             )
-    elif after > fortitude(t):
+    elif after > fortitude:
         massive = True
         why = seq(
             "; ",
-            say("{after} > Fortitude {fortitude} → massive", after=secret(after, t), fortitude=secret(fortitude(t), t)),
+            say("{after} > Fortitude {fortitude} → massive", after=secret(after, t), fortitude=secret(fortitude, t)),
         )
     t = t.but(ongoing_total=total)
     if t.zombie:
@@ -188,7 +185,7 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Repor
     t, more = settle(t)
     text = seq(text, more)
     enc = enc.with_combatant(t)
-    if t.wounds == 0 and t.stamina == 0:
+    if t.wounds == 0 and t.current_stamina == 0:
         if t.is_hero and not t.dead:
             report.dying = True
         else:
@@ -231,11 +228,11 @@ def settle(t: RCCombatant) -> tuple[RCCombatant, Text]:
         t = cond.remove(t, name)
     if imposed:
         t = cond.add(t, imposed)
-    elif t.stamina == 0:
+    elif t.current_stamina == 0:
         t = cond.add(t, Condition(name="Unconscious"))
     if t.wounds < t.max_wounds and not t.zombie:
         t = cond.add(t, Condition(name="Wounded"))
-    if t.wounds == 0 and t.stamina > 0:
+    if t.wounds == 0 and t.current_stamina > 0:
         t = cond.add(t, Condition(name="Incapacitated"))
     for name in ("Unconscious", "Incapacitated"):
         if t.has(name) and not had[name]:

@@ -32,7 +32,9 @@ def roll_save(
     """`own_dc`: the DC comes from the saver's own numbers (its damage after DR). An Assist's advantage
     counts on this save and is spent: it is for "their next attack roll or ability check"."""
     rule = enc.options.get("advantage", "cancel")
-    ok, text = d20_check(enc.get(cid), kind, dc, chance, extra_adv, extra_dis, rule=rule, save=True, own_dc=own_dc)
+    c = enc.get(cid)
+    brutal = cond.brutal_penalty(c, enc.options)
+    ok, text = d20_check(c, kind, dc, chance, extra_adv, extra_dis, rule=rule, save=True, brutal=brutal, own_dc=own_dc)
     return enc.update(cid, assisted_by=()), ok, text
 
 
@@ -47,18 +49,20 @@ class D20Roll:
     why: Text  # why two d20s were rolled, if they were
 
 
-def d20_roll(c, kind: str, chance, extra_adv=(), extra_dis=(), *, rule: str, save: bool, bonus: int = 0) -> D20Roll:
+def d20_roll(
+    c, kind: str, chance, extra_adv=(), extra_dis=(), *, rule: str, save: bool, brutal: int, bonus: int = 0
+) -> D20Roll:
     """A d20 + the ability's modifier, with the bearer's conditions: a save in a fight, a stored character's
     challenge or save (`/check`) and a Hiatus's Wound Recovery roll. A challenge (`save` False) also takes
     the Wounded or Exhaustion penalty, which falls on "all challenge rolls and attack rolls": a saving throw
-    takes it only in the optional Brutal Continuity ("the penalty also applies to the Hero's saves").
+    takes only `brutal`, the optional Brutal Continuity's Exhaustion penalty (`cond.brutal_penalty`).
     `bonus`: a situational modifier the Editor-in-Chief allows (a Skill Set's Rank Bonus, antibiotics)."""
     adv, dis = cond.save_sources(c)
     adv, dis = adv + list(extra_adv), dis + list(extra_dis)
     d20 = roll_d20(chance, mode_for(adv, dis, rule))
     own = save_modifier(c, kind)
     mod = own - cond.weakened(c, kind, own)
-    penalty = 0 if save else cond.wound_penalty(c)
+    penalty = brutal if save else cond.wound_penalty(c)
     total = d20.natural + mod + bonus - penalty
     if c.hidden:
         # its save bonus and wounds are its own numbers, and so is the total
@@ -67,7 +71,9 @@ def d20_roll(c, kind: str, chance, extra_adv=(), extra_dis=(), *, rule: str, sav
         text = seq(d20.text(), " ", signed(mod))
         if bonus:
             text = seq(text, " ", say("{bonus} situational", bonus=signed(bonus)))
-        if penalty:
+        if penalty and save:
+            text = seq(text, " ", say("− {penalty} exhaustion", penalty=penalty))
+        elif penalty:
             text = seq(text, " ", say("− {penalty} wounds/exhaustion", penalty=penalty))
     return D20Roll(natural=d20.natural, total=total, text=text, why=reasons(adv, dis, d20.mode))
 
@@ -82,11 +88,12 @@ def d20_check(
     *,
     rule: str,
     save: bool,
+    brutal: int,
     own_dc: bool = False,
     bonus: int = 0,
 ) -> tuple[bool, Text]:
     """`d20_roll` against a DC. `own_dc`: the DC is the bearer's own number (its damage after DR)."""
-    rolled = d20_roll(c, kind, chance, extra_adv, extra_dis, rule=rule, save=save, bonus=bonus)
+    rolled = d20_roll(c, kind, chance, extra_adv, extra_dis, rule=rule, save=save, brutal=brutal, bonus=bonus)
     ok = rolled.total >= dc
     against = dict(total=secret(rolled.total, c), dc=secret(dc, c) if own_dc else dc)
     result = say("= {total} vs DC {dc}: success", **against) if ok else say("= {total} vs DC {dc}: failure", **against)
@@ -104,7 +111,7 @@ def ticks(enc: RCEncounter, cid: str, chance, at: str) -> tuple[RCEncounter, lis
         enc, more = tick(enc, cid, ongoing, chance)
         events.extend(more)
         t = enc.get(cid)
-        if t.out or (t.wounds == 0 and t.stamina == 0):
+        if t.out or (t.wounds == 0 and t.current_stamina == 0):
             break
     return enc, events
 

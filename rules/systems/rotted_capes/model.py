@@ -320,6 +320,12 @@ class RCCombatant(Combatant):
         return not (condition.name == "Ongoing Damage" and self.lesser_zombie)
 
     @property
+    def current_stamina(self) -> int:
+        """Stamina with the temporary buffer on top: "When you gain Temporary Stamina, it increases your current
+        Stamina", so a hero knocked out at 0 Stamina is no longer at 0 while it lasts."""
+        return self.stamina + self.temp_stamina
+
+    @property
     def stamina_defense(self) -> int:
         sd = self.sheet.stamina_defense
         return self.sheet.fortitude if sd is None else sd
@@ -331,7 +337,7 @@ class RCCombatant(Combatant):
         return next((c for c in self.conditions if c.name == name), None)
 
 
-RollKind = Literal["attack", "save", "hide", "damage"]
+RollKind = Literal["attack", "save", "hide", "damage", "initiative"]
 
 
 class LastRoll(Value):

@@ -14,7 +14,7 @@ from ...usertext import one_line
 from . import attack as atk
 from . import damage as dmg
 from .gm import interrupt_save, resolve_damage, resolve_save
-from .model import MAX_PLOT_POINTS, LastRoll, RCCombatant, RCEncounter
+from .model import MAX_PLOT_POINTS, LastRoll, RCCombatant, RCEncounter, rc_encounter
 from .moves import resolve_hide
 
 USES = {
@@ -187,14 +187,18 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
             )
         )
     # the reroll replaces the old result: go back to just before it, keeping the Plot Points spent or given since
-    points = {c.id: c for c in enc.combatants}
-    restored = tuple(
-        c.but(plot_points=points[c.id].plot_points, aided_this_scene=points[c.id].aided_this_scene)
-        if c.id in points
-        else c
-        for c in last.before
-    )
-    enc = enc.but(combatants=restored, turns=last.turns_before)
+    if last.kind == "initiative":
+        # the hero stays; only their place in the order goes back, to be rolled again
+        enc = enc.but(turns=last.turns_before)
+    else:
+        points = {c.id: c for c in enc.combatants}
+        restored = tuple(
+            c.but(plot_points=points[c.id].plot_points, aided_this_scene=points[c.id].aided_this_scene)
+            if c.id in points
+            else c
+            for c in last.before
+        )
+        enc = enc.but(combatants=restored, turns=last.turns_before)
     enc = _pay(enc, enc.get(hero.id))
     spent = dict(who=hero.name, left=secret(enc.get(hero.id).plot_points, hero), pool=enc.pool)
     if damage_only:
@@ -211,6 +215,9 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
         enc, events = resolve_damage(system, enc, spec, chance)
     elif last.kind == "hide":
         enc, events = resolve_hide(enc, spec, chance)
+    elif last.kind == "initiative":
+        entered, events = system.turns.enter(system, enc, [last.roller], chance)
+        enc = rc_encounter(entered)
     elif spec.get("interrupt"):
         enc, events = interrupt_save(enc, spec["who"], spec["dc"], tuple(spec.get("later", ())), chance)
     else:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ... import common
+from ...actions import AddCombatants
 from ...errors import InvalidInput, NotAllowed
 from ...model import Event
 from ...said import N_, joined, say, seq, term
@@ -33,7 +35,7 @@ from .actions import (
     Swap,
 )
 from .commands import COMMANDS
-from .model import MAX_DC, MAX_PLOT_POINTS, RCCombatant, RCEncounter, RCSheet, fresh_state
+from .model import MAX_DC, MAX_PLOT_POINTS, RCCombatant, RCEncounter, RCSheet, fresh_state, rc_encounter
 from .rolls import masked_bonus, mode_for, reasons, roll_d20, signed
 
 # /help shows this after the general text, a section per **Title** line picked from a menu:
@@ -43,9 +45,9 @@ SUMMARY = N_("""Stats: dex con init saves (wis:2 str:1) avoidance fortitude will
 **Turn**: Pace, Action, Bonus Action, 1 Reaction (off-turn attack; none on a mover who disengaged). /act action: dodge, dash, disengage, assist target:X, hide, ready, demanding, move, stand, prone; options: hide dc=N, ready trigger="…" (then trigger, then its /attack on that Reaction), demanding what="X" interruptible, move areas=N.
 **/attack** target:X [modifier damage damage_type defense:fortitude|willpower] options: adv dis ranged cover same_area beyond_range in_melee unseen unaware dark squeezed shadowy ap area bonus reaction free unleashed split=N. Nat 20: critical, +1 Wound; damage after DR > Fortitude: massive, +1 Wound; zombies take only these. Dice by hand: d20(s), then damage.
 **GM**: /damage, /heal (temp, wounds), /save kind:con dc:N (adv dis; Unleashed: unleashed, auto), /condition add duration "2 rounds" | "end of X's next turn" | save | scene; Ongoing Damage: options "damage=1d6 type=fire dc=12".
-**Plot Points**: /plotpoint show, spend use:reroll (the last attack, save, Hide or /damage dice: the roller's or its target's; text:damage keeps an attack's d20)|aid|narrative (a failed Wound Recovery roll: /campaign rest kind:hiatus options:plot_point=…); GM: award target:X [amount], pool (spends the pool's points), issue (every hero back to the starting points); buttons offer disadvantage and escape from death.
+**Plot Points**: /plotpoint show, spend use:reroll (the last attack, save, Hide, /damage dice, or a joining hero's initiative: the roller's or its target's; text:damage keeps an attack's d20)|aid|narrative (a failed Wound Recovery roll: /campaign rest kind:hiatus options:plot_point=…); GM: award target:X [amount], pool (spends the pool's points), issue (every hero back to the starting points); buttons offer disadvantage and escape from death.
 **Modes** (GM /act action:): horde target:Zombie, unleash target:X, "second wind", "danger zone" (middle end), "end scene".
-**Defaults**: adv+dis = one d20 (advantage=count nets); Stamina Defense = Fortitude; damage with no type = kinetic; massive: after DR, before temp Stamina; Ongoing Damage at turn start, DC 10 CON save at turn end (ongoing_dc); 1 Plot Point per Issue (starting_plot_points), pool emptied by a new Issue (empty_pool_at_new_issue=false keeps); disadvantage offered for a Plot Point (offer_plot_disadvantage); Danger Zone mid-order/after last.
+**Defaults**: adv+dis = one d20 (advantage=count nets); Stamina Defense = Fortitude; damage with no type = kinetic; massive: after DR, before temp Stamina; Ongoing Damage at turn start, DC 10 CON save at turn end (ongoing_dc); 1 Plot Point per Issue (starting_plot_points), pool emptied by a new Issue (empty_pool_at_new_issue=false keeps); disadvantage offered for a Plot Point (offer_plot_disadvantage); Danger Zone mid-order/after last. Optional rule brutal_continuity (off): a hero's Exhaustion also lowers their saves and defenses.
 **Checks** /check character:X kind:challenge dc:15 options:dex, or kind:save dc:15 (CON unless named): d20 + the ability's modifier (dex, con; others from `saves`), with carried conditions; a challenge (not a save) − Wounded/Exhaustion; options adv dis bonus=N (a Skill Set's Rank Bonus, antibiotics +5). A hero with a Plot Point gets a reroll button; the point goes to the pool. The GM picks the ability, Skill Set and DC.
 **GM's call** (README): positions, terrain, knockback, vehicles → adv/dis, /encounter note.""")
 
@@ -87,6 +89,13 @@ class RottedCapes(System[RCCombatant]):
         ),
         "ongoing_dc": Option(
             default=10, low=1, high=MAX_DC, help=N_("Save DC against Ongoing Damage when none is given.")
+        ),
+        "brutal_continuity": Option(
+            default=False,
+            help=N_(
+                "The optional rule Brutal Continuity: a hero's Exhaustion penalty also falls on their saves and "
+                "defenses."
+            ),
         ),
     }
 
@@ -232,7 +241,19 @@ class RottedCapes(System[RCCombatant]):
             PlotAward: plot.award,
             PlotPool: plot.pool,
             PlotIssue: plot.new_issue,
+            AddCombatants: self.join,
         }
+
+    def join(self, enc, action, chance):
+        """A hero's initiative is "a Dexterity check", which a Plot Point may reroll ("any d20 check"): a hero
+        joining alone is the last roll, until the next turn (the first, before the fight) or anything else."""
+        started = rc_encounter(enc)
+        joined, events = common.add(self, started, action, chance)
+        enc = rc_encounter(joined)
+        new = enc.combatants[len(started.combatants) :]
+        if len(new) == 1 and new[0].is_hero:
+            enc = enc.rolled(started, "initiative", new[0].id, {})
+        return enc, events
 
     def swap(self, enc, action, chance):
         """Tied heroes trade places, before either has acted this round."""
@@ -287,7 +308,7 @@ class RottedCapes(System[RCCombatant]):
                 return say("hurt") if c.wounds < c.max_wounds else say("shambling")
             return (
                 say("down")
-                if c.stamina == 0
+                if c.current_stamina == 0
                 else say("bloodied")
                 if c.stamina * 2 <= c.max_stamina or c.wounds < c.max_wounds
                 else say("unhurt")
