@@ -306,6 +306,65 @@ def test_smaller_characters_cannot_grab_larger_ones_and_larger_grabbers_keep_hol
         apply(held, BreakFree(by=BALTHASAR, dice=(1,)))
 
 
+def test_a_smaller_character_held_by_a_larger_one_has_no_turn_to_take_until_freed():
+    # Seed: "Grabbed characters can't act, and can only spend their turn to attempt to break free by passing
+    # a STR save", and smaller characters "can't free themselves from a grab with a STR save": such a
+    # character has nothing to spend a turn on, so it is not offered one; one held by an equal still is.
+    enc, everyone = wyrm_fight()
+    enc = enc.update(enc.find("Halfling").id, grabbed_by=enc.find("Wyrm").id)
+    enc = enc.update(enc.find("Knight").id, grabbed_by=enc.find("Squire").id)
+    enc = pass_move(enc).state  # the Wyrm's faction passes: the players move
+    halfling = enc.find("Halfling")
+    assert not SYSTEM.can_act(enc, halfling)
+    assert halfling.id not in SYSTEM.turns.waiting(SYSTEM, enc).cids
+    assert enc.find("Knight").id in SYSTEM.turns.waiting(SYSTEM, enc).cids
+    with pytest.raises(InvalidInput, match="Halfling cannot act \\(held by the larger Wyrm: only an ally can free"):
+        take(enc, "Halfling", by=player(THEOBALD_ID))
+    freed = apply(
+        take(enc, "Gnome", by=player(THEOBALD_ID + 1)).state,
+        FreeAlly(by=player(THEOBALD_ID + 1), target="Halfling", dice=(3,)),
+    )
+    assert freed.state.find("Halfling").id in SYSTEM.turns.ready(SYSTEM, freed.state, "players")
+    # grabbed by the larger one during its own turn, the rest of that turn is lost
+    acting = give_turn(end(freed.state, by=player(THEOBALD_ID + 1)).state, "Sprite")
+    held = apply(acting, SetCondition(by=GM, target="Sprite", condition="grabbed", by_whom="Wyrm"))
+    assert "Sprite can no longer act: their turn ends." in texts(held)
+    assert held.state.turns.active is None
+
+
+def test_a_larger_grabber_keeps_hold_with_its_free_hand_but_lets_go_to_swing_a_great_weapon():
+    # Seed: "Larger characters need only one hand (or any other appendage) to grab a smaller target, and
+    # besides having that hand occupied they can perform any action while keeping hold." A two-handed
+    # weapon needs the occupied hand too.
+    enc = add(new(), "Ogre", "size=large health=40 weapons='maul:d10:great, club:d6'")
+    enc = add(enc, "Knight", "health=30", user=BALTHASAR_ID)
+    enc = add(enc, "Squire", "health=30", user=SYBILLA_ID)
+    enc = start(enc).state
+    enc = enc.update(enc.find("Knight").id, grabbed_by=enc.find("Ogre").id)
+    enc = mark_acted(give_turn(enc, "Ogre"), "Knight", "Squire")
+    clubbed = attack(enc, GM, "Squire", "club", dice=(2, 2))  # a larger attacker's dice doubled
+    assert clubbed.state.find("Knight").grabbed_by == clubbed.state.find("Ogre").id
+    assert not any("lets go" in line for line in texts(clubbed))
+    door = apply(enc, BonusAction(by=GM, text="opens the door")).state
+    assert door.find("Knight").grabbed_by == door.find("Ogre").id
+    swung = attack(enc, GM, "Squire", "maul", dice=(2, 2))
+    assert texts(swung)[:2] == ["Ogre lets go of Knight.", "Ogre attacks Squire with maul (d10, great)."]
+    assert swung.state.find("Knight").grabbed_by is None
+    # countering with the great weapon lets go as well
+    enc = add(new(), "Ogre", "size=large health=40 weapons='maul:d10:great, club:d6'")
+    enc = add(enc, "Knight", "health=30", user=BALTHASAR_ID)
+    enc = add(enc, "Squire", "weapons='sword:d6' health=30", user=SYBILLA_ID)
+    enc = start(enc).state
+    enc = enc.update(enc.find("Knight").id, grabbed_by=enc.find("Ogre").id)
+    enc = mark_acted(give_turn(enc, "Squire"), "Knight")
+    asked = attack(enc, player(SYBILLA_ID), "Ogre", "sword").state
+    countered = choose(asked, "Counter: maul")
+    assert "Ogre lets go of Knight." in texts(countered)
+    assert countered.state.find("Knight").grabbed_by is None
+    kept = choose(asked, "Counter: club")
+    assert kept.state.find("Knight").grabbed_by == kept.state.find("Ogre").id
+
+
 def test_any_other_action_frees_the_held_character_but_a_dagger_keeps_hold():
     from rules.systems.factions.actions import BonusAction
 

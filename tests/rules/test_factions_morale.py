@@ -180,3 +180,36 @@ def test_an_ambushs_bonus_round_counts_with_round_1_for_morale():
     enc = pass_move(enc).state
     out = apply(enc, PassMove(by=GM, dice=(15, 4)))
     assert "Morale check for gm: a group WIT save." in texts(out)
+
+
+def test_a_grabbed_character_who_breaks_surrenders_for_it_cannot_flee_while_held():
+    # Seed: those who fail a morale check "must surrender or retreat"; "Grabbed characters can't act,
+    # and can only spend their turn to attempt to break free", and only the grabber moves them ("moving
+    # together with the grabbed character"): held, they cannot retreat, so they surrender.
+    enc = start(seed_cast()).state
+    enc = down(enc, "Bandit 1", "Bandit 2")
+    enc = enc.update(enc.find("Bandit Leader").id, grabbed_by=enc.find("Theobald").id)
+    enc = pass_move(enc).state
+    out = apply(enc, PassMove(by=GM, dice=(15, 16)))  # both bandits standing break
+    lines = texts(out)
+    assert "Bandit Leader failed the morale check but, held by Theobald, cannot flee: they surrender." in lines
+    leader = out.state.find("Bandit Leader")
+    assert leader.surrendered and not leader.fled and leader.grabbed_by == out.state.find("Theobald").id
+    # the free bandit still chooses
+    assert out.state.pending.kind == "morale" and out.state.pending.keys == ("surrender", "flee")
+    assert out.state.pending.context["queue"] == [out.state.find("Bandit 3").id]
+    alone = apply(enc, PassMove(by=GM, dice=(15, 4)))  # only the held leader breaks: nothing left to ask
+    assert alone.state.pending is None and alone.state.find("Bandit Leader").surrendered
+    assert "Round 2" in texts(alone)
+
+
+def test_a_character_whose_holder_flees_first_may_flee_in_turn():
+    enc = start(seed_cast()).state
+    enc = down(enc, "Bandit 1", "Bandit 2")
+    enc = enc.update(enc.find("Bandit 3").id, grabbed_by=enc.find("Bandit Leader").id)
+    enc = pass_move(enc).state
+    enc = apply(enc, PassMove(by=GM, dice=(15, 16))).state
+    freed = choose(enc, "Flee").state  # the leader, first in the queue, flees and lets go
+    assert freed.find("Bandit 3").grabbed_by is None
+    assert freed.pending.kind == "morale" and freed.pending.keys == ("surrender", "flee")
+    assert choose(freed, "Flee").state.find("Bandit 3").fled

@@ -30,6 +30,7 @@ from tests.rules.test_factions_helpers import (
     mark_acted,
     new,
     options,
+    player,
     seed_cast,
     start,
     texts,
@@ -399,3 +400,20 @@ def test_an_npcs_choice_is_any_current_gms_and_not_a_former_gms_who_started_the_
     co_gm = Actor(user_id=99, is_gm=True)  # a GM who did not start it answers for the bandit
     out = choose(asked, "Dodge", by=co_gm, dice=(2,))
     assert "Bandit 1 AGI save to dodge: d20 2 vs AGI 8 → pass: the attack misses." in texts(out)
+
+
+def test_a_larger_guard_or_shield_cannot_be_grabbed_shoved_or_disarmed_by_the_smaller_attacker():
+    # Seed: "Larger characters can't be disarmed, shoved, or grabbed by smaller characters." A larger ally
+    # who guards (or is hidden behind) becomes the target of the manoeuvre, which then does nothing.
+    enc = add(seed_cast(), "Troll", "size=large health=30 str=1 weapons='club:d8'", user=THEOBALD_ID + 7)
+    enc = start(enc).state
+    enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader", "Balthasar", "Theobald")
+    asked = attack(enc, GM, "Sybilla", mode="grapple").state
+    guarded = choose(asked, "Guard: Troll", by=player(THEOBALD_ID + 7))
+    assert "Troll is larger than Bandit 1: it cannot be disarmed, shoved or grabbed." in texts(guarded)
+    assert guarded.state.find("Troll").grabbed_by is None
+    assert not any("STR save" in line for line in texts(guarded))
+    hidden = choose(asked, "Hide behind: Troll", by=SYBILLA)
+    shielded = choose(hidden.state, "No reaction", by=player(THEOBALD_ID + 7))
+    assert "Troll is larger than Bandit 1: it cannot be disarmed, shoved or grabbed." in texts(shielded)
+    assert shielded.state.find("Troll").grabbed_by is None

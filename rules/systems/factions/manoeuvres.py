@@ -24,6 +24,8 @@ RESISTS = {
     "grapple": N_("{target} resists the grapple."),
 }
 
+LARGER = N_("{target} is larger than {attacker}: it cannot be disarmed, shoved or grabbed.")
+
 
 def _resists(enc, attacker: Fighter, target: Fighter, chance: Dice, events: list[Event]) -> bool:
     if target.size_rank < attacker.size_rank:
@@ -56,6 +58,10 @@ def apply_manoeuvre(
     direct damage, from the attacker's own dice (`own`) when it has some."""
     attacker: Fighter = enc.get(attacker_id)
     target: Fighter = enc.get(target_id)
+    if target.size_rank > attacker.size_rank:
+        # Declared on one no larger, it fell on a larger guard or shield: "Larger characters can't be
+        # disarmed, shoved, or grabbed by smaller characters."
+        return enc, [Event(kind="info", text=say(LARGER, target=target.name, attacker=attacker.name))]
     events: list[Event] = []
     if _resists(enc, attacker, target, chance, events):
         events.append(Event(kind="info", text=say(RESISTS[mode], target=target.name)))
@@ -168,6 +174,13 @@ def break_free(enc: FactionsEncounter, action, chance: Chance):
     return enc, events
 
 
+def pinned(enc: FactionsEncounter, fighter: Fighter) -> bool:
+    """Held by a larger grabber: a grabbed character's turn can only go to breaking free, which
+    a smaller one cannot attempt, so it has no turn to take until an ally frees it."""
+    holder = fighter.grabbed_by
+    return holder is not None and fighter.size_rank < enc.get(holder).size_rank
+
+
 def free_ally(enc: FactionsEncounter, action, chance: Chance):
     """A main action: the helper's STR save frees a grabbed ally. Dice: d20."""
     helper: Fighter = enc.actor(action)
@@ -224,6 +237,10 @@ def keeps_hold(mode: str, weapon: Weapon | None, *, on_held: bool) -> bool:
     return mode == "damage" and weapon is not None and not weapon.great and not weapon.blast
 
 
-def release_if_busy(enc: FactionsEncounter, fighter: Fighter) -> tuple[FactionsEncounter, list[Event]]:
-    """Any other action frees whoever a same-size or smaller grabber holds."""
-    return let_go(enc, fighter, [v for v in holding(enc, fighter) if fighter.size_rank <= v.size_rank])
+def release_if_busy(
+    enc: FactionsEncounter, fighter: Fighter, *, both_hands: bool = False
+) -> tuple[FactionsEncounter, list[Event]]:
+    """Any other action frees whoever a same-size or smaller grabber holds. A larger grabber holds with
+    one hand and "besides having that hand occupied" keeps hold: it lets go only for what needs both
+    hands (`both_hands`: a great weapon)."""
+    return let_go(enc, fighter, [v for v in holding(enc, fighter) if both_hands or fighter.size_rank <= v.size_rank])

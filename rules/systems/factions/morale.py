@@ -2,8 +2,9 @@
 
 A group reduced in this round to half or fewer of its numbers, or a lone
 character reduced in this round to half or less of its max health, makes a
-group WIT save: those who fail surrender or flee (their controller chooses),
-those who pass are immune for the rest of the fight. The fearless are immune.
+group WIT save: those who fail surrender or flee (their controller chooses;
+one held by a grabber cannot flee, so surrenders), those who pass are immune
+for the rest of the fight. The fearless are immune.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from rules.randomness import Chance
 from rules.said import N_, cut, joined, say, seq
 
 from . import manoeuvres
-from .model import FactionsEncounter
+from .model import FactionsEncounter, Fighter
 from .saves import save
 
 SURRENDER, FLEE = "surrender", "flee"  # the keys of the question a broken character answers
@@ -201,6 +202,21 @@ def _ask_failed(enc: FactionsEncounter, failed: list[str]):
 
 
 def ask(enc: FactionsEncounter, queue: list[str]):
+    """Ask the first who broke to surrender or flee; one held by a grabber cannot retreat
+    ("Grabbed characters can't act"), so of "surrender or retreat" only surrender is left."""
+    events: list[Event] = []
+    while queue and (holder_id := enc.get(queue[0]).grabbed_by):
+        fighter, holder = enc.get(queue[0]), enc.get(holder_id)
+        enc, gave_up = _surrender(enc, fighter)
+        text = say(
+            "{who} failed the morale check but, held by {holder}, cannot flee: they surrender.",
+            who=fighter.name,
+            holder=holder.name,
+        )
+        events += [Event(kind="info", text=text)] + gave_up
+        queue = queue[1:]
+    if not queue:
+        return enc, events
     fighter = enc.get(queue[0])
     users = enc.controllers([fighter.id])
     enc = enc.ask(
@@ -213,7 +229,7 @@ def ask(enc: FactionsEncounter, queue: list[str]):
         context={"queue": list(queue)},
         rolls=False,
     )
-    return enc, [
+    return enc, events + [
         Event(
             kind="choice",
             text=say("{who} failed the morale check: surrender or flee (see the buttons).", who=fighter.name),
@@ -224,12 +240,12 @@ def ask(enc: FactionsEncounter, queue: list[str]):
 def resume(enc: FactionsEncounter, pending: Pending, option: str, chance: Chance):
     queue = copy.deepcopy(pending.context["queue"])
     fighter = enc.get(queue.pop(0))
-    held = manoeuvres.holding(enc, fighter)
     if option == FLEE:
+        held = manoeuvres.holding(enc, fighter)
         enc, let_go = manoeuvres.let_go(enc.update(fighter.id, fled=True, out=True, grabbed_by=None), fighter, held)
         events = [Event(kind="info", text=say("{who} flees the fight.", who=fighter.name))] + let_go
     else:
-        enc, let_go = manoeuvres.let_go(enc.update(fighter.id, surrendered=True), fighter, held)
+        enc, let_go = _surrender(enc, fighter)
         events = [Event(kind="info", text=say("{who} surrenders, throwing their weapons away.", who=fighter.name))]
         events += let_go
     live = [cid for cid in queue if not enc.get(cid).out]
@@ -237,3 +253,8 @@ def resume(enc: FactionsEncounter, pending: Pending, option: str, chance: Chance
         enc, more = ask(enc, live)
         events.extend(more)
     return enc, events
+
+
+def _surrender(enc: FactionsEncounter, fighter: Fighter) -> tuple[FactionsEncounter, list[Event]]:
+    """Hands up: whoever the one surrendering held is let go (one held stays held)."""
+    return manoeuvres.let_go(enc.update(fighter.id, surrendered=True), fighter, manoeuvres.holding(enc, fighter))

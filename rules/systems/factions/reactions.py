@@ -396,7 +396,7 @@ def resume_reaction(enc, pending: Pending, option: str, chance: Chance):
         enc = TURNS.spend_reaction(enc, target.id)
         ctx["reacted"].append(target.id)
         weapon = target.weapon(what)
-        enc = _lets_go(enc, target, events, keeps=keeps_hold("damage", weapon, on_held=False))
+        enc = _lets_go(enc, target, events, keeps=keeps_hold("damage", weapon, on_held=False), both_hands=weapon.great)
         attacker = enc.get(ctx["attacker"])
         faces = counter_faces(target, attacker, weapon)
         ctx["countered"] = True
@@ -471,11 +471,12 @@ def _counter_lands(enc, ctx, counterer: Fighter, attacker: Fighter, weapon: Weap
     return False
 
 
-def _lets_go(enc, reacting: Fighter, events: list[Event], *, keeps: bool):
-    """A reaction is an action: a grabber lets go for it unless it is one that keeps hold."""
+def _lets_go(enc, reacting: Fighter, events: list[Event], *, keeps: bool, both_hands: bool = False):
+    """A reaction is an action: a grabber lets go for it unless it is one that keeps hold
+    (a larger grabber lets go only for one that needs both hands)."""
     if keeps:
         return enc
-    enc, let_go = release_if_busy(enc, enc.get(reacting.id))
+    enc, let_go = release_if_busy(enc, enc.get(reacting.id), both_hands=both_hands)
     events.extend(let_go)
     return enc
 
@@ -490,14 +491,14 @@ def _keep_save_die(enc, ctx, entry, chance: Chance) -> None:
 
 def str_saves_owed(enc, ctx, target: Fighter) -> int:
     """How many STR saves the attack may call on the target for: a manoeuvre's (unless the target
-    is smaller), or one against critical damage where the campaign allows it (a larger foe's shove
-    deals a d4)."""
+    is smaller, or larger and so out of its reach), or one against critical damage where the campaign
+    allows it (a larger foe's shove deals a d4)."""
     attacker = enc.get(ctx["attacker"])
     critical = 1 if enc.options.get("critical_str_save") else 0
     smaller = target.size_rank < attacker.size_rank
     if ctx["mode"] == "damage" or (ctx["mode"] == "shove" and smaller):
         return critical
-    return 0 if smaller else 1
+    return 0 if smaller or target.size_rank > attacker.size_rank else 1
 
 
 def _retarget(enc, ctx, entry, new: Fighter) -> None:

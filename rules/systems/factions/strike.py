@@ -17,7 +17,7 @@ from rules.text import Text
 from . import economy
 from .actions import Attack, OpportunityAttack
 from .harm import release_holds
-from .manoeuvres import keeps_hold, release_if_busy
+from .manoeuvres import LARGER, keeps_hold, release_if_busy
 from .model import TURNS, FactionsEncounter, Fighter, factions_encounter
 from .reactions import advance, ask_stunt, attacker_faces, keep_attacker_dice
 from .saves import save
@@ -182,24 +182,18 @@ def _check_manoeuvre(attacker: Fighter, targets: list[Fighter], action: Attack) 
     if action.zones > reach(attacker):
         raise InvalidInput(say(NEARBY[action.mode]))
     if target.size_rank > attacker.size_rank:
-        raise InvalidInput(
-            say(
-                "{target} is larger than {attacker}: it cannot be disarmed, shoved or grabbed.",
-                target=target.name,
-                attacker=attacker.name,
-            )
-        )
+        raise InvalidInput(say(LARGER, target=target.name, attacker=attacker.name))
     if action.mode == "grapple" and target.grabbed_by == attacker.id:
         raise InvalidInput(say("{attacker} already holds {target}.", attacker=attacker.name, target=target.name))
 
 
 def _keep_or_release_hold(enc, attacker: Fighter, action: Attack, weapon: Weapon):
     """Holding on allows a one-handed weapon, unarmed blows or a disarm, out of turn too; a
-    larger grabber needs only one hand and keeps hold whatever it does."""
+    larger grabber needs only one hand and keeps hold unless it swings a great weapon."""
     on_held = all(enc.find(name).grabbed_by == attacker.id for name in action.targets)
     if keeps_hold(action.mode, weapon, on_held=on_held):
         return enc, []
-    return release_if_busy(enc, attacker)
+    return release_if_busy(enc, attacker, both_hands=action.mode == "damage" and weapon.great)
 
 
 def _save_needed(attacker: Fighter, weapon: Weapon, targets: list[Fighter], action: Attack) -> Text | None:

@@ -183,7 +183,22 @@ class FactionsSystem(System):
 
     # --- hooks ------------------------------------------------------------------
     def can_act(self, enc, combatant: Combatant) -> bool:
-        return fighter(combatant).standing
+        return fighter(combatant).standing and not manoeuvres.pinned(enc, fighter(combatant))
+
+    def cannot_act_reason(self, enc, combatant: Combatant) -> Text:
+        down = fighter(combatant)
+        if down.dead:
+            return say("dead")
+        if down.fled:
+            return say("fled")
+        if down.out:
+            return say("out of the fight")
+        if down.incapacitated:
+            return say("incapacitated")
+        if down.surrendered:
+            return say("surrendered")
+        holder = enc.get(down.grabbed_by).name if down.grabbed_by else ""
+        return say("held by the larger {holder}: only an ally can free them", holder=holder)
 
     def forget(self, enc, gone: tuple[str, ...]):
         # Whoever a removed grabber held is free.
