@@ -404,6 +404,10 @@ class System(Generic[C]):
     def can_act(self, enc: Encounter, combatant: C) -> bool:
         return not combatant.out
 
+    def cannot_act_reason(self, enc: Encounter, combatant: C) -> Text | None:
+        """Why `combatant`, still in the fight, cannot act now (None: the rules say no more than that)."""
+        return None
+
     def leaving(self, enc: Encounter, cid: str) -> tuple[str, ...]:
         """Who leaves the fight when the GM removes `cid`: itself, then whoever exists only through it."""
         return (cid,)

@@ -287,10 +287,10 @@ class Factions(TurnStructure):
         if combatant.id in state.acted:
             raise InvalidInput(say("{who} has already acted this round.", who=combatant.name))
         if not system.can_act(enc, combatant):
-            why = getattr(system, "cannot_act_reason", None)
+            why = system.cannot_act_reason(enc, combatant)
             if why is None:
                 raise InvalidInput(say("{who} cannot act.", who=combatant.name))
-            raise InvalidInput(say("{who} cannot act ({why}).", who=combatant.name, why=why(enc, combatant)))
+            raise InvalidInput(say("{who} cannot act ({why}).", who=combatant.name, why=why))
         if state.bonus and combatant.id not in state.bonus:
             names = listed(enc.get(c).name for c in state.bonus)
             raise InvalidInput(

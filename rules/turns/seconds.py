@@ -7,7 +7,7 @@ gets to use it (stunned, steering a mount): the system books it with `lose`.
 Systems count down their own timed effects through the `on_seconds` hook, on
 the actor's own seconds, and may give a combatant a smaller budget through an
 optional `seconds_budget(enc, cid)` method, and say why a combatant's turn
-passes with an optional `cannot_act_reason(enc, combatant)`. An action carried
+passes with `cannot_act_reason(enc, combatant)`. An action carried
 into a turn that passes by (the actor is down) is broken off, since its seconds
 must follow on; an optional `on_broken_off(enc, cid)` lets the system drop what
 hung on it.
@@ -163,13 +163,12 @@ class Seconds(Initiative):
     def _skipped(system, enc, cids) -> list[Event]:
         """Say whose turn passes by, so nobody waits for someone who is down;
         combatants who left the fight pass silently."""
-        why = getattr(system, "cannot_act_reason", None)
         events = []
         for cid in cids:
             combatant = enc.get(cid)
             if combatant.out:
                 continue
-            reason = why(enc, combatant) if why else ""
+            reason = system.cannot_act_reason(enc, combatant)
             if reason:
                 text = say("{who}'s turn passes ({why}).", who=combatant.name, why=reason)
             else:

@@ -98,8 +98,7 @@ def tied_players(entries) -> list[TrackEntry]:
 
 def why_idle(system, enc, combatant) -> Text:
     """Why someone still in the fight cannot take their turn (a system may say more)."""
-    explain = getattr(system, "cannot_act_reason", None)
-    return explain(enc, combatant) if explain else say("cannot act")
+    return system.cannot_act_reason(enc, combatant) or say("cannot act")
 
 
 class Tracks(TurnStructure):
