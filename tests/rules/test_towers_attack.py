@@ -233,6 +233,26 @@ def test_modifiers_from_the_seed():
     assert "size +1 (shift−1)" in defence and "hard cover (flip+1, shift+1)" in defence
 
 
+def test_high_ground_and_outnumbering_count_only_in_melee():
+    # "Elevation in Melee: An attacker gains a (shift+1) when he is attacking from a higher position";
+    # "There are benefits to outnumbering your foe in melee."
+    enc = fight()
+    with pytest.raises(InvalidInput, match="High ground counts only in melee: Pistol is a ranged weapon."):
+        command(enc, "attack", target="Bandit", weapon="pistol", options="high range=3")
+    with pytest.raises(InvalidInput, match="Outnumbering counts only in melee: Pistol is a ranged weapon."):
+        command(enc, "attack", target="Bandit", weapon="pistol", options="outnumber=2:1")
+    enc = add(new(), "Mage", "KH 4C", MAGE.replace('r10"', 'r10; Grasp: 3 sa arcane"')).state
+    enc = add(enc, "Bandit", "9D", BANDIT).state
+    enc = begin(enc).state
+    with pytest.raises(InvalidInput, match="High ground counts only in melee: Bolt of Fire is a ranged weapon."):
+        command(enc, "attack", target="Bandit", weapon="bolt", options="elevation")
+    # A spell cast by touch is a melee attack.
+    out = command(
+        enc, "attack", target="Bandit", weapon="grasp", options="high outnumber=3:2", cards="2C 3C 4C 5C 6D 7D"
+    )
+    assert "high ground (shift+1)" in texts(out)[0] and "outnumbering 3:2 (shift+1)" in texts(out)[0]
+
+
 def test_total_cover_and_dead_targets_cannot_be_attacked():
     enc = fight()
     with pytest.raises(InvalidInput, match="total cover"):
@@ -306,9 +326,12 @@ def test_an_unknown_attack_option_is_refused_with_the_list():
     with pytest.raises(InvalidInput, match="Unknown option .*avd.* for /attack. Options: `power`, `charge`"):
         command(enc, "attack", target="Bandit", options="avd")
     # Every word the attack reads still works.
-    words = "weapon=pistol range=3 cover=soft outnumber=2:1 unaware high offhand step flip=1 shift=1 dflip=1 dshift=-1"
+    words = "weapon=pistol range=3 cover=soft unaware offhand step flip=1 shift=1 dflip=1 dshift=-1"
     line = english(texts(command(enc, "attack", target="Bandit", options=words))[0])
     assert "Shift Position + Attack" in line and "Pistol" in line and "off hand" in line
+    # High ground and outnumbering count only in melee.
+    line = english(texts(command(enc, "attack", target="Bandit", options="outnumber=2:1 high"))[0])
+    assert "Longblade" in line and "outnumbering 2:1" in line and "high ground" in line
 
 
 def test_an_opportunity_attack_by_a_player_means_their_own_character():

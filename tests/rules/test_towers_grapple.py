@@ -184,7 +184,7 @@ def test_follow_ups_are_refused_without_a_hold():
         command(enc, "act", action="squeeze", target="Fighter")
 
 
-def test_reverse_the_grapple_swaps_the_roles_on_a_higher_flip():
+def test_reverse_the_grapple_swaps_the_roles_on_a_won_flip():
     enc = command(grappled(), "act", action="forced delay").state
     assert who(enc) == "Bandit"
     # Bandit HS 2 at flip−1 = 1 card: K♦ → 13; Fighter HS 3 (size shift+1): 5♣ 4♣ 3♣ → 6.
@@ -234,13 +234,25 @@ def test_a_reckless_grappler_flips_one_fewer_against_a_reversal():
     )
 
 
-def test_a_failed_reversal_leaves_the_hold_and_ties_go_to_the_grappler():
+def test_a_failed_reversal_leaves_the_hold():
+    enc = command(grappled(), "act", action="forced delay").state
+    # Bandit: 5♦ → 5; Fighter: 5♣ 4♣ 3♣ → 5 + 1 = 6.
+    out = command(enc, "act", action="reverse the grapple", cards="5D 5C 4C 3C")
+    assert texts(out)[0].endswith("5 vs 6: Fighter keeps hold.")
+    assert conditions(out.state, "Bandit") == ["grappled by Fighter"]
+    assert conditions(out.state, "Fighter") == []
+
+
+def test_a_reversal_succeeds_on_a_tie():
+    # "he must succeed on a Hard Strength plus size versus Hard Strength plus size check": the one making a
+    # check succeeds on a tie, as "If the Attacker's final value is equal to or higher than the Defender's,
+    # the attack hits"; only Escape says the victim flips "as if he were the defender".
     enc = command(grappled(), "act", action="forced delay").state
     # Bandit: 6♦ → 6; Fighter: 5♣ 4♣ 3♣ → 5 + 1 = 6: a tie.
     out = command(enc, "act", action="reverse the grapple", cards="6D 5C 4C 3C")
-    assert texts(out)[0].endswith("6 vs 6: Fighter keeps hold.")
-    assert conditions(out.state, "Bandit") == ["grappled by Fighter"]
-    assert conditions(out.state, "Fighter") == []
+    assert texts(out)[0].endswith("6 vs 6: Bandit reverses the grapple: Fighter is grappled by Bandit.")
+    assert conditions(out.state, "Bandit") == []
+    assert conditions(out.state, "Fighter") == ["grappled by Bandit"]
 
 
 def test_the_grapple_breaks_when_the_grappler_drops_to_0_stun():

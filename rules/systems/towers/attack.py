@@ -22,7 +22,7 @@ from .costs import OPPORTUNITY_DELAY, SHIFT_ADDED, action_type, adds_shift
 from .damage import Harm, dealt, take
 from .flips import Flip, card_count, described, flip
 from .model import TowersCombatant, TowersEncounter
-from .modifiers import aid_spent, attack_mods, defense_mods
+from .modifiers import HIGH_GROUND, aid_spent, attack_mods, defense_mods
 from .senders import own_combatant
 from .sheet import UNARMED, Weapon, damage_words, words
 
@@ -170,6 +170,7 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
             )
     if style == "charge" and not weapon.melee:
         raise InvalidInput(say("A Charge ends in a melee attack: {weapon} is a ranged weapon.", weapon=weapon.shown))
+    refuse_melee_only(weapon, flags)
     ally = None
     if style == "aid":
         ally_name = _text(flags.get("ally") or flags.get("aid"))
@@ -246,6 +247,16 @@ def start(system: TowersSystem, enc: TowersEncounter, action: Attack, chance: Ch
     if result.hearts:
         line = seq(line, f" ({result.hearts}♥)")
     return proceed(system, enc, plan, chance, [Event(kind="roll", text=line)], answered=False)
+
+
+def refuse_melee_only(weapon: Weapon, flags: dict) -> None:
+    """The seed's "Elevation in Melee" and "outnumbering your foe in melee" do not reach a ranged attack."""
+    if weapon.melee:
+        return
+    if any(flags.get(k) for k in HIGH_GROUND):
+        raise InvalidInput(say("High ground counts only in melee: {weapon} is a ranged weapon.", weapon=weapon.shown))
+    if "outnumber" in flags:
+        raise InvalidInput(say("Outnumbering counts only in melee: {weapon} is a ranged weapon.", weapon=weapon.shown))
 
 
 def opportunity_weapon(weapon: Weapon) -> Weapon:

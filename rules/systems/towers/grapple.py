@@ -12,8 +12,8 @@ below medium as 0; the hold stays), Slam (the same damage, the victim knocked
 prone, the hold ends) or Throw (PA against the PD of whoever is in the space
 aimed at, 0 for an empty space; the hold ends). The victim may Reverse the
 Grapple (Attack, 5): Hard Strength + size at (flip−1) against the grappler's
-Hard Strength + size; he must flip higher, and then the roles swap. A grappler
-at 0 STUN or 0 LETHAL lets go at once.
+Hard Strength + size; he succeeds on a tie, as an attacker does, and then the
+roles swap. A grappler at 0 STUN or 0 LETHAL lets go at once.
 
 The hold is the victim's condition `grappled by <grappler>`; Restrain marks it
 `grappled by <grappler> (restrained)` until the next Grapple Test uses it.
@@ -316,7 +316,8 @@ def reverse(enc, me: TowersCombatant, chance):
     theirs_mods = theirs_mods + reckless_mods(grappler)
     mine = flip(chance, me.sheet.hs, mine_mods)
     theirs = flip(chance, grappler.sheet.hs, theirs_mods)
-    won = mine.total > theirs.total
+    # "he must succeed on a ... check": the one checking succeeds on a tie, as an attack hits on one.
+    won = mine.total >= theirs.total
     lines = [
         seq(me.name, " ", described("HS", secret(me.sheet.hs, me), mine_mods, mine)),
         seq(grappler.name, " ", described("HS", secret(grappler.sheet.hs, grappler), theirs_mods, theirs)),
