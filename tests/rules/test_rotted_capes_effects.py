@@ -300,8 +300,27 @@ def test_zombie_continuous_damage_past_stamina_defense_destroys_a_common_z():
     assert who(out.state, "Brute").ongoing_total == 6
     out = end_turn(out.state, GM)
     out = end_turn(out.state, ALICE, dice=(3,))
-    assert "continuous total 9 > Stamina Defense 8 → massive (total resets): Brute is destroyed" in texts(out)[0]
+    assert (
+        "continuous total 9 > Stamina Defense 8 → massive (total resets): 1 Wound; Brute is destroyed" in texts(out)[0]
+    )
     assert who(out.state, "Brute").out
+
+
+def test_continuous_damage_takes_one_wound_from_an_epsilon_zombie_with_more_it_does_not_destroy_it():
+    """ "Once a Zombie suffers enough total Damage by continuous Damage to bypass their Stamina Defense, they
+    suffer 1 wound of Damage": the zombies' own rule, not the instant destruction of their massive damage."""
+    enc = burning(zombie="true", zombie_level="epsilon", wounds=3)
+    out = end_turn(enc, ALICE, dice=(6,))
+    out = end_turn(end_turn(out.state, GM).state, ALICE, dice=(3,))
+    assert (
+        "continuous total 9 > Stamina Defense 8 → massive (total resets): 1 Wound (Brute: 2/3 Wounds)"
+        in (texts(out)[0])
+    )
+    brute = who(out.state, "Brute")
+    assert (brute.wounds, brute.out, brute.ongoing_total) == (2, False, 0)
+    # massive damage from an attack still destroys it outright
+    out = cmd(out.state, "damage", target="Brute", amount="12")
+    assert "12 > Fortitude" in texts(out)[0] and "Brute is destroyed" in texts(out)[0]
 
 
 def test_a_common_zombie_makes_no_save_against_ongoing_damage():
@@ -765,6 +784,48 @@ def test_the_unleashed_advantage_serves_a_save_or_defense_check_once_a_round_sha
         enc = end_turn(enc, GM).state
     out = cmd(enc, "save", GM, actor="Dr Rot", kind="avoidance", dc=15, dice="3 17", options="unleashed")
     assert "d20 adv (3, 17) 17" in texts(out)[0]
+
+
+def unleashed_shifting(pool=0):
+    """Dr Rot, Unleashed, begins an interruptible demanding action; on Nova's turn it is hit for 4."""
+    enc = run(villain(con=1), "act", GM, action="demanding", options='what="Doom Ray" interruptible')
+    enc = end_turn(enc, GM).state.but(pool=pool)
+    return cmd(enc, "attack", ALICE, target="Dr Rot", damage="4", dice="15 15")
+
+
+def test_an_unleashed_villain_rolls_the_save_to_keep_its_action_with_its_advantage():
+    """ "Once per round, the villain may roll with Advantage on any attack, defense, or saving throw": the
+    Constitution save that keeps an interruptible action going is one."""
+    out = unleashed_shifting()
+    assert out.state.pending.keys == ("roll", "unleashed")  # no point in the pool: no automatic success
+    out = apply(out.state, Choose(by=GM, pending_id=out.state.pending.id, option="unleashed", dice=(3, 17)))
+    assert (
+        "Dr Rot CON save to keep Doom Ray: d20 adv (3, 17) 17 + 1 = 18 vs DC 10: success [adv: Unleashed]"
+        in (texts(out)[1])
+    )
+    # the round's advantage is spent: the next hit's save offers only the plain roll, and /save refuses it
+    assert who(out.state, "Dr Rot").unleashed_adv_round == out.state.round
+    again = cmd(out.state, "damage", target="Dr Rot", amount="4")
+    assert again.state.pending.keys == ("roll",)
+
+
+def test_an_unleashed_villain_may_succeed_automatically_on_the_save_to_keep_its_action():
+    """ "Once per round, the Editor-in-Chief may use a plot point to have the villain automatically succeed in a
+    saving throw"."""
+    out = unleashed_shifting(pool=1)
+    assert out.state.pending.keys == ("roll", "unleashed", "auto")
+    with pytest.raises(NotAllowed):
+        apply(out.state, Choose(by=ALICE, pending_id=out.state.pending.id, option="auto"))
+    out = answer_by_key(out.state, "auto")
+    assert texts(out)[1:] == [
+        "🎭 The Editor-in-Chief spends a Plot Point from the pool: Dr Rot's CON save to keep Doom Ray (DC 10) "
+        "succeeds automatically — still going (pool 0)."
+    ]
+    rot = who(out.state, "Dr Rot")
+    assert rot.demanding is not None and rot.unleashed_save_round == out.state.round and out.state.pool == 0
+    # once a round: the next damage's save does not offer it again (the advantage is still there)
+    again = cmd(out.state.but(pool=1), "damage", target="Dr Rot", amount="4")
+    assert again.state.pending.keys == ("roll", "unleashed")
 
 
 def test_a_removed_unleashed_villain_takes_its_extra_turn_with_it():

@@ -21,7 +21,7 @@ DEATH_LABELS = {
     DEATH_OWN: say("Spend own Plot Point"),
     DEATH_DIE: say("Die"),
 }
-INTERRUPT_ROLL = "roll"
+INTERRUPT_ROLL, INTERRUPT_UNLEASHED, INTERRUPT_AUTO = "roll", "unleashed", "auto"
 former_keys(
     "death",
     {"Accept a physical flaw": DEATH_FLAW, "Blaze of glory": DEATH_BLAZE, "Spend own Plot Point": DEATH_OWN},
@@ -141,7 +141,10 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Repor
     t = t.but(ongoing_total=total)
     if t.zombie:
         text = seq(seq(" ", say("− DR {dr} = {after}", **dr_text)) if shows_dr else EMPTY, why)
-        if massive and t.lesser_zombie:
+        # "Once a Zombie suffers enough total Damage by continuous Damage to bypass their Stamina Defense, they
+        # suffer 1 wound of Damage, enough to destroy a common Z": continuous damage takes a Wound, even from an
+        # Epsilon zombie that massive damage would destroy outright.
+        if massive and t.lesser_zombie and not h.ongoing:
             t = t.but(wounds=0, dead=True, out=True)
             report.destroyed = report.taken_out = True
             enc = enc.with_combatant(t)
@@ -310,13 +313,23 @@ def interrupt_pending(enc: RCEncounter, cid: str, dc: int, later: tuple[int, ...
         "{who}: Constitution save DC {dc} to keep {what} going.", who=t.name, dc=secret(dc, t), what=t.demanding.what
     )
     users = enc.controllers([cid])
+    options = [Choice(key=INTERRUPT_ROLL, label=say("Roll the Constitution save"))]
+    # An Unleashed villain's "Advantage on any attack, defense, or saving throw" and "automatically succeed in a
+    # saving throw", each once per round, serve this save as they serve a /save.
+    if t.unleashed and t.unleashed_adv_round != enc.round:
+        options.append(Choice(key=INTERRUPT_UNLEASHED, label=say("Roll it with the Unleashed advantage")))
+    owners: dict[str, tuple[int, ...]] = {}
+    if t.unleashed and t.unleashed_save_round != enc.round and enc.pool > 0:
+        options.append(Choice(key=INTERRUPT_AUTO, label=say("Succeed automatically (a Plot Point from the pool)")))
+        owners[INTERRUPT_AUTO] = ()  # "the Editor-in-Chief may use a plot point"
     enc = enc.ask(
         kind="interrupt",
         prompt=prompt,
-        options=(Choice(key=INTERRUPT_ROLL, label=say("Roll the Constitution save")),),
+        options=tuple(options),
         default=INTERRUPT_ROLL,
         chooser=cid,
         users=users,
+        owners=owners,
         context={"cid": cid, "dc": dc} | ({"later": list(later)} if later else {}),
     )
     return enc, Event(kind="warning", text=prompt)

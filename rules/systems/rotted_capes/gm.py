@@ -10,7 +10,7 @@ from ...model import Event
 from ...said import N_, joined, say, say_plural, seq, term
 from ...secrets import secret
 from ...text import EMPTY, Text
-from ...usertext import listed, mark, one_line, user_text
+from ...usertext import Typed, listed, mark, one_line, user_text
 from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
@@ -184,16 +184,8 @@ def _held(c, spec):
 
 
 def _unleashed_save(enc, c, kind, dc, condition):
-    if not c.unleashed:
-        raise NotAllowed(
-            say("Only an Unleashed villain can succeed automatically; {who} is not Unleashed.", who=c.name)
-        )
-    if c.unleashed_save_round == enc.round:
-        raise NotAllowed(say("{who} already used this round's automatic save.", who=c.name))
-    if enc.pool <= 0:
-        raise NotAllowed(say("The Editor-in-Chief's pool has no Plot Point to spend."))
-    conditions = tuple(x for x in c.conditions if x != condition)
-    enc = enc.update(c.id, unleashed_save_round=enc.round, conditions=conditions).but(pool=enc.pool - 1)
+    enc = _automatic_success(enc, c)
+    enc = enc.update(c.id, conditions=tuple(x for x in c.conditions if x != condition))
     values = dict(who=c.name, dc=dc, pool=enc.pool)
     if condition:
         text = say(
@@ -212,6 +204,20 @@ def _unleashed_save(enc, c, kind, dc, condition):
             **values,
         )
     return enc, [Event(kind="info", text=seq("🎭 ", text))]
+
+
+def _automatic_success(enc: RCEncounter, c: RCCombatant) -> RCEncounter:
+    """ "Once per round, the Editor-in-Chief may use a plot point to have the villain automatically succeed in a
+    saving throw": the point leaves the pool and the round's use is taken."""
+    if not c.unleashed:
+        raise NotAllowed(
+            say("Only an Unleashed villain can succeed automatically; {who} is not Unleashed.", who=c.name)
+        )
+    if c.unleashed_save_round == enc.round:
+        raise NotAllowed(say("{who} already used this round's automatic save.", who=c.name))
+    if enc.pool <= 0:
+        raise NotAllowed(say("The Editor-in-Chief's pool has no Plot Point to spend."))
+    return enc.update(c.id, unleashed_save_round=enc.round).but(pool=enc.pool - 1)
 
 
 def _condition_for(c, kind: str):
@@ -284,17 +290,43 @@ def _typed_label(name: str, words: tuple[str, ...]) -> Text:
 
 def resume_interrupt(enc: RCEncounter, pending, option, chance):
     context = pending.context
-    return interrupt_save(enc, context["cid"], context["dc"], tuple(context.get("later") or ()), chance)
+    cid, dc, later = context["cid"], context["dc"], tuple(context.get("later") or ())
+    c = enc.get(cid)
+    if option == dmg.INTERRUPT_AUTO and c.demanding is not None:
+        return _interrupt_kept(enc, c, c.demanding.what, dc, later)
+    adv: tuple[str, ...] = ()
+    if option == dmg.INTERRUPT_UNLEASHED and c.demanding is not None:
+        enc, adv = modes.unleashed_advantage(enc, c), (N_("Unleashed"),)
+    return interrupt_save(enc, cid, dc, later, chance, adv)
 
 
-def interrupt_save(enc: RCEncounter, cid: str, dc: int, later: tuple[int, ...], chance):
-    """The save that keeps a demanding action going, then the next one `later` damage asks for. It is the
-    last roll, which a Plot Point may reroll ("any d20 check")."""
+def _interrupt_kept(enc: RCEncounter, c: RCCombatant, what: Typed, dc: int, later: tuple[int, ...]):
+    """An Unleashed villain's automatic success on the save that keeps its demanding action going."""
+    enc = _automatic_success(enc, c)
+    text = say(
+        "The Editor-in-Chief spends a Plot Point from the pool: {who}'s CON save to keep {what} (DC {dc}) succeeds "
+        "automatically — still going (pool {pool}).",
+        who=c.name,
+        what=what,
+        dc=secret(dc, c),
+        pool=enc.pool,
+    )
+    events = [Event(kind="info", text=seq("🎭 ", text))]
+    if later:
+        enc, asked = dmg.interrupt_pending(enc, c.id, later[0], later[1:])
+        events.append(asked)
+    return enc, events
+
+
+def interrupt_save(enc: RCEncounter, cid: str, dc: int, later: tuple[int, ...], chance, adv: tuple[str, ...] = ()):
+    """The save that keeps a demanding action going, then the next one `later` damage asks for; `adv`: why it
+    has advantage (an Unleashed villain's once a round). It is the last roll, which a Plot Point may reroll
+    ("any d20 check")."""
     c = enc.get(cid)
     if c.demanding is None:
         return enc, [Event(kind="info", text=say("{who} is no longer performing a demanding action.", who=c.name))]
     started = enc
-    enc, ok, text = roll_save(enc, cid, "con", dc, chance, own_dc=True)
+    enc, ok, text = roll_save(enc, cid, "con", dc, chance, adv, own_dc=True)
     values = dict(who=c.name, what=c.demanding.what, result=text)
     if ok:
         events = [Event(kind="roll", text=say("{who} CON save to keep {what}: {result} — still going.", **values))]
