@@ -993,6 +993,12 @@ def test_every_option_word_a_command_reads_is_taken(command, options):
     SYSTEM.command(command, GM, given | {"options": options})
 
 
+def test_every_option_word_a_collision_reads_is_taken():
+    given = {"target": "Goblin", "amount": "collision"}
+    SYSTEM.command("damage", GM, given | {"options": "with=Orc speed=10 crushed nonlethal"})
+    SYSTEM.command("damage", GM, given | {"options": "object=2 speed=10"})
+
+
 def test_condition_add_reads_no_option_word_and_refuses_one_changing_nothing():
     fight = duel()
     before = fight.enc

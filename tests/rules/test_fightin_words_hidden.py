@@ -295,6 +295,28 @@ def the_gm_breaks_nemesis_and_lets_it_die(t: Table):
     )
 
 
+def nemesis_collides_with_mauve_and_a_wall(t: Table):
+    setup(t)
+    # Scales 1 and 0: DC 5. Mauve's Dodge d6 1 + 2 fails, Nemesis's + 190 cannot; Mauve, crushed against
+    # a hard surface, takes 1d6 (4) + 3×1 + 10 squares/s 2 = 9.
+    t.command("damage", target="Mauve", amount="collision", options="speed=10 with=Nemesis crushed", dice="1 1 4")
+    # Flat-footed into a scale 3 wall: no dodge; 1d6 (5) + 3×1 + 2 = 10.
+    t.command("condition_add", target="Nemesis", condition="flat-footed")
+    t.command("damage", target="Nemesis", amount="collision", options="speed=10 object=3", dice="5")
+    return (
+        [
+            "💥 Mauve collides with Nemesis at 10 squares/s, crushed against a hard surface: Dodge DC ?.",
+            "Mauve dodges: d6 1 +2 = 3 vs DC ?: fails.",
+            "Nemesis dodges: d6 1 ? = ? vs DC ?: evades.",
+            "Mauve: collision damage 1d6 (4) ? vs Toughness 9/3: ≥ Toughness: wound and Dying.",
+            "💥 Nemesis collides with an object of scale 3 at 10 squares/s: Dodge DC ?.",
+            "Nemesis cannot defend (flat-footed).",
+            "Nemesis: collision damage 1d6 (5) ? vs Toughness ?: ≤ Minimum: no wound.",
+        ],
+        ["Dodge DC 5", "Dodge DC 6", "+190 = 191", "1d6 (4) + 5 = 9", "1d6 (5) + 5 = 10"],
+    )
+
+
 def hidden_initiative_ties(t: Table):
     """Nemesis and its double Shade tie; a third, Wraith, joins the settled tie."""
     t.add("Mauve", 4, player=True, **HERO)
@@ -331,6 +353,7 @@ SCENARIOS = [
     nemesis_attacks_the_heroes,
     the_gm_hurts_heals_and_tests_nemesis,
     the_gm_breaks_nemesis_and_lets_it_die,
+    nemesis_collides_with_mauve_and_a_wall,
     hidden_initiative_ties,
     a_hidden_npc_ties_with_a_hero,
 ]

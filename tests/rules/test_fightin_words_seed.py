@@ -5,10 +5,12 @@ the 11-second and 2-second spell delays, the heavy crossbow's range increments, 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rules.actions import DelayTurn
-from rules.errors import NotAllowed
+from rules.errors import InvalidInput, NotAllowed
 from rules.randomness import Chance
 from rules.said import english
 from rules.systems.fightin_words import SYSTEM
@@ -318,3 +320,87 @@ def test_steering_a_mount_while_staggered_for_a_whole_turn_costs_the_next_turn_n
     assert "Mauve loses 4 s (stunned, staggered d6 6)." in fight.text() and fight.acting() == ["Goblin"]
     fight.next()  # round 3: steering takes its 2 s, and only those
     assert fight.acting() == ["Mauve"] and fight.left("Mauve") == 4
+
+
+# --- collisions --------------------------------------------------------------------------------
+
+
+def ogre(**sheet):
+    """Mauve (Dodge +3, scale 0) and the Goblin (Dodge +0) with an Ogre of scale 2 (Dodge +1)."""
+    fight = duel(**sheet)
+    fight.add("Ogre", 1, scale=2, reflex=1)
+    return fight
+
+
+def test_a_collision_dodges_against_4_plus_the_largest_scale_minus_the_smallest_and_spends_no_seconds():
+    # "1. Roll to evade: All creatures can make a Dodge roll to avoid taking damage. The DC is 4 + the scale of
+    # the largest object or creature - the scale of the smallest object or creature. 2. Damage: All creatures
+    # and objects involved that fail their dodge roll take damage equal to 1d6+ (triple the scale of the
+    # smallest object involved)+1 per 5 squares/second of speed the fastest-moving object (or creature) is
+    # moving at." Scales 0 and 2: DC 6; 12 squares/s: 1d6 + 0 + 2. Dice: the dodges, then the damage.
+    fight = ogre()
+    fight.command("damage", target="Mauve", amount="collision", options="speed=12 with=Ogre", dice="2 6 4")
+    assert fight.text().splitlines() == [
+        "💥 Mauve collides with Ogre at 12 squares/s: Dodge DC 6.",
+        "Mauve dodges: d6 2 +3 = 5 vs DC 6: fails.",
+        "Ogre dodges: d6 6 +1 = 7 vs DC 6: evades.",
+        "Mauve: collision damage 1d6 (4) + 2 = 6 vs Toughness 9/3: > Minimum: wound.",
+        "Mauve: 1 wound → 1 in all, Toughness 8/2.",
+    ]
+    assert (fight.f("Mauve").wounds, fight.f("Ogre").wounds) == (1, 0)
+    assert fight.left("Mauve") == 6
+
+
+def test_one_crushed_against_a_hard_surface_takes_damage_by_the_largest_scale():
+    # "If they are crushed against a hard surface, they take damage based on the scale of the largest object
+    # involved (other than the hard surface)." The Goblin, crushed: 1d6 + 3×2 + 2; the Ogre: 1d6 + 3×0 + 2.
+    fight = ogre()
+    fight.command("damage", target="Goblin", amount="collision", options="speed=10 with=Ogre crushed", dice="1 1 1 2")
+    assert "Goblin: collision damage 1d6 (1) + 8 = 9 vs Toughness 9/3: ≥ Toughness: wound and Dying." in fight.text()
+    assert "Ogre: collision damage 1d6 (2) + 2 = 4 vs Toughness 15/9: ≤ Minimum: no wound." in fight.text()
+
+
+def test_a_collision_with_an_object_not_in_the_fight_takes_its_scale():
+    # A scale 1 object and the scale 0 Goblin at 5 squares/s: DC 5, damage 1d6 + 0 + 1.
+    fight = duel()
+    fight.command("damage", target="Goblin", amount="collision", options="speed=5 object=1", dice="4 3")
+    assert fight.text().splitlines()[:3] == [
+        "💥 Goblin collides with an object of scale 1 at 5 squares/s: Dodge DC 5.",
+        "Goblin dodges: d6 4 +0 = 4 vs DC 5: fails.",
+        "Goblin: collision damage 1d6 (3) + 1 = 4 vs Toughness 9/3: > Minimum: wound.",
+    ]
+
+
+def test_who_may_not_dodge_takes_the_collision_and_the_held_dodge_at_minus_1():
+    # Flat-footed: "may not make any defence rolls (block, dodge, parry)"; Held: "can dodge with a -1 penalty".
+    fight = ogre()
+    fight.command("condition_add", target="Goblin", condition="flat-footed")
+    fight.command("condition_add", target="Mauve", condition="held")
+    fight.command("damage", target="Goblin", amount="collision", options="speed=0 with=Mauve", dice="3 3")
+    assert fight.text().splitlines()[1:] == [
+        "Goblin cannot defend (flat-footed).",
+        "Mauve dodges: d6 3 +2 = 5 vs DC 4: evades.",
+        "Goblin: collision damage 1d6 (3) = 3 vs Toughness 9/3: ≤ Minimum: no wound.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "options, refusal",
+    [
+        ("with=Ogre", "give the fastest mover's speed"),
+        ("speed=10", "give the fastest mover's speed"),
+        ("speed=10 with=Ogre object=1", "give the fastest mover's speed"),
+        ("speed=10 with=Goblin", "Goblin cannot collide with themselves."),
+        ("speed=10 object=1 height=20", "`height` does not go with `amount:collision`"),
+        ("speed=10 object=1 called=head", "`called` does not go with `amount:collision`"),
+    ],
+)
+def test_a_collision_needs_a_speed_and_one_thing_hit_and_takes_only_its_own_options(options, refusal):
+    fight = ogre()
+    with pytest.raises(InvalidInput, match=re.escape(refusal)):
+        fight.command("damage", target="Goblin", amount="collision", options=options, dice="1 1")
+
+
+def test_the_collision_options_are_refused_on_other_damage():
+    with pytest.raises(InvalidInput, match=re.escape("`speed` is for a collision: `amount:collision`.")):
+        ogre().command("damage", target="Goblin", amount="3", options="speed=10")

@@ -9,15 +9,17 @@ from rules.commands import Acts, Commands, Given, integer
 from rules.errors import InvalidInput
 from rules.model import Encounter
 from rules.said import say
-from rules.usertext import split_names
+from rules.usertext import quoted, split_names
 
 from .attack import Attack
 from .gm import AddCondition, Check, Damage, Heal, RemoveCondition
+from .model import SCALE_HIGH, SCALE_LOW
 from .moves import Act
 from .tables import ACTIONS
 
 _MOD = re.compile(r"^\s*([+-]?\d+)\s*/\s*([+-]?\d+)\s*$")
 FLAT_FOOTED = ("flat_footed", "flatfooted", "surprised", "surprise")
+COLLISION = ("with", "object", "speed", "crushed")  # `/damage amount:collision`'s own words
 
 
 def modifier(text: str) -> tuple[int, int]:
@@ -84,8 +86,49 @@ def act(given: Given) -> Action:
     )
 
 
+def collision(given: Given) -> Action:
+    """`/damage amount:collision options:"speed=10 with=Orc"` (or `object=N`, an object's scale; `crushed`)."""
+    typed = given.text("damage_type").strip().casefold()
+    stray = next((word for word in given.flags if word not in (*COLLISION, "nonlethal")), None)
+    if stray is None and typed not in ("", "nonlethal"):
+        stray = typed
+    if stray is not None:
+        raise InvalidInput(
+            say(
+                "A collision deals the seed's damage: {option} does not go with `amount:collision`.",
+                option=quoted(stray),
+            )
+        )
+    speed = given.number("speed", 0, 10_000)
+    other = given.word("with")
+    scale = given.number("object", SCALE_LOW, SCALE_HIGH)
+    if speed is None or (other is None) == (scale is None):
+        raise InvalidInput(
+            say(
+                "For a collision, give the fastest mover's speed in squares per second and what the target "
+                "hits: options `speed=10 with=Orc` (another combatant) or `speed=10 object=2` "
+                "(the scale of an object not in the fight)."
+            )
+        )
+    return Damage(
+        **given.base(),
+        target=given.text("target"),
+        collision=True,
+        other=other,
+        object_scale=scale,
+        speed=speed,
+        crushed=given.flag("crushed"),
+        nonlethal=bool(given.flags.get("nonlethal")) or typed == "nonlethal",
+    )
+
+
 def damage(given: Given) -> Action:
     opts = given.flags
+    if given.text("amount").strip().casefold() == "collision":
+        return collision(given)
+    stray = next((word for word in COLLISION if word in opts), None)
+    if stray is not None:
+        raise InvalidInput(say("{option} is for a collision: `amount:collision`.", option=quoted(stray)))
     height = given.number("height", 0, 100_000)
     if height is None and given.text("amount").strip().casefold().startswith("fall"):
         raise InvalidInput(say("For a fall, give the height in metres: options `height=20 surface=concrete`."))
@@ -125,7 +168,7 @@ COMMANDS = Commands(
             "nonlethal",
         ),
         "save": ("bonus",),
-        "damage": ("height", "surface", "type", "morale", "called", "nonlethal"),
+        "damage": ("height", "surface", "type", "morale", "called", "nonlethal", *COLLISION),
         "heal": ("morale",),
         "act": ("seconds", "what", "spell", "delay", "larger"),
         "condition_add": (),

@@ -1,4 +1,4 @@
-"""GM tools: damage and morale damage outside an attack (falls included),
+"""GM tools: damage and morale damage outside an attack (falls and collisions included),
 healing, checks, and conditions put on or taken off by hand."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import re
 from typing import ClassVar
 
 from rules.actions import Action, GmAction
+from rules.dice import RollResult
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
 from rules.randomness import Chance
@@ -19,15 +20,16 @@ from . import conditions as cond
 from . import morale, wounds
 from .attack import called_shots
 from .model import Fighter
-from .sheet import minimum_toughness, minimum_will, pair, toughness, will
-from .tables import FALL_DAMAGE, FALL_DAMAGE_ONTO, LOCATIONS, SURFACES, fall_bonus
+from .rolls import d6_check
+from .sheet import can_defend, dodge, has, minimum_toughness, minimum_will, pair, toughness, will
+from .tables import COLLISION_SPEED, FALL_DAMAGE, FALL_DAMAGE_ONTO, LOCATIONS, SURFACES, fall_bonus
 
 MORALE_KINDS = ("fear", "insanity", "rage", "morale")
 
 
 class Damage(Action):
     """Damage (or morale damage) from outside an attack. Dice: those of `amount`
-    (or the falling d6), then any called-shot Fortitude d6."""
+    (or the falling d6), then any called-shot Fortitude d6; a collision's: see `collide`."""
 
     kind: ClassVar[str] = "damage"
     gm_only: ClassVar[bool] = True
@@ -39,6 +41,13 @@ class Damage(Action):
     nonlethal: bool = False
     height: int | None = None  # metres fallen
     surface: str = "hard"
+    # A collision: the target and another combatant (`other`) or an object not in the fight (its scale),
+    # the fastest mover's speed in squares per second, and whether the target is crushed against a hard surface.
+    collision: bool = False
+    other: str | None = None
+    object_scale: int | None = None
+    speed: int = 0
+    crushed: bool = False
 
 
 def surface_key(surface: str) -> str:
@@ -65,6 +74,8 @@ def damage(system, enc, action: Damage, chance: Chance):
         raise InvalidInput(say("{who} is already dead.", who=f.name))
     if action.called and action.called not in LOCATIONS:
         raise InvalidInput(called_shots())
+    if action.collision:
+        return collide(enc, action, chance)
     kind = (action.type or "").casefold() or None
     if action.height is not None:
         expr = falling(f, action.height, action.surface)
@@ -73,13 +84,9 @@ def damage(system, enc, action: Damage, chance: Chance):
         if not expr:
             raise InvalidInput(say("Give an amount (a number or dice like `1d6+2`), or a fall with `height=`."))
     roll = chance.roll(expr)
-    text: Text = Raw(str(roll) if roll.dice else str(roll.total))
     # A fall adds 3×scale of the one falling: for a hidden one, all but the die is secret.
     hidden = action.height is not None and f.hidden
-    if hidden:
-        face = roll.text[: roll.text.index(")") + 1]  # `1d6 (4)`
-        rest = roll.text[len(face) :].strip()
-        text = seq(face, " ", secret(f"{rest} = {roll.total}".strip(), f))
+    text = shown_roll(roll, hidden)
     if kind in MORALE_KINDS:
         return morale.take(enc, f.id, roll.total, None if kind == "morale" else kind, text)
     if action.height is not None:
@@ -100,6 +107,80 @@ def damage(system, enc, action: Damage, chance: Chance):
         location=action.called,
         nonlethal=action.nonlethal,
     )
+    return enc, events
+
+
+def shown_roll(roll: RollResult, hidden: bool) -> Text:
+    """A damage roll as its line shows it; `hidden`: all but the die is secret (a hidden fighter's scale is in it)."""
+    if not hidden:
+        return Raw(str(roll) if roll.dice else str(roll.total))
+    face = roll.text[: roll.text.index(")") + 1]  # `1d6 (4)`
+    rest = roll.text[len(face) :].strip()
+    return seq(face, " ", secret(f"{rest} = {roll.total}".strip(), True))
+
+
+def collide(enc, action: Damage, chance: Chance):
+    """A collision, by the seed's procedure: every creature involved may Dodge against DC 4 + the largest
+    scale − the smallest; each who fails takes 1d6 + 3×the smallest scale (the largest for one crushed
+    against a hard surface) + 1 per 5 squares/second of the fastest mover. No seconds: the move that led
+    to it paid them. Dice: each creature's Dodge d6 (the target first), then the damage d6 of each who
+    failed, in that order."""
+    f: Fighter = enc.find(action.target)
+    other: Fighter | None = enc.find(action.other) if action.other else None
+    if other is not None and other.id == f.id:
+        raise InvalidInput(say("{who} cannot collide with themselves.", who=f.name))
+    creatures = [f] if other is None else [f, other]
+    for c in creatures:
+        if c.dead:
+            raise InvalidInput(say("{who} is already dead.", who=c.name))
+    scales = [c.sheet.scale for c in creatures]
+    if action.object_scale is not None:
+        scales.append(action.object_scale)
+    largest, smallest = max(scales), min(scales)
+    dc = 4 + largest - smallest
+    # The DC and the damage bonus follow from the scales: a hidden fighter's is in both.
+    hidden = any(c.hidden for c in creatures)
+    told = dict(
+        who=f.name,
+        speed=action.speed,
+        dc=secret(dc, hidden),
+        crushed=say(", crushed against a hard surface") if action.crushed else Raw(""),
+    )
+    if other is not None:
+        head = say(
+            "💥 {who} collides with {other} at {speed} squares/s{crushed}: Dodge DC {dc}.", other=other.name, **told
+        )
+    else:
+        head = say(
+            "💥 {who} collides with an object of scale {scale} at {speed} squares/s{crushed}: Dodge DC {dc}.",
+            scale=action.object_scale,
+            **told,
+        )
+    events = [Event(kind="info", text=head)]
+    struck: list[str] = []
+    for c in creatures:
+        why = can_defend(c)
+        if why:
+            events.append(Event(kind="info", text=say("{who} cannot defend ({why}).", who=c.name, why=term(why))))
+            struck.append(c.id)
+            continue
+        bonus = dodge(c) - (1 if has(c, "held") else 0)  # "can dodge with a -1 penalty"
+        die, total, evades = d6_check(chance, c, bonus, dc)
+        rolled = dict(die=die, bonus=secret(f"{bonus:+d}", c), total=secret(total, c), dc=secret(dc, hidden))
+        if evades:
+            line = say("d6 {die} {bonus} = {total} vs DC {dc}: evades", **rolled)
+        else:
+            line = say("d6 {die} {bonus} = {total} vs DC {dc}: fails", **rolled)
+            struck.append(c.id)
+        events.append(Event(kind="roll", text=say("{who} dodges: {rolls}.", who=c.name, rolls=line)))
+    for cid in struck:
+        scale = largest if action.crushed and cid == f.id else smallest
+        bonus = 3 * scale + action.speed // COLLISION_SPEED
+        roll = chance.roll(f"1d6{bonus:+d}" if bonus else "1d6")
+        text = say("collision damage {roll}", roll=shown_roll(roll, hidden))
+        hit = wounds.Hit(roll.total, text, hidden=hidden)
+        enc, more = wounds.land(enc, cid, [hit], chance, nonlethal=action.nonlethal)
+        events.extend(more)
     return enc, events
 
 
