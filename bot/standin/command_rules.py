@@ -22,6 +22,13 @@ MAX_COMMANDS = 100  # chat-input commands in one scope
 MAX_TEXT_OPTION = 6000  # a text option's min_length and max_length
 MAX_INT53 = 2**53 - 1  # an integer option's values and choices (Int53Type)
 NAME_PUNCTUATION = frozenset("-_'")
+# The languages a name, description or choice name may be translated into
+# (https://discord.com/developers/docs/reference#locales); Discord refuses any other key, which
+# also holds a translation map to the 34 entries its API description allows.
+LOCALES = (
+    "ar", "bg", "cs", "da", "de", "el", "en-GB", "en-US", "es-419", "es-ES", "fi", "fr", "he", "hi", "hr", "hu", "id",
+    "it", "ja", "ko", "lt", "nl", "no", "pl", "pt-BR", "ro", "ru", "sv-SE", "th", "tr", "uk", "vi", "zh-CN", "zh-TW",
+)  # fmt: skip
 
 
 def _translations(where: str, node: dict[str, Any], key: str) -> list[tuple[str, Any]]:
@@ -32,9 +39,18 @@ def _translations(where: str, node: dict[str, Any], key: str) -> list[tuple[str,
     ]
 
 
+def _locale_problems(where: str, node: dict[str, Any], key: str) -> list[Problem]:
+    """Each translation of ``node``'s ``key`` is filed under a language Discord has."""
+    return [
+        Problem(f"{where}.{key}_localizations.{locale}", f"Value must be one of {LOCALES}.")
+        for locale in node.get(f"{key}_localizations") or {}
+        if locale not in LOCALES
+    ]
+
+
 def _name_problems(where: str, node: dict[str, Any]) -> list[Problem]:
     """A chat-input name and its translations: 1-32 letters, digits, - _ ', in lower case where a letter has one."""
-    problems = []
+    problems = _locale_problems(where, node, "name")
     for at, name in _translations(where, node, "name"):
         if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
             problems.append(Problem(at, f"Must be between 1 and {MAX_NAME} in length."))
@@ -44,7 +60,7 @@ def _name_problems(where: str, node: dict[str, Any]) -> list[Problem]:
 
 
 def _description_problems(where: str, node: dict[str, Any]) -> list[Problem]:
-    return [
+    return _locale_problems(where, node, "description") + [
         Problem(at, f"Must be between 1 and {MAX_DESCRIPTION} in length.")
         for at, description in _translations(where, node, "description")
         if not isinstance(description, str) or not 1 <= len(description) <= MAX_DESCRIPTION
@@ -67,6 +83,7 @@ def choice_problems(where: str, choices: list[dict[str, Any]], option_type: int)
         return [Problem(where, f"Must be {MAX_CHOICES} or fewer in length.")]
     problems = []
     for i, choice in enumerate(choices):
+        problems += _locale_problems(f"{where}.{i}", choice, "name")
         for at, name in _translations(f"{where}.{i}", choice, "name"):
             if not isinstance(name, str) or not 1 <= len(name) <= MAX_CHOICE_TEXT:
                 problems.append(Problem(at, f"Must be between 1 and {MAX_CHOICE_TEXT} in length."))
@@ -93,7 +110,21 @@ def _value_option_problems(where: str, option: dict[str, Any]) -> list[Problem]:
     low, high = option.get("min_value"), option.get("max_value")
     if low is not None and high is not None and low > high:
         problems.append(Problem(f"{where}.min_value", "Must be less than or equal to max_value."))
+    if option.get("type") == INTEGER:
+        for key in ("min_value", "max_value"):
+            bound = option.get(key)
+            if bound is not None and not _value_fits(INTEGER, bound):
+                problems.append(Problem(f"{where}.{key}", f"Must be between {-MAX_INT53} and {MAX_INT53}."))
+    problems += _unique_problems(where, option, "channel_types")
     return problems
+
+
+def _unique_problems(where: str, node: dict[str, Any], key: str) -> list[Problem]:
+    """A list of ``node`` that names each value once (``uniqueItems`` in Discord's API description)."""
+    values = node.get(key) or []
+    if len(set(values)) != len(values):
+        return [Problem(f"{where}.{key}", "Must hold each value once.")]
+    return []
 
 
 def _options_problems(where: str, options: list[dict[str, Any]], depth: int) -> list[Problem]:
@@ -166,6 +197,10 @@ def command_problems(where: str, command: dict[str, Any]) -> list[Problem]:
         return []
     problems = _name_problems(where, command)
     problems += _description_problems(where, command)
+    for key in ("contexts", "integration_types"):
+        if command.get(key) == []:  # null means every one: an empty list, none
+            problems.append(Problem(f"{where}.{key}", "Must be 1 or more in length."))
+        problems += _unique_problems(where, command, key)
     problems += _options_problems(where, command.get("options") or [], 0)
     if command_characters(command) > MAX_COMMAND_CHARACTERS:
         problems.append(Problem(where, f"Command exceeds maximum size ({MAX_COMMAND_CHARACTERS})"))

@@ -76,9 +76,10 @@ def _callback_problems(handle: InteractionHandle, kind: int, body: MessageBody) 
     data: dict[str, Any] = body.payload.get("data") or {}
     if kind not in ALLOWED_CALLBACKS.get(handle.type, set()):
         return [Problem("type", f"Callback type {kind} is not allowed for interaction type {handle.type}.")]
-    if kind == ix.CHANNEL_MESSAGE:
+    # A deferred answer's data is read as the message's it stands for, and held to the same limits.
+    if kind in (ix.CHANNEL_MESSAGE, ix.DEFERRED_CHANNEL_MESSAGE):
         return under("data", message_problems(MessageBody(data, body.files)))
-    if kind == ix.UPDATE_MESSAGE:
+    if kind in (ix.UPDATE_MESSAGE, ix.DEFERRED_UPDATE_MESSAGE):
         shown = handle.source_message.current.flags if handle.source_message is not None else 0
         return under("data", message_problems(MessageBody(data, body.files), shown))
     if kind == ix.MODAL:

@@ -17,6 +17,15 @@ MAX_EMBED_TOTAL = 6000  # every embed of a message together
 MAX_FILES = 10
 MAX_FILE_BYTES = 10 * 1024 * 1024
 EMBED_LIMITS = {"title": 256, "description": 4096}
+MAX_URL = 2048
+# Every link a bot may give an embed, by its path in the embed.
+EMBED_URLS = ("url", "author.url", "author.icon_url", "footer.icon_url", "image.url", "thumbnail.url")
+MAX_COLOR = 0xFFFFFF
+MAX_ATTACHMENTS = 10
+MAX_FILENAME = 1024
+MAX_ATTACHMENT_DESCRIPTION = 1024
+MAX_NONCE = 25  # characters of a text nonce; a number nonce is a signed 64-bit integer
+NONCE_RANGE = (-(2**63), 2**63 - 1)
 COMPONENTS_ONLY = "Cannot send content or embeds with the components-v2 flag."
 
 
@@ -36,7 +45,45 @@ def _embed_problems(i: int, embed: dict[str, Any]) -> list[Problem]:
         problems.append(Problem(f"embeds.{i}.footer.text", "Must be 2048 or fewer in length."))
     if len(_author(embed)) > 256:
         problems.append(Problem(f"embeds.{i}.author.name", "Must be 256 or fewer in length."))
+    for path in EMBED_URLS:
+        if len(_at(embed, path)) > MAX_URL:
+            problems.append(Problem(f"embeds.{i}.{path}", f"Must be {MAX_URL} or fewer in length."))
+    color = embed.get("color")
+    if color is not None and not (isinstance(color, int) and 0 <= color <= MAX_COLOR):
+        problems.append(Problem(f"embeds.{i}.color", f"Must be between 0 and {MAX_COLOR}."))
     return problems
+
+
+def _at(embed: dict[str, Any], path: str) -> str:
+    """The text at a dotted ``path`` of an embed ("image.url"), "" where there is none."""
+    node: Any = embed
+    for key in path.split("."):
+        node = (node or {}).get(key)
+    return node or ""
+
+
+def _attachment_problems(attachments: list[dict[str, Any]]) -> list[Problem]:
+    """The ``attachments`` a message lists (its files, named and described), whatever files it uploads."""
+    if len(attachments) > MAX_ATTACHMENTS:
+        return [Problem("attachments", f"Must be {MAX_ATTACHMENTS} or fewer in length.")]
+    problems = []
+    for i, item in enumerate(attachments):
+        filename = item.get("filename")
+        if filename is not None and not 1 <= len(filename) <= MAX_FILENAME:
+            problems.append(Problem(f"attachments.{i}.filename", f"Must be between 1 and {MAX_FILENAME} in length."))
+        if len(item.get("description") or "") > MAX_ATTACHMENT_DESCRIPTION:
+            problems.append(
+                Problem(f"attachments.{i}.description", f"Must be {MAX_ATTACHMENT_DESCRIPTION} or fewer in length.")
+            )
+    return problems
+
+
+def _nonce_problems(nonce: Any) -> list[Problem]:
+    if isinstance(nonce, str) and len(nonce) > MAX_NONCE:
+        return [Problem("nonce", f"Must be {MAX_NONCE} or fewer in length.")]
+    if isinstance(nonce, int) and not NONCE_RANGE[0] <= nonce <= NONCE_RANGE[1]:
+        return [Problem("nonce", f"Must be between {NONCE_RANGE[0]} and {NONCE_RANGE[1]}.")]
+    return []
 
 
 def _footer(embed: dict[str, Any]) -> str:
@@ -81,6 +128,8 @@ def message_problems(body: MessageBody, flags: int = 0) -> list[Problem]:
         problems.extend(_not_components(content, embeds))
     else:
         problems.extend(component_problems(components))
+    problems.extend(_attachment_problems(p.get("attachments") or []))
+    problems.extend(_nonce_problems(p.get("nonce")))
     if len(body.files) > MAX_FILES:
         problems.append(Problem("files", f"Must be {MAX_FILES} or fewer in length."))
     for f in body.files:

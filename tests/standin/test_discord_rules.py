@@ -9,7 +9,7 @@ import aiohttp
 import pytest
 
 from bot.standin import StandIn
-from bot.standin.command_rules import choice_problems, command_characters, command_set_problems
+from bot.standin.command_rules import LOCALES, choice_problems, command_characters, command_set_problems
 from bot.standin.components import component_problems
 from bot.standin.form_errors import Problem, errors_tree
 from bot.standin.messages import MessageBody
@@ -110,6 +110,51 @@ def test_the_6000_characters_are_counted_over_every_embed_of_a_message() -> None
     ]
 
 
+LINK = "https://x.y/" + "u" * 2036  # 2048 characters, the most an embed's link may have
+
+
+@pytest.mark.parametrize(
+    "payload, problem",
+    [
+        ({"embeds": [{"title": "t", "color": 0x1000000}]}, "embeds.0.color: Must be between 0 and 16777215."),
+        ({"embeds": [{"title": "t", "color": -1}]}, "embeds.0.color: Must be between 0 and 16777215."),
+        ({"embeds": [{"image": {"url": LINK + "u"}}]}, "embeds.0.image.url: Must be 2048 or fewer in length."),
+        ({"embeds": [{"title": "t", "url": LINK + "u"}]}, "embeds.0.url: Must be 2048 or fewer in length."),
+        ({"embeds": [{"thumbnail": {"url": LINK + "u"}}]}, "embeds.0.thumbnail.url: Must be 2048 or fewer"),
+        ({"embeds": [{"footer": {"text": "f", "icon_url": LINK + "u"}}]}, "embeds.0.footer.icon_url: Must be 2048"),
+        ({"embeds": [{"author": {"name": "a", "url": LINK + "u"}}]}, "embeds.0.author.url: Must be 2048"),
+        ({"embeds": [{"author": {"name": "a", "icon_url": LINK + "u"}}]}, "embeds.0.author.icon_url: Must be 2048"),
+        (
+            {"content": "hi", "attachments": [{"id": i, "filename": f"{i}.md"} for i in range(11)]},
+            "attachments: Must be 10 or fewer in length.",
+        ),
+        ({"content": "hi", "attachments": [{"id": 0, "filename": ""}]}, "attachments.0.filename: Must be between 1"),
+        (
+            {"content": "hi", "attachments": [{"id": 0, "filename": "f" * 1025}]},
+            "attachments.0.filename: Must be between 1 and 1024 in length.",
+        ),
+        (
+            {"content": "hi", "attachments": [{"id": 0, "filename": "log.md", "description": "d" * 1025}]},
+            "attachments.0.description: Must be 1024 or fewer in length.",
+        ),
+        ({"content": "hi", "nonce": "n" * 26}, "nonce: Must be 25 or fewer in length."),
+        ({"content": "hi", "nonce": 2**63}, "nonce: Must be between"),
+    ],
+)
+def test_messages_discord_would_refuse(payload, problem) -> None:
+    found = paths(message_problems(MessageBody(payload)))
+    assert any(p.startswith(problem) for p in found), found
+
+
+def test_a_message_at_discords_limits_is_taken() -> None:
+    author = {"name": "a", "url": LINK, "icon_url": LINK}
+    embed = {"title": "t", "url": LINK, "color": 0xFFFFFF, "image": {"url": LINK}, "thumbnail": {"url": LINK}}
+    embed |= {"footer": {"text": "f", "icon_url": LINK}, "author": author}
+    attachments = [{"id": i, "filename": "f" * 1024, "description": "d" * 1024} for i in range(10)]
+    assert message_problems(MessageBody({"embeds": [embed], "attachments": attachments, "nonce": "n" * 25})) == []
+    assert message_problems(MessageBody({"content": "hi", "nonce": -(2**63)})) == []
+
+
 def command(name: str = "roll", *options: dict, **more) -> dict:
     return {"name": name, "description": "Roll dice", "type": 1, "options": list(options), **more}
 
@@ -176,6 +221,24 @@ def option(name: str, type: int = 3, **more) -> dict:
         ([command("roll", option("a", max_length=6001))], "0.options.0.max_length: Must be between 1 and 6000"),
         ([command("roll", option("a", max_length=0))], "0.options.0.max_length: Must be between 1 and 6000"),
         ([command("roll", option("a", min_length=-1))], "0.options.0.min_length: Must be between 0 and 6000"),
+        (
+            [command("roll", option("n", 4, min_value=-(2**53)))],
+            "0.options.0.min_value: Must be between -9007199254740991 and 9007199254740991.",
+        ),
+        ([command("roll", option("n", 4, max_value=2**53))], "0.options.0.max_value: Must be between"),
+        ([command("roll", name_localizations={"pt_BR": "rolar"})], "0.name_localizations.pt_BR: Value must be one"),
+        (
+            [command("roll", option("dice", description_localizations={"xx": "Dés"}))],
+            "0.options.0.description_localizations.xx: Value must be one of",
+        ),
+        (
+            [command("roll", option("a", choices=[{"name": "x", "value": "x", "name_localizations": {"en": "x"}}]))],
+            "0.options.0.choices.0.name_localizations.en: Value must be one of",
+        ),
+        ([command("roll", option("where", 7, channel_types=[0, 0]))], "0.options.0.channel_types: Must hold each"),
+        ([command("roll", contexts=[])], "0.contexts: Must be 1 or more in length."),
+        ([command("roll", contexts=[0, 0])], "0.contexts: Must hold each value once."),
+        ([command("roll", integration_types=[0, 0])], "0.integration_types: Must hold each value once."),
         ([command("roll", option("sub", 1), option("a"))], "0.options: Subcommands cannot be mixed"),
         (
             [command("roll", option("sub", 1, options=[option("grp", 2)]))],
@@ -209,6 +272,11 @@ def test_command_sets_discord_takes() -> None:
         name_localizations={"fr": "lancer", "de": "würfeln", "ja": "ロール"},
     )
     assert command_set_problems([translated]) == []
+    everywhere = {locale: "lancer" for locale in LOCALES}
+    bounds = option("n", 4, min_value=-(2**53 - 1), max_value=2**53 - 1)
+    where = option("where", 7, channel_types=[0, 2, 5, 15, 16])
+    widest = command("roll", bounds, where, name_localizations=everywhere, contexts=[0, 1, 2], integration_types=[0, 1])
+    assert command_set_problems([widest]) == []
 
 
 def test_an_autocompletes_choices_are_held_to_the_same_rules_in_each_language() -> None:
@@ -216,6 +284,9 @@ def test_an_autocompletes_choices_are_held_to_the_same_rules_in_each_language() 
     assert paths(choice_problems("data.choices", choices, 3)) == [
         "data.choices.0.name_localizations.fr: Must be between 1 and 100 in length."
     ]
+    elsewhere = [{"name": "Orc", "value": "orc", "name_localizations": {"fr-FR": "Orque"}}]
+    (problem,) = paths(choice_problems("data.choices", elsewhere, 3))
+    assert problem.startswith("data.choices.0.name_localizations.fr-FR: Value must be one of ('ar', 'bg'")
 
 
 def test_the_4000_characters_are_counted_in_each_locale() -> None:
@@ -281,6 +352,26 @@ async def test_an_answer_after_three_seconds_finds_the_interaction_gone(standin:
     method, _, status, text = standin.rejected[-1]
     assert (method, status) == ("POST", 404) and '"code": 10062' in text
     assert handle.callbacks == []
+
+
+async def answer(http, standin: StandIn, handle, payload: dict) -> tuple[int, dict]:
+    path = api(standin, f"/interactions/{handle.id}/{handle.token}/callback")
+    async with http.post(path, json=payload) as resp:
+        return resp.status, (await resp.json() if resp.status != 204 else {})
+
+
+@pytest.mark.outside_contract  # the answer breaks Discord's API description on purpose
+async def test_a_deferred_answers_data_is_held_to_a_messages_limits(standin: StandIn, bot: ProbeBot, http) -> None:
+    too_long = {"content": "x" * 2001}
+    unanswered = await standin.invoke("alice", "/probe silent")
+    status, body = await answer(http, standin, unanswered, {"type": 5, "data": too_long})
+    assert status == 400 and refusal(body) == "Invalid Form Body; data.content: Must be 2000 or fewer in length."
+    await post(http, standin, standin.world.channel("combat").id, {"components": [row(button("idle"))]})
+    click = await standin.click("alice", custom_id="idle")
+    status, body = await answer(http, standin, click, {"type": 6, "data": too_long})
+    assert status == 400 and refusal(body) == "Invalid Form Body; data.content: Must be 2000 or fewer in length."
+    assert unanswered.callbacks == [] and click.callbacks == []
+    assert (await answer(http, standin, click, {"type": 6}))[0] == 204
 
 
 async def test_a_channel_message_is_never_ephemeral(standin: StandIn, http) -> None:

@@ -99,6 +99,8 @@ def refusal(body: dict) -> str:
         ({"embeds": [{"title": "t" * 257}]}, "embeds.0.title: Must be 256 or fewer"),
         ({"embeds": [{"fields": [{"name": "a", "value": ""}]}]}, "embeds.0.fields.0.value: Must be between 1"),
         ({"content": "hi", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}, "mutually exclusive"),
+        ({"content": "hi", "nonce": "n" * 26}, "nonce: Must be 25 or fewer"),
+        ({"embeds": [{"title": "t", "color": 0x1000000}]}, "embeds.0.color: Must be between 0 and 16777215"),
     ],
 )
 @pytest.mark.outside_contract
