@@ -9,6 +9,7 @@ import asyncio
 
 import pytest
 
+from bot import command_sets
 from rules import registry, said
 from rules.model import Choice, Event, Pending
 from tests import toy
@@ -50,8 +51,11 @@ class AskingToy(toy.ToyBase):
 @pytest.fixture(autouse=True)
 def asking_toy():
     registry.register(AskingToy())
+    # Which command groups each system uses is read once per process: not from the toy.
+    command_sets.system_groups.cache_clear()
     yield
     registry.unregister(KEY)
+    command_sets.system_groups.cache_clear()
 
 
 async def new_fight(standin, *, first_roll=15):
