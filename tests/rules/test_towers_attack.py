@@ -368,3 +368,34 @@ def test_an_action_the_commands_never_build_is_still_refused_in_words(action):
     enc = add(add(new(), "Fighter", "KH 4C", "init=2").state, "Bandit", "9D", "init=1").state
     with pytest.raises(InvalidInput):
         apply(begin(enc).state, action())
+
+
+def test_knockback_on_a_hit_says_who_is_knocked_back_and_leaves_the_distance_to_the_gm():
+    # "If the attacker is hit by any attack with Knockback, ...": the seed gives no distance.
+    out = command(
+        fight(), "attack", target="Bandit", weapon="longblade", options="knockback", cards="2C 3C QS 5D 6D JC"
+    )
+    assert texts(out)[3] == "Bandit is knocked back (how far is the GM's call)."
+
+
+SEER = (
+    "init=2 pa=4 sa=4 pd=2 id=3 mana=6 stun=8 lethal=4 size=1 "
+    'weapons="Mind Lash: 4 sa arcane psychic perception r10; Evil Eye: 3 perception r5"'
+)
+
+
+def test_perception_powers_take_no_range_penalty_but_must_reach_their_target():
+    # "Perception powers do not suffer any penalties due to range, size, or cover"; yet "The target(s) must be
+    # within range" and "Spell attacks only have a maximum range": a maximum is no penalty.
+    enc = add(new(), "Seer", "KH 4C", SEER).state
+    enc = add(enc, "Bandit", "9D", BANDIT).state
+    enc = begin(enc).state
+    out = command(enc, "attack", target="Bandit", weapon="mind", options="range=10", cards="9C 2C 3C 4C 2D 3D")
+    assert texts(out)[0].endswith("SA 4: 9♣ 2♣ 3♣ 4♣ → keep 9 = 9")
+    with pytest.raises(InvalidInput, match="Mind Lash reaches at most 10 spaces"):
+        command(enc, "attack", target="Bandit", weapon="mind", options="range=11")
+    # Range increment 5: 16 spaces is the fourth increment, no penalty; 21 is past the fourth.
+    out = command(enc, "attack", target="Bandit", weapon="evil", options="range=16 cover=hard", cards="9C 2C 3C 4C 2D")
+    assert texts(out)[0].endswith("PA 4: 9♣ 2♣ 3♣ 4♣ → keep 9 = 9")
+    with pytest.raises(InvalidInput, match="21 spaces is beyond Evil Eye's reach"):
+        command(enc, "attack", target="Bandit", weapon="evil", options="range=21")

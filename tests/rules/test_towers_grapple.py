@@ -328,3 +328,58 @@ def test_an_aid_counts_on_the_next_defensive_flip_a_grapple_tests_too():
     out = command(enc, "act", action="grapple", target="Fighter", cards="9C 2C 3C 8D 4D")
     assert "Fighter PD 3 (size (shift+1); aided against (flip−1)): 8♦ 4♦ → keep 8" in texts(out)[0]
     assert out.state.find("Fighter").aided_for is None, "spent on this flip"
+
+
+# --- knocked back while holding on (seed: "If the attacker is hit by any attack with Knockback, for example,
+# another Grapple Test must be made to hold onto his target while being thrown about.") ------------------
+
+
+def knocked_back(bandit_pd_cards):
+    """The Fighter restrains the Bandit; the Bandit hits the Fighter with a restricted attack with Knockback."""
+    enc = command(grappled(), "act", action="restrain").state
+    assert who(enc) == "Bandit"
+    # Bandit PA 3 (grappled flip−1): K♣ 2♣ → 13; the Fighter PD 3 (size shift−1): 2♦ 3♦ 4♦ → 3: a hit.
+    # The Grapple Test: Fighter PA 4 (size shift+1, restrain shift+1): 5♠ 6♠ 7♠ 8♠ → 10; the Bandit's PD 2.
+    cards = f"KC 2C 2D 3D 4D 5S 6S 7S 8S {bandit_pd_cards}"
+    return command(enc, "attack", target="Fighter", options="knockback", cards=cards)
+
+
+def test_a_grappler_hit_by_an_attack_with_knockback_makes_a_grapple_test_to_hold_on():
+    out = knocked_back("9D 10D")
+    lines = texts(out)
+    assert "13 vs 3: hit" in lines[1]
+    assert lines[3] == "Fighter is knocked back (how far is the GM's call)."
+    assert lines[4] == (
+        "Fighter: Grapple Test to hold on to Bandit: Fighter PA 4 (size (shift+1); restrain (shift+1)): "
+        "5♠ 6♠ 7♠ 8♠ → keep 8 = 8 + 2 = 10; Bandit PD 2: 9♦ 10♦ → keep 10 = 10; 10 vs 10: Fighter keeps hold."
+    )
+    # The Restrain bonus is spent on this test ("your next Grapple Test during this grapple").
+    assert conditions(out.state, "Bandit") == ["grappled by Fighter"]
+
+
+def test_a_lost_grapple_test_when_knocked_back_breaks_the_grapple():
+    out = knocked_back("JD 2D")
+    assert texts(out)[4].endswith(
+        "Bandit PD 2: J♦ 2♦ → keep J = 11; 10 vs 11: Fighter loses hold: the grapple on Bandit breaks."
+    )
+    assert conditions(out.state, "Bandit") == []
+    assert not out.state.find("Bandit").grappled
+
+
+def test_a_grappler_dropped_to_0_stun_by_the_knockback_lets_go_without_a_test():
+    enc = command(grappled(), "act", action="restrain").state
+    out = command(enc, "attack", target="Fighter", options="knockback", damage="20", cards="KC 2C 2D 3D 4D")
+    lines = texts(out)
+    assert "Fighter is knocked back (how far is the GM's call)." in lines
+    assert not any("Grapple Test" in line for line in lines)
+    assert "Fighter (0 STUN) lets go: the grapple on Bandit breaks." in lines
+    assert conditions(out.state, "Bandit") == []
+
+
+def test_knockback_on_a_miss_or_without_a_hold_makes_no_grapple_test():
+    enc = command(grappled(), "act", action="restrain").state
+    # Bandit 2♣ 3♣ → 3 against the Fighter's K♦ 2♦ 3♦ → 13 − 1 = 12: a miss.
+    out = command(enc, "attack", target="Fighter", options="knockback", cards="2C 3C KD 2D 3D")
+    assert "miss" in texts(out)[1]
+    assert not any("knocked back" in line or "Grapple Test" in line for line in texts(out))
+    assert conditions(out.state, "Bandit") == ["grappled by Fighter (restrained)"]

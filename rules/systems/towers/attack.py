@@ -21,8 +21,9 @@ from .acting import acted, leap_first
 from .costs import OPPORTUNITY_DELAY, SHIFT_ADDED, action_type, adds_shift
 from .damage import Harm, dealt, take
 from .flips import Flip, card_count, described, flip
+from .grapple import hold_on
 from .model import TowersCombatant, TowersEncounter
-from .modifiers import HIGH_GROUND, aid_spent, attack_mods, defense_mods
+from .modifiers import HIGH_GROUND, aid_spent, attack_mods, defense_base, defense_mods
 from .senders import own_combatant
 from .sheet import UNARMED, Weapon, damage_words, words
 
@@ -36,6 +37,9 @@ POWER_DAMAGE = 2
 TINY = -2  # the size rank of a tiny creature
 PROMPT_LIMIT = 300
 FLIP = "flip"  # the key of the defence's one option
+# `options:knockback`: the attack has Knockback. The seed names it without saying which attacks have it or
+# how far it throws; what it does to a grappler hit by it, the seed says (grapple.hold_on).
+KNOCKBACK = "knockback"
 former_keys("defense", {"Flip": FLIP})
 LABELS = {
     "attack": N_("Attack"),
@@ -326,18 +330,6 @@ def proceed(system, enc: TowersEncounter, plan: Plan, chance, events: list[Event
     return finish(system, enc, plan, chance, events)
 
 
-def defense_base(defender: TowersCombatant, stat: str) -> tuple[int, Text]:
-    """The defence's cards and its label; shown, the base goes through `secret(base, defender)`."""
-    value = getattr(defender.sheet, stat)
-    if stat == "pd" and defender.flat_footed and defender.sheet.ss:
-        # Flat-footed: no Soft Strength bonus to PD.
-        label = say(
-            "PD {pd} − SS {ss} flat-footed =", pd=secret(value, defender), ss=secret(defender.sheet.ss, defender)
-        )
-        return max(0, value - defender.sheet.ss), label
-    return value, term(stat.upper())
-
-
 def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: list[Event]):
     attacker = enc.get(plan.attacker)
     base, label = defense_base(defender, plan.defense)
@@ -400,13 +392,23 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
     events = [Event(kind="roll", text=seq(line, " → ", verdict))]
     if not hit:
         return enc, events
-    defender = enc.get(defender.id)
+    enc, more = _hit(enc, plan, attacker, enc.get(defender.id))
+    events.extend(more)
+    if plan.flags.get(KNOCKBACK):
+        enc, more = hold_on(enc, enc.get(defender.id), chance)
+        events.extend(more)
+    return enc, events
+
+
+def _hit(
+    enc: TowersEncounter, plan: Plan, attacker: TowersCombatant, defender: TowersCombatant
+) -> tuple[TowersEncounter, list[Event]]:
+    """What a hit does: an Aid's (flip−1) on the foe's next flip against the ally, else the damage."""
     if plan.style == "aid" and plan.ally is not None:
         ally = enc.get(plan.ally)
         enc = enc.update(defender.id, aided_for=ally.id)
         text = say("{who} defends at (flip−1) on the next flip against {ally}.", who=defender.name, ally=ally.name)
-        events.append(Event(kind="info", text=text))
-        return enc, events
+        return enc, [Event(kind="info", text=text)]
     harm = Harm(
         base=plan.damage,
         hearts=plan.attack.hearts,
@@ -417,9 +419,7 @@ def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) 
     )
     amount = dealt(harm, defender)
     after, state = take(defender, amount.stun, amount.lethal)
-    enc = enc.with_combatant(after)
-    events.append(Event(kind="info", text=amount.result(state)))
-    return enc, events
+    return enc.with_combatant(after), [Event(kind="info", text=amount.result(state))]
 
 
 def finish(system, enc: TowersEncounter, plan: Plan, chance, events: list[Event]):

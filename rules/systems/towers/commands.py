@@ -14,6 +14,7 @@ from rules.usertext import one_line, split_names
 
 from . import moves
 from .actions import Act, AddCondition, Attack, Check, Damage, Heal, OpportunityAttack, RemoveCondition
+from .attack import KNOCKBACK
 from .costs import ACTIONS, ALIASES, SHIFT_WORDS, ActionType, action_type
 from .modifiers import ATTACK_WORDS, DEFENSE_WORDS
 from .sheet import CATEGORIES, DAMAGE_TYPES, NO_CATEGORY, damage_words
@@ -50,8 +51,8 @@ STYLES = (
     ("oa", "opportunity attack"),
 )
 # The `options:` words an attack reads in attack.py and modifiers.py, whatever its style: the weapon,
-# Shift Position, mana, and the attack's and defence's modifiers; an Aid's ally besides.
-STRIKE_WORDS = ("weapon", *SHIFT_WORDS, "mana", *ATTACK_WORDS, *DEFENSE_WORDS)
+# Shift Position, mana, the attack's and defence's modifiers, and Knockback; an Aid's ally besides.
+STRIKE_WORDS = ("weapon", *SHIFT_WORDS, "mana", *ATTACK_WORDS, *DEFENSE_WORDS, KNOCKBACK)
 AID_WORDS = ("ally", "aid")
 # What /attack reads (any other is refused): the style, then what every attack reads.
 ATTACK_OPTIONS = (*dict(STYLES), *STRIKE_WORDS)

@@ -13,7 +13,8 @@ prone, the hold ends) or Throw (PA against the PD of whoever is in the space
 aimed at, 0 for an empty space; the hold ends). The victim may Reverse the
 Grapple (Attack, 5): Hard Strength + size at (flip−1) against the grappler's
 Hard Strength + size; he succeeds on a tie, as an attacker does, and then the
-roles swap. A grappler at 0 STUN or 0 LETHAL lets go at once.
+roles swap. A grappler at 0 STUN or 0 LETHAL lets go at once; one hit by an attack
+with Knockback makes another Grapple Test to hold on.
 
 The hold is the victim's condition `grappled by <grappler>`; Restrain marks it
 `grappled by <grappler> (restrained)` until the next Grapple Test uses it.
@@ -28,11 +29,18 @@ from rules.said import EMPTY, Text, joined, say, seq, term
 from rules.secrets import secret
 from rules.usertext import listed, user_text
 
-from .attack import defense_base
 from .damage import Harm, dealt, take
 from .flips import Mods, described, flip
-from .model import GRAPPLED_BY, Condition, TowersCombatant
-from .modifiers import aid_spent, attack_mods, defense_mods, own_defense_mods, reckless_mods, throw_range_mods
+from .model import GRAPPLED_BY, Condition, TowersCombatant, TowersEncounter
+from .modifiers import (
+    aid_spent,
+    attack_mods,
+    defense_base,
+    defense_mods,
+    own_defense_mods,
+    reckless_mods,
+    throw_range_mods,
+)
 from .sheet import Weapon
 from .stance import defense_mods as stance_defense
 from .stance import pa_mods as stance_pa
@@ -126,16 +134,24 @@ def initiate(enc, me: TowersCombatant, target_name: str | None, chance):
     return enc, say("{who}: Grapple Test: {flips}: {verdict}.", who=me.name, flips=joined("; ", lines), verdict=verdict)
 
 
+def _retest(
+    enc: TowersEncounter, grappler: TowersCombatant, victim: TowersCombatant, chance
+) -> tuple[TowersEncounter, bool, list[Text]]:
+    """A Grapple Test in a grapple under way, the victim defending: the hold stays on a win, without the
+    Restrain bonus, which this test spends; else the grapple breaks."""
+    held, lines = _contest(chance, grappler, victim, _restrained(victim))
+    enc = _let_go(aid_spent(enc, victim, grappler), victim)
+    if held:
+        enc = enc.update(victim.id, conditions=enc.get(victim.id).conditions + (_hold(grappler),))
+    return enc, held, lines
+
+
 def escape(enc, me: TowersCombatant, chance):
     """Cards: the grappler's PA flip, then the escaper's PD flip."""
     grappler = grappler_of(enc, me)
     if grappler is None:
         raise InvalidInput(say("{who} is not grappled.", who=me.name))
-    restrained = _restrained(me)
-    held, lines = _contest(chance, grappler, me, restrained)
-    enc = _let_go(aid_spent(enc, me, grappler), me)
-    if held:  # the Restrain bonus is spent on this test
-        enc = enc.update(me.id, conditions=enc.get(me.id).conditions + (_hold(grappler),))
+    enc, held, lines = _retest(enc, grappler, me, chance)
     verdict = say("{who} keeps hold", who=grappler.name) if held else say("{who} escapes", who=me.name)
     return enc, say("{who}: Escape: {flips}: {verdict}.", who=me.name, flips=joined("; ", lines), verdict=verdict)
 
@@ -335,6 +351,33 @@ def reverse(enc, me: TowersCombatant, chance):
 
 
 # --- grapples that break by themselves ----------------------------------------------------
+
+
+def hold_on(enc: TowersEncounter, me: TowersCombatant, chance) -> tuple[TowersEncounter, list[Event]]:
+    """`me` is hit by an attack with Knockback: "another Grapple Test must be made to hold onto his target
+    while being thrown about", one for each foe held, who defends as against an escape; a lost test breaks
+    that grapple. The seed gives no distance: the GM's call. A grappler the hit left at 0 STUN or 0 LETHAL
+    lets go with no test ("the grapple immediately breaks", `broken`).
+
+    Cards: for each foe held, the grappler's PA flip, then the foe's PD flip."""
+    events = [Event(kind="info", text=say("{who} is knocked back (how far is the GM's call).", who=me.name))]
+    if me.out or me.stun <= 0 or me.health <= 0:
+        return enc, events
+    for victim in victims_of(enc, me):
+        enc, held, lines = _retest(enc, me, victim, chance)
+        if held:
+            verdict = say("{who} keeps hold", who=me.name)
+        else:
+            verdict = say("{who} loses hold: the grapple on {target} breaks", who=me.name, target=victim.name)
+        text = say(
+            "{who}: Grapple Test to hold on to {target}: {flips}: {verdict}.",
+            who=me.name,
+            target=victim.name,
+            flips=joined("; ", lines),
+            verdict=verdict,
+        )
+        events.append(Event(kind="roll", text=text))
+    return enc, events
 
 
 def broken(enc) -> tuple[object, list[Event]]:

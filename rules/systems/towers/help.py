@@ -21,7 +21,7 @@ HELP = N_(
     "(`options:after`), `stance options:aggressive|defensive|none` (two melee weapons: PA+1 PD−1 or PD+1 PA−1, free). "
     "End turn = Forced Delay 5, refused in a phase where you took a free or zero-cost action.\n"
     '**/attack target:Bandit** `weapon:Knife options:"range=14 cover=soft|hard outnumber=3:1 unaware high power '
-    'charge aid ally=X"`; `target:"A, B"` area. Out of turn: `/act action:oa actor:Tony target:Bandit`. '
+    'charge aid ally=X knockback"`; `target:"A, B"` area. Out of turn: `/act action:oa actor:Tony target:Bandit`. '
     'Player defence: **Flip** or `/choose option:Flip cards:"QC 5H"`.\n'
     "**Damage** weapon + ♥ − ER/IR, min 1 STUN; LETHAL = ♥ (≤ STUN); ♥ on a hit = critical.\n"
     '**GM** `/damage amount:"20 ft"`, `amount:8 damage_type:"arcane cold" options:"lethal=1 flips=2"`, '
@@ -35,5 +35,5 @@ HELP = N_(
     "(a higher card resists; kinds endurance ss hs pd id pa sa init er ir); `against:Mira` an opposed flip, a tie "
     'to the roller (`options:vs=pd`: hers); `kind:skill options:"ranks=3 aspect=ss"` ranks + Aspect; '
     '`flip=±N shift=±N`. Cards come from the campaign\'s deck, or `cards:"QC 7D"`.\n'
-    "**GM's call** (README): positions, knockback, marks, duels → `/encounter note`."
+    "**GM's call** (README): positions, knockback's distance, marks, duels → `/encounter note`."
 )

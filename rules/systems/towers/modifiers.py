@@ -6,7 +6,8 @@ import math
 
 from rules.commands import integer
 from rules.errors import InvalidInput
-from rules.said import Text, say
+from rules.said import Text, say, term
+from rules.secrets import secret
 
 from .flips import Mods
 from .model import TowersCombatant
@@ -24,8 +25,9 @@ DEFENSE_WORDS = ("cover", "dflip", "dshift")
 
 
 def range_mods(weapon: Weapon, spaces: int) -> Mods:
-    """Range increments: 1 none, 2 (shift−1), 3 (flip−1), 4 both, beyond impossible."""
-    if weapon.perception or weapon.melee:
+    """Range increments: 1 none, 2 (shift−1), 3 (flip−1), 4 both, beyond impossible. A perception power
+    takes no penalty "due to range", yet still reaches no further: "The target(s) must be within range"."""
+    if weapon.melee:
         return Mods()
     if weapon.stat == "sa":
         if spaces > weapon.range:
@@ -50,7 +52,7 @@ def range_mods(weapon: Weapon, spaces: int) -> Mods:
                 most=MAX_INCREMENTS * weapon.range,
             )
         )
-    return increment_mods(spaces, increments)
+    return Mods() if weapon.perception else increment_mods(spaces, increments)
 
 
 def increment_mods(spaces: int, increments: int) -> Mods:
@@ -171,6 +173,18 @@ def defense_mods(
     if "cover" in flags and not weapon.perception:
         mods = mods + cover_mods(flags["cover"])
     return mods + own_defense_mods(defender, attacker) + user_mods(flags, "dflip", "dshift", say("GM"))
+
+
+def defense_base(defender: TowersCombatant, stat: str) -> tuple[int, Text]:
+    """The defence's cards and its label; shown, the base goes through `secret(base, defender)`."""
+    value = getattr(defender.sheet, stat)
+    if stat == "pd" and defender.flat_footed and defender.sheet.ss:
+        # Flat-footed: no Soft Strength bonus to PD.
+        label = say(
+            "PD {pd} − SS {ss} flat-footed =", pd=secret(value, defender), ss=secret(defender.sheet.ss, defender)
+        )
+        return max(0, value - defender.sheet.ss), label
+    return value, term(stat.upper())
 
 
 def aid_spent(enc, defender: TowersCombatant, attacker: TowersCombatant):

@@ -26,7 +26,7 @@ from .flips import damage_cards, described, resist
 from .help import HELP
 from .initiative import calculated, settle_ties
 from .model import ENDINGS, Condition, TowersCombatant, TowersEncounter, can_act
-from .modifiers import posture_mods, reckless_mods
+from .modifiers import defense_base, posture_mods, reckless_mods
 from .senders import own_combatant
 from .sheet import TowersSheet, parse_weapons, stat_label
 from .stance import ADVERBS, effect
@@ -345,7 +345,7 @@ class TowersSystem(System[TowersCombatant]):
         mods = reckless_mods(me)
         if action.stat in ("pd", "id"):
             # A Defense resisting an effect is a defensive flip: flat-footed, Full Defense, a Power Attack count.
-            value, label = attacks.defense_base(me, action.stat)
+            value, label = defense_base(me, action.stat)
             mods = posture_mods(me) + stance_defense(me, action.stat)
         against, mine, resisted = resist(chance, action.against, value, mods)
         theirs = described(label, secret(value, me), mods, mine)
