@@ -16,9 +16,11 @@ from tests.rules.test_factions_helpers import (
     THEOBALD_ID,
     add,
     attack,
+    choose,
     end,
     give_turn,
     mark_acted,
+    options,
     pass_move,
     player,
     seed_cast,
@@ -59,6 +61,26 @@ def test_a_death_blow_needs_an_incapacitated_nearby_target():
     enc = enc.update(enc.find("Bandit 1").id, incapacitated=True)
     with pytest.raises(InvalidInput):
         attack(enc, SYBILLA, "Bandit 1", "dagger", death_blow=True, zones=1)
+
+
+def test_an_ally_may_guard_against_a_death_blow_and_take_the_blow_instead():
+    # Seed: a death blow is delivered in an attack ("Sybilla later attacks the same bandit with a dagger.
+    # Since he is nearby and incapacitated, she slits his throats"), and "A character who is nearby the
+    # target of an attack can react by guarding them. They become the new target of the attack."
+    enc = give_turn(start(seed_cast()).state, "Sybilla")
+    enc = mark_acted(enc.update(enc.find("Bandit 1").id, incapacitated=True, health=4), "Bandit 2", "Bandit 3")
+    out = attack(enc, SYBILLA, "Bandit 1", "dagger", death_blow=True, dice=(3,))
+    assert options(out.state.pending) == ("No reaction", "Guard: Bandit Leader")
+    guarded = choose(out.state, "Guard: Bandit Leader")
+    lines = texts(guarded)
+    assert "Bandit Leader guards Bandit 1 and becomes the target." in lines
+    assert "Sybilla → Bandit Leader: d4 3." in lines
+    assert guarded.state.find("Bandit Leader").health == 7 and not guarded.state.find("Bandit 1").dead
+    assert guarded.state.find("Bandit Leader").id in guarded.state.turns.acted
+    unguarded = choose(out.state, "No reaction")
+    assert unguarded.state.find("Bandit 1").dead and unguarded.state.find("Bandit 1").out
+    assert "Nobody guards Bandit 1: the death blow kills them." in texts(unguarded)
+    assert "Sybilla's damage die 3 is not used: a death blow rolls no damage." in texts(unguarded)
 
 
 def test_the_bow_at_five_zones_needs_a_wit_save_5_passes_20_misses():

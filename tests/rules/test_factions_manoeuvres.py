@@ -440,6 +440,22 @@ def test_a_grabber_the_gm_marks_surrendered_lets_go_as_one_who_surrenders_does()
     assert texts(back) == ["Theobald is no longer surrendered."]
 
 
+def test_a_held_character_stays_held_when_incapacitated_by_a_blow_or_by_the_gm():
+    # Seed: only the grabber's "other action", breaking free ("passing a STR save") or an ally's STR save
+    # ends a hold; going down does not. Both ways of being incapacitated keep the hold, and both free
+    # whoever the one who went down held itself.
+    enc = start(seed_cast()).state
+    enc = enc.update(enc.find("Bandit 1").id, grabbed_by=enc.find("Theobald").id)
+    enc = enc.update(enc.find("Bandit 2").id, grabbed_by=enc.find("Bandit 1").id)
+    enc = mark_acted(give_turn(enc, "Theobald"), "Bandit 2", "Bandit 3", "Bandit Leader")
+    struck = attack(enc, THEOBALD, "Bandit 1", "dagger", dice=(4,)).state
+    marked = apply(enc, SetCondition(by=GM, target="Bandit 1", condition="incapacitated")).state
+    for out in (struck, marked):
+        bandit = out.find("Bandit 1")
+        assert bandit.incapacitated and bandit.grabbed_by == out.find("Theobald").id
+        assert out.find("Bandit 2").grabbed_by is None
+
+
 # `/act`'s attacking actions, and one way to write each word an attack reads.
 ATTACKING_ACTS = ("disarm", "shove", "grapple", "death_blow", "opportunity")
 ATTACK_OPTIONS = {

@@ -184,6 +184,25 @@ def test_hiding_behind_a_willing_ally_makes_them_the_target_and_they_may_react()
     assert out.state.find("Sybilla").health == 10 and out.state.find("Balthasar").health == 12
 
 
+def test_a_target_may_hide_behind_an_enemy_an_ally_holds_not_only_one_it_holds_itself():
+    # Seed: "It is only possible to hide behind a willing ally or a currently grabbed enemy." Grabbed by
+    # anyone: Theobald holds Bandit 1, Sybilla ducks behind him; an enemy nobody holds is no shield.
+    enc = start(seed_cast()).state
+    enc = enc.update(enc.find("Bandit 1").id, grabbed_by=enc.find("Theobald").id)
+    enc = mark_acted(give_turn(enc, "Bandit 2"), "Bandit 3", "Bandit Leader", "Balthasar", "Theobald")
+    out = attack(enc, GM, "Sybilla", "axe", dice=(5,))
+    assert "Hide behind: Bandit 1" in options(out.state.pending)
+    assert "Hide behind: Bandit 3" not in options(out.state.pending)
+    out = choose(out.state, "Hide behind: Bandit 1", by=SYBILLA)
+    assert "Sybilla hides behind Bandit 1, who becomes the target (they swap places)." in texts(out)
+    bandit = out.state.find("Bandit 1")
+    assert bandit.health == 3 and bandit.grabbed_by == out.state.find("Theobald").id  # Theobald keeps hold
+    assert out.state.find("Sybilla").health == 10
+    # Nobody near the target (`alone`): no ally, so no enemy an ally holds, to hide behind.
+    lonely = attack(enc, GM, "Sybilla", "axe", dice=(5,), alone=True)
+    assert not any(o.startswith("Hide behind") for o in options(lonely.state.pending))
+
+
 def test_a_nearby_ally_guards_and_takes_the_blow_without_dodging():
     enc = start(seed_cast()).state
     enc = mark_acted(give_turn(enc, "Bandit 1"), "Bandit 2", "Bandit 3", "Bandit Leader", "Balthasar")

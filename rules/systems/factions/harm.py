@@ -120,6 +120,12 @@ def harm(
     return Harm(enc, events, knocked_out)
 
 
+def slain(enc: FactionsEncounter, cid: str) -> FactionsEncounter:
+    """Killed outright by a death blow: out of the fight, holding nobody and held by nobody."""
+    enc = enc.update(cid, dead=True, out=True, incapacitated=False, health=0, grabbed_by=None)
+    return release_holds(enc, cid)
+
+
 def release_holds(enc: FactionsEncounter, cid: str) -> FactionsEncounter:
     """A grabber who goes down lets go of whoever it held."""
     for other in enc.combatants:

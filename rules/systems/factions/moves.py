@@ -191,7 +191,8 @@ def set_condition(enc: FactionsEncounter, action: SetCondition, chance: Chance):
     elif condition == "incapacitated":
         enc = enc.update(target.id, incapacitated=action.on)
         if action.on:
-            enc = release_holds(enc.update(target.id, grabbed_by=None), target.id)
+            # As when a blow incapacitates: they let go of whoever they held, but stay held themselves.
+            enc = release_holds(enc, target.id)
     elif condition == "surrendered" and action.on:
         # Hands up, as for the Surrender action: whoever they held is let go (they stay held themselves).
         enc, let_go = manoeuvres.let_go(

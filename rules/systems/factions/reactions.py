@@ -2,8 +2,8 @@
 
 A target who has not acted this round, is aware, standing and not grabbed may
 dodge (AGI save), counter with a weapon that reaches the attacker (only one
-target of an attack may counter), or hide behind a willing ally or an enemy
-it holds (who becomes the target and may react in turn). A nearby ally who
+target of an attack may counter), or hide behind a willing ally or a grabbed
+enemy, whoever holds it (who becomes the target and may react in turn). A nearby ally who
 has not acted may guard instead and takes the blow; the bot does not know who
 stands near whom, so every ally who could is offered the guard unless the
 attack says the target is `alone` or names who is `near` it (then only their
@@ -126,6 +126,12 @@ PROMPTS = {
         "{target} cannot react; a nearby ally may guard and become the target. "
         "A reaction spends that character's turn this round."
     ),
+    # A death blow falls on one who cannot react (incapacitated): only a guard is ever asked.
+    ("death_blow", "guard"): N_(
+        "{attacker} moves to deliver a death blow to {target} ({weapon}). "
+        "{target} cannot react; a nearby ally may guard and become the target. "
+        "A reaction spends that character's turn this round."
+    ),
 }
 
 
@@ -191,7 +197,8 @@ def _near(ctx, other: Fighter) -> bool:
     return ctx.get("near") is None or other.id in ctx["near"]
 
 
-def _guards(enc, ctx, target: Fighter) -> list[Fighter]:
+def possible_guards(enc, ctx, target: Fighter) -> list[Fighter]:
+    """The allies who may guard the target: standing, free, not yet acted, near it."""
     if ctx["surprise"] or ctx.get("alone"):
         return []
     busy = {t["cid"] for t in ctx["targets"]} | {ctx["attacker"]}
@@ -222,10 +229,13 @@ def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[dict[Choice, li
         for other in enc.combatants:
             if other.id in busy or other.out:
                 continue
-            ally = other.side == target.side and other.standing and _near(ctx, other) and not ctx.get("alone")
-            if ally or other.grabbed_by == target.id:
+            near = _near(ctx, other) and not ctx.get("alone")
+            ally = other.side == target.side and other.standing and near
+            # "a currently grabbed enemy": held by anyone; the one the target holds is always at hand.
+            grabbed = other.side != target.side and other.grabbed_by is not None and near
+            if ally or grabbed or other.grabbed_by == target.id:
                 offered.setdefault(hide(other), ["hide", other.id])
-    guards = _guards(enc, ctx, target)
+    guards = possible_guards(enc, ctx, target)
     for g in guards:
         offered.setdefault(guard(g), ["guard", g.id])
     return dict(list(offered.items())[:MAX_CHOICES]), guards, reacting
@@ -284,7 +294,7 @@ def _ask_reaction(enc, ctx, target: Fighter, options, guards, reacting: bool, ev
         ask = "guard"
         short = say("An ally of {who} may guard: see the buttons.", who=target.name)
     prompt = say(
-        PROMPTS[ctx["mode"], ask],
+        PROMPTS["death_blow" if ctx.get("death_blow") else ctx["mode"], ask],
         attacker=attacker.name,
         target=target.name,
         weapon=Weapon(**ctx["weapon"]).label,

@@ -16,7 +16,7 @@ from rules.said import N_, say, seq
 from rules.secrets import secret
 from rules.text import Text
 
-from .harm import after_armour, harm
+from .harm import after_armour, harm, slain
 from .manoeuvres import apply_manoeuvre
 from .model import Fighter
 from .saves import Pool
@@ -201,6 +201,13 @@ def _resolve(enc, ctx, chance: Chance, savers: dict[str, AttackerDice]):
             unused = own.unused(entry["dice"]) if ctx["mode"] == "damage" and not weapon.blast else []
             if unused and not _sized(attacker, target):  # how many tells a hidden character's size
                 events.append(_not_used(attacker, unused, say("the attack never landed")))
+            continue
+        if ctx.get("death_blow") and not entry.get("guarded"):
+            enc = slain(enc, target.id)
+            killed = say("Nobody guards {target}: the death blow kills them.", target=target.name)
+            events.append(Event(kind="info", text=killed))
+            if (unused := own.unused(entry["dice"])) and not _sized(attacker, target):
+                events.append(_not_used(attacker, unused, say("a death blow rolls no damage")))
             continue
         if ctx["mode"] != "damage":
             enc, more = _manoeuvre(enc, ctx, entry, chance, own, savers)

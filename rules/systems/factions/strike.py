@@ -16,10 +16,10 @@ from rules.text import Text
 
 from . import economy
 from .actions import Attack, OpportunityAttack
-from .harm import release_holds
+from .harm import slain
 from .manoeuvres import LARGER, keeps_hold, release_if_busy
 from .model import TURNS, FactionsEncounter, Fighter, factions_encounter
-from .reactions import advance, ask_stunt, attacker_faces, keep_attacker_dice
+from .reactions import advance, ask_stunt, attacker_faces, keep_attacker_dice, possible_guards
 from .saves import save
 from .sheet import Weapon
 from .sizing import beyond_half_range, damage_die, dice_shares, effective_range, reach
@@ -47,7 +47,7 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
     enc, events = _keep_or_release_hold(enc, attacker, action, weapon)
     label = _label(attacker, weapon, targets, action, opportunity)
     if action.death_blow:
-        return _death_blow(enc, attacker, targets, label, events)
+        return _death_blow(enc, attacker, weapon, targets, action, label, events, chance)
     needed = _save_needed(attacker, weapon, targets, action)
     if needed is not None:
         wit = save(enc, attacker, "wit", chance, say("to hit ({why})", why=needed))
@@ -251,10 +251,23 @@ def _reveal(enc, attacker: Fighter, events: list[Event]) -> FactionsEncounter:
     return enc
 
 
-def _death_blow(enc, attacker: Fighter, targets: list[Fighter], label: Text, events: list[Event]):
+def _death_blow(enc, attacker: Fighter, weapon: Weapon, targets, action: Attack, label: Text, events, chance: Chance):
+    """A death blow is made in an attack, and "A character who is nearby the target of an attack can react
+    by guarding them": a guard takes the weapon's blow instead. With nobody to guard, the target dies."""
     target = targets[0]
-    enc = enc.update(target.id, dead=True, out=True, incapacitated=False, health=0, grabbed_by=None)
-    enc = release_holds(enc, target.id)
+    ctx = _context(enc, attacker, weapon, targets, action)
+    ctx.update(mode="damage", death_blow=True)
+    if possible_guards(enc, ctx, target):
+        events.append(
+            Event(
+                kind="info",
+                text=say("{attack}: a death blow on {target}, who is incapacitated.", attack=label, target=target.name),
+            )
+        )
+        enc = _reveal(enc, attacker, events)
+        enc, more = advance(enc, ctx, chance)
+        return keep_attacker_dice(enc, chance), events + more
+    enc = slain(enc, target.id)
     events = events + [
         Event(
             kind="info",
