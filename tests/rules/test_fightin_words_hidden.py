@@ -317,6 +317,30 @@ def nemesis_collides_with_mauve_and_a_wall(t: Table):
     )
 
 
+def nemesis_spits_on_an_area_and_charges(t: Table):
+    setup(t, heroes=("Mauve", "Bram"))
+    # One spit on the square of Mauve, Bram and Nemesis itself: d6 1 + 349 vs the area's Target 3 (4 − scale 1);
+    # one 1d4 (3) for all. Mauve's and Nemesis's dodges fail against DC 354.
+    t.command("attack", target="Mauve, Bram, Nemesis", weapon="spit", options="cost=0 area", dice="1 3")
+    t.choose("Dodge", 6, by=PLAYER)
+    t.choose("No defence", by=PLAYER)
+    t.choose("Dodge", 1)
+    # A charge at 18 squares/s: claw 1d6 (2) + 3 + Strength and scale.
+    t.command("attack", target="Mauve", options="cost=0 fast=18", dice="4 2")
+    t.choose("No defence", by=PLAYER)
+    return (
+        [
+            "Nemesis makes an area attack with spit on Mauve, Bram, Nemesis: d6 1 ? = ? vs the area's Target ?: hit.",
+            "Mauve dodges: d6 6 +2 = 8 vs DC ?: fails.",
+            "Nemesis dodges: d6 1 ? = ? vs DC ?: fails.",
+            "Bram: 1d4 (3) = 3 vs Toughness 9/3: ≤ Minimum: no wound.",
+            "Nemesis: 1d4 (3) = 3 vs Toughness ?: ≤ Minimum: no wound.",
+            "Mauve: 1d6 (2) + 3 (18 squares/s) ? vs Toughness 9/3: ≥ Toughness: wound and Dying.",
+        ],
+        ["Target 3 (4 − scale 1)", "DC 354", "+ 3 (18 squares/s) + Strength 640 + 3×scale 3 = 648"],
+    )
+
+
 def hidden_initiative_ties(t: Table):
     """Nemesis and its double Shade tie; a third, Wraith, joins the settled tie."""
     t.add("Mauve", 4, player=True, **HERO)
@@ -354,6 +378,7 @@ SCENARIOS = [
     the_gm_hurts_heals_and_tests_nemesis,
     the_gm_breaks_nemesis_and_lets_it_die,
     nemesis_collides_with_mauve_and_a_wall,
+    nemesis_spits_on_an_area_and_charges,
     hidden_initiative_ties,
     a_hidden_npc_ties_with_a_hero,
 ]

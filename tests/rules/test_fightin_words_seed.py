@@ -30,14 +30,33 @@ def test_bal_ziggaroth_possesses_jack_clancy():
     assert "Bal-Ziggaroth Possess (skill) check: d6 6 +4 = 10 vs DC 9: success." in fight.text()
 
 
-def test_a_charging_mount_adds_3_damage_entered_by_the_gm():
+def test_a_charging_mount_at_18_squares_a_second_adds_3_damage():
     # "a human with strength 3 normally deals 1d8+3 damage with an arming sword. However, from the back
-    # of a charging mount moving at 18m/s against a stationary human deals an additional +3 damage."
-    # Not automated: the GM enters the weapon's damage with the +3; the bot adds Strength 3.
+    # of a charging mount moving at 18m/s against a stationary human deals an additional +3 damage
+    # (18m divided by 5 1m squares rounds down to 3)."
     fight = duel(strength=3)
-    fight.command("attack", target="Goblin", dice="6 5", damage="1d8+3")
+    fight.command("attack", target="Goblin", dice="6 5", options="fast=18")
     fight.choose("No defence")
-    assert "Goblin: 1d8 (5) + 3 + Strength 3 = 11 vs Toughness 9/3" in fight.text()
+    assert "Goblin: 1d8 (5) + 3 (18 squares/s) + Strength 3 = 11 vs Toughness 9/3" in fight.text()
+
+
+def test_the_fast_movers_bonus_adds_to_each_hit_of_a_combo_and_shows_when_it_adds_nothing():
+    fight = duel(strength=0)
+    fight.command("attack", target="Goblin", dice="6 6 2 1", options="combo=2 fast=10")
+    fight.choose("No defence")
+    assert "Goblin: 1d8 (2) + 2 (10 squares/s) = 4 vs Toughness 9/3" in fight.text()
+    assert "1d8 (1) + 2 (10 squares/s) = 3 vs Toughness 9/3" in fight.text()
+    fight = duel(strength=0)
+    fight.command("attack", target="Goblin", dice="6 2", options="fast=4")
+    fight.choose("No defence")
+    assert "Goblin: 1d8 (2) + 0 (4 squares/s) = 2 vs Toughness 9/3" in fight.text()
+
+
+def test_the_fast_movers_bonus_is_for_melee_attacks_only():
+    # "A melee attack made against or by an extremely fast-moving creature can deal extra damage."
+    fight = duel(weapons="heavy crossbow:1d10:15")
+    with pytest.raises(InvalidInput, match="melee"):
+        fight.command("attack", target="Goblin", dice="6 5", options="fast=18")
 
 
 def test_on_the_exhale_plus_1_over_0_and_shoot_from_the_hip_minus_1_over_minus_1():
@@ -404,3 +423,104 @@ def test_a_collision_needs_a_speed_and_one_thing_hit_and_takes_only_its_own_opti
 def test_the_collision_options_are_refused_on_other_damage():
     with pytest.raises(InvalidInput, match=re.escape("`speed` is for a collision: `amount:collision`.")):
         ogre().command("damage", target="Goblin", amount="3", options="speed=10")
+
+
+# --- area attacks ------------------------------------------------------------------------------
+
+
+def grenadier(scale=0):
+    """Mira throws a fire vial (1d6+4, range increment 10 m; Ranged Skill 2) at a Goblin (Reflex 2, Block 1)
+    and a scale 1 Ogre (Toughness 12/6) in one square."""
+    fight = Fight()
+    fight.add("Mira", 4, player=True, reflex=3, ranged_skill=2, scale=scale, weapons="fire vial:1d6+4:10;dagger:1d4")
+    fight.add("Goblin", 2, reflex=2, block=1)
+    fight.add("Ogre", 1, scale=1)
+    fight.next()
+    return fight
+
+
+def test_an_area_attack_rolls_once_against_target_4_and_one_damage_die_for_all():
+    # "Step One: ... The target area has a Target score the same as if it were your scale ƒ so, Target 4
+    # for a human-sized (scale 0) creature." "A successful dodge without the Evasion technique reduces
+    # damage by 3 points." "you only roll one damage die and compare it to all targets' toughness."
+    fight = grenadier()
+    fight.command("attack", target="Goblin, Ogre", options="area", dice="2 3")  # 2 + 2 = 4: hit; 3 + 4 = 7
+    assert "Mira makes an area attack with fire vial on Goblin, Ogre: d6 2 +2 = 4 vs the area's Target 4: hit." in (
+        fight.text()
+    )
+    # Shields block area attacks, dodges reduce the damage; no parry
+    assert [english(o.label) for o in fight.enc.pending.options] == ["Block", "Dodge", "No defence"]
+    assert "Dodge takes 3 from the damage" in english(fight.enc.pending.prompt)
+    fight.choose("Dodge", 5)  # d6 5 + Reflex 2 = 7 vs DC 4 + 2 = 6
+    assert "Goblin dodges: d6 5 +2 = 7 vs DC 6: damage −3." in fight.text()
+    assert "Goblin: 1d6 (3) + 4 = 7 − 3 dodged = 4 vs Toughness 9/3: > Minimum: wound." in fight.text()
+    fight.choose("No defence")
+    assert "Ogre: 1d6 (3) + 4 = 7 vs Toughness 12/6: > Minimum: wound." in fight.text()
+    assert "Mira makes an area attack (4 s): 2 s left." in fight.text()
+    assert (fight.f("Goblin").wounds, fight.f("Ogre").wounds) == (1, 1)
+
+
+def test_a_failed_dodge_takes_the_full_damage_and_a_block_negates_it():
+    fight = grenadier()
+    fight.command("attack", target="Ogre, Goblin", options="area", dice="6 6")  # 6 + 4 = 10
+    fight.choose("Dodge", 1)  # the Ogre: 1 + 0 = 1 vs DC 6
+    assert "Ogre dodges: d6 1 +0 = 1 vs DC 6: fails." in fight.text()
+    assert "Ogre: 1d6 (6) + 4 = 10 vs Toughness 12/6: > Minimum: wound." in fight.text()
+    fight.choose("Block", 5)  # the Goblin: 5 + 1 = 6 vs DC 6
+    assert "Goblin blocks: d6 5 +1 = 6 vs DC 6: negated." in fight.text()
+    assert "Goblin takes no damage." in fight.text()
+
+
+def test_the_area_takes_the_attackers_scale_and_may_hold_the_attacker():
+    # "everything (friend or foe unless otherwise specified) that is even partly in the target area is affected"
+    fight = grenadier(scale=1)  # Target 4 − 1 = 3; both caught flat-footed: neither defends
+    fight.command("attack", target="Goblin, Mira", options="area flat_footed", dice="1")  # 1 + 2 − 1 = 2
+    assert "d6 1 +1 = 2 vs the area's Target 3 (4 − scale 1): miss." in fight.text()
+    assert fight.enc.pending is None
+    fight = grenadier(scale=1)
+    fight.command("attack", target="Goblin, Mira", options="area flat_footed", dice="2 1")
+    assert "vs the area's Target 3 (4 − scale 1): hit." in fight.text()
+    assert "Goblin: 1d6 (1) + 4 = 5 vs Toughness 9/3: > Minimum: wound." in fight.text()
+    assert "Mira: 1d6 (1) + 4 = 5 vs Toughness 12/6: ≤ Minimum: no wound." in fight.text()
+
+
+def test_a_missed_area_attack_scatters_where_the_gm_places_it_and_rolls_no_damage():
+    # "If you miss, your attack still has to go somewhere. Roll a scatter die and 1d6 per range increment".
+    fight = grenadier()
+    fight.command("attack", target="Goblin, Ogre", options="area range=15", dice="2")  # 2 + 2 − 1 = 3
+    text = fight.text()
+    assert "d6 2 +2 range −1 = 3 vs the area's Target 4: miss." in text
+    assert "scatters" in text and "/damage" in text
+    assert fight.enc.pending is None and fight.left("Mira") == 2
+    assert (fight.f("Goblin").wounds, fight.f("Ogre").wounds) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("options", "refusal"),
+    [
+        ("area", "ranged or magic weapon"),  # the dagger
+        ("area called=head", "no called shot"),
+        ("area cover=light", "no called shot"),
+        ("area combo=2", "`combo=N`"),
+    ],
+)
+def test_an_area_attack_refuses_what_does_not_apply(options, refusal):
+    fight = grenadier()
+    weapon = "dagger" if options == "area" else None
+    target = "Goblin" if "combo" in options else "Goblin, Ogre"
+    with pytest.raises(InvalidInput, match=re.escape(refusal)):
+        fight.command("attack", target=target, weapon=weapon, options=options, dice="6 6")
+
+
+def test_an_area_holds_each_creature_once():
+    fight = grenadier()
+    with pytest.raises(InvalidInput, match="Goblin is listed twice"):
+        fight.command("attack", target="Goblin, Goblin", options="area", dice="6 6")
+
+
+def test_a_disabled_thrower_may_still_make_an_area_attack_which_is_no_combo():
+    # Disabled: "single attacks only"; an area attack is one attack roll.
+    fight = grenadier()
+    fight.command("condition_add", target="Mira", condition="disabled")
+    fight.command("attack", target="Goblin, Ogre", options="area", dice="1")
+    assert "vs the area's Target 4: miss." in fight.text()

@@ -9,6 +9,10 @@
 3. Hits that get through roll nothing more: their damage was rolled with the
    attack, all dice at once, and each is compared with the Toughness the
    defender had before the attack.
+
+An area attack (`area`) rolls once against the area's Target (4 − the
+attacker's scale) and once for the damage of everyone in it; each may Block
+(a success negates it) or Dodge (a success takes 3 from the damage).
 """
 
 from __future__ import annotations
@@ -39,7 +43,16 @@ from .sheet import (
     weapon,
     weapon_name,
 )
-from .tables import ATTACK_SECONDS, COVER, INVISIBLE_TARGET, LOCATIONS, SPEED_SQUARES, range_penalty
+from .tables import (
+    AREA_DODGE,
+    ATTACK_SECONDS,
+    COLLISION_SPEED,
+    COVER,
+    INVISIBLE_TARGET,
+    LOCATIONS,
+    SPEED_SQUARES,
+    range_penalty,
+)
 
 # The defences' keys, as the rules read them; the choice offers them said (`_options`).
 BLOCK, DODGE, PARRY, NONE = "block", "dodge", "parry", "none"  # the defences' keys
@@ -54,7 +67,8 @@ class Attack(Action):
 
     Hand-entered dice, in order: the attacker's d6 for each attack (none for a
     melee attack on a helpless target), then the damage dice of each hit in the
-    order of the attacks. Dice for the defence (a d6 per hit) and for called-shot
+    order of the attacks (an area attack: its one d6, then its one damage roll
+    if it hits). Dice for the defence (a d6 per hit) and for called-shot
     Fortitude checks come with the defender's answer; when nobody can defend,
     the Fortitude dice follow the damage dice if the GM sent the attack (a
     player's dice roll only their own characters': rolls.die).
@@ -76,6 +90,8 @@ class Attack(Action):
     flat_footed: bool = False  # the target was caught by surprise
     cost: int | None = None
     nonlethal: bool = False
+    area: bool = False  # one attack on a square: every target listed is in it
+    fast: int = 0  # squares per second of the fastest mover, for a melee attack's extra damage
 
 
 def target_score(attacker: Fighter, target: Fighter, w: Weapon, action: Attack) -> tuple[int, Text]:
@@ -155,6 +171,17 @@ def attack(system, enc, action: Attack, chance: Chance):
     w = weapon(me, action.weapon)
     if not action.targets:
         raise InvalidInput(say("Name a target to attack."))
+    if w.magic and has(me, "raging"):
+        raise NotAllowed(say("{who} is raging and cannot focus on a spell.", who=me.name))
+    if action.fast and (w.ranged or w.magic):
+        raise InvalidInput(
+            say(
+                "A fast mover's extra damage is for melee attacks: the {weapon} is not a melee weapon.",
+                weapon=weapon_name(w),
+            )
+        )
+    if action.area:  # one attack, however many it hits: no combo
+        return area_attack(system, enc, me, w, action, chance)
     if len(action.targets) > 10:
         raise InvalidInput(say("A combo holds at most 10 attacks."))
     if action.called and action.called not in LOCATIONS:
@@ -164,8 +191,6 @@ def attack(system, enc, action: Attack, chance: Chance):
     combo = len(action.targets) > 1
     if combo and has(me, "disabled"):
         raise NotAllowed(say("{who} is Disabled: single attacks only, no combos.", who=me.name))
-    if w.magic and has(me, "raging"):
-        raise NotAllowed(say("{who} is raging and cannot focus on a spell.", who=me.name))
     targets = [enc.find(name) for name in action.targets]
     for t in targets:
         if t.id == me.id:
@@ -192,13 +217,21 @@ def attack(system, enc, action: Attack, chance: Chance):
     melee = not w.ranged and not w.magic
     extra = melee_bonus_damage(me) if melee else 0
     added = _added(me) if melee else None
+    # "+1 per 5 squares/second that the fastest-moving creature is moving at"
+    rushed = action.fast // COLLISION_SPEED
+    told: Text = say(" + {n} ({speed} squares/s)", n=rushed, speed=action.fast) if action.fast else Raw("")
     expr = action.damage or w.damage
     for hit in hits:
         left = chance.entered_dice_left()
         roll = chance.roll(expr)
-        amount = roll.total + extra
+        amount = roll.total + extra + rushed
         # Strength and scale are a hidden attacker's secret, and so the total they make.
-        text = seq(roll.text, " ", secret(seq(added, " = ", amount), me)) if added else Raw(str(roll))
+        if added:
+            text = seq(roll.text, told, " ", secret(seq(added, " = ", amount), me))
+        elif action.fast:
+            text = seq(roll.text, told, " = ", str(amount))
+        else:
+            text = Raw(str(roll))
         # Kept as data in the question's context, which is stored with the encounter. Whether the
         # damage was entered by hand is kept too: its line comes after the attack's, which claims the mark.
         entered = chance.entered_dice_left() < left
@@ -237,6 +270,95 @@ def attack(system, enc, action: Attack, chance: Chance):
         "cost": ATTACK_SECONDS if action.cost is None else action.cost,
         "what": to_data(say("uses a combo") if combo else say("attacks {target}", target=targets[0].name)),
         "ranged": w.ranged,
+    }
+    enc = enc.update(me.id, aimed=False)
+    return proceed(system, enc, context, chance, events)
+
+
+def area_attack(system, enc, me: Fighter, w: Weapon, action: Attack, chance: Chance):
+    """Step one: an attack roll against the area's Target, "the same as if it were your scale". On a hit,
+    one damage roll for all ("you only roll one damage die and compare it to all targets' toughness");
+    a miss scatters, by a scatter die the seed does not describe, so the GM places it."""
+    if not (w.ranged or w.magic):
+        raise InvalidInput(
+            say(
+                "An area attack is made with a ranged or magic weapon (an explosive, a flame-thrower, a splash "
+                "vial, an area spell): the {weapon} is neither.",
+                weapon=weapon_name(w),
+            )
+        )
+    if action.called or action.cover != "none" or action.concealed or action.invisible or action.speed:
+        raise InvalidInput(
+            say(
+                "An area attack rolls against the area's Target, 4 − your scale: no called shot, cover, "
+                "concealment, invisibility or speed; `mod=+X/+Y` adjusts it."
+            )
+        )
+    targets: list[Fighter] = []
+    for name in action.targets:
+        t = enc.find(name)
+        if t.dead:
+            raise InvalidInput(say("{who} is already dead.", who=t.name))
+        if any(t.id == other.id for other in targets):
+            raise InvalidInput(say("An area holds each creature once: {who} is listed twice.", who=t.name))
+        targets.append(t)
+    bonus, bonus_parts = to_hit_bonus(me, w, action)
+    score = 4 - me.sheet.scale
+    # As a target's own score: the attacker's scale is a hidden attacker's secret.
+    shown = secret(
+        say("{score} (4 − scale {scale})", score=score, scale=me.sheet.scale) if me.sheet.scale else score, me
+    )
+    die, total, hits_it = d6_check(chance, me, bonus, score)
+    rolled = dict(
+        who=me.name,
+        weapon=weapon_name(w),
+        targets=listed(t.name for t in targets),
+        die=die,
+        bonus=joined(" ", bonus_parts),
+        total=secret(total, me),
+        score=shown,
+    )
+    hits: list[dict] = []
+    if hits_it:
+        head = say(
+            "{who} makes an area attack with {weapon} on {targets}: d6 {die} {bonus} = {total} "
+            "vs the area's Target {score}: hit.",
+            **rolled,
+        )
+        events = [Event(kind="roll", text=head)]
+        left = chance.entered_dice_left()
+        roll = chance.roll(action.damage or w.damage)
+        entered = chance.entered_dice_left() < left
+        hits = [
+            {"i": i, "target": t.id, "amount": roll.total, "text": to_data(Raw(str(roll))), "entered": entered}
+            for i, t in enumerate(targets)
+        ]
+    else:
+        head = say(
+            "{who} makes an area attack with {weapon} on {targets}: d6 {die} {bonus} = {total} "
+            "vs the area's Target {score}: miss.",
+            **rolled,
+        )
+        scatter = say(
+            "The attack scatters (the seed: a scatter die and 1d6 per range increment out): the GM places "
+            "it and applies its damage there with `/damage`."
+        )
+        events = [Event(kind="roll", text=head), Event(kind="info", text=scatter)]
+    context = {
+        "attacker": me.id,
+        "weapon": w.name,
+        "skill": skill(me, w),
+        "y": action.y,
+        "hits": hits,
+        "defenders": [hit["target"] for hit in hits],
+        "called": None,
+        "flanked": action.flanked,
+        "flat_footed": action.flat_footed,
+        "nonlethal": action.nonlethal,
+        "cost": ATTACK_SECONDS if action.cost is None else action.cost,
+        "what": to_data(say("makes an area attack")),
+        "ranged": w.ranged,
+        "area": True,
     }
     enc = enc.update(me.id, aimed=False)
     return proceed(system, enc, context, chance, events)
@@ -281,9 +403,12 @@ def proceed(system, enc, context: dict, chance: Chance, events: list[Event]):
     return enc, events
 
 
-def _options(t: Fighter) -> tuple[str, ...]:
-    """The keys of the defences open to `t` (No defence last)."""
-    return (DODGE, NONE) if has(t, "held") else DEFENCES + (NONE,)
+def _options(t: Fighter, area: bool) -> tuple[str, ...]:
+    """The keys of the defences open to `t` (No defence last): against an area, "shields may be used to block
+    area attacks without penalty, and dodges can be used to reduce damage", and no parry."""
+    if has(t, "held"):
+        return (DODGE, NONE)
+    return (BLOCK, DODGE, NONE) if area else DEFENCES + (NONE,)
 
 
 def _bonus(t: Fighter, option: str) -> int:
@@ -300,21 +425,33 @@ def _flanked(t: Fighter, context: dict) -> bool:
 def _ask(enc, t: Fighter, hits, context, events):
     dc = 4 + context["skill"] + context["y"]
     attacker = enc.get(context["attacker"])
-    options = _options(t)
+    area = context.get("area", False)
+    options = _options(t, area)
     best = max((o for o in options if o != NONE), key=lambda o: _bonus(t, o))
     bonuses = listed(seq(LABELS[o], " ", secret(f"{_bonus(t, o):+d}", t)) for o in options if o != NONE)
-    count = say("{n} hits", n=len(hits)) if len(hits) > 1 else say("a hit")
+    if area:
+        count = say("an area attack")
+    else:
+        count = say("{n} hits", n=len(hits)) if len(hits) > 1 else say("a hit")
     flanked: Text = say(", flanked: −1") if _flanked(t, context) else Raw("")
     shown = secret(dc, attacker)  # 4 + the attacker's skill + Y
-    prompt = say(
-        "{who}: defend against {count} from {attacker} (DC {dc}{flanked})? {bonuses}",
-        who=t.name,
-        count=count,
-        attacker=attacker.name,
-        dc=shown,
-        flanked=flanked,
-        bonuses=bonuses,
-    )
+    said = dict(who=t.name, count=count, attacker=attacker.name, dc=shown, flanked=flanked, bonuses=bonuses)
+    if area and DODGE in options and BLOCK in options:
+        prompt = say(
+            "{who}: defend against {count} from {attacker} (DC {dc}{flanked})? A Block negates it, a Dodge "
+            "takes {n} from the damage: {bonuses}",
+            n=AREA_DODGE,
+            **said,
+        )
+    elif area:
+        prompt = say(
+            "{who}: defend against {count} from {attacker} (DC {dc}{flanked})? A Dodge takes {n} from the "
+            "damage: {bonuses}",
+            n=AREA_DODGE,
+            **said,
+        )
+    else:
+        prompt = say("{who}: defend against {count} from {attacker} (DC {dc}{flanked})? {bonuses}", **said)
     users = (t.controller_id,) if t.controller_id is not None else ()
     enc = enc.ask(
         kind=DEFENCE,
@@ -360,7 +497,13 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
         for hit in hits:
             die, total, ok = d6_check(chance, t, bonus, dc)
             rolled = dict(die=die, bonus=secret(f"{bonus:+d}", t), total=secret(total, t), dc=secret(dc, attacker))
-            if ok:
+            if ok and choice == DODGE and context.get("area"):
+                # "A successful dodge without the Evasion technique reduces damage by 3 points."
+                parts.append(say("d6 {die} {bonus} = {total} vs DC {dc}: damage −{n}", n=AREA_DODGE, **rolled))
+                amount = max(0, hit["amount"] - AREA_DODGE)
+                text = say("{roll} − {n} dodged = {amount}", roll=from_data(hit["text"]), n=AREA_DODGE, amount=amount)
+                through.append(hit | {"amount": amount, "text": to_data(text)})
+            elif ok:
                 parts.append(say("d6 {die} {bonus} = {total} vs DC {dc}: negated", **rolled))
             else:
                 parts.append(say("d6 {die} {bonus} = {total} vs DC {dc}: fails", **rolled))

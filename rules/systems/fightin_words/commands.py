@@ -53,8 +53,14 @@ def attack(given: Given) -> Action:
     distance = given.number("range", 0, 100_000)
     if distance is None:
         distance = given.number("distance", 0, 100_000)
+    area = bool(opts.get("area"))
+    repeat = given.number("combo", 1, 10)
+    if area and repeat:
+        raise InvalidInput(
+            say("An area attack is one attack: list everyone in the area as targets, without `combo=N`.")
+        )
     fields = dict(
-        targets=_targets(given.options.get("target"), given.number("combo", 1, 10), given.state),
+        targets=_targets(given.options.get("target"), repeat, given.state),
         weapon=given.optional("weapon") or given.word("weapon"),
         x=x,
         y=y,
@@ -69,6 +75,8 @@ def attack(given: Given) -> Action:
         flat_footed=any(opts.get(k) for k in FLAT_FOOTED),
         cost=given.number("cost", 0, 60),
         nonlethal=bool(opts.get("nonlethal")) or given.text("damage_type").casefold() == "nonlethal",
+        area=area,
+        fast=given.number("fast", 0, 10_000) or 0,
     )
     return Attack(**given.base(), **fields)
 
@@ -166,6 +174,8 @@ COMMANDS = Commands(
             *FLAT_FOOTED,
             "cost",
             "nonlethal",
+            "area",
+            "fast",
         ),
         "save": ("bonus",),
         "damage": ("height", "surface", "type", "morale", "called", "nonlethal", *COLLISION),

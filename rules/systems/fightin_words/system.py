@@ -33,13 +33,14 @@ SUMMARY = N_("""\
 Stats: reflex dex strength endurance spirit scale defence fortitude will_bonus weapon_skill ranged_skill magic_skill block dodge (empty: reflex) parry (empty: weapon_skill), weapons="sword:1d8;crossbow:1d10:15".
 Initiative d6+Reflex+Dex, ties reroll. `/initiative delay` on an untouched turn, again later to interrupt.
 **Seconds**: `/act action:` move 1, run 3, draw 1, grab 2, aim 2, crouch/prone 1, stand 1 (4 from prone), cast 4, reload 4, talk 0, mount (2 s a turn), `spend options:"seconds=3 what='…'"`. Overruns carry into the next turn; 0 s left ends the turn. `cast options:"spell=Fireball delay=11"` pings the GM when it goes off.
-**/attack** (4 s): d6+skill−scale vs Target 4; options combo=3 (target:"A, B" splits) mod=+X/+Y range=30 cover=light called=head flanked surprised; dice: attack d6s, then damage.
+**/attack** (4 s): d6+skill−scale vs Target 4; options combo=3 (target:"A, B" splits) mod=+X/+Y range=30 cover=light called=head flanked surprised fast=18 (melee, fastest mover's squares/s: +1 damage per 5); dice: attack d6s, then damage.
+**Area** `target:"A, B" options:area`: one roll vs Target 4−your scale, one damage for all; each may Block (negates) or Dodge (−3 damage); a miss scatters where the GM places it.
 **Defence**: the defender's player (GM for NPCs) picks Block/Dodge/Parry: d6+bonus vs 4+skill+Y per hit; own dice: `/choose option:Parry dice:"5 2"`. Damage > T−6 → wound; ≥ T → wound + Dying.
 **GM**: `/damage amount:2d6` (`amount:fall options:"height=20"`; `amount:collision options:"speed=10 with=Orc"` or `object=2`, `crushed`; `damage_type:fear|insanity|rage|morale`), `/heal`, `/save kind:will|medicine dc:5 options:"bonus=2"`, `/condition add|remove` dying (remove = stabilise), staggered, stunned, confused, disabled…
 Rounds open with dying checks (d10 10 stabilises, else Endurance vs DC 4 rising) and Broken ones (Spirit vs DC 10 falling).
 **Defaults**: meeting the number succeeds; melee adds Strength+3×scale; a spell's delay starts after its casting; the surprised are flat-footed until their turn; where the seed says both: `stand_from_prone_seconds=4` (or 2), `aim_seconds=2` (1), `first_dying_dc=4` (6: no −1 per wound), `dying_at_toughness=true` (false: only > T), `called_shot_meets_minimum=false` (true: a called shot meeting T−6 wounds).
 **Checks**: `/check character:X kind:reflex|dex|strength|endurance|spirit|fortitude|will dc:4`; `kind:will|initiative against:Y` (ties reroll; `options:veto`: a lost veto costs a morale penalty); `kind:skill options:"skill=medicine bonus=2"`.
-**GM's call** (README): positions, mount speed (`damage:"1d8+3"`), possession, Tuck and Roll → `/encounter note`.""")
+**GM's call** (README): positions, where a missed area attack scatters, possession, Tuck and Roll → `/encounter note`.""")
 
 
 class FightinWords(System):

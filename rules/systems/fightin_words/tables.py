@@ -140,8 +140,11 @@ SURFACES: dict[str, int] = {
 FALL_DAMAGE = N_("bludgeoning")
 FALL_DAMAGE_ONTO: dict[str, str] = {N_("spikes"): N_("piercing")}
 
-# A collision's damage: "+1 per 5 squares/second of speed the fastest-moving object (or creature) is moving at".
+# A collision's damage: "+1 per 5 squares/second of speed the fastest-moving object (or creature) is moving at";
+# a melee attack against or by a fast mover adds the same.
 COLLISION_SPEED = 5
+# Area attacks: "A successful dodge without the Evasion technique reduces damage by 3 points."
+AREA_DODGE = 3
 
 COVER: dict[str, int] = {N_("none"): 0, N_("light"): 1, N_("medium"): 2, N_("heavy"): 3, N_("total"): 4}
 INVISIBLE_TARGET = 4  # total cover counts as invisibility
