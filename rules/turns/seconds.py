@@ -23,7 +23,9 @@ that runs out unused still lets the turn's seconds pass.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from pydantic import model_validator
 
 from ..actions import Action
 from ..errors import InvalidInput, NotYourTurn
@@ -63,11 +65,18 @@ class SecondsState(InitiativeState):
     # steering a mount): an untouched turn still has them all. A turn that opened busy with a carried
     # action holds its full budget here, which it never has left.
     ready: dict[str, int] = {}
-    put_off: dict[str, int] = {}  # no longer used: kept so that encounters saved with it still load
     lost: tuple[Lost, ...] = ()
     interrupted: tuple[str, ...] = ()  # the turn stepped in on, in the current slot, which resumes afterwards
     # Delayers who stepped back in and have not finished, the one acting last: one may step in on another.
     stepped_in: tuple[str, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _stored(cls, data: Any) -> Any:
+        # Encounters saved while a delayer's place moved kept the round each turn was put off in.
+        if isinstance(data, dict) and "put_off" in data:
+            data = {k: v for k, v in data.items() if k != "put_off"}
+        return data
 
 
 class Spend(Action):

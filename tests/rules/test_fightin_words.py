@@ -1214,3 +1214,12 @@ def test_a_called_shot_meeting_its_minimum_toughness_wounds_only_if_meeting_beat
     fight.command("attack", target="Goblin", options="called=arm", dice="6 2")  # 2 against the arm's 8/2
     fight.choose("No defence")
     assert f"2 vs Toughness 8/2 (arm): {verdict}" in fight.text() and fight.f("Goblin").wounds == wounds
+
+
+def test_an_encounter_saved_with_the_round_each_turn_was_put_off_in_still_loads():
+    fight = trio()
+    fight.do(DelayTurn(by=PLAYER, actor="Mauve"))
+    stored = fight.enc.model_dump(mode="json")
+    stored["turns"]["put_off"] = {fight.f("Mauve").id: 1}
+    loaded = type(fight.enc).model_validate(stored)
+    assert loaded == fight.enc
