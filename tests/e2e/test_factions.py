@@ -331,3 +331,37 @@ async def test_a_kept_npc_comes_back_to_the_faction_it_was_kept_with(standin, bo
     await say(standin, "gm", "/encounter start")
     await say(standin, "gm", "/initiative join", character="Chief")
     assert await faction_of(standin, bot, "Chief") == "wolves"
+
+
+async def test_an_ally_may_guard_an_incapacitated_friend_against_a_death_blow(standin, bot):
+    """Seed: a death blow is made in an attack, and "A character who is nearby the target of an attack can react
+    by guarding them. They become the new target of the attack." Nobody guarding, the blow kills."""
+    who = ids(standin)
+    await begin_fight(standin, bot)
+    await act(standin, bot, "gm", "/condition add", target="Sybilla", condition="incapacitated")
+    await act(standin, bot, "gm", "/turn take", character="Bandit 1")
+
+    answer, after = await act(standin, bot, "gm", "/act", action="death_blow", target="Sybilla", dice="3")
+    assert not answer.ephemeral, answer.content
+    assert "a death blow on Sybilla, who is incapacitated." in answer.content, answer.content
+    (choice,) = [m for m in after if m.components]
+    assert pinged(choice) == {who["alice"], who["carol"]}  # the allies' players, not the fallen's
+    assert "moves to deliver a death blow to Sybilla" in choice.content, choice.content
+    assert [b["label"] for b in choice.buttons()] == ["No reaction", "Guard: Balthasar", "Guard: Theobald"]
+    refused((await click(standin, bot, "bob", "Guard: Theobald", message=choice))[0], "not yours")
+    answer, _ = await click(standin, bot, "carol", "Guard: Theobald", message=choice)
+    assert "Theobald guards Sybilla and becomes the target." in answer.content, answer.content
+    assert "Theobald: 3 damage; − armour 2 = 1; grit soaks 1 (grit 2/3)." in answer.content, answer.content
+    assert "Sybilla" not in answer.content.split("becomes the target.")[1]  # she lives
+    await act(standin, bot, "gm", "/initiative next")
+    await act(standin, bot, "bob", "/turn pass")
+
+    # Theobald spent his turn guarding: only Balthasar may guard, and he does not.
+    await act(standin, bot, "gm", "/turn take", character="Bandit 2")
+    answer, after = await act(standin, bot, "gm", "/act", action="death_blow", target="Sybilla", dice="5")
+    (choice,) = [m for m in after if m.components]
+    assert pinged(choice) == {who["alice"]}
+    assert [b["label"] for b in choice.buttons()] == ["No reaction", "Guard: Balthasar"]
+    answer, _ = await click(standin, bot, "alice", "No reaction", message=choice)
+    assert "Nobody guards Sybilla: the death blow kills them." in answer.content, answer.content
+    assert standin.unknown_routes == []

@@ -302,3 +302,86 @@ async def test_an_opposed_check_that_ties_rolls_again(standin, bot):
     assert "Tie at 6: both roll again." in first.content and "Jack wins (8 to 4)." in first.content, first.content
     jack = await bot.core.repo.get_character(standin.world.default_guild.id, "Jack")
     assert jack.lasting == {}  # an opposed check without a veto changes nothing
+
+
+async def test_the_gm_resolves_a_collision_with_dodges_and_damage_from_the_entered_dice(standin, bot):
+    """`/damage amount:collision`: the seed's DC 4 + the scales' difference, 1d6 + 3×the smallest scale + 1 per
+    5 squares/second; it spends none of the acting character's seconds."""
+    await setup_fight(standin)
+    await say(standin, "gm", "/initiative add", name="Ogre", stats="scale=2 reflex=1", roll=1)
+    # Mauve (Reflex 3) fails, d6 2 + 3 = 5 against DC 6; the Ogre evades, 6 + 1; Mauve takes 1d6 (4) + 2.
+    hit = await say(
+        standin, "gm", "/damage", target="Mauve", amount="collision", options="speed=12 with=Ogre", dice="2 6 4"
+    )
+    assert not hit.ephemeral, hit.content
+    for line in (
+        "💥 Mauve collides with Ogre at 12 squares/s: Dodge DC 6.",
+        "Mauve dodges: d6 2 +3 = 5 vs DC 6: fails.",
+        "Ogre dodges: d6 6 +1 = 7 vs DC 6: evades.",
+        "Mauve: collision damage 1d6 (4) + 2 = 6 vs Toughness 9/3: > Minimum: wound.",
+    ):
+        assert line in hit.content, hit.content
+    turn = await turn_message(standin, "Mauve")
+    assert "⏱ 6 of 6 s left" in field(turn, "Mauve")
+    stray = await say(standin, "gm", "/damage", target="Mauve", amount="collision", options="speed=12 called=head")
+    assert stray.ephemeral and "`called` does not go with `amount:collision`" in stray.content, stray.content
+    not_gm = await say(standin, "alice", "/damage", target="Ogre", amount="collision", options="speed=5 object=1")
+    assert not_gm.ephemeral and "Only the GM" in not_gm.content, not_gm.content
+
+
+async def grenadier_fight(standin):
+    """Mira (bob: a fire vial, Ranged Skill 2) against a Goblin (Reflex 2, Block 1) and Mauve (alice)."""
+    await say(standin, "gm", "/campaign setup", system=SYSTEM)
+    await say(
+        standin,
+        "bob",
+        "/character add",
+        name="Mira",
+        stats="reflex=3 ranged_skill=2 weapons='fire vial:1d6+4:10;dagger:1d4'",
+    )
+    await say(standin, "alice", "/character add", name="Mauve", stats="reflex=2 block=1 parry=2")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "bob", "/initiative join", character="Mira", roll=6)
+    await say(standin, "alice", "/initiative join", character="Mauve", roll=1)
+    await say(standin, "gm", "/initiative add", name="Goblin", stats="reflex=2 block=1", roll=2)
+    await say(standin, "gm", "/initiative next")
+
+
+async def test_an_area_attack_asks_each_target_in_turn_with_block_dodge_or_no_defence(standin, bot):
+    who = ids(standin)
+    await grenadier_fight(standin)
+    # 2 + 2 = 4 against the area's Target 4: a hit; one damage die, 3 + 4 = 7, for both.
+    thrown = await say(
+        standin, "bob", "/attack", target="Goblin, Mauve", weapon="fire vial", options="area", dice="2 3"
+    )
+    assert not thrown.ephemeral, thrown.content
+    assert "Mira makes an area attack with fire vial on Goblin, Mauve: d6 2 +2 = 4 vs the area's Target 4: hit." in (
+        thrown.content
+    )
+    ask = await choice_message(standin, "Goblin")
+    assert set(ask.pings.user_ids) == {who["gm"]}
+    assert [b["label"] for b in ask.buttons()] == ["Block", "Dodge", "No defence"]
+    refused = await (await standin.click("alice", "Dodge", message=ask)).response()
+    assert refused.ephemeral and "not yours" in refused.content
+    dodged = await (await standin.click("gm", "Dodge", message=ask)).response()
+    assert "Chosen: Dodge." in dodged.content and "Goblin dodges: d6" in dodged.content, dodged.content
+
+    ask = await choice_message(standin, "Mauve")
+    assert set(ask.pings.user_ids) == {who["alice"]}
+    assert [b["label"] for b in ask.buttons()] == ["Block", "Dodge", "No defence"]
+    taken = await (await standin.click("alice", "No defence", message=ask)).response()
+    assert "Mauve: 1d6 (3) + 4 = 7 vs Toughness 9/3: > Minimum: wound." in taken.content, taken.content
+    assert any("Mira makes an area attack (4 s): 2 s left." in m.content for m in standin.messages())
+
+    dagger = await say(standin, "bob", "/attack", target="Goblin, Mauve", weapon="dagger", options="area", dice="6 6")
+    assert dagger.ephemeral and "ranged or magic weapon" in dagger.content, dagger.content
+
+
+async def test_a_fast_movers_melee_hit_adds_1_damage_per_5_squares_a_second(standin, bot):
+    """The seed's charging mount: 18 squares/s → +3 (on top of an average human's Strength 3)."""
+    await setup_fight(standin)
+    hit = await say(standin, "alice", "/attack", target="Goblin", options="fast=18", dice="6 5")
+    assert not hit.ephemeral, hit.content
+    ask = await choice_message(standin, "Goblin")
+    taken = await (await standin.click("gm", "No defence", message=ask)).response()
+    assert "Goblin: 1d8 (5) + 3 (18 squares/s) + Strength 3 = 11 vs Toughness 9/3" in taken.content, taken.content

@@ -300,3 +300,86 @@ async def test_a_plot_point_rerolls_a_check_and_undo_gives_it_back(standin, bot)
     assert nova.lasting == {}
     campaign = await bot.core.repo.get_campaign(standin.world.default_guild.id)
     assert not (campaign.state.get("rules") or {}).get("pool")
+
+
+async def test_in_brutal_continuity_a_heros_save_takes_the_exhaustion_penalty(standin, bot):
+    """The book's optional rule: "When playing in the Brutal Continuity, the penalty also applies to the Hero's
+    saves, defenses, and burnout threshold"."""
+    setup = await say(standin, "gm", "/campaign setup", system=KEY, settings="brutal_continuity=true")
+    assert not setup.ephemeral, setup.content
+    await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Nova", roll=14)
+    await say(standin, "gm", "/initiative add", name="Brute", stats=BRUTE, roll=10)
+    await say(standin, "gm", "/initiative next")
+    await turn_of(standin, "Nova")
+    tired = await say(standin, "gm", "/condition add", target="Nova", condition="Exhaustion 2")
+    assert not tired.ephemeral, tired.content
+    saved = await say(standin, "alice", "/save", kind="con", dc=10, dice="10")
+    assert not saved.ephemeral, saved.content
+    assert "Nova CON save: d20 10 + 1 − 2 exhaustion = 9 vs DC 10: failure" in saved.content, saved.content
+    brute = await say(standin, "gm", "/condition add", target="Brute", condition="Exhaustion 2")
+    assert not brute.ephemeral, brute.content
+    spared = await say(standin, "gm", "/save", actor="Brute", kind="con", dc=10, dice="10")
+    assert "Brute CON save: d20 10 + 0 = 10 vs DC 10: success" in spared.content, spared.content  # heroes only
+
+
+ROT = "con=1 avoidance=12 fortitude=30 stamina=30 wounds=3 attack=4 damage=2d6"
+
+
+async def test_an_unleashed_villains_save_to_keep_its_demanding_action_offers_its_advantage_and_auto_success(
+    standin, bot
+):
+    """ "Once per round, the villain may roll with Advantage on any attack, defense, or saving throw"; "Once per
+    round, the Editor-in-Chief may use a plot point to have the villain automatically succeed in a saving throw"."""
+    who = ids(standin)
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Nova", roll=14)
+    await say(standin, "gm", "/initiative add", name="Dr Rot", stats=ROT, roll=18)
+    await say(standin, "gm", "/initiative next")
+    await turn_of(standin, "Dr Rot")
+    unleashed = await say(standin, "gm", "/act", action="unleash", target="Dr Rot")
+    assert not unleashed.ephemeral, unleashed.content
+    begun = await say(standin, "gm", "/act", action="demanding", options='what="Doom Ray" interruptible')
+    assert "Dr Rot begins an interruptible demanding action: Doom Ray." in begun.content, begun.content
+    spent = await say(standin, "alice", "/plotpoint spend", use="narrative", text="a lucky break")
+    assert "pool 1" in spent.content, spent.content  # the point the villain's automatic success needs
+    await (await standin.click("gm", "End turn", message=await turn_of(standin, "Dr Rot"))).response()
+    await turn_of(standin, "Nova")
+
+    # Nova hits (15 + 5 against Avoidance 12, with advantage against the busy villain) for 2d6 (3, 4) + 3 = 10:
+    # a DC 10 save for the villain, the GM's.
+    await say(standin, "alice", "/attack", target="Dr Rot", dice="15 15 3 4")
+    ask = await buttons_with(standin, "Succeed automatically (a Plot Point from the pool)")
+    assert "Dr Rot: Constitution save DC 10 to keep Doom Ray going." in ask.content, ask.content
+    assert set(ask.pings.user_ids) == {who["gm"]}
+    assert [b["label"] for b in ask.buttons()] == [
+        "Roll the Constitution save",
+        "Roll it with the Unleashed advantage",
+        "Succeed automatically (a Plot Point from the pool)",
+    ]
+    refused = await (
+        await standin.click("alice", "Succeed automatically (a Plot Point from the pool)", message=ask)
+    ).response()
+    assert refused.ephemeral and "not yours" in refused.content, refused.content
+    kept = await (
+        await standin.click("gm", "Succeed automatically (a Plot Point from the pool)", message=ask)
+    ).response()
+    assert (
+        "🎭 The Editor-in-Chief spends a Plot Point from the pool: Dr Rot's CON save to keep Doom Ray (DC 10) "
+        "succeeds automatically — still going (pool 0)."
+    ) in kept.content, kept.content
+
+    # A second hit the same round: the automatic success is spent, the advantage is still there.
+    await say(standin, "gm", "/damage", target="Dr Rot", amount="4")
+    first = ask
+    ask = await standin.wait_for(
+        lambda: next((m for m in reversed(standin.messages()) if m.id > first.id and m.buttons()), None)
+    )
+    assert "Dr Rot: Constitution save DC 10 to keep Doom Ray going." in ask.content, ask.content
+    assert [b["label"] for b in ask.buttons()] == ["Roll the Constitution save", "Roll it with the Unleashed advantage"]
+    rolled = await (await standin.click("gm", "Roll it with the Unleashed advantage", message=ask)).response()
+    assert "Dr Rot CON save to keep Doom Ray: d20 adv (" in rolled.content, rolled.content
+    assert "[adv: Unleashed]" in rolled.content, rolled.content

@@ -348,3 +348,52 @@ async def test_the_highest_fall_is_dealt_and_its_cards_all_reach_the_channel(sta
     line = said.split("400 damage flips: ")[1]
     assert len(line.split(" → ")[0].split()) == 400  # no card cut off
     assert all(len(m.content) <= 2000 for m in standin.messages())
+
+
+def tracker(standin):
+    """The pinned tracker's list of combatants."""
+    (pinned,) = [m for m in standin.messages() if m.pinned]
+    return pinned.embeds[0]["description"]
+
+
+GRIP = "init=2 ss=2 hs=3 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 size=1"
+BANDIT = "init=1 ss=1 hs=2 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1 weapons='Club: 2+hs'"
+
+
+async def test_a_grappler_hit_with_knockback_makes_the_grapple_test_after_the_players_flip(standin, bot):
+    """The seed: "If the attacker is hit by any attack with Knockback, for example, another Grapple Test must be
+    made to hold onto his target while being thrown about." Alice's Grip (size 1) holds the Bandit."""
+    who = ids(standin)
+    await say(standin, "gm", "/campaign setup", system=SYSTEM)
+    await say(standin, "alice", "/character add", name="Grip", stats=GRIP)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Grip", cards="KH 4C")
+    await say(standin, "gm", "/initiative add", name="Bandit", stats=BANDIT, cards="9D")
+    await say(standin, "gm", "/initiative next")
+    await newest(standin, "Grip's turn — phase 5")
+    grabbed = await say(standin, "alice", "/act", action="grapple", target="Bandit", cards="9C 2C 3C 4C 9D")
+    assert "Bandit is grappled" in grabbed.content, grabbed.content
+    await newest(standin, "Grip's turn — phase 10")
+    restrained = await say(standin, "alice", "/act", action="restrain")
+    assert "Grip restrains Bandit" in restrained.content, restrained.content
+    await newest(standin, "Bandit's turn — phase 10")
+    await settle(standin, bot)
+    assert "Bandit — STUN 10/10 · LETHAL 5/5 · CI 10 · grappled by Grip (restrained)" in tracker(standin)
+
+    # The Bandit's club (PA 3, held: flip−1): K♣ 2♣ → 13, with Knockback; Alice flips Grip's PD.
+    swung = await say(standin, "gm", "/attack", target="Grip", options="knockback", cards="KC 2C")
+    assert not swung.ephemeral, swung.content
+    ask = await newest(standin, "Grip: Bandit's Club comes in at 13")
+    assert set(ask.pings.user_ids) == {who["alice"]}
+    assert [b["label"] for b in ask.buttons()] == ["Flip"]
+    # Her PD flip, then the Grapple Test's: Grip's PA 4 (size and restrain shift+1 each), the Bandit's PD 2.
+    chosen = await say(standin, "alice", "/choose", option="Flip", cards="2D 3D 4D 5S 6S 7S 8S JD 2H")
+    assert not chosen.ephemeral, chosen.content
+    assert "Grip is knocked back (how far is the GM's call)." in chosen.content, chosen.content
+    assert (
+        "Grip: Grapple Test to hold on to Bandit: Grip PA 4 (size (shift+1); restrain (shift+1)): "
+        "5♠ 6♠ 7♠ 8♠ → keep 8 = 8 + 2 = 10; Bandit PD 2: J♦ 2♥ → keep J = 11; "
+        "10 vs 11: Grip loses hold: the grapple on Bandit breaks."
+    ) in chosen.content, chosen.content
+    await settle(standin, bot)
+    assert "grappled" not in tracker(standin)
