@@ -252,7 +252,13 @@ def attack(system, enc, action: Attack, chance: Chance):
             rolls=joined("; ", rolls),
         )
     events = [Event(kind="roll", text=head)]
-    defenders = []
+    what = say("uses a combo") if combo else say("attacks {target}", target=targets[0].name)
+    return _rolled(system, enc, me, w, action, hits, what, events, chance)
+
+
+def _rolled(system, enc, me: Fighter, w: Weapon, action: Attack, hits: list[dict], what: Text, events, chance):
+    """The attack rolls are made: its defences are asked next (`proceed`), and aiming is spent."""
+    defenders: list[str] = []
     for hit in hits:
         if hit["target"] not in defenders:
             defenders.append(hit["target"])
@@ -268,9 +274,11 @@ def attack(system, enc, action: Attack, chance: Chance):
         "flat_footed": action.flat_footed,
         "nonlethal": action.nonlethal,
         "cost": ATTACK_SECONDS if action.cost is None else action.cost,
-        "what": to_data(say("uses a combo") if combo else say("attacks {target}", target=targets[0].name)),
+        "what": to_data(what),
         "ranged": w.ranged,
     }
+    if action.area:
+        context["area"] = True
     enc = enc.update(me.id, aimed=False)
     return proceed(system, enc, context, chance, events)
 
@@ -344,24 +352,7 @@ def area_attack(system, enc, me: Fighter, w: Weapon, action: Attack, chance: Cha
             "it and applies its damage there with `/damage`."
         )
         events = [Event(kind="roll", text=head), Event(kind="info", text=scatter)]
-    context = {
-        "attacker": me.id,
-        "weapon": w.name,
-        "skill": skill(me, w),
-        "y": action.y,
-        "hits": hits,
-        "defenders": [hit["target"] for hit in hits],
-        "called": None,
-        "flanked": action.flanked,
-        "flat_footed": action.flat_footed,
-        "nonlethal": action.nonlethal,
-        "cost": ATTACK_SECONDS if action.cost is None else action.cost,
-        "what": to_data(say("makes an area attack")),
-        "ranged": w.ranged,
-        "area": True,
-    }
-    enc = enc.update(me.id, aimed=False)
-    return proceed(system, enc, context, chance, events)
+    return _rolled(system, enc, me, w, action, hits, say("makes an area attack"), events, chance)
 
 
 def called_shots() -> Text:
