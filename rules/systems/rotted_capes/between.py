@@ -327,9 +327,7 @@ def _hiatus(r, picks, chance, settings) -> tuple[dict[str, Any], Text, int, bool
     # rolled as any Constitution save: the carried conditions (Weakened, Disadvantage), and no Wounded or
     # Exhaustion penalty, which falls on challenges and attacks (Exhaustion's only in Brutal Continuity)
     hero = standing(r.but(lasting=state), settings)
-    rule = str(settings.get("advantage", "cancel"))
-    brutal = cond.brutal_penalty(hero, settings)
-    d20 = d20_roll(hero, "con", chance, ["medic"] if medic else [], rule=rule, save=True, brutal=brutal)
+    d20 = d20_roll(hero, "con", chance, ["medic"] if medic else [], settings=settings, save=True)
     total = d20.total
     hiatuses = say_plural("{n} Hiatus", "{n} Hiatuses", taken, n=taken)
     roll: Text = say(

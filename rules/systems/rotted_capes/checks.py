@@ -16,7 +16,6 @@ from ...system import CheckKind, CheckOutcome, CheckRequest, known_options
 from ...text import Text
 from ...usertext import listed, mark
 from . import between
-from . import conditions as cond
 from .hooks import d20_check
 from .model import MAX_DC, RCCombatant
 from .plot import no_points
@@ -91,9 +90,8 @@ def _may_reroll(c: RCCombatant) -> bool:
 def _rolled(request: CheckRequest, c: RCCombatant, chance: Chance) -> Text:
     ability, adv, dis, bonus = _options(request)
     dc = _dc(request)
-    rule = str(request.settings.get("advantage", "cancel"))
-    save, brutal = request.kind == "save", cond.brutal_penalty(c, request.settings)
-    _, result = d20_check(c, ability, dc, chance, adv, dis, rule=rule, save=save, brutal=brutal, bonus=bonus)
+    save = request.kind == "save"
+    _, result = d20_check(c, ability, dc, chance, adv, dis, settings=request.settings, save=save, bonus=bonus)
     kind = mark(ability.upper())
     if request.kind == "save":
         return say("{who} {kind} save: {result}", who=c.name, kind=kind, result=result)

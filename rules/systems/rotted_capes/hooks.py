@@ -3,7 +3,9 @@ Ongoing Damage, saves, and condition durations running out."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ...model import Event
 from ...said import say, seq, term
@@ -31,10 +33,9 @@ def roll_save(
 ) -> tuple[RCEncounter, bool, Text]:
     """`own_dc`: the DC comes from the saver's own numbers (its damage after DR). An Assist's advantage
     counts on this save and is spent: it is for "their next attack roll or ability check"."""
-    rule = enc.options.get("advantage", "cancel")
-    c = enc.get(cid)
-    brutal = cond.brutal_penalty(c, enc.options)
-    ok, text = d20_check(c, kind, dc, chance, extra_adv, extra_dis, rule=rule, save=True, brutal=brutal, own_dc=own_dc)
+    ok, text = d20_check(
+        enc.get(cid), kind, dc, chance, extra_adv, extra_dis, settings=enc.options, save=True, own_dc=own_dc
+    )
     return enc.update(cid, assisted_by=()), ok, text
 
 
@@ -50,19 +51,20 @@ class D20Roll:
 
 
 def d20_roll(
-    c, kind: str, chance, extra_adv=(), extra_dis=(), *, rule: str, save: bool, brutal: int, bonus: int = 0
+    c, kind: str, chance, extra_adv=(), extra_dis=(), *, settings: Mapping[str, Any], save: bool, bonus: int = 0
 ) -> D20Roll:
     """A d20 + the ability's modifier, with the bearer's conditions: a save in a fight, a stored character's
     challenge or save (`/check`) and a Hiatus's Wound Recovery roll. A challenge (`save` False) also takes
     the Wounded or Exhaustion penalty, which falls on "all challenge rolls and attack rolls": a saving throw
-    takes only `brutal`, the optional Brutal Continuity's Exhaustion penalty (`cond.brutal_penalty`).
-    `bonus`: a situational modifier the Editor-in-Chief allows (a Skill Set's Rank Bonus, antibiotics)."""
+    takes only the optional Brutal Continuity's Exhaustion penalty (`cond.brutal_penalty`). `settings`: the
+    campaign's (how advantage and disadvantage meet, Brutal Continuity). `bonus`: a situational modifier the
+    Editor-in-Chief allows (a Skill Set's Rank Bonus, antibiotics)."""
     adv, dis = cond.save_sources(c)
     adv, dis = adv + list(extra_adv), dis + list(extra_dis)
-    d20 = roll_d20(chance, mode_for(adv, dis, rule))
+    d20 = roll_d20(chance, mode_for(adv, dis, str(settings.get("advantage", "cancel"))))
     own = save_modifier(c, kind)
     mod = own - cond.weakened(c, kind, own)
-    penalty = brutal if save else cond.wound_penalty(c)
+    penalty = cond.brutal_penalty(c, settings) if save else cond.wound_penalty(c)
     total = d20.natural + mod + bonus - penalty
     if c.hidden:
         # its save bonus and wounds are its own numbers, and so is the total
@@ -86,14 +88,13 @@ def d20_check(
     extra_adv=(),
     extra_dis=(),
     *,
-    rule: str,
+    settings: Mapping[str, Any],
     save: bool,
-    brutal: int,
     own_dc: bool = False,
     bonus: int = 0,
 ) -> tuple[bool, Text]:
     """`d20_roll` against a DC. `own_dc`: the DC is the bearer's own number (its damage after DR)."""
-    rolled = d20_roll(c, kind, chance, extra_adv, extra_dis, rule=rule, save=save, brutal=brutal, bonus=bonus)
+    rolled = d20_roll(c, kind, chance, extra_adv, extra_dis, settings=settings, save=save, bonus=bonus)
     ok = rolled.total >= dc
     against = dict(total=secret(rolled.total, c), dc=secret(dc, c) if own_dc else dc)
     result = say("= {total} vs DC {dc}: success", **against) if ok else say("= {total} vs DC {dc}: failure", **against)
