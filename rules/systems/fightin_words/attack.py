@@ -402,7 +402,7 @@ def _options(t: Fighter, area: bool) -> tuple[str, ...]:
     return (BLOCK, DODGE, NONE) if area else DEFENCES + (NONE,)
 
 
-def _bonus(t: Fighter, option: str) -> int:
+def defence_bonus(t: Fighter, option: str) -> int:
     """The defence's bonus as rolled, dodging while held at −1 (flanked is the attack's, told apart)."""
     held = 1 if option == DODGE and has(t, "held") else 0
     return {BLOCK: t.sheet.block, DODGE: dodge(t), PARRY: parry(t)}.get(option, 0) - held
@@ -418,8 +418,8 @@ def _ask(enc, t: Fighter, hits, context, events):
     attacker = enc.get(context["attacker"])
     area = context.get("area", False)
     options = _options(t, area)
-    best = max((o for o in options if o != NONE), key=lambda o: _bonus(t, o))
-    bonuses = listed(seq(LABELS[o], " ", secret(f"{_bonus(t, o):+d}", t)) for o in options if o != NONE)
+    best = max((o for o in options if o != NONE), key=lambda o: defence_bonus(t, o))
+    bonuses = listed(seq(LABELS[o], " ", secret(f"{defence_bonus(t, o):+d}", t)) for o in options if o != NONE)
     if area:
         count = say("an area attack")
     else:
@@ -480,7 +480,7 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
     through = hits
     choice = option  # a defence's key
     if choice != NONE:
-        bonus = _bonus(t, choice) - (1 if _flanked(t, context) else 0)
+        bonus = defence_bonus(t, choice) - (1 if _flanked(t, context) else 0)
         dc = context["dc"]
         attacker = enc.get(context["attacker"])
         parts: list[Text] = []

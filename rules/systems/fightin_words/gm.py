@@ -18,10 +18,10 @@ from rules.usertext import listed, quoted, user_text
 
 from . import conditions as cond
 from . import morale, wounds
-from .attack import called_shots
+from .attack import DODGE, called_shots, defence_bonus
 from .model import Fighter
 from .rolls import d6_check
-from .sheet import can_defend, dodge, has, minimum_toughness, minimum_will, pair, toughness, will
+from .sheet import can_defend, minimum_toughness, minimum_will, pair, toughness, will
 from .tables import COLLISION_SPEED, FALL_DAMAGE, FALL_DAMAGE_ONTO, LOCATIONS, SURFACES, fall_bonus
 
 MORALE_KINDS = ("fear", "insanity", "rage", "morale")
@@ -164,7 +164,7 @@ def collide(enc, action: Damage, chance: Chance):
             events.append(Event(kind="info", text=say("{who} cannot defend ({why}).", who=c.name, why=term(why))))
             struck.append(c.id)
             continue
-        bonus = dodge(c) - (1 if has(c, "held") else 0)  # "can dodge with a -1 penalty"
+        bonus = defence_bonus(c, DODGE)  # held: "can dodge with a -1 penalty"
         die, total, evades = d6_check(chance, c, bonus, dc)
         rolled = dict(die=die, bonus=secret(f"{bonus:+d}", c), total=secret(total, c), dc=secret(dc, hidden))
         if evades:
