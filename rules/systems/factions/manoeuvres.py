@@ -218,6 +218,11 @@ def holding(enc: FactionsEncounter, fighter: Fighter) -> list[Fighter]:
     return [c for c in enc.combatants if c.grabbed_by == fighter.id]
 
 
+def surrender(enc: FactionsEncounter, fighter: Fighter) -> tuple[FactionsEncounter, list[Event]]:
+    """Hands up: whoever the one surrendering held is let go (one held stays held)."""
+    return let_go(enc.update(fighter.id, surrendered=True), fighter, holding(enc, fighter))
+
+
 def let_go(enc: FactionsEncounter, fighter: Fighter, held: list[Fighter]) -> tuple[FactionsEncounter, list[Event]]:
     """The hold ends, and the line says so: the tracker alone would change unseen."""
     if not held:

@@ -17,7 +17,7 @@ from rules.randomness import Chance
 from rules.said import N_, cut, joined, say, seq
 
 from . import manoeuvres
-from .model import FactionsEncounter, Fighter
+from .model import FactionsEncounter
 from .saves import save
 
 SURRENDER, FLEE = "surrender", "flee"  # the keys of the question a broken character answers
@@ -207,7 +207,7 @@ def ask(enc: FactionsEncounter, queue: list[str]):
     events: list[Event] = []
     while queue and (holder_id := enc.get(queue[0]).grabbed_by):
         fighter, holder = enc.get(queue[0]), enc.get(holder_id)
-        enc, gave_up = _surrender(enc, fighter)
+        enc, gave_up = manoeuvres.surrender(enc, fighter)
         text = say(
             "{who} failed the morale check but, held by {holder}, cannot flee: they surrender.",
             who=fighter.name,
@@ -245,7 +245,7 @@ def resume(enc: FactionsEncounter, pending: Pending, option: str, chance: Chance
         enc, let_go = manoeuvres.let_go(enc.update(fighter.id, fled=True, out=True, grabbed_by=None), fighter, held)
         events = [Event(kind="info", text=say("{who} flees the fight.", who=fighter.name))] + let_go
     else:
-        enc, let_go = _surrender(enc, fighter)
+        enc, let_go = manoeuvres.surrender(enc, fighter)
         events = [Event(kind="info", text=say("{who} surrenders, throwing their weapons away.", who=fighter.name))]
         events += let_go
     live = [cid for cid in queue if not enc.get(cid).out]
@@ -253,8 +253,3 @@ def resume(enc: FactionsEncounter, pending: Pending, option: str, chance: Chance
         enc, more = ask(enc, live)
         events.extend(more)
     return enc, events
-
-
-def _surrender(enc: FactionsEncounter, fighter: Fighter) -> tuple[FactionsEncounter, list[Event]]:
-    """Hands up: whoever the one surrendering held is let go (one held stays held)."""
-    return manoeuvres.let_go(enc.update(fighter.id, surrendered=True), fighter, manoeuvres.holding(enc, fighter))

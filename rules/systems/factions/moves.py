@@ -101,7 +101,7 @@ def surrender(system, enc: FactionsEncounter, action: Surrender, chance: Chance)
                 )
             )
         enc = factions_encounter(TURNS.spend_reaction(enc, fighter.id))
-    enc, let_go = manoeuvres.let_go(enc.update(fighter.id, surrendered=True), fighter, manoeuvres.holding(enc, fighter))
+    enc, let_go = manoeuvres.surrender(enc, fighter)
     events = [
         Event(
             kind="info",
@@ -195,9 +195,7 @@ def set_condition(enc: FactionsEncounter, action: SetCondition, chance: Chance):
             enc = release_holds(enc, target.id)
     elif condition == "surrendered" and action.on:
         # Hands up, as for the Surrender action: whoever they held is let go (they stay held themselves).
-        enc, let_go = manoeuvres.let_go(
-            enc.update(target.id, surrendered=True), target, manoeuvres.holding(enc, target)
-        )
+        enc, let_go = manoeuvres.surrender(enc, target)
     else:
         enc = enc.update(target.id, **{condition: action.on})
     template = N_("{who} is now {condition}.") if action.on else N_("{who} is no longer {condition}.")
