@@ -287,7 +287,9 @@ class Tracks(TurnStructure):
                 say("{who} is acting now: the delayed action comes after a turn, so end this one first.", who=name)
             )
         enc = enc.but(turns=state.but(queued=state.queued + (cid,)))
-        current = listed(enc.get(c).name for c in state.acting) or say("the current turn")
+        # An out-of-turn action is not a turn: the delayed one waits for the turn it interrupted.
+        following = state.interrupted if state.interjection == "now" else state.acting
+        current = listed(enc.get(c).name for c in following) or say("the current turn")
         queued = say("{who}'s delayed action happens right after {current}'s turn.", who=name, current=current)
         return enc, [Event(kind="info", text=queued)]
 

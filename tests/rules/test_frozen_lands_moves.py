@@ -210,6 +210,18 @@ def test_a_delayed_action_happens_after_the_turn_during_which_it_is_released():
     assert current(s) == ["Bjorn"]
 
 
+def test_a_delayed_action_released_during_an_out_of_turn_action_names_the_turn_it_follows():
+    s = act(party(), fl.Delay(by=ASTRID))
+    s = end_turn(s)  # Wolf's turn
+    s = act(s, fl.Interrupt(by=BJORN, actor="Bjorn", dice=(6, 1)))  # AWARENESS 2
+    o = outcome(s, fl.Release(by=ASTRID, actor="Astrid"))
+    # Bjorn's one action is not a turn: the delayed action waits for the Wolf's turn it interrupted.
+    assert o.events[0].text == "Astrid's delayed action happens right after Wolf's turn."
+    s = end_turn(o.state)
+    assert current(s) == ["Wolf"]
+    assert current(end_turn(s)) == ["Astrid"]
+
+
 def test_an_unreleased_delayed_action_is_lost_at_the_end_of_the_round():
     s = party()
     s = act(s, fl.Delay(by=ASTRID))
