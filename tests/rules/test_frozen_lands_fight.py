@@ -121,6 +121,10 @@ def test_slash_commands_map_to_actions():
         command("save", ASTRID, actor="Astrid", kind="perception", options="bonus=1")
     with pytest.raises(InvalidInput, match="Unknown option `stres` for /damage. Options: `stress`, `direct`"):
         command("damage", target="Astrid", amount="2", options="stres")
+    # A typo in the damage type is refused too, rather than dealing Stamina damage instead of Stress.
+    with pytest.raises(InvalidInput, match="Unknown damage type `stres` for /damage: the only one is `stress`"):
+        command("damage", target="Astrid", amount="2", damage_type="stres")
+    assert command("damage", target="Astrid", amount="2", damage_type=" Stress ").stress
     with pytest.raises(InvalidInput, match="Unknown option `wound` for /heal. Options: `rest`, `wounds`"):
         command("heal", target="Astrid", amount="2", options="wound=1")
     with pytest.raises(InvalidInput, match="Unknown option `lvl` for /condition add. Options: `level`"):

@@ -91,6 +91,25 @@ def other(given: Given) -> Other:
     )
 
 
+def damage(given: Given) -> Damage:
+    typed = given.text("damage_type").strip()
+    if typed and typed.casefold() != "stress":
+        # Any other word would deal Stamina damage through armour, so a typo (`stres`) is refused.
+        raise InvalidInput(
+            say(
+                "Unknown damage type {kind} for /damage: the only one is `stress` (Stress instead of Stamina).",
+                kind=quoted(typed),
+            )
+        )
+    return Damage(
+        **given.base(),
+        target=given.required("target"),
+        amount=given.amount(),
+        stress=bool(typed) or bool(given.flags.get("stress")),
+        direct=bool(given.flags.get("direct")),
+    )
+
+
 def zone(given: Given) -> SetZone:
     extra = given.flags
     name = extra.get("name") or given.optional("target")
@@ -169,13 +188,7 @@ COMMANDS = Commands(
     },
     build={
         "attack": attack,
-        "damage": lambda given: Damage(
-            **given.base(),
-            target=given.required("target"),
-            amount=given.amount(),
-            stress=given.text("damage_type").casefold() == "stress" or bool(given.flags.get("stress")),
-            direct=bool(given.flags.get("direct")),
-        ),
+        "damage": damage,
         "heal": heal,
         "save": lambda given: Check(
             **given.base(),
