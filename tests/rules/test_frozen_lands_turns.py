@@ -139,6 +139,15 @@ def test_turn_summary_shows_actions_and_reactions_left():
     assert lines[1] == "Reactions left: 2 of 2"
 
 
+def test_turn_summary_offers_no_out_of_turn_try_without_an_action_left():
+    # "this action still count as one of your 3 actions": with none left there is nothing to try.
+    s = act(party(), fl.AddCondition(by=GM, target="Astrid", condition="exhaustion", text="3"))
+    assert get(s, "Astrid").actions_left == 0
+    assert fl_summary(s, "Astrid")[2:] == []
+    with pytest.raises(NotAllowed, match="no actions left"):
+        act(end_turn(s), fl.Interrupt(by=ASTRID, actor="Astrid", dice=(6, 6, 6)))
+
+
 def fl_summary(s, name):
     return [english(line) for line in SYSTEM.turn_summary(s, get(s, name).id)]
 

@@ -278,7 +278,8 @@ def _extras(combatant: FrozenCombatant) -> list[Text]:
             "{n} stress die", "{n} stress dice", None if combatant.hidden else count, n=secret(count, combatant)
         )
         extras.append((dice, dice))
-    if not combatant.out_of_turn_tried:
+    # The out-of-turn action is one of the 3: with none left there is no try to offer.
+    if not combatant.out_of_turn_tried and combatant.actions_left > 0:
         extras.append((say("out-of-turn try available"), say("Out-of-turn try available")))
     if not extras:
         return []
