@@ -244,6 +244,27 @@ def entered(options: Mapping[str, Any]) -> dict[str, Any]:
     return {"dice": dice, "cards": cards}
 
 
+class _Looked(dict[str, Any]):
+    """A command's options that remember which of them were looked at."""
+
+    def __init__(self, items: Mapping[str, Any], looked: set[str] | None = None) -> None:
+        super().__init__(items)
+        self.looked: set[str] = set() if looked is None else looked
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.looked.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        self.looked.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self.looked.add(key)
+        return super().__contains__(key)
+
+
 class Given:
     """A command's options, read through typed, checked fields."""
 
@@ -251,9 +272,19 @@ class Given:
         self, by: Actor, options: Mapping[str, Any], state: Encounter | None = None, system: System | None = None
     ) -> None:
         self.by = by
-        self.options = {k: v for k, v in options.items() if v is not None}
+        self.options = _Looked({k: v for k, v in options.items() if v is not None})
         self.state = state
         self.system = system
+
+    def adding(self, **options: Any) -> Given:
+        """The same command with these options set too; what either reads counts for both."""
+        copy = Given(self.by, {**self.options, **options}, self.state, self.system)
+        copy.options.looked = self.options.looked
+        return copy
+
+    def unread(self) -> list[str]:
+        """The options given that nothing looked at: the command did not use them."""
+        return [key for key, value in self.options.items() if value != "" and key not in self.options.looked]
 
     @property
     def playing(self) -> System:
@@ -263,10 +294,16 @@ class Given:
         return self.system
 
     # --- the options every command may carry ----------------------------------
-    @cached_property
+    @property
     def flags(self) -> dict[str, str | bool]:
-        """The free-form `options:` text, read once."""
-        return flags(self.options.get("options"))
+        """The free-form `options:` text."""
+        self.options.looked.add("options")
+        return self._flags
+
+    @cached_property
+    def _flags(self) -> dict[str, str | bool]:
+        """The `options:` text, read once; reading it to check its words is not using it."""
+        return flags(dict.get(self.options, "options"))
 
     def entered(self) -> dict[str, Any]:
         return entered(self.options)
@@ -379,12 +416,10 @@ class Commands:
         known = self.options.get(key)
         if known is None:
             return
-        unknown = next((word for word in given.flags if word not in known), None)
+        unknown = next((word for word in given._flags if word not in known), None)
         if unknown is None:
             return
-        command = (
-            seq(command_name(name), " action:", term(act.replace("_", " "))) if key != name else command_name(name)
-        )
+        command = _command_label(name, act) if key != name else command_name(name)
         if not known:
             raise InvalidInput(
                 say("/{command} takes no options: {option} is not one.", command=command, option=quoted(unknown))
@@ -410,6 +445,33 @@ class Commands:
         """The slash command groups this system declares commands in (``plotpoint_spend``
         is ``/plotpoint spend``)."""
         return frozenset(name.split("_")[0] for name in (*self.build, *self.reports) if "_" in name)
+
+
+def _command_label(name: str, act: str) -> Text | str:
+    """`/act action:aim` for one of `/act`'s actions, else the command's own name."""
+    return seq(command_name(name), " action:", term(act.replace("_", " "))) if act else command_name(name)
+
+
+# The commands of play, whose every option is a slash option of its own: one the system's builder never
+# looks at would change nothing, so it is refused rather than ignored (`/attack defense:` where attacks
+# take no defence).
+PLAY_COMMANDS = frozenset({"attack", "act", "damage", "heal", "save", "condition_add", "condition_remove"})
+
+
+def refuse_unused(name: str, given: Given) -> None:
+    """Refuse a play command's option its system's builder did not use."""
+    unused = given.unread() if name in PLAY_COMMANDS else []
+    if not unused:
+        return
+    act = _normal(given.text("action")) if name == "act" else ""
+    raise InvalidInput(
+        say(
+            "/{command} does not use {option} in {system}: leave it out.",
+            command=_command_label(name, act),
+            option=quoted(unused[0] + ":"),
+            system=term(given.playing.name),
+        )
+    )
 
 
 def not_used(name: str, system_name: str) -> UnknownAction:

@@ -18,7 +18,7 @@ from pydantic_core import PydanticKnownError
 
 from . import common
 from .actions import Action, AddCombatants
-from .commands import NUMBER, Commands, Given, not_used, pairs
+from .commands import NUMBER, Commands, Given, not_used, pairs, refuse_unused
 from .entering import ENTERED
 from .errors import InvalidInput, RulesError, UnknownAction
 from .model import Actor, Choice, Combatant, Encounter, Event, Pending, Value
@@ -378,7 +378,9 @@ class System(Generic[C]):
             raise not_used(name, self.name)
         given = Given(by, options, state, self)
         self.commands.check_options(name, given)
-        return build(given)
+        action = build(given)
+        refuse_unused(name, given)
+        return action
 
     def report(self, name: str, enc: Encounter, options: dict[str, Any], by: Actor | None = None) -> Text:
         """Read-only commands (`plotpoint_show`…): text built from the state."""

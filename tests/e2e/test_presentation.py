@@ -324,7 +324,7 @@ FIGHTS: dict[str, list[Step]] = {
         ("gm", "/condition add", dict(target="Astrid", condition="injury", tags="{}")),
         ("gm", "/condition add", dict(target="Astrid", condition="{}", tags="{}"), False),
         ("gm", "/condition remove", dict(target="Astrid", condition="{}"), False),
-        ("gm", "/damage", dict(target="Wolf", amount="1", damage_type="{}")),
+        ("gm", "/damage", dict(target="Wolf", amount="1", damage_type="{}"), False),  # only `stress`: refused
         ("gm", "/save", dict(actor="Astrid", kind="{}", roll=4), False),
         ("gm", "/choose", dict(option="{}"), False),
     ],
@@ -345,7 +345,7 @@ FIGHTS: dict[str, list[Step]] = {
         ("gm", "/condition add", dict(target="Bandit", condition="{}", options="by={}"), False),
         ("gm", "/condition add", dict(target="Bandit", condition="grabbed", options="by={}"), False),
         ("gm", "/save", dict(actor="Bandit", kind="wit", options="why={}", roll=3), False),
-        ("gm", "/damage", dict(target="Bandit", amount="1", damage_type="{}")),
+        ("gm", "/damage", dict(target="Bandit", amount="1", damage_type="{}"), False),  # unused in Factions: refused
         ("gm", "/choose", dict(option="{}"), False),
     ],
 }

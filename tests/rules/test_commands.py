@@ -325,3 +325,48 @@ def test_a_sheets_own_check_is_said_in_its_words_not_pydantics(key, stats, refus
         system(key).parse_sheet(stats)
     said = str(refused.value)
     assert said.startswith(refusal) and "Value error" not in said and not said.endswith(".."), said
+
+
+SHEETS = {
+    "rotted-capes": "stamina=20 wounds=3 avoidance=12 fortitude=6 attack=5 damage=1d8",
+    "fightin-words": "reflex=2 dex=1 strength=1 endurance=2 spirit=2 weapon_skill=3 weapons='club:1d6'",
+    "factions": "health=6 grit=2 armour=1 weapons='club:d6'",
+    "99-towers": "init=2 pa=3 pd=2 stun=8 lethal=4 weapons='Club: 2 melee'",
+    "frozen-lands": "initiative=4 damage=2 defense=1 stamina=6",
+}
+
+
+def fight(key):
+    """A and B, the GM's, in round 1."""
+    playing = system(key)
+    enc = playing.new_encounter(GM.user_id, 7)
+    for name, side in (("A", "gm"), ("B", "players")):
+        options = {"name": name, "stats": SHEETS[key]} | ({"side": side} if key == "factions" else {})
+        enc = apply(enc, playing.command("initiative_add", GM, options, enc)).state
+    return apply(enc, NextTurn(by=GM)).state
+
+
+@pytest.mark.parametrize(
+    ("key", "command", "options", "unused"),
+    [
+        ("factions", "attack", {"target": "B", "damage": "2d6"}, "damage"),
+        ("factions", "attack", {"target": "B", "defense": "dodge"}, "defense"),
+        ("fightin-words", "attack", {"target": "B", "defense": "parry"}, "defense"),
+        ("frozen-lands", "attack", {"target": "B", "defense": "3"}, "defense"),
+        ("factions", "save", {"actor": "A", "kind": "wit", "dc": 10}, "dc"),
+        ("fightin-words", "condition_add", {"target": "B", "condition": "held", "tags": "Lesser"}, "tags"),
+        ("frozen-lands", "act", {"action": "aim", "target": "B"}, "target"),
+    ],
+)
+def test_a_play_option_the_system_does_not_use_is_refused_by_name(key, command, options, unused):
+    enc = fight(key)
+    label = "act action:aim" if command == "act" else command.replace("_", " ")
+    name = system(key).name
+    with pytest.raises(InvalidInput, match=re.escape(f"/{label} does not use `{unused}:` in {name}: leave it out.")):
+        system(key).command(command, GM, options, enc)
+
+
+def test_every_option_a_play_command_uses_is_still_taken():
+    enc = fight("rotted-capes")
+    options = {"target": "B", "weapon": "Fists", "modifier": 2, "damage": "1d6", "damage_type": "fire"}
+    system("rotted-capes").command("attack", GM, options | {"defense": "fortitude", "roll": 12}, enc)

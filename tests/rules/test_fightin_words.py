@@ -989,7 +989,13 @@ def test_an_unknown_option_word_is_refused_with_the_known_ones(command, options,
     ],
 )
 def test_every_option_word_a_command_reads_is_taken(command, options):
-    given = {"target": "Goblin", "actor": "Goblin", "kind": "reflex", "action": "cast", "amount": "2"}
+    given = {
+        "attack": {"target": "Goblin", "actor": "Goblin"},
+        "save": {"actor": "Goblin", "kind": "reflex"},
+        "damage": {"target": "Goblin", "amount": "2"},
+        "heal": {"target": "Goblin", "amount": "2"},
+        "act": {"actor": "Goblin", "action": "cast"},
+    }[command]
     SYSTEM.command(command, GM, given | {"options": options})
 
 

@@ -112,7 +112,8 @@ def damage(given: Given) -> Damage:
 
 def zone(given: Given) -> SetZone:
     extra = given.flags
-    name = extra.get("name") or given.optional("target")
+    typed = given.optional("target")
+    name = extra.get("name") or typed
     if not name or name is True:
         raise InvalidInput(say('Name the zone: options:"name=Hall cluttered dim".'))
     words = [k for k, v in extra.items() if v is True] + str(extra.get("features") or "").split()

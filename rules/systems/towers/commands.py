@@ -180,7 +180,7 @@ def check(given: Given) -> Check:
     opts = dict(given.flags)
     if isinstance(opts.get("cards"), str) and not given.has("cards"):
         # Flips entered by hand go in /save's cards: field; `cards='…'` in the options is still read.
-        given = Given(given.by, given.options | {"cards": opts.pop("cards")}, given.state, given.system)
+        given = given.adding(cards=opts.pop("cards"))
     return Check(**given.base(), stat=stat, against=given.integer("dc", 1, 30), flags=opts)
 
 
