@@ -414,6 +414,10 @@ class System(Generic[C]):
         """Who leaves the fight when the GM removes `cid`: itself, then whoever exists only through it."""
         return (cid,)
 
+    def acts_with(self, enc: Encounter, cid: str) -> tuple[str, ...]:
+        """Who takes `cid`'s turn with it as one unit: they delay and step back in together."""
+        return (cid,)
+
     def forget(self, enc: Encounter, gone: tuple[str, ...]) -> Encounter:
         """The encounter once `gone` have left it: what the others held of them let go."""
         return enc

@@ -185,9 +185,11 @@ class Initiative(TurnStructure):
             return self._come_back(system, enc, cid, chance)
         if cid not in state.acting:
             raise NotYourTurn(say("{who} can only delay on their own turn.", who=name))
-        state = state.but(delayed=state.delayed + (cid,), acting=tuple(c for c in state.acting if c != cid))
+        unit = system.acts_with(enc, cid)
+        state = state.but(delayed=state.delayed + unit, acting=tuple(c for c in state.acting if c not in unit))
         enc = enc.but(turns=state)
-        events = [Event(kind="info", text=say("{who} delays: use /initiative delay again to step back in.", who=name))]
+        who = enc.get(unit[0]).name
+        events = [Event(kind="info", text=say("{who} delays: use /initiative delay again to step back in.", who=who))]
         if state.acting:
             return enc, events
         enc, more = self._advance(system, enc, chance)
@@ -197,16 +199,20 @@ class Initiative(TurnStructure):
         """A delayed combatant steps in now, in front of whoever is acting."""
         state = state_of(enc, InitiativeState)
         interrupted = state.acting
-        slots = [tuple(c for c in s if c != cid) for s in state.slots]
+        unit = system.acts_with(enc, cid)
+        slots = [tuple(c for c in s if c not in unit) for s in state.slots]
         index = state.index
-        removed_before = sum(1 for i, s in enumerate(state.slots) if cid in s and len(s) == 1 and i < index)
+        removed_before = sum(1 for i, s in enumerate(state.slots) if set(s) <= set(unit) and i < index)
         slots = [s for s in slots if s]
         index -= removed_before
-        slots.insert(max(index, 0), (cid,))
-        state = state.but(slots=tuple(slots), index=max(index, 0), delayed=tuple(c for c in state.delayed if c != cid))
+        slots.insert(max(index, 0), unit)
+        delayed = tuple(c for c in state.delayed if c not in unit)
+        state = state.but(slots=tuple(slots), index=max(index, 0), delayed=delayed)
         enc = enc.but(turns=state)
-        events = [Event(kind="info", text=stepping_in(enc, cid, interrupted), ping=enc.controllers(interrupted))]
-        enc, more, live = start_turn(system, enc, [cid], chance)
+        events = [Event(kind="info", text=stepping_in(enc, unit[0], interrupted), ping=enc.controllers(interrupted))]
+        enc, more, live = start_turn(
+            system, enc, [c for c in unit if c == cid or system.can_act(enc, enc.get(c))], chance
+        )
         enc = enc.but(turns=enc.turns.but(acting=tuple(live)))
         return enc, events + more
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules.actions import AddCombatants, NextTurn
+from rules.actions import AddCombatants, DelayTurn, NextTurn
 from rules.engine import apply
 from rules.errors import InvalidInput
 from rules.model import Actor
@@ -51,6 +51,29 @@ def test_a_companion_joining_mid_fight_joins_its_controllers_slot():
     )
     s = run(s, AddCombatants(by=GM, name="Rex", sheet={"companion_of": "Nova"}, controller_id=2), NextTurn(by=GM))
     assert acting(s) == ["Nova", "Rex"]
+
+
+def test_a_companion_delays_and_steps_back_in_with_its_controller():
+    # "Animals and summoned creatures act as a single unit with their controller": one delay takes both
+    # out of the turn, and both come back in one slot.
+    s = SYSTEM.new_encounter(1, 3)
+    s = run(
+        s,
+        AddCombatants(by=ALICE, name="Nova", npc=False, controller_id=2, dice=(15,)),
+        AddCombatants(by=GM, name="Rex", sheet={"companion_of": "Nova"}, controller_id=2),
+        AddCombatants(by=GM, name="Brute", dice=(12,)),
+        AddCombatants(by=GM, name="Thug", dice=(5,)),
+        NextTurn(by=GM),
+    )
+    assert acting(s) == ["Nova", "Rex"]
+    s = run(s, DelayTurn(by=ALICE))
+    assert acting(s) == ["Brute"]
+    s = run(s, DelayTurn(by=ALICE, actor="Nova"))
+    assert acting(s) == ["Nova", "Rex"]
+    s = run(s, NextTurn(by=GM))
+    assert acting(s) == ["Brute"]
+    s = run(s, NextTurn(by=GM), NextTurn(by=GM))
+    assert acting(s) == ["Nova", "Rex"] and s.round == 2
 
 
 def test_a_companion_needs_its_controller_in_the_order():

@@ -173,6 +173,11 @@ class RottedCapes(System[RCCombatant]):
                 leaving.append(c.id)
         return tuple(leaving)
 
+    def acts_with(self, enc, cid):
+        # "Animals and summoned creatures act as a single unit with their controller": they delay together
+        owner = enc.get(cid).companion_of or cid
+        return (owner,) + tuple(c.id for c in enc.combatants if c.companion_of == owner)
+
     def can_act(self, enc, c) -> bool:
         if c.out or c.passing:
             return False
