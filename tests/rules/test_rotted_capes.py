@@ -586,6 +586,19 @@ def test_blaze_of_glory_is_an_automatic_critical_then_death():
     assert who(out.state, "Brute").wounds == 0
 
 
+def test_a_blaze_of_glory_off_turn_needs_no_actor_named():
+    # "One Action, taken immediately as a Reaction": the dying hero's player attacks as they would on their turn
+    enc = new()
+    enc = join(enc, "Nova", 15, stamina=5, wounds=2, fortitude=4, plot_points=0)
+    enc = begin(join(enc, "Brute", 5, avoidance=15, fortitude=4, wounds=2))
+    enc = end_turn(enc, by=ALICE).state
+    enc = run(enc, "damage", target="Nova", amount="6", options="wounds=1")
+    enc = apply(enc, Choose(by=ALICE, pending_id=enc.pending.id, option="Blaze of glory")).state
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="5")
+    assert texts(out)[0].startswith("Nova attacks Brute: blaze of glory: automatic critical")
+    assert who(out.state, "Nova").dead
+
+
 # --- commands -----------------------------------------------------------------------------
 def test_commands_map_options_and_refuse_unknown_ones():
     action = SYSTEM.command("attack", GM, {"target": "Nova", "modifier": 3, "options": "adv cover=half", "dice": "4 5"})

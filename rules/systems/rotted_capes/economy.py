@@ -28,6 +28,9 @@ def actor_of(enc: RCEncounter, action) -> RCCombatant:
         return real(enc, enc.find(action.actor))
     mine = [c for c in enc.turns.acting if action.by.is_gm or enc.get(c).controller_id == action.by.user_id]
     if not mine:
+        # a blaze of glory is "taken immediately as a Reaction", whoever's turn it is
+        mine = [c.id for c in enc.combatants if c.blaze and c.controller_id == action.by.user_id]
+    if not mine:
         raise NotYourTurn(say("It is not your turn: name the actor (`actor:`) for a reaction."))
     return real(enc, enc.get(mine[0]))
 
