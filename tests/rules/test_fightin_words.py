@@ -11,7 +11,7 @@ import pytest
 
 from rules.actions import AddCombatants, Choose, DelayTurn, NextTurn
 from rules.engine import apply
-from rules.errors import AwaitingChoice, InvalidInput, NotAllowed, RulesError
+from rules.errors import AwaitingChoice, DiceError, InvalidInput, NotAllowed, RulesError
 from rules.model import Actor
 from rules.said import english
 from rules.systems.fightin_words import SYSTEM
@@ -257,6 +257,22 @@ def test_a_late_arrival_is_inserted_by_its_roll_and_rolls_off_a_tie():
     assert fight.acting() == ["Mauve"]
     fight.next()
     assert fight.acting() == ["Bat"]
+
+
+def test_a_tie_needing_the_senders_reroll_says_so_when_only_the_initiative_die_was_entered():
+    # A player's `roll:` alone ties the Goblin: the Goblin's reroll is the bot's, hers is not, and the
+    # refusal names the tie rather than a bare "too few dice".
+    fight = Fight()
+    fight.add("Goblin", 4)
+    mauve = AddCombatants(by=PLAYER, name="Mauve", npc=False, controller_id=PLAYER_ID, dice=(1,), sheet={"reflex": 3})
+    with pytest.raises(DiceError) as refused:
+        fight.do(mauve)
+    assert str(refused.value) == (
+        "Too few dice entered: Mauve ties at initiative 4 and rolls again. Enter each reroll's d6 after the "
+        "initiative die in `dice:`, in order, or enter no dice and the bot rolls them all."
+    )
+    fight.do(mauve.model_copy(update={"dice": (1, 5)}))
+    assert "Initiative tie at 4: reroll Goblin d6" in fight.text() and "Mauve d6 5 + 3 = 8" in fight.text()
 
 
 # --- seconds -----------------------------------------------------------------------
@@ -579,6 +595,15 @@ def test_aiming_eases_the_range_penalty_by_one():
     assert "d6 1 +1 range −2 aimed +1 = 1" in fight.text()
 
 
+def test_an_aimed_spell_says_it_cannot_be_aimed():
+    # "Ranged magical attacks otherwise work like ranged attacks, except the caster cannot aim": the two
+    # seconds spent aiming buy nothing, and the roll says why rather than leaving the +1 out unexplained.
+    fight = duel(magic_skill=2, weapons="firebolt:1d6:10:magic")
+    fight.act("aim")
+    fight.command("attack", target="Goblin", options="range=15", dice="1")
+    assert "d6 1 +2 range −1 (a spell cannot be aimed) = 2" in fight.text()
+
+
 def test_a_called_shot_to_the_head_is_harder_to_hit_and_easier_to_hurt():
     fight = duel()
     # Target 4 + 3; damage 4 + 3 = 7 vs Toughness 9 − 3 = 6: starts Dying
@@ -794,6 +819,18 @@ def test_insanity_confusion_ends_when_a_morale_penalty_is_removed():
     fight.command("damage", target="Goblin", amount="10", damage_type="insanity")
     fight.command("heal", target="Goblin", amount=1, options="morale")
     assert fight.f("Goblin").conditions == () and fight.f("Goblin").morale_penalties == 0
+    # the table needs telling: without it they would still roll the confusion chart next turn
+    assert "Goblin recovers 1 morale penalty: Will 9/3.\nGoblin is no longer confused." in fight.text()
+
+
+def test_recovering_a_morale_penalty_at_zero_will_says_the_character_is_no_longer_broken():
+    fight = duel()
+    for _ in range(5):
+        fight.command("damage", target="Goblin", amount="12", damage_type="morale")
+    assert any(c.name == "broken" for c in fight.f("Goblin").conditions)
+    fight.command("heal", target="Goblin", amount=1, options="morale")
+    assert fight.f("Goblin").conditions == ()
+    assert "Goblin recovers 1 morale penalty: Will 1/−5.\nGoblin is no longer broken." in fight.text()
 
 
 def test_insanity_makes_a_timed_confusion_last_until_a_morale_penalty_is_removed():

@@ -162,6 +162,9 @@ def to_hit_bonus(attacker: Fighter, w: Weapon, action: Attack) -> tuple[int, lis
             if attacker.aimed and not w.magic:
                 bonus += 1
                 parts.append(say("aimed +1"))
+            elif attacker.aimed:
+                # "the caster cannot aim": the seconds spent aiming are lost, which the roll should not hide
+                parts.append(say("(a spell cannot be aimed)"))
     return bonus, parts
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
+from rules.errors import DiceError
 from rules.model import Event
 from rules.randomness import Chance
 from rules.said import say, seq
@@ -13,7 +14,7 @@ from rules.text import Text
 from rules.usertext import listed
 
 from .model import Fighter
-from .rolls import die
+from .rolls import die, enters_for
 
 MAX_REROLLS = 50  # a tie that survives this many rerolls keeps the list order
 
@@ -42,6 +43,20 @@ def reroll(f: Fighter, chance: Chance) -> tuple[int, Text]:
     return total, seq(f.name, f" d6 {total - mods}" + (f" {sign} {abs(mods)} = {total}" if mods else ""))
 
 
+def _needs_reroll_die(f: Fighter, chance: Chance, score: Text) -> None:
+    """Refuse, naming the tie, when `f`'s reroll would come from dice entered that have run out:
+    whoever entered `roll:` alone would not guess that a tie asks for more."""
+    if chance.entered_any and not chance.entered_dice_left() and enters_for(chance, f):
+        raise DiceError(
+            say(
+                "Too few dice entered: {who} ties at initiative {score} and rolls again. Enter each reroll's d6 "
+                "after the initiative die in `dice:`, in order, or enter no dice and the bot rolls them all.",
+                who=f.name,
+                score=score,
+            )
+        )
+
+
 def break_ties(enc, tied: list, chance: Chance):
     """Order entries with equal initiative: reroll, and reroll again among any still tied.
 
@@ -62,11 +77,13 @@ def break_ties(enc, tied: list, chance: Chance):
         if len(group) < 2 or depth >= MAX_REROLLS:
             return
         parts: list[Text] = []
+        score = _tie(enc, tied)
         for entry in group:
+            _needs_reroll_die(enc.get(entry.cid), chance, score)
             total, text = reroll(enc.get(entry.cid), chance)
             results[entry.cid] += (total,)
             parts.append(text)
-        line = say("Initiative tie at {score}: reroll {rolls}.", score=_tie(enc, tied), rolls=listed(parts))
+        line = say("Initiative tie at {score}: reroll {rolls}.", score=score, rolls=listed(parts))
         events.append(Event(kind="roll", text=line))
         ranked = sorted(group, key=lambda e: results[e.cid], reverse=True)
         for _, sub in groupby(ranked, key=lambda e: results[e.cid]):
@@ -86,10 +103,13 @@ def _slot_in(enc, standing: list, newcomer, chance: Chance):
     position = len(standing)
     results: tuple[int, ...] = ()
     me = enc.get(newcomer.cid)
+    score = _tie(enc, [newcomer] + standing)
     for i, entry in enumerate(standing):
         other = enc.get(entry.cid)
         for _ in range(MAX_REROLLS):
+            _needs_reroll_die(me, chance, score)
             mine, my_text = reroll(me, chance)
+            _needs_reroll_die(other, chance, score)
             theirs, their_text = reroll(other, chance)
             results += (mine,)
             events.append(
@@ -97,7 +117,7 @@ def _slot_in(enc, standing: list, newcomer, chance: Chance):
                     kind="roll",
                     text=say(
                         "Initiative tie at {score}: {mine} vs {theirs}.",
-                        score=_tie(enc, [newcomer] + standing),
+                        score=score,
                         mine=my_text,
                         theirs=their_text,
                     ),

@@ -13,6 +13,7 @@ from rules.randomness import Chance
 from rules.said import N_, say, say_plural, term
 from rules.secrets import secret
 from rules.text import Text
+from rules.usertext import listed
 
 from .model import Condition, Fighter
 from .rolls import d6_check, signed
@@ -97,17 +98,19 @@ def recover(enc, cid: str, count: int) -> tuple[object, list[Event]]:
     count = min(count, f.morale_penalties)  # tells how many there were
     if count <= 0:
         return enc, []
-    conditions = tuple(
-        c
-        for c in f.conditions
-        if not (c.name == "confused" and c.note.startswith("until a morale")) and not (c.name == "broken")
+    ending = tuple(
+        c for c in f.conditions if (c.name == "confused" and c.note.startswith("until a morale")) or c.name == "broken"
     )
+    conditions = tuple(c for c in f.conditions if c not in ending)
     f = f.but(morale_penalties=f.morale_penalties - count, conditions=conditions)
     recovered = secret(say_plural("{n} morale penalty", "{n} morale penalties", count, n=count), f)
     now = secret(pair(will(f), minimum_will(f)), f)
-    return enc.with_combatant(f), [
-        Event(kind="info", text=say("{who} recovers {what}: Will {will}.", who=f.name, what=recovered, will=now))
-    ]
+    events = [Event(kind="info", text=say("{who} recovers {what}: Will {will}.", who=f.name, what=recovered, will=now))]
+    if ending:
+        # said aloud: a confused character would otherwise expect the chart on their next turn
+        line = say("{who} is no longer {conditions}.", who=f.name, conditions=listed(term(c.name) for c in ending))
+        events.append(Event(kind="info", text=line))
+    return enc.with_combatant(f), events
 
 
 def broken_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
@@ -116,11 +119,11 @@ def broken_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     # The Broken DC is public (10, −1 a failure); Spirit and the total are not.
     rolled = dict(who=f.name, die=die, bonus=secret(signed(f.sheet.spirit), f), total=secret(total, f), dc=f.broken_dc)
     if ok:
-        enc, more = recover(enc, cid, 1)
-        f = enc.get(cid)
+        # Broken ends before the penalty goes, so the recovery does not announce it a second time
         f = f.but(conditions=tuple(c for c in f.conditions if c.name != "broken"), broken_dc=BROKEN_DC)
+        enc, more = recover(enc.with_combatant(f), cid, 1)
         text = say("{who} (Broken): Spirit d6 {die} {bonus} = {total} vs DC {dc}: no longer Broken.", **rolled)
-        return enc.with_combatant(f), [Event(kind="roll", text=text)] + more
+        return enc, [Event(kind="roll", text=text)] + more
     dc = max(1, f.broken_dc - 1)
     text = say(
         "{who} (Broken): Spirit d6 {die} {bonus} = {total} vs DC {dc}: still Broken; DC falls to {next}.",

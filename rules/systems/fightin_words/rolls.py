@@ -19,10 +19,15 @@ class Check(NamedTuple):
     ok: bool
 
 
+def enters_for(chance: Chance, f: Fighter) -> bool:
+    """Whether `f`'s dice come from what the sender entered, if they entered any (see the module text)."""
+    sender = chance.entered_by
+    return sender is None or sender.is_gm or f.controller_id == sender.user_id
+
+
 def die(chance: Chance, f: Fighter, sides: int) -> int:
     """One of `f`'s dice: entered by its player or the GM, else the bot's (see the module text)."""
-    sender = chance.entered_by
-    if sender is not None and not sender.is_gm and f.controller_id != sender.user_id:
+    if not enters_for(chance, f):
         return chance.bots_die(sides)
     return chance.die(sides)
 
