@@ -253,6 +253,21 @@ def test_high_ground_and_outnumbering_count_only_in_melee():
     assert "high ground (shift+1)" in texts(out)[0] and "outnumbering 3:2 (shift+1)" in texts(out)[0]
 
 
+def test_a_melee_weapon_reaches_only_an_adjacent_space():
+    # "The target(s) must be within range": a club does not strike 14 spaces away, and taking no range
+    # penalty there would pass off a forgotten weapon:"Rock" as a hit with the club. Ranges count from
+    # "a space adjacent to the attacker", so an adjacent foe is 1 space away; a Reach weapon is the GM's call.
+    enc = fight()
+    with pytest.raises(InvalidInput, match="Longblade is a melee weapon: it strikes an adjacent space"):
+        command(enc, "attack", target="Bandit", weapon="long", options="range=14")
+    out = command(enc, "attack", target="Bandit", weapon="long", options="range=1", cards="2C 3C 8S 5D 6D JC")
+    assert texts(out)[0].endswith("PA 4 (Longblade (flip+1)): 2♣ 3♣ 8♠ 5♦ 6♦ → keep 8 = 8")
+    enc = add(new(), "Hero", "KH 4C", HERO.replace('r6"', 'r6; Pike: 3+px reach"')).state
+    enc = begin(add(enc, "Bandit", "9D", BANDIT).state).state
+    out = command(enc, "attack", target="Bandit", weapon="pike", options="range=2", cards="2C 3C 8S 5D JC")
+    assert texts(out)[0].endswith("PA 4: 2♣ 3♣ 8♠ 5♦ → keep 8 = 8")
+
+
 def test_total_cover_and_dead_targets_cannot_be_attacked():
     enc = fight()
     with pytest.raises(InvalidInput, match="total cover"):

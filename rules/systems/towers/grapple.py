@@ -266,7 +266,9 @@ def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance
         )
     if target is not None and target.out:
         raise InvalidInput(say("{who} is dead.", who=target.name))
-    mods = attack_mods(me, THROW, "attack", flags, 0) + throw_range_mods(flags)
+    # The throw's range counts against its own maximum, not a weapon's reach.
+    thrown = {word: value for word, value in flags.items() if word != "range"}
+    mods = attack_mods(me, THROW, "attack", thrown, 0) + throw_range_mods(flags)
     attack = flip(chance, me.sheet.pa, mods)
     lines = [seq(me.name, " ", described("PA", secret(me.sheet.pa, me), mods, attack))]
     if target is None:

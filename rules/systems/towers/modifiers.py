@@ -16,6 +16,7 @@ from .stance import attack_mods as stance_attack
 from .stance import defense_mods as stance_defense
 
 MAX_INCREMENTS = 4
+MELEE_SPACES = 1  # an adjacent foe is 1 space away
 # The `options:` words the modifiers read (commands.py declares them): an attack's, then a defence's.
 UNAWARE = ("unaware", "concealed", "concealment", "hidden")
 HIGH_GROUND = ("high", "elevation", "high_ground", "higher")
@@ -26,8 +27,18 @@ DEFENSE_WORDS = ("cover", "dflip", "dshift")
 
 def range_mods(weapon: Weapon, spaces: int) -> Mods:
     """Range increments: 1 none, 2 (shift−1), 3 (flip−1), 4 both, beyond impossible. A perception power
-    takes no penalty "due to range", yet still reaches no further: "The target(s) must be within range"."""
+    takes no penalty "due to range", yet still reaches no further: "The target(s) must be within range".
+    A melee weapon reaches the adjacent space (ranges count from "a space adjacent to the attacker"); how far
+    Reach goes the seed does not say, so a Reach weapon is left to the GM."""
     if weapon.melee:
+        if spaces > MELEE_SPACES and "reach" not in weapon.keywords:
+            raise InvalidInput(
+                say(
+                    "{weapon} is a melee weapon: it strikes an adjacent space, not one {spaces} spaces away.",
+                    weapon=weapon.shown,
+                    spaces=spaces,
+                )
+            )
         return Mods()
     if weapon.stat == "sa":
         if spaces > weapon.range:
