@@ -275,6 +275,15 @@ def test_aim_stacks_up_to_half_pa_and_feeds_the_next_attack():
     assert out.state.find("Fighter").aim == 0
 
 
+def test_who_cannot_aim_at_all_is_not_told_they_cannot_aim_again():
+    # "You may do this a number of times in a row up to half your Physical Attack <PA> or Spell Attack <SA>":
+    # with SA 0 the Fighter may not aim a spell once, which is not aiming "again".
+    enc = duel()
+    with pytest.raises(InvalidInput) as refused:
+        command(enc, "act", action="aim", options="sa")
+    assert english(refused.value.said) == "Fighter cannot aim: half SA 0 is 0."
+
+
 def test_another_action_loses_the_aim():
     enc = duel()
     enc = command(enc, "act", action="aim").state

@@ -36,7 +36,7 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
     if kind.key == "stance":
         enc, text = choose_stance(enc, me, flags, action.target)
         return enc, [Event(kind="info", text=text)]
-    if kind.key == "discard chip" and action.target:
+    if kind.key == "discard chip":
         return used_free(enc, me.id), [Event(kind="info", text=_chip_for(enc, me, action.target, flags))]
     if kind.cost == FREE and kind.key not in ("hold", "release"):
         label = term(kind.label)
@@ -75,24 +75,40 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
     return after, events + more
 
 
-def _chip_for(enc: TowersEncounter, me: TowersCombatant, name: str, flags: dict) -> Text:
-    """ "Either you or your companion may benefit": the chip heals the one named, of the pair."""
-    healed = enc.find(name)
+def _chip_for(enc: TowersEncounter, me: TowersCombatant, name: str | None, flags: dict) -> Text:
+    """ "Either you or your companion may benefit": the chip heals the one named, of the pair. How much it
+    heals is in the chapter on Fate and Chance, which the seed does not hold: the GM heals it with /heal."""
+    healed = enc.find(name) if name else me
     mine = pair(enc, me)
     if healed.id not in {c.id for c in mine}:
         raise InvalidInput(
             say("A chip {who} discards heals only {names}.", who=me.name, names=listed(c.name for c in mine))
         )
     label = term(action_type("discard chip").label)
-    if isinstance(flags.get("text"), str):
+    text = user_text(flags["text"]) if isinstance(flags.get("text"), str) else None
+    if healed.id == me.id and text is None:
+        return say("{who}: {action} (free): how much it heals is the GM's call (/heal).", who=me.name, action=label)
+    if healed.id == me.id:
         return say(
-            "{who}: {action} (free), healing {healed}: {text}.",
+            "{who}: {action} (free): {text}. How much it heals is the GM's call (/heal).",
+            who=me.name,
+            action=label,
+            text=text,
+        )
+    if text is None:
+        return say(
+            "{who}: {action} (free), for {healed}: how much it heals is the GM's call (/heal).",
             who=me.name,
             action=label,
             healed=healed.name,
-            text=user_text(flags["text"]),
         )
-    return say("{who}: {action} (free), healing {healed}.", who=me.name, action=label, healed=healed.name)
+    return say(
+        "{who}: {action} (free), for {healed}: {text}. How much it heals is the GM's call (/heal).",
+        who=me.name,
+        action=label,
+        healed=healed.name,
+        text=text,
+    )
 
 
 def _move_along(enc: TowersEncounter, me: TowersCombatant, key: str) -> tuple[TowersEncounter, list[Event]]:
@@ -146,6 +162,16 @@ def _aim(enc, me: TowersCombatant, action):
     stat = "sa" if action.flags.get("sa") or action.flags.get("spell") else "pa"
     limit = getattr(me.sheet, stat) // 2
     aim = me.aim + 1 if me.aim_stat == stat else 1
+    if limit == 0:
+        raise InvalidInput(
+            say(
+                "{who} cannot aim: half {stat} {value} is {limit}.",
+                who=me.name,
+                stat=term(stat.upper()),
+                value=getattr(me.sheet, stat),
+                limit=limit,
+            )
+        )
     if aim > limit:
         raise InvalidInput(
             say(
