@@ -7,7 +7,7 @@ import pytest
 from rules.engine import apply
 from rules.errors import DiceError, InvalidInput, NotYourTurn
 from rules.systems.factions import SYSTEM
-from rules.systems.factions.actions import ApplyDamage, Heal, MainAction, Move
+from rules.systems.factions.actions import ApplyDamage, BonusAction, Heal, MainAction, Move
 from tests.rules.test_factions_helpers import (
     BALTHASAR,
     GM,
@@ -186,6 +186,19 @@ def test_one_main_action_a_turn_and_half_a_move_with_it():
         apply(moved, MainAction(by=BALTHASAR, text="intimidates"))
     sprint = apply(fresh, Move(by=BALTHASAR, zones=2, sprint=True)).state
     assert apply(sprint, MainAction(by=BALTHASAR, text="taunts")).state.find("Balthasar").mains == 1
+
+
+def test_a_second_bonus_action_takes_the_place_of_the_main_action_and_the_refusal_says_so():
+    # Seed: "a bonus action and a main action (or a second bonus action)": no main action was taken,
+    # so the refusal does not say one was.
+    enc = everyone_acted(give_turn(start(seed_cast()).state, "Balthasar"), "Balthasar")
+    enc = apply(enc, BonusAction(by=BALTHASAR, text="draws a knife")).state
+    enc = apply(enc, BonusAction(by=BALTHASAR, text="opens the door")).state
+    with pytest.raises(InvalidInput) as refused:
+        attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(1,))
+    assert str(refused.value) == (
+        "Balthasar took two bonus actions this turn: the second took the place of the main action."
+    )
 
 
 def test_only_the_acting_character_attacks():

@@ -51,8 +51,15 @@ def _check_half_move(fighter: Fighter, main: bool) -> None:
 
 def spend_main(enc: FactionsEncounter, fighter: Fighter) -> FactionsEncounter:
     _check_half_move(fighter, main=True)
-    if fighter.mains or fighter.bonuses >= 2:
+    if fighter.mains:
         raise InvalidInput(say("{who} has already used its main action this turn.", who=fighter.name))
+    if fighter.bonuses >= 2:
+        raise InvalidInput(
+            say(
+                "{who} took two bonus actions this turn: the second took the place of the main action.",
+                who=fighter.name,
+            )
+        )
     return enc.update(fighter.id, mains=1)
 
 
