@@ -71,6 +71,12 @@ class Chance:
         # (a round's end reached by anyone's command); None: not told.
         self.entered_by: Sender | None = None
 
+    def enters_for(self, controller_id: int | None) -> bool:
+        """Whether the sender's entered dice roll for a combatant that `controller_id` plays (None: the GM's):
+        the GM's dice roll for anyone, a player's only for their own characters."""
+        sender = self.entered_by
+        return sender is None or sender.is_gm or controller_id == sender.user_id
+
     def replayed_entered(self) -> None:
         """An entered value kept aside while a choice was asked now decides a result: the next result line
         claims the mark, as one rolled from this chance's own entered dice does."""

@@ -164,12 +164,18 @@ def test_enhanced_damage_rolls_d12():
 def test_critical_damage_can_be_resisted_with_a_str_save_as_a_campaign_option():
     enc = start(seed_cast(critical_str_save=True)).state
     enc = everyone_acted(give_turn(enc, "Balthasar"), "Balthasar")
-    out = attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(4, 7))
+    out = attack(enc, GM, "Bandit 1", "sword", dice=(4, 7))  # the GM rolls the bandit's save
     bandit = out.state.find("Bandit 1")
     assert bandit.health == 4 and not bandit.incapacitated
     assert "critical damage resisted" in texts(out)[-1]
-    out = attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(4, 15))
+    out = attack(enc, GM, "Bandit 1", "sword", dice=(4, 15))
     assert out.state.find("Bandit 1").incapacitated
+    # Balthasar's player enters the sword's damage, not the bandit's save.
+    with pytest.raises(DiceError, match="not needed"):
+        attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(4, 7))
+    assert (
+        "Bandit 1 STR save against critical damage" in texts(attack(enc, BALTHASAR, "Bandit 1", "sword", dice=(4,)))[-1]
+    )
 
 
 def test_one_main_action_a_turn_and_half_a_move_with_it():

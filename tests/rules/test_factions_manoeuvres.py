@@ -8,7 +8,7 @@ import pytest
 
 from rules.actions import RemoveCombatant
 from rules.engine import apply
-from rules.errors import InvalidInput, NotAllowed
+from rules.errors import DiceError, InvalidInput, NotAllowed
 from rules.said import english
 from rules.systems.factions import SYSTEM
 from rules.systems.factions.actions import (
@@ -158,10 +158,28 @@ def test_an_ally_frees_a_grabbed_character_with_a_str_save():
     assert out.state.find("Sybilla").grabbed_by is None and out.state.find("Balthasar").mains == 1
 
 
+def test_a_players_dice_roll_only_their_own_characters_str_saves():
+    # Nobody can react or guard: the grab resolves at once. The bandit's STR save is the GM's to enter
+    # (the GM's dice roll anyone's), else the bot's: never Balthasar's player's, as with morale saves.
+    enc = mark_acted(
+        give_turn(start(seed_cast()).state, "Balthasar"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader"
+    )
+    with pytest.raises(DiceError, match="not needed"):
+        attack(enc, BALTHASAR, "Bandit 1", mode="grapple", dice=(20,))
+    rolled = attack(enc, BALTHASAR, "Bandit 1", mode="grapple")
+    assert "Bandit 1 STR save to resist: d20" in texts(rolled)[1]
+    by_gm = attack(enc, GM, "Bandit 1", mode="grapple", dice=(20,))
+    assert texts(by_gm)[1] == "Bandit 1 STR save to resist: d20 20 vs STR 10 → natural 20: fail."
+    # A player still enters their own character's save when a bandit grabs it.
+    enc = mark_acted(give_turn(start(seed_cast()).state, "Bandit 1"), "Balthasar", "Sybilla", "Theobald")
+    own = attack(enc, GM, "Balthasar", mode="grapple", dice=(3,))
+    assert texts(own)[1] == "Balthasar STR save to resist: d20 3 vs STR 10 → pass."
+
+
 def test_disarm_drops_a_weapon_until_picked_up():
     enc = mark_acted(give_turn(start(seed_cast()).state, "Balthasar"), "Bandit 2", "Bandit 3", "Bandit Leader")
     enc = mark_acted(enc, "Bandit 1")
-    out = attack(enc, BALTHASAR, "Bandit 1", mode="disarm", take="bow", dice=(18,))
+    out = attack(enc, GM, "Bandit 1", mode="disarm", take="bow", dice=(18,))  # the GM rolls the bandit's save
     bandit = out.state.find("Bandit 1")
     assert bandit.dropped == ("bow",)
     with pytest.raises(InvalidInput, match="dropped the bow"):
@@ -175,7 +193,7 @@ def test_a_shove_moves_half_a_zone_and_a_larger_shover_deals_d4_direct_damage():
     enc = add(seed_cast(), "Ogre", "size=large health=20 weapons='club:d8:great'")
     enc = start(enc).state
     enc = mark_acted(give_turn(enc, "Balthasar"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader", "Ogre")
-    out = attack(enc, BALTHASAR, "Bandit 1", mode="shove", dice=(11,))
+    out = attack(enc, GM, "Bandit 1", mode="shove", dice=(11,))  # the GM rolls the bandit's save
     assert "half a zone" in texts(out)[-1]
     with pytest.raises(InvalidInput, match="larger"):
         attack(enc, BALTHASAR, "Ogre", mode="shove")
@@ -389,9 +407,9 @@ def test_a_grabber_keeps_hold_disarming_the_one_held_but_not_someone_else():
     enc = start(seed_cast()).state
     enc = enc.update(enc.find("Bandit 1").id, grabbed_by=enc.find("Theobald").id)
     enc = mark_acted(give_turn(enc, "Theobald"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
-    held = attack(enc, THEOBALD, "Bandit 1", mode="disarm", dice=(18,))
+    held = attack(enc, THEOBALD, "Bandit 1", mode="disarm")
     assert held.state.find("Bandit 1").grabbed_by == held.state.find("Theobald").id
-    other = attack(enc, THEOBALD, "Bandit 2", mode="disarm", dice=(18,))
+    other = attack(enc, THEOBALD, "Bandit 2", mode="disarm")
     assert texts(other)[0] == "Theobald lets go of Bandit 1."
     assert other.state.find("Bandit 1").grabbed_by is None
 
@@ -405,7 +423,7 @@ def test_a_grabber_who_lets_go_by_another_action_says_the_hold_ends():
     enc = mark_acted(give_turn(enc, "Theobald"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
     out = apply(enc, BonusAction(by=THEOBALD, text="opens the door"))
     assert texts(out) == ["Theobald: opens the door.", "Theobald lets go of Bandit 1."]
-    out = attack(enc, THEOBALD, "Bandit 2", mode="shove", dice=(3,))
+    out = attack(enc, THEOBALD, "Bandit 2", mode="shove")
     assert texts(out)[0] == "Theobald lets go of Bandit 1."
     assert out.state.find("Bandit 1").grabbed_by is None
     out = apply(enc, Surrender(by=THEOBALD))

@@ -21,9 +21,11 @@ class Attack(Action):
     target; ranged beyond half range or while moving); a missed ranged blast
     then rolls d<neighbours> for the zone it lands in. Then the damage dice,
     target by target (a blast rolls once for every target). When nobody can
-    react, everything follows at once, a manoeuvre's STR save included;
-    when a reaction is asked, the damage dice entered here wait for it and
-    the reacting side's rolls are made when it is chosen."""
+    react, everything follows at once, a target's STR save included (a
+    manoeuvre's, or against critical damage) when the sender rolls it: the
+    GM rolls anyone's, a player only their own characters' (another's is the
+    bot's); when a reaction is asked, the damage dice entered here wait for
+    it and the reacting side's rolls are made when it is chosen."""
 
     kind: ClassVar[str] = "attack"
     targets: tuple[str, ...]

@@ -109,14 +109,19 @@ def _not_used(attacker: Fighter, dice: list[int], why: Text) -> Event:
     )
 
 
-def _savers(ctx, chance: Chance) -> dict[str, AttackerDice]:
+def _savers(enc, ctx, chance: Chance) -> dict[str, AttackerDice]:
     """Whose die each STR save takes. Resolved within the attack itself, the sender's entered
-    dice as for every roll; after a choice, the die each target's player entered with their own
-    choice, else the bot's (the attacker's too, hit by a counter): never another player's dice."""
+    dice when the save is theirs to roll (the GM rolls anyone's, a player only their own
+    characters'), else the bot's; after a choice, the die each target's player entered with their
+    own choice, else the bot's (the attacker's too, hit by a counter): never another player's dice."""
     chosen = "dice" in ctx  # parked when the attack waited for a choice
     savers = {ctx["attacker"]: AttackerDice([] if chosen else None, chance)}
     for entry in ctx["targets"]:
-        savers[entry["cid"]] = AttackerDice(entry.get("save_dice", []) if chosen else None, chance)
+        if chosen:
+            saved = entry.get("save_dice", [])
+        else:
+            saved = None if chance.enters_for(enc.get(entry["cid"]).controller_id) else []
+        savers[entry["cid"]] = AttackerDice(saved, chance)
     return savers
 
 
@@ -135,7 +140,7 @@ def _unused_saves(enc, ctx, savers: dict[str, AttackerDice]) -> list[Event]:
 
 
 def resolve(enc, ctx, chance: Chance):
-    savers = _savers(ctx, chance)
+    savers = _savers(enc, ctx, chance)
     enc, events = _resolve(enc, ctx, chance, savers)
     # A non-lethal counter is resolved last, whether the attack was a blow or a manoeuvre.
     for entry in ctx["targets"]:

@@ -14,7 +14,7 @@ from rules.text import Text
 from rules.usertext import listed
 
 from .model import Fighter
-from .rolls import die, enters_for
+from .rolls import die
 
 MAX_REROLLS = 50  # a tie that survives this many rerolls keeps the list order
 
@@ -46,7 +46,7 @@ def reroll(f: Fighter, chance: Chance) -> tuple[int, Text]:
 def _needs_reroll_die(f: Fighter, chance: Chance, score: Text) -> None:
     """Refuse, naming the tie, when `f`'s reroll would come from dice entered that have run out:
     whoever entered `roll:` alone would not guess that a tie asks for more."""
-    if chance.entered_any and not chance.entered_dice_left() and enters_for(chance, f):
+    if chance.entered_any and not chance.entered_dice_left() and chance.enters_for(f.controller_id):
         raise DiceError(
             say(
                 "Too few dice entered: {who} ties at initiative {score} and rolls again. Enter each reroll's d6 "

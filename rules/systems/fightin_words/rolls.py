@@ -19,15 +19,9 @@ class Check(NamedTuple):
     ok: bool
 
 
-def enters_for(chance: Chance, f: Fighter) -> bool:
-    """Whether `f`'s dice come from what the sender entered, if they entered any (see the module text)."""
-    sender = chance.entered_by
-    return sender is None or sender.is_gm or f.controller_id == sender.user_id
-
-
 def die(chance: Chance, f: Fighter, sides: int) -> int:
     """One of `f`'s dice: entered by its player or the GM, else the bot's (see the module text)."""
-    if not enters_for(chance, f):
+    if not chance.enters_for(f.controller_id):
         return chance.bots_die(sides)
     return chance.die(sides)
 
