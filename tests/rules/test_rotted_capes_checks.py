@@ -125,6 +125,12 @@ def test_a_hero_with_a_plot_point_may_reroll_and_the_point_goes_to_the_pool():
     assert again.lasting == {"plot_points": 0} and again.campaign == {"pool": 3} and again.offers == ()
 
 
+def test_a_success_offers_no_reroll():
+    # a reroll replaces the result: a success has nothing it could gain, and the point would be spent for nothing
+    outcome = rolled(request(options={"dex": True}), 17)
+    assert lines(outcome) == ["Nova DEX challenge: d20 17 + 2 = 19 vs DC 15: success"] and outcome.offers == ()
+
+
 def test_no_reroll_without_a_plot_point_nor_for_a_companion_or_a_kept_npc():
     assert rolled(request(options={"dex": True}, lasting={"plot_points": 0}), 4).offers == ()
     assert rolled(request(options={"dex": True}, sheet=SHEET + " companion_of=Nova"), 4).offers == ()

@@ -56,8 +56,9 @@ DC_RANGE = (1, MAX_DC)
 
 def check(request: CheckRequest, chance: Chance) -> CheckOutcome:
     c = between.standing(request.who, request.settings)
-    line = _rolled(request, c, chance)
-    offers = (Choice(key=REROLL, label=say("Spend a Plot Point: reroll")),) if _may_reroll(c) else ()
+    ok, line = _rolled(request, c, chance)
+    # a success has nothing a reroll could better: the point is offered only on a failure
+    offers = (Choice(key=REROLL, label=say("Spend a Plot Point: reroll")),) if not ok and _may_reroll(c) else ()
     return CheckOutcome(lines=(line,), offers=offers)
 
 
@@ -74,7 +75,7 @@ def check_again(request: CheckRequest, memo: dict[str, Any], offer: str, chance:
     left, pool = c.plot_points - 1, int(request.campaign.get("pool", 0)) + 1
     points = dict(who=c.name, left=left, pool=pool)
     spent = say("{who} spends a Plot Point to reroll the d20 ({left} left; pool {pool}).", **points)
-    line = _rolled(request, c, chance)
+    _, line = _rolled(request, c, chance)
     return CheckOutcome(
         lines=(seq("🎭 ", spent), line),
         lasting=request.who.lasting | {"plot_points": left},
@@ -87,15 +88,16 @@ def _may_reroll(c: RCCombatant) -> bool:
     return c.is_hero and c.plot_points > 0
 
 
-def _rolled(request: CheckRequest, c: RCCombatant, chance: Chance) -> Text:
+def _rolled(request: CheckRequest, c: RCCombatant, chance: Chance) -> tuple[bool, Text]:
+    """Whether the check succeeded, and its line."""
     ability, adv, dis, bonus = _options(request)
     dc = _dc(request)
     save = request.kind == "save"
-    _, result = d20_check(c, ability, dc, chance, adv, dis, settings=request.settings, save=save, bonus=bonus)
+    ok, result = d20_check(c, ability, dc, chance, adv, dis, settings=request.settings, save=save, bonus=bonus)
     kind = mark(ability.upper())
     if request.kind == "save":
-        return say("{who} {kind} save: {result}", who=c.name, kind=kind, result=result)
-    return say("{who} {kind} challenge: {result}", who=c.name, kind=kind, result=result)
+        return ok, say("{who} {kind} save: {result}", who=c.name, kind=kind, result=result)
+    return ok, say("{who} {kind} challenge: {result}", who=c.name, kind=kind, result=result)
 
 
 def _dc(request: CheckRequest) -> int:
