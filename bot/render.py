@@ -352,10 +352,27 @@ def _page_of(lines: list[str], current: int | None) -> int:
     return 1
 
 
+def add_turn_fields(embed: discord.Embed, system: System, state: Encounter, cids) -> None:
+    """A field for each combatant whose turn it is: its state and what is left of its turn."""
+    for cid in list(cids)[:10]:
+        combatant = state.get(cid)
+        lines = [system.status_line(state, combatant, reveal=not combatant.hidden)]
+        lines += system.turn_summary(state, cid)
+        value = "\n".join(clean(line) for line in lines if line) or "—"
+        embed.add_field(name=fit(shown_name(combatant.name), 250), value=fit(value, 1000), inline=False)
+
+
 def tracker_embed(
-    system: System, state: Encounter, encounter_id: int, *, page: int | None = None, reveal: bool = False
+    system: System,
+    state: Encounter,
+    encounter_id: int,
+    *,
+    page: int | None = None,
+    reveal: bool = False,
+    turn: bool = False,
 ) -> discord.Embed:
-    """One page of the tracker; without `page`, the page with the current turn."""
+    """One page of the tracker; without `page`, the page with the current turn. `turn`: also what is left of
+    the current turn, as the turn message showed it when the turn began."""
     lines, current = tracker_lines(system, state, reveal=reveal)
     pages = ["\n".join(on_page) for on_page in page_lines(lines)]
     if page is None:
@@ -370,6 +387,8 @@ def tracker_embed(
     footer: Text = say("Encounter #{number}", number=encounter_id)
     if len(pages) > 1:
         footer = seq(footer, say(" · page {page}/{pages} (/encounter status page:N)", page=page, pages=len(pages)))
+    if turn and state.status == "running":
+        add_turn_fields(embed, system, state, system.turns.acting(state))
     if state.pending:
         waiting = words("Waiting for a choice")
         embed.add_field(name=waiting, value=fit(clean(state.pending.prompt), 1000), inline=False)

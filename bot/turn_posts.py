@@ -13,7 +13,7 @@ from rules.system import System
 
 from .buttons import ChoiceButton, ChoiceSelect, EndTurnButton
 from .clock_image import render_clock
-from .render import allowed, clean, fit, fit_embed, label, mention, select_label, shown_name
+from .render import add_turn_fields, allowed, clean, fit, fit_embed, label, mention, select_label
 
 
 def on_clock(state: Encounter) -> bool:
@@ -33,12 +33,7 @@ def turn_message(system: System, state: Encounter, encounter_id: int, picture: d
     waiting = system.turns.waiting(system, state)
     content = fit(f"{mention(waiting.users)} **{clean(waiting.title)}** · {clean(system.turns.round_label(state))}")
     embed = discord.Embed(colour=discord.Colour.gold())
-    for cid in waiting.cids[:10]:
-        combatant = state.get(cid)
-        lines = [system.status_line(state, combatant, reveal=not combatant.hidden)]
-        lines += system.turn_summary(state, cid)
-        value = "\n".join(clean(line) for line in lines if line) or "—"
-        embed.add_field(name=fit(shown_name(combatant.name), 250), value=fit(value, 1000), inline=False)
+    add_turn_fields(embed, system, state, waiting.cids)
     if picture is not None:
         embed.set_image(url=f"attachment://{picture.filename}")
     fit_embed(embed)

@@ -80,7 +80,7 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description=_("
         by = await actor_of(interaction)
         record, state = await self.bot.core.current(interaction.channel_id)
         system = registry.get(record.system)
-        embed = render.tracker_embed(system, state, record.id, page=page, reveal=by.is_gm)
+        embed = render.tracker_embed(system, state, record.id, page=page, reveal=by.is_gm, turn=True)
         await reply(interaction, "", embed=embed, ephemeral=True)
 
     @app_commands.command(name="undo", description=_("GM: undo the last actions, dice and cards included"))

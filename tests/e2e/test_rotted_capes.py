@@ -383,3 +383,15 @@ async def test_an_unleashed_villains_save_to_keep_its_demanding_action_offers_it
     rolled = await (await standin.click("gm", "Roll it with the Unleashed advantage", message=ask)).response()
     assert "Dr Rot CON save to keep Doom Ray: d20 adv (" in rolled.content, rolled.content
     assert "[adv: Unleashed]" in rolled.content, rolled.content
+
+
+async def test_encounter_status_shows_what_is_left_of_the_turn_after_acting(standin, bot):
+    await fight(standin)
+    before = await say(standin, "alice", "/encounter status")
+    assert [f["name"] for f in before.embeds[0]["fields"]] == ["Nova"], before.embeds
+    assert "Action ✅" in before.embeds[0]["fields"][0]["value"]
+    await say(standin, "alice", "/act", action="dodge")
+    after = await say(standin, "alice", "/encounter status")
+    assert after.ephemeral
+    (field,) = after.embeds[0]["fields"]
+    assert field["name"] == "Nova" and "Action ❌" in field["value"], field
