@@ -162,26 +162,11 @@ def _aim(enc, me: TowersCombatant, action):
     stat = "sa" if action.flags.get("sa") or action.flags.get("spell") else "pa"
     limit = getattr(me.sheet, stat) // 2
     aim = me.aim + 1 if me.aim_stat == stat else 1
+    numbers = dict(who=me.name, stat=term(stat.upper()), value=getattr(me.sheet, stat), limit=limit)
     if limit == 0:
-        raise InvalidInput(
-            say(
-                "{who} cannot aim: half {stat} {value} is {limit}.",
-                who=me.name,
-                stat=term(stat.upper()),
-                value=getattr(me.sheet, stat),
-                limit=limit,
-            )
-        )
+        raise InvalidInput(say("{who} cannot aim: half {stat} {value} is {limit}.", **numbers))
     if aim > limit:
-        raise InvalidInput(
-            say(
-                "{who} cannot aim again: at most half {stat} {value} = {limit} in a row.",
-                who=me.name,
-                stat=term(stat.upper()),
-                value=getattr(me.sheet, stat),
-                limit=limit,
-            )
-        )
+        raise InvalidInput(say("{who} cannot aim again: at most half {stat} {value} = {limit} in a row.", **numbers))
     line = say("{who} aims: (flip+{aim}) on the next {stat} attack.", who=me.name, aim=aim, stat=term(stat.upper()))
     return enc.update(me.id, aim=aim, aim_stat=stat), line
 
