@@ -331,6 +331,7 @@ def test_posture_costs_stand_from_prone_takes_4_seconds():
 def test_a_mount_costs_2_seconds_every_turn():
     fight = duel()
     fight.act("mount")
+    assert fight.left("Mauve") == 4  # "every round": the round the reins are taken too
     fight.next()  # Goblin
     fight.next()  # Mauve again
     assert fight.left("Mauve") == 4

@@ -44,7 +44,10 @@ ACTIONS: dict[str, Timed] = {
     N_("crawl"): Timed(N_("Crawl one square while disabled (4 s)"), 4, N_("crawls")),
     N_("talk"): Timed(N_("Talk (0 s)"), 0, N_("talks")),
     N_("drop"): Timed(N_("Drop a held object (0 s)"), 0, N_("drops what they hold")),
-    N_("mount"): Timed(N_("Mount up: steering costs 2 s every turn (0 s)"), 0, N_("takes the reins")),
+    # "2 seconds of effort every round": the round the rider takes the reins included
+    N_("mount"): Timed(
+        N_("Mount up: steering costs 2 s every turn, this one included (2 s)"), MOUNT_SECONDS, N_("takes the reins")
+    ),
     N_("dismount"): Timed(N_("Stop steering a mount (0 s)"), 0, N_("lets go of the reins")),
     N_("spend"): Timed(N_('Anything else: options seconds=N what="…"'), 0, N_("acts")),
 }
