@@ -49,6 +49,18 @@ def describe(system: System, record: CharacterRecord) -> list[Text]:
     return lines or [say("Nothing carried over: it stands as its sheet says.")]
 
 
+def resting_of(record: CharacterRecord) -> Resting:
+    """A stored character as the rules read it between fights (an NPC a GM kept is no hero)."""
+    return Resting(
+        name=record.name,
+        owner_id=record.owner_id,
+        sheet=record.sheet,
+        lasting=dict(record.lasting),
+        character_id=record.id,
+        npc=record.npc,
+    )
+
+
 def of_this_system(system: System, *records: CharacterRecord | None) -> None:
     """Refuse a character stored before /campaign setup switched the campaign to another system:
     its sheet and lasting state are its own system's, which this one cannot read."""
@@ -94,6 +106,17 @@ class Between:
             return seed_from(self.seed + key)
         return seed_from(int.from_bytes(os.urandom(8), "little"))
 
+    async def report(self, key: int, name: str) -> Text | None:
+        """A read-only command's answer between fights (`/plotpoint show`); None where it needs a fight."""
+        campaign = await self.repo.get_campaign(key)
+        if campaign is None:
+            return None
+        system = registry.get(campaign.system)
+        # Characters of the campaign's former system are left out, as they are of its rests.
+        records = [r for r in await self.repo.list_characters(key, limit=1000) if r.system == system.key]
+        part = (campaign.state or {}).get(SYSTEM_STATE) or {}
+        return system.report_between(name, [resting_of(r) for r in records], part, campaign.settings)
+
     async def rest(
         self,
         key: int,
@@ -138,17 +161,7 @@ class Between:
         chance = Chance(self._rng(key, state), entered_dice=entered)
         # NPCs kept from fights are not heroes, and their numbers may be hidden from the players.
         kept = {r.id for r in records if r.npc}
-        resting = tuple(
-            Resting(
-                name=r.name,
-                owner_id=r.owner_id,
-                sheet=r.sheet,
-                lasting=dict(r.lasting),
-                character_id=r.id,
-                npc=r.id in kept,
-            )
-            for r in records
-        )
+        resting = tuple(resting_of(r) for r in records)
         outcome = system.rest(
             rest.key,
             resting,

@@ -21,11 +21,11 @@ from rules.errors import InvalidInput, NotAllowed, Stale
 from rules.model import Actor, Choice
 from rules.randomness import Chance
 from rules.said import EMPTY, N_, joined_lines, say, seq
-from rules.system import CheckOutcome, CheckRequest, Resting, System
+from rules.system import CheckOutcome, CheckRequest, System
 from rules.text import Secret, Text
 from rules.usertext import mark
 
-from .between import DECK, SYSTEM_STATE, Between, of_this_system, rules_part
+from .between import DECK, SYSTEM_STATE, Between, of_this_system, resting_of, rules_part
 from .repository import CharacterRecord, NewChange
 from .roster import may_read
 
@@ -46,17 +46,6 @@ class Checked:
     offers: tuple[Choice, ...]
     character_id: int
     turn: int  # tells this check's offers from a later check's
-
-
-def resting(record: CharacterRecord) -> Resting:
-    return Resting(
-        name=record.name,
-        owner_id=record.owner_id,
-        sheet=record.sheet,
-        lasting=dict(record.lasting),
-        character_id=record.id,
-        npc=record.npc,
-    )
 
 
 class Checks:
@@ -114,9 +103,9 @@ class Checks:
         check_kind = system.check_kind(kind)
         request = CheckRequest(
             kind=check_kind.key,
-            who=resting(record),
+            who=resting_of(record),
             dc=dc,
-            against=resting(against) if against is not None else None,
+            against=resting_of(against) if against is not None else None,
             options=flags(options),
             campaign=dict(campaign.state.get(SYSTEM_STATE) or {}),
             settings=system.settings_for(campaign.settings),
@@ -169,8 +158,8 @@ class Checks:
         against = await self.repo.character_by_id(key, kept["against"]) if kept.get("against") else None
         _may_oppose(by, against)
         request = CheckRequest.model_validate(kept["request"]).but(
-            who=resting(record),
-            against=resting(against) if against is not None else None,
+            who=resting_of(record),
+            against=resting_of(against) if against is not None else None,
             campaign=dict(campaign.state.get(SYSTEM_STATE) or {}),
         )
         command = seq(f"{CHECK} ", offer, " character:", mark(record.name))

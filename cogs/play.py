@@ -14,7 +14,9 @@ from discord.ext import commands
 
 from bot import render
 from bot.interact import reply
+from bot.places import campaign_key
 from rules import registry
+from rules.errors import NotRunning
 from rules.said import N_
 
 from . import autocomplete
@@ -278,8 +280,15 @@ class Play(commands.Cog):
     async def plotpoint_issue(self, interaction: discord.Interaction) -> None: ...
 
     async def _report(self, interaction: discord.Interaction, name: str, options: dict) -> None:
-        record, state = await self.bot.core.current(interaction.channel_id)
-        text = registry.get(record.system).report(name, state, options)
+        try:
+            record, state = await self.bot.core.current(interaction.channel_id)
+        except NotRunning:
+            # Between fights, a report that has a version of its own reads the stored characters.
+            text = await self.bot.core.between.report(await campaign_key(interaction), name)
+            if text is None:
+                raise
+        else:
+            text = registry.get(record.system).report(name, state, options)
         await reply(interaction, render.clean(text), ephemeral=True)
 
 

@@ -9,7 +9,7 @@ pending choices). Everything here is pure: state in, state and events out.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -388,6 +388,13 @@ class System(Generic[C]):
         if report is None:
             raise not_used(name, self.name)
         return report(enc, Given(by or Actor(user_id=0), options, enc, self))
+
+    def report_between(
+        self, name: str, characters: Sequence[Resting], campaign: Mapping[str, Any], settings: Mapping[str, Any]
+    ) -> Text | None:
+        """A read-only command's answer between fights, from the stored characters (this system's) and the
+        campaign's system state; None: the command needs a fight."""
+        return None
 
     def act_choices(self) -> list[tuple[str, str]]:
         """(value, label) pairs offered by `/act`'s autocomplete."""

@@ -32,7 +32,7 @@ async def test_a_server_sees_only_its_systems_groups_and_they_follow_the_campaig
         assert "plotpoint" in offered(standin, home) and "turn" not in offered(standin, home)
         assert "plotpoint" not in offered(standin, far), "another server is not affected"
         shown = await say(standin, "gm", "/plotpoint show")  # offered and handled by the bot
-        assert "no encounter" in shown.content
+        assert shown.content.startswith("🎭 Plot Points:"), shown.content  # between fights: the stored heroes
         # The campaign changes system: Plot Points go, faction turns come.
         await say(standin, "gm", "/campaign setup", system="99-towers")
         assert {"plotpoint", "turn"}.isdisjoint(offered(standin, home))

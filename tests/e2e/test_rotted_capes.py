@@ -395,3 +395,14 @@ async def test_encounter_status_shows_what_is_left_of_the_turn_after_acting(stan
     assert after.ephemeral
     (field,) = after.embeds[0]["fields"]
     assert field["name"] == "Nova" and "Action ❌" in field["value"], field
+
+
+async def test_plotpoint_show_between_fights_reads_the_stored_heroes_and_the_pool(standin, bot):
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
+    await say(standin, "bob", "/character add", name="Bolt", stats=BOLT + " plot_points=3")
+    shown = await say(standin, "alice", "/plotpoint show")
+    assert shown.ephemeral
+    assert shown.content == "🎭 Plot Points: Bolt 3, Nova 1; the Editor-in-Chief's pool: 0."
+    refused = await say(standin, "alice", "/condition list")  # a fight's conditions need a fight
+    assert refused.ephemeral and "There is no encounter in this channel" in refused.content

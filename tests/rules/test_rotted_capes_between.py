@@ -341,3 +341,16 @@ def test_half_of_an_odd_stamina_at_the_end_of_a_scene_rounds_down():
     odd = SHEET | {"stamina": "15"}
     out = rest("end_scene", resting({"stamina": 0, "unconscious": True}, sheet=odd))
     assert out.characters[0].lasting == {"stamina": 7, "unconscious": False}
+
+
+def test_plotpoint_show_between_fights_lists_the_stored_heroes_as_the_next_fight_starts_them():
+    sheet = SYSTEM.parse_sheet("stamina=20 wounds=3 avoidance=12 fortitude=6")
+    stored = [
+        Resting(name="Nova", owner_id=11, sheet=sheet, lasting={"plot_points": 0}),
+        Resting(name="Bolt", owner_id=12, sheet=sheet, lasting={}),  # not yet in a fight: the campaign's start
+        Resting(name="Rex", owner_id=11, sheet=SYSTEM.parse_sheet("stamina=5 wounds=1 companion_of=Nova"), lasting={}),
+        Resting(name="Dr Rot", owner_id=1, sheet=sheet, lasting={}, npc=True),  # a kept villain holds none
+    ]
+    text = SYSTEM.report_between("plotpoint_show", stored, {"pool": 4}, {"starting_plot_points": 2})
+    assert english(text) == "🎭 Plot Points: Nova 0, Bolt 2; the Editor-in-Chief's pool: 4."
+    assert SYSTEM.report_between("condition_list", stored, {}, {}) is None

@@ -8,6 +8,7 @@ campaign setting)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...between import heading, kept, refuse_dead, split_entries
@@ -21,7 +22,7 @@ from . import conditions as cond
 from . import damage as dmg
 from .hooks import d20_roll
 from .model import MAX_PLOT_POINTS, Condition, RCCombatant, RCEncounter, RCSheet, fresh_state
-from .plot import empties_pool, issue_line
+from .plot import balance_line, empties_pool, issue_line
 
 RECOVERY_DC = 15
 DEADLY_EXHAUSTION = 6  # the seed's Exhaustion table: "6 | Death"
@@ -263,6 +264,13 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
 def holds_points(r: Resting) -> bool:
     """Plot Points are a hero's own: not a kept NPC's (the pool's) nor a companion's (its controller's)."""
     return not r.npc and not r.sheet.get("companion_of")
+
+
+def plot_points(characters: Sequence[Resting], campaign: Mapping[str, Any], settings: dict[str, Any]) -> Text:
+    """/plotpoint show between fights: each stored hero's Plot Points, as the next fight would start it with
+    them, and the Editor-in-Chief's pool."""
+    held = [c for c in (standing(r, settings) for r in characters) if c.is_hero]
+    return balance_line(held, int(campaign.get("pool", 0)))
 
 
 def held_points(r: Resting, settings: dict[str, Any]) -> int:

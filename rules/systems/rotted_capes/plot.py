@@ -3,6 +3,7 @@ the Editor-in-Chief's pool, and a new Issue."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...errors import InvalidInput, NotAllowed
@@ -64,9 +65,14 @@ ALIASES = {"ignore recovery": "wound recovery", "escape death": "escape death", 
 
 
 def balances(enc: RCEncounter) -> Text:
-    lines = [seq(c.name, " ", secret(c.plot_points, c)) for c in heroes(enc)]
+    return balance_line(heroes(enc), enc.pool)
+
+
+def balance_line(held: Sequence[RCCombatant], pool: int) -> Text:
+    """/plotpoint show: each hero's Plot Points and the Editor-in-Chief's pool."""
+    lines = [seq(c.name, " ", secret(c.plot_points, c)) for c in held]
     shown = joined(", ", lines) if lines else say("no heroes yet")
-    line = say("Plot Points: {balances}; the Editor-in-Chief's pool: {pool}.", balances=shown, pool=enc.pool)
+    line = say("Plot Points: {balances}; the Editor-in-Chief's pool: {pool}.", balances=shown, pool=pool)
     return seq("🎭 ", line)
 
 
