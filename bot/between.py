@@ -192,7 +192,11 @@ class Between:
         target = seq(" character:", mark(character.name)) if character else EMPTY
         change = NewChange(key, by.user_id, seq("/campaign rest kind:", rest.key, target), summary, before, by_name)
         await self.repo.save_lasting(after, change, new_state)
-        return label, [line for line in lines if line not in private], private
+        public = [line for line in lines if line not in private]
+        if private and len(public) == 1:
+            # only NPCs the GM kept rested: the channel hears that, not a heading with nothing under it
+            public.append(say("Only NPCs the GM kept rested: what changed is the GM's to read."))
+        return label, public, private
 
     async def adjust(
         self, key: int, by: Actor, record: CharacterRecord, what: str, value: str, by_name: str | None = None

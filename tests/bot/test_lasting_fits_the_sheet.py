@@ -103,3 +103,14 @@ async def test_a_waking_time_a_rest_rolled_is_stored_as_an_import_takes_it(repo:
     await Core(repo).between.rest(KEY, GM, "calm_hour", dice="3 2")  # 2d4 h, one of them gone
     now = await repo.character_by_id(KEY, record.id)
     assert transfer._lasting(words, now.sheet, now.lasting, now.name)["waking_in"] == 4
+
+
+async def test_a_rest_of_kept_npcs_alone_tells_the_channel_so(repo: Repository) -> None:
+    await repo.save_campaign(KEY, system=SYSTEM.key)
+    await repo.add_character(KEY, GM.user_id, "Dr Rot", SYSTEM.key, SYSTEM.parse_sheet("stamina=20"), npc=True)
+    _, public, private = await Core(repo).between.rest(KEY, GM, "end_scene")
+    assert [english(line) for line in public] == [
+        "🛌 End of scene:",
+        "Only NPCs the GM kept rested: what changed is the GM's to read.",
+    ]
+    assert private

@@ -265,7 +265,8 @@ async def test_a_kept_enemy_keeps_its_own_stamina_through_show_adjust_rest_and_t
     refused = await say(standin, "gm", "/campaign adjust", character="Troll", key="stamina", value="13")
     assert refused.ephemeral and "at most 12" in refused.content, refused.content
     rest = await standin.invoke("gm", "/campaign rest", kind="rest")
-    assert (await rest.response()).content == "🛌 Resting:"
+    only_kept = "Only NPCs the GM kept rested: what changed is the GM's to read."
+    assert (await rest.response()).content == "🛌 Resting:\n" + only_kept
     private = await rest.followup()
     assert private.ephemeral and private.content == "🔒 Troll: Stamina 10 → 12/12.", private.content
     await say(standin, "gm", "/encounter start")
