@@ -59,6 +59,21 @@ async def say(standin, user, command, **options):
     return await handle.response()
 
 
+async def begin_fight(standin, system, heroes=(), npcs=(), *, settings=None):
+    """The usual opening: `system`'s campaign (with `settings`), each hero stored and joined, each NPC added,
+    round 1 begun. A hero is (player, name, stats, how it joins: `{"roll": 14}`, `{"cards": "KH 4C"}`), an NPC
+    (name, stats, how its initiative is entered). No step may be refused."""
+    steps = [("gm", "/campaign setup", {"system": system} | ({"settings": settings} if settings else {}))]
+    steps += [(player, "/character add", {"name": name, "stats": stats}) for player, name, stats, _ in heroes]
+    steps.append(("gm", "/encounter start", {}))
+    steps += [(player, "/initiative join", {"character": name} | entered) for player, name, _, entered in heroes]
+    steps += [("gm", "/initiative add", {"name": name, "stats": stats} | entered) for name, stats, entered in npcs]
+    steps.append(("gm", "/initiative next", {}))
+    for user, command, options in steps:
+        answer = await say(standin, user, command, **options)
+        assert not answer.ephemeral, f"{command}: {answer.content}"
+
+
 async def help_sections(standin, user, **options):
     """/help and every section of its select menu: (answer, the whole help as one text)."""
     answer = await say(standin, user, "/help", **options)

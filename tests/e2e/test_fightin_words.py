@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from tests.e2e.conftest import help_sections, say
+from tests.e2e.conftest import begin_fight, help_sections, say
 from tests.helpers import ids
 
 SYSTEM = "fightin-words"
@@ -15,22 +15,10 @@ SYSTEM = "fightin-words"
 
 async def setup_fight(standin):
     """Mauve (alice, initiative 9), Mira (bob, 6), then the Goblin (GM, 4); round 1 begins."""
-    await say(standin, "gm", "/campaign setup", system=SYSTEM)
-    await say(
-        standin,
-        "alice",
-        "/character add",
-        name="Mauve",
-        stats="reflex=3 weapon_skill=3 parry=2 block=1 weapons='arming sword:1d8'",
-    )
-    await say(standin, "bob", "/character add", name="Mira", stats="reflex=2 magic_skill=2 dodge=1")
-    await say(standin, "gm", "/encounter start")
-    await say(standin, "alice", "/initiative join", character="Mauve", roll=6)
-    await say(standin, "bob", "/initiative join", character="Mira", roll=4)
-    await say(
-        standin, "gm", "/initiative add", name="Goblin", stats="weapon_skill=2 parry=1 weapons='spear:1d6'", roll=4
-    )
-    await say(standin, "gm", "/initiative next")
+    mauve = ("alice", "Mauve", "reflex=3 weapon_skill=3 parry=2 block=1 weapons='arming sword:1d8'", {"roll": 6})
+    mira = ("bob", "Mira", "reflex=2 magic_skill=2 dodge=1", {"roll": 4})
+    goblin = ("Goblin", "weapon_skill=2 parry=1 weapons='spear:1d6'", {"roll": 4})
+    await begin_fight(standin, SYSTEM, [mauve, mira], [goblin])
 
 
 async def turn_message(standin, name, *, after=None):
@@ -331,20 +319,9 @@ async def test_the_gm_resolves_a_collision_with_dodges_and_damage_from_the_enter
 
 async def grenadier_fight(standin):
     """Mira (bob: a fire vial, Ranged Skill 2) against a Goblin (Reflex 2, Block 1) and Mauve (alice)."""
-    await say(standin, "gm", "/campaign setup", system=SYSTEM)
-    await say(
-        standin,
-        "bob",
-        "/character add",
-        name="Mira",
-        stats="reflex=3 ranged_skill=2 weapons='fire vial:1d6+4:10;dagger:1d4'",
-    )
-    await say(standin, "alice", "/character add", name="Mauve", stats="reflex=2 block=1 parry=2")
-    await say(standin, "gm", "/encounter start")
-    await say(standin, "bob", "/initiative join", character="Mira", roll=6)
-    await say(standin, "alice", "/initiative join", character="Mauve", roll=1)
-    await say(standin, "gm", "/initiative add", name="Goblin", stats="reflex=2 block=1", roll=2)
-    await say(standin, "gm", "/initiative next")
+    mira = ("bob", "Mira", "reflex=3 ranged_skill=2 weapons='fire vial:1d6+4:10;dagger:1d4'", {"roll": 6})
+    mauve = ("alice", "Mauve", "reflex=2 block=1 parry=2", {"roll": 1})
+    await begin_fight(standin, SYSTEM, [mira, mauve], [("Goblin", "reflex=2 block=1", {"roll": 2})])
 
 
 async def test_an_area_attack_asks_each_target_in_turn_with_block_dodge_or_no_defence(standin, bot):

@@ -5,7 +5,7 @@ with a Plot Point reroll."""
 
 from __future__ import annotations
 
-from tests.e2e.conftest import help_sections, say
+from tests.e2e.conftest import begin_fight, help_sections, say
 from tests.helpers import ids
 
 KEY = "rotted-capes"
@@ -39,14 +39,8 @@ async def buttons_with(standin, label):
 
 async def fight(standin):
     """Nova (alice, 16) and Bolt (bob, 13) against a Brute (10); round 1 begins on Nova."""
-    await say(standin, "gm", "/campaign setup", system=KEY)
-    await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
-    await say(standin, "bob", "/character add", name="Bolt", stats=BOLT)
-    await say(standin, "gm", "/encounter start")
-    await say(standin, "alice", "/initiative join", character="Nova", roll=14)
-    await say(standin, "bob", "/initiative join", character="Bolt", roll=10)
-    await say(standin, "gm", "/initiative add", name="Brute", stats=BRUTE, roll=10)
-    await say(standin, "gm", "/initiative next")
+    heroes = [("alice", "Nova", NOVA, {"roll": 14}), ("bob", "Bolt", BOLT, {"roll": 10})]
+    await begin_fight(standin, KEY, heroes, [("Brute", BRUTE, {"roll": 10})])
     return await turn_of(standin, "Nova")
 
 
@@ -305,13 +299,8 @@ async def test_a_plot_point_rerolls_a_check_and_undo_gives_it_back(standin, bot)
 async def test_in_brutal_continuity_a_heros_save_takes_the_exhaustion_penalty(standin, bot):
     """The book's optional rule: "When playing in the Brutal Continuity, the penalty also applies to the Hero's
     saves, defenses, and burnout threshold"."""
-    setup = await say(standin, "gm", "/campaign setup", system=KEY, settings="brutal_continuity=true")
-    assert not setup.ephemeral, setup.content
-    await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
-    await say(standin, "gm", "/encounter start")
-    await say(standin, "alice", "/initiative join", character="Nova", roll=14)
-    await say(standin, "gm", "/initiative add", name="Brute", stats=BRUTE, roll=10)
-    await say(standin, "gm", "/initiative next")
+    nova, brute = ("alice", "Nova", NOVA, {"roll": 14}), ("Brute", BRUTE, {"roll": 10})
+    await begin_fight(standin, KEY, [nova], [brute], settings="brutal_continuity=true")
     await turn_of(standin, "Nova")
     tired = await say(standin, "gm", "/condition add", target="Nova", condition="Exhaustion 2")
     assert not tired.ephemeral, tired.content
@@ -333,12 +322,7 @@ async def test_an_unleashed_villains_save_to_keep_its_demanding_action_offers_it
     """ "Once per round, the villain may roll with Advantage on any attack, defense, or saving throw"; "Once per
     round, the Editor-in-Chief may use a plot point to have the villain automatically succeed in a saving throw"."""
     who = ids(standin)
-    await say(standin, "gm", "/campaign setup", system=KEY)
-    await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
-    await say(standin, "gm", "/encounter start")
-    await say(standin, "alice", "/initiative join", character="Nova", roll=14)
-    await say(standin, "gm", "/initiative add", name="Dr Rot", stats=ROT, roll=18)
-    await say(standin, "gm", "/initiative next")
+    await begin_fight(standin, KEY, [("alice", "Nova", NOVA, {"roll": 14})], [("Dr Rot", ROT, {"roll": 18})])
     await turn_of(standin, "Dr Rot")
     unleashed = await say(standin, "gm", "/act", action="unleash", target="Dr Rot")
     assert not unleashed.ephemeral, unleashed.content

@@ -18,7 +18,7 @@ from bot.config import Settings
 from bot.sandbox import settle
 from bot.sandbox_text import parse_script_line, run_script_line
 from bot.standin.harness import running_client
-from tests.e2e.conftest import help_sections, say
+from tests.e2e.conftest import begin_fight, help_sections, say
 from tests.helpers import ids
 
 SYSTEM = "99-towers"
@@ -230,12 +230,8 @@ async def test_help_fits_one_message_and_lets_a_gm_run_the_fight(standin, bot):
 
 
 async def test_a_dual_wielder_takes_an_aggressive_stance_with_act_and_attacks_with_one_more_card(standin, bot):
-    await say(standin, "gm", "/campaign setup", system=SYSTEM)
-    await say(standin, "alice", "/character add", name="Kit", stats=KIT)
-    await say(standin, "gm", "/encounter start")
-    await say(standin, "alice", "/initiative join", character="Kit", cards="KH 4C")
-    await say(standin, "gm", "/initiative add", name="Boss", stats=BOSS, cards="QS 5D")
-    await say(standin, "gm", "/initiative next")
+    kit, boss = ("alice", "Kit", KIT, {"cards": "KH 4C"}), ("Boss", BOSS, {"cards": "QS 5D"})
+    await begin_fight(standin, SYSTEM, [kit], [boss])
     await newest(standin, "Kit's turn — phase 5")
     offered = await (await standin.autocomplete("alice", "/act", "action", action="stance")).choices()
     assert {"name": "Dual-Wield Stance (free)", "value": "stance"} in offered
@@ -364,12 +360,8 @@ async def test_a_grappler_hit_with_knockback_makes_the_grapple_test_after_the_pl
     """The seed: "If the attacker is hit by any attack with Knockback, for example, another Grapple Test must be
     made to hold onto his target while being thrown about." Alice's Grip (size 1) holds the Bandit."""
     who = ids(standin)
-    await say(standin, "gm", "/campaign setup", system=SYSTEM)
-    await say(standin, "alice", "/character add", name="Grip", stats=GRIP)
-    await say(standin, "gm", "/encounter start")
-    await say(standin, "alice", "/initiative join", character="Grip", cards="KH 4C")
-    await say(standin, "gm", "/initiative add", name="Bandit", stats=BANDIT, cards="9D")
-    await say(standin, "gm", "/initiative next")
+    grip, bandit = ("alice", "Grip", GRIP, {"cards": "KH 4C"}), ("Bandit", BANDIT, {"cards": "9D"})
+    await begin_fight(standin, SYSTEM, [grip], [bandit])
     await newest(standin, "Grip's turn — phase 5")
     grabbed = await say(standin, "alice", "/act", action="grapple", target="Bandit", cards="9C 2C 3C 4C 9D")
     assert "Bandit is grappled" in grabbed.content, grabbed.content
