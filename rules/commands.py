@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -32,7 +32,7 @@ from .text import Text
 from .usertext import quoted, user_text
 
 if TYPE_CHECKING:
-    from .system import System
+    from .system import Resting, System
 
 # `name=value` (or `name:value`); one value grammar for options and sheets. In
 # options a comma separates items, in sheets it may sit inside a value.
@@ -366,6 +366,8 @@ class Given:
 
 Builder = Callable[[Given], Action]
 Report = Callable[[Encounter, Given], Text]
+# A report between fights: the campaign's stored characters of the system, its system state, its settings.
+BetweenReport = Callable[[Sequence["Resting"], Mapping[str, Any], dict[str, Any]], Text]
 
 
 def plain(action: type[Action]) -> Builder:
@@ -405,6 +407,8 @@ class Commands:
     build: Mapping[str, Builder] = field(default_factory=dict)
     acts: Acts | None = None
     reports: Mapping[str, Report] = field(default_factory=dict)
+    # Reports that also answer between fights, from the stored characters (`/plotpoint show`).
+    between_reports: Mapping[str, BetweenReport] = field(default_factory=dict)
     # The `options:` words a command reads, where declared: any other is refused, so a typo (`avd`)
     # never rolls as if no option were given. One of `/act`'s actions may be declared as `act:<action>`
     # (`act:move`), else `act` holds the words of them all; an empty list refuses every word.

@@ -394,7 +394,8 @@ class System(Generic[C]):
     ) -> Text | None:
         """A read-only command's answer between fights, from the stored characters (this system's) and the
         campaign's system state; None: the command needs a fight."""
-        return None
+        report = self.commands.between_reports.get(name)
+        return None if report is None else report(characters, campaign, self.settings_for(dict(settings)))
 
     def act_choices(self) -> list[tuple[str, str]]:
         """(value, label) pairs offered by `/act`'s autocomplete."""

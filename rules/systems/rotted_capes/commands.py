@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...commands import Acts, Commands, Given
-from . import gm, moves, plot
+from . import between, gm, moves, plot
 from .actions import (
     Act,
     AddCondition,
@@ -137,4 +137,5 @@ COMMANDS = Commands(
         "plotpoint_show": lambda enc, given: plot.balances(rc_encounter(enc)),
         "condition_list": lambda enc, given: gm.conditions_text(rc_encounter(enc), given.optional("target")),
     },
+    between_reports={"plotpoint_show": between.plot_points},
 )

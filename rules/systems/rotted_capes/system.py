@@ -178,11 +178,6 @@ class RottedCapes(System[RCCombatant]):
         owner = enc.get(cid).companion_of or cid
         return (owner,) + tuple(c.id for c in enc.combatants if c.companion_of == owner)
 
-    def report_between(self, name, characters, campaign, settings):
-        if name != "plotpoint_show":
-            return None
-        return between.plot_points(characters, campaign, self.settings_for(dict(settings)))
-
     def can_act(self, enc, c) -> bool:
         if c.out or c.passing:
             return False
