@@ -564,10 +564,26 @@ def test_prone_targets_are_harder_to_shoot_and_easier_to_stab():
     fight = duel(ranged_skill=0, weapons="arming sword:1d8; bow:1d6:20")
     fight.command("condition_add", target="Goblin", condition="prone")
     fight.command("attack", target="Goblin", weapon="arming sword", dice="1 1")  # 1 + 3 = 4 vs 4 − 2 = 2
-    assert "Target 2 (4 prone -2): hit" in fight.text()
+    assert "Target 2 (4 prone −2): hit" in fight.text()
     fight.choose("No defence")
     fight.command("attack", target="Goblin", weapon="bow", options="range=10", dice="5")
     assert "Target 6 (4 prone +2): miss" in fight.text()
+
+
+def test_negative_parts_of_a_roll_are_written_with_the_minus_sign_as_the_rest():
+    # As "range −1" and the checks' "− 1": called shot, posture, X and the bonuses use "−", never "-".
+    fight = duel(weapon_skill=-1)
+    fight.command("condition_add", target="Goblin", condition="crouching")
+    fight.command("attack", target="Goblin", options="called=wings mod=-1/0", dice="6 1")
+    assert "d6 6 −1 −1 = 4 vs Goblin's Target 2 (4 wings −1 crouching −1): hit." in fight.text()
+    assert "-1" not in fight.text()
+    # A value below zero is written as Toughness writes it ("4/−2"): a cat's scale too.
+    fight = Fight()
+    fight.add("Mauve", 4, player=True, reflex=3, weapon_skill=3, weapons="arming sword:1d8")
+    fight.add("Cat", 1, scale=-1)
+    fight.next()
+    fight.command("attack", target="Cat", dice="1")
+    assert "Cat's Target 5 (4 − scale −1): miss." in fight.text()
 
 
 def test_crouching_behind_light_cover_counts_as_medium_cover():

@@ -100,3 +100,11 @@ def test_the_gm_can_mark_a_defender_flanked_for_every_attack():
     fight.command("attack", target="Goblin", dice="4 1")
     fight.choose("parry", 5)
     assert "Goblin parries: d6 5 +1 = 6 vs DC 7: fails." in fight.text()
+
+
+def test_a_mobility_penalty_is_something_a_character_has_not_is():
+    # "Mobility Penalty: Mobility penalties represent encumbrance": a noun, as a wound or a morale penalty.
+    fight = sleeper()
+    fight.command("condition_add", target="Goblin", condition="mobility penalty")
+    assert "Goblin has a mobility penalty (until removed): −1 Acrobatics" in fight.text()
+    assert "is mobility penalty" not in fight.text()

@@ -69,7 +69,7 @@ def test_on_the_exhale_plus_1_over_0_and_shoot_from_the_hip_minus_1_over_minus_1
     assert "(DC 7)" in fight.text()
     fight = duel()
     fight.command("attack", target="Goblin", options="mod=-1/-1", dice="3 5")
-    assert "d6 3 +3 -1 = 5 vs Goblin's Target 4: hit." in fight.text()
+    assert "d6 3 +3 −1 = 5 vs Goblin's Target 4: hit." in fight.text()
     assert "(DC 6)" in fight.text()
 
 

@@ -20,7 +20,7 @@ from . import conditions as cond
 from . import morale, wounds
 from .attack import DODGE, called_shots, defence_bonus
 from .model import Fighter
-from .rolls import d6_check
+from .rolls import d6_check, plus
 from .sheet import can_defend, minimum_toughness, minimum_will, pair, toughness, will
 from .tables import COLLISION_SPEED, FALL_DAMAGE, FALL_DAMAGE_ONTO, LOCATIONS, SURFACES, fall_bonus
 
@@ -166,7 +166,7 @@ def collide(enc, action: Damage, chance: Chance):
             continue
         bonus = defence_bonus(c, DODGE)  # held: "can dodge with a -1 penalty"
         die, total, evades = d6_check(chance, c, bonus, dc)
-        rolled = dict(die=die, bonus=secret(f"{bonus:+d}", c), total=secret(total, c), dc=secret(dc, hidden))
+        rolled = dict(die=die, bonus=secret(plus(bonus), c), total=secret(total, c), dc=secret(dc, hidden))
         if evades:
             line = say("d6 {die} {bonus} = {total} vs DC {dc}: evades", **rolled)
         else:
@@ -294,7 +294,7 @@ def roll_check(f: Fighter, stat: str, bonus: int, dc: int | None, chance: Chance
             base = f.sheet.fortitude + f.sheet.scale
         else:
             base = getattr(f.sheet, stat)
-        parts.append(Raw(f"{base:+d}"))
+        parts.append(Raw(plus(base)))
         label = term(stat.capitalize())
     elif SKILL.fullmatch(stat):
         # Skills are not on the sheet: the GM or player gives the skill's bonus, and names it.
@@ -308,7 +308,7 @@ def roll_check(f: Fighter, stat: str, bonus: int, dc: int | None, chance: Chance
             )
         )
     if bonus or stat not in STATS:
-        parts.append(Raw(f"{bonus:+d}"))
+        parts.append(Raw(plus(bonus)))
     total = die + base + bonus
     # A hidden fighter's stat, skill bonus and total are secret; the die and the DC are not.
     rolled = dict(
@@ -380,13 +380,12 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
         lasting = say("until removed")
     else:
         lasting = say_plural("{n} round", "{n} rounds", rounds, n=rounds)
-    line = say(
-        "{who} is {condition} ({lasting}): {effect}.",
-        who=f.name,
-        condition=term(name),
-        lasting=lasting,
-        effect=term(cond.KNOWN[name]),
-    )
+    told = dict(who=f.name, lasting=lasting, effect=term(cond.KNOWN[name]))
+    if name == "mobility penalty":
+        # A penalty one has, as a wound, not a state one is in.
+        line = say("{who} has a mobility penalty ({lasting}): {effect}.", **told)
+    else:
+        line = say("{who} is {condition} ({lasting}): {effect}.", condition=term(name), **told)
     events.insert(0, Event(kind="info", text=line))
     return enc.with_combatant(f), events
 
