@@ -25,7 +25,7 @@ from rules import usertext
 from rules.model import Encounter
 from rules.said import joined, say, seq
 from rules.secrets import secret
-from rules.system import System
+from rules.system import System, sheet_value
 from rules.text import Cut, Phrase, Secret, Seq, Text, english, has_secrets, pieces
 
 from . import translation
@@ -167,6 +167,11 @@ def _mentionless(text: str) -> str:
 def shown_name(name: str) -> str:
     """A name a user typed, as it appears inside a message: literal, never a mention."""
     return clean(usertext.mark(name))
+
+
+def sheet_line(key: str, value: object) -> str:
+    """One value of a stored sheet, as /character show and /npc show write it: yes/no, and — when left unset."""
+    return f"`{key}` = {shown_name(sheet_value(value)) or '—'}"
 
 
 def plain(text: Text | str, *, gm: bool = False) -> str:

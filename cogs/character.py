@@ -18,7 +18,6 @@ from rules import registry
 from rules.commands import check_owner_or_gm
 from rules.errors import RulesError
 from rules.said import joined, say
-from rules.system import sheet_value
 
 from . import autocomplete
 
@@ -134,11 +133,7 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
             )
             # The sheet in its form's sections, so what /character edit asks is what /character show shows.
             for section in system.sheet_form():
-                lines = "\n".join(
-                    f"`{k}` = {render.shown_name(sheet_value(record.sheet[k])) or '—'}"
-                    for k in section.keys
-                    if k in record.sheet
-                )
+                lines = "\n".join(render.sheet_line(k, record.sheet[k]) for k in section.keys if k in record.sheet)
                 embed.add_field(name=render.words(section.label), value=render.fit(lines or "—", 1000), inline=False)
         else:
             embed.description = render.words("Only its owner and the GM read its sheet.")

@@ -55,7 +55,7 @@ class Npc(commands.GroupCog, group_name="npc", group_description=_("GM: the camp
     async def show(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60]) -> None:
         by = await actor_of(interaction)
         record = await self.bot.core.library.show(await campaign_key(interaction), by, name)
-        stats = "\n".join(f"`{k}` = {render.shown_name(str(v))}" for k, v in record.sheet.items()) or "—"
+        stats = "\n".join(render.sheet_line(k, v) for k, v in record.sheet.items()) or "—"
         embed = discord.Embed(
             title=render.shown_name(record.name), description=render.fit(stats, 3000), colour=discord.Colour.dark_red()
         )

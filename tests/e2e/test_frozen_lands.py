@@ -273,3 +273,10 @@ async def test_a_kept_enemy_keeps_its_own_stamina_through_show_adjust_rest_and_t
     await say(standin, "gm", "/initiative join", character="Troll")
     _, state = await bot.core.current(standin.world.channel("combat").id)
     assert (state.find("Troll").stamina, state.find("Troll").stamina_max) == (12, 12)
+
+
+async def test_npc_show_writes_the_stats_as_character_show_does(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="frozen-lands")
+    await say(standin, "gm", "/npc add", name="Raider", stats="initiative=3 damage=5 shield=true weapon=Mace")
+    shown = (await say(standin, "gm", "/npc show", name="Raider")).embeds[0]["description"].splitlines()
+    assert {"`shield` = yes", "`loaded` = no", "`offhand` = —", "`weapon` = Mace"} <= set(shown), shown
