@@ -272,9 +272,9 @@ class Campaigns:
         pending = self._answer(token, by, confirming=True)
         incoming = pending.file
         summary = say(
-            "Imported {characters} characters and {npcs} NPCs",
-            characters=len(incoming.characters),
-            npcs=len(incoming.npcs),
+            "Imported {characters} and {npcs}",
+            characters=transfer.characters_counted(len(incoming.characters)),
+            npcs=transfer.npcs_counted(len(incoming.npcs)),
         )
         try:
             async with self.lock(pending.key):
@@ -360,10 +360,10 @@ def preview(
         lines.append(
             say(
                 "It also deletes what this campaign keeps of a system it played before: "
-                "{characters} characters ({names}) and {npcs} NPCs.",
-                characters=len(other_heroes),
+                "{characters} ({names}) and {npcs}.",
+                characters=transfer.characters_counted(len(other_heroes)),
                 names=_names(other_heroes),
-                npcs=len(other_library),
+                npcs=transfer.npcs_counted(len(other_library)),
             )
         )
     unplayable = sum(1 for c in pending.file.characters if not c["npc"] and c["owner_id"] in strangers)

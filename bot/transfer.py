@@ -28,7 +28,7 @@ from rules import registry
 from rules.between import MAX_ENTRIES
 from rules.cards import full_deck
 from rules.errors import InvalidInput, RulesError
-from rules.said import joined, say, term
+from rules.said import joined, say, say_plural, term
 from rules.text import Text
 from rules.usertext import control_character, listed, mark, name_key, quoted, refuse_controls, visible
 
@@ -606,25 +606,33 @@ def preview(incoming: CampaignFile, current, current_characters, current_npcs) -
     else:
         lines.append(
             say(
-                "Now: {system}, {characters} characters, {npcs} NPCs.",
+                "Now: {system}, {characters}, {npcs}.",
                 system=registry.get(current.system).name,
-                characters=len(current_characters),
-                npcs=len(current_npcs),
+                characters=characters_counted(len(current_characters)),
+                npcs=npcs_counted(len(current_npcs)),
             )
         )
     names = _some([mark(c["name"]) for c in incoming.characters]) or say("none")
     lines.append(
         say(
-            "From the file: {characters} characters ({names}), {npcs} NPCs.",
-            characters=len(incoming.characters),
+            "From the file: {characters} ({names}), {npcs}.",
+            characters=characters_counted(len(incoming.characters)),
             names=names,
-            npcs=len(incoming.npcs),
+            npcs=npcs_counted(len(incoming.npcs)),
         )
     )
     gone = _deleted(incoming, current_characters)
     if gone:
         lines.append(say("Characters not in the file are deleted: {names}.", names=_some(gone)))
     return joined("\n", lines)
+
+
+def characters_counted(n: int) -> Text:
+    return say_plural("{n} character", "{n} characters", n, n=n)
+
+
+def npcs_counted(n: int) -> Text:
+    return say_plural("{n} NPC", "{n} NPCs", n, n=n)
 
 
 def _some(names: list[Text]) -> Text:

@@ -204,18 +204,17 @@ class Campaign(
         system = done.campaign.system
         name = f"campaign-{system}.json"
         exported = say(
-            "The {system} campaign ({characters} characters, {npcs} NPCs), format version {version}.",
+            "The {system} campaign ({characters}, {npcs}), format version {version}.",
             system=registry.get(system).name,
-            characters=len(data["characters"]),
-            npcs=len(data["npcs"]),
+            characters=transfer.characters_counted(len(data["characters"])),
+            npcs=transfer.npcs_counted(len(data["npcs"])),
             version=transfer.VERSION,
         )
         if done.other_characters or done.other_npcs:
             left_out = say(
-                "Left out: {characters} characters and {npcs} NPCs of a system this campaign played before "
-                "(they stay stored here).",
-                characters=done.other_characters,
-                npcs=done.other_npcs,
+                "Left out: {characters} and {npcs} of a system this campaign played before (they stay stored here).",
+                characters=transfer.characters_counted(done.other_characters),
+                npcs=transfer.npcs_counted(done.other_npcs),
             )
             exported = joined(" ", [exported, left_out])
         await reply(
@@ -327,10 +326,10 @@ class ImportButton(
             return
         bot.forget_campaign(done.key)
         imported = say(
-            "Imported the {system} campaign: {characters} characters, {npcs} NPCs.",
+            "Imported the {system} campaign: {characters}, {npcs}.",
             system=registry.get(done.file.system).name,
-            characters=len(done.file.characters),
-            npcs=len(done.file.npcs),
+            characters=transfer.characters_counted(len(done.file.characters)),
+            npcs=transfer.npcs_counted(len(done.file.npcs)),
         )
         await _settle(interaction, f"✅ {render.words(imported)}")
 

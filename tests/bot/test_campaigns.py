@@ -168,8 +168,7 @@ async def test_an_import_preview_names_what_of_another_system_it_deletes_and_the
     shown = english(preview(pending, characters, npcs))
     assert "Now: Factions, 0 characters, 0 NPCs." in shown
     assert (
-        "It also deletes what this campaign keeps of a system it played before: 1 characters (Nova) and 1 NPCs."
-        in shown
+        "It also deletes what this campaign keeps of a system it played before: 1 character (Nova) and 1 NPC." in shown
     )
     await campaigns.replace(pending.token, GM)
     assert await repo.list_characters(KEY) == [] and await repo.list_npcs(KEY) == []

@@ -48,13 +48,13 @@ async def test_after_a_system_switch_export_holds_that_system_and_import_says_wh
     await say(standin, "gm", "/npc add", name="Zombie", stats="stamina=8 wounds=1 attack=2")
     await say(standin, "gm", "/campaign setup", system=second)
     answer = await exported(standin)
-    assert "Left out: 1 characters and 1 NPCs of a system this campaign played before" in answer.content
+    assert "Left out: 1 character and 1 NPC of a system this campaign played before" in answer.content
     data = json.loads(answer.attachments[0].data)
     assert data["system"] == second and data["characters"] == data["npcs"] == []
     # Its own file imports; the preview names the records of Rotted Capes it deletes, and the import does.
     preview = await say(standin, "gm", "/campaign import", file=answer.attachments[0])
     assert preview.buttons(), preview.content
-    assert "It also deletes what this campaign keeps of a system it played before: 1 characters (Nova)" in (
+    assert "It also deletes what this campaign keeps of a system it played before: 1 character (Nova)" in (
         preview.content
     )
     assert "Imported" in (await press(standin, preview)).content
@@ -159,3 +159,15 @@ async def test_a_hostile_file_is_refused_privately_saying_what_and_changes_nothi
     refused = await say(standin, "gm", "/campaign import", file=file)
     assert refused.ephemeral and refusal in refused.content and not refused.buttons(), refused.content
     assert (await exported(standin)).attachments[0].data == before
+
+
+async def test_one_character_and_one_npc_are_counted_in_the_singular(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
+    await say(standin, "gm", "/npc add", name="Zombie", stats="stamina=8 wounds=1 attack=2")
+    answer = await exported(standin)
+    assert "The Rotted Capes campaign (1 character, 1 NPC), format version" in answer.content
+    preview = await say(standin, "gm", "/campaign import", file=answer.attachments[0])
+    assert "Now: Rotted Capes, 1 character, 1 NPC." in preview.content
+    assert "From the file: 1 character (Nova), 1 NPC." in preview.content
+    assert "Imported the Rotted Capes campaign: 1 character, 1 NPC." in (await press(standin, preview)).content
