@@ -210,8 +210,10 @@ class Initiative(TurnStructure):
         state = state.but(slots=tuple(slots), index=max(index, 0), delayed=delayed)
         enc = enc.but(turns=state)
         events = [Event(kind="info", text=stepping_in(enc, unit[0], interrupted), ping=enc.controllers(interrupted))]
+        # Only a turn already begun is delayed, and a delay ends with the round: this is the rest of that turn,
+        # not another with its own start-of-turn effects and a fresh Action.
         enc, more, live = start_turn(
-            system, enc, [c for c in unit if c == cid or system.can_act(enc, enc.get(c))], chance
+            system, enc, [c for c in unit if c == cid or system.can_act(enc, enc.get(c))], chance, fresh=False
         )
         enc = enc.but(turns=enc.turns.but(acting=tuple(live)))
         return enc, events + more

@@ -294,6 +294,31 @@ def test_ongoing_damage_ticks_at_start_adds_up_to_massive_and_saves_at_end():
     )
 
 
+def test_stepping_back_in_from_a_delay_goes_on_with_the_same_turn():
+    # "During each round, each combatant gets a turn"; Ongoing Damage: "You take the listed Damage at the start
+    # (or end) of your Turn": a delayed turn that resumes is not a second one, with a second tick and Action
+    enc = new()
+    enc = join(enc, "Nova", 15, stamina=30)
+    enc = join(enc, "Bolt", 10)
+    enc = join(enc, "Brute", 5, stamina=50)
+    enc = run(begin(enc), "condition_add", target="Nova", **FIRE)
+    enc = end_turn(end_turn(end_turn(enc, ALICE, dice=(3,)).state, BOB).state, GM, dice=(4,)).state
+    assert who(enc, "Nova").stamina == 26 and acting(enc) == ["Nova"]
+    enc = run(enc, "attack", ALICE, target="Brute", damage="1", dice="15 15")
+    enc = run(enc, "initiative_delay", ALICE)
+    out = cmd(enc, "initiative_delay", ALICE)
+    assert texts(out) == ["Nova steps back in, interrupting Bolt.", "Nova's turn continues"]
+    assert who(out.state, "Nova").stamina == 26 and acting(out.state) == ["Nova"]
+    with pytest.raises(NotAllowed):
+        cmd(out.state, "attack", ALICE, target="Brute", damage="1", dice="15 15")
+    # the turn's end comes once: the save against the fire
+    out = end_turn(out.state, ALICE, dice=(15,))
+    assert "Nova saves against Ongoing Damage (Engulfed – Fire): d20 15 + 0 = 15 vs DC 12: success — it ends." in (
+        texts(out)
+    )
+    assert acting(out.state) == ["Bolt"]
+
+
 def test_zombie_continuous_damage_past_stamina_defense_destroys_a_common_z():
     enc = burning(zombie="true", zombie_level="epsilon", wounds=1)
     out = end_turn(enc, ALICE, dice=(6,))
