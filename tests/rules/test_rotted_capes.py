@@ -546,6 +546,26 @@ def test_the_death_question_is_answered_by_key_and_an_ally_who_pays_by_its_id():
     assert who(out.state, "Nova").blaze
 
 
+def test_an_npc_ally_the_gm_runs_holds_no_plot_points():
+    # "Every Hero starts each Issue with a set number of Plot Points ... Players can earn, spend, and transfer
+    # Plot Points during play"; a spent one "is handed over to the Editor-in-Chief": the GM's NPCs draw on the pool
+    enc = new()
+    enc = join(enc, "Nova", 15, stamina=5, wounds=2, fortitude=4, plot_points=0)
+    ally = AddCombatants(by=GM, name="Sarge", sheet={"plot_points": "2"}, side="heroes", dice=(12,))
+    enc = begin(join(apply(enc, ally).state, "Brute", 5))
+    sarge = who(enc, "Sarge")
+    assert sarge.side == "heroes" and sarge.plot_points == 0
+    assert "PP" not in english(SYSTEM.status_line(enc, sarge, reveal=True))
+    assert "Sarge" not in english(SYSTEM.report("plotpoint_show", enc, {}))
+    with pytest.raises(InvalidInput):
+        cmd(enc, "plotpoint_award", GM, target="Sarge")
+    with pytest.raises(NotAllowed):
+        cmd(enc, "plotpoint_spend", GM, actor="Sarge", use="narrative", text="a lucky find")
+    assert who(run(enc, "plotpoint_issue", GM), "Sarge").plot_points == 0
+    out = cmd(enc, "damage", target="Nova", amount="6", options="wounds=2")
+    assert tuple(map(english, out.state.pending.labels)) == ("Accept a physical flaw", "Blaze of glory")
+
+
 def test_a_flaw_and_a_blaze_of_glory_stay_offered_however_many_allies_could_pay():
     enc = new()
     enc = join(enc, "Nova", 15, stamina=5, wounds=2, fortitude=4, plot_points=1)

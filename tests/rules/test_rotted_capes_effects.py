@@ -522,8 +522,27 @@ def test_reroll_replaces_the_last_roll_once():
     assert texts(out)[0] == "🎭 Nova spends a Plot Point to reroll the d20 (0 left; pool 1)."
     assert "d20 15 + 5 = 20 vs Avoidance 10: hit; 1d6 (4) = 4 Stamina" in texts(out)[1]
     assert who(out.state, "Brute").stamina == 6 and who(out.state, "Nova").plot_points == 0
+    enc = run(out.state, "plotpoint_award", target="Nova", amount=2)
     with pytest.raises(NotAllowed, match="only one per die roll"):
-        cmd(run(out.state, "plotpoint_award", target="Nova"), "plotpoint_spend", ALICE, use="reroll damage", dice="6")
+        cmd(enc, "plotpoint_spend", ALICE, use="reroll", dice="18 6")
+    # "only one Plot Point can be used on any single die roll"; "rerolling any d20 check or damage roll": the
+    # damage is a roll of its own, and the rerolled d20's damage has had no point spent on it
+    out = cmd(enc, "plotpoint_spend", ALICE, use="reroll damage", dice="6")
+    assert texts(out)[0] == "🎭 Nova spends a Plot Point to reroll the damage roll (1 left; pool 2)."
+    assert "d20 15 + 5 = 20 vs Avoidance 10: hit; 1d6 (6) = 6 Stamina" in texts(out)[1]
+    assert who(out.state, "Brute").stamina == 4
+    with pytest.raises(NotAllowed, match="only one per die roll"):
+        cmd(out.state, "plotpoint_spend", ALICE, use="reroll damage", dice="1")
+    with pytest.raises(NotAllowed, match="only one per die roll"):
+        cmd(out.state, "plotpoint_spend", ALICE, use="reroll", dice="18 6")
+
+
+def test_a_d20_reroll_after_a_damage_reroll_would_roll_that_damage_again():
+    enc = run(plotted(), "plotpoint_award", target="Nova")
+    enc = run(enc, "attack", ALICE, target="Brute", damage="1d6", dice="15 1")
+    enc = run(enc, "plotpoint_spend", ALICE, use="reroll damage", dice="2")
+    with pytest.raises(NotAllowed, match="would roll its damage again"):
+        cmd(enc, "plotpoint_spend", ALICE, use="reroll", dice="20 6")
 
 
 def test_reroll_damage_keeps_the_d20_and_undoes_the_old_damage():
@@ -561,6 +580,8 @@ def test_the_gms_damage_roll_against_a_hero_is_rerolled_by_that_hero():
     assert texts(out)[0] == "🎭 Nova spends a Plot Point to reroll the damage roll (0 left; pool 1)."
     assert "Nova takes kinetic damage: 2d6 (1, 2) = 3" in texts(out)[1]
     assert who(out.state, "Nova").stamina == 7 and out.state.pool == 1
+    with pytest.raises(NotAllowed, match="only one per die roll"):
+        cmd(run(out.state, "plotpoint_award", target="Nova"), "plotpoint_spend", ALICE, use="reroll", dice="1 1")
     # a flat amount is no roll: nothing to reroll
     enc = run(enc, "damage", target="Nova", amount="4")
     with pytest.raises(InvalidInput, match="no roll to reroll"):

@@ -257,7 +257,7 @@ def _dice_in(expr: str) -> int:
 def _offer_plot(enc, attacker, target, spec) -> bool:
     if not enc.options.get("offer_plot_disadvantage", True) or spec["blaze"]:
         return False
-    if not target.is_hero or attacker.is_hero or target.plot_points <= 0:
+    if not target.holds_points or attacker.is_hero or target.plot_points <= 0:
         return False
     # only when the point changes the roll: under the cancel rule an attack that
     # already has both advantage and disadvantage would waste it

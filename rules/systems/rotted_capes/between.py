@@ -124,7 +124,7 @@ def lasting(enc: RCEncounter, c: RCCombatant) -> dict[str, Any]:
         "conditions": [_keep(x) for x in c.conditions if x.name not in FIGHT_ONLY and x.until == "none"],
         "dead": c.dead,
     }
-    if c.is_hero:
+    if c.holds_points:
         out["plot_points"] = c.plot_points
     return out
 
@@ -138,7 +138,7 @@ def carry_in(c: RCCombatant, state: dict[str, Any]) -> RCCombatant:
     view = _view(c.sheet, state)
     stamina = view["stamina"]
     c = c.but(stamina=stamina, max_wounds=view["max_wounds"], wounds=view["wounds"], flaws=view["flaws"])
-    if c.is_hero and "plot_points" in state:
+    if c.holds_points and "plot_points" in state:
         c = c.but(plot_points=view["plot_points"])
     for x in _conditions(state):
         c = cond.add(c, x)
@@ -269,7 +269,7 @@ def holds_points(r: Resting) -> bool:
 def plot_points(characters: Sequence[Resting], campaign: Mapping[str, Any], settings: dict[str, Any]) -> Text:
     """/plotpoint show between fights: each stored hero's Plot Points, as the next fight would start it with
     them, and the Editor-in-Chief's pool."""
-    held = [c for c in (standing(r, settings) for r in characters) if c.is_hero]
+    held = [c for c in (standing(r, settings) for r in characters) if c.holds_points]
     return balance_line(held, int(campaign.get("pool", 0)))
 
 

@@ -68,7 +68,7 @@ def check_again(request: CheckRequest, memo: dict[str, Any], offer: str, chance:
     if offer != REROLL:
         raise Stale(say("That check is over: its offer has passed."))
     c = between.standing(request.who, request.settings)
-    if not c.is_hero:
+    if not c.holds_points:
         raise NotAllowed(say("Only heroes hold Plot Points; the GM spends from the pool with /plotpoint pool."))
     if c.plot_points <= 0:
         raise NotAllowed(no_points(c))
@@ -85,7 +85,7 @@ def check_again(request: CheckRequest, memo: dict[str, Any], offer: str, chance:
 
 def _may_reroll(c: RCCombatant) -> bool:
     """Plot Points are a hero's: a companion's are its controller's, a kept NPC's the pool's."""
-    return c.is_hero and c.plot_points > 0
+    return c.holds_points and c.plot_points > 0
 
 
 def _rolled(request: CheckRequest, c: RCCombatant, chance: Chance) -> tuple[bool, Text]:

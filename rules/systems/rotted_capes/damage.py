@@ -265,7 +265,7 @@ def status(c: RCCombatant) -> Text:
 def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
     """Ask the dying hero's player (and allies) how they escape death."""
     t = enc.get(cid)
-    allies = [a for a in enc.active() if a.is_hero and a.id != cid and a.plot_points > 0 and not a.echo_of]
+    allies = [a for a in enc.active() if a.holds_points and a.id != cid and a.plot_points > 0 and not a.echo_of]
     options = [Choice(key=DEATH_OWN, label=DEATH_LABELS[DEATH_OWN])] if t.plot_points > 0 else []
     # The flaw (or, with no Wound left to lose to one, death) and the blaze of glory are always offered:
     # allies past what one question holds are left out.

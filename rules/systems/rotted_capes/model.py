@@ -302,9 +302,15 @@ class RCCombatant(Combatant):
 
     @property
     def is_hero(self) -> bool:
-        """A hero holds Plot Points and takes a turn of its own; a companion acts as one unit with its
-        controller, whose Plot Points they are."""
+        """A hero takes a turn of its own on the heroes' side; a companion acts as one unit with its
+        controller."""
         return self.side == "heroes" and self.companion_of is None
+
+    @property
+    def holds_points(self) -> bool:
+        """Plot Points are the players' heroes' ("Players can earn, spend, and transfer Plot Points"): a
+        companion's are its controller's, and an NPC the GM runs, even on the heroes' side, draws on the pool."""
+        return self.is_hero and not self.npc
 
     @property
     def zombie(self) -> bool:
@@ -354,7 +360,8 @@ class LastRoll(Value):
     after: tuple[
         RCCombatant, ...
     ] = ()  # right after the roll: a reroll refuses if anything but Plot Points changed since
-    plot_spent: bool = False
+    plot_spent: bool = False  # on the d20 (on the whole roll, for all but an attack)
+    damage_plot_spent: bool = False  # on an attack's damage, a die roll of its own
 
 
 class RCEncounter(Encounter):

@@ -36,7 +36,7 @@ def starting(enc: RCEncounter) -> int:
 
 
 def heroes(enc: RCEncounter) -> list[RCCombatant]:
-    return [c for c in enc.combatants if c.is_hero and not c.echo_of and not c.environment]
+    return [c for c in enc.combatants if c.holds_points and not c.echo_of and not c.environment]
 
 
 def no_points(c: RCCombatant) -> Text:
@@ -53,7 +53,7 @@ def spender(enc: RCEncounter, action, among: frozenset[str] = frozenset()) -> RC
         if not mine:
             raise NotAllowed(say("Name the hero who spends the Plot Point (`actor:`)."))
         c = mine[0]
-    if not c.is_hero:
+    if not c.holds_points:
         raise NotAllowed(say("Only heroes hold Plot Points; the GM spends from the pool with /plotpoint pool."))
     if c.plot_points <= 0:
         raise NotAllowed(no_points(c))
@@ -144,7 +144,7 @@ def _aid(enc, hero, action):
     if not action.target:
         raise InvalidInput(say("Aid another needs a `target`: the ally who receives the Plot Point."))
     ally = enc.find(action.target)
-    if not ally.is_hero or ally.id == hero.id:
+    if not ally.holds_points or ally.id == hero.id:
         raise InvalidInput(say("Aid another gives a Plot Point to another hero."))
     if hero.aided_this_scene:
         raise NotAllowed(say("{who} has already given a Plot Point this scene.", who=hero.name))
@@ -172,8 +172,18 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
     last = enc.last_roll
     if last is None or last.turn_no != enc.turn_no:
         raise InvalidInput(say("There is no roll to reroll this turn."))
-    if last.plot_spent:
+    damage_only = damage_only or last.kind == "damage"
+    # "only one Plot Point can be used on any single die roll": an attack's d20 and its damage are two rolls
+    attack_damage = damage_only and last.kind == "attack"
+    if last.damage_plot_spent if attack_damage else last.plot_spent:
         raise NotAllowed(say("A Plot Point was already spent on that roll: only one per die roll."))
+    if last.damage_plot_spent:
+        raise NotAllowed(
+            say(
+                "A Plot Point already rerolled that attack's damage: rerolling its d20 would roll its damage again, "
+                "and only one Plot Point goes on any single die roll."
+            )
+        )
     if hero.id not in _rolled_by_or_against(last):
         raise NotAllowed(
             say(
@@ -182,7 +192,6 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
                 who=hero.name,
             )
         )
-    damage_only = damage_only or last.kind == "damage"
     if damage_only and not last.damage:
         raise InvalidInput(say("The last roll dealt no damage to reroll."))
     if _without_points(enc.combatants) != _without_points(last.after):
@@ -228,8 +237,12 @@ def _reroll(system, enc: RCEncounter, hero, damage_only: bool, chance):
         enc, events = interrupt_save(enc, spec["who"], spec["dc"], tuple(spec.get("later", ())), chance)
     else:
         enc, events = resolve_save(enc, spec, chance)
-    if enc.last_roll is not None:
-        enc = enc.but(last_roll=enc.last_roll.but(plot_spent=True))
+    rolled = enc.last_roll
+    if rolled is not None and attack_damage:
+        # the d20 kept is still the one it was: a point spent on it stays spent
+        enc = enc.but(last_roll=rolled.but(plot_spent=last.plot_spent, damage_plot_spent=True))
+    elif rolled is not None:
+        enc = enc.but(last_roll=rolled.but(plot_spent=True))
     return enc, [head] + events
 
 
@@ -246,7 +259,7 @@ def _without_points(combatants) -> tuple:
 
 def award(enc: RCEncounter, action, chance):
     hero = enc.find(action.target)
-    if not hero.is_hero:
+    if not hero.holds_points:
         raise InvalidInput(say("Plot Points are awarded to heroes."))
     if not 1 <= action.amount <= 10:
         raise InvalidInput(say("Award between 1 and 10 Plot Points."))

@@ -111,7 +111,7 @@ class RottedCapes(System[RCCombatant]):
         if c.sheet.companion_of:
             owner = enc.find(c.sheet.companion_of)
             c = c.but(companion_of=owner.id, side=owner.side)
-        if c.is_hero:
+        if c.holds_points:
             points = c.sheet.plot_points
             c = c.but(plot_points=plot.starting(enc) if points is None else points)
         return c
@@ -323,7 +323,7 @@ class RottedCapes(System[RCCombatant]):
             parts.append(say("+{bonus} to hit and damage", bonus=2 * (len(c.horde) - 1)))
         if c.conditions:
             parts.append(joined(", ", (x.label() for x in c.conditions)))
-        if c.is_hero:
+        if c.holds_points:
             parts.append(say("PP {points}", points=secret(c.plot_points, c)))
         if c.unleashed:
             parts.append(say("Unleashed"))
