@@ -9,7 +9,7 @@ from rules.engine import apply
 from rules.errors import InvalidInput
 from rules.said import english
 from rules.systems.factions import SYSTEM
-from rules.systems.factions.actions import Attack, SetCondition, Surrender
+from rules.systems.factions.actions import Attack, BonusAction, Move, SetCondition, Surrender
 from rules.turns.factions import PassMove
 from tests.helpers import answer_by_key
 from tests.rules.test_factions_helpers import (
@@ -108,6 +108,16 @@ def test_surrender_spends_the_turn_on_turn_or_off_it():
         apply(off.state, Surrender(by=GM, actor="Bandit 2"))
     with pytest.raises(InvalidInput, match="waits for the next round"):
         apply(mark_acted(off.state, "Bandit 3"), Surrender(by=GM, actor="Bandit 3"))
+
+
+def test_surrender_takes_the_whole_turn_so_not_after_acting_in_it():
+    # Seed 002 l.135: "Characters can spend their turn to surrender [...] Their turn is wasted".
+    enc = take(start(seed_cast()).state, "Bandit 1").state
+    for done in (BonusAction(by=GM, text="draws a knife"), Move(by=GM, zones=1)):
+        acted = apply(enc, done).state
+        with pytest.raises(InvalidInput, match="already acted this turn"):
+            apply(acted, Surrender(by=GM))
+        assert not acted.find("Bandit 1").surrendered
 
 
 def test_concealed_characters_play_a_bonus_round_and_their_targets_cannot_react():

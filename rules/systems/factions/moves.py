@@ -92,6 +92,14 @@ def surrender(system, enc: FactionsEncounter, action: Surrender, chance: Chance)
         raise InvalidInput(say("{who} is not fighting.", who=fighter.name))
     free_hands(fighter)  # a grabbed character's turn can only go to breaking free
     active = enc.turns.active == fighter.id
+    if active and (fighter.mains or fighter.bonuses or fighter.moved):
+        # "Characters can spend their turn to surrender [...] Their turn is wasted": all of it.
+        raise InvalidInput(
+            say(
+                "{who} has already acted this turn: surrendering takes a whole turn, so it waits for the next round.",
+                who=fighter.name,
+            )
+        )
     if not active:
         if fighter.id in enc.turns.acted:
             raise InvalidInput(
