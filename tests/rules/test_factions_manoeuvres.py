@@ -189,6 +189,32 @@ def test_disarm_drops_a_weapon_until_picked_up():
     assert picked.find("Bandit 1").dropped == () and picked.find("Bandit 1").bonuses == 1
 
 
+def test_a_disarming_attacker_with_a_free_hand_may_grab_the_weapon():
+    # Seed 002 l.107: "drop a weapon chosen by the attacker. If the attacker has a free hand, they can
+    # grab the weapon." Hands are not tracked: `grab` says the attacker has one free.
+    enc = mark_acted(give_turn(start(seed_cast()).state, "Balthasar"), "Bandit 1", "Bandit 2", "Bandit 3")
+    enc = mark_acted(enc, "Bandit Leader")
+    command = SYSTEM.command("attack", BALTHASAR, {"target": "Bandit 1", "options": "disarm take=bow grab"})
+    assert command.grab and command.take == "bow"
+    out = attack(enc, GM, "Bandit 1", mode="disarm", take="bow", grab=True, dice=(18,))
+    assert texts(out)[-1] == "Bandit 1 drops the bow: Balthasar grabs it."
+    bandit, balthasar = out.state.find("Bandit 1"), out.state.find("Balthasar")
+    assert [w.name for w in bandit.weapons] == ["axe"] and bandit.dropped == ()
+    assert balthasar.weapon("bow").range == 8
+    with pytest.raises(InvalidInput, match="has dropped nothing"):
+        apply(give_turn(out.state, "Bandit 1"), PickUp(by=GM, weapon="bow"))
+    with pytest.raises(InvalidInput, match="`grab` goes with a disarm"):
+        attack(enc, BALTHASAR, "Bandit 1", "sword", grab=True)
+    # One weapon name per sheet: a second sword cannot be told apart from Balthasar's own, so it falls.
+    enc = add(seed_cast(), "Duellist", "weapons='sword:d8'")
+    enc = mark_acted(give_turn(start(enc).state, "Balthasar"), "Bandit 1", "Bandit 2", "Bandit 3", "Bandit Leader")
+    out = attack(mark_acted(enc, "Duellist"), GM, "Duellist", mode="disarm", grab=True, dice=(18,))
+    assert texts(out)[-1] == (
+        "Duellist drops the sword: Balthasar already carries a weapon of that name and cannot grab it."
+    )
+    assert out.state.find("Duellist").dropped == ("sword",) and out.state.find("Balthasar").weapon("sword").die == 6
+
+
 def test_a_shove_moves_half_a_zone_and_a_larger_shover_deals_d4_direct_damage():
     enc = add(seed_cast(), "Ogre", "size=large health=20 weapons='club:d8:great'")
     enc = start(enc).state
@@ -513,7 +539,7 @@ def test_an_attacking_action_refuses_a_word_it_does_not_read_with_the_list_and_d
     refusal = (
         f"Unknown option `{typo}` for /act action:{act.replace('_', ' ')}. Options: `zones`, `distance`, `moving`, "
         "`unseen`, `dark`, `cover`, `peek`, `impaired`, `enhanced`, `unaware`, `alone`, `near`, `neighbours`, "
-        "`stunt`, `split`, `landed`, `death_blow`, `deathblow`, `take`, `weapon`."
+        "`stunt`, `split`, `landed`, `death_blow`, `deathblow`, `take`, `grab`, `weapon`."
     )
     with pytest.raises(InvalidInput, match=re.escape(refusal)):
         enc = act_command(enc, act, f"alone {typo}").state

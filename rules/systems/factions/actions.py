@@ -47,6 +47,7 @@ class Attack(Action):
     split: tuple[int, ...] = ()  # dice per target when a larger attacker spreads a melee attack
     stunt: Typed | None = None
     take: Typed | None = None  # disarm: which of the target's weapons
+    grab: bool = False  # disarm: the attacker has a free hand and takes the dropped weapon
 
     def describe(self) -> Text:
         return seq("/attack")

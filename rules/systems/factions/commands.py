@@ -34,7 +34,7 @@ ACTS = (
     ("sprint", "Sprint: move at double speed (options: zones=N, default 4)"),
     ("bonus", 'Bonus action (options: text="opens the door")'),
     ("main", 'Other main action (options: text="intimidates")'),
-    ("disarm", "Disarm a nearby character (target; options: take=<weapon>)"),
+    ("disarm", "Disarm a nearby character (target; options: take=<weapon>, grab)"),
     ("shove", "Shove a nearby character (target)"),
     ("grapple", "Grab a nearby character (target)"),
     ("death_blow", "Death blow on a nearby incapacitated character (target)"),
@@ -70,6 +70,7 @@ ATTACK_WORDS = (
     "death_blow",
     "deathblow",
     "take",
+    "grab",
     "weapon",
 )
 
@@ -109,6 +110,7 @@ def _attack(given: Given, targets, weapon, mode, *, opportunity=False, death_blo
         split=split,
         stunt=stunt[:200] if stunt else None,
         take=given.word("take"),
+        grab=given.flag("grab"),
     )
 
 

@@ -53,9 +53,12 @@ def apply_manoeuvre(
     take: str | None,
     chance: Dice,
     own: Dice | None = None,
+    *,
+    grab: bool = False,
 ):
     """Dice: the target's STR save (none if it is smaller); a larger shover's d4
-    direct damage, from the attacker's own dice (`own`) when it has some."""
+    direct damage, from the attacker's own dice (`own`) when it has some. `grab`: a disarming
+    attacker with a free hand takes the weapon that falls."""
     attacker: Fighter = enc.get(attacker_id)
     target: Fighter = enc.get(target_id)
     if target.size_rank > attacker.size_rank:
@@ -86,18 +89,8 @@ def apply_manoeuvre(
                 )
             )
         chosen = chosen or held[0]
-        enc = enc.update(target.id, dropped=target.dropped + (chosen.name,))
-        events.append(
-            Event(
-                kind="info",
-                text=say(
-                    "{target} drops the {weapon} ({attacker} may grab it with a free hand).",
-                    target=target.name,
-                    weapon=chosen.name,
-                    attacker=attacker.name,
-                ),
-            )
-        )
+        enc, text = _drop(enc, attacker, target, chosen, grab)
+        events.append(Event(kind="info", text=text))
     elif mode == "shove":
         steps = attacker.size_rank - target.size_rank
         if steps > 0:
@@ -149,6 +142,24 @@ def apply_manoeuvre(
             )
         )
     return enc, events
+
+
+def _drop(enc: FactionsEncounter, attacker: Fighter, target: Fighter, weapon: Weapon, grab: bool):
+    """The disarmed weapon falls, or the attacker grabs it: "If the attacker has a free hand, they
+    can grab the weapon." An attack names its weapon, so one of a name the attacker carries stays down."""
+    values = {"target": target.name, "weapon": weapon.name, "attacker": attacker.name}
+    if grab and not any(w.name.casefold() == weapon.name.casefold() for w in attacker.weapons):
+        enc = enc.update(target.id, weapons=tuple(w for w in target.weapons if w.name != weapon.name))
+        enc = enc.update(attacker.id, weapons=attacker.weapons + (weapon,))
+        return enc, say("{target} drops the {weapon}: {attacker} grabs it.", **values)
+    enc = enc.update(target.id, dropped=target.dropped + (weapon.name,))
+    if grab:
+        template = N_(
+            "{target} drops the {weapon}: {attacker} already carries a weapon of that name and cannot grab it."
+        )
+    else:
+        template = N_("{target} drops the {weapon}.")
+    return enc, say(template, **values)
 
 
 def break_free(enc: FactionsEncounter, action, chance: Chance):

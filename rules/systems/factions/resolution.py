@@ -327,5 +327,7 @@ def _manoeuvre(enc, ctx, entry, chance: Chance, own: AttackerDice, savers: dict[
             down = say(FAILS[ctx["mode"]], attacker=attacker.name)
             events.append(Event(kind="info", text=down))
             return enc, events
-    enc, more = apply_manoeuvre(enc, ctx["mode"], attacker.id, target.id, ctx.get("take"), savers[target.id], own)
+    enc, more = apply_manoeuvre(
+        enc, ctx["mode"], attacker.id, target.id, ctx.get("take"), savers[target.id], own, grab=ctx.get("grab", False)
+    )
     return enc, events + more

@@ -110,6 +110,8 @@ def _targets(enc: FactionsEncounter, attacker: Fighter, action: Attack, weapon: 
         raise InvalidInput(say("The distance must be between 0 and 1000 zones."))
     if action.stunt and len(targets) != 1:
         raise InvalidInput(say("An attack stunt is proposed to one target."))
+    if action.grab and (action.mode != "disarm" or action.death_blow):
+        raise InvalidInput(say("`grab` goes with a disarm: the attacker takes the weapon that falls."))
     if action.death_blow:
         if len(targets) != 1 or not targets[0].incapacitated:
             raise InvalidInput(say("A death blow needs one incapacitated target."))
@@ -296,6 +298,7 @@ def _context(enc, attacker: Fighter, weapon: Weapon, targets: list[Fighter], act
         "near": [enc.find(name).id for name in action.near] if action.near else None,
         "stunt": action.stunt,
         "take": action.take,
+        "grab": action.grab,
         "targets": [
             {"cid": t.id, "dice": n, "halve": h, "unaware": action.unaware} for t, (n, h) in zip(targets, shares)
         ],
