@@ -365,3 +365,17 @@ async def test_an_ally_may_guard_an_incapacitated_friend_against_a_death_blow(st
     answer, _ = await click(standin, bot, "alice", "No reaction", message=choice)
     assert "Nobody guards Sybilla: the death blow kills them." in answer.content, answer.content
     assert standin.unknown_routes == []
+
+
+async def test_grit_comes_back_when_the_fight_ends_even_when_it_began_the_fight_short(standin, bot):
+    """SYSTEMS.md's default where the seed is silent, `grit_back_after_fight`: grit back at the end of the
+    fight, a grit the GM set lower between fights included (the fight itself need not change it)."""
+    await say(standin, "gm", "/campaign setup", system="factions")
+    await say(standin, "alice", "/character add", name="Balthasar", stats="health=12 grit=3 weapons='sword:d6'")
+    await say(standin, "gm", "/campaign adjust", character="Balthasar", key="grit", value="1")
+    await say(standin, "gm", "/encounter start")
+    joined = await say(standin, "alice", "/initiative join", character="Balthasar")
+    assert not joined.ephemeral, joined.content
+    await end_fight(standin, bot)
+    shown = await say(standin, "alice", "/character show", name="Balthasar")
+    assert "Grit 3/3" in str(shown.embeds), shown.embeds

@@ -52,8 +52,10 @@ ADJUSTABLE = {
 
 
 def lasting(enc, f: Fighter) -> dict[str, Any]:
-    # Grit back is written as full: a stored value (a GM adjustment) would otherwise outlast the fight.
-    grit = f.max_grit if enc.options.get("grit_back_after_fight", True) else f.grit
+    # Grit comes back as the fight ends, not before: the end writes what changed since the character joined,
+    # so a grit that joined short (a GM adjustment) must read as it joined for its return to be written.
+    back = enc.status == "ended" and enc.options.get("grit_back_after_fight", True)
+    grit = f.max_grit if back else f.grit
     return {"health": f.health, "grit": grit, "incapacitated": f.incapacitated, "dead": f.dead}
 
 
