@@ -159,6 +159,15 @@ def test_a_superscript_range_is_refused_as_any_unreadable_part():
         SYSTEM.parse_sheet("weapons='bow:d6:²'")
 
 
+def test_a_weapons_refusal_is_one_sentence_with_one_full_stop():
+    with pytest.raises(InvalidInput) as refused:
+        SYSTEM.parse_sheet("weapons='bite:d7'")
+    assert english(refused.value.said) == (
+        "Stat `weapons`: Could not read `d7` in weapon `bite`: write e.g. `bow:d6:8` "
+        "(name, damage die, range in zones, then `blast` or `great`)."
+    )
+
+
 def test_rolled_healing_shows_its_dice_as_damage_does():
     enc = start(seed_cast()).state
     hurt = SYSTEM.command("damage", GM, {"target": "Bandit Leader", "amount": "6", "options": "direct"}, enc)

@@ -132,8 +132,5 @@ class FactionsSheet(Value):
     @field_validator("weapons")
     @classmethod
     def _weapons(cls, value: builtins.str) -> builtins.str:
-        try:
-            parse_weapons(value)
-        except InvalidInput as error:
-            raise ValueError(error.said) from None
+        parse_weapons(value)  # its refusal is a sentence of its own, said as it is
         return value
