@@ -14,6 +14,7 @@ from typing import Any
 
 from .text import (
     EMPTY,
+    SENTENCE_ENDS,
     Cut,
     NotSaid,
     Phrase,
@@ -114,10 +115,6 @@ def joined(sep: str, parts: Iterable[Any]) -> Text:
             out.append(say(sep))
         out.append(part)
     return joined_raw("", out)
-
-
-# What ends a sentence: a line ending so is parted from the next by it, and a space.
-SENTENCE_ENDS = (".", "!", "?")
 
 
 def joined_lines(lines: Iterable[Any]) -> Text:

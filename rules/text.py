@@ -273,11 +273,19 @@ def _collect(text: Text, translate, reveal: bool, out: list[tuple[str, bool]]) -
         raise TypeError(f"not a text: {text!r}")
 
 
+# What ends a sentence (`rules.said.joined_lines` parts lines by it too).
+SENTENCE_ENDS = (".", "!", "?")
+
+
 def _phrase(phrase: Phrase, translate, reveal: bool, out: list[tuple[str, bool]]) -> None:
     wanted = translate(phrase.asked) if translate is not None else None
     template = wanted if wanted is not None else _english_template(phrase)
     values = phrase.values
-    for literal, name, _, _ in fields(template):
+    for index, (literal, name, _, _) in enumerate(fields(template)):
+        if index and literal[:1] == "." and literal[1:2] != "." and _typed_sentence_end(out):
+            # Typed words that end a sentence ("Surrender!", "Bob Jr.") end it as typed: the template's
+            # full stop after them would read "Surrender!.".
+            literal = literal[1:]
         if literal:
             out.append((literal, False))
         if name is not None:
@@ -288,6 +296,11 @@ def _phrase(phrase: Phrase, translate, reveal: bool, out: list[tuple[str, bool]]
                     else:
                         _collect(value, translate, reveal, out)
                     break
+
+
+def _typed_sentence_end(out: list[tuple[str, bool]]) -> bool:
+    """Whether the last piece is typed text ending in a sentence's stop."""
+    return bool(out) and out[-1][1] and out[-1][0].endswith(SENTENCE_ENDS)
 
 
 def _english_template(phrase: Phrase) -> str:

@@ -113,6 +113,27 @@ def test_lines_put_in_one_are_parted_by_a_semicolon_or_by_the_sentence_they_end(
     assert english(joined_lines([])) == "" and english(joined_lines(["Health 3/8"])) == "Health 3/8"
 
 
+def test_typed_text_that_ends_a_sentence_takes_the_place_of_the_templates_full_stop():
+    # "Fighter: Speak (free): Surrender!." read badly: the typed words end the sentence, as typed.
+    spoken = "{who}: {action} (free): {text}."
+    assert english(say(spoken, who=mark("Tony"), action="Speak", text=user_text("Surrender!"))) == (
+        "Tony: Speak (free): Surrender!"
+    )
+    assert english(say(spoken, who=mark("Tony"), action="Speak", text=user_text("Who goes there?"))) == (
+        "Tony: Speak (free): Who goes there?"
+    )
+    assert english(say("{who} is dead.", who=mark("Bob Jr."))) == "Bob Jr. is dead."
+    assert english(say("{who} hits {target}.", who=mark("Ann"), target=mark("Bob Jr."))) == "Ann hits Bob Jr."
+    # Words after the stop stay; the user's words are never touched; an ellipsis is not a full stop.
+    chip = say("{who}: {text}. How much it heals is the GM's call.", who=mark("Ann"), text=user_text("Heal me!"))
+    assert english(chip) == "Ann: Heal me! How much it heals is the GM's call."
+    assert english(say("{text}.", text=user_text("Drop it"))) == "Drop it."
+    assert english(say("{text}...", text=user_text("Wait!"))) == "Wait!..."
+    assert english(say("{n}.", n=Raw("3!"))) == "3!."
+    translated = {"{who} is dead.": "{who} est mort."}
+    assert render(say("{who} is dead.", who=mark("Bob Jr.")), translated.get) == "Bob Jr. est mort."
+
+
 def polish(asked):
     """A language with three forms of a count (one, few, many) and its own word order."""
     if not isinstance(asked, Plural):

@@ -74,7 +74,7 @@ def test_free_actions_do_not_end_the_turn():
     enc = duel()
     out = command(enc, "act", action="speak", options='text="Drop it!"')
     assert who(out.state) == "Fighter" and phase_of(out.state, "Fighter") == 5
-    assert texts(out) == ["Fighter: Speak (free): Drop it!."]
+    assert texts(out) == ["Fighter: Speak (free): Drop it!"]
 
 
 @pytest.mark.parametrize(
