@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rules.engine import apply
@@ -9,6 +11,7 @@ from rules.errors import AwaitingChoice, InvalidInput, NotAllowed
 from rules.said import english
 from rules.systems.towers import actions
 from rules.systems.towers.attack import pick_weapon
+from rules.systems.towers.help import HELP
 from rules.systems.towers.sheet import UNARMED
 from tests.helpers import answer_by_key
 from tests.rules.test_towers_helpers import GM, PLAYER, add, begin, choose, command, new, phase_of, texts, who
@@ -414,3 +417,18 @@ def test_perception_powers_take_no_range_penalty_but_must_reach_their_target():
     assert texts(out)[0].endswith("PA 4: 9♣ 2♣ 3♣ 4♣ → keep 9 = 9")
     with pytest.raises(InvalidInput, match="21 spaces is beyond Evil Eye's reach"):
         command(enc, "attack", target="Bandit", weapon="evil", options="range=21")
+
+
+def test_the_help_gives_range_only_with_a_weapon_that_reaches_it():
+    # /help's attack example gave `range=14` with the Knife of its own sheet line, a melee weapon, which
+    # "strikes an adjacent space": the example, as written, was refused.
+    line = re.search(r"\*\*Sheet\*\* `([^`]*)`", HELP).group(1)
+    sheet = " ".join(re.findall(r"\w+=(?:'[^']*'|\S+)", line))  # its stats with values; the others are named only
+    examples = re.findall(r'weapon:(\w+) options:"([^"]*)"', HELP)
+    ranged = [(weapon, word) for weapon, options in examples for word in options.split() if word.startswith("range=")]
+    assert ranged
+    enc = add(new(), "Tony", "KH 4C", sheet).state
+    enc = begin(add(enc, "Bandit", "9D", BANDIT).state).state
+    for weapon, word in ranged:
+        out = command(enc, "attack", target="Bandit", weapon=weapon, options=word, cards="9C 2C 3C 4C 2D")
+        assert "Tony: Attack with" in texts(out)[0]

@@ -20,8 +20,9 @@ HELP = N_(
     "use skill `options:cost=4`, zero cost, hold → `release target:Boss` "
     "(`options:after`), `stance options:aggressive|defensive|none` (two melee weapons: PA+1 PD−1 or PD+1 PA−1, free). "
     "End turn = Forced Delay 5, refused in a phase where you took a free or zero-cost action.\n"
-    '**/attack target:Bandit** `weapon:Knife options:"range=14 cover=soft|hard outnumber=3:1 unaware high power '
-    'charge aid ally=X knockback"`; `target:"A, B"` area. Out of turn: `/act action:oa actor:Tony target:Bandit`. '
+    '**/attack target:Bandit** `weapon:Knife options:"cover=soft|hard outnumber=3:1 unaware high power '
+    'charge aid ally=X knockback"` (melee: an adjacent foe); ranged `weapon:Rifle options:"range=14"`; '
+    '`target:"A, B"` area. Out of turn: `/act action:oa actor:Tony target:Bandit`. '
     'Player defence: **Flip** or `/choose option:Flip cards:"QC 5H"`.\n'
     "**Damage** weapon + ♥ − ER/IR, min 1 STUN; LETHAL = ♥ (≤ STUN); ♥ on a hit = critical.\n"
     '**GM** `/damage amount:"20 ft"`, `amount:8 damage_type:"arcane cold" options:"lethal=1 flips=2"`, '
