@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules import carry
 from rules.actions import AddCombatants, EndEncounter
 from rules.engine import apply
 from rules.errors import InvalidInput, NotAllowed
@@ -64,7 +65,7 @@ def test_lethal_stun_mana_and_conditions_carry_into_the_next_fight():
     enc = gm(enc, AddCondition(by=GM, target="Tony", name="dazzled", phases=5))
     enc = enc.update(enc.find("Tony").id, mana=1)  # spent 3 casting
     enc = gm(enc, EndEncounter(by=GM))
-    kept = SYSTEM.lasting(enc, enc.find("Tony"))
+    kept = SYSTEM.fit_lasting(SYSTEM.parse_sheet(SHEET), SYSTEM.lasting(enc, enc.find("Tony")))
     assert kept == {
         "lethal": 3,
         "stun": 6,
@@ -151,7 +152,24 @@ def test_temporary_stun_and_lethal_are_kept_until_used():
 
 def test_nothing_temporary_is_stored_when_there_is_none():
     enc = gm(join(new()), EndEncounter(by=GM))
-    assert "temp_stun" not in SYSTEM.lasting(enc, enc.find("Tony"))
+    stored = SYSTEM.fit_lasting(SYSTEM.parse_sheet(SHEET), SYSTEM.lasting(enc, enc.find("Tony")))
+    assert "temp_stun" not in stored and "temp_lethal" not in stored
+
+
+def test_temporary_stun_and_lethal_used_up_in_a_fight_are_gone_after_it():
+    # "If someone takes damage, they lose temporary STUN and/or temporary LETHAL first": used up in the
+    # fight, they were stored again at the fight's end, the fight's "nothing left" never written.
+    sheet = SYSTEM.parse_sheet(SHEET)
+    stored = {"lethal": 4, "stun": 10, "mana": 4, "temp_stun": 3, "temp_lethal": 2, "conditions": [], "dead": False}
+    enc = join(new(), lasting=stored)
+    began = SYSTEM.lasting(enc, enc.find("Tony"))
+    enc = gm(enc, Damage(by=GM, target="Tony", stun=5, lethal=3))
+    enc = gm(enc, EndEncounter(by=GM))
+    ended = SYSTEM.lasting(enc, enc.find("Tony"))
+    # What the fight's end stores (bot.core: the stored state, what the fight changed, fitted to the sheet).
+    after = SYSTEM.fit_lasting(sheet, stored | carry.written(stored, began, ended))
+    assert after == {"lethal": 3, "stun": 8, "mana": 4, "conditions": [], "dead": False}
+    assert [english(line) for line in SYSTEM.lasting_lines(sheet, after)][:2] == ["LETHAL 3/5 (wounded)", "STUN 8/10"]
 
 
 def test_a_dead_character_reads_dead_only_not_also_dying_or_unconscious():
