@@ -394,7 +394,7 @@ async def test_export_then_import_into_a_fresh_server_gives_the_same_campaign(st
     # A player of Far Keep cannot import; its owner sees what will change and confirms.
     assert (await say(standin, "alice", "/campaign import", in_channel="far-hall", file=original)).ephemeral
     preview = await say(standin, "carol", "/campaign import", in_channel="far-hall", file=original)
-    assert preview.ephemeral and "2 characters (Bolt, Nova)" in preview.content and "1 NPCs" in preview.content
+    assert preview.ephemeral and "2 characters (Bolt, Nova)" in preview.content and "1 NPC." in preview.content
     assert await bot.core.repo.get_campaign(standin.world.guild("Far Keep").id) is None  # nothing before the click
     done = await (await standin.click("carol", "Import", message=preview)).response()
     assert "Imported" in done.content
