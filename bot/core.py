@@ -367,7 +367,7 @@ class Core:
         lasting = {
             r.id: system.fit_lasting(
                 r.sheet,
-                r.lasting | carry.written(r.lasting, joined.get(r.id), system.lasting(state, fought[r.id])),
+                carry.after(r.lasting, joined.get(r.id), system.lasting(state, fought[r.id])),
                 r.npc,
             )
             for r in stored

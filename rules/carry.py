@@ -25,6 +25,13 @@ def written(stored: dict[str, Any], start: dict[str, Any] | None, end: dict[str,
     return changed(start, end) | {key: value for key, value in end.items() if key not in stored}
 
 
+def after(stored: dict[str, Any], start: dict[str, Any] | None, end: dict[str, Any]) -> dict[str, Any]:
+    """A character's stored values once the fight's end is written: what it changed, and without what it
+    took away (a value held as it began and gone at its end: a condition's DC once the condition is over)."""
+    gone = set() if start is None else start.keys() - end.keys()
+    return {key: value for key, value in stored.items() if key not in gone} | written(stored, start, end)
+
+
 def handed_back(stored: dict[str, Any], start: dict[str, Any] | None, end: dict[str, Any]) -> dict[str, Any]:
     """The campaign-level values a fight writes: those it changed, a count by as much as it changed."""
     written: dict[str, Any] = {}

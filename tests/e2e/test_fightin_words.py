@@ -362,3 +362,18 @@ async def test_a_fast_movers_melee_hit_adds_1_damage_per_5_squares_a_second(stan
     ask = await choice_message(standin, "Goblin")
     taken = await (await standin.click("gm", "No defence", message=ask)).response()
     assert "Goblin: 1d8 (5) + 3 (18 squares/s) + Strength 3 = 11 vs Toughness 9/3" in taken.content, taken.content
+
+
+async def test_a_dying_dc_the_fight_ended_is_not_stored_after_it(standin, bot):
+    # Jack joins dying at DC 8 and is stabilised: his next dying, set between fights, starts at the first DC.
+    await stored_characters(standin)
+    for key, value in (("dying", "yes"), ("dying_dc", "8")):
+        await say(standin, "gm", "/campaign adjust", character="Jack", key=key, value=value)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Jack")
+    stabilised = await say(standin, "gm", "/condition remove", target="Jack", condition="dying")
+    assert "Jack is stabilised" in stabilised.content, stabilised.content
+    question = await say(standin, "gm", "/encounter end")
+    await (await standin.click("gm", "End the encounter", message=question)).response()
+    jack = await bot.core.repo.get_character(standin.world.default_guild.id, "Jack")
+    assert jack.lasting["dying"] is False and "dying_dc" not in jack.lasting, jack.lasting

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.carry import changed, handed_back, written
+from rules.carry import after, changed, handed_back, written
 
 
 def test_a_value_the_fight_left_as_it_found_it_is_not_written():
@@ -25,3 +25,15 @@ def test_a_characters_value_not_stored_yet_is_written_as_the_fight_left_it():
     assert written({"stamina": 20}, {"stamina": 12, "plot_points": 1}, {"stamina": 12, "plot_points": 1}) == {
         "plot_points": 1
     }
+
+
+def test_a_value_the_fight_took_away_is_gone_from_the_stored_ones():
+    # dying as it joined, with its DC; stable and no longer dying at the end: the DC is not kept
+    stored = {"wounds": 3, "dying": True, "dying_dc": 8, "notes": "x"}
+    assert after(stored, {"wounds": 3, "dying": True, "dying_dc": 8}, {"wounds": 3, "dying": False}) == {
+        "wounds": 3,
+        "dying": False,
+        "notes": "x",
+    }
+    # a value stored meanwhile that the fight never held stays; not known how it joined: nothing is taken away
+    assert after({"wounds": 1, "dying_dc": 7}, None, {"wounds": 2}) == {"wounds": 2, "dying_dc": 7}

@@ -167,7 +167,7 @@ def test_temporary_stun_and_lethal_used_up_in_a_fight_are_gone_after_it():
     enc = gm(enc, EndEncounter(by=GM))
     ended = SYSTEM.lasting(enc, enc.find("Tony"))
     # What the fight's end stores (bot.core: the stored state, what the fight changed, fitted to the sheet).
-    after = SYSTEM.fit_lasting(sheet, stored | carry.written(stored, began, ended))
+    after = SYSTEM.fit_lasting(sheet, carry.after(stored, began, ended))
     assert after == {"lethal": 3, "stun": 8, "mana": 4, "conditions": [], "dead": False}
     assert [english(line) for line in SYSTEM.lasting_lines(sheet, after)][:2] == ["LETHAL 3/5 (wounded)", "STUN 8/10"]
 

@@ -63,9 +63,11 @@ def lasting(enc, c: TowersCombatant) -> dict[str, Any]:
         "conditions": [{"name": x.name, "minor": x.minor} for x in kept],
         "dead": c.out and c.health <= c.death_at,
     }
-    # "If you receive temporary STUN or LETHAL, you keep them until they are used": none left is written
-    # too, so that what the fight used up is gone from the stored state (`fit` stores no 0).
-    return state | {name: getattr(c, name) for name in TEMPORARY}
+    # "If you receive temporary STUN or LETHAL, you keep them until they are used."
+    for name in TEMPORARY:
+        if getattr(c, name):
+            state[name] = getattr(c, name)
+    return state
 
 
 def carry_in(c: TowersCombatant, state: dict[str, Any]) -> TowersCombatant:
@@ -104,8 +106,6 @@ def fit(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> dict
     LETHAL set at −2 × Endurance or below between fights is death, as in a fight."""
     v = _view(sheet, state)
     fitted = state | {key: v[key] for key in ("lethal", "stun", "mana") if key in state}
-    # No temporary STUN or LETHAL left is nothing stored, as when there never was any.
-    fitted = {key: value for key, value in fitted.items() if key not in TEMPORARY or value}
     return fitted | {"dead": True} if _died(sheet, fitted) else fitted
 
 
