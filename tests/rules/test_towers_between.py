@@ -197,3 +197,14 @@ def test_dead_set_to_no_brings_the_character_back_one_lethal_above_death():
     # A death in a fight that left LETHAL past the threshold comes back at the same place.
     assert SYSTEM.adjust(sheet, {"lethal": -9, "dead": True}, "dead", "no")["lethal"] == -3
     assert SYSTEM.adjust(sheet, {"lethal": 2, "dead": False}, "dead", "no")["lethal"] == 2
+
+
+def test_temporary_lethal_that_makes_up_the_loss_leaves_no_one_wounded_as_in_a_fight():
+    stored = {"lethal": 3, "stun": 10, "mana": 4, "temp_lethal": 2, "conditions": [], "dead": False}
+    tony = join(new(), lasting=stored).find("Tony")
+    assert not tony.wounded
+    lines = [english(line) for line in SYSTEM.lasting_lines(SYSTEM.parse_sheet(SHEET), stored)]
+    assert lines[0] == "LETHAL 3/5 +2 temporary"
+    stored["temp_lethal"] = 1
+    assert join(new(), lasting=stored).find("Tony").wounded
+    assert english(SYSTEM.lasting_lines(SYSTEM.parse_sheet(SHEET), stored)[0]) == "LETHAL 3/5 (wounded) +1 temporary"

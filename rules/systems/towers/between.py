@@ -187,7 +187,8 @@ def _lethal_line(v: dict[str, Any], dead: bool) -> Text:
         return say("LETHAL {now}/{most} (dying)", now=now, most=most)
     if health == 0:
         return say("LETHAL {now}/{most} (disabled)", now=now, most=most)
-    if now < most:
+    # As in a fight (`TowersCombatant.wounded`): temporary LETHAL that makes up the loss leaves no one wounded.
+    if health < most:
         return say("LETHAL {now}/{most} (wounded)", now=now, most=most)
     return say("LETHAL {now}/{most}", now=now, most=most)
 
