@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .numbers import number
 from .text import (
     EMPTY,
     SENTENCE_ENDS,
@@ -83,7 +84,7 @@ def _value(value: Any, spec: str, conversion: str | None) -> Text:
         return Typed(format(str(value), spec))
     if conversion:
         value = _CONVERSIONS[conversion](value)
-    return Raw(format(value, spec))
+    return Raw(number(value, format(value, spec)))
 
 
 def N_(word: str) -> str:

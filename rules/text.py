@@ -33,6 +33,8 @@ from typing import Any
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import core_schema
 
+from .numbers import number
+
 log = logging.getLogger(__name__)
 STRICT = os.environ.get("TURNKEEPER_STRICT_TEXT", "") not in ("", "0")
 
@@ -175,7 +177,7 @@ def as_text(value: Any) -> Text:
         return value
     if isinstance(value, NotSaid):
         return Typed(str(value))
-    return Raw(value if isinstance(value, str) else str(value))
+    return Raw(value if isinstance(value, str) else number(value, str(value)))
 
 
 def seq(*parts: Any) -> Text:
@@ -193,7 +195,7 @@ def seq(*parts: Any) -> Text:
             if part:
                 out.append(Raw(part))
         else:
-            out.append(Raw(str(part)))
+            out.append(Raw(number(part, str(part))))
     return out[0] if len(out) == 1 else Seq(tuple(out))
 
 

@@ -905,7 +905,7 @@ async def test_a_character_of_the_campaigns_former_system_is_neither_rested_nor_
     ("system", "stats", "key", "value", "back"),
     [
         ("factions", "health=10", "health", "0", "Health 1/10"),
-        ("99-towers", "endurance=2 lethal=6", "lethal", "-4", "LETHAL -3/6"),
+        ("99-towers", "endurance=2 lethal=6", "lethal", "-4", "LETHAL −3/6"),
     ],
 )
 async def test_the_gm_brings_a_dead_character_back_as_the_refused_join_says(

@@ -367,7 +367,7 @@ def a_hidden_npc_ties_with_a_hero(t: Table):
             "Wraith d6",
             "Initiative tie at ?: Imp d6",
         ],
-        ["Initiative tie at 4", "Reflex 37 + Dex -36 = 4"],
+        ["Initiative tie at 4", "Reflex 37 + Dex −36 = 4"],
     )
 
 

@@ -690,7 +690,8 @@ def test_every_sheet_number_refuses_a_value_no_fight_could_hold(stat):
 )
 def test_sheet_numbers_take_their_whole_range_and_say_it(stat, low, high):
     assert SYSTEM.parse_sheet(f"{stat}={low}")[stat] == low and SYSTEM.parse_sheet(f"{stat}={high}")[stat] == high
-    with pytest.raises(InvalidInput, match=f"Stat `{stat}`: Input should be greater than or equal to {low}"):
+    at_least = f"Stat `{stat}`: Input should be greater than or equal to {low}".replace("-", "−")
+    with pytest.raises(InvalidInput, match=at_least):
         SYSTEM.parse_sheet(f"{stat}={low - 1}")
     with pytest.raises(InvalidInput, match=f"Stat `{stat}`: Input should be less than or equal to {high}"):
         SYSTEM.parse_sheet(f"{stat}={high + 1}")

@@ -157,7 +157,7 @@ def test_no_reroll_without_a_plot_point_nor_for_a_companion_or_a_kept_npc():
         (request(options={"dex": True, "stress": "2"}), "`str`, `dex`"),
         (request(options={"dex": "3"}), "takes no value"),
         (request(options={"dex": True, "bonus": True}), "whole number"),
-        (request(options={"dex": True, "bonus": "40"}), "between -20 and 20"),
+        (request(options={"dex": True, "bonus": "40"}), "between −20 and 20"),
     ],
 )
 def test_bad_checks_are_refused_with_the_reason(req, why):

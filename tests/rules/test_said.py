@@ -215,3 +215,13 @@ def test_a_question_stored_with_the_former_marks_is_read_as_values():
     assert pending.prompt == say("{who}: block or dodge?", who="Max")
     assert pending.options[0].label == say("Block")
     assert "\ue010" not in json.dumps(pending.model_dump(mode="json"))
+
+
+def test_a_number_below_zero_is_written_with_the_minus_sign_however_it_is_put_in():
+    assert english(say("LETHAL {now}/{most}", now=-1, most=5)) == "LETHAL −1/5"
+    assert english(say("d6 {die} {bonus:+d}", die=3, bonus=-2)) == "d6 3 −2"
+    assert english(say("{n:+d}", n=2)) == "+2"
+    assert english(seq("Stamina ", -4)) == "Stamina −4"
+    assert english(secret(-3, False)) == "−3"
+    # Text that is not a number keeps its hyphens: typed, a dice expression, a range written out.
+    assert english(say("{text} {expr}", text=user_text("-3 arrows"), expr="1d6-1")) == "-3 arrows 1d6-1"

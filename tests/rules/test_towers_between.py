@@ -93,7 +93,7 @@ def test_five_minutes_give_all_stun_and_mana_back_but_no_lethal():
 def test_eight_hours_give_one_lethal_back_up_to_the_maximum():
     out = rest("eight_hours", resting({"lethal": -1, "stun": 10}), resting({}, "Fresh"))
     assert out.characters[0].lasting == {"lethal": 0, "stun": 10}
-    assert texts(out)[1:] == ["Tony: LETHAL -1 → 0/5.", "Fresh has all their LETHAL (5/5)."]
+    assert texts(out)[1:] == ["Tony: LETHAL −1 → 0/5.", "Fresh has all their LETHAL (5/5)."]
 
 
 def test_eight_hours_without_exertion_hold_five_minutes_out_of_combat_so_all_stun_comes_back_too():
@@ -138,7 +138,7 @@ def test_temporary_stun_and_lethal_are_kept_until_used():
     assert not tony.dying and tony.wounded
     sheet = SYSTEM.parse_sheet(SHEET)
     assert [english(line) for line in SYSTEM.lasting_lines(sheet, kept)][:2] == [
-        "LETHAL -1/5 (wounded) +3 temporary",
+        "LETHAL −1/5 (wounded) +3 temporary",
         "STUN 4/10 +4 temporary",
     ]
     # "Healing does not recover temporary STUN or LETHAL": a rest leaves them as they are.
@@ -177,13 +177,13 @@ def test_a_dead_character_reads_dead_only_not_also_dying_or_unconscious():
     dead = SYSTEM.fit_lasting(sheet, SYSTEM.adjust(sheet, {"stun": 0}, "lethal", "-4"))
     assert [english(line) for line in SYSTEM.lasting_lines(sheet, dead)][:3] == [
         "Dead",
-        "LETHAL -4/5",
+        "LETHAL −4/5",
         "STUN 0/10",
     ]
     # Killed in a fight: the same.
     enc = gm(join(new()), Damage(by=GM, target="Tony", stun=10, lethal=9))
     kept = SYSTEM.lasting(enc, enc.find("Tony"))
-    assert [english(line) for line in SYSTEM.lasting_lines(sheet, kept)][:2] == ["Dead", "LETHAL -4/5"]
+    assert [english(line) for line in SYSTEM.lasting_lines(sheet, kept)][:2] == ["Dead", "LETHAL −4/5"]
 
 
 def test_dead_set_to_no_brings_the_character_back_one_lethal_above_death():
@@ -192,7 +192,7 @@ def test_dead_set_to_no_brings_the_character_back_one_lethal_above_death():
     assert dead["dead"] is True
     back = SYSTEM.fit_lasting(sheet, SYSTEM.adjust(sheet, dead, "dead", "no"))
     assert back["dead"] is False and back["lethal"] == -3
-    assert english(SYSTEM.lasting_lines(sheet, back)[0]) == "LETHAL -3/5 (dying)"
+    assert english(SYSTEM.lasting_lines(sheet, back)[0]) == "LETHAL −3/5 (dying)"
     join(new(), lasting=back)  # no longer refused
     # A death in a fight that left LETHAL past the threshold comes back at the same place.
     assert SYSTEM.adjust(sheet, {"lethal": -9, "dead": True}, "dead", "no")["lethal"] == -3

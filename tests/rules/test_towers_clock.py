@@ -316,7 +316,7 @@ def test_zero_phase_bleeds_the_dying_and_restores_mana():
     joined = " | ".join(texts(out))
     assert (
         "Phase 20 (zero phase): Victim is dying and loses 1 LETHAL. "
-        "Victim: LETHAL -1 → -2/3 — still dying (dies at LETHAL -4)"
+        "Victim: LETHAL −1 → −2/3 — still dying (dies at LETHAL −4)"
     ) in joined
     assert "Phase 20 (zero phase): Mage regains mana: 3 → 4/5." in joined
     assert out.state.find("Victim").lethal == -2
@@ -406,7 +406,7 @@ def test_grapple_test_is_pa_plus_size_against_pd_plus_size_and_escape_needs_a_hi
 
 def test_the_tracker_puts_those_who_cannot_act_last_without_a_stale_phase():
     enc = duel()
-    enc = command(enc, "damage", target="Bandit", amount="10", options="lethal=6").state  # LETHAL -1: dying
+    enc = command(enc, "damage", target="Bandit", amount="10", options="lethal=6").state  # LETHAL −1: dying
     lines = SYSTEM.turns.lines(SYSTEM, enc)
     assert [(english(line.label), enc.get(line.cids[0]).name) for line in lines] == [
         ("phase 5", "Fighter"),

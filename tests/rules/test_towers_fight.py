@@ -59,7 +59,7 @@ turn: Bandit's turn @1
 ## Tony's opportunity attack on the fleeing Bandit
 roll: Tony: Opportunity Attack with Heavy Rifle butt (unarmed) on Bandit — PA 4: A♥ 2♥ 3♣ 4♣ → keep A = 14 (2♥)
 roll: Bandit PD 2 − SS 1 flat-footed = 1: 5♦ → keep 5 = 5 → 14 vs 5: critical hit
-info: Heavy Rifle butt (unarmed) HS 2 + 2♥ = 4 − ER 1 = 3 physical STUN, 2 LETHAL → Bandit: STUN 2 → 0/10, LETHAL 1 → -1/3 — dying (dies at LETHAL -4), unconscious and prone
+info: Heavy Rifle butt (unarmed) HS 2 + 2♥ = 4 − ER 1 = 3 physical STUN, 2 LETHAL → Bandit: STUN 2 → 0/10, LETHAL 1 → −1/3 — dying (dies at LETHAL −4), unconscious and prone
 info: Tony's opportunity attack costs 3 phases: next acts in phase 14.
 info: Bandit can no longer act: the clock moves on.
 info: Boss: Power Attack penalty ends.
@@ -90,7 +90,7 @@ turn: Tony's turn @2
 info: Tony aims: (flip+1) on the next PA attack.
 info: Aim (5): Tony next acts in phase 24.
 round: Round 3
-info: Phase 20 (zero phase): Bandit is dying and loses 1 LETHAL. Bandit: LETHAL -1 → -2/3 — still dying (dies at LETHAL -4)
+info: Phase 20 (zero phase): Bandit is dying and loses 1 LETHAL. Bandit: LETHAL −1 → −2/3 — still dying (dies at LETHAL −4)
 turn: Mira's turn @3
 ## Mira attacks the defending Boss
 roll: Mira: Attack with Longblade on Boss — PA 3 (Longblade (flip+1)): Q♦ 5♣ 4♠ 3♠ → keep Q = 12

@@ -287,7 +287,7 @@ def test_the_gm_reads_the_lines_in_full():
     )
     assert (
         "60 STUN and 2 damage flips: 2♣ 2♣ → 0♥. Wraith takes 60 − ER 17 = 43 physical STUN, 45 → 43 LETHAL "
-        "→ Wraith: STUN 87 → 44/97, LETHAL 38 → -5/41 — dying (dies at LETHAL -38)" in shown["the GM hurts the Wraith"]
+        "→ Wraith: STUN 87 → 44/97, LETHAL 38 → −5/41 — dying (dies at LETHAL −38)" in shown["the GM hurts the Wraith"]
     )
     assert "Phase 20 (zero phase): Wraith regains mana: 26 → 27/29." in shown["the Hero grapples"]
     assert (
