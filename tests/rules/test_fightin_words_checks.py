@@ -11,7 +11,7 @@ from rules.said import english
 from rules.system import CheckRequest, Resting
 from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.model import Fighter
-from rules.systems.fightin_words.rolls import d6_check, signed
+from rules.systems.fightin_words.rolls import d6_check
 
 JACK = {"reflex": 2, "dex": 1, "endurance": 3, "spirit": 2, "fortitude": 1, "scale": 0}  # Will 8, as in the seed
 DEMON = {"reflex": 1, "dex": 1, "spirit": 5}  # Bal-Ziggaroth: Will 11
@@ -40,10 +40,6 @@ def lines(outcome) -> list[str]:
 def test_a_d6_check_meets_or_beats_the_number(die, bonus, need, ok):
     jack = Fighter(id="c1", name="Jack")
     assert tuple(d6_check(Chance(1, (), [die]), jack, bonus, need)) == (die, die + bonus, ok)
-
-
-def test_a_bonus_reads_with_its_sign_apart():
-    assert (signed(2), signed(0), signed(-1)) == ("+ 2", "+ 0", "− 1")
 
 
 def test_the_system_lists_the_checks_its_seed_defines():

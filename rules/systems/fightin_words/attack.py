@@ -22,6 +22,7 @@ from typing import ClassVar
 from rules.actions import Action
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Choice, Event, Pending, former_keys
+from rules.numbers import modifier
 from rules.randomness import Chance
 from rules.said import joined, say, seq, term
 from rules.secrets import secret
@@ -30,7 +31,7 @@ from rules.usertext import listed
 
 from . import wounds
 from .model import Fighter, Weapon
-from .rolls import d6_check, number, plus
+from .rolls import d6_check
 from .sheet import (
     can_defend,
     dodge,
@@ -100,12 +101,12 @@ def target_score(attacker: Fighter, target: Fighter, w: Weapon, action: Attack) 
     The score and its base (4 − the target's scale) are a hidden target's secret;
     the called shot, cover, posture and speed are public."""
     score = 4 - target.sheet.scale
-    base: Text = say("4 − scale {scale}", scale=number(target.sheet.scale)) if target.sheet.scale else Raw("4")
+    base: Text = say("4 − scale {scale}", scale=target.sheet.scale) if target.sheet.scale else Raw("4")
     parts: list[Text] = []
     if action.called:
         spot = LOCATIONS[action.called]
         score += spot.target
-        parts.append(say("{spot} {n}", spot=term(action.called), n=plus(spot.target)))
+        parts.append(say("{spot} {n}", spot=term(action.called), n=modifier(spot.target)))
     step = {"crouching": 1, "prone": 2}.get(target.posture, 0)
     cover = COVER[action.cover]
     if cover and step:
@@ -116,7 +117,7 @@ def target_score(attacker: Fighter, target: Fighter, w: Weapon, action: Attack) 
     elif step:
         sign = 1 if w.ranged else -1
         score += sign * step
-        parts.append(say("{posture} {n}", posture=term(target.posture), n=plus(sign * step)))
+        parts.append(say("{posture} {n}", posture=term(target.posture), n=modifier(sign * step)))
     if cover >= COVER["total"] or action.invisible:
         score += INVISIBLE_TARGET
         parts.append(say("invisible +{n}", n=INVISIBLE_TARGET))
@@ -141,10 +142,10 @@ def to_hit_bonus(attacker: Fighter, w: Weapon, action: Attack) -> tuple[int, lis
     A hidden attacker's skill − scale is secret, and so is the range penalty,
     which tells its weapon's range increment."""
     base = skill(attacker, w) - attacker.sheet.scale
-    parts: list[Text] = [secret(plus(base), attacker)]
+    parts: list[Text] = [secret(modifier(base), attacker)]
     bonus = base + action.x
     if action.x:
-        parts.append(Raw(plus(action.x)))
+        parts.append(Raw(modifier(action.x)))
     if w.increment is not None and action.distance is not None:  # a ranged weapon
         steps = range_penalty(action.distance, w.increment)
         if steps is None:
@@ -317,7 +318,7 @@ def area_attack(system, enc, me: Fighter, w: Weapon, action: Attack, chance: Cha
     score = 4 - me.sheet.scale
     # As a target's own score: the attacker's scale is a hidden attacker's secret.
     shown = secret(
-        say("{score} (4 − scale {scale})", score=score, scale=number(me.sheet.scale)) if me.sheet.scale else score, me
+        say("{score} (4 − scale {scale})", score=score, scale=me.sheet.scale) if me.sheet.scale else score, me
     )
     die, total, hits_it = d6_check(chance, me, bonus, score)
     rolled = dict(
@@ -422,7 +423,7 @@ def _ask(enc, t: Fighter, hits, context, events):
     area = context.get("area", False)
     options = _options(t, area)
     best = max((o for o in options if o != NONE), key=lambda o: defence_bonus(t, o))
-    bonuses = listed(seq(LABELS[o], " ", secret(plus(defence_bonus(t, o)), t)) for o in options if o != NONE)
+    bonuses = listed(seq(LABELS[o], " ", secret(modifier(defence_bonus(t, o)), t)) for o in options if o != NONE)
     if area:
         count = say("an area attack")
     else:
@@ -490,7 +491,7 @@ def resume_defence(system, enc, pending: Pending, option: str, chance: Chance):
         through = []
         for hit in hits:
             die, total, ok = d6_check(chance, t, bonus, dc)
-            rolled = dict(die=die, bonus=secret(plus(bonus), t), total=secret(total, t), dc=secret(dc, attacker))
+            rolled = dict(die=die, bonus=secret(modifier(bonus), t), total=secret(total, t), dc=secret(dc, attacker))
             if ok and choice == DODGE and context.get("area"):
                 # "A successful dodge without the Evasion technique reduces damage by 3 points."
                 parts.append(say("d6 {die} {bonus} = {total} vs DC {dc}: damage −{n}", n=AREA_DODGE, **rolled))

@@ -10,6 +10,7 @@ from rules.actions import Action, GmAction
 from rules.dice import RollResult
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Event
+from rules.numbers import modifier
 from rules.randomness import Chance
 from rules.said import N_, joined, say, say_plural, seq, term
 from rules.secrets import secret
@@ -20,7 +21,7 @@ from . import conditions as cond
 from . import morale, wounds
 from .attack import DODGE, called_shots, defence_bonus
 from .model import Fighter
-from .rolls import d6_check, plus
+from .rolls import d6_check
 from .sheet import can_defend, minimum_toughness, minimum_will, pair, toughness, will
 from .tables import COLLISION_SPEED, FALL_DAMAGE, FALL_DAMAGE_ONTO, LOCATIONS, SURFACES, fall_bonus
 
@@ -166,7 +167,7 @@ def collide(enc, action: Damage, chance: Chance):
             continue
         bonus = defence_bonus(c, DODGE)  # held: "can dodge with a -1 penalty"
         die, total, evades = d6_check(chance, c, bonus, dc)
-        rolled = dict(die=die, bonus=secret(plus(bonus), c), total=secret(total, c), dc=secret(dc, hidden))
+        rolled = dict(die=die, bonus=secret(modifier(bonus), c), total=secret(total, c), dc=secret(dc, hidden))
         if evades:
             line = say("d6 {die} {bonus} = {total} vs DC {dc}: evades", **rolled)
         else:
@@ -294,7 +295,7 @@ def roll_check(f: Fighter, stat: str, bonus: int, dc: int | None, chance: Chance
             base = f.sheet.fortitude + f.sheet.scale
         else:
             base = getattr(f.sheet, stat)
-        parts.append(Raw(plus(base)))
+        parts.append(Raw(modifier(base)))
         label = term(stat.capitalize())
     elif SKILL.fullmatch(stat):
         # Skills are not on the sheet: the GM or player gives the skill's bonus, and names it.
@@ -308,7 +309,7 @@ def roll_check(f: Fighter, stat: str, bonus: int, dc: int | None, chance: Chance
             )
         )
     if bonus or stat not in STATS:
-        parts.append(Raw(plus(bonus)))
+        parts.append(Raw(modifier(bonus)))
     total = die + base + bonus
     # A hidden fighter's stat, skill bonus and total are secret; the die and the DC are not.
     rolled = dict(

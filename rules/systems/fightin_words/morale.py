@@ -9,6 +9,7 @@ check each round against DC 10 that falls by 1 on every failure.
 from __future__ import annotations
 
 from rules.model import Event
+from rules.numbers import added
 from rules.randomness import Chance
 from rules.said import N_, say, say_plural, term
 from rules.secrets import secret
@@ -16,7 +17,7 @@ from rules.text import Text
 from rules.usertext import listed
 
 from .model import Condition, Fighter
-from .rolls import d6_check, signed
+from .rolls import d6_check
 from .sheet import minimum_will, pair, will
 
 KINDS = {N_("fear"): N_("panicked"), N_("insanity"): N_("confused"), N_("rage"): N_("raging")}
@@ -117,7 +118,7 @@ def broken_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     f: Fighter = enc.get(cid)
     die, total, ok = d6_check(chance, f, f.sheet.spirit, f.broken_dc)
     # The Broken DC is public (10, −1 a failure); Spirit and the total are not.
-    rolled = dict(who=f.name, die=die, bonus=secret(signed(f.sheet.spirit), f), total=secret(total, f), dc=f.broken_dc)
+    rolled = dict(who=f.name, die=die, bonus=secret(added(f.sheet.spirit), f), total=secret(total, f), dc=f.broken_dc)
     if ok:
         # Broken ends before the penalty goes, so the recovery does not announce it a second time
         f = f.but(conditions=tuple(c for c in f.conditions if c.name != "broken"), broken_dc=BROKEN_DC)

@@ -30,18 +30,3 @@ def d6_check(chance: Chance, f: Fighter, bonus: int, need: int) -> Check:
     """`f`'s d6 + `bonus` against `need`."""
     rolled = die(chance, f, 6)
     return Check(rolled, rolled + bonus, rolled + bonus >= need)
-
-
-def signed(n: int) -> str:
-    """A bonus as the roll lines show it: `+ 2`, `− 1`."""
-    return f"+ {n}" if n >= 0 else f"− {-n}"
-
-
-def plus(n: int) -> str:
-    """A modifier as the roll's parts show it, with the minus sign the lines use: `+2`, `−1`."""
-    return f"+{n}" if n >= 0 else f"−{-n}"
-
-
-def number(n: int) -> str:
-    """A value that may be below zero, written as Toughness is (`4/−2`): `−1`."""
-    return str(n) if n >= 0 else f"−{-n}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.model import Event
+from rules.numbers import added
 from rules.randomness import Chance, claim_entered
 from rules.said import joined, say, seq, term
 from rules.secrets import secret
@@ -22,7 +23,7 @@ from rules.usertext import mark
 
 from .conditions import timed
 from .model import Condition, Fighter
-from .rolls import d6_check, die, signed
+from .rolls import d6_check, die
 from .sheet import minimum_toughness, pair, toughness
 from .tables import CONDITIONS_DYING_DC, FIRST_DYING_DC, LOCATIONS
 
@@ -50,7 +51,7 @@ def fortitude(f: Fighter, dc: int, chance: Chance, *, secret_dc: bool = False) -
     (a hidden attacker's damage)."""
     bonus = f.sheet.fortitude + f.sheet.scale
     d6, total, ok = d6_check(chance, f, bonus, dc)
-    rolled = dict(die=d6, bonus=secret(signed(bonus), f), total=secret(total, f), dc=secret(dc, secret_dc))
+    rolled = dict(die=d6, bonus=secret(added(bonus), f), total=secret(total, f), dc=secret(dc, secret_dc))
     if ok:
         return ok, say("Fortitude d6 {die} {bonus} = {total} vs DC {dc}: passes", **rolled)
     return ok, say("Fortitude d6 {die} {bonus} = {total} vs DC {dc}: fails", **rolled)
@@ -246,7 +247,7 @@ def dying_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
         who=f.name,
         d10=d10,
         die=d6,
-        bonus=secret(seq(signed(f.sheet.endurance), hurt), f),
+        bonus=secret(seq(added(f.sheet.endurance), hurt), f),
         total=secret(total, f),
         dc=f.dying_dc,
     )

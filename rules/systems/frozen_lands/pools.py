@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from ...randomness import Chance
 from ...said import Text, joined, say, say_plural, seq, term
 from ...secrets import secret
+from ...text import as_text
 from .model import CONDITIONS, MAX_LEVEL, FrozenCombatant
 
 SUCCESS = 6
@@ -35,7 +36,7 @@ class Pool:
         shown = [
             seq(label, " ", secret(n, hidden))
             if i == 0
-            else seq("+ ", secret(seq(label, " ", str(n).replace("-", "−")), True))
+            else seq("+ ", secret(seq(label, " ", as_text(n)), True))
             if self.veiled and i == last
             else seq("+" if n >= 0 else "−", " ", label, " ", secret(abs(n), hidden))
             for i, (label, n) in enumerate(self.parts)

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 from ...dice import MAX_FACES, evaluate
 from ...errors import DiceError
+from ...numbers import added
 from ...said import joined, say, seq, term
 from ...secrets import secret
-from ...text import EMPTY, Raw, Text
+from ...text import EMPTY, Raw, Text, as_text
 
 # a die group in a roll's text: "2d6kh1 (5, ~~2~~)"
 _DICE_GROUP = re.compile(r"\d*d(?:\d+|%)[^\s(]*\s\([^()]*\)")
@@ -98,7 +99,7 @@ class Queued:
 
 def masked_bonus(value: int, who, penalty: int = 0) -> Text:
     """A hidden combatant's own modifier (and wound penalty) after a d20: `+ ?` to players."""
-    inner: Text = Raw(str(value) if value >= 0 else f"−{abs(value)}")
+    inner: Text = as_text(value)
     if penalty:
         inner = seq(inner, say(" − {penalty} wounds/exhaustion", penalty=penalty))
     return seq("+ ", secret(inner, who))
@@ -106,7 +107,7 @@ def masked_bonus(value: int, who, penalty: int = 0) -> Text:
 
 def signed(value: int) -> Text:
     """A visible modifier after a d20: `+ 2`, `− 1`."""
-    return Raw(f"{'+' if value >= 0 else '−'} {abs(value)}")
+    return Raw(added(value))
 
 
 def secret_faces(text: str, who) -> Text:

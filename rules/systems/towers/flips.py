@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from rules.cards import Card
 from rules.model import Value
+from rules.numbers import modifier
 from rules.randomness import Chance
 from rules.said import EMPTY, Text, joined, say, seq, term
 from rules.secrets import has_secrets, secret
-
-
-def signed(value: int) -> str:
-    return f"+{value}" if value >= 0 else f"−{-value}"
 
 
 class Mods(Value):
@@ -30,9 +27,9 @@ class Mods(Value):
             return self
         parts: list[Text] = []
         if flip:
-            parts.append(say("flip{n}", n=signed(flip)))
+            parts.append(say("flip{n}", n=modifier(flip)))
         if shift:
-            parts.append(say("shift{n}", n=signed(shift)))
+            parts.append(say("shift{n}", n=modifier(shift)))
         # `why` is said by the caller (or typed, a weapon's name).
         note = seq(why, " (", joined(", ", parts), ")") if why else joined(", ", parts)
         return Mods(flip=self.flip + flip, shift=self.shift + shift, notes=self.notes + (note,))

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.errors import InvalidInput
+from rules.numbers import modifier
 from rules.said import N_, Text, say, term
 from rules.usertext import listed
 
@@ -33,13 +34,9 @@ STANCE_WORDS = ("stance", *STANCES, *NO_STANCE)
 ADVERBS = {"aggressive": N_("aggressively"), "defensive": N_("defensively")}
 
 
-def _signed(value: int) -> str:
-    return f"+{value}" if value >= 0 else f"−{-value}"
-
-
 def effect(stance: str) -> Text:
     pa, pd = STANCES[stance]
-    return say("PA {pa}, PD {pd}", pa=_signed(pa), pd=_signed(pd))
+    return say("PA {pa}, PD {pd}", pa=modifier(pa), pd=modifier(pd))
 
 
 def wanted(flags: dict, target: str | None) -> str:
