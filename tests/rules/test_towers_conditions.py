@@ -7,6 +7,7 @@ import pytest
 
 from rules.common import MAX_CONDITIONS
 from rules.errors import InvalidInput
+from rules.said import english
 from rules.systems.towers import SYSTEM
 from tests.rules.test_towers_helpers import add, command, new
 
@@ -55,3 +56,11 @@ def test_at_the_most_conditions_one_that_replaces_a_held_one_is_still_taken():
     enc = command(enc, "condition_remove", target="Tony", condition="cursed 0").state
     enc = command(enc, "condition_add", target="Tony", condition="hexed").state
     assert len(enc.find("Tony").conditions) == MAX_CONDITIONS and enc.find("Tony").conditions[-1].name == "hexed"
+
+
+def test_the_tracker_says_which_conditions_are_minor():
+    # Only a minor condition can be shaken ("Shake Minor Condition ... remove one minor condition"): the
+    # tracker said "blinded" where /character show said "blinded (minor)".
+    enc = command(tony(), "condition_add", target="Tony", condition="blinded", tags="minor").state
+    enc = command(enc, "condition_add", target="Tony", condition="cursed").state
+    assert "· blinded (minor), cursed," in english(SYSTEM.status_line(enc, enc.find("Tony"), reveal=True))

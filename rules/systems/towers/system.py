@@ -379,7 +379,10 @@ class TowersSystem(System[TowersCombatant]):
         if entry is not None:
             parts.append(say("CI {ci}", ci=int(entry.key[0])))
         states: list[Text] = [term(s) for s in combatant.states()]
-        states += [grapple.shown(c.name) for c in combatant.conditions]
+        states += [
+            say("{name} (minor)", name=grapple.shown(x.name)) if x.minor else grapple.shown(x.name)
+            for x in combatant.conditions
+        ]
         if combatant.flat_footed and self.can_act(enc, combatant):
             states.append(say("flat-footed"))
         if combatant.stance and not combatant.out:
