@@ -402,21 +402,27 @@ SEER = (
 )
 
 
-def test_perception_powers_take_no_range_penalty_but_must_reach_their_target():
+@pytest.mark.parametrize(
+    "weapon, within, cards, flip, beyond, refused",
+    [
+        ("mind", "range=10", "9C 2C 3C 4C 2D 3D", "SA 4", "range=11", "Mind Lash reaches at most 10 spaces"),
+        # Range increment 5: 16 spaces is the fourth increment, no penalty; 21 is past the fourth.
+        ("evil", "range=16 cover=hard", "9C 2C 3C 4C 2D", "PA 4", "range=21", "21 spaces is beyond Evil Eye's reach"),
+    ],
+    ids=["a spell's maximum range", "the fourth range increment"],
+)
+def test_perception_powers_take_no_range_penalty_but_must_reach_their_target(
+    weapon, within, cards, flip, beyond, refused
+):
     # "Perception powers do not suffer any penalties due to range, size, or cover"; yet "The target(s) must be
     # within range" and "Spell attacks only have a maximum range": a maximum is no penalty.
     enc = add(new(), "Seer", "KH 4C", SEER).state
     enc = add(enc, "Bandit", "9D", BANDIT).state
     enc = begin(enc).state
-    out = command(enc, "attack", target="Bandit", weapon="mind", options="range=10", cards="9C 2C 3C 4C 2D 3D")
-    assert texts(out)[0].endswith("SA 4: 9♣ 2♣ 3♣ 4♣ → keep 9 = 9")
-    with pytest.raises(InvalidInput, match="Mind Lash reaches at most 10 spaces"):
-        command(enc, "attack", target="Bandit", weapon="mind", options="range=11")
-    # Range increment 5: 16 spaces is the fourth increment, no penalty; 21 is past the fourth.
-    out = command(enc, "attack", target="Bandit", weapon="evil", options="range=16 cover=hard", cards="9C 2C 3C 4C 2D")
-    assert texts(out)[0].endswith("PA 4: 9♣ 2♣ 3♣ 4♣ → keep 9 = 9")
-    with pytest.raises(InvalidInput, match="21 spaces is beyond Evil Eye's reach"):
-        command(enc, "attack", target="Bandit", weapon="evil", options="range=21")
+    out = command(enc, "attack", target="Bandit", weapon=weapon, options=within, cards=cards)
+    assert texts(out)[0].endswith(f"{flip}: 9♣ 2♣ 3♣ 4♣ → keep 9 = 9")
+    with pytest.raises(InvalidInput, match=refused):
+        command(enc, "attack", target="Bandit", weapon=weapon, options=beyond)
 
 
 def test_the_help_gives_range_only_with_a_weapon_that_reaches_it():
