@@ -84,11 +84,10 @@ def at_most_sheet(new: dict[str, Any], view: dict[str, Any], names: Sequence[str
 
 
 def refuse_dead(name: str, state: dict[str, Any]) -> None:
-    """A character who died in an earlier fight joins no new one until the GM says so."""
+    """A dead character (by a fight or the GM's /campaign adjust) joins no fight and makes no check until the GM
+    says so."""
     if state.get("dead"):
-        raise NotAllowed(
-            say("{name} died in an earlier fight: the GM can set `dead` to no to bring them back.", name=name)
-        )
+        raise NotAllowed(say("{name} is dead: the GM can set `dead` to no to bring them back.", name=name))
 
 
 def dead_rest(r: Resting, rest: Text | str = "rest") -> tuple[dict[str, Any], Text] | None:

@@ -93,7 +93,7 @@ def test_a_campaign_can_keep_health_for_the_gm_to_heal():
 def test_the_dead_stay_dead_and_cannot_join():
     out = rest(resting({"health": 0, "dead": True}))
     assert out.characters[0].lasting["health"] == 0 and texts(out)[1] == "Vex is dead: rest changes nothing."
-    with pytest.raises(NotAllowed, match="died"):
+    with pytest.raises(NotAllowed, match="is dead: the GM can set `dead` to no"):
         join(new(), lasting={"dead": True})
 
 

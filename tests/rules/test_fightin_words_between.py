@@ -80,7 +80,7 @@ def test_wounds_where_they_landed_and_morale_penalties_carry_into_the_next_fight
 
 
 def test_a_dead_character_cannot_join():
-    with pytest.raises(NotAllowed, match="died in an earlier fight"):
+    with pytest.raises(NotAllowed, match="is dead: the GM can set `dead` to no"):
         join(new(), lasting={"dead": True})
 
 

@@ -180,7 +180,7 @@ def test_the_dying_the_unconscious_and_the_dead_make_no_checks():
         roll("endurance", 3, who=jack(dying=True), dc=4)
     with pytest.raises(NotAllowed, match="unconscious"):
         roll("reflex", 3, who=jack(conditions=["unconscious"]), dc=4)
-    with pytest.raises(NotAllowed, match="died"):
+    with pytest.raises(NotAllowed, match="is dead: the GM can set `dead` to no"):
         roll("reflex", 3, who=jack(dead=True), dc=4)
 
 

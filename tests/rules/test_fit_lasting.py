@@ -123,5 +123,5 @@ def test_a_value_set_past_the_death_line_between_fights_is_death_as_in_a_fight(k
     join = AddCombatants(by=Actor(user_id=1, is_gm=True), name="Syb", sheet=sheet, npc=False, controller_id=2)
     carried = join.but(lasting=lasting, character_id=5)
     if dead:  # a row stored past the line before this was fitted joins no fight either
-        with pytest.raises(RulesError, match="died in an earlier fight"):
+        with pytest.raises(RulesError, match="is dead: the GM can set `dead` to no"):
             apply(system.new_encounter(1, 7), carried)

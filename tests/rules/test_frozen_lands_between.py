@@ -82,7 +82,7 @@ def test_wounds_injuries_stress_and_conditions_carry_into_the_next_fight():
 
 
 def test_a_dead_character_cannot_join():
-    with pytest.raises(NotAllowed, match="died"):
+    with pytest.raises(NotAllowed, match="is dead: the GM can set `dead` to no"):
         join(new(), lasting={"dead": True})
 
 

@@ -218,7 +218,7 @@ def test_a_check_needs_at_least_one_success():
 
 
 def test_dead_characters_and_kept_enemies_roll_no_checks():
-    with pytest.raises(NotAllowed, match="died in an earlier fight"):
+    with pytest.raises(NotAllowed, match="is dead: the GM can set `dead` to no"):
         checked("mobility", 6, 6, lasting={"dead": True})
     with pytest.raises(NotAllowed, match="Enemies have no skills"):
         checked("mobility", 6, 6, npc=True)

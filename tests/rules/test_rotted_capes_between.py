@@ -85,7 +85,7 @@ def test_wounds_plot_points_and_the_pool_carry_into_the_next_fight():
 def test_without_lasting_state_a_hero_starts_fresh_and_a_dead_hero_cannot_join():
     nova = join(new()).find("Nova")
     assert (nova.wounds, nova.stamina, nova.plot_points) == (3, 20, 1)
-    with pytest.raises(NotAllowed, match="died in an earlier fight"):
+    with pytest.raises(NotAllowed, match="is dead: the GM can set `dead` to no"):
         join(new(), lasting={"dead": True})
 
 

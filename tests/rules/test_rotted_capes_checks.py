@@ -167,7 +167,7 @@ def test_bad_checks_are_refused_with_the_reason(req, why):
 
 
 def test_a_dead_character_rolls_no_check():
-    with pytest.raises(NotAllowed, match="died"):
+    with pytest.raises(NotAllowed, match="is dead: the GM can set `dead` to no"):
         rolled(request(options={"dex": True}, lasting={"dead": True}), 10)
 
 

@@ -80,7 +80,7 @@ def test_lethal_stun_mana_and_conditions_carry_into_the_next_fight():
 
 
 def test_a_dead_character_cannot_join():
-    with pytest.raises(NotAllowed, match="died"):
+    with pytest.raises(NotAllowed, match="Tony is dead"):
         join(new(), lasting={"dead": True, "lethal": -4})
 
 

@@ -143,8 +143,11 @@ def test_a_skill_check_needs_its_ranks_and_aspect_and_vs_names_a_stat():
 
 
 def test_the_dead_roll_no_checks_and_unknown_kinds_name_the_known_ones():
-    with pytest.raises(NotAllowed, match="died in an earlier fight"):
-        SYSTEM.roll_check(CheckRequest(kind="endurance", who=who(lasting={"dead": True}), dc=3), Chance(1))
+    # Dead by the GM's /campaign adjust between fights, not in a fight: the refusal said "died in an earlier fight".
+    dead = SYSTEM.adjust(TONY, {}, "dead", "yes")
+    with pytest.raises(NotAllowed) as refused:
+        SYSTEM.roll_check(CheckRequest(kind="endurance", who=who(lasting=dead), dc=3), Chance(1))
+    assert english(refused.value.said) == "Tony is dead: the GM can set `dead` to no to bring them back."
     with pytest.raises(UnknownAction) as refused:
         SYSTEM.check_kind("charm")
     assert "`endurance`" in english(refused.value.said) and "`skill`" in english(refused.value.said)
