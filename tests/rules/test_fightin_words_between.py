@@ -71,11 +71,11 @@ def test_wounds_where_they_landed_and_morale_penalties_carry_into_the_next_fight
     assert kept["locations"] == [
         "arm: the arm cannot carry objects, weapons or shields, nor attack unarmed, until healed"
     ]
-    assert kept["conditions"] == ["mobility penalty"]
+    assert kept["mobility_penalties"] == 1 and kept["conditions"] == []
 
     jack = join(new(), lasting=kept).find("Jack")
     assert (jack.wounds, jack.morale_penalties, jack.notes) == (2, 1, tuple(kept["locations"]))
-    assert [c.name for c in jack.conditions] == ["mobility penalty"]
+    assert jack.mobility_penalties == 1 and jack.conditions == ()
     assert "T 7/1" in english(SYSTEM.status_line(enc, jack, reveal=True))
 
 
@@ -172,7 +172,7 @@ def test_gm_adjustments_are_checked_and_shown():
     state = SYSTEM.adjust(sheet, {}, "wounds", "2")
     state = SYSTEM.adjust(sheet, state, "conditions", "Mobility Penalty, disabled")
     state = SYSTEM.adjust(sheet, state, "morale_penalties", "1")
-    assert state == {"wounds": 2, "conditions": ["mobility penalty", "disabled"], "morale_penalties": 1}
+    assert state == {"wounds": 2, "conditions": ["disabled"], "mobility_penalties": 1, "morale_penalties": 1}
     with pytest.raises(InvalidInput, match="does not last"):
         SYSTEM.adjust(sheet, state, "conditions", "stunned")
     with pytest.raises(InvalidInput, match="whole number"):
@@ -182,8 +182,26 @@ def test_gm_adjustments_are_checked_and_shown():
     assert [english(line) for line in SYSTEM.lasting_lines(sheet, state)] == [
         "2 wounds: Toughness 7/1",
         "1 morale penalty: Will 8/2",
-        "Conditions: mobility penalty, disabled",
+        "1 mobility penalty: −1 Acrobatics, Athletics, Wrestle, Stealth; −½ square of speed",
+        "Conditions: disabled",
     ]
+
+
+def test_mobility_penalties_are_counted_between_fights_and_carried_into_the_next():
+    # "Multiple mobility penalties stack."
+    sheet = SYSTEM.parse_sheet(SHEET)
+    state = SYSTEM.adjust(sheet, {}, "conditions", "mobility penalty, mobility penalty, disabled")
+    assert state == {"conditions": ["disabled"], "mobility_penalties": 2}
+    assert "2 mobility penalties: −2 Acrobatics, Athletics, Wrestle, Stealth; −1 square of speed" in [
+        english(line) for line in SYSTEM.lasting_lines(sheet, state)
+    ]
+    state = SYSTEM.adjust(sheet, state, "mobility_penalties", "3")
+    jack = join(new(), lasting=state).find("Jack")
+    assert jack.mobility_penalties == 3
+    enc = gm(join(new(), lasting=state), AddCondition(by=GM, target="Jack", condition="mobility penalty"))
+    assert SYSTEM.lasting(enc, enc.find("Jack"))["mobility_penalties"] == 4
+    # a character stored before penalties were counted, with the condition in its list
+    assert join(new(), lasting={"conditions": ["mobility penalty"]}).find("Jack").mobility_penalties == 1
 
 
 def test_a_dying_characters_raised_dc_carries_into_the_next_fight_until_they_stop_dying():

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from rules.errors import InvalidInput
+from rules.said import english
+from rules.systems.fightin_words import SYSTEM
+from rules.systems.fightin_words.model import Fighter
 from tests.rules.test_fightin_words import Fight
 
 
@@ -106,5 +112,46 @@ def test_a_mobility_penalty_is_something_a_character_has_not_is():
     # "Mobility Penalty: Mobility penalties represent encumbrance": a noun, as a wound or a morale penalty.
     fight = sleeper()
     fight.command("condition_add", target="Goblin", condition="mobility penalty")
-    assert "Goblin has a mobility penalty (until removed): −1 Acrobatics" in fight.text()
+    assert "Goblin takes a mobility penalty (1 in all): −1 Acrobatics" in fight.text()
     assert "is mobility penalty" not in fight.text()
+
+
+def test_mobility_penalties_stack_one_for_each_time_the_gm_adds_one():
+    # "Each mobility penalty also subtracts half a square of movement from your speed. [...]
+    # Multiple mobility penalties stack."
+    fight = sleeper()
+    fight.command("condition_add", target="Goblin", condition="mobility penalty")
+    fight.command("condition_add", target="Goblin", condition="mobility")
+    assert fight.text() == (
+        "Goblin takes a mobility penalty (2 in all): −2 Acrobatics, Athletics, Wrestle, Stealth; −1 square of speed."
+    )
+    fight.command("condition_add", target="Goblin", condition="mobility penalty")
+    assert "(3 in all): −3 Acrobatics, Athletics, Wrestle, Stealth; −1½ squares of speed." in fight.text()
+    assert fight.f("Goblin").mobility_penalties == 3
+    status = english(SYSTEM.status_line(fight.enc, fight.f("Goblin"), reveal=True))
+    assert "3 mobility penalties" in status
+    # taken off one at a time, or all at once
+    fight.command("condition_remove", target="Goblin", condition="mobility penalty")
+    assert fight.text() == (
+        "Goblin loses a mobility penalty (2 left): −2 Acrobatics, Athletics, Wrestle, Stealth; −1 square of speed."
+    )
+    fight.command("condition_remove", target="Goblin", condition="all mobility penalties")
+    assert fight.text() == "Goblin loses all 2 mobility penalties."
+    assert fight.f("Goblin").mobility_penalties == 0
+    fight.command("condition_add", target="Goblin", condition="mobility penalty")
+    fight.command("condition_remove", target="Goblin", condition="all mobility penalties")
+    assert fight.text() == "Goblin loses their last mobility penalty."
+    with pytest.raises(InvalidInput, match="has no mobility penalty"):
+        fight.command("condition_remove", target="Goblin", condition="mobility penalty")
+
+
+def test_a_mobility_penalty_lasts_until_removed():
+    fight = sleeper()
+    with pytest.raises(InvalidInput, match="until removed"):
+        fight.command("condition_add", target="Goblin", condition="mobility penalty", duration="3 rounds")
+
+
+def test_a_fight_stored_with_a_mobility_penalty_as_a_condition_counts_it():
+    stored = {"id": "c1", "name": "Goblin", "conditions": [{"name": "mobility penalty"}, {"name": "held"}]}
+    goblin = Fighter.model_validate(stored)
+    assert goblin.mobility_penalties == 1 and [c.name for c in goblin.conditions] == ["held"]

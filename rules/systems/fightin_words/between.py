@@ -16,13 +16,14 @@ from rules.system import Adjustable, Rest, Resting, RestOption, chosen_names
 from rules.text import Raw, Text
 from rules.usertext import listed
 
-from .conditions import canonical
-from .model import HIGH, Condition, Fighter, Sheet
+from .conditions import canonical, mobility_penalties
+from .model import HIGH, MOBILITY, Condition, Fighter, Sheet
 from .sheet import minimum_toughness, minimum_will, pair, toughness, will
-from .tables import FIRST_DYING_DC
+from .tables import FIRST_DYING_DC, MAX_MOBILITY_PENALTIES
 from .wounds import heal_spots, located
 
-# conditions that can outlast the fight; the rest belong to its seconds and rounds
+# conditions that can outlast the fight; the rest belong to its seconds and rounds. Mobility penalties are
+# counted (`mobility_penalties`): a `conditions` list that names them sets the count.
 LASTING = (N_("mobility penalty"), N_("disabled"), N_("confused"), N_("unconscious"))
 
 # The hours each rest lasts, which an unconscious character's waking time counts down.
@@ -67,6 +68,12 @@ ADJUSTABLE = {
     N_("morale_penalties"): Adjustable(
         key="morale_penalties", help=N_("morale penalties (each: Will −1)"), minimum=0, maximum=30
     ),
+    N_("mobility_penalties"): Adjustable(
+        key="mobility_penalties",
+        help=N_("mobility penalties (each: −1 Acrobatics, Athletics, Wrestle, Stealth, −½ square of speed)"),
+        minimum=0,
+        maximum=MAX_MOBILITY_PENALTIES,
+    ),
     N_("conditions"): Adjustable(
         key="conditions", kind="list", help=N_("lasting conditions: mobility penalty, disabled, confused, unconscious")
     ),
@@ -96,6 +103,7 @@ def lasting(enc, f: Fighter) -> dict[str, Any]:
         "wounds": f.wounds,
         "locations": list(f.notes),
         "morale_penalties": f.morale_penalties,
+        "mobility_penalties": f.mobility_penalties,
         "conditions": [c.name for c in f.conditions if c.name in LASTING and c.rounds is None],
         "dying": f.dying,
         "stable": f.stable,
@@ -108,18 +116,25 @@ def lasting(enc, f: Fighter) -> dict[str, Any]:
 
 def carry_in(f: Fighter, state: dict[str, Any]) -> Fighter:
     refuse_dead(f.name, state)
-    conditions = tuple(Condition(name=name) for name in state.get("conditions", ()) if name in LASTING)
+    names = [name for name in state.get("conditions", ()) if name in LASTING and name != MOBILITY]
+    conditions = tuple(Condition(name=name) for name in names)
     kept = tuple(c for c in f.conditions if c.name not in {x.name for x in conditions})
     return f.but(
         wounds=int(state.get("wounds", 0)),
         notes=tuple(state.get("locations", ()))[-6:],
         morale_penalties=int(state.get("morale_penalties", 0)),
+        mobility_penalties=_mobility(state),
         dying=bool(state.get("dying", False)),
         stable=bool(state.get("stable", False)),
         # a DC the failed checks did not raise is the campaign's first (on the fighter as it joins)
         dying_dc=int(state.get(DYING_DC, f.dying_dc)) if state.get("dying") else f.dying_dc,
         conditions=kept + conditions,
     )
+
+
+def _mobility(state: dict[str, Any]) -> int:
+    """The mobility penalties carried; one stored before they were counted is a condition in the list."""
+    return int(state.get("mobility_penalties", 0)) + list(state.get("conditions", ())).count(MOBILITY)
 
 
 def _dying_dc(state: dict[str, Any]) -> int:
@@ -320,13 +335,22 @@ def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> li
                 will=pair(will(f), minimum_will(f)),
             )
         )
-    if state.get("conditions"):
-        out.append(say("Conditions: {conditions}", conditions=listed(term(c) for c in state["conditions"])))
+    if mobility := _mobility(state):
+        out.append(mobility_penalties(mobility))
+    if conditions := [c for c in state.get("conditions", ()) if c != MOBILITY]:
+        out.append(say("Conditions: {conditions}", conditions=listed(term(c) for c in conditions)))
     return out
 
 
 def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str, npc: bool = False) -> dict[str, Any]:
     new = set_value(N_("Them's Fightin' Words"), ADJUSTABLE, state, key, value, _entries)
+    if MOBILITY in new.get("conditions", ()):
+        # Set as "mobility penalty, mobility penalty": each one listed is a penalty. Stored in the list
+        # before they were counted, and another value set: it adds to the count.
+        listed_now = new["conditions"].count(MOBILITY)
+        count = _mobility(new) if new["conditions"] == state.get("conditions") else listed_now
+        new["mobility_penalties"] = min(MAX_MOBILITY_PENALTIES, count)
+        new["conditions"] = [c for c in new["conditions"] if c != MOBILITY]
     if any(new.get(k) != state.get(k) for k in ("dying", "stable", "dead", "conditions")):
         # A waking time belongs to the unconsciousness it was rolled for, not to the next one.
         new.pop(WAKING, None)
@@ -349,4 +373,5 @@ def _entries(key: str, items: list[str]) -> list[str]:
                 lasting=listed(term(c) for c in LASTING),
             )
         )
-    return list(dict.fromkeys(names))
+    # mobility penalties stack: each one named counts
+    return [n for n in names if n == MOBILITY] + list(dict.fromkeys(n for n in names if n != MOBILITY))

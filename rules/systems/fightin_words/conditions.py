@@ -16,7 +16,7 @@ from typing import Literal
 from rules.errors import InvalidInput
 from rules.model import Event
 from rules.randomness import Chance
-from rules.said import N_, say, term
+from rules.said import N_, say, say_plural, term
 from rules.text import Raw, Text
 from rules.usertext import listed, quoted
 
@@ -71,6 +71,7 @@ ALIASES = {
     "asleep": "sleeping",
     "mobility": "mobility penalty",
     "mobility_penalty": "mobility penalty",
+    "mobility_penalties": "mobility penalty",
     "confusion": "confused",
 }
 SPECIAL = (N_("dying"), N_("stable"), N_("prone"), N_("crouching"), N_("wound"), N_("morale penalty"))
@@ -96,6 +97,29 @@ def canonical(name: str) -> str:
     known = listed(term(k) for k in sorted(KNOWN) + list(SPECIAL))
     raise InvalidInput(
         say("Unknown condition {name}. Fightin' Words knows: {known}.", name=quoted(name or ""), known=known)
+    )
+
+
+def mobility(n: int) -> Text:
+    """What `n` mobility penalties take off: "subtracted from your bonus to [...] Acrobatics, Athletics,
+    Wrestle, and Stealth. Each mobility penalty also subtracts half a square of movement from your speed." """
+    squares = Raw(f"{n // 2 or ''}{'½' if n % 2 else ''}")
+    # ½ and 1 square are one, 1½ and up are more
+    return say_plural(
+        "−{n} Acrobatics, Athletics, Wrestle, Stealth; −{squares} square of speed",
+        "−{n} Acrobatics, Athletics, Wrestle, Stealth; −{squares} squares of speed",
+        (n + 1) // 2,
+        n=n,
+        squares=squares,
+    )
+
+
+def mobility_penalties(n: int) -> Text:
+    """`n` mobility penalties and what they take off, as /character show lists them."""
+    return say(
+        "{penalties}: {effect}",
+        penalties=say_plural("{n} mobility penalty", "{n} mobility penalties", n, n=n),
+        effect=mobility(n),
     )
 
 

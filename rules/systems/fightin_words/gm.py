@@ -20,10 +20,18 @@ from rules.usertext import listed, quoted, user_text
 from . import conditions as cond
 from . import morale, wounds
 from .attack import DODGE, called_shots, defence_bonus
-from .model import Fighter
+from .model import MOBILITY, Fighter
 from .rolls import d6_check
 from .sheet import can_defend, minimum_toughness, minimum_will, pair, toughness, will
-from .tables import COLLISION_SPEED, FALL_DAMAGE, FALL_DAMAGE_ONTO, LOCATIONS, SURFACES, fall_bonus
+from .tables import (
+    COLLISION_SPEED,
+    FALL_DAMAGE,
+    FALL_DAMAGE_ONTO,
+    LOCATIONS,
+    MAX_MOBILITY_PENALTIES,
+    SURFACES,
+    fall_bonus,
+)
 
 MORALE_KINDS = ("fear", "insanity", "rage", "morale")
 
@@ -361,6 +369,8 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
         return enc, [
             Event(kind="info", text=say("{who} takes a morale penalty: Will {will}.", who=f.name, will=now))
         ] + more
+    if name == MOBILITY:
+        return _encumber(enc, f, action.duration)
     if name == "stunned":
         seconds = cond.seconds_of(action.duration)
         acting = f.id in enc.turns.acting
@@ -382,13 +392,57 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
     else:
         lasting = say_plural("{n} round", "{n} rounds", rounds, n=rounds)
     told = dict(who=f.name, lasting=lasting, effect=term(cond.KNOWN[name]))
-    if name == "mobility penalty":
-        # A penalty one has, as a wound, not a state one is in.
-        line = say("{who} has a mobility penalty ({lasting}): {effect}.", **told)
-    else:
-        line = say("{who} is {condition} ({lasting}): {effect}.", condition=term(name), **told)
+    line = say("{who} is {condition} ({lasting}): {effect}.", condition=term(name), **told)
     events.insert(0, Event(kind="info", text=line))
     return enc.with_combatant(f), events
+
+
+def _encumber(enc, f: Fighter, duration: str | None):
+    """One more mobility penalty: "Multiple mobility penalties stack." A penalty one has, as a wound,
+    not a state one is in; encumbrance lasts until it is taken off."""
+    if (duration or "").strip():
+        raise InvalidInput(say("A mobility penalty lasts until removed: leave the duration out."))
+    if f.mobility_penalties >= MAX_MOBILITY_PENALTIES:
+        raise InvalidInput(
+            say("{who} already has {n} mobility penalties, the most the bot keeps.", who=f.name, n=f.mobility_penalties)
+        )
+    f = f.but(mobility_penalties=f.mobility_penalties + 1)
+    n = f.mobility_penalties
+    line = say(
+        "{who} takes a mobility penalty ({n} in all): {effect}.",
+        who=f.name,
+        n=secret(n, f),
+        effect=secret(cond.mobility(n), f),
+    )
+    return enc.with_combatant(f), [Event(kind="info", text=line)]
+
+
+def _unencumber(enc, f: Fighter, everything: bool):
+    """One mobility penalty off, or all of them."""
+    if not f.mobility_penalties:
+        raise InvalidInput(say("{who} has no mobility penalty.", who=f.name))
+    had = f.mobility_penalties
+    f = f.but(mobility_penalties=0 if everything else had - 1)
+    n = f.mobility_penalties
+    if n:
+        line = say(
+            "{who} loses a mobility penalty ({n} left): {effect}.",
+            who=f.name,
+            n=secret(n, f),
+            effect=secret(cond.mobility(n), f),
+        )
+    elif had == 1:
+        line = say("{who} loses their last mobility penalty.", who=f.name)
+    else:
+        # only ever two or more: the one form a language's plural needs
+        line = say_plural(
+            "{who} loses all {n} mobility penalties.",
+            "{who} loses all {n} mobility penalties.",
+            had,
+            who=f.name,
+            n=secret(had, f),
+        )
+    return enc.with_combatant(f), [Event(kind="info", text=line)]
 
 
 def _stabilise(enc, f: Fighter):
@@ -415,7 +469,17 @@ class RemoveCondition(GmAction):
 
 def remove_condition(system, enc, action: RemoveCondition, chance: Chance):
     f: Fighter = enc.find(action.target)
+    words = (action.condition or "").split(maxsplit=1)
+    if len(words) == 2 and words[0].casefold() == "all":
+        # "all mobility penalties": the only counted condition taken off at once
+        if cond.canonical(words[1]) != MOBILITY:
+            raise InvalidInput(
+                say('Only mobility penalties come off all at once: `condition:"all mobility penalties"`.')
+            )
+        return _unencumber(enc, f, everything=True)
     name = cond.canonical(action.condition)
+    if name == MOBILITY:
+        return _unencumber(enc, f, everything=False)
     if name == "dying":
         return _stabilise(enc, f)
     if name in ("stable", "unconscious"):

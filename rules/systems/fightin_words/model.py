@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from rules.dice import check_expression
 from rules.entering import entered
@@ -16,6 +16,7 @@ from rules.turns.seconds import SecondsState
 from rules.usertext import Typed, quoted
 
 REACHES = ("close", "standard", "long")
+MOBILITY = "mobility penalty"  # counted on the fighter, not kept as a condition
 
 
 class Weapon(Value):
@@ -143,6 +144,7 @@ class Fighter(Combatant):
     sheet: Sheet = Sheet()
     wounds: int = 0
     morale_penalties: int = 0
+    mobility_penalties: int = 0  # "Multiple mobility penalties stack"
     dying: bool = False
     dying_dc: int = 4
     stable: bool = False  # stabilised: unconscious, no longer dying
@@ -154,6 +156,18 @@ class Fighter(Combatant):
     conditions: tuple[Condition, ...] = ()
     effects: tuple[DelayedEffect, ...] = ()
     notes: tuple[str, ...] = ()  # lasting called-shot effects the GM applies (speed, grip…)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _counted_mobility(cls, data: Any) -> Any:
+        # A fight stored before mobility penalties were counted holds one as a condition.
+        if not isinstance(data, dict) or not data.get("conditions"):
+            return data
+        conditions = tuple(data["conditions"])
+        kept = tuple(c for c in conditions if (c.get("name") if isinstance(c, dict) else c.name) != MOBILITY)
+        if len(kept) == len(conditions):
+            return data
+        return data | {"conditions": kept, "mobility_penalties": data.get("mobility_penalties", 0) + 1}
 
 
 class FightEncounter(Encounter):

@@ -202,6 +202,9 @@ class FightinWords(System):
         if f.morale_penalties:
             n = f.morale_penalties
             parts.append(say_plural("{n} morale penalty", "{n} morale penalties", n, n=n))
+        if f.mobility_penalties:
+            n = f.mobility_penalties
+            parts.append(say_plural("{n} mobility penalty", "{n} mobility penalties", n, n=n))
         if f.dead:
             parts.append(say("dead"))
         elif f.dying:

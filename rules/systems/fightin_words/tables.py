@@ -19,6 +19,8 @@ AIM = 2
 # penalty for every wound", the conditions' list DC 6 with no penalty (the campaign setting `first_dying_dc`).
 FIRST_DYING_DC = 4
 CONDITIONS_DYING_DC = 6
+# The seed sets no limit on stacked mobility penalties: this one keeps counts sane (15 squares of speed).
+MAX_MOBILITY_PENALTIES = 30
 
 
 @dataclass(frozen=True, slots=True)
