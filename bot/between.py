@@ -260,6 +260,7 @@ class Between:
             )
         # Fitted as well as checked: more flaws lower the most Wounds, and the Wounds held come down with it.
         adjusted = system.adjust(record.sheet, dict(record.lasting), what, value, record.npc)
+        system.check_lasting(record.sheet, adjusted, record.npc)
         new = system.fit_lasting(record.sheet, adjusted, record.npc)
         if new == record.lasting:
             raise InvalidInput(say("That is what {name} already carries: nothing changed.", name=mark(record.name)))

@@ -434,7 +434,8 @@ def _typed_as_read(key: str, value: Any, read_in: Any) -> None:
 def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str, *, npc: bool = False) -> dict[str, Any]:
     """A character's lasting state: each key one the system keeps, each value of its type, each number passing
     the checks `/campaign adjust` makes (its range, the sheet's maximum), each list's entries those the system
-    keeps, each name one the system reads (a kept NPC's side)."""
+    keeps, each name one the system reads (a kept NPC's side), and the values fitting together as an adjustment
+    leaves them (no more critical injuries than Wounds)."""
     lasting = _dict(lasting, say("lasting state of {name}", name=mark(name)))
     adjustable = system.adjustable()
     flags = _flags(system, npc)
@@ -453,6 +454,7 @@ def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str, *, npc: boo
             for key, value in checked.items()
             if key in adjustable and adjustable[key].kind == "text"
         }
+        system.check_lasting(sheet, checked, npc)
     except RulesError as error:
         raise InvalidInput(say("{name}'s lasting state: {error}", name=mark(name), error=error.said)) from None
     return checked

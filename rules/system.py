@@ -582,6 +582,15 @@ class System(Generic[C]):
             fitted[spec.key] = value if spec.minimum is None else max(value, spec.minimum)
         return fitted
 
+    def check_lasting(self, sheet: dict[str, Any], lasting: dict[str, Any], npc: bool = False) -> None:
+        """InvalidInput if the values of a whole lasting state do not fit together (Frozen Lands: more critical
+        injuries than Wounds), which `adjust`, setting one value, cannot tell: an import checks each list's
+        entries alone. What an adjustment leaves and what an import reads pass it (the between module's
+        optional `check`)."""
+        check = getattr(self.between, "check", None)
+        if check:
+            check(sheet, lasting, npc)
+
     def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any], npc: bool = False) -> list[Text]:
         """The lasting state for `/character show`, one line per topic."""
         if self.between is None:

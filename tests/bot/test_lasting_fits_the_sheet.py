@@ -114,3 +114,65 @@ async def test_a_rest_of_kept_npcs_alone_tells_the_channel_so(repo: Repository) 
         "Only NPCs the GM kept rested: what changed is the GM's to read.",
     ]
     assert private
+
+
+# --- Frozen Lands: "For each Wound you suffer, roll on the physical critical injuries table" ------------
+FROZEN = registry.get("frozen-lands")
+
+
+async def astrid(repo: Repository, stats: str, lasting: dict) -> tuple[Core, int]:
+    await repo.save_campaign(KEY, system=FROZEN.key)
+    record = await repo.add_character(KEY, ALICE.user_id, "Astrid", FROZEN.key, FROZEN.parse_sheet(stats))
+    if lasting:
+        await repo.save_lasting({record.id: lasting}, NewChange(KEY, 1, "/encounter end", "fight", {}))
+    return Core(repo), record.id
+
+
+async def test_more_critical_injuries_than_wounds_are_refused_by_the_adjustment(repo: Repository) -> None:
+    core, astrid_id = await astrid(repo, "soul=2", {})
+    with pytest.raises(InvalidInput, match="one per Wound"):
+        await core.between.adjust(KEY, GM, await repo.character_by_id(KEY, astrid_id), "injuries", "a, b, c")
+    assert (await repo.character_by_id(KEY, astrid_id)).lasting == {}
+    await core.between.adjust(KEY, GM, await repo.character_by_id(KEY, astrid_id), "wounds", "2")
+    with pytest.raises(InvalidInput, match="one per Wound"):
+        await core.between.adjust(KEY, GM, await repo.character_by_id(KEY, astrid_id), "injuries", "a, b, c")
+    await core.between.adjust(KEY, GM, await repo.character_by_id(KEY, astrid_id), "injuries", "cracked ribs, b")
+    # A Wound healed takes its critical injury with it, the newest first.
+    await core.between.adjust(KEY, GM, await repo.character_by_id(KEY, astrid_id), "wounds", "1")
+    assert await stored_frozen(repo, astrid_id) == {"wounds": 1, "injuries": ["cracked ribs"]}
+
+
+async def test_the_wounds_a_sheet_carries_in_bound_its_injuries(repo: Repository) -> None:
+    core, astrid_id = await astrid(repo, "wounds=2", {})
+    await core.between.adjust(KEY, GM, await repo.character_by_id(KEY, astrid_id), "injuries", "a, b")
+    # The sheet edited down to 1 Wound carried in: its newest critical injury goes with the Wound.
+    record = await repo.character_by_id(KEY, astrid_id)
+    await core.roster.edit(KEY, ALICE, record, FROZEN.parse_sheet("wounds=1"))
+    assert await stored_frozen(repo, astrid_id) == {"injuries": ["a"]}
+
+
+@pytest.mark.parametrize(
+    ("stats", "lasting"),
+    [("", {"injuries": ["broken arm"]}), ("wounds=3", {"wounds": 1, "injuries": ["broken arm", "lost eye"]})],
+    ids=["no wound", "more than the wounds"],
+)
+async def test_the_import_refuses_more_critical_injuries_than_wounds(stats: str, lasting: dict) -> None:
+    with pytest.raises(InvalidInput, match="one per Wound"):
+        transfer._lasting(FROZEN, FROZEN.parse_sheet(stats), lasting, "Astrid")
+    # The Wounds the sheet carries in count, as the fight reads them.
+    assert transfer._lasting(FROZEN, FROZEN.parse_sheet("wounds=1"), {"injuries": ["broken arm"]}, "Astrid")
+
+
+async def test_a_state_stored_with_more_injuries_than_wounds_is_exported_as_the_bot_reads_it(
+    repo: Repository,
+) -> None:
+    core, astrid_id = await astrid(repo, "", {"wounds": 1, "injuries": ["a", "b", "c"]})
+    _, data = await core.campaigns.export(KEY, GM)
+    assert data["characters"][0]["lasting"] == {"wounds": 1, "injuries": ["a"]}
+    assert transfer.read(transfer.dumps(data), expected_system=None).characters[0]["lasting"]["injuries"] == ["a"]
+
+
+async def stored_frozen(repo: Repository, character_id: int) -> dict:
+    """The stored lasting state, after checking that an import of it takes it."""
+    record = await repo.character_by_id(KEY, character_id)
+    return transfer._lasting(FROZEN, record.sheet, record.lasting, record.name)

@@ -110,6 +110,8 @@ def test_a_condition_past_level_three_breaks_the_character_with_a_wound_for_the_
     assert "4 critical failures > Exhaustion 3 → above level 3: broken and a critical injury" in text
     assert "Astrid is broken (cannot act until healed; every further hit is a Wound) and suffers" in text
     assert "(Wounds 2)" in text and "/campaign adjust" in text and "key:injuries" in text
+    # The adjustment sets the whole list: the hint keeps the injury already recorded.
+    assert 'key:injuries value:"scar, <result>" (the whole list, one injury per Wound).' in text
     assert out.lasting is not None
     assert (out.lasting["stamina"], out.lasting["wounds"], out.lasting["injuries"]) == (0, 2, ["scar"])
 

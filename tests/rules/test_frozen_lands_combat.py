@@ -19,11 +19,15 @@ from tests.rules.test_frozen_lands_support import (
     BJORN,
     GM,
     act,
+    begin,
     choose,
     current,
     end_turn,
+    enemy,
     fl,
     get,
+    hero,
+    new,
     outcome,
     party,
 )
@@ -161,6 +165,18 @@ def test_a_shot_at_an_enemy_at_close_range_keeps_the_close_range_penalty_whateve
     parted = act(s, fl.Engage(by=GM, actor="Astrid", target="Wolf", apart=True))
     o = outcome(parted, fl.Attack(by=ASTRID, target="Wolf", ranged=True, range="short", dice=(6, 1, 1, 1)))
     assert "Marksmanship 3 + Light Crossbow 1 = 4d6" in english(o.events[0].text)
+
+
+def test_the_gm_sets_who_starts_at_close_range_before_round_1_as_with_place():
+    """The GM's `engage` sets up positions as `place` does: before round 1 too. A player's is still refused."""
+    s = hero(new(), "Astrid", 5)
+    s = enemy(s, "Wolf", 4, damage=3, defense=1, stamina=6)
+    s = act(s, fl.Engage(by=GM, actor="Wolf", target="Astrid"))
+    assert get(s, "Wolf").id in get(s, "Astrid").engaged and get(s, "Astrid").id in get(s, "Wolf").engaged
+    with pytest.raises(NotAllowed, match="Only the GM sets who is at close range"):
+        act(s, fl.Engage(by=ASTRID, actor="Astrid", target="Wolf", apart=True))
+    s = begin(s, 1, 1)
+    assert get(s, "Wolf").id in get(s, "Astrid").engaged  # the round keeps what the GM set up
 
 
 def test_a_throw_says_what_is_thrown_at_whom():

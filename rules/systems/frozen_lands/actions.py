@@ -80,11 +80,11 @@ class Other(Action):
     modifier: int = 0
 
 
-class Engage(Action):
-    """Two combatants come to close range (free; melee attacks do it too)."""
+class Engage(Anytime):
+    """The GM brings two combatants to close range (melee attacks do it too): before round 1 as well, setting
+    up where the fight starts as `place` does. A player's is refused by its handler, which says why."""
 
     kind: ClassVar[str] = "engage"
-    on_turn: ClassVar[bool] = False
     target: str
     apart: bool = False
 

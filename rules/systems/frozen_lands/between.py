@@ -99,8 +99,28 @@ def _view(sheet: Sheet | dict[str, Any], state: dict[str, Any], npc: bool = Fals
 
 
 def fit(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> dict[str, Any]:
-    """The lasting state with Stamina no higher than the sheet's, as `_view` reads it."""
-    return state | {"stamina": _view(sheet, state, npc)["stamina"]} if "stamina" in state else state
+    """The lasting state with Stamina no higher than the sheet's, as `_view` reads it, and a critical injury
+    for each Wound at most: a Wound gone (the sheet's carried in edited down) takes the newest."""
+    v = _view(sheet, state, npc)
+    fitted = state | {"stamina": v["stamina"]} if "stamina" in state else dict(state)
+    if len(v["injuries"]) > v["wounds"]:
+        fitted["injuries"] = v["injuries"][: v["wounds"]]
+    return fitted
+
+
+def check(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> None:
+    """“For each Wound you suffer, roll on the physical critical injuries table”: one injury per Wound, no more.
+    A whole state's check: an import reads each injury alone, with no Wounds beside it."""
+    v = _view(sheet, state, npc)
+    if len(v["injuries"]) > v["wounds"]:
+        raise InvalidInput(
+            say_plural(
+                "`injuries` holds at most {n} critical injury, one per Wound ({n} Wound held).",
+                "`injuries` holds at most {n} critical injuries, one per Wound ({n} Wounds held).",
+                v["wounds"],
+                n=v["wounds"],
+            )
+        )
 
 
 def rest(system, kind, characters, campaign, options, chance, settings):

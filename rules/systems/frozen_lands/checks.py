@@ -20,6 +20,7 @@ from ...randomness import Chance
 from ...said import N_, Text, say, say_plural, seq, term
 from ...system import CheckKind, CheckOutcome, CheckRequest, Resting, known_options, yes_no
 from ...turns.tracks import TrackState
+from ...usertext import mark
 from . import between, health, pools
 from .model import FrozenCombatant, FrozenEncounter, Sheet, Zone
 from .moves import skill_pool
@@ -180,10 +181,12 @@ def _broken(checker: FrozenCombatant) -> tuple[FrozenCombatant, Text]:
         broken=health.BROKEN,
         wounds=checker.wounds,
     )
+    # The adjustment replaces the whole list: the hint spells out the injuries it must keep.
     hint = say(
         'GM: roll on your critical injuries table and record it with /campaign adjust character:"{who}" '
-        "key:injuries (one entry per Wound).",
+        'key:injuries value:"{injuries}" (the whole list, one injury per Wound).',
         who=checker.name,
+        injuries=mark(", ".join([*checker.injuries, "<result>"])),
     )
     return checker, seq(broken, "; ", hint)
 

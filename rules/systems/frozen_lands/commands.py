@@ -155,8 +155,8 @@ ACT_CHOICES = (
     (N_("release"), N_("Release the delayed action")),
     (N_("interrupt"), N_("Act out of turn (AWARENESS roll)")),
     (N_("other"), N_("Another action (label=… skill=…)")),
-    (N_("engage"), N_("Come to close range with the target")),
-    (N_("part"), N_("No longer at close range with the target")),
+    (N_("engage"), N_("GM: bring the actor and the target to close range")),
+    (N_("part"), N_("GM: the actor and the target no longer at close range")),
     (N_("zone"), N_("GM: define a zone (name=… cluttered dim dark cramped)")),
     (N_("place"), N_("GM: put the target in a zone (zone=…)")),
 )
