@@ -536,6 +536,32 @@ def test_an_ally_may_spend_the_plot_point():
     assert who(out.state, "Bolt").plot_points == 1 and who(out.state, "Nova").wounds == 1
 
 
+def test_each_answer_to_the_death_question_is_its_own_players_call():
+    """ "A point is your hero's" (README): an ally's player spends their own hero's point, not another's; how the
+    dying hero escapes death (their point, a flaw, a blaze of glory) is their player's; the GM answers any."""
+    enc = dying_hero().state
+    for by, option in ((ALICE, "Bolt spends a Plot Point"), (BOB, "Spend own Plot Point"), (BOB, "Blaze of glory")):
+        with pytest.raises(NotAllowed, match="another player's call"):
+            apply(enc, Choose(by=by, pending_id=enc.pending.id, option=option))
+    out = apply(enc, Choose(by=GM, pending_id=enc.pending.id, option="Bolt spends a Plot Point"))
+    assert who(out.state, "Bolt").plot_points == 1
+
+
+def test_whether_an_npc_ally_the_gm_runs_dies_is_the_gms_call_a_heros_point_the_players():
+    # "When an ally is reduced to 0 wounds and 0 stamina, you may spend a Plot Point to help an ally escape death"
+    enc = new()
+    enc = join(enc, "Bolt", 15, plot_points=1)
+    ally = AddCombatants(by=GM, name="Sarge", sheet={"stamina": "5", "wounds": "1"}, side="heroes", dice=(12,))
+    enc = begin(join(apply(enc, ally).state, "Brute", 5))
+    enc = cmd(enc, "damage", target="Sarge", amount="6", options="wounds=1").state
+    assert tuple(map(english, enc.pending.labels)) == ("Bolt spends a Plot Point", "Blaze of glory", "Die")
+    for option in ("Blaze of glory", "Die"):
+        with pytest.raises(NotAllowed, match="another player's call"):
+            apply(enc, Choose(by=BOB, pending_id=enc.pending.id, option=option))
+    out = apply(enc, Choose(by=BOB, pending_id=enc.pending.id, option="Bolt spends a Plot Point"))
+    assert who(out.state, "Sarge").wounds == 1 and who(out.state, "Bolt").plot_points == 0
+
+
 def test_the_death_question_is_answered_by_key_and_an_ally_who_pays_by_its_id():
     enc = dying_hero().state
     bolt = who(enc, "Bolt").id

@@ -277,6 +277,11 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
     options += [Choice(key=k, label=DEATH_LABELS[k]) for k in last]
     users = enc.controllers([cid] + [a.id for a in allies])
     users = tuple(u for u in users if u != enc.gm_id) or (enc.gm_id,)
+    # each answer is one player's call: an ally's point its player's ("A point is your hero's"), how the dying
+    # escape death theirs (a GM-run ally's, a GM's)
+    owners = {a.id: enc.controllers([a.id]) for a in allies} | {
+        o.key: enc.controllers([cid]) for o in options if o.key in (DEATH_OWN, *last)
+    }
     default = paid or (DEATH_FLAW if flaw else DEATH_DIE)
     if flaw:
         prompt = say(
@@ -297,6 +302,7 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
         default=default,
         chooser=cid,
         users=users,
+        owners=owners,
         context={"cid": cid},
     )
     # the choice message pings the players; the result line only tells the channel
