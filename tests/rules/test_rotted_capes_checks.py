@@ -180,3 +180,15 @@ def test_every_sheet_key_is_in_one_form_section_and_has_a_description():
     for section in form:
         assert list(section.keys) == sorted(section.keys, key=order.index), section.label
     assert all(SYSTEM.key_help(key)[0] for key in keys), [key for key in keys if not SYSTEM.key_help(key)[0]]
+
+
+def test_an_unconscious_hero_meets_no_challenge_but_still_rolls_a_saving_throw():
+    """Seed 000, Unconscious: "You are unaware of your surroundings, cannot act"; a save is no act (in a fight
+    too, /save is rolled for the Unconscious)."""
+    knocked = {"stamina": 0, "unconscious": True}
+    with pytest.raises(NotAllowed) as refused:
+        rolled(request(options={"dex": True}, lasting=knocked), 10)
+    assert "Nova is Unconscious and cannot act" in english(refused.value.said)
+    assert lines(rolled(request(kind="save", lasting=knocked), 14)) == [
+        "Nova CON save: d20 14 + 1 = 15 vs DC 15: success"
+    ]

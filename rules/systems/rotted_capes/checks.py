@@ -93,6 +93,16 @@ def _rolled(request: CheckRequest, c: RCCombatant, chance: Chance) -> tuple[bool
     ability, adv, dis, bonus = _options(request)
     dc = _dc(request)
     save = request.kind == "save"
+    # "Unconscious: You are unaware of your surroundings, cannot act": no challenge; a save is no act, and
+    # a fight rolls the Unconscious's saves too
+    if not save and c.has("Unconscious"):
+        raise NotAllowed(
+            say(
+                "{who} is Unconscious and cannot act: no challenge until they wake (the end of a scene gives back "
+                "half their Stamina). Saving throws are still rolled.",
+                who=c.name,
+            )
+        )
     ok, result = d20_check(c, ability, dc, chance, adv, dis, settings=request.settings, save=save, bonus=bonus)
     kind = mark(ability.upper())
     if request.kind == "save":
