@@ -27,7 +27,7 @@ from rules.text import Secret, Text, Typed, walk
 from rules.usertext import listed, mark, quoted
 
 from .keyed_locks import KeyedLocks
-from .repository import CharacterRecord, NewChange, Repository
+from .repository import CampaignRecord, CharacterRecord, NewChange, Repository
 
 UNDO = "/campaign undo"
 # What the GM did between fights and checks that changed what a character carries are undone here;
@@ -43,9 +43,12 @@ GOES_ON = ((SYSTEM_STATE, DECK),)
 OTHER_SYSTEM = N_("That character belongs to another rule system than this campaign's.")
 
 
-def describe(system: System, record: CharacterRecord) -> list[Text]:
-    """What a stored character carries between fights, one line per topic."""
-    lines = system.lasting_lines(record.sheet, dict(record.lasting), record.npc)
+def describe(system: System, record: CharacterRecord, campaign: CampaignRecord | None) -> list[Text]:
+    """What a stored character carries between fights, one line per topic; the campaign's settings fill in
+    what the next fight would start it with where nothing is stored (those of its system only: a character
+    of a former system reads its own system's defaults)."""
+    settings = campaign.settings if campaign is not None and campaign.system == record.system else {}
+    lines = system.lasting_lines(record.sheet, dict(record.lasting), record.npc, settings)
     return lines or [say("Nothing carried over: it stands as its sheet says.")]
 
 
@@ -243,7 +246,7 @@ class Between:
     async def _adjust(
         self, key: int, by: Actor, record: CharacterRecord, what: str, value: str, by_name: str | None
     ) -> Text:
-        _, system = await self._campaign(key)
+        campaign, system = await self._campaign(key)
         of_this_system(system, record)
         if len(value) > MAX_VALUE_CHARS:
             raise InvalidInput(say("Values are limited to {n} characters.", n=MAX_VALUE_CHARS))
@@ -264,7 +267,7 @@ class Between:
         new = system.fit_lasting(record.sheet, adjusted, record.npc)
         if new == record.lasting:
             raise InvalidInput(say("That is what {name} already carries: nothing changed.", name=mark(record.name)))
-        shown = cut(joined_lines(system.lasting_lines(record.sheet, new, record.npc)), 300)
+        shown = cut(joined_lines(system.lasting_lines(record.sheet, new, record.npc, campaign.settings)), 300)
         # A kept NPC's numbers are the GM's: the log, which anyone reads, keeps them as secrets.
         value_said = secret(mark(value.strip()[:40]), record.npc)
         summary = say("{name}: {what} set to {value}", name=mark(record.name), what=what, value=value_said) + (

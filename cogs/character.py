@@ -119,7 +119,7 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
     @app_commands.command(name="show", description=_("Show a character's sheet and what it carries between fights"))
     @app_commands.autocomplete(name=autocomplete.campaign_characters)
     async def show(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
-        by, _, record = await self._named(interaction, name)
+        by, key, record = await self._named(interaction, name)
         # A sheet and what it carries between fights are its owner's and the GM's to read, as the
         # numbers are in a fight: an NPC the GM kept may have fought hidden.
         readable = may_read(by, record)
@@ -127,7 +127,7 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         embed = discord.Embed(title=render.fit(render.shown_name(record.name), 256), colour=discord.Colour.green())
         if readable:
             # What it carries between fights first: it is what changes from fight to fight.
-            carried = joined("\n", describe(system, record))
+            carried = joined("\n", describe(system, record, await self.bot.core.campaign(key)))
             embed.add_field(
                 name=render.words("Between fights"), value=render.fit(render.clean(carried) or "—", 1000), inline=False
             )

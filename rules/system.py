@@ -591,13 +591,23 @@ class System(Generic[C]):
         if check:
             check(sheet, lasting, npc)
 
-    def lasting_lines(self, sheet: dict[str, Any], lasting: dict[str, Any], npc: bool = False) -> list[Text]:
-        """The lasting state for `/character show`, one line per topic."""
+    def lasting_lines(
+        self,
+        sheet: dict[str, Any],
+        lasting: dict[str, Any],
+        npc: bool = False,
+        settings: Mapping[str, Any] | None = None,
+    ) -> list[Text]:
+        """The lasting state for `/character show`, one line per topic. `settings`, the campaign's, fill in
+        what the next fight would start the character with where nothing is stored (the system's between
+        module's optional `filled`: a Rotted Capes hero's Plot Points)."""
         if self.between is None:
             return []
+        fill = getattr(self.between, "filled", None)
+        shown = fill(sheet, lasting, npc, self.settings_for(dict(settings or {}))) if fill else lasting
         side = lasting.get(self.side_key)
         line = self.side_line(side) if side else None
-        return self.between.lines(sheet, lasting, npc) + ([line] if line else [])
+        return self.between.lines(sheet, shown, npc) + ([line] if line else [])
 
     # helpers the systems' rests share
     def rest_kind(self, kind: str) -> Rest:

@@ -167,6 +167,19 @@ async def test_an_attribute_lost_on_wound_recovery_outlasts_the_next_fight(stand
     assert "None" not in sheet and "False" not in sheet, sheet
 
 
+async def test_character_show_gives_a_hero_never_in_a_fight_the_plot_points_the_next_fight_starts_them_with(
+    standin, bot
+):
+    await campaign(standin, settings="starting_plot_points=2")
+    shown = await say(standin, "alice", "/character show", name="Nova")
+    assert "Plot Points 2" in shown.embeds[0]["fields"][0]["value"], shown.embeds
+    listed = await say(standin, "alice", "/plotpoint show")
+    assert "Nova 2" in listed.content, listed.content
+    # what an adjustment shows reads the campaign's settings as well
+    done = await say(standin, "gm", "/campaign adjust", character="Bolt", key="wounds", value="0")
+    assert "Plot Points 2" in done.content, done.content
+
+
 async def test_adjust_undo_and_the_log_say_who_changed_what(standin, bot):
     await campaign(standin)
     refused = await say(standin, "alice", "/campaign adjust", character="Nova", key="plot_points", value="5")

@@ -80,8 +80,8 @@ def recording() -> Iterator[Recorder]:
             system = registry.get(key)
             lasting = system.lasting_lines
 
-            def lines(sheet, kept, npc=False, lasting=lasting):
-                shown = lasting(sheet, kept, npc)
+            def lines(sheet, kept, npc=False, settings=None, lasting=lasting):
+                shown = lasting(sheet, kept, npc, settings)
                 for line in shown:
                     recorder.add("lasting line", line)
                 return shown

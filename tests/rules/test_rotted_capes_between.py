@@ -269,6 +269,7 @@ def test_gm_adjustments_are_checked_and_shown():
     assert list(map(english, SYSTEM.lasting_lines(sheet, state))) == [
         "Stamina 20/20",
         "Wounds 1/3 (Wounded −2; Hiatuses towards the next Wound Recovery roll: 0 of 2)",
+        "Plot Points 1",  # none stored: the campaign's starting number, as the next fight starts the hero
         "Exhaustion 2",
         "Conditions: Weakened (Strength, Mild), Charmed",
     ]
@@ -354,3 +355,29 @@ def test_plotpoint_show_between_fights_lists_the_stored_heroes_as_the_next_fight
     text = SYSTEM.report_between("plotpoint_show", stored, {"pool": 4}, {"starting_plot_points": 2})
     assert english(text) == "🎭 Plot Points: Nova 0, Bolt 2; the Editor-in-Chief's pool: 4."
     assert SYSTEM.report_between("condition_list", stored, {}, {}) is None
+
+
+def test_character_show_gives_a_hero_the_plot_points_plotpoint_show_gives_them_where_none_are_stored():
+    """/character show and /plotpoint show count a hero's Plot Points alike: stored, else the campaign's
+    starting number. An NPC the GM kept and a companion hold none (the pool's, the controller's)."""
+    sheet = SYSTEM.parse_sheet("stamina=20 wounds=3 avoidance=12 fortitude=6")
+    settings = {"starting_plot_points": 2}
+    assert "Plot Points 2" in map(english, SYSTEM.lasting_lines(sheet, {}, settings=settings))
+    assert "Plot Points 0" in map(english, SYSTEM.lasting_lines(sheet, {"plot_points": 0}, settings=settings))
+    assert "Plot Points 1" in map(english, SYSTEM.lasting_lines(sheet, {}))  # the seed's one
+    kept = SYSTEM.lasting_lines(sheet, {}, npc=True, settings=settings)
+    pet = SYSTEM.lasting_lines(SYSTEM.parse_sheet("stamina=5 wounds=1 companion_of=Nova"), {}, settings=settings)
+    assert not any("Plot Points" in english(line) for line in kept + pet)
+    assert "Plot Points 2" not in map(english, SYSTEM.lasting_lines(sheet, {"dead": True}, settings=settings))
+    stored = [Resting(name="Nova", owner_id=11, sheet=sheet, lasting={})]
+    assert english(SYSTEM.report_between("plotpoint_show", stored, {}, settings)).startswith("🎭 Plot Points: Nova 2;")
+
+
+def test_plotpoint_show_between_fights_leaves_out_a_dead_hero_rather_than_refusing():
+    sheet = SYSTEM.parse_sheet("stamina=20 wounds=3 avoidance=12 fortitude=6")
+    stored = [
+        Resting(name="Nova", owner_id=11, sheet=sheet, lasting={"dead": True, "plot_points": 2}),
+        Resting(name="Bolt", owner_id=12, sheet=sheet, lasting={}),
+    ]
+    text = SYSTEM.report_between("plotpoint_show", stored, {"pool": 1}, {})
+    assert english(text) == "🎭 Plot Points: Bolt 1; the Editor-in-Chief's pool: 1."

@@ -269,8 +269,17 @@ def holds_points(r: Resting) -> bool:
 def plot_points(characters: Sequence[Resting], campaign: Mapping[str, Any], settings: dict[str, Any]) -> Text:
     """/plotpoint show between fights: each stored hero's Plot Points, as the next fight would start it with
     them, and the Editor-in-Chief's pool."""
-    held = [c for c in (standing(r, settings) for r in characters) if c.holds_points]
+    # the dead join no next fight (and `standing` refuses them)
+    held = [c for c in (standing(r, settings) for r in characters if not r.lasting.get("dead")) if c.holds_points]
     return balance_line(held, int(campaign.get("pool", 0)))
+
+
+def filled(sheet: dict[str, Any], state: dict[str, Any], npc: bool, settings: dict[str, Any]) -> dict[str, Any]:
+    """The lasting state /character show reads: a living hero's Plot Points as /plotpoint show counts them,
+    stored or else what the next fight starts them with (the dead start none)."""
+    who = Resting(name="", owner_id=0, sheet=sheet, lasting=state, npc=npc)
+    living = holds_points(who) and not state.get("dead")
+    return state | {"plot_points": held_points(who, settings)} if living else state
 
 
 def held_points(r: Resting, settings: dict[str, Any]) -> int:
