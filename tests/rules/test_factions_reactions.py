@@ -62,6 +62,8 @@ def test_the_bandit_dodges_sybillas_musket_with_a_2_against_agi_8():
     )
     # The choice message pings the chooser; the event only points at it, so nobody is pinged twice.
     assert out.events[-1].kind == "choice" and out.events[-1].ping == ()
+    # Eleven options are shown as a select menu, not buttons: the pointer names neither.
+    assert english(out.events[-1].text) == "Bandit 1 may react: choose below."
     with pytest.raises(AwaitingChoice):
         attack(out.state, SYBILLA, "Bandit 2", "musket")
     with pytest.raises(NotAllowed):

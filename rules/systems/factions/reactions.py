@@ -286,13 +286,13 @@ def _ask_reaction(enc, ctx, target: Fighter, options, guards, reacting: bool, ev
     users = enc.controllers(([target.id] if reacting else []) + [g.id for g in guards])
     if reacting and guards:
         ask = "react_or_guard"
-        short = say("{who} may react or be guarded: see the buttons.", who=target.name)
+        short = say("{who} may react or be guarded: choose below.", who=target.name)
     elif reacting:
         ask = "react"
-        short = say("{who} may react: see the buttons.", who=target.name)
+        short = say("{who} may react: choose below.", who=target.name)
     else:
         ask = "guard"
-        short = say("An ally of {who} may guard: see the buttons.", who=target.name)
+        short = say("An ally of {who} may guard: choose below.", who=target.name)
     prompt = say(
         PROMPTS["death_blow" if ctx.get("death_blow") else ctx["mode"], ask],
         attacker=attacker.name,
