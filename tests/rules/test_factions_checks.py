@@ -79,11 +79,12 @@ def test_a_chase_is_an_agi_save_those_who_pass_escape(die, said):
 
 def test_morale_is_a_wit_save_failures_surrender_or_retreat():
     # "Make a group WIT save: those who fail must surrender or retreat, but those who pass aren't
-    # subject to morale for the remainder of the stretch."
+    # subject to morale for the remainder of the stretch." A /check records nothing (a fight's own
+    # round-end save marks who holds), so the line promises no immunity.
     _, lines = roll("morale", 12)
     assert lines == [
         "Bandit WIT save (morale): d20 12 vs WIT 12 → pass.",
-        "Bandit holds: immune to morale for the rest of the stretch.",
+        "Bandit holds: does not surrender or retreat.",
     ]
     _, lines = roll("morale", 13)
     assert lines == ["Bandit WIT save (morale): d20 13 vs WIT 12 → fail.", "Bandit breaks: surrenders or retreats."]

@@ -109,6 +109,8 @@ def _consequence(kind: str, who: str, passed: bool) -> tuple[Text, ...]:
         return (say("{who} escapes.", who=who) if passed else say("{who} is reached by the pursuers.", who=who),)
     if kind == "morale":
         if passed:
-            return (say("{who} holds: immune to morale for the rest of the stretch.", who=who),)
+            # "not subject to morale for the remainder of the stretch" is marked by a fight's own round-end
+            # save (morale.py); a check records nothing, so its line promises no immunity.
+            return (say("{who} holds: does not surrender or retreat.", who=who),)
         return (say("{who} breaks: surrenders or retreats.", who=who),)
     return ()
