@@ -261,6 +261,16 @@ class Between:
                     known=known,
                 )
             )
+        if what == system.side_key and not record.npc:
+            # A player's character joins the players' side each time (`System.side_of`): only a kept NPC keeps one.
+            raise InvalidInput(
+                say(
+                    "{name} is a player's character and always joins {side}: only an NPC the GM kept keeps {key}.",
+                    name=mark(record.name),
+                    side=quoted(system.player_side),
+                    key=quoted(what),
+                )
+            )
         # Fitted as well as checked: more flaws lower the most Wounds, and the Wounds held come down with it.
         adjusted = system.adjust(record.sheet, dict(record.lasting), what, value, record.npc)
         system.check_lasting(record.sheet, adjusted, record.npc)

@@ -335,7 +335,9 @@ class System(Generic[C]):
 
     def side_of(self, action: AddCombatants) -> str:
         """The side a new combatant joins: the one asked for, else players' or the last."""
-        kept = (action.lasting or {}).get(self.side_key)
+        # Only an NPC the GM kept keeps a side: a hero stored with one (before /campaign adjust refused
+        # it, or imported so) joins the players.
+        kept = (action.lasting or {}).get(self.side_key) if action.npc else None
         return self.side_named(action.side or kept or (self.player_side if not action.npc else self.sides[-1]))
 
     def side_named(self, name: str) -> str:
@@ -605,7 +607,7 @@ class System(Generic[C]):
             return []
         fill = getattr(self.between, "filled", None)
         shown = fill(sheet, lasting, npc, self.settings_for(dict(settings or {}))) if fill else lasting
-        side = lasting.get(self.side_key)
+        side = lasting.get(self.side_key) if npc else None  # a hero joins the players' side (`side_of`)
         line = self.side_line(side) if side else None
         return self.between.lines(sheet, shown, npc) + ([line] if line else [])
 

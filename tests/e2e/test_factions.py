@@ -333,6 +333,17 @@ async def test_a_kept_npc_comes_back_to_the_faction_it_was_kept_with(standin, bo
     assert await faction_of(standin, bot, "Chief") == "wolves"
 
 
+async def test_a_players_character_has_no_faction_for_the_gm_to_set(standin, bot):
+    # "Players' characters [...] are faction `players`" (README): only a kept NPC keeps a faction of its own.
+    await say(standin, "gm", "/campaign setup", system="factions")
+    await say(standin, "alice", "/character add", name="Balthasar", stats="health=12 weapons='sword:d6'")
+    answer = await say(standin, "gm", "/campaign adjust", character="Balthasar", key="faction", value="bandits")
+    refused(answer, "Balthasar is a player's character and always joins `players`")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Balthasar")
+    assert await faction_of(standin, bot, "Balthasar") == "players"
+
+
 async def test_an_ally_may_guard_an_incapacitated_friend_against_a_death_blow(standin, bot):
     """Seed: a death blow is made in an attack, and "A character who is nearby the target of an attack can react
     by guarding them. They become the new target of the attack." Nobody guarding, the blow kills."""

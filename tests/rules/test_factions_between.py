@@ -162,3 +162,14 @@ def test_the_gm_sets_a_kept_npcs_faction_between_fights_as_a_side_is_named():
     assert [english(line) for line in SYSTEM.lasting_lines(sheet, state, npc=True)] == ["Health 3/8", "Faction wolves"]
     with pytest.raises(InvalidInput, match="faction name"):
         SYSTEM.adjust(sheet, {}, "faction", "<@&123> everyone!", npc=True)
+
+
+def test_a_players_character_stored_with_a_faction_still_joins_the_players():
+    # Players' characters join faction `players` (README); only an NPC the GM kept keeps a faction of its own.
+    # /campaign adjust refuses one on a player's character (tests/e2e/test_factions.py); a file imported from
+    # before kept NPCs were marked may still carry one, which is neither read nor shown.
+    assert join(new(), lasting={"faction": "bandits"}).find("Vex").side == "players"
+    sheet = SYSTEM.parse_sheet({})
+    assert [english(line) for line in SYSTEM.lasting_lines(sheet, {"health": 3, "faction": "bandits"})] == [
+        "Health 3/8"
+    ]
