@@ -159,6 +159,22 @@ def test_a_superscript_range_is_refused_as_any_unreadable_part():
         SYSTEM.parse_sheet("weapons='bow:d6:²'")
 
 
+@pytest.mark.parametrize(
+    "weapons, part",
+    [("bite:d6:great:great", "great"), ("bomb:d6:2:blast:Blast", "Blast"), ("bow:d6:8:10", "10"), ("axe:d6:d8", "d8")],
+)
+def test_a_weapon_part_given_twice_is_refused(weapons, part):
+    with pytest.raises(InvalidInput) as refused:
+        SYSTEM.parse_sheet(f"weapons='{weapons}'")
+    name = weapons.split(":")[0]
+    assert english(refused.value.said) == (
+        f"Stat `weapons`: `{part}` in weapon `{name}` repeats a part given before: write each part once, "
+        "e.g. `bow:d6:8` (name, damage die, range in zones, then `blast` or `great`)."
+    )
+    # A sheet stored before the check still reads (the last part given wins, as it did).
+    assert SYSTEM.parse_sheet({"weapons": weapons}, entered=False)["weapons"] == weapons
+
+
 def test_a_weapons_refusal_is_one_sentence_with_one_full_stop():
     with pytest.raises(InvalidInput) as refused:
         SYSTEM.parse_sheet("weapons='bite:d7'")

@@ -12,8 +12,9 @@ from __future__ import annotations
 import builtins
 import re
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
+from rules.entering import entered
 from rules.errors import InvalidInput
 from rules.model import Value
 from rules.said import N_, joined, say, seq, term
@@ -62,7 +63,9 @@ class Weapon(Value):
 UNARMED = Weapon(name=UNARMED_NAME, die=4)
 
 
-def parse_weapons(text: builtins.str) -> tuple[Weapon, ...]:
+def parse_weapons(text: builtins.str, entered: bool = False) -> tuple[Weapon, ...]:
+    """`entered`: typed now, so a part given twice is refused; a sheet stored before that check reads as it
+    did, the last of the two winning (rules/entering.py)."""
     weapons: list[Weapon] = []
     for chunk in (text or "").replace(";", ",").split(","):
         parts = [p.strip() for p in chunk.split(":") if p.strip()]
@@ -80,8 +83,21 @@ def parse_weapons(text: builtins.str) -> tuple[Weapon, ...]:
             # An attack names its weapon: the second of two of one name could never be the one used.
             raise InvalidInput(say("{name} is named twice: give each weapon its own name.", name=f"`{name}`"))
         die, rng, blast, great = 6, 0, False, False
+        given: set[builtins.str] = set()
         for part in parts[1:]:
             low = part.lower()
+            kind = "die" if _DIE.match(low) else "range" if low.isascii() and low.isdigit() else low
+            if entered and kind in given:
+                # `great:great` or a second die or range: one of the two would be dropped without a word.
+                raise InvalidInput(
+                    say(
+                        "{part} in weapon {name} repeats a part given before: write each part once, e.g. "
+                        "`bow:d6:8` (name, damage die, range in zones, then `blast` or `great`).",
+                        part=quoted(part, 20),
+                        name=f"`{name}`",
+                    )
+                )
+            given.add(kind)
             if _DIE.match(low):
                 die = int(low[1:])
             elif low.isascii() and low.isdigit():  # `²` passes isdigit() but not int()
@@ -131,6 +147,6 @@ class FactionsSheet(Value):
 
     @field_validator("weapons")
     @classmethod
-    def _weapons(cls, value: builtins.str) -> builtins.str:
-        parse_weapons(value)  # its refusal is a sentence of its own, said as it is
+    def _weapons(cls, value: builtins.str, info: ValidationInfo) -> builtins.str:
+        parse_weapons(value, entered(info))  # its refusal is a sentence of its own, said as it is
         return value
