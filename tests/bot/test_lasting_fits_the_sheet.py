@@ -20,12 +20,17 @@ ALICE = Actor(user_id=2)
 SYSTEM = registry.get("rotted-capes")
 
 
-async def nova(repo: Repository, stats: str, lasting: dict) -> tuple[Core, int]:
-    await repo.save_campaign(KEY, system=SYSTEM.key)
-    record = await repo.add_character(KEY, ALICE.user_id, "Nova", SYSTEM.key, SYSTEM.parse_sheet(stats))
+async def alices(repo: Repository, system, name: str, stats: str, lasting: dict) -> tuple[Core, int]:
+    """Alice's character `name` of `system`'s campaign, carrying `lasting` as a fight's end would store it."""
+    await repo.save_campaign(KEY, system=system.key)
+    record = await repo.add_character(KEY, ALICE.user_id, name, system.key, system.parse_sheet(stats))
     if lasting:
         await repo.save_lasting({record.id: lasting}, NewChange(KEY, 1, "/encounter end", "fight", {}))
     return Core(repo), record.id
+
+
+async def nova(repo: Repository, stats: str, lasting: dict) -> tuple[Core, int]:
+    return await alices(repo, SYSTEM, "Nova", stats, lasting)
 
 
 async def stored(repo: Repository, character_id: int) -> dict:
@@ -121,11 +126,7 @@ FROZEN = registry.get("frozen-lands")
 
 
 async def astrid(repo: Repository, stats: str, lasting: dict) -> tuple[Core, int]:
-    await repo.save_campaign(KEY, system=FROZEN.key)
-    record = await repo.add_character(KEY, ALICE.user_id, "Astrid", FROZEN.key, FROZEN.parse_sheet(stats))
-    if lasting:
-        await repo.save_lasting({record.id: lasting}, NewChange(KEY, 1, "/encounter end", "fight", {}))
-    return Core(repo), record.id
+    return await alices(repo, FROZEN, "Astrid", stats, lasting)
 
 
 async def test_more_critical_injuries_than_wounds_are_refused_by_the_adjustment(repo: Repository) -> None:
