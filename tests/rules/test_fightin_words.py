@@ -1098,6 +1098,22 @@ def test_a_weapon_that_could_never_be_rolled_is_refused_with_the_sheet(weapons, 
     assert SYSTEM.parse_sheet('weapons="club:(2d6)kh1:2"')["weapons"] == "club:(2d6)kh1:2"
 
 
+@pytest.mark.parametrize(
+    ("weapons", "refusal"),
+    [
+        ("club:fireball", "Stat `weapons`: `fireball` is not a dice expression (try `2d6+3` or `4d6kh3`)."),
+        ("club", "Stat `weapons`: Weapon `club` needs a damage expression"),
+    ],
+)
+def test_a_refused_weapon_reads_as_one_sentence(weapons, refusal):
+    # the sheet's refusal is said once: no second full stop after the rules' own
+    with pytest.raises(InvalidInput) as refused:
+        SYSTEM.parse_sheet(f'weapons="{weapons}"')
+    said = english(refused.value.said)
+    assert said.startswith(refusal)
+    assert not said.endswith("..")
+
+
 def test_a_fight_stored_before_weapon_damage_was_checked_still_loads():
     # its next command reads it again: the check is for sheets entered, not for fights already running
     fight = Fight()

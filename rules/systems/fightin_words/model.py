@@ -103,15 +103,12 @@ class Sheet(Value):
     @field_validator("weapons")
     @classmethod
     def _weapons(cls, value: str, info: ValidationInfo) -> str:
-        try:
-            weapons = parse_weapons(value)
-            if entered(info):
-                # refused as the sheet is entered, not on the first hit: a weapon's damage is rolled only when it hits
-                for weapon in weapons:
-                    check_expression(weapon.damage)
-        except InvalidInput as error:
-            # pydantic quotes a ValueError's str(), which reads English only: hand it what was said.
-            raise ValueError(error.said) from None
+        # A refusal (a RulesError) passes through whole: the sheet says its own sentence, full stop included.
+        weapons = parse_weapons(value)
+        if entered(info):
+            # refused as the sheet is entered, not on the first hit: a weapon's damage is rolled only when it hits
+            for weapon in weapons:
+                check_expression(weapon.damage)
         return value
 
     @field_validator("scale")
