@@ -337,6 +337,20 @@ def test_a_missed_ranged_blast_lands_in_a_random_neighbouring_zone():
     assert lost(landed, "Knight") == 2
 
 
+def test_the_gm_resolves_a_deviated_blast_where_it_landed_in_the_throwers_turn():
+    """The miss spends the throw's main action; `landed` finishes that same throw (as the bot's
+    line says), once: it needs no second main action, and a second `landed` is refused."""
+    enc, everyone = wyrm_fight()
+    enc = mark_acted(give_turn(enc, "Hunter"), *everyone)
+    missed = attack(enc, GM, "Wyrm", "firebomb", zones=2, neighbours=4, dice=(15, 3)).state
+    landed = attack(missed, GM, "Knight", "firebomb", zones=2, landed=True, dice=(2,))
+    assert lost(landed, "Knight") == 2
+    with pytest.raises(InvalidInput, match="already used its main action"):
+        attack(landed.state, GM, "Knight", "firebomb", zones=2, landed=True, dice=(2,))
+    with pytest.raises(InvalidInput, match="already used its main action"):
+        attack(missed, GM, "Knight", "firebomb", zones=2, dice=(2,))  # only the deviated blast lands
+
+
 def test_smaller_characters_cannot_grab_larger_ones_and_larger_grabbers_keep_hold():
     enc, everyone = wyrm_fight()
     enc = mark_acted(give_turn(enc, "Knight"), *everyone)

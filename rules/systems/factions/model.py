@@ -52,6 +52,7 @@ class Fighter(Combatant):
     sprinting: bool = False
     mains: int = 0
     bonuses: int = 0
+    deviated: bool = False  # its ranged blast missed this turn: `landed` resolves it without another main action
 
     @property
     def size_rank(self) -> int:

@@ -41,6 +41,9 @@ def declare(enc: FactionsEncounter, action: Attack, chance: Chance):
     if opportunity:
         _check_mover(enc, attacker, targets, action.zones)
         enc = factions_encounter(TURNS.spend_reaction(enc, attacker.id))
+    elif action.landed and attacker.deviated and weapon.blast and weapon.ranged:
+        # The GM lands the same throw where it deviated: its main action is spent already.
+        enc = enc.update(attacker.id, deviated=False)
     else:
         enc = economy.spend_main(enc, attacker)
     # The hold ends as the attack begins: its line comes first.
@@ -241,6 +244,7 @@ def _missed(enc, attacker: Fighter, weapon: Weapon, action: Attack, chance: Chan
                 ),
             )
         )
+        enc = enc.update(attacker.id, deviated=True)
     else:
         events.append(Event(kind="info", text=say("{who} misses.", who=attacker.name)))
     return _reveal(enc, attacker, events), events

@@ -210,7 +210,7 @@ class FactionsSystem(System):
         return [c.id for c in enc.combatants if c.concealed and c.standing]
 
     def on_turn_start(self, enc, cid, chance):
-        return enc.update(cid, moved=0, sprinting=False, mains=0, bonuses=0), []
+        return enc.update(cid, moved=0, sprinting=False, mains=0, bonuses=0, deviated=False), []
 
     def on_round_start(self, enc, chance):
         return morale.mark_round_start(enc), []
