@@ -416,10 +416,16 @@ class Clock(TurnStructure):
                     who=holder.name,
                 )
             )
+        step = -0.5 if before else 0.5
+        anchor = target_entry.anchor + step
+        if target_entry.anchor * step < 0:
+            # Beside one who stepped in next to the phase's own combatant (anchor 0), on that one's side:
+            # halfway, so "just after" (or before) them never lands level with that combatant, or past them.
+            anchor = target_entry.anchor / 2
         entry = entry.moved(state.phase, back=target_entry.back).but(
             held_since=None,
             beside=target_entry.beside or target_entry.rank(),
-            anchor=target_entry.anchor + (-0.5 if before else 0.5),
+            anchor=anchor,
             held_turn=entry.held_turn,
         )
         enc = self._with_entry(enc, entry)

@@ -493,6 +493,20 @@ def test_a_later_holder_does_not_choose_to_go_ahead_of_the_first():
     assert [who(enc), enc.turns.phase] == ["B", 17]
 
 
+def test_a_holder_stepping_in_just_after_one_who_stepped_in_before_the_phase_owner_goes_ahead_of_them():
+    # README (Hold): `options:after` steps in "just after" whoever is named. A stepped in before X and acts;
+    # B, released after A, goes next, not after X as well.
+    enc = holders_and_x()
+    enc = command(enc, "act", action="release", actor="A", target="X").state
+    assert who(enc) == "A"
+    out = command(enc, "act", action="release", actor="B", target="A", options="after")
+    assert "B stops holding and acts after A." in texts(out)
+    enc = command(out.state, "act", action="recover").state  # A
+    assert [who(enc), enc.turns.phase] == ["B", 17]
+    enc = command(enc, "act", action="recover").state
+    assert [who(enc), enc.turns.phase] == ["X", 17]
+
+
 def test_a_holder_stepping_in_before_another_holder_leaves_the_one_acting_as_they_are():
     enc = add(new(), "X", "KH 4D", "init=2").state  # CI 15: phase 5
     enc = add(enc, "B", "QH 4C", "init=2").state  # CI 14: phase 6
