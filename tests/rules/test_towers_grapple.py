@@ -8,6 +8,7 @@ import pytest
 from rules.actions import AddCombatants, RemoveCombatant
 from rules.engine import apply
 from rules.errors import InvalidInput
+from rules.said import english
 from rules.secrets import conceal, reveal
 from rules.systems.towers import SYSTEM
 from tests.rules.test_towers_helpers import GM, add, begin, command, new, phase_of, texts, who
@@ -164,6 +165,19 @@ def test_a_throws_range_increments_are_a_quarter_of_its_maximum_range():
         command(grappled(), "act", action="throw", options="range=9 max=8")
     with pytest.raises(InvalidInput, match="a quarter of its maximum range"):
         command(grappled(), "act", action="throw", options="range=7")
+
+
+def test_a_throw_by_one_holding_two_asks_for_the_victim_in_options_as_target_names_the_space():
+    enc = grappled(guard=True)
+    enc = command(enc, "act", action="grapple", target="Guard", cards="AC 2C 3C 4C 5D").state
+    enc = command(enc, "act", action="recover").state  # the Bandit
+    assert who(enc) == "Fighter"
+    with pytest.raises(InvalidInput) as refused:
+        command(enc, "act", action="throw", target="Bandit")
+    assert english(refused.value.said) == "Fighter grapples Bandit, Guard: name the thrown foe with options:victim=."
+    with pytest.raises(InvalidInput) as refused:
+        command(enc, "act", action="squeeze")
+    assert english(refused.value.said) == "Fighter grapples Bandit, Guard: name the foe with target:."
 
 
 def test_follow_ups_are_refused_without_a_hold():

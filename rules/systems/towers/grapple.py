@@ -159,8 +159,9 @@ def escape(enc, me: TowersCombatant, chance):
 # --- the grappler's follow-ups -------------------------------------------------------
 
 
-def _my_victim(enc, me: TowersCombatant, name, what: str) -> TowersCombatant:
-    """`what`: the follow-up's name on the action list (Restrain, Squeeze…)."""
+def _my_victim(enc, me: TowersCombatant, name, what: str, *, as_option: bool = False) -> TowersCombatant:
+    """`what`: the follow-up's name on the action list (Restrain, Squeeze…); `as_option`: the foe is named
+    with options:victim= (a Throw's target: is whoever stands in the space it lands in)."""
     held = victims_of(enc, me)
     if not held:
         raise InvalidInput(
@@ -176,13 +177,12 @@ def _my_victim(enc, me: TowersCombatant, name, what: str) -> TowersCombatant:
             raise InvalidInput(say("{who} is not grappling {target}.", who=me.name, target=victim.name))
         return victim
     if len(held) > 1:
-        raise InvalidInput(
-            say(
-                "{who} grapples {targets}: name the foe with target:.",
-                who=me.name,
-                targets=listed(v.name for v in held),
+        targets = listed(v.name for v in held)
+        if as_option:
+            raise InvalidInput(
+                say("{who} grapples {targets}: name the thrown foe with options:victim=.", who=me.name, targets=targets)
             )
-        )
+        raise InvalidInput(say("{who} grapples {targets}: name the foe with target:.", who=me.name, targets=targets))
     return held[0]
 
 
@@ -258,7 +258,7 @@ THROW_WORDS = ("victim", "willing", "max")
 
 def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance):
     """Cards: the thrower's PA flip, then the PD flip of whoever is in the space (none for an empty one)."""
-    victim = _my_victim(enc, me, flags.get("victim"), "Throw")
+    victim = _my_victim(enc, me, flags.get("victim"), "Throw", as_option=True)
     target = enc.find(target_name) if target_name else None
     if target is not None and target.id in (me.id, victim.id):
         raise InvalidInput(
