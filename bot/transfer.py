@@ -444,6 +444,10 @@ def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str, *, npc: boo
         checked = {
             key: _value(system, sheet, adjustable.get(key), key in flags, key, value) for key, value in lasting.items()
         }
+        # What the bot keeps for no such character (a kept NPC's Plot Points, stored before they were the players'
+        # heroes' alone) is left out, as storing it would leave it out.
+        kept = system.fit_lasting(sheet, checked, npc)
+        checked = {key: value for key, value in checked.items() if key in kept}
         for key, value in checked.items():
             spec = adjustable.get(key)
             if spec is not None and spec.kind == "int":
@@ -457,7 +461,9 @@ def _lasting(system, sheet: dict[str, Any], lasting: Any, name: str, *, npc: boo
         system.check_lasting(sheet, checked, npc)
     except RulesError as error:
         raise InvalidInput(say("{name}'s lasting state: {error}", name=mark(name), error=error.said)) from None
-    return checked
+    # Stored as the bot stores every state (System.fit_lasting): values that together say more are read so
+    # (Exhaustion 6 is death), and a form an earlier version wrote as it reads now (a counted penalty).
+    return system.fit_lasting(sheet, checked, npc)
 
 
 def _flags(system, npc: bool) -> frozenset[str]:
@@ -534,7 +540,7 @@ def _entry(system, sheet: dict[str, Any], key: str, entry: Any) -> Any:
 def _adjusted(system, sheet: dict[str, Any], key: str, text: str) -> list[Any]:
     """What /campaign adjust stores for `text` typed as the list's value: one entry, or more at commas."""
     try:
-        made = system.adjust(sheet, {}, key, text)[key]
+        adjusted = system.adjust(sheet, {}, key, text)
     except RulesError as error:
         refused = say(
             "`{key}` holds {entry}, which /campaign adjust refuses: {error}",
@@ -543,6 +549,10 @@ def _adjusted(system, sheet: dict[str, Any], key: str, text: str) -> list[Any]:
             error=error.said,
         )
         raise InvalidInput(refused) from None
+    made = adjusted[key]
+    if not made and any(other != key for other in adjusted):
+        # Kept as another value (a mobility penalty is counted), as an earlier version listed it: fitted so.
+        return [text]
     if not made:
         raise InvalidInput(say("`{key}` holds {entry}, which names nothing.", key=key, entry=_shown(text)))
     return made

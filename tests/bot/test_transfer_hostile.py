@@ -434,3 +434,50 @@ def test_a_control_character_in_a_stat_its_reader_refuses_is_named_not_quoted():
 def test_a_key_with_a_control_character_is_quoted_with_it_drawn_as_a_replacement():
     refused = refusal(campaign(settings={"reminder\x00\x1b[31m": 5}))
     assert "reminder\ufffd\ufffd[31m" in refused and "\x00" not in refused and "\x1b" not in refused, refused
+
+
+# --- states the bot stores otherwise ------------------------------------------------------------------------
+def lasting_read(system, lasting, **given):
+    return read(campaign(system, [nova(lasting, **given)])).characters[0]["lasting"]
+
+
+@pytest.mark.parametrize(
+    ("system", "lasting"),
+    [(RC, {"exhaustion": 6}), (TOWERS, {"lethal": -1000}), (FACTIONS, {"health": 0})],
+    ids=["RC Exhaustion 6", "Towers LETHAL past death", "Factions health 0"],
+)
+def test_a_state_that_means_death_is_read_as_death(system, lasting):
+    """Exhaustion 6, LETHAL at −2 × Endurance, health 0 are death wherever the bot stores them (System.fit_lasting):
+    imported without `dead`, /character show said the character lived and joining took it into the fight."""
+    assert lasting_read(system, lasting)["dead"] is True
+
+
+@pytest.mark.parametrize("npc", [True, False], ids=["kept NPC", "companion"])
+def test_plot_points_on_a_character_that_holds_none_are_left_out(npc):
+    """Plot Points are a player's hero's own (RCCombatant.holds_points): a kept NPC's imported Plot Points showed
+    on /character show ("Plot Points 3") while a fight gave it none. An earlier version stored them on a kept NPC
+    on the heroes' side, and exported them: the file still imports, without them."""
+    sheet = {} if npc else {"companion_of": "Bolt"}
+    assert "plot_points" not in lasting_read(RC, {"plot_points": 3, "wounds": 1}, npc=npc, sheet=sheet)
+    assert lasting_read(RC, {"plot_points": 3}) == {"plot_points": 3}
+    capes = registry.get(RC)
+    with pytest.raises(InvalidInput, match="holds no Plot Points of their own"):
+        capes.adjust(capes.parse_sheet(""), {}, "plot_points", "2", True)
+
+
+def test_mobility_penalties_an_earlier_version_listed_as_conditions_are_counted():
+    """Stored and exported before they were counted, a mobility penalty was an entry of `conditions`: read into
+    the count, where the file was refused as naming nothing."""
+    words = registry.get(WORDS)
+    listed = {"conditions": ["mobility penalty", "confused", "Mobility Penalty"], "mobility_penalties": 29}
+    assert words.fit_lasting(words.parse_sheet(""), listed) == {"conditions": ["confused"], "mobility_penalties": 30}
+    assert lasting_read(WORDS, {"conditions": ["mobility penalty", "confused", "mobility penalty"]}) == {
+        "conditions": ["confused"],
+        "mobility_penalties": 2,
+    }
+
+
+def test_a_lasting_condition_listed_twice_is_kept_once():
+    """/campaign adjust keeps each of Them's Fightin' Words' lasting conditions once: a file listing one twice
+    showed "Conditions: confused, confused"."""
+    assert lasting_read(WORDS, {"conditions": ["confused", "Confused"]}) == {"conditions": ["confused"]}

@@ -137,6 +137,26 @@ def _mobility(state: dict[str, Any]) -> int:
     return int(state.get("mobility_penalties", 0)) + list(state.get("conditions", ())).count(MOBILITY)
 
 
+def fit(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> dict[str, Any]:
+    """The lasting state as a fight reads it: mobility penalties stored as `conditions` entries (before they
+    were counted) in the count, and each other condition once, as /campaign adjust keeps them."""
+    if "conditions" not in state:
+        return dict(state)
+    state = state | {"conditions": [_named(c) for c in state["conditions"]]}
+    fitted = state | {"conditions": list(dict.fromkeys(c for c in state["conditions"] if c != MOBILITY))}
+    if MOBILITY in state["conditions"]:
+        fitted["mobility_penalties"] = min(MAX_MOBILITY_PENALTIES, _mobility(state))
+    return fitted
+
+
+def _named(condition: str) -> str:
+    """A listed condition by the name the bot keeps it under (a file may write `Mobility Penalty`)."""
+    try:
+        return canonical(condition)
+    except InvalidInput:
+        return condition
+
+
 def _dying_dc(state: dict[str, Any]) -> int:
     """The DC a dying character's failed checks raised; a new dying starts again at the first."""
     return int(state.get(DYING_DC, FIRST_DYING_DC)) if state.get("dying") else FIRST_DYING_DC

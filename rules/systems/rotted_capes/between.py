@@ -196,6 +196,9 @@ def fit(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> dict
     as `_view` reads them; Exhaustion 6 is death between fights as in a fight."""
     v = _view(sheet, state)
     fitted = state | {key: v[key] for key in ("stamina", "wounds") if key in state}
+    if not _holds_points(sheet, npc):
+        # stored on a kept NPC before Plot Points were the players' heroes' alone: a fight gives it none
+        fitted.pop("plot_points", None)
     return fitted | {"dead": True} if v["exhaustion"] >= DEADLY_EXHAUSTION else fitted
 
 
@@ -263,7 +266,11 @@ def rest(system, kind: str, characters, campaign, options, chance, settings) -> 
 
 def holds_points(r: Resting) -> bool:
     """Plot Points are a hero's own: not a kept NPC's (the pool's) nor a companion's (its controller's)."""
-    return not r.npc and not r.sheet.get("companion_of")
+    return _holds_points(r.sheet, r.npc)
+
+
+def _holds_points(sheet: dict[str, Any], npc: bool) -> bool:
+    return not npc and not sheet.get("companion_of")
 
 
 def plot_points(characters: Sequence[Resting], campaign: Mapping[str, Any], settings: dict[str, Any]) -> Text:
@@ -460,7 +467,7 @@ def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> li
             ),
         )
     out.append(wounds)
-    if v["plot_points"] is not None:
+    if v["plot_points"] is not None and _holds_points(sheet, npc):
         out.append(say("Plot Points {n}", n=v["plot_points"]))
     if v["exhaustion"]:
         out.append(say("Exhaustion {level}", level=v["exhaustion"]))
@@ -513,6 +520,13 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str, n
                 )
             return state | {key: [e.capitalize() for e in entries]}
         return state | {key: [e[:80] for e in entries]}
+    if key == "plot_points" and not _holds_points(sheet, npc):
+        raise InvalidInput(
+            say(
+                "`plot_points`: this character holds no Plot Points of their own (a companion's are its "
+                "controller's, an NPC the GM runs draws on the Editor-in-Chief's pool)."
+            )
+        )
     number = whole_number(key, value, spec.minimum, spec.maximum)
     v = _view(sheet, state | {key: number} if key == "flaws" else state)
     if key == "wounds" and number > v["max_wounds"]:
