@@ -270,7 +270,7 @@ def test_each_result_line_hides_what_it_must():
         "Wraith: LETHAL ? → ?/? — still dying (dies at LETHAL ?)"
     )
     assert line("the GM finishes it", "Wraith takes") == (
-        "Wraith takes 100 STUN, ? LETHAL → Wraith: STUN ? → ?/?, LETHAL ? → ?/? — dead (LETHAL ? ≤ -2 × Endurance ?)"
+        "Wraith takes 100 STUN, ? LETHAL → Wraith: STUN ? → ?/?, LETHAL ? → ?/? — dead (LETHAL ? ≤ −2 × Endurance ?)"
     )
 
 

@@ -151,7 +151,7 @@ def condition_text(before: TowersCombatant, after: TowersCombatant) -> Text:
     if after.out and not before.out:
         shown = [
             say(
-                "dead (LETHAL {lethal} ≤ -2 × Endurance {endurance})",
+                "dead (LETHAL {lethal} ≤ −2 × Endurance {endurance})",
                 lethal=n(after.health),
                 endurance=n(after.sheet.endurance),
             )
