@@ -387,6 +387,7 @@ def test_a_smaller_character_held_by_a_larger_one_has_no_turn_to_take_until_free
     acting = give_turn(end(freed.state, by=player(THEOBALD_ID + 1)).state, "Sprite")
     held = apply(acting, SetCondition(by=GM, target="Sprite", condition="grabbed", by_whom="Wyrm"))
     assert "Sprite can no longer act: their turn ends." in texts(held)
+    assert "Sprite is now grabbed by Wyrm." in texts(held)  # the GM's line names the holder it was told
     assert held.state.turns.active is None
 
 

@@ -189,6 +189,7 @@ def set_condition(enc: FactionsEncounter, action: SetCondition, chance: Chance):
     if condition not in CONDITIONS:
         raise InvalidInput(say("Conditions here: {conditions}.", conditions=joined(", ", map(term, CONDITIONS))))
     let_go: list[Event] = []
+    holder: Fighter | None = None
     if condition == "grabbed":
         holder = enc.find(action.by_whom) if action.on and action.by_whom else None
         if action.on and holder is None:
@@ -206,5 +207,9 @@ def set_condition(enc: FactionsEncounter, action: SetCondition, chance: Chance):
         enc, let_go = manoeuvres.surrender(enc, target)
     else:
         enc = enc.update(target.id, **{condition: action.on})
-    template = N_("{who} is now {condition}.") if action.on else N_("{who} is no longer {condition}.")
-    return enc, [Event(kind="info", text=say(template, who=target.name, condition=term(condition)))] + let_go
+    if condition == "grabbed" and holder is not None:
+        text = say("{who} is now grabbed by {holder}.", who=target.name, holder=holder.name)
+    else:
+        template = N_("{who} is now {condition}.") if action.on else N_("{who} is no longer {condition}.")
+        text = say(template, who=target.name, condition=term(condition))
+    return enc, [Event(kind="info", text=text)] + let_go
