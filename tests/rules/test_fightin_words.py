@@ -1299,3 +1299,16 @@ def test_an_encounter_saved_with_the_round_each_turn_was_put_off_in_still_loads(
     stored["turns"]["put_off"] = {fight.f("Mauve").id: 1}
     loaded = type(fight.enc).model_validate(stored)
     assert loaded == fight.enc
+
+
+def test_only_a_rider_can_dismount_and_only_once_mounted():
+    fight = duel()
+    with pytest.raises(InvalidInput, match="Mauve is not mounted"):
+        fight.act("dismount")
+    fight.act("mount")
+    with pytest.raises(InvalidInput, match="Mauve is already mounted"):
+        fight.act("mount")
+    assert fight.left("Mauve") == 4  # the reins taken once: 2 s, not 4
+    fight.act("dismount")
+    assert "Mauve lets go of the reins (0 s)" in fight.text()
+    assert not fight.f("Mauve").mounted

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from rules.actions import AddCombatants
 from rules.errors import InvalidInput
 from rules.said import english
+from rules.secrets import conceal, reveal
 from rules.systems.fightin_words import SYSTEM
 from rules.systems.fightin_words.model import Fighter
-from tests.rules.test_fightin_words import Fight
+from tests.rules.test_fightin_words import GM, Fight
 
 
 def sleeper() -> Fight:
@@ -136,11 +138,11 @@ def test_mobility_penalties_stack_one_for_each_time_the_gm_adds_one():
         "Goblin loses a mobility penalty (2 left): −2 Acrobatics, Athletics, Wrestle, Stealth; −1 square of speed."
     )
     fight.command("condition_remove", target="Goblin", condition="all mobility penalties")
-    assert fight.text() == "Goblin loses all 2 mobility penalties."
+    assert fight.text() == "Goblin loses all their mobility penalties (2 in all)."
     assert fight.f("Goblin").mobility_penalties == 0
     fight.command("condition_add", target="Goblin", condition="mobility penalty")
     fight.command("condition_remove", target="Goblin", condition="all mobility penalties")
-    assert fight.text() == "Goblin loses their last mobility penalty."
+    assert fight.text() == "Goblin loses all their mobility penalties (1 in all)."
     with pytest.raises(InvalidInput, match="has no mobility penalty"):
         fight.command("condition_remove", target="Goblin", condition="mobility penalty")
 
@@ -155,3 +157,51 @@ def test_a_fight_stored_with_a_mobility_penalty_as_a_condition_counts_it():
     stored = {"id": "c1", "name": "Goblin", "conditions": [{"name": "mobility penalty"}, {"name": "held"}]}
     goblin = Fighter.model_validate(stored)
     assert goblin.mobility_penalties == 1 and [c.name for c in goblin.conditions] == ["held"]
+
+
+def spy() -> Fight:
+    """Mauve against the Spy, an NPC the GM keeps hidden."""
+    fight = Fight()
+    fight.add("Mauve", 4, player=True, reflex=3)
+    fight.do(AddCombatants(by=GM, name="Spy", sheet={}, npc=True, hidden=True, dice=(1,)))
+    fight.next()
+    return fight
+
+
+def test_a_hidden_npc_losing_its_last_mobility_penalty_keeps_the_count_secret():
+    # The other mobility lines read "?" for a hidden NPC's count: the last one off must not say it was the last.
+    fight = spy()
+    fight.command("condition_add", target="Spy", condition="mobility penalty")
+    fight.command("condition_add", target="Spy", condition="mobility penalty")
+    fight.command("condition_remove", target="Spy", condition="mobility penalty")
+    some_left = [conceal(e.said) for e in fight.events]
+    fight.command("condition_remove", target="Spy", condition="mobility penalty")
+    assert [conceal(e.said) for e in fight.events] == some_left == ["Spy loses a mobility penalty (? left): ?."]
+    assert [reveal(e.said) for e in fight.events] == [
+        "Spy loses a mobility penalty (0 left): no more penalty to Acrobatics, Athletics, Wrestle, Stealth or speed."
+    ]
+    # all of them at once: one penalty or two read alike
+    for count in (1, 2):
+        for _ in range(count):
+            fight.command("condition_add", target="Spy", condition="mobility penalty")
+        fight.command("condition_remove", target="Spy", condition="all mobility penalties")
+        assert [conceal(e.said) for e in fight.events] == ["Spy loses all their mobility penalties (? in all)."]
+        assert reveal(fight.events[0].said) == f"Spy loses all their mobility penalties ({count} in all)."
+
+
+def test_a_posture_replaces_the_other_and_says_so():
+    # "Crouching or going prone each take 1 second. Going from one to the other takes a second as well.":
+    # a character is crouching or prone, never both.
+    fight = sleeper()
+    fight.command("condition_add", target="Goblin", condition="prone")
+    assert fight.text() == "Goblin is prone."
+    fight.command("condition_add", target="Goblin", condition="crouching")
+    assert fight.text() == "Goblin is crouching, no longer prone."
+    assert fight.f("Goblin").posture == "crouching"
+    # taking off the posture they left does not stand them up
+    with pytest.raises(InvalidInput, match="Goblin is not prone"):
+        fight.command("condition_remove", target="Goblin", condition="prone")
+    fight.command("condition_remove", target="Goblin", condition="crouching")
+    assert fight.text() == "Goblin is standing."
+    with pytest.raises(InvalidInput, match="Goblin is not crouching"):
+        fight.command("condition_remove", target="Goblin", condition="crouching")

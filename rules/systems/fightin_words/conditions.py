@@ -103,6 +103,8 @@ def canonical(name: str) -> str:
 def mobility(n: int) -> Text:
     """What `n` mobility penalties take off: "subtracted from your bonus to [...] Acrobatics, Athletics,
     Wrestle, and Stealth. Each mobility penalty also subtracts half a square of movement from your speed." """
+    if not n:
+        return say("no more penalty to Acrobatics, Athletics, Wrestle, Stealth or speed")
     squares = Raw(f"{n // 2 or ''}{'½' if n % 2 else ''}")
     # ½ and 1 square are one, 1½ and up are more
     return say_plural(

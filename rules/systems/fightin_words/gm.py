@@ -357,7 +357,11 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
     if name == "stable":
         return _stabilise(enc, f)
     if name in ("prone", "crouching"):
-        line = say("{who} is {posture}.", who=f.name, posture=term(name))
+        if f.posture in ("prone", "crouching") and f.posture != name:
+            # one posture at a time: "Going from one to the other takes a second as well."
+            line = say("{who} is {posture}, no longer {was}.", who=f.name, posture=term(name), was=term(f.posture))
+        else:
+            line = say("{who} is {posture}.", who=f.name, posture=term(name))
         return enc.with_combatant(f.but(posture=name)), [Event(kind="info", text=line)]
     if name == "wound":
         return wounds.land(enc, f.id, [wounds.Hit(toughness(f) - 1, say("a wound (GM)"))], chance)
@@ -424,23 +428,15 @@ def _unencumber(enc, f: Fighter, everything: bool):
     had = f.mobility_penalties
     f = f.but(mobility_penalties=0 if everything else had - 1)
     n = f.mobility_penalties
-    if n:
+    # The same words however many there were or are left, so a hidden fighter's "?" keeps the count.
+    if everything:
+        line = say("{who} loses all their mobility penalties ({n} in all).", who=f.name, n=secret(had, f))
+    else:
         line = say(
             "{who} loses a mobility penalty ({n} left): {effect}.",
             who=f.name,
             n=secret(n, f),
             effect=secret(cond.mobility(n), f),
-        )
-    elif had == 1:
-        line = say("{who} loses their last mobility penalty.", who=f.name)
-    else:
-        # only ever two or more: the one form a language's plural needs
-        line = say_plural(
-            "{who} loses all {n} mobility penalties.",
-            "{who} loses all {n} mobility penalties.",
-            had,
-            who=f.name,
-            n=secret(had, f),
         )
     return enc.with_combatant(f), [Event(kind="info", text=line)]
 
@@ -489,6 +485,8 @@ def remove_condition(system, enc, action: RemoveCondition, chance: Chance):
     if name == "sleeping" and any(c.name == name for c in f.conditions):
         return _wake(enc, cond.without(f, name))
     if name in ("prone", "crouching"):
+        if f.posture != name:
+            raise InvalidInput(say("{who} is not {condition}.", who=f.name, condition=term(name)))
         line = say("{who} is standing.", who=f.name)
         return enc.with_combatant(f.but(posture="standing")), [Event(kind="info", text=line)]
     if name == "wound":

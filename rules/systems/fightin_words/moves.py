@@ -64,8 +64,14 @@ def act(system, enc, action: Act, chance: Chance):
     elif name == "aim":
         cost = enc.options.get("aim_seconds", AIM)
         changes["aimed"] = True
-    elif name in ("mount", "dismount"):
-        changes["mounted"] = name == "mount"
+    elif name == "mount":
+        if me.mounted:
+            raise InvalidInput(say("{who} is already mounted.", who=me.name))
+        changes["mounted"] = True
+    elif name == "dismount":
+        if not me.mounted:
+            raise InvalidInput(say("{who} is not mounted.", who=me.name))
+        changes["mounted"] = False
     elif name == "reload":
         if not 0 <= action.larger <= 10:
             raise InvalidInput(say("`larger` is how many scales the weapon is larger than its wielder (0–10)."))
