@@ -69,7 +69,12 @@ async def backup(database_url: str, target_path: str | os.PathLike[str]) -> Path
     if not source.exists():
         raise BackupError(f"database file does not exist: {source}")
     target = Path(target_path)
-    await asyncio.to_thread(_copy, source, target)
+    try:
+        # A first backup often goes into a folder of backups not made yet (the README's example).
+        target.parent.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(_copy, source, target)
+    except (OSError, sqlite3.Error) as error:
+        raise BackupError(f"cannot back up to {target}: {error}") from error
     return target
 
 
@@ -82,7 +87,11 @@ def restore(backup_path: str | os.PathLike[str], database_url: str) -> None:
         raise BackupError(f"backup file does not exist: {source}")
     src = sqlite3.connect(source)
     try:
-        if src.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+        try:
+            checked = src.execute("PRAGMA quick_check").fetchone()[0]
+        except sqlite3.DatabaseError as error:
+            raise BackupError(f"not a SQLite database: {source} ({error})") from error
+        if checked != "ok":
             raise BackupError(f"backup file failed its integrity check: {source}")
         # The backup API rather than a file copy: it goes through SQLite's locking and
         # handles the live database's -wal file, which a plain copy would leave stale.
@@ -91,6 +100,8 @@ def restore(backup_path: str | os.PathLike[str], database_url: str) -> None:
             src.backup(dst)
         finally:
             dst.close()
+    except sqlite3.Error as error:
+        raise BackupError(f"cannot restore {source} to {target}: {error}") from error
     finally:
         src.close()
 

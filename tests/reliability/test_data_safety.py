@@ -411,3 +411,29 @@ def test_backup_of_postgresql_explains_pg_dump(tmp_path):
     done = run_cli("backup", str(tmp_path / "x.db"), database_url="postgresql+asyncpg://u@127.0.0.1:1/db", cwd=tmp_path)
     assert done.returncode != 0
     assert "pg_dump" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_backup_into_a_folder_not_made_yet(tmp_path):
+    # The README's example, `python -m bot backup backups/turnkeeper-2026-11-22.db`, on a first run.
+    live = tmp_path / "live.db"
+    with contextlib.closing(sqlite3.connect(live)) as db, db:
+        db.execute("CREATE TABLE kept (n INTEGER)")
+        db.execute("INSERT INTO kept VALUES (7)")
+    done = run_cli(
+        "backup", "backups/turnkeeper-2026-11-22.db", database_url=f"sqlite+aiosqlite:///{live}", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    with contextlib.closing(sqlite3.connect(tmp_path / "backups" / "turnkeeper-2026-11-22.db")) as db:
+        assert db.execute("SELECT n FROM kept").fetchall() == [(7,)]
+
+
+def test_restore_of_a_file_that_is_no_database_says_so_and_changes_nothing(tmp_path):
+    live = tmp_path / "live.db"
+    with contextlib.closing(sqlite3.connect(live)) as db, db:
+        db.execute("CREATE TABLE kept (n INTEGER)")
+    (tmp_path / "notes.txt").write_text("not a database\n" * 100)
+    done = run_cli("restore", "notes.txt", database_url=f"sqlite+aiosqlite:///{live}", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr, done.stderr
+    with contextlib.closing(sqlite3.connect(live)) as db:
+        assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("kept",)]
