@@ -156,7 +156,9 @@ class WebPage:
 
     # --- running beside the bot ------------------------------------------------------
     async def start(self, host: str, port: int) -> None:
-        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
+        # A page closed ends its stream at once (else only at its next write, the keep-alive 15 s later): it no
+        # longer counts among its visitor's open pages. Cancelling a handler is safe: a request writes nothing.
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0, handler_cancellation=True)
         await self._runner.setup()
         self.connections.most = within_files(self.connections.most)
         await GatedSite(self._runner, host, port, self.connections, _refusal).start()

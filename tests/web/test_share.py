@@ -102,3 +102,22 @@ async def test_the_link_is_stored_for_every_process(standin, bot):
     async with bot.engine.connect() as conn:
         rows = (await conn.execute(sa.select(share_table.c.token))).scalars().all()
     assert rows == [token]
+
+
+async def test_a_page_closed_on_the_bots_port_stops_counting_at_once(standin, bot):
+    # A TV reloading the page, a phone put away: its stream is no longer one of the visitor's open pages, and
+    # the fight's poller stops with the last one (not at the next write, up to 15 seconds later).
+    await fight(standin, "Goblin")
+    token = await shared(standin)
+    page = bot.web_page
+    async with aiohttp.ClientSession() as session:
+        stream = await session.get(f"http://127.0.0.1:{bot.settings.web_port}/f/{token}/events")
+        await next_state(stream)
+        await asyncio.wait_for(next_state(stream), 2)  # the poller's first look: nothing changes after it
+        assert page.streams == 1
+        stream.close()
+    for _ in range(20):
+        if page.streams == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert page.streams == 0 and page.streams_of == {} and page.watches == {}
