@@ -14,12 +14,16 @@ import pytest
 
 from bot.clock_image import MAX_TOKENS
 from bot.tables import utcnow
-from bot.web.page import clock_svg
+from bot.web.page import clock_svg, view
 from bot.web.server import MAX_STREAMS_PER_VISITOR, PAGE_BURST
 from rules import registry, usertext
+from rules.numbers import MINUS
+from rules.systems.fightin_words import SYSTEM as FIGHTIN_WORDS
+from rules.systems.towers import SYSTEM as TOWERS
 from rules.text import english
 from tests.e2e.conftest import say
-from tests.rules.test_towers_helpers import BANDIT, add, begin, new
+from tests.rules.test_fightin_words_conditions import sleeper
+from tests.rules.test_towers_helpers import BANDIT, add, begin, command, new
 from tests.web.conftest import next_state, page_server, shared
 
 KEY = "rotted-capes"
@@ -37,6 +41,7 @@ HOSTILE = [
     'x" onmouseover="alert(1)',
     "**bold** ~~gone~~ `code` ||spoiler||",
     "zero\u200bwidth \u2066open",
+    'Tom & "Jerry\'s" <script>**x**</script>',
 ]
 # Every tag a page is made of; anything else came from someone's text.
 TAGS = {
@@ -177,6 +182,7 @@ async def test_headers_allow_no_inline_script_set_no_cookie_and_cache_nothing(st
         response = await web.get(path)
         policy = response.headers["Content-Security-Policy"]
         assert "script-src 'self'" in policy and "unsafe-inline" not in policy and "default-src 'none'" in policy
+        assert "frame-ancestors 'none'" in policy and response.headers["X-Content-Type-Options"] == "nosniff"
         assert response.headers["Cache-Control"] == "no-store"
         assert response.headers["Referrer-Policy"] == "no-referrer"
         assert response.headers["X-Robots-Tag"] == "noindex, nofollow"
@@ -428,3 +434,49 @@ async def test_in_every_system_the_page_follows_a_hidden_npc_damaged_undone_and_
     for text in [html.unescape(re.sub(r"<[^>]+>", " ", main)), *map(words_of, seen)]:
         for number in secrets:
             assert not re.search(rf"(?<!\d){number}(?!\d)", text), (number, text)
+
+
+async def test_a_result_from_dice_entered_by_hand_carries_its_mark_on_the_page(standin, bot, web):
+    await setup_fight(standin)
+    await say(standin, "gm", "/initiative next")  # the Shade's turn
+    await say(standin, "gm", "/attack", target="Tank", dice="12 3")
+    page = await (await web.get(f"/f/{await shared(standin)}")).text()
+    results = page[page.index('<ul id="results">') :]
+    assert "<li>✍️ <bdi>Shade</bdi> attacks <bdi>Tank</bdi>" in results[: results.index("</ul>")]
+
+
+async def test_a_new_fight_in_the_channel_gets_its_own_link_and_the_old_one_keeps_the_old_fight(standin, bot, web):
+    await setup_fight(standin)
+    old = await shared(standin)
+    stream = await web.get(f"/f/{old}/events")
+    await next_state(stream)
+    await say(standin, "gm", "/encounter end")
+    await (await standin.click("gm", "End the encounter")).response()
+    ended = await asyncio.wait_for(next_state(stream), 2)
+    assert "The encounter is over." in ended["now"]
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative add", name="Newcomer", stats="stamina=10", roll=5)
+    new_link = await shared(standin)
+    assert new_link != old
+    assert "Newcomer" in await (await web.get(f"/f/{new_link}")).text()
+    final = await (await web.get(f"/f/{old}")).text()
+    assert "The encounter is over." in final and "Tank" in final and "Newcomer" not in final
+    with pytest.raises(TimeoutError):  # the new fight changes nothing on the old fight's open page
+        await asyncio.wait_for(next_state(stream), 1)
+    stream.close()
+
+
+def test_a_99_towers_page_says_which_conditions_are_minor_and_writes_a_number_below_zero_with_the_minus_sign():
+    fight = add(new(), "Tony", "KH", "stun=10 lethal=5", player=True).state
+    fight = begin(add(fight, "Bandit", "9D", BANDIT).state).state
+    fight = command(fight, "condition_add", target="Tony", condition="blinded", tags="minor").state
+    fight = command(fight, "damage", target="Tony", amount="14", options="lethal=7").state
+    order = view(TOWERS, fight, 1, []).order
+    assert f"LETHAL {MINUS}2/5" in order and "<bdi>blinded</bdi> (minor)" in order
+
+
+def test_a_fightin_words_page_counts_mobility_penalties():
+    fight = sleeper()
+    for _ in range(2):
+        fight.command("condition_add", target="Goblin", condition="mobility penalty")
+    assert "T 9/3 · Will 9/3 · 2 mobility penalties" in view(FIGHTIN_WORDS, fight.enc, 1, []).order
