@@ -440,3 +440,42 @@ def test_a_second_weakness_is_announced_as_itself_not_as_the_first():
     more = cmd(out.state, "condition_add", target="Brute", condition="Exhaustion 2")
     again = cmd(more.state, "condition_add", target="Brute", condition="Exhaustion 1")
     assert "Exhaustion 3" in english(texts(again)[0])  # levels add up, and the sum is said
+
+
+# --- what a save is against -----------------------------------------------------------------------
+def test_a_save_of_no_ability_defense_or_held_condition_is_refused_with_what_is_accepted():
+    # The README's /save: an ability's save (Constitution unless another is named), a defense check such as
+    # `kind:avoidance dc:15`, or a condition's own save (`kind:stunned`). A made-up kind rolled "BANANA save" +0.
+    enc = begin(join(new(), "Nova", 15, con=1, saves="wis:2"))
+    enc = run(enc, "condition_add", target="Nova", condition="Stunned", tags="Lesser", duration="save", options="dc=13")
+    for typo in ("banana", "strawberry", "dexx"):
+        with pytest.raises(InvalidInput) as refused:
+            cmd(enc, "save", ALICE, kind=typo, dc=12, dice="15 15")
+        said = str(refused.value)
+        assert typo in said
+        for accepted in ("str", "dex", "con", "int", "wis", "cha", "avoidance", "fortitude", "willpower", "stunned"):
+            assert accepted in said
+    assert (
+        "Nova WISDOM save: d20 dis (15, 15) 15 + 2"
+        in texts(cmd(enc, "save", ALICE, kind="wisdom", dc=12, dice="15 15"))[0]
+    )
+    assert "Nova AVOIDANCE save" in texts(cmd(enc, "save", ALICE, kind="avoidance", dc=12, dice="15 15"))[0]
+
+
+def test_a_save_against_a_condition_not_held_is_refused():
+    # "kind:stunned rolls against a condition's own DC": without one to save against, it rolled "STUNNED save" +0.
+    enc = begin(join(new(), "Nova", 15, con=1))
+    with pytest.raises(InvalidInput, match="Nova has no Stunned to save against"):
+        cmd(enc, "save", ALICE, kind="stunned", dc=12, dice="15")
+    enc = run(enc, "condition_add", target="Nova", condition="Stunned", duration="1 round")
+    with pytest.raises(InvalidInput, match="Nova has no Stunned to save against"):
+        cmd(enc, "save", ALICE, kind="stunned", dc=12, dice="15")
+
+
+def test_a_condition_saved_against_by_no_ability_is_refused():
+    # "a Constitution save unless `save=wis` names another": `save=banana` rolled a "BANANA save" +0 each turn.
+    enc = begin(join(new(), "Nova", 15, con=1, saves="wis:2"))
+    with pytest.raises(InvalidInput, match="banana is not an ability.*`str`, `dex`, `con`, `int`, `wis`, `cha`"):
+        cmd(enc, "condition_add", target="Nova", condition="Stunned", duration="save", options="dc=13 save=banana")
+    enc = run(enc, "condition_add", target="Nova", condition="Stunned", duration="save", options="dc=13 save=wisdom")
+    assert find(enc, "Nova").conditions[0].save == "wis"

@@ -16,7 +16,7 @@ from ...system import CheckKind, CheckOutcome, CheckRequest, known_options
 from ...text import Text
 from ...usertext import listed, mark
 from . import between
-from .hooks import d20_check
+from .hooks import ABILITIES, d20_check
 from .model import MAX_DC, RCCombatant
 from .plot import no_points
 
@@ -32,20 +32,6 @@ KINDS = (
         help=N_("d20 + the save's modifier (Constitution unless the options name another) against the DC"),
     ),
 )
-ABILITIES = {
-    "str": "str",
-    "strength": "str",
-    "dex": "dex",
-    "dexterity": "dex",
-    "con": "con",
-    "constitution": "con",
-    "int": "int",
-    "intelligence": "int",
-    "wis": "wis",
-    "wisdom": "wis",
-    "cha": "cha",
-    "charisma": "cha",
-}
 ADVANTAGE = ("adv", "advantage")
 DISADVANTAGE = ("dis", "disadvantage")
 BONUS = "bonus"  # a situational modifier: a Skill Set's Rank Bonus, antibiotics' +5, shadowy light's −2

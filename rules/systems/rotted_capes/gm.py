@@ -10,11 +10,11 @@ from ...model import Event
 from ...said import N_, joined, say, say_plural, seq, term
 from ...secrets import secret
 from ...text import EMPTY, Text
-from ...usertext import Typed, listed, mark, one_line, user_text
+from ...usertext import Typed, listed, mark, one_line
 from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
-from .hooks import roll_save
+from .hooks import ABILITIES, DEFENSES, roll_save
 from .model import MAX_DC, Condition, RCCombatant, RCEncounter, known_damage_type, tag_words
 
 
@@ -120,6 +120,8 @@ def save(enc: RCEncounter, action, chance):
     c = economy.actor_of(enc, action)
     kind = (action.save or "con").strip().lower()
     condition = _condition_for(c, kind)
+    if condition is None and kind not in ABILITIES and kind not in DEFENSES:
+        raise InvalidInput(_not_a_save(c, kind))
     dc = action.dc if action.dc is not None else (condition.dc if condition else None)
     if dc is None:
         raise InvalidInput(say("Give the save's `dc`."))
@@ -222,14 +224,12 @@ def _automatic_success(enc: RCEncounter, c: RCCombatant) -> RCEncounter:
 
 def _condition_for(c, kind: str):
     """The condition a save's `kind` names, if it has a save: `stunned`, or `weakened dexterity` for
-    one of several Weakened (each has its own save)."""
+    one of several Weakened (each has its own save); None when `kind` names no condition. A condition
+    `c` does not hold, or holds without a save, is refused: there is no DC or save of its own to roll."""
     name, words = _named(kind)
     if name is None:
         return None
-    held = [x for x in c.conditions if x.name == name and (x.until == "save" or x.dc is not None)]
-    if not held and not words:
-        return None
-    fits = _named_one(held, words)
+    fits = _named_one(_saved_against(c, name), words)
     if not fits:
         raise InvalidInput(
             say("{who} has no {condition} to save against.", who=c.name, condition=_typed_label(name, words))
@@ -244,6 +244,52 @@ def _condition_for(c, kind: str):
             )
         )
     return fits[0]
+
+
+def _ability(typed: str) -> str:
+    """The ability a condition's `save=` names, short (`wisdom` → `wis`)."""
+    key = typed.strip().lower()
+    if key not in ABILITIES:
+        raise InvalidInput(
+            say(
+                "{typed} is not an ability: a condition's `save=` names one of {abilities}.",
+                typed=mark(one_line(typed, 20)),
+                abilities=_abilities(),
+            )
+        )
+    return ABILITIES[key]
+
+
+def _abilities() -> Text:
+    return listed(f"`{k}`" for k in dict.fromkeys(ABILITIES.values()))
+
+
+def _saved_against(c: RCCombatant, name: str | None = None) -> list[Condition]:
+    """The conditions `c` holds that end on a save (those of `name`, if given)."""
+    return [x for x in c.conditions if name in (None, x.name) and (x.until == "save" or x.dc is not None)]
+
+
+def _not_a_save(c: RCCombatant, kind: str) -> Text:
+    """The refusal of a save's `kind` that names no ability, defense or condition, with what it may name."""
+    values = dict(
+        kind=mark(one_line(kind, 40)),
+        who=c.name,
+        abilities=_abilities(),
+        defenses=listed(f"`{k}`" for k in DEFENSES),
+    )
+    held = _saved_against(c)
+    if not held:
+        return say(
+            "{kind} is not a save: name an ability ({abilities}) or a defense ({defenses}); {who} holds no condition "
+            "that ends on a save.",
+            **values,
+        )
+    return say(
+        "{kind} is not a save: name an ability ({abilities}), a defense ({defenses}) or a condition {who} holds "
+        "that ends on a save ({conditions}).",
+        conditions=listed(_example(x) for x in held),
+        **values,
+    )
 
 
 def _named(kind: str) -> tuple[str | None, tuple[str, ...]]:
@@ -394,7 +440,7 @@ def add_condition(enc: RCEncounter, action, chance):
         tags=tags,
         level=level,
         dc=dc,
-        save=user_text(str(flags.get("save", "con"))[:10].lower()),
+        save=_ability(str(flags.get("save", "con"))),
         since_turn=enc.turn_no,
         source=source,
         **fields,

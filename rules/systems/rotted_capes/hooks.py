@@ -18,6 +18,23 @@ from . import economy
 from .model import Condition, RCEncounter, parse_saves
 from .rolls import masked_bonus, mode_for, reasons, roll_d20, signed
 
+ABILITIES = {
+    "str": "str",
+    "strength": "str",
+    "dex": "dex",
+    "dexterity": "dex",
+    "con": "con",
+    "constitution": "con",
+    "int": "int",
+    "intelligence": "int",
+    "wis": "wis",
+    "wisdom": "wis",
+    "cha": "cha",
+    "charisma": "cha",
+}
+# The defenses a check may roll against (the seed's "Avoidance and Willpower checks"; Weakened's Defense tags).
+DEFENSES = ("avoidance", "fortitude", "willpower")
+
 
 def save_modifier(c, kind: str) -> int:
     kind = kind.lower()[:3]
