@@ -14,7 +14,7 @@ from rules.numbers import modifier
 from rules.randomness import Chance
 from rules.said import N_, joined, say, say_plural, seq, term
 from rules.secrets import secret
-from rules.text import Raw, Text
+from rules.text import Phrase, Raw, Text
 from rules.usertext import listed, quoted, user_text
 
 from . import conditions as cond
@@ -411,14 +411,14 @@ def _encumber(enc, f: Fighter, duration: str | None):
             say("{who} already has {n} mobility penalties, the most the bot keeps.", who=f.name, n=f.mobility_penalties)
         )
     f = f.but(mobility_penalties=f.mobility_penalties + 1)
-    n = f.mobility_penalties
-    line = say(
-        "{who} takes a mobility penalty ({n} in all): {effect}.",
-        who=f.name,
-        n=secret(n, f),
-        effect=secret(cond.mobility(n), f),
-    )
+    line = _mobility_line(N_("{who} takes a mobility penalty ({n} in all): {effect}."), f)
     return enc.with_combatant(f), [Event(kind="info", text=line)]
+
+
+def _mobility_line(template: str, f: Fighter) -> Phrase:
+    """`template` with `f`'s mobility penalties as they now stand: a hidden fighter's count and effect secret."""
+    n = f.mobility_penalties
+    return say(template, who=f.name, n=secret(n, f), effect=secret(cond.mobility(n), f))
 
 
 def _unencumber(enc, f: Fighter, everything: bool):
@@ -427,17 +427,11 @@ def _unencumber(enc, f: Fighter, everything: bool):
         raise InvalidInput(say("{who} has no mobility penalty.", who=f.name))
     had = f.mobility_penalties
     f = f.but(mobility_penalties=0 if everything else had - 1)
-    n = f.mobility_penalties
     # The same words however many there were or are left, so a hidden fighter's "?" keeps the count.
     if everything:
         line = say("{who} loses all their mobility penalties ({n} in all).", who=f.name, n=secret(had, f))
     else:
-        line = say(
-            "{who} loses a mobility penalty ({n} left): {effect}.",
-            who=f.name,
-            n=secret(n, f),
-            effect=secret(cond.mobility(n), f),
-        )
+        line = _mobility_line(N_("{who} loses a mobility penalty ({n} left): {effect}."), f)
     return enc.with_combatant(f), [Event(kind="info", text=line)]
 
 
