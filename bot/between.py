@@ -271,8 +271,11 @@ class Between:
                     key=quoted(what),
                 )
             )
-        # Fitted as well as checked: more flaws lower the most Wounds, and the Wounds held come down with it.
-        adjusted = system.adjust(record.sheet, dict(record.lasting), what, value, record.npc)
+        # Fitted as well as checked: more flaws lower the most Wounds, and the Wounds held come down with it. The
+        # stored state is read as the bot reads it first: one stored before a check (more critical injuries than
+        # Wounds) takes a change to another value rather than failing that check.
+        current = system.fit_lasting(record.sheet, dict(record.lasting), record.npc)
+        adjusted = system.adjust(record.sheet, current, what, value, record.npc)
         system.check_lasting(record.sheet, adjusted, record.npc)
         new = system.fit_lasting(record.sheet, adjusted, record.npc)
         if new == record.lasting:

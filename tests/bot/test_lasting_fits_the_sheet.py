@@ -173,6 +173,16 @@ async def test_a_state_stored_with_more_injuries_than_wounds_is_exported_as_the_
     assert transfer.read(transfer.dumps(data), expected_system=None).characters[0]["lasting"]["injuries"] == ["a"]
 
 
+async def test_a_state_stored_with_more_injuries_than_wounds_takes_an_adjustment_of_another_value(
+    repo: Repository,
+) -> None:
+    # Stored before injuries were bounded: the GM's change to another value is made, and the state fitted with it,
+    # not refused for injuries the GM did not touch.
+    core, astrid_id = await astrid(repo, "", {"wounds": 1, "injuries": ["a", "b", "c"]})
+    await core.between.adjust(KEY, GM, await repo.character_by_id(KEY, astrid_id), "stress", "1")
+    assert await stored_frozen(repo, astrid_id) == {"wounds": 1, "injuries": ["a"], "stress": 1}
+
+
 async def stored_frozen(repo: Repository, character_id: int) -> dict:
     """The stored lasting state, after checking that an import of it takes it."""
     record = await repo.character_by_id(KEY, character_id)
