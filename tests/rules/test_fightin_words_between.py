@@ -204,6 +204,19 @@ def test_mobility_penalties_are_counted_between_fights_and_carried_into_the_next
     assert join(new(), lasting={"conditions": ["mobility penalty"]}).find("Jack").mobility_penalties == 1
 
 
+def test_the_gm_sets_the_mobility_penalty_count_of_a_character_stored_before_they_were_counted():
+    # The count the GM gives is the count: the penalty an earlier version listed as a condition is not added to it.
+    sheet = SYSTEM.parse_sheet(SHEET)
+    stored = {"conditions": ["mobility penalty", "disabled"]}
+    assert SYSTEM.fit_lasting(sheet, SYSTEM.adjust(sheet, stored, "mobility_penalties", "0")) == {
+        "conditions": ["disabled"],
+        "mobility_penalties": 0,
+    }
+    assert SYSTEM.adjust(sheet, stored, "mobility_penalties", "3")["mobility_penalties"] == 3
+    # another value set keeps the listed one, counted
+    assert SYSTEM.adjust(sheet, stored, "wounds", "1")["mobility_penalties"] == 1
+
+
 def test_a_dying_characters_raised_dc_carries_into_the_next_fight_until_they_stop_dying():
     enc = gm(join(new()), AddCombatants(by=GM, name="Orc", dice=(1,)))
     enc = gm(enc, NextTurn(by=GM))

@@ -366,9 +366,13 @@ def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str, n
     new = set_value(N_("Them's Fightin' Words"), ADJUSTABLE, state, key, value, _entries)
     if MOBILITY in new.get("conditions", ()):
         # Set as "mobility penalty, mobility penalty": each one listed is a penalty. Stored in the list
-        # before they were counted, and another value set: it adds to the count.
-        listed_now = new["conditions"].count(MOBILITY)
-        count = _mobility(new) if new["conditions"] == state.get("conditions") else listed_now
+        # before they were counted, and another value set: it adds to the count. The count set is the count.
+        if key == "mobility_penalties":
+            count = new["mobility_penalties"]
+        elif new["conditions"] == state.get("conditions"):
+            count = _mobility(new)
+        else:
+            count = new["conditions"].count(MOBILITY)
         new["mobility_penalties"] = min(MAX_MOBILITY_PENALTIES, count)
         new["conditions"] = [c for c in new["conditions"] if c != MOBILITY]
     if any(new.get(k) != state.get(k) for k in ("dying", "stable", "dead", "conditions")):
