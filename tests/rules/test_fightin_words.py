@@ -1312,3 +1312,10 @@ def test_only_a_rider_can_dismount_and_only_once_mounted():
     fight.act("dismount")
     assert "Mauve lets go of the reins (0 s)" in fight.text()
     assert not fight.f("Mauve").mounted
+
+
+def test_a_tie_rerolls_negative_modifier_and_total_are_written_with_the_minus_sign():
+    fight = Fight()
+    fight.add("Slug", 5, reflex=-4)  # 5 − 4 = 1
+    fight.add("Newt", 1, rerolls=(1, 2))  # 1, a tie: Slug rerolls 1 − 4 = −3, Newt 2
+    assert "Initiative tie at 1: reroll Slug d6 1 − 4 = −3, Newt d6 2." in fight.text()

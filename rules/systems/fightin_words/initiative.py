@@ -7,6 +7,7 @@ from itertools import groupby
 
 from rules.errors import DiceError
 from rules.model import Event
+from rules.numbers import added, number
 from rules.randomness import Chance
 from rules.said import say, seq
 from rules.secrets import secret
@@ -35,12 +36,12 @@ def reroll(f: Fighter, chance: Chance) -> tuple[int, Text]:
     """A tie-breaking roll, short enough to list several on one line: `Goblin d6 2 + 3 = 5`."""
     total, _ = check(f, chance)
     mods = f.sheet.reflex + f.sheet.dex
-    sign = "+" if mods >= 0 else "−"
+    shown = number(total, str(total))
     if f.hidden:  # one secret, so that a missing "+ 0" tells nothing either
         return total, seq(
-            f.name, f" d6 {total - mods} ", secret(f"{sign} {abs(mods)} = {total}" if mods else f"= {total}", f)
+            f.name, f" d6 {total - mods} ", secret(f"{added(mods)} = {shown}" if mods else f"= {shown}", f)
         )
-    return total, seq(f.name, f" d6 {total - mods}" + (f" {sign} {abs(mods)} = {total}" if mods else ""))
+    return total, seq(f.name, f" d6 {total - mods}" + (f" {added(mods)} = {shown}" if mods else ""))
 
 
 def _needs_reroll_die(f: Fighter, chance: Chance, score: Text) -> None:

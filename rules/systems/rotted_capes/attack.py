@@ -18,10 +18,10 @@ from ...usertext import listed, user_text
 from . import conditions as cond
 from . import damage as dmg
 from . import economy, modes
+from .hooks import DEFENSES
 from .model import RCCombatant, RCEncounter, known_damage_type
 from .rolls import D20, Queued, drain, masked_bonus, mode_for, reasons, roll_d20, secret_constants, secret_faces
 
-DEFENSES = ("avoidance", "fortitude", "willpower")
 SHOWN_DEFENSES = (N_("Avoidance"), N_("Fortitude"), N_("Willpower"))  # capitalised in the lines, for extraction
 PLOT_DIS, PLOT_NO = "plot", "no"  # the keys of the Plot Point question's options
 PLOT_OPTIONS = (
