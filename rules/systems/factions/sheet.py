@@ -63,8 +63,8 @@ class Weapon(Value):
 UNARMED = Weapon(name=UNARMED_NAME, die=4)
 
 
-def parse_weapons(text: builtins.str, entered: bool = False) -> tuple[Weapon, ...]:
-    """`entered`: typed now, so a part given twice is refused; a sheet stored before that check reads as it
+def parse_weapons(text: builtins.str, typed_now: bool = False) -> tuple[Weapon, ...]:
+    """`typed_now`: typed now, so a part given twice is refused; a sheet stored before that check reads as it
     did, the last of the two winning (rules/entering.py)."""
     weapons: list[Weapon] = []
     for chunk in (text or "").replace(";", ",").split(","):
@@ -87,7 +87,7 @@ def parse_weapons(text: builtins.str, entered: bool = False) -> tuple[Weapon, ..
         for part in parts[1:]:
             low = part.lower()
             kind = "die" if _DIE.match(low) else "range" if low.isascii() and low.isdigit() else low
-            if entered and kind in given:
+            if typed_now and kind in given:
                 # `great:great` or a second die or range: one of the two would be dropped without a word.
                 raise InvalidInput(
                     say(

@@ -17,7 +17,7 @@ from typing import Any
 from ...commands import integer
 from ...errors import InvalidInput, NotAllowed, Stale
 from ...randomness import Chance
-from ...said import N_, Text, say, say_plural, seq, term
+from ...said import N_, Text, joined, say, say_plural, seq, term
 from ...system import CheckKind, CheckOutcome, CheckRequest, Resting, known_options, yes_no
 from ...turns.tracks import TrackState
 from ...usertext import mark
@@ -186,7 +186,7 @@ def _broken(checker: FrozenCombatant) -> tuple[FrozenCombatant, Text]:
         'GM: roll on your critical injuries table and record it with /campaign adjust character:"{who}" '
         'key:injuries value:"{injuries}" (the whole list, one injury per Wound).',
         who=checker.name,
-        injuries=mark(", ".join([*checker.injuries, "<result>"])),
+        injuries=joined(", ", [*map(mark, checker.injuries), say("<result>")]),
     )
     return checker, seq(broken, "; ", hint)
 

@@ -84,8 +84,7 @@ def _rolled(request: CheckRequest, c: RCCombatant, chance: Chance) -> tuple[bool
     if not save and c.has("Unconscious"):
         raise NotAllowed(
             say(
-                "{who} is Unconscious and cannot act: no challenge until they wake (the end of a scene gives back "
-                "half their Stamina). Saving throws are still rolled.",
+                "{who} is Unconscious and cannot act: no challenge until they wake. Saving throws are still rolled.",
                 who=c.name,
             )
         )
