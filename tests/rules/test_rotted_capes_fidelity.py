@@ -456,7 +456,7 @@ def test_a_save_of_no_ability_defense_or_held_condition_is_refused_with_what_is_
         for accepted in ("str", "dex", "con", "int", "wis", "cha", "avoidance", "fortitude", "willpower", "stunned"):
             assert accepted in said
     assert (
-        "Nova WISDOM save: d20 dis (15, 15) 15 + 2"
+        "Nova WIS save: d20 dis (15, 15) 15 + 2"  # named as a condition's save= names it
         in texts(cmd(enc, "save", ALICE, kind="wisdom", dc=12, dice="15 15"))[0]
     )
     assert "Nova AVOIDANCE save" in texts(cmd(enc, "save", ALICE, kind="avoidance", dc=12, dice="15 15"))[0]

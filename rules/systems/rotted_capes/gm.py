@@ -122,6 +122,7 @@ def save(enc: RCEncounter, action, chance):
     condition = _condition_for(c, kind)
     if condition is None and kind not in ABILITIES and kind not in DEFENSES:
         raise InvalidInput(_not_a_save(c, kind))
+    kind = ABILITIES.get(kind, kind)  # `wisdom` is the WIS save, as a condition's save=wisdom is
     dc = action.dc if action.dc is not None else (condition.dc if condition else None)
     if dc is None:
         raise InvalidInput(say("Give the save's `dc`."))
