@@ -416,16 +416,11 @@ class Clock(TurnStructure):
                     who=holder.name,
                 )
             )
-        step = -0.5 if before else 0.5
-        anchor = target_entry.anchor + step
-        if target_entry.anchor * step < 0:
-            # Beside one who stepped in next to the phase's own combatant (anchor 0), on that one's side:
-            # halfway, so "just after" (or before) them never lands level with that combatant, or past them.
-            anchor = target_entry.anchor / 2
+        beside = target_entry.beside or target_entry.rank()
         entry = entry.moved(state.phase, back=target_entry.back).but(
             held_since=None,
-            beside=target_entry.beside or target_entry.rank(),
-            anchor=anchor,
+            beside=beside,
+            anchor=_next_to(state, entry.cid, target_entry, beside, before),
             held_turn=entry.held_turn,
         )
         enc = self._with_entry(enc, entry)
@@ -470,3 +465,21 @@ class Clock(TurnStructure):
             else:
                 able.append(OrderLine(say("phase {n}", n=e.phase), cids, current=e.cid == state.current))
         return able + holding + down
+
+
+def _next_to(state: ClockState, cid: str, target: ClockEntry, beside, before: bool) -> float:
+    """The anchor that puts `cid` just before (or after) `target` among those acting beside the same rank in the
+    phase: halfway to the next one on that side, so it never lands level with them, or past them."""
+    others = [
+        e.anchor
+        for e in state.entries
+        if e.cid not in (cid, target.cid)
+        and e.phase == state.phase
+        and e.back == target.back
+        and (e.beside or e.rank()) == beside
+    ]
+    if before:
+        nearer = [a for a in others if a < target.anchor]
+        return (max(nearer) + target.anchor) / 2 if nearer else target.anchor - 0.5
+    nearer = [a for a in others if a > target.anchor]
+    return (min(nearer) + target.anchor) / 2 if nearer else target.anchor + 0.5

@@ -522,3 +522,23 @@ def test_a_holder_stepping_in_before_another_holder_leaves_the_one_acting_as_the
     assert who(out.state) == "X" and not out.state.find("X").full_defense
     enc = command(out.state, "act", action="recover").state
     assert who(enc) == "B"
+
+
+def test_a_holder_stepping_in_just_after_another_holder_goes_between_them_and_the_next_one():
+    # "A character who holds can act before or after someone": C steps in before A, who stepped in before X; B,
+    # released just after C, goes between C and A, though A began holding first and would win a tie.
+    enc = add(new(), "A", "KH 4D", "init=2").state  # CI 15: phase 5
+    enc = add(enc, "B", "QH 4C", "init=2").state  # CI 14: phase 6
+    enc = add(enc, "C", "JH 3C", "init=2").state  # CI 13: phase 7
+    enc = add(enc, "X", "2D", "init=1").state  # CI 3: phase 17
+    for _ in "ABC":
+        enc = command(begin(enc).state if _ == "A" else enc, "act", action="hold").state
+    assert who(enc) == "X"
+    enc = command(enc, "act", action="release", actor="A", target="X").state
+    enc = command(enc, "act", action="release", actor="C", target="A").state
+    enc = command(enc, "act", action="release", actor="B", target="C", options="after").state
+    order = []
+    for _ in range(4):
+        order.append(who(enc))
+        enc = command(enc, "act", action="recover").state
+    assert order == ["C", "B", "A", "X"]
