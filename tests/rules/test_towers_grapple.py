@@ -5,22 +5,23 @@ from __future__ import annotations
 
 import pytest
 
-from rules.actions import AddCombatants, RemoveCombatant
+from rules.actions import AddCombatants, Choose, RemoveCombatant
 from rules.engine import apply
-from rules.errors import InvalidInput
+from rules.errors import AwaitingChoice, InvalidInput
 from rules.said import english
 from rules.secrets import conceal, reveal
 from rules.systems.towers import SYSTEM
-from tests.rules.test_towers_helpers import GM, add, begin, command, new, phase_of, texts, who
+from tests.rules.test_towers_helpers import GM, PLAYER, add, begin, choose, command, new, phase_of, texts, who
 
 FIGHTER = "init=2 ss=2 hs=3 pa=4 pd=3 er=1 stun=12 lethal=6 endurance=2 size=1"
 BANDIT = "init=1 ss=1 hs=2 pa=3 pd=2 er=1 stun=10 lethal=5 endurance=1"
 GUARD = "init=0 ss=1 hs=2 pa=2 pd=2 er=0 stun=8 lethal=4 endurance=1"
 
 
-def fight(guard=False, hidden_fighter=False):
-    """Fighter CI 15 (phase 5, size 1); Bandit CI 10 (phase 10); Guard CI 2 (phase 18)."""
-    enc = new()
+def fight(guard=False, hidden_fighter=False, guard_player=False, options=None):
+    """Fighter CI 15 (phase 5, size 1); Bandit CI 10 (phase 10); Guard CI 2 (phase 18), a player's with
+    `guard_player`."""
+    enc = SYSTEM.new_encounter(1, 12345, options) if options else new()
     enc = apply(
         enc,
         AddCombatants(
@@ -34,13 +35,13 @@ def fight(guard=False, hidden_fighter=False):
     ).state
     enc = add(enc, "Bandit", "9D", BANDIT).state
     if guard:
-        enc = add(enc, "Guard", "2S", GUARD).state
+        enc = add(enc, "Guard", "2S", GUARD, player=guard_player).state
     return begin(enc).state
 
 
-def grappled(guard=False, hidden_fighter=False):
+def grappled(guard=False, hidden_fighter=False, guard_player=False, options=None):
     """The Fighter holds the Bandit; the Fighter acts again first in phase 10."""
-    enc = fight(guard, hidden_fighter)
+    enc = fight(guard, hidden_fighter, guard_player, options)
     # PA 4 (size shift+1): 9♣ → 10; flat-footed Bandit PD 2 − SS 1 = 1 card: 9♦ → 10 vs 9.
     out = command(enc, "act", action="grapple", target="Bandit", cards="9C 2C 3C 4C 9D")
     assert "Bandit is grappled" in texts(out)[0]
@@ -141,6 +142,61 @@ def test_a_missed_throw_leaves_only_the_thrown_foe_prone():
         "4 vs 13: miss: Bandit is prone in a random adjacent space; Guard is unharmed; the grapple ends."
     )
     assert out.state.find("Bandit").prone and not out.state.find("Guard").prone
+
+
+def test_a_throw_at_a_player_character_asks_their_player_to_flip_pd_as_an_attack_does():
+    enc = grappled(guard=True, guard_player=True)
+    out = command(enc, "act", action="throw", target="Guard", cards="JC 2C 3C 4C")
+    enc = out.state
+    assert enc.pending is not None and enc.pending.kind == "throw"
+    assert enc.pending.users == (PLAYER.user_id,) and enc.pending.chooser == enc.find("Guard").id
+    assert enc.pending.keys == ("flip",) and enc.pending.default == "flip"
+    assert english(enc.pending.prompt) == (
+        "Guard: Fighter throws Bandit into your space at 10 (hits on a tie: both knocked prone). "
+        "Flip PD 2 − SS 1 flat-footed = 1: 1 card. "
+        'Press Flip, or enter the cards you flipped: /choose option:Flip cards:"…".'
+    )
+    assert texts(out) == [
+        "Fighter: Throw Bandit at Guard: Fighter PA 4 (size +1 (shift−1)): J♣ 2♣ 3♣ 4♣ → keep J = 11 − 1 = 10.",
+        "Guard flips PD 2 − SS 1 flat-footed = 1 (1 card): see the Flip button.",
+    ]
+    assert not any(e.ping for e in out.events)  # the choice message pings the Guard's player
+    # Nothing lands, and the Fighter's clock waits, until the Guard has flipped.
+    assert not enc.find("Bandit").prone and conditions(enc, "Bandit") == ["grappled by Fighter"]
+    assert phase_of(enc, "Fighter") == 10
+    with pytest.raises(AwaitingChoice):
+        command(enc, "act", action="recover", actor="Guard")
+    out = choose(enc, cards="6D")
+    assert texts(out)[1] == (
+        "Fighter: Throw Bandit: Guard PD 2 − SS 1 flat-footed = 1: 6♦ → keep 6 = 6: 10 vs 6: hit: Bandit and Guard "
+        "are knocked prone (the thrown foe lands in a random direction from the target); the grapple ends."
+    )
+    assert "Throw (5): Fighter next acts in phase 15." in texts(out)[2]
+    enc = out.state
+    assert enc.pending is None and enc.find("Bandit").prone and enc.find("Guard").prone
+    assert conditions(enc, "Bandit") == [] and phase_of(enc, "Fighter") == 15
+
+
+def test_a_player_characters_own_cards_can_make_a_throw_miss_and_the_default_flips_for_them():
+    asked = command(grappled(guard=True, guard_player=True), "act", action="throw", target="Guard", cards="JC 2C 3C 4C")
+    out = choose(asked.state, cards="KD")
+    assert texts(out)[1].endswith(
+        "10 vs 13: miss: Bandit is prone in a random adjacent space; Guard is unharmed; the grapple ends."
+    )
+    assert out.state.find("Bandit").prone and not out.state.find("Guard").prone
+    # No answer in time: the default, Flip, has the bot flip the Guard's PD.
+    out = apply(asked.state, Choose(by=GM, pending_id=asked.state.pending.id, option="flip", timed_out=True))
+    assert texts(out)[0] == "Chosen: Flip (no answer in time: the default applies)."
+    assert texts(out)[1].startswith("Fighter: Throw Bandit: Guard PD 2 − SS 1 flat-footed = 1: ")
+    assert out.state.pending is None and phase_of(out.state, "Fighter") == 15
+
+
+def test_a_throw_at_an_npc_or_with_defender_flips_auto_flips_the_pd_at_once():
+    for enc in (grappled(guard=True), grappled(guard=True, guard_player=True, options={"defender_flips": "auto"})):
+        out = command(enc, "act", action="throw", target="Guard", cards="JC 2C 3C 4C 6D")
+        assert out.state.pending is None
+        assert "Guard PD 2 − SS 1 flat-footed = 1: 6♦ → keep 6 = 6: 10 vs 6: hit" in texts(out)[0]
+        assert out.state.find("Guard").prone and phase_of(out.state, "Fighter") == 15
 
 
 def test_a_throw_into_an_empty_space_is_against_defence_0_and_a_willing_ally_stays_up():

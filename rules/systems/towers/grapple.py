@@ -22,15 +22,17 @@ The hold is the victim's condition `grappled by <grappler>`; Restrain marks it
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.cards import Card
 from rules.errors import InvalidInput
-from rules.model import Event
+from rules.model import Event, Value
 from rules.said import EMPTY, Text, joined, say, seq, term
 from rules.secrets import secret
 from rules.usertext import listed, user_text
 
 from .damage import Harm, dealt, take
-from .flips import Mods, described, flip
+from .flips import Flip, Mods, described, flip
 from .model import GRAPPLED_BY, Condition, TowersCombatant, TowersEncounter
 from .modifiers import (
     aid_spent,
@@ -256,8 +258,19 @@ def slam(enc, me: TowersCombatant, target_name: str | None, chance):
 THROW_WORDS = ("victim", "willing", "max")
 
 
-def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance):
-    """Cards: the thrower's PA flip, then the PD flip of whoever is in the space (none for an empty one)."""
+class Thrown(Value):
+    """A Throw whose PA flip is made: who throws whom into whose space (None: an empty one)."""
+
+    thrower: str
+    victim: str
+    target: str | None
+    flags: dict[str, Any]
+    attack: Flip
+    cost: int = 0  # the action's phases, paid once the throw lands
+
+
+def aim_throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance) -> tuple[Thrown, Text]:
+    """The thrower's PA flip, and its line. Cards: that PA flip."""
     victim = _my_victim(enc, me, flags.get("victim"), "Throw", as_option=True)
     target = enc.find(target_name) if target_name else None
     if target is not None and target.id in (me.id, victim.id):
@@ -270,7 +283,19 @@ def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance
     thrown = {word: value for word, value in flags.items() if word != "range"}
     mods = attack_mods(me, THROW, "attack", thrown, 0) + throw_range_mods(flags)
     attack = flip(chance, me.sheet.pa, mods)
-    lines = [seq(me.name, " ", described("PA", secret(me.sheet.pa, me), mods, attack))]
+    plan = Thrown(
+        thrower=me.id, victim=victim.id, target=target.id if target else None, flags=dict(flags), attack=attack
+    )
+    return plan, seq(me.name, " ", described("PA", secret(me.sheet.pa, me), mods, attack))
+
+
+def land_throw(enc, plan: Thrown, chance, lines: list[Text]) -> tuple[TowersEncounter, Text]:
+    """The PD flip of whoever is in the space (none for an empty one), then where everyone lands; `lines`:
+    the flips shown before it (the PA flip's, unless shown already). Cards: that PD flip."""
+    me, victim = enc.get(plan.thrower), enc.get(plan.victim)
+    target = enc.get(plan.target) if plan.target else None
+    flags = plan.flags
+    lines = list(lines)
     if target is None:
         total = 0
         lines.append(say("an empty space: defence 0"))
@@ -280,7 +305,7 @@ def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance
         defense = flip(chance, base, dmods)
         total = defense.total
         lines.append(seq(target.name, " ", described(label, secret(base, target), dmods, defense)))
-    hit = attack.total >= total
+    hit = plan.attack.total >= total
     enc = _let_go(enc, victim)
     willing = bool(flags.get("willing"))
     outcome: Text
@@ -310,7 +335,7 @@ def throw(enc, me: TowersCombatant, target_name: str | None, flags: dict, chance
         who=me.name,
         target=victim.name,
         flips=joined("; ", lines),
-        attack=attack.total,
+        attack=plan.attack.total,
         defense=total,
         outcome=outcome,
     )

@@ -6,18 +6,31 @@ from typing import TYPE_CHECKING
 
 from rules.commands import integer
 from rules.errors import InvalidInput
-from rules.model import Event
-from rules.said import EMPTY, N_, Text, say, seq, term
+from rules.model import Choice, Event
+from rules.said import EMPTY, N_, Text, cut, say, say_plural, seq, term
 from rules.secrets import secret
 from rules.usertext import listed, quoted, user_text
 
 from .acting import acted, forced_delay, leap_first, used_free
-from .attack import spend_mana
+from .attack import FLIP, PROMPT_LIMIT, asks, spend_mana
 from .companions import alongside, pair
 from .costs import FREE, SHIFT_ADDED, SHIFT_WORDS, VARIES, ActionType, action_type, adds_shift
 from .damage import heal
-from .grapple import THROW_WORDS, escape, initiate, restrain, reverse, slam, squeeze, throw
-from .modifiers import ATTACK_WORDS, DEFENSE_WORDS
+from .flips import card_count
+from .grapple import (
+    THROW,
+    THROW_WORDS,
+    Thrown,
+    aim_throw,
+    escape,
+    initiate,
+    land_throw,
+    restrain,
+    reverse,
+    slam,
+    squeeze,
+)
+from .modifiers import ATTACK_WORDS, DEFENSE_WORDS, defense_base, defense_mods
 from .stance import STANCE_WORDS
 from .stance import choose as choose_stance
 
@@ -56,10 +69,31 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
         enc = used_free(enc, me.id)
     enc = enc.update(me.id, flat_footed=False)  # acting now: no longer flat-footed
     me = enc.get(me.id)
-    if kind.key in CONTESTS:
+    if kind.key == "throw":
+        plan, aimed = aim_throw(enc, me, action.target, flags, chance)
+        target = enc.get(plan.target) if plan.target else None
+        if target is not None and asks(system, enc, target):
+            return _ask_throw(enc, plan.but(cost=cost), target, aimed)
+        enc, text = land_throw(enc, plan, chance, [aimed])
+    elif kind.key in CONTESTS:
         enc, text = CONTESTS[kind.key](enc, me, action, chance)
     else:
         enc, text = EFFECTS.get(kind.key, _nothing)(enc, me, action)
+    return _done(system, enc, me, kind, flags, cost, text, events, chance)
+
+
+def _done(
+    system: TowersSystem,
+    enc: TowersEncounter,
+    me: TowersCombatant,
+    kind: ActionType,
+    flags: dict,
+    cost: int,
+    text: Text,
+    events: list[Event],
+    chance: Chance,
+):
+    """An action's effect is said: it is spent, and the clock moves on."""
     enc = acted(enc, me.id, kind.key)
     label = term(kind.label)
     if kind.key == "running leap":
@@ -73,6 +107,58 @@ def act(system: TowersSystem, enc: TowersEncounter, action: Act, chance: Chance)
         events += more
     after, more = system.turns.advance(system, enc, me.id, cost, chance, what=seq(label, f" ({cost})"))
     return after, events + more
+
+
+def _ask_throw(enc: TowersEncounter, plan: Thrown, target: TowersCombatant, line: Text):
+    """A player character in the space flips their own PD, as against an attack (attack.ask): the throw
+    lands, and the thrower's clock moves, once they have (`thrown`)."""
+    me, victim = enc.get(plan.thrower), enc.get(plan.victim)
+    base, label = defense_base(target, "pd")
+    mods = defense_mods(target, me, THROW, plan.flags)
+    why = seq(" (", mods.text(), ")") if mods.notes else EMPTY
+    count = card_count(base, mods)
+    cards = say_plural("{n} card", "{n} cards", count, n=secret(count, target))
+    prompt = say(
+        "{who}: {thrower} throws {victim} into your space at {total} (hits on a tie: both knocked prone). "
+        "Flip {defence} {base}{why}: {cards}. "
+        'Press Flip, or enter the cards you flipped: /choose option:Flip cards:"…".',
+        who=target.name,
+        thrower=me.name,
+        victim=victim.name,
+        total=plan.attack.total,
+        defence=label,
+        base=secret(base, target),
+        why=why,
+        cards=cards,
+    )
+    enc = enc.ask(
+        kind="throw",
+        prompt=cut(prompt, PROMPT_LIMIT),
+        options=(Choice(key=FLIP, label=say("Flip")),),
+        default=FLIP,
+        chooser=target.id,
+        users=(target.controller_id,),
+        context={"throw": plan.model_dump(mode="json")},
+    )
+    # The choice message pings the player; the result only says what it waits for.
+    shown = say(
+        "{who} flips {defence} {base} ({cards}): see the Flip button.",
+        who=target.name,
+        defence=label,
+        base=secret(base, target),
+        cards=cards,
+    )
+    lead = say(
+        "{who}: Throw {victim} at {target}: {flip}.", who=me.name, victim=victim.name, target=target.name, flip=line
+    )
+    return enc, [Event(kind="roll", text=lead), Event(kind="info", text=shown)]
+
+
+def thrown(system: TowersSystem, enc: TowersEncounter, plan: Thrown, chance: Chance):
+    """A Throw once the player character in the space has flipped PD (the PA flip was shown when it asked)."""
+    enc, text = land_throw(enc, plan, chance, [])
+    me = enc.get(plan.thrower)
+    return _done(system, enc, me, action_type("throw"), plan.flags, plan.cost, text, [], chance)
 
 
 def _chip_for(enc: TowersEncounter, me: TowersCombatant, name: str | None, flags: dict) -> Text:
@@ -267,10 +353,6 @@ def _slam(enc, me, action, chance):
     return slam(enc, me, action.target, chance)
 
 
-def _throw(enc, me, action, chance):
-    return throw(enc, me, action.target, action.flags, chance)
-
-
 def _reverse(enc, me, action, chance):
     return reverse(enc, me, chance)
 
@@ -308,7 +390,6 @@ CONTESTS = {
     "restrain": _restrain,
     "squeeze": _squeeze,
     "slam": _slam,
-    "throw": _throw,
     "reverse grapple": _reverse,
 }
 
@@ -334,5 +415,7 @@ def words(kind: ActionType) -> tuple[str, ...]:
         return ()
     if kind.cost == FREE:
         return ("text",)
-    told = () if kind.key in EFFECTS or kind.key in CONTESTS else ("text",)  # `_nothing` tells it
+    told = (
+        () if kind.key in EFFECTS or kind.key in CONTESTS or kind.key == "throw" else ("text",)
+    )  # `_nothing` tells it
     return (*SHIFT_WORDS, *OWN_WORDS.get(kind.key, ()), *told)

@@ -228,6 +228,9 @@ class TowersSystem(System[TowersCombatant]):
         plan = attacks.Plan.model_validate(pending.context["plan"])
         return attacks.proceed(self, enc, plan, chance, [], answered=True)
 
+    def resume_throw(self, enc, pending, option, chance):
+        return moves.thrown(self, enc, grapple.Thrown.model_validate(pending.context["throw"]), chance)
+
     def damage(self, enc, action: Damage, chance):
         target = enc.find(action.target)
         if target.out:
