@@ -39,6 +39,7 @@ class View:
     title: str
     round: str
     now: str
+    waiting: str
     order: str
     clock: str
     results: str
@@ -49,6 +50,7 @@ class View:
             "title": self.title,
             "round": self.round,
             "now": self.now,
+            "waiting": self.waiting,
             "order": self.order,
             "clock": self.clock,
             "results": self.results,
@@ -61,6 +63,7 @@ def view(system: System, state: Encounter, version: int, events: Sequence[EventR
         title=html_text(say("{system} — the fight", system=system.name)),
         round=html_text(_round(system, state)),
         now=html_text(_acting(system, state)),
+        waiting=_waiting(state),
         order=_order(system, state),
         clock=clock_svg(state) if isinstance(state.turns, ClockState) else "",
         results=_results(events),
@@ -106,6 +109,13 @@ def _order(system: System, state: Encounter) -> str:
             f'<li{attrs}><span class="label">{html_text(line.label)}</span>{note}<ul class="who">{entries}</ul></li>'
         )
     return "".join(items)
+
+
+def _waiting(state: Encounter) -> str:
+    """The choice the fight waits on, as the tracker shows it (`bot.render.tracker_embed`); nothing once answered."""
+    if state.pending is None:
+        return ""
+    return f"<h2>{html_text(N_('Waiting for a choice'))}</h2><p>{html_text(state.pending.prompt)}</p>"
 
 
 def _results(events: Sequence[EventRecord]) -> str:

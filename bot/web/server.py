@@ -344,6 +344,7 @@ def document(shown: View, share: Share, *, overlay: bool = False) -> str:
 <main>
 <header><h1 id="title">{shown.title}</h1><p id="round">{shown.round}</p></header>
 <p id="now" role="status" aria-live="polite">{shown.now}</p>
+<section id="waiting" role="status" aria-live="polite">{shown.waiting}</section>
 <div id="clock">{shown.clock}</div>
 <ol id="order">{shown.order}</ol>
 <section class="results"><h2>{results}</h2><ul id="results">{shown.results}</ul></section>

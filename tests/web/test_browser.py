@@ -90,3 +90,25 @@ async def test_a_page_whose_stream_was_refused_on_reconnecting_loads_again_and_f
         page.stream_limit = RateLimit(STREAM_BURST, STREAM_RATE)
         await say(standin, "gm", "/initiative next")
         assert "Shade" in await tab.until(f"{NOW}.includes('Shade') && {NOW}", timeout=10.0)
+
+
+async def test_the_page_in_a_browser_shows_the_choice_the_fight_waits_on_until_it_is_answered(standin, bot):
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative add", name="Shade", stats="stamina=937", roll=5, hidden=True)
+    await say(standin, "gm", "/initiative add", name="Goblin", stats="stamina=10", roll=3)
+    await say(standin, "gm", "/initiative next")
+    await say(standin, "gm", "/act", action="demanding", options='what="Dark Rite" interruptible')
+    token = await shared(standin)
+    waiting = "document.getElementById('waiting')"
+    shown = f"getComputedStyle({waiting}).display !== 'none' && {waiting}.innerText"
+    async with chromium() as tab:
+        await tab.open(
+            f"http://127.0.0.1:{bot.settings.web_port}/f/{token}", "document.documentElement.dataset.version"
+        )
+        assert await tab.evaluate(f"getComputedStyle({waiting}).display") == "none"
+        await say(standin, "gm", "/damage", target="Shade", amount="86")
+        said = await tab.until(shown, timeout=2.0)
+        assert "Waiting for a choice" in said and "Shade: Constitution save DC ? to keep Dark Rite going." in said
+        await (await standin.click("gm", "Roll the Constitution save")).response()
+        assert await tab.until(f"getComputedStyle({waiting}).display === 'none'", timeout=2.0)

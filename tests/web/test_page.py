@@ -480,3 +480,48 @@ def test_a_fightin_words_page_counts_mobility_penalties():
     for _ in range(2):
         fight.command("condition_add", target="Goblin", condition="mobility penalty")
     assert "T 9/3 · Will 9/3 · 2 mobility penalties" in view(FIGHTIN_WORDS, fight.enc, 1, []).order
+
+
+async def test_the_page_says_while_the_fight_waits_on_a_choice_as_the_tracker_does_without_a_hidden_npcs_numbers(
+    standin, bot, web
+):
+    name = "<i>Shade</i> **x**"
+    await say(standin, "gm", "/campaign setup", system=KEY)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "gm", "/initiative add", name=name, stats="stamina=937 avoidance=15", roll=5, hidden=True)
+    await say(standin, "gm", "/initiative add", name="Goblin", stats="stamina=10", roll=3)
+    await say(standin, "gm", "/initiative next")
+    await say(standin, "gm", "/act", action="demanding", options='what="Dark Rite" interruptible')
+    token = await shared(standin)
+    stream = await web.get(f"/f/{token}/events")
+    seen = [await next_state(stream)]
+    assert seen[0]["waiting"] == ""
+    await say(standin, "gm", "/damage", target=name, amount="86")  # a Constitution save DC 25 to keep it going
+    _, state = await bot.core.current(next(m.channel_id for m in standin.messages() if "Goblin" in m.content))
+    assert state.pending is not None and "DC 25" in english(state.pending.prompt)
+    asked = await state_where(stream, seen, lambda shown: shown["waiting"])
+    prompt = "<bdi>&lt;i&gt;Shade&lt;/i&gt; **x**</bdi>: Constitution save DC ? to keep <bdi>Dark Rite</bdi> going."
+    assert asked["waiting"] == f"<h2>Waiting for a choice</h2><p>{prompt}</p>"
+    page = await (await web.get(f"/f/{token}")).text()
+    assert (
+        f'<section id="waiting" role="status" aria-live="polite"><h2>Waiting for a choice</h2><p>{prompt}</p>' in page
+    )
+    assert_harmless(page)
+    main = page[page.index("<main>") :]
+    for text in (main, asked["waiting"]):
+        for number in ("25", "937", "851"):
+            assert not re.search(rf"(?<!\d){number}(?!\d)", text), (number, text)
+    await (await standin.click("gm", "Roll the Constitution save")).response()
+    answered = await state_where(stream, seen, lambda shown: shown["v"] > asked["v"] and not shown["waiting"])
+    assert "Constitution save" in answered["results"]
+    stream.close()
+    page = await (await web.get(f"/f/{token}")).text()
+    assert '<section id="waiting" role="status" aria-live="polite"></section>' in page
+
+
+async def test_the_script_fills_every_fragment_of_the_page(standin, bot, web):
+    script = await (await web.get("/static/page.js")).text()
+    parts = re.search(r"var parts = \[([^\]]*)\]", script)
+    assert parts is not None
+    fragments = view(FIGHTIN_WORDS, sleeper().enc, 1, []).fragments()
+    assert sorted(re.findall(r'"(\w+)"', parts.group(1))) == sorted(set(fragments) - {"v"})

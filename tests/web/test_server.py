@@ -13,7 +13,7 @@ from bot.web.shares import Share
 
 
 def a_view(version: int) -> View:
-    return View(version=version, title="", round="", now="", order="", clock="", results="")
+    return View(version=version, title="", round="", now="", waiting="", order="", clock="", results="")
 
 
 def test_a_slow_page_keeps_only_the_latest_state_however_many_changes_it_missed():

@@ -7,7 +7,7 @@
     return;
   }
   var again = Number(document.documentElement.getAttribute("data-again")) || 5; // seconds
-  var parts = ["title", "round", "now", "clock", "order", "results"];
+  var parts = ["title", "round", "now", "waiting", "clock", "order", "results"];
   var source = new EventSource(url);
   source.addEventListener("state", function (event) {
     var shown = JSON.parse(event.data);
