@@ -135,6 +135,16 @@ def test_throw_at_someone_hits_and_knocks_both_prone():
     assert out.state.find("Bandit").conditions == ()
 
 
+def test_an_aid_against_the_thrower_counts_on_the_flip_of_the_one_in_the_space_and_is_spent():
+    # Aid: "your foe will be at a (flip-1) on his next defensive flip against your chosen ally": the Guard's
+    # PD flip against the Fighter's throw is that next flip.
+    enc = grappled(guard=True)
+    enc = enc.update(enc.find("Guard").id, aided_for=enc.find("Fighter").id)
+    out = command(enc, "act", action="throw", target="Guard", cards="JC 2C 3C 4C 6D")
+    assert "aided against (flip−1)" in texts(out)[0]
+    assert out.state.find("Guard").aided_for is None, "spent on this flip"
+
+
 def test_a_missed_throw_leaves_only_the_thrown_foe_prone():
     enc = grappled(guard=True)
     out = command(enc, "act", action="throw", target="Guard", cards="2C 3C 4C 5C KD")

@@ -305,6 +305,7 @@ def land_throw(enc, plan: Thrown, chance, lines: list[Text]) -> tuple[TowersEnco
         defense = flip(chance, base, dmods)
         total = defense.total
         lines.append(seq(target.name, " ", described(label, secret(base, target), dmods, defense)))
+        enc = aid_spent(enc, target, me)
     hit = plan.attack.total >= total
     enc = _let_go(enc, victim)
     willing = bool(flags.get("willing"))
