@@ -183,8 +183,8 @@ async def delete_message(channel, message_id: int, hook: Hook | None, pacer: Pac
 
 
 class TurnButtons:
-    """The newest turn message of each encounter: when the turn moves on or the fight
-    ends, the one before loses its End-turn button (a click on it would be refused)."""
+    """The newest turn message of each encounter: when the turn moves on, the fight ends or an
+    undo goes back before round 1, the one before loses its End-turn button (a click on it would be refused)."""
 
     def __init__(self, pacer: Pacer) -> None:
         self.pacer = pacer

@@ -241,7 +241,13 @@ def announced_to(result: Result) -> list[int]:
 
 
 def turn_posted(result: Result) -> bool:
-    return result.state.status == "running" and result.turn_changed
+    # Undone to before round 1 (tied players choosing the order again), the turn is nobody's: nothing to ping.
+    return result.state.status == "running" and result.turn_changed and result.state.round > 0
+
+
+def turn_retired(result: Result) -> bool:
+    """Whether the turn went with none after it (the fight ended, or was undone to before round 1)."""
+    return result.state.status == "ended" or (result.turn_changed and not turn_posted(result))
 
 
 def choice_posted(result: Result) -> bool:
@@ -363,7 +369,7 @@ async def announce(
         content, view, mentions = turn_posts.choice_message(state, result.encounter_id)
         await persist(send, content, view=view, allowed_mentions=mentions)
 
-    async def fight_over() -> None:
+    async def turn_gone() -> None:
         await bot.turn_buttons.ended(channel, result.encounter_id)
 
     steps = []
@@ -371,8 +377,8 @@ async def announce(
         steps.append(turn_message)
     if choice_posted(result):
         steps.append(choice_message)
-    if state.status == "ended":
-        steps.append(fight_over)
+    if turn_retired(result):
+        steps.append(turn_gone)
     for step in steps:
         try:
             await step()

@@ -82,6 +82,32 @@ async def test_tied_players_order_themselves_with_buttons_only_they_can_press(st
     ]
 
 
+async def test_undoing_the_tie_answer_that_began_round_1_posts_no_turn_for_nobody(standin, bot):
+    await begin(standin, Astrid=6, Bjorn=6, Sigrid=2)
+    tie = await choice_message(standin, "tied on initiative 6")
+    await (await standin.click("bob", "Bjorn", message=tie)).response()
+    first = await turn_message(standin, "Bjorn's turn")
+    since = len(standin.messages())
+    undone = await say(standin, "gm", "/encounter undo")
+    assert "Undid 1 action" in undone.content, undone.content
+    asked = await choice_message(standin, "tied on initiative 6", since)
+    await bot.idle.wait()
+    posted = standin.messages()[since:]
+    # Back to choosing the order: the tie is asked again, and nobody's turn is announced.
+    assert not [m for m in posted if "'s turn**" in m.content], [m.content for m in posted]
+    # The undone turn's End turn button goes, as a later turn's would take it.
+    await standin.wait_for(lambda: not first.components or None, what="the undone turn's button gone")
+    assert asked.components
+
+
+async def test_undoing_round_1_takes_the_end_turn_button_off_its_first_turn(standin, bot):
+    await begin(standin, Astrid=6, Bjorn=3)
+    first = await turn_message(standin, "Astrid's turn")
+    undone = await say(standin, "gm", "/encounter undo")
+    assert "Undid 1 action: /initiative next" in undone.content, undone.content
+    await standin.wait_for(lambda: not first.components or None, what="the undone turn's button gone")
+
+
 async def test_a_fourth_action_in_a_round_is_refused_privately(standin, bot):
     await begin(standin, Astrid=6, Bjorn=3)
     await turn_message(standin, "Astrid's turn")
