@@ -28,7 +28,7 @@ from rules.engine import acting_for, apply
 from rules.errors import InvalidInput, NotRunning, RulesError, Stale
 from rules.model import Actor, Combatant, Encounter, Event, Outcome
 from rules.rng import seed_from
-from rules.said import N_, cut, joined, say, seq
+from rules.said import N_, cut, joined, say, say_plural, seq
 from rules.system import System
 from rules.text import Text, english, has_secrets
 from rules.usertext import listed, mark
@@ -527,8 +527,10 @@ class Core:
             id=record.id,
             status=say(record.status),
         )
-        started = say(
+        started = say_plural(
+            "Started {when} UTC · round {round} · {n} combatant",
             "Started {when} UTC · round {round} · {n} combatants",
+            len(state.combatants),
             when=f"{record.created_at:%Y-%m-%d %H:%M}",
             round=state.round,
             n=len(state.combatants),

@@ -146,6 +146,17 @@ async def test_the_log_is_markdown_with_every_event(repo):
     assert for_gm is None  # nothing was hidden
 
 
+async def test_the_logs_header_counts_one_combatant_in_the_singular(repo):
+    core = Core(repo)
+    await core.start(9, CHANNEL, GM, system="toy-initiative", seed=1)
+    await core.act(CHANNEL, AddCombatants(by=GM, name="Orc", dice=(15,)), "/initiative add")
+    _, text, _ = await core.log_markdown(CHANNEL)
+    assert "· 1 combatant\n" in text
+    await started(core, channel=CHANNEL + 1)
+    _, text, _ = await core.log_markdown(CHANNEL + 1)
+    assert "· 2 combatants\n" in text
+
+
 def entered(command: str, dice: str):
     """A command with dice entered, logged as `bot.render.command_line` logs it."""
     return seq(f"{command} dice:", secret(mark(dice), False))
