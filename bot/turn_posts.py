@@ -9,6 +9,7 @@ import discord
 
 from rules.model import Encounter
 from rules.said import say
+from rules.secrets import secret
 from rules.system import System
 
 from .buttons import ChoiceButton, ChoiceSelect, EndTurnButton
@@ -64,7 +65,7 @@ def choice_message(state: Encounter, encounter_id: int):
         raise ValueError(f"encounter {encounter_id} asks no question")
     users = choosers(state)
     default = pending.option(pending.default)
-    shown = default.label if default else pending.default
+    shown = secret(default.label if default else pending.default, pending.default_secret)
     how = (
         say(
             "(default if nobody answers: {default}; to enter your own roll, use /choose with dice: or cards:)",

@@ -107,6 +107,8 @@ class Pending(Value):
     context: dict[str, Any] = Field(default_factory=dict)
     # Whether an answer may roll: the question then tells its players how to enter their own dice.
     rolls: bool = True
+    # Whether the default follows a hidden combatant's numbers (its best defence): players then read it as "?".
+    default_secret: bool = False
     # The signature a question stored before options had keys was posted with: its buttons still answer.
     former_signature: str | None = None
 

@@ -109,6 +109,23 @@ async def test_the_defence_buttons_go_to_the_defenders_player_and_the_gm_answers
     assert "vs DC 6" in parried.content  # 4 + the Goblin's weapon skill 2
 
 
+async def test_a_hidden_npcs_defence_question_does_not_name_its_best_defence_as_the_default(standin, bot):
+    """The default is the defender's best bonus: named in the channel, it would rank a hidden NPC's numbers."""
+    mauve = ("alice", "Mauve", "reflex=3 weapon_skill=3 weapons='arming sword:1d8'", {"roll": 6})
+    orc = ("Orc", "reflex=2 parry=1 block=1 weapons='axe:1d10'", {"roll": 1, "hidden": True})
+    await begin_fight(standin, SYSTEM, [mauve], [orc])
+    await say(standin, "alice", "/attack", target="Orc", dice="5 3")
+    ask = await choice_message(standin, "Orc")
+    assert "Block ?, Dodge ?, Parry ?" in ask.content
+    assert "default if nobody answers: ?;" in ask.content and "Dodge;" not in ask.content
+    # A visible defender's question names its default as before.
+    await (await standin.click("gm", "No defence", message=ask)).response()
+    await say(standin, "alice", "/initiative next")
+    await say(standin, "gm", "/attack", target="Mauve", dice="6 2")
+    ask = await choice_message(standin, "Mauve")
+    assert "default if nobody answers: Dodge;" in ask.content
+
+
 async def test_a_delayed_spell_going_off_pings_the_gm_and_a_delayer_stepping_in_pings_the_interrupted(standin, bot):
     who = ids(standin)
     await setup_fight(standin)

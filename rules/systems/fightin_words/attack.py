@@ -453,6 +453,7 @@ def _ask(enc, t: Fighter, hits, context, events):
         prompt=prompt,
         options=tuple(Choice(key=o, label=LABELS[o]) for o in options),
         default=best,
+        default_secret=t.hidden,  # the best of its hidden bonuses
         chooser=t.id,
         users=users,
         context=context | {"dc": dc},
