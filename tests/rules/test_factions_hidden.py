@@ -462,3 +462,16 @@ def test_status_lines_mark_the_hidden_numbers():
     assert not has_secrets(SYSTEM.status_line(enc, gorgon, reveal=False))
     plain = fight(False)
     assert not has_secrets(SYSTEM.status_line(plain, plain.find("Gorgon"), reveal=True))
+
+
+def test_a_concealed_hidden_npc_reads_as_any_other_hidden_npc():
+    """Players do not see who hides: the channel's line for a hidden NPC that is concealed is the one
+    any other hidden NPC reads (unhurt, wounded), not a blank that singles out whoever hides."""
+    enc = fight(True)
+    gorgon = enc.find("Gorgon")
+    seen = english(SYSTEM.status_line(enc, gorgon, reveal=False))
+    enc = apply(enc, SetCondition(by=GM, target="Gorgon", condition="concealed")).state
+    assert english(SYSTEM.status_line(enc, enc.find("Gorgon"), reveal=False)) == seen == "unhurt"
+    enc = enc.update(gorgon.id, health=40)
+    assert english(SYSTEM.status_line(enc, enc.find("Gorgon"), reveal=False)) == "wounded"
+    assert "concealed" in english(SYSTEM.status_line(enc, enc.find("Gorgon"), reveal=True))

@@ -263,7 +263,8 @@ class FactionsSystem(System):
         elif combatant.id in enc.turns.acted:
             states.append(say("acted"))
         if not reveal:
-            if not states and not combatant.concealed:
+            # A concealed NPC reads as any other hidden one: a blank line would single out who hides.
+            if not states:
                 hurt = combatant.health < combatant.max_health
                 states.append(say("wounded") if hurt else say("unhurt"))
             return joined(", ", states)
