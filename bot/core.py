@@ -22,7 +22,7 @@ from typing import Any, Protocol, cast
 import discord
 
 from rules import carry, registry
-from rules.actions import Action, Choose
+from rules.actions import Action, Anytime, Choose, NextTurn
 from rules.commands import check_start, check_undo
 from rules.engine import acting_for, apply
 from rules.errors import InvalidInput, NotRunning, RulesError, Stale
@@ -110,7 +110,10 @@ def _hidden_took_part(before: Encounter, action: Action, outcome: Outcome) -> bo
         return False  # nobody in the fight is hidden: the common case, decided without walking any text
     present = {c.id for c in before.combatants}
     taking_part = [*_named(before, action), *(c for c in outcome.state.combatants if c.id not in present)]
-    if action.actor is None and action.on_turn:
+    # An action that may also come off turn (a Rotted Capes attack) is the sender's acting combatant's when it
+    # names no actor; bookkeeping, a GM tool and ending a turn act for nobody.
+    for_turn = action.on_turn or not (action.gm_only or isinstance(action, (Anytime, NextTurn)))
+    if action.actor is None and for_turn:
         taking_part += [before.get(cid) for cid in acting_for(registry.get(before.system), before, action.by)[:1]]
     return any(c.hidden for c in taking_part) or any(has_secrets(event.said) for event in outcome.events)
 

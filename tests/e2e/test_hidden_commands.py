@@ -55,6 +55,22 @@ async def test_an_undo_repeats_a_hidden_npcs_dice_to_the_gm_alone(standin, bot):
     assert private.ephemeral and 'dice:"12 3 4"' in private.content
 
 
+async def test_dice_a_hidden_npc_attacks_with_on_its_turn_read_as_its_secret_though_it_goes_unnamed(standin, bot):
+    """On the Shade's turn the GM's `/attack` needs no `actor:`; the attack waits on Nova's Plot Point, so no
+    number of the result tells the log the Shade took part: its turn does."""
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Nova", roll=2)
+    await say(standin, "gm", "/initiative add", name="Shade", stats=SHADE, roll=15, hidden=True)
+    await say(standin, "gm", "/initiative next")
+    await say(standin, "gm", "/attack", target="Nova", dice="12 3 4")
+    log = (await say(standin, "alice", "/encounter log")).attachments[0].data.decode()
+    assert "/attack target:Nova dice:? |" in row_of(log, "/attack")
+    undone = await say(standin, "gm", "/encounter undo")
+    assert "/attack target:Nova dice:?" in undone.content and "12 3 4" not in undone.content
+
+
 async def test_cards_entered_for_a_hidden_npc_do_not_count_out_its_initiative_in_the_log(standin, bot):
     await say(standin, "gm", "/campaign setup", system="99-towers")
     await say(standin, "alice", "/character add", name="Tony", stats=TONY)
