@@ -522,6 +522,12 @@ def test_death_asks_the_hero_and_allies_with_buttons():
     assert out.events[-1].text.startswith("☠️ Nova is at 0 Wounds and 0 Stamina") and out.events[-1].ping == ()
 
 
+def test_the_death_question_rolls_nothing_so_it_offers_no_dice_to_enter():
+    """No answer to it rolls (a blaze of glory's attack is a plain `/attack` after): its message must not tell the
+    players to enter their own roll with /choose."""
+    assert dying_hero().state.pending.rolls is False
+
+
 def test_a_plot_point_saves_the_hero_at_one_wound_unconscious():
     enc = dying_hero().state
     out = apply(enc, Choose(by=ALICE, pending_id=enc.pending.id, option="Spend own Plot Point"))

@@ -304,6 +304,7 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
         users=users,
         owners=owners,
         context={"cid": cid},
+        rolls=False,  # no answer rolls: a blaze of glory's attack is an /attack of its own
     )
     # the choice message pings the players; the result line only tells the channel
     return enc, Event(kind="info", text=seq("☠️ ", prompt))
