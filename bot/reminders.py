@@ -71,7 +71,7 @@ class Reminders:
         return done
 
     async def _due(self, record, now) -> int:
-        """What falls due in one encounter: its choice's default, its reminder. How many were."""
+        """What falls due in one encounter: its choice's default, else its reminder. How many did (0 or 1)."""
         core = self.bot.core
         channel = self.bot.get_channel(record.channel_id)
         if channel is None:
@@ -81,16 +81,17 @@ class Reminders:
                 return 0
         self._refused.pop(record.id, None)
         translation.speaking_in(getattr(channel, "guild", None))
-        done = 0
         if record.pending_deadline and record.pending_deadline <= now:
             result = await core.answer_default(record)
             if result is not None:
                 await self.timed_out(channel, result)
-            done += 1
+            # `record` is from before the default: its reminder would ask the answered question again.
+            # The default's own change set the next reminder; one still due is sent next pass, read anew.
+            return 1
         if record.reminder_due and record.reminder_due <= now:
             await self.remind(channel, record)
-            done += 1
-        return done
+            return 1
+        return 0
 
     async def _fetch_channel(self, record, now):
         """The channel, or None when there is none to post to this pass. Only a server the

@@ -55,3 +55,28 @@ async def test_a_reminder_for_a_choice_that_names_nobody_pings_the_gm(standin, b
     (reminder,) = standin.book.messages[since:]
     assert reminder.content.startswith(f"<@{who['gm']}> ⏰ Goblin: defend against")
     assert set(reminder.pings.user_ids) == {who["gm"]}
+
+
+async def test_a_choice_timing_out_as_a_reminder_falls_due_is_not_asked_again(standin, bot):
+    """Both past due in one pass (the bot was away, say): the default answers the question, and the
+    reminder of the same pass must not ask it again, pinging Alice for a flip already made."""
+    who = ids(standin)
+    await say(standin, "gm", "/campaign setup", system="99-towers", choice_timeout=120, reminder_minutes=1)
+    await say(standin, "alice", "/character add", name="Tony", stats="init=2 pd=3 stun=12 lethal=6")
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Tony", cards="8H 4C")
+    await say(standin, "gm", "/initiative add", name="Ogre", stats="init=2 pa=4 weapons='Club: 5'", cards="QS 5D")
+    await say(standin, "gm", "/initiative next")
+    asked = await say(standin, "gm", "/attack", target="Tony", cards="KH QH 3C 2D")
+    assert "see the Flip button" in asked.content, asked.content
+    await bot.idle.wait()
+    record = await bot.core.repo.active_encounter(standin.world.channel("combat").id)
+    assert record.reminder_due < record.pending_deadline
+    since = len(standin.book.messages)
+    bot.core.now = lambda: record.pending_deadline + timedelta(seconds=1)
+    await bot.reminders.tick()
+    await bot.idle.wait()
+    posted = [m.content for m in standin.book.messages[since:]]
+    assert any("no answer in time" in text for text in posted), posted
+    assert not any("Press Flip" in text for text in posted), posted
+    assert not any(f"<@{who['alice']}> ⏰" in text for text in posted), posted
