@@ -246,6 +246,8 @@ def event_lines(events, *, skip_turns: bool = True, gm: bool = False) -> str:
     for event in events:
         if skip_turns and event.kind == "turn":
             continue
+        if not gm and type(event.said) is Secret and event.said.hidden:
+            continue  # it would read "?" alone, telling players only that it happened: the GM's view has it
         prefix = {"round": "🔔 **", "roll": "🎲 ", "warning": "⚠️ ", "end": "🏁 "}.get(event.kind, "")
         suffix = "**" if event.kind == "round" else ""
         mark = f"{ENTERED} " if event.entered else ""

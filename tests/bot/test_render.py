@@ -128,6 +128,16 @@ def test_a_secret_inside_a_name_line_stays_hidden_and_the_name_literal():
     assert "87" in render.event_lines([line], gm=True)
 
 
+def test_a_line_wholly_secret_is_the_gms_alone():
+    """A line that is one hidden number would read "?" alone: it tells players only that it happened
+    (a flip-off with a hidden NPC: that its initiative equals someone's), so they do not get it."""
+    tie = Event(kind="roll", text=secret(say("Tie at CI {ci}", ci=15), True))
+    joined = Event(kind="info", text=say("{who} joins the encounter.", who="Kit"))
+    assert render.event_lines([joined, tie]) == "Kit joins the encounter."
+    assert render.event_lines([joined, tie], gm=True) == "Kit joins the encounter.\n🎲 Tie at CI 15"
+    assert "Tie at CI 15" in render.gm_view([joined, tie])
+
+
 def test_labels_are_plain_text_within_discords_sizes():
     text = seq("Guard: ", usertext.user_text("**" + "x" * 200))
     assert len(render.label(text)) == lengths.BUTTON_LABEL

@@ -320,8 +320,8 @@ def test_a_tie_with_a_hidden_npc_keeps_its_initiative_secret():
         enc = add(new(), "Wraith", low(21), WRAITH, hidden=hidden).state
         out = add(enc, "Twin", low(21) + " KD 3C", twin)
         tie = out.events[-1].said
-        if hidden:  # the Twin's N 21 is public: "tie" would tell the Wraith's too, and its SS
-            assert conceal(tie) == "? → Wraith then Twin for this encounter."
+        if hidden:  # the Twin's N 21 is public: that they tied at all tells the Wraith's too, and its SS
+            assert conceal(tie) == "?"  # wholly secret: the channel leaves it out
             assert reveal(tie) == (
                 "Tie at CI 23, N 21, SS 18: flip-off Wraith K♦, Twin 3♣ → Wraith then Twin for this encounter."
             )

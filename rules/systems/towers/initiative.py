@@ -81,14 +81,14 @@ def settle_ties(enc: TowersEncounter, tied: list, chance) -> tuple[list, list[Ev
         lines.append(listed(drawn))
     ordered = sorted(entries.values(), key=lambda e: tuple(-k for k in e.tiebreak))
     names = joined(N_(" then "), (enc.get(e.cid).name for e in ordered))
-    # A tie is an equality: with a hidden combatant in it, even "?" for the tied values would tell its
-    # CI, N and SS to whoever knows another's in the tie. Only the order it settles shows then.
+    # A tie is an equality: with a hidden combatant in it, that there was one at all tells its CI, N and
+    # SS to whoever knows another's in the tie. The whole line is the GM's then; the order shows in play.
     hidden = any(enc.get(e.cid).hidden for e in tied)
     key = [_n(value) for value in tied[0].key[:3]]
     tie = say(
         "Tie at CI {ci}, N {n}, SS {ss}: flip-off {cards}", ci=key[0], n=key[1], ss=key[2], cards=listed(lines, "; ")
     )
-    text = say("{tie} → {order} for this encounter.", tie=secret(tie, hidden), order=names)
+    text = secret(say("{tie} → {order} for this encounter.", tie=tie, order=names), hidden)
     return [entries[e.cid] for e in tied], [Event(kind="roll", text=text)]
 
 
