@@ -10,7 +10,8 @@ cannot silently change the outcome. The same card twice in one flip is refused.
 
 Players and the GM see which results came from entered values (a ✍️ beside
 them): while an action runs (`Chance.reporting`), the first "roll" event made
-after an entered die or card was used claims that fact (`claim_entered`).
+after an entered die or card was used claims that fact (`claim_entered`), unless the action
+keeps that fact for a later line of its own (`Chance.shown_later`).
 """
 
 from __future__ import annotations
@@ -81,6 +82,16 @@ class Chance:
         """An entered value kept aside while a choice was asked now decides a result: the next result line
         claims the mark, as one rolled from this chance's own entered dice does."""
         self.unreported = True
+
+    @contextlib.contextmanager
+    def shown_later(self):
+        """Entered values used inside are shown by a line made later that the caller marks from what it kept
+        of them (a hit's damage kept for after the defence): the next result line does not claim them."""
+        unreported = self.unreported
+        try:
+            yield self
+        finally:
+            self.unreported = unreported
 
     @contextlib.contextmanager
     def reporting(self):

@@ -227,7 +227,8 @@ def attack(system, enc, action: Attack, chance: Chance):
     expr = action.damage or w.damage
     for hit in hits:
         left = chance.entered_dice_left()
-        roll = chance.roll(expr)
+        with chance.shown_later():
+            roll = chance.roll(expr)
         amount = roll.total + extra + rushed
         # Strength and scale are a hidden attacker's secret, and so the total they make.
         if added:
@@ -237,7 +238,7 @@ def attack(system, enc, action: Attack, chance: Chance):
         else:
             text = Raw(str(roll))
         # Kept as data in the question's context, which is stored with the encounter. Whether the
-        # damage was entered by hand is kept too: its line comes after the attack's, which claims the mark.
+        # damage was entered by hand is kept too: its own line carries the mark, after the defence.
         entered = chance.entered_dice_left() < left
         hit.update(amount=amount, text=to_data(text), hidden=bool(added) and me.hidden, entered=entered)
     if combo:
@@ -339,7 +340,8 @@ def area_attack(system, enc, me: Fighter, w: Weapon, action: Attack, chance: Cha
         )
         events = [Event(kind="roll", text=head)]
         left = chance.entered_dice_left()
-        roll = chance.roll(action.damage or w.damage)
+        with chance.shown_later():  # each target's damage line carries the mark (`entered`), not its defence
+            roll = chance.roll(action.damage or w.damage)
         entered = chance.entered_dice_left() < left
         hits = [
             {"i": i, "target": t.id, "amount": roll.total, "text": to_data(Raw(str(roll))), "entered": entered}
