@@ -330,6 +330,18 @@ def resume_plot(system, enc, pending, option, chance):
         else:
             text = say("Entered dice not needed after “{option}”: {dice} (not used).", option=chosen, dice=dice)
         more.append(Event(kind="info", text=seq("✍️ ", text)))
+    added = queued.topped_up()
+    if added:
+        # a hidden attacker's damage dice may hide in its line: here its dice and their count stay secret
+        attacker = enc.get(spec["attacker"])
+        text = say_plural(
+            "Die not entered, needed after “{option}”: {dice} (rolled by the bot).",
+            "Dice not entered, needed after “{option}”: {dice} (rolled by the bot).",
+            None if attacker.hidden else len(added),
+            dice=secret(", ".join(map(str, added)), attacker),
+            option=pending.option(option).label,
+        )
+        more.append(Event(kind="info", text=text))
     return enc, events + more
 
 

@@ -74,6 +74,8 @@ class Queued:
         self.saved = list(saved)
         self.chance = chance
         self.rng = chance.rng
+        self._entered = bool(self.saved)
+        self._added: list[int] = []
 
     def die(self, sides: int) -> int:
         if self.saved:
@@ -81,7 +83,11 @@ class Queued:
             if not 1 <= value <= sides:
                 raise DiceError(say("{value} cannot be rolled on a d{sides}.", value=value, sides=sides))
             return value
-        return self.chance.die(sides)
+        left = self.chance.entered_dice_left()
+        value = self.chance.die(sides)
+        if self._entered and self.chance.entered_dice_left() == left:
+            self._added.append(value)
+        return value
 
     def roll(self, expr: str):
         return evaluate(expr, self.die)
@@ -95,6 +101,12 @@ class Queued:
         plain view rather than refused, which would leave the choice with no answer."""
         left, self.saved = self.saved, []
         return left
+
+    def topped_up(self) -> list[int]:
+        """Dice the bot rolled because the answer needed more than were saved and its own answer entered none
+        (the disadvantage a Plot Point adds wants a second d20). Like leftovers, they are not refused, which
+        would leave the choice with no answer, but said in plain view: the entered dice did not roll them."""
+        return list(self._added)
 
 
 def masked_bonus(value: int, who, penalty: int = 0) -> Text:
