@@ -92,6 +92,7 @@ class Result:
     events: tuple[Event, ...]
     summary: Text
     record: EncounterRecord | None = None
+    undone: bool = False  # /encounter undo restored `state`
 
     @property
     def turn_changed(self) -> bool:
@@ -101,6 +102,11 @@ class Result:
     def pending_opened(self) -> bool:
         new = self.state.pending
         return new is not None and (self.before is None or self.before.pending != new)
+
+    @property
+    def pending_closed(self) -> bool:
+        """The question open before is no longer asked (answered, replaced, or undone)."""
+        return self.before is not None and self.before.pending is not None and self.before.pending != self.state.pending
 
 
 def _hidden_took_part(before: Encounter, action: Action, outcome: Outcome) -> bool:
@@ -484,7 +490,14 @@ class Core:
                     continue
                 self._saved(channel_id, None)  # re-read next time: undo may revive an ended encounter
                 return Result(
-                    record.id, version, current, restored, (Event(kind="info", text=summary),), summary, record
+                    record.id,
+                    version,
+                    current,
+                    restored,
+                    (Event(kind="info", text=summary),),
+                    summary,
+                    record,
+                    undone=True,
                 )
         raise InvalidInput("The channel is very busy: please try again.")
 

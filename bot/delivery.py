@@ -8,7 +8,8 @@ the global limit for the 15 minutes its token lasts. So:
 * the turn message and a choice to make go out as followups of the interaction that
   caused them (``announce`` falls back to a channel message when there is none, e.g.
   for a reminder or a choice that timed out); when the turn moves on, the previous
-  turn message loses its End-turn button through the webhook that sent it;
+  turn message loses its End-turn button through the webhook that sent it, and so does
+  a question its buttons once it is no longer asked;
 * the pinned tracker is itself a followup: while its token lasts it is edited through
   that webhook. Before the token runs out (or after a restart, when it is not known),
   a later command's interaction takes over: the old tracker is deleted through its own
@@ -183,20 +184,43 @@ async def delete_message(channel, message_id: int, hook: Hook | None, pacer: Pac
 
 
 class TurnButtons:
-    """The newest turn message of each encounter: when the turn moves on, the fight ends or an
-    undo goes back before round 1, the one before loses its End-turn button (a click on it would be refused)."""
+    """The newest turn message and question of each encounter, so that the buttons left live are those of
+    the current turn and the open question. When the turn moves on, the fight ends or an undo goes back
+    before round 1, the turn message before loses its End-turn button; when the question is answered,
+    replaced or undone, its message loses its buttons (a click on either would be refused)."""
 
     def __init__(self, pacer: Pacer) -> None:
         self.pacer = pacer
         self._newest: dict[int, tuple[int, Hook | None]] = {}
+        self._asked: dict[int, tuple[int, Hook | None]] = {}
+        # Encounters whose turn message waits for the answer to the question an undo reopened.
+        self._held: set[int] = set()
 
     async def posted(self, channel, eid: int, message_id: int, hook: Hook | None) -> None:
         previous = self._newest.get(eid)
         self._newest[eid] = (message_id, hook)
+        self._held.discard(eid)
         await self._retire(channel, previous)
 
-    async def ended(self, channel, eid: int) -> None:
+    async def ended(self, channel, eid: int, *, held: bool = False) -> None:
+        """The turn's message goes; ``held``: its turn comes back once the open question is answered."""
+        if held:
+            self._held.add(eid)
+        else:
+            self._held.discard(eid)
         await self._retire(channel, self._newest.pop(eid, None))
+
+    def holding(self, eid: int) -> bool:
+        """Whether the encounter's turn message waits for a question to be answered (see ``ended``)."""
+        return eid in self._held
+
+    async def asked(self, channel, eid: int, message_id: int, hook: Hook | None) -> None:
+        previous = self._asked.get(eid)
+        self._asked[eid] = (message_id, hook)
+        await self._retire(channel, previous)
+
+    async def answered(self, channel, eid: int) -> None:
+        await self._retire(channel, self._asked.pop(eid, None))
 
     async def _retire(self, channel, message: tuple[int, Hook | None] | None) -> None:
         if message is None:
@@ -206,7 +230,7 @@ class TurnButtons:
         except discord.NotFound:
             pass
         except discord.HTTPException:
-            log.warning("could not take the End-turn button off an old turn message in channel %s", channel.id)
+            log.warning("could not take the buttons off an old turn message or question in channel %s", channel.id)
 
 
 @dataclass(frozen=True, slots=True)

@@ -241,13 +241,29 @@ def announced_to(result: Result) -> list[int]:
 
 
 def turn_posted(result: Result) -> bool:
+    if not turn_open(result.state):
+        return False
+    if result.undone:
+        # An undo shows what is open again: the question it reopened, which holds up every move (the turn
+        # follows its answer), else the turn, also when only the question in front of it went.
+        return result.state.pending is None and (result.turn_changed or result.pending_closed)
+    return result.turn_changed
+
+
+def turn_open(state: Encounter) -> bool:
     # Undone to before round 1 (tied players choosing the order again), the turn is nobody's: nothing to ping.
-    return result.state.status == "running" and result.turn_changed and result.state.round > 0
+    return state.status == "running" and state.round > 0
 
 
 def turn_retired(result: Result) -> bool:
-    """Whether the turn went with none after it (the fight ended, or was undone to before round 1)."""
+    """Whether the turn went with none after it (the fight ended, was undone to before round 1, or an undo
+    reopened a question: see ``turn_held``)."""
     return result.state.status == "ended" or (result.turn_changed and not turn_posted(result))
+
+
+def turn_held(result: Result) -> bool:
+    """Whether the turn's message waits for the answer to the question an undo reopened."""
+    return result.undone and result.state.pending is not None and turn_open(result.state)
 
 
 def choice_posted(result: Result) -> bool:
@@ -367,16 +383,24 @@ async def announce(
 
     async def choice_message() -> None:
         content, view, mentions = turn_posts.choice_message(state, result.encounter_id)
-        await persist(send, content, view=view, allowed_mentions=mentions)
+        message = await persist(send, content, view=view, allowed_mentions=mentions)
+        await bot.turn_buttons.asked(channel, result.encounter_id, message.id, hook)
+
+    async def question_gone() -> None:
+        await bot.turn_buttons.answered(channel, result.encounter_id)
 
     async def turn_gone() -> None:
-        await bot.turn_buttons.ended(channel, result.encounter_id)
+        await bot.turn_buttons.ended(channel, result.encounter_id, held=turn_held(result))
 
     steps = []
-    if turn_posted(result):
+    # The question an undo reopened is answered: the turn it held up is shown again.
+    held = bot.turn_buttons.holding(result.encounter_id) and state.pending is None and turn_open(state)
+    if turn_posted(result) or held:
         steps.append(turn_message)
     if choice_posted(result):
-        steps.append(choice_message)
+        steps.append(choice_message)  # it takes the buttons off the question it replaces
+    elif result.pending_closed:
+        steps.append(question_gone)
     if turn_retired(result):
         steps.append(turn_gone)
     for step in steps:

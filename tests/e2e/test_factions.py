@@ -4,6 +4,8 @@ buttons reach the target's player, refusals stay private, and /help fits."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from bot.sandbox import settle
 from bot.standin.records import iter_components
 from tests.e2e.conftest import help_sections, say
@@ -151,7 +153,7 @@ async def test_reaction_buttons_go_to_the_targets_player_and_guards_to_the_allie
     refused((await act(standin, bot, "alice", "/attack", target="Bandit 2"))[0], "Waiting for a choice")
     answer, _ = await act(standin, bot, "bob", "/choose", option="Dodge", dice="2")
     assert "Sybilla AGI save to dodge: d20 2 vs AGI 10 → pass: the attack misses." in answer.content
-    refused((await pick(standin, bot, "bob", "No reaction", message=choice))[0], "already been made")
+    assert not choice.components  # answered: its menu is taken off
     assert standin.unknown_routes == []
 
 
@@ -217,6 +219,61 @@ async def test_a_players_pass_that_ends_the_round_leaves_the_bandits_morale_dice
         answer.content
     )
     assert standin.unknown_routes == []
+
+
+def live(standin):
+    """The channel's messages whose buttons still answer something."""
+    return [m for m in standin.messages() if m.buttons() and not m.ephemeral and not m.deleted]
+
+
+async def test_undoing_a_timed_out_morale_choice_asks_it_again_and_the_round_waits_for_the_answer(standin, bot):
+    await begin_fight(standin, bot)
+    for name in ("Bandit 1", "Bandit 2"):
+        await act(standin, bot, "gm", "/condition add", target=name, condition="incapacitated")
+    await act(standin, bot, "gm", "/turn pass")
+    await act(standin, bot, "bob", "/turn pass")
+    _, after = await act(standin, bot, "gm", "/choose", option="Roll", dice="13")
+    (asked,) = [m for m in after if m.has_component(label="Surrender")]
+    record = await bot.core.repo.active_encounter(standin.world.channel("combat").id)
+    bot.core.now = lambda: record.pending_deadline + timedelta(seconds=1)
+    await bot.reminders.tick()
+    await settle(standin, bot)
+    assert not asked.components  # answered by its default: nothing left to click
+
+    answer, after = await act(standin, bot, "gm", "/encounter undo")
+    assert "Undid 1 action: (choice timed out)" in answer.content
+    # The question holds up every move: no turn is announced before it is answered.
+    assert not [m for m in after if "to move" in m.content], [m.content for m in after]
+    (again,) = [m for m in after if m.has_component(label="Surrender")]
+    assert live(standin) == [again]
+
+    _, after = await act(standin, bot, "gm", "/choose", option="Flee")
+    assert "players to move" in turn_message(after).content
+    assert live(standin) == []  # a faction's move has no End turn button
+
+
+async def test_undoing_the_end_turn_that_ended_the_round_shows_that_turn_again_and_drops_the_morale_question(
+    standin, bot
+):
+    await begin_fight(standin, bot)
+    for name in ("Bandit 1", "Bandit 2"):
+        await act(standin, bot, "gm", "/condition add", target=name, condition="incapacitated")
+    await act(standin, bot, "gm", "/turn pass")
+    for user, name in (("alice", "Balthasar"), ("gm", "Bandit 3"), ("bob", "Sybilla")):
+        await act(standin, bot, user, "/turn take", character=name)
+        await act(standin, bot, "gm", "/initiative next")
+    _, after = await act(standin, bot, "carol", "/turn take", character="Theobald")
+    old_turn = turn_message(after)
+    _, after = await click(standin, bot, "carol", "End turn", message=old_turn)
+    (question,) = [m for m in after if m.has_component(label="Roll")]
+
+    _, after = await act(standin, bot, "gm", "/encounter undo")
+    turn = turn_message(after)
+    assert "Theobald's turn" in turn.content and turn.has_component(label="End turn")
+    assert not question.components and not old_turn.components
+    assert live(standin) == [turn]
+    _, after = await click(standin, bot, "carol", "End turn", message=turn)
+    assert [m for m in after if m.has_component(label="Roll")]
 
 
 async def stored_characters(standin):

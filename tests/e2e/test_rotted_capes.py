@@ -5,6 +5,7 @@ with a Plot Point reroll."""
 
 from __future__ import annotations
 
+from bot.sandbox import settle
 from tests.e2e.conftest import begin_fight, help_sections, say
 from tests.helpers import ids
 
@@ -390,3 +391,33 @@ async def test_plotpoint_show_between_fights_reads_the_stored_heroes_and_the_poo
     assert shown.content == "🎭 Plot Points: Bolt 3, Nova 1; the Editor-in-Chief's pool: 0."
     refused = await say(standin, "alice", "/condition list")  # a fight's conditions need a fight
     assert refused.ephemeral and "There is no encounter in this channel" in refused.content
+
+
+def live(standin):
+    """The channel's messages whose buttons still answer something."""
+    return [m for m in standin.messages() if m.buttons() and not m.ephemeral and not m.deleted]
+
+
+async def test_an_undo_back_into_a_question_asks_it_alone_and_the_turn_comes_back_with_the_answer(standin, bot):
+    await fight(standin)
+    await to_the_brutes_turn(standin)
+    await say(standin, "gm", "/attack", target="Nova", dice="18 3 4 4")
+    offer = await buttons_with(standin, "Spend a Plot Point: disadvantage")
+    await (await standin.click("alice", "Spend a Plot Point: disadvantage", message=offer)).response()
+    await say(standin, "gm", "/initiative next")
+    novas = await standin.wait_for(lambda: newest(standin, "**Nova's turn** · round 2"))
+
+    undone = await say(standin, "gm", "/encounter undo", count=2)
+    assert "Undid 2 actions" in undone.content, undone.content
+    await settle(standin, bot)
+    # The question holds up the Brute's turn: it alone has buttons, Nova's turn is over again.
+    (again,) = live(standin)
+    assert again is not offer and again.has_component(label="Spend a Plot Point: disadvantage")
+    assert not novas.components
+
+    await say(standin, "alice", "/choose", option="Spend a Plot Point: disadvantage")
+    await settle(standin, bot)
+    brutes = newest(standin, "**Brute's turn** · round 1")
+    assert live(standin) == [brutes] and brutes.has_component(label="End turn")
+    await (await standin.click("gm", "End turn", message=brutes)).response()
+    await standin.wait_for(lambda: newest(standin, "**Nova's turn** · round 2"))

@@ -104,6 +104,14 @@ async def forget_turn_messages(standin, bot, message):
     bot.turn_buttons._newest.clear()
 
 
+async def forget_questions(standin, bot, message):
+    """As `forget_turn_messages`, for the question `message` asks: it keeps its buttons when it is no longer asked."""
+    async with asyncio.timeout(5):
+        while not any(kept[0] == message.id for kept in bot.turn_buttons._asked.values()):
+            await asyncio.sleep(0.005)
+    bot.turn_buttons._asked.clear()
+
+
 def tracker_text(standin):
     pinned = [m for m in standin.messages() if m.pinned and not m.deleted]
     return pinned[0].embeds[0]["description"] if pinned else ""
@@ -132,6 +140,7 @@ async def test_an_old_choice_button_does_not_answer_a_new_question_in_the_next_e
     await new_fight(standin)
     await say(standin, "alice", "/attack", target="Bulwark", damage="ask:fire,ice")
     old_choice = await newest(standin, lambda m: m.components and "which one" in m.content)
+    await forget_questions(standin, bot, old_choice)
     await end_encounter(standin)
     await new_fight(standin)
     await say(standin, "alice", "/attack", target="Bulwark", damage="ask:left,right")
@@ -148,6 +157,7 @@ async def test_a_choice_button_from_before_an_undo_does_not_answer_the_question_
     await new_fight(standin)
     await say(standin, "alice", "/attack", target="Bulwark", damage="ask:fire,ice")
     old_choice = await newest(standin, lambda m: m.components and "fire" in str(m.components))
+    await forget_questions(standin, bot, old_choice)
     await say(standin, "gm", "/encounter undo")
     # The same choice number comes back, for a different question.
     await say(standin, "alice", "/attack", target="Bulwark", damage="ask:left,right")
@@ -196,3 +206,17 @@ async def test_a_menu_value_never_offered_is_refused_and_the_question_keeps_its_
     assert question.components  # the question is still asked, with its menu
     picked = await (await standin.select("alice", ["1"], custom_id=menu["custom_id"], message=question)).response()
     assert not picked.ephemeral, picked.content
+
+
+async def test_a_question_answered_or_undone_loses_its_buttons(standin, bot):
+    await setup_campaign(standin)
+    await new_fight(standin)
+    await say(standin, "alice", "/attack", target="Bulwark", damage="ask:fire,ice")
+    answered = await newest(standin, lambda m: m.components and "fire" in str(m.components))
+    await say(standin, "alice", "/choose", option="ice")
+    await standin.wait_for(lambda: not answered.components or None)
+
+    await say(standin, "alice", "/attack", target="Bulwark", damage="ask:left,right")
+    undone = await newest(standin, lambda m: m.components and "left" in str(m.components))
+    await say(standin, "gm", "/encounter undo")
+    await standin.wait_for(lambda: not undone.components or None)
