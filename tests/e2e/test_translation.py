@@ -176,9 +176,9 @@ async def test_a_question_is_offered_in_the_servers_language_and_answered_by_its
             await (await standin.click("alice", custom_id=turn.buttons()[0]["custom_id"], message=turn)).response()
             await say(standin, "gm", "/attack", target="Nova", dice="18 3 4 4")
             offer = await standin.wait_for(lambda: newest_with_buttons(standin, "tk:choose:"))
+            labels = [b["label"] for b in offer.buttons()]  # the answer takes the buttons off
             offered = await (await standin.autocomplete("alice", "/choose", "option", option="")).choices()
             answer = await say(standin, "alice", "/choose", option=offered[0]["value"])
-    labels = [b["label"] for b in offer.buttons()]
     assert labels == ["«Spend a Plot Point: disadvantage»", "«No»"]
     assert [(c["name"], c["value"]) for c in offered] == list(zip(labels, ("plot", "no"), strict=True))
     assert answer.content.startswith("«Chosen: «Spend a Plot Point: disadvantage».»\n🎭 «Nova spends a Plot Point")
