@@ -20,7 +20,7 @@ from rules.usertext import Typed, listed, quoted
 from .acting import acted, leap_first
 from .costs import OPPORTUNITY_DELAY, SHIFT_ADDED, action_type, adds_shift
 from .damage import Harm, dealt, take
-from .flips import Flip, card_count, described, flip
+from .flips import Flip, Mods, card_count, described, flip
 from .grapple import hold_on
 from .model import TowersCombatant, TowersEncounter
 from .modifiers import HIGH_GROUND, aid_spent, attack_mods, defense_base, defense_mods
@@ -334,29 +334,49 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
     attacker = enc.get(plan.attacker)
     base, label = defense_base(defender, plan.defense)
     mods = defense_mods(defender, attacker, plan.weapon, plan.flags, plan.defense)
+    incoming = say(
+        "{attacker}'s {weapon} comes in at {total} (hits on a tie)",
+        attacker=attacker.name,
+        weapon=plan.weapon.shown,
+        total=plan.attack.total,
+    )
+    enc, shown = ask_flip(enc, defender, base, label, mods, incoming, "defense", {"plan": plan.model_dump(mode="json")})
+    return enc, [*events, shown]
+
+
+def ask_flip(
+    enc: TowersEncounter,
+    defender: TowersCombatant,
+    base: int,
+    label: Text,
+    mods: Mods,
+    incoming: Text,
+    kind: str,
+    context: dict,
+) -> tuple[TowersEncounter, Event]:
+    """A player's character flips their own defence against what comes in (an attack, a thrown foe): the
+    question, with its Flip button, and the line that says what the fight waits for."""
     why = seq(" (", mods.text(), ")") if mods.notes else EMPTY
     count = card_count(base, mods)
     cards = say_plural("{n} card", "{n} cards", count, n=secret(count, defender))
     prompt = say(
-        "{who}: {attacker}'s {weapon} comes in at {total} (hits on a tie). Flip {defence} {base}{why}: {cards}. "
+        "{who}: {incoming}. Flip {defence} {base}{why}: {cards}. "
         'Press Flip, or enter the cards you flipped: /choose option:Flip cards:"…".',
         who=defender.name,
-        attacker=attacker.name,
-        weapon=plan.weapon.shown,
-        total=plan.attack.total,
+        incoming=incoming,
         defence=label,
         base=secret(base, defender),
         why=why,
         cards=cards,
     )
     enc = enc.ask(
-        kind="defense",
+        kind=kind,
         prompt=cut(prompt, PROMPT_LIMIT),
         options=(Choice(key=FLIP, label=say("Flip")),),
         default=FLIP,
         chooser=defender.id,
         users=(defender.controller_id,),
-        context={"plan": plan.model_dump(mode="json")},
+        context=context,
     )
     # The choice message pings the defender's player; the result only says what it waits for.
     shown = say(
@@ -366,8 +386,7 @@ def ask(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, events: lis
         base=secret(base, defender),
         cards=cards,
     )
-    events.append(Event(kind="info", text=shown))
-    return enc, events
+    return enc, Event(kind="info", text=shown)
 
 
 def defend(enc: TowersEncounter, plan: Plan, defender: TowersCombatant, chance) -> tuple[TowersEncounter, list[Event]]:

@@ -6,17 +6,16 @@ from typing import TYPE_CHECKING
 
 from rules.commands import integer
 from rules.errors import InvalidInput
-from rules.model import Choice, Event
-from rules.said import EMPTY, N_, Text, cut, say, say_plural, seq, term
+from rules.model import Event
+from rules.said import EMPTY, N_, Text, say, seq, term
 from rules.secrets import secret
 from rules.usertext import listed, quoted, user_text
 
 from .acting import acted, forced_delay, leap_first, used_free
-from .attack import FLIP, PROMPT_LIMIT, asks, spend_mana
+from .attack import ask_flip, asks, spend_mana
 from .companions import alongside, pair
 from .costs import FREE, SHIFT_ADDED, SHIFT_WORDS, VARIES, ActionType, action_type, adds_shift
 from .damage import heal
-from .flips import card_count
 from .grapple import (
     THROW,
     THROW_WORDS,
@@ -115,43 +114,17 @@ def _ask_throw(enc: TowersEncounter, plan: Thrown, target: TowersCombatant, line
     me, victim = enc.get(plan.thrower), enc.get(plan.victim)
     base, label = defense_base(target, "pd")
     mods = defense_mods(target, me, THROW, plan.flags)
-    why = seq(" (", mods.text(), ")") if mods.notes else EMPTY
-    count = card_count(base, mods)
-    cards = say_plural("{n} card", "{n} cards", count, n=secret(count, target))
-    prompt = say(
-        "{who}: {thrower} throws {victim} into your space at {total} (hits on a tie: both knocked prone). "
-        "Flip {defence} {base}{why}: {cards}. "
-        'Press Flip, or enter the cards you flipped: /choose option:Flip cards:"…".',
-        who=target.name,
+    incoming = say(
+        "{thrower} throws {victim} into your space at {total} (hits on a tie: both knocked prone)",
         thrower=me.name,
         victim=victim.name,
         total=plan.attack.total,
-        defence=label,
-        base=secret(base, target),
-        why=why,
-        cards=cards,
     )
-    enc = enc.ask(
-        kind="throw",
-        prompt=cut(prompt, PROMPT_LIMIT),
-        options=(Choice(key=FLIP, label=say("Flip")),),
-        default=FLIP,
-        chooser=target.id,
-        users=(target.controller_id,),
-        context={"throw": plan.model_dump(mode="json")},
-    )
-    # The choice message pings the player; the result only says what it waits for.
-    shown = say(
-        "{who} flips {defence} {base} ({cards}): see the Flip button.",
-        who=target.name,
-        defence=label,
-        base=secret(base, target),
-        cards=cards,
-    )
+    enc, shown = ask_flip(enc, target, base, label, mods, incoming, "throw", {"throw": plan.model_dump(mode="json")})
     lead = say(
         "{who}: Throw {victim} at {target}: {flip}.", who=me.name, victim=victim.name, target=target.name, flip=line
     )
-    return enc, [Event(kind="roll", text=lead), Event(kind="info", text=shown)]
+    return enc, [Event(kind="roll", text=lead), shown]
 
 
 def thrown(system: TowersSystem, enc: TowersEncounter, plan: Thrown, chance: Chance):
