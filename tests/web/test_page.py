@@ -213,6 +213,7 @@ async def test_a_page_shows_the_final_state_after_the_end_then_expires_a_day_lat
         assert (await later.get(f"/f/{token}")).status == 200  # a running fight never expires
     await say(standin, "gm", "/encounter end")
     await (await standin.click("gm", "End the encounter")).response()
+    await bot.idle.wait()  # a click answered "thinking…" under load is carried out after its answer
     async with page_server(bot.settings.database_url) as now:
         final = await (await now.get(f"/f/{token}")).text()
         assert "The encounter is over." in final and "Tank" in final and "ended" in final
