@@ -12,14 +12,19 @@ TONY = "init=2 ss=2 hs=2 pa=4 pd=3 id=2 px=1 er=1 endurance=2 stun=12 lethal=6 w
 BOSS = "init=3 ss=2 hs=3 pa=4 pd=3 px=2 er=1 endurance=2 stun=14 lethal=5 weapons='Axe: 4+px'"
 
 
-async def the_shade_attacks_nova(standin, bot) -> None:
-    """The hidden Shade's damage lands on Nova: the channel shows its total, never the faces that tell its bonus."""
+async def shade_against_nova(standin) -> None:
+    """Rotted Capes: Nova against the hidden Shade, whose turn comes first."""
     await say(standin, "gm", "/campaign setup", system="rotted-capes")
     await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
     await say(standin, "gm", "/encounter start")
     await say(standin, "alice", "/initiative join", character="Nova", roll=2)
     await say(standin, "gm", "/initiative add", name="Shade", stats=SHADE, roll=15, hidden=True)
     await say(standin, "gm", "/initiative next")
+
+
+async def the_shade_attacks_nova(standin, bot) -> None:
+    """The hidden Shade's damage lands on Nova: the channel shows its total, never the faces that tell its bonus."""
+    await shade_against_nova(standin)
     await bot.idle.wait()
     await say(standin, "gm", "/attack", actor="Shade", target="Nova", dice="12 3 4")
     await bot.idle.wait()
@@ -58,12 +63,7 @@ async def test_an_undo_repeats_a_hidden_npcs_dice_to_the_gm_alone(standin, bot):
 async def test_dice_a_hidden_npc_attacks_with_on_its_turn_read_as_its_secret_though_it_goes_unnamed(standin, bot):
     """On the Shade's turn the GM's `/attack` needs no `actor:`; the attack waits on Nova's Plot Point, so no
     number of the result tells the log the Shade took part: its turn does."""
-    await say(standin, "gm", "/campaign setup", system="rotted-capes")
-    await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
-    await say(standin, "gm", "/encounter start")
-    await say(standin, "alice", "/initiative join", character="Nova", roll=2)
-    await say(standin, "gm", "/initiative add", name="Shade", stats=SHADE, roll=15, hidden=True)
-    await say(standin, "gm", "/initiative next")
+    await shade_against_nova(standin)
     await say(standin, "gm", "/attack", target="Nova", dice="12 3 4")
     log = (await say(standin, "alice", "/encounter log")).attachments[0].data.decode()
     assert "/attack target:Nova dice:? |" in row_of(log, "/attack")
