@@ -27,12 +27,13 @@ from .actions import Action, AddCombatants, Choose, DelayTurn, NextTurn, Note, R
 from .dice import MAX_TOTAL, check_expression, parse_entered, walk
 from .errors import InvalidInput, NotAllowed, UnknownAction
 from .model import Actor, Encounter
+from .resting import Resting
 from .said import say, seq, term
 from .text import Text
 from .usertext import quoted, user_text
 
 if TYPE_CHECKING:
-    from .system import Resting, System
+    from .system import System
 
 # `name=value` (or `name:value`); one value grammar for options and sheets. In
 # options a comma separates items, in sheets it may sit inside a value.
@@ -367,7 +368,7 @@ class Given:
 Builder = Callable[[Given], Action]
 Report = Callable[[Encounter, Given], Text]
 # A report between fights: the campaign's stored characters of the system, its system state, its settings.
-BetweenReport = Callable[[Sequence["Resting"], Mapping[str, Any], dict[str, Any]], Text]
+BetweenReport = Callable[[Sequence[Resting], Mapping[str, Any], dict[str, Any]], Text]
 
 
 def plain(action: type[Action]) -> Builder:

@@ -23,10 +23,11 @@ from .entering import ENTERED
 from .errors import InvalidInput, RulesError, UnknownAction
 from .model import Actor, Choice, Combatant, Encounter, Event, Pending, Value
 from .randomness import Chance
+from .resting import Resting
 from .said import EMPTY, N_, say, term
 from .text import Text
 from .turns.base import TurnStructure
-from .usertext import Typed, listed, name_key, quoted, split_names, user_text
+from .usertext import listed, name_key, quoted, split_names, user_text
 
 Handler = Callable[[Encounter, Action, Chance], tuple[Encounter, list[Event]]]
 InitiativeKey = tuple[float, ...]
@@ -84,18 +85,6 @@ class Adjustable(Value):
 
 # A kept NPC's side, a lasting value (under the system's `side_key`; a system may declare its own Adjustable for it).
 SIDE_ADJUSTABLE = Adjustable(key="side", kind="text", help=N_("the side a kept NPC joins fights on"))
-
-
-class Resting(Value):
-    """A stored character as time between fights sees it. An empty `lasting`
-    means the character has not been hurt yet: it stands as its sheet says."""
-
-    name: Typed  # as the owner typed it
-    owner_id: int
-    sheet: dict[str, Any]
-    lasting: dict[str, Any]
-    character_id: int | None = None
-    npc: bool = False  # an NPC the GM kept from a fight: time between fights gives it no hero's resources
 
 
 class RestOutcome(Value):
