@@ -363,17 +363,11 @@ def lines(sheet: dict[str, Any], state: dict[str, Any], npc: bool = False) -> li
 
 
 def adjust(sheet: dict[str, Any], state: dict[str, Any], key: str, value: str, npc: bool = False) -> dict[str, Any]:
+    state = fit(sheet, state, npc)  # mobility penalties stored in the list before they were counted: counted
     new = set_value(N_("Them's Fightin' Words"), ADJUSTABLE, state, key, value, _entries)
     if MOBILITY in new.get("conditions", ()):
-        # Set as "mobility penalty, mobility penalty": each one listed is a penalty. Stored in the list
-        # before they were counted, and another value set: it adds to the count. The count set is the count.
-        if key == "mobility_penalties":
-            count = new["mobility_penalties"]
-        elif new["conditions"] == state.get("conditions"):
-            count = _mobility(new)
-        else:
-            count = new["conditions"].count(MOBILITY)
-        new["mobility_penalties"] = min(MAX_MOBILITY_PENALTIES, count)
+        # Set as "mobility penalty, mobility penalty": each one listed is a penalty, and the list is the count.
+        new["mobility_penalties"] = min(MAX_MOBILITY_PENALTIES, new["conditions"].count(MOBILITY))
         new["conditions"] = [c for c in new["conditions"] if c != MOBILITY]
     if any(new.get(k) != state.get(k) for k in ("dying", "stable", "dead", "conditions")):
         # A waking time belongs to the unconsciousness it was rolled for, not to the next one.
