@@ -24,7 +24,7 @@ from rules.model import Actor
 from rules.said import joined, say, say_plural
 from rules.system import System
 from rules.text import Text
-from rules.usertext import listed, mark, quoted
+from rules.usertext import listed, listed_first, mark, quoted
 
 from . import transfer
 from .between import IMPORT
@@ -382,10 +382,7 @@ def preview(
 
 
 def _names(records: Sequence[CharacterRecord]) -> Text:
-    names = listed(mark(r.name) for r in records[:NAMED]) or say("none")
-    if len(records) > NAMED:
-        return names + say(" and {n} more", n=len(records) - NAMED)
-    return names
+    return listed_first((mark(r.name) for r in records), NAMED) or say("none")
 
 
 def _manager(manages_server: bool) -> None:

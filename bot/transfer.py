@@ -30,7 +30,7 @@ from rules.cards import full_deck
 from rules.errors import InvalidInput, RulesError
 from rules.said import joined, say, say_plural, term
 from rules.text import Text
-from rules.usertext import control_character, listed, mark, name_key, quoted, refuse_controls, visible
+from rules.usertext import control_character, listed_first, mark, name_key, quoted, refuse_controls, visible
 
 from .between import DECK
 from .lengths import NOTE, OTHER, check_form_fits
@@ -648,9 +648,7 @@ def npcs_counted(n: int) -> Text:
 
 
 def _some(names: list[Text]) -> Text:
-    """The first SHOWN names, and how many more there are."""
-    shown = listed(names[:SHOWN])
-    return shown + say(" and {n} more", n=len(names) - SHOWN) if len(names) > SHOWN else shown
+    return listed_first(names, SHOWN)
 
 
 def _deleted(incoming: CampaignFile, current_characters) -> list[Text]:

@@ -85,6 +85,15 @@ def listed(items: Iterable[Any], sep: str = ", ") -> Text:
     return joined_raw(sep, list(items))
 
 
+def listed_first(items: Iterable[Any], shown: int) -> Text:
+    """The first ``shown`` items listed, and how many more there are: a long list kept inside a message."""
+    items = list(items)
+    first = listed(items[:shown])
+    if len(items) > shown:
+        return first + say(" and {n} more", n=len(items) - shown)
+    return first
+
+
 def scrub(text: str) -> str:
     """Typed text without private-use code points, which mean nothing to anybody reading."""
     return without_private_use(text)

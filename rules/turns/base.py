@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
@@ -10,7 +10,7 @@ from ..errors import InvalidInput, NotAllowed
 from ..model import Encounter, Event, Pending, TurnState
 from ..said import EMPTY, say, term
 from ..text import Text, as_text
-from ..usertext import listed
+from ..usertext import listed, listed_first
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -83,7 +83,7 @@ class TurnStructure:
 
     def waiting(self, system: System, enc: Encounter) -> Waiting:
         cids = self.acting(enc)
-        names = listed(enc.get(c).name for c in cids) or say("nobody")
+        names = named_few(enc.get(c).name for c in cids) or say("nobody")
         return Waiting(say("{who}'s turn", who=names), cids, enc.controllers(cids))
 
     def end_turn(self, system: System, enc: Encounter, chance: Chance) -> Result:
@@ -139,6 +139,17 @@ def start_turn(
         text = say("{who}'s turn", who=names) if fresh else say("{who}'s turn continues", who=names)
         events.append(Event(kind="turn", text=text, ping=enc.controllers(live)))
     return enc, events, live
+
+
+# A waiting title (the turn message's heading, a reminder) names the first few of a shared turn, as many as
+# the turn message has fields for: forty long names would run past what one message holds, cutting off its
+# heading and round. The tracker lists them all.
+NAMED_WAITING = 10
+
+
+def named_few(names: Iterable[str]) -> Text:
+    """The first NAMED_WAITING names, and how many more there are (typed names stay typed)."""
+    return listed_first(names, NAMED_WAITING)
 
 
 def join_names(names: list[str]) -> Text:

@@ -21,7 +21,18 @@ from ..model import Encounter, Event, TurnState
 from ..said import EMPTY, say, say_plural
 from ..text import Text
 from ..usertext import Typed, listed, mark, quoted
-from .base import MAX_STEPS, OrderLine, Result, TurnStructure, Waiting, end_turns, new_round, start_turn, state_of
+from .base import (
+    MAX_STEPS,
+    OrderLine,
+    Result,
+    TurnStructure,
+    Waiting,
+    end_turns,
+    named_few,
+    new_round,
+    start_turn,
+    state_of,
+)
 
 if TYPE_CHECKING:
     from ..randomness import Chance
@@ -256,7 +267,7 @@ class Factions(TurnStructure):
         if state.moving is None:
             return Waiting(say("Nobody is able to act"), (), ())
         ready = self.ready(system, enc, state.moving)
-        names = listed(enc.get(c).name for c in ready) or say("nobody")
+        names = named_few(enc.get(c).name for c in ready) or say("nobody")
         users = self.faction_users(enc, state.moving)
         title = say("{faction} to move: take a turn with {names}, or pass", faction=state.moving, names=names)
         return Waiting(title, tuple(ready), users)

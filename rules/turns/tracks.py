@@ -29,6 +29,7 @@ from .base import (
     TurnStructure,
     Waiting,
     end_turns,
+    named_few,
     new_round,
     settle_latecomer,
     start_turn,
@@ -232,9 +233,9 @@ class Tracks(TurnStructure):
         if not state.interjection:
             return super().waiting(system, enc)
         cids = state.acting
-        names = listed(enc.get(c).name for c in cids) or say("nobody")
+        names = named_few(enc.get(c).name for c in cids) or say("nobody")
         if state.interjection == "now":
-            paused = listed(enc.get(c).name for c in state.interrupted)
+            paused = named_few(enc.get(c).name for c in state.interrupted)
             if paused:
                 title = say("{who} acts out of turn, interrupting {paused}", who=names, paused=paused)
             else:

@@ -81,6 +81,21 @@ async def test_twenty_rolls_are_split_never_cut(standin, bot):
     assert "…" not in text
 
 
+async def test_a_shared_turn_of_many_long_names_keeps_its_turn_message_whole(standin, bot):
+    """Forty NPCs of long names on one initiative share a turn: the turn message names the first ten
+    (as its fields show them) and counts the rest, so its heading and round are never cut off."""
+    await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    await say(standin, "gm", "/encounter start")
+    name = "**Zq** Lieutenant of the Very Long and Rather Tedious Name"
+    await say(standin, "gm", "/initiative add", name=name, count=40, dice=" ".join(["7"] * 40))
+    await say(standin, "gm", "/initiative next")
+    await bot.idle.wait()
+    turn = next(m for m in reversed(standin.messages()) if m.buttons())
+    assert len(turn.content) <= 2000
+    assert turn.content.endswith("and 30 more's turn** · round 1"), turn.content[-200:]
+    assert "Name 10" in turn.content and "Name 11" not in turn.content
+
+
 async def test_sixty_combatants_page_and_the_turn_marker_never_vanishes(standin, bot):
     await say(standin, "gm", "/campaign setup", system="fightin-words")
     await say(standin, "gm", "/encounter start")

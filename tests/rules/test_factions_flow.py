@@ -251,3 +251,17 @@ def test_removing_the_last_character_a_faction_could_move_with_passes_its_move()
     out = apply(enc, RemoveCombatant(by=GM, target="Bandit Leader"))
     assert out.state.turns.moving == "players" and turn_events(out)[-1].ping == PLAYERS
     assert all(c.name != "Bandit Leader" for c in out.state.combatants)
+
+
+def test_a_faction_of_many_to_move_names_the_first_ten_and_counts_the_rest():
+    # Forty long names would run past what one Discord message holds: the turn message names ten, as its
+    # fields show them, and the tracker lists everyone.
+    enc = add(seed_cast(), "Cutthroat of the Very Long Name", "weapons='knife:d4' health=4", count=40)
+    enc = start(enc).state
+    waiting = SYSTEM.turns.waiting(SYSTEM, enc)
+    assert english(waiting.title) == (
+        "gm to move: take a turn with Bandit Leader, Bandit 1, Bandit 2, Bandit 3, "
+        + ", ".join(f"Cutthroat of the Very Long Name {n}" for n in range(1, 7))
+        + " and 34 more, or pass"
+    )
+    assert len(waiting.cids) == 44
