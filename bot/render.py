@@ -158,9 +158,7 @@ def _is_command(text: Text | str) -> bool:
 
 @functools.lru_cache(maxsize=8192)
 def _mentionless(text: str) -> str:
-    if "@" not in text:
-        return text
-    text = discord.utils.escape_mentions(text)
+    # Every @ is broken, not only those discord.utils.escape_mentions knows: a short id or a name may be one.
     return text.replace("@", "@\u200b")
 
 
@@ -197,7 +195,12 @@ def mention(users) -> str:
 
 def fit(text: str, limit: int = CONTENT_LIMIT) -> str:
     """Cut to `limit`: only for parts of a message (a field, a line), never a whole reply."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if (len(cut) - len(cut.rstrip("\\"))) % 2:
+        cut = cut[:-1]  # the backslash escaped what was cut off; before the ellipsis it would show
+    return cut + "…"
 
 
 def split(text: str, limit: int = CONTENT_LIMIT) -> list[str]:

@@ -380,3 +380,17 @@ def test_any_typed_emphasis_the_rules_mark_is_shown_literally(payload, before):
     assert "emphasis" in renders_markup(text)
     shown = render.clean(seq(usertext.user_text(text), " breaks"))
     assert renders_markup(shown) == [] and shown.replace("\\", "") == f"{text} breaks"
+
+
+def test_a_typed_at_sign_is_broken_once():
+    # One zero-width space keeps a mention from forming; a second is one more invisible character copied along.
+    shown = render.clean(Typed("@everyone and <@123456789012345678>"))
+    assert "@\u200beveryone" in shown and "@\u200b123456789012345678" in shown and shown.count("\u200b") == 2
+
+
+@pytest.mark.parametrize("text", ["a" * 9 + "\\*bold", "a" * 8 + "\\\\\\*x"])
+def test_a_cut_never_leaves_a_lone_backslash_before_its_ellipsis(text):
+    cut = render.fit(text, 11)
+    assert cut.endswith("…") and len(cut) <= 11
+    trailing = len(cut[:-1]) - len(cut[:-1].rstrip("\\"))
+    assert trailing % 2 == 0
