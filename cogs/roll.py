@@ -15,6 +15,7 @@ from bot import render, translation
 from bot.interact import reply
 from bot.rolls import private_roll
 from rules.dice import parse_entered
+from rules.rng import seed_from
 from rules.roll import roll
 
 from .play import DICE
@@ -23,6 +24,13 @@ from .play import DICE
 class Roll(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
+        self.rolled = 0  # with the bot's fixed seed (the sandbox, tests), the nth roll replays the same
+
+    def _rng_state(self) -> int:
+        if self.bot.seed is None:
+            return int.from_bytes(os.urandom(8), "little")
+        self.rolled += 1
+        return seed_from(seed_from(self.bot.seed) + self.rolled)
 
     @app_commands.command(name="roll", description=_("Roll dice in any notation, e.g. 4d6kh3, 2d6+3, 2d20kh1"))
     @app_commands.guild_only()
@@ -43,7 +51,7 @@ class Roll(commands.Cog):
         translation.speaking(interaction)
         rolled = roll(
             expression,
-            int.from_bytes(os.urandom(8), "little"),
+            self._rng_state(),
             who=interaction.user.display_name,
             reason=reason,
             entered=parse_entered(dice),

@@ -63,6 +63,18 @@ def test_the_same_seed_and_script_print_the_same_transcript(tmp_path):
     assert "(only bob sees this)" in out or "only bob" in out
 
 
+def test_the_same_seed_replays_the_same_free_rolls(tmp_path):
+    # /roll is rolled by the bot too: with a fixed seed its dice replay like a fight's, and each roll is new.
+    script = tmp_path / "rolls.txt"
+    script.write_text('alice: /roll expression:"10d20"\nbob: /roll expression:"10d20"\n')
+    first = run_sandbox(script)
+    second = run_sandbox(script)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    rolls = [line.partition("`10d20`: ")[2] for line in first.stdout.splitlines() if "rolls `10d20`" in line]
+    assert len(rolls) == 2 and rolls[0] != rolls[1], first.stdout
+
+
 def test_without_a_token_python_m_bot_explains_and_starts_the_sandbox(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "bot"],

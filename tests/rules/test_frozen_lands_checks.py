@@ -219,6 +219,14 @@ def test_a_check_needs_at_least_one_success():
         checked("mobility", 6, 6, dc=0)
 
 
+@pytest.mark.parametrize("kind", ["mobility", "disengage"])
+def test_a_check_needs_at_most_the_successes_a_save_may_ask(kind):
+    # `/save` takes `dc` 1–20; a `/check` past it (a typo for 2) would still roll and cost Stress.
+    with pytest.raises(InvalidInput, match="`dc` must be between 1 and 20"):
+        checked(kind, 6, 6, 1, dc=21, lasting={"stress": 3})
+    assert "needs 20" in line(checked(kind, 6, 6, dc=20))
+
+
 def test_dead_characters_and_kept_enemies_roll_no_checks():
     with pytest.raises(NotAllowed, match="is dead: the GM can set `dead` to no"):
         checked("mobility", 6, 6, lasting={"dead": True})

@@ -27,6 +27,7 @@ from .moves import skill_pool
 
 DISENGAGE = "disengage"
 OUT_OF_TURN = "out_of_turn"
+MAX_NEEDED = 20  # successes a check may need, as `/save`'s `dc`
 CHECKER = "checker"
 DIM = "dim"  # the one zone feature that changes a check's pool (Perception)
 
@@ -139,7 +140,8 @@ def _need(kind: str, dc: int | None) -> int:
     need = 1 if dc is None else dc
     if need < 1:
         raise InvalidInput(say("A roll needs at least 1 success."))
-    return need
+    # As `/save` takes it: a check past it is a typo that would still roll the stress dice and cost Stress.
+    return integer(need, "dc", 1, MAX_NEEDED)
 
 
 def _checker(who: Resting) -> FrozenCombatant:
