@@ -28,6 +28,7 @@ from .lengths import FORM_FIELD, check_form_fits
 TITLE_LIMIT = 45  # Discord's limit for a form's title and a field's label
 KEPT_SECONDS = 30 * 60
 KEPT_FORMS = 500
+FORM_ID = "tk:sheet-form:"  # a sheet form's custom id starts so
 
 
 @dataclass(frozen=True)
@@ -75,12 +76,27 @@ class Drafts:
 
 DRAFTS = Drafts()
 OPEN_FORMS: weakref.WeakSet[SheetForm] = weakref.WeakSet()  # forms sent and not yet answered or timed out
+# The custom ids of the forms discord.py may still answer, each until when. Discord keeps a form open as long as
+# its player likes, and discord.py leaves one it no longer waits for unanswered: such a submit is refused here.
+WAITING: dict[str, float] = {}
 
 
 def close_forms() -> None:
     """Stop waiting for the forms still open (the bot is closing): their timers end with them."""
     for form in list(OPEN_FORMS):
         form.stop()
+    WAITING.clear()
+
+
+async def refuse_closed_form(interaction: discord.Interaction) -> None:
+    """Answer a sheet form's submit that no form waits for (timed out, or sent before a restart)."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
+    if not custom_id.startswith(FORM_ID) or custom_id in WAITING:
+        return
+    gone = render.words("This form is no longer open: run the command again.")
+    await reply(interaction, f"⛔ {gone}", ephemeral=True)
 
 
 def blank_texts(system: System, sheet: dict | None = None) -> dict[str, str]:
@@ -94,19 +110,26 @@ class SheetForm(discord.ui.Modal):
         title = say("Sheet of {name}", name=mark(draft.name))
         # discord.py answers a form by its custom id alone: each form sent gets its own, or two players
         # filling in forms at once would have their answers taken for each other's.
-        custom_id = f"tk:sheet-form:{secrets.token_hex(8)}"
+        custom_id = f"{FORM_ID}{secrets.token_hex(8)}"
         super().__init__(title=render.label(title, TITLE_LIMIT), timeout=KEPT_SECONDS, custom_id=custom_id)
         OPEN_FORMS.add(self)
+        now = time.monotonic()
+        for stale in [key for key, until in WAITING.items() if until < now]:  # answered long ago
+            del WAITING[stale]
+        # Forgotten when discord.py stops waiting (on_timeout), not once answered: a submit is handled by
+        # the form while this is read, and a form answered is closed in Discord.
+        WAITING[custom_id] = now + 2 * KEPT_SECONDS
         self.draft = draft
         self.fields: dict[str, discord.ui.TextInput] = {}
         for number, section in enumerate(system.sheet_form()):
-            first = section.keys[0] if section.keys else "key"
+            # The section's keys, not an example value: one number would not do for a weapon list or yes/no.
+            keys = ", ".join(section.keys)
             field: discord.ui.TextInput = discord.ui.TextInput(
                 label=render.label(section.label, TITLE_LIMIT),
                 style=discord.TextStyle.paragraph,
                 custom_id=f"tk:sheet:{number}",
                 default=draft.texts.get(section.label, ""),
-                placeholder=render.label(say("One key=value a line, e.g. {example}=2", example=first), 100),
+                placeholder=render.label(say("One key=value a line. Keys: {keys}", keys=keys), 100),
                 required=False,
                 max_length=FORM_FIELD,
             )
@@ -119,6 +142,9 @@ class SheetForm(discord.ui.Modal):
             return True
         await reply(interaction, f"⛔ {render.words('This form is not yours.')}", ephemeral=True)
         return False
+
+    async def on_timeout(self) -> None:
+        WAITING.pop(self.custom_id, None)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         texts = {label: field.value for label, field in self.fields.items()}

@@ -13,7 +13,7 @@ from bot.interact import actor_of, reply
 from bot.lengths import CHOICE_NAME, CHOICE_VALUE, SELECT_OPTIONS, check_form_fits
 from bot.places import campaign_key
 from bot.roster import may_read
-from bot.sheet_forms import Draft, FixFormButton, SheetForm, answer_stored, blank_texts
+from bot.sheet_forms import Draft, FixFormButton, SheetForm, answer_stored, blank_texts, refuse_closed_form
 from rules import registry
 from rules.commands import check_owner_or_gm
 from rules.errors import RulesError
@@ -40,6 +40,10 @@ class Character(commands.GroupCog, group_name="character", group_description=_("
         by = await actor_of(interaction)
         key = await campaign_key(interaction)
         return by, key, await autocomplete.resolve_character(interaction, key, name)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await refuse_closed_form(interaction)
 
     @app_commands.command(name="add", description=_("Store your character's sheet (see /help for each system's stats)"))
     @app_commands.describe(

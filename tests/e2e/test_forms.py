@@ -5,6 +5,7 @@ sheet out in the form's sections."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -57,7 +58,8 @@ async def test_a_character_is_created_and_edited_through_the_form(standin, bot, 
     for field, section in zip(form.inputs, system.sheet_form(), strict=True):
         assert field.style == 2 and field.value == blank_texts(system)[section.label]
         assert all(line.partition("=")[0] in section.keys for line in field.value.splitlines())
-        assert "key=value" in field.placeholder
+        assert "key=value" in field.placeholder and section.keys[0] in field.placeholder
+        assert f"{section.keys[0]}=2" not in field.placeholder  # no example a weapon list or yes/no would refuse
     label, stat, value = numeric_key(system)
     typed = with_value(form.field(label).value, stat, value)
     stored = await (await standin.submit("alice", opened, {label: typed})).response()
@@ -351,3 +353,24 @@ async def test_a_name_that_cannot_be_stored_is_refused_before_the_form_opens(sta
     assert [r.name for r in await bot.core.repo.list_characters(standin.world.default_guild.id)] == ["Nova"]
     # Another player's Nova is theirs to store.
     assert (await (await standin.invoke("bob", "/character add", name="Nova")).form()) is not None
+
+
+async def test_a_form_sent_after_the_bot_stopped_waiting_for_it_is_refused_not_left_unanswered(standin, bot) -> None:
+    # Discord keeps a form open as long as the player likes; the bot waits 30 minutes, and not across a restart.
+    await say(standin, "gm", "/campaign setup", system="factions")
+    opened = await standin.invoke("alice", "/character add", name="Nova")
+    await opened.form()
+    sheet_forms.close_forms()  # as a restart or the wait's end does
+    late = await (await standin.submit("alice", opened, {"Attributes": "str=12"})).response()
+    assert late.ephemeral and late.content == "⛔ This form is no longer open: run the command again.", late.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Nova") is None
+    opened = await standin.invoke("alice", "/character add", name="Nova")
+    form = await opened.form()
+    (waiting,) = [f for f in sheet_forms.OPEN_FORMS if f.custom_id == form.custom_id]
+    waiting._dispatch_timeout()  # discord.py's own end of the 30 minutes
+    await asyncio.sleep(0)
+    late = await (await standin.submit("alice", opened, {"Attributes": "str=12"})).response()
+    assert late.ephemeral and "no longer open" in late.content, late.content
+    answered = await standin.invoke("alice", "/character add", name="Nova")
+    await answered.form()
+    assert "is stored" in (await (await standin.submit("alice", answered, {})).response()).content
