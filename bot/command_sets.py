@@ -112,8 +112,9 @@ class CommandSets:
             return
         try:
             task.result()
-        except discord.HTTPException:
-            log.warning("could not sync the command set of server %s", guild_id, exc_info=True)
+        except discord.HTTPException as error:
+            # Discord's refusal (a server invited without applications.commands) is no fault of the bot's.
+            log.warning("could not sync the command set of server %s (%s)", guild_id, error)
 
     async def ensure(self, guild_id: int, system: str) -> None:
         """Offer the server ``system``'s groups too (an encounter of it started there)."""
@@ -152,5 +153,7 @@ class CommandSets:
                 wanted = groups_for(await self.systems_of(guild.id))
                 # A server without system groups had none offered before either: no request.
                 await self._set(guild.id, wanted, known_empty=True)
-            except (discord.HTTPException, sa.exc.SQLAlchemyError):
+            except discord.HTTPException as error:
+                log.warning("could not sync the command set of server %s (%s)", guild.id, error)
+            except sa.exc.SQLAlchemyError:
                 log.warning("could not sync the command set of server %s", guild.id, exc_info=True)

@@ -299,8 +299,12 @@ class TrackerDelivery:
                     channel, due, hook = self._pending.pop(eid)
                     try:
                         await self._show(channel, due, hook)
-                    except discord.HTTPException:
-                        log.exception("could not update the tracker of encounter %s", eid)
+                    except discord.HTTPException as error:
+                        # Discord's refusal (a permission taken away, the channel deleted) or its outage, not a
+                        # fault of the bot's: the change is saved, and the next one tries again.
+                        log.warning(
+                            "could not update the tracker of encounter %s in channel %s (%s)", eid, channel.id, error
+                        )
                     except Exception:
                         log.exception("tracker update of encounter %s failed", eid)
                 self._last_edit[eid] = time.monotonic()

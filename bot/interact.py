@@ -20,7 +20,7 @@ from discord import app_commands
 from rules import registry
 from rules.errors import RulesError, Stale
 from rules.model import Actor, Encounter
-from rules.said import say
+from rules.said import N_, say, say_plural
 from rules.system import System
 from rules.text import Text
 from rules.usertext import quoted
@@ -36,6 +36,26 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BuildWithActor = Callable[[Actor, System, Encounter], object]
+
+DISCORD_REFUSED = N_(
+    "Discord refused the bot here: a server manager can check that the bot's role may View Channels, Send "
+    "Messages, Embed Links, Attach Files, Read Message History and Pin Messages in this channel (README, "
+    "“Creating the Discord application and inviting the bot”). Check /encounter status before trying again."
+)
+DISCORD_FAILED = N_("Discord did not take the bot's answer. Check /encounter status before trying again.")
+# What a fight needs of the bot in its channel (README, “Creating the Discord application and inviting the bot”),
+# each under the name Discord's settings give it; a permission is there when any of its flags is.
+NEEDED_PERMISSIONS = (
+    (("view_channel",), N_("View Channels")),
+    (("send_messages",), N_("Send Messages")),
+    (("embed_links",), N_("Embed Links")),
+    (("attach_files",), N_("Attach Files")),
+    (("read_message_history",), N_("Read Message History")),
+    (("pin_messages", "manage_messages"), N_("Pin Messages")),
+)
+IN_THREADS = (("send_messages_in_threads",), N_("Send Messages in Threads"))
+THREADS = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
+
 T = TypeVar("T")
 
 
@@ -85,6 +105,38 @@ async def post(channel, content: str, *, allowed_mentions: discord.AllowedMentio
         await persist(channel.send, chunk, allowed_mentions=render.named_in(allowed_mentions, chunk))
 
 
+def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    """The names of what the bot may not do in the interaction's channel, of what a fight needs."""
+    granted = interaction.app_permissions
+    needed = list(NEEDED_PERMISSIONS)
+    if getattr(interaction.channel, "type", None) in THREADS:
+        needed[1] = IN_THREADS
+    return [name for flags, name in needed if not any(getattr(granted, flag) for flag in flags)]
+
+
+async def warn_missing_permissions(interaction: discord.Interaction) -> None:
+    """Tell whoever started a fight, privately, what the bot may not do in its channel: the interaction's own
+    answers need no permission, so the fight starts, but what the bot posts by itself later would fail."""
+    missing = missing_permissions(interaction)
+    if not missing:
+        return
+    names = ", ".join(render.words(name) for name in missing)
+    said = say_plural(
+        "The bot lacks {permissions} in this channel, which a fight needs: what the bot posts by itself "
+        "(reminders, the tracker, its pin) may fail here. A server manager can grant it to the bot's role in this "
+        "channel's settings (README, “Creating the Discord application and inviting the bot”).",
+        "The bot lacks {permissions} in this channel, which a fight needs: what the bot posts by itself "
+        "(reminders, the tracker, its pin) may fail here. A server manager can grant them to the bot's role in "
+        "this channel's settings (README, “Creating the Discord application and inviting the bot”).",
+        len(missing),
+        permissions=names,
+    )
+    try:
+        await reply(interaction, f"⚠️ {render.words(said)}", ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell the GM what the bot may not do in channel %s", interaction.channel_id)
+
+
 async def refuse(interaction: discord.Interaction, error: Exception, *, gm: bool = False) -> None:
     """An ephemeral refusal; `gm`: it goes to the GM, who may read hidden NPCs' numbers in it."""
     await reply(interaction, f"⛔ {render.clean(said_by(error), gm=gm)}", ephemeral=True)
@@ -132,6 +184,16 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
     elif isinstance(error, app_commands.TransformerError):
         refusal = say("{value} is not a valid value for that option.", value=quoted(error.value, 40))
         await refuse(interaction, ValueError(refusal))
+    elif isinstance(original, (discord.Forbidden, discord.NotFound, discord.DiscordServerError)):
+        # Discord refused or dropped the answer (a permission taken away, the interaction gone after its
+        # 3 seconds, an outage): no fault of the bot's, so no traceback; the refusal may not get through either.
+        log.warning("Discord refused a command's answer in channel %s (%s)", interaction.channel_id, original)
+        try:
+            await refuse(
+                interaction, ValueError(DISCORD_REFUSED if isinstance(original, discord.Forbidden) else DISCORD_FAILED)
+            )
+        except discord.HTTPException:
+            pass
     else:
         log.error("command failed", exc_info=original)
         try:
@@ -406,9 +468,10 @@ async def announce(
     for step in steps:
         try:
             await step()
-        except discord.HTTPException:
-            # The change is saved; a failed ping must not turn into an error reply.
-            log.exception("could not announce encounter %s", result.encounter_id)
+        except discord.HTTPException as error:
+            # The change is saved; a failed ping must not turn into an error reply. Discord's refusal
+            # (a permission taken away) is no fault of the bot's: no traceback.
+            log.warning("could not announce encounter %s in channel %s (%s)", result.encounter_id, channel.id, error)
     update_tracker(bot, channel, result, hook)
 
 

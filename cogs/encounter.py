@@ -12,7 +12,16 @@ from discord.ext import commands
 from bot import render
 from bot.buttons import EndEncounterButton
 from bot.core import Result
-from bot.interact import actor_of, announce, answer_result, in_time, refuse, reply, show_gm
+from bot.interact import (
+    actor_of,
+    announce,
+    answer_result,
+    in_time,
+    refuse,
+    reply,
+    show_gm,
+    warn_missing_permissions,
+)
 from bot.places import campaign_key
 from rules import registry
 from rules.actions import EndEncounter
@@ -62,6 +71,8 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description=_("
         content, mentions = render.result_content(result.events)
         answered = await answer_result(interaction, content, mentions, deferred)
         await announce(self.bot, interaction.channel, result, interaction=interaction if answered else None)
+        if answered:
+            await warn_missing_permissions(interaction)
 
     @app_commands.command(name="end", description=_("GM: end the encounter in this channel (asks to confirm)"))
     async def end(self, interaction: discord.Interaction) -> None:

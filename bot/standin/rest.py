@@ -28,7 +28,15 @@ from .rest_core import (
     not_found,
 )
 from .snowflakes import iso_time
-from .world import MANAGE_MESSAGES, PIN_MESSAGES, Channel, Guild
+from .world import (
+    MANAGE_MESSAGES,
+    PIN_MESSAGES,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    Channel,
+    Guild,
+)
 
 router = Router()
 route = router.route
@@ -223,9 +231,23 @@ def _writable(channel: Channel) -> None:
         channel.archived = False
 
 
+def _may_send(call: RestCall, channel: Channel) -> None:
+    """Posting in a server's channel takes View Channel (else 403 50001) and Send Messages, or Send Messages in
+    Threads in a thread (else 403 50013), as Discord refuses a bot's own message.  A direct message needs
+    neither, and an interaction's answers need no permission at all."""
+    if channel.guild_id is None:
+        return
+    granted = call.standin.world.guilds[channel.guild_id].permissions_of(call.standin.world.bot.id)
+    if not granted & VIEW_CHANNEL:
+        raise HTTPFailure(error(403, 50001, "Missing Access"))
+    if not granted & (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES):
+        raise HTTPFailure(error(403, 50013, "Missing Permissions"))
+
+
 @route("POST", "/channels/{channel_id}/messages")
 async def create_message(call: RestCall) -> web.Response:
     channel = _channel(call)
+    _may_send(call, channel)
     _writable(channel)
     if channel.recipient_id is not None and not call.standin.world.users[channel.recipient_id].accepts_dms:
         raise HTTPFailure(error(403, 50007, "Cannot send messages to this user"))

@@ -11,17 +11,24 @@ from dataclasses import dataclass, field
 
 from .snowflakes import SnowflakeFactory
 
-# Permission bits the stand-in cares about (it enforces only these, server-wide: no channel overwrites).
+# Permission bits the stand-in cares about (server-wide: no channel overwrites). It enforces View Channel, Send
+# Messages (in Threads) and Pin Messages (or Manage Messages) on the bot's own requests; Embed Links is only granted.
 ADMINISTRATOR = 1 << 3
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
 MANAGE_MESSAGES = 1 << 13
+EMBED_LINKS = 1 << 14
 MENTION_EVERYONE = 1 << 17
+SEND_MESSAGES_IN_THREADS = 1 << 38
 PIN_MESSAGES = 1 << 51
 # A plausible @everyone default: view, send, read history, embed, attach, react, app commands.
 DEFAULT_EVERYONE_PERMISSIONS = (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
-# What an invite link with "send messages, manage messages, embed, attach, mention, pin" grants.
+# What an invite link with "send messages (in threads too), manage messages, embed, attach, mention, pin" grants.
 PUBLIC_THREAD, PRIVATE_THREAD, GUILD_FORUM = 11, 12, 15
 DM = 1
-DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | MANAGE_MESSAGES | MENTION_EVERYONE | PIN_MESSAGES
+DEFAULT_BOT_PERMISSIONS = (
+    DEFAULT_EVERYONE_PERMISSIONS | MANAGE_MESSAGES | MENTION_EVERYONE | PIN_MESSAGES | SEND_MESSAGES_IN_THREADS
+)
 ALL_PERMISSIONS = (1 << 53) - 1
 
 

@@ -1,6 +1,8 @@
 """Per-server command sets: a server is offered the command groups of the systems it
 plays (its campaign's, its running encounters'), and no others."""
 
+import logging
+
 import pytest
 
 from bot.command_sets import groups_for, system_groups
@@ -88,3 +90,18 @@ def test_a_toy_standing_in_for_a_system_leaves_no_groups_of_its_own_behind():
     with toy.standing_in_for("rotted-capes"):
         assert "plotpoint" not in system_groups()  # the toy declares no Plot Points
     assert system_groups() == {"plotpoint": {"rotted-capes"}, "turn": {"factions"}}
+
+
+async def test_a_server_refusing_its_command_set_is_one_line_in_the_log(two_servers, database_url, caplog):
+    """Invited without the applications.commands scope, a server refuses its groups (403 50001): an ordinary
+    refusal, logged as one line with Discord's answer, not as a traceback."""
+    standin, home, _far = two_servers
+    async with turnkeeper(standin, database_url):
+        await say(standin, "gm", "/campaign setup", system="rotted-capes")
+    home.commands_scope = False
+    caplog.set_level(logging.WARNING, logger="bot.command_sets")
+    async with turnkeeper(standin, database_url) as bot:
+        await bot.command_sets._task
+    (warned,) = [r for r in caplog.records if r.name == "bot.command_sets"]
+    assert str(home.id) in warned.getMessage() and "Missing Access" in warned.getMessage()
+    assert warned.exc_info is None

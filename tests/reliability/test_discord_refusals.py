@@ -16,9 +16,10 @@ import pytest
 from bot import delivery, interact
 from bot.sandbox_text import run_script
 from bot.standin import running_standin
-from bot.standin.world import MANAGE_MESSAGES, PIN_MESSAGES
+from bot.standin.world import EMBED_LINKS, MANAGE_MESSAGES, PIN_MESSAGES, SEND_MESSAGES_IN_THREADS
 from rules import registry
 from rules.text import english
+from tests.helpers import GM
 
 from .support import (
     CALLBACK,
@@ -382,4 +383,121 @@ async def test_a_webhook_refused_after_a_slow_commands_acknowledgement(
             waiting = await waiting_for(bot, standin.channel("combat"))
             assert english(waiting.title) in turn.content and set(turn.pings.user_ids) == set(waiting.users)
             await assert_tracker_current(standin, bot.core.repo, "combat")
+        assert errors.records == [], errors.describe()
+
+
+# --- Discord refuses the bot in a running fight's channel: a warning, never a traceback ----------
+
+BOT_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+
+
+@pytest.mark.parametrize(
+    ("status", "code", "message"), [(403, 50001, "Missing Access"), (404, 10003, "Unknown Channel")]
+)
+async def test_a_tracker_discord_refuses_is_one_warning(database_url, errors, caplog, status, code, message):
+    """The bot lost access to the channel (or it was deleted) while every token had run out: the change
+    is saved, the refusal is logged as one line, not as a failure of the bot's with its traceback."""
+    caplog.set_level(logging.WARNING)
+    async with running_standin(reliability_world()) as standin:
+        async with running_bot(standin, database_url, seed=22) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await settle(bot)
+            combat = standin.channel("combat")
+            result = await bot.core.undo(combat.id, GM, 1)  # a change no interaction brought (a reminder's)
+            for pattern in (BOT_EDIT, EDIT_BY_WEBHOOK, f"POST /channels/{combat.id}/messages"):
+                refuse(standin, pattern, status, code, message, times=100)
+            bot.trackers.schedule(bot.get_channel(combat.id), result)
+            await settle(bot)
+            warned = [r for r in caplog.records if r.name == "bot.delivery" and "tracker" in r.getMessage()]
+            assert len(warned) == 1 and warned[0].exc_info is None and message in warned[0].getMessage()
+            _, state = await bot.core.current(combat.id)
+            assert state.round == result.state.round and state.turn_no == result.state.turn_no
+        assert errors.records == [], errors.describe()
+
+
+async def test_a_turn_message_discord_refuses_is_one_warning(database_url, errors, caplog):
+    caplog.set_level(logging.WARNING)
+    async with running_standin(reliability_world()) as standin:
+        async with running_bot(standin, database_url, seed=23) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await settle(bot)
+            fault = refuse(standin, FOLLOWUP, 403, 50013, "Missing Permissions", times=100)
+            answer = await say(standin, "gm", "/initiative next")
+            await settle(bot)
+            assert fault.hits >= 1 and not answer.ephemeral, "the turn moved on and the GM read it"
+            warned = [r for r in caplog.records if r.name == "bot.interact" and "announce" in r.getMessage()]
+            assert warned and all(r.exc_info is None for r in warned)
+            assert english((await waiting_for(bot, standin.channel("combat"))).title) == "Brute 1's turn"
+        assert errors.records == [], errors.describe()
+
+
+async def test_an_answer_to_an_interaction_gone_is_a_warning(database_url, errors, caplog):
+    """Discord dropped the interaction (404 10062) before a command that changes nothing answered it."""
+    caplog.set_level(logging.WARNING)
+    async with running_standin(reliability_world()) as standin:
+        async with running_bot(standin, database_url, seed=24) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await settle(bot)
+            fault = dead_token(standin)
+            await standin.invoke("gm", "/encounter status")
+            await standin.wait_for(lambda: fault.hits >= 2 or None, 10, "the answer and the refusal tried")
+            await settle(bot)
+            warned = [r for r in caplog.records if r.name == "bot.interact" and "10062" in r.getMessage()]
+            assert len(warned) == 1 and warned[0].exc_info is None
+        assert errors.records == [], errors.describe()
+
+
+async def test_an_answer_discord_forbids_tells_which_permissions_to_check(database_url, errors):
+    async with running_standin(reliability_world()) as standin:
+        async with running_bot(standin, database_url, seed=25) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await settle(bot)
+            fault = refuse(standin, CALLBACK, 403, 50013, "Missing Permissions")
+            answer = await say(standin, "gm", "/encounter status")
+            assert fault.hits == 1
+            assert answer.ephemeral and "Embed Links" in answer.content and "Pin Messages" in answer.content
+        assert errors.records == [], errors.describe()
+
+
+# --- the GM learns at the start what the bot may not do in the channel -----------------------
+
+
+async def started_with_warnings(standin, bot, channel: str = "combat") -> list[str]:
+    """/encounter start by the GM in ``channel``: what it told the GM privately of the bot's permissions."""
+    handle = await standin.invoke("gm", "/encounter start", in_channel=channel)
+    assert not (await handle.response()).ephemeral
+    await settle(bot)
+    return [m.content for m in handle.messages if m.ephemeral and "The bot lacks" in m.content]
+
+
+async def test_the_gm_is_told_privately_which_permissions_the_bot_lacks(database_url, errors):
+    world = reliability_world()
+    world.role(world.bot.name).permissions &= ~(PIN_MESSAGES | MANAGE_MESSAGES | EMBED_LINKS)
+    world.guild().everyone_role.permissions &= ~EMBED_LINKS
+    async with running_standin(world) as standin:
+        async with running_bot(standin, database_url, seed=26) as bot:
+            await setup_campaign(standin)
+            (warning,) = await started_with_warnings(standin, bot)
+            assert "Embed Links, Pin Messages" in warning and "Send Messages" not in warning
+            assert "Creating the Discord application" in warning
+        assert errors.records == [], errors.describe()
+
+
+async def test_a_bot_with_what_the_invite_grants_warns_of_nothing(database_url, errors):
+    world = reliability_world()
+    duel = world.add_thread(world.channel("combat"), "duel")
+    brawl = world.add_thread(world.channel("combat"), "brawl")
+    async with running_standin(world) as standin:
+        async with running_bot(standin, database_url, seed=27) as bot:
+            await setup_campaign(standin)
+            assert await started_with_warnings(standin, bot) == []
+            assert await started_with_warnings(standin, bot, duel.name) == []
+            # A thread takes Send Messages in Threads, not Send Messages.
+            world.role(world.bot.name).permissions &= ~SEND_MESSAGES_IN_THREADS
+            (warning,) = await started_with_warnings(standin, bot, brawl.name)
+            assert "lacks Send Messages in Threads in this channel" in warning
         assert errors.records == [], errors.describe()

@@ -16,7 +16,7 @@ from bot.standin.messages import MessageBody
 from bot.standin.records import EPHEMERAL, SUPPRESS_EMBEDS
 from bot.standin.rest import MAX_PINS
 from bot.standin.validation import message_problems
-from bot.standin.world import MANAGE_MESSAGES, PIN_MESSAGES
+from bot.standin.world import MANAGE_MESSAGES, PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
 
 from .probe_bot import ProbeBot
 from .test_rest_routes import api, post, refusal
@@ -573,6 +573,36 @@ async def test_pin_messages_or_manage_messages_lets_the_bot_pin(standin: StandIn
     _, message = await post(http, standin, standin.world.channel("combat").id, {"content": "tracker"})
     assert (await pin(http, standin, message))[0] == 204
     assert (await pin(http, standin, message, method="DELETE"))[0] == 204
+
+
+# -- the bot's own messages: View Channel and Send Messages (in Threads) -----------------------------------------
+@pytest.mark.parametrize(
+    ("taken", "where", "code"),
+    [
+        (VIEW_CHANNEL, "combat", 50001),
+        (SEND_MESSAGES, "combat", 50013),
+        (SEND_MESSAGES_IN_THREADS, "duel", 50013),
+    ],
+)
+async def test_posting_without_the_permission_is_refused(standin: StandIn, http, taken, where, code) -> None:
+    world = standin.world
+    if where == "duel":
+        world.add_thread(world.channel("combat"), "duel")
+    for role in (world.role(world.bot.name), world.guild().everyone_role):
+        role.permissions &= ~taken
+    before = len(standin.book.messages)
+    status, body = await post(http, standin, world.channel(where).id, {"content": "reminder"})
+    assert (status, body["code"]) == (403, code)
+    assert len(standin.book.messages) == before
+
+
+async def test_a_thread_takes_send_messages_in_threads_not_send_messages(standin: StandIn, http) -> None:
+    world = standin.world
+    duel = world.add_thread(world.channel("combat"), "duel")
+    for role in (world.role(world.bot.name), world.guild().everyone_role):
+        role.permissions &= ~SEND_MESSAGES
+    status, _ = await post(http, standin, duel.id, {"content": "reminder"})
+    assert status == 200
 
 
 async def test_the_251st_pin_of_a_channel_is_refused(standin: StandIn, http) -> None:
