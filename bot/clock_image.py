@@ -100,7 +100,7 @@ def side_colour(side: str, sides: tuple[str, ...]) -> tuple[int, int, int]:
     return OTHER_COLOURS[index % len(OTHER_COLOURS)]
 
 
-def _can_act(enc: Encounter, combatant) -> bool:
+def can_act(enc: Encounter, combatant) -> bool:
     try:
         return registry.get(enc.system).can_act(enc, combatant)
     except Exception:  # a system missing from this build: draw everyone as able
@@ -145,7 +145,7 @@ def tokens_at(enc: Encounter, first: int, cells_count: int = GRID * GRID) -> tup
             if 0 <= index < cells_count:
                 cells.setdefault(index, []).append(combatant)
     for occupants in cells.values():
-        occupants.sort(key=lambda c: not _can_act(enc, c))  # stable: acting order first, the fallen after
+        occupants.sort(key=lambda c: not can_act(enc, c))  # stable: acting order first, the fallen after
     return cells, holding
 
 
@@ -245,7 +245,7 @@ def render_clock(enc: Encounter) -> bytes:
         for slot, combatant in enumerate(shown):
             row, col = divmod(slot, 2)
             centre = (x0 + 14 + col * 24, y0 + 22 + row * 19)
-            colour = side_colour(combatant.side, sides) if _can_act(enc, combatant) else DOWN
+            colour = side_colour(combatant.side, sides) if can_act(enc, combatant) else DOWN
             _token(draw, centre, labels[combatant.id], colour, combatant.id == state.current)
         if len(occupants) > len(shown):
             draw.text((x0 + 38, y0 + 41), f"+{len(occupants) - len(shown)}", fill=TEXT, font=_font(11), anchor="mm")

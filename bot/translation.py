@@ -127,6 +127,17 @@ class Catalog:
         locale = locale or ""
         return self.languages.get(locale) or self.languages.get(locale.split("-")[0])
 
+    def language(self, locale: str | None) -> str:
+        """The language `locale`'s readers read, as a web page's `lang` names it: the locale or its language
+        when there is a catalog for it, else English (the locale itself when it is a kind of English)."""
+        locale = locale or ""
+        base = locale.split("-")[0]
+        if locale in self.languages:
+            return locale
+        if base in self.languages:
+            return base
+        return locale if base == "en" else "en"
+
 
 CATALOG = Catalog.read()
 
@@ -134,6 +145,11 @@ CATALOG = Catalog.read()
 def phrases() -> Phrases | None:
     """The current readers' way to read a template (None: English)."""
     return CATALOG.phrases(LOCALE.get())
+
+
+def language(locale: str | None) -> str:
+    """The language a page for `locale`'s readers is written in (`Catalog.language`)."""
+    return CATALOG.language(locale)
 
 
 def speaking(interaction: discord.Interaction) -> None:

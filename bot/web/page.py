@@ -19,7 +19,7 @@ from rules.text import Text
 from rules.turns.clock import ClockState
 
 from .. import render
-from ..clock_image import MAX_TOKENS, on_the_clock, token_labels, tokens_at
+from ..clock_image import MAX_TOKENS, can_act, on_the_clock, token_labels, tokens_at
 from ..html_text import html_text
 from ..repository import EventRecord
 
@@ -79,10 +79,15 @@ def _round(system: System, state: Encounter) -> Text:
 def _acting(system: System, state: Encounter) -> Text:
     if state.status == "ended":
         return say("The encounter is over.")
-    for line in system.turns.lines(system, state):
-        if line.current and state.status == "running" and line.cids:
-            names = [usertext.mark(state.get(cid).name) for cid in line.cids]
+    if state.status == "running":
+        acting = system.turns.acting(state)
+        if acting:
+            names = [usertext.mark(state.get(cid).name) for cid in acting]
             return say("Acting now: {who}", who=joined(", ", names))
+        # Nobody acts yet, but someone may: a side choosing whom to take its turn with. The turn message's words.
+        waiting = system.turns.waiting(system, state)
+        if waiting.cids:
+            return waiting.title
     return say("Nobody is acting.")
 
 
@@ -155,7 +160,11 @@ def clock_svg(state: Encounter) -> str:
                 cid = combatant.id
                 cx, cy = _slot(x, y, slot)
                 acting = " acting" if cid == clock.current else ""
-                side = "heroes" if combatant.side == "heroes" else "others"
+                # As on the picture: who cannot act (down, out) is greyed, whatever their side.
+                if not can_act(state, combatant):
+                    side = "down"
+                else:
+                    side = "heroes" if combatant.side == "heroes" else "others"
                 parts.append(f'<circle cx="{cx}" cy="{cy}" r="{TOKEN // 2 + 2}" class="t {side}{acting}"/>')
                 parts.append(f'<text x="{cx}" y="{cy + 3}" class="l">{html.escape(labels[cid])}</text>')
             if len(occupants) > len(shown):

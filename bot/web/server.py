@@ -321,7 +321,8 @@ def _gone(said: str) -> bytes:
 
 
 def _lang(locale: str | None) -> str:
-    return html.escape(locale or "en", quote=True)
+    """The page's `lang`: the language its words are in, which is English where no catalog has the server's."""
+    return html.escape(translation.language(locale), quote=True)
 
 
 def document(shown: View, share: Share, *, overlay: bool = False) -> str:

@@ -4,16 +4,19 @@ Screenshots of the page and the overlay go to tests/output/ (tests/web/screensho
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from pathlib import Path
 
+import aiohttp
 import pytest
+from aiohttp import web
 
 from bot.web.server import STREAM_BURST, STREAM_RATE, RateLimit
 from tests.e2e.conftest import say
 from tests.web.cdp import CHROMIUM, chromium
-from tests.web.conftest import shared
+from tests.web.conftest import free_port, shared
 from tests.web.test_page import setup_fight
 
 pytestmark = [
@@ -90,6 +93,54 @@ async def test_a_page_whose_stream_was_refused_on_reconnecting_loads_again_and_f
         page.stream_limit = RateLimit(STREAM_BURST, STREAM_RATE)
         await say(standin, "gm", "/initiative next")
         assert "Shade" in await tab.until(f"{NOW}.includes('Shade') && {NOW}", timeout=10.0)
+
+
+@contextlib.asynccontextmanager
+async def reverse_proxy(port: int):
+    """A reverse proxy in front of the bot's page, as the README sets one up; `down[0] = True` makes it answer
+    502 Bad Gateway, as Caddy or nginx do while the bot restarts."""
+    down = [False]
+
+    async def forward(request: web.Request) -> web.StreamResponse:
+        if down[0]:
+            return web.Response(status=502, text="<html><body>502 Bad Gateway</body></html>", content_type="text/html")
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(f"http://127.0.0.1:{port}{request.path_qs}") as upstream,
+        ):
+            response = web.StreamResponse(status=upstream.status, headers={"Content-Type": upstream.content_type})
+            await response.prepare(request)
+            async for chunk in upstream.content.iter_any():
+                await response.write(chunk)
+            return response
+
+    app = web.Application()
+    app.router.add_get("/{path:.*}", forward)
+    runner = web.AppRunner(app, shutdown_timeout=0.5)
+    await runner.setup()
+    proxy = free_port()
+    await web.TCPSite(runner, "127.0.0.1", proxy).start()
+    try:
+        yield proxy, down
+    finally:
+        await runner.cleanup()
+
+
+async def test_a_page_behind_a_proxy_that_answered_bad_gateway_while_the_bot_restarted_follows_the_fight_again(
+    standin, bot
+):
+    await setup_fight(standin)
+    token = await shared(standin)
+    page = bot.web_page
+    async with reverse_proxy(bot.settings.web_port) as (port, down), chromium() as tab:
+        await tab.open(f"http://127.0.0.1:{port}/f/{token}", "document.documentElement.dataset.version")
+        down[0] = True  # the bot restarts: its streams end and the proxy answers 502 meanwhile
+        for watch in page.watches.values():
+            watch.publish(None)
+        await asyncio.sleep(8)  # the stream was refused (after a second), and the page asked again (5 s later)
+        down[0] = False
+        await say(standin, "gm", "/initiative next")
+        assert "Shade" in await tab.until(f"{NOW}.includes('Shade') && {NOW}", timeout=12.0)
 
 
 async def test_the_page_in_a_browser_shows_the_choice_the_fight_waits_on_until_it_is_answered(standin, bot):

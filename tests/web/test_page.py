@@ -9,19 +9,26 @@ import re
 import time
 from datetime import timedelta
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
+from bot import translation
 from bot.clock_image import MAX_TOKENS
 from bot.tables import utcnow
+from bot.web import server
 from bot.web.page import clock_svg, view
-from bot.web.server import MAX_STREAMS_PER_VISITOR, PAGE_BURST
+from bot.web.server import MAX_STREAMS_PER_VISITOR, PAGE_BURST, document
+from bot.web.shares import Share
 from rules import registry, usertext
 from rules.numbers import MINUS
+from rules.systems.factions import SYSTEM as FACTIONS
 from rules.systems.fightin_words import SYSTEM as FIGHTIN_WORDS
 from rules.systems.towers import SYSTEM as TOWERS
 from rules.text import english
+from tests.catalogs import pseudo_language
 from tests.e2e.conftest import say
+from tests.rules.test_factions_helpers import SYBILLA, seed_cast, start, take
 from tests.rules.test_fightin_words_conditions import sleeper
 from tests.rules.test_towers_helpers import BANDIT, add, begin, command, new
 from tests.web.conftest import next_state, page_server, shared
@@ -526,3 +533,86 @@ async def test_the_script_fills_every_fragment_of_the_page(standin, bot, web):
     assert parts is not None
     fragments = view(FIGHTIN_WORDS, sleeper().enc, 1, []).fragments()
     assert sorted(re.findall(r'"(\w+)"', parts.group(1))) == sorted(set(fragments) - {"v"})
+
+
+def test_the_page_names_the_language_it_is_written_in(monkeypatch, tmp_path):
+    fragments = view(FIGHTIN_WORDS, sleeper().enc, 1, [])
+
+    def lang(locale: str | None) -> str:
+        page = document(fragments, Share(token="t" * 43, encounter_id=1, channel_id=1, locale=locale))
+        return re.search(r'<html lang="([^"]*)"', page).group(1)
+
+    # No language ships: a German server's page reads English, and says so (a screen reader, a browser's offer
+    # to translate go by it).
+    assert [lang(locale) for locale in ("de", "pt-BR", None, "en-GB")] == ["en", "en", "en", "en-GB"]
+    monkeypatch.setattr(translation, "CATALOG", pseudo_language(tmp_path, "pt"))
+    assert [lang(locale) for locale in ("pt-BR", "de")] == ["pt", "en"]
+
+
+def css_colour(css: str, selector: str, prop: str) -> str:
+    """The colour a rule of page.css gives `prop` (a `var(--name)` read from `:root`)."""
+    rule = re.search(rf"(?m)^{re.escape(selector)} {{([^}}]*)}}", css)
+    assert rule is not None, selector
+    value = re.search(rf"(?<![-\w]){prop}: ([^;]+);", rule.group(1)).group(1).strip()
+    named = re.fullmatch(r"var\((--[\w-]+)\)", value)
+    return re.search(rf"{named.group(1)}: (#\w+);", css).group(1) if named else value
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG's contrast ratio of two colours, #rrggbb or #rgb."""
+
+    def luminance(colour: str) -> float:
+        if len(colour) == 4:  # #rgb
+            colour = "#" + "".join(2 * digit for digit in colour[1:])
+        rgb = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_every_text_of_the_page_reads_at_a_contrast_of_4_5_to_1_on_what_it_is_drawn_on():
+    css = (Path(server.STATIC) / "page.css").read_text()
+    # (the text's rule and property, the background's): small text needs 4.5:1 (WCAG AA).
+    pairs = [
+        ((":root", "--ink"), ("body", "background")),
+        ((":root", "--faint"), (":root", "--panel")),
+        ((":root", "--faint"), ("#order > li.current", "background")),
+        ((":root", "--accent"), ("body", "background")),
+        (("#clock .n", "fill"), ("#clock .cell", "fill")),
+        (("#clock .n", "fill"), ("#clock .cell.now", "fill")),
+        (("#clock .r", "fill"), ("body", "background")),
+        (("#clock .l", "fill"), ("#clock .t", "fill")),
+        (("#clock .l", "fill"), ("#clock .t.heroes", "fill")),
+        (("#clock .l", "fill"), ("#clock .t.down", "fill")),
+        (("#clock .more", "fill"), ("#clock .cell.now", "fill")),
+    ]
+    for text, background in pairs:
+        ink, ground = css_colour(css, *text), css_colour(css, *background)
+        assert contrast(ink, ground) >= 4.5, (text, ink, background, ground, round(contrast(ink, ground), 2))
+
+
+def test_a_factions_page_says_who_the_move_is_with_and_then_who_takes_the_turn():
+    fight = start(seed_cast(), holder="players").state
+    shown = view(FACTIONS, fight, 1, [])
+    # Nobody acts yet: the players choose whom to take the turn with, as the turn message says.
+    assert shown.now == (
+        "<bdi>players</bdi> to move: take a turn with <bdi>Balthasar</bdi>, <bdi>Sybilla</bdi>, "
+        "<bdi>Theobald</bdi>, or pass"
+    ), shown.now
+    assert shown.order.count('aria-current="true"') == 3  # the three the move may go to, as the tracker marks them
+    taken = take(fight, "Sybilla", by=SYBILLA).state
+    assert view(FACTIONS, taken, 2, []).now == "Acting now: <bdi>Sybilla</bdi>"
+
+
+def test_the_combat_clock_greys_who_cannot_act_as_the_channels_picture_does():
+    fight = add(new(), "Tony", "KH 4C", "init=2 stun=12 lethal=6", player=True).state
+    fight = add(add(fight, "Bandit", "9D", BANDIT).state, "Guard", "8D", BANDIT).state
+    fight = begin(fight).state
+    fight = command(fight, "damage", target="Bandit", amount="30").state
+    assert not TOWERS.can_act(fight, fight.find("Bandit"))
+    tokens = re.findall(r'<circle [^>]*class="t ([\w-]+)[^"]*"/><text [^>]*class="l">(\w+)<', clock_svg(fight))
+    assert sorted((label, kind) for kind, label in tokens) == [("Ba", "down"), ("Gu", "others"), ("To", "heroes")]
+    css = (Path(server.STATIC) / "page.css").read_text()
+    assert "#clock .t.down {" in css

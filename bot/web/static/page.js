@@ -19,13 +19,30 @@
     });
     document.documentElement.setAttribute("data-version", String(shown.v));
   });
-  // A refused reconnection (too many pages at once after the server restarted; the link revoked meanwhile)
-  // ends an EventSource for good: the page loads again a little later, and shows the fight or says why not.
+  // A refused reconnection (too many pages at once after the server restarted; the link revoked meanwhile; a
+  // reverse proxy's 502 while the bot restarts) ends an EventSource for good: the page loads again once the page
+  // server answers for the link, and shows the fight or says why not. Until then it keeps what it shows: a page
+  // reloaded onto a proxy's error would stay there, with nothing to bring it back.
+  function answered(status) {
+    return status === 200 || status === 404 || status === 410;
+  }
+  function reloadWhenAnswered() {
+    window.setTimeout(function () {
+      window
+        .fetch(window.location.href, { method: "HEAD", cache: "no-store" })
+        .then(function (response) {
+          if (answered(response.status)) {
+            window.location.reload();
+          } else {
+            reloadWhenAnswered();
+          }
+        })
+        .catch(reloadWhenAnswered);
+    }, again * 1000);
+  }
   source.addEventListener("error", function () {
     if (source.readyState === EventSource.CLOSED) {
-      window.setTimeout(function () {
-        window.location.reload();
-      }, again * 1000);
+      reloadWhenAnswered();
     }
   });
   // The link was revoked or the fight's page expired: say so, and stop asking.
