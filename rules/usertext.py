@@ -71,7 +71,10 @@ def quoted(value: Any, limit: int = 30) -> Text:
     """Typed text in a code span (a refusal naming what it could not read): shown as typed,
     save that a backtick, which would end the span early, reads as an apostrophe. Nothing in a
     code span is markup, so a renderer leaves it as it is (`bot.render.neutralise`)."""
-    return Raw("`" + isolated(without_controls(scrub(str(value))[:limit]).replace("`", "'")) + "`")
+    text = scrub(str(value))
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"  # cut, and seen to be: the refusal names a longer word than it shows
+    return Raw("`" + isolated(without_controls(text).replace("`", "'")) + "`")
 
 
 def without_controls(text: str) -> str:

@@ -100,7 +100,8 @@ def test_typed_text_stays_marked_through_copies_cuts_and_lists():
     assert usertext.one_line("a   b") == "a b"
     shown = render.clean(seq("Tags: ", usertext.listed([usertext.user_text("_x_"), "Fire"])))
     assert shown == "Tags: \\_x\\_, Fire"
-    assert english(usertext.quoted("`code` here", 8)) == "`'code' h`"  # a backtick cannot end the span early
+    assert english(usertext.quoted("`code` here", 8)) == "`'code' …`"  # a backtick cannot end the span early
+    assert english(usertext.quoted("`code`", 8)) == "`'code'`"  # cut only when longer, and then seen to be
 
 
 def test_private_use_characters_are_taken_out_of_typed_text():

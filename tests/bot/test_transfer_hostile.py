@@ -203,7 +203,7 @@ def test_a_yes_or_no_lasting_value_the_system_does_not_keep_is_refused_naming_it
 
 def test_a_long_made_up_key_is_named_cut_short():
     refused = refusal(campaign(RC, [nova({"x" * 10_000: True})]))
-    assert refused == "Nova's lasting state: Rotted Capes keeps no lasting value called `" + "x" * 40 + "`.", refused
+    assert refused == "Nova's lasting state: Rotted Capes keeps no lasting value called `" + "x" * 39 + "…`.", refused
 
 
 def test_the_flags_play_writes_are_read_and_the_bots_own_only_for_a_kept_npc():
@@ -364,7 +364,9 @@ def test_a_kept_npc_given_twice_is_refused():
 
 # --- the campaign state ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    "key, shown", [("cursed", "cursed"), ("\x00", "\ufffd"), ("x" * 10_000, "x" * 30)], ids=["made up", "NUL", "long"]
+    "key, shown",
+    [("cursed", "cursed"), ("\x00", "\ufffd"), ("x" * 10_000, "x" * 29 + "…")],
+    ids=["made up", "NUL", "long"],
 )
 def test_a_campaign_wide_value_no_system_keeps_is_refused(key, shown):
     """Any key was taken as long as its value was a whole number: a file could put any number of them into the
