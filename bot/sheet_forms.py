@@ -190,7 +190,7 @@ async def submitted(interaction: discord.Interaction, draft: Draft) -> None:
             return
         record = await roster.repo.character_by_id(draft.guild, draft.character_id)
         if record is None:
-            await reply(interaction, render.words("That character is no longer stored."), ephemeral=True)
+            await reply(interaction, f"⛔ {render.words('That character is no longer stored.')}", ephemeral=True)
             return
         if draft.opened_on is not None and record.sheet != draft.opened_on:  # another edit was stored first
             changed = say(

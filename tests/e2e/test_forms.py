@@ -374,3 +374,14 @@ async def test_a_form_sent_after_the_bot_stopped_waiting_for_it_is_refused_not_l
     answered = await standin.invoke("alice", "/character add", name="Nova")
     await answered.form()
     assert "is stored" in (await (await standin.submit("alice", answered, {})).response()).content
+
+
+async def test_an_edit_form_sent_after_its_character_was_removed_is_refused_as_other_refusals_are(standin, bot) -> None:
+    await say(standin, "gm", "/campaign setup", system="factions")
+    await say(standin, "alice", "/character add", name="Nova", stats="str=12")
+    opened = await standin.invoke("alice", "/character edit", name="Nova")
+    await opened.form()
+    await say(standin, "alice", "/character remove", name="Nova")
+    refused = await (await standin.submit("alice", opened, {"Attributes": "str=14"})).response()
+    assert refused.ephemeral and refused.content.startswith("⛔") and "no longer stored" in refused.content
+    assert await bot.core.repo.get_character(standin.world.default_guild.id, "Nova") is None
