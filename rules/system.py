@@ -290,7 +290,11 @@ class System(Generic[C]):
         for section in self.sheet_form():
             try:
                 part = _form_values(fields.get(section.label, ""))
-                self.parse_sheet(part)
+                try:
+                    self.parse_sheet(part)
+                except InvalidInput:
+                    self._refuse_run_on(part)
+                    raise
             except InvalidInput as error:
                 raise InvalidInput(say("{field}: {problem}", field=term(section.label), problem=error.said)) from None
             for key in part:
@@ -299,6 +303,15 @@ class System(Generic[C]):
             raw |= part
             given_in |= dict.fromkeys(part, section.label)
         return self.parse_sheet(raw)
+
+    def _refuse_run_on(self, part: dict[str, str]) -> None:
+        """A refused value that holds another stat (`str=12 agi=9` typed on one line, as the `stats:` option takes
+        them): the line is what to mend, not the value."""
+        for key, value in part.items():
+            if any(found.group(1) in self.sheet_type.model_fields for found in _RUN_ON.finditer(value)):
+                raise InvalidInput(
+                    say("Could not read {line}: write one `key=value` per line.", line=quoted(f"{key}={value}", 40))
+                )
 
     def _given_twice(self, key: str, first: str, then: str) -> None:
         """Refuse a key given in two fields, naming first the one it does not belong in."""
@@ -672,6 +685,9 @@ def known_options(options: dict[str, Any], known: Sequence[str], kind: Text | st
             known=listed(f"`{k}`" for k in known),
         )
     )
+
+
+_RUN_ON = re.compile(r"\s(\w+)\s*[=:]")  # a `key=` after a space, inside a form line's value
 
 
 def _form_values(text: str) -> dict[str, str]:

@@ -37,6 +37,13 @@ def test_a_form_line_that_cannot_be_read_is_refused_naming_its_field(line):
     assert said.startswith("Attributes: Could not read") and line.strip() in said, said
 
 
+def test_stats_typed_on_one_line_are_refused_as_a_line_to_mend_not_as_a_value():
+    said = refusal(form(Attributes="str=12 agi=9\nwit=10"))
+    assert said == "Attributes: Could not read `str=12 agi=9`: write one `key=value` per line.", said
+    # A value of several words holding no stat is the value's own.
+    assert FACTIONS.parse_form(form(Size_and_weapons="weapons=axe:d6, bow:d6:8"))["weapons"] == "axe:d6, bow:d6:8"
+
+
 def test_a_key_given_twice_is_refused_naming_its_field():
     said = refusal(form(Attributes="str=12\nagi=9\nstr=14\nwit=10"))
     assert said == "Attributes: `str` is given twice: keep one of the lines.", said
