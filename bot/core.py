@@ -54,6 +54,7 @@ from .repository import (
 from .roster import Roster
 from .setting_values import DEFAULT_CHOICE_SECONDS
 from .stages import STAGE_CLOCK, clock
+from .turn_posts import waited_on
 
 Build = Callable[[System, Encounter], Action]
 
@@ -323,7 +324,7 @@ class Core:
                 started = stages.add("apply", started)
                 new_state = outcome.state
                 data = StoredJSON(new_state.model_dump_json())
-                meta = self._timers(record, state, new_state)
+                meta = self._timers(record, state, new_state, todo.by.user_id)
                 status = "ended" if new_state.status == "ended" else None
                 logged = hiding_entered(command) if _hidden_took_part(state, todo, outcome) else command
                 event = NewEvent(todo.by.user_id, logged, outcome.summary, record.state)
@@ -423,16 +424,25 @@ class Core:
                 }
         return joined, system.load(states[0])
 
-    def _timers(self, record: EncounterRecord, before: Encounter, after: Encounter) -> dict[str, Any]:
-        """Reminder and choice deadlines that follow from a state change."""
+    def _timers(
+        self, record: EncounterRecord, before: Encounter, after: Encounter, by: int | None = None
+    ) -> dict[str, Any]:
+        """Reminder and choice deadlines that follow from a state change (``by``: who made it)."""
         meta: dict[str, Any] = {}
         now = self.now()
         if after.status != "running":
             return {"reminder_due": None, "reminders_sent": 0, "pending_deadline": None}
+        minutes = after.options.get("reminder_minutes", DEFAULT_SETTINGS["reminder_minutes"])
         if after.turn_no != before.turn_no:
-            minutes = after.options.get("reminder_minutes", DEFAULT_SETTINGS["reminder_minutes"])
             meta["reminder_due"] = now + timedelta(minutes=minutes) if minutes else None
             meta["reminders_sent"] = 0
+        elif minutes and (
+            (after.pending is not None and after.pending != before.pending)
+            or by in waited_on(registry.get(before.system), before)
+        ):
+            # Only an idle wait is reminded: whoever the fight waited on has just acted, or was just asked.
+            # (A turn's reminders all sent, ``Reminders.remind`` sends no more.)
+            meta["reminder_due"] = now + timedelta(minutes=minutes)
         if after.pending != before.pending:
             seconds = after.options.get("choice_timeout_seconds", DEFAULT_SETTINGS["choice_timeout_seconds"])
             meta["pending_deadline"] = now + timedelta(seconds=seconds) if after.pending and seconds else None

@@ -19,6 +19,7 @@ from rules import registry
 from rules.said import say
 
 from . import render, translation, turn_posts
+from .core import MAX_REMINDERS
 from .interact import announce, answer_content, post
 
 if TYPE_CHECKING:
@@ -148,7 +149,7 @@ class Reminders:
         system = registry.get(record.system)
         state = system.load(record.state)
         users, still = reminder(system, state)
-        if state.status != "running" or not users:
+        if state.status != "running" or not users or record.reminders_sent >= MAX_REMINDERS:
             await self.bot.core.repo.set_meta(record.id, reminder_due=None)
             return
         text = f"{render.mention(users)} ⏰ {still}"
@@ -164,10 +165,10 @@ class Reminders:
 def reminder(system, state) -> tuple[list[int], str]:
     """Whom a reminder pings, and what it says. While a choice is pending nobody else may act:
     its choosers are reminded, with its question as the choice message asks it."""
+    users = turn_posts.waited_on(system, state)
     if state.pending is not None:
-        return turn_posts.choosers(state), render.clean(state.pending.prompt)
-    waiting = system.turns.waiting(system, state)
-    return list(waiting.users), render.clean(say("Still waiting: **{who}**.", who=waiting.title))
+        return users, render.clean(state.pending.prompt)
+    return users, render.clean(say("Still waiting: **{who}**.", who=system.turns.waiting(system, state).title))
 
 
 THREAD_ARCHIVED = 50083  # Discord's error code for a message to an archived thread

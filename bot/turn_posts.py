@@ -55,6 +55,13 @@ def choosers(state: Encounter) -> list[int]:
     return list(pending.users) if pending is not None and pending.users else [state.gm_id]
 
 
+def waited_on(system: System, state: Encounter) -> list[int]:
+    """Whom the fight waits on, and so whom a reminder pings: a pending choice's choosers, else the turn's."""
+    if state.pending is not None:
+        return choosers(state)
+    return list(turn_users(system, state))
+
+
 MAX_CHOICE_BUTTONS = 5
 
 

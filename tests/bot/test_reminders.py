@@ -5,7 +5,9 @@ from types import SimpleNamespace
 
 from bot.core import Core
 from bot.reminders import Reminders
+from tests import toy
 from tests.bot.test_core import CHANNEL, started
+from tests.helpers import GM
 
 GONE = 777
 
@@ -72,3 +74,23 @@ async def test_a_channel_that_fails_does_not_end_the_pass(repo):
     seen = SeenChannel()
     assert await Reminders(bot_seeing(core, {GONE: BrokenChannel(), CHANNEL: seen})).tick() == 1
     assert len(seen.sent) == 1 and "Still waiting" in seen.sent[0]
+
+
+async def test_acting_after_a_turns_three_reminders_brings_no_fourth(repo):
+    """An action by whoever the turn waits on puts their reminder off; once the turn's three are sent
+    it must not bring one more."""
+    core = Core(repo)
+    await started(core)
+    seen = SeenChannel()
+    reminders = Reminders(bot_seeing(core, {CHANNEL: seen}))
+    for _ in range(3):
+        record, _ = await core.current(CHANNEL)
+        core.now = lambda r=record: r.reminder_due + timedelta(seconds=1)
+        assert await reminders.tick() == 1
+    assert len(seen.sent) == 3
+    await core.act(CHANNEL, toy.Hit(by=GM, target="Alice", damage="1"), "/attack")  # the Orc's turn: the GM's
+    record, _ = await core.current(CHANNEL)
+    core.now = lambda: record.reminder_due + timedelta(seconds=1)
+    await reminders.tick()
+    assert len(seen.sent) == 3
+    assert await core.due() == []

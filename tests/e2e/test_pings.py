@@ -80,3 +80,29 @@ async def test_a_choice_timing_out_as_a_reminder_falls_due_is_not_asked_again(st
     assert any("no answer in time" in text for text in posted), posted
     assert not any("Press Flip" in text for text in posted), posted
     assert not any(f"<@{who['alice']}> ⏰" in text for text in posted), posted
+
+
+async def test_a_reminder_counts_from_what_the_waited_for_player_last_did(standin, bot):
+    """Alice attacks a minute before her reminder would fall due: she is not idle, so she is reminded only
+    after a whole interval without acting, and only her."""
+    who = ids(standin)
+    await say(standin, "gm", "/campaign setup", system="rotted-capes", reminder_minutes=10)
+    await say(standin, "alice", "/character add", name="Nova", stats=NOVA)
+    await say(standin, "gm", "/encounter start")
+    await say(standin, "alice", "/initiative join", character="Nova", roll=20)
+    await say(standin, "gm", "/initiative add", name="Brute", stats=BRUTE, roll=1)
+    await say(standin, "gm", "/initiative next")
+    await bot.idle.wait()
+    channel_id = standin.world.channel("combat").id
+    began = (await bot.core.repo.active_encounter(channel_id)).reminder_due - timedelta(minutes=10)
+    bot.core.now = lambda: began + timedelta(minutes=9)
+    assert "Nova attacks Brute" in (await say(standin, "alice", "/attack", target="Brute", dice="18 3 4")).content
+    await bot.idle.wait()
+    since = len(standin.book.messages)
+    bot.core.now = lambda: began + timedelta(minutes=10, seconds=1)
+    assert await bot.reminders.tick() == 0
+    bot.core.now = lambda: began + timedelta(minutes=19, seconds=1)
+    assert await bot.reminders.tick() == 1
+    (reminder,) = standin.book.messages[since:]
+    assert reminder.content == f"<@{who['alice']}> ⏰ Still waiting: **Nova's turn**."
+    assert set(reminder.pings.user_ids) == {who["alice"]}
