@@ -27,6 +27,7 @@ from .core import Core
 from .db import create_engine, driver_threads_stopped, upgrade_schema
 from .delivery import Pacer, TrackerDelivery, TurnButtons
 from .read_through import ReadThrough
+from .redelivered import OnceEach
 from .reminders import Reminders
 from .repository import Repository
 from .stages import STAGE_CLOCK, Arrivals
@@ -109,6 +110,7 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self._campaign_roles: ReadThrough[int, int | None] = ReadThrough(self._read_gm_role)
         self.web_page: WebPage | None = None
         self.arrivals = Arrivals(self._connection)
+        OnceEach(self._connection)  # after Arrivals: a second delivery is dropped before it is timed
         self.admission = Admission(settings.commands_at_once, settings.busy_after_seconds)
 
     async def open_database(self) -> None:

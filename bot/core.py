@@ -133,6 +133,10 @@ def _named(state: Encounter, action: Action) -> list[Combatant]:
     return [combatant for combatant in found if combatant is not None]
 
 
+class Moved(Exception):
+    """The encounter changed since the caller read it (``Core.act``'s ``version``)."""
+
+
 class Core:
     def __init__(self, repo: Repository, *, now=utcnow, seed: int | None = None, cache_size: int = CACHE_SIZE) -> None:
         self.repo = repo
@@ -290,10 +294,12 @@ class Core:
         *,
         encounter_id: int | None = None,
         by_name: str | None = None,
+        version: int | None = None,
     ) -> Result:
         """Apply an action (or build one from the channel's system and state).
 
         `encounter_id`: the encounter a button was made for; any other is refused.
+        `version`: the version the caller read the encounter at; if it changed since, Moved is raised.
         `by_name`: the sender's display name, for the campaign log if the action ends the fight."""
         stages = STAGE_CLOCK
         started = clock()
@@ -313,6 +319,11 @@ class Core:
                         self._latest.forget(channel_id)
                         continue
                     raise Stale(ENDED_ENCOUNTER)
+                if version is not None and record.version != version:
+                    if remembered and record.version < version:  # this process's copy is older than the caller's
+                        self._latest.forget(channel_id)
+                        continue
+                    raise Moved(record.id)
                 try:
                     todo = action if isinstance(action, Action) else action(registry.get(record.system), state)
                     outcome = apply(state, todo)
@@ -461,7 +472,11 @@ class Core:
             by=Actor(user_id=state.gm_id, is_gm=True), pending_id=pending.id, option=pending.default, timed_out=True
         )
         try:
-            return await self.act(record.channel_id, action, "(choice timed out)")
+            return await self.act(record.channel_id, action, "(choice timed out)", version=record.version)
+        except Moved:
+            # Changed since the deadline was read: an undo may have asked the question again, with a deadline
+            # of its own. The next pass reads it anew.
+            return None
         except RulesError:  # answered meanwhile: a newer question keeps its own deadline
             await self.repo.set_meta(
                 record.id, pending_deadline=None, still={"pending_deadline": record.pending_deadline}
