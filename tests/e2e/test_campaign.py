@@ -934,3 +934,16 @@ async def test_the_gm_brings_a_dead_character_back_as_the_refused_join_says(
     assert not revived.ephemeral and back in revived.content and "Dead" not in revived.content, revived.content
     joined = await say(standin, "alice", "/initiative join", character="Syb")
     assert not joined.ephemeral, joined.content
+
+
+async def test_settings_changed_during_a_fight_take_effect_from_the_next_one_as_the_readme_says(standin, bot):
+    await campaign(standin, reminder_minutes=10)
+    await say(standin, "gm", "/encounter start")
+    changed = await say(standin, "gm", "/campaign setup", system=KEY, reminder_minutes=0)
+    assert "⛔" not in changed.content, changed.content
+    _, running = await bot.core.current(standin.world.channel("combat").id)
+    assert running.options["reminder_minutes"] == 10
+    await end_fight(standin)
+    await say(standin, "gm", "/encounter start")
+    _, next_one = await bot.core.current(standin.world.channel("combat").id)
+    assert next_one.options["reminder_minutes"] == 0
