@@ -32,6 +32,7 @@ from .reminders import Reminders
 from .repository import Repository
 from .stages import STAGE_CLOCK, Arrivals
 from .web.server import WebPage
+from .web.shares import Shares
 
 COGS = (
     "cogs.campaign",
@@ -109,6 +110,9 @@ class TurnkeeperBot(commands.AutoShardedBot):
         self.turn_buttons = TurnButtons(pacer)
         self._campaign_roles: ReadThrough[int, int | None] = ReadThrough(self._read_gm_role)
         self.web_page: WebPage | None = None
+        # The fight's links, made wherever WEB_BASE_URL is set: with shard processes, the page may be
+        # served by another process (WEB_PORT), and any process serves every link (bot.web.shares).
+        self.shares: Shares | None = None
         self.arrivals = Arrivals(self._connection)
         OnceEach(self._connection)  # after Arrivals: a second delivery is dropped before it is timed
         self.admission = Admission(settings.commands_at_once, settings.busy_after_seconds)
@@ -125,6 +129,10 @@ class TurnkeeperBot(commands.AutoShardedBot):
             await driver_threads_stopped()
             raise StartUpError(database_problem(self.settings.database_url, error)) from error
         self.engine = engine
+        # One process serving every shard makes links only when it serves the page itself: no dead links.
+        settings = self.settings
+        if settings.web_base_url and (settings.web_port or settings.shard_ids):
+            self.shares = Shares(engine)
         self._core = Core(Repository(engine), seed=self.seed, cache_size=self.settings.encounters_in_memory)
 
     @property

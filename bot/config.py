@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import PositiveInt, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import PositiveFloat, PositiveInt, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
@@ -19,27 +19,28 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     database_url: str = "sqlite+aiosqlite:///turnkeeper.db"
-    shard_count: int | None = None
+    shard_count: PositiveInt | None = None
     # NoDecode: pydantic-settings would otherwise insist on JSON, but operators write "0,1".
     shard_ids: Annotated[list[int] | None, NoDecode] = None
     dev_guild_id: int | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     # How often due reminders and choice deadlines are looked for, in seconds.
-    reminder_poll_seconds: float = 5.0
+    reminder_poll_seconds: PositiveFloat = 5.0
     # The pinned tracker is edited at most this often per encounter (Discord allows a
     # channel about 5 edits in 5 s); changes in between are shown together.
     tracker_interval_seconds: float = 1.0
     # Tracker requests of this process per second, under the bot token's global 50/s.
-    tracker_requests_per_second: float | None = 40.0
+    tracker_requests_per_second: PositiveFloat | None = 40.0
     # Encounters each process keeps in memory as JSON text (about 4 KiB each), the most recently
     # played first; a command on any other reads its encounter from the database.
     encounters_in_memory: int = 4096
     # Commands each process works on at once; more wait in line, and one that would wait
     # longer than BUSY_AFTER_SECONDS is told, privately, that the bot is busy (nothing changes).
-    commands_at_once: int = 64
+    commands_at_once: PositiveInt = 64
     busy_after_seconds: float = 1.0
     # The fight's read-only web page (`/encounter share`): off unless WEB_PORT is set. WEB_BASE_URL is the
-    # address people open, behind the operator's reverse proxy (which adds TLS); links are made from it.
+    # address people open, behind the operator's reverse proxy (which adds TLS); links are made from it. A shard
+    # process with WEB_BASE_URL alone makes links to the page another process serves (README, "Several processes").
     web_port: int | None = None
     web_host: str = "127.0.0.1"
     web_base_url: str | None = None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, cast
@@ -601,8 +601,8 @@ class Core:
         return list(dict.fromkeys(e.user_id for e in await self.repo.events(record.id)))
 
     # --- reminders ---------------------------------------------------------------
-    async def due(self, guild_ids=None) -> list[EncounterRecord]:
-        return await self.repo.due_encounters(self.now(), guild_ids=guild_ids)
+    async def due(self, shards: tuple[int, Collection[int]] | None = None) -> list[EncounterRecord]:
+        return await self.repo.due_encounters(self.now(), shards=shards)
 
     async def reminder_sent(self, record: EncounterRecord) -> None:
         state = self._load(record)

@@ -170,8 +170,7 @@ async def upgrade_schema(engine: AsyncEngine) -> None:
 
 
 def _upgrade(conn: Connection) -> None:
-    if conn.dialect.name == "postgresql":
-        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_MIGRATION_LOCK})")
+    migration_lock(conn)
     if _current_revision(conn) == head_revision() is not None:
         return
     from alembic import command  # deferred: only needed when there is work to do
@@ -182,6 +181,13 @@ def _upgrade(conn: Connection) -> None:
         command.upgrade(config, "head")
         check_foreign_keys(conn)
         conn.commit()
+
+
+def migration_lock(conn: Connection) -> None:
+    """On PostgreSQL, wait for any other process's migration and hold off others until this transaction ends
+    (SQLite serialises them by BEGIN IMMEDIATE)."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_MIGRATION_LOCK})")
 
 
 def _current_revision(conn: Connection) -> str | None:

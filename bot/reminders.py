@@ -56,15 +56,16 @@ class Reminders:
                 log.exception("reminder pass failed")
             await asyncio.sleep(self.poll)
 
-    def _guild_ids(self):
-        if self.bot.shard_count in (None, 1) and not self.bot.shard_ids:
+    def _shards(self) -> tuple[int, list[int]] | None:
+        """This process's shards, or None when it runs them all (SHARD_IDS unset) and so serves every server."""
+        if not self.bot.shard_ids or not self.bot.shard_count:
             return None
-        return [guild.id for guild in self.bot.guilds]
+        return self.bot.shard_count, list(self.bot.shard_ids)
 
     async def tick(self) -> int:
         now = self.bot.core.now()
         done = 0
-        for record in await self.bot.core.due(self._guild_ids()):
+        for record in await self.bot.core.due(self._shards()):
             try:
                 done += await self._due(record, now)
             except Exception:  # one bad channel or row must not hold up every other server's deadlines

@@ -1083,18 +1083,24 @@ class Repository:
         return [EventRecord(**_read_texts(row._mapping)) for row in await self._fetch(stmt)]
 
     async def due_encounters(
-        self, now: datetime, *, guild_ids: Collection[int] | None = None, limit: int = 100
+        self, now: datetime, *, shards: tuple[int, Collection[int]] | None = None, limit: int = 100
     ) -> list[EncounterRecord]:
         """Active encounters with a reminder or pending deadline at or before ``now``,
-        earliest first. ``guild_ids`` restricts to this shard's guilds."""
+        earliest first. ``shards`` (the shard count, this process's shard ids) restricts to
+        the servers of this process's shards, by Discord's rule: (server id >> 22) % count.
+        By the rule, not by a list of the servers: one process may serve tens of thousands,
+        past the arguments one query may carry (PostgreSQL's 32,767)."""
         _require_aware(now, "now")
-        if guild_ids is not None and not guild_ids:
-            return []
         stmt = sa.select(EN).where(
             EN.c.status == ACTIVE,
             sa.or_(EN.c.reminder_due <= now, EN.c.pending_deadline <= now),
         )
-        if guild_ids is not None:
-            stmt = stmt.where(EN.c.guild_id.in_(list(guild_ids)))
+        if shards is not None:
+            count, ids = shards
+            if not ids:
+                return []
+            # PostgreSQL shifts a bigint by an integer only.
+            shard = EN.c.guild_id.op(">>")(sa.literal(22, sa.Integer)) % count
+            stmt = stmt.where(shard.in_(sorted(ids)))
         stmt = stmt.order_by(_NEXT_DUE, EN.c.id).limit(limit)
         return [EncounterRecord(**row._mapping) for row in await self._fetch(stmt)]

@@ -132,20 +132,20 @@ class Encounter(commands.GroupCog, group_name="encounter", group_description=_("
     )
     @app_commands.describe(revoke=_("Turn off every link to this channel's fights"))
     async def share(self, interaction: discord.Interaction, revoke: bool = False) -> None:
-        page = self.bot.web_page
-        if page is None:
+        shares = self.bot.shares
+        if shares is None:
             await refuse(interaction, ValueError(SHARE_OFF))
             return
         if not (await actor_of(interaction)).is_gm:
             await refuse(interaction, PermissionError(SHARE_GM))
             return
         if revoke:
-            gone = await page.shares.revoke(interaction.channel_id)
+            gone = await shares.revoke(interaction.channel_id)
             await reply(interaction, f"🔒 {render.words(SHARE_REVOKED if gone else SHARE_NONE)}", ephemeral=True)
             return
         record, _state = await self.bot.core.current(interaction.channel_id)
         locale = interaction.guild_locale.value if interaction.guild_locale else None
-        token = await page.shares.share(record.id, interaction.channel_id, locale)
+        token = await shares.share(record.id, interaction.channel_id, locale)
         link = f"{self.bot.settings.web_base_url}/f/{token}"
         said = say(
             "Only you see this: the fight's live page, for a TV or a phone: {link}\n"

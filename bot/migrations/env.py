@@ -44,8 +44,10 @@ def _migrate(connection: Connection) -> None:
 
 
 def _migrate_and_commit(connection: Connection) -> None:
-    from bot.db import check_foreign_keys, foreign_keys_suspended
+    from bot.db import check_foreign_keys, foreign_keys_suspended, migration_lock
 
+    # A bot starting meanwhile migrates too: each waits for the other (SQLite: BEGIN IMMEDIATE).
+    migration_lock(connection)
     with foreign_keys_suspended(connection):
         _migrate(connection)
         check_foreign_keys(connection)

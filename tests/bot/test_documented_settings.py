@@ -8,8 +8,10 @@ import typing
 from pathlib import Path
 
 import discord
+import pytest
+from pydantic import ValidationError
 
-from bot.config import Settings
+from bot.config import Settings, settings_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV_EXAMPLE = ROOT / ".env.example"
@@ -58,3 +60,19 @@ def test_the_invitation_grants_the_permissions_the_readme_names():
     )
     assert discord.Permissions(int(url.group(1))) == named
     assert "add 17179869184" in README and discord.Permissions(17179869184) == discord.Permissions(manage_threads=True)
+
+
+def test_a_number_that_would_leave_the_bot_unable_to_work_is_a_bad_setting(monkeypatch):
+    # None at all at once refuses every command as busy; a pass every 0 s polls the database without a pause;
+    # a negative pace never lets a tracker edit go; a shard count below one is no sharding Discord knows.
+    for name, value in (
+        ("COMMANDS_AT_ONCE", "0"),
+        ("REMINDER_POLL_SECONDS", "0"),
+        ("TRACKER_REQUESTS_PER_SECOND", "-5"),
+        ("SHARD_COUNT", "-2"),
+    ):
+        monkeypatch.setenv(name, value)
+        with pytest.raises(ValidationError) as refused:
+            Settings(_env_file=None)
+        assert settings_problem(refused.value).startswith(f"{name}: "), name
+        monkeypatch.delenv(name)

@@ -107,6 +107,33 @@ async def test_alembic_command_line(database_url: str) -> None:
         await engine.dispose()
 
 
+async def test_a_migration_by_hand_waits_for_a_starting_bots_migration(database_url: str) -> None:
+    """README: the schema is migrated at start-up, safely even when several processes start at once; an
+    operator's `alembic … upgrade head` meanwhile waits its turn too, instead of racing the bot's."""
+    engine = create_engine(database_url)
+    env = {**os.environ, "DATABASE_URL": database_url}
+    command = [sys.executable, "-m", "alembic", "-c", "bot/migrations/alembic.ini", "upgrade", "head"]
+    try:
+        async with engine.connect() as holder:  # a bot's migration under way, holding what it holds
+            await holder.execution_options(**{bot.db.SQLITE_IMMEDIATE: True})
+            if engine.dialect.name == "postgresql":
+                await holder.exec_driver_sql(f"SELECT pg_advisory_xact_lock({bot.db._PG_MIGRATION_LOCK})")
+            else:
+                await holder.exec_driver_sql("CREATE TABLE held (n INTEGER)")
+            by_hand = await asyncio.create_subprocess_exec(
+                *command, cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+            )
+            # Longer than a migration by hand takes (about 2 s), shorter than SQLite's busy timeout.
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(by_hand.wait()), 6)
+            await holder.rollback()
+        _, stderr = await asyncio.wait_for(by_hand.communicate(), 60)
+        assert by_hand.returncode == 0, stderr.decode()
+        assert await _revision(engine) == HEAD
+    finally:
+        await engine.dispose()
+
+
 async def test_sqlite_connection_settings(engine, db_backend: str) -> None:
     if db_backend != "sqlite":
         pytest.skip("SQLite only")

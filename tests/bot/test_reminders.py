@@ -94,3 +94,38 @@ async def test_acting_after_a_turns_three_reminders_brings_no_fourth(repo):
     await reminders.tick()
     assert len(seen.sent) == 3
     assert await core.due() == []
+
+
+def serving(core: Core, channels: dict, *, shard_count: int, shard_ids: list[int], guilds: int):
+    """A process running ``shard_ids`` of ``shard_count`` shards, with ``guilds`` servers of its own."""
+    bot = bot_seeing(core, channels)
+    bot.shard_count, bot.shard_ids = shard_count, shard_ids
+    bot.get_guild = lambda gid: SimpleNamespace(unavailable=False)
+    own = [(n << 22) for n in range(guilds * shard_count) if n % shard_count in shard_ids][:guilds]
+    mine = [9] if (9 >> 22) % shard_count in shard_ids else []
+    bot.guilds = [SimpleNamespace(id=g) for g in [*mine, *own]]
+    return bot
+
+
+async def test_a_process_serving_tens_of_thousands_of_servers_still_finds_their_reminders(repo):
+    # Past 2,500 servers a shard; one process may run many. Naming each server in the query broke PostgreSQL's
+    # 32,767 query arguments, and every reminder and choice deadline of the process failed, pass after pass.
+    core = Core(repo)
+    await started(core)
+    record, _ = await core.current(CHANNEL)
+    core.now = lambda: record.reminder_due + timedelta(minutes=1)
+    seen = SeenChannel()
+    bot = serving(core, {CHANNEL: seen}, shard_count=16, shard_ids=list(range(14)), guilds=34_000)
+    assert await Reminders(bot).tick() == 1
+    assert len(seen.sent) == 1 and "Still waiting" in seen.sent[0]
+
+
+async def test_a_reminder_of_another_shards_server_is_left_to_that_process(repo):
+    core = Core(repo)
+    await started(core)  # in server 9, which is on shard 0
+    record, _ = await core.current(CHANNEL)
+    core.now = lambda: record.reminder_due + timedelta(minutes=1)
+    seen = SeenChannel()
+    assert await Reminders(serving(core, {CHANNEL: seen}, shard_count=2, shard_ids=[1], guilds=3)).tick() == 0
+    assert seen.sent == [] and [r.channel_id for r in await core.due()] == [CHANNEL]
+    assert await Reminders(serving(core, {CHANNEL: seen}, shard_count=2, shard_ids=[0], guilds=3)).tick() == 1

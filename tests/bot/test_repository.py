@@ -348,7 +348,8 @@ async def test_due_encounters(repo: Repository) -> None:
     exactly_now = await make(4, reminder_due=now)
     await make(5, reminder_due=future, pending_deadline=future)
     await make(6)
-    other_guild = await make(7, guild=GUILD + 1, reminder_due=past)
+    # On another shard of two: Discord's rule is (server id >> 22) % shard count.
+    other_guild = await make(7, guild=GUILD + (1 << 22), reminder_due=past)
     ended = await make(8, reminder_due=past)
     enc = await repo.get_encounter(ended)
     await repo.commit(ended, enc.version, state={}, status="ended")
@@ -356,14 +357,16 @@ async def test_due_encounters(repo: Repository) -> None:
     due = await repo.due_encounters(now)
     # earliest deadline first
     assert [e.id for e in due] == [deadline, both, reminder, other_guild, exactly_now]
-    assert {e.id for e in await repo.due_encounters(now, guild_ids=[GUILD])} == {
+    shard = (GUILD >> 22) % 2
+    assert {e.id for e in await repo.due_encounters(now, shards=(2, [shard]))} == {
         reminder,
         deadline,
         both,
         exactly_now,
     }
-    assert [e.id for e in await repo.due_encounters(now, guild_ids={GUILD + 1})] == [other_guild]
-    assert await repo.due_encounters(now, guild_ids=[]) == []
+    assert [e.id for e in await repo.due_encounters(now, shards=(2, {1 - shard}))] == [other_guild]
+    assert len(await repo.due_encounters(now, shards=(2, [0, 1]))) == 5
+    assert await repo.due_encounters(now, shards=(2, [])) == []
     assert len(await repo.due_encounters(now, limit=2)) == 2
     assert await repo.due_encounters(now - timedelta(hours=1)) == []
 

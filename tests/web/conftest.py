@@ -30,8 +30,10 @@ def free_port() -> int:
 
 
 @contextlib.asynccontextmanager
-async def turnkeeper_on_the_web(standin, database_url: str, port: int | None):
-    settings = Settings(discord_token="standin.bot.token", database_url=database_url, web_port=port, web_base_url=BASE)
+async def turnkeeper_on_the_web(standin, database_url: str, port: int | None, base: str | None = BASE, **options):
+    settings = Settings(
+        discord_token="standin.bot.token", database_url=database_url, web_port=port, web_base_url=base, **options
+    )
     async with running_client(standin, lambda: create_bot(settings, guild_ready_timeout=0.05)) as bot:
         yield bot
 

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from bot.web.shares import share_table
 from tests import toy
 from tests.e2e.conftest import say
-from tests.web.conftest import BASE, next_state, shared, turnkeeper_on_the_web
+from tests.web.conftest import BASE, next_state, page_server, shared, turnkeeper_on_the_web
 
 KEY = "rotted-capes"  # a real key so the command choices accept it; the toy stands in
 
@@ -59,6 +59,23 @@ async def test_a_bot_without_web_port_says_the_page_is_off(standin, migrated_dat
         await fight(standin, "Goblin")
         off = await say(standin, "gm", "/encounter share")
         assert off.ephemeral and off.content.startswith("⛔") and "WEB_PORT" in off.content
+
+
+async def test_a_shard_process_that_serves_no_page_shares_the_one_another_process_serves(
+    standin, migrated_database_url
+):
+    # README: with shard processes, the page may be served by one of them; every process makes the links.
+    async with turnkeeper_on_the_web(standin, migrated_database_url, None, shard_count=1, shard_ids=[0]) as bot:
+        assert bot.web_page is None
+        await fight(standin, "Goblin")
+        token = await shared(standin)
+        assert await shared(standin) == token
+        async with page_server(migrated_database_url) as web:
+            page = await web.get(f"/f/{token}")
+            assert page.status == 200 and "Goblin" in await page.text()
+            revoked = await say(standin, "gm", "/encounter share", revoke=True)
+            assert revoked.ephemeral and revoked.content.startswith("🔒")
+            assert (await web.get(f"/f/{token}")).status == 404
 
 
 async def test_revoke_kills_the_link_and_a_new_share_makes_another(standin, bot, web):
