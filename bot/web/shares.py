@@ -57,7 +57,14 @@ class Shares:
         """The fight's link token: the one shared before, or a new one."""
         async with self._writer.begin() as conn:
             found = (
-                await conn.execute(sa.select(SH.c.token).where(SH.c.encounter_id == encounter_id).limit(1))
+                await conn.execute(
+                    # The oldest: two shares at once on PostgreSQL may both have made one, and asked again each
+                    # time the same link comes back.
+                    sa.select(SH.c.token)
+                    .where(SH.c.encounter_id == encounter_id)
+                    .order_by(SH.c.created_at, SH.c.token)
+                    .limit(1)
+                )
             ).scalar()
             if found is not None:
                 return str(found)
