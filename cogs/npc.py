@@ -12,6 +12,7 @@ from bot import render
 from bot.interact import actor_of, reply
 from bot.library import MAX_NOTES
 from bot.places import campaign_key
+from rules import registry
 from rules.said import say
 
 from . import autocomplete
@@ -47,7 +48,14 @@ class Npc(commands.GroupCog, group_name="npc", group_description=_("GM: the camp
             await reply(interaction, render.words("The NPC library is empty: `/npc add`."), ephemeral=True)
             return
         shown = render.shown_name
-        lines = [f"• **{shown(r.name)}**" + (f" — {shown(r.notes[:80])}" if r.notes else "") for r in records]
+        playing, _ = await self.bot.core.settings(await campaign_key(interaction))
+        # A stat block of the campaign's former system is named with it: it joins no fight of this one.
+        lines = [
+            f"• **{shown(r.name)}**"
+            + (f" ({registry.get(r.system).name})" if r.system != playing else "")
+            + (f" — {shown(r.notes[:80])}" if r.notes else "")
+            for r in records
+        ]
         await reply(interaction, "\n".join(lines), ephemeral=True)  # a long library goes as several messages
 
     @app_commands.command(name="show", description=_("GM: one stat block"))

@@ -947,3 +947,13 @@ async def test_settings_changed_during_a_fight_take_effect_from_the_next_one_as_
     await say(standin, "gm", "/encounter start")
     _, next_one = await bot.core.current(standin.world.channel("combat").id)
     assert next_one.options["reminder_minutes"] == 0
+
+
+async def test_the_npc_library_names_the_system_of_a_stat_block_the_campaign_no_longer_plays(standin, bot):
+    await campaign(standin)
+    await say(standin, "gm", "/npc add", name="Zombie", stats=ZOMBIE)
+    await say(standin, "gm", "/campaign setup", system="factions")
+    await say(standin, "gm", "/npc add", name="Bandit", stats="str=10")
+    listed = (await say(standin, "gm", "/npc list")).content
+    assert "**Zombie** (Rotted Capes)" in listed, listed
+    assert "Bandit** (" not in listed, listed
