@@ -99,7 +99,7 @@ class Between:
     async def _campaign(self, key: int):
         campaign = await self.repo.get_campaign(key)
         if campaign is None:
-            raise InvalidInput("This campaign is not set up yet: the GM runs /campaign setup first.")
+            raise InvalidInput(say("This campaign is not set up yet: the GM runs /campaign setup first."))
         return campaign, registry.get(campaign.system)
 
     def _rng(self, key: int, state: dict[str, Any]) -> int:
@@ -158,7 +158,7 @@ class Between:
             # Characters of the campaign's former system sit this rest out, as they sit out its fights.
             records = [r for r in await self.repo.list_characters(key, limit=1000) if r.system == system.key]
         if not records:
-            raise InvalidInput("There are no stored characters to rest.")
+            raise InvalidInput(say("There are no stored characters to rest."))
         entered = parse_entered(dice) if dice else ()
         state = dict(campaign.state)
         chance = Chance(self._rng(key, state), entered_dice=entered)
@@ -205,7 +205,7 @@ class Between:
         self, key: int, by: Actor, record: CharacterRecord, what: str, value: str, by_name: str | None = None
     ) -> Text:
         if not by.is_gm:
-            raise NotAllowed("Only the GM adjusts what a character carries between fights.")
+            raise NotAllowed(say("Only the GM adjusts what a character carries between fights."))
         async with self.lock(key):
             return await self._adjust(key, by, await self.again(key, record), what, value, by_name)
 
@@ -299,7 +299,7 @@ class Between:
 
     async def undo(self, key: int, by: Actor, by_name: str | None = None) -> Text:
         if not by.is_gm:
-            raise NotAllowed("Only the GM can undo between-fight changes.")
+            raise NotAllowed(say("Only the GM can undo between-fight changes."))
         async with self.lock(key):
             return await self._undo(key, by, by_name)
 
@@ -315,7 +315,7 @@ class Between:
             log = NewChange(key, by.user_id, UNDO, summary, {}, by_name)
             if await self.repo.undo_change(change.id, log, _fit, GOES_ON):
                 return summary
-        raise InvalidInput("There is no rest, adjustment or check to undo.")
+        raise InvalidInput(say("There is no rest, adjustment or check to undo."))
 
 
 def rules_part(state: dict[str, Any]) -> dict[str, Any]:

@@ -187,7 +187,7 @@ class Campaigns:
             raise NotAllowed(say("Only the GM exports the campaign (it holds the NPC library)."))
         campaign = await self.repo.get_campaign(key)
         if campaign is None:
-            raise InvalidInput("There is no campaign here to export.")
+            raise InvalidInput(say("There is no campaign here to export."))
         characters, npcs = await self._stored(key)
         heroes, other_heroes = of_system(characters, campaign.system)
         library, other_library = of_system(npcs, campaign.system)

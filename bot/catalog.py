@@ -11,6 +11,9 @@ the templates by the names of the functions they are written in: `say` and
 vocabulary kept in a table, `_` / `locale_str` for command texts (`cogs/`), and `words`, `own`,
 `label` and `select_label` for the bot's own constants looked up whole (`bot.render`). Locations are
 files without line numbers and messages are sorted, so moving code does not make the template stale.
+
+A word a translator could read two ways ("Die": a choice to make, "Close": a range) gets a comment on
+the lines right above the call that says it, `# Translators: …`; the template shows it to the translator.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "bot" / "locale" / "turnkeeper.pot"
+COMMENT_TAG = "Translators:"
 KEYWORDS = ("say", "say_plural:1,2", "term", "N_", "_", "locale_str", "words", "own", "label", "select_label")
 HEADER = "Turnkeeper's English templates, to translate in bot/locale/<locale>/LC_MESSAGES/turnkeeper.po."
 # Lines that change with the day or the Babel version, not with what the bot says.
@@ -38,6 +42,7 @@ def extract_command(output: str) -> list[str]:
     return [
         *("pybabel", "extract", "--mapping-file=bot/babel.cfg", "--no-default-keywords", *keywords),
         *("--add-location=file", "--sort-output", "--project=Turnkeeper", f"--header-comment=# {HEADER}"),
+        f"--add-comments={COMMENT_TAG}",
         *("--output-file", output, "."),
     ]
 
@@ -46,8 +51,11 @@ def extract_python(
     fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str], options: dict[str, Any]
 ) -> Iterator[tuple[int, str, tuple[str | None, ...], list[str]]]:
     """pybabel's extraction method for the bot's code: every call of a keyword, with the strings written
-    as its arguments (None where an argument is not one); both strings of `"a" if … else "b"`."""
-    for node in ast.walk(ast.parse(fileobj.read())):
+    as its arguments (None where an argument is not one); both strings of `"a" if … else "b"`; and the
+    translator's comment right above it (one of `comment_tags`)."""
+    source = fileobj.read()
+    lines = source.decode("utf-8").splitlines()
+    for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.Call):
             continue
         name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
@@ -56,7 +64,18 @@ def extract_python(
         rest = tuple(_written(arg) for arg in node.args[1:])
         first = node.args[0]
         for choice in (first.body, first.orelse) if isinstance(first, ast.IfExp) else (first,):
-            yield node.lineno, name, (_written(choice), *rest), []
+            yield node.lineno, name, (_written(choice), *rest), _comment_above(lines, node.lineno, comment_tags)
+
+
+def _comment_above(lines: list[str], lineno: int, tags: Collection[str]) -> list[str]:
+    """The comment lines right above line `lineno` (1-based), from the one that starts with a tag on."""
+    above: list[str] = []
+    for line in reversed(lines[: lineno - 1]):
+        if not line.strip().startswith("#"):
+            break
+        above.insert(0, line.strip().lstrip("#").strip())
+    start = next((i for i, line in enumerate(above) if tags and line.startswith(tuple(tags))), None)
+    return above[start:] if start is not None else []
 
 
 def _written(node: ast.expr) -> str | None:

@@ -20,6 +20,7 @@ from rules.model import Encounter
 from rules.said import say
 from rules.text import Text
 from rules.turns.clock import Clock, ClockEntry, ClockState
+from rules.usertext import mark
 
 from . import render
 
@@ -170,9 +171,10 @@ def _token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], label: str, c
 def _legend(enc: Encounter, labels: dict[str, str], holding: list) -> list[str]:
     held = {c.id for c in holding}
     names = [
-        f"{labels[c.id]} = {plain(c.name)}" + (_shown(" (holding)") if c.id in held else "") for c in on_the_clock(enc)
+        f"{labels[c.id]} = " + (_shown(say("{name} (holding)", name=mark(c.name))) if c.id in held else plain(c.name))
+        for c in on_the_clock(enc)
     ]
-    return names + [_shown("grey: cannot act"), _shown("white ring: acting now")]
+    return names + [_shown(say("grey: cannot act")), _shown(say("white ring: acting now"))]
 
 
 def _shown(text: Text | str) -> str:

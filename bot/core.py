@@ -63,8 +63,8 @@ UNDO = "/encounter undo"
 START = "/encounter start"
 MAX_REMINDERS = 3
 CACHE_SIZE = 4096
-ENDED_ENCOUNTER = "That button belongs to an encounter that is over."
-NO_ENCOUNTER_YET = "This channel has had no encounter yet: the GM starts one with /encounter start."
+ENDED_ENCOUNTER = N_("That button belongs to an encounter that is over.")
+NO_ENCOUNTER_YET = N_("This channel has had no encounter yet: the GM starts one with /encounter start.")
 
 # Campaign settings every system shares; systems add their own (rules Option).
 DEFAULT_SETTINGS: dict[str, Any] = {
@@ -201,7 +201,7 @@ class Core:
     async def current(self, channel_id: int) -> tuple[EncounterRecord, Encounter]:
         record = await self.repo.active_encounter(channel_id)
         if record is None:
-            raise NotRunning("There is no encounter in this channel: the GM starts one with /encounter start.")
+            raise NotRunning(say("There is no encounter in this channel: the GM starts one with /encounter start."))
         return record, self._load(record)
 
     async def channel_gm(self, channel_id: int) -> int | None:
@@ -282,7 +282,7 @@ class Core:
                 guild_id, channel_id, key, state.model_dump(mode="json"), campaign_key=bound
             )
         except EncounterExists:
-            raise InvalidInput("This channel already has an encounter: /encounter end it first.") from None
+            raise InvalidInput(say("This channel already has an encounter: /encounter end it first.")) from None
         return record, state, rules_system
 
     # --- acting --------------------------------------------------------------
@@ -367,7 +367,7 @@ class Core:
                 else:
                     self._saved(channel_id, replace(record, state=data, version=version), new_state)
                 return Result(record.id, version, state, new_state, outcome.events, outcome.summary, record)
-        raise InvalidInput("The channel is very busy: please try again.")
+        raise InvalidInput(say("The channel is very busy: please try again."))
 
     async def _lasting(self, record: EncounterRecord, state: Encounter, by: Actor, by_name: str | None = None):
         """What an ending fight hands to its campaign, saved in the same transaction as the end:
@@ -492,15 +492,18 @@ class Core:
                 recent = await self.repo.last_events(record.id, count + 200)
                 undoable = [e for e in recent if english(e.command) not in (UNDO, START)][:count]
                 if not undoable:
-                    raise InvalidInput("There is nothing to undo.")
+                    raise InvalidInput(say("There is nothing to undo."))
                 target = undoable[-1]
                 system = registry.get(record.system)
                 restored = system.load(target.state_before)
                 commands = joined("; ", [e.command for e in reversed(undoable)])
-                if len(undoable) > 1:
-                    summary = say("Undid {n} actions: {commands}", n=len(undoable), commands=commands)
-                else:
-                    summary = say("Undid {n} action: {commands}", n=1, commands=commands)
+                summary = say_plural(
+                    "Undid {n} action: {commands}",
+                    "Undid {n} actions: {commands}",
+                    len(undoable),
+                    n=len(undoable),
+                    commands=commands,
+                )
                 event = NewEvent(by.user_id, UNDO, cut(summary, 200), record.state)
                 try:
                     version = await self.repo.commit(
@@ -524,7 +527,7 @@ class Core:
                     record,
                     undone=True,
                 )
-        raise InvalidInput("The channel is very busy: please try again.")
+        raise InvalidInput(say("The channel is very busy: please try again."))
 
     async def trial(self, channel_id: int, action: Action) -> EncounterRecord:
         """Would the rules take this action now? Raises their refusal; saves nothing.
@@ -543,9 +546,14 @@ class Core:
             active = await self.repo.active_encounter(channel_id)
             number = ids.index(active.id) + 1 if active is not None else len(ids)
         if not 1 <= number <= len(ids):
-            if len(ids) == 1:
-                raise InvalidInput(say("This channel has had {n} encounter: choose a number from 1 to {n}.", n=1))
-            raise InvalidInput(say("This channel has had {n} encounters: choose a number from 1 to {n}.", n=len(ids)))
+            raise InvalidInput(
+                say_plural(
+                    "This channel has had {n} encounter: choose a number from 1 to {n}.",
+                    "This channel has had {n} encounters: choose a number from 1 to {n}.",
+                    len(ids),
+                    n=len(ids),
+                )
+            )
         record = await self.repo.get_encounter(ids[number - 1])
         if record is None:  # gone since its id was read
             raise NotRunning(NO_ENCOUNTER_YET)

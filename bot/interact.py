@@ -177,10 +177,10 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
         await refuse(interaction, original, gm=await _is_gm(interaction))
     elif isinstance(error, app_commands.NoPrivateMessage):
         await refuse(
-            interaction, ValueError("Turnkeeper commands work in a server's channels, not in direct messages.")
+            interaction, ValueError(say("Turnkeeper commands work in a server's channels, not in direct messages."))
         )
     elif isinstance(error, app_commands.CheckFailure):
-        await refuse(interaction, ValueError("You are not allowed to use this command here."))
+        await refuse(interaction, ValueError(say("You are not allowed to use this command here.")))
     elif isinstance(error, app_commands.TransformerError):
         refusal = say("{value} is not a valid value for that option.", value=quoted(error.value, 40))
         await refuse(interaction, ValueError(refusal))
@@ -199,7 +199,7 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
         try:
             await refuse(
                 interaction,
-                ValueError("Something went wrong on our side. Check /encounter status before trying again."),
+                ValueError(say("Something went wrong on our side. Check /encounter status before trying again.")),
             )
         except discord.HTTPException:
             pass

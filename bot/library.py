@@ -52,7 +52,7 @@ class Library:
         _gm(by, GM_USES_LIBRARY)
         campaign = await self.repo.get_campaign(key)
         if campaign is None:
-            raise InvalidInput("This campaign is not set up yet: the GM runs /campaign setup first.")
+            raise InvalidInput(say("This campaign is not set up yet: the GM runs /campaign setup first."))
         return registry.get(campaign.system)
 
     async def add(self, key: int, by: Actor, name: str, stats: str | None, notes: str | None) -> str:
@@ -60,7 +60,7 @@ class Library:
         system = await self._system(key, by)
         clean = " ".join(name.split())
         if not clean or len(clean) > MAX_NAME:
-            raise InvalidInput("A template name has 1 to 60 characters.")
+            raise InvalidInput(say("A template name has 1 to 60 characters."))
         refuse_unshown_name(clean)
         if notes and len(notes) > MAX_NOTES:
             raise InvalidInput(say("Notes are limited to {n} characters.", n=MAX_NOTES))
@@ -122,12 +122,12 @@ class Library:
         A kept NPC is the campaign's GMs', not its keeper's: any GM brings it back by its name."""
         _gm(by, GM_ADDS_NPCS)
         if count != 1:
-            raise InvalidInput("keep:true stores one NPC at a time (count 1).")
+            raise InvalidInput(say("keep:true stores one NPC at a time (count 1)."))
         if not name:
-            raise InvalidInput("Give the NPC a name, or a template from the NPC library.")
+            raise InvalidInput(say("Give the NPC a name, or a template from the NPC library."))
         campaign = await self.repo.get_campaign(key)
         if campaign is None:
-            raise InvalidInput("keep:true needs a campaign: the GM runs /campaign setup first.")
+            raise InvalidInput(say("keep:true needs a campaign: the GM runs /campaign setup first."))
         found = await self.repo.find_characters(key, name)
         kept = [r for r in found if r.npc]
         if kept:
@@ -141,7 +141,7 @@ class Library:
             )
         clean = " ".join(name.split())
         if not clean or len(clean) > MAX_NAME:
-            raise InvalidInput("A kept NPC's name has 1 to 60 characters.")
+            raise InvalidInput(say("A kept NPC's name has 1 to 60 characters."))
         entered(options)  # entered dice and cards are checked before anything is stored
         sheet = merged_sheet(registry.get(campaign.system), npc, stats)
         try:

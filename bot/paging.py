@@ -80,7 +80,7 @@ class PageButton(
         if self.kind == "order":
             found = await core.peek(interaction.channel_id) if interaction.channel_id is not None else None
             if found is None or found[0].id != int(self.key):
-                over = "That encounter is over: /initiative order shows the current one."
+                over = say("That encounter is over: /initiative order shows the current one.")
                 await refuse(interaction, ValueError(over))
                 return
             record, state = found

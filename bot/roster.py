@@ -52,7 +52,7 @@ class Roster:
     async def system(self, key: int) -> System:
         campaign = await self.repo.get_campaign(key)
         if campaign is None:
-            raise InvalidInput("This server has no campaign yet: the GM runs /campaign setup first.")
+            raise InvalidInput(say("This server has no campaign yet: the GM runs /campaign setup first."))
         return registry.get(campaign.system)
 
     async def add(self, key: int, by: Actor, name: str, stats: str | None, owner_name: str) -> tuple[str, System]:
@@ -133,7 +133,7 @@ def _stored_name(name: str) -> str:
     """The name as stored, its spaces tidied; refuses one that shows nothing."""
     clean = " ".join(name.split())
     if not clean:
-        raise InvalidInput("A character needs a name.")
+        raise InvalidInput(say("A character needs a name."))
     refuse_unshown_name(clean)
     return clean
 

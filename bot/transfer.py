@@ -28,7 +28,7 @@ from rules import registry
 from rules.between import MAX_ENTRIES
 from rules.cards import full_deck
 from rules.errors import InvalidInput, RulesError
-from rules.said import joined, say, say_plural, term
+from rules.said import N_, joined, say, say_plural, term
 from rules.text import Text
 from rules.usertext import control_character, listed_first, mark, name_key, quoted, refuse_controls, visible
 
@@ -79,7 +79,7 @@ CARDS = frozenset(full_deck())
 RULES_STATE = frozenset({DECK}).union(
     *(registry.get(key).campaign_out(registry.get(key).new_encounter(0, 0)) for key in registry.MODULES)
 )
-NOT_JSON = "The file is not valid JSON: attach a file made by /campaign export."
+NOT_JSON = N_("The file is not valid JSON: attach a file made by /campaign export.")
 # The most lists and objects a file holds: itself, its settings, state, state's rules, the deck, characters
 # and npcs; each character itself, its sheet, its lasting state and its lasting lists (MOST_LISTS, the most
 # a system keeps), each entry an object with a list of tags; each NPC itself and its sheet. Sheets and
@@ -250,7 +250,7 @@ def read(raw: bytes, *, expected_system: str | None) -> CampaignFile:
     if doubled is not None:
         raise InvalidInput(say("The file gives {key} twice in one object: nothing was changed.", key=quoted(doubled)))
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InvalidInput("The file is not a Turnkeeper campaign export.")
+        raise InvalidInput(say("The file is not a Turnkeeper campaign export."))
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise InvalidInput(

@@ -43,8 +43,8 @@ async def acts(interaction: discord.Interaction, current: str) -> list[app_comma
     if not found:
         return []
     key = _typed(current)
-    offered = registry.get(found[0].system).act_choices()
-    return _choices((render.label(label, 100), v) for v, label in offered if key in label.casefold() or key in v)
+    shown = ((render.label(label, 100), v) for v, label in registry.get(found[0].system).act_choices())
+    return _choices((name, value) for name, value in shown if key in name.casefold() or key in value)
 
 
 async def pending_options(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -116,7 +116,7 @@ async def resolve_character(interaction: discord.Interaction, key: int, text: st
     if text.startswith("#") and text[1:].isascii() and text[1:].isdigit():
         record = await repo.character_by_id(key, int(text[1:]))  # scoped to this campaign
         if record is None:
-            raise InvalidInput("No such character in this campaign.")
+            raise InvalidInput(say("No such character in this campaign."))
         return record
     found = await repo.find_characters(key, text)
     if not found:
@@ -160,8 +160,8 @@ async def rests(interaction: discord.Interaction, current: str) -> list[app_comm
     if system is None:
         return []
     key = _typed(current)
-    offered = system.rests().values()
-    return _choices((render.label(r.label, 100), r.key) for r in offered if key in r.label.casefold() or key in r.key)
+    shown = ((render.label(r.label, 100), r.key) for r in system.rests().values())
+    return _choices((name, value) for name, value in shown if key in name.casefold() or key in value)
 
 
 async def adjustable(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -169,10 +169,8 @@ async def adjustable(interaction: discord.Interaction, current: str) -> list[app
     if system is None:
         return []
     key = _typed(current)
-    offered = system.adjustable().values()
-    return _choices(
-        (f"{a.key} — {render.label(a.help, 96)}", a.key) for a in offered if key in a.key or key in a.help.casefold()
-    )
+    shown = ((f"{a.key} — {render.label(a.help, 96)}", a.key) for a in system.adjustable().values())
+    return _choices((name, value) for name, value in shown if key in name.casefold())
 
 
 async def check_kinds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -180,9 +178,7 @@ async def check_kinds(interaction: discord.Interaction, current: str) -> list[ap
     if system is None:
         return []
     key = _typed(current)
-    offered = system.check_kinds()
+    shown = ((render.label(k.label, 40), render.label(k.help, 56), k.key) for k in system.check_kinds())
     return _choices(
-        (f"{render.label(k.label, 40)} — {render.label(k.help, 56)}", k.key)
-        for k in offered
-        if key in k.key or key in k.label.casefold()
+        (f"{label} — {meaning}", value) for label, meaning, value in shown if key in value or key in label.casefold()
     )

@@ -369,7 +369,7 @@ async def _download(file: discord.Attachment) -> bytes:
     try:
         return await file.read()
     except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError):
-        raise InvalidInput("The file could not be downloaded from Discord: attach it again.") from None
+        raise InvalidInput(say("The file could not be downloaded from Discord: attach it again.")) from None
 
 
 def _member_name(interaction: discord.Interaction, user_id: int) -> str | None:

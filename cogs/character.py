@@ -17,7 +17,7 @@ from bot.sheet_forms import Draft, FixFormButton, SheetForm, answer_stored, blan
 from rules import registry
 from rules.commands import check_owner_or_gm
 from rules.errors import RulesError
-from rules.said import joined, say
+from rules.said import joined, say, term
 
 from . import autocomplete
 
@@ -26,8 +26,10 @@ def key_line(system, key: str) -> str:
     """A sheet key as an autocomplete suggestion: `key=`, what it means and what it takes."""
     meaning, takes = system.key_help(key)
     if meaning:
-        return render.label(say("{key}= {meaning} ({takes})", key=key, meaning=meaning, takes=takes), CHOICE_NAME)
-    return render.label(say("{key}= ({takes})", key=key, takes=takes), CHOICE_NAME)
+        return render.label(
+            say("{key}= {meaning} ({takes})", key=key, meaning=term(meaning), takes=term(takes)), CHOICE_NAME
+        )
+    return render.label(say("{key}= ({takes})", key=key, takes=term(takes)), CHOICE_NAME)
 
 
 @app_commands.guild_only()

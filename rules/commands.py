@@ -392,7 +392,7 @@ class Acts:
     `own` holds the actions with their own builder (by name, spaces written as `_`);
     every other name goes to `build`, which may refuse it."""
 
-    choices: tuple[tuple[str, str], ...]
+    choices: tuple[tuple[str, Text | str], ...]  # (value, label)
     build: Builder
     own: Mapping[str, Builder] = field(default_factory=dict)
 
@@ -443,7 +443,7 @@ class Commands:
             return self.acts
         return self.build.get(name) or SHARED.get(name)
 
-    def act_choices(self) -> list[tuple[str, str]]:
+    def act_choices(self) -> list[tuple[str, Text | str]]:
         return list(self.acts.choices) if self.acts else []
 
     def groups(self) -> frozenset[str]:

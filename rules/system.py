@@ -261,13 +261,13 @@ class System(Generic[C]):
         low = next((m.ge for m in info.metadata if getattr(m, "ge", None) is not None), None)
         high = next((m.le for m in info.metadata if getattr(m, "le", None) is not None), None)
         if info.annotation is bool:
-            takes = "yes/no"
+            takes = N_("yes/no")
         elif low is not None or high is not None:
             takes = f"{'' if low is None else low}–{'' if high is None else high}"
         elif info.annotation is int:
-            takes = "0, 1, 2…"
+            takes = N_("0, 1, 2…")
         else:
-            takes = "text"
+            takes = N_("text")
         return info.description or "", takes
 
     def form_text(self, section: FormSection, sheet: dict[str, Any] | None = None) -> str:
@@ -401,7 +401,7 @@ class System(Generic[C]):
         report = self.commands.between_reports.get(name)
         return None if report is None else report(characters, campaign, self.settings_for(dict(settings)))
 
-    def act_choices(self) -> list[tuple[str, str]]:
+    def act_choices(self) -> list[tuple[str, Text | str]]:
         """(value, label) pairs offered by `/act`'s autocomplete."""
         return self.commands.act_choices()
 

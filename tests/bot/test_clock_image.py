@@ -6,6 +6,7 @@ import io
 
 from PIL import Image
 
+from bot import translation
 from bot.clock_image import (  # noqa: E402
     CELL,
     CURRENT_EDGE,
@@ -23,6 +24,7 @@ from bot.clock_image import (  # noqa: E402
     tokens_at,
 )
 from rules.said import say
+from tests.catalogs import write_language
 from tests.rules.test_towers_helpers import add, full_fight, new  # noqa: E402
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -117,3 +119,21 @@ def test_a_companion_stands_on_its_masters_place():
     cells, _ = tokens_at(enc, 0)
     assert [c.name for c in cells[5]] == ["Tony", "Rex"]
     assert "Re = Rex" in _legend(enc, token_labels(enc), [])
+
+
+def test_the_legend_is_drawn_in_the_servers_language(monkeypatch, tmp_path):
+    french = {
+        "grey: cannot act": "gris : ne peut pas agir",
+        "white ring: acting now": "anneau blanc : agit maintenant",
+        "{name} (holding)": "{name} (en attente)",
+    }
+    write_language(tmp_path, "fr", french)
+    monkeypatch.setattr(translation, "CATALOG", translation.Catalog.read(tmp_path))
+    held = states()[5]  # Tony holds from phase 5
+    token = translation.LOCALE.set("fr")
+    try:
+        legend = _legend(held, token_labels(held), [held.find("Tony")])
+    finally:
+        translation.LOCALE.reset(token)
+    assert legend[-2:] == ["gris : ne peut pas agir", "anneau blanc : agit maintenant"]
+    assert "To = Tony (en attente)" in legend

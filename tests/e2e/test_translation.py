@@ -182,3 +182,23 @@ async def test_a_question_is_offered_in_the_servers_language_and_answered_by_its
     assert labels == ["«Spend a Plot Point: disadvantage»", "«No»"]
     assert [(c["name"], c["value"]) for c in offered] == list(zip(labels, ("plot", "no"), strict=True))
     assert answer.content.startswith("«Chosen: «Spend a Plot Point: disadvantage».»\n🎭 «Nova spends a Plot Point")
+
+
+async def test_the_suggestions_offered_read_in_the_servers_language_and_find_what_was_typed_in_it(french, database_url):
+    """Autocomplete shows a sheet key's meaning, `/act`'s actions and the rests as translated, and finds
+    them by the words shown (a French table types French), while the value stays the key."""
+    world = default_world()
+    world.default_guild.locale = "fr"
+    async with running_standin(world) as standin:
+        async with turnkeeper(standin, database_url):
+            await say(standin, "gm", "/campaign setup", system="99-towers")
+            stats = await (
+                await standin.autocomplete("alice", "/character add", "stats", name="Tony", stats="")
+            ).choices()
+            rests = await (await standin.autocomplete("gm", "/campaign rest", "kind", kind="«")).choices()
+            await say(standin, "gm", "/encounter start")
+            acts = await (await standin.autocomplete("gm", "/act", "action", action="«dual")).choices()
+    meaning = "«Initiative ⟨N⟩: cards flipped for initiative, then added»"
+    assert (stats[0]["name"], stats[0]["value"]) == (f"«init= {meaning} (0–30)»", "init=")
+    assert rests and all(c["name"].startswith("«") for c in rests), rests
+    assert [(c["name"], c["value"]) for c in acts] == [("««Dual-Wield Stance» (free)»", "stance")]

@@ -902,6 +902,16 @@ def test_staggered_without_a_duration_rolls_d6_rounds():
     assert fight.f("Goblin").conditions[0].rounds == 3
 
 
+def test_a_d6_of_rounds_counts_one_round_as_one():
+    fight = duel()
+    fight.command("condition_add", target="Goblin", condition="staggered", dice="1")
+    assert "Staggered lasts d6 1 round." in fight.text()
+    fight = duel()
+    fight.command("condition_add", target="Goblin", condition="confused", duration="3 rounds")
+    fight.next(19, 1)
+    assert "regains control for 1 round" in fight.text() and "1 rounds" not in fight.text()
+
+
 def test_stunned_takes_seconds_from_the_current_turn():
     fight = duel()
     fight.command("condition_add", target="Mauve", condition="stunned", duration="3 seconds")

@@ -64,6 +64,13 @@ def confused_goblin(*chart) -> Fight:
     return fight
 
 
+def test_confusion_1_adds_rounds_each_counted_in_its_own_form():
+    # The chart: "Roll the die again, ignoring any future results of '1.' The character is confused for an additional
+    # 1d6 rounds." A d6 of 1 adds one round.
+    assert "+1 round (d6)" in confused_goblin(1, 1, 13).text()
+    assert "+4 rounds (d6)" in confused_goblin(1, 4, 13).text()
+
+
 def test_confusion_13_leaves_the_character_flanked_for_the_round():
     # The chart: "13 Character hallucinates ghostly attackers, and attacks random space. The character is flanked
     # for the round." Flanked: "-1 to all defence rolls".

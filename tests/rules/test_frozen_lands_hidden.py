@@ -17,6 +17,8 @@ from rules.engine import apply
 from rules.said import Text, english
 from rules.secrets import conceal, has_secrets, reveal
 from rules.systems.frozen_lands import SYSTEM
+from rules.systems.frozen_lands.model import FrozenCombatant
+from rules.systems.frozen_lands.pools import PoolRoll, settle_stress
 from tests.rules.derive import changes, derivable
 from tests.rules.test_frozen_lands_support import ASTRID, ASTRID_SHEET, BJORN, BJORN_SHEET, GM, fl
 
@@ -356,3 +358,13 @@ def test_a_hidden_enemys_size_and_the_pool_it_makes_are_the_gms():
     # A size the player names is theirs to read.
     named = conceal(shot_at_giant(True, size=-1))
     assert "Marksmanship 20 + Long Bow 2 − small target 1 = 21d6 (" in named, named
+
+
+@pytest.mark.parametrize("dazed", [1, 0])
+def test_the_form_of_a_hidden_count_of_critical_failures_does_not_tell_it(dazed):
+    """The count of a hidden combatant's critical failures reads "?": "? critical failure" would tell it was one."""
+    ghost = FrozenCombatant(id="g", name="Ghost", hidden=True, dazed=dazed)
+    one_critical = PoolRoll(dice=(2,), stress=(1, 4), fear=0, crit_faces=(1,))
+    _, notes, _ = settle_stress(ghost, one_critical, "awareness")
+    assert [conceal(note).split(" ≤ ")[0].split(" > ")[0] for note in notes] == ["? critical failures"]
+    assert [reveal(note).split(" ")[0] for note in notes] == ["1"]  # the GM reads the count, in the plural too

@@ -106,7 +106,7 @@ def test_commands_outside_this_system_are_refused():
 
 
 def test_act_choices_cover_the_action_list_with_costs():
-    choices = dict(SYSTEM.act_choices())
+    choices = {value: english(label) for value, label in SYSTEM.act_choices()}
     assert choices["shift position"] == "Shift Position (3)"
     assert choices["interact inventory"] == "Interact with Inventory (10)"
     assert choices["use skill"] == "Use a Skill (GM sets)"

@@ -117,7 +117,7 @@ def test_a_stance_needs_two_melee_weapons_and_one_clear_choice():
 
 
 def test_the_stance_is_offered_by_act_with_its_cost():
-    assert dict(SYSTEM.act_choices())["stance"] == "Dual-Wield Stance (free)"
+    assert english(dict(SYSTEM.act_choices())["stance"]) == "Dual-Wield Stance (free)"
     assert texts(command(fight(), "act", action="dual-wield", options="defensive"))[0].startswith(
         "Hero fights defensively"
     )

@@ -7,7 +7,7 @@ import re
 from rules.commands import Acts, Commands, Given, integer, plain
 from rules.errors import InvalidInput, UnknownAction
 from rules.model import Encounter
-from rules.said import say
+from rules.said import N_, say
 from rules.turns.factions import FirstMove, HoldInitiative, PassMove, TakeTurn
 from rules.usertext import quoted, split_names
 
@@ -30,21 +30,21 @@ from .actions import (
 )
 
 ACTS = (
-    ("move", "Move (options: zones=1 sprint)"),
-    ("sprint", "Sprint: move at double speed (options: zones=N, default 4)"),
-    ("bonus", 'Bonus action (options: text="opens the door")'),
-    ("main", 'Other main action (options: text="intimidates")'),
-    ("disarm", "Disarm a nearby character (target; options: take=<weapon>, grab)"),
-    ("shove", "Shove a nearby character (target)"),
-    ("grapple", "Grab a nearby character (target)"),
-    ("death_blow", "Death blow on a nearby incapacitated character (target)"),
-    ("opportunity", "Opportunity attack (reaction; target; options: weapon=<name>)"),
-    ("break_free", "Try to break free (a STR save; ends the turn)"),
-    ("free", "Free a grabbed ally (target; a STR save)"),
-    ("release", "Let go of whoever you hold"),
-    ("pick_up", "Pick up a dropped weapon (options: weapon=<name>)"),
-    ("surrender", "Surrender (spends the turn)"),
-    ("reveal", "A concealed character is revealed"),
+    ("move", N_("Move (options: zones=1 sprint)")),
+    ("sprint", N_("Sprint: move at double speed (options: zones=N, default 4)")),
+    ("bonus", N_('Bonus action (options: text="opens the door")')),
+    ("main", N_('Other main action (options: text="intimidates")')),
+    ("disarm", N_("Disarm a nearby character (target; options: take=<weapon>, grab)")),
+    ("shove", N_("Shove a nearby character (target)")),
+    ("grapple", N_("Grab a nearby character (target)")),
+    ("death_blow", N_("Death blow on a nearby incapacitated character (target)")),
+    ("opportunity", N_("Opportunity attack (reaction; target; options: weapon=<name>)")),
+    ("break_free", N_("Try to break free (a STR save; ends the turn)")),
+    ("free", N_("Free a grabbed ally (target; a STR save)")),
+    ("release", N_("Let go of whoever you hold")),
+    ("pick_up", N_("Pick up a dropped weapon (options: weapon=<name>)")),
+    ("surrender", N_("Surrender (spends the turn)")),
+    ("reveal", N_("A concealed character is revealed")),
 )
 
 # `/act`'s actions that are attacks: each reads every word of ATTACK_WORDS.

@@ -143,6 +143,7 @@ def _ask_roll(enc: FactionsEncounter, checks, failed: list[str]):
     enc = enc.ask(
         kind="morale_roll",
         prompt=prompt,
+        # Translators: a button: roll the morale save (a verb)
         options=(Choice(key=ROLL, label=say("Roll")),),
         default=ROLL,
         chooser=saving[0],

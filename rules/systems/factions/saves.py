@@ -56,6 +56,7 @@ def rolled(
     roll = chance.die(20)
     natural_fail = roll == 20 and nat20_fails
     passed = roll <= value and not natural_fail
+    # Translators: a save's verdict: the roll passes or fails
     verdict = say("pass") if passed else (say("natural 20: fail") if natural_fail else say("fail"))
     values = {"who": who, "stat": term(attribute.upper()), "roll": roll, "target": secret(value, hidden)}
     if why:

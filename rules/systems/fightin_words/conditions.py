@@ -183,7 +183,7 @@ def confusion(f: Fighter, chance: Chance) -> tuple[Fighter, Text]:
             continue
         if roll == 1:
             extra = die(chance, f, 6)
-            parts.append(say("+{n} rounds (d6)", n=extra))
+            parts.append(say_plural("+{n} round (d6)", "+{n} rounds (d6)", extra, n=extra))
             current = next((c for c in f.conditions if c.name == "confused"), None)
             if current and current.rounds is not None:
                 f = with_condition(f, current.but(rounds=current.rounds + extra))
@@ -198,7 +198,7 @@ def confusion(f: Fighter, chance: Chance) -> tuple[Fighter, Text]:
             lucid = die(chance, f, 6)
             parts.append(Raw(f"d6 {lucid}"))
             f = with_condition(f, Condition(name="lucid", rounds=lucid))
-            result = say("regains control for {n} rounds", n=lucid)
+            result = say_plural("regains control for {n} round", "regains control for {n} rounds", lucid, n=lucid)
         elif roll == 20:
             f = with_condition(f, Condition(name="lucid", rounds=10))
         elif roll in FALLS:

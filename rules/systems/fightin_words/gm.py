@@ -387,7 +387,8 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
     rounds = cond.rounds_of(action.duration)
     if name == "staggered" and rounds is None:
         rounds = chance.die(6)
-        events.append(Event(kind="roll", text=say("Staggered lasts d6 {n} rounds.", n=rounds)))
+        lasts = say_plural("Staggered lasts d6 {n} round.", "Staggered lasts d6 {n} rounds.", rounds, n=rounds)
+        events.append(Event(kind="roll", text=lasts))
     if name == "broken":
         f = f.but(broken_dc=morale.BROKEN_DC)
     f = cond.with_condition(f, cond.timed(enc, f.id, name, rounds))

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from rules.model import Event
 from rules.numbers import added
 from rules.randomness import Chance, claim_entered
-from rules.said import joined, say, seq, term
+from rules.said import joined, say, say_plural, seq, term
 from rules.secrets import secret
 from rules.text import Raw, Text
 from rules.usertext import mark
@@ -207,10 +207,13 @@ def land(
             total=secret(target.wounds, target),
             toughness=secret(pair(toughness(target), minimum_toughness(target)), target),
         )
-        if wounds == 1:
-            extra.insert(0, say("{who}: {n} wound → {total} in all, Toughness {toughness}.", **counted))
-        else:
-            extra.insert(0, say("{who}: {n} wounds → {total} in all, Toughness {toughness}.", **counted))
+        counted_line = say_plural(
+            "{who}: {n} wound → {total} in all, Toughness {toughness}.",
+            "{who}: {n} wounds → {total} in all, Toughness {toughness}.",
+            wounds,
+            **counted,
+        )
+        extra.insert(0, counted_line)
     enc = enc.with_combatant(target)
     events += [Event(kind="info", text=line) for line in extra]
     return enc, events
@@ -238,10 +241,8 @@ def dying_check(enc, cid: str, chance: Chance) -> tuple[object, list[Event]]:
     d6, total, holds = d6_check(chance, f, f.sheet.endurance - penalty, f.dying_dc)
     if not penalty:
         hurt: Text = Raw("")
-    elif penalty == 1:
-        hurt = say(" − {n} wound", n=penalty)
     else:
-        hurt = say(" − {n} wounds", n=penalty)
+        hurt = say_plural(" − {n} wound", " − {n} wounds", penalty, n=penalty)
     # The dying DC is public (4, +1 a failure); Endurance, the wounds and the total are not.
     rolled = dict(
         who=f.name,

@@ -135,26 +135,26 @@ def settle_stress(
     level = getattr(combatant, condition)
     crits = result.criticals
     values = dict(count=secret(crits, hidden), condition=term(condition.capitalize()), level=secret(level, hidden))
-    one = crits == 1
+    counted = None if hidden else crits  # a hidden count's form must not tell it either
     if crits <= level:
         combatant = combatant.stressed(1)
         stress = secret(combatant.stress, hidden)
         notes.append(
-            say("{count} critical failure ≤ {condition} {level} → +1 Stress ({stress})", stress=stress, **values)
-            if one
-            else say("{count} critical failures ≤ {condition} {level} → +1 Stress ({stress})", stress=stress, **values)
+            say_plural(
+                "{count} critical failure ≤ {condition} {level} → +1 Stress ({stress})",
+                "{count} critical failures ≤ {condition} {level} → +1 Stress ({stress})",
+                counted,
+                stress=stress,
+                **values,
+            )
         )
         return combatant, notes, False
     if level + 1 > MAX_LEVEL:
         notes.append(
-            say(
+            say_plural(
                 "{count} critical failure > {condition} {level} → above level {most}: broken and a critical injury",
-                most=MAX_LEVEL,
-                **values,
-            )
-            if one
-            else say(
                 "{count} critical failures > {condition} {level} → above level {most}: broken and a critical injury",
+                counted,
                 most=MAX_LEVEL,
                 **values,
             )
@@ -167,14 +167,10 @@ def settle_stress(
         combatant = combatant.but(reactions_left=max(0, combatant.reactions_left - 1))
     raised = dict(new=secret(level + 1, hidden), attribute=term(attribute.upper()), effect=EFFECTS[condition])
     notes.append(
-        say(
+        say_plural(
             "{count} critical failure > {condition} {level} → {condition} {new} ({attribute}: {effect})",
-            **values,
-            **raised,
-        )
-        if one
-        else say(
             "{count} critical failures > {condition} {level} → {condition} {new} ({attribute}: {effect})",
+            counted,
             **values,
             **raised,
         )

@@ -8,6 +8,7 @@ from ...said import N_, joined, say, term
 from ...usertext import listed, quoted, user_text
 
 RANGES = (N_("close"), N_("short"), N_("medium"), N_("long"), N_("distant"))
+# Translators: the ranges of a shot, nearest first (Close: within reach, not a verb)
 SHOWN_RANGES = (N_("Close"), N_("Short"), N_("Medium"), N_("Long"), N_("Distant"))  # capitalised, for extraction
 
 
@@ -131,6 +132,7 @@ SHOWN_NAMES = (
 )
 SHOWN_FEATURES = (
     N_("Heavy"),
+    # Translators: a weapon's feature: light in weight
     N_("Light"),
     N_("Parrying"),
     N_("Reload"),

@@ -19,6 +19,7 @@ DEATH_LABELS = {
     DEATH_FLAW: say("Accept a physical flaw"),
     DEATH_BLAZE: say("Blaze of glory"),
     DEATH_OWN: say("Spend own Plot Point"),
+    # Translators: a button of the death question: the hero chooses to die (a verb, not a die to roll)
     DEATH_DIE: say("Die"),
 }
 INTERRUPT_ROLL, INTERRUPT_UNLEASHED, INTERRUPT_AUTO = "roll", "unleashed", "auto"

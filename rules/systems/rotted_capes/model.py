@@ -118,34 +118,36 @@ class RCSheet(Value):
     """Every stat `/character add stats:"…"` accepts, with its default."""
 
     dex: Annotated[int, MODIFIER] = Field(
-        0, description="Dexterity modifier (initiative, Dexterity saves and challenges)"
+        0, description=N_("Dexterity modifier (initiative, Dexterity saves and challenges)")
     )
-    con: Annotated[int, MODIFIER] = Field(0, description="Constitution modifier (Constitution saves and challenges)")
-    init: Annotated[int, MODIFIER] = Field(0, description="initiative bonus on top of Dexterity")
-    saves: str = Field("", description="the other abilities' modifiers for saves and challenges, e.g. wis:2 str:1")
-    avoidance: int = Field(10, description="Avoidance defense (most attacks)")
-    fortitude: int = Field(10, description="Fortitude defense; damage after DR above it is massive")
-    willpower: int = Field(10, description="Willpower defense (mental attacks)")
-    stamina: int = Field(10, description="Stamina: what an attack wears down first")
-    wounds: int = Field(3, description="Wounds: the hero dies at 0 Wounds and 0 Stamina")
+    con: Annotated[int, MODIFIER] = Field(
+        0, description=N_("Constitution modifier (Constitution saves and challenges)")
+    )
+    init: Annotated[int, MODIFIER] = Field(0, description=N_("initiative bonus on top of Dexterity"))
+    saves: str = Field("", description=N_("the other abilities' modifiers for saves and challenges, e.g. wis:2 str:1"))
+    avoidance: int = Field(10, description=N_("Avoidance defense (most attacks)"))
+    fortitude: int = Field(10, description=N_("Fortitude defense; damage after DR above it is massive"))
+    willpower: int = Field(10, description=N_("Willpower defense (mental attacks)"))
+    stamina: int = Field(10, description=N_("Stamina: what an attack wears down first"))
+    wounds: int = Field(3, description=N_("Wounds: the hero dies at 0 Wounds and 0 Stamina"))
     # None: the Fortitude defense
     stamina_defense: Annotated[int | None, Bounded(0, MAX_DEFENSE)] = Field(
-        None, description="Ongoing Damage past this is massive (empty: Fortitude)"
+        None, description=N_("Ongoing Damage past this is massive (empty: Fortitude)")
     )
-    dr: str = Field("", description="damage resistance by type, e.g. fire:10 energy:5 all:1")
-    rank: Annotated[int, Bounded(0, MAX_RANK)] = Field(1, description="the character's rank")
-    zombie: bool = Field(False, description="a zombie: no Stamina, hurt only by massive damage and criticals")
-    zombie_level: str = Field("epsilon", description="a zombie's level, alpha (strongest) … omega")
-    brute: bool = Field(False, description="an Unleashed brute does not double its Stamina")
-    pace: int = Field(4, description="areas moved a turn (5 at most count)")
-    attack: Annotated[int, MODIFIER] = Field(0, description="the /attack modifier")
-    damage: str = Field("1d6", description="the /attack damage, e.g. 2d6+3")
-    damage_type: str = Field("kinetic", description="the /attack damage type, e.g. fire")
+    dr: str = Field("", description=N_("damage resistance by type, e.g. fire:10 energy:5 all:1"))
+    rank: Annotated[int, Bounded(0, MAX_RANK)] = Field(1, description=N_("the character's rank"))
+    zombie: bool = Field(False, description=N_("a zombie: no Stamina, hurt only by massive damage and criticals"))
+    zombie_level: str = Field("epsilon", description=N_("a zombie's level, alpha (strongest) … omega"))
+    brute: bool = Field(False, description=N_("an Unleashed brute does not double its Stamina"))
+    pace: int = Field(4, description=N_("areas moved a turn (5 at most count)"))
+    attack: Annotated[int, MODIFIER] = Field(0, description=N_("the /attack modifier"))
+    damage: str = Field("1d6", description=N_("the /attack damage, e.g. 2d6+3"))
+    damage_type: str = Field("kinetic", description=N_("the /attack damage type, e.g. fire"))
     # None: the campaign's starting number
     plot_points: Annotated[int | None, Bounded(0, MAX_PLOT_POINTS)] = Field(
-        None, description="a hero's Plot Points (empty: the campaign's starting number)"
+        None, description=N_("a hero's Plot Points (empty: the campaign's starting number)")
     )
-    companion_of: str = Field("", description="a pet, summon or mount: the name of whose turn it acts in")
+    companion_of: str = Field("", description=N_("a pet, summon or mount: the name of whose turn it acts in"))
 
     @field_validator("dr")
     @classmethod

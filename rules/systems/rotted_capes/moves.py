@@ -261,9 +261,15 @@ def _move(enc, c, action, chance):
     if areas > e.pace:
         if e.pace == 0:
             raise NotAllowed(say("{who} has no Pace left this turn.", who=c.name))
-        if e.pace == 1:
-            raise NotAllowed(say("{who} has only {n} area of Pace left.", who=c.name, n=e.pace))
-        raise NotAllowed(say("{who} has only {n} areas of Pace left.", who=c.name, n=e.pace))
+        raise NotAllowed(
+            say_plural(
+                "{who} has only {n} area of Pace left.",
+                "{who} has only {n} areas of Pace left.",
+                e.pace,
+                who=c.name,
+                n=e.pace,
+            )
+        )
     enc = enc.update(c.id, economy=e.but(pace=e.pace - areas))
     moved = dict(who=c.name, n=areas, left=secret(e.pace - areas, c))
     text = say_plural("{who} moves {n} area ({left} left).", "{who} moves {n} areas ({left} left).", areas, **moved)

@@ -269,14 +269,16 @@ def award(enc: RCEncounter, action, chance):
     earned = dict(who=hero.name, n=action.amount, now=secret(hero.plot_points + action.amount, hero))
     if why:
         earned["why"] = why
-        if action.amount > 1:
-            text = say("{who} earns {n} Plot Points ({why}): now {now}.", **earned)
-        else:
-            text = say("{who} earns {n} Plot Point ({why}): now {now}.", **earned)
-    elif action.amount > 1:
-        text = say("{who} earns {n} Plot Points: now {now}.", **earned)
+        text = say_plural(
+            "{who} earns {n} Plot Point ({why}): now {now}.",
+            "{who} earns {n} Plot Points ({why}): now {now}.",
+            action.amount,
+            **earned,
+        )
     else:
-        text = say("{who} earns {n} Plot Point: now {now}.", **earned)
+        text = say_plural(
+            "{who} earns {n} Plot Point: now {now}.", "{who} earns {n} Plot Points: now {now}.", action.amount, **earned
+        )
     return enc, [Event(kind="info", text=seq("🎭 ", text), ping=enc.controllers([hero.id]))]
 
 
@@ -290,14 +292,19 @@ def pool(enc: RCEncounter, action, chance):
     spent = dict(n=action.amount, left=enc.pool)
     if why:
         spent["why"] = why
-        if action.amount > 1:
-            text = say("The Editor-in-Chief spends {n} Plot Points from the pool: {why} ({left} left).", **spent)
-        else:
-            text = say("The Editor-in-Chief spends {n} Plot Point from the pool: {why} ({left} left).", **spent)
-    elif action.amount > 1:
-        text = say("The Editor-in-Chief spends {n} Plot Points from the pool ({left} left).", **spent)
+        text = say_plural(
+            "The Editor-in-Chief spends {n} Plot Point from the pool: {why} ({left} left).",
+            "The Editor-in-Chief spends {n} Plot Points from the pool: {why} ({left} left).",
+            action.amount,
+            **spent,
+        )
     else:
-        text = say("The Editor-in-Chief spends {n} Plot Point from the pool ({left} left).", **spent)
+        text = say_plural(
+            "The Editor-in-Chief spends {n} Plot Point from the pool ({left} left).",
+            "The Editor-in-Chief spends {n} Plot Points from the pool ({left} left).",
+            action.amount,
+            **spent,
+        )
     return enc, [Event(kind="info", text=seq("🎭 ", text))]
 
 

@@ -372,6 +372,7 @@ def ask_flip(
     enc = enc.ask(
         kind=kind,
         prompt=cut(prompt, PROMPT_LIMIT),
+        # Translators: a button: flip the cards of a defence (a verb)
         options=(Choice(key=FLIP, label=say("Flip")),),
         default=FLIP,
         chooser=defender.id,

@@ -245,5 +245,5 @@ COMMANDS = Commands(
             **given.base(), target=given.text("target"), name=given.text("condition")
         ),
     },
-    acts=Acts(choices=tuple((a.key, f"{a.label} ({a.shown_cost()})") for a in ACTIONS.values()), build=act),
+    acts=Acts(choices=tuple((a.key, a.choice()) for a in ACTIONS.values()), build=act),
 )

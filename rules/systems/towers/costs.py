@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import InvalidInput
-from rules.said import N_, joined, say, term
+from rules.said import N_, Text, joined, say, term
 from rules.usertext import quoted
 
 FREE = -1  # free actions do not end the turn
@@ -23,12 +23,13 @@ class ActionType:
     attack: bool = False  # resolved as an attack flip (Attack, Power Attack, Charge, Aid…)
     can_add_shift: bool = True  # Shift Position may be added for +2
 
-    def shown_cost(self) -> str:
+    def choice(self) -> Text:
+        """The action with its cost, as `/act`'s autocomplete offers it (each a whole phrase to translate)."""
         if self.cost == FREE:
-            return "free"
+            return say("{action} (free)", action=term(self.label))
         if self.cost == VARIES:
-            return "GM sets"
-        return str(self.cost)
+            return say("{action} (GM sets)", action=term(self.label))
+        return say("{action} ({cost})", action=term(self.label), cost=self.cost)
 
 
 ACTIONS: dict[str, ActionType] = {
@@ -70,6 +71,7 @@ ACTIONS: dict[str, ActionType] = {
         ActionType("drop object", N_("Drop Object"), FREE, can_add_shift=False),
         ActionType("discard chip", N_("Discard Chip to Heal"), FREE, can_add_shift=False),
         ActionType("stance", N_("Dual-Wield Stance"), FREE, can_add_shift=False),
+        # Translators: the action of holding one's turn for later (a delay, not a grip)
         ActionType("hold", N_("Hold"), FREE, can_add_shift=False),
         ActionType("release", N_("Release a Hold"), FREE, can_add_shift=False),
         ActionType(

@@ -365,6 +365,7 @@ class TowersSystem(System[TowersCombatant]):
             if combatant.out:
                 return say("dead")
             if combatant.unconscious or combatant.dying:
+                # Translators: a combatant's state on the tracker: out of the fight (not a direction)
                 return say("down")
             hurt = combatant.stun < combatant.sheet.stun or combatant.lethal < combatant.sheet.lethal
             return say("hurt") if hurt else say("unhurt")
