@@ -110,6 +110,7 @@ def test_act_choices_cover_the_action_list_with_costs():
     assert choices["shift position"] == "Shift Position (3)"
     assert choices["interact inventory"] == "Interact with Inventory (10)"
     assert choices["use skill"] == "Use a Skill (GM sets)"
+    assert choices["opportunity attack"] == "Opportunity Attack (3, out of turn)"  # its cost said once
     assert len(choices) >= 30
 
 

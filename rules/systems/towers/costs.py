@@ -22,6 +22,7 @@ class ActionType:
     cost: int
     attack: bool = False  # resolved as an attack flip (Attack, Power Attack, Charge, Aid…)
     can_add_shift: bool = True  # Shift Position may be added for +2
+    out_of_turn: bool = False  # taken in another's turn (an Opportunity Attack)
 
     def choice(self) -> Text:
         """The action with its cost, as `/act`'s autocomplete offers it (each a whole phrase to translate)."""
@@ -29,6 +30,8 @@ class ActionType:
             return say("{action} (free)", action=term(self.label))
         if self.cost == VARIES:
             return say("{action} (GM sets)", action=term(self.label))
+        if self.out_of_turn:
+            return say("{action} ({cost}, out of turn)", action=term(self.label), cost=self.cost)
         return say("{action} ({cost})", action=term(self.label), cost=self.cost)
 
 
@@ -75,7 +78,7 @@ ACTIONS: dict[str, ActionType] = {
         ActionType("hold", N_("Hold"), FREE, can_add_shift=False),
         ActionType("release", N_("Release a Hold"), FREE, can_add_shift=False),
         ActionType(
-            "opportunity attack", N_("Opportunity Attack (3, out of turn)"), 3, attack=True, can_add_shift=False
+            "opportunity attack", N_("Opportunity Attack"), 3, attack=True, can_add_shift=False, out_of_turn=True
         ),
     )
 }
@@ -142,7 +145,7 @@ def action_type(name: str) -> ActionType:
             say(
                 "{name} is not a 99 Towers action. Actions: {actions}.",
                 name=quoted(name or ""),
-                actions=joined(", ", (term(a.label) for a in ACTIONS.values())),
+                actions=joined(", ", (a.choice() for a in ACTIONS.values())),
             )
         )
     return ACTIONS[key]
