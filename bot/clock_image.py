@@ -17,10 +17,10 @@ from PIL import Image, ImageDraw, ImageFont
 
 from rules import registry
 from rules.model import Encounter
-from rules.said import say
+from rules.said import joined_lines, say, say_plural
 from rules.text import Text
 from rules.turns.clock import Clock, ClockEntry, ClockState
-from rules.usertext import mark
+from rules.usertext import listed, mark
 
 from . import render
 
@@ -29,6 +29,7 @@ GRID = 10
 CELL = 52
 LEFT = 40  # room for the round labels
 TOP = 36  # room for the title
+DESCRIPTION_LIMIT = 1024  # an attachment's description (its alt text), in Discord's API description
 LEGEND_TOP = TOP + GRID * CELL + 6
 LEGEND_LINE = 17
 LEGEND_LINES = 2
@@ -122,10 +123,10 @@ def clock_of(enc: Encounter) -> ClockState:
     return state
 
 
-def _members(enc: Encounter, entry: ClockEntry) -> tuple[str, ...]:
-    """Who stands on an entry's place: the combatant, and any companion sharing it."""
+def _members(enc: Encounter, cid: str) -> tuple[str, ...]:
+    """Who stands on a clock entry's place: the combatant, and any companion sharing it."""
     turns = registry.get(enc.system).turns
-    return turns.members(enc, entry.cid) if isinstance(turns, Clock) else (entry.cid,)
+    return turns.members(enc, cid) if isinstance(turns, Clock) else (cid,)
 
 
 def tokens_at(enc: Encounter, first: int, cells_count: int = GRID * GRID) -> tuple[dict[int, list], list]:
@@ -136,7 +137,7 @@ def tokens_at(enc: Encounter, first: int, cells_count: int = GRID * GRID) -> tup
     cells: dict[int, list] = {}
     holding = []
     for entry in sorted(clock.entries, key=ClockEntry.order):
-        for combatant in (enc.get(cid) for cid in _members(enc, entry)):
+        for combatant in (enc.get(cid) for cid in _members(enc, entry.cid)):
             if combatant.out:
                 continue
             if entry.held_since is not None:
@@ -152,7 +153,7 @@ def tokens_at(enc: Encounter, first: int, cells_count: int = GRID * GRID) -> tup
 
 def on_the_clock(enc: Encounter) -> list:
     """Who has a token, in the encounter's order: whoever is on the clock and not out."""
-    placed = {cid for e in clock_of(enc).entries for cid in _members(enc, e)}
+    placed = {cid for e in clock_of(enc).entries for cid in _members(enc, e.cid)}
     return [c for c in enc.combatants if not c.out and c.id in placed]
 
 
@@ -216,6 +217,30 @@ def _cell(draw: ImageDraw.ImageDraw, index: int, first: int, fill) -> None:
     box = _cell_box(index)
     draw.rectangle(box, fill=fill, outline=LINE)
     draw.text((box[0] + 3, box[1] + 1), str(first + index), fill=FAINT, font=_font(9))
+
+
+def describe_clock(enc: Encounter) -> str:
+    """The picture in words, as its alt text: whose turn it is, who stands on which phase (those
+    who cannot act said so, not only drawn grey) and who holds. No markup: alt text shows none."""
+    state = clock_of(enc)
+    first = (state.phase // GRID) * GRID
+    cells, holding = tokens_at(enc, first)
+    parts: list[Text] = [say("Combat Clock, round {round}, phase {phase}.", round=max(enc.round, 1), phase=state.phase)]
+    acting = [c for c in map(enc.get, _members(enc, state.current)) if not c.out] if state.current else []
+    if acting:  # a master and its companion activate together
+        names = listed(mark(c.name) for c in acting)
+        parts.append(say_plural("{names} acts now.", "{names} act now.", len(acting), names=names))
+    for index, occupants in sorted(cells.items()):
+        names = listed(
+            mark(c.name) if can_act(enc, c) else say("{name} (cannot act)", name=mark(c.name)) for c in occupants
+        )
+        parts.append(say("Phase {phase}: {names}.", phase=first + index, names=names))
+    if holding:
+        parts.append(say("Holding: {names}.", names=listed(mark(c.name) for c in holding)))
+    described = render.plain(joined_lines(parts))
+    if len(described) <= DESCRIPTION_LIMIT:
+        return described
+    return described[: DESCRIPTION_LIMIT - 1] + "…"
 
 
 def render_clock(enc: Encounter) -> bytes:

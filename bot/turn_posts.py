@@ -13,7 +13,7 @@ from rules.secrets import secret
 from rules.system import System
 
 from .buttons import ChoiceButton, ChoiceSelect, EndTurnButton
-from .clock_image import render_clock
+from .clock_image import describe_clock, render_clock
 from .render import add_turn_fields, allowed, clean, fit, fit_embed, label, mention, select_label
 
 
@@ -25,7 +25,7 @@ def clock_picture(state: Encounter) -> discord.File | None:
     """The phase clock as an image, for systems whose turns run on the clock."""
     if not on_clock(state):
         return None
-    return discord.File(io.BytesIO(render_clock(state)), filename="clock.png")
+    return discord.File(io.BytesIO(render_clock(state)), filename="clock.png", description=describe_clock(state))
 
 
 def turn_message(system: System, state: Encounter, encounter_id: int, picture: discord.File | None = None):

@@ -17,6 +17,7 @@ from bot.clock_image import (  # noqa: E402
     TOP,
     _font,
     _legend,
+    describe_clock,
     initials,
     plain,
     render_clock,
@@ -25,7 +26,7 @@ from bot.clock_image import (  # noqa: E402
 )
 from rules.said import say
 from tests.catalogs import write_language
-from tests.rules.test_towers_helpers import add, full_fight, new  # noqa: E402
+from tests.rules.test_towers_helpers import add, begin, full_fight, new  # noqa: E402
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -137,3 +138,33 @@ def test_the_legend_is_drawn_in_the_servers_language(monkeypatch, tmp_path):
         translation.LOCALE.reset(token)
     assert legend[-2:] == ["gris : ne peut pas agir", "anneau blanc : agit maintenant"]
     assert "To = Tony (en attente)" in legend
+
+
+def test_the_picture_has_words_for_a_screen_reader_whose_turn_and_who_stands_where():
+    begun = states()[4]  # Round 1 begins: Tony (a hero) in phase 5, Boss 6, Mira 8, Bandit 10
+    assert describe_clock(begun) == (
+        "Combat Clock, round 1, phase 5. Tony acts now. Phase 5: Tony. Phase 6: Boss. Phase 8: Mira. Phase 10: Bandit."
+    )
+    last = states()[-1]  # phase 25: Mira acts beside the dying Bandit; the unconscious Boss, Tony next at 29
+    assert describe_clock(last) == (
+        "Combat Clock, round 3, phase 25. Mira acts now. Phase 25: Mira, Bandit (cannot act). "
+        "Phase 28: Boss (cannot act). Phase 29: Tony."
+    )
+    held = states()[5]  # Tony holds from phase 5
+    assert describe_clock(held).endswith("Holding: Tony.")
+
+
+def test_the_description_keeps_within_discords_limit_and_names_as_typed():
+    enc = new()
+    for n in range(60):
+        enc = add(enc, f"**Bandit** number {n:02}", "").state
+    described = describe_clock(enc)
+    assert len(described) <= 1024 and described.endswith("…")
+    assert "Phase 5: **Bandit** number " in described  # alt text shows no markup: nothing escaped
+
+
+def test_the_description_names_a_companion_acting_with_its_master():
+    enc = add(new(), "Tony", "KH 4C", "init=2", player=True).state
+    enc = add(enc, "Rex", "", "companion_of=Tony").state
+    enc = begin(enc).state
+    assert "Tony, Rex act now. Phase 5: Tony, Rex." in describe_clock(enc)

@@ -88,6 +88,10 @@ async def test_every_turn_message_of_the_golden_fight_carries_the_clock_as_a_png
     for message in turns:
         (attachment,) = message.attachments
         assert attachment.filename == "clock.png" and attachment.content_type == "image/png"
+        # Alt text for whoever cannot see the picture: whose turn it is and who stands where.
+        acting = message.content.split("**")[1].split("'s turn")[0]
+        assert attachment.description.startswith("Combat Clock, round ")
+        assert f"{acting} acts now." in attachment.description, attachment.description
         assert png_size(attachment.data) == (SIZE, SIZE) == (600, 600)
         image = Image.open(io.BytesIO(attachment.data))
         image.verify()  # a whole, uncorrupted PNG, not just a valid header

@@ -82,6 +82,8 @@ def test_a_full_fight_with_out_of_turn_and_delayed_actions_a_block_a_broken_char
         == "Stamina 9/9 · Wounds 0 · Stress 3 (1 stress die) · WP 0 · Exhaustion 1"
     )
     assert english(SYSTEM.status_line(s, get(s, "Bandit"), reveal=False)) == "badly hurt"
+    # The tracker strikes a defeated enemy's name through, which a screen reader does not say: the line does.
+    assert english(SYSTEM.status_line(s, get(s, "Wolf"), reveal=True)) == "defeated · Stamina 0/6 · dmg 3 · def 1"
 
 
 def command(name, by=GM, **options):

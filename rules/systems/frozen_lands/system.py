@@ -196,7 +196,9 @@ class FrozenLands(System[FrozenCombatant]):
                 if combatant.stamina == combatant.stamina_max:
                     return say("unhurt")
                 return say("hurt") if combatant.stamina * 2 > combatant.stamina_max else say("badly hurt")
-            parts = [
+            # Said in words: the tracker's strike-through, which a screen reader does not read, is not enough.
+            parts = [say("defeated")] if combatant.out or combatant.stamina <= 0 else []
+            parts += [
                 say(
                     "Stamina {stamina}/{most} · dmg {damage} · def {defense}",
                     stamina=combatant.stamina,
