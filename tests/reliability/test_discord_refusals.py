@@ -7,15 +7,18 @@ will come again is not asked again and again."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot import delivery, interact
 from bot.sandbox_text import run_script
-from bot.standin import running_standin
+from bot.standin import StandIn, running_standin
 from bot.standin.world import EMBED_LINKS, MANAGE_MESSAGES, PIN_MESSAGES, SEND_MESSAGES_IN_THREADS
 from rules import registry
 from rules.text import english
@@ -37,6 +40,18 @@ from .support import (
     setup_campaign,
     setup_fight,
 )
+
+
+@contextlib.asynccontextmanager
+async def fight_going(database_url: str, *, seed: int) -> AsyncIterator[tuple[StandIn, Any]]:
+    """The stand-in and a bot with a campaign set up and a fight in its first round, settled."""
+    async with running_standin(reliability_world()) as standin:
+        async with running_bot(standin, database_url, seed=seed) as bot:
+            await setup_campaign(standin)
+            await setup_fight(standin)
+            await settle(bot)
+            yield standin, bot
+
 
 # Factions, as in its golden script, up to a bandit's attack that Sybilla may react to.
 GOLDEN = Path(__file__).parents[1] / "golden"
@@ -76,20 +91,16 @@ async def test_a_refused_answer_still_announces_the_new_turn(database_url, error
     """The token died before the answer (404 10062): the turn has moved on all the same, so
     the channel reads the result and the next player is pinged; no "something went wrong"
     invites the GM to move it on again."""
-    async with running_standin(reliability_world()) as standin:
-        async with running_bot(standin, database_url, seed=11) as bot:
-            await setup_campaign(standin)
-            await setup_fight(standin)
-            await settle(bot)
-            fault = dead_token(standin)
-            new = await refused_then_posted(standin, bot, "gm", "/initiative next", 2)
-            assert fault.hits >= 1
-            waiting = await waiting_for(bot, standin.channel("combat"))
-            result, turn = new
-            assert english(waiting.title) in result.content and result.interaction is None
-            assert turn.has_component(label="End turn") and set(turn.pings.user_ids) == set(waiting.users)
-            await assert_tracker_current(standin, bot.core.repo, "combat")
-        assert errors.records == [], errors.describe()
+    async with fight_going(database_url, seed=11) as (standin, bot):
+        fault = dead_token(standin)
+        new = await refused_then_posted(standin, bot, "gm", "/initiative next", 2)
+        assert fault.hits >= 1
+        waiting = await waiting_for(bot, standin.channel("combat"))
+        result, turn = new
+        assert english(waiting.title) in result.content and result.interaction is None
+        assert turn.has_component(label="End turn") and set(turn.pings.user_ids) == set(waiting.users)
+        await assert_tracker_current(standin, bot.core.repo, "combat")
+    assert errors.records == [], errors.describe()
 
 
 async def test_a_refused_answer_to_undo_still_shows_the_undo(database_url, errors):
@@ -283,19 +294,15 @@ async def test_a_server_that_never_granted_pin_messages_still_gets_its_tracker(d
 async def test_an_unknown_webhook_is_not_taken_for_a_deleted_tracker(database_url, errors):
     """404 10015 Unknown Webhook says the token is unusable, not that the message is gone:
     the bot edits the tracker itself instead of pinning a second one."""
-    async with running_standin(reliability_world()) as standin:
-        async with running_bot(standin, database_url, seed=18) as bot:
-            await setup_campaign(standin)
-            await setup_fight(standin)
-            await settle(bot)
-            tracker = pinned_tracker(standin, "combat")
-            fault = refuse(standin, EDIT_BY_WEBHOOK, 404, 10015, "Unknown Webhook")
-            await must(standin, "gm", "/damage", target="Brute 1", amount="3")
-            await settle(bot)
-            assert fault.hits == 1
-            assert pinned_tracker(standin, "combat").id == tracker.id
-            await assert_tracker_current(standin, bot.core.repo, "combat")
-        assert errors.records == [], errors.describe()
+    async with fight_going(database_url, seed=18) as (standin, bot):
+        tracker = pinned_tracker(standin, "combat")
+        fault = refuse(standin, EDIT_BY_WEBHOOK, 404, 10015, "Unknown Webhook")
+        await must(standin, "gm", "/damage", target="Brute 1", amount="3")
+        await settle(bot)
+        assert fault.hits == 1
+        assert pinned_tracker(standin, "combat").id == tracker.id
+        await assert_tracker_current(standin, bot.core.repo, "combat")
+    assert errors.records == [], errors.describe()
 
 
 @pytest.mark.parametrize(("status", "code"), [(404, 10015), (401, 50027)])
@@ -303,36 +310,28 @@ async def test_a_tracker_asks_its_refused_webhook_once_and_moves_on(database_url
     """Discord bans for a while a token that makes too many refused requests: once the webhook
     that sent the tracker is refused (Unknown Webhook, Invalid Webhook Token), no later edit asks it
     again; the next command's fresh token takes the tracker over."""
-    async with running_standin(reliability_world()) as standin:
-        async with running_bot(standin, database_url, seed=18) as bot:
-            await setup_campaign(standin)
-            await setup_fight(standin)
+    async with fight_going(database_url, seed=18) as (standin, bot):
+        tracker = pinned_tracker(standin, "combat")
+        # Every edit of this tracker through a webhook is refused: its sender's token is dead.
+        fault = refuse(standin, f"PATCH /webhooks/*/*/messages/{tracker.id}", status, code, "refused", 1000)
+        for amount in range(1, 6):
+            await must(standin, "gm", "/damage", target="Brute 1", amount=str(amount))
             await settle(bot)
-            tracker = pinned_tracker(standin, "combat")
-            # Every edit of this tracker through a webhook is refused: its sender's token is dead.
-            fault = refuse(standin, f"PATCH /webhooks/*/*/messages/{tracker.id}", status, code, "refused", 1000)
-            for amount in range(1, 6):
-                await must(standin, "gm", "/damage", target="Brute 1", amount=str(amount))
-                await settle(bot)
-            assert fault.hits == 1, "asked once, then never again"
-            assert tracker.deleted and pinned_tracker(standin, "combat").id != tracker.id  # one pinned, moved
-            await assert_tracker_current(standin, bot.core.repo, "combat")
-        assert errors.records == [], errors.describe()
+        assert fault.hits == 1, "asked once, then never again"
+        assert tracker.deleted and pinned_tracker(standin, "combat").id != tracker.id  # one pinned, moved
+        await assert_tracker_current(standin, bot.core.repo, "combat")
+    assert errors.records == [], errors.describe()
 
 
 async def test_an_unknown_webhook_does_not_leave_the_end_turn_button(database_url, errors):
-    async with running_standin(reliability_world()) as standin:
-        async with running_bot(standin, database_url, seed=19) as bot:
-            await setup_campaign(standin)
-            await setup_fight(standin)
-            await settle(bot)
-            (old,) = [m for m in standin.messages("combat") if m.has_component(label="End turn")]
-            refuse(standin, EDIT_BY_WEBHOOK, 404, 10015, "Unknown Webhook")
-            await must(standin, "gm", "/initiative next")
-            await settle(bot)
-            assert not old.has_component(label="End turn")
-            assert len([m for m in standin.messages("combat") if m.has_component(label="End turn")]) == 1
-        assert errors.records == [], errors.describe()
+    async with fight_going(database_url, seed=19) as (standin, bot):
+        (old,) = [m for m in standin.messages("combat") if m.has_component(label="End turn")]
+        refuse(standin, EDIT_BY_WEBHOOK, 404, 10015, "Unknown Webhook")
+        await must(standin, "gm", "/initiative next")
+        await settle(bot)
+        assert not old.has_component(label="End turn")
+        assert len([m for m in standin.messages("combat") if m.has_component(label="End turn")]) == 1
+    assert errors.records == [], errors.describe()
 
 
 async def test_an_unknown_webhook_does_not_leave_the_old_tracker_pinned(database_url, errors, monkeypatch):
@@ -398,69 +397,53 @@ async def test_a_tracker_discord_refuses_is_one_warning(database_url, errors, ca
     """The bot lost access to the channel (or it was deleted) while every token had run out: the change
     is saved, the refusal is logged as one line, not as a failure of the bot's with its traceback."""
     caplog.set_level(logging.WARNING)
-    async with running_standin(reliability_world()) as standin:
-        async with running_bot(standin, database_url, seed=22) as bot:
-            await setup_campaign(standin)
-            await setup_fight(standin)
-            await settle(bot)
-            combat = standin.channel("combat")
-            result = await bot.core.undo(combat.id, GM, 1)  # a change no interaction brought (a reminder's)
-            for pattern in (BOT_EDIT, EDIT_BY_WEBHOOK, f"POST /channels/{combat.id}/messages"):
-                refuse(standin, pattern, status, code, message, times=100)
-            bot.trackers.schedule(bot.get_channel(combat.id), result)
-            await settle(bot)
-            warned = [r for r in caplog.records if r.name == "bot.delivery" and "tracker" in r.getMessage()]
-            assert len(warned) == 1 and warned[0].exc_info is None and message in warned[0].getMessage()
-            _, state = await bot.core.current(combat.id)
-            assert state.round == result.state.round and state.turn_no == result.state.turn_no
-        assert errors.records == [], errors.describe()
+    async with fight_going(database_url, seed=22) as (standin, bot):
+        combat = standin.channel("combat")
+        result = await bot.core.undo(combat.id, GM, 1)  # a change no interaction brought (a reminder's)
+        for pattern in (BOT_EDIT, EDIT_BY_WEBHOOK, f"POST /channels/{combat.id}/messages"):
+            refuse(standin, pattern, status, code, message, times=100)
+        bot.trackers.schedule(bot.get_channel(combat.id), result)
+        await settle(bot)
+        warned = [r for r in caplog.records if r.name == "bot.delivery" and "tracker" in r.getMessage()]
+        assert len(warned) == 1 and warned[0].exc_info is None and message in warned[0].getMessage()
+        _, state = await bot.core.current(combat.id)
+        assert state.round == result.state.round and state.turn_no == result.state.turn_no
+    assert errors.records == [], errors.describe()
 
 
 async def test_a_turn_message_discord_refuses_is_one_warning(database_url, errors, caplog):
     caplog.set_level(logging.WARNING)
-    async with running_standin(reliability_world()) as standin:
-        async with running_bot(standin, database_url, seed=23) as bot:
-            await setup_campaign(standin)
-            await setup_fight(standin)
-            await settle(bot)
-            fault = refuse(standin, FOLLOWUP, 403, 50013, "Missing Permissions", times=100)
-            answer = await say(standin, "gm", "/initiative next")
-            await settle(bot)
-            assert fault.hits >= 1 and not answer.ephemeral, "the turn moved on and the GM read it"
-            warned = [r for r in caplog.records if r.name == "bot.interact" and "announce" in r.getMessage()]
-            assert warned and all(r.exc_info is None for r in warned)
-            assert english((await waiting_for(bot, standin.channel("combat"))).title) == "Brute 1's turn"
-        assert errors.records == [], errors.describe()
+    async with fight_going(database_url, seed=23) as (standin, bot):
+        fault = refuse(standin, FOLLOWUP, 403, 50013, "Missing Permissions", times=100)
+        answer = await say(standin, "gm", "/initiative next")
+        await settle(bot)
+        assert fault.hits >= 1 and not answer.ephemeral, "the turn moved on and the GM read it"
+        warned = [r for r in caplog.records if r.name == "bot.interact" and "announce" in r.getMessage()]
+        assert warned and all(r.exc_info is None for r in warned)
+        assert english((await waiting_for(bot, standin.channel("combat"))).title) == "Brute 1's turn"
+    assert errors.records == [], errors.describe()
 
 
 async def test_an_answer_to_an_interaction_gone_is_a_warning(database_url, errors, caplog):
     """Discord dropped the interaction (404 10062) before a command that changes nothing answered it."""
     caplog.set_level(logging.WARNING)
-    async with running_standin(reliability_world()) as standin:
-        async with running_bot(standin, database_url, seed=24) as bot:
-            await setup_campaign(standin)
-            await setup_fight(standin)
-            await settle(bot)
-            fault = dead_token(standin)
-            await standin.invoke("gm", "/encounter status")
-            await standin.wait_for(lambda: fault.hits >= 2 or None, 10, "the answer and the refusal tried")
-            await settle(bot)
-            warned = [r for r in caplog.records if r.name == "bot.interact" and "10062" in r.getMessage()]
-            assert len(warned) == 1 and warned[0].exc_info is None
-        assert errors.records == [], errors.describe()
+    async with fight_going(database_url, seed=24) as (standin, bot):
+        fault = dead_token(standin)
+        await standin.invoke("gm", "/encounter status")
+        await standin.wait_for(lambda: fault.hits >= 2 or None, 10, "the answer and the refusal tried")
+        await settle(bot)
+        warned = [r for r in caplog.records if r.name == "bot.interact" and "10062" in r.getMessage()]
+        assert len(warned) == 1 and warned[0].exc_info is None
+    assert errors.records == [], errors.describe()
 
 
 async def test_an_answer_discord_forbids_tells_which_permissions_to_check(database_url, errors):
-    async with running_standin(reliability_world()) as standin:
-        async with running_bot(standin, database_url, seed=25) as bot:
-            await setup_campaign(standin)
-            await setup_fight(standin)
-            await settle(bot)
-            fault = refuse(standin, CALLBACK, 403, 50013, "Missing Permissions")
-            answer = await say(standin, "gm", "/encounter status")
-            assert fault.hits == 1
-            assert answer.ephemeral and "Embed Links" in answer.content and "Pin Messages" in answer.content
-        assert errors.records == [], errors.describe()
+    async with fight_going(database_url, seed=25) as (standin, bot):
+        fault = refuse(standin, CALLBACK, 403, 50013, "Missing Permissions")
+        answer = await say(standin, "gm", "/encounter status")
+        assert fault.hits == 1
+        assert answer.ephemeral and "Embed Links" in answer.content and "Pin Messages" in answer.content
+    assert errors.records == [], errors.describe()
 
 
 # --- the GM learns at the start what the bot may not do in the channel -----------------------
