@@ -77,6 +77,50 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def turn_open(state: Encounter) -> bool:
+    # Undone to before round 1 (tied players choosing the order again), the turn is nobody's: nothing to ping.
+    return state.status == "running" and state.round > 0
+
+
+def posts_turn(before: Encounter | None, state: Encounter, undone: bool) -> bool:
+    """Whether a change from ``before`` to ``state`` shows the turn's message, which pings its players."""
+    if not turn_open(state):
+        return False
+    turn_changed = before is None or before.turn_no != state.turn_no
+    if undone:
+        # An undo shows what is open again: the question it reopened, which holds up every move (the turn
+        # follows its answer), else the turn, also when only the question in front of it went.
+        closed = before is not None and before.pending is not None and before.pending != state.pending
+        return state.pending is None and (turn_changed or closed)
+    return turn_changed
+
+
+def posts_choice(before: Encounter | None, state: Encounter) -> bool:
+    """Whether a change from ``before`` to ``state`` asks a new question, whose message carries its buttons."""
+    return state.pending is not None and (before is None or before.pending != state.pending)
+
+
+TURN = "turn"
+CHOICE = "choice"
+
+
+def unannounced(version: int, before: Encounter, state: Encounter, undone: bool = False) -> str | None:
+    """What the change saved as ``version`` has to post, as ``announce_due`` keeps it ("12:turn+choice"), or
+    None. Written with the change itself, and taken off once posted, so a process killed in between leaves
+    it for the next to post (``bot.reminders``)."""
+    due = {TURN: posts_turn(before, state, undone), CHOICE: posts_choice(before, state)}
+    kinds = [kind for kind, posts in due.items() if posts]
+    return f"{version}:{'+'.join(kinds)}" if kinds else None
+
+
+def announce_meta(version: int, before: Encounter, state: Encounter, undone: bool = False) -> dict[str, Any]:
+    """The ``announce_due`` a change writes: what it has to post; an ending fight posts nothing more."""
+    due = unannounced(version, before, state, undone)
+    if due is None and state.status == "ended":
+        return {"announce_due": None}
+    return {} if due is None else {"announce_due": due}
+
+
 def campaign_of(record: EncounterRecord) -> int:
     """The key of the campaign an encounter belongs to."""
     return record.campaign_key if record.campaign_key is not None else record.guild_id
@@ -94,6 +138,7 @@ class Result:
     summary: Text
     record: EncounterRecord | None = None
     undone: bool = False  # /encounter undo restored `state`
+    announce: str | None = None  # the `announce_due` it wrote: what it has to post
 
     @property
     def turn_changed(self) -> bool:
@@ -336,6 +381,7 @@ class Core:
                 new_state = outcome.state
                 data = StoredJSON(new_state.model_dump_json())
                 meta = self._timers(record, state, new_state, todo.by.user_id)
+                meta |= announce_meta(record.version + 1, state, new_state)
                 status = "ended" if new_state.status == "ended" else None
                 logged = hiding_entered(command) if _hidden_took_part(state, todo, outcome) else command
                 event = NewEvent(todo.by.user_id, logged, outcome.summary, record.state)
@@ -366,7 +412,16 @@ class Core:
                     self._saved(channel_id, None)
                 else:
                     self._saved(channel_id, replace(record, state=data, version=version), new_state)
-                return Result(record.id, version, state, new_state, outcome.events, outcome.summary, record)
+                return Result(
+                    record.id,
+                    version,
+                    state,
+                    new_state,
+                    outcome.events,
+                    outcome.summary,
+                    record,
+                    announce=meta.get("announce_due"),
+                )
         raise InvalidInput(say("The channel is very busy: please try again."))
 
     async def _lasting(self, record: EncounterRecord, state: Encounter, by: Actor, by_name: str | None = None):
@@ -505,6 +560,9 @@ class Core:
                     commands=commands,
                 )
                 event = NewEvent(by.user_id, UNDO, cut(summary, 200), record.state)
+                meta = self._timers(record, current, restored) | announce_meta(
+                    record.version + 1, current, restored, undone=True
+                )
                 try:
                     version = await self.repo.commit(
                         record.id,
@@ -512,7 +570,7 @@ class Core:
                         state=target.state_before,
                         events=[event],
                         undo_seqs=[e.seq for e in undoable],
-                        meta=self._timers(record, current, restored),
+                        meta=meta,
                     )
                 except VersionConflict:
                     continue
@@ -526,6 +584,7 @@ class Core:
                     summary,
                     record,
                     undone=True,
+                    announce=meta.get("announce_due"),
                 )
         raise InvalidInput(say("The channel is very busy: please try again."))
 

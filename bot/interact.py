@@ -26,8 +26,9 @@ from rules.text import Text
 from rules.usertext import quoted
 
 from . import render, translation, turn_posts
-from .core import Result
+from .core import CHOICE, TURN, Result, posts_choice, posts_turn, turn_open
 from .delivery import Hook, hook_of, persist  # persist: cogs import it from here
+from .repository import EncounterRecord
 from .stages import STAGE_CLOCK, clock
 
 if TYPE_CHECKING:
@@ -303,18 +304,7 @@ def announced_to(result: Result) -> list[int]:
 
 
 def turn_posted(result: Result) -> bool:
-    if not turn_open(result.state):
-        return False
-    if result.undone:
-        # An undo shows what is open again: the question it reopened, which holds up every move (the turn
-        # follows its answer), else the turn, also when only the question in front of it went.
-        return result.state.pending is None and (result.turn_changed or result.pending_closed)
-    return result.turn_changed
-
-
-def turn_open(state: Encounter) -> bool:
-    # Undone to before round 1 (tied players choosing the order again), the turn is nobody's: nothing to ping.
-    return state.status == "running" and state.round > 0
+    return posts_turn(result.before, result.state, result.undone)
 
 
 def turn_retired(result: Result) -> bool:
@@ -329,7 +319,7 @@ def turn_held(result: Result) -> bool:
 
 
 def choice_posted(result: Result) -> bool:
-    return result.state.pending is not None and result.pending_opened
+    return posts_choice(result.before, result.state)
 
 
 async def answer_result(
@@ -422,7 +412,6 @@ async def announce(
     With the interaction that made the change, pings go out as its followups, which
     Discord does not count against the bot's global REST limit. Each is tried on its
     own: a failed ping must not also cost the tracker edit."""
-    system = registry.get(result.state.system)
     state = result.state
     if result.before is None and getattr(channel, "guild", None) is not None:
         # An encounter starts: its system's commands must be offered in this server.
@@ -434,19 +423,10 @@ async def announce(
     send = channel.send if hook is None or interaction is None else _followup(interaction)
 
     async def turn_message() -> None:
-        started = clock()
-        # Drawn in a thread: tens of milliseconds that would stall every other channel.
-        picture = await asyncio.to_thread(turn_posts.clock_picture, state) if turn_posts.on_clock(state) else None
-        content, embed, view, mentions, picture = turn_posts.turn_message(system, state, result.encounter_id, picture)
-        files = [picture] if picture else []
-        message = await persist(send, content, embed=embed, view=view, allowed_mentions=mentions, files=files)
-        await bot.turn_buttons.posted(channel, result.encounter_id, message.id, hook)
-        STAGE_CLOCK.add("ping", started)
+        await post_turn(bot, channel, send, result.encounter_id, state, hook)
 
     async def choice_message() -> None:
-        content, view, mentions = turn_posts.choice_message(state, result.encounter_id)
-        message = await persist(send, content, view=view, allowed_mentions=mentions)
-        await bot.turn_buttons.asked(channel, result.encounter_id, message.id, hook)
+        await post_choice(bot, channel, send, result.encounter_id, state, hook)
 
     async def question_gone() -> None:
         await bot.turn_buttons.answered(channel, result.encounter_id)
@@ -472,7 +452,63 @@ async def announce(
             # The change is saved; a failed ping must not turn into an error reply. Discord's refusal
             # (a permission taken away) is no fault of the bot's: no traceback.
             log.warning("could not announce encounter %s in channel %s (%s)", result.encounter_id, channel.id, error)
+    if result.announce is not None:
+        await announced(bot, result.encounter_id, result.announce)
     update_tracker(bot, channel, result, hook)
+
+
+async def post_turn(bot: TurnkeeperBot, channel, send, eid: int, state: Encounter, hook: Hook | None) -> None:
+    """The turn's message, pinging its players, with its End-turn button: ``send`` posts it."""
+    started = clock()
+    # Drawn in a thread: tens of milliseconds that would stall every other channel.
+    picture = await asyncio.to_thread(turn_posts.clock_picture, state) if turn_posts.on_clock(state) else None
+    content, embed, view, mentions, picture = turn_posts.turn_message(registry.get(state.system), state, eid, picture)
+    files = [picture] if picture else []
+    message = await persist(send, content, embed=embed, view=view, allowed_mentions=mentions, files=files)
+    await bot.turn_buttons.posted(channel, eid, message.id, hook)
+    STAGE_CLOCK.add("ping", started)
+
+
+async def post_choice(bot: TurnkeeperBot, channel, send, eid: int, state: Encounter, hook: Hook | None) -> None:
+    """The open question's message, pinging whoever must answer, with its buttons: ``send`` posts it."""
+    content, view, mentions = turn_posts.choice_message(state, eid)
+    message = await persist(send, content, view=view, allowed_mentions=mentions)
+    await bot.turn_buttons.asked(channel, eid, message.id, hook)
+
+
+async def announced(bot: TurnkeeperBot, eid: int, due: str) -> None:
+    """What a change had to post is posted (or was refused, which is not asked again): its ``announce_due``
+    goes, unless a newer change wrote its own since."""
+    try:
+        await bot.core.repo.set_meta(eid, announce_due=None, still={"announce_due": due})
+    except Exception:  # the change is saved and shown: this must not turn into an error reply
+        log.exception("could not note that encounter %s was announced", eid)
+
+
+async def catch_up(bot: TurnkeeperBot, channel, record: EncounterRecord) -> bool:
+    """Post what a process killed between a change and its ``announce`` left unposted (the record's
+    ``announce_due``): the turn's message, pinging its players, and the open question's. Taken off first,
+    so that however many processes try, one posts it; whether this one did. ``channel`` None: it cannot
+    be posted, and is dropped."""
+    due = record.announce_due
+    if due is None or not await bot.core.repo.set_meta(record.id, announce_due=None, still={"announce_due": due}):
+        return False
+    if channel is None:
+        return False
+    kinds = due.partition(":")[2].split("+")
+    state = registry.get(record.system).load(record.state)
+    steps = []
+    # What the fight shows now: a later change that moved the turn or asked anew wrote its own announce_due.
+    if TURN in kinds and turn_open(state):
+        steps.append(post_turn)
+    if CHOICE in kinds and state.pending is not None:
+        steps.append(post_choice)
+    for step in steps:
+        try:
+            await step(bot, channel, channel.send, record.id, state, None)
+        except discord.HTTPException as error:
+            log.warning("could not catch up encounter %s in channel %s (%s)", record.id, channel.id, error)
+    return bool(steps)
 
 
 def _followup(interaction: discord.Interaction):

@@ -20,7 +20,7 @@ from rules.said import say
 
 from . import render, translation, turn_posts
 from .core import MAX_REMINDERS
-from .interact import announce, answer_content, post
+from .interact import announce, answer_content, catch_up, post
 
 if TYPE_CHECKING:
     from .app import TurnkeeperBot
@@ -63,7 +63,12 @@ class Reminders:
         return self.bot.shard_count, list(self.bot.shard_ids)
 
     async def tick(self) -> int:
+        """One pass: what a killed process left unposted, then the deadlines due. How many deadlines it met."""
         now = self.bot.core.now()
+        try:
+            await self.catch_up(now)
+        except Exception:  # the deadlines are looked up all the same
+            log.exception("catch-up pass failed")
         done = 0
         for record in await self.bot.core.due(self._shards()):
             try:
@@ -71,6 +76,31 @@ class Reminders:
             except Exception:  # one bad channel or row must not hold up every other server's deadlines
                 log.exception("could not handle the deadlines of encounter %s", record.id)
         return done
+
+    async def catch_up(self, now) -> int:
+        """Post the turn pings and questions a process killed between a change and its announce left unposted
+        (``interact.catch_up``). Only those of a change saved CATCH_UP_AFTER ago or more: a live process (this
+        one, or another during a shard hand-over) has posted its own by then. How many it posted."""
+        done = 0
+        for record in await self.bot.core.repo.unannounced(now - CATCH_UP_AFTER, shards=self._shards()):
+            try:
+                guild = self.bot.get_guild(record.guild_id)
+                if guild is not None and guild.unavailable:
+                    continue  # a Discord outage: tried again when the server is back
+                channel = self.bot.get_channel(record.channel_id) or await self._looked_up(record.channel_id)
+                translation.speaking_in(getattr(channel, "guild", None))
+                done += await catch_up(self.bot, channel, record)
+            except Exception:  # one bad channel or row must not hold up the others
+                log.exception("could not catch up encounter %s", record.id)
+        return done
+
+    async def _looked_up(self, channel_id: int):
+        """A channel not in the cache (an archived thread), or None when Discord will not give it."""
+        try:
+            return await self.bot.fetch_channel(channel_id)
+        except discord.HTTPException as error:
+            log.warning("could not look up channel %s to catch it up (%s)", channel_id, error)
+            return None
 
     async def _due(self, record, now) -> int:
         """What falls due in one encounter: its choice's default, else its reminder. How many did (0 or 1)."""
@@ -176,6 +206,8 @@ THREAD_ARCHIVED = 50083  # Discord's error code for a message to an archived thr
 # A channel the bot may not see is asked again after this, then twice as long each time up to the most.
 BACKOFF_FIRST = timedelta(minutes=1)
 BACKOFF_MOST = timedelta(hours=1)
+# A change's turn ping or question still unposted this long after it was saved was left by a killed process.
+CATCH_UP_AFTER = timedelta(seconds=30)
 
 
 async def post_reopened(

@@ -57,7 +57,9 @@ from rules import usertext
 from rules.said import cut, say
 from rules.text import Text, dumps, loads
 
-META_FIELDS = frozenset({"tracker_message_id", "turn_message_id", "reminder_due", "reminders_sent", "pending_deadline"})
+META_FIELDS = frozenset(
+    {"tracker_message_id", "turn_message_id", "reminder_due", "reminders_sent", "pending_deadline", "announce_due"}
+)
 STATUSES = frozenset({ACTIVE, ENDED})
 
 
@@ -179,6 +181,7 @@ class EncounterRecord:
     pending_deadline: datetime | None
     created_at: datetime
     updated_at: datetime
+    announce_due: str | None = None  # the turn ping or choice not yet posted (see bot.catch_up)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1096,11 +1099,30 @@ class Repository:
             sa.or_(EN.c.reminder_due <= now, EN.c.pending_deadline <= now),
         )
         if shards is not None:
-            count, ids = shards
-            if not ids:
+            if not shards[1]:
                 return []
-            # PostgreSQL shifts a bigint by an integer only.
-            shard = EN.c.guild_id.op(">>")(sa.literal(22, sa.Integer)) % count
-            stmt = stmt.where(shard.in_(sorted(ids)))
+            stmt = stmt.where(_in_shards(shards))
         stmt = stmt.order_by(_NEXT_DUE, EN.c.id).limit(limit)
         return [EncounterRecord(**row._mapping) for row in await self._fetch(stmt)]
+
+    async def unannounced(
+        self, changed_by: datetime, *, shards: tuple[int, Collection[int]] | None = None, limit: int = 100
+    ) -> list[EncounterRecord]:
+        """Active encounters whose turn ping or choice is not yet posted (``announce_due``) though their last
+        change was saved by ``changed_by``, by id; ``shards`` as for ``due_encounters``."""
+        _require_aware(changed_by, "changed_by")
+        stmt = sa.select(EN).where(EN.c.announce_due.is_not(None), EN.c.status == ACTIVE, EN.c.updated_at <= changed_by)
+        if shards is not None:
+            if not shards[1]:
+                return []
+            stmt = stmt.where(_in_shards(shards))
+        stmt = stmt.order_by(EN.c.id).limit(limit)
+        return [EncounterRecord(**row._mapping) for row in await self._fetch(stmt)]
+
+
+def _in_shards(shards: tuple[int, Collection[int]]) -> sa.ColumnElement[bool]:
+    """The encounter's server is on one of these shards (the shard count, the shard ids), by Discord's rule."""
+    count, ids = shards
+    # PostgreSQL shifts a bigint by an integer only.
+    shard = EN.c.guild_id.op(">>")(sa.literal(22, sa.Integer)) % count
+    return shard.in_(sorted(ids))

@@ -156,6 +156,13 @@ class Encounter(SQLModel, table=True):
             sqlite_where=sa.text("status = 'active'"),
             postgresql_where=sa.text("status = 'active'"),
         ),
+        # Looked up on every reminder pass; only a change whose post is under way (or was cut off) has one.
+        sa.Index(
+            "ix_encounter_announce_due",
+            "announce_due",
+            sqlite_where=sa.text("announce_due IS NOT NULL"),
+            postgresql_where=sa.text("announce_due IS NOT NULL"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -172,6 +179,8 @@ class Encounter(SQLModel, table=True):
     reminder_due: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True, index=True)
     reminders_sent: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     pending_deadline: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True, index=True)
+    # The turn ping or choice not yet posted, "<version>:turn", ":choice" or ":turn+choice" (see bot.catch_up).
+    announce_due: str | None = Field(default=None, nullable=True)
     created_at: datetime = _stamp()
     updated_at: datetime = _stamp()
 

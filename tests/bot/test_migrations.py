@@ -24,7 +24,7 @@ from bot.repository import DuplicateName, NewChange, NewEvent, Repository
 from bot.tables import UTCDateTime, metadata
 
 ROOT = Path(__file__).resolve().parents[2]
-HEAD = "0010"
+HEAD = "0011"
 TABLES = {"campaign", "character", "encounter", "event", "npc", "campaign_change", "campaign_place", "encounter_share"}
 
 
@@ -224,9 +224,9 @@ async def test_sqlite_table_rebuild_keeps_child_rows(engine, tmp_path: Path, mon
 
     scripts = tmp_path / "migrations"
     shutil.copytree(bot.db.MIGRATIONS_DIR, scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0011_rebuild.py").write_text(
-        'revision = "0011"\n'
-        'down_revision = "0010"\n'
+    (scripts / "versions" / "0012_rebuild.py").write_text(
+        'revision = "0012"\n'
+        'down_revision = "0011"\n'
         "import sqlalchemy as sa\n"
         "from alembic import op\n"
         "def upgrade():\n"
@@ -237,7 +237,7 @@ async def test_sqlite_table_rebuild_keeps_child_rows(engine, tmp_path: Path, mon
     bot.db.head_revision.cache_clear()
     try:
         await upgrade_schema(engine)
-        assert await _revision(engine) == "0011"
+        assert await _revision(engine) == "0012"
     finally:
         monkeypatch.undo()
         bot.db.head_revision.cache_clear()

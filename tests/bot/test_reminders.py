@@ -1,23 +1,35 @@
 """The reminder pass: a channel the bot can no longer see must not block the others."""
 
+import asyncio
 from datetime import timedelta
 from types import SimpleNamespace
 
 from bot.core import Core
-from bot.reminders import Reminders
+from bot.delivery import Pacer, TurnButtons
+from bot.reminders import CATCH_UP_AFTER, Reminders
 from tests import toy
-from tests.bot.test_core import CHANNEL, started
+from tests.bot.test_core import CHANNEL
+from tests.bot.test_core import started as begun
 from tests.helpers import GM
 
 GONE = 777
 
 
+async def started(core: Core, channel=CHANNEL) -> None:
+    """A fight begun, its turn's message posted (the bot's ``announce`` takes its ``announce_due`` off)."""
+    await begun(core, channel=channel)
+    record, _ = await core.current(channel)
+    await core.repo.set_meta(record.id, announce_due=None)
+
+
 class SeenChannel:
     def __init__(self) -> None:
         self.sent: list[str] = []
+        self.id = CHANNEL
 
-    async def send(self, content, **kwargs) -> None:
+    async def send(self, content, **kwargs) -> SimpleNamespace:
         self.sent.append(content)
+        return SimpleNamespace(id=len(self.sent))
 
 
 def bot_seeing(core: Core, channels: dict, unavailable_guilds=()):
@@ -26,6 +38,7 @@ def bot_seeing(core: Core, channels: dict, unavailable_guilds=()):
 
     return SimpleNamespace(
         core=core,
+        turn_buttons=TurnButtons(Pacer(None)),
         shard_count=None,
         shard_ids=None,
         guilds=[],
@@ -129,3 +142,20 @@ async def test_a_reminder_of_another_shards_server_is_left_to_that_process(repo)
     assert await Reminders(serving(core, {CHANNEL: seen}, shard_count=2, shard_ids=[1], guilds=3)).tick() == 0
     assert seen.sent == [] and [r.channel_id for r in await core.due()] == [CHANNEL]
     assert await Reminders(serving(core, {CHANNEL: seen}, shard_count=2, shard_ids=[0], guilds=3)).tick() == 1
+
+
+async def test_a_turn_left_unposted_by_a_killed_process_is_posted_once_whoever_looks(repo):
+    """The turn moved on and the process died before posting its message: the next pass after CATCH_UP_AFTER
+    posts it, pinging its player; two processes looking at once (a shard hand-over) post it once."""
+    core = Core(repo)
+    await begun(core)  # saved, never announced
+    record, _ = await core.current(CHANNEL)
+    assert record.announce_due is not None
+    seen = SeenChannel()
+    core.now = lambda: record.updated_at + CATCH_UP_AFTER - timedelta(seconds=1)
+    assert await Reminders(bot_seeing(core, {CHANNEL: seen})).catch_up(core.now()) == 0  # a live one may be at it
+    core.now = lambda: record.updated_at + CATCH_UP_AFTER
+    two = [Reminders(bot_seeing(core, {CHANNEL: seen})) for _ in range(2)]
+    assert sorted(await asyncio.gather(*(r.catch_up(core.now()) for r in two))) == [0, 1]
+    assert seen.sent == ["<@1> **Orc's turn** · round 1"]
+    assert await two[0].catch_up(core.now()) == 0 and len(seen.sent) == 1
