@@ -625,7 +625,7 @@ class Core:
         numbers shown, for the GM (None when nothing was hidden); `who`: readable names for user ids."""
         number, record = await self.logged_encounter(channel_id, number)
         state = self._load(record)
-        events = await self.repo.events(record.id)
+        events = await self.repo.events(record.id, states=False)
         system = registry.get(record.system)
         who = who or {}
         title = say(
@@ -665,7 +665,7 @@ class Core:
     async def log_users(self, channel_id: int, number: int | None = None) -> list[int]:
         """Who issued the logged encounter's commands (for readable names in the log)."""
         _, record = await self.logged_encounter(channel_id, number)
-        return list(dict.fromkeys(e.user_id for e in await self.repo.events(record.id)))
+        return list(dict.fromkeys(e.user_id for e in await self.repo.events(record.id, states=False)))
 
     # --- reminders ---------------------------------------------------------------
     async def due(self, shards: tuple[int, Collection[int]] | None = None) -> list[EncounterRecord]:

@@ -1068,12 +1068,15 @@ class Repository:
             stmt = stmt.where(column.is_(None) if value is None else column == value)
         return await self._write_count(stmt) > 0
 
-    async def events(self, encounter_id: int, *, include_undone: bool = True) -> list[EventRecord]:
-        stmt = sa.select(EV).where(EV.c.encounter_id == encounter_id)
+    async def events(self, encounter_id: int, *, include_undone: bool = True, states: bool = True) -> list[EventRecord]:
+        """`states=False`: each `state_before` read as {} (the log's rows, which a long fight's saved
+        encounters would make slow to read)."""
+        columns = EV.c if states else [c for c in EV.c if c.name != "state_before"]
+        stmt = sa.select(*columns).where(EV.c.encounter_id == encounter_id)
         if not include_undone:
             stmt = stmt.where(EV.c.undone.is_(False))
         stmt = stmt.order_by(EV.c.seq)
-        return [EventRecord(**_read_texts(row._mapping)) for row in await self._fetch(stmt)]
+        return [EventRecord(**{"state_before": {}, **_read_texts(row._mapping)}) for row in await self._fetch(stmt)]
 
     async def last_events(self, encounter_id: int, n: int, *, undone: bool = False) -> list[EventRecord]:
         """Newest first; ``undone=True`` lists undone events instead (for redo)."""

@@ -146,6 +146,24 @@ async def test_the_log_is_markdown_with_every_event(repo):
     assert for_gm is None  # nothing was hidden
 
 
+async def test_the_log_reads_no_saved_states(repo):
+    # Each event keeps the whole encounter before it (for undo): a long fight's log has no need to read them all.
+    core = Core(repo)
+    await started(core)
+    await core.act(CHANNEL, toy.Hit(by=GM, target="Alice", damage="1"), "/attack")
+    events = repo.events
+
+    async def without_states(encounter_id, **kwargs):
+        found = await events(encounter_id, **kwargs)
+        assert all(e.state_before == {} for e in found), "the log read the saved states"
+        return found
+
+    repo.events = without_states
+    assert await core.log_users(CHANNEL) == [GM.user_id, ALICE.user_id]
+    _, text, _ = await core.log_markdown(CHANNEL)
+    assert "/attack" in text and text.count("\n| ") == 5
+
+
 async def test_the_logs_header_counts_one_combatant_in_the_singular(repo):
     core = Core(repo)
     await core.start(9, CHANNEL, GM, system="toy-initiative", seed=1)
