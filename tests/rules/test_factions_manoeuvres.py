@@ -570,3 +570,66 @@ def test_an_attacking_action_takes_every_word_an_attack_reads(act, word):
     assert attack.mode == (act if act in ("disarm", "shove", "grapple") else "damage")
     if not (act == "death_blow" and word in ("death_blow", "deathblow")):  # that one says what the action says
         assert attack != SYSTEM.command("act", BALTHASAR, given)  # the word is read, not ignored
+
+
+@pytest.mark.parametrize("size, zones", [("large", 1), ("medium", 2), ("small", 4), ("tiny", 8)])
+def test_a_larger_shover_hurls_the_smaller_one_farther_for_each_size_between_them(size, zones):
+    # Seed 002 l.157: "Larger characters shoving a smaller one inflict d4 direct damage and double the
+    # range of the shove for each category of difference (1, 2, 4, or 8 zones if the target is
+    # respectively 1, 2, 3, or 4 sizes smaller)."
+    enc = add(new(), "Titan", "size=massive health=40")
+    enc = add(enc, "Victim", f"size={size} health=20", user=BALTHASAR_ID)
+    enc = mark_acted(give_turn(start(enc).state, "Titan"), "Victim")
+    out = attack(enc, GM, "Victim", mode="shove", dice=(3,))  # no STR save for the smaller: the d4 only
+    assert "Victim is smaller than Titan and cannot resist with a STR save." in texts(out)
+    assert f"Titan hurls Victim {zones} zone(s) away (into any hazard there)." in texts(out)
+    assert out.state.find("Victim").health == 17  # d4 3, direct
+
+
+def test_a_massive_character_strikes_in_melee_up_to_one_zone_away():
+    # Seed 002 l.153: "Massive characters can make melee attacks up to range 1."
+    enc = add(new(), "Colossus", "size=massive health=40 weapons='fist:d6'")
+    enc = add(enc, "Ogre", "size=large health=40 weapons='club:d8'")
+    enc = add(enc, "Giant", "size=massive health=40", user=BALTHASAR_ID)
+    enc = start(enc).state
+    enc = mark_acted(give_turn(enc, "Colossus"), "Ogre", "Giant")
+    out = attack(enc, GM, "Giant", "fist", zones=1, dice=(5,))
+    assert out.state.find("Giant").health == 35
+    with pytest.raises(InvalidInput, match="nearby"):
+        attack(enc, GM, "Giant", "fist", zones=2)
+    enc = mark_acted(give_turn(enc, "Ogre"), "Colossus", "Giant")
+    with pytest.raises(InvalidInput, match="nearby"):
+        attack(enc, GM, "Giant", "club", zones=1)  # a large one still strikes only nearby
+
+
+def test_a_ranged_weapons_range_halves_for_each_size_the_target_is_smaller():
+    # Seed 002 l.153: "When targeting a character of different size with a ranged attack, the maximum
+    # range is halved for each size of difference if the target is smaller".
+    enc = add(new(), "Archer", "weapons='bow:d6:8' health=20")
+    enc = add(enc, "Halfling", "size=small health=20", user=BALTHASAR_ID)
+    enc = add(enc, "Pixie", "size=tiny health=20", user=SYBILLA_ID)
+    enc = mark_acted(give_turn(start(enc).state, "Archer"), "Halfling", "Pixie")
+    with pytest.raises(InvalidInput, match=r"beyond the bow's range \(4 zones\)"):
+        attack(enc, GM, "Halfling", "bow", zones=5)
+    # beyond half of 4: a WIT save to hit; then 2d6, as the larger attacker doubles its dice
+    out = attack(enc, GM, "Halfling", "bow", zones=4, dice=(7, 1, 3))
+    assert "Archer WIT save to hit (beyond half range): d20 7 vs WIT 10 → pass" in texts(out)[0]
+    assert out.state.find("Halfling").health == 16
+    out = attack(enc, GM, "Halfling", "bow", zones=2, dice=(1, 3))  # within half range: no save
+    assert out.state.find("Halfling").health == 16
+    with pytest.raises(InvalidInput, match=r"beyond the bow's range \(2 zones\)"):
+        attack(enc, GM, "Pixie", "bow", zones=3)
+
+
+def test_a_melee_blast_hits_the_attackers_zone_spares_the_attacker_and_cannot_miss():
+    # Seed 002 l.92: "Melee blast attacks hit the attacker's zone and don't target the attacker
+    # themselves. They can't miss."
+    enc, everyone = wyrm_fight()
+    enc = mark_acted(give_turn(enc, "Wyrm"), *everyone)
+    with pytest.raises(InvalidInput, match="cannot attack itself"):
+        attack(enc, GM, ["Knight", "Wyrm"], "breath")
+    with pytest.raises(InvalidInput, match="own zone"):
+        attack(enc, GM, "Knight", "breath", zones=1)
+    out = attack(enc, GM, ["Knight", "Squire"], "breath", unseen=True, dice=(5,))  # no WIT save, even unseen
+    assert not any("WIT save" in line for line in texts(out))
+    assert (lost(out, "Knight"), lost(out, "Squire")) == (5, 5)

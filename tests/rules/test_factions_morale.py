@@ -9,13 +9,15 @@ from rules.engine import apply
 from rules.errors import InvalidInput
 from rules.said import english
 from rules.systems.factions import SYSTEM
-from rules.systems.factions.actions import Attack, BonusAction, Move, SetCondition, Surrender
+from rules.systems.factions.actions import Attack, BonusAction, Heal, Move, SetCondition, Surrender
 from rules.turns.factions import PassMove
 from tests.helpers import answer_by_key
 from tests.rules.test_factions_helpers import (
+    BALTHASAR_ID,
     GM,
     GM_ID,
     SYBILLA,
+    SYBILLA_ID,
     THEOBALD_ID,
     add,
     choose,
@@ -223,3 +225,42 @@ def test_a_character_whose_holder_flees_first_may_flee_in_turn():
     assert freed.find("Bandit 3").grabbed_by is None
     assert freed.pending.kind == "morale" and freed.pending.keys == ("surrender", "flee")
     assert choose(freed, "Flee").state.find("Bandit 3").fled
+
+
+def test_a_large_groups_morale_question_keeps_its_dice_count_and_how_to_answer():
+    enc = new()
+    enc = add(enc, "Sybilla", "weapons='dagger:d4' health=10", user=SYBILLA_ID)
+    name = "Bandit Captain of the Northern Marches"
+    enc = add(enc, name, "weapons='axe:d6' health=2", count=30)
+    enc = start(enc).state
+    enc = pass_move(down(enc, *(f"{name} {i}" for i in range(1, 16)))).state
+    asked = pass_move(enc, by=SYBILLA).state  # the round ends: fifteen saves wait for the GM's dice
+    prompt = english(asked.pending.prompt)
+    assert '15 d20. Press Roll, or enter the dice: /choose option:Roll dice:"…".' in prompt
+    assert f"{name} 16, {name} 17" in prompt and "and 10 more" in prompt
+
+
+def _round_of_passes(enc, dice=()):
+    """The wolves pass, then the GM passes for the players too: the round ends."""
+    return apply(pass_move(enc).state, PassMove(by=GM, dice=dice))
+
+
+@pytest.mark.parametrize("passed_before", [True, False])
+def test_one_who_passed_morale_is_not_subject_to_it_again_in_the_fight(passed_before):
+    # Seed 002 l.131: "those who pass aren't subject to morale for the remainder of the stretch".
+    enc = add(new(), "Balthasar", "weapons='sword:d6' health=12", user=BALTHASAR_ID)
+    enc = add(enc, "Wolf", "weapons='bite:d6' health=8 wit=6", side="wolves")
+    enc = start(enc, holder="wolves").state
+    wolf = enc.find("Wolf").id
+    enc = enc.update(wolf, health=4)  # half its health in round 1
+    out = _round_of_passes(enc, dice=(3,))
+    assert "Wolf WIT save (morale): d20 3 vs WIT 6 → pass: immune to morale for the rest of the fight." in texts(out)
+    enc = out.state.update(wolf, morale_immune=passed_before)
+    enc = apply(enc, Heal(by=GM, target="Wolf", amount="4")).state
+    enc = _round_of_passes(enc).state  # round 2: healed back to 8
+    enc = enc.update(wolf, health=3)  # half its health again in round 3
+    out = _round_of_passes(enc)
+    if passed_before:
+        assert out.state.pending is None and not any("Morale" in line for line in texts(out))
+    else:  # the same drop in a wolf that never passed calls for its save
+        assert out.state.pending.kind == "morale_roll"

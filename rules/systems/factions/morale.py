@@ -15,6 +15,7 @@ from rules.errors import DiceError, NotAllowed
 from rules.model import Choice, Event, Pending, former_keys
 from rules.randomness import Chance
 from rules.said import N_, cut, joined, say, seq
+from rules.usertext import listed_first
 
 from . import manoeuvres
 from .model import FactionsEncounter
@@ -61,6 +62,8 @@ def shaken(enc: FactionsEncounter) -> list[str]:
 
 
 ROLL = "roll"  # the key of the morale check's one option
+QUESTION_NAMES = 5  # of each group, in the question: the channel's line names them all
+QUESTION_LIMIT = 600
 former_keys("morale_roll", {"Roll": ROLL})
 
 
@@ -133,13 +136,21 @@ def _ask_roll(enc: FactionsEncounter, checks, failed: list[str]):
     names = joined(
         "; ", (seq(faction, ": ", joined(", ", (enc.get(c).name for c in members))) for faction, members in checks)
     )
+    # The question names a few of each group, so that a large one leaves room for how many dice to enter.
+    some = joined(
+        "; ",
+        (
+            seq(faction, ": ", listed_first((enc.get(c).name for c in members), QUESTION_NAMES))
+            for faction, members in checks
+        ),
+    )
     asked = say(
         "Morale check at the round's end, a group WIT save ({names}): {n} d20. Press Roll, or "
         'enter the dice: /choose option:Roll dice:"…".',
-        names=names,
+        names=some,
         n=len(saving),
     )
-    prompt = cut(asked, 300)  # a long list of names
+    prompt = cut(asked, QUESTION_LIMIT)  # many groups at once
     enc = enc.ask(
         kind="morale_roll",
         prompt=prompt,
