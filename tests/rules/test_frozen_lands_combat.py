@@ -484,3 +484,76 @@ def test_a_dark_zone_takes_three_dice_from_a_shot_a_dim_one_two():
     s = act(s, fl.Place(by=GM, target="Wolf", zone="Cave"))
     o = outcome(s, fl.Attack(by=ASTRID, target="Wolf", ranged=True, dice=(1,) * 3))
     assert "Marksmanship 3 + Short Bow 2 − dimly lit zone 2 = 3d6" in o.events[0].text
+
+
+def test_two_daggers_are_wielded_together_like_any_pair_with_a_light_one():
+    """Seed 004, lines 55-57: "If you are fighting with two one-handed melee weapons, and one of them is a light weapon,
+    you can use another action to use the Attack action again in the same turn, as long as you are using the other
+    weapon." Two daggers are two such weapons: the second Attack is made with the other dagger."""
+    s = party(astrid={"weapon": "Dagger", "offhand": "Dagger", "melee": 3})
+    # "Weapon bonus dice are added after you split your pool": 2 of the 3 Melee dice + Dagger 1 = 3 dice
+    o = outcome(s, fl.Attack(by=ASTRID, target="Wolf", split=2, dice=(6, 1, 1)))
+    assert "Melee (split 2/3) 2 + Dagger 1 = 3d6 (6, 1, 1)" in o.events[0].text
+    assert get(o.state, "Wolf").stamina == 5  # 1 success + Dagger damage 1 − defense 1
+    # the other dagger: the remaining 1 die + Dagger 1 = 2 dice, a second action
+    o = outcome(o.state, fl.Attack(by=ASTRID, target="Wolf", weapon="Dagger", dice=(6, 6)))
+    assert "Melee (rest of the split) 1 + Dagger 1 = 2d6 (6, 6)" in o.events[0].text
+    assert get(o.state, "Wolf").stamina == 3 and get(o.state, "Astrid").actions_left == 1
+    with pytest.raises(NotAllowed, match="already used attack"):  # each dagger once
+        act(o.state, fl.Attack(by=ASTRID, target="Wolf", weapon="Dagger", dice=(1, 1)))
+
+
+# Seed 004, lines 159-184 and 188-198, the two weapon tables row by row: name | bonus | damage | range | features.
+SEED_MELEE = """
+Unarmed | - | 1 | - | B
+Knife | +1 | 1 | - | S, Light, Throw
+Dagger | +1 | 1 | - | S/P, Light, Throw
+Falchion | +1 | 2 | - | S/P
+Shortsword | +2 | 1 | - | S/P, Parrying
+Broadsword | +2 | 2 | - | S/P, Parrying
+Longsword | +2 | 2 | - | S/P, Heavy, Parrying
+Two-Handed Sword | +2 | 3 | - | S/P, Heavy, Two-handed, Parrying
+Scimitar | +1 | 2 | - | S/P, Parrying
+Handaxe | +2 | 2 | - | S, Throw
+Battleaxe | +2 | 2 | - | S, Heavy
+Two-Handed Axe | +2 | 3 | - | S, Heavy, Two-handed
+Mace | +2 | 1 | - | B
+Morningstar | +2 | 2 | - | B
+Warhammer | +2 | 2 | - | B
+Flail | +1 | 2 | Short | B
+Wooden club | +1 | 1 | - | B
+Large Wooden club | +1 | 2 | - | B, Heavy, Two-handed
+Heavy Warhammer | +2 | 3 | - | B, Heavy, Two-handed
+Staff | +1 | 1 | Short | B, Two-handed, Parrying
+Short Spear | +1 | 1 | Short | P, Throw
+Long Spear | +2 | 1 | Short | P, Two-handed
+Pike | +2 | 2 | Short | P, Heavy, Two-handed
+Halberd | +1 | 2 | Short | S/P, Heavy, Two-handed
+Trident | +1 | 2 | Short | P, Two-handed
+"""
+SEED_RANGED = """
+Rock | - | 1 | Medium | B
+Knife/Dagger | +1 | 1 | Medium | S/P
+Axe | +1 | 2 | Medium | S
+Spear | +2 | 1 | Medium | P
+Sling | +1 | 1 | Medium | B, Reload
+Short Bow | +2 | 1 | Medium | P, Reload, Two-handed
+Long Bow | +2 | 1 | Long | P, Reload, Two-handed
+Light Crossbow | +1 | 2 | Long | P, Reload, Two-handed
+Heavy Crossbow | +1 | 3 | Long | P, Reload, Two-handed, Heavy
+"""
+
+
+def _seed_rows(table: str):
+    for row in table.strip().splitlines():
+        name, bonus, damage, reach, features = (part.strip() for part in row.split("|"))
+        types, *rest = (f.strip() for f in features.split(","))
+        # "Range - The maximum range you can attack with this weapon. If not defined you must be at close range"
+        reach = "close" if reach == "-" else reach.lower()
+        yield name, (0 if bonus == "-" else int(bonus), int(damage), reach, types, tuple(rest))
+
+
+@pytest.mark.parametrize("table, seed", [(weapons.MELEE, SEED_MELEE), (weapons.RANGED, SEED_RANGED)])
+def test_every_row_of_the_seeds_weapon_tables(table, seed):
+    built = {w.name: (w.bonus, w.damage, w.reach, w.types, w.features) for w in table.values()}
+    assert built == dict(_seed_rows(seed))

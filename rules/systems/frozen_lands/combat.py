@@ -107,12 +107,14 @@ def _weapon(attacker: FrozenCombatant, action: Attack) -> Weapon:
 
 
 def _dual_pair(attacker: FrozenCombatant) -> tuple[Weapon, Weapon] | None:
-    """The sheet's two weapons when they can be wielded together: one-handed melee weapons, one Light."""
+    """The sheet's two weapons when they can be wielded together: one-handed melee weapons, one Light.
+
+    Two of the same (two daggers) are a pair too: the second Attack with that name is the other one."""
     sheet = attacker.sheet
     if not sheet.offhand:
         return None
     main, off = weapons.sheet_weapon(sheet.weapon, "weapon"), weapons.sheet_weapon(sheet.offhand, "offhand")
-    if not (main.one_handed and off.one_handed) or main.name == off.name:
+    if not (main.one_handed and off.one_handed):
         return None
     if not (main.has("Light") or off.has("Light")):
         return None
