@@ -479,3 +479,83 @@ def test_a_condition_saved_against_by_no_ability_is_refused():
         cmd(enc, "condition_add", target="Nova", condition="Stunned", duration="save", options="dc=13 save=banana")
     enc = run(enc, "condition_add", target="Nova", condition="Stunned", duration="save", options="dc=13 save=wisdom")
     assert find(enc, "Nova").conditions[0].save == "wis"
+
+
+# --- attack modifiers and boundaries met every fight ----------------------------------------------
+def test_an_unused_assist_lapses_at_the_start_of_the_helpers_next_turn():
+    # seed 000 line 361: "gains Advantage on their next attack roll or ability check, as long as they make the
+    # check before the start of your next turn"
+    enc = join(new(), "Bolt", 16)
+    enc = join(enc, "Nova", 15, attack=0)
+    enc = begin(join(enc, "Brute", 5, avoidance=10))
+    enc = run(enc, "act", BOB, action="assist", target="Nova")
+    enc = end_turn(enc, BOB).state
+    assert find(enc, "Nova").assisted_by == (find(enc, "Bolt").id,)
+    enc = end_turn(end_turn(enc, ALICE).state).state  # Nova's turn passes unused, then the Brute's
+    assert acting(enc) == ["Bolt"] and find(enc, "Nova").assisted_by == ()
+    enc = end_turn(enc, BOB).state
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="11")
+    assert texts(out)[0].startswith("Nova attacks Brute: d20 11 = 11 vs Avoidance 10: hit")
+
+
+def test_only_a_greater_stun_gives_attackers_advantage_and_a_stunned_attacker_has_disadvantage():
+    # seed 000 lines 880-881: "Lesser: You have Disadvantage on all rolls, cannot take Reactions.
+    # Greater: As lesser additionally drop what's in your hands and all attacks on you have Advantage."
+    enc = begin(join(join(new(), "Nova", 15, attack=2), "Brute", 5, avoidance=15))
+    lesser = run(enc, "condition_add", target="Brute", condition="Stunned", tags="Lesser")
+    out = cmd(lesser, "attack", ALICE, target="Brute", damage="1", dice="9")
+    assert "d20 9 + 2 = 11 vs Avoidance 15: miss" in texts(out)[0]
+    greater = run(enc, "condition_add", target="Brute", condition="Stunned", tags="Greater")
+    out = cmd(greater, "attack", ALICE, target="Brute", damage="1", dice="9 16")
+    assert "d20 adv (9, 16) 16 + 2 = 18 vs Avoidance 15: hit" in texts(out)[0]
+    assert "[adv: target greatly stunned]" in texts(out)[0]
+    stunned = run(enc, "condition_add", target="Nova", condition="Stunned", tags="Lesser")
+    out = cmd(stunned, "attack", ALICE, target="Brute", damage="1", dice="16 9")
+    assert "d20 dis (16, 9) 9 + 2 = 11 vs Avoidance 15: miss [dis: stunned]" in texts(out)[0]
+
+
+def test_a_restrained_attacker_has_disadvantage():
+    # seed 000 line 873: "Restrained: Your Pace becomes 0, attacks against you have Advantage, and your attacks
+    # have Disadvantage."
+    enc = begin(join(join(new(), "Nova", 15, attack=2), "Brute", 5, avoidance=15))
+    enc = run(enc, "condition_add", target="Nova", condition="Restrained")
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="16 9")
+    assert "d20 dis (16, 9) 9 + 2 = 11 vs Avoidance 15: miss [dis: attacker restrained]" in texts(out)[0]
+
+
+@pytest.mark.parametrize(
+    ("option", "why"),
+    [
+        ("same_area", "ranged at a target in your area"),
+        ("beyond_range", "beyond range"),
+        ("in_melee", "target engaged in melee"),
+    ],
+)
+def test_the_ranged_modifiers_give_a_ranged_attack_disadvantage_and_leave_a_melee_one_alone(option, why):
+    # seed 000 lines 458-461: "You suffer Disadvantage on attack rolls when attempting to hit a target with a
+    # ranged attack under the following conditions: The target is within your area. The target is beyond your
+    # weapon's or power's maximum range. The target is engaged in melee combat."
+    enc = begin(join(join(new(), "Nova", 15, attack=2), "Brute", 5, avoidance=15))
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="16 9", options=f"ranged {option}")
+    assert f"d20 dis (16, 9) 9 + 2 = 11 vs Avoidance 15: miss [dis: {why}]" in texts(out)[0]
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="16", options=option)
+    assert "d20 16 + 2 = 18 vs Avoidance 15: hit" in texts(out)[0] and "dis:" not in texts(out)[0]
+
+
+def test_attacking_a_target_you_cannot_see_is_at_disadvantage():
+    # seed 000 line 469: "When you attack a target you can't see, you have Disadvantage on the attack roll."
+    enc = begin(join(join(new(), "Nova", 15, attack=2), "Brute", 5, avoidance=15))
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="1", dice="16 9", options="unseen")
+    assert "d20 dis (16, 9) 9 + 2 = 11 vs Avoidance 15: miss [dis: unseen target]" in texts(out)[0]
+
+
+def test_damage_equal_to_fortitude_is_not_massive_one_more_is():
+    # seed 000 line 560: "You deal 1 Wound of Damage any time an attack deals more stamina damage after Damage
+    # Reduction (DR) than your target's Fortitude defense."
+    enc = begin(join(join(new(), "Nova", 15, attack=2), "Brute", 5, avoidance=10, fortitude=8, stamina=30, dr="all:2"))
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="10", dice="12")
+    assert texts(out)[0].endswith("10 = 10 − DR 2 (all) = 8 Stamina (Brute: 22/30 Stamina, 3/3 Wounds)")
+    out = cmd(enc, "attack", ALICE, target="Brute", damage="11", dice="12")
+    assert texts(out)[0].endswith(
+        "11 = 11 − DR 2 (all) = 9 Stamina; 9 > Fortitude 8 → massive: 1 Wound (Brute: 21/30 Stamina, 2/3 Wounds)"
+    )

@@ -6,6 +6,9 @@ fire" (test_rotted_capes.py, test_seed_example_only_the_highest_dr_applies)."""
 
 from __future__ import annotations
 
+import pytest
+
+from rules.errors import NotAllowed
 from tests.rules.test_rotted_capes import ALICE, GM, begin, cmd, join, new, texts
 
 
@@ -33,3 +36,19 @@ def test_condition_examples_carry_their_tags():
     enc = begin(join(join(new(), "Nova", 15), "Super-Z", 5))
     out = cmd(enc, "condition_add", GM, target="Nova", condition="Stunned", tags="Lesser, Sonic")
     assert texts(out) == ["Nova is Stunned (Lesser, Sonic) until removed."]
+
+
+def test_a_fly_pace_of_10_breaks_the_cap_of_5_and_is_spent_over_the_turn():
+    # seed 000 line 190: "you can move a number of Areas up to your Pace, capped at 5 Areas unless you have a
+    # power, feat, or feature that breaks that limit"; line 198: "If you have a Fly Pace of 10 and a Run Pace
+    # of 4, you could run 4 areas and then fly 6 more, using up your total of 10." (Which areas are run and
+    # which flown is narrated: the bot keeps the total.)
+    enc = begin(join(join(new(), "Nova", 15, pace=10, pace_uncapped="true"), "Brute", 5))
+    out = cmd(enc, "act", ALICE, action="move", options="areas=4")
+    assert texts(out) == ["Nova moves 4 areas (6 left)."]
+    out = cmd(out.state, "act", ALICE, action="move", options="areas=6")
+    assert texts(out) == ["Nova moves 6 areas (0 left)."]
+    # without such a power a Pace past 5 still counts as 5
+    enc = begin(join(join(new(), "Nova", 15, pace=10), "Brute", 5))
+    with pytest.raises(NotAllowed, match="only 5 areas of Pace left"):
+        cmd(enc, "act", ALICE, action="move", options="areas=6")

@@ -182,9 +182,12 @@ def held(c: RCCombatant) -> bool:
 
 
 def pace(c: RCCombatant) -> int:
+    """The sheet's Pace "capped at 5 Areas unless you have a power, feat, or feature that breaks that limit"
+    (`pace_uncapped`), less Exhaustion."""
     if held(c):
         return 0
-    return max(0, min(c.sheet.pace, PACE_CAP) - exhaustion(c))
+    most = c.sheet.pace if c.sheet.pace_uncapped else min(c.sheet.pace, PACE_CAP)
+    return max(0, most - exhaustion(c))
 
 
 def dash_pace(c: RCCombatant) -> int:

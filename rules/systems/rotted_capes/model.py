@@ -139,7 +139,10 @@ class RCSheet(Value):
     zombie: bool = Field(False, description=N_("a zombie: no Stamina, hurt only by massive damage and criticals"))
     zombie_level: str = Field("epsilon", description=N_("a zombie's level, alpha (strongest) … omega"))
     brute: bool = Field(False, description=N_("an Unleashed brute does not double its Stamina"))
-    pace: int = Field(4, description=N_("areas moved a turn (5 at most count)"))
+    pace: int = Field(4, description=N_("areas moved a turn (5 at most count, unless pace_uncapped)"))
+    pace_uncapped: bool = Field(
+        False, description=N_("a power, feat or feature breaks the 5-area cap on Pace (e.g. a Fly Pace of 10)")
+    )
     attack: Annotated[int, MODIFIER] = Field(0, description=N_("the /attack modifier"))
     damage: str = Field("1d6", description=N_("the /attack damage, e.g. 2d6+3"))
     damage_type: str = Field("kinetic", description=N_("the /attack damage type, e.g. fire"))

@@ -40,7 +40,7 @@ from .rolls import masked_bonus, mode_for, reasons, roll_d20, signed
 
 # /help shows this after the general text, a section per **Title** line picked from a menu:
 # short lines, every word earning its place (the README has the long version).
-SUMMARY = N_("""Stats: dex con init saves (wis:2 str:1) avoidance fortitude willpower stamina wounds stamina_defense dr (fire:10) rank attack damage damage_type pace zombie zombie_level brute plot_points companion_of (whose turn a pet acts in).
+SUMMARY = N_("""Stats: dex con init saves (wis:2 str:1) avoidance fortitude willpower stamina wounds stamina_defense dr (fire:10) rank attack damage damage_type pace (pace_uncapped: past 5) zombie zombie_level brute plot_points companion_of (whose turn a pet acts in).
 **Initiative** d20+dex+init; ties: heroes first (/act action:swap), tied threats share a turn.
 **Turn**: Pace, Action, Bonus Action, 1 Reaction (off-turn attack; none on a mover who disengaged). /act action: dodge, dash, disengage, assist target:X, hide, ready, demanding, move, stand, prone; options: hide dc=N, ready trigger="…" (then trigger, then its /attack on that Reaction), demanding what="X" interruptible, move areas=N.
 **/attack** target:X [modifier damage damage_type defense:fortitude|willpower] options: adv dis ranged cover same_area beyond_range in_melee unseen unaware dark squeezed shadowy ap area bonus reaction free unleashed split=N. Nat 20: critical, +1 Wound; damage after DR > Fortitude: massive, +1 Wound; zombies take only these. Dice by hand: d20(s), then damage.
@@ -66,7 +66,9 @@ class RottedCapes(System[RCCombatant]):
     form: ClassVar[tuple[FormSection, ...]] = (
         FormSection(label=N_("Abilities"), keys=("dex", "con", "init", "saves", "rank")),
         FormSection(label=N_("Defenses"), keys=("avoidance", "fortitude", "willpower", "stamina_defense", "dr")),
-        FormSection(label=N_("Stamina, Wounds and Pace"), keys=("stamina", "wounds", "pace", "plot_points")),
+        FormSection(
+            label=N_("Stamina, Wounds and Pace"), keys=("stamina", "wounds", "pace", "pace_uncapped", "plot_points")
+        ),
         FormSection(label=N_("Attack"), keys=("attack", "damage", "damage_type")),
         FormSection(label=N_("Zombies and companions"), keys=("zombie", "zombie_level", "brute", "companion_of")),
     )
