@@ -14,6 +14,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.randomness import Chance
 from rules.said import english
 from rules.systems.fightin_words import SYSTEM
+from rules.systems.fightin_words.sheet import minimum_toughness, toughness
 from tests.helpers import GM
 from tests.rules.test_fightin_words import PLAYER, Fight, duel
 from tests.rules.test_fightin_words_between import resting
@@ -524,3 +525,99 @@ def test_a_disabled_thrower_may_still_make_an_area_attack_which_is_no_combo():
     fight.command("condition_add", target="Mira", condition="disabled")
     fight.command("attack", target="Goblin, Ogre", options="area", dice="1")
     assert "vs the area's Target 4: miss." in fight.text()
+
+
+# --- the seed's rules no test asserted -----------------------------------------------------
+# (seed: /work/shared/seeds/001_3773d6e3df5e1e5b.txt, line numbers as `001:N`)
+
+
+@pytest.mark.parametrize(
+    "action, seconds",
+    [("grab", 2), ("draw", 1), ("sheathe", 1), ("crouch", 1), ("prone", 1), ("talk", 0), ("drop", 0)],
+)
+def test_the_time_tables_short_actions_cost_their_seconds(action, seconds):
+    # 001:61-85, the example actions: "2SA / Grab an object from a pack or pocket", "1SA / [...] Draw or
+    # sheathe a weapon [...] Crouch or go to prone", "0SA / Talk / Drop a held object".
+    fight = duel()
+    fight.act(action)
+    assert fight.left("Mauve") == 6 - seconds
+
+
+def test_reloading_takes_4_seconds_and_4_more_for_every_scale_the_weapon_is_larger():
+    # 001:326: "Reloading a weapon of your scale or smaller is a 4SA unless otherwise specified. The time it
+    # takes to reload a larger weapon increases by 4 seconds for every scale larger than you it is."
+    fight = duel(ranged_skill=2, weapons="heavy crossbow:1d10:15")
+    fight.act("reload")
+    assert fight.left("Mauve") == 2
+    fight = duel(ranged_skill=2, weapons="ballista:3d6:30")
+    fight.act("reload", options="larger=1")  # 8 s: the turn's 6, and 2 carried into the next
+    assert "2 s carry into the next turn" in fight.text() and fight.acting() == ["Goblin"]
+    fight.next()  # Mauve's next turn: 2 s still reloading
+    assert fight.acting() == ["Mauve"] and fight.left("Mauve") == 4
+
+
+def test_a_called_shot_to_a_critical_region_is_target_plus_3_toughness_minus_3_and_dying_at_toughness():
+    # 001:520-528, the called-shot chart: "Critical Region (ex. Heart, throat) / +3 / -3 / Wound / Target
+    # starts Dying" — and, unlike the head, no Fortitude check on a Minimum hit. Toughness 9/3 − 3 = 6/0.
+    fight = duel()
+    fight.command("attack", target="Goblin", options="called=critical", dice="4 1")  # 4 + 3 = 7 vs 4 + 3
+    assert "d6 4 +3 = 7 vs Goblin's Target 7 (4 critical +3): hit." in fight.text()
+    fight.choose("No defence")
+    assert "Goblin: 1d8 (1) + Strength 3 = 4 vs Toughness 6/0 (critical): > Minimum: wound." in fight.text()
+    assert "Fortitude" not in fight.text() and not fight.f("Goblin").dying
+    fight.next()
+    fight.next()  # round 2, Mauve: Toughness 8/2 − 3 = 5/−1
+    fight.command("attack", target="Goblin", options="called=critical", dice="4 2")  # 2 + 3 = 5
+    fight.choose("No defence")
+    assert "= 5 vs Toughness 5/−1 (critical): ≥ Toughness: wound and Dying." in fight.text()
+    assert fight.f("Goblin").dying
+
+
+def test_armour_worse_than_none_does_not_lower_toughness():
+    # 001:765: "armour bonuses lower than +0 can't decrease your toughness. If you are wearing a paper shirt
+    # (defence 'bonus' -3), you don't decrease your toughness. Your natural armour takes over, with its +0."
+    fight = Fight()
+    fight.add("Jack", 3, defence=-3)
+    jack = fight.f("Jack")
+    assert (toughness(jack), minimum_toughness(jack)) == (9, 3)
+
+
+def test_the_attackers_scale_comes_off_the_attack_roll_but_not_off_the_defence_dc():
+    # 001:290: "Your attack bonus is generally equal to your bonus in the skill involved [...], minus your
+    # scale." 001:296: "Attackers do not subtract their scale from the DC to defend against their attacks."
+    # A scale 1 Ogre with Weapon Skill 3: d6 + 2 against the Target, and DC 4 + 3 = 7 to defend.
+    fight = Fight()
+    fight.add("Ogre", 4, reflex=3, weapon_skill=3, strength=0, scale=1, weapons="club:1d8")
+    fight.add("Goblin", 1)
+    fight.next()
+    fight.command("attack", target="Goblin", dice="2 1")
+    assert "d6 2 +2 = 4 vs Goblin's Target 4: hit." in fight.text()
+    assert "(DC 7)" in fight.text()
+
+
+def test_crouching_in_an_open_field_is_plus_1_target_against_ranged_and_minus_1_against_melee():
+    # 001:432: "a character crouching in an open field gains +1 Target from ranged attacks but -1 from melee
+    # attacks". Light cover alone is +1 (001:436: "Increase the target's Target score by +1").
+    fight = duel(ranged_skill=0, weapons="arming sword:1d8; bow:1d6:20")
+    fight.command("condition_add", target="Goblin", condition="crouching")
+    fight.command("attack", target="Goblin", weapon="bow", options="cost=0 range=10", dice="4")
+    assert "d6 4 +0 = 4 vs Goblin's Target 5 (4 crouching +1): miss." in fight.text()
+    fight.command("attack", target="Goblin", weapon="arming sword", options="cost=0", dice="1 1")
+    assert "d6 1 +3 = 4 vs Goblin's Target 3 (4 crouching −1): hit." in fight.text()
+    fight.choose("No defence")
+    fight = duel()
+    fight.command("attack", target="Goblin", options="cover=light", dice="1")
+    assert "d6 1 +3 = 4 vs Goblin's Target 5 (4 cover +1): miss." in fight.text()
+
+
+def test_a_raging_character_cannot_cast_a_spell():
+    # 001:608: "Any activity that requires focus or concentration (such as casting a spell) cannot be done
+    # while raging."
+    fight = duel(magic_skill=2, weapons="arming sword:1d8; firebolt:1d6:10:magic")
+    fight.command("damage", target="Mauve", amount="10", damage_type="rage")
+    with pytest.raises(NotAllowed, match="raging and cannot focus on a spell"):
+        fight.act("cast", options="spell=Fireball")
+    with pytest.raises(NotAllowed, match="raging and cannot focus on a spell"):
+        fight.command("attack", target="Goblin", weapon="firebolt", options="range=5", dice="6 6")
+    fight.command("attack", target="Goblin", weapon="arming sword", dice="1 1")  # a blow is no spell
+    assert "Mauve makes an attack with arming sword" in fight.text()

@@ -265,3 +265,106 @@ def test_a_defence_resisted_with_pd_counts_what_the_defender_did():
     assert who(enc) == "Tony" and not enc.find("Tony").power_attacked
     out = command(enc, "save", actor="Bandit", kind="id", dc=3, cards="2C 3C 4C 9D 5D 6D")
     assert "vs Bandit ID 2 (full defense (flip+1)): 9♦ 5♦ 6♦ → keep 9 = 9 → resisted" in texts(out)[0]
+
+
+# --- seed rules met every fight that no test asserted yet (seed: 003_e405c27d3e85e1ef.txt) -------------
+
+
+def test_a_later_zero_cost_action_goes_behind_the_earlier_one():
+    # Seed line 61: "he is moved to the bottom of the order of people to act in that phase. [...] Anyone who later
+    # takes a zero-cost action would then be moved behind that player in the order."
+    enc = add(new(), "A", "KH 4C", "init=2 ss=3").state  # CI 15, phase 5: SS 3 first
+    enc = add(enc, "B", "KS 4D", "init=2 ss=2").state
+    enc = add(enc, "C", "KD 4S", "init=2 ss=1").state
+    enc = begin(enc).state
+    order = []
+    for action in ("zero cost", "zero cost", "aim", "aim"):
+        order.append(who(enc))
+        enc = command(enc, "act", action=action).state
+        assert enc.turns.phase == 5
+    # A went to the back first, then B behind A: after C, A acts before B.
+    assert order == ["A", "B", "C", "A"] and who(enc) == "B"
+
+
+def test_a_combat_move_ending_prone_costs_no_more_than_the_move():
+    # Seed line 110: "He may also use the Drop Prone action as part of this move and incurs no additional time
+    # penalties"; line 126: Drop Prone "can be done at the end of a Combat Move for free".
+    out = command(tony_and_bandit(), "act", action="combat move", options="prone")
+    assert out.state.find("Tony").prone
+    assert "Combat Move (5): Tony next acts in phase 10." in texts(out)
+
+
+def test_soft_cover_gives_the_defender_shift_plus_1():
+    # Seed line 294: "Soft Cover grants a (shift+1) to the Defender's combat flip."
+    enc = tony_and_bandit()
+    # Tony's PA 4: 9♣ 5♣ 2♣ 3♠ → 9; the flat-footed Bandit PD 2 − SS 1 = 1 card: 8♦ → 8 + 1 = 9: a tie hits.
+    out = command(enc, "attack", target="Bandit", options="range=3 cover=soft", cards="9C 5C 2C 3S 8D")
+    assert (
+        texts(out)[1]
+        == "Bandit PD 2 − SS 1 flat-footed = 1 (soft cover (shift+1)): 8♦ → keep 8 = 8 + 1 = 9 → 9 vs 9: hit"
+    )
+
+
+def aid_fight():
+    """Hero (phase 5) and Other (phase 7) Aid Friend (phase 17) against the Bandit (phase 10, PD 3, no SS)."""
+    hero = 'init=2 ss=2 pa=4 pd=3 px=2 stun=12 lethal=6 weapons="Longblade: 4+px +1pa"'
+    enc = add(new(), "Hero", "KH 4C", hero).state
+    enc = add(enc, "Other", "QS", "init=1 pa=3").state
+    enc = add(enc, "Bandit", "9D", "init=1 ss=0 pa=3 pd=3 er=1 stun=30 lethal=5").state
+    enc = add(enc, "Friend", "2S", "init=1 pa=3").state
+    return begin(enc).state
+
+
+def test_an_aid_puts_the_foe_at_flip_minus_1_once_against_the_ally_and_two_aids_do_not_stack():
+    # Seed line 90: "your foe will be at a (flip-1) on his next defensive flip against your chosen ally. This will
+    # not stack with other instances of Aid (either by yourself or others)."
+    enc = aid_fight()
+    # Hero's PA 4 (Longblade flip+1, aid flip+1), Other's PA 3 (aid flip+1); the Bandit's PD 3: 12 vs 4: hit.
+    for aider, cards in (("Hero", "QC 3C 4C 5C 6C 7C 2D 3D 4D"), ("Other", "QC 3C 4C 5C 2D 3D 4D")):
+        assert who(enc) == aider
+        out = command(enc, "act", action="aid", target="Bandit", options="ally=Friend", cards=cards)
+        assert "Bandit defends at (flip−1) on the next flip against Friend." in texts(out)
+        enc = out.state
+    while who(enc) != "Friend":
+        enc = end_turn(enc).state
+    # Friend's PA 3: Q♣ 3♣ 4♣; the Bandit's PD 3 at (flip−1) once, not twice: two cards.
+    out = command(enc, "attack", target="Bandit", cards="QC 3C 4C 5D 6D")
+    assert texts(out)[1].startswith("Bandit PD 3 (aided against (flip−1)): 5♦ 6♦ → keep 6")
+    enc = out.state
+    while who(enc) != "Friend":
+        enc = end_turn(enc).state
+    # The Aid is spent: the next flip against Friend is the Bandit's whole PD 3.
+    out = command(enc, "attack", target="Bandit", cards="QC 3C 4C 5D 6D 7D")
+    assert texts(out)[1].startswith("Bandit PD 3: 5♦ 6♦ 7♦ → keep 7")
+
+
+def test_susceptibility_doubles_the_lethal_too():
+    # Seed line 431: "Susceptibility – A creature takes double STUN (after resilience reductions) and LETHAL".
+    enc = add(new(), "Berhardt", "2D", "ir=2 stun=30 lethal=10 susceptible=cold").state
+    out = command(enc, "damage", target="Berhardt", amount="8", damage_type="arcane cold", options="lethal=2")
+    berhardt = out.state.find("Berhardt")
+    assert (berhardt.stun, berhardt.lethal) == (30 - 12, 10 - 4)
+    assert "8 − IR 2 = 6 ×2 susceptible = 12 arcane (cold) STUN, 4 LETHAL" in texts(out)[0]
+
+
+def test_temporary_stun_at_zero_stun_leaves_the_character_unconscious():
+    # Seed line 415: "If you are at zero STUN and gain temporary STUN, you are still unconscious."
+    enc = command(tony_and_bandit(), "damage", target="Bandit", amount="10").state
+    enc = command(enc, "heal", target="Bandit", amount="5", options="temp").state
+    bandit = enc.find("Bandit")
+    assert (bandit.stun, bandit.temp_stun) == (0, 5) and bandit.unconscious
+    assert not SYSTEM.can_act(enc, bandit)
+
+
+def test_losing_the_temporary_lethal_goes_back_to_disabled_then_dying():
+    # Seed line 417: "If you lose enough temporary LETHAL to drop to zero or less, you go back to disabled or
+    # dying, as usual."
+    enc = command(tony_and_bandit(), "damage", target="Bandit", amount="6", options="lethal=6").state  # LETHAL −1
+    enc = command(enc, "heal", target="Bandit", amount="2", options="temp lethal").state  # −1 + 2 = 1
+    assert not enc.find("Bandit").dying
+    enc = command(enc, "damage", target="Bandit", amount="1", options="lethal=1").state
+    bandit = enc.find("Bandit")
+    assert (bandit.lethal, bandit.temp_lethal) == (-1, 1) and bandit.disabled
+    enc = command(enc, "damage", target="Bandit", amount="1", options="lethal=1").state
+    bandit = enc.find("Bandit")
+    assert (bandit.lethal, bandit.temp_lethal) == (-1, 0) and bandit.dying
