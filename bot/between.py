@@ -10,7 +10,6 @@ Nothing here touches Discord.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from rules import registry
@@ -19,7 +18,6 @@ from rules.dice import parse_entered
 from rules.errors import InvalidInput, NotAllowed
 from rules.model import Actor
 from rules.randomness import Chance
-from rules.rng import seed_from
 from rules.said import EMPTY, N_, cut, english, joined_lines, say, say_plural, seq, term
 from rules.secrets import secret
 from rules.system import Resting, System
@@ -28,6 +26,7 @@ from rules.usertext import listed, mark, quoted
 
 from .keyed_locks import KeyedLocks
 from .repository import CampaignRecord, CharacterRecord, NewChange, Repository
+from .seeds import generator_seed
 
 UNDO = "/campaign undo"
 # What the GM did between fights and checks that changed what a character carries are undone here;
@@ -105,9 +104,7 @@ class Between:
     def _rng(self, key: int, state: dict[str, Any]) -> int:
         if "rng" in state:
             return int(state["rng"])
-        if self.seed is not None:
-            return seed_from(self.seed + key)
-        return seed_from(int.from_bytes(os.urandom(8), "little"))
+        return generator_seed(self.seed, key)
 
     async def report(self, key: int, name: str) -> Text | None:
         """A read-only command's answer between fights (`/plotpoint show`); None where it needs a fight."""

@@ -29,7 +29,7 @@ GRID = 10
 CELL = 52
 LEFT = 40  # room for the round labels
 TOP = 36  # room for the title
-DESCRIPTION_LIMIT = 1024  # an attachment's description (its alt text), in Discord's API description
+ALT_TEXT_LIMIT = 1024  # an attachment's description (its alt text), as Discord's API takes it
 LEGEND_TOP = TOP + GRID * CELL + 6
 LEGEND_LINE = 17
 LEGEND_LINES = 2
@@ -237,10 +237,7 @@ def describe_clock(enc: Encounter) -> str:
         parts.append(say("Phase {phase}: {names}.", phase=first + index, names=names))
     if holding:
         parts.append(say("Holding: {names}.", names=listed(mark(c.name) for c in holding)))
-    described = render.plain(joined_lines(parts))
-    if len(described) <= DESCRIPTION_LIMIT:
-        return described
-    return described[: DESCRIPTION_LIMIT - 1] + "…"
+    return render.fit(render.plain(joined_lines(parts)), ALT_TEXT_LIMIT)
 
 
 def render_clock(enc: Encounter) -> bytes:

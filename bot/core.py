@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -52,6 +51,7 @@ from .repository import (
     VersionConflict,
 )
 from .roster import Roster
+from .seeds import generator_seed
 from .setting_values import DEFAULT_CHOICE_SECONDS
 from .stages import STAGE_CLOCK, clock
 from .turn_posts import waited_on
@@ -86,13 +86,20 @@ def posts_turn(before: Encounter | None, state: Encounter, undone: bool) -> bool
     """Whether a change from ``before`` to ``state`` shows the turn's message, which pings its players."""
     if not turn_open(state):
         return False
-    turn_changed = before is None or before.turn_no != state.turn_no
     if undone:
         # An undo shows what is open again: the question it reopened, which holds up every move (the turn
         # follows its answer), else the turn, also when only the question in front of it went.
-        closed = before is not None and before.pending is not None and before.pending != state.pending
-        return state.pending is None and (turn_changed or closed)
-    return turn_changed
+        return state.pending is None and (_turn_moved(before, state) or _question_closed(before, state))
+    return _turn_moved(before, state)
+
+
+def _turn_moved(before: Encounter | None, state: Encounter) -> bool:
+    return before is None or before.turn_no != state.turn_no
+
+
+def _question_closed(before: Encounter | None, state: Encounter) -> bool:
+    """The question open before is no longer asked (answered, replaced, or undone)."""
+    return before is not None and before.pending is not None and before.pending != state.pending
 
 
 def posts_choice(before: Encounter | None, state: Encounter) -> bool:
@@ -142,17 +149,11 @@ class Result:
 
     @property
     def turn_changed(self) -> bool:
-        return self.before is None or self.before.turn_no != self.state.turn_no
-
-    @property
-    def pending_opened(self) -> bool:
-        new = self.state.pending
-        return new is not None and (self.before is None or self.before.pending != new)
+        return _turn_moved(self.before, self.state)
 
     @property
     def pending_closed(self) -> bool:
-        """The question open before is no longer asked (answered, replaced, or undone)."""
-        return self.before is not None and self.before.pending is not None and self.before.pending != self.state.pending
+        return _question_closed(self.before, self.state)
 
 
 def _hidden_took_part(before: Encounter, action: Action, outcome: Outcome) -> bool:
@@ -312,12 +313,9 @@ class Core:
         campaign_system, settings = await self.settings(key_of_campaign)
         key = check_start(by, system or campaign_system)
         rules_system = registry.get(key)
-        if seed is None and self.seed is not None:
-            seed = self.seed + channel_id
-        if seed is None:
-            seed = int.from_bytes(os.urandom(8), "little")
+        start = generator_seed(self.seed, channel_id) if seed is None else seed_from(seed)
         options = {k: v for k, v in settings.items() if k in rules_system.options or k in DEFAULT_SETTINGS}
-        state = rules_system.new_encounter(by.user_id, seed_from(seed), options)
+        state = rules_system.new_encounter(by.user_id, start, options)
         if campaign_record is not None and campaign_record.system == key:
             # Campaign-level state, e.g. the Editor-in-Chief's pool, carries into the fight.
             state = rules_system.campaign_in(state, dict(campaign_record.state.get(SYSTEM_STATE) or {}))
@@ -503,8 +501,7 @@ class Core:
             meta["reminder_due"] = now + timedelta(minutes=minutes) if minutes else None
             meta["reminders_sent"] = 0
         elif minutes and (
-            (after.pending is not None and after.pending != before.pending)
-            or by in waited_on(registry.get(before.system), before)
+            posts_choice(before, after) or (by is not None and by in waited_on(registry.get(before.system), before))
         ):
             # Only an idle wait is reminded: whoever the fight waited on has just acted, or was just asked.
             # (A turn's reminders all sent, ``Reminders.remind`` sends no more.)

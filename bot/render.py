@@ -27,6 +27,7 @@ from rules.said import joined, say, seq
 from rules.secrets import secret
 from rules.system import System, sheet_value
 from rules.text import Cut, Phrase, Secret, Seq, Text, english, has_secrets, pieces
+from rules.turns.base import NAMED_WAITING
 
 from . import translation
 from .lengths import BUTTON_LABEL, CONTENT_LIMIT, EMBED_DESCRIPTION, FIELD_NAME, FIELD_VALUE, SELECT_LABEL
@@ -363,8 +364,9 @@ def _page_of(lines: list[str], current: int | None) -> int:
 
 
 def add_turn_fields(embed: discord.Embed, system: System, state: Encounter, cids) -> None:
-    """A field for each combatant whose turn it is: its state and what is left of its turn."""
-    for cid in list(cids)[:10]:
+    """A field for each combatant whose turn it is (as many as its heading names): its state and what is left of
+    its turn."""
+    for cid in list(cids)[:NAMED_WAITING]:
         combatant = state.get(cid)
         lines = [system.status_line(state, combatant, reveal=not combatant.hidden)]
         lines += system.turn_summary(state, cid)

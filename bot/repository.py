@@ -181,7 +181,7 @@ class EncounterRecord:
     pending_deadline: datetime | None
     created_at: datetime
     updated_at: datetime
-    announce_due: str | None = None  # the turn ping or choice not yet posted (see bot.catch_up)
+    announce_due: str | None = None  # the turn ping or choice not yet posted (see bot.interact.catch_up)
 
 
 @dataclass(frozen=True, slots=True)

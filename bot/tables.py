@@ -179,7 +179,7 @@ class Encounter(SQLModel, table=True):
     reminder_due: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True, index=True)
     reminders_sent: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     pending_deadline: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True, index=True)
-    # The turn ping or choice not yet posted, "<version>:turn", ":choice" or ":turn+choice" (see bot.catch_up).
+    # The turn ping or choice not yet posted, "<version>:turn", ":choice" or ":turn+choice" (see bot.interact.catch_up).
     announce_due: str | None = Field(default=None, nullable=True)
     created_at: datetime = _stamp()
     updated_at: datetime = _stamp()

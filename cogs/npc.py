@@ -43,12 +43,13 @@ class Npc(commands.GroupCog, group_name="npc", group_description=_("GM: the camp
     @app_commands.command(name="list", description=_("GM: the NPC library"))
     async def list_(self, interaction: discord.Interaction) -> None:
         by = await actor_of(interaction)
-        records = await self.bot.core.library.entries(await campaign_key(interaction), by)
+        key = await campaign_key(interaction)
+        records = await self.bot.core.library.entries(key, by)
         if not records:
             await reply(interaction, render.words("The NPC library is empty: `/npc add`."), ephemeral=True)
             return
         shown = render.shown_name
-        playing, _ = await self.bot.core.settings(await campaign_key(interaction))
+        playing, _ = await self.bot.core.settings(key)
         # A stat block of the campaign's former system is named with it: it joins no fight of this one.
         lines = [
             f"• **{shown(r.name)}**"

@@ -4,8 +4,6 @@ and shows the result; `bot.rolls` takes a private roll to the GM."""
 
 from __future__ import annotations
 
-import os
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
@@ -14,8 +12,8 @@ from discord.ext import commands
 from bot import render, translation
 from bot.interact import reply
 from bot.rolls import private_roll
+from bot.seeds import generator_seed
 from rules.dice import parse_entered
-from rules.rng import seed_from
 from rules.roll import roll
 
 from .play import DICE
@@ -27,10 +25,8 @@ class Roll(commands.Cog):
         self.rolled = 0  # with the bot's fixed seed (the sandbox, tests), the nth roll replays the same
 
     def _rng_state(self) -> int:
-        if self.bot.seed is None:
-            return int.from_bytes(os.urandom(8), "little")
         self.rolled += 1
-        return seed_from(seed_from(self.bot.seed) + self.rolled)
+        return generator_seed(self.bot.seed, self.rolled)
 
     @app_commands.command(name="roll", description=_("Roll dice in any notation, e.g. 4d6kh3, 2d6+3, 2d20kh1"))
     @app_commands.guild_only()

@@ -18,7 +18,7 @@ from pydantic import AfterValidator
 
 from . import text as _text
 from .errors import InvalidInput
-from .said import say
+from .said import say, say_plural
 from .text import NotSaid, Raw, Text, joined_raw
 
 # What can start markup, a link, a tag or an emoji in a Discord message. Parentheses,
@@ -92,8 +92,9 @@ def listed_first(items: Iterable[Any], shown: int) -> Text:
     """The first ``shown`` items listed, and how many more there are: a long list kept inside a message."""
     items = list(items)
     first = listed(items[:shown])
-    if len(items) > shown:
-        return first + say(" and {n} more", n=len(items) - shown)
+    more = len(items) - shown
+    if more > 0:
+        return say_plural("{names} and {n} more", "{names} and {n} more", more, names=first, n=more)
     return first
 
 

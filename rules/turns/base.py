@@ -142,8 +142,8 @@ def start_turn(
 
 
 # A waiting title (the turn message's heading, a reminder) names the first few of a shared turn, as many as
-# the turn message has fields for: forty long names would run past what one message holds, cutting off its
-# heading and round. The tracker lists them all.
+# the turn message has fields for (`bot.render.add_turn_fields`): forty long names would run past what one
+# message holds, cutting off its heading and round. The tracker lists them all.
 NAMED_WAITING = 10
 
 

@@ -108,7 +108,7 @@ async def test_an_unanswered_choice_takes_its_default_after_the_timeout(repo):
     core = Core(repo)
     await started(core, system="toy-ask")
     result = await core.act(CHANNEL, toy.Hit(by=GM, target="Alice"), "/attack")
-    assert result.pending_opened
+    assert result.announce == f"{result.version}:choice"  # its question is to post, and nothing else
     record, _ = await core.current(CHANNEL)
     assert record.pending_deadline is not None
     assert await core.due() == []

@@ -12,7 +12,7 @@ from rules.model import Choice, Event, Pending
 from rules.said import EMPTY, cut, english, joined, joined_lines, say, say_plural, seq, term
 from rules.secrets import conceal, secret
 from rules.text import Flattened, Phrase, Plural, Raw, Secret, Typed, dumps, from_data, loads, plain_text, to_data
-from rules.usertext import mark, user_text
+from rules.usertext import listed_first, mark, user_text
 
 FRENCH = {
     "{who} attacks {target}": "{target} est attaqué par {who}",
@@ -168,6 +168,18 @@ def test_a_count_kept_secret_reads_in_the_plural_and_in_a_languages_other_form()
     line = say_plural("{n} Wound healed", "{n} Wounds healed", None, n=secret(1, True))
     assert conceal(line) == "? Wounds healed"  # "Wound" would tell it was one
     assert asked_in(line) == [Plural("{n} Wound healed", "{n} Wounds healed", None)]  # the count stays unknown
+
+
+def test_a_list_cut_short_counts_the_rest_in_one_phrase_with_a_languages_form():
+    lines = [listed_first(["Ann", "Bo", *extra], 2) for extra in (["Cy"], ["Cy", "Di"])]
+    assert [english(line) for line in lines] == ["Ann, Bo and 1 more", "Ann, Bo and 2 more"]
+    german = {("{names} and {n} more", "{names} and {n} more"): ("{names} und {n} weiterer", "{names} und {n} weitere")}
+
+    def translate(asked):
+        return german[(asked.singular, asked.plural)][asked.n != 1] if isinstance(asked, Plural) else None
+
+    assert [render(line, translate) for line in lines] == ["Ann, Bo und 1 weiterer", "Ann, Bo und 2 weitere"]
+    assert english(listed_first(["Ann", "Bo"], 2)) == "Ann, Bo"
 
 
 def test_a_text_is_stored_as_json_and_read_back_as_the_same_value():

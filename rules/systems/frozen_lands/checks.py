@@ -27,7 +27,7 @@ from .moves import skill_pool
 
 DISENGAGE = "disengage"
 OUT_OF_TURN = "out_of_turn"
-MAX_NEEDED = 20  # successes a check may need, as `/save`'s `dc`
+MAX_NEEDED = 20  # successes a check or a `/save` may need (its `dc`)
 CHECKER = "checker"
 DIM = "dim"  # the one zone feature that changes a check's pool (Perception)
 

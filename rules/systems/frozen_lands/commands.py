@@ -28,6 +28,7 @@ from .actions import (
     SetZone,
     StandUp,
 )
+from .checks import MAX_NEEDED
 
 RANGE_WORDS = ("close", "short", "medium", "long", "distant")
 SIZE_WORDS = {"large": 1, "huge": 2, "small": -1, "tiny": -2}
@@ -194,7 +195,7 @@ COMMANDS = Commands(
         "save": lambda given: Check(
             **given.base(),
             skill=given.required("kind"),
-            need=integer(given.options.get("dc", 1), "dc", 1, 20),
+            need=integer(given.options.get("dc", 1), "dc", 1, MAX_NEEDED),
             modifier=integer(given.flags.get("mod", given.flags.get("modifier", 0)), "mod", -20, 20),
         ),
         "condition_add": lambda given: AddCondition(
