@@ -8,12 +8,13 @@ import io
 import discord
 
 from rules.model import Encounter
-from rules.said import say
+from rules.said import say, say_plural
 from rules.secrets import secret
 from rules.system import System
 
 from .buttons import ChoiceButton, ChoiceSelect, EndTurnButton
 from .clock_image import describe_clock, render_clock
+from .lengths import CONTENT_LIMIT, SELECT_OPTIONS
 from .render import add_turn_fields, allowed, clean, fit, fit_embed, label, mention, select_label
 
 
@@ -81,13 +82,29 @@ def choice_message(state: Encounter, encounter_id: int):
         if pending.rolls
         else say("(default if nobody answers: {default})", default=shown)
     )
-    content = fit(f"{mention(users)} {clean(pending.prompt)} *{clean(how)}*")
+    tail = f" *{clean(how)}*"
+    total = len(pending.options)
+    if total > SELECT_OPTIONS:
+        # A menu holds only Discord's 25 (the rules list the options that matter most first): the question
+        # says so, and how to reach the rest, since /choose's autocomplete searches every option.
+        more = say_plural(
+            "The menu shows {shown} of the {total} option: for the others, use /choose option: and type part of "
+            "the one you want.",
+            "The menu shows {shown} of the {total} options: for the others, use /choose option: and type part of "
+            "the one you want.",
+            total,
+            shown=SELECT_OPTIONS,
+            total=total,
+        )
+        tail += f"\n*{clean(more)}*"
+    # A long question is cut, never what it says of its default and of the options the menu leaves out.
+    content = fit(f"{mention(users)} {clean(pending.prompt)}", CONTENT_LIMIT - len(tail)) + tail
     view = discord.ui.View(timeout=None)
-    if len(pending.options) > MAX_CHOICE_BUTTONS:  # a dozen buttons read badly: one menu instead
-        labels = tuple(select_label(o.label) for o in pending.options)
+    if total > MAX_CHOICE_BUTTONS:  # a dozen buttons read badly: one menu instead
+        labels = tuple(select_label(o.label) for o in pending.options[:SELECT_OPTIONS])
         view.add_item(ChoiceSelect(encounter_id, pending.id, labels, signature=pending.signature))
         return content, view, allowed(users)
-    for index, option in enumerate(pending.options[:25]):
+    for index, option in enumerate(pending.options):
         view.add_item(
             ChoiceButton(encounter_id, pending.id, index, label=label(option.label), signature=pending.signature)
         )

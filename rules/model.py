@@ -88,7 +88,8 @@ def former_keys(kind: str, keys: dict[str, str]) -> None:
     _FORMER_KEYS.setdefault(kind, {}).update(keys)
 
 
-# The most options one question offers: what one menu can show.
+# What one menu shows. A question may offer more (every ally who could guard…): the bot's menu then shows
+# the first ones and says how /choose reaches the others, so the options that matter most come first.
 MAX_CHOICES = 25
 
 

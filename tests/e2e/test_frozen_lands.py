@@ -306,3 +306,29 @@ async def test_npc_show_writes_the_stats_as_character_show_does(standin, bot):
     await say(standin, "gm", "/npc add", name="Raider", stats="initiative=3 damage=5 shield=true weapon=Mace")
     shown = (await say(standin, "gm", "/npc show", name="Raider")).embeds[0]["description"].splitlines()
     assert {"`shield` = yes", "`loaded` = no", "`offhand` = —", "`weapon` = Mace"} <= set(shown), shown
+
+
+async def test_a_tie_among_more_heroes_than_a_menu_holds_says_so_and_reaches_every_one(standin, bot):
+    """Thirty heroes tie: the menu holds Discord's 25, the question says how many more there are and how to
+    reach them, and /choose (with its autocomplete, which searches every option) picks one past the menu."""
+    await say(standin, "gm", "/campaign setup", system="frozen-lands")
+    await say(standin, "gm", "/encounter start")
+    for n in range(1, 31):
+        await say(standin, "alice", "/character add", name=f"Hero {n}", stats="agility=2")
+        joined = await say(standin, "alice", "/initiative join", character=f"Hero {n}", roll=6)
+        assert not joined.ephemeral, joined.content
+    await say(standin, "gm", "/initiative next")
+    tie = await choice_message(standin, "tied on initiative 6")
+    (menu,) = [c for row in tie.components for c in row["components"] if c["type"] == 3]
+    assert [o["label"] for o in menu["options"]] == [f"Hero {n}" for n in range(1, 26)]
+    assert "25 of the 30 options" in tie.content and "/choose" in tie.content, tie.content
+    assert len(tie.content) <= 2000
+    everyone = await (await standin.autocomplete("alice", "/choose", "option", option="")).choices()
+    assert len(everyone) == 25
+    typed = await (await standin.autocomplete("alice", "/choose", "option", option="hero 27")).choices()
+    assert [c["name"] for c in typed] == ["Hero 27"]
+    chosen = await say(standin, "alice", "/choose", option=typed[0]["value"])
+    assert not chosen.ephemeral and "Hero 27 goes first among the tied players" in chosen.content, chosen.content
+    # The next question (29 left) says so too, with the numbers it has now.
+    again = await choice_message(standin, "tied on initiative 6", standin.messages().index(chosen))
+    assert "25 of the 29 options" in again.content, again.content

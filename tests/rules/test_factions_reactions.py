@@ -438,3 +438,35 @@ def test_a_larger_guard_or_shield_cannot_be_grabbed_shoved_or_disarmed_by_the_sm
     shielded = choose(hidden.state, "No reaction", by=player(THEOBALD_ID + 7))
     assert "Troll is larger than Bandit 1: it cannot be disarmed, shoved or grabbed." in texts(shielded)
     assert shielded.state.find("Troll").grabbed_by is None
+
+
+def test_with_more_allies_near_than_one_menu_holds_every_guard_is_offered_after_the_targets_reactions():
+    """Thirty militiamen (the GM's) stand by Sybilla: each may guard her and she may hide behind each. Nothing is
+    dropped (the menu shows the first 25, /choose reaches the rest), and the target's own reactions and the
+    guards (each an ally's own call) come before the cover that does not fit: a long list of names to hide
+    behind does not push them out of the menu."""
+    enc = add(seed_cast(), "Militia", "weapons='club:d4'", side="players", count=30)
+    enc = give_turn(start(enc).state, "Bandit 1")
+    pending = attack(enc, GM, "Sybilla", "axe").state.pending
+    shown = options(pending)
+    allies = ["Balthasar", "Theobald"] + [f"Militia {n}" for n in range(1, 31)]
+    assert shown[:2] == ("No reaction", "Dodge")
+    guards = [o for o in shown if o.startswith("Guard: ")]
+    hides = [o for o in shown if o.startswith("Hide behind: ")]
+    assert sorted(guards) == sorted(f"Guard: {a}" for a in allies)
+    assert sorted(hides) == sorted(f"Hide behind: {a}" for a in allies)
+    named = [o for o in shown if o not in guards and o not in hides]
+    assert named == list(shown[: len(named)])
+    # 8 reactions of her own and 32 guards: no room is left in a menu of 25 for cover, which comes last.
+    assert len(named) + len(guards) > 25 and list(shown) == named + guards + hides
+    out = choose(attack(enc, GM, "Sybilla", "axe").state, "Guard: Militia 30")
+    assert "Militia 30 guards Sybilla and becomes the target." in texts(out)
+
+
+def test_with_a_dozen_allies_near_the_menu_keeps_every_guard_and_fills_what_is_left_with_cover():
+    enc = add(seed_cast(), "Militia", "weapons='club:d4'", side="players", count=12)
+    shown = options(attack(give_turn(start(enc).state, "Bandit 1"), GM, "Sybilla", "axe").state.pending)
+    menu = shown[:25]
+    assert len(shown) == 8 + 14 + 14  # her own reactions, a guard and a cover for each ally
+    assert sum(o.startswith("Guard: ") for o in menu) == 14 and menu[:2] == ("No reaction", "Dodge")
+    assert sum(o.startswith("Hide behind: ") for o in menu) == 3

@@ -295,3 +295,17 @@ def test_an_enemy_turn_says_how_it_attacks_without_revealing_a_hidden_enemys_num
     assert [conceal(line) for line in shade] == ["Attacks with /attack target:… for ? damage"]
     assert [reveal(line) for line in shade] == ["Attacks with /attack target:… for 7 damage"]  # the GM still reads it
     assert english(SYSTEM.status_line(s, get(s, "Shade"), reveal=False)) == "unhurt"
+
+
+def test_thirty_tied_heroes_are_all_offered_and_a_typed_name_picks_that_hero_not_one_whose_name_holds_it():
+    """More tied heroes than one menu holds: each is offered (past the menu, /choose reaches them), and
+    /choose option:"Hero 2" means Hero 2, even when Hero 27, whose name holds those words, is listed first."""
+    s = new()
+    for n in [27] + [n for n in range(1, 31) if n != 27]:
+        s = hero(s, f"Hero {n}", 5)
+    s = begin(s)
+    assert s.pending.kind == "track_tie" and len(s.pending.options) == 30
+    assert english(s.pending.labels[0]) == "Hero 27"
+    s = choose(s, "Hero 2", by=ASTRID)
+    assert s.pending.kind == "track_tie" and "Hero 2" not in map(english, s.pending.labels)
+    assert "Hero 27" in map(english, s.pending.labels)

@@ -261,6 +261,21 @@ def test_critical_that_also_beats_fortitude_deals_two_wounds():
     assert who(out.state, "Brute").wounds == 1
 
 
+def test_an_incapacitated_target_at_zero_wounds_is_not_told_it_loses_a_wound():
+    # "If you reach 0 wounds but still have Stamina remaining, you are considered Incapacitated": massive damage
+    # and criticals have no Wound left to take, only the Stamina damage lands.
+    enc = run(duel(), "damage", target="Brute", amount="0", options="wounds=3")
+    out = cmd(enc, "damage", target="Brute", amount="5")
+    assert texts(out)[0] == (
+        "Brute takes kinetic damage: 5 = 5 Stamina; 5 > Fortitude 4 → massive: no Wound left to lose "
+        "(Brute: 15/20 Stamina, 0/3 Wounds)"
+    )
+    out = cmd(out.state, "attack", ALICE, target="Brute", damage="1d6", dice="20 6")
+    assert "6 > Fortitude 4 → massive, critical + massive: no Wound left to lose (Brute: 9/20" in texts(out)[0]
+    out = cmd(out.state, "damage", target="Brute", amount="1", options="wounds=1")
+    assert "1 = 1 Stamina; no Wound left to lose (Brute: 8/20 Stamina, 0/3 Wounds)" in texts(out)[0]
+
+
 def test_temporary_stamina_absorbs_first_and_never_stacks():
     enc = duel()
     enc = run(enc, "heal", target="Brute", amount="5", options="temp")
@@ -802,3 +817,22 @@ def test_at_the_most_conditions_one_that_replaces_a_held_one_is_still_taken():
     enc = run(out.state, "condition_remove", target="Nova", condition="Weakened (Strength, Mark 0)")
     enc = run(enc, "condition_add", target="Nova", condition="Stunned")
     assert len(who(enc, "Nova").conditions) == MAX_CONDITIONS and who(enc, "Nova").has("Stunned")
+
+
+def test_a_crowd_of_allies_with_plot_points_is_offered_whole_after_the_dying_heros_own_answers():
+    """More heroes than one menu holds: every ally may still pay (by /choose), and the dying hero's own answers
+    stay within the menu's 25, where a long list of names cannot push them out."""
+    enc = new()
+    enc = join(enc, "Nova", 15, stamina=5, wounds=2, fortitude=4, plot_points=1)
+    for n in range(1, 31):
+        ally = AddCombatants(
+            by=BOB, name=f"Hero {n}", sheet={"plot_points": "1"}, npc=False, controller_id=BOB.user_id, dice=(12,)
+        )
+        enc = apply(enc, ally).state
+    enc = begin(join(enc, "Brute", 5))
+    enc = cmd(enc, "damage", target="Nova", amount="6", options="wounds=1").state
+    labels = tuple(map(english, enc.pending.labels))
+    paying = tuple(f"Hero {n} spends a Plot Point" for n in range(1, 31))
+    assert labels == ("Spend own Plot Point", *paying[:22], "Accept a physical flaw", "Blaze of glory", *paying[22:])
+    out = apply(enc, Choose(by=BOB, pending_id=enc.pending.id, option="Hero 30 spends a Plot Point"))
+    assert who(out.state, "Hero 30").plot_points == 0 and who(out.state, "Nova").wounds == 1

@@ -213,6 +213,7 @@ def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[dict[Choice, li
     """Each option with what it offers: [kind, what it names]."""
     offered: dict[Choice, list] = {Choice(key=NO_REACTION, label=say("No reaction")): ["none", None]}
     reacting = may_react(enc, ctx, target) and not entry["unaware"]
+    cover: dict[Choice, list] = {}
     if reacting:
         offered[Choice(key=DODGE, label=say("Dodge"))] = ["dodge", None]
         if not ctx["countered"]:
@@ -234,11 +235,14 @@ def _reaction_options(enc, ctx, entry, target: Fighter) -> tuple[dict[Choice, li
             # "a currently grabbed enemy": held by anyone; the one the target holds is always at hand.
             grabbed = other.side != target.side and other.grabbed_by is not None and near
             if ally or grabbed or other.grabbed_by == target.id:
-                offered.setdefault(hide(other), ["hide", other.id])
+                cover.setdefault(hide(other), ["hide", other.id])
     guards = possible_guards(enc, ctx, target)
-    for g in guards:
-        offered.setdefault(guard(g), ["guard", g.id])
-    return dict(list(offered.items())[:MAX_CHOICES]), guards, reacting
+    guarding = {guard(g): ["guard", g.id] for g in guards}
+    # Every option is offered. Cover past what one menu shows comes after the guards (each an ally's own
+    # call), so that a crowd to hide behind never pushes them out of the menu.
+    room = max(0, MAX_CHOICES - len(offered) - len(guarding))
+    hides = list(cover.items())
+    return dict([*offered.items(), *hides[:room], *guarding.items(), *hides[room:]]), guards, reacting
 
 
 def _non_lethal_counters(ctx, target: Fighter, attacker: Fighter) -> list[str]:

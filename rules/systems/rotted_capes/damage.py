@@ -182,7 +182,10 @@ def _harm(enc: RCEncounter, cid: str, h: Harm) -> tuple[RCEncounter, Text, Repor
     t = t.but(temp_stamina=t.temp_stamina - absorbed, stamina=stamina)
     text = seq(text, why)
     dealt = int(h.critical) + int(massive) + h.wounds
-    if dealt:
+    if dealt and not t.wounds:
+        # Incapacitated at 0 Wounds: only the Stamina damage lands.
+        text = seq(text, no_wound_text(h.critical, massive))
+    elif dealt:
         text = seq(text, wound_text(dealt, h.critical, massive))
         t = t.but(wounds=max(0, t.wounds - dealt))
         report.wounds = dealt
@@ -220,6 +223,17 @@ def wound_text(dealt: int, critical: bool, massive: bool) -> Text:
     if critical:
         return seq("; ", say_plural("critical: {n} Wound", "critical: {n} Wounds", dealt, n=dealt))
     return seq("; ", say_plural("{n} Wound", "{n} Wounds", dealt, n=dealt))
+
+
+def no_wound_text(critical: bool, massive: bool) -> Text:
+    """What Wounds dealt to a creature already at 0 Wounds read as: nothing more to take."""
+    if critical and massive:
+        return seq(", ", say("critical + massive: no Wound left to lose"))
+    if massive:
+        return seq(": ", say("no Wound left to lose"))
+    if critical:
+        return seq("; ", say("critical: no Wound left to lose"))
+    return seq("; ", say("no Wound left to lose"))
 
 
 def settle(t: RCCombatant) -> tuple[RCCombatant, Text]:
@@ -268,14 +282,14 @@ def death_pending(enc: RCEncounter, cid: str) -> tuple[RCEncounter, Event]:
     t = enc.get(cid)
     allies = [a for a in enc.active() if a.holds_points and a.id != cid and a.plot_points > 0 and not a.echo_of]
     options = [Choice(key=DEATH_OWN, label=DEATH_LABELS[DEATH_OWN])] if t.plot_points > 0 else []
-    # The flaw (or, with no Wound left to lose to one, death) and the blaze of glory are always offered:
-    # allies past what one question holds are left out.
-    allies = allies[: MAX_CHOICES - len(options) - 2]
-    options += [Choice(key=a.id, label=say("{who} spends a Plot Point", who=a.name)) for a in allies]
-    paid = options[0].key if options else None
+    paid = options[0].key if options else (allies[0].id if allies else None)
     flaw = t.max_wounds > 1  # "having your maximum wounds reduced by 1" must leave one
     last = (DEATH_FLAW, DEATH_BLAZE) if flaw else (DEATH_BLAZE, DEATH_DIE)
-    options += [Choice(key=k, label=DEATH_LABELS[k]) for k in last]
+    # Every ally is offered; those past what one menu shows come after the flaw (or, with no Wound left to
+    # lose to one, death) and the blaze of glory, which no list of names may push out of the menu.
+    room = MAX_CHOICES - len(options) - len(last)
+    paying = [Choice(key=a.id, label=say("{who} spends a Plot Point", who=a.name)) for a in allies]
+    options += paying[:room] + [Choice(key=k, label=DEATH_LABELS[k]) for k in last] + paying[room:]
     users = enc.controllers([cid] + [a.id for a in allies])
     users = tuple(u for u in users if u != enc.gm_id) or (enc.gm_id,)
     # each answer is one player's call: an ally's point its player's ("A point is your hero's"), how the dying
