@@ -47,6 +47,7 @@ class FactionState(TurnState):
     acted: tuple[str, ...] = ()
     passes: int = 0
     bonus: tuple[str, ...] = ()  # who plays the bonus round before round 1
+    spent: tuple[str, ...] = ()  # factions already said this round to have nobody left to act
 
 
 class TakeTurn(Action):
@@ -170,7 +171,7 @@ class Factions(TurnStructure):
         return enc, events + more
 
     def _new_round(self, system, enc, chance) -> Result:
-        enc = enc.but(turns=enc.turns.but(acted=(), passes=0, active=None, moving=enc.turns.holder, bonus=()))
+        enc = enc.but(turns=enc.turns.but(acted=(), passes=0, active=None, moving=enc.turns.holder, bonus=(), spent=()))
         enc, events = new_round(system, enc, chance)
         if enc.pending is not None:
             return enc, events  # the system calls open_round once the choice is made
@@ -216,9 +217,12 @@ class Factions(TurnStructure):
                 waiting = self.waiting(system, enc)
                 events.append(Event(kind="turn", text=waiting.title, ping=waiting.users))
                 return enc, events
-            events.append(
-                Event(kind="info", text=say("{faction} must pass: nobody left to act.", faction=state.moving))
-            )
+            # Said once, when the faction runs out: its later passes this round are no news.
+            if state.moving not in state.spent:
+                events.append(
+                    Event(kind="info", text=say("{faction} must pass: nobody left to act.", faction=state.moving))
+                )
+                enc = enc.but(turns=state.but(spent=state.spent + (state.moving,)))
             enc, more, ended = self._count_pass(system, enc, chance)
             events.extend(more)
             if ended:
@@ -314,7 +318,9 @@ class Factions(TurnStructure):
             )
         if not action.by.is_gm and combatant.controller_id != action.by.user_id:
             raise NotAllowed(say("{who} is not your character.", who=combatant.name))
-        enc = enc.but(turns=state.but(active=combatant.id, acted=state.acted + (combatant.id,), passes=0))
+        # A faction that ran out and has someone back (revived, newly joined) will be told again.
+        spent = tuple(f for f in state.spent if f != combatant.side)
+        enc = enc.but(turns=state.but(active=combatant.id, acted=state.acted + (combatant.id,), passes=0, spent=spent))
         enc, events, live = start_turn(system, enc, [combatant.id], chance)
         if not live:
             enc, more = self._next_faction(system, enc, chance, passed=False)

@@ -124,3 +124,33 @@ def test_a_fight_needs_two_factions():
     enc = add(new(), "Balthasar", "", user=BALTHASAR_ID)
     with pytest.raises(InvalidInput):
         start(enc)
+
+
+def alternate(enc, *names):
+    """Each named character takes a turn and ends it, by whoever controls them."""
+    players = {"Balthasar": BALTHASAR_ID, "Sybilla": SYBILLA_ID, "Theobald": THEOBALD_ID}
+    for name in names:
+        who = player(players[name]) if name in players else GM
+        enc = end(take(enc, name, by=who).state, by=who).state
+    return enc
+
+
+def test_a_faction_that_has_run_out_is_said_to_pass_once_not_on_every_extra_move():
+    # "The GM must pass because all bandits have taken their turn": said when it happens, not again at
+    # each of the larger side's remaining moves, though each of those moves still counts as a pass.
+    enc = start(add(seed_cast(), "Cutthroat", "weapons='axe:d6'", count=3)).state
+    enc = alternate(enc, "Bandit Leader", "Sybilla", "Bandit 1", "Balthasar", "Bandit 2", "Theobald")
+    said = []
+    for name in ("Bandit 3", "Cutthroat 1", "Cutthroat 2"):
+        out = end(take(enc, name).state)
+        said += texts(out)
+        enc = out.state
+        assert moving(enc) == "gm" and enc.turns.passes == 1
+    assert said.count("players must pass: nobody left to act.") == 1
+    out = end(take(enc, "Cutthroat 3").state)
+    assert texts(out)[:2] == ["gm must pass: nobody left to act.", "Every faction passed in a row: the round ends."]
+    assert out.state.round == 2
+    # A new round: when the players run out again, it is said again.
+    enc = out.state
+    enc = alternate(enc, "Bandit Leader", "Sybilla", "Bandit 1", "Balthasar", "Bandit 2", "Theobald")
+    assert "players must pass: nobody left to act." in texts(end(take(enc, "Bandit 3").state))

@@ -212,3 +212,12 @@ def test_a_posture_replaces_the_other_and_says_so():
     assert fight.text() == "Goblin is standing."
     with pytest.raises(InvalidInput, match="Goblin is not crouching"):
         fight.command("condition_remove", target="Goblin", condition="crouching")
+
+
+def test_a_posture_already_held_is_refused_rather_than_announced_again():
+    # As `/act action:prone` on one already prone: nothing would change, so nothing is said in the channel.
+    fight = sleeper()
+    fight.command("condition_add", target="Goblin", condition="prone")
+    with pytest.raises(InvalidInput, match="Goblin is already prone"):
+        fight.command("condition_add", target="Goblin", condition="prone")
+    assert fight.f("Goblin").posture == "prone"

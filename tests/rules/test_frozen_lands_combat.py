@@ -341,6 +341,14 @@ def test_gm_damage_heal_and_rest():
         act(s, fl.Damage(by=ASTRID, target="Astrid", amount="1"))
 
 
+def test_gm_damage_to_a_defeated_enemy_is_refused_as_an_attack_on_it_is():
+    # It was announced "defeated" again, with damage that changed nothing.
+    o = outcome(party(), fl.Damage(by=GM, target="Wolf", amount="20"))
+    assert english(o.events[0].text).endswith("19 damage → Stamina 0/6: defeated.")
+    with pytest.raises(NotAllowed, match="Wolf is out of the fight"):
+        act(o.state, fl.Damage(by=GM, target="Wolf", amount="20"))
+
+
 def test_stress_stops_at_the_most_a_character_carries_out_of_a_fight():
     # 50, as a sheet, `/campaign adjust` and an import take it: what is said is what is stored
     o = outcome(party(astrid={"stress": 45}), fl.Damage(by=GM, target="Astrid", amount="60", stress=True))

@@ -102,6 +102,14 @@ def test_stand_up_and_move_needs_a_mobility_roll():
         act(s, fl.StandUp(by=ASTRID))
 
 
+def test_prone_on_one_already_prone_or_off_one_standing_is_refused_rather_than_announced():
+    with pytest.raises(NotAllowed, match="Astrid is not prone"):
+        act(party(), fl.RemoveCondition(by=GM, target="Astrid", condition="prone"))
+    s = act(party(), fl.AddCondition(by=GM, target="Astrid", condition="prone"))
+    with pytest.raises(NotAllowed, match="Astrid is already prone"):
+        act(s, fl.AddCondition(by=GM, target="Astrid", condition="prone"))
+
+
 def test_jumping_needs_an_athletics_or_mobility_success():
     s = party()
     o = outcome(s, fl.Move(by=ASTRID, to="Ledge", jump="athletics", dice=(5,)))  # Athletics 1

@@ -64,3 +64,11 @@ def test_the_tracker_says_which_conditions_are_minor():
     enc = command(tony(), "condition_add", target="Tony", condition="blinded", tags="minor").state
     enc = command(enc, "condition_add", target="Tony", condition="cursed").state
     assert "· blinded (minor), cursed," in english(SYSTEM.status_line(enc, enc.find("Tony"), reveal=True))
+
+
+def test_prone_on_one_already_prone_or_off_one_standing_is_refused_rather_than_announced():
+    with pytest.raises(InvalidInput, match="Tony is not prone"):
+        command(tony(), "condition_remove", target="Tony", condition="prone")
+    enc = command(tony(), "condition_add", target="Tony", condition="prone").state
+    with pytest.raises(InvalidInput, match="Tony is already prone"):
+        command(enc, "condition_add", target="Tony", condition="prone")

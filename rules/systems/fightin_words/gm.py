@@ -357,6 +357,8 @@ def add_condition(system, enc, action: AddCondition, chance: Chance):
     if name == "stable":
         return _stabilise(enc, f)
     if name in ("prone", "crouching"):
+        if f.posture == name:
+            raise InvalidInput(say("{who} is already {posture}.", who=f.name, posture=term(name)))
         if f.posture in ("prone", "crouching") and f.posture != name:
             # one posture at a time: "Going from one to the other takes a second as well."
             line = say("{who} is {posture}, no longer {was}.", who=f.name, posture=term(name), was=term(f.posture))

@@ -98,6 +98,8 @@ def check(enc: FrozenEncounter, action: Check, chance: Chance):
 
 def damage(enc: FrozenEncounter, action: Damage, chance: Chance):
     target = enc.find(action.target)
+    if target.out:
+        raise NotAllowed(say("{who} is out of the fight.", who=target.name))
     rolled = chance.roll(action.amount)
     amount = max(0, rolled.total)
     shown = str(amount) if rolled.text.strip() == str(rolled.total) else f"{rolled.text} = {amount}"
@@ -175,6 +177,8 @@ def add_condition(enc: FrozenEncounter, action: AddCondition, chance: Chance):
     condition = _condition(action.condition)
     text = one_line(action.text, 200)
     if condition == "prone":
+        if target.prone:
+            raise NotAllowed(say("{who} is already prone.", who=target.name))
         return enc.update(target.id, prone=True), [Event(kind="info", text=say("{who} is prone.", who=target.name))]
     if target.enemy:
         raise NotAllowed(say("Enemies only take the prone condition; the rest belong to characters."))
@@ -233,6 +237,8 @@ def remove_condition(enc: FrozenEncounter, action: RemoveCondition, chance: Chan
     target = enc.find(action.target)
     condition = _condition(action.condition)
     if condition == "prone":
+        if not target.prone:
+            raise NotAllowed(say("{who} is not prone.", who=target.name))
         return enc.update(target.id, prone=False), [
             Event(kind="info", text=say("{who} is no longer prone.", who=target.name))
         ]

@@ -302,6 +302,8 @@ class TowersSystem(System[TowersCombatant]):
         if not action.name:
             raise InvalidInput(say("Name the condition."))
         if action.name.casefold() == "prone":
+            if target.prone:
+                raise InvalidInput(say("{who} is already prone.", who=target.name))
             return enc.update(target.id, prone=True), [Event(kind="info", text=say("{who} is prone.", who=target.name))]
         kept = tuple(c for c in target.conditions if c.name.casefold() != action.name.casefold())
         if len(kept) == len(target.conditions):  # a new name: it stands beside all those held
@@ -333,6 +335,8 @@ class TowersSystem(System[TowersCombatant]):
     def remove_condition(self, enc, action: RemoveCondition, chance):
         target = enc.find(action.target)
         if action.name.strip().casefold() == "prone":
+            if not target.prone:
+                raise InvalidInput(say("{who} is not prone.", who=target.name))
             line = say("{who} is no longer prone.", who=target.name)
             return enc.update(target.id, prone=False), [Event(kind="info", text=line)]
         left = tuple(c for c in target.conditions if c.name.casefold() != action.name.strip().casefold())
