@@ -273,13 +273,18 @@ def test_grappled_ends_when_the_grappler_is_incapacitated():
 
 
 # --- Assist --------------------------------------------------------------------------------------
-def test_an_assist_spent_on_a_save_is_gone_for_the_next_attack():
-    # "gains Advantage on their next attack roll or ability check"
+def bolt_assisted_nova():
+    """Bolt assists Nova on his turn, which ends: Nova's turn, with advantage to spend."""
     enc = join(new(), "Bolt", 16)
     enc = join(enc, "Nova", 15, attack=0)
     enc = begin(join(enc, "Brute", 5, avoidance=10))
     enc = run(enc, "act", BOB, action="assist", target="Nova")
-    enc = end_turn(enc, BOB).state
+    return end_turn(enc, BOB).state
+
+
+def test_an_assist_spent_on_a_save_is_gone_for_the_next_attack():
+    # "gains Advantage on their next attack roll or ability check"
+    enc = bolt_assisted_nova()
     enc = run(enc, "condition_add", target="Nova", condition="Ongoing Damage", options="damage=1 type=fire dc=30 end")
     out = end_turn(enc, ALICE, dice=(12, 15))
     assert "Nova saves against Ongoing Damage: d20 adv (12, 15) 15 + 0 = 15 vs DC 30: failure [adv: assisted]." in (
@@ -485,11 +490,7 @@ def test_a_condition_saved_against_by_no_ability_is_refused():
 def test_an_unused_assist_lapses_at_the_start_of_the_helpers_next_turn():
     # seed 000 line 361: "gains Advantage on their next attack roll or ability check, as long as they make the
     # check before the start of your next turn"
-    enc = join(new(), "Bolt", 16)
-    enc = join(enc, "Nova", 15, attack=0)
-    enc = begin(join(enc, "Brute", 5, avoidance=10))
-    enc = run(enc, "act", BOB, action="assist", target="Nova")
-    enc = end_turn(enc, BOB).state
+    enc = bolt_assisted_nova()
     assert find(enc, "Nova").assisted_by == (find(enc, "Bolt").id,)
     enc = end_turn(end_turn(enc, ALICE).state).state  # Nova's turn passes unused, then the Brute's
     assert acting(enc) == ["Bolt"] and find(enc, "Nova").assisted_by == ()
