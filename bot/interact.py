@@ -480,7 +480,7 @@ async def announced(bot: TurnkeeperBot, eid: int, due: str) -> None:
     """What a change had to post is posted (or was refused, which is not asked again): its ``announce_due``
     goes, unless a newer change wrote its own since."""
     try:
-        await bot.core.repo.set_meta(eid, announce_due=None, still={"announce_due": due})
+        await bot.core.repo.announced(eid, due)
     except Exception:  # the change is saved and shown: this must not turn into an error reply
         log.exception("could not note that encounter %s was announced", eid)
 

@@ -1068,6 +1068,11 @@ class Repository:
             stmt = stmt.where(column.is_(None) if value is None else column == value)
         return await self._write_count(stmt) > 0
 
+    async def announced(self, encounter_id: int, due: str) -> bool:
+        """What a change had to post is posted: its ``announce_due`` goes, unless a newer change wrote its own."""
+        stmt = sa.update(EN).where(EN.c.id == encounter_id, EN.c.announce_due == due).values(announce_due=None)
+        return await self._write_count(stmt) > 0
+
     async def events(self, encounter_id: int, *, include_undone: bool = True, states: bool = True) -> list[EventRecord]:
         """`states=False`: each `state_before` read as {} (the log's rows, which a long fight's saved
         encounters would make slow to read)."""

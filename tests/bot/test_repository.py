@@ -469,3 +469,13 @@ async def test_a_deadline_is_cleared_only_while_it_is_the_one_that_was_read(repo
     now = await repo.get_encounter(enc.id)
     assert await repo.set_meta(enc.id, pending_deadline=None, still={"pending_deadline": now.pending_deadline})
     assert (await repo.get_encounter(enc.id)).pending_deadline is None
+
+
+async def test_a_posted_note_goes_only_while_it_is_the_one_posted(repo: Repository) -> None:
+    enc = await repo.create_encounter(GUILD, 6, "dnd5e", {})
+    await repo.set_meta(enc.id, announce_due="2:turn")
+    await repo.set_meta(enc.id, announce_due="3:choice")  # a newer change's, not yet posted
+    assert not await repo.announced(enc.id, "2:turn")
+    assert (await repo.get_encounter(enc.id)).announce_due == "3:choice"
+    assert await repo.announced(enc.id, "3:choice")
+    assert (await repo.get_encounter(enc.id)).announce_due is None
