@@ -15,6 +15,8 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import Connection
 
+from bot.config import Settings
+from bot.db import check_foreign_keys, foreign_keys_suspended, migration_lock
 from bot.tables import metadata
 
 config = context.config
@@ -24,8 +26,6 @@ def _url() -> str:
     url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option("sqlalchemy.url")
     if url:
         return url
-    from bot.config import Settings
-
     return Settings().database_url
 
 
@@ -44,8 +44,6 @@ def _migrate(connection: Connection) -> None:
 
 
 def _migrate_and_commit(connection: Connection) -> None:
-    from bot.db import check_foreign_keys, foreign_keys_suspended, migration_lock
-
     # A bot starting meanwhile migrates too: each waits for the other (SQLite: BEGIN IMMEDIATE).
     migration_lock(connection)
     with foreign_keys_suspended(connection):
